@@ -1,0 +1,61 @@
+//! What the use cases return, shaped for JSON output and the app's typed bindings.
+
+use serde::Serialize;
+use ts_rs::TS;
+
+/// Row counts of a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+pub struct Stats {
+    pub claims: u64,
+    pub root_claims: u64,
+    pub refutations: u64,
+    pub documents: u64,
+    pub sentences: u64,
+    pub candidates: u64,
+    pub tasks: u64,
+    pub annotations: u64,
+    pub annotators: u64,
+}
+
+impl From<factdesk_store::Counts> for Stats {
+    fn from(c: factdesk_store::Counts) -> Stats {
+        Stats {
+            claims: c.claims,
+            root_claims: c.root_claims,
+            refutations: c.claims - c.root_claims,
+            documents: c.documents,
+            sentences: c.sentences,
+            candidates: c.candidates,
+            tasks: c.tasks,
+            annotations: c.annotations,
+            annotators: c.annotators,
+        }
+    }
+}
+
+/// The project overview shown when a project is opened.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Overview {
+    pub id: String,
+    pub name: String,
+    pub path: String,
+    pub schema_version: u32,
+    pub stats: Stats,
+}
+
+/// What an import did.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+pub struct ImportReport {
+    pub files: Vec<String>,
+    /// Rows read from the input files.
+    pub rows: u64,
+    pub claims_added: u64,
+    pub documents_added: u64,
+    pub sentences_added: u64,
+    /// Rows already in the project with the same content.
+    pub unchanged: u64,
+    /// Rows rejected under `--skip-invalid`.
+    pub rejected: u64,
+    /// Where the rejected rows were written, with their reasons.
+    pub rejects_file: Option<String>,
+}

@@ -1,0 +1,102 @@
+//! Errors with stable codes, as they cross into the CLI and over IPC.
+
+use serde::Serialize;
+use std::fmt;
+use ts_rs::TS;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A stable, machine-readable kind of failure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    NotFound,
+    AlreadyExists,
+    NotAProject,
+    NewerSchema,
+    InvalidInput,
+    Conflict,
+    Io,
+    Database,
+}
+
+/// Where in an input file a problem was found.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Location {
+    pub file: String,
+    /// 1-based line number; 0 when the problem concerns the whole file.
+    pub line: u64,
+    pub field: Option<String>,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if self.line > 0 {
+            write!(f, ":{}", self.line)?;
+        }
+        if let Some(field) = &self.field {
+            write!(f, ": field \"{field}\"")?;
+        }
+        Ok(())
+    }
+}
+
+/// A failure of a use case: a code, a message for the user, and where it applies.
+#[derive(Debug, Clone, Serialize, TS, thiserror::Error)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    pub location: Option<Location>,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.location {
+            Some(loc) => write!(f, "{loc}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl Error {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        Error {
+            code,
+            message: message.into(),
+            location: None,
+        }
+    }
+
+    /// Bad input at a place in a file.
+    pub fn input(file: &str, line: u64, field: Option<&str>, message: impl Into<String>) -> Error {
+        Error {
+            code: ErrorCode::InvalidInput,
+            message: message.into(),
+            location: Some(Location {
+                file: file.to_string(),
+                line,
+                field: field.map(str::to_string),
+            }),
+        }
+    }
+
+    pub fn io(what: &str, err: &std::io::Error) -> Error {
+        Error::new(ErrorCode::Io, format!("{what}: {err}"))
+    }
+}
+
+impl From<factdesk_store::Error> for Error {
+    fn from(e: factdesk_store::Error) -> Error {
+        use factdesk_store::Error as S;
+        let code = match &e {
+            S::AlreadyExists(_) => ErrorCode::AlreadyExists,
+            S::NotFound(_) => ErrorCode::NotFound,
+            S::NotAProject(_) | S::NoProject => ErrorCode::NotAProject,
+            S::NewerSchema { .. } => ErrorCode::NewerSchema,
+            S::Open { .. } => ErrorCode::Io,
+            S::Corrupt(_) | S::Sqlite(_) | S::Json(_) => ErrorCode::Database,
+        };
+        Error::new(code, e.to_string())
+    }
+}

@@ -1,0 +1,18 @@
+//! Factdesk's use cases, shared by the `factdesk` CLI and the desktop app.
+//!
+//! Each function takes what it needs explicitly — an open [`Project`], a [`Clock`], a
+//! progress sink — so nothing depends on global state and results are reproducible.
+//! Errors carry a stable [`ErrorCode`] and a message meant for the user; the app sends
+//! them over IPC as `{code, message}`.
+
+pub mod clock;
+pub mod dto;
+pub mod error;
+pub mod import;
+pub mod progress;
+pub mod project;
+
+pub use clock::{Clock, FixedClock, SystemClock};
+pub use error::{Error, ErrorCode, Location, Result};
+pub use progress::{NoProgress, Progress};
+pub use project::Project;

@@ -1,0 +1,56 @@
+//! Creating, opening and describing a project.
+
+use crate::dto::{Overview, Stats};
+use crate::{Clock, Result};
+use factdesk_store::Store;
+use std::path::Path;
+
+/// An open project: the store plus the clock its writes are stamped with.
+#[derive(Debug)]
+pub struct Project {
+    pub(crate) store: Store,
+    pub(crate) clock: Box<dyn Clock>,
+}
+
+impl Project {
+    /// Creates a new project file; its name is the file stem.
+    pub fn create(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
+        let name = path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "project".to_string());
+        let store = Store::create(path, &name, clock.now_ms())?;
+        Ok(Project { store, clock })
+    }
+
+    /// Opens an existing project file.
+    pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
+        let store = Store::open(path)?;
+        Ok(Project { store, clock })
+    }
+
+    pub fn path(&self) -> &Path {
+        self.store.path()
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Row counts, as `factdesk stats` prints them.
+    pub fn stats(&self) -> Result<Stats> {
+        Ok(Stats::from(self.store.counts()?))
+    }
+
+    /// What the app's overview screen shows.
+    pub fn overview(&self) -> Result<Overview> {
+        let project = self.store.project()?;
+        Ok(Overview {
+            id: project.id,
+            name: project.name,
+            path: self.path().display().to_string(),
+            schema_version: factdesk_store::SCHEMA_VERSION as u32,
+            stats: self.stats()?,
+        })
+    }
+}

@@ -1,0 +1,98 @@
+//! Claims and their labels as the rest of Factdesk sees them.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The veracity label of a claim, as imported or as settled by annotation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Label {
+    Supported,
+    Refuted,
+    #[serde(rename = "NOT ENOUGH INFO")]
+    NotEnoughInfo,
+    /// The claim itself is malformed and cannot be judged.
+    Failed,
+}
+
+impl Label {
+    pub const ALL: [Label; 4] = [
+        Label::Supported,
+        Label::Refuted,
+        Label::NotEnoughInfo,
+        Label::Failed,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Label::Supported => "SUPPORTED",
+            Label::Refuted => "REFUTED",
+            Label::NotEnoughInfo => "NOT ENOUGH INFO",
+            Label::Failed => "FAILED",
+        }
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A label string that is none of the known spellings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownLabel(pub String);
+
+impl fmt::Display for UnknownLabel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown label {:?} (expected SUPPORTED, REFUTED, NOT ENOUGH INFO or FAILED)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownLabel {}
+
+impl FromStr for Label {
+    type Err = UnknownLabel;
+
+    /// Accepts the spellings found in real datasets: FEVER's SUPPORTS/REFUTES, NEI,
+    /// any case, underscores or spaces.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let norm: String = s
+            .trim()
+            .chars()
+            .map(|c| if c == '_' || c == '-' { ' ' } else { c.to_ascii_uppercase() })
+            .collect();
+        match norm.as_str() {
+            "SUPPORTED" | "SUPPORTS" | "SUPPORT" | "TRUE" => Ok(Label::Supported),
+            "REFUTED" | "REFUTES" | "REFUTE" | "FALSE" => Ok(Label::Refuted),
+            "NOT ENOUGH INFO" | "NEI" | "NOT ENOUGH INFORMATION" => Ok(Label::NotEnoughInfo),
+            "FAILED" | "MALFORMED" => Ok(Label::Failed),
+            _ => Err(UnknownLabel(s.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_dataset_spellings() {
+        assert_eq!("SUPPORTS".parse::<Label>(), Ok(Label::Supported));
+        assert_eq!("refuted".parse::<Label>(), Ok(Label::Refuted));
+        assert_eq!("NOT_ENOUGH_INFO".parse::<Label>(), Ok(Label::NotEnoughInfo));
+        assert!("maybe".parse::<Label>().is_err());
+    }
+
+    #[test]
+    fn round_trips_through_display() {
+        for l in Label::ALL {
+            assert_eq!(l.to_string().parse::<Label>(), Ok(l));
+        }
+    }
+}

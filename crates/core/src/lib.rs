@@ -1,0 +1,7 @@
+//! Domain types and pure logic for Factdesk.
+//!
+//! Nothing here does IO or knows about SQLite or Tauri: callers pass text in and get
+//! values back, so every function is deterministic and cheap to test.
+
+pub mod claim;
+pub mod text;

@@ -1,0 +1,118 @@
+//! The `claims` and `claim_documents` tables.
+
+use crate::Result;
+use factdesk_core::claim::Label;
+use rusqlite::{params, Connection, OptionalExtension, Row};
+use serde::Serialize;
+
+#[derive(Debug, Clone)]
+pub struct NewClaim<'a> {
+    pub ext_id: &'a str,
+    pub text: &'a str,
+    pub context: Option<&'a str>,
+    pub label: Option<Label>,
+    pub source_url: Option<&'a str>,
+    pub parent_id: Option<i64>,
+    /// A JSON object, already serialised.
+    pub metadata: &'a str,
+    pub hash: &'a str,
+    pub import_id: Option<i64>,
+    pub created_at: i64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClaimRow {
+    pub id: i64,
+    pub ext_id: String,
+    pub text: String,
+    pub context: Option<String>,
+    pub label: Option<String>,
+    pub source_url: Option<String>,
+    pub parent_id: Option<i64>,
+    pub origin: String,
+    pub metadata: serde_json::Value,
+}
+
+/// Inserts an imported claim; returns its row id.
+pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO claims (ext_id, text, context, label, source_url, parent_id, metadata, hash, import_id, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        c.ext_id,
+        c.text,
+        c.context,
+        c.label.map(Label::as_str),
+        c.source_url,
+        c.parent_id,
+        c.metadata,
+        c.hash,
+        c.import_id,
+        c.created_at
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// The row id and content hash of the claim imported under `ext_id`, if any.
+pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
+    Ok(conn
+        .prepare_cached("SELECT id, hash FROM claims WHERE ext_id = ?1")?
+        .query_row([ext_id], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
+/// Ties a claim to a document its evidence may come from. Linking twice is a no-op.
+pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO claim_documents (claim_id, document_id) VALUES (?1, ?2)",
+    )?
+    .execute(params![claim_id, document_id])?;
+    Ok(())
+}
+
+const COLUMNS: &str = "id, ext_id, text, context, label, source_url, parent_id, origin, metadata";
+
+fn from_row(r: &Row<'_>) -> rusqlite::Result<ClaimRow> {
+    let metadata: String = r.get(8)?;
+    Ok(ClaimRow {
+        id: r.get(0)?,
+        ext_id: r.get(1)?,
+        text: r.get(2)?,
+        context: r.get(3)?,
+        label: r.get(4)?,
+        source_url: r.get(5)?,
+        parent_id: r.get(6)?,
+        origin: r.get(7)?,
+        metadata: serde_json::from_str(&metadata).unwrap_or(serde_json::Value::Null),
+    })
+}
+
+pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<ClaimRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM claims WHERE id = ?1"))?
+        .query_row([id], from_row)
+        .optional()?)
+}
+
+pub(crate) fn get_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<ClaimRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM claims WHERE ext_id = ?1"))?
+        .query_row([ext_id], from_row)
+        .optional()?)
+}
+
+pub(crate) fn page(conn: &Connection, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
+    let mut stmt =
+        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM claims ORDER BY id LIMIT ?1 OFFSET ?2"))?;
+    let rows = stmt.query_map(params![limit as i64, offset as i64], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM claims WHERE parent_id = ?1 ORDER BY id"
+    ))?;
+    let rows = stmt.query_map([parent_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,50 @@
+use std::path::{Path, PathBuf};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What can go wrong with a project file.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0} already exists; choose another name or open it instead")]
+    AlreadyExists(PathBuf),
+    #[error("{0} does not exist")]
+    NotFound(PathBuf),
+    #[error("{0} is not a Factdesk project file")]
+    NotAProject(PathBuf),
+    #[error(
+        "{path} was written by a newer Factdesk (schema version {found}; this version reads up to {supported}). Update Factdesk to open it; the file was not changed."
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error("cannot open {path}: {source}")]
+    Open {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+    #[error("the project file failed its integrity check: {0}")]
+    Corrupt(String),
+    #[error("the project file has no project row; it may be damaged")]
+    NoProject,
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    #[error("stored JSON is invalid: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+impl Error {
+    pub(crate) fn open(path: &Path, source: rusqlite::Error) -> Error {
+        // SQLite says "file is not a database" for anything that is not SQLite at all.
+        if let rusqlite::Error::SqliteFailure(f, _) = &source {
+            if f.code == rusqlite::ErrorCode::NotADatabase {
+                return Error::NotAProject(path.to_path_buf());
+            }
+        }
+        Error::Open {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}

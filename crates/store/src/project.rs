@@ -1,0 +1,63 @@
+//! The `project` and `imports` tables.
+
+use crate::{Error, Result};
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ProjectRow {
+    pub id: String,
+    pub name: String,
+    pub created_at: i64,
+    pub settings: serde_json::Value,
+}
+
+pub(crate) fn insert(conn: &Connection, name: &str, now_ms: i64) -> Result<()> {
+    let id = uuid::Uuid::new_v4().to_string();
+    let secret = uuid::Uuid::new_v4().as_bytes().to_vec();
+    let secret2 = uuid::Uuid::new_v4().as_bytes().to_vec();
+    conn.execute(
+        "INSERT INTO project (id, name, created_at, settings, secret) VALUES (?1, ?2, ?3, '{}', ?4)",
+        params![id, name, now_ms, [secret, secret2].concat()],
+    )?;
+    Ok(())
+}
+
+pub(crate) fn get(conn: &Connection) -> Result<ProjectRow> {
+    let row = conn
+        .query_row(
+            "SELECT id, name, created_at, settings FROM project LIMIT 1",
+            [],
+            |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            },
+        )
+        .optional()?
+        .ok_or(Error::NoProject)?;
+    Ok(ProjectRow {
+        id: row.0,
+        name: row.1,
+        created_at: row.2,
+        settings: serde_json::from_str(&row.3)?,
+    })
+}
+
+/// Records one import and returns its id, for provenance of the rows it added.
+pub fn record_import(
+    conn: &Connection,
+    file: &str,
+    preset: &str,
+    rows_seen: u64,
+    now_ms: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, 0, ?3, ?4)",
+        params![file, preset, rows_seen as i64, now_ms],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
