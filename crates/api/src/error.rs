@@ -100,3 +100,9 @@ impl From<factdesk_store::Error> for Error {
         Error::new(code, e.to_string())
     }
 }
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        Error::from(factdesk_store::Error::from(e))
+    }
+}

@@ -130,7 +130,7 @@ pub mod tx {
         find_by_ext_id as find_claim, insert as insert_claim, link_document,
     };
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
-    pub use crate::project::record_import;
+    pub use crate::project::{finish_import, record_import};
 }
 
 impl Store {

@@ -61,3 +61,12 @@ pub fn record_import(
     )?;
     Ok(conn.last_insert_rowid())
 }
+
+/// Records how many rows an import added, once it is done.
+pub fn finish_import(conn: &Connection, import_id: i64, rows_added: u64) -> Result<()> {
+    conn.execute(
+        "UPDATE imports SET rows_added = ?1 WHERE id = ?2",
+        params![rows_added as i64, import_id],
+    )?;
+    Ok(())
+}

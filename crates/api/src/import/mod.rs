@@ -1,1 +1,225 @@
-pub mod placeholder {}
+//! Importing claims and evidence documents.
+//!
+//! Everything is read and checked before anything is written, and the writing happens
+//! in one transaction: a failed import leaves the project exactly as it was. Rows carry a
+//! content hash, so importing the same rows again adds nothing, while a row whose id is
+//! already taken by different content is refused.
+
+mod claims;
+mod documents;
+mod fields;
+mod rejects;
+mod rows;
+mod write;
+
+pub use claims::NATIVE_FIELDS;
+pub use rows::MAX_ROW_BYTES;
+
+use crate::dto::ImportReport;
+use crate::{Error, ErrorCode, Progress, Project, Result};
+use claims::{ClaimInput, FieldMap};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// A known input format, mapped onto the native one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preset {
+    /// Factdesk's own fields (see docs/formats.md).
+    #[default]
+    Native,
+    /// COVID-Fact JSON Lines: claim, label, evidence, gold_source, flair.
+    CovidFact,
+    /// WikiFactCheck-English TSV or JSON Lines: id, claim, context, refuted, url.
+    WikiFactCheck,
+    /// FEVER JSON Lines: id, claim, label, evidence.
+    Fever,
+    /// Any columns, named with `--map field=column`.
+    Generic,
+}
+
+impl Preset {
+    pub const NAMES: [&'static str; 5] = ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Native => "native",
+            Preset::CovidFact => "covid-fact",
+            Preset::WikiFactCheck => "wikifactcheck",
+            Preset::Fever => "fever",
+            Preset::Generic => "generic",
+        }
+    }
+}
+
+impl std::str::FromStr for Preset {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Preset> {
+        Ok(match s {
+            "native" => Preset::Native,
+            "covid-fact" | "covidfact" => Preset::CovidFact,
+            "wikifactcheck" => Preset::WikiFactCheck,
+            "fever" => Preset::Fever,
+            "generic" => Preset::Generic,
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidInput,
+                    format!("unknown preset {s:?}; choose one of {}", Preset::NAMES.join(", ")),
+                ))
+            }
+        })
+    }
+}
+
+/// What to import.
+#[derive(Debug, Clone, Default)]
+pub struct ImportRequest {
+    pub claims: Vec<PathBuf>,
+    pub documents: Vec<PathBuf>,
+    pub preset: Preset,
+    /// `field=column` pairs renaming native fields to the input's columns.
+    pub map: Vec<(String, String)>,
+    /// Import the good rows and write the bad ones, with reasons, beside the input.
+    pub skip_invalid: bool,
+}
+
+/// A content digest, hex encoded.
+pub(crate) fn digest(bytes: &[u8]) -> String {
+    blake3::hash(bytes).to_hex().to_string()
+}
+
+/// Rows set aside under `--skip-invalid`, per input file.
+type Rejects = rejects::Rejects;
+
+/// Imports claims and documents into `project` in one transaction.
+pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Progress) -> Result<ImportReport> {
+    if req.claims.is_empty() && req.documents.is_empty() {
+        return Err(Error::new(ErrorCode::InvalidInput, "nothing to import: name a claims file or --docs"));
+    }
+    if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
+        return Err(Error::new(ErrorCode::InvalidInput, "--map goes with the generic preset"));
+    }
+    let map = FieldMap::parse(&req.map)?;
+    let mut rejects = Rejects::default();
+    let mut report = ImportReport::default();
+
+    progress.phase("reading", 0);
+    let mut docs = Vec::new();
+    for path in &req.documents {
+        report.files.push(path.display().to_string());
+        for doc in documents::read(path)? {
+            report.rows += 1;
+            match doc {
+                Ok(d) => docs.push(d),
+                Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+            }
+        }
+    }
+    let mut claims = Vec::new();
+    for path in &req.claims {
+        let name = path.display().to_string();
+        report.files.push(name.clone());
+        for row in rows::read(path)? {
+            report.rows += 1;
+            progress.set(report.rows);
+            let parsed = row.and_then(|row| {
+                claims::from_row(req.preset, &map, &name, &row).map_err(|error| rows::BadRow {
+                    error,
+                    raw: row.raw.clone(),
+                })
+            });
+            match parsed {
+                Ok(c) => claims.push(c),
+                Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+            }
+        }
+    }
+    assign_ids(req.preset, &mut claims);
+    if req.preset == Preset::CovidFact {
+        claims::link_covid_fact_refutations(&mut claims);
+    }
+    let docs = dedupe(docs, |d| d.ext_id.clone(), |d| d.hash(), |d| (d.file.clone(), d.line, d.raw.clone()), &mut rejects, req.skip_invalid)?;
+    let claims = dedupe(
+        claims,
+        |c| c.ext_id.clone().unwrap_or_default(),
+        ClaimInput::hash,
+        |c| (c.file.clone(), c.line, c.raw.clone()),
+        &mut rejects,
+        req.skip_invalid,
+    )?;
+
+    let now = project.clock.now_ms();
+    let label = req
+        .claims
+        .iter()
+        .chain(&req.documents)
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let batch = write::Batch {
+        source: &label,
+        preset: req.preset,
+        documents: &docs,
+        claims: &claims,
+        now,
+        skip_invalid: req.skip_invalid,
+    };
+    write::write(project, &batch, &mut rejects, &mut report, progress)?;
+    rejects.finish(&mut report)?;
+    Ok(report)
+}
+
+/// Rows without an id get one from their content; the n-th identical row gets a suffix,
+/// so a file with repeated rows keeps all of them and re-importing it still adds nothing.
+fn assign_ids(preset: Preset, claims: &mut [ClaimInput]) {
+    let prefix = match preset {
+        Preset::Native | Preset::Generic => "row",
+        other => other.name(),
+    };
+    let mut seen: HashMap<String, u32> = HashMap::new();
+    for c in claims.iter_mut().filter(|c| c.ext_id.is_none()) {
+        let h = c.hash();
+        let n = seen.entry(h.clone()).or_insert(0);
+        *n += 1;
+        c.ext_id = Some(match *n {
+            1 => format!("{prefix}:{}", &h[..16]),
+            k => format!("{prefix}:{}-{k}", &h[..16]),
+        });
+    }
+}
+
+/// Drops exact repeats of an id within one import and refuses an id given twice with
+/// different content.
+fn dedupe<T>(
+    items: Vec<T>,
+    id: impl Fn(&T) -> String,
+    hash: impl Fn(&T) -> String,
+    place: impl Fn(&T) -> (String, u64, String),
+    rejects: &mut Rejects,
+    skip_invalid: bool,
+) -> Result<Vec<T>> {
+    let mut first: HashMap<String, (String, u64)> = HashMap::new();
+    let mut out = Vec::with_capacity(items.len());
+    for item in items {
+        let (key, h) = (id(&item), hash(&item));
+        match first.get(&key) {
+            None => {
+                let (_, line, _) = place(&item);
+                first.insert(key, (h, line));
+                out.push(item);
+            }
+            Some((h0, _)) if *h0 == h => {}
+            Some((_, line0)) => {
+                let (file, line, raw) = place(&item);
+                let error = Error::input(
+                    &file,
+                    line,
+                    Some("id"),
+                    format!("id {key:?} is used again with different content (first at line {line0})"),
+                );
+                rejects.add_error(&file, error, raw, skip_invalid)?;
+            }
+        }
+    }
+    Ok(out)
+}
+

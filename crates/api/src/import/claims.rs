@@ -1,0 +1,240 @@
+//! Turning input rows into claims, natively or through a preset for a known dataset.
+
+use super::fields::Fields;
+use super::rows::Row;
+use super::Preset;
+use crate::{Error, Result};
+use factdesk_core::claim::Label;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeSet;
+
+/// A claim read from one input row, not yet written.
+#[derive(Debug, Clone)]
+pub struct ClaimInput {
+    pub file: String,
+    pub line: u64,
+    /// `None` until ids are assigned to rows that came without one.
+    pub ext_id: Option<String>,
+    pub text: String,
+    pub context: Option<String>,
+    pub label: Option<Label>,
+    pub source_url: Option<String>,
+    pub doc_ids: Vec<String>,
+    /// Whether a `doc_ids` entry may name a document the project does not have (FEVER
+    /// points at Wikipedia pages that are often not imported).
+    pub doc_ids_optional: bool,
+    pub evidence: Vec<String>,
+    pub refuted: Option<String>,
+    pub metadata: Map<String, Value>,
+    /// The `ext_id` of the claim this one refutes, when the preset links them.
+    pub parent_ext_id: Option<String>,
+    pub raw: String,
+}
+
+impl ClaimInput {
+    /// A digest of everything the row says, to tell a re-import from an id clash.
+    pub fn hash(&self) -> String {
+        let v = json!([
+            self.text,
+            self.context,
+            self.label.map(Label::as_str),
+            self.source_url,
+            self.doc_ids,
+            self.evidence,
+            self.refuted,
+            self.metadata,
+            self.parent_ext_id
+        ]);
+        super::digest(v.to_string().as_bytes())
+    }
+}
+
+/// Native field names, mapped to the input's column names by `--map`.
+#[derive(Debug, Clone)]
+pub struct FieldMap {
+    pairs: Vec<(String, String)>,
+}
+
+pub const NATIVE_FIELDS: [&str; 9] = [
+    "id", "claim", "context", "label", "source_url", "doc_ids", "evidence", "refuted", "metadata",
+];
+
+impl FieldMap {
+    /// Parses `field=column` pairs, refusing unknown native field names.
+    pub fn parse(pairs: &[(String, String)]) -> Result<FieldMap> {
+        for (field, _) in pairs {
+            if !NATIVE_FIELDS.contains(&field.as_str()) {
+                return Err(Error::new(
+                    crate::ErrorCode::InvalidInput,
+                    format!(
+                        "--map: unknown field {field:?}; the fields are {}",
+                        NATIVE_FIELDS.join(", ")
+                    ),
+                ));
+            }
+        }
+        Ok(FieldMap {
+            pairs: pairs.to_vec(),
+        })
+    }
+
+    fn column<'a>(&'a self, field: &'a str) -> &'a str {
+        self.pairs
+            .iter()
+            .find(|(f, _)| f == field)
+            .map_or(field, |(_, c)| c.as_str())
+    }
+}
+
+fn base(file: &str, row: &Row, text: String) -> ClaimInput {
+    ClaimInput {
+        file: file.to_string(),
+        line: row.line,
+        ext_id: None,
+        text,
+        context: None,
+        label: None,
+        source_url: None,
+        doc_ids: Vec::new(),
+        doc_ids_optional: false,
+        evidence: Vec::new(),
+        refuted: None,
+        metadata: Map::new(),
+        parent_ext_id: None,
+        raw: row.raw.clone(),
+    }
+}
+
+/// Reads one row as a claim under `preset`.
+pub fn from_row(preset: Preset, map: &FieldMap, file: &str, row: &Row) -> Result<ClaimInput> {
+    let f = Fields { file, row };
+    match preset {
+        Preset::Native | Preset::Generic => native(map, &f),
+        Preset::CovidFact => covid_fact(&f),
+        Preset::WikiFactCheck => wikifactcheck(&f),
+        Preset::Fever => fever(&f),
+    }
+}
+
+fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
+    let col = |name| map.column(name);
+    let mut c = base(f.file, f.row, f.required_str(col("claim"))?);
+    c.ext_id = f.opt_str(col("id"))?;
+    c.context = f.opt_str(col("context"))?;
+    c.label = f.label(col("label"))?;
+    c.source_url = f.opt_str(col("source_url"))?;
+    c.doc_ids = f.str_list(col("doc_ids"), true)?;
+    c.evidence = f.str_list(col("evidence"), false)?;
+    c.refuted = f.opt_str(col("refuted"))?;
+    c.metadata = f.object(col("metadata"))?;
+    // Columns the format does not know are kept rather than silently dropped.
+    let known: BTreeSet<&str> = NATIVE_FIELDS.iter().map(|n| col(n)).collect();
+    for (k, v) in &f.row.fields {
+        if !known.contains(k.as_str()) && !k.is_empty() && !v.is_null() {
+            c.metadata.entry(k.clone()).or_insert_with(|| v.clone());
+        }
+    }
+    Ok(c)
+}
+
+fn covid_fact(f: &Fields<'_>) -> Result<ClaimInput> {
+    let mut c = base(f.file, f.row, f.required_str("claim")?);
+    c.label = f.label("label")?;
+    c.evidence = f.str_list("evidence", false)?;
+    c.source_url = f.opt_str("gold_source")?;
+    if let Some(flair) = f.opt_str("flair")? {
+        c.metadata.insert("flair".into(), Value::String(flair));
+    }
+    Ok(c)
+}
+
+fn wikifactcheck(f: &Fields<'_>) -> Result<ClaimInput> {
+    let mut c = base(f.file, f.row, f.required_str("claim")?);
+    let id = f.required_str("id")?;
+    c.ext_id = Some(format!("wikifactcheck:{id}"));
+    c.context = f.opt_str("context")?;
+    c.source_url = f.opt_str("url")?;
+    c.refuted = f.opt_str("refuted")?;
+    // WikiFactCheck claims are Wikipedia sentences backed by their cited source.
+    c.label = Some(Label::Supported);
+    if let Some(md5) = f.opt_str("url_md5")? {
+        c.metadata.insert("url_md5".into(), Value::String(md5));
+    }
+    Ok(c)
+}
+
+fn fever(f: &Fields<'_>) -> Result<ClaimInput> {
+    let mut c = base(f.file, f.row, f.required_str("claim")?);
+    let id = f.required_str("id")?;
+    c.ext_id = Some(format!("fever:{id}"));
+    c.label = f.label("label")?;
+    c.doc_ids_optional = true;
+    if let Some(evidence) = f.get("evidence") {
+        // FEVER evidence: a list of sets of [annotation id, evidence id, page, sentence].
+        let pages: BTreeSet<String> = evidence
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_array)
+            .flatten()
+            .filter_map(|e| e.get(2).and_then(Value::as_str).map(str::to_string))
+            .collect();
+        c.doc_ids = pages.into_iter().collect();
+        c.metadata.insert("fever_evidence".into(), evidence.clone());
+    }
+    if let Some(v) = f.opt_str("verifiable")? {
+        c.metadata.insert("verifiable".into(), Value::String(v));
+    }
+    Ok(c)
+}
+
+/// COVID-Fact's refuted claims were generated from supported ones and share their
+/// evidence list: link each to the most similar supported claim with the same evidence.
+pub fn link_covid_fact_refutations(claims: &mut [ClaimInput]) {
+    use std::collections::HashMap;
+    let mut supported: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for (i, c) in claims.iter().enumerate() {
+        if c.label == Some(Label::Supported) && !c.evidence.is_empty() {
+            supported.entry(c.evidence.clone()).or_default().push(i);
+        }
+    }
+    let mut links = Vec::new();
+    for (i, c) in claims.iter().enumerate() {
+        if c.label != Some(Label::Refuted) {
+            continue;
+        }
+        let Some(candidates) = supported.get(&c.evidence) else {
+            continue;
+        };
+        let words = word_set(&c.text);
+        // Highest word overlap wins; the earliest row breaks ties.
+        let best = candidates.iter().copied().max_by(|&a, &b| {
+            let (sa, sb) = (
+                jaccard(&words, &word_set(&claims[a].text)),
+                jaccard(&words, &word_set(&claims[b].text)),
+            );
+            sa.total_cmp(&sb).then(b.cmp(&a))
+        });
+        if let Some(parent) = best {
+            links.push((i, claims[parent].ext_id.clone()));
+        }
+    }
+    for (i, parent) in links {
+        claims[i].parent_ext_id = parent;
+    }
+}
+
+fn word_set(text: &str) -> BTreeSet<String> {
+    factdesk_core::text::tokens(text)
+        .iter()
+        .map(|t| t.text.to_lowercase())
+        .collect()
+}
+
+fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let union = a.union(b).count();
+    if union == 0 {
+        return 0.0;
+    }
+    a.intersection(b).count() as f64 / union as f64
+}

@@ -1,0 +1,208 @@
+//! Evidence documents: JSON Lines (id, url, title, text), a folder of `.txt` files, or
+//! the evidence sentences that come inside a claim row.
+
+use super::fields::Fields;
+use super::rows::{self, BadRow};
+use crate::{Error, Result};
+use factdesk_core::text;
+use std::path::Path;
+
+/// A document read from the input, split into sentences, not yet written.
+#[derive(Debug, Clone)]
+pub struct DocumentInput {
+    pub file: String,
+    pub line: u64,
+    pub ext_id: String,
+    pub url: Option<String>,
+    pub title: Option<String>,
+    pub text: String,
+    /// (start char, end char) of each sentence in `text`.
+    pub sentences: Vec<(usize, usize)>,
+    pub raw: String,
+}
+
+impl DocumentInput {
+    pub fn hash(&self) -> String {
+        let v = serde_json::json!([self.url, self.title, self.text]);
+        super::digest(v.to_string().as_bytes())
+    }
+
+    pub fn sentence_text(&self, i: usize) -> &str {
+        let (s, e) = self.sentences[i];
+        char_slice(&self.text, s, e)
+    }
+}
+
+/// Slices `text` by character offsets.
+fn char_slice(text: &str, start: usize, end: usize) -> &str {
+    let mut idx = text.char_indices().map(|(i, _)| i).chain(std::iter::once(text.len()));
+    let s = idx.nth(start).unwrap_or(text.len());
+    let e = if end > start {
+        idx.nth(end - start - 1).unwrap_or(text.len())
+    } else {
+        s
+    };
+    &text[s..e]
+}
+
+/// Splits a document's text into sentences with character offsets, counting characters
+/// once over the whole text rather than once per sentence.
+pub fn split(text: &str) -> Vec<(usize, usize)> {
+    let spans = text::sentences(text);
+    let mut out = Vec::with_capacity(spans.len());
+    let (mut byte, mut chars) = (0usize, 0usize);
+    for span in spans {
+        chars += text[byte..span.start].chars().count();
+        let start = chars;
+        chars += text[span.start..span.end].chars().count();
+        byte = span.end;
+        out.push((start, chars));
+    }
+    out
+}
+
+/// A document made of sentences given one by one (a claim's `evidence` list): they are
+/// kept as given rather than split again, joined by single spaces.
+pub fn from_sentences(file: &str, line: u64, url: Option<String>, sentences: &[String]) -> DocumentInput {
+    let mut text = String::new();
+    let mut spans = Vec::with_capacity(sentences.len());
+    let mut chars = 0;
+    for s in sentences {
+        if !text.is_empty() {
+            text.push(' ');
+            chars += 1;
+        }
+        let n = s.chars().count();
+        spans.push((chars, chars + n));
+        chars += n;
+        text.push_str(s);
+    }
+    let id = super::digest(serde_json::json!(sentences).to_string().as_bytes());
+    DocumentInput {
+        file: file.to_string(),
+        line,
+        ext_id: format!("evidence:{}", &id[..16]),
+        url,
+        title: None,
+        text,
+        sentences: spans,
+        raw: String::new(),
+    }
+}
+
+/// Reads documents from a JSON Lines file or a folder of `.txt` files. Rows that cannot be
+/// read come back as `Err` so that `--skip-invalid` can set them aside.
+pub fn read(path: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
+    if path.is_dir() {
+        return read_folder(path);
+    }
+    let name = path.display().to_string();
+    let rows = rows::read(path)?;
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let row = r?;
+            let f = Fields { file: &name, row: &row };
+            from_fields(&f).map_err(|error| BadRow {
+                error,
+                raw: row.raw.clone(),
+            })
+        })
+        .collect())
+}
+
+fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
+    let ext_id = f.required_str("id")?;
+    let text = f.required_str("text")?;
+    // FEVER's wiki pages carry their sentences in "lines" as "index<TAB>sentence" rows;
+    // keeping them preserves FEVER's sentence numbering.
+    let fever_lines = f.opt_str("lines")?;
+    let (text, sentences) = match fever_lines {
+        Some(lines) => {
+            let given: Vec<String> = lines
+                .split('\n')
+                .filter_map(|l| l.split('\t').nth(1))
+                .map(str::to_string)
+                .collect();
+            let doc = from_sentences(f.file, f.row.line, None, &given);
+            (doc.text, doc.sentences)
+        }
+        None => {
+            let sentences = split(&text);
+            (text, sentences)
+        }
+    };
+    Ok(DocumentInput {
+        file: f.file.to_string(),
+        line: f.row.line,
+        ext_id,
+        url: f.opt_str("url")?,
+        title: f.opt_str("title")?,
+        text,
+        sentences,
+        raw: f.row.raw.clone(),
+    })
+}
+
+fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
+    let dir_name = dir.display().to_string();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| Error::input(&dir_name, 0, None, format!("cannot list the folder: {e}")))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x.eq_ignore_ascii_case("txt")))
+        .collect();
+    paths.sort();
+    if paths.is_empty() {
+        return Err(Error::input(&dir_name, 0, None, "the folder holds no .txt documents"));
+    }
+    let mut out = Vec::with_capacity(paths.len());
+    for p in paths {
+        let name = p.display().to_string();
+        let bytes = std::fs::read(&p).map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+        let doc = match String::from_utf8(bytes) {
+            Ok(text) if text.trim().is_empty() => Err(BadRow {
+                error: Error::input(&name, 1, Some("text"), "the document is empty"),
+                raw: String::new(),
+            }),
+            Ok(text) => {
+                let ext_id = p
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                Ok(DocumentInput {
+                    file: name,
+                    line: 1,
+                    ext_id,
+                    url: None,
+                    title: None,
+                    sentences: split(&text),
+                    text,
+                    raw: String::new(),
+                })
+            }
+            Err(e) => {
+                let bytes = e.as_bytes();
+                let at = e.utf8_error().valid_up_to();
+                let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
+                Err(BadRow {
+                    error: Error::input(&name, line, Some("text"), "invalid UTF-8; save the file as UTF-8"),
+                    raw: String::new(),
+                })
+            }
+        };
+        out.push(doc);
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offsets_are_in_characters() {
+        let doc = from_sentences("f", 1, None, &["Café öffnet.".into(), "Zweiter Satz.".into()]);
+        assert_eq!(doc.sentence_text(0), "Café öffnet.");
+        assert_eq!(doc.sentence_text(1), "Zweiter Satz.");
+    }
+}

@@ -1,0 +1,109 @@
+//! Typed access to the fields of an input row, with errors that name the field.
+
+use super::rows::{json_kind, Row};
+use crate::{Error, Result};
+use serde_json::Value;
+
+/// A row being read, with the file name for error messages.
+#[derive(Debug)]
+pub struct Fields<'a> {
+    pub file: &'a str,
+    pub row: &'a Row,
+}
+
+impl Fields<'_> {
+    fn err(&self, field: &str, msg: impl Into<String>) -> Error {
+        Error::input(self.file, self.row.line, Some(field), msg)
+    }
+
+    pub fn get(&self, column: &str) -> Option<&Value> {
+        match self.row.fields.get(column) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.trim().is_empty() => None,
+            Some(v) => Some(v),
+        }
+    }
+
+    /// A required, non-blank string.
+    pub fn required_str(&self, column: &str) -> Result<String> {
+        match self.row.fields.get(column) {
+            None => Err(self.err(column, "missing: every row needs this field")),
+            Some(Value::String(s)) if s.trim().is_empty() => Err(self.err(column, "is empty")),
+            Some(_) => self
+                .opt_str(column)
+                .map(|s| s.unwrap_or_default()),
+        }
+    }
+
+    /// An optional string; numbers are accepted and written as text (ids often are numbers).
+    pub fn opt_str(&self, column: &str) -> Result<Option<String>> {
+        match self.get(column) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(v) => Err(self.err(column, format!("expected text, found {}", json_kind(v)))),
+        }
+    }
+
+    /// A list of strings: a JSON array, or in CSV/TSV a cell holding a JSON array or
+    /// values separated by `|`.
+    pub fn str_list(&self, column: &str, split_bars: bool) -> Result<Vec<String>> {
+        let value = match self.get(column) {
+            None => return Ok(Vec::new()),
+            Some(Value::String(s)) if s.trim_start().starts_with('[') => {
+                serde_json::from_str::<Value>(s).map_err(|e| {
+                    self.err(column, format!("holds an invalid JSON list: {e}"))
+                })?
+            }
+            Some(Value::String(s)) => {
+                let parts: Vec<String> = if split_bars {
+                    s.split('|').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
+                } else {
+                    vec![s.trim().to_string()]
+                };
+                return Ok(parts);
+            }
+            Some(v) => v.clone(),
+        };
+        let Value::Array(items) = value else {
+            return Err(self.err(column, format!("expected a list, found {}", json_kind(&value))));
+        };
+        items
+            .into_iter()
+            .enumerate()
+            .map(|(i, item)| match item {
+                Value::String(s) => Ok(s.trim().to_string()),
+                Value::Number(n) => Ok(n.to_string()),
+                other => Err(self.err(
+                    column,
+                    format!("item {} should be text, found {}", i + 1, json_kind(&other)),
+                )),
+            })
+            .filter(|r| !matches!(r, Ok(s) if s.is_empty()))
+            .collect()
+    }
+
+    /// A JSON object; in CSV/TSV a cell holding one.
+    pub fn object(&self, column: &str) -> Result<serde_json::Map<String, Value>> {
+        let value = match self.get(column) {
+            None => return Ok(serde_json::Map::new()),
+            Some(Value::String(s)) => serde_json::from_str::<Value>(s)
+                .map_err(|e| self.err(column, format!("holds invalid JSON: {e}")))?,
+            Some(v) => v.clone(),
+        };
+        match value {
+            Value::Object(m) => Ok(m),
+            other => Err(self.err(column, format!("expected an object, found {}", json_kind(&other)))),
+        }
+    }
+
+    pub fn label(&self, column: &str) -> Result<Option<factdesk_core::claim::Label>> {
+        match self.opt_str(column)? {
+            None => Ok(None),
+            Some(s) => s
+                .parse::<factdesk_core::claim::Label>()
+                .map(Some)
+                .map_err(|e| self.err(column, e.to_string())),
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! Rows set aside under `--skip-invalid`, written beside their input with the reason.
+
+use super::rows::BadRow;
+use crate::dto::ImportReport;
+use crate::{Error, Result};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::Path;
+
+#[derive(Debug, Default)]
+pub struct Rejects {
+    by_file: BTreeMap<String, Vec<(Error, String)>>,
+}
+
+impl Rejects {
+    /// Records a bad row, or fails the import with it when rows may not be skipped.
+    pub fn add(&mut self, path: &Path, bad: BadRow, skip: bool) -> Result<()> {
+        self.add_error(&path.display().to_string(), bad.error, bad.raw, skip)
+    }
+
+    pub fn add_error(&mut self, file: &str, error: Error, raw: String, skip: bool) -> Result<()> {
+        if !skip {
+            return Err(error);
+        }
+        self.by_file.entry(file.to_string()).or_default().push((error, raw));
+        Ok(())
+    }
+
+    /// Writes `<input>.rejects.jsonl` for each input with rejected rows.
+    pub fn finish(self, report: &mut ImportReport) -> Result<()> {
+        for (file, rows) in self.by_file {
+            let out = format!("{file}.rejects.jsonl");
+            let mut w = std::fs::File::create(&out).map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
+            for (error, raw) in &rows {
+                let loc = error.location.as_ref();
+                let line = serde_json::json!({
+                    "line": loc.map(|l| l.line),
+                    "field": loc.and_then(|l| l.field.clone()),
+                    "reason": error.message,
+                    "row": raw,
+                });
+                writeln!(w, "{line}").map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
+            }
+            report.rejected += rows.len() as u64;
+            report.rejects_file = Some(out);
+        }
+        Ok(())
+    }
+}

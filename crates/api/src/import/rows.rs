@@ -1,0 +1,336 @@
+//! Reading input files into rows: JSON Lines, CSV and TSV, with every problem located by
+//! file, line and field.
+
+use crate::{Error, Result};
+use serde_json::{Map, Value};
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::Path;
+
+/// The longest row accepted. Real claim rows are kilobytes; a larger one is almost
+/// certainly a file that is not what it claims to be.
+pub const MAX_ROW_BYTES: usize = 16 * 1024 * 1024;
+
+/// One input row as field name -> value, with its 1-based line number.
+#[derive(Debug, Clone)]
+pub struct Row {
+    pub line: u64,
+    pub fields: Map<String, Value>,
+    /// The row's own text, for the rejects file.
+    pub raw: String,
+}
+
+/// A row that could not be read, with enough to report or skip it.
+#[derive(Debug, Clone)]
+pub struct BadRow {
+    pub error: Error,
+    pub raw: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    JsonLines,
+    Delimited(u8),
+}
+
+fn format_of(path: &Path) -> Format {
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "csv" => Format::Delimited(b','),
+        "tsv" | "tab" => Format::Delimited(b'\t'),
+        _ => Format::JsonLines,
+    }
+}
+
+/// Reads every row of `path`. A file-level problem (unreadable, empty) is an `Err`;
+/// row-level problems come back in the list so that `--skip-invalid` can set them aside.
+pub fn read(path: &Path) -> Result<Vec<std::result::Result<Row, BadRow>>> {
+    let name = path.display().to_string();
+    let file = File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
+    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if len == 0 {
+        return Err(Error::input(&name, 1, None, "the file is empty: there are no rows to import"));
+    }
+    let rows = match format_of(path) {
+        Format::JsonLines => read_json_lines(&name, file)?,
+        Format::Delimited(d) => read_delimited(&name, file, d)?,
+    };
+    if rows.is_empty() {
+        return Err(Error::input(&name, 1, None, "the file has no rows, only blank lines or a header"));
+    }
+    Ok(rows)
+}
+
+fn read_json_lines(name: &str, file: File) -> Result<Vec<std::result::Result<Row, BadRow>>> {
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut rows = Vec::new();
+    let mut buf = Vec::new();
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        line += 1;
+        let n = (&mut reader)
+            .take(MAX_ROW_BYTES as u64 + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Error::input(name, line, None, format!("cannot read: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        if buf.len() > MAX_ROW_BYTES && buf.last() != Some(&b'\n') {
+            let skipped = skip_rest_of_line(&mut reader)
+                .map_err(|e| Error::input(name, line, None, format!("cannot read: {e}")))?;
+            let total = buf.len() + skipped;
+            rows.push(Err(BadRow {
+                error: Error::input(
+                    name,
+                    line,
+                    None,
+                    format!(
+                        "the row is {:.1} MB long, over the {} MB limit for one row",
+                        total as f64 / 1e6,
+                        MAX_ROW_BYTES / (1024 * 1024)
+                    ),
+                ),
+                raw: String::new(),
+            }));
+            continue;
+        }
+        let bytes = trim_line_end(&buf);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        rows.push(parse_json_row(name, line, bytes));
+    }
+    Ok(rows)
+}
+
+fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<usize> {
+    let mut skipped = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(skipped);
+        }
+        if let Some(pos) = chunk.iter().position(|&b| b == b'\n') {
+            reader.consume(pos + 1);
+            return Ok(skipped + pos);
+        }
+        let n = chunk.len();
+        reader.consume(n);
+        skipped += n;
+    }
+}
+
+fn trim_line_end(buf: &[u8]) -> &[u8] {
+    let mut end = buf.len();
+    while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
+        end -= 1;
+    }
+    // A UTF-8 byte order mark at the start of a file is not part of the data.
+    buf[..end].strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf[..end])
+}
+
+fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Row, BadRow> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let lossy = String::from_utf8_lossy(bytes).into_owned();
+            let field = field_with_replacement_char(&lossy);
+            return Err(BadRow {
+                error: Error::input(
+                    name,
+                    line,
+                    field.as_deref(),
+                    format!("invalid UTF-8 at byte {} of the row; save the file as UTF-8", e.valid_up_to() + 1),
+                ),
+                raw: lossy,
+            });
+        }
+    };
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(fields)) => Ok(Row {
+            line,
+            fields,
+            raw: text.to_string(),
+        }),
+        Ok(other) => Err(BadRow {
+            error: Error::input(
+                name,
+                line,
+                None,
+                format!("expected a JSON object per line, found {}", json_kind(&other)),
+            ),
+            raw: text.to_string(),
+        }),
+        Err(e) => {
+            let field = last_key_before(text, e.column());
+            Err(BadRow {
+                error: Error::input(
+                    name,
+                    line,
+                    field.as_deref(),
+                    format!("invalid JSON at column {}: {}", e.column(), strip_position(&e.to_string())),
+                ),
+                raw: text.to_string(),
+            })
+        }
+    }
+}
+
+/// serde_json appends " at line 1 column 17"; we report the position ourselves.
+fn strip_position(msg: &str) -> &str {
+    msg.find(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+pub(crate) fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The object key whose value was being read when a JSON parse failed at `column`
+/// (1-based, in characters), so the error can name the field.
+fn last_key_before(text: &str, column: usize) -> Option<String> {
+    let prefix: String = text.chars().take(column).collect();
+    let mut key = None;
+    let mut chars = prefix.char_indices().peekable();
+    let mut depth = 0i32;
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            '"' => {
+                let start = i + 1;
+                let mut end = None;
+                while let Some((j, d)) = chars.next() {
+                    if d == '\\' {
+                        chars.next();
+                    } else if d == '"' {
+                        end = Some(j);
+                        break;
+                    }
+                }
+                let Some(end) = end else { break };
+                let rest = prefix[end + 1..].trim_start();
+                if depth == 1 && rest.starts_with(':') {
+                    key = Some(prefix[start..end].to_string());
+                }
+            }
+            _ => {}
+        }
+    }
+    key
+}
+
+/// After lossy decoding, the first top-level string field holding U+FFFD.
+fn field_with_replacement_char(lossy: &str) -> Option<String> {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(lossy) else {
+        return None;
+    };
+    map.iter()
+        .find(|(_, v)| v.to_string().contains('\u{FFFD}'))
+        .map(|(k, _)| k.clone())
+}
+
+fn read_delimited(name: &str, file: File, delimiter: u8) -> Result<Vec<std::result::Result<Row, BadRow>>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(false)
+        .from_reader(BufReader::with_capacity(1 << 20, file));
+    let headers = reader
+        .byte_headers()
+        .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?
+        .clone();
+    let mut header_names = Vec::with_capacity(headers.len());
+    for (i, h) in headers.iter().enumerate() {
+        let h = std::str::from_utf8(h).map_err(|_| {
+            Error::input(name, 1, None, format!("column {} of the header row is not valid UTF-8", i + 1))
+        })?;
+        header_names.push(h.trim_start_matches('\u{FEFF}').trim().to_string());
+    }
+    let mut rows = Vec::new();
+    let mut record = csv::ByteRecord::new();
+    loop {
+        let line = reader.position().line() + 1;
+        match reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                rows.push(Err(BadRow {
+                    error: Error::input(name, line, None, format!("malformed row: {e}")),
+                    raw: String::new(),
+                }));
+                continue;
+            }
+        }
+        let line = record.position().map_or(line, |p| p.line());
+        rows.push(delimited_row(name, line, &header_names, &record));
+    }
+    Ok(rows)
+}
+
+fn delimited_row(
+    name: &str,
+    line: u64,
+    headers: &[String],
+    record: &csv::ByteRecord,
+) -> std::result::Result<Row, BadRow> {
+    let raw = || String::from_utf8_lossy(record.as_slice()).into_owned();
+    if record.as_slice().len() > MAX_ROW_BYTES {
+        return Err(BadRow {
+            error: Error::input(
+                name,
+                line,
+                None,
+                format!(
+                    "the row is {:.1} MB long, over the {} MB limit for one row",
+                    record.as_slice().len() as f64 / 1e6,
+                    MAX_ROW_BYTES / (1024 * 1024)
+                ),
+            ),
+            raw: String::new(),
+        });
+    }
+    let mut fields = Map::new();
+    for (header, value) in headers.iter().zip(record.iter()) {
+        let Ok(value) = std::str::from_utf8(value) else {
+            return Err(BadRow {
+                error: Error::input(name, line, Some(header), "invalid UTF-8; save the file as UTF-8"),
+                raw: raw(),
+            });
+        };
+        fields.insert(header.clone(), Value::String(value.to_string()));
+    }
+    Ok(Row {
+        line,
+        fields,
+        raw: raw(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_the_key_being_read_when_json_breaks() {
+        let text = r#"{"id": "a1", "claim": "unterminated"#;
+        let err = serde_json::from_str::<Value>(text).err().map(|e| e.column()).unwrap_or(0);
+        assert_eq!(last_key_before(text, err).as_deref(), Some("claim"));
+    }
+
+    #[test]
+    fn nested_keys_do_not_hide_the_top_level_field() {
+        let text = r#"{"metadata": {"a": 1, "b": }"#;
+        let col = serde_json::from_str::<Value>(text).err().map(|e| e.column()).unwrap_or(0);
+        assert_eq!(last_key_before(text, col).as_deref(), Some("metadata"));
+    }
+}

@@ -1,0 +1,250 @@
+//! Writing checked import rows in one transaction.
+
+use super::claims::ClaimInput;
+use super::documents::{self, DocumentInput};
+use super::rejects::Rejects;
+use super::{digest, Preset};
+use crate::dto::ImportReport;
+use crate::{Error, ErrorCode, Progress, Project, Result};
+use factdesk_core::claim::Label;
+use factdesk_store::{tx, NewClaim, NewDocument, NewSentence};
+use rusqlite::Connection;
+use std::collections::HashMap;
+
+/// Everything one import writes.
+#[derive(Debug)]
+pub(super) struct Batch<'a> {
+    pub source: &'a str,
+    pub preset: Preset,
+    pub documents: &'a [DocumentInput],
+    pub claims: &'a [ClaimInput],
+    pub now: i64,
+    pub skip_invalid: bool,
+}
+
+/// Row ids of documents and claims by external id, as known in this transaction.
+#[derive(Debug, Default)]
+struct Ids {
+    documents: HashMap<String, i64>,
+    claims: HashMap<String, i64>,
+}
+
+pub(super) fn write(
+    project: &mut Project,
+    batch: &Batch<'_>,
+    rejects: &mut Rejects,
+    report: &mut ImportReport,
+    progress: &mut dyn Progress,
+) -> Result<()> {
+    let tx = project.store.transaction()?;
+    let import_id = tx::record_import(&tx, batch.source, batch.preset.name(), report.rows, batch.now)?;
+    let mut ids = Ids::default();
+
+    progress.phase("documents", batch.documents.len() as u64);
+    for (i, doc) in batch.documents.iter().enumerate() {
+        if let Err(error) = put_document(&tx, doc, import_id, &mut ids, report) {
+            rejects.add_error(&doc.file, error, doc.raw.clone(), batch.skip_invalid)?;
+        }
+        if i % 1024 == 0 {
+            progress.set(i as u64);
+        }
+    }
+
+    progress.phase("claims", batch.claims.len() as u64);
+    // Parents first, so that a refutation can point at the claim it refutes.
+    let ordered = batch
+        .claims
+        .iter()
+        .filter(|c| c.parent_ext_id.is_none())
+        .chain(batch.claims.iter().filter(|c| c.parent_ext_id.is_some()));
+    for (i, claim) in ordered.enumerate() {
+        if let Err(error) = put_claim(&tx, claim, batch.now, import_id, &mut ids, report) {
+            rejects.add_error(&claim.file, error, claim.raw.clone(), batch.skip_invalid)?;
+        }
+        if i % 1024 == 0 {
+            progress.set(i as u64);
+        }
+    }
+    tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
+    tx.commit()?;
+    Ok(())
+}
+
+fn clash(file: &str, line: u64, what: &str, ext_id: &str) -> Error {
+    let mut e = Error::input(
+        file,
+        line,
+        Some("id"),
+        format!("{what} id {ext_id:?} is already in the project with different content; give this row another id"),
+    );
+    e.code = ErrorCode::Conflict;
+    e
+}
+
+fn put_document(
+    conn: &Connection,
+    doc: &DocumentInput,
+    import_id: i64,
+    ids: &mut Ids,
+    report: &mut ImportReport,
+) -> Result<i64> {
+    if let Some(&id) = ids.documents.get(&doc.ext_id) {
+        return Ok(id);
+    }
+    let hash = doc.hash();
+    let id = match tx::find_document(conn, &doc.ext_id)? {
+        Some((id, h)) if h == hash => {
+            report.unchanged += 1;
+            id
+        }
+        Some(_) => return Err(clash(&doc.file, doc.line, "document", &doc.ext_id)),
+        None => {
+            let sentences: Vec<NewSentence<'_>> = (0..doc.sentences.len())
+                .map(|i| NewSentence {
+                    start_char: doc.sentences[i].0,
+                    end_char: doc.sentences[i].1,
+                    text: doc.sentence_text(i),
+                })
+                .collect();
+            let new = NewDocument {
+                ext_id: &doc.ext_id,
+                url: doc.url.as_deref(),
+                title: doc.title.as_deref(),
+                text: &doc.text,
+                hash: &hash,
+                import_id: Some(import_id),
+            };
+            let id = tx::insert_document(conn, &new, &sentences)?;
+            report.documents_added += 1;
+            report.sentences_added += sentences.len() as u64;
+            id
+        }
+    };
+    ids.documents.insert(doc.ext_id.clone(), id);
+    Ok(id)
+}
+
+/// Resolves a claim's documents before anything of it is written, so a bad reference
+/// rejects the whole row.
+fn resolve_documents(conn: &Connection, claim: &ClaimInput, ids: &Ids) -> Result<Vec<i64>> {
+    let mut out = Vec::with_capacity(claim.doc_ids.len());
+    for ext in &claim.doc_ids {
+        let found = match ids.documents.get(ext) {
+            Some(&id) => Some(id),
+            None => tx::find_document(conn, ext)?.map(|(id, _)| id),
+        };
+        match found {
+            Some(id) => out.push(id),
+            None if claim.doc_ids_optional => {}
+            None => {
+                return Err(Error::input(
+                    &claim.file,
+                    claim.line,
+                    Some("doc_ids"),
+                    format!("unknown document {ext:?}: import it with --docs, in this import or an earlier one"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn put_claim(
+    conn: &Connection,
+    claim: &ClaimInput,
+    now: i64,
+    import_id: i64,
+    ids: &mut Ids,
+    report: &mut ImportReport,
+) -> Result<()> {
+    let ext_id = claim.ext_id.clone().unwrap_or_default();
+    let hash = claim.hash();
+    let existing = tx::find_claim(conn, &ext_id)?;
+    if let Some((id, h)) = &existing {
+        if *h != hash {
+            return Err(clash(&claim.file, claim.line, "claim", &ext_id));
+        }
+        report.unchanged += 1;
+        ids.claims.insert(ext_id, *id);
+        return Ok(());
+    }
+    let mut doc_ids = resolve_documents(conn, claim, ids)?;
+    if !claim.evidence.is_empty() {
+        let doc = documents::from_sentences(&claim.file, claim.line, claim.source_url.clone(), &claim.evidence);
+        doc_ids.push(put_document(conn, &doc, import_id, ids, report)?);
+    }
+    let parent_id = match &claim.parent_ext_id {
+        None => None,
+        Some(p) => match ids.claims.get(p) {
+            Some(&id) => Some(id),
+            None => tx::find_claim(conn, p)?.map(|(id, _)| id),
+        },
+    };
+    let metadata = serde_json::Value::Object(claim.metadata.clone()).to_string();
+    let id = tx::insert_claim(
+        conn,
+        &NewClaim {
+            ext_id: &ext_id,
+            text: &claim.text,
+            context: claim.context.as_deref(),
+            label: claim.label,
+            source_url: claim.source_url.as_deref(),
+            parent_id,
+            metadata: &metadata,
+            hash: &hash,
+            import_id: Some(import_id),
+            created_at: now,
+        },
+    )?;
+    report.claims_added += 1;
+    for &d in &doc_ids {
+        tx::link_document(conn, id, d)?;
+    }
+    ids.claims.insert(ext_id.clone(), id);
+    if let Some(refuted) = &claim.refuted {
+        put_refutation(conn, claim, &ext_id, id, refuted, &doc_ids, now, import_id, report)?;
+    }
+    Ok(())
+}
+
+/// A counter-claim given with its claim becomes a child claim. If the original is
+/// supported, the counter-claim is by construction refuted by the same evidence.
+#[allow(clippy::too_many_arguments)]
+fn put_refutation(
+    conn: &Connection,
+    parent: &ClaimInput,
+    parent_ext: &str,
+    parent_id: i64,
+    text: &str,
+    doc_ids: &[i64],
+    now: i64,
+    import_id: i64,
+    report: &mut ImportReport,
+) -> Result<()> {
+    let ext_id = format!("{parent_ext}/refuted");
+    let hash = digest(serde_json::json!([parent_ext, text]).to_string().as_bytes());
+    if tx::find_claim(conn, &ext_id)?.is_some() {
+        return Ok(());
+    }
+    let label = (parent.label == Some(Label::Supported)).then_some(Label::Refuted);
+    let id = tx::insert_claim(
+        conn,
+        &NewClaim {
+            ext_id: &ext_id,
+            text,
+            context: parent.context.as_deref(),
+            label,
+            source_url: parent.source_url.as_deref(),
+            parent_id: Some(parent_id),
+            metadata: "{}",
+            hash: &hash,
+            import_id: Some(import_id),
+            created_at: now,
+        },
+    )?;
+    report.claims_added += 1;
+    for &d in doc_ids {
+        tx::link_document(conn, id, d)?;
+    }
+    Ok(())
+}

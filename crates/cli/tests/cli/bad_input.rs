@@ -1,0 +1,115 @@
+//! Every kind of bad input fails with exit code 1, names file, line and field, and leaves
+//! the project exactly as it was.
+
+use crate::{content_digest, factdesk, file_digest, new_project, ok, stats, stderr};
+use std::path::{Path, PathBuf};
+
+const GOOD: &str = r#"{"id": "good-1", "claim": "The bridge opened in 1932.", "label": "SUPPORTED"}
+{"id": "good-2", "claim": "The river is 40 km long.", "context": "Geography section."}
+"#;
+
+/// A project holding the two good rows, and a scratch folder for bad files.
+fn setup() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let good = dir.path().join("good.jsonl");
+    std::fs::write(&good, GOOD).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &good]);
+    (dir, p)
+}
+
+/// Imports `bytes` as `name` and checks the failure and that nothing changed.
+fn assert_refused(name: &str, bytes: &[u8], line: u64, field: Option<&str>, says: &str) {
+    let (dir, p) = setup();
+    let before = (stats(&p), content_digest(&p), file_digest(&p));
+    let bad = dir.path().join(name);
+    std::fs::write(&bad, bytes).unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([Path::new("import"), &p, &bad]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "exit code; stderr: {msg}");
+    let place = format!("{}:{line}", bad.display());
+    assert!(msg.contains(&place), "message should name {place}: {msg}");
+    if let Some(field) = field {
+        assert!(msg.contains(&format!("field \"{field}\"")), "message should name field {field}: {msg}");
+    }
+    assert!(msg.contains(says), "message should say {says:?}: {msg}");
+    let after = (stats(&p), content_digest(&p), file_digest(&p));
+    assert_eq!(before, after, "the project changed");
+}
+
+#[test]
+fn invalid_json_names_the_line_and_the_field_being_read() {
+    let input = format!("{GOOD}{}", r#"{"id": "b3", "claim": "An unterminated claim"#);
+    assert_refused("bad.jsonl", input.as_bytes(), 3, Some("claim"), "invalid JSON");
+}
+
+#[test]
+fn a_row_without_a_claim_is_refused() {
+    let input = "{\"id\": \"x1\", \"claim\": \"Fine.\"}\n{\"id\": \"x2\", \"context\": \"no claim here\"}\n";
+    assert_refused("missing.jsonl", input.as_bytes(), 2, Some("claim"), "missing");
+}
+
+#[test]
+fn invalid_utf8_names_the_field_holding_it() {
+    let mut input = b"{\"id\": \"u1\", \"claim\": \"Fine.\"}\n{\"id\": \"u2\", \"claim\": \"Caf".to_vec();
+    input.extend_from_slice(&[0xE9, 0xFF]);
+    input.extend_from_slice(b" opens.\"}\n");
+    assert_refused("latin1.jsonl", &input, 2, Some("claim"), "invalid UTF-8");
+}
+
+#[test]
+fn invalid_utf8_in_csv_names_the_column() {
+    let mut input = b"id,claim,context\nc1,Fine.,ok\nc2,Also fine.,".to_vec();
+    input.extend_from_slice(&[0xFF, 0xFE]);
+    input.extend_from_slice(b"\n");
+    assert_refused("latin1.csv", &input, 3, Some("context"), "invalid UTF-8");
+}
+
+#[test]
+fn an_empty_file_is_refused() {
+    assert_refused("empty.jsonl", b"", 1, None, "empty");
+}
+
+#[test]
+fn a_50_mb_line_is_refused() {
+    let mut input = b"{\"id\": \"ok\", \"claim\": \"Fine.\"}\n{\"id\": \"huge\", \"claim\": \"".to_vec();
+    input.resize(input.len() + 50 * 1024 * 1024, b'a');
+    input.extend_from_slice(b"\"}\n");
+    assert_refused("huge.jsonl", &input, 2, None, "over the 16 MB limit");
+}
+
+#[test]
+fn an_id_already_used_with_different_content_is_refused() {
+    let input = "{\"id\": \"new-1\", \"claim\": \"A new claim.\"}\n{\"id\": \"good-1\", \"claim\": \"The bridge opened in 1933.\"}\n";
+    assert_refused("clash.jsonl", input.as_bytes(), 2, Some("id"), "different content");
+}
+
+#[test]
+fn an_id_repeated_within_one_file_with_different_content_is_refused() {
+    let input = "{\"id\": \"d1\", \"claim\": \"One.\"}\n{\"id\": \"d1\", \"claim\": \"Two.\"}\n";
+    assert_refused("twice.jsonl", input.as_bytes(), 2, Some("id"), "first at line 1");
+}
+
+#[test]
+fn an_unknown_document_reference_is_refused() {
+    let input = "{\"id\": \"r1\", \"claim\": \"One.\", \"doc_ids\": [\"nowhere\"]}\n";
+    assert_refused("refs.jsonl", input.as_bytes(), 1, Some("doc_ids"), "unknown document");
+}
+
+#[test]
+fn skip_invalid_imports_good_rows_and_writes_rejects_beside_the_input() {
+    let (dir, p) = setup();
+    let input = "{\"id\": \"s1\", \"claim\": \"Kept.\"}\n{\"id\": \"s2\"}\nnot json\n{\"id\": \"s4\", \"claim\": \"Also kept.\"}\n";
+    let file = dir.path().join("mixed.jsonl");
+    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
+    let before = stats(&p)["claims"].as_u64().unwrap_or(0);
+    ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
+    assert_eq!(stats(&p)["claims"].as_u64().unwrap_or(0), before + 2);
+    let rejects = std::fs::read_to_string(dir.path().join("mixed.jsonl.rejects.jsonl")).unwrap_or_default();
+    let lines: Vec<serde_json::Value> = rejects.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    assert_eq!(lines.len(), 2, "{rejects}");
+    assert_eq!(lines[0]["line"], 2);
+    assert_eq!(lines[0]["field"], "claim");
+    assert_eq!(lines[1]["line"], 3);
+    assert!(lines[1]["reason"].as_str().unwrap_or("").contains("invalid JSON"));
+}

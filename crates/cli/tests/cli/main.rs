@@ -1,0 +1,92 @@
+//! Integration tests of the `factdesk` binary on real project files and the shared data.
+
+mod bad_input;
+mod import_real;
+mod project_file;
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Runs `factdesk` with `args`.
+pub fn factdesk<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run factdesk: {e}"))
+}
+
+/// Runs `factdesk` and requires success.
+pub fn ok<I, S>(args: I) -> Output
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = factdesk(args);
+    assert!(
+        out.status.success(),
+        "factdesk failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// A file from ../shared/data; the tests need it and say so if it is missing.
+pub fn data(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(name);
+    assert!(p.is_file(), "test data {} is missing: the shared data folder must sit beside the repository", p.display());
+    p
+}
+
+/// A new, empty project in `dir`.
+pub fn new_project(dir: &Path) -> PathBuf {
+    let p = dir.join("p.fdesk");
+    ok([Path::new("init"), &p]);
+    p
+}
+
+/// `factdesk stats --json` as a JSON object.
+pub fn stats(project: &Path) -> Value {
+    let out = ok([Path::new("stats"), project, Path::new("--json")]);
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stats --json is not JSON: {e}"))
+}
+
+/// A digest of every row of every table, independent of how SQLite laid out the file.
+pub fn content_digest(project: &Path) -> String {
+    let conn = rusqlite::Connection::open(project).unwrap_or_else(|e| panic!("open: {e}"));
+    let tables: Vec<String> = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .unwrap_or_else(|e| panic!("list tables: {e}"));
+    let mut hasher = blake3::Hasher::new();
+    for t in tables {
+        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap_or_else(|e| panic!("{e}"));
+        let cols = stmt.column_count();
+        let mut rows = stmt.query([]).unwrap_or_else(|e| panic!("{e}"));
+        hasher.update(t.as_bytes());
+        while let Ok(Some(row)) = rows.next() {
+            for i in 0..cols {
+                let v: rusqlite::types::Value = row.get(i).unwrap_or(rusqlite::types::Value::Null);
+                hasher.update(format!("{v:?}\u{1f}").as_bytes());
+            }
+        }
+    }
+    hasher.finalize().to_hex().to_string()
+}
+
+/// The bytes of the project file itself, after SQLite has folded its WAL back in.
+pub fn file_digest(project: &Path) -> String {
+    let conn = rusqlite::Connection::open(project).unwrap_or_else(|e| panic!("open: {e}"));
+    conn.pragma_update(None, "wal_checkpoint", "TRUNCATE").ok();
+    drop(conn);
+    let bytes = std::fs::read(project).unwrap_or_else(|e| panic!("read: {e}"));
+    blake3::hash(&bytes).to_hex().to_string()
+}
+
+pub fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

@@ -1,0 +1,110 @@
+//! The project file: refusing what it cannot read, and surviving a killed import.
+
+use crate::{content_digest, factdesk, new_project, ok, stats, stderr};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn a_project_from_a_newer_version_is_refused_and_left_alone() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    conn.pragma_update(None, "user_version", 999).unwrap_or_else(|e| panic!("{e}"));
+    drop(conn);
+    let before = std::fs::read(&p).unwrap_or_default();
+    let out = factdesk([Path::new("stats"), &p]);
+    assert_eq!(out.status.code(), Some(1));
+    let msg = stderr(&out);
+    assert!(msg.contains("newer Factdesk"), "{msg}");
+    assert!(msg.contains("schema version 999"), "{msg}");
+    assert_eq!(std::fs::read(&p).unwrap_or_default(), before);
+}
+
+#[test]
+fn a_file_that_is_not_a_project_is_refused() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = dir.path().join("notes.fdesk");
+    std::fs::write(&p, "just some text, not a database").unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([Path::new("stats"), &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not a Factdesk project"), "{}", stderr(&out));
+}
+
+#[test]
+fn init_refuses_to_overwrite() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let out = factdesk([Path::new("init"), &p]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("already exists"));
+}
+
+#[test]
+fn stats_json_has_the_integer_counts() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let s = stats(&new_project(dir.path()));
+    for key in ["claims", "documents", "sentences", "candidates", "tasks", "annotations", "annotators"] {
+        assert!(s[key].is_u64(), "{key} missing or not an integer in {s}");
+    }
+}
+
+/// Writes `n` claims with documents, enough that the import takes a while.
+fn big_input(dir: &Path, n: usize) -> std::path::PathBuf {
+    use std::io::Write;
+    let path = dir.join("big.jsonl");
+    let mut w = std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
+    for i in 0..n {
+        writeln!(
+            w,
+            r#"{{"id": "k{i}", "claim": "Claim number {i} says the harbour held {i} ships in 1900.", "evidence": ["The harbour held {i} ships.", "Records from {i} confirm it."]}}"#
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(w);
+    path
+}
+
+#[test]
+fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let seed = dir.path().join("seed.jsonl");
+    std::fs::write(&seed, "{\"id\": \"seed\", \"claim\": \"Present before.\"}\n").unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &seed]);
+    let before = (stats(&p), content_digest(&p));
+    let input = big_input(dir.path(), 300_000);
+    let wal = dir.path().join("p.fdesk-wal");
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("import")
+        .arg(&p)
+        .arg(&input)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    // The import writes into the WAL only once it is inside its transaction: kill it then.
+    let start = Instant::now();
+    let mut midway = false;
+    while start.elapsed() < Duration::from_secs(120) {
+        if std::fs::metadata(&wal).map(|m| m.len() > 1 << 20).unwrap_or(false) {
+            midway = true;
+            break;
+        }
+        if let Ok(Some(_)) = child.try_wait() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    child.kill().unwrap_or_else(|e| panic!("{e}"));
+    let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
+    assert!(midway, "the import finished before it could be killed midway");
+    assert!(!status.success());
+
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap_or_default();
+    assert_eq!(check, "ok");
+    drop(conn);
+    assert_eq!((stats(&p), content_digest(&p)), before);
+}
