@@ -95,7 +95,7 @@ impl From<factdesk_store::Error> for Error {
             S::NotAProject(_) | S::NoProject => ErrorCode::NotAProject,
             S::NewerSchema { .. } => ErrorCode::NewerSchema,
             S::Open { .. } => ErrorCode::Io,
-            S::Corrupt(_) | S::Sqlite(_) | S::Json(_) => ErrorCode::Database,
+            S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,
         };
         Error::new(code, e.to_string())
     }

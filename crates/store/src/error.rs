@@ -28,6 +28,8 @@ pub enum Error {
     Corrupt(String),
     #[error("the project file has no project row; it may be damaged")]
     NoProject,
+    #[error("search index: {0}")]
+    Index(String),
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("stored JSON is invalid: {0}")]
@@ -46,5 +48,11 @@ impl Error {
             path: path.to_path_buf(),
             source,
         }
+    }
+}
+
+impl From<tantivy::TantivyError> for Error {
+    fn from(e: tantivy::TantivyError) -> Error {
+        Error::Index(e.to_string())
     }
 }

@@ -9,6 +9,7 @@ mod claims;
 mod counts;
 mod documents;
 mod error;
+mod index;
 mod migrate;
 mod project;
 
@@ -16,6 +17,7 @@ pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence};
 pub use error::{Error, Result};
+pub use index::{index_dir, Hit, HitKind, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
 

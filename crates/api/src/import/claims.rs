@@ -227,7 +227,7 @@ pub fn link_covid_fact_refutations(claims: &mut [ClaimInput]) {
 fn word_set(text: &str) -> BTreeSet<String> {
     factdesk_core::text::tokens(text)
         .iter()
-        .map(|t| t.text.to_lowercase())
+        .map(|t| factdesk_core::text::normalize_token(t.text))
         .collect()
 }
 

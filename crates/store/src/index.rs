@@ -1,0 +1,312 @@
+//! The full-text index of claims and sentences (tantivy), kept beside the project file.
+//!
+//! SQLite is the source of truth: the index can be deleted at any time and is rebuilt
+//! from it. Each commit carries a stamp of what it holds (project id, row counts and
+//! highest ids) written atomically with the commit, so a stale or foreign index is
+//! noticed and brought up to date: new rows are added, anything else rebuilds.
+
+use crate::{Error, Result, Store};
+use factdesk_core::text;
+use rusqlite::params;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use tantivy::collector::TopDocs;
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STRING,
+};
+use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
+use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+/// The name the shared tokenizer is registered under.
+const TOKENIZER: &str = "factdesk";
+/// Bumped when the index layout changes, so old indexes rebuild.
+const LAYOUT: u32 = 1;
+const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+
+/// Where a project's index lives: `<project file>.index/`.
+pub fn index_dir(project: &Path) -> PathBuf {
+    let mut s = project.as_os_str().to_owned();
+    s.push(".index");
+    PathBuf::from(s)
+}
+
+/// What a search hit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HitKind {
+    Claim,
+    Sentence,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Hit {
+    pub kind: HitKind,
+    pub id: i64,
+    pub score: f32,
+}
+
+/// What an index holds, compared with the project to tell whether it is current.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+struct Coverage {
+    claims: i64,
+    claims_max: i64,
+    sentences: i64,
+    sentences_max: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+struct Stamp {
+    layout: u32,
+    project_id: String,
+    coverage: Coverage,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Fields {
+    kind: Field,
+    id: Field,
+    document_id: Field,
+    text: Field,
+}
+
+/// The factdesk tokenizer as tantivy sees it: core's tokens, normalised.
+#[derive(Debug, Clone, Default)]
+struct SharedTokenizer;
+
+#[derive(Debug)]
+struct SharedTokens {
+    tokens: Vec<Token>,
+    next: usize,
+}
+
+impl Tokenizer for SharedTokenizer {
+    type TokenStream<'a> = SharedTokens;
+    fn token_stream<'a>(&'a mut self, s: &'a str) -> SharedTokens {
+        let tokens = text::tokens(s)
+            .into_iter()
+            .enumerate()
+            .map(|(position, t)| Token {
+                offset_from: t.start,
+                offset_to: t.end,
+                position,
+                text: text::normalize_token(t.text),
+                position_length: 1,
+            })
+            .collect();
+        SharedTokens { tokens, next: 0 }
+    }
+}
+
+impl TokenStream for SharedTokens {
+    fn advance(&mut self) -> bool {
+        self.next += 1;
+        self.next <= self.tokens.len()
+    }
+    fn token(&self) -> &Token {
+        &self.tokens[self.next - 1]
+    }
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.tokens[self.next - 1]
+    }
+}
+
+fn schema() -> (Schema, Fields) {
+    let mut b = Schema::builder();
+    let kind = b.add_text_field("kind", STRING);
+    let id = b.add_i64_field("id", NumericOptions::default().set_stored().set_indexed());
+    let document_id = b.add_i64_field("document_id", NumericOptions::default().set_indexed());
+    let text_opts = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer(TOKENIZER)
+            .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+    );
+    let text = b.add_text_field("text", text_opts);
+    (b.build(), Fields { kind, id, document_id, text })
+}
+
+/// An open, current index of a project.
+pub struct SearchIndex {
+    index: Index,
+    reader: IndexReader,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SearchIndex").finish_non_exhaustive()
+    }
+}
+
+impl SearchIndex {
+    /// Opens the project's index, building or updating it first if it is missing or
+    /// behind the project.
+    pub fn open(store: &Store) -> Result<SearchIndex> {
+        let dir = index_dir(store.path());
+        let project_id = store.project()?.id;
+        let now = coverage(store, None)?;
+        if let Some(index) = open_existing(&dir) {
+            if let Some(stamp) = read_stamp(&index) {
+                if stamp.layout == LAYOUT && stamp.project_id == project_id {
+                    let added = coverage(store, Some(stamp.coverage))?;
+                    let only_appended = stamp.coverage.claims + added.claims == now.claims
+                        && stamp.coverage.sentences + added.sentences == now.sentences;
+                    if stamp.coverage == now {
+                        return SearchIndex::ready(index);
+                    }
+                    if only_appended {
+                        tracing::info!("adding new rows to the search index");
+                        write_rows(store, &index, Some(stamp.coverage), &Stamp { layout: LAYOUT, project_id, coverage: now })?;
+                        return SearchIndex::ready(index);
+                    }
+                }
+            }
+        }
+        SearchIndex::rebuild(store)
+    }
+
+    /// Throws the index away and builds it again from the project.
+    pub fn rebuild(store: &Store) -> Result<SearchIndex> {
+        let dir = index_dir(store.path());
+        tracing::info!(dir = %dir.display(), "building the search index");
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).map_err(|e| Error::Index(format!("cannot remove {}: {e}", dir.display())))?;
+        }
+        std::fs::create_dir_all(&dir).map_err(|e| Error::Index(format!("cannot create {}: {e}", dir.display())))?;
+        let (schema, _) = schema();
+        let index = Index::create_in_dir(&dir, schema)?;
+        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        let stamp = Stamp { layout: LAYOUT, project_id: store.project()?.id, coverage: coverage(store, None)? };
+        write_rows(store, &index, None, &stamp)?;
+        SearchIndex::ready(index)
+    }
+
+    fn ready(index: Index) -> Result<SearchIndex> {
+        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
+        Ok(SearchIndex { index, reader, fields: schema().1 })
+    }
+
+    /// Searches claims and sentences. Words are matched after the shared tokenizer;
+    /// "quoted words" match as a phrase.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>> {
+        let mut parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
+        parser.set_conjunction_by_default();
+        let (q, _errors) = parser.parse_query_lenient(query);
+        self.collect(&*q, limit)
+    }
+
+    /// Ranks the sentences of the given documents against a claim with BM25. Sentences
+    /// sharing no word with the claim are not returned.
+    pub fn bm25(&self, claim: &str, document_ids: &[i64], limit: usize) -> Result<Vec<(i64, f32)>> {
+        let words: Vec<Term> = {
+            let mut seen = std::collections::BTreeSet::new();
+            text::tokens(claim)
+                .iter()
+                .map(|t| text::normalize_token(t.text))
+                .filter(|w| seen.insert(w.clone()))
+                .map(|w| Term::from_field_text(self.fields.text, &w))
+                .collect()
+        };
+        if words.is_empty() || document_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let docs = TermSetQuery::new(document_ids.iter().map(|&d| Term::from_field_i64(self.fields.document_id, d)));
+        let any_word: Vec<(Occur, Box<dyn Query>)> = words
+            .into_iter()
+            .map(|t| (Occur::Should, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+            .collect();
+        let q = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(ConstScoreQuery::new(Box::new(docs), 0.0)) as Box<dyn Query>),
+            (Occur::Must, Box::new(BooleanQuery::new(any_word))),
+        ]);
+        Ok(self
+            .collect(&q, limit)?
+            .into_iter()
+            .filter(|h| h.kind == HitKind::Sentence)
+            .map(|h| (h.id, h.score))
+            .collect())
+    }
+
+    fn collect(&self, q: &dyn Query, limit: usize) -> Result<Vec<Hit>> {
+        let searcher = self.reader.searcher();
+        let top = searcher.search(q, &TopDocs::with_limit(limit.max(1)))?;
+        let mut hits = Vec::with_capacity(top.len());
+        for (score, addr) in top {
+            let d: TantivyDocument = searcher.doc(addr)?;
+            let id = d.get_first(self.fields.id).and_then(|v| v.as_i64()).unwrap_or(-1);
+            let kind = match d.get_first(self.fields.kind).and_then(|v| v.as_str()) {
+                Some("claim") => HitKind::Claim,
+                _ => HitKind::Sentence,
+            };
+            hits.push(Hit { kind, id, score });
+        }
+        // Equal scores come back in segment order; sort so results never depend on it.
+        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.kind.cmp_key().cmp(&b.kind.cmp_key())).then(a.id.cmp(&b.id)));
+        Ok(hits)
+    }
+}
+
+impl HitKind {
+    fn cmp_key(self) -> u8 {
+        match self {
+            HitKind::Claim => 0,
+            HitKind::Sentence => 1,
+        }
+    }
+}
+
+fn open_existing(dir: &Path) -> Option<Index> {
+    if !dir.is_dir() {
+        return None;
+    }
+    Index::open_in_dir(dir).ok()
+}
+
+fn read_stamp(index: &Index) -> Option<Stamp> {
+    let metas = index.load_metas().ok()?;
+    serde_json::from_str(metas.payload.as_deref()?).ok()
+}
+
+/// Counts and highest ids of claims and sentences; with `after`, only rows newer than it.
+fn coverage(store: &Store, after: Option<Coverage>) -> Result<Coverage> {
+    let after = after.unwrap_or_default();
+    let q = |table: &str, min: i64| -> Result<(i64, i64)> {
+        Ok(store.conn().query_row(
+            &format!("SELECT count(*), coalesce(max(id), 0) FROM {table} WHERE id > ?1"),
+            params![min],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    };
+    let (claims, claims_max) = q("claims", after.claims_max)?;
+    let (sentences, sentences_max) = q("sentences", after.sentences_max)?;
+    Ok(Coverage { claims, claims_max, sentences, sentences_max })
+}
+
+/// Adds claims and sentences newer than `after` and commits with `stamp`.
+fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Stamp) -> Result<()> {
+    let after = after.unwrap_or_default();
+    let f = schema().1;
+    let mut writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    {
+        let mut stmt = store.conn().prepare("SELECT id, text FROM claims WHERE id > ?1")?;
+        let mut rows = stmt.query([after.claims_max])?;
+        while let Some(r) = rows.next()? {
+            let (id, t): (i64, String) = (r.get(0)?, r.get(1)?);
+            writer.add_document(doc!(f.kind => "claim", f.id => id, f.text => t))?;
+        }
+    }
+    {
+        let mut stmt = store.conn().prepare("SELECT id, document_id, text FROM sentences WHERE id > ?1")?;
+        let mut rows = stmt.query([after.sentences_max])?;
+        while let Some(r) = rows.next()? {
+            let (id, d, t): (i64, i64, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            writer.add_document(doc!(f.kind => "sentence", f.id => id, f.document_id => d, f.text => t))?;
+        }
+    }
+    let mut prepared = writer.prepare_commit()?;
+    prepared.set_payload(&serde_json::to_string(stamp)?);
+    prepared.commit()?;
+    writer.wait_merging_threads()?;
+    Ok(())
+}
