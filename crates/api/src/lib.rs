@@ -11,6 +11,7 @@ pub mod error;
 pub mod import;
 pub mod progress;
 pub mod project;
+pub mod recent;
 
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};

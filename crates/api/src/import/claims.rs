@@ -5,7 +5,7 @@ use super::rows::Row;
 use super::Preset;
 use crate::{Error, Result};
 use factdesk_core::claim::Label;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 /// A claim read from one input row, not yet written.
@@ -29,23 +29,30 @@ pub struct ClaimInput {
     /// The `ext_id` of the claim this one refutes, when the preset links them.
     pub parent_ext_id: Option<String>,
     pub raw: String,
+    /// The content hash, computed once it is asked for (after ids and links are set).
+    pub hash: std::sync::OnceLock<String>,
 }
 
 impl ClaimInput {
     /// A digest of everything the row says, to tell a re-import from an id clash.
-    pub fn hash(&self) -> String {
-        let v = json!([
-            self.text,
-            self.context,
+    pub fn hash(&self) -> &str {
+        self.hash.get_or_init(|| self.compute_hash())
+    }
+
+    fn compute_hash(&self) -> String {
+        // Serialised from references: hashing should not copy every claim's text.
+        let content = (
+            &self.text,
+            &self.context,
             self.label.map(Label::as_str),
-            self.source_url,
-            self.doc_ids,
-            self.evidence,
-            self.refuted,
-            self.metadata,
-            self.parent_ext_id
-        ]);
-        super::digest(v.to_string().as_bytes())
+            &self.source_url,
+            &self.doc_ids,
+            &self.evidence,
+            &self.refuted,
+            &self.metadata,
+            &self.parent_ext_id,
+        );
+        super::digest(&serde_json::to_vec(&content).unwrap_or_default())
     }
 }
 
@@ -101,7 +108,9 @@ fn base(file: &str, row: &Row, text: String) -> ClaimInput {
         refuted: None,
         metadata: Map::new(),
         parent_ext_id: None,
-        raw: row.raw.clone(),
+        // Filled in by the caller, which owns the row.
+        raw: String::new(),
+        hash: std::sync::OnceLock::new(),
     }
 }
 
@@ -221,6 +230,8 @@ pub fn link_covid_fact_refutations(claims: &mut [ClaimInput]) {
     }
     for (i, parent) in links {
         claims[i].parent_ext_id = parent;
+        // The link is part of the content: forget any hash taken before it.
+        claims[i].hash = std::sync::OnceLock::new();
     }
 }
 

@@ -16,38 +16,35 @@ pub struct DocumentInput {
     pub url: Option<String>,
     pub title: Option<String>,
     pub text: String,
-    /// (start char, end char) of each sentence in `text`.
-    pub sentences: Vec<(usize, usize)>,
+    pub sentences: Vec<SentenceSpan>,
     pub raw: String,
+    hash: std::sync::OnceLock<String>,
 }
 
 impl DocumentInput {
-    pub fn hash(&self) -> String {
-        let v = serde_json::json!([self.url, self.title, self.text]);
-        super::digest(v.to_string().as_bytes())
+    pub fn hash(&self) -> &str {
+        self.hash.get_or_init(|| {
+            let v = serde_json::json!([self.url, self.title, self.text]);
+            super::digest(v.to_string().as_bytes())
+        })
     }
 
     pub fn sentence_text(&self, i: usize) -> &str {
-        let (s, e) = self.sentences[i];
-        char_slice(&self.text, s, e)
+        let s = &self.sentences[i];
+        &self.text[s.bytes.0..s.bytes.1]
     }
 }
 
-/// Slices `text` by character offsets.
-fn char_slice(text: &str, start: usize, end: usize) -> &str {
-    let mut idx = text.char_indices().map(|(i, _)| i).chain(std::iter::once(text.len()));
-    let s = idx.nth(start).unwrap_or(text.len());
-    let e = if end > start {
-        idx.nth(end - start - 1).unwrap_or(text.len())
-    } else {
-        s
-    };
-    &text[s..e]
+/// Where a sentence sits in its document: bytes for slicing here, characters for storing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SentenceSpan {
+    pub bytes: (usize, usize),
+    pub chars: (usize, usize),
 }
 
 /// Splits a document's text into sentences with character offsets, counting characters
 /// once over the whole text rather than once per sentence.
-pub fn split(text: &str) -> Vec<(usize, usize)> {
+pub fn split(text: &str) -> Vec<SentenceSpan> {
     let spans = text::sentences(text);
     let mut out = Vec::with_capacity(spans.len());
     let (mut byte, mut chars) = (0usize, 0usize);
@@ -56,7 +53,10 @@ pub fn split(text: &str) -> Vec<(usize, usize)> {
         let start = chars;
         chars += text[span.start..span.end].chars().count();
         byte = span.end;
-        out.push((start, chars));
+        out.push(SentenceSpan {
+            bytes: (span.start, span.end),
+            chars: (start, chars),
+        });
     }
     out
 }
@@ -73,7 +73,10 @@ pub fn from_sentences(file: &str, line: u64, url: Option<String>, sentences: &[S
             chars += 1;
         }
         let n = s.chars().count();
-        spans.push((chars, chars + n));
+        spans.push(SentenceSpan {
+            bytes: (text.len(), text.len() + s.len()),
+            chars: (chars, chars + n),
+        });
         chars += n;
         text.push_str(s);
     }
@@ -87,6 +90,7 @@ pub fn from_sentences(file: &str, line: u64, url: Option<String>, sentences: &[S
         text,
         sentences: spans,
         raw: String::new(),
+        hash: std::sync::OnceLock::new(),
     }
 }
 
@@ -141,6 +145,7 @@ fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
         text,
         sentences,
         raw: f.row.raw.clone(),
+        hash: std::sync::OnceLock::new(),
     })
 }
 
@@ -178,6 +183,7 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
                     sentences: split(&text),
                     text,
                     raw: String::new(),
+                    hash: std::sync::OnceLock::new(),
                 })
             }
             Err(e) => {
@@ -204,5 +210,8 @@ mod tests {
         let doc = from_sentences("f", 1, None, &["Café öffnet.".into(), "Zweiter Satz.".into()]);
         assert_eq!(doc.sentence_text(0), "Café öffnet.");
         assert_eq!(doc.sentence_text(1), "Zweiter Satz.");
+        assert_eq!(doc.sentences[1].chars, (13, 26));
+        let split = split("Café öffnet. Zweiter Satz.");
+        assert_eq!(split, doc.sentences);
     }
 }

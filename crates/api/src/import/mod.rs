@@ -121,11 +121,12 @@ pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Pro
         for row in rows::read(path)? {
             report.rows += 1;
             progress.set(report.rows);
-            let parsed = row.and_then(|row| {
-                claims::from_row(req.preset, &map, &name, &row).map_err(|error| rows::BadRow {
-                    error,
-                    raw: row.raw.clone(),
-                })
+            let parsed = row.and_then(|row| match claims::from_row(req.preset, &map, &name, &row) {
+                Ok(mut c) => {
+                    c.raw = row.raw;
+                    Ok(c)
+                }
+                Err(error) => Err(rows::BadRow { error, raw: row.raw }),
             });
             match parsed {
                 Ok(c) => claims.push(c),
@@ -137,12 +138,17 @@ pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Pro
     if req.preset == Preset::CovidFact {
         claims::link_covid_fact_refutations(&mut claims);
     }
-    let docs = dedupe(docs, |d| d.ext_id.clone(), |d| d.hash(), |d| (d.file.clone(), d.line, d.raw.clone()), &mut rejects, req.skip_invalid)?;
+    let docs = dedupe(
+        docs,
+        |d| (d.ext_id.as_str(), d.hash(), d.line),
+        |d| (d.file.clone(), d.raw.clone()),
+        &mut rejects,
+        req.skip_invalid,
+    )?;
     let claims = dedupe(
         claims,
-        |c| c.ext_id.clone().unwrap_or_default(),
-        ClaimInput::hash,
-        |c| (c.file.clone(), c.line, c.raw.clone()),
+        |c| (c.ext_id.as_deref().unwrap_or_default(), c.hash(), c.line),
+        |c| (c.file.clone(), c.raw.clone()),
         &mut rejects,
         req.skip_invalid,
     )?;
@@ -177,7 +183,7 @@ fn assign_ids(preset: Preset, claims: &mut [ClaimInput]) {
     };
     let mut seen: HashMap<String, u32> = HashMap::new();
     for c in claims.iter_mut().filter(|c| c.ext_id.is_none()) {
-        let h = c.hash();
+        let h = c.hash().to_string();
         let n = seen.entry(h.clone()).or_insert(0);
         *n += 1;
         c.ext_id = Some(match *n {
@@ -188,38 +194,32 @@ fn assign_ids(preset: Preset, claims: &mut [ClaimInput]) {
 }
 
 /// Drops exact repeats of an id within one import and refuses an id given twice with
-/// different content.
+/// different content. `key` gives (id, content hash, line); `place` (file, raw row) is
+/// only asked for when a row is refused.
 fn dedupe<T>(
     items: Vec<T>,
-    id: impl Fn(&T) -> String,
-    hash: impl Fn(&T) -> String,
-    place: impl Fn(&T) -> (String, u64, String),
+    key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str, u64),
+    place: impl Fn(&T) -> (String, String),
     rejects: &mut Rejects,
     skip_invalid: bool,
 ) -> Result<Vec<T>> {
-    let mut first: HashMap<String, (String, u64)> = HashMap::new();
+    let mut first: HashMap<String, (String, u64)> = HashMap::with_capacity(items.len());
     let mut out = Vec::with_capacity(items.len());
     for item in items {
-        let (key, h) = (id(&item), hash(&item));
-        match first.get(&key) {
+        let (id, hash, line) = key(&item);
+        match first.get(id) {
             None => {
-                let (_, line, _) = place(&item);
-                first.insert(key, (h, line));
+                first.insert(id.to_string(), (hash.to_string(), line));
                 out.push(item);
             }
-            Some((h0, _)) if *h0 == h => {}
+            Some((h0, _)) if h0 == hash => {}
             Some((_, line0)) => {
-                let (file, line, raw) = place(&item);
-                let error = Error::input(
-                    &file,
-                    line,
-                    Some("id"),
-                    format!("id {key:?} is used again with different content (first at line {line0})"),
-                );
+                let message = format!("id {id:?} is used again with different content (first at line {line0})");
+                let (file, raw) = place(&item);
+                let error = Error::input(&file, line, Some("id"), message);
                 rejects.add_error(&file, error, raw, skip_invalid)?;
             }
         }
     }
     Ok(out)
 }
-

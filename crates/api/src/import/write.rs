@@ -101,8 +101,8 @@ fn put_document(
         None => {
             let sentences: Vec<NewSentence<'_>> = (0..doc.sentences.len())
                 .map(|i| NewSentence {
-                    start_char: doc.sentences[i].0,
-                    end_char: doc.sentences[i].1,
+                    start_char: doc.sentences[i].chars.0,
+                    end_char: doc.sentences[i].chars.1,
                     text: doc.sentence_text(i),
                 })
                 .collect();
@@ -111,7 +111,7 @@ fn put_document(
                 url: doc.url.as_deref(),
                 title: doc.title.as_deref(),
                 text: &doc.text,
-                hash: &hash,
+                hash,
                 import_id: Some(import_id),
             };
             let id = tx::insert_document(conn, &new, &sentences)?;
@@ -161,7 +161,7 @@ fn put_claim(
     let hash = claim.hash();
     let existing = tx::find_claim(conn, &ext_id)?;
     if let Some((id, h)) = &existing {
-        if *h != hash {
+        if h != hash {
             return Err(clash(&claim.file, claim.line, "claim", &ext_id));
         }
         report.unchanged += 1;
@@ -191,7 +191,7 @@ fn put_claim(
             source_url: claim.source_url.as_deref(),
             parent_id,
             metadata: &metadata,
-            hash: &hash,
+            hash,
             import_id: Some(import_id),
             created_at: now,
         },
