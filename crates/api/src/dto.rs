@@ -59,3 +59,24 @@ pub struct ImportReport {
     /// Where the rejected rows were written, with their reasons.
     pub rejects_file: Option<String>,
 }
+
+/// What a search hit is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum SearchHitKind {
+    Claim,
+    Sentence,
+}
+
+/// A claim or sentence found by full-text search.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct SearchHit {
+    pub kind: SearchHitKind,
+    /// The claim's or sentence's id in the project.
+    pub id: i64,
+    /// The claim's own id, or the id of the sentence's document.
+    pub ext_id: String,
+    pub text: String,
+    pub document_id: Option<i64>,
+    pub score: f32,
+}

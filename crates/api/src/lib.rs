@@ -12,6 +12,7 @@ pub mod import;
 pub mod progress;
 pub mod project;
 pub mod recent;
+pub mod search;
 
 pub use clock::{Clock, FixedClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};

@@ -69,3 +69,35 @@ pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<DocumentRow>> {
         })
         .optional()?)
 }
+
+/// A sentence with where it comes from.
+#[derive(Debug, Clone, Serialize)]
+pub struct SentenceRow {
+    pub id: i64,
+    pub document_id: i64,
+    pub document_ext_id: String,
+    pub idx: i64,
+    pub start_char: i64,
+    pub end_char: i64,
+    pub text: String,
+}
+
+pub(crate) fn sentence(conn: &Connection, id: i64) -> Result<Option<SentenceRow>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT s.id, s.document_id, d.ext_id, s.idx, s.start_char, s.end_char, s.text
+             FROM sentences s JOIN documents d ON d.id = s.document_id WHERE s.id = ?1",
+        )?
+        .query_row([id], |r| {
+            Ok(SentenceRow {
+                id: r.get(0)?,
+                document_id: r.get(1)?,
+                document_ext_id: r.get(2)?,
+                idx: r.get(3)?,
+                start_char: r.get(4)?,
+                end_char: r.get(5)?,
+                text: r.get(6)?,
+            })
+        })
+        .optional()?)
+}

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
 use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery};
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STRING,
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
 };
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
@@ -21,7 +21,7 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 /// The name the shared tokenizer is registered under.
 const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild.
-const LAYOUT: u32 = 1;
+const LAYOUT: u32 = 2;
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
@@ -113,7 +113,7 @@ impl TokenStream for SharedTokens {
 
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
-    let kind = b.add_text_field("kind", STRING);
+    let kind = b.add_text_field("kind", STRING | STORED);
     let id = b.add_i64_field("id", NumericOptions::default().set_stored().set_indexed());
     let document_id = b.add_i64_field("document_id", NumericOptions::default().set_indexed());
     let text_opts = TextOptions::default().set_indexing_options(
@@ -260,7 +260,9 @@ fn open_existing(dir: &Path) -> Option<Index> {
     if !dir.is_dir() {
         return None;
     }
-    Index::open_in_dir(dir).ok()
+    let index = Index::open_in_dir(dir).ok()?;
+    index.tokenizers().register(TOKENIZER, SharedTokenizer);
+    Some(index)
 }
 
 fn read_stamp(index: &Index) -> Option<Stamp> {

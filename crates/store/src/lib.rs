@@ -15,7 +15,7 @@ mod project;
 
 pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
-pub use documents::{DocumentRow, NewDocument, NewSentence};
+pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use index::{index_dir, Hit, HitKind, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
@@ -156,5 +156,9 @@ impl Store {
 
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {
         documents::get(&self.conn, id)
+    }
+
+    pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {
+        documents::sentence(&self.conn, id)
     }
 }

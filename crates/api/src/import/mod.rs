@@ -171,6 +171,9 @@ pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Pro
     };
     write::write(project, &batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report)?;
+    // The index is derived data: bring it up to date now so the first search is quick.
+    progress.phase("indexing", 0);
+    project.search_index()?;
     Ok(report)
 }
 

@@ -2,6 +2,8 @@
 
 mod import;
 mod init;
+mod reindex;
+mod search;
 mod stats;
 
 use clap::{Parser, Subcommand};
@@ -19,6 +21,8 @@ enum Command {
     Init(init::Args),
     Import(import::Args),
     Stats(stats::Args),
+    Search(search::Args),
+    Reindex(reindex::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -26,6 +30,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Init(a) => init::run(a),
         Command::Import(a) => import::run(a),
         Command::Stats(a) => stats::run(a),
+        Command::Search(a) => search::run(a),
+        Command::Reindex(a) => reindex::run(a),
     }
 }
 

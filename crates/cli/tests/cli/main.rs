@@ -3,6 +3,7 @@
 mod bad_input;
 mod import_real;
 mod project_file;
+mod search;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

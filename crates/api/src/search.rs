@@ -1,0 +1,46 @@
+//! Full-text search over claims and sentences, and keeping the index current.
+
+use crate::dto::{SearchHit, SearchHitKind};
+use crate::{Project, Result};
+use factdesk_store::{HitKind, SearchIndex};
+
+impl Project {
+    /// The project's search index, built or brought up to date first if needed.
+    pub fn search_index(&self) -> Result<SearchIndex> {
+        Ok(SearchIndex::open(&self.store)?)
+    }
+
+    /// Searches claims and sentences; `"quoted words"` match as a phrase.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
+        let hits = self.search_index()?.search(query, limit)?;
+        let mut out = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let found = match hit.kind {
+                HitKind::Claim => self.store.claim(hit.id)?.map(|c| SearchHit {
+                    kind: SearchHitKind::Claim,
+                    id: c.id,
+                    ext_id: c.ext_id,
+                    text: c.text,
+                    document_id: None,
+                    score: hit.score,
+                }),
+                HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
+                    kind: SearchHitKind::Sentence,
+                    id: s.id,
+                    ext_id: s.document_ext_id,
+                    text: s.text,
+                    document_id: Some(s.document_id),
+                    score: hit.score,
+                }),
+            };
+            out.extend(found);
+        }
+        Ok(out)
+    }
+
+    /// Rebuilds the search index from the project file.
+    pub fn reindex(&self) -> Result<()> {
+        SearchIndex::rebuild(&self.store)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,34 @@
+use std::path::PathBuf;
+
+/// Search claims and evidence sentences by words or a "quoted phrase".
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file.
+    project: PathBuf,
+    /// Words to find (all must match), or a "quoted phrase".
+    query: String,
+    /// How many hits to show.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// Print a JSON array of hits.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let hits = super::open(&a.project)?.search(&a.query, a.limit)?;
+    if a.json {
+        return super::print_json(&hits);
+    }
+    if hits.is_empty() {
+        println!("no matches for {:?}", a.query);
+    }
+    for h in hits {
+        let kind = match h.kind {
+            factdesk_api::dto::SearchHitKind::Claim => "claim",
+            factdesk_api::dto::SearchHitKind::Sentence => "sentence",
+        };
+        println!("{kind:<9}{:<28}{:>7.2}  {}", h.ext_id, h.score, h.text);
+    }
+    Ok(())
+}
