@@ -14,7 +14,10 @@ struct Lcg(u64);
 
 impl Lcg {
     fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         self.0 >> 33
     }
     fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
@@ -23,12 +26,51 @@ impl Lcg {
 }
 
 const WORDS: &[&str] = &[
-    "the", "harbour", "council", "reported", "vaccine", "trial", "in", "of", "residents", "river",
-    "approved", "study", "found", "that", "patients", "were", "million", "bridge", "railway",
-    "museum", "orchestra", "survey", "increased", "declined", "according", "to", "officials",
-    "and", "a", "by", "researchers", "library", "collection", "between", "during", "season",
+    "the",
+    "harbour",
+    "council",
+    "reported",
+    "vaccine",
+    "trial",
+    "in",
+    "of",
+    "residents",
+    "river",
+    "approved",
+    "study",
+    "found",
+    "that",
+    "patients",
+    "were",
+    "million",
+    "bridge",
+    "railway",
+    "museum",
+    "orchestra",
+    "survey",
+    "increased",
+    "declined",
+    "according",
+    "to",
+    "officials",
+    "and",
+    "a",
+    "by",
+    "researchers",
+    "library",
+    "collection",
+    "between",
+    "during",
+    "season",
 ];
-const OPENERS: &[&str] = &["Dr. Hale said", "In the U.S. market", "According to No. 4 report", "By 2.8 million votes", "J. R. Hale noted", "The council"];
+const OPENERS: &[&str] = &[
+    "Dr. Hale said",
+    "In the U.S. market",
+    "According to No. 4 report",
+    "By 2.8 million votes",
+    "J. R. Hale noted",
+    "The council",
+];
 
 fn sentence(rng: &mut Lcg, out: &mut String) {
     out.push_str(rng.pick(OPENERS));
@@ -45,7 +87,8 @@ fn sentence(rng: &mut Lcg, out: &mut String) {
 
 fn write_claims(path: &Path, n: usize) -> u64 {
     let mut rng = Lcg(7);
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap_or_else(|e| panic!("{e}")));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(path).unwrap_or_else(|e| panic!("{e}")));
     for i in 0..n {
         let mut claim = String::new();
         sentence(&mut rng, &mut claim);
@@ -69,13 +112,14 @@ fn write_claims(path: &Path, n: usize) -> u64 {
 /// Writes documents of about 20 KB each until `total` bytes of text; returns the text size.
 fn write_documents(path: &Path, total: usize) -> u64 {
     let mut rng = Lcg(11);
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path).unwrap_or_else(|e| panic!("{e}")));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(path).unwrap_or_else(|e| panic!("{e}")));
     let (mut written, mut i) = (0usize, 0usize);
     while written < total {
         let mut text = String::with_capacity(21_000);
         while text.len() < 20_000 {
             sentence(&mut rng, &mut text);
-            if rng.next() % 9 == 0 {
+            if rng.next().is_multiple_of(9) {
                 text.push_str("\n\n");
             }
         }
@@ -93,7 +137,8 @@ fn time_import(dir: &Path, req: &ImportRequest, runs: usize) -> f64 {
     let mut times = Vec::new();
     for r in 0..runs {
         let p: PathBuf = dir.join(format!("bench-{r}-{}.fdesk", times.len()));
-        let mut project = Project::create(&p, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+        let mut project =
+            Project::create(&p, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
         let start = Instant::now();
         import(&mut project, req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
         times.push(start.elapsed().as_secs_f64());
@@ -109,12 +154,19 @@ fn time_import(dir: &Path, req: &ImportRequest, runs: usize) -> f64 {
 fn main() {
     // `cargo bench` passes --bench; `cargo test --benches` does not and wants it quick.
     let full = std::env::args().any(|a| a == "--bench");
-    let (claims_n, doc_bytes, runs) = if full { (100_000, 200_000_000, 3) } else { (2_000, 2_000_000, 1) };
+    let (claims_n, doc_bytes, runs) = if full {
+        (100_000, 200_000_000, 3)
+    } else {
+        (2_000, 2_000_000, 1)
+    };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
 
     let claims = dir.path().join("claims.jsonl");
     let claims_size = write_claims(&claims, claims_n);
-    let req = ImportRequest { claims: vec![claims], ..Default::default() };
+    let req = ImportRequest {
+        claims: vec![claims],
+        ..Default::default()
+    };
     let secs = time_import(dir.path(), &req, runs);
     println!(
         "claims: {claims_n} claims ({:.1} MB JSONL) in {secs:.3} s = {:.0} claims/s",
@@ -124,7 +176,10 @@ fn main() {
 
     let docs = dir.path().join("documents.jsonl");
     let text = write_documents(&docs, doc_bytes);
-    let req = ImportRequest { documents: vec![docs], ..Default::default() };
+    let req = ImportRequest {
+        documents: vec![docs],
+        ..Default::default()
+    };
     let secs = time_import(dir.path(), &req, runs);
     println!(
         "documents: {:.1} MB of text split and stored in {secs:.3} s = {:.1} MB/s",

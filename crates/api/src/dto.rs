@@ -58,6 +58,8 @@ pub struct ImportReport {
     pub rejected: u64,
     /// Where the rejected rows were written, with their reasons.
     pub rejects_file: Option<String>,
+    /// Claims that got their candidate evidence sentences ranked.
+    pub claims_ranked: u64,
 }
 
 /// What a search hit is.
@@ -79,4 +81,47 @@ pub struct SearchHit {
     pub text: String,
     pub document_id: Option<i64>,
     pub score: f32,
+}
+
+/// A candidate evidence sentence of a claim, as `factdesk candidates` prints it.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CandidateView {
+    pub sentence_id: i64,
+    /// The id of the sentence's document, as imported.
+    pub document_id: String,
+    /// The sentence's position in its document, from 0.
+    pub sentence_index: u32,
+    pub text: String,
+    /// 1 is best.
+    pub rank: u32,
+    pub score: f64,
+    pub ranker: String,
+}
+
+/// What `factdesk rank` did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RankReport {
+    pub ranker: String,
+    pub claims: u64,
+    pub candidates: u64,
+}
+
+/// One ranker's figures in a ranking evaluation.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct RankerScore {
+    pub ranker: String,
+    /// Mean over claims of the share of gold sentences in the top k (out of at most k).
+    pub recall_at_1: f64,
+    pub recall_at_3: f64,
+    pub recall_at_5: f64,
+    /// Mean reciprocal rank of the first gold sentence.
+    pub mrr: f64,
+}
+
+/// What `factdesk eval-ranking` reports.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct EvalReport {
+    /// Claims whose gold evidence was found among their documents' sentences.
+    pub claims: u64,
+    pub rankers: Vec<RankerScore>,
 }

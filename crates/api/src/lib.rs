@@ -8,9 +8,11 @@
 pub mod clock;
 pub mod dto;
 pub mod error;
+pub mod eval;
 pub mod import;
 pub mod progress;
 pub mod project;
+pub mod rank;
 pub mod recent;
 pub mod search;
 

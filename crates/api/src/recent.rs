@@ -71,7 +71,11 @@ mod tests {
     fn most_recent_first_without_duplicates_and_capped() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         for i in 0..12 {
-            remember(dir.path(), Path::new(&format!("/nowhere/p{i}.fdesk")), &format!("p{i}"));
+            remember(
+                dir.path(),
+                Path::new(&format!("/nowhere/p{i}.fdesk")),
+                &format!("p{i}"),
+            );
         }
         remember(dir.path(), Path::new("/nowhere/p5.fdesk"), "p5");
         let items = list(dir.path());

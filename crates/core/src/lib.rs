@@ -4,4 +4,8 @@
 //! values back, so every function is deterministic and cheap to test.
 
 pub mod claim;
+pub mod highlight;
+pub mod ranking;
+pub mod seeded;
+mod stopwords;
 pub mod text;

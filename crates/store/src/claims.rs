@@ -103,8 +103,9 @@ pub(crate) fn get_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<Cl
 }
 
 pub(crate) fn page(conn: &Connection, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
-    let mut stmt =
-        conn.prepare_cached(&format!("SELECT {COLUMNS} FROM claims ORDER BY id LIMIT ?1 OFFSET ?2"))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM claims ORDER BY id LIMIT ?1 OFFSET ?2"
+    ))?;
     let rows = stmt.query_map(params![limit as i64, offset as i64], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -18,9 +18,8 @@ pub struct Counts {
 }
 
 pub(crate) fn get(conn: &Connection) -> Result<Counts> {
-    let count = |sql: &str| -> Result<u64> {
-        Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64)
-    };
+    let count =
+        |sql: &str| -> Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
     Ok(Counts {
         claims: count("SELECT count(*) FROM claims")?,
         root_claims: count("SELECT count(*) FROM claims WHERE parent_id IS NULL")?,

@@ -32,7 +32,11 @@ pub struct DocumentRow {
 }
 
 /// Inserts a document and its sentences; returns the document's row id.
-pub fn insert(conn: &Connection, doc: &NewDocument<'_>, sentences: &[NewSentence<'_>]) -> Result<i64> {
+pub fn insert(
+    conn: &Connection,
+    doc: &NewDocument<'_>,
+    sentences: &[NewSentence<'_>],
+) -> Result<i64> {
     conn.prepare_cached(
         "INSERT INTO documents (ext_id, url, title, text, hash, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -42,7 +46,13 @@ pub fn insert(conn: &Connection, doc: &NewDocument<'_>, sentences: &[NewSentence
         "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     for (idx, s) in sentences.iter().enumerate() {
-        stmt.execute(params![id, idx as i64, s.start_char as i64, s.end_char as i64, s.text])?;
+        stmt.execute(params![
+            id,
+            idx as i64,
+            s.start_char as i64,
+            s.end_char as i64,
+            s.text
+        ])?;
     }
     Ok(id)
 }

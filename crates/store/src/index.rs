@@ -11,9 +11,12 @@ use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery};
+use tantivy::query::{
+    BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery,
+};
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value, STORED, STRING,
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
+    STORED, STRING,
 };
 use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
@@ -122,7 +125,15 @@ fn schema() -> (Schema, Fields) {
             .set_index_option(IndexRecordOption::WithFreqsAndPositions),
     );
     let text = b.add_text_field("text", text_opts);
-    (b.build(), Fields { kind, id, document_id, text })
+    (
+        b.build(),
+        Fields {
+            kind,
+            id,
+            document_id,
+            text,
+        },
+    )
 }
 
 /// An open, current index of a project.
@@ -156,7 +167,16 @@ impl SearchIndex {
                     }
                     if only_appended {
                         tracing::info!("adding new rows to the search index");
-                        write_rows(store, &index, Some(stamp.coverage), &Stamp { layout: LAYOUT, project_id, coverage: now })?;
+                        write_rows(
+                            store,
+                            &index,
+                            Some(stamp.coverage),
+                            &Stamp {
+                                layout: LAYOUT,
+                                project_id,
+                                coverage: now,
+                            },
+                        )?;
                         return SearchIndex::ready(index);
                     }
                 }
@@ -170,21 +190,34 @@ impl SearchIndex {
         let dir = index_dir(store.path());
         tracing::info!(dir = %dir.display(), "building the search index");
         if dir.exists() {
-            std::fs::remove_dir_all(&dir).map_err(|e| Error::Index(format!("cannot remove {}: {e}", dir.display())))?;
+            std::fs::remove_dir_all(&dir)
+                .map_err(|e| Error::Index(format!("cannot remove {}: {e}", dir.display())))?;
         }
-        std::fs::create_dir_all(&dir).map_err(|e| Error::Index(format!("cannot create {}: {e}", dir.display())))?;
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Error::Index(format!("cannot create {}: {e}", dir.display())))?;
         let (schema, _) = schema();
         let index = Index::create_in_dir(&dir, schema)?;
         index.tokenizers().register(TOKENIZER, SharedTokenizer);
-        let stamp = Stamp { layout: LAYOUT, project_id: store.project()?.id, coverage: coverage(store, None)? };
+        let stamp = Stamp {
+            layout: LAYOUT,
+            project_id: store.project()?.id,
+            coverage: coverage(store, None)?,
+        };
         write_rows(store, &index, None, &stamp)?;
         SearchIndex::ready(index)
     }
 
     fn ready(index: Index) -> Result<SearchIndex> {
         index.tokenizers().register(TOKENIZER, SharedTokenizer);
-        let reader = index.reader_builder().reload_policy(ReloadPolicy::Manual).try_into()?;
-        Ok(SearchIndex { index, reader, fields: schema().1 })
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(SearchIndex {
+            index,
+            reader,
+            fields: schema().1,
+        })
     }
 
     /// Searches claims and sentences. Words are matched after the shared tokenizer;
@@ -211,13 +244,25 @@ impl SearchIndex {
         if words.is_empty() || document_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let docs = TermSetQuery::new(document_ids.iter().map(|&d| Term::from_field_i64(self.fields.document_id, d)));
+        let docs = TermSetQuery::new(
+            document_ids
+                .iter()
+                .map(|&d| Term::from_field_i64(self.fields.document_id, d)),
+        );
         let any_word: Vec<(Occur, Box<dyn Query>)> = words
             .into_iter()
-            .map(|t| (Occur::Should, Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>))
+            .map(|t| {
+                (
+                    Occur::Should,
+                    Box::new(TermQuery::new(t, IndexRecordOption::WithFreqs)) as Box<dyn Query>,
+                )
+            })
             .collect();
         let q = BooleanQuery::new(vec![
-            (Occur::Must, Box::new(ConstScoreQuery::new(Box::new(docs), 0.0)) as Box<dyn Query>),
+            (
+                Occur::Must,
+                Box::new(ConstScoreQuery::new(Box::new(docs), 0.0)) as Box<dyn Query>,
+            ),
             (Occur::Must, Box::new(BooleanQuery::new(any_word))),
         ]);
         Ok(self
@@ -234,7 +279,10 @@ impl SearchIndex {
         let mut hits = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let d: TantivyDocument = searcher.doc(addr)?;
-            let id = d.get_first(self.fields.id).and_then(|v| v.as_i64()).unwrap_or(-1);
+            let id = d
+                .get_first(self.fields.id)
+                .and_then(|v| v.as_i64())
+                .unwrap_or(-1);
             let kind = match d.get_first(self.fields.kind).and_then(|v| v.as_str()) {
                 Some("claim") => HitKind::Claim,
                 _ => HitKind::Sentence,
@@ -242,7 +290,12 @@ impl SearchIndex {
             hits.push(Hit { kind, id, score });
         }
         // Equal scores come back in segment order; sort so results never depend on it.
-        hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.kind.cmp_key().cmp(&b.kind.cmp_key())).then(a.id.cmp(&b.id)));
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then(a.kind.cmp_key().cmp(&b.kind.cmp_key()))
+                .then(a.id.cmp(&b.id))
+        });
         Ok(hits)
     }
 }
@@ -282,7 +335,12 @@ fn coverage(store: &Store, after: Option<Coverage>) -> Result<Coverage> {
     };
     let (claims, claims_max) = q("claims", after.claims_max)?;
     let (sentences, sentences_max) = q("sentences", after.sentences_max)?;
-    Ok(Coverage { claims, claims_max, sentences, sentences_max })
+    Ok(Coverage {
+        claims,
+        claims_max,
+        sentences,
+        sentences_max,
+    })
 }
 
 /// Adds claims and sentences newer than `after` and commits with `stamp`.
@@ -291,7 +349,9 @@ fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Sta
     let f = schema().1;
     let mut writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
     {
-        let mut stmt = store.conn().prepare("SELECT id, text FROM claims WHERE id > ?1")?;
+        let mut stmt = store
+            .conn()
+            .prepare("SELECT id, text FROM claims WHERE id > ?1")?;
         let mut rows = stmt.query([after.claims_max])?;
         while let Some(r) = rows.next()? {
             let (id, t): (i64, String) = (r.get(0)?, r.get(1)?);
@@ -299,11 +359,15 @@ fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Sta
         }
     }
     {
-        let mut stmt = store.conn().prepare("SELECT id, document_id, text FROM sentences WHERE id > ?1")?;
+        let mut stmt = store
+            .conn()
+            .prepare("SELECT id, document_id, text FROM sentences WHERE id > ?1")?;
         let mut rows = stmt.query([after.sentences_max])?;
         while let Some(r) = rows.next()? {
             let (id, d, t): (i64, i64, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            writer.add_document(doc!(f.kind => "sentence", f.id => id, f.document_id => d, f.text => t))?;
+            writer.add_document(
+                doc!(f.kind => "sentence", f.id => id, f.document_id => d, f.text => t),
+            )?;
         }
     }
     let mut prepared = writer.prepare_commit()?;

@@ -5,6 +5,7 @@
 //! newer Factdesk is refused rather than guessed at. Each table has its own module with
 //! typed reads and writes; nothing outside this crate writes SQL.
 
+mod candidates;
 mod claims;
 mod counts;
 mod documents;
@@ -13,6 +14,7 @@ mod index;
 mod migrate;
 mod project;
 
+pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
@@ -128,9 +130,8 @@ impl Store {
 
 pub mod tx {
     //! Writes that take part in a caller's transaction.
-    pub use crate::claims::{
-        find_by_ext_id as find_claim, insert as insert_claim, link_document,
-    };
+    pub use crate::candidates::replace as replace_candidates;
+    pub use crate::claims::{find_by_ext_id as find_claim, insert as insert_claim, link_document};
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
     pub use crate::project::{finish_import, record_import};
 }
@@ -156,6 +157,24 @@ impl Store {
 
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {
         documents::get(&self.conn, id)
+    }
+
+    /// Claims with documents to rank; with `only_unranked`, those without candidates.
+    pub fn claims_to_rank(&self, only_unranked: bool) -> Result<Vec<(i64, String)>> {
+        candidates::claims_to_rank(&self.conn, only_unranked)
+    }
+
+    pub fn claim_document_ids(&self, claim_id: i64) -> Result<Vec<i64>> {
+        candidates::claim_document_ids(&self.conn, claim_id)
+    }
+
+    /// (id, text) of the sentences of the given documents.
+    pub fn document_sentences(&self, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
+        candidates::document_sentences(&self.conn, document_ids)
+    }
+
+    pub fn candidates(&self, claim_id: i64) -> Result<Vec<CandidateRow>> {
+        candidates::of_claim(&self.conn, claim_id)
     }
 
     pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {

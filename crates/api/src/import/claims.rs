@@ -63,7 +63,15 @@ pub struct FieldMap {
 }
 
 pub const NATIVE_FIELDS: [&str; 9] = [
-    "id", "claim", "context", "label", "source_url", "doc_ids", "evidence", "refuted", "metadata",
+    "id",
+    "claim",
+    "context",
+    "label",
+    "source_url",
+    "doc_ids",
+    "evidence",
+    "refuted",
+    "metadata",
 ];
 
 impl FieldMap {

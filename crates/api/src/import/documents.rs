@@ -63,7 +63,12 @@ pub fn split(text: &str) -> Vec<SentenceSpan> {
 
 /// A document made of sentences given one by one (a claim's `evidence` list): they are
 /// kept as given rather than split again, joined by single spaces.
-pub fn from_sentences(file: &str, line: u64, url: Option<String>, sentences: &[String]) -> DocumentInput {
+pub fn from_sentences(
+    file: &str,
+    line: u64,
+    url: Option<String>,
+    sentences: &[String],
+) -> DocumentInput {
     let mut text = String::new();
     let mut spans = Vec::with_capacity(sentences.len());
     let mut chars = 0;
@@ -106,7 +111,10 @@ pub fn read(path: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadRow
         .into_iter()
         .map(|r| {
             let row = r?;
-            let f = Fields { file: &name, row: &row };
+            let f = Fields {
+                file: &name,
+                row: &row,
+            };
             from_fields(&f).map_err(|error| BadRow {
                 error,
                 raw: row.raw.clone(),
@@ -158,12 +166,18 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(Error::input(&dir_name, 0, None, "the folder holds no .txt documents"));
+        return Err(Error::input(
+            &dir_name,
+            0,
+            None,
+            "the folder holds no .txt documents",
+        ));
     }
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
         let name = p.display().to_string();
-        let bytes = std::fs::read(&p).map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+        let bytes = std::fs::read(&p)
+            .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
         let doc = match String::from_utf8(bytes) {
             Ok(text) if text.trim().is_empty() => Err(BadRow {
                 error: Error::input(&name, 1, Some("text"), "the document is empty"),
@@ -191,7 +205,12 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
                 let at = e.utf8_error().valid_up_to();
                 let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() as u64 + 1;
                 Err(BadRow {
-                    error: Error::input(&name, line, Some("text"), "invalid UTF-8; save the file as UTF-8"),
+                    error: Error::input(
+                        &name,
+                        line,
+                        Some("text"),
+                        "invalid UTF-8; save the file as UTF-8",
+                    ),
                     raw: String::new(),
                 })
             }
@@ -207,7 +226,12 @@ mod tests {
 
     #[test]
     fn offsets_are_in_characters() {
-        let doc = from_sentences("f", 1, None, &["Café öffnet.".into(), "Zweiter Satz.".into()]);
+        let doc = from_sentences(
+            "f",
+            1,
+            None,
+            &["Café öffnet.".into(), "Zweiter Satz.".into()],
+        );
         assert_eq!(doc.sentence_text(0), "Café öffnet.");
         assert_eq!(doc.sentence_text(1), "Zweiter Satz.");
         assert_eq!(doc.sentences[1].chars, (13, 26));

@@ -29,9 +29,7 @@ impl Fields<'_> {
         match self.row.fields.get(column) {
             None => Err(self.err(column, "missing: every row needs this field")),
             Some(Value::String(s)) if s.trim().is_empty() => Err(self.err(column, "is empty")),
-            Some(_) => self
-                .opt_str(column)
-                .map(|s| s.unwrap_or_default()),
+            Some(_) => self.opt_str(column).map(|s| s.unwrap_or_default()),
         }
     }
 
@@ -51,13 +49,15 @@ impl Fields<'_> {
         let value = match self.get(column) {
             None => return Ok(Vec::new()),
             Some(Value::String(s)) if s.trim_start().starts_with('[') => {
-                serde_json::from_str::<Value>(s).map_err(|e| {
-                    self.err(column, format!("holds an invalid JSON list: {e}"))
-                })?
+                serde_json::from_str::<Value>(s)
+                    .map_err(|e| self.err(column, format!("holds an invalid JSON list: {e}")))?
             }
             Some(Value::String(s)) => {
                 let parts: Vec<String> = if split_bars {
-                    s.split('|').map(|p| p.trim().to_string()).filter(|p| !p.is_empty()).collect()
+                    s.split('|')
+                        .map(|p| p.trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect()
                 } else {
                     vec![s.trim().to_string()]
                 };
@@ -66,7 +66,10 @@ impl Fields<'_> {
             Some(v) => v.clone(),
         };
         let Value::Array(items) = value else {
-            return Err(self.err(column, format!("expected a list, found {}", json_kind(&value))));
+            return Err(self.err(
+                column,
+                format!("expected a list, found {}", json_kind(&value)),
+            ));
         };
         items
             .into_iter()
@@ -93,7 +96,10 @@ impl Fields<'_> {
         };
         match value {
             Value::Object(m) => Ok(m),
-            other => Err(self.err(column, format!("expected an object, found {}", json_kind(&other)))),
+            other => Err(self.err(
+                column,
+                format!("expected an object, found {}", json_kind(&other)),
+            )),
         }
     }
 

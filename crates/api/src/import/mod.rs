@@ -18,6 +18,7 @@ pub use rows::MAX_ROW_BYTES;
 use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
+use factdesk_core::ranking::Ranker;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -38,7 +39,8 @@ pub enum Preset {
 }
 
 impl Preset {
-    pub const NAMES: [&'static str; 5] = ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
+    pub const NAMES: [&'static str; 5] =
+        ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -63,7 +65,10 @@ impl std::str::FromStr for Preset {
             _ => {
                 return Err(Error::new(
                     ErrorCode::InvalidInput,
-                    format!("unknown preset {s:?}; choose one of {}", Preset::NAMES.join(", ")),
+                    format!(
+                        "unknown preset {s:?}; choose one of {}",
+                        Preset::NAMES.join(", ")
+                    ),
                 ))
             }
         })
@@ -91,12 +96,22 @@ pub(crate) fn digest(bytes: &[u8]) -> String {
 type Rejects = rejects::Rejects;
 
 /// Imports claims and documents into `project` in one transaction.
-pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Progress) -> Result<ImportReport> {
+pub fn import(
+    project: &mut Project,
+    req: &ImportRequest,
+    progress: &mut dyn Progress,
+) -> Result<ImportReport> {
     if req.claims.is_empty() && req.documents.is_empty() {
-        return Err(Error::new(ErrorCode::InvalidInput, "nothing to import: name a claims file or --docs"));
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "nothing to import: name a claims file or --docs",
+        ));
     }
     if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
-        return Err(Error::new(ErrorCode::InvalidInput, "--map goes with the generic preset"));
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "--map goes with the generic preset",
+        ));
     }
     let map = FieldMap::parse(&req.map)?;
     let mut rejects = Rejects::default();
@@ -121,13 +136,19 @@ pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Pro
         for row in rows::read(path)? {
             report.rows += 1;
             progress.set(report.rows);
-            let parsed = row.and_then(|row| match claims::from_row(req.preset, &map, &name, &row) {
-                Ok(mut c) => {
-                    c.raw = row.raw;
-                    Ok(c)
-                }
-                Err(error) => Err(rows::BadRow { error, raw: row.raw }),
-            });
+            let parsed =
+                row.and_then(
+                    |row| match claims::from_row(req.preset, &map, &name, &row) {
+                        Ok(mut c) => {
+                            c.raw = row.raw;
+                            Ok(c)
+                        }
+                        Err(error) => Err(rows::BadRow {
+                            error,
+                            raw: row.raw,
+                        }),
+                    },
+                );
             match parsed {
                 Ok(c) => claims.push(c),
                 Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
@@ -174,6 +195,9 @@ pub fn import(project: &mut Project, req: &ImportRequest, progress: &mut dyn Pro
     // The index is derived data: bring it up to date now so the first search is quick.
     progress.phase("indexing", 0);
     project.search_index()?;
+    // New claims with documents get their candidates now, so the work can start.
+    let ranked = project.rank(Ranker::Fused, crate::rank::DEFAULT_K, true, progress)?;
+    report.claims_ranked = ranked.claims;
     Ok(report)
 }
 
@@ -217,7 +241,9 @@ fn dedupe<T>(
             }
             Some((h0, _)) if h0 == hash => {}
             Some((_, line0)) => {
-                let message = format!("id {id:?} is used again with different content (first at line {line0})");
+                let message = format!(
+                    "id {id:?} is used again with different content (first at line {line0})"
+                );
                 let (file, raw) = place(&item);
                 let error = Error::input(&file, line, Some("id"), message);
                 rejects.add_error(&file, error, raw, skip_invalid)?;

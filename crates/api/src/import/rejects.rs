@@ -22,7 +22,10 @@ impl Rejects {
         if !skip {
             return Err(error);
         }
-        self.by_file.entry(file.to_string()).or_default().push((error, raw));
+        self.by_file
+            .entry(file.to_string())
+            .or_default()
+            .push((error, raw));
         Ok(())
     }
 
@@ -30,7 +33,8 @@ impl Rejects {
     pub fn finish(self, report: &mut ImportReport) -> Result<()> {
         for (file, rows) in self.by_file {
             let out = format!("{file}.rejects.jsonl");
-            let mut w = std::fs::File::create(&out).map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
+            let mut w = std::fs::File::create(&out)
+                .map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
             for (error, raw) in &rows {
                 let loc = error.location.as_ref();
                 let line = serde_json::json!({

@@ -49,17 +49,28 @@ fn format_of(path: &Path) -> Format {
 /// row-level problems come back in the list so that `--skip-invalid` can set them aside.
 pub fn read(path: &Path) -> Result<Vec<std::result::Result<Row, BadRow>>> {
     let name = path.display().to_string();
-    let file = File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
+    let file =
+        File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
     let len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if len == 0 {
-        return Err(Error::input(&name, 1, None, "the file is empty: there are no rows to import"));
+        return Err(Error::input(
+            &name,
+            1,
+            None,
+            "the file is empty: there are no rows to import",
+        ));
     }
     let rows = match format_of(path) {
         Format::JsonLines => read_json_lines(&name, file)?,
         Format::Delimited(d) => read_delimited(&name, file, d)?,
     };
     if rows.is_empty() {
-        return Err(Error::input(&name, 1, None, "the file has no rows, only blank lines or a header"));
+        return Err(Error::input(
+            &name,
+            1,
+            None,
+            "the file has no rows, only blank lines or a header",
+        ));
     }
     Ok(rows)
 }
@@ -130,7 +141,9 @@ fn trim_line_end(buf: &[u8]) -> &[u8] {
         end -= 1;
     }
     // A UTF-8 byte order mark at the start of a file is not part of the data.
-    buf[..end].strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&buf[..end])
+    buf[..end]
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(&buf[..end])
 }
 
 fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Row, BadRow> {
@@ -144,7 +157,10 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
                     name,
                     line,
                     field.as_deref(),
-                    format!("invalid UTF-8 at byte {} of the row; save the file as UTF-8", e.valid_up_to() + 1),
+                    format!(
+                        "invalid UTF-8 at byte {} of the row; save the file as UTF-8",
+                        e.valid_up_to() + 1
+                    ),
                 ),
                 raw: lossy,
             });
@@ -161,7 +177,10 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
                 name,
                 line,
                 None,
-                format!("expected a JSON object per line, found {}", json_kind(&other)),
+                format!(
+                    "expected a JSON object per line, found {}",
+                    json_kind(&other)
+                ),
             ),
             raw: text.to_string(),
         }),
@@ -172,7 +191,11 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
                     name,
                     line,
                     field.as_deref(),
-                    format!("invalid JSON at column {}: {}", e.column(), strip_position(&e.to_string())),
+                    format!(
+                        "invalid JSON at column {}: {}",
+                        e.column(),
+                        strip_position(&e.to_string())
+                    ),
                 ),
                 raw: text.to_string(),
             })
@@ -240,7 +263,11 @@ fn field_with_replacement_char(lossy: &str) -> Option<String> {
         .map(|(k, _)| k.clone())
 }
 
-fn read_delimited(name: &str, file: File, delimiter: u8) -> Result<Vec<std::result::Result<Row, BadRow>>> {
+fn read_delimited(
+    name: &str,
+    file: File,
+    delimiter: u8,
+) -> Result<Vec<std::result::Result<Row, BadRow>>> {
     let mut reader = csv::ReaderBuilder::new()
         .delimiter(delimiter)
         .flexible(false)
@@ -252,7 +279,12 @@ fn read_delimited(name: &str, file: File, delimiter: u8) -> Result<Vec<std::resu
     let mut header_names = Vec::with_capacity(headers.len());
     for (i, h) in headers.iter().enumerate() {
         let h = std::str::from_utf8(h).map_err(|_| {
-            Error::input(name, 1, None, format!("column {} of the header row is not valid UTF-8", i + 1))
+            Error::input(
+                name,
+                1,
+                None,
+                format!("column {} of the header row is not valid UTF-8", i + 1),
+            )
         })?;
         header_names.push(h.trim_start_matches('\u{FEFF}').trim().to_string());
     }
@@ -303,7 +335,12 @@ fn delimited_row(
     for (header, value) in headers.iter().zip(record.iter()) {
         let Ok(value) = std::str::from_utf8(value) else {
             return Err(BadRow {
-                error: Error::input(name, line, Some(header), "invalid UTF-8; save the file as UTF-8"),
+                error: Error::input(
+                    name,
+                    line,
+                    Some(header),
+                    "invalid UTF-8; save the file as UTF-8",
+                ),
                 raw: raw(),
             });
         };
@@ -323,14 +360,20 @@ mod tests {
     #[test]
     fn names_the_key_being_read_when_json_breaks() {
         let text = r#"{"id": "a1", "claim": "unterminated"#;
-        let err = serde_json::from_str::<Value>(text).err().map(|e| e.column()).unwrap_or(0);
+        let err = serde_json::from_str::<Value>(text)
+            .err()
+            .map(|e| e.column())
+            .unwrap_or(0);
         assert_eq!(last_key_before(text, err).as_deref(), Some("claim"));
     }
 
     #[test]
     fn nested_keys_do_not_hide_the_top_level_field() {
         let text = r#"{"metadata": {"a": 1, "b": }"#;
-        let col = serde_json::from_str::<Value>(text).err().map(|e| e.column()).unwrap_or(0);
+        let col = serde_json::from_str::<Value>(text)
+            .err()
+            .map(|e| e.column())
+            .unwrap_or(0);
         assert_eq!(last_key_before(text, col).as_deref(), Some("metadata"));
     }
 }

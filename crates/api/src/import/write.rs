@@ -37,7 +37,13 @@ pub(super) fn write(
     progress: &mut dyn Progress,
 ) -> Result<()> {
     let tx = project.store.transaction()?;
-    let import_id = tx::record_import(&tx, batch.source, batch.preset.name(), report.rows, batch.now)?;
+    let import_id = tx::record_import(
+        &tx,
+        batch.source,
+        batch.preset.name(),
+        report.rows,
+        batch.now,
+    )?;
     let mut ids = Ids::default();
 
     progress.phase("documents", batch.documents.len() as u64);
@@ -170,7 +176,12 @@ fn put_claim(
     }
     let mut doc_ids = resolve_documents(conn, claim, ids)?;
     if !claim.evidence.is_empty() {
-        let doc = documents::from_sentences(&claim.file, claim.line, claim.source_url.clone(), &claim.evidence);
+        let doc = documents::from_sentences(
+            &claim.file,
+            claim.line,
+            claim.source_url.clone(),
+            &claim.evidence,
+        );
         doc_ids.push(put_document(conn, &doc, import_id, ids, report)?);
     }
     let parent_id = match &claim.parent_ext_id {
@@ -202,7 +213,9 @@ fn put_claim(
     }
     ids.claims.insert(ext_id.clone(), id);
     if let Some(refuted) = &claim.refuted {
-        put_refutation(conn, claim, &ext_id, id, refuted, &doc_ids, now, import_id, report)?;
+        put_refutation(
+            conn, claim, &ext_id, id, refuted, &doc_ids, now, import_id, report,
+        )?;
     }
     Ok(())
 }

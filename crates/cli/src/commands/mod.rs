@@ -1,7 +1,11 @@
 //! The subcommands, one module each.
 
+mod candidates;
+mod eval_ranking;
 mod import;
 mod init;
+mod make_eval_set;
+mod rank;
 mod reindex;
 mod search;
 mod stats;
@@ -23,6 +27,10 @@ enum Command {
     Stats(stats::Args),
     Search(search::Args),
     Reindex(reindex::Args),
+    Rank(rank::Args),
+    Candidates(candidates::Args),
+    EvalRanking(eval_ranking::Args),
+    MakeEvalSet(make_eval_set::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -32,6 +40,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Stats(a) => stats::run(a),
         Command::Search(a) => search::run(a),
         Command::Reindex(a) => reindex::run(a),
+        Command::Rank(a) => rank::run(a),
+        Command::Candidates(a) => candidates::run(a),
+        Command::EvalRanking(a) => eval_ranking::run(a),
+        Command::MakeEvalSet(a) => make_eval_set::run(a),
     }
 }
 

@@ -30,7 +30,10 @@ fn assert_refused(name: &str, bytes: &[u8], line: u64, field: Option<&str>, says
     let place = format!("{}:{line}", bad.display());
     assert!(msg.contains(&place), "message should name {place}: {msg}");
     if let Some(field) = field {
-        assert!(msg.contains(&format!("field \"{field}\"")), "message should name field {field}: {msg}");
+        assert!(
+            msg.contains(&format!("field \"{field}\"")),
+            "message should name field {field}: {msg}"
+        );
     }
     assert!(msg.contains(says), "message should say {says:?}: {msg}");
     let after = (stats(&p), content_digest(&p), file_digest(&p));
@@ -39,19 +42,35 @@ fn assert_refused(name: &str, bytes: &[u8], line: u64, field: Option<&str>, says
 
 #[test]
 fn invalid_json_names_the_line_and_the_field_being_read() {
-    let input = format!("{GOOD}{}", r#"{"id": "b3", "claim": "An unterminated claim"#);
-    assert_refused("bad.jsonl", input.as_bytes(), 3, Some("claim"), "invalid JSON");
+    let input = format!(
+        "{GOOD}{}",
+        r#"{"id": "b3", "claim": "An unterminated claim"#
+    );
+    assert_refused(
+        "bad.jsonl",
+        input.as_bytes(),
+        3,
+        Some("claim"),
+        "invalid JSON",
+    );
 }
 
 #[test]
 fn a_row_without_a_claim_is_refused() {
     let input = "{\"id\": \"x1\", \"claim\": \"Fine.\"}\n{\"id\": \"x2\", \"context\": \"no claim here\"}\n";
-    assert_refused("missing.jsonl", input.as_bytes(), 2, Some("claim"), "missing");
+    assert_refused(
+        "missing.jsonl",
+        input.as_bytes(),
+        2,
+        Some("claim"),
+        "missing",
+    );
 }
 
 #[test]
 fn invalid_utf8_names_the_field_holding_it() {
-    let mut input = b"{\"id\": \"u1\", \"claim\": \"Fine.\"}\n{\"id\": \"u2\", \"claim\": \"Caf".to_vec();
+    let mut input =
+        b"{\"id\": \"u1\", \"claim\": \"Fine.\"}\n{\"id\": \"u2\", \"claim\": \"Caf".to_vec();
     input.extend_from_slice(&[0xE9, 0xFF]);
     input.extend_from_slice(b" opens.\"}\n");
     assert_refused("latin1.jsonl", &input, 2, Some("claim"), "invalid UTF-8");
@@ -72,7 +91,8 @@ fn an_empty_file_is_refused() {
 
 #[test]
 fn a_50_mb_line_is_refused() {
-    let mut input = b"{\"id\": \"ok\", \"claim\": \"Fine.\"}\n{\"id\": \"huge\", \"claim\": \"".to_vec();
+    let mut input =
+        b"{\"id\": \"ok\", \"claim\": \"Fine.\"}\n{\"id\": \"huge\", \"claim\": \"".to_vec();
     input.resize(input.len() + 50 * 1024 * 1024, b'a');
     input.extend_from_slice(b"\"}\n");
     assert_refused("huge.jsonl", &input, 2, None, "over the 16 MB limit");
@@ -81,19 +101,37 @@ fn a_50_mb_line_is_refused() {
 #[test]
 fn an_id_already_used_with_different_content_is_refused() {
     let input = "{\"id\": \"new-1\", \"claim\": \"A new claim.\"}\n{\"id\": \"good-1\", \"claim\": \"The bridge opened in 1933.\"}\n";
-    assert_refused("clash.jsonl", input.as_bytes(), 2, Some("id"), "different content");
+    assert_refused(
+        "clash.jsonl",
+        input.as_bytes(),
+        2,
+        Some("id"),
+        "different content",
+    );
 }
 
 #[test]
 fn an_id_repeated_within_one_file_with_different_content_is_refused() {
     let input = "{\"id\": \"d1\", \"claim\": \"One.\"}\n{\"id\": \"d1\", \"claim\": \"Two.\"}\n";
-    assert_refused("twice.jsonl", input.as_bytes(), 2, Some("id"), "first at line 1");
+    assert_refused(
+        "twice.jsonl",
+        input.as_bytes(),
+        2,
+        Some("id"),
+        "first at line 1",
+    );
 }
 
 #[test]
 fn an_unknown_document_reference_is_refused() {
     let input = "{\"id\": \"r1\", \"claim\": \"One.\", \"doc_ids\": [\"nowhere\"]}\n";
-    assert_refused("refs.jsonl", input.as_bytes(), 1, Some("doc_ids"), "unknown document");
+    assert_refused(
+        "refs.jsonl",
+        input.as_bytes(),
+        1,
+        Some("doc_ids"),
+        "unknown document",
+    );
 }
 
 #[test]
@@ -105,11 +143,18 @@ fn skip_invalid_imports_good_rows_and_writes_rejects_beside_the_input() {
     let before = stats(&p)["claims"].as_u64().unwrap_or(0);
     ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
     assert_eq!(stats(&p)["claims"].as_u64().unwrap_or(0), before + 2);
-    let rejects = std::fs::read_to_string(dir.path().join("mixed.jsonl.rejects.jsonl")).unwrap_or_default();
-    let lines: Vec<serde_json::Value> = rejects.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let rejects =
+        std::fs::read_to_string(dir.path().join("mixed.jsonl.rejects.jsonl")).unwrap_or_default();
+    let lines: Vec<serde_json::Value> = rejects
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
     assert_eq!(lines.len(), 2, "{rejects}");
     assert_eq!(lines[0]["line"], 2);
     assert_eq!(lines[0]["field"], "claim");
     assert_eq!(lines[1]["line"], 3);
-    assert!(lines[1]["reason"].as_str().unwrap_or("").contains("invalid JSON"));
+    assert!(lines[1]["reason"]
+        .as_str()
+        .unwrap_or("")
+        .contains("invalid JSON"));
 }

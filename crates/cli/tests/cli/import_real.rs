@@ -8,7 +8,13 @@ fn covid_fact_imports_every_claim_once_with_labels_flairs_and_evidence() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let file = data("covidfact.jsonl");
-    ok([Path::new("import"), &p, &file, Path::new("--preset"), Path::new("covid-fact")]);
+    ok([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("covid-fact"),
+    ]);
     let s = stats(&p);
     assert_eq!(s["claims"], 4086);
     // Identical evidence lists become one document: COVID-Fact has 1,290 distinct lists.
@@ -17,11 +23,23 @@ fn covid_fact_imports_every_claim_once_with_labels_flairs_and_evidence() {
 
     let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
     let count = |sql: &str| -> i64 { conn.query_row(sql, [], |r| r.get(0)).unwrap_or(-1) };
-    assert_eq!(count("SELECT count(*) FROM claims WHERE label = 'SUPPORTED'"), 1296);
-    assert_eq!(count("SELECT count(*) FROM claims WHERE label = 'REFUTED'"), 2790);
-    assert_eq!(count("SELECT count(*) FROM claims WHERE json_extract(metadata, '$.flair') = 'Preprint'"), 1294);
+    assert_eq!(
+        count("SELECT count(*) FROM claims WHERE label = 'SUPPORTED'"),
+        1296
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM claims WHERE label = 'REFUTED'"),
+        2790
+    );
+    assert_eq!(
+        count("SELECT count(*) FROM claims WHERE json_extract(metadata, '$.flair') = 'Preprint'"),
+        1294
+    );
     // Every refuted claim shares its evidence with a supported claim, so each gets a parent.
-    assert_eq!(count("SELECT count(*) FROM claims WHERE label = 'REFUTED' AND parent_id IS NULL"), 0);
+    assert_eq!(
+        count("SELECT count(*) FROM claims WHERE label = 'REFUTED' AND parent_id IS NULL"),
+        0
+    );
     assert_eq!(
         count("SELECT count(*) FROM claims c JOIN claims p ON c.parent_id = p.id WHERE p.label != 'SUPPORTED'"),
         0
@@ -38,8 +56,18 @@ fn covid_fact_imports_every_claim_once_with_labels_flairs_and_evidence() {
     assert_eq!(linked, "Measuring sars-cov-2 neutralizing antibody activity using pseudotyped and chimeric viruses");
     drop(conn);
 
-    ok([Path::new("import"), &p, &file, Path::new("--preset"), Path::new("covid-fact")]);
-    assert_eq!(stats(&p), s, "importing the same file again changed the counts");
+    ok([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("covid-fact"),
+    ]);
+    assert_eq!(
+        stats(&p),
+        s,
+        "importing the same file again changed the counts"
+    );
 }
 
 #[test]
@@ -47,7 +75,13 @@ fn wikifactcheck_imports_claims_with_context_and_linked_refutations() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let file = data("wikifactcheck_dev.tsv");
-    ok([Path::new("import"), &p, &file, Path::new("--preset"), Path::new("wikifactcheck")]);
+    ok([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("wikifactcheck"),
+    ]);
     let s = stats(&p);
     assert_eq!(s["root_claims"], 4870);
     assert_eq!(s["refutations"], 4870);
@@ -71,6 +105,12 @@ fn wikifactcheck_imports_claims_with_context_and_linked_refutations() {
     assert_eq!(refuted, "He forgot to include additional background explanations to explain the scenery and physical attributes of the characters.");
     drop(conn);
 
-    ok([Path::new("import"), &p, &file, Path::new("--preset"), Path::new("wikifactcheck")]);
+    ok([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("wikifactcheck"),
+    ]);
     assert_eq!(stats(&p), s);
 }

@@ -3,6 +3,7 @@
 mod bad_input;
 mod import_real;
 mod project_file;
+mod ranking;
 mod search;
 
 use serde_json::Value;
@@ -38,8 +39,14 @@ where
 
 /// A file from ../shared/data; the tests need it and say so if it is missing.
 pub fn data(name: &str) -> PathBuf {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data").join(name);
-    assert!(p.is_file(), "test data {} is missing: the shared data folder must sit beside the repository", p.display());
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(name);
+    assert!(
+        p.is_file(),
+        "test data {} is missing: the shared data folder must sit beside the repository",
+        p.display()
+    );
     p
 }
 
@@ -65,7 +72,9 @@ pub fn content_digest(project: &Path) -> String {
         .unwrap_or_else(|e| panic!("list tables: {e}"));
     let mut hasher = blake3::Hasher::new();
     for t in tables {
-        let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap_or_else(|e| panic!("{e}"));
+        let mut stmt = conn
+            .prepare(&format!("SELECT * FROM \"{t}\""))
+            .unwrap_or_else(|e| panic!("{e}"));
         let cols = stmt.column_count();
         let mut rows = stmt.query([]).unwrap_or_else(|e| panic!("{e}"));
         hasher.update(t.as_bytes());

@@ -10,7 +10,8 @@ fn a_project_from_a_newer_version_is_refused_and_left_alone() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
-    conn.pragma_update(None, "user_version", 999).unwrap_or_else(|e| panic!("{e}"));
+    conn.pragma_update(None, "user_version", 999)
+        .unwrap_or_else(|e| panic!("{e}"));
     drop(conn);
     let before = std::fs::read(&p).unwrap_or_default();
     let out = factdesk([Path::new("stats"), &p]);
@@ -28,7 +29,11 @@ fn a_file_that_is_not_a_project_is_refused() {
     std::fs::write(&p, "just some text, not a database").unwrap_or_else(|e| panic!("{e}"));
     let out = factdesk([Path::new("stats"), &p]);
     assert_eq!(out.status.code(), Some(1));
-    assert!(stderr(&out).contains("not a Factdesk project"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("not a Factdesk project"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -44,7 +49,15 @@ fn init_refuses_to_overwrite() {
 fn stats_json_has_the_integer_counts() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let s = stats(&new_project(dir.path()));
-    for key in ["claims", "documents", "sentences", "candidates", "tasks", "annotations", "annotators"] {
+    for key in [
+        "claims",
+        "documents",
+        "sentences",
+        "candidates",
+        "tasks",
+        "annotations",
+        "annotators",
+    ] {
         assert!(s[key].is_u64(), "{key} missing or not an integer in {s}");
     }
 }
@@ -53,7 +66,8 @@ fn stats_json_has_the_integer_counts() {
 fn big_input(dir: &Path, n: usize) -> std::path::PathBuf {
     use std::io::Write;
     let path = dir.join("big.jsonl");
-    let mut w = std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
     for i in 0..n {
         writeln!(
             w,
@@ -70,7 +84,11 @@ fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let seed = dir.path().join("seed.jsonl");
-    std::fs::write(&seed, "{\"id\": \"seed\", \"claim\": \"Present before.\"}\n").unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        &seed,
+        "{\"id\": \"seed\", \"claim\": \"Present before.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &seed]);
     let before = (stats(&p), content_digest(&p));
     let input = big_input(dir.path(), 300_000);
@@ -88,7 +106,10 @@ fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     let start = Instant::now();
     let mut midway = false;
     while start.elapsed() < Duration::from_secs(120) {
-        if std::fs::metadata(&wal).map(|m| m.len() > 1 << 20).unwrap_or(false) {
+        if std::fs::metadata(&wal)
+            .map(|m| m.len() > 1 << 20)
+            .unwrap_or(false)
+        {
             midway = true;
             break;
         }
@@ -99,11 +120,16 @@ fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     }
     child.kill().unwrap_or_else(|e| panic!("{e}"));
     let status = child.wait().unwrap_or_else(|e| panic!("{e}"));
-    assert!(midway, "the import finished before it could be killed midway");
+    assert!(
+        midway,
+        "the import finished before it could be killed midway"
+    );
     assert!(!status.success());
 
     let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
-    let check: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap_or_default();
+    let check: String = conn
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap_or_default();
     assert_eq!(check, "ok");
     drop(conn);
     assert_eq!((stats(&p), content_digest(&p)), before);

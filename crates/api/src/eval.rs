@@ -1,0 +1,213 @@
+//! Measuring how well the rankers put gold evidence among a claim's top candidates, and
+//! building such a test from COVID-Fact.
+
+use crate::dto::{EvalReport, RankerScore};
+use crate::rank::rank_sentences;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::ranking::Ranker;
+use factdesk_core::seeded::Seeded;
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+/// Gold evidence for one claim: `{"claim": "<claim id>", "evidence": ["sentence", ...]}`.
+#[derive(Debug, Clone, serde::Deserialize)]
+struct Gold {
+    claim: String,
+    evidence: Vec<String>,
+}
+
+fn read_gold(path: &Path) -> Result<Vec<Gold>> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
+    let mut out = Vec::new();
+    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
+        let line =
+            line.map_err(|e| Error::input(&name, i as u64 + 1, None, format!("cannot read: {e}")))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let gold: Gold = serde_json::from_str(&line).map_err(|e| {
+            Error::input(
+                &name,
+                i as u64 + 1,
+                None,
+                format!("expected {{\"claim\", \"evidence\"}}: {e}"),
+            )
+        })?;
+        out.push(gold);
+    }
+    Ok(out)
+}
+
+impl Project {
+    /// Recall@1/3/5 and MRR of every ranker against gold evidence sentences (matched by
+    /// their text among the claim's documents' sentences).
+    pub fn eval_ranking(&self, gold_file: &Path) -> Result<EvalReport> {
+        let golds = read_gold(gold_file)?;
+        let index = self.search_index()?;
+        let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();
+        let mut claims = 0u64;
+        for gold in &golds {
+            let claim = self.store.claim_by_ext_id(&gold.claim)?.ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!(
+                        "gold file names claim {:?}, which the project does not have",
+                        gold.claim
+                    ),
+                )
+            })?;
+            let docs = self.store.claim_document_ids(claim.id)?;
+            let sentences = self.store.document_sentences(&docs)?;
+            let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
+            let relevant: HashSet<i64> = sentences
+                .iter()
+                .filter(|(_, t)| wanted.contains(t.trim()))
+                .map(|(id, _)| *id)
+                .collect();
+            if relevant.is_empty() {
+                continue;
+            }
+            claims += 1;
+            let rankings = rank_sentences(&index, &claim.text, &docs, &sentences)?;
+            for ranker in Ranker::ALL {
+                let order = rankings.get(ranker);
+                let found_in = |k: usize| {
+                    order
+                        .iter()
+                        .take(k)
+                        .filter(|s| relevant.contains(&s.sentence_id))
+                        .count() as f64
+                };
+                let first = order.iter().position(|s| relevant.contains(&s.sentence_id));
+                let n = relevant.len() as f64;
+                let e = sums.entry(ranker.as_str()).or_insert([0.0; 4]);
+                e[0] += found_in(1) / n.min(1.0);
+                e[1] += found_in(3) / n.min(3.0);
+                e[2] += found_in(5) / n.min(5.0);
+                e[3] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
+            }
+        }
+        let c = claims.max(1) as f64;
+        let rankers = Ranker::ALL
+            .iter()
+            .map(|r| {
+                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 4]);
+                RankerScore {
+                    ranker: r.as_str().to_string(),
+                    recall_at_1: s[0] / c,
+                    recall_at_3: s[1] / c,
+                    recall_at_5: s[2] / c,
+                    mrr: s[3] / c,
+                }
+            })
+            .collect();
+        Ok(EvalReport { claims, rankers })
+    }
+}
+
+/// Writes a ranking test set made from COVID-Fact into `out`: for each SUPPORTED claim,
+/// a document of its evidence sentences mixed at seeded positions with about
+/// `distractors` sentences from other claims of the same flair; `claims.jsonl`,
+/// `documents.jsonl` and `gold.jsonl`. Returns the number of claims.
+pub fn covid_fact_eval_set(
+    covidfact: &Path,
+    out: &Path,
+    distractors: usize,
+    seed: u64,
+) -> Result<u64> {
+    let name = covidfact.display().to_string();
+    let text = std::fs::read_to_string(covidfact)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+    let mut rows: Vec<Value> = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        rows.push(
+            serde_json::from_str(line).map_err(|e| {
+                Error::input(&name, i as u64 + 1, None, format!("invalid JSON: {e}"))
+            })?,
+        );
+    }
+    let evidence = |r: &Value| -> Vec<String> {
+        r["evidence"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|s| s.trim().to_string())
+            .collect()
+    };
+    // Distractors come from other claims' evidence of the same flair, each sentence once.
+    let mut pool: HashMap<String, Vec<String>> = HashMap::new();
+    let mut seen = HashSet::new();
+    for r in &rows {
+        let flair = r["flair"].as_str().unwrap_or("").to_string();
+        for s in evidence(r) {
+            if seen.insert(s.clone()) {
+                pool.entry(flair.clone()).or_default().push(s);
+            }
+        }
+    }
+    std::fs::create_dir_all(out)
+        .map_err(|e| Error::io(&format!("cannot create {}", out.display()), &e))?;
+    let create = |f: &str| {
+        std::fs::File::create(out.join(f))
+            .map(std::io::BufWriter::new)
+            .map_err(|e| Error::io(&format!("cannot write {f}"), &e))
+    };
+    let (mut claims_w, mut docs_w, mut gold_w) = (
+        create("claims.jsonl")?,
+        create("documents.jsonl")?,
+        create("gold.jsonl")?,
+    );
+    let mut rng = Seeded::for_purpose(seed, "covid-fact-eval-set");
+    let mut n = 0u64;
+    for r in rows.iter().filter(|r| r["label"] == "SUPPORTED") {
+        let own = evidence(r);
+        if own.is_empty() {
+            continue;
+        }
+        let own_set: HashSet<&String> = own.iter().collect();
+        let flair = r["flair"].as_str().unwrap_or("");
+        let mut others: Vec<&String> = pool
+            .get(flair)
+            .into_iter()
+            .flatten()
+            .filter(|s| !own_set.contains(s))
+            .collect();
+        rng.shuffle(&mut others);
+        let mut sentences: Vec<&String> = others
+            .into_iter()
+            .take(distractors)
+            .chain(own.iter())
+            .collect();
+        rng.shuffle(&mut sentences);
+        n += 1;
+        let lines: Vec<String> = sentences
+            .iter()
+            .enumerate()
+            .map(|(i, s)| format!("{i}\t{s}"))
+            .collect();
+        let doc = json!({"id": format!("eval-doc-{n}"), "text": sentences.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" "), "lines": lines.join("\n")});
+        let claim = json!({"id": format!("eval-{n}"), "claim": r["claim"], "label": "SUPPORTED", "doc_ids": [format!("eval-doc-{n}")], "metadata": {"flair": flair}});
+        let gold = json!({"claim": format!("eval-{n}"), "evidence": own});
+        for (w, v) in [
+            (&mut claims_w, claim),
+            (&mut docs_w, doc),
+            (&mut gold_w, gold),
+        ] {
+            writeln!(w, "{v}").map_err(|e| Error::io("cannot write the evaluation set", &e))?;
+        }
+    }
+    for w in [&mut claims_w, &mut docs_w, &mut gold_w] {
+        w.flush()
+            .map_err(|e| Error::io("cannot write the evaluation set", &e))?;
+    }
+    Ok(n)
+}

@@ -1,0 +1,34 @@
+use std::path::PathBuf;
+
+/// Show a claim's candidate evidence sentences, best first.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file.
+    project: PathBuf,
+    /// The claim's id, as imported (see `factdesk search`).
+    #[arg(long)]
+    claim: String,
+    /// Print a JSON array of {sentence_id, document_id, text, rank, score}.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let candidates = super::open(&a.project)?.candidates(&a.claim)?;
+    if a.json {
+        return super::print_json(&candidates);
+    }
+    if candidates.is_empty() {
+        println!(
+            "claim {} has no candidates (it has no documents, or they have no sentences)",
+            a.claim
+        );
+    }
+    for c in candidates {
+        println!(
+            "{}. [{} #{}] {:.4}  {}",
+            c.rank, c.document_id, c.sentence_index, c.score, c.text
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,143 @@
+//! Candidate ranking: the evaluation on COVID-Fact, and the edge cases of `candidates`.
+
+use crate::{data, new_project, ok};
+use serde_json::Value;
+use std::path::Path;
+
+fn candidates(p: &Path, claim: &str) -> Vec<Value> {
+    let out = ok([
+        Path::new("candidates"),
+        p,
+        Path::new("--claim"),
+        Path::new(claim),
+        Path::new("--json"),
+    ]);
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("candidates --json is not JSON: {e}"))
+}
+
+#[test]
+fn fused_recall_at_5_is_at_least_the_best_single_rankers_on_covid_fact() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let set = dir.path().join("set");
+    ok([
+        Path::new("make-eval-set"),
+        &data("covidfact.jsonl"),
+        Path::new("--out"),
+        &set,
+    ]);
+    let p = new_project(dir.path());
+    ok([
+        Path::new("import"),
+        &p,
+        &set.join("claims.jsonl"),
+        Path::new("--docs"),
+        &set.join("documents.jsonl"),
+    ]);
+    let out = ok([
+        Path::new("eval-ranking"),
+        &p,
+        Path::new("--gold"),
+        &set.join("gold.jsonl"),
+        Path::new("--json"),
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["claims"], 1296);
+    let recall = |name: &str| -> f64 {
+        report["rankers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|r| r["ranker"] == name)
+            .and_then(|r| r["recall_at_5"].as_f64())
+            .unwrap_or_else(|| panic!("no {name} in {report}"))
+    };
+    let best_single = recall("bm25")
+        .max(recall("levenshtein"))
+        .max(recall("jaccard"));
+    assert!(
+        recall("fused") >= best_single,
+        "fused {} < best single {best_single}: {report}",
+        recall("fused")
+    );
+    assert!(recall("fused") > 0.8, "{report}");
+}
+
+/// A project with one document of the given sentences and one claim on it.
+fn one_claim(dir: &Path, claim: &str, doc: &str) -> std::path::PathBuf {
+    let p = new_project(dir);
+    let docs = dir.join("docs.jsonl");
+    std::fs::write(
+        &docs,
+        serde_json::json!({"id": "d", "text": doc}).to_string() + "\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let claims = dir.join("claims.jsonl");
+    let row = serde_json::json!({"id": "c", "claim": claim, "doc_ids": ["d"]});
+    std::fs::write(&claims, row.to_string() + "\n").unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &claims, Path::new("--docs"), &docs]);
+    p
+}
+
+#[test]
+fn a_sentence_containing_the_claim_itself_is_dropped() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let doc = "Officials said the harbour bridge reopened in May. The harbour bridge reopened in May, officials said. Ferries kept running. The bridge was built in 1932.";
+    let p = one_claim(dir.path(), "The harbour bridge reopened in May", doc);
+    let c = candidates(&p, "c");
+    assert_eq!(c.len(), 2, "{c:?}");
+    assert!(
+        c.iter().all(|x| !x["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("bridge reopened in May")),
+        "{c:?}"
+    );
+    for (i, x) in c.iter().enumerate() {
+        assert_eq!(x["rank"], i as u64 + 1);
+        for key in ["sentence_id", "document_id", "text", "score"] {
+            assert!(!x[key].is_null(), "{key} missing in {x}");
+        }
+    }
+}
+
+#[test]
+fn ties_break_the_same_way_every_time() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let doc = "The ferry runs daily. The ferry runs daily. The ferry runs daily. Boats are blue. Boats are red. Boats are green.";
+    let p = one_claim(dir.path(), "A ferry runs every day", doc);
+    let first = candidates(&p, "c");
+    assert_eq!(first.len(), 5);
+    ok([Path::new("rank"), &p]);
+    assert_eq!(candidates(&p, "c"), first);
+    // Identical sentences tie; the earlier sentence wins.
+    let ids: Vec<i64> = first
+        .iter()
+        .take(3)
+        .filter_map(|x| x["sentence_id"].as_i64())
+        .collect();
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert_eq!(ids, sorted);
+}
+
+#[test]
+fn short_documents_give_fewer_candidates_without_error() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = one_claim(
+        dir.path(),
+        "The museum opened in 1901",
+        "The museum opened its doors to the public.",
+    );
+    assert_eq!(candidates(&p, "c").len(), 1);
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let claims = dir.path().join("claims.jsonl");
+    std::fs::write(
+        &claims,
+        "{\"id\": \"lonely\", \"claim\": \"Nothing backs this claim.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &claims]);
+    assert!(candidates(&p, "lonely").is_empty());
+}

@@ -1,0 +1,204 @@
+//! Claim-word highlighting in evidence text.
+//!
+//! Annotators judge candidate sentences faster when the words they share with the claim
+//! stand out. Following the multilingual fact-checking pipeline, a word is highlighted
+//! when it is longer than 3 characters and its Jaro-Winkler similarity to some claim word
+//! of that length is at least 0.8, so inflections ("vaccine"/"vaccines") and spelling
+//! variants ("hospitalisation"/"hospitalizations") count while short function words don't.
+//! Highlights are returned as character offsets, or as ready-made segments that the UI
+//! renders as text, so no byte offsets cross the IPC boundary.
+
+use crate::ranking::normalized_word;
+use crate::text::{self, Span};
+use serde::{Deserialize, Serialize};
+
+/// Which words count as claim words.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct HighlightOptions {
+    /// Words must be longer than this many characters, on both sides.
+    pub min_len: usize,
+    /// The least Jaro-Winkler similarity to a claim word.
+    pub threshold: f64,
+}
+
+impl Default for HighlightOptions {
+    fn default() -> Self {
+        HighlightOptions { min_len: 3, threshold: 0.8 }
+    }
+}
+
+/// A highlighted stretch of text in characters (Unicode scalar values), end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Range {
+    pub start: usize,
+    pub end: usize,
+}
+
+/// A piece of text, highlighted or not; consecutive segments alternate.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Segment {
+    pub text: String,
+    pub hit: bool,
+}
+
+/// Byte spans of the words of `text` similar to a claim word, sorted and disjoint.
+fn hit_spans(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Span> {
+    let long_enough = |w: &str| w.chars().count() > opts.min_len;
+    let mut claim_words: Vec<String> = text::tokens(claim)
+        .into_iter()
+        .map(|t| normalized_word(t.text).into_owned())
+        .filter(|w| long_enough(w))
+        .collect();
+    claim_words.sort_unstable();
+    claim_words.dedup();
+    let mut spans: Vec<Span> = Vec::new();
+    if claim_words.is_empty() {
+        return spans;
+    }
+    for token in text::tokens(text) {
+        let word = normalized_word(token.text);
+        let similar = long_enough(&word)
+            && claim_words.iter().any(|c| strsim::jaro_winkler(&word, c) >= opts.threshold);
+        if !similar {
+            continue;
+        }
+        match spans.last_mut() {
+            // Tokens never overlap; merging touching ones just keeps ranges disjoint.
+            Some(last) if last.end >= token.start => last.end = last.end.max(token.end),
+            _ => spans.push(Span { start: token.start, end: token.end }),
+        }
+    }
+    spans
+}
+
+/// Character ranges of the words in `text` that resemble a claim word: both longer than
+/// `opts.min_len` characters and with Jaro-Winkler similarity of their normalised forms
+/// at least `opts.threshold`. Sorted and non-overlapping.
+pub fn highlight(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Range> {
+    // Spans come in order, so one pass converts byte offsets to character offsets.
+    let mut byte = 0;
+    let mut chars = 0;
+    let mut to_chars = |offset: usize| {
+        chars += text[byte..offset].chars().count();
+        byte = offset;
+        chars
+    };
+    hit_spans(text, claim, opts)
+        .into_iter()
+        .map(|span| Range { start: to_chars(span.start), end: to_chars(span.end) })
+        .collect()
+}
+
+/// `text` cut into alternating plain and highlighted segments that concatenate back to
+/// it exactly; empty text gives no segments.
+pub fn segments(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Segment> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for span in hit_spans(text, claim, opts) {
+        if span.start > at {
+            out.push(Segment { text: text[at..span.start].to_string(), hit: false });
+        }
+        out.push(Segment { text: text[span.start..span.end].to_string(), hit: true });
+        at = span.end;
+    }
+    if at < text.len() {
+        out.push(Segment { text: text[at..].to_string(), hit: false });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str, ranges: &[Range]) -> Vec<String> {
+        let chars: Vec<char> = text.chars().collect();
+        ranges.iter().map(|r| chars[r.start..r.end].iter().collect()).collect()
+    }
+
+    const CLAIM: &str = "Vaccines reduce hospitalisation";
+    const TEXT: &str = "The vaccine reduced hospitalizations sharply";
+
+    #[test]
+    fn highlights_inflections_and_spelling_variants() {
+        // The similarities behind the expected ranges, all on lower-cased words.
+        let jw = strsim::jaro_winkler;
+        assert!((jw("vaccine", "vaccines") - 0.975).abs() < 1e-12);
+        assert!((jw("reduced", "reduce") - 0.971_428_571_4).abs() < 1e-9);
+        assert!((jw("hospitalizations", "hospitalisation") - 0.9475).abs() < 1e-12);
+        // "sharply" is closest to "hospitalisation", far below 0.8; "The" is too short.
+        assert!((jw("sharply", "hospitalisation") - 0.549_206_349_2).abs() < 1e-9);
+        assert!(jw("sharply", "vaccines") < 0.43 && jw("sharply", "reduce") == 0.0);
+
+        let ranges = highlight(TEXT, CLAIM, &HighlightOptions::default());
+        assert_eq!(
+            ranges,
+            [Range { start: 4, end: 11 }, Range { start: 12, end: 19 }, Range { start: 20, end: 36 }]
+        );
+        assert_eq!(words(TEXT, &ranges), ["vaccine", "reduced", "hospitalizations"]);
+    }
+
+    #[test]
+    fn words_must_be_longer_than_min_len_on_both_sides() {
+        let opts = HighlightOptions::default();
+        // "The" and "flu" match exactly but have only 3 characters.
+        assert!(highlight("The flu", "the flu", &opts).is_empty());
+        assert_eq!(highlight("The flu season", "the flu seasons", &opts), [Range { start: 8, end: 14 }]);
+        // With a longer minimum, "reduce" (6) is no longer a claim word.
+        let ranges = highlight(TEXT, CLAIM, &HighlightOptions { min_len: 6, ..opts });
+        assert_eq!(words(TEXT, &ranges), ["vaccine", "hospitalizations"]);
+    }
+
+    #[test]
+    fn threshold_is_inclusive_and_configurable() {
+        let at = |threshold| {
+            let ranges = highlight(TEXT, CLAIM, &HighlightOptions { threshold, ..Default::default() });
+            words(TEXT, &ranges)
+        };
+        assert_eq!(at(0.975), ["vaccine"]);
+        assert_eq!(at(0.95), ["vaccine", "reduced"]);
+        assert!(at(0.99).is_empty());
+    }
+
+    #[test]
+    fn offsets_are_in_characters_not_bytes() {
+        // "Éric’s café: " is 13 characters but 17 bytes.
+        let text = "Éric’s café: vaccinés rapidement";
+        let ranges = highlight(text, "VACCINÉS", &HighlightOptions::default());
+        assert_eq!(ranges, [Range { start: 13, end: 21 }]);
+        assert_eq!(words(text, &ranges), ["vaccinés"]);
+        assert_eq!(text.find("vaccinés"), Some(17));
+    }
+
+    #[test]
+    fn segments_alternate_and_rebuild_the_text() {
+        let segs = segments(TEXT, CLAIM, &HighlightOptions::default());
+        let expected = [
+            ("The ", false),
+            ("vaccine", true),
+            (" ", false),
+            ("reduced", true),
+            (" ", false),
+            ("hospitalizations", true),
+            (" sharply", false),
+        ];
+        let got: Vec<(&str, bool)> = segs.iter().map(|s| (s.text.as_str(), s.hit)).collect();
+        assert_eq!(got, expected);
+        let text = "Vaccines! vaccines…";
+        let segs = segments(text, "vaccines", &HighlightOptions::default());
+        assert_eq!(segs.iter().map(|s| s.text.as_str()).collect::<String>(), text);
+        assert_eq!(segs.iter().map(|s| s.hit).collect::<Vec<_>>(), [true, false, true, false]);
+    }
+
+    #[test]
+    fn nothing_to_highlight() {
+        let opts = HighlightOptions::default();
+        assert!(highlight(TEXT, "", &opts).is_empty());
+        assert!(highlight("", CLAIM, &opts).is_empty());
+        assert!(segments("", CLAIM, &opts).is_empty());
+        assert_eq!(
+            segments("Nothing alike here.", CLAIM, &opts),
+            [Segment { text: "Nothing alike here.".to_string(), hit: false }]
+        );
+    }
+}

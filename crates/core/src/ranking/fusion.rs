@@ -1,0 +1,119 @@
+//! Reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009).
+//!
+//! Scores from different rankers are not comparable (BM25 is unbounded, the similarities
+//! lie in 0..=1), but ranks are: a sentence scores `Σ 1 / (k + rank)` over the rankings
+//! it appears in, so being near the top of several rankings beats being first in one.
+
+use super::{best_first, rank_order, Scored};
+
+/// The usual constant, from the paper; it damps the weight of the very top ranks.
+pub const RRF_K: f64 = 60.0;
+
+/// Fuses rankings by reciprocal rank, best first. Each input is put in `rank_order`
+/// first; ranks are 1-based positions in it. A sentence listed twice in one ranking
+/// counts once, at its better rank. A `k` that is negative or not finite is replaced by
+/// [`RRF_K`], since it could divide by zero.
+pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
+    let k = if k.is_finite() && k >= 0.0 { k } else { RRF_K };
+    // (sentence, ranking, rank) for every entry. Sorting these groups each sentence's
+    // entries in ranking order, which makes the summation order fixed and finds repeats
+    // within a ranking without hashing.
+    let mut entries: Vec<(i64, usize, usize)> = Vec::new();
+    let mut sorted = Vec::new();
+    for (which, &ranking) in rankings.iter().enumerate() {
+        // Rankers already return best first; only copy and sort an input that is not.
+        let ordered: &[Scored] = if ranking.iter().all(|s| !s.score.is_nan())
+            && ranking.is_sorted_by(|a, b| best_first(a, b).is_le())
+        {
+            ranking
+        } else {
+            sorted.clear();
+            sorted.extend_from_slice(ranking);
+            rank_order(&mut sorted);
+            &sorted
+        };
+        entries.extend(ordered.iter().enumerate().map(|(i, s)| (s.sentence_id, which, i)));
+    }
+    entries.sort_unstable();
+    let mut out: Vec<Scored> = Vec::new();
+    let mut previous: Option<(i64, usize)> = None;
+    for &(sentence_id, which, position) in &entries {
+        if previous == Some((sentence_id, which)) {
+            // A repeat within one ranking: its best position, sorted first, already counted.
+            continue;
+        }
+        previous = Some((sentence_id, which));
+        let rank = (position + 1) as f64;
+        match out.last_mut() {
+            Some(last) if last.sentence_id == sentence_id => last.score += 1.0 / (k + rank),
+            _ => out.push(Scored { sentence_id, score: 1.0 / (k + rank) }),
+        }
+    }
+    rank_order(&mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(pairs: &[(i64, f64)]) -> Vec<Scored> {
+        pairs.iter().map(|&(sentence_id, score)| Scored { sentence_id, score }).collect()
+    }
+
+    #[test]
+    fn hand_computed_example() {
+        // Ranking A: 1, 2, 3. Ranking B (given unsorted): 3, 1, 4. With k = 60:
+        //   1: 1/61 + 1/62        2: 1/62
+        //   3: 1/63 + 1/61        4: 1/63
+        let a = scored(&[(1, 0.9), (2, 0.5), (3, 0.1)]);
+        let b = scored(&[(4, 1.0), (1, 7.0), (3, 12.0)]);
+        let got = fuse(&[&a, &b], RRF_K);
+        let want = [
+            (1, 1.0 / 61.0 + 1.0 / 62.0),
+            (3, 1.0 / 63.0 + 1.0 / 61.0),
+            (2, 1.0 / 62.0),
+            (4, 1.0 / 63.0),
+        ];
+        assert_eq!(got.len(), want.len());
+        for (g, (id, score)) in got.iter().zip(want) {
+            assert_eq!(g.sentence_id, id);
+            assert!((g.score - score).abs() < 1e-15, "{g:?}");
+        }
+        // The concrete values: 0.0325225..., 0.0322665..., 0.0161290..., 0.0158730...
+        assert!((got[0].score - 0.032_522_474_9).abs() < 1e-9);
+        assert!((got[1].score - 0.032_266_458_5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn equal_fused_scores_break_by_sentence_id() {
+        // 5 is first in one ranking and second in the other, as is 2: a tie.
+        let a = scored(&[(5, 2.0), (2, 1.0)]);
+        let b = scored(&[(2, 2.0), (5, 1.0)]);
+        let got = fuse(&[&a, &b], RRF_K);
+        assert_eq!(got.iter().map(|s| s.sentence_id).collect::<Vec<_>>(), [2, 5]);
+        assert_eq!(got[0].score, got[1].score);
+    }
+
+    #[test]
+    fn small_k_and_bad_k() {
+        let a = scored(&[(1, 1.0), (2, 0.5)]);
+        assert_eq!(fuse(&[&a], 0.0), scored(&[(1, 1.0), (2, 0.5)]));
+        assert_eq!(fuse(&[&a], f64::NAN), fuse(&[&a], RRF_K));
+        assert_eq!(fuse(&[&a], -1.0), fuse(&[&a], RRF_K));
+    }
+
+    #[test]
+    fn duplicates_count_once_and_nan_ranks_as_zero() {
+        // In rank order: 2 (0.5), 2 (0.1), 1 (NaN as 0): sentence 1 is third.
+        let a = scored(&[(1, f64::NAN), (2, 0.5), (2, 0.1)]);
+        let got = fuse(&[&a], 0.0);
+        assert_eq!(got, scored(&[(2, 1.0), (1, 1.0 / 3.0)]));
+    }
+
+    #[test]
+    fn empty_inputs() {
+        assert!(fuse(&[], RRF_K).is_empty());
+        assert!(fuse(&[&[], &[]], RRF_K).is_empty());
+    }
+}

@@ -1,0 +1,111 @@
+//! The `candidates` table: the ranked evidence sentences shown for each claim.
+
+use crate::Result;
+use rusqlite::{params, params_from_iter, Connection};
+use serde::Serialize;
+
+/// One ranked sentence to store.
+#[derive(Debug, Clone)]
+pub struct NewCandidate<'a> {
+    pub rank: u32,
+    pub sentence_id: i64,
+    pub ranker: &'a str,
+    pub score: f64,
+    /// JSON object: the score each ranker gave the sentence.
+    pub scores: String,
+}
+
+/// A stored candidate with its sentence.
+#[derive(Debug, Clone, Serialize)]
+pub struct CandidateRow {
+    pub rank: u32,
+    pub sentence_id: i64,
+    pub document_id: i64,
+    pub document_ext_id: String,
+    pub sentence_index: i64,
+    pub text: String,
+    pub ranker: String,
+    pub score: f64,
+    pub scores: serde_json::Value,
+}
+
+/// Claims that have documents to rank, optionally only those without candidates yet.
+pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64, String)>> {
+    let sql = if only_unranked {
+        "SELECT id, text FROM claims c WHERE EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
+           AND NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id"
+    } else {
+        "SELECT id, text FROM claims c WHERE EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id"
+    };
+    let mut stmt = conn.prepare(sql)?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The documents a claim's evidence may come from.
+pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT document_id FROM claim_documents WHERE claim_id = ?1 ORDER BY document_id",
+    )?;
+    let rows = stmt.query_map([claim_id], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// (sentence id, text) of every sentence of the given documents, in document order.
+pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
+    if document_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let marks = vec!["?"; document_ids.len()].join(",");
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT id, text FROM sentences WHERE document_id IN ({marks}) ORDER BY document_id, idx"
+    ))?;
+    let rows = stmt.query_map(params_from_iter(document_ids), |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Replaces a claim's candidates.
+pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
+    conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
+        .execute([claim_id])?;
+    let mut stmt = conn.prepare_cached(
+        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, scores) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for c in candidates {
+        stmt.execute(params![
+            claim_id,
+            c.rank,
+            c.sentence_id,
+            c.ranker,
+            c.score,
+            c.scores
+        ])?;
+    }
+    Ok(())
+}
+
+/// A claim's candidates, best first.
+pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores
+         FROM candidates k JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id
+         WHERE k.claim_id = ?1 ORDER BY k.rank",
+    )?;
+    let rows = stmt.query_map([claim_id], |r| {
+        let scores: String = r.get(8)?;
+        Ok(CandidateRow {
+            rank: r.get(0)?,
+            sentence_id: r.get(1)?,
+            document_id: r.get(2)?,
+            document_ext_id: r.get(3)?,
+            sentence_index: r.get(4)?,
+            text: r.get(5)?,
+            ranker: r.get(6)?,
+            score: r.get(7)?,
+            scores: serde_json::from_str(&scores).unwrap_or(serde_json::Value::Null),
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
