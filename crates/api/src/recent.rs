@@ -1,6 +1,8 @@
 //! The app's list of recently opened projects, kept as a small JSON file in a folder
 //! the caller chooses (the app's config folder).
 
+use crate::dto::Overview;
+use crate::{Clock, Project, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use ts_rs::TS;
@@ -63,6 +65,22 @@ pub fn remember(dir: &Path, path: &Path, name: &str) {
     }
 }
 
+/// Opens a project and puts it at the top of the recent list kept in `dir`.
+pub fn open(dir: &Path, path: &Path, clock: Box<dyn Clock>) -> Result<(Project, Overview)> {
+    remembered(dir, path, Project::open(path, clock)?)
+}
+
+/// Creates a project and puts it at the top of the recent list kept in `dir`.
+pub fn create(dir: &Path, path: &Path, clock: Box<dyn Clock>) -> Result<(Project, Overview)> {
+    remembered(dir, path, Project::create(path, clock)?)
+}
+
+fn remembered(dir: &Path, path: &Path, project: Project) -> Result<(Project, Overview)> {
+    let overview = project.overview()?;
+    remember(dir, path, &overview.name);
+    Ok((project, overview))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -83,6 +101,30 @@ mod tests {
         assert_eq!(items[0].name, "p5");
         assert_eq!(items.iter().filter(|r| r.name == "p5").count(), 1);
         assert!(!items[0].exists);
+    }
+
+    #[test]
+    fn opening_and_creating_put_the_project_on_top() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let config = dir.path().join("config");
+        let path = dir.path().join("first.fdesk");
+        let clock = || Box::new(crate::FixedClock(0));
+        let (_, created) = create(&config, &path, clock()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(created.name, "first");
+        let (_, opened) = open(&config, &path, clock()).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(opened, created);
+        let items = list(&config);
+        assert_eq!(items.len(), 1);
+        assert_eq!(items[0].name, "first");
+        assert!(items[0].exists);
+    }
+
+    #[test]
+    fn a_failed_open_is_not_remembered() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let missing = dir.path().join("missing.fdesk");
+        assert!(open(dir.path(), &missing, Box::new(crate::FixedClock(0))).is_err());
+        assert!(list(dir.path()).is_empty());
     }
 
     #[test]
