@@ -1,0 +1,3 @@
+//! IPC commands, one module per domain. Each is a one-line call into factdesk_api.
+
+pub mod project;

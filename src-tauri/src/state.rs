@@ -1,0 +1,46 @@
+//! What the app holds between commands.
+
+use factdesk_api::dto::Overview;
+use factdesk_api::{Error, ErrorCode, Project, Result};
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard};
+
+#[derive(Debug)]
+pub struct AppState {
+    project: Mutex<Option<Project>>,
+    /// Where the list of recent projects is kept.
+    pub config_dir: PathBuf,
+    /// The project named at start, opened when the UI asks for it.
+    pub startup: Option<PathBuf>,
+}
+
+impl AppState {
+    pub fn new(config_dir: PathBuf, startup: Option<PathBuf>) -> AppState {
+        AppState {
+            project: Mutex::new(None),
+            config_dir,
+            startup,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Option<Project>> {
+        // A panic while holding the lock leaves the project as it was; keep using it.
+        self.project.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs `f` on the open project.
+    pub fn with_project<T>(&self, f: impl FnOnce(&mut Project) -> Result<T>) -> Result<T> {
+        match self.lock().as_mut() {
+            Some(p) => f(p),
+            None => Err(Error::new(ErrorCode::NotFound, "no project is open")),
+        }
+    }
+
+    /// Makes a just-opened project the open one, closing any other, and passes on its
+    /// overview; a failed open leaves the current project open.
+    pub fn hold(&self, opened: Result<(Project, Overview)>) -> Result<Overview> {
+        let (project, overview) = opened?;
+        *self.lock() = Some(project);
+        Ok(overview)
+    }
+}
