@@ -1,0 +1,46 @@
+// Building the DOM from data. Imported text is untrusted web text, so it only ever
+// becomes text nodes: nothing here parses a string as HTML.
+
+export type Child = Node | string | number | null | undefined | false;
+
+export interface Attrs {
+  class?: string;
+  testid?: string;
+  title?: string;
+  role?: string;
+  type?: string;
+  disabled?: boolean;
+  onclick?: (ev: MouseEvent) => void;
+  [aria: `aria-${string}`]: string;
+}
+
+export function h<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === false) continue;
+    if (key === "class") el.className = String(value);
+    else if (key === "testid") el.dataset["testid"] = String(value);
+    else if (key === "onclick") el.addEventListener("click", value as (ev: Event) => void);
+    else if (key === "disabled") (el as HTMLButtonElement).disabled = Boolean(value);
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+export function append(parent: Node, children: Child[]): void {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    parent.appendChild(typeof child === "object" ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replaces everything inside `parent` with `children`. */
+export function mount(parent: Element, ...children: Child[]): void {
+  parent.replaceChildren();
+  append(parent, children);
+}

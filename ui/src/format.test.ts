@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { count, digitGroups, fileName, plural } from "./format";
+
+describe("format", () => {
+  it("groups thousands", () => {
+    expect(count(4086)).toBe("4\u202f086");
+    expect(count(0)).toBe("0");
+  });
+
+  it("splits digits into groups of three from the right", () => {
+    expect(digitGroups(0)).toEqual(["0"]);
+    expect(digitGroups(999)).toEqual(["999"]);
+    expect(digitGroups(4086)).toEqual(["4", "086"]);
+    expect(digitGroups(1234567)).toEqual(["1", "234", "567"]);
+    expect(digitGroups(-12345)).toEqual(["-12", "345"]);
+    expect(digitGroups(1234567).join("")).toBe("1234567");
+  });
+
+  it("pluralises", () => {
+    expect(plural(1, "claim")).toBe("1 claim");
+    expect(plural(9740, "claim")).toBe("9\u202f740 claims");
+    expect(plural(2, "query", "queries")).toBe("2 queries");
+  });
+
+  it("takes the file name of a path", () => {
+    expect(fileName("/a/b/demo.fdesk")).toBe("demo.fdesk");
+    expect(fileName("C:\\data\\demo.fdesk")).toBe("demo.fdesk");
+  });
+});

@@ -1,0 +1,31 @@
+// Number and text formatting for display.
+
+/** 4086 -> "4 086", grouped with narrow no-break spaces like the big counts on screen. */
+export function count(n: number): string {
+  return digitGroups(n).join("\u202f");
+}
+
+/**
+ * 1234567 -> ["1", "234", "567"]. Counts show their groups as spacing between spans, so
+ * the text stays the plain integer that scripts and copy-paste read.
+ */
+export function digitGroups(n: number): string[] {
+  const digits = String(Math.trunc(Math.abs(n)));
+  const groups: string[] = [];
+  for (let end = digits.length; end > 0; end -= 3) {
+    groups.unshift(digits.slice(Math.max(0, end - 3), end));
+  }
+  if (n < 0 && groups.length) groups[0] = `-${groups[0]}`;
+  return groups;
+}
+
+/** "1 claim", "2 claims". */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${count(n)} ${n === 1 ? one : many}`;
+}
+
+/** The last part of a file path, for titles. */
+export function fileName(path: string): string {
+  const parts = path.split(/[\\/]/);
+  return parts[parts.length - 1] ?? path;
+}

@@ -1,0 +1,56 @@
+// The only place that talks to the Tauri backend. Every command is a typed function;
+// failures arrive as ApiError carrying the backend's {code, message, location}.
+
+import { invoke } from "@tauri-apps/api/core";
+import { open, save } from "@tauri-apps/plugin-dialog";
+import type { Error as BackendError, ErrorCode, Location, Overview, RecentProject } from "./bindings";
+
+export type { ErrorCode, Location, Overview, RecentProject, Stats } from "./bindings";
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly location: Location | null;
+  constructor(e: BackendError) {
+    super(e.message);
+    this.name = "ApiError";
+    this.code = e.code;
+    this.location = e.location;
+  }
+}
+
+function isBackendError(e: unknown): e is BackendError {
+  return typeof e === "object" && e !== null && "code" in e && "message" in e;
+}
+
+async function call<T>(command: string, args?: Record<string, unknown>): Promise<T> {
+  try {
+    return await invoke<T>(command, args);
+  } catch (e) {
+    // Anything that is not our {code, message} came from Tauri itself (a missing
+    // command, a denied permission): still show it, as an IO-level failure.
+    throw isBackendError(e) ? new ApiError(e) : new ApiError({ code: "io", message: String(e), location: null });
+  }
+}
+
+export const api = {
+  /** The project named on the command line or in FACTDESK_PROJECT, opened; else null. */
+  startupProject: () => call<Overview | null>("startup_project"),
+  openProject: (path: string) => call<Overview>("open_project", { path }),
+  createProject: (path: string) => call<Overview>("create_project", { path }),
+  overview: () => call<Overview>("overview"),
+  recentProjects: () => call<RecentProject[]>("recent_projects"),
+};
+
+const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
+
+/** Asks for a project file to open; null when cancelled. */
+export async function pickProject(): Promise<string | null> {
+  const picked = await open({ multiple: false, directory: false, filters: projectFilter });
+  return typeof picked === "string" ? picked : null;
+}
+
+/** Asks where to create a new project; null when cancelled. */
+export async function pickNewProject(): Promise<string | null> {
+  const picked = await save({ filters: projectFilter, defaultPath: "project.fdesk" });
+  return picked ?? null;
+}

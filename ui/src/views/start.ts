@@ -1,0 +1,59 @@
+// The start screen: open or create a project, or pick a recent one.
+
+import { h } from "../dom";
+import { fileName } from "../format";
+import type { RecentProject } from "../ipc";
+
+export interface StartActions {
+  open: () => void;
+  create: () => void;
+  openPath: (path: string) => void;
+}
+
+function recentItem(r: RecentProject, actions: StartActions): HTMLElement {
+  return h(
+    "li",
+    {},
+    h(
+      "button",
+      {
+        class: "recent-item",
+        disabled: !r.exists,
+        title: r.exists ? r.path : `${r.path} is missing`,
+        onclick: () => actions.openPath(r.path),
+      },
+      h("span", { class: "recent-name" }, r.name || fileName(r.path)),
+      h(
+        "span",
+        { class: "recent-path" },
+        r.path,
+        r.exists ? null : h("span", { class: "recent-missing" }, " — missing"),
+      ),
+    ),
+  );
+}
+
+export function startView(recent: RecentProject[], actions: StartActions): HTMLElement {
+  const list = recent.length
+    ? h("ul", { class: "recent", testid: "recent-projects" }, ...recent.map((r) => recentItem(r, actions)))
+    : h("p", { class: "muted" }, "No recent projects yet.");
+
+  return h(
+    "main",
+    { class: "start", testid: "start-screen" },
+    h(
+      "section",
+      { class: "start-card" },
+      h("h1", {}, "Factdesk"),
+      h("p", { class: "lede" }, "Build fact-checking datasets: claims, evidence, annotators, agreement."),
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { class: "primary", testid: "open-project", onclick: actions.open }, "Open project…", h("kbd", {}, "O")),
+        h("button", { testid: "new-project", onclick: actions.create }, "New project…", h("kbd", {}, "N")),
+      ),
+      h("h2", {}, "Recent projects"),
+      list,
+    ),
+  );
+}
