@@ -1,0 +1,86 @@
+// Starting and stopping what the end-to-end tests need: a display, tauri-driver.
+
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { waitForDriver } from "./webdriver.mjs";
+
+export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+export const targetDir = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(repo, "target");
+
+/** The demo claims and documents, once assets/demo holds them; else null. */
+export function demoFiles() {
+  const claims = join(repo, "assets", "demo", "claims.jsonl");
+  const documents = join(repo, "assets", "demo", "documents.jsonl");
+  return existsSync(claims) && existsSync(documents) ? { claims, documents } : null;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Spawns a process in its own group (so stop() takes its children too), keeping its output. */
+function launch(label, command, args, env) {
+  let output = "";
+  const child = spawn(command, args, {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  const keep = (chunk) => {
+    output = (output + chunk).slice(-20_000);
+  };
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  child.on("error", (e) => keep(`could not start ${command}: ${e.message}\n`));
+  child.label = label;
+  child.log = () => output;
+  return child;
+}
+
+/** Ends a process group started by launch(): politely, then firmly. */
+export async function stop(child) {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  const signal = (sig) => {
+    try {
+      process.kill(-child.pid, sig);
+    } catch {
+      // Already gone.
+    }
+  };
+  signal("SIGTERM");
+  if (await Promise.race([exited.then(() => true), sleep(3000).then(() => false)])) return;
+  signal("SIGKILL");
+  await Promise.race([exited, sleep(2000)]);
+}
+
+/** The current X display, or a fresh Xvfb when there is none. */
+export async function startDisplay() {
+  if (process.env.DISPLAY) return { name: process.env.DISPLAY, process: null };
+  let n = 99;
+  while (existsSync(`/tmp/.X${n}-lock`)) n += 1;
+  const xvfb = launch("Xvfb", "Xvfb", [`:${n}`, "-screen", "0", "1280x900x24", "-nolisten", "tcp"], {});
+  for (let i = 0; i < 100 && !existsSync(`/tmp/.X11-unix/X${n}`); i += 1) {
+    if (xvfb.exitCode !== null) break;
+    await sleep(100);
+  }
+  if (!existsSync(`/tmp/.X11-unix/X${n}`)) {
+    await stop(xvfb);
+    throw new Error(`Xvfb :${n} did not start:\n${xvfb.log()}`);
+  }
+  return { name: `:${n}`, process: xvfb };
+}
+
+/** tauri-driver on 127.0.0.1:4444 (FACTDESK_E2E_PORT to change), ready for sessions. */
+export async function startDriver(env) {
+  const port = Number(process.env.FACTDESK_E2E_PORT ?? 4444);
+  const driver = launch("tauri-driver", "tauri-driver", ["--port", String(port), "--native-port", String(port + 1)], env);
+  const url = `http://127.0.0.1:${port}`;
+  try {
+    await waitForDriver(url, 20_000);
+  } catch (e) {
+    await stop(driver);
+    throw new Error(`${e.message}\n${driver.log()}`);
+  }
+  return { url, process: driver };
+}

@@ -1,0 +1,65 @@
+// End to end: the real app, driven over WebDriver, shows a real project's overview.
+// Build first: the CLI (cargo build -p factdesk-cli), the UI (npm run build:ui) and the
+// app (cargo build -p factdesk-app --features tauri/custom-protocol); scripts/test-all does.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { demoFiles, repo, startDisplay, startDriver, stop, targetDir } from "./harness.mjs";
+import { Session } from "./webdriver.mjs";
+
+const factdesk = join(targetDir, "debug", "factdesk");
+const app = join(targetDir, "debug", "factdesk-app");
+
+function cli(...args) {
+  return execFileSync(factdesk, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+}
+
+test("the overview shows the project's claim count", async (t) => {
+  for (const bin of [factdesk, app]) assert.ok(existsSync(bin), `${bin} is missing; build it first`);
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  const processes = [];
+  let session;
+  try {
+    cli("init", project);
+    const demo = demoFiles();
+    if (demo) cli("import", project, demo.claims, "--docs", demo.documents);
+    else t.diagnostic("assets/demo is not there yet: testing an empty project");
+    const expected = JSON.parse(cli("stats", project, "--json")).claims;
+    assert.equal(typeof expected, "number");
+
+    const display = await startDisplay(work);
+    if (display.process) processes.push(display.process);
+    const driver = await startDriver({
+      DISPLAY: display.name,
+      FACTDESK_PROJECT: project,
+      // Keep the app's recent-projects list and WebKit caches out of the user's home.
+      XDG_CONFIG_HOME: join(work, "config"),
+      XDG_DATA_HOME: join(work, "data"),
+      XDG_CACHE_HOME: join(work, "cache"),
+    });
+    processes.push(driver.process);
+
+    session = await Session.create(driver.url, {
+      alwaysMatch: { "tauri:options": { application: app, args: [project] } },
+    });
+    const claims = await session.waitFor("[data-testid=count-claims]", 30_000);
+    assert.equal(await session.text(claims), String(expected));
+    const name = await session.find("[data-testid=project-name]");
+    assert.equal(await session.text(name), "demo");
+
+    mkdirSync(join(repo, "docs", "screenshots"), { recursive: true });
+    writeFileSync(join(repo, "docs", "screenshots", "overview.png"), await session.screenshot());
+  } catch (e) {
+    for (const p of processes) if (p.log) t.diagnostic(`${p.label} said:\n${p.log()}`);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    for (const p of processes.reverse()) await stop(p);
+    rmSync(work, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,95 @@
+// A tiny W3C WebDriver client over fetch: just what the end-to-end tests use.
+
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+export class WebDriverError extends Error {
+  constructor(method, path, status, value) {
+    super(`${method} ${path} -> ${status}: ${value?.error ?? ""} ${value?.message ?? JSON.stringify(value)}`);
+    this.name = "WebDriverError";
+    this.error = value?.error;
+  }
+}
+
+async function request(base, method, path, body) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { "content-type": "application/json; charset=utf-8" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = await res.json().catch(() => ({}));
+  if (!res.ok) throw new WebDriverError(method, path, res.status, json.value);
+  return json.value;
+}
+
+export class Session {
+  constructor(base, id) {
+    this.base = base;
+    this.id = id;
+  }
+
+  /** Starts a session; `capabilities` is the W3C `capabilities` object. */
+  static async create(base, capabilities) {
+    const value = await request(base, "POST", "/session", { capabilities });
+    return new Session(base, value.sessionId);
+  }
+
+  cmd(method, path, body) {
+    return request(this.base, method, `/session/${this.id}${path}`, body);
+  }
+
+  async find(css) {
+    const value = await this.cmd("POST", "/element", { using: "css selector", value: css });
+    return value[ELEMENT];
+  }
+
+  /** Polls for an element until it shows up or `timeoutMs` passes. */
+  async waitFor(css, timeoutMs = 30_000, intervalMs = 250) {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        return await this.find(css);
+      } catch (e) {
+        if (!(e instanceof WebDriverError) || e.error !== "no such element" || Date.now() > deadline) {
+          throw e;
+        }
+      }
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+
+  text(element) {
+    return this.cmd("GET", `/element/${element}/text`);
+  }
+
+  click(element) {
+    return this.cmd("POST", `/element/${element}/click`, {});
+  }
+
+  sendKeys(element, text) {
+    return this.cmd("POST", `/element/${element}/value`, { text });
+  }
+
+  /** A PNG of the window. */
+  async screenshot() {
+    return Buffer.from(await this.cmd("GET", "/screenshot"), "base64");
+  }
+
+  delete() {
+    return this.cmd("DELETE", "");
+  }
+}
+
+/** Waits until the driver answers /status, or throws after `timeoutMs`. */
+export async function waitForDriver(base, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(`${base}/status`);
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`no WebDriver server at ${base} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
