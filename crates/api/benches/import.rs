@@ -9,81 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// A small deterministic generator, so every run imports the same bytes.
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn pick<'a>(&mut self, words: &[&'a str]) -> &'a str {
-        words[(self.next() as usize) % words.len()]
-    }
-}
-
-const WORDS: &[&str] = &[
-    "the",
-    "harbour",
-    "council",
-    "reported",
-    "vaccine",
-    "trial",
-    "in",
-    "of",
-    "residents",
-    "river",
-    "approved",
-    "study",
-    "found",
-    "that",
-    "patients",
-    "were",
-    "million",
-    "bridge",
-    "railway",
-    "museum",
-    "orchestra",
-    "survey",
-    "increased",
-    "declined",
-    "according",
-    "to",
-    "officials",
-    "and",
-    "a",
-    "by",
-    "researchers",
-    "library",
-    "collection",
-    "between",
-    "during",
-    "season",
-];
-const OPENERS: &[&str] = &[
-    "Dr. Hale said",
-    "In the U.S. market",
-    "According to No. 4 report",
-    "By 2.8 million votes",
-    "J. R. Hale noted",
-    "The council",
-];
-
-fn sentence(rng: &mut Lcg, out: &mut String) {
-    out.push_str(rng.pick(OPENERS));
-    for _ in 0..(8 + rng.next() % 14) {
-        out.push(' ');
-        out.push_str(rng.pick(WORDS));
-    }
-    out.push_str(match rng.next() % 6 {
-        0 => " [12]. ",
-        1 => " (approx. 0.05). ",
-        _ => ". ",
-    });
-}
+mod common;
+use common::{sentence, Lcg};
 
 fn write_claims(path: &Path, n: usize) -> u64 {
     let mut rng = Lcg(7);
@@ -182,7 +109,25 @@ fn main() {
     };
     let secs = time_import(dir.path(), &req, runs);
     println!(
-        "documents: {:.1} MB of text split and stored in {secs:.3} s = {:.1} MB/s",
+        "documents: {:.1} MB of text split, stored and indexed in {secs:.3} s = {:.1} MB/s",
+        text as f64 / 1e6,
+        text as f64 / 1e6 / secs
+    );
+
+    // Indexing alone: rebuild the index of a project holding the documents.
+    let p = dir.path().join("reindex.fdesk");
+    let mut project = Project::create(&p, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+    import(&mut project, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        project.reindex().unwrap_or_else(|e| panic!("{e}"));
+        times.push(start.elapsed().as_secs_f64());
+    }
+    times.sort_by(f64::total_cmp);
+    let secs = times[times.len() / 2];
+    println!(
+        "index: {:.1} MB of sentences indexed in {secs:.3} s = {:.1} MB/s",
         text as f64 / 1e6,
         text as f64 / 1e6 / secs
     );

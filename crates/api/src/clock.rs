@@ -29,3 +29,25 @@ impl Clock for FixedClock {
         self.0
     }
 }
+
+/// A clock that tests move by hand; clones share the same time.
+#[derive(Debug, Clone, Default)]
+pub struct ManualClock(std::sync::Arc<std::sync::atomic::AtomicI64>);
+
+impl ManualClock {
+    pub fn new(start_ms: i64) -> ManualClock {
+        ManualClock(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(
+            start_ms,
+        )))
+    }
+
+    pub fn advance_ms(&self, ms: i64) {
+        self.0.fetch_add(ms, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now_ms(&self) -> i64 {
+        self.0.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}

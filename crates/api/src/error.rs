@@ -16,6 +16,8 @@ pub enum ErrorCode {
     NewerSchema,
     InvalidInput,
     Conflict,
+    /// A refutation failed one of the live checks.
+    CheckFailed,
     Io,
     Database,
 }

@@ -5,6 +5,8 @@
 //! Errors carry a stable [`ErrorCode`] and a message meant for the user; the app sends
 //! them over IPC as `{code, message}`.
 
+pub mod annotate;
+pub mod annotators;
 pub mod clock;
 pub mod dto;
 pub mod error;
@@ -15,8 +17,10 @@ pub mod project;
 pub mod rank;
 pub mod recent;
 pub mod search;
+pub mod settings;
+pub mod tasks;
 
-pub use clock::{Clock, FixedClock, SystemClock};
+pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
 pub use progress::{NoProgress, Progress};
 pub use project::Project;

@@ -30,6 +30,9 @@ impl Rankings {
     }
 }
 
+/// Documents with more sentences than this are ranked on two threads.
+const PARALLEL_FROM: usize = 1000;
+
 /// Ranks `sentences` (id, text) of the documents `document_ids` against `claim`.
 pub fn rank_sentences(
     index: &SearchIndex,
@@ -44,26 +47,50 @@ pub fn rank_sentences(
             text,
         })
         .collect();
-    let kept = ranking::drop_self_containing(claim, &all);
+    let bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
+        let bm25 = index
+            .bm25(claim, document_ids, sentences.len())?
+            .into_iter()
+            .map(|(sentence_id, score)| Scored {
+                sentence_id,
+                score: f64::from(score),
+            })
+            .collect();
+        Ok((bm25, ranking::jaccard(claim, &all)))
+    };
+    let kept_and_levenshtein = || {
+        let kept = ranking::drop_self_containing(claim, &all);
+        let levenshtein = ranking::levenshtein(claim, &kept);
+        (kept, levenshtein)
+    };
+    // The rankers are independent, so a large document is ranked on two threads.
+    let (bm25_jaccard, (kept, levenshtein)) = if sentences.len() >= PARALLEL_FROM {
+        std::thread::scope(|s| {
+            let other = s.spawn(bm25_and_jaccard);
+            let mine = kept_and_levenshtein();
+            let other = other.join().unwrap_or_else(|_| {
+                Err(Error::new(
+                    ErrorCode::Io,
+                    "ranking failed on a worker thread",
+                ))
+            });
+            (other, mine)
+        })
+    } else {
+        (bm25_and_jaccard(), kept_and_levenshtein())
+    };
+    let (mut bm25, mut jaccard) = bm25_jaccard?;
     if kept.is_empty() {
         return Ok(Rankings::default());
     }
-    let allowed: std::collections::HashSet<i64> = kept.iter().map(|c| c.sentence_id).collect();
-    let mut bm25: Vec<Scored> = index
-        .bm25(claim, document_ids, sentences.len())?
-        .into_iter()
-        .filter(|(id, _)| allowed.contains(id))
-        .map(|(sentence_id, score)| Scored {
-            sentence_id,
-            score: f64::from(score),
-        })
-        .collect();
+    // BM25 and Jaccard saw every sentence: drop the ones that contain the claim.
+    if kept.len() < all.len() {
+        let allowed: std::collections::HashSet<i64> = kept.iter().map(|c| c.sentence_id).collect();
+        bm25.retain(|s| allowed.contains(&s.sentence_id));
+        jaccard.retain(|s| allowed.contains(&s.sentence_id));
+    }
     ranking::rank_order(&mut bm25);
-    let mut levenshtein = ranking::levenshtein(claim, &kept);
-    ranking::rank_order(&mut levenshtein);
-    let mut jaccard = ranking::jaccard(claim, &kept);
-    ranking::rank_order(&mut jaccard);
-    let fused = weighted_rrf(
+    let fused = ranking::fuse_weighted(
         &[
             (&bm25, FUSED_WEIGHTS[0]),
             (&levenshtein, FUSED_WEIGHTS[1]),
@@ -86,22 +113,6 @@ pub fn rank_sentences(
 /// keeps BM25's lead and lets the others break its ties and near-misses.
 pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
 pub const FUSED_K: f64 = 5.0;
-
-/// Reciprocal rank fusion with a weight per ranking: `Σ w / (k + rank)`.
-fn weighted_rrf(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
-    let mut acc: HashMap<i64, f64> = HashMap::new();
-    for (ranking, weight) in rankings {
-        for (i, s) in ranking.iter().enumerate() {
-            *acc.entry(s.sentence_id).or_default() += weight / (k + i as f64 + 1.0);
-        }
-    }
-    let mut fused: Vec<Scored> = acc
-        .into_iter()
-        .map(|(sentence_id, score)| Scored { sentence_id, score })
-        .collect();
-    ranking::rank_order(&mut fused);
-    fused
-}
 
 /// The score each ranker gave each sentence, for storing beside the candidate.
 fn scores_by_sentence(r: &Rankings) -> HashMap<i64, serde_json::Map<String, serde_json::Value>> {

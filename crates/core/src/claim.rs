@@ -65,7 +65,13 @@ impl FromStr for Label {
         let norm: String = s
             .trim()
             .chars()
-            .map(|c| if c == '_' || c == '-' { ' ' } else { c.to_ascii_uppercase() })
+            .map(|c| {
+                if c == '_' || c == '-' {
+                    ' '
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
             .collect();
         match norm.as_str() {
             "SUPPORTED" | "SUPPORTS" | "SUPPORT" | "TRUE" => Ok(Label::Supported),

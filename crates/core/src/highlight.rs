@@ -23,7 +23,10 @@ pub struct HighlightOptions {
 
 impl Default for HighlightOptions {
     fn default() -> Self {
-        HighlightOptions { min_len: 3, threshold: 0.8 }
+        HighlightOptions {
+            min_len: 3,
+            threshold: 0.8,
+        }
     }
 }
 
@@ -58,14 +61,19 @@ fn hit_spans(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Span> {
     for token in text::tokens(text) {
         let word = normalized_word(token.text);
         let similar = long_enough(&word)
-            && claim_words.iter().any(|c| strsim::jaro_winkler(&word, c) >= opts.threshold);
+            && claim_words
+                .iter()
+                .any(|c| strsim::jaro_winkler(&word, c) >= opts.threshold);
         if !similar {
             continue;
         }
         match spans.last_mut() {
             // Tokens never overlap; merging touching ones just keeps ranges disjoint.
             Some(last) if last.end >= token.start => last.end = last.end.max(token.end),
-            _ => spans.push(Span { start: token.start, end: token.end }),
+            _ => spans.push(Span {
+                start: token.start,
+                end: token.end,
+            }),
         }
     }
     spans
@@ -85,7 +93,10 @@ pub fn highlight(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Range>
     };
     hit_spans(text, claim, opts)
         .into_iter()
-        .map(|span| Range { start: to_chars(span.start), end: to_chars(span.end) })
+        .map(|span| Range {
+            start: to_chars(span.start),
+            end: to_chars(span.end),
+        })
         .collect()
 }
 
@@ -96,13 +107,22 @@ pub fn segments(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Segment
     let mut at = 0;
     for span in hit_spans(text, claim, opts) {
         if span.start > at {
-            out.push(Segment { text: text[at..span.start].to_string(), hit: false });
+            out.push(Segment {
+                text: text[at..span.start].to_string(),
+                hit: false,
+            });
         }
-        out.push(Segment { text: text[span.start..span.end].to_string(), hit: true });
+        out.push(Segment {
+            text: text[span.start..span.end].to_string(),
+            hit: true,
+        });
         at = span.end;
     }
     if at < text.len() {
-        out.push(Segment { text: text[at..].to_string(), hit: false });
+        out.push(Segment {
+            text: text[at..].to_string(),
+            hit: false,
+        });
     }
     out
 }
@@ -113,7 +133,10 @@ mod tests {
 
     fn words(text: &str, ranges: &[Range]) -> Vec<String> {
         let chars: Vec<char> = text.chars().collect();
-        ranges.iter().map(|r| chars[r.start..r.end].iter().collect()).collect()
+        ranges
+            .iter()
+            .map(|r| chars[r.start..r.end].iter().collect())
+            .collect()
     }
 
     const CLAIM: &str = "Vaccines reduce hospitalisation";
@@ -133,9 +156,16 @@ mod tests {
         let ranges = highlight(TEXT, CLAIM, &HighlightOptions::default());
         assert_eq!(
             ranges,
-            [Range { start: 4, end: 11 }, Range { start: 12, end: 19 }, Range { start: 20, end: 36 }]
+            [
+                Range { start: 4, end: 11 },
+                Range { start: 12, end: 19 },
+                Range { start: 20, end: 36 }
+            ]
         );
-        assert_eq!(words(TEXT, &ranges), ["vaccine", "reduced", "hospitalizations"]);
+        assert_eq!(
+            words(TEXT, &ranges),
+            ["vaccine", "reduced", "hospitalizations"]
+        );
     }
 
     #[test]
@@ -143,7 +173,10 @@ mod tests {
         let opts = HighlightOptions::default();
         // "The" and "flu" match exactly but have only 3 characters.
         assert!(highlight("The flu", "the flu", &opts).is_empty());
-        assert_eq!(highlight("The flu season", "the flu seasons", &opts), [Range { start: 8, end: 14 }]);
+        assert_eq!(
+            highlight("The flu season", "the flu seasons", &opts),
+            [Range { start: 8, end: 14 }]
+        );
         // With a longer minimum, "reduce" (6) is no longer a claim word.
         let ranges = highlight(TEXT, CLAIM, &HighlightOptions { min_len: 6, ..opts });
         assert_eq!(words(TEXT, &ranges), ["vaccine", "hospitalizations"]);
@@ -152,7 +185,14 @@ mod tests {
     #[test]
     fn threshold_is_inclusive_and_configurable() {
         let at = |threshold| {
-            let ranges = highlight(TEXT, CLAIM, &HighlightOptions { threshold, ..Default::default() });
+            let ranges = highlight(
+                TEXT,
+                CLAIM,
+                &HighlightOptions {
+                    threshold,
+                    ..Default::default()
+                },
+            );
             words(TEXT, &ranges)
         };
         assert_eq!(at(0.975), ["vaccine"]);
@@ -186,8 +226,14 @@ mod tests {
         assert_eq!(got, expected);
         let text = "Vaccines! vaccines…";
         let segs = segments(text, "vaccines", &HighlightOptions::default());
-        assert_eq!(segs.iter().map(|s| s.text.as_str()).collect::<String>(), text);
-        assert_eq!(segs.iter().map(|s| s.hit).collect::<Vec<_>>(), [true, false, true, false]);
+        assert_eq!(
+            segs.iter().map(|s| s.text.as_str()).collect::<String>(),
+            text
+        );
+        assert_eq!(
+            segs.iter().map(|s| s.hit).collect::<Vec<_>>(),
+            [true, false, true, false]
+        );
     }
 
     #[test]
@@ -198,7 +244,10 @@ mod tests {
         assert!(segments("", CLAIM, &opts).is_empty());
         assert_eq!(
             segments("Nothing alike here.", CLAIM, &opts),
-            [Segment { text: "Nothing alike here.".to_string(), hit: false }]
+            [Segment {
+                text: "Nothing alike here.".to_string(),
+                hit: false
+            }]
         );
     }
 }

@@ -68,7 +68,10 @@ mod tests {
         let xs: Vec<u64> = (0..5).map(|_| a.next_u64()).collect();
         let ys: Vec<u64> = (0..5).map(|_| b.next_u64()).collect();
         assert_eq!(xs, ys);
-        assert_ne!(Seeded::for_purpose(1, "trick").next_u64(), Seeded::for_purpose(1, "order").next_u64());
+        assert_ne!(
+            Seeded::for_purpose(1, "trick").next_u64(),
+            Seeded::for_purpose(1, "order").next_u64()
+        );
     }
 
     #[test]

@@ -47,7 +47,10 @@ fn is_abbreviation(word: &str) -> bool {
 }
 
 fn is_closing(c: char) -> bool {
-    matches!(c, '"' | '\'' | ')' | ']' | '}' | '»' | '\u{201D}' | '\u{2019}')
+    matches!(
+        c,
+        '"' | '\'' | ')' | ']' | '}' | '»' | '\u{201D}' | '\u{2019}'
+    )
 }
 
 fn opens_sentence(c: char) -> bool {
@@ -124,14 +127,21 @@ fn citation_len(s: &str) -> Option<usize> {
     let inner = s.strip_prefix('[')?;
     let close = inner.find(']')?;
     let body = &inner[..close];
-    (!body.is_empty() && body.len() <= 6 && body.chars().all(|c| c.is_ascii_digit() || c == ',' || c == '-'))
-        .then_some(close + 2)
+    (!body.is_empty()
+        && body.len() <= 6
+        && body
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == ',' || c == '-'))
+    .then_some(close + 2)
 }
 
 /// Whether the word ending at the period at byte `dot` is an abbreviation.
 fn ends_abbreviation(text: &str, start: usize, dot: usize) -> bool {
     let before = &text[start..dot];
-    let word = before.rsplit(|c: char| c.is_whitespace() || c == '(').next().unwrap_or("");
+    let word = before
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
     !word.is_empty() && is_abbreviation(word)
 }
 
@@ -156,39 +166,58 @@ fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Span>) {
 /// hyphens inside a word ("don't", "SARS-CoV-2") and separators inside a number ("2.8",
 /// "3,000") keep the token whole.
 pub fn tokens(text: &str) -> Vec<Token<'_>> {
-    let mut out = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some((start, c)) = chars.next() {
+    let len = text.len();
+    let mut out = Vec::with_capacity(len / 6);
+    let mut i = 0;
+    while i < len {
+        let (c, n) = char_at(text, i);
+        i += n;
         if !c.is_alphanumeric() {
             continue;
         }
-        let mut end = start + c.len_utf8();
+        let start = i - n;
         let mut prev = c;
-        while let Some(&(j, d)) = chars.peek() {
+        while i < len {
+            let (d, m) = char_at(text, i);
             if d.is_alphanumeric() {
-                end = j + d.len_utf8();
+                i += m;
                 prev = d;
-                chars.next();
                 continue;
             }
             let joins_word = matches!(d, '\'' | '\u{2019}' | '-') && prev.is_alphanumeric();
             let joins_number = matches!(d, '.' | ',') && prev.is_ascii_digit();
-            let next_ok = text[j + d.len_utf8()..].chars().next().is_some_and(|n| {
+            let next_ok = (joins_word || joins_number) && i + m < len && {
+                let (next, _) = char_at(text, i + m);
                 if joins_number {
-                    n.is_ascii_digit()
+                    next.is_ascii_digit()
                 } else {
-                    n.is_alphanumeric()
+                    next.is_alphanumeric()
                 }
-            });
-            if (joins_word || joins_number) && next_ok {
-                chars.next();
-                continue;
+            };
+            if !next_ok {
+                break;
             }
-            break;
+            i += m;
         }
-        out.push(Token { text: &text[start..end], start, end });
+        out.push(Token {
+            text: &text[start..i],
+            start,
+            end: i,
+        });
     }
     out
+}
+
+/// The character starting at byte `i` and its length; ASCII without decoding, since
+/// nearly all text is.
+#[inline]
+fn char_at(text: &str, i: usize) -> (char, usize) {
+    let b = text.as_bytes()[i];
+    if b < 0x80 {
+        return (char::from(b), 1);
+    }
+    let c = text[i..].chars().next().unwrap_or(' ');
+    (c, c.len_utf8())
 }
 
 /// The form in which words are compared: lower-cased, with curly apostrophes folded.

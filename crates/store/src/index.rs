@@ -24,7 +24,7 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 /// The name the shared tokenizer is registered under.
 const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild.
-const LAYOUT: u32 = 2;
+const LAYOUT: u32 = 3;
 const WRITER_MEMORY: usize = 64 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
@@ -117,7 +117,13 @@ impl TokenStream for SharedTokens {
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let kind = b.add_text_field("kind", STRING | STORED);
-    let id = b.add_i64_field("id", NumericOptions::default().set_stored().set_indexed());
+    let id = b.add_i64_field(
+        "id",
+        NumericOptions::default()
+            .set_stored()
+            .set_indexed()
+            .set_fast(),
+    );
     let document_id = b.add_i64_field("document_id", NumericOptions::default().set_indexed());
     let text_opts = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
@@ -258,19 +264,43 @@ impl SearchIndex {
                 )
             })
             .collect();
+        let sentences_only = TermQuery::new(
+            Term::from_field_text(self.fields.kind, "sentence"),
+            IndexRecordOption::Basic,
+        );
         let q = BooleanQuery::new(vec![
             (
                 Occur::Must,
                 Box::new(ConstScoreQuery::new(Box::new(docs), 0.0)) as Box<dyn Query>,
             ),
+            (
+                Occur::Must,
+                Box::new(ConstScoreQuery::new(Box::new(sentences_only), 0.0)),
+            ),
             (Occur::Must, Box::new(BooleanQuery::new(any_word))),
         ]);
-        Ok(self
-            .collect(&q, limit)?
-            .into_iter()
-            .filter(|h| h.kind == HitKind::Sentence)
-            .map(|h| (h.id, h.score))
-            .collect())
+        // A large document yields thousands of hits: read their ids from the fast field
+        // rather than loading each stored document.
+        let searcher = self.reader.searcher();
+        let top = searcher.search(&q, &TopDocs::with_limit(limit.max(1)))?;
+        let mut out = Vec::with_capacity(top.len());
+        let mut columns = std::collections::HashMap::new();
+        for (score, addr) in top {
+            let column = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(
+                    searcher
+                        .segment_reader(addr.segment_ord)
+                        .fast_fields()
+                        .i64("id")?,
+                ),
+            };
+            if let Some(id) = column.first(addr.doc_id) {
+                out.push((id, score));
+            }
+        }
+        out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(out)
     }
 
     fn collect(&self, q: &dyn Query, limit: usize) -> Result<Vec<Hit>> {

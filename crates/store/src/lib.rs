@@ -5,6 +5,9 @@
 //! newer Factdesk is refused rather than guessed at. Each table has its own module with
 //! typed reads and writes; nothing outside this crate writes SQL.
 
+pub mod annotations;
+pub mod annotators;
+pub mod assignments;
 mod candidates;
 mod claims;
 mod counts;
@@ -13,6 +16,8 @@ mod error;
 mod index;
 mod migrate;
 mod project;
+pub mod reviews;
+pub mod tasks;
 
 pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
@@ -133,7 +138,7 @@ pub mod tx {
     pub use crate::candidates::replace as replace_candidates;
     pub use crate::claims::{find_by_ext_id as find_claim, insert as insert_claim, link_document};
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
-    pub use crate::project::{finish_import, record_import};
+    pub use crate::project::{finish_import, record_import, secret, set_settings};
 }
 
 impl Store {

@@ -5,7 +5,10 @@ use rusqlite::Transaction;
 use std::path::Path;
 
 /// Each entry moves the schema from version `i` to `i + 1`.
-const MIGRATIONS: &[&str] = &[include_str!("migrations/0001_initial.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("migrations/0001_initial.sql"),
+    include_str!("migrations/0002_assignment.sql"),
+];
 
 /// The schema version this build writes and understands.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;

@@ -70,3 +70,14 @@ pub fn finish_import(conn: &Connection, import_id: i64, rows_added: u64) -> Resu
     )?;
     Ok(())
 }
+
+/// Replaces the project's settings (a JSON object).
+pub fn set_settings(conn: &Connection, settings: &serde_json::Value) -> Result<()> {
+    conn.execute("UPDATE project SET settings = ?1", [settings.to_string()])?;
+    Ok(())
+}
+
+/// The project's secret key; it never leaves the project file.
+pub fn secret(conn: &Connection) -> Result<Vec<u8>> {
+    Ok(conn.query_row("SELECT secret FROM project LIMIT 1", [], |r| r.get(0))?)
+}

@@ -1,14 +1,18 @@
 //! The subcommands, one module each.
 
+mod annotators;
 mod candidates;
 mod eval_ranking;
 mod import;
 mod init;
 mod make_eval_set;
+mod next;
 mod rank;
 mod reindex;
 mod search;
 mod stats;
+mod submit;
+mod tasks;
 
 use clap::{Parser, Subcommand};
 
@@ -31,6 +35,10 @@ enum Command {
     Candidates(candidates::Args),
     EvalRanking(eval_ranking::Args),
     MakeEvalSet(make_eval_set::Args),
+    Annotators(annotators::Args),
+    Tasks(tasks::Args),
+    Next(next::Args),
+    Submit(submit::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -44,6 +52,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Candidates(a) => candidates::run(a),
         Command::EvalRanking(a) => eval_ranking::run(a),
         Command::MakeEvalSet(a) => make_eval_set::run(a),
+        Command::Annotators(a) => annotators::run(a),
+        Command::Tasks(a) => tasks::run(a),
+        Command::Next(a) => next::run(a),
+        Command::Submit(a) => submit::run(a),
     }
 }
 

@@ -5,6 +5,7 @@ mod import_real;
 mod project_file;
 mod ranking;
 mod search;
+mod submit_kill;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -51,6 +51,32 @@ fn finds_a_claim_by_a_word_and_a_sentence_by_a_phrase_in_covid_fact() {
 }
 
 #[test]
+fn finds_a_claim_by_a_word_and_a_sentence_by_a_phrase_in_the_demo_project() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../assets/demo");
+    ok([
+        Path::new("import"),
+        &p,
+        &demo.join("claims.jsonl"),
+        Path::new("--docs"),
+        &demo.join("documents.jsonl"),
+    ]);
+    let hits = search(&p, "Harrowmouth");
+    assert!(
+        hits.iter()
+            .any(|h| h["kind"] == "claim" && h["ext_id"] == "demo-001"),
+        "{hits:?}"
+    );
+    let hits = search(&p, "\"designed by the engineer J. R. Hale\"");
+    assert_eq!(hits[0]["kind"], "sentence", "{hits:?}");
+    assert!(hits[0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .contains("designed by the engineer J. R. Hale"));
+}
+
+#[test]
 fn deleting_the_index_folder_and_searching_rebuilds_it() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = covid_project(dir.path());

@@ -2,81 +2,137 @@
 //!
 //! The textbook dynamic programme costs claim length × sentence length cell updates per
 //! sentence, which over the ~8,000 sentences of a 1 MB document is far too slow for
-//! interactive ranking. Myers' bit-vector algorithm (J. ACM 46(3), 1999), in its
-//! block-based form for patterns longer than one block, computes the same exact distance
-//! a block of rows at a time. The claim is the pattern, prepared once; each sentence is
-//! streamed through it character by character without allocating.
+//! interactive ranking. Myers' bit-vector algorithm (J. ACM 46(3), 1999) computes the same
+//! exact distance a machine word of rows at a time. The claim is the pattern, prepared
+//! once; each sentence is streamed through it character by character without allocating.
+//! A claim of up to 64 characters uses one `u64`, up to 128 (nearly all the rest) one
+//! `u128`, and longer ones the paper's block-based form over several `u64`s.
 
-/// One block of the pattern's bit vectors. A claim of up to 128 characters, nearly every
-/// claim, then fits one block: the work per sentence character is one chain of dependent
-/// bit operations, where two 64-bit blocks would be two chains run one after the other.
-type Block = u128;
+use std::ops::{BitAnd, BitOr, BitXor, Not, Shl};
 
-/// Bits per block.
-const WORD: usize = Block::BITS as usize;
+/// A bit vector over the rows of one block of the claim.
+trait Bits:
+    Copy
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + Shl<usize, Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    fn wrapping_add(self, other: Self) -> Self;
+    fn is_zero(self) -> bool;
+}
 
-/// A claim prepared for distance queries: for each distinct character, a bit mask of the
-/// positions where it occurs (the "Peq" table), one bit vector per block of the claim.
+impl Bits for u64 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn wrapping_add(self, other: Self) -> Self {
+        u64::wrapping_add(self, other)
+    }
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+}
+
+impl Bits for u128 {
+    const ZERO: Self = 0;
+    const ONE: Self = 1;
+    fn wrapping_add(self, other: Self) -> Self {
+        u128::wrapping_add(self, other)
+    }
+    fn is_zero(self) -> bool {
+        self == 0
+    }
+}
+
+/// For each character, the rows of one block of the claim where it occurs (Myers'
+/// "Peq" table): a direct table for ASCII, a sorted list for the rest.
+#[derive(Debug)]
+struct Masks<B> {
+    ascii: [B; 128],
+    /// `ascii` indexed by a byte before lower-casing, so ASCII sentences are matched
+    /// case-insensitively with one table lookup per byte.
+    ascii_folded: [B; 128],
+    other: Vec<(char, B)>,
+}
+
+impl<B: Bits> Masks<B> {
+    fn new(block: &[char]) -> Self {
+        let mut masks = Masks {
+            ascii: [B::ZERO; 128],
+            ascii_folded: [B::ZERO; 128],
+            other: Vec::new(),
+        };
+        for (row, &c) in block.iter().enumerate() {
+            let bit = B::ONE << row;
+            if c.is_ascii() {
+                masks.ascii[c as usize] = masks.ascii[c as usize] | bit;
+            } else {
+                match masks.other.binary_search_by(|&(o, _)| o.cmp(&c)) {
+                    Ok(i) => masks.other[i].1 = masks.other[i].1 | bit,
+                    Err(i) => masks.other.insert(i, (c, bit)),
+                }
+            }
+        }
+        for byte in 0..128u8 {
+            masks.ascii_folded[usize::from(byte)] =
+                masks.ascii[usize::from(byte.to_ascii_lowercase())];
+        }
+        masks
+    }
+
+    #[inline(always)]
+    fn get(&self, c: char) -> B {
+        if c.is_ascii() {
+            self.ascii[c as usize]
+        } else {
+            match self.other.binary_search_by(|&(o, _)| o.cmp(&c)) {
+                Ok(i) => self.other[i].1,
+                Err(_) => B::ZERO,
+            }
+        }
+    }
+
+    /// The mask of an ASCII byte, lower-cased.
+    #[inline(always)]
+    fn get_ascii_folded(&self, byte: u8) -> B {
+        // Masking keeps the index in bounds without a check; callers pass ASCII only.
+        self.ascii_folded[usize::from(byte & 0x7f)]
+    }
+}
+
+#[derive(Debug)]
+enum Blocks {
+    One64(Box<Masks<u64>>),
+    One128(Box<Masks<u128>>),
+    Many(Vec<Masks<u64>>),
+}
+
+/// A claim prepared for distance queries.
 #[derive(Debug)]
 pub(crate) struct ClaimPattern {
     len: usize,
-    blocks: usize,
-    /// Row of `peq` for each ASCII character; row 0 is all zeros (no occurrence).
-    ascii_rows: [usize; 128],
-    /// Row of `peq` for the claim's other characters, sorted by character.
-    other_rows: Vec<(char, usize)>,
-    peq: Vec<Block>,
-    /// The bit of the claim's last character within the last block.
-    last_bit: Block,
+    blocks: Blocks,
 }
 
-/// Per-block vertical delta vectors (positive, negative), reused across sentences.
+/// Per-block vertical delta vectors (positive, negative) for long claims, reused across
+/// sentences.
 #[derive(Debug, Default)]
-pub(crate) struct Scratch(Vec<(Block, Block)>);
+pub(crate) struct Scratch(Vec<(u64, u64)>);
 
 impl ClaimPattern {
     pub(crate) fn new(claim: impl Iterator<Item = char>) -> Self {
         let chars: Vec<char> = claim.collect();
-        let len = chars.len();
-        let blocks = len.div_ceil(WORD);
-        let mut pattern = ClaimPattern {
-            len,
-            blocks,
-            ascii_rows: [0; 128],
-            other_rows: Vec::new(),
-            peq: vec![0; blocks],
-            last_bit: (1 as Block) << ((len + WORD - 1) % WORD),
+        let blocks = match chars.len() {
+            0..=64 => Blocks::One64(Box::new(Masks::new(&chars))),
+            65..=128 => Blocks::One128(Box::new(Masks::new(&chars))),
+            _ => Blocks::Many(chars.chunks(64).map(Masks::new).collect()),
         };
-        for (i, &c) in chars.iter().enumerate() {
-            let row = match pattern.row(c) {
-                0 => pattern.add_row(c),
-                row => row,
-            };
-            pattern.peq[row * blocks + i / WORD] |= (1 as Block) << (i % WORD);
-        }
-        pattern
-    }
-
-    fn add_row(&mut self, c: char) -> usize {
-        let row = self.peq.len() / self.blocks.max(1);
-        self.peq.resize(self.peq.len() + self.blocks, 0);
-        if c.is_ascii() {
-            self.ascii_rows[c as usize] = row;
-        } else {
-            let at = self.other_rows.partition_point(|&(o, _)| o < c);
-            self.other_rows.insert(at, (c, row));
-        }
-        row
-    }
-
-    fn row(&self, c: char) -> usize {
-        if c.is_ascii() {
-            self.ascii_rows[c as usize]
-        } else {
-            match self.other_rows.binary_search_by(|&(o, _)| o.cmp(&c)) {
-                Ok(i) => self.other_rows[i].1,
-                Err(_) => 0,
-            }
+        ClaimPattern {
+            len: chars.len(),
+            blocks,
         }
     }
 
@@ -92,77 +148,102 @@ impl ClaimPattern {
         text: impl Iterator<Item = char>,
         scratch: &mut Scratch,
     ) -> (usize, usize) {
-        if self.blocks == 0 {
-            let n = text.count();
-            return (n, n);
+        match &self.blocks {
+            Blocks::One64(masks) => one_block(self.len, text.map(|c| masks.get(c))),
+            Blocks::One128(masks) => one_block(self.len, text.map(|c| masks.get(c))),
+            Blocks::Many(blocks) => many_blocks(blocks, self.len, text, scratch),
         }
-        if self.blocks == 1 {
-            return self.distance_one_block(text);
-        }
-        let state = &mut scratch.0;
-        state.clear();
-        // Column 0 of the matrix is 0, 1, 2, …: every vertical delta is +1.
-        state.resize(self.blocks, (!0, 0));
-        let mut score = self.len;
-        let mut n = 0;
-        for c in text {
-            n += 1;
-            let row = self.row(c) * self.blocks;
-            let eq = &self.peq[row..row + self.blocks];
-            // Row 0 of the matrix is 0, 1, 2, …: the delta entering the top block is +1.
-            let mut carry = 1i8;
-            for (b, (pv_mv, &eq)) in state.iter_mut().zip(eq).enumerate() {
-                let high = if b + 1 == self.blocks { self.last_bit } else { 1 << (WORD - 1) };
-                carry = advance_block(pv_mv, eq, carry, high);
-            }
-            // The carry out of the claim's last row is the change in the distance.
-            score = score.wrapping_add_signed(isize::from(carry));
-        }
-        (score, n)
     }
 
-    /// `distance` for a claim that fits one block, the usual case: the state stays in
-    /// registers instead of going through memory for every character.
-    fn distance_one_block(&self, text: impl Iterator<Item = char>) -> (usize, usize) {
-        let mut state: (Block, Block) = (!0, 0);
-        let mut score = self.len;
-        let mut n = 0;
-        for c in text {
-            n += 1;
-            let eq = self.peq[self.row(c)];
-            let carry = advance_block(&mut state, eq, 1, self.last_bit);
-            score = score.wrapping_add_signed(isize::from(carry));
+    /// `distance` to an ASCII text lower-cased, which is most sentences: the same result
+    /// as `distance(text.chars().map(|c| c.to_ascii_lowercase()))`, with one table lookup
+    /// per byte.
+    pub(crate) fn distance_ascii_lowercased(
+        &self,
+        text: &[u8],
+        scratch: &mut Scratch,
+    ) -> (usize, usize) {
+        let bytes = text.iter().copied();
+        match &self.blocks {
+            Blocks::One64(masks) => one_block(self.len, bytes.map(|b| masks.get_ascii_folded(b))),
+            Blocks::One128(masks) => one_block(self.len, bytes.map(|b| masks.get_ascii_folded(b))),
+            Blocks::Many(blocks) => {
+                let chars = bytes.map(|b| char::from(b.to_ascii_lowercase()));
+                many_blocks(blocks, self.len, chars, scratch)
+            }
         }
-        (score, n)
     }
+}
+
+/// `distance` for a claim of `len` characters that fits one block, given the mask of each
+/// character of the text: the state stays in registers.
+fn one_block<B: Bits>(len: usize, text: impl Iterator<Item = B>) -> (usize, usize) {
+    if len == 0 {
+        let n = text.count();
+        return (n, n);
+    }
+    let high = B::ONE << (len - 1);
+    // Column 0 of the matrix is 0, 1, 2, …: every vertical delta is +1.
+    let mut state = (!B::ZERO, B::ZERO);
+    let (mut score, mut n) = (len, 0);
+    for eq in text {
+        n += 1;
+        // Row 0 of the matrix is 0, 1, 2, …: the delta entering at the top is +1; the
+        // delta leaving the claim's last row is the change in the distance.
+        let carry = advance_block(&mut state, eq, 1, high);
+        score = score.wrapping_add_signed(isize::from(carry));
+    }
+    (score, n)
+}
+
+/// `distance` for a claim longer than one block: blocks pass the horizontal delta down.
+fn many_blocks(
+    blocks: &[Masks<u64>],
+    len: usize,
+    text: impl Iterator<Item = char>,
+    scratch: &mut Scratch,
+) -> (usize, usize) {
+    let state = &mut scratch.0;
+    state.clear();
+    state.resize(blocks.len(), (!0, 0));
+    let last_high = 1u64 << ((len - 1) % 64);
+    let (mut score, mut n) = (len, 0);
+    for c in text {
+        n += 1;
+        let mut carry = 1;
+        for (b, (pv_mv, masks)) in state.iter_mut().zip(blocks).enumerate() {
+            let high = if b + 1 == blocks.len() {
+                last_high
+            } else {
+                1 << 63
+            };
+            carry = advance_block(pv_mv, masks.get(c), carry, high);
+        }
+        score = score.wrapping_add_signed(isize::from(carry));
+    }
+    (score, n)
 }
 
 /// One column step of one block (Myers 1999, fig. 9): updates the block's vertical
 /// deltas given the horizontal delta `carry` entering at its top, and returns the delta
 /// leaving at the row marked by `high`.
 #[inline(always)]
-fn advance_block(pv_mv: &mut (Block, Block), mut eq: Block, carry: i8, high: Block) -> i8 {
+fn advance_block<B: Bits>(pv_mv: &mut (B, B), mut eq: B, carry: i8, high: B) -> i8 {
     let (pv, mv) = *pv_mv;
     let xv = eq | mv;
     if carry < 0 {
-        eq |= 1;
+        eq = eq | B::ONE;
     }
     let xh = ((eq & pv).wrapping_add(pv) ^ pv) | eq;
     let mut ph = mv | !(xh | pv);
     let mut mh = pv & xh;
-    let out = if ph & high != 0 {
-        1
-    } else if mh & high != 0 {
-        -1
-    } else {
-        0
-    };
-    ph <<= 1;
-    mh <<= 1;
+    let out = i8::from(!(ph & high).is_zero()) - i8::from(!(mh & high).is_zero());
+    ph = ph << 1;
+    mh = mh << 1;
     if carry < 0 {
-        mh |= 1;
+        mh = mh | B::ONE;
     } else if carry > 0 {
-        ph |= 1;
+        ph = ph | B::ONE;
     }
     *pv_mv = (mh | !(xv | ph), ph & xv);
     out
@@ -173,7 +254,9 @@ mod tests {
     use super::*;
 
     fn distance(a: &str, b: &str) -> usize {
-        ClaimPattern::new(a.chars()).distance(b.chars(), &mut Scratch::default()).0
+        ClaimPattern::new(a.chars())
+            .distance(b.chars(), &mut Scratch::default())
+            .0
     }
 
     #[test]
@@ -190,8 +273,27 @@ mod tests {
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self, n: usize) -> usize {
-            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    #[test]
+    fn ascii_path_lower_cases() {
+        let mut scratch = Scratch::default();
+        for claim in ["kitten", &"kitten ".repeat(15), &"kitten ".repeat(30)] {
+            let pattern = ClaimPattern::new(claim.chars());
+            for text in ["SITTING", "Kitten", "", "kItTeN kitten KITTEN", "@[`{"] {
+                let lower = text.to_ascii_lowercase();
+                assert_eq!(
+                    pattern.distance_ascii_lowercased(text.as_bytes(), &mut scratch),
+                    pattern.distance(lower.chars(), &mut scratch),
+                    "{claim:?} vs {text:?}"
+                );
+            }
         }
     }
 
@@ -201,7 +303,9 @@ mod tests {
         let alphabet: Vec<char> = "abcde éß我".chars().collect();
         let mut rng = Lcg(7);
         let mut scratch = Scratch::default();
-        let lengths = [0, 1, 2, 5, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 300];
+        let lengths = [
+            0, 1, 2, 5, 63, 64, 65, 100, 127, 128, 129, 200, 255, 256, 257, 300,
+        ];
         for &m in &lengths {
             let claim: String = (0..m).map(|_| alphabet[rng.next(alphabet.len())]).collect();
             let pattern = ClaimPattern::new(claim.chars());
@@ -215,7 +319,11 @@ mod tests {
                     (0..n).map(|_| alphabet[rng.next(alphabet.len())]).collect()
                 };
                 let (d, len) = pattern.distance(text.chars(), &mut scratch);
-                assert_eq!(d, strsim::levenshtein(&claim, &text), "{claim:?} vs {text:?}");
+                assert_eq!(
+                    d,
+                    strsim::levenshtein(&claim, &text),
+                    "{claim:?} vs {text:?}"
+                );
                 assert_eq!(len, text.chars().count());
             }
         }

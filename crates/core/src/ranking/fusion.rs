@@ -14,13 +14,21 @@ pub const RRF_K: f64 = 60.0;
 /// counts once, at its better rank. A `k` that is negative or not finite is replaced by
 /// [`RRF_K`], since it could divide by zero.
 pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
+    let weighted: Vec<(&[Scored], f64)> = rankings.iter().map(|&r| (r, 1.0)).collect();
+    fuse_weighted(&weighted, k)
+}
+
+/// Reciprocal rank fusion with a weight per ranking: a sentence scores
+/// `Σ weight / (k + rank)`. A ranker known to be weaker can then still break the
+/// stronger one's ties without dragging its good rankings down.
+pub fn fuse_weighted(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
     let k = if k.is_finite() && k >= 0.0 { k } else { RRF_K };
     // (sentence, ranking, rank) for every entry. Sorting these groups each sentence's
     // entries in ranking order, which makes the summation order fixed and finds repeats
     // within a ranking without hashing.
     let mut entries: Vec<(i64, usize, usize)> = Vec::new();
     let mut sorted = Vec::new();
-    for (which, &ranking) in rankings.iter().enumerate() {
+    for (which, &(ranking, _)) in rankings.iter().enumerate() {
         // Rankers already return best first; only copy and sort an input that is not.
         let ordered: &[Scored] = if ranking.iter().all(|s| !s.score.is_nan())
             && ranking.is_sorted_by(|a, b| best_first(a, b).is_le())
@@ -32,7 +40,12 @@ pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
             rank_order(&mut sorted);
             &sorted
         };
-        entries.extend(ordered.iter().enumerate().map(|(i, s)| (s.sentence_id, which, i)));
+        entries.extend(
+            ordered
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.sentence_id, which, i)),
+        );
     }
     entries.sort_unstable();
     let mut out: Vec<Scored> = Vec::new();
@@ -43,10 +56,13 @@ pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
             continue;
         }
         previous = Some((sentence_id, which));
-        let rank = (position + 1) as f64;
+        let share = rankings[which].1 / (k + (position + 1) as f64);
         match out.last_mut() {
-            Some(last) if last.sentence_id == sentence_id => last.score += 1.0 / (k + rank),
-            _ => out.push(Scored { sentence_id, score: 1.0 / (k + rank) }),
+            Some(last) if last.sentence_id == sentence_id => last.score += share,
+            _ => out.push(Scored {
+                sentence_id,
+                score: share,
+            }),
         }
     }
     rank_order(&mut out);
@@ -57,8 +73,39 @@ pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn weights_scale_each_rankings_share() {
+        let a = [
+            Scored {
+                sentence_id: 1,
+                score: 2.0,
+            },
+            Scored {
+                sentence_id: 2,
+                score: 1.0,
+            },
+        ];
+        let b = [
+            Scored {
+                sentence_id: 2,
+                score: 2.0,
+            },
+            Scored {
+                sentence_id: 1,
+                score: 1.0,
+            },
+        ];
+        let fused = fuse_weighted(&[(&a, 1.0), (&b, 0.5)], 0.0);
+        assert_eq!(fused[0].sentence_id, 1);
+        assert!((fused[0].score - (1.0 + 0.25)).abs() < 1e-12);
+        assert!((fused[1].score - (0.5 + 0.5)).abs() < 1e-12);
+    }
+
     fn scored(pairs: &[(i64, f64)]) -> Vec<Scored> {
-        pairs.iter().map(|&(sentence_id, score)| Scored { sentence_id, score }).collect()
+        pairs
+            .iter()
+            .map(|&(sentence_id, score)| Scored { sentence_id, score })
+            .collect()
     }
 
     #[test]
@@ -91,7 +138,10 @@ mod tests {
         let a = scored(&[(5, 2.0), (2, 1.0)]);
         let b = scored(&[(2, 2.0), (5, 1.0)]);
         let got = fuse(&[&a, &b], RRF_K);
-        assert_eq!(got.iter().map(|s| s.sentence_id).collect::<Vec<_>>(), [2, 5]);
+        assert_eq!(
+            got.iter().map(|s| s.sentence_id).collect::<Vec<_>>(),
+            [2, 5]
+        );
         assert_eq!(got[0].score, got[1].score);
     }
 

@@ -18,7 +18,7 @@ mod fusion;
 mod self_containing;
 mod similarity;
 
-pub use fusion::{fuse, RRF_K};
+pub use fusion::{fuse, fuse_weighted, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
 pub use similarity::{jaccard, levenshtein};
 
@@ -48,7 +48,12 @@ pub enum Ranker {
 }
 
 impl Ranker {
-    pub const ALL: [Ranker; 4] = [Ranker::Bm25, Ranker::Levenshtein, Ranker::Jaccard, Ranker::Fused];
+    pub const ALL: [Ranker; 4] = [
+        Ranker::Bm25,
+        Ranker::Levenshtein,
+        Ranker::Jaccard,
+        Ranker::Fused,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -138,7 +143,10 @@ pub fn top_k(mut scored: Vec<Scored>, k: usize) -> Vec<Scored> {
 /// token when it already is: most tokens are lower-case ASCII, and ranking thousands of
 /// sentences should not allocate for each of their words.
 pub(crate) fn normalized_word(token: &str) -> Cow<'_, str> {
-    if token.bytes().all(|b| b.is_ascii() && !b.is_ascii_uppercase()) {
+    if token
+        .bytes()
+        .all(|b| b.is_ascii() && !b.is_ascii_uppercase())
+    {
         Cow::Borrowed(token)
     } else {
         Cow::Owned(crate::text::normalize_token(token))

@@ -6,43 +6,74 @@ fn split(t: &str) -> Vec<&str> {
 
 #[test]
 fn splits_plain_sentences() {
-    assert_eq!(split("One here. Two there! Three? "), vec!["One here.", "Two there!", "Three?"]);
+    assert_eq!(
+        split("One here. Two there! Three? "),
+        vec!["One here.", "Two there!", "Three?"]
+    );
 }
 
 #[test]
 fn keeps_abbreviations_and_initials_inside_sentences() {
     assert_eq!(
         split("Dr. Hale met J. R. Tolkien in the U.S. Army. He left e.g. early. See No. 4 today."),
-        vec!["Dr. Hale met J. R. Tolkien in the U.S. Army.", "He left e.g. early.", "See No. 4 today."]
+        vec![
+            "Dr. Hale met J. R. Tolkien in the U.S. Army.",
+            "He left e.g. early.",
+            "See No. 4 today."
+        ]
     );
-    assert_eq!(split("John F. Kennedy spoke."), vec!["John F. Kennedy spoke."]);
+    assert_eq!(
+        split("John F. Kennedy spoke."),
+        vec!["John F. Kennedy spoke."]
+    );
 }
 
 #[test]
 fn keeps_decimals_and_large_numbers() {
     assert_eq!(
         split("2.8 million tickets were issued. The p-value was 0.05 and 3,000 came."),
-        vec!["2.8 million tickets were issued.", "The p-value was 0.05 and 3,000 came."]
+        vec![
+            "2.8 million tickets were issued.",
+            "The p-value was 0.05 and 3,000 came."
+        ]
     );
 }
 
 #[test]
 fn closing_quotes_and_brackets_stay_with_their_sentence() {
-    assert_eq!(split("He said \"Stop.\" Then he left."), vec!["He said \"Stop.\"", "Then he left."]);
+    assert_eq!(
+        split("He said \"Stop.\" Then he left."),
+        vec!["He said \"Stop.\"", "Then he left."]
+    );
     assert_eq!(split("(See below.) Next."), vec!["(See below.)", "Next."]);
 }
 
 #[test]
 fn citation_marks_stay_with_the_preceding_sentence() {
-    assert_eq!(split("As reported.[19] The next one."), vec!["As reported.[19]", "The next one."]);
-    assert_eq!(split("As reported [19]. The next one."), vec!["As reported [19].", "The next one."]);
-    assert_eq!(split("As reported.[19][20] Next."), vec!["As reported.[19][20]", "Next."]);
+    assert_eq!(
+        split("As reported.[19] The next one."),
+        vec!["As reported.[19]", "The next one."]
+    );
+    assert_eq!(
+        split("As reported [19]. The next one."),
+        vec!["As reported [19].", "The next one."]
+    );
+    assert_eq!(
+        split("As reported.[19][20] Next."),
+        vec!["As reported.[19][20]", "Next."]
+    );
 }
 
 #[test]
 fn blank_lines_and_broken_lines() {
-    assert_eq!(split("A heading\n\nBody text here. More."), vec!["A heading", "Body text here.", "More."]);
-    assert_eq!(split("A line that\nwraps on. Next."), vec!["A line that\nwraps on.", "Next."]);
+    assert_eq!(
+        split("A heading\n\nBody text here. More."),
+        vec!["A heading", "Body text here.", "More."]
+    );
+    assert_eq!(
+        split("A line that\nwraps on. Next."),
+        vec!["A line that\nwraps on.", "Next."]
+    );
     assert!(split("   ").is_empty());
 }
 
@@ -82,14 +113,23 @@ fn real_covid_fact_evidence_boundaries_are_found() {
     let (mut total, mut found) = (0, 0);
     let mut missed = Vec::new();
     for line in jsonl.lines() {
-        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else { continue };
-        let given: Vec<&str> = v["evidence"].as_array().into_iter().flatten().filter_map(|s| s.as_str()).map(str::trim).collect();
+        let Ok(v) = serde_json::from_str::<serde_json::Value>(line) else {
+            continue;
+        };
+        let given: Vec<&str> = v["evidence"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str())
+            .map(str::trim)
+            .collect();
         let joined = given.join(" ");
         let ends: Vec<usize> = sentences(&joined).iter().map(|s| s.end).collect();
         let mut at = 0;
         for pair in given.windows(2) {
             at += pair[0].len();
-            let certain = pair[0].ends_with(['.', '!', '?']) && pair[1].starts_with(|c: char| c.is_uppercase());
+            let certain = pair[0].ends_with(['.', '!', '?'])
+                && pair[1].starts_with(|c: char| c.is_uppercase());
             if certain {
                 total += 1;
                 if ends.contains(&at) {
@@ -103,14 +143,31 @@ fn real_covid_fact_evidence_boundaries_are_found() {
     }
     assert!(total > 1000, "too few boundaries to judge: {total}");
     let rate = found as f64 / total as f64;
-    assert!(rate >= 0.98, "found {found} of {total} sentence boundaries; missed e.g. {missed:#?}");
+    assert!(
+        rate >= 0.98,
+        "found {found} of {total} sentence boundaries; missed e.g. {missed:#?}"
+    );
 }
 
 #[test]
 fn tokens_keep_words_numbers_and_offsets() {
     let t = "Don't panic: SARS-CoV-2 hit 3,000 people (2.8%) in Müller’s café.";
     let toks: Vec<&str> = tokens(t).iter().map(|t| t.text).collect();
-    assert_eq!(toks, vec!["Don't", "panic", "SARS-CoV-2", "hit", "3,000", "people", "2.8", "in", "Müller’s", "café"]);
+    assert_eq!(
+        toks,
+        vec![
+            "Don't",
+            "panic",
+            "SARS-CoV-2",
+            "hit",
+            "3,000",
+            "people",
+            "2.8",
+            "in",
+            "Müller’s",
+            "café"
+        ]
+    );
     for tok in tokens(t) {
         assert_eq!(&t[tok.start..tok.end], tok.text);
     }

@@ -1,0 +1,107 @@
+//! Latency of serving and answering work through the api: `next_item` (find, reserve and
+//! build an evidence item) and `submit` (check and commit an answer, fsync included), at
+//! 1,000 and 300,000 claims. Run with `cargo bench -p factdesk-api --bench work`;
+//! figures go to docs/performance.md.
+
+use factdesk_api::annotate::Answer;
+use factdesk_api::annotators::Role;
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{NoProgress, Project, SystemClock};
+use std::io::Write;
+use std::time::Instant;
+
+mod common;
+use common::{sentence, Lcg};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+fn setup(dir: &std::path::Path, claims: usize) -> Project {
+    let mut rng = Lcg(9);
+    let path = dir.join(format!("claims-{claims}.jsonl"));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
+    for i in 0..claims {
+        let mut claim = String::new();
+        sentence(&mut rng, &mut claim);
+        let evidence: Vec<String> = (0..6)
+            .map(|_| {
+                let mut s = String::new();
+                sentence(&mut rng, &mut s);
+                s.trim().to_string()
+            })
+            .collect();
+        let row =
+            serde_json::json!({"id": format!("c{i}"), "claim": claim.trim(), "evidence": evidence});
+        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(w);
+    let mut p = Project::create(
+        &dir.join(format!("work-{claims}.fdesk")),
+        Box::new(SystemClock),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let req = ImportRequest {
+        claims: vec![path],
+        ..Default::default()
+    };
+    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    p.create_tasks(TaskKind::Evidence, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for name in ["ana", "ben", "caro"] {
+        p.add_annotator(name, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    p
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let sizes: &[usize] = if full { &[1_000, 300_000] } else { &[200] };
+    let rounds = if full { 300 } else { 20 };
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for &n in sizes {
+        let started = Instant::now();
+        let mut p = setup(dir.path(), n);
+        println!(
+            "{n} claims: project ready in {:.1} s",
+            started.elapsed().as_secs_f64()
+        );
+        let (mut next_ms, mut submit_ms) = (Vec::new(), Vec::new());
+        for i in 0..rounds {
+            let who = ["ana", "ben", "caro"][i % 3];
+            let t = Instant::now();
+            let next = p
+                .next_item(who, TaskKind::Evidence)
+                .unwrap_or_else(|e| panic!("{e}"));
+            next_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let Some(item) = next.item else { break };
+            let pick = item
+                .options
+                .first()
+                .map(|o| o.id.clone())
+                .unwrap_or_default();
+            let answer = Answer {
+                task_id: item.task_id,
+                selected: vec![pick],
+                ..Default::default()
+            };
+            let t = Instant::now();
+            p.submit(who, &answer).unwrap_or_else(|e| panic!("{e}"));
+            submit_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        next_ms.sort_by(f64::total_cmp);
+        submit_ms.sort_by(f64::total_cmp);
+        println!(
+            "{n} claims: next p50 {:.2} ms, p95 {:.2} ms; submit p50 {:.2} ms, p95 {:.2} ms ({} rounds)",
+            percentile(&next_ms, 0.5),
+            percentile(&next_ms, 0.95),
+            percentile(&submit_ms, 0.5),
+            percentile(&submit_ms, 0.95),
+            submit_ms.len()
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! What an annotator is shown for a task. Everything here is what the annotator's side
+//! can read, so it holds no other annotator's answers and nothing that tells the trick
+//! sentence from the candidates: every option has the same fields, and its id is an
+//! opaque keyed hash.
+
+use crate::settings::{trick_sentence, Settings};
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::highlight::{segments, HighlightOptions, Segment};
+use factdesk_store::tasks::TaskRow;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// A piece of text, highlighted where it shares a word with the claim.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct TextPiece {
+    pub text: String,
+    pub hit: bool,
+}
+
+/// A sentence the annotator can select.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ItemOption {
+    /// Opaque: it names the option for this annotator and task only.
+    pub id: String,
+    pub text: String,
+    pub pieces: Vec<TextPiece>,
+}
+
+/// The annotator's earlier answer, shown when they go back to an item.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PreviousAnswer {
+    pub selected: Vec<String>,
+    pub no_evidence: bool,
+    pub text: Option<String>,
+    pub label: Option<String>,
+    pub comment: Option<String>,
+}
+
+/// The annotator's pace on a kind of task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Pace {
+    /// Items this annotator has answered.
+    pub done: u64,
+    /// Items of this kind in the project.
+    pub total: u64,
+    /// Items per hour over the recent answers; null until there are two.
+    pub per_hour: Option<f64>,
+    /// Minutes to finish what is left at that pace.
+    pub minutes_left: Option<f64>,
+}
+
+/// One item of work.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Item {
+    pub task_id: i64,
+    pub kind: TaskKind,
+    pub claim: String,
+    pub context: Option<String>,
+    /// Evidence: the candidates and the trick, in display order.
+    pub options: Vec<ItemOption>,
+    /// Verify: the counter-claim to judge against `claim`.
+    pub counter_claim: Option<String>,
+    /// Label: the evidence sentences to judge the claim against.
+    pub evidence: Vec<String>,
+    pub guidelines: String,
+    pub previous: Option<PreviousAnswer>,
+    pub pace: Pace,
+}
+
+/// An option shown for an evidence task, as the server knows it.
+#[derive(Debug, Clone)]
+pub(crate) struct Slot {
+    pub id: String,
+    pub text: String,
+    /// `None` for the trick.
+    pub sentence_id: Option<i64>,
+}
+
+/// The opaque id of display slot `slot` for this annotator and task.
+fn option_id(secret: &[u8], task_id: i64, annotator_id: i64, slot: usize) -> String {
+    let mut key = [0u8; 32];
+    for (k, s) in key.iter_mut().zip(secret) {
+        *k = *s;
+    }
+    let h = blake3::keyed_hash(
+        &key,
+        format!("option:{task_id}:{annotator_id}:{slot}").as_bytes(),
+    );
+    format!("o{}", &h.to_hex()[..12])
+}
+
+impl Project {
+    /// The options of an evidence task in display order, with the trick at its slot.
+    pub(crate) fn slots(
+        &self,
+        task: &TaskRow,
+        annotator_id: i64,
+        claim: &str,
+        settings: &Settings,
+    ) -> Result<Vec<Slot>> {
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let mut texts: Vec<(String, Option<i64>)> = self
+            .store
+            .candidates(task.claim_id)?
+            .into_iter()
+            .map(|c| (c.text, Some(c.sentence_id)))
+            .collect();
+        let at = (task.trick_slot.unwrap_or(0) as usize).min(texts.len());
+        texts.insert(at, (trick_sentence(&settings.trick_template, claim), None));
+        Ok(texts
+            .into_iter()
+            .enumerate()
+            .map(|(i, (text, sentence_id))| Slot {
+                id: option_id(&secret, task.id, annotator_id, i),
+                text,
+                sentence_id,
+            })
+            .collect())
+    }
+
+    pub(crate) fn build_item(&self, task: &TaskRow, annotator_id: i64) -> Result<Item> {
+        let settings = self.settings()?;
+        let kind = TaskKind::from_db(&task.kind);
+        let claim = self.store.claim(task.claim_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("task {} points at a missing claim", task.id),
+            )
+        })?;
+        let highlight = HighlightOptions::default();
+        let pieces = |text: &str, against: &str| -> Vec<TextPiece> {
+            segments(text, against, &highlight)
+                .into_iter()
+                .map(|Segment { text, hit }| TextPiece { text, hit })
+                .collect()
+        };
+        let mut item = Item {
+            task_id: task.id,
+            kind,
+            claim: claim.text.clone(),
+            context: claim.context.clone(),
+            options: Vec::new(),
+            counter_claim: None,
+            evidence: Vec::new(),
+            guidelines: String::new(),
+            previous: None,
+            pace: self.pace(annotator_id, kind)?,
+        };
+        let mut slots = Vec::new();
+        match kind {
+            TaskKind::Evidence => {
+                item.guidelines = settings.guidelines.evidence.clone();
+                slots = self.slots(task, annotator_id, &claim.text, &settings)?;
+                item.options = slots
+                    .iter()
+                    .map(|s| ItemOption {
+                        id: s.id.clone(),
+                        text: s.text.clone(),
+                        pieces: pieces(&s.text, &claim.text),
+                    })
+                    .collect();
+            }
+            TaskKind::Refute => item.guidelines = settings.guidelines.refute.clone(),
+            TaskKind::Verify => {
+                item.guidelines = settings.guidelines.verify.clone();
+                let parent = match claim.parent_id {
+                    Some(p) => self.store.claim(p)?,
+                    None => None,
+                };
+                match parent {
+                    Some(p) => {
+                        item.claim = p.text;
+                        item.context = p.context;
+                        item.counter_claim = Some(claim.text.clone());
+                    }
+                    None => item.counter_claim = Some(claim.text.clone()),
+                }
+            }
+            TaskKind::Label => {
+                item.guidelines = settings.guidelines.label.clone();
+                item.evidence = self
+                    .store
+                    .candidates(task.claim_id)?
+                    .into_iter()
+                    .map(|c| c.text)
+                    .collect();
+            }
+        }
+        item.previous = self.previous_answer(task.id, annotator_id, &slots)?;
+        Ok(item)
+    }
+
+    fn previous_answer(
+        &self,
+        task_id: i64,
+        annotator_id: i64,
+        slots: &[Slot],
+    ) -> Result<Option<PreviousAnswer>> {
+        let Some(a) =
+            factdesk_store::annotations::current(self.store.conn(), task_id, annotator_id)?
+        else {
+            return Ok(None);
+        };
+        let chosen: Vec<i64> = a.answer["selected"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|v| v.as_i64())
+            .collect();
+        let mut selected: Vec<String> = slots
+            .iter()
+            .filter(|s| s.sentence_id.is_some_and(|id| chosen.contains(&id)))
+            .map(|s| s.id.clone())
+            .collect();
+        if a.trick_failed {
+            selected.extend(
+                slots
+                    .iter()
+                    .filter(|s| s.sentence_id.is_none())
+                    .map(|s| s.id.clone()),
+            );
+        }
+        let text = |k: &str| a.answer[k].as_str().map(str::to_string);
+        Ok(Some(PreviousAnswer {
+            selected,
+            no_evidence: a.answer["no_evidence"].as_bool().unwrap_or(false),
+            text: text("text"),
+            label: text("label"),
+            comment: a.comment,
+        }))
+    }
+
+    fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
+        let conn = self.store.conn();
+        let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind.as_str())?;
+        let (total, _, _) = factdesk_store::tasks::totals(conn, kind.as_str())?;
+        // Pace over the last 20 answers, so a break earlier in the day does not count.
+        let times: Vec<i64> = {
+            let mut stmt = conn.prepare_cached(
+                "SELECT a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
+                 WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT 20",
+            )?;
+            let rows =
+                stmt.query_map(rusqlite::params![annotator_id, kind.as_str()], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let per_hour = match (times.first(), times.last()) {
+            (Some(&last), Some(&first)) if times.len() >= 2 && last > first => {
+                Some((times.len() - 1) as f64 / ((last - first) as f64 / 3_600_000.0))
+            }
+            _ => None,
+        };
+        let left = total.saturating_sub(done) as f64;
+        Ok(Pace {
+            done,
+            total,
+            per_hour,
+            minutes_left: per_hour.map(|p| left / p * 60.0),
+        })
+    }
+}

@@ -1,0 +1,142 @@
+//! Who works on a project, their roles, and the trick-failure flags the lead watches.
+
+use crate::settings::Settings;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_store::annotations;
+use factdesk_store::annotators::{self, AnnotatorRow};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Lead,
+    Annotator,
+}
+
+impl Role {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Lead => "lead",
+            Role::Annotator => "annotator",
+        }
+    }
+}
+
+impl std::str::FromStr for Role {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Role> {
+        match s {
+            "lead" => Ok(Role::Lead),
+            "annotator" => Ok(Role::Annotator),
+            _ => Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("unknown role {s:?}: use lead or annotator"),
+            )),
+        }
+    }
+}
+
+/// An annotator as the lead sees them.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Annotator {
+    pub id: i64,
+    pub name: String,
+    pub role: Role,
+    /// Evidence items answered, each of which showed a trick sentence.
+    pub tricks_seen: u64,
+    pub tricks_failed: u64,
+    /// Failed share of tricks seen; null before any.
+    pub trick_failure_rate: Option<f64>,
+    /// Over the threshold after enough tricks: answers leave aggregation until the lead
+    /// decides.
+    pub flagged: bool,
+    /// The lead's decision: "include" or "exclude"; null when none.
+    pub flag_override: Option<String>,
+    /// Whether this annotator's answers count in agreement and aggregation.
+    pub counted: bool,
+}
+
+fn describe(row: AnnotatorRow, counts: Option<(u64, u64)>, settings: &Settings) -> Annotator {
+    let (seen, failed) = counts.unwrap_or((0, 0));
+    let rate = (seen > 0).then(|| failed as f64 / seen as f64);
+    let flagged = seen >= u64::from(settings.trick_min_seen)
+        && rate.is_some_and(|r| r > settings.trick_flag_threshold);
+    let counted = match row.flag_override.as_deref() {
+        Some("include") => true,
+        Some("exclude") => false,
+        _ => !flagged,
+    };
+    Annotator {
+        id: row.id,
+        name: row.name,
+        role: if row.role == "lead" {
+            Role::Lead
+        } else {
+            Role::Annotator
+        },
+        tricks_seen: seen,
+        tricks_failed: failed,
+        trick_failure_rate: rate,
+        flagged,
+        flag_override: row.flag_override,
+        counted,
+    }
+}
+
+impl Project {
+    pub fn add_annotator(&mut self, name: &str, role: Role) -> Result<Annotator> {
+        let name = name.trim();
+        if name.is_empty() {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                "an annotator needs a name",
+            ));
+        }
+        let now = self.clock.now_ms();
+        if annotators::insert(self.store.conn(), name, role.as_str(), now)?.is_none() {
+            return Err(Error::new(
+                ErrorCode::AlreadyExists,
+                format!("there is already an annotator called {name:?}"),
+            ));
+        }
+        self.annotator(name)
+    }
+
+    pub fn annotators(&self) -> Result<Vec<Annotator>> {
+        let settings = self.settings()?;
+        let counts: std::collections::HashMap<i64, (u64, u64)> =
+            annotations::trick_counts(self.store.conn())?
+                .into_iter()
+                .map(|(id, seen, failed)| (id, (seen, failed)))
+                .collect();
+        Ok(annotators::list(self.store.conn())?
+            .into_iter()
+            .map(|row| {
+                let c = counts.get(&row.id).copied();
+                describe(row, c, &settings)
+            })
+            .collect())
+    }
+
+    pub fn annotator(&self, name: &str) -> Result<Annotator> {
+        self.annotators()?
+            .into_iter()
+            .find(|a| a.name == name)
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator called {name:?}; add one with `factdesk annotators P add {name}`")))
+    }
+
+    /// The lead's decision on a flagged annotator: include or exclude their answers, or
+    /// `None` to follow the flag again.
+    pub fn set_flag_override(&mut self, name: &str, include: Option<bool>) -> Result<Annotator> {
+        let a = self.annotator(name)?;
+        let value = include.map(|i| if i { "include" } else { "exclude" });
+        annotators::set_flag_override(self.store.conn(), a.id, value)?;
+        self.annotator(name)
+    }
+
+    pub(crate) fn annotator_row(&self, name: &str) -> Result<AnnotatorRow> {
+        annotators::by_name(self.store.conn(), name)?
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator called {name:?}")))
+    }
+}

@@ -1,0 +1,308 @@
+//! Serving and answering work through the api: overlap, reservations, blindness, tricks.
+
+use factdesk_api::annotate::{Answer, Item};
+use factdesk_api::annotators::Role;
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::settings::trick_sentence;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
+use std::collections::HashMap;
+use std::io::Write;
+
+/// A project of `n` claims, each with a document of eight sentences.
+fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
+    let docs = dir.join("docs.jsonl");
+    let claims = dir.join("claims.jsonl");
+    let (mut d, mut c) = (
+        std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}")),
+        std::fs::File::create(&claims).unwrap_or_else(|e| panic!("{e}")),
+    );
+    for i in 0..n {
+        let text = format!(
+            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island. The river flooded twice. Tourism grew in the 1990s. The port closed in {}.",
+            1800 + i,
+            1950 + i
+        );
+        writeln!(
+            d,
+            "{}",
+            serde_json::json!({"id": format!("d{i}"), "text": text})
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
+        writeln!(c, "{}", serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"}))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+fn trick_id(p: &Project, item: &Item) -> String {
+    let template = p
+        .settings()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .trick_template;
+    let trick = trick_sentence(&template, &item.claim);
+    item.options
+        .iter()
+        .find(|o| o.text == trick)
+        .map(|o| o.id.clone())
+        .unwrap_or_else(|| panic!("no trick among {:?}", item.options))
+}
+
+fn real_id(p: &Project, item: &Item) -> String {
+    let trick = trick_id(p, item);
+    item.options
+        .iter()
+        .find(|o| o.id != trick)
+        .map(|o| o.id.clone())
+        .unwrap_or_default()
+}
+
+fn answer(task_id: i64, selected: Vec<String>) -> Answer {
+    Answer {
+        task_id,
+        selected,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn three_annotators_with_overlap_three_answer_every_item_exactly_three_times() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 12, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let names = ["ana", "ben", "caro"];
+    for n in names {
+        p.add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut answered: HashMap<i64, Vec<&str>> = HashMap::new();
+    // Round-robin, as three people working at once would.
+    let mut active = names.to_vec();
+    while !active.is_empty() {
+        active.retain(|&n| {
+            let next = p
+                .next_item(n, TaskKind::Evidence)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let Some(item) = next.item else { return false };
+            let id = real_id(&p, &item);
+            p.submit(n, &answer(item.task_id, vec![id]))
+                .unwrap_or_else(|e| panic!("{e}"));
+            answered.entry(item.task_id).or_default().push(n);
+            clock.advance_ms(4_000);
+            true
+        });
+    }
+    assert_eq!(answered.len(), 12);
+    for (task, who) in &answered {
+        let mut who = who.clone();
+        who.sort_unstable();
+        assert_eq!(who, names.to_vec(), "task {task}");
+    }
+}
+
+#[test]
+fn an_expired_reservation_goes_to_another_annotator() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 1, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("ana", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("ben", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let held = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    // Ana's reservation blocks Ben while it lasts...
+    assert!(p
+        .next_item("ben", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .is_none());
+    // ...and Ana gets the same unfinished item back after a restart.
+    let again = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    assert_eq!(again.task_id, held.task_id);
+    clock.advance_ms(31 * 60_000);
+    let taken = p
+        .next_item("ben", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("ben got nothing"));
+    assert_eq!(taken.task_id, held.task_id);
+    let id = real_id(&p, &taken);
+    p.submit("ben", &answer(taken.task_id, vec![id]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let late = p.submit("ana", &answer(held.task_id, vec![real_id(&p, &held)]));
+    assert_eq!(late.map_err(|e| e.code).err(), Some(ErrorCode::Conflict));
+}
+
+#[test]
+fn picking_tricks_flags_an_annotator_for_the_lead() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 5, &clock);
+    p.create_tasks(TaskKind::Evidence, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("lead", Role::Lead)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("careless", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("careful", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for who in ["careless", "careful"] {
+        while let Some(item) = p
+            .next_item(who, TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+        {
+            let pick = if who == "careless" {
+                trick_id(&p, &item)
+            } else {
+                real_id(&p, &item)
+            };
+            p.submit(who, &answer(item.task_id, vec![pick]))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    let list = p.annotators().unwrap_or_else(|e| panic!("{e}"));
+    let careless = list
+        .iter()
+        .find(|a| a.name == "careless")
+        .unwrap_or_else(|| panic!("missing"));
+    assert_eq!((careless.tricks_seen, careless.tricks_failed), (5, 5));
+    assert!(careless.flagged && !careless.counted);
+    let careful = list
+        .iter()
+        .find(|a| a.name == "careful")
+        .unwrap_or_else(|| panic!("missing"));
+    assert!(!careful.flagged && careful.counted);
+    let included = p
+        .set_flag_override("careless", Some(true))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(included.flagged && included.counted);
+}
+
+#[test]
+fn items_look_the_same_for_trick_and_candidates_and_hide_others_answers() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 1, &clock);
+    p.create_tasks(TaskKind::Evidence, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("ana", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("ben", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let item = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    let mut a = answer(item.task_id, vec![real_id(&p, &item)]);
+    a.comment = Some("ANA-SECRET-COMMENT".into());
+    p.submit("ana", &a).unwrap_or_else(|e| panic!("{e}"));
+
+    let next = p
+        .next_item("ben", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let json = serde_json::to_value(&next).unwrap_or_else(|e| panic!("{e}"));
+    let text = json.to_string();
+    assert!(
+        !text.contains("ANA-SECRET-COMMENT") && !text.contains("ana"),
+        "{text}"
+    );
+    assert!(json["item"]["previous"].is_null());
+    let options = json["item"]["options"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(options.len(), 6, "five candidates and the trick");
+    let keys = |o: &serde_json::Value| {
+        o.as_object()
+            .map(|m| m.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    for o in &options {
+        assert_eq!(
+            keys(o),
+            keys(&options[0]),
+            "every option has the same fields"
+        );
+        let id = o["id"].as_str().unwrap_or("");
+        assert!(
+            id.len() == 13 && id.starts_with('o') && id[1..].chars().all(|c| c.is_ascii_hexdigit()),
+            "{id}"
+        );
+    }
+    // Ben's ids differ from Ana's for the same task: ids cannot be compared across people.
+    let ben_ids: Vec<&str> = options.iter().filter_map(|o| o["id"].as_str()).collect();
+    assert!(item
+        .options
+        .iter()
+        .all(|o| !ben_ids.contains(&o.id.as_str())));
+}
+
+#[test]
+fn a_corrected_answer_supersedes_without_counting_twice() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("ana", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let first = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    p.submit(
+        "ana",
+        &Answer {
+            task_id: first.task_id,
+            no_evidence: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let back = p
+        .previous_item("ana", TaskKind::Evidence, None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("nothing to go back to"));
+    assert_eq!(back.task_id, first.task_id);
+    assert!(back.previous.as_ref().is_some_and(|a| a.no_evidence));
+    let pick = real_id(&p, &back);
+    p.submit("ana", &answer(back.task_id, vec![pick.clone()]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let again = p
+        .previous_item("ana", TaskKind::Evidence, None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("none"));
+    assert_eq!(again.previous.map(|a| a.selected), Some(vec![pick]));
+    let stats = p.stats().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(stats.annotations, 2, "both answers are kept");
+    // The second item is still served: the correction did not use up the overlap twice.
+    assert!(p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .is_some());
+}

@@ -1,0 +1,76 @@
+//! The `assignments` table: which annotator holds which task, until when.
+
+use crate::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// The task this annotator holds a live reservation on, for a kind, oldest first: an
+/// item left unfinished comes back before anything new.
+pub fn live_for(conn: &Connection, annotator_id: i64, kind: &str, now: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT a.task_id FROM assignments a JOIN tasks t ON t.id = a.task_id
+             WHERE a.annotator_id = ?1 AND t.kind = ?2 AND a.state = 'reserved'
+               AND (a.expires_at IS NULL OR a.expires_at > ?3)
+             ORDER BY a.reserved_at, a.id LIMIT 1",
+        )?
+        .query_row(params![annotator_id, kind, now], |r| r.get(0))
+        .optional()?)
+}
+
+/// Live reservations on a task by annotators other than `annotator_id`.
+pub fn live_others(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<u32> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FROM assignments WHERE task_id = ?1 AND annotator_id != ?2 AND state = 'reserved'
+               AND (expires_at IS NULL OR expires_at > ?3)",
+        )?
+        .query_row(params![task_id, annotator_id, now], |r| r.get(0))?)
+}
+
+/// This annotator's assignment state on a task, if any.
+pub fn state(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT state FROM assignments WHERE task_id = ?1 AND annotator_id = ?2")?
+        .query_row(params![task_id, annotator_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Reserves a task for an annotator until `expires_at` (`None`: until answered), renewing
+/// an earlier reservation that lapsed.
+pub fn reserve(
+    conn: &Connection,
+    task_id: i64,
+    annotator_id: i64,
+    now: i64,
+    expires_at: Option<i64>,
+    pack_id: Option<&str>,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO assignments (task_id, annotator_id, reserved_at, expires_at, pack_id, state)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'reserved')
+         ON CONFLICT (task_id, annotator_id) DO UPDATE SET reserved_at = ?3, expires_at = ?4, pack_id = ?5, state = 'reserved'
+         WHERE state != 'answered'",
+    )?
+    .execute(params![task_id, annotator_id, now, expires_at, pack_id])?;
+    Ok(())
+}
+
+/// When this annotator's reservation of a task began, if any.
+pub fn reserved_at(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT reserved_at FROM assignments WHERE task_id = ?1 AND annotator_id = ?2",
+        )?
+        .query_row(params![task_id, annotator_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Marks a task answered by an annotator (creating the assignment if it had none).
+pub fn mark_answered(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO assignments (task_id, annotator_id, reserved_at, state) VALUES (?1, ?2, ?3, 'answered')
+         ON CONFLICT (task_id, annotator_id) DO UPDATE SET state = 'answered'",
+    )?
+    .execute(params![task_id, annotator_id, now])?;
+    Ok(())
+}

@@ -1,0 +1,46 @@
+//! The `reviews` table: the lead's accept or reject of a written refutation.
+
+use crate::Result;
+use rusqlite::{params, Connection};
+
+pub fn insert(
+    conn: &Connection,
+    annotation_id: i64,
+    lead_id: i64,
+    accepted: bool,
+    note: Option<&str>,
+    at: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO reviews (annotation_id, lead_id, accepted, note, at) VALUES (?1, ?2, ?3, ?4, ?5)
+         ON CONFLICT (annotation_id) DO UPDATE SET lead_id = ?2, accepted = ?3, note = ?4, at = ?5",
+        params![annotation_id, lead_id, accepted, note, at],
+    )?;
+    Ok(())
+}
+
+/// A writer's refutations so far: (written, accepted, rejected), over current answers.
+pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
+    Ok(conn.query_row(
+        "SELECT count(*), coalesce(sum(r.accepted = 1), 0), coalesce(sum(r.accepted = 0), 0)
+         FROM annotations a JOIN tasks t ON t.id = a.task_id LEFT JOIN reviews r ON r.annotation_id = a.id
+         WHERE a.annotator_id = ?1 AND t.kind = 'refute'
+           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
+        [annotator_id],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
+    )?)
+}
+
+/// Written refutations waiting for review: (annotation id, annotator, original, written).
+pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT a.id, n.name, c.text, json_extract(a.answer, '$.text')
+         FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
+         JOIN annotators n ON n.id = a.annotator_id
+         WHERE t.kind = 'refute' AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.annotation_id = a.id)
+           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+         ORDER BY a.id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
