@@ -16,6 +16,7 @@ pub mod progress;
 pub mod project;
 pub mod rank;
 pub mod recent;
+pub mod review;
 pub mod search;
 pub mod settings;
 pub mod tasks;

@@ -20,7 +20,18 @@ impl Project {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "project".to_string());
         let store = Store::create(path, &name, clock.now_ms())?;
-        Ok(Project { store, clock })
+        let mut project = Project { store, clock };
+        // Each project draws from its own seed (kept in its settings, so it can be set).
+        let seed = u64::from_le_bytes(
+            uuid::Uuid::new_v4().as_bytes()[..8]
+                .try_into()
+                .unwrap_or([1; 8]),
+        );
+        project.set_settings(&crate::settings::Settings {
+            seed,
+            ..Default::default()
+        })?;
+        Ok(project)
     }
 
     /// Opens an existing project file.

@@ -306,3 +306,80 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
         .item
         .is_some());
 }
+
+#[test]
+fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 8, &clock);
+    p.create_tasks(TaskKind::Refute, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("lead", Role::Lead)
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator("wren", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut written = 0;
+    loop {
+        let next = p
+            .next_item("wren", TaskKind::Refute)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(item) = next.item else {
+            assert!(next
+                .reason
+                .unwrap_or_default()
+                .contains("waiting for the lead's review"));
+            break;
+        };
+        // "Town 3 had a lighthouse built in 1803": a bare negation is refused...
+        let negated = item.claim.replace(" had ", " had no ");
+        let refused = p.submit(
+            "wren",
+            &Answer {
+                task_id: item.task_id,
+                text: Some(negated),
+                ..Default::default()
+            },
+        );
+        assert_eq!(
+            refused.map_err(|e| e.code).err(),
+            Some(ErrorCode::CheckFailed)
+        );
+        // ...a changed fact is taken, and becomes a claim waiting for verification.
+        let changed = item.claim.replace("lighthouse", "windmill");
+        p.submit(
+            "wren",
+            &Answer {
+                task_id: item.task_id,
+                text: Some(changed),
+                ..Default::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        written += 1;
+    }
+    assert_eq!(
+        written, 5,
+        "the first five are served, then the writer waits"
+    );
+    let pending = p.pending_reviews().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(pending.len(), 5);
+    assert!(pending.iter().all(|r| r.written.contains("windmill")));
+    for r in &pending[..4] {
+        p.review("lead", r.annotation_id, true, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert!(
+        p.next_item("wren", TaskKind::Refute)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+            .is_some(),
+        "four accepted qualify"
+    );
+    let verify = p
+        .create_tasks(TaskKind::Verify, None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        verify.existing, 5,
+        "each written refutation already has its verification task"
+    );
+}

@@ -9,7 +9,9 @@ mod make_eval_set;
 mod next;
 mod rank;
 mod reindex;
+mod review;
 mod search;
+mod settings;
 mod stats;
 mod submit;
 mod tasks;
@@ -39,6 +41,8 @@ enum Command {
     Tasks(tasks::Args),
     Next(next::Args),
     Submit(submit::Args),
+    Review(review::Args),
+    Settings(settings::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -56,6 +60,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Tasks(a) => tasks::run(a),
         Command::Next(a) => next::run(a),
         Command::Submit(a) => submit::run(a),
+        Command::Review(a) => review::run(a),
+        Command::Settings(a) => settings::run(a),
     }
 }
 
