@@ -9,11 +9,12 @@ import { waitForDriver } from "./webdriver.mjs";
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const targetDir = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(repo, "target");
 
-/** The demo claims and documents, once assets/demo holds them; else null. */
+/** The demo project's claims and documents (assets/demo). */
 export function demoFiles() {
-  const claims = join(repo, "assets", "demo", "claims.jsonl");
-  const documents = join(repo, "assets", "demo", "documents.jsonl");
-  return existsSync(claims) && existsSync(documents) ? { claims, documents } : null;
+  return {
+    claims: join(repo, "assets", "demo", "claims.jsonl"),
+    documents: join(repo, "assets", "demo", "documents.jsonl"),
+  };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
