@@ -57,7 +57,7 @@ export function overviewView(o: Overview): HTMLElement {
     },
     { key: "documents", label: "Documents", value: s.documents, note: "evidence sources" },
     { key: "sentences", label: "Sentences", value: s.sentences, note: "in those documents" },
-    { key: "candidates", label: "Candidates", value: s.candidates, note: "ranked evidence per claim" },
+    { key: "candidates", label: "Candidates", value: s.candidates, note: "top-ranked evidence sentences" },
   ];
   const work: Tile[] = [
     { key: "tasks", label: "Tasks", value: s.tasks, note: "evidence, refutation, labelling" },
