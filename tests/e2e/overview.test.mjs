@@ -18,6 +18,21 @@ function cli(...args) {
   return execFileSync(factdesk, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
 }
 
+/**
+ * The count is in the DOM before WebKit has painted it, and a screenshot taken too soon is
+ * an empty page (a few kilobytes of flat colour): wait for paint, and retake while it is.
+ */
+async function paintedScreenshot(session) {
+  let png;
+  for (let i = 0; i < 10; i += 1) {
+    await session.afterPaint();
+    png = await session.screenshot();
+    if (png.length > 10_000) break;
+    await new Promise((r) => setTimeout(r, 300));
+  }
+  return png;
+}
+
 test("the overview shows the project's claim count", async (t) => {
   for (const bin of [factdesk, app]) assert.ok(existsSync(bin), `${bin} is missing; build it first`);
   const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
@@ -52,7 +67,7 @@ test("the overview shows the project's claim count", async (t) => {
     assert.equal(await session.text(name), "demo");
 
     mkdirSync(join(repo, "docs", "screenshots"), { recursive: true });
-    writeFileSync(join(repo, "docs", "screenshots", "overview.png"), await session.screenshot());
+    writeFileSync(join(repo, "docs", "screenshots", "overview.png"), await paintedScreenshot(session));
   } catch (e) {
     for (const p of processes) if (p.log) t.diagnostic(`${p.label} said:\n${p.log()}`);
     throw e;

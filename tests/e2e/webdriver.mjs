@@ -69,6 +69,18 @@ export class Session {
     return this.cmd("POST", `/element/${element}/value`, { text });
   }
 
+  /** Runs `script` in the page; it gets `args` and finishes by calling its last argument. */
+  executeAsync(script, args = []) {
+    return this.cmd("POST", "/execute/async", { script, args });
+  }
+
+  /** Resolves once the page has painted what the DOM holds now. */
+  afterPaint() {
+    return this.executeAsync(
+      "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+    );
+  }
+
   /** A PNG of the window. */
   async screenshot() {
     return Buffer.from(await this.cmd("GET", "/screenshot"), "base64");
