@@ -1,13 +1,24 @@
-//! Live checks on a written refutation, run on every keystroke.
+//! Live checks on a written refutation, run as the annotator types.
 //!
-//! A refutation must be definitely false if the original is true, keep its subject and
-//! topic, and stay within a couple of words of its length. These checks catch the
-//! mechanical failures (empty, unchanged, a bare "not" inserted, subject swapped, length
-//! drift); whether the new claim really contradicts the old is for the verifiers.
+//! In refutation writing (DESIGN.md, task kind 2) an annotator rewrites a short claim into
+//! one that is definitely false if the original is true, with the same subject and topic
+//! and about the same length. These checks catch the mechanical failures before the
+//! annotator submits: nothing written, the original retyped, the length drifting, a bare
+//! negation inserted, the subject swapped. Whether the new claim really contradicts the
+//! old one is for the verifiers (task kind 3).
+//!
+//! The UI calls [`check_refutation`] over IPC on every keystroke, so each check is a pass
+//! or two over a few dozen words and the whole call takes microseconds. All word handling
+//! goes through the shared tokenizer in [`crate::text`], so a "word" here is the same word
+//! the 15-token limit and the length rule count.
+
+mod negation;
+mod subject;
 
 use crate::text::{normalize_token, tokens};
 use serde::{Deserialize, Serialize};
 
+/// A live check; results are always reported in this order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CheckKind {
@@ -18,15 +29,16 @@ pub enum CheckKind {
     Subject,
 }
 
+/// The outcome of one check on the current text.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CheckResult {
     pub kind: CheckKind,
     pub passed: bool,
-    /// Why it fails, or what was checked.
+    /// Human-readable: why it fails, or what it checked.
     pub message: String,
 }
 
-/// Which checks run; the lead can relax each in the project settings.
+/// Which checks run, so a project can relax them. Missing JSON fields take the defaults.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct CheckSettings {
@@ -35,11 +47,12 @@ pub struct CheckSettings {
     pub length: bool,
     pub negation_only: bool,
     pub subject: bool,
+    /// The most the written claim's token count may differ from the original's.
     pub max_length_difference: usize,
 }
 
 impl Default for CheckSettings {
-    fn default() -> CheckSettings {
+    fn default() -> Self {
         CheckSettings {
             empty: true,
             identical: true,
@@ -51,262 +64,177 @@ impl Default for CheckSettings {
     }
 }
 
-/// Words that only negate. Removing them from both claims shows whether the edit was a
-/// negation and nothing else.
-const NEGATIONS: &[&str] = &[
-    "false", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "without",
-];
-
-/// Words skipped when looking for the subject: determiners and auxiliaries.
-const FUNCTION_WORDS: &[&str] = &[
-    "a", "an", "are", "be", "been", "can", "could", "did", "do", "does", "had", "has", "have",
-    "in", "is", "it", "its", "may", "might", "must", "of", "on", "should", "that", "the", "these",
-    "this", "those", "was", "were", "will", "would",
-];
-
-fn words(text: &str) -> Vec<String> {
-    tokens(text)
-        .iter()
-        .map(|t| normalize_token(t.text))
-        .collect()
+/// A claim's tokens as typed (for messages) and normalised (for comparing).
+struct Words<'a> {
+    raw: Vec<&'a str>,
+    norm: Vec<String>,
 }
 
-/// A word with its negation taken out: "isn't" -> "is", "cannot" -> "can", "won't" ->
-/// "will"; `None` for a word that only negates.
-fn without_negation(word: &str) -> Option<String> {
-    if NEGATIONS.binary_search(&word).is_ok() {
-        return None;
-    }
-    match word {
-        "cannot" | "can't" => return Some("can".into()),
-        "won't" => return Some("will".into()),
-        "shan't" => return Some("shall".into()),
-        _ => {}
-    }
-    Some(word.strip_suffix("n't").unwrap_or(word).to_string())
-}
-
-/// Auxiliaries, which usually end the subject ("The new vaccine | is effective").
-const AUXILIARIES: &[&str] = &[
-    "are", "be", "been", "can", "could", "did", "do", "does", "had", "has", "have", "is", "may",
-    "might", "must", "should", "was", "were", "will", "would",
-];
-
-/// The original's subject, as well as can be told without a parser: its content words
-/// before an auxiliary among the first words ("The new vaccine is ..." -> new, vaccine),
-/// or else its first content word ("Hydroxychloroquine fails ..." -> hydroxychloroquine).
-fn subject_words(original: &[String]) -> Vec<&str> {
-    let content =
-        |w: &&str| FUNCTION_WORDS.binary_search(w).is_err() && NEGATIONS.binary_search(w).is_err();
-    let aux = original
-        .iter()
-        .take(5)
-        .position(|w| AUXILIARIES.binary_search(&w.as_str()).is_ok());
-    let words = original.iter().map(String::as_str);
-    match aux {
-        Some(end) if end > 0 => words.take(end).filter(content).collect(),
-        _ => words.filter(content).take(1).collect(),
+impl<'a> Words<'a> {
+    fn new(text: &'a str) -> Self {
+        let raw: Vec<&str> = tokens(text).iter().map(|t| t.text).collect();
+        let norm = raw.iter().map(|t| normalize_token(t)).collect();
+        Words { raw, norm }
     }
 }
 
-/// A crude stem: enough to equate "fails" and "fail", "prevents" and "prevent".
-fn stem(w: &str) -> &str {
-    match w.strip_suffix('s') {
-        Some(base) if base.len() >= 3 && !base.ends_with('s') => base,
-        _ => w,
-    }
-}
-
-fn same_word(a: &str, b: &str) -> bool {
-    a == b || a.strip_suffix('s') == Some(b) || b.strip_suffix('s') == Some(a)
-}
-
-/// Runs the enabled checks, in a fixed order, on a refutation `written` of `original`.
+/// Runs every enabled check on `written`, a refutation of `original`: one result per
+/// enabled check, in [`CheckKind`] order.
 pub fn check_refutation(
     original: &str,
     written: &str,
     settings: &CheckSettings,
 ) -> Vec<CheckResult> {
-    let (orig, new) = (words(original), words(written));
-    let mut out = Vec::new();
-    let mut push = |kind, passed, message: String| {
-        out.push(CheckResult {
-            kind,
-            passed,
-            message,
-        })
-    };
+    let original = Words::new(original);
+    let written = Words::new(written);
+    let mut out = Vec::with_capacity(5);
     if settings.empty {
-        push(
-            CheckKind::Empty,
-            !new.is_empty(),
-            if new.is_empty() {
-                "Write a claim.".into()
-            } else {
-                "Not empty.".into()
-            },
-        );
+        out.push(check_empty(&written));
     }
     if settings.identical {
-        let same = !new.is_empty() && new == orig;
-        push(
-            CheckKind::Identical,
-            !same,
-            if same {
-                "This is the original claim; change a fact in it.".into()
-            } else {
-                "Differs from the original.".into()
-            },
-        );
+        out.push(check_identical(&original, &written));
     }
     if settings.length {
-        let diff = new.len().abs_diff(orig.len());
-        let ok = diff <= settings.max_length_difference;
-        push(
-            CheckKind::Length,
-            ok,
-            format!(
-                "{} words; the original has {}{}",
-                new.len(),
-                orig.len(),
-                if ok {
-                    String::new()
-                } else {
-                    format!(": stay within {}", settings.max_length_difference)
-                }
-            ),
-        );
+        out.push(check_length(
+            &original,
+            &written,
+            settings.max_length_difference,
+        ));
     }
     if settings.negation_only {
-        // "fails" -> "does not fail": the auxiliary and the verb's ending go with the
-        // negation, so compare without do-support and with a crude stem.
-        let strip = |ws: &[String]| {
-            ws.iter()
-                .filter_map(|w| without_negation(w))
-                .filter(|w| !matches!(w.as_str(), "do" | "does" | "did"))
-                .map(|w| stem(&w).to_string())
-                .collect::<Vec<_>>()
-        };
-        let only = !new.is_empty() && new != orig && strip(&new) == strip(&orig);
-        push(
-            CheckKind::NegationOnly,
-            !only,
-            if only {
-                "Only a negation was added or removed; change the facts instead (a number, a name, a place).".into()
-            } else {
-                "More than a negation changed.".into()
-            },
-        );
+        out.push(check_negation_only(&original, &written));
     }
     if settings.subject {
-        let subject = subject_words(&orig);
-        let kept =
-            subject.is_empty() || subject.iter().any(|s| new.iter().any(|w| same_word(w, s)));
-        push(
-            CheckKind::Subject,
-            kept,
-            if kept {
-                format!("Keeps the subject ({}).", subject.join(" "))
-            } else {
-                format!(
-                    "Keep the subject: the claim should still be about \"{}\".",
-                    subject.join(" ")
-                )
-            },
-        );
+        out.push(check_subject(&original, &written));
     }
     out
 }
 
-/// The first failing check, which blocks submitting.
+/// The first failing check: the one the UI shows and that blocks submitting.
 pub fn blocking(results: &[CheckResult]) -> Option<&CheckResult> {
     results.iter().find(|r| !r.passed)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ORIGINAL: &str = "Hydroxychloroquine fails to prevent covid-19";
-
-    fn failing(written: &str) -> Vec<CheckKind> {
-        check_refutation(ORIGINAL, written, &CheckSettings::default())
-            .into_iter()
-            .filter(|r| !r.passed)
-            .map(|r| r.kind)
-            .collect()
-    }
-
-    #[test]
-    fn word_lists_are_sorted_for_binary_search() {
-        assert!(NEGATIONS.windows(2).all(|w| w[0] < w[1]));
-        assert!(FUNCTION_WORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(AUXILIARIES.windows(2).all(|w| w[0] < w[1]));
-    }
-
-    #[test]
-    fn a_real_refutation_passes() {
-        assert!(failing("Hydroxychloroquine succeeds in preventing covid-19").is_empty());
-    }
-
-    #[test]
-    fn each_failure_is_caught() {
-        assert_eq!(
-            failing("Hydroxychloroquine does not fail to prevent covid-19"),
-            vec![CheckKind::NegationOnly]
-        );
-        assert_eq!(
-            failing("Remdesivir fails to prevent covid-19"),
-            vec![CheckKind::Subject]
-        );
-        assert!(failing("").contains(&CheckKind::Empty));
-        assert!(failing("hydroxychloroquine fails to prevent COVID-19!")
-            .contains(&CheckKind::Identical));
-        let long = "Hydroxychloroquine taken daily for many weeks by healthy adults fails to prevent covid-19 infection in every single trial";
-        assert_eq!(failing(long), vec![CheckKind::Length]);
-    }
-
-    #[test]
-    fn the_subject_ends_at_an_auxiliary() {
-        let orig = words("The new vaccine is effective against the variant");
-        assert_eq!(subject_words(&orig), vec!["new", "vaccine"]);
-        let r = check_refutation(
-            "The new vaccine is effective",
-            "The old drug is effective",
-            &CheckSettings::default(),
-        );
-        assert_eq!(blocking(&r).map(|r| r.kind), Some(CheckKind::Subject));
-    }
-
-    #[test]
-    fn contractions_count_as_negation() {
-        let r = check_refutation(
-            "The vaccine is effective",
-            "The vaccine isn't effective",
-            &CheckSettings::default(),
-        );
-        assert_eq!(blocking(&r).map(|r| r.kind), Some(CheckKind::NegationOnly));
-        let r = check_refutation(
-            "The vaccine is effective",
-            "The vaccine is ineffective",
-            &CheckSettings::default(),
-        );
-        assert_eq!(blocking(&r), None);
-    }
-
-    #[test]
-    fn disabled_checks_are_not_run() {
-        let settings = CheckSettings {
-            negation_only: false,
-            subject: false,
-            ..CheckSettings::default()
-        };
-        let r = check_refutation(
-            ORIGINAL,
-            "Hydroxychloroquine does not fail to prevent covid-19",
-            &settings,
-        );
-        assert_eq!(r.len(), 3);
-        assert_eq!(blocking(&r), None);
+fn result(kind: CheckKind, passed: bool, message: String) -> CheckResult {
+    CheckResult {
+        kind,
+        passed,
+        message,
     }
 }
+
+fn count_words(n: usize) -> String {
+    if n == 1 {
+        "1 word".to_string()
+    } else {
+        format!("{n} words")
+    }
+}
+
+fn check_empty(written: &Words) -> CheckResult {
+    let n = written.norm.len();
+    if n == 0 {
+        result(CheckKind::Empty, false, "Write a claim".to_string())
+    } else {
+        result(
+            CheckKind::Empty,
+            true,
+            format!("{} written", count_words(n)),
+        )
+    }
+}
+
+fn check_identical(original: &Words, written: &Words) -> CheckResult {
+    // An empty claim is not a copy; the Empty check reports it.
+    if !written.norm.is_empty() && written.norm == original.norm {
+        result(
+            CheckKind::Identical,
+            false,
+            "Same words as the original; change the facts, not just case or punctuation"
+                .to_string(),
+        )
+    } else {
+        result(
+            CheckKind::Identical,
+            true,
+            "Differs from the original".to_string(),
+        )
+    }
+}
+
+fn check_length(original: &Words, written: &Words, max_difference: usize) -> CheckResult {
+    let (n, m) = (written.norm.len(), original.norm.len());
+    let passed = n.abs_diff(m) <= max_difference;
+    let message = if passed {
+        format!(
+            "{}; the original has {m} (within {max_difference})",
+            count_words(n)
+        )
+    } else {
+        format!(
+            "{}; the original has {m}: stay within {max_difference}",
+            count_words(n)
+        )
+    };
+    result(CheckKind::Length, passed, message)
+}
+
+fn check_negation_only(original: &Words, written: &Words) -> CheckResult {
+    if !written.norm.is_empty()
+        && written.norm != original.norm
+        && negation::only_negation_differs(&original.norm, &written.norm)
+    {
+        result(
+            CheckKind::NegationOnly,
+            false,
+            "Only a negation was added; change the facts instead (e.g. a number, a name, a place)"
+                .to_string(),
+        )
+    } else {
+        result(
+            CheckKind::NegationOnly,
+            true,
+            "More than a negation changed".to_string(),
+        )
+    }
+}
+
+fn check_subject(original: &Words, written: &Words) -> CheckResult {
+    let subject = subject::subject_words(&original.norm);
+    if subject.is_empty() {
+        return result(
+            CheckKind::Subject,
+            true,
+            "No subject words found in the original; nothing to check".to_string(),
+        );
+    }
+    let quoted = |sep: &str| {
+        subject
+            .iter()
+            .map(|&i| format!("\"{}\"", original.raw[i]))
+            .collect::<Vec<_>>()
+            .join(sep)
+    };
+    let kept = subject
+        .iter()
+        .any(|&i| subject::mentions(&written.norm, &original.norm[i]));
+    if kept {
+        result(
+            CheckKind::Subject,
+            true,
+            format!("Keeps the subject ({})", quoted(", ")),
+        )
+    } else {
+        result(
+            CheckKind::Subject,
+            false,
+            format!(
+                "The subject is missing: keep {} from the original",
+                quoted(" or ")
+            ),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,243 @@
+//! Telling a negation-only edit from a real one.
+//!
+//! "The vaccine is effective" -> "The vaccine isn't effective" is false whenever the
+//! original is true, but it teaches a model nothing beyond spotting "not", so it is
+//! refused. Both claims are reduced to a key with the negation taken out: negation cues
+//! dropped, contractions folded to their auxiliary ("isn't" -> "is"), a leading "it is not
+//! true that" frame removed. Equal keys mean nothing but negation changed. A few more
+//! foldings cover the grammar a negation drags along: do-support and the verb's ending
+//! ("fails" -> "does not fail"), and the article it replaces ("a cure" -> "no cure").
+
+/// Words whose only job is to negate, sorted for binary search.
+pub(super) const CUES: &[&str] = &[
+    "false", "n't", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "without",
+];
+
+/// Words that go with a negation and carry nothing else: do-support ("does not fail")
+/// and the articles a "no" replaces ("a cure" -> "no cure", "any effect"). Sorted.
+pub(super) const NEGATION_COMPANIONS: &[&str] = &["a", "an", "any", "did", "do", "does", "some"];
+
+/// A claim with the negation taken out, and whether there was any.
+#[derive(Debug)]
+struct Key<'a> {
+    words: Vec<&'a str>,
+    negated: bool,
+}
+
+/// Whether `original` and `written` (normalised tokens) differ only in negation. Callers
+/// rule out identical sequences first.
+pub(super) fn only_negation_differs(original: &[String], written: &[String]) -> bool {
+    let (a, b) = (key(original), key(written));
+    // Without a negation on either side an equal key only means an inflection or article
+    // changed, which is not what this check is about.
+    (a.negated || b.negated) && a.words == b.words
+}
+
+fn key(words: &[String]) -> Key<'_> {
+    let start = claim_start(words);
+    let mut negated = words[..start].iter().any(|w| negates(w) || w == "untrue");
+    let mut out = Vec::with_capacity(words.len());
+    for w in &words[start..] {
+        let w = w.as_str();
+        if CUES.binary_search(&w).is_ok() {
+            negated = true;
+            continue;
+        }
+        let base = match contraction_base(w) {
+            Some(aux) => {
+                negated = true;
+                aux
+            }
+            None => w,
+        };
+        if NEGATION_COMPANIONS.binary_search(&base).is_ok() {
+            continue;
+        }
+        // Agreement shifts with do-support ("has" -> "does not have") and with "no"
+        // ("there are cures" -> "there is no cure").
+        let base = match base {
+            "has" => "have",
+            "are" | "am" => "is",
+            "were" => "was",
+            other => other,
+        };
+        out.push(stem(base));
+    }
+    Key {
+        words: out,
+        negated,
+    }
+}
+
+/// Whether a single token negates: a cue or a contraction such as "isn't".
+fn negates(w: &str) -> bool {
+    CUES.binary_search(&w).is_ok() || contraction_base(w).is_some()
+}
+
+/// The auxiliary inside a negative contraction: "isn't" -> "is", "can't" and "cannot" ->
+/// "can", "won't" -> "will". Apostrophe-less spellings ("doesnt") count too, since people
+/// type them; only auxiliaries are folded, so "want" stays "want".
+pub(super) fn contraction_base(w: &str) -> Option<&'static str> {
+    if w == "cannot" {
+        return Some("can");
+    }
+    let aux = w.strip_suffix("n't").or_else(|| w.strip_suffix("nt"))?;
+    Some(match aux {
+        "ca" => "can",
+        "wo" => "will",
+        "sha" => "shall",
+        "ai" => "is",
+        "is" => "is",
+        "are" => "are",
+        "was" => "was",
+        "were" => "were",
+        "do" => "do",
+        "does" => "does",
+        "did" => "did",
+        "has" => "has",
+        "have" => "have",
+        "had" => "had",
+        "could" => "could",
+        "would" => "would",
+        "should" => "should",
+        "must" => "must",
+        "might" => "might",
+        "need" => "need",
+        _ => return None,
+    })
+}
+
+/// Where the claim proper starts after a truth frame such as "it is not true that",
+/// "it's false that", "it isn't the case that" or "it is untrue that"; 0 without one.
+pub(super) fn claim_start(words: &[String]) -> usize {
+    let w = |i: usize| words.get(i).map_or("", String::as_str);
+    let mut i = match (w(0), w(1)) {
+        ("it's", _) => 1,
+        ("it", "is" | "was" | "isn't" | "wasn't" | "isnt" | "wasnt") => 2,
+        _ => return 0,
+    };
+    while matches!(w(i), "not" | "never") {
+        i += 1;
+    }
+    match w(i) {
+        "true" | "untrue" | "false" | "correct" | "incorrect" => i += 1,
+        "the" if w(i + 1) == "case" => i += 2,
+        _ => return 0,
+    }
+    if w(i) == "that" {
+        i + 1
+    } else {
+        0
+    }
+}
+
+/// A crude stem, only so that the verb forms a negation brings along compare equal:
+/// "fails" / "fail" / "failed", "causes" / "cause" / "caused", "tries" / "try" / "tried".
+/// One suffix comes off, leaving at least three characters.
+fn stem(w: &str) -> &str {
+    for suffix in ["ies", "ied", "es", "ed", "s", "e", "y"] {
+        if let Some(base) = w.strip_suffix(suffix) {
+            if base.len() >= 3 {
+                return base;
+            }
+        }
+    }
+    w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<String> {
+        crate::text::tokens(text)
+            .iter()
+            .map(|t| crate::text::normalize_token(t.text))
+            .collect()
+    }
+
+    fn negation_only(a: &str, b: &str) -> bool {
+        only_negation_differs(&words(a), &words(b))
+    }
+
+    #[test]
+    fn lists_are_sorted_for_binary_search() {
+        assert!(CUES.windows(2).all(|p| p[0] < p[1]));
+        assert!(NEGATION_COMPANIONS.windows(2).all(|p| p[0] < p[1]));
+    }
+
+    #[test]
+    fn folds_contractions_to_their_auxiliary() {
+        for (w, base) in [
+            ("isn't", "is"),
+            ("doesn't", "does"),
+            ("can't", "can"),
+            ("cannot", "can"),
+            ("won't", "will"),
+            ("wouldn't", "would"),
+            ("doesnt", "does"),
+            ("cant", "can"),
+        ] {
+            assert_eq!(contraction_base(w), Some(base), "{w}");
+        }
+        for w in ["want", "point", "isn", "n't", "tint"] {
+            assert_eq!(contraction_base(w), None, "{w}");
+        }
+    }
+
+    #[test]
+    fn strips_truth_frames() {
+        assert_eq!(claim_start(&words("It is not true that masks work")), 5);
+        assert_eq!(claim_start(&words("It's false that masks work")), 3);
+        assert_eq!(claim_start(&words("It isn't the case that masks work")), 5);
+        assert_eq!(claim_start(&words("It is raining")), 0);
+        assert_eq!(claim_start(&words("It is true")), 0);
+    }
+
+    #[test]
+    fn negation_with_its_grammar_is_still_only_negation() {
+        assert!(negation_only("Masks work", "Masks do not work"));
+        assert!(negation_only("Masks worked", "Masks didn't work"));
+        assert!(negation_only(
+            "The drug has an effect",
+            "The drug doesn't have any effect"
+        ));
+        assert!(negation_only(
+            "There is a cure for covid",
+            "There is no cure for covid"
+        ));
+        assert!(negation_only(
+            "Vaccines can cause autism",
+            "Vaccines cannot cause autism"
+        ));
+        assert!(negation_only("Vaccines will work", "Vaccines won't work"));
+        assert!(negation_only(
+            "Masks work",
+            "It is not true that masks work"
+        ));
+        assert!(negation_only("Masks work", "It is false that masks work"));
+        assert!(negation_only("Masks never work", "Masks work"));
+        assert!(negation_only(
+            "There are cures for covid",
+            "There is no cure for covid"
+        ));
+    }
+
+    #[test]
+    fn a_real_change_is_not_only_negation() {
+        assert!(!negation_only(
+            "Masks work",
+            "Masks do not work in hospitals"
+        ));
+        assert!(!negation_only(
+            "The vaccine is effective",
+            "The vaccine is ineffective"
+        ));
+        assert!(!negation_only(
+            "Vaccines work with boosters",
+            "Vaccines work without boosters"
+        ));
+        // No negation anywhere: an inflection change is someone else's business.
+        assert!(!negation_only("Masks work", "Masks worked"));
+    }
+}
