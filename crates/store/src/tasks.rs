@@ -86,6 +86,13 @@ pub fn add_answer(conn: &Connection, id: i64) -> Result<()> {
     Ok(())
 }
 
+/// How many tasks of a kind there are (read from the queue index alone).
+pub fn count(conn: &Connection, kind: &str) -> Result<u64> {
+    Ok(conn
+        .prepare_cached("SELECT count(*) FROM tasks WHERE kind = ?1")?
+        .query_row([kind], |r| r.get::<_, i64>(0))? as u64)
+}
+
 /// (tasks, answers wanted, answers given) of a kind.
 pub fn totals(conn: &Connection, kind: &str) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(

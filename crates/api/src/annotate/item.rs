@@ -234,7 +234,7 @@ impl Project {
     fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
         let conn = self.store.conn();
         let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind.as_str())?;
-        let (total, _, _) = factdesk_store::tasks::totals(conn, kind.as_str())?;
+        let total = factdesk_store::tasks::count(conn, kind.as_str())?;
         // Pace over the last 20 answers, so a break earlier in the day does not count.
         let times: Vec<i64> = {
             let mut stmt = conn.prepare_cached(

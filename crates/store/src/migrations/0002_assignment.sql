@@ -2,7 +2,7 @@
 -- annotators have answered it, so the next item is found through an index.
 ALTER TABLE tasks ADD COLUMN shuffle_key INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tasks ADD COLUMN answered INTEGER NOT NULL DEFAULT 0;
-CREATE INDEX tasks_queue ON tasks(kind, answered, shuffle_key);
+CREATE INDEX tasks_queue ON tasks(kind, shuffle_key);
 CREATE INDEX assignments_task ON assignments(task_id, state);
 CREATE INDEX assignments_annotator ON assignments(annotator_id, state);
 
