@@ -60,8 +60,8 @@ impl Project {
                     ),
                 )
             })?;
-            let docs = self.store.claim_document_ids(claim.id)?;
-            let sentences = self.store.document_sentences(&docs)?;
+            let docs = crate::rank::DocumentSet::for_claim(&self.store, claim.id, None)?;
+            let sentences = &docs.sentences;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
             let relevant: HashSet<i64> = sentences
                 .iter()
@@ -72,7 +72,7 @@ impl Project {
                 continue;
             }
             claims += 1;
-            let rankings = rank_sentences(&index, &claim.text, &docs, &sentences)?;
+            let rankings = rank_sentences(&index, &claim.text, &docs)?;
             for ranker in Ranker::ALL {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {

@@ -33,13 +33,51 @@ impl Rankings {
 /// Documents with more sentences than this are ranked on two threads.
 const PARALLEL_FROM: usize = 1000;
 
-/// Ranks `sentences` (id, text) of the documents `document_ids` against `claim`.
-pub fn rank_sentences(
-    index: &SearchIndex,
-    claim: &str,
-    document_ids: &[i64],
-    sentences: &[(i64, String)],
-) -> Result<Rankings> {
+/// The sentences of a claim's documents, loaded and prepared once and reused for every
+/// claim on the same documents (claims often share them).
+#[derive(Debug, Clone)]
+pub struct DocumentSet {
+    pub document_ids: Vec<i64>,
+    /// (sentence id, text), in document order.
+    pub sentences: Vec<(i64, String)>,
+    words: Vec<ranking::SentenceWords>,
+}
+
+impl DocumentSet {
+    pub fn load(store: &factdesk_store::Store, document_ids: Vec<i64>) -> Result<DocumentSet> {
+        let sentences = store.document_sentences(&document_ids)?;
+        let candidates: Vec<Candidate<'_>> = sentences
+            .iter()
+            .map(|(id, text)| Candidate {
+                sentence_id: *id,
+                text,
+            })
+            .collect();
+        let words = ranking::sentence_words(&candidates);
+        Ok(DocumentSet {
+            document_ids,
+            sentences,
+            words,
+        })
+    }
+
+    /// This claim's document set: `last` again when the claim has the same documents.
+    pub fn for_claim(
+        store: &factdesk_store::Store,
+        claim_id: i64,
+        last: Option<DocumentSet>,
+    ) -> Result<DocumentSet> {
+        let ids = store.claim_document_ids(claim_id)?;
+        match last {
+            Some(set) if set.document_ids == ids => Ok(set),
+            _ => DocumentSet::load(store, ids),
+        }
+    }
+}
+
+/// Ranks the sentences of `docs` against `claim` with every ranker.
+pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
+    let (document_ids, sentences) = (&docs.document_ids, &docs.sentences);
     let all: Vec<Candidate<'_>> = sentences
         .iter()
         .map(|(id, text)| Candidate {
@@ -56,7 +94,7 @@ pub fn rank_sentences(
                 score: f64::from(score),
             })
             .collect();
-        Ok((bm25, ranking::jaccard(claim, &all)))
+        Ok((bm25, ranking::jaccard_prepared(claim, &docs.words)))
     };
     let kept_and_levenshtein = || {
         let kept = ranking::drop_self_containing(claim, &all);
@@ -147,10 +185,11 @@ impl Project {
         let claims = self.store.claims_to_rank(only_unranked)?;
         progress.phase("ranking", claims.len() as u64);
         let mut computed = Vec::with_capacity(claims.len());
+        let mut docs: Option<DocumentSet> = None;
         for (i, (claim_id, text)) in claims.iter().enumerate() {
-            let docs = self.store.claim_document_ids(*claim_id)?;
-            let sentences = self.store.document_sentences(&docs)?;
-            let rankings = rank_sentences(&index, text, &docs, &sentences)?;
+            let set = DocumentSet::for_claim(&self.store, *claim_id, docs.take())?;
+            let rankings = rank_sentences(&index, text, &set)?;
+            docs = Some(set);
             let scores = scores_by_sentence(&rankings);
             let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
                 .into_iter()

@@ -6,9 +6,11 @@
 //! reservations. A reservation lapses after the project's reservation time, so an absent
 //! annotator blocks nobody. Every answer is committed before it is acknowledged.
 
+mod context;
 mod item;
 mod submit;
 
+pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub use submit::{Ack, Answer};
 

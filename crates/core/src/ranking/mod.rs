@@ -20,7 +20,7 @@ mod similarity;
 
 pub use fusion::{fuse, fuse_weighted, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
-pub use similarity::{jaccard, levenshtein};
+pub use similarity::{jaccard, jaccard_prepared, levenshtein, sentence_words, SentenceWords};
 
 /// A sentence that may be evidence for a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

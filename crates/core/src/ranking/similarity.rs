@@ -189,9 +189,76 @@ pub fn jaccard(claim: &str, sentences: &[Candidate]) -> Vec<Scored> {
     scored
 }
 
+/// A sentence's distinct content words as hashes, computed once per document and reused
+/// for every claim ranked against it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentenceWords {
+    pub sentence_id: i64,
+    /// Sorted, distinct.
+    hashes: Vec<u64>,
+}
+
+/// Prepares sentences for [`jaccard_prepared`].
+pub fn sentence_words(sentences: &[Candidate]) -> Vec<SentenceWords> {
+    let mut words = WordSet::default();
+    sentences
+        .iter()
+        .map(|c| {
+            words.fill(c.text);
+            let mut hashes: Vec<u64> = words.words.iter().map(|(h, _)| *h).collect();
+            hashes.sort_unstable();
+            hashes.dedup();
+            SentenceWords {
+                sentence_id: c.sentence_id,
+                hashes,
+            }
+        })
+        .collect()
+}
+
+/// [`jaccard`] over prepared sentences. Words are compared by their 64-bit hashes; two
+/// different words sharing one is too unlikely to matter for a ranking.
+pub fn jaccard_prepared(claim: &str, sentences: &[SentenceWords]) -> Vec<Scored> {
+    let mut claim_words = WordSet::default();
+    claim_words.fill(claim);
+    let mut claim_hashes: Vec<u64> = claim_words.words.iter().map(|(h, _)| *h).collect();
+    claim_hashes.sort_unstable();
+    claim_hashes.dedup();
+    let mut scored: Vec<Scored> = sentences
+        .iter()
+        .map(|s| {
+            let shared = s
+                .hashes
+                .iter()
+                .filter(|h| claim_hashes.binary_search(h).is_ok())
+                .count();
+            let all = claim_hashes.len() + s.hashes.len() - shared;
+            let score = if all == 0 {
+                0.0
+            } else {
+                shared as f64 / all as f64
+            };
+            Scored {
+                sentence_id: s.sentence_id,
+                score,
+            }
+        })
+        .collect();
+    rank_order(&mut scored);
+    scored
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn prepared_jaccard_equals_jaccard() {
+        let texts = ["The Vaccine reduced deaths in Spain.", "Deaths fell.", "", "Vaccines, vaccines and more VACCINES!", "Café déjà vu"];
+        let c = candidates(&texts);
+        let claim = "vaccine deaths in spain café";
+        assert_eq!(jaccard_prepared(claim, &sentence_words(&c)), jaccard(claim, &c));
+    }
 
     fn candidates<'a>(texts: &[&'a str]) -> Vec<Candidate<'a>> {
         texts
