@@ -3,6 +3,7 @@
 //! Nothing here does IO or knows about SQLite or Tauri: callers pass text in and get
 //! values back, so every function is deterministic and cheap to test.
 
+pub mod agreement;
 pub mod checks;
 pub mod claim;
 pub mod highlight;

@@ -20,6 +20,7 @@
 
 mod alpha;
 mod bootstrap;
+mod build;
 mod cohen;
 mod nominal;
 mod profiles;
@@ -27,12 +28,9 @@ mod report;
 mod sets;
 mod table;
 
-pub use bootstrap::bootstrap;
-pub use cohen::{
-    cohen_kappa, group_majority_cohen, pairs, CohenKappa, PairKappa, Weighting,
-};
+pub use cohen::{cohen_kappa, group_majority_cohen, pairs, CohenKappa, PairKappa, Weighting};
 pub use nominal::per_category_kappa;
-pub use report::compute_all;
+pub use report::{bootstrap, compute, compute_all, METRIC_NAMES};
 pub use sets::masi_distance;
 pub use table::{CategoryOrder, RatingTable, TableError};
 

@@ -1,0 +1,298 @@
+//! Building a [`RatingTable`] from raw ratings: interning items, annotators and labels,
+//! putting categories in order, and turning set labels into distinct-set values.
+
+use super::table::{CategoryOrder, RatingTable, SetLabels, TableError, Units};
+use super::{Label, Rating};
+use std::collections::{BTreeMap, HashMap};
+
+/// Which candidates each item offers when labels are sets.
+pub(crate) enum Candidates<'a> {
+    Seen,
+    Everywhere(&'a [String]),
+    PerItem(&'a BTreeMap<String, Vec<String>>),
+}
+
+impl<'a> Candidates<'a> {
+    pub(crate) fn from_list(list: Option<&'a [String]>) -> Candidates<'a> {
+        list.map_or(Candidates::Seen, Candidates::Everywhere)
+    }
+}
+
+/// Interns names in first-seen order.
+#[derive(Default)]
+struct Interner<'a> {
+    index: HashMap<&'a str, u32>,
+    names: Vec<&'a str>,
+}
+
+impl<'a> Interner<'a> {
+    fn id(&mut self, name: &'a str) -> u32 {
+        if let Some(&id) = self.index.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.index.insert(name, id);
+        self.names.push(name);
+        id
+    }
+}
+
+/// Indices that put `names` in sorted order: `rank[old] = new`.
+fn ranks(order: &[usize]) -> Vec<u32> {
+    let mut rank = vec![0u32; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        rank[old] = new as u32;
+    }
+    rank
+}
+
+fn parse_number(label: &str) -> Option<f64> {
+    label.parse::<f64>().ok().filter(|x| x.is_finite())
+}
+
+pub(crate) fn build(
+    ratings: &[Rating],
+    categories: Option<&[String]>,
+    candidates: Candidates<'_>,
+) -> Result<RatingTable, TableError> {
+    let has_category = ratings
+        .iter()
+        .any(|r| matches!(r.label, Label::Category(_)));
+    let has_set = ratings.iter().any(|r| matches!(r.label, Label::Set(_)));
+    if has_category && has_set {
+        return Err(TableError::MixedLabelKinds);
+    }
+    let mut items = Interner::default();
+    let mut annotators = Interner::default();
+    for rating in ratings {
+        items.id(&rating.item);
+        annotators.id(&rating.annotator);
+    }
+    let mut annotator_order: Vec<usize> = (0..annotators.names.len()).collect();
+    annotator_order.sort_by_key(|&i| annotators.names[i]);
+    let annotator_rank = ranks(&annotator_order);
+
+    let labelled = if has_set {
+        label_sets(ratings, &items, candidates)?
+    } else {
+        label_categories(ratings, categories)?
+    };
+    let mut triples: Vec<(u32, u32, u32)> = Vec::with_capacity(ratings.len());
+    for (rating, value) in ratings.iter().zip(&labelled.value_of_rating) {
+        if let Some(value) = value {
+            let item = items.index[rating.item.as_str()];
+            let annotator = annotator_rank[annotators.index[rating.annotator.as_str()] as usize];
+            triples.push((item, annotator, *value));
+        }
+    }
+    triples.sort_unstable();
+    let mut kept: Vec<(u32, u32, u32)> = Vec::with_capacity(triples.len());
+    for triple in triples {
+        match kept.last() {
+            Some(last) if (last.0, last.1) == (triple.0, triple.1) => {
+                if last.2 != triple.2 {
+                    return Err(TableError::ConflictingRatings {
+                        item: items.names[triple.0 as usize].to_string(),
+                        annotator: annotator_order
+                            .get(triple.1 as usize)
+                            .map(|&i| annotators.names[i].to_string())
+                            .unwrap_or_default(),
+                    });
+                }
+            }
+            _ => kept.push(triple),
+        }
+    }
+    let value_count = labelled.categories.len();
+    Ok(RatingTable {
+        items: items.names.iter().map(|s| s.to_string()).collect(),
+        annotators: annotator_order
+            .iter()
+            .map(|&i| annotators.names[i].to_string())
+            .collect(),
+        categories: labelled.categories,
+        order: labelled.order,
+        numbers: labelled.numbers,
+        units: Units::from_sorted(items.names.len(), &kept, value_count),
+        sets: labelled.sets,
+    })
+}
+
+struct Labelled {
+    value_of_rating: Vec<Option<u32>>,
+    categories: Vec<String>,
+    order: CategoryOrder,
+    numbers: Result<Vec<f64>, String>,
+    sets: Option<SetLabels>,
+}
+
+fn label_categories(ratings: &[Rating], given: Option<&[String]>) -> Result<Labelled, TableError> {
+    let mut seen = Interner::default();
+    let raw: Vec<Option<u32>> = ratings
+        .iter()
+        .map(|r| match &r.label {
+            Label::Category(name) => Some(seen.id(name)),
+            Label::Missing | Label::Set(_) => None,
+        })
+        .collect();
+    let (categories, order, rank) = match given {
+        Some(list) => {
+            let mut position: HashMap<&str, u32> = HashMap::with_capacity(list.len());
+            for (i, name) in list.iter().enumerate() {
+                if position.insert(name, i as u32).is_some() {
+                    return Err(TableError::DuplicateCategory(name.clone()));
+                }
+            }
+            let rank = seen
+                .names
+                .iter()
+                .map(|name| {
+                    position
+                        .get(name)
+                        .copied()
+                        .ok_or_else(|| TableError::UnknownCategory(name.to_string()))
+                })
+                .collect::<Result<Vec<u32>, _>>()?;
+            (list.to_vec(), CategoryOrder::Given, rank)
+        }
+        None => {
+            let numbers: Option<Vec<f64>> = seen.names.iter().map(|n| parse_number(n)).collect();
+            let mut order: Vec<usize> = (0..seen.names.len()).collect();
+            let kind = match &numbers {
+                Some(values) => {
+                    order.sort_by(|&a, &b| {
+                        values[a]
+                            .total_cmp(&values[b])
+                            .then_with(|| seen.names[a].cmp(seen.names[b]))
+                    });
+                    CategoryOrder::Numeric
+                }
+                None => {
+                    order.sort_by_key(|&i| seen.names[i]);
+                    CategoryOrder::Unordered
+                }
+            };
+            let names = order.iter().map(|&i| seen.names[i].to_string()).collect();
+            (names, kind, ranks(&order))
+        }
+    };
+    let numbers = categories
+        .iter()
+        .map(|name| parse_number(name).ok_or_else(|| format!("label {name:?} is not a number")))
+        .collect();
+    Ok(Labelled {
+        value_of_rating: raw
+            .into_iter()
+            .map(|v| v.map(|v| rank[v as usize]))
+            .collect(),
+        categories,
+        order,
+        numbers,
+        sets: None,
+    })
+}
+
+fn label_sets<'a>(
+    ratings: &'a [Rating],
+    items: &Interner<'_>,
+    candidates: Candidates<'a>,
+) -> Result<Labelled, TableError> {
+    let mut vocabulary = Interner::default();
+    if let Candidates::Everywhere(list) = candidates {
+        for name in list {
+            vocabulary.id(name);
+        }
+    }
+    if let Candidates::PerItem(map) = candidates {
+        for name in map.values().flatten() {
+            vocabulary.id(name);
+        }
+    }
+    let fixed_vocabulary = matches!(candidates, Candidates::Everywhere(_));
+    let mut distinct: HashMap<Vec<u32>, u32> = HashMap::new();
+    let mut first_unit: Vec<u32> = Vec::new();
+    let mut members: Vec<Vec<u32>> = Vec::new();
+    let mut value_of_rating = Vec::with_capacity(ratings.len());
+    let mut selected_on_unit: Vec<Vec<u32>> = vec![Vec::new(); items.names.len()];
+    for rating in ratings {
+        let Label::Set(selected) = &rating.label else {
+            value_of_rating.push(None);
+            continue;
+        };
+        let mut set = Vec::with_capacity(selected.len());
+        for name in selected {
+            if fixed_vocabulary && !vocabulary.index.contains_key(name.as_str()) {
+                return Err(TableError::UnknownCandidate {
+                    item: rating.item.clone(),
+                    candidate: name.clone(),
+                });
+            }
+            set.push(vocabulary.id(name));
+        }
+        set.sort_unstable();
+        set.dedup();
+        let unit = items.index[rating.item.as_str()] as usize;
+        selected_on_unit[unit].extend_from_slice(&set);
+        let next = members.len() as u32;
+        let value = *distinct.entry(set.clone()).or_insert_with(|| {
+            members.push(set);
+            first_unit.push(unit as u32);
+            next
+        });
+        first_unit[value as usize] = first_unit[value as usize].min(unit as u32);
+        value_of_rating.push(Some(value));
+    }
+    let candidate_names: Vec<String> = vocabulary.names.iter().map(|s| s.to_string()).collect();
+    let mut unit_candidates = Vec::with_capacity(items.names.len());
+    for (unit, item) in items.names.iter().enumerate() {
+        let mut offered: Vec<u32> = match &candidates {
+            Candidates::Everywhere(_) => (0..vocabulary.names.len() as u32).collect(),
+            Candidates::PerItem(map) => match map.get(*item) {
+                Some(list) => list.iter().map(|n| vocabulary.index[n.as_str()]).collect(),
+                None => selected_on_unit[unit].clone(),
+            },
+            Candidates::Seen => selected_on_unit[unit].clone(),
+        };
+        offered.sort_unstable();
+        offered.dedup();
+        if let Some(&outside) = selected_on_unit[unit]
+            .iter()
+            .find(|c| offered.binary_search(c).is_err())
+        {
+            return Err(TableError::UnknownCandidate {
+                item: item.to_string(),
+                candidate: candidate_names[outside as usize].clone(),
+            });
+        }
+        unit_candidates.push(offered);
+    }
+    let display: Vec<String> = members
+        .iter()
+        .map(|set| {
+            let names: Vec<&str> = set
+                .iter()
+                .map(|&c| candidate_names[c as usize].as_str())
+                .collect();
+            serde_json::to_string(&names).unwrap_or_default()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..members.len()).collect();
+    // By first item, so that the sets of one item have neighbouring indices and the
+    // per-value sums over items walk memory in order (this matters with ~10⁵ sets).
+    order.sort_by(|&a, &b| (first_unit[a], &display[a]).cmp(&(first_unit[b], &display[b])));
+    let rank = ranks(&order);
+    Ok(Labelled {
+        value_of_rating: value_of_rating
+            .into_iter()
+            .map(|v| v.map(|v| rank[v as usize]))
+            .collect(),
+        categories: order.iter().map(|&i| display[i].clone()).collect(),
+        order: CategoryOrder::Unordered,
+        numbers: Err("set labels are not numbers".to_string()),
+        sets: Some(SetLabels {
+            candidates: candidate_names,
+            members: order.iter().map(|&i| members[i].clone()).collect(),
+            unit_candidates,
+        }),
+    })
+}
