@@ -34,6 +34,17 @@ fn main() {
             commands::project::create_project,
             commands::project::overview,
             commands::project::recent_projects,
+            commands::work::people,
+            commands::work::sign_in,
+            commands::work::add_person,
+            commands::work::annotators,
+            commands::work::create_tasks,
+            commands::work::next_item,
+            commands::work::previous_item,
+            commands::work::submit_answer,
+            commands::work::passage,
+            commands::work::check_refutation,
+            commands::work::search,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

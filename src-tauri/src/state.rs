@@ -8,6 +8,8 @@ use std::sync::{Mutex, MutexGuard};
 #[derive(Debug)]
 pub struct AppState {
     project: Mutex<Option<Project>>,
+    /// Who is working, as chosen on the "who is working" screen.
+    user: Mutex<Option<String>>,
     /// Where the list of recent projects is kept.
     pub config_dir: PathBuf,
     /// The project named at start, opened when the UI asks for it.
@@ -18,6 +20,7 @@ impl AppState {
     pub fn new(config_dir: PathBuf, startup: Option<PathBuf>) -> AppState {
         AppState {
             project: Mutex::new(None),
+            user: Mutex::new(None),
             config_dir,
             startup,
         }
@@ -36,11 +39,31 @@ impl AppState {
         }
     }
 
+    /// The person working now; commands that act for someone need one.
+    pub fn user(&self) -> Result<String> {
+        self.user
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, "choose who is working first"))
+    }
+
+    pub fn set_user(&self, name: Option<String>) {
+        *self.user.lock().unwrap_or_else(|p| p.into_inner()) = name;
+    }
+
+    /// Runs `f` on the open project for the person working now.
+    pub fn as_user<T>(&self, f: impl FnOnce(&mut Project, &str) -> Result<T>) -> Result<T> {
+        let user = self.user()?;
+        self.with_project(|p| f(p, &user))
+    }
+
     /// Makes a just-opened project the open one, closing any other, and passes on its
     /// overview; a failed open leaves the current project open.
     pub fn hold(&self, opened: Result<(Project, Overview)>) -> Result<Overview> {
         let (project, overview) = opened?;
         *self.lock() = Some(project);
+        self.set_user(None);
         Ok(overview)
     }
 }

@@ -37,6 +37,13 @@ impl std::str::FromStr for Role {
     }
 }
 
+/// A person on the project, as anyone may see them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Person {
+    pub name: String,
+    pub role: Role,
+}
+
 /// An annotator as the lead sees them.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct Annotator {
@@ -133,6 +140,65 @@ impl Project {
         let value = include.map(|i| if i { "include" } else { "exclude" });
         annotators::set_flag_override(self.store.conn(), a.id, value)?;
         self.annotator(name)
+    }
+
+    /// Everyone on the project: names and roles, nothing of their work.
+    pub fn people(&self) -> Result<Vec<Person>> {
+        Ok(annotators::list(self.store.conn())?
+            .into_iter()
+            .map(|r| Person {
+                role: if r.role == "lead" {
+                    Role::Lead
+                } else {
+                    Role::Annotator
+                },
+                name: r.name,
+            })
+            .collect())
+    }
+
+    pub fn person(&self, name: &str) -> Result<Person> {
+        self.people()?
+            .into_iter()
+            .find(|p| p.name == name)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!("no one called {name:?} works on this project"),
+                )
+            })
+    }
+
+    /// Fails unless `name` is a lead of the project.
+    pub fn require_lead(&self, name: &str) -> Result<()> {
+        match self.person(name)?.role {
+            Role::Lead => Ok(()),
+            Role::Annotator => Err(Error::new(
+                ErrorCode::Forbidden,
+                format!("{name} is not a lead of this project"),
+            )),
+        }
+    }
+
+    /// Adds a person on behalf of `by`: the first person may be added by anyone and is
+    /// made a lead; after that only a lead adds people.
+    pub fn add_person(&mut self, by: Option<&str>, name: &str, role: Role) -> Result<Person> {
+        let first = self.people()?.is_empty();
+        let role = if first { Role::Lead } else { role };
+        if !first {
+            self.require_lead(by.unwrap_or(""))?;
+        }
+        let a = self.add_annotator(name, role)?;
+        Ok(Person {
+            name: a.name,
+            role: a.role,
+        })
+    }
+
+    /// Annotators with their trick record, for a lead.
+    pub fn annotators_for(&self, user: &str) -> Result<Vec<Annotator>> {
+        self.require_lead(user)?;
+        self.annotators()
     }
 
     pub(crate) fn annotator_row(&self, name: &str) -> Result<AnnotatorRow> {

@@ -16,6 +16,8 @@ pub enum ErrorCode {
     NewerSchema,
     InvalidInput,
     Conflict,
+    /// The person working may not do this (a lead's action).
+    Forbidden,
     /// A refutation failed one of the live checks.
     CheckFailed,
     Io,

@@ -78,6 +78,17 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
 }
 
 impl Project {
+    /// [`Project::create_tasks`] on behalf of a lead.
+    pub fn create_tasks_for(
+        &mut self,
+        user: &str,
+        kind: TaskKind,
+        overlap: Option<u32>,
+    ) -> Result<TasksReport> {
+        self.require_lead(user)?;
+        self.create_tasks(kind, overlap)
+    }
+
     /// Creates a task of `kind` for every eligible claim that has none; `overlap`
     /// defaults to the project's.
     pub fn create_tasks(&mut self, kind: TaskKind, overlap: Option<u32>) -> Result<TasksReport> {

@@ -2,11 +2,18 @@
 //! renders them and fails when ui/src/ipc/bindings.ts is out of date; run it with
 //! FACTDESK_UPDATE_BINDINGS=1 to rewrite the file.
 
+use factdesk_api::annotate::{
+    Ack, Answer, Check, Item, ItemOption, Next, Pace, Passage, PreviousAnswer, TextPiece,
+};
+use factdesk_api::annotators::{Annotator, Person, Role};
 use factdesk_api::dto::{
     CandidateView, EvalReport, ImportReport, Overview, RankReport, RankerScore, SearchHit,
     SearchHitKind, Stats,
 };
 use factdesk_api::recent::RecentProject;
+use factdesk_api::review::PendingReview;
+use factdesk_api::settings::{Guidelines, Settings};
+use factdesk_api::tasks::{TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use std::path::Path;
 use ts_rs::{Config, TS};
@@ -30,6 +37,24 @@ fn declarations(cfg: &Config) -> Vec<String> {
         RankReport::decl(cfg),
         RankerScore::decl(cfg),
         EvalReport::decl(cfg),
+        Role::decl(cfg),
+        Person::decl(cfg),
+        Annotator::decl(cfg),
+        TaskKind::decl(cfg),
+        TasksReport::decl(cfg),
+        TextPiece::decl(cfg),
+        ItemOption::decl(cfg),
+        PreviousAnswer::decl(cfg),
+        Pace::decl(cfg),
+        Item::decl(cfg),
+        Next::decl(cfg),
+        Answer::decl(cfg),
+        Ack::decl(cfg),
+        Check::decl(cfg),
+        Passage::decl(cfg),
+        PendingReview::decl(cfg),
+        Guidelines::decl(cfg),
+        Settings::decl(cfg),
     ]
 }
 

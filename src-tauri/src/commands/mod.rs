@@ -1,3 +1,4 @@
 //! IPC commands, one module per domain. Each is a one-line call into factdesk_api.
 
 pub mod project;
+pub mod work;

@@ -1,0 +1,83 @@
+//! Who is working, and the annotation work itself: items, answers, passages, checks.
+
+use crate::state::AppState;
+use factdesk_api::annotate::{Ack, Answer, Check, Item, Next, Passage};
+use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::dto::SearchHit;
+use factdesk_api::tasks::{TaskKind, TasksReport};
+use factdesk_api::Result;
+use tauri::State;
+
+/// Everyone on the project, for the "who is working" screen: names and roles only.
+#[tauri::command]
+pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
+    state.with_project(|p| p.people())
+}
+
+/// Chooses who is working.
+#[tauri::command]
+pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
+    let person = state.with_project(|p| p.person(&name))?;
+    state.set_user(Some(person.name.clone()));
+    Ok(person)
+}
+
+/// Adds a person: anyone may add the first (a lead); after that only a lead.
+#[tauri::command]
+pub fn add_person(state: State<'_, AppState>, name: String, role: Role) -> Result<Person> {
+    let by = state.user().ok();
+    state.with_project(|p| p.add_person(by.as_deref(), &name, role))
+}
+
+/// Annotators with their trick record; for leads.
+#[tauri::command]
+pub fn annotators(state: State<'_, AppState>) -> Result<Vec<Annotator>> {
+    state.as_user(|p, user| p.annotators_for(user))
+}
+
+#[tauri::command]
+pub fn create_tasks(
+    state: State<'_, AppState>,
+    kind: TaskKind,
+    overlap: Option<u32>,
+) -> Result<TasksReport> {
+    state.as_user(|p, user| p.create_tasks_for(user, kind, overlap))
+}
+
+#[tauri::command]
+pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Next> {
+    state.as_user(|p, user| p.next_item(user, kind))
+}
+
+#[tauri::command]
+pub fn previous_item(
+    state: State<'_, AppState>,
+    kind: TaskKind,
+    current: Option<i64>,
+) -> Result<Option<Item>> {
+    state.as_user(|p, user| p.previous_item(user, kind, current))
+}
+
+#[tauri::command]
+pub fn submit_answer(state: State<'_, AppState>, answer: Answer) -> Result<Ack> {
+    state.as_user(|p, user| p.submit(user, &answer))
+}
+
+#[tauri::command]
+pub fn passage(state: State<'_, AppState>, task_id: i64, option_id: String) -> Result<Passage> {
+    state.as_user(|p, user| p.passage(user, task_id, &option_id))
+}
+
+#[tauri::command]
+pub fn check_refutation(
+    state: State<'_, AppState>,
+    task_id: i64,
+    text: String,
+) -> Result<Vec<Check>> {
+    state.with_project(|p| p.check_refutation(task_id, &text))
+}
+
+#[tauri::command]
+pub fn search(state: State<'_, AppState>, query: String) -> Result<Vec<SearchHit>> {
+    state.with_project(|p| p.search(&query, 50))
+}
