@@ -254,10 +254,19 @@ mod tests {
 
     #[test]
     fn prepared_jaccard_equals_jaccard() {
-        let texts = ["The Vaccine reduced deaths in Spain.", "Deaths fell.", "", "Vaccines, vaccines and more VACCINES!", "Café déjà vu"];
+        let texts = [
+            "The Vaccine reduced deaths in Spain.",
+            "Deaths fell.",
+            "",
+            "Vaccines, vaccines and more VACCINES!",
+            "Café déjà vu",
+        ];
         let c = candidates(&texts);
         let claim = "vaccine deaths in spain café";
-        assert_eq!(jaccard_prepared(claim, &sentence_words(&c)), jaccard(claim, &c));
+        assert_eq!(
+            jaccard_prepared(claim, &sentence_words(&c)),
+            jaccard(claim, &c)
+        );
     }
 
     fn candidates<'a>(texts: &[&'a str]) -> Vec<Candidate<'a>> {
