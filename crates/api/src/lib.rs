@@ -5,6 +5,7 @@
 //! Errors carry a stable [`ErrorCode`] and a message meant for the user; the app sends
 //! them over IPC as `{code, message}`.
 
+pub mod agreement;
 pub mod annotate;
 pub mod annotators;
 pub mod clock;

@@ -1,5 +1,6 @@
 //! The subcommands, one module each.
 
+mod agreement;
 mod annotators;
 mod candidates;
 mod eval_ranking;
@@ -43,6 +44,7 @@ enum Command {
     Submit(submit::Args),
     Review(review::Args),
     Settings(settings::Args),
+    Agreement(agreement::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -62,6 +64,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Submit(a) => submit::run(a),
         Command::Review(a) => review::run(a),
         Command::Settings(a) => settings::run(a),
+        Command::Agreement(a) => agreement::run(a),
     }
 }
 

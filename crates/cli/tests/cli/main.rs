@@ -1,5 +1,6 @@
 //! Integration tests of the `factdesk` binary on real project files and the shared data.
 
+mod agreement;
 mod bad_input;
 mod import_real;
 mod project_file;

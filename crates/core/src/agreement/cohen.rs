@@ -102,7 +102,8 @@ pub(crate) fn kappa_of_pairs(
             let mut value = MetricValue::from_outcome(Ok(kappa));
             let se = se.is_finite().then_some(se.max(0.0));
             if let (Some(k), Some(s)) = (value.value, se) {
-                value.ci95 = Some((k - Z95 * s, k + Z95 * s));
+                // Kappa lies in [-1, 1]; a Wald interval reaching past it says nothing more.
+                value.ci95 = Some(((k - Z95 * s).max(-1.0), (k + Z95 * s).min(1.0)));
             }
             let standard_error = se.filter(|_| value.value.is_some());
             CohenKappa {

@@ -1,0 +1,227 @@
+//! Agreement between annotators: over a project's answers (per task kind), or over
+//! ratings made anywhere (a records file), with every statistic of
+//! `factdesk_core::agreement`.
+
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::agreement::{
+    compute_all, pairs, AgreementOptions, Label, MetricValue, PairKappa, Rating, RatingTable,
+};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+
+/// How to compute agreement.
+#[derive(Debug, Clone)]
+pub struct AgreementRequest {
+    /// Category order, for weighted kappa and ordinal alpha.
+    pub categories: Option<Vec<String>>,
+    /// The candidate list, for set labels from a records file.
+    pub candidates: Option<Vec<String>>,
+    /// Count annotators flagged for failing trick sentences (projects only).
+    pub include_flagged: bool,
+    pub bootstrap_reps: usize,
+    pub seed: u64,
+}
+
+impl Default for AgreementRequest {
+    fn default() -> AgreementRequest {
+        AgreementRequest {
+            categories: None,
+            candidates: None,
+            include_flagged: false,
+            bootstrap_reps: 1000,
+            seed: 1,
+        }
+    }
+}
+
+/// What `factdesk agreement --json` prints for one set of ratings.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgreementReport {
+    pub units: usize,
+    pub annotators: usize,
+    pub ratings: usize,
+    pub metrics: BTreeMap<String, MetricValue>,
+    pub cohen_kappa_pairs: Vec<PairKappa>,
+}
+
+fn table_error(e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::InvalidInput, e.to_string())
+}
+
+/// Computes every applicable statistic over a prepared table.
+pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
+    let options = AgreementOptions {
+        bootstrap_reps: req.bootstrap_reps,
+        seed: req.seed,
+    };
+    AgreementReport {
+        units: table.items().len(),
+        annotators: table.annotators().len(),
+        ratings: table.rating_count(),
+        metrics: compute_all(table, &options),
+        cohen_kappa_pairs: pairs(table),
+    }
+}
+
+/// Reads ratings from JSON Lines (`{"item", "annotator", "label"}`) or CSV (columns item,
+/// annotator, label; a set label as a JSON list, an empty cell for a missing rating).
+pub fn read_records(path: &Path) -> Result<Vec<Rating>> {
+    let name = path.display().to_string();
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+    let is_csv = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("csv"));
+    let mut out = Vec::new();
+    if is_csv {
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        for (i, row) in reader.deserialize::<BTreeMap<String, String>>().enumerate() {
+            let line = i as u64 + 2;
+            let row =
+                row.map_err(|e| Error::input(&name, line, None, format!("malformed row: {e}")))?;
+            let field = |k: &str| {
+                row.get(k)
+                    .cloned()
+                    .ok_or_else(|| Error::input(&name, line, Some(k), "missing column"))
+            };
+            let raw = field("label")?;
+            let label = if raw.trim().is_empty() {
+                Label::Missing
+            } else if raw.trim_start().starts_with('[') {
+                serde_json::from_str(&raw).map_err(|e| {
+                    Error::input(&name, line, Some("label"), format!("invalid list: {e}"))
+                })?
+            } else {
+                Label::Category(raw)
+            };
+            out.push(Rating {
+                item: field("item")?,
+                annotator: field("annotator")?,
+                label,
+            });
+        }
+    } else {
+        for (i, l) in text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty())
+        {
+            let rating: Rating = serde_json::from_str(l).map_err(|e| {
+                Error::input(
+                    &name,
+                    i as u64 + 1,
+                    None,
+                    format!("expected {{\"item\", \"annotator\", \"label\"}}: {e}"),
+                )
+            })?;
+            out.push(rating);
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::input(&name, 1, None, "no ratings in the file"));
+    }
+    Ok(out)
+}
+
+/// Agreement over a records file.
+pub fn agreement_of_records(path: &Path, req: &AgreementRequest) -> Result<AgreementReport> {
+    let ratings = read_records(path)?;
+    let table = RatingTable::new(
+        &ratings,
+        req.categories.as_deref(),
+        req.candidates.as_deref(),
+    )
+    .map_err(table_error)?;
+    Ok(report(&table, req))
+}
+
+impl Project {
+    /// The counted answers of one kind as ratings, with each evidence item's candidates.
+    pub fn ratings(
+        &self,
+        kind: TaskKind,
+        include_flagged: bool,
+    ) -> Result<(Vec<Rating>, BTreeMap<String, Vec<String>>)> {
+        let annotators = self.annotators()?;
+        let counted: HashSet<i64> = annotators
+            .iter()
+            .filter(|a| include_flagged || a.counted)
+            .map(|a| a.id)
+            .collect();
+        let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
+        let conn = self.store.conn();
+        let answers = factdesk_store::annotations::current_of_kind(conn, kind.as_str())?;
+        let mut ratings = Vec::with_capacity(answers.len());
+        let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut claims: BTreeMap<i64, String> = BTreeMap::new();
+        for a in answers
+            .into_iter()
+            .filter(|a| counted.contains(&a.annotator_id))
+        {
+            let task = self.task(a.task_id)?;
+            let item = format!("task-{}", task.id);
+            claims.entry(task.claim_id).or_insert_with(|| item.clone());
+            let label = match kind {
+                TaskKind::Evidence => Label::Set(
+                    a.answer["selected"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|v| v.as_i64())
+                        .map(|id| id.to_string())
+                        .collect(),
+                ),
+                TaskKind::Refute => continue,
+                TaskKind::Verify | TaskKind::Label => match a.answer["label"].as_str() {
+                    Some(l) => Label::Category(l.to_string()),
+                    None => Label::Missing,
+                },
+            };
+            ratings.push(Rating {
+                item,
+                annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
+                label,
+            });
+        }
+        if kind == TaskKind::Evidence {
+            // Units are (claim, candidate) over the candidates shown; the trick never is one.
+            for (claim_id, item) in claims {
+                let ids = self
+                    .store
+                    .candidates(claim_id)?
+                    .into_iter()
+                    .map(|c| c.sentence_id.to_string())
+                    .collect();
+                candidates.insert(item, ids);
+            }
+        }
+        Ok((ratings, candidates))
+    }
+
+    /// Agreement on one kind of task.
+    pub fn agreement(&self, kind: TaskKind, req: &AgreementRequest) -> Result<AgreementReport> {
+        let (ratings, candidates) = self.ratings(kind, req.include_flagged)?;
+        let table = if kind == TaskKind::Evidence {
+            RatingTable::with_item_candidates(&ratings, None, &candidates)
+        } else {
+            RatingTable::new(&ratings, req.categories.as_deref(), None)
+        }
+        .map_err(table_error)?;
+        Ok(report(&table, req))
+    }
+
+    /// The kinds with answers to compare (refutations are free text: no agreement).
+    pub fn kinds_with_answers(&self) -> Result<Vec<TaskKind>> {
+        let mut out = Vec::new();
+        for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
+            if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?
+                .is_empty()
+            {
+                out.push(kind);
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,111 @@
+use factdesk_api::agreement::{agreement_of_records, AgreementReport, AgreementRequest};
+use factdesk_api::tasks::TaskKind;
+use std::path::PathBuf;
+
+/// Agreement between annotators, from a project or from ratings made anywhere.
+///
+/// SOURCE is a project file (agreement per task kind; trick sentences never count;
+/// flagged annotators are left out unless --include-flagged) or a records file: JSON Lines
+/// of {"item", "annotator", "label"} or CSV with those columns. A label is a string, a
+/// list of strings (selected candidates; [] = no evidence), or null for a missing rating.
+/// For a project without --kind, --json prints an object keyed by task kind.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// A project file (.fdesk) or a records file (.jsonl, .csv).
+    source: PathBuf,
+    /// Projects: evidence, verify or label.
+    #[arg(long)]
+    kind: Option<String>,
+    /// Category order for weighted kappa and ordinal alpha: a,b,c
+    #[arg(long, value_delimiter = ',')]
+    categories: Option<Vec<String>>,
+    /// Candidate list for set labels in a records file: s1,s2,...
+    #[arg(long, value_delimiter = ',')]
+    candidates: Option<Vec<String>>,
+    /// Count annotators flagged for failing trick sentences.
+    #[arg(long)]
+    include_flagged: bool,
+    /// Bootstrap replicates for the 95% intervals (0: none).
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+    /// Seed for the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let req = AgreementRequest {
+        categories: a.categories,
+        candidates: a.candidates,
+        include_flagged: a.include_flagged,
+        bootstrap_reps: a.bootstrap,
+        seed: a.seed,
+    };
+    let is_project = a.source.extension().is_some_and(|e| e == "fdesk");
+    if !is_project {
+        let report = agreement_of_records(&a.source, &req)?;
+        return show(None, &report, a.json);
+    }
+    let project = super::open(&a.source)?;
+    let kinds: Vec<TaskKind> = match &a.kind {
+        Some(k) => vec![k.parse()?],
+        None => project.kinds_with_answers()?,
+    };
+    if a.kind.is_some() {
+        return show(None, &project.agreement(kinds[0], &req)?, a.json);
+    }
+    let mut all = serde_json::Map::new();
+    for kind in kinds {
+        let report = project.agreement(kind, &req)?;
+        if a.json {
+            all.insert(kind.as_str().to_string(), serde_json::to_value(&report)?);
+        } else {
+            show(Some(kind.as_str()), &report, false)?;
+        }
+    }
+    if a.json {
+        super::print_json(&all)?;
+    } else if all.is_empty() && project.kinds_with_answers()?.is_empty() {
+        println!("no answers yet");
+    }
+    Ok(())
+}
+
+fn show(kind: Option<&str>, r: &AgreementReport, json: bool) -> anyhow::Result<()> {
+    if json {
+        return super::print_json(r);
+    }
+    if let Some(kind) = kind {
+        println!("== {kind}");
+    }
+    println!(
+        "{} units, {} annotators, {} ratings",
+        r.units, r.annotators, r.ratings
+    );
+    for (name, m) in &r.metrics {
+        let value = match (m.value, &m.reason) {
+            (Some(v), _) => format!("{v:.4}"),
+            (None, Some(reason)) => format!("undefined ({reason})"),
+            (None, None) => "undefined".to_string(),
+        };
+        let ci = m
+            .ci95
+            .map(|(lo, hi)| format!("  [{lo:.3}, {hi:.3}]"))
+            .unwrap_or_default();
+        println!("  {name:<44}{value}{ci}");
+    }
+    if !r.cohen_kappa_pairs.is_empty() {
+        println!("  pairwise Cohen's kappa:");
+        for p in &r.cohen_kappa_pairs {
+            let v = p
+                .value
+                .map(|v| format!("{v:.4}"))
+                .unwrap_or_else(|| "undefined".into());
+            println!("    {} – {}: {v} ({} units)", p.a, p.b, p.units);
+        }
+    }
+    Ok(())
+}
