@@ -137,13 +137,12 @@ pub fn agreement_of_records(path: &Path, req: &AgreementRequest) -> Result<Agree
     Ok(report(&table, req))
 }
 
+/// Ratings, and for evidence items the candidates each item showed.
+pub type Ratings = (Vec<Rating>, BTreeMap<String, Vec<String>>);
+
 impl Project {
     /// The counted answers of one kind as ratings, with each evidence item's candidates.
-    pub fn ratings(
-        &self,
-        kind: TaskKind,
-        include_flagged: bool,
-    ) -> Result<(Vec<Rating>, BTreeMap<String, Vec<String>>)> {
+    pub fn ratings(&self, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         let annotators = self.annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
