@@ -10,8 +10,10 @@ export interface Attrs {
   role?: string;
   type?: string;
   disabled?: boolean;
+  placeholder?: string;
   onclick?: (ev: MouseEvent) => void;
   [aria: `aria-${string}`]: string;
+  [data: `data-${string}`]: string;
 }
 
 export function h<K extends keyof HTMLElementTagNameMap>(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { count, digitGroups, fileName, plural } from "./format";
+import { count, digitGroups, fileName, minutes, percent, plural } from "./format";
 
 describe("format", () => {
   it("groups thousands", () => {
@@ -25,5 +25,19 @@ describe("format", () => {
   it("takes the file name of a path", () => {
     expect(fileName("/a/b/demo.fdesk")).toBe("demo.fdesk");
     expect(fileName("C:\\data\\demo.fdesk")).toBe("demo.fdesk");
+  });
+
+  it("says durations as people do", () => {
+    expect(minutes(0.4)).toBe("under a minute");
+    expect(minutes(47.2)).toBe("47 min");
+    expect(minutes(120)).toBe("2 h");
+    expect(minutes(125)).toBe("2 h 5 min");
+    expect(minutes(Number.NaN)).toBe("under a minute");
+  });
+
+  it("shows rates as percentages", () => {
+    expect(percent(null)).toBe("—");
+    expect(percent(0.2)).toBe("20%");
+    expect(percent(1)).toBe("100%");
   });
 });

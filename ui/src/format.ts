@@ -29,3 +29,18 @@ export function fileName(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] ?? path;
 }
+
+/** Minutes as people say them: "under a minute", "47 min", "2 h 5 min". */
+export function minutes(m: number): string {
+  if (!Number.isFinite(m) || m < 1) return "under a minute";
+  const total = Math.round(m);
+  const hours = Math.floor(total / 60);
+  const rest = total % 60;
+  if (hours === 0) return `${rest} min`;
+  return rest === 0 ? `${hours} h` : `${hours} h ${rest} min`;
+}
+
+/** A failure rate as a percentage; "—" when there is nothing to rate yet. */
+export function percent(rate: number | null): string {
+  return rate === null ? "—" : `${Math.round(rate * 100)}%`;
+}

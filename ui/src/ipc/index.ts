@@ -3,9 +3,49 @@
 
 import { invoke } from "@tauri-apps/api/core";
 import { open, save } from "@tauri-apps/plugin-dialog";
-import type { Error as BackendError, ErrorCode, Location, Overview, RecentProject } from "./bindings";
+import type {
+  Ack,
+  Annotator,
+  Answer,
+  Error as BackendError,
+  Check,
+  ErrorCode,
+  Item,
+  Location,
+  Next,
+  Overview,
+  Passage,
+  Person,
+  RecentProject,
+  Role,
+  SearchHit,
+  TaskKind,
+  TasksReport,
+} from "./bindings";
 
-export type { ErrorCode, Location, Overview, RecentProject, Stats } from "./bindings";
+export type {
+  Ack,
+  Annotator,
+  Answer,
+  Check,
+  ErrorCode,
+  Item,
+  ItemOption,
+  Location,
+  Next,
+  Overview,
+  Pace,
+  Passage,
+  Person,
+  PreviousAnswer,
+  RecentProject,
+  Role,
+  SearchHit,
+  Stats,
+  TaskKind,
+  TasksReport,
+  TextPiece,
+} from "./bindings";
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -39,6 +79,25 @@ export const api = {
   createProject: (path: string) => call<Overview>("create_project", { path }),
   overview: () => call<Overview>("overview"),
   recentProjects: () => call<RecentProject[]>("recent_projects"),
+
+  /** Everyone on the open project: names and roles only. */
+  people: () => call<Person[]>("people"),
+  signIn: (name: string) => call<Person>("sign_in", { name }),
+  /** The first person may be added by anyone (and leads); after that only a lead adds. */
+  addPerson: (name: string, role: Role) => call<Person>("add_person", { name, role }),
+  /** Annotators with their trick record; leads only. */
+  annotators: () => call<Annotator[]>("annotators"),
+  createTasks: (kind: TaskKind, overlap: number | null) => call<TasksReport>("create_tasks", { kind, overlap }),
+
+  /** The next item of a kind, reserved for the person working. */
+  nextItem: (kind: TaskKind) => call<Next>("next_item", { kind }),
+  /** The answered item before `current` (the last answered one when null), with its answer. */
+  previousItem: (kind: TaskKind, current: number | null) => call<Item | null>("previous_item", { kind, current }),
+  /** Resolves only once the answer is committed to the project file. */
+  submitAnswer: (answer: Answer) => call<Ack>("submit_answer", { answer }),
+  passage: (taskId: number, optionId: string) => call<Passage>("passage", { taskId, optionId }),
+  checkRefutation: (taskId: number, text: string) => call<Check[]>("check_refutation", { taskId, text }),
+  search: (query: string) => call<SearchHit[]>("search", { query }),
 };
 
 const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
