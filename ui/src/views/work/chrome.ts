@@ -1,0 +1,106 @@
+// Pieces every work screen shares: the claim, the progress bar, the list of keys.
+
+import { h, type Child } from "../../dom";
+import { count, minutes } from "../../format";
+import type { Item, Pace, TaskKind, TextPiece } from "../../ipc";
+import { keyHelp } from "./keys";
+
+export const KIND_TITLES: Record<TaskKind, string> = {
+  evidence: "Evidence",
+  refute: "Refute",
+  verify: "Verify",
+  label: "Label",
+};
+
+/** Text with the words it shares with the claim marked, all as text nodes. */
+export function pieces(parts: TextPiece[]): Child[] {
+  return parts.map((p) => (p.hit ? h("mark", { class: "hit" }, p.text) : p.text));
+}
+
+/** The claim, big, with its context folded underneath; `open` says how it starts. */
+export function claimCard(
+  label: string,
+  item: Item,
+  open: boolean,
+  onToggle: (open: boolean) => void,
+): { el: HTMLElement; toggle: () => void } {
+  const details = item.context
+    ? h(
+        "details",
+        { class: "context", testid: "item-context" },
+        h("summary", {}, "Context ", h("kbd", {}, "X")),
+        h("p", {}, item.context),
+      )
+    : null;
+  if (details) {
+    details.open = open;
+    details.addEventListener("toggle", () => onToggle(details.open));
+  }
+  const el = h(
+    "section",
+    { class: "claim-card" },
+    h("div", { class: "claim-label" }, label),
+    h("p", { class: "claim", testid: "item-claim" }, item.claim),
+    details,
+  );
+  return {
+    el,
+    toggle: () => {
+      if (details) details.open = !details.open;
+    },
+  };
+}
+
+export function guidelines(text: string): HTMLElement | null {
+  return text ? h("p", { class: "guidelines", testid: "guidelines" }, text) : null;
+}
+
+/** Done out of total, a bar, and the pace when there is one. */
+export function progressView(pace: Pace | null): HTMLElement {
+  if (!pace) return h("div", { class: "progress", testid: "progress" });
+  const bar = h("progress", { class: "progress-bar", "aria-label": "Items done" });
+  bar.max = Math.max(pace.total, 1);
+  bar.value = Math.min(pace.done, bar.max);
+  const rate =
+    pace.per_hour !== null
+      ? h(
+          "span",
+          { class: "progress-rate", testid: "progress-rate" },
+          `${count(Math.round(pace.per_hour))} per hour`,
+          pace.minutes_left !== null ? ` · ${minutes(pace.minutes_left)} left` : null,
+        )
+      : null;
+  return h(
+    "div",
+    { class: "progress", testid: "progress" },
+    bar,
+    h(
+      "span",
+      { class: "progress-count" },
+      h("span", { testid: "progress-done" }, String(pace.done)),
+      " of ",
+      h("span", { testid: "progress-total", title: count(pace.total) }, String(pace.total)),
+      " done",
+    ),
+    rate,
+  );
+}
+
+/** The list of keys for this kind of item, shown by "?". */
+export function helpView(kind: TaskKind, optionCount: number, close: () => void): HTMLElement {
+  return h(
+    "div",
+    { class: "help-backdrop", onclick: (ev) => ev.target === ev.currentTarget && close() },
+    h(
+      "section",
+      { class: "help", role: "dialog", "aria-label": "Keys", testid: "keys-help" },
+      h("h2", {}, `Keys — ${KIND_TITLES[kind]}`),
+      h(
+        "dl",
+        {},
+        ...keyHelp(kind, optionCount).flatMap(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
+      ),
+      h("button", { class: "ghost", onclick: close }, "Close ", h("kbd", {}, "Esc")),
+    ),
+  );
+}

@@ -1,0 +1,40 @@
+// "Show in document": the option's sentence among its neighbours, in a side panel.
+
+import { h, mount } from "../../dom";
+import { errorText } from "../../errors";
+import { api } from "../../ipc";
+
+export function passagePanel(taskId: number, optionId: string, number: number, close: () => void): HTMLElement {
+  const body = h("div", { class: "passage-body" }, h("p", { class: "muted" }, "Loading…"));
+  const title = h("div", { class: "passage-title", testid: "passage-title" });
+  const panel = h(
+    "aside",
+    { class: "passage", testid: "passage", "aria-label": "Sentence in its document" },
+    h(
+      "div",
+      { class: "passage-head" },
+      h("h2", {}, `Sentence ${number} in its document`),
+      h("button", { class: "ghost", testid: "passage-close", title: "Close (Esc)", onclick: close }, "Close ", h("kbd", {}, "Esc")),
+    ),
+    title,
+    body,
+  );
+  api.passage(taskId, optionId).then(
+    (p) => {
+      mount(title, p.title ?? "");
+      mount(
+        body,
+        h(
+          "p",
+          {},
+          ...p.sentences.flatMap((s) => [
+            s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
+            " ",
+          ]),
+        ),
+      );
+    },
+    (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
+  );
+  return panel;
+}

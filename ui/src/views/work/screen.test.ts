@@ -1,0 +1,167 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError, api, type Ack, type Item } from "../../ipc";
+import { workScreen } from "./screen";
+
+vi.mock("../../ipc", async (load) => {
+  const real = await load<typeof import("../../ipc")>();
+  return {
+    ...real,
+    api: {
+      nextItem: vi.fn(),
+      previousItem: vi.fn(),
+      submitAnswer: vi.fn(),
+      passage: vi.fn(),
+      checkRefutation: vi.fn(),
+    },
+  };
+});
+
+const mocked = vi.mocked(api);
+
+function evidence(taskId: number, previous: Item["previous"] = null): Item {
+  return {
+    task_id: taskId,
+    kind: "evidence",
+    claim: `claim ${taskId}`,
+    context: "some context",
+    options: [1, 2, 3].map((n) => ({
+      id: `o${taskId}-${n}`,
+      text: `sentence ${n}`,
+      pieces: [
+        { text: "sentence", hit: true },
+        { text: ` ${n}`, hit: false },
+      ],
+    })),
+    counter_claim: null,
+    evidence: [],
+    guidelines: "Pick the evidence.",
+    previous,
+    pace: { done: taskId, total: 10, per_hour: null, minutes_left: null },
+  };
+}
+
+const ack = (taskId: number): Ack => ({ ack: `ack-${taskId}`, task_id: taskId });
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+async function open(kind: Item["kind"] = "evidence") {
+  const home = vi.fn();
+  const fail = vi.fn();
+  const screen = workScreen(kind, { home, fail });
+  document.body.replaceChildren(screen.el);
+  screen.shown?.();
+  await settle();
+  const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
+  return { screen, el: screen.el, press, home, fail };
+}
+
+beforeEach(() => {
+  vi.resetAllMocks();
+});
+
+describe("work screen", () => {
+  it("submits the chosen options with the time spent, then shows the next item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.submitAnswer.mockResolvedValue(ack(1));
+    const { el, press } = await open();
+    expect(q(el, "item-claim")?.textContent).toBe("claim 1");
+    expect(el.querySelectorAll("mark.hit").length).toBe(3);
+    press("2");
+    press("3");
+    expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("true");
+    press("Enter");
+    await settle();
+    const sent = mocked.submitAnswer.mock.calls[0]?.[0];
+    expect(sent).toMatchObject({ task_id: 1, selected: ["o1-2", "o1-3"], no_evidence: false, text: null, label: null });
+    expect(typeof sent?.duration_ms).toBe("number");
+    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "saved-indicator")?.textContent).toContain("Saved");
+    expect(q(el, "saved-indicator")?.dataset["task"]).toBe("1");
+    expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("false");
+  });
+
+  it("keeps keys pressed while an answer is saving for the next item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    let release: (a: Ack) => void = () => {};
+    mocked.submitAnswer.mockReturnValueOnce(new Promise((r) => (release = r)));
+    const { el, press } = await open();
+    press("0");
+    press("Enter");
+    press("3");
+    release(ack(1));
+    await settle();
+    await settle();
+    expect(mocked.submitAnswer.mock.calls[0]?.[0]).toMatchObject({ selected: [], no_evidence: true });
+    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "option-3")?.getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("refuses to submit nothing and says why", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    const { el, press } = await open();
+    expect(q(el, "submit")?.getAttribute("aria-disabled")).toBe("true");
+    press("Enter");
+    await settle();
+    expect(mocked.submitAnswer).not.toHaveBeenCalled();
+    expect(q(el, "status")?.textContent).toMatch(/no evidence/);
+  });
+
+  it("goes back to the last answered item with its answer selected", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(3), reason: null });
+    const prev = { selected: ["o2-1"], no_evidence: false, text: null, label: null, comment: "unsure" };
+    mocked.previousItem.mockResolvedValueOnce(evidence(2, prev));
+    mocked.previousItem.mockResolvedValueOnce(null);
+    const { el, press } = await open();
+    press("Backspace");
+    await settle();
+    // The item on screen was not answered yet, so it has no place in the history.
+    expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", null);
+    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "editing-previous")).not.toBeNull();
+    expect(q(el, "option-1")?.getAttribute("aria-checked")).toBe("true");
+    expect((q(el, "comment") as HTMLInputElement).value).toBe("unsure");
+    press("Backspace");
+    await settle();
+    expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", 2);
+    expect(q(el, "status")?.textContent).toMatch(/no earlier item/);
+  });
+
+  it("shows why there is no item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "waiting for the lead's review" });
+    const { el, press, home } = await open("refute");
+    expect(q(el, "no-item-reason")?.textContent).toBe("waiting for the lead's review");
+    press("Escape");
+    expect(home).toHaveBeenCalled();
+  });
+
+  it("opens and closes the list of keys", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    const { el, press, home } = await open();
+    press("?");
+    expect(q(el, "keys-help")?.textContent).toContain("1–3");
+    press("Escape");
+    expect(q(el, "keys-help")).toBeNull();
+    expect(home).not.toHaveBeenCalled();
+  });
+
+  it("shows the backend's reason when it refuses a refutation", async () => {
+    const item: Item = { ...evidence(5), kind: "refute", options: [] };
+    mocked.nextItem.mockResolvedValueOnce({ item, reason: null });
+    mocked.checkRefutation.mockResolvedValue([{ kind: "length", passed: true, message: "ok" }]);
+    mocked.submitAnswer.mockRejectedValueOnce(
+      new ApiError({ code: "check_failed", message: "Only a negation was added", location: null }),
+    );
+    const { el, press, fail } = await open("refute");
+    await settle();
+    expect(q(el, "check-length")?.dataset["passed"]).toBe("true");
+    press("Enter");
+    await settle();
+    await settle();
+    expect(mocked.submitAnswer.mock.calls[0]?.[0]).toMatchObject({ task_id: 5, text: "claim 5" });
+    expect(q(el, "refute-error")?.textContent).toContain("Only a negation was added");
+    expect(fail).not.toHaveBeenCalled();
+    expect(q(el, "item-task-id")?.textContent).toBe("5");
+  });
+});
