@@ -1,119 +1,199 @@
-// The app's entry: decides which screen shows, shows errors, and wires the keyboard.
+// The app's entry: which screen shows (start, who is working, home, work), the header
+// and error banner around it, and the keyboard routing between them.
 
 import { h, mount } from "./dom";
 import { errorText } from "./errors";
-import { api, pickNewProject, pickProject, type Overview } from "./ipc";
-import { overviewView } from "./views/overview";
+import { api, pickNewProject, pickProject, type Overview, type Person, type TaskKind } from "./ipc";
+import { homeScreen } from "./views/home";
+import { peopleScreen } from "./views/people";
+import type { Screen } from "./views/screen";
+import { searchBox } from "./views/search";
 import { startView } from "./views/start";
+import { workScreen } from "./views/work/screen";
 
 const root = document.getElementById("app") ?? document.body;
-let current: Overview | null = null;
-let banner: string | null = null;
-let body: HTMLElement = h("main");
+const headerSlot = h("div");
+const bannerSlot = h("div");
+const screenSlot = h("div", { class: "screen" });
+mount(root, headerSlot, bannerSlot, screenSlot);
+
+let project: Overview | null = null;
+let person: Person | null = null;
+let screen: Screen = { el: h("main") };
+const search = searchBox();
 
 function header(): HTMLElement {
   return h(
     "header",
     { class: "bar" },
     h("span", { class: "brand" }, "Factdesk"),
-    current ? h("span", { class: "bar-sep", "aria-hidden": "true" }, "/") : null,
-    current ? h("span", { class: "bar-project", testid: "bar-project" }, current.name) : null,
+    project ? h("span", { class: "bar-sep", "aria-hidden": "true" }, "/") : null,
+    project ? h("span", { class: "bar-project", testid: "bar-project" }, project.name) : null,
     h("span", { class: "spacer" }),
-    current
+    project ? search.el : null,
+    person
+      ? h(
+          "span",
+          { class: "bar-person", testid: "current-person" },
+          h("span", { class: "bar-person-name" }, person.name),
+          person.role === "lead" ? h("span", { class: "badge" }, "lead") : null,
+        )
+      : null,
+    person ? h("button", { class: "bar-button", testid: "switch-person", onclick: () => void showPeople() }, "Switch person") : null,
+    project
       ? h("button", { class: "bar-button", testid: "back-to-start", onclick: () => void showStart() }, "All projects")
       : null,
   );
 }
 
-function errorBanner(): HTMLElement | null {
-  if (!banner) return null;
-  return h(
-    "div",
-    { class: "banner", role: "alert", testid: "error" },
-    h("span", { class: "banner-text" }, banner),
-    h("button", { class: "ghost", onclick: () => dismiss() }, "Dismiss"),
+function renderHeader(): void {
+  document.title = project ? `${project.name} — Factdesk` : "Factdesk";
+  mount(headerSlot, header());
+}
+
+function showBanner(text: string | null): void {
+  mount(
+    bannerSlot,
+    text
+      ? h(
+          "div",
+          { class: "banner", role: "alert", testid: "error" },
+          h("span", { class: "banner-text" }, text),
+          h("button", { class: "ghost", onclick: () => showBanner(null) }, "Dismiss"),
+        )
+      : null,
   );
 }
 
-function render(): void {
-  document.title = current ? `${current.name} — Factdesk` : "Factdesk";
-  mount(root, header(), errorBanner(), body);
-}
-
-function dismiss(): void {
-  banner = null;
-  render();
-}
-
 function fail(e: unknown): void {
-  banner = errorText(e);
-  render();
+  showBanner(errorText(e));
+}
+
+function setScreen(next: Screen): void {
+  screen.leave?.();
+  screen = next;
+  search.close();
+  renderHeader();
+  mount(screenSlot, next.el);
+  next.shown?.();
 }
 
 async function showStart(): Promise<void> {
-  current = null;
-  body = startView([], startActions);
-  render();
+  project = null;
+  person = null;
+  setScreen({ el: startView([], startActions), appKeys: true });
   try {
-    body = startView(await api.recentProjects(), startActions);
-    render();
+    setScreen({ el: startView(await api.recentProjects(), startActions), appKeys: true });
   } catch (e) {
     fail(e);
   }
 }
 
-function showOverview(o: Overview): void {
-  current = o;
-  banner = null;
-  body = overviewView(o);
-  render();
+/** "Who is working?", over the project's counts. */
+async function showPeople(): Promise<void> {
+  try {
+    const [o, people] = await Promise.all([api.overview(), api.people()]);
+    project = o;
+    person = null;
+    setScreen(peopleScreen(o, people, { signIn: (name) => void signIn(name), addFirst: (name) => void addFirst(name) }));
+  } catch (e) {
+    fail(e);
+  }
 }
 
-async function attempt(load: () => Promise<Overview | null>): Promise<void> {
+async function signIn(name: string): Promise<void> {
+  try {
+    person = await api.signIn(name);
+    showBanner(null);
+    showHome();
+  } catch (e) {
+    fail(e);
+  }
+}
+
+async function addFirst(name: string): Promise<void> {
+  try {
+    await api.addPerson(name, "lead");
+    await signIn(name);
+  } catch (e) {
+    fail(e);
+  }
+}
+
+function showHome(): void {
+  if (!project || !person) return void showPeople();
+  setScreen(
+    homeScreen(project, person, {
+      work: showWork,
+      fail,
+      changed: (o) => {
+        project = o;
+      },
+    }),
+  );
+}
+
+function showWork(kind: TaskKind): void {
+  setScreen(workScreen(kind, { home: showHome, fail }));
+}
+
+async function opened(load: () => Promise<Overview | null>): Promise<void> {
   try {
     const o = await load();
-    if (o) showOverview(o);
+    if (!o) return;
+    showBanner(null);
+    project = o;
+    await showPeople();
   } catch (e) {
     fail(e);
   }
-}
-
-async function openPicked(): Promise<void> {
-  await attempt(async () => {
-    const path = await pickProject();
-    return path ? api.openProject(path) : null;
-  });
-}
-
-async function createPicked(): Promise<void> {
-  await attempt(async () => {
-    const path = await pickNewProject();
-    return path ? api.createProject(path) : null;
-  });
 }
 
 const startActions = {
-  open: () => void openPicked(),
-  create: () => void createPicked(),
-  openPath: (path: string) => void attempt(() => api.openProject(path)),
+  open: () => void opened(async () => {
+    const path = await pickProject();
+    return path ? api.openProject(path) : null;
+  }),
+  create: () => void opened(async () => {
+    const path = await pickNewProject();
+    return path ? api.createProject(path) : null;
+  }),
+  openPath: (path: string) => void opened(() => api.openProject(path)),
 };
+
+/** Keys that may repeat when held down: moving, not choosing. */
+const REPEATING = new Set(["ArrowDown", "ArrowUp", "j", "k"]);
 
 document.addEventListener("keydown", (ev) => {
   const t = ev.target;
-  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) return;
-  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.repeat) return;
-  if (ev.key === "o") void openPicked();
-  else if (ev.key === "n" && !current) void createPicked();
-  else if (ev.key === "Escape" && banner) dismiss();
+  if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
+  // A focused button takes Enter and Space itself, as buttons do.
+  if (t instanceof HTMLButtonElement && (ev.key === "Enter" || ev.key === " ")) return;
+  if (ev.repeat && !REPEATING.has(ev.key)) return;
+  if (ev.key === "Escape" && search.close()) return;
+  if (ev.key === "/" && project) {
+    ev.preventDefault();
+    search.focus();
+    return;
+  }
+  if (screen.onKey?.(ev)) {
+    ev.preventDefault();
+    return;
+  }
+  if (screen.appKeys && ev.key === "o") startActions.open();
+  else if (screen.appKeys && ev.key === "n" && !project) startActions.create();
+  else if (ev.key === "Escape") showBanner(null);
 });
 
 async function start(): Promise<void> {
   try {
-    const opened = await api.startupProject();
-    if (opened) return showOverview(opened);
+    const o = await api.startupProject();
+    if (o) return void opened(async () => o);
   } catch (e) {
     // A project named at start that fails to open: say why, over the start screen.
-    banner = errorText(e);
+    await showStart();
+    return fail(e);
   }
   await showStart();
 }

@@ -46,7 +46,17 @@ function emptyHint(o: Overview): HTMLElement {
   );
 }
 
-export function overviewView(o: Overview): HTMLElement {
+export function overviewHead(o: Overview): HTMLElement {
+  return h(
+    "div",
+    { class: "overview-head" },
+    h("h1", { testid: "project-name" }, o.name || fileName(o.path)),
+    h("p", { class: "path", title: o.path }, o.path),
+  );
+}
+
+/** The project's counts, grouped; the same test ids wherever they are shown. */
+export function overviewGroups(o: Overview): HTMLElement {
   const s = o.stats;
   const data: Tile[] = [
     {
@@ -65,16 +75,14 @@ export function overviewView(o: Overview): HTMLElement {
     { key: "annotations", label: "Annotations", value: s.annotations, note: "answers given" },
   ];
   return h(
-    "main",
-    { class: "overview", testid: "overview" },
-    h(
-      "div",
-      { class: "overview-head" },
-      h("h1", { testid: "project-name" }, o.name || fileName(o.path)),
-      h("p", { class: "path", title: o.path }, o.path),
-    ),
+    "div",
+    { class: "overview-groups", testid: "overview" },
     s.claims === 0 ? emptyHint(o) : null,
     group("Data", data),
     group("Annotation", work),
   );
+}
+
+export function overviewView(o: Overview): HTMLElement {
+  return h("main", { class: "overview" }, overviewHead(o), overviewGroups(o));
 }

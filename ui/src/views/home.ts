@@ -1,0 +1,95 @@
+// Home after signing in: the kinds of work with this person's progress on each, and for
+// a lead, the lead's panel underneath.
+
+import { h, mount } from "../dom";
+import { api, type Overview, type Pace, type Person, type TaskKind } from "../ipc";
+import { leadPanel } from "./lead";
+import type { Screen } from "./screen";
+import { KIND_TITLES } from "./work/chrome";
+
+export const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
+
+const ABOUT: Record<TaskKind, string> = {
+  evidence: "Pick the sentences that support or refute a claim.",
+  refute: "Rewrite a short claim so that it becomes false.",
+  verify: "Judge whether a new claim contradicts its original.",
+  label: "Label a claim as supported, refuted or not enough info.",
+};
+
+export interface HomeDeps {
+  work: (kind: TaskKind) => void;
+  fail: (e: unknown) => void;
+  /** The project changed (tasks, people): refresh what the shell shows. */
+  changed: (o: Overview) => void;
+}
+
+/** The kind a digit key opens (1 is evidence), or null. */
+export function kindForKey(key: string): TaskKind | null {
+  return /^[1-4]$/.test(key) ? (KINDS[Number(key) - 1] ?? null) : null;
+}
+
+/** "5 of 38 done", or what to say before the first answer. */
+export function progressText(pace: Pace | null): string {
+  if (!pace) return "Not started";
+  return `${pace.done} of ${pace.total} done`;
+}
+
+function kindCard(kind: TaskKind, i: number, deps: HomeDeps): { el: HTMLElement; progress: HTMLElement } {
+  const progress = h("span", { class: "kind-progress", testid: `kind-progress-${kind}` }, "…");
+  const el = h(
+    "button",
+    { class: "kind-card", testid: `kind-${kind}`, onclick: () => deps.work(kind) },
+    h("span", { class: "kind-top" }, h("span", { class: "kind-title" }, KIND_TITLES[kind]), h("kbd", {}, String(i + 1))),
+    h("span", { class: "kind-about" }, ABOUT[kind]),
+    progress,
+  );
+  return { el, progress };
+}
+
+/**
+ * The last answered item of each kind carries this person's pace; asking for it reserves
+ * nothing, unlike asking for the next item.
+ */
+async function loadProgress(kind: TaskKind, into: HTMLElement): Promise<void> {
+  const last = await api.previousItem(kind, null);
+  const pace = last?.pace ?? null;
+  const bar = h("progress", { class: "progress-bar" });
+  if (pace) {
+    bar.max = Math.max(pace.total, 1);
+    bar.value = Math.min(pace.done, bar.max);
+  }
+  mount(into, pace ? bar : null, h("span", { testid: `kind-done-${kind}` }, progressText(pace)));
+}
+
+export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {
+  const cards = KINDS.map((k, i) => kindCard(k, i, deps));
+  const lead = person.role === "lead" ? leadPanel(o, deps) : null;
+  return {
+    el: h(
+      "main",
+      { class: "home", testid: "home" },
+      h(
+        "div",
+        { class: "home-head" },
+        h("h1", {}, `Hello, ${person.name}`),
+        h("p", { class: "muted" }, "Choose the work to do. Press its number, or click it."),
+      ),
+      h("section", { class: "kinds" }, ...cards.map((c) => c.el)),
+      lead?.el,
+    ),
+    appKeys: true,
+    onKey(ev: KeyboardEvent): boolean {
+      const kind = kindForKey(ev.key);
+      if (!kind) return false;
+      deps.work(kind);
+      return true;
+    },
+    shown(): void {
+      for (const [i, kind] of KINDS.entries()) {
+        const card = cards[i];
+        if (card) loadProgress(kind, card.progress).catch(deps.fail);
+      }
+      lead?.load();
+    },
+  };
+}

@@ -1,0 +1,150 @@
+// The lead's panel on the home screen: hand out work, add people, watch who fails the
+// trick sentences, and the project's counts.
+
+import { h, mount } from "../dom";
+import { percent } from "../format";
+import { api, type Annotator, type Overview, type Role, type TaskKind } from "../ipc";
+import type { HomeDeps } from "./home";
+import { overviewGroups } from "./overview";
+import { KIND_TITLES } from "./work/chrome";
+
+const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
+
+function taskRow(kind: TaskKind, deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {
+  const overlap = h("input", {
+    class: "text-input overlap",
+    testid: `overlap-${kind}`,
+    type: "number",
+    "aria-label": `Annotators per ${kind} item`,
+  });
+  overlap.min = "1";
+  overlap.value = "3";
+  const result = h("span", { class: "muted", testid: `created-${kind}` });
+  const create = async (): Promise<void> => {
+    try {
+      const n = Number(overlap.value);
+      const r = await api.createTasks(kind, Number.isInteger(n) && n > 0 ? n : null);
+      mount(result, `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`);
+      await refresh();
+    } catch (e) {
+      deps.fail(e);
+    }
+  };
+  return h(
+    "tr",
+    {},
+    h("th", {}, KIND_TITLES[kind]),
+    h("td", {}, h("label", { class: "overlap-label" }, overlap, " per item")),
+    h("td", {}, h("button", { testid: `create-${kind}`, onclick: () => void create() }, "Create tasks")),
+    h("td", {}, result),
+  );
+}
+
+function status(a: Annotator): HTMLElement {
+  if (a.flagged) {
+    const decided = a.flag_override === "include" ? "answers counted (lead's decision)" : "answers left out";
+    return h(
+      "span",
+      { class: "status-cell" },
+      h("span", { class: "badge badge-danger", testid: `flagged-${a.name}` }, "FLAGGED"),
+      h("span", { class: "muted" }, decided),
+    );
+  }
+  if (!a.counted) return h("span", { class: "muted" }, "left out (lead's decision)");
+  return h("span", { class: "muted" }, "counted");
+}
+
+function annotatorRow(a: Annotator): HTMLElement {
+  return h(
+    "tr",
+    { testid: `annotator-${a.name}`, class: a.flagged ? "flagged" : undefined },
+    h("th", {}, a.name),
+    h("td", {}, a.role),
+    h("td", { class: "num" }, String(a.tricks_seen)),
+    h("td", { class: "num" }, String(a.tricks_failed)),
+    h("td", { class: "num", testid: `trick-rate-${a.name}` }, percent(a.trick_failure_rate)),
+    h("td", {}, status(a)),
+  );
+}
+
+function addPersonForm(deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {
+  const name = h("input", { class: "text-input", testid: "new-person-name", type: "text", placeholder: "Name", "aria-label": "Name" });
+  const role = h("select", { class: "text-input", testid: "new-person-role", "aria-label": "Role" });
+  for (const [value, label] of [["annotator", "Annotator"], ["lead", "Lead"]] as const) {
+    const option = h("option", {}, label);
+    option.value = value;
+    role.append(option);
+  }
+  const done = h("span", { class: "muted", testid: "person-added" });
+  const add = async (): Promise<void> => {
+    if (!name.value.trim()) return;
+    try {
+      const p = await api.addPerson(name.value.trim(), role.value as Role);
+      mount(done, `${p.name} added as ${p.role}.`);
+      name.value = "";
+      await refresh();
+    } catch (e) {
+      deps.fail(e);
+    }
+  };
+  name.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") void add();
+  });
+  return h(
+    "div",
+    { class: "inline-form" },
+    name,
+    role,
+    h("button", { testid: "add-person", onclick: () => void add() }, "Add person"),
+    done,
+  );
+}
+
+export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load: () => void } {
+  const annotators = h("tbody", { testid: "annotators" });
+  const counts = h("div", {}, overviewGroups(o));
+
+  async function refresh(): Promise<void> {
+    const [list, overview] = await Promise.all([api.annotators(), api.overview()]);
+    mount(annotators, ...list.map(annotatorRow));
+    mount(counts, overviewGroups(overview));
+    deps.changed(overview);
+  }
+
+  const el = h(
+    "section",
+    { class: "lead", testid: "lead-panel" },
+    h("h2", { class: "section-title" }, "Lead"),
+    h(
+      "div",
+      { class: "lead-grid" },
+      h(
+        "div",
+        { class: "panel" },
+        h("h3", {}, "Annotators"),
+        h("p", { class: "muted small" }, "Trick sentences failed. Flagged annotators' answers leave agreement and gold data until you decide."),
+        h(
+          "table",
+          { class: "table" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, ...["Name", "Role", "Tricks seen", "Failed", "Rate", "Status"].map((t) => h("th", {}, t))),
+          ),
+          annotators,
+        ),
+        h("h3", {}, "Add a person"),
+        addPersonForm(deps, refresh),
+      ),
+      h(
+        "div",
+        { class: "panel" },
+        h("h3", {}, "Create tasks"),
+        h("p", { class: "muted small" }, "One task per eligible claim; existing tasks are kept."),
+        h("table", { class: "table" }, h("tbody", {}, ...KINDS.map((k) => taskRow(k, deps, refresh)))),
+      ),
+    ),
+    counts,
+  );
+  return { el, load: () => void refresh().catch(deps.fail) };
+}

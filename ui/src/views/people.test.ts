@@ -1,0 +1,54 @@
+import { describe, expect, it, vi } from "vitest";
+import type { Overview } from "../ipc";
+import { peopleScreen } from "./people";
+
+const overview: Overview = {
+  id: "p",
+  name: "demo",
+  path: "/tmp/demo.fdesk",
+  schema_version: 1,
+  stats: {
+    claims: 3,
+    root_claims: 3,
+    refutations: 0,
+    documents: 1,
+    sentences: 9,
+    candidates: 9,
+    tasks: 0,
+    annotations: 0,
+    annotators: 2,
+  },
+};
+
+const key = (k: string) => new KeyboardEvent("keydown", { key: k });
+
+describe("peopleScreen", () => {
+  it("signs in by number, and moves focus with the arrows", () => {
+    const signIn = vi.fn();
+    const people = [
+      { name: "lead", role: "lead" as const },
+      { name: "<b>ana</b>", role: "annotator" as const },
+    ];
+    const screen = peopleScreen(overview, people, { signIn, addFirst: vi.fn() });
+    document.body.replaceChildren(screen.el);
+    screen.shown?.();
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-lead");
+    expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-<b>ana</b>");
+    expect(screen.onKey?.(key("2"))).toBe(true);
+    expect(signIn).toHaveBeenCalledWith("<b>ana</b>");
+    expect(screen.onKey?.(key("3"))).toBe(false);
+    expect(screen.el.querySelector("b")).toBeNull();
+    expect(screen.el.querySelector("[data-testid=count-claims]")?.textContent).toBe("3");
+  });
+
+  it("asks for the first person when there is no one", () => {
+    const addFirst = vi.fn();
+    const screen = peopleScreen(overview, [], { signIn: vi.fn(), addFirst });
+    const name = screen.el.querySelector<HTMLInputElement>("[data-testid=new-person-name]");
+    expect(name).not.toBeNull();
+    if (name) name.value = "  Mia ";
+    screen.el.querySelector<HTMLButtonElement>("[data-testid=add-person]")?.click();
+    expect(addFirst).toHaveBeenCalledWith("Mia");
+  });
+});

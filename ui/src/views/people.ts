@@ -1,0 +1,91 @@
+// "Who is working?": the first screen of an open project. Answers are stored under the
+// name chosen here; the project's counts sit underneath, for anyone to see.
+
+import { h } from "../dom";
+import type { Overview, Person } from "../ipc";
+import { overviewGroups, overviewHead } from "./overview";
+import type { Screen } from "./screen";
+
+export interface PeopleActions {
+  signIn: (name: string) => void;
+  /** Adds the project's first person, who leads it. */
+  addFirst: (name: string) => void;
+}
+
+/** The index a digit key picks (1 is the first person), or null. */
+export function personForKey(key: string, count: number): number | null {
+  if (!/^[1-9]$/.test(key)) return null;
+  const i = Number(key) - 1;
+  return i < count ? i : null;
+}
+
+function firstPersonForm(actions: PeopleActions): HTMLElement {
+  const name = h("input", {
+    class: "text-input",
+    testid: "new-person-name",
+    type: "text",
+    placeholder: "Your name",
+    "aria-label": "Your name",
+  });
+  const add = (): void => {
+    if (name.value.trim()) actions.addFirst(name.value.trim());
+  };
+  name.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") add();
+  });
+  return h(
+    "div",
+    { class: "first-person" },
+    h("p", {}, "No one works on this project yet. Add yourself: the first person leads the project and adds the others."),
+    h("div", { class: "inline-form" }, name, h("button", { class: "primary", testid: "add-person", onclick: add }, "Add and start")),
+  );
+}
+
+export function peopleScreen(o: Overview, people: Person[], actions: PeopleActions): Screen {
+  const buttons = people.map((p, i) =>
+    h(
+      "button",
+      { class: "person", testid: `person-${p.name}`, onclick: () => actions.signIn(p.name) },
+      i < 9 ? h("kbd", {}, String(i + 1)) : h("span", { class: "kbd-space" }),
+      h("span", { class: "person-name" }, p.name),
+      p.role === "lead" ? h("span", { class: "badge" }, "lead") : null,
+    ),
+  );
+  const card = h(
+    "section",
+    { class: "people-card", testid: "who-is-working" },
+    h("h2", { class: "people-title" }, "Who is working?"),
+    people.length
+      ? h("p", { class: "muted" }, "Choose your name: press its number, or move with ↑ ↓ and press Enter.")
+      : null,
+    people.length ? h("ul", { class: "people" }, ...buttons.map((b) => h("li", {}, b))) : firstPersonForm(actions),
+    people.length ? h("p", { class: "people-note" }, "Not on the list? A lead adds people from their home screen.") : null,
+  );
+
+  function move(delta: number): void {
+    const at = buttons.findIndex((b) => b === document.activeElement);
+    const next = buttons[(at + delta + buttons.length) % buttons.length];
+    next?.focus();
+  }
+
+  return {
+    el: h("main", { class: "people-screen", testid: "people-screen" }, overviewHead(o), card, overviewGroups(o)),
+    appKeys: true,
+    onKey(ev: KeyboardEvent): boolean {
+      const i = personForKey(ev.key, people.length);
+      if (i !== null) {
+        buttons[i]?.click();
+        return true;
+      }
+      if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+        move(ev.key === "ArrowDown" ? 1 : -1);
+        return buttons.length > 0;
+      }
+      return false;
+    },
+    shown(): void {
+      const first = buttons[0] ?? card.querySelector("input");
+      first?.focus();
+    },
+  };
+}
