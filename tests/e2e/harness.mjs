@@ -1,10 +1,11 @@
-// Starting and stopping what the end-to-end tests need: a display, tauri-driver.
+// Starting and stopping what the end-to-end tests need: a display, tauri-driver, the app,
+// projects made with the real CLI, and screenshots.
 
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { waitForDriver } from "./webdriver.mjs";
+import { Session, waitForDriver } from "./webdriver.mjs";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 export const targetDir = process.env.CARGO_TARGET_DIR ? resolve(process.env.CARGO_TARGET_DIR) : join(repo, "target");
@@ -84,4 +85,78 @@ export async function startDriver(env) {
     throw new Error(`${e.message}\n${driver.log()}`);
   }
   return { url, process: driver };
+}
+
+export const factdeskBin = join(targetDir, "debug", "factdesk");
+export const appBin = join(targetDir, "debug", "factdesk-app");
+
+/** Runs the real CLI and returns what it printed; `input` goes to its stdin. */
+export function cli(args, input) {
+  return execFileSync(factdeskBin, args, {
+    encoding: "utf8",
+    input,
+    stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+  });
+}
+
+/** A fresh project of the demo data (assets/demo) at `path`. */
+export function demoProject(path) {
+  const demo = demoFiles();
+  cli(["init", path]);
+  cli(["import", path, demo.claims, "--docs", demo.documents]);
+}
+
+/**
+ * A display and tauri-driver for the app, with the app's config and caches kept in
+ * `work`; stop() ends them. The app starts on `project` in each session.
+ */
+export async function startApp(work, project) {
+  for (const bin of [factdeskBin, appBin]) if (!existsSync(bin)) throw new Error(`${bin} is missing; build it first`);
+  const processes = [];
+  const display = await startDisplay();
+  if (display.process) processes.push(display.process);
+  try {
+    const driver = await startDriver({
+      DISPLAY: display.name,
+      FACTDESK_PROJECT: project,
+      XDG_CONFIG_HOME: join(work, "config"),
+      XDG_DATA_HOME: join(work, "data"),
+      XDG_CACHE_HOME: join(work, "cache"),
+    });
+    processes.push(driver.process);
+    return {
+      /** Starts the app in a new WebDriver session. */
+      open: () =>
+        Session.create(driver.url, { alwaysMatch: { "tauri:options": { application: appBin, args: [project] } } }),
+      logs: () => processes.map((p) => `${p.label} said:\n${p.log()}`).join("\n"),
+      stop: async () => {
+        for (const p of processes.reverse()) await stop(p);
+      },
+    };
+  } catch (e) {
+    for (const p of processes.reverse()) await stop(p);
+    throw e;
+  }
+}
+
+/**
+ * The DOM is ready before WebKit has painted it, and a screenshot taken too soon is an
+ * empty page (a few kilobytes of flat colour): wait for paint, and retake while it is.
+ */
+export async function paintedScreenshot(session) {
+  let png;
+  for (let i = 0; i < 10; i += 1) {
+    await session.afterPaint();
+    png = await session.screenshot();
+    if (png.length > 10_000) break;
+    await sleep(300);
+  }
+  return png;
+}
+
+/** Saves a screenshot of the app as docs/screenshots/`name`. */
+export async function saveScreenshot(session, name) {
+  const dir = join(repo, "docs", "screenshots");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, name), await paintedScreenshot(session));
 }

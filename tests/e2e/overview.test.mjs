@@ -3,77 +3,35 @@
 // app (cargo build -p factdesk-app --features tauri/custom-protocol); scripts/test-all does.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { demoFiles, repo, startDisplay, startDriver, stop, targetDir } from "./harness.mjs";
-import { Session } from "./webdriver.mjs";
-
-const factdesk = join(targetDir, "debug", "factdesk");
-const app = join(targetDir, "debug", "factdesk-app");
-
-function cli(...args) {
-  return execFileSync(factdesk, args, { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-}
-
-/**
- * The count is in the DOM before WebKit has painted it, and a screenshot taken too soon is
- * an empty page (a few kilobytes of flat colour): wait for paint, and retake while it is.
- */
-async function paintedScreenshot(session) {
-  let png;
-  for (let i = 0; i < 10; i += 1) {
-    await session.afterPaint();
-    png = await session.screenshot();
-    if (png.length > 10_000) break;
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  return png;
-}
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
 
 test("the overview shows the project's claim count", async (t) => {
-  for (const bin of [factdesk, app]) assert.ok(existsSync(bin), `${bin} is missing; build it first`);
   const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
   const project = join(work, "demo.fdesk");
-  const processes = [];
+  let app;
   let session;
   try {
-    cli("init", project);
-    const demo = demoFiles();
-    cli("import", project, demo.claims, "--docs", demo.documents);
-    const expected = JSON.parse(cli("stats", project, "--json")).claims;
+    demoProject(project);
+    const expected = JSON.parse(cli(["stats", project, "--json"])).claims;
     assert.ok(Number.isInteger(expected) && expected > 0, `the demo project has no claims: ${expected}`);
 
-    const display = await startDisplay(work);
-    if (display.process) processes.push(display.process);
-    const driver = await startDriver({
-      DISPLAY: display.name,
-      FACTDESK_PROJECT: project,
-      // Keep the app's recent-projects list and WebKit caches out of the user's home.
-      XDG_CONFIG_HOME: join(work, "config"),
-      XDG_DATA_HOME: join(work, "data"),
-      XDG_CACHE_HOME: join(work, "cache"),
-    });
-    processes.push(driver.process);
-
-    session = await Session.create(driver.url, {
-      alwaysMatch: { "tauri:options": { application: app, args: [project] } },
-    });
+    app = await startApp(work, project);
+    session = await app.open();
     const claims = await session.waitFor("[data-testid=count-claims]", 30_000);
     assert.equal(await session.text(claims), String(expected));
     const name = await session.find("[data-testid=project-name]");
     assert.equal(await session.text(name), "demo");
-
-    mkdirSync(join(repo, "docs", "screenshots"), { recursive: true });
-    writeFileSync(join(repo, "docs", "screenshots", "overview.png"), await paintedScreenshot(session));
+    await saveScreenshot(session, "overview.png");
   } catch (e) {
-    for (const p of processes) if (p.log) t.diagnostic(`${p.label} said:\n${p.log()}`);
+    if (app) t.diagnostic(app.logs());
     throw e;
   } finally {
     await session?.delete().catch(() => {});
-    for (const p of processes.reverse()) await stop(p);
+    await app?.stop();
     rmSync(work, { recursive: true, force: true });
   }
 });

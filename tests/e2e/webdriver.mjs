@@ -2,6 +2,16 @@
 
 const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 
+/** WebDriver's codes for the keys that are not characters. */
+export const Key = {
+  Enter: "\uE007",
+  Backspace: "\uE003",
+  Escape: "\uE00C",
+  ArrowUp: "\uE013",
+  ArrowDown: "\uE015",
+  Control: "\uE009",
+};
+
 export class WebDriverError extends Error {
   constructor(method, path, status, value) {
     super(`${method} ${path} -> ${status}: ${value?.error ?? ""} ${value?.message ?? JSON.stringify(value)}`);
@@ -55,6 +65,57 @@ export class Session {
       }
       await new Promise((r) => setTimeout(r, intervalMs));
     }
+  }
+
+  async findAll(css) {
+    const value = await this.cmd("POST", "/elements", { using: "css selector", value: css });
+    return value.map((v) => v[ELEMENT]);
+  }
+
+  /** Polls until `check()` returns something truthy, and returns it. */
+  async until(what, check, timeoutMs = 15_000, intervalMs = 100) {
+    const deadline = Date.now() + timeoutMs;
+    let last;
+    for (;;) {
+      try {
+        last = await check();
+        if (last) return last;
+      } catch (e) {
+        if (!(e instanceof WebDriverError) || Date.now() > deadline) throw e;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+      await new Promise((r) => setTimeout(r, intervalMs));
+    }
+  }
+
+  attribute(element, name) {
+    return this.cmd("GET", `/element/${element}/attribute/${encodeURIComponent(name)}`);
+  }
+
+  /**
+   * Types `text` with the keyboard, into whatever has focus, as a person would: one key
+   * down and up per character (Key.* for Enter, Backspace and the like).
+   */
+  keys(text) {
+    const actions = [...text].flatMap((key) => [
+      { type: "keyDown", value: key },
+      { type: "keyUp", value: key },
+    ]);
+    return this.cmd("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
+  }
+
+  /** Presses `keys` together (Key.Control and "a": select all), then lets go. */
+  chord(...keys) {
+    const actions = [
+      ...keys.map((value) => ({ type: "keyDown", value })),
+      ...keys.reverse().map((value) => ({ type: "keyUp", value })),
+    ];
+    return this.cmd("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
+  }
+
+  /** Runs `script` (a function body; `arguments` holds `args`) in the page and returns its value. */
+  execute(script, args = []) {
+    return this.cmd("POST", "/execute/sync", { script, args });
   }
 
   text(element) {

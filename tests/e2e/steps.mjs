@@ -1,0 +1,57 @@
+// Steps the end-to-end tests share: finding things by test id, signing in by keyboard,
+// and answering as an annotator through the CLI.
+
+import assert from "node:assert/strict";
+import { cli } from "./harness.mjs";
+
+/** The CSS selector of a data-testid. */
+export const tid = (id) => `[data-testid="${id}"]`;
+
+export async function textOf(session, css) {
+  return session.text(await session.find(css));
+}
+
+/** The data-testid of every element matching `css`. */
+export async function testIds(session, css) {
+  const els = await session.findAll(css);
+  return Promise.all(els.map((e) => session.attribute(e, "data-testid")));
+}
+
+/** On "Who is working?", picks `name` by pressing its number, and waits for home. */
+export async function signInByKeys(session, name) {
+  await session.waitFor(tid("who-is-working"));
+  const people = await testIds(session, "[data-testid^='person-']");
+  const at = people.indexOf(`person-${name}`);
+  assert.ok(at >= 0 && at < 9, `${name} is not among ${people.join(", ")}`);
+  await session.keys(String(at + 1));
+  await session.waitFor(tid("home"));
+  assert.equal(await textOf(session, `${tid("current-person")} .bar-person-name`), name);
+}
+
+/** The item on screen now: its task id, or null when there is none. */
+export async function currentTask(session) {
+  const ids = await session.findAll(tid("item-task-id"));
+  return ids.length ? Number(await session.text(ids[0])) : null;
+}
+
+/** Submits with Enter and waits until the ack for `task` arrived and another item shows. */
+export async function submitByEnter(session, Key, task) {
+  await session.keys(Key.Enter);
+  await session.until(`the ack for task ${task} and the next item`, async () => {
+    const saved = await session.attribute(await session.find(tid("saved-indicator")), "data-task");
+    return saved === String(task) && (await currentTask(session)) !== task;
+  });
+}
+
+/** The next item `name` would get from the CLI (which reserves it for them). */
+export function nextByCli(project, name, kind = "evidence") {
+  return JSON.parse(cli(["next", project, "--as", name, "--kind", kind, "--json"])).item;
+}
+
+/** Submits answers for `name` through `factdesk submit`; returns the acks. */
+export function submitByCli(project, name, answers) {
+  const out = cli(["submit", project, "--as", name], answers.map((a) => JSON.stringify(a)).join("\n") + "\n");
+  const acks = out.trim().split("\n").map((l) => JSON.parse(l));
+  for (const a of acks) assert.ok(a.ack, `not acknowledged: ${JSON.stringify(a)}`);
+  return acks;
+}
