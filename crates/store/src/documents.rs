@@ -31,12 +31,13 @@ pub struct DocumentRow {
     pub text: String,
 }
 
-/// Inserts a document and its sentences; returns the document's row id.
+/// Inserts a document and its sentences; returns the row ids of the document and of each
+/// sentence.
 pub fn insert(
     conn: &Connection,
     doc: &NewDocument<'_>,
     sentences: &[NewSentence<'_>],
-) -> Result<i64> {
+) -> Result<(i64, Vec<i64>)> {
     conn.prepare_cached(
         "INSERT INTO documents (ext_id, url, title, text, hash, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
@@ -45,6 +46,7 @@ pub fn insert(
     let mut stmt = conn.prepare_cached(
         "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
+    let mut ids = Vec::with_capacity(sentences.len());
     for (idx, s) in sentences.iter().enumerate() {
         stmt.execute(params![
             id,
@@ -53,8 +55,9 @@ pub fn insert(
             s.end_char as i64,
             s.text
         ])?;
+        ids.push(conn.last_insert_rowid());
     }
-    Ok(id)
+    Ok((id, ids))
 }
 
 /// The row id and content hash of the document imported under `ext_id`, if any.

@@ -25,7 +25,9 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild.
 const LAYOUT: u32 = 3;
-const WRITER_MEMORY: usize = 64 * 1024 * 1024;
+/// Indexing threads and their memory: two, as the machines we run on have two cores.
+const WRITER_THREADS: usize = 2;
+const WRITER_MEMORY: usize = 2 * 64 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
@@ -77,40 +79,48 @@ struct Fields {
 #[derive(Debug, Clone, Default)]
 struct SharedTokenizer;
 
+/// Core's tokens of one text, handed out one at a time; the normalised form is written
+/// into one reused buffer, since indexing sees tens of millions of tokens.
 #[derive(Debug)]
-struct SharedTokens {
-    tokens: Vec<Token>,
-    next: usize,
+struct SharedTokens<'a> {
+    tokens: std::vec::IntoIter<text::Token<'a>>,
+    token: Token,
 }
 
 impl Tokenizer for SharedTokenizer {
-    type TokenStream<'a> = SharedTokens;
-    fn token_stream<'a>(&'a mut self, s: &'a str) -> SharedTokens {
-        let tokens = text::tokens(s)
-            .into_iter()
-            .enumerate()
-            .map(|(position, t)| Token {
-                offset_from: t.start,
-                offset_to: t.end,
-                position,
-                text: text::normalize_token(t.text),
-                position_length: 1,
-            })
-            .collect();
-        SharedTokens { tokens, next: 0 }
+    type TokenStream<'a> = SharedTokens<'a>;
+    fn token_stream<'a>(&'a mut self, s: &'a str) -> SharedTokens<'a> {
+        SharedTokens {
+            tokens: text::tokens(s).into_iter(),
+            token: Token::default(),
+        }
     }
 }
 
-impl TokenStream for SharedTokens {
+impl TokenStream for SharedTokens<'_> {
     fn advance(&mut self) -> bool {
-        self.next += 1;
-        self.next <= self.tokens.len()
+        let Some(t) = self.tokens.next() else {
+            return false;
+        };
+        self.token.offset_from = t.start;
+        self.token.offset_to = t.end;
+        self.token.position = self.token.position.wrapping_add(1);
+        self.token.text.clear();
+        if t.text
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'')
+        {
+            self.token.text.push_str(t.text);
+        } else {
+            self.token.text.push_str(&text::normalize_token(t.text));
+        }
+        true
     }
     fn token(&self) -> &Token {
-        &self.tokens[self.next - 1]
+        &self.token
     }
     fn token_mut(&mut self) -> &mut Token {
-        &mut self.tokens[self.next - 1]
+        &mut self.token
     }
 }
 
@@ -305,7 +315,20 @@ impl SearchIndex {
 
     fn collect(&self, q: &dyn Query, limit: usize) -> Result<Vec<Hit>> {
         let searcher = self.reader.searcher();
-        let top = searcher.search(q, &TopDocs::with_limit(limit.max(1)))?;
+        let limit = limit.max(1);
+        // Hits tied at the cut-off come back in segment order, which depends on how the
+        // index was built; widen the window until the tie is inside it, so the same
+        // project always gives the same hits.
+        let mut window = limit;
+        let top = loop {
+            let top = searcher.search(q, &TopDocs::with_limit(window))?;
+            let tie_cut =
+                top.len() == window && top.get(limit - 1).map(|h| h.0) == top.last().map(|h| h.0);
+            if !tie_cut {
+                break top;
+            }
+            window *= 2;
+        };
         let mut hits = Vec::with_capacity(top.len());
         for (score, addr) in top {
             let d: TantivyDocument = searcher.doc(addr)?;
@@ -326,6 +349,7 @@ impl SearchIndex {
                 .then(a.kind.cmp_key().cmp(&b.kind.cmp_key()))
                 .then(a.id.cmp(&b.id))
         });
+        hits.truncate(limit);
         Ok(hits)
     }
 }
@@ -336,6 +360,66 @@ impl HitKind {
             HitKind::Claim => 0,
             HitKind::Sentence => 1,
         }
+    }
+}
+
+/// Rows added to the index while the project file is written, committed to the index only
+/// after the project's own transaction has committed; dropped, they leave no trace.
+pub struct IndexBatch {
+    writer: IndexWriter,
+    fields: Fields,
+}
+
+impl std::fmt::Debug for IndexBatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("IndexBatch").finish_non_exhaustive()
+    }
+}
+
+impl SearchIndex {
+    /// Brings the index up to date, then starts adding the rows a write is about to make,
+    /// so that indexing runs beside the write instead of after it.
+    pub fn begin(store: &Store) -> Result<IndexBatch> {
+        let current = SearchIndex::open(store)?;
+        let writer = current
+            .index
+            .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
+        Ok(IndexBatch {
+            writer,
+            fields: current.fields,
+        })
+    }
+}
+
+impl IndexBatch {
+    pub fn add_claim(&mut self, id: i64, text: &str) -> Result<()> {
+        let f = self.fields;
+        self.writer
+            .add_document(doc!(f.kind => "claim", f.id => id, f.text => text))?;
+        Ok(())
+    }
+
+    pub fn add_sentence(&mut self, id: i64, document_id: i64, text: &str) -> Result<()> {
+        let f = self.fields;
+        self.writer.add_document(
+            doc!(f.kind => "sentence", f.id => id, f.document_id => document_id, f.text => text),
+        )?;
+        Ok(())
+    }
+
+    /// Commits the added rows, stamped with what the project now holds. Call it after
+    /// the project's transaction committed.
+    pub fn commit(mut self, store: &Store) -> Result<()> {
+        let stamp = Stamp {
+            layout: LAYOUT,
+            project_id: store.project()?.id,
+            coverage: coverage(store, None)?,
+        };
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(&serde_json::to_string(&stamp)?);
+        prepared.commit()?;
+        self.writer.wait_merging_threads()?;
+        Ok(())
     }
 }
 
@@ -377,7 +461,7 @@ fn coverage(store: &Store, after: Option<Coverage>) -> Result<Coverage> {
 fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Stamp) -> Result<()> {
     let after = after.unwrap_or_default();
     let f = schema().1;
-    let mut writer: IndexWriter = index.writer_with_num_threads(1, WRITER_MEMORY)?;
+    let mut writer: IndexWriter = index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
     {
         let mut stmt = store
             .conn()

@@ -24,7 +24,7 @@ pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
-pub use index::{index_dir, Hit, HitKind, SearchIndex};
+pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
 

@@ -192,9 +192,6 @@ pub fn import(
     };
     write::write(project, &batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report)?;
-    // The index is derived data: bring it up to date now so the first search is quick.
-    progress.phase("indexing", 0);
-    project.search_index()?;
     // New claims with documents get their candidates now, so the work can start.
     let ranked = project.rank(Ranker::Fused, crate::rank::DEFAULT_K, true, progress)?;
     report.claims_ranked = ranked.claims;

@@ -7,7 +7,7 @@ use super::{digest, Preset};
 use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::claim::Label;
-use factdesk_store::{tx, NewClaim, NewDocument, NewSentence};
+use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, SearchIndex};
 use rusqlite::Connection;
 use std::collections::HashMap;
 
@@ -22,11 +22,13 @@ pub(super) struct Batch<'a> {
     pub skip_invalid: bool,
 }
 
-/// Row ids of documents and claims by external id, as known in this transaction.
-#[derive(Debug, Default)]
+/// Row ids of documents and claims by external id, as known in this transaction, and
+/// the index additions made beside it.
+#[derive(Debug)]
 struct Ids {
     documents: HashMap<String, i64>,
     claims: HashMap<String, i64>,
+    index: IndexBatch,
 }
 
 pub(super) fn write(
@@ -36,6 +38,8 @@ pub(super) fn write(
     report: &mut ImportReport,
     progress: &mut dyn Progress,
 ) -> Result<()> {
+    // Indexing runs on the index's own threads while this one writes the project.
+    let index = SearchIndex::begin(&project.store)?;
     let tx = project.store.transaction()?;
     let import_id = tx::record_import(
         &tx,
@@ -44,7 +48,11 @@ pub(super) fn write(
         report.rows,
         batch.now,
     )?;
-    let mut ids = Ids::default();
+    let mut ids = Ids {
+        documents: HashMap::new(),
+        claims: HashMap::new(),
+        index,
+    };
 
     progress.phase("documents", batch.documents.len() as u64);
     for (i, doc) in batch.documents.iter().enumerate() {
@@ -73,6 +81,7 @@ pub(super) fn write(
     }
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     tx.commit()?;
+    ids.index.commit(&project.store)?;
     Ok(())
 }
 
@@ -120,7 +129,10 @@ fn put_document(
                 hash,
                 import_id: Some(import_id),
             };
-            let id = tx::insert_document(conn, &new, &sentences)?;
+            let (id, sentence_ids) = tx::insert_document(conn, &new, &sentences)?;
+            for (sid, s) in sentence_ids.iter().zip(&sentences) {
+                ids.index.add_sentence(*sid, id, s.text)?;
+            }
             report.documents_added += 1;
             report.sentences_added += sentences.len() as u64;
             id
@@ -208,47 +220,62 @@ fn put_claim(
         },
     )?;
     report.claims_added += 1;
+    ids.index.add_claim(id, &claim.text)?;
     for &d in &doc_ids {
         tx::link_document(conn, id, d)?;
     }
     ids.claims.insert(ext_id.clone(), id);
     if let Some(refuted) = &claim.refuted {
-        put_refutation(
-            conn, claim, &ext_id, id, refuted, &doc_ids, now, import_id, report,
-        )?;
+        let parent = Parent {
+            claim,
+            ext_id: &ext_id,
+            id,
+            doc_ids: &doc_ids,
+        };
+        put_refutation(conn, &parent, refuted, now, import_id, ids, report)?;
     }
     Ok(())
 }
 
+/// The claim a refutation given with it belongs to.
+#[derive(Debug)]
+struct Parent<'a> {
+    claim: &'a ClaimInput,
+    ext_id: &'a str,
+    id: i64,
+    doc_ids: &'a [i64],
+}
+
 /// A counter-claim given with its claim becomes a child claim. If the original is
 /// supported, the counter-claim is by construction refuted by the same evidence.
-#[allow(clippy::too_many_arguments)]
 fn put_refutation(
     conn: &Connection,
-    parent: &ClaimInput,
-    parent_ext: &str,
-    parent_id: i64,
+    parent: &Parent<'_>,
     text: &str,
-    doc_ids: &[i64],
     now: i64,
     import_id: i64,
+    ids: &mut Ids,
     report: &mut ImportReport,
 ) -> Result<()> {
-    let ext_id = format!("{parent_ext}/refuted");
-    let hash = digest(serde_json::json!([parent_ext, text]).to_string().as_bytes());
+    let ext_id = format!("{}/refuted", parent.ext_id);
+    let hash = digest(
+        serde_json::json!([parent.ext_id, text])
+            .to_string()
+            .as_bytes(),
+    );
     if tx::find_claim(conn, &ext_id)?.is_some() {
         return Ok(());
     }
-    let label = (parent.label == Some(Label::Supported)).then_some(Label::Refuted);
+    let label = (parent.claim.label == Some(Label::Supported)).then_some(Label::Refuted);
     let id = tx::insert_claim(
         conn,
         &NewClaim {
             ext_id: &ext_id,
             text,
-            context: parent.context.as_deref(),
+            context: parent.claim.context.as_deref(),
             label,
-            source_url: parent.source_url.as_deref(),
-            parent_id: Some(parent_id),
+            source_url: parent.claim.source_url.as_deref(),
+            parent_id: Some(parent.id),
             metadata: "{}",
             hash: &hash,
             import_id: Some(import_id),
@@ -256,7 +283,8 @@ fn put_refutation(
         },
     )?;
     report.claims_added += 1;
-    for &d in doc_ids {
+    ids.index.add_claim(id, text)?;
+    for &d in parent.doc_ids {
         tx::link_document(conn, id, d)?;
     }
     Ok(())
