@@ -8,6 +8,8 @@ use std::path::Path;
 const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0001_initial.sql"),
     include_str!("migrations/0002_assignment.sql"),
+    include_str!("migrations/0003_decisions.sql"),
+    include_str!("migrations/0004_packs.sql"),
 ];
 
 /// The schema version this build writes and understands.
