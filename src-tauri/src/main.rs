@@ -45,6 +45,8 @@ fn main() {
             commands::work::passage,
             commands::work::check_refutation,
             commands::work::search,
+            commands::work::paces,
+            commands::import::start_import,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -125,3 +125,20 @@ pub struct EvalReport {
     pub claims: u64,
     pub rankers: Vec<RankerScore>,
 }
+
+/// How far an import running in the background has come.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct ImportProgress {
+    /// What it is doing: reading, writing, ranking...
+    pub phase: String,
+    pub done: u64,
+    /// 0 when not known.
+    pub total: u64,
+}
+
+/// How a background import ended: a report, or the error that left the project unchanged.
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct ImportOutcome {
+    pub report: Option<ImportReport>,
+    pub error: Option<crate::Error>,
+}

@@ -90,14 +90,44 @@ impl Project {
     }
 }
 
-/// The trick sentence for a claim: the template with the claim, first letter lower-cased.
+/// The trick sentence for a claim: the template with the claim, its first letter
+/// lower-cased unless the first word looks like a name.
 pub fn trick_sentence(template: &str, claim: &str) -> String {
-    let mut chars = claim.trim().chars();
-    let lowered = match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect::<String>(),
-        None => String::new(),
+    let claim = claim.trim();
+    let text = if starts_with_name(claim) {
+        claim.to_string()
+    } else {
+        let mut chars = claim.chars();
+        match chars.next() {
+            Some(first) => first.to_lowercase().chain(chars).collect(),
+            None => String::new(),
+        }
     };
-    template.replace("{claim}", &lowered)
+    template.replace("{claim}", &text)
+}
+
+/// Whether the claim's first word should keep its capital: an acronym or a word with
+/// digits or inner capitals ("COVID-19", "iPhone"), the start of a run of capitalised
+/// words ("Velmont Cycle Share"), or a word the claim capitalises again later. Without a
+/// lexicon a lone name such as "Pfizer" followed by lower-case words is lower-cased.
+fn starts_with_name(claim: &str) -> bool {
+    let mut words = claim.split_whitespace();
+    let Some(first) = words.next() else {
+        return false;
+    };
+    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
+    let mut letters = first.chars();
+    if !letters.next().is_some_and(char::is_uppercase) {
+        return false;
+    }
+    if letters.any(|c| c.is_uppercase() || c.is_ascii_digit()) {
+        return true;
+    }
+    let rest: Vec<&str> = words
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
+        .collect();
+    let capitalised = |w: &&str| w.chars().next().is_some_and(char::is_uppercase);
+    rest.first().is_some_and(capitalised) || rest.contains(&first)
 }
 
 #[cfg(test)]
@@ -110,6 +140,30 @@ mod tests {
             trick_sentence("It is not true that {claim}", "Vaccines reduce deaths."),
             "It is not true that vaccines reduce deaths."
         );
+    }
+
+    #[test]
+    fn trick_keeps_names_and_acronyms() {
+        let t = "It is not true that {claim}";
+        let cases = [
+            (
+                "Velmont Cycle Share lost bikes.",
+                "Velmont Cycle Share lost bikes.",
+            ),
+            (
+                "COVID-19 spreads in the air.",
+                "COVID-19 spreads in the air.",
+            ),
+            ("Paris says Paris is safe.", "Paris says Paris is safe."),
+            ("The mayor resigned.", "the mayor resigned."),
+            ("", ""),
+        ];
+        for (claim, inside) in cases {
+            assert_eq!(
+                trick_sentence(t, claim),
+                format!("It is not true that {inside}")
+            );
+        }
     }
 
     #[test]

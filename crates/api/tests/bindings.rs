@@ -3,12 +3,12 @@
 //! FACTDESK_UPDATE_BINDINGS=1 to rewrite the file.
 
 use factdesk_api::annotate::{
-    Ack, Answer, Check, Item, ItemOption, Next, Pace, Passage, PreviousAnswer, TextPiece,
+    Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
 use factdesk_api::dto::{
-    CandidateView, EvalReport, ImportReport, Overview, RankReport, RankerScore, SearchHit,
-    SearchHitKind, Stats,
+    CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, Overview, RankReport,
+    RankerScore, SearchHit, SearchHitKind, Stats,
 };
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
@@ -31,6 +31,8 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Overview::decl(cfg),
         RecentProject::decl(cfg),
         ImportReport::decl(cfg),
+        ImportProgress::decl(cfg),
+        ImportOutcome::decl(cfg),
         SearchHitKind::decl(cfg),
         SearchHit::decl(cfg),
         CandidateView::decl(cfg),
@@ -46,6 +48,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         ItemOption::decl(cfg),
         PreviousAnswer::decl(cfg),
         Pace::decl(cfg),
+        KindPace::decl(cfg),
         Item::decl(cfg),
         Next::decl(cfg),
         Answer::decl(cfg),

@@ -383,3 +383,57 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
         "each written refutation already has its verification task"
     );
 }
+
+#[test]
+fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_item() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 4, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben"] {
+        p.add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let evidence_pace = |p: &Project, name: &str| {
+        let paces = p.paces(name).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(paces.len(), 4);
+        paces
+            .into_iter()
+            .find(|k| k.kind == TaskKind::Evidence)
+            .map(|k| (k.pace.done, k.pace.total))
+            .unwrap_or_default()
+    };
+    assert_eq!(evidence_pace(&p, "ana"), (0, 4));
+    // With overlap 1, each item Ben answers is one Ana can no longer get.
+    for _ in 0..2 {
+        let item = p
+            .next_item("ben", TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+            .unwrap_or_else(|| panic!("no item"));
+        p.submit("ben", &answer(item.task_id, vec![real_id(&p, &item)]))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    assert_eq!(evidence_pace(&p, "ben"), (2, 4));
+    assert_eq!(evidence_pace(&p, "ana"), (0, 2));
+    // Asking for progress reserved nothing: Ana still gets the two open items.
+    let first = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    p.submit("ana", &answer(first.task_id, vec![real_id(&p, &first)]))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let current = p
+        .next_item("ana", TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    // Regression: going back from an item not yet answered found nothing.
+    let back = p
+        .previous_item("ana", TaskKind::Evidence, Some(current.task_id))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("nothing to go back to"));
+    assert_eq!(back.task_id, first.task_id);
+}

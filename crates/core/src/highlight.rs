@@ -9,6 +9,7 @@
 //! renders as text, so no byte offsets cross the IPC boundary.
 
 use crate::ranking::normalized_word;
+use crate::stopwords::is_stopword;
 use crate::text::{self, Span};
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,14 @@ pub struct HighlightOptions {
     pub min_len: usize,
     /// The least Jaro-Winkler similarity to a claim word.
     pub threshold: f64,
+    /// Function words ("that", "with", "from") neither count as claim words nor get
+    /// marked: they look like content words to Jaro-Winkler ("that" and "theft").
+    #[serde(default = "skip_stop_words_default")]
+    pub skip_stop_words: bool,
+}
+
+fn skip_stop_words_default() -> bool {
+    true
 }
 
 impl Default for HighlightOptions {
@@ -26,6 +35,7 @@ impl Default for HighlightOptions {
         HighlightOptions {
             min_len: 3,
             threshold: 0.8,
+            skip_stop_words: true,
         }
     }
 }
@@ -46,7 +56,8 @@ pub struct Segment {
 
 /// Byte spans of the words of `text` similar to a claim word, sorted and disjoint.
 fn hit_spans(text: &str, claim: &str, opts: &HighlightOptions) -> Vec<Span> {
-    let long_enough = |w: &str| w.chars().count() > opts.min_len;
+    let long_enough =
+        |w: &str| w.chars().count() > opts.min_len && !(opts.skip_stop_words && is_stopword(w));
     let mut claim_words: Vec<String> = text::tokens(claim)
         .into_iter()
         .map(|t| normalized_word(t.text).into_owned())
@@ -233,6 +244,36 @@ mod tests {
         assert_eq!(
             segs.iter().map(|s| s.hit).collect::<Vec<_>>(),
             [true, false, true, false]
+        );
+    }
+
+    #[test]
+    fn function_words_are_never_claim_words() {
+        // Regression: "that" in a claim marked "theft" (Jaro-Winkler 0.83).
+        let opts = HighlightOptions::default();
+        assert!(strsim::jaro_winkler("that", "theft") >= 0.8);
+        let text = "Police say that theft rose.";
+        assert_eq!(
+            words(
+                text,
+                &highlight(text, "They said that bikes vanished", &opts)
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            words(text, &highlight(text, "a theft wave", &opts)),
+            ["theft"]
+        );
+        let all = HighlightOptions {
+            skip_stop_words: false,
+            ..opts
+        };
+        assert_eq!(
+            words(
+                text,
+                &highlight(text, "They said that bikes vanished", &all)
+            ),
+            ["that", "theft"]
         );
     }
 

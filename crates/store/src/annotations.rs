@@ -98,7 +98,7 @@ pub fn previous_task(
         .prepare_cached(
             "SELECT a.task_id FROM annotations a JOIN tasks t ON t.id = a.task_id
              WHERE a.annotator_id = ?1 AND t.kind = ?2 AND a.supersedes IS NULL
-               AND (?3 IS NULL OR a.id < (SELECT min(id) FROM annotations WHERE task_id = ?3 AND annotator_id = ?1))
+               AND (?3 IS NULL OR a.id < coalesce((SELECT min(id) FROM annotations WHERE task_id = ?3 AND annotator_id = ?1), 9223372036854775807))
              ORDER BY a.id DESC LIMIT 1",
         )?
         .query_row(params![annotator_id, kind, before_task], |r| r.get(0))

@@ -93,6 +93,21 @@ pub fn count(conn: &Connection, kind: &str) -> Result<u64> {
         .query_row([kind], |r| r.get::<_, i64>(0))? as u64)
 }
 
+/// How many tasks of a kind an annotator could still be served: short of answers and not
+/// answered by them. Answers given on tasks that are now full do not count against them.
+pub fn open_for(conn: &Connection, kind: &str, annotator_id: i64) -> Result<u64> {
+    let open: i64 = conn
+        .prepare_cached("SELECT count(*) FROM tasks WHERE kind = ?1 AND answered < overlap")?
+        .query_row([kind], |r| r.get(0))?;
+    let mine: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM assignments a JOIN tasks t ON t.id = a.task_id
+             WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2 AND t.answered < t.overlap",
+        )?
+        .query_row(params![annotator_id, kind], |r| r.get(0))?;
+    Ok((open - mine).max(0) as u64)
+}
+
 /// (tasks, answers wanted, answers given) of a kind.
 pub fn totals(conn: &Connection, kind: &str) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(

@@ -1,4 +1,5 @@
 //! IPC commands, one module per domain. Each is a one-line call into factdesk_api.
 
+pub mod import;
 pub mod project;
 pub mod work;

@@ -1,7 +1,7 @@
 //! Who is working, and the annotation work itself: items, answers, passages, checks.
 
 use crate::state::AppState;
-use factdesk_api::annotate::{Ack, Answer, Check, Item, Next, Passage};
+use factdesk_api::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
 use factdesk_api::annotators::{Annotator, Person, Role};
 use factdesk_api::dto::SearchHit;
 use factdesk_api::tasks::{TaskKind, TasksReport};
@@ -47,6 +47,12 @@ pub fn create_tasks(
 #[tauri::command]
 pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Next> {
     state.as_user(|p, user| p.next_item(user, kind))
+}
+
+/// The person's progress on every kind; reserves nothing.
+#[tauri::command]
+pub fn paces(state: State<'_, AppState>) -> Result<Vec<KindPace>> {
+    state.as_user(|p, user| p.paces(user))
 }
 
 #[tauri::command]

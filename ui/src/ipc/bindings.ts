@@ -43,6 +43,18 @@ rejects_file: string | null,
  */
 claims_ranked: number, };
 
+export type ImportProgress = { 
+/**
+ * What it is doing: reading, writing, ranking...
+ */
+phase: string, done: number, 
+/**
+ * 0 when not known.
+ */
+total: number, };
+
+export type ImportOutcome = { report: ImportReport | null, error: Error | null, };
+
 export type SearchHitKind = "claim" | "sentence";
 
 export type SearchHit = { kind: SearchHitKind, 
@@ -138,7 +150,8 @@ export type Pace = {
  */
 done: number, 
 /**
- * Items of this kind in the project.
+ * Items of this kind this annotator can do: those done plus those still open to them
+ * (short of answers and not answered by them).
  */
 total: number, 
 /**
@@ -149,6 +162,8 @@ per_hour: number | null,
  * Minutes to finish what is left at that pace.
  */
 minutes_left: number | null, };
+
+export type KindPace = { kind: TaskKind, pace: Pace, };
 
 export type Item = { task_id: number, kind: TaskKind, claim: string, context: string | null, 
 /**

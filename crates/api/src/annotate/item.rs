@@ -42,7 +42,8 @@ pub struct PreviousAnswer {
 pub struct Pace {
     /// Items this annotator has answered.
     pub done: u64,
-    /// Items of this kind in the project.
+    /// Items of this kind this annotator can do: those done plus those still open to them
+    /// (short of answers and not answered by them).
     pub total: u64,
     /// Items per hour over the recent answers; null until there are two.
     pub per_hour: Option<f64>,
@@ -231,10 +232,10 @@ impl Project {
         }))
     }
 
-    fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
+    pub(crate) fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
         let conn = self.store.conn();
         let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind.as_str())?;
-        let total = factdesk_store::tasks::count(conn, kind.as_str())?;
+        let total = done + factdesk_store::tasks::open_for(conn, kind.as_str(), annotator_id)?;
         // Pace over the last 20 answers, so a break earlier in the day does not count.
         let times: Vec<i64> = {
             let mut stmt = conn.prepare_cached(

@@ -29,6 +29,13 @@ pub struct Next {
     pub reason: Option<String>,
 }
 
+/// An annotator's progress on one kind of task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct KindPace {
+    pub kind: TaskKind,
+    pub pace: Pace,
+}
+
 /// How many open tasks to look at per query while skipping ones this annotator cannot take.
 const PAGE: u32 = 64;
 
@@ -66,6 +73,20 @@ impl Project {
             item: Some(self.build_item(&task, annotator.id)?),
             reason: None,
         })
+    }
+
+    /// The annotator's progress on every kind, reserving nothing (for the home screen).
+    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+        let annotator = self.annotator_row(name)?;
+        TaskKind::ALL
+            .iter()
+            .map(|&kind| {
+                Ok(KindPace {
+                    kind,
+                    pace: self.pace(annotator.id, kind)?,
+                })
+            })
+            .collect()
     }
 
     /// The item before `current` (or the last answered one), with the earlier answer,

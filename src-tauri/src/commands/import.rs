@@ -1,0 +1,95 @@
+//! Importing from the app: the import runs on its own thread with its own connection to
+//! the project file, so the window stays responsive, and reports progress as events.
+
+use crate::state::AppState;
+use factdesk_api::dto::{ImportOutcome, ImportProgress};
+use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::{Progress, Project, Result, SystemClock};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+use tauri::{AppHandle, Emitter, State};
+
+/// Events at most this often, so a fast import does not flood the window.
+const EVERY: Duration = Duration::from_millis(100);
+
+struct Events {
+    app: AppHandle,
+    phase: String,
+    total: u64,
+    last: Option<Instant>,
+}
+
+impl Events {
+    fn emit(&mut self, done: u64) {
+        let p = ImportProgress {
+            phase: self.phase.clone(),
+            done,
+            total: self.total,
+        };
+        if let Err(e) = self.app.emit("import-progress", p) {
+            tracing::warn!("cannot send import progress: {e}");
+        }
+        self.last = Some(Instant::now());
+    }
+}
+
+impl Progress for Events {
+    fn phase(&mut self, name: &str, total: u64) {
+        self.phase = name.to_string();
+        self.total = total;
+        self.emit(0);
+    }
+
+    fn set(&mut self, done: u64) {
+        if self.last.is_none_or(|t| t.elapsed() >= EVERY) || done == self.total {
+            self.emit(done);
+        }
+    }
+}
+
+/// Starts importing claims (and documents) into the open project and returns at once;
+/// `import-progress` events follow, then one `import-done`. Candidates are ranked for the
+/// new claims as part of the import. Leads only.
+#[tauri::command]
+pub fn start_import(
+    app: AppHandle,
+    state: State<'_, AppState>,
+    claims: Vec<PathBuf>,
+    documents: Vec<PathBuf>,
+    preset: String,
+) -> Result<()> {
+    let path = state.as_user(|p, user| {
+        p.require_lead(user)?;
+        Ok(p.path().to_path_buf())
+    })?;
+    let req = ImportRequest {
+        claims,
+        documents,
+        preset: preset.parse::<Preset>()?,
+        ..Default::default()
+    };
+    std::thread::spawn(move || {
+        let mut events = Events {
+            app: app.clone(),
+            phase: String::new(),
+            total: 0,
+            last: None,
+        };
+        let result = Project::open(&path, Box::new(SystemClock))
+            .and_then(|mut p| import(&mut p, &req, &mut events));
+        let outcome = match result {
+            Ok(report) => ImportOutcome {
+                report: Some(report),
+                error: None,
+            },
+            Err(e) => ImportOutcome {
+                report: None,
+                error: Some(e),
+            },
+        };
+        if let Err(e) = app.emit("import-done", outcome) {
+            tracing::warn!("cannot report the end of an import: {e}");
+        }
+    });
+    Ok(())
+}
