@@ -2,6 +2,7 @@
 // failures arrive as ApiError carrying the backend's {code, message, location}.
 
 import { invoke } from "@tauri-apps/api/core";
+import { listen, type UnlistenFn } from "@tauri-apps/api/event";
 import { open, save } from "@tauri-apps/plugin-dialog";
 import type {
   Ack,
@@ -10,7 +11,10 @@ import type {
   Error as BackendError,
   Check,
   ErrorCode,
+  ImportOutcome,
+  ImportProgress,
   Item,
+  KindPace,
   Location,
   Next,
   Overview,
@@ -29,8 +33,12 @@ export type {
   Answer,
   Check,
   ErrorCode,
+  ImportOutcome,
+  ImportProgress,
+  ImportReport,
   Item,
   ItemOption,
+  KindPace,
   Location,
   Next,
   Overview,
@@ -98,7 +106,27 @@ export const api = {
   passage: (taskId: number, optionId: string) => call<Passage>("passage", { taskId, optionId }),
   checkRefutation: (taskId: number, text: string) => call<Check[]>("check_refutation", { taskId, text }),
   search: (query: string) => call<SearchHit[]>("search", { query }),
+  /** The person's progress on every kind; reserves nothing. */
+  paces: () => call<KindPace[]>("paces"),
+
+  /** Starts an import in the background (leads only); follow it with onImport. */
+  startImport: (claims: string[], documents: string[], preset: string) =>
+    call<null>("start_import", { claims, documents, preset }),
 };
+
+/** Follows a background import: progress as it goes, then its outcome once. */
+export async function onImport(
+  progress: (p: ImportProgress) => void,
+  done: (o: ImportOutcome) => void,
+): Promise<UnlistenFn> {
+  const stops = await Promise.all([
+    listen<ImportProgress>("import-progress", (e) => progress(e.payload)),
+    listen<ImportOutcome>("import-done", (e) => done(e.payload)),
+  ]);
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
 
 const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
 
@@ -106,6 +134,18 @@ const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
 export async function pickProject(): Promise<string | null> {
   const picked = await open({ multiple: false, directory: false, filters: projectFilter });
   return typeof picked === "string" ? picked : null;
+}
+
+/** Asks for files to import (claims or documents); empty when cancelled. */
+export async function pickImportFiles(title: string, directory = false): Promise<string[]> {
+  const picked = await open({
+    title,
+    multiple: true,
+    directory,
+    filters: directory ? undefined : [{ name: "JSON Lines, CSV or TSV", extensions: ["jsonl", "json", "csv", "tsv", "txt"] }],
+  });
+  if (picked === null) return [];
+  return Array.isArray(picked) ? picked : [picked];
 }
 
 /** Asks where to create a new project; null when cancelled. */

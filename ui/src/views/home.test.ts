@@ -18,7 +18,9 @@ describe("home keys", () => {
   });
 
   it("says how far along a person is", () => {
-    expect(progressText(null)).toBe("Not started");
+    expect(progressText(null)).toBe("Nothing to do yet");
+    expect(progressText({ done: 0, total: 12, per_hour: null, minutes_left: null })).toBe("12 to do");
+    expect(progressText({ done: 12, total: 12, per_hour: null, minutes_left: null })).toBe("All 12 done");
     expect(progressText({ done: 5, total: 38, per_hour: null, minutes_left: null })).toBe("5 of 38 done");
   });
 });

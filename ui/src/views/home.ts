@@ -30,7 +30,9 @@ export function kindForKey(key: string): TaskKind | null {
 
 /** "5 of 38 done", or what to say before the first answer. */
 export function progressText(pace: Pace | null): string {
-  if (!pace) return "Not started";
+  if (!pace || (pace.done === 0 && pace.total === 0)) return "Nothing to do yet";
+  if (pace.done === 0) return `${pace.total} to do`;
+  if (pace.done >= pace.total) return `All ${pace.done} done`;
   return `${pace.done} of ${pace.total} done`;
 }
 
@@ -46,13 +48,7 @@ function kindCard(kind: TaskKind, i: number, deps: HomeDeps): { el: HTMLElement;
   return { el, progress };
 }
 
-/**
- * The last answered item of each kind carries this person's pace; asking for it reserves
- * nothing, unlike asking for the next item.
- */
-async function loadProgress(kind: TaskKind, into: HTMLElement): Promise<void> {
-  const last = await api.previousItem(kind, null);
-  const pace = last?.pace ?? null;
+function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): void {
   const bar = h("progress", { class: "progress-bar" });
   if (pace) {
     bar.max = Math.max(pace.total, 1);
@@ -85,10 +81,15 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
       return true;
     },
     shown(): void {
-      for (const [i, kind] of KINDS.entries()) {
-        const card = cards[i];
-        if (card) loadProgress(kind, card.progress).catch(deps.fail);
-      }
+      api
+        .paces()
+        .then((paces) => {
+          for (const [i, kind] of KINDS.entries()) {
+            const card = cards[i];
+            if (card) showProgress(kind, card.progress, paces.find((p) => p.kind === kind)?.pace ?? null);
+          }
+        })
+        .catch(deps.fail);
       lead?.load();
     },
   };

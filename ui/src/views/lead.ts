@@ -5,6 +5,7 @@ import { h, mount } from "../dom";
 import { percent } from "../format";
 import { api, type Annotator, type Overview, type Role, type TaskKind } from "../ipc";
 import type { HomeDeps } from "./home";
+import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
 import { KIND_TITLES } from "./work/chrome";
 
@@ -144,6 +145,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
         h("table", { class: "table" }, h("tbody", {}, ...KINDS.map((k) => taskRow(k, deps, refresh)))),
       ),
     ),
+    importPanel(deps.fail, refresh),
     counts,
   );
   return { el, load: () => void refresh().catch(deps.fail) };

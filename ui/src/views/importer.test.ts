@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { importSummary, progressLabel } from "./importer";
+
+describe("import panel", () => {
+  it("says how far an import has come", () => {
+    expect(progressLabel({ phase: "ranking", done: 1200, total: 4086 })).toBe("Ranking: 1\u202f200 of 4\u202f086");
+    expect(progressLabel({ phase: "reading", done: 0, total: 0 })).toBe("Reading…");
+  });
+
+  it("sums up what an import did", () => {
+    const report = {
+      files: ["claims.jsonl"],
+      rows: 31,
+      claims_added: 30,
+      documents_added: 1,
+      sentences_added: 12,
+      unchanged: 1,
+      rejected: 0,
+      rejects_file: null,
+      claims_ranked: 30,
+    };
+    expect(importSummary(report)).toBe(
+      "30 claims added, 1 document, 12 sentences, 30 claims ranked, 1 row already there.",
+    );
+  });
+});

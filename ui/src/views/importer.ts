@@ -1,0 +1,118 @@
+// The lead's import panel: choose claim files (and documents), a format, and watch the
+// import run in the background. The project is unchanged unless the import succeeds.
+
+import { h, mount } from "../dom";
+import { errorText } from "../errors";
+import { count, fileName, plural } from "../format";
+import { ApiError, api, onImport, pickImportFiles, type ImportProgress, type ImportReport } from "../ipc";
+
+export const PRESETS: [value: string, label: string][] = [
+  ["native", "Factdesk (JSONL, CSV, TSV)"],
+  ["covid-fact", "COVID-Fact"],
+  ["wikifactcheck", "WikiFactCheck-English"],
+  ["fever", "FEVER"],
+];
+
+/** "Ranking candidates: 1 200 of 4 086", or just the phase when the total is unknown. */
+export function progressLabel(p: ImportProgress): string {
+  const phase = p.phase ? p.phase[0]?.toUpperCase() + p.phase.slice(1) : "Working";
+  if (p.total === 0) return `${phase}…`;
+  return `${phase}: ${count(p.done)} of ${count(p.total)}`;
+}
+
+/** One line on what an import did. */
+export function importSummary(r: ImportReport): string {
+  const parts = [
+    plural(r.claims_added, "claim") + " added",
+    plural(r.documents_added, "document"),
+    plural(r.sentences_added, "sentence"),
+    plural(r.claims_ranked, "claim") + " ranked",
+  ];
+  if (r.unchanged > 0) parts.push(`${plural(r.unchanged, "row")} already there`);
+  if (r.rejected > 0) parts.push(`${plural(r.rejected, "row")} rejected`);
+  return parts.join(", ") + ".";
+}
+
+function fileList(paths: string[], empty: string): string {
+  return paths.length ? paths.map(fileName).join(", ") : empty;
+}
+
+/** The panel; `imported` runs after a successful import so counts can refresh. */
+export function importPanel(fail: (e: unknown) => void, imported: () => Promise<void>): HTMLElement {
+  let claims: string[] = [];
+  let documents: string[] = [];
+  const preset = h("select", { class: "text-input", testid: "import-preset", "aria-label": "Format" });
+  for (const [value, label] of PRESETS) {
+    const option = h("option", {}, label);
+    option.value = value;
+    preset.append(option);
+  }
+  const claimsText = h("span", { class: "muted small", testid: "import-claims" }, "No claim file chosen");
+  const docsText = h("span", { class: "muted small", testid: "import-docs" }, "No documents (optional)");
+  const status = h("div", { class: "import-status", testid: "import-status", "aria-live": "polite" });
+  const go = h("button", { class: "primary", testid: "import-start", disabled: true }, "Import");
+
+  const choose = async (documentsToo: boolean): Promise<void> => {
+    const picked = await pickImportFiles(documentsToo ? "Documents to import" : "Claims to import");
+    if (!picked.length) return;
+    if (documentsToo) documents = picked;
+    else claims = picked;
+    mount(claimsText, fileList(claims, "No claim file chosen"));
+    mount(docsText, fileList(documents, "No documents (optional)"));
+    go.disabled = claims.length === 0;
+  };
+
+  const run = async (): Promise<void> => {
+    go.disabled = true;
+    const bar = h("progress", { class: "progress-bar" });
+    const label = h("span", { class: "muted small" }, "Starting…");
+    mount(status, bar, label);
+    const stop = await onImport(
+      (p) => {
+        if (p.total > 0) {
+          bar.max = p.total;
+          bar.value = p.done;
+        } else bar.removeAttribute("value");
+        mount(label, progressLabel(p));
+      },
+      (outcome) => {
+        stop();
+        go.disabled = claims.length === 0;
+        if (outcome.report) {
+          mount(status, h("span", { class: "ok", testid: "import-done" }, importSummary(outcome.report)));
+          imported().catch(fail);
+        } else if (outcome.error) {
+          const why = errorText(new ApiError(outcome.error));
+          mount(status, h("span", { class: "danger", testid: "import-error" }, `${why} Nothing was imported.`));
+        }
+      },
+    );
+    try {
+      await api.startImport(claims, documents, preset.value);
+    } catch (e) {
+      stop();
+      go.disabled = false;
+      mount(status);
+      fail(e);
+    }
+  };
+  go.addEventListener("click", () => void run());
+
+  return h(
+    "div",
+    { class: "panel import-panel" },
+    h("h3", {}, "Import"),
+    h("p", { class: "muted small" }, "Claims and their documents; candidates are ranked as they come in. Re-importing the same rows adds nothing."),
+    h(
+      "div",
+      { class: "import-grid" },
+      h("label", { class: "muted small" }, "Format"),
+      preset,
+      h("button", { testid: "import-choose-claims", onclick: () => void choose(false).catch(fail) }, "Claims…"),
+      claimsText,
+      h("button", { testid: "import-choose-docs", onclick: () => void choose(true).catch(fail) }, "Documents…"),
+      docsText,
+    ),
+    h("div", { class: "import-actions" }, go, status),
+  );
+}
