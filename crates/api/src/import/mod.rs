@@ -8,6 +8,7 @@
 mod claims;
 mod documents;
 mod fields;
+mod parallel;
 mod rejects;
 mod rows;
 mod write;
@@ -159,6 +160,10 @@ pub fn import(
     if req.preset == Preset::CovidFact {
         claims::link_covid_fact_refutations(&mut claims);
     }
+    // Hashing every row is the costliest step before writing; fill the hashes in parallel.
+    parallel::map_ordered(&claims, |c| {
+        c.hash();
+    });
     let docs = dedupe(
         docs,
         |d| (d.ext_id.as_str(), d.hash(), d.line),
