@@ -416,6 +416,23 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
             .unwrap_or_else(|e| panic!("{e}"));
     }
     assert_eq!(evidence_pace(&p, "ben"), (2, 4));
+    // The trigger-kept count of open tasks agrees with counting them.
+    let conn = p.store().conn();
+    let kept: i64 = conn
+        .query_row(
+            "SELECT open FROM open_tasks WHERE kind = 'evidence'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let counted: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM tasks WHERE kind = 'evidence' AND answered < overlap",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!((kept, counted), (2, 2));
     assert_eq!(evidence_pace(&p, "ana"), (0, 2));
     // Asking for progress reserved nothing: Ana still gets the two open items.
     let first = p
