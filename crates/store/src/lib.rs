@@ -13,6 +13,7 @@ mod claims;
 mod counts;
 mod documents;
 mod error;
+pub mod feed;
 mod index;
 mod migrate;
 mod project;
