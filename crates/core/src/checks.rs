@@ -64,6 +64,13 @@ impl Default for CheckSettings {
     }
 }
 
+/// Whether a normalised token (see [`normalize_token`]) negates: a cue such as "not",
+/// "never" or "without", or a negative contraction such as "isn't". The agreement report
+/// counts these, since a negation-heavy refuted class is an artefact models exploit.
+pub fn is_negation_cue(word: &str) -> bool {
+    negation::negates(word)
+}
+
 /// A claim's tokens as typed (for messages) and normalised (for comparing).
 struct Words<'a> {
     raw: Vec<&'a str>,

@@ -10,6 +10,7 @@ mod make_eval_set;
 mod next;
 mod rank;
 mod reindex;
+mod report;
 mod review;
 mod search;
 mod settings;
@@ -45,6 +46,7 @@ enum Command {
     Review(review::Args),
     Settings(settings::Args),
     Agreement(agreement::Args),
+    Report(report::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -65,6 +67,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Review(a) => review::run(a),
         Command::Settings(a) => settings::run(a),
         Command::Agreement(a) => agreement::run(a),
+        Command::Report(a) => report::run(a),
     }
 }
 

@@ -70,7 +70,7 @@ fn key(words: &[String]) -> Key<'_> {
 }
 
 /// Whether a single token negates: a cue or a contraction such as "isn't".
-fn negates(w: &str) -> bool {
+pub(super) fn negates(w: &str) -> bool {
     CUES.binary_search(&w).is_ok() || contraction_base(w).is_some()
 }
 

@@ -1,0 +1,308 @@
+//! The report as one self-contained HTML page: inline CSS and inline SVG, no scripts and
+//! nothing loaded from anywhere, so it opens the same offline, in a mail attachment or in
+//! a locked-down browser. All text from the project is escaped.
+
+use super::svg::{self, esc, Bar};
+use super::{LabelDistribution, LengthDistribution, Negation, Report};
+use crate::agreement::AgreementReport;
+use factdesk_core::agreement::MetricValue;
+use std::fmt::Write;
+
+const STYLE: &str = r#"
+:root { color-scheme: light; }
+* { box-sizing: border-box; }
+body { margin: 0; background: #f4f6f9; color: #1d2433;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+header { background: #1d2a44; color: #fff; padding: 28px 40px 24px; }
+header h1 { margin: 0 0 4px; font-size: 26px; font-weight: 650; }
+header p { margin: 0; color: #c8d2e6; }
+main { max-width: 1120px; margin: 0 auto; padding: 8px 40px 48px; }
+section { margin-top: 28px; }
+h2 { font-size: 19px; margin: 0 0 10px; }
+h3 { font-size: 15px; margin: 0 0 8px; color: #3b4660; }
+.cards { display: flex; flex-wrap: wrap; gap: 16px; }
+.card { background: #fff; border-radius: 10px; padding: 16px 20px; box-shadow: 0 1px 3px rgba(20,30,60,.12); }
+.stat { min-width: 150px; }
+.stat b { display: block; font-size: 28px; font-weight: 650; }
+.stat span { color: #5b6478; }
+.note, .empty { color: #5b6478; }
+.empty { font-style: italic; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+th, td { text-align: left; padding: 4px 14px 4px 0; border-bottom: 1px solid #e3e7ee; }
+th { font-weight: 600; color: #3b4660; }
+td.num, th.num { text-align: right; }
+.reading { display: inline-block; padding: 1px 8px; border-radius: 10px; background: #e4ecfa; color: #1f4ea0; font-size: 13px; }
+svg { display: block; max-width: 100%; height: auto; }
+svg text { font: 12px system-ui, sans-serif; fill: #1d2433; }
+svg text.tick, svg text.note { fill: #5b6478; }
+svg text.cell { font-size: 12px; }
+svg .bar { fill: #3d6fc4; }
+svg .bar-refuted { fill: #c4573d; }
+svg .bar-supported { fill: #3d9c6f; }
+svg .col { fill: #3d6fc4; }
+svg .axis { stroke: #9aa3b5; }
+svg .grid { stroke: #e3e7ee; }
+svg .line { fill: none; stroke: #3d6fc4; stroke-width: 2; }
+svg .dot { fill: #1f4ea0; }
+footer { color: #5b6478; font-size: 13px; margin-top: 36px; }
+"#;
+
+/// Renders the whole report.
+pub fn render(r: &Report) -> String {
+    let mut s = String::with_capacity(64 * 1024);
+    let _ = write!(
+        s,
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Factdesk report: {name}</title><style>{STYLE}</style></head><body><header><h1>Agreement report: {name}</h1><p>Made by Factdesk at {at} (UTC).</p></header><main>"#,
+        name = esc(&r.project),
+        at = esc(&utc(r.generated_at)),
+    );
+    summary(&mut s, r);
+    agreement(&mut s, &r.agreement);
+    labels(&mut s, &r.labels);
+    lengths(&mut s, &r.lengths);
+    negation(&mut s, &r.negation);
+    s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Flagged annotators are left out unless the lead included them; trick sentences never count.</footer></main></body></html>"#);
+    s
+}
+
+fn summary(s: &mut String, r: &Report) {
+    s.push_str(r#"<section><div class="cards">"#);
+    for (n, what) in [
+        (r.claims, "claims"),
+        (r.refutations, "refutations"),
+        (r.answers, "answers counted"),
+    ] {
+        let _ = write!(
+            s,
+            r#"<div class="card stat"><b>{n}</b><span>{what}</span></div>"#
+        );
+    }
+    s.push_str("</div></section>");
+}
+
+fn agreement(s: &mut String, kinds: &std::collections::BTreeMap<String, AgreementReport>) {
+    s.push_str("<section><h2>Agreement</h2>");
+    if kinds.is_empty() {
+        s.push_str(r#"<p class="empty card">No answers yet, so there is no agreement to report.</p></section>"#);
+        return;
+    }
+    for (kind, a) in kinds {
+        let _ = write!(
+            s,
+            r#"<div class="card" style="margin-bottom:16px"><h3>{kind}: {u} units, {n} annotators, {r} ratings</h3><table><tr><th>statistic</th><th class="num">value</th><th class="num">95% interval</th></tr>"#,
+            kind = esc(kind),
+            u = a.units,
+            n = a.annotators,
+            r = a.ratings,
+        );
+        for (name, m) in &a.metrics {
+            let _ = write!(
+                s,
+                r#"<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+                esc(&name.replace('_', " ")),
+                esc(&value(m)),
+                esc(&interval(m)),
+            );
+        }
+        s.push_str("</table>");
+        if !a.cohen_kappa_pairs.is_empty() {
+            let mut names: Vec<String> = a
+                .cohen_kappa_pairs
+                .iter()
+                .flat_map(|p| [p.a.clone(), p.b.clone()])
+                .collect();
+            names.sort();
+            names.dedup();
+            let pair = |i: usize, j: usize| {
+                if i == j {
+                    return Some(1.0);
+                }
+                a.cohen_kappa_pairs
+                    .iter()
+                    .find(|p| {
+                        (p.a == names[i] && p.b == names[j]) || (p.a == names[j] && p.b == names[i])
+                    })
+                    .and_then(|p| p.value)
+            };
+            s.push_str(r#"<h3 style="margin-top:14px">Cohen's kappa per pair of annotators</h3>"#);
+            s.push_str(&svg::heatmap(
+                &format!("Cohen's kappa per pair, {kind}"),
+                &names,
+                pair,
+            ));
+        }
+        s.push_str("</div>");
+    }
+    s.push_str("</section>");
+}
+
+fn value(m: &MetricValue) -> String {
+    match (m.value, &m.reason) {
+        (Some(v), _) => format!("{v:.3}"),
+        (None, Some(reason)) => format!("undefined: {reason}"),
+        (None, None) => "undefined".to_string(),
+    }
+}
+
+fn interval(m: &MetricValue) -> String {
+    m.ci95
+        .map(|(lo, hi)| format!("{lo:.3} – {hi:.3}"))
+        .unwrap_or_default()
+}
+
+fn labels(s: &mut String, dists: &[LabelDistribution]) {
+    s.push_str(r#"<section><h2>Labels</h2><div class="cards">"#);
+    for d in dists {
+        let _ = write!(
+            s,
+            r#"<div class="card"><h3>{} ({} in all)</h3>"#,
+            esc(&d.kind),
+            d.total
+        );
+        if d.total == 0 {
+            s.push_str(r#"<p class="empty">None yet.</p></div>"#);
+            continue;
+        }
+        let bars: Vec<Bar> = d
+            .counts
+            .iter()
+            .map(|c| Bar {
+                label: c.label.clone(),
+                value: c.count as f64,
+                note: format!(
+                    "{} ({:.0}%)",
+                    c.count,
+                    100.0 * c.count as f64 / d.total as f64
+                ),
+                class: label_class(&c.label),
+            })
+            .collect();
+        s.push_str(&svg::bars(&format!("Labels: {}", d.kind), &bars, None));
+        s.push_str("</div>");
+    }
+    s.push_str("</div></section>");
+}
+
+fn label_class(label: &str) -> &'static str {
+    match label {
+        "REFUTED" | "contradicts" => "bar-refuted",
+        "SUPPORTED" => "bar-supported",
+        _ => "bar",
+    }
+}
+
+fn lengths(s: &mut String, dists: &[LengthDistribution]) {
+    s.push_str(r#"<section><h2>Lengths in tokens</h2><div class="cards">"#);
+    // The same scale for both, so claims and refutations compare by eye.
+    let longest = dists.iter().filter_map(|d| d.max).max().unwrap_or(1);
+    let max_tokens = longest.clamp(10, 40);
+    let top = dists
+        .iter()
+        .flat_map(|d| {
+            let mut bins = vec![0u64; max_tokens];
+            for h in &d.histogram {
+                bins[h.tokens.clamp(1, max_tokens) - 1] += h.count;
+            }
+            bins
+        })
+        .max()
+        .unwrap_or(1);
+    for d in dists {
+        let _ = write!(
+            s,
+            r#"<div class="card"><h3>{} ({})</h3>"#,
+            esc(&d.of),
+            d.count
+        );
+        match (d.mean, d.median, d.min, d.max) {
+            (Some(mean), Some(median), Some(min), Some(max)) => {
+                let _ = write!(
+                    s,
+                    r#"<p class="note">mean {mean:.1}, median {median}, shortest {min}, longest {max}</p>"#
+                );
+                let counts: Vec<(usize, u64)> =
+                    d.histogram.iter().map(|h| (h.tokens, h.count)).collect();
+                s.push_str(&svg::histogram(
+                    &format!("Length of {} in tokens", d.of),
+                    &counts,
+                    max_tokens,
+                    top,
+                ));
+            }
+            _ => s.push_str(r#"<p class="empty">None yet.</p>"#),
+        }
+        s.push_str("</div>");
+    }
+    s.push_str("</div></section>");
+}
+
+fn negation(s: &mut String, n: &Negation) {
+    s.push_str(r#"<section><h2>Negation cues in supported and refuted claims</h2><div class="cards"><div class="card">"#);
+    s.push_str(r#"<p class="note">Share of claims with a cue word (not, no, never, n't, nobody, nothing, none, neither, nor, without, false). A refuted class much richer in cues lets a model guess the label from the words alone.</p>"#);
+    let bars: Vec<Bar> = n
+        .groups
+        .iter()
+        .map(|g| Bar {
+            label: g.label.clone(),
+            value: g.share_with_cue.unwrap_or(0.0),
+            note: match g.share_with_cue {
+                Some(v) => format!("{:.1}% of {}", 100.0 * v, g.claims),
+                None => "no claims".to_string(),
+            },
+            class: label_class(&g.label),
+        })
+        .collect();
+    s.push_str(&svg::bars(
+        "Share of claims with a negation cue",
+        &bars,
+        Some(1.0),
+    ));
+    s.push_str(r#"<table><tr><th>label</th><th class="num">claims</th><th class="num">with a cue</th><th class="num">cues per 100 tokens</th></tr>"#);
+    for g in &n.groups {
+        let _ = write!(
+            s,
+            r#"<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+            esc(&g.label),
+            g.claims,
+            g.with_cue,
+            g.cues_per_100_tokens
+                .map(|v| format!("{v:.2}"))
+                .unwrap_or_else(|| "–".to_string()),
+        );
+    }
+    s.push_str("</table></div>");
+    if !n.cues.is_empty() {
+        s.push_str(r#"<div class="card"><h3>Cue words</h3><table><tr><th>cue</th><th class="num">supported</th><th class="num">refuted</th></tr>"#);
+        for c in &n.cues {
+            let _ = write!(
+                s,
+                r#"<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+                esc(&c.cue),
+                c.supported,
+                c.refuted
+            );
+        }
+        s.push_str("</table></div>");
+    }
+    s.push_str("</div></section>");
+}
+
+/// Unix milliseconds as "YYYY-MM-DD HH:MM" in UTC (civil-from-days, Hinnant).
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}

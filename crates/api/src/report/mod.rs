@@ -1,0 +1,328 @@
+//! The report a lead hands on with a dataset: agreement (the dashboard's snapshot), label
+//! distributions per kind, claim and refutation lengths, and how often negation cues
+//! appear in refuted versus supported claims — a known artefact models learn to exploit.
+//!
+//! [`Project::report`] gathers the figures; [`html`] renders them as one self-contained
+//! page and [`tables`] as one CSV per table. The JSON form is [`Report`] itself.
+
+pub mod html;
+mod svg;
+pub mod tables;
+
+use crate::agreement::{AgreementReport, AgreementRequest};
+use crate::tasks::TaskKind;
+use crate::{Project, Result};
+use factdesk_core::checks::is_negation_cue;
+use factdesk_core::text::{normalize_token, tokens};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashSet};
+
+/// Everything in the report; `--json` writes this.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub project: String,
+    /// Unix milliseconds.
+    pub generated_at: i64,
+    pub claims: u64,
+    pub refutations: u64,
+    /// Current answers of counted annotators, all kinds.
+    pub answers: u64,
+    pub labels: Vec<LabelDistribution>,
+    pub lengths: Vec<LengthDistribution>,
+    pub negation: Negation,
+    /// Per task kind with answers, what `factdesk agreement --json` prints for it.
+    pub agreement: BTreeMap<String, AgreementReport>,
+}
+
+/// How often each label was given, for one kind of task (or the claims' own labels).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelDistribution {
+    /// "claims" (the label a claim came with) or a task kind.
+    pub kind: String,
+    pub total: u64,
+    pub counts: Vec<LabelCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LabelCount {
+    pub label: String,
+    pub count: u64,
+}
+
+/// Token counts (the shared tokenizer's) of claims or refutations.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LengthDistribution {
+    /// "claims" or "refutations".
+    pub of: String,
+    pub count: u64,
+    pub min: Option<usize>,
+    pub max: Option<usize>,
+    pub mean: Option<f64>,
+    pub median: Option<f64>,
+    /// One entry per length that occurs, shortest first.
+    pub histogram: Vec<LengthCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LengthCount {
+    pub tokens: usize,
+    pub count: u64,
+}
+
+/// Negation cues in supported versus refuted claims.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Negation {
+    /// "SUPPORTED" then "REFUTED".
+    pub groups: Vec<NegationGroup>,
+    /// Each cue word that occurs, with its count in each group, most frequent first.
+    pub cues: Vec<CueCount>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NegationGroup {
+    pub label: String,
+    pub claims: u64,
+    /// Claims with at least one cue.
+    pub with_cue: u64,
+    /// `with_cue / claims`; null without claims.
+    pub share_with_cue: Option<f64>,
+    pub tokens: u64,
+    pub cue_tokens: u64,
+    /// Cue tokens per 100 tokens; null without tokens.
+    pub cues_per_100_tokens: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CueCount {
+    pub cue: String,
+    pub supported: u64,
+    pub refuted: u64,
+}
+
+/// A claim as the report sees it.
+struct ClaimText {
+    text: String,
+    label: Option<String>,
+    is_refutation: bool,
+}
+
+impl Project {
+    /// Gathers the report; agreement intervals use `req`'s bootstrap and seed.
+    pub fn report(&self, req: &AgreementRequest) -> Result<Report> {
+        let claims = self.report_claims()?;
+        let refutations = claims.iter().filter(|c| c.is_refutation).count() as u64;
+        let mut labels = vec![claim_labels(&claims)];
+        let mut answers = 0;
+        for kind in TaskKind::ALL {
+            let d = self.answer_labels(kind, req.include_flagged)?;
+            answers += d.total;
+            if d.total > 0 {
+                labels.push(d);
+            }
+        }
+        let originals: Vec<&str> = claims
+            .iter()
+            .filter(|c| !c.is_refutation)
+            .map(|c| c.text.as_str())
+            .collect();
+        let written: Vec<&str> = claims
+            .iter()
+            .filter(|c| c.is_refutation)
+            .map(|c| c.text.as_str())
+            .collect();
+        let mut agreement = BTreeMap::new();
+        for kind in self.kinds_with_answers()? {
+            agreement.insert(kind.as_str().to_string(), self.agreement(kind, req)?);
+        }
+        Ok(Report {
+            project: self.store.project()?.name,
+            generated_at: self.clock.now_ms(),
+            claims: claims.len() as u64 - refutations,
+            refutations,
+            answers,
+            labels,
+            lengths: vec![
+                lengths("claims", &originals),
+                lengths("refutations", &written),
+            ],
+            negation: negation(&claims),
+            agreement,
+        })
+    }
+
+    fn report_claims(&self) -> Result<Vec<ClaimText>> {
+        let mut stmt = self
+            .store
+            .conn()
+            .prepare("SELECT text, label, parent_id IS NOT NULL FROM claims ORDER BY id")?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ClaimText {
+                text: r.get(0)?,
+                label: r.get(1)?,
+                is_refutation: r.get(2)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The labels given in one kind's current answers by counted annotators.
+    fn answer_labels(&self, kind: TaskKind, include_flagged: bool) -> Result<LabelDistribution> {
+        let counted: HashSet<i64> = self
+            .annotators()?
+            .into_iter()
+            .filter(|a| include_flagged || a.counted)
+            .map(|a| a.id)
+            .collect();
+        let answers =
+            factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?;
+        let names = answers
+            .iter()
+            .filter(|a| counted.contains(&a.annotator_id))
+            .map(|a| answer_label(kind, &a.answer));
+        Ok(distribution(kind.as_str(), names))
+    }
+}
+
+/// What an answer says, as one label: the category chosen, how many sentences were
+/// selected as evidence, or that a refutation was written.
+fn answer_label(kind: TaskKind, answer: &serde_json::Value) -> String {
+    match kind {
+        TaskKind::Evidence => {
+            let n = answer["selected"].as_array().map_or(0, Vec::len);
+            match n {
+                0 => "no evidence".to_string(),
+                1 => "1 sentence".to_string(),
+                n => format!("{n} sentences"),
+            }
+        }
+        TaskKind::Refute => "written".to_string(),
+        TaskKind::Verify | TaskKind::Label => {
+            answer["label"].as_str().unwrap_or("(none)").to_string()
+        }
+    }
+}
+
+fn claim_labels(claims: &[ClaimText]) -> LabelDistribution {
+    distribution(
+        "claims",
+        claims.iter().filter(|c| !c.is_refutation).map(|c| {
+            c.label
+                .clone()
+                .unwrap_or_else(|| "(unlabelled)".to_string())
+        }),
+    )
+}
+
+/// Counts labels, most frequent first (ties by label, so the order is stable).
+fn distribution(kind: &str, labels: impl Iterator<Item = String>) -> LabelDistribution {
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for l in labels {
+        *counts.entry(l).or_default() += 1;
+    }
+    let mut counts: Vec<LabelCount> = counts
+        .into_iter()
+        .map(|(label, count)| LabelCount { label, count })
+        .collect();
+    counts.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.label.cmp(&b.label)));
+    LabelDistribution {
+        kind: kind.to_string(),
+        total: counts.iter().map(|c| c.count).sum(),
+        counts,
+    }
+}
+
+fn lengths(of: &str, texts: &[&str]) -> LengthDistribution {
+    let mut lens: Vec<usize> = texts.iter().map(|t| tokens(t).len()).collect();
+    lens.sort_unstable();
+    let n = lens.len();
+    let mut histogram: Vec<LengthCount> = Vec::new();
+    for &l in &lens {
+        match histogram.last_mut() {
+            Some(last) if last.tokens == l => last.count += 1,
+            _ => histogram.push(LengthCount {
+                tokens: l,
+                count: 1,
+            }),
+        }
+    }
+    let median = match n {
+        0 => None,
+        n if n % 2 == 1 => Some(lens[n / 2] as f64),
+        n => Some((lens[n / 2 - 1] + lens[n / 2]) as f64 / 2.0),
+    };
+    LengthDistribution {
+        of: of.to_string(),
+        count: n as u64,
+        min: lens.first().copied(),
+        max: lens.last().copied(),
+        mean: (n > 0).then(|| lens.iter().sum::<usize>() as f64 / n as f64),
+        median,
+        histogram,
+    }
+}
+
+/// Which side of the comparison a claim is on: its own label, and a refutation without
+/// one is refuted by construction. Other labels take no part.
+fn negation_side(c: &ClaimText) -> Option<usize> {
+    match (c.label.as_deref(), c.is_refutation) {
+        (Some("SUPPORTED"), _) => Some(0),
+        (Some("REFUTED"), _) | (None, true) => Some(1),
+        _ => None,
+    }
+}
+
+fn negation(claims: &[ClaimText]) -> Negation {
+    let mut groups = ["SUPPORTED", "REFUTED"].map(|label| NegationGroup {
+        label: label.to_string(),
+        claims: 0,
+        with_cue: 0,
+        share_with_cue: None,
+        tokens: 0,
+        cue_tokens: 0,
+        cues_per_100_tokens: None,
+    });
+    let mut cues: BTreeMap<String, [u64; 2]> = BTreeMap::new();
+    for c in claims {
+        let Some(side) = negation_side(c) else {
+            continue;
+        };
+        let g = &mut groups[side];
+        g.claims += 1;
+        let mut found = false;
+        for t in tokens(&c.text) {
+            g.tokens += 1;
+            let word = normalize_token(t.text);
+            if is_negation_cue(&word) {
+                g.cue_tokens += 1;
+                found = true;
+                cues.entry(word).or_default()[side] += 1;
+            }
+        }
+        g.with_cue += u64::from(found);
+    }
+    for g in &mut groups {
+        g.share_with_cue = (g.claims > 0).then(|| g.with_cue as f64 / g.claims as f64);
+        g.cues_per_100_tokens =
+            (g.tokens > 0).then(|| 100.0 * g.cue_tokens as f64 / g.tokens as f64);
+    }
+    let mut cues: Vec<CueCount> = cues
+        .into_iter()
+        .map(|(cue, [supported, refuted])| CueCount {
+            cue,
+            supported,
+            refuted,
+        })
+        .collect();
+    cues.sort_by(|a, b| {
+        (b.supported + b.refuted)
+            .cmp(&(a.supported + a.refuted))
+            .then_with(|| a.cue.cmp(&b.cue))
+    });
+    Negation {
+        groups: groups.into(),
+        cues,
+    }
+}
+
+#[cfg(test)]
+mod tests;

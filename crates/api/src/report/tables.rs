@@ -1,0 +1,155 @@
+//! The report as CSV files, one per table, for spreadsheets and scripts. Undefined values
+//! are empty cells; numbers are written in full precision.
+
+use super::Report;
+use crate::{Error, ErrorCode, Result};
+use std::path::{Path, PathBuf};
+
+/// Writes every table into `dir` (created if missing); returns the files written.
+pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
+    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+    let mut written = Vec::new();
+    let mut table = |name: &str, header: &[&str], rows: Vec<Vec<String>>| -> Result<()> {
+        let path = dir.join(name);
+        let mut w = csv::Writer::from_path(&path).map_err(|e| io(&path, e))?;
+        w.write_record(header).map_err(|e| io(&path, e))?;
+        for row in rows {
+            w.write_record(&row).map_err(|e| io(&path, e))?;
+        }
+        w.flush().map_err(|e| io(&path, e))?;
+        written.push(path);
+        Ok(())
+    };
+    table(
+        "labels.csv",
+        &["kind", "label", "count"],
+        r.labels
+            .iter()
+            .flat_map(|d| {
+                d.counts
+                    .iter()
+                    .map(|c| vec![d.kind.clone(), c.label.clone(), c.count.to_string()])
+            })
+            .collect(),
+    )?;
+    table(
+        "lengths.csv",
+        &["of", "tokens", "count"],
+        r.lengths
+            .iter()
+            .flat_map(|d| {
+                d.histogram
+                    .iter()
+                    .map(|h| vec![d.of.clone(), h.tokens.to_string(), h.count.to_string()])
+            })
+            .collect(),
+    )?;
+    table(
+        "length_summary.csv",
+        &["of", "count", "min", "max", "mean", "median"],
+        r.lengths
+            .iter()
+            .map(|d| {
+                vec![
+                    d.of.clone(),
+                    d.count.to_string(),
+                    opt(d.min),
+                    opt(d.max),
+                    opt(d.mean),
+                    opt(d.median),
+                ]
+            })
+            .collect(),
+    )?;
+    table(
+        "negation.csv",
+        &[
+            "label",
+            "claims",
+            "with_cue",
+            "share_with_cue",
+            "tokens",
+            "cue_tokens",
+            "cues_per_100_tokens",
+        ],
+        r.negation
+            .groups
+            .iter()
+            .map(|g| {
+                vec![
+                    g.label.clone(),
+                    g.claims.to_string(),
+                    g.with_cue.to_string(),
+                    opt(g.share_with_cue),
+                    g.tokens.to_string(),
+                    g.cue_tokens.to_string(),
+                    opt(g.cues_per_100_tokens),
+                ]
+            })
+            .collect(),
+    )?;
+    table(
+        "negation_cues.csv",
+        &["cue", "supported", "refuted"],
+        r.negation
+            .cues
+            .iter()
+            .map(|c| {
+                vec![
+                    c.cue.clone(),
+                    c.supported.to_string(),
+                    c.refuted.to_string(),
+                ]
+            })
+            .collect(),
+    )?;
+    table(
+        "agreement.csv",
+        &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
+        r.agreement
+            .iter()
+            .flat_map(|(kind, a)| {
+                a.metrics.iter().map(move |(name, m)| {
+                    vec![
+                        kind.clone(),
+                        name.clone(),
+                        opt(m.value),
+                        m.reason.clone().unwrap_or_default(),
+                        opt(m.ci95.map(|c| c.0)),
+                        opt(m.ci95.map(|c| c.1)),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "cohen_pairs.csv",
+        &["kind", "a", "b", "units", "value"],
+        r.agreement
+            .iter()
+            .flat_map(|(kind, a)| {
+                a.cohen_kappa_pairs.iter().map(move |p| {
+                    vec![
+                        kind.clone(),
+                        p.a.clone(),
+                        p.b.clone(),
+                        p.units.to_string(),
+                        opt(p.value),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    Ok(written)
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn io(path: &Path, e: impl std::fmt::Display) -> Error {
+    Error::new(
+        ErrorCode::Io,
+        format!("cannot write {}: {e}", path.display()),
+    )
+}

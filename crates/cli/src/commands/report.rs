@@ -1,0 +1,59 @@
+//! `factdesk report`: the agreement report a lead hands on with a dataset.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::report::{html, tables};
+use std::path::PathBuf;
+
+/// Write a self-contained HTML report of a project: agreement per task kind (with 95%
+/// intervals and the pairwise Cohen matrix), label distributions, claim and refutation
+/// lengths in tokens, and negation cue words in refuted versus supported claims.
+///
+/// The HTML has its styles and SVG charts inline and loads nothing, so it opens offline.
+/// --json writes the same figures as one JSON object; --csv writes one CSV per table.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file (.fdesk).
+    project: PathBuf,
+    /// Where to write the HTML report.
+    #[arg(long)]
+    out: PathBuf,
+    /// Also write the figures as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Also write one CSV file per table into this directory (created if missing).
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Count annotators flagged for failing trick sentences.
+    #[arg(long)]
+    include_flagged: bool,
+    /// Bootstrap replicates for the 95% intervals (0: none).
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+    /// Seed for the bootstrap.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let project = super::open(&a.project)?;
+    let req = AgreementRequest {
+        include_flagged: a.include_flagged,
+        bootstrap_reps: a.bootstrap,
+        seed: a.seed,
+        ..AgreementRequest::default()
+    };
+    let report = project.report(&req)?;
+    write(&a.out, html::render(&report))?;
+    if let Some(path) = &a.json {
+        write(path, serde_json::to_string_pretty(&report)?)?;
+    }
+    if let Some(dir) = &a.csv {
+        tables::write_all(&report, dir)?;
+    }
+    println!("wrote {}", a.out.display());
+    Ok(())
+}
+
+fn write(path: &std::path::Path, text: String) -> anyhow::Result<()> {
+    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
+}
