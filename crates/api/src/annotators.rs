@@ -64,7 +64,11 @@ pub struct Annotator {
     pub counted: bool,
 }
 
-fn describe(row: AnnotatorRow, counts: Option<(u64, u64)>, settings: &Settings) -> Annotator {
+pub(crate) fn describe(
+    row: AnnotatorRow,
+    counts: Option<(u64, u64)>,
+    settings: &Settings,
+) -> Annotator {
     let (seen, failed) = counts.unwrap_or((0, 0));
     let rate = (seen > 0).then(|| failed as f64 / seen as f64);
     let flagged = seen >= u64::from(settings.trick_min_seen)

@@ -1,0 +1,651 @@
+//! The lead's live agreement dashboard: per task kind, Fleiss' kappa and nominal
+//! Krippendorff's alpha with their intervals and Landis–Koch reading, the pairwise Cohen
+//! matrix, each annotator's answers, pace, trick record and agreement with the majority of
+//! the others, and kappa as the answers accumulated.
+//!
+//! A [`DashboardState`] follows the project's append-only answers by the last annotation
+//! id it has seen: [`DashboardState::refresh`] reads only newer rows and changes running
+//! sums (see `tally`), so a recompute after one answer costs microseconds even at 500,000
+//! answers. The values are those of `factdesk agreement` for the same kind (the same
+//! counted answers: the trick never counts, flagged annotators are left out, a superseded
+//! answer is replaced). Bootstrap intervals cost a full pass over the answers, so they are
+//! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
+//! they were computed at.
+
+mod tally;
+
+use crate::agreement::AgreementRequest;
+use crate::annotators::describe;
+use crate::tasks::TaskKind;
+use crate::{Project, Result};
+use factdesk_core::agreement::landis_koch;
+use factdesk_store::feed::{self, FeedRow};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use tally::{Outcome, Tally};
+use ts_rs::TS;
+
+/// Kinds whose answers can agree (refutations are free text).
+const KINDS: [TaskKind; 3] = [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label];
+/// A gap between two answers longer than this is a break, not work.
+const IDLE_MS: i64 = 5 * 60 * 1000;
+/// Most points kept in the kappa series; beyond it every other point is dropped.
+const SERIES_POINTS: usize = 240;
+
+/// Everything the dashboard shows.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Dashboard {
+    /// The newest answer included; the app polls for a larger one.
+    pub last_annotation_id: i64,
+    /// The answer id the intervals were computed at; null before any.
+    pub intervals_as_of: Option<i64>,
+    /// Kinds with answers, in task order.
+    pub kinds: Vec<KindDashboard>,
+}
+
+/// One task kind's agreement.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct KindDashboard {
+    pub kind: TaskKind,
+    /// Items with a counted answer, as `factdesk agreement` counts "units".
+    pub units: u64,
+    /// Counted annotators with an answer of this kind.
+    pub annotators: u64,
+    /// Counted ratings, as `factdesk agreement` counts "ratings".
+    pub answers: u64,
+    pub fleiss: Statistic,
+    pub alpha: Statistic,
+    /// Cohen's kappa for each pair of counted annotators, names in sorted order.
+    pub pairs: Vec<PairAgreement>,
+    /// Everyone who answered this kind, counted or not, by name.
+    pub people: Vec<AnnotatorActivity>,
+    /// Fleiss' kappa as the counted answers accumulated, oldest first.
+    pub series: Vec<KappaPoint>,
+}
+
+/// A statistic as `factdesk agreement --json` prints it, with its verbal reading.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Statistic {
+    /// The metric's name in `factdesk agreement --json` (evidence is scored per
+    /// candidate: the `setsel_pooled_*` metrics).
+    pub metric: String,
+    pub value: Option<f64>,
+    /// Why the value is undefined.
+    pub reason: Option<String>,
+    /// Bootstrap 95% interval, as of `Dashboard::intervals_as_of`.
+    pub ci95: Option<(f64, f64)>,
+    /// Landis & Koch (1977): "slight", "fair", ... "almost perfect".
+    pub reading: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PairAgreement {
+    pub a: String,
+    pub b: String,
+    /// Units both rated.
+    pub units: u64,
+    pub value: Option<f64>,
+    pub reason: Option<String>,
+}
+
+/// One annotator's work on a kind.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct AnnotatorActivity {
+    pub name: String,
+    /// Whether these answers count (not flagged, or included by the lead).
+    pub counted: bool,
+    pub flagged: bool,
+    /// Current answers of this kind.
+    pub answers: u64,
+    /// Time spent answering: each answer's own time, or the gap since the previous one
+    /// when it was not measured, gaps over 5 minutes left out.
+    pub active_ms: i64,
+    /// Answers per hour of active time; null before any measured time.
+    pub pace_per_hour: Option<f64>,
+    /// Evidence items answered (each showed a trick) and the failed share of them.
+    pub tricks_seen: u64,
+    pub trick_failure_rate: Option<f64>,
+    /// Units (per candidate for evidence) where the other counted annotators had a strict
+    /// majority, and the share of them where this annotator agreed with it.
+    pub majority_units: u64,
+    pub majority_agreement: Option<f64>,
+}
+
+/// Kappa after `answers` counted answers (the answer at `at_ms`).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct KappaPoint {
+    pub answers: u64,
+    pub at_ms: i64,
+    pub value: Option<f64>,
+}
+
+/// A 95% interval, when the statistic has one.
+pub type Interval = Option<(f64, f64)>;
+
+/// Bootstrap intervals per kind, from `factdesk agreement` on the same answers.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Intervals {
+    /// The newest answer id when they were computed.
+    pub as_of: i64,
+    /// Per kind: (Fleiss, alpha) intervals.
+    pub by_kind: BTreeMap<&'static str, (Interval, Interval)>,
+}
+
+/// An answer as the dashboard keeps it.
+#[derive(Debug, Clone)]
+struct Current {
+    id: i64,
+    kind: usize,
+    task: i64,
+    label: Parsed,
+    trick_failed: bool,
+    at_ms: i64,
+    /// Whether the answer (or one it superseded) is in the kind's tally.
+    tallied: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Parsed {
+    /// Verification and labelling: the category's index; `None` when no label was given.
+    Category(Option<u32>),
+    /// Evidence: the selected candidate sentence ids.
+    Selected(Vec<i64>),
+}
+
+#[derive(Debug, Clone, Default)]
+struct Activity {
+    answers: u64,
+    active_ms: i64,
+    last_at: Option<i64>,
+}
+
+/// A task's units: one for a category task, one per candidate for evidence.
+#[derive(Debug, Clone)]
+struct TaskUnits {
+    first: usize,
+    candidates: Vec<i64>,
+    counted_raters: u32,
+}
+
+#[derive(Debug, Clone, Default)]
+struct KindState {
+    tally: Tally,
+    categories: HashMap<String, u32>,
+    tasks: HashMap<i64, TaskUnits>,
+    activity: HashMap<i64, Activity>,
+    units: u64,
+    ratings: u64,
+    /// Counted answers per annotator (to count who rated).
+    rated: HashMap<i64, u64>,
+    series: Vec<KappaPoint>,
+    stride: u64,
+    applied: u64,
+}
+
+#[derive(Debug, Clone)]
+struct Person {
+    name: String,
+    flagged: bool,
+    counted: bool,
+    tricks_seen: u64,
+    trick_failure_rate: Option<f64>,
+}
+
+/// What the dashboard has read so far, updated from the answers written since.
+#[derive(Debug, Clone, Default)]
+pub struct DashboardState {
+    last_id: i64,
+    current: HashMap<(i64, i64), Current>,
+    kinds: [KindState; 3],
+    /// Dense tally index of each annotator id.
+    index: HashMap<i64, u32>,
+    /// Per annotator id: (evidence answers, of which the trick was picked).
+    tricks: HashMap<i64, (u64, u64)>,
+    people: BTreeMap<i64, Person>,
+    /// The counted annotators the tallies were built with; `None` before the first build.
+    counted: Option<BTreeSet<i64>>,
+    candidates: Option<HashMap<i64, Vec<i64>>>,
+    intervals: Option<Intervals>,
+}
+
+fn kind_slot(kind: &str) -> Option<usize> {
+    KINDS.iter().position(|k| k.as_str() == kind)
+}
+
+impl DashboardState {
+    pub fn new() -> DashboardState {
+        DashboardState::default()
+    }
+
+    /// The newest answer id read.
+    pub fn last_annotation_id(&self) -> i64 {
+        self.last_id
+    }
+
+    /// Reads the answers written since the last refresh and who counts now; returns
+    /// whether anything changed.
+    pub fn refresh(&mut self, project: &Project) -> Result<bool> {
+        let conn = project.store.conn();
+        let rows = feed::since(conn, self.last_id)?;
+        let any = !rows.is_empty();
+        let mut changes = Vec::with_capacity(rows.len());
+        for row in rows {
+            self.last_id = self.last_id.max(row.id);
+            if let Some(change) = self.read(project, row)? {
+                changes.push(change);
+            }
+        }
+        // Flags move with trick answers and with the lead's decisions, which are no answers.
+        let counted = self.update_people(project)?;
+        if self.counted.as_ref() != Some(&counted) {
+            self.counted = Some(counted);
+            self.rebuild();
+            return Ok(true);
+        }
+        for key in changes {
+            self.apply(key);
+        }
+        Ok(any)
+    }
+
+    /// Files one row as the current answer of its (task, annotator); returns the key to
+    /// apply to the tallies.
+    fn read(&mut self, project: &Project, row: FeedRow) -> Result<Option<(i64, i64)>> {
+        let Some(slot) = kind_slot(&row.kind) else {
+            return Ok(None);
+        };
+        let answer: serde_json::Value =
+            serde_json::from_str(&row.answer).unwrap_or(serde_json::Value::Null);
+        let label = if KINDS[slot] == TaskKind::Evidence {
+            if !self.kinds[slot].tasks.contains_key(&row.task_id) {
+                let ids = self.candidates_of(project, row.claim_id)?;
+                let state = &mut self.kinds[slot];
+                let first = (0..ids.len())
+                    .map(|_| state.tally.add_unit())
+                    .min()
+                    .unwrap_or(0);
+                state.tasks.insert(
+                    row.task_id,
+                    TaskUnits {
+                        first,
+                        candidates: ids,
+                        counted_raters: 0,
+                    },
+                );
+            }
+            Parsed::Selected(
+                answer["selected"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_i64())
+                    .collect(),
+            )
+        } else {
+            let state = &mut self.kinds[slot];
+            if !state.tasks.contains_key(&row.task_id) {
+                let first = state.tally.add_unit();
+                state.tasks.insert(
+                    row.task_id,
+                    TaskUnits {
+                        first,
+                        candidates: Vec::new(),
+                        counted_raters: 0,
+                    },
+                );
+            }
+            Parsed::Category(answer["label"].as_str().map(|l| {
+                let next = state.categories.len() as u32;
+                *state.categories.entry(l.to_string()).or_insert(next)
+            }))
+        };
+        let next = self.index.len() as u32;
+        self.index.entry(row.annotator_id).or_insert(next);
+        let key = (row.task_id, row.annotator_id);
+        let activity = self.kinds[slot]
+            .activity
+            .entry(row.annotator_id)
+            .or_default();
+        let gap = activity
+            .last_at
+            .map(|last| row.created_at - last)
+            .filter(|&gap| (0..=IDLE_MS).contains(&gap))
+            .unwrap_or(0);
+        activity.active_ms += row.duration_ms.unwrap_or(gap).max(0);
+        activity.last_at = Some(row.created_at);
+        let tallied = self.current.get(&key).is_some_and(|c| c.tallied);
+        let previous = self.current.insert(
+            key,
+            Current {
+                id: row.id,
+                kind: slot,
+                task: row.task_id,
+                label,
+                trick_failed: row.trick_failed,
+                at_ms: row.created_at,
+                tallied,
+            },
+        );
+        if previous.is_none() {
+            activity.answers += 1;
+        }
+        if KINDS[slot] == TaskKind::Evidence {
+            let tricks = self.tricks.entry(row.annotator_id).or_default();
+            if let Some(old) = &previous {
+                tricks.0 -= 1;
+                tricks.1 -= u64::from(old.trick_failed);
+            }
+            tricks.0 += 1;
+            tricks.1 += u64::from(row.trick_failed);
+        }
+        Ok(Some(key))
+    }
+
+    fn candidates_of(&mut self, project: &Project, claim_id: i64) -> Result<Vec<i64>> {
+        let conn = project.store.conn();
+        if self.candidates.is_none() {
+            let mut by_claim: HashMap<i64, Vec<i64>> = HashMap::new();
+            for (claim, sentence) in feed::candidate_ids(conn)? {
+                by_claim.entry(claim).or_default().push(sentence);
+            }
+            self.candidates = Some(by_claim);
+        }
+        if let Some(ids) = self.candidates.as_ref().and_then(|c| c.get(&claim_id)) {
+            return Ok(ids.clone());
+        }
+        // Ranked after the bulk read.
+        Ok(feed::candidate_ids_of(conn, claim_id)?)
+    }
+
+    /// Re-reads who is flagged (from the trick counts kept here) and returns the counted.
+    fn update_people(&mut self, project: &Project) -> Result<BTreeSet<i64>> {
+        let settings = project.settings()?;
+        let rows = factdesk_store::annotators::list(project.store.conn())?;
+        self.people.clear();
+        let mut counted = BTreeSet::new();
+        for row in rows {
+            let id = row.id;
+            let person = describe(row, self.tricks.get(&id).copied(), &settings);
+            if person.counted {
+                counted.insert(id);
+            }
+            self.people.insert(
+                id,
+                Person {
+                    name: person.name,
+                    flagged: person.flagged,
+                    counted: person.counted,
+                    tricks_seen: person.tricks_seen,
+                    trick_failure_rate: person.trick_failure_rate,
+                },
+            );
+        }
+        Ok(counted)
+    }
+
+    /// Builds the tallies afresh from the current answers, in answer order (so the kappa
+    /// series is the same however the answers were read).
+    fn rebuild(&mut self) {
+        for state in &mut self.kinds {
+            let activity = std::mem::take(&mut state.activity);
+            let categories = std::mem::take(&mut state.categories);
+            let tasks: HashMap<i64, TaskUnits> = std::mem::take(&mut state.tasks)
+                .into_iter()
+                .map(|(id, t)| {
+                    (
+                        id,
+                        TaskUnits {
+                            counted_raters: 0,
+                            ..t
+                        },
+                    )
+                })
+                .collect();
+            let units = tasks
+                .values()
+                .map(|t| t.first + t.candidates.len().max(1))
+                .max()
+                .unwrap_or(0);
+            *state = KindState {
+                activity,
+                categories,
+                tasks,
+                ..KindState::default()
+            };
+            for _ in 0..units {
+                state.tally.add_unit();
+            }
+        }
+        let mut order: Vec<(i64, (i64, i64))> = self
+            .current
+            .iter_mut()
+            .map(|(&k, c)| {
+                c.tallied = false;
+                (c.id, k)
+            })
+            .collect();
+        order.sort_unstable();
+        for (_, key) in order {
+            self.apply(key);
+        }
+    }
+
+    /// Puts the current answer of (task, annotator) into its kind's tally, replacing the
+    /// one it superseded, and extends the kappa series.
+    fn apply(&mut self, key: (i64, i64)) {
+        let annotator = key.1;
+        if !self
+            .counted
+            .as_ref()
+            .is_some_and(|c| c.contains(&annotator))
+        {
+            return;
+        }
+        let (Some(answer), Some(&index)) = (self.current.get_mut(&key), self.index.get(&annotator))
+        else {
+            return;
+        };
+        let state = &mut self.kinds[answer.kind];
+        let Some(units) = state.tasks.get_mut(&answer.task) else {
+            return;
+        };
+        let newly = !answer.tallied;
+        if newly {
+            answer.tallied = true;
+            units.counted_raters += 1;
+            if units.counted_raters == 1 {
+                state.units += 1;
+            }
+            *state.rated.entry(annotator).or_default() += 1;
+        }
+        match &answer.label {
+            Parsed::Category(value) => {
+                let had = state.tally.rating(units.first, index).is_some();
+                state.tally.set(units.first, index, *value);
+                match (had, value.is_some()) {
+                    (false, true) => state.ratings += 1,
+                    (true, false) => state.ratings -= 1,
+                    _ => {}
+                }
+            }
+            Parsed::Selected(selected) => {
+                if newly {
+                    state.ratings += 1;
+                }
+                for (k, candidate) in units.candidates.iter().enumerate() {
+                    let value = u32::from(selected.contains(candidate));
+                    state.tally.set(units.first + k, index, Some(value));
+                }
+            }
+        }
+        state.applied += 1;
+        let stride = state.stride.max(1);
+        if state.applied.is_multiple_of(stride) {
+            let value = state.tally.fleiss(state.rated.len()).ok();
+            state.series.push(KappaPoint {
+                answers: state.applied,
+                at_ms: answer.at_ms,
+                value,
+            });
+            if state.series.len() > SERIES_POINTS {
+                state.stride = stride * 2;
+                state.series.retain(|p| p.answers.is_multiple_of(stride * 2));
+            }
+        }
+    }
+
+    /// Takes intervals computed by [`Project::dashboard_intervals`].
+    pub fn set_intervals(&mut self, intervals: Intervals) {
+        self.intervals = Some(intervals);
+    }
+
+    /// What the dashboard shows now: cheap, from the running sums.
+    pub fn snapshot(&self) -> Dashboard {
+        let kinds = KINDS
+            .iter()
+            .zip(&self.kinds)
+            .filter(|(_, state)| !state.activity.is_empty())
+            .map(|(&kind, state)| self.kind_snapshot(kind, state))
+            .collect();
+        Dashboard {
+            last_annotation_id: self.last_id,
+            intervals_as_of: self.intervals.as_ref().map(|i| i.as_of),
+            kinds,
+        }
+    }
+
+    fn kind_snapshot(&self, kind: TaskKind, state: &KindState) -> KindDashboard {
+        let rated_by = state.rated.len();
+        let (fleiss_name, alpha_name) = metric_names(kind);
+        let (fleiss_ci, alpha_ci) = self
+            .intervals
+            .as_ref()
+            .and_then(|i| i.by_kind.get(kind.as_str()).copied())
+            .unwrap_or((None, None));
+        let mut raters: Vec<(&str, u32)> = state
+            .rated
+            .keys()
+            .filter_map(|id| Some((self.people.get(id)?.name.as_str(), *self.index.get(id)?)))
+            .collect();
+        raters.sort_unstable();
+        let mut pairs = Vec::new();
+        for (i, &(a, x)) in raters.iter().enumerate() {
+            for &(b, y) in &raters[i + 1..] {
+                let (units, outcome) = state.tally.cohen(x, y);
+                pairs.push(PairAgreement {
+                    a: a.to_string(),
+                    b: b.to_string(),
+                    units: units as u64,
+                    value: outcome.as_ref().ok().copied(),
+                    reason: outcome.err(),
+                });
+            }
+        }
+        let mut people: Vec<AnnotatorActivity> = state
+            .activity
+            .iter()
+            .filter_map(|(id, activity)| {
+                let person = self.people.get(id)?;
+                let (majority_units, majority_agreement) = match self.index.get(id) {
+                    Some(&index) if person.counted => state.tally.with_majority(index),
+                    _ => (0, None),
+                };
+                Some(AnnotatorActivity {
+                    name: person.name.clone(),
+                    counted: person.counted,
+                    flagged: person.flagged,
+                    answers: activity.answers,
+                    active_ms: activity.active_ms,
+                    pace_per_hour: (activity.active_ms > 0)
+                        .then(|| activity.answers as f64 * 3_600_000.0 / activity.active_ms as f64),
+                    tricks_seen: person.tricks_seen,
+                    trick_failure_rate: person.trick_failure_rate,
+                    majority_units,
+                    majority_agreement,
+                })
+            })
+            .collect();
+        people.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut series = state.series.clone();
+        if series.last().map(|p| p.answers) != Some(state.applied) && state.applied > 0 {
+            series.push(KappaPoint {
+                answers: state.applied,
+                at_ms: self.last_at(state),
+                value: state.tally.fleiss(rated_by).ok(),
+            });
+        }
+        KindDashboard {
+            kind,
+            units: state.units,
+            annotators: rated_by as u64,
+            answers: state.ratings,
+            fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), fleiss_ci),
+            alpha: statistic(alpha_name, state.tally.alpha(rated_by), alpha_ci),
+            pairs,
+            people,
+            series,
+        }
+    }
+
+    fn last_at(&self, state: &KindState) -> i64 {
+        state
+            .activity
+            .values()
+            .filter_map(|a| a.last_at)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// The `factdesk agreement --json` names of the dashboard's two statistics for a kind:
+/// evidence is scored per (claim, candidate) unit, as DESIGN.md defines it.
+pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
+    if kind == TaskKind::Evidence {
+        (
+            "setsel_pooled_fleiss_kappa",
+            "setsel_pooled_krippendorff_alpha_nominal",
+        )
+    } else {
+        ("fleiss_kappa", "krippendorff_alpha_nominal")
+    }
+}
+
+fn statistic(metric: &str, outcome: Outcome, ci95: Option<(f64, f64)>) -> Statistic {
+    let value = outcome.as_ref().ok().copied();
+    Statistic {
+        metric: metric.to_string(),
+        value,
+        reason: outcome.err(),
+        ci95: value.and(ci95),
+        reading: value.map(|v| landis_koch(v).to_string()),
+    }
+}
+
+impl Project {
+    /// The newest annotation id (0 with none): a cheap probe for new answers.
+    pub fn last_annotation_id(&self) -> Result<i64> {
+        Ok(feed::last_id(self.store.conn())?)
+    }
+
+    /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
+    /// computes them (same seed and replicates); a full pass over the answers.
+    pub fn dashboard_intervals(&self, req: &AgreementRequest) -> Result<Intervals> {
+        let as_of = self.last_annotation_id()?;
+        let mut by_kind = BTreeMap::new();
+        for kind in self.kinds_with_answers()? {
+            let report = self.agreement(kind, req)?;
+            let (fleiss, alpha) = metric_names(kind);
+            let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
+            by_kind.insert(kind.as_str(), (ci(fleiss), ci(alpha)));
+        }
+        Ok(Intervals { as_of, by_kind })
+    }
+
+    /// The whole dashboard at once, intervals included (for reports and scripts).
+    pub fn dashboard(&self, req: &AgreementRequest) -> Result<Dashboard> {
+        let mut state = DashboardState::new();
+        state.refresh(self)?;
+        state.set_intervals(self.dashboard_intervals(req)?);
+        Ok(state.snapshot())
+    }
+}

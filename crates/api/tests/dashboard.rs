@@ -1,0 +1,347 @@
+//! The live dashboard against `factdesk agreement`: after every single answer, the
+//! incrementally kept values equal a full recomputation over the project's answers.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::annotate::{Answer, Item};
+use factdesk_api::annotators::Role;
+use factdesk_api::dashboard::{metric_names, Dashboard, DashboardState, KindDashboard};
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::settings::trick_sentence;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, NoProgress, Project};
+use factdesk_core::agreement::{compute, pairs, Label, Rating, RatingTable};
+use factdesk_core::seeded::Seeded;
+use std::collections::BTreeMap;
+use std::io::Write;
+
+const NAMES: [&str; 4] = ["ana", "ben", "caro", "dan"];
+const LABELS: [&str; 3] = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+
+fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
+    let docs = dir.join("docs.jsonl");
+    let claims = dir.join("claims.jsonl");
+    let mut d = std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}"));
+    let mut c = std::fs::File::create(&claims).unwrap_or_else(|e| panic!("{e}"));
+    for i in 0..n {
+        let text = format!(
+            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island. The river flooded twice. Tourism grew in the 1990s.",
+            1800 + i
+        );
+        let doc = serde_json::json!({"id": format!("d{i}"), "text": text});
+        writeln!(d, "{doc}").unwrap_or_else(|e| panic!("{e}"));
+        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"});
+        writeln!(c, "{row}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+fn trick_id(p: &Project, item: &Item) -> String {
+    let template = p
+        .settings()
+        .unwrap_or_else(|e| panic!("{e}"))
+        .trick_template;
+    let trick = trick_sentence(&template, &item.claim);
+    item.options
+        .iter()
+        .find(|o| o.text == trick)
+        .map(|o| o.id.clone())
+        .unwrap_or_default()
+}
+
+fn close(a: Option<f64>, b: Option<f64>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => (a - b).abs() <= 1e-12,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+fn kind<'a>(d: &'a Dashboard, kind: TaskKind) -> &'a KindDashboard {
+    d.kinds
+        .iter()
+        .find(|k| k.kind == kind)
+        .unwrap_or_else(|| panic!("no {kind:?} on the dashboard"))
+}
+
+/// The pooled (claim, candidate) ratings of evidence answers, as plain categories.
+fn pooled(p: &Project) -> Vec<Rating> {
+    let (ratings, candidates) = p
+        .ratings(TaskKind::Evidence, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut out = Vec::new();
+    for r in ratings {
+        let Label::Set(selected) = &r.label else {
+            continue;
+        };
+        for c in candidates.get(&r.item).into_iter().flatten() {
+            out.push(Rating {
+                item: format!("{}/{c}", r.item),
+                annotator: r.annotator.clone(),
+                label: Label::Category(selected.contains(c).to_string()),
+            });
+        }
+    }
+    out
+}
+
+/// Each annotator's agreement with the strict majority of the others, by brute force.
+fn majority(ratings: &[Rating]) -> BTreeMap<String, (u64, f64)> {
+    let mut by_item: BTreeMap<&str, Vec<(&str, &Label)>> = BTreeMap::new();
+    for r in ratings {
+        by_item
+            .entry(&r.item)
+            .or_default()
+            .push((&r.annotator, &r.label));
+    }
+    let mut tally: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for list in by_item.values() {
+        for (who, label) in list {
+            let others: Vec<&Label> = list
+                .iter()
+                .filter(|(o, _)| o != who)
+                .map(|(_, l)| *l)
+                .collect();
+            let leader = others
+                .iter()
+                .find(|l| 2 * others.iter().filter(|m| m == l).count() > others.len());
+            if let Some(leader) = leader {
+                let entry = tally.entry(who.to_string()).or_default();
+                entry.0 += 1;
+                entry.1 += u64::from(*leader == *label);
+            }
+        }
+    }
+    tally
+        .into_iter()
+        .map(|(k, (n, a))| (k, (n, a as f64 / n as f64)))
+        .collect()
+}
+
+/// Everything the dashboard shows for a kind equals the full computation.
+fn check(p: &Project, d: &Dashboard, k: TaskKind) {
+    let req = AgreementRequest {
+        bootstrap_reps: 0,
+        ..Default::default()
+    };
+    let report = p.agreement(k, &req).unwrap_or_else(|e| panic!("{e}"));
+    let shown = kind(d, k);
+    assert_eq!(
+        (shown.units, shown.annotators, shown.answers),
+        (
+            report.units as u64,
+            report.annotators as u64,
+            report.ratings as u64
+        ),
+        "{k:?} counts"
+    );
+    let (fleiss, alpha) = metric_names(k);
+    for (stat, name) in [(&shown.fleiss, fleiss), (&shown.alpha, alpha)] {
+        let expected = &report.metrics[name];
+        assert_eq!(stat.metric, name);
+        assert!(
+            close(stat.value, expected.value),
+            "{k:?} {name}: {:?} vs {:?}",
+            stat.value,
+            expected.value
+        );
+        assert_eq!(stat.reason, expected.reason, "{k:?} {name}");
+    }
+    let ratings = if k == TaskKind::Evidence {
+        pooled(p)
+    } else {
+        p.ratings(k, false).unwrap_or_else(|e| panic!("{e}")).0
+    };
+    let table = RatingTable::new(&ratings, None, None).unwrap_or_else(|e| panic!("{e}"));
+    if k == TaskKind::Evidence && !ratings.is_empty() {
+        // The per-candidate view is exactly the pooled one.
+        let flat = compute(&table, "fleiss_kappa").unwrap_or_else(|| panic!("fleiss"));
+        assert!(close(shown.fleiss.value, flat.value));
+    }
+    let expected_pairs = pairs(&table);
+    assert_eq!(shown.pairs.len(), expected_pairs.len(), "{k:?} pairs");
+    for (got, want) in shown.pairs.iter().zip(&expected_pairs) {
+        assert_eq!(
+            (&got.a, &got.b, got.units),
+            (&want.a, &want.b, want.units as u64)
+        );
+        assert!(close(got.value, want.value), "{k:?} {}-{}", got.a, got.b);
+        assert_eq!(got.reason, want.reason);
+    }
+    let expected_majority = majority(&ratings);
+    for person in shown.people.iter().filter(|p| p.counted) {
+        let want = expected_majority.get(&person.name).copied();
+        assert_eq!(
+            person.majority_units,
+            want.map_or(0, |w| w.0),
+            "{}",
+            person.name
+        );
+        assert!(close(person.majority_agreement, want.map(|w| w.1)));
+    }
+    let last = shown.series.last().unwrap_or_else(|| panic!("no series"));
+    assert!(close(last.value, shown.fleiss.value));
+}
+
+#[test]
+fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 8, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(4))
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.create_tasks(TaskKind::Label, Some(4))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in NAMES {
+        p.add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut state = DashboardState::new();
+    let mut rng = Seeded::new(7);
+    let mut answered = 0;
+    let mut first_label_task = None;
+    for round in 0..8 {
+        for (who, name) in NAMES.iter().enumerate() {
+            for k in [TaskKind::Evidence, TaskKind::Label] {
+                let next = p.next_item(name, k).unwrap_or_else(|e| panic!("{e}"));
+                let Some(item) = next.item else { continue };
+                let mut answer = Answer {
+                    task_id: item.task_id,
+                    ..Default::default()
+                };
+                if k == TaskKind::Evidence {
+                    let trick = trick_id(&p, &item);
+                    // Dan is careless: he picks the trick, and is flagged after three.
+                    if *name == "dan" {
+                        answer.selected = vec![trick];
+                    } else {
+                        answer.selected = item
+                            .options
+                            .iter()
+                            .filter(|o| o.id != trick && rng.below(3) == 0)
+                            .map(|o| o.id.clone())
+                            .collect();
+                        answer.no_evidence = answer.selected.is_empty();
+                    }
+                } else {
+                    first_label_task.get_or_insert(item.task_id);
+                    let pick = (rng.below(4) as usize + who) % LABELS.len();
+                    answer.label = Some(LABELS[if round % 2 == 0 { 0 } else { pick }].to_string());
+                }
+                p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
+                clock.advance_ms(3_000);
+                answered += 1;
+                assert!(state.refresh(&p).unwrap_or_else(|e| panic!("{e}")));
+                let d = state.snapshot();
+                check(&p, &d, k);
+            }
+        }
+    }
+    assert!(answered > 40, "only {answered} answers");
+    // A correction supersedes an answer: the dashboard replaces it.
+    let task = first_label_task.unwrap_or_else(|| panic!("no label task"));
+    for label in ["REFUTED", "FAILED"] {
+        let answer = Answer {
+            task_id: task,
+            label: Some(label.to_string()),
+            ..Default::default()
+        };
+        p.submit("ana", &answer).unwrap_or_else(|e| panic!("{e}"));
+        state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+        check(&p, &state.snapshot(), TaskKind::Label);
+    }
+    let d = state.snapshot();
+    for k in [TaskKind::Evidence, TaskKind::Label] {
+        let shown = kind(&d, k);
+        assert!(
+            shown.fleiss.value.is_some() && shown.alpha.value.is_some(),
+            "{shown:?}"
+        );
+        assert!(
+            shown.pairs.iter().all(|p| p.value.is_some()),
+            "{:?}",
+            shown.pairs
+        );
+        assert!(shown.series.len() > 10);
+    }
+    let dan = kind(&d, TaskKind::Evidence)
+        .people
+        .iter()
+        .find(|a| a.name == "dan")
+        .unwrap_or_else(|| panic!("dan"));
+    assert!(dan.flagged && !dan.counted);
+    // The lead includes him after all: he counts again, with no new answer.
+    p.set_flag_override("dan", Some(true))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(state.refresh(&p).unwrap_or_else(|e| panic!("{e}")));
+    let d = state.snapshot();
+    let req = AgreementRequest {
+        include_flagged: true,
+        bootstrap_reps: 0,
+        ..Default::default()
+    };
+    let report = p
+        .agreement(TaskKind::Evidence, &req)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = kind(&d, TaskKind::Evidence);
+    assert_eq!(shown.annotators, 4);
+    assert!(close(
+        shown.fleiss.value,
+        report.metrics["setsel_pooled_fleiss_kappa"].value
+    ));
+    // Reading everything at once gives what following along gave.
+    let mut fresh = DashboardState::new();
+    fresh.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(fresh.snapshot(), d);
+}
+
+#[test]
+fn intervals_are_those_factdesk_agreement_prints() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 6, &clock);
+    p.create_tasks(TaskKind::Label, Some(2))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben"] {
+        p.add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    for (i, name) in ["ana", "ben"].iter().cycle().take(12).enumerate() {
+        let next = p
+            .next_item(name, TaskKind::Label)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let Some(item) = next.item else { continue };
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some(LABELS[(i * 7 / 3) % 3].to_string()),
+            duration_ms: Some(1_500),
+            ..Default::default()
+        };
+        p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let req = AgreementRequest::default();
+    let d = p.dashboard(&req).unwrap_or_else(|e| panic!("{e}"));
+    let report = p
+        .agreement(TaskKind::Label, &req)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = kind(&d, TaskKind::Label);
+    assert!(shown.fleiss.value.is_some(), "{:?}", shown.fleiss);
+    assert_eq!(shown.fleiss.ci95, report.metrics["fleiss_kappa"].ci95);
+    assert_eq!(
+        shown.alpha.ci95,
+        report.metrics["krippendorff_alpha_nominal"].ci95
+    );
+    assert_eq!(d.intervals_as_of, Some(d.last_annotation_id));
+    // Six answers each at 1.5 s: 2,400 an hour.
+    let ana = &shown.people[0];
+    assert_eq!((ana.answers, ana.active_ms), (6, 9_000));
+    assert!(close(ana.pace_per_hour, Some(2_400.0)));
+}
