@@ -1,0 +1,199 @@
+//! The live dashboard's recompute at 100,000 units × 5 annotators (500,000 answers):
+//! the first full read, then, answer by answer, `refresh` (read the new rows, update the
+//! running sums, re-check flags) plus `snapshot` (every statistic, pair and annotator),
+//! the probe for a new answer, and the bootstrap intervals. Run with
+//! `cargo bench -p factdesk-api --bench dashboard`; figures go to docs/performance.md.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::annotators::Role;
+use factdesk_api::dashboard::DashboardState;
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{NoProgress, Project, SystemClock};
+use factdesk_store::annotations::{insert, NewAnnotation};
+use std::io::Write;
+use std::time::Instant;
+
+mod common;
+use common::{sentence, Lcg};
+
+const NAMES: [&str; 5] = ["ana", "ben", "caro", "dev", "eli"];
+const LABELS: [&str; 3] = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+/// A label answer that agrees with the item's "true" label four times in five.
+fn label(rng: &mut Lcg, truth: usize) -> &'static str {
+    if rng.next() % 5 == 0 {
+        LABELS[(rng.next() % 3) as usize]
+    } else {
+        LABELS[truth]
+    }
+}
+
+fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<i64>, Vec<i64>) {
+    let mut rng = Lcg(11);
+    let path = dir.join(format!("claims-{units}.jsonl"));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
+    for i in 0..units {
+        let mut claim = String::new();
+        sentence(&mut rng, &mut claim);
+        let mut evidence = String::new();
+        sentence(&mut rng, &mut evidence);
+        // Labelling needs a claim with evidence.
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()), "evidence": [evidence.trim()]});
+        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(w);
+    let mut p = Project::create(
+        &dir.join(format!("dashboard-{units}.fdesk")),
+        Box::new(SystemClock),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let req = ImportRequest {
+        claims: vec![path],
+        ..Default::default()
+    };
+    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    p.create_tasks(TaskKind::Label, Some(5))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let people: Vec<i64> = NAMES
+        .iter()
+        .map(|n| {
+            p.add_annotator(n, Role::Annotator)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .id
+        })
+        .collect();
+    let conn = p.store().conn();
+    let mut stmt = conn
+        .prepare("SELECT id FROM tasks WHERE kind = 'label' ORDER BY id")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tasks: Vec<i64> = stmt
+        .query_map([], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(stmt);
+    // Written straight into the table in one transaction: submitting 500,000 answers one
+    // fsync at a time is not what is measured here.
+    conn.execute_batch("BEGIN")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut at = 1_700_000_000_000i64;
+    for (i, &task) in tasks.iter().enumerate() {
+        let truth = i % 3;
+        for &who in &people {
+            at += 700;
+            let answer = serde_json::json!({"label": label(&mut rng, truth)}).to_string();
+            let uuid = format!("{task}-{who}");
+            insert(
+                conn,
+                &NewAnnotation {
+                    uuid: &uuid,
+                    task_id: task,
+                    annotator_id: who,
+                    answer: &answer,
+                    comment: None,
+                    trick_failed: false,
+                    duration_ms: Some(3_500),
+                    supersedes: None,
+                    created_at: at,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    conn.execute_batch("COMMIT")
+        .unwrap_or_else(|e| panic!("{e}"));
+    (p, tasks, people)
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let units = if full { 100_000 } else { 300 };
+    let rounds = if full { 300 } else { 20 };
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let started = Instant::now();
+    let (p, tasks, people) = setup(dir.path(), units);
+    println!(
+        "{units} units x {} annotators: project ready in {:.1} s",
+        people.len(),
+        started.elapsed().as_secs_f64()
+    );
+
+    let mut state = DashboardState::new();
+    let t = Instant::now();
+    state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    let first = state.snapshot();
+    println!(
+        "first full read of {} answers: {:.0} ms (kappa {:?})",
+        first.kinds[0].answers,
+        t.elapsed().as_secs_f64() * 1e3,
+        first.kinds[0].fleiss.value
+    );
+
+    let mut rng = Lcg(5);
+    let conn = p.store().conn();
+    let (mut probe_ms, mut recompute_ms) = (Vec::new(), Vec::new());
+    for i in 0..rounds {
+        // A correction of an earlier answer: it supersedes the current one.
+        let task = tasks[(rng.next() as usize) % tasks.len()];
+        let who = people[i % people.len()];
+        let earlier: i64 = conn
+            .query_row(
+                "SELECT max(id) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
+                [task, who],
+                |r| r.get(0),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        let answer = serde_json::json!({"label": LABELS[i % 3]}).to_string();
+        let uuid = format!("fix-{i}");
+        insert(
+            conn,
+            &NewAnnotation {
+                uuid: &uuid,
+                task_id: task,
+                annotator_id: who,
+                answer: &answer,
+                comment: None,
+                trick_failed: false,
+                duration_ms: Some(2_000),
+                supersedes: Some(earlier),
+                created_at: 1_800_000_000_000 + i as i64,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let t = Instant::now();
+        let last = p.last_annotation_id().unwrap_or_else(|e| panic!("{e}"));
+        probe_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+        let snapshot = state.snapshot();
+        recompute_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(snapshot.last_annotation_id, last);
+    }
+    for (name, mut ms) in [("probe (max id)", probe_ms), ("recompute", recompute_ms)] {
+        ms.sort_by(f64::total_cmp);
+        println!(
+            "{name} after one answer, {rounds} rounds: median {:.3} ms, p95 {:.3} ms, max {:.3} ms",
+            percentile(&ms, 0.5),
+            percentile(&ms, 0.95),
+            ms[ms.len() - 1]
+        );
+    }
+
+    let t = Instant::now();
+    let reps = AgreementRequest::default().bootstrap_reps;
+    let intervals = p
+        .dashboard_intervals(&AgreementRequest::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "bootstrap intervals ({reps} replicates, as factdesk agreement): {:.0} ms {:?}",
+        t.elapsed().as_secs_f64() * 1e3,
+        intervals.by_kind
+    );
+}
