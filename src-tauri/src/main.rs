@@ -6,6 +6,7 @@
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
 mod commands;
+mod live;
 mod startup;
 mod state;
 
@@ -47,6 +48,8 @@ fn main() {
             commands::work::search,
             commands::work::paces,
             commands::import::start_import,
+            commands::dashboard::watch_dashboard,
+            commands::dashboard::stop_dashboard,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -489,9 +489,16 @@ impl DashboardState {
             });
             if state.series.len() > SERIES_POINTS {
                 state.stride = stride * 2;
-                state.series.retain(|p| p.answers.is_multiple_of(stride * 2));
+                state
+                    .series
+                    .retain(|p| p.answers.is_multiple_of(stride * 2));
             }
         }
+    }
+
+    /// The answer id the held intervals were computed at.
+    pub fn intervals_as_of(&self) -> Option<i64> {
+        self.intervals.as_ref().map(|i| i.as_of)
     }
 
     /// Takes intervals computed by [`Project::dashboard_intervals`].

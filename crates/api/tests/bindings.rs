@@ -6,6 +6,9 @@ use factdesk_api::annotate::{
     Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::dashboard::{
+    AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, Statistic,
+};
 use factdesk_api::dto::{
     CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, Overview, RankReport,
     RankerScore, SearchHit, SearchHitKind, Stats,
@@ -58,6 +61,12 @@ fn declarations(cfg: &Config) -> Vec<String> {
         PendingReview::decl(cfg),
         Guidelines::decl(cfg),
         Settings::decl(cfg),
+        Statistic::decl(cfg),
+        PairAgreement::decl(cfg),
+        AnnotatorActivity::decl(cfg),
+        KappaPoint::decl(cfg),
+        KindDashboard::decl(cfg),
+        Dashboard::decl(cfg),
     ]
 }
 

@@ -268,3 +268,98 @@ qualification_min_accepted: number,
  * Guidelines shown to annotators, per task kind.
  */
 guidelines: Guidelines, };
+
+export type Statistic = { 
+/**
+ * The metric's name in `factdesk agreement --json` (evidence is scored per
+ * candidate: the `setsel_pooled_*` metrics).
+ */
+metric: string, value: number | null, 
+/**
+ * Why the value is undefined.
+ */
+reason: string | null, 
+/**
+ * Bootstrap 95% interval, as of `Dashboard::intervals_as_of`.
+ */
+ci95: [number, number] | null, 
+/**
+ * Landis & Koch (1977): "slight", "fair", ... "almost perfect".
+ */
+reading: string | null, };
+
+export type PairAgreement = { a: string, b: string, 
+/**
+ * Units both rated.
+ */
+units: number, value: number | null, reason: string | null, };
+
+export type AnnotatorActivity = { name: string, 
+/**
+ * Whether these answers count (not flagged, or included by the lead).
+ */
+counted: boolean, flagged: boolean, 
+/**
+ * Current answers of this kind.
+ */
+answers: number, 
+/**
+ * Time spent answering: each answer's own time, or the gap since the previous one
+ * when it was not measured, gaps over 5 minutes left out.
+ */
+active_ms: number, 
+/**
+ * Answers per hour of active time; null before any measured time.
+ */
+pace_per_hour: number | null, 
+/**
+ * Evidence items answered (each showed a trick) and the failed share of them.
+ */
+tricks_seen: number, trick_failure_rate: number | null, 
+/**
+ * Units (per candidate for evidence) where the other counted annotators had a strict
+ * majority, and the share of them where this annotator agreed with it.
+ */
+majority_units: number, majority_agreement: number | null, };
+
+export type KappaPoint = { answers: number, at_ms: number, value: number | null, };
+
+export type KindDashboard = { kind: TaskKind, 
+/**
+ * Items with a counted answer, as `factdesk agreement` counts "units".
+ */
+units: number, 
+/**
+ * Counted annotators with an answer of this kind.
+ */
+annotators: number, 
+/**
+ * Counted ratings, as `factdesk agreement` counts "ratings".
+ */
+answers: number, fleiss: Statistic, alpha: Statistic, 
+/**
+ * Cohen's kappa for each pair of counted annotators, names in sorted order.
+ */
+pairs: Array<PairAgreement>, 
+/**
+ * Everyone who answered this kind, counted or not, by name.
+ */
+people: Array<AnnotatorActivity>, 
+/**
+ * Fleiss' kappa as the counted answers accumulated, oldest first.
+ */
+series: Array<KappaPoint>, };
+
+export type Dashboard = { 
+/**
+ * The newest answer included; the app polls for a larger one.
+ */
+last_annotation_id: number, 
+/**
+ * The answer id the intervals were computed at; null before any.
+ */
+intervals_as_of: number | null, 
+/**
+ * Kinds with answers, in task order.
+ */
+kinds: Array<KindDashboard>, };

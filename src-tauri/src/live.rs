@@ -1,0 +1,124 @@
+//! The lead's live dashboard: a thread with its own connection to the project file
+//! follows the answers (a probe of the newest annotation id four times a second, so
+//! answers from other processes such as `factdesk submit` show too) and sends a
+//! `dashboard` event whenever something changed. Bootstrap intervals need every answer,
+//! so they are computed on one more thread, one computation at a time, and arrive later.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
+use factdesk_api::{Error, Project, Result, SystemClock};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tauri::{AppHandle, Emitter, Manager};
+
+/// How often the project file is probed for new answers.
+const POLL: Duration = Duration::from_millis(250);
+
+/// The running watcher, if any: a new watch or a stop bumps the generation and the
+/// thread of an older one ends.
+#[derive(Debug, Default)]
+pub struct DashboardWatch {
+    generation: AtomicU64,
+    path: Mutex<Option<PathBuf>>,
+    resend: AtomicBool,
+}
+
+fn watch_state(app: &AppHandle) -> tauri::State<'_, DashboardWatch> {
+    if app.try_state::<DashboardWatch>().is_none() {
+        app.manage(DashboardWatch::default());
+    }
+    app.state::<DashboardWatch>()
+}
+
+/// Starts following `path` (or asks the running watcher to send its snapshot again).
+pub fn watch(app: &AppHandle, path: PathBuf) {
+    let watch = watch_state(app);
+    let mut current = watch.path.lock().unwrap_or_else(|p| p.into_inner());
+    if current.as_ref() == Some(&path) {
+        watch.resend.store(true, Ordering::SeqCst);
+        return;
+    }
+    let generation = watch.generation.fetch_add(1, Ordering::SeqCst) + 1;
+    *current = Some(path.clone());
+    let app = app.clone();
+    std::thread::spawn(move || run(&app, &path, generation));
+}
+
+/// Stops following.
+pub fn stop(app: &AppHandle) {
+    let watch = watch_state(app);
+    watch.generation.fetch_add(1, Ordering::SeqCst);
+    *watch.path.lock().unwrap_or_else(|p| p.into_inner()) = None;
+}
+
+fn emit_error(app: &AppHandle, error: Error) {
+    if let Err(e) = app.emit("dashboard-error", error) {
+        tracing::warn!("cannot send a dashboard error: {e}");
+    }
+}
+
+fn emit_snapshot(app: &AppHandle, snapshot: Dashboard) {
+    if let Err(e) = app.emit("dashboard", snapshot) {
+        tracing::warn!("cannot send the dashboard: {e}");
+    }
+}
+
+/// Intervals with how long they took, from a thread of their own.
+type Computed = (Result<Intervals>, Duration);
+
+fn run(app: &AppHandle, path: &PathBuf, generation: u64) {
+    let project = match Project::open(path, Box::new(SystemClock)) {
+        Ok(p) => p,
+        Err(e) => {
+            emit_error(app, e);
+            return;
+        }
+    };
+    let watch = watch_state(app);
+    let mut state = DashboardState::new();
+    let (send, receive) = mpsc::channel::<Computed>();
+    let mut computing = false;
+    let mut next_intervals = Instant::now();
+    let mut first = true;
+    while watch.generation.load(Ordering::SeqCst) == generation {
+        let mut changed = match state.refresh(&project) {
+            Ok(changed) => changed,
+            Err(e) => {
+                emit_error(app, e);
+                false
+            }
+        };
+        while let Ok((result, took)) = receive.try_recv() {
+            computing = false;
+            // Never more than a third of one core on intervals, however large the project.
+            next_intervals = Instant::now() + took * 2;
+            match result {
+                Ok(intervals) => {
+                    state.set_intervals(intervals);
+                    changed = true;
+                }
+                Err(e) => tracing::warn!("dashboard intervals: {e}"),
+            }
+        }
+        if changed || first || watch.resend.swap(false, Ordering::SeqCst) {
+            emit_snapshot(app, state.snapshot());
+            first = false;
+        }
+        let stale = state.intervals_as_of() != Some(state.last_annotation_id());
+        if stale && !computing && Instant::now() >= next_intervals {
+            computing = true;
+            let (path, send) = (path.clone(), send.clone());
+            std::thread::spawn(move || {
+                let started = Instant::now();
+                let result = Project::open(&path, Box::new(SystemClock))
+                    .and_then(|p| p.dashboard_intervals(&AgreementRequest::default()));
+                // The watcher may have ended; then nobody needs these.
+                let _ = send.send((result, started.elapsed()));
+            });
+        }
+        std::thread::sleep(POLL);
+    }
+}
