@@ -5,6 +5,7 @@
 use super::svg::{self, esc, Bar};
 use super::{LabelDistribution, LengthDistribution, Negation, Report};
 use crate::agreement::AgreementReport;
+use crate::dashboard::{KindDashboard, Statistic};
 use factdesk_core::agreement::MetricValue;
 use std::fmt::Write;
 
@@ -31,7 +32,13 @@ table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: 4px 14px 4px 0; border-bottom: 1px solid #e3e7ee; }
 th { font-weight: 600; color: #3b4660; }
 td.num, th.num { text-align: right; }
-.reading { display: inline-block; padding: 1px 8px; border-radius: 10px; background: #e4ecfa; color: #1f4ea0; font-size: 13px; }
+.reading { display: inline-block; padding: 1px 10px; border-radius: 10px; background: #e4ecfa; color: #1f4ea0; font-size: 13px; }
+.kind { margin-bottom: 18px; }
+.kind > .cards { margin-bottom: 14px; align-items: flex-start; gap: 28px; }
+.headline { min-width: 240px; background: #f7f9fc; border-radius: 8px; padding: 12px 16px; }
+.headline b { font-size: 34px; }
+.headline .note { margin: 6px 0 0; font-size: 13px; }
+code { font: 12px ui-monospace, Menlo, Consolas, monospace; color: #3b4660; }
 svg { display: block; max-width: 100%; height: auto; }
 svg text { font: 12px system-ui, sans-serif; fill: #1d2433; }
 svg text.tick, svg text.note { fill: #5b6478; }
@@ -57,7 +64,7 @@ pub fn render(r: &Report) -> String {
         at = esc(&utc(r.generated_at)),
     );
     summary(&mut s, r);
-    agreement(&mut s, &r.agreement);
+    agreement(&mut s, r);
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
@@ -80,34 +87,31 @@ fn summary(s: &mut String, r: &Report) {
     s.push_str("</div></section>");
 }
 
-fn agreement(s: &mut String, kinds: &std::collections::BTreeMap<String, AgreementReport>) {
+fn agreement(s: &mut String, r: &Report) {
     s.push_str("<section><h2>Agreement</h2>");
-    if kinds.is_empty() {
+    if r.agreement.kinds.is_empty() {
         s.push_str(r#"<p class="empty card">No answers yet, so there is no agreement to report.</p></section>"#);
         return;
     }
-    for (kind, a) in kinds {
+    for k in &r.agreement.kinds {
+        let kind = k.kind.as_str();
         let _ = write!(
             s,
-            r#"<div class="card" style="margin-bottom:16px"><h3>{kind}: {u} units, {n} annotators, {r} ratings</h3><table><tr><th>statistic</th><th class="num">value</th><th class="num">95% interval</th></tr>"#,
-            kind = esc(kind),
-            u = a.units,
-            n = a.annotators,
-            r = a.ratings,
+            r#"<div class="card kind"><h3>{kind}: {u} units, {n} annotators, {a} answers</h3><div class="cards">"#,
+            u = k.units,
+            n = k.annotators,
+            a = k.answers,
         );
-        for (name, m) in &a.metrics {
-            let _ = write!(
-                s,
-                r#"<tr><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
-                esc(&name.replace('_', " ")),
-                esc(&value(m)),
-                esc(&interval(m)),
-            );
+        for (title, st) in [
+            ("Fleiss' kappa", &k.fleiss),
+            ("Krippendorff's alpha", &k.alpha),
+        ] {
+            headline(s, title, st);
         }
-        s.push_str("</table>");
-        if !a.cohen_kappa_pairs.is_empty() {
-            let mut names: Vec<String> = a
-                .cohen_kappa_pairs
+        s.push_str("</div>");
+        if !k.pairs.is_empty() {
+            let mut names: Vec<String> = k
+                .pairs
                 .iter()
                 .flat_map(|p| [p.a.clone(), p.b.clone()])
                 .collect();
@@ -115,25 +119,125 @@ fn agreement(s: &mut String, kinds: &std::collections::BTreeMap<String, Agreemen
             names.dedup();
             let pair = |i: usize, j: usize| {
                 if i == j {
-                    return Some(1.0);
+                    return None;
                 }
-                a.cohen_kappa_pairs
+                k.pairs
                     .iter()
                     .find(|p| {
                         (p.a == names[i] && p.b == names[j]) || (p.a == names[j] && p.b == names[i])
                     })
                     .and_then(|p| p.value)
             };
-            s.push_str(r#"<h3 style="margin-top:14px">Cohen's kappa per pair of annotators</h3>"#);
+            s.push_str(r#"<div class="cards"><div><h3>Cohen's kappa per pair</h3>"#);
             s.push_str(&svg::heatmap(
                 &format!("Cohen's kappa per pair, {kind}"),
                 &names,
                 pair,
             ));
+            s.push_str("</div>");
+        } else {
+            s.push_str(r#"<div class="cards">"#);
+        }
+        let points: Vec<(f64, f64)> = k
+            .series
+            .iter()
+            .filter_map(|p| p.value.map(|v| (p.answers as f64, v)))
+            .collect();
+        s.push_str(r#"<div><h3>Fleiss' kappa as the answers came in</h3>"#);
+        if points.len() >= 2 {
+            // From 0, or from below the lowest value to the tenth.
+            let lo = (points.iter().map(|p| p.1).fold(0.0, f64::min) * 10.0).floor() / 10.0;
+            let first = format!("{} answers", k.series.first().map_or(0, |p| p.answers));
+            let last = format!("{} answers", k.series.last().map_or(0, |p| p.answers));
+            s.push_str(&svg::line(
+                &format!("Fleiss' kappa over time, {kind}"),
+                &points,
+                lo,
+                1.0,
+                (&first, &last),
+            ));
+        } else {
+            s.push_str(r#"<p class="empty">Not enough answers yet.</p>"#);
+        }
+        s.push_str("</div></div>");
+        people(s, k);
+        if let Some(all) = r.metrics.get(kind) {
+            every_statistic(s, all);
         }
         s.push_str("</div>");
     }
     s.push_str("</section>");
+}
+
+fn headline(s: &mut String, title: &str, st: &Statistic) {
+    let (value, reading) = match (st.value, &st.reason) {
+        (Some(v), _) => (format!("{v:.3}"), st.reading.clone().unwrap_or_default()),
+        (None, reason) => ("undefined".to_string(), reason.clone().unwrap_or_default()),
+    };
+    let ci = st
+        .ci95
+        .map(|(lo, hi)| format!("95% interval {lo:.3} – {hi:.3}"))
+        .unwrap_or_else(|| "no interval".to_string());
+    let _ = write!(
+        s,
+        r#"<div class="stat headline"><span>{title}</span><b>{value}</b><span class="reading">{reading}</span><p class="note">{ci}<br><code>{metric}</code></p></div>"#,
+        title = esc(title),
+        value = esc(&value),
+        reading = esc(&reading),
+        ci = esc(&ci),
+        metric = esc(&st.metric),
+    );
+}
+
+fn people(s: &mut String, k: &KindDashboard) {
+    if k.people.is_empty() {
+        return;
+    }
+    s.push_str(r#"<h3>Annotators</h3><table><tr><th>name</th><th class="num">answers</th><th class="num">per hour</th><th class="num">trick failures</th><th class="num">agrees with majority</th><th></th></tr>"#);
+    let pct = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| format!("{:.0}%", 100.0 * v));
+    for p in &k.people {
+        let status = match (p.flagged, p.counted) {
+            (true, false) => "flagged, left out",
+            (true, true) => "flagged, included by the lead",
+            (false, false) => "left out by the lead",
+            (false, true) => "",
+        };
+        let _ = write!(
+            s,
+            r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
+            name = esc(&p.name),
+            answers = p.answers,
+            pace = p
+                .pace_per_hour
+                .map_or_else(|| "–".to_string(), |v| format!("{v:.0}")),
+            tricks = if p.tricks_seen > 0 {
+                format!("{} of {}", pct(p.trick_failure_rate), p.tricks_seen)
+            } else {
+                "–".to_string()
+            },
+            majority = if p.majority_units > 0 {
+                format!("{} of {}", pct(p.majority_agreement), p.majority_units)
+            } else {
+                "–".to_string()
+            },
+            status = esc(status),
+        );
+    }
+    s.push_str("</table>");
+}
+
+fn every_statistic(s: &mut String, a: &AgreementReport) {
+    s.push_str(r#"<h3 style="margin-top:14px">Every statistic</h3><table><tr><th>statistic</th><th class="num">value</th><th class="num">95% interval</th></tr>"#);
+    for (name, m) in &a.metrics {
+        let _ = write!(
+            s,
+            r#"<tr><td><code>{}</code></td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+            esc(name),
+            esc(&value(m)),
+            esc(&interval(m)),
+        );
+    }
+    s.push_str("</table>");
 }
 
 fn value(m: &MetricValue) -> String {

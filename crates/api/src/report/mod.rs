@@ -3,13 +3,16 @@
 //! appear in refuted versus supported claims — a known artefact models learn to exploit.
 //!
 //! [`Project::report`] gathers the figures; [`html`] renders them as one self-contained
-//! page and [`tables`] as one CSV per table. The JSON form is [`Report`] itself.
+//! page and [`tables`] as one CSV per table. The JSON form is [`Report`] itself. The
+//! agreement part is the lead's dashboard ([`Project::dashboard`]), so the report shows
+//! exactly what the lead watched, with every other statistic of `factdesk agreement`.
 
 pub mod html;
 mod svg;
 pub mod tables;
 
 use crate::agreement::{AgreementReport, AgreementRequest};
+use crate::dashboard::Dashboard;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::checks::is_negation_cue;
@@ -30,8 +33,11 @@ pub struct Report {
     pub labels: Vec<LabelDistribution>,
     pub lengths: Vec<LengthDistribution>,
     pub negation: Negation,
-    /// Per task kind with answers, what `factdesk agreement --json` prints for it.
-    pub agreement: BTreeMap<String, AgreementReport>,
+    /// The dashboard's snapshot, intervals included: per kind Fleiss' kappa and alpha
+    /// with their Landis–Koch reading, pairwise Cohen, annotators, kappa over time.
+    pub agreement: Dashboard,
+    /// Per task kind with answers, every statistic as `factdesk agreement --json` prints it.
+    pub metrics: BTreeMap<String, AgreementReport>,
 }
 
 /// How often each label was given, for one kind of task (or the claims' own labels).
@@ -130,9 +136,9 @@ impl Project {
             .filter(|c| c.is_refutation)
             .map(|c| c.text.as_str())
             .collect();
-        let mut agreement = BTreeMap::new();
+        let mut metrics = BTreeMap::new();
         for kind in self.kinds_with_answers()? {
-            agreement.insert(kind.as_str().to_string(), self.agreement(kind, req)?);
+            metrics.insert(kind.as_str().to_string(), self.agreement(kind, req)?);
         }
         Ok(Report {
             project: self.store.project()?.name,
@@ -146,7 +152,8 @@ impl Project {
                 lengths("refutations", &written),
             ],
             negation: negation(&claims),
-            agreement,
+            agreement: self.dashboard(req)?,
+            metrics,
         })
     }
 

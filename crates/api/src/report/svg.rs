@@ -32,8 +32,8 @@ pub struct Bar {
 
 /// Horizontal bars, scaled to the largest value (or to `max` when given).
 pub fn bars(title: &str, bars: &[Bar], max: Option<f64>) -> String {
-    let (label_w, bar_w, row_h) = (170.0, 300.0, 26.0);
-    let width = label_w + bar_w + 110.0;
+    let (label_w, bar_w, row_h) = (150.0, 200.0, 26.0);
+    let width = label_w + bar_w + 90.0;
     let height = row_h * bars.len() as f64 + 8.0;
     let top = max
         .unwrap_or_else(|| bars.iter().map(|b| b.value).fold(0.0, f64::max))

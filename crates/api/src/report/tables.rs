@@ -105,8 +105,114 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
     )?;
     table(
         "agreement.csv",
-        &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
+        &[
+            "kind",
+            "statistic",
+            "metric",
+            "value",
+            "reason",
+            "ci95_low",
+            "ci95_high",
+            "reading",
+        ],
         r.agreement
+            .kinds
+            .iter()
+            .flat_map(|k| {
+                [("fleiss", &k.fleiss), ("alpha", &k.alpha)].map(|(what, st)| {
+                    vec![
+                        k.kind.as_str().to_string(),
+                        what.to_string(),
+                        st.metric.clone(),
+                        opt(st.value),
+                        st.reason.clone().unwrap_or_default(),
+                        opt(st.ci95.map(|c| c.0)),
+                        opt(st.ci95.map(|c| c.1)),
+                        st.reading.clone().unwrap_or_default(),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "cohen_pairs.csv",
+        &["kind", "a", "b", "units", "value", "reason"],
+        r.agreement
+            .kinds
+            .iter()
+            .flat_map(|k| {
+                k.pairs.iter().map(|p| {
+                    vec![
+                        k.kind.as_str().to_string(),
+                        p.a.clone(),
+                        p.b.clone(),
+                        p.units.to_string(),
+                        opt(p.value),
+                        p.reason.clone().unwrap_or_default(),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "annotators.csv",
+        &[
+            "kind",
+            "name",
+            "counted",
+            "flagged",
+            "answers",
+            "active_ms",
+            "pace_per_hour",
+            "tricks_seen",
+            "trick_failure_rate",
+            "majority_units",
+            "majority_agreement",
+        ],
+        r.agreement
+            .kinds
+            .iter()
+            .flat_map(|k| {
+                k.people.iter().map(|p| {
+                    vec![
+                        k.kind.as_str().to_string(),
+                        p.name.clone(),
+                        p.counted.to_string(),
+                        p.flagged.to_string(),
+                        p.answers.to_string(),
+                        p.active_ms.to_string(),
+                        opt(p.pace_per_hour),
+                        p.tricks_seen.to_string(),
+                        opt(p.trick_failure_rate),
+                        p.majority_units.to_string(),
+                        opt(p.majority_agreement),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "kappa_over_time.csv",
+        &["kind", "answers", "at_ms", "value"],
+        r.agreement
+            .kinds
+            .iter()
+            .flat_map(|k| {
+                k.series.iter().map(|p| {
+                    vec![
+                        k.kind.as_str().to_string(),
+                        p.answers.to_string(),
+                        p.at_ms.to_string(),
+                        opt(p.value),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "metrics.csv",
+        &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
+        r.metrics
             .iter()
             .flat_map(|(kind, a)| {
                 a.metrics.iter().map(move |(name, m)| {
@@ -117,24 +223,6 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
                         m.reason.clone().unwrap_or_default(),
                         opt(m.ci95.map(|c| c.0)),
                         opt(m.ci95.map(|c| c.1)),
-                    ]
-                })
-            })
-            .collect(),
-    )?;
-    table(
-        "cohen_pairs.csv",
-        &["kind", "a", "b", "units", "value"],
-        r.agreement
-            .iter()
-            .flat_map(|(kind, a)| {
-                a.cohen_kappa_pairs.iter().map(move |p| {
-                    vec![
-                        kind.clone(),
-                        p.a.clone(),
-                        p.b.clone(),
-                        p.units.to_string(),
-                        opt(p.value),
                     ]
                 })
             })
