@@ -5,6 +5,7 @@ mod bad_input;
 mod import_real;
 mod project_file;
 mod ranking;
+mod report;
 mod search;
 mod submit_kill;
 
