@@ -4,6 +4,7 @@
 import { h, mount } from "./dom";
 import { errorText } from "./errors";
 import { api, pickNewProject, pickProject, type Overview, type Person, type TaskKind } from "./ipc";
+import { dashboardScreen } from "./views/dashboard";
 import { homeScreen } from "./views/home";
 import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
@@ -129,8 +130,13 @@ function showHome(): void {
       changed: (o) => {
         project = o;
       },
+      dashboard: showDashboard,
     }),
   );
+}
+
+function showDashboard(): void {
+  setScreen(dashboardScreen({ home: showHome, fail }));
 }
 
 function showWork(kind: TaskKind): void {

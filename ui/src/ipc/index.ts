@@ -10,6 +10,7 @@ import type {
   Answer,
   Error as BackendError,
   Check,
+  Dashboard,
   ErrorCode,
   ImportOutcome,
   ImportProgress,
@@ -30,8 +31,14 @@ import type {
 export type {
   Ack,
   Annotator,
+  AnnotatorActivity,
   Answer,
   Check,
+  Dashboard,
+  KappaPoint,
+  KindDashboard,
+  PairAgreement,
+  Statistic,
   ErrorCode,
   ImportOutcome,
   ImportProgress,
@@ -112,7 +119,25 @@ export const api = {
   /** Starts an import in the background (leads only); follow it with onImport. */
   startImport: (claims: string[], documents: string[], preset: string) =>
     call<null>("start_import", { claims, documents, preset }),
+
+  /** Starts following agreement (leads only); snapshots arrive through onDashboard. */
+  watchDashboard: () => call<null>("watch_dashboard"),
+  stopDashboard: () => call<null>("stop_dashboard"),
 };
+
+/** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
+export async function onDashboard(
+  snapshot: (d: Dashboard) => void,
+  failed: (e: ApiError) => void,
+): Promise<UnlistenFn> {
+  const stops = await Promise.all([
+    listen<Dashboard>("dashboard", (e) => snapshot(e.payload)),
+    listen<BackendError>("dashboard-error", (e) => failed(new ApiError(e.payload))),
+  ]);
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
 
 /** Follows a background import: progress as it goes, then its outcome once. */
 export async function onImport(

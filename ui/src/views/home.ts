@@ -21,6 +21,8 @@ export interface HomeDeps {
   fail: (e: unknown) => void;
   /** The project changed (tasks, people): refresh what the shell shows. */
   changed: (o: Overview) => void;
+  /** Leads: open the live agreement dashboard. */
+  dashboard?: () => void;
 }
 
 /** The kind a digit key opens (1 is evidence), or null. */

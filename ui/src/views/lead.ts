@@ -116,6 +116,14 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
     "section",
     { class: "lead", testid: "lead-panel" },
     h("h2", { class: "section-title" }, "Lead"),
+    deps.dashboard
+      ? h(
+          "div",
+          { class: "lead-links" },
+          h("button", { class: "primary", testid: "open-dashboard", onclick: () => deps.dashboard?.() }, "Agreement dashboard"),
+          h("span", { class: "muted small" }, "Kappa and alpha per kind, pairs, pace and trick failures, live."),
+        )
+      : null,
     h(
       "div",
       { class: "lead-grid" },

@@ -1,0 +1,295 @@
+// The lead's live agreement dashboard: per kind of task, Fleiss' kappa and
+// Krippendorff's alpha with their intervals and Landis–Koch reading, kappa over time, the
+// pairwise Cohen matrix as a heatmap and each annotator's work. The backend sends a new
+// snapshot within a second of any answer; this screen only draws what arrives.
+
+import { h, mount } from "../dom";
+import { count, percent } from "../format";
+import {
+  api,
+  onDashboard,
+  type AnnotatorActivity,
+  type Dashboard,
+  type KappaPoint,
+  type KindDashboard,
+  type PairAgreement,
+  type Statistic,
+} from "../ipc";
+import type { Screen } from "./screen";
+import { KIND_TITLES } from "./work/chrome";
+
+export interface DashboardDeps {
+  home: () => void;
+  fail: (e: unknown) => void;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** A statistic as shown: three decimals, or "—" when undefined. */
+export function statText(value: number | null): string {
+  return value === null ? "—" : value.toFixed(3);
+}
+
+/** "95% CI 0.512 – 0.688", or why there is none yet. */
+export function intervalText(s: Statistic): string {
+  if (s.value === null) return s.reason ?? "undefined";
+  if (!s.ci95) return "95% interval being computed…";
+  return `95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)}`;
+}
+
+/**
+ * The heatmap colour of a kappa: white at 0 deepening to blue at 1, light red below 0;
+ * returns the background and whether the printed value needs light text.
+ */
+export function heatColour(value: number | null): { background: string; light: boolean } {
+  if (value === null) return { background: "#eef1f5", light: false };
+  const v = Math.max(-1, Math.min(1, value));
+  if (v < 0) {
+    const t = -v;
+    return { background: `hsl(4 ${Math.round(70 * t + 20)}% ${Math.round(96 - 24 * t)}%)`, light: false };
+  }
+  return { background: `hsl(222 ${Math.round(30 + 45 * v)}% ${Math.round(97 - 55 * v)}%)`, light: v > 0.55 };
+}
+
+/** Answers per hour, rounded; "—" before any measured time. */
+export function paceText(perHour: number | null): string {
+  return perHour === null ? "—" : `${count(Math.round(perHour))}/h`;
+}
+
+function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, String(v));
+  return el;
+}
+
+/** Kappa over the answers as a small line, with 0 and 1 marked. */
+function sparkline(points: KappaPoint[], kind: string): Element {
+  const width = 280;
+  const height = 64;
+  const defined = points.filter((p): p is KappaPoint & { value: number } => p.value !== null);
+  const box = svg("svg", {
+    viewBox: `0 0 ${width} ${height}`,
+    width,
+    height,
+    class: "sparkline",
+    role: "img",
+    "aria-label": "Fleiss' kappa as answers accumulated",
+    "data-testid": `series-${kind}`,
+  });
+  const lo = Math.min(0, ...defined.map((p) => p.value));
+  const y = (v: number): number => 4 + (height - 8) * (1 - (v - lo) / (1 - lo));
+  for (const mark of [0, 1]) {
+    box.append(svg("line", { x1: 0, x2: width, y1: y(mark), y2: y(mark), class: "spark-axis" }));
+  }
+  const first = defined[0];
+  const last = defined[defined.length - 1];
+  if (first && last) {
+    const span = Math.max(1, last.answers - first.answers);
+    const x = (n: number): number => 2 + (width - 4) * ((n - first.answers) / span);
+    const path = defined.map((p) => `${x(p.answers).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
+    box.append(svg("polyline", { points: path, class: "spark-line" }));
+    box.append(svg("circle", { cx: x(last.answers), cy: y(last.value), r: 3, class: "spark-dot" }));
+  }
+  return box;
+}
+
+function statCard(title: string, s: Statistic, testid: string, note: string): HTMLElement {
+  return h(
+    "div",
+    { class: "stat" },
+    h("div", { class: "stat-title" }, title),
+    h(
+      "div",
+      { class: "stat-main" },
+      h("span", { class: "stat-value", testid, title: s.metric }, statText(s.value)),
+      s.reading ? h("span", { class: `badge reading reading-${s.reading.replace(" ", "-")}`, testid: `${testid}-reading` }, s.reading) : null,
+    ),
+    h("div", { class: "muted small", testid: `${testid}-ci` }, intervalText(s)),
+    h("div", { class: "faint small" }, note),
+  );
+}
+
+/** The pairwise Cohen matrix: a square grid with a row and a column per annotator. */
+function heatmap(k: KindDashboard): HTMLElement {
+  const names = [...new Set(k.pairs.flatMap((p) => [p.a, p.b]))].sort();
+  if (names.length < 2) return h("p", { class: "muted small" }, "Cohen's kappa needs two annotators on the same items.");
+  const find = (a: string, b: string): PairAgreement | undefined =>
+    k.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
+  const grid = h("div", { class: "heatmap", role: "table", "aria-label": "Cohen's kappa for each pair", testid: `heatmap-${k.kind}` });
+  grid.style.setProperty("grid-template-columns", `max-content repeat(${names.length}, minmax(56px, 72px))`);
+  grid.append(h("span", { class: "heat-corner" }));
+  for (const n of names) grid.append(h("span", { class: "heat-head", title: n }, n));
+  for (const a of names) {
+    grid.append(h("span", { class: "heat-row" }, a));
+    for (const b of names) {
+      if (a === b) {
+        grid.append(h("span", { class: "heat-cell heat-self", "aria-label": `${a} with self` }, ""));
+        continue;
+      }
+      const pair = find(a, b);
+      const value = pair?.value ?? null;
+      const colour = heatColour(value);
+      const tip = pair
+        ? `${a} and ${b}: ${value === null ? (pair.reason ?? "undefined") : `κ ${value.toFixed(3)}`} over ${pair.units} shared units`
+        : "";
+      const cell = h(
+        "span",
+        { class: colour.light ? "heat-cell light" : "heat-cell", title: tip, testid: `pair-${k.kind}-${a}-${b}` },
+        statText(value),
+      );
+      cell.style.setProperty("background", colour.background);
+      grid.append(cell);
+    }
+  }
+  return h(
+    "div",
+    {},
+    grid,
+    h(
+      "div",
+      { class: "heat-legend" },
+      ...[-0.2, 0, 0.2, 0.4, 0.6, 0.8, 1].map((v) => {
+        const colour = heatColour(v);
+        const swatch = h("span", { class: colour.light ? "heat-swatch light" : "heat-swatch" }, v.toFixed(1));
+        swatch.style.setProperty("background", colour.background);
+        return swatch;
+      }),
+    ),
+  );
+}
+
+function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
+  const status = a.flagged
+    ? h("span", { class: "badge badge-danger" }, "FLAGGED")
+    : a.counted
+      ? h("span", { class: "muted" }, "counted")
+      : h("span", { class: "muted" }, "left out");
+  const majority =
+    a.majority_agreement === null ? "—" : `${percent(a.majority_agreement)} of ${count(a.majority_units)}`;
+  return h(
+    "tr",
+    { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },
+    h("th", {}, a.name),
+    h("td", { class: "num" }, count(a.answers)),
+    h("td", { class: "num" }, paceText(a.pace_per_hour)),
+    h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—"),
+    h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
+    h("td", {}, status),
+  );
+}
+
+function kindPanel(k: KindDashboard): HTMLElement {
+  const perCandidate = k.kind === "evidence";
+  const note = perCandidate ? "per candidate sentence: selected or not" : "nominal categories";
+  return h(
+    "section",
+    { class: "panel dash-kind", testid: `dash-${k.kind}` },
+    h(
+      "div",
+      { class: "dash-kind-head" },
+      h("h3", {}, KIND_TITLES[k.kind]),
+      h(
+        "span",
+        { class: "muted small", testid: `dash-counts-${k.kind}` },
+        `${count(k.units)} items · ${count(k.annotators)} annotators · ${count(k.answers)} answers`,
+      ),
+    ),
+    h(
+      "div",
+      { class: "dash-stats" },
+      statCard("Fleiss' κ", k.fleiss, `fleiss-${k.kind}`, note),
+      statCard("Krippendorff's α", k.alpha, `alpha-${k.kind}`, "nominal, missing answers allowed"),
+      h(
+        "div",
+        { class: "stat stat-spark" },
+        h("div", { class: "stat-title" }, "κ as answers came in"),
+        sparkline(k.series, k.kind),
+        h("div", { class: "faint small" }, `over ${count(k.series[k.series.length - 1]?.answers ?? 0)} counted answers`),
+      ),
+    ),
+    h(
+      "div",
+      { class: "dash-detail" },
+      h("div", {}, h("h4", {}, "Cohen's κ for each pair"), heatmap(k)),
+      h(
+        "div",
+        {},
+        h("h4", {}, "Annotators"),
+        h(
+          "table",
+          { class: "table" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, ...["Name", "Answers", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
+          ),
+          h("tbody", {}, ...k.people.map((a) => personRow(k.kind, a))),
+        ),
+      ),
+    ),
+  );
+}
+
+/** Draws one snapshot; exported for the UI tests. */
+export function renderDashboard(d: Dashboard): HTMLElement[] {
+  if (d.kinds.length === 0) {
+    return [
+      h(
+        "div",
+        { class: "panel dash-empty", testid: "dash-empty" },
+        h("h3", {}, "No answers yet"),
+        h("p", { class: "muted" }, "Agreement shows here as soon as two people answer the same item."),
+      ),
+    ];
+  }
+  return d.kinds.map(kindPanel);
+}
+
+export function dashboardScreen(deps: DashboardDeps): Screen {
+  const body = h("div", { class: "dash-body", testid: "dash-body" }, h("p", { class: "muted" }, "Reading the answers…"));
+  const updated = h("span", { class: "muted small", testid: "dash-updated" });
+  let stop: (() => void) | null = null;
+  let left = false;
+  return {
+    el: h(
+      "main",
+      { class: "dashboard", testid: "dashboard" },
+      h(
+        "div",
+        { class: "dash-head" },
+        h("div", {}, h("h1", {}, "Agreement"), h("p", { class: "muted" }, "Live: updates within a second of any answer. Flagged annotators are left out.")),
+        h("span", { class: "spacer" }),
+        h("span", { class: "live-dot", "aria-hidden": "true" }),
+        updated,
+        h("button", { testid: "dash-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+      ),
+      body,
+    ),
+    onKey(ev: KeyboardEvent): boolean {
+      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      deps.home();
+      return true;
+    },
+    shown(): void {
+      onDashboard(
+        (d) => {
+          mount(body, ...renderDashboard(d));
+          updated.dataset["lastAnnotation"] = String(d.last_annotation_id);
+          mount(updated, `Updated ${new Date().toLocaleTimeString()}`);
+        },
+        deps.fail,
+      )
+        .then((unlisten) => {
+          if (left) return unlisten();
+          stop = unlisten;
+          return api.watchDashboard();
+        })
+        .catch(deps.fail);
+    },
+    leave(): void {
+      left = true;
+      stop?.();
+      api.stopDashboard().catch(() => undefined);
+    },
+  };
+}
