@@ -203,7 +203,10 @@ pub fn line(
     let span = if hi > lo { hi - lo } else { 1.0 };
     let px = |x: f64| left + (x - x0) / (x1 - x0) * plot_w;
     let py = |y: f64| base - (y.clamp(lo, hi) - lo) / span * plot_h;
-    for tick in [lo, (lo + hi) / 2.0, hi] {
+    let mut ticks = vec![lo, 0.0, 0.5, hi];
+    ticks.retain(|&t| t >= lo && t <= hi);
+    ticks.dedup_by(|a, b| (*a - *b).abs() < 0.05);
+    for tick in ticks {
         let _ = write!(
             s,
             r#"<line class="grid" x1="{left}" y1="{y:.1}" x2="{x2}" y2="{y:.1}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{tick:.1}</text>"#,
