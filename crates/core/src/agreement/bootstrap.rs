@@ -5,10 +5,11 @@
 //! (item, candidate) units of a drawn item come along with it: a cluster bootstrap, since
 //! the candidates of one claim are not independent. Because the statistics depend on a
 //! unit only through its profile (see `profiles`), a replicate is a vector of counts per
-//! class of item.
+//! class of item, drawn directly as a multinomial (see `multinomial`).
 //! Replicate r uses its own generator seeded from the r-th draw of `Seeded::new(seed)`,
 //! so the result depends only on the seed, not on how replicates are spread over threads.
 
+use super::multinomial;
 use super::profiles::{Profiles, Weighted, UNPAIRABLE};
 use super::Outcome;
 use crate::seeded::Seeded;
@@ -136,16 +137,14 @@ pub(crate) fn intervals(
     }
     let mut master = Seeded::new(seed);
     let rep_seeds: Vec<u64> = (0..reps).map(|_| master.next_u64()).collect();
-    // Each draw looks up a random item's class: at two bytes instead of four the table
-    // stays in cache for twice as many items.
-    let narrow: Option<Vec<u16>> = class_of_item
-        .iter()
-        .map(|&c| u16::try_from(c).ok())
-        .collect();
+    // Items per class: a resample is a multinomial draw over them.
+    let mut sizes = vec![0u64; class_count];
+    for &class in class_of_item {
+        sizes[class as usize] += 1;
+    }
     // One worker's replicates, with buffers allocated once and reused.
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
         let mut drawn = vec![0u32; class_count];
-        let mut lanes = Vec::new();
         let mut scratch: Vec<Weighted> = populations
             .iter()
             .map(|p| Weighted::new(p.profiles))
@@ -153,10 +152,7 @@ pub(crate) fn intervals(
         seeds
             .iter()
             .map(|&rep_seed| {
-                match &narrow {
-                    Some(classes) => resample(classes, rep_seed, &mut drawn, &mut lanes),
-                    None => resample(class_of_item, rep_seed, &mut drawn, &mut lanes),
-                }
+                multinomial::draw(&mut Seeded::new(rep_seed), &sizes, &mut drawn);
                 let mut values = Vec::new();
                 for (population, weighted) in populations.iter().zip(&mut scratch) {
                     population.expansion.weigh(&drawn, &mut weighted.weights);
@@ -218,53 +214,6 @@ pub(crate) fn intervals(
         })
         .collect()
 }
-
-/// How often each class was drawn in one resample of the items, into `counts`. `lanes`
-/// is scratch space, reused between calls.
-fn resample<C: ClassId>(class_of_item: &[C], seed: u64, counts: &mut [u32], lanes: &mut Vec<u32>) {
-    let mut rng = Seeded::new(seed);
-    let items = class_of_item.len() as u64;
-    // Lemire's multiply-shift with rejection: unbiased, and without a division per draw
-    // (this loop is most of the cost of the bootstrap).
-    let threshold = items.wrapping_neg() % items;
-    // With few classes, consecutive draws often hit the same counter and each increment
-    // waits for the last; counting draw i in lane i % LANES breaks that chain. The sums
-    // are the same counts, so the draws and the result do not change.
-    lanes.clear();
-    lanes.resize(counts.len() * LANES, 0);
-    for i in 0..items as usize {
-        let drawn = loop {
-            let product = u128::from(rng.next_u64()) * u128::from(items);
-            if (product as u64) >= threshold {
-                break (product >> 64) as usize;
-            }
-        };
-        lanes[class_of_item[drawn].index() * LANES + i % LANES] += 1;
-    }
-    for (count, lane) in counts.iter_mut().zip(lanes.chunks_exact(LANES)) {
-        *count = lane.iter().sum();
-    }
-}
-
-/// A class number as stored in the table of classes by item.
-trait ClassId: Copy {
-    fn index(self) -> usize;
-}
-
-impl ClassId for u16 {
-    fn index(self) -> usize {
-        usize::from(self)
-    }
-}
-
-impl ClassId for u32 {
-    fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// Counters per class in [`resample`].
-const LANES: usize = 4;
 
 /// Linear interpolation between order statistics (numpy's default).
 fn percentile(sorted: &[f64], q: f64) -> f64 {

@@ -22,6 +22,7 @@ mod alpha;
 mod bootstrap;
 mod build;
 mod cohen;
+mod multinomial;
 mod nominal;
 mod profiles;
 mod report;
