@@ -15,7 +15,8 @@ describe("dashboard", () => {
     expect(statText(0.51234)).toBe("0.512");
     expect(statText(null)).toBe("—");
     expect(intervalText(stat(0.5, [0.41, 0.6]))).toBe("95% CI 0.410 – 0.600");
-    expect(intervalText(stat(0.5, null))).toBe("95% interval being computed…");
+    expect(intervalText(stat(0.5, null), true)).toBe("95% interval being computed…");
+    expect(intervalText(stat(0.5, null))).toBe("no 95% interval: too few items to resample");
     expect(intervalText(stat(null, null, "fewer than 2 annotators"))).toBe("fewer than 2 annotators");
     expect(paceText(null)).toBe("—");
     expect(paceText(1234.4)).toBe("1\u202f234/h");

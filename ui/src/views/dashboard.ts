@@ -30,10 +30,10 @@ export function statText(value: number | null): string {
   return value === null ? "—" : value.toFixed(3);
 }
 
-/** "95% CI 0.512 – 0.688", or why there is none yet. */
-export function intervalText(s: Statistic): string {
+/** "95% CI 0.512 – 0.688", or why there is none (yet: `pending` while it is computed). */
+export function intervalText(s: Statistic, pending = false): string {
   if (s.value === null) return s.reason ?? "undefined";
-  if (!s.ci95) return "95% interval being computed…";
+  if (!s.ci95) return pending ? "95% interval being computed…" : "no 95% interval: too few items to resample";
   return `95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)}`;
 }
 
@@ -64,13 +64,11 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
 
 /** Kappa over the answers as a small line, with 0 and 1 marked. */
 function sparkline(points: KappaPoint[], kind: string): Element {
-  const width = 280;
+  const width = 360;
   const height = 64;
   const defined = points.filter((p): p is KappaPoint & { value: number } => p.value !== null);
   const box = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
-    width,
-    height,
     class: "sparkline",
     role: "img",
     "aria-label": "Fleiss' kappa as answers accumulated",
@@ -93,7 +91,7 @@ function sparkline(points: KappaPoint[], kind: string): Element {
   return box;
 }
 
-function statCard(title: string, s: Statistic, testid: string, note: string): HTMLElement {
+function statCard(title: string, s: Statistic, testid: string, note: string, pending: boolean): HTMLElement {
   return h(
     "div",
     { class: "stat" },
@@ -104,7 +102,7 @@ function statCard(title: string, s: Statistic, testid: string, note: string): HT
       h("span", { class: "stat-value", testid, title: s.metric }, statText(s.value)),
       s.reading ? h("span", { class: `badge reading reading-${s.reading.replace(" ", "-")}`, testid: `${testid}-reading` }, s.reading) : null,
     ),
-    h("div", { class: "muted small", testid: `${testid}-ci` }, intervalText(s)),
+    h("div", { class: "muted small", testid: `${testid}-ci` }, intervalText(s, pending)),
     h("div", { class: "faint small" }, note),
   );
 }
@@ -178,7 +176,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
   );
 }
 
-function kindPanel(k: KindDashboard): HTMLElement {
+function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
   const perCandidate = k.kind === "evidence";
   const note = perCandidate ? "per candidate sentence: selected or not" : "nominal categories";
   return h(
@@ -197,8 +195,8 @@ function kindPanel(k: KindDashboard): HTMLElement {
     h(
       "div",
       { class: "dash-stats" },
-      statCard("Fleiss' κ", k.fleiss, `fleiss-${k.kind}`, note),
-      statCard("Krippendorff's α", k.alpha, `alpha-${k.kind}`, "nominal, missing answers allowed"),
+      statCard("Fleiss' κ", k.fleiss, `fleiss-${k.kind}`, note, pending),
+      statCard("Krippendorff's α", k.alpha, `alpha-${k.kind}`, "nominal, missing answers allowed", pending),
       h(
         "div",
         { class: "stat stat-spark" },
@@ -242,7 +240,8 @@ export function renderDashboard(d: Dashboard): HTMLElement[] {
       ),
     ];
   }
-  return d.kinds.map(kindPanel);
+  const pending = d.intervals_as_of !== d.last_annotation_id;
+  return d.kinds.map((k) => kindPanel(k, pending));
 }
 
 export function dashboardScreen(deps: DashboardDeps): Screen {
@@ -275,6 +274,7 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
         (d) => {
           mount(body, ...renderDashboard(d));
           updated.dataset["lastAnnotation"] = String(d.last_annotation_id);
+          updated.dataset["intervalsAsOf"] = String(d.intervals_as_of ?? "");
           mount(updated, `Updated ${new Date().toLocaleTimeString()}`);
         },
         deps.fail,

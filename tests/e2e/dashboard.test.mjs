@@ -1,0 +1,136 @@
+// End to end: one annotator answers in the app, others through `factdesk submit` on the
+// same project file; the lead's dashboard shows the kappa `factdesk agreement` prints,
+// and a new answer from another process changes it within a second.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+
+/** What `factdesk agreement` prints for a kind, as the dashboard shows it (3 decimals). */
+function printed(project, kind, metric) {
+  const report = JSON.parse(cli(["agreement", project, "--kind", kind, "--json", "--bootstrap", "0"]));
+  const value = report.metrics[metric].value;
+  return value === null ? "—" : value.toFixed(3);
+}
+
+/** The label most annotators give a task in this test (1-based key order). */
+const truth = (task) => (task % 4 === 0 ? 1 : task % 6 === 1 ? 2 : 0);
+
+/** `name` labels up to `n` items through the CLI, disagreeing where `odd(task)`. */
+function labelByCli(project, name, n, odd) {
+  for (let i = 0; i < n; i += 1) {
+    const item = nextByCli(project, name, "label");
+    if (!item) return;
+    const pick = odd(item.task_id) ? (truth(item.task_id) + 1) % 3 : truth(item.task_id);
+    submitByCli(project, name, [{ task_id: item.task_id, label: LABELS[pick] }]);
+  }
+}
+
+test("the lead's dashboard follows answers live, with the values factdesk agreement prints", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  let app;
+  let session;
+  try {
+    demoProject(project);
+    cli(["annotators", project, "add", "lead", "--role", "lead"]);
+    for (const name of ["ana", "ben", "cara", "dev", "eve"]) cli(["annotators", project, "add", name]);
+    cli(["tasks", project, "--kind", "label", "--overlap", "4"]);
+    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+    // Cara and Dev label every claim, so any later answer meets theirs.
+    labelByCli(project, "cara", 100, (task) => task % 7 === 0);
+    labelByCli(project, "dev", 100, (task) => task % 5 === 0);
+    labelByCli(project, "ben", 8, (task) => task % 3 === 0);
+    // Evidence: two careful annotators and one (Eve) who picks everything, the trick too.
+    for (let i = 0; i < 20; i += 1) {
+      for (const name of i < 4 ? ["cara", "dev", "eve"] : ["cara", "dev"]) {
+        const item = nextByCli(project, name, "evidence");
+        if (!item) continue;
+        const real = item.options.filter((o) => !o.text.startsWith("It is not true that"));
+        const selected =
+          name === "eve" ? item.options.map((o) => o.id) : real.slice(0, name === "cara" || i % 3 ? 1 : 2).map((o) => o.id);
+        submitByCli(project, name, [{ task_id: item.task_id, selected }]);
+      }
+    }
+
+    // Ana answers in the app, by keyboard.
+    app = await startApp(work, project);
+    session = await app.open();
+    await session.waitFor(tid("person-ana"), 30_000);
+    await signInByKeys(session, "ana");
+    await session.keys("4");
+    await session.waitFor(tid("label-1"));
+    for (let i = 0; i < 6; i += 1) {
+      const task = await currentTask(session);
+      if (task === null) break;
+      await session.keys(String(1 + (i === 4 ? (truth(task) + 2) % 3 : truth(task))));
+      await submitByEnter(session, Key, task);
+    }
+
+    // The lead opens the dashboard.
+    await session.keys(Key.Escape);
+    await session.execute("document.activeElement && document.activeElement.blur()");
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("home"));
+    await session.click(await session.find(tid("switch-person")));
+    await signInByKeys(session, "lead");
+    await session.click(await session.find(tid("open-dashboard")));
+    await session.waitFor(tid("fleiss-label"), 20_000);
+    for (const [kind, fleiss, alpha] of [
+      ["label", "fleiss_kappa", "krippendorff_alpha_nominal"],
+      ["evidence", "setsel_pooled_fleiss_kappa", "setsel_pooled_krippendorff_alpha_nominal"],
+    ]) {
+      assert.equal(await textOf(session, tid(`fleiss-${kind}`)), printed(project, kind, fleiss), `${kind} kappa`);
+      assert.equal(await textOf(session, tid(`alpha-${kind}`)), printed(project, kind, alpha), `${kind} alpha`);
+    }
+    // Eve is flagged: her answers leave every kind, as in `factdesk agreement`.
+    assert.match(await textOf(session, tid("activity-evidence-eve")), /FLAGGED/);
+    const before = await textOf(session, tid("fleiss-label"));
+
+    // Ben answers from another process: the kappa changes within a second.
+    const item = nextByCli(project, "ben", "label");
+    assert.ok(item, "ben has a label item left");
+    submitByCli(project, "ben", [{ task_id: item.task_id, label: "NOT ENOUGH INFO" }]);
+    const answeredAt = Date.now();
+    const after = await session.until("the kappa to change", async () => {
+      const now = await session.execute("return document.querySelector('[data-testid=fleiss-label]').textContent");
+      return now !== before ? now : null;
+    }, 5_000, 20);
+    const took = Date.now() - answeredAt;
+    t.diagnostic(`label kappa ${before} -> ${after} in ${took} ms`);
+    assert.ok(took <= 1000, `the dashboard took ${took} ms`);
+    assert.equal(after, printed(project, "label", "fleiss_kappa"));
+
+    // Once the intervals have caught up, the screen is complete.
+    await session.until("the label interval", async () =>
+      (await textOf(session, tid("fleiss-label-ci"))).startsWith("95% CI") ? true : null,
+    );
+    await session.until("intervals as of the last answer", async () => {
+      const updated = await session.find(tid("dash-updated"));
+      const [last, asOf] = await Promise.all([
+        session.attribute(updated, "data-last-annotation"),
+        session.attribute(updated, "data-intervals-as-of"),
+      ]);
+      return last !== null && last === asOf ? true : null;
+    });
+    // The label panel has four annotators: the fuller picture.
+    await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'end' })");
+    await saveScreenshot(session, "dashboard.png");
+  } catch (e) {
+    if (app) t.diagnostic(app.logs());
+    const banner = await session?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent").catch(() => null);
+    if (banner) t.diagnostic(`the app said: ${banner}`);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
