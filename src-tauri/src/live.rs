@@ -7,7 +7,7 @@
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
 use factdesk_api::{Error, Project, Result, SystemClock};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::sync::Mutex;
@@ -69,7 +69,7 @@ fn emit_snapshot(app: &AppHandle, snapshot: Dashboard) {
 /// Intervals with how long they took, from a thread of their own.
 type Computed = (Result<Intervals>, Duration);
 
-fn run(app: &AppHandle, path: &PathBuf, generation: u64) {
+fn run(app: &AppHandle, path: &Path, generation: u64) {
     let project = match Project::open(path, Box::new(SystemClock)) {
         Ok(p) => p,
         Err(e) => {
@@ -110,7 +110,7 @@ fn run(app: &AppHandle, path: &PathBuf, generation: u64) {
         let stale = state.intervals_as_of() != Some(state.last_annotation_id());
         if stale && !computing && Instant::now() >= next_intervals {
             computing = true;
-            let (path, send) = (path.clone(), send.clone());
+            let (path, send) = (path.to_path_buf(), send.clone());
             std::thread::spawn(move || {
                 let started = Instant::now();
                 let result = Project::open(&path, Box::new(SystemClock))

@@ -27,7 +27,7 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 
 /// A label answer that agrees with the item's "true" label four times in five.
 fn label(rng: &mut Lcg, truth: usize) -> &'static str {
-    if rng.next() % 5 == 0 {
+    if rng.next().is_multiple_of(5) {
         LABELS[(rng.next() % 3) as usize]
     } else {
         LABELS[truth]

@@ -65,7 +65,7 @@ fn close(a: Option<f64>, b: Option<f64>) -> bool {
     }
 }
 
-fn kind<'a>(d: &'a Dashboard, kind: TaskKind) -> &'a KindDashboard {
+fn kind(d: &Dashboard, kind: TaskKind) -> &KindDashboard {
     d.kinds
         .iter()
         .find(|k| k.kind == kind)
