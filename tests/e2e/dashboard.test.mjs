@@ -74,6 +74,12 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       await submitByEnter(session, Key, task);
     }
 
+    // An annotator may not follow agreement: the backend refuses, whatever the UI shows.
+    const refused = await session.execute(
+      "return window.__TAURI_INTERNALS__.invoke('watch_dashboard').then(() => 'allowed', (e) => e.code)",
+    );
+    assert.equal(refused, "forbidden");
+
     // The lead opens the dashboard.
     await session.keys(Key.Escape);
     await session.execute("document.activeElement && document.activeElement.blur()");
