@@ -12,7 +12,7 @@ mod svg;
 pub mod tables;
 
 use crate::agreement::{AgreementReport, AgreementRequest};
-use crate::dashboard::Dashboard;
+use crate::dashboard::{metric_names, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::checks::is_negation_cue;
@@ -113,14 +113,20 @@ struct ClaimText {
 }
 
 impl Project {
-    /// Gathers the report; agreement intervals use `req`'s bootstrap and seed.
+    /// Gathers the report; agreement intervals use `req`'s bootstrap and seed. Who counts
+    /// is the dashboard's rule (flagged annotators out unless the lead included them), so
+    /// `req.include_flagged` is not used.
     pub fn report(&self, req: &AgreementRequest) -> Result<Report> {
+        let req = &AgreementRequest {
+            include_flagged: false,
+            ..req.clone()
+        };
         let claims = self.report_claims()?;
         let refutations = claims.iter().filter(|c| c.is_refutation).count() as u64;
         let mut labels = vec![claim_labels(&claims)];
         let mut answers = 0;
         for kind in TaskKind::ALL {
-            let d = self.answer_labels(kind, req.include_flagged)?;
+            let d = self.answer_labels(kind)?;
             answers += d.total;
             if d.total > 0 {
                 labels.push(d);
@@ -136,10 +142,25 @@ impl Project {
             .filter(|c| c.is_refutation)
             .map(|c| c.text.as_str())
             .collect();
+        // The dashboard's intervals are these reports' (`Project::dashboard_intervals`);
+        // handing them over saves a second bootstrap over every answer.
         let mut metrics = BTreeMap::new();
+        let mut intervals = Intervals {
+            as_of: self.last_annotation_id()?,
+            by_kind: BTreeMap::new(),
+        };
         for kind in self.kinds_with_answers()? {
-            metrics.insert(kind.as_str().to_string(), self.agreement(kind, req)?);
+            let report = self.agreement(kind, req)?;
+            let (fleiss, alpha) = metric_names(kind);
+            let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
+            intervals
+                .by_kind
+                .insert(kind.as_str(), (ci(fleiss), ci(alpha)));
+            metrics.insert(kind.as_str().to_string(), report);
         }
+        let mut dashboard = DashboardState::new();
+        dashboard.refresh(self)?;
+        dashboard.set_intervals(intervals);
         Ok(Report {
             project: self.store.project()?.name,
             generated_at: self.clock.now_ms(),
@@ -152,7 +173,7 @@ impl Project {
                 lengths("refutations", &written),
             ],
             negation: negation(&claims),
-            agreement: self.dashboard(req)?,
+            agreement: dashboard.snapshot(),
             metrics,
         })
     }
@@ -173,11 +194,11 @@ impl Project {
     }
 
     /// The labels given in one kind's current answers by counted annotators.
-    fn answer_labels(&self, kind: TaskKind, include_flagged: bool) -> Result<LabelDistribution> {
+    fn answer_labels(&self, kind: TaskKind) -> Result<LabelDistribution> {
         let counted: HashSet<i64> = self
             .annotators()?
             .into_iter()
-            .filter(|a| include_flagged || a.counted)
+            .filter(|a| a.counted)
             .map(|a| a.id)
             .collect();
         let answers =

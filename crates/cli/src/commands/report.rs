@@ -10,6 +10,8 @@ use std::path::PathBuf;
 ///
 /// The HTML has its styles and SVG charts inline and loads nothing, so it opens offline.
 /// --json writes the same figures as one JSON object; --csv writes one CSV per table.
+/// Flagged annotators are left out unless the lead included them (`factdesk annotators`),
+/// as on the dashboard; trick sentences never count.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file (.fdesk).
@@ -23,9 +25,6 @@ pub struct Args {
     /// Also write one CSV file per table into this directory (created if missing).
     #[arg(long)]
     csv: Option<PathBuf>,
-    /// Count annotators flagged for failing trick sentences.
-    #[arg(long)]
-    include_flagged: bool,
     /// Bootstrap replicates for the 95% intervals (0: none).
     #[arg(long, default_value_t = 1000)]
     bootstrap: usize,
@@ -37,7 +36,6 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
     let req = AgreementRequest {
-        include_flagged: a.include_flagged,
         bootstrap_reps: a.bootstrap,
         seed: a.seed,
         ..AgreementRequest::default()
