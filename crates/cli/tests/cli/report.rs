@@ -96,17 +96,33 @@ fn csv_rows(path: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The page loads nothing: no scripts, no links, no external URLs of any kind.
+/// The page loads nothing: no scripts, no links, no external URLs of any kind, in any
+/// tag (text may mention them, escaped).
 fn assert_self_contained(html: &str) {
     assert!(html.starts_with("<!DOCTYPE html>"));
-    for banned in [
-        "<script", "<link", "<img", "<iframe", "src=", "href=", "url(", "@import",
-    ] {
-        assert!(!html.contains(banned), "the report contains {banned}");
+    for tag in html.split('<').skip(1) {
+        let tag = tag
+            .split('>')
+            .next()
+            .unwrap_or_default()
+            .to_ascii_lowercase();
+        for banned in ["script", "link", "img", "iframe", "object", "embed"] {
+            assert!(
+                !tag.starts_with(banned),
+                "the report has a <{banned}> tag: <{tag}>"
+            );
+        }
+        for banned in ["src=", "href=", "url(", "http:", "https:", " on"] {
+            let tag = tag.replace("xmlns=\"http://www.w3.org/2000/svg\"", "");
+            assert!(!tag.contains(banned), "a tag has {banned}: <{tag}>");
+        }
     }
-    // The SVG namespace is a name, not a load; nothing else may name a host.
-    let without_ns = html.replace("http://www.w3.org/2000/svg", "");
-    assert!(!without_ns.contains("http://") && !without_ns.contains("https://"));
+    let style = html
+        .split("<style>")
+        .nth(1)
+        .and_then(|s| s.split("</style>").next())
+        .unwrap_or_default();
+    assert!(!style.contains("url(") && !style.contains("@import"));
 }
 
 #[test]
@@ -282,4 +298,33 @@ fn report_help_names_every_output() {
     for flag in ["--out", "--json", "--csv", "self-contained"] {
         assert!(text.contains(flag), "{flag} not in --help");
     }
+}
+
+#[test]
+fn markup_in_names_stays_text() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = dir.path().join("<script>p.fdesk");
+    ok([Path::new("init"), &p]);
+    let claims = dir.path().join("claims.jsonl");
+    let mut text = String::new();
+    for (id, label, claim) in CLAIMS {
+        let row = serde_json::json!({"id": id, "claim": claim, "label": label, "evidence": [format!("A record about {id}.")]});
+        text.push_str(&format!("{row}\n"));
+    }
+    std::fs::write(&claims, text).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &claims]);
+    let (s, r) = ("SUPPORTED", "REFUTED");
+    annotate(
+        &p,
+        &[
+            ("<img src=x onerror=alert(1)>", [s, s, r, r, r, s]),
+            ("ben", [s, r, r, r, s, s]),
+            ("cy", [s, s, r, s, r, s]),
+        ],
+    );
+    let (html, report, _) = run_report(&p, dir.path());
+    assert_eq!(report["project"], "<script>p");
+    assert_self_contained(&html);
+    assert!(html.contains("&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(html.contains("Agreement report: &lt;script&gt;p"));
 }
