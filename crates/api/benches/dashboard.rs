@@ -1,4 +1,5 @@
-//! The live dashboard's recompute at 100,000 units × 5 annotators (500,000 answers):
+//! The live dashboard's recompute at 100,000 units × 5 annotators, for labelling and for
+//! evidence selection (500,000 answers each, a million in the project):
 //! the first full read, then, answer by answer, `refresh` (read the new rows, update the
 //! running sums, re-check flags) plus `snapshot` (every statistic, pair and annotator),
 //! the probe for a new answer, and the bootstrap intervals. Run with
@@ -11,6 +12,8 @@ use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{NoProgress, Project, SystemClock};
 use factdesk_store::annotations::{insert, NewAnnotation};
+use factdesk_store::feed::candidate_ids;
+use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
@@ -34,7 +37,7 @@ fn label(rng: &mut Lcg, truth: usize) -> &'static str {
     }
 }
 
-fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<i64>, Vec<i64>) {
+fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) {
     let mut rng = Lcg(11);
     let path = dir.join(format!("claims-{units}.jsonl"));
     let mut w =
@@ -42,10 +45,15 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<i64>, Vec<i64>) {
     for i in 0..units {
         let mut claim = String::new();
         sentence(&mut rng, &mut claim);
-        let mut evidence = String::new();
-        sentence(&mut rng, &mut evidence);
-        // Labelling needs a claim with evidence.
-        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()), "evidence": [evidence.trim()]});
+        // Labelling needs a claim with evidence; evidence selection, ranked candidates.
+        let evidence: Vec<String> = (0..6)
+            .map(|_| {
+                let mut s = String::new();
+                sentence(&mut rng, &mut s);
+                s.trim().to_string()
+            })
+            .collect();
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()), "evidence": evidence});
         writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
     }
     drop(w);
@@ -59,8 +67,10 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<i64>, Vec<i64>) {
         ..Default::default()
     };
     import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    p.create_tasks(TaskKind::Label, Some(5))
-        .unwrap_or_else(|e| panic!("{e}"));
+    for kind in [TaskKind::Label, TaskKind::Evidence] {
+        p.create_tasks(kind, Some(5))
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
     let people: Vec<i64> = NAMES
         .iter()
         .map(|n| {
@@ -70,46 +80,105 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<i64>, Vec<i64>) {
         })
         .collect();
     let conn = p.store().conn();
-    let mut stmt = conn
-        .prepare("SELECT id FROM tasks WHERE kind = 'label' ORDER BY id")
-        .unwrap_or_else(|e| panic!("{e}"));
-    let tasks: Vec<i64> = stmt
-        .query_map([], |r| r.get(0))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .collect::<Result<_, _>>()
-        .unwrap_or_else(|e| panic!("{e}"));
-    drop(stmt);
-    // Written straight into the table in one transaction: submitting 500,000 answers one
-    // fsync at a time is not what is measured here.
+    let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (claim, sentence) in candidate_ids(conn).unwrap_or_else(|e| panic!("{e}")) {
+        candidates.entry(claim).or_default().push(sentence);
+    }
+    let tasks = tasks(&p, &candidates);
+    // Written straight into the table in one transaction: submitting a million answers
+    // one fsync at a time is not what is measured here.
     conn.execute_batch("BEGIN")
         .unwrap_or_else(|e| panic!("{e}"));
     let mut at = 1_700_000_000_000i64;
-    for (i, &task) in tasks.iter().enumerate() {
-        let truth = i % 3;
+    for (i, task) in tasks.iter().enumerate() {
         for &who in &people {
             at += 700;
-            let answer = serde_json::json!({"label": label(&mut rng, truth)}).to_string();
-            let uuid = format!("{task}-{who}");
-            insert(
+            let answer = task.answer(&mut rng, i % 3);
+            write(
                 conn,
-                &NewAnnotation {
-                    uuid: &uuid,
-                    task_id: task,
-                    annotator_id: who,
-                    answer: &answer,
-                    comment: None,
-                    trick_failed: false,
-                    duration_ms: Some(3_500),
-                    supersedes: None,
-                    created_at: at,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
+                task.id,
+                who,
+                &answer,
+                None,
+                at,
+                &format!("{}-{who}", task.id),
+            );
         }
     }
     conn.execute_batch("COMMIT")
         .unwrap_or_else(|e| panic!("{e}"));
     (p, tasks, people)
+}
+
+/// A task with, for evidence, its claim's candidate sentence ids.
+struct Task {
+    id: i64,
+    candidates: Option<Vec<i64>>,
+}
+
+impl Task {
+    /// An answer that mostly agrees with the item's "truth": the label, or for evidence
+    /// the first candidate (truth 0), the first two (1), or none (2).
+    fn answer(&self, rng: &mut Lcg, truth: usize) -> String {
+        let Some(candidates) = &self.candidates else {
+            return serde_json::json!({"label": label(rng, truth)}).to_string();
+        };
+        let truth = if rng.next().is_multiple_of(5) {
+            (rng.next() % 3) as usize
+        } else {
+            truth
+        };
+        let selected: Vec<i64> = candidates.iter().take([1, 2, 0][truth]).copied().collect();
+        serde_json::json!({"selected": selected, "no_evidence": selected.is_empty()}).to_string()
+    }
+}
+
+fn tasks(p: &Project, candidates: &HashMap<i64, Vec<i64>>) -> Vec<Task> {
+    let mut stmt = p
+        .store()
+        .conn()
+        .prepare(
+            "SELECT id, kind, claim_id FROM tasks WHERE kind IN ('label', 'evidence') ORDER BY id",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    let rows: Vec<(i64, String, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}"));
+    rows.into_iter()
+        .map(|(id, kind, claim)| Task {
+            id,
+            candidates: (kind == "evidence")
+                .then(|| candidates.get(&claim).cloned().unwrap_or_default()),
+        })
+        .collect()
+}
+
+fn write(
+    conn: &rusqlite::Connection,
+    task: i64,
+    who: i64,
+    answer: &str,
+    supersedes: Option<i64>,
+    at: i64,
+    uuid: &str,
+) {
+    insert(
+        conn,
+        &NewAnnotation {
+            uuid,
+            task_id: task,
+            annotator_id: who,
+            answer,
+            comment: None,
+            trick_failed: false,
+            duration_ms: Some(3_500),
+            supersedes,
+            created_at: at,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn main() {
@@ -120,7 +189,7 @@ fn main() {
     let started = Instant::now();
     let (p, tasks, people) = setup(dir.path(), units);
     println!(
-        "{units} units x {} annotators: project ready in {:.1} s",
+        "{units} claims, label and evidence tasks, {} annotators each: project ready in {:.1} s",
         people.len(),
         started.elapsed().as_secs_f64()
     );
@@ -129,61 +198,66 @@ fn main() {
     let t = Instant::now();
     state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
     let first = state.snapshot();
-    println!(
-        "first full read of {} answers: {:.0} ms (kappa {:?})",
-        first.kinds[0].answers,
-        t.elapsed().as_secs_f64() * 1e3,
-        first.kinds[0].fleiss.value
-    );
+    println!("first full read: {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
+    for k in &first.kinds {
+        println!(
+            "  {}: {} items, {} answers, Fleiss {:?}, alpha {:?}",
+            k.kind.as_str(),
+            k.units,
+            k.answers,
+            k.fleiss.value,
+            k.alpha.value
+        );
+    }
 
     let mut rng = Lcg(5);
     let conn = p.store().conn();
-    let (mut probe_ms, mut recompute_ms) = (Vec::new(), Vec::new());
-    for i in 0..rounds {
-        // A correction of an earlier answer: it supersedes the current one.
-        let task = tasks[(rng.next() as usize) % tasks.len()];
-        let who = people[i % people.len()];
-        let earlier: i64 = conn
-            .query_row(
-                "SELECT max(id) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
-                [task, who],
-                |r| r.get(0),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
-        let answer = serde_json::json!({"label": LABELS[i % 3]}).to_string();
-        let uuid = format!("fix-{i}");
-        insert(
-            conn,
-            &NewAnnotation {
-                uuid: &uuid,
-                task_id: task,
-                annotator_id: who,
-                answer: &answer,
-                comment: None,
-                trick_failed: false,
-                duration_ms: Some(2_000),
-                supersedes: Some(earlier),
-                created_at: 1_800_000_000_000 + i as i64,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let t = Instant::now();
-        let last = p.last_annotation_id().unwrap_or_else(|e| panic!("{e}"));
-        probe_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        let t = Instant::now();
-        state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
-        let snapshot = state.snapshot();
-        recompute_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        assert_eq!(snapshot.last_annotation_id, last);
-    }
-    for (name, mut ms) in [("probe (max id)", probe_ms), ("recompute", recompute_ms)] {
-        ms.sort_by(f64::total_cmp);
-        println!(
-            "{name} after one answer, {rounds} rounds: median {:.3} ms, p95 {:.3} ms, max {:.3} ms",
-            percentile(&ms, 0.5),
-            percentile(&ms, 0.95),
-            ms[ms.len() - 1]
-        );
+    for kind in ["label", "evidence"] {
+        let of_kind: Vec<&Task> = tasks
+            .iter()
+            .filter(|t| t.candidates.is_some() == (kind == "evidence"))
+            .collect();
+        let (mut probe_ms, mut recompute_ms) = (Vec::new(), Vec::new());
+        for i in 0..rounds {
+            // A correction of an earlier answer: it supersedes the current one.
+            let task = of_kind[(rng.next() as usize) % of_kind.len()];
+            let who = people[i % people.len()];
+            let earlier: i64 = conn
+                .query_row(
+                    "SELECT max(id) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
+                    [task.id, who],
+                    |r| r.get(0),
+                )
+                .unwrap_or_else(|e| panic!("{e}"));
+            let answer = task.answer(&mut rng, i % 3);
+            let uuid = format!("fix-{kind}-{i}");
+            write(
+                conn,
+                task.id,
+                who,
+                &answer,
+                Some(earlier),
+                1_800_000_000_000 + i as i64,
+                &uuid,
+            );
+            let t = Instant::now();
+            let last = p.last_annotation_id().unwrap_or_else(|e| panic!("{e}"));
+            probe_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+            let snapshot = state.snapshot();
+            recompute_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            assert_eq!(snapshot.last_annotation_id, last);
+        }
+        for (name, mut ms) in [("probe (max id)", probe_ms), ("recompute", recompute_ms)] {
+            ms.sort_by(f64::total_cmp);
+            println!(
+                "{kind}: {name} after one answer, {rounds} rounds: median {:.3} ms, p95 {:.3} ms, max {:.3} ms",
+                percentile(&ms, 0.5),
+                percentile(&ms, 0.95),
+                ms[ms.len() - 1]
+            );
+        }
     }
 
     let t = Instant::now();
@@ -192,7 +266,7 @@ fn main() {
         .dashboard_intervals(&AgreementRequest::default())
         .unwrap_or_else(|e| panic!("{e}"));
     println!(
-        "bootstrap intervals ({reps} replicates, as factdesk agreement): {:.0} ms {:?}",
+        "bootstrap intervals of both kinds ({reps} replicates, as factdesk agreement): {:.0} ms {:?}",
         t.elapsed().as_secs_f64() * 1e3,
         intervals.by_kind
     );
