@@ -44,7 +44,15 @@ pub fn watch(app: &AppHandle, path: PathBuf) {
     let generation = watch.generation.fetch_add(1, Ordering::SeqCst) + 1;
     *current = Some(path.clone());
     let app = app.clone();
-    std::thread::spawn(move || run(&app, &path, generation));
+    std::thread::spawn(move || {
+        run(&app, &path, generation);
+        // Ended by itself (the file could not be opened): let the next watch start anew.
+        let watch = watch_state(&app);
+        let mut current = watch.path.lock().unwrap_or_else(|p| p.into_inner());
+        if watch.generation.load(Ordering::SeqCst) == generation {
+            *current = None;
+        }
+    });
 }
 
 /// Stops following.
