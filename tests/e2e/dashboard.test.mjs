@@ -29,7 +29,8 @@ function labelByCli(project, name, n, odd) {
     const item = nextByCli(project, name, "label");
     if (!item) return;
     const pick = odd(item.task_id) ? (truth(item.task_id) + 1) % 3 : truth(item.task_id);
-    submitByCli(project, name, [{ task_id: item.task_id, label: LABELS[pick] }]);
+    const seconds = 4 + (item.task_id % 9);
+    submitByCli(project, name, [{ task_id: item.task_id, label: LABELS[pick], duration_ms: seconds * 1000 }]);
   }
 }
 
@@ -56,7 +57,7 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
         const real = item.options.filter((o) => !o.text.startsWith("It is not true that"));
         const selected =
           name === "eve" ? item.options.map((o) => o.id) : real.slice(0, name === "cara" || i % 3 ? 1 : 2).map((o) => o.id);
-        submitByCli(project, name, [{ task_id: item.task_id, selected }]);
+        submitByCli(project, name, [{ task_id: item.task_id, selected, duration_ms: 9000 + 1000 * (i % 5) }]);
       }
     }
 
