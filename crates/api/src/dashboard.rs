@@ -12,7 +12,13 @@
 //! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
 //! they were computed at.
 
+mod snapshot;
 mod tally;
+
+pub use snapshot::{
+    AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, PairAgreement,
+    Statistic,
+};
 
 use crate::agreement::AgreementRequest;
 use crate::annotators::describe;
@@ -20,10 +26,8 @@ use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::agreement::landis_koch;
 use factdesk_store::feed::{self, FeedRow};
-use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
-use ts_rs::TS;
 
 /// Kinds whose answers can agree (refutations are free text).
 const KINDS: [TaskKind; 3] = [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label];
@@ -31,105 +35,6 @@ const KINDS: [TaskKind; 3] = [TaskKind::Evidence, TaskKind::Verify, TaskKind::La
 const IDLE_MS: i64 = 5 * 60 * 1000;
 /// Most points kept in the kappa series; beyond it every other point is dropped.
 const SERIES_POINTS: usize = 240;
-
-/// Everything the dashboard shows.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Dashboard {
-    /// The newest answer included; the app polls for a larger one.
-    pub last_annotation_id: i64,
-    /// The answer id the intervals were computed at; null before any.
-    pub intervals_as_of: Option<i64>,
-    /// Kinds with answers, in task order.
-    pub kinds: Vec<KindDashboard>,
-}
-
-/// One task kind's agreement.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct KindDashboard {
-    pub kind: TaskKind,
-    /// Items with a counted answer, as `factdesk agreement` counts "units".
-    pub units: u64,
-    /// Counted annotators with an answer of this kind.
-    pub annotators: u64,
-    /// Counted ratings, as `factdesk agreement` counts "ratings".
-    pub answers: u64,
-    pub fleiss: Statistic,
-    pub alpha: Statistic,
-    /// Cohen's kappa for each pair of counted annotators, names in sorted order.
-    pub pairs: Vec<PairAgreement>,
-    /// Everyone who answered this kind, counted or not, by name.
-    pub people: Vec<AnnotatorActivity>,
-    /// Fleiss' kappa as the counted answers accumulated, oldest first.
-    pub series: Vec<KappaPoint>,
-}
-
-/// A statistic as `factdesk agreement --json` prints it, with its verbal reading.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Statistic {
-    /// The metric's name in `factdesk agreement --json` (evidence is scored per
-    /// candidate: the `setsel_pooled_*` metrics).
-    pub metric: String,
-    pub value: Option<f64>,
-    /// Why the value is undefined.
-    pub reason: Option<String>,
-    /// Bootstrap 95% interval, as of `Dashboard::intervals_as_of`.
-    pub ci95: Option<(f64, f64)>,
-    /// Landis & Koch (1977): "slight", "fair", ... "almost perfect".
-    pub reading: Option<String>,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct PairAgreement {
-    pub a: String,
-    pub b: String,
-    /// Units both rated.
-    pub units: u64,
-    pub value: Option<f64>,
-    pub reason: Option<String>,
-}
-
-/// One annotator's work on a kind.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct AnnotatorActivity {
-    pub name: String,
-    /// Whether these answers count (not flagged, or included by the lead).
-    pub counted: bool,
-    pub flagged: bool,
-    /// Current answers of this kind.
-    pub answers: u64,
-    /// Time spent answering: each answer's own time, or the gap since the previous one
-    /// when it was not measured, gaps over 5 minutes left out.
-    pub active_ms: i64,
-    /// Answers per hour of active time; null before any measured time.
-    pub pace_per_hour: Option<f64>,
-    /// Evidence items answered (each showed a trick) and the failed share of them.
-    pub tricks_seen: u64,
-    pub trick_failure_rate: Option<f64>,
-    /// Units (per candidate for evidence) where the other counted annotators had a strict
-    /// majority, and the share of them where this annotator agreed with it.
-    pub majority_units: u64,
-    pub majority_agreement: Option<f64>,
-}
-
-/// Kappa after `answers` counted answers (the answer at `at_ms`).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct KappaPoint {
-    pub answers: u64,
-    pub at_ms: i64,
-    pub value: Option<f64>,
-}
-
-/// A 95% interval, when the statistic has one.
-pub type Interval = Option<(f64, f64)>;
-
-/// Bootstrap intervals per kind, from `factdesk agreement` on the same answers.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Intervals {
-    /// The newest answer id when they were computed.
-    pub as_of: i64,
-    /// Per kind: (Fleiss, alpha) intervals.
-    pub by_kind: BTreeMap<&'static str, (Interval, Interval)>,
-}
 
 /// An answer as the dashboard keeps it.
 #[derive(Debug, Clone)]
