@@ -5,56 +5,20 @@ use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::dashboard::{metric_names, Dashboard, DashboardState, KindDashboard};
-use factdesk_api::import::{import, ImportRequest};
-use factdesk_api::settings::trick_sentence;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ManualClock, NoProgress, Project};
+use factdesk_api::{ManualClock, Project};
 use factdesk_core::agreement::{compute, pairs, Label, Rating, RatingTable};
 use factdesk_core::seeded::Seeded;
 use std::collections::BTreeMap;
-use std::io::Write;
+
+mod common;
+use common::{project, trick_option};
 
 const NAMES: [&str; 4] = ["ana", "ben", "caro", "dan"];
 const LABELS: [&str; 3] = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
 
-fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
-    let docs = dir.join("docs.jsonl");
-    let claims = dir.join("claims.jsonl");
-    let mut d = std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}"));
-    let mut c = std::fs::File::create(&claims).unwrap_or_else(|e| panic!("{e}"));
-    for i in 0..n {
-        let text = format!(
-            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island. The river flooded twice. Tourism grew in the 1990s.",
-            1800 + i
-        );
-        let doc = serde_json::json!({"id": format!("d{i}"), "text": text});
-        writeln!(d, "{doc}").unwrap_or_else(|e| panic!("{e}"));
-        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
-        let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"});
-        writeln!(c, "{row}").unwrap_or_else(|e| panic!("{e}"));
-    }
-    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    p
-}
-
 fn trick_id(p: &Project, item: &Item) -> String {
-    let template = p
-        .settings()
-        .unwrap_or_else(|e| panic!("{e}"))
-        .trick_template;
-    let trick = trick_sentence(&template, &item.claim);
-    item.options
-        .iter()
-        .find(|o| o.text == trick)
-        .map(|o| o.id.clone())
-        .unwrap_or_default()
+    trick_option(p, item).unwrap_or_default()
 }
 
 fn close(a: Option<f64>, b: Option<f64>) -> bool {

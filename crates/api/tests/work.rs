@@ -2,59 +2,15 @@
 
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
-use factdesk_api::import::{import, ImportRequest};
-use factdesk_api::settings::trick_sentence;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
+use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::HashMap;
-use std::io::Write;
 
-/// A project of `n` claims, each with a document of eight sentences.
-fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
-    let docs = dir.join("docs.jsonl");
-    let claims = dir.join("claims.jsonl");
-    let (mut d, mut c) = (
-        std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}")),
-        std::fs::File::create(&claims).unwrap_or_else(|e| panic!("{e}")),
-    );
-    for i in 0..n {
-        let text = format!(
-            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island. The river flooded twice. Tourism grew in the 1990s. The port closed in {}.",
-            1800 + i,
-            1950 + i
-        );
-        writeln!(
-            d,
-            "{}",
-            serde_json::json!({"id": format!("d{i}"), "text": text})
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
-        writeln!(c, "{}", serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"}))
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    p
-}
+mod common;
+use common::{project, trick_option};
 
 fn trick_id(p: &Project, item: &Item) -> String {
-    let template = p
-        .settings()
-        .unwrap_or_else(|e| panic!("{e}"))
-        .trick_template;
-    let trick = trick_sentence(&template, &item.claim);
-    item.options
-        .iter()
-        .find(|o| o.text == trick)
-        .map(|o| o.id.clone())
-        .unwrap_or_else(|| panic!("no trick among {:?}", item.options))
+    trick_option(p, item).unwrap_or_else(|| panic!("no trick among {:?}", item.options))
 }
 
 fn real_id(p: &Project, item: &Item) -> String {
