@@ -65,7 +65,9 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
       assert.ok(task, `no evidence item ${i + 1}`);
       await session.keys(picks.join(""));
       for (const k of picks) {
-        assert.equal(await checked(session, k === "0" ? "no-evidence" : `option-${k}`), "true", `key ${k} on item ${i + 1}`);
+        // The key's effect is asynchronous to WebDriver: wait for it rather than race it.
+        const id = k === "0" ? "no-evidence" : `option-${k}`;
+        await session.until(`key ${k} to check ${id} on item ${i + 1}`, async () => (await checked(session, id)) === "true");
       }
       if (i === 2) {
         await saveScreenshot(session, "evidence.png");
