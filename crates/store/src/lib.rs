@@ -16,6 +16,7 @@ mod error;
 pub mod feed;
 mod index;
 mod migrate;
+pub mod pack_file;
 mod project;
 pub mod reviews;
 pub mod tasks;
