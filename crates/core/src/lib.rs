@@ -6,6 +6,7 @@
 pub mod agreement;
 pub mod checks;
 pub mod claim;
+pub mod gold;
 pub mod highlight;
 pub mod ranking;
 pub mod seeded;
