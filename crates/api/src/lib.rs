@@ -14,6 +14,7 @@ pub mod dto;
 pub mod error;
 pub mod eval;
 pub mod import;
+pub mod packs;
 pub mod progress;
 pub mod project;
 pub mod rank;

@@ -205,7 +205,13 @@ pub mod write {
     }
 
     /// A candidate without its scores: every option, the trick among them, looks alike.
-    pub fn candidate(conn: &Connection, claim_id: i64, rank: i64, sentence_id: i64, ranker: &str) -> Result<()> {
+    pub fn candidate(
+        conn: &Connection,
+        claim_id: i64,
+        rank: i64,
+        sentence_id: i64,
+        ranker: &str,
+    ) -> Result<()> {
         conn.prepare_cached(
             "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, scores) VALUES (?1, ?2, ?3, ?4, 0, '{}')",
         )?
@@ -213,7 +219,12 @@ pub mod write {
         Ok(())
     }
 
-    pub fn task(conn: &Connection, t: &crate::tasks::TaskRow, shuffle_key: i64, now: i64) -> Result<()> {
+    pub fn task(
+        conn: &Connection,
+        t: &crate::tasks::TaskRow,
+        shuffle_key: i64,
+        now: i64,
+    ) -> Result<()> {
         conn.execute(
             "INSERT INTO tasks (id, kind, claim_id, overlap, trick_slot, created_at, shuffle_key, answered)
              VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, 0)",
@@ -234,9 +245,11 @@ pub fn read_manifest(conn: &Connection) -> Result<Option<(String, String)>> {
         return Ok(None);
     }
     Ok(conn
-        .query_row("SELECT manifest, signature FROM pack_manifest LIMIT 1", [], |r| {
-            Ok((r.get(0)?, r.get(1)?))
-        })
+        .query_row(
+            "SELECT manifest, signature FROM pack_manifest LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?)
 }
 

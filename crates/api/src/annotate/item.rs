@@ -107,8 +107,11 @@ impl Project {
             .into_iter()
             .map(|c| (c.text, Some(c.sentence_id)))
             .collect();
-        let at = (task.trick_slot.unwrap_or(0) as usize).min(texts.len());
-        texts.insert(at, (trick_sentence(&settings.trick_template, claim), None));
+        // A pack's tasks carry no trick slot: there the trick is one of the candidates.
+        if let Some(slot) = task.trick_slot {
+            let at = (slot as usize).min(texts.len());
+            texts.insert(at, (trick_sentence(&settings.trick_template, claim), None));
+        }
         Ok(texts
             .into_iter()
             .enumerate()

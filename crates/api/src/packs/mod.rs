@@ -1,0 +1,149 @@
+//! Packs: an annotator's share of the work in a file of its own, taken to a laptop,
+//! answered offline and merged back.
+//!
+//! A pack is a project file (same schema) holding only the issued tasks with their claims,
+//! candidates and documents, that annotator's row, and the settings and guidelines, so
+//! `Project::open` on it serves and takes answers unchanged. It keeps the project's id but
+//! not its secret. The trick is stored as one more candidate sentence in the document of
+//! the first candidate, under an id derived from the secret like every other sentence id
+//! in the pack: nothing in the file tells it apart, while the lead's project can. A
+//! manifest signed with HMAC-SHA256 under the secret names the pack, the project, the
+//! annotator, the tasks, a digest of the issued rows and the expiry.
+
+mod issue;
+mod merge;
+mod sign;
+
+pub use issue::PackRequest;
+pub use merge::MergeReport;
+
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Project, Result};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use ts_rs::TS;
+
+/// What a pack says about itself, signed by the project that issued it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct Manifest {
+    pub format: u32,
+    pub pack_id: String,
+    pub project_id: String,
+    pub annotator: String,
+    pub annotator_id: i64,
+    pub kind: Option<TaskKind>,
+    pub tasks: Vec<i64>,
+    /// SHA-256 over the issued rows (see `factdesk_store::pack_file::issued_rows`).
+    pub digest: String,
+    pub issued_at: i64,
+    pub expires_at: i64,
+}
+
+/// A pack just written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PackIssued {
+    pub pack_id: String,
+    pub path: String,
+    pub annotator: String,
+    pub items: u64,
+    pub expires_at: i64,
+}
+
+/// One pack as `factdesk packs` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct PackSummary {
+    pub id: String,
+    pub annotator: String,
+    pub kind: Option<String>,
+    pub items: u64,
+    pub created_at: i64,
+    pub expires_at: i64,
+    pub returned_at: Option<i64>,
+    /// Answers merged from this pack.
+    pub merged: u64,
+    /// out, returned or expired.
+    pub state: String,
+}
+
+const FORMAT: u32 = 1;
+
+impl Project {
+    /// Every pack this project issued, newest first.
+    pub fn packs(&self) -> Result<Vec<PackSummary>> {
+        let now = self.clock.now_ms();
+        Ok(factdesk_store::pack_file::list(self.store.conn())?
+            .into_iter()
+            .map(|p| PackSummary {
+                state: if p.returned_at.is_some() {
+                    "returned"
+                } else if p.expires_at <= now {
+                    "expired"
+                } else {
+                    "out"
+                }
+                .to_string(),
+                id: p.id,
+                annotator: p.annotator,
+                kind: p.kind,
+                items: p.items as u64,
+                created_at: p.created_at,
+                expires_at: p.expires_at,
+                returned_at: p.returned_at,
+                merged: p.merged as u64,
+            })
+            .collect())
+    }
+
+    /// The manifest when this file is a pack (the app opens it in annotator mode), or
+    /// `None` for a project.
+    pub fn pack_manifest(&self) -> Result<Option<Manifest>> {
+        read_manifest(self.store.conn(), self.path()).map(|m| m.map(|(m, _, _)| m))
+    }
+}
+
+/// The manifest and signature of a pack file, or `None` if it is not one.
+fn read_manifest(
+    conn: &rusqlite::Connection,
+    path: &Path,
+) -> Result<Option<(Manifest, String, String)>> {
+    let Some((text, signature)) = factdesk_store::pack_file::read_manifest(conn)? else {
+        return Ok(None);
+    };
+    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+        Error::input(
+            &path.display().to_string(),
+            0,
+            Some("pack_manifest.manifest"),
+            format!("the pack's manifest cannot be read ({e}); the file was altered or damaged"),
+        )
+    })?;
+    if manifest.format != FORMAT {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!(
+                "{} is a pack of format {}; this Factdesk reads format {FORMAT}",
+                path.display(),
+                manifest.format
+            ),
+        ));
+    }
+    Ok(Some((manifest, text, signature)))
+}
+
+/// The signature of a manifest's exact text under the project's secret.
+fn signature(secret: &[u8], manifest_text: &str) -> String {
+    sign::hex(&sign::hmac_sha256(
+        secret,
+        format!("manifest:{manifest_text}").as_bytes(),
+    ))
+}
+
+/// The id a pack gives a lead's sentence.
+fn pack_sentence_id(secret: &[u8], pack_id: &str, sentence_id: i64) -> i64 {
+    sign::opaque_id(secret, &format!("sentence:{pack_id}:{sentence_id}"))
+}
+
+/// The id a pack gives the trick sentence of a task.
+fn pack_trick_id(secret: &[u8], pack_id: &str, task_id: i64) -> i64 {
+    sign::opaque_id(secret, &format!("trick:{pack_id}:{task_id}"))
+}
