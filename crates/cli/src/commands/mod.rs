@@ -17,6 +17,7 @@ mod settings;
 mod stats;
 mod submit;
 mod tasks;
+mod team;
 
 use clap::{Parser, Subcommand};
 
@@ -47,6 +48,9 @@ enum Command {
     Settings(settings::Args),
     Agreement(agreement::Args),
     Report(report::Args),
+    Pack(team::PackArgs),
+    Merge(team::MergeArgs),
+    Packs(team::PacksArgs),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -68,6 +72,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Settings(a) => settings::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Report(a) => report::run(a),
+        Command::Pack(a) => team::pack(a),
+        Command::Merge(a) => team::merge(a),
+        Command::Packs(a) => team::packs(a),
     }
 }
 

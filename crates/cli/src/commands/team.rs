@@ -1,0 +1,159 @@
+//! Work across laptops: `factdesk pack` hands an annotator a pack of items, `factdesk
+//! merge` takes the answered packs back, `factdesk packs` lists what is out.
+
+use factdesk_api::packs::PackRequest;
+use factdesk_api::tasks::TaskKind;
+use std::path::PathBuf;
+
+/// Write a pack of open items for one annotator to take away (a .fdpack file).
+///
+/// The pack opens in Factdesk like a project, in annotator mode; answers are saved in it
+/// as they are made. It holds no other annotator's answers, nothing that marks the trick
+/// sentence, and no gold. Its items are reserved for the annotator until it is merged
+/// back or expires.
+#[derive(Debug, clap::Args)]
+pub struct PackArgs {
+    /// The project file.
+    project: PathBuf,
+    /// The annotator the pack is for.
+    #[arg(long = "for", value_name = "NAME")]
+    annotator: String,
+    /// Items to put in the pack at most.
+    #[arg(long, default_value_t = 50)]
+    count: u64,
+    /// Only this kind: evidence, verify or label (refutation writing stays in the project).
+    #[arg(long)]
+    kind: Option<String>,
+    /// Days until the pack expires and its items go back to the pool.
+    #[arg(long, value_name = "DAYS", default_value_t = 14)]
+    expires: u32,
+    /// Where to write the pack.
+    #[arg(long, value_name = "FILE.fdpack")]
+    out: PathBuf,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Merge answered packs back into the project.
+///
+/// Each pack is checked first: it must have been issued by this project (its id and a
+/// signature only this project can make), be unaltered, and not have expired. A pack that
+/// fails is refused and changes nothing. Merging a pack again adds nothing; items left
+/// unanswered go back to the pool.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The project file.
+    project: PathBuf,
+    /// The returned pack files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print one JSON line per pack.
+    #[arg(long)]
+    json: bool,
+}
+
+/// List the packs handed out: out, returned or expired, and the answers merged from each.
+#[derive(Debug, clap::Args)]
+pub struct PacksArgs {
+    /// The project file.
+    project: PathBuf,
+    /// Print one JSON array.
+    #[arg(long)]
+    json: bool,
+}
+
+fn kind(name: &str) -> anyhow::Result<TaskKind> {
+    TaskKind::ALL
+        .into_iter()
+        .find(|k| k.as_str() == name)
+        .ok_or_else(|| anyhow::anyhow!("--kind: {name:?} is not one of evidence, verify, label"))
+}
+
+pub fn pack(a: PackArgs) -> anyhow::Result<()> {
+    let mut p = super::open(&a.project)?;
+    let req = PackRequest {
+        annotator: a.annotator,
+        count: a.count,
+        kind: a.kind.as_deref().map(kind).transpose()?,
+        expires_days: a.expires,
+    };
+    let issued = p.issue_pack(&req, &a.out)?;
+    if a.json {
+        return super::print_json(&issued);
+    }
+    println!(
+        "{}: {} items for {}, pack {}, expires {} UTC",
+        issued.path,
+        issued.items,
+        issued.annotator,
+        issued.pack_id,
+        utc(issued.expires_at)
+    );
+    Ok(())
+}
+
+pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
+    let mut p = super::open(&a.project)?;
+    let mut refused = 0;
+    for file in &a.files {
+        match p.merge_pack(file) {
+            Ok(r) if a.json => super::print_json(&r)?,
+            Ok(r) => println!(
+                "{}: {} new answers from {} ({} merged before), {} items back in the pool",
+                r.file, r.added, r.annotator, r.already, r.released
+            ),
+            Err(e) => {
+                eprintln!("error: {e}");
+                refused += 1;
+            }
+        }
+    }
+    if refused > 0 {
+        anyhow::bail!("{refused} of {} packs refused", a.files.len());
+    }
+    Ok(())
+}
+
+pub fn packs(a: PacksArgs) -> anyhow::Result<()> {
+    let list = super::open(&a.project)?.packs()?;
+    if a.json {
+        return super::print_json(&list);
+    }
+    if list.is_empty() {
+        println!("no packs issued");
+    }
+    for p in list {
+        println!(
+            "{}  {:<12} {:<9} {:>4} items  {:>4} answers merged  issued {}  expires {}",
+            p.id,
+            p.annotator,
+            p.state,
+            p.items,
+            p.merged,
+            utc(p.created_at),
+            utc(p.expires_at)
+        );
+    }
+    Ok(())
+}
+
+/// Unix milliseconds as "YYYY-MM-DD HH:MM" in UTC (days to civil date, proleptic Gregorian).
+fn utc(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
+        rest / 3600,
+        rest % 3600 / 60
+    )
+}
