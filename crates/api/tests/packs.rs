@@ -69,7 +69,10 @@ fn label_answer(name: &str, task_id: i64) -> Answer {
 }
 
 fn issue(p: &mut Project, dir: &Path, name: &str, kind: TaskKind) -> PathBuf {
-    let out = dir.join(format!("{name}-{}.fdpack", kind.as_str()));
+    let out = (1..)
+        .map(|i| dir.join(format!("{name}-{}-{i}.fdpack", kind.as_str())))
+        .find(|p| !p.exists())
+        .unwrap_or_default();
     let req = PackRequest {
         annotator: name.to_string(),
         count: 10,
@@ -225,6 +228,30 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
     let second = ok(l.merge_pack(&good));
     assert_eq!((second.added, second.already), (0, 1));
     assert_eq!(answers(&l), before);
+
+    // A pack merged into a copy of the project from before it was issued.
+    drop(l);
+    let stale_copy = dir.path().join("older-copy.fdesk");
+    ok(std::fs::copy(dir.path().join("p.fdesk"), &stale_copy));
+    let mut l = ok(Project::open(
+        &dir.path().join("p.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let newer = answered_pack(&mut l, dir.path(), "cal", &clock);
+    let mut stale = ok(Project::open(&stale_copy, Box::new(clock.clone())));
+    let msg = refusal(&mut stale, &newer);
+    assert!(
+        msg.contains("is not on record in this project file"),
+        "{msg}"
+    );
+
+    // A file that is not a database any more (its header damaged).
+    let damaged = answered_pack(&mut other, &other_dir, "ben", &clock);
+    let mut bytes = ok(std::fs::read(&damaged));
+    bytes[0] ^= 0x01;
+    ok(std::fs::write(&damaged, bytes));
+    let msg = refusal(&mut other, &damaged);
+    assert!(msg.contains("cannot be read as a pack"), "{msg}");
 
     // A results file from an expired pack.
     let late = answered_pack(&mut other, &other_dir, "ana", &clock);

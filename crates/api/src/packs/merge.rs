@@ -35,12 +35,13 @@ impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing.
     pub fn merge_pack(&mut self, file: &Path) -> Result<MergeReport> {
         let name = file.display().to_string();
-        let pack = Store::open(file).map_err(|e| {
-            Error::new(
-                ErrorCode::InvalidInput,
-                format!("{name}: cannot be read as a pack (damaged or altered?): {e}"),
+        let unreadable = |e: &dyn std::fmt::Display| {
+            refused(
+                &name,
+                format!("it cannot be read as a pack (damaged or altered): {e}"),
             )
-        })?;
+        };
+        let pack = Store::open(file).map_err(|e| unreadable(&e))?;
         let conn = pack.conn();
         let (manifest, text, sig) = read_manifest(conn, file)?
             .ok_or_else(|| refused(&name, "it is not a pack (it has no manifest)"))?;
@@ -61,7 +62,7 @@ impl Project {
                 "its manifest was altered after it was issued (the signature does not match)",
             ));
         }
-        let digest = sign::digest_lines(&pack_file::issued_rows(conn)?);
+        let digest = sign::digest_lines(&pack_file::issued_rows(conn).map_err(|e| unreadable(&e))?);
         if !sign::same(&digest, &manifest.digest) {
             return Err(refused(&name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
         }
@@ -73,7 +74,7 @@ impl Project {
             let days = (now - row.expires_at) / 86_400_000;
             return Err(refused(&name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
         }
-        let answers = pack_file::answers(conn)?;
+        let answers = pack_file::answers(conn).map_err(|e| unreadable(&e))?;
         let issued: HashSet<i64> = manifest.tasks.iter().copied().collect();
         let mut to_add = Vec::new();
         let mut already = 0u64;
