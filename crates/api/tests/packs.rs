@@ -393,4 +393,10 @@ fn a_pack_holds_no_other_annotators_answers_no_trick_marker_and_no_gold() {
     let trick = trick_sentence(TEMPLATE, &item.claim);
     assert_eq!(item.options.iter().filter(|o| o.text == trick).count(), 1);
     assert_eq!(item.options.len(), 6);
+    // A pack cannot hand out or take in packs of its own.
+    let err = pack
+        .issue_pack(&req, &dir.path().join("again.fdpack"))
+        .err()
+        .unwrap_or_else(|| panic!("a pack issued a pack"));
+    assert_eq!(err.code, ErrorCode::Forbidden, "{err}");
 }

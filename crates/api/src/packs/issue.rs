@@ -43,6 +43,7 @@ struct Trick {
 impl Project {
     /// Writes a pack of open items for `req.annotator` to `out` and reserves them.
     pub fn issue_pack(&mut self, req: &PackRequest, out: &Path) -> Result<PackIssued> {
+        self.require_not_pack()?;
         if req.kind == Some(TaskKind::Refute) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,

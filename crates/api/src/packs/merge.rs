@@ -34,6 +34,7 @@ fn refused(file: &str, why: impl std::fmt::Display) -> Error {
 impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing.
     pub fn merge_pack(&mut self, file: &Path) -> Result<MergeReport> {
+        self.require_not_pack()?;
         let name = file.display().to_string();
         let unreadable = |e: &dyn std::fmt::Display| {
             refused(

@@ -101,6 +101,22 @@ impl Project {
     }
 }
 
+impl Project {
+    /// Packs are issued and merged by the lead's project, never by a pack.
+    fn require_not_pack(&self) -> Result<()> {
+        if self.pack_manifest()?.is_some() {
+            return Err(Error::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is a pack; packs are issued and merged in the lead's project",
+                    self.path().display()
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The manifest and signature of a pack file, or `None` if it is not one.
 fn read_manifest(
     conn: &rusqlite::Connection,
