@@ -13,6 +13,7 @@ pub mod dashboard;
 pub mod dto;
 pub mod error;
 pub mod eval;
+pub mod gold;
 pub mod import;
 pub mod packs;
 pub mod progress;

@@ -11,6 +11,7 @@ pub mod assignments;
 mod candidates;
 mod claims;
 mod counts;
+pub mod decisions;
 mod documents;
 mod error;
 pub mod feed;

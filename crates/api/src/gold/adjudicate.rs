@@ -1,0 +1,269 @@
+//! The lead's adjudication: tasks sorted by disagreement with every answer side by side,
+//! and decisions (take an answer, or give one) that record who, when and why and can be
+//! undone.
+
+use super::outcome::{from_answer, Outcome};
+use super::GoldRequest;
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_store::decisions::{self, DecisionRow, NewDecision};
+use serde::Serialize;
+use ts_rs::TS;
+
+/// One annotator's current answer on a task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct QueueAnswer {
+    pub annotation_id: i64,
+    pub annotator: String,
+    /// Whether it counts (its annotator is not flagged, or the lead included them).
+    pub counted: bool,
+    /// As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
+    #[ts(type = "unknown")]
+    pub answer: serde_json::Value,
+    pub comment: Option<String>,
+    pub trick_failed: bool,
+}
+
+/// The lead's current decision on a task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Decision {
+    pub lead: String,
+    /// Unix milliseconds.
+    pub at: i64,
+    pub reason: Option<String>,
+    /// The annotator whose answer was taken, if one was.
+    pub taken_from: Option<String>,
+    #[ts(type = "unknown")]
+    pub answer: serde_json::Value,
+}
+
+impl Decision {
+    pub(crate) fn from_row(d: &DecisionRow, answers: &[QueueAnswer]) -> Decision {
+        Decision {
+            lead: d.lead.clone(),
+            at: d.at,
+            reason: d.reason.clone(),
+            taken_from: d.taken_from.and_then(|id| {
+                answers
+                    .iter()
+                    .find(|a| a.annotation_id == id)
+                    .map(|a| a.annotator.clone())
+            }),
+            answer: d.answer.clone().unwrap_or(serde_json::Value::Null),
+        }
+    }
+}
+
+/// A candidate sentence in its document.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct QueueCandidate {
+    pub sentence_id: i64,
+    pub document_id: String,
+    pub sentence_index: i64,
+    pub text: String,
+}
+
+/// A task waiting for (or holding) the lead's decision.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct QueueItem {
+    pub task_id: i64,
+    pub kind: TaskKind,
+    pub claim: String,
+    pub claim_id: String,
+    pub share_agreeing: Option<f64>,
+    pub outcome: Outcome,
+    pub answers: Vec<super::QueueAnswer>,
+    /// Evidence tasks: the candidates shown.
+    pub candidates: Vec<QueueCandidate>,
+    pub decision: Option<Decision>,
+}
+
+impl Project {
+    /// Tasks the counted annotators disagree on (or that settled on nothing), most
+    /// disagreement first. Lead only.
+    pub fn adjudication_queue(&self, lead: &str, req: &GoldRequest) -> Result<Vec<QueueItem>> {
+        self.require_lead(lead)?;
+        let aggregation = self.aggregate(req)?;
+        let mut items = Vec::new();
+        for t in aggregation.tasks {
+            let unsettled = matches!(t.outcome, Outcome::NoGoldEvidence | Outcome::NoMajority);
+            if t.decision.is_none() && !unsettled && t.share_agreeing.is_none_or(|s| s >= 1.0) {
+                continue;
+            }
+            let claim = self
+                .store
+                .claim(t.claim_id)?
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, "a task's claim is missing"))?;
+            let candidates = if t.kind == TaskKind::Evidence {
+                self.store
+                    .candidates(t.claim_id)?
+                    .into_iter()
+                    .map(|c| QueueCandidate {
+                        sentence_id: c.sentence_id,
+                        document_id: c.document_ext_id,
+                        sentence_index: c.sentence_index,
+                        text: c.text,
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            items.push(QueueItem {
+                task_id: t.task_id,
+                kind: t.kind,
+                claim: claim.text,
+                claim_id: claim.ext_id,
+                share_agreeing: t.share_agreeing,
+                outcome: t.outcome,
+                answers: t.answers,
+                candidates,
+                decision: t.decision,
+            });
+        }
+        items.sort_by(|a, b| {
+            let share = |i: &QueueItem| i.share_agreeing.unwrap_or(0.0);
+            share(a)
+                .total_cmp(&share(b))
+                .then(a.task_id.cmp(&b.task_id))
+        });
+        Ok(items)
+    }
+
+    /// Records the lead's decision on a task: `take` an annotator's current answer, or
+    /// give `answer` (stored like an annotator's answer). Returns the resulting outcome.
+    pub fn decide(
+        &mut self,
+        lead: &str,
+        task_id: i64,
+        take: Option<&str>,
+        answer: Option<serde_json::Value>,
+        reason: Option<&str>,
+    ) -> Result<Outcome> {
+        self.require_lead(lead)?;
+        let lead_id = self.annotator(lead)?.id;
+        let task = self.task(task_id)?;
+        let kind: TaskKind = task.kind.parse()?;
+        if kind == TaskKind::Refute {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                "written refutations are reviewed (factdesk review), not adjudicated",
+            ));
+        }
+        let (answer, taken_from) = match (take, answer) {
+            (Some(name), None) => {
+                let who = self.annotator(name)?;
+                let taken =
+                    factdesk_store::annotations::current(self.store.conn(), task_id, who.id)?
+                        .ok_or_else(|| {
+                            Error::new(
+                                ErrorCode::NotFound,
+                                format!("{name} has not answered task {task_id}"),
+                            )
+                        })?;
+                (taken.answer, Some(taken.id))
+            }
+            (None, Some(answer)) => (self.checked_answer(kind, task.claim_id, answer)?, None),
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidInput,
+                    "give either an annotator whose answer to take or an answer, not both",
+                ))
+            }
+        };
+        let text = answer.to_string();
+        let now = self.clock.now_ms();
+        let tx = self.store.transaction()?;
+        decisions::insert(
+            &tx,
+            &NewDecision {
+                task_id,
+                lead_id,
+                answer: Some(&text),
+                taken_from,
+                reason: reason.filter(|r| !r.trim().is_empty()),
+                at: now,
+            },
+        )?;
+        tx.commit()?;
+        Ok(from_answer(kind, &answer))
+    }
+
+    /// Undoes the lead's current decision on a task; the answers settle it again.
+    pub fn undo_decision(&mut self, lead: &str, task_id: i64, reason: Option<&str>) -> Result<()> {
+        self.require_lead(lead)?;
+        let lead_id = self.annotator(lead)?.id;
+        self.task(task_id)?;
+        let current = decisions::latest(self.store.conn())?
+            .into_iter()
+            .find(|d| d.task_id == task_id);
+        if current.is_none_or(|d| d.answer.is_none()) {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("task {task_id} has no decision to undo"),
+            ));
+        }
+        let now = self.clock.now_ms();
+        let tx = self.store.transaction()?;
+        decisions::insert(
+            &tx,
+            &NewDecision {
+                task_id,
+                lead_id,
+                answer: None,
+                taken_from: None,
+                reason: reason.filter(|r| !r.trim().is_empty()),
+                at: now,
+            },
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A lead's own answer, in the stored shape, with its sentences among the candidates.
+    fn checked_answer(
+        &self,
+        kind: TaskKind,
+        claim_id: i64,
+        answer: serde_json::Value,
+    ) -> Result<serde_json::Value> {
+        let invalid = |m: String| Error::new(ErrorCode::InvalidInput, m);
+        match kind {
+            TaskKind::Evidence => {
+                let no_evidence = answer["no_evidence"].as_bool().unwrap_or(false);
+                let chosen = super::outcome::selected(&answer);
+                let shown: Vec<i64> = self
+                    .store
+                    .candidates(claim_id)?
+                    .into_iter()
+                    .map(|c| c.sentence_id)
+                    .collect();
+                if let Some(bad) = chosen.iter().find(|s| !shown.contains(s)) {
+                    return Err(invalid(format!(
+                        "answer: field \"selected\": sentence {bad} is not a candidate of this claim"
+                    )));
+                }
+                if no_evidence == !chosen.is_empty() {
+                    return Err(invalid(
+                        "answer: give \"selected\" sentence ids or \"no_evidence\": true".into(),
+                    ));
+                }
+                Ok(serde_json::json!({"selected": chosen, "no_evidence": no_evidence}))
+            }
+            _ => {
+                let label = answer["label"].as_str().unwrap_or_default();
+                let allowed: Vec<&str> = if kind == TaskKind::Verify {
+                    vec!["contradicts", "does_not_contradict", "malformed"]
+                } else {
+                    vec!["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"]
+                };
+                if !allowed.contains(&label) {
+                    return Err(invalid(format!(
+                        "answer: field \"label\" must be one of {}",
+                        allowed.join(", ")
+                    )));
+                }
+                Ok(serde_json::json!({"label": label}))
+            }
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The gold export: one line per claim that made it, its split from its ROOT claim's id
+//! and the seed, with agreement and provenance; a dataset card beside the file; and the
+//! preview (counts only) the app shows before writing.
+
+use super::outcome::{Aggregation, Outcome, TaskOutcome};
+use super::{split_names, GoldMethod, GoldRequest};
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::gold::split_of;
+use factdesk_store::ClaimRow;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use ts_rs::TS;
+
+/// The shape of the exported lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    #[default]
+    Factdesk,
+    Fever,
+}
+
+impl std::str::FromStr for ExportFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<ExportFormat> {
+        match s {
+            "factdesk" => Ok(ExportFormat::Factdesk),
+            "fever" => Ok(ExportFormat::Fever),
+            _ => Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("unknown format {s:?}: use factdesk or fever"),
+            )),
+        }
+    }
+}
+
+/// One gold evidence sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct GoldEvidence {
+    pub document_id: String,
+    pub sentence_index: i64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct GoldAgreement {
+    /// Answers counted for the claim's deciding task.
+    pub answers: u32,
+    /// Share of them equal to the gold answer; null without answers.
+    pub share_agreeing: Option<f64>,
+}
+
+/// How a line's label and evidence were reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Provenance {
+    /// majority, dawid-skene, or lead-decision.
+    pub method: String,
+    pub lead: Option<String>,
+    /// Unix milliseconds of the decision.
+    pub at: Option<i64>,
+    pub reason: Option<String>,
+    /// The annotator whose answer the lead took.
+    pub taken_from: Option<String>,
+}
+
+/// One line of the gold file (factdesk format).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct GoldLine {
+    pub id: String,
+    pub claim: String,
+    pub label: String,
+    pub evidence: Vec<GoldEvidence>,
+    pub context: Option<String>,
+    pub source_url: Option<String>,
+    pub parent_id: Option<String>,
+    pub split: String,
+    pub agreement: GoldAgreement,
+    pub provenance: Provenance,
+    /// The project's task that settled the evidence (FEVER's annotation id).
+    #[serde(skip)]
+    pub task_id: i64,
+    #[serde(skip)]
+    pub row_id: i64,
+}
+
+/// A claim left out of the gold file, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct DroppedClaim {
+    pub id: String,
+    pub claim: String,
+    pub reason: String,
+}
+
+/// What an export would write.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ExportPreview {
+    pub method: GoldMethod,
+    pub lines: u64,
+    pub per_label: BTreeMap<String, u64>,
+    pub per_split: BTreeMap<String, u64>,
+    pub dropped: Vec<DroppedClaim>,
+    pub counted_annotators: Vec<String>,
+    pub excluded_annotators: Vec<String>,
+    /// Dawid-Skene: each kind's estimated accuracy of each annotator.
+    pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Mean share agreeing over the exported lines with counted answers.
+    pub mean_share_agreeing: Option<f64>,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ExportReport {
+    pub out: String,
+    pub card: String,
+    /// FEVER format: the file of each split.
+    pub split_files: Vec<String>,
+    pub preview: ExportPreview,
+}
+
+fn provenance(method: GoldMethod, task: Option<&TaskOutcome>) -> Provenance {
+    match task.and_then(|t| t.decision.as_ref()) {
+        Some(d) => Provenance {
+            method: "lead-decision".into(),
+            lead: Some(d.lead.clone()),
+            at: Some(d.at),
+            reason: d.reason.clone(),
+            taken_from: d.taken_from.clone(),
+        },
+        None => Provenance {
+            method: method.as_str().into(),
+            lead: None,
+            at: None,
+            reason: None,
+            taken_from: None,
+        },
+    }
+}
+
+fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
+    GoldAgreement {
+        answers: task.map_or(0, |t| t.counted),
+        share_agreeing: task.and_then(|t| t.share_agreeing),
+    }
+}
+
+impl Project {
+    /// The gold lines and dropped claims under `req`.
+    pub fn gold(&self, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        let aggregation = self.aggregate(req)?;
+        let names = split_names(req.splits.len());
+        let mut by_claim: HashMap<(TaskKind, i64), &TaskOutcome> = HashMap::new();
+        for t in &aggregation.tasks {
+            by_claim.insert((t.kind, t.claim_id), t);
+        }
+        let mut roots: Vec<&TaskOutcome> = aggregation
+            .tasks
+            .iter()
+            .filter(|t| t.kind == TaskKind::Evidence)
+            .collect();
+        roots.sort_by_key(|t| t.claim_id);
+        let mut lines = Vec::new();
+        let mut dropped = Vec::new();
+        for task in roots {
+            let Some(claim) = self.store.claim(task.claim_id)? else {
+                continue;
+            };
+            if claim.parent_id.is_some() {
+                continue;
+            }
+            let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
+            let label_task = by_claim.get(&(TaskKind::Label, claim.id)).copied();
+            let label = match label_task.map(|t| &t.outcome) {
+                Some(Outcome::Label { label }) => Some(label.clone()),
+                Some(_) => None,
+                None => claim.label.clone(),
+            };
+            let evidence = match &task.outcome {
+                Outcome::Evidence { sentences } => self.evidence(sentences)?,
+                _ => Vec::new(),
+            };
+            let reason = match (&label, &task.outcome) {
+                (None, _) if label_task.is_some() => Some("no strict majority on the label"),
+                (None, _) => Some("no label"),
+                (Some(l), _) if l == "FAILED" => Some("labelled FAILED"),
+                (Some(l), _) if l == "NOT ENOUGH INFO" => None,
+                (_, Outcome::NoEvidence) => {
+                    Some("a majority found no evidence among the candidates")
+                }
+                (_, Outcome::NoGoldEvidence) => {
+                    Some("no sentence was selected by a strict majority")
+                }
+                _ => None,
+            };
+            let children = self.store.claim_children(claim.id)?;
+            if let Some(reason) = reason {
+                dropped.push(drop_of(&claim, reason));
+                for child in &children {
+                    dropped.push(drop_of(child, "its original claim was dropped"));
+                }
+                continue;
+            }
+            let label = label.unwrap_or_default();
+            let line = GoldLine {
+                id: claim.ext_id.clone(),
+                claim: claim.text.clone(),
+                label: label.clone(),
+                evidence: evidence.clone(),
+                context: claim.context.clone(),
+                source_url: claim.source_url.clone(),
+                parent_id: None,
+                split: split.clone(),
+                agreement: agreement(Some(task)),
+                provenance: provenance(aggregation.method, Some(task)),
+                task_id: task.task_id,
+                row_id: claim.id,
+            };
+            lines.push(line);
+            for child in children {
+                let verify = by_claim.get(&(TaskKind::Verify, child.id)).copied();
+                let accepted = match (child.origin.as_str(), verify.map(|v| &v.outcome)) {
+                    (_, Some(Outcome::Label { label })) if label == "contradicts" => Ok(()),
+                    (_, Some(Outcome::Label { label })) => Err(format!("verified as {label}")),
+                    (_, Some(_)) => Err("no strict majority on verification".to_string()),
+                    ("written", None) => Err("a written refutation not yet verified".to_string()),
+                    _ => Ok(()),
+                };
+                if let Err(reason) = accepted {
+                    dropped.push(drop_of(&child, &reason));
+                    continue;
+                }
+                let child_label = child.label.clone().unwrap_or_else(|| "REFUTED".into());
+                lines.push(GoldLine {
+                    id: child.ext_id.clone(),
+                    claim: child.text.clone(),
+                    // A supported claim's gold evidence refutes its accepted refutations.
+                    evidence: if label == "SUPPORTED" {
+                        evidence.clone()
+                    } else {
+                        Vec::new()
+                    },
+                    label: child_label,
+                    context: child.context.clone(),
+                    source_url: child.source_url.clone(),
+                    parent_id: Some(claim.ext_id.clone()),
+                    split: split.clone(),
+                    agreement: agreement(verify.or(Some(task))),
+                    provenance: provenance(aggregation.method, verify.or(Some(task))),
+                    task_id: task.task_id,
+                    row_id: child.id,
+                });
+            }
+        }
+        let preview = preview(&aggregation, &lines, dropped, &names);
+        Ok((lines, preview))
+    }
+
+    /// Counts per label and split, and the dropped claims, without writing anything.
+    pub fn export_preview(&self, req: &GoldRequest) -> Result<ExportPreview> {
+        Ok(self.gold(req)?.1)
+    }
+
+    /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`).
+    pub fn export_gold(
+        &self,
+        req: &GoldRequest,
+        out: &Path,
+        format: ExportFormat,
+    ) -> Result<ExportReport> {
+        let (lines, preview) = self.gold(req)?;
+        let mut split_files = Vec::new();
+        match format {
+            ExportFormat::Factdesk => write_lines(out, lines.iter().map(serde_json::to_value))?,
+            ExportFormat::Fever => {
+                write_lines(out, lines.iter().map(fever_line))?;
+                for name in split_names(req.splits.len()) {
+                    let path = beside(out, &format!("{name}.jsonl"));
+                    write_lines(
+                        &path,
+                        lines.iter().filter(|l| l.split == name).map(fever_line),
+                    )?;
+                    split_files.push(path.display().to_string());
+                }
+            }
+        }
+        let card = beside(out, "card.md");
+        let text = super::export_card::card(&preview, req, format);
+        std::fs::write(&card, text).map_err(|e| io_error(&card, e))?;
+        Ok(ExportReport {
+            out: out.display().to_string(),
+            card: card.display().to_string(),
+            split_files,
+            preview,
+        })
+    }
+
+    fn evidence(&self, sentences: &[i64]) -> Result<Vec<GoldEvidence>> {
+        let mut out = Vec::with_capacity(sentences.len());
+        for &id in sentences {
+            if let Some(s) = self.store.sentence(id)? {
+                out.push(GoldEvidence {
+                    document_id: s.document_ext_id,
+                    sentence_index: s.idx,
+                    text: s.text,
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn drop_of(claim: &ClaimRow, reason: &str) -> DroppedClaim {
+    DroppedClaim {
+        id: claim.ext_id.clone(),
+        claim: claim.text.clone(),
+        reason: reason.to_string(),
+    }
+}
+
+fn preview(
+    aggregation: &Aggregation,
+    lines: &[GoldLine],
+    dropped: Vec<DroppedClaim>,
+    names: &[String],
+) -> ExportPreview {
+    let mut per_label = BTreeMap::new();
+    let mut per_split: BTreeMap<String, u64> = names.iter().map(|n| (n.clone(), 0)).collect();
+    let mut shares = Vec::new();
+    for l in lines {
+        *per_label.entry(l.label.clone()).or_insert(0) += 1;
+        *per_split.entry(l.split.clone()).or_insert(0) += 1;
+        shares.extend(l.agreement.share_agreeing);
+    }
+    ExportPreview {
+        method: aggregation.method,
+        lines: lines.len() as u64,
+        per_label,
+        per_split,
+        dropped,
+        counted_annotators: aggregation.counted_annotators.clone(),
+        excluded_annotators: aggregation.excluded_annotators.clone(),
+        accuracy: aggregation.accuracy.clone(),
+        mean_share_agreeing: (!shares.is_empty())
+            .then(|| shares.iter().sum::<f64>() / shares.len() as f64),
+    }
+}
+
+/// A FEVER-shaped line: FEVER's field names and labels; one evidence set holding every
+/// gold sentence as [annotation id, evidence id, page, sentence id].
+fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
+    let label = match l.label.as_str() {
+        "SUPPORTED" => "SUPPORTS",
+        "REFUTED" => "REFUTES",
+        _ => "NOT ENOUGH INFO",
+    };
+    let evidence = if l.evidence.is_empty() {
+        serde_json::json!([[[l.task_id, null, null, null]]])
+    } else {
+        let set: Vec<serde_json::Value> = l
+            .evidence
+            .iter()
+            .enumerate()
+            .map(|(i, e)| serde_json::json!([l.task_id, i, e.document_id, e.sentence_index]))
+            .collect();
+        serde_json::json!([set])
+    };
+    Ok(serde_json::json!({
+        "id": l.row_id,
+        "verifiable": if label == "NOT ENOUGH INFO" { "NOT VERIFIABLE" } else { "VERIFIABLE" },
+        "label": label,
+        "claim": l.claim,
+        "evidence": evidence,
+    }))
+}
+
+/// `gold.jsonl` → `gold.<suffix>` in the same folder.
+fn beside(out: &Path, suffix: &str) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "gold".to_string(), |s| s.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}.{suffix}"))
+}
+
+fn io_error(path: &Path, e: std::io::Error) -> Error {
+    Error::new(
+        ErrorCode::Io,
+        format!("{}: cannot write: {e}", path.display()),
+    )
+}
+
+/// Writes to a temporary file and renames it into place, so a failed export leaves any
+/// earlier file whole.
+fn write_lines(
+    path: &Path,
+    lines: impl Iterator<Item = serde_json::Result<serde_json::Value>>,
+) -> Result<()> {
+    let tmp = beside(path, "partial");
+    let mut file =
+        std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| io_error(&tmp, e))?);
+    for line in lines {
+        let line = line.map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
+        writeln!(file, "{line}").map_err(|e| io_error(&tmp, e))?;
+    }
+    file.into_inner()
+        .map_err(|e| io_error(&tmp, e.into_error()))?
+        .sync_all()
+        .map_err(|e| io_error(&tmp, e))?;
+    std::fs::rename(&tmp, path).map_err(|e| io_error(path, e))
+}

@@ -1,0 +1,78 @@
+//! The dataset card written beside a gold file: counts, agreement, method, drops.
+
+use super::{ExportFormat, ExportPreview, GoldRequest};
+use std::fmt::Write;
+
+/// The card's Markdown.
+pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Gold dataset card\n");
+    let _ = writeln!(
+        s,
+        "- Claims: {}\n- Format: {}\n- Aggregation: {}\n- Splits: {} (seed {}), by a hash of each root claim's id, so a claim and its refutations share a split",
+        p.lines,
+        match format {
+            ExportFormat::Factdesk => "factdesk",
+            ExportFormat::Fever => "fever",
+        },
+        p.method.as_str(),
+        req.splits
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        req.seed
+    );
+    let _ = writeln!(
+        s,
+        "- Annotators counted: {}\n- Annotators left out (flagged for failing trick sentences): {}",
+        list(&p.counted_annotators),
+        list(&p.excluded_annotators)
+    );
+    if let Some(m) = p.mean_share_agreeing {
+        let _ = writeln!(
+            s,
+            "- Mean share of counted answers agreeing with the gold: {m:.3}"
+        );
+    }
+    let _ = writeln!(s, "\n## Claims per label\n\n| label | claims |\n|---|---|");
+    for (label, n) in &p.per_label {
+        let _ = writeln!(s, "| {label} | {n} |");
+    }
+    let _ = writeln!(s, "\n## Claims per split\n\n| split | claims |\n|---|---|");
+    for (split, n) in &p.per_split {
+        let _ = writeln!(s, "| {split} | {n} |");
+    }
+    if !p.accuracy.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n## Estimated annotator accuracy (Dawid-Skene)\n\n| task kind | annotator | accuracy |\n|---|---|---|"
+        );
+        for (kind, by) in &p.accuracy {
+            for (name, a) in by {
+                let _ = writeln!(s, "| {kind} | {} | {a:.3} |", cell(name));
+            }
+        }
+    }
+    let _ = writeln!(s, "\n## Dropped claims ({})\n", p.dropped.len());
+    if !p.dropped.is_empty() {
+        let _ = writeln!(s, "| id | reason | claim |\n|---|---|---|");
+        for d in &p.dropped {
+            let _ = writeln!(s, "| {} | {} | {} |", cell(&d.id), d.reason, cell(&d.claim));
+        }
+    }
+    s
+}
+
+fn list(names: &[String]) -> String {
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", ")
+    }
+}
+
+/// Keeps a table cell on one line and its pipes literal.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}

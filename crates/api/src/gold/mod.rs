@@ -1,0 +1,105 @@
+//! Gold data: each task's outcome from its counted answers (strict majority or
+//! Dawid-Skene) or the lead's decision, the adjudication queue, and the export.
+
+mod adjudicate;
+mod export;
+mod export_card;
+mod outcome;
+
+pub use adjudicate::{Decision, QueueAnswer, QueueCandidate, QueueItem};
+pub use export::{
+    DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
+    Provenance,
+};
+pub use outcome::{Aggregation, Outcome, TaskOutcome};
+
+use crate::{Error, ErrorCode, Result};
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// How answers become one label.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum GoldMethod {
+    #[default]
+    Majority,
+    DawidSkene,
+}
+
+impl GoldMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GoldMethod::Majority => "majority",
+            GoldMethod::DawidSkene => "dawid-skene",
+        }
+    }
+}
+
+impl std::str::FromStr for GoldMethod {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<GoldMethod> {
+        match s {
+            "majority" => Ok(GoldMethod::Majority),
+            "dawid-skene" => Ok(GoldMethod::DawidSkene),
+            _ => Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("unknown method {s:?}: use majority or dawid-skene"),
+            )),
+        }
+    }
+}
+
+/// What to aggregate and how to split.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct GoldRequest {
+    pub method: GoldMethod,
+    /// Count annotators flagged for failing trick sentences.
+    pub include_flagged: bool,
+    /// Relative sizes of the splits, e.g. [70, 15, 15].
+    pub splits: Vec<u32>,
+    pub seed: u64,
+}
+
+impl Default for GoldRequest {
+    fn default() -> GoldRequest {
+        GoldRequest {
+            method: GoldMethod::Majority,
+            include_flagged: false,
+            splits: vec![70, 15, 15],
+            seed: 1,
+        }
+    }
+}
+
+/// Reads `70,15,15` into ratios.
+pub fn parse_splits(text: &str) -> Result<Vec<u32>> {
+    let ratios: Vec<u32> = text
+        .split(',')
+        .map(|p| p.trim().parse::<u32>())
+        .collect::<std::result::Result<_, _>>()
+        .map_err(|_| {
+            Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "splits {text:?}: expected whole numbers separated by commas, like 70,15,15"
+                ),
+            )
+        })?;
+    if ratios.iter().all(|&r| r == 0) {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("splits {text:?}: at least one must be above zero"),
+        ));
+    }
+    Ok(ratios)
+}
+
+/// The names of the splits for a number of ratios.
+pub fn split_names(count: usize) -> Vec<String> {
+    match count {
+        1 => vec!["all".into()],
+        2 => vec!["train".into(), "test".into()],
+        3 => vec!["train".into(), "dev".into(), "test".into()],
+        n => (1..=n).map(|i| format!("split{i}")).collect(),
+    }
+}

@@ -1,0 +1,351 @@
+//! Each task's outcome: from the counted annotators' answers by strict majority or
+//! Dawid-Skene, unless the lead decided it.
+
+use super::adjudicate::{Decision, QueueAnswer};
+use super::{GoldMethod, GoldRequest};
+use crate::tasks::TaskKind;
+use crate::{Project, Result};
+use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
+use factdesk_store::{annotations, decisions};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use ts_rs::TS;
+
+/// What a task settled on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Evidence: the gold sentences (ids in the project).
+    Evidence { sentences: Vec<i64> },
+    /// Evidence: a strict majority said none of the sentences is evidence.
+    NoEvidence,
+    /// Evidence: no sentence was selected by a strict majority.
+    NoGoldEvidence,
+    /// Verify or label: the label a strict majority (or the model) gave.
+    Label { label: String },
+    /// Verify or label: no strict majority.
+    NoMajority,
+}
+
+/// One task with its answers and what they (or the lead) settled on.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct TaskOutcome {
+    pub task_id: i64,
+    pub kind: TaskKind,
+    pub claim_id: i64,
+    /// Every current answer; `counted` says which ones were aggregated.
+    pub answers: Vec<QueueAnswer>,
+    /// Answers counted.
+    pub counted: u32,
+    /// Share of counted answers equal to the outcome (or to the commonest answer when
+    /// nothing was settled); null without counted answers.
+    pub share_agreeing: Option<f64>,
+    pub outcome: Outcome,
+    /// The lead's decision, which the outcome follows when present.
+    pub decision: Option<Decision>,
+}
+
+/// Every answered task's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Aggregation {
+    pub method: GoldMethod,
+    pub tasks: Vec<TaskOutcome>,
+    pub counted_annotators: Vec<String>,
+    /// Left out: flagged for failing trick sentences and not included by the lead.
+    pub excluded_annotators: Vec<String>,
+    /// Dawid-Skene only: each kind's estimated accuracy of each counted annotator.
+    pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
+}
+
+/// An answer reduced to what is compared: the selected set, or a label.
+fn key(kind: TaskKind, answer: &serde_json::Value) -> String {
+    match kind {
+        TaskKind::Evidence if answer["no_evidence"].as_bool() == Some(true) => "none".into(),
+        TaskKind::Evidence => selected(answer)
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(","),
+        _ => answer["label"].as_str().unwrap_or_default().to_string(),
+    }
+}
+
+pub(crate) fn selected(answer: &serde_json::Value) -> Vec<i64> {
+    let mut ids: Vec<i64> = answer["selected"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(serde_json::Value::as_i64)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids
+}
+
+fn outcome_key(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Evidence { sentences } => Some(
+            sentences
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(","),
+        ),
+        Outcome::NoEvidence => Some("none".into()),
+        Outcome::Label { label } => Some(label.clone()),
+        Outcome::NoGoldEvidence | Outcome::NoMajority => None,
+    }
+}
+
+/// The outcome a decision's answer stands for.
+pub(crate) fn from_answer(kind: TaskKind, answer: &serde_json::Value) -> Outcome {
+    match kind {
+        TaskKind::Evidence if answer["no_evidence"].as_bool() == Some(true) => Outcome::NoEvidence,
+        TaskKind::Evidence => match selected(answer) {
+            s if s.is_empty() => Outcome::NoGoldEvidence,
+            sentences => Outcome::Evidence { sentences },
+        },
+        _ => match answer["label"].as_str() {
+            Some(l) => Outcome::Label {
+                label: l.to_string(),
+            },
+            None => Outcome::NoMajority,
+        },
+    }
+}
+
+struct Pending {
+    task_id: i64,
+    claim_id: i64,
+    answers: Vec<QueueAnswer>,
+    candidates: Vec<i64>,
+}
+
+impl Project {
+    /// Every answered evidence, verify and label task's outcome under `req`.
+    pub fn aggregate(&self, req: &GoldRequest) -> Result<Aggregation> {
+        let annotators = self.annotators()?;
+        let mut counted_annotators = Vec::new();
+        let mut excluded_annotators = Vec::new();
+        let mut names = HashMap::new();
+        let mut counted_ids = BTreeSet::new();
+        for a in &annotators {
+            names.insert(a.id, a.name.clone());
+            if req.include_flagged || a.counted {
+                counted_ids.insert(a.id);
+                counted_annotators.push(a.name.clone());
+            } else {
+                excluded_annotators.push(a.name.clone());
+            }
+        }
+        let decided: HashMap<i64, decisions::DecisionRow> = decisions::latest(self.store.conn())?
+            .into_iter()
+            .filter(|d| d.answer.is_some())
+            .map(|d| (d.task_id, d))
+            .collect();
+        let mut tasks = Vec::new();
+        let mut accuracy = BTreeMap::new();
+        for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
+            let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
+            for a in annotations::current_of_kind(self.store.conn(), kind.as_str())? {
+                by_task.entry(a.task_id).or_default().push(QueueAnswer {
+                    annotation_id: a.id,
+                    annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
+                    counted: counted_ids.contains(&a.annotator_id),
+                    answer: a.answer,
+                    comment: a.comment,
+                    trick_failed: a.trick_failed,
+                });
+            }
+            let mut pending = Vec::with_capacity(by_task.len());
+            for (task_id, answers) in by_task {
+                let task = self.task(task_id)?;
+                let candidates = if kind == TaskKind::Evidence {
+                    self.store
+                        .candidates(task.claim_id)?
+                        .into_iter()
+                        .map(|c| c.sentence_id)
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                pending.push(Pending {
+                    task_id,
+                    claim_id: task.claim_id,
+                    answers,
+                    candidates,
+                });
+            }
+            let (outcomes, acc) = settle(kind, &pending, req.method, req.seed);
+            if let Some(acc) = acc {
+                accuracy.insert(kind.as_str().to_string(), acc);
+            }
+            for (p, outcome) in pending.into_iter().zip(outcomes) {
+                let decision = decided
+                    .get(&p.task_id)
+                    .map(|d| Decision::from_row(d, &p.answers));
+                let outcome = match &decision {
+                    Some(d) => from_answer(kind, &d.answer),
+                    None => outcome,
+                };
+                let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
+                let share_agreeing = (!counted.is_empty()).then(|| {
+                    let agreeing = match outcome_key(&outcome) {
+                        Some(k) => counted.iter().filter(|a| key(kind, &a.answer) == k).count(),
+                        None => {
+                            let mut groups: HashMap<String, usize> = HashMap::new();
+                            for a in &counted {
+                                *groups.entry(key(kind, &a.answer)).or_default() += 1;
+                            }
+                            groups.values().copied().max().unwrap_or(0)
+                        }
+                    };
+                    agreeing as f64 / counted.len() as f64
+                });
+                tasks.push(TaskOutcome {
+                    task_id: p.task_id,
+                    kind,
+                    claim_id: p.claim_id,
+                    counted: counted.len() as u32,
+                    answers: p.answers,
+                    share_agreeing,
+                    outcome,
+                    decision,
+                });
+            }
+        }
+        Ok(Aggregation {
+            method: req.method,
+            tasks,
+            counted_annotators,
+            excluded_annotators,
+            accuracy,
+        })
+    }
+}
+
+/// Outcomes of one kind's tasks from their counted answers, and the Dawid-Skene
+/// accuracy of each annotator when that method is used.
+fn settle(
+    kind: TaskKind,
+    pending: &[Pending],
+    method: GoldMethod,
+    seed: u64,
+) -> (Vec<Outcome>, Option<BTreeMap<String, f64>>) {
+    let mut annotator_index: BTreeMap<String, usize> = BTreeMap::new();
+    for p in pending {
+        for a in p.answers.iter().filter(|a| a.counted) {
+            let next = annotator_index.len();
+            annotator_index.entry(a.annotator.clone()).or_insert(next);
+        }
+    }
+    let options = DawidSkeneOptions {
+        seed,
+        ..DawidSkeneOptions::default()
+    };
+    let mut accuracy = None;
+    let outcomes = if kind == TaskKind::Evidence {
+        // Items are (task, candidate) pairs, category 1 when the annotator selected it;
+        // a trick selection is never stored as a sentence, so it never counts.
+        let mut votes = Vec::new();
+        let mut item = 0;
+        for p in pending {
+            for &sentence in &p.candidates {
+                for a in p.answers.iter().filter(|a| a.counted) {
+                    votes.push(Vote {
+                        item,
+                        annotator: annotator_index[&a.annotator],
+                        category: usize::from(selected(&a.answer).contains(&sentence)),
+                    });
+                }
+                item += 1;
+            }
+        }
+        let labels = match method {
+            GoldMethod::Majority => majority(&votes, item, 2),
+            GoldMethod::DawidSkene => {
+                let ds = dawid_skene(&votes, item, annotator_index.len(), 2, &options);
+                accuracy = Some(named(&annotator_index, &ds.accuracy));
+                ds.labels
+            }
+        };
+        let mut item = 0;
+        pending
+            .iter()
+            .map(|p| {
+                let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
+                let none = counted
+                    .iter()
+                    .filter(|a| a.answer["no_evidence"].as_bool() == Some(true))
+                    .count();
+                let sentences: Vec<i64> = p
+                    .candidates
+                    .iter()
+                    .zip(&labels[item..item + p.candidates.len()])
+                    .filter(|(_, l)| **l == Some(1))
+                    .map(|(s, _)| *s)
+                    .collect();
+                item += p.candidates.len();
+                if !counted.is_empty() && 2 * none > counted.len() {
+                    Outcome::NoEvidence
+                } else if sentences.is_empty() {
+                    Outcome::NoGoldEvidence
+                } else {
+                    Outcome::Evidence { sentences }
+                }
+            })
+            .collect()
+    } else {
+        let categories: Vec<String> = pending
+            .iter()
+            .flat_map(|p| p.answers.iter().filter(|a| a.counted))
+            .map(|a| key(kind, &a.answer))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        let mut votes = Vec::new();
+        for (item, p) in pending.iter().enumerate() {
+            for a in p.answers.iter().filter(|a| a.counted) {
+                let k = key(kind, &a.answer);
+                if let Some(category) = categories.iter().position(|c| *c == k) {
+                    votes.push(Vote {
+                        item,
+                        annotator: annotator_index[&a.annotator],
+                        category,
+                    });
+                }
+            }
+        }
+        let labels = match method {
+            GoldMethod::Majority => majority(&votes, pending.len(), categories.len()),
+            GoldMethod::DawidSkene => {
+                let ds = dawid_skene(
+                    &votes,
+                    pending.len(),
+                    annotator_index.len(),
+                    categories.len(),
+                    &options,
+                );
+                accuracy = Some(named(&annotator_index, &ds.accuracy));
+                ds.labels
+            }
+        };
+        labels
+            .into_iter()
+            .map(|l| match l {
+                Some(i) => Outcome::Label {
+                    label: categories[i].clone(),
+                },
+                None => Outcome::NoMajority,
+            })
+            .collect()
+    };
+    (outcomes, accuracy)
+}
+
+fn named(index: &BTreeMap<String, usize>, values: &[f64]) -> BTreeMap<String, f64> {
+    index
+        .iter()
+        .filter_map(|(name, &i)| values.get(i).map(|v| (name.clone(), *v)))
+        .collect()
+}

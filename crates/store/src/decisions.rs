@@ -1,0 +1,72 @@
+//! The `decisions` table: the lead's word on tasks the annotators could not settle.
+//! Appended like answers; a later row for the same task supersedes the earlier one, and a
+//! row without an answer undoes the decision.
+
+use crate::Result;
+use rusqlite::{params, Connection};
+use serde::Serialize;
+
+/// A decision to record.
+#[derive(Debug, Clone)]
+pub struct NewDecision<'a> {
+    pub task_id: i64,
+    pub lead_id: i64,
+    /// JSON like an annotation's answer; `None` undoes the current decision.
+    pub answer: Option<&'a str>,
+    pub taken_from: Option<i64>,
+    pub reason: Option<&'a str>,
+    pub at: i64,
+}
+
+/// A task's latest decision row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DecisionRow {
+    pub id: i64,
+    pub task_id: i64,
+    pub lead: String,
+    /// `None`: the last decision was undone.
+    pub answer: Option<serde_json::Value>,
+    pub taken_from: Option<i64>,
+    pub reason: Option<String>,
+    pub at: i64,
+}
+
+/// Appends a decision, superseding the task's current one if any.
+pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
+    conn.prepare_cached(
+        "INSERT INTO decisions (task_id, lead_id, answer, taken_from, reason, supersedes, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, (SELECT max(id) FROM decisions WHERE task_id = ?1), ?6)",
+    )?
+    .execute(params![
+        d.task_id,
+        d.lead_id,
+        d.answer,
+        d.taken_from,
+        d.reason,
+        d.at
+    ])?;
+    Ok(conn.last_insert_rowid())
+}
+
+/// The latest decision row of every task that has one (undone ones included).
+pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at
+         FROM decisions d JOIN annotators a ON a.id = d.lead_id
+         WHERE d.id = (SELECT max(id) FROM decisions e WHERE e.task_id = d.task_id)
+         ORDER BY d.task_id",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        let answer: Option<String> = r.get(3)?;
+        Ok(DecisionRow {
+            id: r.get(0)?,
+            task_id: r.get(1)?,
+            lead: r.get(2)?,
+            answer: answer.and_then(|a| serde_json::from_str(&a).ok()),
+            taken_from: r.get(4)?,
+            reason: r.get(5)?,
+            at: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
