@@ -1,9 +1,11 @@
 //! The subcommands, one module each.
 
+mod adjudicate;
 mod agreement;
 mod annotators;
 mod candidates;
 mod eval_ranking;
+mod export;
 mod import;
 mod init;
 mod make_eval_set;
@@ -51,6 +53,8 @@ enum Command {
     Pack(team::PackArgs),
     Merge(team::MergeArgs),
     Packs(team::PacksArgs),
+    Adjudicate(adjudicate::Args),
+    Export(export::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -72,6 +76,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Settings(a) => settings::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Report(a) => report::run(a),
+        Command::Adjudicate(a) => adjudicate::run(a),
+        Command::Export(a) => export::run(a),
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),

@@ -1,0 +1,120 @@
+//! `factdesk adjudicate`: the lead's queue of disagreements, and decisions for scripts.
+
+use factdesk_api::gold::{GoldMethod, GoldRequest};
+use std::path::PathBuf;
+
+/// List the tasks annotators disagree on, most disagreement first, or decide one.
+///
+/// A decision takes one annotator's answer (--take NAME) or gives one (--answer JSON, as
+/// stored: {"selected": [sentence ids]} or {"no_evidence": true} for evidence,
+/// {"label": ...} for verify and label); --undo removes the current decision. Each records
+/// the lead (--as), the time and --reason.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file.
+    project: PathBuf,
+    /// The lead acting.
+    #[arg(long = "as", value_name = "LEAD")]
+    lead: String,
+    /// List the queue.
+    #[arg(long, conflicts_with_all = ["decide", "undo"])]
+    list: bool,
+    /// Print the queue as JSON.
+    #[arg(long, requires = "list")]
+    json: bool,
+    /// Decide this task.
+    #[arg(long, value_name = "TASK", conflicts_with = "undo")]
+    decide: Option<i64>,
+    /// Take this annotator's current answer.
+    #[arg(long, value_name = "NAME", requires = "decide", conflicts_with = "answer")]
+    take: Option<String>,
+    /// Give this answer (JSON).
+    #[arg(long, value_name = "JSON", requires = "decide")]
+    answer: Option<String>,
+    /// Undo the decision on this task.
+    #[arg(long, value_name = "TASK")]
+    undo: Option<i64>,
+    /// Why (kept with the decision).
+    #[arg(long)]
+    reason: Option<String>,
+    /// How the queue's outcomes are computed: majority or dawid-skene.
+    #[arg(long, default_value = "majority")]
+    method: String,
+    /// Count annotators flagged for failing trick sentences.
+    #[arg(long)]
+    include_flagged: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let mut project = super::open(&a.project)?;
+    if let Some(task) = a.decide {
+        let answer = a
+            .answer
+            .as_deref()
+            .map(serde_json::from_str::<serde_json::Value>)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("--answer: not JSON: {e}"))?;
+        if a.take.is_none() && answer.is_none() {
+            anyhow::bail!("--decide needs --take NAME or --answer JSON");
+        }
+        let outcome =
+            project.decide(&a.lead, task, a.take.as_deref(), answer, a.reason.as_deref())?;
+        println!("task {task} decided: {}", serde_json::to_string(&outcome)?);
+        return Ok(());
+    }
+    if let Some(task) = a.undo {
+        project.undo_decision(&a.lead, task, a.reason.as_deref())?;
+        println!("task {task}: decision undone");
+        return Ok(());
+    }
+    if !a.list {
+        anyhow::bail!("say --list, --decide TASK or --undo TASK");
+    }
+    let req = GoldRequest {
+        method: a.method.parse::<GoldMethod>()?,
+        include_flagged: a.include_flagged,
+        ..GoldRequest::default()
+    };
+    let queue = project.adjudication_queue(&a.lead, &req)?;
+    if a.json {
+        return super::print_json(&queue);
+    }
+    if queue.is_empty() {
+        println!("nothing to adjudicate");
+    }
+    for item in queue {
+        let share = item
+            .share_agreeing
+            .map_or_else(|| "-".to_string(), |s| format!("{s:.2}"));
+        println!(
+            "task {} ({}, agreeing {share}): {}",
+            item.task_id,
+            item.kind.as_str(),
+            item.claim
+        );
+        for ans in &item.answers {
+            println!(
+                "  {}{}: {}{}",
+                ans.annotator,
+                if ans.counted { "" } else { " (not counted)" },
+                ans.answer,
+                ans.comment
+                    .as_deref()
+                    .map(|c| format!("  // {c}"))
+                    .unwrap_or_default()
+            );
+        }
+        if let Some(d) = &item.decision {
+            println!(
+                "  decided by {}: {}{}",
+                d.lead,
+                d.answer,
+                d.reason
+                    .as_deref()
+                    .map(|r| format!(" ({r})"))
+                    .unwrap_or_default()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,60 @@
+//! `factdesk export`: the gold file, its dataset card beside it, split by root claim.
+
+use factdesk_api::gold::{parse_splits, ExportFormat, GoldMethod, GoldRequest};
+use std::path::PathBuf;
+
+/// Write the gold dataset: one claim per line with label, evidence, split, agreement and
+/// provenance, and a dataset card (<name>.card.md) beside it. See docs/export.md.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file.
+    project: PathBuf,
+    /// Where to write the gold JSON Lines.
+    #[arg(long)]
+    out: PathBuf,
+    /// factdesk or fever.
+    #[arg(long, default_value = "factdesk")]
+    format: String,
+    /// Relative split sizes.
+    #[arg(long, default_value = "70,15,15")]
+    splits: String,
+    /// Seed of the split hash.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// majority or dawid-skene.
+    #[arg(long, default_value = "majority")]
+    method: String,
+    /// Count annotators flagged for failing trick sentences.
+    #[arg(long)]
+    include_flagged: bool,
+    /// Print what was written as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let req = GoldRequest {
+        method: a.method.parse::<GoldMethod>()?,
+        include_flagged: a.include_flagged,
+        splits: parse_splits(&a.splits)?,
+        seed: a.seed,
+    };
+    let format: ExportFormat = a.format.parse()?;
+    let report = super::open(&a.project)?.export_gold(&req, &a.out, format)?;
+    if a.json {
+        return super::print_json(&report);
+    }
+    let p = &report.preview;
+    println!("wrote {} claims to {}", p.lines, report.out);
+    for (split, n) in &p.per_split {
+        println!("  {split}: {n}");
+    }
+    for (label, n) in &p.per_label {
+        println!("  {label}: {n}");
+    }
+    println!("dropped {} claims (reasons in {})", p.dropped.len(), report.card);
+    if !p.excluded_annotators.is_empty() {
+        println!("left out (flagged): {}", p.excluded_annotators.join(", "));
+    }
+    Ok(())
+}
