@@ -169,8 +169,9 @@ impl Project {
     ) -> Result<()> {
         let secret = factdesk_store::tx::secret(self.store.conn())?;
         let project = self.store.project()?;
-        let mut settings = self.settings()?;
+        let full = self.settings()?;
         // The pack places the trick itself; the template would only help find it.
+        let mut settings = full.clone();
         settings.trick_template = String::new();
         let settings_json = serde_json::to_string(&settings)
             .map_err(|e| Error::new(ErrorCode::Database, e.to_string()))?;
@@ -178,7 +179,6 @@ impl Project {
         let tx = pack.transaction()?;
         write::project(&tx, &project.id, &project.name, &settings_json)?;
         write::annotator(&tx, annotator.id, &annotator.name, now)?;
-        let full = self.settings()?;
         // Documents to copy, with the tricks to place in each.
         let mut documents: BTreeMap<i64, Vec<Trick>> = BTreeMap::new();
         let mut candidates: Vec<(i64, Vec<(i64, String)>)> = Vec::new();
