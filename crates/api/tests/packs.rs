@@ -247,6 +247,21 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
 
     // A file that is not a database any more (its header damaged).
     let damaged = answered_pack(&mut other, &other_dir, "ben", &clock);
+    // First an answer slipped into it under another annotator's id (Ana's, 2).
+    {
+        let conn = ok(rusqlite::Connection::open(&damaged));
+        ok(conn.pragma_update(None, "foreign_keys", false));
+        ok(conn.execute(
+            "INSERT INTO annotations (uuid, task_id, annotator_id, answer, created_at)
+             SELECT 'forged', task_id, 2, answer, created_at FROM annotations LIMIT 1",
+            [],
+        ));
+    }
+    let msg = refusal(&mut other, &damaged);
+    assert!(
+        msg.contains("answer forged is not by ben on an issued item"),
+        "{msg}"
+    );
     let mut bytes = ok(std::fs::read(&damaged));
     bytes[0] ^= 0x01;
     ok(std::fs::write(&damaged, bytes));
