@@ -26,7 +26,12 @@ pub struct Args {
     #[arg(long, value_name = "TASK", conflicts_with = "undo")]
     decide: Option<i64>,
     /// Take this annotator's current answer.
-    #[arg(long, value_name = "NAME", requires = "decide", conflicts_with = "answer")]
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "decide",
+        conflicts_with = "answer"
+    )]
     take: Option<String>,
     /// Give this answer (JSON).
     #[arg(long, value_name = "JSON", requires = "decide")]
@@ -57,8 +62,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if a.take.is_none() && answer.is_none() {
             anyhow::bail!("--decide needs --take NAME or --answer JSON");
         }
-        let outcome =
-            project.decide(&a.lead, task, a.take.as_deref(), answer, a.reason.as_deref())?;
+        let outcome = project.decide(
+            &a.lead,
+            task,
+            a.take.as_deref(),
+            answer,
+            a.reason.as_deref(),
+        )?;
         println!("task {task} decided: {}", serde_json::to_string(&outcome)?);
         return Ok(());
     }

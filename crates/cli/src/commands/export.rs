@@ -52,7 +52,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     for (label, n) in &p.per_label {
         println!("  {label}: {n}");
     }
-    println!("dropped {} claims (reasons in {})", p.dropped.len(), report.card);
+    println!(
+        "dropped {} claims (reasons in {})",
+        p.dropped.len(),
+        report.card
+    );
     if !p.excluded_annotators.is_empty() {
         println!("left out (flagged): {}", p.excluded_annotators.join(", "));
     }

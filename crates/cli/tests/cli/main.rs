@@ -2,6 +2,7 @@
 
 mod agreement;
 mod bad_input;
+mod gold;
 mod import_real;
 mod packs;
 mod project_file;
