@@ -242,7 +242,7 @@ impl Project {
                         "answer: field \"selected\": sentence {bad} is not a candidate of this claim"
                     )));
                 }
-                if no_evidence == !chosen.is_empty() {
+                if no_evidence != chosen.is_empty() {
                     return Err(invalid(
                         "answer: give \"selected\" sentence ids or \"no_evidence\": true".into(),
                     ));

@@ -37,7 +37,7 @@ fn choose(who: &str, task: i64, options: &[(String, String)]) -> (Vec<String>, C
     let truth: Vec<&(String, String)> = options
         .iter()
         .filter(|(_, text)| !text.starts_with(TRICK_PREFIX))
-        .filter(|(_, text)| fnv(&["truth", &t, text]) % 3 != 0)
+        .filter(|(_, text)| !fnv(&["truth", &t, text]).is_multiple_of(3))
         .collect();
     let picked: Vec<&(String, String)> = match who {
         "careful-a" => truth,
@@ -50,7 +50,7 @@ fn choose(who: &str, task: i64, options: &[(String, String)]) -> (Vec<String>, C
             }
             if task % 7 == 0 {
                 if let Some(extra) = options.iter().find(|(_, text)| {
-                    !text.starts_with(TRICK_PREFIX) && fnv(&["truth", &t, text]) % 3 == 0
+                    !text.starts_with(TRICK_PREFIX) && fnv(&["truth", &t, text]).is_multiple_of(3)
                 }) {
                     mine.push(extra);
                 }
@@ -61,9 +61,9 @@ fn choose(who: &str, task: i64, options: &[(String, String)]) -> (Vec<String>, C
             .iter()
             .filter(|(_, text)| {
                 if text.starts_with(TRICK_PREFIX) {
-                    fnv(&["trick", &t]) % 2 == 0
+                    fnv(&["trick", &t]).is_multiple_of(2)
                 } else {
-                    fnv(&["careless", &t, text]) % 2 == 0
+                    fnv(&["careless", &t, text]).is_multiple_of(2)
                 }
             })
             .collect(),
