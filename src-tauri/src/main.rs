@@ -50,6 +50,11 @@ fn main() {
             commands::import::start_import,
             commands::dashboard::watch_dashboard,
             commands::dashboard::stop_dashboard,
+            commands::gold::adjudication_queue,
+            commands::gold::decide,
+            commands::gold::undo_decision,
+            commands::gold::export_preview,
+            commands::gold::export_gold,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

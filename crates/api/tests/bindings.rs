@@ -13,6 +13,10 @@ use factdesk_api::dto::{
     CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, Overview, RankReport,
     RankerScore, SearchHit, SearchHitKind, Stats,
 };
+use factdesk_api::gold::{
+    Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
+    Outcome, QueueAnswer, QueueCandidate, QueueItem,
+};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{Guidelines, Settings};
@@ -67,6 +71,17 @@ fn declarations(cfg: &Config) -> Vec<String> {
         KappaPoint::decl(cfg),
         KindDashboard::decl(cfg),
         Dashboard::decl(cfg),
+        GoldMethod::decl(cfg),
+        GoldRequest::decl(cfg),
+        Outcome::decl(cfg),
+        QueueAnswer::decl(cfg),
+        Decision::decl(cfg),
+        QueueCandidate::decl(cfg),
+        QueueItem::decl(cfg),
+        ExportFormat::decl(cfg),
+        DroppedClaim::decl(cfg),
+        ExportPreview::decl(cfg),
+        ExportReport::decl(cfg),
     ]
 }
 

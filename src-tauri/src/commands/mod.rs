@@ -1,6 +1,7 @@
 //! IPC commands, one module per domain. Each is a one-line call into factdesk_api.
 
 pub mod dashboard;
+pub mod gold;
 pub mod import;
 pub mod project;
 pub mod work;

@@ -363,3 +363,65 @@ intervals_as_of: number | null,
  * Kinds with answers, in task order.
  */
 kinds: Array<KindDashboard>, };
+
+export type GoldMethod = "majority" | "dawid-skene";
+
+export type GoldRequest = { method: GoldMethod, 
+/**
+ * Count annotators flagged for failing trick sentences.
+ */
+include_flagged: boolean, 
+/**
+ * Relative sizes of the splits, e.g. [70, 15, 15].
+ */
+splits: Array<number>, seed: number, };
+
+export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "outcome": "no_evidence" } | { "outcome": "no_gold_evidence" } | { "outcome": "label", label: string, } | { "outcome": "no_majority" };
+
+export type QueueAnswer = { annotation_id: number, annotator: string, 
+/**
+ * Whether it counts (its annotator is not flagged, or the lead included them).
+ */
+counted: boolean, 
+/**
+ * As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
+ */
+answer: unknown, comment: string | null, trick_failed: boolean, };
+
+export type Decision = { lead: string, 
+/**
+ * Unix milliseconds.
+ */
+at: number, reason: string | null, 
+/**
+ * The annotator whose answer was taken, if one was.
+ */
+taken_from: string | null, answer: unknown, };
+
+export type QueueCandidate = { sentence_id: number, document_id: string, sentence_index: number, text: string, };
+
+export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, share_agreeing: number | null, outcome: Outcome, answers: Array<QueueAnswer>, 
+/**
+ * Evidence tasks: the candidates shown.
+ */
+candidates: Array<QueueCandidate>, decision: Decision | null, };
+
+export type ExportFormat = "factdesk" | "fever";
+
+export type DroppedClaim = { id: string, claim: string, reason: string, };
+
+export type ExportPreview = { method: GoldMethod, lines: number, per_label: { [key in string]: number }, per_split: { [key in string]: number }, dropped: Array<DroppedClaim>, counted_annotators: Array<string>, excluded_annotators: Array<string>, 
+/**
+ * Dawid-Skene: each kind's estimated accuracy of each annotator.
+ */
+accuracy: { [key in string]: { [key in string]: number } }, 
+/**
+ * Mean share agreeing over the exported lines with counted answers.
+ */
+mean_share_agreeing: number | null, };
+
+export type ExportReport = { out: string, card: string, 
+/**
+ * FEVER format: the file of each split.
+ */
+split_files: Array<string>, preview: ExportPreview, };

@@ -1,0 +1,63 @@
+//! The lead's gold work: the adjudication queue, decisions with undo, and the export with
+//! its preview. Every command is for leads only.
+
+use crate::state::AppState;
+use factdesk_api::gold::{
+    ExportFormat, ExportPreview, ExportReport, GoldRequest, Outcome, QueueItem,
+};
+use factdesk_api::Result;
+use std::path::PathBuf;
+use tauri::State;
+
+/// Tasks the counted annotators disagree on, most disagreement first.
+#[tauri::command]
+pub fn adjudication_queue(
+    state: State<'_, AppState>,
+    request: GoldRequest,
+) -> Result<Vec<QueueItem>> {
+    state.as_user(|p, user| p.adjudication_queue(user, &request))
+}
+
+/// Takes `take`'s answer, or records `answer`, as the lead's decision on a task.
+#[tauri::command]
+pub fn decide(
+    state: State<'_, AppState>,
+    task_id: i64,
+    take: Option<String>,
+    answer: Option<serde_json::Value>,
+    reason: Option<String>,
+) -> Result<Outcome> {
+    state.as_user(|p, user| p.decide(user, task_id, take.as_deref(), answer, reason.as_deref()))
+}
+
+#[tauri::command]
+pub fn undo_decision(
+    state: State<'_, AppState>,
+    task_id: i64,
+    reason: Option<String>,
+) -> Result<()> {
+    state.as_user(|p, user| p.undo_decision(user, task_id, reason.as_deref()))
+}
+
+/// What an export would write; nothing is written.
+#[tauri::command]
+pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Result<ExportPreview> {
+    state.as_user(|p, user| {
+        p.require_lead(user)
+            .and_then(|()| p.export_preview(&request))
+    })
+}
+
+/// Writes the gold file at `out` and its dataset card beside it.
+#[tauri::command]
+pub fn export_gold(
+    state: State<'_, AppState>,
+    request: GoldRequest,
+    out: PathBuf,
+    format: ExportFormat,
+) -> Result<ExportReport> {
+    state.as_user(|p, user| {
+        p.require_lead(user)
+            .and_then(|()| p.export_gold(&request, &out, format))
+    })
+}
