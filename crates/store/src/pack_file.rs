@@ -300,3 +300,10 @@ pub fn answers(conn: &Connection) -> Result<Vec<crate::annotations::AnnotationRo
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// Moves everything in the write-ahead log into the file itself, so a copy of the one
+/// file holds every committed answer. False when another connection kept it from finishing.
+pub fn checkpoint(conn: &Connection) -> Result<bool> {
+    let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
+    Ok(busy == 0)
+}

@@ -12,10 +12,14 @@
 
 mod issue;
 mod merge;
+mod outcome;
+mod results;
 mod sign;
 
 pub use issue::PackRequest;
 pub use merge::MergeReport;
+pub use outcome::MergeOutcome;
+pub use results::default_results_path;
 
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};

@@ -1,0 +1,35 @@
+//! Packs in the app: the lead merges returned packs and lists them; in a pack, the
+//! annotator sees whose it is and returns the results.
+
+use crate::state::AppState;
+use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary};
+use factdesk_api::Result;
+use std::path::PathBuf;
+use tauri::State;
+
+/// Leads only. Each file gets its outcome; a refused file does not stop the others.
+#[tauri::command]
+pub fn merge_packs(state: State<'_, AppState>, paths: Vec<PathBuf>) -> Result<Vec<MergeOutcome>> {
+    state.as_user(|p, user| p.merge_packs_for(user, &paths))
+}
+
+/// Leads only: the packs this project issued.
+#[tauri::command]
+pub fn packs(state: State<'_, AppState>) -> Result<Vec<PackSummary>> {
+    state.as_user(|p, user| p.require_lead(user).and_then(|()| p.packs()))
+}
+
+/// The open file's manifest when it is a pack; null for a project.
+#[tauri::command]
+pub fn pack_info(state: State<'_, AppState>) -> Result<Option<Manifest>> {
+    state.with_project(|p| p.pack_manifest())
+}
+
+/// Writes the pack's results file (beside the pack unless `to` is given); its path.
+#[tauri::command]
+pub fn return_results(state: State<'_, AppState>, to: Option<PathBuf>) -> Result<String> {
+    state.with_project(|p| {
+        p.return_results(to.as_deref())
+            .map(|out| out.display().to_string())
+    })
+}
