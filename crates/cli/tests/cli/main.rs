@@ -3,6 +3,7 @@
 mod agreement;
 mod bad_input;
 mod gold;
+mod gold_schema;
 mod import_real;
 mod packs;
 mod project_file;

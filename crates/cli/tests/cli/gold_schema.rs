@@ -1,0 +1,129 @@
+//! The gold file checked against docs/gold.schema.json with the Rust `jsonschema` crate,
+//! so the schema check runs without Python: every exported line of an answered demo
+//! project validates, and lines that break the format are rejected.
+
+use crate::ok;
+use serde_json::{json, Value};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn s<T: AsRef<std::ffi::OsStr> + ?Sized>(x: &T) -> &std::ffi::OsStr {
+    x.as_ref()
+}
+
+/// The demo project, two annotators, every evidence item answered through the CLI.
+fn answered_demo(dir: &Path) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let p = dir.join("demo.fdesk");
+    ok([s("init"), s(&p)]);
+    ok([
+        s("import"),
+        s(&p),
+        s(&root.join("assets/demo/claims.jsonl")),
+        s("--docs"),
+        s(&root.join("assets/demo/documents.jsonl")),
+    ]);
+    for who in ["ana", "ben"] {
+        ok([s("annotators"), s(&p), s("add"), s(who)]);
+    }
+    ok([
+        s("tasks"),
+        s(&p),
+        s("--kind"),
+        s("evidence"),
+        s("--overlap"),
+        s("2"),
+    ]);
+    for who in ["ana", "ben"] {
+        loop {
+            let out = ok([
+                s("next"),
+                s(&p),
+                s("--as"),
+                s(who),
+                s("--kind"),
+                s("evidence"),
+                s("--json"),
+            ]);
+            let next: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+            let item = &next["item"];
+            if item.is_null() {
+                break;
+            }
+            // Both take the last option shown: the same sentence unless it is the trick.
+            let last = item["options"]
+                .as_array()
+                .and_then(|o| o.last())
+                .map(|o| o["id"].clone())
+                .unwrap_or(Value::Null);
+            let line = json!({"task_id": item["task_id"], "selected": [last]});
+            let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+                .args([s("submit"), s(&p), s("--as"), s(who)])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap_or_else(|e| panic!("{e}"));
+            if let Some(mut stdin) = child.stdin.take() {
+                writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
+            }
+            let done = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+            assert!(String::from_utf8_lossy(&done.stdout).contains("\"ack\""));
+        }
+    }
+    p
+}
+
+/// A way to break a valid line, and what it breaks.
+type Breakage = (&'static str, fn(&mut Value));
+
+fn validator() -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gold.schema.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+    jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("docs/gold.schema.json: {e}"))
+}
+
+#[test]
+fn exported_lines_validate_with_the_rust_jsonschema_crate_and_broken_ones_do_not() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = answered_demo(dir.path());
+    let out = dir.path().join("gold.jsonl");
+    ok([s("export"), s(&p), s("--out"), s(&out)]);
+    let text = std::fs::read_to_string(&out).unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(!lines.is_empty(), "nothing exported");
+    let schema = validator();
+    for line in &lines {
+        let errors: Vec<String> = schema.iter_errors(line).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{line}: {errors:?}");
+    }
+
+    let breakages: [Breakage; 5] = [
+        ("unknown label", |l| l["label"] = json!("MAYBE")),
+        ("no evidence field", |l| {
+            l.as_object_mut().map(|o| o.remove("evidence"));
+        }),
+        ("evidence without a document", |l| {
+            l["evidence"] = json!([{"sentence_index": 0, "text": "x"}])
+        }),
+        ("share above one", |l| {
+            l["agreement"]["share_agreeing"] = json!(1.5)
+        }),
+        ("lead decision without its lead", |l| {
+            l["provenance"] = json!({"method": "lead-decision", "lead": null, "at": null,
+                                     "reason": null, "taken_from": null})
+        }),
+    ];
+    for (what, break_it) in breakages {
+        let mut line = lines[0].clone();
+        break_it(&mut line);
+        assert!(
+            !schema.is_valid(&line),
+            "the schema accepts a line with {what}"
+        );
+    }
+}
