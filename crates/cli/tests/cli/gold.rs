@@ -407,6 +407,16 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
     assert_eq!(line["provenance"]["taken_from"], "careful-a");
     assert_eq!(line["provenance"]["reason"], "A read the whole abstract");
     assert!(schema_errors(&decided).is_empty());
+    // Exporting again after more work moves no earlier claim to another split.
+    let first_split: BTreeMap<&str, &Value> = lines
+        .iter()
+        .map(|l| (l["id"].as_str().unwrap_or_default(), &l["split"]))
+        .collect();
+    for l in read_jsonl(&decided) {
+        if let Some(split) = first_split.get(l["id"].as_str().unwrap_or_default()) {
+            assert_eq!(*split, &l["split"], "{l}");
+        }
+    }
     ok([
         "adjudicate",
         &project,
@@ -456,6 +466,26 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
     }
     let split_files = report["split_files"].as_array().map_or(0, Vec::len);
     assert_eq!(split_files, 3);
+
+    // Dawid-Skene: each counted annotator's estimated accuracy, the careless one absent;
+    // the lines still validate and say how they were reached.
+    let ds_out = dir.path().join("ds.jsonl");
+    let ds = export(&p, &ds_out, &["--method", "dawid-skene"]);
+    let accuracy = &ds["preview"]["accuracy"]["evidence"];
+    for careful in ["careful-a", "careful-b"] {
+        let a = accuracy[careful].as_f64().unwrap_or(0.0);
+        assert!(a > 0.7 && a <= 1.0, "{careful}: {accuracy}");
+    }
+    assert!(accuracy["careless"].is_null(), "{accuracy}");
+    assert!(schema_errors(&ds_out).is_empty());
+    assert!(read_jsonl(&ds_out)
+        .iter()
+        .all(|l| l["provenance"]["method"] == "dawid-skene"));
+    let card = std::fs::read_to_string(dir.path().join("ds.card.md")).unwrap_or_default();
+    assert!(
+        card.contains("Estimated annotator accuracy (Dawid-Skene)"),
+        "{card}"
+    );
 }
 
 #[test]
