@@ -3,5 +3,6 @@
 pub mod dashboard;
 pub mod gold;
 pub mod import;
+pub mod packs;
 pub mod project;
 pub mod work;

@@ -364,6 +364,38 @@ intervals_as_of: number | null,
  */
 kinds: Array<KindDashboard>, };
 
+export type Manifest = { format: number, pack_id: string, project_id: string, annotator: string, annotator_id: number, kind: TaskKind | null, tasks: Array<number>, 
+/**
+ * SHA-256 over the issued rows (see `factdesk_store::pack_file::issued_rows`).
+ */
+digest: string, issued_at: number, expires_at: number, };
+
+export type PackSummary = { id: string, annotator: string, kind: string | null, items: number, created_at: number, expires_at: number, returned_at: number | null, 
+/**
+ * Answers merged from this pack.
+ */
+merged: number, 
+/**
+ * out, returned or expired.
+ */
+state: string, };
+
+export type MergeReport = { file: string, pack_id: string, annotator: string, 
+/**
+ * Answers added by this merge.
+ */
+added: number, 
+/**
+ * Answers in the pack that an earlier merge already added.
+ */
+already: number, 
+/**
+ * Unanswered items given back to the pool.
+ */
+released: number, };
+
+export type MergeOutcome = { file: string, report: MergeReport | null, error: Error | null, };
+
 export type GoldMethod = "majority" | "dawid-skene";
 
 export type GoldRequest = { method: GoldMethod, 
