@@ -17,8 +17,11 @@ import type {
   Item,
   KindPace,
   Location,
+  Manifest,
+  MergeOutcome,
   Next,
   Overview,
+  PackSummary,
   Passage,
   Person,
   RecentProject,
@@ -47,8 +50,12 @@ export type {
   ItemOption,
   KindPace,
   Location,
+  Manifest,
+  MergeOutcome,
+  MergeReport,
   Next,
   Overview,
+  PackSummary,
   Pace,
   Passage,
   Person,
@@ -123,6 +130,15 @@ export const api = {
   /** Starts following agreement (leads only); snapshots arrive through onDashboard. */
   watchDashboard: () => call<null>("watch_dashboard"),
   stopDashboard: () => call<null>("stop_dashboard"),
+
+  /** Leads only: merges returned packs, each file with its own outcome. */
+  mergePacks: (paths: string[]) => call<MergeOutcome[]>("merge_packs", { paths }),
+  /** Leads only: the packs this project issued, newest first. */
+  packs: () => call<PackSummary[]>("packs"),
+  /** The open file's manifest when it is a pack; null for a project. */
+  packInfo: () => call<Manifest | null>("pack_info"),
+  /** Writes the pack's results file (beside the pack unless `to` is given); its path. */
+  returnResults: (to: string | null = null) => call<string>("return_results", { to }),
 };
 
 /** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
@@ -154,11 +170,23 @@ export async function onImport(
 }
 
 const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
+const packFilter = [{ name: "Factdesk pack", extensions: ["fdpack"] }];
 
-/** Asks for a project file to open; null when cancelled. */
+/** Asks for a project or pack file to open; null when cancelled. */
 export async function pickProject(): Promise<string | null> {
-  const picked = await open({ multiple: false, directory: false, filters: projectFilter });
+  const picked = await open({
+    multiple: false,
+    directory: false,
+    filters: [{ name: "Factdesk project or pack", extensions: ["fdesk", "fdpack"] }, ...projectFilter, ...packFilter],
+  });
   return typeof picked === "string" ? picked : null;
+}
+
+/** Asks for returned packs to merge; empty when cancelled. */
+export async function pickPacks(): Promise<string[]> {
+  const picked = await open({ title: "Merge results", multiple: true, directory: false, filters: packFilter });
+  if (picked === null) return [];
+  return Array.isArray(picked) ? picked : [picked];
 }
 
 /** Asks for files to import (claims or documents); empty when cancelled. */
