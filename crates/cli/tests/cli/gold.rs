@@ -199,26 +199,18 @@ fn export(p: &Path, out: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// Validates every line of `file` against docs/gold.schema.json with Python's jsonschema;
-/// returns the error lines.
+/// Validates every line of `file` against docs/gold.schema.json; returns the errors, one
+/// line each.
 fn schema_errors(file: &Path) -> String {
-    let schema = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gold.schema.json");
-    let script = "import json,sys\nfrom jsonschema import Draft202012Validator as V\n\
-        v=V(json.load(open(sys.argv[1])))\nbad=0\n\
-        for n,l in enumerate(open(sys.argv[2]),1):\n\
-        \x20   for e in v.iter_errors(json.loads(l)):\n\
-        \x20       bad+=1; print(n, list(e.path), e.message)\n\
-        sys.exit(1 if bad else 0)\n";
-    let out = Command::new("python3")
-        .args(["-c", script])
-        .arg(&schema)
-        .arg(file)
-        .output()
-        .unwrap_or_else(|e| panic!("python3 with jsonschema is needed for this test: {e}"));
-    let mut errors = String::from_utf8_lossy(&out.stdout).into_owned();
-    errors.push_str(&String::from_utf8_lossy(&out.stderr));
-    if !out.status.success() && errors.is_empty() {
-        errors.push_str("validation failed");
+    let validator = super::gold_schema::validator();
+    let text = std::fs::read_to_string(file).unwrap_or_else(|e| panic!("{e}"));
+    let mut errors = String::new();
+    for (n, line) in text.lines().enumerate() {
+        let value: Value =
+            serde_json::from_str(line).unwrap_or_else(|e| panic!("line {}: {e}", n + 1));
+        for e in validator.iter_errors(&value) {
+            errors.push_str(&format!("{} {}: {e}\n", n + 1, e.instance_path));
+        }
     }
     errors
 }

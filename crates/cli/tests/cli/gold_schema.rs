@@ -77,7 +77,7 @@ fn answered_demo(dir: &Path) -> PathBuf {
 /// A way to break a valid line, and what it breaks.
 type Breakage = (&'static str, fn(&mut Value));
 
-fn validator() -> jsonschema::Validator {
+pub(crate) fn validator() -> jsonschema::Validator {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/gold.schema.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let schema: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
