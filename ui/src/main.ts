@@ -3,9 +3,10 @@
 
 import { h, mount } from "./dom";
 import { errorText } from "./errors";
-import { api, pickNewProject, pickProject, type Overview, type Person, type TaskKind } from "./ipc";
+import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type TaskKind } from "./ipc";
 import { dashboardScreen } from "./views/dashboard";
 import { homeScreen } from "./views/home";
+import { packBadge } from "./views/packs";
 import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
 import { searchBox } from "./views/search";
@@ -20,6 +21,8 @@ mount(root, headerSlot, bannerSlot, screenSlot);
 
 let project: Overview | null = null;
 let person: Person | null = null;
+/** Set when the open file is a pack: annotator work only, and "Return results". */
+let pack: Manifest | null = null;
 let screen: Screen = { el: h("main") };
 const search = searchBox();
 
@@ -30,6 +33,7 @@ function header(): HTMLElement {
     h("span", { class: "brand" }, "Factdesk"),
     project ? h("span", { class: "bar-sep", "aria-hidden": "true" }, "/") : null,
     project ? h("span", { class: "bar-project", testid: "bar-project" }, project.name) : null,
+    project && pack ? packBadge(pack) : null,
     h("span", { class: "spacer" }),
     project ? search.el : null,
     person
@@ -82,6 +86,7 @@ function setScreen(next: Screen): void {
 async function showStart(): Promise<void> {
   project = null;
   person = null;
+  pack = null;
   setScreen({ el: startView([], startActions), appKeys: true });
   try {
     setScreen({ el: startView(await api.recentProjects(), startActions), appKeys: true });
@@ -131,6 +136,7 @@ function showHome(): void {
         project = o;
       },
       dashboard: showDashboard,
+      pack: pack ?? undefined,
     }),
   );
 }
@@ -149,6 +155,7 @@ async function opened(load: () => Promise<Overview | null>): Promise<void> {
     if (!o) return;
     showBanner(null);
     project = o;
+    pack = await api.packInfo();
     await showPeople();
   } catch (e) {
     fail(e);

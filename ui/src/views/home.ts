@@ -2,8 +2,9 @@
 // a lead, the lead's panel underneath.
 
 import { h, mount } from "../dom";
-import { api, type Overview, type Pace, type Person, type TaskKind } from "../ipc";
+import { api, type Manifest, type Overview, type Pace, type Person, type TaskKind } from "../ipc";
 import { leadPanel } from "./lead";
+import { returnPanel } from "./packs";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
 
@@ -23,6 +24,8 @@ export interface HomeDeps {
   changed: (o: Overview) => void;
   /** Leads: open the live agreement dashboard. */
   dashboard?: () => void;
+  /** Set when the open file is a pack: no lead panel, and "Return results". */
+  pack?: Manifest;
 }
 
 /** The kind a digit key opens (1 is evidence), or null. */
@@ -61,7 +64,7 @@ function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): voi
 
 export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {
   const cards = KINDS.map((k, i) => kindCard(k, i, deps));
-  const lead = person.role === "lead" ? leadPanel(o, deps) : null;
+  const lead = person.role === "lead" && !deps.pack ? leadPanel(o, deps) : null;
   return {
     el: h(
       "main",
@@ -74,6 +77,7 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
       ),
       h("section", { class: "kinds" }, ...cards.map((c) => c.el)),
       lead?.el,
+      deps.pack ? returnPanel(deps.pack, deps.fail) : null,
     ),
     appKeys: true,
     onKey(ev: KeyboardEvent): boolean {

@@ -7,6 +7,7 @@ import { api, type Annotator, type Overview, type Role, type TaskKind } from "..
 import type { HomeDeps } from "./home";
 import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
+import { packsPanel } from "./packs";
 import { KIND_TITLES } from "./work/chrome";
 
 const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
@@ -104,6 +105,7 @@ function addPersonForm(deps: HomeDeps, refresh: () => Promise<void>): HTMLElemen
 export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load: () => void } {
   const annotators = h("tbody", { testid: "annotators" });
   const counts = h("div", {}, overviewGroups(o));
+  const packs = packsPanel(deps.fail, () => void refresh().catch(deps.fail));
 
   async function refresh(): Promise<void> {
     const [list, overview] = await Promise.all([api.annotators(), api.overview()]);
@@ -154,7 +156,14 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
       ),
     ),
     importPanel(deps.fail, refresh),
+    packs.el,
     counts,
   );
-  return { el, load: () => void refresh().catch(deps.fail) };
+  return {
+    el,
+    load: () => {
+      void refresh().catch(deps.fail);
+      packs.load();
+    },
+  };
 }

@@ -1,0 +1,182 @@
+// Packs in the app. In a pack (an annotator's share of the work, on their laptop): what
+// the top bar says and the home's "Return results". In the lead's project: the packs out,
+// returned and expired, and "Merge results…" with each file's outcome.
+
+import { h, mount } from "../dom";
+import { fileName, plural } from "../format";
+import { api, pickPacks, type Manifest, type MergeOutcome, type PackSummary } from "../ipc";
+
+/** A day as people read it on a due date: "30 Nov 2026" (UTC, as the CLI prints). */
+export function dueDate(ms: number): string {
+  return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+}
+
+/** The top bar's words for a pack: "Pack for ana · due 30 Nov 2026". */
+export function packBadgeText(m: Manifest): string {
+  return `Pack for ${m.annotator} · due ${dueDate(m.expires_at)}`;
+}
+
+/** Paths pasted into the merge field: one per line, blank lines ignored. */
+export function pathsFrom(text: string): string[] {
+  return text
+    .split(/\r?\n/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}
+
+/** One merged file's outcome in a sentence. */
+export function outcomeText(o: MergeOutcome): string {
+  const name = fileName(o.file);
+  if (o.error) {
+    // The backend's message starts with the full path; the name is enough here.
+    const msg = o.error.message;
+    return msg.startsWith(o.file) ? `${name}${msg.slice(o.file.length)}` : `${name}: ${msg}`;
+  }
+  const r = o.report;
+  if (!r) return `${name}: nothing was merged`;
+  const parts = [`${plural(r.added, "answer")} from ${r.annotator} added`, `${r.already} already there`];
+  if (r.released > 0) parts.push(`${plural(r.released, "unanswered item")} back in the pool`);
+  return `${name}: ${parts.join(", ")}`;
+}
+
+/** The words for a pack's state in the lead's list. */
+export function stateText(p: PackSummary): string {
+  if (p.state === "returned") return "returned";
+  if (p.state === "expired") return "expired (items back in the pool)";
+  return "out";
+}
+
+/** The top bar's mark of a pack. */
+export function packBadge(m: Manifest): HTMLElement {
+  return h("span", { class: "badge badge-pack", testid: "bar-pack", title: `Pack ${m.pack_id}` }, packBadgeText(m));
+}
+
+/** The home's panel in a pack: whose it is, and "Return results". */
+export function returnPanel(m: Manifest, fail: (e: unknown) => void): HTMLElement {
+  const said = h("div", { class: "return-said", testid: "results-said", "aria-live": "polite" });
+  const button = h("button", { class: "primary", testid: "return-results" }, "Return results");
+  button.addEventListener("click", () => {
+    button.disabled = true;
+    api
+      .returnResults()
+      .then((path) =>
+        mount(
+          said,
+          h("p", {}, "Results written to ", h("code", { testid: "results-path" }, path), "."),
+          h(
+            "p",
+            { class: "muted" },
+            `Send this file to your lead (by e-mail, a shared folder or a USB stick); they merge it with “Merge results…”. `,
+            "You can keep working here: return results again later to send your newer answers as well.",
+          ),
+        ),
+      )
+      .catch(fail)
+      .finally(() => {
+        button.disabled = false;
+      });
+  });
+  return h(
+    "section",
+    { class: "panel pack-panel", testid: "pack-panel" },
+    h("h3", {}, `A pack for ${m.annotator}`),
+    h(
+      "p",
+      { class: "muted small" },
+      `Work here offline; every answer is saved in this file as you make it. Return the results by ${dueDate(m.expires_at)}: after that the lead cannot merge them and the items go back to the pool.`,
+    ),
+    h("div", { class: "pack-actions" }, button),
+    said,
+  );
+}
+
+function packRow(p: PackSummary): HTMLElement {
+  return h(
+    "tr",
+    { testid: `pack-${p.annotator}-${p.id.slice(0, 8)}`, "data-pack": p.id },
+    h("th", {}, p.annotator),
+    h("td", {}, p.kind ?? "all kinds"),
+    h("td", { class: "num" }, String(p.items)),
+    h("td", {}, dueDate(p.created_at)),
+    h("td", {}, dueDate(p.expires_at)),
+    h("td", { testid: "pack-state" }, stateText(p)),
+    h("td", { class: "num", testid: "pack-merged" }, String(p.merged)),
+  );
+}
+
+/** The lead's panel: packs issued, and merging returned ones. */
+export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el: HTMLElement; load: () => void } {
+  const rows = h("tbody", { testid: "packs" });
+  const outcomes = h("ul", { class: "merge-outcomes", testid: "merge-outcomes" });
+  const field = h("textarea", {
+    class: "text-input merge-paths",
+    testid: "merge-path",
+    placeholder: "Paste the path of a returned .fdpack file, one per line",
+    "aria-label": "Returned pack files",
+  });
+  field.rows = 2;
+
+  async function load(): Promise<void> {
+    const list = await api.packs();
+    mount(
+      rows,
+      ...(list.length
+        ? list.map(packRow)
+        : [h("tr", {}, h("td", { class: "muted" }, "No packs yet: hand them out with factdesk pack (docs/team.md)."))]),
+    );
+  }
+
+  async function merge(paths: string[]): Promise<void> {
+    if (!paths.length) return;
+    try {
+      const results = await api.mergePacks(paths);
+      mount(
+        outcomes,
+        ...results.map((o) =>
+          h("li", { class: o.error ? "refused" : "merged", testid: "merge-outcome" }, outcomeText(o)),
+        ),
+      );
+      if (results.some((o) => o.report)) field.value = "";
+      await load();
+      merged();
+    } catch (e) {
+      fail(e);
+    }
+  }
+
+  const el = h(
+    "div",
+    { class: "panel packs-panel", testid: "packs-panel" },
+    h("h3", {}, "Packs"),
+    h("p", { class: "muted small" }, "Work handed out for laptops: out, returned or expired, and the answers merged from each."),
+    h(
+      "table",
+      { class: "table" },
+      h(
+        "thead",
+        {},
+        h("tr", {}, ...["For", "Kind", "Items", "Issued", "Due", "State", "Merged"].map((t) => h("th", {}, t))),
+      ),
+      rows,
+    ),
+    h("h3", {}, "Merge results…"),
+    h(
+      "p",
+      { class: "muted small" },
+      "Each file is checked first: a file altered, from another project or expired is refused and changes nothing. Merging a file again adds nothing.",
+    ),
+    h(
+      "div",
+      { class: "merge-form" },
+      field,
+      h("button", { testid: "merge-pasted", onclick: () => void merge(pathsFrom(field.value)) }, "Merge"),
+      h(
+        "button",
+        { testid: "merge-choose", onclick: () => void pickPacks().then(merge, fail) },
+        "Choose…",
+      ),
+    ),
+    outcomes,
+  );
+  return { el, load: () => void load().catch(fail) };
+}
