@@ -4,7 +4,9 @@
 import { h, mount } from "./dom";
 import { errorText } from "./errors";
 import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type TaskKind } from "./ipc";
+import { adjudicateScreen } from "./views/adjudicate";
 import { dashboardScreen } from "./views/dashboard";
+import { exportScreen } from "./views/export";
 import { homeScreen } from "./views/home";
 import { packBadge } from "./views/packs";
 import { peopleScreen } from "./views/people";
@@ -137,12 +139,22 @@ function showHome(): void {
       },
       dashboard: showDashboard,
       pack: pack ?? undefined,
+      adjudicate: showAdjudicate,
+      exportGold: showExport,
     }),
   );
 }
 
 function showDashboard(): void {
   setScreen(dashboardScreen({ home: showHome, fail }));
+}
+
+function showAdjudicate(): void {
+  setScreen(adjudicateScreen({ home: showHome, export: showExport, fail }));
+}
+
+function showExport(): void {
+  if (project) setScreen(exportScreen(project, { home: showHome, adjudicate: showAdjudicate, fail }));
 }
 
 function showWork(kind: TaskKind): void {

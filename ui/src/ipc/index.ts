@@ -12,6 +12,10 @@ import type {
   Check,
   Dashboard,
   ErrorCode,
+  ExportFormat,
+  ExportPreview,
+  ExportReport,
+  GoldRequest,
   ImportOutcome,
   ImportProgress,
   Item,
@@ -21,9 +25,11 @@ import type {
   MergeOutcome,
   Next,
   Overview,
+  Outcome,
   PackSummary,
   Passage,
   Person,
+  QueueItem,
   RecentProject,
   Role,
   SearchHit,
@@ -32,6 +38,17 @@ import type {
 } from "./bindings";
 
 export type {
+  Decision,
+  DroppedClaim,
+  ExportFormat,
+  ExportPreview,
+  ExportReport,
+  GoldMethod,
+  GoldRequest,
+  Outcome,
+  QueueAnswer,
+  QueueCandidate,
+  QueueItem,
   Ack,
   Annotator,
   AnnotatorActivity,
@@ -131,6 +148,18 @@ export const api = {
   watchDashboard: () => call<null>("watch_dashboard"),
   stopDashboard: () => call<null>("stop_dashboard"),
 
+  /** Tasks the counted annotators disagree on, most disagreement first (leads only). */
+  adjudicationQueue: (request: GoldRequest) => call<QueueItem[]>("adjudication_queue", { request }),
+  /** The lead's decision: take an annotator's answer, or give one as stored; with why. */
+  decide: (taskId: number, take: string | null, answer: unknown, reason: string | null) =>
+    call<Outcome>("decide", { taskId, take, answer: answer ?? null, reason }),
+  undoDecision: (taskId: number, reason: string | null) => call<null>("undo_decision", { taskId, reason }),
+  /** What an export would write; writes nothing. */
+  exportPreview: (request: GoldRequest) => call<ExportPreview>("export_preview", { request }),
+  /** Writes the gold file at `out` and its dataset card beside it. */
+  exportGold: (request: GoldRequest, out: string, format: ExportFormat) =>
+    call<ExportReport>("export_gold", { request, out, format }),
+
   /** Leads only: merges returned packs, each file with its own outcome. */
   mergePacks: (paths: string[]) => call<MergeOutcome[]>("merge_packs", { paths }),
   /** Leads only: the packs this project issued, newest first. */
@@ -204,5 +233,11 @@ export async function pickImportFiles(title: string, directory = false): Promise
 /** Asks where to create a new project; null when cancelled. */
 export async function pickNewProject(): Promise<string | null> {
   const picked = await save({ filters: projectFilter, defaultPath: "project.fdesk" });
+  return picked ?? null;
+}
+
+/** Asks where to write the gold file; null when cancelled. */
+export async function pickGoldFile(defaultPath: string): Promise<string | null> {
+  const picked = await save({ defaultPath, filters: [{ name: "JSON Lines", extensions: ["jsonl"] }] });
   return picked ?? null;
 }

@@ -26,6 +26,10 @@ export interface HomeDeps {
   dashboard?: () => void;
   /** Set when the open file is a pack: no lead panel, and "Return results". */
   pack?: Manifest;
+  /** Leads: open the adjudication queue. */
+  adjudicate?: () => void;
+  /** Leads: open the gold export. */
+  exportGold?: () => void;
 }
 
 /** The kind a digit key opens (1 is evidence), or null. */

@@ -124,6 +124,10 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
           { class: "lead-links" },
           h("button", { class: "primary", testid: "open-dashboard", onclick: () => deps.dashboard?.() }, "Agreement dashboard"),
           h("span", { class: "muted small" }, "Kappa and alpha per kind, pairs, pace and trick failures, live."),
+          deps.adjudicate
+            ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue")
+            : null,
+          deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
         )
       : null,
     h(

@@ -1,0 +1,363 @@
+// The lead's adjudication queue: tasks sorted by disagreement, each annotator's answer and
+// comment side by side, evidence candidates in their documents, and one key to take an
+// answer or set the decision by hand. Decisions keep who, when and why, and can be undone.
+
+import { h, mount } from "../dom";
+import { api, type GoldRequest, type QueueItem } from "../ipc";
+import {
+  answerText,
+  decisionText,
+  documentGroups,
+  handAnswer,
+  labelsFor,
+  labelText,
+  nextIndex,
+  outcomeText,
+  shareText,
+  toggled,
+} from "./adjudication";
+import type { Screen } from "./screen";
+import { KIND_TITLES } from "./work/chrome";
+
+export interface AdjudicateDeps {
+  home: () => void;
+  export: () => void;
+  fail: (e: unknown) => void;
+}
+
+const REQUEST: GoldRequest = { method: "majority", include_flagged: false, splits: [70, 15, 15], seed: 1 };
+
+const KEYS: [string, string][] = [
+  ["1–9", "Take that annotator's answer"],
+  ["E", "Decide by hand: digits toggle sentences (or pick the label), Enter saves"],
+  ["R", "Write the reason (Enter returns to the keys)"],
+  ["U", "Undo the decision on this item"],
+  ["J / ↓", "Next item"],
+  ["K / ↑", "Previous item"],
+  ["X", "Export the gold data"],
+  ["Esc", "Home (or leave editing)"],
+];
+
+export function adjudicateScreen(deps: AdjudicateDeps): Screen {
+  let items: QueueItem[] = [];
+  let at = 0;
+  /** Deciding by hand: the sentences chosen so far, or null when not editing. */
+  let editing: number[] | null = null;
+  let help: HTMLElement | null = null;
+  let busy = false;
+
+  const list = h("ol", { class: "adj-list", testid: "adj-list" });
+  const detail = h("section", { class: "adj-detail", testid: "adj-detail" }, h("p", { class: "muted" }, "Reading the answers…"));
+  const notice = h("p", { class: "adj-notice", testid: "adj-notice", role: "status" });
+  const count = h("span", { class: "muted", testid: "adj-count" });
+  const reason = h("input", {
+    class: "text-input adj-reason",
+    testid: "adj-reason",
+    type: "text",
+    placeholder: "Why (kept with the decision)",
+    "aria-label": "Reason for the decision",
+  });
+  reason.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === "Escape") {
+      ev.preventDefault();
+      reason.blur();
+    }
+  });
+
+  const el = h(
+    "main",
+    { class: "adjudicate", testid: "adjudicate" },
+    h(
+      "div",
+      { class: "dash-head" },
+      h("div", {}, h("h1", {}, "Adjudication"), h("p", { class: "muted" }, "Items the counted annotators disagree on, most disagreement first. ", count)),
+      h("span", { class: "spacer" }),
+      h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, "X")),
+      h("button", { class: "ghost", testid: "adj-keys", onclick: () => toggleHelp() }, "Keys ", h("kbd", {}, "?")),
+      h("button", { testid: "adj-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+    ),
+    notice,
+    h("div", { class: "adj-grid" }, h("nav", { class: "panel adj-queue", "aria-label": "Queue" }, list), detail),
+  );
+
+  function current(): QueueItem | undefined {
+    return items[at];
+  }
+
+  function listRow(item: QueueItem, i: number): HTMLElement {
+    const row = h(
+      "li",
+      { class: `adj-row${i === at ? " current" : ""}`, testid: `adj-row-${item.task_id}`, onclick: () => go(i) },
+      h("span", { class: "adj-row-claim" }, item.claim),
+      h(
+        "span",
+        { class: "adj-row-meta" },
+        h("span", { class: "badge badge-info" }, KIND_TITLES[item.kind]),
+        h("span", { class: "muted small" }, shareText(item.share_agreeing)),
+        item.decision ? h("span", { class: "badge badge-ok", testid: `adj-decided-${item.task_id}` }, "DECIDED") : null,
+      ),
+    );
+    if (i === at) row.setAttribute("aria-current", "true");
+    return row;
+  }
+
+  function answerCard(item: QueueItem, i: number): HTMLElement {
+    const a = item.answers[i];
+    if (!a) return h("div");
+    const taken = item.decision?.taken_from === a.annotator;
+    return h(
+      "div",
+      { class: `adj-answer${a.counted ? "" : " not-counted"}${taken ? " taken" : ""}`, testid: `adj-answer-${a.annotator}` },
+      h(
+        "div",
+        { class: "adj-answer-head" },
+        i < 9 ? h("kbd", {}, String(i + 1)) : null,
+        h("span", { class: "adj-who" }, a.annotator),
+        a.counted ? null : h("span", { class: "badge badge-danger" }, "NOT COUNTED"),
+        a.trick_failed ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
+        taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
+      ),
+      h("div", { class: "adj-answer-value", testid: `adj-value-${a.annotator}` }, answerText(a.answer, item.candidates)),
+      h("div", { class: a.comment ? "adj-comment" : "adj-comment faint" }, a.comment ?? "no comment"),
+    );
+  }
+
+  function candidatesView(item: QueueItem): HTMLElement | null {
+    if (item.kind !== "evidence") return null;
+    const chosen = new Map<number, string[]>();
+    for (const a of item.answers) {
+      const selected = (a.answer as { selected?: unknown }).selected;
+      if (!Array.isArray(selected)) continue;
+      for (const s of selected) if (typeof s === "number") chosen.set(s, [...(chosen.get(s) ?? []), a.annotator]);
+    }
+    return h(
+      "div",
+      { class: "adj-docs" },
+      h("h2", {}, editing ? "Toggle sentences by their number, 0 for no evidence, Enter to save" : "Candidates in their documents"),
+      ...documentGroups(item.candidates).map((g) =>
+        h(
+          "div",
+          { class: "adj-doc" },
+          h("div", { class: "passage-title" }, g.documentId),
+          h(
+            "ol",
+            { class: "adj-sentences" },
+            ...g.sentences.map(({ number, candidate }) => {
+              const on = editing?.includes(candidate.sentence_id) ?? false;
+              const by = chosen.get(candidate.sentence_id) ?? [];
+              return h(
+                "li",
+                { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}` },
+                h("kbd", {}, String(number)),
+                h("span", { class: "adj-sentence-text" }, candidate.text),
+                h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index}`),
+              );
+            }),
+          ),
+        ),
+      ),
+    );
+  }
+
+  function labelPicker(item: QueueItem): HTMLElement | null {
+    if (!editing || item.kind === "evidence") return null;
+    return h(
+      "div",
+      { class: "adj-labels", testid: "adj-labels" },
+      h("h2", {}, "Pick the label"),
+      ...labelsFor(item.kind).map((label, i) =>
+        h("button", { testid: `adj-label-${i + 1}`, onclick: () => void decideByHand(label) }, h("kbd", {}, String(i + 1)), " ", labelText(label)),
+      ),
+    );
+  }
+
+  function draw(): void {
+    mount(count, items.length === 0 ? "" : `${items.length} in the queue, ${items.filter((i) => i.decision).length} decided.`);
+    mount(list, ...items.map(listRow));
+    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    const item = current();
+    if (!item) {
+      mount(
+        detail,
+        h(
+          "div",
+          { class: "panel dash-empty", testid: "adj-empty" },
+          h("h3", {}, "Nothing to adjudicate"),
+          h("p", { class: "muted" }, "Every item the annotators answered has a clear majority."),
+        ),
+      );
+      return;
+    }
+    mount(
+      detail,
+      h(
+        "div",
+        { class: "panel" },
+        h(
+          "div",
+          { class: "adj-item-head" },
+          h("span", { class: "badge badge-info" }, KIND_TITLES[item.kind]),
+          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim ${item.claim_id}`),
+          h("span", { class: "spacer" }),
+          h("span", { class: "muted small" }, shareText(item.share_agreeing)),
+        ),
+        h("p", { class: "claim", testid: "adj-claim" }, item.claim),
+        h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i))),
+        candidatesView(item),
+        labelPicker(item),
+        h(
+          "div",
+          { class: "adj-outcome" },
+          h("span", { testid: "adj-outcome" }, outcomeText(item.outcome, item.candidates)),
+          item.decision
+            ? h("p", { class: "adj-decision", testid: "adj-decision" }, decisionText(item.decision, item.candidates), " ", h("kbd", {}, "U"), " undoes")
+            : null,
+        ),
+        h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, "1–9 take an answer · E decide by hand · ? keys")),
+      ),
+    );
+  }
+
+  function go(i: number): void {
+    if (items.length === 0) return;
+    at = Math.max(0, Math.min(items.length - 1, i));
+    editing = null;
+    draw();
+  }
+
+  async function reload(): Promise<void> {
+    const task = current()?.task_id;
+    items = await api.adjudicationQueue(REQUEST);
+    const again = items.findIndex((i) => i.task_id === task);
+    at = again >= 0 ? again : Math.min(at, Math.max(items.length - 1, 0));
+  }
+
+  /** Runs a decision, then shows the queue again on the next item. */
+  async function act(what: () => Promise<unknown>, done: (item: QueueItem) => string, advance: boolean): Promise<void> {
+    const item = current();
+    if (!item || busy) return;
+    busy = true;
+    try {
+      await what();
+      reason.value = "";
+      editing = null;
+      await reload();
+      const decided = items.find((i) => i.task_id === item.task_id) ?? item;
+      mount(notice, done(decided));
+      if (advance) at = nextIndex(items, items.indexOf(decided));
+      draw();
+    } catch (e) {
+      deps.fail(e);
+    } finally {
+      busy = false;
+    }
+  }
+
+  const why = (): string | null => reason.value.trim() || null;
+  const said = (item: QueueItem): string =>
+    item.decision ? `Task ${item.task_id}: ${decisionText(item.decision, item.candidates)}` : `Task ${item.task_id} decided.`;
+
+  function take(i: number): void {
+    const item = current();
+    const a = item?.answers[i];
+    if (!item || !a) return;
+    void act(() => api.decide(item.task_id, a.annotator, null, why()), said, true);
+  }
+
+  async function decideByHand(label: string | null): Promise<void> {
+    const item = current();
+    if (!item || editing === null) return;
+    const answer = handAnswer(item.kind, editing, label);
+    await act(() => api.decide(item.task_id, null, answer, why()), said, true);
+  }
+
+  function undo(): void {
+    const item = current();
+    if (!item?.decision) return;
+    void act(() => api.undoDecision(item.task_id, why()), (i) => `Task ${i.task_id}: decision undone; the answers settle it again.`, false);
+  }
+
+  function toggleHelp(): void {
+    if (help) {
+      help.remove();
+      help = null;
+      return;
+    }
+    help = h(
+      "div",
+      { class: "help-backdrop", onclick: (ev) => ev.target === ev.currentTarget && toggleHelp() },
+      h(
+        "section",
+        { class: "help", role: "dialog", "aria-label": "Keys", testid: "keys-help" },
+        h("h2", {}, "Keys — Adjudication"),
+        h("dl", {}, ...KEYS.flatMap(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)])),
+        h("button", { class: "ghost", onclick: () => toggleHelp() }, "Close ", h("kbd", {}, "Esc")),
+      ),
+    );
+    el.append(help);
+  }
+
+  function editKey(item: QueueItem, key: string): boolean {
+    if (key === "Escape") {
+      editing = null;
+      draw();
+      return true;
+    }
+    if (item.kind === "evidence") {
+      if (key === "Enter") {
+        void decideByHand(null);
+        return true;
+      }
+      if (key === "0") {
+        editing = [];
+        draw();
+        return true;
+      }
+      const c = /^[1-9]$/.test(key) ? item.candidates[Number(key) - 1] : undefined;
+      if (!c || !editing) return false;
+      editing = toggled(editing, c.sentence_id, item.candidates);
+      draw();
+      return true;
+    }
+    const label = /^[1-9]$/.test(key) ? labelsFor(item.kind)[Number(key) - 1] : undefined;
+    if (!label) return false;
+    void decideByHand(label);
+    return true;
+  }
+
+  return {
+    el,
+    onKey(ev: KeyboardEvent): boolean {
+      if (help) {
+        if (ev.key === "Escape" || ev.key === "?") toggleHelp();
+        return true;
+      }
+      const item = current();
+      const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+      if (item && editing !== null) return editKey(item, key);
+      if (key === "?") toggleHelp();
+      else if (key === "Escape" || key === "Backspace") deps.home();
+      else if (key === "j" || key === "ArrowDown") go(at + 1);
+      else if (key === "k" || key === "ArrowUp") go(at - 1);
+      else if (key === "x") deps.export();
+      else if (key === "r") {
+        ev.preventDefault();
+        reason.focus();
+      } else if (key === "u") undo();
+      else if (key === "e" && item && item.kind !== "refute") {
+        editing = item.kind === "evidence" ? candidatesOf(item) : [];
+        draw();
+      } else if (/^[1-9]$/.test(key)) take(Number(key) - 1);
+      else return false;
+      return true;
+    },
+    shown(): void {
+      reload().then(draw, deps.fail);
+    },
+  };
+}
+
+/** Editing starts from the current gold sentences, so a small fix is a small edit. */
+function candidatesOf(item: QueueItem): number[] {
+  return item.outcome.outcome === "evidence" ? [...item.outcome.sentences] : [];
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { QueueCandidate, QueueItem } from "../ipc";
+import {
+  answerText,
+  candidateNumbers,
+  decisionText,
+  documentGroups,
+  handAnswer,
+  labelsFor,
+  labelText,
+  nextIndex,
+  outcomeText,
+  shareText,
+  toggled,
+} from "./adjudication";
+
+const cand = (sentence_id: number, document_id: string, sentence_index: number): QueueCandidate => ({
+  sentence_id,
+  document_id,
+  sentence_index,
+  text: `s${sentence_id}`,
+});
+const candidates = [cand(10, "doc-b", 7), cand(11, "doc-a", 3), cand(12, "doc-b", 2)];
+
+const item = (task_id: number, decided: boolean): QueueItem => ({
+  task_id,
+  kind: "label",
+  claim: "c",
+  claim_id: "c1",
+  share_agreeing: 0.5,
+  outcome: { outcome: "no_majority" },
+  answers: [],
+  candidates: [],
+  decision: decided ? { lead: "lea", at: 0, reason: null, taken_from: null, answer: { label: "REFUTED" } } : null,
+});
+
+describe("adjudication helpers", () => {
+  it("reads answers by the numbers of the candidates shown", () => {
+    expect(candidateNumbers([12, 10], candidates)).toEqual([1, 3]);
+    expect(answerText({ selected: [11], no_evidence: false }, candidates)).toBe("sentence 2");
+    expect(answerText({ selected: [10, 12, 99] }, candidates)).toBe("sentences 1, 3 (+1 not shown)");
+    expect(answerText({ selected: [], no_evidence: true }, candidates)).toBe("No evidence");
+    expect(answerText({ label: "NOT ENOUGH INFO" }, [])).toBe("Not enough info");
+    expect(answerText(null, [])).toBe("no answer");
+  });
+
+  it("says what was settled and how much the annotators agree", () => {
+    expect(outcomeText({ outcome: "evidence", sentences: [11] }, candidates)).toBe("Gold: sentence 2");
+    expect(outcomeText({ outcome: "no_majority" }, [])).toBe("No label has a majority (dropped)");
+    expect(outcomeText({ outcome: "label", label: "does_not_contradict" }, [])).toBe("Gold: Does not contradict");
+    expect(shareText(2 / 3)).toBe("67% agree");
+    expect(shareText(null)).toBe("no counted answers");
+  });
+
+  it("names who decided, whose answer was taken and why", () => {
+    const text = decisionText({ lead: "lea", at: 0, reason: "ana read the source", taken_from: "ana", answer: { label: "REFUTED" } }, []);
+    expect(text).toMatch(/^lea took ana's answer \(Refuted\) on .+ — “ana read the source”$/);
+    expect(decisionText({ lead: "lea", at: 0, reason: null, taken_from: null, answer: { selected: [], no_evidence: true } }, [])).toMatch(
+      /^lea set No evidence on /,
+    );
+  });
+
+  it("builds a hand answer in the stored shape and toggles in the order shown", () => {
+    expect(handAnswer("evidence", [], null)).toEqual({ selected: [], no_evidence: true });
+    expect(handAnswer("evidence", [12], null)).toEqual({ selected: [12], no_evidence: false });
+    expect(handAnswer("verify", [], "malformed")).toEqual({ label: "malformed" });
+    expect(toggled([12], 10, candidates)).toEqual([10, 12]);
+    expect(toggled([10, 12], 10, candidates)).toEqual([12]);
+    expect(labelsFor("label")).toHaveLength(4);
+    expect(labelsFor("verify")[0]).toBe("contradicts");
+    expect(labelText("does_not_contradict")).toBe("Does not contradict");
+  });
+
+  it("groups candidates by document in sentence order, keeping their numbers", () => {
+    const groups = documentGroups(candidates);
+    expect(groups.map((g) => g.documentId)).toEqual(["doc-b", "doc-a"]);
+    expect(groups[0]?.sentences.map((s) => s.number)).toEqual([3, 1]);
+  });
+
+  it("goes on to the next undecided item, wrapping round", () => {
+    const items = [item(1, false), item(2, true), item(3, true), item(4, false)];
+    expect(nextIndex(items, 0)).toBe(3);
+    expect(nextIndex(items, 3)).toBe(0);
+    expect(nextIndex([item(1, true), item(2, true)], 0)).toBe(1);
+  });
+});

@@ -1,0 +1,104 @@
+// Pure helpers of the adjudication queue: how answers, outcomes and decisions read, which
+// labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
+
+import type { Decision, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+
+/** The labels the lead can give by hand, in key order (1 first). */
+export function labelsFor(kind: TaskKind): string[] {
+  if (kind === "verify") return ["contradicts", "does_not_contradict", "malformed"];
+  if (kind === "label") return ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"];
+  return [];
+}
+
+/** A stored label as a person reads it: "does_not_contradict" → "Does not contradict". */
+export function labelText(label: string): string {
+  const words = label.replace(/_/g, " ").toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/** The 1-based numbers of the selected candidates, in the order shown. */
+export function candidateNumbers(selected: number[], candidates: QueueCandidate[]): number[] {
+  return candidates.flatMap((c, i) => (selected.includes(c.sentence_id) ? [i + 1] : []));
+}
+
+function numbersText(numbers: number[]): string {
+  if (numbers.length === 0) return "nothing selected";
+  return `${numbers.length === 1 ? "sentence" : "sentences"} ${numbers.join(", ")}`;
+}
+
+/** A stored answer (`{selected, no_evidence}` or `{label}`) in words. */
+export function answerText(answer: unknown, candidates: QueueCandidate[]): string {
+  if (typeof answer !== "object" || answer === null) return "no answer";
+  const a = answer as { selected?: unknown; no_evidence?: unknown; label?: unknown };
+  if (typeof a.label === "string") return labelText(a.label);
+  if (a.no_evidence === true) return "No evidence";
+  const selected = Array.isArray(a.selected) ? a.selected.filter((s): s is number => typeof s === "number") : [];
+  const numbers = candidateNumbers(selected, candidates);
+  const outside = selected.length - numbers.length;
+  return numbersText(numbers) + (outside > 0 ? ` (+${outside} not shown)` : "");
+}
+
+/** What the answers (or the lead) settled on, in words. */
+export function outcomeText(outcome: Outcome, candidates: QueueCandidate[]): string {
+  switch (outcome.outcome) {
+    case "evidence":
+      return `Gold: ${numbersText(candidateNumbers(outcome.sentences, candidates))}`;
+    case "no_evidence":
+      return "Gold: no evidence (dropped)";
+    case "no_gold_evidence":
+      return "No sentence has a majority (dropped)";
+    case "label":
+      return `Gold: ${labelText(outcome.label)}`;
+    case "no_majority":
+      return "No label has a majority (dropped)";
+  }
+}
+
+/** "33% agree", or why there is no share. */
+export function shareText(share: number | null): string {
+  return share === null ? "no counted answers" : `${Math.round(share * 100)}% agree`;
+}
+
+/** Who decided, when and why, in one line. */
+export function decisionText(d: Decision, candidates: QueueCandidate[]): string {
+  const when = new Date(d.at).toLocaleString();
+  const what = d.taken_from ? `took ${d.taken_from}'s answer (${answerText(d.answer, candidates)})` : `set ${answerText(d.answer, candidates)}`;
+  return `${d.lead} ${what} on ${when}${d.reason ? ` — “${d.reason}”` : ""}`;
+}
+
+/** The answer the lead gives by hand, in the stored shape. */
+export function handAnswer(kind: TaskKind, selected: number[], label: string | null): unknown {
+  if (kind === "evidence") return selected.length === 0 ? { selected: [], no_evidence: true } : { selected, no_evidence: false };
+  return { label };
+}
+
+/** Toggles a sentence in a selection, keeping the candidates' order. */
+export function toggled(selected: number[], sentenceId: number, candidates: QueueCandidate[]): number[] {
+  const next = selected.includes(sentenceId) ? selected.filter((s) => s !== sentenceId) : [...selected, sentenceId];
+  return candidates.map((c) => c.sentence_id).filter((id) => next.includes(id));
+}
+
+export interface DocumentGroup {
+  documentId: string;
+  /** Candidates in document order, each with its number in the list shown (1-based). */
+  sentences: { number: number; candidate: QueueCandidate }[];
+}
+
+/** The candidates grouped by their document, each document's in sentence order. */
+export function documentGroups(candidates: QueueCandidate[]): DocumentGroup[] {
+  const groups = new Map<string, DocumentGroup>();
+  candidates.forEach((candidate, i) => {
+    const group = groups.get(candidate.document_id) ?? { documentId: candidate.document_id, sentences: [] };
+    group.sentences.push({ number: i + 1, candidate });
+    groups.set(candidate.document_id, group);
+  });
+  for (const g of groups.values()) g.sentences.sort((a, b) => a.candidate.sentence_index - b.candidate.sentence_index);
+  return [...groups.values()];
+}
+
+/** Where to go after deciding item `at`: the next undecided one after it, else the next. */
+export function nextIndex(items: QueueItem[], at: number): number {
+  for (let i = at + 1; i < items.length; i += 1) if (!items[i]?.decision) return i;
+  for (let i = 0; i < at; i += 1) if (!items[i]?.decision) return i;
+  return Math.min(at + 1, Math.max(items.length - 1, 0));
+}

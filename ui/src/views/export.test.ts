@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import type { ExportPreview } from "../ipc";
+import { countRows, defaultOutPath, dropReasons, parseSeed, parseSplits, renderPreview } from "./export";
+
+const preview: ExportPreview = {
+  method: "majority",
+  lines: 3,
+  per_label: { SUPPORTED: 2, REFUTED: 1 },
+  per_split: { train: 2, dev: 0, test: 1 },
+  dropped: [
+    { id: "c9", claim: "x", reason: "no gold evidence" },
+    { id: "c8", claim: "y", reason: "no majority label" },
+    { id: "c7", claim: "z", reason: "no gold evidence" },
+  ],
+  counted_annotators: ["ana", "ben"],
+  excluded_annotators: ["eve"],
+  accuracy: {},
+  mean_share_agreeing: 0.8,
+};
+
+describe("export helpers", () => {
+  it("prefills the gold file beside the project", () => {
+    expect(defaultOutPath("/data/covid.fdesk")).toBe("/data/covid.gold.jsonl");
+    expect(defaultOutPath("/data/plain")).toBe("/data/plain.gold.jsonl");
+  });
+
+  it("reads splits and seeds, and says what is wrong", () => {
+    expect(parseSplits("70, 15,15")).toEqual([70, 15, 15]);
+    expect(parseSplits("70,x")).toMatch(/whole numbers/);
+    expect(parseSplits("0,0")).toMatch(/above zero/);
+    expect(parseSeed(" 42 ")).toBe(42);
+    expect(parseSeed("-1")).toBeNull();
+  });
+
+  it("orders counts largest first with their shares, and groups dropped claims by reason", () => {
+    expect(countRows(preview.per_split)).toEqual([
+      { name: "train", n: 2, share: 2 / 3 },
+      { name: "test", n: 1, share: 1 / 3 },
+      { name: "dev", n: 0, share: 0 },
+    ]);
+    expect(dropReasons(preview)).toEqual([
+      { reason: "no gold evidence", n: 2 },
+      { reason: "no majority label", n: 1 },
+    ]);
+  });
+
+  it("draws the preview: lines, who counted, each label and the dropped claims", () => {
+    const root = document.createElement("div");
+    root.append(...renderPreview(preview));
+    expect(root.querySelector("[data-testid=export-lines]")?.textContent).toBe("3");
+    expect(root.querySelector("[data-testid=export-annotators]")?.textContent).toContain("left out (flagged): eve");
+    expect(root.querySelector("[data-testid=export-label-SUPPORTED]")?.textContent).toContain("2");
+    expect(root.querySelector("[data-testid=export-dropped]")?.textContent).toContain("no majority label");
+  });
+});

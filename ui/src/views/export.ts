@@ -1,0 +1,274 @@
+// The gold export: format, splits, seed, method and whether flagged annotators count; a
+// live preview of what would be written (counts per label and split, dropped claims and
+// why) before anything is; then the file and its dataset card, and where they went.
+
+import { h, mount } from "../dom";
+import { errorText } from "../errors";
+import { count, percent } from "../format";
+import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
+import type { Screen } from "./screen";
+
+export interface ExportDeps {
+  home: () => void;
+  adjudicate: () => void;
+  fail: (e: unknown) => void;
+}
+
+/** `<project>.gold.jsonl` beside the project file. */
+export function defaultOutPath(projectPath: string): string {
+  return `${projectPath.replace(/\.fdesk$/i, "")}.gold.jsonl`;
+}
+
+/** "70,15,15" as ratios, or what is wrong with it. */
+export function parseSplits(text: string): number[] | string {
+  const parts = text.split(",").map((p) => p.trim());
+  if (parts.some((p) => !/^\d+$/.test(p))) return "Splits: whole numbers separated by commas, like 70,15,15.";
+  const ratios = parts.map(Number);
+  if (ratios.every((r) => r === 0)) return "Splits: at least one must be above zero.";
+  return ratios;
+}
+
+/** The seed as a whole number, or null when it is not one. */
+export function parseSeed(text: string): number | null {
+  return /^\d{1,15}$/.test(text.trim()) ? Number(text.trim()) : null;
+}
+
+/** Rows of a count table, largest first, each with its share of the total. */
+export function countRows(counts: Record<string, number | undefined>): { name: string; n: number; share: number }[] {
+  const entries = Object.entries(counts).map(([name, n]) => ({ name, n: n ?? 0 }));
+  const total = entries.reduce((sum, e) => sum + e.n, 0);
+  return entries.sort((a, b) => b.n - a.n || a.name.localeCompare(b.name)).map((e) => ({ ...e, share: total ? e.n / total : 0 }));
+}
+
+/** Dropped claims grouped by reason, commonest first. */
+export function dropReasons(preview: ExportPreview): { reason: string; n: number }[] {
+  const by = new Map<string, number>();
+  for (const d of preview.dropped) by.set(d.reason, (by.get(d.reason) ?? 0) + 1);
+  return [...by.entries()].map(([reason, n]) => ({ reason, n })).sort((a, b) => b.n - a.n || a.reason.localeCompare(b.reason));
+}
+
+function select<T extends string>(testid: string, label: string, options: [T, string][]): HTMLSelectElement {
+  const el = h("select", { class: "text-input", testid, "aria-label": label });
+  for (const [value, text] of options) {
+    const o = h("option", {}, text);
+    o.value = value;
+    el.append(o);
+  }
+  return el;
+}
+
+function countTable(title: string, testid: string, counts: Record<string, number | undefined>): HTMLElement {
+  return h(
+    "div",
+    { class: "export-counts" },
+    h("h3", {}, title),
+    h(
+      "table",
+      { class: "table", testid },
+      h(
+        "tbody",
+        {},
+        ...countRows(counts).map((r) => {
+          const bar = h("span", { class: "share-bar" });
+          bar.style.width = `${Math.round(r.share * 100)}%`;
+          return h(
+            "tr",
+            { testid: `${testid}-${r.name}` },
+            h("th", {}, r.name),
+            h("td", { class: "num" }, count(r.n)),
+            h("td", { class: "share-cell" }, bar),
+            h("td", { class: "num muted" }, percent(r.share)),
+          );
+        }),
+      ),
+    ),
+  );
+}
+
+/** The preview as shown; exported for the UI tests. */
+export function renderPreview(p: ExportPreview): HTMLElement[] {
+  const reasons = dropReasons(p);
+  const shown = p.dropped.slice(0, 40);
+  return [
+    h(
+      "div",
+      { class: "export-summary" },
+      h("span", { class: "export-lines", testid: "export-lines" }, count(p.lines)),
+      h("span", {}, " claims would be written"),
+      h("span", { class: "muted" }, ` · ${count(p.dropped.length)} dropped`),
+      p.mean_share_agreeing !== null ? h("span", { class: "muted" }, ` · mean agreement ${percent(p.mean_share_agreeing)}`) : null,
+    ),
+    h(
+      "p",
+      { class: "muted small", testid: "export-annotators" },
+      `Counted: ${p.counted_annotators.join(", ") || "nobody"}`,
+      p.excluded_annotators.length ? ` · left out (flagged): ${p.excluded_annotators.join(", ")}` : "",
+    ),
+    h("div", { class: "export-tables" }, countTable("Per label", "export-label", p.per_label), countTable("Per split", "export-split", p.per_split)),
+    h(
+      "div",
+      { class: "export-dropped", testid: "export-dropped" },
+      h("h3", {}, "Dropped claims"),
+      reasons.length === 0
+        ? h("p", { class: "muted" }, "None: every claim with answers made it.")
+        : h("ul", { class: "export-reasons" }, ...reasons.map((r) => h("li", {}, h("strong", {}, count(r.n)), ` ${r.reason}`))),
+      shown.length
+        ? h(
+            "details",
+            {},
+            h("summary", {}, `The ${shown.length === p.dropped.length ? "" : `first ${shown.length} of the `}dropped claims`),
+            h(
+              "ul",
+              { class: "export-dropped-list" },
+              ...shown.map((d) => h("li", {}, h("code", {}, d.id), " ", d.claim, h("span", { class: "muted" }, ` — ${d.reason}`))),
+            ),
+          )
+        : null,
+    ),
+  ];
+}
+
+export function exportScreen(project: Overview, deps: ExportDeps): Screen {
+  const format = select<ExportFormat>("export-format", "Format", [
+    ["factdesk", "Factdesk (full provenance)"],
+    ["fever", "FEVER (plus one file per split)"],
+  ]);
+  const method = select<GoldMethod>("export-method", "Method", [
+    ["majority", "Strict majority"],
+    ["dawid-skene", "Dawid-Skene"],
+  ]);
+  const splits = h("input", { class: "text-input", testid: "export-splits", type: "text", "aria-label": "Splits" });
+  splits.value = "70,15,15";
+  const seed = h("input", { class: "text-input", testid: "export-seed", type: "text", "aria-label": "Seed" });
+  seed.value = "1";
+  const flagged = h("input", { testid: "export-flagged", type: "checkbox", "aria-label": "Include flagged annotators" });
+  const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file" });
+  out.value = defaultOutPath(project.path);
+  const preview = h("div", { class: "panel export-preview", testid: "export-preview" }, h("p", { class: "muted" }, "Counting…"));
+  const problem = h("p", { class: "error-text", testid: "export-problem" });
+  const result = h("div", { class: "export-result", testid: "export-result" });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let asked = 0;
+
+  function request(): GoldRequest | string {
+    const ratios = parseSplits(splits.value);
+    if (typeof ratios === "string") return ratios;
+    const s = parseSeed(seed.value);
+    if (s === null) return "Seed: a whole number.";
+    return { method: method.value as GoldMethod, include_flagged: flagged.checked, splits: ratios, seed: s };
+  }
+
+  async function refresh(): Promise<void> {
+    const req = request();
+    mount(problem, typeof req === "string" ? req : "");
+    if (typeof req === "string") return;
+    const mine = ++asked;
+    preview.classList.add("stale");
+    try {
+      const p = await api.exportPreview(req);
+      // Only the answer to the latest question is drawn.
+      if (mine !== asked) return;
+      mount(preview, ...renderPreview(p));
+    } catch (e) {
+      if (mine === asked) mount(preview, h("p", { class: "error-text" }, errorText(e)));
+    } finally {
+      if (mine === asked) preview.classList.remove("stale");
+    }
+  }
+
+  const later = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void refresh(), 200);
+  };
+  for (const input of [format, method, splits, seed, flagged]) input.addEventListener("input", later);
+
+  async function write(): Promise<void> {
+    const req = request();
+    if (typeof req === "string") return void mount(problem, req);
+    if (!out.value.trim()) return void mount(problem, "Output file: say where to write the gold data.");
+    mount(result, h("p", { class: "muted" }, "Writing…"));
+    try {
+      const r = await api.exportGold(req, out.value.trim(), format.value as ExportFormat);
+      mount(
+        result,
+        h(
+          "div",
+          { class: "export-done", testid: "export-done" },
+          h("strong", {}, `Wrote ${count(r.preview.lines)} claims`),
+          h("div", {}, "Gold file: ", h("code", { testid: "export-written" }, r.out)),
+          h("div", {}, "Dataset card: ", h("code", { testid: "export-card" }, r.card)),
+          ...r.split_files.map((f) => h("div", {}, "Split: ", h("code", {}, f))),
+        ),
+      );
+    } catch (e) {
+      mount(result, "");
+      deps.fail(e);
+    }
+  }
+
+  const choose = async (): Promise<void> => {
+    try {
+      const picked = await pickGoldFile(out.value);
+      if (picked) out.value = picked;
+    } catch (e) {
+      deps.fail(e);
+    }
+  };
+
+  const field = (label: string, input: HTMLElement, note?: string): HTMLElement[] => [
+    h("label", { class: "export-label" }, label),
+    h("div", {}, input, note ? h("span", { class: "muted small export-note" }, note) : null),
+  ];
+
+  return {
+    el: h(
+      "main",
+      { class: "export", testid: "export" },
+      h(
+        "div",
+        { class: "dash-head" },
+        h("div", {}, h("h1", {}, "Export gold data"), h("p", { class: "muted" }, "One claim per line with its label, evidence, split, agreement and provenance; a dataset card beside it.")),
+        h("span", { class: "spacer" }),
+        h("button", { testid: "export-adjudicate", onclick: () => deps.adjudicate() }, "Adjudication queue"),
+        h("button", { testid: "export-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+      ),
+      h(
+        "div",
+        { class: "export-grid" },
+        h(
+          "section",
+          { class: "panel" },
+          h("h3", {}, "Settings"),
+          h(
+            "div",
+            { class: "export-form" },
+            ...field("Format", format),
+            ...field("Method", method),
+            ...field("Splits", splits, "train, dev, test"),
+            ...field("Seed", seed, "same seed, same splits"),
+            ...field("Flagged", h("label", { class: "export-check" }, flagged, " count flagged annotators")),
+          ),
+          h("h3", { class: "export-out-title" }, "Write to"),
+          h(
+            "div",
+            { class: "inline-form" },
+            out,
+            h("button", { testid: "export-choose", onclick: () => void choose() }, "Choose…"),
+          ),
+          problem,
+          h("div", { class: "import-actions" }, h("button", { class: "primary", testid: "export-write", onclick: () => void write() }, "Export")),
+          result,
+        ),
+        preview,
+      ),
+    ),
+    onKey(ev: KeyboardEvent): boolean {
+      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      deps.home();
+      return true;
+    },
+    shown(): void {
+      void refresh();
+    },
+  };
+}
