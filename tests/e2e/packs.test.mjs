@@ -1,0 +1,172 @@
+// End to end: the lead hands Ana a pack with the real CLI; the app opens the pack in
+// annotator mode, Ana answers two items by keyboard and returns the results; the lead's
+// app merges the results file from the Packs panel, and the dashboard counts her answers.
+
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { currentTask, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+/** The trick sentence's wording in the demo project (settings.trick_template). */
+const TRICK = "It is not true that";
+
+/** The number of the first option on screen that is not the trick. */
+async function realOption(session) {
+  for (let i = 1; i <= 6; i += 1) {
+    const found = await session.findAll(`${tid(`option-${i}`)} .option-text`);
+    if (!found.length) break;
+    if (!(await session.text(found[0])).includes(TRICK)) return String(i);
+  }
+  throw new Error("every option on screen is the trick");
+}
+
+/** Runs `steps` with the app started on `file`, reporting the app's logs on failure. */
+async function inApp(t, work, file, steps) {
+  const app = await startApp(work, file);
+  let session;
+  try {
+    session = await app.open();
+    await steps(session);
+  } catch (e) {
+    t.diagnostic(app.logs());
+    const banner = await session
+      ?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent")
+      .catch(() => null);
+    if (banner) t.diagnostic(`the app said: ${banner}`);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app.stop();
+  }
+}
+
+test("a pack opened in the app, answered and returned; the lead merges it and the dashboard counts it", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  const pack = join(work, "ana.fdpack");
+  const results = join(work, "ana.results.fdpack");
+  const foreign = join(work, "other-project.fdpack");
+  try {
+    demoProject(project);
+    cli(["annotators", project, "add", "lead", "--role", "lead"]);
+    for (const name of ["ana", "ben"]) cli(["annotators", project, "add", name]);
+    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+    cli(["pack", project, "--for", "ana", "--count", "3", "--out", pack]);
+    // A pack another project issued, to be refused.
+    const other = join(work, "other.fdesk");
+    demoProject(other);
+    cli(["annotators", other, "add", "ana"]);
+    cli(["tasks", other, "--kind", "evidence"]);
+    cli(["pack", other, "--for", "ana", "--count", "1", "--out", foreign]);
+    const issued = JSON.parse(cli(["packs", project, "--json"]));
+    assert.deepEqual(
+      issued.map((p) => [p.annotator, p.items, p.state]),
+      [["ana", 3, "out"]],
+    );
+
+    // Ana's laptop: the app opens the pack in annotator mode.
+    let answered = [];
+    await inApp(t, work, pack, async (session) => {
+      await session.waitFor(tid("person-ana"), 30_000);
+      assert.equal((await session.findAll(tid("person-lead"))).length, 0, "a pack holds only its annotator");
+      await signInByKeys(session, "ana");
+      assert.match(await textOf(session, tid("bar-pack")), /^Pack for ana · due \d{1,2} \w{3} \d{4}$/);
+      assert.equal((await session.findAll(tid("lead-panel"))).length, 0, "no lead panel in a pack");
+      await session.waitFor(tid("return-results"));
+
+      await session.keys("1");
+      await session.waitFor(tid("option-1"));
+      for (let i = 0; i < 2; i += 1) {
+        const task = await currentTask(session);
+        assert.ok(task, `no evidence item ${i + 1} in the pack`);
+        const key = await realOption(session);
+        await session.keys(key);
+        await session.until(`option ${key} checked`, async () =>
+          (await session.attribute(await session.find(tid(`option-${key}`)), "aria-checked")) === "true",
+        );
+        await submitByEnter(session, Key, task);
+        answered.push(task);
+      }
+      await session.click(await session.find(tid("home")));
+      await session.waitFor(tid("return-results"));
+      await session.click(await session.find(tid("return-results")));
+      await session.waitFor(tid("results-path"));
+      assert.equal(await textOf(session, tid("results-path")), results);
+      assert.match(await textOf(session, tid("results-said")), /Send this file to your lead/);
+      assert.ok(existsSync(results), `${results} was written`);
+      await session.execute("document.querySelector('[data-testid=pack-panel]').scrollIntoView({ block: 'end' })");
+      await saveScreenshot(session, "pack.png");
+    });
+    assert.equal(answered.length, 2);
+
+    // Ben answers every item in the project, so Ana's answers meet his on the dashboard.
+    for (let i = 0; i < 40; i += 1) {
+      const item = JSON.parse(cli(["next", project, "--as", "ben", "--kind", "evidence", "--json"])).item;
+      if (!item) break;
+      const real = item.options.filter((o) => !o.text.startsWith(TRICK));
+      submitByCli(project, "ben", [{ task_id: item.task_id, selected: [real[0].id] }]);
+    }
+
+    // The lead's desk: merge the results file through the Packs panel's path field.
+    await inApp(t, work, project, async (session) => {
+      await session.waitFor(tid("person-lead"), 30_000);
+      await signInByKeys(session, "lead");
+      await session.waitFor(tid("packs-panel"));
+      await session.until("the pack listed as out", async () => {
+        const states = await session.findAll(`${tid("packs")} ${tid("pack-state")}`);
+        return states.length === 1 && (await session.text(states[0])) === "out" ? true : null;
+      });
+      const field = await session.find(tid("merge-path"));
+      await session.sendKeys(field, `${results}${Key.Enter}${foreign}`);
+      await session.click(await session.find(tid("merge-pasted")));
+      await session.waitFor(tid("merge-outcome"));
+      const outcomes = await session.findAll(tid("merge-outcome"));
+      const typed = await session.execute("return document.querySelector('[data-testid=merge-path]').value");
+      assert.equal(outcomes.length, 2, `outcomes of ${JSON.stringify(typed)}: ${await Promise.all(outcomes.map((o) => session.text(o)))}`);
+      assert.equal(
+        await session.text(outcomes[0]),
+        "ana.results.fdpack: 2 answers from ana added, 0 already there, 1 unanswered item back in the pool",
+      );
+      assert.match(await session.text(outcomes[1]), /^other-project\.fdpack: refused, nothing was changed: it belongs to another project/);
+      await session.until("the pack listed as returned with 2 merged", async () => {
+        const state = await textOf(session, `${tid("packs")} ${tid("pack-state")}`);
+        const merged = await textOf(session, `${tid("packs")} ${tid("pack-merged")}`);
+        return state === "returned" && merged === "2" ? true : null;
+      });
+
+      await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'center' })");
+      await saveScreenshot(session, "merge.png");
+
+      // Merging the same file again adds nothing.
+      await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");
+      await session.sendKeys(field, results);
+      await session.click(await session.find(tid("merge-pasted")));
+      await session.until("the second merge's outcome", async () =>
+        (await textOf(session, tid("merge-outcome"))).includes("0 answers from ana added, 2 already there") ? true : null,
+      );
+
+      // The dashboard counts Ana's two answers.
+      await session.click(await session.find(tid("open-dashboard")));
+      await session.waitFor(tid("activity-evidence-ana"), 20_000);
+      const row = await session.find(tid("activity-evidence-ana"));
+      const cells = await session.findAll(`${tid("activity-evidence-ana")} td`);
+      assert.ok(row && cells.length > 0);
+      assert.equal(await session.text(cells[0]), "2", "Ana's answers on the dashboard");
+      assert.match(await textOf(session, tid("dash-counts-evidence")), / 2 annotators · /);
+    });
+
+    const listed = JSON.parse(cli(["packs", project, "--json"]));
+    assert.deepEqual(
+      listed.map((p) => [p.annotator, p.state, p.merged]),
+      [["ana", "returned", 2]],
+    );
+    const agreement = JSON.parse(cli(["agreement", project, "--kind", "evidence", "--json", "--bootstrap", "0"]));
+    t.diagnostic(`evidence agreement after the merge: ${JSON.stringify(agreement.metrics?.setsel_pooled_fleiss_kappa)}`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
