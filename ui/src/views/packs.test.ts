@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Manifest, MergeOutcome, PackSummary } from "../ipc";
-import { dueDate, outcomeText, packBadgeText, pathsFrom, returnPanel, stateText } from "./packs";
+import { dueDate, outcomeText, packAdvice, packBadgeText, pathsFrom, returnPanel, stateText } from "./packs";
 
 const manifest: Manifest = {
   format: 1,
@@ -30,7 +30,12 @@ const summary = (state: string): PackSummary => ({
 describe("packs", () => {
   it("says whose pack it is and when it is due, in UTC", () => {
     expect(dueDate(Date.UTC(2026, 10, 30, 23, 30))).toBe("30 Nov 2026");
-    expect(packBadgeText(manifest)).toBe("Pack for ana · due 30 Nov 2026");
+    const before = Date.UTC(2026, 10, 20);
+    const after = Date.UTC(2026, 11, 2);
+    expect(packBadgeText(manifest, before)).toBe("Pack for ana · due 30 Nov 2026");
+    expect(packBadgeText(manifest, after)).toBe("Pack for ana · expired 30 Nov 2026");
+    expect(packAdvice(manifest, before)).toContain("Return the results by 30 Nov 2026");
+    expect(packAdvice(manifest, after)).toContain("Ask the lead for a new pack");
   });
 
   it("takes pasted paths one per line", () => {

@@ -11,9 +11,10 @@ export function dueDate(ms: number): string {
   return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 }
 
-/** The top bar's words for a pack: "Pack for ana · due 30 Nov 2026". */
-export function packBadgeText(m: Manifest): string {
-  return `Pack for ${m.annotator} · due ${dueDate(m.expires_at)}`;
+/** The top bar's words for a pack: "Pack for ana · due 30 Nov 2026", or that it expired. */
+export function packBadgeText(m: Manifest, now = Date.now()): string {
+  const when = m.expires_at <= now ? "expired" : "due";
+  return `Pack for ${m.annotator} · ${when} ${dueDate(m.expires_at)}`;
 }
 
 /** Paths pasted into the merge field: one per line, blank lines ignored. */
@@ -44,6 +45,14 @@ export function stateText(p: PackSummary): string {
   if (p.state === "returned") return "returned";
   if (p.state === "expired") return "expired (items back in the pool)";
   return "out";
+}
+
+/** What the pack's home says about working in it and its due date. */
+export function packAdvice(m: Manifest, now = Date.now()): string {
+  if (m.expires_at <= now) {
+    return `This pack expired on ${dueDate(m.expires_at)}: the lead cannot merge its results any more and its items went back to the pool. Ask the lead for a new pack.`;
+  }
+  return `Work here offline; every answer is saved in this file as you make it. Return the results by ${dueDate(m.expires_at)}: after that the lead cannot merge them and the items go back to the pool.`;
 }
 
 /** The top bar's mark of a pack. */
@@ -80,11 +89,7 @@ export function returnPanel(m: Manifest, fail: (e: unknown) => void): HTMLElemen
     "section",
     { class: "panel pack-panel", testid: "pack-panel" },
     h("h3", {}, `A pack for ${m.annotator}`),
-    h(
-      "p",
-      { class: "muted small" },
-      `Work here offline; every answer is saved in this file as you make it. Return the results by ${dueDate(m.expires_at)}: after that the lead cannot merge them and the items go back to the pool.`,
-    ),
+    h("p", { class: "muted small" }, packAdvice(m)),
     h("div", { class: "pack-actions" }, button),
     said,
   );
