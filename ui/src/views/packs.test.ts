@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Manifest, MergeOutcome, PackSummary } from "../ipc";
+import { startView } from "./start";
 import { dueDate, outcomeText, packAdvice, packBadgeText, pathsFrom, returnPanel, stateText } from "./packs";
 
 const manifest: Manifest = {
@@ -81,5 +82,19 @@ describe("packs", () => {
     const el = returnPanel(manifest, () => undefined);
     expect(el.querySelector("[data-testid=return-results]")?.textContent).toBe("Return results");
     expect(el.textContent).toContain("30 Nov 2026");
+  });
+
+  it("marks a pack among the recent projects", () => {
+    const noop = { open: () => {}, create: () => {}, openPath: () => {} };
+    const el = startView(
+      [
+        { path: "/laptop/ana.fdpack", name: "demo", exists: true },
+        { path: "/desk/demo.fdesk", name: "demo", exists: true },
+      ],
+      noop,
+    );
+    const items = el.querySelectorAll(".recent-item");
+    expect(items[0]?.querySelector("[data-testid=recent-pack]")?.textContent).toBe("pack");
+    expect(items[1]?.querySelector("[data-testid=recent-pack]")).toBeNull();
   });
 });

@@ -22,7 +22,13 @@ function recentItem(r: RecentProject, actions: StartActions): HTMLElement {
         title: r.exists ? r.path : `${r.path} is missing`,
         onclick: () => actions.openPath(r.path),
       },
-      h("span", { class: "recent-name" }, r.name || fileName(r.path)),
+      h(
+        "span",
+        { class: "recent-name" },
+        r.name || fileName(r.path),
+        // A pack keeps its project's name: say which one is the pack.
+        r.path.endsWith(".fdpack") ? h("span", { class: "badge badge-pack", testid: "recent-pack" }, "pack") : null,
+      ),
       h(
         "span",
         { class: "recent-path" },
