@@ -203,8 +203,6 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         ),
         h("p", { class: "claim", testid: "adj-claim" }, item.claim),
         h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i))),
-        candidatesView(item),
-        labelPicker(item),
         h(
           "div",
           { class: "adj-outcome" },
@@ -214,6 +212,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
             : null,
         ),
         h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, "1–9 take an answer · E decide by hand · ? keys")),
+        labelPicker(item),
+        candidatesView(item),
       ),
     );
   }

@@ -1,0 +1,133 @@
+// End to end: three annotators select evidence through `factdesk submit` and disagree on
+// a few; the lead opens the adjudication queue in the app, takes one annotator's answer by
+// key with a reason, exports the gold file from the app, and the exported line of that
+// claim shows the decision's provenance (who, whose answer, why).
+
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+const PEOPLE = ["ana", "ben", "cara"];
+const COMMENTS = {
+  ana: "The first sentence gives the date outright.",
+  ben: "Only this sentence names the year it was lit.",
+  cara: "None of these says when it was first lit.",
+};
+
+/** What `who` (0-2) selects on an evidence item: most agree, every third item no one does. */
+function answerOf(item, who) {
+  const real = item.options.filter((o) => !o.text.startsWith("It is not true that"));
+  if (item.task_id % 3 === 1) {
+    // Three different answers: the lead has to settle it.
+    if (who === 2) return { no_evidence: true, selected: [] };
+    return { selected: [real[who].id] };
+  }
+  return { selected: [real[0].id] };
+}
+
+test("the lead resolves a disagreement in the app and the export shows who decided and why", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  const out = join(work, "gold.jsonl");
+  let app;
+  let session;
+  try {
+    demoProject(project);
+    cli(["annotators", project, "add", "lea", "--role", "lead"]);
+    for (const name of PEOPLE) cli(["annotators", project, "add", name]);
+    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+    for (const [who, name] of PEOPLE.entries()) {
+      for (let i = 0; i < 40; i += 1) {
+        const item = nextByCli(project, name, "evidence");
+        if (!item) break;
+        const comment = item.task_id % 3 === 1 ? COMMENTS[name] : null;
+        submitByCli(project, name, [{ task_id: item.task_id, ...answerOf(item, who), comment, duration_ms: 9000 }]);
+      }
+    }
+    const queued = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
+    assert.ok(queued.length >= 2, `disagreements queued: ${queued.length}`);
+
+    app = await startApp(work, project);
+    session = await app.open();
+    await signInByKeys(session, "lea");
+    await session.click(await session.find(tid("open-adjudicate")));
+    await session.waitFor(tid("adj-claim"), 20_000);
+
+    // The first item is one the annotators disagree on most: three different answers.
+    const first = queued[0];
+    assert.equal(first.outcome.outcome, "no_gold_evidence");
+    assert.match(await textOf(session, tid("adj-task")), new RegExp(`^task ${first.task_id} `));
+    assert.equal(await textOf(session, tid("adj-claim")), first.claim);
+    assert.equal(first.answers.length, 3, JSON.stringify(first.answers));
+    for (const a of first.answers) {
+      const shown = await textOf(session, tid(`adj-value-${a.annotator}`));
+      assert.match(shown, a.answer.no_evidence ? /^No evidence$/ : /^sentence \d$/, `${a.annotator}: ${shown}`);
+    }
+    const takenFrom = first.answers[1].annotator;
+    const reason = `${takenFrom} checked the primary source`;
+
+    // R writes the reason, Enter goes back to the keys, 2 takes the second answer.
+    await session.keys("r");
+    await session.keys(reason);
+    await session.keys(Key.Enter);
+    await session.keys("2");
+    await session.waitFor(tid(`adj-decided-${first.task_id}`));
+    assert.match(await textOf(session, tid("adj-notice")), new RegExp(`lea took ${takenFrom}'s answer`));
+    // The next item came; K goes back to the decided one, which shows who, when and why.
+    assert.doesNotMatch(await textOf(session, tid("adj-task")), new RegExp(`^task ${first.task_id} `));
+    await session.keys("k");
+    await session.until("the decided item", async () =>
+      (await textOf(session, tid("adj-task"))).startsWith(`task ${first.task_id} `) ? true : null,
+    );
+    const decision = await textOf(session, tid("adj-decision"));
+    assert.match(decision, new RegExp(`^lea took ${takenFrom}'s answer`));
+    assert.ok(decision.includes(reason), decision);
+    await saveScreenshot(session, "adjudicate.png");
+
+    // The CLI sees the same decision.
+    const after = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
+    const decided = after.find((i) => i.task_id === first.task_id);
+    assert.equal(decided.decision.taken_from, takenFrom);
+
+    // X goes to the export: the preview, then the file where the field says.
+    await session.keys("x");
+    await session.waitFor(tid("export-lines"), 20_000);
+    assert.match(await session.attribute(await session.find(tid("export-out")), "value"), /demo\.gold\.jsonl$/);
+    await session.execute(
+      "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
+      [out],
+    );
+    await session.click(await session.find(tid("export-write")));
+    await session.waitFor(tid("export-done"), 20_000);
+    assert.equal(await textOf(session, tid("export-written")), out);
+    assert.match(await textOf(session, tid("export-card")), /gold\.card\.md$/);
+    await saveScreenshot(session, "export.png");
+
+    const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const line = lines.find((l) => l.id === first.claim_id);
+    assert.ok(line, `claim ${first.claim_id} is exported`);
+    // The gold evidence is the sentence the taken answer selected.
+    const chosen = first.candidates.find((c) => c.sentence_id === first.answers[1].answer.selected[0]);
+    assert.deepEqual(line.evidence, [{ document_id: chosen.document_id, sentence_index: chosen.sentence_index, text: chosen.text }]);
+    assert.equal(line.provenance.method, "lead-decision");
+    assert.equal(line.provenance.lead, "lea");
+    assert.equal(line.provenance.taken_from, takenFrom);
+    assert.equal(line.provenance.reason, reason);
+    // Lines the lead did not touch say how their label was reached.
+    assert.ok(lines.some((l) => l.provenance.method === "majority"));
+  } catch (e) {
+    if (app) t.diagnostic(app.logs());
+    const banner = await session?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent").catch(() => null);
+    if (banner) t.diagnostic(`the app said: ${banner}`);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
