@@ -25,7 +25,12 @@ pub struct PackArgs {
     #[arg(long)]
     kind: Option<String>,
     /// Days until the pack expires and its items go back to the pool.
-    #[arg(long, value_name = "DAYS", default_value_t = 14)]
+    #[arg(
+        long = "days",
+        visible_alias = "expires",
+        value_name = "DAYS",
+        default_value_t = 14
+    )]
     expires: u32,
     /// Where to write the pack.
     #[arg(long, value_name = "FILE.fdpack")]

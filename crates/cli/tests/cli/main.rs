@@ -11,6 +11,7 @@ mod ranking;
 mod report;
 mod search;
 mod submit_kill;
+mod team;
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
