@@ -1,7 +1,8 @@
 // End to end: three annotators select evidence through `factdesk submit` and disagree on
 // a few; the lead opens the adjudication queue in the app, takes one annotator's answer by
 // key with a reason, exports the gold file from the app, and the exported line of that
-// claim shows the decision's provenance (who, whose answer, why).
+// claim shows the decision's provenance (who, whose answer, why); then decides another
+// item by hand and undoes it.
 
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -120,6 +121,27 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(line.provenance.reason, reason);
     // Lines the lead did not touch say how their label was reached.
     assert.ok(lines.some((l) => l.provenance.method === "majority"));
+
+    // Back in the queue: E decides another item by hand (1 toggles the first sentence,
+    // Enter saves), and U undoes that decision.
+    await session.click(await session.find(tid("export-adjudicate")));
+    const second = queued[1];
+    await session.click(await session.waitFor(tid(`adj-row-${second.task_id}`), 20_000));
+    await session.keys("e");
+    await session.waitFor(`${tid("adj-sentence-1")}`);
+    await session.keys("1");
+    await session.waitFor(`.adj-sentence.on${tid("adj-sentence-1")}`);
+    await session.keys(Key.Enter);
+    await session.waitFor(tid(`adj-decided-${second.task_id}`));
+    await session.click(await session.find(tid(`adj-row-${second.task_id}`)));
+    assert.match(await textOf(session, tid("adj-decision")), /^lea set sentence 1 on /);
+    await session.keys("u");
+    await session.until("the decision undone", async () =>
+      (await session.findAll(tid(`adj-decided-${second.task_id}`))).length === 0 ? true : null,
+    );
+    const undone = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
+    assert.equal(undone.find((i) => i.task_id === second.task_id).decision, null);
+    assert.equal(undone.find((i) => i.task_id === first.task_id).decision.taken_from, takenFrom);
   } catch (e) {
     if (app) t.diagnostic(app.logs());
     const banner = await session?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent").catch(() => null);
