@@ -304,3 +304,59 @@ fn an_answered_pack_holds_no_one_else_no_secret_no_lead_option_id_and_no_trick_m
         "the holder's answers are in it"
     );
 }
+
+/// Label answers from a pack, in `p`, for every item it serves `name` up to `n`.
+fn label_some(p: &mut Project, name: &str, n: usize) -> Vec<i64> {
+    let mut done = Vec::new();
+    while done.len() < n {
+        let Some(item) = ok(p.next_item(name, TaskKind::Label)).item else {
+            break;
+        };
+        ok(p.submit(
+            name,
+            &Answer {
+                task_id: item.task_id,
+                label: Some("REFUTED".into()),
+                ..Default::default()
+            },
+        ));
+        done.push(item.task_id);
+    }
+    done
+}
+
+#[test]
+#[ignore = "known defect in crates/api/src/packs/merge.rs (not this test's to fix): a pack merged again after its return adds answers on items it gave back, beyond their overlap; see docs/team.md"]
+fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_others() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let mut lead = project(dir.path(), 3, &clock);
+    ok(lead.create_tasks(TaskKind::Label, Some(1)));
+    for name in [HOLDER, OTHERS[0]] {
+        ok(lead.add_annotator(name, Role::Annotator));
+    }
+    let path = dir.path().join("late.fdpack");
+    let req = PackRequest {
+        annotator: HOLDER.into(),
+        count: 3,
+        kind: Some(TaskKind::Label),
+        expires_days: 7,
+    };
+    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 3);
+    let mut pack = ok(Project::open(&path, Box::new(clock.clone())));
+    assert_eq!(label_some(&mut pack, HOLDER, 1).len(), 1);
+    let first = ok(lead.merge_pack(&path));
+    assert_eq!((first.added, first.released), (1, 2));
+    // The two items given back go to someone else, who answers them.
+    assert_eq!(label_some(&mut lead, OTHERS[0], 5).len(), 2);
+    // The holder kept working in the pack and sends it again.
+    assert_eq!(label_some(&mut pack, HOLDER, 5).len(), 2);
+    drop(pack);
+    let again = lead.merge_pack(&path);
+    let over: i64 = ok(lead.store().conn().query_row(
+        "SELECT count(*) FROM tasks WHERE answered > overlap",
+        [],
+        |r| r.get(0),
+    ));
+    assert_eq!(over, 0, "items answered more often than asked: {again:?}");
+}
