@@ -326,7 +326,6 @@ fn label_some(p: &mut Project, name: &str, n: usize) -> Vec<i64> {
 }
 
 #[test]
-#[ignore = "known defect in crates/api/src/packs/merge.rs (not this test's to fix): a pack merged again after its return adds answers on items it gave back, beyond their overlap; see docs/team.md"]
 fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_others() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
@@ -359,4 +358,56 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
         |r| r.get(0),
     ));
     assert_eq!(over, 0, "items answered more often than asked: {again:?}");
+    // Regression: both late answers are left out and said so.
+    let again = ok(again);
+    assert_eq!((again.added, again.late), (0, 2));
+}
+
+#[test]
+fn the_tricks_place_in_its_document_does_not_give_it_away() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let mut lead = project(dir.path(), 40, &clock);
+    ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
+    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    let template = ok(lead.settings()).trick_template;
+    let path = dir.path().join("order.fdpack");
+    let req = PackRequest {
+        annotator: HOLDER.into(),
+        count: 40,
+        kind: Some(TaskKind::Evidence),
+        expires_days: 7,
+    };
+    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 40);
+    let conn = ok(rusqlite::Connection::open(&path));
+    let claims: Vec<(i64, String)> = {
+        let mut stmt = ok(conn.prepare("SELECT id, text FROM claims"));
+        ok(ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))).collect::<Result<_, _>>())
+    };
+    let position = |text: &str| -> (i64, i64) {
+        ok(conn.query_row(
+            "SELECT document_id, idx FROM sentences WHERE text = ?1",
+            [text],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        ))
+    };
+    let mut just_before_top = 0;
+    for (claim_id, claim) in &claims {
+        let trick = position(&trick_sentence(&template, claim));
+        let (top_doc, top_idx): (i64, i64) = ok(conn.query_row(
+            "SELECT s.document_id, s.idx FROM candidates c JOIN sentences s ON s.id = c.sentence_id
+             WHERE c.claim_id = ?1 AND s.text <> ?2 ORDER BY c.rank LIMIT 1",
+            rusqlite::params![claim_id, trick_sentence(&template, claim)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        ));
+        if trick == (top_doc, top_idx - 1) {
+            just_before_top += 1;
+        }
+    }
+    // Regression: the trick was always written just before the top candidate.
+    assert!(
+        just_before_top * 2 < claims.len(),
+        "the trick sits just before the top candidate in {just_before_top} of {} items",
+        claims.len()
+    );
 }

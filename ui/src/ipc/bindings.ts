@@ -392,7 +392,12 @@ already: number,
 /**
  * Unanswered items given back to the pool.
  */
-released: number, };
+released: number, 
+/**
+ * Answers left out because they came after the pack was returned, on items it had
+ * given back and that others have since filled.
+ */
+late: number, };
 
 export type MergeOutcome = { file: string, report: MergeReport | null, error: Error | null, };
 

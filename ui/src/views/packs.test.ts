@@ -50,7 +50,7 @@ describe("packs", () => {
   it("says what merging each file did, or why it was refused", () => {
     const merged: MergeOutcome = {
       file: "/in/ana.results.fdpack",
-      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1 },
+      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1, late: 0 },
       error: null,
     };
     expect(outcomeText(merged)).toBe(
@@ -58,7 +58,7 @@ describe("packs", () => {
     );
     const again: MergeOutcome = {
       ...merged,
-      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0 },
+      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0, late: 0 },
     };
     expect(outcomeText(again)).toBe("ana.results.fdpack: 0 answers from ana added, 2 already there");
     const refused: MergeOutcome = {

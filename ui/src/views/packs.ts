@@ -37,6 +37,7 @@ export function outcomeText(o: MergeOutcome): string {
   if (!r) return `${name}: nothing was merged`;
   const parts = [`${plural(r.added, "answer")} from ${r.annotator} added`, `${r.already} already there`];
   if (r.released > 0) parts.push(`${plural(r.released, "unanswered item")} back in the pool`);
+  if (r.late > 0) parts.push(`${plural(r.late, "late answer")} left out (others finished those items)`);
   return `${name}: ${parts.join(", ")}`;
 }
 

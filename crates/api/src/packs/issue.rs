@@ -5,6 +5,7 @@ use super::{pack_sentence_id, pack_trick_id, sign, signature, Manifest, PackIssu
 use crate::settings::trick_sentence;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::seeded::Seeded;
 use factdesk_store::pack_file::{self, write, PackRow, SentenceParts};
 use factdesk_store::tasks::TaskRow;
 use factdesk_store::{assignments, Store};
@@ -218,8 +219,13 @@ impl Project {
                 documents.entry(c.document_id).or_default();
             }
             if t.kind == "evidence" {
+                // Anywhere in the first candidate's document, seeded: always just before
+                // the top candidate, its place alone gave it away in three items of four.
+                let sentences = pack_file::sentences_of(self.store.conn(), cands[0].document_id)?;
+                let pick = Seeded::for_purpose(full.seed, &format!("pack-trick:{pack_id}:{}", t.id))
+                    .below(sentences.len().max(1) as u64) as usize;
                 let trick = Trick {
-                    before: cands[0].sentence_id,
+                    before: sentences.get(pick).map_or(cands[0].sentence_id, |s| s.0),
                     text: trick_sentence(&full.trick_template, &claim.text),
                     id: pack_trick_id(&secret, pack_id, t.id),
                 };

@@ -22,6 +22,9 @@ pub struct MergeReport {
     pub already: u64,
     /// Unanswered items given back to the pool.
     pub released: u64,
+    /// Answers left out because they came after the pack was returned, on items it had
+    /// given back and that others have since filled.
+    pub late: u64,
 }
 
 fn refused(file: &str, why: impl std::fmt::Display) -> Error {
@@ -79,6 +82,7 @@ impl Project {
         let issued: HashSet<i64> = manifest.tasks.iter().copied().collect();
         let mut to_add = Vec::new();
         let mut already = 0u64;
+        let mut late = 0u64;
         for a in answers {
             let at = format!("{name}: answer {}", a.uuid);
             if a.annotator_id != manifest.annotator_id || !issued.contains(&a.task_id) {
@@ -92,6 +96,13 @@ impl Project {
                 continue;
             }
             let task = self.task(a.task_id)?;
+            // An item given back by an earlier merge may have gone to someone else: an
+            // answer made in the pack since counts only while the item has room.
+            let state = assignments::state(self.store.conn(), a.task_id, a.annotator_id)?;
+            if state.as_deref() == Some("released") && !self.can_take(&task, a.annotator_id, now)? {
+                late += 1;
+                continue;
+            }
             let (answer, trick_failed) = self
                 .translate(&secret, &manifest.pack_id, &task, &a.answer)
                 .map_err(|why| refused(&name, format!("{at}: {why}")))?;
@@ -124,7 +135,7 @@ impl Project {
         let released = pack_file::release(&tx, &row.id)?;
         pack_file::mark_returned(&tx, &row.id, now, added as i64)?;
         tx.commit()?;
-        tracing::info!(pack = %row.id, added, already, released, "pack merged");
+        tracing::info!(pack = %row.id, added, already, released, late, "pack merged");
         Ok(MergeReport {
             file: name,
             pack_id: row.id,
@@ -132,6 +143,7 @@ impl Project {
             added,
             already,
             released,
+            late,
         })
     }
 

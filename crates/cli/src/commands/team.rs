@@ -105,8 +105,20 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
         match p.merge_pack(file) {
             Ok(r) if a.json => super::print_json(&r)?,
             Ok(r) => println!(
-                "{}: {} new answers from {} ({} merged before), {} items back in the pool",
-                r.file, r.added, r.annotator, r.already, r.released
+                "{}: {} new answers from {} ({} merged before), {} items back in the pool{}",
+                r.file,
+                r.added,
+                r.annotator,
+                r.already,
+                r.released,
+                if r.late > 0 {
+                    format!(
+                        ", {} late answers left out (others finished those items)",
+                        r.late
+                    )
+                } else {
+                    String::new()
+                }
             ),
             Err(e) => {
                 eprintln!("error: {e}");
