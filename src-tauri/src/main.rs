@@ -57,6 +57,7 @@ fn main() {
             commands::gold::adjudication_queue,
             commands::gold::decide,
             commands::gold::undo_decision,
+            commands::gold::sentence_passage,
             commands::gold::export_preview,
             commands::gold::export_gold,
         ])

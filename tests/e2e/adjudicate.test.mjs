@@ -95,6 +95,18 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const decided = after.find((i) => i.task_id === first.task_id);
     assert.equal(decided.decision.taken_from, takenFrom);
 
+    // D then a number shows that sentence in its document; Esc closes it.
+    await session.keys("d");
+    await session.keys("1");
+    const sentence = await textOf(session, `${tid("adj-sentence-1")} .adj-sentence-text`);
+    const hit = await session.until("the sentence in its document", () =>
+      session.execute("const m = document.querySelector('[data-testid=passage-hit]'); return m && m.textContent"),
+    );
+    assert.equal(hit, sentence);
+    assert.ok((await textOf(session, tid("passage"))).length > sentence.length + 40, "with its neighbours");
+    await session.keys(Key.Escape);
+    await session.until("the passage closed", async () => ((await session.findAll(tid("passage"))).length ? null : true));
+
     // X goes to the export: the preview, then the file where the field says.
     await session.keys("x");
     await session.waitFor(tid("export-lines"), 20_000);

@@ -2,6 +2,7 @@
 //! its preview. Every command is for leads only.
 
 use crate::state::AppState;
+use factdesk_api::annotate::Passage;
 use factdesk_api::gold::{
     ExportFormat, ExportPreview, ExportReport, GoldRequest, Outcome, QueueItem,
 };
@@ -37,6 +38,12 @@ pub fn undo_decision(
     reason: Option<String>,
 ) -> Result<()> {
     state.as_user(|p, user| p.undo_decision(user, task_id, reason.as_deref()))
+}
+
+/// A candidate sentence among its neighbours, for the lead adjudicating.
+#[tauri::command]
+pub fn sentence_passage(state: State<'_, AppState>, sentence_id: i64) -> Result<Passage> {
+    state.as_user(|p, user| p.sentence_passage(user, sentence_id))
 }
 
 /// What an export would write; nothing is written.

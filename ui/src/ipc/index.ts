@@ -154,6 +154,8 @@ export const api = {
   decide: (taskId: number, take: string | null, answer: unknown, reason: string | null) =>
     call<Outcome>("decide", { taskId, take, answer: answer ?? null, reason }),
   undoDecision: (taskId: number, reason: string | null) => call<null>("undo_decision", { taskId, reason }),
+  /** A candidate sentence among its neighbours, for the lead adjudicating. */
+  sentencePassage: (sentenceId: number) => call<Passage>("sentence_passage", { sentenceId }),
   /** What an export would write; writes nothing. */
   exportPreview: (request: GoldRequest) => call<ExportPreview>("export_preview", { request }),
   /** Writes the gold file at `out` and its dataset card beside it. */

@@ -3,7 +3,8 @@
 // answer or set the decision by hand. Decisions keep who, when and why, and can be undone.
 
 import { h, mount } from "../dom";
-import { api, type GoldRequest, type QueueItem } from "../ipc";
+import { errorText } from "../errors";
+import { api, type GoldRequest, type QueueCandidate, type QueueItem } from "../ipc";
 import {
   answerText,
   decisionText,
@@ -30,6 +31,7 @@ const REQUEST: GoldRequest = { method: "majority", include_flagged: false, split
 const KEYS: [string, string][] = [
   ["1–9", "Take that annotator's answer"],
   ["E", "Decide by hand: digits toggle sentences (or pick the label), Enter saves"],
+  ["D then 1–9", "Show that sentence in its document"],
   ["R", "Write the reason (Enter returns to the keys)"],
   ["U", "Undo the decision on this item"],
   ["J / ↓", "Next item"],
@@ -45,8 +47,13 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   let editing: number[] | null = null;
   let help: HTMLElement | null = null;
   let busy = false;
+  /** D was pressed: the next digit shows that sentence in its document. */
+  let showing = false;
+  /** The sentence shown in its document, if any. */
+  let passageOf: QueueCandidate | null = null;
 
   const list = h("ol", { class: "adj-list", testid: "adj-list" });
+  const passage = h("div", { class: "adj-passage" });
   const detail = h("section", { class: "adj-detail", testid: "adj-detail" }, h("p", { class: "muted" }, "Reading the answers…"));
   const notice = h("p", { class: "adj-notice", testid: "adj-notice", role: "status" });
   const count = h("span", { class: "muted", testid: "adj-count" });
@@ -151,6 +158,11 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
                 h("kbd", {}, String(number)),
                 h("span", { class: "adj-sentence-text" }, candidate.text),
                 h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index}`),
+                h(
+                  "button",
+                  { class: "ghost small", testid: `adj-show-${number}`, title: "Show in document (D, then its number)", onclick: () => showPassage(candidate, number) },
+                  "in document",
+                ),
               );
             }),
           ),
@@ -214,6 +226,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, "1–9 take an answer · E decide by hand · ? keys")),
         labelPicker(item),
         candidatesView(item),
+        passage,
       ),
     );
   }
@@ -222,7 +235,53 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     if (items.length === 0) return;
     at = Math.max(0, Math.min(items.length - 1, i));
     editing = null;
+    closePassage();
     draw();
+  }
+
+  function closePassage(): void {
+    passageOf = null;
+    mount(passage);
+  }
+
+  function showPassage(candidate: QueueCandidate, number: number): void {
+    passageOf = candidate;
+    const body = h("div", { class: "passage-body" }, h("p", { class: "muted" }, "Loading…"));
+    const title = h("div", { class: "passage-title", testid: "passage-title" });
+    mount(
+      passage,
+      h(
+        "aside",
+        { class: "passage", testid: "passage", "aria-label": "Sentence in its document" },
+        h(
+          "div",
+          { class: "passage-head" },
+          h("h2", {}, `Sentence ${number} in its document`),
+          h("button", { class: "ghost", testid: "passage-close", onclick: closePassage }, "Close ", h("kbd", {}, "Esc")),
+        ),
+        title,
+        body,
+      ),
+    );
+    api.sentencePassage(candidate.sentence_id).then(
+      (p) => {
+        if (passageOf !== candidate) return;
+        mount(title, p.title ?? candidate.document_id);
+        mount(
+          body,
+          h(
+            "p",
+            {},
+            ...p.sentences.flatMap((s) => [
+              s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
+              " ",
+            ]),
+          ),
+        );
+      },
+      (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
+    );
+    passage.scrollIntoView({ block: "nearest" });
   }
 
   async function reload(): Promise<void> {
@@ -335,6 +394,16 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       const item = current();
       const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
       if (item && editing !== null) return editKey(item, key);
+      if (showing) {
+        showing = false;
+        const c = /^[1-9]$/.test(key) ? item?.candidates[Number(key) - 1] : undefined;
+        if (c) showPassage(c, Number(key));
+        return true;
+      }
+      if (key === "Escape" && passageOf) {
+        closePassage();
+        return true;
+      }
       if (key === "?") toggleHelp();
       else if (key === "Escape" || key === "Backspace") deps.home();
       else if (key === "j" || key === "ArrowDown") go(at + 1);
@@ -344,6 +413,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         ev.preventDefault();
         reason.focus();
       } else if (key === "u") undo();
+      else if (key === "d" && item?.kind === "evidence") showing = true;
       else if (key === "e" && item && item.kind !== "refute") {
         editing = item.kind === "evidence" ? candidatesOf(item) : [];
         draw();

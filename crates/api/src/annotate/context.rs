@@ -103,6 +103,38 @@ impl Project {
         })
     }
 
+    /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
+    /// lead sees real sentence ids, so there is no trick to hide.
+    pub fn sentence_passage(&self, lead: &str, sentence_id: i64) -> Result<Passage> {
+        self.require_lead(lead)?;
+        let sentence = self.store.sentence(sentence_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no sentence {sentence_id} in this project"),
+            )
+        })?;
+        let doc = self.store.document(sentence.document_id)?;
+        let around: Vec<(i64, String)> = self.store.document_sentences(&[sentence.document_id])?;
+        let pos = around
+            .iter()
+            .position(|(id, _)| *id == sentence_id)
+            .unwrap_or(0);
+        let (from, to) = (
+            pos.saturating_sub(AROUND),
+            (pos + AROUND + 1).min(around.len()),
+        );
+        Ok(Passage {
+            title: doc.and_then(|d| d.title),
+            sentences: around[from..to]
+                .iter()
+                .map(|(id, text)| TextPiece {
+                    text: text.clone(),
+                    hit: *id == sentence_id,
+                })
+                .collect(),
+        })
+    }
+
     /// The live checks of a refutation being written for task `task_id`.
     pub fn check_refutation(&self, task_id: i64, text: &str) -> Result<Vec<Check>> {
         let task = self.task(task_id)?;
