@@ -45,6 +45,9 @@ impl Project {
                 format!("it cannot be read as a pack (damaged or altered): {e}"),
             )
         };
+        if !file.is_file() {
+            return Err(refused(&name, "there is no such file"));
+        }
         let pack = Store::open(file).map_err(|e| unreadable(&e))?;
         let conn = pack.conn();
         let (manifest, text, sig) = read_manifest(conn, file)?

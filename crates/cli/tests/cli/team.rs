@@ -97,7 +97,10 @@ fn merging_a_project_file_or_a_missing_file_is_refused_by_name_and_changes_nothi
     let before = content_digest(&p);
     for (file, expected) in [
         (&other, "it is not a pack (it has no manifest)"),
-        (&missing, "never-written.fdpack"),
+        (
+            &missing,
+            "never-written.fdpack: refused, nothing was changed: there is no such file",
+        ),
     ] {
         let out = factdesk([Path::new("merge"), &p, file]);
         let err = stderr(&out);
