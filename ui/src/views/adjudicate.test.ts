@@ -1,0 +1,103 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { api, type QueueItem } from "../ipc";
+import { adjudicateScreen } from "./adjudicate";
+
+vi.mock("../ipc", async (load) => {
+  const real = await load<typeof import("../ipc")>();
+  return { ...real, api: { adjudicationQueue: vi.fn(), decide: vi.fn(), undoDecision: vi.fn(), sentencePassage: vi.fn() } };
+});
+
+const mocked = vi.mocked(api);
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
+  const evidence = kind === "evidence";
+  return {
+    task_id,
+    kind,
+    claim: `claim ${task_id}`,
+    claim_id: `c${task_id}`,
+    share_agreeing: 0.5,
+    outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
+    answers: [
+      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { selected: [11] } : { label: "SUPPORTED" }, comment: "sure", trick_failed: false },
+      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { selected: [12] } : { label: "REFUTED" }, comment: null, trick_failed: false },
+    ],
+    candidates: evidence
+      ? [11, 12, 13].map((id, i) => ({ sentence_id: id, document_id: "d1", sentence_index: i, text: `sentence ${id}` }))
+      : [],
+    decision: null,
+  };
+}
+
+async function open(items: QueueItem[]) {
+  mocked.adjudicationQueue.mockResolvedValue(items);
+  const deps = { home: vi.fn(), export: vi.fn(), fail: vi.fn() };
+  const screen = adjudicateScreen(deps);
+  document.body.replaceChildren(screen.el);
+  screen.shown?.();
+  await settle();
+  const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
+  return { el: screen.el, press, deps };
+}
+
+beforeEach(() => {
+  vi.resetAllMocks();
+});
+
+describe("adjudication screen", () => {
+  it("shows every answer side by side and takes one by its number with the reason", async () => {
+    const { el, press } = await open([item(1, "evidence"), item(2, "label")]);
+    expect(q(el, "adj-value-ana")?.textContent).toBe("sentence 1");
+    expect(q(el, "adj-value-ben")?.textContent).toBe("sentence 2");
+    (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
+    press("2");
+    await settle();
+    expect(mocked.decide).toHaveBeenCalledWith(1, "ben", null, "ben read the source");
+  });
+
+  it("decides evidence by hand: E, toggle sentences, Enter; 0 is no evidence", async () => {
+    const { press } = await open([item(1, "evidence")]);
+    press("e");
+    press("3");
+    press("1");
+    press("Enter");
+    await settle();
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [11, 13], no_evidence: false }, null);
+    press("E");
+    press("0");
+    press("Enter");
+    await settle();
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [], no_evidence: true }, null);
+  });
+
+  it("picks a label by hand, moves with J/K and undoes with U", async () => {
+    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { label: "FAILED" } } };
+    const { el, press } = await open([item(1, "evidence"), decided]);
+    press("j");
+    expect(q(el, "adj-task")?.textContent).toMatch(/^task 2 /);
+    expect(q(el, "adj-decision")?.textContent).toMatch(/^lea set Failed on /);
+    press("u");
+    await settle();
+    expect(mocked.undoDecision).toHaveBeenCalledWith(2, null);
+    press("e");
+    expect(q(el, "adj-labels")).not.toBeNull();
+    press("2");
+    await settle();
+    expect(mocked.decide).toHaveBeenLastCalledWith(2, null, { label: "REFUTED" }, null);
+    press("k");
+    expect(q(el, "adj-task")?.textContent).toMatch(/^task 1 /);
+  });
+
+  it("lists the keys on ? and goes home on Esc", async () => {
+    const { el, press, deps } = await open([]);
+    expect(q(el, "adj-empty")).not.toBeNull();
+    press("?");
+    expect(q(el, "keys-help")).not.toBeNull();
+    press("Escape");
+    expect(q(el, "keys-help")).toBeNull();
+    press("Escape");
+    expect(deps.home).toHaveBeenCalled();
+  });
+});
