@@ -152,3 +152,56 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     assert_eq!(ok(p.export_preview(&req)), before);
     assert_eq!(decisions(&p), 2, "decisions are appended, an undo too");
 }
+
+#[test]
+fn a_decision_on_a_label_shows_in_the_exported_line() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    ok(p.create_tasks(TaskKind::Label, Some(2)));
+    let mut disputed = None;
+    for name in ["ana", "ben"] {
+        while let Some(item) = ok(p.next_item(name, TaskKind::Label)).item {
+            let first = disputed.get_or_insert(item.task_id);
+            let label = if name == "ben" && item.task_id == *first {
+                "NOT ENOUGH INFO"
+            } else {
+                "SUPPORTED"
+            };
+            let answer = Answer {
+                task_id: item.task_id,
+                label: Some(label.into()),
+                ..Default::default()
+            };
+            ok(p.submit(name, &answer));
+        }
+    }
+    let task = disputed.unwrap_or_else(|| panic!("no label item"));
+    let req = GoldRequest::default();
+    let answer = serde_json::json!({"label": "REFUTED"});
+    ok(p.decide(
+        "lead",
+        task,
+        None,
+        Some(answer),
+        Some("the source says otherwise"),
+    ));
+    let claim_id =
+        ok(p.store()
+            .conn()
+            .query_row("SELECT claim_id FROM tasks WHERE id = ?1", [task], |r| {
+                r.get::<_, i64>(0)
+            }));
+    let (lines, _) = ok(p.gold(&req));
+    let line = lines
+        .iter()
+        .find(|l| l.row_id == claim_id)
+        .unwrap_or_else(|| panic!("the decided claim was not exported"));
+    // Regression: only a decision on the evidence task reached the provenance.
+    assert_eq!(line.label, "REFUTED");
+    assert_eq!(line.provenance.method, "lead-decision");
+    assert_eq!(line.provenance.lead.as_deref(), Some("lead"));
+    assert_eq!(
+        line.provenance.reason.as_deref(),
+        Some("the source says otherwise")
+    );
+}

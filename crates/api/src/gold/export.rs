@@ -120,8 +120,10 @@ pub struct ExportReport {
     pub preview: ExportPreview,
 }
 
-fn provenance(method: GoldMethod, task: Option<&TaskOutcome>) -> Provenance {
-    match task.and_then(|t| t.decision.as_ref()) {
+/// The provenance of a line from the tasks behind it (evidence, label, verification): the
+/// first of them the lead decided, else the aggregation method.
+fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance {
+    match tasks.iter().flatten().find_map(|t| t.decision.as_ref()) {
         Some(d) => Provenance {
             method: "lead-decision".into(),
             lead: Some(d.lead.clone()),
@@ -213,7 +215,7 @@ impl Project {
                 parent_id: None,
                 split: split.clone(),
                 agreement: agreement(Some(task)),
-                provenance: provenance(aggregation.method, Some(task)),
+                provenance: provenance(aggregation.method, &[Some(task), label_task]),
                 task_id: task.task_id,
                 row_id: claim.id,
             };
@@ -247,7 +249,7 @@ impl Project {
                     parent_id: Some(claim.ext_id.clone()),
                     split: split.clone(),
                     agreement: agreement(verify.or(Some(task))),
-                    provenance: provenance(aggregation.method, verify.or(Some(task))),
+                    provenance: provenance(aggregation.method, &[verify, Some(task)]),
                     task_id: task.task_id,
                     row_id: child.id,
                 });
