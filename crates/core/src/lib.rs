@@ -12,3 +12,4 @@ pub mod ranking;
 pub mod seeded;
 mod stopwords;
 pub mod text;
+pub mod time;

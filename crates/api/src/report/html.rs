@@ -61,7 +61,7 @@ pub fn render(r: &Report) -> String {
         s,
         r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Factdesk report: {name}</title><style>{STYLE}</style></head><body><header><h1>Agreement report: {name}</h1><p>Made by Factdesk at {at} (UTC).</p></header><main>"#,
         name = esc(&r.project),
-        at = esc(&utc(r.generated_at)),
+        at = esc(&factdesk_core::time::utc_minute(r.generated_at)),
     );
     summary(&mut s, r);
     agreement(&mut s, r);
@@ -389,24 +389,4 @@ fn negation(s: &mut String, n: &Negation) {
         s.push_str("</table></div>");
     }
     s.push_str("</div></section>");
-}
-
-/// Unix milliseconds as "YYYY-MM-DD HH:MM" in UTC (civil-from-days, Hinnant).
-fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rem) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        rem / 3600,
-        rem % 3600 / 60
-    )
 }

@@ -93,7 +93,7 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
         issued.items,
         issued.annotator,
         issued.pack_id,
-        utc(issued.expires_at)
+        factdesk_core::time::utc_minute(issued.expires_at)
     );
     Ok(())
 }
@@ -148,29 +148,9 @@ pub fn packs(a: PacksArgs) -> anyhow::Result<()> {
             p.state,
             p.items,
             p.merged,
-            utc(p.created_at),
-            utc(p.expires_at)
+            factdesk_core::time::utc_minute(p.created_at),
+            factdesk_core::time::utc_minute(p.expires_at)
         );
     }
     Ok(())
-}
-
-/// Unix milliseconds as "YYYY-MM-DD HH:MM" in UTC (days to civil date, proleptic Gregorian).
-fn utc(ms: i64) -> String {
-    let secs = ms.div_euclid(1000);
-    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02} {:02}:{:02}",
-        rest / 3600,
-        rest % 3600 / 60
-    )
 }
