@@ -11,7 +11,7 @@ use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::project;
+use common::{every_value, project};
 
 const NAMES: [&str; 3] = ["ana", "ben", "cal"];
 const TEMPLATE: &str = "It is not true that {claim}";
@@ -279,36 +279,6 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
     assert!(ok(other.next_item("ana", TaskKind::Evidence))
         .item
         .is_some());
-}
-
-/// Every value of every row of every table, as text (blobs as hex).
-fn every_value(path: &Path) -> Vec<(String, String, String)> {
-    let conn = ok(rusqlite::Connection::open(path));
-    let tables: Vec<String> = {
-        let mut stmt = ok(conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"));
-        ok(ok(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
-    };
-    let mut out = Vec::new();
-    for table in tables {
-        let mut stmt = ok(conn.prepare(&format!("SELECT * FROM \"{table}\"")));
-        let columns: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
-        let mut rows = ok(stmt.query([]));
-        while let Some(row) = ok(rows.next()) {
-            for (i, col) in columns.iter().enumerate() {
-                let text = match ok(row.get_ref(i)) {
-                    rusqlite::types::ValueRef::Null => "NULL".to_string(),
-                    rusqlite::types::ValueRef::Integer(v) => v.to_string(),
-                    rusqlite::types::ValueRef::Real(v) => v.to_string(),
-                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                    rusqlite::types::ValueRef::Blob(b) => {
-                        b.iter().map(|x| format!("{x:02x}")).collect()
-                    }
-                };
-                out.push((table.clone(), col.clone(), text));
-            }
-        }
-    }
-    out
 }
 
 #[test]

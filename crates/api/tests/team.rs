@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 mod common;
-use common::project;
+use common::{every_value, project};
 
 /// Settings names in the project row's JSON, the same in every project file.
 const SETTING_KEYS: [&str; 3] = [
@@ -36,39 +36,6 @@ const HOLDER: &str = "Wendeline";
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// Every value of every row of every table but the schema, as text (blobs as hex and as
-/// lossy text, so a secret or a name inside a blob shows either way).
-fn every_value(path: &Path) -> Vec<(String, String, String)> {
-    let conn = ok(rusqlite::Connection::open(path));
-    let tables: Vec<String> = {
-        let mut stmt = ok(conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"));
-        ok(ok(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
-    };
-    let mut out = Vec::new();
-    for table in tables {
-        let mut stmt = ok(conn.prepare(&format!("SELECT * FROM \"{table}\"")));
-        let columns: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
-        let mut rows = ok(stmt.query([]));
-        while let Some(row) = ok(rows.next()) {
-            for (i, col) in columns.iter().enumerate() {
-                let text = match ok(row.get_ref(i)) {
-                    rusqlite::types::ValueRef::Null => "NULL".to_string(),
-                    rusqlite::types::ValueRef::Integer(v) => v.to_string(),
-                    rusqlite::types::ValueRef::Real(v) => v.to_string(),
-                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                    rusqlite::types::ValueRef::Blob(b) => format!(
-                        "{} {}",
-                        b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
-                        String::from_utf8_lossy(b)
-                    ),
-                };
-                out.push((table.clone(), col.clone(), text));
-            }
-        }
-    }
-    out
 }
 
 /// The SQL of every schema object, as SQLite stores it verbatim in the file.

@@ -51,3 +51,40 @@ pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
         .find(|o| o.text == trick)
         .map(|o| o.id.clone())
 }
+
+fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Every value of every row of every table but the schema, as text (blobs as hex and as
+/// lossy text, so a secret or a name inside a blob shows either way).
+pub fn every_value(path: &std::path::Path) -> Vec<(String, String, String)> {
+    let conn = must(rusqlite::Connection::open(path));
+    let tables: Vec<String> = {
+        let mut stmt = must(conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"));
+        must(must(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
+    };
+    let mut out = Vec::new();
+    for table in tables {
+        let mut stmt = must(conn.prepare(&format!("SELECT * FROM \"{table}\"")));
+        let columns: Vec<String> = stmt.column_names().iter().map(|s| s.to_string()).collect();
+        let mut rows = must(stmt.query([]));
+        while let Some(row) = must(rows.next()) {
+            for (i, col) in columns.iter().enumerate() {
+                let text = match must(row.get_ref(i)) {
+                    rusqlite::types::ValueRef::Null => "NULL".to_string(),
+                    rusqlite::types::ValueRef::Integer(v) => v.to_string(),
+                    rusqlite::types::ValueRef::Real(v) => v.to_string(),
+                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    rusqlite::types::ValueRef::Blob(b) => format!(
+                        "{} {}",
+                        b.iter().map(|x| format!("{x:02x}")).collect::<String>(),
+                        String::from_utf8_lossy(b)
+                    ),
+                };
+                out.push((table.clone(), col.clone(), text));
+            }
+        }
+    }
+    out
+}
