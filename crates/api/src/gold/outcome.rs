@@ -50,6 +50,7 @@ pub struct TaskOutcome {
 pub struct Aggregation {
     pub method: GoldMethod,
     pub tasks: Vec<TaskOutcome>,
+    /// Annotators whose answers count (those with at least one answer).
     pub counted_annotators: Vec<String>,
     /// Left out: flagged for failing trick sentences and not included by the lead.
     pub excluded_annotators: Vec<String>,
@@ -214,6 +215,13 @@ impl Project {
                 });
             }
         }
+        // Only people who answered something: a lead who never annotated is not "counted".
+        let answered: BTreeSet<&str> = tasks
+            .iter()
+            .flat_map(|t| t.answers.iter().map(|a| a.annotator.as_str()))
+            .collect();
+        counted_annotators.retain(|n| answered.contains(n.as_str()));
+        excluded_annotators.retain(|n| answered.contains(n.as_str()));
         Ok(Aggregation {
             method: req.method,
             tasks,
