@@ -105,6 +105,13 @@ pub fn previous_task(
         .optional()?)
 }
 
+/// Every answer, superseded ones included, oldest first (a pack's answers, for merging).
+pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
+    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM annotations ORDER BY id"))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Every current answer of a kind, oldest first.
 pub fn current_of_kind(conn: &Connection, kind: &str) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(

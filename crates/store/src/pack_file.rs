@@ -277,30 +277,6 @@ pub fn issued_rows(conn: &Connection) -> Result<Vec<String>> {
     Ok(out)
 }
 
-/// Every answer in a pack, oldest first.
-pub fn answers(conn: &Connection) -> Result<Vec<crate::annotations::AnnotationRow>> {
-    let mut stmt = conn.prepare(
-        "SELECT id, uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at
-         FROM annotations ORDER BY id",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        let answer: String = r.get(4)?;
-        Ok(crate::annotations::AnnotationRow {
-            id: r.get(0)?,
-            uuid: r.get(1)?,
-            task_id: r.get(2)?,
-            annotator_id: r.get(3)?,
-            answer: serde_json::from_str(&answer).unwrap_or(serde_json::Value::Null),
-            comment: r.get(5)?,
-            trick_failed: r.get(6)?,
-            duration_ms: r.get(7)?,
-            supersedes: r.get(8)?,
-            created_at: r.get(9)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
 /// Moves everything in the write-ahead log into the file itself, so a copy of the one
 /// file holds every committed answer. False when another connection kept it from finishing.
 pub fn checkpoint(conn: &Connection) -> Result<bool> {

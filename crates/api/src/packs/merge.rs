@@ -81,7 +81,7 @@ impl Project {
             let days = (now - row.expires_at) / 86_400_000;
             return Err(refused(&name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
         }
-        let answers = pack_file::answers(conn).map_err(|e| unreadable(&e))?;
+        let answers = annotations::all(conn).map_err(|e| unreadable(&e))?;
         let issued: HashSet<i64> = manifest.tasks.iter().copied().collect();
         let mut to_add = Vec::new();
         let mut already = 0u64;
