@@ -2,11 +2,9 @@
 //! so the schema check runs without Python: every exported line of an answered demo
 //! project validates, and lines that break the format are rejected.
 
-use crate::ok;
+use crate::{demo_project, ok, submit};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn s<T: AsRef<std::ffi::OsStr> + ?Sized>(x: &T) -> &std::ffi::OsStr {
     x.as_ref()
@@ -14,27 +12,7 @@ fn s<T: AsRef<std::ffi::OsStr> + ?Sized>(x: &T) -> &std::ffi::OsStr {
 
 /// The demo project, two annotators, every evidence item answered through the CLI.
 fn answered_demo(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let p = dir.join("demo.fdesk");
-    ok([s("init"), s(&p)]);
-    ok([
-        s("import"),
-        s(&p),
-        s(&root.join("assets/demo/claims.jsonl")),
-        s("--docs"),
-        s(&root.join("assets/demo/documents.jsonl")),
-    ]);
-    for who in ["ana", "ben"] {
-        ok([s("annotators"), s(&p), s("add"), s(who)]);
-    }
-    ok([
-        s("tasks"),
-        s(&p),
-        s("--kind"),
-        s("evidence"),
-        s("--overlap"),
-        s("2"),
-    ]);
+    let p = demo_project(dir, "demo.fdesk", &["ana", "ben"]);
     for who in ["ana", "ben"] {
         loop {
             let out = ok([
@@ -58,17 +36,7 @@ fn answered_demo(dir: &Path) -> PathBuf {
                 .map(|o| o["id"].clone())
                 .unwrap_or(Value::Null);
             let line = json!({"task_id": item["task_id"], "selected": [last]});
-            let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
-                .args([s("submit"), s(&p), s("--as"), s(who)])
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .spawn()
-                .unwrap_or_else(|e| panic!("{e}"));
-            if let Some(mut stdin) = child.stdin.take() {
-                writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
-            }
-            let done = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-            assert!(String::from_utf8_lossy(&done.stdout).contains("\"ack\""));
+            assert!(submit(&p, who, &[line]).contains("\"ack\""));
         }
     }
     p

@@ -14,8 +14,9 @@ mod submit_kill;
 mod team;
 
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 /// Runs `factdesk` with `args`.
 pub fn factdesk<I, S>(args: I) -> Output
@@ -62,6 +63,60 @@ pub fn new_project(dir: &Path) -> PathBuf {
     let p = dir.join("p.fdesk");
     ok([Path::new("init"), &p]);
     p
+}
+
+/// A project of the demo data (assets/demo) at `dir/name`, with these annotators and
+/// evidence tasks for two of them each.
+pub fn demo_project(dir: &Path, name: &str, annotators: &[&str]) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let p = dir.join(name);
+    ok([Path::new("init"), &p]);
+    ok([
+        Path::new("import"),
+        &p,
+        &root.join("assets/demo/claims.jsonl"),
+        Path::new("--docs"),
+        &root.join("assets/demo/documents.jsonl"),
+    ]);
+    for who in annotators {
+        ok([
+            Path::new("annotators"),
+            &p,
+            Path::new("add"),
+            Path::new(who),
+        ]);
+    }
+    ok([
+        Path::new("tasks"),
+        &p,
+        Path::new("--kind"),
+        Path::new("evidence"),
+        Path::new("--overlap"),
+        Path::new("2"),
+    ]);
+    p
+}
+
+/// Feeds `lines` to one `factdesk submit --as who` process, which must succeed; returns
+/// what it printed (an ack line per answer).
+pub fn submit(project: &Path, who: &str, lines: &[Value]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("submit")
+        .arg(project)
+        .args(["--as", who])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(out.status.success(), "{printed}");
+    printed
 }
 
 /// `factdesk stats --json` as a JSON object.

@@ -1,40 +1,12 @@
 //! `factdesk pack`, `merge` and `packs`: packs answered with the CLI itself merge back
 //! once, and an altered or foreign pack is refused with the project unchanged.
 
-use crate::{content_digest, factdesk, ok, stderr};
+use crate::{content_digest, demo_project, factdesk, ok, stderr, submit};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 fn demo(dir: &Path, name: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let p = dir.join(name);
-    ok([Path::new("init"), &p]);
-    ok([
-        Path::new("import"),
-        &p,
-        &root.join("assets/demo/claims.jsonl"),
-        Path::new("--docs"),
-        &root.join("assets/demo/documents.jsonl"),
-    ]);
-    for who in ["ana", "ben"] {
-        ok([
-            Path::new("annotators"),
-            &p,
-            Path::new("add"),
-            Path::new(who),
-        ]);
-    }
-    ok([
-        Path::new("tasks"),
-        &p,
-        Path::new("--kind"),
-        Path::new("evidence"),
-        Path::new("--overlap"),
-        Path::new("2"),
-    ]);
-    p
+    demo_project(dir, name, &["ana", "ben"])
 }
 
 fn json(out: &std::process::Output) -> Value {
@@ -74,17 +46,7 @@ fn answer(pack: &Path, who: &str, n: usize) {
         let item = &next["item"];
         let line =
             serde_json::json!({"task_id": item["task_id"], "selected": [item["options"][0]["id"]]});
-        let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
-            .args([Path::new("submit"), pack, Path::new("--as"), Path::new(who)])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{e}"));
-        if let Some(mut stdin) = child.stdin.take() {
-            writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
-        }
-        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-        assert!(String::from_utf8_lossy(&out.stdout).contains("\"ack\""));
+        assert!(submit(pack, who, &[line]).contains("\"ack\""));
     }
 }
 

@@ -2,11 +2,9 @@
 //! `factdesk agreement`; negation rates are what one counts by hand; a project without
 //! answers still gets a report that says so.
 
-use crate::{factdesk, new_project, ok};
+use crate::{factdesk, new_project, ok, submit};
 use serde_json::Value;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 /// Claims with labels and negation cues counted by hand (see `negation_rates_*`).
 const CLAIMS: [(&str, &str, &str); 6] = [
@@ -48,26 +46,12 @@ fn annotate(p: &Path, labels: &[(&str, [&str; 6])]) {
             Path::new("add"),
             Path::new(name),
         ]);
-        let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
-            .arg("submit")
-            .arg(p)
-            .args(["--as", name])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap_or_else(|e| panic!("{e}"));
-        let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-        for (t, label) in answers.iter().enumerate() {
-            let line = serde_json::json!({"task_id": t + 1, "label": label});
-            writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
-        }
-        drop(stdin);
-        let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stdout)
-        );
+        let lines: Vec<Value> = answers
+            .iter()
+            .enumerate()
+            .map(|(t, label)| serde_json::json!({"task_id": t + 1, "label": label}))
+            .collect();
+        submit(p, name, &lines);
     }
 }
 

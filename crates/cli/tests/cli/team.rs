@@ -2,36 +2,12 @@
 //! expires after `--days` (or `--expires`) days, and a file that is not a pack, or is
 //! missing, is refused by name with the project unchanged.
 
-use crate::{content_digest, factdesk, ok, stderr};
+use crate::{content_digest, demo_project, factdesk, ok, stderr};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 fn project(dir: &Path) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let p = dir.join("team.fdesk");
-    ok([Path::new("init"), &p]);
-    ok([
-        Path::new("import"),
-        &p,
-        &root.join("assets/demo/claims.jsonl"),
-        Path::new("--docs"),
-        &root.join("assets/demo/documents.jsonl"),
-    ]);
-    ok([
-        Path::new("annotators"),
-        &p,
-        Path::new("add"),
-        Path::new("ana"),
-    ]);
-    ok([
-        Path::new("tasks"),
-        &p,
-        Path::new("--kind"),
-        Path::new("evidence"),
-        Path::new("--overlap"),
-        Path::new("2"),
-    ]);
-    p
+    demo_project(dir, "team.fdesk", &["ana"])
 }
 
 #[test]
