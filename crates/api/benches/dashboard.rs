@@ -18,15 +18,10 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
-use common::{sentence, Lcg};
+use common::{percentile, sentence, Lcg};
 
 const NAMES: [&str; 5] = ["ana", "ben", "caro", "dev", "eli"];
 const LABELS: [&str; 3] = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
 
 /// A label answer that agrees with the item's "true" label four times in five.
 fn label(rng: &mut Lcg, truth: usize) -> &'static str {

@@ -10,12 +10,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
-use common::{sentence, Lcg};
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
+use common::{percentile, sentence, Lcg};
 
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");

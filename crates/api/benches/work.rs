@@ -12,12 +12,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
-use common::{sentence, Lcg};
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
+use common::{percentile, sentence, Lcg};
 
 fn setup(dir: &std::path::Path, claims: usize) -> Project {
     let mut rng = Lcg(9);

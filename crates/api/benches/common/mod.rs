@@ -1,5 +1,7 @@
 //! Generated text shared by the benchmarks: deterministic, so every run sees the same bytes.
 
+#![allow(dead_code)] // each bench binary uses its own part of this module
+
 /// A small deterministic generator, so every run imports the same bytes.
 pub struct Lcg(pub u64);
 
@@ -99,4 +101,10 @@ pub fn sentence(rng: &mut Lcg, out: &mut String) {
         1 => " (approx. 0.05). ",
         _ => ". ",
     });
+}
+
+/// The value at quantile `p` of sorted timings (nearest rank).
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
 }
