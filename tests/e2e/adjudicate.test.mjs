@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const PEOPLE = ["ana", "ben", "cara"];
@@ -155,9 +155,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(undone.find((i) => i.task_id === second.task_id).decision, null);
     assert.equal(undone.find((i) => i.task_id === first.task_id).decision.taken_from, takenFrom);
   } catch (e) {
-    if (app) t.diagnostic(app.logs());
-    const banner = await session?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent").catch(() => null);
-    if (banner) t.diagnostic(`the app said: ${banner}`);
+    await diagnose(t, app, session);
     throw e;
   } finally {
     await session?.delete().catch(() => {});

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { currentTask, diagnose, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
@@ -131,9 +131,7 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
     await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'end' })");
     await saveScreenshot(session, "dashboard.png");
   } catch (e) {
-    if (app) t.diagnostic(app.logs());
-    const banner = await session?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent").catch(() => null);
-    if (banner) t.diagnostic(`the app said: ${banner}`);
+    await diagnose(t, app, session);
     throw e;
   } finally {
     await session?.delete().catch(() => {});

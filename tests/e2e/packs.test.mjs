@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { currentTask, diagnose, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** The trick sentence's wording in the demo project (settings.trick_template). */
@@ -32,11 +32,7 @@ async function inApp(t, work, file, steps) {
     session = await app.open();
     await steps(session);
   } catch (e) {
-    t.diagnostic(app.logs());
-    const banner = await session
-      ?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent")
-      .catch(() => null);
-    if (banner) t.diagnostic(`the app said: ${banner}`);
+    await diagnose(t, app, session);
     throw e;
   } finally {
     await session?.delete().catch(() => {});

@@ -55,3 +55,12 @@ export function submitByCli(project, name, answers) {
   for (const a of acks) assert.ok(a.ack, `not acknowledged: ${JSON.stringify(a)}`);
   return acks;
 }
+
+/** On a failure: the app's logs and the error banner it showed, if any, as diagnostics. */
+export async function diagnose(t, app, session) {
+  if (app) t.diagnostic(app.logs());
+  const banner = await session
+    ?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent")
+    .catch(() => null);
+  if (banner) t.diagnostic(`the app said: ${banner}`);
+}
