@@ -19,6 +19,7 @@ import {
 } from "./adjudication";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
+import { passageText } from "./work/passage";
 
 export interface AdjudicateDeps {
   home: () => void;
@@ -267,17 +268,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       (p) => {
         if (passageOf !== candidate) return;
         mount(title, p.title ?? candidate.document_id);
-        mount(
-          body,
-          h(
-            "p",
-            {},
-            ...p.sentences.flatMap((s) => [
-              s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
-              " ",
-            ]),
-          ),
-        );
+        mount(body, passageText(p));
       },
       (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
     );

@@ -2,7 +2,19 @@
 
 import { h, mount } from "../../dom";
 import { errorText } from "../../errors";
-import { api } from "../../ipc";
+import { api, type Passage } from "../../ipc";
+
+/** The passage's sentences as one paragraph, the asked-for sentence marked. */
+export function passageText(p: Passage): HTMLElement {
+  return h(
+    "p",
+    {},
+    ...p.sentences.flatMap((s) => [
+      s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
+      " ",
+    ]),
+  );
+}
 
 export function passagePanel(taskId: number, optionId: string, number: number, close: () => void): HTMLElement {
   const body = h("div", { class: "passage-body" }, h("p", { class: "muted" }, "Loading…"));
@@ -22,17 +34,7 @@ export function passagePanel(taskId: number, optionId: string, number: number, c
   api.passage(taskId, optionId).then(
     (p) => {
       mount(title, p.title ?? "");
-      mount(
-        body,
-        h(
-          "p",
-          {},
-          ...p.sentences.flatMap((s) => [
-            s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
-            " ",
-          ]),
-        ),
-      );
+      mount(body, passageText(p));
     },
     (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
   );
