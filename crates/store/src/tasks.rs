@@ -57,32 +57,71 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
         .optional()?)
 }
 
-/// Tasks of `kind` still short of answers, in shuffle order starting at `from_key`
-/// (wrapping around), `limit` at a time after `after_key`.
-pub fn open_from(
+/// The first task of `kind`, in shuffle order from `from_key`, that `annotator_id` may
+/// take now: short of counted answers once others' live reservations are added, not
+/// answered by them, not held for them in a pack, and not a verification of a refutation
+/// they wrote. `before_key` bounds the walk (for wrapping around to the start).
+pub fn first_open_for(
     conn: &Connection,
     kind: &str,
+    annotator_id: i64,
     from_key: i64,
-    wrapped: bool,
-    after: i64,
-    limit: u32,
-) -> Result<Vec<(TaskRow, i64)>> {
-    let sql = if wrapped {
-        format!("SELECT {COLUMNS}, shuffle_key FROM tasks WHERE kind = ?1 AND answered < overlap AND shuffle_key < ?2 AND shuffle_key > ?3 ORDER BY shuffle_key, id LIMIT ?4")
-    } else {
-        format!("SELECT {COLUMNS}, shuffle_key FROM tasks WHERE kind = ?1 AND answered < overlap AND shuffle_key >= ?2 AND shuffle_key > ?3 ORDER BY shuffle_key, id LIMIT ?4")
-    };
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![kind, from_key, after, limit], |r| {
-        Ok((from_row(r)?, r.get(6)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    before_key: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT t.id FROM tasks t
+             WHERE t.kind = ?1 AND t.answered < t.overlap AND t.shuffle_key >= ?3 AND t.shuffle_key < ?4
+               AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
+                     AND (m.state = 'answered' OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
+                          AND (m.expires_at IS NULL OR m.expires_at > ?5))))
+               AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                     AND o.annotator_id != ?2 AND o.state = 'reserved'
+                     AND (o.expires_at IS NULL OR o.expires_at > ?5)) < t.overlap
+               AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
+                     WHERE c.id = t.claim_id AND w.annotator_id = ?2)
+             ORDER BY t.shuffle_key, t.id LIMIT 1",
+        )?
+        .query_row(params![kind, annotator_id, from_key, before_key, now], |r| r.get(0))
+        .optional()?)
 }
 
-/// Counts one more annotator's answer on a task.
-pub fn add_answer(conn: &Connection, id: i64) -> Result<()> {
-    conn.prepare_cached("UPDATE tasks SET answered = answered + 1 WHERE id = ?1")?
-        .execute([id])?;
+/// Whether a task has room for one more counted answer from `annotator_id`: its counted
+/// answers plus others' live reservations stay under its overlap.
+pub fn has_room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                     AND o.annotator_id != ?2 AND o.state = 'reserved'
+                     AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap
+             FROM tasks t WHERE t.id = ?1",
+        )?
+        .query_row(params![task_id, annotator_id, now], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// Changes a task's count of counted answers by `delta` (+1, -1 or 0).
+pub fn adjust_answered(conn: &Connection, id: i64, delta: i64) -> Result<()> {
+    if delta != 0 {
+        conn.prepare_cached("UPDATE tasks SET answered = answered + ?2 WHERE id = ?1")?
+            .execute(params![id, delta])?;
+    }
+    Ok(())
+}
+
+/// Recounts the counted answers of every task `annotator_id` answered, after whether
+/// their answers count has changed.
+pub fn recount_for(conn: &Connection, annotator_id: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE tasks SET answered = (
+             SELECT count(*) FROM annotations a JOIN annotators p ON p.id = a.annotator_id
+             WHERE a.task_id = tasks.id AND a.trick_failed = 0 AND p.counted = 1
+               AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))
+         WHERE id IN (SELECT task_id FROM annotations WHERE annotator_id = ?1)",
+    )?
+    .execute([annotator_id])?;
     Ok(())
 }
 

@@ -226,6 +226,8 @@ export type PendingReview = { annotation_id: number, annotator: string, original
 
 export type Guidelines = { evidence: string, refute: string, verify: string, label: string, };
 
+export type Routing = "fill_first" | "spread";
+
 export type Settings = { 
 /**
  * Seed for every draw: trick positions, the order items are served in.
@@ -267,7 +269,11 @@ qualification_min_accepted: number,
 /**
  * Guidelines shown to annotators, per task kind.
  */
-guidelines: Guidelines, };
+guidelines: Guidelines, 
+/**
+ * How items are handed out.
+ */
+routing: Routing, };
 
 export type Statistic = { 
 /**

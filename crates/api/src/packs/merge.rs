@@ -129,8 +129,8 @@ impl Project {
                     created_at: a.created_at,
                 },
             )?;
-            if earlier.is_none() {
-                tasks::add_answer(&tx, task.id)?;
+            if earlier.is_none() && !*trick_failed {
+                tasks::adjust_answered(&tx, task.id, 1)?;
             }
             assignments::mark_answered(&tx, task.id, a.annotator_id, now)?;
             added += 1;
