@@ -34,8 +34,9 @@ pub(crate) fn write(conn: &Connection, settings: &Settings, w: &Written<'_>) -> 
             tasks::close(conn, TaskKind::Verify.as_str(), old, w.now)?;
         }
     }
-    let (_, accepted, _) = reviews::writer_counts(conn, w.writer_id)?;
-    let state = if accepted >= u64::from(settings.qualification_min_accepted) {
+    let state = if reviews::accepted_count(conn, w.writer_id)?
+        >= u64::from(settings.qualification_min_accepted)
+    {
         RefutationState::NoReviewNeeded
     } else {
         RefutationState::PendingReview

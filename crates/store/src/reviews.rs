@@ -45,3 +45,14 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// How many of a writer's refutations the lead accepted, replaced ones included: a writer
+/// who rewrites an accepted refutation stays qualified.
+pub fn accepted_count(conn: &Connection, annotator_id: i64) -> Result<u64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM reviews r JOIN annotations a ON a.id = r.annotation_id
+         WHERE a.annotator_id = ?1 AND r.accepted = 1",
+        [annotator_id],
+        |r| r.get::<_, i64>(0),
+    )? as u64)
+}
