@@ -89,13 +89,13 @@ pub(crate) fn selected(answer: &serde_json::Value) -> Vec<i64> {
 
 fn outcome_key(outcome: &Outcome) -> Option<String> {
     match outcome {
-        Outcome::Evidence { sentences } => Some(
-            sentences
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
-        ),
+        Outcome::Evidence { sentences } => {
+            // In id order, as `key` writes an answer's selection; the outcome lists the
+            // sentences in candidate order.
+            let mut ids = sentences.clone();
+            ids.sort_unstable();
+            Some(ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+        }
         Outcome::NoEvidence => Some("none".into()),
         Outcome::Label { label } => Some(label.clone()),
         Outcome::NoGoldEvidence | Outcome::NoMajority => None,
