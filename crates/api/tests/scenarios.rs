@@ -425,7 +425,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
                AND coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), 1)",
         ));
         let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
-        rows.map(|r| ok(r))
+        rows.map(ok)
             .filter(|(_, text): &(String, String)| judged.get(text) == Some(&"contradicts"))
             .map(|(id, _)| id)
             .collect()
