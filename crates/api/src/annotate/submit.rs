@@ -4,7 +4,7 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
 use factdesk_store::annotations::{self, NewAnnotation};
-use factdesk_store::{assignments, tasks, tx, NewClaim};
+use factdesk_store::{assignments, tasks};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -226,40 +226,16 @@ impl Project {
         }
         assignments::mark_answered(&tx, task.id, annotator.id, now)?;
         if kind == TaskKind::Refute {
-            let text = stored["text"].as_str().unwrap_or_default();
-            let ext_id = format!("{}/written/{uuid}", claim.ext_id);
-            let hash = crate::import::digest(text.as_bytes());
-            let child = tx::insert_claim(
-                &tx,
-                &NewClaim {
-                    ext_id: &ext_id,
-                    text,
-                    context: claim.context.as_deref(),
-                    label: None,
-                    source_url: claim.source_url.as_deref(),
-                    parent_id: Some(claim.id),
-                    metadata: "{}",
-                    hash: &hash,
-                    import_id: None,
-                    created_at: now,
-                },
-            )?;
-            tx.execute(
-                "UPDATE claims SET origin = 'written', written_in = ?1 WHERE id = ?2",
-                rusqlite::params![id, child],
-            )?;
-            tx.execute("INSERT INTO claim_documents (claim_id, document_id) SELECT ?1, document_id FROM claim_documents WHERE claim_id = ?2", rusqlite::params![child, claim.id])?;
-            tasks::insert(
-                &tx,
-                &tasks::NewTask {
-                    kind: "verify",
-                    claim_id: child,
-                    overlap: settings.overlap,
-                    trick_slot: None,
-                    shuffle_key: crate::tasks::shuffle_key(settings.seed, TaskKind::Verify, child),
-                    created_at: now,
-                },
-            )?;
+            let written = crate::refutation::Written {
+                parent: &claim,
+                text: stored["text"].as_str().unwrap_or_default(),
+                annotation_id: id,
+                uuid: &uuid,
+                writer_id: annotator.id,
+                supersedes: earlier.as_ref().map(|e| e.id),
+                now,
+            };
+            crate::refutation::write(&tx, &settings, &written)?;
         }
         tx.commit()?;
         Ok(Ack {
