@@ -21,6 +21,7 @@ pub mod pack_file;
 mod project;
 pub mod reviews;
 pub mod tasks;
+pub mod tricks;
 
 pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
@@ -141,7 +142,7 @@ pub mod tx {
     pub use crate::candidates::replace as replace_candidates;
     pub use crate::claims::{find_by_ext_id as find_claim, insert as insert_claim, link_document};
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
-    pub use crate::project::{finish_import, record_import, secret, set_settings};
+    pub use crate::project::{finish_import, record_import, secret, set_settings, settings};
 }
 
 impl Store {
