@@ -10,6 +10,7 @@ mod project_file;
 mod ranking;
 mod report;
 mod search;
+mod stance;
 mod submit_kill;
 mod team;
 
