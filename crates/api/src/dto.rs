@@ -60,6 +60,8 @@ pub struct ImportReport {
     pub rejects_file: Option<String>,
     /// Claims that got their candidate evidence sentences ranked.
     pub claims_ranked: u64,
+    /// The evidence stance this import's preset chose for the project, if it chose one.
+    pub evidence_stance: Option<crate::settings::EvidenceStance>,
 }
 
 /// What a search hit is.

@@ -10,12 +10,18 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Settings {
-    /// Seed for every draw: trick positions, the order items are served in.
+    /// Seed for the order items are served in. The trick's position and sentence are
+    /// drawn with the project's secret instead, which never leaves the project file.
     pub seed: u64,
     /// Annotators per item.
     pub overlap: u32,
-    /// The trick sentence; `{claim}` stands for the claim with its first letter
-    /// lower-cased.
+    /// What evidence annotators select; null until chosen, and then served as
+    /// `supports_or_refutes`. An import with a preset chooses its dataset's stance when
+    /// none is chosen and no evidence task exists yet.
+    pub evidence_stance: Option<EvidenceStance>,
+    /// The trick sentence under the `supports` stance; `{claim}` stands for the claim
+    /// with its first letter lower-cased. Shown like a sentence: capitalised, ending in a
+    /// full stop.
     pub trick_template: String,
     /// Minutes an item stays reserved for an annotator who opened it.
     pub reservation_minutes: u32,
@@ -49,9 +55,50 @@ pub enum Routing {
     Spread,
 }
 
+/// What an annotator selects in an evidence task, and so what the trick must be to be
+/// wrong under the guideline they are given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum EvidenceStance {
+    /// Sentences that support the claim (COVID-Fact); the trick is the claim's negation.
+    Supports,
+    /// Sentences that support or refute the claim (FEVER); the trick is a real sentence
+    /// about something else.
+    SupportsOrRefutes,
+}
+
+const SUPPORTS_GUIDELINE: &str = "Select every sentence that supports the claim on its own. Choose \"no evidence\" if none does.";
+const SUPPORTS_OR_REFUTES_GUIDELINE: &str = "Select every sentence that supports or refutes the claim on its own. Choose \"no evidence\" if none does.";
+
+impl EvidenceStance {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EvidenceStance::Supports => "supports",
+            EvidenceStance::SupportsOrRefutes => "supports_or_refutes",
+        }
+    }
+
+    /// The evidence guideline served under this stance unless the lead wrote their own.
+    pub fn default_guideline(self) -> &'static str {
+        match self {
+            EvidenceStance::Supports => SUPPORTS_GUIDELINE,
+            EvidenceStance::SupportsOrRefutes => SUPPORTS_OR_REFUTES_GUIDELINE,
+        }
+    }
+}
+
+/// Whether `text` is one of Factdesk's own evidence guidelines (or empty), rather than
+/// one a lead wrote.
+fn built_in_guideline(text: &str) -> bool {
+    let text = text.trim();
+    text.is_empty() || text == SUPPORTS_GUIDELINE || text == SUPPORTS_OR_REFUTES_GUIDELINE
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default)]
 pub struct Guidelines {
+    /// Served as written when the lead wrote it; Factdesk's own text (or an empty one)
+    /// follows the evidence stance.
     pub evidence: String,
     pub refute: String,
     pub verify: String,
@@ -61,10 +108,42 @@ pub struct Guidelines {
 impl Default for Guidelines {
     fn default() -> Guidelines {
         Guidelines {
-            evidence: "Select every sentence that supports or refutes the claim on its own. Choose \"no evidence\" if none does.".into(),
+            evidence: SUPPORTS_OR_REFUTES_GUIDELINE.into(),
             refute: "Write a claim that is definitely false if the original is true. Keep the same subject and topic, and stay within 2 words of the original's length. Change a fact (a number, a name, a place, a direction); do not just add \"not\".".into(),
             verify: "Does the new claim contradict the original? Mark it malformed if it is not a sensible claim.".into(),
             label: "Given the evidence, is the claim supported, refuted, or is there not enough information? Mark it failed if the claim itself is malformed.".into(),
+        }
+    }
+}
+
+impl Settings {
+    /// The stance evidence tasks are served under.
+    pub fn stance(&self) -> EvidenceStance {
+        self.evidence_stance
+            .unwrap_or(EvidenceStance::SupportsOrRefutes)
+    }
+
+    /// The evidence guideline served: the lead's own text as written, otherwise the
+    /// stance's, so Factdesk never serves a guideline that contradicts its trick.
+    pub fn evidence_guideline(&self) -> String {
+        if built_in_guideline(&self.guidelines.evidence) {
+            self.stance().default_guideline().to_string()
+        } else {
+            self.guidelines.evidence.clone()
+        }
+    }
+
+    /// Whether the lead wrote their own evidence guideline.
+    pub fn custom_evidence_guideline(&self) -> bool {
+        !built_in_guideline(&self.guidelines.evidence)
+    }
+
+    /// Sets the stance and, unless the lead wrote their own, the guideline that goes
+    /// with it.
+    pub fn choose_stance(&mut self, stance: EvidenceStance) {
+        self.evidence_stance = Some(stance);
+        if !self.custom_evidence_guideline() {
+            self.guidelines.evidence = stance.default_guideline().to_string();
         }
     }
 }
@@ -74,6 +153,7 @@ impl Default for Settings {
         Settings {
             seed: 1,
             overlap: 3,
+            evidence_stance: None,
             trick_template: "It is not true that {claim}".into(),
             reservation_minutes: 30,
             refute_max_tokens: 15,
@@ -88,68 +168,57 @@ impl Default for Settings {
     }
 }
 
+/// Settings from their stored JSON; unreadable ones give the defaults.
+pub(crate) fn from_json(value: serde_json::Value) -> Settings {
+    serde_json::from_value(value).unwrap_or_else(|e| {
+        tracing::warn!("project settings unreadable, using defaults: {e}");
+        Settings::default()
+    })
+}
+
 impl Project {
     pub fn settings(&self) -> Result<Settings> {
-        let row = self.store.project()?;
-        Ok(serde_json::from_value(row.settings).unwrap_or_else(|e| {
-            tracing::warn!("project settings unreadable, using defaults: {e}");
-            Settings::default()
-        }))
+        Ok(from_json(self.store.project()?.settings))
     }
 
+    /// Stores `settings`. A built-in evidence guideline is rewritten to match the stance.
+    /// The stance cannot change once evidence answers exist: they were given under the
+    /// other guideline, and their tricks were the other kind.
     pub fn set_settings(&mut self, settings: &Settings) -> Result<()> {
-        let value = serde_json::to_value(settings)
+        let mut settings = settings.clone();
+        if let Some(stance) = settings.evidence_stance {
+            settings.choose_stance(stance);
+        }
+        let value = serde_json::to_value(&settings)
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
-        let people = factdesk_store::annotators::list(self.store.conn())?;
         let tx = self.store.transaction()?;
+        let before = from_json(factdesk_store::tx::settings(&tx)?).stance();
+        let answers = factdesk_store::tricks::evidence_answers(&tx)?;
+        if settings.stance() != before && answers > 0 {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Conflict,
+                format!(
+                    "evidence_stance cannot change from {} to {}: {answers} evidence answers were given under the {} guideline",
+                    before.as_str(),
+                    settings.stance().as_str(),
+                    before.as_str()
+                ),
+            ));
+        }
         factdesk_store::tx::set_settings(&tx, &value)?;
         // New trick thresholds can flag or clear people: their items reopen or fill.
-        for person in people {
-            crate::annotators::sync_counted(&tx, person.id, settings)?;
+        for person in factdesk_store::annotators::list(&tx)? {
+            crate::annotators::sync_counted(&tx, person.id, &settings)?;
         }
         tx.commit()?;
         Ok(())
     }
 }
 
-/// The trick sentence for a claim: the template with the claim, its first letter
-/// lower-cased unless the first word looks like a name.
+/// The negation trick for a claim, written like a document's sentence (see
+/// [`factdesk_core::trick::negation`]).
 pub fn trick_sentence(template: &str, claim: &str) -> String {
-    let claim = claim.trim();
-    let text = if starts_with_name(claim) {
-        claim.to_string()
-    } else {
-        let mut chars = claim.chars();
-        match chars.next() {
-            Some(first) => first.to_lowercase().chain(chars).collect(),
-            None => String::new(),
-        }
-    };
-    template.replace("{claim}", &text)
-}
-
-/// Whether the claim's first word should keep its capital: an acronym or a word with
-/// digits or inner capitals ("COVID-19", "iPhone"), the start of a run of capitalised
-/// words ("Velmont Cycle Share"), or a word the claim capitalises again later. Without a
-/// lexicon a lone name such as "Pfizer" followed by lower-case words is lower-cased.
-fn starts_with_name(claim: &str) -> bool {
-    let mut words = claim.split_whitespace();
-    let Some(first) = words.next() else {
-        return false;
-    };
-    let first = first.trim_matches(|c: char| !c.is_alphanumeric());
-    let mut letters = first.chars();
-    if !letters.next().is_some_and(char::is_uppercase) {
-        return false;
-    }
-    if letters.any(|c| c.is_uppercase() || c.is_ascii_digit()) {
-        return true;
-    }
-    let rest: Vec<&str> = words
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .collect();
-    let capitalised = |w: &&str| w.chars().next().is_some_and(char::is_uppercase);
-    rest.first().is_some_and(capitalised) || rest.contains(&first)
+    factdesk_core::trick::negation(template, claim)
 }
 
 #[cfg(test)]
@@ -157,41 +226,25 @@ mod tests {
     use super::*;
 
     #[test]
-    fn trick_lower_cases_the_first_letter() {
-        assert_eq!(
-            trick_sentence("It is not true that {claim}", "Vaccines reduce deaths."),
-            "It is not true that vaccines reduce deaths."
-        );
-    }
-
-    #[test]
-    fn trick_keeps_names_and_acronyms() {
-        let t = "It is not true that {claim}";
-        let cases = [
-            (
-                "Velmont Cycle Share lost bikes.",
-                "Velmont Cycle Share lost bikes.",
-            ),
-            (
-                "COVID-19 spreads in the air.",
-                "COVID-19 spreads in the air.",
-            ),
-            ("Paris says Paris is safe.", "Paris says Paris is safe."),
-            ("The mayor resigned.", "the mayor resigned."),
-            ("", ""),
-        ];
-        for (claim, inside) in cases {
-            assert_eq!(
-                trick_sentence(t, claim),
-                format!("It is not true that {inside}")
-            );
-        }
-    }
-
-    #[test]
     fn missing_settings_take_defaults() {
         let s: Settings = serde_json::from_str(r#"{"overlap": 2}"#).unwrap_or_default();
         assert_eq!(s.overlap, 2);
         assert_eq!(s.reservation_minutes, 30);
+        assert_eq!(s.stance(), EvidenceStance::SupportsOrRefutes);
+    }
+
+    #[test]
+    fn the_served_guideline_follows_the_stance_unless_the_lead_wrote_one() {
+        let mut s = Settings::default();
+        assert!(s.evidence_guideline().contains("supports or refutes"));
+        s.evidence_stance = Some(EvidenceStance::Supports);
+        // Factdesk's own text of the other stance is never served under this one.
+        assert_eq!(s.evidence_guideline(), SUPPORTS_GUIDELINE);
+        s.choose_stance(EvidenceStance::Supports);
+        assert_eq!(s.guidelines.evidence, SUPPORTS_GUIDELINE);
+        s.guidelines.evidence = "Mark what backs the claim.".into();
+        s.choose_stance(EvidenceStance::SupportsOrRefutes);
+        assert_eq!(s.evidence_guideline(), "Mark what backs the claim.");
+        assert!(s.custom_evidence_guideline());
     }
 }

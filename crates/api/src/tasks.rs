@@ -1,11 +1,13 @@
 //! Creating tasks: one per claim and kind, to be answered by `overlap` annotators.
 
-use crate::settings::Settings;
+use crate::settings::{EvidenceStance, Settings};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
-use factdesk_core::text;
+use factdesk_core::{text, trick};
 use factdesk_store::tasks::{self, Ineligible, NewTask};
+use factdesk_store::tricks;
 use serde::{Deserialize, Serialize};
+use std::collections::HashSet;
 use ts_rs::TS;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
@@ -71,6 +73,9 @@ pub struct TasksReport {
     pub overlap: u32,
     /// Claims this kind of task is meant for that got none, grouped by why.
     pub skipped: Vec<SkippedClaims>,
+    /// Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
+    /// sentence sharing no word with the claim was found in another claim's documents.
+    pub without_trick: u64,
 }
 
 /// Why a claim gets no task of a kind.
@@ -171,8 +176,54 @@ fn grouped(claims: Vec<(i64, String, SkipReason)>, settings: &Settings) -> Vec<S
         .collect()
 }
 
-/// Where a claim's shuffle key and trick position come from: the project seed and the
-/// claim, so the same project always serves and shows the same way.
+/// A number drawn for `purpose` under the project's secret. The secret never leaves the
+/// project file, so what an annotator holds (settings, seed, ids, a pack) predicts nothing.
+pub(crate) fn secret_draw(secret: &[u8], purpose: &str) -> Seeded {
+    let key = blake3::hash(secret);
+    let h = blake3::keyed_hash(key.as_bytes(), purpose.as_bytes());
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&h.as_bytes()[..8]);
+    Seeded::new(u64::from_le_bytes(first))
+}
+
+/// The real sentence to show as the trick of `claim` under the `supports_or_refutes`
+/// stance: a candidate of another claim, from a document outside the claim's family and
+/// with a text none of the family's sentences has (so no passage shows it twice), that
+/// shares no content word with the claim. Drawn under the secret, with a full pass after
+/// a few draws so a sentence is found whenever one exists.
+fn unrelated_sentence(
+    secret: &[u8],
+    claim_id: i64,
+    claim: &str,
+    donors: &[tricks::Donor],
+    family: &[i64],
+    family_texts: &HashSet<String>,
+) -> Option<i64> {
+    if donors.is_empty() {
+        return None;
+    }
+    let fits = |d: &tricks::Donor| {
+        !family.contains(&d.document_id)
+            && !family_texts.contains(&d.text)
+            && trick::unrelated(&d.text, claim)
+    };
+    let mut rng = secret_draw(secret, &format!("trick-sentence:{claim_id}"));
+    let n = donors.len() as u64;
+    for _ in 0..32 {
+        let d = &donors[rng.below(n) as usize];
+        if fits(d) {
+            return Some(d.sentence_id);
+        }
+    }
+    let start = rng.below(n) as usize;
+    (0..donors.len())
+        .map(|i| &donors[(start + i) % donors.len()])
+        .find(|d| fits(d))
+        .map(|d| d.sentence_id)
+}
+
+/// Where a claim's shuffle key comes from: the project seed and the claim, so the same
+/// project always serves in the same order.
 pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
     (Seeded::for_purpose(seed, &format!("order:{}:{claim_id}", kind.as_str())).next_u64() >> 33)
         as i64
@@ -213,6 +264,12 @@ impl Project {
             ));
         }
         let now = self.clock.now_ms();
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let donors = if kind == TaskKind::Evidence {
+            tricks::donors(self.store.conn())?
+        } else {
+            Vec::new()
+        };
         let tx = self.store.transaction()?;
         // Read inside the write transaction, so the eligible and the skipped claims are
         // of one moment.
@@ -224,6 +281,7 @@ impl Project {
             existing: 0,
             overlap,
             skipped: grouped(skipped, &settings),
+            without_trick: 0,
         };
         for (claim_id, claim_text) in claims {
             if kind == TaskKind::Refute && too_long(&claim_text, &settings) {
@@ -235,7 +293,7 @@ impl Project {
                     [claim_id],
                     |r| r.get::<_, i64>(0),
                 )?;
-                let mut rng = Seeded::for_purpose(settings.seed, &format!("trick:{claim_id}"));
+                let mut rng = secret_draw(&secret, &format!("trick-slot:{claim_id}"));
                 Some(rng.below(shown as u64 + 1) as u32)
             } else {
                 None
@@ -255,6 +313,34 @@ impl Project {
                 report.created += 1;
             } else {
                 report.existing += 1;
+            }
+            if kind == TaskKind::Evidence {
+                // Chosen under every stance, so a later change of stance finds it ready;
+                // an earlier choice is kept.
+                let task_id = tricks::task_of(&tx, kind.as_str(), claim_id)?;
+                if let Some(task_id) = task_id {
+                    if tricks::get(&tx, task_id)?.is_none() {
+                        let family = tricks::family_documents(&tx, claim_id)?;
+                        let texts: HashSet<String> =
+                            tricks::sentence_texts(&tx, &family)?.into_iter().collect();
+                        let found = unrelated_sentence(
+                            &secret,
+                            claim_id,
+                            &claim_text,
+                            &donors,
+                            &family,
+                            &texts,
+                        );
+                        match found {
+                            Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,
+                            None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
+                                tracing::warn!(claim_id, "no unrelated sentence for the trick");
+                                report.without_trick += 1;
+                            }
+                            None => {}
+                        }
+                    }
+                }
             }
         }
         tx.commit()?;

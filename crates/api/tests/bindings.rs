@@ -20,7 +20,7 @@ use factdesk_api::gold::{
 use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
-use factdesk_api::settings::{Guidelines, Routing, Settings};
+use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
 use factdesk_api::tasks::{TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use std::path::Path;
@@ -64,6 +64,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Check::decl(cfg),
         Passage::decl(cfg),
         PendingReview::decl(cfg),
+        EvidenceStance::decl(cfg),
         Guidelines::decl(cfg),
         Routing::decl(cfg),
         Settings::decl(cfg),

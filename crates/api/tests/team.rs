@@ -26,9 +26,9 @@ const SETTING_KEYS: [&str; 3] = [
     "\"trick_min_seen\":",
 ];
 
-/// Column names every project file has; a migration can leave pieces of an earlier
-/// table's SQL in free space, so they are allowed outside the current schema too.
-const COLUMN_NAMES: [&str; 2] = ["trick_slot", "trick_failed"];
+/// Table and column names every project file has; a migration can leave pieces of an
+/// earlier table's SQL in free space, so they are allowed outside the current schema too.
+const COLUMN_NAMES: [&str; 3] = ["task_tricks", "trick_slot", "trick_failed"];
 
 /// Names chosen so that none occurs by chance in the test documents.
 const OTHERS: [&str; 3] = ["Xaviera", "Quintessa", "Leadmaria"];

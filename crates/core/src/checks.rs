@@ -187,23 +187,28 @@ fn check_length(original: &Words, written: &Words, max_difference: usize) -> Che
 }
 
 fn check_negation_only(original: &Words, written: &Words) -> CheckResult {
-    if !written.norm.is_empty()
-        && written.norm != original.norm
-        && negation::only_negation_differs(&original.norm, &written.norm)
-    {
-        result(
-            CheckKind::NegationOnly,
-            false,
-            "Only a negation was added; change the facts instead (e.g. a number, a name, a place)"
-                .to_string(),
-        )
+    let edit = if written.norm.is_empty() || written.norm == original.norm {
+        None
     } else {
-        result(
-            CheckKind::NegationOnly,
-            true,
-            "More than a negation changed".to_string(),
-        )
-    }
+        negation::negation_edit(&original.norm, &written.norm)
+    };
+    let what = match edit {
+        None => {
+            return result(
+                CheckKind::NegationOnly,
+                true,
+                "More than a negation changed".to_string(),
+            )
+        }
+        Some(negation::NegationEdit::Added) => "Only a negation was added",
+        Some(negation::NegationEdit::Removed) => "Only a negation was removed",
+        Some(negation::NegationEdit::Changed) => "Only the negation changed",
+    };
+    result(
+        CheckKind::NegationOnly,
+        false,
+        format!("{what}; change the facts instead (e.g. a number, a name, a place)"),
+    )
 }
 
 fn check_subject(original: &Words, written: &Words) -> CheckResult {

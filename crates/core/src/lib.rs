@@ -13,3 +13,4 @@ pub mod seeded;
 mod stopwords;
 pub mod text;
 pub mod time;
+pub mod trick;

@@ -21,6 +21,7 @@ pub mod pack_file;
 mod project;
 pub mod reviews;
 pub mod tasks;
+pub mod tricks;
 
 pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
@@ -144,7 +145,7 @@ pub mod tx {
         mark_written, set_refutation_state, written_in,
     };
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
-    pub use crate::project::{finish_import, record_import, secret, set_settings};
+    pub use crate::project::{finish_import, record_import, secret, set_settings, settings};
 }
 
 impl Store {

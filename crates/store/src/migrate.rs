@@ -12,6 +12,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0004_packs.sql"),
     include_str!("migrations/0005_open_tasks.sql"),
     include_str!("migrations/0006_counted_answers.sql"),
+    include_str!("migrations/0007_task_tricks.sql"),
     include_str!("migrations/0008_refutation_lifecycle.sql"),
 ];
 

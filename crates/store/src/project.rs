@@ -77,6 +77,12 @@ pub fn set_settings(conn: &Connection, settings: &serde_json::Value) -> Result<(
     Ok(())
 }
 
+/// The project's settings (a JSON object), read inside the caller's transaction.
+pub fn settings(conn: &Connection) -> Result<serde_json::Value> {
+    let text: String = conn.query_row("SELECT settings FROM project LIMIT 1", [], |r| r.get(0))?;
+    Ok(serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
+}
+
 /// The project's secret key; it never leaves the project file.
 pub fn secret(conn: &Connection) -> Result<Vec<u8>> {
     Ok(conn.query_row("SELECT secret FROM project LIMIT 1", [], |r| r.get(0))?)

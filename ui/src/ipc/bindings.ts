@@ -41,7 +41,11 @@ rejects_file: string | null,
 /**
  * Claims that got their candidate evidence sentences ranked.
  */
-claims_ranked: number, };
+claims_ranked: number, 
+/**
+ * The evidence stance this import's preset chose for the project, if it chose one.
+ */
+evidence_stance: EvidenceStance | null, };
 
 export type ImportProgress = { 
 /**
@@ -136,7 +140,12 @@ existing: number, overlap: number,
 /**
  * Claims this kind of task is meant for that got none, grouped by why.
  */
-skipped: Array<SkippedClaims>, };
+skipped: Array<SkippedClaims>, 
+/**
+ * Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
+ * sentence sharing no word with the claim was found in another claim's documents.
+ */
+without_trick: number, };
 
 export type TextPiece = { text: string, hit: boolean, };
 
@@ -228,13 +237,21 @@ sentences: Array<TextPiece>, };
 
 export type PendingReview = { annotation_id: number, annotator: string, original: string, written: string, };
 
-export type Guidelines = { evidence: string, refute: string, verify: string, label: string, };
+export type EvidenceStance = "supports" | "supports_or_refutes";
+
+export type Guidelines = { 
+/**
+ * Served as written when the lead wrote it; Factdesk's own text (or an empty one)
+ * follows the evidence stance.
+ */
+evidence: string, refute: string, verify: string, label: string, };
 
 export type Routing = "fill_first" | "spread";
 
 export type Settings = { 
 /**
- * Seed for every draw: trick positions, the order items are served in.
+ * Seed for the order items are served in. The trick's position and sentence are
+ * drawn with the project's secret instead, which never leaves the project file.
  */
 seed: number, 
 /**
@@ -242,8 +259,15 @@ seed: number,
  */
 overlap: number, 
 /**
- * The trick sentence; `{claim}` stands for the claim with its first letter
- * lower-cased.
+ * What evidence annotators select; null until chosen, and then served as
+ * `supports_or_refutes`. An import with a preset chooses its dataset's stance when
+ * none is chosen and no evidence task exists yet.
+ */
+evidence_stance: EvidenceStance | null, 
+/**
+ * The trick sentence under the `supports` stance; `{claim}` stands for the claim
+ * with its first letter lower-cased. Shown like a sentence: capitalised, ending in a
+ * full stop.
  */
 trick_template: string, 
 /**

@@ -60,6 +60,7 @@ export type {
   PairAgreement,
   Statistic,
   ErrorCode,
+  EvidenceStance,
   ImportOutcome,
   ImportProgress,
   ImportReport,

@@ -18,9 +18,13 @@ describe("import panel", () => {
       rejected: 0,
       rejects_file: null,
       claims_ranked: 30,
+      evidence_stance: null,
     };
     expect(importSummary(report)).toBe(
       "30 claims added, 1 document, 12 sentences, 30 claims ranked, 1 row already there.",
+    );
+    expect(importSummary({ ...report, evidence_stance: "supports" })).toBe(
+      "30 claims added, 1 document, 12 sentences, 30 claims ranked, 1 row already there. Evidence tasks ask for sentences that support the claim.",
     );
   });
 });

@@ -4,7 +4,7 @@
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
 import { count, fileName, plural } from "../format";
-import { ApiError, api, onImport, pickImportFiles, type ImportProgress, type ImportReport } from "../ipc";
+import { ApiError, api, onImport, pickImportFiles, type EvidenceStance, type ImportProgress, type ImportReport } from "../ipc";
 
 export const PRESETS: [value: string, label: string][] = [
   ["native", "Factdesk (JSONL, CSV, TSV)"],
@@ -12,6 +12,12 @@ export const PRESETS: [value: string, label: string][] = [
   ["wikifactcheck", "WikiFactCheck-English"],
   ["fever", "FEVER"],
 ];
+
+/** What the evidence guideline asks for under each stance, as the import summary says it. */
+const STANCES: Record<EvidenceStance, string> = {
+  supports: "support the claim",
+  supports_or_refutes: "support or refute the claim",
+};
 
 /** "Ranking candidates: 1 200 of 4 086", or just the phase when the total is unknown. */
 export function progressLabel(p: ImportProgress): string {
@@ -30,7 +36,8 @@ export function importSummary(r: ImportReport): string {
   ];
   if (r.unchanged > 0) parts.push(`${plural(r.unchanged, "row")} already there`);
   if (r.rejected > 0) parts.push(`${plural(r.rejected, "row")} rejected`);
-  return parts.join(", ") + ".";
+  const stance = r.evidence_stance ? ` Evidence tasks ask for sentences that ${STANCES[r.evidence_stance]}.` : "";
+  return parts.join(", ") + "." + stance;
 }
 
 function fileList(paths: string[], empty: string): string {

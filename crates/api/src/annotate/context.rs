@@ -29,9 +29,12 @@ pub struct Passage {
 }
 
 impl Project {
-    /// The passage around option `option_id` of an evidence task. The trick gets a
-    /// passage of the same shape (its neighbours' passage with it in place), so asking
-    /// for context tells nothing about which option it is.
+    /// The passage around option `option_id` of an evidence task: a candidate among its
+    /// real neighbours, never with the trick inserted. The trick's own passage has the
+    /// same shape and shows nothing a real sentence's would not: a real sentence from
+    /// another document (the `supports_or_refutes` stance) shows its own real neighbours;
+    /// the negation (the `supports` stance) shows itself alone, as a sentence of a
+    /// one-sentence document would.
     pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
@@ -48,65 +51,33 @@ impl Project {
             .map(|c| c.text)
             .unwrap_or_default();
         let slots = self.slots(&task, annotator.id, &claim, &settings)?;
-        let at = slots
-            .iter()
-            .position(|s| s.id == option_id)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::NotFound,
-                    format!("no option {option_id:?} in task {task_id}"),
-                )
-            })?;
-        // The trick borrows the passage of the option next to it.
-        let anchor = slots[at]
-            .sentence_id
-            .or_else(|| slots.iter().find_map(|s| s.sentence_id));
-        let Some(anchor) = anchor else {
-            return Ok(Passage {
+        let slot = slots.iter().find(|s| s.id == option_id).ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no option {option_id:?} in task {task_id}"),
+            )
+        })?;
+        match slot.sentence_id.or(slot.trick_sentence_id) {
+            Some(sentence_id) => self.passage_around(sentence_id),
+            None => Ok(Passage {
                 title: None,
                 sentences: vec![TextPiece {
-                    text: slots[at].text.clone(),
+                    text: slot.text.clone(),
                     hit: true,
                 }],
-            });
-        };
-        let sentence = self
-            .store
-            .sentence(anchor)?
-            .ok_or_else(|| Error::new(ErrorCode::NotFound, "the candidate sentence is missing"))?;
-        let doc = self.store.document(sentence.document_id)?;
-        let around: Vec<(i64, String)> = self.store.document_sentences(&[sentence.document_id])?;
-        let pos = around.iter().position(|(id, _)| *id == anchor).unwrap_or(0);
-        let (from, to) = (
-            pos.saturating_sub(AROUND),
-            (pos + AROUND + 1).min(around.len()),
-        );
-        let mut sentences: Vec<TextPiece> = around[from..to]
-            .iter()
-            .map(|(id, text)| TextPiece {
-                text: text.clone(),
-                hit: slots[at].sentence_id == Some(*id),
-            })
-            .collect();
-        if slots[at].sentence_id.is_none() {
-            sentences.insert(
-                pos - from,
-                TextPiece {
-                    text: slots[at].text.clone(),
-                    hit: true,
-                },
-            );
+            }),
         }
-        Ok(Passage {
-            title: doc.and_then(|d| d.title),
-            sentences,
-        })
     }
 
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
     /// lead sees real sentence ids, so there is no trick to hide.
     pub fn sentence_passage(&self, lead: &str, sentence_id: i64) -> Result<Passage> {
         self.require_lead(lead)?;
+        self.passage_around(sentence_id)
+    }
+
+    /// Sentence `sentence_id` marked among its document's sentences, `AROUND` each side.
+    fn passage_around(&self, sentence_id: i64) -> Result<Passage> {
         let sentence = self.store.sentence(sentence_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,

@@ -3,7 +3,7 @@
 //! sentence from the candidates: every option has the same fields, and its id is an
 //! opaque keyed hash.
 
-use crate::settings::{trick_sentence, Settings};
+use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::highlight::{segments, HighlightOptions, Segment};
@@ -76,6 +76,9 @@ pub(crate) struct Slot {
     pub text: String,
     /// `None` for the trick.
     pub sentence_id: Option<i64>,
+    /// The trick's real sentence, when it is one (the `supports_or_refutes` stance): the
+    /// document view shows it among its own neighbours, as it would any sentence.
+    pub trick_sentence_id: Option<i64>,
 }
 
 /// The opaque id of display slot `slot` for this annotator and task.
@@ -92,7 +95,30 @@ fn option_id(secret: &[u8], task_id: i64, annotator_id: i64, slot: usize) -> Str
 }
 
 impl Project {
-    /// The options of an evidence task in display order, with the trick at its slot.
+    /// The trick of an evidence task, with its real sentence id when it is one: the claim's
+    /// negation under the `supports` stance, the task's unrelated real sentence under
+    /// `supports_or_refutes`; `None` when there is none to show.
+    pub(crate) fn trick_of(
+        &self,
+        task: &TaskRow,
+        claim: &str,
+        settings: &Settings,
+    ) -> Result<Option<(String, Option<i64>)>> {
+        let trick = match settings.stance() {
+            EvidenceStance::Supports => {
+                Some((trick_sentence(&settings.trick_template, claim), None))
+            }
+            EvidenceStance::SupportsOrRefutes => {
+                factdesk_store::tricks::get(self.store.conn(), task.id)?
+                    .map(|(id, text)| (text, Some(id)))
+            }
+        };
+        Ok(trick.filter(|(text, _)| !text.is_empty()))
+    }
+
+    /// The options of an evidence task in display order, with the trick at its slot: the
+    /// claim's negation under the `supports` stance, the task's unrelated real sentence
+    /// under `supports_or_refutes` (none when none was found).
     pub(crate) fn slots(
         &self,
         task: &TaskRow,
@@ -101,24 +127,27 @@ impl Project {
         settings: &Settings,
     ) -> Result<Vec<Slot>> {
         let secret = factdesk_store::tx::secret(self.store.conn())?;
-        let mut texts: Vec<(String, Option<i64>)> = self
+        let mut texts: Vec<(String, Option<i64>, Option<i64>)> = self
             .store
             .candidates(task.claim_id)?
             .into_iter()
-            .map(|c| (c.text, Some(c.sentence_id)))
+            .map(|c| (c.text, Some(c.sentence_id), None))
             .collect();
         // A pack's tasks carry no trick slot: there the trick is one of the candidates.
         if let Some(slot) = task.trick_slot {
-            let at = (slot as usize).min(texts.len());
-            texts.insert(at, (trick_sentence(&settings.trick_template, claim), None));
+            if let Some((text, real)) = self.trick_of(task, claim, settings)? {
+                let at = (slot as usize).min(texts.len());
+                texts.insert(at, (text, None, real));
+            }
         }
         Ok(texts
             .into_iter()
             .enumerate()
-            .map(|(i, (text, sentence_id))| Slot {
+            .map(|(i, (text, sentence_id, trick_sentence_id))| Slot {
                 id: option_id(&secret, task.id, annotator_id, i),
                 text,
                 sentence_id,
+                trick_sentence_id,
             })
             .collect())
     }
@@ -154,7 +183,7 @@ impl Project {
         let mut slots = Vec::new();
         match kind {
             TaskKind::Evidence => {
-                item.guidelines = settings.guidelines.evidence.clone();
+                item.guidelines = settings.evidence_guideline();
                 slots = self.slots(task, annotator_id, &claim.text, &settings)?;
                 item.options = slots
                     .iter()

@@ -17,6 +17,7 @@ pub use claims::NATIVE_FIELDS;
 pub use rows::MAX_ROW_BYTES;
 
 use crate::dto::ImportReport;
+use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
 use factdesk_core::ranking::Ranker;
@@ -42,6 +43,16 @@ pub enum Preset {
 impl Preset {
     pub const NAMES: [&'static str; 5] =
         ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
+
+    /// The evidence stance of the preset's dataset: COVID-Fact asked for supporting
+    /// sentences, FEVER for supporting or refuting ones; the others do not say.
+    pub fn stance(self) -> Option<EvidenceStance> {
+        match self {
+            Preset::CovidFact => Some(EvidenceStance::Supports),
+            Preset::Fever => Some(EvidenceStance::SupportsOrRefutes),
+            Preset::Native | Preset::Generic | Preset::WikiFactCheck => None,
+        }
+    }
 
     pub fn name(self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@ use super::documents::{self, DocumentInput};
 use super::rejects::Rejects;
 use super::{digest, Preset};
 use crate::dto::ImportReport;
+use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::claim::Label;
 use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, SearchIndex};
@@ -80,9 +81,27 @@ pub(super) fn write(
         }
     }
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
+    report.evidence_stance = choose_stance(&tx, batch.preset)?;
     tx.commit()?;
     ids.index.commit(&project.store)?;
     Ok(())
+}
+
+/// A preset chooses its dataset's evidence stance when the project has none yet and no
+/// evidence task was made under another; returns the stance it chose.
+fn choose_stance(tx: &Connection, preset: Preset) -> Result<Option<EvidenceStance>> {
+    let Some(stance) = preset.stance() else {
+        return Ok(None);
+    };
+    let mut settings = crate::settings::from_json(tx::settings(tx)?);
+    if settings.evidence_stance.is_some() || factdesk_store::tricks::evidence_tasks(tx)? > 0 {
+        return Ok(None);
+    }
+    settings.choose_stance(stance);
+    let value = serde_json::to_value(&settings)
+        .map_err(|e| Error::new(ErrorCode::Database, e.to_string()))?;
+    tx::set_settings(tx, &value)?;
+    Ok(Some(stance))
 }
 
 fn clash(file: &str, line: u64, what: &str, ext_id: &str) -> Error {

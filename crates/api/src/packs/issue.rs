@@ -2,7 +2,6 @@
 //! project file, signing it, and reserving the items until it comes back or expires.
 
 use super::{pack_sentence_id, pack_trick_id, sign, signature, Manifest, PackIssued, FORMAT};
-use crate::settings::trick_sentence;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
@@ -218,7 +217,11 @@ impl Project {
             for c in &cands {
                 documents.entry(c.document_id).or_default();
             }
-            if t.kind == "evidence" {
+            let trick_text = match t.kind.as_str() {
+                "evidence" => self.trick_of(t, &claim.text, &full)?,
+                _ => None,
+            };
+            if let Some((text, _)) = trick_text {
                 // Anywhere in the first candidate's document, seeded: always just before
                 // the top candidate, its place alone gave it away in three items of four.
                 let sentences = pack_file::sentences_of(self.store.conn(), cands[0].document_id)?;
@@ -226,7 +229,7 @@ impl Project {
                     .below(sentences.len().max(1) as u64) as usize;
                 let trick = Trick {
                     before: sentences.get(pick).map_or(cands[0].sentence_id, |s| s.0),
-                    text: trick_sentence(&full.trick_template, &claim.text),
+                    text,
                     id: pack_trick_id(&secret, pack_id, t.id),
                 };
                 let at = (t.trick_slot.unwrap_or(0) as usize).min(shown.len());

@@ -4,13 +4,23 @@
 
 use factdesk_api::annotate::Item;
 use factdesk_api::import::{import, ImportRequest};
-use factdesk_api::settings::trick_sentence;
+use factdesk_api::settings::{trick_sentence, EvidenceStance};
 use factdesk_api::{ManualClock, NoProgress, Project};
 use std::io::Write;
 
 /// A project of `n` claims, each with a document of eight sentences that ranks one of
-/// them (the lighthouse) first.
+/// them (the lighthouse) first, under the `supports` stance: its trick is the negation,
+/// which tests playing careless annotators find by its text.
 pub fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
+    let mut p = project_of_default_stance(dir, n, clock);
+    let mut settings = p.settings().unwrap_or_else(|e| panic!("{e}"));
+    settings.choose_stance(EvidenceStance::Supports);
+    p.set_settings(&settings).unwrap_or_else(|e| panic!("{e}"));
+    p
+}
+
+/// [`project`] as imported, with no stance chosen (served as `supports_or_refutes`).
+pub fn project_of_default_stance(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
     let docs = dir.join("docs.jsonl");
     let claims = dir.join("claims.jsonl");
     let mut d = std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}"));
@@ -39,13 +49,22 @@ pub fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project 
 }
 
 /// The option id of the trick sentence in an evidence item, found by its text as only a
-/// test playing the annotator can.
+/// test reading the project file can: the negation under `supports`, the task's stored
+/// sentence under `supports_or_refutes`.
 pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
-    let template = p
-        .settings()
-        .unwrap_or_else(|e| panic!("{e}"))
-        .trick_template;
-    let trick = trick_sentence(&template, &item.claim);
+    let settings = p.settings().unwrap_or_else(|e| panic!("{e}"));
+    let trick = match settings.stance() {
+        EvidenceStance::Supports => trick_sentence(&settings.trick_template, &item.claim),
+        EvidenceStance::SupportsOrRefutes => p
+            .store()
+            .conn()
+            .query_row(
+                "SELECT s.text FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id WHERE t.task_id = ?1",
+                [item.task_id],
+                |r| r.get(0),
+            )
+            .ok()?,
+    };
     item.options
         .iter()
         .find(|o| o.text == trick)

@@ -61,5 +61,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if let Some(file) = &report.rejects_file {
         println!("set aside {} invalid rows: see {file}", report.rejected);
     }
+    if let Some(stance) = report.evidence_stance {
+        println!(
+            "evidence stance set to {} (the {} preset's dataset); change it with `settings --set evidence_stance=...` before making evidence tasks",
+            stance.as_str(),
+            a.preset
+        );
+    }
     Ok(())
 }

@@ -1,10 +1,14 @@
 use std::path::PathBuf;
 
-/// Show or change project settings: overlap, trick template, reservation time, checks,
-/// qualification, guidelines.
+/// Show or change project settings: overlap, evidence stance, trick template, reservation
+/// time, checks, qualification, guidelines.
 ///
 /// --set takes dotted keys and JSON values: --set overlap=5 --set checks.negation_only=false
+/// --set evidence_stance=supports (or supports_or_refutes)
 /// --set 'trick_template="It is false that {claim}"'.
+///
+/// Factdesk's own evidence guideline follows the stance; one you wrote is kept as written
+/// when the stance changes, so match it yourself.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -33,9 +37,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         *slot = new;
     }
     if !a.set.is_empty() {
-        let settings = serde_json::from_value(value.clone())
+        let before = project.settings()?;
+        let settings: factdesk_api::settings::Settings = serde_json::from_value(value.clone())
             .map_err(|e| anyhow::anyhow!("invalid settings: {e}"))?;
         project.set_settings(&settings)?;
+        let after = project.settings()?;
+        if after.stance() != before.stance() && after.custom_evidence_guideline() {
+            eprintln!(
+                "note: the evidence stance is now {}, and your own evidence guideline is kept as written; make sure it asks for what the stance does",
+                after.stance().as_str()
+            );
+        }
+        value = serde_json::to_value(after)?;
     }
     println!("{}", serde_json::to_string_pretty(&value)?);
     Ok(())

@@ -53,5 +53,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             shown.join(", ")
         );
     }
+    if report.without_trick > 0 {
+        println!(
+            "{} evidence tasks show no trick: no sentence sharing no word with their claim was found in other claims' documents",
+            report.without_trick
+        );
+    }
     Ok(())
 }

@@ -11,6 +11,7 @@ mod race;
 mod ranking;
 mod report;
 mod search;
+mod stance;
 mod submit_kill;
 mod team;
 

@@ -3,10 +3,12 @@
 //! "The vaccine is effective" -> "The vaccine isn't effective" is false whenever the
 //! original is true, but it teaches a model nothing beyond spotting "not", so it is
 //! refused. Both claims are reduced to a key with the negation taken out: negation cues
-//! dropped, contractions folded to their auxiliary ("isn't" -> "is"), a leading "it is not
-//! true that" frame removed. Equal keys mean nothing but negation changed. A few more
-//! foldings cover the grammar a negation drags along: do-support and the verb's ending
-//! ("fails" -> "does not fail"), and the article it replaces ("a cure" -> "no cure").
+//! dropped ("no longer" as one), contractions folded to their auxiliary ("isn't" -> "is"),
+//! a leading "it is not true that" frame removed. Equal keys mean nothing but negation
+//! changed. A few more foldings cover the grammar a negation drags along: do-support and
+//! the verb's ending ("fails" -> "does not fail"), the article it replaces ("a cure" -> "no
+//! cure"), and the auxiliary a headline leaves out until it is negated ("deaths seen" ->
+//! "deaths are not seen").
 
 /// Words whose only job is to negate, sorted for binary search.
 pub(super) const CUES: &[&str] = &[
@@ -17,6 +19,23 @@ pub(super) const CUES: &[&str] = &[
 /// and the articles a "no" replaces ("a cure" -> "no cure", "any effect"). Sorted.
 pub(super) const NEGATION_COMPANIONS: &[&str] = &["a", "an", "any", "did", "do", "does", "some"];
 
+/// Auxiliaries a negation brings along in headline grammar: "deaths seen" -> "deaths are
+/// not seen", "X effective" -> "X is no longer effective". Sorted.
+const AUXILIARIES: &[&str] = &[
+    "am", "are", "be", "been", "being", "had", "has", "have", "is", "was", "were",
+];
+
+/// Which way an edit changed the negation, when nothing else changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum NegationEdit {
+    /// The written claim negates what the original stated.
+    Added,
+    /// The original was negated and the written claim is not.
+    Removed,
+    /// Both are negated, differently ("not" -> "never").
+    Changed,
+}
+
 /// A claim with the negation taken out, and whether there was any.
 #[derive(Debug)]
 struct Key<'a> {
@@ -24,28 +43,64 @@ struct Key<'a> {
     negated: bool,
 }
 
-/// Whether `original` and `written` (normalised tokens) differ only in negation. Callers
-/// rule out identical sequences first.
-pub(super) fn only_negation_differs(original: &[String], written: &[String]) -> bool {
-    let (a, b) = (key(original), key(written));
-    // Without a negation on either side an equal key only means an inflection or article
-    // changed, which is not what this check is about.
-    (a.negated || b.negated) && a.words == b.words
+/// How `original` and `written` (normalised tokens) differ when they differ only in
+/// negation; `None` when anything else changed. Callers rule out identical sequences first.
+pub(super) fn negation_edit(original: &[String], written: &[String]) -> Option<NegationEdit> {
+    let same = |drop_auxiliaries: bool| {
+        let (a, b) = (
+            key(original, drop_auxiliaries),
+            key(written, drop_auxiliaries),
+        );
+        // Without a negation on either side an equal key only means an inflection or
+        // article changed, which is not what this check is about.
+        ((a.negated || b.negated) && a.words == b.words).then_some((a.negated, b.negated))
+    };
+    let (a, b) = same(false).or_else(|| same(true))?;
+    Some(match (a, b) {
+        (false, _) => NegationEdit::Added,
+        (true, false) => NegationEdit::Removed,
+        (true, true) => NegationEdit::Changed,
+    })
 }
 
-fn key(words: &[String]) -> Key<'_> {
+/// Whether `original` and `written` differ only in negation.
+#[cfg(test)]
+pub(super) fn only_negation_differs(original: &[String], written: &[String]) -> bool {
+    negation_edit(original, written).is_some()
+}
+
+/// Whether the word at `i` is a negation cue, counting "no longer" as one.
+fn is_cue(words: &[String], i: usize) -> bool {
+    let w = words[i].as_str();
+    CUES.binary_search(&w).is_ok()
+        || contraction_base(w).is_some()
+        || (w == "longer" && i > 0 && words[i - 1] == "no")
+}
+
+fn key(words: &[String], drop_auxiliaries: bool) -> Key<'_> {
     let start = claim_start(words);
     let mut negated = words[..start].iter().any(|w| negates(w) || w == "untrue");
     let mut out = Vec::with_capacity(words.len());
-    for w in &words[start..] {
+    for (i, w) in words.iter().enumerate().skip(start) {
         let w = w.as_str();
-        if CUES.binary_search(&w).is_ok() {
+        if CUES.binary_search(&w).is_ok() || (w == "longer" && i > 0 && words[i - 1] == "no") {
             negated = true;
+            continue;
+        }
+        // An auxiliary next to a negation may be there only because of it.
+        if drop_auxiliaries
+            && AUXILIARIES.binary_search(&w).is_ok()
+            && ((i > start && is_cue(words, i - 1))
+                || (i + 1 < words.len() && is_cue(words, i + 1)))
+        {
             continue;
         }
         let base = match contraction_base(w) {
             Some(aux) => {
                 negated = true;
+                if drop_auxiliaries && AUXILIARIES.binary_search(&aux).is_ok() {
+                    continue;
+                }
                 aux
             }
             None => w,
@@ -163,6 +218,7 @@ mod tests {
     #[test]
     fn lists_are_sorted_for_binary_search() {
         assert!(CUES.windows(2).all(|p| p[0] < p[1]));
+        assert!(AUXILIARIES.windows(2).all(|p| p[0] < p[1]));
         assert!(NEGATION_COMPANIONS.windows(2).all(|p| p[0] < p[1]));
     }
 

@@ -77,6 +77,81 @@ fn inserting_a_negation_fails() {
 }
 
 #[test]
+fn auxiliary_negation_fails_the_negation_only_check() {
+    // COVID-Fact's headline grammar: the auxiliary comes in with the negation.
+    let original = "Fewer coronavirus deaths seen in countries that mandate tuberculosis vaccine";
+    for written in [
+        "Fewer coronavirus deaths are not seen in countries that mandate tuberculosis vaccine",
+        "Fewer coronavirus deaths were never seen in countries that mandate tuberculosis vaccine",
+        "Fewer coronavirus deaths aren't seen in countries that mandate tuberculosis vaccine",
+    ] {
+        assert!(
+            failing(original, written).contains(&CheckKind::NegationOnly),
+            "{written}"
+        );
+    }
+    for (original, written) in [
+        ("The vaccine is effective", "The vaccine is not effective"),
+        ("The vaccine effective", "The vaccine is not effective"),
+        (
+            "The vaccine is effective",
+            "The vaccine is no longer effective",
+        ),
+        ("Masks work", "Masks no longer work"),
+        ("Masks work", "Masks never work"),
+        ("There is a cure", "There is no cure"),
+    ] {
+        assert_eq!(
+            failing(original, written),
+            [CheckKind::NegationOnly],
+            "{original} -> {written}"
+        );
+    }
+}
+
+#[test]
+fn removing_a_negation_is_named_as_removal() {
+    let results = run(
+        "Fewer coronavirus deaths are not seen in countries that mandate tuberculosis vaccine",
+        "Fewer coronavirus deaths seen in countries that mandate tuberculosis vaccine",
+    );
+    assert_eq!(
+        message(&results, CheckKind::NegationOnly),
+        "Only a negation was removed; change the facts instead (e.g. a number, a name, a place)"
+    );
+    let results = run(
+        "The vaccine is no longer effective",
+        "The vaccine is effective",
+    );
+    assert_eq!(
+        message(&results, CheckKind::NegationOnly),
+        "Only a negation was removed; change the facts instead (e.g. a number, a name, a place)"
+    );
+    let results = run("Masks do not work", "Masks never work");
+    assert_eq!(
+        message(&results, CheckKind::NegationOnly),
+        "Only the negation changed; change the facts instead (e.g. a number, a name, a place)"
+    );
+}
+
+#[test]
+fn a_fact_change_next_to_an_auxiliary_still_passes() {
+    for (original, written) in [
+        (
+            "Fewer coronavirus deaths seen in countries that mandate tuberculosis vaccine",
+            "More coronavirus deaths are seen in countries that mandate tuberculosis vaccine",
+        ),
+        ("The vaccine is effective", "The vaccine was never tested"),
+        ("Deaths are seen in Spain", "Deaths are not seen in Italy"),
+    ] {
+        assert!(
+            failing(original, written).is_empty(),
+            "{original} -> {written}"
+        );
+    }
+}
+
+#[test]
 fn a_word_change_with_or_without_negation_passes() {
     assert!(failing("The vaccine is effective", "The vaccine is ineffective").is_empty());
     assert!(failing(

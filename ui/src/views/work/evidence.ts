@@ -46,7 +46,7 @@ export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
     "div",
     { class: "option option-none", role: "checkbox", testid: "no-evidence", onclick: () => set(toggleNoEvidence(sel)) },
     h("span", { class: "option-key", "aria-hidden": "true" }, "0"),
-    h("span", { class: "option-text" }, "No evidence — none of these sentences supports or refutes the claim"),
+    h("span", { class: "option-text" }, "No evidence — none of these sentences is what the guideline asks for"),
   );
 
   function paint(): void {
