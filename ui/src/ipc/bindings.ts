@@ -132,7 +132,19 @@ export type TasksReport = { kind: TaskKind, created: number,
 /**
  * Claims that already had a task of this kind.
  */
-existing: number, overlap: number, };
+existing: number, overlap: number, 
+/**
+ * Claims this kind of task is meant for that got none, grouped by why.
+ */
+skipped: Array<SkippedClaims>, };
+
+export type SkipReason = "no_documents" | "no_candidates" | "evidence_from_parent" | "too_long_to_refute" | "pending_review" | "rejected" | "superseded";
+
+export type SkippedClaims = { reason: SkipReason, message: string, count: number, 
+/**
+ * The claims' ids as imported.
+ */
+claims: Array<string>, };
 
 export type TextPiece = { text: string, hit: boolean, };
 
@@ -417,9 +429,14 @@ export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "
 
 export type QueueAnswer = { annotation_id: number, annotator: string, 
 /**
- * Whether it counts (its annotator is not flagged, or the lead included them).
+ * Whether it counts: its annotator is not flagged (or the lead included them) and
+ * it did not pick the trick.
  */
 counted: boolean, 
+/**
+ * Rejected because it picked the trick: shown, counted for nothing, never taken.
+ */
+rejected: boolean, 
 /**
  * As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
  */
@@ -455,7 +472,20 @@ accuracy: { [key in string]: { [key in string]: number } },
 /**
  * Mean share agreeing over the exported lines with counted answers.
  */
-mean_share_agreeing: number | null, };
+mean_share_agreeing: number | null, 
+/**
+ * Answers rejected because they picked the trick (shown, counted for nothing).
+ */
+rejected_answers: number, 
+/**
+ * Written refutations in each state (pending_review, accepted, no_review_needed,
+ * rejected, superseded); only current accepted or unreviewed qualified ones export.
+ */
+refutations: { [key in string]: number }, 
+/**
+ * Splits that miss their requested share by more than 5 points, or are empty.
+ */
+split_warnings: Array<string>, };
 
 export type ExportReport = { out: string, card: string, 
 /**
