@@ -21,7 +21,7 @@ use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
-use factdesk_api::tasks::{TaskKind, TasksReport};
+use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use std::path::Path;
 use ts_rs::{Config, TS};
@@ -52,6 +52,8 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Annotator::decl(cfg),
         TaskKind::decl(cfg),
         TasksReport::decl(cfg),
+        SkipReason::decl(cfg),
+        SkippedClaims::decl(cfg),
         TextPiece::decl(cfg),
         ItemOption::decl(cfg),
         PreviousAnswer::decl(cfg),

@@ -345,3 +345,62 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
         "{card}"
     );
 }
+
+#[test]
+fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 5, &clock);
+    ok(p.add_annotator("lead", Role::Lead));
+    ok(p.add_annotator("wren", Role::Annotator));
+    ok(p.add_annotator("v1", Role::Annotator));
+    ok(p.create_tasks(TaskKind::Refute, Some(1)));
+    let mut written = Vec::new();
+    while let Some((_, a)) = write_next(&mut p, "wren", "windmill") {
+        written.push(a);
+    }
+    for a in &written {
+        ok(p.review("lead", *a, true, None));
+    }
+    let pack_path = dir.path().join("v1.fdpack");
+    let req = factdesk_api::packs::PackRequest {
+        annotator: "v1".to_string(),
+        count: 5,
+        kind: Some(TaskKind::Verify),
+        expires_days: 7,
+    };
+    ok(p.issue_pack(&req, &pack_path));
+    // While the pack is out, the lead changes her mind about one refutation.
+    ok(p.review("lead", written[0], false, None));
+
+    let mut pack = ok(Project::open(&pack_path, Box::new(clock.clone())));
+    let mut answered = 0;
+    while let Some(item) = ok(pack.next_item("v1", TaskKind::Verify)).item {
+        ok(pack.submit(
+            "v1",
+            &Answer {
+                task_id: item.task_id,
+                label: Some("contradicts".into()),
+                ..Default::default()
+            },
+        ));
+        answered += 1;
+    }
+    assert_eq!(answered, 5);
+    let results = ok(pack.return_results(None));
+    let report = ok(p.merge_pack(&results));
+    assert_eq!((report.added, report.late), (4, 1));
+    let (closed, answers) = verify_task_of(&p, written[0])
+        .map(|(id, closed)| {
+            (
+                closed,
+                query_i64(
+                    &p,
+                    "SELECT count(*) FROM annotations WHERE task_id = ?1",
+                    id,
+                ),
+            )
+        })
+        .unwrap_or_else(|| panic!("no verify task"));
+    assert!(closed && answers == 0);
+}

@@ -394,16 +394,20 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         skipped,
         BTreeMap::from([(SkipReason::Rejected, 1), (SkipReason::Superseded, 1)])
     );
-    let mut judged: BTreeMap<String, &str> = BTreeMap::new();
+    // Each verify task's label, given by whoever sees it first and repeated by the others.
+    let mut judged: BTreeMap<i64, &str> = BTreeMap::new();
+    let mut overruled = None;
     for v in ["v1", "v2", "v3"] {
         while let Some(item) = ok(p.next_item(v, TaskKind::Verify)).item {
-            let counter = item.counter_claim.clone().unwrap_or_default();
             let fresh = match judged.len() {
-                0 => "does_not_contradict",
+                0 | 2 => "does_not_contradict",
                 1 => "malformed",
                 _ => "contradicts",
             };
-            let label = *judged.entry(counter).or_insert(fresh);
+            if judged.len() == 2 && !judged.contains_key(&item.task_id) {
+                overruled = Some(item.task_id);
+            }
+            let label = *judged.entry(item.task_id).or_insert(fresh);
             ok(p.submit(
                 v,
                 &Answer {
@@ -414,6 +418,16 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
             ));
         }
     }
+    // The lead overrules the verifiers on one refutation: it contradicts after all.
+    let overruled = overruled.unwrap_or_else(|| panic!("too few refutations"));
+    ok(p.decide(
+        "lead",
+        overruled,
+        None,
+        Some(serde_json::json!({"label": "contradicts"})),
+        Some("the dates differ"),
+    ));
+    judged.insert(overruled, "contradicts");
 
     // The export: each root with its refutations verified as contradicting, in its split.
     let req = GoldRequest::default();
@@ -421,12 +435,12 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     let conn = p.store().conn();
     let expected: BTreeSet<String> = {
         let mut stmt = ok(conn.prepare(
-            "SELECT c.ext_id, c.text FROM claims c WHERE c.parent_id IS NOT NULL
-               AND coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), 1)",
+            "SELECT c.ext_id, t.id FROM claims c JOIN tasks t ON t.claim_id = c.id AND t.kind = 'verify'
+             WHERE coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), 1)",
         ));
         let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
         rows.map(ok)
-            .filter(|(_, text): &(String, String)| judged.get(text) == Some(&"contradicts"))
+            .filter(|(_, task): &(String, i64)| judged.get(task) == Some(&"contradicts"))
             .map(|(id, _)| id)
             .collect()
     };
@@ -436,11 +450,23 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         .map(|l| l.id.clone())
         .collect();
     assert_eq!(refutations, expected);
-    let written_exported = lines.iter().filter(|l| l.id.contains("/written/")).count();
+    let decided = lines
+        .iter()
+        .find(|l| l.task_id == overruled)
+        .unwrap_or_else(|| panic!("the overruled refutation is not exported"));
+    assert_eq!(decided.provenance.method, "lead-decision");
     assert_eq!(
-        written_exported, 7,
-        "3 accepted + 1 left + 3 unreviewed qualified + the rewrite"
+        decided.provenance.reason.as_deref(),
+        Some("the dates differ")
     );
+    // Of the written ones, only live refutations judged as contradicting are exported.
+    let written_exported = lines.iter().filter(|l| l.id.contains("/written/")).count();
+    let written_expected = expected
+        .iter()
+        .filter(|id| id.contains("/written/"))
+        .count();
+    assert_eq!(written_exported, written_expected);
+    assert!(written_exported >= 5, "{written_exported}");
     for l in &lines {
         match &l.parent_id {
             Some(parent) => {

@@ -38,3 +38,77 @@ pub(crate) fn apply(tx: &Transaction<'_>, path: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::MIGRATIONS;
+    use rusqlite::Connection;
+
+    fn ok<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A project at schema 5 with four written refutations (one replaced, one unreviewed,
+    /// one accepted, one rejected), each with a verify task, brought to the current schema.
+    #[test]
+    fn migration_8_gives_old_written_refutations_their_state_and_closes_what_must_not_be_verified()
+    {
+        let conn = ok(Connection::open_in_memory());
+        for sql in &MIGRATIONS[..5] {
+            ok(conn.execute_batch(sql));
+        }
+        ok(conn.execute_batch(
+            "INSERT INTO project (id, name, created_at, secret) VALUES ('p', 'p', 0, x'00');
+             INSERT INTO annotators (id, name, role, created_at) VALUES (1, 'lead', 'lead', 0), (2, 'wren', 'annotator', 0);
+             INSERT INTO claims (id, ext_id, text, hash, created_at) VALUES
+                 (1, 'a', 'A', 'h', 0), (6, 'b', 'B', 'h', 0), (7, 'c', 'C', 'h', 0);
+             INSERT INTO tasks (id, kind, claim_id, overlap, created_at) VALUES
+                 (10, 'refute', 1, 1, 0), (11, 'refute', 6, 1, 0), (12, 'refute', 7, 1, 0);
+             INSERT INTO annotations (id, uuid, task_id, annotator_id, answer, supersedes, created_at) VALUES
+                 (1, 'u1', 10, 2, '{}', NULL, 0), (2, 'u2', 10, 2, '{}', 1, 0),
+                 (3, 'u3', 11, 2, '{}', NULL, 0), (4, 'u4', 12, 2, '{}', NULL, 0);
+             INSERT INTO reviews (annotation_id, lead_id, accepted, at) VALUES (3, 1, 1, 0), (4, 1, 0, 0);
+             INSERT INTO claims (id, ext_id, text, hash, created_at, parent_id, origin, written_in) VALUES
+                 (2, 'w1', 'W1', 'h', 0, 1, 'written', 1), (3, 'w2', 'W2', 'h', 0, 1, 'written', 2),
+                 (4, 'w3', 'W3', 'h', 0, 6, 'written', 3), (5, 'w4', 'W4', 'h', 0, 7, 'written', 4);
+             INSERT INTO tasks (id, kind, claim_id, overlap, created_at) VALUES
+                 (20, 'verify', 2, 3, 0), (21, 'verify', 3, 3, 0), (22, 'verify', 4, 3, 0), (23, 'verify', 5, 3, 0);",
+        ));
+        for sql in &MIGRATIONS[5..] {
+            ok(conn.execute_batch(sql));
+        }
+        let state = |id: i64| -> (Option<String>, bool) {
+            ok(conn.query_row(
+                "SELECT c.refutation_state, t.closed_at IS NOT NULL FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.kind = 'verify' WHERE c.id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get::<_, Option<bool>>(1)?.unwrap_or(false))),
+            ))
+        };
+        assert_eq!(state(1), (None, false));
+        assert_eq!(state(2), (Some("superseded".into()), true));
+        assert_eq!(state(3), (Some("pending_review".into()), true));
+        assert_eq!(state(4), (Some("accepted".into()), false));
+        assert_eq!(state(5), (Some("rejected".into()), true));
+        let open: i64 = ok(conn.query_row(
+            "SELECT open FROM open_tasks WHERE kind = 'verify'",
+            [],
+            |r| r.get(0),
+        ));
+        assert_eq!(
+            open, 1,
+            "only the accepted refutation's verification is open"
+        );
+
+        // From now on a written claim needs a state, and no answer lands on a closed task.
+        let e = conn.execute(
+            "INSERT INTO claims (ext_id, text, hash, created_at, origin) VALUES ('x', 'X', 'h', 0, 'written')",
+            [],
+        );
+        assert!(e.is_err());
+        let e = conn.execute(
+            "INSERT INTO annotations (uuid, task_id, annotator_id, answer, created_at) VALUES ('u9', 20, 1, '{}', 0)",
+            [],
+        );
+        assert!(e.is_err_and(|e| e.to_string().contains("closed")));
+    }
+}

@@ -289,6 +289,15 @@ pub fn reopen(conn: &Connection, kind: &str, claim_id: i64) -> Result<bool> {
     Ok(n > 0)
 }
 
+/// Whether a task is closed.
+pub fn is_closed(conn: &Connection, id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT closed_at IS NOT NULL FROM tasks WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
 /// The ids of closed tasks.
 pub fn closed(conn: &Connection) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT id FROM tasks WHERE closed_at IS NOT NULL")?;

@@ -147,6 +147,14 @@ skipped: Array<SkippedClaims>,
  */
 without_trick: number, };
 
+export type SkipReason = "no_documents" | "no_candidates" | "evidence_from_parent" | "too_long_to_refute" | "pending_review" | "rejected" | "superseded";
+
+export type SkippedClaims = { reason: SkipReason, message: string, count: number, 
+/**
+ * The claims' ids as imported.
+ */
+claims: Array<string>, };
+
 export type TextPiece = { text: string, hit: boolean, };
 
 export type ItemOption = { 

@@ -21,8 +21,8 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
     answers: [
-      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { selected: [11] } : { label: "SUPPORTED" }, comment: "sure", trick_failed: false },
-      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { selected: [12] } : { label: "REFUTED" }, comment: null, trick_failed: false },
+      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { selected: [11] } : { label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false },
+      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { selected: [12] } : { label: "REFUTED" }, comment: null, trick_failed: false, rejected: false },
     ],
     candidates: evidence
       ? [11, 12, 13].map((id, i) => ({ sentence_id: id, document_id: "d1", sentence_index: i, text: `sentence ${id}` }))
@@ -55,6 +55,17 @@ describe("adjudication screen", () => {
     press("2");
     await settle();
     expect(mocked.decide).toHaveBeenCalledWith(1, "ben", null, "ben read the source");
+  });
+
+  it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
+    const disputed = item(1, "evidence");
+    disputed.answers.push({ annotation_id: 3, annotator: "caro", counted: false, rejected: true, trick_failed: true, answer: { selected: [] }, comment: null });
+    const { el, press } = await open([disputed]);
+    expect(q(el, "adj-rejected-caro")?.textContent).toContain("REJECTED");
+    expect(q(el, "adj-answer-caro")?.querySelector("kbd")).toBeNull();
+    press("3");
+    await settle();
+    expect(mocked.decide).not.toHaveBeenCalled();
   });
 
   it("decides evidence by hand: E, toggle sentences, Enter; 0 is no evidence", async () => {

@@ -119,9 +119,13 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       h(
         "div",
         { class: "adj-answer-head" },
-        i < 9 ? h("kbd", {}, String(i + 1)) : null,
+        i < 9 && !a.rejected ? h("kbd", {}, String(i + 1)) : null,
         h("span", { class: "adj-who" }, a.annotator),
-        a.counted ? null : h("span", { class: "badge badge-danger" }, "NOT COUNTED"),
+        a.rejected
+          ? h("span", { class: "badge badge-danger", testid: `adj-rejected-${a.annotator}` }, "REJECTED (picked the trick)")
+          : a.counted
+            ? null
+            : h("span", { class: "badge badge-danger" }, "NOT COUNTED"),
         a.trick_failed ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
         taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
       ),
@@ -310,7 +314,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   function take(i: number): void {
     const item = current();
     const a = item?.answers[i];
-    if (!item || !a) return;
+    // A rejected answer counts for nothing, so it cannot be taken (the api refuses too).
+    if (!item || !a || a.rejected) return;
     void act(() => api.decide(item.task_id, a.annotator, null, why()), said, true);
   }
 

@@ -16,6 +16,9 @@ const preview: ExportPreview = {
   excluded_annotators: ["eve"],
   accuracy: {},
   mean_share_agreeing: 0.8,
+  rejected_answers: 2,
+  refutations: { accepted: 3, rejected: 1, superseded: 1 },
+  split_warnings: ["split dev holds 0 of 3 lines (0%), asked for 15%: too few claim families to split as asked"],
 };
 
 describe("export helpers", () => {
@@ -51,5 +54,8 @@ describe("export helpers", () => {
     expect(root.querySelector("[data-testid=export-annotators]")?.textContent).toContain("left out (flagged): eve");
     expect(root.querySelector("[data-testid=export-label-SUPPORTED]")?.textContent).toContain("2");
     expect(root.querySelector("[data-testid=export-dropped]")?.textContent).toContain("no majority label");
+    expect(root.querySelector("[data-testid=export-split-warnings]")?.textContent).toContain("split dev holds 0 of 3");
+    expect(root.querySelector("[data-testid=export-rejected]")?.textContent).toContain("2 answers rejected");
+    expect(root.querySelector("[data-testid=export-refutations]")?.textContent).toContain("1 superseded");
   });
 });

@@ -107,6 +107,24 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
     h("div", { class: "export-tables" }, countTable("Per label", "export-label", p.per_label), countTable("Per split", "export-split", p.per_split)),
     h(
       "div",
+      { class: "export-notes" },
+      p.rejected_answers
+        ? h("p", { class: "muted small", testid: "export-rejected" }, `${count(p.rejected_answers)} answers rejected: they picked the trick sentence and count for nothing.`)
+        : null,
+      p.split_warnings.length
+        ? h("ul", { class: "export-warnings error-text", testid: "export-split-warnings" }, ...p.split_warnings.map((w) => h("li", {}, `Warning: ${w}`)))
+        : null,
+      h(
+        "p",
+        { class: "muted small", testid: "export-refutations" },
+        "Written refutations: ",
+        Object.entries(p.refutations)
+          .map(([state, n]) => `${count(n)} ${state.replace(/_/g, " ")}`)
+          .join(", ") || "none",
+      ),
+    ),
+    h(
+      "div",
       { class: "export-dropped", testid: "export-dropped" },
       h("h3", {}, "Dropped claims"),
       reasons.length === 0

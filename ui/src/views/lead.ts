@@ -3,7 +3,7 @@
 
 import { h, mount } from "../dom";
 import { percent } from "../format";
-import { api, type Annotator, type Overview, type Role, type TaskKind } from "../ipc";
+import { api, type Annotator, type Overview, type Role, type TaskKind, type TasksReport } from "../ipc";
 import type { HomeDeps } from "./home";
 import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
@@ -11,6 +11,13 @@ import { packsPanel } from "./packs";
 import { KIND_TITLES } from "./work/chrome";
 
 const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
+
+/** What creating tasks did, with each reason claims got none and how many. */
+export function tasksText(r: TasksReport): string {
+  const made = `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`;
+  const none = r.skipped.map((s) => `${s.count} claims got none: ${s.message}`);
+  return [made, ...none].join("; ");
+}
 
 function taskRow(kind: TaskKind, deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {
   const overlap = h("input", {
@@ -26,7 +33,7 @@ function taskRow(kind: TaskKind, deps: HomeDeps, refresh: () => Promise<void>): 
     try {
       const n = Number(overlap.value);
       const r = await api.createTasks(kind, Number.isInteger(n) && n > 0 ? n : null);
-      mount(result, `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`);
+      mount(result, tasksText(r));
       await refresh();
     } catch (e) {
       deps.fail(e);

@@ -176,6 +176,15 @@ impl Project {
         // From here to the commit is one write transaction: the earlier answer, the
         // item's room and the new row are read and written with no other writer between.
         let tx = self.store.transaction()?;
+        if tasks::is_closed(&tx, task.id)? {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!(
+                    "task {} is closed: the refutation it verifies was rejected or replaced",
+                    task.id
+                ),
+            ));
+        }
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
         let person = factdesk_store::annotators::get(&tx, annotator.id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;

@@ -281,7 +281,9 @@ impl Project {
                     split: split.clone(),
                     agreement: agreement(verify.or(deciding)),
                     provenance: provenance(aggregation.method, &[verify, task]),
-                    task_id: verify.or(deciding).map_or(0, |t| t.task_id),
+                    // The evidence task, as FEVER's annotation id; without one, the
+                    // verification that made the line.
+                    task_id: task.or(verify).or(deciding).map_or(0, |t| t.task_id),
                     row_id: child.id,
                 });
             }

@@ -114,6 +114,12 @@ impl Project {
         let tx = self.store.transaction()?;
         let mut added = 0u64;
         for (a, task, answer, trick_failed) in &to_add {
+            // Closed since the pack went out (its refutation was rejected or replaced):
+            // the answer comes too late, like one for an item that went to others.
+            if tasks::is_closed(&tx, task.id)? {
+                late += 1;
+                continue;
+            }
             let earlier = annotations::current(&tx, task.id, a.annotator_id)?;
             annotations::insert(
                 &tx,

@@ -219,7 +219,8 @@ fn schema_errors(file: &Path) -> String {
 fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_careful_agreed() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let (p, [a, b, careless]) = scenario(dir.path());
-    // The originals among the first 300 claims: refutations take their parent's evidence.
+    // One evidence task per original claim (99 of the 300 lines); the REFUTED
+    // counter-claims take their evidence from their parent.
     assert!(a.len() >= 90, "only {} evidence tasks", a.len());
     assert_eq!(a.len(), careless.len());
 

@@ -4,6 +4,7 @@ mod agreement;
 mod bad_input;
 mod gold;
 mod gold_schema;
+mod gold_tasks;
 mod import_real;
 mod packs;
 mod project_file;
