@@ -165,7 +165,8 @@ pub fn agreement_of_records(path: &Path, req: &AgreementRequest) -> Result<Agree
 pub type Ratings = (Vec<Rating>, BTreeMap<String, Vec<String>>);
 
 impl Project {
-    /// The counted answers of one kind as ratings, with each evidence item's candidates.
+    /// The counted answers of one kind as ratings (current, not picking the trick, by a
+    /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         let annotators = self.annotators()?;
         let counted: HashSet<i64> = annotators
@@ -179,9 +180,11 @@ impl Project {
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
+        // Only counted answers: an answer that picked the trick is rejected as a whole,
+        // so its other selections count for no unit either.
         for a in answers
             .into_iter()
-            .filter(|a| counted.contains(&a.annotator_id))
+            .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
         {
             let task = self.task(a.task_id)?;
             let item = format!("task-{}", task.id);

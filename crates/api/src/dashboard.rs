@@ -1,31 +1,34 @@
 //! The lead's live agreement dashboard: per task kind, Fleiss' kappa and nominal
-//! Krippendorff's alpha with their intervals and Landis–Koch reading, the pairwise Cohen
-//! matrix, each annotator's answers, pace, trick record and agreement with the majority of
-//! the others, and kappa as the answers accumulated.
+//! Krippendorff's alpha (and for evidence, alpha with MASI distance over the selected
+//! sets) with their intervals and Landis–Koch reading, the pairwise Cohen matrix, each
+//! annotator's answers, rejected answers, pace, trick record and agreement with the
+//! majority of the others, kappa as the answers accumulated, and re-annotation studies.
 //!
 //! A [`DashboardState`] follows the project's append-only answers by the last annotation
 //! id it has seen: [`DashboardState::refresh`] reads only newer rows and changes running
 //! sums (see `tally`), so a recompute after one answer costs microseconds even at 500,000
 //! answers. The values are those of `factdesk agreement` for the same kind (the same
-//! counted answers: the trick never counts, flagged annotators are left out, a superseded
-//! answer is replaced). Bootstrap intervals cost a full pass over the answers, so they are
+//! counted answers: an answer that picked the trick counts for nothing, flagged annotators
+//! are left out, a superseded answer is replaced). Bootstrap intervals cost a full pass over the answers, so they are
 //! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
 //! they were computed at.
 
+mod masi;
 mod snapshot;
 mod tally;
 
 pub use snapshot::{
-    AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, PairAgreement,
-    Statistic,
+    AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, KindIntervals,
+    PairAgreement, Statistic,
 };
 
-use crate::agreement::AgreementRequest;
+use crate::agreement::{AgreementReport, AgreementRequest};
 use crate::annotators::describe;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::agreement::landis_koch;
 use factdesk_store::feed::{self, FeedRow};
+use masi::MasiTally;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
 
@@ -60,6 +63,8 @@ enum Parsed {
 #[derive(Debug, Clone, Default)]
 struct Activity {
     answers: u64,
+    /// Current answers that picked the trick.
+    rejected: u64,
     active_ms: i64,
     last_at: Option<i64>,
 }
@@ -75,6 +80,8 @@ struct TaskUnits {
 #[derive(Debug, Clone, Default)]
 struct KindState {
     tally: Tally,
+    /// Evidence only: the selected sets per task.
+    masi: MasiTally,
     categories: HashMap<String, u32>,
     tasks: HashMap<i64, TaskUnits>,
     activity: HashMap<i64, Activity>,
@@ -178,14 +185,15 @@ impl DashboardState {
                     },
                 );
             }
-            Parsed::Selected(
-                answer["selected"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|v| v.as_i64())
-                    .collect(),
-            )
+            let mut selected: Vec<i64> = answer["selected"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_i64())
+                .collect();
+            selected.sort_unstable();
+            selected.dedup();
+            Parsed::Selected(selected)
         } else {
             let state = &mut self.kinds[slot];
             if !state.tasks.contains_key(&row.task_id) {
@@ -234,6 +242,10 @@ impl DashboardState {
         if previous.is_none() {
             activity.answers += 1;
         }
+        if previous.as_ref().is_some_and(|old| old.trick_failed) {
+            activity.rejected -= 1;
+        }
+        activity.rejected += u64::from(row.trick_failed);
         if KINDS[slot] == TaskKind::Evidence {
             let tricks = self.tricks.entry(row.annotator_id).or_default();
             if let Some(old) = &previous {
@@ -336,7 +348,8 @@ impl DashboardState {
     }
 
     /// Puts the current answer of (task, annotator) into its kind's tally, replacing the
-    /// one it superseded, and extends the kappa series.
+    /// one it superseded, and extends the kappa series. An answer that is not counted
+    /// (it picked the trick) takes the one it superseded out of the tally.
     fn apply(&mut self, key: (i64, i64)) {
         let annotator = key.1;
         if !self
@@ -354,6 +367,13 @@ impl DashboardState {
         let Some(units) = state.tasks.get_mut(&answer.task) else {
             return;
         };
+        if answer.trick_failed {
+            if answer.tallied {
+                answer.tallied = false;
+                retract(state, answer, index, annotator);
+            }
+            return;
+        }
         let newly = !answer.tallied;
         if newly {
             answer.tallied = true;
@@ -381,24 +401,10 @@ impl DashboardState {
                     let value = u32::from(selected.contains(candidate));
                     state.tally.set(units.first + k, index, Some(value));
                 }
+                state.masi.set(answer.task, index, Some(selected));
             }
         }
-        state.applied += 1;
-        let stride = state.stride.max(1);
-        if state.applied.is_multiple_of(stride) {
-            let value = state.tally.fleiss(state.rated.len()).ok();
-            state.series.push(KappaPoint {
-                answers: state.applied,
-                at_ms: answer.at_ms,
-                value,
-            });
-            if state.series.len() > SERIES_POINTS {
-                state.stride = stride * 2;
-                state
-                    .series
-                    .retain(|p| p.answers.is_multiple_of(stride * 2));
-            }
-        }
+        extend_series(state, answer.at_ms);
     }
 
     /// The answer id the held intervals were computed at.
@@ -429,11 +435,11 @@ impl DashboardState {
     fn kind_snapshot(&self, kind: TaskKind, state: &KindState) -> KindDashboard {
         let rated_by = state.rated.len();
         let (fleiss_name, alpha_name) = metric_names(kind);
-        let (fleiss_ci, alpha_ci) = self
+        let ci = self
             .intervals
             .as_ref()
             .and_then(|i| i.by_kind.get(kind.as_str()).copied())
-            .unwrap_or((None, None));
+            .unwrap_or_default();
         let mut raters: Vec<(&str, u32)> = state
             .rated
             .keys()
@@ -467,6 +473,7 @@ impl DashboardState {
                     counted: person.counted,
                     flagged: person.flagged,
                     answers: activity.answers,
+                    rejected: activity.rejected,
                     active_ms: activity.active_ms,
                     pace_per_hour: (activity.active_ms > 0)
                         .then(|| activity.answers as f64 * 3_600_000.0 / activity.active_ms as f64),
@@ -491,8 +498,10 @@ impl DashboardState {
             units: state.units,
             annotators: rated_by as u64,
             answers: state.ratings,
-            fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), fleiss_ci),
-            alpha: statistic(alpha_name, state.tally.alpha(rated_by), alpha_ci),
+            fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), ci.fleiss),
+            alpha: statistic(alpha_name, state.tally.alpha(rated_by), ci.alpha),
+            masi: (kind == TaskKind::Evidence)
+                .then(|| statistic(MASI_METRIC, state.masi.alpha(rated_by), ci.masi)),
             pairs,
             people,
             series,
@@ -508,6 +517,9 @@ impl DashboardState {
             .unwrap_or(0)
     }
 }
+
+/// The `factdesk agreement --json` name of alpha with MASI distance over evidence sets.
+pub const MASI_METRIC: &str = "setsel_masi_krippendorff_alpha";
 
 /// The `factdesk agreement --json` names of the dashboard's two statistics for a kind:
 /// evidence is scored per (claim, candidate) unit, as DESIGN.md defines it.
@@ -546,9 +558,7 @@ impl Project {
         let mut by_kind = BTreeMap::new();
         for kind in self.kinds_with_answers()? {
             let report = self.agreement(kind, req)?;
-            let (fleiss, alpha) = metric_names(kind);
-            let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
-            by_kind.insert(kind.as_str(), (ci(fleiss), ci(alpha)));
+            by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
         }
         Ok(Intervals { as_of, by_kind })
     }
@@ -559,5 +569,68 @@ impl Project {
         state.refresh(self)?;
         state.set_intervals(self.dashboard_intervals(req)?);
         Ok(state.snapshot())
+    }
+}
+
+/// Counts one more change to the tallies and adds a point to the kappa series when due.
+fn extend_series(state: &mut KindState, at_ms: i64) {
+    state.applied += 1;
+    let stride = state.stride.max(1);
+    if state.applied.is_multiple_of(stride) {
+        let value = state.tally.fleiss(state.rated.len()).ok();
+        state.series.push(KappaPoint {
+            answers: state.applied,
+            at_ms,
+            value,
+        });
+        if state.series.len() > SERIES_POINTS {
+            state.stride = stride * 2;
+            state
+                .series
+                .retain(|p| p.answers.is_multiple_of(stride * 2));
+        }
+    }
+}
+
+/// Takes a tallied answer's ratings out of its kind's tally (its replacement picked the
+/// trick, so it no longer counts).
+fn retract(state: &mut KindState, answer: &Current, index: u32, annotator: i64) {
+    let Some(units) = state.tasks.get_mut(&answer.task) else {
+        return;
+    };
+    units.counted_raters -= 1;
+    if units.counted_raters == 0 {
+        state.units -= 1;
+    }
+    if let Some(rated) = state.rated.get_mut(&annotator) {
+        *rated -= 1;
+        if *rated == 0 {
+            state.rated.remove(&annotator);
+        }
+    }
+    let (first, count) = (units.first, units.candidates.len());
+    if count == 0 {
+        if state.tally.rating(first, index).is_some() {
+            state.ratings -= 1;
+        }
+        state.tally.set(first, index, None);
+    } else {
+        state.ratings -= 1;
+        for k in 0..count {
+            state.tally.set(first + k, index, None);
+        }
+        state.masi.set(answer.task, index, None);
+    }
+    extend_series(state, answer.at_ms);
+}
+
+/// The dashboard's intervals of one kind, from its `factdesk agreement` report.
+pub(crate) fn kind_intervals(kind: TaskKind, report: &AgreementReport) -> KindIntervals {
+    let (fleiss, alpha) = metric_names(kind);
+    let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
+    KindIntervals {
+        fleiss: ci(fleiss),
+        alpha: ci(alpha),
+        masi: ci(MASI_METRIC),
     }
 }

@@ -300,9 +300,14 @@ export type AnnotatorActivity = { name: string,
  */
 counted: boolean, flagged: boolean, 
 /**
- * Current answers of this kind.
+ * Current answers of this kind, counted or not.
  */
 answers: number, 
+/**
+ * Of those, answers rejected because they picked the trick: shown, counted for
+ * nothing.
+ */
+rejected: number, 
 /**
  * Time spent answering: each answer's own time, or the gap since the previous one
  * when it was not measured, gaps over 5 minutes left out.
@@ -337,6 +342,11 @@ annotators: number,
  * Counted ratings, as `factdesk agreement` counts "ratings".
  */
 answers: number, fleiss: Statistic, alpha: Statistic, 
+/**
+ * Evidence only: Krippendorff's alpha with MASI distance over the selected sets
+ * ("no evidence" is the empty set), `setsel_masi_krippendorff_alpha`.
+ */
+masi: Statistic | null, 
 /**
  * Cohen's kappa for each pair of counted annotators, names in sorted order.
  */

@@ -41,10 +41,11 @@ describe("dashboard", () => {
           answers: 6,
           fleiss: stat(0.25, [0.1, 0.4]),
           alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
+          masi: null,
           pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
           people: [
-            { name: "ana", counted: true, flagged: false, answers: 3, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
-            { name: "ben", counted: false, flagged: true, answers: 3, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
+            { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
+            { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
           ],
           series: [
             { answers: 2, at_ms: 1, value: 1 },
@@ -62,6 +63,34 @@ describe("dashboard", () => {
     expect(q("majority-label-ana")).toBe("67% of 3");
     expect(q("activity-label-ben")).toContain("FLAGGED");
     expect(panel?.querySelector("polyline")?.getAttribute("points")?.split(" ")).toHaveLength(2);
+  });
+
+  it("shows alpha with MASI distance for evidence and each annotator's rejected answers", () => {
+    const d: Dashboard = {
+      last_annotation_id: 4,
+      intervals_as_of: 4,
+      kinds: [
+        {
+          kind: "evidence",
+          units: 2,
+          annotators: 2,
+          answers: 4,
+          fleiss: { ...stat(0.4, null), metric: "setsel_pooled_fleiss_kappa" },
+          alpha: { ...stat(0.41, null), metric: "setsel_pooled_krippendorff_alpha_nominal" },
+          masi: { ...stat(0.372, [0.1, 0.6]), metric: "setsel_masi_krippendorff_alpha" },
+          pairs: [],
+          people: [
+            { name: "caro", counted: true, flagged: false, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 3, trick_failure_rate: 1 / 3, majority_units: 0, majority_agreement: null },
+          ],
+          series: [],
+        },
+      ],
+    };
+    const [panel] = renderDashboard(d);
+    const q = (id: string): string => panel?.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
+    expect(q("masi-evidence")).toBe("0.372");
+    expect(q("masi-evidence-ci")).toBe("95% CI 0.100 – 0.600");
+    expect(q("rejected-evidence-caro")).toBe("1");
   });
 
   it("says when there is nothing to compare yet", () => {

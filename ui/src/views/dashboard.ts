@@ -1,6 +1,7 @@
 // The lead's live agreement dashboard: per kind of task, Fleiss' kappa and
-// Krippendorff's alpha with their intervals and Landis–Koch reading, kappa over time, the
-// pairwise Cohen matrix as a heatmap and each annotator's work. The backend sends a new
+// Krippendorff's alpha (and for evidence, alpha with MASI distance over the selected sets)
+// with their intervals and Landis–Koch reading, kappa over time, the pairwise Cohen matrix
+// as a heatmap and each annotator's work, counted and rejected. The backend sends a new
 // snapshot within a second of any answer; this screen only draws what arrives.
 
 import { h, mount } from "../dom";
@@ -169,6 +170,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
     { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },
     h("th", {}, a.name),
     h("td", { class: "num" }, count(a.answers)),
+    h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected)),
     h("td", { class: "num" }, paceText(a.pace_per_hour)),
     h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—"),
     h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
@@ -197,6 +199,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
       { class: "dash-stats" },
       statCard("Fleiss' κ", k.fleiss, `fleiss-${k.kind}`, note, pending),
       statCard("Krippendorff's α", k.alpha, `alpha-${k.kind}`, "nominal, missing answers allowed", pending),
+      k.masi ? statCard("α, MASI distance", k.masi, `masi-${k.kind}`, "over the selected sets; no evidence is the empty set", pending) : null,
       h(
         "div",
         { class: "stat stat-spark" },
@@ -219,7 +222,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
           h(
             "thead",
             {},
-            h("tr", {}, ...["Name", "Answers", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
+            h("tr", {}, ...["Name", "Answers", "Rejected", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
           ),
           h("tbody", {}, ...k.people.map((a) => personRow(k.kind, a))),
         ),

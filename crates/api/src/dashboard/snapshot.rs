@@ -28,6 +28,9 @@ pub struct KindDashboard {
     pub answers: u64,
     pub fleiss: Statistic,
     pub alpha: Statistic,
+    /// Evidence only: Krippendorff's alpha with MASI distance over the selected sets
+    /// ("no evidence" is the empty set), `setsel_masi_krippendorff_alpha`.
+    pub masi: Option<Statistic>,
     /// Cohen's kappa for each pair of counted annotators, names in sorted order.
     pub pairs: Vec<PairAgreement>,
     /// Everyone who answered this kind, counted or not, by name.
@@ -68,8 +71,11 @@ pub struct AnnotatorActivity {
     /// Whether these answers count (not flagged, or included by the lead).
     pub counted: bool,
     pub flagged: bool,
-    /// Current answers of this kind.
+    /// Current answers of this kind, counted or not.
     pub answers: u64,
+    /// Of those, answers rejected because they picked the trick: shown, counted for
+    /// nothing.
+    pub rejected: u64,
     /// Time spent answering: each answer's own time, or the gap since the previous one
     /// when it was not measured, gaps over 5 minutes left out.
     pub active_ms: i64,
@@ -95,11 +101,19 @@ pub struct KappaPoint {
 /// A 95% interval, when the statistic has one.
 pub type Interval = Option<(f64, f64)>;
 
+/// One kind's intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct KindIntervals {
+    pub fleiss: Interval,
+    pub alpha: Interval,
+    pub masi: Interval,
+}
+
 /// Bootstrap intervals per kind, from `factdesk agreement` on the same answers.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Intervals {
     /// The newest answer id when they were computed.
     pub as_of: i64,
-    /// Per kind: (Fleiss, alpha) intervals.
-    pub by_kind: BTreeMap<&'static str, (Interval, Interval)>,
+    /// Per kind: Fleiss, alpha and (evidence) MASI alpha intervals.
+    pub by_kind: BTreeMap<&'static str, KindIntervals>,
 }

@@ -108,6 +108,13 @@ fn agreement(s: &mut String, r: &Report) {
         ] {
             headline(s, title, st);
         }
+        if let Some(masi) = &k.masi {
+            headline(
+                s,
+                "Krippendorff's alpha, MASI distance over evidence sets",
+                masi,
+            );
+        }
         s.push_str("</div>");
         if !k.pairs.is_empty() {
             let mut names: Vec<String> = k
@@ -193,7 +200,7 @@ fn people(s: &mut String, k: &KindDashboard) {
     if k.people.is_empty() {
         return;
     }
-    s.push_str(r#"<h3>Annotators</h3><table><tr><th>name</th><th class="num">answers</th><th class="num">per hour</th><th class="num">trick failures</th><th class="num">agrees with majority</th><th></th></tr>"#);
+    s.push_str(r#"<h3>Annotators</h3><table><tr><th>name</th><th class="num">answers</th><th class="num">rejected (picked the trick)</th><th class="num">per hour</th><th class="num">trick failures</th><th class="num">agrees with majority</th><th></th></tr>"#);
     let pct = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| format!("{:.0}%", 100.0 * v));
     for p in &k.people {
         let status = match (p.flagged, p.counted) {
@@ -204,9 +211,10 @@ fn people(s: &mut String, k: &KindDashboard) {
         };
         let _ = write!(
             s,
-            r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
+            r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{rejected}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
             name = esc(&p.name),
             answers = p.answers,
+            rejected = p.rejected,
             pace = p
                 .pace_per_hour
                 .map_or_else(|| "–".to_string(), |v| format!("{v:.0}")),

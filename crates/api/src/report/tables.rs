@@ -119,7 +119,14 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
             .kinds
             .iter()
             .flat_map(|k| {
-                [("fleiss", &k.fleiss), ("alpha", &k.alpha)].map(|(what, st)| {
+                [
+                    ("fleiss", Some(&k.fleiss)),
+                    ("alpha", Some(&k.alpha)),
+                    ("masi_alpha", k.masi.as_ref()),
+                ]
+                .into_iter()
+                .filter_map(|(what, st)| st.map(|st| (what, st)))
+                .map(|(what, st)| {
                     vec![
                         k.kind.as_str().to_string(),
                         what.to_string(),
@@ -162,6 +169,7 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
             "counted",
             "flagged",
             "answers",
+            "rejected",
             "active_ms",
             "pace_per_hour",
             "tricks_seen",
@@ -180,6 +188,7 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
                         p.counted.to_string(),
                         p.flagged.to_string(),
                         p.answers.to_string(),
+                        p.rejected.to_string(),
                         p.active_ms.to_string(),
                         opt(p.pace_per_hour),
                         p.tricks_seen.to_string(),
