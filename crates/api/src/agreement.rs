@@ -2,6 +2,7 @@
 //! ratings made anywhere (a records file), with every statistic of
 //! `factdesk_core::agreement`.
 
+use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
@@ -44,6 +45,9 @@ pub struct AgreementReport {
     pub ratings: usize,
     pub metrics: BTreeMap<String, MetricValue>,
     pub cohen_kappa_pairs: Vec<PairKappa>,
+    /// Projects: the re-annotation studies of this kind with their figures.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub studies: Vec<StudyAgreement>,
 }
 
 fn table_error(e: impl std::fmt::Display) -> Error {
@@ -62,6 +66,7 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
         ratings: table.rating_count(),
         metrics: compute_all(table, &options),
         cohen_kappa_pairs: pairs(table),
+        studies: Vec::new(),
     }
 }
 
@@ -235,7 +240,9 @@ impl Project {
             RatingTable::new(&ratings, req.categories.as_deref(), None)
         }
         .map_err(table_error)?;
-        Ok(report(&table, req))
+        let mut report = report(&table, req);
+        report.studies = self.study_agreements(Some(kind), req)?;
+        Ok(report)
     }
 
     /// The kinds with answers to compare (refutations are free text: no agreement).

@@ -429,6 +429,11 @@ impl DashboardState {
             last_annotation_id: self.last_id,
             intervals_as_of: self.intervals.as_ref().map(|i| i.as_of),
             kinds,
+            studies: self
+                .intervals
+                .as_ref()
+                .map(|i| i.studies.clone())
+                .unwrap_or_default(),
         }
     }
 
@@ -556,11 +561,23 @@ impl Project {
     pub fn dashboard_intervals(&self, req: &AgreementRequest) -> Result<Intervals> {
         let as_of = self.last_annotation_id()?;
         let mut by_kind = BTreeMap::new();
-        for kind in self.kinds_with_answers()? {
-            let report = self.agreement(kind, req)?;
-            by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
+        let mut studies = Vec::new();
+        let with_answers = self.kinds_with_answers()?;
+        for kind in KINDS {
+            if with_answers.contains(&kind) {
+                let report = self.agreement(kind, req)?;
+                by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
+                studies.extend(report.studies);
+            } else {
+                studies.extend(self.study_agreements(Some(kind), req)?);
+            }
         }
-        Ok(Intervals { as_of, by_kind })
+        studies.sort_by_key(|s| s.study.id);
+        Ok(Intervals {
+            as_of,
+            by_kind,
+            studies,
+        })
     }
 
     /// The whole dashboard at once, intervals included (for reports and scripts).

@@ -33,6 +33,7 @@ describe("dashboard", () => {
     const d: Dashboard = {
       last_annotation_id: 9,
       intervals_as_of: 9,
+      studies: [],
       kinds: [
         {
           kind: "label",
@@ -69,6 +70,7 @@ describe("dashboard", () => {
     const d: Dashboard = {
       last_annotation_id: 4,
       intervals_as_of: 4,
+      studies: [],
       kinds: [
         {
           kind: "evidence",
@@ -94,7 +96,7 @@ describe("dashboard", () => {
   });
 
   it("says when there is nothing to compare yet", () => {
-    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [] });
+    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [], studies: [] });
     expect(empty?.textContent).toContain("No answers yet");
   });
 });

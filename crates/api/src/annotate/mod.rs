@@ -8,6 +8,7 @@
 
 mod context;
 mod item;
+mod study;
 mod submit;
 
 pub use context::{Check, Passage};
@@ -56,7 +57,10 @@ impl Project {
         let conn = self.store.conn();
         let task_id = match assignments::live_for(conn, annotator.id, kind.as_str(), now)? {
             Some(id) => Some(id),
-            None => self.find_open(annotator.id, &annotator.name, kind, settings.seed, now)?,
+            None => match self.study_next(annotator.id, kind, now)? {
+                Some(id) => Some(id),
+                None => self.find_open(annotator.id, &annotator.name, kind, settings.seed, now)?,
+            },
         };
         let Some(task_id) = task_id else {
             return Ok(Next {
@@ -122,6 +126,9 @@ impl Project {
     ) -> Result<bool> {
         let conn = self.store.conn();
         if assignments::state(conn, task.id, annotator_id)?.as_deref() == Some("answered") {
+            return Ok(false);
+        }
+        if self.study_room(task, annotator_id)? == Some(false) {
             return Ok(false);
         }
         let others = assignments::live_others(conn, task.id, annotator_id, now)?;

@@ -1,5 +1,6 @@
 //! What the dashboard shows, as it crosses IPC (and as reports reuse it).
 
+use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -14,6 +15,9 @@ pub struct Dashboard {
     pub intervals_as_of: Option<i64>,
     /// Kinds with answers, in task order.
     pub kinds: Vec<KindDashboard>,
+    /// Re-annotation studies with their figures, as of `intervals_as_of` (they need a
+    /// bootstrap, so they come with the intervals).
+    pub studies: Vec<StudyAgreement>,
 }
 
 /// One task kind's agreement.
@@ -116,4 +120,5 @@ pub struct Intervals {
     pub as_of: i64,
     /// Per kind: Fleiss, alpha and (evidence) MASI alpha intervals.
     pub by_kind: BTreeMap<&'static str, KindIntervals>,
+    pub studies: Vec<StudyAgreement>,
 }

@@ -65,10 +65,11 @@ pub fn render(r: &Report) -> String {
     );
     summary(&mut s, r);
     agreement(&mut s, r);
+    studies(&mut s, r);
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
-    s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Flagged annotators are left out unless the lead included them; trick sentences never count.</footer></main></body></html>"#);
+    s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Only counted answers count: flagged annotators are left out unless the lead included them, and an answer that picked the trick sentence is rejected as a whole.</footer></main></body></html>"#);
     s
 }
 
@@ -172,6 +173,45 @@ fn agreement(s: &mut String, r: &Report) {
             every_statistic(s, all);
         }
         s.push_str("</div>");
+    }
+    s.push_str("</section>");
+}
+
+/// Re-annotation studies: Cohen's kappa between the two groups' majority votes and
+/// Fleiss' kappa within each group.
+fn studies(s: &mut String, r: &Report) {
+    if r.agreement.studies.is_empty() {
+        return;
+    }
+    s.push_str(r#"<section><h2>Re-annotation studies</h2>"#);
+    for st in &r.agreement.studies {
+        let study = &st.study;
+        let _ = write!(
+            s,
+            r#"<div class="card kind"><h3>Study {id}: {kind}, {n} items (seed {seed}); {both} answered by both groups</h3><p class="note">Group A: {a}. Group B: {b}.</p><div class="cards">"#,
+            id = study.id,
+            kind = study.kind.as_str(),
+            n = study.sample_size,
+            seed = study.seed,
+            both = st.items_answered,
+            a = esc(&if st.group_a.is_empty() {
+                "nobody yet".to_string()
+            } else {
+                st.group_a.join(", ")
+            }),
+            b = esc(&study.members.join(", ")),
+        );
+        headline(
+            s,
+            &format!(
+                "Cohen's kappa, group majorities ({} units)",
+                st.majority_units
+            ),
+            &st.majority_kappa,
+        );
+        headline(s, "Fleiss' kappa, group A", &st.fleiss_a);
+        headline(s, "Fleiss' kappa, group B", &st.fleiss_b);
+        s.push_str("</div></div>");
     }
     s.push_str("</section>");
 }

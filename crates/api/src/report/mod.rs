@@ -148,6 +148,7 @@ impl Project {
         let mut intervals = Intervals {
             as_of: self.last_annotation_id()?,
             by_kind: BTreeMap::new(),
+            studies: self.study_agreements(None, req)?,
         };
         for kind in self.kinds_with_answers()? {
             let report = self.agreement(kind, req)?;

@@ -219,6 +219,52 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
             .collect(),
     )?;
     table(
+        "studies.csv",
+        &[
+            "study",
+            "kind",
+            "sample_size",
+            "seed",
+            "group_a",
+            "group_b",
+            "items_answered",
+            "statistic",
+            "metric",
+            "value",
+            "reason",
+            "ci95_low",
+            "ci95_high",
+        ],
+        r.agreement
+            .studies
+            .iter()
+            .flat_map(|st| {
+                [
+                    ("majority_kappa", &st.majority_kappa),
+                    ("fleiss_a", &st.fleiss_a),
+                    ("fleiss_b", &st.fleiss_b),
+                ]
+                .map(|(what, m)| {
+                    vec![
+                        st.study.id.to_string(),
+                        st.study.kind.as_str().to_string(),
+                        st.study.sample_size.to_string(),
+                        st.study.seed.to_string(),
+                        st.group_a.join(" "),
+                        st.study.members.join(" "),
+                        st.items_answered.to_string(),
+                        what.to_string(),
+                        m.metric.clone(),
+                        opt(m.value),
+                        m.reason.clone().unwrap_or_default(),
+                        opt(m.ci95.map(|c| c.0)),
+                        opt(m.ci95.map(|c| c.1)),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
         "metrics.csv",
         &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
         r.metrics

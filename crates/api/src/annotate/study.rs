@@ -1,0 +1,51 @@
+//! Serving study items: a member of a re-annotation study is served its open items first,
+//! and the room a study added to a task is kept for the study's members.
+
+use crate::tasks::TaskKind;
+use crate::{Project, Result};
+use factdesk_store::{studies, tasks};
+
+impl Project {
+    /// The first open study item of `kind` for a member of a study: sampled, not yet
+    /// answered by them, and with room for them now. `None` when they are in no study of
+    /// that kind or have answered all its items.
+    pub(crate) fn study_next(
+        &self,
+        annotator_id: i64,
+        kind: TaskKind,
+        now: i64,
+    ) -> Result<Option<i64>> {
+        for task_id in studies::open_for_member(self.store.conn(), annotator_id, kind.as_str())? {
+            let Some(task) = tasks::get(self.store.conn(), task_id)? else {
+                continue;
+            };
+            if self.can_take(&task, annotator_id, now)? {
+                return Ok(Some(task_id));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The study's word on whether `annotator_id` may take `task`, on top of the task's
+    /// own overlap rule: `None` when the task is in no study; `Some(false)` when a member
+    /// already answered it, or a non-member would take one of the group's slots (the
+    /// counted answers of non-members already reach the task's overlap before the study);
+    /// `Some(true)` otherwise.
+    pub(crate) fn study_room(
+        &self,
+        task: &tasks::TaskRow,
+        annotator_id: i64,
+    ) -> Result<Option<bool>> {
+        let Some(room) = studies::item_room(self.store.conn(), task.id, annotator_id)? else {
+            return Ok(None);
+        };
+        if room.answered {
+            return Ok(Some(false));
+        }
+        Ok(Some(if room.is_member {
+            room.member_answers < room.group_size
+        } else {
+            room.other_answers < room.base_overlap
+        }))
+    }
+}
