@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Dashboard, Statistic } from "../ipc";
-import { heatColour, intervalText, paceText, renderDashboard, statText } from "./dashboard";
+import { heatColour, intervalText, paceText, renderDashboard, renderStudies, statText, studyRequest } from "./dashboard";
 
 const stat = (value: number | null, ci95: [number, number] | null, reason: string | null = null): Statistic => ({
   metric: "fleiss_kappa",
@@ -93,6 +93,42 @@ describe("dashboard", () => {
     expect(q("masi-evidence")).toBe("0.372");
     expect(q("masi-evidence-ci")).toBe("95% CI 0.100 – 0.600");
     expect(q("rejected-evidence-caro")).toBe("1");
+  });
+
+  it("reads the study form, and says what is wrong with it", () => {
+    expect(studyRequest("evidence", " 100 ", "ana, ben,, caro ", "")).toEqual({
+      kind: "evidence",
+      sample: 100,
+      members: ["ana", "ben", "caro"],
+      seed: null,
+    });
+    expect(studyRequest("label", "5", "ana", "42")).toEqual({ kind: "label", sample: 5, members: ["ana"], seed: 42 });
+    expect(studyRequest("refute", "5", "ana", "")).toContain("Choose");
+    expect(studyRequest("label", "0", "ana", "")).toContain("at least 1");
+    expect(studyRequest("label", "2.5", "ana", "")).toContain("whole number");
+    expect(studyRequest("label", "5", " , ", "")).toContain("Name the second group");
+    expect(studyRequest("label", "5", "ana", "-1")).toContain("seed");
+  });
+
+  it("shows each study's group-majority kappa and Fleiss per group, or why undefined", () => {
+    expect(renderStudies([])[0]?.textContent).toContain("No studies yet");
+    const [card] = renderStudies([
+      {
+        study: { id: 3, kind: "evidence", sample_size: 100, seed: 7, created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2] },
+        group_a: ["a1", "a2"],
+        items_answered: 100,
+        majority_units: 480,
+        majority_kappa: { ...stat(0.52, [0.44, 0.6]), metric: "group_majority_cohen_kappa" },
+        fleiss_a: stat(0.61, null),
+        fleiss_b: stat(null, null, "no counted answers from this group yet"),
+      },
+    ]);
+    const q = (id: string): string => card?.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
+    expect(q("study-3-kappa")).toBe("0.520");
+    expect(q("study-3-kappa-ci")).toBe("95% CI 0.440 – 0.600");
+    expect(q("study-3-fleiss-a")).toBe("0.610");
+    expect(q("study-3-fleiss-b-ci")).toBe("no counted answers from this group yet");
+    expect(q("study-3-groups")).toContain("group A: a1, a2 · group B: b1, b2");
   });
 
   it("says when there is nothing to compare yet", () => {
