@@ -179,6 +179,52 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     assert_eq!(figures[0].items_answered, 2);
 }
 
+/// A non-member's live reservation holds one of the item's own slots: a second
+/// non-member is not served the group's room meanwhile.
+#[test]
+fn reservations_of_others_count_against_the_items_own_slots() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    must(p.create_tasks(TaskKind::Label, Some(1)));
+    must(p.add_annotator("maria", Role::Lead));
+    for n in ["a1", "b1", "extra"] {
+        must(p.add_annotator(n, Role::Annotator));
+    }
+    let study = must(p.create_study(
+        "maria",
+        &StudyRequest {
+            kind: TaskKind::Label,
+            sample: 1,
+            members: vec!["b1".into()],
+            seed: Some(1),
+        },
+    ));
+    let sampled = study.items[0];
+    // a1 answers the other item if served it first, and holds the sampled one.
+    loop {
+        let item = must(p.next_item("a1", TaskKind::Label))
+            .item
+            .unwrap_or_else(|| panic!("a1 got nothing"));
+        if item.task_id == sampled {
+            break;
+        }
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("SUPPORTED".into()),
+            ..Default::default()
+        };
+        must(p.submit("a1", &answer));
+    }
+    let extra = must(p.next_item("extra", TaskKind::Label)).item;
+    assert!(
+        extra.as_ref().is_none_or(|i| i.task_id != sampled),
+        "a non-member took the group's slot"
+    );
+    let b1 = must(p.next_item("b1", TaskKind::Label)).item;
+    assert_eq!(b1.map(|i| i.task_id), Some(sampled));
+}
+
 #[test]
 fn undefined_figures_say_why() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

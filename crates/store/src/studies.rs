@@ -40,6 +40,8 @@ pub struct ItemRoom {
     /// Current answers that did not pick the trick, by members and by everyone else.
     pub member_answers: u32,
     pub other_answers: u32,
+    /// Live reservations of non-members other than this annotator.
+    pub other_reservations: u32,
     /// Whether this annotator has a current answer on the task.
     pub answered: bool,
 }
@@ -119,8 +121,14 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
     Ok(studies)
 }
 
-/// The study room of a task for one annotator; `None` when the task is in no study.
-pub fn item_room(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Option<ItemRoom>> {
+/// The study room of a task for one annotator at `now`; `None` when the task is in no
+/// study.
+pub fn item_room(
+    conn: &Connection,
+    task_id: i64,
+    annotator_id: i64,
+    now: i64,
+) -> Result<Option<ItemRoom>> {
     let Some((study, base_overlap)) = conn
         .prepare_cached("SELECT study_id, base_overlap FROM study_items WHERE task_id = ?1")?
         .query_row([task_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
@@ -146,12 +154,21 @@ pub fn item_room(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<O
         .query_row(params![task_id, study, annotator_id], |r| {
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })?;
+    let other_reservations: u32 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM assignments s
+             WHERE s.task_id = ?1 AND s.annotator_id != ?3 AND s.state = 'reserved'
+               AND (s.expires_at IS NULL OR s.expires_at > ?4)
+               AND NOT EXISTS (SELECT 1 FROM study_members m WHERE m.study_id = ?2 AND m.annotator_id = s.annotator_id)",
+        )?
+        .query_row(params![task_id, study, annotator_id, now], |r| r.get(0))?;
     Ok(Some(ItemRoom {
         base_overlap,
         group_size,
         is_member,
         member_answers,
         other_answers,
+        other_reservations,
         answered,
     }))
 }

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Dashboard, Statistic } from "../ipc";
-import { heatColour, intervalText, paceText, renderDashboard, renderStudies, statText, studyRequest } from "./dashboard";
+import {
+  heatColour,
+  intervalText,
+  mergeStudies,
+  paceText,
+  renderDashboard,
+  renderStudies,
+  statText,
+  studyRequest,
+} from "./dashboard";
 
 const stat = (value: number | null, ci95: [number, number] | null, reason: string | null = null): Statistic => ({
   metric: "fleiss_kappa",
@@ -129,6 +138,23 @@ describe("dashboard", () => {
     expect(q("study-3-fleiss-a")).toBe("0.610");
     expect(q("study-3-fleiss-b-ci")).toBe("no counted answers from this group yet");
     expect(q("study-3-groups")).toContain("group A: a1, a2 · group B: b1, b2");
+  });
+
+  it("keeps a study just drawn when an older snapshot arrives", () => {
+    const study = (id: number, kappa: number | null) => ({
+      study: { id, kind: "label" as const, sample_size: 2, seed: 1, created_at: 0, lead: "maria", members: ["b1"], items: [1] },
+      group_a: [],
+      items_answered: 0,
+      majority_units: 0,
+      majority_kappa: stat(kappa, null),
+      fleiss_a: stat(null, null, "none"),
+      fleiss_b: stat(null, null, "none"),
+    });
+    const merged = mergeStudies([study(1, null), study(2, null)], [study(1, 0.4)]);
+    expect(merged.map((s) => [s.study.id, s.majority_kappa.value])).toEqual([
+      [1, 0.4],
+      [2, null],
+    ]);
   });
 
   it("says when there is nothing to compare yet", () => {

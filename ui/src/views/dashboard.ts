@@ -280,6 +280,16 @@ function studyCard(st: StudyAgreement): HTMLElement {
   );
 }
 
+/**
+ * Studies by id, newer figures replacing older ones: snapshots carry the studies known
+ * when their intervals were computed, which may predate one just drawn.
+ */
+export function mergeStudies(known: StudyAgreement[], incoming: StudyAgreement[]): StudyAgreement[] {
+  const byId = new Map(known.map((st) => [st.study.id, st]));
+  for (const st of incoming) byId.set(st.study.id, st);
+  return [...byId.values()].sort((a, b) => a.study.id - b.study.id);
+}
+
 /** The studies with their figures; exported for the UI tests. */
 export function renderStudies(studies: StudyAgreement[]): HTMLElement[] {
   if (studies.length === 0) return [h("p", { class: "muted small", testid: "studies-empty" }, "No studies yet.")];
@@ -289,7 +299,12 @@ export function renderStudies(studies: StudyAgreement[]): HTMLElement[] {
 /** The panel of re-annotation studies: the list, and a form that draws a new one. */
 function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: StudyAgreement[]) => void } {
   const list = h("div", { class: "study-list", testid: "studies" });
-  mount(list, ...renderStudies([]));
+  let known: StudyAgreement[] = [];
+  const show = (studies: StudyAgreement[]): void => {
+    known = mergeStudies(known, studies);
+    mount(list, ...renderStudies(known));
+  };
+  show([]);
   const kind = h("select", { class: "text-input", testid: "study-kind", "aria-label": "Kind" });
   for (const k of STUDY_KINDS) {
     const o = h("option", {}, KIND_TITLES[k]);
@@ -310,7 +325,7 @@ function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: S
     mount(problem);
     api
       .createStudy(request)
-      .then((studies) => mount(list, ...renderStudies(studies)))
+      .then(show)
       .catch(deps.fail);
   };
   const el = h(
@@ -334,7 +349,7 @@ function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: S
       problem,
     ),
   );
-  return { el, show: (studies) => mount(list, ...renderStudies(studies)) };
+  return { el, show };
 }
 
 /** Draws one snapshot; exported for the UI tests. */

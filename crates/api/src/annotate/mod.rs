@@ -128,7 +128,7 @@ impl Project {
         if assignments::state(conn, task.id, annotator_id)?.as_deref() == Some("answered") {
             return Ok(false);
         }
-        if self.study_room(task, annotator_id)? == Some(false) {
+        if self.study_room(task, annotator_id, now)? == Some(false) {
             return Ok(false);
         }
         let others = assignments::live_others(conn, task.id, annotator_id, now)?;

@@ -26,17 +26,18 @@ impl Project {
         Ok(None)
     }
 
-    /// The study's word on whether `annotator_id` may take `task`, on top of the task's
-    /// own overlap rule: `None` when the task is in no study; `Some(false)` when a member
-    /// already answered it, or a non-member would take one of the group's slots (the
-    /// counted answers of non-members already reach the task's overlap before the study);
-    /// `Some(true)` otherwise.
+    /// The study's word on whether `annotator_id` may take `task` at `now`, on top of the
+    /// task's own overlap rule: `None` when the task is in no study; `Some(false)` when
+    /// they already answered it, or a non-member would take one of the group's slots (the
+    /// counted answers and live reservations of non-members already reach the task's
+    /// overlap before the study); `Some(true)` otherwise.
     pub(crate) fn study_room(
         &self,
         task: &tasks::TaskRow,
         annotator_id: i64,
+        now: i64,
     ) -> Result<Option<bool>> {
-        let Some(room) = studies::item_room(self.store.conn(), task.id, annotator_id)? else {
+        let Some(room) = studies::item_room(self.store.conn(), task.id, annotator_id, now)? else {
             return Ok(None);
         };
         if room.answered {
@@ -45,7 +46,7 @@ impl Project {
         Ok(Some(if room.is_member {
             room.member_answers < room.group_size
         } else {
-            room.other_answers < room.base_overlap
+            room.other_answers + room.other_reservations < room.base_overlap
         }))
     }
 }
