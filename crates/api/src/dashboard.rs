@@ -573,17 +573,20 @@ fn retract(state: &mut KindState, answer: &Current, index: u32, annotator: i64) 
         }
     }
     let (first, count) = (units.first, units.candidates.len());
-    if count == 0 {
-        if state.tally.rating(first, index).is_some() {
+    match answer.label {
+        Parsed::Category(_) => {
+            if state.tally.rating(first, index).is_some() {
+                state.ratings -= 1;
+            }
+            state.tally.set(first, index, None);
+        }
+        Parsed::Selected(_) => {
             state.ratings -= 1;
+            for k in 0..count {
+                state.tally.set(first + k, index, None);
+            }
+            state.masi.set(answer.task, index, None);
         }
-        state.tally.set(first, index, None);
-    } else {
-        state.ratings -= 1;
-        for k in 0..count {
-            state.tally.set(first + k, index, None);
-        }
-        state.masi.set(answer.task, index, None);
     }
     extend_series(state, answer.at_ms);
 }
