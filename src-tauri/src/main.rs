@@ -50,6 +50,7 @@ fn main() {
             commands::import::start_import,
             commands::dashboard::watch_dashboard,
             commands::dashboard::stop_dashboard,
+            commands::dashboard::create_study,
             commands::packs::merge_packs,
             commands::packs::packs,
             commands::packs::pack_info,

@@ -2,6 +2,7 @@
 //! ratings made anywhere (a records file), with every statistic of
 //! `factdesk_core::agreement`.
 
+use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
@@ -44,6 +45,9 @@ pub struct AgreementReport {
     pub ratings: usize,
     pub metrics: BTreeMap<String, MetricValue>,
     pub cohen_kappa_pairs: Vec<PairKappa>,
+    /// Projects: the re-annotation studies of this kind with their figures.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub studies: Vec<StudyAgreement>,
 }
 
 fn table_error(e: impl std::fmt::Display) -> Error {
@@ -62,6 +66,7 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
         ratings: table.rating_count(),
         metrics: compute_all(table, &options),
         cohen_kappa_pairs: pairs(table),
+        studies: Vec::new(),
     }
 }
 
@@ -165,7 +170,8 @@ pub fn agreement_of_records(path: &Path, req: &AgreementRequest) -> Result<Agree
 pub type Ratings = (Vec<Rating>, BTreeMap<String, Vec<String>>);
 
 impl Project {
-    /// The counted answers of one kind as ratings, with each evidence item's candidates.
+    /// The counted answers of one kind as ratings (current, not picking the trick, by a
+    /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         let annotators = self.annotators()?;
         let counted: HashSet<i64> = annotators
@@ -179,9 +185,11 @@ impl Project {
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
+        // Only counted answers: an answer that picked the trick is rejected as a whole,
+        // so its other selections count for no unit either.
         for a in answers
             .into_iter()
-            .filter(|a| counted.contains(&a.annotator_id))
+            .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
         {
             let task = self.task(a.task_id)?;
             let item = format!("task-{}", task.id);
@@ -232,7 +240,9 @@ impl Project {
             RatingTable::new(&ratings, req.categories.as_deref(), None)
         }
         .map_err(table_error)?;
-        Ok(report(&table, req))
+        let mut report = report(&table, req);
+        report.studies = self.study_agreements(Some(kind), req)?;
+        Ok(report)
     }
 
     /// The kinds with answers to compare (refutations are free text: no agreement).

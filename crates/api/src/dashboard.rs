@@ -1,31 +1,36 @@
 //! The lead's live agreement dashboard: per task kind, Fleiss' kappa and nominal
-//! Krippendorff's alpha with their intervals and Landis–Koch reading, the pairwise Cohen
-//! matrix, each annotator's answers, pace, trick record and agreement with the majority of
-//! the others, and kappa as the answers accumulated.
+//! Krippendorff's alpha (and for evidence, alpha with MASI distance over the selected
+//! sets) with their intervals and Landis–Koch reading, the pairwise Cohen matrix, each
+//! annotator's answers, rejected answers, pace, trick record and agreement with the
+//! majority of the others, kappa as the answers accumulated, and re-annotation studies.
 //!
 //! A [`DashboardState`] follows the project's append-only answers by the last annotation
 //! id it has seen: [`DashboardState::refresh`] reads only newer rows and changes running
 //! sums (see `tally`), so a recompute after one answer costs microseconds even at 500,000
 //! answers. The values are those of `factdesk agreement` for the same kind (the same
-//! counted answers: the trick never counts, flagged annotators are left out, a superseded
-//! answer is replaced). Bootstrap intervals cost a full pass over the answers, so they are
+//! counted answers: an answer that picked the trick counts for nothing, flagged annotators
+//! are left out, a superseded answer is replaced). Bootstrap intervals cost a full pass over the answers, so they are
 //! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
 //! they were computed at.
 
+mod intervals;
+mod masi;
 mod snapshot;
 mod tally;
 
 pub use snapshot::{
-    AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, PairAgreement,
-    Statistic,
+    AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, KindIntervals,
+    PairAgreement, Statistic,
 };
 
-use crate::agreement::AgreementRequest;
 use crate::annotators::describe;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::agreement::landis_koch;
 use factdesk_store::feed::{self, FeedRow};
+pub(crate) use intervals::kind_intervals;
+pub use intervals::{metric_names, MASI_METRIC};
+use masi::MasiTally;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
 
@@ -60,6 +65,8 @@ enum Parsed {
 #[derive(Debug, Clone, Default)]
 struct Activity {
     answers: u64,
+    /// Current answers that picked the trick.
+    rejected: u64,
     active_ms: i64,
     last_at: Option<i64>,
 }
@@ -75,6 +82,8 @@ struct TaskUnits {
 #[derive(Debug, Clone, Default)]
 struct KindState {
     tally: Tally,
+    /// Evidence only: the selected sets per task.
+    masi: MasiTally,
     categories: HashMap<String, u32>,
     tasks: HashMap<i64, TaskUnits>,
     activity: HashMap<i64, Activity>,
@@ -178,14 +187,15 @@ impl DashboardState {
                     },
                 );
             }
-            Parsed::Selected(
-                answer["selected"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|v| v.as_i64())
-                    .collect(),
-            )
+            let mut selected: Vec<i64> = answer["selected"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|v| v.as_i64())
+                .collect();
+            selected.sort_unstable();
+            selected.dedup();
+            Parsed::Selected(selected)
         } else {
             let state = &mut self.kinds[slot];
             if !state.tasks.contains_key(&row.task_id) {
@@ -234,6 +244,10 @@ impl DashboardState {
         if previous.is_none() {
             activity.answers += 1;
         }
+        if previous.as_ref().is_some_and(|old| old.trick_failed) {
+            activity.rejected -= 1;
+        }
+        activity.rejected += u64::from(row.trick_failed);
         if KINDS[slot] == TaskKind::Evidence {
             let tricks = self.tricks.entry(row.annotator_id).or_default();
             if let Some(old) = &previous {
@@ -339,7 +353,8 @@ impl DashboardState {
     }
 
     /// Puts the current answer of (task, annotator) into its kind's tally, replacing the
-    /// one it superseded, and extends the kappa series.
+    /// one it superseded, and extends the kappa series. An answer that is not counted
+    /// (it picked the trick) takes the one it superseded out of the tally.
     fn apply(&mut self, key: (i64, i64)) {
         let annotator = key.1;
         if !self
@@ -357,6 +372,13 @@ impl DashboardState {
         let Some(units) = state.tasks.get_mut(&answer.task) else {
             return;
         };
+        if answer.trick_failed {
+            if answer.tallied {
+                answer.tallied = false;
+                retract(state, answer, index, annotator);
+            }
+            return;
+        }
         let newly = !answer.tallied;
         if newly {
             answer.tallied = true;
@@ -384,24 +406,10 @@ impl DashboardState {
                     let value = u32::from(selected.contains(candidate));
                     state.tally.set(units.first + k, index, Some(value));
                 }
+                state.masi.set(answer.task, index, Some(selected));
             }
         }
-        state.applied += 1;
-        let stride = state.stride.max(1);
-        if state.applied.is_multiple_of(stride) {
-            let value = state.tally.fleiss(state.rated.len()).ok();
-            state.series.push(KappaPoint {
-                answers: state.applied,
-                at_ms: answer.at_ms,
-                value,
-            });
-            if state.series.len() > SERIES_POINTS {
-                state.stride = stride * 2;
-                state
-                    .series
-                    .retain(|p| p.answers.is_multiple_of(stride * 2));
-            }
-        }
+        extend_series(state, answer.at_ms);
     }
 
     /// The answer id the held intervals were computed at.
@@ -426,17 +434,22 @@ impl DashboardState {
             last_annotation_id: self.last_id,
             intervals_as_of: self.intervals.as_ref().map(|i| i.as_of),
             kinds,
+            studies: self
+                .intervals
+                .as_ref()
+                .map(|i| i.studies.clone())
+                .unwrap_or_default(),
         }
     }
 
     fn kind_snapshot(&self, kind: TaskKind, state: &KindState) -> KindDashboard {
         let rated_by = state.rated.len();
         let (fleiss_name, alpha_name) = metric_names(kind);
-        let (fleiss_ci, alpha_ci) = self
+        let ci = self
             .intervals
             .as_ref()
             .and_then(|i| i.by_kind.get(kind.as_str()).copied())
-            .unwrap_or((None, None));
+            .unwrap_or_default();
         let mut raters: Vec<(&str, u32)> = state
             .rated
             .keys()
@@ -470,6 +483,7 @@ impl DashboardState {
                     counted: person.counted,
                     flagged: person.flagged,
                     answers: activity.answers,
+                    rejected: activity.rejected,
                     active_ms: activity.active_ms,
                     pace_per_hour: (activity.active_ms > 0)
                         .then(|| activity.answers as f64 * 3_600_000.0 / activity.active_ms as f64),
@@ -494,8 +508,10 @@ impl DashboardState {
             units: state.units,
             annotators: rated_by as u64,
             answers: state.ratings,
-            fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), fleiss_ci),
-            alpha: statistic(alpha_name, state.tally.alpha(rated_by), alpha_ci),
+            fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), ci.fleiss),
+            alpha: statistic(alpha_name, state.tally.alpha(rated_by), ci.alpha),
+            masi: (kind == TaskKind::Evidence)
+                .then(|| statistic(MASI_METRIC, state.masi.alpha(rated_by), ci.masi)),
             pairs,
             people,
             series,
@@ -512,19 +528,6 @@ impl DashboardState {
     }
 }
 
-/// The `factdesk agreement --json` names of the dashboard's two statistics for a kind:
-/// evidence is scored per (claim, candidate) unit, as DESIGN.md defines it.
-pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
-    if kind == TaskKind::Evidence {
-        (
-            "setsel_pooled_fleiss_kappa",
-            "setsel_pooled_krippendorff_alpha_nominal",
-        )
-    } else {
-        ("fleiss_kappa", "krippendorff_alpha_nominal")
-    }
-}
-
 fn statistic(metric: &str, outcome: Outcome, ci95: Option<(f64, f64)>) -> Statistic {
     let value = outcome.as_ref().ok().copied();
     Statistic {
@@ -536,31 +539,57 @@ fn statistic(metric: &str, outcome: Outcome, ci95: Option<(f64, f64)>) -> Statis
     }
 }
 
-impl Project {
-    /// The newest annotation id (0 with none): a cheap probe for new answers.
-    pub fn last_annotation_id(&self) -> Result<i64> {
-        Ok(feed::last_id(self.store.conn())?)
-    }
-
-    /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
-    /// computes them (same seed and replicates); a full pass over the answers.
-    pub fn dashboard_intervals(&self, req: &AgreementRequest) -> Result<Intervals> {
-        let as_of = self.last_annotation_id()?;
-        let mut by_kind = BTreeMap::new();
-        for kind in self.kinds_with_answers()? {
-            let report = self.agreement(kind, req)?;
-            let (fleiss, alpha) = metric_names(kind);
-            let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
-            by_kind.insert(kind.as_str(), (ci(fleiss), ci(alpha)));
+/// Counts one more change to the tallies and adds a point to the kappa series when due.
+fn extend_series(state: &mut KindState, at_ms: i64) {
+    state.applied += 1;
+    let stride = state.stride.max(1);
+    if state.applied.is_multiple_of(stride) {
+        let value = state.tally.fleiss(state.rated.len()).ok();
+        state.series.push(KappaPoint {
+            answers: state.applied,
+            at_ms,
+            value,
+        });
+        if state.series.len() > SERIES_POINTS {
+            state.stride = stride * 2;
+            state
+                .series
+                .retain(|p| p.answers.is_multiple_of(stride * 2));
         }
-        Ok(Intervals { as_of, by_kind })
     }
+}
 
-    /// The whole dashboard at once, intervals included (for reports and scripts).
-    pub fn dashboard(&self, req: &AgreementRequest) -> Result<Dashboard> {
-        let mut state = DashboardState::new();
-        state.refresh(self)?;
-        state.set_intervals(self.dashboard_intervals(req)?);
-        Ok(state.snapshot())
+/// Takes a tallied answer's ratings out of its kind's tally (its replacement picked the
+/// trick, so it no longer counts).
+fn retract(state: &mut KindState, answer: &Current, index: u32, annotator: i64) {
+    let Some(units) = state.tasks.get_mut(&answer.task) else {
+        return;
+    };
+    units.counted_raters -= 1;
+    if units.counted_raters == 0 {
+        state.units -= 1;
     }
+    if let Some(rated) = state.rated.get_mut(&annotator) {
+        *rated -= 1;
+        if *rated == 0 {
+            state.rated.remove(&annotator);
+        }
+    }
+    let (first, count) = (units.first, units.candidates.len());
+    match answer.label {
+        Parsed::Category(_) => {
+            if state.tally.rating(first, index).is_some() {
+                state.ratings -= 1;
+            }
+            state.tally.set(first, index, None);
+        }
+        Parsed::Selected(_) => {
+            state.ratings -= 1;
+            for k in 0..count {
+                state.tally.set(first + k, index, None);
+            }
+            state.masi.set(answer.task, index, None);
+        }
+    }
+    extend_series(state, answer.at_ms);
 }

@@ -25,6 +25,7 @@ pub mod report;
 pub mod review;
 pub mod search;
 pub mod settings;
+pub mod study;
 pub mod tasks;
 
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};

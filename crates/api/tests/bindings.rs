@@ -21,6 +21,7 @@ use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
+use factdesk_api::study::{Study, StudyAgreement, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use std::path::Path;
@@ -74,6 +75,9 @@ fn declarations(cfg: &Config) -> Vec<String> {
         PairAgreement::decl(cfg),
         AnnotatorActivity::decl(cfg),
         KappaPoint::decl(cfg),
+        StudyRequest::decl(cfg),
+        Study::decl(cfg),
+        StudyAgreement::decl(cfg),
         KindDashboard::decl(cfg),
         Dashboard::decl(cfg),
         Manifest::decl(cfg),

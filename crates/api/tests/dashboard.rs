@@ -4,7 +4,9 @@
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
-use factdesk_api::dashboard::{metric_names, Dashboard, DashboardState, KindDashboard};
+use factdesk_api::dashboard::{
+    metric_names, Dashboard, DashboardState, KindDashboard, MASI_METRIC,
+};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
 use factdesk_core::agreement::{compute, pairs, Label, Rating, RatingTable};
@@ -118,6 +120,21 @@ fn check(p: &Project, d: &Dashboard, k: TaskKind) {
             expected.value
         );
         assert_eq!(stat.reason, expected.reason, "{k:?} {name}");
+    }
+    let masi = shown.masi.as_ref();
+    if k == TaskKind::Evidence {
+        let masi = masi.unwrap_or_else(|| panic!("no MASI alpha on the dashboard"));
+        let expected = &report.metrics[MASI_METRIC];
+        assert_eq!(masi.metric, MASI_METRIC);
+        assert!(
+            close(masi.value, expected.value),
+            "MASI alpha: {:?} vs {:?}",
+            masi.value,
+            expected.value
+        );
+        assert_eq!(masi.reason, expected.reason, "MASI alpha");
+    } else {
+        assert!(masi.is_none(), "{k:?} has no sets");
     }
     let ratings = if k == TaskKind::Evidence {
         pooled(p)
@@ -256,7 +273,14 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
         .agreement(TaskKind::Evidence, &req)
         .unwrap_or_else(|e| panic!("{e}"));
     let shown = kind(&d, TaskKind::Evidence);
-    assert_eq!(shown.annotators, 4);
+    // Every answer of his picked the trick, so even counted he rates no unit.
+    assert_eq!(shown.annotators, 3);
+    let dan = shown
+        .people
+        .iter()
+        .find(|a| a.name == "dan")
+        .unwrap_or_else(|| panic!("dan"));
+    assert!(dan.counted && dan.answers > 0 && dan.rejected == dan.answers);
     assert!(close(
         shown.fleiss.value,
         report.metrics["setsel_pooled_fleiss_kappa"].value
@@ -308,4 +332,122 @@ fn intervals_are_those_factdesk_agreement_prints() {
     let ana = &shown.people[0];
     assert_eq!((ana.answers, ana.active_ms), (6, 9_000));
     assert!(close(ana.pace_per_hour, Some(2_400.0)));
+}
+
+/// An answer that picked the trick is rejected as a whole: none of its selections counts
+/// for any unit (not even after it superseded a counted answer), yet the dashboard shows
+/// it among the annotator's answers as rejected.
+#[test]
+fn an_answer_that_picked_the_trick_counts_for_no_unit() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 6, &clock);
+    p.create_tasks(TaskKind::Evidence, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben", "caro"] {
+        p.add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let mut state = DashboardState::new();
+    let mut caro_tricked = None;
+    for round in 0..6 {
+        for name in ["ana", "ben", "caro"] {
+            let next = p
+                .next_item(name, TaskKind::Evidence)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let item = next.item.unwrap_or_else(|| panic!("{name}: no item"));
+            let trick = trick_id(&p, &item);
+            let first_real = item
+                .options
+                .iter()
+                .find(|o| o.id != trick)
+                .map(|o| o.id.clone())
+                .unwrap_or_default();
+            // Caro picks the trick once, with a real sentence: 1 of 6 does not flag her.
+            let mut selected = vec![first_real];
+            if name == "caro" && round == 2 {
+                selected.push(trick);
+                caro_tricked = Some(item.task_id);
+            }
+            let answer = Answer {
+                task_id: item.task_id,
+                selected,
+                ..Default::default()
+            };
+            p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
+            state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+            check(&p, &state.snapshot(), TaskKind::Evidence);
+        }
+    }
+    let tricked = caro_tricked.unwrap_or_else(|| panic!("caro never answered"));
+    let (ratings, _) = p
+        .ratings(TaskKind::Evidence, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let item = format!("task-{tricked}");
+    assert!(
+        !ratings
+            .iter()
+            .any(|r| r.annotator == "caro" && r.item == item),
+        "the rejected answer still rates its units"
+    );
+    assert_eq!(ratings.len(), 17);
+    let d = state.snapshot();
+    let caro = kind(&d, TaskKind::Evidence)
+        .people
+        .iter()
+        .find(|a| a.name == "caro")
+        .unwrap_or_else(|| panic!("caro"))
+        .clone();
+    assert!(caro.counted && !caro.flagged, "{caro:?}");
+    assert_eq!((caro.answers, caro.rejected), (6, 1));
+    assert_eq!(kind(&d, TaskKind::Evidence).answers, 17);
+    // Ben corrects one of his answers by picking the trick: the earlier answer leaves the
+    // tally, and the dashboard still equals a full recomputation.
+    let (ben_task, _) = p
+        .ratings(TaskKind::Evidence, false)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .0
+        .iter()
+        .find(|r| r.annotator == "ben")
+        .map(|r| (r.item.clone(), ()))
+        .unwrap_or_else(|| panic!("ben has no answer"));
+    let task_id: i64 = ben_task
+        .trim_start_matches("task-")
+        .parse()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let item = p
+        .previous_item("ben", TaskKind::Evidence, None)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("no previous item"));
+    let item = if item.task_id == task_id {
+        item
+    } else {
+        let mut found = item;
+        while found.task_id != task_id {
+            found = p
+                .previous_item("ben", TaskKind::Evidence, Some(found.task_id))
+                .unwrap_or_else(|e| panic!("{e}"))
+                .unwrap_or_else(|| panic!("task {task_id} not among ben's answers"));
+        }
+        found
+    };
+    let trick = trick_id(&p, &item);
+    let answer = Answer {
+        task_id,
+        selected: vec![trick],
+        ..Default::default()
+    };
+    p.submit("ben", &answer).unwrap_or_else(|e| panic!("{e}"));
+    state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    let d = state.snapshot();
+    check(&p, &d, TaskKind::Evidence);
+    assert_eq!(kind(&d, TaskKind::Evidence).answers, 16);
+    let mut fresh = DashboardState::new();
+    fresh.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    let mut again = fresh.snapshot();
+    // Following along saw more changes than one read: only the series differs.
+    for (a, b) in again.kinds.iter_mut().zip(&d.kinds) {
+        a.series.clone_from(&b.series);
+    }
+    assert_eq!(again, d);
 }

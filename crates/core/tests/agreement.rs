@@ -90,7 +90,11 @@ fn evaluate(case: &Case) -> Option<f64> {
             "{}: masi_distance takes two set labels",
             case.name
         );
-        return Some(masi_distance(sets[0], sets[1]));
+        // The function, and the metric `factdesk agreement --json` reports by this name.
+        let direct = masi_distance(sets[0], sets[1]);
+        let reported = compute(&table_for(case), "masi_distance").and_then(|m| m.value);
+        assert_eq!(reported, Some(direct), "{}", case.name);
+        return reported;
     }
     let table = table_for(case);
     if let Some(base) = case.metric.strip_suffix("_se") {

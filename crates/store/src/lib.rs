@@ -20,6 +20,7 @@ mod migrate;
 pub mod pack_file;
 mod project;
 pub mod reviews;
+pub mod studies;
 pub mod tasks;
 pub mod tricks;
 

@@ -14,6 +14,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0006_counted_answers.sql"),
     include_str!("migrations/0007_task_tricks.sql"),
     include_str!("migrations/0008_refutation_lifecycle.sql"),
+    include_str!("migrations/0009_studies.sql"),
 ];
 
 /// The schema version this build writes and understands.

@@ -57,35 +57,38 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
         .optional()?)
 }
 
-/// The first task of `kind`, in shuffle order from `from_key`, that `annotator_id` may
-/// take now: short of counted answers once others' live reservations are added, not
-/// answered by them, not held for them in a pack, and not a verification of a refutation
-/// they wrote. `before_key` bounds the walk (for wrapping around to the start).
-pub fn first_open_for(
+/// Up to `limit` tasks of `kind`, in shuffle order after the `(key, id)` cursor and before
+/// `before_key`, that `annotator_id` may take now: short of counted answers once others'
+/// live reservations are added, not answered by them, not held for them in a pack, and
+/// not a verification of a refutation they wrote. Returns (task id, shuffle key).
+pub fn open_for_annotator(
     conn: &Connection,
     kind: &str,
     annotator_id: i64,
-    from_key: i64,
+    after: (i64, i64),
     before_key: i64,
     now: i64,
-) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT t.id FROM tasks t
-             WHERE t.kind = ?1 AND t.answered < t.overlap AND t.closed_at IS NULL
-               AND t.shuffle_key >= ?3 AND t.shuffle_key < ?4
-               AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
-                     AND (m.state = 'answered' OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
-                          AND (m.expires_at IS NULL OR m.expires_at > ?5))))
-               AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
-                     AND o.annotator_id != ?2 AND o.state = 'reserved'
-                     AND (o.expires_at IS NULL OR o.expires_at > ?5)) < t.overlap
-               AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
-                     WHERE c.id = t.claim_id AND w.annotator_id = ?2)
-             ORDER BY t.shuffle_key, t.id LIMIT 1",
-        )?
-        .query_row(params![kind, annotator_id, from_key, before_key, now], |r| r.get(0))
-        .optional()?)
+    limit: u32,
+) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT t.id, t.shuffle_key FROM tasks t
+         WHERE t.kind = ?1 AND t.answered < t.overlap AND t.closed_at IS NULL
+           AND (t.shuffle_key > ?3 OR (t.shuffle_key = ?3 AND t.id > ?4)) AND t.shuffle_key < ?5
+           AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
+                 AND (m.state = 'answered' OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
+                      AND (m.expires_at IS NULL OR m.expires_at > ?6))))
+           AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                 AND o.annotator_id != ?2 AND o.state = 'reserved'
+                 AND (o.expires_at IS NULL OR o.expires_at > ?6)) < t.overlap
+           AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
+                 WHERE c.id = t.claim_id AND w.annotator_id = ?2)
+         ORDER BY t.shuffle_key, t.id LIMIT ?7",
+    )?;
+    let rows = stmt.query_map(
+        params![kind, annotator_id, after.0, after.1, before_key, now, limit],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Whether a task has room for one more counted answer from `annotator_id`: its counted

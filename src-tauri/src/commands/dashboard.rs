@@ -1,7 +1,10 @@
 //! The lead's live agreement dashboard: start following the project (snapshots arrive as
-//! `dashboard` events, failures as `dashboard-error`), and stop.
+//! `dashboard` events, failures as `dashboard-error`), and stop; draw a re-annotation
+//! study.
 
 use crate::state::AppState;
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::study::{StudyAgreement, StudyRequest};
 use factdesk_api::Result;
 use tauri::{AppHandle, State};
 
@@ -16,4 +19,16 @@ pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()>
 #[tauri::command]
 pub fn stop_dashboard(app: AppHandle) {
     crate::live::stop(&app);
+}
+
+/// Leads only: draws a re-annotation study; returns every study with its figures.
+#[tauri::command]
+pub fn create_study(
+    state: State<'_, AppState>,
+    request: StudyRequest,
+) -> Result<Vec<StudyAgreement>> {
+    state.as_user(|p, user| {
+        p.create_study(user, &request)?;
+        p.study_agreements(None, &AgreementRequest::default())
+    })
 }

@@ -342,9 +342,14 @@ export type AnnotatorActivity = { name: string,
  */
 counted: boolean, flagged: boolean, 
 /**
- * Current answers of this kind.
+ * Current answers of this kind, counted or not.
  */
 answers: number, 
+/**
+ * Of those, answers rejected because they picked the trick: shown, counted for
+ * nothing.
+ */
+rejected: number, 
 /**
  * Time spent answering: each answer's own time, or the gap since the previous one
  * when it was not measured, gaps over 5 minutes left out.
@@ -366,6 +371,58 @@ majority_units: number, majority_agreement: number | null, };
 
 export type KappaPoint = { answers: number, at_ms: number, value: number | null, };
 
+export type StudyRequest = { kind: TaskKind, 
+/**
+ * How many items to sample.
+ */
+sample: number, 
+/**
+ * The second group's annotators, by name.
+ */
+members: Array<string>, 
+/**
+ * Seed of the sample; the project's seed when absent.
+ */
+seed: number | null, };
+
+export type Study = { id: number, kind: TaskKind, sample_size: number, seed: number, 
+/**
+ * Unix milliseconds.
+ */
+created_at: number, lead: string, 
+/**
+ * Group B, sorted by name.
+ */
+members: Array<string>, 
+/**
+ * The sampled task ids.
+ */
+items: Array<number>, };
+
+export type StudyAgreement = { study: Study, 
+/**
+ * Everyone else with a counted answer on the sampled items, sorted by name.
+ */
+group_a: Array<string>, 
+/**
+ * Sampled items with counted answers from both groups.
+ */
+items_answered: number, 
+/**
+ * Units (per candidate sentence for evidence) where both groups have a strict
+ * majority: the units the kappa is computed on.
+ */
+majority_units: number, 
+/**
+ * Cohen's kappa between the two groups' majority votes, bootstrap 95% interval over
+ * items (`group_majority_cohen_kappa`).
+ */
+majority_kappa: Statistic, 
+/**
+ * Fleiss' kappa within group A and within group B, on the sampled items.
+ */
+fleiss_a: Statistic, fleiss_b: Statistic, };
+
 export type KindDashboard = { kind: TaskKind, 
 /**
  * Items with a counted answer, as `factdesk agreement` counts "units".
@@ -379,6 +436,11 @@ annotators: number,
  * Counted ratings, as `factdesk agreement` counts "ratings".
  */
 answers: number, fleiss: Statistic, alpha: Statistic, 
+/**
+ * Evidence only: Krippendorff's alpha with MASI distance over the selected sets
+ * ("no evidence" is the empty set), `setsel_masi_krippendorff_alpha`.
+ */
+masi: Statistic | null, 
 /**
  * Cohen's kappa for each pair of counted annotators, names in sorted order.
  */
@@ -404,7 +466,12 @@ intervals_as_of: number | null,
 /**
  * Kinds with answers, in task order.
  */
-kinds: Array<KindDashboard>, };
+kinds: Array<KindDashboard>, 
+/**
+ * Re-annotation studies with their figures, as of `intervals_as_of` (they need a
+ * bootstrap, so they come with the intervals).
+ */
+studies: Array<StudyAgreement>, };
 
 export type Manifest = { format: number, pack_id: string, project_id: string, annotator: string, annotator_id: number, kind: TaskKind | null, tasks: Array<number>, 
 /**

@@ -33,6 +33,8 @@ import type {
   RecentProject,
   Role,
   SearchHit,
+  StudyAgreement,
+  StudyRequest,
   TaskKind,
   TasksReport,
 } from "./bindings";
@@ -59,6 +61,9 @@ export type {
   KindDashboard,
   PairAgreement,
   Statistic,
+  Study,
+  StudyAgreement,
+  StudyRequest,
   ErrorCode,
   EvidenceStance,
   ImportOutcome,
@@ -148,6 +153,8 @@ export const api = {
   /** Starts following agreement (leads only); snapshots arrive through onDashboard. */
   watchDashboard: () => call<null>("watch_dashboard"),
   stopDashboard: () => call<null>("stop_dashboard"),
+  /** Leads only: draws a re-annotation study; every study with its figures. */
+  createStudy: (request: StudyRequest) => call<StudyAgreement[]>("create_study", { request }),
 
   /** Tasks the counted annotators disagree on, most disagreement first (leads only). */
   adjudicationQueue: (request: GoldRequest) => call<QueueItem[]>("adjudication_queue", { request }),

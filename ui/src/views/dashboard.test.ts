@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Dashboard, Statistic } from "../ipc";
-import { heatColour, intervalText, paceText, renderDashboard, statText } from "./dashboard";
+import {
+  heatColour,
+  intervalText,
+  mergeStudies,
+  paceText,
+  renderDashboard,
+  renderStudies,
+  statText,
+  studyRequest,
+} from "./dashboard";
 
 const stat = (value: number | null, ci95: [number, number] | null, reason: string | null = null): Statistic => ({
   metric: "fleiss_kappa",
@@ -33,6 +42,7 @@ describe("dashboard", () => {
     const d: Dashboard = {
       last_annotation_id: 9,
       intervals_as_of: 9,
+      studies: [],
       kinds: [
         {
           kind: "label",
@@ -41,10 +51,11 @@ describe("dashboard", () => {
           answers: 6,
           fleiss: stat(0.25, [0.1, 0.4]),
           alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
+          masi: null,
           pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
           people: [
-            { name: "ana", counted: true, flagged: false, answers: 3, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
-            { name: "ben", counted: false, flagged: true, answers: 3, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
+            { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
+            { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
           ],
           series: [
             { answers: 2, at_ms: 1, value: 1 },
@@ -64,8 +75,90 @@ describe("dashboard", () => {
     expect(panel?.querySelector("polyline")?.getAttribute("points")?.split(" ")).toHaveLength(2);
   });
 
+  it("shows alpha with MASI distance for evidence and each annotator's rejected answers", () => {
+    const d: Dashboard = {
+      last_annotation_id: 4,
+      intervals_as_of: 4,
+      studies: [],
+      kinds: [
+        {
+          kind: "evidence",
+          units: 2,
+          annotators: 2,
+          answers: 4,
+          fleiss: { ...stat(0.4, null), metric: "setsel_pooled_fleiss_kappa" },
+          alpha: { ...stat(0.41, null), metric: "setsel_pooled_krippendorff_alpha_nominal" },
+          masi: { ...stat(0.372, [0.1, 0.6]), metric: "setsel_masi_krippendorff_alpha" },
+          pairs: [],
+          people: [
+            { name: "caro", counted: true, flagged: false, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 3, trick_failure_rate: 1 / 3, majority_units: 0, majority_agreement: null },
+          ],
+          series: [],
+        },
+      ],
+    };
+    const [panel] = renderDashboard(d);
+    const q = (id: string): string => panel?.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
+    expect(q("masi-evidence")).toBe("0.372");
+    expect(q("masi-evidence-ci")).toBe("95% CI 0.100 – 0.600");
+    expect(q("rejected-evidence-caro")).toBe("1");
+  });
+
+  it("reads the study form, and says what is wrong with it", () => {
+    expect(studyRequest("evidence", " 100 ", "ana, ben,, caro ", "")).toEqual({
+      kind: "evidence",
+      sample: 100,
+      members: ["ana", "ben", "caro"],
+      seed: null,
+    });
+    expect(studyRequest("label", "5", "ana", "42")).toEqual({ kind: "label", sample: 5, members: ["ana"], seed: 42 });
+    expect(studyRequest("refute", "5", "ana", "")).toContain("Choose");
+    expect(studyRequest("label", "0", "ana", "")).toContain("at least 1");
+    expect(studyRequest("label", "2.5", "ana", "")).toContain("whole number");
+    expect(studyRequest("label", "5", " , ", "")).toContain("Name the second group");
+    expect(studyRequest("label", "5", "ana", "-1")).toContain("seed");
+  });
+
+  it("shows each study's group-majority kappa and Fleiss per group, or why undefined", () => {
+    expect(renderStudies([])[0]?.textContent).toContain("No studies yet");
+    const [card] = renderStudies([
+      {
+        study: { id: 3, kind: "evidence", sample_size: 100, seed: 7, created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2] },
+        group_a: ["a1", "a2"],
+        items_answered: 100,
+        majority_units: 480,
+        majority_kappa: { ...stat(0.52, [0.44, 0.6]), metric: "group_majority_cohen_kappa" },
+        fleiss_a: stat(0.61, null),
+        fleiss_b: stat(null, null, "no counted answers from this group yet"),
+      },
+    ]);
+    const q = (id: string): string => card?.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
+    expect(q("study-3-kappa")).toBe("0.520");
+    expect(q("study-3-kappa-ci")).toBe("95% CI 0.440 – 0.600");
+    expect(q("study-3-fleiss-a")).toBe("0.610");
+    expect(q("study-3-fleiss-b-ci")).toBe("no counted answers from this group yet");
+    expect(q("study-3-groups")).toContain("group A: a1, a2 · group B: b1, b2");
+  });
+
+  it("keeps a study just drawn when an older snapshot arrives", () => {
+    const study = (id: number, kappa: number | null) => ({
+      study: { id, kind: "label" as const, sample_size: 2, seed: 1, created_at: 0, lead: "maria", members: ["b1"], items: [1] },
+      group_a: [],
+      items_answered: 0,
+      majority_units: 0,
+      majority_kappa: stat(kappa, null),
+      fleiss_a: stat(null, null, "none"),
+      fleiss_b: stat(null, null, "none"),
+    });
+    const merged = mergeStudies([study(1, null), study(2, null)], [study(1, 0.4)]);
+    expect(merged.map((s) => [s.study.id, s.majority_kappa.value])).toEqual([
+      [1, 0.4],
+      [2, null],
+    ]);
+  });
+
   it("says when there is nothing to compare yet", () => {
-    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [] });
+    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [], studies: [] });
     expect(empty?.textContent).toContain("No answers yet");
   });
 });

@@ -1,7 +1,9 @@
 // The lead's live agreement dashboard: per kind of task, Fleiss' kappa and
-// Krippendorff's alpha with their intervals and Landis–Koch reading, kappa over time, the
-// pairwise Cohen matrix as a heatmap and each annotator's work. The backend sends a new
-// snapshot within a second of any answer; this screen only draws what arrives.
+// Krippendorff's alpha (and for evidence, alpha with MASI distance over the selected sets)
+// with their intervals and Landis–Koch reading, kappa over time, the pairwise Cohen matrix
+// as a heatmap and each annotator's work, counted and rejected; re-annotation studies
+// with a small form to draw one. The backend sends a new snapshot within a second of any
+// answer; this screen only draws what arrives.
 
 import { h, mount } from "../dom";
 import { count, percent } from "../format";
@@ -14,6 +16,9 @@ import {
   type KindDashboard,
   type PairAgreement,
   type Statistic,
+  type StudyAgreement,
+  type StudyRequest,
+  type TaskKind,
 } from "../ipc";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
@@ -169,6 +174,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
     { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },
     h("th", {}, a.name),
     h("td", { class: "num" }, count(a.answers)),
+    h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected)),
     h("td", { class: "num" }, paceText(a.pace_per_hour)),
     h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—"),
     h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
@@ -197,6 +203,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
       { class: "dash-stats" },
       statCard("Fleiss' κ", k.fleiss, `fleiss-${k.kind}`, note, pending),
       statCard("Krippendorff's α", k.alpha, `alpha-${k.kind}`, "nominal, missing answers allowed", pending),
+      k.masi ? statCard("α, MASI distance", k.masi, `masi-${k.kind}`, "over the selected sets; no evidence is the empty set", pending) : null,
       h(
         "div",
         { class: "stat stat-spark" },
@@ -219,13 +226,130 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
           h(
             "thead",
             {},
-            h("tr", {}, ...["Name", "Answers", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
+            h("tr", {}, ...["Name", "Answers", "Rejected", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
           ),
           h("tbody", {}, ...k.people.map((a) => personRow(k.kind, a))),
         ),
       ),
     ),
   );
+}
+
+const STUDY_KINDS: TaskKind[] = ["evidence", "verify", "label"];
+
+/** The study form's fields as a request, or what is wrong with them. */
+export function studyRequest(kind: string, sample: string, members: string, seed: string): StudyRequest | string {
+  const k = STUDY_KINDS.find((x) => x === kind);
+  if (!k) return "Choose evidence, verification or labelling.";
+  const n = Number(sample.trim());
+  if (!Number.isInteger(n) || n < 1) return "The sample is a whole number of items, at least 1.";
+  const names = members
+    .split(",")
+    .map((m) => m.trim())
+    .filter((m) => m !== "");
+  if (names.length === 0) return "Name the second group's annotators, separated by commas.";
+  const s = seed.trim();
+  const parsed = s === "" ? null : Number(s);
+  if (parsed !== null && (!Number.isInteger(parsed) || parsed < 0)) return "The seed is a whole number (or empty for the project's).";
+  return { kind: k, sample: n, members: names, seed: parsed };
+}
+
+function studyCard(st: StudyAgreement): HTMLElement {
+  const s = st.study;
+  const groupA = st.group_a.length > 0 ? st.group_a.join(", ") : "nobody yet";
+  return h(
+    "div",
+    { class: "study", testid: `study-${s.id}` },
+    h(
+      "div",
+      { class: "dash-kind-head" },
+      h("h4", {}, `Study ${s.id}: ${KIND_TITLES[s.kind]}, ${count(s.sample_size)} items`),
+      h(
+        "span",
+        { class: "muted small", testid: `study-${s.id}-groups` },
+        `group A: ${groupA} · group B: ${s.members.join(", ")} · ${count(st.items_answered)} answered by both · seed ${s.seed}`,
+      ),
+    ),
+    h(
+      "div",
+      { class: "dash-stats" },
+      statCard(`κ between group majorities (${count(st.majority_units)} units)`, st.majority_kappa, `study-${s.id}-kappa`, "Cohen's κ, bootstrap interval over items", false),
+      statCard("Fleiss' κ, group A", st.fleiss_a, `study-${s.id}-fleiss-a`, "on the sampled items", false),
+      statCard("Fleiss' κ, group B", st.fleiss_b, `study-${s.id}-fleiss-b`, "on the sampled items", false),
+    ),
+  );
+}
+
+/**
+ * Studies by id, newer figures replacing older ones: snapshots carry the studies known
+ * when their intervals were computed, which may predate one just drawn.
+ */
+export function mergeStudies(known: StudyAgreement[], incoming: StudyAgreement[]): StudyAgreement[] {
+  const byId = new Map(known.map((st) => [st.study.id, st]));
+  for (const st of incoming) byId.set(st.study.id, st);
+  return [...byId.values()].sort((a, b) => a.study.id - b.study.id);
+}
+
+/** The studies with their figures; exported for the UI tests. */
+export function renderStudies(studies: StudyAgreement[]): HTMLElement[] {
+  if (studies.length === 0) return [h("p", { class: "muted small", testid: "studies-empty" }, "No studies yet.")];
+  return studies.map(studyCard);
+}
+
+/** The panel of re-annotation studies: the list, and a form that draws a new one. */
+function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: StudyAgreement[]) => void } {
+  const list = h("div", { class: "study-list", testid: "studies" });
+  let known: StudyAgreement[] = [];
+  const show = (studies: StudyAgreement[]): void => {
+    known = mergeStudies(known, studies);
+    mount(list, ...renderStudies(known));
+  };
+  show([]);
+  const kind = h("select", { class: "text-input", testid: "study-kind", "aria-label": "Kind" });
+  for (const k of STUDY_KINDS) {
+    const o = h("option", {}, KIND_TITLES[k]);
+    o.value = k;
+    kind.append(o);
+  }
+  const sample = h("input", { class: "text-input study-n", testid: "study-sample", type: "text", "aria-label": "Sample size" });
+  sample.value = "100";
+  const members = h("input", { class: "text-input", testid: "study-members", type: "text", placeholder: "ana, ben, caro", "aria-label": "Second group" });
+  const seed = h("input", { class: "text-input study-n", testid: "study-seed", type: "text", placeholder: "project's", "aria-label": "Seed" });
+  const problem = h("span", { class: "small study-problem", testid: "study-problem" });
+  const draw = (): void => {
+    const request = studyRequest(kind.value, sample.value, members.value, seed.value);
+    if (typeof request === "string") {
+      mount(problem, request);
+      return;
+    }
+    mount(problem);
+    api
+      .createStudy(request)
+      .then(show)
+      .catch(deps.fail);
+  };
+  const el = h(
+    "section",
+    { class: "panel", testid: "dash-studies" },
+    h("h3", {}, "Re-annotation studies"),
+    h(
+      "p",
+      { class: "muted small" },
+      "A seeded sample answered again by a second group: Cohen's κ between the two groups' majority votes, Fleiss' κ within each. The group's members are served the sample first.",
+    ),
+    list,
+    h(
+      "div",
+      { class: "study-form" },
+      h("label", {}, "Kind ", kind),
+      h("label", {}, "Items ", sample),
+      h("label", {}, "Second group ", members),
+      h("label", {}, "Seed ", seed),
+      h("button", { testid: "study-draw", onclick: draw }, "Draw study"),
+      problem,
+    ),
+  );
+  return { el, show };
 }
 
 /** Draws one snapshot; exported for the UI tests. */
@@ -247,6 +371,7 @@ export function renderDashboard(d: Dashboard): HTMLElement[] {
 export function dashboardScreen(deps: DashboardDeps): Screen {
   const body = h("div", { class: "dash-body", testid: "dash-body" }, h("p", { class: "muted" }, "Reading the answers…"));
   const updated = h("span", { class: "muted small", testid: "dash-updated" });
+  const studies = studiesPanel(deps);
   let stop: (() => void) | null = null;
   let left = false;
   return {
@@ -263,9 +388,12 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
         h("button", { testid: "dash-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
       ),
       body,
+      studies.el,
     ),
     onKey(ev: KeyboardEvent): boolean {
       if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      // Backspace in the study form edits the field.
+      if (ev.key === "Backspace" && (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement)) return false;
       deps.home();
       return true;
     },
@@ -273,6 +401,7 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
       onDashboard(
         (d) => {
           mount(body, ...renderDashboard(d));
+          if (d.intervals_as_of !== null) studies.show(d.studies);
           updated.dataset["lastAnnotation"] = String(d.last_annotation_id);
           updated.dataset["intervalsAsOf"] = String(d.intervals_as_of ?? "");
           mount(updated, `Updated ${new Date().toLocaleTimeString()}`);

@@ -13,6 +13,7 @@
 
 mod context;
 mod item;
+mod study;
 mod submit;
 
 pub use context::{Check, Passage};
@@ -42,6 +43,9 @@ pub struct KindPace {
     pub pace: Pace,
 }
 
+/// How many open tasks to look at per query while skipping ones a study keeps for others.
+const PAGE: u32 = 16;
+
 /// The first task of `kind` this annotator may take, walking the shuffled order from
 /// `start` and wrapping around once.
 fn find_open(
@@ -51,18 +55,33 @@ fn find_open(
     start: i64,
     now: i64,
 ) -> Result<Option<i64>> {
-    let kind = kind.as_str();
-    if let Some(id) = tasks::first_open_for(conn, kind, annotator_id, start, i64::MAX, now)? {
-        return Ok(Some(id));
+    for (from, before) in [(start, i64::MAX), (0, start)] {
+        let mut after = (from, i64::MIN);
+        loop {
+            let page = tasks::open_for_annotator(
+                conn,
+                kind.as_str(),
+                annotator_id,
+                after,
+                before,
+                now,
+                PAGE,
+            )?;
+            for &(id, key) in &page {
+                after = (key, id);
+                let Some(task) = tasks::get(conn, id)? else {
+                    continue;
+                };
+                if study::room(conn, &task, annotator_id, now)? != Some(false) {
+                    return Ok(Some(id));
+                }
+            }
+            if page.len() < PAGE as usize {
+                break;
+            }
+        }
     }
-    Ok(tasks::first_open_for(
-        conn,
-        kind,
-        annotator_id,
-        0,
-        start,
-        now,
-    )?)
+    Ok(None)
 }
 
 impl Project {
@@ -91,7 +110,10 @@ impl Project {
         let tx = self.store.transaction()?;
         let task_id = match assignments::live_for(&tx, annotator.id, kind.as_str(), now)? {
             Some(id) => Some(id),
-            None => find_open(&tx, annotator.id, kind, start, now)?,
+            None => match study::next_for_member(&tx, annotator.id, kind, now)? {
+                Some(id) => Some(id),
+                None => find_open(&tx, annotator.id, kind, start, now)?,
+            },
         };
         let Some(task_id) = task_id else {
             return Ok(Next {
@@ -155,6 +177,9 @@ impl Project {
     ) -> Result<bool> {
         let conn = self.store.conn();
         if assignments::state(conn, task.id, annotator_id)?.as_deref() == Some("answered") {
+            return Ok(false);
+        }
+        if study::room(conn, task, annotator_id, now)? == Some(false) {
             return Ok(false);
         }
         Ok(tasks::has_room(conn, task.id, annotator_id, now)?)

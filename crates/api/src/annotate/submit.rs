@@ -193,7 +193,10 @@ impl Project {
             .is_some_and(|e| !e.trick_failed && person.counted);
         let will_count = !trick_failed && person.counted;
         let needs_room = earlier.is_none() || (will_count && !was_counted);
-        if needs_room && !tasks::has_room(&tx, task.id, annotator.id, now)? {
+        // A study keeps its extra slots for its group; a first answer must fit its side.
+        let study_refuses =
+            earlier.is_none() && super::study::room(&tx, &task, annotator.id, now)? == Some(false);
+        if needs_room && (study_refuses || !tasks::has_room(&tx, task.id, annotator.id, now)?) {
             let why = match origin {
                 Origin::Live => "your reservation lapsed and it went to others".to_string(),
                 Origin::Pack { id, .. } => {

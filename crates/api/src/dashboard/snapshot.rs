@@ -1,5 +1,6 @@
 //! What the dashboard shows, as it crosses IPC (and as reports reuse it).
 
+use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -14,6 +15,9 @@ pub struct Dashboard {
     pub intervals_as_of: Option<i64>,
     /// Kinds with answers, in task order.
     pub kinds: Vec<KindDashboard>,
+    /// Re-annotation studies with their figures, as of `intervals_as_of` (they need a
+    /// bootstrap, so they come with the intervals).
+    pub studies: Vec<StudyAgreement>,
 }
 
 /// One task kind's agreement.
@@ -28,6 +32,9 @@ pub struct KindDashboard {
     pub answers: u64,
     pub fleiss: Statistic,
     pub alpha: Statistic,
+    /// Evidence only: Krippendorff's alpha with MASI distance over the selected sets
+    /// ("no evidence" is the empty set), `setsel_masi_krippendorff_alpha`.
+    pub masi: Option<Statistic>,
     /// Cohen's kappa for each pair of counted annotators, names in sorted order.
     pub pairs: Vec<PairAgreement>,
     /// Everyone who answered this kind, counted or not, by name.
@@ -68,8 +75,11 @@ pub struct AnnotatorActivity {
     /// Whether these answers count (not flagged, or included by the lead).
     pub counted: bool,
     pub flagged: bool,
-    /// Current answers of this kind.
+    /// Current answers of this kind, counted or not.
     pub answers: u64,
+    /// Of those, answers rejected because they picked the trick: shown, counted for
+    /// nothing.
+    pub rejected: u64,
     /// Time spent answering: each answer's own time, or the gap since the previous one
     /// when it was not measured, gaps over 5 minutes left out.
     pub active_ms: i64,
@@ -95,11 +105,20 @@ pub struct KappaPoint {
 /// A 95% interval, when the statistic has one.
 pub type Interval = Option<(f64, f64)>;
 
+/// One kind's intervals.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct KindIntervals {
+    pub fleiss: Interval,
+    pub alpha: Interval,
+    pub masi: Interval,
+}
+
 /// Bootstrap intervals per kind, from `factdesk agreement` on the same answers.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Intervals {
     /// The newest answer id when they were computed.
     pub as_of: i64,
-    /// Per kind: (Fleiss, alpha) intervals.
-    pub by_kind: BTreeMap<&'static str, (Interval, Interval)>,
+    /// Per kind: Fleiss, alpha and (evidence) MASI alpha intervals.
+    pub by_kind: BTreeMap<&'static str, KindIntervals>,
+    pub studies: Vec<StudyAgreement>,
 }

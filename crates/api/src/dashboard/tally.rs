@@ -11,6 +11,7 @@
 use std::collections::BTreeMap;
 
 pub(crate) const NO_VARIATION: &str = "no variation: every rating is the same category";
+pub(crate) const MASI_NO_VARIATION: &str = "no variation: every rating is the same set";
 
 /// A value, or the reason it is undefined (the same reasons `factdesk agreement` gives).
 pub(crate) type Outcome = Result<f64, String>;

@@ -65,10 +65,11 @@ pub fn render(r: &Report) -> String {
     );
     summary(&mut s, r);
     agreement(&mut s, r);
+    studies(&mut s, r);
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
-    s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Flagged annotators are left out unless the lead included them; trick sentences never count.</footer></main></body></html>"#);
+    s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Only counted answers count: flagged annotators are left out unless the lead included them, and an answer that picked the trick sentence is rejected as a whole.</footer></main></body></html>"#);
     s
 }
 
@@ -107,6 +108,13 @@ fn agreement(s: &mut String, r: &Report) {
             ("Krippendorff's alpha", &k.alpha),
         ] {
             headline(s, title, st);
+        }
+        if let Some(masi) = &k.masi {
+            headline(
+                s,
+                "Krippendorff's alpha, MASI distance over evidence sets",
+                masi,
+            );
         }
         s.push_str("</div>");
         if !k.pairs.is_empty() {
@@ -169,6 +177,45 @@ fn agreement(s: &mut String, r: &Report) {
     s.push_str("</section>");
 }
 
+/// Re-annotation studies: Cohen's kappa between the two groups' majority votes and
+/// Fleiss' kappa within each group.
+fn studies(s: &mut String, r: &Report) {
+    if r.agreement.studies.is_empty() {
+        return;
+    }
+    s.push_str(r#"<section><h2>Re-annotation studies</h2>"#);
+    for st in &r.agreement.studies {
+        let study = &st.study;
+        let _ = write!(
+            s,
+            r#"<div class="card kind"><h3>Study {id}: {kind}, {n} items (seed {seed}); {both} answered by both groups</h3><p class="note">Group A: {a}. Group B: {b}.</p><div class="cards">"#,
+            id = study.id,
+            kind = study.kind.as_str(),
+            n = study.sample_size,
+            seed = study.seed,
+            both = st.items_answered,
+            a = esc(&if st.group_a.is_empty() {
+                "nobody yet".to_string()
+            } else {
+                st.group_a.join(", ")
+            }),
+            b = esc(&study.members.join(", ")),
+        );
+        headline(
+            s,
+            &format!(
+                "Cohen's kappa, group majorities ({} units)",
+                st.majority_units
+            ),
+            &st.majority_kappa,
+        );
+        headline(s, "Fleiss' kappa, group A", &st.fleiss_a);
+        headline(s, "Fleiss' kappa, group B", &st.fleiss_b);
+        s.push_str("</div></div>");
+    }
+    s.push_str("</section>");
+}
+
 fn headline(s: &mut String, title: &str, st: &Statistic) {
     let (value, reading) = match (st.value, &st.reason) {
         (Some(v), _) => (format!("{v:.3}"), st.reading.clone().unwrap_or_default()),
@@ -193,7 +240,7 @@ fn people(s: &mut String, k: &KindDashboard) {
     if k.people.is_empty() {
         return;
     }
-    s.push_str(r#"<h3>Annotators</h3><table><tr><th>name</th><th class="num">answers</th><th class="num">per hour</th><th class="num">trick failures</th><th class="num">agrees with majority</th><th></th></tr>"#);
+    s.push_str(r#"<h3>Annotators</h3><table><tr><th>name</th><th class="num">answers</th><th class="num">rejected (picked the trick)</th><th class="num">per hour</th><th class="num">trick failures</th><th class="num">agrees with majority</th><th></th></tr>"#);
     let pct = |v: Option<f64>| v.map_or_else(|| "–".to_string(), |v| format!("{:.0}%", 100.0 * v));
     for p in &k.people {
         let status = match (p.flagged, p.counted) {
@@ -204,9 +251,10 @@ fn people(s: &mut String, k: &KindDashboard) {
         };
         let _ = write!(
             s,
-            r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
+            r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{rejected}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
             name = esc(&p.name),
             answers = p.answers,
+            rejected = p.rejected,
             pace = p
                 .pace_per_hour
                 .map_or_else(|| "–".to_string(), |v| format!("{v:.0}")),

@@ -12,7 +12,7 @@ mod svg;
 pub mod tables;
 
 use crate::agreement::{AgreementReport, AgreementRequest};
-use crate::dashboard::{metric_names, Dashboard, DashboardState, Intervals};
+use crate::dashboard::{kind_intervals, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::checks::is_negation_cue;
@@ -28,7 +28,7 @@ pub struct Report {
     pub generated_at: i64,
     pub claims: u64,
     pub refutations: u64,
-    /// Current answers of counted annotators, all kinds.
+    /// Counted answers, all kinds (answers that picked the trick are not counted).
     pub answers: u64,
     pub labels: Vec<LabelDistribution>,
     pub lengths: Vec<LengthDistribution>,
@@ -148,14 +148,13 @@ impl Project {
         let mut intervals = Intervals {
             as_of: self.last_annotation_id()?,
             by_kind: BTreeMap::new(),
+            studies: self.study_agreements(None, req)?,
         };
         for kind in self.kinds_with_answers()? {
             let report = self.agreement(kind, req)?;
-            let (fleiss, alpha) = metric_names(kind);
-            let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
             intervals
                 .by_kind
-                .insert(kind.as_str(), (ci(fleiss), ci(alpha)));
+                .insert(kind.as_str(), kind_intervals(kind, &report));
             metrics.insert(kind.as_str().to_string(), report);
         }
         let mut dashboard = DashboardState::new();
@@ -193,7 +192,8 @@ impl Project {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// The labels given in one kind's current answers by counted annotators.
+    /// The labels given in one kind's counted answers (current, not picking the trick, by a
+    /// counted annotator).
     fn answer_labels(&self, kind: TaskKind) -> Result<LabelDistribution> {
         let counted: HashSet<i64> = self
             .annotators()?
@@ -205,7 +205,7 @@ impl Project {
             factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?;
         let names = answers
             .iter()
-            .filter(|a| counted.contains(&a.annotator_id))
+            .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
             .map(|a| answer_label(kind, &a.answer));
         Ok(distribution(kind.as_str(), names))
     }

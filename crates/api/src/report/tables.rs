@@ -119,7 +119,14 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
             .kinds
             .iter()
             .flat_map(|k| {
-                [("fleiss", &k.fleiss), ("alpha", &k.alpha)].map(|(what, st)| {
+                [
+                    ("fleiss", Some(&k.fleiss)),
+                    ("alpha", Some(&k.alpha)),
+                    ("masi_alpha", k.masi.as_ref()),
+                ]
+                .into_iter()
+                .filter_map(|(what, st)| st.map(|st| (what, st)))
+                .map(|(what, st)| {
                     vec![
                         k.kind.as_str().to_string(),
                         what.to_string(),
@@ -162,6 +169,7 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
             "counted",
             "flagged",
             "answers",
+            "rejected",
             "active_ms",
             "pace_per_hour",
             "tricks_seen",
@@ -180,6 +188,7 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
                         p.counted.to_string(),
                         p.flagged.to_string(),
                         p.answers.to_string(),
+                        p.rejected.to_string(),
                         p.active_ms.to_string(),
                         opt(p.pace_per_hour),
                         p.tricks_seen.to_string(),
@@ -204,6 +213,52 @@ pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
                         p.answers.to_string(),
                         p.at_ms.to_string(),
                         opt(p.value),
+                    ]
+                })
+            })
+            .collect(),
+    )?;
+    table(
+        "studies.csv",
+        &[
+            "study",
+            "kind",
+            "sample_size",
+            "seed",
+            "group_a",
+            "group_b",
+            "items_answered",
+            "statistic",
+            "metric",
+            "value",
+            "reason",
+            "ci95_low",
+            "ci95_high",
+        ],
+        r.agreement
+            .studies
+            .iter()
+            .flat_map(|st| {
+                [
+                    ("majority_kappa", &st.majority_kappa),
+                    ("fleiss_a", &st.fleiss_a),
+                    ("fleiss_b", &st.fleiss_b),
+                ]
+                .map(|(what, m)| {
+                    vec![
+                        st.study.id.to_string(),
+                        st.study.kind.as_str().to_string(),
+                        st.study.sample_size.to_string(),
+                        st.study.seed.to_string(),
+                        st.group_a.join(" "),
+                        st.study.members.join(" "),
+                        st.items_answered.to_string(),
+                        what.to_string(),
+                        m.metric.clone(),
+                        opt(m.value),
+                        m.reason.clone().unwrap_or_default(),
+                        opt(m.ci95.map(|c| c.0)),
+                        opt(m.ci95.map(|c| c.1)),
                     ]
                 })
             })

@@ -8,7 +8,8 @@ use std::path::PathBuf;
 /// flagged annotators are left out unless --include-flagged) or a records file: JSON Lines
 /// of {"item", "annotator", "label"} or CSV with those columns. A label is a string, a
 /// list of strings (selected candidates; [] = no evidence), or null for a missing rating.
-/// For a project without --kind, --json prints an object keyed by task kind.
+/// For a project without --kind, --json prints an object keyed by task kind; each kind's
+/// report lists its re-annotation studies (`factdesk study`) under "studies".
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// A project file (.fdesk) or a records file (.jsonl, .csv).
@@ -105,6 +106,12 @@ fn show(kind: Option<&str>, r: &AgreementReport, json: bool) -> anyhow::Result<(
                 .map(|v| format!("{v:.4}"))
                 .unwrap_or_else(|| "undefined".into());
             println!("    {} – {}: {v} ({} units)", p.a, p.b, p.units);
+        }
+    }
+    if !r.studies.is_empty() {
+        println!("  re-annotation studies:");
+        for s in &r.studies {
+            super::study::show(s);
         }
     }
     Ok(())

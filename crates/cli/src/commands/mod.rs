@@ -17,6 +17,7 @@ mod review;
 mod search;
 mod settings;
 mod stats;
+mod study;
 mod submit;
 mod tasks;
 mod team;
@@ -49,6 +50,7 @@ enum Command {
     Review(review::Args),
     Settings(settings::Args),
     Agreement(agreement::Args),
+    Study(study::Args),
     Report(report::Args),
     Pack(team::PackArgs),
     Merge(team::MergeArgs),
@@ -75,6 +77,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Review(a) => review::run(a),
         Command::Settings(a) => settings::run(a),
         Command::Agreement(a) => agreement::run(a),
+        Command::Study(a) => study::run(a),
         Command::Report(a) => report::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),

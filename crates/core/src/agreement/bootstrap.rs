@@ -114,7 +114,7 @@ const PARALLEL_DRAWS: usize = 2_000_000;
 
 /// Replicates defined for less than this share of draws give no interval: dropping the
 /// undefined ones would bias it.
-const MIN_DEFINED_SHARE: f64 = 0.95;
+pub(crate) const MIN_DEFINED_SHARE: f64 = 0.95;
 
 /// 95% percentile intervals for each population's statistics, in order; `None` where
 /// too few replicates were defined. `class_of_item` lists the resampled items (those with
@@ -216,7 +216,7 @@ pub(crate) fn intervals(
 }
 
 /// Linear interpolation between order statistics (numpy's default).
-fn percentile(sorted: &[f64], q: f64) -> f64 {
+pub(crate) fn percentile(sorted: &[f64], q: f64) -> f64 {
     let position = q * (sorted.len() - 1) as f64;
     let below = position.floor() as usize;
     let above = (below + 1).min(sorted.len() - 1);

@@ -22,6 +22,7 @@ mod alpha;
 mod bootstrap;
 mod build;
 mod cohen;
+mod groups;
 mod multinomial;
 mod nominal;
 mod profiles;
@@ -29,7 +30,8 @@ mod report;
 mod sets;
 mod table;
 
-pub use cohen::{cohen_kappa, group_majority_cohen, pairs, CohenKappa, PairKappa, Weighting};
+pub use cohen::{cohen_kappa, pairs, CohenKappa, PairKappa, Weighting};
+pub use groups::{group_majority_cohen, group_majority_kappa, GroupKappa};
 pub use nominal::per_category_kappa;
 pub use report::{bootstrap, compute, compute_all, METRIC_NAMES};
 pub use sets::masi_distance;

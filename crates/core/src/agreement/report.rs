@@ -15,7 +15,7 @@ const NO_CANDIDATES: &str =
     "no (item, candidate) units: nobody selected a candidate and no candidate list was given";
 
 /// Every metric name `compute` knows, in the order of the list.
-pub const METRIC_NAMES: [&str; 18] = [
+pub const METRIC_NAMES: [&str; 19] = [
     "percent_agreement",
     "percent_agreement_unanimous",
     "cohen_kappa",
@@ -34,13 +34,15 @@ pub const METRIC_NAMES: [&str; 18] = [
     "setsel_pooled_krippendorff_alpha_nominal",
     "setsel_masi_krippendorff_alpha",
     "setsel_exactset_krippendorff_alpha_nominal",
+    "masi_distance",
 ];
 
 /// Every metric that applies to the table, by name: cohen_kappa* with exactly 2
 /// annotators (weighted ones undefined without a category order); ordinal alpha when the
 /// categories have an order (given, or numeric labels); interval and ratio alpha when
 /// every label is a number; setsel_* when labels are sets (the unprefixed nominal metrics
-/// then treat each distinct set as one category). With `options.bootstrap_reps > 0`,
+/// then treat each distinct set as one category; with exactly 2 annotators also their mean
+/// MASI distance over the items both rated). With `options.bootstrap_reps > 0`,
 /// percent agreement, Fleiss, Randolph and alpha values get [`bootstrap`] intervals;
 /// Cohen values always carry their Wald interval.
 pub fn compute_all(
@@ -112,7 +114,7 @@ fn applicable(table: &RatingTable) -> Vec<&'static str> {
             "setsel_exactset_krippendorff_alpha_nominal",
         ]);
         if two {
-            names.push("setsel_pooled_cohen_kappa");
+            names.extend(["setsel_pooled_cohen_kappa", "masi_distance"]);
         }
     }
     names
@@ -299,6 +301,11 @@ impl<'t> Prepared<'t> {
             "cohen_kappa_linear" => weighted(Weighting::Linear),
             "cohen_kappa_quadratic" => weighted(Weighting::Quadratic),
             "cohen_kappa_mean_pairwise" => mean_pairwise(self.table, &pairs(self.table)),
+            "masi_distance" => match (two_annotators(), &self.masi) {
+                (_, None) => MetricValue::undefined("labels are not sets of candidates"),
+                (Err(undefined), _) => undefined,
+                (Ok(()), Some(model)) => mean_masi_distance(&self.table.units, model),
+            },
             "setsel_pooled_cohen_kappa" => match &self.pooled {
                 Some(population) if population.units.len() == 0 => {
                     MetricValue::undefined(NO_CANDIDATES)
@@ -372,4 +379,18 @@ impl<'t> Prepared<'t> {
         }
         result
     }
+}
+
+/// The two annotators' mean MASI distance over the items both rated (Passonneau 2006; for
+/// one item, the distance between their two sets).
+fn mean_masi_distance(units: &Units, model: &MasiModel<'_>) -> MetricValue {
+    let pairs = label_pairs(units, 0, 1);
+    if pairs.is_empty() {
+        return MetricValue::undefined("no item was rated by both annotators");
+    }
+    let total: f64 = pairs
+        .iter()
+        .map(|&(a, b)| model.distance(a as usize, b as usize))
+        .sum();
+    MetricValue::from_outcome(Ok(total / pairs.len() as f64))
 }

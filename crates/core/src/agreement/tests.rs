@@ -342,6 +342,12 @@ fn set_labels_get_set_metrics() {
         .value
         .unwrap_or(f64::NAN);
     assert!(masi > 0.0 && masi < 1.0, "{masi}");
+    // Mean MASI distance of the two annotators: (⅔ + 0 + ⅔) / 3.
+    let distance = metrics["masi_distance"].value.unwrap_or(f64::NAN);
+    assert!((distance - 4.0 / 9.0).abs() < 1e-12, "{distance}");
+    let three = table(&[ratings.as_slice(), &[set("c1", "c", &["s1"])]].concat());
+    let undefined = compute(&three, "masi_distance").unwrap_or_else(|| panic!("known metric"));
+    assert!(undefined.value.is_none() && undefined.reason.is_some());
 }
 
 #[test]

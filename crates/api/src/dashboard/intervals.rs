@@ -1,0 +1,75 @@
+//! The dashboard's names for its statistics, and what needs a full pass over the answers:
+//! bootstrap intervals and re-annotation studies, computed as `factdesk agreement` does.
+
+use super::{Dashboard, DashboardState, Intervals, KindIntervals, KINDS};
+use crate::agreement::{AgreementReport, AgreementRequest};
+use crate::tasks::TaskKind;
+use crate::{Project, Result};
+use factdesk_store::feed;
+use std::collections::BTreeMap;
+
+/// The `factdesk agreement --json` name of alpha with MASI distance over evidence sets.
+pub const MASI_METRIC: &str = "setsel_masi_krippendorff_alpha";
+
+/// The `factdesk agreement --json` names of the dashboard's two statistics for a kind:
+/// evidence is scored per (claim, candidate) unit, as DESIGN.md defines it.
+pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
+    if kind == TaskKind::Evidence {
+        (
+            "setsel_pooled_fleiss_kappa",
+            "setsel_pooled_krippendorff_alpha_nominal",
+        )
+    } else {
+        ("fleiss_kappa", "krippendorff_alpha_nominal")
+    }
+}
+
+impl Project {
+    /// The newest annotation id (0 with none): a cheap probe for new answers.
+    pub fn last_annotation_id(&self) -> Result<i64> {
+        Ok(feed::last_id(self.store.conn())?)
+    }
+
+    /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
+    /// computes them (same seed and replicates); a full pass over the answers.
+    pub fn dashboard_intervals(&self, req: &AgreementRequest) -> Result<Intervals> {
+        let as_of = self.last_annotation_id()?;
+        let mut by_kind = BTreeMap::new();
+        let mut studies = Vec::new();
+        let with_answers = self.kinds_with_answers()?;
+        for kind in KINDS {
+            if with_answers.contains(&kind) {
+                let report = self.agreement(kind, req)?;
+                by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
+                studies.extend(report.studies);
+            } else {
+                studies.extend(self.study_agreements(Some(kind), req)?);
+            }
+        }
+        studies.sort_by_key(|s| s.study.id);
+        Ok(Intervals {
+            as_of,
+            by_kind,
+            studies,
+        })
+    }
+
+    /// The whole dashboard at once, intervals included (for reports and scripts).
+    pub fn dashboard(&self, req: &AgreementRequest) -> Result<Dashboard> {
+        let mut state = DashboardState::new();
+        state.refresh(self)?;
+        state.set_intervals(self.dashboard_intervals(req)?);
+        Ok(state.snapshot())
+    }
+}
+
+/// The dashboard's intervals of one kind, from its `factdesk agreement` report.
+pub(crate) fn kind_intervals(kind: TaskKind, report: &AgreementReport) -> KindIntervals {
+    let (fleiss, alpha) = metric_names(kind);
+    let ci = |name: &str| report.metrics.get(name).and_then(|m| m.ci95);
+    KindIntervals {
+        fleiss: ci(fleiss),
+        alpha: ci(alpha),
+        masi: ci(MASI_METRIC),
+    }
+}

@@ -1,0 +1,148 @@
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::annotators::Role;
+use factdesk_api::dashboard::Statistic;
+use factdesk_api::study::{StudyAgreement, StudyRequest};
+use factdesk_api::tasks::TaskKind;
+use std::path::PathBuf;
+
+/// Re-annotation studies: draw a seeded sample of items for a second group of annotators,
+/// or list the studies with their figures.
+///
+/// With --sample, draws a study: N items of --kind that are in no study yet, chosen from
+/// --seed (the project's seed by default); each gets room for the --group, whose members
+/// are served these items first. Without --sample, lists every study with Cohen's kappa
+/// between the two groups' majority votes (bootstrap 95% interval over items) and Fleiss'
+/// kappa within each group. Group A is everyone else with a counted answer on the items.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The project file.
+    project: PathBuf,
+    /// evidence, verify or label.
+    #[arg(long)]
+    kind: Option<String>,
+    /// How many items to sample (draws a new study).
+    #[arg(long)]
+    sample: Option<u32>,
+    /// The second group's annotators: ana,ben,caro
+    #[arg(long, value_delimiter = ',')]
+    group: Vec<String>,
+    /// Seed of the sample.
+    #[arg(long)]
+    seed: Option<u64>,
+    /// The lead drawing the study (needed when the project has more than one lead).
+    #[arg(long = "as", value_name = "LEAD")]
+    lead: Option<String>,
+    /// Bootstrap replicates for the intervals (0: none).
+    #[arg(long, default_value_t = 1000)]
+    bootstrap: usize,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let mut project = super::open(&a.project)?;
+    let kind: Option<TaskKind> = a.kind.as_deref().map(str::parse).transpose()?;
+    if let Some(sample) = a.sample {
+        let Some(kind) = kind else {
+            anyhow::bail!("--sample needs --kind (evidence, verify or label)");
+        };
+        let lead = match a.lead {
+            Some(lead) => lead,
+            None => {
+                let leads: Vec<String> = project
+                    .people()?
+                    .into_iter()
+                    .filter(|p| p.role == Role::Lead)
+                    .map(|p| p.name)
+                    .collect();
+                match leads.as_slice() {
+                    [only] => only.clone(),
+                    [] => anyhow::bail!("the project has no lead: add one with `factdesk annotators P add NAME --role lead`"),
+                    _ => anyhow::bail!("the project has several leads: say who draws the study with --as LEAD"),
+                }
+            }
+        };
+        let study = project.create_study(
+            &lead,
+            &StudyRequest {
+                kind,
+                sample,
+                members: a.group,
+                seed: a.seed,
+            },
+        )?;
+        if a.json {
+            return super::print_json(&study);
+        }
+        println!(
+            "study {}: {} {} items for {} (seed {})",
+            study.id,
+            study.items.len(),
+            study.kind.as_str(),
+            study.members.join(", "),
+            study.seed
+        );
+        return Ok(());
+    }
+    let req = AgreementRequest {
+        bootstrap_reps: a.bootstrap,
+        ..AgreementRequest::default()
+    };
+    let studies = project.study_agreements(kind, &req)?;
+    if a.json {
+        return super::print_json(&studies);
+    }
+    if studies.is_empty() {
+        println!("no studies yet; draw one with --kind K --sample N --group a,b,c");
+    }
+    for s in &studies {
+        show(s);
+    }
+    Ok(())
+}
+
+/// One study as text (also used by `factdesk agreement`).
+pub fn show(s: &StudyAgreement) {
+    let study = &s.study;
+    println!(
+        "  study {} ({}, {} items, seed {}): {} answered by both groups",
+        study.id,
+        study.kind.as_str(),
+        study.sample_size,
+        study.seed,
+        s.items_answered
+    );
+    let group_a = if s.group_a.is_empty() {
+        "nobody yet".to_string()
+    } else {
+        s.group_a.join(", ")
+    };
+    println!(
+        "    group A: {group_a}; group B: {}",
+        study.members.join(", ")
+    );
+    for (title, st) in [
+        (
+            format!("Cohen's kappa, majorities ({} units)", s.majority_units),
+            &s.majority_kappa,
+        ),
+        ("Fleiss' kappa, group A".to_string(), &s.fleiss_a),
+        ("Fleiss' kappa, group B".to_string(), &s.fleiss_b),
+    ] {
+        println!("    {title:<44}{}", value(st));
+    }
+}
+
+fn value(st: &Statistic) -> String {
+    let v = match (st.value, &st.reason) {
+        (Some(v), _) => format!("{v:.4}"),
+        (None, Some(reason)) => format!("undefined ({reason})"),
+        (None, None) => "undefined".to_string(),
+    };
+    let ci = st
+        .ci95
+        .map(|(lo, hi)| format!("  [{lo:.3}, {hi:.3}]"))
+        .unwrap_or_default();
+    format!("{v}{ci}")
+}

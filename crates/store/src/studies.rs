@@ -1,0 +1,190 @@
+//! Re-annotation studies: a seeded sample of one kind's tasks answered again by a group of
+//! annotators (the members). Each sampled task keeps the overlap it had before the study
+//! (`base_overlap`); the study adds the group's size to it in the same transaction.
+
+use crate::Result;
+use rusqlite::{params, Connection, OptionalExtension};
+
+/// A study as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StudyRow {
+    pub id: i64,
+    pub kind: String,
+    pub sample_size: u32,
+    pub seed: u64,
+    pub created_at: i64,
+    pub lead: String,
+    /// Member names, sorted.
+    pub members: Vec<String>,
+    /// Sampled task ids, ascending.
+    pub items: Vec<i64>,
+}
+
+/// A study to create.
+#[derive(Debug, Clone, Copy)]
+pub struct NewStudy<'a> {
+    pub kind: &'a str,
+    pub sample_size: u32,
+    pub seed: u64,
+    pub created_at: i64,
+    pub lead_id: i64,
+}
+
+/// Where a task stands in its study, seen by one annotator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ItemRoom {
+    pub base_overlap: u32,
+    /// Members of the study (its group's size).
+    pub group_size: u32,
+    pub is_member: bool,
+    /// Current answers that did not pick the trick, by members and by everyone else.
+    pub member_answers: u32,
+    pub other_answers: u32,
+    /// Live reservations of non-members other than this annotator.
+    pub other_reservations: u32,
+    /// Whether this annotator has a current answer on the task.
+    pub answered: bool,
+}
+
+/// Tasks of `kind` in no study yet, with their overlap, by id.
+pub fn free_tasks(conn: &Connection, kind: &str) -> Result<Vec<(i64, u32)>> {
+    let mut stmt = conn.prepare(
+        "SELECT t.id, t.overlap FROM tasks t
+         WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
+         ORDER BY t.id",
+    )?;
+    let rows = stmt.query_map([kind], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Creates the study row; returns its id.
+pub fn insert(conn: &Connection, s: &NewStudy<'_>) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![s.kind, s.sample_size, s.seed as i64, s.created_at, s.lead_id],
+    )?;
+    Ok(conn.last_insert_rowid())
+}
+
+pub fn add_member(conn: &Connection, study: i64, annotator_id: i64) -> Result<()> {
+    conn.prepare_cached("INSERT INTO study_members (study_id, annotator_id) VALUES (?1, ?2)")?
+        .execute(params![study, annotator_id])?;
+    Ok(())
+}
+
+/// Puts a task in the study and raises its overlap by `room`, keeping the old overlap.
+pub fn add_item(conn: &Connection, study: i64, task_id: i64, room: u32) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO study_items (study_id, task_id, base_overlap)
+         SELECT ?1, id, overlap FROM tasks WHERE id = ?2",
+    )?
+    .execute(params![study, task_id])?;
+    conn.prepare_cached("UPDATE tasks SET overlap = overlap + ?2 WHERE id = ?1")?
+        .execute(params![task_id, room])?;
+    Ok(())
+}
+
+/// Every study, oldest first, with its members and items.
+pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT s.id, s.kind, s.sample_size, s.seed, s.created_at, a.name
+         FROM studies s JOIN annotators a ON a.id = s.lead_id ORDER BY s.id",
+    )?;
+    let mut studies = stmt
+        .query_map([], |r| {
+            Ok(StudyRow {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                sample_size: r.get(2)?,
+                seed: r.get::<_, i64>(3)? as u64,
+                created_at: r.get(4)?,
+                lead: r.get(5)?,
+                members: Vec::new(),
+                items: Vec::new(),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut members = conn.prepare_cached(
+        "SELECT a.name FROM study_members m JOIN annotators a ON a.id = m.annotator_id
+         WHERE m.study_id = ?1 ORDER BY a.name",
+    )?;
+    let mut items = conn
+        .prepare_cached("SELECT task_id FROM study_items WHERE study_id = ?1 ORDER BY task_id")?;
+    for study in &mut studies {
+        study.members = members
+            .query_map([study.id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+        study.items = items
+            .query_map([study.id], |r| r.get(0))?
+            .collect::<rusqlite::Result<_>>()?;
+    }
+    Ok(studies)
+}
+
+/// The study room of a task for one annotator at `now`; `None` when the task is in no
+/// study.
+pub fn item_room(
+    conn: &Connection,
+    task_id: i64,
+    annotator_id: i64,
+    now: i64,
+) -> Result<Option<ItemRoom>> {
+    let Some((study, base_overlap)) = conn
+        .prepare_cached("SELECT study_id, base_overlap FROM study_items WHERE task_id = ?1")?
+        .query_row([task_id], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?)))
+        .optional()?
+    else {
+        return Ok(None);
+    };
+    let (group_size, is_member): (u32, bool) = conn
+        .prepare_cached(
+            "SELECT count(*), coalesce(sum(annotator_id = ?2), 0) FROM study_members WHERE study_id = ?1",
+        )?
+        .query_row(params![study, annotator_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let (member_answers, other_answers, answered): (u32, u32, bool) = conn
+        .prepare_cached(
+            "SELECT coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NOT NULL), 0),
+                    coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NULL), 0),
+                    coalesce(sum(a.annotator_id = ?3), 0) > 0
+             FROM annotations a
+             LEFT JOIN study_members m ON m.study_id = ?2 AND m.annotator_id = a.annotator_id
+             WHERE a.task_id = ?1
+               AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
+        )?
+        .query_row(params![task_id, study, annotator_id], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+    let other_reservations: u32 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM assignments s
+             WHERE s.task_id = ?1 AND s.annotator_id != ?3 AND s.state = 'reserved'
+               AND (s.expires_at IS NULL OR s.expires_at > ?4)
+               AND NOT EXISTS (SELECT 1 FROM study_members m WHERE m.study_id = ?2 AND m.annotator_id = s.annotator_id)",
+        )?
+        .query_row(params![task_id, study, annotator_id, now], |r| r.get(0))?;
+    Ok(Some(ItemRoom {
+        base_overlap,
+        group_size,
+        is_member,
+        member_answers,
+        other_answers,
+        other_reservations,
+        answered,
+    }))
+}
+
+/// Sampled tasks of `kind` that this member has not answered yet, in study order and then
+/// the kind's seeded serving order.
+pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT i.task_id FROM study_members m
+         JOIN studies s ON s.id = m.study_id
+         JOIN study_items i ON i.study_id = s.id
+         JOIN tasks t ON t.id = i.task_id
+         WHERE m.annotator_id = ?1 AND s.kind = ?2
+           AND NOT EXISTS (SELECT 1 FROM annotations a WHERE a.task_id = i.task_id AND a.annotator_id = ?1)
+         ORDER BY s.id, t.shuffle_key, t.id",
+    )?;
+    let rows = stmt.query_map(params![annotator_id, kind], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
