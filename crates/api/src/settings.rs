@@ -83,6 +83,7 @@ impl Project {
     }
 
     pub fn set_settings(&mut self, settings: &Settings) -> Result<()> {
+        self.store.require_writable()?;
         let value = serde_json::to_value(settings)
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
         factdesk_store::tx::set_settings(self.store.conn(), &value)?;
