@@ -84,6 +84,13 @@ impl Store {
         if access == Access::ReadOnly {
             return Store::open_read_only(path);
         }
+        if file::wal_has_changes(path) {
+            // The header may predate the log: ask SQLite, through a connection that never
+            // checkpoints a foreign file's log into it on closing.
+            if let Ok(probe) = read_only_connection(path, "mode=ro") {
+                check_version(identify(&probe, path)?, path)?;
+            }
+        }
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
@@ -94,14 +101,7 @@ impl Store {
             drop(conn);
             return Store::open_read_only(path);
         }
-        let version = identify(&conn, path)?;
-        if version > SCHEMA_VERSION {
-            return Err(Error::NewerSchema {
-                path: path.to_path_buf(),
-                found: version,
-                supported: SCHEMA_VERSION,
-            });
-        }
+        check_version(identify(&conn, path)?, path)?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
@@ -123,13 +123,7 @@ impl Store {
         } else {
             "immutable=1"
         };
-        let conn = Connection::open_with_flags(
-            file::uri(path, query)?,
-            OpenFlags::SQLITE_OPEN_READ_ONLY
-                | OpenFlags::SQLITE_OPEN_URI
-                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
-        )
-        .map_err(|e| Error::open(path, e))?;
+        let conn = read_only_connection(path, query)?;
         let version = identify(&conn, path)?;
         if version != SCHEMA_VERSION {
             return Err(if version > SCHEMA_VERSION {
@@ -212,6 +206,28 @@ impl Store {
             Err(Error::Corrupt(report))
         }
     }
+}
+
+fn read_only_connection(path: &Path, query: &str) -> Result<Connection> {
+    Connection::open_with_flags(
+        file::uri(path, query)?,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| Error::open(path, e))
+}
+
+/// Refuses a schema newer than this build's.
+fn check_version(version: i64, path: &Path) -> Result<()> {
+    if version > SCHEMA_VERSION {
+        return Err(Error::NewerSchema {
+            path: path.to_path_buf(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
 }
 
 /// The schema version of an open file, after checking it is a Factdesk project.

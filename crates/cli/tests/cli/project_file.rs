@@ -267,3 +267,41 @@ fn an_import_killed_while_ranking_leaves_no_claim_without_candidates() {
     assert_eq!(unranked(&p), 0);
     assert_eq!(stats(&p)["claims"], 201);
 }
+
+#[test]
+fn a_foreign_file_with_changes_in_its_log_is_not_checkpointed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let live = dir.path().join("live");
+    let copy = dir.path().join("copy");
+    for d in [&live, &copy] {
+        std::fs::create_dir(d).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let conn = rusqlite::Connection::open(live.join("other.db")).unwrap_or_else(|e| panic!("{e}"));
+    let _: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    conn.execute_batch(
+        "PRAGMA wal_autocheckpoint = 0; CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('only in the log');",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // A copy taken while the log still holds the changes, as after a crash.
+    for name in ["other.db", "other.db-wal"] {
+        std::fs::copy(live.join(name), copy.join(name)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(conn);
+    let f = copy.join("other.db");
+    let read = |name: &str| std::fs::read(copy.join(name)).unwrap_or_default();
+    let before = (read("other.db"), read("other.db-wal"));
+    assert!(!before.1.is_empty());
+    let out = factdesk([Path::new("stats"), &f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not a Factdesk project file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        (read("other.db"), read("other.db-wal")) == before,
+        "the foreign file or its log changed"
+    );
+}
