@@ -174,6 +174,7 @@ fn writing_commands_name_the_read_only_file_and_change_nothing() {
         ],
         vec!["import".as_ref(), p.as_os_str(), claims.as_os_str()],
         vec!["rank".as_ref(), p.as_os_str()],
+        vec!["reindex".as_ref(), p.as_os_str()],
     ];
     for args in attempts {
         let out = factdesk(&args);
