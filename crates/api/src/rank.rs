@@ -247,6 +247,7 @@ impl Project {
                 "--k must be at least 1",
             ));
         }
+        self.store.require_writable()?;
         let index = self.search_index()?;
         let claims = self.store.claims_to_rank(only_unranked)?;
         // Computed before the write transaction, so annotators are not kept waiting.
