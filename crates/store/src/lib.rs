@@ -141,6 +141,9 @@ impl Store {
             });
         }
         conn.pragma_update(None, "query_only", true)?;
+        // A file opened read-only may come from someone else (a returned pack): its
+        // schema's triggers and views get no say in what runs.
+        conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         Ok(Store {
             conn,
