@@ -127,10 +127,16 @@ pub(crate) fn uri(path: &Path, query: &str) -> Result<String> {
         path: path.to_path_buf(),
         source: e,
     })?;
+    let mut text = absolute.to_string_lossy().into_owned();
+    if cfg!(windows) {
+        // SQLite reads `file:/C:/dir/p.fdesk` on Windows.
+        text = format!("/{}", text.replace('\\', "/"));
+    }
     let mut out = String::from("file:");
-    for b in absolute.to_string_lossy().bytes() {
+    for b in text.bytes() {
         match b {
             b'/' | b'-' | b'_' | b'.' | b'~' => out.push(char::from(b)),
+            b':' if cfg!(windows) => out.push(':'),
             b if b.is_ascii_alphanumeric() => out.push(char::from(b)),
             b => out.push_str(&format!("%{b:02X}")),
         }
