@@ -124,6 +124,7 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
 
 impl Project {
     pub fn add_annotator(&mut self, name: &str, role: Role) -> Result<Annotator> {
+        self.store.require_writable()?;
         let name = name.trim();
         if name.is_empty() {
             return Err(Error::new(
@@ -159,6 +160,7 @@ impl Project {
     /// The lead's decision on a flagged annotator: include or exclude their answers, or
     /// `None` to follow the flag again.
     pub fn set_flag_override(&mut self, name: &str, include: Option<bool>) -> Result<Annotator> {
+        self.store.require_writable()?;
         let a = self.annotator(name)?;
         let settings = self.settings()?;
         let value = include.map(|i| if i { "include" } else { "exclude" });

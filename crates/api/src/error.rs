@@ -14,6 +14,8 @@ pub enum ErrorCode {
     AlreadyExists,
     NotAProject,
     NewerSchema,
+    /// The project is open read-only and the action would change it.
+    ReadOnly,
     InvalidInput,
     Conflict,
     /// The person working may not do this (a lead's action).
@@ -96,9 +98,10 @@ impl From<factdesk_store::Error> for Error {
         let code = match &e {
             S::AlreadyExists(_) => ErrorCode::AlreadyExists,
             S::NotFound(_) => ErrorCode::NotFound,
-            S::NotAProject(_) | S::NoProject => ErrorCode::NotAProject,
+            S::NotAProject(_) | S::IsFolder(_) | S::NoProject => ErrorCode::NotAProject,
             S::NewerSchema { .. } => ErrorCode::NewerSchema,
-            S::Open { .. } => ErrorCode::Io,
+            S::ReadOnly(_) | S::ReadOnlyDatabase | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
+            S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
             S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,
         };
         Error::new(code, e.to_string())

@@ -60,7 +60,7 @@ impl Project {
                     ),
                 )
             })?;
-            let docs = crate::rank::DocumentSet::for_claim(&self.store, claim.id, None)?;
+            let docs = crate::rank::DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
             let sentences = &docs.sentences;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
             let relevant: HashSet<i64> = sentences
@@ -154,18 +154,13 @@ pub fn covid_fact_eval_set(
             }
         }
     }
-    std::fs::create_dir_all(out)
-        .map_err(|e| Error::io(&format!("cannot create {}", out.display()), &e))?;
-    let create = |f: &str| {
-        std::fs::File::create(out.join(f))
-            .map(std::io::BufWriter::new)
-            .map_err(|e| Error::io(&format!("cannot write {f}"), &e))
-    };
-    let (mut claims_w, mut docs_w, mut gold_w) = (
-        create("claims.jsonl")?,
-        create("documents.jsonl")?,
-        create("gold.jsonl")?,
-    );
+    // The three files appear together, and never over the input.
+    let names = ["claims.jsonl", "documents.jsonl", "gold.jsonl"];
+    let inputs = crate::output::Inputs::default().file(covidfact);
+    for name in names {
+        crate::output::check(&out.join(name), &inputs)?;
+    }
+    let (mut claims_w, mut docs_w, mut gold_w) = (Vec::new(), Vec::new(), Vec::new());
     let mut rng = Seeded::for_purpose(seed, "covid-fact-eval-set");
     let mut n = 0u64;
     for r in rows.iter().filter(|r| r["label"] == "SUPPORTED") {
@@ -205,9 +200,13 @@ pub fn covid_fact_eval_set(
             writeln!(w, "{v}").map_err(|e| Error::io("cannot write the evaluation set", &e))?;
         }
     }
-    for w in [&mut claims_w, &mut docs_w, &mut gold_w] {
-        w.flush()
-            .map_err(|e| Error::io("cannot write the evaluation set", &e))?;
+    let mut outputs = crate::output::Outputs::new(inputs);
+    for (name, bytes) in names.into_iter().zip([claims_w, docs_w, gold_w]) {
+        outputs
+            .file_in_new_folder(&out.join(name))?
+            .write_all(&bytes)
+            .map_err(|e| Error::io(&format!("cannot write {name}"), &e))?;
     }
+    outputs.commit()?;
     Ok(n)
 }

@@ -15,6 +15,7 @@ pub mod error;
 pub mod eval;
 pub mod gold;
 pub mod import;
+pub mod output;
 pub mod packs;
 pub mod progress;
 pub mod project;

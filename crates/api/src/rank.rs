@@ -4,6 +4,7 @@ use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
 use factdesk_store::{tx, NewCandidate, SearchIndex};
+use rusqlite::Connection;
 use std::collections::HashMap;
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
@@ -44,8 +45,8 @@ pub struct DocumentSet {
 }
 
 impl DocumentSet {
-    pub fn load(store: &factdesk_store::Store, document_ids: Vec<i64>) -> Result<DocumentSet> {
-        let sentences = store.document_sentences(&document_ids)?;
+    pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
+        let sentences = tx::document_sentences(conn, &document_ids)?;
         let candidates: Vec<Candidate<'_>> = sentences
             .iter()
             .map(|(id, text)| Candidate {
@@ -63,14 +64,14 @@ impl DocumentSet {
 
     /// This claim's document set: `last` again when the claim has the same documents.
     pub fn for_claim(
-        store: &factdesk_store::Store,
+        conn: &Connection,
         claim_id: i64,
         last: Option<DocumentSet>,
     ) -> Result<DocumentSet> {
-        let ids = store.claim_document_ids(claim_id)?;
+        let ids = tx::claim_document_ids(conn, claim_id)?;
         match last {
             Some(set) if set.document_ids == ids => Ok(set),
-            _ => DocumentSet::load(store, ids),
+            _ => DocumentSet::load(conn, ids),
         }
     }
 }
@@ -165,6 +166,71 @@ fn scores_by_sentence(r: &Rankings) -> HashMap<i64, serde_json::Map<String, serd
     out
 }
 
+/// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
+type Computed = Vec<(i64, Vec<(Scored, String)>)>;
+
+/// Ranks `claims` (id, text) against their documents as `conn` sees them.
+pub(crate) fn compute_candidates(
+    conn: &Connection,
+    index: &SearchIndex,
+    claims: &[(i64, String)],
+    ranker: Ranker,
+    k: usize,
+    progress: &mut dyn Progress,
+) -> Result<Computed> {
+    progress.phase("ranking", claims.len() as u64);
+    let mut computed = Vec::with_capacity(claims.len());
+    let mut docs: Option<DocumentSet> = None;
+    for (i, (claim_id, text)) in claims.iter().enumerate() {
+        let set = DocumentSet::for_claim(conn, *claim_id, docs.take())?;
+        let rankings = rank_sentences(index, text, &set)?;
+        docs = Some(set);
+        let scores = scores_by_sentence(&rankings);
+        let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
+            .into_iter()
+            .map(|s| {
+                let all = scores.get(&s.sentence_id).cloned().unwrap_or_default();
+                (s, serde_json::Value::Object(all).to_string())
+            })
+            .collect();
+        computed.push((*claim_id, top));
+        if i % 256 == 0 {
+            progress.set(i as u64);
+        }
+    }
+    Ok(computed)
+}
+
+/// Replaces the candidates of the computed claims, in the caller's transaction.
+pub(crate) fn store_candidates(
+    conn: &Connection,
+    computed: &Computed,
+    ranker: Ranker,
+) -> Result<RankReport> {
+    let mut report = RankReport {
+        ranker: ranker.as_str().to_string(),
+        claims: 0,
+        candidates: 0,
+    };
+    for (claim_id, top) in computed {
+        let rows: Vec<NewCandidate<'_>> = top
+            .iter()
+            .enumerate()
+            .map(|(i, (s, scores))| NewCandidate {
+                rank: i as u32 + 1,
+                sentence_id: s.sentence_id,
+                ranker: ranker.as_str(),
+                score: s.score,
+                scores: scores.clone(),
+            })
+            .collect();
+        tx::replace_candidates(conn, *claim_id, &rows)?;
+        report.claims += 1;
+        report.candidates += rows.len() as u64;
+    }
+    Ok(report)
+}
+
 impl Project {
     /// Computes and stores the top `k` candidates of each claim that has documents, with
     /// `ranker`. With `only_unranked`, claims that already have candidates are left alone.
@@ -181,50 +247,13 @@ impl Project {
                 "--k must be at least 1",
             ));
         }
+        self.store.require_writable()?;
         let index = self.search_index()?;
         let claims = self.store.claims_to_rank(only_unranked)?;
-        progress.phase("ranking", claims.len() as u64);
-        let mut computed = Vec::with_capacity(claims.len());
-        let mut docs: Option<DocumentSet> = None;
-        for (i, (claim_id, text)) in claims.iter().enumerate() {
-            let set = DocumentSet::for_claim(&self.store, *claim_id, docs.take())?;
-            let rankings = rank_sentences(&index, text, &set)?;
-            docs = Some(set);
-            let scores = scores_by_sentence(&rankings);
-            let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
-                .into_iter()
-                .map(|s| {
-                    let all = scores.get(&s.sentence_id).cloned().unwrap_or_default();
-                    (s, serde_json::Value::Object(all).to_string())
-                })
-                .collect();
-            computed.push((*claim_id, top));
-            if i % 256 == 0 {
-                progress.set(i as u64);
-            }
-        }
+        // Computed before the write transaction, so annotators are not kept waiting.
+        let computed = compute_candidates(self.store.conn(), &index, &claims, ranker, k, progress)?;
         let tx = self.store.transaction()?;
-        let mut report = RankReport {
-            ranker: ranker.as_str().to_string(),
-            claims: 0,
-            candidates: 0,
-        };
-        for (claim_id, top) in &computed {
-            let rows: Vec<NewCandidate<'_>> = top
-                .iter()
-                .enumerate()
-                .map(|(i, (s, scores))| NewCandidate {
-                    rank: i as u32 + 1,
-                    sentence_id: s.sentence_id,
-                    ranker: ranker.as_str(),
-                    score: s.score,
-                    scores: scores.clone(),
-                })
-                .collect();
-            tx::replace_candidates(&tx, *claim_id, &rows)?;
-            report.claims += 1;
-            report.candidates += rows.len() as u64;
-        }
+        let report = store_candidates(&tx, &computed, ranker)?;
         tx.commit()?;
         Ok(report)
     }

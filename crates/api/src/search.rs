@@ -40,6 +40,8 @@ impl Project {
 
     /// Rebuilds the search index from the project file.
     pub fn reindex(&self) -> Result<()> {
+        // The index lives beside the project, so a read-only project cannot keep one.
+        self.store.require_writable()?;
         SearchIndex::rebuild(&self.store)?;
         Ok(())
     }

@@ -185,6 +185,7 @@ impl Project {
     /// The stance cannot change once evidence answers exist: they were given under the
     /// other guideline, and their tricks were the other kind.
     pub fn set_settings(&mut self, settings: &Settings) -> Result<()> {
+        self.store.require_writable()?;
         let mut settings = settings.clone();
         if let Some(stance) = settings.evidence_stance {
             settings.choose_stance(stance);

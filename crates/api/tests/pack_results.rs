@@ -95,3 +95,36 @@ fn a_project_has_no_results_to_return_and_a_pack_is_never_overwritten() {
     assert_eq!(err.code, ErrorCode::InvalidInput);
     assert_eq!(ok(std::fs::read(&pack_path)), before);
 }
+
+#[test]
+fn results_never_replace_another_project() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut lead = project(dir.path(), 2, &clock);
+    ok(lead.create_tasks(TaskKind::Label, Some(1)));
+    ok(lead.add_annotator("ana", Role::Annotator));
+    let pack_path = dir.path().join("ana.fdpack");
+    let req = PackRequest {
+        annotator: "ana".to_string(),
+        count: 1,
+        kind: Some(TaskKind::Label),
+        expires_days: 7,
+    };
+    ok(lead.issue_pack(&req, &pack_path));
+    drop(lead);
+    let lead_path = dir.path().join("p.fdesk");
+    let before = ok(std::fs::read(&lead_path));
+    let pack = ok(Project::open(&pack_path, Box::new(clock.clone())));
+    let err = pack
+        .return_results(Some(&lead_path))
+        .err()
+        .unwrap_or_else(|| panic!("the results replaced the lead's project"));
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(
+        err.message
+            .contains("is a Factdesk project; writing there would destroy it"),
+        "{}",
+        err.message
+    );
+    assert_eq!(ok(std::fs::read(&lead_path)), before);
+}

@@ -11,6 +11,25 @@ pub enum Error {
     NotFound(PathBuf),
     #[error("{0} is not a Factdesk project file")]
     NotAProject(PathBuf),
+    #[error("{0} is a folder, not a project file")]
+    IsFolder(PathBuf),
+    #[error("cannot read {path}: {source}")]
+    Unreadable {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{0} is read-only: this changes the project, so it needs write access to the file and its folder")]
+    ReadOnly(PathBuf),
+    #[error("the project file is read-only: this changes the project, so it needs write access to the file and its folder")]
+    ReadOnlyDatabase,
+    #[error(
+        "{path} was written by an older Factdesk (schema version {found}; this version uses {supported}) and is read-only here, so it cannot be updated. Open it once with write access to update it; the file was not changed."
+    )]
+    NeedsUpgrade {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
     #[error(
         "{path} was written by a newer Factdesk (schema version {found}; this version reads up to {supported}). Update Factdesk to open it; the file was not changed."
     )]
@@ -31,7 +50,7 @@ pub enum Error {
     #[error("search index: {0}")]
     Index(String),
     #[error("database error: {0}")]
-    Sqlite(#[from] rusqlite::Error),
+    Sqlite(rusqlite::Error),
     #[error("stored JSON is invalid: {0}")]
     Json(#[from] serde_json::Error),
 }
@@ -47,6 +66,17 @@ impl Error {
         Error::Open {
             path: path.to_path_buf(),
             source,
+        }
+    }
+}
+
+impl From<rusqlite::Error> for Error {
+    fn from(e: rusqlite::Error) -> Error {
+        match &e {
+            rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
+                Error::ReadOnlyDatabase
+            }
+            _ => Error::Sqlite(e),
         }
     }
 }

@@ -24,7 +24,7 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 /// The name the shared tokenizer is registered under.
 const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild.
-const LAYOUT: u32 = 3;
+const LAYOUT: u32 = 4;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 64 * 1024 * 1024;
@@ -52,10 +52,11 @@ pub struct Hit {
 }
 
 /// What an index holds, compared with the project to tell whether it is current.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
 struct Coverage {
     claims: i64,
     claims_max: i64,
+    claims_last: Option<String>,
     sentences: i64,
     sentences_max: i64,
 }
@@ -169,15 +170,20 @@ impl SearchIndex {
     /// Opens the project's index, building or updating it first if it is missing or
     /// behind the project.
     pub fn open(store: &Store) -> Result<SearchIndex> {
+        if store.access() == crate::Access::ReadOnly {
+            return SearchIndex::open_read_only(store);
+        }
         let dir = index_dir(store.path());
         let project_id = store.project()?.id;
-        let now = coverage(store, None)?;
+        let now = coverage(store.conn(), None)?;
         if let Some(index) = open_existing(&dir) {
             if let Some(stamp) = read_stamp(&index) {
                 if stamp.layout == LAYOUT && stamp.project_id == project_id {
-                    let added = coverage(store, Some(stamp.coverage))?;
+                    let added = coverage(store.conn(), Some(stamp.coverage.clone()))?;
                     let only_appended = stamp.coverage.claims + added.claims == now.claims
-                        && stamp.coverage.sentences + added.sentences == now.sentences;
+                        && stamp.coverage.sentences + added.sentences == now.sentences
+                        && stamp.coverage.claims_last
+                            == last_claim_hash(store.conn(), stamp.coverage.claims_max)?;
                     if stamp.coverage == now {
                         return SearchIndex::ready(index);
                     }
@@ -186,7 +192,7 @@ impl SearchIndex {
                         write_rows(
                             store,
                             &index,
-                            Some(stamp.coverage),
+                            Some(stamp.coverage.clone()),
                             &Stamp {
                                 layout: LAYOUT,
                                 project_id,
@@ -199,6 +205,29 @@ impl SearchIndex {
             }
         }
         SearchIndex::rebuild(store)
+    }
+
+    /// A read-only project's index is used as it is when it is current; otherwise one is
+    /// built in memory, since nothing may be written beside the project.
+    fn open_read_only(store: &Store) -> Result<SearchIndex> {
+        let stamp = Stamp {
+            layout: LAYOUT,
+            project_id: store.project()?.id,
+            coverage: coverage(store.conn(), None)?,
+        };
+        if let Some(index) = open_existing(&index_dir(store.path())) {
+            if read_stamp(&index).as_ref() == Some(&stamp) {
+                if let Ok(ready) = SearchIndex::ready(index) {
+                    return Ok(ready);
+                }
+            }
+        }
+        tracing::info!("building the search index in memory: the project is read-only");
+        let (schema, _) = schema();
+        let index = Index::create_in_ram(schema);
+        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        write_rows(store, &index, None, &stamp)?;
+        SearchIndex::ready(index)
     }
 
     /// Throws the index away and builds it again from the project.
@@ -217,7 +246,7 @@ impl SearchIndex {
         let stamp = Stamp {
             layout: LAYOUT,
             project_id: store.project()?.id,
-            coverage: coverage(store, None)?,
+            coverage: coverage(store.conn(), None)?,
         };
         write_rows(store, &index, None, &stamp)?;
         SearchIndex::ready(index)
@@ -366,6 +395,7 @@ impl HitKind {
 /// Rows added to the index while the project file is written, committed to the index only
 /// after the project's own transaction has committed; dropped, they leave no trace.
 pub struct IndexBatch {
+    index: Index,
     writer: IndexWriter,
     fields: Fields,
 }
@@ -385,6 +415,7 @@ impl SearchIndex {
             .index
             .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
         Ok(IndexBatch {
+            index: current.index,
             writer,
             fields: current.fields,
         })
@@ -407,19 +438,24 @@ impl IndexBatch {
         Ok(())
     }
 
-    /// Commits the added rows, stamped with what the project now holds. Call it after
-    /// the project's transaction committed.
-    pub fn commit(mut self, store: &Store) -> Result<()> {
+    /// Commits the added rows, stamped with what the project holds as `conn` sees it, and
+    /// returns the index ready for searching. An import commits it inside its own
+    /// transaction, to rank the new claims before they commit; should that transaction
+    /// then fail, the stamp no longer matches the project (counts, highest ids and the
+    /// last claim's hash) and the index is rebuilt when next opened.
+    pub fn commit(mut self, conn: &rusqlite::Connection) -> Result<SearchIndex> {
+        let project_id: String =
+            conn.query_row("SELECT id FROM project LIMIT 1", [], |r| r.get(0))?;
         let stamp = Stamp {
             layout: LAYOUT,
-            project_id: store.project()?.id,
-            coverage: coverage(store, None)?,
+            project_id,
+            coverage: coverage(conn, None)?,
         };
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(&serde_json::to_string(&stamp)?);
         prepared.commit()?;
         self.writer.wait_merging_threads()?;
-        Ok(())
+        SearchIndex::ready(self.index)
     }
 }
 
@@ -437,11 +473,12 @@ fn read_stamp(index: &Index) -> Option<Stamp> {
     serde_json::from_str(metas.payload.as_deref()?).ok()
 }
 
-/// Counts and highest ids of claims and sentences; with `after`, only rows newer than it.
-fn coverage(store: &Store, after: Option<Coverage>) -> Result<Coverage> {
+/// Counts and highest ids of claims and sentences, and the hash of the claim with the
+/// highest id; with `after`, only rows newer than it.
+fn coverage(conn: &rusqlite::Connection, after: Option<Coverage>) -> Result<Coverage> {
     let after = after.unwrap_or_default();
     let q = |table: &str, min: i64| -> Result<(i64, i64)> {
-        Ok(store.conn().query_row(
+        Ok(conn.query_row(
             &format!("SELECT count(*), coalesce(max(id), 0) FROM {table} WHERE id > ?1"),
             params![min],
             |r| Ok((r.get(0)?, r.get(1)?)),
@@ -452,9 +489,19 @@ fn coverage(store: &Store, after: Option<Coverage>) -> Result<Coverage> {
     Ok(Coverage {
         claims,
         claims_max,
+        claims_last: last_claim_hash(conn, claims_max)?,
         sentences,
         sentences_max,
     })
+}
+
+/// The content hash of claim `id`, so that rows rolled back and replaced under the same
+/// ids are not mistaken for what the index holds.
+fn last_claim_hash(conn: &rusqlite::Connection, id: i64) -> Result<Option<String>> {
+    use rusqlite::OptionalExtension;
+    Ok(conn
+        .query_row("SELECT hash FROM claims WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?)
 }
 
 /// Adds claims and sentences newer than `after` and commits with `stamp`.

@@ -15,6 +15,7 @@ pub mod decisions;
 mod documents;
 mod error;
 pub mod feed;
+mod file;
 mod index;
 mod migrate;
 pub mod pack_file;
@@ -29,21 +30,21 @@ pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
+pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
 
+use file::APPLICATION_ID;
 use rusqlite::{Connection, OpenFlags, Transaction};
 use std::path::{Path, PathBuf};
-
-/// Marks a SQLite file as a Factdesk project (`PRAGMA application_id`, "FDES").
-const APPLICATION_ID: i64 = 0x4644_4553;
 
 /// An open project file.
 #[derive(Debug)]
 pub struct Store {
     conn: Connection,
     path: PathBuf,
+    access: Access,
 }
 
 impl Store {
@@ -56,6 +57,7 @@ impl Store {
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            access: Access::ReadWrite,
         };
         store.configure()?;
         let tx = store.conn.transaction()?;
@@ -66,31 +68,103 @@ impl Store {
         Ok(store)
     }
 
-    /// Opens an existing project file, migrating it to the current schema if it is older.
+    /// Opens an existing project file: read-write (migrating an older schema) when the file
+    /// and its folder are writable, read-only otherwise.
     pub fn open(path: &Path) -> Result<Store> {
-        if !path.is_file() {
-            return Err(Error::NotFound(path.to_path_buf()));
+        let access = if file::writable(path) {
+            Access::ReadWrite
+        } else {
+            Access::ReadOnly
+        };
+        Store::open_with(path, access)
+    }
+
+    /// Opens an existing project file as asked. Nothing is written before the file is
+    /// known to be a Factdesk project this version can read.
+    pub fn open_with(path: &Path, access: Access) -> Result<Store> {
+        file::check_header(path, SCHEMA_VERSION)?;
+        if access == Access::ReadOnly {
+            return Store::open_read_only(path);
+        }
+        if file::wal_has_changes(path) {
+            // The header may predate the log: ask SQLite, through a connection that never
+            // checkpoints a foreign file's log into it on closing.
+            if let Ok(probe) = read_only_connection(path, "mode=ro") {
+                check_version(identify(&probe, path)?, path)?;
+            }
         }
         let conn = Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| Error::open(path, e))?;
-        let app_id: i64 = conn
-            .pragma_query_value(None, "application_id", |r| r.get(0))
-            .map_err(|e| Error::open(path, e))?;
-        if app_id != APPLICATION_ID {
-            return Err(Error::NotAProject(path.to_path_buf()));
+        // SQLite quietly opens a file it may not write read-only.
+        if conn.is_readonly(rusqlite::MAIN_DB).unwrap_or(true) {
+            drop(conn);
+            return Store::open_read_only(path);
         }
+        check_version(identify(&conn, path)?, path)?;
         let mut store = Store {
             conn,
             path: path.to_path_buf(),
+            access: Access::ReadWrite,
         };
         store.configure()?;
         let tx = store.conn.transaction()?;
         migrate::apply(&tx, path)?;
         tx.commit()?;
         Ok(store)
+    }
+
+    /// Reads without writing anything: no journal switch, no migration. Without pending
+    /// changes in a write-ahead log the file is opened immutable, which needs no lock or
+    /// shared-memory file, so it reads from read-only folders and media.
+    fn open_read_only(path: &Path) -> Result<Store> {
+        let query = if file::wal_has_changes(path) {
+            "mode=ro"
+        } else {
+            "immutable=1"
+        };
+        let conn = read_only_connection(path, query)?;
+        let version = identify(&conn, path)?;
+        if version != SCHEMA_VERSION {
+            return Err(if version > SCHEMA_VERSION {
+                Error::NewerSchema {
+                    path: path.to_path_buf(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                }
+            } else {
+                Error::NeedsUpgrade {
+                    path: path.to_path_buf(),
+                    found: version,
+                    supported: SCHEMA_VERSION,
+                }
+            });
+        }
+        conn.pragma_update(None, "query_only", true)?;
+        // A file opened read-only may come from someone else (a returned pack): its
+        // schema's triggers and views get no say in what runs.
+        conn.pragma_update(None, "trusted_schema", false)?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            access: Access::ReadOnly,
+        })
+    }
+
+    /// How this file is open.
+    pub fn access(&self) -> Access {
+        self.access
+    }
+
+    /// Fails, naming the file, when it is open read-only.
+    pub fn require_writable(&self) -> Result<()> {
+        match self.access {
+            Access::ReadWrite => Ok(()),
+            Access::ReadOnly => Err(Error::ReadOnly(self.path.clone())),
+        }
     }
 
     fn configure(&mut self) -> Result<()> {
@@ -108,6 +182,7 @@ impl Store {
     /// Starts a write transaction. Everything a use case writes goes through one, so a
     /// crash leaves either all of it or none.
     pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        self.require_writable()?;
         Ok(self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
@@ -138,9 +213,44 @@ impl Store {
     }
 }
 
+fn read_only_connection(path: &Path, query: &str) -> Result<Connection> {
+    Connection::open_with_flags(
+        file::uri(path, query)?,
+        OpenFlags::SQLITE_OPEN_READ_ONLY
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| Error::open(path, e))
+}
+
+/// Refuses a schema newer than this build's.
+fn check_version(version: i64, path: &Path) -> Result<()> {
+    if version > SCHEMA_VERSION {
+        return Err(Error::NewerSchema {
+            path: path.to_path_buf(),
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(())
+}
+
+/// The schema version of an open file, after checking it is a Factdesk project.
+fn identify(conn: &Connection, path: &Path) -> Result<i64> {
+    let app_id: i64 = conn
+        .pragma_query_value(None, "application_id", |r| r.get(0))
+        .map_err(|e| Error::open(path, e))?;
+    if app_id != APPLICATION_ID {
+        return Err(Error::NotAProject(path.to_path_buf()));
+    }
+    Ok(conn.pragma_query_value(None, "user_version", |r| r.get(0))?)
+}
+
 pub mod tx {
     //! Writes that take part in a caller's transaction.
-    pub use crate::candidates::replace as replace_candidates;
+    pub use crate::candidates::{
+        claim_document_ids, claims_to_rank, document_sentences, replace as replace_candidates,
+    };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
         mark_written, set_refutation_state, written_in,

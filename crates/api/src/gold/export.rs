@@ -305,32 +305,45 @@ impl Project {
         Ok(self.gold(req)?.1)
     }
 
-    /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`).
+    /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`),
+    /// all together or none; no output may be a project file or the project's own files.
     pub fn export_gold(
         &self,
         req: &GoldRequest,
         out: &Path,
         format: ExportFormat,
     ) -> Result<ExportReport> {
+        let inputs = crate::output::Inputs::project(self.path());
+        let card = beside(out, "card.md");
+        // Refused outputs are found before the gold data is gathered.
+        for path in [out, card.as_path()] {
+            crate::output::check(path, &inputs)?;
+        }
         let (lines, preview) = self.gold(req)?;
+        let mut outputs = crate::output::Outputs::new(inputs);
         let mut split_files = Vec::new();
         match format {
-            ExportFormat::Factdesk => write_lines(out, lines.iter().map(serde_json::to_value))?,
+            ExportFormat::Factdesk => write_lines(
+                out,
+                outputs.file(out)?,
+                lines.iter().map(serde_json::to_value),
+            )?,
             ExportFormat::Fever => {
-                write_lines(out, lines.iter().map(fever_line))?;
+                write_lines(out, outputs.file(out)?, lines.iter().map(fever_line))?;
                 for name in split_names(req.splits.len()) {
                     let path = beside(out, &format!("{name}.jsonl"));
                     write_lines(
                         &path,
+                        outputs.file(&path)?,
                         lines.iter().filter(|l| l.split == name).map(fever_line),
                     )?;
                     split_files.push(path.display().to_string());
                 }
             }
         }
-        let card = beside(out, "card.md");
         let text = super::export_card::card(&preview, req, format);
-        std::fs::write(&card, text).map_err(|e| io_error(&card, e))?;
+        outputs.bytes(&card, text.as_bytes())?;
+        outputs.commit()?;
         Ok(ExportReport {
             out: out.display().to_string(),
             card: card.display().to_string(),
@@ -451,22 +464,15 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     )
 }
 
-/// Writes to a temporary file and renames it into place, so a failed export leaves any
-/// earlier file whole.
+/// Writes one JSON value per line into an output being staged at `path`.
 fn write_lines(
     path: &Path,
+    file: &mut dyn Write,
     lines: impl Iterator<Item = serde_json::Result<serde_json::Value>>,
 ) -> Result<()> {
-    let tmp = beside(path, "partial");
-    let mut file =
-        std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(|e| io_error(&tmp, e))?);
     for line in lines {
         let line = line.map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
-        writeln!(file, "{line}").map_err(|e| io_error(&tmp, e))?;
+        writeln!(file, "{line}").map_err(|e| io_error(path, e))?;
     }
-    file.into_inner()
-        .map_err(|e| io_error(&tmp, e.into_error()))?
-        .sync_all()
-        .map_err(|e| io_error(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| io_error(path, e))
+    Ok(())
 }

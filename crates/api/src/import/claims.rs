@@ -136,12 +136,12 @@ pub fn from_row(preset: Preset, map: &FieldMap, file: &str, row: &Row) -> Result
 fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     let col = |name| map.column(name);
     let mut c = base(f.file, f.row, f.required_str(col("claim"))?);
-    c.ext_id = f.opt_str(col("id"))?;
+    c.ext_id = f.opt_id(col("id"))?;
     c.context = f.opt_str(col("context"))?;
     c.label = f.label(col("label"))?;
     c.source_url = f.opt_str(col("source_url"))?;
-    c.doc_ids = f.str_list(col("doc_ids"), true)?;
-    c.evidence = f.str_list(col("evidence"), false)?;
+    c.doc_ids = f.str_list(col("doc_ids"), true, true)?;
+    c.evidence = f.str_list(col("evidence"), false, false)?;
     c.refuted = f.opt_str(col("refuted"))?;
     c.metadata = f.object(col("metadata"))?;
     // Columns the format does not know are kept rather than silently dropped.
@@ -157,7 +157,7 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
 fn covid_fact(f: &Fields<'_>) -> Result<ClaimInput> {
     let mut c = base(f.file, f.row, f.required_str("claim")?);
     c.label = f.label("label")?;
-    c.evidence = f.str_list("evidence", false)?;
+    c.evidence = f.str_list("evidence", false, false)?;
     c.source_url = f.opt_str("gold_source")?;
     if let Some(flair) = f.opt_str("flair")? {
         c.metadata.insert("flair".into(), Value::String(flair));
@@ -167,7 +167,7 @@ fn covid_fact(f: &Fields<'_>) -> Result<ClaimInput> {
 
 fn wikifactcheck(f: &Fields<'_>) -> Result<ClaimInput> {
     let mut c = base(f.file, f.row, f.required_str("claim")?);
-    let id = f.required_str("id")?;
+    let id = f.required_id("id")?;
     c.ext_id = Some(format!("wikifactcheck:{id}"));
     c.context = f.opt_str("context")?;
     c.source_url = f.opt_str("url")?;
@@ -182,7 +182,7 @@ fn wikifactcheck(f: &Fields<'_>) -> Result<ClaimInput> {
 
 fn fever(f: &Fields<'_>) -> Result<ClaimInput> {
     let mut c = base(f.file, f.row, f.required_str("claim")?);
-    let id = f.required_str("id")?;
+    let id = f.required_id("id")?;
     c.ext_id = Some(format!("fever:{id}"));
     c.label = f.label("label")?;
     c.doc_ids_optional = true;

@@ -121,7 +121,7 @@ pub fn read(path: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadRow
 }
 
 fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
-    let ext_id = f.required_str("id")?;
+    let ext_id = f.required_id("id")?;
     let text = f.required_str("text")?;
     // FEVER's wiki pages carry their sentences in "lines" as "index<TAB>sentence" rows;
     // keeping them preserves FEVER's sentence numbering.
@@ -180,6 +180,14 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
                 error: Error::input(&name, 1, Some("text"), "the document is empty"),
                 raw: String::new(),
             }),
+            Ok(text) if text.contains('\0') => {
+                let at = text.find('\0').unwrap_or(0);
+                let line = text[..at].matches('\n').count() as u64 + 1;
+                Err(BadRow {
+                    error: rows::nul_error(&name, line, "text"),
+                    raw: String::new(),
+                })
+            }
             Ok(text) => {
                 let ext_id = p
                     .file_stem()

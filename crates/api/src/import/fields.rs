@@ -26,28 +26,66 @@ impl Fields<'_> {
 
     /// A required, non-blank string.
     pub fn required_str(&self, column: &str) -> Result<String> {
+        self.required(column)?;
+        self.opt_str(column).map(|s| s.unwrap_or_default())
+    }
+
+    /// A required id: text, or a number kept exactly as written.
+    pub fn required_id(&self, column: &str) -> Result<String> {
+        self.required(column)?;
+        self.opt_id(column).map(|s| s.unwrap_or_default())
+    }
+
+    fn required(&self, column: &str) -> Result<()> {
         match self.row.fields.get(column) {
             None => Err(self.err(column, "missing: every row needs this field")),
             Some(Value::String(s)) if s.trim().is_empty() => Err(self.err(column, "is empty")),
-            Some(_) => self.opt_str(column).map(|s| s.unwrap_or_default()),
+            Some(_) => Ok(()),
         }
     }
 
-    /// An optional string; numbers are accepted and written as text (ids often are numbers).
+    /// An optional string. A number is refused: only ids may be numbers.
     pub fn opt_str(&self, column: &str) -> Result<Option<String>> {
         match self.get(column) {
             None => Ok(None),
             Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
-            Some(Value::Number(n)) => Ok(Some(n.to_string())),
             Some(v) => Err(self.err(column, format!("expected text, found {}", json_kind(v)))),
         }
     }
 
-    /// A list of strings: a JSON array, or in CSV/TSV a cell holding a JSON array or
-    /// values separated by `|`.
-    pub fn str_list(&self, column: &str, split_bars: bool) -> Result<Vec<String>> {
+    /// An optional id: text, or a number kept exactly as written (ids often are numbers,
+    /// and one beyond a float's precision must not collide with its neighbour).
+    pub fn opt_id(&self, column: &str) -> Result<Option<String>> {
+        match self.get(column) {
+            Some(Value::Number(n)) => Ok(Some(self.number_text(column, n))),
+            Some(Value::String(s)) => Ok(Some(s.trim().to_string())),
+            None => Ok(None),
+            Some(v) => Err(self.err(
+                column,
+                format!("expected text or a number, found {}", json_kind(v)),
+            )),
+        }
+    }
+
+    fn number_text(&self, key: &str, n: &serde_json::Number) -> String {
+        self.row
+            .exact
+            .get(key)
+            .cloned()
+            .unwrap_or_else(|| n.to_string())
+    }
+
+    /// A list of strings (of ids, which may be numbers, with `ids`): a JSON array, or in
+    /// CSV/TSV a cell holding a JSON array or values separated by `|`.
+    pub fn str_list(&self, column: &str, split_bars: bool, ids: bool) -> Result<Vec<String>> {
         let value = match self.get(column) {
             None => return Ok(Vec::new()),
+            Some(v @ Value::String(_)) if self.row.typed => {
+                return Err(self.err(
+                    column,
+                    format!("expected a list of text, found {}", json_kind(v)),
+                ))
+            }
             Some(Value::String(s)) if s.trim_start().starts_with('[') => {
                 serde_json::from_str::<Value>(s)
                     .map_err(|e| self.err(column, format!("holds an invalid JSON list: {e}")))?
@@ -76,7 +114,7 @@ impl Fields<'_> {
             .enumerate()
             .map(|(i, item)| match item {
                 Value::String(s) => Ok(s.trim().to_string()),
-                Value::Number(n) => Ok(n.to_string()),
+                Value::Number(n) if ids => Ok(self.number_text(&format!("{column}[{i}]"), &n)),
                 other => Err(self.err(
                     column,
                     format!("item {} should be text, found {}", i + 1, json_kind(&other)),
@@ -90,7 +128,7 @@ impl Fields<'_> {
     pub fn object(&self, column: &str) -> Result<serde_json::Map<String, Value>> {
         let value = match self.get(column) {
             None => return Ok(serde_json::Map::new()),
-            Some(Value::String(s)) => serde_json::from_str::<Value>(s)
+            Some(Value::String(s)) if !self.row.typed => serde_json::from_str::<Value>(s)
                 .map_err(|e| self.err(column, format!("holds invalid JSON: {e}")))?,
             Some(v) => v.clone(),
         };

@@ -1,7 +1,8 @@
 //! Importing claims and evidence documents.
 //!
 //! Everything is read and checked before anything is written, and the writing happens
-//! in one transaction: a failed import leaves the project exactly as it was. Rows carry a
+//! in one transaction with the new claims' candidates: a failed or killed import leaves
+//! the project exactly as it was. Rows carry a
 //! content hash, so importing the same rows again adds nothing, while a row whose id is
 //! already taken by different content is refused.
 
@@ -20,7 +21,6 @@ use crate::dto::ImportReport;
 use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
-use factdesk_core::ranking::Ranker;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -119,6 +119,20 @@ pub fn import(
             "nothing to import: name a claims file or --docs",
         ));
     }
+    project.store.require_writable()?;
+    let inputs = req
+        .claims
+        .iter()
+        .chain(&req.documents)
+        .fold(crate::output::Inputs::project(project.path()), |i, p| {
+            i.file(p)
+        });
+    if req.skip_invalid {
+        // The rejects files are refused now, before the project changes.
+        for path in req.claims.iter().chain(&req.documents) {
+            crate::output::check(&rejects::rejects_path(path), &inputs)?;
+        }
+    }
     if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
         return Err(Error::new(
             ErrorCode::InvalidInput,
@@ -207,10 +221,7 @@ pub fn import(
         skip_invalid: req.skip_invalid,
     };
     write::write(project, &batch, &mut rejects, &mut report, progress)?;
-    rejects.finish(&mut report)?;
-    // New claims with documents get their candidates now, so the work can start.
-    let ranked = project.rank(Ranker::Fused, crate::rank::DEFAULT_K, true, progress)?;
-    report.claims_ranked = ranked.claims;
+    rejects.finish(&mut report, &inputs)?;
     Ok(report)
 }
 

@@ -2,10 +2,10 @@
 
 use super::rows::BadRow;
 use crate::dto::ImportReport;
+use crate::output::{Inputs, Outputs};
 use crate::{Error, Result};
 use std::collections::BTreeMap;
-use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 #[derive(Debug, Default)]
 pub struct Rejects {
@@ -29,12 +29,14 @@ impl Rejects {
         Ok(())
     }
 
-    /// Writes `<input>.rejects.jsonl` for each input with rejected rows.
-    pub fn finish(self, report: &mut ImportReport) -> Result<()> {
+    /// Writes `<input>.rejects.jsonl` for each input with rejected rows, all together; none
+    /// may be one of `inputs` or a project file.
+    pub fn finish(self, report: &mut ImportReport, inputs: &Inputs) -> Result<()> {
+        let mut outputs = Outputs::new(inputs.clone());
         for (file, rows) in self.by_file {
-            let out = format!("{file}.rejects.jsonl");
-            let mut w = std::fs::File::create(&out)
-                .map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
+            let out = rejects_path(Path::new(&file));
+            let w = outputs.file(&out)?;
+            let shown = out.display().to_string();
             for (error, raw) in &rows {
                 let loc = error.location.as_ref();
                 let line = serde_json::json!({
@@ -43,11 +45,18 @@ impl Rejects {
                     "reason": error.message,
                     "row": raw,
                 });
-                writeln!(w, "{line}").map_err(|e| Error::io(&format!("cannot write {out}"), &e))?;
+                writeln!(w, "{line}")
+                    .map_err(|e| Error::io(&format!("cannot write {shown}"), &e))?;
             }
             report.rejected += rows.len() as u64;
-            report.rejects_file = Some(out);
+            report.rejects_file = Some(shown);
         }
+        outputs.commit()?;
         Ok(())
     }
+}
+
+/// Where the rejected rows of `input` go: `<input>.rejects.jsonl` beside it.
+pub fn rejects_path(input: &Path) -> PathBuf {
+    factdesk_store::sibling(input, ".rejects.jsonl")
 }

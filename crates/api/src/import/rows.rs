@@ -2,7 +2,9 @@
 //! file, line and field.
 
 use crate::{Error, Result};
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -18,6 +20,11 @@ pub struct Row {
     pub fields: Map<String, Value>,
     /// The row's own text, for the rejects file.
     pub raw: String,
+    /// Whether values carry JSON types (JSON Lines); CSV and TSV cells are all text.
+    pub typed: bool,
+    /// Numbers as written, where a float could not hold them exactly (an id beyond 2^64),
+    /// keyed by field, or `field[i]` for an item of a list.
+    pub exact: HashMap<String, String>,
 }
 
 /// A row that could not be read, with enough to report or skip it.
@@ -167,11 +174,22 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
         }
     };
     match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(fields)) => Ok(Row {
-            line,
-            fields,
-            raw: text.to_string(),
-        }),
+        Ok(Value::Object(fields)) => {
+            let row = Row {
+                line,
+                exact: exact_numbers(text, &fields),
+                fields,
+                raw: text.to_string(),
+                typed: true,
+            };
+            match field_with_nul(&row.fields) {
+                Some(field) => Err(BadRow {
+                    error: nul_error(name, line, &field),
+                    raw: row.raw,
+                }),
+                None => Ok(row),
+            }
+        }
         Ok(other) => Err(BadRow {
             error: Error::input(
                 name,
@@ -201,6 +219,64 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
             })
         }
     }
+}
+
+/// A number serde_json holds as a float lost digits if it was written as an integer or
+/// beyond a float's precision; keep the text of every such number as written.
+fn exact_numbers(text: &str, fields: &Map<String, Value>) -> HashMap<String, String> {
+    let inexact = |v: &Value| matches!(v, Value::Number(n) if n.is_f64());
+    let any = fields.values().any(|v| match v {
+        Value::Array(items) => items.iter().any(inexact),
+        v => inexact(v),
+    });
+    let mut out = HashMap::new();
+    if !any {
+        return out;
+    }
+    let Ok(raw) = serde_json::from_str::<HashMap<String, &RawValue>>(text) else {
+        return out;
+    };
+    for (key, value) in raw {
+        match fields.get(&key) {
+            Some(v) if inexact(v) => {
+                out.insert(key, value.get().trim().to_string());
+            }
+            Some(Value::Array(items)) if items.iter().any(inexact) => {
+                if let Ok(list) = serde_json::from_str::<Vec<&RawValue>>(value.get()) {
+                    for (i, item) in list.iter().enumerate() {
+                        out.insert(format!("{key}[{i}]"), item.get().trim().to_string());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The top-level field holding a NUL character anywhere in its value (or a key).
+fn field_with_nul(fields: &Map<String, Value>) -> Option<String> {
+    fn has_nul(v: &Value) -> bool {
+        match v {
+            Value::String(s) => s.contains('\0'),
+            Value::Array(items) => items.iter().any(has_nul),
+            Value::Object(m) => m.iter().any(|(k, v)| k.contains('\0') || has_nul(v)),
+            _ => false,
+        }
+    }
+    fields
+        .iter()
+        .find(|(k, v)| k.contains('\0') || has_nul(v))
+        .map(|(k, _)| k.replace('\0', "\\u0000"))
+}
+
+pub(crate) fn nul_error(name: &str, line: u64, field: &str) -> Error {
+    Error::input(
+        name,
+        line,
+        Some(field),
+        "holds a NUL character (\\u0000), which text may not contain",
+    )
 }
 
 /// serde_json appends " at line 1 column 17"; we report the position ourselves.
@@ -291,13 +367,25 @@ fn read_delimited(
     let mut rows = Vec::new();
     let mut record = csv::ByteRecord::new();
     loop {
-        let line = reader.position().line() + 1;
+        let line = reader.position().line();
         match reader.read_byte_record(&mut record) {
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
+                // The error knows where its record starts, even after multi-line fields.
+                let line = e.position().map_or(line, csv::Position::line);
+                let message = match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => format!(
+                        "the row has {} but the header has {}",
+                        fields(*len),
+                        fields(*expected_len)
+                    ),
+                    _ => format!("malformed row: {e}"),
+                };
                 rows.push(Err(BadRow {
-                    error: Error::input(name, line, None, format!("malformed row: {e}")),
+                    error: Error::input(name, line, None, message),
                     raw: String::new(),
                 }));
                 continue;
@@ -307,6 +395,14 @@ fn read_delimited(
         rows.push(delimited_row(name, line, &header_names, &record));
     }
     Ok(rows)
+}
+
+fn fields(n: u64) -> String {
+    if n == 1 {
+        "1 field".to_string()
+    } else {
+        format!("{n} fields")
+    }
 }
 
 fn delimited_row(
@@ -344,12 +440,20 @@ fn delimited_row(
                 raw: raw(),
             });
         };
+        if value.contains('\0') {
+            return Err(BadRow {
+                error: nul_error(name, line, header),
+                raw: raw(),
+            });
+        }
         fields.insert(header.clone(), Value::String(value.to_string()));
     }
     Ok(Row {
         line,
         fields,
         raw: raw(),
+        typed: false,
+        exact: HashMap::new(),
     })
 }
 

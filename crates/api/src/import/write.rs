@@ -1,4 +1,4 @@
-//! Writing checked import rows in one transaction.
+//! Writing checked import rows, and the new claims' candidates, in one transaction.
 
 use super::claims::ClaimInput;
 use super::documents::{self, DocumentInput};
@@ -6,8 +6,9 @@ use super::rejects::Rejects;
 use super::{digest, Preset};
 use crate::dto::ImportReport;
 use crate::settings::EvidenceStance;
-use crate::{Error, ErrorCode, Progress, Project, Result};
+use crate::{rank, Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::claim::Label;
+use factdesk_core::ranking::Ranker;
 use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, SearchIndex};
 use rusqlite::Connection;
 use std::collections::HashMap;
@@ -82,8 +83,21 @@ pub(super) fn write(
     }
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     report.evidence_stance = choose_stance(&tx, batch.preset)?;
+    // New claims get their candidates in the same transaction, so no claim is ever stored
+    // without them. Ranking searches the new rows, so the index commits them first.
+    let index = ids.index.commit(&tx)?;
+    let unranked = tx::claims_to_rank(&tx, true)?;
+    let computed = rank::compute_candidates(
+        &tx,
+        &index,
+        &unranked,
+        Ranker::Fused,
+        rank::DEFAULT_K,
+        progress,
+    )?;
+    report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    progress.phase("committing", 0);
     tx.commit()?;
-    ids.index.commit(&project.store)?;
     Ok(())
 }
 

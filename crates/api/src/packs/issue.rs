@@ -50,6 +50,7 @@ impl Project {
                 "refutation writing is not handed out in packs yet: its answers become new claims, which need the project",
             ));
         }
+        crate::output::check(out, &crate::output::Inputs::project(self.path()))?;
         if out.exists() {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,

@@ -28,6 +28,11 @@ impl Project {
             ));
         }
         let out = out.map_or_else(|| default_results_path(&pack), Path::to_path_buf);
+        let manifest = self.pack_manifest()?;
+        // An earlier results file of this pack is replaced; any other project never is.
+        if factdesk_store::is_project_file(&out) && !results_of(&out, manifest.as_ref()) {
+            crate::output::check(&out, &crate::output::Inputs::project(&pack))?;
+        }
         if same_file(&out, &pack) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -58,6 +63,22 @@ impl Project {
         tracing::info!(pack = %pack.display(), results = %out.display(), "results returned");
         Ok(out)
     }
+}
+
+/// Whether `file` is a results file of the same pack, read without writing to it.
+fn results_of(file: &Path, manifest: Option<&super::Manifest>) -> bool {
+    let Some(manifest) = manifest else {
+        return false;
+    };
+    factdesk_store::Store::open_with(file, factdesk_store::Access::ReadOnly)
+        .ok()
+        .and_then(|s| {
+            factdesk_store::pack_file::read_manifest(s.conn())
+                .ok()
+                .flatten()
+        })
+        .and_then(|(text, _)| serde_json::from_str::<super::Manifest>(&text).ok())
+        .is_some_and(|m| m.pack_id == manifest.pack_id)
 }
 
 fn same_file(a: &Path, b: &Path) -> bool {

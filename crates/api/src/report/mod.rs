@@ -19,6 +19,7 @@ use factdesk_core::checks::is_negation_cue;
 use factdesk_core::text::{normalize_token, tokens};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
 
 /// Everything in the report; `--json` writes this.
 #[derive(Debug, Clone, Serialize)]
@@ -112,7 +113,60 @@ struct ClaimText {
     is_refutation: bool,
 }
 
+/// Where `factdesk report` writes: the HTML page, and optionally the JSON and a folder of
+/// CSV tables (created if missing).
+#[derive(Debug, Clone, Default)]
+pub struct ReportFiles {
+    pub html: PathBuf,
+    pub json: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
+}
+
 impl Project {
+    /// Writes the report's files, all together or none: every output is checked (never
+    /// the project or its files, never a project file) and written before any is moved
+    /// into place. Returns the files written.
+    pub fn write_report(
+        &self,
+        req: &AgreementRequest,
+        files: &ReportFiles,
+    ) -> Result<Vec<PathBuf>> {
+        let inputs = crate::output::Inputs::project(self.path());
+        // Refused outputs are found before the figures, which take a while, are gathered.
+        for path in std::iter::once(&files.html).chain(&files.json) {
+            crate::output::check(path, &inputs)?;
+        }
+        let mut outputs = crate::output::Outputs::new(inputs);
+        let report = self.report(req)?;
+        outputs.bytes(&files.html, html::render(&report).as_bytes())?;
+        if let Some(json) = &files.json {
+            let text = serde_json::to_string_pretty(&report)
+                .map_err(|e| crate::Error::new(crate::ErrorCode::Io, e.to_string()))?;
+            outputs.bytes(json, text.as_bytes())?;
+        }
+        if let Some(dir) = &files.csv {
+            if dir.exists() && !dir.is_dir() {
+                return Err(crate::Error::new(
+                    crate::ErrorCode::InvalidInput,
+                    format!(
+                        "{} is a file; --csv names a folder for the tables",
+                        dir.display()
+                    ),
+                ));
+            }
+            for (name, bytes) in tables::render_all(&report)? {
+                let path: &Path = &dir.join(name);
+                outputs
+                    .file_in_new_folder(path)?
+                    .write_all(&bytes)
+                    .map_err(|e| {
+                        crate::Error::io(&format!("cannot write {}", path.display()), &e)
+                    })?;
+            }
+        }
+        outputs.commit()
+    }
+
     /// Gathers the report; agreement intervals use `req`'s bootstrap and seed. Who counts
     /// is the dashboard's rule (flagged annotators out unless the lead included them), so
     /// `req.include_flagged` is not used.

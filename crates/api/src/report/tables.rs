@@ -3,21 +3,18 @@
 
 use super::Report;
 use crate::{Error, ErrorCode, Result};
-use std::path::{Path, PathBuf};
 
-/// Writes every table into `dir` (created if missing); returns the files written.
-pub fn write_all(r: &Report, dir: &Path) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+/// Every table as (file name, CSV bytes); [`crate::Project::write_report`] writes them.
+pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
     let mut written = Vec::new();
     let mut table = |name: &str, header: &[&str], rows: Vec<Vec<String>>| -> Result<()> {
-        let path = dir.join(name);
-        let mut w = csv::Writer::from_path(&path).map_err(|e| io(&path, e))?;
-        w.write_record(header).map_err(|e| io(&path, e))?;
+        let mut w = csv::Writer::from_writer(Vec::new());
+        w.write_record(header).map_err(|e| io(name, e))?;
         for row in rows {
-            w.write_record(&row).map_err(|e| io(&path, e))?;
+            w.write_record(&row).map_err(|e| io(name, e))?;
         }
-        w.flush().map_err(|e| io(&path, e))?;
-        written.push(path);
+        let bytes = w.into_inner().map_err(|e| io(name, e.error()))?;
+        written.push((name.to_string(), bytes));
         Ok(())
     };
     table(
@@ -290,9 +287,6 @@ fn opt<T: ToString>(v: Option<T>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
-fn io(path: &Path, e: impl std::fmt::Display) -> Error {
-    Error::new(
-        ErrorCode::Io,
-        format!("cannot write {}: {e}", path.display()),
-    )
+fn io(name: &str, e: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::Io, format!("cannot render {name}: {e}"))
 }

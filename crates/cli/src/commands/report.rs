@@ -1,7 +1,7 @@
 //! `factdesk report`: the agreement report a lead hands on with a dataset.
 
 use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::report::{html, tables};
+use factdesk_api::report::ReportFiles;
 use std::path::PathBuf;
 
 /// Write a self-contained HTML report of a project: agreement per task kind (with 95%
@@ -10,6 +10,8 @@ use std::path::PathBuf;
 ///
 /// The HTML has its styles and SVG charts inline and loads nothing, so it opens offline.
 /// --json writes the same figures as one JSON object; --csv writes one CSV per table.
+/// The files appear all together or not at all, and none may be a project file or the
+/// project's own files.
 /// Flagged annotators are left out unless the lead included them (`factdesk annotators`),
 /// as on the dashboard; trick sentences never count.
 #[derive(Debug, clap::Args)]
@@ -40,18 +42,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         seed: a.seed,
         ..AgreementRequest::default()
     };
-    let report = project.report(&req)?;
-    write(&a.out, html::render(&report))?;
-    if let Some(path) = &a.json {
-        write(path, serde_json::to_string_pretty(&report)?)?;
-    }
-    if let Some(dir) = &a.csv {
-        tables::write_all(&report, dir)?;
-    }
-    println!("wrote {}", a.out.display());
+    let files = ReportFiles {
+        html: a.out,
+        json: a.json,
+        csv: a.csv,
+    };
+    project.write_report(&req, &files)?;
+    println!("wrote {}", files.html.display());
     Ok(())
-}
-
-fn write(path: &std::path::Path, text: String) -> anyhow::Result<()> {
-    std::fs::write(path, text).map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))
 }

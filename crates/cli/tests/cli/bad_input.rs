@@ -158,3 +158,135 @@ fn skip_invalid_imports_good_rows_and_writes_rejects_beside_the_input() {
         .unwrap_or("")
         .contains("invalid JSON"));
 }
+
+#[test]
+fn a_number_as_claim_is_refused() {
+    let input = "{\"id\": \"t1\", \"claim\": \"Fine.\"}\n{\"id\": \"t2\", \"claim\": 42}\n";
+    assert_refused(
+        "typed.jsonl",
+        input.as_bytes(),
+        2,
+        Some("claim"),
+        "expected text, found a number",
+    );
+}
+
+#[test]
+fn a_string_as_evidence_list_is_refused() {
+    let input =
+        "{\"id\": \"t3\", \"claim\": \"Fine.\", \"evidence\": \"one sentence, not a list\"}\n";
+    assert_refused(
+        "evidence.jsonl",
+        input.as_bytes(),
+        1,
+        Some("evidence"),
+        "expected a list of text, found a string",
+    );
+}
+
+#[test]
+fn an_object_as_id_is_refused() {
+    let input = "{\"id\": {\"n\": 1}, \"claim\": \"Fine.\"}\n";
+    assert_refused(
+        "id.jsonl",
+        input.as_bytes(),
+        1,
+        Some("id"),
+        "expected text or a number, found an object",
+    );
+}
+
+#[test]
+fn a_number_in_the_evidence_list_is_refused() {
+    let input = "{\"id\": \"t4\", \"claim\": \"Fine.\", \"evidence\": [\"A sentence.\", 7]}\n";
+    assert_refused(
+        "items.jsonl",
+        input.as_bytes(),
+        1,
+        Some("evidence"),
+        "item 2 should be text, found a number",
+    );
+}
+
+const NUL: &str = "holds a NUL character (\\u0000), which text may not contain";
+
+#[test]
+fn an_escaped_nul_is_refused_wherever_it_hides() {
+    let claim = "{\"id\": \"z0\", \"claim\": \"Fine.\"}\n{\"id\": \"z1\", \"claim\": \"Bad\\u0000claim.\"}\n";
+    assert_refused("nul.jsonl", claim.as_bytes(), 2, Some("claim"), NUL);
+    let nested =
+        "{\"id\": \"z2\", \"claim\": \"Fine.\", \"metadata\": {\"note\": [\"x\\u0000\"]}}\n";
+    assert_refused("nested.jsonl", nested.as_bytes(), 1, Some("metadata"), NUL);
+}
+
+#[test]
+fn a_nul_byte_in_a_csv_cell_is_refused() {
+    assert_refused(
+        "nul.csv",
+        b"id,claim,context\nn1,Fine.,ok\nn2,Fine.,bad\0context\n",
+        3,
+        Some("context"),
+        NUL,
+    );
+}
+
+#[test]
+fn a_nul_in_a_text_document_is_refused() {
+    let (dir, p) = setup();
+    let before = (stats(&p), content_digest(&p));
+    let docs = dir.path().join("docs");
+    std::fs::create_dir(&docs).unwrap_or_else(|e| panic!("{e}"));
+    let doc = docs.join("d1.txt");
+    std::fs::write(&doc, "First line.\nSecond\0 line.\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([Path::new("import"), &p, Path::new("--docs"), &docs]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let place = format!("{}:2: field \"text\": {NUL}", doc.display());
+    assert!(msg.contains(&place), "{msg}");
+    assert_eq!((stats(&p), content_digest(&p)), before);
+}
+
+#[test]
+fn a_ragged_csv_row_is_reported_at_its_own_line() {
+    // The quoted context spans lines 2 and 3, so the short row is line 5.
+    let input = b"id,claim,context\ng1,Fine.,\"two\nlines\"\ng2,Fine.,ok\ng3,Short\n";
+    assert_refused(
+        "ragged.csv",
+        input,
+        5,
+        None,
+        "the row has 2 fields but the header has 3",
+    );
+    let tsv = b"id\tclaim\nh1\tFine.\nh2\tToo\tmany\n";
+    assert_refused(
+        "ragged.tsv",
+        tsv,
+        3,
+        None,
+        "the row has 3 fields but the header has 2",
+    );
+}
+
+#[test]
+fn integer_ids_are_kept_exactly_as_written() {
+    let (dir, p) = setup();
+    let input = "{\"id\": 9007199254740993, \"claim\": \"One.\"}\n{\"id\": 9007199254740994, \"claim\": \"Two.\"}\n{\"id\": 123456789012345678901234567890, \"claim\": \"Three.\"}\n{\"id\": 123456789012345678901234567891, \"claim\": \"Four.\"}\n";
+    let file = dir.path().join("ids.jsonl");
+    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &file]);
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let mut ids: Vec<String> = conn
+        .prepare("SELECT ext_id FROM claims WHERE ext_id NOT LIKE 'good-%' ORDER BY ext_id")
+        .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect())
+        .unwrap_or_else(|e| panic!("{e}"));
+    ids.sort();
+    assert_eq!(
+        ids,
+        [
+            "123456789012345678901234567890",
+            "123456789012345678901234567891",
+            "9007199254740993",
+            "9007199254740994"
+        ]
+    );
+}

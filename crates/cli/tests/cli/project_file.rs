@@ -134,3 +134,174 @@ fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     drop(conn);
     assert_eq!((stats(&p), content_digest(&p)), before);
 }
+
+/// Runs `stats` on a file that must be refused and checks that not a byte of it (or of its
+/// folder) changed, and what the message says.
+fn refused_untouched(dir: &Path, file: &Path, says: &[&str]) {
+    let listing = |d: &Path| -> Vec<(std::ffi::OsString, Vec<u8>)> {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .flatten()
+            .map(|e| (e.file_name(), std::fs::read(e.path()).unwrap_or_default()))
+            .collect();
+        v.sort();
+        v
+    };
+    let before = listing(dir);
+    for cmd in ["stats", "tasks"] {
+        let mut args = vec![std::ffi::OsStr::new(cmd), file.as_os_str()];
+        if cmd == "tasks" {
+            args.extend(["--kind", "label"].map(std::ffi::OsStr::new));
+        }
+        let out = factdesk(&args);
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {msg}");
+        for s in says {
+            assert!(msg.contains(s), "{cmd} should say {s:?}: {msg}");
+        }
+    }
+    assert!(
+        listing(dir) == before,
+        "{} or its folder changed",
+        file.display()
+    );
+}
+
+#[test]
+fn a_newer_project_in_rollback_journal_mode_keeps_every_byte() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(mode, "delete");
+    conn.pragma_update(None, "user_version", 999)
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(conn);
+    refused_untouched(
+        dir.path(),
+        &p,
+        &[
+            "written by a newer Factdesk (schema version 999;",
+            "the file was not changed",
+        ],
+    );
+}
+
+#[test]
+fn foreign_sqlite_files_keep_every_byte() {
+    for mode in ["DELETE", "WAL"] {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let f = dir.path().join("other.fdesk");
+        let conn = rusqlite::Connection::open(&f).unwrap_or_else(|e| panic!("{e}"));
+        let _: String = conn
+            .query_row(&format!("PRAGMA journal_mode = {mode}"), [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch("CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap_or_else(|e| panic!("{e}"));
+        drop(conn);
+        refused_untouched(
+            dir.path(),
+            &f,
+            &["other.fdesk is not a Factdesk project file"],
+        );
+    }
+}
+
+#[test]
+fn a_file_that_is_not_sqlite_keeps_every_byte() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let f = dir.path().join("notes.fdesk");
+    std::fs::write(&f, "SQLite? No: just some notes.\n".repeat(10))
+        .unwrap_or_else(|e| panic!("{e}"));
+    refused_untouched(
+        dir.path(),
+        &f,
+        &["notes.fdesk is not a Factdesk project file"],
+    );
+}
+
+/// Claims that have documents but no candidates.
+fn unranked(project: &Path) -> i64 {
+    let conn = rusqlite::Connection::open(project).unwrap_or_else(|e| panic!("{e}"));
+    conn.query_row(
+        "SELECT count(*) FROM claims c WHERE EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
+           AND NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)",
+        [],
+        |r| r.get(0),
+    )
+    .unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn an_import_killed_while_ranking_leaves_no_claim_without_candidates() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let seed = dir.path().join("seed.jsonl");
+    std::fs::write(
+        &seed,
+        "{\"id\": \"seed\", \"claim\": \"Present before.\", \"evidence\": [\"It was there.\"]}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &seed]);
+    let before = (stats(&p), content_digest(&p));
+    let input = big_input(dir.path(), 200);
+    // The test hook aborts the process, as a kill would, when ranking starts: after the
+    // claims are stored, before their candidates are.
+    let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("import")
+        .arg(&p)
+        .arg(&input)
+        .env("FACTDESK_TEST_ABORT_AT_PHASE", "ranking")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        !out.status.success(),
+        "the import was not stopped while ranking"
+    );
+    assert_eq!(unranked(&p), 0, "claims were left without candidates");
+    assert_eq!((stats(&p), content_digest(&p)), before);
+    // Run again to the end, every new claim has its candidates.
+    ok([Path::new("import"), &p, &input]);
+    assert_eq!(unranked(&p), 0);
+    assert_eq!(stats(&p)["claims"], 201);
+}
+
+#[test]
+fn a_foreign_file_with_changes_in_its_log_is_not_checkpointed() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let live = dir.path().join("live");
+    let copy = dir.path().join("copy");
+    for d in [&live, &copy] {
+        std::fs::create_dir(d).unwrap_or_else(|e| panic!("{e}"));
+    }
+    let conn = rusqlite::Connection::open(live.join("other.db")).unwrap_or_else(|e| panic!("{e}"));
+    let _: String = conn
+        .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    conn.execute_batch(
+        "PRAGMA wal_autocheckpoint = 0; CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('only in the log');",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    // A copy taken while the log still holds the changes, as after a crash.
+    for name in ["other.db", "other.db-wal"] {
+        std::fs::copy(live.join(name), copy.join(name)).unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(conn);
+    let f = copy.join("other.db");
+    let read = |name: &str| std::fs::read(copy.join(name)).unwrap_or_default();
+    let before = (read("other.db"), read("other.db-wal"));
+    assert!(!before.1.is_empty());
+    let out = factdesk([Path::new("stats"), &f]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not a Factdesk project file"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        (read("other.db"), read("other.db-wal")) == before,
+        "the foreign file or its log changed"
+    );
+}

@@ -1,0 +1,167 @@
+//! Telling what a file is, and whether it may be written, before SQLite touches it.
+//!
+//! Opening a file with SQLite and running a pragma such as `journal_mode=WAL` already
+//! writes to it, so a foreign file, a file from a newer Factdesk or a read-only file is
+//! recognised from its first 100 bytes and its permissions first.
+
+use crate::{Error, Result};
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Marks a SQLite file as a Factdesk project (`PRAGMA application_id`, "FDES").
+pub(crate) const APPLICATION_ID: i64 = 0x4644_4553;
+
+const MAGIC: &[u8; 16] = b"SQLite format 3\0";
+
+/// How a project file is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Access {
+    /// Reads and writes; older schemas are migrated.
+    ReadWrite,
+    /// Reads only: no journal switch, no migration, nothing written.
+    ReadOnly,
+}
+
+/// What the file's SQLite header says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Header {
+    pub user_version: i64,
+    pub application_id: i64,
+}
+
+/// `path` with `suffix` appended to its name (`p.fdesk` → `p.fdesk-wal`).
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let mut s = path.as_os_str().to_owned();
+    s.push(suffix);
+    PathBuf::from(s)
+}
+
+/// Whether SQLite's write-ahead log beside `path` holds changes not yet in the file
+/// itself; the header may then be behind.
+pub(crate) fn wal_has_changes(path: &Path) -> bool {
+    std::fs::metadata(sibling(path, "-wal")).is_ok_and(|m| m.len() > 0)
+}
+
+/// Reads the header without SQLite. `Ok(None)`: not a SQLite file at all.
+pub(crate) fn header(path: &Path) -> Result<Option<Header>> {
+    let meta = std::fs::metadata(path).map_err(|_| Error::NotFound(path.to_path_buf()))?;
+    if meta.is_dir() {
+        return Err(Error::IsFolder(path.to_path_buf()));
+    }
+    let mut bytes = Vec::with_capacity(100);
+    std::fs::File::open(path)
+        .and_then(|f| f.take(100).read_to_end(&mut bytes))
+        .map_err(|e| Error::Unreadable {
+            path: path.to_path_buf(),
+            source: e,
+        })?;
+    if bytes.len() < 100 || &bytes[..16] != MAGIC {
+        return Ok(None);
+    }
+    let word = |at: usize| {
+        i64::from(i32::from_be_bytes([
+            bytes[at],
+            bytes[at + 1],
+            bytes[at + 2],
+            bytes[at + 3],
+        ]))
+    };
+    Ok(Some(Header {
+        user_version: word(60),
+        application_id: word(68),
+    }))
+}
+
+/// Refuses a file that is not a Factdesk project or comes from a newer Factdesk, from its
+/// header alone. When the write-ahead log holds changes the header may predate them (a
+/// project just created by a program still running), so the verdict is left to SQLite.
+pub(crate) fn check_header(path: &Path, supported: i64) -> Result<()> {
+    let pending = wal_has_changes(path);
+    match header(path)? {
+        None if pending => Ok(()),
+        None => Err(Error::NotAProject(path.to_path_buf())),
+        Some(h) if h.user_version > supported => Err(Error::NewerSchema {
+            path: path.to_path_buf(),
+            found: h.user_version,
+            supported,
+        }),
+        Some(h) if h.application_id != APPLICATION_ID && !pending => {
+            Err(Error::NotAProject(path.to_path_buf()))
+        }
+        Some(_) => Ok(()),
+    }
+}
+
+/// True when `path` is a Factdesk project (or pack) file, judged by its content.
+pub fn is_project_file(path: &Path) -> bool {
+    matches!(header(path), Ok(Some(h)) if h.application_id == APPLICATION_ID)
+}
+
+/// Whether the project at `path` can be written: the file and its folder (where SQLite
+/// keeps its journal) must both be writable. A file or folder whose permissions grant no
+/// write access to anyone counts as read-only even for an administrator, who could
+/// otherwise write through them.
+pub fn writable(path: &Path) -> bool {
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    [path, folder.as_path()]
+        .iter()
+        .all(|p| std::fs::metadata(p).is_ok_and(|m| !m.permissions().readonly()) && may_write(p))
+}
+
+#[cfg(unix)]
+fn may_write(p: &Path) -> bool {
+    rustix::fs::access(p, rustix::fs::Access::WRITE_OK).is_ok()
+}
+
+#[cfg(not(unix))]
+fn may_write(_: &Path) -> bool {
+    true
+}
+
+/// A `file:` URI for `path` with `query`, for opening with SQLite's URI parameters.
+pub(crate) fn uri(path: &Path, query: &str) -> Result<String> {
+    let absolute = std::path::absolute(path).map_err(|e| Error::Unreadable {
+        path: path.to_path_buf(),
+        source: e,
+    })?;
+    let mut text = absolute.to_string_lossy().into_owned();
+    if cfg!(windows) {
+        // SQLite reads `file:/C:/dir/p.fdesk` on Windows.
+        text = format!("/{}", text.replace('\\', "/"));
+    }
+    let mut out = String::from("file:");
+    for b in text.bytes() {
+        match b {
+            b'/' | b'-' | b'_' | b'.' | b'~' => out.push(char::from(b)),
+            b':' if cfg!(windows) => out.push(':'),
+            b if b.is_ascii_alphanumeric() => out.push(char::from(b)),
+            b => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out.push('?');
+    out.push_str(query);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_escape_what_sqlite_would_read_as_parameters() {
+        let u = uri(Path::new("/tmp/a b?c#d%.fdesk"), "immutable=1").unwrap_or_default();
+        assert_eq!(u, "file:/tmp/a%20b%3Fc%23d%25.fdesk?immutable=1");
+    }
+
+    #[test]
+    fn a_text_file_has_no_header() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let p = dir.path().join("x.fdesk");
+        std::fs::write(&p, "hello").unwrap_or_else(|e| panic!("{e}"));
+        assert!(matches!(header(&p), Ok(None)));
+        assert!(matches!(header(dir.path()), Err(Error::IsFolder(_))));
+    }
+}
