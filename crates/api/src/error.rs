@@ -96,8 +96,9 @@ impl From<factdesk_store::Error> for Error {
         let code = match &e {
             S::AlreadyExists(_) => ErrorCode::AlreadyExists,
             S::NotFound(_) => ErrorCode::NotFound,
-            S::NotAProject(_) | S::NoProject => ErrorCode::NotAProject,
-            S::NewerSchema { .. } => ErrorCode::NewerSchema,
+            S::NotAProject(_) | S::NotAPack(_) | S::NoProject => ErrorCode::NotAProject,
+            S::NewerSchema { .. } | S::NewerPack { .. } => ErrorCode::NewerSchema,
+            S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } => ErrorCode::Io,
             S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,
         };

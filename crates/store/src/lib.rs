@@ -18,6 +18,7 @@ pub mod feed;
 mod index;
 mod migrate;
 pub mod pack_file;
+pub mod pack_store;
 mod project;
 pub mod reviews;
 pub mod tasks;
