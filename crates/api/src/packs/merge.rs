@@ -109,7 +109,7 @@ impl Project {
             Err(factdesk_store::Error::NotAPack(_)) if is_sqlite(file) => {
                 return Err(refused(
                     &name,
-                    "it is not a pack (it has no manifest; a project file or another database)",
+                    "it is not a pack (it has no manifest): a project file or another database",
                 ))
             }
             Err(e) => return Err(unreadable(&e)),
