@@ -25,7 +25,7 @@ function answerOf(item, who) {
   const real = item.options.filter((o) => !o.text.startsWith("It is not true that"));
   if (item.task_id % 3 === 1) {
     // Three different answers: the lead has to settle it.
-    if (who === 2) return { no_evidence: true, selected: [] };
+    if (who === 2 || real.length < 2) return who === 0 ? { selected: [real[0].id] } : { no_evidence: true, selected: [] };
     return { selected: [real[who].id] };
   }
   return { selected: [real[0].id] };

@@ -52,14 +52,18 @@ export class Session {
     return value[ELEMENT];
   }
 
-  /** Polls for an element until it shows up or `timeoutMs` passes. */
+  /**
+   * Polls for an element until it shows up or `timeoutMs` passes. A live screen that is
+   * replaced while WebKit looks makes it answer "stale element reference": look again.
+   */
   async waitFor(css, timeoutMs = 30_000, intervalMs = 250) {
     const deadline = Date.now() + timeoutMs;
+    const again = new Set(["no such element", "stale element reference"]);
     for (;;) {
       try {
         return await this.find(css);
       } catch (e) {
-        if (!(e instanceof WebDriverError) || e.error !== "no such element" || Date.now() > deadline) {
+        if (!(e instanceof WebDriverError) || !again.has(e.error) || Date.now() > deadline) {
           throw e;
         }
       }

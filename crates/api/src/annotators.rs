@@ -2,7 +2,6 @@
 
 use crate::settings::Settings;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_store::annotations;
 use factdesk_store::annotators::{self, AnnotatorRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -64,20 +63,48 @@ pub struct Annotator {
     pub counted: bool,
 }
 
-pub(crate) fn describe(
-    row: AnnotatorRow,
-    counts: Option<(u64, u64)>,
-    settings: &Settings,
-) -> Annotator {
-    let (seen, failed) = counts.unwrap_or((0, 0));
-    let rate = (seen > 0).then(|| failed as f64 / seen as f64);
-    let flagged = seen >= u64::from(settings.trick_min_seen)
-        && rate.is_some_and(|r| r > settings.trick_flag_threshold);
-    let counted = match row.flag_override.as_deref() {
+/// Whether an annotator's trick record puts them over the project's threshold.
+fn is_flagged(seen: u64, failed: u64, settings: &Settings) -> bool {
+    seen >= u64::from(settings.trick_min_seen)
+        && seen > 0
+        && failed as f64 / seen as f64 > settings.trick_flag_threshold
+}
+
+/// Whether a person's answers count: the lead's word, else not while flagged.
+pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings) -> bool {
+    match row.flag_override.as_deref() {
         Some("include") => true,
         Some("exclude") => false,
-        _ => !flagged,
+        _ => !is_flagged(row.tricks_seen, row.tricks_failed, settings),
+    }
+}
+
+/// Brings a person's stored `counted` in line with their record, the lead's word and the
+/// settings, inside the caller's transaction; when it changes, every task they answered is
+/// recounted, so a flagged annotator's items reopen and come back if they count again.
+/// True when it changed.
+pub(crate) fn sync_counted(
+    conn: &rusqlite::Connection,
+    annotator_id: i64,
+    settings: &Settings,
+) -> Result<bool> {
+    let Some(row) = annotators::get(conn, annotator_id)? else {
+        return Ok(false);
     };
+    let now_counts = counts(&row, settings);
+    if now_counts == row.counted {
+        return Ok(false);
+    }
+    annotators::set_counted(conn, annotator_id, now_counts)?;
+    factdesk_store::tasks::recount_for(conn, annotator_id)?;
+    Ok(true)
+}
+
+pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
+    let (seen, failed) = (row.tricks_seen, row.tricks_failed);
+    let rate = (seen > 0).then(|| failed as f64 / seen as f64);
+    let flagged = is_flagged(seen, failed, settings);
+    let counted = counts(&row, settings);
     Annotator {
         id: row.id,
         name: row.name,
@@ -116,17 +143,9 @@ impl Project {
 
     pub fn annotators(&self) -> Result<Vec<Annotator>> {
         let settings = self.settings()?;
-        let counts: std::collections::HashMap<i64, (u64, u64)> =
-            annotations::trick_counts(self.store.conn())?
-                .into_iter()
-                .map(|(id, seen, failed)| (id, (seen, failed)))
-                .collect();
         Ok(annotators::list(self.store.conn())?
             .into_iter()
-            .map(|row| {
-                let c = counts.get(&row.id).copied();
-                describe(row, c, &settings)
-            })
+            .map(|row| describe(row, &settings))
             .collect())
     }
 
@@ -141,8 +160,12 @@ impl Project {
     /// `None` to follow the flag again.
     pub fn set_flag_override(&mut self, name: &str, include: Option<bool>) -> Result<Annotator> {
         let a = self.annotator(name)?;
+        let settings = self.settings()?;
         let value = include.map(|i| if i { "include" } else { "exclude" });
-        annotators::set_flag_override(self.store.conn(), a.id, value)?;
+        let tx = self.store.transaction()?;
+        annotators::set_flag_override(&tx, a.id, value)?;
+        sync_counted(&tx, a.id, &settings)?;
+        tx.commit()?;
         self.annotator(name)
     }
 

@@ -268,9 +268,12 @@ impl DashboardState {
         let rows = factdesk_store::annotators::list(project.store.conn())?;
         self.people.clear();
         let mut counted = BTreeSet::new();
-        for row in rows {
+        for mut row in rows {
             let id = row.id;
-            let person = describe(row, self.tricks.get(&id).copied(), &settings);
+            if let Some(&(seen, failed)) = self.tricks.get(&id) {
+                (row.tricks_seen, row.tricks_failed) = (seen, failed);
+            }
+            let person = describe(row, &settings);
             if person.counted {
                 counted.insert(id);
             }

@@ -20,6 +20,7 @@ pub mod progress;
 pub mod project;
 pub mod rank;
 pub mod recent;
+mod refutation;
 pub mod report;
 pub mod review;
 pub mod search;

@@ -1,8 +1,11 @@
 //! The lead's review of written refutations, which qualifies new writers.
 
 use crate::annotators::Role;
+use crate::refutation;
+use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_store::reviews;
+use factdesk_core::claim::RefutationState;
+use factdesk_store::{reviews, tasks, tx};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -30,7 +33,8 @@ impl Project {
             .collect())
     }
 
-    /// Records the lead's decision on a written refutation.
+    /// Records the lead's decision on a written refutation: accepting opens its
+    /// verification, rejecting closes it.
     pub fn review(
         &mut self,
         lead: &str,
@@ -45,7 +49,12 @@ impl Project {
                 format!("{lead} is not a lead; only leads review refutations"),
             ));
         }
-        let is_refutation: bool = self.store.conn().query_row(
+        let settings = self.settings()?;
+        let now = self.clock.now_ms();
+        let tx = self.store.transaction()?;
+        // Checked inside the write transaction: a writer's new answer cannot slip in
+        // between the check and the decision.
+        let is_refutation: bool = tx.query_row(
             "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?1 AND t.kind = 'refute')",
             [annotation_id],
             |r| r.get(0),
@@ -56,15 +65,24 @@ impl Project {
                 format!("answer {annotation_id} is not a written refutation"),
             ));
         }
-        let now = self.clock.now_ms();
-        reviews::insert(
-            self.store.conn(),
-            annotation_id,
-            who.id,
-            accepted,
-            note,
-            now,
-        )?;
+        let written = tx::written_in(&tx, annotation_id)?;
+        if let Some((_, Some(RefutationState::Superseded))) = written {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!("refutation {annotation_id} was replaced by its writer's new one; review that one"),
+            ));
+        }
+        reviews::insert(&tx, annotation_id, who.id, accepted, note, now)?;
+        if let Some((claim_id, _)) = written {
+            if accepted {
+                tx::set_refutation_state(&tx, claim_id, RefutationState::Accepted)?;
+                refutation::open_verification(&tx, &settings, claim_id, now)?;
+            } else {
+                tx::set_refutation_state(&tx, claim_id, RefutationState::Rejected)?;
+                tasks::close(&tx, TaskKind::Verify.as_str(), claim_id, now)?;
+            }
+        }
+        tx.commit()?;
         Ok(())
     }
 }

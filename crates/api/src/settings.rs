@@ -33,6 +33,20 @@ pub struct Settings {
     pub checks: CheckSettings,
     /// Guidelines shown to annotators, per task kind.
     pub guidelines: Guidelines,
+    /// How items are handed out.
+    pub routing: Routing,
+}
+
+/// How the next item is chosen for an annotator.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Routing {
+    /// Everyone walks the same seeded order: an item fills to its overlap before a new one
+    /// opens, so a small team's first answers already overlap (agreement studies).
+    #[default]
+    FillFirst,
+    /// Each annotator starts at their own seeded point, spreading people over the items.
+    Spread,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -69,6 +83,7 @@ impl Default for Settings {
             qualification_min_accepted: 4,
             checks: CheckSettings::default(),
             guidelines: Guidelines::default(),
+            routing: Routing::default(),
         }
     }
 }
@@ -85,7 +100,14 @@ impl Project {
     pub fn set_settings(&mut self, settings: &Settings) -> Result<()> {
         let value = serde_json::to_value(settings)
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
-        factdesk_store::tx::set_settings(self.store.conn(), &value)?;
+        let people = factdesk_store::annotators::list(self.store.conn())?;
+        let tx = self.store.transaction()?;
+        factdesk_store::tx::set_settings(&tx, &value)?;
+        // New trick thresholds can flag or clear people: their items reopen or fill.
+        for person in people {
+            crate::annotators::sync_counted(&tx, person.id, settings)?;
+        }
+        tx.commit()?;
         Ok(())
     }
 }

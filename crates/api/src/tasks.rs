@@ -1,9 +1,10 @@
 //! Creating tasks: one per claim and kind, to be answered by `overlap` annotators.
 
+use crate::settings::Settings;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_core::text;
-use factdesk_store::tasks::{self, NewTask};
+use factdesk_store::tasks::{self, Ineligible, NewTask};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -68,6 +69,106 @@ pub struct TasksReport {
     /// Claims that already had a task of this kind.
     pub existing: u64,
     pub overlap: u32,
+    /// Claims this kind of task is meant for that got none, grouped by why.
+    pub skipped: Vec<SkippedClaims>,
+}
+
+/// Why a claim gets no task of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SkipReason {
+    NoDocuments,
+    NoCandidates,
+    EvidenceFromParent,
+    TooLongToRefute,
+    PendingReview,
+    Rejected,
+    Superseded,
+}
+
+impl SkipReason {
+    /// The reason as the lead reads it.
+    pub fn message(self, s: &Settings) -> String {
+        match self {
+            SkipReason::NoDocuments => "no documents".into(),
+            SkipReason::NoCandidates => "no candidates".into(),
+            SkipReason::EvidenceFromParent => {
+                "a refutation whose evidence comes from its parent (--include-children to include)"
+                    .into()
+            }
+            SkipReason::TooLongToRefute => format!(
+                "too long to refute (more than {} tokens)",
+                s.refute_max_tokens
+            ),
+            SkipReason::PendingReview => "a written refutation pending review".into(),
+            SkipReason::Rejected => "a written refutation the lead rejected".into(),
+            SkipReason::Superseded => "a written refutation its writer replaced".into(),
+        }
+    }
+
+    fn from_store(i: Ineligible) -> SkipReason {
+        match i {
+            Ineligible::NoDocuments => SkipReason::NoDocuments,
+            Ineligible::NoCandidates => SkipReason::NoCandidates,
+            Ineligible::EvidenceFromParent => SkipReason::EvidenceFromParent,
+            Ineligible::PendingReview => SkipReason::PendingReview,
+            Ineligible::Rejected => SkipReason::Rejected,
+            Ineligible::Superseded => SkipReason::Superseded,
+        }
+    }
+}
+
+/// Claims that got no task, for one reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct SkippedClaims {
+    pub reason: SkipReason,
+    pub message: String,
+    pub count: u64,
+    /// The claims' ids as imported.
+    pub claims: Vec<String>,
+}
+
+/// Each claim meant for `kind` that cannot get a task of it, with why, by row id.
+pub(crate) fn ineligible(
+    conn: &rusqlite::Connection,
+    kind: TaskKind,
+    include_children: bool,
+    settings: &Settings,
+) -> Result<Vec<(i64, String, SkipReason)>> {
+    let mut out: Vec<(i64, String, SkipReason)> =
+        tasks::ineligible_claims(conn, kind.as_str(), include_children)?
+            .into_iter()
+            .map(|(id, ext_id, _, why)| (id, ext_id, SkipReason::from_store(why)))
+            .collect();
+    if kind == TaskKind::Refute {
+        out.extend(
+            factdesk_store::tasks::refute_candidates(conn)?
+                .into_iter()
+                .filter(|(_, _, text)| too_long(text, settings))
+                .map(|(id, ext_id, _)| (id, ext_id, SkipReason::TooLongToRefute)),
+        );
+    }
+    Ok(out)
+}
+
+fn too_long(claim: &str, settings: &Settings) -> bool {
+    text::token_count(claim) > settings.refute_max_tokens as usize
+}
+
+fn grouped(claims: Vec<(i64, String, SkipReason)>, settings: &Settings) -> Vec<SkippedClaims> {
+    let mut groups: std::collections::BTreeMap<SkipReason, Vec<String>> = Default::default();
+    for (_, ext_id, why) in claims {
+        groups.entry(why).or_default().push(ext_id);
+    }
+    groups
+        .into_iter()
+        .map(|(reason, claims)| SkippedClaims {
+            reason,
+            message: reason.message(settings),
+            count: claims.len() as u64,
+            claims,
+        })
+        .collect()
 }
 
 /// Where a claim's shuffle key and trick position come from: the project seed and the
@@ -92,6 +193,17 @@ impl Project {
     /// Creates a task of `kind` for every eligible claim that has none; `overlap`
     /// defaults to the project's.
     pub fn create_tasks(&mut self, kind: TaskKind, overlap: Option<u32>) -> Result<TasksReport> {
+        self.create_tasks_with(kind, overlap, false)
+    }
+
+    /// [`Project::create_tasks`]; with `include_children`, evidence and label tasks are
+    /// made for refutations too, whose evidence otherwise comes from their parent.
+    pub fn create_tasks_with(
+        &mut self,
+        kind: TaskKind,
+        overlap: Option<u32>,
+        include_children: bool,
+    ) -> Result<TasksReport> {
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {
@@ -101,18 +213,20 @@ impl Project {
             ));
         }
         let now = self.clock.now_ms();
-        let claims = tasks::eligible_claims(self.store.conn(), kind.as_str())?;
         let tx = self.store.transaction()?;
+        // Read inside the write transaction, so the eligible and the skipped claims are
+        // of one moment.
+        let claims = tasks::eligible_claims(&tx, kind.as_str(), include_children)?;
+        let skipped = ineligible(&tx, kind, include_children, &settings)?;
         let mut report = TasksReport {
             kind,
             created: 0,
             existing: 0,
             overlap,
+            skipped: grouped(skipped, &settings),
         };
         for (claim_id, claim_text) in claims {
-            if kind == TaskKind::Refute
-                && text::token_count(&claim_text) > settings.refute_max_tokens as usize
-            {
+            if kind == TaskKind::Refute && too_long(&claim_text, &settings) {
                 continue;
             }
             let trick_slot = if kind == TaskKind::Evidence {

@@ -20,7 +20,7 @@ use factdesk_api::gold::{
 use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary, RefusedAnswer};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
-use factdesk_api::settings::{Guidelines, Settings};
+use factdesk_api::settings::{Guidelines, Routing, Settings};
 use factdesk_api::tasks::{TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use std::path::Path;
@@ -65,6 +65,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Passage::decl(cfg),
         PendingReview::decl(cfg),
         Guidelines::decl(cfg),
+        Routing::decl(cfg),
         Settings::decl(cfg),
         Statistic::decl(cfg),
         PairAgreement::decl(cfg),

@@ -375,7 +375,8 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
         ..Default::default()
     };
     ok(import(&mut lead, &req, &mut NoProgress));
-    ok(lead.create_tasks(TaskKind::Label, Some(1)));
+    // Refuted claims are children of the supported ones; they are labelled too.
+    ok(lead.create_tasks_with(TaskKind::Label, Some(1), true));
     ok(lead.add_annotator(HOLDER, Role::Annotator));
     let path = dir.path().join("labels.fdpack");
     let req = PackRequest {

@@ -83,6 +83,55 @@ impl FromStr for Label {
     }
 }
 
+/// Where a refutation written in Factdesk stands. Only a current refutation that is
+/// accepted, or needs no review, is verified and can become gold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefutationState {
+    /// Written by a writer not yet qualified; waits for the lead's review.
+    PendingReview,
+    /// The lead accepted it.
+    Accepted,
+    /// Written by a qualified writer, so it needs no review.
+    NoReviewNeeded,
+    /// The lead rejected it.
+    Rejected,
+    /// Its writer answered the same item again; the new refutation replaces it.
+    Superseded,
+}
+
+impl RefutationState {
+    pub const ALL: [RefutationState; 5] = [
+        RefutationState::PendingReview,
+        RefutationState::Accepted,
+        RefutationState::NoReviewNeeded,
+        RefutationState::Rejected,
+        RefutationState::Superseded,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefutationState::PendingReview => "pending_review",
+            RefutationState::Accepted => "accepted",
+            RefutationState::NoReviewNeeded => "no_review_needed",
+            RefutationState::Rejected => "rejected",
+            RefutationState::Superseded => "superseded",
+        }
+    }
+
+    pub fn from_db(s: &str) -> Option<RefutationState> {
+        RefutationState::ALL.into_iter().find(|r| r.as_str() == s)
+    }
+
+    /// Whether it may be verified and exported.
+    pub fn is_live(self) -> bool {
+        matches!(
+            self,
+            RefutationState::Accepted | RefutationState::NoReviewNeeded
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

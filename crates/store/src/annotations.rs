@@ -128,24 +128,6 @@ pub fn current_of_kind(conn: &Connection, kind: &str) -> Result<Vec<AnnotationRo
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Per annotator: (annotator id, evidence answers, answers that picked the trick), over
-/// current answers.
-pub fn trick_counts(conn: &Connection) -> Result<Vec<(i64, u64, u64)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT a.annotator_id, count(*), sum(a.trick_failed) FROM annotations a JOIN tasks t ON t.id = a.task_id
-         WHERE t.kind = 'evidence' AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-         GROUP BY a.annotator_id",
-    )?;
-    let rows = stmt.query_map([], |r| {
-        Ok((
-            r.get(0)?,
-            r.get::<_, i64>(1)? as u64,
-            r.get::<_, i64>(2)? as u64,
-        ))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
 /// How many tasks of a kind the annotator has answered.
 pub fn answered_count(conn: &Connection, annotator_id: i64, kind: &str) -> Result<u64> {
     Ok(conn.query_row(
@@ -153,4 +135,14 @@ pub fn answered_count(conn: &Connection, annotator_id: i64, kind: &str) -> Resul
         params![annotator_id, kind],
         |r| r.get::<_, i64>(0),
     )? as u64)
+}
+
+/// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).
+pub fn writer_of_claim(conn: &Connection, claim_id: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT w.annotator_id FROM claims c JOIN annotations w ON w.id = c.written_in WHERE c.id = ?1",
+        )?
+        .query_row([claim_id], |r| r.get(0))
+        .optional()?)
 }

@@ -13,9 +13,17 @@ pub struct AnnotatorRow {
     pub created_at: i64,
     /// The lead's decision on a flagged annotator: "include" or "exclude".
     pub flag_override: Option<String>,
+    /// Evidence items answered (current answers), each of which showed a trick; kept by a
+    /// trigger on `annotations`.
+    pub tricks_seen: u64,
+    /// Of those, answers that picked the trick.
+    pub tricks_failed: u64,
+    /// Whether this person's answers count (not flagged, or included by the lead).
+    pub counted: bool,
 }
 
-const COLUMNS: &str = "id, name, role, created_at, flag_override";
+const COLUMNS: &str =
+    "id, name, role, created_at, flag_override, tricks_seen, tricks_failed, counted";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotatorRow> {
     Ok(AnnotatorRow {
@@ -24,6 +32,9 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotatorRow> {
         role: r.get(2)?,
         created_at: r.get(3)?,
         flag_override: r.get(4)?,
+        tricks_seen: r.get::<_, i64>(5)?.max(0) as u64,
+        tricks_failed: r.get::<_, i64>(6)?.max(0) as u64,
+        counted: r.get(7)?,
     })
 }
 
@@ -40,6 +51,20 @@ pub fn list(conn: &Connection) -> Result<Vec<AnnotatorRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM annotators ORDER BY id"))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn get(conn: &Connection, id: i64) -> Result<Option<AnnotatorRow>> {
+    Ok(conn
+        .prepare_cached(&format!("SELECT {COLUMNS} FROM annotators WHERE id = ?1"))?
+        .query_row([id], from_row)
+        .optional()?)
+}
+
+/// Records whether a person's answers count; the caller recounts their tasks.
+pub fn set_counted(conn: &Connection, id: i64, counted: bool) -> Result<()> {
+    conn.prepare_cached("UPDATE annotators SET counted = ?1 WHERE id = ?2")?
+        .execute(params![counted, id])?;
+    Ok(())
 }
 
 pub fn by_name(conn: &Connection, name: &str) -> Result<Option<AnnotatorRow>> {

@@ -3,13 +3,13 @@
 use crate::Result;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The task this annotator holds a live reservation on, for a kind, oldest first: an
-/// item left unfinished comes back before anything new.
+/// The task this annotator holds a live reservation on in the project (not in a pack),
+/// for a kind, oldest first: an item left unfinished comes back before anything new.
 pub fn live_for(conn: &Connection, annotator_id: i64, kind: &str, now: i64) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached(
             "SELECT a.task_id FROM assignments a JOIN tasks t ON t.id = a.task_id
-             WHERE a.annotator_id = ?1 AND t.kind = ?2 AND a.state = 'reserved'
+             WHERE a.annotator_id = ?1 AND t.kind = ?2 AND a.state = 'reserved' AND a.pack_id IS NULL
                AND (a.expires_at IS NULL OR a.expires_at > ?3)
              ORDER BY a.reserved_at, a.id LIMIT 1",
         )?
@@ -36,7 +36,8 @@ pub fn state(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Optio
 }
 
 /// Reserves a task for an annotator until `expires_at` (`None`: until answered), renewing
-/// an earlier reservation that lapsed.
+/// an earlier reservation that lapsed. A live reservation held for a pack is left as it
+/// is: the pack's items stay the pack's until it is merged or expires.
 pub fn reserve(
     conn: &Connection,
     task_id: i64,
@@ -49,7 +50,8 @@ pub fn reserve(
         "INSERT INTO assignments (task_id, annotator_id, reserved_at, expires_at, pack_id, state)
          VALUES (?1, ?2, ?3, ?4, ?5, 'reserved')
          ON CONFLICT (task_id, annotator_id) DO UPDATE SET reserved_at = ?3, expires_at = ?4, pack_id = ?5, state = 'reserved'
-         WHERE state != 'answered'",
+         WHERE state != 'answered'
+           AND (pack_id IS NULL OR pack_id IS ?5 OR state != 'reserved' OR (expires_at IS NOT NULL AND expires_at <= ?3))",
     )?
     .execute(params![task_id, annotator_id, now, expires_at, pack_id])?;
     Ok(())

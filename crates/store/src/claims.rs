@@ -1,7 +1,7 @@
 //! The `claims` and `claim_documents` tables.
 
 use crate::Result;
-use factdesk_core::claim::Label;
+use factdesk_core::claim::{Label, RefutationState};
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -31,6 +31,8 @@ pub struct ClaimRow {
     pub parent_id: Option<i64>,
     pub origin: String,
     pub metadata: serde_json::Value,
+    /// Written refutations only: where it stands (imported claims have none).
+    pub refutation_state: Option<RefutationState>,
 }
 
 /// Inserts an imported claim; returns its row id.
@@ -71,7 +73,8 @@ pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Resu
     Ok(())
 }
 
-const COLUMNS: &str = "id, ext_id, text, context, label, source_url, parent_id, origin, metadata";
+const COLUMNS: &str =
+    "id, ext_id, text, context, label, source_url, parent_id, origin, metadata, refutation_state";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<ClaimRow> {
     let metadata: String = r.get(8)?;
@@ -85,6 +88,10 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<ClaimRow> {
         parent_id: r.get(6)?,
         origin: r.get(7)?,
         metadata: serde_json::from_str(&metadata).unwrap_or(serde_json::Value::Null),
+        refutation_state: r
+            .get::<_, Option<String>>(9)?
+            .as_deref()
+            .and_then(RefutationState::from_db),
     })
 }
 
@@ -115,5 +122,82 @@ pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow
         "SELECT {COLUMNS} FROM claims WHERE parent_id = ?1 ORDER BY id"
     ))?;
     let rows = stmt.query_map([parent_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Makes an inserted claim the refutation written in answer `annotation_id`, in `state`.
+pub fn mark_written(
+    conn: &Connection,
+    claim_id: i64,
+    annotation_id: i64,
+    state: RefutationState,
+) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE claims SET origin = 'written', written_in = ?1, refutation_state = ?2 WHERE id = ?3",
+    )?
+    .execute(params![annotation_id, state.as_str(), claim_id])?;
+    Ok(())
+}
+
+/// The claim written in answer `annotation_id` and its state, if that answer wrote one.
+pub fn written_in(
+    conn: &Connection,
+    annotation_id: i64,
+) -> Result<Option<(i64, Option<RefutationState>)>> {
+    Ok(conn
+        .prepare_cached("SELECT id, refutation_state FROM claims WHERE written_in = ?1")?
+        .query_row([annotation_id], |r| {
+            let state: Option<String> = r.get(1)?;
+            Ok((
+                r.get(0)?,
+                state.as_deref().and_then(RefutationState::from_db),
+            ))
+        })
+        .optional()?)
+}
+
+pub fn set_refutation_state(
+    conn: &Connection,
+    claim_id: i64,
+    state: RefutationState,
+) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE claims SET refutation_state = ?1 WHERE id = ?2 AND origin = 'written'",
+    )?
+    .execute(params![state.as_str(), claim_id])?;
+    Ok(())
+}
+
+/// How many written refutations are in each state.
+pub fn refutation_states(conn: &Connection) -> Result<Vec<(RefutationState, u64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT refutation_state, count(*) FROM claims WHERE refutation_state IS NOT NULL GROUP BY refutation_state",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?)))?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (state, n) = row?;
+        if let Some(state) = RefutationState::from_db(&state) {
+            out.push((state, n as u64));
+        }
+    }
+    Ok(out)
+}
+
+/// Ties a written claim to its parent's documents.
+pub fn copy_documents(conn: &Connection, from: i64, to: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT OR IGNORE INTO claim_documents (claim_id, document_id) SELECT ?1, document_id FROM claim_documents WHERE claim_id = ?2",
+    )?
+    .execute(params![to, from])?;
+    Ok(())
+}
+
+/// Claims that refute no other claim, in import order.
+pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM claims WHERE parent_id IS NULL ORDER BY id"
+    ))?;
+    let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

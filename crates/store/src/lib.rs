@@ -140,7 +140,10 @@ impl Store {
 pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::replace as replace_candidates;
-    pub use crate::claims::{find_by_ext_id as find_claim, insert as insert_claim, link_document};
+    pub use crate::claims::{
+        copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
+        mark_written, set_refutation_state, written_in,
+    };
     pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
     pub use crate::project::{finish_import, record_import, secret, set_settings};
 }
@@ -162,6 +165,16 @@ impl Store {
     /// The refutations written for or imported with a claim.
     pub fn claim_children(&self, parent_id: i64) -> Result<Vec<ClaimRow>> {
         claims::children(&self.conn, parent_id)
+    }
+
+    /// Claims that refute no other claim, in import order.
+    pub fn root_claims(&self) -> Result<Vec<ClaimRow>> {
+        claims::roots(&self.conn)
+    }
+
+    /// How many written refutations are in each state.
+    pub fn refutation_states(&self) -> Result<Vec<(factdesk_core::claim::RefutationState, u64)>> {
+        claims::refutation_states(&self.conn)
     }
 
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {

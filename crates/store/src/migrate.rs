@@ -11,6 +11,8 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0003_decisions.sql"),
     include_str!("migrations/0004_packs.sql"),
     include_str!("migrations/0005_open_tasks.sql"),
+    include_str!("migrations/0006_counted_answers.sql"),
+    include_str!("migrations/0008_refutation_lifecycle.sql"),
     include_str!("migrations/0010_pack_merges.sql"),
 ];
 

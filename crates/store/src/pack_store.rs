@@ -164,6 +164,9 @@ impl PackFile {
 
     fn configure(&mut self) -> Result<()> {
         self.conn.pragma_update(None, "synchronous", "FULL")?;
+        // Pages SQLite frees (when it moves rows between pages) are zeroed, so the file
+        // holds one copy of each row: what a reader of its bytes sees is what it holds.
+        self.conn.pragma_update(None, "secure_delete", true)?;
         self.conn.pragma_update(None, "foreign_keys", true)?;
         self.conn.pragma_update(None, "trusted_schema", false)?;
         self.conn.busy_timeout(std::time::Duration::from_secs(5))?;

@@ -32,15 +32,27 @@ pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, 
 }
 
 /// Written refutations waiting for review: (annotation id, annotator, original, written).
+/// Those of qualified writers need none and are not listed.
 pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
     let mut stmt = conn.prepare(
         "SELECT a.id, n.name, c.text, json_extract(a.answer, '$.text')
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
          JOIN annotators n ON n.id = a.annotator_id
-         WHERE t.kind = 'refute' AND NOT EXISTS (SELECT 1 FROM reviews r WHERE r.annotation_id = a.id)
-           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+         JOIN claims w ON w.written_in = a.id
+         WHERE t.kind = 'refute' AND w.refutation_state = 'pending_review'
          ORDER BY a.id",
     )?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// How many of a writer's refutations the lead accepted, replaced ones included: a writer
+/// who rewrites an accepted refutation stays qualified.
+pub fn accepted_count(conn: &Connection, annotator_id: i64) -> Result<u64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM reviews r JOIN annotations a ON a.id = r.annotation_id
+         WHERE a.annotator_id = ?1 AND r.accepted = 1",
+        [annotator_id],
+        |r| r.get::<_, i64>(0),
+    )? as u64)
 }

@@ -57,32 +57,72 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
         .optional()?)
 }
 
-/// Tasks of `kind` still short of answers, in shuffle order starting at `from_key`
-/// (wrapping around), `limit` at a time after `after_key`.
-pub fn open_from(
+/// The first task of `kind`, in shuffle order from `from_key`, that `annotator_id` may
+/// take now: short of counted answers once others' live reservations are added, not
+/// answered by them, not held for them in a pack, and not a verification of a refutation
+/// they wrote. `before_key` bounds the walk (for wrapping around to the start).
+pub fn first_open_for(
     conn: &Connection,
     kind: &str,
+    annotator_id: i64,
     from_key: i64,
-    wrapped: bool,
-    after: i64,
-    limit: u32,
-) -> Result<Vec<(TaskRow, i64)>> {
-    let sql = if wrapped {
-        format!("SELECT {COLUMNS}, shuffle_key FROM tasks WHERE kind = ?1 AND answered < overlap AND shuffle_key < ?2 AND shuffle_key > ?3 ORDER BY shuffle_key, id LIMIT ?4")
-    } else {
-        format!("SELECT {COLUMNS}, shuffle_key FROM tasks WHERE kind = ?1 AND answered < overlap AND shuffle_key >= ?2 AND shuffle_key > ?3 ORDER BY shuffle_key, id LIMIT ?4")
-    };
-    let mut stmt = conn.prepare_cached(&sql)?;
-    let rows = stmt.query_map(params![kind, from_key, after, limit], |r| {
-        Ok((from_row(r)?, r.get(6)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    before_key: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT t.id FROM tasks t
+             WHERE t.kind = ?1 AND t.answered < t.overlap AND t.closed_at IS NULL
+               AND t.shuffle_key >= ?3 AND t.shuffle_key < ?4
+               AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
+                     AND (m.state = 'answered' OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
+                          AND (m.expires_at IS NULL OR m.expires_at > ?5))))
+               AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                     AND o.annotator_id != ?2 AND o.state = 'reserved'
+                     AND (o.expires_at IS NULL OR o.expires_at > ?5)) < t.overlap
+               AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
+                     WHERE c.id = t.claim_id AND w.annotator_id = ?2)
+             ORDER BY t.shuffle_key, t.id LIMIT 1",
+        )?
+        .query_row(params![kind, annotator_id, from_key, before_key, now], |r| r.get(0))
+        .optional()?)
 }
 
-/// Counts one more annotator's answer on a task.
-pub fn add_answer(conn: &Connection, id: i64) -> Result<()> {
-    conn.prepare_cached("UPDATE tasks SET answered = answered + 1 WHERE id = ?1")?
-        .execute([id])?;
+/// Whether a task has room for one more counted answer from `annotator_id`: its counted
+/// answers plus others' live reservations stay under its overlap.
+pub fn has_room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                     AND o.annotator_id != ?2 AND o.state = 'reserved'
+                     AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap
+             FROM tasks t WHERE t.id = ?1",
+        )?
+        .query_row(params![task_id, annotator_id, now], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
+}
+
+/// Changes a task's count of counted answers by `delta` (+1, -1 or 0).
+pub fn adjust_answered(conn: &Connection, id: i64, delta: i64) -> Result<()> {
+    if delta != 0 {
+        conn.prepare_cached("UPDATE tasks SET answered = answered + ?2 WHERE id = ?1")?
+            .execute(params![id, delta])?;
+    }
+    Ok(())
+}
+
+/// Recounts the counted answers of every task `annotator_id` answered, after whether
+/// their answers count has changed.
+pub fn recount_for(conn: &Connection, annotator_id: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE tasks SET answered = (
+             SELECT count(*) FROM annotations a JOIN annotators p ON p.id = a.annotator_id
+             WHERE a.task_id = tasks.id AND a.trick_failed = 0 AND p.counted = 1
+               AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))
+         WHERE id IN (SELECT task_id FROM annotations WHERE annotator_id = ?1)",
+    )?
+    .execute([annotator_id])?;
     Ok(())
 }
 
@@ -105,32 +145,168 @@ pub fn open_for(conn: &Connection, kind: &str, annotator_id: i64) -> Result<u64>
     let mine: i64 = conn
         .prepare_cached(
             "SELECT count(*) FROM assignments a JOIN tasks t ON t.id = a.task_id
-             WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2 AND t.answered < t.overlap",
+             WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2 AND t.answered < t.overlap AND t.closed_at IS NULL",
         )?
         .query_row(params![annotator_id, kind], |r| r.get(0))?;
     Ok((open - mine).max(0) as u64)
 }
 
-/// (tasks, answers wanted, answers given) of a kind.
+/// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.
 pub fn totals(conn: &Connection, kind: &str) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(min(answered, overlap)), 0) FROM tasks WHERE kind = ?1",
+        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(min(answered, overlap)), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
         [kind],
         |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
     )?)
 }
 
+/// Why a claim gets no task of a kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Ineligible {
+    /// No document is linked to it, so there is nothing to select or label against.
+    NoDocuments,
+    /// It has documents but no candidate sentences (none ranked, or all dropped).
+    NoCandidates,
+    /// A refutation imported or written with its parent: its evidence is the parent's.
+    EvidenceFromParent,
+    /// A written refutation waiting for the lead's review.
+    PendingReview,
+    /// A written refutation the lead rejected.
+    Rejected,
+    /// A written refutation its writer replaced.
+    Superseded,
+}
+
 /// Claims eligible for a kind of task, with their text. `evidence`: claims with
-/// candidates; `verify`: refutations; `label`: claims with documents; `refute`: original
-/// claims (the caller keeps the short ones).
-pub fn eligible_claims(conn: &Connection, kind: &str) -> Result<Vec<(i64, String)>> {
+/// candidates; `label`: claims with documents; both leave out refutations (whose evidence
+/// is their parent's) unless `include_children`. `verify`: imported refutations and
+/// written ones that are accepted or need no review. `refute`: original claims (the
+/// caller keeps the short ones).
+pub fn eligible_claims(
+    conn: &Connection,
+    kind: &str,
+    include_children: bool,
+) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        "evidence" => "SELECT id, text FROM claims c WHERE EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
-        "verify" => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL ORDER BY id",
-        "label" => "SELECT id, text FROM claims c WHERE EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
+        "evidence" => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
+        "verify" => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), 1) ORDER BY id",
+        "label" => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
         _ => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let params = flag(&stmt, &include_children);
+    let rows = stmt.query_map(&params[..], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The claims a kind of task is meant for that cannot get one, with (id, ext id, text) and
+/// why; the counterpart of [`eligible_claims`]. `refute` has none here: its only reason,
+/// length, is the caller's to judge.
+pub fn ineligible_claims(
+    conn: &Connection,
+    kind: &str,
+    include_children: bool,
+) -> Result<Vec<(i64, String, String, Ineligible)>> {
+    let sql = match kind {
+        "evidence" => {
+            "SELECT id, ext_id, text, CASE
+                WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent'
+                WHEN NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) THEN 'no_documents'
+                ELSE 'no_candidates' END
+             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+                OR NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)
+             ORDER BY id"
+        }
+        "label" => {
+            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent' ELSE 'no_documents' END
+             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+                OR NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
+             ORDER BY id"
+        }
+        "verify" => {
+            "SELECT id, ext_id, text, refutation_state FROM claims
+             WHERE parent_id IS NOT NULL AND refutation_state NOT IN ('accepted', 'no_review_needed')
+             ORDER BY id"
+        }
+        _ => return Ok(Vec::new()),
+    };
+    let mut stmt = conn.prepare(sql)?;
+    let params = flag(&stmt, &include_children);
+    let rows = stmt.query_map(&params[..], |r| {
+        let reason: String = r.get(3)?;
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, reason))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (id, ext_id, text, reason) = row?;
+        let reason = match reason.as_str() {
+            "parent" => Ineligible::EvidenceFromParent,
+            "no_documents" => Ineligible::NoDocuments,
+            "no_candidates" => Ineligible::NoCandidates,
+            "pending_review" => Ineligible::PendingReview,
+            "rejected" => Ineligible::Rejected,
+            _ => Ineligible::Superseded,
+        };
+        out.push((id, ext_id, text, reason));
+    }
+    Ok(out)
+}
+
+/// The flag as the statement's one parameter, when it has one.
+fn flag<'a>(
+    stmt: &rusqlite::Statement<'_>,
+    include_children: &'a bool,
+) -> Vec<&'a dyn rusqlite::ToSql> {
+    if stmt.parameter_count() == 0 {
+        Vec::new()
+    } else {
+        vec![include_children]
+    }
+}
+
+/// Closes a claim's open task of a kind (its refutation was rejected or replaced): it is
+/// never served again, and live reservations on it are released.
+pub fn close(conn: &Connection, kind: &str, claim_id: i64, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE assignments SET state = 'released' WHERE state = 'reserved'
+           AND task_id IN (SELECT id FROM tasks WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NULL)",
+    )?
+    .execute(params![kind, claim_id])?;
+    conn.prepare_cached(
+        "UPDATE tasks SET closed_at = ?3 WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NULL",
+    )?
+    .execute(params![kind, claim_id, now])?;
+    Ok(())
+}
+
+/// Opens a claim's closed task of a kind again; true when there was one.
+pub fn reopen(conn: &Connection, kind: &str, claim_id: i64) -> Result<bool> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE tasks SET closed_at = NULL WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NOT NULL",
+        )?
+        .execute(params![kind, claim_id])?;
+    Ok(n > 0)
+}
+
+/// The ids of closed tasks.
+pub fn closed(conn: &Connection) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT id FROM tasks WHERE closed_at IS NOT NULL")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Original claims, which refutation writing is for: (id, ext id, text).
+pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
+    let mut stmt =
+        conn.prepare("SELECT id, ext_id, text FROM claims WHERE parent_id IS NULL ORDER BY id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The claims that have a task of `kind`, open or not.
+pub fn claims_with(conn: &Connection, kind: &str) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached("SELECT claim_id FROM tasks WHERE kind = ?1")?;
+    let rows = stmt.query_map([kind], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -132,7 +132,11 @@ export type TasksReport = { kind: TaskKind, created: number,
 /**
  * Claims that already had a task of this kind.
  */
-existing: number, overlap: number, };
+existing: number, overlap: number, 
+/**
+ * Claims this kind of task is meant for that got none, grouped by why.
+ */
+skipped: Array<SkippedClaims>, };
 
 export type TextPiece = { text: string, hit: boolean, };
 
@@ -226,6 +230,8 @@ export type PendingReview = { annotation_id: number, annotator: string, original
 
 export type Guidelines = { evidence: string, refute: string, verify: string, label: string, };
 
+export type Routing = "fill_first" | "spread";
+
 export type Settings = { 
 /**
  * Seed for every draw: trick positions, the order items are served in.
@@ -267,7 +273,11 @@ qualification_min_accepted: number,
 /**
  * Guidelines shown to annotators, per task kind.
  */
-guidelines: Guidelines, };
+guidelines: Guidelines, 
+/**
+ * How items are handed out.
+ */
+routing: Routing, };
 
 export type Statistic = { 
 /**
@@ -435,9 +445,14 @@ export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "
 
 export type QueueAnswer = { annotation_id: number, annotator: string, 
 /**
- * Whether it counts (its annotator is not flagged, or the lead included them).
+ * Whether it counts: its annotator is not flagged (or the lead included them) and
+ * it did not pick the trick.
  */
 counted: boolean, 
+/**
+ * Rejected because it picked the trick: shown, counted for nothing, never taken.
+ */
+rejected: boolean, 
 /**
  * As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
  */
@@ -473,7 +488,20 @@ accuracy: { [key in string]: { [key in string]: number } },
 /**
  * Mean share agreeing over the exported lines with counted answers.
  */
-mean_share_agreeing: number | null, };
+mean_share_agreeing: number | null, 
+/**
+ * Answers rejected because they picked the trick (shown, counted for nothing).
+ */
+rejected_answers: number, 
+/**
+ * Written refutations in each state (pending_review, accepted, no_review_needed,
+ * rejected, superseded); only current accepted or unreviewed qualified ones export.
+ */
+refutations: { [key in string]: number }, 
+/**
+ * Splits that miss their requested share by more than 5 points, or are empty.
+ */
+split_warnings: Array<string>, };
 
 export type ExportReport = { out: string, card: string, 
 /**

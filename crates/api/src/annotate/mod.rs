@@ -1,10 +1,15 @@
 //! Serving work to annotators and taking their answers.
 //!
 //! An annotator asks for the next item of a kind: an item they reserved and left
-//! unfinished comes back first; otherwise the first open task in their seeded order that
-//! they have not answered and that is not already taken by `overlap` answers and live
-//! reservations. A reservation lapses after the project's reservation time, so an absent
-//! annotator blocks nobody. Every answer is committed before it is acknowledged.
+//! unfinished comes back first; otherwise the first open task in the project's seeded
+//! order that they have not answered and that is not already taken by `overlap` counted
+//! answers and live reservations. By default everyone walks the same order, so an item
+//! fills to its overlap before a new one opens and agreement is measurable from the first
+//! answers; `routing = spread` starts each annotator at their own seeded point instead.
+//! A reservation lapses after the project's reservation time, so an absent annotator
+//! blocks nobody; a pack's reservations stay the pack's. Finding and reserving happen in
+//! one write transaction, as does checking and storing an answer, so racing annotators
+//! never take more slots than an item has.
 
 mod context;
 mod item;
@@ -14,6 +19,7 @@ pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub use submit::{Ack, Answer};
 
+use crate::settings::Routing;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::seeded::Seeded;
@@ -36,8 +42,28 @@ pub struct KindPace {
     pub pace: Pace,
 }
 
-/// How many open tasks to look at per query while skipping ones this annotator cannot take.
-const PAGE: u32 = 64;
+/// The first task of `kind` this annotator may take, walking the shuffled order from
+/// `start` and wrapping around once.
+fn find_open(
+    conn: &rusqlite::Connection,
+    annotator_id: i64,
+    kind: TaskKind,
+    start: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    let kind = kind.as_str();
+    if let Some(id) = tasks::first_open_for(conn, kind, annotator_id, start, i64::MAX, now)? {
+        return Ok(Some(id));
+    }
+    Ok(tasks::first_open_for(
+        conn,
+        kind,
+        annotator_id,
+        0,
+        start,
+        now,
+    )?)
+}
 
 impl Project {
     /// The next item of `kind` for annotator `name`, reserved for them.
@@ -53,10 +79,19 @@ impl Project {
                 });
             }
         }
-        let conn = self.store.conn();
-        let task_id = match assignments::live_for(conn, annotator.id, kind.as_str(), now)? {
+        let start = match settings.routing {
+            Routing::FillFirst => 0,
+            Routing::Spread => {
+                (Seeded::for_purpose(settings.seed, &format!("start:{}", annotator.name))
+                    .next_u64()
+                    >> 33) as i64
+            }
+        };
+        let expires = now + i64::from(settings.reservation_minutes) * 60_000;
+        let tx = self.store.transaction()?;
+        let task_id = match assignments::live_for(&tx, annotator.id, kind.as_str(), now)? {
             Some(id) => Some(id),
-            None => self.find_open(annotator.id, &annotator.name, kind, settings.seed, now)?,
+            None => find_open(&tx, annotator.id, kind, start, now)?,
         };
         let Some(task_id) = task_id else {
             return Ok(Next {
@@ -64,8 +99,6 @@ impl Project {
                 reason: Some(format!("no {} items left for you", kind.as_str())),
             });
         };
-        let expires = now + i64::from(settings.reservation_minutes) * 60_000;
-        let tx = self.store.transaction()?;
         assignments::reserve(&tx, task_id, annotator.id, now, Some(expires), None)?;
         tx.commit()?;
         let task = self.task(task_id)?;
@@ -112,56 +145,13 @@ impl Project {
             .ok_or_else(|| crate::Error::new(crate::ErrorCode::NotFound, format!("no task {id}")))
     }
 
-    /// Whether this annotator may take `task` now: not answered by them, and fewer than
-    /// `overlap` answers plus others' live reservations.
-    pub(crate) fn can_take(
+    /// Whether `annotator_id` wrote the refutation `claim` (nobody verifies their own).
+    pub(crate) fn wrote(
         &self,
-        task: &tasks::TaskRow,
+        claim: &factdesk_store::ClaimRow,
         annotator_id: i64,
-        now: i64,
     ) -> Result<bool> {
-        let conn = self.store.conn();
-        if assignments::state(conn, task.id, annotator_id)?.as_deref() == Some("answered") {
-            return Ok(false);
-        }
-        let others = assignments::live_others(conn, task.id, annotator_id, now)?;
-        Ok(task.answered + others < task.overlap)
-    }
-
-    fn find_open(
-        &self,
-        annotator_id: i64,
-        name: &str,
-        kind: TaskKind,
-        seed: u64,
-        now: i64,
-    ) -> Result<Option<i64>> {
-        // Each annotator starts at their own seeded point of one shuffled cycle, so the
-        // order is reproducible and annotators spread over different items.
-        let start = (Seeded::for_purpose(seed, &format!("start:{name}")).next_u64() >> 33) as i64;
-        for wrapped in [false, true] {
-            let mut after = -1;
-            loop {
-                let page = tasks::open_from(
-                    self.store.conn(),
-                    kind.as_str(),
-                    start,
-                    wrapped,
-                    after,
-                    PAGE,
-                )?;
-                for (task, key) in &page {
-                    after = *key;
-                    if self.can_take(task, annotator_id, now)? {
-                        return Ok(Some(task.id));
-                    }
-                }
-                if page.len() < PAGE as usize {
-                    break;
-                }
-            }
-        }
-        Ok(None)
+        Ok(annotations::writer_of_claim(self.store.conn(), claim.id)? == Some(annotator_id))
     }
 
     /// Why a refutation writer gets no new items yet, if they do not.

@@ -4,7 +4,7 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
 use factdesk_store::annotations::{self, NewAnnotation};
-use factdesk_store::{assignments, tasks, tx, NewClaim};
+use factdesk_store::{assignments, tasks};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -40,27 +40,84 @@ fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
 }
 
+/// Refuses an answer that fills in fields of another kind of task: a label on an evidence
+/// item, a selection on a label, is a client (or a pack) that does not know what it answers.
+fn refuse_foreign_fields(kind: TaskKind, a: &Answer) -> Result<()> {
+    let foreign = match kind {
+        TaskKind::Evidence => [("text", a.text.is_some()), ("label", a.label.is_some())],
+        TaskKind::Refute => [
+            ("selected", !a.selected.is_empty() || a.no_evidence),
+            ("label", a.label.is_some()),
+        ],
+        TaskKind::Verify | TaskKind::Label => [
+            ("selected", !a.selected.is_empty() || a.no_evidence),
+            ("text", a.text.is_some()),
+        ],
+    };
+    match foreign.iter().find(|(_, set)| *set) {
+        Some((field, _)) => Err(invalid(format!(
+            "task {} is a {} task: {field} does not belong in its answer",
+            a.task_id,
+            kind.as_str()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Where an answer comes from: the annotator's screen now, or a pack they carried.
+#[derive(Debug, Clone, Copy)]
+enum Origin<'a> {
+    Live,
+    /// Answered in a pack at `created_at` (already clamped to the pack's window).
+    Pack {
+        id: &'a str,
+        created_at: i64,
+    },
+}
+
 impl Project {
     /// Checks and commits `answer` by annotator `name`, returning the acknowledgement
     /// only once it is durable. A second answer to the same task supersedes the first.
     pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
+        self.take_answer(name, answer, Origin::Live)
+    }
+
+    /// An answer returned in pack `pack_id`, made at `created_at`: checked exactly as
+    /// [`Project::submit`] checks a live one; the pack's reservation is honoured.
+    pub fn submit_returned(
+        &mut self,
+        name: &str,
+        answer: &Answer,
+        created_at: i64,
+        pack_id: &str,
+    ) -> Result<Ack> {
+        self.take_answer(
+            name,
+            answer,
+            Origin::Pack {
+                id: pack_id,
+                created_at,
+            },
+        )
+    }
+
+    fn take_answer(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
         let task = self.task(answer.task_id)?;
         let kind = TaskKind::from_db(&task.kind);
-        let conn = self.store.conn();
-        let earlier = annotations::current(conn, task.id, annotator.id)?;
-        if earlier.is_none() && !self.can_take(&task, annotator.id, now)? {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!("task {} already has its {} answers; your reservation lapsed and it went to others", task.id, task.overlap),
-            ));
-        }
         let claim = self
             .store
             .claim(task.claim_id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
+        refuse_foreign_fields(kind, answer)?;
+        if kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
+            return Err(Error::new(
+                ErrorCode::Forbidden,
+                format!("task {}: nobody verifies a refutation they wrote", task.id),
+            ));
+        }
         let mut trick_failed = false;
         let stored =
             match kind {
@@ -112,15 +169,42 @@ impl Project {
                     serde_json::json!({"label": label.as_str()})
                 }
             };
-        let duration = answer.duration_ms.or_else(|| {
-            assignments::reserved_at(self.store.conn(), task.id, annotator.id)
-                .ok()
-                .flatten()
-                .map(|at| now - at)
-        });
+        let created_at = match origin {
+            Origin::Live => now,
+            Origin::Pack { created_at, .. } => created_at,
+        };
+        // From here to the commit is one write transaction: the earlier answer, the
+        // item's room and the new row are read and written with no other writer between.
+        let tx = self.store.transaction()?;
+        let earlier = annotations::current(&tx, task.id, annotator.id)?;
+        let person = factdesk_store::annotators::get(&tx, annotator.id)?
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
+        let was_counted = earlier
+            .as_ref()
+            .is_some_and(|e| !e.trick_failed && person.counted);
+        let will_count = !trick_failed && person.counted;
+        let needs_room = earlier.is_none() || (will_count && !was_counted);
+        if needs_room && !tasks::has_room(&tx, task.id, annotator.id, now)? {
+            let why = match origin {
+                Origin::Live => "your reservation lapsed and it went to others".to_string(),
+                Origin::Pack { id, .. } => {
+                    format!("pack {id}'s hold on it lapsed and it went to others")
+                }
+            };
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!(
+                    "task {} already has its {} answers; {why}",
+                    task.id, task.overlap
+                ),
+            ));
+        }
+        let duration = match answer.duration_ms {
+            Some(ms) => Some(ms),
+            None => assignments::reserved_at(&tx, task.id, annotator.id)?.map(|at| now - at),
+        };
         let uuid = uuid::Uuid::new_v4().to_string();
         let answer_json = stored.to_string();
-        let tx = self.store.transaction()?;
         let id = annotations::insert(
             &tx,
             &NewAnnotation {
@@ -132,48 +216,26 @@ impl Project {
                 trick_failed,
                 duration_ms: duration,
                 supersedes: earlier.as_ref().map(|e| e.id),
-                created_at: now,
+                created_at,
             },
         )?;
-        if earlier.is_none() {
-            tasks::add_answer(&tx, task.id)?;
+        // The insert's trigger updated the trick record; when it flags or clears the
+        // annotator, all their tasks are recounted, this one included.
+        if !crate::annotators::sync_counted(&tx, annotator.id, &settings)? {
+            tasks::adjust_answered(&tx, task.id, i64::from(will_count) - i64::from(was_counted))?;
         }
         assignments::mark_answered(&tx, task.id, annotator.id, now)?;
         if kind == TaskKind::Refute {
-            let text = stored["text"].as_str().unwrap_or_default();
-            let ext_id = format!("{}/written/{uuid}", claim.ext_id);
-            let hash = crate::import::digest(text.as_bytes());
-            let child = tx::insert_claim(
-                &tx,
-                &NewClaim {
-                    ext_id: &ext_id,
-                    text,
-                    context: claim.context.as_deref(),
-                    label: None,
-                    source_url: claim.source_url.as_deref(),
-                    parent_id: Some(claim.id),
-                    metadata: "{}",
-                    hash: &hash,
-                    import_id: None,
-                    created_at: now,
-                },
-            )?;
-            tx.execute(
-                "UPDATE claims SET origin = 'written', written_in = ?1 WHERE id = ?2",
-                rusqlite::params![id, child],
-            )?;
-            tx.execute("INSERT INTO claim_documents (claim_id, document_id) SELECT ?1, document_id FROM claim_documents WHERE claim_id = ?2", rusqlite::params![child, claim.id])?;
-            tasks::insert(
-                &tx,
-                &tasks::NewTask {
-                    kind: "verify",
-                    claim_id: child,
-                    overlap: settings.overlap,
-                    trick_slot: None,
-                    shuffle_key: crate::tasks::shuffle_key(settings.seed, TaskKind::Verify, child),
-                    created_at: now,
-                },
-            )?;
+            let written = crate::refutation::Written {
+                parent: &claim,
+                text: stored["text"].as_str().unwrap_or_default(),
+                annotation_id: id,
+                uuid: &uuid,
+                writer_id: annotator.id,
+                supersedes: earlier.as_ref().map(|e| e.id),
+                now,
+            };
+            crate::refutation::write(&tx, &settings, &written)?;
         }
         tx.commit()?;
         Ok(Ack {

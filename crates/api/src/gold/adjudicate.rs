@@ -15,8 +15,11 @@ use ts_rs::TS;
 pub struct QueueAnswer {
     pub annotation_id: i64,
     pub annotator: String,
-    /// Whether it counts (its annotator is not flagged, or the lead included them).
+    /// Whether it counts: its annotator is not flagged (or the lead included them) and
+    /// it did not pick the trick.
     pub counted: bool,
+    /// Rejected because it picked the trick: shown, counted for nothing, never taken.
+    pub rejected: bool,
     /// As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
     #[ts(type = "unknown")]
     pub answer: serde_json::Value,
@@ -84,8 +87,16 @@ impl Project {
     pub fn adjudication_queue(&self, lead: &str, req: &GoldRequest) -> Result<Vec<QueueItem>> {
         self.require_lead(lead)?;
         let aggregation = self.aggregate(req)?;
+        // A closed verification (its refutation rejected or replaced) needs no decision.
+        let closed: std::collections::HashSet<i64> =
+            factdesk_store::tasks::closed(self.store.conn())?
+                .into_iter()
+                .collect();
         let mut items = Vec::new();
         for t in aggregation.tasks {
+            if closed.contains(&t.task_id) {
+                continue;
+            }
             let unsettled = matches!(t.outcome, Outcome::NoGoldEvidence | Outcome::NoMajority);
             if t.decision.is_none() && !unsettled && t.share_agreeing.is_none_or(|s| s >= 1.0) {
                 continue;
@@ -160,6 +171,12 @@ impl Project {
                                 format!("{name} has not answered task {task_id}"),
                             )
                         })?;
+                if taken.trick_failed {
+                    return Err(Error::new(
+                        ErrorCode::InvalidInput,
+                        format!("{name}'s answer on task {task_id} picked the trick and was rejected; give an answer instead"),
+                    ));
+                }
                 (taken.answer, Some(taken.id))
             }
             (None, Some(answer)) => (self.checked_answer(kind, task.claim_id, answer)?, None),

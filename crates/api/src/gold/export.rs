@@ -2,14 +2,17 @@
 //! and the seed, with agreement and provenance; a dataset card beside the file; and the
 //! preview (counts only) the app shows before writing.
 
+use super::family;
 use super::outcome::{Aggregation, Outcome, TaskOutcome};
 use super::{split_names, GoldMethod, GoldRequest};
-use crate::tasks::TaskKind;
+use crate::settings::Settings;
+use crate::tasks::{ineligible, SkipReason, TaskKind};
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::claim::RefutationState;
 use factdesk_core::gold::split_of;
-use factdesk_store::ClaimRow;
+use factdesk_store::{tasks, ClaimRow};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use ts_rs::TS;
@@ -108,6 +111,13 @@ pub struct ExportPreview {
     pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
     /// Mean share agreeing over the exported lines with counted answers.
     pub mean_share_agreeing: Option<f64>,
+    /// Answers rejected because they picked the trick (shown, counted for nothing).
+    pub rejected_answers: u64,
+    /// Written refutations in each state (pending_review, accepted, no_review_needed,
+    /// rejected, superseded); only current accepted or unreviewed qualified ones export.
+    pub refutations: BTreeMap<String, u64>,
+    /// Splits that miss their requested share by more than 5 points, or are empty.
+    pub split_warnings: Vec<String>,
 }
 
 /// What an export wrote.
@@ -149,63 +159,97 @@ fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
 }
 
 impl Project {
-    /// The gold lines and dropped claims under `req`.
+    /// The gold lines and dropped claims under `req`. A claim with an evidence task is
+    /// exported from its evidence; a claim without one (refutation-only work, such as
+    /// WikiFactCheck's) as a pair with each of its verified refutations.
     pub fn gold(&self, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
         let aggregation = self.aggregate(req)?;
+        let settings = self.settings()?;
         let names = split_names(req.splits.len());
         let mut by_claim: HashMap<(TaskKind, i64), &TaskOutcome> = HashMap::new();
         for t in &aggregation.tasks {
             by_claim.insert((t.kind, t.claim_id), t);
         }
-        let mut roots: Vec<&TaskOutcome> = aggregation
-            .tasks
-            .iter()
-            .filter(|t| t.kind == TaskKind::Evidence)
+        let conn = self.store.conn();
+        let with_evidence_task: HashSet<i64> =
+            tasks::claims_with(conn, TaskKind::Evidence.as_str())?
+                .into_iter()
+                .collect();
+        let no_evidence_task: HashMap<i64, SkipReason> =
+            ineligible(conn, TaskKind::Evidence, false, &settings)?
+                .into_iter()
+                .map(|(id, _, why)| (id, why))
+                .collect();
+        let too_long: HashSet<i64> = ineligible(conn, TaskKind::Refute, false, &settings)?
+            .into_iter()
+            .map(|(id, _, _)| id)
             .collect();
-        roots.sort_by_key(|t| t.claim_id);
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
-        for task in roots {
-            let Some(claim) = self.store.claim(task.claim_id)? else {
-                continue;
-            };
-            if claim.parent_id.is_some() {
-                continue;
-            }
+        for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
+            let children = self.store.claim_children(claim.id)?;
+            let task = by_claim.get(&(TaskKind::Evidence, claim.id)).copied();
+            let refutation_only = !with_evidence_task.contains(&claim.id);
             let label_task = by_claim.get(&(TaskKind::Label, claim.id)).copied();
             let label = match label_task.map(|t| &t.outcome) {
                 Some(Outcome::Label { label }) => Some(label.clone()),
                 Some(_) => None,
                 None => claim.label.clone(),
             };
-            let evidence = match &task.outcome {
-                Outcome::Evidence { sentences } => self.evidence(sentences)?,
+            let evidence = match task.map(|t| &t.outcome) {
+                Some(Outcome::Evidence { sentences }) => self.evidence(sentences)?,
                 _ => Vec::new(),
             };
-            let reason = match (&label, &task.outcome) {
-                (None, _) if label_task.is_some() => Some("no strict majority on the label"),
-                (None, _) => Some("no label"),
-                (Some(l), _) if l == "FAILED" => Some("labelled FAILED"),
-                (Some(l), _) if l == "NOT ENOUGH INFO" => None,
-                (_, Outcome::NoEvidence) => {
-                    Some("a majority found no evidence among the candidates")
+            let mut family = Vec::new();
+            let mut family_dropped = Vec::new();
+            for child in &children {
+                let verify = by_claim.get(&(TaskKind::Verify, child.id)).copied();
+                if let Err(reason) = family::refutation_verdict(child, verify, refutation_only) {
+                    family_dropped.push(drop_of(child, &reason));
+                    continue;
                 }
-                (_, Outcome::NoGoldEvidence) => {
-                    Some("no sentence was selected by a strict majority")
+                family.push((child, verify));
+            }
+            let reason: Option<String> = match (&label, task.map(|t| &t.outcome)) {
+                _ if refutation_only && family.is_empty() => Some(if children.is_empty() {
+                    no_work_reason(
+                        no_evidence_task.get(&claim.id).copied(),
+                        too_long.contains(&claim.id),
+                        &settings,
+                    )
+                } else {
+                    "no refutation of it verified as contradicting it".into()
+                }),
+                (_, None) if !refutation_only => {
+                    Some("its evidence task has no counted answers yet".into())
+                }
+                (None, _) if label_task.is_some() => Some("no strict majority on the label".into()),
+                (None, _) => Some("no label".into()),
+                (Some(l), _) if l == "FAILED" => Some("labelled FAILED".into()),
+                (Some(l), _) if l == "NOT ENOUGH INFO" => None,
+                (_, Some(Outcome::NoEvidence)) => {
+                    Some("a majority found no evidence among the candidates".into())
+                }
+                (_, Some(Outcome::NoGoldEvidence)) => {
+                    Some("no sentence was selected by a strict majority".into())
                 }
                 _ => None,
             };
-            let children = self.store.claim_children(claim.id)?;
             if let Some(reason) = reason {
-                dropped.push(drop_of(&claim, reason));
+                dropped.push(drop_of(&claim, &reason));
                 for child in &children {
-                    dropped.push(drop_of(child, "its original claim was dropped"));
+                    if family.iter().any(|(c, _)| c.id == child.id) {
+                        dropped.push(drop_of(child, "its original claim was dropped"));
+                    }
                 }
+                dropped.extend(family_dropped);
                 continue;
             }
+            dropped.extend(family_dropped);
             let label = label.unwrap_or_default();
-            let line = GoldLine {
+            let deciding = task.or(label_task);
+            lines.push(GoldLine {
                 id: claim.ext_id.clone(),
                 claim: claim.text.clone(),
                 label: label.clone(),
@@ -214,25 +258,12 @@ impl Project {
                 source_url: claim.source_url.clone(),
                 parent_id: None,
                 split: split.clone(),
-                agreement: agreement(Some(task)),
-                provenance: provenance(aggregation.method, &[Some(task), label_task]),
-                task_id: task.task_id,
+                agreement: agreement(deciding),
+                provenance: provenance(aggregation.method, &[task, label_task]),
+                task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
-            };
-            lines.push(line);
-            for child in children {
-                let verify = by_claim.get(&(TaskKind::Verify, child.id)).copied();
-                let accepted = match (child.origin.as_str(), verify.map(|v| &v.outcome)) {
-                    (_, Some(Outcome::Label { label })) if label == "contradicts" => Ok(()),
-                    (_, Some(Outcome::Label { label })) => Err(format!("verified as {label}")),
-                    (_, Some(_)) => Err("no strict majority on verification".to_string()),
-                    ("written", None) => Err("a written refutation not yet verified".to_string()),
-                    _ => Ok(()),
-                };
-                if let Err(reason) = accepted {
-                    dropped.push(drop_of(&child, &reason));
-                    continue;
-                }
+            });
+            for (child, verify) in family {
                 let child_label = child.label.clone().unwrap_or_else(|| "REFUTED".into());
                 lines.push(GoldLine {
                     id: child.ext_id.clone(),
@@ -248,14 +279,22 @@ impl Project {
                     source_url: child.source_url.clone(),
                     parent_id: Some(claim.ext_id.clone()),
                     split: split.clone(),
-                    agreement: agreement(verify.or(Some(task))),
-                    provenance: provenance(aggregation.method, &[verify, Some(task)]),
-                    task_id: task.task_id,
+                    agreement: agreement(verify.or(deciding)),
+                    provenance: provenance(aggregation.method, &[verify, task]),
+                    task_id: verify.or(deciding).map_or(0, |t| t.task_id),
                     row_id: child.id,
                 });
             }
         }
-        let preview = preview(&aggregation, &lines, dropped, &names);
+        let mut preview = preview(&aggregation, &lines, dropped, &names);
+        preview.split_warnings =
+            family::split_warnings(&req.splits, &names, &preview.per_split, preview.lines);
+        for state in RefutationState::ALL {
+            preview.refutations.insert(state.as_str().to_string(), 0);
+        }
+        for (state, n) in self.store.refutation_states()? {
+            preview.refutations.insert(state.as_str().to_string(), n);
+        }
         Ok((lines, preview))
     }
 
@@ -313,6 +352,21 @@ impl Project {
     }
 }
 
+/// Why a claim with no evidence task and no refutations got no gold line.
+fn no_work_reason(evidence: Option<SkipReason>, too_long: bool, s: &Settings) -> String {
+    let mut why: Vec<String> = Vec::new();
+    match evidence {
+        Some(r) => why.push(r.message(s)),
+        None => why.push("no evidence task".into()),
+    }
+    if too_long {
+        why.push(SkipReason::TooLongToRefute.message(s));
+    } else {
+        why.push("no refutation".into());
+    }
+    why.join("; ")
+}
+
 fn drop_of(claim: &ClaimRow, reason: &str) -> DroppedClaim {
     DroppedClaim {
         id: claim.ext_id.clone(),
@@ -346,6 +400,9 @@ fn preview(
         accuracy: aggregation.accuracy.clone(),
         mean_share_agreeing: (!shares.is_empty())
             .then(|| shares.iter().sum::<f64>() / shares.len() as f64),
+        rejected_answers: aggregation.rejected_answers,
+        refutations: BTreeMap::new(),
+        split_warnings: Vec::new(),
     }
 }
 

@@ -29,6 +29,11 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         list(&p.counted_annotators),
         list(&p.excluded_annotators)
     );
+    let _ = writeln!(
+        s,
+        "- Answers rejected because they picked the trick sentence (kept, counted for nothing): {}",
+        p.rejected_answers
+    );
     if let Some(m) = p.mean_share_agreeing {
         let _ = writeln!(
             s,
@@ -42,6 +47,16 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
     let _ = writeln!(s, "\n## Claims per split\n\n| split | claims |\n|---|---|");
     for (split, n) in &p.per_split {
         let _ = writeln!(s, "| {split} | {n} |");
+    }
+    for w in &p.split_warnings {
+        let _ = writeln!(s, "\n**Warning:** {w}");
+    }
+    let _ = writeln!(
+        s,
+        "\n## Written refutations\n\nOnly current refutations that are accepted, or written by a qualified writer and so needing no review, are verified and exported.\n\n| state | refutations |\n|---|---|"
+    );
+    for (state, n) in &p.refutations {
+        let _ = writeln!(s, "| {} | {n} |", state.replace('_', " "));
     }
     if !p.accuracy.is_empty() {
         let _ = writeln!(

@@ -4,6 +4,7 @@
 mod adjudicate;
 mod export;
 mod export_card;
+mod family;
 mod outcome;
 
 pub use adjudicate::{Decision, QueueAnswer, QueueCandidate, QueueItem};

@@ -37,6 +37,8 @@ pub struct TaskOutcome {
     pub answers: Vec<QueueAnswer>,
     /// Answers counted.
     pub counted: u32,
+    /// Answers rejected because they picked the trick: shown, never counted.
+    pub rejected: u32,
     /// Share of counted answers equal to the outcome (or to the commonest answer when
     /// nothing was settled); null without counted answers.
     pub share_agreeing: Option<f64>,
@@ -54,6 +56,8 @@ pub struct Aggregation {
     pub counted_annotators: Vec<String>,
     /// Left out: flagged for failing trick sentences and not included by the lead.
     pub excluded_annotators: Vec<String>,
+    /// Current answers rejected because they picked the trick.
+    pub rejected_answers: u64,
     /// Dawid-Skene only: each kind's estimated accuracy of each counted annotator.
     pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
 }
@@ -85,13 +89,13 @@ pub(crate) fn selected(answer: &serde_json::Value) -> Vec<i64> {
 
 fn outcome_key(outcome: &Outcome) -> Option<String> {
     match outcome {
-        Outcome::Evidence { sentences } => Some(
-            sentences
-                .iter()
-                .map(i64::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
-        ),
+        Outcome::Evidence { sentences } => {
+            // In id order, as `key` writes an answer's selection; the outcome lists the
+            // sentences in candidate order.
+            let mut ids = sentences.clone();
+            ids.sort_unstable();
+            Some(ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+        }
         Outcome::NoEvidence => Some("none".into()),
         Outcome::Label { label } => Some(label.clone()),
         Outcome::NoGoldEvidence | Outcome::NoMajority => None,
@@ -152,11 +156,18 @@ impl Project {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
                     annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
-                    counted: counted_ids.contains(&a.annotator_id),
+                    // A counted answer: current, its annotator counted, and not one that
+                    // picked the trick (such an answer is rejected as a whole).
+                    counted: counted_ids.contains(&a.annotator_id) && !a.trick_failed,
+                    rejected: a.trick_failed,
                     answer: a.answer,
                     comment: a.comment,
                     trick_failed: a.trick_failed,
                 });
+            }
+            for answers in by_task.values_mut() {
+                // Rejected answers last, so the lead's numbers run over the others only.
+                answers.sort_by_key(|a| a.rejected);
             }
             let mut pending = Vec::with_capacity(by_task.len());
             for (task_id, answers) in by_task {
@@ -208,6 +219,7 @@ impl Project {
                     kind,
                     claim_id: p.claim_id,
                     counted: counted.len() as u32,
+                    rejected: p.answers.iter().filter(|a| a.rejected).count() as u32,
                     answers: p.answers,
                     share_agreeing,
                     outcome,
@@ -222,8 +234,10 @@ impl Project {
             .collect();
         counted_annotators.retain(|n| answered.contains(n.as_str()));
         excluded_annotators.retain(|n| answered.contains(n.as_str()));
+        let rejected_answers = tasks.iter().map(|t| u64::from(t.rejected)).sum();
         Ok(Aggregation {
             method: req.method,
+            rejected_answers,
             tasks,
             counted_annotators,
             excluded_annotators,

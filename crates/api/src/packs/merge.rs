@@ -236,16 +236,4 @@ impl Project {
         }
         Ok(report)
     }
-
-    /// Until `submit`'s own entry for returned answers lands (it stores `created_at`
-    /// and honours the pack's reservation): plain `submit`.
-    fn submit_returned(
-        &mut self,
-        name: &str,
-        answer: &Answer,
-        _created_at: i64,
-        _pack_id: &str,
-    ) -> Result<crate::annotate::Ack> {
-        self.submit(name, answer)
-    }
 }

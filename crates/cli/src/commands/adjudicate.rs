@@ -106,7 +106,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!(
                 "  {}{}: {}{}",
                 ans.annotator,
-                if ans.counted { "" } else { " (not counted)" },
+                if ans.rejected {
+                    " (rejected: picked the trick)"
+                } else if ans.counted {
+                    ""
+                } else {
+                    " (not counted)"
+                },
                 ans.answer,
                 ans.comment
                     .as_deref()

@@ -60,5 +60,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if !p.excluded_annotators.is_empty() {
         println!("left out (flagged): {}", p.excluded_annotators.join(", "));
     }
+    if p.rejected_answers > 0 {
+        println!(
+            "{} answers rejected: they picked the trick sentence",
+            p.rejected_answers
+        );
+    }
+    for w in &p.split_warnings {
+        println!("warning: {w}");
+    }
     Ok(())
 }

@@ -4,7 +4,9 @@ use std::path::PathBuf;
 /// Create tasks of one kind for every eligible claim.
 ///
 /// evidence: claims with candidates; refute: original claims of at most 15 tokens;
-/// verify: refutations (imported or written); label: claims with documents.
+/// verify: imported refutations and accepted written ones; label: claims with documents.
+/// Evidence and label tasks leave out refutations, whose evidence is their parent's,
+/// unless --include-children. Claims that get no task are listed with the reason.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -15,6 +17,10 @@ pub struct Args {
     /// Annotators per item (default: the project's, 3).
     #[arg(long)]
     overlap: Option<u32>,
+    /// Evidence and label: make tasks for refutations too (imported or written with a
+    /// parent), whose evidence otherwise comes from the parent.
+    #[arg(long)]
+    include_children: bool,
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
@@ -22,7 +28,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let kind: TaskKind = a.kind.parse()?;
-    let report = super::open(&a.project)?.create_tasks(kind, a.overlap)?;
+    let report = super::open(&a.project)?.create_tasks_with(kind, a.overlap, a.include_children)?;
     if a.json {
         return super::print_json(&report);
     }
@@ -33,5 +39,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         report.overlap,
         report.existing
     );
+    for group in &report.skipped {
+        let shown: Vec<&str> = group.claims.iter().take(5).map(String::as_str).collect();
+        let more = if group.claims.len() > shown.len() {
+            format!(", and {} more", group.claims.len() - shown.len())
+        } else {
+            String::new()
+        };
+        println!(
+            "{} claims got no task: {} ({}{more})",
+            group.count,
+            group.message,
+            shown.join(", ")
+        );
+    }
     Ok(())
 }

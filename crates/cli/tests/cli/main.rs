@@ -7,6 +7,7 @@ mod gold_schema;
 mod import_real;
 mod packs;
 mod project_file;
+mod race;
 mod ranking;
 mod report;
 mod search;

@@ -1,0 +1,94 @@
+//! A claim family in the export: which refutations of a claim may become gold lines, why
+//! the others may not, why a claim got no work at all, and how far the splits landed from
+//! the sizes asked for.
+
+use super::outcome::{Outcome, TaskOutcome};
+use factdesk_core::claim::RefutationState;
+use factdesk_store::ClaimRow;
+use std::collections::BTreeMap;
+
+/// Whether a refutation is gold: current and accepted (or needing no review) when
+/// written, and verified as contradicting its parent. `must_verify`: an imported
+/// refutation needs a verification too (refutation-only work, where it is the only
+/// evidence of the pair); otherwise it stands as imported.
+pub(crate) fn refutation_verdict(
+    child: &ClaimRow,
+    verify: Option<&TaskOutcome>,
+    must_verify: bool,
+) -> Result<(), String> {
+    if let Some(state) = child.refutation_state {
+        match state {
+            RefutationState::PendingReview => {
+                return Err("a written refutation pending the lead's review".into())
+            }
+            RefutationState::Rejected => {
+                return Err("a written refutation the lead rejected".into())
+            }
+            RefutationState::Superseded => {
+                return Err("a written refutation its writer replaced".into())
+            }
+            RefutationState::Accepted | RefutationState::NoReviewNeeded => {}
+        }
+    }
+    match verify.map(|v| &v.outcome) {
+        Some(Outcome::Label { label }) if label == "contradicts" => Ok(()),
+        Some(Outcome::Label { label }) if label == "does_not_contradict" => {
+            Err("verified as not contradicting its original claim".into())
+        }
+        Some(Outcome::Label { label }) => Err(format!("verified as {label}")),
+        Some(_) => Err("no strict majority on verification".into()),
+        None if child.refutation_state.is_some() => {
+            Err("a written refutation not yet verified".into())
+        }
+        None if must_verify => Err("a refutation not yet verified".into()),
+        None => Ok(()),
+    }
+}
+
+/// The split warnings: a split more than this many percentage points from its share.
+pub(crate) const SPLIT_TOLERANCE_POINTS: f64 = 5.0;
+
+/// A warning for each split that misses its requested share of the lines by more than
+/// [`SPLIT_TOLERANCE_POINTS`], or is empty though asked for some.
+pub(crate) fn split_warnings(
+    ratios: &[u32],
+    names: &[String],
+    per_split: &BTreeMap<String, u64>,
+    lines: u64,
+) -> Vec<String> {
+    let total: u64 = ratios.iter().map(|&r| u64::from(r)).sum();
+    if lines == 0 || total == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for (name, &ratio) in names.iter().zip(ratios) {
+        let asked = 100.0 * ratio as f64 / total as f64;
+        let got = per_split.get(name).copied().unwrap_or(0);
+        let share = 100.0 * got as f64 / lines as f64;
+        if (got == 0 && ratio > 0) || (share - asked).abs() > SPLIT_TOLERANCE_POINTS {
+            out.push(format!(
+                "split {name} holds {got} of {lines} lines ({share:.0}%), asked for {asked:.0}%: too few claim families to split as asked"
+            ));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_split_far_from_its_share_or_empty_is_warned_about() {
+        let names: Vec<String> = ["train", "dev", "test"].map(String::from).to_vec();
+        let per =
+            |a, b, c| BTreeMap::from([("train".into(), a), ("dev".into(), b), ("test".into(), c)]);
+        let w = split_warnings(&[70, 15, 15], &names, &per(19, 8, 0), 27);
+        // train (19 of 27, 70%) is as asked; dev is 15 points over; test is empty.
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("split dev holds 8 of 27"), "{w:?}");
+        assert!(w[1].starts_with("split test holds 0 of 27"), "{w:?}");
+        assert!(split_warnings(&[70, 15, 15], &names, &per(70, 16, 14), 100).is_empty());
+        assert!(split_warnings(&[70, 15, 15], &names, &per(0, 0, 0), 0).is_empty());
+    }
+}

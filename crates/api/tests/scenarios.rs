@@ -1,0 +1,516 @@
+//! Acceptance scenarios on the published data in ../shared/data: 300 COVID-Fact claims
+//! annotated by three careful annotators and one who clicks at random, and WikiFactCheck
+//! refutations written, reviewed, replaced and verified.
+
+use factdesk_api::annotate::Answer;
+use factdesk_api::annotators::Role;
+use factdesk_api::gold::{GoldRequest, Outcome};
+use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::tasks::{SkipReason, TaskKind};
+use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A file from ../shared/data, which these tests need.
+fn data(name: &str) -> PathBuf {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(name);
+    assert!(
+        p.is_file(),
+        "test data {} is missing: the shared data folder must sit beside the repository",
+        p.display()
+    );
+    p
+}
+
+/// A project of the first `n` data lines of a shared file (plus its header line when
+/// `header`), imported with `preset`.
+fn imported(dir: &Path, name: &str, n: usize, header: bool, preset: Preset) -> Project {
+    let text = ok(std::fs::read_to_string(data(name)));
+    let head: Vec<&str> = text.lines().take(n + usize::from(header)).collect();
+    let file = dir.join(name);
+    ok(std::fs::write(&file, head.join("\n") + "\n"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = ok(Project::create(&dir.join("p.fdesk"), Box::new(clock)));
+    let req = ImportRequest {
+        claims: vec![file],
+        preset,
+        ..Default::default()
+    };
+    ok(import(&mut p, &req, &mut NoProgress));
+    p
+}
+
+/// A small seeded generator for the annotator who clicks at random.
+struct Dice(u64);
+
+impl Dice {
+    fn heads(&mut self) -> bool {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 33) & 1 == 1
+    }
+}
+
+const CAREFUL: [&str; 3] = ["cara", "cleo", "cora"];
+
+#[test]
+fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_one_is_rejected() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = imported(dir.path(), "covidfact.jsonl", 300, false, Preset::CovidFact);
+    // Each claim's published evidence sentences.
+    let mut published: HashMap<String, BTreeSet<String>> = HashMap::new();
+    let text = ok(std::fs::read_to_string(data("covidfact.jsonl")));
+    for line in text.lines().take(300) {
+        let row: serde_json::Value = ok(serde_json::from_str(line));
+        let claim = row["claim"].as_str().unwrap_or_default().to_string();
+        let evidence = row["evidence"].as_array().into_iter().flatten();
+        published
+            .entry(claim)
+            .or_default()
+            .extend(evidence.filter_map(|e| e.as_str()).map(String::from));
+    }
+    ok(p.add_annotator("lead", Role::Lead));
+    for name in CAREFUL.iter().chain(&["rand"]) {
+        ok(p.add_annotator(name, Role::Annotator));
+    }
+
+    // Evidence tasks only where evidence is asked: not on the REFUTED counter-claims, whose
+    // evidence is their parent's; those are listed with the reason.
+    let report = ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    let (roots, children): (i64, i64) = ok(p.store().conn().query_row(
+        "SELECT sum(parent_id IS NULL), sum(parent_id IS NOT NULL) FROM claims",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    ));
+    assert!(
+        roots >= 90 && children > 0,
+        "{roots} roots, {children} children"
+    );
+    assert_eq!(report.created as i64, roots);
+    let from_parent = report
+        .skipped
+        .iter()
+        .find(|s| s.reason == SkipReason::EvidenceFromParent)
+        .unwrap_or_else(|| panic!("children not listed: {:?}", report.skipped));
+    assert_eq!(from_parent.count as i64, children);
+
+    // Everyone answers in turn, one item at a time, until nothing is left for anyone.
+    let mut dice = Dice(7);
+    let mut gold_of_task: BTreeMap<i64, BTreeSet<String>> = BTreeMap::new();
+    let mut busy = true;
+    while busy {
+        busy = false;
+        for name in CAREFUL.iter().chain(&["rand"]) {
+            let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item else {
+                continue;
+            };
+            busy = true;
+            let evidence = published.get(&item.claim).cloned().unwrap_or_default();
+            let selected: Vec<String> = if *name == "rand" {
+                item.options
+                    .iter()
+                    .filter(|_| dice.heads())
+                    .map(|o| o.id.clone())
+                    .collect()
+            } else {
+                item.options
+                    .iter()
+                    .filter(|o| evidence.contains(&o.text))
+                    .map(|o| o.id.clone())
+                    .collect()
+            };
+            if *name != "rand" {
+                let texts = item.options.iter().map(|o| o.text.clone());
+                gold_of_task.insert(
+                    item.task_id,
+                    texts.filter(|t| evidence.contains(t)).collect(),
+                );
+            }
+            ok(p.submit(
+                name,
+                &Answer {
+                    task_id: item.task_id,
+                    no_evidence: selected.is_empty(),
+                    selected,
+                    ..Default::default()
+                },
+            ));
+        }
+    }
+
+    // The careful are counted, the random clicker flagged.
+    for a in ok(p.annotators()) {
+        match a.name.as_str() {
+            "rand" => assert!(a.flagged && !a.counted, "{a:?}"),
+            "lead" => {}
+            _ => assert!(!a.flagged && a.counted && a.tricks_failed == 0, "{a:?}"),
+        }
+    }
+
+    // Each of his answers that picked the trick is rejected: shown, counted for nothing
+    // even when the lead counts him again.
+    let rejected: i64 = ok(p.store().conn().query_row(
+        "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'rand' AND a.trick_failed = 1",
+        [],
+        |r| r.get(0),
+    ));
+    assert!(rejected > 0);
+    let with_him = ok(p.aggregate(&GoldRequest {
+        include_flagged: true,
+        ..GoldRequest::default()
+    }));
+    let mut seen = 0;
+    for t in &with_him.tasks {
+        for a in t.answers.iter().filter(|a| a.annotator == "rand") {
+            assert_eq!(a.rejected, a.trick_failed);
+            assert_eq!(a.counted, !a.trick_failed);
+            seen += usize::from(a.rejected);
+        }
+    }
+    assert_eq!(seen as i64, rejected);
+    assert_eq!(with_him.rejected_answers as i64, rejected);
+
+    // Every exported claim's gold evidence is exactly its published sentences among the
+    // candidates shown; a claim none of whose candidates is published is dropped.
+    let req = GoldRequest::default();
+    let aggregation = ok(p.aggregate(&req));
+    let (lines, preview) = ok(p.gold(&req));
+    assert_eq!(preview.excluded_annotators, vec!["rand".to_string()]);
+    let mut exported = 0;
+    for t in aggregation
+        .tasks
+        .iter()
+        .filter(|t| t.kind == TaskKind::Evidence)
+    {
+        let gold = &gold_of_task[&t.task_id];
+        let claim = ok(p.store().claim(t.claim_id)).unwrap_or_else(|| panic!("claim"));
+        let line = lines.iter().find(|l| l.id == claim.ext_id);
+        if gold.is_empty() {
+            assert_eq!(t.outcome, Outcome::NoEvidence, "{}", claim.ext_id);
+            assert!(line.is_none());
+            continue;
+        }
+        let line = line.unwrap_or_else(|| panic!("{} not exported", claim.ext_id));
+        let texts: BTreeSet<String> = line.evidence.iter().map(|e| e.text.clone()).collect();
+        assert_eq!(&texts, gold, "{}", claim.ext_id);
+        assert_eq!(line.agreement.share_agreeing, Some(1.0));
+        exported += 1;
+    }
+    assert!(exported >= 50, "only {exported} claims exported");
+
+    // SERVE: the rest needs the "serve" workstream (a rejected answer's slot and a flagged
+    // annotator's slots reopen, and `answered` counts counted answers), so every item ends
+    // with three counted answers. On the gold branch alone these items have two.
+    for t in aggregation
+        .tasks
+        .iter()
+        .filter(|t| t.kind == TaskKind::Evidence)
+    {
+        assert_eq!(
+            t.counted, 3,
+            "task {} has {} counted answers",
+            t.task_id, t.counted
+        );
+    }
+}
+
+/// Candidate refutations for a WikiFactCheck claim, best first: the published one, then a
+/// changed number, then a changed place or colour.
+fn refutations_of(claim: &str, published: Option<&String>) -> Vec<String> {
+    let mut out: Vec<String> = published.into_iter().cloned().collect();
+    let words: Vec<&str> = claim.split(' ').collect();
+    if let Some(i) = words
+        .iter()
+        .position(|w| w.chars().any(|c| c.is_ascii_digit()))
+    {
+        let mut changed = words.clone();
+        let bumped: String = words[i]
+            .chars()
+            .map(|c| match c.to_digit(10) {
+                Some(d) => char::from_digit((d + 3) % 10, 10).unwrap_or(c),
+                None => c,
+            })
+            .collect();
+        changed[i] = &bumped;
+        out.push(changed.join(" "));
+    }
+    for (from, to) in [("first", "last"), ("north", "south"), ("larger", "smaller")] {
+        if claim.contains(from) {
+            out.push(claim.replacen(from, to, 1));
+        }
+    }
+    // Last resort: another place or object at the end.
+    if let Some((head, last)) = claim.trim_end_matches('.').rsplit_once(' ') {
+        for other in ["Atlantis", "Antarctica"] {
+            if last != other {
+                out.push(format!("{head} {other}."));
+            }
+        }
+    }
+    out
+}
+
+/// The writer writes up to `n` refutations; returns the answer ids, in order.
+fn write(p: &mut Project, writer: &str, n: usize, published: &HashMap<String, String>) -> Vec<i64> {
+    let mut written = Vec::new();
+    while written.len() < n {
+        let Some(item) = ok(p.next_item(writer, TaskKind::Refute)).item else {
+            break;
+        };
+        let mut taken = false;
+        for text in refutations_of(&item.claim, published.get(&item.claim)) {
+            let answer = Answer {
+                task_id: item.task_id,
+                text: Some(text),
+                ..Default::default()
+            };
+            match p.submit(writer, &answer) {
+                Ok(_) => {
+                    taken = true;
+                    break;
+                }
+                Err(e) if e.code == ErrorCode::CheckFailed => continue,
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert!(taken, "no refutation of {:?} passes the checks", item.claim);
+        written.push(ok(p.store().conn().query_row(
+            "SELECT max(id) FROM annotations WHERE task_id = ?1",
+            [item.task_id],
+            |r| r.get(0),
+        )));
+    }
+    written
+}
+
+fn state_of(p: &Project, annotation: i64) -> String {
+    ok(p.store().conn().query_row(
+        "SELECT refutation_state FROM claims WHERE written_in = ?1",
+        [annotation],
+        |r| r.get(0),
+    ))
+}
+
+#[test]
+fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_parents() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = imported(
+        dir.path(),
+        "wikifactcheck_dev.tsv",
+        36,
+        true,
+        Preset::WikiFactCheck,
+    );
+    let mut published: HashMap<String, String> = HashMap::new();
+    {
+        let conn = p.store().conn();
+        let mut stmt = ok(
+            conn.prepare("SELECT p.text, c.text FROM claims c JOIN claims p ON p.id = c.parent_id")
+        );
+        let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
+        for row in rows {
+            let (parent, child): (String, String) = ok(row);
+            published.insert(parent, child);
+        }
+    }
+    assert_eq!(published.len(), 36);
+    for (name, role) in [
+        ("lead", Role::Lead),
+        ("wren", Role::Annotator),
+        ("v1", Role::Annotator),
+        ("v2", Role::Annotator),
+        ("v3", Role::Annotator),
+    ] {
+        ok(p.add_annotator(name, role));
+    }
+
+    // No documents: evidence and label tasks are impossible, and the lead is told why.
+    let evidence = ok(p.create_tasks(TaskKind::Evidence, None));
+    assert_eq!(evidence.created, 0);
+    let reasons: BTreeMap<SkipReason, u64> = evidence
+        .skipped
+        .iter()
+        .map(|s| (s.reason, s.count))
+        .collect();
+    assert_eq!(
+        reasons,
+        BTreeMap::from([
+            (SkipReason::NoDocuments, 36),
+            (SkipReason::EvidenceFromParent, 36)
+        ])
+    );
+    assert_eq!(evidence.skipped[0].message, "no documents");
+
+    // Refutations written: the first five reviewed (four accepted, one rejected), four
+    // more needing no review, and the last of them rewritten (superseded).
+    ok(p.create_tasks(TaskKind::Refute, Some(1)));
+    let first = write(&mut p, "wren", 5, &published);
+    assert_eq!(first.len(), 5);
+    for a in &first[..4] {
+        ok(p.review("lead", *a, true, None));
+    }
+    ok(p.review("lead", first[4], false, Some("same as the original")));
+    let more = write(&mut p, "wren", 4, &published);
+    assert_eq!(more.len(), 4);
+    let last = more[3];
+    let item = ok(p.previous_item("wren", TaskKind::Refute, None))
+        .unwrap_or_else(|| panic!("nothing to go back to"));
+    let rewritten_text = refutations_of(&item.claim, None)
+        .into_iter()
+        .chain(published.get(&item.claim).map(|t| format!("{t} ")))
+        .find(|t| {
+            p.submit(
+                "wren",
+                &Answer {
+                    task_id: item.task_id,
+                    text: Some(t.clone()),
+                    ..Default::default()
+                },
+            )
+            .is_ok()
+        });
+    assert!(
+        rewritten_text.is_some(),
+        "could not rewrite {:?}",
+        item.claim
+    );
+    assert_eq!(state_of(&p, last), "superseded");
+    assert_eq!(state_of(&p, first[4]), "rejected");
+
+    // Every refutation is verified: the imported ones and the live written ones. One
+    // imported refutation is judged not to contradict, one malformed.
+    let verify = ok(p.create_tasks(TaskKind::Verify, Some(3)));
+    let skipped: BTreeMap<SkipReason, u64> =
+        verify.skipped.iter().map(|s| (s.reason, s.count)).collect();
+    assert_eq!(
+        skipped,
+        BTreeMap::from([(SkipReason::Rejected, 1), (SkipReason::Superseded, 1)])
+    );
+    let mut judged: BTreeMap<String, &str> = BTreeMap::new();
+    for v in ["v1", "v2", "v3"] {
+        while let Some(item) = ok(p.next_item(v, TaskKind::Verify)).item {
+            let counter = item.counter_claim.clone().unwrap_or_default();
+            let fresh = match judged.len() {
+                0 => "does_not_contradict",
+                1 => "malformed",
+                _ => "contradicts",
+            };
+            let label = *judged.entry(counter).or_insert(fresh);
+            ok(p.submit(
+                v,
+                &Answer {
+                    task_id: item.task_id,
+                    label: Some(label.into()),
+                    ..Default::default()
+                },
+            ));
+        }
+    }
+
+    // The export: each root with its refutations verified as contradicting, in its split.
+    let req = GoldRequest::default();
+    let (lines, preview) = ok(p.gold(&req));
+    let conn = p.store().conn();
+    let expected: BTreeSet<String> = {
+        let mut stmt = ok(conn.prepare(
+            "SELECT c.ext_id, c.text FROM claims c WHERE c.parent_id IS NOT NULL
+               AND coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), 1)",
+        ));
+        let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
+        rows.map(ok)
+            .filter(|(_, text): &(String, String)| judged.get(text) == Some(&"contradicts"))
+            .map(|(id, _)| id)
+            .collect()
+    };
+    let refutations: BTreeSet<String> = lines
+        .iter()
+        .filter(|l| l.parent_id.is_some())
+        .map(|l| l.id.clone())
+        .collect();
+    assert_eq!(refutations, expected);
+    let written_exported = lines.iter().filter(|l| l.id.contains("/written/")).count();
+    assert_eq!(
+        written_exported, 7,
+        "3 accepted + 1 left + 3 unreviewed qualified + the rewrite"
+    );
+    for l in &lines {
+        match &l.parent_id {
+            Some(parent) => {
+                let parent = lines
+                    .iter()
+                    .find(|x| &x.id == parent)
+                    .unwrap_or_else(|| panic!("{} exported without its parent", l.id));
+                assert_eq!(l.split, parent.split, "{}", l.id);
+                assert_eq!(l.label, "REFUTED");
+                assert!(l.evidence.is_empty());
+                assert_eq!(l.agreement.answers, 3);
+            }
+            None => {
+                assert_eq!(l.label, "SUPPORTED");
+                assert!(lines.iter().any(|c| c.parent_id.as_ref() == Some(&l.id)));
+            }
+        }
+    }
+    // A root is exported when at least one refutation of it is; the others are dropped
+    // with the reason.
+    let parents: BTreeSet<&String> = lines.iter().filter_map(|l| l.parent_id.as_ref()).collect();
+    let roots = lines.iter().filter(|l| l.parent_id.is_none()).count();
+    assert_eq!(roots, parents.len());
+    let unrefuted = preview
+        .dropped
+        .iter()
+        .filter(|d| d.reason == "no refutation of it verified as contradicting it")
+        .count();
+    assert_eq!(roots + unrefuted, 36);
+    let dropped: BTreeMap<&str, &str> = preview
+        .dropped
+        .iter()
+        .map(|d| (d.claim.as_str(), d.reason.as_str()))
+        .collect();
+    let reasons: BTreeSet<&str> = dropped.values().copied().collect();
+    for reason in [
+        "verified as not contradicting its original claim",
+        "verified as malformed",
+        "a written refutation the lead rejected",
+        "a written refutation its writer replaced",
+    ] {
+        assert!(reasons.contains(reason), "{reason}: {reasons:?}");
+    }
+    assert_eq!(preview.refutations["superseded"], 1);
+    assert_eq!(preview.refutations["rejected"], 1);
+    assert_eq!(
+        (
+            preview.refutations["accepted"],
+            preview.refutations["no_review_needed"]
+        ),
+        (4, 4)
+    );
+
+    // Forty-odd families cannot fill sixty splits: the empty ones are warned about, in the
+    // preview and on the card.
+    let many = GoldRequest {
+        splits: vec![1; 60],
+        ..GoldRequest::default()
+    };
+    let out = dir.path().join("gold.jsonl");
+    let report = ok(p.export_gold(&many, &out, Default::default()));
+    let empty = report
+        .preview
+        .per_split
+        .values()
+        .filter(|n| **n == 0)
+        .count();
+    assert!(empty >= 24, "{empty}");
+    assert!(report.preview.split_warnings.len() >= empty);
+    let card = ok(std::fs::read_to_string(&report.card));
+    assert!(card.contains("**Warning:** split split"), "{card}");
+    assert!(card.contains("| superseded | 1 |"), "{card}");
+}

@@ -1,0 +1,261 @@
+//! How items are handed out and counted: fill-first routing, answers that picked the trick
+//! (rejected one by one, their slot reopened), flagged annotators whose items reopen and
+//! come back, and nobody verifying their own refutation.
+
+use factdesk_api::annotate::{Answer, Item};
+use factdesk_api::annotators::Role;
+use factdesk_api::settings::Routing;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ErrorCode, ManualClock, Project};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+mod common;
+use common::{project, trick_option};
+
+fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn next(p: &mut Project, name: &str, kind: TaskKind) -> Option<Item> {
+    must(p.next_item(name, kind)).item
+}
+
+/// Answers an evidence item carefully (a real sentence) or carelessly (the trick).
+fn answer_evidence(p: &mut Project, name: &str, item: &Item, pick_trick: bool) {
+    let trick = trick_option(p, item).unwrap_or_else(|| panic!("no trick in {item:?}"));
+    let chosen = if pick_trick {
+        trick
+    } else {
+        item.options
+            .iter()
+            .map(|o| o.id.clone())
+            .find(|id| *id != trick)
+            .unwrap_or_default()
+    };
+    must(p.submit(
+        name,
+        &Answer {
+            task_id: item.task_id,
+            selected: vec![chosen],
+            ..Default::default()
+        },
+    ));
+}
+
+fn people(p: &mut Project, names: &[&str]) {
+    for n in names {
+        must(p.add_annotator(n, Role::Annotator));
+    }
+}
+
+/// (task id, counted answers kept by the task, overlap) of every task.
+fn counters(path: &Path) -> Vec<(i64, i64, i64)> {
+    let conn = must(rusqlite::Connection::open(path));
+    let mut stmt = must(conn.prepare("SELECT id, answered, overlap FROM tasks ORDER BY id"));
+    let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))));
+    must(rows.collect::<Result<Vec<_>, _>>())
+}
+
+fn answered_of(path: &Path, task_id: i64) -> i64 {
+    counters(path)
+        .into_iter()
+        .find(|t| t.0 == task_id)
+        .map(|t| t.1)
+        .unwrap_or(-1)
+}
+
+#[test]
+fn three_annotators_first_answers_land_on_the_same_items() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 200, &clock);
+    must(p.create_tasks(TaskKind::Evidence, Some(3)));
+    let names = ["ana", "ben", "caro"];
+    people(&mut p, &names);
+    // One after the other, 12 items each: with fill-first routing they share all 12.
+    let mut seen: Vec<BTreeSet<i64>> = Vec::new();
+    for n in names {
+        let mut mine = BTreeSet::new();
+        for _ in 0..12 {
+            let item = next(&mut p, n, TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+            answer_evidence(&mut p, n, &item, false);
+            mine.insert(item.task_id);
+            clock.advance_ms(3_000);
+        }
+        seen.push(mine);
+    }
+    assert_eq!(seen[0], seen[1], "ana and ben answered different items");
+    assert_eq!(seen[1], seen[2], "ben and caro answered different items");
+    // A fourth annotator finds those items full and opens new ones.
+    must(p.add_annotator("dan", Role::Annotator));
+    let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+    assert!(!seen[0].contains(&item.task_id));
+}
+
+#[test]
+fn spread_routing_still_starts_each_annotator_at_their_own_point() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 200, &clock);
+    let mut s = must(p.settings());
+    s.routing = Routing::Spread;
+    must(p.set_settings(&s));
+    must(p.create_tasks(TaskKind::Evidence, Some(3)));
+    people(&mut p, &["ana", "ben"]);
+    let a = next(&mut p, "ana", TaskKind::Evidence).map(|i| i.task_id);
+    let b = next(&mut p, "ben", TaskKind::Evidence).map(|i| i.task_id);
+    assert!(a.is_some() && b.is_some());
+    assert_ne!(a, b, "spread routing served both the same first item");
+}
+
+#[test]
+fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 3, &clock);
+    let path = dir.path().join("p.fdesk");
+    must(p.create_tasks(TaskKind::Evidence, Some(2)));
+    people(&mut p, &["ana", "ben", "caro", "dan"]);
+    let item = next(&mut p, "ana", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+    answer_evidence(&mut p, "ana", &item, true);
+    assert_eq!(
+        answered_of(&path, item.task_id),
+        0,
+        "a rejected answer counted"
+    );
+    // Its slot is open again: two careful annotators still fit on the item.
+    for n in ["ben", "caro"] {
+        let got = next(&mut p, n, TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+        assert_eq!(
+            got.task_id, item.task_id,
+            "{n} was not served the reopened item"
+        );
+        answer_evidence(&mut p, n, &got, false);
+    }
+    assert_eq!(answered_of(&path, item.task_id), 2);
+    let got = next(&mut p, "dan", TaskKind::Evidence).map(|i| i.task_id);
+    assert_ne!(got, Some(item.task_id), "a full item was served again");
+    // Ana's rejected answer is kept, and she can correct it only while there is room.
+    let back = must(p.previous_item("ana", TaskKind::Evidence, None))
+        .unwrap_or_else(|| panic!("ana's answer is gone"));
+    assert_eq!(back.task_id, item.task_id);
+    let real = back
+        .options
+        .iter()
+        .find(|o| Some(&o.id) != trick_option(&p, &back).as_ref())
+        .map(|o| o.id.clone())
+        .unwrap_or_default();
+    let late = p.submit(
+        "ana",
+        &Answer {
+            task_id: item.task_id,
+            selected: vec![real],
+            ..Default::default()
+        },
+    );
+    assert_eq!(late.map_err(|e| e.code).err(), Some(ErrorCode::Conflict));
+    assert_eq!(answered_of(&path, item.task_id), 2);
+}
+
+#[test]
+fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 8, &clock);
+    let path = dir.path().join("p.fdesk");
+    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    people(&mut p, &["dan", "eve"]);
+    // Two careful answers, then three tricks picked: dan is flagged (3 of 5 > 20%).
+    let mut dans = Vec::new();
+    for pick_trick in [false, false, true, true, true] {
+        let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+        answer_evidence(&mut p, "dan", &item, pick_trick);
+        dans.push(item.task_id);
+    }
+    let dan = must(p.annotator("dan"));
+    assert!(dan.flagged && !dan.counted, "{dan:?}");
+    for t in &dans {
+        assert_eq!(
+            answered_of(&path, *t),
+            0,
+            "task {t} still counts a flagged answer"
+        );
+    }
+    // Every one of his items is open to others again.
+    let mut reopened = BTreeSet::new();
+    while let Some(item) = next(&mut p, "eve", TaskKind::Evidence) {
+        reopened.insert(item.task_id);
+        answer_evidence(&mut p, "eve", &item, false);
+    }
+    for t in &dans {
+        assert!(reopened.contains(t), "task {t} did not reopen");
+    }
+    // The lead counts him again: his two careful answers come back, the tricks do not.
+    must(p.set_flag_override("dan", Some(true)));
+    let back: i64 = dans.iter().map(|t| answered_of(&path, *t)).sum();
+    assert_eq!(
+        back,
+        5 + 2,
+        "eve's five answers plus dan's two careful ones"
+    );
+}
+
+#[test]
+fn nobody_is_served_or_may_verify_a_refutation_they_wrote() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    let mut s = must(p.settings());
+    s.qualification_items = 0;
+    s.qualification_min_accepted = 0;
+    must(p.set_settings(&s));
+    must(p.create_tasks(TaskKind::Refute, Some(1)));
+    people(&mut p, &["ana", "ben"]);
+    let item = next(&mut p, "ana", TaskKind::Refute).unwrap_or_else(|| panic!("no item"));
+    let text = item.claim.replace("lighthouse", "bridge");
+    must(p.submit(
+        "ana",
+        &Answer {
+            task_id: item.task_id,
+            text: Some(text),
+            ..Default::default()
+        },
+    ));
+    assert!(
+        next(&mut p, "ana", TaskKind::Verify).is_none(),
+        "ana was served her own refutation to verify"
+    );
+    let theirs = next(&mut p, "ben", TaskKind::Verify).unwrap_or_else(|| panic!("no item"));
+    let own = p.submit(
+        "ana",
+        &Answer {
+            task_id: theirs.task_id,
+            label: Some("contradicts".into()),
+            ..Default::default()
+        },
+    );
+    assert_eq!(own.map_err(|e| e.code).err(), Some(ErrorCode::Forbidden));
+}
+
+#[test]
+fn an_answer_with_fields_of_another_kind_is_refused() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 1, &clock);
+    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    people(&mut p, &["ana"]);
+    let item = next(&mut p, "ana", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+    let r = p.submit(
+        "ana",
+        &Answer {
+            task_id: item.task_id,
+            no_evidence: true,
+            label: Some("SUPPORTED".into()),
+            ..Default::default()
+        },
+    );
+    let e = r.err().unwrap_or_else(|| panic!("accepted"));
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("label"), "{}", e.message);
+}
