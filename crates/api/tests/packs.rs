@@ -431,6 +431,10 @@ fn a_pack_holds_what_the_annotators_screen_shows_and_nothing_else() {
         if column == "task_id" {
             let id: i64 = value.parse().unwrap_or(0);
             assert!(!task_ids.contains(&id), "a project task id: {at}");
+            assert!(
+                id < 1 << 53,
+                "a task id JavaScript cannot hold exactly: {at}"
+            );
         }
     }
     let raw = raw_with_logs(&path);

@@ -143,7 +143,8 @@ fn signature(secret: &[u8], manifest_text: &str) -> String {
     ))
 }
 
-/// The id a pack gives one of the project's tasks.
+/// The id a pack gives one of the project's tasks: under 2^52, so the UI's JavaScript
+/// numbers hold it exactly.
 fn pack_task_id(secret: &[u8], pack_id: &str, task_id: i64) -> i64 {
-    sign::opaque_id(secret, &format!("task:{pack_id}:{task_id}"))
+    (sign::opaque_id(secret, &format!("task:{pack_id}:{task_id}")) >> 10) + 1
 }
