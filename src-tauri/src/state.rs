@@ -1,13 +1,15 @@
 //! What the app holds between commands.
 
 use factdesk_api::dto::Overview;
+use factdesk_api::packs::Workplace;
 use factdesk_api::{Error, ErrorCode, Project, Result};
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
 #[derive(Debug)]
 pub struct AppState {
-    project: Mutex<Option<Project>>,
+    /// The open project, or the open pack on an annotator's laptop.
+    project: Mutex<Option<Workplace>>,
     /// Who is working, as chosen on the "who is working" screen.
     user: Mutex<Option<String>>,
     /// Where the list of recent projects is kept.
@@ -26,17 +28,22 @@ impl AppState {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Project>> {
+    fn lock(&self) -> MutexGuard<'_, Option<Workplace>> {
         // A panic while holding the lock leaves the project as it was; keep using it.
         self.project.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` on the open project.
-    pub fn with_project<T>(&self, f: impl FnOnce(&mut Project) -> Result<T>) -> Result<T> {
+    /// Runs `f` on the open project or pack.
+    pub fn with_work<T>(&self, f: impl FnOnce(&mut Workplace) -> Result<T>) -> Result<T> {
         match self.lock().as_mut() {
-            Some(p) => f(p),
+            Some(w) => f(w),
             None => Err(Error::new(ErrorCode::NotFound, "no project is open")),
         }
+    }
+
+    /// Runs `f` on the open project; a pack refuses.
+    pub fn with_project<T>(&self, f: impl FnOnce(&mut Project) -> Result<T>) -> Result<T> {
+        self.with_work(|w| f(w.project()?))
     }
 
     /// The person working now; commands that act for someone need one.
@@ -58,11 +65,17 @@ impl AppState {
         self.with_project(|p| f(p, &user))
     }
 
-    /// Makes a just-opened project the open one, closing any other, and passes on its
-    /// overview; a failed open leaves the current project open.
-    pub fn hold(&self, opened: Result<(Project, Overview)>) -> Result<Overview> {
-        let (project, overview) = opened?;
-        *self.lock() = Some(project);
+    /// Runs `f` on the open project or pack for the person working now.
+    pub fn as_worker<T>(&self, f: impl FnOnce(&mut Workplace, &str) -> Result<T>) -> Result<T> {
+        let user = self.user()?;
+        self.with_work(|w| f(w, &user))
+    }
+
+    /// Makes a just-opened project or pack the open one, closing any other, and passes
+    /// on its overview; a failed open leaves the current one open.
+    pub fn hold(&self, opened: Result<(Workplace, Overview)>) -> Result<Overview> {
+        let (work, overview) = opened?;
+        *self.lock() = Some(work);
         self.set_user(None);
         Ok(overview)
     }

@@ -3,7 +3,8 @@
 // app merges the results file from the Packs panel, and the dashboard counts her answers.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
@@ -107,7 +108,10 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       submitByCli(project, "ben", [{ task_id: item.task_id, selected: [real[0].id] }]);
     }
 
-    // The lead's desk: merge the results file through the Packs panel's path field.
+    // The lead's desk: merge the results file through the Packs panel's path field. The
+    // merge only reads it: its bytes stay the same and nothing appears beside it.
+    const digest = (file) => createHash("sha256").update(readFileSync(file)).digest("hex");
+    const returned = digest(results);
     await inApp(t, work, project, async (session) => {
       await session.waitFor(tid("person-lead"), 30_000);
       await signInByKeys(session, "lead");
@@ -154,6 +158,9 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       assert.equal(await session.text(cells[0]), "2", "Ana's answers on the dashboard");
       assert.match(await textOf(session, tid("dash-counts-evidence")), / 2 annotators · /);
     });
+
+    assert.equal(digest(results), returned, "the merges changed the results file");
+    for (const side of ["-wal", "-shm", "-journal"]) assert.ok(!existsSync(results + side), `${results}${side} was left`);
 
     const listed = JSON.parse(cli(["packs", project, "--json"]));
     assert.deepEqual(

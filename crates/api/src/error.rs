@@ -98,9 +98,12 @@ impl From<factdesk_store::Error> for Error {
         let code = match &e {
             S::AlreadyExists(_) => ErrorCode::AlreadyExists,
             S::NotFound(_) => ErrorCode::NotFound,
-            S::NotAProject(_) | S::IsFolder(_) | S::NoProject => ErrorCode::NotAProject,
-            S::NewerSchema { .. } => ErrorCode::NewerSchema,
+            S::NotAProject(_) | S::NotAPack(_) | S::IsFolder(_) | S::NoProject => {
+                ErrorCode::NotAProject
+            }
+            S::NewerSchema { .. } | S::NewerPack { .. } => ErrorCode::NewerSchema,
             S::ReadOnly(_) | S::ReadOnlyDatabase | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
+            S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
             S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,
         };

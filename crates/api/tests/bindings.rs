@@ -17,7 +17,7 @@ use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
     Outcome, QueueAnswer, QueueCandidate, QueueItem,
 };
-use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary};
+use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary, RefusedAnswer};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
@@ -82,6 +82,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Dashboard::decl(cfg),
         Manifest::decl(cfg),
         PackSummary::decl(cfg),
+        RefusedAnswer::decl(cfg),
         MergeReport::decl(cfg),
         MergeOutcome::decl(cfg),
         GoldMethod::decl(cfg),

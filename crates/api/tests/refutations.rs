@@ -373,7 +373,10 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     // While the pack is out, the lead changes her mind about one refutation.
     ok(p.review("lead", written[0], false, None));
 
-    let mut pack = ok(Project::open(&pack_path, Box::new(clock.clone())));
+    let mut pack = ok(factdesk_api::packs::PackSession::open(
+        &pack_path,
+        Box::new(clock.clone()),
+    ));
     let mut answered = 0;
     while let Some(item) = ok(pack.next_item("v1", TaskKind::Verify)).item {
         ok(pack.submit(

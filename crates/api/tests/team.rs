@@ -1,34 +1,20 @@
-//! Issue 7, acceptance 3, checked from the outside: a pack that its annotator has
-//! answered is read value by value and byte by byte (the file and any write-ahead log)
-//! for other people, their answers, the project's secret, the lead's option ids and
-//! anything that tells the trick apart. The schema's own text (the same in every project
-//! file, `trick_slot` and `trick_failed` included, also where a migration left pieces of
-//! it in free space) and the names of the settings that
-//! every project carries (`trick_template`, blank in a pack, and the flagging thresholds)
-//! are the only places "trick" may appear: they name the feature, not the sentence.
+//! Issue 12, point 1, checked from the outside: a pack its annotator has answered is read
+//! table by table, value by value and byte by byte (the file and any journal or log) for
+//! anything their screens would not show; scripted attackers holding only a pack's bytes
+//! guess the trick no better than chance and the gold label no better than the majority
+//! class. Also: answers made in a pack after it was merged never overfill an item.
 
-use factdesk_api::annotate::Answer;
+use factdesk_api::annotate::{Answer, Item, Passage};
 use factdesk_api::annotators::Role;
-use factdesk_api::packs::PackRequest;
-use factdesk_api::settings::trick_sentence;
+use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::packs::{PackRequest, PackSession};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ManualClock, Project};
-use std::collections::{HashMap, HashSet};
+use factdesk_api::{ManualClock, NoProgress, Project};
+use std::io::{BufRead, Write};
 use std::path::Path;
 
 mod common;
-use common::{every_value, project};
-
-/// Settings names in the project row's JSON, the same in every project file.
-const SETTING_KEYS: [&str; 3] = [
-    "\"trick_template\":\"\"",
-    "\"trick_flag_threshold\":",
-    "\"trick_min_seen\":",
-];
-
-/// Table and column names every project file has; a migration can leave pieces of an
-/// earlier table's SQL in free space, so they are allowed outside the current schema too.
-const COLUMN_NAMES: [&str; 3] = ["task_tricks", "trick_slot", "trick_failed"];
+use common::{beyond_the_screen, data, every_value, project, raw_with_logs, trick_option};
 
 /// Names chosen so that none occurs by chance in the test documents.
 const OTHERS: [&str; 3] = ["Xaviera", "Quintessa", "Leadmaria"];
@@ -36,42 +22,6 @@ const HOLDER: &str = "Wendeline";
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-/// The SQL of every schema object, as SQLite stores it verbatim in the file.
-fn schema_sql(path: &Path) -> Vec<String> {
-    let conn = ok(rusqlite::Connection::open(path));
-    let mut stmt = ok(conn.prepare("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL"));
-    ok(ok(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
-}
-
-/// The raw bytes of the file and its write-ahead log, lower-cased, with the schema's
-/// text blanked out.
-fn raw_without_schema(path: &Path, schema: &[String]) -> Vec<u8> {
-    let mut raw = ok(std::fs::read(path));
-    let wal = path.with_file_name(format!(
-        "{}-wal",
-        path.file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default()
-    ));
-    if let Ok(more) = std::fs::read(&wal) {
-        raw.extend(more);
-    }
-    let format: Vec<&[u8]> = schema
-        .iter()
-        .map(|s| s.as_bytes())
-        .chain(SETTING_KEYS.iter().map(|k| k.as_bytes()))
-        .chain(COLUMN_NAMES.iter().map(|k| k.as_bytes()))
-        .collect();
-    for sql in format {
-        let mut at = 0;
-        while let Some(i) = raw[at..].windows(sql.len()).position(|w| w == sql) {
-            raw[at + i..at + i + sql.len()].fill(b' ');
-            at += i + sql.len();
-        }
-    }
-    raw.to_ascii_lowercase()
 }
 
 fn count(haystack: &[u8], needle: &[u8]) -> usize {
@@ -82,7 +32,7 @@ fn count(haystack: &[u8], needle: &[u8]) -> usize {
 }
 
 #[test]
-fn an_answered_pack_holds_no_one_else_no_secret_no_lead_option_id_and_no_trick_marker() {
+fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
     let mut lead = project(dir.path(), 5, &clock);
@@ -92,10 +42,11 @@ fn an_answered_pack_holds_no_one_else_no_secret_no_lead_option_id_and_no_trick_m
     for name in [OTHERS[0], OTHERS[1], HOLDER] {
         ok(lead.add_annotator(name, Role::Annotator));
     }
-    let template = ok(lead.settings()).trick_template;
     // Two others answer every evidence item in the project, trick included, with notes.
+    let mut others_ids = Vec::new();
     for name in &OTHERS[..2] {
         while let Some(item) = ok(lead.next_item(name, TaskKind::Evidence)).item {
+            others_ids.extend(item.options.iter().map(|o| o.id.clone()));
             let answer = Answer {
                 task_id: item.task_id,
                 selected: item.options.iter().map(|o| o.id.clone()).collect(),
@@ -110,147 +61,66 @@ fn an_answered_pack_holds_no_one_else_no_secret_no_lead_option_id_and_no_trick_m
             .store()
             .conn()
             .query_row("SELECT secret FROM project", [], |r| r.get(0)));
-    let slots: HashMap<i64, Option<i64>> = {
-        let mut stmt = ok(lead
-            .store()
-            .conn()
-            .prepare("SELECT id, trick_slot FROM tasks"));
-        ok(ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))).collect::<Result<_, _>>())
-    };
-    // The option ids the lead's project would give the holder: served from a copy (with
-    // what the write-ahead log holds), so the lead's project itself reserves nothing.
-    let copy = dir.path().join("copy.fdesk");
-    ok(lead
-        .store()
-        .conn()
-        .execute("VACUUM INTO ?1", [copy.display().to_string()]));
-    let mut lead_ids = Vec::new();
-    {
-        let mut c = ok(Project::open(&copy, Box::new(clock.clone())));
-        while let Some(item) = ok(c.next_item(HOLDER, TaskKind::Evidence)).item {
-            lead_ids.extend(item.options.iter().map(|o| o.id.clone()));
-            ok(c.submit(
-                HOLDER,
-                &Answer {
-                    task_id: item.task_id,
-                    no_evidence: true,
-                    ..Default::default()
-                },
-            ));
-        }
-    }
-    assert!(!lead_ids.is_empty());
-
+    let seed = ok(lead.settings()).seed.to_string();
     let path = dir.path().join("holder.fdpack");
     let req = PackRequest {
         annotator: HOLDER.into(),
         ..Default::default()
     };
     let issued = ok(lead.issue_pack(&req, &path));
-    assert!(issued.items >= 5, "{issued:?}");
+    assert_eq!(issued.items, 10, "{issued:?}");
 
     // The holder answers in the pack: the trick once, real sentences otherwise.
-    let mut trick_positions = Vec::new();
     {
-        let mut pack = ok(Project::open(&path, Box::new(clock.clone())));
+        let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
         let mut first = true;
+        let mut served = 0;
         while let Some(item) = ok(pack.next_item(HOLDER, TaskKind::Evidence)).item {
-            let trick = trick_sentence(&template, &item.claim);
-            let at = item.options.iter().position(|o| o.text == trick);
-            trick_positions.push((item.task_id, at));
+            let trick = trick_option(&lead, &item);
+            assert!(trick.is_some(), "the trick is among the options");
             let selected = item
                 .options
                 .iter()
-                .filter(|o| (o.text == trick) == first)
+                .filter(|o| (Some(&o.id) == trick.as_ref()) == first)
                 .take(2)
                 .map(|o| o.id.clone())
                 .collect();
             first = false;
-            ok(pack.submit(
-                HOLDER,
-                &Answer {
-                    task_id: item.task_id,
-                    selected,
-                    comment: Some("holder-note".into()),
-                    ..Default::default()
-                },
-            ));
+            let answer = Answer {
+                task_id: item.task_id,
+                selected,
+                comment: Some("holder-note".into()),
+                ..Default::default()
+            };
+            ok(pack.submit(HOLDER, &answer));
+            served += 1;
         }
+        assert_eq!(served, 5);
     }
-    assert_eq!(trick_positions.len(), 5);
-    for (task, at) in &trick_positions {
-        let slot = slots.get(task).copied().flatten();
-        assert!(
-            at.is_some(),
-            "task {task}: the trick is not shown in the pack"
-        );
-        assert_eq!(
-            at.map(|a| a as i64),
-            slot,
-            "task {task}: the trick is shown where the project shows it"
-        );
-    }
-
-    let values = every_value(&path);
+    assert_eq!(beyond_the_screen(&path), Vec::<String>::new());
     let secret_hex: String = secret.iter().map(|x| format!("{x:02x}")).collect();
     let mut holder_seen = false;
-    for (table, column, value) in &values {
+    for (table, column, value) in every_value(&path) {
         let at = format!("{table}.{column} = {value:?}");
-        let lower = SETTING_KEYS
-            .iter()
-            .fold(value.to_lowercase(), |v, key| v.replace(key, ""));
-        assert!(!lower.contains("trick"), "the word trick in a value: {at}");
+        assert!(
+            !value.to_lowercase().contains("trick"),
+            "the word trick: {at}"
+        );
         assert!(!value.contains("note-of-"), "another's answer: {at}");
         for name in OTHERS {
             assert!(!value.contains(name), "another person ({name}): {at}");
         }
         assert!(!value.contains(&secret_hex), "the project's secret: {at}");
-        for id in &lead_ids {
-            assert!(!value.contains(id.as_str()), "a lead option id: {at}");
-        }
-        // tricks_seen is the holder's own count of evidence answers, nothing more.
-        if column.contains("trick") && column != "tricks_seen" {
-            // The slot is empty, and the answer that chose the trick is not failed in
-            // the pack: only the lead's project can tell.
-            assert!(
-                value == "NULL" || value == "0",
-                "a trick column with a value: {at}"
-            );
-        }
-        if table == "tasks" && column == "answered" {
-            // At most the holder's own answer.
-            assert!(
-                value == "0" || value == "1",
-                "others' answers counted: {at}"
-            );
+        assert!(!value.contains(&seed), "the project's seed: {at}");
+        for id in &others_ids {
+            assert!(!value.contains(id.as_str()), "another's option id: {at}");
         }
         holder_seen |= value.contains(HOLDER);
     }
-    assert!(holder_seen, "the holder's own row is in the pack");
-
-    // The pack's schema is a project's, plus the manifest table only.
-    let fresh = dir.path().join("fresh.fdesk");
-    drop(ok(Project::create(&fresh, Box::new(clock.clone()))));
-    let fresh_schema: HashSet<String> = schema_sql(&fresh).into_iter().collect();
-    let pack_schema = schema_sql(&path);
-    let extra: Vec<&String> = pack_schema
-        .iter()
-        .filter(|s| !fresh_schema.contains(*s))
-        .collect();
-    assert_eq!(extra.len(), 1, "tables a project does not have: {extra:?}");
-    assert!(extra[0].contains("pack_manifest"), "{extra:?}");
-
-    let raw = raw_without_schema(&path, &pack_schema);
-    let found: Vec<String> = raw
-        .windows(5)
-        .enumerate()
-        .filter(|(_, w)| *w == b"trick")
-        .map(|(i, _)| {
-            String::from_utf8_lossy(&raw[i.saturating_sub(60)..(i + 60).min(raw.len())])
-                .into_owned()
-        })
-        .collect();
-    assert!(found.is_empty(), "\"trick\" in the raw bytes: {found:?}");
+    assert!(holder_seen, "the pack names its annotator");
+    // Byte by byte, schema included: a pack's schema has no word for the trick.
+    let raw = raw_with_logs(&path).to_ascii_lowercase();
+    assert_eq!(count(&raw, b"trick"), 0, "\"trick\" in the raw bytes");
     assert_eq!(
         count(&raw, b"note-of-"),
         0,
@@ -264,31 +134,53 @@ fn an_answered_pack_holds_no_one_else_no_secret_no_lead_option_id_and_no_trick_m
         );
     }
     assert_eq!(count(&raw, &secret.to_ascii_lowercase()), 0, "the secret");
-    for id in &lead_ids {
-        assert_eq!(count(&raw, id.to_ascii_lowercase().as_bytes()), 0, "{id}");
-    }
     assert!(
         count(&raw, b"holder-note") > 0,
         "the holder's answers are in it"
     );
+    // The lead's project tells the trick on merge: one answer failed it.
+    let merged = ok(lead.merge_pack(&path));
+    assert_eq!(merged.added, 5);
+    let failed: i64 = ok(lead.store().conn().query_row(
+        "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id
+         WHERE n.name = ?1 AND a.trick_failed = 1",
+        [HOLDER],
+        |r| r.get(0),
+    ));
+    assert_eq!(failed, 1);
 }
 
-/// Label answers from a pack, in `p`, for every item it serves `name` up to `n`.
-fn label_some(p: &mut Project, name: &str, n: usize) -> Vec<i64> {
-    let mut done = Vec::new();
-    while done.len() < n {
+/// Labels up to `n` items of a pack.
+fn label_in_pack(p: &mut PackSession, n: usize) -> usize {
+    let mut done = 0;
+    while done < n {
+        let Some(item) = ok(p.next_item(HOLDER, TaskKind::Label)).item else {
+            break;
+        };
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("REFUTED".into()),
+            ..Default::default()
+        };
+        ok(p.submit(HOLDER, &answer));
+        done += 1;
+    }
+    done
+}
+
+fn label_in_project(p: &mut Project, name: &str, n: usize) -> usize {
+    let mut done = 0;
+    while done < n {
         let Some(item) = ok(p.next_item(name, TaskKind::Label)).item else {
             break;
         };
-        ok(p.submit(
-            name,
-            &Answer {
-                task_id: item.task_id,
-                label: Some("REFUTED".into()),
-                ..Default::default()
-            },
-        ));
-        done.push(item.task_id);
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("REFUTED".into()),
+            ..Default::default()
+        };
+        ok(p.submit(name, &answer));
+        done += 1;
     }
     done
 }
@@ -310,14 +202,14 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
         expires_days: 7,
     };
     assert_eq!(ok(lead.issue_pack(&req, &path)).items, 3);
-    let mut pack = ok(Project::open(&path, Box::new(clock.clone())));
-    assert_eq!(label_some(&mut pack, HOLDER, 1).len(), 1);
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    assert_eq!(label_in_pack(&mut pack, 1), 1);
     let first = ok(lead.merge_pack(&path));
     assert_eq!((first.added, first.released), (1, 2));
     // The two items given back go to someone else, who answers them.
-    assert_eq!(label_some(&mut lead, OTHERS[0], 5).len(), 2);
+    assert_eq!(label_in_project(&mut lead, OTHERS[0], 5), 2);
     // The holder kept working in the pack and sends it again.
-    assert_eq!(label_some(&mut pack, HOLDER, 5).len(), 2);
+    assert_eq!(label_in_pack(&mut pack, 5), 2);
     drop(pack);
     let again = lead.merge_pack(&path);
     let over: i64 = ok(lead.store().conn().query_row(
@@ -326,56 +218,229 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
         |r| r.get(0),
     ));
     assert_eq!(over, 0, "items answered more often than asked: {again:?}");
-    // Regression: both late answers are left out and said so.
     let again = ok(again);
     assert_eq!((again.added, again.late), (0, 2));
 }
 
+/// The items and passages of a pack, read from its bytes alone as an attacker would.
+fn pack_contents(path: &Path) -> Vec<(Item, Vec<Passage>)> {
+    let conn = ok(rusqlite::Connection::open(path));
+    let mut stmt = ok(conn.prepare("SELECT task_id, item FROM items ORDER BY position"));
+    let items: Vec<(i64, String)> =
+        ok(ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))).collect::<Result<_, _>>());
+    items
+        .into_iter()
+        .map(|(task, text)| {
+            let item: Item = ok(serde_json::from_str(&text));
+            let passages = item
+                .options
+                .iter()
+                .map(|o| {
+                    let text: String = ok(conn.query_row(
+                        "SELECT passage FROM passages WHERE task_id = ?1 AND option_id = ?2",
+                        rusqlite::params![task, o.id],
+                        |r| r.get(0),
+                    ));
+                    ok(serde_json::from_str(&text))
+                })
+                .collect();
+            (item, passages)
+        })
+        .collect()
+}
+
+/// The most hits a guesser right with probability `p` gets by chance in `n` tries, with
+/// a margin of 3.5 standard deviations (a family of a dozen strategies stays well
+/// under one false alarm in a thousand runs).
+fn chance_bound(n: usize, p: f64) -> usize {
+    let n = n as f64;
+    (n * p + 3.5 * (n * p * (1.0 - p)).sqrt()).ceil() as usize
+}
+
+/// Strategies that read only the pack's structure: a fixed slot, the smallest or largest
+/// option id, the longest or shortest passage, the passage whose marked sentence sits
+/// first or last. Each returns the index of the option it calls the trick.
+fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usize)> {
+    let n = item.options.len();
+    let mut guesses: Vec<(String, usize)> = (0..n).map(|k| (format!("slot {k}"), k)).collect();
+    let by = |f: &dyn Fn(usize) -> i64| -> usize {
+        (0..n).max_by_key(|&i| (f(i), -(i as i64))).unwrap_or(0)
+    };
+    let ids: Vec<&String> = item.options.iter().map(|o| &o.id).collect();
+    guesses.push((
+        "smallest id".into(),
+        (0..n).min_by_key(|&i| ids[i]).unwrap_or(0),
+    ));
+    guesses.push((
+        "largest id".into(),
+        (0..n).max_by_key(|&i| ids[i]).unwrap_or(0),
+    ));
+    guesses.push((
+        "longest passage".into(),
+        by(&|i| passages[i].sentences.len() as i64),
+    ));
+    guesses.push((
+        "shortest passage".into(),
+        by(&|i| -(passages[i].sentences.len() as i64)),
+    ));
+    let hit_at = |i: usize| {
+        passages[i]
+            .sentences
+            .iter()
+            .position(|s| s.hit)
+            .unwrap_or(0) as i64
+    };
+    guesses.push(("marked first".into(), by(&|i| -hit_at(i))));
+    guesses.push(("marked last".into(), by(&|i| hit_at(i))));
+    // A passage that is another option's passage with one sentence more marked in it.
+    let texts = |i: usize, keep_hit: bool| -> Vec<&str> {
+        passages[i]
+            .sentences
+            .iter()
+            .filter(|s| keep_hit || !s.hit)
+            .map(|s| s.text.as_str())
+            .collect()
+    };
+    let copied = (0..n)
+        .find(|&i| (0..n).any(|j| j != i && texts(i, false) == texts(j, true)))
+        .unwrap_or(0);
+    guesses.push(("another's passage plus one".into(), copied));
+    guesses
+}
+
 #[test]
-fn the_tricks_place_in_its_document_does_not_give_it_away() {
+fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
-    let mut lead = project(dir.path(), 40, &clock);
+    let mut lead = project(dir.path(), 200, &clock);
     ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
     ok(lead.add_annotator(HOLDER, Role::Annotator));
-    let template = ok(lead.settings()).trick_template;
-    let path = dir.path().join("order.fdpack");
+    let path = dir.path().join("attacked.fdpack");
     let req = PackRequest {
         annotator: HOLDER.into(),
-        count: 40,
+        count: 200,
         kind: Some(TaskKind::Evidence),
         expires_days: 7,
     };
-    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 40);
-    let conn = ok(rusqlite::Connection::open(&path));
-    let claims: Vec<(i64, String)> = {
-        let mut stmt = ok(conn.prepare("SELECT id, text FROM claims"));
-        ok(ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))).collect::<Result<_, _>>())
-    };
-    let position = |text: &str| -> (i64, i64) {
-        ok(conn.query_row(
-            "SELECT document_id, idx FROM sentences WHERE text = ?1",
-            [text],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        ))
-    };
-    let mut just_before_top = 0;
-    for (claim_id, claim) in &claims {
-        let trick = position(&trick_sentence(&template, claim));
-        let (top_doc, top_idx): (i64, i64) = ok(conn.query_row(
-            "SELECT s.document_id, s.idx FROM candidates c JOIN sentences s ON s.id = c.sentence_id
-             WHERE c.claim_id = ?1 AND s.text <> ?2 ORDER BY c.rank LIMIT 1",
-            rusqlite::params![claim_id, trick_sentence(&template, claim)],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        ));
-        if trick == (top_doc, top_idx - 1) {
-            just_before_top += 1;
+    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    let contents = pack_contents(&path);
+    let mut hits: std::collections::BTreeMap<String, usize> = Default::default();
+    let mut options = 0;
+    for (item, passages) in &contents {
+        // The truth, known only to the test: the trick by its text.
+        let trick = trick_option(&lead, item).unwrap_or_else(|| panic!("no trick"));
+        let truth = item
+            .options
+            .iter()
+            .position(|o| o.id == trick)
+            .unwrap_or(usize::MAX);
+        options = item.options.len();
+        for (name, guess) in structural_guesses(item, passages) {
+            *hits.entry(name).or_default() += usize::from(guess == truth);
         }
     }
-    // Regression: the trick was always written just before the top candidate.
-    assert!(
-        just_before_top * 2 < claims.len(),
-        "the trick sits just before the top candidate in {just_before_top} of {} items",
-        claims.len()
+    let bound = chance_bound(contents.len(), 1.0 / options as f64);
+    eprintln!(
+        "trick attacker over {} items of {options} options: bound {bound}, hits {hits:?}",
+        contents.len()
     );
+    let beaten: Vec<_> = hits.iter().filter(|(_, h)| **h > bound).collect();
+    assert!(
+        beaten.is_empty(),
+        "strategies beating chance ({bound} of {} at most): {beaten:?}; all: {hits:?} (a passage that is a neighbour's plus one sentence is the document view's tell, issue 11 point 8)",
+        contents.len()
+    );
+}
+
+#[test]
+fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    // The first 600 COVID-Fact claims: supported claims and their refuted variants.
+    let claims = dir.path().join("covidfact.jsonl");
+    {
+        let source = ok(std::fs::File::open(data("covidfact.jsonl")));
+        let mut out = ok(std::fs::File::create(&claims));
+        for line in std::io::BufReader::new(source).lines().take(600) {
+            ok(writeln!(out, "{}", ok(line)));
+        }
+    }
+    let mut lead = ok(Project::create(
+        &dir.path().join("covid.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let req = ImportRequest {
+        claims: vec![claims],
+        preset: Preset::CovidFact,
+        ..Default::default()
+    };
+    ok(import(&mut lead, &req, &mut NoProgress));
+    // Refuted claims are children of the supported ones; they are labelled too.
+    ok(lead.create_tasks_with(TaskKind::Label, Some(1), true));
+    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    let path = dir.path().join("labels.fdpack");
+    let req = PackRequest {
+        annotator: HOLDER.into(),
+        count: 200,
+        kind: Some(TaskKind::Label),
+        expires_days: 7,
+    };
+    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    let contents = pack_contents(&path);
+    let gold = |claim: &str| -> String {
+        ok(lead.store().conn().query_row(
+            "SELECT coalesce(label, '') FROM claims WHERE text = ?1 LIMIT 1",
+            [claim],
+            |r| r.get(0),
+        ))
+    };
+    let truth: Vec<bool> = contents
+        .iter()
+        .map(|(i, _)| gold(&i.claim) == "REFUTED")
+        .collect();
+    let refuted = truth.iter().filter(|t| **t).count();
+    let majority = refuted.max(truth.len() - refuted);
+    assert!(
+        refuted > 0 && refuted < truth.len(),
+        "both labels are in the pack"
+    );
+    // Rules over the pack's structure: a context, a counter-claim, more evidence than the
+    // median, the item's place, its id.
+    let mut lengths: Vec<usize> = contents.iter().map(|(i, _)| i.evidence.len()).collect();
+    lengths.sort_unstable();
+    let median = lengths[lengths.len() / 2];
+    type Rule = Box<dyn Fn(usize, &Item) -> bool>;
+    let rules: Vec<(&str, Rule)> = vec![
+        ("has a context", Box::new(|_, i: &Item| i.context.is_some())),
+        (
+            "has a counter-claim",
+            Box::new(|_, i: &Item| i.counter_claim.is_some()),
+        ),
+        (
+            "more evidence than the median",
+            Box::new(move |_, i: &Item| i.evidence.len() > median),
+        ),
+        ("odd place in the pack", Box::new(|k, _| k % 2 == 1)),
+        ("first half of the pack", Box::new(|k, _| k < 100)),
+        ("odd id", Box::new(|_, i: &Item| i.task_id % 2 == 1)),
+    ];
+    let bound = chance_bound(truth.len(), majority as f64 / truth.len() as f64);
+    for (name, rule) in &rules {
+        // Either reading of the rule: true means refuted, or true means supported.
+        let right = contents
+            .iter()
+            .enumerate()
+            .filter(|(k, (item, _))| rule(*k, item) == truth[*k])
+            .count();
+        let best = right.max(truth.len() - right);
+        eprintln!(
+            "label attacker, {name}: {best} of {} (majority {majority}, bound {bound})",
+            truth.len()
+        );
+        assert!(
+            best <= bound,
+            "{name}: {best} of {} right, the majority class gets {majority} (bound {bound})",
+            truth.len()
+        );
+    }
 }

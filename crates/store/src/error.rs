@@ -43,6 +43,18 @@ pub enum Error {
         path: PathBuf,
         source: rusqlite::Error,
     },
+    #[error("{0} is not a Factdesk pack")]
+    NotAPack(PathBuf),
+    #[error(
+        "{path} is a pack written by a newer Factdesk (pack version {found}; this version reads up to {supported}). Update Factdesk to open it; the file was not changed."
+    )]
+    NewerPack {
+        path: PathBuf,
+        found: i64,
+        supported: i64,
+    },
+    #[error("{0} was not closed cleanly (an unfinished write is in the journal beside it); open it in Factdesk once and close it, then return it")]
+    UnfinishedWrite(PathBuf),
     #[error("the project file failed its integrity check: {0}")]
     Corrupt(String),
     #[error("the project file has no project row; it may be damaged")]

@@ -19,6 +19,7 @@ mod file;
 mod index;
 mod migrate;
 pub mod pack_file;
+pub mod pack_store;
 mod project;
 pub mod reviews;
 pub mod studies;

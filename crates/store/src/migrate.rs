@@ -15,6 +15,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0007_task_tricks.sql"),
     include_str!("migrations/0008_refutation_lifecycle.sql"),
     include_str!("migrations/0009_studies.sql"),
+    include_str!("migrations/0010_pack_merges.sql"),
 ];
 
 /// The schema version this build writes and understands.

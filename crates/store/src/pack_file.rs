@@ -1,5 +1,6 @@
-//! Packs of work: the lead's `packs` table, and the rows written into a pack file (a
-//! project file holding one annotator's issued work) and read back from it on merge.
+//! Packs of work as the lead's project records them: the `packs` table, the opaque task
+//! ids each pack uses, and which of a pack's answers a merge already took in. The pack
+//! file itself is `pack_store`.
 
 use crate::Result;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -111,175 +112,65 @@ pub fn open_tasks(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Sentences of a document in order: (id, idx, start_char, end_char, text).
-pub type SentenceParts = (i64, i64, i64, i64, String);
-
-pub fn sentences_of(conn: &Connection, document_id: i64) -> Result<Vec<SentenceParts>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, idx, start_char, end_char, text FROM sentences WHERE document_id = ?1 ORDER BY idx",
-    )?;
-    let rows = stmt.query_map([document_id], |r| {
-        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+/// Records the id a pack gives one of its tasks.
+pub fn insert_task(
+    conn: &Connection,
+    pack_id: &str,
+    pack_task_id: i64,
+    task_id: i64,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO pack_tasks (pack_id, pack_task_id, task_id) VALUES (?1, ?2, ?3)",
+    )?
+    .execute(params![pack_id, pack_task_id, task_id])?;
+    Ok(())
 }
 
-/// Rows written into a pack file, with the ids the pack uses.
-pub mod write {
-    use super::*;
-
-    /// Creates the manifest table (present only in pack files) and stores the manifest.
-    pub fn manifest(conn: &Connection, manifest: &str, signature: &str) -> Result<()> {
-        conn.execute_batch(
-            "CREATE TABLE IF NOT EXISTS pack_manifest (manifest TEXT NOT NULL, signature TEXT NOT NULL)",
-        )?;
-        conn.execute(
-            "INSERT INTO pack_manifest (manifest, signature) VALUES (?1, ?2)",
-            params![manifest, signature],
-        )?;
-        Ok(())
-    }
-
-    /// The project row takes the lead's id and settings; the secret stays the pack's own
-    /// random value.
-    pub fn project(conn: &Connection, id: &str, name: &str, settings: &str) -> Result<()> {
-        conn.execute(
-            "UPDATE project SET id = ?1, name = ?2, settings = ?3",
-            params![id, name, settings],
-        )?;
-        Ok(())
-    }
-
-    pub fn annotator(conn: &Connection, id: i64, name: &str, now: i64) -> Result<()> {
-        conn.execute(
-            "INSERT INTO annotators (id, name, role, created_at) VALUES (?1, ?2, 'annotator', ?3)",
-            params![id, name, now],
-        )?;
-        Ok(())
-    }
-
-    pub fn document(
-        conn: &Connection,
-        id: i64,
-        d: &crate::DocumentRow,
-        text: &str,
-        hash: &str,
-    ) -> Result<()> {
-        conn.execute(
-            "INSERT INTO documents (id, ext_id, url, title, text, hash) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![id, d.ext_id, d.url, d.title, text, hash],
-        )?;
-        Ok(())
-    }
-
-    pub fn sentence(conn: &Connection, document_id: i64, s: &SentenceParts) -> Result<()> {
-        conn.prepare_cached(
-            "INSERT INTO sentences (id, document_id, idx, start_char, end_char, text) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        )?
-        .execute(params![s.0, document_id, s.1, s.2, s.3, s.4])?;
-        Ok(())
-    }
-
-    /// A claim without its imported label or metadata: those may hold the answer.
-    pub fn claim(
-        conn: &Connection,
-        c: &crate::ClaimRow,
-        parent_id: Option<i64>,
-        hash: &str,
-        now: i64,
-    ) -> Result<()> {
-        conn.execute(
-            "INSERT OR IGNORE INTO claims (id, ext_id, text, context, source_url, parent_id, origin, hash, created_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'imported', ?7, ?8)",
-            params![c.id, c.ext_id, c.text, c.context, c.source_url, parent_id, hash, now],
-        )?;
-        Ok(())
-    }
-
-    pub fn claim_document(conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
-        conn.execute(
-            "INSERT OR IGNORE INTO claim_documents (claim_id, document_id) VALUES (?1, ?2)",
-            params![claim_id, document_id],
-        )?;
-        Ok(())
-    }
-
-    /// A candidate without its scores: every option, the trick among them, looks alike.
-    pub fn candidate(
-        conn: &Connection,
-        claim_id: i64,
-        rank: i64,
-        sentence_id: i64,
-        ranker: &str,
-    ) -> Result<()> {
-        conn.prepare_cached(
-            "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, scores) VALUES (?1, ?2, ?3, ?4, 0, '{}')",
-        )?
-        .execute(params![claim_id, rank, sentence_id, ranker])?;
-        Ok(())
-    }
-
-    pub fn task(
-        conn: &Connection,
-        t: &crate::tasks::TaskRow,
-        shuffle_key: i64,
-        now: i64,
-    ) -> Result<()> {
-        conn.execute(
-            "INSERT INTO tasks (id, kind, claim_id, overlap, trick_slot, created_at, shuffle_key, answered)
-             VALUES (?1, ?2, ?3, ?4, NULL, ?5, ?6, 0)",
-            params![t.id, t.kind, t.claim_id, t.overlap, now, shuffle_key],
-        )?;
-        Ok(())
-    }
-}
-
-/// What a pack file says about itself: the manifest and its signature, if it is a pack.
-pub fn read_manifest(conn: &Connection) -> Result<Option<(String, String)>> {
-    let has: bool = conn.query_row(
-        "SELECT count(*) > 0 FROM sqlite_master WHERE type = 'table' AND name = 'pack_manifest'",
-        [],
-        |r| r.get(0),
-    )?;
-    if !has {
-        return Ok(None);
-    }
+/// The project's task behind a pack's task id, if the pack has it.
+pub fn task_of(conn: &Connection, pack_id: &str, pack_task_id: i64) -> Result<Option<i64>> {
     Ok(conn
-        .query_row(
-            "SELECT manifest, signature FROM pack_manifest LIMIT 1",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )
+        .prepare_cached("SELECT task_id FROM pack_tasks WHERE pack_id = ?1 AND pack_task_id = ?2")?
+        .query_row(params![pack_id, pack_task_id], |r| r.get(0))
         .optional()?)
 }
 
-/// The issued contents of a pack, one JSON line per row in a fixed order, for its digest.
-/// Answers and the state that answering changes are left out.
-pub fn issued_rows(conn: &Connection) -> Result<Vec<String>> {
-    const QUERIES: &[&str] = &[
-        "SELECT json_array('project', id, name, settings) FROM project",
-        "SELECT json_array('annotator', id, name, role) FROM annotators ORDER BY id",
-        "SELECT json_array('document', id, ext_id, url, title, text, hash) FROM documents ORDER BY id",
-        "SELECT json_array('sentence', id, document_id, idx, start_char, end_char, text) FROM sentences ORDER BY id",
-        "SELECT json_array('claim', id, ext_id, text, context, label, source_url, parent_id, metadata) FROM claims WHERE origin = 'imported' ORDER BY id",
-        "SELECT json_array('claim_document', claim_id, document_id) FROM claim_documents ORDER BY claim_id, document_id",
-        "SELECT json_array('candidate', claim_id, rank, sentence_id, ranker, score, scores) FROM candidates ORDER BY claim_id, rank",
-        "SELECT json_array('task', id, kind, claim_id, overlap, trick_slot, shuffle_key) FROM tasks WHERE kind != 'verify' OR claim_id IN (SELECT id FROM claims WHERE origin = 'imported') ORDER BY id",
-    ];
-    let mut out = Vec::new();
-    for q in QUERIES {
-        let mut stmt = conn.prepare(q)?;
-        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
-        for row in rows {
-            out.push(row?);
-        }
-    }
-    Ok(out)
+/// Whether a merge already took in the pack's answer `uuid`.
+pub fn answer_merged(conn: &Connection, pack_id: &str, uuid: &str) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT count(*) > 0 FROM pack_answers WHERE pack_id = ?1 AND uuid = ?2")?
+        .query_row(params![pack_id, uuid], |r| r.get(0))?)
 }
 
-/// Moves everything in the write-ahead log into the file itself, so a copy of the one
-/// file holds every committed answer. False when another connection kept it from finishing.
-pub fn checkpoint(conn: &Connection) -> Result<bool> {
-    let busy: i64 = conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| r.get(0))?;
-    Ok(busy == 0)
+/// Records that the pack's answer `uuid` became the project's answer `annotation_uuid`.
+pub fn record_merged(
+    conn: &Connection,
+    pack_id: &str,
+    uuid: &str,
+    annotation_uuid: &str,
+    now: i64,
+) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO pack_answers (pack_id, uuid, annotation_uuid, merged_at) VALUES (?1, ?2, ?3, ?4)",
+    )?
+    .execute(params![pack_id, uuid, annotation_uuid, now])?;
+    Ok(())
+}
+
+/// How long a merge may hold a pack before another may take it over (a merge killed
+/// halfway never finishes to let go).
+const MERGE_HOLD_MS: i64 = 10 * 60_000;
+
+/// Takes the pack for a merge; false when another merge holds it. Call in a BEGIN
+/// IMMEDIATE transaction, so two merges cannot both take it.
+pub fn begin_merge(conn: &Connection, id: &str, now: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE packs SET merging_since = ?2 WHERE id = ?1 AND (merging_since IS NULL OR merging_since < ?2 - ?3)",
+        params![id, now, MERGE_HOLD_MS],
+    )? == 1)
+}
+
+/// Lets go of the pack after a merge.
+pub fn end_merge(conn: &Connection, id: &str) -> Result<()> {
+    conn.execute("UPDATE packs SET merging_since = NULL WHERE id = ?1", [id])?;
+    Ok(())
 }

@@ -2,8 +2,8 @@
 //! annotator sees whose it is and returns the results.
 
 use crate::state::AppState;
-use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary};
-use factdesk_api::Result;
+use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary, Workplace};
+use factdesk_api::{Error, ErrorCode, Result};
 use std::path::PathBuf;
 use tauri::State;
 
@@ -22,14 +22,22 @@ pub fn packs(state: State<'_, AppState>) -> Result<Vec<PackSummary>> {
 /// The open file's manifest when it is a pack; null for a project.
 #[tauri::command]
 pub fn pack_info(state: State<'_, AppState>) -> Result<Option<Manifest>> {
-    state.with_project(|p| p.pack_manifest())
+    state.with_work(|w| Ok(w.pack_manifest().cloned()))
 }
 
 /// Writes the pack's results file (beside the pack unless `to` is given); its path.
 #[tauri::command]
 pub fn return_results(state: State<'_, AppState>, to: Option<PathBuf>) -> Result<String> {
-    state.with_project(|p| {
-        p.return_results(to.as_deref())
-            .map(|out| out.display().to_string())
+    state.with_work(|w| match w {
+        Workplace::Pack(pack) => pack
+            .return_results(to.as_deref())
+            .map(|out| out.display().to_string()),
+        Workplace::Project(p) => Err(Error::new(
+            ErrorCode::Forbidden,
+            format!(
+                "{} is a project, not a pack; only a pack's results are returned",
+                p.path().display()
+            ),
+        )),
     })
 }

@@ -11,13 +11,13 @@ use tauri::State;
 /// Everyone on the project, for the "who is working" screen: names and roles only.
 #[tauri::command]
 pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
-    state.with_project(|p| p.people())
+    state.with_work(|w| w.people())
 }
 
 /// Chooses who is working.
 #[tauri::command]
 pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
-    let person = state.with_project(|p| p.person(&name))?;
+    let person = state.with_work(|w| w.person(&name))?;
     state.set_user(Some(person.name.clone()));
     Ok(person)
 }
@@ -46,13 +46,13 @@ pub fn create_tasks(
 
 #[tauri::command]
 pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Next> {
-    state.as_user(|p, user| p.next_item(user, kind))
+    state.as_worker(|w, user| w.next_item(user, kind))
 }
 
 /// The person's progress on every kind; reserves nothing.
 #[tauri::command]
 pub fn paces(state: State<'_, AppState>) -> Result<Vec<KindPace>> {
-    state.as_user(|p, user| p.paces(user))
+    state.as_worker(|w, user| w.paces(user))
 }
 
 #[tauri::command]
@@ -61,17 +61,17 @@ pub fn previous_item(
     kind: TaskKind,
     current: Option<i64>,
 ) -> Result<Option<Item>> {
-    state.as_user(|p, user| p.previous_item(user, kind, current))
+    state.as_worker(|w, user| w.previous_item(user, kind, current))
 }
 
 #[tauri::command]
 pub fn submit_answer(state: State<'_, AppState>, answer: Answer) -> Result<Ack> {
-    state.as_user(|p, user| p.submit(user, &answer))
+    state.as_worker(|w, user| w.submit(user, &answer))
 }
 
 #[tauri::command]
 pub fn passage(state: State<'_, AppState>, task_id: i64, option_id: String) -> Result<Passage> {
-    state.as_user(|p, user| p.passage(user, task_id, &option_id))
+    state.as_worker(|w, user| w.passage(user, task_id, &option_id))
 }
 
 #[tauri::command]

@@ -473,9 +473,13 @@ kinds: Array<KindDashboard>,
  */
 studies: Array<StudyAgreement>, };
 
-export type Manifest = { format: number, pack_id: string, project_id: string, annotator: string, annotator_id: number, kind: TaskKind | null, tasks: Array<number>, 
+export type Manifest = { format: number, pack_id: string, project_id: string, annotator: string, annotator_id: number, kind: TaskKind | null, 
 /**
- * SHA-256 over the issued rows (see `factdesk_store::pack_file::issued_rows`).
+ * The pack's (opaque) task ids.
+ */
+tasks: Array<number>, 
+/**
+ * SHA-256 over the issued rows (see `factdesk_store::pack_store::issued_rows`).
  */
 digest: string, issued_at: number, expires_at: number, };
 
@@ -488,6 +492,12 @@ merged: number,
  * out, returned or expired.
  */
 state: string, };
+
+export type RefusedAnswer = { 
+/**
+ * The answer's id in the pack.
+ */
+uuid: string, reason: string, };
 
 export type MergeReport = { file: string, pack_id: string, annotator: string, 
 /**
@@ -506,7 +516,15 @@ released: number,
  * Answers left out because they came after the pack was returned, on items it had
  * given back and that others have since filled.
  */
-late: number, };
+late: number, 
+/**
+ * Answers whose time or duration was out of range and was brought into it.
+ */
+clamped: number, 
+/**
+ * Answers refused by the project's checks, with the reason; none of them is stored.
+ */
+refused: Array<RefusedAnswer>, };
 
 export type MergeOutcome = { file: string, report: MergeReport | null, error: Error | null, };
 

@@ -50,7 +50,7 @@ describe("packs", () => {
   it("says what merging each file did, or why it was refused", () => {
     const merged: MergeOutcome = {
       file: "/in/ana.results.fdpack",
-      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1, late: 0 },
+      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1, late: 0, clamped: 0, refused: [] },
       error: null,
     };
     expect(outcomeText(merged)).toBe(
@@ -58,9 +58,26 @@ describe("packs", () => {
     );
     const again: MergeOutcome = {
       ...merged,
-      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0, late: 0 },
+      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0, late: 0, clamped: 0, refused: [] },
     };
     expect(outcomeText(again)).toBe("ana.results.fdpack: 0 answers from ana added, 2 already there");
+    const hostile: MergeOutcome = {
+      ...merged,
+      report: {
+        file: merged.file,
+        pack_id: "p1",
+        annotator: "ana",
+        added: 1,
+        already: 0,
+        released: 0,
+        late: 0,
+        clamped: 1,
+        refused: [{ uuid: "u9", reason: "choose sentences or \"no evidence\", not both" }],
+      },
+    };
+    expect(outcomeText(hostile)).toBe(
+      'ana.results.fdpack: 1 answer from ana added, 0 already there, 1 with a time out of range brought into range; answer u9 refused: choose sentences or "no evidence", not both',
+    );
     const refused: MergeOutcome = {
       file: "/in/x.fdpack",
       report: null,

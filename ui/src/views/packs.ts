@@ -38,7 +38,10 @@ export function outcomeText(o: MergeOutcome): string {
   const parts = [`${plural(r.added, "answer")} from ${r.annotator} added`, `${r.already} already there`];
   if (r.released > 0) parts.push(`${plural(r.released, "unanswered item")} back in the pool`);
   if (r.late > 0) parts.push(`${plural(r.late, "late answer")} left out (others finished those items)`);
-  return `${name}: ${parts.join(", ")}`;
+  if (r.clamped > 0) parts.push(`${r.clamped} with a time out of range brought into range`);
+  // Refused answers are named with the reason the project's checks gave; none was stored.
+  const refused = r.refused.map((a) => `answer ${a.uuid} refused: ${a.reason}`);
+  return [`${name}: ${parts.join(", ")}`, ...refused].join("; ");
 }
 
 /** The words for a pack's state in the lead's list. */

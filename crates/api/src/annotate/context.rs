@@ -5,7 +5,7 @@ use super::item::TextPiece;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// Sentences shown on each side of the one asked about.
@@ -21,7 +21,7 @@ pub struct Check {
 }
 
 /// A passage of a document around one option, that option marked.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Passage {
     pub title: Option<String>,
     /// The passage, sentence by sentence; `hit` marks the option's sentence.

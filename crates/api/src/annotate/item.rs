@@ -8,18 +8,18 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::highlight::{segments, HighlightOptions, Segment};
 use factdesk_store::tasks::TaskRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// A piece of text, highlighted where it shares a word with the claim.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TextPiece {
     pub text: String,
     pub hit: bool,
 }
 
 /// A sentence the annotator can select.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ItemOption {
     /// Opaque: it names the option for this annotator and task only.
     pub id: String,
@@ -28,7 +28,7 @@ pub struct ItemOption {
 }
 
 /// The annotator's earlier answer, shown when they go back to an item.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PreviousAnswer {
     pub selected: Vec<String>,
     pub no_evidence: bool,
@@ -38,7 +38,7 @@ pub struct PreviousAnswer {
 }
 
 /// The annotator's pace on a kind of task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Pace {
     /// Items this annotator has answered.
     pub done: u64,
@@ -52,7 +52,7 @@ pub struct Pace {
 }
 
 /// One item of work.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Item {
     pub task_id: i64,
     pub kind: TaskKind,

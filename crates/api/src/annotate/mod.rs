@@ -167,24 +167,6 @@ impl Project {
             .ok_or_else(|| crate::Error::new(crate::ErrorCode::NotFound, format!("no task {id}")))
     }
 
-    /// Whether this annotator may take `task` now: not answered by them, and fewer than
-    /// `overlap` counted answers plus others' live reservations.
-    pub(crate) fn can_take(
-        &self,
-        task: &tasks::TaskRow,
-        annotator_id: i64,
-        now: i64,
-    ) -> Result<bool> {
-        let conn = self.store.conn();
-        if assignments::state(conn, task.id, annotator_id)?.as_deref() == Some("answered") {
-            return Ok(false);
-        }
-        if study::room(conn, task, annotator_id, now)? == Some(false) {
-            return Ok(false);
-        }
-        Ok(tasks::has_room(conn, task.id, annotator_id, now)?)
-    }
-
     /// Whether `annotator_id` wrote the refutation `claim` (nobody verifies their own).
     pub(crate) fn wrote(
         &self,

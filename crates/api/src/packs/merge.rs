@@ -1,14 +1,26 @@
-//! Merging a returned pack: verify it is this project's and unaltered, then add its new
-//! answers in one transaction and give its unanswered items back to the pool.
+//! Merging a returned pack: read it without writing a byte, check it is this project's
+//! and unaltered, then take each answer through the project's own checks, as `submit`
+//! does, and give the unanswered items back to the pool.
 
-use super::{pack_sentence_id, pack_trick_id, read_manifest, sign, signature};
+use super::{read_manifest, sign, signature};
+use crate::annotate::Answer;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_store::annotations::{self, NewAnnotation};
-use factdesk_store::{assignments, pack_file, tasks, Store};
+use factdesk_store::pack_file;
+use factdesk_store::pack_store::{self, PackAnswerRow, PackFile};
 use serde::Serialize;
-use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use ts_rs::TS;
+
+/// The longest time an answer can have taken; a longer one is cut to it.
+const MAX_DURATION_MS: i64 = 24 * 3_600_000;
+
+/// An answer in a pack that the merge did not take in, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct RefusedAnswer {
+    /// The answer's id in the pack.
+    pub uuid: String,
+    pub reason: String,
+}
 
 /// What merging one pack did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -25,6 +37,10 @@ pub struct MergeReport {
     /// Answers left out because they came after the pack was returned, on items it had
     /// given back and that others have since filled.
     pub late: u64,
+    /// Answers whose time or duration was out of range and was brought into it.
+    pub clamped: u64,
+    /// Answers refused by the project's checks, with the reason; none of them is stored.
+    pub refused: Vec<RefusedAnswer>,
 }
 
 fn refused(file: &str, why: impl std::fmt::Display) -> Error {
@@ -34,23 +50,73 @@ fn refused(file: &str, why: impl std::fmt::Display) -> Error {
     )
 }
 
+/// An answer of the pack, read as `factdesk submit` reads one, and its time and duration
+/// brought into range: made between the pack's issue and now, within a day.
+struct Returned {
+    answer: Answer,
+    created_at: i64,
+    clamped: bool,
+}
+
+fn read_answer(
+    row: &PackAnswerRow,
+    issued_at: i64,
+    now: i64,
+) -> std::result::Result<Returned, String> {
+    let mut answer: Answer = serde_json::from_str(&row.answer)
+        .map_err(|e| format!("it cannot be read as an answer ({e})"))?;
+    if answer.task_id != row.task_id {
+        return Err(format!(
+            "it names task {} but is filed under task {}",
+            answer.task_id, row.task_id
+        ));
+    }
+    let created_at = row.created_at.clamp(issued_at, now.max(issued_at));
+    let duration = answer.duration_ms.map(|d| d.clamp(0, MAX_DURATION_MS));
+    let clamped = created_at != row.created_at || duration != answer.duration_ms;
+    answer.duration_ms = duration;
+    Ok(Returned {
+        answer,
+        created_at,
+        clamped,
+    })
+}
+
+/// Whether the file starts as every SQLite database does.
+fn is_sqlite(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 16];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|()| &header == b"SQLite format 3\0")
+}
+
 impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing.
     pub fn merge_pack(&mut self, file: &Path) -> Result<MergeReport> {
-        self.require_not_pack()?;
         let name = file.display().to_string();
+        if !file.is_file() {
+            return Err(refused(&name, "there is no such file"));
+        }
         let unreadable = |e: &dyn std::fmt::Display| {
             refused(
                 &name,
                 format!("it cannot be read as a pack (damaged or altered): {e}"),
             )
         };
-        if !file.is_file() {
-            return Err(refused(&name, "there is no such file"));
-        }
-        let pack = Store::open(file).map_err(|e| unreadable(&e))?;
+        let pack = match PackFile::open_read_only(file) {
+            Ok(p) => p,
+            Err(factdesk_store::Error::NotAPack(_)) if is_sqlite(file) => {
+                return Err(refused(
+                    &name,
+                    "it is not a pack (it has no manifest): a project file or another database",
+                ))
+            }
+            Err(e) => return Err(unreadable(&e)),
+        };
         let conn = pack.conn();
-        let (manifest, text, sig) = read_manifest(conn, file)?
+        let (manifest, text, sig) = read_manifest(conn, file)
+            .map_err(|e| unreadable(&e))?
             .ok_or_else(|| refused(&name, "it is not a pack (it has no manifest)"))?;
         let project = self.store.project()?;
         if manifest.project_id != project.id {
@@ -69,7 +135,8 @@ impl Project {
                 "its manifest was altered after it was issued (the signature does not match)",
             ));
         }
-        let digest = sign::digest_lines(&pack_file::issued_rows(conn).map_err(|e| unreadable(&e))?);
+        let digest =
+            sign::digest_lines(&pack_store::issued_rows(conn).map_err(|e| unreadable(&e))?);
         if !sign::same(&digest, &manifest.digest) {
             return Err(refused(&name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
         }
@@ -81,144 +148,92 @@ impl Project {
             let days = (now - row.expires_at) / 86_400_000;
             return Err(refused(&name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
         }
-        let answers = annotations::all(conn).map_err(|e| unreadable(&e))?;
-        let issued: HashSet<i64> = manifest.tasks.iter().copied().collect();
-        let mut to_add = Vec::new();
-        let mut already = 0u64;
-        let mut late = 0u64;
-        for a in answers {
-            let at = format!("{name}: answer {}", a.uuid);
-            if a.annotator_id != manifest.annotator_id || !issued.contains(&a.task_id) {
-                return Err(refused(
-                    &name,
-                    format!("{at} is not by {} on an issued item", manifest.annotator),
-                ));
+        let answers = pack_store::answers(conn).map_err(|e| unreadable(&e))?;
+        drop(pack);
+        {
+            let tx = self.store.transaction()?;
+            if !pack_file::begin_merge(&tx, &row.id, now)? {
+                return Err(refused(&name, format!("pack {} is already being merged by another merge; its answers are already merged or about to be, run the merge again afterwards to see", row.id)));
             }
-            if annotations::by_uuid(self.store.conn(), &a.uuid)?.is_some() {
-                already += 1;
-                continue;
-            }
-            let task = self.task(a.task_id)?;
-            // An item given back by an earlier merge may have gone to someone else: an
-            // answer made in the pack since counts only while the item has room.
-            let state = assignments::state(self.store.conn(), a.task_id, a.annotator_id)?;
-            if state.as_deref() == Some("released") && !self.can_take(&task, a.annotator_id, now)? {
-                late += 1;
-                continue;
-            }
-            let (answer, trick_failed) = self
-                .translate(&secret, &manifest.pack_id, &task, &a.answer)
-                .map_err(|why| refused(&name, format!("{at}: {why}")))?;
-            to_add.push((a, task, answer, trick_failed));
+            tx.commit()?;
         }
+        let took = self.take_answers(&row.id, &row.annotator, manifest.issued_at, now, &answers);
         let tx = self.store.transaction()?;
-        let mut added = 0u64;
-        for (a, task, answer, trick_failed) in &to_add {
-            // Closed since the pack went out (its refutation was rejected or replaced):
-            // the answer comes too late, like one for an item that went to others.
-            if tasks::is_closed(&tx, task.id)? {
-                late += 1;
-                continue;
+        let released = match &took {
+            Ok(t) => {
+                let released = pack_file::release(&tx, &row.id)?;
+                pack_file::mark_returned(&tx, &row.id, now, t.added as i64)?;
+                released
             }
-            let earlier = annotations::current(&tx, task.id, a.annotator_id)?;
-            annotations::insert(
-                &tx,
-                &NewAnnotation {
-                    uuid: &a.uuid,
-                    task_id: task.id,
-                    annotator_id: a.annotator_id,
-                    answer: &answer.to_string(),
-                    comment: a.comment.as_deref(),
-                    trick_failed: *trick_failed,
-                    duration_ms: a.duration_ms,
-                    supersedes: earlier.as_ref().map(|e| e.id),
-                    created_at: a.created_at,
-                },
-            )?;
-            if earlier.is_none() && !*trick_failed {
-                tasks::adjust_answered(&tx, task.id, 1)?;
-            }
-            assignments::mark_answered(&tx, task.id, a.annotator_id, now)?;
-            added += 1;
-        }
-        let released = pack_file::release(&tx, &row.id)?;
-        pack_file::mark_returned(&tx, &row.id, now, added as i64)?;
+            Err(_) => 0,
+        };
+        pack_file::end_merge(&tx, &row.id)?;
         tx.commit()?;
-        tracing::info!(pack = %row.id, added, already, released, late, "pack merged");
-        Ok(MergeReport {
-            file: name,
-            pack_id: row.id,
-            annotator: row.annotator,
-            added,
-            already,
-            released,
-            late,
-        })
+        let mut report = took?;
+        report.file = name;
+        report.released = released;
+        tracing::info!(pack = %row.id, added = report.added, already = report.already, released, late = report.late, refused = report.refused.len(), "pack merged");
+        Ok(report)
     }
 
-    /// An answer as the pack stored it, in the project's terms: selected pack sentence
-    /// ids become the project's, and choosing the trick marks the answer failed.
-    fn translate(
-        &self,
-        secret: &[u8],
+    /// Takes each answer of the pack in the order it was made, through the project's
+    /// checks for a returned answer; each one taken is committed with its record.
+    fn take_answers(
+        &mut self,
         pack_id: &str,
-        task: &tasks::TaskRow,
-        answer: &serde_json::Value,
-    ) -> std::result::Result<(serde_json::Value, bool), String> {
-        match task.kind.as_str() {
-            "evidence" => {
-                let candidates = self
-                    .store
-                    .candidates(task.claim_id)
-                    .map_err(|e| e.to_string())?;
-                let ids: HashMap<i64, i64> = candidates
-                    .iter()
-                    .map(|c| {
-                        (
-                            pack_sentence_id(secret, pack_id, c.sentence_id),
-                            c.sentence_id,
-                        )
-                    })
-                    .collect();
-                let trick = pack_trick_id(secret, pack_id, task.id);
-                let mut chosen = Vec::new();
-                let mut failed = false;
-                for v in answer["selected"].as_array().into_iter().flatten() {
-                    let id = v.as_i64().ok_or("field \"selected\" holds a non-number")?;
-                    if id == trick {
-                        failed = true;
-                    } else {
-                        chosen.push(
-                            *ids.get(&id)
-                                .ok_or("it selects a sentence that was not issued")?,
-                        );
-                    }
+        annotator: &str,
+        issued_at: i64,
+        now: i64,
+        answers: &[PackAnswerRow],
+    ) -> Result<MergeReport> {
+        let mut report = MergeReport {
+            file: String::new(),
+            pack_id: pack_id.to_string(),
+            annotator: annotator.to_string(),
+            added: 0,
+            already: 0,
+            released: 0,
+            late: 0,
+            clamped: 0,
+            refused: Vec::new(),
+        };
+        for row in answers {
+            if pack_file::answer_merged(self.store.conn(), pack_id, &row.uuid)? {
+                report.already += 1;
+                continue;
+            }
+            let refuse = |reason: String| RefusedAnswer {
+                uuid: row.uuid.clone(),
+                reason,
+            };
+            let mut returned = match read_answer(row, issued_at, now) {
+                Ok(r) => r,
+                Err(why) => {
+                    report.refused.push(refuse(why));
+                    continue;
                 }
-                chosen.sort_unstable();
-                chosen.dedup();
-                let no_evidence = answer["no_evidence"].as_bool().unwrap_or(false);
-                Ok((
-                    serde_json::json!({"selected": chosen, "no_evidence": no_evidence}),
-                    failed,
-                ))
-            }
-            "label" => {
-                let label = answer["label"].as_str().unwrap_or("");
-                label
-                    .parse::<factdesk_core::claim::Label>()
-                    .map_err(|e| format!("field \"label\": {e}"))?;
-                Ok((serde_json::json!({"label": label}), false))
-            }
-            "verify" => {
-                let label = answer["label"].as_str().unwrap_or("");
-                if !["contradicts", "does_not_contradict", "malformed"].contains(&label) {
-                    return Err(format!(
-                        "field \"label\": {label:?} is not a verification label"
-                    ));
+            };
+            let Some(task_id) = pack_file::task_of(self.store.conn(), pack_id, row.task_id)? else {
+                report
+                    .refused
+                    .push(refuse(format!("task {} is not in this pack", row.task_id)));
+                continue;
+            };
+            returned.answer.task_id = task_id;
+            match self.submit_returned(annotator, &returned.answer, returned.created_at, pack_id) {
+                Ok(ack) => {
+                    let tx = self.store.transaction()?;
+                    pack_file::record_merged(&tx, pack_id, &row.uuid, &ack.ack, now)?;
+                    tx.commit()?;
+                    report.added += 1;
+                    report.clamped += u64::from(returned.clamped);
                 }
-                Ok((serde_json::json!({"label": label}), false))
+                // The item was given back by an earlier merge and others have filled it.
+                Err(e) if e.code == ErrorCode::Conflict => report.late += 1,
+                Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => return Err(e),
+                Err(e) => report.refused.push(refuse(e.message)),
             }
-            other => Err(format!("{other} items are not merged from packs")),
         }
+        Ok(report)
     }
 }

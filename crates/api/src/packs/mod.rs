@@ -1,25 +1,31 @@
 //! Packs: an annotator's share of the work in a file of its own, taken to a laptop,
 //! answered offline and merged back.
 //!
-//! A pack is a project file (same schema) holding only the issued tasks with their claims,
-//! candidates and documents, that annotator's row, and the settings and guidelines, so
-//! `Project::open` on it serves and takes answers unchanged. It keeps the project's id but
-//! not its secret. The trick is stored as one more candidate sentence in the document of
-//! the first candidate, under an id derived from the secret like every other sentence id
-//! in the pack: nothing in the file tells it apart, while the lead's project can. A
-//! manifest signed with HMAC-SHA256 under the secret names the pack, the project, the
-//! annotator, the tasks, a digest of the issued rows and the expiry.
+//! A pack holds exactly what the annotator's screens receive for its items: each item as
+//! `next` serves it (options under the opaque ids the project issued for this annotator
+//! and task), the passage "show in document" gives for each option, the guidelines, and
+//! the answers made on it. Task ids are opaque too, drawn from the project's secret and
+//! the pack id; the lead's project keeps the map. A manifest signed with HMAC-SHA256
+//! under the secret names the pack, the project, the annotator, the items, a digest of
+//! what was issued and the expiry. A merge reads the pack without writing to it and
+//! takes every answer through the project's own checks, as `submit` does.
 
 mod issue;
 mod merge;
 mod outcome;
 mod results;
+mod session;
 mod sign;
+mod workplace;
 
+pub use factdesk_store::pack_store::is_pack;
 pub use issue::PackRequest;
 pub use merge::MergeReport;
+pub use merge::RefusedAnswer;
 pub use outcome::MergeOutcome;
 pub use results::default_results_path;
+pub use session::PackSession;
+pub use workplace::Workplace;
 
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -36,8 +42,9 @@ pub struct Manifest {
     pub annotator: String,
     pub annotator_id: i64,
     pub kind: Option<TaskKind>,
+    /// The pack's (opaque) task ids.
     pub tasks: Vec<i64>,
-    /// SHA-256 over the issued rows (see `factdesk_store::pack_file::issued_rows`).
+    /// SHA-256 over the issued rows (see `factdesk_store::pack_store::issued_rows`).
     pub digest: String,
     pub issued_at: i64,
     pub expires_at: i64,
@@ -69,7 +76,7 @@ pub struct PackSummary {
     pub state: String,
 }
 
-const FORMAT: u32 = 1;
+const FORMAT: u32 = 2;
 
 impl Project {
     /// Every pack this project issued, newest first.
@@ -97,28 +104,6 @@ impl Project {
             })
             .collect())
     }
-
-    /// The manifest when this file is a pack (the app opens it in annotator mode), or
-    /// `None` for a project.
-    pub fn pack_manifest(&self) -> Result<Option<Manifest>> {
-        read_manifest(self.store.conn(), self.path()).map(|m| m.map(|(m, _, _)| m))
-    }
-}
-
-impl Project {
-    /// Packs are issued and merged by the lead's project, never by a pack.
-    fn require_not_pack(&self) -> Result<()> {
-        if self.pack_manifest()?.is_some() {
-            return Err(Error::new(
-                ErrorCode::Forbidden,
-                format!(
-                    "{} is a pack; packs are issued and merged in the lead's project",
-                    self.path().display()
-                ),
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// The manifest and signature of a pack file, or `None` if it is not one.
@@ -126,14 +111,14 @@ fn read_manifest(
     conn: &rusqlite::Connection,
     path: &Path,
 ) -> Result<Option<(Manifest, String, String)>> {
-    let Some((text, signature)) = factdesk_store::pack_file::read_manifest(conn)? else {
+    let Some((text, signature)) = factdesk_store::pack_store::manifest(conn)? else {
         return Ok(None);
     };
     let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
         Error::input(
             &path.display().to_string(),
             0,
-            Some("pack_manifest.manifest"),
+            Some("manifest.manifest"),
             format!("the pack's manifest cannot be read ({e}); the file was altered or damaged"),
         )
     })?;
@@ -158,12 +143,8 @@ fn signature(secret: &[u8], manifest_text: &str) -> String {
     ))
 }
 
-/// The id a pack gives a lead's sentence.
-fn pack_sentence_id(secret: &[u8], pack_id: &str, sentence_id: i64) -> i64 {
-    sign::opaque_id(secret, &format!("sentence:{pack_id}:{sentence_id}"))
-}
-
-/// The id a pack gives the trick sentence of a task.
-fn pack_trick_id(secret: &[u8], pack_id: &str, task_id: i64) -> i64 {
-    sign::opaque_id(secret, &format!("trick:{pack_id}:{task_id}"))
+/// The id a pack gives one of the project's tasks: under 2^52, so the UI's JavaScript
+/// numbers hold it exactly.
+fn pack_task_id(secret: &[u8], pack_id: &str, task_id: i64) -> i64 {
+    (sign::opaque_id(secret, &format!("task:{pack_id}:{task_id}")) >> 10) + 1
 }

@@ -107,3 +107,74 @@ pub fn every_value(path: &std::path::Path) -> Vec<(String, String, String)> {
     }
     out
 }
+
+/// The raw bytes of a file and of any journal or write-ahead log beside it.
+pub fn raw_with_logs(path: &std::path::Path) -> Vec<u8> {
+    let mut raw = must(std::fs::read(path));
+    for suffix in ["-wal", "-journal"] {
+        if let Ok(more) = std::fs::read(format!("{}{suffix}", path.display())) {
+            raw.extend(more);
+        }
+    }
+    raw
+}
+
+/// A file from ../shared/data; the tests need it and say so if it is missing.
+pub fn data(name: &str) -> std::path::PathBuf {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data")
+        .join(name);
+    assert!(
+        p.is_file(),
+        "test data {} is missing: the shared data folder must sit beside the repository",
+        p.display()
+    );
+    p
+}
+
+/// The tables of a pack file and nothing else: a pack is not a project.
+pub const PACK_TABLES: [&str; 4] = ["answers", "items", "manifest", "passages"];
+
+/// Every value in a pack that is not what the annotator's screens show for its items:
+/// the tables must be the pack's four, every item must read back as the `Item` `next`
+/// serves and every passage as the `Passage` "show in document" gives, with nothing
+/// more. Returns the offending places.
+pub fn beyond_the_screen(path: &std::path::Path) -> Vec<String> {
+    let conn = must(rusqlite::Connection::open(path));
+    let mut bad = Vec::new();
+    let mut tables: Vec<String> = {
+        let mut stmt = must(conn.prepare("SELECT name FROM sqlite_master WHERE type = 'table'"));
+        must(must(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
+    };
+    tables.sort();
+    if tables != PACK_TABLES {
+        bad.push(format!("tables {tables:?}"));
+    }
+    let strict = |table: &str, text: &str, as_item: bool| -> Option<String> {
+        let value: serde_json::Value = serde_json::from_str(text).ok()?;
+        let again = if as_item {
+            let item: Item = serde_json::from_str(text).ok()?;
+            serde_json::to_value(item).ok()?
+        } else {
+            let p: factdesk_api::annotate::Passage = serde_json::from_str(text).ok()?;
+            serde_json::to_value(p).ok()?
+        };
+        (value != again).then(|| format!("{table}: fields beyond the screen's in {text}"))
+    };
+    let mut stmt = must(conn.prepare("SELECT item FROM items"));
+    for text in
+        must(must(stmt.query_map([], |r| r.get::<_, String>(0))).collect::<Result<Vec<_>, _>>())
+    {
+        if serde_json::from_str::<Item>(&text).is_err() {
+            bad.push(format!("items: not an item: {text}"));
+        }
+        bad.extend(strict("items", &text, true));
+    }
+    let mut stmt = must(conn.prepare("SELECT passage FROM passages"));
+    for text in
+        must(must(stmt.query_map([], |r| r.get::<_, String>(0))).collect::<Result<Vec<_>, _>>())
+    {
+        bad.extend(strict("passages", &text, false));
+    }
+    bad
+}

@@ -95,6 +95,14 @@ fn open(path: &std::path::Path) -> anyhow::Result<factdesk_api::Project> {
     )?)
 }
 
+/// Opens a project or a pack for the annotator's work (next, submit), with the wall clock.
+fn open_work(path: &std::path::Path) -> anyhow::Result<factdesk_api::packs::Workplace> {
+    Ok(factdesk_api::packs::Workplace::open(
+        path,
+        Box::new(factdesk_api::SystemClock),
+    )?)
+}
+
 /// Prints a value as one line of JSON.
 fn print_json<T: serde::Serialize>(value: &T) -> anyhow::Result<()> {
     println!("{}", serde_json::to_string(value)?);

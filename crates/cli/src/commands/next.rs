@@ -4,7 +4,7 @@ use std::path::PathBuf;
 /// Show the next item an annotator would get, and reserve it for them.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The project file.
+    /// The project file, or a pack.
     project: PathBuf,
     /// The annotator's name.
     #[arg(long = "as", value_name = "NAME")]
@@ -19,7 +19,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let kind: TaskKind = a.kind.parse()?;
-    let next = super::open(&a.project)?.next_item(&a.annotator, kind)?;
+    let next = super::open_work(&a.project)?.next_item(&a.annotator, kind)?;
     if a.json {
         return super::print_json(&next);
     }

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// "line"} and changes nothing; the next lines are still read.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The project file.
+    /// The project file, or a pack.
     project: PathBuf,
     /// The annotator's name.
     #[arg(long = "as", value_name = "NAME")]
@@ -18,7 +18,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let mut project = super::open(&a.project)?;
+    let mut project = super::open_work(&a.project)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let mut failed = 0u64;

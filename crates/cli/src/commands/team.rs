@@ -7,10 +7,10 @@ use std::path::PathBuf;
 
 /// Write a pack of open items for one annotator to take away (a .fdpack file).
 ///
-/// The pack opens in Factdesk like a project, in annotator mode; answers are saved in it
-/// as they are made. It holds no other annotator's answers, nothing that marks the trick
-/// sentence, and no gold. Its items are reserved for the annotator until it is merged
-/// back or expires.
+/// The pack opens in Factdesk in annotator mode; answers are saved in it as they are
+/// made. It holds each item as the annotator's screen shows it and nothing else: no other
+/// annotator, no gold, no seed, nothing that marks the trick sentence. Its items are
+/// reserved for the annotator until it is merged back or expires.
 #[derive(Debug, clap::Args)]
 pub struct PackArgs {
     /// The project file.
@@ -44,8 +44,10 @@ pub struct PackArgs {
 ///
 /// Each pack is checked first: it must have been issued by this project (its id and a
 /// signature only this project can make), be unaltered, and not have expired. A pack that
-/// fails is refused and changes nothing. Merging a pack again adds nothing; items left
-/// unanswered go back to the pool.
+/// fails is refused and changes nothing. Each answer then goes through the same checks as
+/// `submit`; one that fails is refused with its reason and not stored. The pack is only
+/// read, never written. Merging a pack again adds nothing; items left unanswered go back
+/// to the pool.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// The project file.
@@ -104,22 +106,35 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     for file in &a.files {
         match p.merge_pack(file) {
             Ok(r) if a.json => super::print_json(&r)?,
-            Ok(r) => println!(
-                "{}: {} new answers from {} ({} merged before), {} items back in the pool{}",
-                r.file,
-                r.added,
-                r.annotator,
-                r.already,
-                r.released,
-                if r.late > 0 {
-                    format!(
-                        ", {} late answers left out (others finished those items)",
-                        r.late
-                    )
-                } else {
-                    String::new()
+            Ok(r) => {
+                println!(
+                    "{}: {} new answers from {} ({} merged before), {} items back in the pool{}{}",
+                    r.file,
+                    r.added,
+                    r.annotator,
+                    r.already,
+                    r.released,
+                    if r.late > 0 {
+                        format!(
+                            ", {} late answers left out (others finished those items)",
+                            r.late
+                        )
+                    } else {
+                        String::new()
+                    },
+                    if r.clamped > 0 {
+                        format!(
+                            ", {} with a time or duration out of range brought into range",
+                            r.clamped
+                        )
+                    } else {
+                        String::new()
+                    }
+                );
+                for a in &r.refused {
+                    println!("{}: answer {} refused: {}", r.file, a.uuid, a.reason);
                 }
-            ),
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 refused += 1;

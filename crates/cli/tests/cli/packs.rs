@@ -136,3 +136,36 @@ fn an_altered_or_foreign_pack_is_refused_and_the_project_is_unchanged() {
     );
     assert_eq!(content_digest(&p), before);
 }
+
+#[test]
+fn merge_lists_each_refused_answer_with_its_reason_and_leaves_the_pack_as_it_was() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo(dir.path(), "p.fdesk");
+    let a = dir.path().join("ana.fdpack");
+    pack(&p, "ana", "2", &a);
+    answer(&a, "ana", 1);
+    {
+        let conn = rusqlite::Connection::open(&a).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute(
+            "INSERT INTO answers (uuid, task_id, answer, created_at) SELECT 'forged', task_id, '{\"foo\":1}', created_at FROM answers",
+            [],
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let before = std::fs::read(&a).unwrap_or_else(|e| panic!("{e}"));
+    let out = ok([Path::new("merge"), &p, &a]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 new answers from ana"), "{text}");
+    assert!(
+        text.contains("ana.fdpack: answer forged refused: it cannot be read as an answer (unknown field `foo`"),
+        "{text}"
+    );
+    assert_eq!(answers(&p), 1);
+    assert_eq!(std::fs::read(&a).unwrap_or_else(|e| panic!("{e}")), before);
+    for side in ["-wal", "-shm", "-journal"] {
+        assert!(
+            !Path::new(&format!("{}{side}", a.display())).exists(),
+            "{side}"
+        );
+    }
+}

@@ -1,0 +1,321 @@
+//! Working in a pack on the annotator's laptop: its items in order, going back, the pace,
+//! "show in document", and answers stored in the pack, each committed before it is
+//! acknowledged. The same DTOs as a project's, so the screens do not tell them apart.
+
+use super::{read_manifest, Manifest};
+use crate::annotate::{Ack, Answer, Item, KindPace, Next, Pace, Passage, PreviousAnswer};
+use crate::annotators::{Person, Role};
+use crate::dto::{Overview, Stats};
+use crate::tasks::TaskKind;
+use crate::{Clock, Error, ErrorCode, Result};
+use factdesk_store::pack_store::{self, PackAnswerRow, PackFile, PackItemRow};
+use std::path::{Path, PathBuf};
+
+/// An open pack.
+#[derive(Debug)]
+pub struct PackSession {
+    file: PackFile,
+    manifest: Manifest,
+    clock: Box<dyn Clock>,
+}
+
+const VERIFY_LABELS: [&str; 3] = ["contradicts", "does_not_contradict", "malformed"];
+
+fn invalid(msg: impl Into<String>) -> Error {
+    Error::new(ErrorCode::InvalidInput, msg)
+}
+
+fn damaged(what: impl std::fmt::Display) -> Error {
+    Error::new(ErrorCode::Database, format!("the pack is damaged: {what}"))
+}
+
+impl PackSession {
+    /// Opens the pack at `path` to work in.
+    pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<PackSession> {
+        let file = PackFile::open(path)?;
+        let (manifest, _, _) = read_manifest(file.conn(), path)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotAProject,
+                format!("{} is not a pack (it has no manifest)", path.display()),
+            )
+        })?;
+        Ok(PackSession {
+            file,
+            manifest,
+            clock,
+        })
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub fn path(&self) -> &Path {
+        self.file.path()
+    }
+
+    /// The home screen's overview: the pack's name and how many items it holds.
+    pub fn overview(&self) -> Result<Overview> {
+        let conn = self.file.conn();
+        let items = pack_store::items(conn)?.len() as u64;
+        let answers = pack_store::answers(conn)?.len() as u64;
+        Ok(Overview {
+            id: self.manifest.pack_id.clone(),
+            name: format!("Pack for {}", self.manifest.annotator),
+            path: self.path().display().to_string(),
+            schema_version: pack_store::PACK_VERSION as u32,
+            stats: Stats {
+                claims: 0,
+                root_claims: 0,
+                refutations: 0,
+                documents: 0,
+                sentences: 0,
+                candidates: 0,
+                tasks: items,
+                annotations: answers,
+                annotators: 1,
+            },
+        })
+    }
+
+    /// Only the pack's annotator works in it.
+    pub fn people(&self) -> Vec<Person> {
+        vec![Person {
+            name: self.manifest.annotator.clone(),
+            role: Role::Annotator,
+        }]
+    }
+
+    pub fn person(&self, name: &str) -> Result<Person> {
+        self.require_owner(name)?;
+        Ok(self.people().remove(0))
+    }
+
+    fn require_owner(&self, name: &str) -> Result<()> {
+        if name != self.manifest.annotator {
+            return Err(Error::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "this pack is {}'s; only {} works in it",
+                    self.manifest.annotator, self.manifest.annotator
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    fn items_of(&self, kind: TaskKind) -> Result<Vec<PackItemRow>> {
+        Ok(pack_store::items(self.file.conn())?
+            .into_iter()
+            .filter(|i| i.kind == kind.as_str())
+            .collect())
+    }
+
+    /// The first item of `kind` in the pack's order that has no answer yet.
+    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
+        self.require_owner(name)?;
+        for row in self.items_of(kind)? {
+            if pack_store::current_answer(self.file.conn(), row.task_id)?.is_none() {
+                return Ok(Next {
+                    item: Some(self.item(&row)?),
+                    reason: None,
+                });
+            }
+        }
+        Ok(Next {
+            item: None,
+            reason: Some(format!("no {} items left in this pack", kind.as_str())),
+        })
+    }
+
+    /// The answered item before `current` (by when each was first answered), or the last
+    /// answered one, with its answer.
+    pub fn previous_item(
+        &mut self,
+        name: &str,
+        kind: TaskKind,
+        current: Option<i64>,
+    ) -> Result<Option<Item>> {
+        self.require_owner(name)?;
+        let kind_tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
+        let mut answered: Vec<i64> = Vec::new();
+        for a in pack_store::answers(self.file.conn())? {
+            if kind_tasks.contains(&a.task_id) && !answered.contains(&a.task_id) {
+                answered.push(a.task_id);
+            }
+        }
+        let upto = current
+            .and_then(|c| answered.iter().position(|t| *t == c))
+            .unwrap_or(answered.len());
+        let Some(task_id) = upto.checked_sub(1).and_then(|i| answered.get(i)) else {
+            return Ok(None);
+        };
+        let row = pack_store::item(self.file.conn(), *task_id)?
+            .ok_or_else(|| damaged(format!("item {task_id} is missing")))?;
+        Ok(Some(self.item(&row)?))
+    }
+
+    /// The item as stored, with the pack's pace and the current answer, if any.
+    fn item(&self, row: &PackItemRow) -> Result<Item> {
+        let mut item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
+        item.pace = self.pace(item.kind)?;
+        item.previous = match pack_store::current_answer(self.file.conn(), row.task_id)? {
+            Some(a) => {
+                let a: Answer = serde_json::from_str(&a.answer).map_err(damaged)?;
+                Some(PreviousAnswer {
+                    selected: a.selected,
+                    no_evidence: a.no_evidence,
+                    text: a.text,
+                    label: a.label,
+                    comment: a.comment,
+                })
+            }
+            None => None,
+        };
+        Ok(item)
+    }
+
+    fn pace(&self, kind: TaskKind) -> Result<Pace> {
+        let tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
+        let answers: Vec<PackAnswerRow> = pack_store::answers(self.file.conn())?
+            .into_iter()
+            .filter(|a| tasks.contains(&a.task_id))
+            .collect();
+        let mut done: Vec<i64> = answers.iter().map(|a| a.task_id).collect();
+        done.sort_unstable();
+        done.dedup();
+        // Pace over the last 20 answers, as in a project.
+        let times: Vec<i64> = answers
+            .iter()
+            .rev()
+            .take(20)
+            .map(|a| a.created_at)
+            .collect();
+        let per_hour = match (times.first(), times.last()) {
+            (Some(&last), Some(&first)) if times.len() >= 2 && last > first => {
+                Some((times.len() - 1) as f64 / ((last - first) as f64 / 3_600_000.0))
+            }
+            _ => None,
+        };
+        let left = tasks.len().saturating_sub(done.len()) as f64;
+        Ok(Pace {
+            done: done.len() as u64,
+            total: tasks.len() as u64,
+            per_hour,
+            minutes_left: per_hour.map(|p| left / p * 60.0),
+        })
+    }
+
+    /// The annotator's pace on every kind.
+    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+        self.require_owner(name)?;
+        TaskKind::ALL
+            .iter()
+            .map(|&kind| {
+                Ok(KindPace {
+                    kind,
+                    pace: self.pace(kind)?,
+                })
+            })
+            .collect()
+    }
+
+    /// "Show in document" for an option of an evidence item, as the project gave it.
+    pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
+        self.require_owner(name)?;
+        let text = pack_store::passage(self.file.conn(), task_id, option_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no option {option_id:?} in task {task_id}"),
+            )
+        })?;
+        serde_json::from_str(&text).map_err(damaged)
+    }
+
+    /// Checks `answer` against its item as the project's `submit` would, and stores it
+    /// in the pack (an answer to an answered item supersedes the earlier one); the
+    /// acknowledgement comes only once it is committed.
+    pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
+        self.require_owner(name)?;
+        let row = pack_store::item(self.file.conn(), answer.task_id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no task {} in this pack", answer.task_id),
+            )
+        })?;
+        let item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
+        check(&item, answer)?;
+        let stored = serde_json::to_string(answer).map_err(damaged)?;
+        let uuid = uuid::Uuid::new_v4().to_string();
+        let now = self.clock.now_ms();
+        let tx = self.file.transaction()?;
+        let earlier = pack_store::current_answer(&tx, answer.task_id)?;
+        pack_store::insert_answer(
+            &tx,
+            &PackAnswerRow {
+                seq: 0,
+                uuid: uuid.clone(),
+                task_id: answer.task_id,
+                answer: stored,
+                created_at: now,
+                supersedes: earlier.map(|e| e.uuid),
+            },
+        )?;
+        tx.commit()?;
+        Ok(Ack {
+            ack: uuid,
+            task_id: answer.task_id,
+        })
+    }
+
+    /// Copies the pack, answers and all, to `out` (by default `<pack>.results.fdpack`
+    /// beside it), through a side file renamed into place.
+    pub fn return_results(&self, out: Option<&Path>) -> Result<PathBuf> {
+        super::results::copy_pack(self.path(), out)
+    }
+}
+
+/// The checks of `submit` that the pack can make itself: the shape of the answer for the
+/// item's kind, options among those issued. The project checks everything again on merge.
+fn check(item: &Item, a: &Answer) -> Result<()> {
+    match item.kind {
+        TaskKind::Evidence => {
+            if a.no_evidence && !a.selected.is_empty() {
+                return Err(invalid("choose sentences or \"no evidence\", not both"));
+            }
+            if !a.no_evidence && a.selected.is_empty() {
+                return Err(invalid("select at least one sentence, or \"no evidence\""));
+            }
+            for id in &a.selected {
+                if !item.options.iter().any(|o| &o.id == id) {
+                    return Err(invalid(format!(
+                        "unknown option {id:?} for task {}",
+                        item.task_id
+                    )));
+                }
+            }
+        }
+        TaskKind::Verify => {
+            let label = a.label.as_deref().unwrap_or("");
+            if !VERIFY_LABELS.contains(&label) {
+                return Err(invalid(format!(
+                    "label must be one of {}",
+                    VERIFY_LABELS.join(", ")
+                )));
+            }
+        }
+        TaskKind::Label => {
+            a.label
+                .as_deref()
+                .unwrap_or("")
+                .parse::<factdesk_core::claim::Label>()
+                .map_err(|e| invalid(e.to_string()))?;
+        }
+        TaskKind::Refute => {
+            return Err(invalid(
+                "refutation writing is not done in packs; it needs the project",
+            ))
+        }
+    }
+    Ok(())
+}

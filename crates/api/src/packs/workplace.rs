@@ -1,0 +1,111 @@
+//! The file open for work: a lead's project or an annotator's pack. Front ends hold one
+//! and call the same work functions on either; anything else needs a project.
+
+use super::{Manifest, PackSession};
+use crate::annotate::{Ack, Answer, Item, KindPace, Next, Passage};
+use crate::annotators::Person;
+use crate::dto::Overview;
+use crate::tasks::TaskKind;
+use crate::{Clock, Error, ErrorCode, Project, Result};
+use std::path::Path;
+
+/// A project or a pack, open.
+#[derive(Debug)]
+pub enum Workplace {
+    Project(Project),
+    Pack(PackSession),
+}
+
+impl Workplace {
+    /// Opens the file at `path` as what its header says it is.
+    pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<Workplace> {
+        if super::is_pack(path) {
+            Ok(Workplace::Pack(PackSession::open(path, clock)?))
+        } else {
+            Ok(Workplace::Project(Project::open(path, clock)?))
+        }
+    }
+
+    /// The project, for everything a pack does not do.
+    pub fn project(&mut self) -> Result<&mut Project> {
+        match self {
+            Workplace::Project(p) => Ok(p),
+            Workplace::Pack(s) => Err(Error::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "{} is a pack: only the annotator's work is done in it; the rest is in the lead's project",
+                    s.path().display()
+                ),
+            )),
+        }
+    }
+
+    /// The pack's manifest, or `None` for a project.
+    pub fn pack_manifest(&self) -> Option<&Manifest> {
+        match self {
+            Workplace::Project(_) => None,
+            Workplace::Pack(s) => Some(s.manifest()),
+        }
+    }
+
+    pub fn overview(&self) -> Result<Overview> {
+        match self {
+            Workplace::Project(p) => p.overview(),
+            Workplace::Pack(s) => s.overview(),
+        }
+    }
+
+    pub fn people(&self) -> Result<Vec<Person>> {
+        match self {
+            Workplace::Project(p) => p.people(),
+            Workplace::Pack(s) => Ok(s.people()),
+        }
+    }
+
+    pub fn person(&self, name: &str) -> Result<Person> {
+        match self {
+            Workplace::Project(p) => p.person(name),
+            Workplace::Pack(s) => s.person(name),
+        }
+    }
+
+    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
+        match self {
+            Workplace::Project(p) => p.next_item(name, kind),
+            Workplace::Pack(s) => s.next_item(name, kind),
+        }
+    }
+
+    pub fn previous_item(
+        &mut self,
+        name: &str,
+        kind: TaskKind,
+        current: Option<i64>,
+    ) -> Result<Option<Item>> {
+        match self {
+            Workplace::Project(p) => p.previous_item(name, kind, current),
+            Workplace::Pack(s) => s.previous_item(name, kind, current),
+        }
+    }
+
+    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+        match self {
+            Workplace::Project(p) => p.paces(name),
+            Workplace::Pack(s) => s.paces(name),
+        }
+    }
+
+    pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
+        match self {
+            Workplace::Project(p) => p.submit(name, answer),
+            Workplace::Pack(s) => s.submit(name, answer),
+        }
+    }
+
+    pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
+        match self {
+            Workplace::Project(p) => p.passage(name, task_id, option_id),
+            Workplace::Pack(s) => s.passage(name, task_id, option_id),
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! The pack file (`*.fdpack`): one annotator's share of the work, as their screens
+//! receive it, and the answers made on it.
+//!
+//! A pack is not a project: it has its own application id and version, and only these
+//! tables: `manifest` (the signed manifest), `items` (each item as the screen gets it),
+//! `passages` ("show in document" for each option) and `answers` (append-only, an edit
+//! supersedes). It keeps SQLite's rollback journal rather than WAL, so every committed
+//! answer is in the one file and a merge can read it without writing anything.
+
+use crate::{Error, Result};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
+use std::path::{Path, PathBuf};
+
+/// Marks a SQLite file as a Factdesk pack (`PRAGMA application_id`, "FDPK").
+const PACK_APPLICATION_ID: i64 = 0x4644_504B;
+/// The pack layout this build writes and reads (`PRAGMA user_version`).
+pub const PACK_VERSION: i64 = 1;
+
+const SCHEMA: &str = "
+CREATE TABLE manifest (manifest TEXT NOT NULL, signature TEXT NOT NULL);
+CREATE TABLE items (
+    position INTEGER PRIMARY KEY,
+    task_id  INTEGER NOT NULL UNIQUE,
+    kind     TEXT NOT NULL,
+    item     TEXT NOT NULL
+);
+CREATE TABLE passages (
+    task_id   INTEGER NOT NULL REFERENCES items(task_id),
+    option_id TEXT NOT NULL,
+    passage   TEXT NOT NULL,
+    PRIMARY KEY (task_id, option_id)
+);
+CREATE TABLE answers (
+    seq        INTEGER PRIMARY KEY,
+    uuid       TEXT NOT NULL UNIQUE,
+    task_id    INTEGER NOT NULL REFERENCES items(task_id),
+    answer     TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    supersedes TEXT REFERENCES answers(uuid)
+);
+CREATE TRIGGER answers_kept BEFORE UPDATE ON answers BEGIN SELECT RAISE(ABORT, 'answers are never changed'); END;
+CREATE TRIGGER answers_not_deleted BEFORE DELETE ON answers BEGIN SELECT RAISE(ABORT, 'answers are never deleted'); END;
+";
+
+/// An open pack file.
+#[derive(Debug)]
+pub struct PackFile {
+    conn: Connection,
+    path: PathBuf,
+}
+
+/// One item row: its place in the pack, its (opaque) task id, kind and the item's JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackItemRow {
+    pub position: i64,
+    pub task_id: i64,
+    pub kind: String,
+    pub item: String,
+}
+
+/// One answer made in the pack, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackAnswerRow {
+    pub seq: i64,
+    pub uuid: String,
+    pub task_id: i64,
+    pub answer: String,
+    pub created_at: i64,
+    pub supersedes: Option<String>,
+}
+
+/// Whether the file at `path` says it is a pack (its header's application id), read
+/// from the bytes without opening it as a database.
+pub fn is_pack(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 72];
+    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
+    read.is_ok()
+        && header.starts_with(b"SQLite format 3\0")
+        && i64::from(u32::from_be_bytes([
+            header[68], header[69], header[70], header[71],
+        ])) == PACK_APPLICATION_ID
+}
+
+impl PackFile {
+    /// Creates an empty pack at `path`; refuses to overwrite anything.
+    pub fn create(path: &Path) -> Result<PackFile> {
+        if path.exists() {
+            return Err(Error::AlreadyExists(path.to_path_buf()));
+        }
+        let conn = Connection::open(path).map_err(|e| Error::open(path, e))?;
+        let mut pack = PackFile {
+            conn,
+            path: path.to_path_buf(),
+        };
+        pack.configure()?;
+        let tx = pack.transaction()?;
+        tx.pragma_update(None, "application_id", PACK_APPLICATION_ID)?;
+        tx.pragma_update(None, "user_version", PACK_VERSION)?;
+        tx.execute_batch(SCHEMA)?;
+        tx.commit()?;
+        Ok(pack)
+    }
+
+    /// Opens a pack to work in (the annotator's app). Checks what the file is from its
+    /// header before SQLite writes anything.
+    pub fn open(path: &Path) -> Result<PackFile> {
+        check_header(path)?;
+        let conn = Connection::open_with_flags(
+            path,
+            OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| Error::open(path, e))?;
+        let mut pack = PackFile {
+            conn,
+            path: path.to_path_buf(),
+        };
+        pack.check_version()?;
+        pack.configure()?;
+        Ok(pack)
+    }
+
+    /// Opens a returned pack to read only: immutable, so SQLite neither locks nor
+    /// journals nor writes anything, and with schema code untrusted (the annotator owns
+    /// the file and could have added triggers or views).
+    pub fn open_read_only(path: &Path) -> Result<PackFile> {
+        check_header(path)?;
+        let journal = PathBuf::from(format!("{}-journal", path.display()));
+        if std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0) {
+            return Err(Error::UnfinishedWrite(path.to_path_buf()));
+        }
+        let uri = format!("file:{}?immutable=1", uri_path(path));
+        let conn = Connection::open_with_flags(
+            &uri,
+            OpenFlags::SQLITE_OPEN_READ_ONLY
+                | OpenFlags::SQLITE_OPEN_URI
+                | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+        )
+        .map_err(|e| Error::open(path, e))?;
+        conn.pragma_update(None, "trusted_schema", false)?;
+        conn.pragma_update(None, "query_only", true)?;
+        let pack = PackFile {
+            conn,
+            path: path.to_path_buf(),
+        };
+        pack.check_version()?;
+        Ok(pack)
+    }
+
+    fn check_version(&self) -> Result<()> {
+        let found: i64 = self
+            .conn
+            .pragma_query_value(None, "user_version", |r| r.get(0))
+            .map_err(|e| Error::open(&self.path, e))?;
+        if found > PACK_VERSION {
+            return Err(Error::NewerPack {
+                path: self.path.clone(),
+                found,
+                supported: PACK_VERSION,
+            });
+        }
+        Ok(())
+    }
+
+    fn configure(&mut self) -> Result<()> {
+        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        // Pages SQLite frees (when it moves rows between pages) are zeroed, so the file
+        // holds one copy of each row: what a reader of its bytes sees is what it holds.
+        self.conn.pragma_update(None, "secure_delete", true)?;
+        self.conn.pragma_update(None, "foreign_keys", true)?;
+        self.conn.pragma_update(None, "trusted_schema", false)?;
+        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(())
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn conn(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// A write transaction, taken at once (BEGIN IMMEDIATE).
+    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+        Ok(self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    }
+}
+
+/// Refuses anything whose header is not a pack's, reading bytes only.
+fn check_header(path: &Path) -> Result<()> {
+    if !path.is_file() {
+        return Err(Error::NotFound(path.to_path_buf()));
+    }
+    if !is_pack(path) {
+        return Err(Error::NotAPack(path.to_path_buf()));
+    }
+    Ok(())
+}
+
+/// A path written for a `file:` URI: `?`, `#` and `%` escaped.
+fn uri_path(path: &Path) -> String {
+    let full = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut out = String::new();
+    for c in full.display().to_string().chars() {
+        match c {
+            '?' => out.push_str("%3f"),
+            '#' => out.push_str("%23"),
+            '%' => out.push_str("%25"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+pub fn insert_manifest(conn: &Connection, manifest: &str, signature: &str) -> Result<()> {
+    conn.execute(
+        "INSERT INTO manifest (manifest, signature) VALUES (?1, ?2)",
+        params![manifest, signature],
+    )?;
+    Ok(())
+}
+
+/// The manifest and its signature.
+pub fn manifest(conn: &Connection) -> Result<Option<(String, String)>> {
+    Ok(conn
+        .query_row(
+            "SELECT manifest, signature FROM manifest LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .optional()?)
+}
+
+pub fn insert_item(conn: &Connection, row: &PackItemRow) -> Result<()> {
+    conn.execute(
+        "INSERT INTO items (position, task_id, kind, item) VALUES (?1, ?2, ?3, ?4)",
+        params![row.position, row.task_id, row.kind, row.item],
+    )?;
+    Ok(())
+}
+
+pub fn insert_passage(
+    conn: &Connection,
+    task_id: i64,
+    option_id: &str,
+    passage: &str,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO passages (task_id, option_id, passage) VALUES (?1, ?2, ?3)",
+        params![task_id, option_id, passage],
+    )?;
+    Ok(())
+}
+
+fn item_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackItemRow> {
+    Ok(PackItemRow {
+        position: r.get(0)?,
+        task_id: r.get(1)?,
+        kind: r.get(2)?,
+        item: r.get(3)?,
+    })
+}
+
+/// Every item in pack order.
+pub fn items(conn: &Connection) -> Result<Vec<PackItemRow>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT position, task_id, kind, item FROM items ORDER BY position")?;
+    let rows = stmt.query_map([], item_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+pub fn item(conn: &Connection, task_id: i64) -> Result<Option<PackItemRow>> {
+    Ok(conn
+        .prepare_cached("SELECT position, task_id, kind, item FROM items WHERE task_id = ?1")?
+        .query_row([task_id], item_from_row)
+        .optional()?)
+}
+
+pub fn passage(conn: &Connection, task_id: i64, option_id: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT passage FROM passages WHERE task_id = ?1 AND option_id = ?2")?
+        .query_row(params![task_id, option_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// The issued contents, one line per row in a fixed order, for the signed digest.
+pub fn issued_rows(conn: &Connection) -> Result<Vec<String>> {
+    const QUERIES: &[&str] = &[
+        "SELECT json_array('item', position, task_id, kind, item) FROM items ORDER BY position",
+        "SELECT json_array('passage', task_id, option_id, passage) FROM passages ORDER BY task_id, option_id",
+    ];
+    let mut out = Vec::new();
+    for q in QUERIES {
+        let mut stmt = conn.prepare(q)?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        for row in rows {
+            out.push(row?);
+        }
+    }
+    Ok(out)
+}
+
+fn answer_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackAnswerRow> {
+    Ok(PackAnswerRow {
+        seq: r.get(0)?,
+        uuid: r.get(1)?,
+        task_id: r.get(2)?,
+        answer: r.get(3)?,
+        created_at: r.get(4)?,
+        supersedes: r.get(5)?,
+    })
+}
+
+const ANSWER_COLUMNS: &str = "seq, uuid, task_id, answer, created_at, supersedes";
+
+pub fn insert_answer(conn: &Connection, a: &PackAnswerRow) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO answers (uuid, task_id, answer, created_at, supersedes) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![a.uuid, a.task_id, a.answer, a.created_at, a.supersedes])?;
+    Ok(())
+}
+
+/// Every answer, superseded ones too, in the order they were made. Values of the wrong
+/// type (the file is the annotator's) are an error, never coerced.
+pub fn answers(conn: &Connection) -> Result<Vec<PackAnswerRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {ANSWER_COLUMNS} FROM answers ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map([], answer_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The current (not superseded) answer on a task.
+pub fn current_answer(conn: &Connection, task_id: i64) -> Result<Option<PackAnswerRow>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {ANSWER_COLUMNS} FROM answers a WHERE task_id = ?1
+               AND NOT EXISTS (SELECT 1 FROM answers b WHERE b.supersedes = a.uuid)
+             ORDER BY seq DESC LIMIT 1"
+        ))?
+        .query_row([task_id], answer_from_row)
+        .optional()?)
+}
