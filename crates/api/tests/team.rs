@@ -308,11 +308,94 @@ fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usize)>
     guesses
 }
 
+/// The trick option of a pack's item, found through the lead's project by the item's
+/// claim text (a pack's task ids are its own).
+fn stored_trick(lead: &Project, item: &Item) -> Option<String> {
+    let text: String = lead
+        .store()
+        .conn()
+        .query_row(
+            "SELECT s.text FROM task_tricks t JOIN tasks k ON k.id = t.task_id
+             JOIN claims c ON c.id = k.claim_id JOIN sentences s ON s.id = t.sentence_id
+             WHERE c.text = ?1",
+            [&item.claim],
+            |r| r.get(0),
+        )
+        .ok()?;
+    item.options
+        .iter()
+        .find(|o| o.text == text)
+        .map(|o| o.id.clone())
+}
+
+/// A made-up word, different for every `seed`: projects whose claims share no word, so
+/// every claim has real sentences of other claims' documents to take its trick from.
+fn word(seed: u64) -> String {
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let consonants = b"bdfgklmnprstvz";
+    let vowels = b"aeiou";
+    (0..7)
+        .map(|i| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            let r = (x >> 33) as usize;
+            if i % 2 == 0 {
+                consonants[r % consonants.len()] as char
+            } else {
+                vowels[r % vowels.len()] as char
+            }
+        })
+        .collect()
+}
+
+/// A project of `n` claims on made-up topics, each with a document of eight sentences,
+/// with no stance chosen (served as `supports_or_refutes`).
+fn project_of_distinct_topics(dir: &Path, n: usize, clock: &ManualClock) -> Project {
+    let docs = dir.join("topics-docs.jsonl");
+    let claims = dir.join("topics-claims.jsonl");
+    let mut d = ok(std::fs::File::create(&docs));
+    let mut c = ok(std::fs::File::create(&claims));
+    for i in 0..n as u64 {
+        let w = |k: u64| word(i * 100 + k);
+        let sentence = |a: u64, b: u64, c: u64| {
+            let first = w(a);
+            let mut chars = first.chars();
+            let head: String = chars
+                .next()
+                .map(|x| x.to_ascii_uppercase())
+                .into_iter()
+                .chain(chars)
+                .collect();
+            format!("{head} {} the {} in {}.", w(b), w(c), w(a + b + c))
+        };
+        let text: Vec<String> = (0..8).map(|k| sentence(k, k + 10, k + 20)).collect();
+        let doc = serde_json::json!({"id": format!("d{i}"), "text": text.join(" ")});
+        ok(writeln!(d, "{doc}"));
+        let claim = format!("{} {} the {} in {}", w(0), w(10), w(20), w(30));
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]});
+        ok(writeln!(c, "{row}"));
+    }
+    let mut p = ok(Project::create(
+        &dir.join("topics.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    ok(import(&mut p, &req, &mut NoProgress));
+    p
+}
+
 #[test]
 fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
-    let mut lead = project(dir.path(), 200, &clock);
+    // Under the `supports_or_refutes` stance, where the trick is a real sentence: under
+    // `supports` it is the claim's negation, found by reading it, by design.
+    let mut lead = project_of_distinct_topics(dir.path(), 200, &clock);
     ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
     ok(lead.add_annotator(HOLDER, Role::Annotator));
     let path = dir.path().join("attacked.fdpack");
@@ -328,7 +411,7 @@ fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
     let mut options = 0;
     for (item, passages) in &contents {
         // The truth, known only to the test: the trick by its text.
-        let trick = trick_option(&lead, item).unwrap_or_else(|| panic!("no trick"));
+        let trick = stored_trick(&lead, item).unwrap_or_else(|| panic!("no trick"));
         let truth = item
             .options
             .iter()

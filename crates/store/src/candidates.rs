@@ -109,3 +109,13 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// The other candidates of every claim that has `sentence_id` among its candidates.
+pub fn fellow_candidates(conn: &Connection, sentence_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT b.sentence_id FROM candidates a JOIN candidates b ON b.claim_id = a.claim_id
+         WHERE a.sentence_id = ?1 AND b.sentence_id != ?1",
+    )?;
+    let rows = stmt.query_map([sentence_id], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

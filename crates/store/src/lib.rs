@@ -311,6 +311,11 @@ impl Store {
         candidates::of_claim(&self.conn, claim_id)
     }
 
+    /// The other candidates of every claim that has `sentence_id` among its candidates.
+    pub fn fellow_candidates(&self, sentence_id: i64) -> Result<Vec<i64>> {
+        candidates::fellow_candidates(&self.conn, sentence_id)
+    }
+
     pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {
         documents::sentence(&self.conn, id)
     }

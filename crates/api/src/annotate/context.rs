@@ -57,8 +57,22 @@ impl Project {
                 format!("no option {option_id:?} in task {task_id}"),
             )
         })?;
+        // The sentences ranked beside the shown one are left out of its passage (the window
+        // reaches past them): the other options for a real candidate, the fellow candidates
+        // of the claim it came from for a trick taken from another document. So whether
+        // two options share a document, and how much of a document the options fill,
+        // cannot be read from a passage to tell a real candidate from the trick.
+        let hidden: Vec<i64> = match (slot.sentence_id, slot.trick_sentence_id) {
+            (Some(_), _) => slots
+                .iter()
+                .filter(|s| s.id != slot.id)
+                .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
+                .collect(),
+            (None, Some(trick)) => self.store.fellow_candidates(trick)?,
+            (None, None) => Vec::new(),
+        };
         match slot.sentence_id.or(slot.trick_sentence_id) {
-            Some(sentence_id) => self.passage_around(sentence_id),
+            Some(sentence_id) => self.passage_around(sentence_id, &hidden),
             None => Ok(Passage {
                 title: None,
                 sentences: vec![TextPiece {
@@ -73,11 +87,12 @@ impl Project {
     /// lead sees real sentence ids, so there is no trick to hide.
     pub fn sentence_passage(&self, lead: &str, sentence_id: i64) -> Result<Passage> {
         self.require_lead(lead)?;
-        self.passage_around(sentence_id)
+        self.passage_around(sentence_id, &[])
     }
 
-    /// Sentence `sentence_id` marked among its document's sentences, `AROUND` each side.
-    fn passage_around(&self, sentence_id: i64) -> Result<Passage> {
+    /// Sentence `sentence_id` marked among its document's sentences, `AROUND` each side,
+    /// leaving out the sentences in `hidden`.
+    fn passage_around(&self, sentence_id: i64, hidden: &[i64]) -> Result<Passage> {
         let sentence = self.store.sentence(sentence_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
@@ -85,7 +100,12 @@ impl Project {
             )
         })?;
         let doc = self.store.document(sentence.document_id)?;
-        let around: Vec<(i64, String)> = self.store.document_sentences(&[sentence.document_id])?;
+        let around: Vec<(i64, String)> = self
+            .store
+            .document_sentences(&[sentence.document_id])?
+            .into_iter()
+            .filter(|(id, _)| *id == sentence_id || !hidden.contains(id))
+            .collect();
         let pos = around
             .iter()
             .position(|(id, _)| *id == sentence_id)
