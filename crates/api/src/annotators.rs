@@ -70,12 +70,14 @@ fn is_flagged(seen: u64, failed: u64, settings: &Settings) -> bool {
         && failed as f64 / seen as f64 > settings.trick_flag_threshold
 }
 
-/// Whether a person's answers count: the lead's word, else not while flagged.
+/// Whether a person's answers count: the lead's word, else not once flagged. A flag lifts
+/// only by the lead's word: new careful answers that bring the failure rate back under
+/// the threshold do not count the flagged answers again by themselves.
 pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings) -> bool {
     match row.flag_override.as_deref() {
         Some("include") => true,
         Some("exclude") => false,
-        _ => !is_flagged(row.tricks_seen, row.tricks_failed, settings),
+        _ => row.counted && !is_flagged(row.tricks_seen, row.tricks_failed, settings),
     }
 }
 
@@ -103,7 +105,9 @@ pub(crate) fn sync_counted(
 pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
     let (seen, failed) = (row.tricks_seen, row.tricks_failed);
     let rate = (seen > 0).then(|| failed as f64 / seen as f64);
-    let flagged = is_flagged(seen, failed, settings);
+    // Flagged by the record now, or earlier and not yet decided on by the lead.
+    let flagged =
+        is_flagged(seen, failed, settings) || (!row.counted && row.flag_override.is_none());
     let counted = counts(&row, settings);
     Annotator {
         id: row.id,

@@ -113,8 +113,6 @@ pub struct DashboardState {
     kinds: [KindState; 3],
     /// Dense tally index of each annotator id.
     index: HashMap<i64, u32>,
-    /// Per annotator id: (evidence answers, of which the trick was picked).
-    tricks: HashMap<i64, (u64, u64)>,
     people: BTreeMap<i64, Person>,
     /// The counted annotators the tallies were built with; `None` before the first build.
     counted: Option<BTreeSet<i64>>,
@@ -248,15 +246,6 @@ impl DashboardState {
             activity.rejected -= 1;
         }
         activity.rejected += u64::from(row.trick_failed);
-        if KINDS[slot] == TaskKind::Evidence {
-            let tricks = self.tricks.entry(row.annotator_id).or_default();
-            if let Some(old) = &previous {
-                tricks.0 -= 1;
-                tricks.1 -= u64::from(old.trick_failed);
-            }
-            tricks.0 += 1;
-            tricks.1 += u64::from(row.trick_failed);
-        }
         Ok(Some(key))
     }
 
@@ -282,11 +271,8 @@ impl DashboardState {
         let rows = factdesk_store::annotators::list(project.store.conn())?;
         self.people.clear();
         let mut counted = BTreeSet::new();
-        for mut row in rows {
+        for row in rows {
             let id = row.id;
-            if let Some(&(seen, failed)) = self.tricks.get(&id) {
-                (row.tricks_seen, row.tricks_failed) = (seen, failed);
-            }
             let person = describe(row, &settings);
             if person.counted {
                 counted.insert(id);

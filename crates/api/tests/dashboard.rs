@@ -363,9 +363,10 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
                 .find(|o| o.id != trick)
                 .map(|o| o.id.clone())
                 .unwrap_or_default();
-            // Caro picks the trick once, with a real sentence: 1 of 6 does not flag her.
+            // Caro picks the trick once, last, with a real sentence: 1 of 6 does not flag her
+            // (earlier, 1 of 3 would, and a flag lifts only by the lead's word).
             let mut selected = vec![first_real];
-            if name == "caro" && round == 2 {
+            if name == "caro" && round == 5 {
                 selected.push(trick);
                 caro_tricked = Some(item.task_id);
             }

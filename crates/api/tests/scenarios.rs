@@ -496,12 +496,8 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         .filter(|d| d.reason == "no refutation of it verified as contradicting it")
         .count();
     assert_eq!(roots + unrefuted, 36);
-    let dropped: BTreeMap<&str, &str> = preview
-        .dropped
-        .iter()
-        .map(|d| (d.claim.as_str(), d.reason.as_str()))
-        .collect();
-    let reasons: BTreeSet<&str> = dropped.values().copied().collect();
+    // Every reason, not one per claim: a root and its refutation can both be dropped.
+    let reasons: BTreeSet<&str> = preview.dropped.iter().map(|d| d.reason.as_str()).collect();
     for reason in [
         "verified as not contradicting its original claim",
         "verified as malformed",

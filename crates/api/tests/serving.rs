@@ -259,3 +259,57 @@ fn an_answer_with_fields_of_another_kind_is_refused() {
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(e.message.contains("label"), "{}", e.message);
 }
+
+#[test]
+fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 40, &clock);
+    let path = dir.path().join("p.fdesk");
+    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    people(&mut p, &["dan", "eve"]);
+    let mut tricked = Vec::new();
+    for pick_trick in [true, true, true, false, false] {
+        let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+        answer_evidence(&mut p, "dan", &item, pick_trick);
+        if pick_trick {
+            tricked.push(item.task_id);
+        }
+    }
+    assert!(must(p.annotator("dan")).flagged);
+    // Eve takes the items his flag reopened.
+    for _ in 0..5 {
+        let item = next(&mut p, "eve", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+        answer_evidence(&mut p, "eve", &item, false);
+    }
+    // Dan corrects each answer that picked the trick, then answers many new items carefully.
+    for task in &tricked {
+        // Walk back through his answers to this task.
+        let mut cur = None;
+        let item = loop {
+            let i = must(p.previous_item("dan", TaskKind::Evidence, cur))
+                .unwrap_or_else(|| panic!("task {task} not found going back"));
+            if i.task_id == *task {
+                break i;
+            }
+            cur = Some(i.task_id);
+        };
+        answer_evidence(&mut p, "dan", &item, false);
+    }
+    for _ in 0..20 {
+        let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
+        answer_evidence(&mut p, "dan", &item, false);
+    }
+    let dan = must(p.annotator("dan"));
+    assert_eq!(
+        dan.tricks_failed, 3,
+        "a correction took a failure off the record"
+    );
+    assert!(
+        dan.flagged && !dan.counted,
+        "the flag lifted without the lead: {dan:?}"
+    );
+    for (task, answered, overlap) in counters(&path) {
+        assert!(answered <= overlap, "task {task}: {answered} of {overlap}");
+    }
+}

@@ -384,11 +384,27 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
                     assert!(passage.sentences[0].hit);
                     assert_eq!(passage.sentences[0].text, trick_text);
                 }
-                // A real sentence shows its own real neighbours, as the lead sees them.
+                // A real sentence shows its own real neighbours from its own document (the
+                // sentences ranked beside it for its own claim left out, as for any option).
                 EvidenceStance::SupportsOrRefutes => {
                     let (sentence_id, _) = stored_trick(&p, item.task_id).unwrap_or_default();
-                    assert_eq!(passage, ok(p.sentence_passage("lead", sentence_id)));
+                    let own: Vec<String> = {
+                        let conn = p.store().conn();
+                        let mut stmt = ok(conn.prepare(
+                            "SELECT text FROM sentences WHERE document_id =
+                               (SELECT document_id FROM sentences WHERE id = ?1) ORDER BY idx",
+                        ));
+                        let rows = ok(stmt.query_map([sentence_id], |r| r.get(0)));
+                        ok(rows.collect::<Result<_, _>>())
+                    };
                     assert!(passage.sentences.len() > 1);
+                    for x in &passage.sentences {
+                        assert!(
+                            own.contains(&x.text),
+                            "{x:?} is not from the trick's document"
+                        );
+                        assert_eq!(x.hit, x.text == trick_text);
+                    }
                 }
             }
         }

@@ -19,10 +19,12 @@ pub(super) const CUES: &[&str] = &[
 /// and the articles a "no" replaces ("a cure" -> "no cure", "any effect"). Sorted.
 pub(super) const NEGATION_COMPANIONS: &[&str] = &["a", "an", "any", "did", "do", "does", "some"];
 
-/// Auxiliaries a negation brings along in headline grammar: "deaths seen" -> "deaths are
-/// not seen", "X effective" -> "X is no longer effective". Sorted.
+/// Auxiliaries and modals a negation brings along or shifts: "deaths seen" -> "deaths are
+/// not seen", "X effective" -> "X is no longer effective", "opens" -> "will not open",
+/// "is found" -> "was never found". Sorted.
 const AUXILIARIES: &[&str] = &[
-    "am", "are", "be", "been", "being", "had", "has", "have", "is", "was", "were",
+    "am", "are", "be", "been", "being", "can", "could", "had", "has", "have", "is", "may", "might",
+    "must", "shall", "should", "was", "were", "will", "would",
 ];
 
 /// Which way an edit changed the negation, when nothing else changed.
@@ -36,31 +38,48 @@ pub(super) enum NegationEdit {
     Changed,
 }
 
-/// A claim with the negation taken out, and whether there was any.
+/// A claim with the negation taken out, and how many negations there were.
 #[derive(Debug)]
 struct Key<'a> {
     words: Vec<&'a str>,
-    negated: bool,
+    negations: usize,
 }
 
 /// How `original` and `written` (normalised tokens) differ when they differ only in
 /// negation; `None` when anything else changed. Callers rule out identical sequences first.
 pub(super) fn negation_edit(original: &[String], written: &[String]) -> Option<NegationEdit> {
-    let same = |drop_auxiliaries: bool| {
+    let edit = |drop_auxiliaries: bool| {
         let (a, b) = (
             key(original, drop_auxiliaries),
             key(written, drop_auxiliaries),
         );
         // Without a negation on either side an equal key only means an inflection or
-        // article changed, which is not what this check is about.
-        ((a.negated || b.negated) && a.words == b.words).then_some((a.negated, b.negated))
+        // article changed, which is not what this check is about. A written claim that
+        // only leaves words out while its negation changes says nothing new either.
+        let negated = a.negations > 0 || b.negations > 0;
+        // "with" -> "without" replaces a word; leaving "with" out is not a shortening.
+        let replaced_with = [original, written]
+            .iter()
+            .any(|w| w.iter().any(|t| t == "without"));
+        let same = a.words == b.words
+            || (a.negations != b.negations && !replaced_with && is_shortened(&a.words, &b.words));
+        (negated && same).then_some((a.negations, b.negations))
     };
-    let (a, b) = same(false).or_else(|| same(true))?;
-    Some(match (a, b) {
-        (false, _) => NegationEdit::Added,
-        (true, false) => NegationEdit::Removed,
-        (true, true) => NegationEdit::Changed,
+    let (a, b) = edit(false).or_else(|| edit(true))?;
+    Some(match a.cmp(&b) {
+        std::cmp::Ordering::Less => NegationEdit::Added,
+        std::cmp::Ordering::Greater => NegationEdit::Removed,
+        std::cmp::Ordering::Equal => NegationEdit::Changed,
     })
+}
+
+/// Whether `written` is `original` with some words left out (and none added or changed).
+fn is_shortened(original: &[&str], written: &[&str]) -> bool {
+    if written.is_empty() || written.len() >= original.len() {
+        return false;
+    }
+    let mut rest = original.iter();
+    written.iter().all(|w| rest.any(|o| o == w))
 }
 
 /// Whether `original` and `written` differ only in negation.
@@ -69,35 +88,31 @@ pub(super) fn only_negation_differs(original: &[String], written: &[String]) -> 
     negation_edit(original, written).is_some()
 }
 
-/// Whether the word at `i` is a negation cue, counting "no longer" as one.
-fn is_cue(words: &[String], i: usize) -> bool {
-    let w = words[i].as_str();
-    CUES.binary_search(&w).is_ok()
-        || contraction_base(w).is_some()
-        || (w == "longer" && i > 0 && words[i - 1] == "no")
-}
-
 fn key(words: &[String], drop_auxiliaries: bool) -> Key<'_> {
     let start = claim_start(words);
-    let mut negated = words[..start].iter().any(|w| negates(w) || w == "untrue");
+    let mut negations = usize::from(words[..start].iter().any(|w| negates(w) || w == "untrue"));
     let mut out = Vec::with_capacity(words.len());
     for (i, w) in words.iter().enumerate().skip(start) {
         let w = w.as_str();
-        if CUES.binary_search(&w).is_ok() || (w == "longer" && i > 0 && words[i - 1] == "no") {
-            negated = true;
+        if CUES.binary_search(&w).is_ok() {
+            // "no longer" is one negation.
+            if !(w == "no" && words.get(i + 1).is_some_and(|n| n == "longer")) {
+                negations += 1;
+            }
             continue;
         }
-        // An auxiliary next to a negation may be there only because of it.
-        if drop_auxiliaries
-            && AUXILIARIES.binary_search(&w).is_ok()
-            && ((i > start && is_cue(words, i - 1))
-                || (i + 1 < words.len() && is_cue(words, i + 1)))
-        {
+        if w == "longer" && i > 0 && words[i - 1] == "no" {
+            negations += 1;
+            continue;
+        }
+        // A negation shifts the auxiliaries and modals around it ("opens" -> "will not
+        // open", "is found" -> "was never found"); the second pass leaves them all out.
+        if drop_auxiliaries && AUXILIARIES.binary_search(&w).is_ok() {
             continue;
         }
         let base = match contraction_base(w) {
             Some(aux) => {
-                negated = true;
+                negations += 1;
                 if drop_auxiliaries && AUXILIARIES.binary_search(&aux).is_ok() {
                     continue;
                 }
@@ -120,7 +135,7 @@ fn key(words: &[String], drop_auxiliaries: bool) -> Key<'_> {
     }
     Key {
         words: out,
-        negated,
+        negations,
     }
 }
 
@@ -187,10 +202,11 @@ pub(super) fn claim_start(words: &[String]) -> usize {
 }
 
 /// A crude stem, only so that the verb forms a negation brings along compare equal:
-/// "fails" / "fail" / "failed", "causes" / "cause" / "caused", "tries" / "try" / "tried".
+/// "fails" / "fail" / "failed" / "failing", "causes" / "cause" / "caused", "tries" / "try" /
+/// "tried".
 /// One suffix comes off, leaving at least three characters.
 fn stem(w: &str) -> &str {
-    for suffix in ["ies", "ied", "es", "ed", "s", "e", "y"] {
+    for suffix in ["ing", "ies", "ied", "es", "ed", "s", "e", "y"] {
         if let Some(base) = w.strip_suffix(suffix) {
             if base.len() >= 3 {
                 return base;
@@ -277,6 +293,60 @@ mod tests {
             "There are cures for covid",
             "There is no cure for covid"
         ));
+    }
+
+    #[test]
+    fn auxiliaries_modals_and_dropped_words_around_a_negation_are_still_only_negation() {
+        for (a, b) in [
+            (
+                "Hotel Congress opens in Tucson.",
+                "Hotel Congress will not open in Tucson.",
+            ),
+            (
+                "Hotel Congress opens in Tucson.",
+                "Hotel Congress won't open in Tucson.",
+            ),
+            (
+                "Hotel Congress opens in Tucson.",
+                "Hotel Congress cannot open in Tucson.",
+            ),
+            (
+                "Hotel Congress opens in Tucson.",
+                "Hotel Congress is not opening in Tucson.",
+            ),
+            (
+                "It is found on Yakushima.",
+                "It was never found on Yakushima.",
+            ),
+            (
+                "XDAP is more specifically described as a protocol.",
+                "XDAP is no longer described as a protocol.",
+            ),
+        ] {
+            assert!(negation_only(a, b), "{a} -> {b}");
+        }
+    }
+
+    #[test]
+    fn which_way_the_negation_moved_is_counted() {
+        let edit = |a: &str, b: &str| negation_edit(&words(a), &words(b));
+        let original = "The raffles did not sell out, and were not repeated.";
+        assert_eq!(
+            edit(original, "The raffles did sell out, and were not repeated."),
+            Some(NegationEdit::Removed)
+        );
+        assert_eq!(
+            edit(original, "The raffles did not sell out, and were repeated."),
+            Some(NegationEdit::Removed)
+        );
+        assert_eq!(
+            edit("Masks work", "Masks never work"),
+            Some(NegationEdit::Added)
+        );
+        assert_eq!(
+            edit("Masks do not work", "Masks never work"),
+            Some(NegationEdit::Changed)
+        );
     }
 
     #[test]

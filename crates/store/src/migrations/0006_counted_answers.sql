@@ -4,8 +4,9 @@
 --    most once, and only by the same annotator on the same task. Files written before this
 --    could hold two first answers from racing writers; they are linked in the order they
 --    were written (the later one supersedes), which is what reading them already assumed.
--- 2. An annotator's trick record is kept by a trigger, so deciding whether their answers
---    count needs no scan, and `counted` says whether they do (the lead's word or the flag).
+-- 2. An annotator's trick record (items seen, items on which they ever picked the trick)
+--    is kept by a trigger, so deciding whether their answers count needs no scan, and
+--    `counted` says whether they do (the lead's word or the flag).
 -- 3. `tasks.answered` counts counted answers only: current, not picking the trick, by a
 --    counted annotator. A rejected answer's slot is open again.
 
@@ -39,13 +40,12 @@ ALTER TABLE annotators ADD COLUMN tricks_seen INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE annotators ADD COLUMN tricks_failed INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE annotators ADD COLUMN counted INTEGER NOT NULL DEFAULT 1 CHECK (counted IN (0, 1));
 
+-- Items, not answers: a correction does not take a failure off the record.
 UPDATE annotators SET
-    tricks_seen = (SELECT count(*) FROM annotations a JOIN tasks t ON t.id = a.task_id
-        WHERE a.annotator_id = annotators.id AND t.kind = 'evidence'
-          AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)),
-    tricks_failed = (SELECT coalesce(sum(a.trick_failed), 0) FROM annotations a JOIN tasks t ON t.id = a.task_id
-        WHERE a.annotator_id = annotators.id AND t.kind = 'evidence'
-          AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id));
+    tricks_seen = (SELECT count(DISTINCT a.task_id) FROM annotations a JOIN tasks t ON t.id = a.task_id
+        WHERE a.annotator_id = annotators.id AND t.kind = 'evidence'),
+    tricks_failed = (SELECT count(DISTINCT a.task_id) FROM annotations a JOIN tasks t ON t.id = a.task_id
+        WHERE a.annotator_id = annotators.id AND t.kind = 'evidence' AND a.trick_failed = 1);
 
 -- The same rule as the api's (settings may lack the thresholds: their defaults then).
 UPDATE annotators SET counted = CASE
@@ -55,13 +55,16 @@ UPDATE annotators SET counted = CASE
      AND tricks_failed * 1.0 / tricks_seen > coalesce((SELECT json_extract(settings, '$.trick_flag_threshold') FROM project), 0.2)
     THEN 0 ELSE 1 END;
 
+-- An item counts once as seen, and once as failed as soon as any answer on it picked the
+-- trick: an annotator cannot clear a failure by answering the item again.
 CREATE TRIGGER annotations_keep_record AFTER INSERT ON annotations
 WHEN (SELECT kind FROM tasks WHERE id = new.task_id) = 'evidence'
 BEGIN
     UPDATE annotators SET
         tricks_seen = tricks_seen + (new.supersedes IS NULL),
-        tricks_failed = tricks_failed + new.trick_failed
-            - coalesce((SELECT trick_failed FROM annotations WHERE id = new.supersedes), 0)
+        tricks_failed = tricks_failed + (new.trick_failed = 1 AND NOT EXISTS (
+            SELECT 1 FROM annotations o WHERE o.task_id = new.task_id
+              AND o.annotator_id = new.annotator_id AND o.trick_failed = 1 AND o.id != new.id))
     WHERE id = new.annotator_id;
 END;
 
