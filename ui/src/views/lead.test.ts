@@ -8,6 +8,7 @@ describe("lead's task creation", () => {
       created: 99,
       existing: 0,
       overlap: 3,
+      without_trick: 0,
       skipped: [
         { reason: "no_documents", message: "no documents", count: 4, claims: ["a", "b", "c", "d"] },
         { reason: "evidence_from_parent", message: "a refutation whose evidence comes from its parent", count: 201, claims: [] },
@@ -16,5 +17,10 @@ describe("lead's task creation", () => {
     expect(text).toBe(
       "99 created, 0 already there (overlap 3); 4 claims got none: no documents; 201 claims got none: a refutation whose evidence comes from its parent",
     );
+  });
+
+  it("says how many evidence items show no trick", () => {
+    const text = tasksText({ kind: "evidence", created: 2, existing: 0, overlap: 3, without_trick: 2, skipped: [] });
+    expect(text).toBe("2 created, 0 already there (overlap 3); 2 show no trick: no unrelated sentence was found for them");
   });
 });

@@ -16,7 +16,8 @@ const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
 export function tasksText(r: TasksReport): string {
   const made = `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`;
   const none = r.skipped.map((s) => `${s.count} claims got none: ${s.message}`);
-  return [made, ...none].join("; ");
+  const noTrick = r.without_trick > 0 ? [`${r.without_trick} show no trick: no unrelated sentence was found for them`] : [];
+  return [made, ...none, ...noTrick].join("; ");
 }
 
 function taskRow(kind: TaskKind, deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {
