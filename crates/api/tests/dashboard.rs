@@ -452,3 +452,46 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
     }
     assert_eq!(again, d);
 }
+
+#[test]
+fn answers_written_through_another_connection_reach_the_dashboard() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut writer = project(dir.path(), 6, &clock);
+    writer
+        .create_tasks(TaskKind::Label, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben", "caro"] {
+        writer
+            .add_annotator(n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    // The app's watcher holds a project of its own on the same file.
+    let watcher = Project::open(&dir.path().join("p.fdesk"), Box::new(clock.clone()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut state = DashboardState::new();
+    state.refresh(&watcher).unwrap_or_else(|e| panic!("{e}"));
+    let labels = ["SUPPORTED", "REFUTED", "SUPPORTED"];
+    for (i, n) in ["ana", "ben", "caro"].iter().enumerate() {
+        let item = writer
+            .next_item(n, TaskKind::Label)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+            .unwrap_or_else(|| panic!("no item"));
+        writer
+            .submit(
+                n,
+                &Answer {
+                    task_id: item.task_id,
+                    label: Some(labels[i].into()),
+                    ..Default::default()
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            state.refresh(&watcher).unwrap_or_else(|e| panic!("{e}")),
+            "answer {i} did not reach the watcher"
+        );
+    }
+    check(&watcher, &state.snapshot(), TaskKind::Label);
+}

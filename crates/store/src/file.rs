@@ -2,16 +2,14 @@
 //!
 //! Opening a file with SQLite and running a pragma such as `journal_mode=WAL` already
 //! writes to it, so a foreign file, a file from a newer Factdesk or a read-only file is
-//! recognised from its first 100 bytes and its permissions first.
+//! recognised from its header (read through an immutable connection) and its permissions
+//! first.
 
 use crate::{Error, Result};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// Marks a SQLite file as a Factdesk project (`PRAGMA application_id`, "FDES").
 pub(crate) const APPLICATION_ID: i64 = 0x4644_4553;
-
-const MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 /// How a project file is opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,34 +40,43 @@ pub(crate) fn wal_has_changes(path: &Path) -> bool {
     std::fs::metadata(sibling(path, "-wal")).is_ok_and(|m| m.len() > 0)
 }
 
-/// Reads the header without SQLite. `Ok(None)`: not a SQLite file at all.
+/// Reads the header (`Ok(None)`: not a SQLite file at all) through SQLite, opened
+/// immutable: nothing is locked, created or written, and the main file alone is read.
+/// Never with a file handle of our own: closing a handle on a file that SQLite
+/// connections of this process hold drops their POSIX locks, and another process may then
+/// take itself for the last one and remove the write-ahead log they still use.
 pub(crate) fn header(path: &Path) -> Result<Option<Header>> {
     let meta = std::fs::metadata(path).map_err(|_| Error::NotFound(path.to_path_buf()))?;
     if meta.is_dir() {
         return Err(Error::IsFolder(path.to_path_buf()));
     }
-    let mut bytes = Vec::with_capacity(100);
-    std::fs::File::open(path)
-        .and_then(|f| f.take(100).read_to_end(&mut bytes))
-        .map_err(|e| Error::Unreadable {
-            path: path.to_path_buf(),
-            source: e,
-        })?;
-    if bytes.len() < 100 || &bytes[..16] != MAGIC {
+    if meta.len() < 100 {
         return Ok(None);
     }
-    let word = |at: usize| {
-        i64::from(i32::from_be_bytes([
-            bytes[at],
-            bytes[at + 1],
-            bytes[at + 2],
-            bytes[at + 3],
-        ]))
+    let unreadable = |e: rusqlite::Error| Error::Unreadable {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
     };
-    Ok(Some(Header {
-        user_version: word(60),
-        application_id: word(68),
-    }))
+    let conn = rusqlite::Connection::open_with_flags(
+        uri(path, "immutable=1")?,
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY
+            | rusqlite::OpenFlags::SQLITE_OPEN_URI
+            | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(unreadable)?;
+    let read = |pragma: &str| conn.query_row(&format!("PRAGMA {pragma}"), [], |r| r.get(0));
+    match (read("application_id"), read("user_version")) {
+        (Ok(application_id), Ok(user_version)) => Ok(Some(Header {
+            user_version,
+            application_id,
+        })),
+        (Err(rusqlite::Error::SqliteFailure(e, _)), _)
+            if e.code == rusqlite::ErrorCode::NotADatabase =>
+        {
+            Ok(None)
+        }
+        (Err(e), _) | (_, Err(e)) => Err(unreadable(e)),
+    }
 }
 
 /// Refuses a file that is not a Factdesk project or comes from a newer Factdesk, from its

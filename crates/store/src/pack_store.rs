@@ -72,14 +72,8 @@ pub struct PackAnswerRow {
 /// Whether the file at `path` says it is a pack (its header's application id), read
 /// from the bytes without opening it as a database.
 pub fn is_pack(path: &Path) -> bool {
-    use std::io::Read;
-    let mut header = [0u8; 72];
-    let read = std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut header));
-    read.is_ok()
-        && header.starts_with(b"SQLite format 3\0")
-        && i64::from(u32::from_be_bytes([
-            header[68], header[69], header[70], header[71],
-        ])) == PACK_APPLICATION_ID
+    // Through SQLite, never a file handle of our own (see `file::header`).
+    matches!(crate::file::header(path), Ok(Some(h)) if h.application_id == PACK_APPLICATION_ID)
 }
 
 impl PackFile {
