@@ -75,8 +75,26 @@ fn refused(message: String) -> Error {
     Error::new(ErrorCode::InvalidInput, message)
 }
 
-/// Refuses `target` as an output of a command reading `inputs`; writes nothing.
+/// Refuses `target` as an output of a command reading `inputs`; writes nothing. A
+/// Factdesk project or pack is never replaced, whatever its name.
 pub fn check(target: &Path, inputs: &Inputs) -> Result<()> {
+    check_files(target, inputs)?;
+    if factdesk_store::pack_store::is_pack(target) {
+        return Err(refused(format!(
+            "{} is a Factdesk pack; writing there would destroy its answers. Choose another file for the output (nothing was written)",
+            target.display()
+        )));
+    }
+    Ok(())
+}
+
+/// [`check`] for a pack's results, which may replace an earlier results file (a pack),
+/// never a project.
+pub fn check_results(target: &Path, inputs: &Inputs) -> Result<()> {
+    check_files(target, inputs)
+}
+
+fn check_files(target: &Path, inputs: &Inputs) -> Result<()> {
     let shown = target.display();
     if target.is_dir() {
         return Err(refused(format!(
@@ -175,9 +193,17 @@ impl Outputs {
         let name = real
             .file_name()
             .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
-        let temp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
-            .suffix(".partial")
+        let prefix = format!(".{name}.");
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(&prefix).suffix(".partial");
+        // Outputs are shared files (a report, a dataset), not secrets: created as any
+        // file is (0666 less the umask), not with a temporary file's 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            builder.permissions(std::fs::Permissions::from_mode(0o666));
+        }
+        let temp = builder
             .tempfile_in(home)
             .map_err(|e| write_error(target, &e))?;
         self.staged.push(Staged {

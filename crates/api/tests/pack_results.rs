@@ -362,3 +362,28 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
             .query_row("SELECT count(*) FROM annotations", [], |r| r.get(0)));
     assert_eq!(answers, 2);
 }
+
+#[test]
+fn a_pack_with_changes_in_a_write_ahead_log_is_refused_not_merged_as_unanswered() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let mut lead = lead(dir.path(), &clock, 2);
+    let path = issue(&mut lead, dir.path(), TaskKind::Label, 3);
+    // Another program (a database browser) switches the pack to WAL and leaves a change
+    // in the log while it still has the file open.
+    let other = ok(rusqlite::Connection::open(&path));
+    let _: String = ok(other.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)));
+    ok(other.execute_batch(
+        "PRAGMA wal_autocheckpoint=0; CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1);",
+    ));
+    let err = lead
+        .merge_pack(&path)
+        .err()
+        .unwrap_or_else(|| panic!("a pack with a pending log merged"));
+    assert!(
+        err.message.contains("not closed cleanly"),
+        "{}",
+        err.message
+    );
+    drop(other);
+}

@@ -313,3 +313,29 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
         assert!(answered <= overlap, "task {task}: {answered} of {overlap}");
     }
 }
+
+#[test]
+fn a_comment_with_a_nul_or_beyond_ten_thousand_characters_is_refused() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    must(p.create_tasks(TaskKind::Label, Some(1)));
+    people(&mut p, &["ana"]);
+    let item = next(&mut p, "ana", TaskKind::Label).unwrap_or_else(|| panic!("no item"));
+    for (comment, says) in [
+        ("a\u{0}b".to_string(), "NUL"),
+        ("x".repeat(10_001), "longer than"),
+    ] {
+        let r = p.submit(
+            "ana",
+            &Answer {
+                task_id: item.task_id,
+                label: Some("SUPPORTED".into()),
+                comment: Some(comment),
+                ..Default::default()
+            },
+        );
+        let e = r.err().unwrap_or_else(|| panic!("accepted"));
+        assert!(e.message.contains(says), "{}", e.message);
+    }
+}

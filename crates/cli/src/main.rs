@@ -16,6 +16,7 @@ fn main() -> ExitCode {
         )
         .with_writer(std::io::stderr)
         .init();
+    quiet_on_closed_pipe();
     let cli = commands::Cli::parse();
     match commands::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -24,4 +25,22 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// `factdesk … | head` closes the pipe early; printing then panics inside `println!`.
+/// That is no error of ours: end quietly, with the status a shell gives such a program.
+fn quiet_on_closed_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.contains("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
 }

@@ -53,7 +53,7 @@ pub enum Error {
         found: i64,
         supported: i64,
     },
-    #[error("{0} was not closed cleanly (an unfinished write is in the journal beside it); open it in Factdesk once and close it, then return it")]
+    #[error("{0} was not closed cleanly (changes sit in a journal or write-ahead log beside it, not in the file); open it in Factdesk once and close it, then return it")]
     UnfinishedWrite(PathBuf),
     #[error("the project file failed its integrity check: {0}")]
     Corrupt(String),

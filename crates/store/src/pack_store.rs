@@ -119,9 +119,14 @@ impl PackFile {
     /// the file and could have added triggers or views).
     pub fn open_read_only(path: &Path) -> Result<PackFile> {
         check_header(path)?;
-        let journal = PathBuf::from(format!("{}-journal", path.display()));
-        if std::fs::metadata(&journal).is_ok_and(|m| m.len() > 0) {
-            return Err(Error::UnfinishedWrite(path.to_path_buf()));
+        // Changes in a journal or in a write-ahead log (another program may have opened
+        // the pack in WAL mode) are not in the file an immutable read sees: refuse
+        // rather than merge a pack that looks unanswered.
+        for side in ["-journal", "-wal"] {
+            let file = PathBuf::from(format!("{}{side}", path.display()));
+            if std::fs::metadata(&file).is_ok_and(|m| m.len() > 0) {
+                return Err(Error::UnfinishedWrite(path.to_path_buf()));
+            }
         }
         let uri = format!("file:{}?immutable=1", uri_path(path));
         let conn = Connection::open_with_flags(
@@ -157,6 +162,9 @@ impl PackFile {
     }
 
     fn configure(&mut self) -> Result<()> {
+        // Every answer in the one file, even if another program switched the pack to a
+        // write-ahead log (switching back folds the log in).
+        self.conn.pragma_update(None, "journal_mode", "DELETE")?;
         self.conn.pragma_update(None, "synchronous", "FULL")?;
         // Pages SQLite frees (when it moves rows between pages) are zeroed, so the file
         // holds one copy of each row: what a reader of its bytes sees is what it holds.

@@ -40,17 +40,43 @@ fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
 }
 
+/// The longest comment or written claim taken, in characters.
+const MAX_TEXT: usize = 10_000;
+
+/// Refuses a comment or written claim holding a NUL character or longer than `MAX_TEXT`:
+/// text that no screen typed, from a client or a rewritten pack.
+fn refuse_bad_text(a: &Answer) -> Result<()> {
+    for (field, text) in [("comment", &a.comment), ("text", &a.text)] {
+        let Some(text) = text else { continue };
+        if text.contains('\0') {
+            return Err(invalid(format!(
+                "task {}: {field} holds a NUL character",
+                a.task_id
+            )));
+        }
+        if text.chars().count() > MAX_TEXT {
+            return Err(invalid(format!(
+                "task {}: {field} is longer than {MAX_TEXT} characters",
+                a.task_id
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Refuses an answer that fills in fields of another kind of task: a label on an evidence
 /// item, a selection on a label, is a client (or a pack) that does not know what it answers.
 fn refuse_foreign_fields(kind: TaskKind, a: &Answer) -> Result<()> {
-    let foreign = match kind {
-        TaskKind::Evidence => [("text", a.text.is_some()), ("label", a.label.is_some())],
-        TaskKind::Refute => [
-            ("selected", !a.selected.is_empty() || a.no_evidence),
+    let foreign: &[(&str, bool)] = match kind {
+        TaskKind::Evidence => &[("text", a.text.is_some()), ("label", a.label.is_some())],
+        TaskKind::Refute => &[
+            ("selected", !a.selected.is_empty()),
+            ("no_evidence", a.no_evidence),
             ("label", a.label.is_some()),
         ],
-        TaskKind::Verify | TaskKind::Label => [
-            ("selected", !a.selected.is_empty() || a.no_evidence),
+        TaskKind::Verify | TaskKind::Label => &[
+            ("selected", !a.selected.is_empty()),
+            ("no_evidence", a.no_evidence),
             ("text", a.text.is_some()),
         ],
     };
@@ -112,6 +138,7 @@ impl Project {
             .claim(task.claim_id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
         refuse_foreign_fields(kind, answer)?;
+        refuse_bad_text(answer)?;
         if kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
             return Err(Error::new(
                 ErrorCode::Forbidden,
@@ -197,8 +224,10 @@ impl Project {
         let study_refuses =
             earlier.is_none() && super::study::room(&tx, &task, annotator.id, now)? == Some(false);
         if needs_room && (study_refuses || !tasks::has_room(&tx, task.id, annotator.id, now)?) {
+            let held = assignments::state(&tx, task.id, annotator.id)?.is_some();
             let why = match origin {
-                Origin::Live => "your reservation lapsed and it went to others".to_string(),
+                Origin::Live if held => "your reservation lapsed and it went to others".to_string(),
+                Origin::Live => "others hold or filled its places".to_string(),
                 Origin::Pack { id, .. } => {
                     format!("pack {id}'s hold on it lapsed and it went to others")
                 }
@@ -206,14 +235,19 @@ impl Project {
             return Err(Error::new(
                 ErrorCode::Conflict,
                 format!(
-                    "task {} already has its {} answers; {why}",
+                    "task {} has no place left for you (overlap {}); {why}",
                     task.id, task.overlap
                 ),
             ));
         }
-        let duration = match answer.duration_ms {
-            Some(ms) => Some(ms),
-            None => assignments::reserved_at(&tx, task.id, annotator.id)?.map(|at| now - at),
+        // A pack's answer without a measured time has none: the time since the pack was
+        // issued says nothing about the item.
+        let duration = match (answer.duration_ms, origin) {
+            (Some(ms), _) => Some(ms),
+            (None, Origin::Pack { .. }) => None,
+            (None, Origin::Live) => {
+                assignments::reserved_at(&tx, task.id, annotator.id)?.map(|at| now - at)
+            }
         };
         let uuid = uuid::Uuid::new_v4().to_string();
         let answer_json = stored.to_string();

@@ -19,7 +19,7 @@ pub(super) fn copy_pack(pack: &Path, out: Option<&Path>) -> Result<PathBuf> {
     let out = out.map_or_else(|| default_results_path(pack), Path::to_path_buf);
     // Never over the pack itself, its journal, a folder or any project; an earlier
     // results file of a pack (not a project) is replaced.
-    crate::output::check(&out, &crate::output::Inputs::project(pack))?;
+    crate::output::check_results(&out, &crate::output::Inputs::project(pack))?;
     // Copy to a side file first so an interrupted copy never leaves a half results file.
     let partial = out.with_extension("fdpack.partial");
     let written = std::fs::copy(pack, &partial)

@@ -103,8 +103,13 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
 pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     let mut p = super::open(&a.project)?;
     let mut refused = 0;
+    let mut refused_answers = 0;
     for file in &a.files {
-        match p.merge_pack(file) {
+        let merged = p.merge_pack(file);
+        if let Ok(r) = &merged {
+            refused_answers += r.refused.len();
+        }
+        match merged {
             Ok(r) if a.json => super::print_json(&r)?,
             Ok(r) => {
                 println!(
@@ -143,6 +148,11 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     }
     if refused > 0 {
         anyhow::bail!("{refused} of {} packs refused", a.files.len());
+    }
+    // The rest of each pack merged; the exit status still says something was left out,
+    // as `submit` does for a refused line.
+    if refused_answers > 0 {
+        anyhow::bail!("{refused_answers} answers were refused; see the lines above");
     }
     Ok(())
 }

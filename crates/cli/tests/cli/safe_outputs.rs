@@ -221,3 +221,27 @@ fn export_writes_its_gold_file_and_card_together() {
     );
     assert!(!gold.exists(), "the gold file was written without its card");
 }
+
+#[test]
+fn out_never_replaces_a_pack_whatever_its_name() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "demo.fdesk", &["ana"]);
+    let pack = dir.path().join("ana.fdpack");
+    ok([
+        os("pack"),
+        os(&p),
+        os("--for"),
+        os("ana"),
+        os("--count"),
+        os("3"),
+        os("--out"),
+        os(&pack),
+    ]);
+    let renamed = dir.path().join("gold.bin");
+    std::fs::copy(&pack, &renamed).unwrap_or_else(|e| panic!("{e}"));
+    let before = bytes(&renamed);
+    let says = "is a Factdesk pack; writing there would destroy its answers";
+    refused(&[os("export"), os(&p), os("--out"), os(&renamed)], says);
+    refused(&[os("report"), os(&p), os("--out"), os(&renamed)], says);
+    assert_eq!(bytes(&renamed), before);
+}
