@@ -153,7 +153,14 @@ fn merge_lists_each_refused_answer_with_its_reason_and_leaves_the_pack_as_it_was
         .unwrap_or_else(|e| panic!("{e}"));
     }
     let before = std::fs::read(&a).unwrap_or_else(|e| panic!("{e}"));
-    let out = ok([Path::new("merge"), &p, &a]);
+    // The rest merges; the exit status says an answer was left out, as submit's does.
+    let out = factdesk([Path::new("merge"), &p, &a]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("1 answers were refused"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("1 new answers from ana"), "{text}");
     assert!(
