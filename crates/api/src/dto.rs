@@ -41,6 +41,18 @@ pub struct Overview {
     pub path: String,
     pub schema_version: u32,
     pub stats: Stats,
+    /// Per kind of task the project has, claims meant for it that got none, by reason
+    /// (for the lead's home; empty in a pack).
+    pub no_task: Vec<NoTask>,
+}
+
+/// Claims meant for a kind of task that got none, for one reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct NoTask {
+    pub kind: crate::tasks::TaskKind,
+    pub reason: crate::tasks::SkipReason,
+    pub message: String,
+    pub count: u64,
 }
 
 /// What an import did.

@@ -230,6 +230,28 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
 }
 
 impl Project {
+    /// For each kind of task the project has, the claims meant for it that got none,
+    /// counted by reason: what the lead's home says without creating tasks again.
+    pub fn claims_without_tasks(&self) -> Result<Vec<crate::dto::NoTask>> {
+        let settings = self.settings()?;
+        let conn = self.store.conn();
+        let mut out = Vec::new();
+        for kind in TaskKind::ALL {
+            if tasks::count(conn, kind.as_str())? == 0 {
+                continue;
+            }
+            for group in grouped(ineligible(conn, kind, false, &settings)?, &settings) {
+                out.push(crate::dto::NoTask {
+                    kind,
+                    reason: group.reason,
+                    message: group.message,
+                    count: group.count,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// [`Project::create_tasks`] on behalf of a lead.
     pub fn create_tasks_for(
         &mut self,

@@ -10,8 +10,8 @@ use factdesk_api::dashboard::{
     AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, Statistic,
 };
 use factdesk_api::dto::{
-    CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, Overview, RankReport,
-    RankerScore, SearchHit, SearchHitKind, Stats,
+    CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, NoTask, Overview,
+    RankReport, RankerScore, SearchHit, SearchHitKind, Stats,
 };
 use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
@@ -37,6 +37,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Location::decl(cfg),
         Error::decl(cfg),
         Stats::decl(cfg),
+        NoTask::decl(cfg),
         Overview::decl(cfg),
         RecentProject::decl(cfg),
         ImportReport::decl(cfg),

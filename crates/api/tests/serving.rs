@@ -339,3 +339,34 @@ fn a_comment_with_a_nul_or_beyond_ten_thousand_characters_is_refused() {
         assert!(e.message.contains(says), "{}", e.message);
     }
 }
+
+#[test]
+fn the_overview_says_which_claims_got_no_task_and_why() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 3, &clock);
+    let lonely = dir.path().join("lonely.jsonl");
+    must(std::fs::write(
+        &lonely,
+        "{\"id\": \"lonely\", \"claim\": \"A claim with no document at all\"}\n",
+    ));
+    let req = factdesk_api::import::ImportRequest {
+        claims: vec![lonely],
+        ..Default::default()
+    };
+    must(factdesk_api::import::import(
+        &mut p,
+        &req,
+        &mut factdesk_api::NoProgress,
+    ));
+    assert!(
+        must(p.overview()).no_task.is_empty(),
+        "no tasks yet, nothing to say"
+    );
+    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    let no_task = must(p.overview()).no_task;
+    assert_eq!(no_task.len(), 1, "{no_task:?}");
+    assert_eq!(no_task[0].kind, TaskKind::Evidence);
+    assert_eq!(no_task[0].count, 1);
+    assert_eq!(no_task[0].message, "no documents");
+}

@@ -12,6 +12,11 @@ import { KIND_TITLES } from "./work/chrome";
 
 const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
 
+/** Claims the project's kinds of task are meant for that got none, and why. */
+export function noTaskLines(o: Overview): string[] {
+  return o.no_task.map((n) => `${n.count} ${n.count === 1 ? "claim" : "claims"} got no ${n.kind} task: ${n.message}`);
+}
+
 /** What creating tasks did, with each reason claims got none and how many. */
 export function tasksText(r: TasksReport): string {
   const made = `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`;
@@ -113,12 +118,16 @@ function addPersonForm(deps: HomeDeps, refresh: () => Promise<void>): HTMLElemen
 export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load: () => void } {
   const annotators = h("tbody", { testid: "annotators" });
   const counts = h("div", {}, overviewGroups(o));
+  const noTask = h("ul", { class: "muted small no-task", testid: "no-task" });
+  const showNoTask = (ov: Overview): void => mount(noTask, ...noTaskLines(ov).map((line) => h("li", {}, line)));
+  showNoTask(o);
   const packs = packsPanel(deps.fail, () => void refresh().catch(deps.fail));
 
   async function refresh(): Promise<void> {
     const [list, overview] = await Promise.all([api.annotators(), api.overview()]);
     mount(annotators, ...list.map(annotatorRow));
     mount(counts, overviewGroups(overview));
+    showNoTask(overview);
     deps.changed(overview);
   }
 
@@ -165,6 +174,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
         h("h3", {}, "Create tasks"),
         h("p", { class: "muted small" }, "One task per eligible claim; existing tasks are kept."),
         h("table", { class: "table" }, h("tbody", {}, ...KINDS.map((k) => taskRow(k, deps, refresh)))),
+        noTask,
       ),
     ),
     importPanel(deps.fail, refresh),

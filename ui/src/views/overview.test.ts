@@ -18,6 +18,7 @@ const overview: Overview = {
     annotations: 0,
     annotators: 3,
   },
+  no_task: [],
 };
 
 describe("overviewView", () => {

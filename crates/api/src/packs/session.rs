@@ -75,6 +75,7 @@ impl PackSession {
                 annotations: answers,
                 annotators: 1,
             },
+            no_task: Vec::new(),
         })
     }
 
