@@ -41,6 +41,10 @@ pub struct Settings {
     pub guidelines: Guidelines,
     /// How items are handed out.
     pub routing: Routing,
+    /// Whether evidence options mark the words they share with the claim; null: by the
+    /// stance (on under `supports`, off under `supports_or_refutes`, where the trick
+    /// shares no word with the claim and would be the one option with nothing marked).
+    pub highlight_claim_words: Option<bool>,
 }
 
 /// How the next item is chosen for an annotator.
@@ -118,6 +122,12 @@ impl Default for Guidelines {
 
 impl Settings {
     /// The stance evidence tasks are served under.
+    /// Whether evidence options mark the words they share with the claim.
+    pub fn highlights(&self) -> bool {
+        self.highlight_claim_words
+            .unwrap_or(self.stance() == EvidenceStance::Supports)
+    }
+
     pub fn stance(&self) -> EvidenceStance {
         self.evidence_stance
             .unwrap_or(EvidenceStance::SupportsOrRefutes)
@@ -164,6 +174,7 @@ impl Default for Settings {
             checks: CheckSettings::default(),
             guidelines: Guidelines::default(),
             routing: Routing::default(),
+            highlight_claim_words: None,
         }
     }
 }

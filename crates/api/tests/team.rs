@@ -305,6 +305,10 @@ fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usize)>
         .find(|&i| (0..n).any(|j| j != i && texts(i, false) == texts(j, true)))
         .unwrap_or(0);
     guesses.push(("another's passage plus one".into(), copied));
+    // The option with the fewest words marked as shared with the claim (a trick that
+    // shares none stands out while highlighting is on).
+    let marked = |i: usize| item.options[i].pieces.iter().filter(|p| p.hit).count() as i64;
+    guesses.push(("fewest marked words".into(), by(&|i| -marked(i))));
     guesses
 }
 
@@ -526,4 +530,84 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
             truth.len()
         );
     }
+}
+
+/// How often "the option with the fewest marked words" finds the trick in a pack of 200
+/// COVID-Fact evidence items under `supports_or_refutes`, with claim-word highlighting as
+/// `highlight` says (ties go to the first option); and the bound chance allows.
+fn fewest_marked_on_covid_fact(highlight: Option<bool>) -> (usize, usize) {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let claims = dir.path().join("covidfact.jsonl");
+    {
+        let source = ok(std::fs::File::open(data("covidfact.jsonl")));
+        let mut out = ok(std::fs::File::create(&claims));
+        for line in std::io::BufReader::new(source).lines().take(900) {
+            ok(writeln!(out, "{}", ok(line)));
+        }
+    }
+    let mut lead = ok(Project::create(
+        &dir.path().join("covid.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let mut settings = ok(lead.settings());
+    settings.evidence_stance = Some(factdesk_api::settings::EvidenceStance::SupportsOrRefutes);
+    settings.highlight_claim_words = highlight;
+    ok(lead.set_settings(&settings));
+    let req = ImportRequest {
+        claims: vec![claims],
+        preset: Preset::CovidFact,
+        ..Default::default()
+    };
+    ok(import(&mut lead, &req, &mut NoProgress));
+    ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
+    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    let path = dir.path().join("evidence.fdpack");
+    let req = PackRequest {
+        annotator: HOLDER.into(),
+        count: 200,
+        kind: Some(TaskKind::Evidence),
+        expires_days: 7,
+    };
+    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    let mut hits = 0;
+    // Items show 2 to 6 options: chance is the mean of one in each item's count.
+    let mut chance = 0.0;
+    let mut items = 0;
+    for (item, _) in pack_contents(&path) {
+        let Some(trick) = stored_trick(&lead, &item) else {
+            continue;
+        };
+        chance += 1.0 / item.options.len() as f64;
+        items += 1;
+        let marked =
+            |o: &factdesk_api::annotate::ItemOption| o.pieces.iter().filter(|p| p.hit).count();
+        let guess = item
+            .options
+            .iter()
+            .min_by_key(|o| marked(o))
+            .map(|o| o.id.clone());
+        hits += usize::from(guess == Some(trick));
+    }
+    assert!(items >= 150, "only {items} items with a trick");
+    let bound = chance_bound(items, chance / items as f64);
+    eprintln!("fewest marked words, highlighting {highlight:?}: {hits} of {items} (bound {bound})");
+    (hits, bound)
+}
+
+#[test]
+fn under_supports_or_refutes_the_unmarked_trick_is_no_tell_while_highlighting_is_off() {
+    // Off by the stance's default: the trick is found no better than chance.
+    let (hits, bound) = fewest_marked_on_covid_fact(None);
+    assert!(
+        hits <= bound,
+        "{hits} of 200 found by its missing marks (bound {bound})"
+    );
+    // Turned on by the lead, the trick is the one option with nothing marked: the tell
+    // this default avoids (docs/annotation.md).
+    let (hits, bound) = fewest_marked_on_covid_fact(Some(true));
+    assert!(
+        hits > bound,
+        "with highlighting on, only {hits} of 200 (bound {bound})"
+    );
 }

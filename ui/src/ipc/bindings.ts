@@ -316,7 +316,13 @@ guidelines: Guidelines,
 /**
  * How items are handed out.
  */
-routing: Routing, };
+routing: Routing, 
+/**
+ * Whether evidence options mark the words they share with the claim; null: by the
+ * stance (on under `supports`, off under `supports_or_refutes`, where the trick
+ * shares no word with the claim and would be the one option with nothing marked).
+ */
+highlight_claim_words: boolean | null, };
 
 export type Statistic = { 
 /**

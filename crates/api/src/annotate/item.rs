@@ -162,7 +162,15 @@ impl Project {
             )
         })?;
         let highlight = HighlightOptions::default();
+        // Without highlighting every option is one unmarked piece, the same for all.
+        let marks = settings.highlights();
         let pieces = |text: &str, against: &str| -> Vec<TextPiece> {
+            if !marks {
+                return vec![TextPiece {
+                    text: text.to_string(),
+                    hit: false,
+                }];
+            }
             segments(text, against, &highlight)
                 .into_iter()
                 .map(|Segment { text, hit }| TextPiece { text, hit })
