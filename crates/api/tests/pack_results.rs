@@ -387,3 +387,42 @@ fn a_pack_with_changes_in_a_write_ahead_log_is_refused_not_merged_as_unanswered(
     );
     drop(other);
 }
+
+#[test]
+fn answers_of_the_wrong_type_or_with_a_copied_id_are_refused_one_by_one() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let mut lead = lead(dir.path(), &clock, 2);
+    let path = issue(&mut lead, dir.path(), TaskKind::Label, 3);
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    label_two(&mut pack);
+    drop(pack);
+    {
+        // The annotator rebuilds the answers table without its constraints and adds rows.
+        let conn = ok(rusqlite::Connection::open(&path));
+        ok(conn.execute_batch(
+            "PRAGMA foreign_keys = OFF;
+             ALTER TABLE answers RENAME TO kept;
+             CREATE TABLE answers (seq INTEGER PRIMARY KEY, uuid, task_id, answer, created_at, supersedes);
+             INSERT INTO answers SELECT * FROM kept;
+             DROP TABLE kept;
+             INSERT INTO answers (uuid, task_id, answer, created_at)
+                 SELECT uuid, task_id, answer, created_at FROM answers WHERE seq = (SELECT min(seq) FROM answers);
+             INSERT INTO answers (uuid, task_id, answer, created_at)
+                 VALUES ('typed-wrong', 'abc', '{\"label\":\"SUPPORTED\"}', 1);",
+        ));
+    }
+    let report = ok(lead.merge_pack(&path));
+    assert_eq!(report.added, 2, "{report:?}");
+    let reasons: Vec<&str> = report.refused.iter().map(|r| r.reason.as_str()).collect();
+    assert!(
+        reasons.contains(&"another answer in this pack has the same id"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("its task_id is text where integer belongs")),
+        "{reasons:?}"
+    );
+}

@@ -330,11 +330,43 @@ pub fn insert_answer(conn: &Connection, a: &PackAnswerRow) -> Result<()> {
 /// type (the file is the annotator's) are an error, never coerced.
 pub fn answers(conn: &Connection) -> Result<Vec<PackAnswerRow>> {
     let mut stmt = conn.prepare(&format!(
-        "SELECT {ANSWER_COLUMNS} FROM answers ORDER BY seq"
+        "SELECT {ANSWER_COLUMNS} FROM answers WHERE {WELL_TYPED} ORDER BY seq"
     ))?;
     let rows = stmt.query_map([], answer_from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// The answers whose columns hold the wrong type of value (the annotator owns the file
+/// and may have rewritten it): (their id as text, what is wrong), to refuse one by one.
+pub fn malformed_answers(conn: &Connection) -> Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT CAST(uuid AS TEXT), typeof(uuid), typeof(task_id), typeof(answer), typeof(created_at)
+         FROM answers WHERE NOT ({WELL_TYPED}) ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map([], |r| {
+        let kinds: [String; 4] = [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?];
+        let wanted = ["text", "integer", "text", "integer"];
+        let names = ["uuid", "task_id", "answer", "created_at"];
+        let wrong: Vec<String> = (0..4)
+            .filter(|&i| kinds[i] != wanted[i])
+            .map(|i| {
+                format!(
+                    "its {} is {} where {} belongs",
+                    names[i], kinds[i], wanted[i]
+                )
+            })
+            .collect();
+        Ok((
+            r.get::<_, Option<String>>(0)?.unwrap_or_default(),
+            wrong.join("; "),
+        ))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The answer rows `answers` can read.
+const WELL_TYPED: &str = "typeof(uuid) = 'text' AND typeof(task_id) = 'integer'
+    AND typeof(answer) = 'text' AND typeof(created_at) = 'integer'";
 
 /// The current (not superseded) answer on a task.
 pub fn current_answer(conn: &Connection, task_id: i64) -> Result<Option<PackAnswerRow>> {

@@ -149,6 +149,7 @@ impl Project {
             return Err(refused(&name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
         }
         let answers = pack_store::answers(conn).map_err(|e| unreadable(&e))?;
+        let malformed = pack_store::malformed_answers(conn).map_err(|e| unreadable(&e))?;
         drop(pack);
         {
             let tx = self.store.transaction()?;
@@ -170,6 +171,11 @@ impl Project {
         pack_file::end_merge(&tx, &row.id)?;
         tx.commit()?;
         let mut report = took?;
+        report.refused.extend(
+            malformed
+                .into_iter()
+                .map(|(uuid, reason)| RefusedAnswer { uuid, reason }),
+        );
         report.file = name;
         report.released = released;
         tracing::info!(pack = %row.id, added = report.added, already = report.already, released, late = report.late, refused = report.refused.len(), "pack merged");
@@ -197,15 +203,23 @@ impl Project {
             clamped: 0,
             refused: Vec::new(),
         };
+        let mut seen = std::collections::HashSet::new();
         for row in answers {
-            if pack_file::answer_merged(self.store.conn(), pack_id, &row.uuid)? {
-                report.already += 1;
-                continue;
-            }
             let refuse = |reason: String| RefusedAnswer {
                 uuid: row.uuid.clone(),
                 reason,
             };
+            // Ids are unique in a pack Factdesk wrote; a copy is a rewritten file's.
+            if !seen.insert(row.uuid.as_str()) {
+                report.refused.push(refuse(
+                    "another answer in this pack has the same id".to_string(),
+                ));
+                continue;
+            }
+            if pack_file::answer_merged(self.store.conn(), pack_id, &row.uuid)? {
+                report.already += 1;
+                continue;
+            }
             let mut returned = match read_answer(row, issued_at, now) {
                 Ok(r) => r,
                 Err(why) => {
