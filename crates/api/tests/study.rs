@@ -6,10 +6,10 @@
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
-use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::import::Preset;
 use factdesk_api::study::{StudyRequest, MAJORITY_METRIC};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
+use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_core::agreement::{
     cohen_kappa, compute, group_majority_cohen, Label, Rating, RatingTable, Weighting,
 };
@@ -17,7 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 mod common;
-use common::{project, trick_option};
+use common::{covid_fact_head, imported, project, trick_option};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -304,29 +304,18 @@ fn majorities(ratings: &[Rating], group: &[&str]) -> BTreeMap<String, String> {
 #[test]
 fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/covidfact.jsonl");
-    let text = std::fs::read_to_string(&data).unwrap_or_else(|e| {
-        panic!(
-            "{}: {e} (the shared data folder must sit beside the repository)",
-            data.display()
-        )
-    });
-    let claims = dir.path().join("covidfact-head.jsonl");
     // About a third of the lines are originals; the others are refutations, which take
     // their parent's evidence and get no evidence task.
-    let head: Vec<&str> = text.lines().take(400).collect();
-    must(std::fs::write(&claims, head.join("\n")));
+    let claims = covid_fact_head(dir.path(), 400);
     let clock = ManualClock::new(1_000_000);
-    let mut p = must(Project::create(
-        &dir.path().join("covid.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        preset: Preset::CovidFact,
-        ..Default::default()
-    };
-    must(import(&mut p, &req, &mut NoProgress));
+    let mut p = imported(
+        dir.path(),
+        "covid.fdesk",
+        &clock,
+        claims,
+        None,
+        Preset::CovidFact,
+    );
     must(p.create_tasks(TaskKind::Evidence, Some(3)));
     must(p.add_annotator("maria", Role::Lead));
     let group_a = ["a1", "a2", "a3"];

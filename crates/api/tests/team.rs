@@ -10,11 +10,13 @@ use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::packs::{PackRequest, PackSession};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, NoProgress, Project};
-use std::io::{BufRead, Write};
+use std::io::Write;
 use std::path::Path;
 
 mod common;
-use common::{beyond_the_screen, data, every_value, project, raw_with_logs, trick_option};
+use common::{
+    beyond_the_screen, covid_fact_head, every_value, imported, project, raw_with_logs, trick_option,
+};
 
 /// Names chosen so that none occurs by chance in the test documents.
 const OTHERS: [&str; 3] = ["Xaviera", "Quintessa", "Leadmaria"];
@@ -380,17 +382,14 @@ fn project_of_distinct_topics(dir: &Path, n: usize, clock: &ManualClock) -> Proj
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]});
         ok(writeln!(c, "{row}"));
     }
-    let mut p = ok(Project::create(
-        &dir.join("topics.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    ok(import(&mut p, &req, &mut NoProgress));
-    p
+    imported(
+        dir,
+        "topics.fdesk",
+        clock,
+        claims,
+        Some(docs),
+        Preset::Native,
+    )
 }
 
 #[test]
@@ -444,24 +443,15 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
     // The first 600 COVID-Fact claims: supported claims and their refuted variants.
-    let claims = dir.path().join("covidfact.jsonl");
-    {
-        let source = ok(std::fs::File::open(data("covidfact.jsonl")));
-        let mut out = ok(std::fs::File::create(&claims));
-        for line in std::io::BufReader::new(source).lines().take(600) {
-            ok(writeln!(out, "{}", ok(line)));
-        }
-    }
-    let mut lead = ok(Project::create(
-        &dir.path().join("covid.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        preset: Preset::CovidFact,
-        ..Default::default()
-    };
-    ok(import(&mut lead, &req, &mut NoProgress));
+    let claims = covid_fact_head(dir.path(), 600);
+    let mut lead = imported(
+        dir.path(),
+        "covid.fdesk",
+        &clock,
+        claims,
+        None,
+        Preset::CovidFact,
+    );
     // Refuted claims are children of the supported ones; they are labelled too.
     ok(lead.create_tasks_with(TaskKind::Label, Some(1), true));
     ok(lead.add_annotator(HOLDER, Role::Annotator));
@@ -538,14 +528,6 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
 fn fewest_marked_on_covid_fact(highlight: Option<bool>) -> (usize, usize) {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
-    let claims = dir.path().join("covidfact.jsonl");
-    {
-        let source = ok(std::fs::File::open(data("covidfact.jsonl")));
-        let mut out = ok(std::fs::File::create(&claims));
-        for line in std::io::BufReader::new(source).lines().take(900) {
-            ok(writeln!(out, "{}", ok(line)));
-        }
-    }
     let mut lead = ok(Project::create(
         &dir.path().join("covid.fdesk"),
         Box::new(clock.clone()),
@@ -555,7 +537,7 @@ fn fewest_marked_on_covid_fact(highlight: Option<bool>) -> (usize, usize) {
     settings.highlight_claim_words = highlight;
     ok(lead.set_settings(&settings));
     let req = ImportRequest {
-        claims: vec![claims],
+        claims: vec![covid_fact_head(dir.path(), 900)],
         preset: Preset::CovidFact,
         ..Default::default()
     };

@@ -8,7 +8,7 @@
 //! the Jaccard index times 1, 2/3 or 1/3, a small fraction, so the sums are kept as
 //! integer counts per distinct fraction: adding and removing ratings never drifts.
 
-use super::tally::{Outcome, MASI_NO_VARIATION};
+use super::tally::{finite, Outcome, MASI_NO_VARIATION};
 use std::collections::{BTreeMap, HashMap};
 
 /// A similarity as a reduced fraction (numerator, denominator).
@@ -190,12 +190,7 @@ impl MasiTally {
         if expected <= 0.0 {
             return Err(MASI_NO_VARIATION.to_string());
         }
-        let value = 1.0 - (n - 1.0) * observed / expected;
-        if value.is_finite() {
-            Ok(value)
-        } else {
-            Err("the statistic is not a finite number for this data".to_string())
-        }
+        finite(1.0 - (n - 1.0) * observed / expected)
     }
 }
 

@@ -242,7 +242,7 @@ impl Tally {
     }
 }
 
-fn finite(value: f64) -> Outcome {
+pub(super) fn finite(value: f64) -> Outcome {
     if value.is_finite() {
         Ok(value)
     } else {

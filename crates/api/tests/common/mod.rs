@@ -178,3 +178,32 @@ pub fn beyond_the_screen(path: &std::path::Path) -> Vec<String> {
     }
     bad
 }
+
+/// The first `n` lines of COVID-Fact, written to `dir`, for importing.
+pub fn covid_fact_head(dir: &std::path::Path, n: usize) -> std::path::PathBuf {
+    let text = must(std::fs::read_to_string(data("covidfact.jsonl")));
+    let path = dir.join(format!("covidfact-{n}.jsonl"));
+    let head: Vec<&str> = text.lines().take(n).collect();
+    must(std::fs::write(&path, head.join("\n") + "\n"));
+    path
+}
+
+/// A new project `name` in `dir` with `claims` (and `documents`) imported as `preset`.
+pub fn imported(
+    dir: &std::path::Path,
+    name: &str,
+    clock: &ManualClock,
+    claims: std::path::PathBuf,
+    documents: Option<std::path::PathBuf>,
+    preset: factdesk_api::import::Preset,
+) -> Project {
+    let mut p = must(Project::create(&dir.join(name), Box::new(clock.clone())));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: documents.into_iter().collect(),
+        preset,
+        ..Default::default()
+    };
+    must(import(&mut p, &req, &mut NoProgress));
+    p
+}
