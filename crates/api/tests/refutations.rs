@@ -406,4 +406,17 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
         })
         .unwrap_or_else(|| panic!("no verify task"));
     assert!(closed && answers == 0);
+    // Nothing to adjudicate on it either.
+    let (task, _) = verify_task_of(&p, written[0]).unwrap_or_else(|| panic!("no verify task"));
+    let decided = p.decide(
+        "lead",
+        task,
+        None,
+        Some(serde_json::json!({"label": "contradicts"})),
+        None,
+    );
+    assert_eq!(
+        decided.map_err(|e| e.code).err(),
+        Some(factdesk_api::ErrorCode::Conflict)
+    );
 }

@@ -160,6 +160,13 @@ impl Project {
                 "written refutations are reviewed (factdesk review), not adjudicated",
             ));
         }
+        // A closed verification's refutation was rejected or replaced: nothing to settle.
+        if factdesk_store::tasks::is_closed(self.store.conn(), task_id)? {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!("task {task_id} is closed: the refutation it verifies was rejected or replaced, so there is nothing to decide"),
+            ));
+        }
         let (answer, taken_from) = match (take, answer) {
             (Some(name), None) => {
                 let who = self.annotator(name)?;
