@@ -102,7 +102,10 @@ impl From<factdesk_store::Error> for Error {
                 ErrorCode::NotAProject
             }
             S::NewerSchema { .. } | S::NewerPack { .. } => ErrorCode::NewerSchema,
-            S::ReadOnly(_) | S::ReadOnlyDatabase | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
+            S::ReadOnly(_)
+            | S::ReadOnlyWithLog(_)
+            | S::ReadOnlyDatabase
+            | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
             S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,

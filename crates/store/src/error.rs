@@ -20,6 +20,8 @@ pub enum Error {
     },
     #[error("{0} is read-only: this changes the project, so it needs write access to the file and its folder")]
     ReadOnly(PathBuf),
+    #[error("{0} is read-only and has changes in its write-ahead log ({0}-wal) that SQLite can only read with write access to the folder (it keeps a -shm file there); open it once where it can be written, or copy the file with its -wal to a writable folder; nothing was changed")]
+    ReadOnlyWithLog(PathBuf),
     #[error("the project file is read-only: this changes the project, so it needs write access to the file and its folder")]
     ReadOnlyDatabase,
     #[error(

@@ -121,13 +121,17 @@ impl Store {
     /// changes in a write-ahead log the file is opened immutable, which needs no lock or
     /// shared-memory file, so it reads from read-only folders and media.
     fn open_read_only(path: &Path) -> Result<Store> {
-        let query = if file::wal_has_changes(path) {
-            "mode=ro"
-        } else {
-            "immutable=1"
+        let logged = file::wal_has_changes(path);
+        let query = if logged { "mode=ro" } else { "immutable=1" };
+        let opened = read_only_connection(path, query)
+            .and_then(|conn| identify(&conn, path).map(|version| (conn, version)));
+        let (conn, version) = match opened {
+            // Reading a log needs its -shm file, which a read-only folder cannot hold.
+            Err(Error::Open { .. }) if logged && !file::sibling(path, "-shm").exists() => {
+                return Err(Error::ReadOnlyWithLog(path.to_path_buf()));
+            }
+            other => other?,
         };
-        let conn = read_only_connection(path, query)?;
-        let version = identify(&conn, path)?;
         if version != SCHEMA_VERSION {
             return Err(if version > SCHEMA_VERSION {
                 Error::NewerSchema {

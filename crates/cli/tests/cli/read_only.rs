@@ -221,3 +221,52 @@ fn a_folder_given_as_a_project_is_named_a_folder() {
     let says = format!("{} is a folder, not a project file", dir.path().display());
     assert!(stderr(&out).contains(&says), "{}", stderr(&out));
 }
+
+/// A copy with changes in its write-ahead log and no `-shm`, in a read-only folder, read
+/// by someone who may not write there (run as the `nobody` user through `setpriv`; root
+/// could create the `-shm` file SQLite needs).
+#[test]
+fn a_read_only_project_with_a_pending_log_says_so_by_name() {
+    if !is_root() {
+        return; // CI runs as root; setpriv needs it to take another user's identity
+    }
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    set_mode(dir.path(), 0o755);
+    let p = crate::demo_project(dir.path(), "logged.fdesk", &["ana"]);
+    let copy = dir.path().join("ro");
+    std::fs::create_dir(&copy).unwrap_or_else(|e| panic!("{e}"));
+    {
+        let holder = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+        holder
+            .execute_batch(
+                "PRAGMA wal_autocheckpoint = 0; UPDATE project SET name = name || ' (copy)';",
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        for name in ["logged.fdesk", "logged.fdesk-wal"] {
+            std::fs::copy(dir.path().join(name), copy.join(name)).unwrap_or_else(|e| panic!("{e}"));
+            set_mode(&copy.join(name), 0o444);
+        }
+    }
+    set_mode(&copy, 0o555);
+    let out = std::process::Command::new("setpriv")
+        .args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("stats")
+        .arg(copy.join("logged.fdesk"))
+        .output()
+        .unwrap_or_else(|e| panic!("setpriv: {e}"));
+    set_mode(&copy, 0o755);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("is read-only and has changes in its write-ahead log"),
+        "{err}"
+    );
+}
+
+fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
