@@ -15,9 +15,11 @@ pub(super) const CUES: &[&str] = &[
     "false", "n't", "neither", "never", "no", "nobody", "none", "nor", "not", "nothing", "without",
 ];
 
-/// Words that go with a negation and carry nothing else: do-support ("does not fail")
-/// and the articles a "no" replaces ("a cure" -> "no cure", "any effect"). Sorted.
-pub(super) const NEGATION_COMPANIONS: &[&str] = &["a", "an", "any", "did", "do", "does", "some"];
+/// Words that go with a negation and carry nothing else: do-support ("does not fail"),
+/// the articles a "no" replaces ("a cure" -> "no cure", "any effect") and "ever" ("was
+/// not ever built"). Sorted.
+pub(super) const NEGATION_COMPANIONS: &[&str] =
+    &["a", "an", "any", "did", "do", "does", "ever", "some"];
 
 /// Auxiliaries and modals a negation brings along or shifts: "deaths seen" -> "deaths are
 /// not seen", "X effective" -> "X is no longer effective", "opens" -> "will not open",
@@ -40,8 +42,8 @@ pub(super) enum NegationEdit {
 
 /// A claim with the negation taken out, and how many negations there were.
 #[derive(Debug)]
-struct Key<'a> {
-    words: Vec<&'a str>,
+struct Key {
+    words: Vec<String>,
     negations: usize,
 }
 
@@ -74,7 +76,7 @@ pub(super) fn negation_edit(original: &[String], written: &[String]) -> Option<N
 }
 
 /// Whether `written` is `original` with some words left out (and none added or changed).
-fn is_shortened(original: &[&str], written: &[&str]) -> bool {
+fn is_shortened(original: &[String], written: &[String]) -> bool {
     if written.is_empty() || written.len() >= original.len() {
         return false;
     }
@@ -88,7 +90,7 @@ pub(super) fn only_negation_differs(original: &[String], written: &[String]) -> 
     negation_edit(original, written).is_some()
 }
 
-fn key(words: &[String], drop_auxiliaries: bool) -> Key<'_> {
+fn key(words: &[String], drop_auxiliaries: bool) -> Key {
     let start = claim_start(words);
     let mut negations = usize::from(words[..start].iter().any(|w| negates(w) || w == "untrue"));
     let mut out = Vec::with_capacity(words.len());
@@ -202,19 +204,122 @@ pub(super) fn claim_start(words: &[String]) -> usize {
 }
 
 /// A crude stem, only so that the verb forms a negation brings along compare equal:
-/// "fails" / "fail" / "failed" / "failing", "causes" / "cause" / "caused", "tries" / "try" /
-/// "tried".
-/// One suffix comes off, leaving at least three characters.
-fn stem(w: &str) -> &str {
-    for suffix in ["ing", "ies", "ied", "es", "ed", "s", "e", "y"] {
-        if let Some(base) = w.strip_suffix(suffix) {
-            if base.len() >= 3 {
-                return base;
+/// "fails" / "fail" / "failed" / "failing", "causes" / "cause" / "caused", "tries" / "try"
+/// / "tried", "stopped" / "stop", and the common irregular past ("won" / "win", "went" /
+/// "go"), since "did not win" is how a past claim is negated.
+fn stem(w: &str) -> String {
+    let w = IRREGULAR_PAST
+        .binary_search_by(|(past, _)| past.cmp(&w))
+        .map_or(w, |i| IRREGULAR_PAST[i].1);
+    let mut s = w;
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(base) = s.strip_suffix(suffix) {
+            if base.chars().count() >= 3 {
+                s = base;
+                break;
             }
         }
     }
-    w
+    let mut s = s.to_string();
+    let chars: Vec<char> = s.chars().collect();
+    let n = chars.len();
+    // "stopp" (from "stopped") -> "stop".
+    if n >= 4 && chars[n - 1] == chars[n - 2] && !"aeioulsz".contains(chars[n - 1]) {
+        s.pop();
+    }
+    // "cause" / "caus(ed)", "tri(ed)" / "try".
+    if s.chars().count() > 3 && s.ends_with('e') {
+        s.pop();
+    }
+    if s.ends_with('i') {
+        s.pop();
+        s.push('y');
+    }
+    s
 }
+
+/// Common irregular past forms and participles with their base, sorted by the past form.
+const IRREGULAR_PAST: &[(&str, &str)] = &[
+    ("ate", "eat"),
+    ("became", "become"),
+    ("began", "begin"),
+    ("begun", "begin"),
+    ("bought", "buy"),
+    ("broke", "break"),
+    ("broken", "break"),
+    ("brought", "bring"),
+    ("built", "build"),
+    ("came", "come"),
+    ("caught", "catch"),
+    ("chose", "choose"),
+    ("chosen", "choose"),
+    ("done", "do"),
+    ("drew", "draw"),
+    ("driven", "drive"),
+    ("drove", "drive"),
+    ("eaten", "eat"),
+    ("fallen", "fall"),
+    ("fell", "fall"),
+    ("felt", "feel"),
+    ("flew", "fly"),
+    ("forgot", "forget"),
+    ("forgotten", "forget"),
+    ("fought", "fight"),
+    ("found", "find"),
+    ("gave", "give"),
+    ("given", "give"),
+    ("gone", "go"),
+    ("got", "get"),
+    ("grew", "grow"),
+    ("grown", "grow"),
+    ("heard", "hear"),
+    ("held", "hold"),
+    ("hid", "hide"),
+    ("hidden", "hide"),
+    ("kept", "keep"),
+    ("knew", "know"),
+    ("known", "know"),
+    ("led", "lead"),
+    ("left", "leave"),
+    ("lost", "lose"),
+    ("made", "make"),
+    ("meant", "mean"),
+    ("met", "meet"),
+    ("paid", "pay"),
+    ("ran", "run"),
+    ("risen", "rise"),
+    ("rose", "rise"),
+    ("said", "say"),
+    ("sat", "sit"),
+    ("saw", "see"),
+    ("seen", "see"),
+    ("sent", "send"),
+    ("shown", "show"),
+    ("sold", "sell"),
+    ("sought", "seek"),
+    ("spent", "spend"),
+    ("spoke", "speak"),
+    ("spoken", "speak"),
+    ("stole", "steal"),
+    ("stolen", "steal"),
+    ("stood", "stand"),
+    ("struck", "strike"),
+    ("taken", "take"),
+    ("taught", "teach"),
+    ("thought", "think"),
+    ("threw", "throw"),
+    ("thrown", "throw"),
+    ("told", "tell"),
+    ("took", "take"),
+    ("understood", "understand"),
+    ("went", "go"),
+    ("woke", "wake"),
+    ("won", "win"),
+    ("wore", "wear"),
+    ("worn", "wear"),
+    ("written", "write"),
+    ("wrote", "write"),
+];
 
 #[cfg(test)]
 mod tests {
@@ -236,6 +341,7 @@ mod tests {
         assert!(CUES.windows(2).all(|p| p[0] < p[1]));
         assert!(AUXILIARIES.windows(2).all(|p| p[0] < p[1]));
         assert!(NEGATION_COMPANIONS.windows(2).all(|p| p[0] < p[1]));
+        assert!(IRREGULAR_PAST.windows(2).all(|p| p[0].0 < p[1].0));
     }
 
     #[test]
@@ -321,6 +427,38 @@ mod tests {
             (
                 "XDAP is more specifically described as a protocol.",
                 "XDAP is no longer described as a protocol.",
+            ),
+        ] {
+            assert!(negation_only(a, b), "{a} -> {b}");
+        }
+    }
+
+    #[test]
+    fn past_tense_do_support_is_still_only_negation() {
+        for (a, b) in [
+            (
+                "The team played the final in 2010.",
+                "The team did not play the final in 2010.",
+            ),
+            (
+                "The team played the final in 2010.",
+                "The team didn't play the final in 2010.",
+            ),
+            ("The club won the cup.", "The club did not win the cup."),
+            ("She went to Paris.", "She did not go to Paris."),
+            ("They made a profit.", "They did not make a profit."),
+            ("The trial stopped early.", "The trial did not stop early."),
+            (
+                "Researchers found a link.",
+                "Researchers did not find a link.",
+            ),
+            (
+                "The bridge was built in 1900.",
+                "The bridge was not ever built in 1900.",
+            ),
+            (
+                "The hotel will open in May.",
+                "The hotel will never ever open in May.",
             ),
         ] {
             assert!(negation_only(a, b), "{a} -> {b}");
