@@ -198,6 +198,7 @@ fn unrelated_sentence(
     donors: &[tricks::Donor],
     family: &[i64],
     family_texts: &HashSet<String>,
+    lengths: &std::ops::RangeInclusive<usize>,
 ) -> Option<i64> {
     if donors.is_empty() {
         return None;
@@ -207,13 +208,21 @@ fn unrelated_sentence(
             && !family_texts.contains(&d.text)
             && trick::unrelated(&d.text, claim)
     };
+    // As long as the claim's own candidates, when one such sentence exists: a sentence
+    // sharing no word with the claim tends to be short, and "the shortest option" would
+    // then find the trick.
+    let sized = |d: &tricks::Donor| fits(d) && lengths.contains(&d.text.chars().count());
     let mut rng = secret_draw(secret, &format!("trick-sentence:{claim_id}"));
     let n = donors.len() as u64;
-    for _ in 0..32 {
-        let d = &donors[rng.below(n) as usize];
-        if fits(d) {
-            return Some(d.sentence_id);
-        }
+    // Draws first (each costs a highlight check); a full pass only when they all miss.
+    let mut draw = |wanted: &dyn Fn(&tricks::Donor) -> bool, times: usize| {
+        (0..times)
+            .map(|_| &donors[rng.below(n) as usize])
+            .find(|d| wanted(d))
+            .map(|d| d.sentence_id)
+    };
+    if let Some(id) = draw(&sized, 128).or_else(|| draw(&fits, 32)) {
+        return Some(id);
     }
     let start = rng.below(n) as usize;
     (0..donors.len())
@@ -345,6 +354,12 @@ impl Project {
                         let family = tricks::family_documents(&tx, claim_id)?;
                         let texts: HashSet<String> =
                             tricks::sentence_texts(&tx, &family)?.into_iter().collect();
+                        let own: Vec<usize> = tricks::candidate_texts(&tx, claim_id)?
+                            .iter()
+                            .map(|t| t.chars().count())
+                            .collect();
+                        let lengths = own.iter().copied().min().unwrap_or(0)
+                            ..=own.iter().copied().max().unwrap_or(usize::MAX);
                         let found = unrelated_sentence(
                             &secret,
                             claim_id,
@@ -352,6 +367,7 @@ impl Project {
                             &donors,
                             &family,
                             &texts,
+                            &lengths,
                         );
                         match found {
                             Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,

@@ -426,3 +426,29 @@ fn answers_of_the_wrong_type_or_with_a_copied_id_are_refused_one_by_one() {
         "{reasons:?}"
     );
 }
+
+#[test]
+fn a_pack_switched_to_a_write_ahead_log_is_refused_even_without_its_log() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let mut lead = lead(dir.path(), &clock, 2);
+    let path = issue(&mut lead, dir.path(), TaskKind::Label, 3);
+    {
+        let other = ok(rusqlite::Connection::open(&path));
+        let _: String = ok(other.query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0)));
+    }
+    // Only the pack travelled; any answers in a -wal file stayed behind.
+    let _ = std::fs::remove_file(format!("{}-wal", path.display()));
+    let err = lead
+        .merge_pack(&path)
+        .err()
+        .unwrap_or_else(|| panic!("a pack in WAL mode merged as if it held everything"));
+    assert!(
+        err.message.contains("not closed cleanly"),
+        "{}",
+        err.message
+    );
+    // Opening it in Factdesk switches it back; then it merges.
+    drop(ok(PackSession::open(&path, Box::new(clock.clone()))));
+    ok(lead.merge_pack(&path));
+}

@@ -370,3 +370,37 @@ fn the_overview_says_which_claims_got_no_task_and_why() {
     assert_eq!(no_task[0].count, 1);
     assert_eq!(no_task[0].message, "no documents");
 }
+
+#[test]
+fn a_pack_never_carries_the_verification_of_its_holders_own_refutation() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    let mut s = must(p.settings());
+    s.qualification_items = 0;
+    s.qualification_min_accepted = 0;
+    must(p.set_settings(&s));
+    must(p.create_tasks(TaskKind::Refute, Some(1)));
+    people(&mut p, &["ana"]);
+    let item = next(&mut p, "ana", TaskKind::Refute).unwrap_or_else(|| panic!("no item"));
+    must(p.submit(
+        "ana",
+        &Answer {
+            task_id: item.task_id,
+            text: Some(item.claim.replace("lighthouse", "bridge")),
+            ..Default::default()
+        },
+    ));
+    let req = factdesk_api::packs::PackRequest {
+        annotator: "ana".into(),
+        count: 5,
+        kind: Some(TaskKind::Verify),
+        expires_days: 7,
+    };
+    let refused = p.issue_pack(&req, &dir.path().join("ana.fdpack"));
+    assert_eq!(
+        refused.map(|i| i.items).map_err(|e| e.code).err(),
+        Some(ErrorCode::NotFound),
+        "ana's pack holds her own refutation to verify"
+    );
+}

@@ -82,7 +82,9 @@ pub fn release(conn: &Connection, id: &str) -> Result<u64> {
 }
 
 /// Tasks of `kind` (or any kind but refutation writing) this annotator can take for a
-/// pack: short of answers counting live reservations, not answered or held by them.
+/// pack: short of answers counting live reservations, not answered or held by them, not
+/// closed, not the verification of a refutation they wrote, and not in a re-annotation
+/// study (whose room belongs to its group, served in the project).
 pub fn open_tasks(
     conn: &Connection,
     annotator_id: i64,
@@ -92,7 +94,10 @@ pub fn open_tasks(
 ) -> Result<Vec<crate::tasks::TaskRow>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, t.kind, t.claim_id, t.overlap, t.trick_slot, t.answered FROM tasks t
-         WHERE t.answered < t.overlap AND t.kind != 'refute' AND (?2 IS NULL OR t.kind = ?2)
+         WHERE t.answered < t.overlap AND t.closed_at IS NULL AND t.kind != 'refute' AND (?2 IS NULL OR t.kind = ?2)
+           AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
+                           WHERE c.id = t.claim_id AND w.annotator_id = ?1)
+           AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
            AND NOT EXISTS (SELECT 1 FROM assignments a WHERE a.task_id = t.id AND a.annotator_id = ?1
                            AND (a.state = 'answered' OR (a.state = 'reserved' AND (a.expires_at IS NULL OR a.expires_at > ?3))))
            AND t.answered + (SELECT count(*) FROM assignments a WHERE a.task_id = t.id AND a.annotator_id != ?1

@@ -76,6 +76,15 @@ pub fn is_pack(path: &Path) -> bool {
     matches!(crate::file::header(path), Ok(Some(h)) if h.application_id == PACK_APPLICATION_ID)
 }
 
+/// Whether the file's header says it uses a write-ahead log.
+fn wal_header(path: &Path) -> bool {
+    use std::io::Read;
+    let mut header = [0u8; 20];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .is_ok_and(|()| header[18] == 2 || header[19] == 2)
+}
+
 impl PackFile {
     /// Creates an empty pack at `path`; refuses to overwrite anything.
     pub fn create(path: &Path) -> Result<PackFile> {
@@ -127,6 +136,13 @@ impl PackFile {
             if std::fs::metadata(&file).is_ok_and(|m| m.len() > 0) {
                 return Err(Error::UnfinishedWrite(path.to_path_buf()));
             }
+        }
+        // A pack switched to a write-ahead log may have left its answers in a -wal file
+        // that did not travel with it (bytes 18 and 19 of the header say 2 for WAL). No
+        // SQLite connection of this process holds a returned pack, so reading the bytes
+        // ourselves drops no lock.
+        if wal_header(path) {
+            return Err(Error::UnfinishedWrite(path.to_path_buf()));
         }
         let uri = format!("file:{}?immutable=1", uri_path(path));
         let conn = Connection::open_with_flags(

@@ -100,3 +100,12 @@ pub fn sentence_texts(conn: &Connection, document_ids: &[i64]) -> Result<Vec<Str
     }
     Ok(out)
 }
+
+/// The texts of a claim's ranked candidate sentences.
+pub fn candidate_texts(conn: &Connection, claim_id: i64) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id WHERE k.claim_id = ?1",
+    )?;
+    let rows = stmt.query_map([claim_id], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
