@@ -11,7 +11,7 @@ import { KIND_TITLES } from "./work/chrome";
 export const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
 
 const ABOUT: Record<TaskKind, string> = {
-  evidence: "Pick the sentences that support or refute a claim.",
+  evidence: "Pick the sentences that are evidence for a claim, as its guideline says.",
   refute: "Rewrite a short claim so that it becomes false.",
   verify: "Judge whether a new claim contradicts its original.",
   label: "Label a claim as supported, refuted or not enough info.",
