@@ -18,6 +18,7 @@ mod submit;
 
 pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
+pub(crate) use submit::check_shape;
 pub use submit::{Ack, Answer};
 
 use crate::settings::Routing;

@@ -40,6 +40,54 @@ fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
 }
 
+/// The checks every answer passes, whoever takes it (the project, or a pack on the
+/// annotator's laptop before the project checks it again on merge): only the fields of
+/// its kind, no NUL or over-long text, a selection or "no evidence" (not both) among the
+/// options `issued` for it, a known verdict or label.
+pub(crate) fn check_shape(kind: TaskKind, a: &Answer, issued: &[&str]) -> Result<()> {
+    refuse_foreign_fields(kind, a)?;
+    refuse_bad_text(a)?;
+    match kind {
+        TaskKind::Evidence => {
+            if a.no_evidence && !a.selected.is_empty() {
+                return Err(invalid("choose sentences or \"no evidence\", not both"));
+            }
+            if !a.no_evidence && a.selected.is_empty() {
+                return Err(invalid("select at least one sentence, or \"no evidence\""));
+            }
+            if let Some(id) = a.selected.iter().find(|id| !issued.contains(&id.as_str())) {
+                return Err(invalid(format!(
+                    "unknown option {id:?} for task {}",
+                    a.task_id
+                )));
+            }
+        }
+        TaskKind::Verify => {
+            let label = a.label.as_deref().unwrap_or("");
+            if !VERIFY_LABELS.contains(&label) {
+                return Err(invalid(format!(
+                    "label must be one of {}",
+                    VERIFY_LABELS.join(", ")
+                )));
+            }
+        }
+        TaskKind::Label => {
+            parse_label(a)?;
+        }
+        TaskKind::Refute => {}
+    }
+    Ok(())
+}
+
+/// An answer's claim label, in any spelling the datasets use.
+fn parse_label(a: &Answer) -> Result<factdesk_core::claim::Label> {
+    a.label
+        .as_deref()
+        .unwrap_or("")
+        .parse()
+        .map_err(|e: factdesk_core::claim::UnknownLabel| invalid(e.to_string()))
+}
+
 /// The longest comment or written claim taken, in characters.
 const MAX_TEXT: usize = 10_000;
 
@@ -137,8 +185,12 @@ impl Project {
             .store
             .claim(task.claim_id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
-        refuse_foreign_fields(kind, answer)?;
-        refuse_bad_text(answer)?;
+        let slots = match kind {
+            TaskKind::Evidence => self.slots(&task, annotator.id, &claim.text, &settings)?,
+            _ => Vec::new(),
+        };
+        let issued: Vec<&str> = slots.iter().map(|s| s.id.as_str()).collect();
+        check_shape(kind, answer, &issued)?;
         if kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
             return Err(Error::new(
                 ErrorCode::Forbidden,
@@ -146,56 +198,33 @@ impl Project {
             ));
         }
         let mut trick_failed = false;
-        let stored =
-            match kind {
-                TaskKind::Evidence => {
-                    let slots = self.slots(&task, annotator.id, &claim.text, &settings)?;
-                    if answer.no_evidence && !answer.selected.is_empty() {
-                        return Err(invalid("choose sentences or \"no evidence\", not both"));
+        let stored = match kind {
+            TaskKind::Evidence => {
+                let mut chosen = Vec::new();
+                for slot in slots.iter().filter(|s| answer.selected.contains(&s.id)) {
+                    match slot.sentence_id {
+                        Some(sid) => chosen.push(sid),
+                        None => trick_failed = true,
                     }
-                    if !answer.no_evidence && answer.selected.is_empty() {
-                        return Err(invalid("select at least one sentence, or \"no evidence\""));
-                    }
-                    let mut chosen = Vec::new();
-                    for id in &answer.selected {
-                        let slot = slots.iter().find(|s| &s.id == id).ok_or_else(|| {
-                            invalid(format!("unknown option {id:?} for task {}", task.id))
-                        })?;
-                        match slot.sentence_id {
-                            Some(sid) => chosen.push(sid),
-                            None => trick_failed = true,
-                        }
-                    }
-                    chosen.sort_unstable();
-                    chosen.dedup();
-                    serde_json::json!({"selected": chosen, "no_evidence": answer.no_evidence})
                 }
-                TaskKind::Refute => {
-                    let text = answer.text.as_deref().unwrap_or("").trim().to_string();
-                    let results = checks::check_refutation(&claim.text, &text, &settings.checks);
-                    if let Some(failed) = checks::blocking(&results) {
-                        return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
-                    }
-                    serde_json::json!({"text": text})
+                chosen.sort_unstable();
+                chosen.dedup();
+                serde_json::json!({"selected": chosen, "no_evidence": answer.no_evidence})
+            }
+            TaskKind::Refute => {
+                let text = answer.text.as_deref().unwrap_or("").trim().to_string();
+                let results = checks::check_refutation(&claim.text, &text, &settings.checks);
+                if let Some(failed) = checks::blocking(&results) {
+                    return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
                 }
-                TaskKind::Verify => {
-                    let label = answer.label.as_deref().unwrap_or("");
-                    if !VERIFY_LABELS.contains(&label) {
-                        return Err(invalid(format!(
-                            "label must be one of {}",
-                            VERIFY_LABELS.join(", ")
-                        )));
-                    }
-                    serde_json::json!({"label": label})
-                }
-                TaskKind::Label => {
-                    let label: factdesk_core::claim::Label =
-                        answer.label.as_deref().unwrap_or("").parse().map_err(
-                            |e: factdesk_core::claim::UnknownLabel| invalid(e.to_string()),
-                        )?;
-                    serde_json::json!({"label": label.as_str()})
-                }
-            };
+                serde_json::json!({"text": text})
+            }
+            // Checked by `check_shape`; a label is stored as core spells it.
+            TaskKind::Verify => {
+                serde_json::json!({"label": answer.label.as_deref().unwrap_or("")})
+            }
+            TaskKind::Label => serde_json::json!({"label": parse_label(answer)?.as_str()}),
+        };
         let created_at = match origin {
             Origin::Live => now,
             Origin::Pack { created_at, .. } => created_at,

@@ -19,8 +19,6 @@ pub struct PackSession {
     clock: Box<dyn Clock>,
 }
 
-const VERIFY_LABELS: [&str; 3] = ["contradicts", "does_not_contradict", "malformed"];
-
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
 }
@@ -276,47 +274,15 @@ impl PackSession {
     }
 }
 
-/// The checks of `submit` that the pack can make itself: the shape of the answer for the
-/// item's kind, options among those issued. The project checks everything again on merge.
+/// The checks of `submit` that the pack can make itself (the same function): the shape
+/// of the answer for the item's kind, options among those issued. The project checks
+/// everything again on merge.
 fn check(item: &Item, a: &Answer) -> Result<()> {
-    match item.kind {
-        TaskKind::Evidence => {
-            if a.no_evidence && !a.selected.is_empty() {
-                return Err(invalid("choose sentences or \"no evidence\", not both"));
-            }
-            if !a.no_evidence && a.selected.is_empty() {
-                return Err(invalid("select at least one sentence, or \"no evidence\""));
-            }
-            for id in &a.selected {
-                if !item.options.iter().any(|o| &o.id == id) {
-                    return Err(invalid(format!(
-                        "unknown option {id:?} for task {}",
-                        item.task_id
-                    )));
-                }
-            }
-        }
-        TaskKind::Verify => {
-            let label = a.label.as_deref().unwrap_or("");
-            if !VERIFY_LABELS.contains(&label) {
-                return Err(invalid(format!(
-                    "label must be one of {}",
-                    VERIFY_LABELS.join(", ")
-                )));
-            }
-        }
-        TaskKind::Label => {
-            a.label
-                .as_deref()
-                .unwrap_or("")
-                .parse::<factdesk_core::claim::Label>()
-                .map_err(|e| invalid(e.to_string()))?;
-        }
-        TaskKind::Refute => {
-            return Err(invalid(
-                "refutation writing is not done in packs; it needs the project",
-            ))
-        }
+    if item.kind == TaskKind::Refute {
+        return Err(invalid(
+            "refutation writing is not done in packs; it needs the project",
+        ));
     }
-    Ok(())
+    let issued: Vec<&str> = item.options.iter().map(|o| o.id.as_str()).collect();
+    crate::annotate::check_shape(item.kind, a, &issued)
 }

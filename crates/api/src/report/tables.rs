@@ -242,7 +242,7 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                     ("fleiss_b", &st.fleiss_b),
                 ]
                 .map(|(what, m)| {
-                    vec![
+                    let mut row = vec![
                         st.study.id.to_string(),
                         st.study.kind.as_str().to_string(),
                         st.study.sample_size.to_string(),
@@ -252,11 +252,9 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                         st.items_answered.to_string(),
                         what.to_string(),
                         m.metric.clone(),
-                        opt(m.value),
-                        m.reason.clone().unwrap_or_default(),
-                        opt(m.ci95.map(|c| c.0)),
-                        opt(m.ci95.map(|c| c.1)),
-                    ]
+                    ];
+                    row.extend(stat_cells(m.value, &m.reason, m.ci95));
+                    row
                 })
             })
             .collect(),
@@ -268,19 +266,28 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
             .iter()
             .flat_map(|(kind, a)| {
                 a.metrics.iter().map(move |(name, m)| {
-                    vec![
-                        kind.clone(),
-                        name.clone(),
-                        opt(m.value),
-                        m.reason.clone().unwrap_or_default(),
-                        opt(m.ci95.map(|c| c.0)),
-                        opt(m.ci95.map(|c| c.1)),
-                    ]
+                    let mut row = vec![kind.clone(), name.clone()];
+                    row.extend(stat_cells(m.value, &m.reason, m.ci95));
+                    row
                 })
             })
             .collect(),
     )?;
     Ok(written)
+}
+
+/// A statistic's value, reason when undefined, and interval, as CSV cells.
+fn stat_cells(
+    value: Option<f64>,
+    reason: &Option<String>,
+    ci95: Option<(f64, f64)>,
+) -> [String; 4] {
+    [
+        opt(value),
+        reason.clone().unwrap_or_default(),
+        opt(ci95.map(|c| c.0)),
+        opt(ci95.map(|c| c.1)),
+    ]
 }
 
 fn opt<T: ToString>(v: Option<T>) -> String {
