@@ -40,6 +40,7 @@ fn main() {
             commands::work::add_person,
             commands::work::annotators,
             commands::work::create_tasks,
+            commands::work::claims_without_tasks,
             commands::work::next_item,
             commands::work::previous_item,
             commands::work::submit_answer,

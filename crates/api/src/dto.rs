@@ -41,9 +41,6 @@ pub struct Overview {
     pub path: String,
     pub schema_version: u32,
     pub stats: Stats,
-    /// Per kind of task the project has, claims meant for it that got none, by reason
-    /// (for the lead's home; empty in a pack).
-    pub no_task: Vec<NoTask>,
 }
 
 /// Claims meant for a kind of task that got none, for one reason.

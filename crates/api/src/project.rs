@@ -62,7 +62,6 @@ impl Project {
             path: self.path().display().to_string(),
             schema_version: factdesk_store::SCHEMA_VERSION as u32,
             stats: self.stats()?,
-            no_task: self.claims_without_tasks()?,
         })
     }
 }

@@ -239,6 +239,13 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
 }
 
 impl Project {
+    /// [`Project::claims_without_tasks`] for a lead (it reads every claim, so it is asked
+    /// for by the lead's home, not carried in every overview).
+    pub fn claims_without_tasks_for(&self, lead: &str) -> Result<Vec<crate::dto::NoTask>> {
+        self.require_lead(lead)?;
+        self.claims_without_tasks()
+    }
+
     /// For each kind of task the project has, the claims meant for it that got none,
     /// counted by reason: what the lead's home says without creating tasks again.
     pub fn claims_without_tasks(&self) -> Result<Vec<crate::dto::NoTask>> {

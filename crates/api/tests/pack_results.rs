@@ -47,6 +47,12 @@ fn label_two(pack: &mut PackSession) {
     }
 }
 
+/// Two items of the pack at `path` answered on the annotator's laptop, the pack closed.
+fn label_two_and_close(path: &Path, clock: &ManualClock) {
+    let mut pack = ok(PackSession::open(path, Box::new(clock.clone())));
+    label_two(&mut pack);
+}
+
 fn sha(path: &Path) -> String {
     Sha256::digest(ok(std::fs::read(path)))
         .iter()
@@ -146,9 +152,7 @@ fn a_merge_never_changes_a_byte_of_the_pack_and_merges_one_on_a_read_only_path()
     let clock = ManualClock::new(NOW);
     let mut lead = lead(dir.path(), &clock, 2);
     let pack_path = issue(&mut lead, dir.path(), TaskKind::Label, 3);
-    let mut pack = ok(PackSession::open(&pack_path, Box::new(clock.clone())));
-    label_two(&mut pack);
-    drop(pack);
+    label_two_and_close(&pack_path, &clock);
     let folder = dir.path().join("stick");
     ok(std::fs::create_dir(&folder));
     let stick = folder.join("ana.fdpack");
@@ -321,9 +325,7 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
     let clock = ManualClock::new(NOW);
     let mut lead = lead(dir.path(), &clock, 2);
     let path = issue(&mut lead, dir.path(), TaskKind::Label, 4);
-    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
-    label_two(&mut pack);
-    drop(pack);
+    label_two_and_close(&path, &clock);
     let project = lead.path().to_path_buf();
     drop(lead);
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
@@ -394,9 +396,7 @@ fn answers_of_the_wrong_type_or_with_a_copied_id_are_refused_one_by_one() {
     let clock = ManualClock::new(NOW);
     let mut lead = lead(dir.path(), &clock, 2);
     let path = issue(&mut lead, dir.path(), TaskKind::Label, 3);
-    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
-    label_two(&mut pack);
-    drop(pack);
+    label_two_and_close(&path, &clock);
     {
         // The annotator rebuilds the answers table without its constraints and adds rows.
         let conn = ok(rusqlite::Connection::open(&path));

@@ -3,7 +3,7 @@
 use crate::state::AppState;
 use factdesk_api::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
 use factdesk_api::annotators::{Annotator, Person, Role};
-use factdesk_api::dto::SearchHit;
+use factdesk_api::dto::{NoTask, SearchHit};
 use factdesk_api::tasks::{TaskKind, TasksReport};
 use factdesk_api::Result;
 use tauri::State;
@@ -42,6 +42,12 @@ pub fn create_tasks(
     overlap: Option<u32>,
 ) -> Result<TasksReport> {
     state.as_user(|p, user| p.create_tasks_for(user, kind, overlap))
+}
+
+/// Leads only: how many claims got no task of each kind, and why.
+#[tauri::command]
+pub fn claims_without_tasks(state: State<'_, AppState>) -> Result<Vec<NoTask>> {
+    state.as_user(|p, user| p.claims_without_tasks_for(user))
 }
 
 #[tauri::command]

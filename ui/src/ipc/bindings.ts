@@ -15,12 +15,7 @@ export type Stats = { claims: number, root_claims: number, refutations: number, 
 
 export type NoTask = { kind: TaskKind, reason: SkipReason, message: string, count: number, };
 
-export type Overview = { id: string, name: string, path: string, schema_version: number, stats: Stats, 
-/**
- * Per kind of task the project has, claims meant for it that got none, by reason
- * (for the lead's home; empty in a pack).
- */
-no_task: Array<NoTask>, };
+export type Overview = { id: string, name: string, path: string, schema_version: number, stats: Stats, };
 
 export type RecentProject = { path: string, name: string, 
 /**

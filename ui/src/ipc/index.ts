@@ -27,6 +27,7 @@ import type {
   Overview,
   Outcome,
   PackSummary,
+  NoTask,
   Passage,
   Person,
   QueueItem,
@@ -85,6 +86,7 @@ export type {
   PreviousAnswer,
   RecentProject,
   Role,
+  NoTask,
   SearchHit,
   Stats,
   TaskKind,
@@ -133,6 +135,8 @@ export const api = {
   /** Annotators with their trick record; leads only. */
   annotators: () => call<Annotator[]>("annotators"),
   createTasks: (kind: TaskKind, overlap: number | null) => call<TasksReport>("create_tasks", { kind, overlap }),
+  /** Leads only: how many claims got no task of each kind, and why. */
+  claimsWithoutTasks: () => call<NoTask[]>("claims_without_tasks"),
 
   /** The next item of a kind, reserved for the person working. */
   nextItem: (kind: TaskKind) => call<Next>("next_item", { kind }),

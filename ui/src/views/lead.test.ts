@@ -24,18 +24,11 @@ describe("lead's task creation", () => {
     expect(text).toBe("2 created, 0 already there (overlap 3); 2 show no trick: no unrelated sentence was found for them");
   });
 
-  it("lists the claims that got no task, by kind and reason, from the overview", () => {
-    const lines = noTaskLines({
-      id: "p",
-      name: "demo",
-      path: "/tmp/demo.fdesk",
-      schema_version: 10,
-      stats: { claims: 0, root_claims: 0, refutations: 0, documents: 0, sentences: 0, candidates: 0, tasks: 0, annotations: 0, annotators: 0 },
-      no_task: [
-        { kind: "evidence", reason: "no_documents", message: "no documents", count: 1 },
-        { kind: "label", reason: "evidence_from_parent", message: "a refutation whose evidence comes from its parent", count: 8 },
-      ],
-    });
+  it("lists the claims that got no task, by kind and reason", () => {
+    const lines = noTaskLines([
+      { kind: "evidence", reason: "no_documents", message: "no documents", count: 1 },
+      { kind: "label", reason: "evidence_from_parent", message: "a refutation whose evidence comes from its parent", count: 8 },
+    ]);
     expect(lines).toEqual([
       "1 claim got no evidence task: no documents",
       "8 claims got no label task: a refutation whose evidence comes from its parent",

@@ -3,7 +3,7 @@
 
 import { h, mount } from "../dom";
 import { percent } from "../format";
-import { api, type Annotator, type Overview, type Role, type TaskKind, type TasksReport } from "../ipc";
+import { api, type Annotator, type NoTask, type Overview, type Role, type TaskKind, type TasksReport } from "../ipc";
 import type { HomeDeps } from "./home";
 import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
@@ -13,8 +13,8 @@ import { KIND_TITLES } from "./work/chrome";
 const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
 
 /** Claims the project's kinds of task are meant for that got none, and why. */
-export function noTaskLines(o: Overview): string[] {
-  return o.no_task.map((n) => `${n.count} ${n.count === 1 ? "claim" : "claims"} got no ${n.kind} task: ${n.message}`);
+export function noTaskLines(noTask: NoTask[]): string[] {
+  return noTask.map((n) => `${n.count} ${n.count === 1 ? "claim" : "claims"} got no ${n.kind} task: ${n.message}`);
 }
 
 /** What creating tasks did, with each reason claims got none and how many. */
@@ -119,15 +119,14 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
   const annotators = h("tbody", { testid: "annotators" });
   const counts = h("div", {}, overviewGroups(o));
   const noTask = h("ul", { class: "muted small no-task", testid: "no-task" });
-  const showNoTask = (ov: Overview): void => mount(noTask, ...noTaskLines(ov).map((line) => h("li", {}, line)));
-  showNoTask(o);
+  const showNoTask = (list: NoTask[]): void => mount(noTask, ...noTaskLines(list).map((line) => h("li", {}, line)));
   const packs = packsPanel(deps.fail, () => void refresh().catch(deps.fail));
 
   async function refresh(): Promise<void> {
-    const [list, overview] = await Promise.all([api.annotators(), api.overview()]);
+    const [list, overview, withoutTasks] = await Promise.all([api.annotators(), api.overview(), api.claimsWithoutTasks()]);
     mount(annotators, ...list.map(annotatorRow));
     mount(counts, overviewGroups(overview));
-    showNoTask(overview);
+    showNoTask(withoutTasks);
     deps.changed(overview);
   }
 

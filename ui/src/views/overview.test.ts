@@ -18,7 +18,6 @@ const overview: Overview = {
     annotations: 0,
     annotators: 3,
   },
-  no_task: [],
 };
 
 describe("overviewView", () => {

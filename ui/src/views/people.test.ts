@@ -18,7 +18,6 @@ const overview: Overview = {
     annotations: 0,
     annotators: 2,
   },
-  no_task: [],
 };
 
 const key = (k: string) => new KeyboardEvent("keydown", { key: k });

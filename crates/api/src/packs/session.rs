@@ -73,7 +73,6 @@ impl PackSession {
                 annotations: answers,
                 annotators: 1,
             },
-            no_task: Vec::new(),
         })
     }
 
