@@ -11,6 +11,9 @@ export interface Attrs {
   type?: string;
   disabled?: boolean;
   placeholder?: string;
+  /** "auto" on every piece of user text, so Arabic or Hebrew reads right to left. */
+  dir?: "auto" | "ltr" | "rtl";
+  tabindex?: string;
   onclick?: (ev: MouseEvent) => void;
   [aria: `aria-${string}`]: string;
   [data: `data-${string}`]: string;

@@ -2,7 +2,7 @@
 // and error banner around it, and the keyboard routing between them.
 
 import { h, mount } from "./dom";
-import { errorText } from "./errors";
+import { readable } from "./errors";
 import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type TaskKind } from "./ipc";
 import { adjudicateScreen } from "./views/adjudicate";
 import { dashboardScreen } from "./views/dashboard";
@@ -13,6 +13,7 @@ import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
 import { searchBox } from "./views/search";
 import { startView } from "./views/start";
+import type { Drafts } from "./views/work/draft";
 import { workScreen } from "./views/work/screen";
 
 const root = document.getElementById("app") ?? document.body;
@@ -26,6 +27,8 @@ let person: Person | null = null;
 /** Set when the open file is a pack: annotator work only, and "Return results". */
 let pack: Manifest | null = null;
 let screen: Screen = { el: h("main") };
+/** The signed-in person's unsent work (Esc keeps a draft); forgotten when they change. */
+let drafts: Drafts = new Map();
 const search = searchBox();
 
 function header(): HTMLElement {
@@ -73,13 +76,16 @@ function showBanner(text: string | null): void {
 }
 
 function fail(e: unknown): void {
-  showBanner(errorText(e));
+  showBanner(readable(e));
 }
 
 function setScreen(next: Screen): void {
   screen.leave?.();
   screen = next;
-  search.close();
+  // A search belongs to the screen and person it was typed on.
+  search.reset();
+  // An error from the screen being left is about it, not about the next one.
+  showBanner(null);
   renderHeader();
   mount(screenSlot, next.el);
   next.shown?.();
@@ -112,6 +118,7 @@ async function showPeople(): Promise<void> {
 async function signIn(name: string): Promise<void> {
   try {
     person = await api.signIn(name);
+    drafts = new Map();
     showBanner(null);
     showHome();
   } catch (e) {
@@ -158,7 +165,7 @@ function showExport(): void {
 }
 
 function showWork(kind: TaskKind): void {
-  setScreen(workScreen(kind, { home: showHome, fail }));
+  setScreen(workScreen(kind, { home: showHome, fail, drafts }));
 }
 
 async function opened(load: () => Promise<Overview | null>): Promise<void> {

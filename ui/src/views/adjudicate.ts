@@ -64,6 +64,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     type: "text",
     placeholder: "Why (kept with the decision)",
     "aria-label": "Reason for the decision",
+    dir: "auto",
   });
   reason.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" || ev.key === "Escape") {
@@ -96,7 +97,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     const row = h(
       "li",
       { class: `adj-row${i === at ? " current" : ""}`, testid: `adj-row-${item.task_id}`, onclick: () => go(i) },
-      h("span", { class: "adj-row-claim" }, item.claim),
+      h("span", { class: "adj-row-claim", dir: "auto" }, item.claim),
       h(
         "span",
         { class: "adj-row-meta" },
@@ -130,7 +131,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
       ),
       h("div", { class: "adj-answer-value", testid: `adj-value-${a.annotator}` }, answerText(a.answer, item.candidates)),
-      h("div", { class: a.comment ? "adj-comment" : "adj-comment faint" }, a.comment ?? "no comment"),
+      h("div", { class: a.comment ? "adj-comment" : "adj-comment faint", dir: "auto" }, a.comment ?? "no comment"),
     );
   }
 
@@ -161,7 +162,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
                 "li",
                 { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}` },
                 h("kbd", {}, String(number)),
-                h("span", { class: "adj-sentence-text" }, candidate.text),
+                h("span", { class: "adj-sentence-text", dir: "auto" }, candidate.text),
                 h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index}`),
                 h(
                   "button",
@@ -218,7 +219,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           h("span", { class: "spacer" }),
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),
-        h("p", { class: "claim", testid: "adj-claim" }, item.claim),
+        h("p", { class: "claim", testid: "adj-claim", dir: "auto" }, item.claim),
         h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i))),
         h(
           "div",

@@ -67,10 +67,23 @@ function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string,
   return el;
 }
 
-/** Kappa over the answers as a small line, with 0 and 1 marked. */
+/** SVG text: a text node, like everything else on screen. */
+function svgText(x: number, y: number, anchor: string, text: string): SVGTextElement {
+  const t = svg("text", { x, y, "text-anchor": anchor, class: "spark-label" });
+  t.textContent = text;
+  return t;
+}
+
+/**
+ * Kappa over the answers as a small chart: κ on the left axis (0, 1, and the lowest value
+ * when it went below 0), counted answers along the bottom from the first point to the last.
+ */
 function sparkline(points: KappaPoint[], kind: string): Element {
   const width = 360;
-  const height = 64;
+  const height = 92;
+  const left = 30;
+  const bottom = 16;
+  const plot = height - bottom;
   const defined = points.filter((p): p is KappaPoint & { value: number } => p.value !== null);
   const box = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
@@ -80,18 +93,24 @@ function sparkline(points: KappaPoint[], kind: string): Element {
     "data-testid": `series-${kind}`,
   });
   const lo = Math.min(0, ...defined.map((p) => p.value));
-  const y = (v: number): number => 4 + (height - 8) * (1 - (v - lo) / (1 - lo));
-  for (const mark of [0, 1]) {
-    box.append(svg("line", { x1: 0, x2: width, y1: y(mark), y2: y(mark), class: "spark-axis" }));
+  const y = (v: number): number => 6 + (plot - 12) * (1 - (v - lo) / (1 - lo));
+  const marks = lo < 0 ? [lo, 0, 1] : [0, 1];
+  for (const mark of marks) {
+    box.append(svg("line", { x1: left, x2: width, y1: y(mark), y2: y(mark), class: "spark-axis" }));
+    box.append(svgText(left - 6, y(mark) + 4, "end", mark === 0 || mark === 1 ? String(mark) : mark.toFixed(2)));
   }
   const first = defined[0];
   const last = defined[defined.length - 1];
   if (first && last) {
     const span = Math.max(1, last.answers - first.answers);
-    const x = (n: number): number => 2 + (width - 4) * ((n - first.answers) / span);
+    const x = (n: number): number => left + 4 + (width - left - 8) * ((n - first.answers) / span);
     const path = defined.map((p) => `${x(p.answers).toFixed(1)},${y(p.value).toFixed(1)}`).join(" ");
     box.append(svg("polyline", { points: path, class: "spark-line" }));
     box.append(svg("circle", { cx: x(last.answers), cy: y(last.value), r: 3, class: "spark-dot" }));
+    const labels = svg("g", { "data-testid": `series-${kind}-x` });
+    labels.append(svgText(left + 4, height - 3, "start", count(first.answers)));
+    if (last.answers !== first.answers) labels.append(svgText(width - 4, height - 3, "end", `${count(last.answers)} answers`));
+    box.append(labels);
   }
   return box;
 }
@@ -161,6 +180,18 @@ function heatmap(k: KindDashboard): HTMLElement {
   );
 }
 
+/** Only evidence items carry a trick sentence: the other kinds have no trick columns. */
+function hasTrick(kind: string): boolean {
+  return kind === "evidence";
+}
+
+/** The annotator table's columns for a kind. */
+export function activityColumns(kind: string): string[] {
+  return hasTrick(kind)
+    ? ["Name", "Answers", "Rejected", "Pace", "Trick failed", "With the majority", "Status"]
+    : ["Name", "Answers", "Pace", "With the majority", "Status"];
+}
+
 function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
   const status = a.flagged
     ? h("span", { class: "badge badge-danger" }, "FLAGGED")
@@ -174,9 +205,11 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
     { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },
     h("th", {}, a.name),
     h("td", { class: "num" }, count(a.answers)),
-    h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected)),
+    hasTrick(kind)
+      ? h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected))
+      : null,
     h("td", { class: "num" }, paceText(a.pace_per_hour)),
-    h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—"),
+    hasTrick(kind) ? h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—") : null,
     h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
     h("td", {}, status),
   );
@@ -226,7 +259,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
           h(
             "thead",
             {},
-            h("tr", {}, ...["Name", "Answers", "Rejected", "Pace", "Trick failed", "With the majority", "Status"].map((t) => h("th", {}, t))),
+            h("tr", {}, ...activityColumns(k.kind).map((t) => h("th", {}, t))),
           ),
           h("tbody", {}, ...k.people.map((a) => personRow(k.kind, a))),
         ),
@@ -313,7 +346,7 @@ function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: S
   }
   const sample = h("input", { class: "text-input study-n", testid: "study-sample", type: "text", "aria-label": "Sample size" });
   sample.value = "100";
-  const members = h("input", { class: "text-input", testid: "study-members", type: "text", placeholder: "ana, ben, caro", "aria-label": "Second group" });
+  const members = h("input", { class: "text-input", testid: "study-members", type: "text", placeholder: "ana, ben, caro", "aria-label": "Second group", dir: "auto" });
   const seed = h("input", { class: "text-input study-n", testid: "study-seed", type: "text", placeholder: "project's", "aria-label": "Seed" });
   const problem = h("span", { class: "small study-problem", testid: "study-problem" });
   const draw = (): void => {

@@ -3,7 +3,7 @@
 // why) before anything is; then the file and its dataset card, and where they went.
 
 import { h, mount } from "../dom";
-import { errorText } from "../errors";
+import { plainError } from "../errors";
 import { count, percent } from "../format";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
 import type { Screen } from "./screen";
@@ -45,6 +45,55 @@ export function dropReasons(preview: ExportPreview): { reason: string; n: number
   const by = new Map<string, number>();
   for (const d of preview.dropped) by.set(d.reason, (by.get(d.reason) ?? 0) + 1);
   return [...by.entries()].map(([reason, n]) => ({ reason, n })).sort((a, b) => b.n - a.n || a.reason.localeCompare(b.reason));
+}
+
+/** The export form as the lead left it, per project; kept in the webview's storage. */
+export interface ExportSettings {
+  format: string;
+  method: string;
+  splits: string;
+  seed: string;
+  flagged: boolean;
+  out: string;
+}
+
+const settingsKey = (projectPath: string): string => `factdesk.export:${projectPath}`;
+
+/** The settings last used on this project, or null (none yet, or storage unavailable). */
+export function loadSettings(projectPath: string, storage: Storage | null = safeStorage()): ExportSettings | null {
+  try {
+    const raw = storage?.getItem(settingsKey(projectPath));
+    if (!raw) return null;
+    const v = JSON.parse(raw) as Partial<ExportSettings>;
+    if (typeof v.splits !== "string" || typeof v.seed !== "string" || typeof v.out !== "string") return null;
+    return {
+      format: String(v.format ?? ""),
+      method: String(v.method ?? ""),
+      splits: v.splits,
+      seed: v.seed,
+      flagged: v.flagged === true,
+      out: v.out,
+    };
+  } catch {
+    // Unreadable settings are as good as none: the form starts from its defaults.
+    return null;
+  }
+}
+
+export function saveSettings(projectPath: string, settings: ExportSettings, storage: Storage | null = safeStorage()): void {
+  try {
+    storage?.setItem(settingsKey(projectPath), JSON.stringify(settings));
+  } catch {
+    // A full or disabled storage only means the form is not remembered next time.
+  }
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 function select<T extends string>(testid: string, label: string, options: [T, string][]): HTMLSelectElement {
@@ -138,7 +187,7 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
             h(
               "ul",
               { class: "export-dropped-list" },
-              ...shown.map((d) => h("li", {}, h("code", {}, d.id), " ", d.claim, h("span", { class: "muted" }, ` — ${d.reason}`))),
+              ...shown.map((d) => h("li", {}, h("code", {}, d.id), " ", h("bdi", {}, d.claim), h("span", { class: "muted" }, ` — ${d.reason}`))),
             ),
           )
         : null,
@@ -160,10 +209,31 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   const seed = h("input", { class: "text-input", testid: "export-seed", type: "text", "aria-label": "Seed" });
   seed.value = "1";
   const flagged = h("input", { testid: "export-flagged", type: "checkbox", "aria-label": "Include flagged annotators" });
-  const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file" });
+  const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file", dir: "auto" });
   out.value = defaultOutPath(project.path);
+  const kept = loadSettings(project.path);
+  if (kept) {
+    // An option that no longer exists leaves the select on its first choice.
+    if ([...format.options].some((o) => o.value === kept.format)) format.value = kept.format;
+    if ([...method.options].some((o) => o.value === kept.method)) method.value = kept.method;
+    splits.value = kept.splits;
+    seed.value = kept.seed;
+    flagged.checked = kept.flagged;
+    out.value = kept.out || out.value;
+  }
+  const remember = (): void =>
+    saveSettings(project.path, {
+      format: format.value,
+      method: method.value,
+      splits: splits.value,
+      seed: seed.value,
+      flagged: flagged.checked,
+      out: out.value,
+    });
   const preview = h("div", { class: "panel export-preview", testid: "export-preview" }, h("p", { class: "muted" }, "Counting…"));
-  const problem = h("p", { class: "error-text", testid: "export-problem" });
+  // Problems with the settings show under them; a failed write shows under "Write to".
+  const problem = h("p", { class: "error-text", testid: "export-problem", role: "alert" });
+  const outProblem = h("p", { class: "error-text field-error", testid: "export-out-problem", role: "alert" });
   const result = h("div", { class: "export-result", testid: "export-result" });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let asked = 0;
@@ -188,7 +258,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       if (mine !== asked) return;
       mount(preview, ...renderPreview(p));
     } catch (e) {
-      if (mine === asked) mount(preview, h("p", { class: "error-text" }, errorText(e)));
+      if (mine === asked) mount(preview, h("p", { class: "error-text" }, plainError("Could not count what would be exported", e)));
     } finally {
       if (mine === asked) preview.classList.remove("stale");
     }
@@ -199,14 +269,18 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
     timer = setTimeout(() => void refresh(), 200);
   };
   for (const input of [format, method, splits, seed, flagged]) input.addEventListener("input", later);
+  for (const input of [format, method, splits, seed, flagged, out]) input.addEventListener("change", remember);
+  out.addEventListener("input", () => mount(outProblem));
 
   async function write(): Promise<void> {
     const req = request();
     if (typeof req === "string") return void mount(problem, req);
-    if (!out.value.trim()) return void mount(problem, "Output file: say where to write the gold data.");
+    if (!out.value.trim()) return void mount(outProblem, "Say where to write the gold data: a file path.");
+    mount(outProblem);
     mount(result, h("p", { class: "muted" }, "Writing…"));
     try {
       const r = await api.exportGold(req, out.value.trim(), format.value as ExportFormat);
+      remember();
       mount(
         result,
         h(
@@ -220,14 +294,18 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       );
     } catch (e) {
       mount(result, "");
-      deps.fail(e);
+      mount(outProblem, plainError(`Could not write ${out.value.trim()}`, e));
     }
   }
 
   const choose = async (): Promise<void> => {
     try {
       const picked = await pickGoldFile(out.value);
-      if (picked) out.value = picked;
+      if (picked) {
+        out.value = picked;
+        mount(outProblem);
+        remember();
+      }
     } catch (e) {
       deps.fail(e);
     }
@@ -266,6 +344,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
             ...field("Seed", seed, "same seed, same splits"),
             ...field("Flagged", h("label", { class: "export-check" }, flagged, " count flagged annotators")),
           ),
+          problem,
           h("h3", { class: "export-out-title" }, "Write to"),
           h(
             "div",
@@ -273,7 +352,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
             out,
             h("button", { testid: "export-choose", onclick: () => void choose() }, "Choose…"),
           ),
-          problem,
+          outProblem,
           h("div", { class: "import-actions" }, h("button", { class: "primary", testid: "export-write", onclick: () => void write() }, "Export")),
           result,
         ),

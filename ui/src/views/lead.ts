@@ -83,7 +83,7 @@ function annotatorRow(a: Annotator): HTMLElement {
 }
 
 function addPersonForm(deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {
-  const name = h("input", { class: "text-input", testid: "new-person-name", type: "text", placeholder: "Name", "aria-label": "Name" });
+  const name = h("input", { class: "text-input", testid: "new-person-name", type: "text", placeholder: "Name", "aria-label": "Name", dir: "auto" });
   const role = h("select", { class: "text-input", testid: "new-person-role", "aria-label": "Role" });
   for (const [value, label] of [["annotator", "Annotator"], ["lead", "Lead"]] as const) {
     const option = h("option", {}, label);

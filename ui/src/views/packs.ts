@@ -122,6 +122,7 @@ export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el
     testid: "merge-path",
     placeholder: "Paste the path of a returned .fdpack file, one per line",
     "aria-label": "Returned pack files",
+    dir: "auto",
   });
   field.rows = 2;
 

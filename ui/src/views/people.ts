@@ -26,6 +26,7 @@ function firstPersonForm(actions: PeopleActions): HTMLElement {
     type: "text",
     placeholder: "Your name",
     "aria-label": "Your name",
+    dir: "auto",
   });
   const add = (): void => {
     if (name.value.trim()) actions.addFirst(name.value.trim());

@@ -11,6 +11,8 @@ export interface SearchBox {
   focus: () => void;
   /** Closes the results; false when they were not open. */
   close: () => boolean;
+  /** Forgets the query and closes the results. */
+  reset: () => void;
 }
 
 function hitView(hit: SearchHit): HTMLElement {
@@ -23,7 +25,7 @@ function hitView(hit: SearchHit): HTMLElement {
       h("span", { class: `badge badge-${hit.kind}`, testid: "search-hit-kind" }, hit.kind === "claim" ? "Claim" : "Sentence"),
       h("span", { class: "hit-id" }, hit.kind === "claim" ? hit.ext_id : `in ${hit.ext_id}`),
     ),
-    h("p", { class: "hit-text", testid: "search-hit-text" }, hit.text),
+    h("p", { class: "hit-text", testid: "search-hit-text", dir: "auto" }, hit.text),
   );
 }
 
@@ -34,6 +36,7 @@ export function searchBox(): SearchBox {
     type: "search",
     placeholder: "Search claims and sentences   /",
     "aria-label": "Search claims and sentences",
+    dir: "auto",
   });
   const results = h("div", { class: "search-results", testid: "search-results", role: "region", "aria-label": "Search results" });
   const el = h("div", { class: "search" }, input, results);
@@ -80,5 +83,18 @@ export function searchBox(): SearchBox {
     if (!el.contains(ev.target as Node)) close();
   });
 
-  return { el, focus: () => input.focus(), close };
+  return {
+    el,
+    // "/" again selects the old query, so typing replaces it rather than adding to it.
+    focus: () => {
+      input.focus();
+      input.select();
+    },
+    close,
+    reset: () => {
+      asked += 1;
+      input.value = "";
+      close();
+    },
+  };
 }

@@ -2,6 +2,7 @@
 // and its part of the answer.
 
 import type { Answer } from "../../ipc";
+import type { WorkDraft } from "./draft";
 import type { KeyAction } from "./keys";
 
 /** The kind-specific fields of an answer, or why it cannot be sent yet. */
@@ -19,6 +20,8 @@ export interface ItemBody {
   draft(): Promise<Draft>;
   /** The backend refused the answer (a failed check): say why next to the input. */
   refused?(message: string): void;
+  /** The unsent answer as it stands, to keep as a draft. */
+  keep(): Omit<WorkDraft, "comment">;
   /** Puts the keyboard where work starts on this item. */
   focus?(): void;
 }

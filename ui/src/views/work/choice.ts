@@ -3,6 +3,8 @@
 import { h } from "../../dom";
 import type { Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
+import { diffView, wordDiff } from "./diff";
+import type { WorkDraft } from "./draft";
 import { CHOICES, type KeyAction } from "./keys";
 
 function evidenceList(item: Item): HTMLElement {
@@ -13,23 +15,25 @@ function evidenceList(item: Item): HTMLElement {
     "section",
     { class: "evidence-list" },
     h("h2", {}, "Evidence"),
-    h("ol", { testid: "item-evidence" }, ...item.evidence.map((s) => h("li", {}, s))),
+    h("ol", { testid: "item-evidence" }, ...item.evidence.map((s) => h("li", { dir: "auto" }, s))),
   );
 }
 
+/** The counter-claim, with the words that differ from the original marked. */
 function counterClaim(item: Item): HTMLElement {
+  const counter = item.counter_claim ?? "";
   return h(
     "section",
     { class: "claim-card counter" },
-    h("div", { class: "claim-label" }, "New claim"),
-    h("p", { class: "claim", testid: "item-counter-claim" }, item.counter_claim ?? ""),
+    h("div", { class: "claim-label" }, "New claim ", h("span", { class: "diff-legend" }, "changed words marked")),
+    h("p", { class: "claim", testid: "item-counter-claim", dir: "auto" }, ...diffView(wordDiff(item.claim, counter).b, "added")),
   );
 }
 
-export function choiceBody(item: Item, hooks: BodyHooks): ItemBody {
+export function choiceBody(item: Item, hooks: BodyHooks, kept: WorkDraft | null = null): ItemBody {
   const kind = item.kind === "verify" ? "verify" : "label";
   const choices = CHOICES[kind] ?? [];
-  let chosen = choices.findIndex((c) => c.value === item.previous?.label);
+  let chosen = choices.findIndex((c) => c.value === (kept ? kept.label : item.previous?.label));
 
   const buttons = choices.map((c, i) =>
     h(
@@ -74,6 +78,10 @@ export function choiceBody(item: Item, hooks: BodyHooks): ItemBody {
       return true;
     },
     ready: () => chosen >= 0,
+    keep: () => {
+      const c = choices[chosen];
+      return c ? { label: c.value } : {};
+    },
     async draft(): Promise<Draft> {
       const c = choices[chosen];
       if (!c) return { blocked: `Choose an answer first (1–${choices.length}).` };

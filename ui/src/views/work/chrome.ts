@@ -17,19 +17,36 @@ export function pieces(parts: TextPiece[]): Child[] {
   return parts.map((p) => (p.hit ? h("mark", { class: "hit" }, p.text) : p.text));
 }
 
-/** The claim, big, with its context folded underneath; `open` says how it starts. */
+/** A context longer than this starts folded, so the candidates stay on screen. */
+export const LONG_CONTEXT = 160;
+
+/** Whether the context starts open: the annotator's last choice, else open when short. */
+export function contextStartsOpen(context: string, choice: boolean | null): boolean {
+  return choice ?? context.length <= LONG_CONTEXT;
+}
+
+/**
+ * The claim, big, with its context folded underneath; `open` says how it starts. `claim`
+ * replaces the plain claim text (verification marks the words that differ).
+ */
 export function claimCard(
   label: string,
   item: Item,
   open: boolean,
   onToggle: (open: boolean) => void,
+  claim: Child[] = [item.claim],
 ): { el: HTMLElement; toggle: () => void } {
   const details = item.context
     ? h(
         "details",
         { class: "context", testid: "item-context" },
-        h("summary", {}, "Context ", h("kbd", {}, "X")),
-        h("p", {}, item.context),
+        h(
+          "summary",
+          {},
+          h("span", { class: "context-title" }, "Context ", h("kbd", {}, "X")),
+          h("span", { class: "context-preview", dir: "auto", "aria-hidden": "true" }, item.context),
+        ),
+        h("p", { dir: "auto" }, item.context),
       )
     : null;
   if (details) {
@@ -40,7 +57,7 @@ export function claimCard(
     "section",
     { class: "claim-card" },
     h("div", { class: "claim-label" }, label),
-    h("p", { class: "claim", testid: "item-claim" }, item.claim),
+    h("p", { class: "claim", testid: "item-claim", dir: "auto" }, ...claim),
     details,
   );
   return {
@@ -52,7 +69,7 @@ export function claimCard(
 }
 
 export function guidelines(text: string): HTMLElement | null {
-  return text ? h("p", { class: "guidelines", testid: "guidelines" }, text) : null;
+  return text ? h("p", { class: "guidelines", testid: "guidelines", dir: "auto" }, text) : null;
 }
 
 /** Done out of total, a bar, and the pace when there is one. */

@@ -5,6 +5,7 @@ import { h } from "../../dom";
 import type { Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
 import { pieces } from "./chrome";
+import type { WorkDraft } from "./draft";
 import type { KeyAction } from "./keys";
 import { passagePanel } from "./passage";
 import {
@@ -17,16 +18,32 @@ import {
   type Selection,
 } from "./selection";
 
-export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
-  let sel: Selection = fromPrevious(item.previous, item.options);
+/** A kept draft's selection, limited to the options this item shows. */
+function fromDraft(kept: WorkDraft, item: Item): Selection {
+  const selected = item.options.filter((o) => kept.selected?.includes(o.id)).map((o) => o.id);
+  const cursor = Math.min(Math.max(kept.cursor ?? 0, 0), Math.max(item.options.length - 1, 0));
+  return { selected, noEvidence: (kept.noEvidence ?? false) && selected.length === 0, cursor };
+}
+
+export function evidenceBody(item: Item, hooks: BodyHooks, kept: WorkDraft | null = null): ItemBody {
+  let sel: Selection = kept ? fromDraft(kept, item) : fromPrevious(item.previous, item.options);
   let shownDoc: number | null = null;
 
-  const cards = item.options.map((option, i) =>
+  // Each card holds a checkbox (a Tab stop; Space on it selects it, as the cursor moves
+  // there on focus) and, beside it rather than inside, the "In document" button.
+  const checks = item.options.map((option, i) =>
     h(
       "div",
-      { class: "option", role: "checkbox", testid: `option-${i + 1}`, onclick: () => set(toggle(sel, item.options, i)) },
+      { class: "option-check", role: "checkbox", tabindex: "0", testid: `option-${i + 1}` },
       h("span", { class: "option-key", "aria-hidden": "true" }, String(i + 1)),
-      h("span", { class: "option-text" }, ...pieces(option.pieces)),
+      h("span", { class: "option-text", dir: "auto" }, ...pieces(option.pieces)),
+    ),
+  );
+  const cards = item.options.map((_, i) =>
+    h(
+      "div",
+      { class: "option", testid: `card-${i + 1}`, onclick: () => set(toggle(sel, item.options, i)) },
+      checks[i],
       h(
         "button",
         {
@@ -42,9 +59,20 @@ export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
       ),
     ),
   );
+  checks.forEach((check, i) =>
+    check.addEventListener("focus", () => {
+      if (sel.cursor !== i) set({ ...sel, cursor: i });
+    }),
+  );
   const none = h(
     "div",
-    { class: "option option-none", role: "checkbox", testid: "no-evidence", onclick: () => set(toggleNoEvidence(sel)) },
+    {
+      class: "option option-none option-check",
+      role: "checkbox",
+      tabindex: "0",
+      testid: "no-evidence",
+      onclick: () => set(toggleNoEvidence(sel)),
+    },
     h("span", { class: "option-key", "aria-hidden": "true" }, "0"),
     h("span", { class: "option-text" }, "No evidence — none of these sentences is what the guideline asks for"),
   );
@@ -57,7 +85,7 @@ export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
       card.classList.toggle("selected", on);
       card.classList.toggle("cursor", i === sel.cursor);
       card.classList.toggle("shown", i === shownDoc);
-      card.setAttribute("aria-checked", String(on));
+      checks[i]?.setAttribute("aria-checked", String(on));
     });
     none.classList.toggle("selected", sel.noEvidence);
     none.setAttribute("aria-checked", String(sel.noEvidence));
@@ -109,7 +137,8 @@ export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
           if (shownDoc !== null) openDoc(sel.cursor);
           return true;
         case "toggle-cursor":
-          set(toggle(sel, item.options, sel.cursor));
+          if (document.activeElement === none) set(toggleNoEvidence(sel));
+          else set(toggle(sel, item.options, sel.cursor));
           return true;
         case "document":
           if (shownDoc === sel.cursor) closeDoc();
@@ -124,6 +153,7 @@ export function evidenceBody(item: Item, hooks: BodyHooks): ItemBody {
       }
     },
     ready: () => canSubmit(sel),
+    keep: () => ({ selected: sel.selected, noEvidence: sel.noEvidence, cursor: sel.cursor }),
     async draft(): Promise<Draft> {
       if (!canSubmit(sel)) return { blocked: `Select the sentences that are evidence (1–${item.options.length}), or 0 for no evidence.` };
       return { answer: { selected: sel.selected, no_evidence: sel.noEvidence } };

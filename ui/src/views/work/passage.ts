@@ -8,7 +8,7 @@ import { api, type Passage } from "../../ipc";
 export function passageText(p: Passage): HTMLElement {
   return h(
     "p",
-    {},
+    { dir: "auto" },
     ...p.sentences.flatMap((s) => [
       s.hit ? h("mark", { class: "passage-hit", testid: "passage-hit" }, s.text) : h("span", {}, s.text),
       " ",

@@ -6,6 +6,7 @@ import { h, mount } from "../../dom";
 import { errorText } from "../../errors";
 import { api, type Check, type Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
+import type { WorkDraft } from "./draft";
 import type { KeyAction } from "./keys";
 
 const CHECK_TITLES: Record<string, string> = {
@@ -21,7 +22,7 @@ export function allPassed(checks: Check[]): boolean {
   return checks.every((c) => c.passed);
 }
 
-export function refuteBody(item: Item, hooks: BodyHooks): ItemBody {
+export function refuteBody(item: Item, hooks: BodyHooks, kept: WorkDraft | null = null): ItemBody {
   // Starting from the original makes the usual edit (a number, a name, a place) a few
   // keystrokes; the "changed" check keeps it from going through untouched.
   const input = h("input", {
@@ -29,8 +30,9 @@ export function refuteBody(item: Item, hooks: BodyHooks): ItemBody {
     testid: "refute-input",
     type: "text",
     "aria-label": "Your refuted claim",
+    dir: "auto",
   });
-  input.value = item.previous?.text ?? item.claim;
+  input.value = kept?.text ?? item.previous?.text ?? item.claim;
   input.spellcheck = true;
   const list = h("ul", { class: "checks", testid: "checks", "aria-live": "polite" });
   const note = h("p", { class: "refute-note", testid: "refute-error", role: "status" });
@@ -48,7 +50,7 @@ export function refuteBody(item: Item, hooks: BodyHooks): ItemBody {
           { class: c.passed ? "check pass" : "check fail", testid: `check-${c.kind}`, "data-passed": String(c.passed) },
           h("span", { class: "check-mark", "aria-hidden": "true" }, c.passed ? "✓" : "✗"),
           h("span", { class: "check-title" }, CHECK_TITLES[c.kind] ?? c.kind),
-          h("span", { class: "check-message" }, c.message),
+          h("span", { class: "check-message", dir: "auto" }, c.message),
         ),
       ),
     );
@@ -93,6 +95,7 @@ export function refuteBody(item: Item, hooks: BodyHooks): ItemBody {
       return true;
     },
     ready: () => checkedText === input.value && allPassed(checks),
+    keep: () => ({ text: input.value }),
     async draft(): Promise<Draft> {
       if (checkedText !== input.value) await check();
       const failed = checks.filter((c) => !c.passed);

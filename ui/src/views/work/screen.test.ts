@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, type Ack, type Item } from "../../ipc";
+import type { Drafts } from "./draft";
 import { workScreen } from "./screen";
 
 vi.mock("../../ipc", async (load) => {
@@ -12,6 +13,7 @@ vi.mock("../../ipc", async (load) => {
       submitAnswer: vi.fn(),
       passage: vi.fn(),
       checkRefutation: vi.fn(),
+      paces: vi.fn(),
     },
   };
 });
@@ -44,15 +46,26 @@ const ack = (taskId: number): Ack => ({ ack: `ack-${taskId}`, task_id: taskId })
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 
-async function open(kind: Item["kind"] = "evidence") {
+/**
+ * The work screen with its paint wait under the test's control: `paint()` lets the item
+ * on screen take keys (the real screen waits for two frames and a moment). With `manual`
+ * false every item is ready as soon as it shows.
+ */
+async function open(kind: Item["kind"] = "evidence", options: { manual?: boolean; drafts?: Drafts } = {}) {
   const home = vi.fn();
   const fail = vi.fn();
-  const screen = workScreen(kind, { home, fail });
+  const waiting: (() => void)[] = [];
+  const whenReady = (done: () => void): void => {
+    if (options.manual) waiting.push(done);
+    else done();
+  };
+  const screen = workScreen(kind, { home, fail, whenReady, drafts: options.drafts });
   document.body.replaceChildren(screen.el);
   screen.shown?.();
   await settle();
   const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
-  return { screen, el: screen.el, press, home, fail };
+  const paint = () => waiting.splice(0).forEach((done) => done());
+  return { screen, el: screen.el, press, home, fail, paint };
 }
 
 beforeEach(() => {
@@ -81,21 +94,71 @@ describe("work screen", () => {
     expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("false");
   });
 
-  it("keeps keys pressed while an answer is saving for the next item", async () => {
+  it("drops keys pressed before the next item has painted, and says so", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
     let release: (a: Ack) => void = () => {};
     mocked.submitAnswer.mockReturnValueOnce(new Promise((r) => (release = r)));
-    const { el, press } = await open();
+    const { el, press, paint } = await open("evidence", { manual: true });
+    // The first item is not painted yet: its keys are dropped too.
+    press("1");
+    expect(q(el, "option-1")?.getAttribute("aria-checked")).toBe("false");
+    expect(el.dataset["ready"]).toBe("false");
+    paint();
+    expect(el.dataset["ready"]).toBe("true");
     press("0");
     press("Enter");
+    // While saving, and after the next item arrived but before it painted: dropped.
     press("3");
     release(ack(1));
     await settle();
     await settle();
-    expect(mocked.submitAnswer.mock.calls[0]?.[0]).toMatchObject({ selected: [], no_evidence: true });
     expect(q(el, "item-task-id")?.textContent).toBe("2");
-    expect(q(el, "option-3")?.getAttribute("aria-checked")).toBe("true");
+    press("Enter");
+    press("2");
+    expect(mocked.submitAnswer).toHaveBeenCalledTimes(1);
+    expect(mocked.submitAnswer.mock.calls[0]?.[0]).toMatchObject({ selected: [], no_evidence: true });
+    expect(q(el, "option-3")?.getAttribute("aria-checked")).toBe("false");
+    expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("false");
+    paint();
+    expect(q(el, "keys-ignored")?.textContent).toMatch(/3 keys pressed before this item showed were ignored/);
+    press("2");
+    expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("keeps the selection and comment as a draft on Esc and restores them on the same item", async () => {
+    const drafts: Drafts = new Map();
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(4), reason: null });
+    const first = await open("evidence", { drafts });
+    first.press("2");
+    (q(first.el, "comment") as HTMLInputElement).value = "the date is off";
+    first.press("Escape");
+    expect(first.home).toHaveBeenCalled();
+    first.screen.leave?.();
+    expect(drafts.get(4)).toMatchObject({ selected: ["o4-2"], comment: "the date is off" });
+
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(4), reason: null });
+    const again = await open("evidence", { drafts });
+    expect(q(again.el, "option-2")?.getAttribute("aria-checked")).toBe("true");
+    expect((q(again.el, "comment") as HTMLInputElement).value).toBe("the date is off");
+    expect(q(again.el, "draft-restored")).not.toBeNull();
+    mocked.submitAnswer.mockResolvedValueOnce(ack(4));
+    mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "all done" });
+    mocked.paces.mockResolvedValue([{ kind: "evidence", pace: { done: 5, total: 5, per_hour: null, minutes_left: null } }]);
+    again.press("Enter");
+    await settle();
+    await settle();
+    expect(drafts.has(4)).toBe(false);
+    // The count after the last item is the backend's, not the last item's "4 of 5".
+    expect(q(again.el, "progress-done")?.textContent).toBe("5");
+  });
+
+  it("keeps no draft of an untouched item", async () => {
+    const drafts: Drafts = new Map();
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(6), reason: null });
+    const { screen } = await open("evidence", { drafts });
+    screen.leave?.();
+    expect(drafts.size).toBe(0);
   });
 
   it("refuses to submit nothing and says why", async () => {

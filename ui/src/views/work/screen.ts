@@ -1,15 +1,18 @@
 // The work screen: one item at a time, answered by keyboard. Submitting waits for the
 // backend's ack (the answer is committed by then), marks it saved and shows the next
-// item; keys pressed meanwhile are kept and replayed on the next item, so a fast
-// annotator never loses a keystroke.
+// item. Keys pressed before that item has painted are dropped, never replayed on it: an
+// item is answered only after it was seen. Leaving an item unsent keeps it as a draft.
 
 import { h, mount } from "../../dom";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
 import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
-import { KIND_TITLES, claimCard, guidelines, helpView, progressView } from "./chrome";
+import { KIND_TITLES, claimCard, contextStartsOpen, guidelines, helpView, progressView } from "./chrome";
 import { choiceBody } from "./choice";
+import { wordDiff, diffView } from "./diff";
+import { hasContent, type Drafts, type WorkDraft } from "./draft";
 import { evidenceBody } from "./evidence";
+import { KeyGate, READY_MS, afterPaint } from "./gate";
 import { keyAction, type KeyAction } from "./keys";
 import { refuteBody } from "./refute";
 import { Stopwatch } from "./stopwatch";
@@ -17,6 +20,10 @@ import { Stopwatch } from "./stopwatch";
 export interface WorkDeps {
   home: () => void;
   fail: (e: unknown) => void;
+  /** Unsent work by task id, kept for the session (Esc keeps a draft). */
+  drafts?: Drafts;
+  /** Calls back once a new item may take keys; painted plus a moment by default. */
+  whenReady?: (done: () => void) => void;
 }
 
 const HEADINGS: Record<TaskKind, string> = {
@@ -31,9 +38,12 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   let body: ItemBody | null = null;
   let watch = new Stopwatch();
   let busy = false;
-  const queued: string[] = [];
-  // Whether the context is unfolded is the annotator's choice, kept from item to item.
-  let contextOpen = true;
+  let shows = 0;
+  const drafts: Drafts = deps.drafts ?? new Map();
+  const gate = new KeyGate(deps.whenReady ?? ((done) => afterPaint(READY_MS, done)));
+  // Whether the context is unfolded is the annotator's choice, kept from item to item;
+  // until they make it, a long context starts folded.
+  let contextOpen: boolean | null = null;
   let toggleContext = (): void => {};
   let helpOpen = false;
 
@@ -51,10 +61,11 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     type: "text",
     placeholder: "Comment (optional) — press C",
     "aria-label": "Comment",
+    dir: "auto",
   });
   const el = h(
     "main",
-    { class: "work", testid: `work-${kind}` },
+    { class: "work", testid: `work-${kind}`, "data-ready": "false" },
     h(
       "div",
       { class: "work-top" },
@@ -69,7 +80,14 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   );
 
   function say(text: string): void {
+    status.classList.remove("note");
     mount(status, text);
+  }
+
+  /** A word that is not a problem (a draft came back, keys were ignored). */
+  function note(text: string, testid: string): void {
+    status.classList.add("note");
+    mount(status, h("span", { testid }, text));
   }
 
   /** Why the answer did not go in: next to the input when the body has a place for it. */
@@ -92,19 +110,21 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     submitButton.setAttribute("aria-disabled", String(!ready));
   }
 
+  /** The action bar: sticks to the bottom of the window, so Submit is never off screen. */
   function actions(it: Item): HTMLElement {
     mount(submitButton, it.previous ? "Replace answer " : "Submit ", h("kbd", {}, "Enter"));
     return h(
       "div",
-      { class: "work-actions" },
-      comment,
+      { class: "work-bar", testid: "action-bar" },
+      status,
+      h("div", { class: "work-actions" }, comment,
       h(
         "button",
         { testid: "previous", title: "Your previous item (Backspace)", onclick: () => void previous() },
         "Previous ",
         h("kbd", { class: "glyph" }, "⌫"),
       ),
-      submitButton,
+      submitButton),
     );
   }
 
@@ -123,27 +143,74 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     );
   }
 
+  /** Keeps what is on screen, unsent, for when this item shows again. */
+  function keepDraft(): void {
+    if (!item || !body) return;
+    const kept: WorkDraft = { ...body.keep(), comment: comment.value };
+    if (hasContent(kept, item.claim)) drafts.set(item.task_id, kept);
+    else drafts.delete(item.task_id);
+  }
+
+  /** The progress once nothing is left: the item's figure is from before the last answer. */
+  function refreshProgress(): void {
+    api
+      .paces()
+      .then((paces) => mount(progress, progressView(paces.find((p) => p.kind === kind)?.pace ?? null)))
+      .catch(deps.fail);
+  }
+
+  /** Closed for keys until the item has painted; says so if keys came too early. */
+  function armGate(): void {
+    el.dataset["ready"] = "false";
+    gate.arm((dropped) => {
+      el.dataset["ready"] = "true";
+      if (dropped > 0 && status.textContent === "") {
+        note(
+          dropped === 1
+            ? "A key pressed before this item showed was ignored."
+            : `${dropped} keys pressed before this item showed were ignored.`,
+          "keys-ignored",
+        );
+      }
+    });
+  }
+
   function show(next: Item | null, reason: string | null): void {
     item = next;
+    shows += 1;
     setSide(null);
     closeHelp();
     say("");
+    armGate();
     if (!next) {
       body = null;
       mount(itemRef);
       mount(main, noItem(reason));
       blurField();
+      refreshProgress();
       return;
     }
     mount(progress, progressView(next.pace));
     const hooks = { side: setSide, changed };
+    const kept = drafts.get(next.task_id) ?? null;
     body =
-      kind === "evidence" ? evidenceBody(next, hooks) : kind === "refute" ? refuteBody(next, hooks) : choiceBody(next, hooks);
-    const card = claimCard(kind === "verify" ? "Original claim" : "Claim", next, contextOpen, (open) => {
-      contextOpen = open;
-    });
+      kind === "evidence"
+        ? evidenceBody(next, hooks, kept)
+        : kind === "refute"
+          ? refuteBody(next, hooks, kept)
+          : choiceBody(next, hooks, kept);
+    const diff = kind === "verify" && next.counter_claim ? wordDiff(next.claim, next.counter_claim) : null;
+    const card = claimCard(
+      kind === "verify" ? "Original claim" : "Claim",
+      next,
+      contextStartsOpen(next.context ?? "", contextOpen),
+      (open) => {
+        contextOpen = open;
+      },
+      diff ? diffView(diff.a, "removed") : undefined,
+    );
     toggleContext = card.toggle;
-    comment.value = next.previous?.comment ?? "";
+    comment.value = kept?.comment ?? next.previous?.comment ?? "";
     mount(itemRef, "Item ", h("span", { testid: "item-task-id" }, String(next.task_id)));
     mount(
       main,
@@ -158,8 +225,8 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       guidelines(next.guidelines),
       body.el,
       actions(next),
-      status,
     );
+    if (kept) note("Your unsent answer to this item is back (kept when you left it).", "draft-restored");
     changed();
     watch = new Stopwatch(undefined, !document.hidden);
     blurField();
@@ -180,14 +247,24 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     window.setTimeout(() => saved.classList.remove("fresh"), 1500);
   }
 
+  /**
+   * One exchange with the backend at a time. Keys are closed meanwhile: they belong to
+   * whatever shows next only once it has painted (show() opens them again).
+   */
   async function guarded(work: () => Promise<void>): Promise<void> {
     if (busy) return;
     busy = true;
+    const before = shows;
+    gate.close();
+    el.dataset["ready"] = "false";
     try {
       await work();
     } finally {
       busy = false;
-      drain();
+      if (shows === before) {
+        gate.reopen();
+        el.dataset["ready"] = "true";
+      }
     }
   }
 
@@ -213,6 +290,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       };
       try {
         markSaved(await api.submitAnswer(answer));
+        drafts.delete(answer.task_id);
         await loadNext();
       } catch (e) {
         if (e instanceof ApiError && e.code === "check_failed") tell(e.message);
@@ -228,7 +306,10 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         // answered one instead of the one before it.
         const before = item?.previous ? item.task_id : null;
         const prev = await api.previousItem(kind, before);
-        if (prev) show(prev, null);
+        if (prev) {
+          keepDraft();
+          show(prev, null);
+        }
         else say("There is no earlier item of this kind.");
       } catch (e) {
         deps.fail(e);
@@ -260,14 +341,6 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     else if (action.type === "escape") deps.home();
   }
 
-  function drain(): void {
-    while (!busy && queued.length > 0) {
-      const key = queued.shift() ?? "";
-      const action = keyAction(kind, key, body?.count ?? 0);
-      if (action) run(action);
-    }
-  }
-
   // Text fields keep their keys, except Enter (submit) and Esc (back to the keys).
   el.addEventListener("keydown", (ev) => {
     const t = ev.target;
@@ -293,8 +366,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     onKey(ev: KeyboardEvent): boolean {
       const action = keyAction(kind, ev.key, body?.count ?? 0);
       if (!action) return false;
-      if (busy) queued.push(ev.key);
-      else run(action);
+      if (gate.admit() && !busy) run(action);
       return true;
     },
     shown(): void {
@@ -308,6 +380,8 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       });
     },
     leave(): void {
+      keepDraft();
+      gate.close();
       document.removeEventListener("visibilitychange", onVisibility);
     },
   };
