@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { currentTask, itemReady, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** Keys for five evidence items: sentences by number, 0 for no evidence. */
@@ -143,6 +143,7 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
     await session.keys("1");
     await session.waitFor(tid("progress-done"));
     assert.equal(await textOf(session, tid("progress-done")), "5");
+    await itemReady(session);
     await session.keys(Key.Backspace);
     const last = answered[answered.length - 1];
     await session.until("the last evidence item again", async () => (await currentTask(session)) === last.task);

@@ -110,9 +110,10 @@ export function demoProject(path) {
 
 /**
  * A display and tauri-driver for the app, with the app's config and caches kept in
- * `work`; stop() ends them. The app starts on `project` in each session.
+ * `work`; stop() ends them. The app starts on `project` in each session; `env` is added
+ * to its environment (GTK_THEME=Adwaita:dark for the dark theme).
  */
-export async function startApp(work, project) {
+export async function startApp(work, project, env = {}) {
   for (const bin of [factdeskBin, appBin]) if (!existsSync(bin)) throw new Error(`${bin} is missing; build it first`);
   const processes = [];
   const display = await startDisplay();
@@ -124,6 +125,7 @@ export async function startApp(work, project) {
       XDG_CONFIG_HOME: join(work, "config"),
       XDG_DATA_HOME: join(work, "data"),
       XDG_CACHE_HOME: join(work, "cache"),
+      ...env,
     });
     processes.push(driver.process);
     return {
@@ -156,9 +158,9 @@ export async function paintedScreenshot(session) {
   return png;
 }
 
-/** Saves a screenshot of the app as docs/screenshots/`name`. */
+/** Saves a screenshot of the app as docs/screenshots/`name` (which may name a subfolder). */
 export async function saveScreenshot(session, name) {
   const dir = join(repo, "docs", "screenshots");
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dirname(join(dir, name)), { recursive: true });
   writeFileSync(join(dir, name), await paintedScreenshot(session));
 }

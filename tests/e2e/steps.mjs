@@ -39,8 +39,18 @@ export async function signInByKeys(session, name) {
   assert.equal(await textOf(session, `${tid("current-person")} .bar-person-name`), name);
 }
 
-/** The item on screen now: its task id, or null when there is none. */
+/**
+ * Waits until the work screen takes keys: an item drops keys until it has painted and
+ * shown for a moment (data-ready on the screen), so a test types only after that.
+ */
+export async function itemReady(session) {
+  await session.until("the item to take keys", async () => (await session.findAll("main.work[data-ready='true']")).length > 0);
+}
+
+/** The item on screen now, once it takes keys: its task id, or null when there is none. */
 export async function currentTask(session) {
+  if ((await session.findAll(tid("item-task-id"))).length === 0) return null;
+  await itemReady(session);
   const ids = await session.findAll(tid("item-task-id"));
   return ids.length ? Number(await session.text(ids[0])) : null;
 }

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { itemReady, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const CLAIM = "The Open Harbour Archive has saved roughly 42,000 web pages since 2015.";
@@ -58,6 +58,7 @@ test("markup in imported documents is shown as text and never runs", async (t) =
     await signInByKeys(session, "uma");
     await session.keys("1");
     await session.waitFor(tid("option-1"));
+    await itemReady(session);
     assert.equal(await textOf(session, tid("item-claim")), CLAIM);
 
     const option = await textOf(session, tid(`option-${hostile + 1}`));

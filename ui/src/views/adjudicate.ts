@@ -86,7 +86,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       h("button", { testid: "adj-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
     ),
     notice,
-    h("div", { class: "adj-grid" }, h("nav", { class: "panel adj-queue", "aria-label": "Queue" }, list), detail),
+    h("div", { class: "adj-grid" }, h("nav", { class: "panel adj-queue", "aria-label": "Queue", tabindex: "0" }, list), detail),
   );
 
   function current(): QueueItem | undefined {

@@ -53,7 +53,10 @@ export function heatColour(value: number | null): { background: string; light: b
     const t = -v;
     return { background: `hsl(4 ${Math.round(70 * t + 20)}% ${Math.round(96 - 24 * t)}%)`, light: false };
   }
-  return { background: `hsl(222 ${Math.round(30 + 45 * v)}% ${Math.round(97 - 55 * v)}%)`, light: v > 0.55 };
+  // Dark ink up to 0.6, white above: the blue steps down there so both inks keep 4.5:1
+  // (WCAG AA) against their cells.
+  const lightness = v <= 0.6 ? 97 - 55 * v : 46 - (12 * (v - 0.6)) / 0.4;
+  return { background: `hsl(222 ${Math.round(30 + 45 * v)}% ${Math.round(lightness)}%)`, light: v > 0.6 };
 }
 
 /** Answers per hour, rounded; "—" before any measured time. */
@@ -79,9 +82,10 @@ function svgText(x: number, y: number, anchor: string, text: string): SVGTextEle
  * when it went below 0), counted answers along the bottom from the first point to the last.
  */
 function sparkline(points: KappaPoint[], kind: string): Element {
-  const width = 360;
-  const height = 92;
-  const left = 30;
+  // About the size it is drawn at, so the axis labels read at their font size.
+  const width = 240;
+  const height = 88;
+  const left = 28;
   const bottom = 16;
   const plot = height - bottom;
   const defined = points.filter((p): p is KappaPoint & { value: number } => p.value !== null);
@@ -139,13 +143,20 @@ function heatmap(k: KindDashboard): HTMLElement {
     k.pairs.find((p) => (p.a === a && p.b === b) || (p.a === b && p.b === a));
   const grid = h("div", { class: "heatmap", role: "table", "aria-label": "Cohen's kappa for each pair", testid: `heatmap-${k.kind}` });
   grid.style.setProperty("grid-template-columns", `max-content repeat(${names.length}, minmax(56px, 72px))`);
-  grid.append(h("span", { class: "heat-corner" }));
-  for (const n of names) grid.append(h("span", { class: "heat-head", title: n }, n));
+  // Rows are real table rows to assistive technology and invisible to the grid's layout.
+  const row = (...cells: HTMLElement[]): HTMLElement => h("div", { class: "heat-line", role: "row" }, ...cells);
+  grid.append(
+    row(
+      h("span", { class: "heat-corner", role: "columnheader" }),
+      ...names.map((n) => h("span", { class: "heat-head", role: "columnheader", title: n }, n)),
+    ),
+  );
   for (const a of names) {
-    grid.append(h("span", { class: "heat-row" }, a));
+    const line = row(h("span", { class: "heat-row", role: "rowheader" }, a));
+    grid.append(line);
     for (const b of names) {
       if (a === b) {
-        grid.append(h("span", { class: "heat-cell heat-self", "aria-label": `${a} with self` }, ""));
+        line.append(h("span", { class: "heat-cell heat-self", role: "cell", "aria-label": `${a} with self` }, ""));
         continue;
       }
       const pair = find(a, b);
@@ -156,11 +167,11 @@ function heatmap(k: KindDashboard): HTMLElement {
         : "";
       const cell = h(
         "span",
-        { class: colour.light ? "heat-cell light" : "heat-cell", title: tip, testid: `pair-${k.kind}-${a}-${b}` },
+        { class: colour.light ? "heat-cell light" : "heat-cell", role: "cell", title: tip, testid: `pair-${k.kind}-${a}-${b}` },
         statText(value),
       );
       cell.style.setProperty("background", colour.background);
-      grid.append(cell);
+      line.append(cell);
     }
   }
   return h(

@@ -84,7 +84,7 @@ export function progressView(pace: Pace | null): HTMLElement {
           "span",
           { class: "progress-rate", testid: "progress-rate" },
           `${count(Math.round(pace.per_hour))} per hour`,
-          pace.minutes_left !== null ? ` · ${minutes(pace.minutes_left)} left` : null,
+          pace.minutes_left !== null && pace.done < pace.total ? ` · ${minutes(pace.minutes_left)} left` : null,
         )
       : null;
   return h(

@@ -194,7 +194,7 @@ describe("work screen", () => {
   it("shows why there is no item", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "waiting for the lead's review" });
     const { el, press, home } = await open("refute");
-    expect(q(el, "no-item-reason")?.textContent).toBe("waiting for the lead's review");
+    expect(q(el, "no-item-reason")?.textContent).toBe("Waiting for the lead's review.");
     press("Escape");
     expect(home).toHaveBeenCalled();
   });

@@ -4,6 +4,7 @@
 // item is answered only after it was seen. Leaving an item unsent keeps it as a draft.
 
 import { h, mount } from "../../dom";
+import { sentence } from "../../errors";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
 import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
@@ -133,7 +134,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       "section",
       { class: "done-card", testid: "no-item" },
       h("h2", {}, `${KIND_TITLES[kind]}: nothing to do right now`),
-      h("p", { class: "done-reason", testid: "no-item-reason" }, reason ?? "There are no items for you."),
+      h("p", { class: "done-reason", testid: "no-item-reason" }, sentence(reason ?? "There are no items for you.")),
       h(
         "div",
         { class: "actions" },

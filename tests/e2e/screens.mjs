@@ -1,0 +1,142 @@
+// What the working-day tests share: the window's size, where things are on screen, the
+// axe-core accessibility check run inside the app's webview, and a tour of every screen
+// that saves a screenshot of each.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { saveScreenshot } from "./harness.mjs";
+import { currentTask, itemReady, signInByKeys, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/** Resizes the window so the page gets `width`×`height` CSS pixels, and checks it did. */
+export async function windowSize(session, width, height) {
+  await session.cmd("POST", "/window/rect", { width, height });
+  await session.until(`a ${width}×${height} viewport`, async () => {
+    const [w, h] = await session.execute("return [innerWidth, innerHeight]");
+    return w === width && h === height;
+  });
+}
+
+/** The bounding rect of the first element matching `css`, or null. */
+export function rectOf(session, css) {
+  return session.execute(
+    "const e = document.querySelector(arguments[0]); if (!e) return null; const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, height: r.height, vh: innerHeight, vw: innerWidth };",
+    [css],
+  );
+}
+
+/** Asserts the element is wholly inside the window. */
+export async function assertInView(session, css, what) {
+  const r = await rectOf(session, css);
+  assert.ok(r, `${what} is missing`);
+  assert.ok(r.top >= 0 && r.bottom <= r.vh && r.left >= 0 && r.right <= r.vw, `${what} is off screen: ${JSON.stringify(r)}`);
+  return r;
+}
+
+/**
+ * Runs axe-core in the webview on the screen as it is and fails on any serious or critical
+ * violation, naming the rule and the elements.
+ */
+export async function assertAccessible(session, screen) {
+  const loaded = await session.execute("return typeof window.axe === 'object'");
+  if (!loaded) await session.execute(`${axeSource}\nreturn true;`);
+  const violations = await session.executeAsync(
+    `const done = arguments[arguments.length - 1];
+     window.axe.run(document, { resultTypes: ["violations"] }).then(
+       (r) => done(r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(" ") + " — " + n.failureSummary) }))),
+       (e) => done([{ id: "axe-error", impact: "critical", help: String(e), nodes: [] }]),
+     );`,
+  );
+  const bad = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  assert.deepEqual(bad, [], `${screen}: accessibility violations:\n${JSON.stringify(bad, null, 2)}`);
+  return violations;
+}
+
+/** Waits for `css`, lets the screen settle, saves `prefix-name.png`, then runs axe on it. */
+async function visit(session, prefix, name, css) {
+  await session.waitFor(css, 20_000);
+  // A work screen dims an item until it takes keys: look once it does.
+  if ((await session.findAll("main.work")).length > 0) await itemReady(session);
+  await saveScreenshot(session, `compact/${prefix}-${name}.png`);
+  await assertAccessible(session, `${prefix} ${name}`);
+}
+
+/** From a work screen back to home: out of any field first, then Esc. */
+async function home(session) {
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+}
+
+/**
+ * Every screen an annotator (`annotator`) and a lead (`lead`) see, at the current window
+ * size: a screenshot of each in docs/screenshots/compact/`prefix`-*.png and axe on each.
+ * The annotator must have exactly one verification item left, so the tour ends on the
+ * "nothing to do" screen.
+ */
+export async function tour(session, prefix, annotator, lead) {
+  await visit(session, prefix, "who-is-working", tid("who-is-working"));
+  await signInByKeys(session, annotator);
+  await visit(session, prefix, "home", tid("home"));
+
+  await session.keys("1");
+  await session.waitFor(tid("option-1"));
+  await itemReady(session);
+  await session.keys("2");
+  await visit(session, prefix, "evidence", `${tid("option-2")}[aria-checked='true']`);
+  await session.keys("d");
+  await visit(session, prefix, "passage", tid("passage-hit"));
+  await session.keys(Key.Escape);
+  await home(session);
+
+  await session.keys("2");
+  await session.waitFor(tid("refute-input"));
+  await itemReady(session);
+  await visit(session, prefix, "refute", "[data-testid^='check-']");
+  await home(session);
+
+  await session.keys("4");
+  await session.waitFor(tid("label-1"));
+  await itemReady(session);
+  await session.keys("1");
+  await visit(session, prefix, "label", `${tid("label-1")}[aria-pressed='true']`);
+  await home(session);
+
+  await session.keys("3");
+  await session.waitFor(tid("verify-1"));
+  const task = await currentTask(session);
+  await session.keys("2");
+  await visit(session, prefix, "verify", `${tid("verify-2")}[aria-pressed='true']`);
+  await session.keys(Key.Enter);
+  await session.waitFor(tid("no-item"));
+  // After the last item the count is the backend's: all of them, not one short.
+  await session.until("the final count", async () => {
+    const [done, total] = await session.execute(
+      "return [document.querySelector('[data-testid=progress-done]')?.textContent, document.querySelector('[data-testid=progress-total]')?.textContent]",
+    );
+    return done !== undefined && done !== null && done === total;
+  });
+  await visit(session, prefix, "done", tid("no-item"));
+  assert.ok(task, "a verification item was shown");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+
+  await session.click(await session.find(tid("switch-person")));
+  await signInByKeys(session, lead);
+  await visit(session, prefix, "lead", tid("open-dashboard"));
+  await session.keys("/");
+  await session.keys(`lighthouse${Key.Enter}`);
+  await visit(session, prefix, "search", tid("search-hit"));
+  await session.keys(Key.Escape);
+
+  await session.click(await session.find(tid("open-dashboard")));
+  await visit(session, prefix, "dashboard", tid("fleiss-evidence"));
+  await session.click(await session.find(tid("dash-home")));
+  await session.click(await session.find(tid("open-adjudicate")));
+  await visit(session, prefix, "adjudicate", tid("adj-claim"));
+  await session.click(await session.find(tid("adj-export")));
+  await visit(session, prefix, "export", tid("export-lines"));
+}

@@ -1,0 +1,269 @@
+// End to end, for a working day: the work screen fits 1024×640 and 1280×720 with its
+// action bar in view; keys typed before an item has painted are dropped, not answered on
+// it; Esc keeps a draft that comes back on the same item; "/" selects the old query, which
+// does not survive a change of screen or person. Then a tour of every screen at 1024×640
+// in the light and the dark theme and one in Arabic, each screenshot saved and checked
+// with axe-core inside the app's webview.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { assertAccessible, assertInView, rectOf, tour, windowSize } from "./screens.mjs";
+import { currentTask, diagnose, itemReady, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+const TRICK = "It is not true that";
+
+/** Two others answer every evidence item (disagreeing on some), so agreement and the queue have data. */
+function othersAnswer(project) {
+  for (const [who, name] of ["ben", "cara"].entries()) {
+    for (;;) {
+      const item = nextByCli(project, name, "evidence");
+      if (!item) break;
+      const real = item.options.filter((o) => !o.text.startsWith(TRICK));
+      const pick = item.task_id % 3 === 1 && real.length > 1 ? real[who] : real[0];
+      submitByCli(project, name, [{ task_id: item.task_id, selected: [pick.id], duration_ms: 8000 }]);
+    }
+  }
+}
+
+/** Ana answers every verification item but the last by the CLI; the last is left for the app. */
+function leaveOneVerification(project) {
+  for (;;) {
+    const item = nextByCli(project, "ana", "verify");
+    assert.ok(item, "the demo has verification items");
+    if (item.pace.total - item.pace.done <= 1) return;
+    submitByCli(project, "ana", [{ task_id: item.task_id, label: "contradicts", duration_ms: 5000 }]);
+  }
+}
+
+/** The demo project with a lead, Ana, and others' answers. */
+function workdayProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "maria", "--role", "lead"]);
+  for (const name of ["ana", "ben", "cara"]) cli(["annotators", project, "add", name]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+  for (const kind of ["refute", "verify", "label"]) cli(["tasks", project, "--kind", kind]);
+  othersAnswer(project);
+  leaveOneVerification(project);
+}
+
+const answers = (project) => JSON.parse(cli(["stats", project, "--json"])).annotations;
+
+/** On an evidence item at the current size: the action bar, Submit and every card in view. */
+async function assertFits(session, size) {
+  const bar = await assertInView(session, tid("action-bar"), `the action bar at ${size}`);
+  await assertInView(session, tid("submit"), `Submit at ${size}`);
+  await assertInView(session, tid("item-claim"), `the claim at ${size}`);
+  const cards = await session.findAll("[data-testid^='card-']");
+  assert.ok(cards.length >= 5, `${cards.length} candidates`);
+  for (let n = 1; n <= cards.length; n += 1) {
+    const r = await rectOf(session, tid(`card-${n}`));
+    assert.ok(r.top >= 0 && r.bottom <= bar.top + 1, `candidate ${n} at ${size} is hidden (bar at ${bar.top}): ${JSON.stringify(r)}`);
+  }
+}
+
+test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects the old query; light tour", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  let app;
+  let session;
+  try {
+    workdayProject(project);
+    app = await startApp(work, project);
+    session = await app.open();
+    await windowSize(session, 1280, 720);
+    await signInByKeys(session, "ana");
+    await session.keys("1");
+    await session.waitFor(tid("option-1"));
+    const first = await currentTask(session);
+
+    // Both sizes: everything of the item above the action bar, the bar in the window.
+    await assertFits(session, "1280×720");
+    await saveScreenshot(session, "compact/light-evidence-1280x720.png");
+    await windowSize(session, 1024, 640);
+    await assertFits(session, "1024×640");
+
+    // Type-ahead: 1 Enter 0 Enter in one burst answers the first item only; the "0" and
+    // the Enter reached the next item before it painted and were dropped.
+    const before = answers(project);
+    await session.keys(`1${Key.Enter}0${Key.Enter}`);
+    await session.until("the next item", async () => {
+      const task = await currentTask(session);
+      return task !== null && task !== first;
+    });
+    const second = await currentTask(session);
+    await session.waitFor(tid("keys-ignored"));
+    assert.equal(await session.attribute(await session.find(tid("no-evidence")), "aria-checked"), "false");
+    assert.equal(answers(project), before + 1, "only the item that was on screen was answered");
+    assert.equal(await currentTask(session), second, "the second item is still open");
+
+    // Esc keeps the selection and the comment; the same item brings them back.
+    await session.keys("2");
+    await session.until("option 2 checked", async () => (await session.attribute(await session.find(tid("option-2")), "aria-checked")) === "true");
+    await session.keys("c");
+    await session.keys("the second sentence has the year");
+    await session.keys(Key.Escape);
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("home"));
+    await session.keys("1");
+    await session.waitFor(tid("draft-restored"));
+    assert.equal(await currentTask(session), second);
+    assert.equal(await session.attribute(await session.find(tid("option-2")), "aria-checked"), "true");
+    assert.equal(await session.execute("return document.querySelector('[data-testid=comment]').value"), "the second sentence has the year");
+    assert.equal(answers(project), before + 1, "leaving an item sends nothing");
+
+    // "/" selects the old query, so typing replaces it.
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("home"));
+    await session.keys("/");
+    await session.keys(`lighthouse${Key.Enter}`);
+    await session.waitFor(tid("search-hit"));
+    await session.keys(Key.Escape);
+    await session.keys("/");
+    const [value, start, end, focused] = await session.execute(
+      "const i = document.querySelector('[data-testid=search-input]'); return [i.value, i.selectionStart, i.selectionEnd, document.activeElement === i];",
+    );
+    assert.deepEqual([value, start, end, focused], ["lighthouse", 0, "lighthouse".length, true]);
+    await session.keys("bicycle");
+    assert.equal(await session.execute("return document.querySelector('[data-testid=search-input]').value"), "bicycle");
+    await session.keys(Key.Escape);
+    // The query does not follow to another screen, nor to another person.
+    await session.keys("4");
+    await session.waitFor(tid("label-1"));
+    assert.equal(await session.execute("return document.querySelector('[data-testid=search-input]').value"), "");
+    await session.keys("/");
+    await session.keys("harbour");
+    await session.keys(Key.Escape);
+    await session.click(await session.find(tid("switch-person")));
+    await session.waitFor(tid("who-is-working"));
+    await signInByKeys(session, "ana");
+    assert.equal(await session.execute("return document.querySelector('[data-testid=search-input]').value"), "");
+
+    // The tour, light, at 1024×640.
+    await session.click(await session.find(tid("switch-person")));
+    await tour(session, "light", "ana", "maria");
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("the dark theme follows the system: a tour at 1024×640", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  let app;
+  let session;
+  try {
+    workdayProject(project);
+    app = await startApp(work, project, { GTK_THEME: "Adwaita:dark" });
+    session = await app.open();
+    await windowSize(session, 1024, 640);
+    assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
+    await tour(session, "dark", "ana", "maria");
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+// Written for this test: a bridge in an invented town, in Arabic, one context in Japanese
+// with an emoji, so right-to-left text, CJK and emoji all show.
+const ARABIC_DOC = {
+  id: "doc-ar-bridge",
+  title: "جسر النهر الجديد في مدينة الوادي",
+  text:
+    "افتُتح جسر النهر الجديد في مدينة الوادي في شهر مارس من عام 2019. " +
+    "يبلغ طول الجسر أربعمئة متر، ويعبره نحو عشرين ألف سيارة كل يوم. " +
+    "صمّم الجسر مهندسون من جامعة المدينة، واستغرق بناؤه ثلاث سنوات. " +
+    "قبل افتتاحه كان السكان يعبرون النهر بالعبّارة. " +
+    "تقول البلدية إن الجسر خفّض زمن الرحلة إلى وسط المدينة بنصف ساعة. " +
+    "يوجد على الجسر مسار للدراجات أيضاً.",
+};
+const ARABIC_CLAIMS = [
+  {
+    id: "ar-001",
+    claim: "افتُتح جسر النهر الجديد في مدينة الوادي عام 2019.",
+    context:
+      "نشرت صحيفة محلية تقريراً عن مشاريع البنية التحتية في المنطقة خلال العقد الأخير، وذكرت فيه الجسر الجديد بوصفه أكبر مشروع نفذته البلدية منذ تأسيسها، وأشارت إلى أن سكان الضفة الشرقية انتظروه سنوات طويلة.",
+    label: "SUPPORTED",
+    doc_ids: [ARABIC_DOC.id],
+    refuted: "افتُتح جسر النهر الجديد في مدينة الوادي عام 2009.",
+  },
+  {
+    id: "ar-002",
+    claim: "يعبر جسر النهر نحو عشرين ألف سيارة كل يوم.",
+    context: "نشرة البلدية 🚗 — 橋の交通量についての記事",
+    label: "SUPPORTED",
+    doc_ids: [ARABIC_DOC.id],
+  },
+];
+
+test("Arabic claims read right to left, with Japanese and emoji in their fonts", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "arabic.fdesk");
+  const claims = join(work, "claims.jsonl");
+  const docs = join(work, "documents.jsonl");
+  let app;
+  let session;
+  try {
+    writeFileSync(claims, ARABIC_CLAIMS.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    writeFileSync(docs, JSON.stringify(ARABIC_DOC) + "\n");
+    cli(["init", project]);
+    cli(["settings", project, "--set", "evidence_stance=supports"]);
+    cli(["import", project, claims, "--docs", docs]);
+    cli(["annotators", project, "add", "ana"]);
+    cli(["tasks", project, "--kind", "evidence"]);
+    cli(["tasks", project, "--kind", "verify"]);
+    app = await startApp(work, project);
+    session = await app.open();
+    await windowSize(session, 1024, 640);
+    await signInByKeys(session, "ana");
+    await session.keys("1");
+    await session.waitFor(tid("option-1"));
+    await itemReady(session);
+    const direction = (css) => session.execute("return getComputedStyle(document.querySelector(arguments[0])).direction", [css]);
+    assert.equal(await direction(tid("item-claim")), "rtl", "the claim");
+    // Each sentence by its own first strong letter: Arabic ones right to left, the English trick left to right.
+    const options = await session.execute(
+      "return [...document.querySelectorAll('[data-testid^=option-] .option-text')].map((e) => [e.textContent, getComputedStyle(e).direction])",
+    );
+    assert.ok(options.length >= 2, JSON.stringify(options));
+    for (const [text, dir] of options) assert.equal(dir, text.startsWith(TRICK) ? "ltr" : "rtl", text);
+    await session.keys("c");
+    await session.keys("تاريخ الافتتاح واضح");
+    assert.equal(await direction(tid("comment")), "rtl", "the comment box");
+    await session.execute("document.activeElement && document.activeElement.blur()");
+    await saveScreenshot(session, "compact/arabic-evidence.png");
+    await assertAccessible(session, "arabic evidence");
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("home"));
+    await session.keys("3");
+    await session.waitFor(tid("verify-1"));
+    await itemReady(session);
+    // The one changed word is marked on both claims.
+    assert.equal(await textOf(session, `${tid("item-claim")} mark.diff`), "2019.");
+    assert.equal(await textOf(session, `${tid("item-counter-claim")} mark.diff`), "2009.");
+    assert.equal(await direction(tid("item-counter-claim")), "rtl");
+    await saveScreenshot(session, "compact/arabic-verify.png");
+    await assertAccessible(session, "arabic verify");
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+});
