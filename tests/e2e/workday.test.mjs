@@ -247,14 +247,20 @@ test("Arabic claims read right to left, with Japanese and emoji in their fonts",
     await session.execute("document.activeElement && document.activeElement.blur()");
     await saveScreenshot(session, "compact/arabic-evidence.png");
     await assertAccessible(session, "arabic evidence");
+    // The next claim's context mixes Arabic, Japanese and an emoji: each in its own font.
+    const first = await currentTask(session);
+    await session.keys(`1${Key.Enter}`);
+    await session.until("the second Arabic claim", async () => (await currentTask(session)) !== first);
+    assert.match(await textOf(session, `${tid("item-context")} p`), /🚗.*橋/u);
+    await saveScreenshot(session, "compact/arabic-evidence-cjk-emoji.png");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
     await session.keys("3");
     await session.waitFor(tid("verify-1"));
     await itemReady(session);
     // The one changed word is marked on both claims.
-    assert.equal(await textOf(session, `${tid("item-claim")} mark.diff`), "2019.");
-    assert.equal(await textOf(session, `${tid("item-counter-claim")} mark.diff`), "2009.");
+    assert.equal(await textOf(session, `${tid("item-claim")} mark.diff`), "2019");
+    assert.equal(await textOf(session, `${tid("item-counter-claim")} mark.diff`), "2009");
     assert.equal(await direction(tid("item-counter-claim")), "rtl");
     await saveScreenshot(session, "compact/arabic-verify.png");
     await assertAccessible(session, "arabic verify");

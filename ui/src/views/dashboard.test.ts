@@ -73,6 +73,20 @@ describe("dashboard", () => {
     expect(q("majority-label-ana")).toBe("67% of 3");
     expect(q("activity-label-ben")).toContain("FLAGGED");
     expect(panel?.querySelector("polyline")?.getAttribute("points")?.split(" ")).toHaveLength(2);
+    // The chart's axes carry values: κ 0 and 1 on the left, the answers along the bottom.
+    const labels = [...(panel?.querySelectorAll(".spark-label") ?? [])].map((t) => t.textContent);
+    expect(labels).toEqual(["0", "1", "2", "6 answers"]);
+    // Labelling has no trick sentence: no trick columns, so no column of dashes.
+    const heads = [...(panel?.querySelectorAll("thead th") ?? [])].map((t) => t.textContent);
+    expect(heads).not.toContain("Trick failed");
+    expect(heads).not.toContain("Rejected");
+    expect(panel?.querySelector("[data-testid=activity-label-ana]")?.children).toHaveLength(heads.length);
+    // The heatmap is a table of rows to assistive technology.
+    expect(panel?.querySelectorAll(".heatmap > [role=row]")).toHaveLength(3);
+  });
+
+  it("keeps every heat colour readable with the ink printed on it", () => {
+    for (const v of [0, 0.3, 0.6, 0.61, 0.8, 1]) expect(heatColour(v).light).toBe(v > 0.6);
   });
 
   it("shows alpha with MASI distance for evidence and each annotator's rejected answers", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ExportPreview } from "../ipc";
-import { countRows, defaultOutPath, dropReasons, parseSeed, parseSplits, renderPreview } from "./export";
+import { countRows, defaultOutPath, dropReasons, loadSettings, parseSeed, parseSplits, renderPreview, saveSettings } from "./export";
 
 const preview: ExportPreview = {
   method: "majority",
@@ -57,5 +57,22 @@ describe("export helpers", () => {
     expect(root.querySelector("[data-testid=export-split-warnings]")?.textContent).toContain("split dev holds 0 of 3");
     expect(root.querySelector("[data-testid=export-rejected]")?.textContent).toContain("2 answers rejected");
     expect(root.querySelector("[data-testid=export-refutations]")?.textContent).toContain("1 superseded");
+  });
+});
+
+describe("export settings", () => {
+  it("are remembered per project and survive only when well formed", () => {
+    const store = new Map<string, string>();
+    const storage = {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+    } as unknown as Storage;
+    const settings = { format: "fever", method: "dawid-skene", splits: "80,10,10", seed: "7", flagged: true, out: "/data/gold.jsonl" };
+    expect(loadSettings("/a.fdesk", storage)).toBeNull();
+    saveSettings("/a.fdesk", settings, storage);
+    expect(loadSettings("/a.fdesk", storage)).toEqual(settings);
+    expect(loadSettings("/b.fdesk", storage)).toBeNull();
+    store.set("factdesk.export:/c.fdesk", "{not json");
+    expect(loadSettings("/c.fdesk", storage)).toBeNull();
   });
 });

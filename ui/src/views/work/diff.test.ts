@@ -28,9 +28,10 @@ describe("word diff", () => {
 
   it("renders marks as elements around text nodes only", () => {
     const root = document.createElement("p");
-    const { b } = wordDiff("a b c", "a x c");
+    const { b } = wordDiff("a b c.", "a x y.");
     root.append(...diffView(b, "added").map((c) => (typeof c === "string" ? document.createTextNode(c) : (c as Node))));
-    expect(root.textContent).toBe("a x c");
-    expect([...root.querySelectorAll("mark.diff-added")].map((m) => m.textContent)).toEqual(["x"]);
+    expect(root.textContent).toBe("a x y.");
+    // The full stop after the changed words is not part of the mark.
+    expect([...root.querySelectorAll("mark.diff-added")].map((m) => m.textContent)).toEqual(["x y"]);
   });
 });

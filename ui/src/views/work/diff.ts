@@ -69,9 +69,10 @@ export function wordDiff(a: string, b: string): { a: DiffPiece[]; b: DiffPiece[]
 export function diffView(pieces: DiffPiece[], side: "removed" | "added"): Child[] {
   return pieces.map((p) => {
     if (!p.changed) return p.text;
-    // Keep the surrounding spaces outside the mark, so only the words are highlighted.
-    const m = /^(\s*)(.*?)(\s*)$/su.exec(p.text);
-    const [lead, core, trail] = m ? [m[1], m[2], m[3]] : ["", p.text, ""];
+    // Spaces and punctuation around the words stay outside the mark, so only words are
+    // highlighted (a piece of punctuation alone is marked as it is).
+    const m = /^([\s\p{P}\p{S}]*)(.*?)([\s\p{P}\p{S}]*)$/su.exec(p.text);
+    const [lead, core, trail] = m && m[2] ? [m[1], m[2], m[3]] : ["", p.text, ""];
     return h("span", {}, lead, h("mark", { class: `diff diff-${side}`, testid: `diff-${side}` }, core), trail);
   });
 }
