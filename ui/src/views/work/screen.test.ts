@@ -79,6 +79,10 @@ describe("work screen", () => {
     mocked.submitAnswer.mockResolvedValue(ack(1));
     const { el, press } = await open();
     expect(q(el, "item-claim")?.textContent).toBe("claim 1");
+    // Each sentence is a Tab stop, and user text takes its direction from its own letters.
+    expect(q(el, "option-1")?.getAttribute("tabindex")).toBe("0");
+    expect(q(el, "item-claim")?.getAttribute("dir")).toBe("auto");
+    expect(q(el, "comment")?.getAttribute("dir")).toBe("auto");
     expect(el.querySelectorAll("mark.hit").length).toBe(3);
     press("2");
     press("3");
@@ -124,6 +128,13 @@ describe("work screen", () => {
     expect(q(el, "keys-ignored")?.textContent).toMatch(/3 keys pressed before this item showed were ignored/);
     press("2");
     expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("true");
+  });
+
+  it("lets Esc leave an item that has not painted yet: it answers nothing", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    const { press, home } = await open("evidence", { manual: true });
+    press("Escape");
+    expect(home).toHaveBeenCalled();
   });
 
   it("keeps the selection and comment as a draft on Esc and restores them on the same item", async () => {

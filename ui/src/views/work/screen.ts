@@ -367,7 +367,9 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     onKey(ev: KeyboardEvent): boolean {
       const action = keyAction(kind, ev.key, body?.count ?? 0);
       if (!action) return false;
-      if (gate.admit() && !busy) run(action);
+      // Esc and "?" answer nothing, so they need not wait for the item to paint.
+      const answers = action.type !== "escape" && action.type !== "help";
+      if ((!answers || gate.admit()) && !busy) run(action);
       return true;
     },
     shown(): void {
