@@ -116,6 +116,28 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
     assert.equal(await session.execute("return document.querySelector('[data-testid=comment]').value"), "the second sentence has the year");
     assert.equal(answers(project), before + 1, "leaving an item sends nothing");
 
+    // How long from Enter to the next item taking keys (the guard's 150 ms included),
+    // timed inside the page over five items.
+    await session.execute(`
+      window.__fdTimes = [];
+      let pressed = null;
+      document.addEventListener("keydown", (ev) => { if (ev.key === "Enter") pressed = performance.now(); }, true);
+      new MutationObserver(() => {
+        const w = document.querySelector("main.work");
+        if (pressed !== null && w && w.dataset.ready === "true") { window.__fdTimes.push(performance.now() - pressed); pressed = null; }
+      }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });`);
+    for (let i = 0; i < 5; i += 1) {
+      const task = await currentTask(session);
+      await session.keys("0");
+      await session.until("no evidence checked", async () => (await session.attribute(await session.find(tid("no-evidence")), "aria-checked")) === "true");
+      await session.keys(Key.Enter);
+      await session.until("the next item", async () => (await currentTask(session)) !== task);
+    }
+    const times = (await session.execute("return window.__fdTimes")).sort((a, b) => a - b);
+    assert.equal(times.length, 5, JSON.stringify(times));
+    assert.ok(times[0] >= 150, `an item took keys ${times[0]} ms after Enter, before the guard's 150 ms`);
+    t.diagnostic(`Enter to the next item taking keys, ms: ${times.map((x) => x.toFixed(0)).join(", ")} (median ${times[2].toFixed(0)})`);
+
     // "/" selects the old query, so typing replaces it.
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
