@@ -164,6 +164,29 @@ describe("work screen", () => {
     expect(q(again.el, "progress-done")?.textContent).toBe("5");
   });
 
+  it("keeps a written refutation and a chosen label as drafts too", async () => {
+    const drafts: Drafts = new Map();
+    const refute: Item = { ...evidence(7), kind: "refute", options: [] };
+    mocked.checkRefutation.mockResolvedValue([{ kind: "length", passed: true, message: "ok" }]);
+    mocked.nextItem.mockResolvedValueOnce({ item: refute, reason: null });
+    const writing = await open("refute", { drafts });
+    (q(writing.el, "refute-input") as HTMLInputElement).value = "claim 70";
+    writing.screen.leave?.();
+    expect(drafts.get(7)).toMatchObject({ text: "claim 70" });
+    mocked.nextItem.mockResolvedValueOnce({ item: refute, reason: null });
+    const back = await open("refute", { drafts });
+    expect((q(back.el, "refute-input") as HTMLInputElement).value).toBe("claim 70");
+
+    const label: Item = { ...evidence(8), kind: "label", options: [] };
+    mocked.nextItem.mockResolvedValueOnce({ item: label, reason: null });
+    const labelling = await open("label", { drafts });
+    labelling.press("3");
+    labelling.screen.leave?.();
+    mocked.nextItem.mockResolvedValueOnce({ item: label, reason: null });
+    const again = await open("label", { drafts });
+    expect(q(again.el, "label-3")?.getAttribute("aria-pressed")).toBe("true");
+  });
+
   it("keeps no draft of an untouched item", async () => {
     const drafts: Drafts = new Map();
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(6), reason: null });

@@ -10,7 +10,7 @@ import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
 import { KIND_TITLES, claimCard, contextStartsOpen, guidelines, helpView, progressView } from "./chrome";
 import { choiceBody } from "./choice";
-import { wordDiff, diffView } from "./diff";
+import { diffView, wordDiff } from "./diff";
 import { hasContent, type Drafts, type WorkDraft } from "./draft";
 import { evidenceBody } from "./evidence";
 import { KeyGate, READY_MS, afterPaint } from "./gate";
@@ -118,14 +118,18 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       "div",
       { class: "work-bar", testid: "action-bar" },
       status,
-      h("div", { class: "work-actions" }, comment,
       h(
-        "button",
-        { testid: "previous", title: "Your previous item (Backspace)", onclick: () => void previous() },
-        "Previous ",
-        h("kbd", { class: "glyph" }, "⌫"),
+        "div",
+        { class: "work-actions" },
+        comment,
+        h(
+          "button",
+          { testid: "previous", title: "Your previous item (Backspace)", onclick: () => void previous() },
+          "Previous ",
+          h("kbd", { class: "glyph" }, "⌫"),
+        ),
+        submitButton,
       ),
-      submitButton),
     );
   }
 
@@ -310,8 +314,9 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         if (prev) {
           keepDraft();
           show(prev, null);
+        } else {
+          say("There is no earlier item of this kind.");
         }
-        else say("There is no earlier item of this kind.");
       } catch (e) {
         deps.fail(e);
       }
