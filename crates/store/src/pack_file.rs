@@ -3,6 +3,7 @@
 //! file itself is `pack_store`.
 
 use crate::Result;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -88,7 +89,7 @@ pub fn release(conn: &Connection, id: &str) -> Result<u64> {
 pub fn open_tasks(
     conn: &Connection,
     annotator_id: i64,
-    kind: Option<&str>,
+    kind: Option<TaskKind>,
     now: i64,
     limit: u64,
 ) -> Result<Vec<crate::tasks::TaskRow>> {
@@ -104,16 +105,10 @@ pub fn open_tasks(
                  AND a.state = 'reserved' AND (a.expires_at IS NULL OR a.expires_at > ?3)) < t.overlap
          ORDER BY t.kind, t.shuffle_key, t.id LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![annotator_id, kind, now, limit as i64], |r| {
-        Ok(crate::tasks::TaskRow {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            claim_id: r.get(2)?,
-            overlap: r.get(3)?,
-            trick_slot: r.get(4)?,
-            answered: r.get(5)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![annotator_id, kind.map(TaskKind::as_str), now, limit as i64],
+        crate::tasks::from_row,
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -2,12 +2,15 @@
 //! and the seed, with agreement and provenance; a dataset card beside the file; and the
 //! preview (counts only) the app shows before writing.
 
+use super::answer::Outcome;
 use super::family;
-use super::outcome::{Aggregation, Outcome, TaskOutcome};
+use super::outcome::{Aggregation, TaskOutcome};
 use super::{split_names, GoldMethod, GoldRequest};
 use crate::settings::Settings;
 use crate::tasks::{ineligible, SkipReason, TaskKind};
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::answer::Judgement;
+use factdesk_core::claim::Label;
 use factdesk_core::claim::RefutationState;
 use factdesk_core::gold::split_of;
 use factdesk_store::{tasks, ClaimRow};
@@ -74,7 +77,7 @@ pub struct Provenance {
 pub struct GoldLine {
     pub id: String,
     pub claim: String,
-    pub label: String,
+    pub label: Label,
     pub evidence: Vec<GoldEvidence>,
     pub context: Option<String>,
     pub source_url: Option<String>,
@@ -171,10 +174,9 @@ impl Project {
             by_claim.insert((t.kind, t.claim_id), t);
         }
         let conn = self.store.conn();
-        let with_evidence_task: HashSet<i64> =
-            tasks::claims_with(conn, TaskKind::Evidence.as_str())?
-                .into_iter()
-                .collect();
+        let with_evidence_task: HashSet<i64> = tasks::claims_with(conn, TaskKind::Evidence)?
+            .into_iter()
+            .collect();
         let no_evidence_task: HashMap<i64, SkipReason> =
             ineligible(conn, TaskKind::Evidence, false, &settings)?
                 .into_iter()
@@ -193,9 +195,11 @@ impl Project {
             let refutation_only = !with_evidence_task.contains(&claim.id);
             let label_task = by_claim.get(&(TaskKind::Label, claim.id)).copied();
             let label = match label_task.map(|t| &t.outcome) {
-                Some(Outcome::Label { label }) => Some(label.clone()),
+                Some(Outcome::Label {
+                    label: Judgement::Label(label),
+                }) => Some(*label),
                 Some(_) => None,
-                None => claim.label.clone(),
+                None => claim.label,
             };
             let evidence = match task.map(|t| &t.outcome) {
                 Some(Outcome::Evidence { sentences }) => self.evidence(sentences)?,
@@ -226,8 +230,8 @@ impl Project {
                 }
                 (None, _) if label_task.is_some() => Some("no strict majority on the label".into()),
                 (None, _) => Some("no label".into()),
-                (Some(l), _) if l == "FAILED" => Some("labelled FAILED".into()),
-                (Some(l), _) if l == "NOT ENOUGH INFO" => None,
+                (Some(Label::Failed), _) => Some("labelled FAILED".into()),
+                (Some(Label::NotEnoughInfo), _) => None,
                 (_, Some(Outcome::NoEvidence)) => {
                     Some("a majority found no evidence among the candidates".into())
                 }
@@ -247,12 +251,13 @@ impl Project {
                 continue;
             }
             dropped.extend(family_dropped);
-            let label = label.unwrap_or_default();
+            // Every claim without a label was dropped above.
+            let Some(label) = label else { continue };
             let deciding = task.or(label_task);
             lines.push(GoldLine {
                 id: claim.ext_id.clone(),
                 claim: claim.text.clone(),
-                label: label.clone(),
+                label,
                 evidence: evidence.clone(),
                 context: claim.context.clone(),
                 source_url: claim.source_url.clone(),
@@ -264,12 +269,12 @@ impl Project {
                 row_id: claim.id,
             });
             for (child, verify) in family {
-                let child_label = child.label.clone().unwrap_or_else(|| "REFUTED".into());
+                let child_label = child.label.unwrap_or(Label::Refuted);
                 lines.push(GoldLine {
                     id: child.ext_id.clone(),
                     claim: child.text.clone(),
                     // A supported claim's gold evidence refutes its accepted refutations.
-                    evidence: if label == "SUPPORTED" {
+                    evidence: if label == Label::Supported {
                         evidence.clone()
                     } else {
                         Vec::new()
@@ -400,7 +405,7 @@ fn preview(
     let mut per_split: BTreeMap<String, u64> = names.iter().map(|n| (n.clone(), 0)).collect();
     let mut shares = Vec::new();
     for l in lines {
-        *per_label.entry(l.label.clone()).or_insert(0) += 1;
+        *per_label.entry(l.label.as_str().to_string()).or_insert(0) += 1;
         *per_split.entry(l.split.clone()).or_insert(0) += 1;
         shares.extend(l.agreement.share_agreeing);
     }
@@ -424,10 +429,10 @@ fn preview(
 /// A FEVER-shaped line: FEVER's field names and labels; one evidence set holding every
 /// gold sentence as [annotation id, evidence id, page, sentence id].
 fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
-    let label = match l.label.as_str() {
-        "SUPPORTED" => "SUPPORTS",
-        "REFUTED" => "REFUTES",
-        _ => "NOT ENOUGH INFO",
+    let label = match l.label {
+        Label::Supported => "SUPPORTS",
+        Label::Refuted => "REFUTES",
+        Label::NotEnoughInfo | Label::Failed => "NOT ENOUGH INFO",
     };
     let evidence = if l.evidence.is_empty() {
         serde_json::json!([[[l.task_id, null, null, null]]])

@@ -2,7 +2,9 @@
 //! the others may not, why a claim got no work at all, and how far the splits landed from
 //! the sizes asked for.
 
-use super::outcome::{Outcome, TaskOutcome};
+use super::answer::Outcome;
+use super::outcome::TaskOutcome;
+use factdesk_core::answer::{Judgement, Verdict};
 use factdesk_core::claim::RefutationState;
 use factdesk_store::ClaimRow;
 use std::collections::BTreeMap;
@@ -31,10 +33,12 @@ pub(crate) fn refutation_verdict(
         }
     }
     match verify.map(|v| &v.outcome) {
-        Some(Outcome::Label { label }) if label == "contradicts" => Ok(()),
-        Some(Outcome::Label { label }) if label == "does_not_contradict" => {
-            Err("verified as not contradicting its original claim".into())
-        }
+        Some(Outcome::Label {
+            label: Judgement::Verdict(Verdict::Contradicts),
+        }) => Ok(()),
+        Some(Outcome::Label {
+            label: Judgement::Verdict(Verdict::DoesNotContradict),
+        }) => Err("verified as not contradicting its original claim".into()),
         Some(Outcome::Label { label }) => Err(format!("verified as {label}")),
         Some(_) => Err("no strict majority on verification".into()),
         None if child.refutation_state.is_some() => {

@@ -69,7 +69,7 @@ impl Project {
         let open = pack_file::open_tasks(
             self.store.conn(),
             annotator.id,
-            req.kind.map(TaskKind::as_str),
+            req.kind,
             now,
             req.count.max(1) * 2,
         )?;
@@ -146,7 +146,7 @@ impl Project {
             if chosen.len() as u64 >= count {
                 break;
             }
-            if t.kind != "evidence" || !self.store.candidates(t.claim_id)?.is_empty() {
+            if t.kind != TaskKind::Evidence || !self.store.candidates(t.claim_id)?.is_empty() {
                 chosen.push(t);
             }
         }
