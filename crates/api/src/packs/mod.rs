@@ -108,7 +108,7 @@ impl Project {
 
 /// The manifest and signature of a pack file, or `None` if it is not one.
 fn read_manifest(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     path: &Path,
 ) -> Result<Option<(Manifest, String, String)>> {
     let Some((text, signature)) = factdesk_store::pack_store::manifest(conn)? else {
