@@ -13,7 +13,7 @@ pub struct PackRow {
     pub id: String,
     pub annotator_id: i64,
     pub annotator: String,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     pub items: i64,
     pub created_at: i64,
     pub expires_at: i64,
@@ -24,11 +24,16 @@ pub struct PackRow {
 const PACK_COLUMNS: &str = "p.id, p.annotator_id, a.name, p.kind, p.items, p.created_at, p.expires_at, p.returned_at, p.merged";
 
 fn pack_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackRow> {
+    let id: String = r.get(0)?;
+    let kind = match r.get_ref(3)? {
+        rusqlite::types::ValueRef::Null => None,
+        _ => Some(crate::typed::kind_of(r, 3, || format!("pack {id}"))?),
+    };
     Ok(PackRow {
-        id: r.get(0)?,
+        id,
         annotator_id: r.get(1)?,
         annotator: r.get(2)?,
-        kind: r.get(3)?,
+        kind,
         items: r.get(4)?,
         created_at: r.get(5)?,
         expires_at: r.get(6)?,
@@ -41,7 +46,7 @@ fn pack_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackRow> {
 pub fn insert(conn: &Connection, p: &PackRow) -> Result<()> {
     conn.execute(
         "INSERT INTO packs (id, annotator_id, kind, items, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![p.id, p.annotator_id, p.kind, p.items, p.created_at, p.expires_at],
+        params![p.id, p.annotator_id, p.kind.map(TaskKind::as_str), p.items, p.created_at, p.expires_at],
     )?;
     Ok(())
 }

@@ -499,7 +499,7 @@ tasks: Array<number>,
  */
 digest: string, issued_at: number, expires_at: number, };
 
-export type PackSummary = { id: string, annotator: string, kind: string | null, items: number, created_at: number, expires_at: number, returned_at: number | null, 
+export type PackSummary = { id: string, annotator: string, kind: TaskKind | null, items: number, created_at: number, expires_at: number, returned_at: number | null, 
 /**
  * Answers merged from this pack.
  */

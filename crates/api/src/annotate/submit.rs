@@ -220,15 +220,7 @@ impl Project {
         // From here to the commit is one write transaction: the earlier answer, the
         // item's room and the new row are read and written with no other writer between.
         let tx = self.store.transaction()?;
-        if tasks::is_closed(&tx, task.id)? {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!(
-                    "task {} is closed: the refutation it verifies was rejected or replaced",
-                    task.id
-                ),
-            ));
-        }
+        refuse_closed(&tx, task.id)?;
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
         let person = factdesk_store::annotators::get(&tx, annotator.id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
@@ -240,15 +232,7 @@ impl Project {
         if needs_room {
             ensure_room(&tx, &task, annotator.id, earlier.is_none(), origin, now)?;
         }
-        // A pack's answer without a measured time has none: the time since the pack was
-        // issued says nothing about the item.
-        let duration = match (answer.duration_ms, origin) {
-            (Some(ms), _) => Some(ms),
-            (None, Origin::Pack { .. }) => None,
-            (None, Origin::Live) => {
-                assignments::reserved_at(&tx, task.id, annotator.id)?.map(|at| now - at)
-            }
-        };
+        let duration = duration(&tx, answer, origin, annotator.id, now)?;
         let uuid = uuid::Uuid::new_v4().to_string();
         let id = annotations::insert(
             &tx,
@@ -328,6 +312,38 @@ impl Project {
             Shaped::Response(response) => Ok((response, false)),
         }
     }
+}
+
+/// Refuses an answer to a closed task.
+fn refuse_closed(tx: &factdesk_store::Transaction<'_>, task_id: i64) -> Result<()> {
+    if tasks::is_closed(tx, task_id)? {
+        return Err(Error::new(
+            ErrorCode::Conflict,
+            format!(
+                "task {task_id} is closed: the refutation it verifies was rejected or replaced"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The time the answer took: as the client measured it, else since the item was
+/// reserved. A pack's answer without a measured time has none: the time since the pack
+/// was issued says nothing about the item.
+fn duration(
+    tx: &factdesk_store::Transaction<'_>,
+    answer: &Answer,
+    origin: Origin<'_>,
+    annotator_id: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    Ok(match (answer.duration_ms, origin) {
+        (Some(ms), _) => Some(ms),
+        (None, Origin::Pack { .. }) => None,
+        (None, Origin::Live) => {
+            assignments::reserved_at(tx, answer.task_id, annotator_id)?.map(|at| now - at)
+        }
+    })
 }
 
 /// Refuses an answer that needs a place on a task with none left for the annotator: a

@@ -103,7 +103,7 @@ impl Project {
                     id: pack_id.clone(),
                     annotator_id: annotator.id,
                     annotator: annotator.name.clone(),
-                    kind: req.kind.map(|k| k.as_str().to_string()),
+                    kind: req.kind,
                     items: issued.len() as i64,
                     created_at: now,
                     expires_at,
@@ -213,7 +213,7 @@ impl Project {
                 &PackItemRow {
                     position: position as i64 + 1,
                     task_id: i.pack_task_id,
-                    kind: i.item.kind.as_str().to_string(),
+                    kind: i.item.kind,
                     item: json(&i.item)?,
                 },
             )?;

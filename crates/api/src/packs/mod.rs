@@ -65,7 +65,7 @@ pub struct PackIssued {
 pub struct PackSummary {
     pub id: String,
     pub annotator: String,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     pub items: u64,
     pub created_at: i64,
     pub expires_at: i64,

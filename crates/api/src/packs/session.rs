@@ -105,7 +105,7 @@ impl PackSession {
     fn items_of(&self, kind: TaskKind) -> Result<Vec<PackItemRow>> {
         Ok(pack_store::items(self.file.conn())?
             .into_iter()
-            .filter(|i| i.kind == kind.as_str())
+            .filter(|i| i.kind == kind)
             .collect())
     }
 
