@@ -174,3 +174,29 @@ fn a_damaged_answer_is_an_error_naming_its_row() {
     );
     assert!(err.message.contains("damaged-0001"), "{}", err.message);
 }
+
+#[test]
+fn an_unknown_task_kind_is_an_error_naming_its_task() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let conn = must(rusqlite::Connection::open(&path));
+    // Only a damaged file or a newer Factdesk gets past the schema's check.
+    must(conn.pragma_update(None, "ignore_check_constraints", true));
+    must(conn.execute(
+        "INSERT INTO tasks (kind, claim_id, overlap, shuffle_key, created_at)
+         SELECT 'rewrite', id, 1, 0, 1 FROM claims ORDER BY id LIMIT 1",
+        [],
+    ));
+    let id = conn.last_insert_rowid();
+    let err = must(
+        factdesk_store::tasks::get(&conn, id)
+            .map(|_| ())
+            .err()
+            .ok_or("an unknown kind was read"),
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!("task {id}")) && message.contains("\"rewrite\""),
+        "{message}"
+    );
+}

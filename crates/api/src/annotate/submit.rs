@@ -13,7 +13,9 @@ use factdesk_store::{assignments, tasks, ClaimRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// An answer as the annotator's side sends it (one JSON line of `factdesk submit`).
+/// An answer as the annotator's side sends it (one JSON line of `factdesk submit`, a
+/// pack's answer, the app's IPC). [`check_shape`] turns it into the typed answer that is
+/// stored; nothing reads this shape after that.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default, deny_unknown_fields)]
 pub struct Answer {
