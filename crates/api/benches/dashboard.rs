@@ -11,6 +11,8 @@ use factdesk_api::dashboard::DashboardState;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{NoProgress, Project, SystemClock};
+use factdesk_core::answer::{Response, Selection};
+use factdesk_core::claim::Label;
 use factdesk_store::annotations::{insert, NewAnnotation};
 use factdesk_store::feed::candidate_ids;
 use std::collections::HashMap;
@@ -21,10 +23,10 @@ mod common;
 use common::{percentile, sentence, Lcg};
 
 const NAMES: [&str; 5] = ["ana", "ben", "caro", "dev", "eli"];
-const LABELS: [&str; 3] = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+const LABELS: [Label; 3] = [Label::Supported, Label::Refuted, Label::NotEnoughInfo];
 
 /// A label answer that agrees with the item's "true" label four times in five.
-fn label(rng: &mut Lcg, truth: usize) -> &'static str {
+fn label(rng: &mut Lcg, truth: usize) -> Label {
     if rng.next().is_multiple_of(5) {
         LABELS[(rng.next() % 3) as usize]
     } else {
@@ -114,9 +116,11 @@ struct Task {
 impl Task {
     /// An answer that mostly agrees with the item's "truth": the label, or for evidence
     /// the first candidate (truth 0), the first two (1), or none (2).
-    fn answer(&self, rng: &mut Lcg, truth: usize) -> String {
+    fn answer(&self, rng: &mut Lcg, truth: usize) -> Response {
         let Some(candidates) = &self.candidates else {
-            return serde_json::json!({"label": label(rng, truth)}).to_string();
+            return Response::Label {
+                label: label(rng, truth),
+            };
         };
         let truth = if rng.next().is_multiple_of(5) {
             (rng.next() % 3) as usize
@@ -124,7 +128,12 @@ impl Task {
             truth
         };
         let selected: Vec<i64> = candidates.iter().take([1, 2, 0][truth]).copied().collect();
-        serde_json::json!({"selected": selected, "no_evidence": selected.is_empty()}).to_string()
+        let selection = if selected.is_empty() {
+            Selection::NoEvidence
+        } else {
+            Selection::sentences(selected)
+        };
+        Response::Evidence { selection }
     }
 }
 
@@ -154,7 +163,7 @@ fn write(
     conn: &rusqlite::Connection,
     task: i64,
     who: i64,
-    answer: &str,
+    response: &Response,
     supersedes: Option<i64>,
     at: i64,
     uuid: &str,
@@ -165,7 +174,7 @@ fn write(
             uuid,
             task_id: task,
             annotator_id: who,
-            answer,
+            response,
             comment: None,
             trick_failed: false,
             duration_ms: Some(3_500),

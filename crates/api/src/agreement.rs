@@ -8,6 +8,7 @@ use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
     compute_all, pairs, AgreementOptions, Label, MetricValue, PairKappa, Rating, RatingTable,
 };
+use factdesk_core::answer::Response;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -181,7 +182,7 @@ impl Project {
             .collect();
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
         let conn = self.store.conn();
-        let answers = factdesk_store::annotations::current_of_kind(conn, kind.as_str())?;
+        let answers = factdesk_store::annotations::current_of_kind(conn, kind)?;
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
@@ -194,21 +195,13 @@ impl Project {
             let task = self.task(a.task_id)?;
             let item = format!("task-{}", task.id);
             claims.entry(task.claim_id).or_insert_with(|| item.clone());
-            let label = match kind {
-                TaskKind::Evidence => Label::Set(
-                    a.answer["selected"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|v| v.as_i64())
-                        .map(|id| id.to_string())
-                        .collect(),
-                ),
-                TaskKind::Refute => continue,
-                TaskKind::Verify | TaskKind::Label => match a.answer["label"].as_str() {
-                    Some(l) => Label::Category(l.to_string()),
-                    None => Label::Missing,
-                },
+            let label = match &a.answer.response {
+                Response::Evidence { selection } => {
+                    Label::Set(selection.ids().iter().map(i64::to_string).collect())
+                }
+                Response::Refute { .. } => continue,
+                Response::Verify { verdict } => Label::Category(verdict.as_str().to_string()),
+                Response::Label { label } => Label::Category(label.as_str().to_string()),
             };
             ratings.push(Rating {
                 item,
@@ -249,9 +242,7 @@ impl Project {
     pub fn kinds_with_answers(&self) -> Result<Vec<TaskKind>> {
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
-            if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?
-                .is_empty()
-            {
+            if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?.is_empty() {
                 out.push(kind);
             }
         }

@@ -120,8 +120,8 @@ pub struct DashboardState {
     intervals: Option<Intervals>,
 }
 
-fn kind_slot(kind: &str) -> Option<usize> {
-    KINDS.iter().position(|k| k.as_str() == kind)
+fn kind_slot(kind: TaskKind) -> Option<usize> {
+    KINDS.iter().position(|&k| k == kind)
 }
 
 impl DashboardState {
@@ -163,11 +163,9 @@ impl DashboardState {
     /// Files one row as the current answer of its (task, annotator); returns the key to
     /// apply to the tallies.
     fn read(&mut self, project: &Project, row: FeedRow) -> Result<Option<(i64, i64)>> {
-        let Some(slot) = kind_slot(&row.kind) else {
+        let Some(slot) = kind_slot(row.kind) else {
             return Ok(None);
         };
-        let answer: serde_json::Value =
-            serde_json::from_str(&row.answer).unwrap_or(serde_json::Value::Null);
         let label = if KINDS[slot] == TaskKind::Evidence {
             if !self.kinds[slot].tasks.contains_key(&row.task_id) {
                 let ids = self.candidates_of(project, row.claim_id)?;
@@ -185,15 +183,12 @@ impl DashboardState {
                     },
                 );
             }
-            let mut selected: Vec<i64> = answer["selected"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|v| v.as_i64())
-                .collect();
-            selected.sort_unstable();
-            selected.dedup();
-            Parsed::Selected(selected)
+            Parsed::Selected(
+                row.answer
+                    .selection()
+                    .map(|s| s.ids().to_vec())
+                    .unwrap_or_default(),
+            )
         } else {
             let state = &mut self.kinds[slot];
             if !state.tasks.contains_key(&row.task_id) {
@@ -207,9 +202,12 @@ impl DashboardState {
                     },
                 );
             }
-            Parsed::Category(answer["label"].as_str().map(|l| {
+            Parsed::Category(row.answer.judgement().map(|j| {
                 let next = state.categories.len() as u32;
-                *state.categories.entry(l.to_string()).or_insert(next)
+                *state
+                    .categories
+                    .entry(j.as_str().to_string())
+                    .or_insert(next)
             }))
         };
         let next = self.index.len() as u32;

@@ -108,9 +108,21 @@ impl From<factdesk_store::Error> for Error {
             | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
-            S::Corrupt(_) | S::Sqlite(_) | S::Json(_) | S::Index(_) => ErrorCode::Database,
+            S::Corrupt(_)
+            | S::Sqlite(_)
+            | S::Json(_)
+            | S::Index(_)
+            | S::UnknownTaskKind { .. }
+            | S::BadAnswer { .. }
+            | S::BadValue { .. } => ErrorCode::Database,
         };
         Error::new(code, e.to_string())
+    }
+}
+
+impl From<factdesk_core::task::UnknownTaskKind> for Error {
+    fn from(e: factdesk_core::task::UnknownTaskKind) -> Error {
+        Error::new(ErrorCode::InvalidInput, e.to_string())
     }
 }
 

@@ -31,7 +31,7 @@ pub(crate) fn write(conn: &Connection, settings: &Settings, w: &Written<'_>) -> 
     if let Some(earlier) = w.supersedes {
         if let Some((old, _)) = tx::written_in(conn, earlier)? {
             tx::set_refutation_state(conn, old, RefutationState::Superseded)?;
-            tasks::close(conn, TaskKind::Verify.as_str(), old, w.now)?;
+            tasks::close(conn, TaskKind::Verify, old, w.now)?;
         }
     }
     let state = if reviews::accepted_count(conn, w.writer_id)?
@@ -74,13 +74,13 @@ pub(crate) fn open_verification(
     claim_id: i64,
     now: i64,
 ) -> Result<()> {
-    if tasks::reopen(conn, TaskKind::Verify.as_str(), claim_id)? {
+    if tasks::reopen(conn, TaskKind::Verify, claim_id)? {
         return Ok(());
     }
     tasks::insert(
         conn,
         &tasks::NewTask {
-            kind: TaskKind::Verify.as_str(),
+            kind: TaskKind::Verify,
             claim_id,
             overlap: settings.overlap,
             trick_slot: None,

@@ -79,7 +79,7 @@ impl Project {
                 refutation::open_verification(&tx, &settings, claim_id, now)?;
             } else {
                 tx::set_refutation_state(&tx, claim_id, RefutationState::Rejected)?;
-                tasks::close(&tx, TaskKind::Verify.as_str(), claim_id, now)?;
+                tasks::close(&tx, TaskKind::Verify, claim_id, now)?;
             }
         }
         tx.commit()?;

@@ -91,7 +91,7 @@ fn statistic(metric: &str, m: &MetricValue) -> Statistic {
 fn study_of(row: StudyRow) -> Study {
     Study {
         id: row.id,
-        kind: TaskKind::from_db(&row.kind),
+        kind: row.kind,
         sample_size: row.sample_size,
         seed: row.seed,
         created_at: row.created_at,
@@ -161,7 +161,7 @@ impl Project {
             None => self.settings()?.seed,
         };
         let now = self.clock.now_ms();
-        let kind = req.kind.as_str();
+        let kind = req.kind;
         let tx = self.store.transaction()?;
         // Read inside the write transaction: a study drawn at the same time elsewhere
         // cannot take the same tasks.
@@ -194,7 +194,12 @@ impl Project {
             studies::add_item(&tx, id, task, member_ids.len() as u32)?;
         }
         tx.commit()?;
-        tracing::info!(study = id, kind, sample = req.sample, "study drawn");
+        tracing::info!(
+            study = id,
+            kind = kind.as_str(),
+            sample = req.sample,
+            "study drawn"
+        );
         self.studies()?
             .into_iter()
             .find(|s| s.id == id)

@@ -6,62 +6,11 @@ use factdesk_core::seeded::Seeded;
 use factdesk_core::{text, trick};
 use factdesk_store::tasks::{self, Ineligible, NewTask};
 use factdesk_store::tricks;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::collections::HashSet;
 use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum TaskKind {
-    /// Pick the evidence among a claim's candidates (and a hidden trick).
-    Evidence,
-    /// Write a refuted version of a short claim.
-    Refute,
-    /// Judge whether a counter-claim contradicts its original.
-    Verify,
-    /// Label a claim against its evidence.
-    Label,
-}
-
-impl TaskKind {
-    pub const ALL: [TaskKind; 4] = [
-        TaskKind::Evidence,
-        TaskKind::Refute,
-        TaskKind::Verify,
-        TaskKind::Label,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::Evidence => "evidence",
-            TaskKind::Refute => "refute",
-            TaskKind::Verify => "verify",
-            TaskKind::Label => "label",
-        }
-    }
-
-    pub(crate) fn from_db(s: &str) -> TaskKind {
-        TaskKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .unwrap_or(TaskKind::Label)
-    }
-}
-
-impl std::str::FromStr for TaskKind {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<TaskKind> {
-        TaskKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| {
-                Error::new(
-                    ErrorCode::InvalidInput,
-                    format!("unknown task kind {s:?}: use evidence, refute, verify or label"),
-                )
-            })
-    }
-}
+pub use factdesk_core::task::TaskKind;
 
 /// What creating tasks did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -141,7 +90,7 @@ pub(crate) fn ineligible(
     settings: &Settings,
 ) -> Result<Vec<(i64, String, SkipReason)>> {
     let mut out: Vec<(i64, String, SkipReason)> =
-        tasks::ineligible_claims(conn, kind.as_str(), include_children)?
+        tasks::ineligible_claims(conn, kind, include_children)?
             .into_iter()
             .map(|(id, ext_id, _, why)| (id, ext_id, SkipReason::from_store(why)))
             .collect();
@@ -253,7 +202,7 @@ impl Project {
         let conn = self.store.conn();
         let mut out = Vec::new();
         for kind in TaskKind::ALL {
-            if tasks::count(conn, kind.as_str())? == 0 {
+            if tasks::count(conn, kind)? == 0 {
                 continue;
             }
             for group in grouped(ineligible(conn, kind, false, &settings)?, &settings) {
@@ -311,7 +260,7 @@ impl Project {
         let tx = self.store.transaction()?;
         // Read inside the write transaction, so the eligible and the skipped claims are
         // of one moment.
-        let claims = tasks::eligible_claims(&tx, kind.as_str(), include_children)?;
+        let claims = tasks::eligible_claims(&tx, kind, include_children)?;
         let skipped = ineligible(&tx, kind, include_children, &settings)?;
         let mut report = TasksReport {
             kind,
@@ -339,7 +288,7 @@ impl Project {
             let created = tasks::insert(
                 &tx,
                 &NewTask {
-                    kind: kind.as_str(),
+                    kind,
                     claim_id,
                     overlap,
                     trick_slot,

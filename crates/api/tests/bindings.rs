@@ -24,6 +24,8 @@ use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
 use factdesk_api::study::{Study, StudyAgreement, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
+use factdesk_core::answer::{Judgement, Response, Verdict};
+use factdesk_core::claim::Label;
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -53,6 +55,10 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Person::decl(cfg),
         Annotator::decl(cfg),
         TaskKind::decl(cfg),
+        Label::decl(cfg),
+        Verdict::decl(cfg),
+        Judgement::decl(cfg),
+        Response::decl(cfg),
         TasksReport::decl(cfg),
         SkipReason::decl(cfg),
         SkippedClaims::decl(cfg),
@@ -100,6 +106,20 @@ fn declarations(cfg: &Config) -> Vec<String> {
     ]
 }
 
+/// Every value of the enums the UI lists (buttons, keys), in core's order: the UI takes
+/// them from here, so a new label or verdict reaches it with no second list to edit.
+fn lists() -> Vec<String> {
+    fn list<T: serde::Serialize>(name: &str, ty: &str, values: &[T]) -> String {
+        let values = serde_json::to_string(values).unwrap_or_else(|e| panic!("{e}"));
+        format!("export const {name}: readonly {ty}[] = {values};\n")
+    }
+    vec![
+        list("TASK_KINDS", "TaskKind", &TaskKind::ALL),
+        list("LABELS", "Label", &Label::ALL),
+        list("VERDICTS", "Verdict", &Verdict::ALL),
+    ]
+}
+
 fn render() -> String {
     // JSON numbers, not bigint: counts and ids stay far below 2^53.
     let cfg = Config::default().with_large_int("number");
@@ -108,6 +128,10 @@ fn render() -> String {
         out.push_str("\nexport ");
         out.push_str(decl.trim());
         out.push('\n');
+    }
+    out.push('\n');
+    for list in lists() {
+        out.push_str(&list);
     }
     out
 }

@@ -117,7 +117,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
         .iter()
         .find(|a| a.annotator == "caro")
         .unwrap_or_else(|| panic!("caro's answer"));
-    assert!(caro.trick_failed && caro.answer["selected"] == serde_json::json!([]));
+    assert!(caro.trick_failed && caro.answer.selection().is_some_and(|s| s.ids().is_empty()));
 
     let queue = ok(p.adjudication_queue("lead", &req));
     assert_eq!(queue.len(), 1, "only the first claim is disputed");
@@ -200,7 +200,7 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         .find(|l| l.row_id == claim_id)
         .unwrap_or_else(|| panic!("the decided claim was not exported"));
     // Regression: only a decision on the evidence task reached the provenance.
-    assert_eq!(line.label, "REFUTED");
+    assert_eq!(line.label.as_str(), "REFUTED");
     assert_eq!(line.provenance.method, "lead-decision");
     assert_eq!(line.provenance.lead.as_deref(), Some("lead"));
     assert_eq!(

@@ -7,6 +7,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::gold::GoldRequest;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
+use factdesk_core::claim::Label;
 use std::collections::BTreeMap;
 
 mod common;
@@ -211,13 +212,13 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     exported.sort();
     assert_eq!(exported, live);
     for l in lines.iter().filter(|l| l.parent_id.is_some()) {
-        assert_eq!(l.label, "REFUTED");
+        assert_eq!(l.label, Label::Refuted);
         let parent = lines
             .iter()
             .find(|p| Some(&p.id) == l.parent_id.as_ref())
             .unwrap_or_else(|| panic!("{} exported without its parent", l.id));
         assert_eq!(parent.split, l.split);
-        assert_eq!(parent.label, "SUPPORTED");
+        assert_eq!(parent.label, Label::Supported);
         assert_eq!(l.agreement.answers, 3);
     }
     let counts: BTreeMap<&str, u64> = preview

@@ -475,12 +475,12 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
                     .find(|x| &x.id == parent)
                     .unwrap_or_else(|| panic!("{} exported without its parent", l.id));
                 assert_eq!(l.split, parent.split, "{}", l.id);
-                assert_eq!(l.label, "REFUTED");
+                assert_eq!(l.label.as_str(), "REFUTED");
                 assert!(l.evidence.is_empty());
                 assert_eq!(l.agreement.answers, 3);
             }
             None => {
-                assert_eq!(l.label, "SUPPORTED");
+                assert_eq!(l.label.as_str(), "SUPPORTED");
                 assert!(lines.iter().any(|c| c.parent_id.as_ref() == Some(&l.id)));
             }
         }

@@ -4,6 +4,7 @@
 //! values back, so every function is deterministic and cheap to test.
 
 pub mod agreement;
+pub mod answer;
 pub mod checks;
 pub mod claim;
 pub mod gold;
@@ -11,6 +12,7 @@ pub mod highlight;
 pub mod ranking;
 pub mod seeded;
 mod stopwords;
+pub mod task;
 pub mod text;
 pub mod time;
 pub mod trick;

@@ -3,6 +3,8 @@
 //! annotator on a task is the one nothing supersedes.
 
 use crate::Result;
+use factdesk_core::answer::{Answer, Response};
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
@@ -11,8 +13,7 @@ pub struct NewAnnotation<'a> {
     pub uuid: &'a str,
     pub task_id: i64,
     pub annotator_id: i64,
-    /// JSON.
-    pub answer: &'a str,
+    pub response: &'a Response,
     pub comment: Option<&'a str>,
     pub trick_failed: bool,
     pub duration_ms: Option<i64>,
@@ -26,29 +27,35 @@ pub struct AnnotationRow {
     pub uuid: String,
     pub task_id: i64,
     pub annotator_id: i64,
-    pub answer: serde_json::Value,
-    pub comment: Option<String>,
+    pub kind: TaskKind,
+    /// What it says, with the comment and the time taken.
+    pub answer: Answer,
     pub trick_failed: bool,
-    pub duration_ms: Option<i64>,
     pub supersedes: Option<i64>,
     pub created_at: i64,
 }
 
-const COLUMNS: &str = "id, uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at";
+/// Read from `annotations a JOIN tasks t`.
+const COLUMNS: &str = "a.id, a.uuid, a.task_id, a.annotator_id, t.kind, a.answer, a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at";
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotationRow> {
-    let answer: String = r.get(4)?;
+    let id: i64 = r.get(0)?;
+    let uuid: String = r.get(1)?;
+    let task_id: i64 = r.get(2)?;
+    let kind = crate::typed::task_kind(r, 4, task_id)?;
+    let answer = crate::typed::answer(r, 5, kind, r.get(6)?, r.get(8)?, || {
+        format!("annotation {id} ({uuid})")
+    })?;
     Ok(AnnotationRow {
-        id: r.get(0)?,
-        uuid: r.get(1)?,
-        task_id: r.get(2)?,
+        id,
+        uuid,
+        task_id,
         annotator_id: r.get(3)?,
-        answer: serde_json::from_str(&answer).unwrap_or(serde_json::Value::Null),
-        comment: r.get(5)?,
-        trick_failed: r.get(6)?,
-        duration_ms: r.get(7)?,
-        supersedes: r.get(8)?,
-        created_at: r.get(9)?,
+        kind,
+        answer,
+        trick_failed: r.get(7)?,
+        supersedes: r.get(9)?,
+        created_at: r.get(10)?,
     })
 }
 
@@ -57,7 +64,7 @@ pub fn insert(conn: &Connection, a: &NewAnnotation<'_>) -> Result<i64> {
         "INSERT INTO annotations (uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
-    .execute(params![a.uuid, a.task_id, a.annotator_id, a.answer, a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at])?;
+    .execute(params![a.uuid, a.task_id, a.annotator_id, a.response.to_stored(), a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at])?;
     Ok(conn.last_insert_rowid())
 }
 
@@ -69,9 +76,10 @@ pub fn current(
 ) -> Result<Option<AnnotationRow>> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM annotations a WHERE task_id = ?1 AND annotator_id = ?2
+            "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+             WHERE a.task_id = ?1 AND a.annotator_id = ?2
                AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-             ORDER BY id DESC LIMIT 1"
+             ORDER BY a.id DESC LIMIT 1"
         ))?
         .query_row(params![task_id, annotator_id], from_row)
         .optional()?)
@@ -80,7 +88,7 @@ pub fn current(
 pub fn by_uuid(conn: &Connection, uuid: &str) -> Result<Option<AnnotationRow>> {
     Ok(conn
         .prepare_cached(&format!(
-            "SELECT {COLUMNS} FROM annotations WHERE uuid = ?1"
+            "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.uuid = ?1"
         ))?
         .query_row([uuid], from_row)
         .optional()?)
@@ -91,7 +99,7 @@ pub fn by_uuid(conn: &Connection, uuid: &str) -> Result<Option<AnnotationRow>> {
 pub fn previous_task(
     conn: &Connection,
     annotator_id: i64,
-    kind: &str,
+    kind: TaskKind,
     before_task: Option<i64>,
 ) -> Result<Option<i64>> {
     Ok(conn
@@ -101,40 +109,52 @@ pub fn previous_task(
                AND (?3 IS NULL OR a.id < coalesce((SELECT min(id) FROM annotations WHERE task_id = ?3 AND annotator_id = ?1), 9223372036854775807))
              ORDER BY a.id DESC LIMIT 1",
         )?
-        .query_row(params![annotator_id, kind, before_task], |r| r.get(0))
+        .query_row(params![annotator_id, kind.as_str(), before_task], |r| r.get(0))
         .optional()?)
 }
 
 /// Every answer, superseded ones included, oldest first (a pack's answers, for merging).
 pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
-    let mut stmt = conn.prepare(&format!("SELECT {COLUMNS} FROM annotations ORDER BY id"))?;
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id ORDER BY a.id"
+    ))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Every current answer of a kind, oldest first.
-pub fn current_of_kind(conn: &Connection, kind: &str) -> Result<Vec<AnnotationRow>> {
+pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {} FROM annotations a JOIN tasks t ON t.id = a.task_id
+        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
-         ORDER BY a.id",
-        COLUMNS
-            .split(", ")
-            .map(|c| format!("a.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+         ORDER BY a.id"
     ))?;
-    let rows = stmt.query_map([kind], from_row)?;
+    let rows = stmt.query_map([kind.as_str()], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// How many tasks of a kind the annotator has answered.
-pub fn answered_count(conn: &Connection, annotator_id: i64, kind: &str) -> Result<u64> {
+pub fn answered_count(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<u64> {
     Ok(conn.query_row(
         "SELECT count(DISTINCT a.task_id) FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.annotator_id = ?1 AND t.kind = ?2",
-        params![annotator_id, kind],
+        params![annotator_id, kind.as_str()],
         |r| r.get::<_, i64>(0),
     )? as u64)
+}
+
+/// When the annotator's latest `limit` answers of a kind were written, newest first.
+pub fn latest_times(
+    conn: &Connection,
+    annotator_id: i64,
+    kind: TaskKind,
+    limit: u32,
+) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![annotator_id, kind.as_str(), limit], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).

@@ -5,7 +5,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 
 /// The task this annotator holds a live reservation on in the project (not in a pack),
 /// for a kind, oldest first: an item left unfinished comes back before anything new.
-pub fn live_for(conn: &Connection, annotator_id: i64, kind: &str, now: i64) -> Result<Option<i64>> {
+pub fn live_for(
+    conn: &Connection,
+    annotator_id: i64,
+    kind: factdesk_core::task::TaskKind,
+    now: i64,
+) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached(
             "SELECT a.task_id FROM assignments a JOIN tasks t ON t.id = a.task_id
@@ -13,7 +18,7 @@ pub fn live_for(conn: &Connection, annotator_id: i64, kind: &str, now: i64) -> R
                AND (a.expires_at IS NULL OR a.expires_at > ?3)
              ORDER BY a.reserved_at, a.id LIMIT 1",
         )?
-        .query_row(params![annotator_id, kind, now], |r| r.get(0))
+        .query_row(params![annotator_id, kind.as_str(), now], |r| r.get(0))
         .optional()?)
 }
 

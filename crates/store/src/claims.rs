@@ -26,7 +26,7 @@ pub struct ClaimRow {
     pub ext_id: String,
     pub text: String,
     pub context: Option<String>,
-    pub label: Option<String>,
+    pub label: Option<Label>,
     pub source_url: Option<String>,
     pub parent_id: Option<i64>,
     pub origin: String,
@@ -78,12 +78,13 @@ const COLUMNS: &str =
 
 fn from_row(r: &Row<'_>) -> rusqlite::Result<ClaimRow> {
     let metadata: String = r.get(8)?;
+    let id: i64 = r.get(0)?;
     Ok(ClaimRow {
-        id: r.get(0)?,
+        id,
         ext_id: r.get(1)?,
         text: r.get(2)?,
         context: r.get(3)?,
-        label: r.get(4)?,
+        label: crate::typed::label(r, 4, || format!("claim {id}"))?,
         source_url: r.get(5)?,
         parent_id: r.get(6)?,
         origin: r.get(7)?,

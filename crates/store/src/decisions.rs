@@ -3,6 +3,8 @@
 //! row without an answer undoes the decision.
 
 use crate::Result;
+use factdesk_core::answer::Response;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
@@ -11,8 +13,8 @@ use serde::Serialize;
 pub struct NewDecision<'a> {
     pub task_id: i64,
     pub lead_id: i64,
-    /// JSON like an annotation's answer; `None` undoes the current decision.
-    pub answer: Option<&'a str>,
+    /// Stored like an annotation's answer; `None` undoes the current decision.
+    pub answer: Option<&'a Response>,
     pub taken_from: Option<i64>,
     pub reason: Option<&'a str>,
     pub at: i64,
@@ -24,8 +26,9 @@ pub struct DecisionRow {
     pub id: i64,
     pub task_id: i64,
     pub lead: String,
+    pub kind: TaskKind,
     /// `None`: the last decision was undone.
-    pub answer: Option<serde_json::Value>,
+    pub answer: Option<Response>,
     pub taken_from: Option<i64>,
     pub reason: Option<String>,
     pub at: i64,
@@ -40,7 +43,7 @@ pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
     .execute(params![
         d.task_id,
         d.lead_id,
-        d.answer,
+        d.answer.map(Response::to_stored),
         d.taken_from,
         d.reason,
         d.at
@@ -51,18 +54,27 @@ pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
 /// The latest decision row of every task that has one (undone ones included).
 pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at
-         FROM decisions d JOIN annotators a ON a.id = d.lead_id
+        "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at, t.kind
+         FROM decisions d JOIN annotators a ON a.id = d.lead_id JOIN tasks t ON t.id = d.task_id
          WHERE d.id = (SELECT max(id) FROM decisions e WHERE e.task_id = d.task_id)
          ORDER BY d.task_id",
     )?;
     let rows = stmt.query_map([], |r| {
-        let answer: Option<String> = r.get(3)?;
+        let id: i64 = r.get(0)?;
+        let task_id: i64 = r.get(1)?;
+        let kind = crate::typed::task_kind(r, 7, task_id)?;
+        let answer = match r.get_ref(3)? {
+            rusqlite::types::ValueRef::Null => None,
+            _ => Some(crate::typed::response(r, 3, kind, || {
+                format!("decision {id} on task {task_id}")
+            })?),
+        };
         Ok(DecisionRow {
-            id: r.get(0)?,
-            task_id: r.get(1)?,
+            id,
+            task_id,
             lead: r.get(2)?,
-            answer: answer.and_then(|a| serde_json::from_str(&a).ok()),
+            kind,
+            answer,
             taken_from: r.get(4)?,
             reason: r.get(5)?,
             at: r.get(6)?,

@@ -65,6 +65,12 @@ pub enum Error {
     Index(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("{row} has an unknown task kind {kind:?}: the project file is damaged or comes from a newer Factdesk")]
+    UnknownTaskKind { row: String, kind: String },
+    #[error("{row}: the stored answer cannot be read: {reason}")]
+    BadAnswer { row: String, reason: String },
+    #[error("{row}: {reason}")]
+    BadValue { row: String, reason: String },
     #[error("stored JSON is invalid: {0}")]
     Json(#[from] serde_json::Error),
 }
@@ -86,11 +92,20 @@ impl Error {
 
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Error {
-        match &e {
+        match e {
             rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
                 Error::ReadOnlyDatabase
             }
-            _ => Error::Sqlite(e),
+            // A row that names itself, from a typed read (see `typed`).
+            rusqlite::Error::FromSqlConversionFailure(column, ty, source) => {
+                match source.downcast::<crate::typed::Carried>() {
+                    Ok(carried) => carried.0,
+                    Err(source) => Error::Sqlite(rusqlite::Error::FromSqlConversionFailure(
+                        column, ty, source,
+                    )),
+                }
+            }
+            e => Error::Sqlite(e),
         }
     }
 }

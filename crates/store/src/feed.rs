@@ -3,6 +3,8 @@
 //! task's kind and claim, and the newest id as a cheap "anything new?" probe.
 
 use crate::Result;
+use factdesk_core::answer::Response;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection};
 
 /// One written answer with what a reader needs to place it.
@@ -10,11 +12,10 @@ use rusqlite::{params, Connection};
 pub struct FeedRow {
     pub id: i64,
     pub task_id: i64,
-    pub kind: String,
+    pub kind: TaskKind,
     pub claim_id: i64,
     pub annotator_id: i64,
-    /// JSON, as stored.
-    pub answer: String,
+    pub answer: Response,
     pub trick_failed: bool,
     pub duration_ms: Option<i64>,
     pub supersedes: Option<i64>,
@@ -30,13 +31,16 @@ pub fn since(conn: &Connection, after: i64) -> Result<Vec<FeedRow>> {
          WHERE a.id > ?1 ORDER BY a.id",
     )?;
     let rows = stmt.query_map(params![after], |r| {
+        let id: i64 = r.get(0)?;
+        let task_id: i64 = r.get(1)?;
+        let kind = crate::typed::task_kind(r, 2, task_id)?;
         Ok(FeedRow {
-            id: r.get(0)?,
-            task_id: r.get(1)?,
-            kind: r.get(2)?,
+            id,
+            task_id,
+            kind,
             claim_id: r.get(3)?,
             annotator_id: r.get(4)?,
-            answer: r.get(5)?,
+            answer: crate::typed::response(r, 5, kind, || format!("annotation {id}"))?,
             trick_failed: r.get(6)?,
             duration_ms: r.get(7)?,
             supersedes: r.get(8)?,

@@ -25,6 +25,7 @@ pub mod reviews;
 pub mod studies;
 pub mod tasks;
 pub mod tricks;
+mod typed;
 
 pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
@@ -35,9 +36,12 @@ pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
+/// The connection and transaction every per-table function takes, named here so that
+/// callers need not depend on the SQLite binding.
+pub use rusqlite::{Connection, Transaction};
 
 use file::APPLICATION_ID;
-use rusqlite::{Connection, OpenFlags, Transaction};
+use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
 /// An open project file.

@@ -3,6 +3,7 @@
 //! file itself is `pack_store`.
 
 use crate::Result;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -12,7 +13,7 @@ pub struct PackRow {
     pub id: String,
     pub annotator_id: i64,
     pub annotator: String,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     pub items: i64,
     pub created_at: i64,
     pub expires_at: i64,
@@ -23,11 +24,16 @@ pub struct PackRow {
 const PACK_COLUMNS: &str = "p.id, p.annotator_id, a.name, p.kind, p.items, p.created_at, p.expires_at, p.returned_at, p.merged";
 
 fn pack_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackRow> {
+    let id: String = r.get(0)?;
+    let kind = match r.get_ref(3)? {
+        rusqlite::types::ValueRef::Null => None,
+        _ => Some(crate::typed::kind_of(r, 3, || format!("pack {id}"))?),
+    };
     Ok(PackRow {
-        id: r.get(0)?,
+        id,
         annotator_id: r.get(1)?,
         annotator: r.get(2)?,
-        kind: r.get(3)?,
+        kind,
         items: r.get(4)?,
         created_at: r.get(5)?,
         expires_at: r.get(6)?,
@@ -40,7 +46,7 @@ fn pack_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackRow> {
 pub fn insert(conn: &Connection, p: &PackRow) -> Result<()> {
     conn.execute(
         "INSERT INTO packs (id, annotator_id, kind, items, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-        params![p.id, p.annotator_id, p.kind, p.items, p.created_at, p.expires_at],
+        params![p.id, p.annotator_id, p.kind.map(TaskKind::as_str), p.items, p.created_at, p.expires_at],
     )?;
     Ok(())
 }
@@ -88,7 +94,7 @@ pub fn release(conn: &Connection, id: &str) -> Result<u64> {
 pub fn open_tasks(
     conn: &Connection,
     annotator_id: i64,
-    kind: Option<&str>,
+    kind: Option<TaskKind>,
     now: i64,
     limit: u64,
 ) -> Result<Vec<crate::tasks::TaskRow>> {
@@ -104,16 +110,10 @@ pub fn open_tasks(
                  AND a.state = 'reserved' AND (a.expires_at IS NULL OR a.expires_at > ?3)) < t.overlap
          ORDER BY t.kind, t.shuffle_key, t.id LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![annotator_id, kind, now, limit as i64], |r| {
-        Ok(crate::tasks::TaskRow {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            claim_id: r.get(2)?,
-            overlap: r.get(3)?,
-            trick_slot: r.get(4)?,
-            answered: r.get(5)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![annotator_id, kind.map(TaskKind::as_str), now, limit as i64],
+        crate::tasks::from_row,
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

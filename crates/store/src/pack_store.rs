@@ -8,6 +8,7 @@
 //! answer is in the one file and a merge can read it without writing anything.
 
 use crate::{Error, Result};
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
 use std::path::{Path, PathBuf};
 
@@ -54,7 +55,7 @@ pub struct PackFile {
 pub struct PackItemRow {
     pub position: i64,
     pub task_id: i64,
-    pub kind: String,
+    pub kind: TaskKind,
     pub item: String,
 }
 
@@ -255,7 +256,7 @@ pub fn manifest(conn: &Connection) -> Result<Option<(String, String)>> {
 pub fn insert_item(conn: &Connection, row: &PackItemRow) -> Result<()> {
     conn.execute(
         "INSERT INTO items (position, task_id, kind, item) VALUES (?1, ?2, ?3, ?4)",
-        params![row.position, row.task_id, row.kind, row.item],
+        params![row.position, row.task_id, row.kind.as_str(), row.item],
     )?;
     Ok(())
 }
@@ -274,10 +275,11 @@ pub fn insert_passage(
 }
 
 fn item_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackItemRow> {
+    let task_id: i64 = r.get(1)?;
     Ok(PackItemRow {
         position: r.get(0)?,
-        task_id: r.get(1)?,
-        kind: r.get(2)?,
+        task_id,
+        kind: crate::typed::kind_of(r, 2, || format!("the pack's item {task_id}"))?,
         item: r.get(3)?,
     })
 }

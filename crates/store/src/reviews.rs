@@ -1,6 +1,8 @@
 //! The `reviews` table: the lead's accept or reject of a written refutation.
 
 use crate::Result;
+use factdesk_core::answer::Response;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection};
 
 pub fn insert(
@@ -35,14 +37,23 @@ pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, 
 /// Those of qualified writers need none and are not listed.
 pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
     let mut stmt = conn.prepare(
-        "SELECT a.id, n.name, c.text, json_extract(a.answer, '$.text')
+        "SELECT a.id, n.name, c.text, a.answer
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
          JOIN annotators n ON n.id = a.annotator_id
          JOIN claims w ON w.written_in = a.id
          WHERE t.kind = 'refute' AND w.refutation_state = 'pending_review'
          ORDER BY a.id",
     )?;
-    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+    let rows = stmt.query_map([], |r| {
+        let id: i64 = r.get(0)?;
+        let written =
+            match crate::typed::response(r, 3, TaskKind::Refute, || format!("annotation {id}"))? {
+                Response::Refute { text } => text,
+                // Read as a refutation, so always one.
+                _ => String::new(),
+            };
+        Ok((id, r.get(1)?, r.get(2)?, written))
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -3,13 +3,14 @@
 //! (`base_overlap`); the study adds the group's size to it in the same transaction.
 
 use crate::Result;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OptionalExtension};
 
 /// A study as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StudyRow {
     pub id: i64,
-    pub kind: String,
+    pub kind: TaskKind,
     pub sample_size: u32,
     pub seed: u64,
     pub created_at: i64,
@@ -22,8 +23,8 @@ pub struct StudyRow {
 
 /// A study to create.
 #[derive(Debug, Clone, Copy)]
-pub struct NewStudy<'a> {
-    pub kind: &'a str,
+pub struct NewStudy {
+    pub kind: TaskKind,
     pub sample_size: u32,
     pub seed: u64,
     pub created_at: i64,
@@ -47,21 +48,21 @@ pub struct ItemRoom {
 }
 
 /// Tasks of `kind` in no study yet, with their overlap, by id.
-pub fn free_tasks(conn: &Connection, kind: &str) -> Result<Vec<(i64, u32)>> {
+pub fn free_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, u32)>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, t.overlap FROM tasks t
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
          ORDER BY t.id",
     )?;
-    let rows = stmt.query_map([kind], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Creates the study row; returns its id.
-pub fn insert(conn: &Connection, s: &NewStudy<'_>) -> Result<i64> {
+pub fn insert(conn: &Connection, s: &NewStudy) -> Result<i64> {
     conn.execute(
         "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![s.kind, s.sample_size, s.seed as i64, s.created_at, s.lead_id],
+        params![s.kind.as_str(), s.sample_size, s.seed as i64, s.created_at, s.lead_id],
     )?;
     Ok(conn.last_insert_rowid())
 }
@@ -92,9 +93,10 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
     )?;
     let mut studies = stmt
         .query_map([], |r| {
+            let id: i64 = r.get(0)?;
             Ok(StudyRow {
-                id: r.get(0)?,
-                kind: r.get(1)?,
+                id,
+                kind: crate::typed::kind_of(r, 1, || format!("study {id}"))?,
                 sample_size: r.get(2)?,
                 seed: r.get::<_, i64>(3)? as u64,
                 created_at: r.get(4)?,
@@ -175,7 +177,7 @@ pub fn item_room(
 
 /// Sampled tasks of `kind` that this member has not answered yet, in study order and then
 /// the kind's seeded serving order.
-pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: &str) -> Result<Vec<i64>> {
+pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT i.task_id FROM study_members m
          JOIN studies s ON s.id = m.study_id
@@ -185,6 +187,6 @@ pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: &str) -> Resu
            AND NOT EXISTS (SELECT 1 FROM annotations a WHERE a.task_id = i.task_id AND a.annotator_id = ?1)
          ORDER BY s.id, t.shuffle_key, t.id",
     )?;
-    let rows = stmt.query_map(params![annotator_id, kind], |r| r.get(0))?;
+    let rows = stmt.query_map(params![annotator_id, kind.as_str()], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -1,13 +1,14 @@
 //! The `tasks` table: one per (kind, claim), answered by `overlap` annotators.
 
 use crate::Result;
+use factdesk_core::task::TaskKind;
 use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TaskRow {
     pub id: i64,
-    pub kind: String,
+    pub kind: TaskKind,
     pub claim_id: i64,
     pub overlap: u32,
     /// Evidence tasks: the position, among the shown sentences, of the trick.
@@ -15,12 +16,14 @@ pub struct TaskRow {
     pub answered: u32,
 }
 
+/// In the order `from_row` reads them.
 const COLUMNS: &str = "id, kind, claim_id, overlap, trick_slot, answered";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<TaskRow> {
+pub(crate) fn from_row(r: &Row<'_>) -> rusqlite::Result<TaskRow> {
+    let id: i64 = r.get(0)?;
     Ok(TaskRow {
-        id: r.get(0)?,
-        kind: r.get(1)?,
+        id,
+        kind: crate::typed::task_kind(r, 1, id)?,
         claim_id: r.get(2)?,
         overlap: r.get(3)?,
         trick_slot: r.get(4)?,
@@ -30,8 +33,8 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<TaskRow> {
 
 /// A task to create.
 #[derive(Debug, Clone, Copy)]
-pub struct NewTask<'a> {
-    pub kind: &'a str,
+pub struct NewTask {
+    pub kind: TaskKind,
     pub claim_id: i64,
     pub overlap: u32,
     pub trick_slot: Option<u32>,
@@ -40,13 +43,13 @@ pub struct NewTask<'a> {
 }
 
 /// Creates a task unless the claim already has one of that kind; true when created.
-pub fn insert(conn: &Connection, t: &NewTask<'_>) -> Result<bool> {
+pub fn insert(conn: &Connection, t: &NewTask) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "INSERT OR IGNORE INTO tasks (kind, claim_id, overlap, trick_slot, shuffle_key, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         )?
-        .execute(params![t.kind, t.claim_id, t.overlap, t.trick_slot, t.shuffle_key, t.created_at])?;
+        .execute(params![t.kind.as_str(), t.claim_id, t.overlap, t.trick_slot, t.shuffle_key, t.created_at])?;
     Ok(n == 1)
 }
 
@@ -63,7 +66,7 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
 /// not a verification of a refutation they wrote. Returns (task id, shuffle key).
 pub fn open_for_annotator(
     conn: &Connection,
-    kind: &str,
+    kind: TaskKind,
     annotator_id: i64,
     after: (i64, i64),
     before_key: i64,
@@ -85,7 +88,15 @@ pub fn open_for_annotator(
          ORDER BY t.shuffle_key, t.id LIMIT ?7",
     )?;
     let rows = stmt.query_map(
-        params![kind, annotator_id, after.0, after.1, before_key, now, limit],
+        params![
+            kind.as_str(),
+            annotator_id,
+            after.0,
+            after.1,
+            before_key,
+            now,
+            limit
+        ],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -130,19 +141,19 @@ pub fn recount_for(conn: &Connection, annotator_id: i64) -> Result<()> {
 }
 
 /// How many tasks of a kind there are (read from the queue index alone).
-pub fn count(conn: &Connection, kind: &str) -> Result<u64> {
+pub fn count(conn: &Connection, kind: TaskKind) -> Result<u64> {
     Ok(conn
         .prepare_cached("SELECT count(*) FROM tasks WHERE kind = ?1")?
-        .query_row([kind], |r| r.get::<_, i64>(0))? as u64)
+        .query_row([kind.as_str()], |r| r.get::<_, i64>(0))? as u64)
 }
 
 /// How many tasks of a kind an annotator could still be served: short of answers and not
 /// answered by them. Answers given on tasks that are now full do not count against them.
-pub fn open_for(conn: &Connection, kind: &str, annotator_id: i64) -> Result<u64> {
+pub fn open_for(conn: &Connection, kind: TaskKind, annotator_id: i64) -> Result<u64> {
     // Kept by triggers (migration 0005): counting 300,000 tasks took a third of a second.
     let open: i64 = conn
         .prepare_cached("SELECT open FROM open_tasks WHERE kind = ?1")?
-        .query_row([kind], |r| r.get(0))
+        .query_row([kind.as_str()], |r| r.get(0))
         .optional()?
         .unwrap_or(0);
     let mine: i64 = conn
@@ -150,15 +161,15 @@ pub fn open_for(conn: &Connection, kind: &str, annotator_id: i64) -> Result<u64>
             "SELECT count(*) FROM assignments a JOIN tasks t ON t.id = a.task_id
              WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2 AND t.answered < t.overlap AND t.closed_at IS NULL",
         )?
-        .query_row(params![annotator_id, kind], |r| r.get(0))?;
+        .query_row(params![annotator_id, kind.as_str()], |r| r.get(0))?;
     Ok((open - mine).max(0) as u64)
 }
 
 /// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.
-pub fn totals(conn: &Connection, kind: &str) -> Result<(u64, u64, u64)> {
+pub fn totals(conn: &Connection, kind: TaskKind) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
         "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(min(answered, overlap)), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
-        [kind],
+        [kind.as_str()],
         |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
     )?)
 }
@@ -187,14 +198,14 @@ pub enum Ineligible {
 /// caller keeps the short ones).
 pub fn eligible_claims(
     conn: &Connection,
-    kind: &str,
+    kind: TaskKind,
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        "evidence" => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
-        "verify" => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), 1) ORDER BY id",
-        "label" => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
-        _ => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
+        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
+        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), 1) ORDER BY id",
+        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
+        TaskKind::Refute => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);
@@ -207,11 +218,11 @@ pub fn eligible_claims(
 /// length, is the caller's to judge.
 pub fn ineligible_claims(
     conn: &Connection,
-    kind: &str,
+    kind: TaskKind,
     include_children: bool,
 ) -> Result<Vec<(i64, String, String, Ineligible)>> {
     let sql = match kind {
-        "evidence" => {
+        TaskKind::Evidence => {
             "SELECT id, ext_id, text, CASE
                 WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent'
                 WHEN NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) THEN 'no_documents'
@@ -220,18 +231,18 @@ pub fn ineligible_claims(
                 OR NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)
              ORDER BY id"
         }
-        "label" => {
+        TaskKind::Label => {
             "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent' ELSE 'no_documents' END
              FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
                 OR NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
              ORDER BY id"
         }
-        "verify" => {
+        TaskKind::Verify => {
             "SELECT id, ext_id, text, refutation_state FROM claims
              WHERE parent_id IS NOT NULL AND refutation_state NOT IN ('accepted', 'no_review_needed')
              ORDER BY id"
         }
-        _ => return Ok(Vec::new()),
+        TaskKind::Refute => return Ok(Vec::new()),
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);
@@ -269,26 +280,26 @@ fn flag<'a>(
 
 /// Closes a claim's open task of a kind (its refutation was rejected or replaced): it is
 /// never served again, and live reservations on it are released.
-pub fn close(conn: &Connection, kind: &str, claim_id: i64, now: i64) -> Result<()> {
+pub fn close(conn: &Connection, kind: TaskKind, claim_id: i64, now: i64) -> Result<()> {
     conn.prepare_cached(
         "UPDATE assignments SET state = 'released' WHERE state = 'reserved'
            AND task_id IN (SELECT id FROM tasks WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NULL)",
     )?
-    .execute(params![kind, claim_id])?;
+    .execute(params![kind.as_str(), claim_id])?;
     conn.prepare_cached(
         "UPDATE tasks SET closed_at = ?3 WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NULL",
     )?
-    .execute(params![kind, claim_id, now])?;
+    .execute(params![kind.as_str(), claim_id, now])?;
     Ok(())
 }
 
 /// Opens a claim's closed task of a kind again; true when there was one.
-pub fn reopen(conn: &Connection, kind: &str, claim_id: i64) -> Result<bool> {
+pub fn reopen(conn: &Connection, kind: TaskKind, claim_id: i64) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "UPDATE tasks SET closed_at = NULL WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NOT NULL",
         )?
-        .execute(params![kind, claim_id])?;
+        .execute(params![kind.as_str(), claim_id])?;
     Ok(n > 0)
 }
 
@@ -317,8 +328,8 @@ pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>
 }
 
 /// The claims that have a task of `kind`, open or not.
-pub fn claims_with(conn: &Connection, kind: &str) -> Result<Vec<i64>> {
+pub fn claims_with(conn: &Connection, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT claim_id FROM tasks WHERE kind = ?1")?;
-    let rows = stmt.query_map([kind], |r| r.get(0))?;
+    let rows = stmt.query_map([kind.as_str()], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

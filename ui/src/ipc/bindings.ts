@@ -134,6 +134,14 @@ counted: boolean, };
 
 export type TaskKind = "evidence" | "refute" | "verify" | "label";
 
+export type Label = "SUPPORTED" | "REFUTED" | "NOT ENOUGH INFO" | "FAILED";
+
+export type Verdict = "contradicts" | "does_not_contradict" | "malformed";
+
+export type Judgement = Verdict | Label;
+
+export type KindAnswer = { "kind": "evidence", selected: Array<number>, no_evidence: boolean, } | { "kind": "refute", text: string, } | { "kind": "verify", label: Verdict, } | { "kind": "label", label: Label, };
+
 export type TasksReport = { kind: TaskKind, created: number, 
 /**
  * Claims that already had a task of this kind.
@@ -491,7 +499,7 @@ tasks: Array<number>,
  */
 digest: string, issued_at: number, expires_at: number, };
 
-export type PackSummary = { id: string, annotator: string, kind: string | null, items: number, created_at: number, expires_at: number, returned_at: number | null, 
+export type PackSummary = { id: string, annotator: string, kind: TaskKind | null, items: number, created_at: number, expires_at: number, returned_at: number | null, 
 /**
  * Answers merged from this pack.
  */
@@ -548,7 +556,7 @@ include_flagged: boolean,
  */
 splits: Array<number>, seed: number, };
 
-export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "outcome": "no_evidence" } | { "outcome": "no_gold_evidence" } | { "outcome": "label", label: string, } | { "outcome": "no_majority" };
+export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "outcome": "no_evidence" } | { "outcome": "no_gold_evidence" } | { "outcome": "label", label: Judgement, } | { "outcome": "no_majority" };
 
 export type QueueAnswer = { annotation_id: number, annotator: string, 
 /**
@@ -559,11 +567,7 @@ counted: boolean,
 /**
  * Rejected because it picked the trick: shown, counted for nothing, never taken.
  */
-rejected: boolean, 
-/**
- * As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
- */
-answer: unknown, comment: string | null, trick_failed: boolean, };
+rejected: boolean, answer: KindAnswer, comment: string | null, trick_failed: boolean, };
 
 export type Decision = { lead: string, 
 /**
@@ -573,7 +577,7 @@ at: number, reason: string | null,
 /**
  * The annotator whose answer was taken, if one was.
  */
-taken_from: string | null, answer: unknown, };
+taken_from: string | null, answer: KindAnswer, };
 
 export type QueueCandidate = { sentence_id: number, document_id: string, sentence_index: number, text: string, };
 
@@ -615,3 +619,7 @@ export type ExportReport = { out: string, card: string,
  * FEVER format: the file of each split.
  */
 split_files: Array<string>, preview: ExportPreview, };
+
+export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label"];
+export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];
+export const VERDICTS: readonly Verdict[] = ["contradicts","does_not_contradict","malformed"];

@@ -40,9 +40,14 @@ import type {
   TasksReport,
 } from "./bindings";
 
+export { LABELS, TASK_KINDS, VERDICTS } from "./bindings";
 export type {
   Decision,
   DroppedClaim,
+  Judgement,
+  KindAnswer,
+  Label,
+  Verdict,
   ExportFormat,
   ExportPreview,
   ExportReport,

@@ -21,8 +21,8 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
     answers: [
-      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { selected: [11] } : { label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false },
-      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { selected: [12] } : { label: "REFUTED" }, comment: null, trick_failed: false, rejected: false },
+      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { kind: "evidence", selected: [11], no_evidence: false } : { kind: "label", label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false },
+      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { kind: "evidence", selected: [12], no_evidence: false } : { kind: "label", label: "REFUTED" }, comment: null, trick_failed: false, rejected: false },
     ],
     candidates: evidence
       ? [11, 12, 13].map((id, i) => ({ sentence_id: id, document_id: "d1", sentence_index: i, text: `sentence ${id}` }))
@@ -59,7 +59,7 @@ describe("adjudication screen", () => {
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
     const disputed = item(1, "evidence");
-    disputed.answers.push({ annotation_id: 3, annotator: "caro", counted: false, rejected: true, trick_failed: true, answer: { selected: [] }, comment: null });
+    disputed.answers.push({ annotation_id: 3, annotator: "caro", counted: false, rejected: true, trick_failed: true, answer: { kind: "evidence", selected: [], no_evidence: false }, comment: null });
     const { el, press } = await open([disputed]);
     expect(q(el, "adj-rejected-caro")?.textContent).toContain("REJECTED");
     expect(q(el, "adj-answer-caro")?.querySelector("kbd")).toBeNull();
@@ -84,7 +84,7 @@ describe("adjudication screen", () => {
   });
 
   it("picks a label by hand, moves with J/K and undoes with U", async () => {
-    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { label: "FAILED" } } };
+    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
     const { el, press } = await open([item(1, "evidence"), decided]);
     press("j");
     expect(q(el, "adj-task")?.textContent).toMatch(/^task 2 /);

@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
-import { api, type GoldRequest, type QueueCandidate, type QueueItem } from "../ipc";
+import { api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
   answerText,
   decisionText,
@@ -14,6 +14,7 @@ import {
   labelText,
   nextIndex,
   outcomeText,
+  selectedOf,
   shareText,
   toggled,
 } from "./adjudication";
@@ -139,9 +140,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     if (item.kind !== "evidence") return null;
     const chosen = new Map<number, string[]>();
     for (const a of item.answers) {
-      const selected = (a.answer as { selected?: unknown }).selected;
-      if (!Array.isArray(selected)) continue;
-      for (const s of selected) if (typeof s === "number") chosen.set(s, [...(chosen.get(s) ?? []), a.annotator]);
+      for (const s of selectedOf(a.answer)) chosen.set(s, [...(chosen.get(s) ?? []), a.annotator]);
     }
     return h(
       "div",
@@ -320,7 +319,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     void act(() => api.decide(item.task_id, a.annotator, null, why()), said, true);
   }
 
-  async function decideByHand(label: string | null): Promise<void> {
+  async function decideByHand(label: Judgement | null): Promise<void> {
     const item = current();
     if (!item || editing === null) return;
     const answer = handAnswer(item.kind, editing, label);

@@ -31,16 +31,18 @@ const item = (task_id: number, decided: boolean): QueueItem => ({
   outcome: { outcome: "no_majority" },
   answers: [],
   candidates: [],
-  decision: decided ? { lead: "lea", at: 0, reason: null, taken_from: null, answer: { label: "REFUTED" } } : null,
+  decision: decided ? { lead: "lea", at: 0, reason: null, taken_from: null, answer: { kind: "label", label: "REFUTED" } } : null,
 });
 
 describe("adjudication helpers", () => {
   it("reads answers by the numbers of the candidates shown", () => {
     expect(candidateNumbers([12, 10], candidates)).toEqual([1, 3]);
-    expect(answerText({ selected: [11], no_evidence: false }, candidates)).toBe("sentence 2");
-    expect(answerText({ selected: [10, 12, 99] }, candidates)).toBe("sentences 1, 3 (+1 not shown)");
-    expect(answerText({ selected: [], no_evidence: true }, candidates)).toBe("No evidence");
-    expect(answerText({ label: "NOT ENOUGH INFO" }, [])).toBe("Not enough info");
+    expect(answerText({ kind: "evidence", selected: [11], no_evidence: false }, candidates)).toBe("sentence 2");
+    expect(answerText({ kind: "evidence", selected: [10, 12, 99], no_evidence: false }, candidates)).toBe("sentences 1, 3 (+1 not shown)");
+    expect(answerText({ kind: "evidence", selected: [], no_evidence: true }, candidates)).toBe("No evidence");
+    expect(answerText({ kind: "evidence", selected: [], no_evidence: false }, candidates)).toBe("nothing selected");
+    expect(answerText({ kind: "label", label: "NOT ENOUGH INFO" }, [])).toBe("Not enough info");
+    expect(answerText({ kind: "verify", label: "does_not_contradict" }, [])).toBe("Does not contradict");
     expect(answerText(null, [])).toBe("no answer");
   });
 
@@ -53,9 +55,9 @@ describe("adjudication helpers", () => {
   });
 
   it("names who decided, whose answer was taken and why", () => {
-    const text = decisionText({ lead: "lea", at: 0, reason: "ana read the source", taken_from: "ana", answer: { label: "REFUTED" } }, []);
+    const text = decisionText({ lead: "lea", at: 0, reason: "ana read the source", taken_from: "ana", answer: { kind: "label", label: "REFUTED" } }, []);
     expect(text).toMatch(/^lea took ana's answer \(Refuted\) on .+ — “ana read the source”$/);
-    expect(decisionText({ lead: "lea", at: 0, reason: null, taken_from: null, answer: { selected: [], no_evidence: true } }, [])).toMatch(
+    expect(decisionText({ lead: "lea", at: 0, reason: null, taken_from: null, answer: { kind: "evidence", selected: [], no_evidence: true } }, [])).toMatch(
       /^lea set No evidence on /,
     );
   });

@@ -1,19 +1,19 @@
 // Pure helpers of the adjudication queue: how answers, outcomes and decisions read, which
 // labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
 
-import type { Decision, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
 
-/** The labels the lead can give by hand, in key order (1 first). */
-export function labelsFor(kind: TaskKind): string[] {
-  if (kind === "verify") return ["contradicts", "does_not_contradict", "malformed"];
-  if (kind === "label") return ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"];
+/** The verdicts or labels the lead can give by hand, in key order (1 first). */
+export function labelsFor(kind: TaskKind): readonly Judgement[] {
+  if (kind === "verify") return VERDICT_CHOICES;
+  if (kind === "label") return LABEL_CHOICES;
   return [];
 }
 
-/** A stored label as a person reads it: "does_not_contradict" → "Does not contradict". */
-export function labelText(label: string): string {
-  const words = label.replace(/_/g, " ").toLowerCase();
-  return words.charAt(0).toUpperCase() + words.slice(1);
+/** A verdict or label as a person reads it: "does_not_contradict" → "Does not contradict". */
+export function labelText(label: Judgement): string {
+  return judgementText(label);
 }
 
 /** The 1-based numbers of the selected candidates, in the order shown. */
@@ -26,16 +26,27 @@ function numbersText(numbers: number[]): string {
   return `${numbers.length === 1 ? "sentence" : "sentences"} ${numbers.join(", ")}`;
 }
 
-/** A stored answer (`{selected, no_evidence}` or `{label}`) in words. */
-export function answerText(answer: unknown, candidates: QueueCandidate[]): string {
-  if (typeof answer !== "object" || answer === null) return "no answer";
-  const a = answer as { selected?: unknown; no_evidence?: unknown; label?: unknown };
-  if (typeof a.label === "string") return labelText(a.label);
-  if (a.no_evidence === true) return "No evidence";
-  const selected = Array.isArray(a.selected) ? a.selected.filter((s): s is number => typeof s === "number") : [];
-  const numbers = candidateNumbers(selected, candidates);
-  const outside = selected.length - numbers.length;
-  return numbersText(numbers) + (outside > 0 ? ` (+${outside} not shown)` : "");
+/** An answer in words. */
+export function answerText(answer: KindAnswer | null, candidates: QueueCandidate[]): string {
+  if (answer === null) return "no answer";
+  switch (answer.kind) {
+    case "verify":
+    case "label":
+      return labelText(answer.label);
+    case "refute":
+      return answer.text;
+    case "evidence": {
+      if (answer.no_evidence) return "No evidence";
+      const numbers = candidateNumbers(answer.selected, candidates);
+      const outside = answer.selected.length - numbers.length;
+      return numbersText(numbers) + (outside > 0 ? ` (+${outside} not shown)` : "");
+    }
+  }
+}
+
+/** The sentences an answer selected; none for any other kind. */
+export function selectedOf(answer: KindAnswer): number[] {
+  return answer.kind === "evidence" ? answer.selected : [];
 }
 
 /** What the answers (or the lead) settled on, in words. */
@@ -67,7 +78,7 @@ export function decisionText(d: Decision, candidates: QueueCandidate[]): string 
 }
 
 /** The answer the lead gives by hand, in the stored shape. */
-export function handAnswer(kind: TaskKind, selected: number[], label: string | null): unknown {
+export function handAnswer(kind: TaskKind, selected: number[], label: Judgement | null): unknown {
   if (kind === "evidence") return selected.length === 0 ? { selected: [], no_evidence: true } : { selected, no_evidence: false };
   return { label };
 }

@@ -39,7 +39,7 @@ impl Project {
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let task = self.task(task_id)?;
-        if TaskKind::from_db(&task.kind) != TaskKind::Evidence {
+        if task.kind != TaskKind::Evidence {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
                 "only evidence items have passages",

@@ -6,6 +6,7 @@
 use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::answer::{Answer, Response, Selection};
 use factdesk_core::highlight::{segments, HighlightOptions, Segment};
 use factdesk_store::tasks::TaskRow;
 use serde::{Deserialize, Serialize};
@@ -154,7 +155,7 @@ impl Project {
 
     pub(crate) fn build_item(&self, task: &TaskRow, annotator_id: i64) -> Result<Item> {
         let settings = self.settings()?;
-        let kind = TaskKind::from_db(&task.kind);
+        let kind = task.kind;
         let claim = self.store.claim(task.claim_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
@@ -243,49 +244,15 @@ impl Project {
         else {
             return Ok(None);
         };
-        let chosen: Vec<i64> = a.answer["selected"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|v| v.as_i64())
-            .collect();
-        let mut selected: Vec<String> = slots
-            .iter()
-            .filter(|s| s.sentence_id.is_some_and(|id| chosen.contains(&id)))
-            .map(|s| s.id.clone())
-            .collect();
-        if a.trick_failed {
-            selected.extend(
-                slots
-                    .iter()
-                    .filter(|s| s.sentence_id.is_none())
-                    .map(|s| s.id.clone()),
-            );
-        }
-        let text = |k: &str| a.answer[k].as_str().map(str::to_string);
-        Ok(Some(PreviousAnswer {
-            selected,
-            no_evidence: a.answer["no_evidence"].as_bool().unwrap_or(false),
-            text: text("text"),
-            label: text("label"),
-            comment: a.comment,
-        }))
+        Ok(Some(previous_answer(&a.answer, a.trick_failed, slots)))
     }
 
     pub(crate) fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
         let conn = self.store.conn();
-        let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind.as_str())?;
-        let total = done + factdesk_store::tasks::open_for(conn, kind.as_str(), annotator_id)?;
+        let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind)?;
+        let total = done + factdesk_store::tasks::open_for(conn, kind, annotator_id)?;
         // Pace over the last 20 answers, so a break earlier in the day does not count.
-        let times: Vec<i64> = {
-            let mut stmt = conn.prepare_cached(
-                "SELECT a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
-                 WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT 20",
-            )?;
-            let rows =
-                stmt.query_map(rusqlite::params![annotator_id, kind.as_str()], |r| r.get(0))?;
-            rows.collect::<rusqlite::Result<_>>()?
-        };
+        let times = factdesk_store::annotations::latest_times(conn, annotator_id, kind, 20)?;
         let per_hour = match (times.first(), times.last()) {
             (Some(&last), Some(&first)) if times.len() >= 2 && last > first => {
                 Some((times.len() - 1) as f64 / ((last - first) as f64 / 3_600_000.0))
@@ -300,4 +267,32 @@ impl Project {
             minutes_left: per_hour.map(|p| left / p * 60.0),
         })
     }
+}
+
+/// A stored answer as the annotator's screen shows it again: the options that were
+/// selected (the trick too, when it was picked), or the text, verdict or label.
+fn previous_answer(answer: &Answer, trick_failed: bool, slots: &[Slot]) -> PreviousAnswer {
+    let mut previous = PreviousAnswer {
+        selected: Vec::new(),
+        no_evidence: false,
+        text: None,
+        label: None,
+        comment: answer.comment.clone(),
+    };
+    match &answer.response {
+        Response::Evidence { selection } => {
+            previous.no_evidence = *selection == Selection::NoEvidence;
+            let chosen = selection.ids();
+            let picked = |s: &&Slot| s.sentence_id.is_some_and(|id| chosen.contains(&id));
+            let trick = |s: &&Slot| trick_failed && s.sentence_id.is_none();
+            previous.selected = (slots.iter().filter(picked))
+                .chain(slots.iter().filter(trick))
+                .map(|s| s.id.clone())
+                .collect();
+        }
+        Response::Refute { text } => previous.text = Some(text.clone()),
+        Response::Verify { verdict } => previous.label = Some(verdict.as_str().into()),
+        Response::Label { label } => previous.label = Some(label.as_str().into()),
+    }
+    previous
 }

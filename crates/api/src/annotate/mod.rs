@@ -50,7 +50,7 @@ const PAGE: u32 = 16;
 /// The first task of `kind` this annotator may take, walking the shuffled order from
 /// `start` and wrapping around once.
 fn find_open(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     annotator_id: i64,
     kind: TaskKind,
     start: i64,
@@ -59,15 +59,8 @@ fn find_open(
     for (from, before) in [(start, i64::MAX), (0, start)] {
         let mut after = (from, i64::MIN);
         loop {
-            let page = tasks::open_for_annotator(
-                conn,
-                kind.as_str(),
-                annotator_id,
-                after,
-                before,
-                now,
-                PAGE,
-            )?;
+            let page =
+                tasks::open_for_annotator(conn, kind, annotator_id, after, before, now, PAGE)?;
             for &(id, key) in &page {
                 after = (key, id);
                 let Some(task) = tasks::get(conn, id)? else {
@@ -109,7 +102,7 @@ impl Project {
         };
         let expires = now + i64::from(settings.reservation_minutes) * 60_000;
         let tx = self.store.transaction()?;
-        let task_id = match assignments::live_for(&tx, annotator.id, kind.as_str(), now)? {
+        let task_id = match assignments::live_for(&tx, annotator.id, kind, now)? {
             Some(id) => Some(id),
             None => match study::next_for_member(&tx, annotator.id, kind, now)? {
                 Some(id) => Some(id),
@@ -155,7 +148,7 @@ impl Project {
     ) -> Result<Option<Item>> {
         let annotator = self.annotator_row(name)?;
         let Some(task_id) =
-            annotations::previous_task(self.store.conn(), annotator.id, kind.as_str(), current)?
+            annotations::previous_task(self.store.conn(), annotator.id, kind, current)?
         else {
             return Ok(None);
         };

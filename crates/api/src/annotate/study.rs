@@ -4,8 +4,8 @@
 
 use crate::tasks::TaskKind;
 use crate::Result;
+use factdesk_store::Connection;
 use factdesk_store::{assignments, studies, tasks};
-use rusqlite::Connection;
 
 /// The first open study item of `kind` for a member of a study: sampled, not yet
 /// answered by them, and with room for them now. `None` when they are in no study of
@@ -16,7 +16,7 @@ pub(crate) fn next_for_member(
     kind: TaskKind,
     now: i64,
 ) -> Result<Option<i64>> {
-    for task_id in studies::open_for_member(conn, annotator_id, kind.as_str())? {
+    for task_id in studies::open_for_member(conn, annotator_id, kind)? {
         let Some(task) = tasks::get(conn, task_id)? else {
             continue;
         };

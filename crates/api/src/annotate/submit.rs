@@ -1,14 +1,21 @@
 //! Taking an answer: checked, committed, then acknowledged.
 
+use super::item::Slot;
+use crate::settings::Settings;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::answer::{Response, Selection, Verdict};
 use factdesk_core::checks;
+use factdesk_core::claim::UnknownLabel;
 use factdesk_store::annotations::{self, NewAnnotation};
-use factdesk_store::{assignments, tasks};
+use factdesk_store::tasks::TaskRow;
+use factdesk_store::{assignments, tasks, ClaimRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// An answer as the annotator's side sends it (one JSON line of `factdesk submit`).
+/// An answer as the annotator's side sends it (one JSON line of `factdesk submit`, a
+/// pack's answer, the app's IPC). [`check_shape`] turns it into the typed answer that is
+/// stored; nothing reads this shape after that.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(default, deny_unknown_fields)]
 pub struct Answer {
@@ -34,20 +41,30 @@ pub struct Ack {
     pub task_id: i64,
 }
 
-pub const VERIFY_LABELS: [&str; 3] = ["contradicts", "does_not_contradict", "malformed"];
-
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
 }
 
+/// An answer as sent, checked and typed, save for an evidence selection: the options'
+/// opaque ids, which only the project maps to sentences (and the trick).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Shaped<'a> {
+    Options(&'a [String]),
+    Response(Response),
+}
+
 /// The checks every answer passes, whoever takes it (the project, or a pack on the
-/// annotator's laptop before the project checks it again on merge): only the fields of
-/// its kind, no NUL or over-long text, a selection or "no evidence" (not both) among the
-/// options `issued` for it, a known verdict or label.
-pub(crate) fn check_shape(kind: TaskKind, a: &Answer, issued: &[&str]) -> Result<()> {
+/// annotator's laptop before the project checks it again on merge), and its conversion to
+/// the typed answer: only the fields of its kind, no NUL or over-long text, a selection or
+/// "no evidence" (not both) among the options `issued` for it, a known verdict or label.
+pub(crate) fn check_shape<'a>(
+    kind: TaskKind,
+    a: &'a Answer,
+    issued: &[&str],
+) -> Result<Shaped<'a>> {
     refuse_foreign_fields(kind, a)?;
     refuse_bad_text(a)?;
-    match kind {
+    Ok(match kind {
         TaskKind::Evidence => {
             if a.no_evidence && !a.selected.is_empty() {
                 return Err(invalid("choose sentences or \"no evidence\", not both"));
@@ -61,31 +78,37 @@ pub(crate) fn check_shape(kind: TaskKind, a: &Answer, issued: &[&str]) -> Result
                     a.task_id
                 )));
             }
-        }
-        TaskKind::Verify => {
-            let label = a.label.as_deref().unwrap_or("");
-            if !VERIFY_LABELS.contains(&label) {
-                return Err(invalid(format!(
-                    "label must be one of {}",
-                    VERIFY_LABELS.join(", ")
-                )));
+            if a.no_evidence {
+                Shaped::Response(Response::Evidence {
+                    selection: Selection::NoEvidence,
+                })
+            } else {
+                Shaped::Options(&a.selected)
             }
         }
-        TaskKind::Label => {
-            parse_label(a)?;
+        TaskKind::Verify => {
+            let verdict = a.label.as_deref().and_then(Verdict::parse).ok_or_else(|| {
+                invalid(format!(
+                    "label must be one of {}",
+                    Verdict::ALL.map(Verdict::as_str).join(", ")
+                ))
+            })?;
+            Shaped::Response(Response::Verify { verdict })
         }
-        TaskKind::Refute => {}
-    }
-    Ok(())
-}
-
-/// An answer's claim label, in any spelling the datasets use.
-fn parse_label(a: &Answer) -> Result<factdesk_core::claim::Label> {
-    a.label
-        .as_deref()
-        .unwrap_or("")
-        .parse()
-        .map_err(|e: factdesk_core::claim::UnknownLabel| invalid(e.to_string()))
+        TaskKind::Label => {
+            // Any spelling the datasets use.
+            let label = a
+                .label
+                .as_deref()
+                .unwrap_or("")
+                .parse()
+                .map_err(|e: UnknownLabel| invalid(e.to_string()))?;
+            Shaped::Response(Response::Label { label })
+        }
+        TaskKind::Refute => Shaped::Response(Response::Refute {
+            text: a.text.as_deref().unwrap_or("").trim().to_string(),
+        }),
+    })
 }
 
 /// The longest comment or written claim taken, in characters.
@@ -180,51 +203,18 @@ impl Project {
         let settings = self.settings()?;
         let now = self.clock.now_ms();
         let task = self.task(answer.task_id)?;
-        let kind = TaskKind::from_db(&task.kind);
         let claim = self
             .store
             .claim(task.claim_id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
-        let slots = match kind {
-            TaskKind::Evidence => self.slots(&task, annotator.id, &claim.text, &settings)?,
-            _ => Vec::new(),
-        };
-        let issued: Vec<&str> = slots.iter().map(|s| s.id.as_str()).collect();
-        check_shape(kind, answer, &issued)?;
-        if kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
+        let (response, trick_failed) =
+            self.response(&task, &claim, annotator.id, answer, &settings)?;
+        if task.kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
             return Err(Error::new(
                 ErrorCode::Forbidden,
                 format!("task {}: nobody verifies a refutation they wrote", task.id),
             ));
         }
-        let mut trick_failed = false;
-        let stored = match kind {
-            TaskKind::Evidence => {
-                let mut chosen = Vec::new();
-                for slot in slots.iter().filter(|s| answer.selected.contains(&s.id)) {
-                    match slot.sentence_id {
-                        Some(sid) => chosen.push(sid),
-                        None => trick_failed = true,
-                    }
-                }
-                chosen.sort_unstable();
-                chosen.dedup();
-                serde_json::json!({"selected": chosen, "no_evidence": answer.no_evidence})
-            }
-            TaskKind::Refute => {
-                let text = answer.text.as_deref().unwrap_or("").trim().to_string();
-                let results = checks::check_refutation(&claim.text, &text, &settings.checks);
-                if let Some(failed) = checks::blocking(&results) {
-                    return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
-                }
-                serde_json::json!({"text": text})
-            }
-            // Checked by `check_shape`; a label is stored as core spells it.
-            TaskKind::Verify => {
-                serde_json::json!({"label": answer.label.as_deref().unwrap_or("")})
-            }
-            TaskKind::Label => serde_json::json!({"label": parse_label(answer)?.as_str()}),
-        };
         let created_at = match origin {
             Origin::Live => now,
             Origin::Pack { created_at, .. } => created_at,
@@ -232,15 +222,7 @@ impl Project {
         // From here to the commit is one write transaction: the earlier answer, the
         // item's room and the new row are read and written with no other writer between.
         let tx = self.store.transaction()?;
-        if tasks::is_closed(&tx, task.id)? {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!(
-                    "task {} is closed: the refutation it verifies was rejected or replaced",
-                    task.id
-                ),
-            ));
-        }
+        refuse_closed(&tx, task.id)?;
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
         let person = factdesk_store::annotators::get(&tx, annotator.id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
@@ -249,44 +231,18 @@ impl Project {
             .is_some_and(|e| !e.trick_failed && person.counted);
         let will_count = !trick_failed && person.counted;
         let needs_room = earlier.is_none() || (will_count && !was_counted);
-        // A study keeps its extra slots for its group; a first answer must fit its side.
-        let study_refuses =
-            earlier.is_none() && super::study::room(&tx, &task, annotator.id, now)? == Some(false);
-        if needs_room && (study_refuses || !tasks::has_room(&tx, task.id, annotator.id, now)?) {
-            let held = assignments::state(&tx, task.id, annotator.id)?.is_some();
-            let why = match origin {
-                Origin::Live if held => "your reservation lapsed and it went to others".to_string(),
-                Origin::Live => "others hold or filled its places".to_string(),
-                Origin::Pack { id, .. } => {
-                    format!("pack {id}'s hold on it lapsed and it went to others")
-                }
-            };
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!(
-                    "task {} has no place left for you (overlap {}); {why}",
-                    task.id, task.overlap
-                ),
-            ));
+        if needs_room {
+            ensure_room(&tx, &task, annotator.id, earlier.is_none(), origin, now)?;
         }
-        // A pack's answer without a measured time has none: the time since the pack was
-        // issued says nothing about the item.
-        let duration = match (answer.duration_ms, origin) {
-            (Some(ms), _) => Some(ms),
-            (None, Origin::Pack { .. }) => None,
-            (None, Origin::Live) => {
-                assignments::reserved_at(&tx, task.id, annotator.id)?.map(|at| now - at)
-            }
-        };
+        let duration = duration(&tx, answer, origin, annotator.id, now)?;
         let uuid = uuid::Uuid::new_v4().to_string();
-        let answer_json = stored.to_string();
         let id = annotations::insert(
             &tx,
             &NewAnnotation {
                 uuid: &uuid,
                 task_id: task.id,
                 annotator_id: annotator.id,
-                answer: &answer_json,
+                response: &response,
                 comment: answer.comment.as_deref().filter(|c| !c.trim().is_empty()),
                 trick_failed,
                 duration_ms: duration,
@@ -300,10 +256,10 @@ impl Project {
             tasks::adjust_answered(&tx, task.id, i64::from(will_count) - i64::from(was_counted))?;
         }
         assignments::mark_answered(&tx, task.id, annotator.id, now)?;
-        if kind == TaskKind::Refute {
+        if let Response::Refute { text } = &response {
             let written = crate::refutation::Written {
                 parent: &claim,
-                text: stored["text"].as_str().unwrap_or_default(),
+                text,
                 annotation_id: id,
                 uuid: &uuid,
                 writer_id: annotator.id,
@@ -318,4 +274,106 @@ impl Project {
             task_id: task.id,
         })
     }
+
+    /// The answer as stored, and whether it picked the trick: its shape checked, an
+    /// evidence selection mapped from the options shown to their sentences, a written
+    /// refutation through the writing checks.
+    fn response(
+        &self,
+        task: &TaskRow,
+        claim: &ClaimRow,
+        annotator_id: i64,
+        answer: &Answer,
+        settings: &Settings,
+    ) -> Result<(Response, bool)> {
+        let slots: Vec<Slot> = match task.kind {
+            TaskKind::Evidence => self.slots(task, annotator_id, &claim.text, settings)?,
+            _ => Vec::new(),
+        };
+        let issued: Vec<&str> = slots.iter().map(|s| s.id.as_str()).collect();
+        match check_shape(task.kind, answer, &issued)? {
+            Shaped::Options(selected) => {
+                let chosen: Vec<&Slot> =
+                    slots.iter().filter(|s| selected.contains(&s.id)).collect();
+                let trick_failed = chosen.iter().any(|s| s.sentence_id.is_none());
+                let sentences = chosen.iter().filter_map(|s| s.sentence_id).collect();
+                Ok((
+                    Response::Evidence {
+                        selection: Selection::sentences(sentences),
+                    },
+                    trick_failed,
+                ))
+            }
+            Shaped::Response(Response::Refute { text }) => {
+                let results = checks::check_refutation(&claim.text, &text, &settings.checks);
+                if let Some(failed) = checks::blocking(&results) {
+                    return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
+                }
+                Ok((Response::Refute { text }, false))
+            }
+            Shaped::Response(response) => Ok((response, false)),
+        }
+    }
+}
+
+/// Refuses an answer to a closed task.
+fn refuse_closed(tx: &factdesk_store::Transaction<'_>, task_id: i64) -> Result<()> {
+    if tasks::is_closed(tx, task_id)? {
+        return Err(Error::new(
+            ErrorCode::Conflict,
+            format!(
+                "task {task_id} is closed: the refutation it verifies was rejected or replaced"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// The time the answer took: as the client measured it, else since the item was
+/// reserved. A pack's answer without a measured time has none: the time since the pack
+/// was issued says nothing about the item.
+fn duration(
+    tx: &factdesk_store::Transaction<'_>,
+    answer: &Answer,
+    origin: Origin<'_>,
+    annotator_id: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    Ok(match (answer.duration_ms, origin) {
+        (Some(ms), _) => Some(ms),
+        (None, Origin::Pack { .. }) => None,
+        (None, Origin::Live) => {
+            assignments::reserved_at(tx, answer.task_id, annotator_id)?.map(|at| now - at)
+        }
+    })
+}
+
+/// Refuses an answer that needs a place on a task with none left for the annotator: a
+/// first answer, or one that now counts where the earlier did not.
+fn ensure_room(
+    tx: &factdesk_store::Transaction<'_>,
+    task: &TaskRow,
+    annotator_id: i64,
+    first: bool,
+    origin: Origin<'_>,
+    now: i64,
+) -> Result<()> {
+    // A study keeps its extra slots for its group; a first answer must fit its side.
+    let study_refuses = first && super::study::room(tx, task, annotator_id, now)? == Some(false);
+    if !study_refuses && tasks::has_room(tx, task.id, annotator_id, now)? {
+        return Ok(());
+    }
+    let held = assignments::state(tx, task.id, annotator_id)?.is_some();
+    let why = match origin {
+        Origin::Live if held => "your reservation lapsed and it went to others".to_string(),
+        Origin::Live => "others hold or filled its places".to_string(),
+        Origin::Pack { id, .. } => format!("pack {id}'s hold on it lapsed and it went to others"),
+    };
+    Err(Error::new(
+        ErrorCode::Conflict,
+        format!(
+            "task {} has no place left for you (overlap {}); {why}",
+            task.id, task.overlap
+        ),
+    ))
 }

@@ -2,60 +2,15 @@
 //! and decisions (take an answer, or give one) that record who, when and why and can be
 //! undone.
 
-use super::outcome::{from_answer, Outcome};
+use super::answer::{from_answer, Decision, Outcome, QueueAnswer};
 use super::GoldRequest;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_store::decisions::{self, DecisionRow, NewDecision};
-use serde::Serialize;
+use factdesk_core::answer::{Response, Selection, Verdict};
+use factdesk_core::claim::Label;
+use factdesk_store::decisions::{self, NewDecision};
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
-
-/// One annotator's current answer on a task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct QueueAnswer {
-    pub annotation_id: i64,
-    pub annotator: String,
-    /// Whether it counts: its annotator is not flagged (or the lead included them) and
-    /// it did not pick the trick.
-    pub counted: bool,
-    /// Rejected because it picked the trick: shown, counted for nothing, never taken.
-    pub rejected: bool,
-    /// As stored: `{"selected": [sentence ids], "no_evidence": bool}` or `{"label": ...}`.
-    #[ts(type = "unknown")]
-    pub answer: serde_json::Value,
-    pub comment: Option<String>,
-    pub trick_failed: bool,
-}
-
-/// The lead's current decision on a task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
-pub struct Decision {
-    pub lead: String,
-    /// Unix milliseconds.
-    pub at: i64,
-    pub reason: Option<String>,
-    /// The annotator whose answer was taken, if one was.
-    pub taken_from: Option<String>,
-    #[ts(type = "unknown")]
-    pub answer: serde_json::Value,
-}
-
-impl Decision {
-    pub(crate) fn from_row(d: &DecisionRow, answers: &[QueueAnswer]) -> Decision {
-        Decision {
-            lead: d.lead.clone(),
-            at: d.at,
-            reason: d.reason.clone(),
-            taken_from: d.taken_from.and_then(|id| {
-                answers
-                    .iter()
-                    .find(|a| a.annotation_id == id)
-                    .map(|a| a.annotator.clone())
-            }),
-            answer: d.answer.clone().unwrap_or(serde_json::Value::Null),
-        }
-    }
-}
 
 /// A candidate sentence in its document.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -75,7 +30,7 @@ pub struct QueueItem {
     pub claim_id: String,
     pub share_agreeing: Option<f64>,
     pub outcome: Outcome,
-    pub answers: Vec<super::QueueAnswer>,
+    pub answers: Vec<QueueAnswer>,
     /// Evidence tasks: the candidates shown.
     pub candidates: Vec<QueueCandidate>,
     pub decision: Option<Decision>,
@@ -153,7 +108,7 @@ impl Project {
         self.require_lead(lead)?;
         let lead_id = self.annotator(lead)?.id;
         let task = self.task(task_id)?;
-        let kind: TaskKind = task.kind.parse()?;
+        let kind = task.kind;
         if kind == TaskKind::Refute {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -184,7 +139,7 @@ impl Project {
                         format!("{name}'s answer on task {task_id} picked the trick and was rejected; give an answer instead"),
                     ));
                 }
-                (taken.answer, Some(taken.id))
+                (taken.answer.response, Some(taken.id))
             }
             (None, Some(answer)) => (self.checked_answer(kind, task.claim_id, answer)?, None),
             _ => {
@@ -194,7 +149,6 @@ impl Project {
                 ))
             }
         };
-        let text = answer.to_string();
         let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
         decisions::insert(
@@ -202,14 +156,14 @@ impl Project {
             &NewDecision {
                 task_id,
                 lead_id,
-                answer: Some(&text),
+                answer: Some(&answer),
                 taken_from,
                 reason: reason.filter(|r| !r.trim().is_empty()),
                 at: now,
             },
         )?;
         tx.commit()?;
-        Ok(from_answer(kind, &answer))
+        Ok(from_answer(&answer))
     }
 
     /// Undoes the lead's current decision on a task; the answers settle it again.
@@ -243,18 +197,21 @@ impl Project {
         Ok(())
     }
 
-    /// A lead's own answer, in the stored shape, with its sentences among the candidates.
+    /// A lead's own answer, sent as `{"selected": [sentence ids]}`, `{"no_evidence":
+    /// true}` or `{"label": ...}`, typed, with its sentences among the candidates.
     fn checked_answer(
         &self,
         kind: TaskKind,
         claim_id: i64,
         answer: serde_json::Value,
-    ) -> Result<serde_json::Value> {
+    ) -> Result<Response> {
         let invalid = |m: String| Error::new(ErrorCode::InvalidInput, m);
+        let given: LeadAnswer =
+            serde_json::from_value(answer).map_err(|e| invalid(format!("answer: {e}")))?;
         match kind {
             TaskKind::Evidence => {
-                let no_evidence = answer["no_evidence"].as_bool().unwrap_or(false);
-                let chosen = super::outcome::selected(&answer);
+                let no_evidence = given.no_evidence.unwrap_or(false);
+                let chosen = given.selected.unwrap_or_default();
                 let shown: Vec<i64> = self
                     .store
                     .candidates(claim_id)?
@@ -271,23 +228,46 @@ impl Project {
                         "answer: give \"selected\" sentence ids or \"no_evidence\": true".into(),
                     ));
                 }
-                Ok(serde_json::json!({"selected": chosen, "no_evidence": no_evidence}))
-            }
-            _ => {
-                let label = answer["label"].as_str().unwrap_or_default();
-                let allowed: Vec<&str> = if kind == TaskKind::Verify {
-                    vec!["contradicts", "does_not_contradict", "malformed"]
+                let selection = if no_evidence {
+                    Selection::NoEvidence
                 } else {
-                    vec!["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"]
+                    Selection::sentences(chosen)
                 };
-                if !allowed.contains(&label) {
-                    return Err(invalid(format!(
+                Ok(Response::Evidence { selection })
+            }
+            TaskKind::Verify => {
+                let label = given.label.unwrap_or_default();
+                let verdict = Verdict::parse(&label).ok_or_else(|| {
+                    invalid(format!(
                         "answer: field \"label\" must be one of {}",
-                        allowed.join(", ")
-                    )));
-                }
-                Ok(serde_json::json!({"label": label}))
+                        Verdict::ALL.map(Verdict::as_str).join(", ")
+                    ))
+                })?;
+                Ok(Response::Verify { verdict })
+            }
+            // Only the exact spellings, as the lead's screen sends them.
+            _ => {
+                let label = given.label.unwrap_or_default();
+                let label = Label::ALL
+                    .into_iter()
+                    .find(|l| l.as_str() == label)
+                    .ok_or_else(|| {
+                        invalid(format!(
+                            "answer: field \"label\" must be one of {}",
+                            Label::ALL.map(Label::as_str).join(", ")
+                        ))
+                    })?;
+                Ok(Response::Label { label })
             }
         }
     }
+}
+
+/// A lead's own answer as sent: the fields of `factdesk submit`'s evidence and label
+/// answers, with sentence ids instead of option ids.
+#[derive(Debug, Default, Deserialize)]
+struct LeadAnswer {
+    selected: Option<Vec<i64>>,
+    no_evidence: Option<bool>,
+    label: Option<String>,
 }

@@ -2,13 +2,15 @@
 //! and the seed, with agreement and provenance; a dataset card beside the file; and the
 //! preview (counts only) the app shows before writing.
 
+use super::answer::Outcome;
 use super::family;
-use super::outcome::{Aggregation, Outcome, TaskOutcome};
+use super::outcome::{Aggregation, TaskOutcome};
 use super::{split_names, GoldMethod, GoldRequest};
 use crate::settings::Settings;
 use crate::tasks::{ineligible, SkipReason, TaskKind};
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_core::claim::RefutationState;
+use factdesk_core::answer::Judgement;
+use factdesk_core::claim::{Label, RefutationState};
 use factdesk_core::gold::split_of;
 use factdesk_store::{tasks, ClaimRow};
 use serde::{Deserialize, Serialize};
@@ -74,7 +76,7 @@ pub struct Provenance {
 pub struct GoldLine {
     pub id: String,
     pub claim: String,
-    pub label: String,
+    pub label: Label,
     pub evidence: Vec<GoldEvidence>,
     pub context: Option<String>,
     pub source_url: Option<String>,
@@ -166,93 +168,56 @@ impl Project {
         let aggregation = self.aggregate(req)?;
         let settings = self.settings()?;
         let names = split_names(req.splits.len());
-        let mut by_claim: HashMap<(TaskKind, i64), &TaskOutcome> = HashMap::new();
-        for t in &aggregation.tasks {
-            by_claim.insert((t.kind, t.claim_id), t);
-        }
-        let conn = self.store.conn();
-        let with_evidence_task: HashSet<i64> =
-            tasks::claims_with(conn, TaskKind::Evidence.as_str())?
-                .into_iter()
-                .collect();
-        let no_evidence_task: HashMap<i64, SkipReason> =
-            ineligible(conn, TaskKind::Evidence, false, &settings)?
-                .into_iter()
-                .map(|(id, _, why)| (id, why))
-                .collect();
-        let too_long: HashSet<i64> = ineligible(conn, TaskKind::Refute, false, &settings)?
-            .into_iter()
-            .map(|(id, _, _)| id)
-            .collect();
+        let known = self.known(&aggregation, &settings)?;
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
             let children = self.store.claim_children(claim.id)?;
-            let task = by_claim.get(&(TaskKind::Evidence, claim.id)).copied();
-            let refutation_only = !with_evidence_task.contains(&claim.id);
-            let label_task = by_claim.get(&(TaskKind::Label, claim.id)).copied();
+            let task = known.task(TaskKind::Evidence, claim.id);
+            let label_task = known.task(TaskKind::Label, claim.id);
+            let refutation_only = !known.with_evidence_task.contains(&claim.id);
             let label = match label_task.map(|t| &t.outcome) {
-                Some(Outcome::Label { label }) => Some(label.clone()),
+                Some(Outcome::Label {
+                    label: Judgement::Label(label),
+                }) => Some(*label),
                 Some(_) => None,
-                None => claim.label.clone(),
+                None => claim.label,
             };
+            let (family, family_dropped) = known.family(&children, refutation_only);
+            let root = family::Root {
+                label,
+                evidence: task.map(|t| &t.outcome),
+                label_task: label_task.is_some(),
+                refutation_only,
+                children: children.len(),
+                family: family.len(),
+                no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
+                too_long: known.too_long.contains(&claim.id),
+            };
+            let label = match (family::drop_reason(&root, &settings), label) {
+                (None, Some(label)) => label,
+                // A claim without a label always has a reason to drop it.
+                (reason, _) => {
+                    let reason = reason.unwrap_or_else(|| "no label".into());
+                    dropped.push(drop_of(&claim, &reason));
+                    for (child, _) in &family {
+                        dropped.push(drop_of(child, "its original claim was dropped"));
+                    }
+                    dropped.extend(family_dropped);
+                    continue;
+                }
+            };
+            dropped.extend(family_dropped);
             let evidence = match task.map(|t| &t.outcome) {
                 Some(Outcome::Evidence { sentences }) => self.evidence(sentences)?,
                 _ => Vec::new(),
             };
-            let mut family = Vec::new();
-            let mut family_dropped = Vec::new();
-            for child in &children {
-                let verify = by_claim.get(&(TaskKind::Verify, child.id)).copied();
-                if let Err(reason) = family::refutation_verdict(child, verify, refutation_only) {
-                    family_dropped.push(drop_of(child, &reason));
-                    continue;
-                }
-                family.push((child, verify));
-            }
-            let reason: Option<String> = match (&label, task.map(|t| &t.outcome)) {
-                _ if refutation_only && family.is_empty() => Some(if children.is_empty() {
-                    no_work_reason(
-                        no_evidence_task.get(&claim.id).copied(),
-                        too_long.contains(&claim.id),
-                        &settings,
-                    )
-                } else {
-                    "no refutation of it verified as contradicting it".into()
-                }),
-                (_, None) if !refutation_only => {
-                    Some("its evidence task has no counted answers yet".into())
-                }
-                (None, _) if label_task.is_some() => Some("no strict majority on the label".into()),
-                (None, _) => Some("no label".into()),
-                (Some(l), _) if l == "FAILED" => Some("labelled FAILED".into()),
-                (Some(l), _) if l == "NOT ENOUGH INFO" => None,
-                (_, Some(Outcome::NoEvidence)) => {
-                    Some("a majority found no evidence among the candidates".into())
-                }
-                (_, Some(Outcome::NoGoldEvidence)) => {
-                    Some("no sentence was selected by a strict majority".into())
-                }
-                _ => None,
-            };
-            if let Some(reason) = reason {
-                dropped.push(drop_of(&claim, &reason));
-                for child in &children {
-                    if family.iter().any(|(c, _)| c.id == child.id) {
-                        dropped.push(drop_of(child, "its original claim was dropped"));
-                    }
-                }
-                dropped.extend(family_dropped);
-                continue;
-            }
-            dropped.extend(family_dropped);
-            let label = label.unwrap_or_default();
             let deciding = task.or(label_task);
             lines.push(GoldLine {
                 id: claim.ext_id.clone(),
                 claim: claim.text.clone(),
-                label: label.clone(),
+                label,
                 evidence: evidence.clone(),
                 context: claim.context.clone(),
                 source_url: claim.source_url.clone(),
@@ -263,29 +228,10 @@ impl Project {
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
             });
+            let root = lines.len() - 1;
             for (child, verify) in family {
-                let child_label = child.label.clone().unwrap_or_else(|| "REFUTED".into());
-                lines.push(GoldLine {
-                    id: child.ext_id.clone(),
-                    claim: child.text.clone(),
-                    // A supported claim's gold evidence refutes its accepted refutations.
-                    evidence: if label == "SUPPORTED" {
-                        evidence.clone()
-                    } else {
-                        Vec::new()
-                    },
-                    label: child_label,
-                    context: child.context.clone(),
-                    source_url: child.source_url.clone(),
-                    parent_id: Some(claim.ext_id.clone()),
-                    split: split.clone(),
-                    agreement: agreement(verify.or(deciding)),
-                    provenance: provenance(aggregation.method, &[verify, task]),
-                    // The evidence task, as FEVER's annotation id; without one, the
-                    // verification that made the line.
-                    task_id: task.or(verify).or(deciding).map_or(0, |t| t.task_id),
-                    row_id: child.id,
-                });
+                let line = refutation_line(&lines[root], child, verify, task, aggregation.method);
+                lines.push(line);
             }
         }
         let mut preview = preview(&aggregation, &lines, dropped, &names);
@@ -298,6 +244,29 @@ impl Project {
             preview.refutations.insert(state.as_str().to_string(), n);
         }
         Ok((lines, preview))
+    }
+
+    /// What the export reads once before it walks the claims.
+    fn known<'a>(&self, aggregation: &'a Aggregation, settings: &Settings) -> Result<Known<'a>> {
+        let conn = self.store.conn();
+        Ok(Known {
+            by_claim: aggregation
+                .tasks
+                .iter()
+                .map(|t| ((t.kind, t.claim_id), t))
+                .collect(),
+            with_evidence_task: tasks::claims_with(conn, TaskKind::Evidence)?
+                .into_iter()
+                .collect(),
+            no_evidence_task: ineligible(conn, TaskKind::Evidence, false, settings)?
+                .into_iter()
+                .map(|(id, _, why)| (id, why))
+                .collect(),
+            too_long: ineligible(conn, TaskKind::Refute, false, settings)?
+                .into_iter()
+                .map(|(id, _, _)| id)
+                .collect(),
+        })
     }
 
     /// Counts per label and split, and the dropped claims, without writing anything.
@@ -367,19 +336,79 @@ impl Project {
     }
 }
 
-/// Why a claim with no evidence task and no refutations got no gold line.
-fn no_work_reason(evidence: Option<SkipReason>, too_long: bool, s: &Settings) -> String {
-    let mut why: Vec<String> = Vec::new();
-    match evidence {
-        Some(r) => why.push(r.message(s)),
-        None => why.push("no evidence task".into()),
+/// The line of a refutation that stands beside its original claim's line `root`.
+fn refutation_line(
+    root: &GoldLine,
+    child: &ClaimRow,
+    verify: Option<&TaskOutcome>,
+    evidence_task: Option<&TaskOutcome>,
+    method: GoldMethod,
+) -> GoldLine {
+    let deciding = (root.task_id != 0).then_some(root.task_id);
+    GoldLine {
+        id: child.ext_id.clone(),
+        claim: child.text.clone(),
+        // A supported claim's gold evidence refutes its accepted refutations.
+        evidence: if root.label == Label::Supported {
+            root.evidence.clone()
+        } else {
+            Vec::new()
+        },
+        label: child.label.unwrap_or(Label::Refuted),
+        context: child.context.clone(),
+        source_url: child.source_url.clone(),
+        parent_id: Some(root.id.clone()),
+        split: root.split.clone(),
+        agreement: match verify {
+            Some(v) => agreement(Some(v)),
+            None => root.agreement.clone(),
+        },
+        provenance: provenance(method, &[verify, evidence_task]),
+        // The evidence task, as FEVER's annotation id; without one, the verification
+        // that made the line.
+        task_id: evidence_task
+            .or(verify)
+            .map(|t| t.task_id)
+            .or(deciding)
+            .unwrap_or(0),
+        row_id: child.id,
     }
-    if too_long {
-        why.push(SkipReason::TooLongToRefute.message(s));
-    } else {
-        why.push("no refutation".into());
+}
+
+/// Each task's outcome by (kind, claim), and why claims got no work.
+struct Known<'a> {
+    by_claim: HashMap<(TaskKind, i64), &'a TaskOutcome>,
+    with_evidence_task: HashSet<i64>,
+    no_evidence_task: HashMap<i64, SkipReason>,
+    too_long: HashSet<i64>,
+}
+
+impl<'a> Known<'a> {
+    fn task(&self, kind: TaskKind, claim_id: i64) -> Option<&'a TaskOutcome> {
+        self.by_claim.get(&(kind, claim_id)).copied()
     }
-    why.join("; ")
+
+    /// A claim's refutations that may become gold lines, with their verification, and
+    /// the others with why not.
+    fn family<'c>(
+        &self,
+        children: &'c [ClaimRow],
+        refutation_only: bool,
+    ) -> (
+        Vec<(&'c ClaimRow, Option<&'a TaskOutcome>)>,
+        Vec<DroppedClaim>,
+    ) {
+        let mut family = Vec::new();
+        let mut dropped = Vec::new();
+        for child in children {
+            let verify = self.task(TaskKind::Verify, child.id);
+            match family::refutation_verdict(child, verify, refutation_only) {
+                Ok(()) => family.push((child, verify)),
+                Err(reason) => dropped.push(drop_of(child, &reason)),
+            }
+        }
+        (family, dropped)
+    }
 }
 
 fn drop_of(claim: &ClaimRow, reason: &str) -> DroppedClaim {
@@ -400,7 +429,7 @@ fn preview(
     let mut per_split: BTreeMap<String, u64> = names.iter().map(|n| (n.clone(), 0)).collect();
     let mut shares = Vec::new();
     for l in lines {
-        *per_label.entry(l.label.clone()).or_insert(0) += 1;
+        *per_label.entry(l.label.as_str().to_string()).or_insert(0) += 1;
         *per_split.entry(l.split.clone()).or_insert(0) += 1;
         shares.extend(l.agreement.share_agreeing);
     }
@@ -424,10 +453,10 @@ fn preview(
 /// A FEVER-shaped line: FEVER's field names and labels; one evidence set holding every
 /// gold sentence as [annotation id, evidence id, page, sentence id].
 fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
-    let label = match l.label.as_str() {
-        "SUPPORTED" => "SUPPORTS",
-        "REFUTED" => "REFUTES",
-        _ => "NOT ENOUGH INFO",
+    let label = match l.label {
+        Label::Supported => "SUPPORTS",
+        Label::Refuted => "REFUTES",
+        Label::NotEnoughInfo | Label::Failed => "NOT ENOUGH INFO",
     };
     let evidence = if l.evidence.is_empty() {
         serde_json::json!([[[l.task_id, null, null, null]]])

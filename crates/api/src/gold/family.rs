@@ -2,7 +2,12 @@
 //! the others may not, why a claim got no work at all, and how far the splits landed from
 //! the sizes asked for.
 
-use super::outcome::{Outcome, TaskOutcome};
+use super::answer::Outcome;
+use super::outcome::TaskOutcome;
+use crate::settings::Settings;
+use crate::tasks::SkipReason;
+use factdesk_core::answer::{Judgement, Verdict};
+use factdesk_core::claim::Label;
 use factdesk_core::claim::RefutationState;
 use factdesk_store::ClaimRow;
 use std::collections::BTreeMap;
@@ -31,10 +36,12 @@ pub(crate) fn refutation_verdict(
         }
     }
     match verify.map(|v| &v.outcome) {
-        Some(Outcome::Label { label }) if label == "contradicts" => Ok(()),
-        Some(Outcome::Label { label }) if label == "does_not_contradict" => {
-            Err("verified as not contradicting its original claim".into())
-        }
+        Some(Outcome::Label {
+            label: Judgement::Verdict(Verdict::Contradicts),
+        }) => Ok(()),
+        Some(Outcome::Label {
+            label: Judgement::Verdict(Verdict::DoesNotContradict),
+        }) => Err("verified as not contradicting its original claim".into()),
         Some(Outcome::Label { label }) => Err(format!("verified as {label}")),
         Some(_) => Err("no strict majority on verification".into()),
         None if child.refutation_state.is_some() => {
@@ -43,6 +50,65 @@ pub(crate) fn refutation_verdict(
         None if must_verify => Err("a refutation not yet verified".into()),
         None => Ok(()),
     }
+}
+
+/// A root claim as the export weighs it.
+#[derive(Debug)]
+pub(crate) struct Root<'a> {
+    pub label: Option<Label>,
+    /// Its evidence task's outcome, when it has an evidence task with counted answers.
+    pub evidence: Option<&'a Outcome>,
+    /// Whether it has a label task with counted answers.
+    pub label_task: bool,
+    /// It has no evidence task: its lines are pairs with its verified refutations.
+    pub refutation_only: bool,
+    /// Its refutations, and how many of them may become gold lines.
+    pub children: usize,
+    pub family: usize,
+    /// Why it got no evidence task, if it did not.
+    pub no_evidence_task: Option<SkipReason>,
+    /// Too long to write a refutation of.
+    pub too_long: bool,
+}
+
+/// Why a root claim gets no gold line (nor do its refutations), if it does not.
+pub(crate) fn drop_reason(c: &Root<'_>, s: &Settings) -> Option<String> {
+    match (c.label, c.evidence) {
+        _ if c.refutation_only && c.family == 0 => Some(if c.children == 0 {
+            no_work_reason(c.no_evidence_task, c.too_long, s)
+        } else {
+            "no refutation of it verified as contradicting it".into()
+        }),
+        (_, None) if !c.refutation_only => {
+            Some("its evidence task has no counted answers yet".into())
+        }
+        (None, _) if c.label_task => Some("no strict majority on the label".into()),
+        (None, _) => Some("no label".into()),
+        (Some(Label::Failed), _) => Some("labelled FAILED".into()),
+        (Some(Label::NotEnoughInfo), _) => None,
+        (_, Some(Outcome::NoEvidence)) => {
+            Some("a majority found no evidence among the candidates".into())
+        }
+        (_, Some(Outcome::NoGoldEvidence)) => {
+            Some("no sentence was selected by a strict majority".into())
+        }
+        _ => None,
+    }
+}
+
+/// Why a claim with no evidence task and no refutations got no gold line.
+fn no_work_reason(evidence: Option<SkipReason>, too_long: bool, s: &Settings) -> String {
+    let mut why: Vec<String> = Vec::new();
+    match evidence {
+        Some(r) => why.push(r.message(s)),
+        None => why.push("no evidence task".into()),
+    }
+    if too_long {
+        why.push(SkipReason::TooLongToRefute.message(s));
+    } else {
+        why.push("no refutation".into());
+    }
+    why.join("; ")
 }
 
 /// The split warnings: a split more than this many percentage points from its share.

@@ -2,17 +2,19 @@
 //! Dawid-Skene) or the lead's decision, the adjudication queue, and the export.
 
 mod adjudicate;
+mod answer;
 mod export;
 mod export_card;
 mod family;
 mod outcome;
 
-pub use adjudicate::{Decision, QueueAnswer, QueueCandidate, QueueItem};
+pub use adjudicate::{QueueCandidate, QueueItem};
+pub use answer::{Decision, Outcome, QueueAnswer};
 pub use export::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
     Provenance,
 };
-pub use outcome::{Aggregation, Outcome, TaskOutcome};
+pub use outcome::{Aggregation, TaskOutcome};
 
 use crate::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};

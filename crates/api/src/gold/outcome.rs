@@ -1,31 +1,16 @@
 //! Each task's outcome: from the counted annotators' answers by strict majority or
 //! Dawid-Skene, unless the lead decided it.
 
-use super::adjudicate::{Decision, QueueAnswer};
+use super::answer::{from_answer, key, outcome_key, Decision, Outcome, QueueAnswer};
 use super::{GoldMethod, GoldRequest};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
+use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
 use factdesk_store::{annotations, decisions};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use ts_rs::TS;
-
-/// What a task settled on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-#[serde(tag = "outcome", rename_all = "snake_case")]
-pub enum Outcome {
-    /// Evidence: the gold sentences (ids in the project).
-    Evidence { sentences: Vec<i64> },
-    /// Evidence: a strict majority said none of the sentences is evidence.
-    NoEvidence,
-    /// Evidence: no sentence was selected by a strict majority.
-    NoGoldEvidence,
-    /// Verify or label: the label a strict majority (or the model) gave.
-    Label { label: String },
-    /// Verify or label: no strict majority.
-    NoMajority,
-}
 
 /// One task with its answers and what they (or the lead) settled on.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -62,63 +47,6 @@ pub struct Aggregation {
     pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
-/// An answer reduced to what is compared: the selected set, or a label.
-fn key(kind: TaskKind, answer: &serde_json::Value) -> String {
-    match kind {
-        TaskKind::Evidence if answer["no_evidence"].as_bool() == Some(true) => "none".into(),
-        TaskKind::Evidence => selected(answer)
-            .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        _ => answer["label"].as_str().unwrap_or_default().to_string(),
-    }
-}
-
-pub(crate) fn selected(answer: &serde_json::Value) -> Vec<i64> {
-    let mut ids: Vec<i64> = answer["selected"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(serde_json::Value::as_i64)
-        .collect();
-    ids.sort_unstable();
-    ids.dedup();
-    ids
-}
-
-fn outcome_key(outcome: &Outcome) -> Option<String> {
-    match outcome {
-        Outcome::Evidence { sentences } => {
-            // In id order, as `key` writes an answer's selection; the outcome lists the
-            // sentences in candidate order.
-            let mut ids = sentences.clone();
-            ids.sort_unstable();
-            Some(ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
-        }
-        Outcome::NoEvidence => Some("none".into()),
-        Outcome::Label { label } => Some(label.clone()),
-        Outcome::NoGoldEvidence | Outcome::NoMajority => None,
-    }
-}
-
-/// The outcome a decision's answer stands for.
-pub(crate) fn from_answer(kind: TaskKind, answer: &serde_json::Value) -> Outcome {
-    match kind {
-        TaskKind::Evidence if answer["no_evidence"].as_bool() == Some(true) => Outcome::NoEvidence,
-        TaskKind::Evidence => match selected(answer) {
-            s if s.is_empty() => Outcome::NoGoldEvidence,
-            sentences => Outcome::Evidence { sentences },
-        },
-        _ => match answer["label"].as_str() {
-            Some(l) => Outcome::Label {
-                label: l.to_string(),
-            },
-            None => Outcome::NoMajority,
-        },
-    }
-}
-
 struct Pending {
     task_id: i64,
     claim_id: i64,
@@ -152,7 +80,7 @@ impl Project {
         let mut accuracy = BTreeMap::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
-            for a in annotations::current_of_kind(self.store.conn(), kind.as_str())? {
+            for a in annotations::current_of_kind(self.store.conn(), kind)? {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
                     annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
@@ -160,8 +88,8 @@ impl Project {
                     // picked the trick (such an answer is rejected as a whole).
                     counted: counted_ids.contains(&a.annotator_id) && !a.trick_failed,
                     rejected: a.trick_failed,
-                    answer: a.answer,
-                    comment: a.comment,
+                    answer: a.answer.response,
+                    comment: a.answer.comment,
                     trick_failed: a.trick_failed,
                 });
             }
@@ -195,33 +123,20 @@ impl Project {
             for (p, outcome) in pending.into_iter().zip(outcomes) {
                 let decision = decided
                     .get(&p.task_id)
-                    .map(|d| Decision::from_row(d, &p.answers));
+                    .and_then(|d| Decision::from_row(d, &p.answers));
                 let outcome = match &decision {
-                    Some(d) => from_answer(kind, &d.answer),
+                    Some(d) => from_answer(&d.answer),
                     None => outcome,
                 };
                 let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
-                let share_agreeing = (!counted.is_empty()).then(|| {
-                    let agreeing = match outcome_key(&outcome) {
-                        Some(k) => counted.iter().filter(|a| key(kind, &a.answer) == k).count(),
-                        None => {
-                            let mut groups: HashMap<String, usize> = HashMap::new();
-                            for a in &counted {
-                                *groups.entry(key(kind, &a.answer)).or_default() += 1;
-                            }
-                            groups.values().copied().max().unwrap_or(0)
-                        }
-                    };
-                    agreeing as f64 / counted.len() as f64
-                });
                 tasks.push(TaskOutcome {
                     task_id: p.task_id,
                     kind,
                     claim_id: p.claim_id,
                     counted: counted.len() as u32,
+                    share_agreeing: share_agreeing(&counted, &outcome),
                     rejected: p.answers.iter().filter(|a| a.rejected).count() as u32,
                     answers: p.answers,
-                    share_agreeing,
                     outcome,
                     decision,
                 });
@@ -246,6 +161,25 @@ impl Project {
     }
 }
 
+/// Share of counted answers equal to the outcome (or to the commonest answer when
+/// nothing was settled); none without counted answers.
+fn share_agreeing(counted: &[&QueueAnswer], outcome: &Outcome) -> Option<f64> {
+    if counted.is_empty() {
+        return None;
+    }
+    let agreeing = match outcome_key(outcome) {
+        Some(k) => counted.iter().filter(|a| key(&a.answer) == k).count(),
+        None => {
+            let mut groups: HashMap<String, usize> = HashMap::new();
+            for a in counted {
+                *groups.entry(key(&a.answer)).or_default() += 1;
+            }
+            groups.values().copied().max().unwrap_or(0)
+        }
+    };
+    Some(agreeing as f64 / counted.len() as f64)
+}
+
 /// Outcomes of one kind's tasks from their counted answers, and the Dawid-Skene
 /// accuracy of each annotator when that method is used.
 fn settle(
@@ -265,103 +199,134 @@ fn settle(
         seed,
         ..DawidSkeneOptions::default()
     };
-    let mut accuracy = None;
-    let outcomes = if kind == TaskKind::Evidence {
-        // Items are (task, candidate) pairs, category 1 when the annotator selected it;
-        // a trick selection is never stored as a sentence, so it never counts.
-        let mut votes = Vec::new();
-        let mut item = 0;
-        for p in pending {
-            for &sentence in &p.candidates {
-                for a in p.answers.iter().filter(|a| a.counted) {
-                    votes.push(Vote {
-                        item,
-                        annotator: annotator_index[&a.annotator],
-                        category: usize::from(selected(&a.answer).contains(&sentence)),
-                    });
-                }
-                item += 1;
-            }
-        }
-        let labels = match method {
-            GoldMethod::Majority => majority(&votes, item, 2),
-            GoldMethod::DawidSkene => {
-                let ds = dawid_skene(&votes, item, annotator_index.len(), 2, &options);
-                accuracy = Some(named(&annotator_index, &ds.accuracy));
-                ds.labels
-            }
-        };
-        let mut item = 0;
-        pending
-            .iter()
-            .map(|p| {
-                let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
-                let none = counted
-                    .iter()
-                    .filter(|a| a.answer["no_evidence"].as_bool() == Some(true))
-                    .count();
-                let sentences: Vec<i64> = p
-                    .candidates
-                    .iter()
-                    .zip(&labels[item..item + p.candidates.len()])
-                    .filter(|(_, l)| **l == Some(1))
-                    .map(|(s, _)| *s)
-                    .collect();
-                item += p.candidates.len();
-                if !counted.is_empty() && 2 * none > counted.len() {
-                    Outcome::NoEvidence
-                } else if sentences.is_empty() {
-                    Outcome::NoGoldEvidence
-                } else {
-                    Outcome::Evidence { sentences }
-                }
-            })
-            .collect()
+    let vote = Voting {
+        annotator_index: &annotator_index,
+        method,
+        options: &options,
+    };
+    let (outcomes, accuracy) = if kind == TaskKind::Evidence {
+        settle_evidence(pending, &vote)
     } else {
-        let categories: Vec<String> = pending
-            .iter()
-            .flat_map(|p| p.answers.iter().filter(|a| a.counted))
-            .map(|a| key(kind, &a.answer))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let mut votes = Vec::new();
-        for (item, p) in pending.iter().enumerate() {
-            for a in p.answers.iter().filter(|a| a.counted) {
-                let k = key(kind, &a.answer);
-                if let Some(category) = categories.iter().position(|c| *c == k) {
-                    votes.push(Vote {
-                        item,
-                        annotator: annotator_index[&a.annotator],
-                        category,
-                    });
-                }
-            }
-        }
-        let labels = match method {
-            GoldMethod::Majority => majority(&votes, pending.len(), categories.len()),
+        settle_categories(pending, &vote)
+    };
+    (outcomes, accuracy.map(|acc| named(&annotator_index, &acc)))
+}
+
+/// How the votes of one kind are counted.
+struct Voting<'a> {
+    annotator_index: &'a BTreeMap<String, usize>,
+    method: GoldMethod,
+    options: &'a DawidSkeneOptions,
+}
+
+impl Voting<'_> {
+    /// Each item's label (if any) and, for Dawid-Skene, each annotator's accuracy.
+    fn labels(
+        &self,
+        votes: &[Vote],
+        items: usize,
+        categories: usize,
+    ) -> (Vec<Option<usize>>, Option<Vec<f64>>) {
+        match self.method {
+            GoldMethod::Majority => (majority(votes, items, categories), None),
             GoldMethod::DawidSkene => {
                 let ds = dawid_skene(
-                    &votes,
-                    pending.len(),
-                    annotator_index.len(),
-                    categories.len(),
-                    &options,
+                    votes,
+                    items,
+                    self.annotator_index.len(),
+                    categories,
+                    self.options,
                 );
-                accuracy = Some(named(&annotator_index, &ds.accuracy));
-                ds.labels
+                (ds.labels, Some(ds.accuracy))
             }
-        };
-        labels
-            .into_iter()
-            .map(|l| match l {
-                Some(i) => Outcome::Label {
-                    label: categories[i].clone(),
-                },
-                None => Outcome::NoMajority,
-            })
-            .collect()
-    };
+        }
+    }
+}
+
+/// Evidence: items are (task, candidate) pairs, category 1 when the annotator selected
+/// it; a trick selection is never stored as a sentence, so it never counts. A strict
+/// majority for "no evidence" settles the task on none.
+fn settle_evidence(pending: &[Pending], vote: &Voting<'_>) -> (Vec<Outcome>, Option<Vec<f64>>) {
+    let mut votes = Vec::new();
+    let mut item = 0;
+    for p in pending {
+        for &sentence in &p.candidates {
+            for a in p.answers.iter().filter(|a| a.counted) {
+                let selected = a
+                    .answer
+                    .selection()
+                    .is_some_and(|s| s.ids().contains(&sentence));
+                votes.push(Vote {
+                    item,
+                    annotator: vote.annotator_index[&a.annotator],
+                    category: usize::from(selected),
+                });
+            }
+            item += 1;
+        }
+    }
+    let (labels, accuracy) = vote.labels(&votes, item, 2);
+    let mut item = 0;
+    let outcomes = pending
+        .iter()
+        .map(|p| {
+            let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
+            let none = counted
+                .iter()
+                .filter(|a| a.answer.selection() == Some(&Selection::NoEvidence))
+                .count();
+            let sentences: Vec<i64> = p
+                .candidates
+                .iter()
+                .zip(&labels[item..item + p.candidates.len()])
+                .filter(|(_, l)| **l == Some(1))
+                .map(|(s, _)| *s)
+                .collect();
+            item += p.candidates.len();
+            if !counted.is_empty() && 2 * none > counted.len() {
+                Outcome::NoEvidence
+            } else if sentences.is_empty() {
+                Outcome::NoGoldEvidence
+            } else {
+                Outcome::Evidence { sentences }
+            }
+        })
+        .collect();
+    (outcomes, accuracy)
+}
+
+/// Verification and labelling: one item per task, the categories being the verdicts or
+/// labels the counted answers gave, in their spelling's order.
+fn settle_categories(pending: &[Pending], vote: &Voting<'_>) -> (Vec<Outcome>, Option<Vec<f64>>) {
+    let given: BTreeMap<String, Judgement> = pending
+        .iter()
+        .flat_map(|p| p.answers.iter().filter(|a| a.counted))
+        .filter_map(|a| a.answer.judgement().map(|j| (key(&a.answer), j)))
+        .collect();
+    let categories: Vec<(&String, &Judgement)> = given.iter().collect();
+    let mut votes = Vec::new();
+    for (item, p) in pending.iter().enumerate() {
+        for a in p.answers.iter().filter(|a| a.counted) {
+            let k = key(&a.answer);
+            if let Some(category) = categories.iter().position(|(c, _)| **c == k) {
+                votes.push(Vote {
+                    item,
+                    annotator: vote.annotator_index[&a.annotator],
+                    category,
+                });
+            }
+        }
+    }
+    let (labels, accuracy) = vote.labels(&votes, pending.len(), categories.len());
+    let outcomes = labels
+        .into_iter()
+        .map(|l| match l {
+            Some(i) => Outcome::Label {
+                label: *categories[i].1,
+            },
+            None => Outcome::NoMajority,
+        })
+        .collect();
     (outcomes, accuracy)
 }
 

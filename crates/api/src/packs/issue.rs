@@ -69,7 +69,7 @@ impl Project {
         let open = pack_file::open_tasks(
             self.store.conn(),
             annotator.id,
-            req.kind.map(TaskKind::as_str),
+            req.kind,
             now,
             req.count.max(1) * 2,
         )?;
@@ -103,7 +103,7 @@ impl Project {
                     id: pack_id.clone(),
                     annotator_id: annotator.id,
                     annotator: annotator.name.clone(),
-                    kind: req.kind.map(|k| k.as_str().to_string()),
+                    kind: req.kind,
                     items: issued.len() as i64,
                     created_at: now,
                     expires_at,
@@ -146,7 +146,7 @@ impl Project {
             if chosen.len() as u64 >= count {
                 break;
             }
-            if t.kind != "evidence" || !self.store.candidates(t.claim_id)?.is_empty() {
+            if t.kind != TaskKind::Evidence || !self.store.candidates(t.claim_id)?.is_empty() {
                 chosen.push(t);
             }
         }
@@ -213,7 +213,7 @@ impl Project {
                 &PackItemRow {
                     position: position as i64 + 1,
                     task_id: i.pack_task_id,
-                    kind: i.item.kind.as_str().to_string(),
+                    kind: i.item.kind,
                     item: json(&i.item)?,
                 },
             )?;

@@ -65,7 +65,7 @@ pub struct PackIssued {
 pub struct PackSummary {
     pub id: String,
     pub annotator: String,
-    pub kind: Option<String>,
+    pub kind: Option<TaskKind>,
     pub items: u64,
     pub created_at: i64,
     pub expires_at: i64,
@@ -108,7 +108,7 @@ impl Project {
 
 /// The manifest and signature of a pack file, or `None` if it is not one.
 fn read_manifest(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     path: &Path,
 ) -> Result<Option<(Manifest, String, String)>> {
     let Some((text, signature)) = factdesk_store::pack_store::manifest(conn)? else {

@@ -15,6 +15,7 @@ use crate::agreement::{AgreementReport, AgreementRequest};
 use crate::dashboard::{kind_intervals, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
+use factdesk_core::answer::Response;
 use factdesk_core::checks::is_negation_cue;
 use factdesk_core::text::{normalize_token, tokens};
 use serde::Serialize;
@@ -255,32 +256,27 @@ impl Project {
             .filter(|a| a.counted)
             .map(|a| a.id)
             .collect();
-        let answers =
-            factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?;
+        let answers = factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?;
         let names = answers
             .iter()
             .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
-            .map(|a| answer_label(kind, &a.answer));
+            .map(|a| answer_label(&a.answer.response));
         Ok(distribution(kind.as_str(), names))
     }
 }
 
 /// What an answer says, as one label: the category chosen, how many sentences were
 /// selected as evidence, or that a refutation was written.
-fn answer_label(kind: TaskKind, answer: &serde_json::Value) -> String {
-    match kind {
-        TaskKind::Evidence => {
-            let n = answer["selected"].as_array().map_or(0, Vec::len);
-            match n {
-                0 => "no evidence".to_string(),
-                1 => "1 sentence".to_string(),
-                n => format!("{n} sentences"),
-            }
-        }
-        TaskKind::Refute => "written".to_string(),
-        TaskKind::Verify | TaskKind::Label => {
-            answer["label"].as_str().unwrap_or("(none)").to_string()
-        }
+fn answer_label(response: &Response) -> String {
+    match response {
+        Response::Evidence { selection } => match selection.ids().len() {
+            0 => "no evidence".to_string(),
+            1 => "1 sentence".to_string(),
+            n => format!("{n} sentences"),
+        },
+        Response::Refute { .. } => "written".to_string(),
+        Response::Verify { verdict } => verdict.as_str().to_string(),
+        Response::Label { label } => label.as_str().to_string(),
     }
 }
 

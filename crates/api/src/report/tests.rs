@@ -1,6 +1,7 @@
 //! The report's figures on small hand-made inputs.
 
 use super::*;
+use factdesk_core::answer::Selection;
 
 fn claim(text: &str, label: Option<&str>, is_refutation: bool) -> ClaimText {
     ClaimText {
@@ -103,16 +104,10 @@ fn distribution_orders_by_count_then_label() {
 
 #[test]
 fn evidence_answers_are_labelled_by_how_many_sentences() {
-    let label = |v: serde_json::Value| answer_label(TaskKind::Evidence, &v);
-    assert_eq!(
-        label(serde_json::json!({"selected": [], "no_evidence": true})),
-        "no evidence"
-    );
-    assert_eq!(label(serde_json::json!({"selected": [4]})), "1 sentence");
-    assert_eq!(
-        label(serde_json::json!({"selected": [4, 9]})),
-        "2 sentences"
-    );
+    let label = |selection| answer_label(&Response::Evidence { selection });
+    assert_eq!(label(Selection::NoEvidence), "no evidence");
+    assert_eq!(label(Selection::sentences(vec![4])), "1 sentence");
+    assert_eq!(label(Selection::sentences(vec![4, 9])), "2 sentences");
 }
 
 #[test]

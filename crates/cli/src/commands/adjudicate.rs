@@ -113,7 +113,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 } else {
                     " (not counted)"
                 },
-                ans.answer,
+                serde_json::to_string(&ans.answer)?,
                 ans.comment
                     .as_deref()
                     .map(|c| format!("  // {c}"))
@@ -124,7 +124,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!(
                 "  decided by {}: {}{}",
                 d.lead,
-                d.answer,
+                serde_json::to_string(&d.answer)?,
                 d.reason
                     .as_deref()
                     .map(|r| format!(" ({r})"))

@@ -3,6 +3,7 @@
 // generated from the same table the handler uses.
 
 import type { TaskKind } from "../../ipc";
+import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "../judgements";
 
 export type KeyAction =
   | { type: "toggle"; index: number }
@@ -21,17 +22,8 @@ export type KeyAction =
 
 /** The labels verification and labelling answer with, in key order (1, 2, ...). */
 export const CHOICES: Partial<Record<TaskKind, { value: string; title: string }[]>> = {
-  verify: [
-    { value: "contradicts", title: "Contradicts" },
-    { value: "does_not_contradict", title: "Does not contradict" },
-    { value: "malformed", title: "Malformed" },
-  ],
-  label: [
-    { value: "SUPPORTED", title: "Supported" },
-    { value: "REFUTED", title: "Refuted" },
-    { value: "NOT ENOUGH INFO", title: "Not enough info" },
-    { value: "FAILED", title: "Failed" },
-  ],
+  verify: VERDICT_CHOICES.map((value) => ({ value, title: judgementText(value) })),
+  label: LABEL_CHOICES.map((value) => ({ value, title: judgementText(value) })),
 };
 
 const common: Record<string, KeyAction> = {

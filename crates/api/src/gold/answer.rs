@@ -1,0 +1,123 @@
+//! A task's answers and the lead's decision as the lead sees them, what a task settled on,
+//! and how answers are compared with each other and with that outcome. Both the
+//! aggregation and the adjudication build on this module; neither reaches into the other.
+
+use factdesk_core::answer::{Judgement, Response, Selection};
+use factdesk_store::decisions::DecisionRow;
+use serde::Serialize;
+use ts_rs::TS;
+
+/// What a task settled on.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// Evidence: the gold sentences (ids in the project).
+    Evidence { sentences: Vec<i64> },
+    /// Evidence: a strict majority said none of the sentences is evidence.
+    NoEvidence,
+    /// Evidence: no sentence was selected by a strict majority.
+    NoGoldEvidence,
+    /// Verify or label: the verdict or label a strict majority (or the model) gave.
+    Label { label: Judgement },
+    /// Verify or label: no strict majority.
+    NoMajority,
+}
+
+/// One annotator's current answer on a task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct QueueAnswer {
+    pub annotation_id: i64,
+    pub annotator: String,
+    /// Whether it counts: its annotator is not flagged (or the lead included them) and
+    /// it did not pick the trick.
+    pub counted: bool,
+    /// Rejected because it picked the trick: shown, counted for nothing, never taken.
+    pub rejected: bool,
+    pub answer: Response,
+    pub comment: Option<String>,
+    pub trick_failed: bool,
+}
+
+/// The lead's current decision on a task.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct Decision {
+    pub lead: String,
+    /// Unix milliseconds.
+    pub at: i64,
+    pub reason: Option<String>,
+    /// The annotator whose answer was taken, if one was.
+    pub taken_from: Option<String>,
+    pub answer: Response,
+}
+
+impl Decision {
+    /// The decision a row records; none when the row undid the last one.
+    pub(crate) fn from_row(d: &DecisionRow, answers: &[QueueAnswer]) -> Option<Decision> {
+        Some(Decision {
+            lead: d.lead.clone(),
+            at: d.at,
+            reason: d.reason.clone(),
+            taken_from: d.taken_from.and_then(|id| {
+                answers
+                    .iter()
+                    .find(|a| a.annotation_id == id)
+                    .map(|a| a.annotator.clone())
+            }),
+            answer: d.answer.clone()?,
+        })
+    }
+}
+
+/// An answer reduced to what is compared: the selected set ("none" for "no evidence"),
+/// or the verdict or label. Sorting these strings orders the categories of a kind.
+pub(crate) fn key(response: &Response) -> String {
+    match response {
+        Response::Evidence {
+            selection: Selection::NoEvidence,
+        } => "none".into(),
+        Response::Evidence {
+            selection: Selection::Sentences(ids),
+        } => ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
+        Response::Refute { .. } => String::new(),
+        Response::Verify { verdict } => verdict.as_str().into(),
+        Response::Label { label } => label.as_str().into(),
+    }
+}
+
+/// The key an outcome agrees with; none when nothing was settled.
+pub(crate) fn outcome_key(outcome: &Outcome) -> Option<String> {
+    match outcome {
+        Outcome::Evidence { sentences } => {
+            // In id order, as `key` writes an answer's selection; the outcome lists the
+            // sentences in candidate order.
+            let mut ids = sentences.clone();
+            ids.sort_unstable();
+            Some(ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+        }
+        Outcome::NoEvidence => Some("none".into()),
+        Outcome::Label { label } => Some(label.as_str().into()),
+        Outcome::NoGoldEvidence | Outcome::NoMajority => None,
+    }
+}
+
+/// The outcome a decision's answer stands for.
+pub(crate) fn from_answer(response: &Response) -> Outcome {
+    match response {
+        Response::Evidence {
+            selection: Selection::NoEvidence,
+        } => Outcome::NoEvidence,
+        Response::Evidence {
+            selection: Selection::Sentences(ids),
+        } if ids.is_empty() => Outcome::NoGoldEvidence,
+        Response::Evidence {
+            selection: Selection::Sentences(ids),
+        } => Outcome::Evidence {
+            sentences: ids.clone(),
+        },
+        Response::Refute { .. } => Outcome::NoMajority,
+        Response::Verify { .. } | Response::Label { .. } => match response.judgement() {
+            Some(label) => Outcome::Label { label },
+            None => Outcome::NoMajority,
+        },
+    }
+}

@@ -1,0 +1,202 @@
+//! A project file written before answers were typed and versioned (commit 759dfd1, see
+//! tests/fixtures) reads through the typed answer: every stored answer and decision, of
+//! every kind, verdict and label, and every reader of answers (aggregation, adjudication,
+//! agreement, the dashboard, the export) works on it. A damaged answer is an error naming
+//! its row, never a default.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::gold::GoldRequest;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, Project};
+use factdesk_core::answer::{Response, Selection, Verdict};
+use factdesk_core::claim::Label;
+use factdesk_store::{annotations, decisions};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// A copy of the fixture, since opening may write to it.
+fn old_project(dir: &Path) -> PathBuf {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
+    let path = dir.join("old.fdesk");
+    must(std::fs::copy(&fixture, &path));
+    path
+}
+
+fn count(conn: &rusqlite::Connection, sql: &str) -> i64 {
+    must(conn.query_row(sql, [], |r| r.get(0)))
+}
+
+#[test]
+fn every_answer_of_the_last_untyped_release_reads_through_the_typed_answer() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let conn = must(rusqlite::Connection::open(&path));
+    let rows = count(&conn, "SELECT count(*) FROM annotations");
+    let unversioned = count(
+        &conn,
+        "SELECT count(*) FROM annotations WHERE json_extract(answer, '$.v') IS NULL",
+    );
+    assert_eq!(unversioned, rows, "the fixture holds only unversioned rows");
+
+    let answers = must(annotations::all(&conn));
+    assert_eq!(answers.len() as i64, rows, "every row read");
+    let mut kinds = BTreeSet::new();
+    let mut verdicts = BTreeSet::new();
+    let mut labels = BTreeSet::new();
+    let (mut selections, mut none, mut trick, mut superseding) = (0, 0, 0, 0);
+    for a in &answers {
+        assert_eq!(a.answer.response.kind(), a.kind, "annotation {}", a.id);
+        kinds.insert(a.kind);
+        match &a.answer.response {
+            Response::Evidence {
+                selection: Selection::NoEvidence,
+            } => none += 1,
+            Response::Evidence {
+                selection: Selection::Sentences(ids),
+            } => {
+                assert!(
+                    !ids.is_empty() || a.trick_failed,
+                    "annotation {}: an empty selection that did not pick the trick",
+                    a.id
+                );
+                selections += 1;
+            }
+            Response::Refute { text } => assert!(!text.is_empty()),
+            Response::Verify { verdict } => {
+                verdicts.insert(*verdict);
+            }
+            Response::Label { label } => {
+                labels.insert(*label);
+            }
+        }
+        trick += usize::from(a.trick_failed);
+        superseding += usize::from(a.supersedes.is_some());
+    }
+    assert_eq!(kinds, TaskKind::ALL.into_iter().collect());
+    assert_eq!(verdicts, Verdict::ALL.into_iter().collect());
+    assert_eq!(labels, Label::ALL.into_iter().collect());
+    assert!(selections > 0 && none > 0 && trick >= 2 && superseding >= 3);
+    // Comments and times sit beside the answer, as stored.
+    assert!(answers
+        .iter()
+        .any(|a| a.answer.comment.as_deref() == Some("two claims in one")));
+    assert!(answers.iter().any(|a| a.answer.duration_ms == Some(4200)));
+
+    // The lead's decisions: answers given and taken, and one undone.
+    let decided = must(decisions::latest(&conn));
+    assert_eq!(
+        decided.len() as i64,
+        count(&conn, "SELECT count(DISTINCT task_id) FROM decisions")
+    );
+    assert_eq!(decided.iter().filter(|d| d.answer.is_none()).count(), 1);
+    let given: BTreeSet<TaskKind> = decided
+        .iter()
+        .filter_map(|d| d.answer.as_ref().map(Response::kind))
+        .collect();
+    assert_eq!(
+        given,
+        [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label]
+            .into_iter()
+            .collect()
+    );
+}
+
+#[test]
+fn every_reader_of_answers_works_on_the_old_project() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let mut p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let aggregation = must(p.aggregate(&GoldRequest::default()));
+    let counted: u32 = aggregation.tasks.iter().map(|t| t.counted).sum();
+    assert!(counted > 0);
+    assert!(aggregation.tasks.iter().any(|t| t.decision.is_some()));
+    must(p.adjudication_queue("lea", &GoldRequest::default()));
+    for kind in must(p.kinds_with_answers()) {
+        must(p.ratings(kind, false));
+    }
+    must(p.export_preview(&GoldRequest::default()));
+    must(p.dashboard(&AgreementRequest::default()));
+    must(p.report(&AgreementRequest::default()));
+    let item = must(p.previous_item("ana", TaskKind::Label, None));
+    assert!(item
+        .and_then(|i| i.previous)
+        .is_some_and(|a| a.label.is_some()));
+}
+
+#[test]
+fn a_damaged_answer_is_an_error_naming_its_row() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let conn = must(rusqlite::Connection::open(&path));
+    // A label answer whose key was renamed: before, it read as "no label".
+    must(conn.execute(
+        "INSERT INTO annotations (uuid, task_id, annotator_id, answer, trick_failed, created_at)
+         SELECT 'damaged-0001', t.id, n.id, '{\"lable\":\"SUPPORTED\"}', 0, 1
+         FROM tasks t, annotators n
+         WHERE t.kind = 'label' AND n.name = 'cy'
+           AND NOT EXISTS (SELECT 1 FROM annotations a WHERE a.task_id = t.id AND a.annotator_id = n.id)
+         LIMIT 1",
+        [],
+    ));
+    let id: i64 = must(conn.query_row(
+        "SELECT id FROM annotations WHERE uuid = 'damaged-0001'",
+        [],
+        |r| r.get(0),
+    ));
+    let err = must(
+        annotations::all(&conn)
+            .map(|_| ())
+            .err()
+            .ok_or("the damaged answer was read"),
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!("annotation {id} (damaged-0001)")) && message.contains("lable"),
+        "{message}"
+    );
+    let p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let err = must(
+        p.aggregate(&GoldRequest::default())
+            .map(|_| ())
+            .err()
+            .ok_or("aggregated over a damaged answer"),
+    );
+    assert!(err.message.contains("damaged-0001"), "{}", err.message);
+}
+
+#[test]
+fn an_unknown_task_kind_is_an_error_naming_its_task() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let conn = must(rusqlite::Connection::open(&path));
+    // Only a damaged file or a newer Factdesk gets past the schema's check.
+    must(conn.pragma_update(None, "ignore_check_constraints", true));
+    must(conn.execute(
+        "INSERT INTO tasks (kind, claim_id, overlap, shuffle_key, created_at)
+         SELECT 'rewrite', id, 1, 0, 1 FROM claims ORDER BY id LIMIT 1",
+        [],
+    ));
+    let id = conn.last_insert_rowid();
+    let err = must(
+        factdesk_store::tasks::get(&conn, id)
+            .map(|_| ())
+            .err()
+            .ok_or("an unknown kind was read"),
+    );
+    let message = err.to_string();
+    assert!(
+        message.contains(&format!("task {id}")) && message.contains("\"rewrite\""),
+        "{message}"
+    );
+}

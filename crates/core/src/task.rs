@@ -1,0 +1,92 @@
+//! The kinds of work an annotator does.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+use ts_rs::TS;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskKind {
+    /// Pick the evidence among a claim's candidates (and a hidden trick).
+    Evidence,
+    /// Write a refuted version of a short claim.
+    Refute,
+    /// Judge whether a counter-claim contradicts its original.
+    Verify,
+    /// Label a claim against its evidence.
+    Label,
+}
+
+impl TaskKind {
+    pub const ALL: [TaskKind; 4] = [
+        TaskKind::Evidence,
+        TaskKind::Refute,
+        TaskKind::Verify,
+        TaskKind::Label,
+    ];
+
+    /// The spelling used in the project file, on the command line and across IPC.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TaskKind::Evidence => "evidence",
+            TaskKind::Refute => "refute",
+            TaskKind::Verify => "verify",
+            TaskKind::Label => "label",
+        }
+    }
+}
+
+impl fmt::Display for TaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A task kind string that is none of the four.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnknownTaskKind(pub String);
+
+impl fmt::Display for UnknownTaskKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "unknown task kind {:?}: use evidence, refute, verify or label",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for UnknownTaskKind {}
+
+impl FromStr for TaskKind {
+    type Err = UnknownTaskKind;
+
+    fn from_str(s: &str) -> Result<TaskKind, UnknownTaskKind> {
+        TaskKind::ALL
+            .into_iter()
+            .find(|k| k.as_str() == s)
+            .ok_or_else(|| UnknownTaskKind(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_round_trips_and_nothing_else_parses() {
+        for k in TaskKind::ALL {
+            assert_eq!(k.as_str().parse::<TaskKind>(), Ok(k));
+            assert_eq!(
+                serde_json::to_string(&k).ok(),
+                Some(format!("\"{}\"", k.as_str()))
+            );
+        }
+        assert_eq!(
+            "Label".parse::<TaskKind>(),
+            Err(UnknownTaskKind("Label".into()))
+        );
+        assert!("".parse::<TaskKind>().is_err());
+    }
+}
