@@ -27,7 +27,7 @@ impl Project {
                 .try_into()
                 .unwrap_or([1; 8]),
         );
-        project.set_settings(&crate::settings::Settings {
+        project.store_settings(&crate::settings::Settings {
             seed,
             ..Default::default()
         })?;

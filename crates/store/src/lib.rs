@@ -36,8 +36,12 @@ pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
 
+/// The connection every table module takes (a transaction derefs to one). Callers name
+/// it through the store, so nothing outside this crate depends on the SQLite driver.
+pub use rusqlite::Connection;
+
 use file::APPLICATION_ID;
-use rusqlite::{Connection, OpenFlags, Transaction};
+use rusqlite::{OpenFlags, Transaction};
 use std::path::{Path, PathBuf};
 
 /// An open project file.
@@ -254,7 +258,8 @@ fn identify(conn: &Connection, path: &Path) -> Result<i64> {
 pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
-        claim_document_ids, claims_to_rank, document_sentences, replace as replace_candidates,
+        claim_document_ids, claims_to_rank, count as candidate_count, document_sentences,
+        replace as replace_candidates,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
@@ -281,6 +286,11 @@ impl Store {
     /// The refutations written for or imported with a claim.
     pub fn claim_children(&self, parent_id: i64) -> Result<Vec<ClaimRow>> {
         claims::children(&self.conn, parent_id)
+    }
+
+    /// Every claim's text, label and whether it is a refutation, in import order.
+    pub fn claim_texts(&self) -> Result<Vec<(String, Option<String>, bool)>> {
+        claims::texts(&self.conn)
     }
 
     /// Claims that refute no other claim, in import order.

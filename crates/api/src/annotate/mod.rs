@@ -21,6 +21,7 @@ pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub(crate) use submit::check_shape;
 pub use submit::{Ack, Answer};
 
+use crate::actor::Actor;
 use crate::settings::Routing;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
@@ -86,8 +87,9 @@ fn find_open(
 }
 
 impl Project {
-    /// The next item of `kind` for annotator `name`, reserved for them.
-    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
+    /// The next item of `kind` for the acting person, reserved for them.
+    pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
+        let name = actor.name();
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -132,7 +134,8 @@ impl Project {
     }
 
     /// The annotator's progress on every kind, reserving nothing (for the home screen).
-    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+    pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
+        let name = actor.name();
         let annotator = self.annotator_row(name)?;
         TaskKind::ALL
             .iter()
@@ -149,10 +152,11 @@ impl Project {
     /// for correcting it; a new answer supersedes the old.
     pub fn previous_item(
         &mut self,
-        name: &str,
+        actor: &Actor,
         kind: TaskKind,
         current: Option<i64>,
     ) -> Result<Option<Item>> {
+        let name = actor.name();
         let annotator = self.annotator_row(name)?;
         let Some(task_id) =
             annotations::previous_task(self.store.conn(), annotator.id, kind.as_str(), current)?

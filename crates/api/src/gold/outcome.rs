@@ -3,6 +3,7 @@
 
 use super::adjudicate::{Decision, QueueAnswer};
 use super::{GoldMethod, GoldRequest};
+use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
@@ -128,8 +129,9 @@ struct Pending {
 
 impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
-    pub fn aggregate(&self, req: &GoldRequest) -> Result<Aggregation> {
-        let annotators = self.annotators()?;
+    pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
+        by.require_lead("see the aggregated answers")?;
+        let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
         let mut names = HashMap::new();
