@@ -44,6 +44,8 @@ impl Project {
         self.store.path()
     }
 
+    /// The raw store, past the gate: for the api's tests only (feature `raw-store`).
+    #[cfg(feature = "raw-store")]
     pub fn store(&self) -> &Store {
         &self.store
     }
