@@ -11,28 +11,33 @@ use factdesk_store::annotators;
 /// on the project with this role.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor {
-    /// The person's row; `None` only for the owner of a project that has no lead yet.
+    /// The person's row; `None` for the owner of a project that has no lead yet, and for
+    /// a pack's holder.
     id: Option<i64>,
     name: String,
     role: Role,
+    /// The project (or pack) the name was resolved in: an actor is no one elsewhere.
+    place: String,
 }
 
 impl Actor {
-    pub(crate) fn person(id: i64, name: &str, role: Role) -> Actor {
+    fn person(place: &str, id: i64, name: &str, role: Role) -> Actor {
         Actor {
             id: Some(id),
             name: name.to_string(),
             role,
+            place: place.to_string(),
         }
     }
 
     /// The annotator a pack was issued to, working in it on their laptop; the pack holds
     /// no rows of people, so there is no id.
-    pub(crate) fn holder(name: &str) -> Actor {
+    pub(crate) fn holder(pack_id: &str, name: &str) -> Actor {
         Actor {
             id: None,
             name: name.to_string(),
             role: Role::Annotator,
+            place: pack_id.to_string(),
         }
     }
 
@@ -53,8 +58,23 @@ impl Actor {
         self.role == Role::Lead
     }
 
+    /// Fails with `Forbidden` unless the actor was resolved in `place` (a project's or a
+    /// pack's id).
+    pub(crate) fn require_place(&self, place: &str) -> Result<()> {
+        if self.place == place {
+            return Ok(());
+        }
+        Err(Error::new(
+            ErrorCode::Forbidden,
+            format!(
+                "{} was chosen in another project; choose who is working in this one",
+                self.name
+            ),
+        ))
+    }
+
     /// Fails with `Forbidden` unless the actor is a lead; `what` completes "may not …".
-    pub(crate) fn require_lead(&self, what: &str) -> Result<()> {
+    fn require_role_lead(&self, what: &str) -> Result<()> {
         match self.role {
             Role::Lead => Ok(()),
             Role::Annotator => Err(Error::new(
@@ -69,6 +89,20 @@ impl Actor {
 }
 
 impl Project {
+    /// The gate of a lead's use case: `Forbidden` unless `actor` is a lead of this project;
+    /// `what` completes "… may not …".
+    pub(crate) fn require_lead(&self, actor: &Actor, what: &str) -> Result<()> {
+        actor.require_place(&self.id)?;
+        actor.require_role_lead(what)
+    }
+
+    /// The gate of an annotator's use case: the actor's name, once they are known to be
+    /// someone of this project.
+    pub(crate) fn member<'a>(&self, actor: &'a Actor) -> Result<&'a str> {
+        actor.require_place(&self.id)?;
+        Ok(actor.name())
+    }
+
     /// Resolves `name` to the person acting for a session; an unknown name is an error.
     pub fn actor(&self, name: &str) -> Result<Actor> {
         let row = annotators::by_name(self.store.conn(), name.trim())?.ok_or_else(|| {
@@ -82,7 +116,7 @@ impl Project {
         } else {
             Role::Annotator
         };
-        Ok(Actor::person(row.id, &row.name, role))
+        Ok(Actor::person(&self.id, row.id, &row.name, role))
     }
 
     /// The person a lead's script acts as: `name` when given (whatever their role: a
@@ -97,11 +131,12 @@ impl Project {
             .into_iter()
             .find(|r| r.role == Role::Lead.as_str());
         Ok(match first_lead {
-            Some(row) => Actor::person(row.id, &row.name, Role::Lead),
+            Some(row) => Actor::person(&self.id, row.id, &row.name, Role::Lead),
             None => Actor {
                 id: None,
                 name: "the project's owner".to_string(),
                 role: Role::Lead,
+                place: self.id.clone(),
             },
         })
     }

@@ -174,7 +174,7 @@ impl Project {
     /// The counted answers of one kind as ratings (current, not picking the trick, by a
     /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
-        lead.require_lead("read everyone's answers")?;
+        self.require_lead(lead, "read everyone's answers")?;
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
@@ -240,7 +240,7 @@ impl Project {
         kind: TaskKind,
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
-        lead.require_lead("see agreement")?;
+        self.require_lead(lead, "see agreement")?;
         let (ratings, candidates) = self.ratings(lead, kind, req.include_flagged)?;
         let table = if kind == TaskKind::Evidence {
             RatingTable::with_item_candidates(&ratings, None, &candidates)
@@ -255,7 +255,7 @@ impl Project {
 
     /// The kinds with answers to compare (refutations are free text: no agreement).
     pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
-        lead.require_lead("see which kinds have answers")?;
+        self.require_lead(lead, "see which kinds have answers")?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind.as_str())?

@@ -130,7 +130,7 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
 impl Project {
     /// Adds a person with `role`; people management is a lead's.
     pub fn add_annotator(&mut self, by: &Actor, name: &str, role: Role) -> Result<Annotator> {
-        by.require_lead("add people")?;
+        self.require_lead(by, "add people")?;
         self.insert_person(name, role)?;
         self.find_annotator(name)
     }
@@ -156,7 +156,7 @@ impl Project {
 
     /// Annotators with their trick record, for a lead.
     pub fn annotators(&self, by: &Actor) -> Result<Vec<Annotator>> {
-        by.require_lead("see the annotators' records")?;
+        self.require_lead(by, "see the annotators' records")?;
         self.all_annotators()
     }
 
@@ -170,7 +170,7 @@ impl Project {
 
     /// One annotator with their trick record, for a lead.
     pub fn annotator(&self, by: &Actor, name: &str) -> Result<Annotator> {
-        by.require_lead("see the annotators' records")?;
+        self.require_lead(by, "see the annotators' records")?;
         self.find_annotator(name)
     }
 
@@ -189,7 +189,7 @@ impl Project {
         name: &str,
         include: Option<bool>,
     ) -> Result<Annotator> {
-        by.require_lead("decide on flagged annotators")?;
+        self.require_lead(by, "decide on flagged annotators")?;
         self.store.require_writable()?;
         let a = self.find_annotator(name)?;
         let settings = self.settings()?;
@@ -236,7 +236,7 @@ impl Project {
         let role = if first { Role::Lead } else { role };
         if !first {
             match by {
-                Some(by) => by.require_lead("add people")?,
+                Some(by) => self.require_lead(by, "add people")?,
                 None => {
                     return Err(Error::new(
                         ErrorCode::Forbidden,

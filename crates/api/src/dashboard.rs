@@ -138,7 +138,7 @@ impl DashboardState {
     /// Reads the answers written since the last refresh and who counts now; returns
     /// whether anything changed.
     pub fn refresh(&mut self, project: &Project, lead: &Actor) -> Result<bool> {
-        lead.require_lead("watch the dashboard")?;
+        project.require_lead(lead, "watch the dashboard")?;
         let conn = project.store.conn();
         let rows = feed::since(conn, self.last_id)?;
         let any = !rows.is_empty();

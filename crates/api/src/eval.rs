@@ -47,7 +47,7 @@ impl Project {
     /// Recall@1/3/5 and MRR of every ranker against gold evidence sentences (matched by
     /// their text among the claim's documents' sentences).
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
-        lead.require_lead("evaluate the ranking")?;
+        self.require_lead(lead, "evaluate the ranking")?;
         let golds = read_gold(gold_file)?;
         let index = self.search_index(lead)?;
         let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();

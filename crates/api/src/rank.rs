@@ -243,7 +243,7 @@ impl Project {
         only_unranked: bool,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
-        lead.require_lead("rank candidates")?;
+        self.require_lead(lead, "rank candidates")?;
         if k == 0 {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -263,7 +263,7 @@ impl Project {
 
     /// A claim's candidates, best first. `claim` is the claim's id as imported.
     pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
-        lead.require_lead("see a claim's candidates")?;
+        self.require_lead(lead, "see a claim's candidates")?;
         let row = self.store.claim_by_ext_id(claim)?.ok_or_else(|| {
             Error::new(ErrorCode::NotFound, format!("no claim with id {claim:?}"))
         })?;

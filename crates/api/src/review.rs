@@ -21,7 +21,7 @@ pub struct PendingReview {
 impl Project {
     /// Written refutations waiting for a lead's review.
     pub fn pending_reviews(&self, lead: &Actor) -> Result<Vec<PendingReview>> {
-        lead.require_lead("review refutations")?;
+        self.require_lead(lead, "review refutations")?;
         Ok(reviews::pending(self.store.conn())?
             .into_iter()
             .map(
@@ -44,7 +44,7 @@ impl Project {
         accepted: bool,
         note: Option<&str>,
     ) -> Result<()> {
-        lead.require_lead("review refutations")?;
+        self.require_lead(lead, "review refutations")?;
         let who = self.find_annotator(lead.name())?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();

@@ -199,7 +199,7 @@ impl Project {
     /// The stance cannot change once evidence answers exist: they were given under the
     /// other guideline, and their tricks were the other kind.
     pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
-        lead.require_lead("change the project's settings")?;
+        self.require_lead(lead, "change the project's settings")?;
         self.store_settings(settings)
     }
 

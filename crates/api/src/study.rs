@@ -130,7 +130,7 @@ impl Project {
     /// Draws a study for `lead`: `req.sample` tasks of `req.kind` that are in no study yet,
     /// seeded, each given room for the group, in one write transaction.
     pub fn create_study(&mut self, lead: &Actor, req: &StudyRequest) -> Result<Study> {
-        lead.require_lead("draw studies")?;
+        self.require_lead(lead, "draw studies")?;
         let lead_id = self.annotator_row(lead.name())?.id;
         if req.kind == TaskKind::Refute {
             return Err(invalid(
@@ -204,7 +204,7 @@ impl Project {
 
     /// Every study, oldest first.
     pub fn studies(&self, lead: &Actor) -> Result<Vec<Study>> {
-        lead.require_lead("see the studies")?;
+        self.require_lead(lead, "see the studies")?;
         Ok(studies::list(self.store.conn())?
             .into_iter()
             .map(study_of)
@@ -218,7 +218,7 @@ impl Project {
         kind: Option<TaskKind>,
         req: &AgreementRequest,
     ) -> Result<Vec<StudyAgreement>> {
-        lead.require_lead("see the studies' agreement")?;
+        self.require_lead(lead, "see the studies' agreement")?;
         let mut by_kind: BTreeMap<&str, crate::agreement::Ratings> = BTreeMap::new();
         let mut out = Vec::new();
         for study in self.studies(lead)? {

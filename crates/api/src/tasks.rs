@@ -244,7 +244,7 @@ impl Project {
     /// counted by reason: what the lead's home says without creating tasks again. It
     /// reads every claim, so the lead's home asks for it; it is not in every overview.
     pub fn claims_without_tasks(&self, lead: &Actor) -> Result<Vec<crate::dto::NoTask>> {
-        lead.require_lead("see the claims without tasks")?;
+        self.require_lead(lead, "see the claims without tasks")?;
         let settings = self.settings()?;
         let conn = self.store.conn();
         let mut out = Vec::new();
@@ -272,7 +272,7 @@ impl Project {
         kind: TaskKind,
         overlap: Option<u32>,
     ) -> Result<TasksReport> {
-        lead.require_lead("create tasks")?;
+        self.require_lead(lead, "create tasks")?;
         self.create_tasks_with(lead, kind, overlap, false)
     }
 
@@ -285,7 +285,7 @@ impl Project {
         overlap: Option<u32>,
         include_children: bool,
     ) -> Result<TasksReport> {
-        lead.require_lead("create tasks")?;
+        self.require_lead(lead, "create tasks")?;
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {

@@ -285,6 +285,27 @@ fn a_project_without_a_lead_is_its_owners_until_it_has_one() {
 }
 
 #[test]
+fn an_actor_is_no_one_in_another_project() {
+    let (a, b) = (
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e))),
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e))),
+    );
+    let first = team(a.path());
+    let mut second = team(b.path());
+    // The same names, resolved in the first project: neither acts in the second.
+    let (maria, ana) = (first.who("maria"), first.who("ana"));
+    let before = common::every_value(&b.path().join("p.fdesk"));
+    let e = second.export_preview(&maria, &GoldRequest::default()).err();
+    assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
+    let e = second.next_item(&ana, TaskKind::Evidence).err();
+    assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
+    assert_eq!(common::every_value(&b.path().join("p.fdesk")), before);
+    // Resolved in the second, they do.
+    ok(second.export_preview(&second.who("maria"), &GoldRequest::default()));
+    ok(second.next_item(&second.who("ana"), TaskKind::Evidence));
+}
+
+#[test]
 fn a_pack_works_for_its_holder_only() {
     let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
     let mut p = team(dir.path());
@@ -300,6 +321,11 @@ fn a_pack_works_for_its_holder_only() {
     assert_eq!(ok(session.actor("ana")).name(), "ana");
     let e = session.actor("maria").err().map(|e| e.code);
     assert_eq!(e, Some(ErrorCode::Forbidden));
+    // Ana of the project is not Ana of the pack: each is resolved where the work is.
+    let mut session = session;
+    let e = session.next_item(&p.who("ana"), TaskKind::Evidence).err();
+    assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
+    ok(session.next_item(&session.who("ana"), TaskKind::Evidence));
 }
 
 fn rust_files(dir: &Path) -> Vec<PathBuf> {

@@ -37,7 +37,7 @@ impl Project {
     /// the negation (the `supports` stance) shows itself alone, as a sentence of a
     /// one-sentence document would.
     pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
-        let name = actor.name();
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let task = self.task(task_id)?;
@@ -88,7 +88,7 @@ impl Project {
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
     /// lead sees real sentence ids, so there is no trick to hide.
     pub fn sentence_passage(&self, lead: &Actor, sentence_id: i64) -> Result<Passage> {
-        lead.require_lead("read any sentence's passage")?;
+        self.require_lead(lead, "read any sentence's passage")?;
         self.passage_around(sentence_id, &[])
     }
 
@@ -129,7 +129,8 @@ impl Project {
     }
 
     /// The live checks of a refutation being written for task `task_id`.
-    pub fn check_refutation(&self, _actor: &Actor, task_id: i64, text: &str) -> Result<Vec<Check>> {
+    pub fn check_refutation(&self, actor: &Actor, task_id: i64, text: &str) -> Result<Vec<Check>> {
+        self.member(actor)?;
         let task = self.task(task_id)?;
         let claim = self
             .store

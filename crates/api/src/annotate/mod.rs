@@ -89,7 +89,7 @@ fn find_open(
 impl Project {
     /// The next item of `kind` for the acting person, reserved for them.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
-        let name = actor.name();
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -135,7 +135,7 @@ impl Project {
 
     /// The annotator's progress on every kind, reserving nothing (for the home screen).
     pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
-        let name = actor.name();
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         TaskKind::ALL
             .iter()
@@ -156,7 +156,7 @@ impl Project {
         kind: TaskKind,
         current: Option<i64>,
     ) -> Result<Option<Item>> {
-        let name = actor.name();
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let Some(task_id) =
             annotations::previous_task(self.store.conn(), annotator.id, kind.as_str(), current)?

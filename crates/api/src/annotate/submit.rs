@@ -154,7 +154,7 @@ impl Project {
     /// Checks and commits `answer` by the acting person, returning the acknowledgement
     /// only once it is durable. A second answer to the same task supersedes the first.
     pub fn submit(&mut self, actor: &Actor, answer: &Answer) -> Result<Ack> {
-        self.take_answer(actor.name(), answer, Origin::Live)
+        self.take_answer(self.member(actor)?, answer, Origin::Live)
     }
 
     /// An answer returned in pack `pack_id`, made at `created_at`: checked exactly as

@@ -28,14 +28,14 @@ pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
 impl Project {
     /// The newest annotation id (0 with none): a cheap probe for new answers.
     pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {
-        lead.require_lead("watch the answers come in")?;
+        self.require_lead(lead, "watch the answers come in")?;
         Ok(feed::last_id(self.store.conn())?)
     }
 
     /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
     /// computes them (same seed and replicates); a full pass over the answers.
     pub fn dashboard_intervals(&self, lead: &Actor, req: &AgreementRequest) -> Result<Intervals> {
-        lead.require_lead("watch the dashboard")?;
+        self.require_lead(lead, "watch the dashboard")?;
         let as_of = self.last_annotation_id(lead)?;
         let mut by_kind = BTreeMap::new();
         let mut studies = Vec::new();
@@ -59,7 +59,7 @@ impl Project {
 
     /// The whole dashboard at once, intervals included (for reports and scripts).
     pub fn dashboard(&self, lead: &Actor, req: &AgreementRequest) -> Result<Dashboard> {
-        lead.require_lead("watch the dashboard")?;
+        self.require_lead(lead, "watch the dashboard")?;
         let mut state = DashboardState::new();
         state.refresh(self, lead)?;
         state.set_intervals(self.dashboard_intervals(lead, req)?);

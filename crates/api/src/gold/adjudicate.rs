@@ -86,7 +86,7 @@ impl Project {
     /// Tasks the counted annotators disagree on (or that settled on nothing), most
     /// disagreement first. Lead only.
     pub fn adjudication_queue(&self, lead: &Actor, req: &GoldRequest) -> Result<Vec<QueueItem>> {
-        lead.require_lead("see the adjudication queue")?;
+        self.require_lead(lead, "see the adjudication queue")?;
         let aggregation = self.aggregate(lead, req)?;
         // A closed verification (its refutation rejected or replaced) needs no decision.
         let closed: std::collections::HashSet<i64> =
@@ -151,7 +151,7 @@ impl Project {
         answer: Option<serde_json::Value>,
         reason: Option<&str>,
     ) -> Result<Outcome> {
-        lead.require_lead("decide tasks")?;
+        self.require_lead(lead, "decide tasks")?;
         let lead_id = self.find_annotator(lead.name())?.id;
         let task = self.task(task_id)?;
         let kind: TaskKind = task.kind.parse()?;
@@ -220,7 +220,7 @@ impl Project {
         task_id: i64,
         reason: Option<&str>,
     ) -> Result<()> {
-        lead.require_lead("undo decisions")?;
+        self.require_lead(lead, "undo decisions")?;
         let lead_id = self.find_annotator(lead.name())?.id;
         self.task(task_id)?;
         let current = decisions::latest(self.store.conn())?

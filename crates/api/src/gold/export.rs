@@ -164,7 +164,7 @@ impl Project {
     /// exported from its evidence; a claim without one (refutation-only work, such as
     /// WikiFactCheck's) as a pair with each of its verified refutations.
     pub fn gold(&self, by: &Actor, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
-        by.require_lead("read the gold data")?;
+        self.require_lead(by, "read the gold data")?;
         let aggregation = self.aggregate(by, req)?;
         let settings = self.settings()?;
         let names = split_names(req.splits.len());
@@ -304,7 +304,7 @@ impl Project {
 
     /// Counts per label and split, and the dropped claims, without writing anything.
     pub fn export_preview(&self, by: &Actor, req: &GoldRequest) -> Result<ExportPreview> {
-        by.require_lead("preview the gold export")?;
+        self.require_lead(by, "preview the gold export")?;
         Ok(self.gold(by, req)?.1)
     }
 
@@ -317,7 +317,7 @@ impl Project {
         out: &Path,
         format: ExportFormat,
     ) -> Result<ExportReport> {
-        by.require_lead("export gold data")?;
+        self.require_lead(by, "export gold data")?;
         let inputs = crate::output::Inputs::project(self.path());
         let card = beside(out, "card.md");
         // Refused outputs are found before the gold data is gathered.

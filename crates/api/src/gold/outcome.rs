@@ -130,7 +130,7 @@ struct Pending {
 impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
     pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
-        by.require_lead("see the aggregated answers")?;
+        self.require_lead(by, "see the aggregated answers")?;
         let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();

@@ -115,7 +115,7 @@ pub fn import(
     req: &ImportRequest,
     progress: &mut dyn Progress,
 ) -> Result<ImportReport> {
-    lead.require_lead("import data")?;
+    project.require_lead(lead, "import data")?;
     if req.claims.is_empty() && req.documents.is_empty() {
         return Err(Error::new(
             ErrorCode::InvalidInput,

@@ -56,7 +56,7 @@ impl Project {
         req: &PackRequest,
         out: &Path,
     ) -> Result<PackIssued> {
-        lead.require_lead("issue packs")?;
+        self.require_lead(lead, "issue packs")?;
         if req.kind == Some(TaskKind::Refute) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,

@@ -95,7 +95,7 @@ fn is_sqlite(path: &Path) -> bool {
 impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing.
     pub fn merge_pack(&mut self, lead: &Actor, file: &Path) -> Result<MergeReport> {
-        lead.require_lead("merge packs")?;
+        self.require_lead(lead, "merge packs")?;
         let name = file.display().to_string();
         if !file.is_file() {
             return Err(refused(&name, "there is no such file"));

@@ -82,7 +82,7 @@ const FORMAT: u32 = 2;
 impl Project {
     /// Every pack this project issued, newest first.
     pub fn packs(&self, lead: &Actor) -> Result<Vec<PackSummary>> {
-        lead.require_lead("list packs")?;
+        self.require_lead(lead, "list packs")?;
         let now = self.clock.now_ms();
         Ok(factdesk_store::pack_file::list(self.store.conn())?
             .into_iter()

@@ -18,7 +18,7 @@ pub struct MergeOutcome {
 impl Project {
     /// Leads only: merges each file in turn.
     pub fn merge_packs(&mut self, lead: &Actor, files: &[PathBuf]) -> Result<Vec<MergeOutcome>> {
-        lead.require_lead("merge packs")?;
+        self.require_lead(lead, "merge packs")?;
         Ok(files
             .iter()
             .map(|f| {

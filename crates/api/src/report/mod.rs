@@ -133,7 +133,7 @@ impl Project {
         req: &AgreementRequest,
         files: &ReportFiles,
     ) -> Result<Vec<PathBuf>> {
-        lead.require_lead("write reports")?;
+        self.require_lead(lead, "write reports")?;
         let inputs = crate::output::Inputs::project(self.path());
         // Refused outputs are found before the figures, which take a while, are gathered.
         for path in std::iter::once(&files.html).chain(&files.json) {
@@ -174,7 +174,7 @@ impl Project {
     /// is the dashboard's rule (flagged annotators out unless the lead included them), so
     /// `req.include_flagged` is not used.
     pub fn report(&self, lead: &Actor, req: &AgreementRequest) -> Result<Report> {
-        lead.require_lead("read the report")?;
+        self.require_lead(lead, "read the report")?;
         let req = &AgreementRequest {
             include_flagged: false,
             ..req.clone()
