@@ -6,7 +6,7 @@
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
-use factdesk_api::{Error, Project, Result, SystemClock};
+use factdesk_api::{Actor, Error, Project, Result, SystemClock};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -34,7 +34,7 @@ fn watch_state(app: &AppHandle) -> tauri::State<'_, DashboardWatch> {
 }
 
 /// Starts following `path` (or asks the running watcher to send its snapshot again).
-pub fn watch(app: &AppHandle, path: PathBuf) {
+pub fn watch(app: &AppHandle, path: PathBuf, lead: Actor) {
     let watch = watch_state(app);
     let mut current = watch.path.lock().unwrap_or_else(|p| p.into_inner());
     if current.as_ref() == Some(&path) {
@@ -45,7 +45,7 @@ pub fn watch(app: &AppHandle, path: PathBuf) {
     *current = Some(path.clone());
     let app = app.clone();
     std::thread::spawn(move || {
-        run(&app, &path, generation);
+        run(&app, &path, &lead, generation);
         // Ended by itself (the file could not be opened): let the next watch start anew.
         let watch = watch_state(&app);
         let mut current = watch.path.lock().unwrap_or_else(|p| p.into_inner());
@@ -77,7 +77,7 @@ fn emit_snapshot(app: &AppHandle, snapshot: Dashboard) {
 /// Intervals with how long they took, from a thread of their own.
 type Computed = (Result<Intervals>, Duration);
 
-fn run(app: &AppHandle, path: &Path, generation: u64) {
+fn run(app: &AppHandle, path: &Path, lead: &Actor, generation: u64) {
     let project = match Project::open(path, Box::new(SystemClock)) {
         Ok(p) => p,
         Err(e) => {
@@ -92,7 +92,7 @@ fn run(app: &AppHandle, path: &Path, generation: u64) {
     let mut next_intervals = Instant::now();
     let mut first = true;
     while watch.generation.load(Ordering::SeqCst) == generation {
-        let mut changed = match state.refresh(&project) {
+        let mut changed = match state.refresh(&project, lead) {
             Ok(changed) => changed,
             Err(e) => {
                 emit_error(app, e);
@@ -118,11 +118,11 @@ fn run(app: &AppHandle, path: &Path, generation: u64) {
         let stale = state.intervals_as_of() != Some(state.last_annotation_id());
         if stale && !computing && Instant::now() >= next_intervals {
             computing = true;
-            let (path, send) = (path.to_path_buf(), send.clone());
+            let (path, send, lead) = (path.to_path_buf(), send.clone(), lead.clone());
             std::thread::spawn(move || {
                 let started = Instant::now();
                 let result = Project::open(&path, Box::new(SystemClock))
-                    .and_then(|p| p.dashboard_intervals(&AgreementRequest::default()));
+                    .and_then(|p| p.dashboard_intervals(&lead, &AgreementRequest::default()));
                 // The watcher may have ended; then nobody needs these.
                 let _ = send.send((result, started.elapsed()));
             });

@@ -2,7 +2,7 @@
 
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
-use factdesk_api::{Error, ErrorCode, Project, Result};
+use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard};
 
@@ -10,8 +10,9 @@ use std::sync::{Mutex, MutexGuard};
 pub struct AppState {
     /// The open project, or the open pack on an annotator's laptop.
     project: Mutex<Option<Workplace>>,
-    /// Who is working, as chosen on the "who is working" screen.
-    user: Mutex<Option<String>>,
+    /// Who is working, as chosen on the "who is working" screen and resolved by the api
+    /// then; the api checks what they may do.
+    user: Mutex<Option<Actor>>,
     /// Where the list of recent projects is kept.
     pub config_dir: PathBuf,
     /// The project named at start, opened when the UI asks for it.
@@ -47,7 +48,7 @@ impl AppState {
     }
 
     /// The person working now; commands that act for someone need one.
-    pub fn user(&self) -> Result<String> {
+    pub fn user(&self) -> Result<Actor> {
         self.user
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -55,18 +56,18 @@ impl AppState {
             .ok_or_else(|| Error::new(ErrorCode::NotFound, "choose who is working first"))
     }
 
-    pub fn set_user(&self, name: Option<String>) {
-        *self.user.lock().unwrap_or_else(|p| p.into_inner()) = name;
+    pub fn set_user(&self, actor: Option<Actor>) {
+        *self.user.lock().unwrap_or_else(|p| p.into_inner()) = actor;
     }
 
     /// Runs `f` on the open project for the person working now.
-    pub fn as_user<T>(&self, f: impl FnOnce(&mut Project, &str) -> Result<T>) -> Result<T> {
+    pub fn as_user<T>(&self, f: impl FnOnce(&mut Project, &Actor) -> Result<T>) -> Result<T> {
         let user = self.user()?;
         self.with_project(|p| f(p, &user))
     }
 
     /// Runs `f` on the open project or pack for the person working now.
-    pub fn as_worker<T>(&self, f: impl FnOnce(&mut Workplace, &str) -> Result<T>) -> Result<T> {
+    pub fn as_worker<T>(&self, f: impl FnOnce(&mut Workplace, &Actor) -> Result<T>) -> Result<T> {
         let user = self.user()?;
         self.with_work(|w| f(w, &user))
     }

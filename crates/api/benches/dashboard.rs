@@ -20,6 +20,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
+use common::Acting;
 use common::{percentile, sentence, Lcg};
 
 const NAMES: [&str; 5] = ["ana", "ben", "caro", "dev", "eli"];
@@ -63,15 +64,16 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) 
         claims: vec![path],
         ..Default::default()
     };
-    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    let owner = p.lead();
+    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
     for kind in [TaskKind::Label, TaskKind::Evidence] {
-        p.create_tasks(kind, Some(5))
+        p.create_tasks(&p.lead(), kind, Some(5))
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let people: Vec<i64> = NAMES
         .iter()
         .map(|n| {
-            p.add_annotator(n, Role::Annotator)
+            p.add_annotator(&p.lead(), n, Role::Annotator)
                 .unwrap_or_else(|e| panic!("{e}"))
                 .id
         })
@@ -200,7 +202,9 @@ fn main() {
 
     let mut state = DashboardState::new();
     let t = Instant::now();
-    state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    state
+        .refresh(&p, &p.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     let first = state.snapshot();
     println!("first full read: {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
     for k in &first.kinds {
@@ -245,10 +249,14 @@ fn main() {
                 &uuid,
             );
             let t = Instant::now();
-            let last = p.last_annotation_id().unwrap_or_else(|e| panic!("{e}"));
+            let last = p
+                .last_annotation_id(&p.lead())
+                .unwrap_or_else(|e| panic!("{e}"));
             probe_ms.push(t.elapsed().as_secs_f64() * 1e3);
             let t = Instant::now();
-            state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+            state
+                .refresh(&p, &p.lead())
+                .unwrap_or_else(|e| panic!("{e}"));
             let snapshot = state.snapshot();
             recompute_ms.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(snapshot.last_annotation_id, last);
@@ -267,7 +275,7 @@ fn main() {
     let t = Instant::now();
     let reps = AgreementRequest::default().bootstrap_reps;
     let intervals = p
-        .dashboard_intervals(&AgreementRequest::default())
+        .dashboard_intervals(&p.lead(), &AgreementRequest::default())
         .unwrap_or_else(|e| panic!("{e}"));
     println!(
         "bootstrap intervals of both kinds ({reps} replicates, as factdesk agreement): {:.0} ms {:?}",

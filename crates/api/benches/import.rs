@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod common;
+use common::Acting;
 use common::{sentence, Lcg};
 
 fn write_claims(path: &Path, n: usize) -> u64 {
@@ -67,7 +68,8 @@ fn time_import(dir: &Path, req: &ImportRequest, runs: usize) -> f64 {
         let mut project =
             Project::create(&p, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
         let start = Instant::now();
-        import(&mut project, req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+        let owner = project.lead();
+        import(&mut project, &owner, req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
         times.push(start.elapsed().as_secs_f64());
         drop(project);
         for ext in ["", "-wal", "-shm"] {
@@ -117,11 +119,14 @@ fn main() {
     // Indexing alone: rebuild the index of a project holding the documents.
     let p = dir.path().join("reindex.fdesk");
     let mut project = Project::create(&p, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
-    import(&mut project, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    let owner = project.lead();
+    import(&mut project, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
     let mut times = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
-        project.reindex().unwrap_or_else(|e| panic!("{e}"));
+        project
+            .reindex(&project.lead())
+            .unwrap_or_else(|e| panic!("{e}"));
         times.push(start.elapsed().as_secs_f64());
     }
     times.sort_by(f64::total_cmp);

@@ -10,6 +10,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
+use common::Acting;
 use common::{percentile, sentence, Lcg};
 
 fn main() {
@@ -48,8 +49,11 @@ fn main() {
         documents: vec![docs_path],
         ..Default::default()
     };
-    import(&mut project, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    let index = project.search_index().unwrap_or_else(|e| panic!("{e}"));
+    let owner = project.lead();
+    import(&mut project, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    let index = project
+        .search_index(&project.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     let store = project.store();
 
     for (name, _) in sizes {

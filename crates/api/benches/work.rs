@@ -12,6 +12,7 @@ use std::io::Write;
 use std::time::Instant;
 
 mod common;
+use common::Acting;
 use common::{percentile, sentence, Lcg};
 
 fn setup(dir: &std::path::Path, claims: usize) -> Project {
@@ -43,11 +44,12 @@ fn setup(dir: &std::path::Path, claims: usize) -> Project {
         claims: vec![path],
         ..Default::default()
     };
-    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    p.create_tasks(TaskKind::Evidence, Some(3))
+    let owner = p.lead();
+    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
         .unwrap_or_else(|e| panic!("{e}"));
     for name in ["ana", "ben", "caro"] {
-        p.add_annotator(name, Role::Annotator)
+        p.add_annotator(&p.lead(), name, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     p
@@ -70,7 +72,7 @@ fn main() {
             let who = ["ana", "ben", "caro"][i % 3];
             let t = Instant::now();
             let next = p
-                .next_item(who, TaskKind::Evidence)
+                .next_item(&p.who(who), TaskKind::Evidence)
                 .unwrap_or_else(|e| panic!("{e}"));
             next_ms.push(t.elapsed().as_secs_f64() * 1e3);
             let Some(item) = next.item else { break };
@@ -85,7 +87,8 @@ fn main() {
                 ..Default::default()
             };
             let t = Instant::now();
-            p.submit(who, &answer).unwrap_or_else(|e| panic!("{e}"));
+            p.submit(&p.who(who), &answer)
+                .unwrap_or_else(|e| panic!("{e}"));
             submit_ms.push(t.elapsed().as_secs_f64() * 1e3);
         }
         next_ms.sort_by(f64::total_cmp);

@@ -2,6 +2,7 @@
 //! ratings made anywhere (a records file), with every statistic of
 //! `factdesk_core::agreement`.
 
+use crate::actor::Actor;
 use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -173,8 +174,9 @@ pub type Ratings = (Vec<Rating>, BTreeMap<String, Vec<String>>);
 impl Project {
     /// The counted answers of one kind as ratings (current, not picking the trick, by a
     /// counted annotator), with each evidence item's candidates.
-    pub fn ratings(&self, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
-        let annotators = self.annotators()?;
+    pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
+        self.require_lead(lead, "read everyone's answers")?;
+        let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
             .filter(|a| include_flagged || a.counted)
@@ -225,8 +227,14 @@ impl Project {
     }
 
     /// Agreement on one kind of task.
-    pub fn agreement(&self, kind: TaskKind, req: &AgreementRequest) -> Result<AgreementReport> {
-        let (ratings, candidates) = self.ratings(kind, req.include_flagged)?;
+    pub fn agreement(
+        &self,
+        lead: &Actor,
+        kind: TaskKind,
+        req: &AgreementRequest,
+    ) -> Result<AgreementReport> {
+        self.require_lead(lead, "see agreement")?;
+        let (ratings, candidates) = self.ratings(lead, kind, req.include_flagged)?;
         let table = if kind == TaskKind::Evidence {
             RatingTable::with_item_candidates(&ratings, None, &candidates)
         } else {
@@ -234,12 +242,13 @@ impl Project {
         }
         .map_err(table_error)?;
         let mut report = report(&table, req);
-        report.studies = self.study_agreements(Some(kind), req)?;
+        report.studies = self.study_agreements(lead, Some(kind), req)?;
         Ok(report)
     }
 
     /// The kinds with answers to compare (refutations are free text: no agreement).
-    pub fn kinds_with_answers(&self) -> Result<Vec<TaskKind>> {
+    pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
+        self.require_lead(lead, "see which kinds have answers")?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?.is_empty() {

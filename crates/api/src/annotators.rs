@@ -1,5 +1,6 @@
 //! Who works on a project, their roles, and the trick-failure flags the lead watches.
 
+use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::annotators::{self, AnnotatorRow};
@@ -86,7 +87,7 @@ pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings) -> bool {
 /// recounted, so a flagged annotator's items reopen and come back if they count again.
 /// True when it changed.
 pub(crate) fn sync_counted(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     annotator_id: i64,
     settings: &Settings,
 ) -> Result<bool> {
@@ -127,7 +128,14 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
 }
 
 impl Project {
-    pub fn add_annotator(&mut self, name: &str, role: Role) -> Result<Annotator> {
+    /// Adds a person with `role`; people management is a lead's.
+    pub fn add_annotator(&mut self, by: &Actor, name: &str, role: Role) -> Result<Annotator> {
+        self.require_lead(by, "add people")?;
+        self.insert_person(name, role)?;
+        self.find_annotator(name)
+    }
+
+    fn insert_person(&mut self, name: &str, role: Role) -> Result<()> {
         self.store.require_writable()?;
         let name = name.trim();
         if name.is_empty() {
@@ -143,10 +151,16 @@ impl Project {
                 format!("there is already an annotator called {name:?}"),
             ));
         }
-        self.annotator(name)
+        Ok(())
     }
 
-    pub fn annotators(&self) -> Result<Vec<Annotator>> {
+    /// Annotators with their trick record, for a lead.
+    pub fn annotators(&self, by: &Actor) -> Result<Vec<Annotator>> {
+        self.require_lead(by, "see the annotators' records")?;
+        self.all_annotators()
+    }
+
+    pub(crate) fn all_annotators(&self) -> Result<Vec<Annotator>> {
         let settings = self.settings()?;
         Ok(annotators::list(self.store.conn())?
             .into_iter()
@@ -154,8 +168,14 @@ impl Project {
             .collect())
     }
 
-    pub fn annotator(&self, name: &str) -> Result<Annotator> {
-        self.annotators()?
+    /// One annotator with their trick record, for a lead.
+    pub fn annotator(&self, by: &Actor, name: &str) -> Result<Annotator> {
+        self.require_lead(by, "see the annotators' records")?;
+        self.find_annotator(name)
+    }
+
+    pub(crate) fn find_annotator(&self, name: &str) -> Result<Annotator> {
+        self.all_annotators()?
             .into_iter()
             .find(|a| a.name == name)
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator called {name:?}; add one with `factdesk annotators P add {name}`")))
@@ -163,19 +183,26 @@ impl Project {
 
     /// The lead's decision on a flagged annotator: include or exclude their answers, or
     /// `None` to follow the flag again.
-    pub fn set_flag_override(&mut self, name: &str, include: Option<bool>) -> Result<Annotator> {
+    pub fn set_flag_override(
+        &mut self,
+        by: &Actor,
+        name: &str,
+        include: Option<bool>,
+    ) -> Result<Annotator> {
+        self.require_lead(by, "decide on flagged annotators")?;
         self.store.require_writable()?;
-        let a = self.annotator(name)?;
+        let a = self.find_annotator(name)?;
         let settings = self.settings()?;
         let value = include.map(|i| if i { "include" } else { "exclude" });
         let tx = self.store.transaction()?;
         annotators::set_flag_override(&tx, a.id, value)?;
         sync_counted(&tx, a.id, &settings)?;
         tx.commit()?;
-        self.annotator(name)
+        self.find_annotator(name)
     }
 
-    /// Everyone on the project: names and roles, nothing of their work.
+    /// Everyone on the project: names and roles, nothing of their work (the "who is
+    /// working" screen shows it before anyone is chosen).
     pub fn people(&self) -> Result<Vec<Person>> {
         Ok(annotators::list(self.store.conn())?
             .into_iter()
@@ -202,36 +229,28 @@ impl Project {
             })
     }
 
-    /// Fails unless `name` is a lead of the project.
-    pub fn require_lead(&self, name: &str) -> Result<()> {
-        match self.person(name)?.role {
-            Role::Lead => Ok(()),
-            Role::Annotator => Err(Error::new(
-                ErrorCode::Forbidden,
-                format!("{name} is not a lead of this project"),
-            )),
-        }
-    }
-
-    /// Adds a person on behalf of `by`: the first person may be added by anyone and is
-    /// made a lead; after that only a lead adds people.
-    pub fn add_person(&mut self, by: Option<&str>, name: &str, role: Role) -> Result<Person> {
+    /// Adds a person on behalf of `by`: the first person may be added by anyone (nobody
+    /// can be signed in yet) and is made a lead; after that only a lead adds people.
+    pub fn add_person(&mut self, by: Option<&Actor>, name: &str, role: Role) -> Result<Person> {
         let first = self.people()?.is_empty();
         let role = if first { Role::Lead } else { role };
         if !first {
-            self.require_lead(by.unwrap_or(""))?;
+            match by {
+                Some(by) => self.require_lead(by, "add people")?,
+                None => {
+                    return Err(Error::new(
+                        ErrorCode::Forbidden,
+                        "choose who is working first: only a lead adds people",
+                    ))
+                }
+            }
         }
-        let a = self.add_annotator(name, role)?;
+        self.insert_person(name, role)?;
+        let a = self.find_annotator(name.trim())?;
         Ok(Person {
             name: a.name,
             role: a.role,
         })
-    }
-
-    /// Annotators with their trick record, for a lead.
-    pub fn annotators_for(&self, user: &str) -> Result<Vec<Annotator>> {
-        self.require_lead(user)?;
-        self.annotators()
     }
 
     pub(crate) fn annotator_row(&self, name: &str) -> Result<AnnotatorRow> {

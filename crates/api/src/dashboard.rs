@@ -23,6 +23,7 @@ pub use snapshot::{
     PairAgreement, Statistic,
 };
 
+use crate::actor::Actor;
 use crate::annotators::describe;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
@@ -136,7 +137,8 @@ impl DashboardState {
 
     /// Reads the answers written since the last refresh and who counts now; returns
     /// whether anything changed.
-    pub fn refresh(&mut self, project: &Project) -> Result<bool> {
+    pub fn refresh(&mut self, project: &Project, lead: &Actor) -> Result<bool> {
+        project.require_lead(lead, "watch the dashboard")?;
         let conn = project.store.conn();
         let rows = feed::since(conn, self.last_id)?;
         let any = !rows.is_empty();

@@ -1,6 +1,7 @@
 //! Measuring how well the rankers put gold evidence among a claim's top candidates, and
 //! building such a test from COVID-Fact.
 
+use crate::actor::Actor;
 use crate::dto::{EvalReport, RankerScore};
 use crate::rank::rank_sentences;
 use crate::{Error, ErrorCode, Project, Result};
@@ -45,9 +46,10 @@ fn read_gold(path: &Path) -> Result<Vec<Gold>> {
 impl Project {
     /// Recall@1/3/5 and MRR of every ranker against gold evidence sentences (matched by
     /// their text among the claim's documents' sentences).
-    pub fn eval_ranking(&self, gold_file: &Path) -> Result<EvalReport> {
+    pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
+        self.require_lead(lead, "evaluate the ranking")?;
         let golds = read_gold(gold_file)?;
-        let index = self.search_index()?;
+        let index = self.search_index(lead)?;
         let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();
         let mut claims = 0u64;
         for gold in &golds {

@@ -5,6 +5,7 @@
 //! Errors carry a stable [`ErrorCode`] and a message meant for the user; the app sends
 //! them over IPC as `{code, message}`.
 
+mod actor;
 pub mod agreement;
 pub mod annotate;
 pub mod annotators;
@@ -29,6 +30,7 @@ pub mod settings;
 pub mod study;
 pub mod tasks;
 
+pub use actor::Actor;
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
 pub use progress::{NoProgress, Progress};

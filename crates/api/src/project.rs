@@ -10,6 +10,8 @@ use std::path::Path;
 pub struct Project {
     pub(crate) store: Store,
     pub(crate) clock: Box<dyn Clock>,
+    /// The project's id, which every [`crate::Actor`] resolved here carries.
+    pub(crate) id: String,
 }
 
 impl Project {
@@ -20,14 +22,15 @@ impl Project {
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "project".to_string());
         let store = Store::create(path, &name, clock.now_ms())?;
-        let mut project = Project { store, clock };
+        let id = store.project()?.id;
+        let mut project = Project { store, clock, id };
         // Each project draws from its own seed (kept in its settings, so it can be set).
         let seed = u64::from_le_bytes(
             uuid::Uuid::new_v4().as_bytes()[..8]
                 .try_into()
                 .unwrap_or([1; 8]),
         );
-        project.set_settings(&crate::settings::Settings {
+        project.store_settings(&crate::settings::Settings {
             seed,
             ..Default::default()
         })?;
@@ -37,13 +40,16 @@ impl Project {
     /// Opens an existing project file.
     pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
         let store = Store::open(path)?;
-        Ok(Project { store, clock })
+        let id = store.project()?.id;
+        Ok(Project { store, clock, id })
     }
 
     pub fn path(&self) -> &Path {
         self.store.path()
     }
 
+    /// The raw store, past the gate: for the api's tests only (feature `raw-store`).
+    #[cfg(feature = "raw-store")]
     pub fn store(&self) -> &Store {
         &self.store
     }

@@ -1,5 +1,6 @@
 //! Ranking candidate evidence sentences for claims, and reading them back.
 
+use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
@@ -236,11 +237,13 @@ impl Project {
     /// `ranker`. With `only_unranked`, claims that already have candidates are left alone.
     pub fn rank(
         &mut self,
+        lead: &Actor,
         ranker: Ranker,
         k: usize,
         only_unranked: bool,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
+        self.require_lead(lead, "rank candidates")?;
         if k == 0 {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -248,7 +251,7 @@ impl Project {
             ));
         }
         self.store.require_writable()?;
-        let index = self.search_index()?;
+        let index = self.search_index(lead)?;
         let claims = self.store.claims_to_rank(only_unranked)?;
         // Computed before the write transaction, so annotators are not kept waiting.
         let computed = compute_candidates(self.store.conn(), &index, &claims, ranker, k, progress)?;
@@ -259,7 +262,8 @@ impl Project {
     }
 
     /// A claim's candidates, best first. `claim` is the claim's id as imported.
-    pub fn candidates(&self, claim: &str) -> Result<Vec<CandidateView>> {
+    pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
+        self.require_lead(lead, "see a claim's candidates")?;
         let row = self.store.claim_by_ext_id(claim)?.ok_or_else(|| {
             Error::new(ErrorCode::NotFound, format!("no claim with id {claim:?}"))
         })?;

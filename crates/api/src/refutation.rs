@@ -8,8 +8,7 @@ use crate::settings::Settings;
 use crate::tasks::{shuffle_key, TaskKind};
 use crate::Result;
 use factdesk_core::claim::RefutationState;
-use factdesk_store::{reviews, tasks, tx, ClaimRow, NewClaim};
-use rusqlite::Connection;
+use factdesk_store::{reviews, tasks, tx, ClaimRow, Connection, NewClaim};
 
 /// A refutation answer just stored, to become a claim linked to its parent.
 pub(crate) struct Written<'a> {

@@ -1,6 +1,6 @@
 //! The lead's review of written refutations, which qualifies new writers.
 
-use crate::annotators::Role;
+use crate::actor::Actor;
 use crate::refutation;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -19,7 +19,9 @@ pub struct PendingReview {
 }
 
 impl Project {
-    pub fn pending_reviews(&self) -> Result<Vec<PendingReview>> {
+    /// Written refutations waiting for a lead's review.
+    pub fn pending_reviews(&self, lead: &Actor) -> Result<Vec<PendingReview>> {
+        self.require_lead(lead, "review refutations")?;
         Ok(reviews::pending(self.store.conn())?
             .into_iter()
             .map(
@@ -37,29 +39,19 @@ impl Project {
     /// verification, rejecting closes it.
     pub fn review(
         &mut self,
-        lead: &str,
+        lead: &Actor,
         annotation_id: i64,
         accepted: bool,
         note: Option<&str>,
     ) -> Result<()> {
-        let who = self.annotator(lead)?;
-        if who.role != Role::Lead {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("{lead} is not a lead; only leads review refutations"),
-            ));
-        }
+        self.require_lead(lead, "review refutations")?;
+        let who = self.find_annotator(lead.name())?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
         // Checked inside the write transaction: a writer's new answer cannot slip in
         // between the check and the decision.
-        let is_refutation: bool = tx.query_row(
-            "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?1 AND t.kind = 'refute')",
-            [annotation_id],
-            |r| r.get(0),
-        )?;
-        if !is_refutation {
+        if !reviews::is_refutation(&tx, annotation_id)? {
             return Err(Error::new(
                 ErrorCode::NotFound,
                 format!("answer {annotation_id} is not a written refutation"),

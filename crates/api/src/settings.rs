@@ -1,6 +1,7 @@
 //! Project settings: how work is served and checked. Stored as JSON in the project file;
 //! anything missing takes its default, so older projects keep working.
 
+use crate::actor::Actor;
 use crate::{Project, Result};
 use factdesk_core::checks::CheckSettings;
 use serde::{Deserialize, Serialize};
@@ -188,6 +189,8 @@ pub(crate) fn from_json(value: serde_json::Value) -> Settings {
 }
 
 impl Project {
+    /// The project's settings; anyone working on it may read them (they hold the
+    /// guidelines an annotator works under).
     pub fn settings(&self) -> Result<Settings> {
         Ok(from_json(self.store.project()?.settings))
     }
@@ -195,7 +198,12 @@ impl Project {
     /// Stores `settings`. A built-in evidence guideline is rewritten to match the stance.
     /// The stance cannot change once evidence answers exist: they were given under the
     /// other guideline, and their tricks were the other kind.
-    pub fn set_settings(&mut self, settings: &Settings) -> Result<()> {
+    pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
+        self.require_lead(lead, "change the project's settings")?;
+        self.store_settings(settings)
+    }
+
+    pub(crate) fn store_settings(&mut self, settings: &Settings) -> Result<()> {
         self.store.require_writable()?;
         let mut settings = settings.clone();
         if let Some(stance) = settings.evidence_stance {

@@ -8,6 +8,7 @@
 //! transaction that draws the sample, so "counted answers ≤ overlap" still holds; serving
 //! (`annotate::study`) keeps those extra slots for the members.
 
+use crate::actor::Actor;
 use crate::agreement::AgreementRequest;
 use crate::dashboard::Statistic;
 use crate::tasks::TaskKind;
@@ -128,9 +129,9 @@ fn per_candidate(ratings: &[Rating], candidates: &BTreeMap<String, Vec<String>>)
 impl Project {
     /// Draws a study for `lead`: `req.sample` tasks of `req.kind` that are in no study yet,
     /// seeded, each given room for the group, in one write transaction.
-    pub fn create_study(&mut self, lead: &str, req: &StudyRequest) -> Result<Study> {
-        self.require_lead(lead)?;
-        let lead_id = self.annotator_row(lead)?.id;
+    pub fn create_study(&mut self, lead: &Actor, req: &StudyRequest) -> Result<Study> {
+        self.require_lead(lead, "draw studies")?;
+        let lead_id = self.annotator_row(lead.name())?.id;
         if req.kind == TaskKind::Refute {
             return Err(invalid(
                 "refutations are free text and have no agreement: a study samples evidence, verify or label items",
@@ -200,14 +201,15 @@ impl Project {
             sample = req.sample,
             "study drawn"
         );
-        self.studies()?
+        self.studies(lead)?
             .into_iter()
             .find(|s| s.id == id)
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("study {id} vanished")))
     }
 
     /// Every study, oldest first.
-    pub fn studies(&self) -> Result<Vec<Study>> {
+    pub fn studies(&self, lead: &Actor) -> Result<Vec<Study>> {
+        self.require_lead(lead, "see the studies")?;
         Ok(studies::list(self.store.conn())?
             .into_iter()
             .map(study_of)
@@ -217,19 +219,21 @@ impl Project {
     /// The figures of every study (of `kind`, when given), from counted answers only.
     pub fn study_agreements(
         &self,
+        lead: &Actor,
         kind: Option<TaskKind>,
         req: &AgreementRequest,
     ) -> Result<Vec<StudyAgreement>> {
+        self.require_lead(lead, "see the studies' agreement")?;
         let mut by_kind: BTreeMap<&str, crate::agreement::Ratings> = BTreeMap::new();
         let mut out = Vec::new();
-        for study in self.studies()? {
+        for study in self.studies(lead)? {
             if kind.is_some_and(|k| k != study.kind) {
                 continue;
             }
             let ratings = match by_kind.get(study.kind.as_str()) {
                 Some(r) => r,
                 None => {
-                    let r = self.ratings(study.kind, req.include_flagged)?;
+                    let r = self.ratings(lead, study.kind, req.include_flagged)?;
                     by_kind.entry(study.kind.as_str()).or_insert(r)
                 }
             };

@@ -1,5 +1,6 @@
 //! Creating tasks: one per claim and kind, to be answered by `overlap` annotators.
 
+use crate::actor::Actor;
 use crate::settings::{EvidenceStance, Settings};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
@@ -84,7 +85,7 @@ pub struct SkippedClaims {
 
 /// Each claim meant for `kind` that cannot get a task of it, with why, by row id.
 pub(crate) fn ineligible(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     kind: TaskKind,
     include_children: bool,
     settings: &Settings,
@@ -188,16 +189,11 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
 }
 
 impl Project {
-    /// [`Project::claims_without_tasks`] for a lead (it reads every claim, so it is asked
-    /// for by the lead's home, not carried in every overview).
-    pub fn claims_without_tasks_for(&self, lead: &str) -> Result<Vec<crate::dto::NoTask>> {
-        self.require_lead(lead)?;
-        self.claims_without_tasks()
-    }
-
     /// For each kind of task the project has, the claims meant for it that got none,
-    /// counted by reason: what the lead's home says without creating tasks again.
-    pub fn claims_without_tasks(&self) -> Result<Vec<crate::dto::NoTask>> {
+    /// counted by reason: what the lead's home says without creating tasks again. It
+    /// reads every claim, so the lead's home asks for it; it is not in every overview.
+    pub fn claims_without_tasks(&self, lead: &Actor) -> Result<Vec<crate::dto::NoTask>> {
+        self.require_lead(lead, "see the claims without tasks")?;
         let settings = self.settings()?;
         let conn = self.store.conn();
         let mut out = Vec::new();
@@ -217,31 +213,28 @@ impl Project {
         Ok(out)
     }
 
-    /// [`Project::create_tasks`] on behalf of a lead.
-    pub fn create_tasks_for(
+    /// Creates a task of `kind` for every eligible claim that has none; `overlap`
+    /// defaults to the project's.
+    pub fn create_tasks(
         &mut self,
-        user: &str,
+        lead: &Actor,
         kind: TaskKind,
         overlap: Option<u32>,
     ) -> Result<TasksReport> {
-        self.require_lead(user)?;
-        self.create_tasks(kind, overlap)
-    }
-
-    /// Creates a task of `kind` for every eligible claim that has none; `overlap`
-    /// defaults to the project's.
-    pub fn create_tasks(&mut self, kind: TaskKind, overlap: Option<u32>) -> Result<TasksReport> {
-        self.create_tasks_with(kind, overlap, false)
+        self.require_lead(lead, "create tasks")?;
+        self.create_tasks_with(lead, kind, overlap, false)
     }
 
     /// [`Project::create_tasks`]; with `include_children`, evidence and label tasks are
     /// made for refutations too, whose evidence otherwise comes from their parent.
     pub fn create_tasks_with(
         &mut self,
+        lead: &Actor,
         kind: TaskKind,
         overlap: Option<u32>,
         include_children: bool,
     ) -> Result<TasksReport> {
+        self.require_lead(lead, "create tasks")?;
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {
@@ -275,13 +268,9 @@ impl Project {
                 continue;
             }
             let trick_slot = if kind == TaskKind::Evidence {
-                let shown = tx.query_row(
-                    "SELECT count(*) FROM candidates WHERE claim_id = ?1",
-                    [claim_id],
-                    |r| r.get::<_, i64>(0),
-                )?;
+                let shown = factdesk_store::tx::candidate_count(&tx, claim_id)?;
                 let mut rng = secret_draw(&secret, &format!("trick-slot:{claim_id}"));
-                Some(rng.below(shown as u64 + 1) as u32)
+                Some(rng.below(shown + 1) as u32)
             } else {
                 None
             };

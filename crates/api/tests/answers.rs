@@ -4,6 +4,9 @@
 //! agreement, the dashboard, the export) works on it. A damaged answer is an error naming
 //! its row, never a default.
 
+mod common;
+use common::Acting;
+
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::gold::GoldRequest;
 use factdesk_api::tasks::TaskKind;
@@ -114,18 +117,18 @@ fn every_reader_of_answers_works_on_the_old_project() {
         &path,
         Box::new(ManualClock::new(1_800_000_000_000)),
     ));
-    let aggregation = must(p.aggregate(&GoldRequest::default()));
+    let aggregation = must(p.aggregate(&p.lead(), &GoldRequest::default()));
     let counted: u32 = aggregation.tasks.iter().map(|t| t.counted).sum();
     assert!(counted > 0);
     assert!(aggregation.tasks.iter().any(|t| t.decision.is_some()));
-    must(p.adjudication_queue("lea", &GoldRequest::default()));
-    for kind in must(p.kinds_with_answers()) {
-        must(p.ratings(kind, false));
+    must(p.adjudication_queue(&p.who("lea"), &GoldRequest::default()));
+    for kind in must(p.kinds_with_answers(&p.lead())) {
+        must(p.ratings(&p.lead(), kind, false));
     }
-    must(p.export_preview(&GoldRequest::default()));
-    must(p.dashboard(&AgreementRequest::default()));
-    must(p.report(&AgreementRequest::default()));
-    let item = must(p.previous_item("ana", TaskKind::Label, None));
+    must(p.export_preview(&p.lead(), &GoldRequest::default()));
+    must(p.dashboard(&p.lead(), &AgreementRequest::default()));
+    must(p.report(&p.lead(), &AgreementRequest::default()));
+    let item = must(p.previous_item(&p.who("ana"), TaskKind::Label, None));
     assert!(item
         .and_then(|i| i.previous)
         .is_some_and(|a| a.label.is_some()));
@@ -167,7 +170,7 @@ fn a_damaged_answer_is_an_error_naming_its_row() {
         Box::new(ManualClock::new(1_800_000_000_000)),
     ));
     let err = must(
-        p.aggregate(&GoldRequest::default())
+        p.aggregate(&p.lead(), &GoldRequest::default())
             .map(|_| ())
             .err()
             .ok_or("aggregated over a damaged answer"),

@@ -12,6 +12,7 @@ use std::io::Write;
 use std::path::Path;
 
 mod common;
+use common::Acting;
 use common::{covid_fact_head, imported};
 
 /// The annotator the packs are issued to.
@@ -196,8 +197,8 @@ fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
     // Under the `supports_or_refutes` stance, where the trick is a real sentence: under
     // `supports` it is the claim's negation, found by reading it, by design.
     let mut lead = project_of_distinct_topics(dir.path(), 200, &clock);
-    ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
-    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    ok(lead.add_annotator(&lead.lead(), HOLDER, Role::Annotator));
     let path = dir.path().join("attacked.fdpack");
     let req = PackRequest {
         annotator: HOLDER.into(),
@@ -205,7 +206,7 @@ fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
         kind: Some(TaskKind::Evidence),
         expires_days: 7,
     };
-    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    assert_eq!(ok(lead.issue_pack(&lead.lead(), &req, &path)).items, 200);
     let contents = pack_contents(&path);
     let mut hits: std::collections::BTreeMap<String, usize> = Default::default();
     let mut options = 0;
@@ -250,8 +251,8 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
         Preset::CovidFact,
     );
     // Refuted claims are children of the supported ones; they are labelled too.
-    ok(lead.create_tasks_with(TaskKind::Label, Some(1), true));
-    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    ok(lead.create_tasks_with(&lead.lead(), TaskKind::Label, Some(1), true));
+    ok(lead.add_annotator(&lead.lead(), HOLDER, Role::Annotator));
     let path = dir.path().join("labels.fdpack");
     let req = PackRequest {
         annotator: HOLDER.into(),
@@ -259,7 +260,7 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
         kind: Some(TaskKind::Label),
         expires_days: 7,
     };
-    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    assert_eq!(ok(lead.issue_pack(&lead.lead(), &req, &path)).items, 200);
     let contents = pack_contents(&path);
     let gold = |claim: &str| -> String {
         ok(lead.store().conn().query_row(
@@ -332,15 +333,16 @@ fn fewest_marked_on_covid_fact(highlight: Option<bool>) -> (usize, usize) {
     let mut settings = ok(lead.settings());
     settings.evidence_stance = Some(factdesk_api::settings::EvidenceStance::SupportsOrRefutes);
     settings.highlight_claim_words = highlight;
-    ok(lead.set_settings(&settings));
+    ok(lead.set_settings(&lead.lead(), &settings));
     let req = ImportRequest {
         claims: vec![covid_fact_head(dir.path(), 900)],
         preset: Preset::CovidFact,
         ..Default::default()
     };
-    ok(import(&mut lead, &req, &mut NoProgress));
-    ok(lead.create_tasks(TaskKind::Evidence, Some(1)));
-    ok(lead.add_annotator(HOLDER, Role::Annotator));
+    let owner = lead.lead();
+    ok(import(&mut lead, &owner, &req, &mut NoProgress));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    ok(lead.add_annotator(&lead.lead(), HOLDER, Role::Annotator));
     let path = dir.path().join("evidence.fdpack");
     let req = PackRequest {
         annotator: HOLDER.into(),
@@ -348,7 +350,7 @@ fn fewest_marked_on_covid_fact(highlight: Option<bool>) -> (usize, usize) {
         kind: Some(TaskKind::Evidence),
         expires_days: 7,
     };
-    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 200);
+    assert_eq!(ok(lead.issue_pack(&lead.lead(), &req, &path)).items, 200);
     let mut hits = 0;
     let mut shortest_hits = 0;
     // Items show 2 to 6 options: chance is the mean of one in each item's count.

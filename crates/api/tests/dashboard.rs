@@ -14,6 +14,7 @@ use factdesk_core::seeded::Seeded;
 use std::collections::BTreeMap;
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 const NAMES: [&str; 4] = ["ana", "ben", "caro", "dan"];
@@ -41,7 +42,7 @@ fn kind(d: &Dashboard, kind: TaskKind) -> &KindDashboard {
 /// The pooled (claim, candidate) ratings of evidence answers, as plain categories.
 fn pooled(p: &Project) -> Vec<Rating> {
     let (ratings, candidates) = p
-        .ratings(TaskKind::Evidence, false)
+        .ratings(&p.lead(), TaskKind::Evidence, false)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut out = Vec::new();
     for r in ratings {
@@ -98,7 +99,9 @@ fn check(p: &Project, d: &Dashboard, k: TaskKind) {
         bootstrap_reps: 0,
         ..Default::default()
     };
-    let report = p.agreement(k, &req).unwrap_or_else(|e| panic!("{e}"));
+    let report = p
+        .agreement(&p.lead(), k, &req)
+        .unwrap_or_else(|e| panic!("{e}"));
     let shown = kind(d, k);
     assert_eq!(
         (shown.units, shown.annotators, shown.answers),
@@ -139,7 +142,9 @@ fn check(p: &Project, d: &Dashboard, k: TaskKind) {
     let ratings = if k == TaskKind::Evidence {
         pooled(p)
     } else {
-        p.ratings(k, false).unwrap_or_else(|e| panic!("{e}")).0
+        p.ratings(&p.lead(), k, false)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .0
     };
     let table = RatingTable::new(&ratings, None, None).unwrap_or_else(|e| panic!("{e}"));
     if k == TaskKind::Evidence && !ratings.is_empty() {
@@ -177,12 +182,12 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 8, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(4))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(4))
         .unwrap_or_else(|e| panic!("{e}"));
-    p.create_tasks(TaskKind::Label, Some(4))
+    p.create_tasks(&p.lead(), TaskKind::Label, Some(4))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in NAMES {
-        p.add_annotator(n, Role::Annotator)
+        p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let mut state = DashboardState::new();
@@ -192,7 +197,9 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
     for round in 0..8 {
         for (who, name) in NAMES.iter().enumerate() {
             for k in [TaskKind::Evidence, TaskKind::Label] {
-                let next = p.next_item(name, k).unwrap_or_else(|e| panic!("{e}"));
+                let next = p
+                    .next_item(&p.who(name), k)
+                    .unwrap_or_else(|e| panic!("{e}"));
                 let Some(item) = next.item else { continue };
                 let mut answer = Answer {
                     task_id: item.task_id,
@@ -217,10 +224,13 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
                     let pick = (rng.below(4) as usize + who) % LABELS.len();
                     answer.label = Some(LABELS[if round % 2 == 0 { 0 } else { pick }].to_string());
                 }
-                p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
+                p.submit(&p.who(name), &answer)
+                    .unwrap_or_else(|e| panic!("{e}"));
                 clock.advance_ms(3_000);
                 answered += 1;
-                assert!(state.refresh(&p).unwrap_or_else(|e| panic!("{e}")));
+                assert!(state
+                    .refresh(&p, &p.lead())
+                    .unwrap_or_else(|e| panic!("{e}")));
                 let d = state.snapshot();
                 check(&p, &d, k);
             }
@@ -235,8 +245,11 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
             label: Some(label.to_string()),
             ..Default::default()
         };
-        p.submit("ana", &answer).unwrap_or_else(|e| panic!("{e}"));
-        state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+        p.submit(&p.who("ana"), &answer)
+            .unwrap_or_else(|e| panic!("{e}"));
+        state
+            .refresh(&p, &p.lead())
+            .unwrap_or_else(|e| panic!("{e}"));
         check(&p, &state.snapshot(), TaskKind::Label);
     }
     let d = state.snapshot();
@@ -260,9 +273,11 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
         .unwrap_or_else(|| panic!("dan"));
     assert!(dan.flagged && !dan.counted);
     // The lead includes him after all: he counts again, with no new answer.
-    p.set_flag_override("dan", Some(true))
+    p.set_flag_override(&p.lead(), "dan", Some(true))
         .unwrap_or_else(|e| panic!("{e}"));
-    assert!(state.refresh(&p).unwrap_or_else(|e| panic!("{e}")));
+    assert!(state
+        .refresh(&p, &p.lead())
+        .unwrap_or_else(|e| panic!("{e}")));
     let d = state.snapshot();
     let req = AgreementRequest {
         include_flagged: true,
@@ -270,7 +285,7 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
         ..Default::default()
     };
     let report = p
-        .agreement(TaskKind::Evidence, &req)
+        .agreement(&p.lead(), TaskKind::Evidence, &req)
         .unwrap_or_else(|e| panic!("{e}"));
     let shown = kind(&d, TaskKind::Evidence);
     // Every answer of his picked the trick, so even counted he rates no unit.
@@ -287,7 +302,9 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
     ));
     // Reading everything at once gives what following along gave.
     let mut fresh = DashboardState::new();
-    fresh.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    fresh
+        .refresh(&p, &p.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(fresh.snapshot(), d);
 }
 
@@ -296,15 +313,15 @@ fn intervals_are_those_factdesk_agreement_prints() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 6, &clock);
-    p.create_tasks(TaskKind::Label, Some(2))
+    p.create_tasks(&p.lead(), TaskKind::Label, Some(2))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in ["ana", "ben"] {
-        p.add_annotator(n, Role::Annotator)
+        p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     for (i, name) in ["ana", "ben"].iter().cycle().take(12).enumerate() {
         let next = p
-            .next_item(name, TaskKind::Label)
+            .next_item(&p.who(name), TaskKind::Label)
             .unwrap_or_else(|e| panic!("{e}"));
         let Some(item) = next.item else { continue };
         let answer = Answer {
@@ -313,12 +330,15 @@ fn intervals_are_those_factdesk_agreement_prints() {
             duration_ms: Some(1_500),
             ..Default::default()
         };
-        p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
+        p.submit(&p.who(name), &answer)
+            .unwrap_or_else(|e| panic!("{e}"));
     }
     let req = AgreementRequest::default();
-    let d = p.dashboard(&req).unwrap_or_else(|e| panic!("{e}"));
+    let d = p
+        .dashboard(&p.lead(), &req)
+        .unwrap_or_else(|e| panic!("{e}"));
     let report = p
-        .agreement(TaskKind::Label, &req)
+        .agreement(&p.lead(), TaskKind::Label, &req)
         .unwrap_or_else(|e| panic!("{e}"));
     let shown = kind(&d, TaskKind::Label);
     assert!(shown.fleiss.value.is_some(), "{:?}", shown.fleiss);
@@ -342,10 +362,10 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 6, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(3))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in ["ana", "ben", "caro"] {
-        p.add_annotator(n, Role::Annotator)
+        p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let mut state = DashboardState::new();
@@ -353,7 +373,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
     for round in 0..6 {
         for name in ["ana", "ben", "caro"] {
             let next = p
-                .next_item(name, TaskKind::Evidence)
+                .next_item(&p.who(name), TaskKind::Evidence)
                 .unwrap_or_else(|e| panic!("{e}"));
             let item = next.item.unwrap_or_else(|| panic!("{name}: no item"));
             let trick = trick_id(&p, &item);
@@ -375,14 +395,17 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
                 selected,
                 ..Default::default()
             };
-            p.submit(name, &answer).unwrap_or_else(|e| panic!("{e}"));
-            state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+            p.submit(&p.who(name), &answer)
+                .unwrap_or_else(|e| panic!("{e}"));
+            state
+                .refresh(&p, &p.lead())
+                .unwrap_or_else(|e| panic!("{e}"));
             check(&p, &state.snapshot(), TaskKind::Evidence);
         }
     }
     let tricked = caro_tricked.unwrap_or_else(|| panic!("caro never answered"));
     let (ratings, _) = p
-        .ratings(TaskKind::Evidence, false)
+        .ratings(&p.lead(), TaskKind::Evidence, false)
         .unwrap_or_else(|e| panic!("{e}"));
     let item = format!("task-{tricked}");
     assert!(
@@ -405,7 +428,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
     // Ben corrects one of his answers by picking the trick: the earlier answer leaves the
     // tally, and the dashboard still equals a full recomputation.
     let (ben_task, _) = p
-        .ratings(TaskKind::Evidence, false)
+        .ratings(&p.lead(), TaskKind::Evidence, false)
         .unwrap_or_else(|e| panic!("{e}"))
         .0
         .iter()
@@ -417,7 +440,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
         .parse()
         .unwrap_or_else(|e| panic!("{e}"));
     let item = p
-        .previous_item("ben", TaskKind::Evidence, None)
+        .previous_item(&p.who("ben"), TaskKind::Evidence, None)
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("no previous item"));
     let item = if item.task_id == task_id {
@@ -426,7 +449,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
         let mut found = item;
         while found.task_id != task_id {
             found = p
-                .previous_item("ben", TaskKind::Evidence, Some(found.task_id))
+                .previous_item(&p.who("ben"), TaskKind::Evidence, Some(found.task_id))
                 .unwrap_or_else(|e| panic!("{e}"))
                 .unwrap_or_else(|| panic!("task {task_id} not among ben's answers"));
         }
@@ -438,13 +461,18 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
         selected: vec![trick],
         ..Default::default()
     };
-    p.submit("ben", &answer).unwrap_or_else(|e| panic!("{e}"));
-    state.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    p.submit(&p.who("ben"), &answer)
+        .unwrap_or_else(|e| panic!("{e}"));
+    state
+        .refresh(&p, &p.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     let d = state.snapshot();
     check(&p, &d, TaskKind::Evidence);
     assert_eq!(kind(&d, TaskKind::Evidence).answers, 16);
     let mut fresh = DashboardState::new();
-    fresh.refresh(&p).unwrap_or_else(|e| panic!("{e}"));
+    fresh
+        .refresh(&p, &p.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut again = fresh.snapshot();
     // Following along saw more changes than one read: only the series differs.
     for (a, b) in again.kinds.iter_mut().zip(&d.kinds) {
@@ -459,28 +487,30 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
     let clock = ManualClock::new(1_000_000);
     let mut writer = project(dir.path(), 6, &clock);
     writer
-        .create_tasks(TaskKind::Label, Some(3))
+        .create_tasks(&writer.lead(), TaskKind::Label, Some(3))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in ["ana", "ben", "caro"] {
         writer
-            .add_annotator(n, Role::Annotator)
+            .add_annotator(&writer.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     // The app's watcher holds a project of its own on the same file.
     let watcher = Project::open(&dir.path().join("p.fdesk"), Box::new(clock.clone()))
         .unwrap_or_else(|e| panic!("{e}"));
     let mut state = DashboardState::new();
-    state.refresh(&watcher).unwrap_or_else(|e| panic!("{e}"));
+    state
+        .refresh(&watcher, &watcher.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     let labels = ["SUPPORTED", "REFUTED", "SUPPORTED"];
     for (i, n) in ["ana", "ben", "caro"].iter().enumerate() {
         let item = writer
-            .next_item(n, TaskKind::Label)
+            .next_item(&writer.who(n), TaskKind::Label)
             .unwrap_or_else(|e| panic!("{e}"))
             .item
             .unwrap_or_else(|| panic!("no item"));
         writer
             .submit(
-                n,
+                &writer.who(n),
                 &Answer {
                     task_id: item.task_id,
                     label: Some(labels[i].into()),
@@ -489,7 +519,9 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
             )
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(
-            state.refresh(&watcher).unwrap_or_else(|e| panic!("{e}")),
+            state
+                .refresh(&watcher, &watcher.lead())
+                .unwrap_or_else(|e| panic!("{e}")),
             "answer {i} did not reach the watcher"
         );
     }

@@ -8,6 +8,7 @@ use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -25,13 +26,13 @@ fn decisions(p: &Project) -> i64 {
 fn answered(dir: &std::path::Path) -> Project {
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir, 5, &clock);
-    ok(p.add_annotator("lead", Role::Lead));
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
     for name in ["ana", "ben", "caro"] {
-        ok(p.add_annotator(name, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
     }
-    ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     for name in ["ana", "ben", "caro"] {
-        while let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item {
+        while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item {
             let trick = trick_option(&p, &item).unwrap_or_default();
             let real: Vec<String> = item
                 .options
@@ -51,7 +52,7 @@ fn answered(dir: &std::path::Path) -> Project {
                 comment: Some(format!("{name} on {}", item.task_id)),
                 ..Default::default()
             };
-            ok(p.submit(name, &answer));
+            ok(p.submit(&p.who(name), &answer));
         }
     }
     p
@@ -63,13 +64,13 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
     let mut p = answered(dir.path());
     let req = GoldRequest::default();
 
-    let e = p.adjudication_queue("ana", &req).err();
+    let e = p.adjudication_queue(&p.who("ana"), &req).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
-    let e = p.decide("ana", 1, Some("ben"), None, None).err();
+    let e = p.decide(&p.who("ana"), 1, Some("ben"), None, None).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     let e = p
         .decide(
-            "lead",
+            &p.who("lead"),
             1,
             None,
             Some(serde_json::json!({"selected": [999_999]})),
@@ -81,7 +82,7 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
     assert!(e.message.contains("\"selected\""), "{}", e.message);
     let e = p
         .decide(
-            "lead",
+            &p.who("lead"),
             1,
             None,
             Some(serde_json::json!({"label": "SUPPORTED"})),
@@ -89,9 +90,11 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
         )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
-    let e = p.decide("lead", 1, Some("nobody"), None, None).err();
+    let e = p
+        .decide(&p.who("lead"), 1, Some("nobody"), None, None)
+        .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
-    let e = p.undo_decision("lead", 1, None).err();
+    let e = p.undo_decision(&p.who("lead"), 1, None).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
     assert_eq!(decisions(&p), 0, "refused decisions leave no row");
 }
@@ -102,16 +105,19 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     let mut p = answered(dir.path());
     let req = GoldRequest::default();
 
-    let aggregation = ok(p.aggregate(&req));
+    let aggregation = ok(p.aggregate(&p.lead(), &req));
     assert_eq!(aggregation.excluded_annotators, vec!["caro".to_string()]);
     let first = &aggregation.tasks[0];
     assert_eq!(first.outcome, Outcome::NoGoldEvidence);
     assert_eq!(first.counted, 2);
     // The trick caro picked is never a sentence, even when she is counted.
-    let with = ok(p.aggregate(&GoldRequest {
-        include_flagged: true,
-        ..GoldRequest::default()
-    }));
+    let with = ok(p.aggregate(
+        &p.lead(),
+        &GoldRequest {
+            include_flagged: true,
+            ..GoldRequest::default()
+        },
+    ));
     let caro = with.tasks[1]
         .answers
         .iter()
@@ -119,7 +125,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
         .unwrap_or_else(|| panic!("caro's answer"));
     assert!(caro.trick_failed && caro.answer.selection().is_some_and(|s| s.ids().is_empty()));
 
-    let queue = ok(p.adjudication_queue("lead", &req));
+    let queue = ok(p.adjudication_queue(&p.who("lead"), &req));
     assert_eq!(queue.len(), 1, "only the first claim is disputed");
     assert_eq!(queue[0].task_id, first.task_id);
     assert_eq!(queue[0].answers.len(), 3, "every answer side by side");
@@ -127,13 +133,19 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     let shown = ok(p.store().candidates(first.claim_id)).len();
     assert!(shown > 1);
     assert_eq!(queue[0].candidates.len(), shown);
-    let before = ok(p.export_preview(&req));
+    let before = ok(p.export_preview(&p.lead(), &req));
     assert_eq!(before.lines, 4);
     assert_eq!(before.dropped.len(), 1);
 
-    let taken = ok(p.decide("lead", 1, Some("ben"), None, Some("ben checked the source")));
+    let taken = ok(p.decide(
+        &p.who("lead"),
+        1,
+        Some("ben"),
+        None,
+        Some("ben checked the source"),
+    ));
     assert!(matches!(taken, Outcome::Evidence { .. }));
-    let (lines, preview) = ok(p.gold(&req));
+    let (lines, preview) = ok(p.gold(&p.lead(), &req));
     assert_eq!(preview.lines, 5);
     assert!(preview.dropped.is_empty());
     let line = lines
@@ -148,8 +160,8 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     );
     assert_eq!(line.provenance.at, Some(1_000_000));
 
-    ok(p.undo_decision("lead", 1, Some("wrong claim")));
-    assert_eq!(ok(p.export_preview(&req)), before);
+    ok(p.undo_decision(&p.who("lead"), 1, Some("wrong claim")));
+    assert_eq!(ok(p.export_preview(&p.lead(), &req)), before);
     assert_eq!(decisions(&p), 2, "decisions are appended, an undo too");
 }
 
@@ -157,10 +169,10 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
 fn a_decision_on_a_label_shows_in_the_exported_line() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    ok(p.create_tasks(TaskKind::Label, Some(2)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(2)));
     let mut disputed = None;
     for name in ["ana", "ben"] {
-        while let Some(item) = ok(p.next_item(name, TaskKind::Label)).item {
+        while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Label)).item {
             // Not the first claim: its evidence is disputed, so it is dropped from export.
             if disputed.is_none() && !item.claim.starts_with("Town 0 ") {
                 disputed = Some(item.task_id);
@@ -175,14 +187,14 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
                 label: Some(label.into()),
                 ..Default::default()
             };
-            ok(p.submit(name, &answer));
+            ok(p.submit(&p.who(name), &answer));
         }
     }
     let task = disputed.unwrap_or_else(|| panic!("no label item"));
     let req = GoldRequest::default();
     let answer = serde_json::json!({"label": "REFUTED"});
     ok(p.decide(
-        "lead",
+        &p.who("lead"),
         task,
         None,
         Some(answer),
@@ -194,7 +206,7 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
             .query_row("SELECT claim_id FROM tasks WHERE id = ?1", [task], |r| {
                 r.get::<_, i64>(0)
             }));
-    let (lines, _) = ok(p.gold(&req));
+    let (lines, _) = ok(p.gold(&p.lead(), &req));
     let line = lines
         .iter()
         .find(|l| l.row_id == claim_id)

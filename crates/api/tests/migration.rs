@@ -4,6 +4,8 @@
 //! as a correction, task counters count counted answers only, the flagged annotator's
 //! answers leave the counts, and serving goes on.
 
+mod common;
+use common::Acting;
 use factdesk_api::annotate::Answer;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
@@ -67,7 +69,7 @@ fn a_schema_5_project_migrates_and_keeps_every_answer() {
         1
     );
     // Dan picked the trick in four of six items: flagged, and his answers count nowhere.
-    let dan = must(p.annotator("dan"));
+    let dan = must(p.annotator(&p.lead(), "dan"));
     assert!(dan.flagged && !dan.counted, "{dan:?}");
     assert_eq!((dan.tricks_seen, dan.tricks_failed), (6, 4));
     assert_eq!(
@@ -83,11 +85,11 @@ fn a_schema_5_project_migrates_and_keeps_every_answer() {
         "task counters are not the counted answers"
     );
     // Work goes on: a new answer is taken and counted.
-    let item = must(p.next_item("ben", TaskKind::Label))
+    let item = must(p.next_item(&p.who("ben"), TaskKind::Label))
         .item
         .unwrap_or_else(|| panic!("no label item for ben"));
     must(p.submit(
-        "ben",
+        &p.who("ben"),
         &Answer {
             task_id: item.task_id,
             label: Some("SUPPORTED".into()),

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -29,13 +30,13 @@ fn issue(lead: &mut Project, dir: &Path, kind: TaskKind, count: u64) -> PathBuf 
         kind: Some(kind),
         expires_days: 7,
     };
-    ok(lead.issue_pack(&req, &path));
+    ok(lead.issue_pack(&lead.lead(), &req, &path));
     path
 }
 
 fn label_two(pack: &mut PackSession) {
     for _ in 0..2 {
-        let item = ok(pack.next_item("ana", TaskKind::Label))
+        let item = ok(pack.next_item(&pack.who("ana"), TaskKind::Label))
             .item
             .unwrap_or_else(|| panic!("the pack has items"));
         let answer = Answer {
@@ -43,7 +44,7 @@ fn label_two(pack: &mut PackSession) {
             label: Some("SUPPORTED".to_string()),
             ..Default::default()
         };
-        ok(pack.submit("ana", &answer));
+        ok(pack.submit(&pack.who("ana"), &answer));
     }
 }
 
@@ -70,9 +71,9 @@ fn beside(path: &Path) -> Vec<String> {
 
 fn lead(dir: &Path, clock: &ManualClock, overlap: u32) -> Project {
     let mut lead = project(dir, 4, clock);
-    ok(lead.create_tasks(TaskKind::Label, Some(overlap)));
-    ok(lead.create_tasks(TaskKind::Evidence, Some(overlap)));
-    ok(lead.add_annotator("ana", Role::Annotator));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(overlap)));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(overlap)));
+    ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
     lead
 }
 
@@ -95,9 +96,9 @@ fn the_results_file_alone_carries_the_answers_back_to_the_lead() {
         travelled.parent().unwrap_or(dir.path()),
     ));
     ok(std::fs::copy(&results, &travelled));
-    let report = ok(lead.merge_pack(&travelled));
+    let report = ok(lead.merge_pack(&lead.lead(), &travelled));
     assert_eq!((report.added, report.released), (2, 1));
-    let packs = ok(lead.packs());
+    let packs = ok(lead.packs(&lead.lead()));
     assert_eq!(packs[0].state, "returned");
     assert_eq!(packs[0].merged, 2);
 
@@ -118,8 +119,8 @@ fn results_never_replace_another_project() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut lead = project(dir.path(), 2, &clock);
-    ok(lead.create_tasks(TaskKind::Label, Some(1)));
-    ok(lead.add_annotator("ana", Role::Annotator));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(1)));
+    ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
     let pack_path = dir.path().join("ana.fdpack");
     let req = PackRequest {
         annotator: "ana".to_string(),
@@ -127,7 +128,7 @@ fn results_never_replace_another_project() {
         kind: Some(TaskKind::Label),
         expires_days: 7,
     };
-    ok(lead.issue_pack(&req, &pack_path));
+    ok(lead.issue_pack(&lead.lead(), &req, &pack_path));
     drop(lead);
     let lead_path = dir.path().join("p.fdesk");
     let before = ok(std::fs::read(&lead_path));
@@ -167,8 +168,8 @@ fn a_merge_never_changes_a_byte_of_the_pack_and_merges_one_on_a_read_only_path()
         &folder,
         std::fs::Permissions::from_mode(0o555),
     ));
-    let merged = lead.merge_pack(&stick);
-    let again = lead.merge_pack(&stick);
+    let merged = lead.merge_pack(&lead.lead(), &stick);
+    let again = lead.merge_pack(&lead.lead(), &stick);
     ok(std::fs::set_permissions(
         &folder,
         std::fs::Permissions::from_mode(0o755),
@@ -180,7 +181,7 @@ fn a_merge_never_changes_a_byte_of_the_pack_and_merges_one_on_a_read_only_path()
     assert_eq!(beside(&stick), Vec::<String>::new());
     // The same for a pack merged from where it was written.
     let hash = sha(&pack_path);
-    ok(lead.merge_pack(&pack_path));
+    ok(lead.merge_pack(&lead.lead(), &pack_path));
     assert_eq!(sha(&pack_path), hash);
     assert_eq!(beside(&pack_path), Vec::<String>::new());
 }
@@ -203,7 +204,7 @@ fn every_answer_of_a_returned_pack_goes_through_submits_checks() {
     let path = issue(&mut lead, dir.path(), TaskKind::Evidence, 4);
     let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
     let mut items = Vec::new();
-    while let Some(item) = ok(pack.next_item("ana", TaskKind::Evidence)).item {
+    while let Some(item) = ok(pack.next_item(&pack.who("ana"), TaskKind::Evidence)).item {
         // One honest answer: the first option that is not the trick.
         let trick = trick_option(&lead, &item);
         let pick = item
@@ -226,7 +227,7 @@ fn every_answer_of_a_returned_pack_goes_through_submits_checks() {
                 ..Default::default()
             }
         };
-        ok(pack.submit("ana", &answer));
+        ok(pack.submit(&pack.who("ana"), &answer));
         items.push((item.task_id, pick));
     }
     drop(pack);
@@ -267,7 +268,7 @@ fn every_answer_of_a_returned_pack_goes_through_submits_checks() {
     forge(&path, "h-option", t1, &good(t1, "o000000000000", ""), NOW);
     forge(&path, "h-task", 12345, &good(12345, &o1, ""), NOW);
     clock.advance_ms(DAY);
-    let report = ok(lead.merge_pack(&path));
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
     let reasons: Vec<(String, String)> = report
         .refused
         .iter()
@@ -340,7 +341,7 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
             std::thread::spawn(move || {
                 let mut lead = ok(Project::open(&project, Box::new(clock)));
                 barrier.wait();
-                lead.merge_pack(&path)
+                lead.merge_pack(&lead.lead(), &path)
             })
         })
         .collect();
@@ -379,7 +380,7 @@ fn a_pack_with_changes_in_a_write_ahead_log_is_refused_not_merged_as_unanswered(
         "PRAGMA wal_autocheckpoint=0; CREATE TABLE scratch (x); INSERT INTO scratch VALUES (1);",
     ));
     let err = lead
-        .merge_pack(&path)
+        .merge_pack(&lead.lead(), &path)
         .err()
         .unwrap_or_else(|| panic!("a pack with a pending log merged"));
     assert!(
@@ -412,7 +413,7 @@ fn answers_of_the_wrong_type_or_with_a_copied_id_are_refused_one_by_one() {
                  VALUES ('typed-wrong', 'abc', '{\"label\":\"SUPPORTED\"}', 1);",
         ));
     }
-    let report = ok(lead.merge_pack(&path));
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!(report.added, 2, "{report:?}");
     let reasons: Vec<&str> = report.refused.iter().map(|r| r.reason.as_str()).collect();
     assert!(
@@ -440,7 +441,7 @@ fn a_pack_switched_to_a_write_ahead_log_is_refused_even_without_its_log() {
     // Only the pack travelled; any answers in a -wal file stayed behind.
     let _ = std::fs::remove_file(format!("{}-wal", path.display()));
     let err = lead
-        .merge_pack(&path)
+        .merge_pack(&lead.lead(), &path)
         .err()
         .unwrap_or_else(|| panic!("a pack in WAL mode merged as if it held everything"));
     assert!(
@@ -450,5 +451,5 @@ fn a_pack_switched_to_a_write_ahead_log_is_refused_even_without_its_log() {
     );
     // Opening it in Factdesk switches it back; then it merges.
     drop(ok(PackSession::open(&path, Box::new(clock.clone()))));
-    ok(lead.merge_pack(&path));
+    ok(lead.merge_pack(&lead.lead(), &path));
 }

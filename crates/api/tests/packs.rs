@@ -12,6 +12,7 @@ use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::Acting;
 use common::{beyond_the_screen, every_value, project, raw_with_logs};
 
 const NAMES: [&str; 3] = ["ana", "ben", "cal"];
@@ -24,11 +25,11 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 /// A project of four claims with evidence and labelling tasks for three annotators.
 fn lead(dir: &Path, clock: &ManualClock) -> Project {
     let mut p = project(dir, 4, clock);
-    ok(p.create_tasks(TaskKind::Evidence, Some(3)));
-    ok(p.create_tasks(TaskKind::Label, Some(3)));
-    ok(p.add_annotator("maria", Role::Lead));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(3)));
+    ok(p.add_annotator(&p.lead(), "maria", Role::Lead));
     for n in NAMES {
-        ok(p.add_annotator(n, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     p
 }
@@ -80,15 +81,15 @@ fn issue(p: &mut Project, dir: &Path, name: &str, kind: TaskKind) -> PathBuf {
         kind: Some(kind),
         expires_days: 7,
     };
-    ok(p.issue_pack(&req, &out));
+    ok(p.issue_pack(&p.lead(), &req, &out));
     out
 }
 
 /// Answers every evidence item served in `p`.
 fn answer_all_evidence(p: &mut Project, name: &str) -> usize {
     let mut n = 0;
-    while let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item {
-        ok(p.submit(name, &evidence_answer(name, &item)));
+    while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item {
+        ok(p.submit(&p.who(name), &evidence_answer(name, &item)));
         n += 1;
     }
     n
@@ -97,8 +98,8 @@ fn answer_all_evidence(p: &mut Project, name: &str) -> usize {
 /// Answers every evidence item of a pack.
 fn answer_pack_evidence(p: &mut PackSession, name: &str) -> usize {
     let mut n = 0;
-    while let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item {
-        ok(p.submit(name, &evidence_answer(name, &item)));
+    while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item {
+        ok(p.submit(&p.who(name), &evidence_answer(name, &item)));
         n += 1;
     }
     n
@@ -144,39 +145,41 @@ fn three_packs_merged_give_the_agreement_of_the_same_answers_made_in_the_project
             let mut pack = open_pack(&labels, &clock);
             // Part of the labelling pack only: two of its four items.
             for _ in 0..2 {
-                let item = ok(pack.next_item(name, TaskKind::Label))
+                let item = ok(pack.next_item(&pack.who(name), TaskKind::Label))
                     .item
                     .unwrap_or_else(|| panic!("no label item"));
                 let task = label_task(&c, &item.claim);
                 let mut answer = label_answer(name, task);
-                ok(c.submit(name, &answer));
+                ok(c.submit(&c.who(name), &answer));
                 answer.task_id = item.task_id;
-                ok(pack.submit(name, &answer));
+                ok(pack.submit(&pack.who(name), &answer));
             }
         }
         assert_eq!(answer_all_evidence(&mut c, name), 4);
-        let merged = ok(l.merge_pack(&evidence));
+        let merged = ok(l.merge_pack(&l.lead(), &evidence));
         assert_eq!((merged.added, merged.released), (4, 0));
-        let merged = ok(l.merge_pack(&labels));
+        let merged = ok(l.merge_pack(&l.lead(), &labels));
         assert_eq!((merged.added, merged.released), (2, 2));
     }
     let req = AgreementRequest::default();
     for kind in [TaskKind::Evidence, TaskKind::Label] {
-        let merged = ok(serde_json::to_value(ok(l.agreement(kind, &req))));
-        let direct = ok(serde_json::to_value(ok(c.agreement(kind, &req))));
+        let merged = ok(serde_json::to_value(ok(l.agreement(&l.lead(), kind, &req))));
+        let direct = ok(serde_json::to_value(ok(c.agreement(&c.lead(), kind, &req))));
         assert_eq!(merged, direct, "{kind:?}");
         assert!(
             merged["ratings"].as_u64().unwrap_or(0) > 0,
             "{kind:?} {merged} {:?}",
-            ok(l.annotators())
+            ok(l.annotators(&l.lead()))
         );
     }
     assert_eq!(tricks_failed(&l), 1);
     assert_eq!(tricks_failed(&l), tricks_failed(&c));
     // The unanswered labelling items are back in the pool: another annotator gets them.
-    ok(l.add_annotator("dan", Role::Annotator));
-    assert!(ok(l.next_item("dan", TaskKind::Label)).item.is_some());
-    let packs = ok(l.packs());
+    ok(l.add_annotator(&l.lead(), "dan", Role::Annotator));
+    assert!(ok(l.next_item(&l.who("dan"), TaskKind::Label))
+        .item
+        .is_some());
+    let packs = ok(l.packs(&l.lead()));
     assert_eq!(packs.len(), 6);
     assert!(packs.iter().all(|p| p.state == "returned"));
     assert_eq!(packs.iter().map(|p| p.merged).sum::<u64>(), 18);
@@ -202,17 +205,17 @@ fn change_byte(path: &Path, needle: &[u8]) {
 fn answered_pack(p: &mut Project, dir: &Path, name: &str, clock: &ManualClock) -> PathBuf {
     let path = issue(p, dir, name, TaskKind::Evidence);
     let mut pack = open_pack(&path, clock);
-    let item = ok(pack.next_item(name, TaskKind::Evidence))
+    let item = ok(pack.next_item(&pack.who(name), TaskKind::Evidence))
         .item
         .unwrap_or_else(|| panic!("no item"));
-    ok(pack.submit(name, &evidence_answer(name, &item)));
+    ok(pack.submit(&pack.who(name), &evidence_answer(name, &item)));
     path
 }
 
 fn refusal(p: &mut Project, path: &Path) -> String {
     let before = answers(p);
     let err = p
-        .merge_pack(path)
+        .merge_pack(&p.lead(), path)
         .err()
         .unwrap_or_else(|| panic!("{} was merged", path.display()));
     assert_eq!(answers(p), before, "a refused merge changed the project");
@@ -249,10 +252,10 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
 
     // A pack merged twice: the second merge adds nothing.
     let good = answered_pack(&mut l, dir.path(), "cal", &clock);
-    let first = ok(l.merge_pack(&good));
+    let first = ok(l.merge_pack(&l.lead(), &good));
     assert_eq!((first.added, first.already), (1, 0));
     let before = answers(&l);
-    let second = ok(l.merge_pack(&good));
+    let second = ok(l.merge_pack(&l.lead(), &good));
     assert_eq!((second.added, second.already), (0, 1));
     assert_eq!(answers(&l), before);
 
@@ -287,10 +290,13 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
     clock.advance_ms(8 * 86_400_000);
     let msg = refusal(&mut other, &late);
     assert!(msg.contains("expired 1 day(s) ago"), "{msg}");
-    let states: Vec<String> = ok(other.packs()).into_iter().map(|p| p.state).collect();
+    let states: Vec<String> = ok(other.packs(&other.lead()))
+        .into_iter()
+        .map(|p| p.state)
+        .collect();
     assert!(states.iter().all(|s| s == "expired"), "{states:?}");
     // Its items went back to the pool.
-    assert!(ok(other.next_item("ana", TaskKind::Evidence))
+    assert!(ok(other.next_item(&other.who("ana"), TaskKind::Evidence))
         .item
         .is_some());
 }
@@ -313,9 +319,9 @@ fn next_in_the_project_never_serves_or_rewrites_a_packs_reservation() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_790_000_000_000);
     let mut l = project(dir.path(), 4, &clock);
-    ok(l.create_tasks(TaskKind::Evidence, Some(1)));
+    ok(l.create_tasks(&l.lead(), TaskKind::Evidence, Some(1)));
     for n in NAMES {
-        ok(l.add_annotator(n, Role::Annotator));
+        ok(l.add_annotator(&l.lead(), n, Role::Annotator));
     }
     let path = dir.path().join("ana.fdpack");
     let req = PackRequest {
@@ -324,7 +330,7 @@ fn next_in_the_project_never_serves_or_rewrites_a_packs_reservation() {
         kind: Some(TaskKind::Evidence),
         expires_days: 14,
     };
-    let issued = ok(l.issue_pack(&req, &path));
+    let issued = ok(l.issue_pack(&l.lead(), &req, &path));
     assert_eq!(issued.items, 4);
     let before = reservations(&l, "ana");
     assert_eq!(before.len(), 4);
@@ -336,7 +342,7 @@ fn next_in_the_project_never_serves_or_rewrites_a_packs_reservation() {
     );
     // The same annotator and others ask the project for work: every item is the pack's.
     for name in ["ana", "ben", "ana", "cal"] {
-        let next = ok(l.next_item(name, TaskKind::Evidence));
+        let next = ok(l.next_item(&l.who(name), TaskKind::Evidence));
         assert!(
             next.item.is_none(),
             "{name} was served a pack's item: {next:?}"
@@ -352,7 +358,7 @@ fn next_in_the_project_never_serves_or_rewrites_a_packs_reservation() {
     assert_eq!(answer_pack_evidence(&mut pack, "ana"), 4);
     clock.advance_ms(15 * 86_400_000);
     assert_eq!(answer_all_evidence(&mut l, "ben"), 4);
-    let late = l.merge_pack(&path);
+    let late = l.merge_pack(&l.lead(), &path);
     assert!(late.is_err(), "an expired pack merged: {late:?}");
     let over: i64 = ok(l.store().conn().query_row(
         "SELECT count(*) FROM tasks WHERE answered > overlap",
@@ -369,10 +375,10 @@ fn a_pack_holds_what_the_annotators_screen_shows_and_nothing_else() {
     let mut l = lead(dir.path(), &clock);
     // Ana and Ben answer everything in the project, with comments only they wrote.
     for name in ["ana", "ben"] {
-        while let Some(item) = ok(l.next_item(name, TaskKind::Evidence)).item {
+        while let Some(item) = ok(l.next_item(&l.who(name), TaskKind::Evidence)).item {
             let mut a = evidence_answer(name, &item);
             a.comment = Some(format!("private-note-of-{name}"));
-            ok(l.submit(name, &a));
+            ok(l.submit(&l.who(name), &a));
         }
     }
     let secret: Vec<u8> = ok(l
@@ -390,21 +396,21 @@ fn a_pack_holds_what_the_annotators_screen_shows_and_nothing_else() {
         ..Default::default()
     };
     let path = dir.path().join("cal.fdpack");
-    let issued = ok(l.issue_pack(&req, &path));
+    let issued = ok(l.issue_pack(&l.lead(), &req, &path));
     assert_eq!(
         issued.items, 8,
         "evidence and labelling items of the four claims"
     );
     // What cal's screens would show, item by item, in the pack and in the project.
     let mut pack = open_pack(&path, &clock);
-    let item = ok(pack.next_item("cal", TaskKind::Evidence))
+    let item = ok(pack.next_item(&pack.who("cal"), TaskKind::Evidence))
         .item
         .unwrap_or_else(|| panic!("no item"));
     let trick = trick_sentence(TEMPLATE, &item.claim);
     assert_eq!(item.options.iter().filter(|o| o.text == trick).count(), 1);
     assert_eq!(item.options.len(), 6);
     for o in &item.options {
-        let passage = ok(pack.passage("cal", item.task_id, &o.id));
+        let passage = ok(pack.passage(&pack.who("cal"), item.task_id, &o.id));
         assert_eq!(passage.sentences.iter().filter(|s| s.hit).count(), 1);
     }
     drop(pack);

@@ -11,6 +11,7 @@ use factdesk_core::claim::Label;
 use std::collections::BTreeMap;
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -54,10 +55,10 @@ fn answer_on(p: &Project, task: i64) -> i64 {
 
 /// The writer answers the next refutation item, changing a fact; returns (task, answer id).
 fn write_next(p: &mut Project, writer: &str, word: &str) -> Option<(i64, i64)> {
-    let item = ok(p.next_item(writer, TaskKind::Refute)).item?;
+    let item = ok(p.next_item(&p.who(writer), TaskKind::Refute)).item?;
     let text = item.claim.replace("lighthouse", word);
     ok(p.submit(
-        writer,
+        &p.who(writer),
         &Answer {
             task_id: item.task_id,
             text: Some(text),
@@ -79,9 +80,9 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         ("v2", Role::Annotator),
         ("v3", Role::Annotator),
     ] {
-        ok(p.add_annotator(name, role));
+        ok(p.add_annotator(&p.lead(), name, role));
     }
-    ok(p.create_tasks(TaskKind::Refute, Some(1)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let verify_tasks = |p: &Project| -> i64 {
         ok(p.store().conn().query_row(
             "SELECT count(*) FROM tasks WHERE kind = 'verify'",
@@ -103,16 +104,21 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         0,
         "a refutation pending review is not verified"
     );
-    assert_eq!(ok(p.pending_reviews()).len(), 5);
+    assert_eq!(ok(p.pending_reviews(&p.lead())).len(), 5);
 
     // Accepting opens the verification; rejecting gives none.
     for (_, a) in &first[..4] {
-        ok(p.review("lead", *a, true, None));
+        ok(p.review(&p.who("lead"), *a, true, None));
         assert_eq!(state_of(&p, *a), "accepted");
         assert_eq!(verify_task_of(&p, *a).map(|t| t.1), Some(false));
     }
     let (_, turned_down) = first[4];
-    ok(p.review("lead", turned_down, false, Some("changes the subject")));
+    ok(p.review(
+        &p.who("lead"),
+        turned_down,
+        false,
+        Some("changes the subject"),
+    ));
     assert_eq!(state_of(&p, turned_down), "rejected");
     assert_eq!(verify_task_of(&p, turned_down), None);
 
@@ -125,11 +131,11 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     assert!(!closed);
 
     // Rewriting it supersedes it and closes its open verification in the same step.
-    let back = ok(p.previous_item("wren", TaskKind::Refute, None))
+    let back = ok(p.previous_item(&p.who("wren"), TaskKind::Refute, None))
         .unwrap_or_else(|| panic!("no previous item"));
     assert_eq!(back.task_id, sixth_task);
     ok(p.submit(
-        "wren",
+        &p.who("wren"),
         &Answer {
             task_id: sixth_task,
             text: Some(back.claim.replace("lighthouse", "mill tower")),
@@ -140,7 +146,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     assert_eq!(state_of(&p, sixth), "superseded");
     assert_eq!(verify_task_of(&p, sixth), Some((sixth_verify, true)));
     assert_eq!(state_of(&p, rewritten), "no_review_needed");
-    let e = p.review("lead", sixth, true, None).err();
+    let e = p.review(&p.who("lead"), sixth, true, None).err();
     assert_eq!(
         e.map(|e| e.code),
         Some(ErrorCode::Conflict),
@@ -149,7 +155,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
 
     // A verifier holds an item; the lead rejects that refutation: the item is closed,
     // never served again, and an answer to it is refused.
-    let held = ok(p.next_item("v1", TaskKind::Verify))
+    let held = ok(p.next_item(&p.who("v1"), TaskKind::Verify))
         .item
         .unwrap_or_else(|| panic!("a verify item"));
     let held_refutation = query_i64(
@@ -157,11 +163,16 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         "SELECT c.written_in FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
         held.task_id,
     );
-    ok(p.review("lead", held_refutation, false, Some("not a contradiction")));
+    ok(p.review(
+        &p.who("lead"),
+        held_refutation,
+        false,
+        Some("not a contradiction"),
+    ));
     assert_eq!(state_of(&p, held_refutation), "rejected");
     assert_eq!(verify_task_of(&p, held_refutation).map(|t| t.1), Some(true));
     let refused = p.submit(
-        "v1",
+        &p.who("v1"),
         &Answer {
             task_id: held.task_id,
             label: Some("contradicts".into()),
@@ -173,14 +184,14 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     // Three verifiers answer everything they are served: never a closed task.
     let closed: Vec<i64> = [sixth_verify, held.task_id].to_vec();
     for v in ["v1", "v2", "v3"] {
-        while let Some(item) = ok(p.next_item(v, TaskKind::Verify)).item {
+        while let Some(item) = ok(p.next_item(&p.who(v), TaskKind::Verify)).item {
             assert!(
                 !closed.contains(&item.task_id),
                 "{v} was served closed task {}",
                 item.task_id
             );
             ok(p.submit(
-                v,
+                &p.who(v),
                 &Answer {
                     task_id: item.task_id,
                     label: Some("contradicts".into()),
@@ -191,7 +202,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     }
 
     // The export holds exactly the current accepted (or unreviewed qualified) ones.
-    let (lines, preview) = ok(p.gold(&GoldRequest::default()));
+    let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     let live: Vec<String> = {
         let conn = p.store().conn();
         let mut stmt = ok(conn.prepare(
@@ -252,7 +263,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         "{reasons:?}"
     );
     let out = dir.path().join("gold.jsonl");
-    ok(p.export_gold(&GoldRequest::default(), &out, Default::default()));
+    ok(p.export_gold(&p.lead(), &GoldRequest::default(), &out, Default::default()));
     let card = ok(std::fs::read_to_string(dir.path().join("gold.card.md")));
     assert!(card.contains("| superseded | 1 |"), "{card}");
     assert!(card.contains("| rejected | 2 |"), "{card}");
@@ -263,14 +274,14 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 3, &clock);
-    ok(p.add_annotator("lead", Role::Lead));
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
     for name in ["ana", "ben", "caro"] {
-        ok(p.add_annotator(name, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
     }
-    ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     let mut tricked = None;
     for name in ["ana", "ben", "caro"] {
-        while let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item {
+        while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item {
             let trick = trick_option(&p, &item).unwrap_or_else(|| panic!("no trick shown"));
             let real: Vec<String> = item
                 .options
@@ -290,7 +301,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
                 _ => vec![real[0].clone()],
             };
             ok(p.submit(
-                name,
+                &p.who(name),
                 &Answer {
                     task_id: item.task_id,
                     selected,
@@ -305,7 +316,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
         include_flagged: true,
         ..GoldRequest::default()
     };
-    let aggregation = ok(p.aggregate(&req));
+    let aggregation = ok(p.aggregate(&p.lead(), &req));
     let task = aggregation
         .tasks
         .iter()
@@ -326,19 +337,21 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
     }
 
     // The lead sees it, last and rejected, and cannot take it.
-    let queue = ok(p.adjudication_queue("lead", &req));
+    let queue = ok(p.adjudication_queue(&p.who("lead"), &req));
     let item = queue
         .iter()
         .find(|i| i.task_id == tricked)
         .unwrap_or_else(|| panic!("the disputed item is not queued"));
     assert_eq!(item.answers.len(), 3);
     assert!(item.answers[2].rejected && item.answers[2].annotator == "caro");
-    let e = p.decide("lead", tricked, Some("caro"), None, None).err();
+    let e = p
+        .decide(&p.who("lead"), tricked, Some("caro"), None, None)
+        .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
 
     // The export says so.
     let out = dir.path().join("gold.jsonl");
-    let report = ok(p.export_gold(&req, &out, Default::default()));
+    let report = ok(p.export_gold(&p.lead(), &req, &out, Default::default()));
     assert_eq!(report.preview.rejected_answers, 1);
     let card = ok(std::fs::read_to_string(&report.card));
     assert!(
@@ -352,16 +365,16 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 5, &clock);
-    ok(p.add_annotator("lead", Role::Lead));
-    ok(p.add_annotator("wren", Role::Annotator));
-    ok(p.add_annotator("v1", Role::Annotator));
-    ok(p.create_tasks(TaskKind::Refute, Some(1)));
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
+    ok(p.add_annotator(&p.lead(), "wren", Role::Annotator));
+    ok(p.add_annotator(&p.lead(), "v1", Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let mut written = Vec::new();
     while let Some((_, a)) = write_next(&mut p, "wren", "windmill") {
         written.push(a);
     }
     for a in &written {
-        ok(p.review("lead", *a, true, None));
+        ok(p.review(&p.who("lead"), *a, true, None));
     }
     let pack_path = dir.path().join("v1.fdpack");
     let req = factdesk_api::packs::PackRequest {
@@ -370,18 +383,18 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
         kind: Some(TaskKind::Verify),
         expires_days: 7,
     };
-    ok(p.issue_pack(&req, &pack_path));
+    ok(p.issue_pack(&p.lead(), &req, &pack_path));
     // While the pack is out, the lead changes her mind about one refutation.
-    ok(p.review("lead", written[0], false, None));
+    ok(p.review(&p.who("lead"), written[0], false, None));
 
     let mut pack = ok(factdesk_api::packs::PackSession::open(
         &pack_path,
         Box::new(clock.clone()),
     ));
     let mut answered = 0;
-    while let Some(item) = ok(pack.next_item("v1", TaskKind::Verify)).item {
+    while let Some(item) = ok(pack.next_item(&pack.who("v1"), TaskKind::Verify)).item {
         ok(pack.submit(
-            "v1",
+            &pack.who("v1"),
             &Answer {
                 task_id: item.task_id,
                 label: Some("contradicts".into()),
@@ -392,7 +405,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     }
     assert_eq!(answered, 5);
     let results = ok(pack.return_results(None));
-    let report = ok(p.merge_pack(&results));
+    let report = ok(p.merge_pack(&p.lead(), &results));
     assert_eq!((report.added, report.late), (4, 1));
     let (closed, answers) = verify_task_of(&p, written[0])
         .map(|(id, closed)| {
@@ -410,7 +423,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     // Nothing to adjudicate on it either.
     let (task, _) = verify_task_of(&p, written[0]).unwrap_or_else(|| panic!("no verify task"));
     let decided = p.decide(
-        "lead",
+        &p.who("lead"),
         task,
         None,
         Some(serde_json::json!({"label": "contradicts"})),

@@ -2,6 +2,8 @@
 //! annotated by three careful annotators and one who clicks at random, and WikiFactCheck
 //! refutations written, reviewed, replaced and verified.
 
+mod common;
+use common::Acting;
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::gold::{GoldRequest, Outcome};
@@ -42,7 +44,8 @@ fn imported(dir: &Path, name: &str, n: usize, header: bool, preset: Preset) -> P
         preset,
         ..Default::default()
     };
-    ok(import(&mut p, &req, &mut NoProgress));
+    let owner = p.lead();
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
     p
 }
 
@@ -77,14 +80,14 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
             .or_default()
             .extend(evidence.filter_map(|e| e.as_str()).map(String::from));
     }
-    ok(p.add_annotator("lead", Role::Lead));
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
     for name in CAREFUL.iter().chain(&["rand"]) {
-        ok(p.add_annotator(name, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
     }
 
     // Evidence tasks only where evidence is asked: not on the REFUTED counter-claims, whose
     // evidence is their parent's; those are listed with the reason.
-    let report = ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     let (roots, children): (i64, i64) = ok(p.store().conn().query_row(
         "SELECT sum(parent_id IS NULL), sum(parent_id IS NOT NULL) FROM claims",
         [],
@@ -109,7 +112,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
     while busy {
         busy = false;
         for name in CAREFUL.iter().chain(&["rand"]) {
-            let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item else {
+            let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item else {
                 continue;
             };
             busy = true;
@@ -135,7 +138,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
                 );
             }
             ok(p.submit(
-                name,
+                &p.who(name),
                 &Answer {
                     task_id: item.task_id,
                     no_evidence: selected.is_empty(),
@@ -147,7 +150,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
     }
 
     // The careful are counted, the random clicker flagged.
-    for a in ok(p.annotators()) {
+    for a in ok(p.annotators(&p.lead())) {
         match a.name.as_str() {
             "rand" => assert!(a.flagged && !a.counted, "{a:?}"),
             "lead" => {}
@@ -163,10 +166,13 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
         |r| r.get(0),
     ));
     assert!(rejected > 0);
-    let with_him = ok(p.aggregate(&GoldRequest {
-        include_flagged: true,
-        ..GoldRequest::default()
-    }));
+    let with_him = ok(p.aggregate(
+        &p.lead(),
+        &GoldRequest {
+            include_flagged: true,
+            ..GoldRequest::default()
+        },
+    ));
     let mut seen = 0;
     for t in &with_him.tasks {
         for a in t.answers.iter().filter(|a| a.annotator == "rand") {
@@ -181,8 +187,8 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
     // Every exported claim's gold evidence is exactly its published sentences among the
     // candidates shown; a claim none of whose candidates is published is dropped.
     let req = GoldRequest::default();
-    let aggregation = ok(p.aggregate(&req));
-    let (lines, preview) = ok(p.gold(&req));
+    let aggregation = ok(p.aggregate(&p.lead(), &req));
+    let (lines, preview) = ok(p.gold(&p.lead(), &req));
     assert_eq!(preview.excluded_annotators, vec!["rand".to_string()]);
     let mut exported = 0;
     for t in aggregation
@@ -262,7 +268,7 @@ fn refutations_of(claim: &str, published: Option<&String>) -> Vec<String> {
 fn write(p: &mut Project, writer: &str, n: usize, published: &HashMap<String, String>) -> Vec<i64> {
     let mut written = Vec::new();
     while written.len() < n {
-        let Some(item) = ok(p.next_item(writer, TaskKind::Refute)).item else {
+        let Some(item) = ok(p.next_item(&p.who(writer), TaskKind::Refute)).item else {
             break;
         };
         let mut taken = false;
@@ -272,7 +278,7 @@ fn write(p: &mut Project, writer: &str, n: usize, published: &HashMap<String, St
                 text: Some(text),
                 ..Default::default()
             };
-            match p.submit(writer, &answer) {
+            match p.submit(&p.who(writer), &answer) {
                 Ok(_) => {
                     taken = true;
                     break;
@@ -329,11 +335,11 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         ("v2", Role::Annotator),
         ("v3", Role::Annotator),
     ] {
-        ok(p.add_annotator(name, role));
+        ok(p.add_annotator(&p.lead(), name, role));
     }
 
     // No documents: evidence and label tasks are impossible, and the lead is told why.
-    let evidence = ok(p.create_tasks(TaskKind::Evidence, None));
+    let evidence = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, None));
     assert_eq!(evidence.created, 0);
     let reasons: BTreeMap<SkipReason, u64> = evidence
         .skipped
@@ -351,24 +357,29 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
 
     // Refutations written: the first five reviewed (four accepted, one rejected), four
     // more needing no review, and the last of them rewritten (superseded).
-    ok(p.create_tasks(TaskKind::Refute, Some(1)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let first = write(&mut p, "wren", 5, &published);
     assert_eq!(first.len(), 5);
     for a in &first[..4] {
-        ok(p.review("lead", *a, true, None));
+        ok(p.review(&p.who("lead"), *a, true, None));
     }
-    ok(p.review("lead", first[4], false, Some("same as the original")));
+    ok(p.review(
+        &p.who("lead"),
+        first[4],
+        false,
+        Some("same as the original"),
+    ));
     let more = write(&mut p, "wren", 4, &published);
     assert_eq!(more.len(), 4);
     let last = more[3];
-    let item = ok(p.previous_item("wren", TaskKind::Refute, None))
+    let item = ok(p.previous_item(&p.who("wren"), TaskKind::Refute, None))
         .unwrap_or_else(|| panic!("nothing to go back to"));
     let rewritten_text = refutations_of(&item.claim, None)
         .into_iter()
         .chain(published.get(&item.claim).map(|t| format!("{t} ")))
         .find(|t| {
             p.submit(
-                "wren",
+                &p.who("wren"),
                 &Answer {
                     task_id: item.task_id,
                     text: Some(t.clone()),
@@ -387,7 +398,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
 
     // Every refutation is verified: the imported ones and the live written ones. One
     // imported refutation is judged not to contradict, one malformed.
-    let verify = ok(p.create_tasks(TaskKind::Verify, Some(3)));
+    let verify = ok(p.create_tasks(&p.lead(), TaskKind::Verify, Some(3)));
     let skipped: BTreeMap<SkipReason, u64> =
         verify.skipped.iter().map(|s| (s.reason, s.count)).collect();
     assert_eq!(
@@ -398,7 +409,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     let mut judged: BTreeMap<i64, &str> = BTreeMap::new();
     let mut overruled = None;
     for v in ["v1", "v2", "v3"] {
-        while let Some(item) = ok(p.next_item(v, TaskKind::Verify)).item {
+        while let Some(item) = ok(p.next_item(&p.who(v), TaskKind::Verify)).item {
             let fresh = match judged.len() {
                 0 | 2 => "does_not_contradict",
                 1 => "malformed",
@@ -409,7 +420,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
             }
             let label = *judged.entry(item.task_id).or_insert(fresh);
             ok(p.submit(
-                v,
+                &p.who(v),
                 &Answer {
                     task_id: item.task_id,
                     label: Some(label.into()),
@@ -421,7 +432,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     // The lead overrules the verifiers on one refutation: it contradicts after all.
     let overruled = overruled.unwrap_or_else(|| panic!("too few refutations"));
     ok(p.decide(
-        "lead",
+        &p.who("lead"),
         overruled,
         None,
         Some(serde_json::json!({"label": "contradicts"})),
@@ -431,7 +442,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
 
     // The export: each root with its refutations verified as contradicting, in its split.
     let req = GoldRequest::default();
-    let (lines, preview) = ok(p.gold(&req));
+    let (lines, preview) = ok(p.gold(&p.lead(), &req));
     let conn = p.store().conn();
     let expected: BTreeSet<String> = {
         let mut stmt = ok(conn.prepare(
@@ -523,7 +534,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         ..GoldRequest::default()
     };
     let out = dir.path().join("gold.jsonl");
-    let report = ok(p.export_gold(&many, &out, Default::default()));
+    let report = ok(p.export_gold(&p.lead(), &many, &out, Default::default()));
     let empty = report
         .preview
         .per_split

@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -18,7 +19,7 @@ fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 }
 
 fn next(p: &mut Project, name: &str, kind: TaskKind) -> Option<Item> {
-    must(p.next_item(name, kind)).item
+    must(p.next_item(&p.who(name), kind)).item
 }
 
 /// Answers an evidence item carefully (a real sentence) or carelessly (the trick).
@@ -34,7 +35,7 @@ fn answer_evidence(p: &mut Project, name: &str, item: &Item, pick_trick: bool) {
             .unwrap_or_default()
     };
     must(p.submit(
-        name,
+        &p.who(name),
         &Answer {
             task_id: item.task_id,
             selected: vec![chosen],
@@ -45,7 +46,7 @@ fn answer_evidence(p: &mut Project, name: &str, item: &Item, pick_trick: bool) {
 
 fn people(p: &mut Project, names: &[&str]) {
     for n in names {
-        must(p.add_annotator(n, Role::Annotator));
+        must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
 }
 
@@ -70,7 +71,7 @@ fn three_annotators_first_answers_land_on_the_same_items() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 200, &clock);
-    must(p.create_tasks(TaskKind::Evidence, Some(3)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     let names = ["ana", "ben", "caro"];
     people(&mut p, &names);
     // One after the other, 12 items each: with fill-first routing they share all 12.
@@ -88,7 +89,7 @@ fn three_annotators_first_answers_land_on_the_same_items() {
     assert_eq!(seen[0], seen[1], "ana and ben answered different items");
     assert_eq!(seen[1], seen[2], "ben and caro answered different items");
     // A fourth annotator finds those items full and opens new ones.
-    must(p.add_annotator("dan", Role::Annotator));
+    must(p.add_annotator(&p.lead(), "dan", Role::Annotator));
     let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
     assert!(!seen[0].contains(&item.task_id));
 }
@@ -100,8 +101,8 @@ fn spread_routing_still_starts_each_annotator_at_their_own_point() {
     let mut p = project(dir.path(), 200, &clock);
     let mut s = must(p.settings());
     s.routing = Routing::Spread;
-    must(p.set_settings(&s));
-    must(p.create_tasks(TaskKind::Evidence, Some(3)));
+    must(p.set_settings(&p.lead(), &s));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     people(&mut p, &["ana", "ben"]);
     let a = next(&mut p, "ana", TaskKind::Evidence).map(|i| i.task_id);
     let b = next(&mut p, "ben", TaskKind::Evidence).map(|i| i.task_id);
@@ -115,7 +116,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 3, &clock);
     let path = dir.path().join("p.fdesk");
-    must(p.create_tasks(TaskKind::Evidence, Some(2)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
     people(&mut p, &["ana", "ben", "caro", "dan"]);
     let item = next(&mut p, "ana", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
     answer_evidence(&mut p, "ana", &item, true);
@@ -137,7 +138,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
     let got = next(&mut p, "dan", TaskKind::Evidence).map(|i| i.task_id);
     assert_ne!(got, Some(item.task_id), "a full item was served again");
     // Ana's rejected answer is kept, and she can correct it only while there is room.
-    let back = must(p.previous_item("ana", TaskKind::Evidence, None))
+    let back = must(p.previous_item(&p.who("ana"), TaskKind::Evidence, None))
         .unwrap_or_else(|| panic!("ana's answer is gone"));
     assert_eq!(back.task_id, item.task_id);
     let real = back
@@ -147,7 +148,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
         .map(|o| o.id.clone())
         .unwrap_or_default();
     let late = p.submit(
-        "ana",
+        &p.who("ana"),
         &Answer {
             task_id: item.task_id,
             selected: vec![real],
@@ -164,7 +165,7 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 8, &clock);
     let path = dir.path().join("p.fdesk");
-    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["dan", "eve"]);
     // Two careful answers, then three tricks picked: dan is flagged (3 of 5 > 20%).
     let mut dans = Vec::new();
@@ -173,7 +174,7 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
         answer_evidence(&mut p, "dan", &item, pick_trick);
         dans.push(item.task_id);
     }
-    let dan = must(p.annotator("dan"));
+    let dan = must(p.annotator(&p.lead(), "dan"));
     assert!(dan.flagged && !dan.counted, "{dan:?}");
     for t in &dans {
         assert_eq!(
@@ -192,7 +193,7 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
         assert!(reopened.contains(t), "task {t} did not reopen");
     }
     // The lead counts him again: his two careful answers come back, the tricks do not.
-    must(p.set_flag_override("dan", Some(true)));
+    must(p.set_flag_override(&p.lead(), "dan", Some(true)));
     let back: i64 = dans.iter().map(|t| answered_of(&path, *t)).sum();
     assert_eq!(
         back,
@@ -206,11 +207,11 @@ fn ana_writes_a_refutation(p: &mut Project) {
     let mut s = must(p.settings());
     s.qualification_items = 0;
     s.qualification_min_accepted = 0;
-    must(p.set_settings(&s));
-    must(p.create_tasks(TaskKind::Refute, Some(1)));
+    must(p.set_settings(&p.lead(), &s));
+    must(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let item = next(p, "ana", TaskKind::Refute).unwrap_or_else(|| panic!("no item"));
     must(p.submit(
-        "ana",
+        &p.who("ana"),
         &Answer {
             task_id: item.task_id,
             text: Some(item.claim.replace("lighthouse", "bridge")),
@@ -232,7 +233,7 @@ fn nobody_is_served_or_may_verify_a_refutation_they_wrote() {
     );
     let theirs = next(&mut p, "ben", TaskKind::Verify).unwrap_or_else(|| panic!("no item"));
     let own = p.submit(
-        "ana",
+        &p.who("ana"),
         &Answer {
             task_id: theirs.task_id,
             label: Some("contradicts".into()),
@@ -247,11 +248,11 @@ fn an_answer_with_fields_of_another_kind_is_refused() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 1, &clock);
-    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["ana"]);
     let item = next(&mut p, "ana", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
     let r = p.submit(
-        "ana",
+        &p.who("ana"),
         &Answer {
             task_id: item.task_id,
             no_evidence: true,
@@ -270,7 +271,7 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 40, &clock);
     let path = dir.path().join("p.fdesk");
-    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["dan", "eve"]);
     let mut tricked = Vec::new();
     for pick_trick in [true, true, true, false, false] {
@@ -280,7 +281,7 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
             tricked.push(item.task_id);
         }
     }
-    assert!(must(p.annotator("dan")).flagged);
+    assert!(must(p.annotator(&p.lead(), "dan")).flagged);
     // Eve takes the items his flag reopened.
     for _ in 0..5 {
         let item = next(&mut p, "eve", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
@@ -291,7 +292,7 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
         // Walk back through his answers to this task.
         let mut cur = None;
         let item = loop {
-            let i = must(p.previous_item("dan", TaskKind::Evidence, cur))
+            let i = must(p.previous_item(&p.who("dan"), TaskKind::Evidence, cur))
                 .unwrap_or_else(|| panic!("task {task} not found going back"));
             if i.task_id == *task {
                 break i;
@@ -304,7 +305,7 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
         let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
         answer_evidence(&mut p, "dan", &item, false);
     }
-    let dan = must(p.annotator("dan"));
+    let dan = must(p.annotator(&p.lead(), "dan"));
     assert_eq!(
         dan.tricks_failed, 3,
         "a correction took a failure off the record"
@@ -323,7 +324,7 @@ fn a_comment_with_a_nul_or_beyond_ten_thousand_characters_is_refused() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 2, &clock);
-    must(p.create_tasks(TaskKind::Label, Some(1)));
+    must(p.create_tasks(&p.lead(), TaskKind::Label, Some(1)));
     people(&mut p, &["ana"]);
     let item = next(&mut p, "ana", TaskKind::Label).unwrap_or_else(|| panic!("no item"));
     for (comment, says) in [
@@ -331,7 +332,7 @@ fn a_comment_with_a_nul_or_beyond_ten_thousand_characters_is_refused() {
         ("x".repeat(10_001), "longer than"),
     ] {
         let r = p.submit(
-            "ana",
+            &p.who("ana"),
             &Answer {
                 task_id: item.task_id,
                 label: Some("SUPPORTED".into()),
@@ -358,24 +359,28 @@ fn the_lead_is_told_which_claims_got_no_task_and_why() {
         claims: vec![lonely],
         ..Default::default()
     };
+    let owner = p.lead();
     must(factdesk_api::import::import(
         &mut p,
+        &owner,
         &req,
         &mut factdesk_api::NoProgress,
     ));
-    must(p.add_annotator("maria", Role::Lead));
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
     assert!(
-        must(p.claims_without_tasks_for("maria")).is_empty(),
+        must(p.claims_without_tasks(&p.who("maria"))).is_empty(),
         "no tasks yet, nothing to say"
     );
-    must(p.create_tasks(TaskKind::Evidence, Some(1)));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["ana"]);
     assert_eq!(
-        p.claims_without_tasks_for("ana").map_err(|e| e.code).err(),
+        p.claims_without_tasks(&p.who("ana"))
+            .map_err(|e| e.code)
+            .err(),
         Some(ErrorCode::Forbidden),
         "an annotator reads every claim's task status"
     );
-    let no_task = must(p.claims_without_tasks_for("maria"));
+    let no_task = must(p.claims_without_tasks(&p.who("maria")));
     assert_eq!(no_task.len(), 1, "{no_task:?}");
     assert_eq!(no_task[0].kind, TaskKind::Evidence);
     assert_eq!(no_task[0].count, 1);
@@ -395,7 +400,7 @@ fn a_pack_never_carries_the_verification_of_its_holders_own_refutation() {
         kind: Some(TaskKind::Verify),
         expires_days: 7,
     };
-    let refused = p.issue_pack(&req, &dir.path().join("ana.fdpack"));
+    let refused = p.issue_pack(&p.lead(), &req, &dir.path().join("ana.fdpack"));
     assert_eq!(
         refused.map(|i| i.items).map_err(|e| e.code).err(),
         Some(ErrorCode::NotFound),

@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 mod common;
+use common::Acting;
 use common::{covid_fact_head, imported, project, trick_option};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -56,7 +57,7 @@ fn choose(p: &Project, who: &str, item: &Item) -> Vec<String> {
 fn work(p: &mut Project, who: &str, limit: usize) -> Vec<i64> {
     let mut served = Vec::new();
     while served.len() < limit {
-        let Some(item) = must(p.next_item(who, TaskKind::Evidence)).item else {
+        let Some(item) = must(p.next_item(&p.who(who), TaskKind::Evidence)).item else {
             break;
         };
         let selected = choose(p, who, &item);
@@ -66,7 +67,7 @@ fn work(p: &mut Project, who: &str, limit: usize) -> Vec<i64> {
             selected,
             ..Default::default()
         };
-        must(p.submit(who, &answer));
+        must(p.submit(&p.who(who), &answer));
         served.push(item.task_id);
     }
     served
@@ -91,10 +92,10 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 6, &clock);
-    must(p.create_tasks(TaskKind::Evidence, Some(2)));
-    must(p.add_annotator("maria", Role::Lead));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
     for n in ["a1", "a2", "b1", "b2", "extra"] {
-        must(p.add_annotator(n, Role::Annotator));
+        must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     let request = |sample, members: &[&str]| StudyRequest {
         kind: TaskKind::Evidence,
@@ -105,35 +106,38 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     // Who may draw, and what.
     let refused = |r: factdesk_api::Result<_>| r.err().map(|e| e.code);
     assert_eq!(
-        refused(p.create_study("a1", &request(2, &["b1"]))),
+        refused(p.create_study(&p.who("a1"), &request(2, &["b1"]))),
         Some(ErrorCode::Forbidden)
     );
     assert_eq!(
-        refused(p.create_study("maria", &request(7, &["b1"]))),
+        refused(p.create_study(&p.who("maria"), &request(7, &["b1"]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study("maria", &request(2, &[]))),
+        refused(p.create_study(&p.who("maria"), &request(2, &[]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study("maria", &request(2, &["b1", "b1"]))),
+        refused(p.create_study(&p.who("maria"), &request(2, &["b1", "b1"]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study("maria", &request(2, &["nobody"]))),
+        refused(p.create_study(&p.who("maria"), &request(2, &["nobody"]))),
         Some(ErrorCode::NotFound)
     );
     let mut refute = request(2, &["b1"]);
     refute.kind = TaskKind::Refute;
     assert_eq!(
-        refused(p.create_study("maria", &refute)),
+        refused(p.create_study(&p.who("maria"), &refute)),
         Some(ErrorCode::InvalidInput)
     );
-    assert!(must(p.studies()).is_empty(), "a refused study left rows");
+    assert!(
+        must(p.studies(&p.lead())).is_empty(),
+        "a refused study left rows"
+    );
 
     let before = overlaps(p.path());
-    let study = must(p.create_study("maria", &request(2, &["b1", "b2"])));
+    let study = must(p.create_study(&p.who("maria"), &request(2, &["b1", "b2"])));
     assert_eq!((study.sample_size, study.items.len()), (2, 2));
     assert_eq!(study.members, ["b1", "b2"]);
     let after = overlaps(p.path());
@@ -144,12 +148,12 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     // The same seed on the same tasks draws the same sample elsewhere.
     let other_dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let mut twin = project(other_dir.path(), 6, &clock);
-    must(twin.create_tasks(TaskKind::Evidence, Some(2)));
-    must(twin.add_annotator("maria", Role::Lead));
+    must(twin.create_tasks(&twin.lead(), TaskKind::Evidence, Some(2)));
+    must(twin.add_annotator(&twin.lead(), "maria", Role::Lead));
     for n in ["b1", "b2"] {
-        must(twin.add_annotator(n, Role::Annotator));
+        must(twin.add_annotator(&twin.lead(), n, Role::Annotator));
     }
-    let same = must(twin.create_study("maria", &request(2, &["b1", "b2"])));
+    let same = must(twin.create_study(&twin.who("maria"), &request(2, &["b1", "b2"])));
     assert_eq!(same.items, study.items);
 
     // A member is served the sample first.
@@ -162,7 +166,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     work(&mut p, "a1", usize::MAX);
     work(&mut p, "a2", usize::MAX);
     // Nothing is left for a non-member: the study's room is the group's.
-    let next = must(p.next_item("extra", TaskKind::Evidence));
+    let next = must(p.next_item(&p.who("extra"), TaskKind::Evidence));
     assert!(next.item.is_none(), "{:?}", next.item.map(|i| i.task_id));
     // The second member still finds the sample.
     let b2 = work(&mut p, "b2", usize::MAX);
@@ -173,7 +177,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     for (task, (overlap, answered)) in overlaps(p.path()) {
         assert!(answered <= overlap, "task {task}: {answered} > {overlap}");
     }
-    let figures = must(p.study_agreements(None, &no_bootstrap()));
+    let figures = must(p.study_agreements(&p.lead(), None, &no_bootstrap()));
     assert_eq!(figures.len(), 1);
     assert_eq!(figures[0].group_a, ["a1", "a2"]);
     assert_eq!(figures[0].items_answered, 2);
@@ -186,13 +190,13 @@ fn reservations_of_others_count_against_the_items_own_slots() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 2, &clock);
-    must(p.create_tasks(TaskKind::Label, Some(1)));
-    must(p.add_annotator("maria", Role::Lead));
+    must(p.create_tasks(&p.lead(), TaskKind::Label, Some(1)));
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
     for n in ["a1", "b1", "extra"] {
-        must(p.add_annotator(n, Role::Annotator));
+        must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     let study = must(p.create_study(
-        "maria",
+        &p.who("maria"),
         &StudyRequest {
             kind: TaskKind::Label,
             sample: 1,
@@ -203,7 +207,7 @@ fn reservations_of_others_count_against_the_items_own_slots() {
     let sampled = study.items[0];
     // a1 answers the other item if served it first, and holds the sampled one.
     loop {
-        let item = must(p.next_item("a1", TaskKind::Label))
+        let item = must(p.next_item(&p.who("a1"), TaskKind::Label))
             .item
             .unwrap_or_else(|| panic!("a1 got nothing"));
         if item.task_id == sampled {
@@ -214,14 +218,14 @@ fn reservations_of_others_count_against_the_items_own_slots() {
             label: Some("SUPPORTED".into()),
             ..Default::default()
         };
-        must(p.submit("a1", &answer));
+        must(p.submit(&p.who("a1"), &answer));
     }
-    let extra = must(p.next_item("extra", TaskKind::Label)).item;
+    let extra = must(p.next_item(&p.who("extra"), TaskKind::Label)).item;
     assert!(
         extra.as_ref().is_none_or(|i| i.task_id != sampled),
         "a non-member took the group's slot"
     );
-    let b1 = must(p.next_item("b1", TaskKind::Label)).item;
+    let b1 = must(p.next_item(&p.who("b1"), TaskKind::Label)).item;
     assert_eq!(b1.map(|i| i.task_id), Some(sampled));
 }
 
@@ -230,11 +234,11 @@ fn undefined_figures_say_why() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 3, &clock);
-    must(p.create_tasks(TaskKind::Label, Some(1)));
-    must(p.add_annotator("maria", Role::Lead));
-    must(p.add_annotator("b1", Role::Annotator));
+    must(p.create_tasks(&p.lead(), TaskKind::Label, Some(1)));
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
+    must(p.add_annotator(&p.lead(), "b1", Role::Annotator));
     let study = must(p.create_study(
-        "maria",
+        &p.who("maria"),
         &StudyRequest {
             kind: TaskKind::Label,
             sample: 2,
@@ -242,7 +246,7 @@ fn undefined_figures_say_why() {
             seed: None,
         },
     ));
-    let figures = must(p.study_agreements(Some(TaskKind::Label), &no_bootstrap()));
+    let figures = must(p.study_agreements(&p.lead(), Some(TaskKind::Label), &no_bootstrap()));
     let f = &figures[0];
     assert_eq!(f.study, study);
     assert_eq!(f.majority_kappa.metric, MAJORITY_METRIC);
@@ -316,15 +320,15 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
         None,
         Preset::CovidFact,
     );
-    must(p.create_tasks(TaskKind::Evidence, Some(3)));
-    must(p.add_annotator("maria", Role::Lead));
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
     let group_a = ["a1", "a2", "a3"];
     let group_b = ["b1", "b2", "b3"];
     for n in group_a.iter().chain(&group_b) {
-        must(p.add_annotator(n, Role::Annotator));
+        must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     let study = must(p.create_study(
-        "maria",
+        &p.who("maria"),
         &StudyRequest {
             kind: TaskKind::Evidence,
             sample: 100,
@@ -349,14 +353,14 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
         bootstrap_reps: 200,
         ..Default::default()
     };
-    let figures = must(p.study_agreements(None, &agreement));
+    let figures = must(p.study_agreements(&p.lead(), None, &agreement));
     assert_eq!(figures.len(), 1);
     let f = &figures[0];
     assert_eq!(f.group_a, group_a);
     assert_eq!(f.items_answered, 100);
 
     // Core's function on the same counted answers.
-    let (ratings, candidates) = must(p.ratings(TaskKind::Evidence, false));
+    let (ratings, candidates) = must(p.ratings(&p.lead(), TaskKind::Evidence, false));
     let items: BTreeSet<String> = sample.iter().map(|t| format!("task-{t}")).collect();
     let sampled: Vec<Rating> = ratings
         .into_iter()
@@ -411,8 +415,8 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
         assert_eq!(shown.metric, "setsel_pooled_fleiss_kappa");
     }
     // The same figures in `factdesk agreement` and on the dashboard.
-    let report = must(p.agreement(TaskKind::Evidence, &agreement));
+    let report = must(p.agreement(&p.lead(), TaskKind::Evidence, &agreement));
     assert_eq!(report.studies, figures);
-    let dashboard = must(p.dashboard(&agreement));
+    let dashboard = must(p.dashboard(&p.lead(), &agreement));
     assert_eq!(dashboard.studies, figures);
 }

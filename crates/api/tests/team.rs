@@ -11,6 +11,7 @@ use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
 
 mod common;
+use common::Acting;
 use common::{beyond_the_screen, every_value, project, raw_with_logs, trick_option};
 
 /// Names chosen so that none occurs by chance in the test documents.
@@ -33,16 +34,16 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
     let mut lead = project(dir.path(), 5, &clock);
-    ok(lead.create_tasks(TaskKind::Evidence, Some(3)));
-    ok(lead.create_tasks(TaskKind::Label, Some(3)));
-    ok(lead.add_annotator(OTHERS[2], Role::Lead));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(3)));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(3)));
+    ok(lead.add_annotator(&lead.lead(), OTHERS[2], Role::Lead));
     for name in [OTHERS[0], OTHERS[1], HOLDER] {
-        ok(lead.add_annotator(name, Role::Annotator));
+        ok(lead.add_annotator(&lead.lead(), name, Role::Annotator));
     }
     // Two others answer every evidence item in the project, trick included, with notes.
     let mut others_ids = Vec::new();
     for name in &OTHERS[..2] {
-        while let Some(item) = ok(lead.next_item(name, TaskKind::Evidence)).item {
+        while let Some(item) = ok(lead.next_item(&lead.who(name), TaskKind::Evidence)).item {
             others_ids.extend(item.options.iter().map(|o| o.id.clone()));
             let answer = Answer {
                 task_id: item.task_id,
@@ -50,7 +51,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
                 comment: Some(format!("note-of-{name}")),
                 ..Default::default()
             };
-            ok(lead.submit(name, &answer));
+            ok(lead.submit(&lead.who(name), &answer));
         }
     }
     let secret: Vec<u8> =
@@ -64,7 +65,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
         annotator: HOLDER.into(),
         ..Default::default()
     };
-    let issued = ok(lead.issue_pack(&req, &path));
+    let issued = ok(lead.issue_pack(&lead.lead(), &req, &path));
     assert_eq!(issued.items, 10, "{issued:?}");
 
     // The holder answers in the pack: the trick once, real sentences otherwise.
@@ -72,7 +73,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
         let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
         let mut first = true;
         let mut served = 0;
-        while let Some(item) = ok(pack.next_item(HOLDER, TaskKind::Evidence)).item {
+        while let Some(item) = ok(pack.next_item(&pack.who(HOLDER), TaskKind::Evidence)).item {
             let trick = trick_option(&lead, &item);
             assert!(trick.is_some(), "the trick is among the options");
             let selected = item
@@ -89,7 +90,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
                 comment: Some("holder-note".into()),
                 ..Default::default()
             };
-            ok(pack.submit(HOLDER, &answer));
+            ok(pack.submit(&pack.who(HOLDER), &answer));
             served += 1;
         }
         assert_eq!(served, 5);
@@ -136,7 +137,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
         "the holder's answers are in it"
     );
     // The lead's project tells the trick on merge: one answer failed it.
-    let merged = ok(lead.merge_pack(&path));
+    let merged = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!(merged.added, 5);
     let failed: i64 = ok(lead.store().conn().query_row(
         "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id
@@ -151,7 +152,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
 fn label_in_pack(p: &mut PackSession, n: usize) -> usize {
     let mut done = 0;
     while done < n {
-        let Some(item) = ok(p.next_item(HOLDER, TaskKind::Label)).item else {
+        let Some(item) = ok(p.next_item(&p.who(HOLDER), TaskKind::Label)).item else {
             break;
         };
         let answer = Answer {
@@ -159,7 +160,7 @@ fn label_in_pack(p: &mut PackSession, n: usize) -> usize {
             label: Some("REFUTED".into()),
             ..Default::default()
         };
-        ok(p.submit(HOLDER, &answer));
+        ok(p.submit(&p.who(HOLDER), &answer));
         done += 1;
     }
     done
@@ -168,7 +169,7 @@ fn label_in_pack(p: &mut PackSession, n: usize) -> usize {
 fn label_in_project(p: &mut Project, name: &str, n: usize) -> usize {
     let mut done = 0;
     while done < n {
-        let Some(item) = ok(p.next_item(name, TaskKind::Label)).item else {
+        let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Label)).item else {
             break;
         };
         let answer = Answer {
@@ -176,7 +177,7 @@ fn label_in_project(p: &mut Project, name: &str, n: usize) -> usize {
             label: Some("REFUTED".into()),
             ..Default::default()
         };
-        ok(p.submit(name, &answer));
+        ok(p.submit(&p.who(name), &answer));
         done += 1;
     }
     done
@@ -187,9 +188,9 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
     let mut lead = project(dir.path(), 3, &clock);
-    ok(lead.create_tasks(TaskKind::Label, Some(1)));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(1)));
     for name in [HOLDER, OTHERS[0]] {
-        ok(lead.add_annotator(name, Role::Annotator));
+        ok(lead.add_annotator(&lead.lead(), name, Role::Annotator));
     }
     let path = dir.path().join("late.fdpack");
     let req = PackRequest {
@@ -198,17 +199,17 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
         kind: Some(TaskKind::Label),
         expires_days: 7,
     };
-    assert_eq!(ok(lead.issue_pack(&req, &path)).items, 3);
+    assert_eq!(ok(lead.issue_pack(&lead.lead(), &req, &path)).items, 3);
     let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
     assert_eq!(label_in_pack(&mut pack, 1), 1);
-    let first = ok(lead.merge_pack(&path));
+    let first = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!((first.added, first.released), (1, 2));
     // The two items given back go to someone else, who answers them.
     assert_eq!(label_in_project(&mut lead, OTHERS[0], 5), 2);
     // The holder kept working in the pack and sends it again.
     assert_eq!(label_in_pack(&mut pack, 5), 2);
     drop(pack);
-    let again = lead.merge_pack(&path);
+    let again = lead.merge_pack(&lead.lead(), &path);
     let over: i64 = ok(lead.store().conn().query_row(
         "SELECT count(*) FROM tasks WHERE answered > overlap",
         [],

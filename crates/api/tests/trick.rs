@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
@@ -54,14 +55,15 @@ fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
         documents: vec![docs],
         ..Default::default()
     };
-    ok(import(&mut p, &req, &mut NoProgress));
+    let owner = p.lead();
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
     p
 }
 
 /// Every evidence item `name` is served, answered with `choose`, until none is left.
 fn answer_all(p: &mut Project, name: &str, choose: &dyn Fn(&Item) -> Vec<String>) -> Vec<Item> {
     let mut seen = Vec::new();
-    while let Some(item) = ok(p.next_item(name, TaskKind::Evidence)).item {
+    while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item {
         let selected = choose(&item);
         let answer = Answer {
             task_id: item.task_id,
@@ -69,7 +71,7 @@ fn answer_all(p: &mut Project, name: &str, choose: &dyn Fn(&Item) -> Vec<String>
             selected,
             ..Default::default()
         };
-        ok(p.submit(name, &answer));
+        ok(p.submit(&p.who(name), &answer));
         seen.push(item);
     }
     seen
@@ -108,10 +110,10 @@ fn without_a_preset_the_trick_is_a_real_unrelated_sentence_a_careful_annotator_n
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = varied(dir.path(), 30, &clock);
-    let report = ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     assert_eq!(report.without_trick, 0);
     for n in ["ana", "ben", "cal"] {
-        ok(p.add_annotator(n, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     // Following "supports or refutes", a careful annotator selects every sentence about
     // the claim's subject: those sharing a content word with it.
@@ -205,12 +207,13 @@ fn the_covid_fact_preset_serves_the_supports_guideline_and_a_negation_written_li
         preset: Preset::CovidFact,
         ..Default::default()
     };
-    let report = ok(import(&mut p, &req, &mut NoProgress));
+    let owner = p.lead();
+    let report = ok(import(&mut p, &owner, &req, &mut NoProgress));
     assert_eq!(report.evidence_stance, Some(EvidenceStance::Supports));
     assert_eq!(ok(p.settings()).stance(), EvidenceStance::Supports);
-    ok(p.create_tasks(TaskKind::Evidence, Some(3)));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     for n in ["ana", "ben", "cal"] {
-        ok(p.add_annotator(n, Role::Annotator));
+        ok(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     // Following "supports", a careful annotator selects exactly the gold evidence.
     let careful = |item: &Item| -> Vec<String> {
@@ -262,13 +265,14 @@ fn a_preset_leaves_a_stance_the_lead_chose() {
     ));
     let mut settings = ok(p.settings());
     settings.evidence_stance = Some(EvidenceStance::SupportsOrRefutes);
-    ok(p.set_settings(&settings));
+    ok(p.set_settings(&p.lead(), &settings));
     let req = ImportRequest {
         claims: vec![claims],
         preset: Preset::CovidFact,
         ..Default::default()
     };
-    let report = ok(import(&mut p, &req, &mut NoProgress));
+    let owner = p.lead();
+    let report = ok(import(&mut p, &owner, &req, &mut NoProgress));
     assert_eq!(report.evidence_stance, None);
     assert_eq!(ok(p.settings()).stance(), EvidenceStance::SupportsOrRefutes);
     assert!(ok(p.settings())
@@ -281,19 +285,22 @@ fn the_stance_cannot_change_under_answers_given_with_the_other_guideline() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 3, &clock);
-    ok(p.create_tasks(TaskKind::Evidence, Some(1)));
-    ok(p.add_annotator("ana", Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
     let mut s = ok(p.settings());
     s.evidence_stance = Some(EvidenceStance::SupportsOrRefutes);
-    let refused = p.set_settings(&s).err().map(|e| (e.code, e.message));
+    let refused = p
+        .set_settings(&p.lead(), &s)
+        .err()
+        .map(|e| (e.code, e.message));
     assert!(
         matches!(&refused, Some((ErrorCode::Conflict, m)) if m.contains("evidence answers")),
         "{refused:?}"
     );
     s.evidence_stance = Some(EvidenceStance::Supports);
     s.overlap = 2;
-    ok(p.set_settings(&s));
+    ok(p.set_settings(&p.lead(), &s));
 }
 
 #[test]
@@ -301,8 +308,8 @@ fn knowing_the_seed_the_claim_ids_and_every_setting_predicts_the_trick_no_better
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 200, &clock);
-    ok(p.create_tasks(TaskKind::Evidence, Some(1)));
-    ok(p.add_annotator("ana", Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     let settings = ok(p.settings());
     let mut hits = 0;
     let mut chance = 0.0;
@@ -345,10 +352,10 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
         let mut p = varied(dir.path(), 12, &clock);
         let mut s = ok(p.settings());
         s.choose_stance(stance);
-        ok(p.set_settings(&s));
-        ok(p.create_tasks(TaskKind::Evidence, Some(1)));
-        ok(p.add_annotator("lead", Role::Lead));
-        ok(p.add_annotator("ana", Role::Annotator));
+        ok(p.set_settings(&p.lead(), &s));
+        ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
+        ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
+        ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
         let items = answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
         assert_eq!(items.len(), 12);
         for item in &items {
@@ -362,7 +369,7 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
             assert!(!trick_text.is_empty(), "{stance:?}: no trick in {item:?}");
             // Every real candidate, the trick's neighbours first, shows real sentences only.
             for o in item.options.iter().filter(|o| o.id != trick) {
-                let passage = ok(p.passage("ana", item.task_id, &o.id));
+                let passage = ok(p.passage(&p.who("ana"), item.task_id, &o.id));
                 assert!(
                     passage.sentences.iter().all(|x| x.text != trick_text),
                     "{stance:?}: the trick in {passage:?}"
@@ -375,7 +382,7 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
                     .collect();
                 assert_eq!(hits, [o.text.as_str()]);
             }
-            let passage = ok(p.passage("ana", item.task_id, &trick));
+            let passage = ok(p.passage(&p.who("ana"), item.task_id, &trick));
             match stance {
                 // The negation stands alone, as a one-sentence document's sentence would.
                 EvidenceStance::Supports => {
@@ -418,9 +425,9 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
     // Every document repeats the others' unrelated sentences word for word, so any of them
     // would also stand in the claim's own document.
     let mut p = common::project_of_default_stance(dir.path(), 4, &clock);
-    let report = ok(p.create_tasks(TaskKind::Evidence, Some(1)));
+    let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     assert_eq!(report.without_trick, 4);
-    ok(p.add_annotator("ana", Role::Annotator));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     let items = answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
     assert_eq!(items.len(), 4);
     for item in &items {

@@ -7,6 +7,7 @@ use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::HashMap;
 
 mod common;
+use common::Acting;
 use common::{project, trick_option};
 
 fn trick_id(p: &Project, item: &Item) -> String {
@@ -35,11 +36,11 @@ fn three_annotators_with_overlap_three_answer_every_item_exactly_three_times() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 12, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(3))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
         .unwrap_or_else(|e| panic!("{e}"));
     let names = ["ana", "ben", "caro"];
     for n in names {
-        p.add_annotator(n, Role::Annotator)
+        p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let mut answered: HashMap<i64, Vec<&str>> = HashMap::new();
@@ -48,11 +49,11 @@ fn three_annotators_with_overlap_three_answer_every_item_exactly_three_times() {
     while !active.is_empty() {
         active.retain(|&n| {
             let next = p
-                .next_item(n, TaskKind::Evidence)
+                .next_item(&p.who(n), TaskKind::Evidence)
                 .unwrap_or_else(|e| panic!("{e}"));
             let Some(item) = next.item else { return false };
             let id = real_id(&p, &item);
-            p.submit(n, &answer(item.task_id, vec![id]))
+            p.submit(&p.who(n), &answer(item.task_id, vec![id]))
                 .unwrap_or_else(|e| panic!("{e}"));
             answered.entry(item.task_id).or_default().push(n);
             clock.advance_ms(4_000);
@@ -72,41 +73,44 @@ fn an_expired_reservation_goes_to_another_annotator() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 1, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(1))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("ana", Role::Annotator)
+    p.add_annotator(&p.lead(), "ana", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("ben", Role::Annotator)
+    p.add_annotator(&p.lead(), "ben", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
     let held = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
     // Ana's reservation blocks Ben while it lasts...
     assert!(p
-        .next_item("ben", TaskKind::Evidence)
+        .next_item(&p.who("ben"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .is_none());
     // ...and Ana gets the same unfinished item back after a restart.
     let again = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
     assert_eq!(again.task_id, held.task_id);
     clock.advance_ms(31 * 60_000);
     let taken = p
-        .next_item("ben", TaskKind::Evidence)
+        .next_item(&p.who("ben"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("ben got nothing"));
     assert_eq!(taken.task_id, held.task_id);
     let id = real_id(&p, &taken);
-    p.submit("ben", &answer(taken.task_id, vec![id]))
+    p.submit(&p.who("ben"), &answer(taken.task_id, vec![id]))
         .unwrap_or_else(|e| panic!("{e}"));
-    let late = p.submit("ana", &answer(held.task_id, vec![real_id(&p, &held)]));
+    let late = p.submit(
+        &p.who("ana"),
+        &answer(held.task_id, vec![real_id(&p, &held)]),
+    );
     assert_eq!(late.map_err(|e| e.code).err(), Some(ErrorCode::Conflict));
 }
 
@@ -115,17 +119,17 @@ fn picking_tricks_flags_an_annotator_for_the_lead() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 5, &clock);
-    p.create_tasks(TaskKind::Evidence, None)
+    p.create_tasks(&p.lead(), TaskKind::Evidence, None)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("lead", Role::Lead)
+    p.add_annotator(&p.lead(), "lead", Role::Lead)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("careless", Role::Annotator)
+    p.add_annotator(&p.lead(), "careless", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("careful", Role::Annotator)
+    p.add_annotator(&p.lead(), "careful", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
     for who in ["careless", "careful"] {
         while let Some(item) = p
-            .next_item(who, TaskKind::Evidence)
+            .next_item(&p.who(who), TaskKind::Evidence)
             .unwrap_or_else(|e| panic!("{e}"))
             .item
         {
@@ -134,11 +138,11 @@ fn picking_tricks_flags_an_annotator_for_the_lead() {
             } else {
                 real_id(&p, &item)
             };
-            p.submit(who, &answer(item.task_id, vec![pick]))
+            p.submit(&p.who(who), &answer(item.task_id, vec![pick]))
                 .unwrap_or_else(|e| panic!("{e}"));
         }
     }
-    let list = p.annotators().unwrap_or_else(|e| panic!("{e}"));
+    let list = p.annotators(&p.lead()).unwrap_or_else(|e| panic!("{e}"));
     let careless = list
         .iter()
         .find(|a| a.name == "careless")
@@ -151,7 +155,7 @@ fn picking_tricks_flags_an_annotator_for_the_lead() {
         .unwrap_or_else(|| panic!("missing"));
     assert!(!careful.flagged && careful.counted);
     let included = p
-        .set_flag_override("careless", Some(true))
+        .set_flag_override(&p.lead(), "careless", Some(true))
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(included.flagged && included.counted);
 }
@@ -161,23 +165,24 @@ fn items_look_the_same_for_trick_and_candidates_and_hide_others_answers() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 1, &clock);
-    p.create_tasks(TaskKind::Evidence, None)
+    p.create_tasks(&p.lead(), TaskKind::Evidence, None)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("ana", Role::Annotator)
+    p.add_annotator(&p.lead(), "ana", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("ben", Role::Annotator)
+    p.add_annotator(&p.lead(), "ben", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
     let item = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
     let mut a = answer(item.task_id, vec![real_id(&p, &item)]);
     a.comment = Some("ANA-SECRET-COMMENT".into());
-    p.submit("ana", &a).unwrap_or_else(|e| panic!("{e}"));
+    p.submit(&p.who("ana"), &a)
+        .unwrap_or_else(|e| panic!("{e}"));
 
     let next = p
-        .next_item("ben", TaskKind::Evidence)
+        .next_item(&p.who("ben"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"));
     let json = serde_json::to_value(&next).unwrap_or_else(|e| panic!("{e}"));
     let text = json.to_string();
@@ -221,17 +226,17 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 2, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(1))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("ana", Role::Annotator)
+    p.add_annotator(&p.lead(), "ana", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
     let first = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
     p.submit(
-        "ana",
+        &p.who("ana"),
         &Answer {
             task_id: first.task_id,
             no_evidence: true,
@@ -240,16 +245,16 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let back = p
-        .previous_item("ana", TaskKind::Evidence, None)
+        .previous_item(&p.who("ana"), TaskKind::Evidence, None)
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("nothing to go back to"));
     assert_eq!(back.task_id, first.task_id);
     assert!(back.previous.as_ref().is_some_and(|a| a.no_evidence));
     let pick = real_id(&p, &back);
-    p.submit("ana", &answer(back.task_id, vec![pick.clone()]))
+    p.submit(&p.who("ana"), &answer(back.task_id, vec![pick.clone()]))
         .unwrap_or_else(|e| panic!("{e}"));
     let again = p
-        .previous_item("ana", TaskKind::Evidence, None)
+        .previous_item(&p.who("ana"), TaskKind::Evidence, None)
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("none"));
     assert_eq!(again.previous.map(|a| a.selected), Some(vec![pick]));
@@ -257,7 +262,7 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
     assert_eq!(stats.annotations, 2, "both answers are kept");
     // The second item is still served: the correction did not use up the overlap twice.
     assert!(p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .is_some());
@@ -268,16 +273,16 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 8, &clock);
-    p.create_tasks(TaskKind::Refute, Some(1))
+    p.create_tasks(&p.lead(), TaskKind::Refute, Some(1))
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("lead", Role::Lead)
+    p.add_annotator(&p.lead(), "lead", Role::Lead)
         .unwrap_or_else(|e| panic!("{e}"));
-    p.add_annotator("wren", Role::Annotator)
+    p.add_annotator(&p.lead(), "wren", Role::Annotator)
         .unwrap_or_else(|e| panic!("{e}"));
     let mut written = 0;
     loop {
         let next = p
-            .next_item("wren", TaskKind::Refute)
+            .next_item(&p.who("wren"), TaskKind::Refute)
             .unwrap_or_else(|e| panic!("{e}"));
         let Some(item) = next.item else {
             assert!(next
@@ -289,7 +294,7 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
         // "Town 3 had a lighthouse built in 1803": a bare negation is refused...
         let negated = item.claim.replace(" had ", " had no ");
         let refused = p.submit(
-            "wren",
+            &p.who("wren"),
             &Answer {
                 task_id: item.task_id,
                 text: Some(negated),
@@ -303,7 +308,7 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
         // ...a changed fact is taken, and becomes a claim waiting for verification.
         let changed = item.claim.replace("lighthouse", "windmill");
         p.submit(
-            "wren",
+            &p.who("wren"),
             &Answer {
                 task_id: item.task_id,
                 text: Some(changed),
@@ -317,22 +322,24 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
         written, 5,
         "the first five are served, then the writer waits"
     );
-    let pending = p.pending_reviews().unwrap_or_else(|e| panic!("{e}"));
+    let pending = p
+        .pending_reviews(&p.lead())
+        .unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(pending.len(), 5);
     assert!(pending.iter().all(|r| r.written.contains("windmill")));
     for r in &pending[..4] {
-        p.review("lead", r.annotation_id, true, None)
+        p.review(&p.who("lead"), r.annotation_id, true, None)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     assert!(
-        p.next_item("wren", TaskKind::Refute)
+        p.next_item(&p.who("wren"), TaskKind::Refute)
             .unwrap_or_else(|e| panic!("{e}"))
             .item
             .is_some(),
         "four accepted qualify"
     );
     let verify = p
-        .create_tasks(TaskKind::Verify, None)
+        .create_tasks(&p.lead(), TaskKind::Verify, None)
         .unwrap_or_else(|e| panic!("{e}"));
     // The accepted ones got their verification when accepted; the fifth still waits for
     // review, so it gets none and is listed as such.
@@ -347,14 +354,14 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 4, &clock);
-    p.create_tasks(TaskKind::Evidence, Some(1))
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in ["ana", "ben"] {
-        p.add_annotator(n, Role::Annotator)
+        p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     let evidence_pace = |p: &Project, name: &str| {
-        let paces = p.paces(name).unwrap_or_else(|e| panic!("{e}"));
+        let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(paces.len(), 4);
         paces
             .into_iter()
@@ -366,12 +373,15 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     // With overlap 1, each item Ben answers is one Ana can no longer get.
     for _ in 0..2 {
         let item = p
-            .next_item("ben", TaskKind::Evidence)
+            .next_item(&p.who("ben"), TaskKind::Evidence)
             .unwrap_or_else(|e| panic!("{e}"))
             .item
             .unwrap_or_else(|| panic!("no item"));
-        p.submit("ben", &answer(item.task_id, vec![real_id(&p, &item)]))
-            .unwrap_or_else(|e| panic!("{e}"));
+        p.submit(
+            &p.who("ben"),
+            &answer(item.task_id, vec![real_id(&p, &item)]),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
     }
     assert_eq!(evidence_pace(&p, "ben"), (2, 4));
     // The trigger-kept count of open tasks agrees with counting them.
@@ -394,20 +404,23 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     assert_eq!(evidence_pace(&p, "ana"), (0, 2));
     // Asking for progress reserved nothing: Ana still gets the two open items.
     let first = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
-    p.submit("ana", &answer(first.task_id, vec![real_id(&p, &first)]))
-        .unwrap_or_else(|e| panic!("{e}"));
+    p.submit(
+        &p.who("ana"),
+        &answer(first.task_id, vec![real_id(&p, &first)]),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let current = p
-        .next_item("ana", TaskKind::Evidence)
+        .next_item(&p.who("ana"), TaskKind::Evidence)
         .unwrap_or_else(|e| panic!("{e}"))
         .item
         .unwrap_or_else(|| panic!("no item"));
     // Regression: going back from an item not yet answered found nothing.
     let back = p
-        .previous_item("ana", TaskKind::Evidence, Some(current.task_id))
+        .previous_item(&p.who("ana"), TaskKind::Evidence, Some(current.task_id))
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("nothing to go back to"));
     assert_eq!(back.task_id, first.task_id);

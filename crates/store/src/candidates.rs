@@ -87,6 +87,16 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
 }
 
 /// A claim's candidates, best first.
+/// How many candidates a claim shows.
+pub fn count(conn: &Connection, claim_id: i64) -> Result<u64> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM candidates WHERE claim_id = ?1",
+        [claim_id],
+        |r| r.get(0),
+    )?;
+    Ok(n.max(0) as u64)
+}
+
 pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores

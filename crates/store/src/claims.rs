@@ -195,6 +195,15 @@ pub fn copy_documents(conn: &Connection, from: i64, to: i64) -> Result<()> {
 }
 
 /// Claims that refute no other claim, in import order.
+/// Every claim's text, label and whether it is a refutation, in import order (what the
+/// report's tables count).
+pub(crate) fn texts(conn: &Connection) -> Result<Vec<(String, Option<String>, bool)>> {
+    let mut stmt =
+        conn.prepare("SELECT text, label, parent_id IS NOT NULL FROM claims ORDER BY id")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NULL ORDER BY id"

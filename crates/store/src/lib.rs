@@ -36,8 +36,9 @@ pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
-/// The connection and transaction every per-table function takes, named here so that
-/// callers need not depend on the SQLite binding.
+/// The connection and transaction every per-table function takes (a transaction derefs
+/// to a connection), named here so that nothing outside this crate depends on the SQLite
+/// driver.
 pub use rusqlite::{Connection, Transaction};
 
 use file::APPLICATION_ID;
@@ -258,7 +259,8 @@ fn identify(conn: &Connection, path: &Path) -> Result<i64> {
 pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
-        claim_document_ids, claims_to_rank, document_sentences, replace as replace_candidates,
+        claim_document_ids, claims_to_rank, count as candidate_count, document_sentences,
+        replace as replace_candidates,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
@@ -285,6 +287,11 @@ impl Store {
     /// The refutations written for or imported with a claim.
     pub fn claim_children(&self, parent_id: i64) -> Result<Vec<ClaimRow>> {
         claims::children(&self.conn, parent_id)
+    }
+
+    /// Every claim's text, label and whether it is a refutation, in import order.
+    pub fn claim_texts(&self) -> Result<Vec<(String, Option<String>, bool)>> {
+        claims::texts(&self.conn)
     }
 
     /// Claims that refute no other claim, in import order.

@@ -21,6 +21,15 @@ pub fn insert(
     Ok(())
 }
 
+/// Whether answer `annotation_id` is a written refutation (an answer to a refute task).
+pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
+    Ok(conn.query_row(
+        "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?1 AND t.kind = 'refute')",
+        [annotation_id],
+        |r| r.get(0),
+    )?)
+}
+
 /// A writer's refutations so far: (written, accepted, rejected), over current answers.
 pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(

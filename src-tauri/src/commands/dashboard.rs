@@ -8,11 +8,15 @@ use factdesk_api::study::{StudyAgreement, StudyRequest};
 use factdesk_api::Result;
 use tauri::{AppHandle, State};
 
-/// Leads only. Sends the current snapshot at once, then one on every change.
+/// Leads only (the api refuses anyone else). Sends the current snapshot at once, then one on every change.
 #[tauri::command]
 pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()> {
-    let path = state.as_user(|p, user| p.require_lead(user).map(|()| p.path().to_path_buf()))?;
-    crate::live::watch(&app, path);
+    // The api's first probe refuses anyone but a lead, so the refusal reaches the caller.
+    let (path, lead) = state.as_user(|p, user| {
+        p.last_annotation_id(user)?;
+        Ok((p.path().to_path_buf(), user.clone()))
+    })?;
+    crate::live::watch(&app, path, lead);
     Ok(())
 }
 
@@ -29,6 +33,6 @@ pub fn create_study(
 ) -> Result<Vec<StudyAgreement>> {
     state.as_user(|p, user| {
         p.create_study(user, &request)?;
-        p.study_agreements(None, &AgreementRequest::default())
+        p.study_agreements(user, None, &AgreementRequest::default())
     })
 }

@@ -58,10 +58,7 @@ pub fn start_import(
     documents: Vec<PathBuf>,
     preset: String,
 ) -> Result<()> {
-    let path = state.as_user(|p, user| {
-        p.require_lead(user)?;
-        Ok(p.path().to_path_buf())
-    })?;
+    let (path, lead) = state.as_user(|p, user| Ok((p.path().to_path_buf(), user.clone())))?;
     let req = ImportRequest {
         claims,
         documents,
@@ -76,7 +73,7 @@ pub fn start_import(
             last: None,
         };
         let result = Project::open(&path, Box::new(SystemClock))
-            .and_then(|mut p| import(&mut p, &req, &mut events));
+            .and_then(|mut p| import(&mut p, &lead, &req, &mut events));
         let outcome = match result {
             Ok(report) => ImportOutcome {
                 report: Some(report),

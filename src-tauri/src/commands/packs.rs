@@ -10,13 +10,13 @@ use tauri::State;
 /// Leads only. Each file gets its outcome; a refused file does not stop the others.
 #[tauri::command]
 pub fn merge_packs(state: State<'_, AppState>, paths: Vec<PathBuf>) -> Result<Vec<MergeOutcome>> {
-    state.as_user(|p, user| p.merge_packs_for(user, &paths))
+    state.as_user(|p, user| p.merge_packs(user, &paths))
 }
 
 /// Leads only: the packs this project issued.
 #[tauri::command]
 pub fn packs(state: State<'_, AppState>) -> Result<Vec<PackSummary>> {
-    state.as_user(|p, user| p.require_lead(user).and_then(|()| p.packs()))
+    state.as_user(|p, user| p.packs(user))
 }
 
 /// The open file's manifest when it is a pack; null for a project.

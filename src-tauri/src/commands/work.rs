@@ -17,8 +17,8 @@ pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
 /// Chooses who is working.
 #[tauri::command]
 pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
-    let person = state.with_work(|w| w.person(&name))?;
-    state.set_user(Some(person.name.clone()));
+    let (person, actor) = state.with_work(|w| Ok((w.person(&name)?, w.actor(&name)?)))?;
+    state.set_user(Some(actor));
     Ok(person)
 }
 
@@ -26,13 +26,13 @@ pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
 #[tauri::command]
 pub fn add_person(state: State<'_, AppState>, name: String, role: Role) -> Result<Person> {
     let by = state.user().ok();
-    state.with_project(|p| p.add_person(by.as_deref(), &name, role))
+    state.with_project(|p| p.add_person(by.as_ref(), &name, role))
 }
 
 /// Annotators with their trick record; for leads.
 #[tauri::command]
 pub fn annotators(state: State<'_, AppState>) -> Result<Vec<Annotator>> {
-    state.as_user(|p, user| p.annotators_for(user))
+    state.as_user(|p, user| p.annotators(user))
 }
 
 #[tauri::command]
@@ -41,13 +41,13 @@ pub fn create_tasks(
     kind: TaskKind,
     overlap: Option<u32>,
 ) -> Result<TasksReport> {
-    state.as_user(|p, user| p.create_tasks_for(user, kind, overlap))
+    state.as_user(|p, user| p.create_tasks(user, kind, overlap))
 }
 
 /// Leads only: how many claims got no task of each kind, and why.
 #[tauri::command]
 pub fn claims_without_tasks(state: State<'_, AppState>) -> Result<Vec<NoTask>> {
-    state.as_user(|p, user| p.claims_without_tasks_for(user))
+    state.as_user(|p, user| p.claims_without_tasks(user))
 }
 
 #[tauri::command]
@@ -86,10 +86,10 @@ pub fn check_refutation(
     task_id: i64,
     text: String,
 ) -> Result<Vec<Check>> {
-    state.with_project(|p| p.check_refutation(task_id, &text))
+    state.as_user(|p, user| p.check_refutation(user, task_id, &text))
 }
 
 #[tauri::command]
 pub fn search(state: State<'_, AppState>, query: String) -> Result<Vec<SearchHit>> {
-    state.with_project(|p| p.search(&query, 50))
+    state.as_user(|p, user| p.search(user, &query, 50))
 }

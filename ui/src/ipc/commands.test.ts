@@ -32,6 +32,16 @@ describe("IPC names", () => {
     expect(called).toEqual(registered);
   });
 
+  it("every command the shell defines is registered, and every registered one is defined", () => {
+    const main = readFileSync(join(shell, "main.rs"), "utf8");
+    const handler = main.slice(main.indexOf("generate_handler!["), main.indexOf("])", main.indexOf("generate_handler![")));
+    const registered = all(handler, /commands::\w+::(\w+)/g);
+    const defined = rustFiles(join(shell, "commands")).flatMap((f) =>
+      all(readFileSync(f, "utf8"), /#\[tauri::command\]\s*pub (?:async )?fn (\w+)/g),
+    );
+    expect(defined.sort()).toEqual(registered);
+  });
+
   it("every event the UI listens to is emitted by the shell, and the other way round", () => {
     const emitted = [...new Set(rustFiles(shell).flatMap((f) => all(readFileSync(f, "utf8"), /\.emit\("([\w-]+)"/g)))].sort();
     const heard = [...new Set(all(client, /listen<[^(]*>\("([\w-]+)"/g))].sort();

@@ -108,3 +108,37 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
     sorted[i.min(sorted.len() - 1)]
 }
+
+/// Who a test acts as: `lead()` is the project's first lead (its owner while it has
+/// none), `who(name)` the named person, resolved as a front end would once per session.
+pub trait Acting {
+    fn who(&self, name: &str) -> factdesk_api::Actor;
+    fn lead(&self) -> factdesk_api::Actor;
+}
+
+impl Acting for factdesk_api::Project {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl Acting for factdesk_api::packs::Workplace {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        panic!("a workplace is for the annotator's work")
+    }
+}
+
+impl Acting for factdesk_api::packs::PackSession {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        panic!("a pack is for its holder's work")
+    }
+}

@@ -2,6 +2,7 @@
 //! a refutation being written.
 
 use super::item::TextPiece;
+use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
@@ -35,7 +36,8 @@ impl Project {
     /// another document (the `supports_or_refutes` stance) shows its own real neighbours;
     /// the negation (the `supports` stance) shows itself alone, as a sentence of a
     /// one-sentence document would.
-    pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
+    pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let task = self.task(task_id)?;
@@ -85,8 +87,8 @@ impl Project {
 
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
     /// lead sees real sentence ids, so there is no trick to hide.
-    pub fn sentence_passage(&self, lead: &str, sentence_id: i64) -> Result<Passage> {
-        self.require_lead(lead)?;
+    pub fn sentence_passage(&self, lead: &Actor, sentence_id: i64) -> Result<Passage> {
+        self.require_lead(lead, "read any sentence's passage")?;
         self.passage_around(sentence_id, &[])
     }
 
@@ -127,7 +129,8 @@ impl Project {
     }
 
     /// The live checks of a refutation being written for task `task_id`.
-    pub fn check_refutation(&self, task_id: i64, text: &str) -> Result<Vec<Check>> {
+    pub fn check_refutation(&self, actor: &Actor, task_id: i64, text: &str) -> Result<Vec<Check>> {
+        self.member(actor)?;
         let task = self.task(task_id)?;
         let claim = self
             .store

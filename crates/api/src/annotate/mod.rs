@@ -21,6 +21,7 @@ pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub(crate) use submit::check_shape;
 pub use submit::{Ack, Answer};
 
+use crate::actor::Actor;
 use crate::settings::Routing;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
@@ -79,8 +80,9 @@ fn find_open(
 }
 
 impl Project {
-    /// The next item of `kind` for annotator `name`, reserved for them.
-    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
+    /// The next item of `kind` for the acting person, reserved for them.
+    pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -125,7 +127,8 @@ impl Project {
     }
 
     /// The annotator's progress on every kind, reserving nothing (for the home screen).
-    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+    pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         TaskKind::ALL
             .iter()
@@ -142,10 +145,11 @@ impl Project {
     /// for correcting it; a new answer supersedes the old.
     pub fn previous_item(
         &mut self,
-        name: &str,
+        actor: &Actor,
         kind: TaskKind,
         current: Option<i64>,
     ) -> Result<Option<Item>> {
+        let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let Some(task_id) =
             annotations::previous_task(self.store.conn(), annotator.id, kind, current)?

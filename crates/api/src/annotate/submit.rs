@@ -1,6 +1,7 @@
 //! Taking an answer: checked, committed, then acknowledged.
 
 use super::item::Slot;
+use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -173,15 +174,15 @@ enum Origin<'a> {
 }
 
 impl Project {
-    /// Checks and commits `answer` by annotator `name`, returning the acknowledgement
+    /// Checks and commits `answer` by the acting person, returning the acknowledgement
     /// only once it is durable. A second answer to the same task supersedes the first.
-    pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
-        self.take_answer(name, answer, Origin::Live)
+    pub fn submit(&mut self, actor: &Actor, answer: &Answer) -> Result<Ack> {
+        self.take_answer(self.member(actor)?, answer, Origin::Live)
     }
 
     /// An answer returned in pack `pack_id`, made at `created_at`: checked exactly as
     /// [`Project::submit`] checks a live one; the pack's reservation is honoured.
-    pub fn submit_returned(
+    pub(crate) fn submit_returned(
         &mut self,
         name: &str,
         answer: &Answer,

@@ -2,6 +2,7 @@
 //! bootstrap intervals and re-annotation studies, computed as `factdesk agreement` does.
 
 use super::{Dashboard, DashboardState, Intervals, KindIntervals, KINDS};
+use crate::actor::Actor;
 use crate::agreement::{AgreementReport, AgreementRequest};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
@@ -26,24 +27,26 @@ pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
 
 impl Project {
     /// The newest annotation id (0 with none): a cheap probe for new answers.
-    pub fn last_annotation_id(&self) -> Result<i64> {
+    pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {
+        self.require_lead(lead, "watch the answers come in")?;
         Ok(feed::last_id(self.store.conn())?)
     }
 
     /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
     /// computes them (same seed and replicates); a full pass over the answers.
-    pub fn dashboard_intervals(&self, req: &AgreementRequest) -> Result<Intervals> {
-        let as_of = self.last_annotation_id()?;
+    pub fn dashboard_intervals(&self, lead: &Actor, req: &AgreementRequest) -> Result<Intervals> {
+        self.require_lead(lead, "watch the dashboard")?;
+        let as_of = self.last_annotation_id(lead)?;
         let mut by_kind = BTreeMap::new();
         let mut studies = Vec::new();
-        let with_answers = self.kinds_with_answers()?;
+        let with_answers = self.kinds_with_answers(lead)?;
         for kind in KINDS {
             if with_answers.contains(&kind) {
-                let report = self.agreement(kind, req)?;
+                let report = self.agreement(lead, kind, req)?;
                 by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
                 studies.extend(report.studies);
             } else {
-                studies.extend(self.study_agreements(Some(kind), req)?);
+                studies.extend(self.study_agreements(lead, Some(kind), req)?);
             }
         }
         studies.sort_by_key(|s| s.study.id);
@@ -55,10 +58,11 @@ impl Project {
     }
 
     /// The whole dashboard at once, intervals included (for reports and scripts).
-    pub fn dashboard(&self, req: &AgreementRequest) -> Result<Dashboard> {
+    pub fn dashboard(&self, lead: &Actor, req: &AgreementRequest) -> Result<Dashboard> {
+        self.require_lead(lead, "watch the dashboard")?;
         let mut state = DashboardState::new();
-        state.refresh(self)?;
-        state.set_intervals(self.dashboard_intervals(req)?);
+        state.refresh(self, lead)?;
+        state.set_intervals(self.dashboard_intervals(lead, req)?);
         Ok(state.snapshot())
     }
 }

@@ -4,6 +4,7 @@
 
 use super::answer::{from_answer, Decision, Outcome, QueueAnswer};
 use super::GoldRequest;
+use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Response, Selection, Verdict};
@@ -39,9 +40,9 @@ pub struct QueueItem {
 impl Project {
     /// Tasks the counted annotators disagree on (or that settled on nothing), most
     /// disagreement first. Lead only.
-    pub fn adjudication_queue(&self, lead: &str, req: &GoldRequest) -> Result<Vec<QueueItem>> {
-        self.require_lead(lead)?;
-        let aggregation = self.aggregate(req)?;
+    pub fn adjudication_queue(&self, lead: &Actor, req: &GoldRequest) -> Result<Vec<QueueItem>> {
+        self.require_lead(lead, "see the adjudication queue")?;
+        let aggregation = self.aggregate(lead, req)?;
         // A closed verification (its refutation rejected or replaced) needs no decision.
         let closed: std::collections::HashSet<i64> =
             factdesk_store::tasks::closed(self.store.conn())?
@@ -99,14 +100,14 @@ impl Project {
     /// give `answer` (stored like an annotator's answer). Returns the resulting outcome.
     pub fn decide(
         &mut self,
-        lead: &str,
+        lead: &Actor,
         task_id: i64,
         take: Option<&str>,
         answer: Option<serde_json::Value>,
         reason: Option<&str>,
     ) -> Result<Outcome> {
-        self.require_lead(lead)?;
-        let lead_id = self.annotator(lead)?.id;
+        self.require_lead(lead, "decide tasks")?;
+        let lead_id = self.find_annotator(lead.name())?.id;
         let task = self.task(task_id)?;
         let kind = task.kind;
         if kind == TaskKind::Refute {
@@ -124,7 +125,7 @@ impl Project {
         }
         let (answer, taken_from) = match (take, answer) {
             (Some(name), None) => {
-                let who = self.annotator(name)?;
+                let who = self.find_annotator(name)?;
                 let taken =
                     factdesk_store::annotations::current(self.store.conn(), task_id, who.id)?
                         .ok_or_else(|| {
@@ -167,9 +168,14 @@ impl Project {
     }
 
     /// Undoes the lead's current decision on a task; the answers settle it again.
-    pub fn undo_decision(&mut self, lead: &str, task_id: i64, reason: Option<&str>) -> Result<()> {
-        self.require_lead(lead)?;
-        let lead_id = self.annotator(lead)?.id;
+    pub fn undo_decision(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        reason: Option<&str>,
+    ) -> Result<()> {
+        self.require_lead(lead, "undo decisions")?;
+        let lead_id = self.find_annotator(lead.name())?.id;
         self.task(task_id)?;
         let current = decisions::latest(self.store.conn())?
             .into_iter()

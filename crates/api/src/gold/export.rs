@@ -6,6 +6,7 @@ use super::answer::Outcome;
 use super::family;
 use super::outcome::{Aggregation, TaskOutcome};
 use super::{split_names, GoldMethod, GoldRequest};
+use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::tasks::{ineligible, SkipReason, TaskKind};
 use crate::{Error, ErrorCode, Project, Result};
@@ -164,8 +165,9 @@ impl Project {
     /// The gold lines and dropped claims under `req`. A claim with an evidence task is
     /// exported from its evidence; a claim without one (refutation-only work, such as
     /// WikiFactCheck's) as a pair with each of its verified refutations.
-    pub fn gold(&self, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
-        let aggregation = self.aggregate(req)?;
+    pub fn gold(&self, by: &Actor, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        self.require_lead(by, "read the gold data")?;
+        let aggregation = self.aggregate(by, req)?;
         let settings = self.settings()?;
         let names = split_names(req.splits.len());
         let known = self.known(&aggregation, &settings)?;
@@ -270,25 +272,28 @@ impl Project {
     }
 
     /// Counts per label and split, and the dropped claims, without writing anything.
-    pub fn export_preview(&self, req: &GoldRequest) -> Result<ExportPreview> {
-        Ok(self.gold(req)?.1)
+    pub fn export_preview(&self, by: &Actor, req: &GoldRequest) -> Result<ExportPreview> {
+        self.require_lead(by, "preview the gold export")?;
+        Ok(self.gold(by, req)?.1)
     }
 
     /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`),
     /// all together or none; no output may be a project file or the project's own files.
     pub fn export_gold(
         &self,
+        by: &Actor,
         req: &GoldRequest,
         out: &Path,
         format: ExportFormat,
     ) -> Result<ExportReport> {
+        self.require_lead(by, "export gold data")?;
         let inputs = crate::output::Inputs::project(self.path());
         let card = beside(out, "card.md");
         // Refused outputs are found before the gold data is gathered.
         for path in [out, card.as_path()] {
             crate::output::check(path, &inputs)?;
         }
-        let (lines, preview) = self.gold(req)?;
+        let (lines, preview) = self.gold(by, req)?;
         let mut outputs = crate::output::Outputs::new(inputs);
         let mut split_files = Vec::new();
         match format {

@@ -3,6 +3,7 @@
 
 use super::answer::{from_answer, key, outcome_key, Decision, Outcome, QueueAnswer};
 use super::{GoldMethod, GoldRequest};
+use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
@@ -56,8 +57,9 @@ struct Pending {
 
 impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
-    pub fn aggregate(&self, req: &GoldRequest) -> Result<Aggregation> {
-        let annotators = self.annotators()?;
+    pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
+        self.require_lead(by, "see the aggregated answers")?;
+        let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
         let mut names = HashMap::new();

@@ -17,6 +17,7 @@ mod write;
 pub use claims::NATIVE_FIELDS;
 pub use rows::MAX_ROW_BYTES;
 
+use crate::actor::Actor;
 use crate::dto::ImportReport;
 use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
@@ -110,9 +111,11 @@ type Rejects = rejects::Rejects;
 /// Imports claims and documents into `project` in one transaction.
 pub fn import(
     project: &mut Project,
+    lead: &Actor,
     req: &ImportRequest,
     progress: &mut dyn Progress,
 ) -> Result<ImportReport> {
+    project.require_lead(lead, "import data")?;
     if req.claims.is_empty() && req.documents.is_empty() {
         return Err(Error::new(
             ErrorCode::InvalidInput,

@@ -3,6 +3,7 @@
 //! expires.
 
 use super::{pack_task_id, sign, signature, Manifest, PackIssued, FORMAT};
+use crate::actor::Actor;
 use crate::annotate::{Item, Pace};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -49,7 +50,13 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String> {
 
 impl Project {
     /// Writes a pack of open items for `req.annotator` to `out` and reserves them.
-    pub fn issue_pack(&mut self, req: &PackRequest, out: &Path) -> Result<PackIssued> {
+    pub fn issue_pack(
+        &mut self,
+        lead: &Actor,
+        req: &PackRequest,
+        out: &Path,
+    ) -> Result<PackIssued> {
+        self.require_lead(lead, "issue packs")?;
         if req.kind == Some(TaskKind::Refute) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -169,7 +176,7 @@ impl Project {
             let mut item = self.build_item(t, annotator.id)?;
             let mut passages = Vec::new();
             for o in &item.options {
-                let passage = self.passage(&annotator.name, t.id, &o.id)?;
+                let passage = self.passage(&self.actor(&annotator.name)?, t.id, &o.id)?;
                 passages.push((o.id.clone(), json(&passage)?));
             }
             let pack_task_id = pack_task_id(&secret, pack_id, t.id);

@@ -3,6 +3,7 @@
 //! does, and give the unanswered items back to the pool.
 
 use super::{read_manifest, sign, signature};
+use crate::actor::Actor;
 use crate::annotate::Answer;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::pack_file;
@@ -93,7 +94,8 @@ fn is_sqlite(path: &Path) -> bool {
 
 impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing.
-    pub fn merge_pack(&mut self, file: &Path) -> Result<MergeReport> {
+    pub fn merge_pack(&mut self, lead: &Actor, file: &Path) -> Result<MergeReport> {
+        self.require_lead(lead, "merge packs")?;
         let name = file.display().to_string();
         if !file.is_file() {
             return Err(refused(&name, "there is no such file"));

@@ -27,6 +27,7 @@ pub use results::default_results_path;
 pub use session::PackSession;
 pub use workplace::Workplace;
 
+use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use serde::{Deserialize, Serialize};
@@ -80,7 +81,8 @@ const FORMAT: u32 = 2;
 
 impl Project {
     /// Every pack this project issued, newest first.
-    pub fn packs(&self) -> Result<Vec<PackSummary>> {
+    pub fn packs(&self, lead: &Actor) -> Result<Vec<PackSummary>> {
+        self.require_lead(lead, "list packs")?;
         let now = self.clock.now_ms();
         Ok(factdesk_store::pack_file::list(self.store.conn())?
             .into_iter()

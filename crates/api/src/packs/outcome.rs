@@ -2,7 +2,7 @@
 //! outcome, and a refused file does not stop the others.
 
 use super::MergeReport;
-use crate::{Error, Project, Result};
+use crate::{Actor, Error, Project, Result};
 use serde::Serialize;
 use std::path::PathBuf;
 use ts_rs::TS;
@@ -17,12 +17,12 @@ pub struct MergeOutcome {
 
 impl Project {
     /// Leads only: merges each file in turn.
-    pub fn merge_packs_for(&mut self, by: &str, files: &[PathBuf]) -> Result<Vec<MergeOutcome>> {
-        self.require_lead(by)?;
+    pub fn merge_packs(&mut self, lead: &Actor, files: &[PathBuf]) -> Result<Vec<MergeOutcome>> {
+        self.require_lead(lead, "merge packs")?;
         Ok(files
             .iter()
             .map(|f| {
-                let (report, error) = match self.merge_pack(f) {
+                let (report, error) = match self.merge_pack(lead, f) {
                     Ok(r) => (Some(r), None),
                     Err(e) => (None, Some(e)),
                 };

@@ -3,6 +3,7 @@
 //! acknowledged. The same DTOs as a project's, so the screens do not tell them apart.
 
 use super::{read_manifest, Manifest};
+use crate::actor::Actor;
 use crate::annotate::{Ack, Answer, Item, KindPace, Next, Pace, Passage, PreviousAnswer};
 use crate::annotators::{Person, Role};
 use crate::dto::{Overview, Stats};
@@ -89,6 +90,21 @@ impl PackSession {
         Ok(self.people().remove(0))
     }
 
+    /// The person working in the pack: its holder, and no one else.
+    pub fn actor(&self, name: &str) -> Result<Actor> {
+        self.require_owner(name)?;
+        Ok(Actor::holder(
+            &self.manifest.pack_id,
+            &self.manifest.annotator,
+        ))
+    }
+
+    /// The gate of the pack's work: its holder, resolved in this pack.
+    fn require_holder(&self, actor: &Actor) -> Result<()> {
+        actor.require_place(&self.manifest.pack_id)?;
+        self.require_owner(actor.name())
+    }
+
     fn require_owner(&self, name: &str) -> Result<()> {
         if name != self.manifest.annotator {
             return Err(Error::new(
@@ -110,8 +126,8 @@ impl PackSession {
     }
 
     /// The first item of `kind` in the pack's order that has no answer yet.
-    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
-        self.require_owner(name)?;
+    pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
+        self.require_holder(actor)?;
         for row in self.items_of(kind)? {
             if pack_store::current_answer(self.file.conn(), row.task_id)?.is_none() {
                 return Ok(Next {
@@ -130,11 +146,11 @@ impl PackSession {
     /// answered one, with its answer.
     pub fn previous_item(
         &mut self,
-        name: &str,
+        actor: &Actor,
         kind: TaskKind,
         current: Option<i64>,
     ) -> Result<Option<Item>> {
-        self.require_owner(name)?;
+        self.require_holder(actor)?;
         let kind_tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
         let mut answered: Vec<i64> = Vec::new();
         for a in pack_store::answers(self.file.conn())? {
@@ -205,8 +221,8 @@ impl PackSession {
     }
 
     /// The annotator's pace on every kind.
-    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
-        self.require_owner(name)?;
+    pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
+        self.require_holder(actor)?;
         TaskKind::ALL
             .iter()
             .map(|&kind| {
@@ -219,8 +235,8 @@ impl PackSession {
     }
 
     /// "Show in document" for an option of an evidence item, as the project gave it.
-    pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
-        self.require_owner(name)?;
+    pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
+        self.require_holder(actor)?;
         let text = pack_store::passage(self.file.conn(), task_id, option_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
@@ -233,8 +249,8 @@ impl PackSession {
     /// Checks `answer` against its item as the project's `submit` would, and stores it
     /// in the pack (an answer to an answered item supersedes the earlier one); the
     /// acknowledgement comes only once it is committed.
-    pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
-        self.require_owner(name)?;
+    pub fn submit(&mut self, actor: &Actor, answer: &Answer) -> Result<Ack> {
+        self.require_holder(actor)?;
         let row = pack_store::item(self.file.conn(), answer.task_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,

@@ -6,7 +6,7 @@ use crate::annotate::{Ack, Answer, Item, KindPace, Next, Passage};
 use crate::annotators::Person;
 use crate::dto::Overview;
 use crate::tasks::TaskKind;
-use crate::{Clock, Error, ErrorCode, Project, Result};
+use crate::{Actor, Clock, Error, ErrorCode, Project, Result};
 use std::path::Path;
 
 /// A project or a pack, open.
@@ -69,43 +69,52 @@ impl Workplace {
         }
     }
 
-    pub fn next_item(&mut self, name: &str, kind: TaskKind) -> Result<Next> {
+    /// The person working, resolved once when the session starts: someone on the
+    /// project, or the pack's holder.
+    pub fn actor(&self, name: &str) -> Result<Actor> {
         match self {
-            Workplace::Project(p) => p.next_item(name, kind),
-            Workplace::Pack(s) => s.next_item(name, kind),
+            Workplace::Project(p) => p.actor(name),
+            Workplace::Pack(s) => s.actor(name),
+        }
+    }
+
+    pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
+        match self {
+            Workplace::Project(p) => p.next_item(actor, kind),
+            Workplace::Pack(s) => s.next_item(actor, kind),
         }
     }
 
     pub fn previous_item(
         &mut self,
-        name: &str,
+        actor: &Actor,
         kind: TaskKind,
         current: Option<i64>,
     ) -> Result<Option<Item>> {
         match self {
-            Workplace::Project(p) => p.previous_item(name, kind, current),
-            Workplace::Pack(s) => s.previous_item(name, kind, current),
+            Workplace::Project(p) => p.previous_item(actor, kind, current),
+            Workplace::Pack(s) => s.previous_item(actor, kind, current),
         }
     }
 
-    pub fn paces(&self, name: &str) -> Result<Vec<KindPace>> {
+    pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
         match self {
-            Workplace::Project(p) => p.paces(name),
-            Workplace::Pack(s) => s.paces(name),
+            Workplace::Project(p) => p.paces(actor),
+            Workplace::Pack(s) => s.paces(actor),
         }
     }
 
-    pub fn submit(&mut self, name: &str, answer: &Answer) -> Result<Ack> {
+    pub fn submit(&mut self, actor: &Actor, answer: &Answer) -> Result<Ack> {
         match self {
-            Workplace::Project(p) => p.submit(name, answer),
-            Workplace::Pack(s) => s.submit(name, answer),
+            Workplace::Project(p) => p.submit(actor, answer),
+            Workplace::Pack(s) => s.submit(actor, answer),
         }
     }
 
-    pub fn passage(&self, name: &str, task_id: i64, option_id: &str) -> Result<Passage> {
+    pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
         match self {
-            Workplace::Project(p) => p.passage(name, task_id, option_id),
-            Workplace::Pack(s) => s.passage(name, task_id, option_id),
+            Workplace::Project(p) => p.passage(actor, task_id, option_id),
+            Workplace::Pack(s) => s.passage(actor, task_id, option_id),
         }
     }
 }

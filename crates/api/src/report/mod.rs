@@ -11,6 +11,7 @@ pub mod html;
 mod svg;
 pub mod tables;
 
+use crate::actor::Actor;
 use crate::agreement::{AgreementReport, AgreementRequest};
 use crate::dashboard::{kind_intervals, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
@@ -129,16 +130,18 @@ impl Project {
     /// into place. Returns the files written.
     pub fn write_report(
         &self,
+        lead: &Actor,
         req: &AgreementRequest,
         files: &ReportFiles,
     ) -> Result<Vec<PathBuf>> {
+        self.require_lead(lead, "write reports")?;
         let inputs = crate::output::Inputs::project(self.path());
         // Refused outputs are found before the figures, which take a while, are gathered.
         for path in std::iter::once(&files.html).chain(&files.json) {
             crate::output::check(path, &inputs)?;
         }
         let mut outputs = crate::output::Outputs::new(inputs);
-        let report = self.report(req)?;
+        let report = self.report(lead, req)?;
         outputs.bytes(&files.html, html::render(&report).as_bytes())?;
         if let Some(json) = &files.json {
             let text = serde_json::to_string_pretty(&report)
@@ -171,7 +174,8 @@ impl Project {
     /// Gathers the report; agreement intervals use `req`'s bootstrap and seed. Who counts
     /// is the dashboard's rule (flagged annotators out unless the lead included them), so
     /// `req.include_flagged` is not used.
-    pub fn report(&self, req: &AgreementRequest) -> Result<Report> {
+    pub fn report(&self, lead: &Actor, req: &AgreementRequest) -> Result<Report> {
+        self.require_lead(lead, "read the report")?;
         let req = &AgreementRequest {
             include_flagged: false,
             ..req.clone()
@@ -201,19 +205,19 @@ impl Project {
         // handing them over saves a second bootstrap over every answer.
         let mut metrics = BTreeMap::new();
         let mut intervals = Intervals {
-            as_of: self.last_annotation_id()?,
+            as_of: self.last_annotation_id(lead)?,
             by_kind: BTreeMap::new(),
-            studies: self.study_agreements(None, req)?,
+            studies: self.study_agreements(lead, None, req)?,
         };
-        for kind in self.kinds_with_answers()? {
-            let report = self.agreement(kind, req)?;
+        for kind in self.kinds_with_answers(lead)? {
+            let report = self.agreement(lead, kind, req)?;
             intervals
                 .by_kind
                 .insert(kind.as_str(), kind_intervals(kind, &report));
             metrics.insert(kind.as_str().to_string(), report);
         }
         let mut dashboard = DashboardState::new();
-        dashboard.refresh(self)?;
+        dashboard.refresh(self, lead)?;
         dashboard.set_intervals(intervals);
         Ok(Report {
             project: self.store.project()?.name,
@@ -233,25 +237,23 @@ impl Project {
     }
 
     fn report_claims(&self) -> Result<Vec<ClaimText>> {
-        let mut stmt = self
+        Ok(self
             .store
-            .conn()
-            .prepare("SELECT text, label, parent_id IS NOT NULL FROM claims ORDER BY id")?;
-        let rows = stmt.query_map([], |r| {
-            Ok(ClaimText {
-                text: r.get(0)?,
-                label: r.get(1)?,
-                is_refutation: r.get(2)?,
+            .claim_texts()?
+            .into_iter()
+            .map(|(text, label, is_refutation)| ClaimText {
+                text,
+                label,
+                is_refutation,
             })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+            .collect())
     }
 
     /// The labels given in one kind's counted answers (current, not picking the trick, by a
     /// counted annotator).
     fn answer_labels(&self, kind: TaskKind) -> Result<LabelDistribution> {
         let counted: HashSet<i64> = self
-            .annotators()?
+            .all_annotators()?
             .into_iter()
             .filter(|a| a.counted)
             .map(|a| a.id)

@@ -4,23 +4,49 @@
 use super::Report;
 use crate::{Error, ErrorCode, Result};
 
+/// One CSV file: its name, header and rows.
+struct Table {
+    name: &'static str,
+    header: &'static [&'static str],
+    rows: Vec<Vec<String>>,
+}
+
 /// Every table as (file name, CSV bytes); [`crate::Project::write_report`] writes them.
 pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
-    let mut written = Vec::new();
-    let mut table = |name: &str, header: &[&str], rows: Vec<Vec<String>>| -> Result<()> {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        w.write_record(header).map_err(|e| io(name, e))?;
-        for row in rows {
-            w.write_record(&row).map_err(|e| io(name, e))?;
-        }
-        let bytes = w.into_inner().map_err(|e| io(name, e.error()))?;
-        written.push((name.to_string(), bytes));
-        Ok(())
-    };
-    table(
-        "labels.csv",
-        &["kind", "label", "count"],
-        r.labels
+    [
+        labels(r),
+        lengths(r),
+        length_summary(r),
+        negation(r),
+        negation_cues(r),
+        agreement(r),
+        cohen_pairs(r),
+        annotators(r),
+        kappa_over_time(r),
+        studies(r),
+        metrics(r),
+    ]
+    .into_iter()
+    .map(render)
+    .collect()
+}
+
+fn render(t: Table) -> Result<(String, Vec<u8>)> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(t.header).map_err(|e| io(t.name, e))?;
+    for row in &t.rows {
+        w.write_record(row).map_err(|e| io(t.name, e))?;
+    }
+    let bytes = w.into_inner().map_err(|e| io(t.name, e.error()))?;
+    Ok((t.name.to_string(), bytes))
+}
+
+fn labels(r: &Report) -> Table {
+    Table {
+        name: "labels.csv",
+        header: &["kind", "label", "count"],
+        rows: r
+            .labels
             .iter()
             .flat_map(|d| {
                 d.counts
@@ -28,11 +54,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                     .map(|c| vec![d.kind.clone(), c.label.clone(), c.count.to_string()])
             })
             .collect(),
-    )?;
-    table(
-        "lengths.csv",
-        &["of", "tokens", "count"],
-        r.lengths
+    }
+}
+
+fn lengths(r: &Report) -> Table {
+    Table {
+        name: "lengths.csv",
+        header: &["of", "tokens", "count"],
+        rows: r
+            .lengths
             .iter()
             .flat_map(|d| {
                 d.histogram
@@ -40,11 +70,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                     .map(|h| vec![d.of.clone(), h.tokens.to_string(), h.count.to_string()])
             })
             .collect(),
-    )?;
-    table(
-        "length_summary.csv",
-        &["of", "count", "min", "max", "mean", "median"],
-        r.lengths
+    }
+}
+
+fn length_summary(r: &Report) -> Table {
+    Table {
+        name: "length_summary.csv",
+        header: &["of", "count", "min", "max", "mean", "median"],
+        rows: r
+            .lengths
             .iter()
             .map(|d| {
                 vec![
@@ -57,10 +91,13 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 ]
             })
             .collect(),
-    )?;
-    table(
-        "negation.csv",
-        &[
+    }
+}
+
+fn negation(r: &Report) -> Table {
+    Table {
+        name: "negation.csv",
+        header: &[
             "label",
             "claims",
             "with_cue",
@@ -69,7 +106,8 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
             "cue_tokens",
             "cues_per_100_tokens",
         ],
-        r.negation
+        rows: r
+            .negation
             .groups
             .iter()
             .map(|g| {
@@ -84,11 +122,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 ]
             })
             .collect(),
-    )?;
-    table(
-        "negation_cues.csv",
-        &["cue", "supported", "refuted"],
-        r.negation
+    }
+}
+
+fn negation_cues(r: &Report) -> Table {
+    Table {
+        name: "negation_cues.csv",
+        header: &["cue", "supported", "refuted"],
+        rows: r
+            .negation
             .cues
             .iter()
             .map(|c| {
@@ -99,10 +141,13 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 ]
             })
             .collect(),
-    )?;
-    table(
-        "agreement.csv",
-        &[
+    }
+}
+
+fn agreement(r: &Report) -> Table {
+    Table {
+        name: "agreement.csv",
+        header: &[
             "kind",
             "statistic",
             "metric",
@@ -112,7 +157,8 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
             "ci95_high",
             "reading",
         ],
-        r.agreement
+        rows: r
+            .agreement
             .kinds
             .iter()
             .flat_map(|k| {
@@ -137,11 +183,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    table(
-        "cohen_pairs.csv",
-        &["kind", "a", "b", "units", "value", "reason"],
-        r.agreement
+    }
+}
+
+fn cohen_pairs(r: &Report) -> Table {
+    Table {
+        name: "cohen_pairs.csv",
+        header: &["kind", "a", "b", "units", "value", "reason"],
+        rows: r
+            .agreement
             .kinds
             .iter()
             .flat_map(|k| {
@@ -157,10 +207,13 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    table(
-        "annotators.csv",
-        &[
+    }
+}
+
+fn annotators(r: &Report) -> Table {
+    Table {
+        name: "annotators.csv",
+        header: &[
             "kind",
             "name",
             "counted",
@@ -174,7 +227,8 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
             "majority_units",
             "majority_agreement",
         ],
-        r.agreement
+        rows: r
+            .agreement
             .kinds
             .iter()
             .flat_map(|k| {
@@ -196,11 +250,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    table(
-        "kappa_over_time.csv",
-        &["kind", "answers", "at_ms", "value"],
-        r.agreement
+    }
+}
+
+fn kappa_over_time(r: &Report) -> Table {
+    Table {
+        name: "kappa_over_time.csv",
+        header: &["kind", "answers", "at_ms", "value"],
+        rows: r
+            .agreement
             .kinds
             .iter()
             .flat_map(|k| {
@@ -214,10 +272,13 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    table(
-        "studies.csv",
-        &[
+    }
+}
+
+fn studies(r: &Report) -> Table {
+    Table {
+        name: "studies.csv",
+        header: &[
             "study",
             "kind",
             "sample_size",
@@ -232,7 +293,8 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
             "ci95_low",
             "ci95_high",
         ],
-        r.agreement
+        rows: r
+            .agreement
             .studies
             .iter()
             .flat_map(|st| {
@@ -258,11 +320,15 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    table(
-        "metrics.csv",
-        &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
-        r.metrics
+    }
+}
+
+fn metrics(r: &Report) -> Table {
+    Table {
+        name: "metrics.csv",
+        header: &["kind", "metric", "value", "reason", "ci95_low", "ci95_high"],
+        rows: r
+            .metrics
             .iter()
             .flat_map(|(kind, a)| {
                 a.metrics.iter().map(move |(name, m)| {
@@ -272,8 +338,7 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
                 })
             })
             .collect(),
-    )?;
-    Ok(written)
+    }
 }
 
 /// A statistic's value, reason when undefined, and interval, as CSV cells.

@@ -15,7 +15,8 @@ pub fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project 
     let mut p = project_of_default_stance(dir, n, clock);
     let mut settings = p.settings().unwrap_or_else(|e| panic!("{e}"));
     settings.choose_stance(EvidenceStance::Supports);
-    p.set_settings(&settings).unwrap_or_else(|e| panic!("{e}"));
+    p.set_settings(&p.lead(), &settings)
+        .unwrap_or_else(|e| panic!("{e}"));
     p
 }
 
@@ -44,7 +45,8 @@ pub fn project_of_default_stance(dir: &std::path::Path, n: usize, clock: &Manual
         documents: vec![docs],
         ..Default::default()
     };
-    import(&mut p, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    let owner = p.lead();
+    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
     p
 }
 
@@ -204,6 +206,41 @@ pub fn imported(
         preset,
         ..Default::default()
     };
-    must(import(&mut p, &req, &mut NoProgress));
+    let owner = p.lead();
+    must(import(&mut p, &owner, &req, &mut NoProgress));
     p
+}
+
+/// Who a test acts as: `lead()` is the project's first lead (its owner while it has
+/// none), `who(name)` the named person, resolved as a front end would once per session.
+pub trait Acting {
+    fn who(&self, name: &str) -> factdesk_api::Actor;
+    fn lead(&self) -> factdesk_api::Actor;
+}
+
+impl Acting for factdesk_api::Project {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"))
+    }
+}
+
+impl Acting for factdesk_api::packs::Workplace {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        panic!("a workplace is for the annotator's work")
+    }
+}
+
+impl Acting for factdesk_api::packs::PackSession {
+    fn who(&self, name: &str) -> factdesk_api::Actor {
+        self.actor(name).unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead(&self) -> factdesk_api::Actor {
+        panic!("a pack is for its holder's work")
+    }
 }

@@ -13,9 +13,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
-    /// The lead acting.
-    #[arg(long = "as", value_name = "LEAD")]
-    lead: String,
+    #[command(flatten)]
+    by: super::Acting,
     /// List the queue.
     #[arg(long, conflicts_with_all = ["decide", "undo"])]
     list: bool,
@@ -52,6 +51,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
+    let lead = a.by.resolve(&project)?;
     if let Some(task) = a.decide {
         let answer = a
             .answer
@@ -62,18 +62,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         if a.take.is_none() && answer.is_none() {
             anyhow::bail!("--decide needs --take NAME or --answer JSON");
         }
-        let outcome = project.decide(
-            &a.lead,
-            task,
-            a.take.as_deref(),
-            answer,
-            a.reason.as_deref(),
-        )?;
+        let outcome =
+            project.decide(&lead, task, a.take.as_deref(), answer, a.reason.as_deref())?;
         println!("task {task} decided: {}", serde_json::to_string(&outcome)?);
         return Ok(());
     }
     if let Some(task) = a.undo {
-        project.undo_decision(&a.lead, task, a.reason.as_deref())?;
+        project.undo_decision(&lead, task, a.reason.as_deref())?;
         println!("task {task}: decision undone");
         return Ok(());
     }
@@ -85,7 +80,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         include_flagged: a.include_flagged,
         ..GoldRequest::default()
     };
-    let queue = project.adjudication_queue(&a.lead, &req)?;
+    let queue = project.adjudication_queue(&lead, &req)?;
     if a.json {
         return super::print_json(&queue);
     }

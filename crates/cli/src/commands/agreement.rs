@@ -14,6 +14,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// A project file (.fdesk) or a records file (.jsonl, .csv).
     source: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Projects: evidence, verify or label.
     #[arg(long)]
     kind: Option<String>,
@@ -51,16 +53,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return show(None, &report, a.json);
     }
     let project = super::open(&a.source)?;
+    let by = a.by.resolve(&project)?;
     let kinds: Vec<TaskKind> = match &a.kind {
         Some(k) => vec![k.parse()?],
-        None => project.kinds_with_answers()?,
+        None => project.kinds_with_answers(&by)?,
     };
     if a.kind.is_some() {
-        return show(None, &project.agreement(kinds[0], &req)?, a.json);
+        return show(None, &project.agreement(&by, kinds[0], &req)?, a.json);
     }
     let mut all = serde_json::Map::new();
     for kind in kinds {
-        let report = project.agreement(kind, &req)?;
+        let report = project.agreement(&by, kind, &req)?;
         if a.json {
             all.insert(kind.as_str().to_string(), serde_json::to_value(&report)?);
         } else {
@@ -69,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     if a.json {
         super::print_json(&all)?;
-    } else if all.is_empty() && project.kinds_with_answers()?.is_empty() {
+    } else if all.is_empty() && project.kinds_with_answers(&by)?.is_empty() {
         println!("no answers yet");
     }
     Ok(())

@@ -6,6 +6,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     #[command(subcommand)]
     action: Action,
 }
@@ -38,13 +40,14 @@ enum Action {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
+    let by = a.by.resolve(&project)?;
     match a.action {
         Action::Add { name, role } => {
-            let added = project.add_annotator(&name, role.parse::<Role>()?)?;
+            let added = project.add_annotator(&by, &name, role.parse::<Role>()?)?;
             println!("added {} ({})", added.name, added.role.as_str());
         }
         Action::List { json } => {
-            let list = project.annotators()?;
+            let list = project.annotators(&by)?;
             if json {
                 return super::print_json(&list);
             }
@@ -78,7 +81,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 (_, true) => Some(false),
                 _ => None,
             };
-            let x = project.set_flag_override(&name, decision)?;
+            let x = project.set_flag_override(&by, &name, decision)?;
             println!(
                 "{}: {}",
                 x.name,

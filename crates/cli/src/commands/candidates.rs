@@ -5,6 +5,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// The claim's id, as imported (see `factdesk search`).
     #[arg(long)]
     claim: String,
@@ -14,7 +16,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let candidates = super::open(&a.project)?.candidates(&a.claim)?;
+    let project = super::open(&a.project)?;
+    let candidates = project.candidates(&a.by.resolve(&project)?, &a.claim)?;
     if a.json {
         return super::print_json(&candidates);
     }

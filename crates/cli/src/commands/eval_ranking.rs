@@ -8,6 +8,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Gold evidence, JSON Lines.
     #[arg(long)]
     gold: PathBuf,
@@ -17,7 +19,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let report = super::open(&a.project)?.eval_ranking(&a.gold)?;
+    let project = super::open(&a.project)?;
+    let report = project.eval_ranking(&a.by.resolve(&project)?, &a.gold)?;
     if a.json {
         return super::print_json(&report);
     }

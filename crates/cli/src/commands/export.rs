@@ -9,6 +9,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Where to write the gold JSON Lines.
     #[arg(long)]
     out: PathBuf,
@@ -40,7 +42,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         seed: a.seed,
     };
     let format: ExportFormat = a.format.parse()?;
-    let report = super::open(&a.project)?.export_gold(&req, &a.out, format)?;
+    let project = super::open(&a.project)?;
+    let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format)?;
     if a.json {
         return super::print_json(&report);
     }

@@ -11,6 +11,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Claims files: .jsonl, .csv or .tsv.
     files: Vec<PathBuf>,
     /// The input's format: native (Factdesk's fields, the default), covid-fact,
@@ -50,7 +52,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         skip_invalid: a.skip_invalid,
     };
     let mut project = super::open(&a.project)?;
-    let report = import(&mut project, &req, &mut Bar::new())?;
+    let by = a.by.resolve(&project)?;
+    let report = import(&mut project, &by, &req, &mut Bar::new())?;
     if a.json {
         return super::print_json(&report);
     }

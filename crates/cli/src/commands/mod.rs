@@ -87,6 +87,22 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
 }
 
+/// Who a command acts as: `--as NAME`, else the project's first lead. The api resolves
+/// the name and each use case checks the role itself; the CLI checks nothing.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct Acting {
+    /// Act as this person [default: the project's first lead; a project with no lead yet
+    /// is run by whoever holds the file]. A lead's command run as an annotator is refused.
+    #[arg(long = "as", value_name = "NAME")]
+    name: Option<String>,
+}
+
+impl Acting {
+    fn resolve(&self, project: &factdesk_api::Project) -> anyhow::Result<factdesk_api::Actor> {
+        Ok(project.lead_or_owner(self.name.as_deref())?)
+    }
+}
+
 /// Opens a project for a command, with the wall clock.
 fn open(path: &std::path::Path) -> anyhow::Result<factdesk_api::Project> {
     Ok(factdesk_api::Project::open(

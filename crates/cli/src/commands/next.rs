@@ -19,7 +19,9 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let kind: TaskKind = a.kind.parse()?;
-    let next = super::open_work(&a.project)?.next_item(&a.annotator, kind)?;
+    let mut work = super::open_work(&a.project)?;
+    let actor = work.actor(&a.annotator)?;
+    let next = work.next_item(&actor, kind)?;
     if a.json {
         return super::print_json(&next);
     }

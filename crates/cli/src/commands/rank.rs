@@ -10,6 +10,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// bm25, levenshtein, jaccard, or fused (reciprocal rank fusion of the three).
     #[arg(long, default_value = "fused")]
     ranker: String,
@@ -24,7 +26,8 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
-    let report = project.rank(ranker, a.k, false, &mut Bar::new())?;
+    let by = a.by.resolve(&project)?;
+    let report = project.rank(&by, ranker, a.k, false, &mut Bar::new())?;
     if a.json {
         return super::print_json(&report);
     }

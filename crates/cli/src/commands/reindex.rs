@@ -8,11 +8,13 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    project.reindex()?;
+    project.reindex(&a.by.resolve(&project)?)?;
     println!("rebuilt the search index of {}", project.path().display());
     Ok(())
 }

@@ -18,6 +18,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file (.fdesk).
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Where to write the HTML report.
     #[arg(long)]
     out: PathBuf,
@@ -47,7 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         json: a.json,
         csv: a.csv,
     };
-    project.write_report(&req, &files)?;
+    project.write_report(&a.by.resolve(&project)?, &req, &files)?;
     println!("wrote {}", files.html.display());
     Ok(())
 }

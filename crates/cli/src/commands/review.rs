@@ -5,9 +5,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
-    /// The reviewing lead's name (for --accept and --reject).
-    #[arg(long = "as", value_name = "LEAD")]
-    lead: Option<String>,
+    #[command(flatten)]
+    by: super::Acting,
     /// Accept the written refutation with this answer id.
     #[arg(long, value_name = "ID", conflicts_with = "reject")]
     accept: Option<i64>,
@@ -24,23 +23,20 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
+    let lead = a.by.resolve(&project)?;
     let decision = a
         .accept
         .map(|id| (id, true))
         .or(a.reject.map(|id| (id, false)));
     if let Some((id, accepted)) = decision {
-        let lead = a
-            .lead
-            .as_deref()
-            .ok_or_else(|| anyhow::anyhow!("say who reviews with --as LEAD"))?;
-        project.review(lead, id, accepted, a.note.as_deref())?;
+        project.review(&lead, id, accepted, a.note.as_deref())?;
         println!(
             "{} refutation {id}",
             if accepted { "accepted" } else { "rejected" }
         );
         return Ok(());
     }
-    let pending = project.pending_reviews()?;
+    let pending = project.pending_reviews(&lead)?;
     if a.json {
         return super::print_json(&pending);
     }

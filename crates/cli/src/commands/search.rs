@@ -5,6 +5,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Words to find (all must match), or a "quoted phrase".
     query: String,
     /// How many hits to show.
@@ -16,7 +18,8 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let hits = super::open(&a.project)?.search(&a.query, a.limit)?;
+    let project = super::open(&a.project)?;
+    let hits = project.search(&a.by.resolve(&project)?, &a.query, a.limit)?;
     if a.json {
         return super::print_json(&hits);
     }

@@ -13,6 +13,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// KEY=VALUE, repeatable.
     #[arg(long, value_name = "KEY=VALUE")]
     set: Vec<String>,
@@ -40,7 +42,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let before = project.settings()?;
         let settings: factdesk_api::settings::Settings = serde_json::from_value(value.clone())
             .map_err(|e| anyhow::anyhow!("invalid settings: {e}"))?;
-        project.set_settings(&settings)?;
+        let by = a.by.resolve(&project)?;
+        project.set_settings(&by, &settings)?;
         let after = project.settings()?;
         if after.stance() != before.stance() && after.custom_evidence_guideline() {
             eprintln!(

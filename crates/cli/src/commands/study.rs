@@ -1,5 +1,4 @@
 use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::annotators::Role;
 use factdesk_api::dashboard::Statistic;
 use factdesk_api::study::{StudyAgreement, StudyRequest};
 use factdesk_api::tasks::TaskKind;
@@ -29,9 +28,8 @@ pub struct Args {
     /// Seed of the sample.
     #[arg(long)]
     seed: Option<u64>,
-    /// The lead drawing the study (needed when the project has more than one lead).
-    #[arg(long = "as", value_name = "LEAD")]
-    lead: Option<String>,
+    #[command(flatten)]
+    by: super::Acting,
     /// Bootstrap replicates for the intervals (0: none).
     #[arg(long, default_value_t = 1000)]
     bootstrap: usize,
@@ -42,26 +40,11 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
+    let lead = a.by.resolve(&project)?;
     let kind: Option<TaskKind> = a.kind.as_deref().map(str::parse).transpose()?;
     if let Some(sample) = a.sample {
         let Some(kind) = kind else {
             anyhow::bail!("--sample needs --kind (evidence, verify or label)");
-        };
-        let lead = match a.lead {
-            Some(lead) => lead,
-            None => {
-                let leads: Vec<String> = project
-                    .people()?
-                    .into_iter()
-                    .filter(|p| p.role == Role::Lead)
-                    .map(|p| p.name)
-                    .collect();
-                match leads.as_slice() {
-                    [only] => only.clone(),
-                    [] => anyhow::bail!("the project has no lead: add one with `factdesk annotators P add NAME --role lead`"),
-                    _ => anyhow::bail!("the project has several leads: say who draws the study with --as LEAD"),
-                }
-            }
         };
         let study = project.create_study(
             &lead,
@@ -89,7 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         bootstrap_reps: a.bootstrap,
         ..AgreementRequest::default()
     };
-    let studies = project.study_agreements(kind, &req)?;
+    let studies = project.study_agreements(&lead, kind, &req)?;
     if a.json {
         return super::print_json(&studies);
     }

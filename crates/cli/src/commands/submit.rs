@@ -19,6 +19,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open_work(&a.project)?;
+    let actor = project.actor(&a.annotator)?;
     let stdin = std::io::stdin();
     let mut out = std::io::stdout().lock();
     let mut failed = 0u64;
@@ -36,7 +37,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     format!("invalid answer: {e}"),
                 )
             })
-            .and_then(|answer| project.submit(&a.annotator, &answer));
+            .and_then(|answer| project.submit(&actor, &answer));
         let reply = match result {
             Ok(ack) => serde_json::to_string(&ack)?,
             Err(e) => {

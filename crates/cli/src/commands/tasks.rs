@@ -11,6 +11,8 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// evidence, refute, verify or label.
     #[arg(long)]
     kind: String,
@@ -28,7 +30,9 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let kind: TaskKind = a.kind.parse()?;
-    let report = super::open(&a.project)?.create_tasks_with(kind, a.overlap, a.include_children)?;
+    let mut project = super::open(&a.project)?;
+    let by = a.by.resolve(&project)?;
+    let report = project.create_tasks_with(&by, kind, a.overlap, a.include_children)?;
     if a.json {
         return super::print_json(&report);
     }

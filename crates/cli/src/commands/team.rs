@@ -15,6 +15,8 @@ use std::path::PathBuf;
 pub struct PackArgs {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// The annotator the pack is for.
     #[arg(long = "for", value_name = "NAME")]
     annotator: String,
@@ -52,6 +54,8 @@ pub struct PackArgs {
 pub struct MergeArgs {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// The returned pack files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -65,6 +69,8 @@ pub struct MergeArgs {
 pub struct PacksArgs {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Print one JSON array.
     #[arg(long)]
     json: bool,
@@ -85,7 +91,8 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
         kind: a.kind.as_deref().map(kind).transpose()?,
         expires_days: a.expires,
     };
-    let issued = p.issue_pack(&req, &a.out)?;
+    let by = a.by.resolve(&p)?;
+    let issued = p.issue_pack(&by, &req, &a.out)?;
     if a.json {
         return super::print_json(&issued);
     }
@@ -102,10 +109,11 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
 
 pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     let mut p = super::open(&a.project)?;
+    let by = a.by.resolve(&p)?;
     let mut refused = 0;
     let mut refused_answers = 0;
     for file in &a.files {
-        let merged = p.merge_pack(file);
+        let merged = p.merge_pack(&by, file);
         if let Ok(r) = &merged {
             refused_answers += r.refused.len();
         }
@@ -158,7 +166,8 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
 }
 
 pub fn packs(a: PacksArgs) -> anyhow::Result<()> {
-    let list = super::open(&a.project)?.packs()?;
+    let project = super::open(&a.project)?;
+    let list = project.packs(&a.by.resolve(&project)?)?;
     if a.json {
         return super::print_json(&list);
     }

@@ -2,6 +2,7 @@
 
 mod agreement;
 mod bad_input;
+mod gate;
 mod gold;
 mod gold_schema;
 mod gold_tasks;

@@ -99,6 +99,29 @@ fn parse_number(label: &str) -> Option<f64> {
     label.parse::<f64>().ok().filter(|x| x.is_finite())
 }
 
+impl RatingTable {
+    /// `categories` gives the category order (and the number of possible categories);
+    /// `candidates` the candidate ids every item offers when labels are sets (else each
+    /// item's candidates are those anyone selected on it). Missing labels are not ratings.
+    pub fn new(
+        ratings: &[Rating],
+        categories: Option<&[String]>,
+        candidates: Option<&[String]>,
+    ) -> Result<RatingTable, TableError> {
+        build(ratings, categories, Candidates::from_list(candidates))
+    }
+
+    /// As [`RatingTable::new`], with each item's own candidate list for set labels; items
+    /// not in the map offer the candidates anyone selected on them.
+    pub fn with_item_candidates(
+        ratings: &[Rating],
+        categories: Option<&[String]>,
+        item_candidates: &BTreeMap<String, Vec<String>>,
+    ) -> Result<RatingTable, TableError> {
+        build(ratings, categories, Candidates::PerItem(item_candidates))
+    }
+}
+
 pub(crate) fn build(
     ratings: &[Rating],
     categories: Option<&[String]>,

@@ -1,9 +1,7 @@
 //! The prepared rating table every metric reads: units with their ratings as
-//! (annotator index, value index), built once from the raw ratings.
+//! (annotator index, value index). The types only: `build` makes one from the raw
+//! ratings, so this module depends on nothing of its neighbours.
 
-use super::build::{build, Candidates};
-use super::Rating;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// Why ratings cannot form a table.
@@ -123,27 +121,6 @@ pub struct RatingTable {
 }
 
 impl RatingTable {
-    /// `categories` gives the category order (and the number of possible categories);
-    /// `candidates` the candidate ids every item offers when labels are sets (else each
-    /// item's candidates are those anyone selected on it). Missing labels are not ratings.
-    pub fn new(
-        ratings: &[Rating],
-        categories: Option<&[String]>,
-        candidates: Option<&[String]>,
-    ) -> Result<RatingTable, TableError> {
-        build(ratings, categories, Candidates::from_list(candidates))
-    }
-
-    /// As [`RatingTable::new`], with each item's own candidate list for set labels; items
-    /// not in the map offer the candidates anyone selected on them.
-    pub fn with_item_candidates(
-        ratings: &[Rating],
-        categories: Option<&[String]>,
-        item_candidates: &BTreeMap<String, Vec<String>>,
-    ) -> Result<RatingTable, TableError> {
-        build(ratings, categories, Candidates::PerItem(item_candidates))
-    }
-
     /// Items (units), including those with no rating.
     pub fn items(&self) -> &[String] {
         &self.items
