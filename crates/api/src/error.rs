@@ -22,6 +22,8 @@ pub enum ErrorCode {
     Forbidden,
     /// A refutation failed one of the live checks.
     CheckFailed,
+    /// The person stopped the work before it finished; nothing was changed.
+    Cancelled,
     Io,
     Database,
 }

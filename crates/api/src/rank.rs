@@ -3,9 +3,10 @@
 use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
-use factdesk_store::{tx, NewCandidate, SearchIndex};
+use factdesk_store::{claim_words, tx, Bm25Corpus, NewCandidate, SearchIndex, SentenceTerms};
 use rusqlite::Connection;
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
@@ -34,31 +35,65 @@ impl Rankings {
 /// Documents with more sentences than this are ranked on two threads.
 const PARALLEL_FROM: usize = 1000;
 
-/// The sentences of a claim's documents, loaded and prepared once and reused for every
-/// claim on the same documents (claims often share them).
+/// One document's sentences, prepared for every ranker once and shared by all the claims
+/// that name the document.
+#[derive(Debug)]
+pub struct PreparedDocument {
+    /// (sentence id, text), in document order.
+    pub sentences: Vec<(i64, String)>,
+    prepared: OnceLock<(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)>,
+}
+
+impl PreparedDocument {
+    fn new(sentences: Vec<(i64, String)>) -> PreparedDocument {
+        PreparedDocument {
+            sentences,
+            prepared: OnceLock::new(),
+        }
+    }
+
+    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them.
+    fn prepared(&self) -> &(Vec<ranking::SentenceWords>, Vec<SentenceTerms>) {
+        self.prepared.get_or_init(|| {
+            let candidates: Vec<Candidate<'_>> = self
+                .sentences
+                .iter()
+                .map(|(id, text)| Candidate {
+                    sentence_id: *id,
+                    text,
+                })
+                .collect();
+            let terms = self
+                .sentences
+                .iter()
+                .map(|(_, t)| SentenceTerms::new(t))
+                .collect();
+            (ranking::sentence_words(&candidates), terms)
+        })
+    }
+}
+
+/// The sentences of a claim's documents, in document order.
 #[derive(Debug, Clone)]
 pub struct DocumentSet {
     pub document_ids: Vec<i64>,
-    /// (sentence id, text), in document order.
-    pub sentences: Vec<(i64, String)>,
-    words: Vec<ranking::SentenceWords>,
+    documents: Vec<Arc<PreparedDocument>>,
 }
 
 impl DocumentSet {
     pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
-        let sentences = tx::document_sentences(conn, &document_ids)?;
-        let candidates: Vec<Candidate<'_>> = sentences
+        let documents = document_ids
             .iter()
-            .map(|(id, text)| Candidate {
-                sentence_id: *id,
-                text,
+            .map(|&d| {
+                Ok(Arc::new(PreparedDocument::new(tx::document_sentences(
+                    conn,
+                    &[d],
+                )?)))
             })
-            .collect();
-        let words = ranking::sentence_words(&candidates);
+            .collect::<Result<_>>()?;
         Ok(DocumentSet {
             document_ids,
-            sentences,
-            words,
+            documents,
         })
     }
 
@@ -74,28 +109,40 @@ impl DocumentSet {
             _ => DocumentSet::load(conn, ids),
         }
     }
+
+    /// (sentence id, text) of every sentence, in document order.
+    pub fn sentences(&self) -> impl Iterator<Item = &(i64, String)> {
+        self.documents.iter().flat_map(|d| &d.sentences)
+    }
 }
 
-/// Ranks the sentences of `docs` against `claim` with every ranker.
-pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
-    let (document_ids, sentences) = (&docs.document_ids, &docs.sentences);
-    let all: Vec<Candidate<'_>> = sentences
-        .iter()
+/// Ranks the sentences of `docs` against `claim` with every ranker. BM25 uses the
+/// corpus statistics of the project's search index (see `factdesk_store::Bm25Corpus`).
+pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
+    let all: Vec<Candidate<'_>> = docs
+        .sentences()
         .map(|(id, text)| Candidate {
             sentence_id: *id,
             text,
         })
         .collect();
-    let bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
-        let bm25 = index
-            .bm25(claim, document_ids, sentences.len())?
-            .into_iter()
-            .map(|(sentence_id, score)| Scored {
-                sentence_id,
-                score: f64::from(score),
+    let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
+        docs.documents.iter().map(|d| d.prepared()).collect();
+    let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
+        let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
+        let scores = bm25.scores(&claim_words(claim), &terms)?;
+        let bm25 = all
+            .iter()
+            .zip(scores)
+            .filter_map(|(c, s)| {
+                s.map(|s| Scored {
+                    sentence_id: c.sentence_id,
+                    score: f64::from(s),
+                })
             })
             .collect();
-        Ok((bm25, ranking::jaccard_prepared(claim, &docs.words)))
+        let words = prepared.iter().flat_map(|p| &p.0);
+        Ok((bm25, ranking::jaccard_prepared(claim, words)))
     };
     let kept_and_levenshtein = || {
         let kept = ranking::drop_self_containing(claim, &all);
@@ -103,7 +150,7 @@ pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> R
         (kept, levenshtein)
     };
     // The rankers are independent, so a large document is ranked on two threads.
-    let (bm25_jaccard, (kept, levenshtein)) = if sentences.len() >= PARALLEL_FROM {
+    let (bm25_jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
         std::thread::scope(|s| {
             let other = s.spawn(bm25_and_jaccard);
             let mine = kept_and_levenshtein();
@@ -169,7 +216,13 @@ fn scores_by_sentence(r: &Rankings) -> HashMap<i64, serde_json::Map<String, serd
 /// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
 type Computed = Vec<(i64, Vec<(Scored, String)>)>;
 
-/// Ranks `claims` (id, text) against their documents as `conn` sees them.
+/// Claims ranked between two progress reports (and checks for cancelling).
+const BATCH: usize = 2048;
+
+/// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
+///
+/// Each document is read and prepared once, however many claims name it, and kept only
+/// while claims still to be ranked name it.
 pub(crate) fn compute_candidates(
     conn: &Connection,
     index: &SearchIndex,
@@ -179,12 +232,74 @@ pub(crate) fn compute_candidates(
     progress: &mut dyn Progress,
 ) -> Result<Computed> {
     progress.phase("ranking", claims.len() as u64);
+    let corpus = index.bm25_corpus()?;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut corpora = vec![corpus; threads];
+    let links = documents_of(conn, claims)?;
+    let mut uses: HashMap<i64, u32> = HashMap::new();
+    for &d in links.iter().flatten() {
+        *uses.entry(d).or_default() += 1;
+    }
+    let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
     let mut computed = Vec::with_capacity(claims.len());
-    let mut docs: Option<DocumentSet> = None;
-    for (i, (claim_id, text)) in claims.iter().enumerate() {
-        let set = DocumentSet::for_claim(conn, *claim_id, docs.take())?;
-        let rankings = rank_sentences(index, text, &set)?;
-        docs = Some(set);
+    for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
+        progress.check_cancelled()?;
+        let mut sets = Vec::with_capacity(batch.len());
+        for ids in batch_links {
+            let mut documents = Vec::with_capacity(ids.len());
+            for &d in ids {
+                let doc = match kept.get(&d) {
+                    Some(doc) => doc.clone(),
+                    None => Arc::new(PreparedDocument::new(tx::document_sentences(conn, &[d])?)),
+                };
+                let left = uses.get_mut(&d).map_or(0, |n| {
+                    *n -= 1;
+                    *n
+                });
+                if left > 0 {
+                    kept.insert(d, doc.clone());
+                } else {
+                    kept.remove(&d);
+                }
+                documents.push(doc);
+            }
+            sets.push(DocumentSet {
+                document_ids: ids.clone(),
+                documents,
+            });
+        }
+        let items: Vec<((i64, String), DocumentSet)> = batch.iter().cloned().zip(sets).collect();
+        computed.extend(rank_in_parallel(&items, &mut corpora, ranker, k)?);
+        progress.set(computed.len() as u64);
+    }
+    Ok(computed)
+}
+
+/// The document ids of each claim, in the claims' order (both lists are sorted by id).
+fn documents_of(conn: &Connection, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
+    let mut links = tx::claim_document_links(conn)?.into_iter().peekable();
+    let mut out = Vec::with_capacity(claims.len());
+    for (claim_id, _) in claims {
+        while links.next_if(|(c, _)| c < claim_id).is_some() {}
+        let mut ids = Vec::new();
+        while let Some((_, d)) = links.next_if(|(c, _)| c == claim_id) {
+            ids.push(d);
+        }
+        out.push(ids);
+    }
+    Ok(out)
+}
+
+/// Ranks the items on one thread per corpus handle, keeping their order.
+fn rank_in_parallel(
+    items: &[((i64, String), DocumentSet)],
+    corpora: &mut [Bm25Corpus],
+    ranker: Ranker,
+    k: usize,
+) -> Result<Computed> {
+    let rank_one = |corpus: &mut Bm25Corpus,
+                    ((claim_id, text), set): &((i64, String), DocumentSet)| {
+        let rankings = rank_sentences(corpus, text, set)?;
         let scores = scores_by_sentence(&rankings);
         let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
             .into_iter()
@@ -193,12 +308,30 @@ pub(crate) fn compute_candidates(
                 (s, serde_json::Value::Object(all).to_string())
             })
             .collect();
-        computed.push((*claim_id, top));
-        if i % 256 == 0 {
-            progress.set(i as u64);
+        Ok((*claim_id, top))
+    };
+    let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .zip(corpora.iter_mut())
+            .map(|(part, corpus)| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|item| rank_one(corpus, item))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for part in parts {
+            match part.join() {
+                Ok(results) => out.extend(results?),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
-    }
-    Ok(computed)
+        Ok(out)
+    })
 }
 
 /// Replaces the candidates of the computed claims, in the caller's transaction.

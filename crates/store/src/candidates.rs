@@ -51,6 +51,15 @@ pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every (claim id, document id) link, sorted by claim, then document.
+pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT claim_id, document_id FROM claim_documents ORDER BY claim_id, document_id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// (sentence id, text) of every sentence of the given documents, in document order.
 pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
     if document_ids.is_empty() {

@@ -69,11 +69,11 @@ struct Stamp {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Fields {
+pub(crate) struct Fields {
     kind: Field,
     id: Field,
     document_id: Field,
-    text: Field,
+    pub(crate) text: Field,
 }
 
 /// The factdesk tokenizer as tantivy sees it: core's tokens, normalised.
@@ -156,8 +156,8 @@ fn schema() -> (Schema, Fields) {
 /// An open, current index of a project.
 pub struct SearchIndex {
     index: Index,
-    reader: IndexReader,
-    fields: Fields,
+    pub(crate) reader: IndexReader,
+    pub(crate) fields: Fields,
 }
 
 impl std::fmt::Debug for SearchIndex {

@@ -8,6 +8,7 @@
 pub mod annotations;
 pub mod annotators;
 pub mod assignments;
+mod bm25;
 mod candidates;
 mod claims;
 mod counts;
@@ -26,6 +27,7 @@ pub mod studies;
 pub mod tasks;
 pub mod tricks;
 
+pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate};
 pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
@@ -254,7 +256,8 @@ fn identify(conn: &Connection, path: &Path) -> Result<i64> {
 pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
-        claim_document_ids, claims_to_rank, document_sentences, replace as replace_candidates,
+        claim_document_ids, claim_document_links, claims_to_rank, document_sentences,
+        replace as replace_candidates,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
