@@ -3,7 +3,9 @@
 use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
-use factdesk_store::{claim_words, tx, Bm25Corpus, NewCandidate, SearchIndex, SentenceTerms};
+use factdesk_store::{
+    claim_words, tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex, SentenceTerms,
+};
 use rusqlite::Connection;
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -200,21 +202,24 @@ pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) ->
 pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
 pub const FUSED_K: f64 = 5.0;
 
-/// The score each ranker gave each sentence, for storing beside the candidate.
-fn scores_by_sentence(r: &Rankings) -> HashMap<i64, serde_json::Map<String, serde_json::Value>> {
-    let mut out: HashMap<i64, serde_json::Map<String, serde_json::Value>> = HashMap::new();
-    for ranker in Ranker::ALL {
-        for s in r.get(ranker) {
-            out.entry(s.sentence_id)
-                .or_default()
-                .insert(ranker.as_str().to_string(), serde_json::json!(s.score));
-        }
+/// The score each ranker gave one sentence, for storing beside the candidate.
+fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
+    let find = |ranking: &[Scored]| {
+        ranking
+            .iter()
+            .find(|s| s.sentence_id == sentence_id)
+            .map(|s| s.score)
+    };
+    RankerScores {
+        bm25: find(&r.bm25),
+        levenshtein: find(&r.levenshtein),
+        jaccard: find(&r.jaccard),
+        fused: find(&r.fused),
     }
-    out
 }
 
 /// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
-type Computed = Vec<(i64, Vec<(Scored, String)>)>;
+type Computed = Vec<(i64, Vec<(Scored, RankerScores)>)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
@@ -300,13 +305,9 @@ fn rank_in_parallel(
     let rank_one = |corpus: &mut Bm25Corpus,
                     ((claim_id, text), set): &((i64, String), DocumentSet)| {
         let rankings = rank_sentences(corpus, text, set)?;
-        let scores = scores_by_sentence(&rankings);
-        let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
+        let top: Vec<(Scored, RankerScores)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
             .into_iter()
-            .map(|s| {
-                let all = scores.get(&s.sentence_id).cloned().unwrap_or_default();
-                (s, serde_json::Value::Object(all).to_string())
-            })
+            .map(|s| (s, scores_of(&rankings, s.sentence_id)))
             .collect();
         Ok((*claim_id, top))
     };
@@ -354,7 +355,7 @@ pub(crate) fn store_candidates(
                 sentence_id: s.sentence_id,
                 ranker: ranker.as_str(),
                 score: s.score,
-                scores: scores.clone(),
+                scores: *scores,
             })
             .collect();
         tx::replace_candidates(conn, *claim_id, &rows)?;

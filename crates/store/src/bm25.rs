@@ -40,41 +40,52 @@ impl std::fmt::Debug for Bm25Corpus {
     }
 }
 
-/// A sentence prepared for BM25: its length as the index stores it and its words with
-/// their counts, sorted by word.
+/// A sentence prepared for BM25: its length as the index stores it and its words, as
+/// 64-bit hashes, with their counts, sorted by hash. Hashes rather than words keep
+/// preparing hundreds of thousands of sentences free of an allocation per word; two of a
+/// claim's words sharing a hash is too unlikely to matter for a ranking.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentenceTerms {
     fieldnorm_id: u8,
-    counts: Vec<(Box<str>, u32)>,
+    counts: Vec<(u64, u32)>,
+}
+
+/// FNV-1a of a word in its indexed form; fixed, so results never vary between runs.
+fn word_hash(word: &str) -> u64 {
+    word.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
 }
 
 impl SentenceTerms {
     /// Tokenised as the index tokenises (`text::tokens`, then `text::normalize_token`).
     pub fn new(sentence: &str) -> SentenceTerms {
         let tokens = text::tokens(sentence);
-        let mut words: Vec<std::borrow::Cow<'_, str>> = tokens
+        let mut words: Vec<u64> = tokens
             .iter()
-            .map(|t| {
-                if t.text
+            .filter_map(|t| {
+                let plain = t
+                    .text
                     .bytes()
-                    .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'')
-                {
-                    std::borrow::Cow::Borrowed(t.text)
+                    .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'');
+                let (hash, len) = if plain {
+                    (word_hash(t.text), t.text.len())
                 } else {
-                    std::borrow::Cow::Owned(text::normalize_token(t.text))
-                }
+                    let w = text::normalize_token(t.text);
+                    (word_hash(&w), w.len())
+                };
+                // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not
+                // count them in the length.
+                (len <= u16::MAX as usize - 5).then_some(hash)
             })
             .collect();
-        // The index drops tokens longer than this (tantivy's MAX_TOKEN_LEN) and does not
-        // count them in the length.
-        words.retain(|w| w.len() <= u16::MAX as usize - 5);
         let length = u32::try_from(words.len()).unwrap_or(u32::MAX);
         words.sort_unstable();
-        let mut counts: Vec<(Box<str>, u32)> = Vec::with_capacity(words.len());
+        let mut counts: Vec<(u64, u32)> = Vec::with_capacity(words.len());
         for w in words {
             match counts.last_mut() {
-                Some((last, n)) if **last == *w => *n += 1,
-                _ => counts.push((w.into_owned().into_boxed_str(), 1)),
+                Some((last, n)) if *last == w => *n += 1,
+                _ => counts.push((w, 1)),
             }
         }
         SentenceTerms {
@@ -83,9 +94,9 @@ impl SentenceTerms {
         }
     }
 
-    fn count(&self, word: &str) -> u32 {
+    fn count(&self, hash: u64) -> u32 {
         self.counts
-            .binary_search_by(|(w, _)| (**w).cmp(word))
+            .binary_search_by(|(h, _)| h.cmp(&hash))
             .map_or(0, |i| self.counts[i].1)
     }
 }
@@ -118,7 +129,8 @@ impl SearchIndex {
 }
 
 impl Bm25Corpus {
-    fn weight(&mut self, word: &str) -> Result<Option<&Bm25Weight>> {
+    /// Looks the word's document frequency up once and keeps its weight.
+    fn weight(&mut self, word: &str) -> Result<()> {
         if !self.weights.contains_key(word) {
             let term = Term::from_field_text(self.field, word);
             let doc_freq = self.searcher.doc_freq(&term)?;
@@ -131,7 +143,7 @@ impl Bm25Corpus {
             });
             self.weights.insert(word.to_string(), weight);
         }
-        Ok(self.weights.get(word).and_then(Option::as_ref))
+        Ok(())
     }
 
     /// BM25 of each sentence against the claim's words (from [`claim_words`]), in the
@@ -142,18 +154,22 @@ impl Bm25Corpus {
         words: &[String],
         sentences: &[&SentenceTerms],
     ) -> Result<Vec<Option<f32>>> {
-        let mut weights = Vec::with_capacity(words.len());
         for w in words {
-            if let Some(weight) = self.weight(w)? {
-                weights.push((w.as_str(), weight.clone()));
-            }
+            self.weight(w)?;
         }
+        let weights: Vec<(u64, &Bm25Weight)> = words
+            .iter()
+            .filter_map(|w| {
+                let weight = self.weights.get(w.as_str())?.as_ref()?;
+                Some((word_hash(w), weight))
+            })
+            .collect();
         Ok(sentences
             .iter()
             .map(|s| {
                 let mut score: Option<f32> = None;
                 for (w, weight) in &weights {
-                    let tf = s.count(w);
+                    let tf = s.count(*w);
                     if tf > 0 {
                         *score.get_or_insert(0.0) += weight.score(s.fieldnorm_id, tf);
                     }

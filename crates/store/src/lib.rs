@@ -28,7 +28,7 @@ pub mod tasks;
 pub mod tricks;
 
 pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
-pub use candidates::{CandidateRow, NewCandidate};
+pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};

@@ -18,7 +18,8 @@ use std::collections::HashMap;
 pub(super) struct Batch<'a> {
     pub source: &'a str,
     pub preset: Preset,
-    pub documents: &'a [DocumentInput],
+    /// Dropped once written: ranking reads the sentences back from the project.
+    pub documents: Vec<DocumentInput>,
     pub claims: &'a [ClaimInput],
     pub now: i64,
     pub skip_invalid: bool,
@@ -35,7 +36,7 @@ struct Ids {
 
 pub(super) fn write(
     project: &mut Project,
-    batch: &Batch<'_>,
+    mut batch: Batch<'_>,
     rejects: &mut Rejects,
     report: &mut ImportReport,
     progress: &mut dyn Progress,
@@ -63,8 +64,11 @@ pub(super) fn write(
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
+            progress.check_cancelled()?;
         }
     }
+    progress.set(batch.documents.len() as u64);
+    drop(std::mem::take(&mut batch.documents));
 
     progress.phase("claims", batch.claims.len() as u64);
     // Parents first, so that a refutation can point at the claim it refutes.
@@ -79,8 +83,10 @@ pub(super) fn write(
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
+            progress.check_cancelled()?;
         }
     }
+    progress.set(batch.claims.len() as u64);
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     report.evidence_stance = choose_stance(&tx, batch.preset)?;
     // New claims get their candidates in the same transaction, so no claim is ever stored

@@ -50,7 +50,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         skip_invalid: a.skip_invalid,
     };
     let mut project = super::open(&a.project)?;
-    let report = import(&mut project, &req, &mut Bar::new())?;
+    let report = import(&mut project, &req, &mut Bar::cancellable())?;
     if a.json {
         return super::print_json(&report);
     }

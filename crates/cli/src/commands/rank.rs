@@ -24,7 +24,7 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
-    let report = project.rank(ranker, a.k, false, &mut Bar::new())?;
+    let report = project.rank(ranker, a.k, false, &mut Bar::cancellable())?;
     if a.json {
         return super::print_json(&report);
     }
