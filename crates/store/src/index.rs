@@ -27,7 +27,7 @@ const TOKENIZER: &str = "factdesk";
 const LAYOUT: u32 = 4;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
-const WRITER_MEMORY: usize = 2 * 64 * 1024 * 1024;
+const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
