@@ -57,18 +57,21 @@ pub(super) fn write(
         index,
     };
 
-    progress.phase("documents", batch.documents.len() as u64);
-    for (i, doc) in batch.documents.iter().enumerate() {
-        if let Err(error) = put_document(&tx, doc, import_id, &mut ids, report) {
-            rejects.add_error(&doc.file, error, doc.raw.clone(), batch.skip_invalid)?;
+    let documents = std::mem::take(&mut batch.documents);
+    let total = documents.len() as u64;
+    progress.phase("documents", total);
+    // Each document is dropped once written, so their text is not held all the while
+    // the search index grows.
+    for (i, doc) in documents.into_iter().enumerate() {
+        if let Err(error) = put_document(&tx, &doc, import_id, &mut ids, report) {
+            rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?;
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
             progress.check_cancelled()?;
         }
     }
-    progress.set(batch.documents.len() as u64);
-    drop(std::mem::take(&mut batch.documents));
+    progress.set(total);
 
     progress.phase("claims", batch.claims.len() as u64);
     // Parents first, so that a refutation can point at the claim it refutes.
