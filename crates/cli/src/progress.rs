@@ -16,6 +16,9 @@ pub struct Bar {
 /// Test hook, not for users: the process aborts, as if killed, when the phase named by
 /// this variable starts (the CLI tests kill an import between storing and ranking).
 const ABORT_AT: &str = "FACTDESK_TEST_ABORT_AT_PHASE";
+/// Test hook, not for users: the process sends itself Ctrl-C (SIGINT) when the phase named
+/// by this variable starts, so the tests can cancel at a known point.
+const INTERRUPT_AT: &str = "FACTDESK_TEST_INTERRUPT_AT_PHASE";
 
 impl Bar {
     pub fn new() -> Bar {
@@ -52,6 +55,11 @@ impl Progress for Bar {
     fn phase(&mut self, name: &str, total: u64) {
         if self.abort_at.as_deref() == Some(name) {
             std::process::abort();
+        }
+        if std::env::var(INTERRUPT_AT).is_ok_and(|at| at == name) {
+            if let Err(e) = signal_hook::low_level::raise(signal_hook::consts::SIGINT) {
+                tracing::warn!("cannot interrupt: {e}");
+            }
         }
         let style = if total > 0 {
             ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({per_sec}, {eta})")
