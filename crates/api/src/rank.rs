@@ -247,37 +247,76 @@ pub(crate) fn compute_candidates(
     }
     let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
     let mut computed = Vec::with_capacity(claims.len());
-    for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
-        progress.check_cancelled()?;
-        let mut sets = Vec::with_capacity(batch.len());
-        for ids in batch_links {
-            let mut documents = Vec::with_capacity(ids.len());
-            for &d in ids {
-                let doc = match kept.get(&d) {
-                    Some(doc) => doc.clone(),
-                    None => Arc::new(PreparedDocument::new(tx::document_sentences(conn, &[d])?)),
-                };
-                let left = uses.get_mut(&d).map_or(0, |n| {
-                    *n -= 1;
-                    *n
-                });
-                if left > 0 {
-                    kept.insert(d, doc.clone());
-                } else {
-                    kept.remove(&d);
-                }
-                documents.push(doc);
+    // This thread reads the next batch's documents while the others rank the current one.
+    type Running<'s> = std::thread::ScopedJoinHandle<'s, (Result<Computed>, Vec<Bm25Corpus>)>;
+    std::thread::scope(|s| -> Result<()> {
+        let mut running: Option<Running<'_>> = None;
+        let mut finish = |running: Running<'_>,
+                          corpora: &mut Vec<Bm25Corpus>,
+                          progress: &mut dyn Progress|
+         -> Result<()> {
+            let (result, back) = running
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            *corpora = back;
+            computed.extend(result?);
+            progress.set(computed.len() as u64);
+            Ok(())
+        };
+        for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
+            progress.check_cancelled()?;
+            let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
+            if let Some(r) = running.take() {
+                finish(r, &mut corpora, progress)?;
             }
-            sets.push(DocumentSet {
-                document_ids: ids.clone(),
-                documents,
-            });
+            let mut mine = std::mem::take(&mut corpora);
+            running = Some(s.spawn(move || {
+                let result = rank_in_parallel(&items, &mut mine, ranker, k);
+                (result, mine)
+            }));
         }
-        let items: Vec<((i64, String), DocumentSet)> = batch.iter().cloned().zip(sets).collect();
-        computed.extend(rank_in_parallel(&items, &mut corpora, ranker, k)?);
-        progress.set(computed.len() as u64);
-    }
+        if let Some(r) = running.take() {
+            finish(r, &mut corpora, progress)?;
+        }
+        Ok(())
+    })?;
     Ok(computed)
+}
+
+/// A batch of claims with their documents: read from `conn` unless `kept`, and kept while
+/// claims still to come (`uses`) name them.
+fn load_batch(
+    conn: &Connection,
+    batch: &[(i64, String)],
+    batch_links: &[Vec<i64>],
+    uses: &mut HashMap<i64, u32>,
+    kept: &mut HashMap<i64, Arc<PreparedDocument>>,
+) -> Result<Vec<((i64, String), DocumentSet)>> {
+    let mut sets = Vec::with_capacity(batch.len());
+    for ids in batch_links {
+        let mut documents = Vec::with_capacity(ids.len());
+        for &d in ids {
+            let doc = match kept.get(&d) {
+                Some(doc) => doc.clone(),
+                None => Arc::new(PreparedDocument::new(tx::document_sentences(conn, &[d])?)),
+            };
+            let left = uses.get_mut(&d).map_or(0, |n| {
+                *n -= 1;
+                *n
+            });
+            if left > 0 {
+                kept.insert(d, doc.clone());
+            } else {
+                kept.remove(&d);
+            }
+            documents.push(doc);
+        }
+        sets.push(DocumentSet {
+            document_ids: ids.clone(),
+            documents,
+        });
+    }
+    Ok(batch.iter().cloned().zip(sets).collect())
 }
 
 /// The document ids of each claim, in the claims' order (both lists are sorted by id).

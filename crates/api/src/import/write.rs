@@ -105,6 +105,7 @@ pub(super) fn write(
         progress,
     )?;
     report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    progress.check_cancelled()?;
     progress.phase("committing", 0);
     tx.commit()?;
     Ok(())
