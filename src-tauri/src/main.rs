@@ -49,6 +49,7 @@ fn main() {
             commands::work::search,
             commands::work::paces,
             commands::import::start_import,
+            commands::import::cancel_import,
             commands::dashboard::watch_dashboard,
             commands::dashboard::stop_dashboard,
             commands::dashboard::create_study,

@@ -4,7 +4,8 @@ use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 #[derive(Debug)]
 pub struct AppState {
@@ -17,6 +18,8 @@ pub struct AppState {
     pub config_dir: PathBuf,
     /// The project named at start, opened when the UI asks for it.
     pub startup: Option<PathBuf>,
+    /// Set to ask the running import to stop (it then rolls back).
+    pub import_stop: Arc<AtomicBool>,
 }
 
 impl AppState {
@@ -26,6 +29,7 @@ impl AppState {
             user: Mutex::new(None),
             config_dir,
             startup,
+            import_stop: Arc::new(AtomicBool::new(false)),
         }
     }
 

@@ -22,6 +22,8 @@ pub enum ErrorCode {
     Forbidden,
     /// A refutation failed one of the live checks.
     CheckFailed,
+    /// The person stopped the work before it finished; nothing was changed.
+    Cancelled,
     Io,
     Database,
 }
@@ -123,11 +125,5 @@ impl From<factdesk_store::Error> for Error {
 impl From<factdesk_core::task::UnknownTaskKind> for Error {
     fn from(e: factdesk_core::task::UnknownTaskKind) -> Error {
         Error::new(ErrorCode::InvalidInput, e.to_string())
-    }
-}
-
-impl From<rusqlite::Error> for Error {
-    fn from(e: rusqlite::Error) -> Error {
-        Error::from(factdesk_store::Error::from(e))
     }
 }

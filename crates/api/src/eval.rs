@@ -49,7 +49,7 @@ impl Project {
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
         let golds = read_gold(gold_file)?;
-        let index = self.search_index(lead)?;
+        let mut bm25 = self.search_index(lead)?.bm25_corpus()?;
         let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();
         let mut claims = 0u64;
         for gold in &golds {
@@ -63,10 +63,9 @@ impl Project {
                 )
             })?;
             let docs = crate::rank::DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
-            let sentences = &docs.sentences;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
-            let relevant: HashSet<i64> = sentences
-                .iter()
+            let relevant: HashSet<i64> = docs
+                .sentences()
                 .filter(|(_, t)| wanted.contains(t.trim()))
                 .map(|(id, _)| *id)
                 .collect();
@@ -74,7 +73,7 @@ impl Project {
                 continue;
             }
             claims += 1;
-            let rankings = rank_sentences(&index, &claim.text, &docs)?;
+            let rankings = rank_sentences(&mut bm25, &claim.text, &docs)?;
             for ranker in Ranker::ALL {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {

@@ -4,9 +4,12 @@ use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
-use factdesk_store::{tx, NewCandidate, SearchIndex};
-use rusqlite::Connection;
+use factdesk_store::Connection;
+use factdesk_store::{
+    claim_words, tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex, SentenceTerms,
+};
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
@@ -35,31 +38,65 @@ impl Rankings {
 /// Documents with more sentences than this are ranked on two threads.
 const PARALLEL_FROM: usize = 1000;
 
-/// The sentences of a claim's documents, loaded and prepared once and reused for every
-/// claim on the same documents (claims often share them).
+/// One document's sentences, prepared for every ranker once and shared by all the claims
+/// that name the document.
+#[derive(Debug)]
+pub struct PreparedDocument {
+    /// (sentence id, text), in document order.
+    pub sentences: Vec<(i64, String)>,
+    prepared: OnceLock<(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)>,
+}
+
+impl PreparedDocument {
+    fn new(sentences: Vec<(i64, String)>) -> PreparedDocument {
+        PreparedDocument {
+            sentences,
+            prepared: OnceLock::new(),
+        }
+    }
+
+    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them.
+    fn prepared(&self) -> &(Vec<ranking::SentenceWords>, Vec<SentenceTerms>) {
+        self.prepared.get_or_init(|| {
+            let candidates: Vec<Candidate<'_>> = self
+                .sentences
+                .iter()
+                .map(|(id, text)| Candidate {
+                    sentence_id: *id,
+                    text,
+                })
+                .collect();
+            let terms = self
+                .sentences
+                .iter()
+                .map(|(_, t)| SentenceTerms::new(t))
+                .collect();
+            (ranking::sentence_words(&candidates), terms)
+        })
+    }
+}
+
+/// The sentences of a claim's documents, in document order.
 #[derive(Debug, Clone)]
 pub struct DocumentSet {
     pub document_ids: Vec<i64>,
-    /// (sentence id, text), in document order.
-    pub sentences: Vec<(i64, String)>,
-    words: Vec<ranking::SentenceWords>,
+    documents: Vec<Arc<PreparedDocument>>,
 }
 
 impl DocumentSet {
     pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
-        let sentences = tx::document_sentences(conn, &document_ids)?;
-        let candidates: Vec<Candidate<'_>> = sentences
+        let documents = document_ids
             .iter()
-            .map(|(id, text)| Candidate {
-                sentence_id: *id,
-                text,
+            .map(|&d| {
+                Ok(Arc::new(PreparedDocument::new(tx::document_sentences(
+                    conn,
+                    &[d],
+                )?)))
             })
-            .collect();
-        let words = ranking::sentence_words(&candidates);
+            .collect::<Result<_>>()?;
         Ok(DocumentSet {
             document_ids,
-            sentences,
-            words,
+            documents,
         })
     }
 
@@ -75,28 +112,40 @@ impl DocumentSet {
             _ => DocumentSet::load(conn, ids),
         }
     }
+
+    /// (sentence id, text) of every sentence, in document order.
+    pub fn sentences(&self) -> impl Iterator<Item = &(i64, String)> {
+        self.documents.iter().flat_map(|d| &d.sentences)
+    }
 }
 
-/// Ranks the sentences of `docs` against `claim` with every ranker.
-pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
-    let (document_ids, sentences) = (&docs.document_ids, &docs.sentences);
-    let all: Vec<Candidate<'_>> = sentences
-        .iter()
+/// Ranks the sentences of `docs` against `claim` with every ranker. BM25 uses the
+/// corpus statistics of the project's search index (see `factdesk_store::Bm25Corpus`).
+pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
+    let all: Vec<Candidate<'_>> = docs
+        .sentences()
         .map(|(id, text)| Candidate {
             sentence_id: *id,
             text,
         })
         .collect();
-    let bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
-        let bm25 = index
-            .bm25(claim, document_ids, sentences.len())?
-            .into_iter()
-            .map(|(sentence_id, score)| Scored {
-                sentence_id,
-                score: f64::from(score),
+    let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
+        docs.documents.iter().map(|d| d.prepared()).collect();
+    let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
+        let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
+        let scores = bm25.scores(&claim_words(claim), &terms)?;
+        let bm25 = all
+            .iter()
+            .zip(scores)
+            .filter_map(|(c, s)| {
+                s.map(|s| Scored {
+                    sentence_id: c.sentence_id,
+                    score: f64::from(s),
+                })
             })
             .collect();
-        Ok((bm25, ranking::jaccard_prepared(claim, &docs.words)))
+        let words = prepared.iter().flat_map(|p| &p.0);
+        Ok((bm25, ranking::jaccard_prepared(claim, words)))
     };
     let kept_and_levenshtein = || {
         let kept = ranking::drop_self_containing(claim, &all);
@@ -104,7 +153,7 @@ pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> R
         (kept, levenshtein)
     };
     // The rankers are independent, so a large document is ranked on two threads.
-    let (bm25_jaccard, (kept, levenshtein)) = if sentences.len() >= PARALLEL_FROM {
+    let (bm25_jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
         std::thread::scope(|s| {
             let other = s.spawn(bm25_and_jaccard);
             let mine = kept_and_levenshtein();
@@ -154,23 +203,32 @@ pub fn rank_sentences(index: &SearchIndex, claim: &str, docs: &DocumentSet) -> R
 pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
 pub const FUSED_K: f64 = 5.0;
 
-/// The score each ranker gave each sentence, for storing beside the candidate.
-fn scores_by_sentence(r: &Rankings) -> HashMap<i64, serde_json::Map<String, serde_json::Value>> {
-    let mut out: HashMap<i64, serde_json::Map<String, serde_json::Value>> = HashMap::new();
-    for ranker in Ranker::ALL {
-        for s in r.get(ranker) {
-            out.entry(s.sentence_id)
-                .or_default()
-                .insert(ranker.as_str().to_string(), serde_json::json!(s.score));
-        }
+/// The score each ranker gave one sentence, for storing beside the candidate.
+fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
+    let find = |ranking: &[Scored]| {
+        ranking
+            .iter()
+            .find(|s| s.sentence_id == sentence_id)
+            .map(|s| s.score)
+    };
+    RankerScores {
+        bm25: find(&r.bm25),
+        levenshtein: find(&r.levenshtein),
+        jaccard: find(&r.jaccard),
+        fused: find(&r.fused),
     }
-    out
 }
 
 /// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
-type Computed = Vec<(i64, Vec<(Scored, String)>)>;
+type Computed = Vec<(i64, Vec<(Scored, RankerScores)>)>;
 
-/// Ranks `claims` (id, text) against their documents as `conn` sees them.
+/// Claims ranked between two progress reports (and checks for cancelling).
+const BATCH: usize = 2048;
+
+/// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
+///
+/// Each document is read and prepared once, however many claims name it, and kept only
+/// while claims still to be ranked name it.
 pub(crate) fn compute_candidates(
     conn: &Connection,
     index: &SearchIndex,
@@ -180,26 +238,141 @@ pub(crate) fn compute_candidates(
     progress: &mut dyn Progress,
 ) -> Result<Computed> {
     progress.phase("ranking", claims.len() as u64);
+    let corpus = index.bm25_corpus()?;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut corpora = vec![corpus; threads];
+    let links = documents_of(conn, claims)?;
+    let mut uses: HashMap<i64, u32> = HashMap::new();
+    for &d in links.iter().flatten() {
+        *uses.entry(d).or_default() += 1;
+    }
+    let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
     let mut computed = Vec::with_capacity(claims.len());
-    let mut docs: Option<DocumentSet> = None;
-    for (i, (claim_id, text)) in claims.iter().enumerate() {
-        let set = DocumentSet::for_claim(conn, *claim_id, docs.take())?;
-        let rankings = rank_sentences(index, text, &set)?;
-        docs = Some(set);
-        let scores = scores_by_sentence(&rankings);
-        let top: Vec<(Scored, String)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
+    // This thread reads the next batch's documents while the others rank the current one.
+    type Running<'s> = std::thread::ScopedJoinHandle<'s, (Result<Computed>, Vec<Bm25Corpus>)>;
+    std::thread::scope(|s| -> Result<()> {
+        let mut running: Option<Running<'_>> = None;
+        let mut finish = |running: Running<'_>,
+                          corpora: &mut Vec<Bm25Corpus>,
+                          progress: &mut dyn Progress|
+         -> Result<()> {
+            let (result, back) = running
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            *corpora = back;
+            computed.extend(result?);
+            progress.set(computed.len() as u64);
+            Ok(())
+        };
+        for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
+            progress.check_cancelled()?;
+            let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
+            if let Some(r) = running.take() {
+                finish(r, &mut corpora, progress)?;
+            }
+            let mut mine = std::mem::take(&mut corpora);
+            running = Some(s.spawn(move || {
+                let result = rank_in_parallel(&items, &mut mine, ranker, k);
+                (result, mine)
+            }));
+        }
+        if let Some(r) = running.take() {
+            finish(r, &mut corpora, progress)?;
+        }
+        Ok(())
+    })?;
+    Ok(computed)
+}
+
+/// A batch of claims with their documents: read from `conn` unless `kept`, and kept while
+/// claims still to come (`uses`) name them.
+fn load_batch(
+    conn: &Connection,
+    batch: &[(i64, String)],
+    batch_links: &[Vec<i64>],
+    uses: &mut HashMap<i64, u32>,
+    kept: &mut HashMap<i64, Arc<PreparedDocument>>,
+) -> Result<Vec<((i64, String), DocumentSet)>> {
+    let mut sets = Vec::with_capacity(batch.len());
+    for ids in batch_links {
+        let mut documents = Vec::with_capacity(ids.len());
+        for &d in ids {
+            let doc = match kept.get(&d) {
+                Some(doc) => doc.clone(),
+                None => Arc::new(PreparedDocument::new(tx::document_sentences(conn, &[d])?)),
+            };
+            let left = uses.get_mut(&d).map_or(0, |n| {
+                *n -= 1;
+                *n
+            });
+            if left > 0 {
+                kept.insert(d, doc.clone());
+            } else {
+                kept.remove(&d);
+            }
+            documents.push(doc);
+        }
+        sets.push(DocumentSet {
+            document_ids: ids.clone(),
+            documents,
+        });
+    }
+    Ok(batch.iter().cloned().zip(sets).collect())
+}
+
+/// The document ids of each claim, in the claims' order (both lists are sorted by id).
+fn documents_of(conn: &Connection, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
+    let mut links = tx::claim_document_links(conn)?.into_iter().peekable();
+    let mut out = Vec::with_capacity(claims.len());
+    for (claim_id, _) in claims {
+        while links.next_if(|(c, _)| c < claim_id).is_some() {}
+        let mut ids = Vec::new();
+        while let Some((_, d)) = links.next_if(|(c, _)| c == claim_id) {
+            ids.push(d);
+        }
+        out.push(ids);
+    }
+    Ok(out)
+}
+
+/// Ranks the items on one thread per corpus handle, keeping their order.
+fn rank_in_parallel(
+    items: &[((i64, String), DocumentSet)],
+    corpora: &mut [Bm25Corpus],
+    ranker: Ranker,
+    k: usize,
+) -> Result<Computed> {
+    let rank_one = |corpus: &mut Bm25Corpus,
+                    ((claim_id, text), set): &((i64, String), DocumentSet)| {
+        let rankings = rank_sentences(corpus, text, set)?;
+        let top: Vec<(Scored, RankerScores)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
             .into_iter()
-            .map(|s| {
-                let all = scores.get(&s.sentence_id).cloned().unwrap_or_default();
-                (s, serde_json::Value::Object(all).to_string())
+            .map(|s| (s, scores_of(&rankings, s.sentence_id)))
+            .collect();
+        Ok((*claim_id, top))
+    };
+    let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
+    std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .zip(corpora.iter_mut())
+            .map(|(part, corpus)| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|item| rank_one(corpus, item))
+                        .collect::<Result<Vec<_>>>()
+                })
             })
             .collect();
-        computed.push((*claim_id, top));
-        if i % 256 == 0 {
-            progress.set(i as u64);
+        let mut out = Vec::with_capacity(items.len());
+        for part in parts {
+            match part.join() {
+                Ok(results) => out.extend(results?),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
         }
-    }
-    Ok(computed)
+        Ok(out)
+    })
 }
 
 /// Replaces the candidates of the computed claims, in the caller's transaction.
@@ -222,7 +395,7 @@ pub(crate) fn store_candidates(
                 sentence_id: s.sentence_id,
                 ranker: ranker.as_str(),
                 score: s.score,
-                scores: scores.clone(),
+                scores: *scores,
             })
             .collect();
         tx::replace_candidates(conn, *claim_id, &rows)?;

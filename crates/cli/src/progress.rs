@@ -2,16 +2,23 @@
 
 use factdesk_api::Progress;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 #[derive(Debug)]
 pub struct Bar {
     bar: ProgressBar,
     abort_at: Option<String>,
+    /// Set by Ctrl-C when the work can be cancelled.
+    stop: Option<Arc<AtomicBool>>,
 }
 
 /// Test hook, not for users: the process aborts, as if killed, when the phase named by
 /// this variable starts (the CLI tests kill an import between storing and ranking).
 const ABORT_AT: &str = "FACTDESK_TEST_ABORT_AT_PHASE";
+/// Test hook, not for users: the process sends itself Ctrl-C (SIGINT) when the phase named
+/// by this variable starts, so the tests can cancel at a known point.
+const INTERRUPT_AT: &str = "FACTDESK_TEST_INTERRUPT_AT_PHASE";
 
 impl Bar {
     pub fn new() -> Bar {
@@ -19,7 +26,22 @@ impl Bar {
         Bar {
             bar,
             abort_at: std::env::var(ABORT_AT).ok(),
+            stop: None,
         }
+    }
+
+    /// A bar for work that rolls back when cancelled: the first Ctrl-C asks it to stop
+    /// (it then leaves the project as it was), a second one ends the process at once.
+    pub fn cancellable() -> Bar {
+        let stop = Arc::new(AtomicBool::new(false));
+        let term = signal_hook::consts::SIGINT;
+        // If the handlers cannot be installed, Ctrl-C keeps its default effect, which is
+        // safe too: the import is one transaction and a killed one changes nothing.
+        let installed = signal_hook::flag::register_conditional_shutdown(term, 130, stop.clone())
+            .and_then(|_| signal_hook::flag::register(term, stop.clone()));
+        let mut bar = Bar::new();
+        bar.stop = installed.is_ok().then_some(stop);
+        bar
     }
 }
 
@@ -33,6 +55,11 @@ impl Progress for Bar {
     fn phase(&mut self, name: &str, total: u64) {
         if self.abort_at.as_deref() == Some(name) {
             std::process::abort();
+        }
+        if std::env::var(INTERRUPT_AT).is_ok_and(|at| at == name) {
+            if let Err(e) = signal_hook::low_level::raise(signal_hook::consts::SIGINT) {
+                tracing::warn!("cannot interrupt: {e}");
+            }
         }
         let style = if total > 0 {
             ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({per_sec}, {eta})")
@@ -49,5 +76,16 @@ impl Progress for Bar {
 
     fn set(&mut self, done: u64) {
         self.bar.set_position(done);
+    }
+
+    fn cancelled(&self) -> bool {
+        let stop = self
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed));
+        if stop {
+            self.bar.set_message("cancelling");
+        }
+        stop
     }
 }

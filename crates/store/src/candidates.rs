@@ -11,8 +11,35 @@ pub struct NewCandidate<'a> {
     pub sentence_id: i64,
     pub ranker: &'a str,
     pub score: f64,
-    /// JSON object: the score each ranker gave the sentence.
-    pub scores: String,
+    /// The score each ranker gave the sentence (`None`: it did not rank it).
+    pub scores: RankerScores,
+}
+
+/// Each ranker's score of one sentence.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RankerScores {
+    pub bm25: Option<f64>,
+    pub levenshtein: Option<f64>,
+    pub jaccard: Option<f64>,
+    pub fused: Option<f64>,
+}
+
+impl RankerScores {
+    /// As a JSON object with the rankers that scored the sentence.
+    fn to_json(self) -> serde_json::Value {
+        let mut map = serde_json::Map::new();
+        for (name, score) in [
+            ("bm25", self.bm25),
+            ("levenshtein", self.levenshtein),
+            ("jaccard", self.jaccard),
+            ("fused", self.fused),
+        ] {
+            if let Some(score) = score {
+                map.insert(name.to_string(), serde_json::json!(score));
+            }
+        }
+        serde_json::Value::Object(map)
+    }
 }
 
 /// A stored candidate with its sentence.
@@ -51,6 +78,15 @@ pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> 
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every (claim id, document id) link, sorted by claim, then document.
+pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT claim_id, document_id FROM claim_documents ORDER BY claim_id, document_id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// (sentence id, text) of every sentence of the given documents, in document order.
 pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
     if document_ids.is_empty() {
@@ -71,7 +107,8 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
     conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
         .execute([claim_id])?;
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, scores) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for c in candidates {
         stmt.execute(params![
@@ -80,7 +117,10 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
             c.sentence_id,
             c.ranker,
             c.score,
-            c.scores
+            c.scores.bm25,
+            c.scores.levenshtein,
+            c.scores.jaccard,
+            c.scores.fused
         ])?;
     }
     Ok(())
@@ -99,12 +139,25 @@ pub fn count(conn: &Connection, claim_id: i64) -> Result<u64> {
 
 pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores
+        "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores,
+                k.bm25, k.levenshtein, k.jaccard, k.fused
          FROM candidates k JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id
          WHERE k.claim_id = ?1 ORDER BY k.rank",
     )?;
     let rows = stmt.query_map([claim_id], |r| {
-        let scores: String = r.get(8)?;
+        let columns = RankerScores {
+            bm25: r.get(9)?,
+            levenshtein: r.get(10)?,
+            jaccard: r.get(11)?,
+            fused: r.get(12)?,
+        };
+        // Rows written before the score columns keep their scores as JSON.
+        let scores = if columns == RankerScores::default() {
+            let json: String = r.get(8)?;
+            serde_json::from_str(&json).unwrap_or(serde_json::Value::Null)
+        } else {
+            columns.to_json()
+        };
         Ok(CandidateRow {
             rank: r.get(0)?,
             sentence_id: r.get(1)?,
@@ -114,7 +167,7 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
             text: r.get(5)?,
             ranker: r.get(6)?,
             score: r.get(7)?,
-            scores: serde_json::from_str(&scores).unwrap_or(serde_json::Value::Null),
+            scores,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

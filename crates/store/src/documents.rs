@@ -31,17 +31,56 @@ pub struct DocumentRow {
     pub text: String,
 }
 
+/// What lies around the sentences of `text` (before each, then after the last), when the
+/// sentences are, in order, exactly the text at their character offsets; `None` otherwise.
+fn gaps<'t>(text: &'t str, sentences: &[NewSentence<'_>]) -> Option<Vec<&'t str>> {
+    // Character offsets become byte offsets in one pass, as they only grow.
+    let mut offsets = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain(std::iter::once(text.len()));
+    let (mut at_char, mut at_byte) = (0usize, offsets.next()?);
+    let mut byte_of = |c: usize| -> Option<usize> {
+        if c < at_char {
+            return None;
+        }
+        while at_char < c {
+            at_byte = offsets.next()?;
+            at_char += 1;
+        }
+        Some(at_byte)
+    };
+    let mut gaps = Vec::with_capacity(sentences.len() + 1);
+    let mut end = 0;
+    for s in sentences {
+        let start = byte_of(s.start_char)?;
+        let stop = byte_of(s.end_char)?;
+        if start < end || text.get(start..stop)? != s.text {
+            return None;
+        }
+        gaps.push(text.get(end..start)?);
+        end = stop;
+    }
+    gaps.push(text.get(end..)?);
+    Some(gaps)
+}
+
 /// Inserts a document and its sentences; returns the row ids of the document and of each
-/// sentence.
+/// sentence. When the sentences make up the text, only what lies between them is stored
+/// beside them: the text is not kept twice.
 pub fn insert(
     conn: &Connection,
     doc: &NewDocument<'_>,
     sentences: &[NewSentence<'_>],
 ) -> Result<(i64, Vec<i64>)> {
+    let gaps = gaps(doc.text, sentences)
+        .map(|g| serde_json::to_string(&g))
+        .transpose()?;
+    let text = if gaps.is_some() { "" } else { doc.text };
     conn.prepare_cached(
-        "INSERT INTO documents (ext_id, url, title, text, hash, import_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO documents (ext_id, url, title, text, hash, import_id, gaps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![doc.ext_id, doc.url, doc.title, doc.text, doc.hash, doc.import_id])?;
+    .execute(params![doc.ext_id, doc.url, doc.title, text, doc.hash, doc.import_id, gaps])?;
     let id = conn.last_insert_rowid();
     let mut stmt = conn.prepare_cached(
         "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -69,18 +108,38 @@ pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, St
 }
 
 pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<DocumentRow>> {
-    Ok(conn
-        .prepare_cached("SELECT id, ext_id, url, title, text FROM documents WHERE id = ?1")?
+    let row = conn
+        .prepare_cached("SELECT id, ext_id, url, title, text, gaps FROM documents WHERE id = ?1")?
         .query_row([id], |r| {
-            Ok(DocumentRow {
-                id: r.get(0)?,
-                ext_id: r.get(1)?,
-                url: r.get(2)?,
-                title: r.get(3)?,
-                text: r.get(4)?,
-            })
+            Ok((
+                DocumentRow {
+                    id: r.get(0)?,
+                    ext_id: r.get(1)?,
+                    url: r.get(2)?,
+                    title: r.get(3)?,
+                    text: r.get(4)?,
+                },
+                r.get::<_, Option<String>>(5)?,
+            ))
         })
-        .optional()?)
+        .optional()?;
+    let Some((mut doc, gaps)) = row else {
+        return Ok(None);
+    };
+    if let Some(gaps) = gaps {
+        let gaps: Vec<String> = serde_json::from_str(&gaps)?;
+        let mut stmt =
+            conn.prepare_cached("SELECT text FROM sentences WHERE document_id = ?1 ORDER BY idx")?;
+        let sentences = stmt.query_map([id], |r| r.get::<_, String>(0))?;
+        let mut gaps = gaps.into_iter();
+        let mut text = gaps.next().unwrap_or_default();
+        for s in sentences {
+            text.push_str(&s?);
+            text.push_str(&gaps.next().unwrap_or_default());
+        }
+        doc.text = text;
+    }
+    Ok(Some(doc))
 }
 
 /// A sentence with where it comes from.
@@ -113,4 +172,57 @@ pub(crate) fn sentence(conn: &Connection, id: i64) -> Result<Option<SentenceRow>
             })
         })
         .optional()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sentence(text: &str, start_char: usize) -> NewSentence<'_> {
+        NewSentence {
+            start_char,
+            end_char: start_char + text.chars().count(),
+            text,
+        }
+    }
+
+    #[test]
+    fn a_document_reads_back_exactly_whether_or_not_its_text_is_kept_whole() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::Store::create(&dir.path().join("p.fdesk"), "p", 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let text = "  Café öffnet.\n\nZweiter Satz!  Tail";
+        let cases: [(&str, Vec<NewSentence<'_>>, bool); 3] = [
+            (
+                "split",
+                vec![sentence("Café öffnet.", 2), sentence("Zweiter Satz!", 16)],
+                true,
+            ),
+            // Offsets that do not match the text: the text is kept whole.
+            ("off", vec![sentence("Café öffnet.", 3)], false),
+            ("none", vec![], true),
+        ];
+        for (ext_id, sentences, compact) in cases {
+            let doc = NewDocument {
+                ext_id,
+                url: None,
+                title: None,
+                text,
+                hash: "h",
+                import_id: None,
+            };
+            let (id, _) = insert(store.conn(), &doc, &sentences).unwrap_or_else(|e| panic!("{e}"));
+            let stored: String = store
+                .conn()
+                .query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(stored.is_empty(), compact, "{ext_id}");
+            let back = get(store.conn(), id)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .unwrap_or_else(|| panic!("{ext_id} missing"));
+            assert_eq!(back.text, text, "{ext_id}");
+        }
+    }
 }

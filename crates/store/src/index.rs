@@ -27,7 +27,7 @@ const TOKENIZER: &str = "factdesk";
 const LAYOUT: u32 = 4;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
-const WRITER_MEMORY: usize = 2 * 64 * 1024 * 1024;
+const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
@@ -69,11 +69,11 @@ struct Stamp {
 }
 
 #[derive(Debug, Clone, Copy)]
-struct Fields {
+pub(crate) struct Fields {
     kind: Field,
     id: Field,
     document_id: Field,
-    text: Field,
+    pub(crate) text: Field,
 }
 
 /// The factdesk tokenizer as tantivy sees it: core's tokens, normalised.
@@ -156,8 +156,8 @@ fn schema() -> (Schema, Fields) {
 /// An open, current index of a project.
 pub struct SearchIndex {
     index: Index,
-    reader: IndexReader,
-    fields: Fields,
+    pub(crate) reader: IndexReader,
+    pub(crate) fields: Fields,
 }
 
 impl std::fmt::Debug for SearchIndex {

@@ -8,6 +8,7 @@
 pub mod annotations;
 pub mod annotators;
 pub mod assignments;
+mod bm25;
 mod candidates;
 mod claims;
 mod counts;
@@ -26,8 +27,10 @@ pub mod studies;
 pub mod tasks;
 pub mod tricks;
 mod typed;
+mod write;
 
-pub use candidates::{CandidateRow, NewCandidate};
+pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
+pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, NewClaim};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
@@ -36,10 +39,10 @@ pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
-/// The connection and transaction every per-table function takes (a transaction derefs
-/// to a connection), named here so that nothing outside this crate depends on the SQLite
-/// driver.
-pub use rusqlite::{Connection, Transaction};
+/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
+/// that nothing outside this crate depends on the SQLite driver.
+pub use rusqlite::Connection;
+pub use write::Tx;
 
 use file::APPLICATION_ID;
 use rusqlite::OpenFlags;
@@ -191,11 +194,9 @@ impl Store {
 
     /// Starts a write transaction. Everything a use case writes goes through one, so a
     /// crash leaves either all of it or none.
-    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
+    pub fn transaction(&mut self) -> Result<Tx<'_>> {
         self.require_writable()?;
-        Ok(self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+        Tx::begin(&mut self.conn)
     }
 
     pub fn conn(&self) -> &Connection {
@@ -259,8 +260,8 @@ fn identify(conn: &Connection, path: &Path) -> Result<i64> {
 pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
-        claim_document_ids, claims_to_rank, count as candidate_count, document_sentences,
-        replace as replace_candidates,
+        claim_document_ids, claim_document_links, claims_to_rank, count as candidate_count,
+        document_sentences, replace as replace_candidates,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,

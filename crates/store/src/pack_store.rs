@@ -9,7 +9,7 @@
 
 use crate::{Error, Result};
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::{Path, PathBuf};
 
 /// Marks a SQLite file as a Factdesk pack (`PRAGMA application_id`, "FDPK").
@@ -201,10 +201,8 @@ impl PackFile {
     }
 
     /// A write transaction, taken at once (BEGIN IMMEDIATE).
-    pub fn transaction(&mut self) -> Result<Transaction<'_>> {
-        Ok(self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?)
+    pub fn transaction(&mut self) -> Result<crate::Tx<'_>> {
+        crate::Tx::begin(&mut self.conn)
     }
 }
 

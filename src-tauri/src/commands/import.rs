@@ -6,6 +6,8 @@ use factdesk_api::dto::{ImportOutcome, ImportProgress};
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::{Progress, Project, Result, SystemClock};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tauri::{AppHandle, Emitter, State};
 
@@ -17,6 +19,7 @@ struct Events {
     phase: String,
     total: u64,
     last: Option<Instant>,
+    stop: Arc<AtomicBool>,
 }
 
 impl Events {
@@ -45,6 +48,10 @@ impl Progress for Events {
             self.emit(done);
         }
     }
+
+    fn cancelled(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
 }
 
 /// Starts importing claims (and documents) into the open project and returns at once;
@@ -65,12 +72,15 @@ pub fn start_import(
         preset: preset.parse::<Preset>()?,
         ..Default::default()
     };
+    let stop = state.import_stop.clone();
+    stop.store(false, Ordering::Relaxed);
     std::thread::spawn(move || {
         let mut events = Events {
             app: app.clone(),
             phase: String::new(),
             total: 0,
             last: None,
+            stop,
         };
         let result = Project::open(&path, Box::new(SystemClock))
             .and_then(|mut p| import(&mut p, &lead, &req, &mut events));
@@ -89,4 +99,11 @@ pub fn start_import(
         }
     });
     Ok(())
+}
+
+/// Asks the running import to stop; it ends with a `cancelled` error in `import-done` and
+/// the project unchanged.
+#[tauri::command]
+pub fn cancel_import(state: State<'_, AppState>) {
+    state.import_stop.store(true, Ordering::Relaxed);
 }

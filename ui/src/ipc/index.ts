@@ -158,6 +158,8 @@ export const api = {
   /** Starts an import in the background (leads only); follow it with onImport. */
   startImport: (claims: string[], documents: string[], preset: string) =>
     call<null>("start_import", { claims, documents, preset }),
+  /** Asks the running import to stop; it rolls back and ends with a "cancelled" error. */
+  cancelImport: () => call<null>("cancel_import"),
 
   /** Starts following agreement (leads only); snapshots arrive through onDashboard. */
   watchDashboard: () => call<null>("watch_dashboard"),

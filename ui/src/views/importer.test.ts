@@ -7,6 +7,14 @@ describe("import panel", () => {
     expect(progressLabel({ phase: "reading", done: 0, total: 0 })).toBe("Reading…");
   });
 
+  it("adds the rate and the time left once the phase has run a moment", () => {
+    const p = { phase: "ranking", done: 20000, total: 100000 };
+    expect(progressLabel(p, 2000)).toBe("Ranking: 20\u202f000 of 100\u202f000, 10\u202f000/s, 8 s left");
+    expect(progressLabel({ ...p, done: 1000 }, 2000)).toBe("Ranking: 1\u202f000 of 100\u202f000, 500/s, 4 min left");
+    expect(progressLabel(p, 100)).toBe("Ranking: 20\u202f000 of 100\u202f000");
+    expect(progressLabel({ ...p, done: 0 }, 5000)).toBe("Ranking: 0 of 100\u202f000");
+  });
+
   it("sums up what an import did", () => {
     const report = {
       files: ["claims.jsonl"],

@@ -20,10 +20,15 @@ const STANCES: Record<EvidenceStance, string> = {
 };
 
 /** "Ranking candidates: 1 200 of 4 086", or just the phase when the total is unknown. */
-export function progressLabel(p: ImportProgress): string {
+export function progressLabel(p: ImportProgress, elapsedMs?: number): string {
   const phase = p.phase ? p.phase[0]?.toUpperCase() + p.phase.slice(1) : "Working";
   if (p.total === 0) return `${phase}…`;
-  return `${phase}: ${count(p.done)} of ${count(p.total)}`;
+  const done = `${phase}: ${count(p.done)} of ${count(p.total)}`;
+  // Rate and time left once the phase has run long enough to measure them.
+  if (elapsedMs === undefined || elapsedMs < 250 || p.done === 0) return done;
+  const rate = p.done / (elapsedMs / 1000);
+  const left = Math.ceil((p.total - p.done) / rate);
+  return `${done}, ${count(Math.round(rate))}/s, ${left < 60 ? `${left} s` : `${Math.ceil(left / 60)} min`} left`;
 }
 
 /** One line on what an import did. */
@@ -73,14 +78,22 @@ export function importPanel(fail: (e: unknown) => void, imported: () => Promise<
     go.disabled = true;
     const bar = h("progress", { class: "progress-bar" });
     const label = h("span", { class: "muted small" }, "Starting…");
-    mount(status, bar, label);
+    const cancel = h("button", { testid: "import-cancel" }, "Cancel");
+    cancel.addEventListener("click", () => {
+      cancel.disabled = true;
+      mount(label, "Cancelling…");
+      api.cancelImport().catch(fail);
+    });
+    mount(status, bar, label, cancel);
+    let phase = { name: "", started: Date.now() };
     const stop = await onImport(
       (p) => {
+        if (p.phase !== phase.name) phase = { name: p.phase, started: Date.now() };
         if (p.total > 0) {
           bar.max = p.total;
           bar.value = p.done;
         } else bar.removeAttribute("value");
-        mount(label, progressLabel(p));
+        if (!cancel.disabled) mount(label, progressLabel(p, Date.now() - phase.started));
       },
       (outcome) => {
         stop();
@@ -88,6 +101,8 @@ export function importPanel(fail: (e: unknown) => void, imported: () => Promise<
         if (outcome.report) {
           mount(status, h("span", { class: "ok", testid: "import-done" }, importSummary(outcome.report)));
           imported().catch(fail);
+        } else if (outcome.error?.code === "cancelled") {
+          mount(status, h("span", { class: "muted", testid: "import-cancelled" }, "Cancelled. Nothing was imported."));
         } else if (outcome.error) {
           const why = errorText(new ApiError(outcome.error));
           mount(status, h("span", { class: "danger", testid: "import-error" }, `${why} Nothing was imported.`));

@@ -318,7 +318,7 @@ impl Project {
 }
 
 /// Refuses an answer to a closed task.
-fn refuse_closed(tx: &factdesk_store::Transaction<'_>, task_id: i64) -> Result<()> {
+fn refuse_closed(tx: &factdesk_store::Tx<'_>, task_id: i64) -> Result<()> {
     if tasks::is_closed(tx, task_id)? {
         return Err(Error::new(
             ErrorCode::Conflict,
@@ -334,7 +334,7 @@ fn refuse_closed(tx: &factdesk_store::Transaction<'_>, task_id: i64) -> Result<(
 /// reserved. A pack's answer without a measured time has none: the time since the pack
 /// was issued says nothing about the item.
 fn duration(
-    tx: &factdesk_store::Transaction<'_>,
+    tx: &factdesk_store::Tx<'_>,
     answer: &Answer,
     origin: Origin<'_>,
     annotator_id: i64,
@@ -352,7 +352,7 @@ fn duration(
 /// Refuses an answer that needs a place on a task with none left for the annotator: a
 /// first answer, or one that now counts where the earlier did not.
 fn ensure_room(
-    tx: &factdesk_store::Transaction<'_>,
+    tx: &factdesk_store::Tx<'_>,
     task: &TaskRow,
     annotator_id: i64,
     first: bool,

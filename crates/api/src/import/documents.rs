@@ -99,25 +99,50 @@ pub fn from_sentences(
     }
 }
 
-/// Reads documents from a JSON Lines file or a folder of `.txt` files. Rows that cannot be
-/// read come back as `Err` so that `--skip-invalid` can set them aside.
-pub fn read(path: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
+/// Lines of a documents file parsed and split at a time.
+const CHUNK: usize = 4096;
+
+/// Reads documents from a JSON Lines file (or CSV/TSV) or a folder of `.txt` files. Rows
+/// that cannot be read come back as `Err` so that `--skip-invalid` can set them aside;
+/// good rows keep their raw text only with `keep_raw` (for the rejects file).
+pub fn read(
+    path: &Path,
+    keep_raw: bool,
+) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
     if path.is_dir() {
         return read_folder(path);
     }
     let name = path.display().to_string();
-    let rows = rows::read(path)?;
-    // Splitting into sentences dominates reading documents; do it on every core.
-    Ok(super::parallel::map_ordered(&rows, |r| {
-        let row = r.as_ref().map_err(Clone::clone)?;
-        let f = Fields { file: &name, row };
-        let doc = from_fields(&f).map_err(|error| BadRow {
+    let convert = |row: std::result::Result<rows::Row, BadRow>| {
+        let row = row?;
+        let f = Fields {
+            file: &name,
+            row: &row,
+        };
+        let mut doc = from_fields(&f).map_err(|error| BadRow {
             error,
             raw: row.raw.clone(),
         })?;
+        if keep_raw {
+            doc.raw = row.raw;
+        }
         doc.hash();
         Ok(doc)
-    }))
+    };
+    if !rows::is_json_lines(path) {
+        let rows = rows::read(path)?;
+        return Ok(super::parallel::map_ordered(&rows, |r| convert(r.clone())));
+    }
+    // Parsing and splitting dominate reading documents: they run on every core, a chunk
+    // at a time, so the file's rows are never all held at once beside the documents.
+    let mut out = Vec::new();
+    rows::json_line_chunks(path, CHUNK, |lines| {
+        out.extend(super::parallel::map_ordered(&lines, |l| {
+            convert(l.parse(&name))
+        }));
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
@@ -149,7 +174,7 @@ fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
         title: f.opt_str("title")?,
         text,
         sentences,
-        raw: f.row.raw.clone(),
+        raw: String::new(),
         hash: std::sync::OnceLock::new(),
     })
 }

@@ -150,7 +150,7 @@ pub fn import(
     let mut docs = Vec::new();
     for path in &req.documents {
         report.files.push(path.display().to_string());
-        for doc in documents::read(path)? {
+        for doc in documents::read(path, req.skip_invalid)? {
             report.rows += 1;
             match doc {
                 Ok(d) => docs.push(d),
@@ -162,26 +162,43 @@ pub fn import(
     for path in &req.claims {
         let name = path.display().to_string();
         report.files.push(name.clone());
-        for row in rows::read(path)? {
-            report.rows += 1;
-            progress.set(report.rows);
-            let parsed =
-                row.and_then(
-                    |row| match claims::from_row(req.preset, &map, &name, &row) {
-                        Ok(mut c) => {
-                            c.raw = row.raw;
-                            Ok(c)
-                        }
-                        Err(error) => Err(rows::BadRow {
-                            error,
-                            raw: row.raw,
-                        }),
-                    },
-                );
-            match parsed {
-                Ok(c) => claims.push(c),
-                Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+        let convert = |row: std::result::Result<rows::Row, rows::BadRow>| {
+            let row = row?;
+            match claims::from_row(req.preset, &map, &name, &row) {
+                Ok(mut c) => {
+                    if req.skip_invalid {
+                        c.raw = row.raw;
+                    }
+                    Ok(c)
+                }
+                Err(error) => Err(rows::BadRow {
+                    error,
+                    raw: row.raw,
+                }),
             }
+        };
+        let mut take = |parsed: Vec<std::result::Result<ClaimInput, rows::BadRow>>,
+                        report: &mut ImportReport|
+         -> Result<()> {
+            for c in parsed {
+                report.rows += 1;
+                match c {
+                    Ok(c) => claims.push(c),
+                    Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+                }
+            }
+            progress.set(report.rows);
+            progress.check_cancelled()
+        };
+        if rows::is_json_lines(path) {
+            // Parsed on every core, a chunk of lines at a time.
+            rows::json_line_chunks(path, 4096, |lines| {
+                let parsed = parallel::map_ordered(&lines, |l| convert(l.parse(&name)));
+                take(parsed, &mut report)
+            })?;
+        } else {
+            let parsed = rows::read(path)?.into_iter().map(convert).collect();
+            take(parsed, &mut report)?;
         }
     }
     assign_ids(req.preset, &mut claims);
@@ -218,12 +235,12 @@ pub fn import(
     let batch = write::Batch {
         source: &label,
         preset: req.preset,
-        documents: &docs,
+        documents: docs,
         claims: &claims,
         now,
         skip_invalid: req.skip_invalid,
     };
-    write::write(project, &batch, &mut rejects, &mut report, progress)?;
+    write::write(project, batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report, &inputs)?;
     Ok(report)
 }

@@ -83,10 +83,77 @@ pub fn read(path: &Path) -> Result<Vec<std::result::Result<Row, BadRow>>> {
 }
 
 fn read_json_lines(name: &str, file: File) -> Result<Vec<std::result::Result<Row, BadRow>>> {
-    let mut reader = BufReader::with_capacity(1 << 20, file);
     let mut rows = Vec::new();
+    json_lines(name, file, usize::MAX, |lines| {
+        rows.extend(lines.iter().map(|l| l.parse(name)));
+        Ok(())
+    })?;
+    Ok(rows)
+}
+
+/// One line of a JSON Lines file, read but not yet parsed.
+#[derive(Debug)]
+pub enum RawLine {
+    Line(u64, Vec<u8>),
+    /// A line over [`MAX_ROW_BYTES`], already refused.
+    Refused(BadRow),
+}
+
+impl RawLine {
+    pub fn parse(&self, name: &str) -> std::result::Result<Row, BadRow> {
+        match self {
+            RawLine::Line(line, bytes) => parse_json_row(name, *line, bytes),
+            RawLine::Refused(bad) => Err(bad.clone()),
+        }
+    }
+}
+
+/// Reads a JSON Lines file `chunk` non-blank lines at a time and hands each batch to `f`
+/// unparsed, so that a large file is parsed on every core and never held whole.
+pub fn json_line_chunks(
+    path: &Path,
+    chunk: usize,
+    f: impl FnMut(Vec<RawLine>) -> Result<()>,
+) -> Result<()> {
+    let name = path.display().to_string();
+    let file =
+        File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
+    if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
+        return Err(Error::input(
+            &name,
+            1,
+            None,
+            "the file is empty: there are no rows to import",
+        ));
+    }
+    if json_lines(&name, file, chunk, f)? == 0 {
+        return Err(Error::input(
+            &name,
+            1,
+            None,
+            "the file has no rows, only blank lines or a header",
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `path` is read as JSON Lines (rather than CSV or TSV).
+pub fn is_json_lines(path: &Path) -> bool {
+    format_of(path) == Format::JsonLines
+}
+
+/// Reads lines in batches of `chunk`; returns how many non-blank lines there were.
+fn json_lines(
+    name: &str,
+    file: File,
+    chunk: usize,
+    mut f: impl FnMut(Vec<RawLine>) -> Result<()>,
+) -> Result<u64> {
+    let mut reader = BufReader::with_capacity(1 << 20, file);
+    let mut lines = Vec::new();
     let mut buf = Vec::new();
     let mut line = 0u64;
+    let mut count = 0u64;
     loop {
         buf.clear();
         line += 1;
@@ -101,7 +168,7 @@ fn read_json_lines(name: &str, file: File) -> Result<Vec<std::result::Result<Row
             let skipped = skip_rest_of_line(&mut reader)
                 .map_err(|e| Error::input(name, line, None, format!("cannot read: {e}")))?;
             let total = buf.len() + skipped;
-            rows.push(Err(BadRow {
+            lines.push(RawLine::Refused(BadRow {
                 error: Error::input(
                     name,
                     line,
@@ -114,15 +181,22 @@ fn read_json_lines(name: &str, file: File) -> Result<Vec<std::result::Result<Row
                 ),
                 raw: String::new(),
             }));
-            continue;
+        } else {
+            let bytes = trim_line_end(&buf);
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            lines.push(RawLine::Line(line, bytes.to_vec()));
         }
-        let bytes = trim_line_end(&buf);
-        if bytes.iter().all(u8::is_ascii_whitespace) {
-            continue;
+        count += 1;
+        if lines.len() >= chunk {
+            f(std::mem::take(&mut lines))?;
         }
-        rows.push(parse_json_row(name, line, bytes));
     }
-    Ok(rows)
+    if !lines.is_empty() {
+        f(lines)?;
+    }
+    Ok(count)
 }
 
 fn skip_rest_of_line(reader: &mut impl BufRead) -> std::io::Result<usize> {

@@ -9,8 +9,8 @@ use crate::settings::EvidenceStance;
 use crate::{rank, Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::claim::Label;
 use factdesk_core::ranking::Ranker;
+use factdesk_store::Connection;
 use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, SearchIndex};
-use rusqlite::Connection;
 use std::collections::HashMap;
 
 /// Everything one import writes.
@@ -18,7 +18,8 @@ use std::collections::HashMap;
 pub(super) struct Batch<'a> {
     pub source: &'a str,
     pub preset: Preset,
-    pub documents: &'a [DocumentInput],
+    /// Dropped once written: ranking reads the sentences back from the project.
+    pub documents: Vec<DocumentInput>,
     pub claims: &'a [ClaimInput],
     pub now: i64,
     pub skip_invalid: bool,
@@ -35,7 +36,7 @@ struct Ids {
 
 pub(super) fn write(
     project: &mut Project,
-    batch: &Batch<'_>,
+    mut batch: Batch<'_>,
     rejects: &mut Rejects,
     report: &mut ImportReport,
     progress: &mut dyn Progress,
@@ -56,15 +57,21 @@ pub(super) fn write(
         index,
     };
 
-    progress.phase("documents", batch.documents.len() as u64);
-    for (i, doc) in batch.documents.iter().enumerate() {
-        if let Err(error) = put_document(&tx, doc, import_id, &mut ids, report) {
-            rejects.add_error(&doc.file, error, doc.raw.clone(), batch.skip_invalid)?;
+    let documents = std::mem::take(&mut batch.documents);
+    let total = documents.len() as u64;
+    progress.phase("documents", total);
+    // Each document is dropped once written, so their text is not held all the while
+    // the search index grows.
+    for (i, doc) in documents.into_iter().enumerate() {
+        if let Err(error) = put_document(&tx, &doc, import_id, &mut ids, report) {
+            rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?;
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
+            progress.check_cancelled()?;
         }
     }
+    progress.set(total);
 
     progress.phase("claims", batch.claims.len() as u64);
     // Parents first, so that a refutation can point at the claim it refutes.
@@ -79,8 +86,10 @@ pub(super) fn write(
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
+            progress.check_cancelled()?;
         }
     }
+    progress.set(batch.claims.len() as u64);
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     report.evidence_stance = choose_stance(&tx, batch.preset)?;
     // New claims get their candidates in the same transaction, so no claim is ever stored
@@ -96,6 +105,7 @@ pub(super) fn write(
         progress,
     )?;
     report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    progress.check_cancelled()?;
     progress.phase("committing", 0);
     tx.commit()?;
     Ok(())

@@ -6,7 +6,9 @@ use std::path::PathBuf;
 /// Import claims (JSONL, CSV or TSV) and evidence documents into a project.
 ///
 /// The import is all or nothing: a bad row stops it with the file, line and field, and
-/// the project is left unchanged. Importing the same rows again adds nothing.
+/// the project is left unchanged. Importing the same rows again adds nothing. Ctrl-C
+/// stops it with the project unchanged (a second Ctrl-C ends the process at once, which
+/// also changes nothing).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -53,7 +55,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = import(&mut project, &by, &req, &mut Bar::new())?;
+    let report = import(&mut project, &by, &req, &mut Bar::cancellable())?;
     if a.json {
         return super::print_json(&report);
     }

@@ -27,7 +27,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.rank(&by, ranker, a.k, false, &mut Bar::new())?;
+    let report = project.rank(&by, ranker, a.k, false, &mut Bar::cancellable())?;
     if a.json {
         return super::print_json(&report);
     }

@@ -269,6 +269,41 @@ fn an_import_killed_while_ranking_leaves_no_claim_without_candidates() {
 }
 
 #[test]
+fn ctrl_c_during_an_import_leaves_the_project_unchanged() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    let seed = dir.path().join("seed.jsonl");
+    std::fs::write(
+        &seed,
+        "{\"id\": \"seed\", \"claim\": \"Present before.\", \"evidence\": [\"It was there.\"]}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &seed]);
+    let before = (stats(&p), content_digest(&p));
+    let input = big_input(dir.path(), 200);
+    // The test hook sends the process Ctrl-C as each phase starts, as a person would.
+    for phase in ["reading", "documents", "claims", "ranking"] {
+        let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+            .arg("import")
+            .arg(&p)
+            .arg(&input)
+            .env("FACTDESK_TEST_INTERRUPT_AT_PHASE", phase)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{phase}: the import went through");
+        assert!(
+            stderr.contains("cancelled: nothing was changed"),
+            "{phase}: {stderr}"
+        );
+        assert_eq!((stats(&p), content_digest(&p)), before, "{phase}");
+        assert_eq!(unranked(&p), 0, "{phase}");
+    }
+    ok([Path::new("import"), &p, &input]);
+    assert_eq!(stats(&p)["claims"], 201);
+}
+
+#[test]
 fn a_foreign_file_with_changes_in_its_log_is_not_checkpointed() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let live = dir.path().join("live");

@@ -218,14 +218,17 @@ pub fn sentence_words(sentences: &[Candidate]) -> Vec<SentenceWords> {
 
 /// [`jaccard`] over prepared sentences. Words are compared by their 64-bit hashes; two
 /// different words sharing one is too unlikely to matter for a ranking.
-pub fn jaccard_prepared(claim: &str, sentences: &[SentenceWords]) -> Vec<Scored> {
+pub fn jaccard_prepared<'a>(
+    claim: &str,
+    sentences: impl IntoIterator<Item = &'a SentenceWords>,
+) -> Vec<Scored> {
     let mut claim_words = WordSet::default();
     claim_words.fill(claim);
     let mut claim_hashes: Vec<u64> = claim_words.words.iter().map(|(h, _)| *h).collect();
     claim_hashes.sort_unstable();
     claim_hashes.dedup();
     let mut scored: Vec<Scored> = sentences
-        .iter()
+        .into_iter()
         .map(|s| {
             let shared = s
                 .hashes

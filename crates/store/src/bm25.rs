@@ -1,0 +1,250 @@
+//! BM25 over a claim's own sentences, scored in memory with the search index's corpus
+//! statistics.
+//!
+//! Ranking used to run one index query per claim, restricted to the claim's documents;
+//! at 100,000 claims that query dominated the import. The scores only need, per claim
+//! word, how many indexed texts hold it, and, per sentence, its length and how often the
+//! word occurs in it. The statistics come from the index (so they are the ones a query
+//! would use) and the score is tantivy's own `Bm25Weight`, with the sentence length
+//! quantised exactly as the index stores it. Each word's part is the query's, bit for
+//! bit; only the order of the f32 sum over a claim's words may differ from the query's
+//! (tantivy's union reorders its clauses as their postings run out), so a total can
+//! differ in its last bit (`tests::scores_equal_the_index_query`).
+
+use crate::{Result, SearchIndex};
+use factdesk_core::text;
+use std::collections::HashMap;
+use tantivy::fieldnorm::FieldNormReader;
+use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
+use tantivy::schema::Field;
+use tantivy::{Searcher, Term};
+
+/// The corpus statistics of an index: how many texts it holds, their average length, and
+/// document frequencies on demand. Cheap to clone, one per ranking thread.
+#[derive(Clone)]
+pub struct Bm25Corpus {
+    searcher: Searcher,
+    field: Field,
+    total_docs: u64,
+    average_length: f32,
+    /// Weights of the words asked for so far (`None`: the word is in no indexed text).
+    weights: HashMap<String, Option<Bm25Weight>>,
+}
+
+impl std::fmt::Debug for Bm25Corpus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bm25Corpus")
+            .field("total_docs", &self.total_docs)
+            .field("average_length", &self.average_length)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A sentence prepared for BM25: its length as the index stores it and its words, as
+/// 64-bit hashes, with their counts, sorted by hash. Hashes rather than words keep
+/// preparing hundreds of thousands of sentences free of an allocation per word; two of a
+/// claim's words sharing a hash is too unlikely to matter for a ranking.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SentenceTerms {
+    fieldnorm_id: u8,
+    counts: Vec<(u64, u32)>,
+}
+
+/// FNV-1a of a word in its indexed form; fixed, so results never vary between runs.
+fn word_hash(word: &str) -> u64 {
+    word.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+impl SentenceTerms {
+    /// Tokenised as the index tokenises (`text::tokens`, then `text::normalize_token`).
+    pub fn new(sentence: &str) -> SentenceTerms {
+        let tokens = text::tokens(sentence);
+        let mut words: Vec<u64> = tokens
+            .iter()
+            .filter_map(|t| {
+                let plain = t
+                    .text
+                    .bytes()
+                    .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'');
+                let (hash, len) = if plain {
+                    (word_hash(t.text), t.text.len())
+                } else {
+                    let w = text::normalize_token(t.text);
+                    (word_hash(&w), w.len())
+                };
+                // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not
+                // count them in the length.
+                (len <= u16::MAX as usize - 5).then_some(hash)
+            })
+            .collect();
+        let length = u32::try_from(words.len()).unwrap_or(u32::MAX);
+        words.sort_unstable();
+        let mut counts: Vec<(u64, u32)> = Vec::with_capacity(words.len());
+        for w in words {
+            match counts.last_mut() {
+                Some((last, n)) if *last == w => *n += 1,
+                _ => counts.push((w, 1)),
+            }
+        }
+        SentenceTerms {
+            fieldnorm_id: FieldNormReader::fieldnorm_to_id(length),
+            counts,
+        }
+    }
+
+    fn count(&self, hash: u64) -> u32 {
+        self.counts
+            .binary_search_by(|(h, _)| h.cmp(&hash))
+            .map_or(0, |i| self.counts[i].1)
+    }
+}
+
+/// A claim's distinct words, in the order they first occur, as the index query had them.
+pub fn claim_words(claim: &str) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    text::tokens(claim)
+        .iter()
+        .map(|t| text::normalize_token(t.text))
+        .filter(|w| seen.insert(w.clone()))
+        .collect()
+}
+
+impl SearchIndex {
+    /// The index's BM25 statistics, as of its last commit.
+    pub fn bm25_corpus(&self) -> Result<Bm25Corpus> {
+        let searcher = self.reader.searcher();
+        let field = self.fields.text;
+        let total_docs = searcher.total_num_docs()?;
+        let tokens = searcher.total_num_tokens(field)?;
+        Ok(Bm25Corpus {
+            average_length: tokens as f32 / total_docs as f32,
+            searcher,
+            field,
+            total_docs,
+            weights: HashMap::new(),
+        })
+    }
+}
+
+impl Bm25Corpus {
+    /// Looks the word's document frequency up once and keeps its weight.
+    fn weight(&mut self, word: &str) -> Result<()> {
+        if !self.weights.contains_key(word) {
+            let term = Term::from_field_text(self.field, word);
+            let doc_freq = self.searcher.doc_freq(&term)?;
+            let weight = (doc_freq > 0 && doc_freq <= self.total_docs).then(|| {
+                Bm25Weight::for_one_term_without_explain(
+                    doc_freq,
+                    self.total_docs,
+                    self.average_length,
+                )
+            });
+            self.weights.insert(word.to_string(), weight);
+        }
+        Ok(())
+    }
+
+    /// BM25 of each sentence against the claim's words (from [`claim_words`]), in the
+    /// sentences' order; `None` for a sentence sharing no word with the claim. The sum
+    /// runs over the words in the claim's order, as the query summed its clauses.
+    pub fn scores(
+        &mut self,
+        words: &[String],
+        sentences: &[&SentenceTerms],
+    ) -> Result<Vec<Option<f32>>> {
+        for w in words {
+            self.weight(w)?;
+        }
+        let weights: Vec<(u64, &Bm25Weight)> = words
+            .iter()
+            .filter_map(|w| {
+                let weight = self.weights.get(w.as_str())?.as_ref()?;
+                Some((word_hash(w), weight))
+            })
+            .collect();
+        Ok(sentences
+            .iter()
+            .map(|s| {
+                let mut score: Option<f32> = None;
+                for (w, weight) in &weights {
+                    let tf = s.count(*w);
+                    if tf > 0 {
+                        *score.get_or_insert(0.0) += weight.score(s.fieldnorm_id, tf);
+                    }
+                }
+                score
+            })
+            .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Store;
+
+    #[test]
+    fn scores_equal_the_index_query() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("p.fdesk");
+        let store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
+        let texts = [
+            "The vaccine trial in Spain reduced deaths by half.",
+            "Deaths fell in Spain after the trial; the vaccine's makers said so.",
+            "Nothing here.",
+            "VACCINE vaccine Vaccine: a word said three times, and Spain once.",
+            "Ärzte in Spanien berichteten über den Impfstoff und die Studie.",
+        ];
+        let sentences: Vec<crate::NewSentence<'_>> = texts
+            .iter()
+            .map(|t| crate::NewSentence {
+                start_char: 0,
+                end_char: 0,
+                text: t,
+            })
+            .collect();
+        let doc = crate::NewDocument {
+            ext_id: "d",
+            url: None,
+            title: None,
+            text: "",
+            hash: "h",
+            import_id: None,
+        };
+        let (doc_id, ids) = crate::documents::insert(store.conn(), &doc, &sentences)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let index = SearchIndex::open(&store).unwrap_or_else(|e| panic!("{e}"));
+        let mut corpus = index.bm25_corpus().unwrap_or_else(|e| panic!("{e}"));
+        let terms: Vec<SentenceTerms> = texts.iter().map(|t| SentenceTerms::new(t)).collect();
+        let refs: Vec<&SentenceTerms> = terms.iter().collect();
+        for claim in [
+            "The vaccine reduced deaths in Spain",
+            "vaccine vaccine",
+            "Spanien Impfstoff Ärzte",
+            "unrelated words only",
+        ] {
+            let want = index
+                .bm25(claim, &[doc_id], texts.len())
+                .unwrap_or_else(|e| panic!("{e}"));
+            let scores = corpus
+                .scores(&claim_words(claim), &refs)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let mut got: Vec<(i64, f32)> = ids
+                .iter()
+                .zip(&scores)
+                .filter_map(|(id, s)| s.map(|s| (*id, s)))
+                .collect();
+            got.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            assert_eq!(got.len(), want.len(), "{claim}");
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!(g.0, w.0, "{claim}: {got:?} {want:?}");
+                assert!(
+                    (g.1 - w.1).abs() <= w.1 * 4.0 * f32::EPSILON,
+                    "{claim}: {g:?} {w:?}"
+                );
+            }
+        }
+    }
+}
