@@ -22,6 +22,9 @@ pub enum ErrorCode {
     Forbidden,
     /// A refutation failed one of the live checks.
     CheckFailed,
+    /// A returned pack holds no answer while it is still out: merging it would take the
+    /// work back from its annotator, so the lead is asked first.
+    Unanswered,
     Io,
     Database,
 }
