@@ -3,6 +3,7 @@
 
 use factdesk_api::packs::{PackRequest, Unanswered};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::ErrorCode;
 use std::path::PathBuf;
 
 /// Write a pack of open items for one annotator to take away (a .fdpack file).
@@ -160,6 +161,10 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
                 for a in &r.refused {
                     println!("{}: answer {} refused: {}", r.file, a.uuid, a.reason);
                 }
+            }
+            Err(e) if e.code == ErrorCode::Unanswered => {
+                eprintln!("error: {e}; to do that, merge it again with --allow-empty");
+                refused += 1;
             }
             Err(e) => {
                 eprintln!("error: {e}");

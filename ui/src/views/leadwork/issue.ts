@@ -40,13 +40,18 @@ export function suggestedPath(projectPath: string, annotator: string, now: numbe
   return `${dir}${safe}-${dayValue(now, 0)}.fdpack`;
 }
 
-/** Which field a refusal of the backend is about. */
-export function issueField(e: unknown): "annotator" | "count" | "out" | null {
+/** Which field a refusal of the backend is about (`out`: the file asked for). */
+export function issueField(e: unknown, out = ""): "annotator" | "count" | "out" | null {
   if (!(e instanceof ApiError)) return null;
+  if (out && e.message.includes(fileNameOf(out))) return "out";
   if (e.code === "not_found" && /no open items/.test(e.message)) return "count";
   if (e.code === "not_found") return "annotator";
   if (e.code === "already_exists" || e.code === "io" || e.location !== null || e.code === "invalid_input") return "out";
   return null;
+}
+
+function fileNameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
 const KIND_CHOICES: [string, string][] = [
@@ -143,7 +148,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
       deps.issued?.();
     } catch (e) {
       mount(result);
-      const field = issueField(e);
+      const field = issueField(e, out.value.trim());
       mount(field ? problems[field] : general, readable(e));
     }
   }

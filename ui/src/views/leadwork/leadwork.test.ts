@@ -88,6 +88,7 @@ describe("issuing a pack", () => {
     expect(issueField(err("not_found", 'no annotator called "x"'))).toBe("annotator");
     expect(issueField(err("already_exists", "x.fdpack already exists"))).toBe("out");
     expect(issueField(err("forbidden", "ana is not a lead"))).toBeNull();
+    expect(issueField(err("conflict", "b.fdpack is a Factdesk pack; writing there would destroy its answers"), "/w/b.fdpack")).toBe("out");
   });
 });
 
