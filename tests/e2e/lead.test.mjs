@@ -157,11 +157,14 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
       (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
     );
     await look(session, "light-settings", tid("settings-save"));
+    // The form is longer than the window; Save stays in view under it.
+    await assertInView(session, tid("settings-save"), "Save at 1024×640");
     await fill(session, tid("setting-overlap"), "0");
     await session.click(await session.find(tid("settings-save")));
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     assert.equal(await textOf(session, tid("setting-error-overlap")), "Annotators per item must be between 1 and 20, not 0.");
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error");
+    await look(session, "light-settings-error", tid("setting-error-overlap"));
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top for a field's error");
     assert.equal(settings(project).overlap, before.overlap, "a refused save changed nothing");
     await fill(session, tid("setting-qualification_min_accepted"), "9");
@@ -247,6 +250,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.until("the settings read", async () =>
       (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) !== "",
     );
+    await look(session, "dark-settings", tid("settings-save"));
     await fill(session, tid("setting-trick_template"), "It is false");
     await session.click(await session.find(tid("settings-save")));
     await session.until("the template refused", async () => (await textOf(session, tid("setting-error-trick_template"))).length > 0);

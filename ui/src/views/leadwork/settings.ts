@@ -278,8 +278,9 @@ export function settingsScreen(deps: LeadDeps): Screen {
       problem,
       h(
         "div",
-        { class: "import-actions" },
+        { class: "settings-actions" },
         h("button", { class: "primary", testid: "settings-save", onclick: () => void save() }, "Save ", h("kbd", {}, "Ctrl+Enter")),
+        h("span", { class: "muted small" }, "Esc leaves without saving."),
       ),
     ),
   );
