@@ -3,7 +3,7 @@
 // guidelines. A setting the project refuses is explained under its own field.
 
 import { h, mount } from "../../dom";
-import { readable } from "../../errors";
+import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
@@ -56,7 +56,10 @@ function select(key: string, options: [string, string][]): HTMLSelectElement {
   return el;
 }
 
-function whole(key: keyof Settings & string, label: string, note?: string): Field {
+/** The settings that are plain whole numbers. */
+type WholeSetting = "overlap" | "reservation_minutes" | "trick_min_seen" | "qualification_items" | "qualification_min_accepted" | "refute_max_tokens";
+
+function whole(key: WholeSetting, label: string, note?: string): Field {
   return {
     key,
     label,
@@ -68,7 +71,7 @@ function whole(key: keyof Settings & string, label: string, note?: string): Fiel
     read: (el, s) => {
       const n = wholeNumber(el.value);
       if (n === null) return `${label}: a whole number, such as ${String(s[key])}.`;
-      (s as unknown as Record<string, number>)[key] = n;
+      s[key] = n;
       return null;
     },
   };
@@ -246,9 +249,8 @@ export function settingsScreen(deps: LeadDeps): Screen {
     } catch (e) {
       const field = fieldOf(e);
       const at = field ? problems.get(field) : undefined;
-      // The backend's message without its "settings, field …" prefix: the field is right above.
-      const text = e instanceof ApiError ? readable(new ApiError({ code: e.code, message: e.message, location: null })) : readable(e);
-      mount(at ?? problem, text);
+      // Under its field the message needs no "settings, field …" prefix: the field is right above.
+      mount(at ?? problem, at && e instanceof ApiError ? sentence(e.message) : readable(e));
       (field ? inputs.get(field) : undefined)?.focus();
     }
   }
