@@ -14,11 +14,15 @@ import { assertAccessible, assertInView, rectOf, windowSize } from "./screens.mj
 import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
-/** A refutation that passes the live checks: a year moved on, else the last word changed. */
+/** Words a writer would change to make a demo claim false. */
+const SWAPS = [["five", "two"], ["fewer", "more"], ["More", "Fewer"], ["rose", "fell"], ["beneath", "above"], ["Paris", "Lyon"], ["open", "closed"], ["falling", "rising"], ["directly", "partly"], ["near", "far from"], ["rack", "cable"]];
+
+/** A refutation that passes the live checks: a year moved on, or one fact changed. */
 function refutationOf(claim) {
   const year = /\b(1[89]\d\d|20\d\d)\b/.exec(claim);
   if (year) return claim.replace(year[0], String(Number(year[0]) + 7));
-  return claim.replace(/\b(\w+)\.$/, "Lisbon.");
+  const swap = SWAPS.find(([from]) => new RegExp(`\\b${from}\\b`).test(claim));
+  return swap ? claim.replace(new RegExp(`\\b${swap[0]}\\b`), swap[1]) : claim.replace(/\b(\w+)\.$/, "Lisbon.");
 }
 
 /** The demo project with a lead, three annotators, a careless one (flagged), and three
