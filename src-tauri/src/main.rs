@@ -63,6 +63,12 @@ fn main() {
             commands::gold::sentence_passage,
             commands::gold::export_preview,
             commands::gold::export_gold,
+            commands::lead::pending_reviews,
+            commands::lead::review_refutation,
+            commands::lead::settings,
+            commands::lead::save_settings,
+            commands::lead::flag_decision,
+            commands::lead::issue_pack,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -7,7 +7,7 @@ import { api, pickNewProject, pickProject, type Manifest, type Overview, type Pe
 import { adjudicateScreen } from "./views/adjudicate";
 import { dashboardScreen } from "./views/dashboard";
 import { exportScreen } from "./views/export";
-import { homeScreen } from "./views/home";
+import { homeScreen, type LeadScreen } from "./views/home";
 import { packBadge } from "./views/packs";
 import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
@@ -15,6 +15,7 @@ import { searchBox } from "./views/search";
 import { startView } from "./views/start";
 import type { Drafts } from "./views/work/draft";
 import { workScreen } from "./views/work/screen";
+import { leadScreen } from "./views/leadwork";
 
 const root = document.getElementById("app") ?? document.body;
 const headerSlot = h("div");
@@ -148,8 +149,13 @@ function showHome(): void {
       pack: pack ?? undefined,
       adjudicate: showAdjudicate,
       exportGold: showExport,
+      lead: showLead,
     }),
   );
+}
+
+function showLead(which: LeadScreen): void {
+  if (project) setScreen(leadScreen(which, project, { home: showHome, fail }));
 }
 
 function showDashboard(): void {

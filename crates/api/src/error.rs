@@ -24,6 +24,9 @@ pub enum ErrorCode {
     CheckFailed,
     /// The person stopped the work before it finished; nothing was changed.
     Cancelled,
+    /// A returned pack holds no answer while it is still out: merging it would take the
+    /// work back from its annotator, so the lead is asked first.
+    Unanswered,
     Io,
     Database,
 }

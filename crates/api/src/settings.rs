@@ -36,7 +36,8 @@ pub struct Settings {
     pub qualification_items: u32,
     /// ...of which at least this many must be accepted.
     pub qualification_min_accepted: u32,
-    #[ts(skip)]
+    /// Which live checks a written refutation must pass; sent back unchanged by screens
+    /// that do not edit them, so saving settings there keeps them.
     pub checks: CheckSettings,
     /// Guidelines shown to annotators, per task kind.
     pub guidelines: Guidelines,
@@ -159,6 +160,78 @@ impl Settings {
     }
 }
 
+/// A setting the lead cannot have, named by its field so a screen can show it there.
+fn invalid(field: &str, message: String) -> crate::Error {
+    crate::Error::input("settings", 0, Some(field), message)
+}
+
+impl Settings {
+    /// Refuses settings that cannot work, naming the first field at fault in plain words.
+    pub fn validate(&self) -> Result<()> {
+        if !(1..=MAX_OVERLAP).contains(&self.overlap) {
+            return Err(invalid(
+                "overlap",
+                format!(
+                    "annotators per item must be between 1 and {MAX_OVERLAP}, not {}",
+                    self.overlap
+                ),
+            ));
+        }
+        if self.reservation_minutes == 0 {
+            return Err(invalid(
+                "reservation_minutes",
+                "an item must stay reserved for at least 1 minute".into(),
+            ));
+        }
+        if self.refute_max_tokens == 0 {
+            return Err(invalid(
+                "refute_max_tokens",
+                "claims need at least 1 word to get a refutation task".into(),
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.trick_flag_threshold) {
+            return Err(invalid("trick_flag_threshold", format!("the share of failed tricks that flags someone must be between 0% and 100%, not {}%", self.trick_flag_threshold * 100.0)));
+        }
+        if self.trick_min_seen == 0 {
+            return Err(invalid(
+                "trick_min_seen",
+                "flag someone only after at least 1 trick sentence".into(),
+            ));
+        }
+        if self.qualification_min_accepted > self.qualification_items {
+            return Err(invalid(
+                "qualification_min_accepted",
+                format!(
+                    "a new writer cannot need {} accepted refutations out of only {} reviewed",
+                    self.qualification_min_accepted, self.qualification_items
+                ),
+            ));
+        }
+        if !self.trick_template.contains("{claim}") {
+            return Err(invalid(
+                "trick_template",
+                "the trick sentence must contain {claim}, where the claim goes".into(),
+            ));
+        }
+        for (field, text) in [
+            ("guidelines.refute", &self.guidelines.refute),
+            ("guidelines.verify", &self.guidelines.verify),
+            ("guidelines.label", &self.guidelines.label),
+        ] {
+            if text.trim().is_empty() {
+                return Err(invalid(
+                    field,
+                    "annotators need a guideline; write one".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// More annotators per item than any team we know of asks for; a typo beyond it.
+const MAX_OVERLAP: u32 = 20;
+
 impl Default for Settings {
     fn default() -> Settings {
         Settings {
@@ -200,6 +273,7 @@ impl Project {
     /// other guideline, and their tricks were the other kind.
     pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
         self.require_lead(lead, "change the project's settings")?;
+        settings.validate()?;
         self.store_settings(settings)
     }
 
@@ -266,5 +340,40 @@ mod tests {
         s.choose_stance(EvidenceStance::SupportsOrRefutes);
         assert_eq!(s.evidence_guideline(), "Mark what backs the claim.");
         assert!(s.custom_evidence_guideline());
+    }
+
+    #[test]
+    fn settings_that_cannot_work_name_their_field() {
+        assert!(Settings::default().validate().is_ok());
+        let field = |s: Settings| {
+            s.validate()
+                .err()
+                .and_then(|e| e.location)
+                .and_then(|l| l.field)
+        };
+        let s = Settings {
+            overlap: 0,
+            ..Settings::default()
+        };
+        assert_eq!(field(s).as_deref(), Some("overlap"));
+        let s = Settings {
+            trick_flag_threshold: 1.5,
+            ..Settings::default()
+        };
+        assert_eq!(field(s).as_deref(), Some("trick_flag_threshold"));
+        let s = Settings {
+            qualification_items: 3,
+            qualification_min_accepted: 4,
+            ..Settings::default()
+        };
+        assert_eq!(field(s).as_deref(), Some("qualification_min_accepted"));
+        let s = Settings {
+            trick_template: "Not so".into(),
+            ..Settings::default()
+        };
+        assert_eq!(field(s).as_deref(), Some("trick_template"));
+        let mut s = Settings::default();
+        s.guidelines.label = "  ".into();
+        assert_eq!(field(s).as_deref(), Some("guidelines.label"));
     }
 }

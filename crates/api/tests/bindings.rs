@@ -17,7 +17,9 @@ use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
     Outcome, QueueAnswer, QueueCandidate, QueueItem,
 };
-use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary, RefusedAnswer};
+use factdesk_api::packs::{
+    Manifest, MergeOutcome, MergeReport, PackIssued, PackRequest, PackSummary, RefusedAnswer,
+};
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
@@ -25,6 +27,7 @@ use factdesk_api::study::{Study, StudyAgreement, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use factdesk_core::answer::{Judgement, Response, Verdict};
+use factdesk_core::checks::CheckSettings;
 use factdesk_core::claim::Label;
 use std::path::Path;
 use ts_rs::{Config, TS};
@@ -103,6 +106,9 @@ fn declarations(cfg: &Config) -> Vec<String> {
         DroppedClaim::decl(cfg),
         ExportPreview::decl(cfg),
         ExportReport::decl(cfg),
+        CheckSettings::decl(cfg),
+        PackRequest::decl(cfg),
+        PackIssued::decl(cfg),
     ]
 }
 

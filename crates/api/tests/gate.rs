@@ -9,7 +9,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
 use factdesk_api::import::{import, ImportRequest};
-use factdesk_api::packs::{PackRequest, PackSession};
+use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::report::ReportFiles;
 use factdesk_api::settings::Settings;
 use factdesk_api::study::StudyRequest;
@@ -168,8 +168,13 @@ const LEAD_ONLY: &[Call] = &[
     ("merge_pack", |p, a, dir| {
         p.merge_pack(a, &dir.join("p.fdesk")).map(drop)
     }),
+    ("merge_pack_with", |p, a, dir| {
+        p.merge_pack_with(a, &dir.join("p.fdesk"), Unanswered::GiveBack)
+            .map(drop)
+    }),
     ("merge_packs", |p, a, dir| {
-        p.merge_packs(a, &[dir.join("p.fdesk")]).map(drop)
+        p.merge_packs(a, &[dir.join("p.fdesk")], Unanswered::GiveBack)
+            .map(drop)
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
 ];

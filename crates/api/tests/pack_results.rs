@@ -4,7 +4,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::packs::{PackRequest, PackSession};
+use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use sha2::{Digest, Sha256};
@@ -449,7 +449,8 @@ fn a_pack_switched_to_a_write_ahead_log_is_refused_even_without_its_log() {
         "{}",
         err.message
     );
-    // Opening it in Factdesk switches it back; then it merges.
+    // Opening it in Factdesk switches it back; then it merges (nobody answered it, so the
+    // lead says to take the work back).
     drop(ok(PackSession::open(&path, Box::new(clock.clone()))));
-    ok(lead.merge_pack(&lead.lead(), &path));
+    ok(lead.merge_pack_with(&lead.lead(), &path, Unanswered::GiveBack));
 }

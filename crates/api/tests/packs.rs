@@ -5,7 +5,7 @@
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
-use factdesk_api::packs::{PackRequest, PackSession};
+use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::settings::trick_sentence;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
@@ -451,4 +451,35 @@ fn a_pack_holds_what_the_annotators_screen_shows_and_nothing_else() {
         .err()
         .unwrap_or_else(|| panic!("a pack opened as a project"));
     assert_eq!(err.code, ErrorCode::NotAProject, "{err}");
+}
+
+#[test]
+fn an_unanswered_pack_still_out_is_refused_unless_the_lead_takes_the_work_back() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut l = lead(dir.path(), &clock);
+    let path = issue(&mut l, dir.path(), "ana", TaskKind::Evidence);
+    let before = every_value(&dir.path().join("p.fdesk"));
+    let err = l
+        .merge_pack(&l.lead(), &path)
+        .err()
+        .unwrap_or_else(|| panic!("an unanswered pack was merged"));
+    assert_eq!(err.code, ErrorCode::Unanswered, "{err}");
+    assert!(err.message.contains("nothing was changed"), "{err}");
+    assert!(err.message.contains("has no answers yet"), "{err}");
+    assert_eq!(every_value(&dir.path().join("p.fdesk")), before);
+    let listed = ok(l.packs(&l.lead()));
+    assert_eq!(listed[0].state, "out");
+    // The lead's app asks, then merges each file again taking the work back.
+    let outcomes = ok(l.merge_packs(&l.lead(), std::slice::from_ref(&path), Unanswered::GiveBack));
+    let report = outcomes[0]
+        .report
+        .clone()
+        .unwrap_or_else(|| panic!("{:?}", outcomes[0].error));
+    assert_eq!(report.added, 0);
+    assert!(report.released > 0);
+    assert_eq!(ok(l.packs(&l.lead()))[0].state, "returned");
+    // Returned now: merging the same file again is the usual no-op, not a question.
+    let again = ok(l.merge_pack(&l.lead(), &path));
+    assert_eq!((again.added, again.released), (0, 0));
 }

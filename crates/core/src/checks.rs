@@ -39,7 +39,7 @@ pub struct CheckResult {
 }
 
 /// Which checks run, so a project can relax them. Missing JSON fields take the defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct CheckSettings {
     pub empty: bool,

@@ -3,6 +3,7 @@
 pub mod dashboard;
 pub mod gold;
 pub mod import;
+pub mod lead;
 pub mod packs;
 pub mod project;
 pub mod work;

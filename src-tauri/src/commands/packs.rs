@@ -2,15 +2,25 @@
 //! annotator sees whose it is and returns the results.
 
 use crate::state::AppState;
-use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary, Workplace};
+use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary, Unanswered, Workplace};
 use factdesk_api::{Error, ErrorCode, Result};
 use std::path::PathBuf;
 use tauri::State;
 
-/// Leads only. Each file gets its outcome; a refused file does not stop the others.
+/// Leads only. Each file gets its outcome; a refused file does not stop the others. A pack
+/// with no answers is refused unless `give_back` (the lead said to take the work back).
 #[tauri::command]
-pub fn merge_packs(state: State<'_, AppState>, paths: Vec<PathBuf>) -> Result<Vec<MergeOutcome>> {
-    state.as_user(|p, user| p.merge_packs(user, &paths))
+pub fn merge_packs(
+    state: State<'_, AppState>,
+    paths: Vec<PathBuf>,
+    give_back: bool,
+) -> Result<Vec<MergeOutcome>> {
+    let unanswered = if give_back {
+        Unanswered::GiveBack
+    } else {
+        Unanswered::Refuse
+    };
+    state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))
 }
 
 /// Leads only: the packs this project issued.

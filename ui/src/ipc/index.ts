@@ -28,6 +28,10 @@ import type {
   Outcome,
   PackSummary,
   NoTask,
+  PackIssued,
+  PackRequest,
+  PendingReview,
+  Settings,
   Passage,
   Person,
   QueueItem,
@@ -97,6 +101,13 @@ export type {
   TaskKind,
   TasksReport,
   TextPiece,
+  CheckSettings,
+  Guidelines,
+  PackIssued,
+  PackRequest,
+  PendingReview,
+  Routing,
+  Settings,
 } from "./bindings";
 
 export class ApiError extends Error {
@@ -181,14 +192,31 @@ export const api = {
   exportGold: (request: GoldRequest, out: string, format: ExportFormat) =>
     call<ExportReport>("export_gold", { request, out, format }),
 
-  /** Leads only: merges returned packs, each file with its own outcome. */
-  mergePacks: (paths: string[]) => call<MergeOutcome[]>("merge_packs", { paths }),
+  /**
+   * Leads only: merges returned packs, each file with its own outcome. A pack with no
+   * answers is refused (code "unanswered") unless `giveBack`: the lead takes the work back.
+   */
+  mergePacks: (paths: string[], giveBack = false) => call<MergeOutcome[]>("merge_packs", { paths, giveBack }),
   /** Leads only: the packs this project issued, newest first. */
   packs: () => call<PackSummary[]>("packs"),
   /** The open file's manifest when it is a pack; null for a project. */
   packInfo: () => call<Manifest | null>("pack_info"),
   /** Writes the pack's results file (beside the pack unless `to` is given); its path. */
   returnResults: (to: string | null = null) => call<string>("return_results", { to }),
+
+  /** Leads only: written refutations waiting for accept or reject. */
+  pendingReviews: () => call<PendingReview[]>("pending_reviews"),
+  /** Leads only: accepts (opens its verification) or rejects a written refutation. */
+  reviewRefutation: (annotationId: number, accepted: boolean, note: string | null) =>
+    call<null>("review_refutation", { annotationId, accepted, note }),
+  /** The project's settings. */
+  settings: () => call<Settings>("settings"),
+  /** Leads only: stores the settings; the stored ones come back. */
+  saveSettings: (settings: Settings) => call<Settings>("save_settings", { settings }),
+  /** Leads only: count (true) or leave out (false) a flagged annotator, or follow the flag (null). */
+  flagDecision: (name: string, include: boolean | null) => call<Annotator>("flag_decision", { name, include }),
+  /** Leads only: writes a pack for an annotator at `out` and reserves its items. */
+  issuePack: (request: PackRequest, out: string) => call<PackIssued>("issue_pack", { request, out }),
 };
 
 /** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
@@ -254,6 +282,12 @@ export async function pickImportFiles(title: string, directory = false): Promise
 /** Asks where to create a new project; null when cancelled. */
 export async function pickNewProject(): Promise<string | null> {
   const picked = await save({ filters: projectFilter, defaultPath: "project.fdesk" });
+  return picked ?? null;
+}
+
+/** Asks where to write a pack; null when cancelled. */
+export async function pickPackFile(defaultPath: string): Promise<string | null> {
+  const picked = await save({ defaultPath, filters: packFilter });
   return picked ?? null;
 }
 

@@ -30,7 +30,12 @@ export interface HomeDeps {
   adjudicate?: () => void;
   /** Leads: open the gold export. */
   exportGold?: () => void;
+  /** Leads: open one of the lead's own screens. */
+  lead?: (screen: LeadScreen) => void;
 }
+
+/** The lead's screens reached from home. */
+export type LeadScreen = "review" | "settings" | "flags" | "issue";
 
 /** The kind a digit key opens (1 is evidence), or null. */
 export function kindForKey(key: string): TaskKind | null {

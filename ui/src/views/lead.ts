@@ -120,7 +120,11 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
   const counts = h("div", {}, overviewGroups(o));
   const noTask = h("ul", { class: "muted small no-task", testid: "no-task" });
   const showNoTask = (list: NoTask[]): void => mount(noTask, ...noTaskLines(list).map((line) => h("li", {}, line)));
-  const packs = packsPanel(deps.fail, () => void refresh().catch(deps.fail));
+  const packs = packsPanel(
+    deps.fail,
+    () => void refresh().catch(deps.fail),
+    deps.lead ? () => deps.lead?.("issue") : undefined,
+  );
 
   async function refresh(): Promise<void> {
     const [list, overview, withoutTasks] = await Promise.all([api.annotators(), api.overview(), api.claimsWithoutTasks()]);
@@ -144,6 +148,16 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
             ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue")
             : null,
           deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
+        )
+      : null,
+    deps.lead
+      ? h(
+          "div",
+          { class: "lead-links" },
+          h("button", { testid: "open-review", onclick: () => deps.lead?.("review") }, "Refutation review"),
+          h("button", { testid: "open-flags", onclick: () => deps.lead?.("flags") }, "Flagged annotators"),
+          h("button", { testid: "open-settings", onclick: () => deps.lead?.("settings") }, "Project settings"),
+          h("button", { testid: "open-issue-pack", onclick: () => deps.lead?.("issue") }, "Issue a pack"),
         )
       : null,
     h(

@@ -99,11 +99,22 @@ export function returnPanel(m: Manifest, fail: (e: unknown) => void): HTMLElemen
   );
 }
 
+/** A pack's id as the list shows it: its first 8 characters, enough to tell packs apart. */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+/** The question asked before a pack with no answers is merged. */
+export function unansweredQuestion(o: MergeOutcome): string {
+  return `${fileName(o.file)} has no answers yet: it looks like the file as issued, and its annotator may still be working on their copy. Merge it anyway only to take the work back: the pack is marked returned and its items go back to the pool.`;
+}
+
 function packRow(p: PackSummary): HTMLElement {
   return h(
     "tr",
-    { testid: `pack-${p.annotator}-${p.id.slice(0, 8)}`, "data-pack": p.id },
-    h("th", {}, p.annotator),
+    { testid: `pack-${p.annotator}-${shortId(p.id)}`, "data-pack": p.id },
+    h("td", {}, h("code", { testid: "pack-id", title: p.id }, shortId(p.id))),
+    h("th", { dir: "auto" }, p.annotator),
     h("td", {}, p.kind ?? "all kinds"),
     h("td", { class: "num" }, String(p.items)),
     h("td", {}, dueDate(p.created_at)),
@@ -114,9 +125,14 @@ function packRow(p: PackSummary): HTMLElement {
 }
 
 /** The lead's panel: packs issued, and merging returned ones. */
-export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el: HTMLElement; load: () => void } {
+export function packsPanel(
+  fail: (e: unknown) => void,
+  merged: () => void,
+  issue?: () => void,
+): { el: HTMLElement; load: () => void } {
   const rows = h("tbody", { testid: "packs" });
   const outcomes = h("ul", { class: "merge-outcomes", testid: "merge-outcomes" });
+  const ask = h("div", { class: "merge-ask-slot" });
   const field = h("textarea", {
     class: "text-input merge-paths",
     testid: "merge-path",
@@ -132,20 +148,45 @@ export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el
       rows,
       ...(list.length
         ? list.map(packRow)
-        : [h("tr", {}, h("td", { class: "muted" }, "No packs yet: hand them out with factdesk pack (docs/team.md)."))]),
+        : [h("tr", {}, h("td", { class: "muted" }, "No packs yet: issue one for an annotator to take away."))]),
     );
   }
 
-  async function merge(paths: string[]): Promise<void> {
+  /** Packs with no answers, held back from the merge until the lead says. */
+  function askAbout(empty: MergeOutcome[]): void {
+    if (!empty.length) return void mount(ask);
+    const giveBack = h("button", { class: "primary", testid: "merge-give-back" }, "Take the work back");
+    const keep = h("button", { testid: "merge-keep" }, "Keep it out");
+    giveBack.addEventListener("click", () => void merge(empty.map((o) => o.file), true));
+    keep.addEventListener("click", () => {
+      mount(ask);
+      mount(outcomes, ...empty.map((o) => h("li", { class: "refused", testid: "merge-outcome" }, `${fileName(o.file)}: not merged; the pack is still out.`)));
+    });
+    mount(
+      ask,
+      h(
+        "div",
+        { class: "merge-ask", testid: "merge-ask", role: "alertdialog", "aria-label": "Merge a pack with no answers?" },
+        ...empty.map((o) => h("p", { testid: "merge-question" }, unansweredQuestion(o))),
+        h("div", { class: "pack-actions" }, giveBack, keep),
+      ),
+    );
+    giveBack.focus();
+  }
+
+  async function merge(paths: string[], giveBack = false): Promise<void> {
     if (!paths.length) return;
     try {
-      const results = await api.mergePacks(paths);
+      const results = await api.mergePacks(paths, giveBack);
+      const empty = results.filter((o) => o.error?.code === "unanswered");
+      const rest = results.filter((o) => o.error?.code !== "unanswered");
       mount(
         outcomes,
-        ...results.map((o) =>
+        ...rest.map((o) =>
           h("li", { class: o.error ? "refused" : "merged", testid: "merge-outcome" }, outcomeText(o)),
         ),
       );
+      askAbout(empty);
       if (results.some((o) => o.report)) field.value = "";
       await load();
       merged();
@@ -157,7 +198,7 @@ export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el
   const el = h(
     "div",
     { class: "panel packs-panel", testid: "packs-panel" },
-    h("h3", {}, "Packs"),
+    h("div", { class: "panel-head" }, h("h3", {}, "Packs"), issue ? h("button", { testid: "open-issue", onclick: () => issue() }, "Issue a pack…") : null),
     h("p", { class: "muted small" }, "Work handed out for laptops: out, returned or expired, and the answers merged from each."),
     h(
       "table",
@@ -165,7 +206,7 @@ export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el
       h(
         "thead",
         {},
-        h("tr", {}, ...["For", "Kind", "Items", "Issued", "Due", "State", "Merged"].map((t) => h("th", {}, t))),
+        h("tr", {}, ...["Pack", "For", "Kind", "Items", "Issued", "Due", "State", "Merged"].map((t) => h("th", {}, t))),
       ),
       rows,
     ),
@@ -186,6 +227,7 @@ export function packsPanel(fail: (e: unknown) => void, merged: () => void): { el
         "Choose…",
       ),
     ),
+    ask,
     outcomes,
   );
   return { el, load: () => void load().catch(fail) };

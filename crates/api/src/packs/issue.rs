@@ -14,8 +14,9 @@ use factdesk_store::pack_store::{self, PackFile, PackItemRow};
 use factdesk_store::tasks::TaskRow;
 use std::path::Path;
 
-/// What `factdesk pack` asks for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// What `factdesk pack` and the app's "Issue a pack" ask for.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, ts_rs::TS)]
+#[serde(default)]
 pub struct PackRequest {
     pub annotator: String,
     /// Items to issue at most.

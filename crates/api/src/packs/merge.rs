@@ -92,9 +92,33 @@ fn is_sqlite(path: &Path) -> bool {
         .is_ok_and(|()| &header == b"SQLite format 3\0")
 }
 
+/// What a merge does with a pack that is still out and holds no answer at all.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Unanswered {
+    /// Refuse it, changing nothing: most likely it is the file as issued, and the
+    /// annotator is still working on their copy.
+    #[default]
+    Refuse,
+    /// Merge it anyway: the pack is marked returned and its items go back to the pool
+    /// (the lead takes the work back).
+    GiveBack,
+}
+
 impl Project {
-    /// Verifies and merges the pack at `file`; merging it again adds nothing.
+    /// Verifies and merges the pack at `file`; merging it again adds nothing. A pack
+    /// still out with no answer is refused (see [`Unanswered`]).
     pub fn merge_pack(&mut self, lead: &Actor, file: &Path) -> Result<MergeReport> {
+        self.require_lead(lead, "merge packs")?;
+        self.merge_pack_with(lead, file, Unanswered::Refuse)
+    }
+
+    /// [`Project::merge_pack`], saying what to do with a pack that holds no answer.
+    pub fn merge_pack_with(
+        &mut self,
+        lead: &Actor,
+        file: &Path,
+        unanswered: Unanswered,
+    ) -> Result<MergeReport> {
         self.require_lead(lead, "merge packs")?;
         let name = file.display().to_string();
         if !file.is_file() {
@@ -153,6 +177,16 @@ impl Project {
         let answers = pack_store::answers(conn).map_err(|e| unreadable(&e))?;
         let malformed = pack_store::malformed_answers(conn).map_err(|e| unreadable(&e))?;
         drop(pack);
+        if answers.is_empty()
+            && malformed.is_empty()
+            && row.returned_at.is_none()
+            && unanswered == Unanswered::Refuse
+        {
+            return Err(Error::new(
+                ErrorCode::Unanswered,
+                format!("{name}: refused, nothing was changed: pack {} for {} has no answers yet (it looks like the file as issued, and {} may still be working on their copy); merge it anyway only to take the work back, which puts its {} items back in the pool", row.id, row.annotator, row.annotator, row.items),
+            ));
+        }
         {
             let tx = self.store.transaction()?;
             if !pack_file::begin_merge(&tx, &row.id, now)? {

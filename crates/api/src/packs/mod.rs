@@ -20,8 +20,8 @@ mod workplace;
 
 pub use factdesk_store::pack_store::is_pack;
 pub use issue::PackRequest;
-pub use merge::MergeReport;
 pub use merge::RefusedAnswer;
+pub use merge::{MergeReport, Unanswered};
 pub use outcome::MergeOutcome;
 pub use results::default_results_path;
 pub use session::PackSession;

@@ -1,8 +1,9 @@
 //! Work across laptops: `factdesk pack` hands an annotator a pack of items, `factdesk
 //! merge` takes the answered packs back, `factdesk packs` lists what is out.
 
-use factdesk_api::packs::PackRequest;
+use factdesk_api::packs::{PackRequest, Unanswered};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::ErrorCode;
 use std::path::PathBuf;
 
 /// Write a pack of open items for one annotator to take away (a .fdpack file).
@@ -50,6 +51,11 @@ pub struct PackArgs {
 /// `submit`; one that fails is refused with its reason and not stored. The pack is only
 /// read, never written. Merging a pack again adds nothing; items left unanswered go back
 /// to the pool.
+///
+/// A pack still out that holds no answer at all is refused, changing nothing: it is most
+/// likely the file as issued while its annotator works on their own copy. To take the work
+/// back anyway (the pack is marked returned, its items go back to the pool), pass
+/// --allow-empty.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// The project file.
@@ -62,6 +68,9 @@ pub struct MergeArgs {
     /// Print one JSON line per pack.
     #[arg(long)]
     json: bool,
+    /// Merge a pack with no answers too, taking its items back from the annotator.
+    #[arg(long)]
+    allow_empty: bool,
 }
 
 /// List the packs handed out: out, returned or expired, and the answers merged from each.
@@ -113,7 +122,12 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     let mut refused = 0;
     let mut refused_answers = 0;
     for file in &a.files {
-        let merged = p.merge_pack(&by, file);
+        let unanswered = if a.allow_empty {
+            Unanswered::GiveBack
+        } else {
+            Unanswered::Refuse
+        };
+        let merged = p.merge_pack_with(&by, file, unanswered);
         if let Ok(r) = &merged {
             refused_answers += r.refused.len();
         }
@@ -147,6 +161,10 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
                 for a in &r.refused {
                     println!("{}: answer {} refused: {}", r.file, a.uuid, a.reason);
                 }
+            }
+            Err(e) if e.code == ErrorCode::Unanswered => {
+                eprintln!("error: {e}; to do that, merge it again with --allow-empty");
+                refused += 1;
             }
             Err(e) => {
                 eprintln!("error: {e}");

@@ -176,3 +176,31 @@ fn merge_lists_each_refused_answer_with_its_reason_and_leaves_the_pack_as_it_was
         );
     }
 }
+
+#[test]
+fn merging_a_pack_nobody_answered_is_refused_unless_allow_empty() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo(dir.path(), "p.fdesk");
+    let a = dir.path().join("ana.fdpack");
+    pack(&p, "ana", "2", &a);
+    let before = content_digest(&p);
+    let out = factdesk([Path::new("merge"), &p, &a]);
+    assert!(!out.status.success());
+    let msg = stderr(&out);
+    assert!(
+        msg.contains("ana.fdpack: refused, nothing was changed"),
+        "{msg}"
+    );
+    assert!(msg.contains("has no answers yet"), "{msg}");
+    assert!(msg.contains("--allow-empty"), "{msg}");
+    assert_eq!(content_digest(&p), before);
+    let listed = json(&ok([Path::new("packs"), &p, Path::new("--json")]));
+    assert_eq!(listed[0]["state"], "out");
+
+    let out = ok([Path::new("merge"), &p, &a, Path::new("--allow-empty")]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("0 new answers from ana"), "{said}");
+    assert!(said.contains("2 items back in the pool"), "{said}");
+    let listed = json(&ok([Path::new("packs"), &p, Path::new("--json")]));
+    assert_eq!(listed[0]["state"], "returned");
+}

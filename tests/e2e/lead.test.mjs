@@ -1,0 +1,279 @@
+// End to end, everything a lead does in the app: refutation review (accept and reject by
+// key, with a note), flag decisions on a careless annotator, project settings (a refusal
+// shown under its own field, a save that keeps what the screen does not edit), issuing a
+// pack, and merging an unanswered pack, which asks first. Each screen is saved at 1024×640
+// in the light and the dark theme and checked with axe-core in the app's webview.
+
+import assert from "node:assert/strict";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { assertAccessible, assertInView, rectOf, windowSize } from "./screens.mjs";
+import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { Key } from "./webdriver.mjs";
+
+/** Words a writer would change to make a demo claim false. */
+const SWAPS = [["five", "two"], ["fewer", "more"], ["More", "Fewer"], ["rose", "fell"], ["beneath", "above"], ["Paris", "Lyon"], ["open", "closed"], ["falling", "rising"], ["directly", "partly"], ["near", "far from"], ["rack", "cable"]];
+
+/** A refutation that passes the live checks: a year moved on, or one fact changed. */
+function refutationOf(claim) {
+  const year = /\b(1[89]\d\d|20\d\d)\b/.exec(claim);
+  if (year) return claim.replace(year[0], String(Number(year[0]) + 7));
+  const swap = SWAPS.find(([from]) => new RegExp(`\\b${from}\\b`).test(claim));
+  return swap ? claim.replace(new RegExp(`\\b${swap[0]}\\b`), swap[1]) : claim.replace(/\b(\w+)\.$/, "Lisbon.");
+}
+
+/** The demo project with a lead, three annotators, a careless one (flagged), and three
+ * refutations Ana wrote, waiting for review. */
+function leadProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "maria", "--role", "lead"]);
+  for (const name of ["ana", "ben", "dan"]) cli(["annotators", project, "add", name]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+  cli(["tasks", project, "--kind", "refute"]);
+  for (let i = 0; i < 3; i += 1) {
+    const item = nextByCli(project, "dan", "evidence");
+    submitByCli(project, "dan", [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
+  }
+  for (let i = 0; i < 3; i += 1) {
+    const item = nextByCli(project, "ana", "refute");
+    submitByCli(project, "ana", [{ task_id: item.task_id, text: refutationOf(item.claim), duration_ms: 20_000 }]);
+  }
+}
+
+const pending = (project) => JSON.parse(cli(["review", project, "--json"]));
+const person = (project, name) => JSON.parse(cli(["annotators", project, "list", "--json"])).find((a) => a.name === name);
+const settings = (project) => JSON.parse(cli(["settings", project]));
+const packs = (project) => JSON.parse(cli(["packs", project, "--json"]));
+
+/** Replaces the text of a field the way a person would: select it all, type anew. */
+async function fill(session, css, text) {
+  await session.execute("const e = document.querySelector(arguments[0]); e.value = ''; e.focus();", [css]);
+  await session.sendKeys(await session.find(css), text);
+}
+
+/** Waits for `css`, saves the screenshot, runs axe. */
+async function look(session, name, css) {
+  await session.waitFor(css, 20_000);
+  await saveScreenshot(session, `compact/${name}.png`);
+  await assertAccessible(session, name);
+}
+
+/** The element at `below` starts under `above` and overlaps it horizontally: next to it. */
+async function assertUnder(session, above, below, what) {
+  const [a, b] = [await rectOf(session, above), await rectOf(session, below)];
+  assert.ok(a && b, `${what}: missing`);
+  assert.ok(b.top >= a.bottom - 1 && b.top - a.bottom < 60 && b.left < a.right && b.right > a.left, `${what}: not under its field: ${JSON.stringify({ a, b })}`);
+}
+
+async function home(session) {
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+}
+
+/** Runs `steps` in the app started on `project` at 1024×640 with the lead signed in. */
+async function asLead(t, env, steps) {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, "demo.fdesk");
+  let app;
+  let session;
+  try {
+    leadProject(project);
+    app = await startApp(work, project, env);
+    session = await app.open();
+    await windowSize(session, 1024, 640);
+    await signInByKeys(session, "maria");
+    await steps(session, project, work);
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+test("refutation review: accept and reject by key with a note", async (t) => {
+  await asLead(t, {}, async (session, project) => {
+    assert.equal(pending(project).length, 3);
+    await session.click(await session.find(tid("open-review")));
+    await session.waitFor(tid("review-written"));
+    assert.equal(await textOf(session, tid("review-count")), "3 waiting");
+    const first = pending(project)[0];
+    assert.equal(await textOf(session, tid("review-original")), first.original);
+    assert.equal(await textOf(session, tid("review-written")), first.written);
+    // The changed words are marked on both sides.
+    assert.ok((await session.findAll(`${tid("review-written")} mark.diff`)).length > 0, "no changed word marked");
+    await assertInView(session, tid("review-accept"), "Accept at 1024×640");
+    await look(session, "light-review", tid("review-written"));
+
+    // N to the note, Enter back to the keys, A accepts: its verification opens.
+    await session.keys("n");
+    await session.keys(`Good: one fact changed.${Key.Enter}`);
+    await session.keys("a");
+    await session.until("the acceptance", async () => (await textOf(session, tid("review-count"))) === "2 waiting");
+    assert.match(await textOf(session, tid("review-status")), /^Accepted ana's refutation/);
+    const left = pending(project);
+    assert.equal(left.length, 2);
+    assert.ok(!left.some((p) => p.annotation_id === first.annotation_id));
+    const verify = JSON.parse(cli(["next", project, "--as", "ben", "--kind", "verify", "--json"])).item;
+    assert.ok(verify, "accepting opened a verification task");
+    assert.equal(verify.claim, first.original);
+
+    // J moves on, R rejects that one.
+    const second = left[1];
+    await session.keys("j");
+    await session.until("the second one", async () => (await textOf(session, tid("review-written"))) === second.written);
+    await session.keys("r");
+    await session.until("the rejection", async () => (await textOf(session, tid("review-count"))) === "1 waiting");
+    assert.deepEqual(pending(project).map((p) => p.annotation_id), [left[0].annotation_id]);
+    await home(session);
+  });
+});
+
+test("flag decisions, settings with errors under their field, issuing a pack, merging an unanswered one", async (t) => {
+  await asLead(t, {}, async (session, project, work) => {
+    // Flags: Dan failed every trick; C counts him, X leaves him out, F follows the flag.
+    assert.equal(person(project, "dan").flagged, true);
+    await session.click(await session.find(tid("open-flags")));
+    await session.waitFor(tid("flag-row-dan"));
+    assert.equal(await textOf(session, tid("flag-standing-dan")), "FLAGGED flagged: answers left out until you decide");
+    await look(session, "light-flags", tid("flag-row-dan"));
+    await session.keys("c");
+    await session.until("Dan counted", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("counted by your decision"));
+    assert.deepEqual([person(project, "dan").flag_override, person(project, "dan").counted], ["include", true]);
+    await session.keys("x");
+    await session.until("Dan left out", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("left out by your decision"));
+    assert.deepEqual([person(project, "dan").flag_override, person(project, "dan").counted], ["exclude", false]);
+    await session.click(await session.find(tid("flag-clear-dan")));
+    await session.until("the flag followed", async () => person(project, "dan").flag_override === null);
+    await home(session);
+
+    // Settings: a refusal is said under its field; a good save keeps the checks it does not show.
+    const before = settings(project);
+    await session.click(await session.find(tid("open-settings")));
+    await session.waitFor(tid("setting-overlap"));
+    await session.until("the settings read", async () =>
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
+    );
+    await look(session, "light-settings", tid("settings-save"));
+    // The form is longer than the window; Save stays in view under it.
+    await assertInView(session, tid("settings-save"), "Save at 1024×640");
+    await fill(session, tid("setting-overlap"), "0");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
+    assert.equal(await textOf(session, tid("setting-error-overlap")), "Annotators per item must be between 1 and 20, not 0.");
+    await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error");
+    await look(session, "light-settings-error", tid("setting-error-overlap"));
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top for a field's error");
+    assert.equal(settings(project).overlap, before.overlap, "a refused save changed nothing");
+    await fill(session, tid("setting-qualification_min_accepted"), "9");
+    await fill(session, tid("setting-overlap"), "2");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the qualification refused", async () => (await textOf(session, tid("setting-error-qualification_min_accepted"))).length > 0);
+    assert.equal(await textOf(session, tid("setting-error-overlap")), "", "the fixed field's error went");
+    await fill(session, tid("setting-qualification_min_accepted"), "4");
+    await fill(session, tid("setting-trick_flag_threshold"), "30");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the save", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
+    const after = settings(project);
+    assert.equal(after.overlap, 2);
+    assert.equal(after.trick_flag_threshold, 0.3);
+    assert.deepEqual(after.checks, before.checks);
+    assert.deepEqual(after.guidelines, before.guidelines);
+    assert.equal(after.seed, before.seed);
+    await home(session);
+
+    // Issuing a pack for Ben: three evidence items, due in a week, where the lead says.
+    const out = join(work, "for-ben.fdpack");
+    await session.click(await session.find(tid("open-issue-pack")));
+    await session.waitFor(tid("issue-annotator"));
+    await session.until("the annotators listed", async () => (await session.findAll(`${tid("issue-annotator")} option`)).length >= 4);
+    await session.execute(
+      `const set = (id, v) => { const e = document.querySelector('[data-testid=' + id + ']'); e.value = v; e.dispatchEvent(new Event('change')); e.dispatchEvent(new Event('input')); };
+       set('issue-annotator', 'ben'); set('issue-kind', 'evidence');
+       const due = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10); set('issue-due', due);`,
+    );
+    await fill(session, tid("issue-count"), "3");
+    await fill(session, tid("issue-out"), out);
+    await session.click(await session.find(tid("issue-write")));
+    await session.waitFor(tid("issue-done"));
+    const issued = packs(project);
+    assert.equal(issued.length, 1);
+    assert.deepEqual([issued[0].annotator, issued[0].kind, issued[0].items, issued[0].state], ["ben", "evidence", 3, "out"]);
+    assert.equal(await textOf(session, tid("issue-pack-id")), issued[0].id);
+    assert.ok(existsSync(out), "the pack was written where the lead said");
+    const days = Math.round((issued[0].expires_at - issued[0].created_at) / 86_400_000);
+    assert.ok(days >= 6 && days <= 7, `due in ${days} days`);
+    await look(session, "light-issue", tid("issue-done"));
+    // The same file again: refused, said under "Write to".
+    await fill(session, tid("issue-out"), out);
+    await session.click(await session.find(tid("issue-write")));
+    await session.until("the refusal", async () => (await textOf(session, tid("issue-error-out"))).includes("nothing was written"));
+    await assertUnder(session, ".issue-panel .inline-form", tid("issue-error-out"), "the file's error");
+    await home(session);
+
+    // The packs list shows the pack's id; merging the file as issued asks first.
+    await session.waitFor(`${tid("packs")} ${tid("pack-id")}`);
+    assert.equal(await textOf(session, `${tid("packs")} ${tid("pack-id")}`), issued[0].id.slice(0, 8));
+    await fill(session, tid("merge-path"), out);
+    await session.click(await session.find(tid("merge-pasted")));
+    await session.waitFor(tid("merge-ask"));
+    assert.match(await textOf(session, tid("merge-question")), /^for-ben\.fdpack has no answers yet/);
+    assert.equal(packs(project)[0].state, "out", "asking changed nothing");
+    await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
+    await look(session, "light-merge-ask", tid("merge-ask"));
+    // Keep it out: still out, nothing merged.
+    await session.click(await session.find(tid("merge-keep")));
+    await session.until("kept out", async () => (await textOf(session, tid("merge-outcome"))).includes("not merged; the pack is still out"));
+    assert.equal(packs(project)[0].state, "out");
+    // Asked again and told to take the work back: returned, its items back in the pool.
+    await session.click(await session.find(tid("merge-pasted")));
+    await session.waitFor(tid("merge-give-back"));
+    await session.click(await session.find(tid("merge-give-back")));
+    await session.until("taken back", async () => (await textOf(session, tid("merge-outcome"))).includes("3 unanswered items back in the pool"));
+    assert.equal(packs(project)[0].state, "returned");
+    assert.equal((await session.findAll(tid("merge-ask"))).length, 0, "the question went");
+  });
+});
+
+test("the lead's screens in the dark theme at 1024×640", async (t) => {
+  await asLead(t, { GTK_THEME: "Adwaita:dark" }, async (session, project, work) => {
+    assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
+    await session.click(await session.find(tid("open-review")));
+    await look(session, "dark-review", tid("review-written"));
+    await home(session);
+    await session.click(await session.find(tid("open-flags")));
+    await look(session, "dark-flags", tid("flag-row-dan"));
+    await home(session);
+    await session.click(await session.find(tid("open-settings")));
+    await session.until("the settings read", async () =>
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) !== "",
+    );
+    await look(session, "dark-settings", tid("settings-save"));
+    await fill(session, tid("setting-trick_template"), "It is false");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the template refused", async () => (await textOf(session, tid("setting-error-trick_template"))).length > 0);
+    await session.execute("document.querySelector('[data-testid=setting-trick_template]').scrollIntoView({ block: 'center' })");
+    await look(session, "dark-settings-error", tid("setting-error-trick_template"));
+    await home(session);
+    const out = join(work, "for-ana.fdpack");
+    await session.click(await session.find(tid("open-issue-pack")));
+    await session.until("the annotators listed", async () => (await session.findAll(`${tid("issue-annotator")} option`)).length >= 4);
+    await fill(session, tid("issue-count"), "2");
+    await fill(session, tid("issue-out"), out);
+    await session.click(await session.find(tid("issue-write")));
+    await look(session, "dark-issue", tid("issue-done"));
+    await home(session);
+    await fill(session, tid("merge-path"), out);
+    await session.click(await session.find(tid("merge-pasted")));
+    await session.waitFor(tid("merge-ask"));
+    await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
+    await look(session, "dark-merge-ask", tid("merge-ask"));
+    assert.equal(packs(project)[0].state, "out");
+  });
+});

@@ -1,0 +1,163 @@
+// The lead's decisions on flagged annotators: someone who failed too many trick sentences
+// leaves agreement and gold data until the lead counts them again or leaves them out for
+// good. Every annotator with a trick record is listed; a decision can be taken back.
+
+import { h, mount } from "../../dom";
+import { plainError } from "../../errors";
+import { percent } from "../../format";
+import { api, type Annotator } from "../../ipc";
+import type { Screen } from "../screen";
+import type { LeadDeps } from "./review";
+
+const KEYS: [string, string][] = [
+  ["C", "Count their answers"],
+  ["X", "Leave their answers out"],
+  ["F", "Follow the flag again (no decision)"],
+  ["J / ↓", "Next person"],
+  ["K / ↑", "Previous person"],
+  ["Esc", "Home"],
+];
+
+/** Where someone stands, in words: flagged or not, and the lead's decision. */
+export function standing(a: Annotator): string {
+  const decided = a.flag_override === "include" ? "counted by your decision" : a.flag_override === "exclude" ? "left out by your decision" : null;
+  if (a.flagged) return decided ?? "flagged: answers left out until you decide";
+  return decided ?? "counted";
+}
+
+/** The people a lead decides on: flagged ones first, then anyone with a decision, then the rest. */
+export function flagOrder(list: Annotator[]): Annotator[] {
+  const rank = (a: Annotator): number => (a.flagged ? 0 : a.flag_override ? 1 : 2);
+  return list.filter((a) => a.role === "annotator" || a.tricks_seen > 0).sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
+export function flagsScreen(deps: LeadDeps): Screen {
+  let people: Annotator[] = [];
+  let at = 0;
+  const rows = h("tbody", { testid: "flag-rows" });
+  const status = h("p", { class: "adj-notice", testid: "flags-status", role: "status" });
+  const problem = h("p", { class: "error-text field-error", testid: "flags-problem", role: "alert" });
+
+  function row(a: Annotator, i: number): HTMLElement {
+    const button = (label: string, key: string, include: boolean | null, pressed: boolean): HTMLElement =>
+      h(
+        "button",
+        { class: "small", testid: `flag-${key}-${a.name}`, "aria-pressed": String(pressed), onclick: () => void decide(i, include) },
+        label,
+      );
+    return h(
+      "tr",
+      { testid: `flag-row-${a.name}`, class: [i === at ? "current" : "", a.flagged ? "flagged" : ""].join(" ").trim() || undefined, "aria-current": i === at ? "true" : "false" },
+      h("th", { dir: "auto" }, a.name),
+      h("td", { class: "num" }, String(a.tricks_seen)),
+      h("td", { class: "num" }, String(a.tricks_failed)),
+      h("td", { class: "num" }, percent(a.trick_failure_rate)),
+      h(
+        "td",
+        { testid: `flag-standing-${a.name}` },
+        a.flagged ? h("span", { class: "badge badge-danger" }, "FLAGGED") : null,
+        " ",
+        standing(a),
+      ),
+      h(
+        "td",
+        { class: "flag-actions" },
+        button("Count", "include", true, a.flag_override === "include"),
+        button("Leave out", "exclude", false, a.flag_override === "exclude"),
+        button("Follow flag", "clear", null, a.flag_override === null),
+      ),
+    );
+  }
+
+  function draw(): void {
+    mount(
+      rows,
+      ...(people.length
+        ? people.map(row)
+        : [h("tr", {}, h("td", { class: "muted", testid: "flags-empty" }, "No annotators yet."))]),
+    );
+  }
+
+  async function load(): Promise<void> {
+    people = flagOrder(await api.annotators());
+    at = Math.min(at, Math.max(people.length - 1, 0));
+    draw();
+  }
+
+  async function decide(i: number, include: boolean | null): Promise<void> {
+    const a = people[i];
+    if (!a) return;
+    at = i;
+    mount(problem);
+    try {
+      const after = await api.flagDecision(a.name, include);
+      mount(status, `${after.name}: ${standing(after)}.`);
+      await load();
+    } catch (e) {
+      mount(problem, plainError(`Could not record the decision on ${a.name}`, e));
+    }
+  }
+
+  function move(by: number): void {
+    if (!people.length) return;
+    at = Math.min(Math.max(at + by, 0), people.length - 1);
+    draw();
+  }
+
+  const el = h(
+    "main",
+    { class: "lead-screen", testid: "flags" },
+    h(
+      "div",
+      { class: "dash-head" },
+      h(
+        "div",
+        {},
+        h("h1", {}, "Flagged annotators"),
+        h("p", { class: "muted" }, "Someone who fails too many trick sentences is left out of agreement and gold data until you decide."),
+      ),
+      h("span", { class: "spacer" }),
+      h("button", { testid: "flags-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+    ),
+    status,
+    h(
+      "div",
+      { class: "lead-screen-grid" },
+      h(
+        "section",
+        { class: "panel" },
+        h(
+          "table",
+          { class: "table flags-table" },
+          h("thead", {}, h("tr", {}, ...["Name", "Tricks seen", "Failed", "Rate", "Standing", "Decision"].map((t) => h("th", {}, t)))),
+          rows,
+        ),
+        problem,
+      ),
+      h(
+        "aside",
+        { class: "panel keys-panel" },
+        h("h3", {}, "Keys"),
+        h("dl", { class: "keys" }, ...KEYS.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
+      ),
+    ),
+  );
+
+  return {
+    el,
+    onKey(ev: KeyboardEvent): boolean {
+      const key = ev.key.toLowerCase();
+      if (ev.key === "Escape") deps.home();
+      else if (key === "c") void decide(at, true);
+      else if (key === "x") void decide(at, false);
+      else if (key === "f") void decide(at, null);
+      else if (key === "j" || ev.key === "ArrowDown") move(1);
+      else if (key === "k" || ev.key === "ArrowUp") move(-1);
+      else return false;
+      return true;
+    },
+    shown(): void {
+      void load().catch(deps.fail);
+    },
+  };
+}

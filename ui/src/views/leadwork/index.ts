@@ -1,0 +1,16 @@
+// The lead's own screens, by name, as home opens them.
+
+import type { Overview } from "../../ipc";
+import type { LeadScreen } from "../home";
+import type { Screen } from "../screen";
+import { flagsScreen } from "./flags";
+import { issueScreen } from "./issue";
+import { reviewScreen, type LeadDeps } from "./review";
+import { settingsScreen } from "./settings";
+
+export function leadScreen(which: LeadScreen, project: Overview, deps: LeadDeps): Screen {
+  if (which === "review") return reviewScreen(deps);
+  if (which === "settings") return settingsScreen(deps);
+  if (which === "flags") return flagsScreen(deps);
+  return issueScreen(project, deps);
+}

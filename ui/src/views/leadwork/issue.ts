@@ -1,0 +1,222 @@
+// Issuing a pack: an annotator's share of the work in a file they take away. The lead
+// chooses who, which kind, how many items and the due date, and where the file goes; the
+// items stay reserved for that annotator until the pack is merged back or falls due.
+
+import { h, mount } from "../../dom";
+import { readable } from "../../errors";
+import { count as grouped } from "../../format";
+import { api, ApiError, pickPackFile, type Annotator, type Overview, type PackIssued, type TaskKind } from "../../ipc";
+import { dueDate } from "../packs";
+import type { Screen } from "../screen";
+import type { LeadDeps } from "./review";
+
+const DAY = 86_400_000;
+
+/** The date input's value for a day `days` after `now` (UTC, as due dates are shown). */
+export function dayValue(now: number, days: number): string {
+  return new Date(now + days * DAY).toISOString().slice(0, 10);
+}
+
+/**
+ * Whole days from today (UTC) to the due date typed as YYYY-MM-DD, or what is wrong with
+ * it: a pack is due at the earliest tomorrow.
+ */
+export function daysUntil(value: string, now: number): number | string {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return "Due: choose a date.";
+  const due = Date.parse(`${value}T00:00:00Z`);
+  if (Number.isNaN(due)) return "Due: choose a date.";
+  const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
+  const days = Math.round((due - today) / DAY);
+  if (days < 1) return "Due: a day after today at the earliest.";
+  if (days > 365) return "Due: within a year.";
+  return days;
+}
+
+/** The suggested file: beside the project, named for the annotator and the day. */
+export function suggestedPath(projectPath: string, annotator: string, now: number): string {
+  const cut = Math.max(projectPath.lastIndexOf("/"), projectPath.lastIndexOf("\\"));
+  const dir = cut >= 0 ? projectPath.slice(0, cut + 1) : "";
+  const safe = annotator.replace(/[^\p{L}\p{N}_-]+/gu, "-") || "pack";
+  return `${dir}${safe}-${dayValue(now, 0)}.fdpack`;
+}
+
+/** Which field a refusal of the backend is about (`out`: the file asked for). */
+export function issueField(e: unknown, out = ""): "annotator" | "count" | "out" | null {
+  if (!(e instanceof ApiError)) return null;
+  if (out && e.message.includes(fileNameOf(out))) return "out";
+  if (e.code === "not_found" && /no open items/.test(e.message)) return "count";
+  if (e.code === "not_found") return "annotator";
+  if (e.code === "already_exists" || e.code === "io" || e.location !== null || e.code === "invalid_input") return "out";
+  return null;
+}
+
+function fileNameOf(path: string): string {
+  return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+}
+
+const KIND_CHOICES: [string, string][] = [
+  ["", "Evidence, verification and labels"],
+  ["evidence", "Evidence only"],
+  ["verify", "Verification only"],
+  ["label", "Labels only"],
+];
+
+export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void }): Screen {
+  const now = Date.now();
+  const who = h("select", { class: "text-input", testid: "issue-annotator" });
+  const kind = h("select", { class: "text-input", testid: "issue-kind" });
+  for (const [value, label] of KIND_CHOICES) {
+    const opt = h("option", {}, label);
+    opt.value = value;
+    kind.append(opt);
+  }
+  const items = h("input", { class: "text-input setting-number", testid: "issue-count", type: "text" });
+  items.inputMode = "numeric";
+  items.value = "50";
+  const due = h("input", { class: "text-input", testid: "issue-due", type: "date" });
+  due.value = dayValue(now, 14);
+  const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto" });
+  let outTouched = false;
+  out.addEventListener("input", () => {
+    outTouched = true;
+  });
+  const problem = (name: string): HTMLElement => h("p", { class: "error-text field-error", testid: `issue-error-${name}`, role: "alert" });
+  const problems = { annotator: problem("annotator"), count: problem("count"), due: problem("due"), out: problem("out") };
+  const general = problem("general");
+  const result = h("div", { class: "export-result", testid: "issue-result", "aria-live": "polite" });
+  for (const [name, input] of [["annotator", who], ["count", items], ["due", due], ["out", out]] as const) {
+    input.id = `issue-${name}`;
+    input.addEventListener("input", () => mount(problems[name]));
+  }
+  kind.id = "issue-kind";
+
+  const suggest = (): void => {
+    if (!outTouched && who.value) out.value = suggestedPath(o.path, who.value, now);
+  };
+  who.addEventListener("change", suggest);
+
+  function fill(list: Annotator[]): void {
+    mount(who, ...list.map((a) => {
+      const opt = h("option", {}, a.role === "lead" ? `${a.name} (lead)` : a.name);
+      opt.value = a.name;
+      return opt;
+    }));
+    const first = list.find((a) => a.role === "annotator") ?? list[0];
+    if (first) who.value = first.name;
+    suggest();
+    if (!list.length) mount(problems.annotator, "Add an annotator on the home screen first.");
+  }
+
+  function clear(): void {
+    for (const p of Object.values(problems)) mount(p);
+    mount(general);
+  }
+
+  async function issue(): Promise<void> {
+    clear();
+    const n = /^\d+$/.test(items.value.trim()) ? Number(items.value.trim()) : 0;
+    const days = daysUntil(due.value, Date.now());
+    let wrong = false;
+    const say = (at: HTMLElement, text: string): void => {
+      wrong = true;
+      mount(at, text);
+    };
+    if (!who.value) say(problems.annotator, "Choose who the pack is for.");
+    if (n < 1 || n > 10_000) say(problems.count, "Items: a whole number from 1 to 10 000.");
+    if (typeof days === "string") say(problems.due, days);
+    if (!out.value.trim()) say(problems.out, "Say where to write the pack: a file path ending in .fdpack.");
+    if (wrong || typeof days === "string") return;
+    mount(result, h("p", { class: "muted" }, "Writing…"));
+    try {
+      const done: PackIssued = await api.issuePack(
+        { annotator: who.value, count: n, kind: (kind.value || null) as TaskKind | null, expires_days: days },
+        out.value.trim(),
+      );
+      mount(
+        result,
+        h(
+          "div",
+          { class: "export-done", testid: "issue-done" },
+          h("strong", {}, `${grouped(done.items)} ${done.items === 1 ? "item" : "items"} for ${done.annotator}, due ${dueDate(done.expires_at)}`),
+          h("div", {}, "Pack: ", h("code", { testid: "issue-pack-id" }, done.pack_id)),
+          h("div", {}, "File: ", h("code", { testid: "issue-written" }, done.path)),
+          h("p", { class: "muted small" }, "Give this file to the annotator; they open it in Factdesk and return the results to you."),
+        ),
+      );
+      outTouched = false;
+      suggest();
+      deps.issued?.();
+    } catch (e) {
+      mount(result);
+      const field = issueField(e, out.value.trim());
+      mount(field ? problems[field] : general, readable(e));
+    }
+  }
+
+  const choose = async (): Promise<void> => {
+    try {
+      const picked = await pickPackFile(out.value);
+      if (picked) {
+        out.value = picked;
+        outTouched = true;
+        mount(problems.out);
+      }
+    } catch (e) {
+      deps.fail(e);
+    }
+  };
+
+  const field = (label: string, id: string, input: HTMLElement, err: HTMLElement, note?: string): HTMLElement[] => {
+    const l = h("label", { class: "export-label" }, label);
+    l.htmlFor = id;
+    return [l, h("div", {}, input, note ? h("span", { class: "muted small export-note" }, note) : null, err)];
+  };
+
+  const outLabel = h("label", {}, "Write to");
+  outLabel.htmlFor = "issue-out";
+  const form = h(
+    "div",
+    { class: "export-form" },
+    ...field("For", "issue-annotator", who, problems.annotator),
+    ...field("Kind", "issue-kind", kind, h("span")),
+    ...field("Items", "issue-count", items, problems.count, "at most; fewer if fewer are open"),
+    ...field("Due", "issue-due", due, problems.due, "its items go back to the pool after this day"),
+  );
+  form.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && !(ev.target instanceof HTMLSelectElement)) void issue();
+  });
+
+  return {
+    el: h(
+      "main",
+      { class: "lead-screen", testid: "issue" },
+      h(
+        "div",
+        { class: "dash-head" },
+        h("div", {}, h("h1", {}, "Issue a pack"), h("p", { class: "muted" }, "Work for a laptop: open items reserved for one annotator until the pack comes back or falls due.")),
+        h("span", { class: "spacer" }),
+        h("button", { testid: "issue-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+      ),
+      h(
+        "section",
+        { class: "panel issue-panel" },
+        form,
+        h("h3", { class: "export-out-title" }, outLabel),
+        h("div", { class: "inline-form" }, out, h("button", { testid: "issue-choose", onclick: () => void choose() }, "Choose…")),
+        problems.out,
+        general,
+        h("div", { class: "import-actions" }, h("button", { class: "primary", testid: "issue-write", onclick: () => void issue() }, "Issue pack")),
+        result,
+      ),
+    ),
+    onKey(ev: KeyboardEvent): boolean {
+      if (ev.key !== "Escape") return false;
+      deps.home();
+      return true;
+    },
+    shown(): void {
+      api.annotators().then(fill, deps.fail);
+      who.focus();
+    },
+  };
+}

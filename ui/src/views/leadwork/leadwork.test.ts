@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, type Annotator, type MergeOutcome } from "../../ipc";
+import { shortId, unansweredQuestion } from "../packs";
+import { flagOrder, standing } from "./flags";
+import { dayValue, daysUntil, issueField, suggestedPath } from "./issue";
+import { decidedText, waitingText } from "./review";
+import { fieldOf, percentText, share, wholeNumber } from "./settings";
+
+const person = (name: string, over: Partial<Annotator> = {}): Annotator => ({
+  id: 1,
+  name,
+  role: "annotator",
+  tricks_seen: 5,
+  tricks_failed: 0,
+  trick_failure_rate: 0,
+  flagged: false,
+  flag_override: null,
+  counted: true,
+  ...over,
+});
+
+describe("refutation review", () => {
+  it("says how many wait and what a decision did", () => {
+    expect(waitingText(0)).toBe("None waiting");
+    expect(waitingText(3)).toBe("3 waiting");
+    const r = { annotation_id: 7, annotator: "ana", original: "A", written: "B" };
+    expect(decidedText(r, true)).toContain("goes to verification");
+    expect(decidedText(r, false)).toContain("will not be verified");
+  });
+});
+
+describe("settings", () => {
+  it("reads whole numbers and percentages, refusing anything else", () => {
+    expect(wholeNumber(" 3 ")).toBe(3);
+    expect(wholeNumber("2.5")).toBeNull();
+    expect(wholeNumber("-1")).toBeNull();
+    expect(share("20")).toBeCloseTo(0.2);
+    expect(share("12.5 %")).toBeCloseTo(0.125);
+    expect(share("lots")).toBeNull();
+    expect(percentText(0.2)).toBe("20");
+    expect(percentText(0.07)).toBe("7");
+  });
+
+  it("finds the field a refusal is about", () => {
+    const e = new ApiError({ code: "invalid_input", message: "no", location: { file: "settings", line: 0, field: "overlap" } });
+    expect(fieldOf(e)).toBe("overlap");
+    expect(fieldOf(new ApiError({ code: "conflict", message: "no", location: null }))).toBeNull();
+    expect(fieldOf(new Error("x"))).toBeNull();
+  });
+});
+
+describe("flag decisions", () => {
+  it("puts flagged people first, then decided ones, and says where each stands", () => {
+    const list = [
+      person("zoe"),
+      person("bob", { flag_override: "exclude", counted: false }),
+      person("ana", { flagged: true, counted: false }),
+      person("lea", { role: "lead", tricks_seen: 0 }),
+    ];
+    expect(flagOrder(list).map((a) => a.name)).toEqual(["ana", "bob", "zoe"]);
+    expect(standing(list[2] as Annotator)).toBe("flagged: answers left out until you decide");
+    expect(standing(person("ana", { flagged: true, flag_override: "include" }))).toBe("counted by your decision");
+    expect(standing(list[1] as Annotator)).toBe("left out by your decision");
+    expect(standing(list[0] as Annotator)).toBe("counted");
+  });
+});
+
+describe("issuing a pack", () => {
+  const now = Date.UTC(2026, 10, 24, 9, 30);
+
+  it("turns the due date into whole days, tomorrow at the earliest", () => {
+    expect(dayValue(now, 14)).toBe("2026-12-08");
+    expect(daysUntil("2026-12-08", now)).toBe(14);
+    expect(daysUntil("2026-11-25", now)).toBe(1);
+    expect(daysUntil("2026-11-24", now)).toBe("Due: a day after today at the earliest.");
+    expect(daysUntil("", now)).toBe("Due: choose a date.");
+    expect(daysUntil("2028-01-01", now)).toBe("Due: within a year.");
+  });
+
+  it("suggests a file beside the project, named for the annotator", () => {
+    expect(suggestedPath("/work/covid.fdesk", "ana", now)).toBe("/work/ana-2026-11-24.fdpack");
+    expect(suggestedPath("C:\\p\\x.fdesk", "José María", now)).toBe("C:\\p\\José-María-2026-11-24.fdpack");
+  });
+
+  it("puts each refusal under the field it is about", () => {
+    const err = (code: ApiError["code"], message: string): ApiError => new ApiError({ code, message, location: null });
+    expect(issueField(err("not_found", "no open items for ana to take in a pack"))).toBe("count");
+    expect(issueField(err("not_found", 'no annotator called "x"'))).toBe("annotator");
+    expect(issueField(err("already_exists", "x.fdpack already exists"))).toBe("out");
+    expect(issueField(err("forbidden", "ana is not a lead"))).toBeNull();
+    expect(issueField(err("conflict", "b.fdpack is a Factdesk pack; writing there would destroy its answers"), "/w/b.fdpack")).toBe("out");
+  });
+});
+
+describe("packs", () => {
+  it("shows a short id and asks before merging an unanswered pack", () => {
+    expect(shortId("0f3c2a9e-1111-2222-3333-444455556666")).toBe("0f3c2a9e");
+    const o: MergeOutcome = {
+      file: "/tmp/ana.fdpack",
+      report: null,
+      error: { code: "unanswered", message: "refused", location: null },
+    };
+    expect(unansweredQuestion(o)).toMatch(/^ana\.fdpack has no answers yet/);
+  });
+});

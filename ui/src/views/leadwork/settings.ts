@@ -1,0 +1,301 @@
+// The project's settings for the lead: how items are served (overlap, routing, stance,
+// highlighting), when annotators are flagged, how new writers qualify, and the
+// guidelines. A setting the project refuses is explained under its own field.
+
+import { h, mount } from "../../dom";
+import { readable, sentence } from "../../errors";
+import { api, ApiError, type Settings } from "../../ipc";
+import type { Screen } from "../screen";
+import type { LeadDeps } from "./review";
+
+type Input = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** One editable setting: how it is read from and written into the settings. */
+interface Field {
+  /** The settings' own name (dotted for guidelines): errors name it. */
+  key: string;
+  label: string;
+  note?: string;
+  input: () => Input;
+  show: (s: Settings, el: Input) => void;
+  /** Writes the value into `s`, or returns what is wrong with it in plain words. */
+  read: (el: Input, s: Settings) => string | null;
+}
+
+/** A whole number from a field, or null. */
+export function wholeNumber(text: string): number | null {
+  const t = text.trim();
+  return /^\d+$/.test(t) ? Number(t) : null;
+}
+
+/** A percentage typed as "20" or "20%" as a share (0.2), or null. */
+export function share(text: string): number | null {
+  const t = text.trim().replace(/%$/, "").trim();
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  return Number(t) / 100;
+}
+
+/** A share shown as a percentage without float noise: 0.2 → "20". */
+export function percentText(s: number): string {
+  return String(Math.round(s * 10_000) / 100);
+}
+
+function numberInput(key: string): HTMLInputElement {
+  const el = h("input", { class: "text-input setting-number", testid: `setting-${key}`, type: "text", "aria-label": key });
+  el.inputMode = "numeric";
+  return el;
+}
+
+function select(key: string, options: [string, string][]): HTMLSelectElement {
+  const el = h("select", { class: "text-input", testid: `setting-${key}` });
+  for (const [value, label] of options) {
+    const o = h("option", {}, label);
+    o.value = value;
+    el.append(o);
+  }
+  return el;
+}
+
+/** The settings that are plain whole numbers. */
+type WholeSetting = "overlap" | "reservation_minutes" | "trick_min_seen" | "qualification_items" | "qualification_min_accepted" | "refute_max_tokens";
+
+function whole(key: WholeSetting, label: string, note?: string): Field {
+  return {
+    key,
+    label,
+    note,
+    input: () => numberInput(key),
+    show: (s, el) => {
+      el.value = String(s[key]);
+    },
+    read: (el, s) => {
+      const n = wholeNumber(el.value);
+      if (n === null) return `${label}: a whole number, such as ${String(s[key])}.`;
+      s[key] = n;
+      return null;
+    },
+  };
+}
+
+function guideline(kind: "evidence" | "refute" | "verify" | "label", label: string, note?: string): Field {
+  return {
+    key: `guidelines.${kind}`,
+    label,
+    note,
+    input: () => {
+      const el = h("textarea", { class: "text-input setting-guideline", testid: `setting-guidelines-${kind}`, dir: "auto" });
+      el.rows = 2;
+      return el;
+    },
+    show: (s, el) => {
+      el.value = s.guidelines[kind];
+    },
+    read: (el, s) => {
+      s.guidelines[kind] = el.value;
+      return null;
+    },
+  };
+}
+
+const FIELDS: Field[] = [
+  whole("overlap", "Annotators per item", "for tasks created from now on"),
+  {
+    key: "routing",
+    label: "Routing",
+    input: () =>
+      select("routing", [
+        ["fill_first", "Fill first: everyone walks the same order"],
+        ["spread", "Spread: each person starts elsewhere"],
+      ]),
+    show: (s, el) => {
+      el.value = s.routing;
+    },
+    read: (el, s) => {
+      s.routing = el.value === "spread" ? "spread" : "fill_first";
+      return null;
+    },
+  },
+  {
+    key: "evidence_stance",
+    label: "Evidence asked for",
+    note: "fixed once evidence answers exist",
+    input: () =>
+      select("evidence_stance", [
+        ["supports_or_refutes", "Sentences that support or refute the claim"],
+        ["supports", "Sentences that support the claim"],
+      ]),
+    show: (s, el) => {
+      el.value = s.evidence_stance ?? "supports_or_refutes";
+    },
+    read: (el, s) => {
+      s.evidence_stance = el.value === "supports" ? "supports" : "supports_or_refutes";
+      return null;
+    },
+  },
+  {
+    key: "highlight_claim_words",
+    label: "Mark the claim's words",
+    input: () =>
+      select("highlight_claim_words", [
+        ["auto", "As the stance suggests"],
+        ["on", "On"],
+        ["off", "Off"],
+      ]),
+    show: (s, el) => {
+      el.value = s.highlight_claim_words === null ? "auto" : s.highlight_claim_words ? "on" : "off";
+    },
+    read: (el, s) => {
+      s.highlight_claim_words = el.value === "auto" ? null : el.value === "on";
+      return null;
+    },
+  },
+  whole("reservation_minutes", "Reserved for (minutes)", "an opened item stays with its annotator"),
+  {
+    key: "trick_flag_threshold",
+    label: "Flag above (% tricks failed)",
+    input: () => numberInput("trick_flag_threshold"),
+    show: (s, el) => {
+      el.value = percentText(s.trick_flag_threshold);
+    },
+    read: (el, s) => {
+      const v = share(el.value);
+      if (v === null) return "Flag above: a percentage, such as 20.";
+      s.trick_flag_threshold = v;
+      return null;
+    },
+  },
+  whole("trick_min_seen", "…after tricks seen"),
+  whole("qualification_items", "New writer: reviewed items"),
+  whole("qualification_min_accepted", "…of which accepted"),
+  whole("refute_max_tokens", "Refute claims up to (words)"),
+  {
+    key: "trick_template",
+    label: "Trick sentence",
+    note: "{claim} is where the claim goes",
+    input: () => h("input", { class: "text-input setting-wide", testid: "setting-trick_template", type: "text", dir: "auto" }),
+    show: (s, el) => {
+      el.value = s.trick_template;
+    },
+    read: (el, s) => {
+      s.trick_template = el.value;
+      return null;
+    },
+  },
+  guideline("evidence", "Evidence guideline", "leave Factdesk's own to follow the stance"),
+  guideline("refute", "Refutation guideline"),
+  guideline("verify", "Verification guideline"),
+  guideline("label", "Label guideline"),
+];
+
+/** The field an error is about: the backend names it in its location. */
+export function fieldOf(e: unknown): string | null {
+  return e instanceof ApiError && e.location?.field ? e.location.field : null;
+}
+
+export function settingsScreen(deps: LeadDeps): Screen {
+  let current: Settings | null = null;
+  const inputs = new Map<string, Input>();
+  const problems = new Map<string, HTMLElement>();
+  const status = h("p", { class: "adj-notice", testid: "settings-status", role: "status" });
+  const problem = h("p", { class: "error-text field-error", testid: "settings-problem", role: "alert" });
+  const form = h("div", { class: "settings-form", testid: "settings-form" });
+
+  const rows = FIELDS.flatMap((f) => {
+    const input = f.input();
+    const id = `setting-${f.key.replace(".", "-")}`;
+    input.id = id;
+    input.removeAttribute("aria-label");
+    const err = h("p", { class: "error-text field-error", testid: `setting-error-${f.key.replace(".", "-")}`, role: "alert" });
+    input.addEventListener("input", () => mount(err));
+    inputs.set(f.key, input);
+    problems.set(f.key, err);
+    const label = h("label", { class: "export-label" }, f.label);
+    label.htmlFor = id;
+    return [label, h("div", {}, input, f.note ? h("span", { class: "muted small export-note" }, f.note) : null, err)];
+  });
+  mount(form, ...rows);
+
+  function clearProblems(): void {
+    for (const p of problems.values()) mount(p);
+    mount(problem);
+  }
+
+  function show(s: Settings): void {
+    current = s;
+    for (const f of FIELDS) {
+      const el = inputs.get(f.key);
+      if (el) f.show(s, el);
+    }
+  }
+
+  async function save(): Promise<void> {
+    if (!current) return;
+    clearProblems();
+    mount(status);
+    const next: Settings = structuredClone(current);
+    let wrong = false;
+    for (const f of FIELDS) {
+      const el = inputs.get(f.key);
+      const why = el ? f.read(el, next) : null;
+      if (why) {
+        wrong = true;
+        mount(problems.get(f.key) ?? problem, why);
+      }
+    }
+    if (wrong) return;
+    try {
+      show(await api.saveSettings(next));
+      mount(status, "Settings saved.");
+    } catch (e) {
+      const field = fieldOf(e);
+      const at = field ? problems.get(field) : undefined;
+      // Under its field the message needs no "settings, field …" prefix: the field is right above.
+      mount(at ?? problem, at && e instanceof ApiError ? sentence(e.message) : readable(e));
+      (field ? inputs.get(field) : undefined)?.focus();
+    }
+  }
+
+  form.addEventListener("keydown", (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || ev.key === "s")) {
+      ev.preventDefault();
+      void save();
+    }
+  });
+
+  const el = h(
+    "main",
+    { class: "lead-screen", testid: "settings" },
+    h(
+      "div",
+      { class: "dash-head" },
+      h("div", {}, h("h1", {}, "Project settings"), h("p", { class: "muted" }, "How work is served and checked. Saved for everyone on the project.")),
+      h("span", { class: "spacer" }),
+      h("button", { testid: "settings-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+    ),
+    status,
+    h(
+      "section",
+      { class: "panel" },
+      form,
+      problem,
+      h(
+        "div",
+        { class: "settings-actions" },
+        h("button", { class: "primary", testid: "settings-save", onclick: () => void save() }, "Save ", h("kbd", {}, "Ctrl+Enter")),
+        h("span", { class: "muted small" }, "Esc leaves without saving."),
+      ),
+    ),
+  );
+
+  return {
+    el,
+    onKey(ev: KeyboardEvent): boolean {
+      if (ev.key !== "Escape") return false;
+      deps.home();
+      return true;
+    },
+    shown(): void {
+      api.settings().then(show, deps.fail);
+    },
+  };
+}
