@@ -62,6 +62,7 @@ fn main() {
             commands::gold::sentence_passage,
             commands::gold::export_preview,
             commands::gold::export_gold,
+            commands::work::skip_item,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

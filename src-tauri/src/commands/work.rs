@@ -93,3 +93,9 @@ pub fn check_refutation(
 pub fn search(state: State<'_, AppState>, query: String) -> Result<Vec<SearchHit>> {
     state.as_user(|p, user| p.search(user, &query, 50))
 }
+
+/// Releases the item the person holds (a skip); true when there was one to release.
+#[tauri::command]
+pub fn skip_item(state: State<'_, AppState>, task_id: i64) -> Result<bool> {
+    state.as_worker(|w, user| w.skip_item(user, task_id))
+}

@@ -186,7 +186,8 @@ done: number,
  */
 total: number, 
 /**
- * Items per hour over the recent answers; null until there are two.
+ * Items per hour over the answers of the last half hour, breaks left out and each
+ * item taken to need at least three seconds; null until there are four.
  */
 per_hour: number | null, 
 /**

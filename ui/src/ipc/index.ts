@@ -187,6 +187,9 @@ export const api = {
   packInfo: () => call<Manifest | null>("pack_info"),
   /** Writes the pack's results file (beside the pack unless `to` is given); its path. */
   returnResults: (to: string | null = null) => call<string>("return_results", { to }),
+  /** Releases the item the person holds: it goes back to the pool, and comes back to them
+   * only when nothing new is left. True when there was a reservation to release. */
+  skipItem: (taskId: number) => call<boolean>("skip_item", { taskId }),
 };
 
 /** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
