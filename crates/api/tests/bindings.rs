@@ -15,7 +15,7 @@ use factdesk_api::dto::{
 };
 use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
-    Outcome, QueueAnswer, QueueCandidate, QueueItem,
+    Outcome, QueueAnswer, QueueCandidate, QueueGroup, QueueItem,
 };
 use factdesk_api::packs::{Manifest, MergeOutcome, MergeReport, PackSummary, RefusedAnswer};
 use factdesk_api::recent::RecentProject;
@@ -98,6 +98,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         QueueAnswer::decl(cfg),
         Decision::decl(cfg),
         QueueCandidate::decl(cfg),
+        QueueGroup::decl(cfg),
         QueueItem::decl(cfg),
         ExportFormat::decl(cfg),
         DroppedClaim::decl(cfg),

@@ -582,9 +582,21 @@ taken_from: string | null, answer: KindAnswer, };
 
 export type QueueCandidate = { sentence_id: number, document_id: string, sentence_index: number, text: string, };
 
-export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, share_agreeing: number | null, outcome: Outcome, answers: Array<QueueAnswer>, 
+export type QueueGroup = "disagreement" | "thin";
+
+export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, group: QueueGroup, 
 /**
- * Evidence tasks: the candidates shown.
+ * Of the counted answers; null when there are none.
+ */
+share_agreeing: number | null, outcome: Outcome, 
+/**
+ * Counted answers first, then the others (flagged annotators', rejected ones).
+ */
+answers: Array<QueueAnswer>, 
+/**
+ * Evidence tasks: the candidates shown; label tasks: the evidence the claim was
+ * judged against. Grouped by document (in order of first appearance), each
+ * document's in sentence order, so their numbers on screen read in order.
  */
 candidates: Array<QueueCandidate>, decision: Decision | null, };
 
