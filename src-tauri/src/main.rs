@@ -63,6 +63,8 @@ fn main() {
             commands::gold::export_preview,
             commands::gold::export_gold,
             commands::work::skip_item,
+            commands::work::claim_view,
+            commands::work::claims_list,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

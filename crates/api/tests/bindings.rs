@@ -6,6 +6,9 @@ use factdesk_api::annotate::{
     Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::claim_view::{
+    ClaimAnswer, ClaimLine, ClaimPage, ClaimStanding, ClaimTask, ClaimView,
+};
 use factdesk_api::dashboard::{
     AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, Statistic,
 };
@@ -104,6 +107,12 @@ fn declarations(cfg: &Config) -> Vec<String> {
         DroppedClaim::decl(cfg),
         ExportPreview::decl(cfg),
         ExportReport::decl(cfg),
+        ClaimAnswer::decl(cfg),
+        ClaimTask::decl(cfg),
+        ClaimView::decl(cfg),
+        ClaimStanding::decl(cfg),
+        ClaimLine::decl(cfg),
+        ClaimPage::decl(cfg),
     ]
 }
 

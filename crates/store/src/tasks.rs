@@ -356,3 +356,12 @@ pub fn claims_with(conn: &Connection, kind: TaskKind) -> Result<Vec<i64>> {
     let rows = stmt.query_map([kind.as_str()], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// A claim's tasks, each with whether it is closed, by kind and id.
+pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS}, closed_at IS NOT NULL FROM tasks WHERE claim_id = ?1 ORDER BY kind, id"
+    ))?;
+    let rows = stmt.query_map([claim_id], |r| Ok((from_row(r)?, r.get(6)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

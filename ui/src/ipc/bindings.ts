@@ -633,6 +633,66 @@ export type ExportReport = { out: string, card: string,
  */
 split_files: Array<string>, preview: ExportPreview, };
 
+export type ClaimAnswer = { annotator: string, 
+/**
+ * "sentences 2, 4", "no evidence", a label, a verdict or the written claim.
+ */
+summary: string, comment: string | null, 
+/**
+ * Lead's view only: the answer picked the trick and counts for nothing.
+ */
+trick_failed: boolean, 
+/**
+ * Unix milliseconds.
+ */
+at: number, };
+
+export type ClaimTask = { task_id: number, kind: TaskKind, overlap: number, 
+/**
+ * Counted answers so far.
+ */
+answered: number, closed: boolean, 
+/**
+ * The lead's view: every current answer. An annotator's: their own only.
+ */
+answers: Array<ClaimAnswer>, };
+
+export type ClaimView = { id: number, 
+/**
+ * The claim's own id, from the import (or given to a written refutation).
+ */
+ext_id: string, text: string, context: string | null, 
+/**
+ * The claim a refutation was written for, by its own id.
+ */
+parent: string | null, 
+/**
+ * Whether this is the lead's full view.
+ */
+full: boolean, 
+/**
+ * Lead only: the label imported with the claim.
+ */
+label: string | null, 
+/**
+ * Lead only: the claim's documents, by their own ids.
+ */
+documents: Array<string>, 
+/**
+ * Lead only: the candidate sentences, in rank order.
+ */
+candidates: Array<QueueCandidate>, tasks: Array<ClaimTask>, };
+
+export type ClaimStanding = "any" | "no_tasks" | "open" | "complete";
+
+export type ClaimLine = { id: number, ext_id: string, text: string, is_refutation: boolean, tasks: number, 
+/**
+ * Counted answers given and wanted over the claim's open tasks.
+ */
+answered: number, wanted: number, };
+
+export type ClaimPage = { total: number, offset: number, lines: Array<ClaimLine>, };
+
 export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];
 export const VERDICTS: readonly Verdict[] = ["contradicts","does_not_contradict","malformed"];

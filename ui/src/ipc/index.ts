@@ -38,6 +38,9 @@ import type {
   StudyRequest,
   TaskKind,
   TasksReport,
+  ClaimPage,
+  ClaimStanding,
+  ClaimView,
 } from "./bindings";
 
 export { LABELS, TASK_KINDS, VERDICTS } from "./bindings";
@@ -97,6 +100,13 @@ export type {
   TaskKind,
   TasksReport,
   TextPiece,
+  ClaimAnswer,
+  ClaimLine,
+  ClaimPage,
+  ClaimStanding,
+  ClaimTask,
+  ClaimView,
+  QueueGroup,
 } from "./bindings";
 
 export class ApiError extends Error {
@@ -190,6 +200,11 @@ export const api = {
   /** Releases the item the person holds: it goes back to the pool, and comes back to them
    * only when nothing new is left. True when there was a reservation to release. */
   skipItem: (taskId: number) => call<boolean>("skip_item", { taskId }),
+  /** A claim as the person may see it: a lead everything, an annotator their own answers. */
+  claimView: (id: number) => call<ClaimView>("claim_view", { id }),
+  /** Leads only: the claims matching `words` in a standing, a page at a time. */
+  claimsList: (words: string | null, standing: ClaimStanding, offset: number, limit: number) =>
+    call<ClaimPage>("claims_list", { words, standing, offset, limit }),
 };
 
 /** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
