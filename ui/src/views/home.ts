@@ -30,6 +30,8 @@ export interface HomeDeps {
   adjudicate?: () => void;
   /** Leads: open the gold export. */
   exportGold?: () => void;
+  /** Leads: open the list of claims. */
+  claims?: () => void;
 }
 
 /** The kind a digit key opens (1 is evidence), or null. */

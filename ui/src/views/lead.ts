@@ -144,6 +144,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
             ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue")
             : null,
           deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
+          deps.claims ? h("button", { testid: "open-claims", onclick: () => deps.claims?.() }, "Claims") : null,
         )
       : null,
     h(
