@@ -59,8 +59,10 @@ function deskProject(project) {
 /** Searches for `claim` and opens its hit with the arrow keys and Enter. */
 async function openClaimBySearch(session, claim) {
   await session.keys("/");
-  await session.keys(`"${claim.replace(/[."]/g, "")}"${Key.Enter}`);
-  await session.waitFor(tid("search-hit"));
+  await session.keys(`"${claim.replace(/"/g, "").replace(/\.$/, "")}"${Key.Enter}`);
+  await session.waitFor(tid("search-count"));
+  const said = await session.execute("return [document.querySelector('[data-testid=search-input]').value, document.querySelector('[data-testid=search-results]').textContent]");
+  assert.ok((await session.findAll(tid("search-hit"))).length > 0, `no hits: ${JSON.stringify(said)}`);
   const hits = await session.execute(
     "return [...document.querySelectorAll('[data-testid=search-hit]')].map((h) => [h.querySelector('[data-testid=search-hit-kind]').textContent, h.querySelector('[data-testid=search-hit-text]').textContent])",
   );
@@ -129,17 +131,18 @@ async function leadSide(session, prefix, label) {
 
   await session.click(await session.find(tid("open-claims")));
   await session.waitFor(tid("claims-row-demo-001"));
-  assert.match(await textOf(session, tid("claims-count")), /^30 claims/);
+  const all = await textOf(session, tid("claims-count"));
+  assert.match(all, /^\d+ claims · /);
   await session.keys("f");
   await session.keys("lighthouse");
-  await session.until("the filter applied", async () => /^\d+ claims?/.test(await textOf(session, tid("claims-count"))) && !(await textOf(session, tid("claims-count"))).startsWith("30 "));
+  await session.until("the filter applied", async () => /^\d+ claims?/.test(await textOf(session, tid("claims-count"))) && (await textOf(session, tid("claims-count"))) !== all);
   await session.keys(Key.Enter);
   await session.keys("j");
   await look(session, `${prefix}-claims`);
   const second = await session.execute("return document.querySelector('.claims-row.current .claims-id').textContent");
   await session.keys(Key.Enter);
   await session.waitFor(tid("claim-screen"));
-  await session.until("the claim", async () => (await textOf(session, tid("claim-ext-id"))) === `Claim ${second}`);
+  await session.until("the claim", async () => (await textOf(session, tid("claim-ext-id"))) === second);
   await session.keys(Key.Escape);
   await session.waitFor(tid("claims-screen"));
   assert.equal(await session.execute("return document.querySelector('[data-testid=claims-filter]').value"), "lighthouse", "the list is as it was left");

@@ -102,7 +102,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         rows.push(
           h(
             "li",
-            { class: "adj-group muted small", testid: "adj-thin-heading", role: "presentation" },
+            { class: "adj-group muted small", testid: "adj-thin-heading" },
             "Fewer than two counted answers: nothing to compare yet",
           ),
         );

@@ -34,7 +34,7 @@ describe("claim screen", () => {
     document.body.replaceChildren(s.el);
     s.shown?.();
     await settle();
-    expect(q(s.el, "claim-ext-id")?.textContent).toBe("Claim covid-0004");
+    expect(q(s.el, "claim-ext-id")?.textContent).toBe("covid-0004");
     expect(q(s.el, "claim-answer-ana")?.textContent).toContain("Your answer");
     expect(q(s.el, "claim-own-only")).not.toBeNull();
     expect(q(s.el, "claim-candidates")).toBeNull();

@@ -110,7 +110,7 @@ export function claimScreen(id: number, deps: ClaimDeps): Screen {
     shown() {
       api.claimView(id).then(
         (c) => {
-          mount(title, `Claim ${c.ext_id}`);
+          mount(title, c.ext_id);
           mount(body, ...claimBody(c));
         },
         (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
