@@ -146,7 +146,16 @@ export type TasksReport = { kind: TaskKind, created: number,
 /**
  * Claims that already had a task of this kind.
  */
-existing: number, overlap: number, 
+existing: number, 
+/**
+ * The overlap the new tasks were made with.
+ */
+overlap: number, 
+/**
+ * The overlaps the tasks already there were made with, ascending (an existing task
+ * keeps its own).
+ */
+existing_overlaps: Array<number>, 
 /**
  * Claims this kind of task is meant for that got none, grouped by why.
  */
@@ -445,6 +454,10 @@ export type KindDashboard = { kind: TaskKind,
  * Items with a counted answer, as `factdesk agreement` counts "units".
  */
 units: number, 
+/**
+ * Items with two or more counted answers: agreement is measured on these alone.
+ */
+paired: number, 
 /**
  * Counted annotators with an answer of this kind.
  */
