@@ -194,7 +194,7 @@ function showClaim(id: number): void {
 function openHit(hit: SearchHit): void {
   if (hit.kind === "claim") return showClaim(hit.id);
   const back = again;
-  setScreen(sentenceScreen(hit, person?.role === "lead", { back, fail }));
+  setScreen(sentenceScreen(hit, { back, fail }));
 }
 
 async function opened(load: () => Promise<Overview | null>): Promise<void> {

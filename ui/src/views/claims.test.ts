@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { api, type ClaimView } from "../ipc";
-import { claimScreen, claimsScreen, newClaimsState } from "./claims";
+import { ApiError, api, type ClaimView } from "../ipc";
+import { claimScreen, claimsScreen, newClaimsState, sentenceScreen } from "./claims";
 
 vi.mock("../ipc", async (load) => {
   const real = await load<typeof import("../ipc")>();
@@ -63,5 +63,27 @@ describe("list of claims", () => {
     press("Enter");
     expect(open).toHaveBeenCalledWith(2);
     expect(state.at).toBe(1);
+  });
+});
+
+describe("sentence screen", () => {
+  const hit = { kind: "sentence" as const, id: 5, ext_id: "doc-1", text: "The port closed.", document_id: 1, score: 1 };
+
+  it("shows the sentence among its neighbours when the api allows it", async () => {
+    mocked.sentencePassage.mockResolvedValueOnce({ title: "Port", sentences: [{ text: "It opened.", hit: false }, { text: "The port closed.", hit: true }] });
+    const s = sentenceScreen(hit, { back: vi.fn(), fail: vi.fn() });
+    s.shown?.();
+    await settle();
+    expect(s.el.querySelector("mark")?.textContent).toBe("The port closed.");
+  });
+
+  it("keeps the sentence as found when the api refuses the passage (an annotator)", async () => {
+    mocked.sentencePassage.mockRejectedValueOnce(new ApiError({ code: "forbidden", message: "ana may not", location: null }));
+    const fail = vi.fn();
+    const s = sentenceScreen(hit, { back: vi.fn(), fail });
+    s.shown?.();
+    await settle();
+    expect(fail).not.toHaveBeenCalled();
+    expect(q(s.el, "sentence-passage")?.textContent).toBe("The port closed.");
   });
 });

@@ -6,7 +6,7 @@
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
 import { plural } from "../format";
-import { api, type ClaimLine, type ClaimStanding, type ClaimTask, type ClaimView, type SearchHit } from "../ipc";
+import { ApiError, api, type ClaimLine, type ClaimStanding, type ClaimTask, type ClaimView, type SearchHit } from "../ipc";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
 import { passageText } from "./work/passage";
@@ -119,8 +119,11 @@ export function claimScreen(id: number, deps: ClaimDeps): Screen {
   };
 }
 
-/** A sentence found by search: among its neighbours for a lead, as found otherwise. */
-export function sentenceScreen(hit: SearchHit, lead: boolean, deps: ClaimDeps): Screen {
+/**
+ * A sentence found by search, among its neighbours when the api allows it (a lead's),
+ * else as it was found: the screen asks, and the api decides.
+ */
+export function sentenceScreen(hit: SearchHit, deps: ClaimDeps): Screen {
   const body = h("section", { class: "panel passage-page", testid: "sentence-passage" }, h("p", { dir: "auto" }, hit.text));
   const el = h("main", { class: "claim-page", testid: "sentence-screen" }, head("Sentence", `In document ${hit.ext_id}`, deps.back), body);
   return {
@@ -131,10 +134,11 @@ export function sentenceScreen(hit: SearchHit, lead: boolean, deps: ClaimDeps): 
       return true;
     },
     shown() {
-      if (!lead) return;
       api.sentencePassage(hit.id).then(
         (p) => mount(body, p.title ? h("div", { class: "passage-title" }, p.title) : null, passageText(p)),
-        (e: unknown) => deps.fail(e),
+        (e: unknown) => {
+          if (!(e instanceof ApiError && e.code === "forbidden")) deps.fail(e);
+        },
       );
     },
   };
