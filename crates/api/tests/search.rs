@@ -90,7 +90,9 @@ fn an_index_from_before_folding_is_rebuilt_when_opened() {
     let index = must(tantivy::Index::open_in_dir(
         dir.path().join("p.fdesk.index"),
     ));
-    let payload = must(index.load_metas()).payload.expect("a stamped index");
+    let payload = must(index.load_metas())
+        .payload
+        .unwrap_or_else(|| panic!("a stamped index"));
     let mut stamp: serde_json::Value = must(serde_json::from_str(&payload));
     stamp["layout"] = 4.into();
     let mut writer: tantivy::IndexWriter = must(index.writer(50_000_000));

@@ -61,20 +61,20 @@ fn a_skipped_item_goes_to_others_at_once_and_not_back_to_the_skipper() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = setup(dir.path(), 3, 1, &clock);
-    let first = next(&mut p, "ana").expect("an item");
+    let first = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
     // Held by ana, the item is not ben's (overlap 1).
-    let bens = next(&mut p, "ben").expect("an item");
+    let bens = next(&mut p, "ben").unwrap_or_else(|| panic!("an item"));
     assert_ne!(bens.task_id, first.task_id);
     assert!(must(p.skip_item(&p.who("ana"), first.task_id)));
     // Skipping again, or an item never held, changes nothing.
     assert!(!must(p.skip_item(&p.who("ana"), first.task_id)));
     // Ana is served something new, not the item she skipped, and not ben's.
-    let again = next(&mut p, "ana").expect("an item");
+    let again = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
     assert_ne!(again.task_id, first.task_id);
     assert_ne!(again.task_id, bens.task_id);
     // Ben finishes his and gets the skipped item straight away.
     must(answer(&mut p, "ben", &bens));
-    let taken = next(&mut p, "ben").expect("the skipped item");
+    let taken = next(&mut p, "ben").unwrap_or_else(|| panic!("the skipped item"));
     assert_eq!(taken.task_id, first.task_id);
 }
 
@@ -83,17 +83,17 @@ fn skipped_items_come_back_once_nothing_new_is_left_oldest_first() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = setup(dir.path(), 3, 2, &clock);
-    let a = next(&mut p, "ana").expect("a");
+    let a = next(&mut p, "ana").unwrap_or_else(|| panic!("a"));
     must(p.skip_item(&p.who("ana"), a.task_id));
     clock.advance_ms(1_000);
-    let b = next(&mut p, "ana").expect("b");
+    let b = next(&mut p, "ana").unwrap_or_else(|| panic!("b"));
     must(p.skip_item(&p.who("ana"), b.task_id));
     clock.advance_ms(1_000);
-    let c = next(&mut p, "ana").expect("c");
+    let c = next(&mut p, "ana").unwrap_or_else(|| panic!("c"));
     assert!(![a.task_id, b.task_id].contains(&c.task_id));
     must(answer(&mut p, "ana", &c));
     // Nothing new left: the skipped ones, the first skipped first.
-    let back = next(&mut p, "ana").expect("a again");
+    let back = next(&mut p, "ana").unwrap_or_else(|| panic!("a again"));
     assert_eq!(back.task_id, a.task_id);
     must(answer(&mut p, "ana", &back));
     assert_eq!(next(&mut p, "ana").map(|i| i.task_id), Some(b.task_id));
@@ -104,17 +104,19 @@ fn a_late_submit_after_a_skip_never_exceeds_the_overlap() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = setup(dir.path(), 2, 1, &clock);
-    let item = next(&mut p, "ana").expect("an item");
+    let item = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
     must(p.skip_item(&p.who("ana"), item.task_id));
-    let bens = next(&mut p, "ben").expect("the released item");
+    let bens = next(&mut p, "ben").unwrap_or_else(|| panic!("the released item"));
     assert_eq!(bens.task_id, item.task_id);
     // Ana's screen still had the item and sends her answer after the skip: ben holds it.
-    let late = answer(&mut p, "ana", &item).expect_err("no place left");
+    let late = answer(&mut p, "ana", &item)
+        .err()
+        .unwrap_or_else(|| panic!("no place left"));
     assert_eq!(late.code, ErrorCode::Conflict);
     must(answer(&mut p, "ben", &bens));
     // The other order: ana's answer lands before anyone takes the released slot, and then
     // ben cannot answer it too.
-    let other = next(&mut p, "ana").expect("the second item");
+    let other = next(&mut p, "ana").unwrap_or_else(|| panic!("the second item"));
     must(p.skip_item(&p.who("ana"), other.task_id));
     must(answer(&mut p, "ana", &other));
     assert_eq!(next(&mut p, "ben").map(|i| i.task_id), None);
@@ -128,7 +130,8 @@ fn a_late_submit_after_a_skip_never_exceeds_the_overlap() {
                 ..Default::default()
             },
         )
-        .expect_err("no place left");
+        .err()
+        .unwrap_or_else(|| panic!("no place left"));
     assert_eq!(late.code, ErrorCode::Conflict);
     for (task, got, overlap) in answered(&dir.path().join("p.fdesk")) {
         assert!(
@@ -144,7 +147,7 @@ fn skipping_an_answered_item_keeps_the_answer() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = setup(dir.path(), 2, 1, &clock);
-    let item = next(&mut p, "ana").expect("an item");
+    let item = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
     must(answer(&mut p, "ana", &item));
     assert!(!must(p.skip_item(&p.who("ana"), item.task_id)));
     let counts = answered(&dir.path().join("p.fdesk"));
@@ -158,14 +161,14 @@ fn a_burst_of_answers_gives_a_bounded_pace() {
     let mut p = setup(dir.path(), 30, 1, &clock);
     // Twenty answers 50 ms apart.
     for _ in 0..20 {
-        let item = next(&mut p, "ana").expect("an item");
+        let item = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
         must(answer(&mut p, "ana", &item));
         clock.advance_ms(50);
     }
     let pace = must(p.paces(&p.who("ana")))
         .into_iter()
         .find(|k| k.kind == TaskKind::Evidence)
-        .expect("evidence pace")
+        .unwrap_or_else(|| panic!("evidence pace"))
         .pace;
     assert_eq!(pace.done, 20);
     assert_eq!(pace.per_hour.map(f64::round), Some(1200.0));

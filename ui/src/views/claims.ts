@@ -234,7 +234,7 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
   }
 
   function draw(): void {
-    mount(count, total === 0 ? "No claims match." : `${plural(total, "claim")}${total > lines.length ? `, ${state.offset + 1}–${state.offset + lines.length} shown` : ""} · ↑ ↓ to move, Enter opens, / filters`);
+    mount(count, total === 0 ? "No claims match." : `${plural(total, "claim")}${total > lines.length ? `, ${state.offset + 1}–${state.offset + lines.length} shown` : ""} · ↑ ↓ to move, Enter opens, F filters`);
     mount(list, ...lines.map(row));
     mount(
       more,
