@@ -80,6 +80,23 @@ fn find_open(
     Ok(None)
 }
 
+/// The item this annotator skipped longest ago that has a place for them, a study's
+/// kept places respected as for any other item.
+fn skipped_with_room(
+    conn: &factdesk_store::Connection,
+    annotator_id: i64,
+    kind: TaskKind,
+    now: i64,
+) -> Result<Option<i64>> {
+    let Some(id) = tasks::skipped_with_room(conn, kind, annotator_id, now)? else {
+        return Ok(None);
+    };
+    let Some(task) = tasks::get(conn, id)? else {
+        return Ok(None);
+    };
+    Ok((study::room(conn, &task, annotator_id, now)? != Some(false)).then_some(id))
+}
+
 impl Project {
     /// The next item of `kind` for the acting person, reserved for them.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
@@ -111,7 +128,7 @@ impl Project {
                 Some(id) => Some(id),
                 None => match find_open(&tx, annotator.id, kind, start, now)? {
                     Some(id) => Some(id),
-                    None => tasks::skipped_with_room(&tx, kind, annotator.id, now)?,
+                    None => skipped_with_room(&tx, annotator.id, kind, now)?,
                 },
             },
         };
