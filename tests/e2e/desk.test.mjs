@@ -123,9 +123,17 @@ async function checkQueue(session, prefix, label) {
 async function leadSide(session, prefix, label) {
   await signInByKeys(session, "maria");
   await openClaimBySearch(session, label.claim);
-  assert.equal((await session.findAll(tid("claim-answer-ben"))).length, 1, "a lead sees every answer");
+  assert.equal((await session.findAll(`${tid("claim-task-label")} ${tid("claim-answer-ben")}`)).length, 1, "a lead sees every answer");
+  assert.match(await textOf(session, `${tid("claim-task-label")} ${tid("claim-answer-ben")}`), /REFUTED/);
   await session.waitFor(tid("claim-candidates"));
   await look(session, `${prefix}-claim-lead`);
+  // A candidate in its document, marked among its neighbours.
+  await session.click(await session.find(tid("claim-show-1")));
+  await session.waitFor(`${tid("claim-passage")} mark`);
+  const first = await session.execute("return document.querySelector('[data-testid=claim-candidates] li span').textContent");
+  assert.equal(await textOf(session, `${tid("claim-passage")} mark`), first);
+  await session.execute("document.querySelector('[data-testid=claim-passage]').scrollIntoView({ block: 'end' })");
+  await look(session, `${prefix}-claim-lead-document`);
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
@@ -167,7 +175,6 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     await session.keys("1");
     await session.waitFor(tid("option-1"));
     const held = await currentTask(session);
-    await assertAccessible(session, "evidence with the skip button");
     await session.keys("s");
     await session.waitFor(tid("skipped"));
     const next = await currentTask(session);

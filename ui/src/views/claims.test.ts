@@ -43,6 +43,29 @@ describe("claim screen", () => {
   });
 });
 
+describe("claim screen, lead", () => {
+  it("lists the candidates and shows one in its document", async () => {
+    const full: ClaimView = {
+      ...own,
+      full: true,
+      label: "SUPPORTED",
+      documents: ["d1"],
+      candidates: [{ sentence_id: 31, document_id: "d1", sentence_index: 4, text: "The masks worked." }],
+    };
+    mocked.claimView.mockResolvedValueOnce(full);
+    mocked.sentencePassage.mockResolvedValueOnce({ title: "Masks", sentences: [{ text: "The masks worked.", hit: true }] });
+    const s = claimScreen(4, { back: vi.fn(), fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
+    q(s.el, "claim-show-1")?.click();
+    await settle();
+    expect(mocked.sentencePassage).toHaveBeenCalledWith(31);
+    expect(q(s.el, "claim-passage")?.querySelector("mark")?.textContent).toBe("The masks worked.");
+  });
+});
+
 describe("list of claims", () => {
   it("moves with the arrows, opens with Enter and keeps its place", async () => {
     const lines = ["a", "b", "c"].map((x, i) => ({ id: i + 1, ext_id: `c-${x}`, text: `claim ${x}`, is_refutation: false, tasks: 1, answered: 0, wanted: 2 }));

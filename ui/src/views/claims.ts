@@ -57,7 +57,23 @@ function taskView(t: ClaimTask, full: boolean): HTMLElement {
   );
 }
 
+/** The lead's "in document": the candidate among its neighbours, under the list. */
+function showInDocument(into: HTMLElement, sentenceId: number, number: number): void {
+  mount(into, h("p", { class: "muted" }, "Loading…"));
+  api.sentencePassage(sentenceId).then(
+    (p) =>
+      mount(
+        into,
+        h("h2", {}, `Candidate ${number} in its document`),
+        p.title ? h("div", { class: "passage-title" }, p.title) : null,
+        passageText(p),
+      ),
+    (e: unknown) => mount(into, h("p", { class: "error-text" }, errorText(e))),
+  );
+}
+
 function claimBody(c: ClaimView): HTMLElement[] {
+  const passage = h("div", { class: "claim-passage", testid: "claim-passage" });
   const facts = [
     c.parent ? `refutation of ${c.parent}` : null,
     c.full ? (c.label ? `imported label ${c.label}` : "no imported label") : null,
@@ -80,15 +96,21 @@ function claimBody(c: ClaimView): HTMLElement[] {
           h(
             "ol",
             { class: "claim-candidates", testid: "claim-candidates" },
-            ...c.candidates.map((s) =>
+            ...c.candidates.map((s, i) =>
               h(
                 "li",
                 {},
                 h("span", { dir: "auto" }, s.text),
-                h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1}`),
+                h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1} `),
+                h(
+                  "button",
+                  { class: "ghost small", testid: `claim-show-${i + 1}`, onclick: () => showInDocument(passage, s.sentence_id, i + 1) },
+                  "in document",
+                ),
               ),
             ),
           ),
+          passage,
         )
       : null,
     ...(c.tasks.length ? c.tasks.map((t) => taskView(t, c.full)) : [h("p", { class: "muted", testid: "claim-no-tasks" }, "No tasks for this claim.")]),
