@@ -69,6 +69,9 @@ fn main() {
             commands::lead::save_settings,
             commands::lead::flag_decision,
             commands::lead::issue_pack,
+            commands::work::skip_item,
+            commands::work::claim_view,
+            commands::work::claims_list,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -3,7 +3,7 @@
 
 import { h, mount } from "./dom";
 import { readable } from "./errors";
-import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type TaskKind } from "./ipc";
+import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type SearchHit, type TaskKind } from "./ipc";
 import { adjudicateScreen } from "./views/adjudicate";
 import { dashboardScreen } from "./views/dashboard";
 import { exportScreen } from "./views/export";
@@ -12,6 +12,7 @@ import { packBadge } from "./views/packs";
 import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
 import { searchBox } from "./views/search";
+import { claimScreen, claimsScreen, newClaimsState, sentenceScreen } from "./views/claims";
 import { startView } from "./views/start";
 import type { Drafts } from "./views/work/draft";
 import { workScreen } from "./views/work/screen";
@@ -30,7 +31,11 @@ let pack: Manifest | null = null;
 let screen: Screen = { el: h("main") };
 /** The signed-in person's unsent work (Esc keeps a draft); forgotten when they change. */
 let drafts: Drafts = new Map();
-const search = searchBox();
+const search = searchBox((hit) => openHit(hit));
+/** Shows the current screen again (a claim opened from it goes back here). */
+let again: () => void = () => {};
+/** The lead's list of claims, as it was left. */
+let claimsState = newClaimsState();
 
 function header(): HTMLElement {
   return h(
@@ -120,6 +125,7 @@ async function signIn(name: string): Promise<void> {
   try {
     person = await api.signIn(name);
     drafts = new Map();
+    claimsState = newClaimsState();
     showBanner(null);
     showHome();
   } catch (e) {
@@ -138,6 +144,7 @@ async function addFirst(name: string): Promise<void> {
 
 function showHome(): void {
   if (!project || !person) return void showPeople();
+  again = showHome;
   setScreen(
     homeScreen(project, person, {
       work: showWork,
@@ -150,6 +157,7 @@ function showHome(): void {
       adjudicate: showAdjudicate,
       exportGold: showExport,
       lead: showLead,
+      claims: showClaims,
     }),
   );
 }
@@ -159,19 +167,40 @@ function showLead(which: LeadScreen): void {
 }
 
 function showDashboard(): void {
+  again = showDashboard;
   setScreen(dashboardScreen({ home: showHome, fail }));
 }
 
 function showAdjudicate(): void {
+  again = showAdjudicate;
   setScreen(adjudicateScreen({ home: showHome, export: showExport, fail }));
 }
 
 function showExport(): void {
+  again = showExport;
   if (project) setScreen(exportScreen(project, { home: showHome, adjudicate: showAdjudicate, fail }));
 }
 
 function showWork(kind: TaskKind): void {
+  again = () => showWork(kind);
   setScreen(workScreen(kind, { home: showHome, fail, drafts }));
+}
+
+function showClaims(): void {
+  again = showClaims;
+  setScreen(claimsScreen(claimsState, { home: showHome, open: showClaim, fail }));
+}
+
+/** A claim, from the list or a search hit; Esc goes back to where it was opened. */
+function showClaim(id: number): void {
+  const back = again;
+  setScreen(claimScreen(id, { back, fail }));
+}
+
+function openHit(hit: SearchHit): void {
+  if (hit.kind === "claim") return showClaim(hit.id);
+  const back = again;
+  setScreen(sentenceScreen(hit, { back, fail }));
 }
 
 async function opened(load: () => Promise<Overview | null>): Promise<void> {

@@ -89,6 +89,8 @@ struct KindState {
     tasks: HashMap<i64, TaskUnits>,
     activity: HashMap<i64, Activity>,
     units: u64,
+    /// Items with two or more counted answers: the ones agreement is measured on.
+    paired: u64,
     ratings: u64,
     /// Counted answers per annotator (to count who rated).
     rated: HashMap<i64, u64>,
@@ -369,8 +371,10 @@ impl DashboardState {
         if newly {
             answer.tallied = true;
             units.counted_raters += 1;
-            if units.counted_raters == 1 {
-                state.units += 1;
+            match units.counted_raters {
+                1 => state.units += 1,
+                2 => state.paired += 1,
+                _ => {}
             }
             *state.rated.entry(annotator).or_default() += 1;
         }
@@ -492,6 +496,7 @@ impl DashboardState {
         KindDashboard {
             kind,
             units: state.units,
+            paired: state.paired,
             annotators: rated_by as u64,
             answers: state.ratings,
             fleiss: statistic(fleiss_name, state.tally.fleiss(rated_by), ci.fleiss),
@@ -552,8 +557,10 @@ fn retract(state: &mut KindState, answer: &Current, index: u32, annotator: i64) 
         return;
     };
     units.counted_raters -= 1;
-    if units.counted_raters == 0 {
-        state.units -= 1;
+    match units.counted_raters {
+        0 => state.units -= 1,
+        1 => state.paired -= 1,
+        _ => {}
     }
     if let Some(rated) = state.rated.get_mut(&annotator) {
         *rated -= 1;

@@ -321,10 +321,20 @@ fn place(
     })
 }
 
+/// Why `target` could not be written, naming the file the person asked for: the
+/// temporary file beside it is ours, and a message naming it would point at a file they
+/// never typed (tempfile adds its path to its errors).
 fn write_error(target: &Path, e: &std::io::Error) -> Error {
+    let mut why = e.to_string();
+    if let Some(at) = why.find(" at path ") {
+        why.truncate(at);
+    }
+    if why.contains(".partial") || why.contains(".replaced.") {
+        why = e.kind().to_string();
+    }
     Error::new(
         ErrorCode::Io,
-        format!("cannot write {}: {e}", target.display()),
+        format!("cannot write {}: {why}", target.display()),
     )
 }
 
@@ -334,6 +344,24 @@ mod tests {
 
     fn must<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_failed_write_names_the_file_asked_for_not_the_temporary_one() {
+        // Nobody may create files in /proc, not even root: the temporary file fails.
+        let target = Path::new("/proc/gold.jsonl");
+        let mut out = Outputs::new(Inputs::default());
+        let e = out
+            .bytes(target, b"x")
+            .err()
+            .unwrap_or_else(|| panic!("/proc takes no new files"));
+        assert!(
+            e.message.starts_with("cannot write /proc/gold.jsonl: "),
+            "{}",
+            e.message
+        );
+        assert!(!e.message.contains("partial"), "{}", e.message);
+        assert!(!e.message.contains(" at path "), "{}", e.message);
     }
 
     #[test]

@@ -20,7 +20,11 @@ pub struct TasksReport {
     pub created: u64,
     /// Claims that already had a task of this kind.
     pub existing: u64,
+    /// The overlap the new tasks were made with.
     pub overlap: u32,
+    /// The overlaps the tasks already there were made with, ascending (an existing task
+    /// keeps its own).
+    pub existing_overlaps: Vec<u32>,
     /// Claims this kind of task is meant for that got none, grouped by why.
     pub skipped: Vec<SkippedClaims>,
     /// Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
@@ -260,6 +264,7 @@ impl Project {
             created: 0,
             existing: 0,
             overlap,
+            existing_overlaps: Vec::new(),
             skipped: grouped(skipped, &settings),
             without_trick: 0,
         };
@@ -289,6 +294,13 @@ impl Project {
                 report.created += 1;
             } else {
                 report.existing += 1;
+                let held = match tricks::task_of(&tx, kind.as_str(), claim_id)? {
+                    Some(id) => tasks::get(&tx, id)?.map(|t| t.overlap),
+                    None => None,
+                };
+                if let Some(o) = held.filter(|o| !report.existing_overlaps.contains(o)) {
+                    report.existing_overlaps.push(o);
+                }
             }
             if kind == TaskKind::Evidence {
                 // Chosen under every stance, so a later change of stance finds it ready;
@@ -327,6 +339,7 @@ impl Project {
             }
         }
         tx.commit()?;
+        report.existing_overlaps.sort_unstable();
         Ok(report)
     }
 }

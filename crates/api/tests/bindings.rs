@@ -6,6 +6,9 @@ use factdesk_api::annotate::{
     Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::claim_view::{
+    ClaimAnswer, ClaimLine, ClaimPage, ClaimStanding, ClaimTask, ClaimView,
+};
 use factdesk_api::dashboard::{
     AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, Statistic,
 };
@@ -15,7 +18,7 @@ use factdesk_api::dto::{
 };
 use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
-    Outcome, QueueAnswer, QueueCandidate, QueueItem,
+    Outcome, QueueAnswer, QueueCandidate, QueueGroup, QueueItem,
 };
 use factdesk_api::packs::{
     Manifest, MergeOutcome, MergeReport, PackIssued, PackRequest, PackSummary, RefusedAnswer,
@@ -101,6 +104,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         QueueAnswer::decl(cfg),
         Decision::decl(cfg),
         QueueCandidate::decl(cfg),
+        QueueGroup::decl(cfg),
         QueueItem::decl(cfg),
         ExportFormat::decl(cfg),
         DroppedClaim::decl(cfg),
@@ -109,6 +113,12 @@ fn declarations(cfg: &Config) -> Vec<String> {
         CheckSettings::decl(cfg),
         PackRequest::decl(cfg),
         PackIssued::decl(cfg),
+        ClaimAnswer::decl(cfg),
+        ClaimTask::decl(cfg),
+        ClaimView::decl(cfg),
+        ClaimStanding::decl(cfg),
+        ClaimLine::decl(cfg),
+        ClaimPage::decl(cfg),
     ]
 }
 

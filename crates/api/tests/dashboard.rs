@@ -112,6 +112,16 @@ fn check(p: &Project, d: &Dashboard, k: TaskKind) {
         ),
         "{k:?} counts"
     );
+    // Items with two or more counted answers, counted from the ratings themselves.
+    let (ratings, _) = p
+        .ratings(&p.lead(), k, false)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut raters: BTreeMap<String, std::collections::BTreeSet<String>> = BTreeMap::new();
+    for r in ratings {
+        raters.entry(r.item).or_default().insert(r.annotator);
+    }
+    let paired = raters.values().filter(|who| who.len() >= 2).count() as u64;
+    assert_eq!(shown.paired, paired, "{k:?} items with two or more answers");
     let (fleiss, alpha) = metric_names(k);
     for (stat, name) in [(&shown.fleiss, fleiss), (&shown.alpha, alpha)] {
         let expected = &report.metrics[name];

@@ -6,6 +6,7 @@ use common::Acting;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotators::Role;
+use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
 use factdesk_api::import::{import, ImportRequest};
@@ -136,6 +137,9 @@ const LEAD_ONLY: &[Call] = &[
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
     ("sentence_passage", |p, a, _| {
         p.sentence_passage(a, 1).map(drop)
+    }),
+    ("claims_list", |p, a, _| {
+        p.claims_list(a, None, ClaimStanding::Any, 0, 10).map(drop)
     }),
     ("aggregate", |p, a, _| {
         p.aggregate(a, &GoldRequest::default()).map(drop)

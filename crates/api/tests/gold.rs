@@ -3,7 +3,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::{GoldRequest, Outcome};
+use factdesk_api::gold::{GoldRequest, Outcome, QueueGroup};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
@@ -219,4 +219,111 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         line.provenance.reason.as_deref(),
         Some("the source says otherwise")
     );
+}
+
+/// Answers every evidence item `name` is served, at most `limit`, picking `pick` among
+/// the real sentences (or the trick when `pick` is None).
+fn work(p: &mut Project, name: &str, limit: usize, pick: impl Fn(i64) -> Option<usize>) {
+    for _ in 0..limit {
+        let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Evidence)).item else {
+            return;
+        };
+        let trick = trick_option(p, &item).unwrap_or_default();
+        let real: Vec<String> = (item.options.iter())
+            .filter(|o| o.id != trick)
+            .map(|o| o.id.clone())
+            .collect();
+        let selected = match pick(item.task_id) {
+            Some(i) => vec![real[i].clone()],
+            None => vec![trick],
+        };
+        let answer = Answer {
+            task_id: item.task_id,
+            selected,
+            ..Default::default()
+        };
+        ok(p.submit(&p.who(name), &answer));
+    }
+}
+
+#[test]
+fn the_queue_puts_counted_disagreements_first_and_thin_items_apart() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 5, &clock);
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
+    for name in ["ana", "ben", "caro"] {
+        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
+    }
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
+    // Caro picks the trick everywhere (flagged, every answer rejected); ana answers four
+    // items, ben the first one only, differently from ana.
+    work(&mut p, "caro", 5, |_| None);
+    work(&mut p, "ana", 4, |_| Some(0));
+    work(&mut p, "ben", 1, |_| Some(1));
+    let queue = ok(p.adjudication_queue(&p.who("lead"), &GoldRequest::default()));
+    assert!(!queue.is_empty());
+    let groups: Vec<QueueGroup> = queue.iter().map(|i| i.group).collect();
+    assert_eq!(groups[0], QueueGroup::Disagreement, "{groups:?}");
+    let mut sorted = groups.clone();
+    sorted.sort();
+    assert_eq!(groups, sorted, "disagreements first, then the thin items");
+    let first = &queue[0];
+    assert_eq!(first.answers.iter().filter(|a| a.counted).count(), 2);
+    // The counted answers come first: the keys 1 and 2 take them, never caro's.
+    let counted: Vec<bool> = first.answers.iter().map(|a| a.counted).collect();
+    assert_eq!(counted, [true, true, false]);
+    // The item only caro answered is in the thin group, with no counted answer.
+    assert!(queue.iter().any(|i| i.group == QueueGroup::Thin
+        && i.share_agreeing.is_none()
+        && i.answers.iter().all(|a| !a.counted)));
+    for item in &queue {
+        // Candidates read in order: each document's sentences ascending, documents apart.
+        let mut seen: Vec<&str> = Vec::new();
+        for w in item.candidates.windows(2) {
+            if w[0].document_id == w[1].document_id {
+                assert!(
+                    w[0].sentence_index < w[1].sentence_index,
+                    "{:?}",
+                    item.candidates
+                );
+            } else {
+                assert!(!seen.contains(&w[1].document_id.as_str()));
+            }
+            seen.push(&w[0].document_id);
+        }
+    }
+}
+
+#[test]
+fn label_items_in_the_queue_carry_their_evidence() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(2)));
+    for (name, label) in [("ana", "SUPPORTED"), ("ben", "REFUTED")] {
+        while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Label)).item {
+            let answer = Answer {
+                task_id: item.task_id,
+                label: Some(label.into()),
+                ..Default::default()
+            };
+            ok(p.submit(&p.who(name), &answer));
+        }
+    }
+    let queue = ok(p.adjudication_queue(&p.who("lead"), &GoldRequest::default()));
+    let labels: Vec<_> = queue.iter().filter(|i| i.kind == TaskKind::Label).collect();
+    assert!(!labels.is_empty());
+    for item in labels {
+        let shown = ok(p.store().candidates(ok(p.store().conn().query_row(
+            "SELECT claim_id FROM tasks WHERE id = ?1",
+            [item.task_id],
+            |r| r.get::<_, i64>(0),
+        ))));
+        assert!(
+            !item.candidates.is_empty(),
+            "task {}: the lead decides blind",
+            item.task_id
+        );
+        assert_eq!(item.candidates.len(), shown.len());
+    }
 }

@@ -122,6 +122,17 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every current answer on a task, oldest first.
+pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<AnnotationRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE a.task_id = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
+         ORDER BY a.id"
+    ))?;
+    let rows = stmt.query_map([task_id], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Every current answer of a kind, oldest first.
 pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(

@@ -81,3 +81,17 @@ pub fn mark_answered(conn: &Connection, task_id: i64, annotator_id: i64, now: i6
     .execute(params![task_id, annotator_id, now])?;
     Ok(())
 }
+
+/// Releases this annotator's live reservation of a task in the project (a skip): the task
+/// goes back to the pool, and the row keeps the time of the skip so that skipped items
+/// come back oldest first. True when there was a reservation to release; a pack's hold
+/// and an answered task are left as they are.
+pub fn release(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+    let n = conn
+        .prepare_cached(
+            "UPDATE assignments SET state = 'released', reserved_at = ?3, expires_at = NULL
+             WHERE task_id = ?1 AND annotator_id = ?2 AND state = 'reserved' AND pack_id IS NULL",
+        )?
+        .execute(params![task_id, annotator_id, now])?;
+    Ok(n > 0)
+}

@@ -11,6 +11,7 @@
 //! (tantivy's union reorders its clauses as their postings run out), so a total can
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
 
+use crate::index::indexed_form;
 use crate::{Result, SearchIndex};
 use factdesk_core::text;
 use std::collections::HashMap;
@@ -71,7 +72,7 @@ impl SentenceTerms {
                 let (hash, len) = if plain {
                     (word_hash(t.text), t.text.len())
                 } else {
-                    let w = text::normalize_token(t.text);
+                    let w = indexed_form(text::normalize_token(t.text));
                     (word_hash(&w), w.len())
                 };
                 // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not
@@ -106,7 +107,7 @@ pub fn claim_words(claim: &str) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
     text::tokens(claim)
         .iter()
-        .map(|t| text::normalize_token(t.text))
+        .map(|t| indexed_form(text::normalize_token(t.text)))
         .filter(|w| seen.insert(w.clone()))
         .collect()
 }
@@ -223,6 +224,7 @@ mod tests {
             "The vaccine reduced deaths in Spain",
             "vaccine vaccine",
             "Spanien Impfstoff Ärzte",
+            "arzte uber Studie",
             "unrelated words only",
         ] {
             let want = index

@@ -211,3 +211,85 @@ pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// Where a claim's open tasks stand, for filtering the list of claims.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Standing {
+    Any,
+    /// No open task.
+    NoTasks,
+    /// Some open task still wants answers.
+    Open,
+    /// Every open task has all its answers.
+    Complete,
+}
+
+/// One line of the list of claims: its tasks' answers counted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedClaim {
+    pub id: i64,
+    pub ext_id: String,
+    pub text: String,
+    pub is_refutation: bool,
+    pub tasks: u64,
+    /// Counted answers given (up to each task's overlap) and wanted, over open tasks.
+    pub answered: u64,
+    pub wanted: u64,
+}
+
+/// Claims in import order whose own id or text contains `words` (any case), in the
+/// standing asked, `limit` from `offset`; with how many match in all.
+pub fn list(
+    conn: &Connection,
+    words: Option<&str>,
+    standing: Standing,
+    offset: u64,
+    limit: u64,
+) -> Result<(u64, Vec<ListedClaim>)> {
+    let pattern = words.map(|w| {
+        let escaped = w
+            .replace('\\', "\\\\")
+            .replace('%', "\\%")
+            .replace('_', "\\_");
+        format!("%{escaped}%")
+    });
+    let standing = match standing {
+        Standing::Any => "any",
+        Standing::NoTasks => "none",
+        Standing::Open => "open",
+        Standing::Complete => "complete",
+    };
+    let matching = "SELECT c.id, c.ext_id, c.text, c.parent_id IS NOT NULL AS refutation,
+               count(t.id) AS tasks, coalesce(sum(min(t.answered, t.overlap)), 0) AS answered,
+               coalesce(sum(t.overlap), 0) AS wanted
+             FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.closed_at IS NULL
+             WHERE ?1 IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
+             GROUP BY c.id
+             HAVING ?2 = 'any' OR (?2 = 'none' AND tasks = 0)
+                 OR (?2 = 'open' AND answered < wanted)
+                 OR (?2 = 'complete' AND tasks > 0 AND answered >= wanted)";
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) FROM ({matching})"))?
+        .query_row(params![pattern, standing], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!("{matching} ORDER BY c.id LIMIT ?3 OFFSET ?4"))?;
+    let rows = stmt.query_map(
+        params![
+            pattern,
+            standing,
+            i64::try_from(limit).unwrap_or(i64::MAX),
+            i64::try_from(offset).unwrap_or(i64::MAX)
+        ],
+        |r| {
+            Ok(ListedClaim {
+                id: r.get(0)?,
+                ext_id: r.get(1)?,
+                text: r.get(2)?,
+                is_refutation: r.get(3)?,
+                tasks: r.get::<_, i64>(4)? as u64,
+                answered: r.get::<_, i64>(5)? as u64,
+                wanted: r.get::<_, i64>(6)? as u64,
+            })
+        },
+    )?;
+    Ok((total as u64, rows.collect::<rusqlite::Result<_>>()?))
+}

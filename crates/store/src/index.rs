@@ -18,13 +18,13 @@ use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
     STORED, STRING,
 };
-use tantivy::tokenizer::{Token, TokenStream, Tokenizer};
+use tantivy::tokenizer::{AsciiFoldingFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
 use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 /// The name the shared tokenizer is registered under.
 const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild.
-const LAYOUT: u32 = 4;
+const LAYOUT: u32 = 5;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
@@ -123,6 +123,32 @@ impl TokenStream for SharedTokens<'_> {
     fn token_mut(&mut self) -> &mut Token {
         &mut self.token
     }
+}
+
+/// The shared tokenizer with accents folded ("Café" and "cafe" are one word), as the
+/// index stores words and as queries and claims are looked up in it. Folding came with
+/// layout 5: an older index is rebuilt when it is opened.
+fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(SharedTokenizer)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// A normalised token as the index stores it: accents folded. BM25 scored in memory
+/// looks words up by this form, so its statistics are the index's own.
+pub(crate) fn indexed_form(normalized: String) -> String {
+    if normalized.is_ascii() {
+        return normalized;
+    }
+    let mut folding = TextAnalyzer::builder(tantivy::tokenizer::RawTokenizer::default())
+        .filter(AsciiFoldingFilter)
+        .build();
+    let mut stream = folding.token_stream(&normalized);
+    let mut out = String::with_capacity(normalized.len());
+    while stream.advance() {
+        out.push_str(&stream.token().text);
+    }
+    out
 }
 
 fn schema() -> (Schema, Fields) {
@@ -225,7 +251,7 @@ impl SearchIndex {
         tracing::info!("building the search index in memory: the project is read-only");
         let (schema, _) = schema();
         let index = Index::create_in_ram(schema);
-        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        index.tokenizers().register(TOKENIZER, analyzer());
         write_rows(store, &index, None, &stamp)?;
         SearchIndex::ready(index)
     }
@@ -242,7 +268,7 @@ impl SearchIndex {
             .map_err(|e| Error::Index(format!("cannot create {}: {e}", dir.display())))?;
         let (schema, _) = schema();
         let index = Index::create_in_dir(&dir, schema)?;
-        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        index.tokenizers().register(TOKENIZER, analyzer());
         let stamp = Stamp {
             layout: LAYOUT,
             project_id: store.project()?.id,
@@ -253,7 +279,7 @@ impl SearchIndex {
     }
 
     fn ready(index: Index) -> Result<SearchIndex> {
-        index.tokenizers().register(TOKENIZER, SharedTokenizer);
+        index.tokenizers().register(TOKENIZER, analyzer());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -279,9 +305,12 @@ impl SearchIndex {
     pub fn bm25(&self, claim: &str, document_ids: &[i64], limit: usize) -> Result<Vec<(i64, f32)>> {
         let words: Vec<Term> = {
             let mut seen = std::collections::BTreeSet::new();
-            text::tokens(claim)
-                .iter()
-                .map(|t| text::normalize_token(t.text))
+            let mut words = Vec::new();
+            analyzer()
+                .token_stream(claim)
+                .process(&mut |t: &Token| words.push(t.text.clone()));
+            words
+                .into_iter()
                 .filter(|w| seen.insert(w.clone()))
                 .map(|w| Term::from_field_text(self.fields.text, &w))
                 .collect()
@@ -464,7 +493,7 @@ fn open_existing(dir: &Path) -> Option<Index> {
         return None;
     }
     let index = Index::open_in_dir(dir).ok()?;
-    index.tokenizers().register(TOKENIZER, SharedTokenizer);
+    index.tokenizers().register(TOKENIZER, analyzer());
     Some(index)
 }
 

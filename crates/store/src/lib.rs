@@ -31,7 +31,7 @@ mod write;
 
 pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
-pub use claims::{ClaimRow, NewClaim};
+pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
@@ -283,6 +283,18 @@ impl Store {
     /// Claims in import order, `limit` at a time.
     pub fn claims_page(&self, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
         claims::page(&self.conn, offset, limit)
+    }
+
+    /// Claims whose own id or text contains `words`, in a standing, a page at a time;
+    /// with how many match in all.
+    pub fn claims_list(
+        &self,
+        words: Option<&str>,
+        standing: Standing,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(u64, Vec<ListedClaim>)> {
+        claims::list(&self.conn, words, standing, offset, limit)
     }
 
     /// The refutations written for or imported with a claim.

@@ -78,7 +78,8 @@ pub fn open_for_annotator(
          WHERE t.kind = ?1 AND t.answered < t.overlap AND t.closed_at IS NULL
            AND (t.shuffle_key > ?3 OR (t.shuffle_key = ?3 AND t.id > ?4)) AND t.shuffle_key < ?5
            AND NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
-                 AND (m.state = 'answered' OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
+                 AND (m.state = 'answered' OR (m.state = 'released' AND m.pack_id IS NULL)
+                      OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
                       AND (m.expires_at IS NULL OR m.expires_at > ?6))))
            AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
                  AND o.annotator_id != ?2 AND o.state = 'reserved'
@@ -100,6 +101,28 @@ pub fn open_for_annotator(
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The task of `kind` this annotator skipped longest ago that is still open, unanswered by
+/// them and has room for them: skipped items come back only once nothing new is left.
+pub fn skipped_with_room(
+    conn: &Connection,
+    kind: TaskKind,
+    annotator_id: i64,
+    now: i64,
+) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT t.id FROM assignments m JOIN tasks t ON t.id = m.task_id
+             WHERE m.annotator_id = ?2 AND m.state = 'released' AND m.pack_id IS NULL
+               AND t.kind = ?1 AND t.closed_at IS NULL AND t.answered < t.overlap
+               AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
+                     AND o.annotator_id != ?2 AND o.state = 'reserved'
+                     AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap
+             ORDER BY m.reserved_at, m.id LIMIT 1",
+        )?
+        .query_row(params![kind.as_str(), annotator_id, now], |r| r.get(0))
+        .optional()?)
 }
 
 /// Whether a task has room for one more counted answer from `annotator_id`: its counted
@@ -331,5 +354,14 @@ pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>
 pub fn claims_with(conn: &Connection, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| r.get(0))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A claim's tasks, each with whether it is closed, by kind and id.
+pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS}, closed_at IS NOT NULL FROM tasks WHERE claim_id = ?1 ORDER BY kind, id"
+    ))?;
+    let rows = stmt.query_map([claim_id], |r| Ok((from_row(r)?, r.get(6)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -3,6 +3,7 @@
 use crate::state::AppState;
 use factdesk_api::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
 use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::claim_view::{ClaimPage, ClaimStanding, ClaimView};
 use factdesk_api::dto::{NoTask, SearchHit};
 use factdesk_api::tasks::{TaskKind, TasksReport};
 use factdesk_api::Result;
@@ -92,4 +93,28 @@ pub fn check_refutation(
 #[tauri::command]
 pub fn search(state: State<'_, AppState>, query: String) -> Result<Vec<SearchHit>> {
     state.as_user(|p, user| p.search(user, &query, 50))
+}
+
+/// Releases the item the person holds (a skip); true when there was one to release.
+#[tauri::command]
+pub fn skip_item(state: State<'_, AppState>, task_id: i64) -> Result<bool> {
+    state.as_worker(|w, user| w.skip_item(user, task_id))
+}
+
+/// A claim as the person may see it: a lead everything, an annotator their own answers.
+#[tauri::command]
+pub fn claim_view(state: State<'_, AppState>, id: i64) -> Result<ClaimView> {
+    state.as_user(|p, user| p.claim_view(user, id))
+}
+
+/// Leads only: the claims matching `words` in a standing, a page at a time.
+#[tauri::command]
+pub fn claims_list(
+    state: State<'_, AppState>,
+    words: Option<String>,
+    standing: ClaimStanding,
+    offset: u64,
+    limit: u64,
+) -> Result<ClaimPage> {
+    state.as_user(|p, user| p.claims_list(user, words.as_deref(), standing, offset, limit))
 }

@@ -146,7 +146,16 @@ export type TasksReport = { kind: TaskKind, created: number,
 /**
  * Claims that already had a task of this kind.
  */
-existing: number, overlap: number, 
+existing: number, 
+/**
+ * The overlap the new tasks were made with.
+ */
+overlap: number, 
+/**
+ * The overlaps the tasks already there were made with, ascending (an existing task
+ * keeps its own).
+ */
+existing_overlaps: Array<number>, 
 /**
  * Claims this kind of task is meant for that got none, grouped by why.
  */
@@ -186,7 +195,8 @@ done: number,
  */
 total: number, 
 /**
- * Items per hour over the recent answers; null until there are two.
+ * Items per hour over the answers of the last half hour, breaks left out and each
+ * item taken to need at least three seconds; null until there are four.
  */
 per_hour: number | null, 
 /**
@@ -450,6 +460,10 @@ export type KindDashboard = { kind: TaskKind,
  */
 units: number, 
 /**
+ * Items with two or more counted answers: agreement is measured on these alone.
+ */
+paired: number, 
+/**
  * Counted annotators with an answer of this kind.
  */
 annotators: number, 
@@ -586,9 +600,21 @@ taken_from: string | null, answer: KindAnswer, };
 
 export type QueueCandidate = { sentence_id: number, document_id: string, sentence_index: number, text: string, };
 
-export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, share_agreeing: number | null, outcome: Outcome, answers: Array<QueueAnswer>, 
+export type QueueGroup = "disagreement" | "thin";
+
+export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, group: QueueGroup, 
 /**
- * Evidence tasks: the candidates shown.
+ * Of the counted answers; null when there are none.
+ */
+share_agreeing: number | null, outcome: Outcome, 
+/**
+ * Counted answers first, then the others (flagged annotators', rejected ones).
+ */
+answers: Array<QueueAnswer>, 
+/**
+ * Evidence tasks: the candidates shown; label tasks: the evidence the claim was
+ * judged against. Grouped by document (in order of first appearance), each
+ * document's in sentence order, so their numbers on screen read in order.
  */
 candidates: Array<QueueCandidate>, decision: Decision | null, };
 
@@ -642,6 +668,66 @@ count: number,
 kind: TaskKind | null, expires_days: number, };
 
 export type PackIssued = { pack_id: string, path: string, annotator: string, items: number, expires_at: number, };
+
+export type ClaimAnswer = { annotator: string, 
+/**
+ * "sentences 2, 4", "no evidence", a label, a verdict or the written claim.
+ */
+summary: string, comment: string | null, 
+/**
+ * Lead's view only: the answer picked the trick and counts for nothing.
+ */
+trick_failed: boolean, 
+/**
+ * Unix milliseconds.
+ */
+at: number, };
+
+export type ClaimTask = { task_id: number, kind: TaskKind, overlap: number, 
+/**
+ * Counted answers so far.
+ */
+answered: number, closed: boolean, 
+/**
+ * The lead's view: every current answer. An annotator's: their own only.
+ */
+answers: Array<ClaimAnswer>, };
+
+export type ClaimView = { id: number, 
+/**
+ * The claim's own id, from the import (or given to a written refutation).
+ */
+ext_id: string, text: string, context: string | null, 
+/**
+ * The claim a refutation was written for, by its own id.
+ */
+parent: string | null, 
+/**
+ * Whether this is the lead's full view.
+ */
+full: boolean, 
+/**
+ * Lead only: the label imported with the claim.
+ */
+label: string | null, 
+/**
+ * Lead only: the claim's documents, by their own ids.
+ */
+documents: Array<string>, 
+/**
+ * Lead only: the candidate sentences, in rank order.
+ */
+candidates: Array<QueueCandidate>, tasks: Array<ClaimTask>, };
+
+export type ClaimStanding = "any" | "no_tasks" | "open" | "complete";
+
+export type ClaimLine = { id: number, ext_id: string, text: string, is_refutation: boolean, tasks: number, 
+/**
+ * Counted answers given and wanted over the claim's open tasks.
+ */
+answered: number, wanted: number, };
+
+export type ClaimPage = { total: number, offset: number, lines: Array<ClaimLine>, };
 
 export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];

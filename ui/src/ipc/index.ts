@@ -42,6 +42,9 @@ import type {
   StudyRequest,
   TaskKind,
   TasksReport,
+  ClaimPage,
+  ClaimStanding,
+  ClaimView,
 } from "./bindings";
 
 export { LABELS, TASK_KINDS, VERDICTS } from "./bindings";
@@ -108,6 +111,13 @@ export type {
   PendingReview,
   Routing,
   Settings,
+  ClaimAnswer,
+  ClaimLine,
+  ClaimPage,
+  ClaimStanding,
+  ClaimTask,
+  ClaimView,
+  QueueGroup,
 } from "./bindings";
 
 export class ApiError extends Error {
@@ -217,6 +227,14 @@ export const api = {
   flagDecision: (name: string, include: boolean | null) => call<Annotator>("flag_decision", { name, include }),
   /** Leads only: writes a pack for an annotator at `out` and reserves its items. */
   issuePack: (request: PackRequest, out: string) => call<PackIssued>("issue_pack", { request, out }),
+  /** Releases the item the person holds: it goes back to the pool, and comes back to them
+   * only when nothing new is left. True when there was a reservation to release. */
+  skipItem: (taskId: number) => call<boolean>("skip_item", { taskId }),
+  /** A claim as the person may see it: a lead everything, an annotator their own answers. */
+  claimView: (id: number) => call<ClaimView>("claim_view", { id }),
+  /** Leads only: the claims matching `words` in a standing, a page at a time. */
+  claimsList: (words: string | null, standing: ClaimStanding, offset: number, limit: number) =>
+    call<ClaimPage>("claims_list", { words, standing, offset, limit }),
 };
 
 /** Follows the live dashboard: a snapshot at once and on every change, or a failure. */

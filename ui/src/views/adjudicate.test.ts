@@ -18,6 +18,7 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     kind,
     claim: `claim ${task_id}`,
     claim_id: `c${task_id}`,
+    group: "disagreement",
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
     answers: [
@@ -66,6 +67,37 @@ describe("adjudication screen", () => {
     press("3");
     await settle();
     expect(mocked.decide).not.toHaveBeenCalled();
+  });
+
+  it("gives no key to a flagged annotator's answer: 2 takes nothing when one answer counts", async () => {
+    const thin = item(3, "evidence");
+    thin.group = "thin";
+    thin.share_agreeing = 1;
+    const ben = thin.answers[1];
+    if (ben) ben.counted = false;
+    const { el, press } = await open([item(1, "evidence"), thin]);
+    expect(q(el, "adj-thin-heading")).not.toBeNull();
+    // The heading sits between the disagreement and the thin item.
+    const rows = [...el.querySelectorAll("[data-testid^='adj-row-'], [data-testid='adj-thin-heading']")].map((r) => r.getAttribute("data-testid"));
+    expect(rows).toEqual(["adj-row-1", "adj-thin-heading", "adj-row-3"]);
+    press("j");
+    expect(q(el, "adj-answer-ben")?.querySelector("kbd")).toBeNull();
+    expect(q(el, "adj-answer-ana")?.querySelector("kbd")?.textContent).toBe("1");
+    press("2");
+    await settle();
+    expect(mocked.decide).not.toHaveBeenCalled();
+    press("1");
+    await settle();
+    expect(mocked.decide).toHaveBeenCalledWith(3, "ana", null, null);
+  });
+
+  it("shows a label item's evidence, numbered from one", async () => {
+    const label = item(2, "label");
+    label.candidates = [21, 22].map((id, i) => ({ sentence_id: id, document_id: "d2", sentence_index: i, text: `evidence ${id}` }));
+    const { el } = await open([label]);
+    expect(q(el, "adj-sentence-1")?.textContent).toContain("evidence 21");
+    expect(q(el, "adj-sentence-1")?.textContent).toContain("sentence 1 of its document");
+    expect(el.textContent).not.toContain("sentence 0");
   });
 
   it("decides evidence by hand: E, toggle sentences, Enter; 0 is no evidence", async () => {

@@ -31,7 +31,7 @@ export interface AdjudicateDeps {
 const REQUEST: GoldRequest = { method: "majority", include_flagged: false, splits: [70, 15, 15], seed: 1 };
 
 const KEYS: [string, string][] = [
-  ["1–9", "Take that annotator's answer"],
+  ["1–9", "Take that counted answer (not-counted answers have no key)"],
   ["E", "Decide by hand: digits toggle sentences (or pick the label), Enter saves"],
   ["D then 1–9", "Show that sentence in its document"],
   ["R", "Write the reason (Enter returns to the keys)"],
@@ -80,7 +80,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     h(
       "div",
       { class: "dash-head" },
-      h("div", {}, h("h1", {}, "Adjudication"), h("p", { class: "muted" }, "Items the counted annotators disagree on, most disagreement first. ", count)),
+      h("div", {}, h("h1", {}, "Adjudication"), h("p", { class: "muted" }, "Items the counted annotators disagree on, most disagreement first; items with fewer than two counted answers after them. ", count)),
       h("span", { class: "spacer" }),
       h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, "X")),
       h("button", { class: "ghost", testid: "adj-keys", onclick: () => toggleHelp() }, "Keys ", h("kbd", {}, "?")),
@@ -92,6 +92,24 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
 
   function current(): QueueItem | undefined {
     return items[at];
+  }
+
+  /** The queue's rows, the thin items under their own heading after the disagreements. */
+  function listRows(): HTMLElement[] {
+    const rows: HTMLElement[] = [];
+    items.forEach((item, i) => {
+      if (item.group === "thin" && items[i - 1]?.group !== "thin") {
+        rows.push(
+          h(
+            "li",
+            { class: "adj-group muted small", testid: "adj-thin-heading" },
+            "Fewer than two counted answers: nothing to compare yet",
+          ),
+        );
+      }
+      rows.push(listRow(item, i));
+    });
+    return rows;
   }
 
   function listRow(item: QueueItem, i: number): HTMLElement {
@@ -121,7 +139,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       h(
         "div",
         { class: "adj-answer-head" },
-        i < 9 && !a.rejected ? h("kbd", {}, String(i + 1)) : null,
+        i < 9 && a.counted ? h("kbd", {}, String(i + 1)) : null,
         h("span", { class: "adj-who" }, a.annotator),
         a.rejected
           ? h("span", { class: "badge badge-danger", testid: `adj-rejected-${a.annotator}` }, "REJECTED (picked the trick)")
@@ -137,7 +155,13 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   }
 
   function candidatesView(item: QueueItem): HTMLElement | null {
-    if (item.kind !== "evidence") return null;
+    if (item.kind !== "evidence" && item.kind !== "label") return null;
+    const heading =
+      item.kind === "label"
+        ? "Evidence the claim was labelled against"
+        : editing
+          ? "Toggle sentences by their number, 0 for no evidence, Enter to save"
+          : "Candidates in their documents";
     const chosen = new Map<number, string[]>();
     for (const a of item.answers) {
       for (const s of selectedOf(a.answer)) chosen.set(s, [...(chosen.get(s) ?? []), a.annotator]);
@@ -145,7 +169,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     return h(
       "div",
       { class: "adj-docs" },
-      h("h2", {}, editing ? "Toggle sentences by their number, 0 for no evidence, Enter to save" : "Candidates in their documents"),
+      h("h2", {}, heading),
       ...documentGroups(item.candidates).map((g) =>
         h(
           "div",
@@ -162,7 +186,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
                 { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}` },
                 h("kbd", {}, String(number)),
                 h("span", { class: "adj-sentence-text", dir: "auto" }, candidate.text),
-                h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index}`),
+                h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index + 1} of its document`),
                 h(
                   "button",
                   { class: "ghost small", testid: `adj-show-${number}`, title: "Show in document (D, then its number)", onclick: () => showPassage(candidate, number) },
@@ -190,7 +214,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
 
   function draw(): void {
     mount(count, items.length === 0 ? "" : `${items.length} in the queue, ${items.filter((i) => i.decision).length} decided.`);
-    mount(list, ...items.map(listRow));
+    mount(list, ...listRows());
     list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
     const item = current();
     if (!item) {
@@ -314,8 +338,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   function take(i: number): void {
     const item = current();
     const a = item?.answers[i];
-    // A rejected answer counts for nothing, so it cannot be taken (the api refuses too).
-    if (!item || !a || a.rejected) return;
+    // Only counted answers have keys (they come first): a rejected or not-counted answer
+    // is shown for reference, never taken by a digit.
+    if (!item || !a || !a.counted) return;
     void act(() => api.decide(item.task_id, a.annotator, null, why()), said, true);
   }
 
@@ -409,7 +434,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         ev.preventDefault();
         reason.focus();
       } else if (key === "u") undo();
-      else if (key === "d" && item?.kind === "evidence") showing = true;
+      else if (key === "d" && (item?.kind === "evidence" || item?.kind === "label")) showing = true;
       else if (key === "e" && item && item.kind !== "refute") {
         editing = item.kind === "evidence" ? candidatesOf(item) : [];
         draw();

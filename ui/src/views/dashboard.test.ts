@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Dashboard, Statistic } from "../ipc";
 import {
+  countsText,
   heatColour,
   intervalText,
   mergeStudies,
@@ -9,6 +10,7 @@ import {
   renderStudies,
   statText,
   studyRequest,
+  whyNoAgreement,
 } from "./dashboard";
 
 const stat = (value: number | null, ci95: [number, number] | null, reason: string | null = null): Statistic => ({
@@ -31,6 +33,25 @@ describe("dashboard", () => {
     expect(paceText(1234.4)).toBe("1\u202f234/h");
   });
 
+  it("says how many items have two or more answers, and why kappa is missing", () => {
+    const k = {
+      kind: "evidence" as const,
+      units: 45,
+      paired: 0,
+      annotators: 2,
+      answers: 45,
+      fleiss: stat(null, null, "no item has two ratings"),
+      alpha: stat(null, null),
+      masi: null,
+      pairs: [],
+      people: [],
+      series: [],
+    };
+    expect(countsText(k)).toBe("45 items · 0 with two or more answers · 2 annotators · 45 answers");
+    expect(whyNoAgreement(k)).toMatch(/^No item has two counted answers yet/);
+    expect(whyNoAgreement({ ...k, paired: 1 })).toMatch(/^Only 1 item has two or more counted answers/);
+  });
+
   it("colours the heatmap from white to deep blue, red below zero, with readable text", () => {
     expect(heatColour(1).light).toBe(true);
     expect(heatColour(0.1).light).toBe(false);
@@ -47,6 +68,7 @@ describe("dashboard", () => {
         {
           kind: "label",
           units: 3,
+          paired: 3,
           annotators: 2,
           answers: 6,
           fleiss: stat(0.25, [0.1, 0.4]),
@@ -98,6 +120,7 @@ describe("dashboard", () => {
         {
           kind: "evidence",
           units: 2,
+          paired: 2,
           annotators: 2,
           answers: 4,
           fleiss: { ...stat(0.4, null), metric: "setsel_pooled_fleiss_kappa" },

@@ -226,6 +226,20 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
   );
 }
 
+/** "45 items · 12 with two or more answers · 2 annotators · 57 answers". */
+export function countsText(k: KindDashboard): string {
+  return `${count(k.units)} items · ${count(k.paired)} with two or more answers · ${count(k.annotators)} annotators · ${count(k.answers)} answers`;
+}
+
+/** Why κ is undefined, with how many items agreement could be measured on. */
+export function whyNoAgreement(k: KindDashboard): string {
+  const measured =
+    k.paired === 0
+      ? "No item has two counted answers yet, and agreement is measured only on items with two or more."
+      : `Only ${count(k.paired)} ${k.paired === 1 ? "item has" : "items have"} two or more counted answers.`;
+  return k.fleiss.reason ? `${measured} (${k.fleiss.reason})` : measured;
+}
+
 function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
   const perCandidate = k.kind === "evidence";
   const note = perCandidate ? "per candidate sentence: selected or not" : "nominal categories";
@@ -239,9 +253,10 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
       h(
         "span",
         { class: "muted small", testid: `dash-counts-${k.kind}` },
-        `${count(k.units)} items · ${count(k.annotators)} annotators · ${count(k.answers)} answers`,
+        countsText(k),
       ),
     ),
+    k.fleiss.value === null ? h("p", { class: "muted small dash-why", testid: `dash-why-${k.kind}` }, whyNoAgreement(k)) : null,
     h(
       "div",
       { class: "dash-stats" },

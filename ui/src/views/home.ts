@@ -32,6 +32,8 @@ export interface HomeDeps {
   exportGold?: () => void;
   /** Leads: open one of the lead's own screens. */
   lead?: (screen: LeadScreen) => void;
+  /** Leads: open the list of claims. */
+  claims?: () => void;
 }
 
 /** The lead's screens reached from home. */

@@ -8,6 +8,7 @@ describe("lead's task creation", () => {
       created: 99,
       existing: 0,
       overlap: 3,
+      existing_overlaps: [],
       without_trick: 0,
       skipped: [
         { reason: "no_documents", message: "no documents", count: 4, claims: ["a", "b", "c", "d"] },
@@ -15,13 +16,19 @@ describe("lead's task creation", () => {
       ],
     });
     expect(text).toBe(
-      "99 created, 0 already there (overlap 3); 4 claims got none: no documents; 201 claims got none: a refutation whose evidence comes from its parent",
+      "99 created (overlap 3); 4 claims got none: no documents; 201 claims got none: a refutation whose evidence comes from its parent",
     );
   });
 
   it("says how many evidence items show no trick", () => {
-    const text = tasksText({ kind: "evidence", created: 2, existing: 0, overlap: 3, without_trick: 2, skipped: [] });
-    expect(text).toBe("2 created, 0 already there (overlap 3); 2 show no trick: no unrelated sentence was found for them");
+    const text = tasksText({ kind: "evidence", created: 2, existing: 0, overlap: 3, existing_overlaps: [], without_trick: 2, skipped: [] });
+    expect(text).toBe("2 created (overlap 3); 2 show no trick: no unrelated sentence was found for them");
+  });
+
+  it("gives the tasks already there the overlap they were made with, not the one asked for", () => {
+    const text = tasksText({ kind: "evidence", created: 0, existing: 30, overlap: 3, existing_overlaps: [1], without_trick: 0, skipped: [] });
+    expect(text).toBe("none created, 30 already there (made with overlap 1)");
+    expect(text).not.toContain("overlap 3");
   });
 
   it("lists the claims that got no task, by kind and reason", () => {

@@ -19,7 +19,10 @@ export function noTaskLines(noTask: NoTask[]): string[] {
 
 /** What creating tasks did, with each reason claims got none and how many. */
 export function tasksText(r: TasksReport): string {
-  const made = `${r.created} created, ${r.existing} already there (overlap ${r.overlap})`;
+  // Each side with its own overlap: tasks already there keep the one they were made with.
+  const created = r.created > 0 ? `${r.created} created (overlap ${r.overlap})` : "none created";
+  const held = r.existing_overlaps.length ? ` (made with overlap ${r.existing_overlaps.join(" or ")})` : "";
+  const made = r.existing > 0 ? `${created}, ${r.existing} already there${held}` : created;
   const none = r.skipped.map((s) => `${s.count} claims got none: ${s.message}`);
   const noTrick = r.without_trick > 0 ? [`${r.without_trick} show no trick: no unrelated sentence was found for them`] : [];
   return [made, ...none, ...noTrick].join("; ");
@@ -148,6 +151,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
             ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue")
             : null,
           deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
+          deps.claims ? h("button", { testid: "open-claims", onclick: () => deps.claims?.() }, "Claims") : null,
         )
       : null,
     deps.lead

@@ -46,7 +46,8 @@ pub struct Pace {
     /// Items of this kind this annotator can do: those done plus those still open to them
     /// (short of answers and not answered by them).
     pub total: u64,
-    /// Items per hour over the recent answers; null until there are two.
+    /// Items per hour over the answers of the last half hour, breaks left out and each
+    /// item taken to need at least three seconds; null until there are four.
     pub per_hour: Option<f64>,
     /// Minutes to finish what is left at that pace.
     pub minutes_left: Option<f64>,
@@ -251,14 +252,9 @@ impl Project {
         let conn = self.store.conn();
         let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind)?;
         let total = done + factdesk_store::tasks::open_for(conn, kind, annotator_id)?;
-        // Pace over the last 20 answers, so a break earlier in the day does not count.
-        let times = factdesk_store::annotations::latest_times(conn, annotator_id, kind, 20)?;
-        let per_hour = match (times.first(), times.last()) {
-            (Some(&last), Some(&first)) if times.len() >= 2 && last > first => {
-                Some((times.len() - 1) as f64 / ((last - first) as f64 / 3_600_000.0))
-            }
-            _ => None,
-        };
+        // The answers of the last half hour at most (see `factdesk_core::pace`).
+        let times = factdesk_store::annotations::latest_times(conn, annotator_id, kind, 200)?;
+        let per_hour = factdesk_core::pace::per_hour(&times, self.clock.now_ms());
         let left = total.saturating_sub(done) as f64;
         Ok(Pace {
             done,

@@ -9,7 +9,8 @@
 //! A reservation lapses after the project's reservation time, so an absent annotator
 //! blocks nobody; a pack's reservations stay the pack's. Finding and reserving happen in
 //! one write transaction, as does checking and storing an answer, so racing annotators
-//! never take more slots than an item has.
+//! never take more slots than an item has. A skipped item is released at once and comes
+//! back to the one who skipped it only when nothing new is left for them.
 
 mod context;
 mod item;
@@ -79,6 +80,23 @@ fn find_open(
     Ok(None)
 }
 
+/// The item this annotator skipped longest ago that has a place for them, a study's
+/// kept places respected as for any other item.
+fn skipped_with_room(
+    conn: &factdesk_store::Connection,
+    annotator_id: i64,
+    kind: TaskKind,
+    now: i64,
+) -> Result<Option<i64>> {
+    let Some(id) = tasks::skipped_with_room(conn, kind, annotator_id, now)? else {
+        return Ok(None);
+    };
+    let Some(task) = tasks::get(conn, id)? else {
+        return Ok(None);
+    };
+    Ok((study::room(conn, &task, annotator_id, now)? != Some(false)).then_some(id))
+}
+
 impl Project {
     /// The next item of `kind` for the acting person, reserved for them.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
@@ -108,7 +126,10 @@ impl Project {
             Some(id) => Some(id),
             None => match study::next_for_member(&tx, annotator.id, kind, now)? {
                 Some(id) => Some(id),
-                None => find_open(&tx, annotator.id, kind, start, now)?,
+                None => match find_open(&tx, annotator.id, kind, start, now)? {
+                    Some(id) => Some(id),
+                    None => skipped_with_room(&tx, annotator.id, kind, now)?,
+                },
             },
         };
         let Some(task_id) = task_id else {
@@ -124,6 +145,22 @@ impl Project {
             item: Some(self.build_item(&task, annotator.id)?),
             reason: None,
         })
+    }
+
+    /// Skips an item the acting person holds: their reservation is released in one
+    /// transaction and the item goes back to the pool for others. Like an ignored example
+    /// in Prodigy, it is not served to them again while anything new is left; after that
+    /// their skipped items come back, oldest skip first. Skipping an item they answered
+    /// (or one a pack holds) changes nothing: false.
+    pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
+        let name = self.member(actor)?;
+        let annotator = self.annotator_row(name)?;
+        self.task(task_id)?;
+        let now = self.clock.now_ms();
+        let tx = self.store.transaction()?;
+        let released = assignments::release(&tx, task_id, annotator.id, now)?;
+        tx.commit()?;
+        Ok(released)
     }
 
     /// The annotator's progress on every kind, reserving nothing (for the home screen).

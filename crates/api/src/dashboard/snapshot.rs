@@ -26,6 +26,8 @@ pub struct KindDashboard {
     pub kind: TaskKind,
     /// Items with a counted answer, as `factdesk agreement` counts "units".
     pub units: u64,
+    /// Items with two or more counted answers: agreement is measured on these alone.
+    pub paired: u64,
     /// Counted annotators with an answer of this kind.
     pub annotators: u64,
     /// Counted ratings, as `factdesk agreement` counts "ratings".

@@ -22,6 +22,17 @@ pub struct QueueCandidate {
     pub text: String,
 }
 
+/// Which part of the queue an item sits in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum QueueGroup {
+    /// Two or more counted answers that disagree (or settle on nothing): first.
+    Disagreement,
+    /// Fewer than two counted answers (one answer, or only a flagged annotator's or
+    /// rejected ones): nothing to compare yet, so after the disagreements.
+    Thin,
+}
+
 /// A task waiting for (or holding) the lead's decision.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct QueueItem {
@@ -29,17 +40,23 @@ pub struct QueueItem {
     pub kind: TaskKind,
     pub claim: String,
     pub claim_id: String,
+    pub group: QueueGroup,
+    /// Of the counted answers; null when there are none.
     pub share_agreeing: Option<f64>,
     pub outcome: Outcome,
+    /// Counted answers first, then the others (flagged annotators', rejected ones).
     pub answers: Vec<QueueAnswer>,
-    /// Evidence tasks: the candidates shown.
+    /// Evidence tasks: the candidates shown; label tasks: the evidence the claim was
+    /// judged against. Grouped by document (in order of first appearance), each
+    /// document's in sentence order, so their numbers on screen read in order.
     pub candidates: Vec<QueueCandidate>,
     pub decision: Option<Decision>,
 }
 
 impl Project {
     /// Tasks the counted annotators disagree on (or that settled on nothing), most
-    /// disagreement first. Lead only.
+    /// disagreement first; then, in their own group, tasks with fewer than two counted
+    /// answers. Lead only.
     pub fn adjudication_queue(&self, lead: &Actor, req: &GoldRequest) -> Result<Vec<QueueItem>> {
         self.require_lead(lead, "see the adjudication queue")?;
         let aggregation = self.aggregate(lead, req)?;
@@ -61,36 +78,47 @@ impl Project {
                 .store
                 .claim(t.claim_id)?
                 .ok_or_else(|| Error::new(ErrorCode::NotFound, "a task's claim is missing"))?;
-            let candidates = if t.kind == TaskKind::Evidence {
-                self.store
-                    .candidates(t.claim_id)?
-                    .into_iter()
-                    .map(|c| QueueCandidate {
-                        sentence_id: c.sentence_id,
-                        document_id: c.document_ext_id,
-                        sentence_index: c.sentence_index,
-                        text: c.text,
-                    })
-                    .collect()
+            let candidates = if matches!(t.kind, TaskKind::Evidence | TaskKind::Label) {
+                in_reading_order(
+                    self.store
+                        .candidates(t.claim_id)?
+                        .into_iter()
+                        .map(|c| QueueCandidate {
+                            sentence_id: c.sentence_id,
+                            document_id: c.document_ext_id,
+                            sentence_index: c.sentence_index,
+                            text: c.text,
+                        })
+                        .collect(),
+                )
             } else {
                 Vec::new()
             };
+            let mut answers = t.answers;
+            answers.sort_by_key(|a| !a.counted);
+            let counted = answers.iter().filter(|a| a.counted).count();
             items.push(QueueItem {
                 task_id: t.task_id,
                 kind: t.kind,
                 claim: claim.text,
                 claim_id: claim.ext_id,
+                group: if counted >= 2 {
+                    QueueGroup::Disagreement
+                } else {
+                    QueueGroup::Thin
+                },
                 share_agreeing: t.share_agreeing,
                 outcome: t.outcome,
-                answers: t.answers,
+                answers,
                 candidates,
                 decision: t.decision,
             });
         }
         items.sort_by(|a, b| {
             let share = |i: &QueueItem| i.share_agreeing.unwrap_or(0.0);
-            share(a)
-                .total_cmp(&share(b))
+            a.group
+                .cmp(&b.group)
+                .then(share(a).total_cmp(&share(b)))
                 .then(a.task_id.cmp(&b.task_id))
         });
         Ok(items)
@@ -267,6 +295,22 @@ impl Project {
             }
         }
     }
+}
+
+/// Candidates grouped by document, in the order the documents first appear, and each
+/// document's in sentence order.
+fn in_reading_order(mut candidates: Vec<QueueCandidate>) -> Vec<QueueCandidate> {
+    let mut documents: Vec<String> = Vec::new();
+    for c in &candidates {
+        if !documents.contains(&c.document_id) {
+            documents.push(c.document_id.clone());
+        }
+    }
+    candidates.sort_by_key(|c| {
+        let doc = documents.iter().position(|d| *d == c.document_id);
+        (doc, c.sentence_index)
+    });
+    candidates
 }
 
 /// A lead's own answer as sent: the fields of `factdesk submit`'s evidence and label

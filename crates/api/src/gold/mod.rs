@@ -8,7 +8,7 @@ mod export_card;
 mod family;
 mod outcome;
 
-pub use adjudicate::{QueueCandidate, QueueItem};
+pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
 pub use answer::{Decision, Outcome, QueueAnswer};
 pub use export::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,

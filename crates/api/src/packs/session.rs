@@ -18,6 +18,9 @@ pub struct PackSession {
     file: PackFile,
     manifest: Manifest,
     clock: Box<dyn Clock>,
+    /// Items skipped while the pack is open, oldest first: they stay the pack's (nobody
+    /// else can take them offline) and come back once nothing else is left.
+    skipped: Vec<i64>,
 }
 
 fn invalid(msg: impl Into<String>) -> Error {
@@ -42,6 +45,7 @@ impl PackSession {
             file,
             manifest,
             clock,
+            skipped: Vec::new(),
         })
     }
 
@@ -128,18 +132,38 @@ impl PackSession {
     /// The first item of `kind` in the pack's order that has no answer yet.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         self.require_holder(actor)?;
+        let mut open = Vec::new();
         for row in self.items_of(kind)? {
             if pack_store::current_answer(self.file.conn(), row.task_id)?.is_none() {
-                return Ok(Next {
-                    item: Some(self.item(&row)?),
-                    reason: None,
-                });
+                open.push(row);
             }
+        }
+        let skipped_at = |id: i64| self.skipped.iter().position(|s| *s == id);
+        open.sort_by_key(|row| skipped_at(row.task_id).map_or(0, |at| at + 1));
+        if let Some(row) = open.first() {
+            return Ok(Next {
+                item: Some(self.item(row)?),
+                reason: None,
+            });
         }
         Ok(Next {
             item: None,
             reason: Some(format!("no {} items left in this pack", kind.as_str())),
         })
+    }
+
+    /// Skips an unanswered item of the pack: it comes back after the others. False when
+    /// it is answered (or not in the pack).
+    pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
+        self.require_holder(actor)?;
+        if pack_store::item(self.file.conn(), task_id)?.is_none()
+            || pack_store::current_answer(self.file.conn(), task_id)?.is_some()
+        {
+            return Ok(false);
+        }
+        self.skipped.retain(|s| *s != task_id);
+        self.skipped.push(task_id);
+        Ok(true)
     }
 
     /// The answered item before `current` (by when each was first answered), or the last

@@ -97,6 +97,14 @@ impl Workplace {
         }
     }
 
+    /// Skips an item: see [`Project::skip_item`] and [`PackSession::skip_item`].
+    pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
+        match self {
+            Workplace::Project(p) => p.skip_item(actor, task_id),
+            Workplace::Pack(s) => s.skip_item(actor, task_id),
+        }
+    }
+
     pub fn paces(&self, actor: &Actor) -> Result<Vec<KindPace>> {
         match self {
             Workplace::Project(p) => p.paces(actor),

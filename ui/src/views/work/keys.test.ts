@@ -23,6 +23,7 @@ describe("keyAction", () => {
     for (const kind of ["evidence", "refute", "verify", "label"] as const) {
       expect(keyAction(kind, "Enter", 3)).toEqual({ type: "submit" });
       expect(keyAction(kind, "Backspace", 3)).toEqual({ type: "previous" });
+      expect(keyAction(kind, "S", 3)).toEqual({ type: "skip" });
       expect(keyAction(kind, "c", 3)).toEqual({ type: "comment" });
       expect(keyAction(kind, "C", 3)).toEqual({ type: "comment" });
       expect(keyAction(kind, "?", 3)).toEqual({ type: "help" });

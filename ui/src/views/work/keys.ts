@@ -14,6 +14,7 @@ export type KeyAction =
   | { type: "document" }
   | { type: "submit" }
   | { type: "previous" }
+  | { type: "skip" }
   | { type: "comment" }
   | { type: "write" }
   | { type: "context" }
@@ -29,6 +30,7 @@ export const CHOICES: Partial<Record<TaskKind, { value: string; title: string }[
 const common: Record<string, KeyAction> = {
   Enter: { type: "submit" },
   Backspace: { type: "previous" },
+  s: { type: "skip" },
   c: { type: "comment" },
   x: { type: "context" },
   "?": { type: "help" },
@@ -76,6 +78,7 @@ export function keyHelp(kind: TaskKind, count: number): [string, string][] {
     ...specific[kind],
     ["Enter", "submit and go to the next item"],
     ["Backspace", "go back to your previous item"],
+    ["S", "skip: hand the item back for others; it returns to you only when nothing new is left"],
     ["C", "write a comment"],
     ["X", "show or hide the context"],
     ["Esc", "leave a field, close a panel, or go home"],

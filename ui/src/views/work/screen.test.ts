@@ -14,6 +14,7 @@ vi.mock("../../ipc", async (load) => {
       passage: vi.fn(),
       checkRefutation: vi.fn(),
       paces: vi.fn(),
+      skipItem: vi.fn(),
     },
   };
 });
@@ -223,6 +224,23 @@ describe("work screen", () => {
     await settle();
     expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", 2);
     expect(q(el, "status")?.textContent).toMatch(/no earlier item/);
+  });
+
+  it("skips: hands the item back, keeps its draft, shows the next item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.skipItem.mockResolvedValueOnce(true);
+    const drafts: Drafts = new Map();
+    const { el, press } = await open("evidence", { drafts });
+    press("2");
+    press("s");
+    await settle();
+    await settle();
+    expect(mocked.skipItem).toHaveBeenCalledWith(1);
+    expect(mocked.submitAnswer).not.toHaveBeenCalled();
+    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "skipped")).not.toBeNull();
+    expect(drafts.has(1)).toBe(true);
   });
 
   it("shows why there is no item", async () => {

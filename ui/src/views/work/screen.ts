@@ -128,6 +128,16 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           "Previous ",
           h("kbd", { class: "glyph" }, "⌫"),
         ),
+        h(
+          "button",
+          {
+            testid: "skip",
+            title: "Hand this item back for others; it returns to you only when nothing new is left (S)",
+            onclick: () => void skip(),
+          },
+          "Skip ",
+          h("kbd", {}, "S"),
+        ),
         submitButton,
       ),
     );
@@ -304,6 +314,22 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     });
   }
 
+  /** Hands the item back (the reservation is released) and shows the next one. An item
+   * answered before keeps its answer: skipping it only moves on. */
+  function skip(): Promise<void> {
+    return guarded(async () => {
+      if (!item) return;
+      keepDraft();
+      try {
+        await api.skipItem(item.task_id);
+        await loadNext();
+        note("Skipped: the item went back to the pool.", "skipped");
+      } catch (e) {
+        deps.fail(e);
+      }
+    });
+  }
+
   function previous(): Promise<void> {
     return guarded(async () => {
       try {
@@ -341,6 +367,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     if (body?.act(action)) return;
     if (action.type === "submit") void submit();
     else if (action.type === "previous") void previous();
+    else if (action.type === "skip") void skip();
     else if (action.type === "comment" && body) comment.focus();
     else if (action.type === "context") toggleContext();
     else if (action.type === "help") openHelp();

@@ -1,0 +1,112 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError, api, type ClaimView } from "../ipc";
+import { claimScreen, claimsScreen, newClaimsState, sentenceScreen } from "./claims";
+
+vi.mock("../ipc", async (load) => {
+  const real = await load<typeof import("../ipc")>();
+  return { ...real, api: { claimView: vi.fn(), claimsList: vi.fn(), sentencePassage: vi.fn() } };
+});
+
+const mocked = vi.mocked(api);
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
+
+const own: ClaimView = {
+  id: 4,
+  ext_id: "covid-0004",
+  text: "Masks cut transmission",
+  context: null,
+  parent: null,
+  full: false,
+  label: null,
+  documents: [],
+  candidates: [],
+  tasks: [{ task_id: 9, kind: "evidence", overlap: 3, answered: 2, closed: false, answers: [{ annotator: "ana", summary: "sentences selected", comment: "hm", trick_failed: false, at: 0 }] }],
+};
+
+beforeEach(() => vi.resetAllMocks());
+
+describe("claim screen", () => {
+  it("shows an annotator's own answer, labelled as theirs, and goes back on Esc", async () => {
+    mocked.claimView.mockResolvedValueOnce(own);
+    const back = vi.fn();
+    const s = claimScreen(4, { back, fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect(q(s.el, "claim-ext-id")?.textContent).toBe("covid-0004");
+    expect(q(s.el, "claim-answer-ana")?.textContent).toContain("Your answer");
+    expect(q(s.el, "claim-own-only")).not.toBeNull();
+    expect(q(s.el, "claim-candidates")).toBeNull();
+    s.onKey?.(new KeyboardEvent("keydown", { key: "Escape" }));
+    expect(back).toHaveBeenCalled();
+  });
+});
+
+describe("claim screen, lead", () => {
+  it("lists the candidates and shows one in its document", async () => {
+    const full: ClaimView = {
+      ...own,
+      full: true,
+      label: "SUPPORTED",
+      documents: ["d1"],
+      candidates: [{ sentence_id: 31, document_id: "d1", sentence_index: 4, text: "The masks worked." }],
+    };
+    mocked.claimView.mockResolvedValueOnce(full);
+    mocked.sentencePassage.mockResolvedValueOnce({ title: "Masks", sentences: [{ text: "The masks worked.", hit: true }] });
+    const s = claimScreen(4, { back: vi.fn(), fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
+    q(s.el, "claim-show-1")?.click();
+    await settle();
+    expect(mocked.sentencePassage).toHaveBeenCalledWith(31);
+    expect(q(s.el, "claim-passage")?.querySelector("mark")?.textContent).toBe("The masks worked.");
+  });
+});
+
+describe("list of claims", () => {
+  it("moves with the arrows, opens with Enter and keeps its place", async () => {
+    const lines = ["a", "b", "c"].map((x, i) => ({ id: i + 1, ext_id: `c-${x}`, text: `claim ${x}`, is_refutation: false, tasks: 1, answered: 0, wanted: 2 }));
+    mocked.claimsList.mockResolvedValue({ total: 3, offset: 0, lines });
+    const open = vi.fn();
+    const state = newClaimsState();
+    const s = claimsScreen(state, { home: vi.fn(), open, fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect(mocked.claimsList).toHaveBeenCalledWith(null, "any", 0, 100);
+    const press = (key: string) => s.onKey?.(new KeyboardEvent("keydown", { key }));
+    press("ArrowDown");
+    press("j");
+    press("j");
+    expect(q(s.el, "claims-row-c-c")?.getAttribute("aria-selected")).toBe("true");
+    press("k");
+    press("Enter");
+    expect(open).toHaveBeenCalledWith(2);
+    expect(state.at).toBe(1);
+  });
+});
+
+describe("sentence screen", () => {
+  const hit = { kind: "sentence" as const, id: 5, ext_id: "doc-1", text: "The port closed.", document_id: 1, score: 1 };
+
+  it("shows the sentence among its neighbours when the api allows it", async () => {
+    mocked.sentencePassage.mockResolvedValueOnce({ title: "Port", sentences: [{ text: "It opened.", hit: false }, { text: "The port closed.", hit: true }] });
+    const s = sentenceScreen(hit, { back: vi.fn(), fail: vi.fn() });
+    s.shown?.();
+    await settle();
+    expect(s.el.querySelector("mark")?.textContent).toBe("The port closed.");
+  });
+
+  it("keeps the sentence as found when the api refuses the passage (an annotator)", async () => {
+    mocked.sentencePassage.mockRejectedValueOnce(new ApiError({ code: "forbidden", message: "ana may not", location: null }));
+    const fail = vi.fn();
+    const s = sentenceScreen(hit, { back: vi.fn(), fail });
+    s.shown?.();
+    await settle();
+    expect(fail).not.toHaveBeenCalled();
+    expect(q(s.el, "sentence-passage")?.textContent).toBe("The port closed.");
+  });
+});
