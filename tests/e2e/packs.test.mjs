@@ -152,10 +152,12 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       // The dashboard counts Ana's two answers.
       await session.click(await session.find(tid("open-dashboard")));
       await session.waitFor(tid("activity-evidence-ana"), 20_000);
-      const row = await session.find(tid("activity-evidence-ana"));
-      const cells = await session.findAll(`${tid("activity-evidence-ana")} td`);
-      assert.ok(row && cells.length > 0);
-      assert.equal(await session.text(cells[0]), "2", "Ana's answers on the dashboard");
+      // The live dashboard redraws its tables, so the cell is found afresh on every read.
+      const answers = await session.until("Ana's answers on the dashboard", async () => {
+        const text = await textOf(session, `${tid("activity-evidence-ana")} td`);
+        return text === "2" ? text : null;
+      });
+      assert.equal(answers, "2", "Ana's answers on the dashboard");
       assert.match(await textOf(session, tid("dash-counts-evidence")), / 2 annotators · /);
     });
 
