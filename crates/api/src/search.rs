@@ -20,7 +20,7 @@ impl Project {
     /// on the project may. A lead sees every hit as it is stored. An annotator sees
     /// imported text and their own written refutations only, never another's; a written
     /// refutation's id names its parent claim but not the answer that wrote it, and a
-    /// sentence comes without its document, which would tell the trick (a sentence of an
+    /// sentence comes without its id or document, which would tell the trick (a sentence of an
     /// unrelated document) apart from the real candidates of an item.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
         self.member(actor)?;
@@ -51,7 +51,9 @@ impl Project {
                 },
                 HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
                     kind: SearchHitKind::Sentence,
-                    id: s.id,
+                    // Sentence ids run through a document in order, so an id would tie
+                    // a sentence to its neighbours' document too.
+                    id: if full { s.id } else { 0 },
                     ext_id: if full {
                         s.document_ext_id
                     } else {

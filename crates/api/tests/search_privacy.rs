@@ -108,6 +108,7 @@ fn an_annotators_sentence_hits_name_no_document() {
     assert!(!sentences.is_empty());
     for h in sentences {
         assert_eq!(h.document_id, None);
+        assert_eq!(h.id, 0);
         assert!(h.ext_id.is_empty(), "{}", h.ext_id);
     }
     let leads = must(p.search(&p.lead(), "ferry linked", 20));
