@@ -105,7 +105,8 @@ impl Project {
 
     /// Resolves `name` to the person acting for a session; an unknown name is an error.
     pub fn actor(&self, name: &str) -> Result<Actor> {
-        let row = annotators::by_name(self.store.conn(), name.trim())?.ok_or_else(|| {
+        let name = crate::annotators::name_of(name);
+        let row = annotators::by_name(self.store.conn(), name)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
                 format!("no one called {name:?} works on this project"),

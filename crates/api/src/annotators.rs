@@ -37,6 +37,42 @@ impl std::str::FromStr for Role {
     }
 }
 
+/// The longest name a person may have, in characters.
+pub const MAX_NAME_CHARS: usize = 100;
+
+/// A person's name as it came in (from a flag, a form, a pack request), as the project
+/// stores and looks it up: without the spaces around it. Every name the api takes in
+/// passes here, so " cy" finds cy wherever it is typed.
+pub(crate) fn name_of(given: &str) -> &str {
+    given.trim()
+}
+
+/// A new person's name, checked: not empty, no control characters (a newline or tab
+/// would break every list and file that shows it), at most [`MAX_NAME_CHARS`].
+fn new_name(given: &str) -> Result<&str> {
+    let name = name_of(given);
+    if name.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "an annotator needs a name",
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("the name {name:?} has a control character (a newline, a tab…): use letters, digits, spaces and punctuation"),
+        ));
+    }
+    let chars = name.chars().count();
+    if chars > MAX_NAME_CHARS {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("a name is at most {MAX_NAME_CHARS} characters; this one has {chars}"),
+        ));
+    }
+    Ok(name)
+}
+
 /// A person on the project, as anyone may see them.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Person {
@@ -131,19 +167,14 @@ impl Project {
     /// Adds a person with `role`; people management is a lead's.
     pub fn add_annotator(&mut self, by: &Actor, name: &str, role: Role) -> Result<Annotator> {
         self.require_lead(by, "add people")?;
-        self.insert_person(name, role)?;
-        self.find_annotator(name)
+        let name = self.insert_person(name, role)?;
+        self.find_annotator(&name)
     }
 
-    fn insert_person(&mut self, name: &str, role: Role) -> Result<()> {
+    /// Stores a new person; returns their name as stored.
+    fn insert_person(&mut self, name: &str, role: Role) -> Result<String> {
         self.store.require_writable()?;
-        let name = name.trim();
-        if name.is_empty() {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                "an annotator needs a name",
-            ));
-        }
+        let name = new_name(name)?;
         let now = self.clock.now_ms();
         if annotators::insert(self.store.conn(), name, role.as_str(), now)?.is_none() {
             return Err(Error::new(
@@ -151,7 +182,7 @@ impl Project {
                 format!("there is already an annotator called {name:?}"),
             ));
         }
-        Ok(())
+        Ok(name.to_string())
     }
 
     /// Annotators with their trick record, for a lead.
@@ -175,6 +206,7 @@ impl Project {
     }
 
     pub(crate) fn find_annotator(&self, name: &str) -> Result<Annotator> {
+        let name = name_of(name);
         self.all_annotators()?
             .into_iter()
             .find(|a| a.name == name)
@@ -218,6 +250,7 @@ impl Project {
     }
 
     pub fn person(&self, name: &str) -> Result<Person> {
+        let name = name_of(name);
         self.people()?
             .into_iter()
             .find(|p| p.name == name)
@@ -245,8 +278,8 @@ impl Project {
                 }
             }
         }
-        self.insert_person(name, role)?;
-        let a = self.find_annotator(name.trim())?;
+        let name = self.insert_person(name, role)?;
+        let a = self.find_annotator(&name)?;
         Ok(Person {
             name: a.name,
             role: a.role,
@@ -254,6 +287,7 @@ impl Project {
     }
 
     pub(crate) fn annotator_row(&self, name: &str) -> Result<AnnotatorRow> {
+        let name = name_of(name);
         annotators::by_name(self.store.conn(), name)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator called {name:?}")))
     }

@@ -111,12 +111,17 @@ impl Project {
         } else {
             Some(self.annotator_row(name)?.id)
         };
-        let claim = self.store.claim(id)?.ok_or_else(|| {
-            Error::new(
-                ErrorCode::NotFound,
-                format!("no claim {id} in this project"),
-            )
-        })?;
+        // Another annotator's written refutation is as if it were not there.
+        let claim = match self.store.claim(id)? {
+            Some(c) if full || self.annotator_may_see(&c, actor)? => c,
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::NotFound,
+                    format!("no claim {id} in this project"),
+                ))
+            }
+        };
+        let ext_id = self.shown_ext_id(&claim, full)?;
         let parent = match claim.parent_id {
             Some(p) => self.store.claim(p)?.map(|c| c.ext_id),
             None => None,
@@ -168,7 +173,7 @@ impl Project {
         }
         Ok(ClaimView {
             id,
-            ext_id: claim.ext_id,
+            ext_id,
             text: claim.text,
             context: claim.context,
             parent,

@@ -85,11 +85,13 @@ pub enum SearchHitKind {
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct SearchHit {
     pub kind: SearchHitKind,
-    /// The claim's or sentence's id in the project.
+    /// The claim's or sentence's id in the project; 0 for a sentence an annotator found.
     pub id: i64,
-    /// The claim's own id, or the id of the sentence's document.
+    /// The claim's own id, or the id of the sentence's document (empty for an annotator:
+    /// it would tell the trick's document from the real candidates').
     pub ext_id: String,
     pub text: String,
+    /// Lead only.
     pub document_id: Option<i64>,
     pub score: f32,
 }

@@ -3,7 +3,11 @@
 use crate::actor::Actor;
 use crate::dto::{SearchHit, SearchHitKind};
 use crate::{Project, Result};
-use factdesk_store::{HitKind, SearchIndex};
+use factdesk_store::{annotations, ClaimRow, HitKind, SearchIndex};
+
+/// How many more hits than asked an annotator's search looks through, as some are
+/// other people's refutations and are dropped.
+const ANNOTATOR_OVERFETCH: usize = 4;
 
 impl Project {
     /// The project's search index, built or brought up to date first if needed.
@@ -13,33 +17,80 @@ impl Project {
     }
 
     /// Searches claims and sentences; `"quoted words"` match as a phrase. Anyone working
-    /// on the project may: hits are imported text, never answers or tricks.
+    /// on the project may. A lead sees every hit as it is stored. An annotator sees
+    /// imported text and their own written refutations only, never another's; a written
+    /// refutation's id names its parent claim but not the answer that wrote it, and a
+    /// sentence comes without its id or document, which would tell the trick (a sentence of an
+    /// unrelated document) apart from the real candidates of an item.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
         self.member(actor)?;
-        let hits = SearchIndex::open(&self.store)?.search(query, limit)?;
-        let mut out = Vec::with_capacity(hits.len());
+        let full = actor.is_lead();
+        let fetch = if full {
+            limit
+        } else {
+            limit.saturating_mul(ANNOTATOR_OVERFETCH)
+        };
+        let hits = SearchIndex::open(&self.store)?.search(query, fetch)?;
+        let mut out = Vec::with_capacity(hits.len().min(limit));
         for hit in hits {
+            if out.len() >= limit {
+                break;
+            }
             let found = match hit.kind {
-                HitKind::Claim => self.store.claim(hit.id)?.map(|c| SearchHit {
-                    kind: SearchHitKind::Claim,
-                    id: c.id,
-                    ext_id: c.ext_id,
-                    text: c.text,
-                    document_id: None,
-                    score: hit.score,
-                }),
+                HitKind::Claim => match self.store.claim(hit.id)? {
+                    Some(c) if !full && !self.annotator_may_see(&c, actor)? => None,
+                    Some(c) => Some(SearchHit {
+                        kind: SearchHitKind::Claim,
+                        id: c.id,
+                        ext_id: self.shown_ext_id(&c, full)?,
+                        text: c.text,
+                        document_id: None,
+                        score: hit.score,
+                    }),
+                    None => None,
+                },
                 HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
                     kind: SearchHitKind::Sentence,
-                    id: s.id,
-                    ext_id: s.document_ext_id,
+                    // Sentence ids run through a document in order, so an id would tie
+                    // a sentence to its neighbours' document too.
+                    id: if full { s.id } else { 0 },
+                    ext_id: if full {
+                        s.document_ext_id
+                    } else {
+                        String::new()
+                    },
                     text: s.text,
-                    document_id: Some(s.document_id),
+                    document_id: full.then_some(s.document_id),
                     score: hit.score,
                 }),
             };
             out.extend(found);
         }
         Ok(out)
+    }
+
+    /// Whether an annotator may see `claim`: an imported claim, or a refutation they
+    /// wrote themselves.
+    pub(crate) fn annotator_may_see(&self, claim: &ClaimRow, actor: &Actor) -> Result<bool> {
+        if claim.refutation_state.is_none() {
+            return Ok(true);
+        }
+        let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;
+        Ok(writer.is_some() && writer == actor.id())
+    }
+
+    /// A claim's own id as `full` (a lead) or an annotator sees it: a written
+    /// refutation's stored id carries the uuid of the answer that wrote it, which an
+    /// annotator is shown as its parent's id and "/written" only.
+    pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, full: bool) -> Result<String> {
+        if full || claim.refutation_state.is_none() {
+            return Ok(claim.ext_id.clone());
+        }
+        let parent = match claim.parent_id {
+            Some(p) => self.store.claim(p)?.map(|c| c.ext_id),
+            None => None,
+        };
+        Ok(format!("{}/written", parent.unwrap_or_default()))
     }
 
     /// Rebuilds the search index from the project file.

@@ -109,6 +109,13 @@ fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usize)>
     // shares none stands out while highlighting is on).
     let marked = |i: usize| item.options[i].pieces.iter().filter(|p| p.hit).count() as i64;
     guesses.push(("fewest marked words".into(), by(&|i| -marked(i))));
+    // The option whose passage names a document no other option's passage names (the
+    // trick under `supports_or_refutes` comes from an unrelated document).
+    let title = |i: usize| passages[i].title.as_deref();
+    let odd_title = (0..n)
+        .find(|&i| title(i).is_some() && (0..n).all(|j| j == i || title(j) != title(i)))
+        .unwrap_or(0);
+    guesses.push(("odd title out".into(), odd_title));
     guesses
 }
 
@@ -153,8 +160,8 @@ fn word(seed: u64) -> String {
         .collect()
 }
 
-/// A project of `n` claims on made-up topics, each with a document of eight sentences,
-/// with no stance chosen (served as `supports_or_refutes`).
+/// A project of `n` claims on made-up topics, each with a titled document of eight
+/// sentences, with no stance chosen (served as `supports_or_refutes`).
 fn project_of_distinct_topics(dir: &Path, n: usize, clock: &ManualClock) -> Project {
     let docs = dir.join("topics-docs.jsonl");
     let claims = dir.join("topics-claims.jsonl");
@@ -174,7 +181,7 @@ fn project_of_distinct_topics(dir: &Path, n: usize, clock: &ManualClock) -> Proj
             format!("{head} {} the {} in {}.", w(b), w(c), w(a + b + c))
         };
         let text: Vec<String> = (0..8).map(|k| sentence(k, k + 10, k + 20)).collect();
-        let doc = serde_json::json!({"id": format!("d{i}"), "text": text.join(" ")});
+        let doc = serde_json::json!({"id": format!("d{i}"), "title": format!("The {} papers", w(40)), "text": text.join(" ")});
         ok(writeln!(d, "{doc}"));
         let claim = format!("{} {} the {} in {}", w(0), w(10), w(20), w(30));
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]});

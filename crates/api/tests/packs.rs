@@ -483,3 +483,52 @@ fn an_unanswered_pack_still_out_is_refused_unless_the_lead_takes_the_work_back()
     let again = ok(l.merge_pack(&l.lead(), &path));
     assert_eq!((again.added, again.released), (0, 0));
 }
+
+#[test]
+fn a_pack_answer_older_than_the_annotators_answer_in_the_project_is_refused() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut l = lead(dir.path(), &clock);
+    let path = issue(&mut l, dir.path(), "ana", TaskKind::Label);
+    let mut pack = open_pack(&path, &clock);
+    let mut claims = Vec::new();
+    while let Some(item) = ok(pack.next_item(&pack.who("ana"), TaskKind::Label)).item {
+        clock.advance_ms(1_000);
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("SUPPORTED".into()),
+            ..Default::default()
+        };
+        ok(pack.submit(&pack.who("ana"), &answer));
+        claims.push(item.claim.clone());
+    }
+    drop(pack);
+    assert!(claims.len() > 1);
+    // Later, ana answers the first item again in the project itself.
+    clock.advance_ms(60_000);
+    let task = label_task(&l, &claims[0]);
+    let live = Answer {
+        task_id: task,
+        label: Some("REFUTED".into()),
+        ..Default::default()
+    };
+    ok(l.submit(&l.who("ana"), &live));
+    let report = ok(l.merge_pack(&l.lead(), &path));
+    assert_eq!(report.added as usize, claims.len() - 1, "{report:?}");
+    assert_eq!(report.refused.len(), 1, "{report:?}");
+    assert!(
+        report.refused[0]
+            .reason
+            .contains("older than your answer in the project"),
+        "{}",
+        report.refused[0].reason
+    );
+    let current: String = ok(l.store().conn().query_row(
+        "SELECT a.answer FROM annotations a JOIN annotators n ON n.id = a.annotator_id
+         WHERE a.task_id = ?1 AND n.name = 'ana'
+           AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
+        [task],
+        |r| r.get(0),
+    ));
+    assert!(current.contains("REFUTED"), "{current}");
+}

@@ -65,13 +65,18 @@ export type SearchHitKind = "claim" | "sentence";
 
 export type SearchHit = { kind: SearchHitKind, 
 /**
- * The claim's or sentence's id in the project.
+ * The claim's or sentence's id in the project; 0 for a sentence an annotator found.
  */
 id: number, 
 /**
- * The claim's own id, or the id of the sentence's document.
+ * The claim's own id, or the id of the sentence's document (empty for an annotator:
+ * it would tell the trick's document from the real candidates').
  */
-ext_id: string, text: string, document_id: number | null, score: number, };
+ext_id: string, text: string, 
+/**
+ * Lead only.
+ */
+document_id: number | null, score: number, };
 
 export type CandidateView = { sentence_id: number, 
 /**

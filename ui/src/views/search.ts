@@ -24,7 +24,7 @@ function hitView(hit: SearchHit, i: number, open: (i: number) => void): HTMLElem
       "div",
       { class: "hit-meta" },
       h("span", { class: `badge badge-${hit.kind}`, testid: "search-hit-kind" }, hit.kind === "claim" ? "Claim" : "Sentence"),
-      h("span", { class: "hit-id", testid: "search-hit-id" }, hit.kind === "claim" ? hit.ext_id : `in document ${hit.ext_id}`),
+      h("span", { class: "hit-id", testid: "search-hit-id" }, hit.kind === "claim" ? hit.ext_id : hit.ext_id ? `in document ${hit.ext_id}` : ""),
     ),
     h("p", { class: "hit-text", testid: "search-hit-text", dir: "auto" }, hit.text),
   );

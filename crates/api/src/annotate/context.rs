@@ -35,7 +35,8 @@ impl Project {
     /// same shape and shows nothing a real sentence's would not: a real sentence from
     /// another document (the `supports_or_refutes` stance) shows its own real neighbours;
     /// the negation (the `supports` stance) shows itself alone, as a sentence of a
-    /// one-sentence document would.
+    /// one-sentence document would. No passage an annotator sees carries its document's
+    /// title: the trick's would name a document none of the other options come from.
     pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
@@ -74,7 +75,10 @@ impl Project {
             (None, None) => Vec::new(),
         };
         match slot.sentence_id.or(slot.trick_sentence_id) {
-            Some(sentence_id) => self.passage_around(sentence_id, &hidden),
+            Some(sentence_id) => Ok(Passage {
+                title: None,
+                ..self.passage_around(sentence_id, &hidden)?
+            }),
             None => Ok(Passage {
                 title: None,
                 sentences: vec![TextPiece {

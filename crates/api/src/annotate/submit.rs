@@ -225,6 +225,19 @@ impl Project {
         let tx = self.store.transaction()?;
         refuse_closed(&tx, task.id)?;
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
+        // A pack answer never replaces a newer one given since in the project: the
+        // annotator's latest word on the task stands.
+        if let (Origin::Pack { .. }, Some(e)) = (origin, &earlier) {
+            if e.created_at > created_at {
+                return Err(Error::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "task {}: this answer is older than your answer in the project, which stands",
+                        task.id
+                    ),
+                ));
+            }
+        }
         let person = factdesk_store::annotators::get(&tx, annotator.id)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
         let was_counted = earlier

@@ -267,7 +267,12 @@ impl PackSession {
                 format!("no option {option_id:?} in task {task_id}"),
             )
         })?;
-        serde_json::from_str(&text).map_err(damaged)
+        let passage: Passage = serde_json::from_str(&text).map_err(damaged)?;
+        // A pack issued before titles were left out still holds them; none is shown.
+        Ok(Passage {
+            title: None,
+            ..passage
+        })
     }
 
     /// Checks `answer` against its item as the project's `submit` would, and stores it

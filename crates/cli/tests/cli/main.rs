@@ -7,6 +7,7 @@ mod gold;
 mod gold_schema;
 mod gold_tasks;
 mod import_real;
+mod names;
 mod packs;
 mod project_file;
 mod race;
