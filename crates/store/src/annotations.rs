@@ -133,6 +133,16 @@ pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<Annotati
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Whether a kind has any current answer, without reading the answers.
+pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id
+             WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))",
+        )?
+        .query_row([kind.as_str()], |r| r.get(0))?)
+}
+
 /// How many tasks of a kind the annotator has answered.
 pub fn answered_count(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<u64> {
     Ok(conn.query_row(
