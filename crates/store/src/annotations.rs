@@ -124,8 +124,11 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
 
 /// Every current answer of a kind, oldest first.
 pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
+    // CROSS JOIN keeps the answers the outer loop, read in id order: led by the tasks,
+    // SQLite walks them in shuffle order and jumps around the answers (twice as slow at
+    // 300,000 answers), then sorts.
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+        "SELECT {COLUMNS} FROM annotations a CROSS JOIN tasks t ON t.id = a.task_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
          ORDER BY a.id"
     ))?;
