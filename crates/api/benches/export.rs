@@ -175,11 +175,19 @@ fn main() {
     let lead = p.lead();
     let req = AgreementRequest::default();
     let mut units = Vec::new();
-    for kind in p.kinds_with_answers(&lead).unwrap_or_else(|e| panic!("{e}")) {
+    for kind in p
+        .kinds_with_answers(&lead)
+        .unwrap_or_else(|e| panic!("{e}"))
+    {
         let r = p
             .agreement(&lead, kind, &req)
             .unwrap_or_else(|e| panic!("{e}"));
-        units.push(format!("{}: {} units, {} ratings", kind.as_str(), r.units, r.ratings));
+        units.push(format!(
+            "{}: {} units, {} ratings",
+            kind.as_str(),
+            r.units,
+            r.ratings
+        ));
     }
     println!(
         "agreement, {} bootstrap replicates ({}): {:.2} s",

@@ -198,9 +198,9 @@ impl Project {
             .into_iter()
             .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
         {
-            let claim_id = *claim_of.get(&a.task_id).ok_or_else(|| {
-                Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id))
-            })?;
+            let claim_id = *claim_of
+                .get(&a.task_id)
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
             let item = format!("task-{}", a.task_id);
             claims.entry(claim_id).or_insert_with(|| item.clone());
             let label = match &a.answer.response {

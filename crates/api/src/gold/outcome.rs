@@ -111,9 +111,9 @@ impl Project {
             };
             let mut pending = Vec::with_capacity(by_task.len());
             for (task_id, answers) in by_task {
-                let claim_id = *claim_of.get(&task_id).ok_or_else(|| {
-                    Error::new(ErrorCode::NotFound, format!("no task {task_id}"))
-                })?;
+                let claim_id = *claim_of
+                    .get(&task_id)
+                    .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {task_id}")))?;
                 pending.push(Pending {
                     task_id,
                     claim_id,

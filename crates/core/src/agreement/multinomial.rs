@@ -56,6 +56,7 @@ fn uniform(rng: &mut Seeded) -> f64 {
 /// A Binomial(n, p) draw by inversion: summing probabilities up from 0 when the mean is
 /// small, otherwise outwards from the mode (alternately above and below), so the steps
 /// are about the standard deviation. Exact up to rounding in the probabilities.
+#[cfg(test)]
 pub(crate) fn binomial(rng: &mut Seeded, n: u64, p: f64) -> u64 {
     if p >= 1.0 {
         return n;
