@@ -11,7 +11,7 @@ use factdesk_core::agreement::{
 };
 use factdesk_core::answer::Response;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// How to compute agreement.
@@ -185,6 +185,10 @@ impl Project {
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
         let conn = self.store.conn();
         let answers = factdesk_store::annotations::current_of_kind(conn, kind)?;
+        // Each task's claim in one read, not one query per answer.
+        let claim_of: HashMap<i64, i64> = factdesk_store::tasks::claims_of_tasks(conn, kind)?
+            .into_iter()
+            .collect();
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
@@ -194,9 +198,11 @@ impl Project {
             .into_iter()
             .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
         {
-            let task = self.task(a.task_id)?;
-            let item = format!("task-{}", task.id);
-            claims.entry(task.claim_id).or_insert_with(|| item.clone());
+            let claim_id = *claim_of
+                .get(&a.task_id)
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
+            let item = format!("task-{}", a.task_id);
+            claims.entry(claim_id).or_insert_with(|| item.clone());
             let label = match &a.answer.response {
                 Response::Evidence { selection } => {
                     Label::Set(selection.ids().iter().map(i64::to_string).collect())
@@ -213,12 +219,13 @@ impl Project {
         }
         if kind == TaskKind::Evidence {
             // Units are (claim, candidate) over the candidates shown; the trick never is one.
+            let mut shown = crate::gold::candidates_by_claim(conn)?;
             for (claim_id, item) in claims {
-                let ids = self
-                    .store
-                    .candidates(claim_id)?
-                    .into_iter()
-                    .map(|c| c.sentence_id.to_string())
+                let ids = shown
+                    .remove(&claim_id)
+                    .unwrap_or_default()
+                    .iter()
+                    .map(i64::to_string)
                     .collect();
                 candidates.insert(item, ids);
             }
@@ -251,7 +258,7 @@ impl Project {
         self.require_lead(lead, "see which kinds have answers")?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
-            if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?.is_empty() {
+            if factdesk_store::annotations::any_current_of_kind(self.store.conn(), kind)? {
                 out.push(kind);
             }
         }

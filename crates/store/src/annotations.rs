@@ -135,13 +135,26 @@ pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<Annotation
 
 /// Every current answer of a kind, oldest first.
 pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
+    // CROSS JOIN keeps the answers the outer loop, read in id order: led by the tasks,
+    // SQLite walks them in shuffle order and jumps around the answers (twice as slow at
+    // 300,000 answers), then sorts.
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+        "SELECT {COLUMNS} FROM annotations a CROSS JOIN tasks t ON t.id = a.task_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
          ORDER BY a.id"
     ))?;
     let rows = stmt.query_map([kind.as_str()], from_row)?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Whether a kind has any current answer, without reading the answers.
+pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id
+             WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))",
+        )?
+        .query_row([kind.as_str()], |r| r.get(0))?)
 }
 
 /// How many tasks of a kind the annotator has answered.

@@ -204,6 +204,16 @@ pub(crate) fn texts(conn: &Connection) -> Result<Vec<(String, Option<String>, bo
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Every claim that refutes another, by parent then in import order (as `children`
+/// lists each parent's).
+pub(crate) fn all_children(conn: &Connection) -> Result<Vec<ClaimRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM claims WHERE parent_id IS NOT NULL ORDER BY parent_id, id"
+    ))?;
+    let rows = stmt.query_map([], from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NULL ORDER BY id"

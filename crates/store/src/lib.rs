@@ -15,6 +15,7 @@ mod counts;
 pub mod decisions;
 mod documents;
 mod error;
+mod evidence;
 pub mod feed;
 mod file;
 mod index;
@@ -302,6 +303,12 @@ impl Store {
         claims::children(&self.conn, parent_id)
     }
 
+    /// Every refutation, by parent then in import order: each parent's `claim_children`
+    /// in one read.
+    pub fn all_claim_children(&self) -> Result<Vec<ClaimRow>> {
+        claims::all_children(&self.conn)
+    }
+
     /// Every claim's text, label and whether it is a refutation, in import order.
     pub fn claim_texts(&self) -> Result<Vec<(String, Option<String>, bool)>> {
         claims::texts(&self.conn)
@@ -342,6 +349,12 @@ impl Store {
     /// The other candidates of every claim that has `sentence_id` among its candidates.
     pub fn fellow_candidates(&self, sentence_id: i64) -> Result<Vec<i64>> {
         candidates::fellow_candidates(&self.conn, sentence_id)
+    }
+
+    /// The sentences with these ids (in no particular order; unknown ids are left out),
+    /// in one read.
+    pub fn sentences(&self, ids: &[i64]) -> Result<Vec<SentenceRow>> {
+        evidence::sentences(&self.conn, ids)
     }
 
     pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {

@@ -60,6 +60,13 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
         .optional()?)
 }
 
+/// Every task of a kind as (task id, claim id), in one read.
+pub fn claims_of_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare_cached("SELECT id, claim_id FROM tasks WHERE kind = ?1")?;
+    let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Up to `limit` tasks of `kind`, in shuffle order after the `(key, id)` cursor and before
 /// `before_key`, that `annotator_id` may take now: short of counted answers once others'
 /// live reservations are added, not answered by them, not held for them in a pack, and

@@ -171,11 +171,19 @@ impl Project {
         let settings = self.settings()?;
         let names = split_names(req.splits.len());
         let known = self.known(&aggregation, &settings)?;
+        // Refutations and evidence sentences in one read each, not one query per claim.
+        let mut children_of: HashMap<i64, Vec<ClaimRow>> = HashMap::new();
+        for child in self.store.all_claim_children()? {
+            if let Some(parent) = child.parent_id {
+                children_of.entry(parent).or_default().push(child);
+            }
+        }
+        let sentences = self.evidence_sentences(&aggregation)?;
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
-            let children = self.store.claim_children(claim.id)?;
+            let children = children_of.remove(&claim.id).unwrap_or_default();
             let task = known.task(TaskKind::Evidence, claim.id);
             let label_task = known.task(TaskKind::Label, claim.id);
             let refutation_only = !known.with_evidence_task.contains(&claim.id);
@@ -212,7 +220,10 @@ impl Project {
             };
             dropped.extend(family_dropped);
             let evidence = match task.map(|t| &t.outcome) {
-                Some(Outcome::Evidence { sentences }) => self.evidence(sentences)?,
+                Some(Outcome::Evidence { sentences: ids }) => ids
+                    .iter()
+                    .filter_map(|id| sentences.get(id).cloned())
+                    .collect(),
                 _ => Vec::new(),
             };
             let deciding = task.or(label_task);
@@ -326,18 +337,32 @@ impl Project {
         })
     }
 
-    fn evidence(&self, sentences: &[i64]) -> Result<Vec<GoldEvidence>> {
-        let mut out = Vec::with_capacity(sentences.len());
-        for &id in sentences {
-            if let Some(s) = self.store.sentence(id)? {
-                out.push(GoldEvidence {
+    /// Every sentence an evidence outcome names, by id; a sentence no longer in the
+    /// project is left out of its line.
+    fn evidence_sentences(&self, aggregation: &Aggregation) -> Result<HashMap<i64, GoldEvidence>> {
+        let ids: Vec<i64> = aggregation
+            .tasks
+            .iter()
+            .filter(|t| t.kind == TaskKind::Evidence)
+            .filter_map(|t| match &t.outcome {
+                Outcome::Evidence { sentences } => Some(sentences.iter().copied()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        Ok(self
+            .store
+            .sentences(&ids)?
+            .into_iter()
+            .map(|s| {
+                let evidence = GoldEvidence {
                     document_id: s.document_ext_id,
                     sentence_index: s.idx,
                     text: s.text,
-                });
-            }
-        }
-        Ok(out)
+                };
+                (s.id, evidence)
+            })
+            .collect())
     }
 }
 

@@ -14,6 +14,7 @@ pub use export::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
     Provenance,
 };
+pub(crate) use outcome::candidates_by_claim;
 pub use outcome::{Aggregation, TaskOutcome};
 
 use crate::{Error, ErrorCode, Result};

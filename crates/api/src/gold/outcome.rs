@@ -5,10 +5,10 @@ use super::answer::{from_answer, key, outcome_key, Decision, Outcome, QueueAnswe
 use super::{GoldMethod, GoldRequest};
 use crate::actor::Actor;
 use crate::tasks::TaskKind;
-use crate::{Project, Result};
+use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
-use factdesk_store::{annotations, decisions};
+use factdesk_store::{annotations, decisions, feed, tasks};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use ts_rs::TS;
@@ -99,23 +99,26 @@ impl Project {
                 // Rejected answers last, so the lead's numbers run over the others only.
                 answers.sort_by_key(|a| a.rejected);
             }
+            // Each task's claim and each claim's candidates in one read apiece, not one
+            // query per task.
+            let claim_of: HashMap<i64, i64> = tasks::claims_of_tasks(self.store.conn(), kind)?
+                .into_iter()
+                .collect();
+            let mut candidates_of = if kind == TaskKind::Evidence {
+                candidates_by_claim(self.store.conn())?
+            } else {
+                HashMap::new()
+            };
             let mut pending = Vec::with_capacity(by_task.len());
             for (task_id, answers) in by_task {
-                let task = self.task(task_id)?;
-                let candidates = if kind == TaskKind::Evidence {
-                    self.store
-                        .candidates(task.claim_id)?
-                        .into_iter()
-                        .map(|c| c.sentence_id)
-                        .collect()
-                } else {
-                    Vec::new()
-                };
+                let claim_id = *claim_of
+                    .get(&task_id)
+                    .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {task_id}")))?;
                 pending.push(Pending {
                     task_id,
-                    claim_id: task.claim_id,
+                    claim_id,
                     answers,
-                    candidates,
+                    candidates: candidates_of.remove(&claim_id).unwrap_or_default(),
                 });
             }
             let (outcomes, acc) = settle(kind, &pending, req.method, req.seed);
@@ -161,6 +164,17 @@ impl Project {
             accuracy,
         })
     }
+}
+
+/// Every claim's candidate sentence ids in rank order, in one read.
+pub(crate) fn candidates_by_claim(
+    conn: &factdesk_store::Connection,
+) -> Result<HashMap<i64, Vec<i64>>> {
+    let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (claim, sentence) in feed::candidate_ids(conn)? {
+        out.entry(claim).or_default().push(sentence);
+    }
+    Ok(out)
 }
 
 /// Share of counted answers equal to the outcome (or to the commonest answer when

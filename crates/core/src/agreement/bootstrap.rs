@@ -142,6 +142,7 @@ pub(crate) fn intervals(
     for &class in class_of_item {
         sizes[class as usize] += 1;
     }
+    let plan = multinomial::Plan::new(&sizes);
     // One worker's replicates, with buffers allocated once and reused.
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
         let mut drawn = vec![0u32; class_count];
@@ -152,7 +153,7 @@ pub(crate) fn intervals(
         seeds
             .iter()
             .map(|&rep_seed| {
-                multinomial::draw(&mut Seeded::new(rep_seed), &sizes, &mut drawn);
+                multinomial::draw(&mut Seeded::new(rep_seed), &plan, &mut drawn);
                 let mut values = Vec::new();
                 for (population, weighted) in populations.iter().zip(&mut scratch) {
                     population.expansion.weigh(&drawn, &mut weighted.weights);

@@ -8,21 +8,43 @@
 
 use crate::seeded::Seeded;
 
-/// Fills `counts[k]` with how often class k is drawn in `n` draws, where class k holds
-/// `sizes[k]` of the `n` items: class k given the classes before it is
-/// Binomial(draws left, sizes[k] / items left).
-pub(crate) fn draw(rng: &mut Seeded, sizes: &[u64], counts: &mut [u32]) {
-    let mut items_left: u64 = sizes.iter().sum();
-    let mut draws_left = items_left;
-    for (count, &size) in counts.iter_mut().zip(sizes) {
-        let x = if size >= items_left {
-            draws_left
-        } else {
-            binomial(rng, draws_left, size as f64 / items_left as f64)
+/// The per-class constants of a multinomial draw over fixed class sizes: each class's
+/// probability given the classes before it, and the logarithms and ratio its binomial
+/// needs. They are the same in every bootstrap replicate, so they are computed once.
+pub(crate) struct Plan {
+    items: u64,
+    /// `None`: the class takes every draw left.
+    steps: Vec<Option<Step>>,
+}
+
+impl Plan {
+    /// Class k holds `sizes[k]` of the items: class k given the classes before it is
+    /// Binomial(draws left, sizes[k] / items left).
+    pub fn new(sizes: &[u64]) -> Plan {
+        let items: u64 = sizes.iter().sum();
+        let mut items_left = items;
+        let steps = sizes
+            .iter()
+            .map(|&size| {
+                let step = (size < items_left).then(|| Step::new(size as f64 / items_left as f64));
+                items_left -= size;
+                step
+            })
+            .collect();
+        Plan { items, steps }
+    }
+}
+
+/// Fills `counts[k]` with how often class k is drawn in as many draws as there are items.
+pub(crate) fn draw(rng: &mut Seeded, plan: &Plan, counts: &mut [u32]) {
+    let mut draws_left = plan.items;
+    for (count, step) in counts.iter_mut().zip(&plan.steps) {
+        let x = match step {
+            None => draws_left,
+            Some(step) => step.sample(rng, draws_left),
         };
         *count = u32::try_from(x).unwrap_or(u32::MAX);
         draws_left -= x;
-        items_left -= size;
     }
 }
 
@@ -34,67 +56,106 @@ fn uniform(rng: &mut Seeded) -> f64 {
 /// A Binomial(n, p) draw by inversion: summing probabilities up from 0 when the mean is
 /// small, otherwise outwards from the mode (alternately above and below), so the steps
 /// are about the standard deviation. Exact up to rounding in the probabilities.
+#[cfg(test)]
 pub(crate) fn binomial(rng: &mut Seeded, n: u64, p: f64) -> u64 {
-    if n == 0 || p <= 0.0 {
-        return 0;
-    }
     if p >= 1.0 {
         return n;
     }
-    if p > 0.5 {
-        return n - binomial(rng, n, 1.0 - p);
-    }
-    let q = 1.0 - p;
-    let ratio = p / q;
-    let mut u = uniform(rng);
-    let nf = n as f64;
-    if nf * p < 30.0 {
-        // P(0) = qⁿ ≥ e^(−60) here, far from underflow.
-        let mut prob = (nf * q.ln()).exp();
-        let mut x = 0;
-        loop {
-            if u < prob || x == n {
-                return x;
-            }
-            u -= prob;
-            prob *= (nf - x as f64) / (x as f64 + 1.0) * ratio;
-            x += 1;
-            if prob == 0.0 {
-                return x;
-            }
+    Step::new(p).sample(rng, n)
+}
+
+/// One binomial's success probability with what its draws compute from it: a p above
+/// one half is drawn as n minus a draw with 1 − p.
+struct Step {
+    flipped: bool,
+    /// At most one half.
+    p: f64,
+    ln_p: f64,
+    ln_q: f64,
+    /// p / q.
+    ratio: f64,
+}
+
+impl Step {
+    /// `p` below 1.
+    fn new(p: f64) -> Step {
+        let flipped = p > 0.5;
+        let p = if flipped { 1.0 - p } else { p };
+        let q = 1.0 - p;
+        Step {
+            flipped,
+            p,
+            ln_p: p.ln(),
+            ln_q: q.ln(),
+            ratio: p / q,
         }
     }
-    let mode = (((n + 1) as f64) * p).floor().min(nf) as u64;
-    let at_mode = (ln_factorial(n) - ln_factorial(mode) - ln_factorial(n - mode)
-        + mode as f64 * p.ln()
-        + (n - mode) as f64 * q.ln())
-    .exp();
-    if u < at_mode {
-        return mode;
+
+    fn sample(&self, rng: &mut Seeded, n: u64) -> u64 {
+        if n == 0 || self.p <= 0.0 {
+            return if self.flipped { n } else { 0 };
+        }
+        let x = self.sample_low(rng, n);
+        if self.flipped {
+            n - x
+        } else {
+            x
+        }
     }
-    u -= at_mode;
-    let (mut up, mut down) = (mode, mode);
-    let (mut p_up, mut p_down) = (at_mode, at_mode);
-    loop {
-        if up < n {
-            p_up *= (nf - up as f64) / (up as f64 + 1.0) * ratio;
-            up += 1;
-            if u < p_up {
-                return up;
+
+    /// The draw with p at most one half.
+    fn sample_low(&self, rng: &mut Seeded, n: u64) -> u64 {
+        let (p, ratio) = (self.p, self.ratio);
+        let mut u = uniform(rng);
+        let nf = n as f64;
+        if nf * p < 30.0 {
+            // P(0) = qⁿ ≥ e^(−60) here, far from underflow.
+            let mut prob = (nf * self.ln_q).exp();
+            let mut x = 0;
+            loop {
+                if u < prob || x == n {
+                    return x;
+                }
+                u -= prob;
+                prob *= (nf - x as f64) / (x as f64 + 1.0) * ratio;
+                x += 1;
+                if prob == 0.0 {
+                    return x;
+                }
             }
-            u -= p_up;
         }
-        if down > 0 {
-            p_down *= down as f64 / (nf - down as f64 + 1.0) / ratio;
-            down -= 1;
-            if u < p_down {
-                return down;
-            }
-            u -= p_down;
-        }
-        if (up == n && down == 0) || (p_up == 0.0 && p_down == 0.0) {
-            // Only rounding is left over.
+        let mode = (((n + 1) as f64) * p).floor().min(nf) as u64;
+        let at_mode = (ln_factorial(n) - ln_factorial(mode) - ln_factorial(n - mode)
+            + mode as f64 * self.ln_p
+            + (n - mode) as f64 * self.ln_q)
+            .exp();
+        if u < at_mode {
             return mode;
+        }
+        u -= at_mode;
+        let (mut up, mut down) = (mode, mode);
+        let (mut p_up, mut p_down) = (at_mode, at_mode);
+        loop {
+            if up < n {
+                p_up *= (nf - up as f64) / (up as f64 + 1.0) * ratio;
+                up += 1;
+                if u < p_up {
+                    return up;
+                }
+                u -= p_up;
+            }
+            if down > 0 {
+                p_down *= down as f64 / (nf - down as f64 + 1.0) / ratio;
+                down -= 1;
+                if u < p_down {
+                    return down;
+                }
+                u -= p_down;
+            }
+            if (up == n && down == 0) || (p_up == 0.0 && p_down == 0.0) {
+                // Only rounding is left over.
+                return mode;
+            }
         }
     }
 }
@@ -183,11 +244,12 @@ mod tests {
     fn multinomial_counts_add_up_and_centre_on_the_sizes() {
         let mut rng = Seeded::new(3);
         let sizes = [50_000u64, 30_000, 15_000, 4_990, 10];
+        let plan = Plan::new(&sizes);
         let mut counts = [0u32; 5];
         let mut sums = [0f64; 5];
         let reps = 2_000;
         for _ in 0..reps {
-            draw(&mut rng, &sizes, &mut counts);
+            draw(&mut rng, &plan, &mut counts);
             assert_eq!(counts.iter().map(|&c| u64::from(c)).sum::<u64>(), 100_000);
             for (s, &c) in sums.iter_mut().zip(&counts) {
                 *s += f64::from(c);

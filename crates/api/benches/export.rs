@@ -1,0 +1,211 @@
+//! Export at scale: 100,000 claims, each with an evidence task (5 ranked candidates)
+//! answered by 3 annotators — 300,000 answers — then the gold export, the agreement of
+//! every kind (as `factdesk agreement` computes it) and the report, each timed through
+//! the api on a freshly opened project. The project is built once and kept in the
+//! system's temporary folder between runs (`--rebuild` builds it again). Run with
+//! `cargo bench -p factdesk-api --bench export`; figures go to docs/performance.md.
+
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::annotators::Role;
+use factdesk_api::gold::{ExportFormat, GoldRequest};
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::report::ReportFiles;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{NoProgress, Project, SystemClock};
+use factdesk_core::answer::{Response, Selection};
+use factdesk_store::annotations::{insert, NewAnnotation};
+use factdesk_store::feed::candidate_ids;
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+mod common;
+use common::Acting;
+use common::{sentence, Lcg};
+
+const NAMES: [&str; 3] = ["ana", "ben", "caro"];
+
+fn build(dir: &Path, path: &Path, claims: usize) {
+    let mut rng = Lcg(13);
+    let input = dir.join(format!("export-claims-{claims}.jsonl"));
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(&input).unwrap_or_else(|e| panic!("{e}")));
+    for i in 0..claims {
+        let mut claim = String::new();
+        sentence(&mut rng, &mut claim);
+        let evidence: Vec<String> = (0..6)
+            .map(|_| {
+                let mut s = String::new();
+                sentence(&mut rng, &mut s);
+                s.trim().to_string()
+            })
+            .collect();
+        let label = ["SUPPORTED", "REFUTED"][i % 2];
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()),
+            "label": label, "evidence": evidence});
+        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(w);
+    let mut p = Project::create(path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+    let req = ImportRequest {
+        claims: vec![input.clone()],
+        ..Default::default()
+    };
+    let owner = p.lead();
+    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::remove_file(&input).unwrap_or_else(|e| panic!("{e}"));
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let people: Vec<i64> = NAMES
+        .iter()
+        .map(|n| {
+            p.add_annotator(&p.lead(), n, Role::Annotator)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .id
+        })
+        .collect();
+    let conn = p.store().conn();
+    let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (claim, sentence) in candidate_ids(conn).unwrap_or_else(|e| panic!("{e}")) {
+        candidates.entry(claim).or_default().push(sentence);
+    }
+    let mut stmt = conn
+        .prepare("SELECT id, claim_id FROM tasks WHERE kind = 'evidence' ORDER BY id")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let tasks: Vec<(i64, i64)> = stmt
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .collect::<Result<_, _>>()
+        .unwrap_or_else(|e| panic!("{e}"));
+    drop(stmt);
+    // Written straight into the table in one transaction: submitting 300,000 answers one
+    // fsync at a time is not what is measured here.
+    conn.execute_batch("BEGIN")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut at = 1_700_000_000_000i64;
+    for (i, (task, claim)) in tasks.iter().enumerate() {
+        let shown = candidates.get(claim).cloned().unwrap_or_default();
+        for &who in &people {
+            at += 700;
+            // Mostly the item's "truth" (the first candidate, the first two, or none),
+            // one answer in five something else.
+            let truth = if rng.next().is_multiple_of(5) {
+                (rng.next() % 3) as usize
+            } else {
+                i % 3
+            };
+            let selected: Vec<i64> = shown.iter().take([1, 2, 0][truth]).copied().collect();
+            let selection = if selected.is_empty() {
+                Selection::NoEvidence
+            } else {
+                Selection::sentences(selected)
+            };
+            insert(
+                conn,
+                &NewAnnotation {
+                    uuid: &format!("{task}-{who}"),
+                    task_id: *task,
+                    annotator_id: who,
+                    response: &Response::Evidence { selection },
+                    comment: None,
+                    trick_failed: false,
+                    duration_ms: Some(3_500),
+                    supersedes: None,
+                    created_at: at,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    conn.execute_batch("COMMIT")
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn seconds(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64()
+}
+
+fn main() {
+    let full = std::env::args().any(|a| a == "--bench");
+    let rebuild = std::env::args().any(|a| a == "--rebuild");
+    let claims = if full { 100_000 } else { 300 };
+    let dir = std::env::temp_dir().join(format!("factdesk-bench-export-{claims}"));
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+    let path: PathBuf = dir.join(format!("export-{claims}-v1.fdesk"));
+    // A run cut short leaves no marker, so a half-built project is never reused.
+    let ready = dir.join(format!("export-{claims}-v1.ready"));
+    if rebuild || !ready.exists() {
+        std::fs::remove_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let t = Instant::now();
+        build(&dir, &path, claims);
+        std::fs::write(&ready, b"").unwrap_or_else(|e| panic!("{e}"));
+        println!(
+            "{claims} claims, 3 answers each: project built in {:.1} s ({})",
+            seconds(t),
+            path.display()
+        );
+    } else {
+        println!("{claims} claims: reusing {}", path.display());
+    }
+    let out = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+
+    let t = Instant::now();
+    let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+    let lead = p.lead();
+    let report = p
+        .export_gold(
+            &lead,
+            &GoldRequest::default(),
+            &out.path().join("gold.jsonl"),
+            ExportFormat::Factdesk,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!(
+        "export (open, aggregate, write {} lines, {} dropped): {:.2} s",
+        report.preview.lines,
+        report.preview.dropped.len(),
+        seconds(t)
+    );
+    drop(p);
+
+    let t = Instant::now();
+    let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+    let lead = p.lead();
+    let req = AgreementRequest::default();
+    let mut units = Vec::new();
+    for kind in p
+        .kinds_with_answers(&lead)
+        .unwrap_or_else(|e| panic!("{e}"))
+    {
+        let r = p
+            .agreement(&lead, kind, &req)
+            .unwrap_or_else(|e| panic!("{e}"));
+        units.push(format!(
+            "{}: {} units, {} ratings",
+            kind.as_str(),
+            r.units,
+            r.ratings
+        ));
+    }
+    println!(
+        "agreement, {} bootstrap replicates ({}): {:.2} s",
+        req.bootstrap_reps,
+        units.join("; "),
+        seconds(t)
+    );
+    drop(p);
+
+    let t = Instant::now();
+    let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
+    let lead = p.lead();
+    let files = ReportFiles {
+        html: out.path().join("report.html"),
+        json: Some(out.path().join("report.json")),
+        csv: None,
+    };
+    p.write_report(&lead, &req, &files)
+        .unwrap_or_else(|e| panic!("{e}"));
+    println!("report (HTML and JSON): {:.2} s", seconds(t));
+}

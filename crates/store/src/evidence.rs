@@ -1,0 +1,30 @@
+//! Sentences read in bulk for the gold export: one query for every evidence sentence,
+//! instead of one per sentence.
+
+use crate::{Result, SentenceRow};
+use rusqlite::Connection;
+
+/// The sentences with these ids; the ids travel as one JSON array parameter.
+pub(crate) fn sentences(conn: &Connection, ids: &[i64]) -> Result<Vec<SentenceRow>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(ids)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.id, s.document_id, d.ext_id, s.idx, s.start_char, s.end_char, s.text
+         FROM sentences s JOIN documents d ON d.id = s.document_id
+         WHERE s.id IN (SELECT value FROM json_each(?1))",
+    )?;
+    let rows = stmt.query_map([list], |r| {
+        Ok(SentenceRow {
+            id: r.get(0)?,
+            document_id: r.get(1)?,
+            document_ext_id: r.get(2)?,
+            idx: r.get(3)?,
+            start_char: r.get(4)?,
+            end_char: r.get(5)?,
+            text: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
