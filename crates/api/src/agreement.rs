@@ -176,6 +176,7 @@ impl Project {
     /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         self.require_lead(lead, "read everyone's answers")?;
+        factdesk_store::tasks::check_kinds(self.store.conn())?;
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
@@ -249,6 +250,7 @@ impl Project {
     /// The kinds with answers to compare (refutations are free text: no agreement).
     pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
         self.require_lead(lead, "see which kinds have answers")?;
+        factdesk_store::tasks::check_kinds(self.store.conn())?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?.is_empty() {

@@ -202,4 +202,35 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
         message.contains(&format!("task {id}")) && message.contains("\"rewrite\""),
         "{message}"
     );
+
+    // Readers that fetch one kind at a time refuse it too, rather than skip it, and
+    // creating tasks makes no second task for its claim.
+    let tasks_before = count(&conn, "SELECT count(*) FROM tasks");
+    let mut p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = GoldRequest::default();
+    let errors = [
+        p.ratings(&lead, TaskKind::Evidence, false).err(),
+        p.kinds_with_answers(&lead).err(),
+        p.agreement(&lead, TaskKind::Label, &AgreementRequest::default())
+            .err(),
+        p.aggregate(&lead, &req).err(),
+        p.adjudication_queue(&lead, &req).err(),
+        p.export_preview(&lead, &req).err(),
+        p.report(&lead, &AgreementRequest::default()).err(),
+        p.create_tasks(&lead, TaskKind::Evidence, Some(1)).err(),
+    ];
+    for (i, err) in errors.into_iter().enumerate() {
+        let err = must(err.ok_or(format!("reader {i} skipped the unknown kind")));
+        assert!(
+            err.message
+                .contains(&format!("task {id} has an unknown task kind")),
+            "reader {i}: {}",
+            err.message
+        );
+    }
+    assert_eq!(count(&conn, "SELECT count(*) FROM tasks"), tasks_before);
 }

@@ -59,6 +59,7 @@ impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
     pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
         self.require_lead(by, "see the aggregated answers")?;
+        factdesk_store::tasks::check_kinds(self.store.conn())?;
         let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
