@@ -176,7 +176,7 @@ impl Project {
     /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         self.require_lead(lead, "read everyone's answers")?;
-        factdesk_store::tasks::check_kinds(self.store.conn())?;
+        self.check_stored()?;
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
@@ -186,6 +186,7 @@ impl Project {
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
         let conn = self.store.conn();
         let answers = factdesk_store::annotations::current_of_kind(conn, kind)?;
+        self.refuse_outside_candidates(&answers, &[])?;
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
@@ -250,7 +251,7 @@ impl Project {
     /// The kinds with answers to compare (refutations are free text: no agreement).
     pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
         self.require_lead(lead, "see which kinds have answers")?;
-        factdesk_store::tasks::check_kinds(self.store.conn())?;
+        self.check_stored()?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             if !factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?.is_empty() {

@@ -239,7 +239,7 @@ impl Project {
         include_children: bool,
     ) -> Result<TasksReport> {
         self.require_lead(lead, "create tasks")?;
-        factdesk_store::tasks::check_kinds(self.store.conn())?;
+        self.check_stored()?;
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {

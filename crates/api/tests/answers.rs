@@ -234,3 +234,101 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
     }
     assert_eq!(count(&conn, "SELECT count(*) FROM tasks"), tasks_before);
 }
+
+/// The fixture with annotation `id`'s stored answer rewritten to `answer`, as a damaged
+/// file or a hand edit would leave it (past the trigger that forbids updates).
+fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
+    let path = old_project(dir);
+    let conn = must(rusqlite::Connection::open(&path));
+    let trigger: String = must(conn.query_row(
+        "SELECT sql FROM sqlite_master WHERE name = 'annotations_no_update'",
+        [],
+        |r| r.get(0),
+    ));
+    must(conn.execute_batch("DROP TRIGGER annotations_no_update"));
+    must(conn.execute(
+        "UPDATE annotations SET answer = ?1 WHERE id = ?2",
+        rusqlite::params![answer, id],
+    ));
+    must(conn.execute_batch(&trigger));
+    path
+}
+
+/// Every reader of answers fails on the damaged row, naming it by id and uuid.
+fn every_reader_names(path: &Path, id: i64, why: &str) {
+    let conn = must(rusqlite::Connection::open(path));
+    let uuid: String = must(conn.query_row(
+        "SELECT uuid FROM annotations WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    ));
+    let p = must(Project::open(
+        path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = GoldRequest::default();
+    let errors = [
+        p.ratings(&lead, TaskKind::Evidence, false).err(),
+        p.agreement(&lead, TaskKind::Evidence, &AgreementRequest::default())
+            .err(),
+        p.aggregate(&lead, &req).err(),
+        p.adjudication_queue(&lead, &req).err(),
+        p.export_preview(&lead, &req).err(),
+        p.report(&lead, &AgreementRequest::default()).err(),
+    ];
+    let row = format!("annotation {id} ({uuid})");
+    for (i, err) in errors.into_iter().enumerate() {
+        let err = must(err.ok_or(format!("reader {i} read the damaged row ({why})")));
+        assert!(
+            err.message.contains(&row) && err.message.contains(why),
+            "reader {i}: {}",
+            err.message
+        );
+    }
+}
+
+fn first_of_kind(path: &Path, kind: &str) -> i64 {
+    let conn = must(rusqlite::Connection::open(path));
+    must(conn.query_row(
+        "SELECT a.id FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE t.kind = ?1 AND a.trick_failed = 0 ORDER BY a.id LIMIT 1",
+        [kind],
+        |r| r.get(0),
+    ))
+}
+
+#[test]
+fn an_evidence_answer_submit_would_refuse_is_an_error_naming_its_row() {
+    let dir = must(tempfile::tempdir());
+    let id = first_of_kind(&old_project(dir.path()), "evidence");
+    for (answer, why) in [
+        (
+            r#"{"v":2,"kind":"evidence","selected":[],"no_evidence":false}"#,
+            "selects no sentence",
+        ),
+        (
+            r#"{"v":2,"kind":"evidence","selected":[100],"no_evidence":false}"#,
+            "sentence 100, which is not a candidate",
+        ),
+    ] {
+        let dir = must(tempfile::tempdir());
+        every_reader_names(&rewritten(dir.path(), id, answer), id, why);
+    }
+}
+
+#[test]
+fn a_damaged_refutation_stops_every_reader_of_answers() {
+    let dir = must(tempfile::tempdir());
+    let id = first_of_kind(&old_project(dir.path()), "refute");
+    for (answer, why) in [
+        (r#"{"v":2,"kind":"refute"}"#, "lacks \"text\""),
+        (r#"{"txt":"hello"}"#, "txt"),
+        (r#"{"text":5}"#, "invalid type"),
+        (r#"{"text":""}"#, "empty text"),
+        (r#"{"text":"a\u0000b"}"#, "NUL"),
+    ] {
+        let dir = must(tempfile::tempdir());
+        every_reader_names(&rewritten(dir.path(), id, answer), id, why);
+    }
+}

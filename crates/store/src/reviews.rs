@@ -55,12 +55,13 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
     )?;
     let rows = stmt.query_map([], |r| {
         let id: i64 = r.get(0)?;
-        let written =
-            match crate::typed::response(r, 3, TaskKind::Refute, || format!("annotation {id}"))? {
-                Response::Refute { text } => text,
-                // Read as a refutation, so always one.
-                _ => String::new(),
-            };
+        let written = match crate::typed::response(r, 3, TaskKind::Refute, false, || {
+            format!("annotation {id}")
+        })? {
+            Response::Refute { text } => text,
+            // Read as a refutation, so always one.
+            _ => String::new(),
+        };
         Ok((id, r.get(1)?, r.get(2)?, written))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

@@ -76,10 +76,11 @@ pub(crate) fn response(
     r: &Row<'_>,
     column: usize,
     kind: TaskKind,
+    picked_trick: bool,
     row: impl FnOnce() -> String,
 ) -> rusqlite::Result<Response> {
     let text: String = r.get(column)?;
-    Response::from_stored(kind, &text).map_err(|e| {
+    Response::from_stored_answer(kind, &text, picked_trick).map_err(|e| {
         carry(
             column,
             Error::BadAnswer {
@@ -95,12 +96,13 @@ pub(crate) fn answer(
     r: &Row<'_>,
     column: usize,
     kind: TaskKind,
+    picked_trick: bool,
     comment: Option<String>,
     duration_ms: Option<i64>,
     row: impl FnOnce() -> String,
 ) -> rusqlite::Result<Answer> {
     Ok(Answer {
-        response: response(r, column, kind, row)?,
+        response: response(r, column, kind, picked_trick, row)?,
         comment,
         duration_ms,
     })

@@ -121,3 +121,69 @@ pub(crate) fn from_answer(response: &Response) -> Outcome {
         },
     }
 }
+
+impl crate::Project {
+    /// Fails on the first task of an unknown kind or stored answer (of any kind, even
+    /// those the caller does not count, such as written refutations) that cannot be read,
+    /// naming its row: readers that fetch one kind at a time would otherwise skip it.
+    pub(crate) fn check_stored(&self) -> crate::Result<()> {
+        let conn = self.store.conn();
+        factdesk_store::tasks::check_kinds(conn)?;
+        factdesk_store::annotations::all(conn)?;
+        factdesk_store::decisions::latest(conn)?;
+        Ok(())
+    }
+
+    /// Refuses a stored evidence answer (or decision) that selects a sentence its claim
+    /// never showed as a candidate: a damaged or rewritten row, which would otherwise be
+    /// silently dropped from the gold data or blamed on the item.
+    pub(crate) fn refuse_outside_candidates(
+        &self,
+        rows: &[factdesk_store::annotations::AnnotationRow],
+        decided: &[&DecisionRow],
+    ) -> crate::Result<()> {
+        let mut shown: std::collections::HashMap<i64, Vec<i64>> = Default::default();
+        let mut check = |task_id: i64, response: &Response, row: &dyn Fn() -> String| {
+            let Response::Evidence { selection } = response else {
+                return Ok(());
+            };
+            if selection.ids().is_empty() {
+                return Ok(());
+            }
+            let claim_id = self.task(task_id)?.claim_id;
+            if !shown.contains_key(&claim_id) {
+                let ids = self
+                    .store
+                    .candidates(claim_id)?
+                    .into_iter()
+                    .map(|c| c.sentence_id)
+                    .collect();
+                shown.insert(claim_id, ids);
+            }
+            let candidates = shown.get(&claim_id).map(Vec::as_slice).unwrap_or_default();
+            match selection.ids().iter().find(|id| !candidates.contains(id)) {
+                Some(id) => Err(crate::Error::new(
+                    crate::ErrorCode::Database,
+                    format!(
+                        "{}: the stored answer selects sentence {id}, which is not a candidate of claim {claim_id}",
+                        row()
+                    ),
+                )),
+                None => Ok(()),
+            }
+        };
+        for a in rows {
+            check(a.task_id, &a.answer.response, &|| {
+                format!("annotation {} ({})", a.id, a.uuid)
+            })?;
+        }
+        for d in decided {
+            if let Some(response) = &d.answer {
+                check(d.task_id, response, &|| {
+                    format!("decision {} on task {}", d.id, d.task_id)
+                })?;
+            }
+        }
+        Ok(())
+    }
+}
