@@ -332,3 +332,48 @@ fn a_damaged_refutation_stops_every_reader_of_answers() {
         every_reader_names(&rewritten(dir.path(), id, answer), id, why);
     }
 }
+
+#[test]
+fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() {
+    for (answer, why) in [
+        (r#"{"v":2,"kind":"refute"}"#, "lacks \"text\""),
+        (r#"{"text":"a\u0000b"}"#, "NUL"),
+        (
+            r#"{"v":2,"kind":"refute","text":"Something else entirely."}"#,
+            "say different things",
+        ),
+    ] {
+        let dir = must(tempfile::tempdir());
+        let fixture = old_project(dir.path());
+        let conn = must(rusqlite::Connection::open(&fixture));
+        // The rejected refutation: a lead may change their mind and accept it.
+        let id: i64 = must(conn.query_row(
+            "SELECT written_in FROM claims WHERE refutation_state = 'rejected' LIMIT 1",
+            [],
+            |r| r.get(0),
+        ));
+        drop(conn);
+        let dir = must(tempfile::tempdir());
+        let path = rewritten(dir.path(), id, answer);
+        let conn = must(rusqlite::Connection::open(&path));
+        let before = count(&conn, "SELECT count(*) FROM reviews WHERE accepted = 1")
+            + count(&conn, "SELECT count(*) FROM tasks");
+        let mut p = must(Project::open(
+            &path,
+            Box::new(ManualClock::new(1_800_000_000_000)),
+        ));
+        let err = must(
+            p.review(&p.lead(), id, true, None)
+                .err()
+                .ok_or("accepted a damaged refutation"),
+        );
+        assert!(
+            err.message.contains(&format!("annotation {id} (")) && err.message.contains(why),
+            "{}",
+            err.message
+        );
+        let after = count(&conn, "SELECT count(*) FROM reviews WHERE accepted = 1")
+            + count(&conn, "SELECT count(*) FROM tasks");
+        assert_eq!(after, before, "nothing changed");
+    }
+}

@@ -23,6 +23,10 @@ impl fmt::Display for Carried {
 
 impl std::error::Error for Carried {}
 
+pub(crate) fn carried(column: usize, e: Error) -> rusqlite::Error {
+    carry(column, e)
+}
+
 fn carry(column: usize, e: Error) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(column, Type::Text, Box::new(Carried(e)))
 }
