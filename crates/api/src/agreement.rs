@@ -76,7 +76,24 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
 /// annotator, label; a set label as a JSON list, an empty cell for a missing rating).
 pub fn read_records(path: &Path) -> Result<Vec<Rating>> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+    // A pack and a project are SQLite files: say which, not "invalid UTF-8".
+    if bytes.starts_with(b"SQLite format 3\0") {
+        let what = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("fdpack"))
+        {
+            "an annotator's pack (.fdpack), not a project: merge it into its project (factdesk merge) and measure agreement on the project"
+        } else {
+            "a SQLite file, not a records file (.jsonl, .csv); a project must be named .fdesk"
+        };
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("{name} is {what}"),
+        ));
+    }
+    let text = String::from_utf8(bytes)
         .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
     let is_csv = path
         .extension()

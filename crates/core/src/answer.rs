@@ -315,17 +315,22 @@ impl Response {
         }
         if s.v.is_some_and(|v| v >= 2) && s.kind != Some(kind) {
             return Err(BadAnswer(format!(
-                "the answer is marked {} but its task is a {kind} task",
-                s.kind
-                    .map_or("with no kind".to_string(), |k| format!("as a {k} answer"))
+                "the answer is marked {} but its task is {} task",
+                s.kind.map_or("with no kind".to_string(), |k| format!(
+                    "as {} answer",
+                    k.with_article()
+                )),
+                kind.with_article()
             )));
         }
         let foreign = |field: &str| {
             BadAnswer(format!(
-                "a {kind} answer holds {field:?}, which belongs to another kind"
+                "{} answer holds {field:?}, which belongs to another kind",
+                kind.with_article()
             ))
         };
-        let missing = |field: &str| BadAnswer(format!("a {kind} answer lacks {field:?}"));
+        let missing =
+            |field: &str| BadAnswer(format!("{} answer lacks {field:?}", kind.with_article()));
         match kind {
             TaskKind::Evidence => {
                 if s.text.is_some() {

@@ -253,7 +253,8 @@ impl Project {
         }
         if given.kind.is_some_and(|k| k != kind) {
             return Err(invalid(format!(
-                "answer: field \"kind\" must be {kind} when given: task {task_id} is a {kind} task"
+                "answer: field \"kind\" must be {kind} when given: task {task_id} is {} task",
+                kind.with_article()
             )));
         }
         let shown: Vec<String> = self

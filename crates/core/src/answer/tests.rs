@@ -144,6 +144,11 @@ fn an_unreadable_answer_is_an_error_not_a_default() {
         r#"{"v":0,"kind":"label","label":"SUPPORTED"}"#
     )
     .is_err_and(|e| e.0.contains("unknown version 0")));
+    assert!(Response::from_stored(
+        TaskKind::Evidence,
+        r#"{"no_evidence":false,"selected":[1],"text":"x"}"#
+    )
+    .is_err_and(|e| e.0.starts_with("an evidence answer holds")));
     for (kind, text) in bad {
         assert!(
             Response::from_stored(kind, text).is_err(),
