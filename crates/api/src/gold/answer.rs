@@ -151,16 +151,16 @@ impl crate::Project {
                 return Ok(());
             }
             let claim_id = self.task(task_id)?.claim_id;
-            if !shown.contains_key(&claim_id) {
-                let ids = self
-                    .store
-                    .candidates(claim_id)?
-                    .into_iter()
-                    .map(|c| c.sentence_id)
-                    .collect();
-                shown.insert(claim_id, ids);
-            }
-            let candidates = shown.get(&claim_id).map(Vec::as_slice).unwrap_or_default();
+            let candidates = match shown.entry(claim_id) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => e.insert(
+                    self.store
+                        .candidates(claim_id)?
+                        .into_iter()
+                        .map(|c| c.sentence_id)
+                        .collect(),
+                ),
+            };
             match selection.ids().iter().find(|id| !candidates.contains(id)) {
                 Some(id) => Err(crate::Error::new(
                     crate::ErrorCode::Database,
