@@ -76,7 +76,24 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
 /// annotator, label; a set label as a JSON list, an empty cell for a missing rating).
 pub fn read_records(path: &Path) -> Result<Vec<Rating>> {
     let name = path.display().to_string();
-    let text = std::fs::read_to_string(path)
+    let bytes = std::fs::read(path)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+    // A pack and a project are SQLite files: say which, not "invalid UTF-8".
+    if bytes.starts_with(b"SQLite format 3\0") {
+        let what = if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("fdpack"))
+        {
+            "an annotator's pack (.fdpack), not a project: merge it into its project (factdesk merge) and measure agreement on the project"
+        } else {
+            "a SQLite file, not a records file (.jsonl, .csv); a project must be named .fdesk"
+        };
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("{name} is {what}"),
+        ));
+    }
+    let text = String::from_utf8(bytes)
         .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
     let is_csv = path
         .extension()
@@ -176,6 +193,7 @@ impl Project {
     /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         self.require_lead(lead, "read everyone's answers")?;
+        self.check_stored()?;
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
@@ -185,6 +203,7 @@ impl Project {
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
         let conn = self.store.conn();
         let answers = factdesk_store::annotations::current_of_kind(conn, kind)?;
+        self.refuse_outside_candidates(&answers, &[])?;
         // Each task's claim in one read, not one query per answer.
         let claim_of: HashMap<i64, i64> = factdesk_store::tasks::claims_of_tasks(conn, kind)?
             .into_iter()
@@ -256,6 +275,7 @@ impl Project {
     /// The kinds with answers to compare (refutations are free text: no agreement).
     pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
         self.require_lead(lead, "see which kinds have answers")?;
+        self.check_stored()?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             if factdesk_store::annotations::any_current_of_kind(self.store.conn(), kind)? {

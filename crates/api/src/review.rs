@@ -57,6 +57,8 @@ impl Project {
                 format!("answer {annotation_id} is not a written refutation"),
             ));
         }
+        // An unreadable answer, or one whose claim says otherwise, is not accepted blind.
+        reviews::written_text(&tx, annotation_id)?;
         let written = tx::written_in(&tx, annotation_id)?;
         if let Some((_, Some(RefutationState::Superseded))) = written {
             return Err(Error::new(

@@ -239,6 +239,7 @@ impl Project {
         include_children: bool,
     ) -> Result<TasksReport> {
         self.require_lead(lead, "create tasks")?;
+        self.check_stored()?;
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {

@@ -202,4 +202,178 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
         message.contains(&format!("task {id}")) && message.contains("\"rewrite\""),
         "{message}"
     );
+
+    // Readers that fetch one kind at a time refuse it too, rather than skip it, and
+    // creating tasks makes no second task for its claim.
+    let tasks_before = count(&conn, "SELECT count(*) FROM tasks");
+    let mut p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = GoldRequest::default();
+    let errors = [
+        p.ratings(&lead, TaskKind::Evidence, false).err(),
+        p.kinds_with_answers(&lead).err(),
+        p.agreement(&lead, TaskKind::Label, &AgreementRequest::default())
+            .err(),
+        p.aggregate(&lead, &req).err(),
+        p.adjudication_queue(&lead, &req).err(),
+        p.export_preview(&lead, &req).err(),
+        p.report(&lead, &AgreementRequest::default()).err(),
+        p.create_tasks(&lead, TaskKind::Evidence, Some(1)).err(),
+    ];
+    for (i, err) in errors.into_iter().enumerate() {
+        let err = must(err.ok_or(format!("reader {i} skipped the unknown kind")));
+        assert!(
+            err.message
+                .contains(&format!("task {id} has an unknown task kind")),
+            "reader {i}: {}",
+            err.message
+        );
+    }
+    assert_eq!(count(&conn, "SELECT count(*) FROM tasks"), tasks_before);
+}
+
+/// The fixture with annotation `id`'s stored answer rewritten to `answer`, as a damaged
+/// file or a hand edit would leave it (past the trigger that forbids updates).
+fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
+    let path = old_project(dir);
+    let conn = must(rusqlite::Connection::open(&path));
+    let trigger: String = must(conn.query_row(
+        "SELECT sql FROM sqlite_master WHERE name = 'annotations_no_update'",
+        [],
+        |r| r.get(0),
+    ));
+    must(conn.execute_batch("DROP TRIGGER annotations_no_update"));
+    must(conn.execute(
+        "UPDATE annotations SET answer = ?1 WHERE id = ?2",
+        rusqlite::params![answer, id],
+    ));
+    must(conn.execute_batch(&trigger));
+    path
+}
+
+/// Every reader of answers fails on the damaged row, naming it by id and uuid.
+fn every_reader_names(path: &Path, id: i64, why: &str) {
+    let conn = must(rusqlite::Connection::open(path));
+    let uuid: String = must(conn.query_row(
+        "SELECT uuid FROM annotations WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    ));
+    let p = must(Project::open(
+        path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = GoldRequest::default();
+    let errors = [
+        p.ratings(&lead, TaskKind::Evidence, false).err(),
+        p.agreement(&lead, TaskKind::Evidence, &AgreementRequest::default())
+            .err(),
+        p.aggregate(&lead, &req).err(),
+        p.adjudication_queue(&lead, &req).err(),
+        p.export_preview(&lead, &req).err(),
+        p.report(&lead, &AgreementRequest::default()).err(),
+    ];
+    let row = format!("annotation {id} ({uuid})");
+    for (i, err) in errors.into_iter().enumerate() {
+        let err = must(err.ok_or(format!("reader {i} read the damaged row ({why})")));
+        assert!(
+            err.message.contains(&row) && err.message.contains(why),
+            "reader {i}: {}",
+            err.message
+        );
+    }
+}
+
+fn first_of_kind(path: &Path, kind: &str) -> i64 {
+    let conn = must(rusqlite::Connection::open(path));
+    must(conn.query_row(
+        "SELECT a.id FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE t.kind = ?1 AND a.trick_failed = 0 ORDER BY a.id LIMIT 1",
+        [kind],
+        |r| r.get(0),
+    ))
+}
+
+#[test]
+fn an_evidence_answer_submit_would_refuse_is_an_error_naming_its_row() {
+    let dir = must(tempfile::tempdir());
+    let id = first_of_kind(&old_project(dir.path()), "evidence");
+    for (answer, why) in [
+        (
+            r#"{"v":2,"kind":"evidence","selected":[],"no_evidence":false}"#,
+            "selects no sentence",
+        ),
+        (
+            r#"{"v":2,"kind":"evidence","selected":[100],"no_evidence":false}"#,
+            "sentence 100, which is not a candidate",
+        ),
+    ] {
+        let dir = must(tempfile::tempdir());
+        every_reader_names(&rewritten(dir.path(), id, answer), id, why);
+    }
+}
+
+#[test]
+fn a_damaged_refutation_stops_every_reader_of_answers() {
+    let dir = must(tempfile::tempdir());
+    let id = first_of_kind(&old_project(dir.path()), "refute");
+    for (answer, why) in [
+        (r#"{"v":2,"kind":"refute"}"#, "lacks \"text\""),
+        (r#"{"txt":"hello"}"#, "txt"),
+        (r#"{"text":5}"#, "invalid type"),
+        (r#"{"text":""}"#, "empty text"),
+        (r#"{"text":"a\u0000b"}"#, "NUL"),
+    ] {
+        let dir = must(tempfile::tempdir());
+        every_reader_names(&rewritten(dir.path(), id, answer), id, why);
+    }
+}
+
+#[test]
+fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() {
+    for (answer, why) in [
+        (r#"{"v":2,"kind":"refute"}"#, "lacks \"text\""),
+        (r#"{"text":"a\u0000b"}"#, "NUL"),
+        (
+            r#"{"v":2,"kind":"refute","text":"Something else entirely."}"#,
+            "say different things",
+        ),
+    ] {
+        let dir = must(tempfile::tempdir());
+        let fixture = old_project(dir.path());
+        let conn = must(rusqlite::Connection::open(&fixture));
+        // The rejected refutation: a lead may change their mind and accept it.
+        let id: i64 = must(conn.query_row(
+            "SELECT written_in FROM claims WHERE refutation_state = 'rejected' LIMIT 1",
+            [],
+            |r| r.get(0),
+        ));
+        drop(conn);
+        let dir = must(tempfile::tempdir());
+        let path = rewritten(dir.path(), id, answer);
+        let conn = must(rusqlite::Connection::open(&path));
+        let before = count(&conn, "SELECT count(*) FROM reviews WHERE accepted = 1")
+            + count(&conn, "SELECT count(*) FROM tasks");
+        let mut p = must(Project::open(
+            &path,
+            Box::new(ManualClock::new(1_800_000_000_000)),
+        ));
+        let err = must(
+            p.review(&p.lead(), id, true, None)
+                .err()
+                .ok_or("accepted a damaged refutation"),
+        );
+        assert!(
+            err.message.contains(&format!("annotation {id} (")) && err.message.contains(why),
+            "{}",
+            err.message
+        );
+        let after = count(&conn, "SELECT count(*) FROM reviews WHERE accepted = 1")
+            + count(&conn, "SELECT count(*) FROM tasks");
+        assert_eq!(after, before, "nothing changed");
+    }
 }

@@ -327,3 +327,40 @@ fn label_items_in_the_queue_carry_their_evidence() {
         assert_eq!(item.candidates.len(), shown.len());
     }
 }
+
+#[test]
+fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    let candidate = ok(p.aggregate(&p.who("lead"), &GoldRequest::default()))
+        .tasks
+        .iter()
+        .find(|t| t.task_id == 1)
+        .and_then(|t| t.answers.iter().find_map(|a| a.answer.selection().cloned()))
+        .and_then(|s| s.ids().first().copied())
+        .unwrap_or_else(|| panic!("task 1 has an answer selecting a sentence"));
+    for bad in [
+        serde_json::json!({"label": "SUPPORTED", "selected": [candidate]}),
+        serde_json::json!({"selected": [candidate], "text": "x"}),
+        serde_json::json!({"selected": [candidate], "no_evidence": true}),
+        serde_json::json!({"v": 99, "selected": [candidate]}),
+        serde_json::json!({"kind": "label", "selected": [candidate]}),
+        serde_json::json!({"selected": [candidate], "colour": "red"}),
+        serde_json::json!({}),
+    ] {
+        let e = p
+            .decide(&p.who("lead"), 1, None, Some(bad.clone()), None)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} was taken as the lead's answer"));
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{bad}: {}", e.message);
+    }
+    assert_eq!(decisions(&p), 0, "refused answers leave no row");
+    ok(p.decide(
+        &p.who("lead"),
+        1,
+        None,
+        Some(serde_json::json!({"v": 2, "kind": "evidence", "selected": [candidate]})),
+        None,
+    ));
+    assert_eq!(decisions(&p), 1);
+}

@@ -289,10 +289,24 @@ impl Response {
 
     /// Reads the text kept for an answer to a task of `kind`, of any version.
     pub fn from_stored(kind: TaskKind, text: &str) -> Result<Response, BadAnswer> {
+        Response::from_stored_answer(kind, text, false)
+    }
+
+    /// [`Response::from_stored`] for an annotator's answer that `picked_trick`: the trick
+    /// is never stored, so its selection of sentences may be empty. Any other evidence
+    /// answer selects a sentence or says "no evidence", as submitting requires.
+    pub fn from_stored_answer(
+        kind: TaskKind,
+        text: &str,
+        picked_trick: bool,
+    ) -> Result<Response, BadAnswer> {
         let s: Stored = serde_json::from_str(text)
             .map_err(|e| BadAnswer(format!("the answer is not a stored answer ({e})")))?;
         match s.v {
             None | Some(1) | Some(STORED_VERSION) => {}
+            Some(v) if v < STORED_VERSION => {
+                return Err(BadAnswer(format!("the answer has an unknown version {v}")))
+            }
             Some(v) => {
                 return Err(BadAnswer(format!(
                     "the answer has version {v}, newer than this Factdesk reads ({STORED_VERSION})"
@@ -301,17 +315,22 @@ impl Response {
         }
         if s.v.is_some_and(|v| v >= 2) && s.kind != Some(kind) {
             return Err(BadAnswer(format!(
-                "the answer is marked {} but its task is a {kind} task",
-                s.kind
-                    .map_or("with no kind".to_string(), |k| format!("as a {k} answer"))
+                "the answer is marked {} but its task is {} task",
+                s.kind.map_or("with no kind".to_string(), |k| format!(
+                    "as {} answer",
+                    k.with_article()
+                )),
+                kind.with_article()
             )));
         }
         let foreign = |field: &str| {
             BadAnswer(format!(
-                "a {kind} answer holds {field:?}, which belongs to another kind"
+                "{} answer holds {field:?}, which belongs to another kind",
+                kind.with_article()
             ))
         };
-        let missing = |field: &str| BadAnswer(format!("a {kind} answer lacks {field:?}"));
+        let missing =
+            |field: &str| BadAnswer(format!("{} answer lacks {field:?}", kind.with_article()));
         match kind {
             TaskKind::Evidence => {
                 if s.text.is_some() {
@@ -328,6 +347,10 @@ impl Response {
                     Some(true) => Err(BadAnswer(
                         "an evidence answer both selects sentences and says \"no evidence\"".into(),
                     )),
+                    Some(false) if selected.is_empty() && !picked_trick => Err(BadAnswer(
+                        "an evidence answer selects no sentence and does not say \"no evidence\""
+                            .into(),
+                    )),
                     Some(false) => Ok(Response::Evidence {
                         selection: Selection::sentences(selected),
                     }),
@@ -341,9 +364,17 @@ impl Response {
                 if s.label.is_some() {
                     return Err(foreign("label"));
                 }
-                Ok(Response::Refute {
-                    text: s.text.ok_or_else(|| missing("text"))?,
-                })
+                let text = s.text.ok_or_else(|| missing("text"))?;
+                // Submitting trims the text and refuses it empty or holding a NUL.
+                if text.trim().is_empty() {
+                    return Err(BadAnswer("a refute answer holds an empty text".into()));
+                }
+                if text.contains('\0') {
+                    return Err(BadAnswer(
+                        "a refute answer's text holds a NUL character".into(),
+                    ));
+                }
+                Ok(Response::Refute { text })
             }
             TaskKind::Verify | TaskKind::Label => {
                 if s.selected.is_some() || s.no_evidence.is_some() {

@@ -37,6 +37,18 @@ impl TaskKind {
     }
 }
 
+impl TaskKind {
+    /// The kind with its indefinite article, for messages: "an evidence", "a label".
+    pub fn with_article(self) -> &'static str {
+        match self {
+            TaskKind::Evidence => "an evidence",
+            TaskKind::Refute => "a refute",
+            TaskKind::Verify => "a verify",
+            TaskKind::Label => "a label",
+        }
+    }
+}
+
 impl fmt::Display for TaskKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())

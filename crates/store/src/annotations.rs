@@ -43,7 +43,7 @@ fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotationRow> {
     let uuid: String = r.get(1)?;
     let task_id: i64 = r.get(2)?;
     let kind = crate::typed::task_kind(r, 4, task_id)?;
-    let answer = crate::typed::answer(r, 5, kind, r.get(6)?, r.get(8)?, || {
+    let answer = crate::typed::answer(r, 5, kind, r.get(7)?, r.get(6)?, r.get(8)?, || {
         format!("annotation {id} ({uuid})")
     })?;
     Ok(AnnotationRow {

@@ -65,7 +65,7 @@ pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
         let kind = crate::typed::task_kind(r, 7, task_id)?;
         let answer = match r.get_ref(3)? {
             rusqlite::types::ValueRef::Null => None,
-            _ => Some(crate::typed::response(r, 3, kind, || {
+            _ => Some(crate::typed::response(r, 3, kind, false, || {
                 format!("decision {id} on task {task_id}")
             })?),
         };

@@ -40,7 +40,7 @@ pub fn since(conn: &Connection, after: i64) -> Result<Vec<FeedRow>> {
             kind,
             claim_id: r.get(3)?,
             annotator_id: r.get(4)?,
-            answer: crate::typed::response(r, 5, kind, || format!("annotation {id}"))?,
+            answer: crate::typed::response(r, 5, kind, r.get(6)?, || format!("annotation {id}"))?,
             trick_failed: r.get(6)?,
             duration_ms: r.get(7)?,
             supersedes: r.get(8)?,

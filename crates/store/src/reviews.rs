@@ -3,7 +3,7 @@
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn insert(
     conn: &Connection,
@@ -46,7 +46,7 @@ pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, 
 /// Those of qualified writers need none and are not listed.
 pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
     let mut stmt = conn.prepare(
-        "SELECT a.id, n.name, c.text, a.answer
+        "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
          JOIN annotators n ON n.id = a.annotator_id
          JOIN claims w ON w.written_in = a.id
@@ -55,15 +55,49 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
     )?;
     let rows = stmt.query_map([], |r| {
         let id: i64 = r.get(0)?;
-        let written =
-            match crate::typed::response(r, 3, TaskKind::Refute, || format!("annotation {id}"))? {
-                Response::Refute { text } => text,
-                // Read as a refutation, so always one.
-                _ => String::new(),
-            };
+        let written = written(r, 3, 4, 5, id)?;
         Ok((id, r.get(1)?, r.get(2)?, written))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The written claim of refutation `annotation_id` as its claims row keeps it, once its
+/// stored answer is known to read and to say the same; none when no claim was written.
+pub fn written_text(conn: &Connection, annotation_id: i64) -> Result<Option<String>> {
+    Ok(conn
+        .query_row(
+            "SELECT a.answer, a.uuid, w.text FROM annotations a
+             JOIN tasks t ON t.id = a.task_id AND t.kind = 'refute'
+             JOIN claims w ON w.written_in = a.id
+             WHERE a.id = ?1",
+            [annotation_id],
+            |r| written(r, 0, 1, 2, annotation_id),
+        )
+        .optional()?)
+}
+
+/// The claims row's text (the one the desk works on: it is created in the same
+/// transaction as the answer), after checking the answer in `answer` reads and agrees.
+fn written(
+    r: &rusqlite::Row<'_>,
+    answer: usize,
+    uuid: usize,
+    claim_text: usize,
+    id: i64,
+) -> rusqlite::Result<String> {
+    let uuid: String = r.get(uuid)?;
+    let row = || format!("annotation {id} ({uuid})");
+    let text: String = r.get(claim_text)?;
+    match crate::typed::response(r, answer, TaskKind::Refute, false, row)? {
+        Response::Refute { text: said } if said == text => Ok(text),
+        _ => Err(crate::typed::carried(
+            claim_text,
+            crate::Error::BadValue {
+                row: row(),
+                reason: "the written claim and the stored answer say different things".into(),
+            },
+        )),
+    }
 }
 
 /// How many of a writer's refutations the lead accepted, replaced ones included: a writer

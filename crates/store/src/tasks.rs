@@ -372,3 +372,14 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>
     let rows = stmt.query_map([claim_id], |r| Ok((from_row(r)?, r.get(6)?)))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
+
+/// Fails on the first task whose kind this build does not know. Readers that fetch tasks
+/// one kind at a time never see such a row, so they call this first rather than skip it.
+pub fn check_kinds(conn: &Connection) -> Result<()> {
+    let mut stmt = conn.prepare_cached("SELECT id, kind FROM tasks ORDER BY id")?;
+    let mut rows = stmt.query([])?;
+    while let Some(r) = rows.next()? {
+        crate::typed::task_kind(r, 1, r.get(0)?)?;
+    }
+    Ok(())
+}

@@ -23,6 +23,10 @@ impl fmt::Display for Carried {
 
 impl std::error::Error for Carried {}
 
+pub(crate) fn carried(column: usize, e: Error) -> rusqlite::Error {
+    carry(column, e)
+}
+
 fn carry(column: usize, e: Error) -> rusqlite::Error {
     rusqlite::Error::FromSqlConversionFailure(column, Type::Text, Box::new(Carried(e)))
 }
@@ -76,10 +80,11 @@ pub(crate) fn response(
     r: &Row<'_>,
     column: usize,
     kind: TaskKind,
+    picked_trick: bool,
     row: impl FnOnce() -> String,
 ) -> rusqlite::Result<Response> {
     let text: String = r.get(column)?;
-    Response::from_stored(kind, &text).map_err(|e| {
+    Response::from_stored_answer(kind, &text, picked_trick).map_err(|e| {
         carry(
             column,
             Error::BadAnswer {
@@ -95,12 +100,13 @@ pub(crate) fn answer(
     r: &Row<'_>,
     column: usize,
     kind: TaskKind,
+    picked_trick: bool,
     comment: Option<String>,
     duration_ms: Option<i64>,
     row: impl FnOnce() -> String,
 ) -> rusqlite::Result<Answer> {
     Ok(Answer {
-        response: response(r, column, kind, row)?,
+        response: response(r, column, kind, picked_trick, row)?,
         comment,
         duration_ms,
     })

@@ -19,7 +19,7 @@ mod submit;
 
 pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
-pub(crate) use submit::check_shape;
+pub(crate) use submit::{check_shape, Shaped};
 pub use submit::{Ack, Answer};
 
 use crate::actor::Actor;

@@ -154,9 +154,9 @@ fn refuse_foreign_fields(kind: TaskKind, a: &Answer) -> Result<()> {
     };
     match foreign.iter().find(|(_, set)| *set) {
         Some((field, _)) => Err(invalid(format!(
-            "task {} is a {} task: {field} does not belong in its answer",
+            "task {} is {} task: {field} does not belong in its answer",
             a.task_id,
-            kind.as_str()
+            kind.with_article()
         ))),
         None => Ok(()),
     }
@@ -203,6 +203,10 @@ impl Project {
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
+        // Task ids start at 1: 0 is the default of an answer that gave none.
+        if answer.task_id == 0 {
+            return Err(invalid("missing field \"task_id\""));
+        }
         let task = self.task(answer.task_id)?;
         let claim = self
             .store
@@ -353,13 +357,15 @@ fn duration(
     annotator_id: i64,
     now: i64,
 ) -> Result<Option<i64>> {
-    Ok(match (answer.duration_ms, origin) {
+    let measured = match (answer.duration_ms, origin) {
         (Some(ms), _) => Some(ms),
         (None, Origin::Pack { .. }) => None,
         (None, Origin::Live) => {
             assignments::reserved_at(tx, answer.task_id, annotator_id)?.map(|at| now - at)
         }
-    })
+    };
+    // Brought into range as a pack's durations are: a client's clock is no authority.
+    Ok(measured.map(|ms| ms.clamp(0, crate::packs::MAX_DURATION_MS)))
 }
 
 /// Refuses an answer that needs a place on a task with none left for the annotator: a

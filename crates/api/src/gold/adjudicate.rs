@@ -5,10 +5,10 @@
 use super::answer::{from_answer, Decision, Outcome, QueueAnswer};
 use super::GoldRequest;
 use crate::actor::Actor;
+use crate::annotate::{check_shape, Answer, Shaped};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_core::answer::{Response, Selection, Verdict};
-use factdesk_core::claim::Label;
+use factdesk_core::answer::{Response, Selection, STORED_VERSION};
 use factdesk_store::decisions::{self, NewDecision};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -170,7 +170,10 @@ impl Project {
                 }
                 (taken.answer.response, Some(taken.id))
             }
-            (None, Some(answer)) => (self.checked_answer(kind, task.claim_id, answer)?, None),
+            (None, Some(answer)) => (
+                self.checked_answer(kind, task_id, task.claim_id, answer)?,
+                None,
+            ),
             _ => {
                 return Err(Error::new(
                     ErrorCode::InvalidInput,
@@ -236,64 +239,58 @@ impl Project {
     fn checked_answer(
         &self,
         kind: TaskKind,
+        task_id: i64,
         claim_id: i64,
         answer: serde_json::Value,
     ) -> Result<Response> {
         let invalid = |m: String| Error::new(ErrorCode::InvalidInput, m);
         let given: LeadAnswer =
             serde_json::from_value(answer).map_err(|e| invalid(format!("answer: {e}")))?;
-        match kind {
-            TaskKind::Evidence => {
-                let no_evidence = given.no_evidence.unwrap_or(false);
-                let chosen = given.selected.unwrap_or_default();
-                let shown: Vec<i64> = self
-                    .store
-                    .candidates(claim_id)?
-                    .into_iter()
-                    .map(|c| c.sentence_id)
-                    .collect();
-                if let Some(bad) = chosen.iter().find(|s| !shown.contains(s)) {
-                    return Err(invalid(format!(
-                        "answer: field \"selected\": sentence {bad} is not a candidate of this claim"
-                    )));
-                }
-                if no_evidence != chosen.is_empty() {
-                    return Err(invalid(
-                        "answer: give \"selected\" sentence ids or \"no_evidence\": true".into(),
-                    ));
-                }
-                let selection = if no_evidence {
-                    Selection::NoEvidence
-                } else {
-                    Selection::sentences(chosen)
-                };
-                Ok(Response::Evidence { selection })
-            }
-            TaskKind::Verify => {
-                let label = given.label.unwrap_or_default();
-                let verdict = Verdict::parse(&label).ok_or_else(|| {
-                    invalid(format!(
-                        "answer: field \"label\" must be one of {}",
-                        Verdict::ALL.map(Verdict::as_str).join(", ")
-                    ))
-                })?;
-                Ok(Response::Verify { verdict })
-            }
-            // Only the exact spellings, as the lead's screen sends them.
-            _ => {
-                let label = given.label.unwrap_or_default();
-                let label = Label::ALL
-                    .into_iter()
-                    .find(|l| l.as_str() == label)
-                    .ok_or_else(|| {
-                        invalid(format!(
-                            "answer: field \"label\" must be one of {}",
-                            Label::ALL.map(Label::as_str).join(", ")
-                        ))
-                    })?;
-                Ok(Response::Label { label })
-            }
+        if given.v.is_some_and(|v| v != STORED_VERSION) {
+            return Err(invalid(format!(
+                "answer: field \"v\" must be {STORED_VERSION} when given"
+            )));
         }
+        if given.kind.is_some_and(|k| k != kind) {
+            return Err(invalid(format!(
+                "answer: field \"kind\" must be {kind} when given: task {task_id} is {} task",
+                kind.with_article()
+            )));
+        }
+        let shown: Vec<String> = self
+            .store
+            .candidates(claim_id)?
+            .into_iter()
+            .map(|c| c.sentence_id.to_string())
+            .collect();
+        let issued: Vec<&str> = shown.iter().map(String::as_str).collect();
+        // The same checks as an annotator's answer, with sentence ids as the options.
+        let as_submitted = Answer {
+            task_id,
+            selected: given.selected.iter().map(i64::to_string).collect(),
+            no_evidence: given.no_evidence,
+            text: given.text,
+            label: given.label,
+            comment: None,
+            duration_ms: None,
+        };
+        if let Some(bad) = given
+            .selected
+            .iter()
+            .find(|s| !shown.contains(&s.to_string()))
+        {
+            return Err(invalid(format!(
+                "answer: field \"selected\": sentence {bad} is not a candidate of this claim"
+            )));
+        }
+        let shaped = check_shape(kind, &as_submitted, &issued)
+            .map_err(|e| invalid(format!("answer: {}", e.message)))?;
+        Ok(match shaped {
+            Shaped::Options(_) => Response::Evidence {
+                selection: Selection::sentences(given.selected),
+            },
+            Shaped::Response(response) => response,
+        })
     }
 }
 
@@ -313,11 +310,15 @@ fn in_reading_order(mut candidates: Vec<QueueCandidate>) -> Vec<QueueCandidate> 
     candidates
 }
 
-/// A lead's own answer as sent: the fields of `factdesk submit`'s evidence and label
-/// answers, with sentence ids instead of option ids.
+/// A lead's own answer as sent: the fields of `factdesk submit`'s answers, with sentence
+/// ids instead of option ids; `v` and `kind` may come along when a stored answer is pasted.
 #[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 struct LeadAnswer {
-    selected: Option<Vec<i64>>,
-    no_evidence: Option<bool>,
+    v: Option<u32>,
+    kind: Option<TaskKind>,
+    selected: Vec<i64>,
+    no_evidence: bool,
+    text: Option<String>,
     label: Option<String>,
 }

@@ -59,6 +59,7 @@ impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
     pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
         self.require_lead(by, "see the aggregated answers")?;
+        self.check_stored()?;
         let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
@@ -78,11 +79,14 @@ impl Project {
             .filter(|d| d.answer.is_some())
             .map(|d| (d.task_id, d))
             .collect();
+        self.refuse_outside_candidates(&[], &decided.values().collect::<Vec<_>>())?;
         let mut tasks = Vec::new();
         let mut accuracy = BTreeMap::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
-            for a in annotations::current_of_kind(self.store.conn(), kind)? {
+            let current = annotations::current_of_kind(self.store.conn(), kind)?;
+            self.refuse_outside_candidates(&current, &[])?;
+            for a in current {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
                     annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),

@@ -13,7 +13,7 @@ use std::path::Path;
 use ts_rs::TS;
 
 /// The longest time an answer can have taken; a longer one is cut to it.
-const MAX_DURATION_MS: i64 = 24 * 3_600_000;
+pub(crate) const MAX_DURATION_MS: i64 = 24 * 3_600_000;
 
 /// An answer in a pack that the merge did not take in, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

@@ -12,6 +12,7 @@
 
 mod issue;
 mod merge;
+pub(crate) use merge::MAX_DURATION_MS;
 mod outcome;
 mod results;
 mod session;

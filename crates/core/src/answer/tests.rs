@@ -25,7 +25,12 @@ fn every_answer_round_trips_through_its_stored_form() {
     for r in every_response() {
         let text = r.to_stored();
         assert!(text.contains("\"v\":2"), "{text}");
-        assert_eq!(Response::from_stored(r.kind(), &text), Ok(r));
+        // An empty selection is stored only for an answer that picked the trick.
+        let picked_trick = r.selection() == Some(&Selection::Sentences(Vec::new()));
+        assert_eq!(
+            Response::from_stored_answer(r.kind(), &text, picked_trick),
+            Ok(r)
+        );
     }
 }
 
@@ -54,7 +59,11 @@ fn version_1_rows_read_as_the_writers_before_versions_left_them() {
     );
     // An answer that picked only the trick kept no sentence.
     assert_eq!(
-        read(TaskKind::Evidence, r#"{"no_evidence":false,"selected":[]}"#),
+        Response::from_stored_answer(
+            TaskKind::Evidence,
+            r#"{"no_evidence":false,"selected":[]}"#,
+            true
+        ),
         Ok(Response::Evidence {
             selection: Selection::Sentences(Vec::new())
         })
@@ -95,6 +104,20 @@ fn an_unreadable_answer_is_an_error_not_a_default() {
             r#"{"selection":[1],"no_evidence":false}"#,
         ),
         (TaskKind::Refute, "{}"),
+        (TaskKind::Refute, r#"{"v":2,"kind":"refute"}"#),
+        (TaskKind::Refute, r#"{"txt":"hello"}"#),
+        (TaskKind::Refute, r#"{"text":5}"#),
+        (TaskKind::Refute, r#"{"text":""}"#),
+        (TaskKind::Refute, r#"{"text":"  "}"#),
+        (TaskKind::Refute, r#"{"text":"a\u0000b"}"#),
+        (
+            TaskKind::Evidence,
+            r#"{"v":2,"kind":"evidence","selected":[],"no_evidence":false}"#,
+        ),
+        (
+            TaskKind::Label,
+            r#"{"v":0,"kind":"label","label":"SUPPORTED"}"#,
+        ),
         (TaskKind::Verify, r#"{"label":"Contradicts"}"#),
         (TaskKind::Verify, r#"{"label":"SUPPORTED"}"#),
         (TaskKind::Label, r#"{"label":"maybe"}"#),
@@ -109,6 +132,23 @@ fn an_unreadable_answer_is_an_error_not_a_default() {
         ),
         (TaskKind::Label, r#"{"v":2,"label":"SUPPORTED"}"#),
     ];
+    // Only an answer that picked the trick (never stored) may select no sentence.
+    assert!(Response::from_stored_answer(
+        TaskKind::Evidence,
+        r#"{"v":2,"kind":"evidence","selected":[],"no_evidence":false}"#,
+        true
+    )
+    .is_ok());
+    assert!(Response::from_stored(
+        TaskKind::Label,
+        r#"{"v":0,"kind":"label","label":"SUPPORTED"}"#
+    )
+    .is_err_and(|e| e.0.contains("unknown version 0")));
+    assert!(Response::from_stored(
+        TaskKind::Evidence,
+        r#"{"no_evidence":false,"selected":[1],"text":"x"}"#
+    )
+    .is_err_and(|e| e.0.starts_with("an evidence answer holds")));
     for (kind, text) in bad {
         assert!(
             Response::from_stored(kind, text).is_err(),

@@ -1,0 +1,99 @@
+//! Small holes a hostile tester found: settings out of range, a submitted line without a
+//! task, a negative time, a pack given where a project or records are expected.
+
+use crate::{demo_project, factdesk, ok, stderr, submit};
+use serde_json::{json, Value};
+use std::path::Path;
+
+fn refused(args: &[&str], says: &str) {
+    let out = factdesk(args);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{args:?}: {msg}");
+    assert!(msg.contains(says), "{args:?} should say {says:?}: {msg}");
+}
+
+#[test]
+fn settings_out_of_range_are_refused() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "s.fdesk", &["ana"]);
+    let p = p.to_str().unwrap_or_else(|| panic!("path"));
+    refused(&["settings", p, "--set", "overlap=0"], "overlap");
+    refused(
+        &["settings", p, "--set", "trick_template=\"No trick here.\""],
+        "{claim}",
+    );
+}
+
+#[test]
+fn a_line_without_a_task_says_so_and_a_negative_time_is_kept_as_zero() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "s.fdesk", &["ana"]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("submit")
+        .arg(&p)
+        .args(["--as", "ana"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{e}"));
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("stdin"));
+        writeln!(stdin, "{{}}").unwrap_or_else(|e| panic!("{e}"));
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("missing field \\\"task_id\\\""),
+        "{printed}"
+    );
+
+    let next = ok([
+        Path::new("next"),
+        &p,
+        Path::new("--as"),
+        Path::new("ana"),
+        Path::new("--kind"),
+        Path::new("evidence"),
+        Path::new("--json"),
+    ]);
+    let item: Value = serde_json::from_slice(&next.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let task_id = item["item"]["task_id"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{item}"));
+    submit(
+        &p,
+        "ana",
+        &[json!({"task_id": task_id, "no_evidence": true, "duration_ms": -5})],
+    );
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let kept: Option<i64> = conn
+        .query_row("SELECT duration_ms FROM annotations", [], |r| r.get(0))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(kept, Some(0));
+}
+
+#[test]
+fn agreement_on_a_pack_says_it_is_a_pack() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "s.fdesk", &["ana"]);
+    let pack = dir.path().join("ana.fdpack");
+    ok([
+        Path::new("pack"),
+        &p,
+        Path::new("--for"),
+        Path::new("ana"),
+        Path::new("--count"),
+        Path::new("1"),
+        Path::new("--kind"),
+        Path::new("evidence"),
+        Path::new("--out"),
+        &pack,
+    ]);
+    let pack = pack.to_str().unwrap_or_else(|| panic!("path"));
+    refused(
+        &["agreement", pack],
+        "is an annotator's pack (.fdpack), not a project",
+    );
+}
