@@ -79,13 +79,17 @@ impl Project {
             .filter(|d| d.answer.is_some())
             .map(|d| (d.task_id, d))
             .collect();
-        self.refuse_outside_candidates(&[], &decided.values().collect::<Vec<_>>())?;
         let mut tasks = Vec::new();
         let mut accuracy = BTreeMap::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
             let current = annotations::current_of_kind(self.store.conn(), kind)?;
-            self.refuse_outside_candidates(&current, &[])?;
+            // Decisions select sentences only on evidence items: one check, one bulk read.
+            let decided_here: Vec<&decisions::DecisionRow> = match kind {
+                TaskKind::Evidence => decided.values().collect(),
+                _ => Vec::new(),
+            };
+            self.refuse_outside_candidates(&current, &decided_here)?;
             for a in current {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
