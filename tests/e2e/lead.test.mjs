@@ -5,13 +5,12 @@
 // in the light and the dark theme and checked with axe-core in the app's webview.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { assertAccessible, assertInView, rectOf, windowSize } from "./screens.mjs";
-import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { cli } from "./harness.mjs";
+import { assertInView, inApp, look, rectOf } from "./screens.mjs";
+import { carelessAnswers, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** Words a writer would change to make a demo claim false. */
@@ -28,15 +27,10 @@ function refutationOf(claim) {
 /** The demo project with a lead, three annotators, a careless one (flagged), and three
  * refutations Ana wrote, waiting for review. */
 function leadProject(project) {
-  demoProject(project);
-  cli(["annotators", project, "add", "maria", "--role", "lead"]);
-  for (const name of ["ana", "ben", "dan"]) cli(["annotators", project, "add", name]);
+  teamProject(project, ["ana", "ben", "dan"]);
   cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
   cli(["tasks", project, "--kind", "refute"]);
-  for (let i = 0; i < 3; i += 1) {
-    const item = nextByCli(project, "dan", "evidence");
-    submitByCli(project, "dan", [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
-  }
+  carelessAnswers(project);
   for (let i = 0; i < 3; i += 1) {
     const item = nextByCli(project, "ana", "refute");
     submitByCli(project, "ana", [{ task_id: item.task_id, text: refutationOf(item.claim), duration_ms: 20_000 }]);
@@ -54,13 +48,6 @@ async function fill(session, css, text) {
   await session.sendKeys(await session.find(css), text);
 }
 
-/** Waits for `css`, saves the screenshot, runs axe. */
-async function look(session, name, css) {
-  await session.waitFor(css, 20_000);
-  await saveScreenshot(session, `compact/${name}.png`);
-  await assertAccessible(session, name);
-}
-
 /** The element at `below` starts under `above` and overlaps it horizontally: next to it. */
 async function assertUnder(session, above, below, what) {
   const [a, b] = [await rectOf(session, above), await rectOf(session, below)];
@@ -74,27 +61,12 @@ async function home(session) {
   await session.waitFor(tid("home"));
 }
 
-/** Runs `steps` in the app started on `project` at 1024×640 with the lead signed in. */
-async function asLead(t, env, steps) {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    leadProject(project);
-    app = await startApp(work, project, env);
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+/** Runs `steps(session, project, work)` in the app on the lead's project at 1024×640, maria signed in. */
+function asLead(t, env, steps) {
+  return inApp(t, { make: leadProject, env }, async (session, { project, work }) => {
     await signInByKeys(session, "maria");
     await steps(session, project, work);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 test("refutation review: accept and reject by key with a note", async (t) => {

@@ -3,10 +3,12 @@
 // that saves a screenshot of each.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { saveScreenshot } from "./harness.mjs";
-import { currentTask, itemReady, signInByKeys, tid } from "./steps.mjs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { saveScreenshot, startApp } from "./harness.mjs";
+import { currentTask, diagnose, itemReady, signInByKeys, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -55,14 +57,49 @@ export async function assertAccessible(session, screen) {
   return violations;
 }
 
-/** Waits for `css`, lets the screen settle, saves `prefix-name.png`, then runs axe on it. */
-async function visit(session, prefix, name, css) {
-  await session.waitFor(css, 20_000);
-  // A work screen dims an item until it takes keys: look once it does.
-  if ((await session.findAll("main.work")).length > 0) await itemReady(session);
-  await saveScreenshot(session, `compact/${prefix}-${name}.png`);
-  await assertAccessible(session, `${prefix} ${name}`);
+/**
+ * Runs `steps(session, { project, work, made })` in the app on a fresh project: `make`
+ * builds it at `project` with the real CLI (what it returns is `made`), the app starts on
+ * it with `env` added to its environment (GTK_THEME=Adwaita:dark for the dark theme) at
+ * `size` CSS pixels (null leaves the window as it opens), and everything is stopped and
+ * removed afterwards; a failure adds the app's logs to the test's diagnostics.
+ */
+export async function inApp(t, { make, env = {}, size = [1024, 640], file = "demo.fdesk" }, steps) {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, file);
+  let app;
+  let session;
+  try {
+    const made = make(project, work);
+    app = await startApp(work, project, env);
+    session = await app.open();
+    if (size) await windowSize(session, size[0], size[1]);
+    await steps(session, { project, work, made });
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
 }
+
+/**
+ * Saves a screenshot of the screen as it is as docs/screenshots/compact/`name`.png and runs
+ * axe on it; with `css`, waits for that first (and for a work screen to take keys).
+ */
+export async function look(session, name, css) {
+  if (css) {
+    await session.waitFor(css, 20_000);
+    // A work screen dims an item until it takes keys: look once it does.
+    if ((await session.findAll("main.work")).length > 0) await itemReady(session);
+  }
+  await saveScreenshot(session, `compact/${name}.png`);
+  await assertAccessible(session, name);
+}
+
+const visit = (session, prefix, name, css) => look(session, `${prefix}-${name}`, css);
 
 /** From a work screen back to home: out of any field first, then Esc. */
 async function home(session) {

@@ -32,7 +32,7 @@ use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, MASI_METRIC};
 use masi::MasiTally;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use tally::{Outcome, Tally};
 
 /// Kinds whose answers can agree (refutations are free text).
@@ -70,6 +70,26 @@ struct Activity {
     rejected: u64,
     active_ms: i64,
     last_at: Option<i64>,
+    /// Times of the latest answers (within the pace window of the newest), for the pace.
+    recent: VecDeque<i64>,
+}
+
+/// Most answer times an annotator's pace is taken from, as on the work screen.
+const PACE_ANSWERS: usize = 200;
+
+impl Activity {
+    fn record(&mut self, at: i64) {
+        self.recent.push_back(at);
+        let newest = self.recent.iter().copied().max().unwrap_or(at);
+        while self.recent.len() > PACE_ANSWERS
+            || self
+                .recent
+                .front()
+                .is_some_and(|&t| newest - t > factdesk_core::pace::WINDOW_MS)
+        {
+            self.recent.pop_front();
+        }
+    }
 }
 
 /// A task's units: one for a category task, one per candidate for evidence.
@@ -228,6 +248,7 @@ impl DashboardState {
             .unwrap_or(0);
         activity.active_ms += row.duration_ms.unwrap_or(gap).max(0);
         activity.last_at = Some(row.created_at);
+        activity.record(row.created_at);
         let tallied = self.current.get(&key).is_some_and(|c| c.tallied);
         let previous = self.current.insert(
             key,
@@ -412,13 +433,14 @@ impl DashboardState {
         self.intervals = Some(intervals);
     }
 
-    /// What the dashboard shows now: cheap, from the running sums.
-    pub fn snapshot(&self) -> Dashboard {
+    /// What the dashboard shows at `now_ms` (unix ms): cheap, from the running sums.
+    /// Paces are those of the last half hour before `now_ms`, as the work screen's.
+    pub fn snapshot(&self, now_ms: i64) -> Dashboard {
         let kinds = KINDS
             .iter()
             .zip(&self.kinds)
             .filter(|(_, state)| !state.activity.is_empty())
-            .map(|(&kind, state)| self.kind_snapshot(kind, state))
+            .map(|(&kind, state)| self.kind_snapshot(kind, state, now_ms))
             .collect();
         Dashboard {
             last_annotation_id: self.last_id,
@@ -432,7 +454,7 @@ impl DashboardState {
         }
     }
 
-    fn kind_snapshot(&self, kind: TaskKind, state: &KindState) -> KindDashboard {
+    fn kind_snapshot(&self, kind: TaskKind, state: &KindState, now_ms: i64) -> KindDashboard {
         let rated_by = state.rated.len();
         let (fleiss_name, alpha_name) = metric_names(kind);
         let ci = self
@@ -475,8 +497,10 @@ impl DashboardState {
                     answers: activity.answers,
                     rejected: activity.rejected,
                     active_ms: activity.active_ms,
-                    pace_per_hour: (activity.active_ms > 0)
-                        .then(|| activity.answers as f64 * 3_600_000.0 / activity.active_ms as f64),
+                    pace_per_hour: factdesk_core::pace::per_hour(
+                        &activity.recent.iter().copied().collect::<Vec<_>>(),
+                        now_ms,
+                    ),
                     tricks_seen: person.tricks_seen,
                     trick_failure_rate: person.trick_failure_rate,
                     majority_units,

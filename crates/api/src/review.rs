@@ -14,7 +14,11 @@ use ts_rs::TS;
 pub struct PendingReview {
     pub annotation_id: i64,
     pub annotator: String,
+    /// The original claim's number in the project ("#12" on screen).
+    pub original_number: i64,
     pub original: String,
+    /// The written claim's number.
+    pub written_number: i64,
     pub written: String,
 }
 
@@ -24,14 +28,14 @@ impl Project {
         self.require_lead(lead, "review refutations")?;
         Ok(reviews::pending(self.store.conn())?
             .into_iter()
-            .map(
-                |(annotation_id, annotator, original, written)| PendingReview {
-                    annotation_id,
-                    annotator,
-                    original,
-                    written,
-                },
-            )
+            .map(|r| PendingReview {
+                annotation_id: r.annotation_id,
+                annotator: r.annotator,
+                original_number: r.original_id,
+                original: r.original,
+                written_number: r.written_id,
+                written: r.written,
+            })
             .collect())
     }
 

@@ -247,8 +247,8 @@ pub struct ListedClaim {
     pub wanted: u64,
 }
 
-/// Claims in import order whose own id or text contains `words` (any case), in the
-/// standing asked, `limit` from `offset`; with how many match in all.
+/// Claims in import order whose own id or text contains `words` (any case), or whose
+/// number `words` is ("#1234"), in the standing asked, `limit` from `offset`; with how many match in all.
 pub fn list(
     conn: &Connection,
     words: Option<&str>,
@@ -263,6 +263,8 @@ pub fn list(
             .replace('_', "\\_");
         format!("%{escaped}%")
     });
+    // "#1234" names a claim by its number (`factdesk_core::claim::number_in`).
+    let number = words.and_then(factdesk_core::claim::number_in);
     let standing = match standing {
         Standing::Any => "any",
         Standing::NoTasks => "none",
@@ -274,20 +276,22 @@ pub fn list(
                coalesce(sum(t.overlap), 0) AS wanted
              FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.closed_at IS NULL
              WHERE ?1 IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
+                OR c.id = ?5
              GROUP BY c.id
              HAVING ?2 = 'any' OR (?2 = 'none' AND tasks = 0)
                  OR (?2 = 'open' AND answered < wanted)
                  OR (?2 = 'complete' AND tasks > 0 AND answered >= wanted)";
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM ({matching})"))?
-        .query_row(params![pattern, standing], |r| r.get(0))?;
+        .query_row(params![pattern, standing, None::<i64>, None::<i64>, number], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(&format!("{matching} ORDER BY c.id LIMIT ?3 OFFSET ?4"))?;
     let rows = stmt.query_map(
         params![
             pattern,
             standing,
             i64::try_from(limit).unwrap_or(i64::MAX),
-            i64::try_from(offset).unwrap_or(i64::MAX)
+            i64::try_from(offset).unwrap_or(i64::MAX),
+            number
         ],
         |r| {
             Ok(ListedClaim {

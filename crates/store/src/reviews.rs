@@ -42,11 +42,24 @@ pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, 
     )?)
 }
 
-/// Written refutations waiting for review: (annotation id, annotator, original, written).
-/// Those of qualified writers need none and are not listed.
-pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
+/// A written refutation waiting for review, with its original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub annotation_id: i64,
+    pub annotator: String,
+    /// The original claim's row id (its number) and text.
+    pub original_id: i64,
+    pub original: String,
+    /// The written claim's row id (its number) and text.
+    pub written_id: i64,
+    pub written: String,
+}
+
+/// Written refutations waiting for review, oldest first. Those of qualified writers need
+/// none and are not listed.
+pub fn pending(conn: &Connection) -> Result<Vec<Pending>> {
     let mut stmt = conn.prepare(
-        "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text
+        "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text, c.id, w.id
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
          JOIN annotators n ON n.id = a.annotator_id
          JOIN claims w ON w.written_in = a.id
@@ -55,8 +68,14 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
     )?;
     let rows = stmt.query_map([], |r| {
         let id: i64 = r.get(0)?;
-        let written = written(r, 3, 4, 5, id)?;
-        Ok((id, r.get(1)?, r.get(2)?, written))
+        Ok(Pending {
+            annotation_id: id,
+            annotator: r.get(1)?,
+            original_id: r.get(6)?,
+            original: r.get(2)?,
+            written_id: r.get(7)?,
+            written: written(r, 3, 4, 5, id)?,
+        })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -268,7 +268,15 @@ export type Passage = { title: string | null,
  */
 sentences: Array<TextPiece>, };
 
-export type PendingReview = { annotation_id: number, annotator: string, original: string, written: string, };
+export type PendingReview = { annotation_id: number, annotator: string, 
+/**
+ * The original claim's number in the project ("#12" on screen).
+ */
+original_number: number, original: string, 
+/**
+ * The written claim's number.
+ */
+written_number: number, written: string, };
 
 export type EvidenceStance = "supports" | "supports_or_refutes";
 
@@ -392,7 +400,9 @@ rejected: number,
  */
 active_ms: number, 
 /**
- * Answers per hour of active time; null before any measured time.
+ * Answers per hour over the last half hour, as the work screen gives it
+ * (`factdesk_core::pace`: breaks left out, at most one answer per three seconds);
+ * null with fewer than four recent answers.
  */
 pace_per_hour: number | null, 
 /**
@@ -607,7 +617,15 @@ export type QueueCandidate = { sentence_id: number, document_id: string, sentenc
 
 export type QueueGroup = "disagreement" | "thin";
 
-export type QueueItem = { task_id: number, kind: TaskKind, claim: string, claim_id: string, group: QueueGroup, 
+export type QueueItem = { task_id: number, kind: TaskKind, claim: string, 
+/**
+ * The claim's own id, as imported.
+ */
+claim_id: string, 
+/**
+ * The claim's number in the project ("#12" on screen).
+ */
+claim_number: number, group: QueueGroup, 
 /**
  * Of the counted answers; null when there are none.
  */
@@ -625,7 +643,15 @@ candidates: Array<QueueCandidate>, decision: Decision | null, };
 
 export type ExportFormat = "factdesk" | "fever";
 
-export type DroppedClaim = { id: string, claim: string, reason: string, };
+export type DroppedClaim = { 
+/**
+ * The claim's own id, as imported (and as the gold file would name it).
+ */
+id: string, 
+/**
+ * The claim's number in the project ("#12" on screen).
+ */
+number: number, claim: string, reason: string, };
 
 export type ExportPreview = { method: GoldMethod, lines: number, per_label: { [key in string]: number }, per_split: { [key in string]: number }, dropped: Array<DroppedClaim>, counted_annotators: Array<string>, excluded_annotators: Array<string>, 
 /**
@@ -707,6 +733,10 @@ ext_id: string, text: string, context: string | null,
  * The claim a refutation was written for, by its own id.
  */
 parent: string | null, 
+/**
+ * And by its number in the project.
+ */
+parent_number: number | null, 
 /**
  * Whether this is the lead's full view.
  */

@@ -18,6 +18,7 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     kind,
     claim: `claim ${task_id}`,
     claim_id: `c${task_id}`,
+    claim_number: task_id + 100,
     group: "disagreement",
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
@@ -119,7 +120,8 @@ describe("adjudication screen", () => {
     const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
     const { el, press } = await open([item(1, "evidence"), decided]);
     press("j");
-    expect(q(el, "adj-task")?.textContent).toMatch(/^task 2 /);
+    expect(q(el, "adj-task")?.textContent).toBe("task 2 · claim #102 · c2");
+    expect(q(el, "adj-row-2")?.textContent).toContain("#102");
     expect(q(el, "adj-decision")?.textContent).toMatch(/^lea set Failed on /);
     press("u");
     await settle();

@@ -4,6 +4,7 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
+import { claimNumber } from "../format";
 import { api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
   answerText,
@@ -116,7 +117,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     const row = h(
       "li",
       { class: `adj-row${i === at ? " current" : ""}`, testid: `adj-row-${item.task_id}`, onclick: () => go(i) },
-      h("span", { class: "adj-row-claim", dir: "auto" }, item.claim),
+      h("span", { class: "adj-row-claim" }, h("span", { class: "claim-number", testid: "adj-list-number" }, claimNumber(item.claim_number)), " ", h("bdi", {}, item.claim)),
       h(
         "span",
         { class: "adj-row-meta" },
@@ -238,7 +239,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           "div",
           { class: "adj-item-head" },
           h("span", { class: "badge badge-info" }, KIND_TITLES[item.kind]),
-          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim ${item.claim_id}`),
+          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim `, h("span", { class: "claim-number", testid: "adj-claim-number" }, claimNumber(item.claim_number)), ` · ${item.claim_id}`),
           h("span", { class: "spacer" }),
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),

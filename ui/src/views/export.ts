@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
-import { count, percent } from "../format";
+import { claimNumber, count, percent } from "../format";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
 import type { Screen } from "./screen";
 
@@ -187,7 +187,7 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
             h(
               "ul",
               { class: "export-dropped-list" },
-              ...shown.map((d) => h("li", {}, h("code", {}, d.id), " ", h("bdi", {}, d.claim), h("span", { class: "muted" }, ` — ${d.reason}`))),
+              ...shown.map((d) => h("li", {}, h("span", { class: "claim-number" }, claimNumber(d.number)), " ", h("code", {}, d.id), " ", h("bdi", {}, d.claim), h("span", { class: "muted" }, ` — ${d.reason}`))),
             ),
           )
         : null,

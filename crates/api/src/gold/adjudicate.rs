@@ -39,7 +39,10 @@ pub struct QueueItem {
     pub task_id: i64,
     pub kind: TaskKind,
     pub claim: String,
+    /// The claim's own id, as imported.
     pub claim_id: String,
+    /// The claim's number in the project ("#12" on screen).
+    pub claim_number: i64,
     pub group: QueueGroup,
     /// Of the counted answers; null when there are none.
     pub share_agreeing: Option<f64>,
@@ -101,6 +104,7 @@ impl Project {
                 task_id: t.task_id,
                 kind: t.kind,
                 claim: claim.text,
+                claim_number: claim.id,
                 claim_id: claim.ext_id,
                 group: if counted >= 2 {
                     QueueGroup::Disagreement

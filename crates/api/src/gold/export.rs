@@ -95,7 +95,10 @@ pub struct GoldLine {
 /// A claim left out of the gold file, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct DroppedClaim {
+    /// The claim's own id, as imported (and as the gold file would name it).
     pub id: String,
+    /// The claim's number in the project ("#12" on screen).
+    pub number: i64,
     pub claim: String,
     pub reason: String,
 }
@@ -444,6 +447,7 @@ impl<'a> Known<'a> {
 fn drop_of(claim: &ClaimRow, reason: &str) -> DroppedClaim {
     DroppedClaim {
         id: claim.ext_id.clone(),
+        number: claim.id,
         claim: claim.text.clone(),
         reason: reason.to_string(),
     }

@@ -231,7 +231,7 @@ impl Project {
                 lengths("refutations", &written),
             ],
             negation: negation(&claims),
-            agreement: dashboard.snapshot(),
+            agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
         })
     }

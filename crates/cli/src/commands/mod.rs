@@ -21,6 +21,7 @@ mod study;
 mod submit;
 mod tasks;
 mod team;
+mod claims;
 
 use clap::{Parser, Subcommand};
 
@@ -57,6 +58,7 @@ enum Command {
     Packs(team::PacksArgs),
     Adjudicate(adjudicate::Args),
     Export(export::Args),
+    Claims(claims::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -84,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
+        Command::Claims(a) => claims::run(a),
     }
 }
 

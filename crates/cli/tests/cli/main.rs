@@ -20,6 +20,7 @@ mod small_refusals;
 mod stance;
 mod submit_kill;
 mod team;
+mod claim_numbers;
 
 use serde_json::Value;
 use std::io::Write;

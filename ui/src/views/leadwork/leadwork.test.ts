@@ -23,7 +23,7 @@ describe("refutation review", () => {
   it("says how many wait and what a decision did", () => {
     expect(waitingText(0)).toBe("None waiting");
     expect(waitingText(3)).toBe("3 waiting");
-    const r = { annotation_id: 7, annotator: "ana", original: "A", written: "B" };
+    const r = { annotation_id: 7, annotator: "ana", original_number: 3, original: "A", written_number: 9, written: "B" };
     expect(decidedText(r, true)).toContain("goes to verification");
     expect(decidedText(r, false)).toContain("will not be verified");
   });

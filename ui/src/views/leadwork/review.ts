@@ -4,6 +4,7 @@
 
 import { h, mount } from "../../dom";
 import { plainError } from "../../errors";
+import { claimNumber } from "../../format";
 import { api, type PendingReview } from "../../ipc";
 import type { Screen } from "../screen";
 import { diffView, wordDiff } from "../work/diff";
@@ -73,9 +74,9 @@ export function reviewScreen(deps: LeadDeps): Screen {
         h("span", { class: "badge", testid: "review-writer", dir: "auto" }, r.annotator),
         h("span", { class: "muted small" }, `${at + 1} of ${pending.length} · answer ${r.annotation_id}`),
       ),
-      h("h3", {}, "Original"),
+      h("h3", {}, "Original ", h("span", { class: "claim-number", testid: "review-original-number" }, claimNumber(r.original_number))),
       h("p", { class: "claim review-text", testid: "review-original", dir: "auto" }, ...diffView(diff.a, "removed")),
-      h("h3", {}, "Written refutation"),
+      h("h3", {}, "Written refutation ", h("span", { class: "claim-number", testid: "review-written-number" }, claimNumber(r.written_number))),
       h("p", { class: "claim review-text", testid: "review-written", dir: "auto" }, ...diffView(diff.b, "added")),
       h("label", { class: "review-note-label" }, note),
       problem,
