@@ -5,7 +5,7 @@
 import { h, mount } from "../../dom";
 import { plainError } from "../../errors";
 import { claimNumber } from "../../format";
-import { api, type PendingReview } from "../../ipc";
+import { ApiError, api, type PendingReview } from "../../ipc";
 import type { Screen } from "../screen";
 import { diffView, wordDiff } from "../work/diff";
 
@@ -108,6 +108,8 @@ export function reviewScreen(deps: LeadDeps): Screen {
     } catch (e) {
       // Next to the buttons it is about, in plain words; the item stays for another try.
       mount(problem, plainError(accepted ? "Could not accept it" : "Could not reject it", e));
+      // Decided meanwhile elsewhere: the list on screen is stale, so it is read again.
+      if (e instanceof ApiError && e.code === "conflict") await load().catch(deps.fail);
     } finally {
       busy = false;
     }
