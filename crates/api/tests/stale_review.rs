@@ -36,6 +36,7 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 4, &clock);
+    ok(p.add_annotator(&p.lead(), "lea", Role::Lead));
     ok(p.add_annotator(&p.lead(), "wren", Role::Annotator));
     ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let mut written = Vec::new();
@@ -57,7 +58,7 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
             |r| r.get::<_, i64>(0),
         )));
     }
-    let lead = p.lead();
+    let lead = p.who("lea");
     // Both screens listed both as waiting; another window accepts the first.
     assert_eq!(ok(p.pending_reviews(&lead)).len(), 2);
     ok(p.review_pending(&lead, written[0], true, None));
