@@ -249,3 +249,37 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     assert.equal(packs(project)[0].state, "out");
   });
 });
+
+test("as a hostile user: a review screen left open, a number too large for a setting", async (t) => {
+  await asLead(t, {}, async (session, project) => {
+    await session.click(await session.find(tid("open-review")));
+    await session.waitFor(tid("review-written"));
+    assert.equal(await textOf(session, tid("review-count")), "3 waiting");
+    // Another window (here the CLI) accepts the refutation on screen; the stale screen's
+    // reject is refused, said by the buttons, and the list is read again.
+    const shown = pending(project)[0];
+    assert.equal(await textOf(session, tid("review-written")), shown.written);
+    cli(["review", project, "--accept", String(shown.annotation_id)]);
+    await session.keys("r");
+    await session.until("the conflict said", async () => /accepted meanwhile/.test(await textOf(session, tid("review-problem"))));
+    await session.until("the list read again", async () => (await textOf(session, tid("review-count"))) === "2 waiting");
+    assert.equal(pending(project).length, 2);
+    const state = JSON.parse(cli(["claims", project, "--filter", shown.written, "--json"]));
+    assert.equal(state.total, 1, "the written claim is there");
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    await home(session);
+
+    // A number beyond what a setting holds is refused under its field, in plain words.
+    const before = settings(project);
+    await session.click(await session.find(tid("open-settings")));
+    await session.until("the settings read", async () =>
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
+    );
+    await fill(session, tid("setting-overlap"), "99999999999999999999");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
+    assert.equal(await textOf(session, tid("setting-error-overlap")), `Annotators per item: a whole number, such as ${before.overlap}.`);
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    assert.deepEqual(settings(project), before, "a refused save changed nothing");
+  });
+});

@@ -34,6 +34,9 @@ describe("settings", () => {
     expect(wholeNumber(" 3 ")).toBe(3);
     expect(wholeNumber("2.5")).toBeNull();
     expect(wholeNumber("-1")).toBeNull();
+    expect(wholeNumber("4294967295")).toBe(4_294_967_295);
+    expect(wholeNumber("4294967296")).toBeNull();
+    expect(wholeNumber("99999999999999999999")).toBeNull();
     expect(share("20")).toBeCloseTo(0.2);
     expect(share("12.5 %")).toBeCloseTo(0.125);
     expect(share("lots")).toBeNull();

@@ -22,10 +22,18 @@ interface Field {
   read: (el: Input, s: Settings) => string | null;
 }
 
-/** A whole number from a field, or null. */
+/** The largest whole number a setting holds (the backend's u32). */
+const MAX_WHOLE = 4_294_967_295;
+
+/**
+ * A whole number from a field, or null. One too large for the backend is refused here,
+ * under its field: sent on, it would fail as an unreadable request, far from the field.
+ */
 export function wholeNumber(text: string): number | null {
   const t = text.trim();
-  return /^\d+$/.test(t) ? Number(t) : null;
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n <= MAX_WHOLE ? n : null;
 }
 
 /** A percentage typed as "20" or "20%" as a share (0.2), or null. */

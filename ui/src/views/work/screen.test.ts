@@ -136,7 +136,7 @@ describe("work screen", () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(3), reason: null });
     mocked.submitAnswer.mockResolvedValue(ack(1));
-    mocked.skipItem.mockResolvedValue(undefined);
+    mocked.skipItem.mockResolvedValue(true);
     const { el, press, paint } = await open("evidence", { manual: true });
     paint();
     press("1");
