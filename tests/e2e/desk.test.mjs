@@ -65,6 +65,27 @@ async function openClaimBySearch(session, claim) {
   return id;
 }
 
+/**
+ * Skip: the first evidence item has one place left, which ana holds; S gives it back at
+ * once, and ben gets it straight away. Ends on home.
+ */
+async function skipFirst(session, project, prefix) {
+  await session.keys("1");
+  await session.waitFor(tid("option-1"));
+  const held = await currentTask(session);
+  await session.keys("s");
+  await session.waitFor(tid("skipped"));
+  const next = await currentTask(session);
+  assert.notEqual(next, held, "the skipped item is not served again at once");
+  const bens = nextByCli(project, "ben", "evidence");
+  assert.equal(bens?.task_id, held, "ben gets the released item straight away");
+  await itemReady(session);
+  await look(session, `${prefix}-evidence-skipped`);
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+}
+
 /** Search "#N" puts claim N first; Enter opens it. */
 async function openClaimByNumber(session, number) {
   await session.keys("/");
@@ -165,21 +186,7 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
   await inApp(t, { make: deskProject }, async (session, { project, made: label }) => {
     await signInByKeys(session, "ana");
 
-    // Skip: the item has one place left, which ana holds; S gives it back at once.
-    await session.keys("1");
-    await session.waitFor(tid("option-1"));
-    const held = await currentTask(session);
-    await session.keys("s");
-    await session.waitFor(tid("skipped"));
-    const next = await currentTask(session);
-    assert.notEqual(next, held, "the skipped item is not served again at once");
-    const bens = nextByCli(project, "ben", "evidence");
-    assert.equal(bens?.task_id, held, "ben gets the released item straight away");
-    await itemReady(session);
-    await look(session, "light-evidence-skipped");
-    await session.execute("document.activeElement && document.activeElement.blur()");
-    await session.keys(Key.Escape);
-    await session.waitFor(tid("home"));
+    await skipFirst(session, project, "light");
 
     // Search, arrow keys and Enter open the claim; ana sees her own answer only.
     await openClaimBySearch(session, label.claim);
@@ -198,9 +205,10 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
 });
 
 test("the data side in the dark theme at 1024×640", async (t) => {
-  await inApp(t, { make: deskProject, env: { GTK_THEME: "Adwaita:dark" } }, async (session, { made: label }) => {
+  await inApp(t, { make: deskProject, env: { GTK_THEME: "Adwaita:dark" } }, async (session, { project, made: label }) => {
     assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
     await signInByKeys(session, "ana");
+    await skipFirst(session, project, "dark");
     await openClaimBySearch(session, label.claim);
     await look(session, "dark-claim-annotator");
     await session.keys(Key.Escape);

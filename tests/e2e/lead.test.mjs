@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
-import { assertInView, inApp, look, rectOf } from "./screens.mjs";
+import { assertInView, inApp, look, rectOf, windowSize } from "./screens.mjs";
 import { carelessAnswers, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -281,5 +281,14 @@ test("as a hostile user: a review screen left open, a number too large for a set
     assert.equal(await textOf(session, tid("setting-error-overlap")), `Annotators per item: a whole number, such as ${before.overlap}.`);
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
     assert.deepEqual(settings(project), before, "a refused save changed nothing");
+    // At 1280×720 too: Save in view, the error under its field.
+    await windowSize(session, 1280, 720);
+    await assertInView(session, tid("settings-save"), "Save at 1280×720");
+    await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error at 1280×720");
+    await home(session);
+    await session.click(await session.find(tid("open-review")));
+    await session.waitFor(tid("review-written"));
+    await assertInView(session, tid("review-accept"), "Accept at 1280×720");
+    await assertInView(session, tid("review-reject"), "Reject at 1280×720");
   });
 });

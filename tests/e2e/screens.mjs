@@ -109,7 +109,7 @@ async function home(session) {
 }
 
 /**
- * Every screen an annotator (`annotator`) and a lead (`lead`) see, at the current window
+ * Every screen an annotator (`annotator`) and a lead (`lead`) see (the start screen last), at the current window
  * size: a screenshot of each in docs/screenshots/compact/`prefix`-*.png and axe on each.
  * The annotator must have exactly one verification item left, so the tour ends on the
  * "nothing to do" screen.
@@ -124,6 +124,10 @@ export async function tour(session, prefix, annotator, lead) {
   await itemReady(session);
   await session.keys("2");
   await visit(session, prefix, "evidence", `${tid("option-2")}[aria-checked='true']`);
+  await session.keys("?");
+  await visit(session, prefix, "help", tid("keys-help"));
+  await session.keys(Key.Escape);
+  await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
   await session.keys(Key.Escape);
@@ -164,10 +168,22 @@ export async function tour(session, prefix, annotator, lead) {
   await session.click(await session.find(tid("switch-person")));
   await signInByKeys(session, lead);
   await visit(session, prefix, "lead", tid("open-dashboard"));
+  // The lower half of the lead's home: packs and import.
+  await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
+  await visit(session, prefix, "lead-packs", tid("packs-panel"));
+  await session.execute("window.scrollTo(0, 0)");
   await session.keys("/");
   await session.keys(`lighthouse${Key.Enter}`);
   await visit(session, prefix, "search", tid("search-hit"));
+  // A sentence hit opens among its neighbours.
+  const kinds = await session.execute("return [...document.querySelectorAll('[data-testid=search-hit-kind]')].map((k) => k.textContent)");
+  const sentence = kinds.indexOf("Sentence");
+  assert.ok(sentence >= 0, `a sentence among the hits: ${kinds.join(", ")}`);
+  for (let i = 0; i <= sentence; i += 1) await session.keys(Key.ArrowDown);
+  await session.keys(Key.Enter);
+  await visit(session, prefix, "sentence", `${tid("sentence-passage")} mark`);
   await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
 
   await session.click(await session.find(tid("open-dashboard")));
   await visit(session, prefix, "dashboard", tid("fleiss-evidence"));
@@ -176,4 +192,6 @@ export async function tour(session, prefix, annotator, lead) {
   await visit(session, prefix, "adjudicate", tid("adj-claim"));
   await session.click(await session.find(tid("adj-export")));
   await visit(session, prefix, "export", tid("export-lines"));
+  await session.click(await session.find(tid("back-to-start")));
+  await visit(session, prefix, "start", tid("start-screen"));
 }
