@@ -5,12 +5,12 @@
 // item by hand and undoes it.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { inApp } from "./screens.mjs";
+import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const PEOPLE = ["ana", "ben", "cara"];
@@ -31,30 +31,28 @@ function answerOf(item, who) {
   return { selected: [real[0].id] };
 }
 
-test("the lead resolves a disagreement in the app and the export shows who decided and why", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  const out = join(work, "gold.jsonl");
-  let app;
-  let session;
-  try {
-    demoProject(project);
-    cli(["annotators", project, "add", "lea", "--role", "lead"]);
-    for (const name of PEOPLE) cli(["annotators", project, "add", name]);
-    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
-    for (const [who, name] of PEOPLE.entries()) {
-      for (let i = 0; i < 40; i += 1) {
-        const item = nextByCli(project, name, "evidence");
-        if (!item) break;
-        const comment = item.task_id % 3 === 1 ? COMMENTS[name] : null;
-        submitByCli(project, name, [{ task_id: item.task_id, ...answerOf(item, who), comment, duration_ms: 9000 }]);
-      }
+/** The demo with lea as its lead and three annotators who disagree; returns the queue. */
+function queueProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "lea", "--role", "lead"]);
+  for (const name of PEOPLE) cli(["annotators", project, "add", name]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+  for (const [who, name] of PEOPLE.entries()) {
+    for (let i = 0; i < 40; i += 1) {
+      const item = nextByCli(project, name, "evidence");
+      if (!item) break;
+      const comment = item.task_id % 3 === 1 ? COMMENTS[name] : null;
+      submitByCli(project, name, [{ task_id: item.task_id, ...answerOf(item, who), comment, duration_ms: 9000 }]);
     }
-    const queued = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
-    assert.ok(queued.length >= 2, `disagreements queued: ${queued.length}`);
+  }
+  const queued = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
+  assert.ok(queued.length >= 2, `disagreements queued: ${queued.length}`);
+  return queued;
+}
 
-    app = await startApp(work, project);
-    session = await app.open();
+test("the lead resolves a disagreement in the app and the export shows who decided and why", async (t) => {
+  await inApp(t, { make: queueProject, size: null }, async (session, { project, work, made: queued }) => {
+    const out = join(work, "gold.jsonl");
     await signInByKeys(session, "lea");
     await session.click(await session.find(tid("open-adjudicate")));
     await session.waitFor(tid("adj-claim"), 20_000);
@@ -154,12 +152,5 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const undone = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
     assert.equal(undone.find((i) => i.task_id === second.task_id).decision, null);
     assert.equal(undone.find((i) => i.task_id === first.task_id).decision.taken_from, takenFrom);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });

@@ -6,12 +6,10 @@
 // setting are in lead.test.mjs; a pack merged twice in packs.test.mjs.)
 
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
 import { assertInView, inApp, look, rectOf } from "./screens.mjs";
-import { currentTask, itemReady, signInByKeys, textOf, tid } from "./steps.mjs";
+import { currentTask, importedProject, itemReady, signInByKeys, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 // Written for this test: an invented harbour, its document and three claims about it.
@@ -35,13 +33,7 @@ const CLAIMS = [
 ];
 
 function hostileProject(project, work) {
-  const claims = join(work, "claims.jsonl");
-  const docs = join(work, "documents.jsonl");
-  writeFileSync(claims, CLAIMS.map((c) => JSON.stringify(c)).join("\n") + "\n");
-  writeFileSync(docs, JSON.stringify(DOC) + "\n");
-  cli(["init", project]);
-  cli(["settings", project, "--set", "evidence_stance=supports"]);
-  cli(["import", project, claims, "--docs", docs]);
+  importedProject(project, work, CLAIMS, [DOC]);
   cli(["annotators", project, "add", "maria", "--role", "lead"]);
   cli(["annotators", project, "add", "ana"]);
   cli(["tasks", project, "--kind", "evidence"]);

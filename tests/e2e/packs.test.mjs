@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { look, windowSize } from "./screens.mjs";
+import { look, rectOf, windowSize } from "./screens.mjs";
 import { currentTask, diagnose, itemReady, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -119,6 +119,11 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
         await windowSize(session, 1024, 640);
         await signInByKeys(session, "ana");
         await look(session, "dark-pack-home", tid("return-results"));
+        // The header holds the pack's badge, the search box and both buttons on one line.
+        for (const id of ["bar-pack", "search-input", "current-person", "switch-person", "back-to-start"]) {
+          const r = await rectOf(session, tid(id));
+          assert.ok(r && r.top >= 0 && r.bottom <= 48 && r.height <= 36 && r.right <= r.vw, `${id} does not fit the header at 1024×640: ${JSON.stringify(r)}`);
+        }
         await session.keys("1");
         await session.waitFor(tid("option-1"));
         await itemReady(session);

@@ -2,6 +2,8 @@
 // and answering as an annotator through the CLI.
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { cli, demoProject } from "./harness.mjs";
 import { WebDriverError } from "./webdriver.mjs";
 
@@ -116,4 +118,18 @@ export function carelessAnswers(project, name = "dan", count = 3) {
     const item = nextByCli(project, name, "evidence");
     submitByCli(project, name, [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
   }
+}
+
+/**
+ * A project at `project` of `claims` and `docs` (objects, written as JSONL into `work`),
+ * asking for supporting evidence as the demo does.
+ */
+export function importedProject(project, work, claims, docs) {
+  const claimsFile = join(work, "claims.jsonl");
+  const docsFile = join(work, "documents.jsonl");
+  writeFileSync(claimsFile, claims.map((c) => JSON.stringify(c)).join("\n") + "\n");
+  writeFileSync(docsFile, docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
+  cli(["init", project]);
+  cli(["settings", project, "--set", "evidence_stance=supports"]);
+  cli(["import", project, claimsFile, "--docs", docsFile]);
 }

@@ -6,12 +6,10 @@
 // with axe-core inside the app's webview.
 
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { test } from "node:test";
 import { cli, saveScreenshot } from "./harness.mjs";
 import { assertAccessible, assertInView, inApp, rectOf, tour, windowSize } from "./screens.mjs";
-import { TRICK, answerEvidence, carelessAnswers, currentTask, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
+import { TRICK, answerEvidence, carelessAnswers, currentTask, importedProject, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const DARK = { GTK_THEME: "Adwaita:dark" };
@@ -191,13 +189,7 @@ const ARABIC_CLAIMS = [
 
 /** A project of the Arabic claims with evidence and verification tasks for ana. */
 function arabicProject(project, work) {
-  const claims = join(work, "claims.jsonl");
-  const docs = join(work, "documents.jsonl");
-  writeFileSync(claims, ARABIC_CLAIMS.map((c) => JSON.stringify(c)).join("\n") + "\n");
-  writeFileSync(docs, JSON.stringify(ARABIC_DOC) + "\n");
-  cli(["init", project]);
-  cli(["settings", project, "--set", "evidence_stance=supports"]);
-  cli(["import", project, claims, "--docs", docs]);
+  importedProject(project, work, ARABIC_CLAIMS, [ARABIC_DOC]);
   cli(["annotators", project, "add", "ana"]);
   cli(["tasks", project, "--kind", "evidence"]);
   cli(["tasks", project, "--kind", "verify"]);

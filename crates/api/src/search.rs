@@ -36,7 +36,9 @@ impl Project {
         // "#1234" names a claim by its number: that claim comes first, scored as the best
         // hit, then whatever the words find.
         let named = match factdesk_core::claim::number_in(query) {
-            Some(n) if limit > 0 => self.claim_hit(actor, n, hits.first().map_or(1.0, |h| h.score))?,
+            Some(n) if limit > 0 => {
+                self.claim_hit(actor, n, hits.first().map_or(1.0, |h| h.score))?
+            }
             _ => None,
         };
         let named_id = named.as_ref().map(|h| h.id);

@@ -45,10 +45,7 @@ fn claims_are_numbered_in_import_order_and_found_by_number() {
     // The list: "#3" is claim 3 alone; a bare 3 is words (here no claim has a "3" in its
     // id or text but c3's "town 3" and its year 1803).
     let three = must(p.claims_list(&lead, Some(" #3 "), ClaimStanding::Any, 0, 100));
-    assert_eq!(
-        three.lines.iter().map(|l| l.id).collect::<Vec<_>>(),
-        [3]
-    );
+    assert_eq!(three.lines.iter().map(|l| l.id).collect::<Vec<_>>(), [3]);
     assert_eq!(
         must(p.claims_list(&lead, Some("#99"), ClaimStanding::Any, 0, 100)).total,
         0

@@ -79,7 +79,9 @@ const LEAD_ONLY: &[Call] = &[
     }),
     ("pending_reviews", |p, a, _| p.pending_reviews(a).map(drop)),
     ("review", |p, a, _| p.review(a, 1, true, None)),
-    ("review_pending", |p, a, _| p.review_pending(a, 1, true, None)),
+    ("review_pending", |p, a, _| {
+        p.review_pending(a, 1, true, None)
+    }),
     ("ratings", |p, a, _| {
         p.ratings(a, TaskKind::Evidence, false).map(drop)
     }),

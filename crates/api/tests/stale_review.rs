@@ -70,7 +70,11 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
         .err()
         .unwrap_or_else(|| panic!("a stale decision went through"));
     assert_eq!(err.code, ErrorCode::Conflict);
-    assert!(err.message.contains("accepted meanwhile"), "{}", err.message);
+    assert!(
+        err.message.contains("accepted meanwhile"),
+        "{}",
+        err.message
+    );
     assert_eq!(state_of(&p, written[0]), "accepted");
     assert_eq!(open_verifications(&p), 1);
 

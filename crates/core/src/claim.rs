@@ -161,7 +161,17 @@ mod tests {
         assert_eq!(number_in("#1234"), Some(1234));
         assert_eq!(number_in("  #7 "), Some(7));
         assert_eq!(number_in(&number_text(42)), Some(42));
-        for not in ["1234", "#", "#0", "#-3", "#12a", "# 12", "#１２", "#99999999999999999999", ""] {
+        for not in [
+            "1234",
+            "#",
+            "#0",
+            "#-3",
+            "#12a",
+            "# 12",
+            "#１２",
+            "#99999999999999999999",
+            "",
+        ] {
             assert_eq!(number_in(not), None, "{not:?}");
         }
     }

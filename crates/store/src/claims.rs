@@ -283,7 +283,10 @@ pub fn list(
                  OR (?2 = 'complete' AND tasks > 0 AND answered >= wanted)";
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM ({matching})"))?
-        .query_row(params![pattern, standing, None::<i64>, None::<i64>, number], |r| r.get(0))?;
+        .query_row(
+            params![pattern, standing, None::<i64>, None::<i64>, number],
+            |r| r.get(0),
+        )?;
     let mut stmt = conn.prepare_cached(&format!("{matching} ORDER BY c.id LIMIT ?3 OFFSET ?4"))?;
     let rows = stmt.query_map(
         params![

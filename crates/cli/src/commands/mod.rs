@@ -4,6 +4,7 @@ mod adjudicate;
 mod agreement;
 mod annotators;
 mod candidates;
+mod claims;
 mod eval_ranking;
 mod export;
 mod import;
@@ -21,7 +22,6 @@ mod study;
 mod submit;
 mod tasks;
 mod team;
-mod claims;
 
 use clap::{Parser, Subcommand};
 

@@ -2,7 +2,8 @@
 //! `factdesk search` name them by their number in the project ("#12"), which search
 //! finds, with the imported id beside it.
 
-use crate::{data, new_project, ok};
+use crate::ok;
+use crate::search::covid_project;
 use serde_json::Value;
 use std::path::Path;
 
@@ -15,20 +16,10 @@ fn text(args: &[&str], p: &Path) -> String {
 #[test]
 fn covid_fact_claims_are_listed_and_found_by_number() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let p = new_project(dir.path());
-    ok([
-        Path::new("import"),
-        &p,
-        &data("covidfact.jsonl"),
-        Path::new("--preset"),
-        Path::new("covid-fact"),
-    ]);
+    let p = covid_project(dir.path());
     let wanted = "Hydroxychloroquine fails to prevent covid-19";
-    let page: Value = serde_json::from_str(&text(
-        &["claims", "--filter", wanted, "--json"],
-        &p,
-    ))
-    .unwrap_or_else(|e| panic!("claims --json: {e}"));
+    let page: Value = serde_json::from_str(&text(&["claims", "--filter", wanted, "--json"], &p))
+        .unwrap_or_else(|e| panic!("claims --json: {e}"));
     let line = &page["lines"][0];
     assert_eq!(line["text"], wanted, "{page}");
     let number = line["id"].as_i64().unwrap_or_else(|| panic!("{page}"));
@@ -43,18 +34,16 @@ fn covid_fact_claims_are_listed_and_found_by_number() {
     assert!(listed.contains("1 claim match"), "{listed}");
 
     // Search by number: that claim first, named so.
-    let hits: Vec<Value> = serde_json::from_str(&text(
-        &["search", &format!("#{number}"), "--json"],
-        &p,
-    ))
-    .unwrap_or_else(|e| panic!("search --json: {e}"));
+    let hits: Vec<Value> =
+        serde_json::from_str(&text(&["search", &format!("#{number}"), "--json"], &p))
+            .unwrap_or_else(|e| panic!("search --json: {e}"));
     assert_eq!(hits[0]["id"], number, "{hits:?}");
     assert_eq!(hits[0]["text"], wanted);
     let printed = text(&["search", "hydroxychloroquine fails"], &p);
     assert!(
-        printed
-            .lines()
-            .any(|l| l.starts_with("claim") && l.contains(&format!("#{number} ")) && l.contains(&ext)),
+        printed.lines().any(|l| l.starts_with("claim")
+            && l.contains(&format!("#{number} "))
+            && l.contains(&ext)),
         "{printed}"
     );
 }

@@ -2,6 +2,7 @@
 
 mod agreement;
 mod bad_input;
+mod claim_numbers;
 mod gate;
 mod gold;
 mod gold_schema;
@@ -20,7 +21,6 @@ mod small_refusals;
 mod stance;
 mod submit_kill;
 mod team;
-mod claim_numbers;
 
 use serde_json::Value;
 use std::io::Write;
