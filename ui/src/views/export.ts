@@ -5,6 +5,7 @@
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
 import { claimNumber, count, percent } from "../format";
+import { oneAtATime } from "../once";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
 import type { Screen } from "./screen";
 
@@ -272,7 +273,8 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   for (const input of [format, method, splits, seed, flagged, out]) input.addEventListener("change", remember);
   out.addEventListener("input", () => mount(outProblem));
 
-  async function write(): Promise<void> {
+  // One export at a time: a double-click must not write the same file twice at once.
+  const write = oneAtATime(async (): Promise<void> => {
     const req = request();
     if (typeof req === "string") return void mount(problem, req);
     if (!out.value.trim()) return void mount(outProblem, "Say where to write the gold data: a file path.");
@@ -296,7 +298,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       mount(result, "");
       mount(outProblem, plainError(`Could not write ${out.value.trim()}`, e));
     }
-  }
+  });
 
   const choose = async (): Promise<void> => {
     try {

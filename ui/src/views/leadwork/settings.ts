@@ -5,6 +5,7 @@
 import { h, mount } from "../../dom";
 import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
+import { oneAtATime } from "../../once";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
 
@@ -236,7 +237,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
     }
   }
 
-  async function save(): Promise<void> {
+  const save = oneAtATime(async (): Promise<void> => {
     if (!current) return;
     clearProblems();
     mount(status);
@@ -261,7 +262,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       mount(at ?? problem, at && e instanceof ApiError ? sentence(e.message) : readable(e));
       (field ? inputs.get(field) : undefined)?.focus();
     }
-  }
+  });
 
   form.addEventListener("keydown", (ev) => {
     if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || ev.key === "s")) {
