@@ -124,13 +124,13 @@ test("long, CJK and Arabic claims stay in the window; a double-click on Submit a
   });
 });
 
-test("an empty project: every lead screen opens without an error, an annotator has nothing to do", async (t) => {
+test("an empty project: every lead screen opens without an error; an annotator has nothing to do and no lead command", async (t) => {
   const empty = (project) => {
     cli(["init", project]);
     cli(["annotators", project, "add", "maria", "--role", "lead"]);
     cli(["annotators", project, "add", "ana"]);
   };
-  await inApp(t, { make: empty, file: "empty.fdesk" }, async (session) => {
+  await inApp(t, { make: empty, file: "empty.fdesk" }, async (session, { project }) => {
     const noBanner = async (where) => {
       await session.afterPaint();
       assert.equal((await session.findAll(tid("error"))).length, 0, `${where}: an error banner: ${await session.execute("return document.querySelector('[data-testid=error]')?.textContent")}`);
@@ -142,6 +142,24 @@ test("an empty project: every lead screen opens without an error, an annotator h
     await noBanner("an annotator's evidence");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
+    // The lead's screens called as an annotator, straight through IPC as a tampered page
+    // would: every one is refused by the backend.
+    const codes = await session.executeAsync(
+      `const done = arguments[arguments.length - 1];
+       const invoke = window.__TAURI_INTERNALS__.invoke;
+       const code = (p) => p.then(() => "allowed", (e) => e.code ?? String(e));
+       invoke("settings").then(async (settings) => done({
+         pending_reviews: await code(invoke("pending_reviews")),
+         review_refutation: await code(invoke("review_refutation", { annotationId: 1, accepted: true, note: null })),
+         save_settings: await code(invoke("save_settings", { settings: { ...settings, overlap: 5 } })),
+         flag_decision: await code(invoke("flag_decision", { name: "ana", include: true })),
+         issue_pack: await code(invoke("issue_pack", { request: { annotator: "ana", count: 1, kind: null, expires_days: 7 }, out: "/tmp/factdesk-never.fdpack" })),
+         claims_list: await code(invoke("claims_list", { words: null, standing: "any", offset: 0, limit: 10 })),
+         create_tasks: await code(invoke("create_tasks", { kind: "evidence", overlap: 1 })),
+       }), (e) => done({ settings: String(e) }));`,
+    );
+    for (const [command, code] of Object.entries(codes)) assert.equal(code, "forbidden", `${command} as an annotator: ${code}`);
+    assert.notEqual(JSON.parse(cli(["settings", project])).overlap, 5, "the settings are unchanged");
     await session.click(await session.find(tid("switch-person")));
     await signInByKeys(session, "maria");
     await noBanner("the lead's home");
