@@ -250,7 +250,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
   });
 });
 
-test("as a hostile user: a review screen left open, a number too large for a setting", async (t) => {
+test("as a hostile user: a review screen left open, a number too large for a setting, settings saved meanwhile elsewhere", async (t) => {
   await asLead(t, {}, async (session, project) => {
     await session.click(await session.find(tid("open-review")));
     await session.waitFor(tid("review-written"));
@@ -281,9 +281,32 @@ test("as a hostile user: a review screen left open, a number too large for a set
     assert.equal(await textOf(session, tid("setting-error-overlap")), `Annotators per item: a whole number, such as ${before.overlap}.`);
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
     assert.deepEqual(settings(project), before, "a refused save changed nothing");
-    // At 1280×720 too: Save in view, the error under its field.
+
+    // Another window saves meanwhile: what it changed is kept, only the field changed
+    // here is written; a field changed in both is said under it, and a second Save keeps
+    // the value typed here.
+    cli(["settings", project, "--set", "guidelines.label=Label with the document open.", "--set", "overlap=2"]);
+    await fill(session, tid("setting-overlap"), String(before.overlap));
+    await fill(session, tid("setting-reservation_minutes"), "45");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("saved", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
+    let saved = settings(project);
+    assert.deepEqual([saved.reservation_minutes, saved.guidelines.label, saved.overlap], [45, "Label with the document open.", 2]);
+    cli(["settings", project, "--set", "overlap=4"]);
+    await fill(session, tid("setting-overlap"), "3");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the clash said", async () => /Changed in another window meanwhile, to “4”/.test(await textOf(session, tid("setting-error-overlap"))));
+    assert.equal(settings(project).overlap, 4, "nothing saved over the other window's change");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("saved again", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
+    saved = settings(project);
+    assert.deepEqual([saved.overlap, saved.reservation_minutes, saved.guidelines.label], [3, 45, "Label with the document open."]);
+    // At 1280×720 too: Save in view, a refusal under its field.
     await windowSize(session, 1280, 720);
     await assertInView(session, tid("settings-save"), "Save at 1280×720");
+    await fill(session, tid("setting-overlap"), "0");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error at 1280×720");
     await home(session);
     await session.click(await session.find(tid("open-review")));

@@ -196,6 +196,27 @@ const FIELDS: Field[] = [
   guideline("label", "Label guideline"),
 ];
 
+/** A field's value in `s` as its box would show it, to compare settings field by field. */
+function shownValue(f: Field, s: Settings): string {
+  const el = f.input();
+  f.show(s, el);
+  return el.value;
+}
+
+/**
+ * What to save when the screen was read as `read`, the lead typed `typed` (field key →
+ * value) and the project now holds `now` (another window may have saved since): the
+ * project's settings with only the fields the lead changed written over them. A field
+ * changed both here and elsewhere, to different values, is a clash and nothing is saved.
+ */
+export function mergeSettings(read: Settings, now: Settings, typed: Map<string, string>): { keys: string[]; clashes: string[] } {
+  const keys = FIELDS.filter((f) => typed.has(f.key) && typed.get(f.key) !== shownValue(f, read)).map((f) => f.key);
+  const clashes = FIELDS.filter(
+    (f) => keys.includes(f.key) && shownValue(f, now) !== shownValue(f, read) && shownValue(f, now) !== typed.get(f.key),
+  ).map((f) => f.key);
+  return { keys, clashes };
+}
+
 /** The field an error is about: the backend names it in its location. */
 export function fieldOf(e: unknown): string | null {
   return e instanceof ApiError && e.location?.field ? e.location.field : null;
@@ -253,7 +274,30 @@ export function settingsScreen(deps: LeadDeps): Screen {
     }
     if (wrong) return;
     try {
-      show(await api.saveSettings(next));
+      // Another window (or the CLI) may have saved since this screen was read: keep its
+      // changes, write only the fields changed here, and stop on a field changed in both.
+      const now = await api.settings();
+      const typed = new Map([...inputs].map(([key, el]) => [key, el.value]));
+      const { keys, clashes } = mergeSettings(current, now, typed);
+      if (clashes.length) {
+        for (const key of clashes) {
+          const f = FIELDS.find((x) => x.key === key);
+          if (f) mount(problems.get(key) ?? problem, `Changed in another window meanwhile, to “${shownValue(f, now)}”. Yours is still in the box: Save again to keep it.`);
+        }
+        // What the others changed shows; the next save writes the lead's values over them.
+        current = now;
+        for (const f of FIELDS) {
+          const el = inputs.get(f.key);
+          if (el && !keys.includes(f.key)) f.show(now, el);
+        }
+        return;
+      }
+      const merged: Settings = structuredClone(now);
+      for (const f of FIELDS) {
+        const el = inputs.get(f.key);
+        if (el && keys.includes(f.key)) f.read(el, merged);
+      }
+      show(await api.saveSettings(merged));
       mount(status, "Settings saved.");
     } catch (e) {
       const field = fieldOf(e);
