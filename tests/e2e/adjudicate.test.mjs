@@ -152,5 +152,16 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const undone = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
     assert.equal(undone.find((i) => i.task_id === second.task_id).decision, null);
     assert.equal(undone.find((i) => i.task_id === first.task_id).decision.taken_from, takenFrom);
+
+    // Another window (here the CLI) decides the item on screen meanwhile: the stale queue's
+    // key is refused, said, and the queue read again; the other decision stands.
+    const counted = second.answers.filter((a) => a.counted);
+    cli(["adjudicate", project, "--as", "lea", "--decide", String(second.task_id), "--take", counted[1].annotator, "--reason", "from the CLI"]);
+    await session.keys("1");
+    await session.until("the conflict said", async () => /decided meanwhile/.test(await textOf(session, tid("adj-notice"))) ? true : null);
+    await session.waitFor(tid(`adj-decided-${second.task_id}`));
+    const stands = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"])).find((i) => i.task_id === second.task_id);
+    assert.equal(stands.decision.taken_from, counted[1].annotator);
+    assert.equal(stands.decision.reason, "from the CLI");
   });
 });

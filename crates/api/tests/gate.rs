@@ -138,6 +138,10 @@ const LEAD_ONLY: &[Call] = &[
         p.decide(a, 1, Some("maria"), None, None).map(drop)
     }),
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
+    ("decide_seen", |p, a, _| {
+        p.decide_seen(a, 1, None, Some("maria"), None, None).map(drop)
+    }),
+    ("undo_decision_seen", |p, a, _| p.undo_decision_seen(a, 1, 0, None)),
     ("sentence_passage", |p, a, _| {
         p.sentence_passage(a, 1).map(drop)
     }),

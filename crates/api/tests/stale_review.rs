@@ -1,6 +1,7 @@
-//! A review screen left open decides only what still waits: a refutation accepted or
-//! rejected meanwhile (in another window, or by `factdesk review`) is refused as a
-//! conflict and left as it was decided; `review` itself may still change a decision.
+//! Screens left open decide only on what they show: a refutation accepted or rejected
+//! meanwhile (in another window, or by `factdesk review`), or a task decided or undone
+//! meanwhile, is refused as a conflict and left as it was; `review`, `decide` and
+//! `undo_decision` themselves (the CLI) may still change a decision.
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -87,4 +88,63 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
     ok(p.review(&lead, written[1], true, None));
     assert_eq!(state_of(&p, written[1]), "accepted");
     assert_eq!(open_verifications(&p), 2);
+}
+
+#[test]
+fn a_stale_queue_does_not_replace_or_undo_a_decision_taken_meanwhile() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 4, &clock);
+    ok(p.add_annotator(&p.lead(), "lea", Role::Lead));
+    for n in ["ana", "ben"] {
+        ok(p.add_annotator(&p.lead(), n, Role::Annotator));
+    }
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(2)));
+    let mut task = 0;
+    for (name, label) in [("ana", "SUPPORTED"), ("ben", "REFUTED")] {
+        let item = ok(p.next_item(&p.who(name), TaskKind::Label))
+            .item
+            .unwrap_or_else(|| panic!("a label item"));
+        task = item.task_id;
+        ok(p.submit(
+            &p.who(name),
+            &Answer {
+                task_id: item.task_id,
+                label: Some(label.to_string()),
+                ..Default::default()
+            },
+        ));
+    }
+    let lea = p.who("lea");
+    let decision_at = |p: &Project| -> Option<i64> {
+        ok(p.adjudication_queue(&p.who("lea"), &Default::default()))
+            .into_iter()
+            .find(|i| i.task_id == task)
+            .and_then(|i| i.decision)
+            .map(|d| d.at)
+    };
+    // Two screens show the task undecided; one takes ana's answer.
+    assert_eq!(decision_at(&p), None);
+    ok(p.decide_seen(&lea, task, None, Some("ana"), None, None));
+    let first = decision_at(&p).unwrap_or_else(|| panic!("decided"));
+    // The other, still showing it undecided, takes ben's: refused, ana's stays.
+    clock.advance_ms(1_000);
+    let err = p
+        .decide_seen(&lea, task, None, Some("ben"), None, None)
+        .err()
+        .unwrap_or_else(|| panic!("a stale decision replaced another"));
+    assert_eq!(err.code, ErrorCode::Conflict);
+    assert!(err.message.contains("decided meanwhile"), "{}", err.message);
+    assert_eq!(decision_at(&p), Some(first));
+    // An undo naming an older decision is refused too; naming the current one works.
+    let stale = p.undo_decision_seen(&lea, task, first - 1, None).err();
+    assert_eq!(stale.map(|e| e.code), Some(ErrorCode::Conflict));
+    ok(p.decide_seen(&lea, task, Some(first), Some("ben"), None, None));
+    let second = decision_at(&p).unwrap_or_else(|| panic!("decided"));
+    assert!(second > first);
+    ok(p.undo_decision_seen(&lea, task, second, None));
+    assert_eq!(decision_at(&p), None);
+    // `decide` itself (factdesk adjudicate) decides whatever is there.
+    ok(p.decide(&lea, task, Some("ana"), None, None));
+    assert!(decision_at(&p).is_some());
 }

@@ -191,9 +191,10 @@ export const api = {
   /** Tasks the counted annotators disagree on, most disagreement first (leads only). */
   adjudicationQueue: (request: GoldRequest) => call<QueueItem[]>("adjudication_queue", { request }),
   /** The lead's decision: take an annotator's answer, or give one as stored; with why. */
-  decide: (taskId: number, take: string | null, answer: unknown, reason: string | null) =>
-    call<Outcome>("decide", { taskId, take, answer: answer ?? null, reason }),
-  undoDecision: (taskId: number, reason: string | null) => call<null>("undo_decision", { taskId, reason }),
+  /** `seen`: when the decision the screen shows was made (null: none); another one taken meanwhile is refused. */
+  decide: (taskId: number, seen: number | null, take: string | null, answer: unknown, reason: string | null) =>
+    call<Outcome>("decide", { taskId, seen, take, answer: answer ?? null, reason }),
+  undoDecision: (taskId: number, seen: number, reason: string | null) => call<null>("undo_decision", { taskId, seen, reason }),
   /** A candidate sentence among its neighbours, for the lead adjudicating. */
   sentencePassage: (sentenceId: number) => call<Passage>("sentence_passage", { sentenceId }),
   /** What an export would write; writes nothing. */

@@ -56,7 +56,7 @@ describe("adjudication screen", () => {
     (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(1, "ben", null, "ben read the source");
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, "ben", null, "ben read the source");
   });
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
@@ -89,7 +89,7 @@ describe("adjudication screen", () => {
     expect(mocked.decide).not.toHaveBeenCalled();
     press("1");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(3, "ana", null, null);
+    expect(mocked.decide).toHaveBeenCalledWith(3, null, "ana", null, null);
   });
 
   it("shows a label item's evidence, numbered from one", async () => {
@@ -108,12 +108,12 @@ describe("adjudication screen", () => {
     press("1");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [11, 13], no_evidence: false }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [11, 13], no_evidence: false }, null);
     press("E");
     press("0");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [], no_evidence: true }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [], no_evidence: true }, null);
   });
 
   it("picks a label by hand, moves with J/K and undoes with U", async () => {
@@ -125,12 +125,13 @@ describe("adjudication screen", () => {
     expect(q(el, "adj-decision")?.textContent).toMatch(/^lea set Failed on /);
     press("u");
     await settle();
-    expect(mocked.undoDecision).toHaveBeenCalledWith(2, null);
+    // The decision the screen showed is named, so one taken meanwhile elsewhere is not undone.
+    expect(mocked.undoDecision).toHaveBeenCalledWith(2, 0, null);
     press("e");
     expect(q(el, "adj-labels")).not.toBeNull();
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(2, null, { label: "REFUTED" }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, null, { label: "REFUTED" }, null);
     press("k");
     expect(q(el, "adj-task")?.textContent).toMatch(/^task 1 /);
   });
