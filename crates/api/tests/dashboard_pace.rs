@@ -120,8 +120,8 @@ fn a_packs_pace_is_the_same_bounded_figure() {
     };
     p.issue_pack(&p.lead(), &req, &out)
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut pack = PackSession::open(&out, Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut pack =
+        PackSession::open(&out, Box::new(clock.clone())).unwrap_or_else(|e| panic!("{e}"));
     let ana = pack.who("ana");
     let pace = |pack: &PackSession| {
         pack.paces(&ana)
@@ -143,8 +143,7 @@ fn a_packs_pace_is_the_same_bounded_figure() {
             label: Some("SUPPORTED".to_string()),
             ..Default::default()
         };
-        pack.submit(&ana, &answer)
-            .unwrap_or_else(|e| panic!("{e}"));
+        pack.submit(&ana, &answer).unwrap_or_else(|e| panic!("{e}"));
     }
     // 5 gaps of 20 s and 4 of 3 s: 9 items in 112 s, not the thousands the burst's own
     // rate would give.

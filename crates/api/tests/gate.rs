@@ -139,9 +139,12 @@ const LEAD_ONLY: &[Call] = &[
     }),
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
     ("decide_seen", |p, a, _| {
-        p.decide_seen(a, 1, None, Some("maria"), None, None).map(drop)
+        p.decide_seen(a, 1, None, Some("maria"), None, None)
+            .map(drop)
     }),
-    ("undo_decision_seen", |p, a, _| p.undo_decision_seen(a, 1, 0, None)),
+    ("undo_decision_seen", |p, a, _| {
+        p.undo_decision_seen(a, 1, 0, None)
+    }),
     ("sentence_passage", |p, a, _| {
         p.sentence_passage(a, 1).map(drop)
     }),

@@ -31,7 +31,16 @@ pub fn decide(
     answer: Option<serde_json::Value>,
     reason: Option<String>,
 ) -> Result<Outcome> {
-    state.as_user(|p, user| p.decide_seen(user, task_id, seen, take.as_deref(), answer, reason.as_deref()))
+    state.as_user(|p, user| {
+        p.decide_seen(
+            user,
+            task_id,
+            seen,
+            take.as_deref(),
+            answer,
+            reason.as_deref(),
+        )
+    })
 }
 
 /// Undoes the decision the screen showed, made at `seen`.
