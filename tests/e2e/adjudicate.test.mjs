@@ -109,12 +109,24 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     await session.keys("x");
     await session.waitFor(tid("export-lines"), 20_000);
     assert.match(await session.attribute(await session.find(tid("export-out")), "value"), /demo\.gold\.jsonl$/);
-    await session.execute(
-      "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
-      [out],
-    );
+    const typeOut = (path) =>
+      session.execute(
+        "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
+        [path],
+      );
+    // A folder that does not exist: said under the field, about the file typed (never a
+    // temporary file the lead did not name), and gone after the export that works.
+    const nowhere = join(work, "no-such-folder", "gold.jsonl");
+    await typeOut(nowhere);
+    await session.click(await session.find(tid("export-write")));
+    await session.until("the refusal under the field", async () => ((await textOf(session, tid("export-out-problem"))).length > 0 ? true : null));
+    const refusal = await textOf(session, tid("export-out-problem"));
+    assert.ok(refusal.includes(nowhere) && !refusal.includes(".partial"), refusal);
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    await typeOut(out);
     await session.click(await session.find(tid("export-write")));
     await session.waitFor(tid("export-done"), 20_000);
+    assert.equal(await textOf(session, tid("export-out-problem")), "", "the old refusal is gone");
     assert.equal(await textOf(session, tid("export-written")), out);
     assert.match(await textOf(session, tid("export-card")), /gold\.card\.md$/);
     await saveScreenshot(session, "export.png");
