@@ -124,6 +124,15 @@ export async function tour(session, prefix, annotator, lead) {
   await itemReady(session);
   await session.keys("2");
   await visit(session, prefix, "evidence", `${tid("option-2")}[aria-checked='true']`);
+  // The J/K cursor is a solid ring of its own colour, not a faint glow.
+  await session.keys("j");
+  const [ring, selected] = await session.execute(
+    `const style = (e) => e && getComputedStyle(e);
+     const c = style(document.querySelector(".option.cursor"));
+     const s = style(document.querySelector(".option.selected:not(.cursor)"));
+     return [c && [c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor], s && s.borderColor];`,
+  );
+  assert.ok(ring && ring[0] === "solid" && ring[1] >= 2 && ring[2] !== selected, `the cursor's ring: ${JSON.stringify({ ring, selected })}`);
   await session.keys("?");
   await visit(session, prefix, "help", tid("keys-help"));
   await session.keys(Key.Escape);
