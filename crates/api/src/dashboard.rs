@@ -13,6 +13,7 @@
 //! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
 //! they were computed at.
 
+mod activity;
 mod intervals;
 mod masi;
 mod snapshot;
@@ -27,12 +28,13 @@ use crate::actor::Actor;
 use crate::annotators::describe;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
+use activity::Activity;
 use factdesk_core::agreement::landis_koch;
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, MASI_METRIC};
 use masi::MasiTally;
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
 
 /// Kinds whose answers can agree (refutations are free text).
@@ -61,35 +63,6 @@ enum Parsed {
     Category(Option<u32>),
     /// Evidence: the selected candidate sentence ids.
     Selected(Vec<i64>),
-}
-
-#[derive(Debug, Clone, Default)]
-struct Activity {
-    answers: u64,
-    /// Current answers that picked the trick.
-    rejected: u64,
-    active_ms: i64,
-    last_at: Option<i64>,
-    /// Times of the latest answers (within the pace window of the newest), for the pace.
-    recent: VecDeque<i64>,
-}
-
-/// Most answer times an annotator's pace is taken from, as on the work screen.
-const PACE_ANSWERS: usize = 200;
-
-impl Activity {
-    fn record(&mut self, at: i64) {
-        self.recent.push_back(at);
-        let newest = self.recent.iter().copied().max().unwrap_or(at);
-        while self.recent.len() > PACE_ANSWERS
-            || self
-                .recent
-                .front()
-                .is_some_and(|&t| newest - t > factdesk_core::pace::WINDOW_MS)
-        {
-            self.recent.pop_front();
-        }
-    }
 }
 
 /// A task's units: one for a category task, one per candidate for evidence.
@@ -497,10 +470,7 @@ impl DashboardState {
                     answers: activity.answers,
                     rejected: activity.rejected,
                     active_ms: activity.active_ms,
-                    pace_per_hour: factdesk_core::pace::per_hour(
-                        &activity.recent.iter().copied().collect::<Vec<_>>(),
-                        now_ms,
-                    ),
+                    pace_per_hour: activity.pace(now_ms),
                     tricks_seen: person.tricks_seen,
                     trick_failure_rate: person.trick_failure_rate,
                     majority_units,
