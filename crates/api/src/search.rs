@@ -17,8 +17,8 @@ impl Project {
     }
 
     /// Searches claims and sentences; `"quoted words"` match as a phrase, and `#1234`
-    /// finds claim number 1234 too. Anyone working
-    /// on the project may. A lead sees every hit as it is stored. An annotator sees
+    /// finds claim number 1234 too. Anyone working on the project may. A lead sees every
+    /// hit as it is stored. An annotator sees
     /// imported text and their own written refutations only, never another's; a written
     /// refutation's id names its parent claim but not the answer that wrote it, and a
     /// sentence comes without its id or document, which would tell the trick (a sentence of an
