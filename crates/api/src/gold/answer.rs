@@ -131,20 +131,19 @@ impl crate::Project {
     /// passed: one command computing agreement for each kind, or a report, reads them once.
     pub(crate) fn check_stored(&self) -> crate::Result<()> {
         let mark = self.store.change_mark()?;
-        let passed = |at: &std::sync::Mutex<Option<(i64, u64)>>| {
-            *at.lock().unwrap_or_else(std::sync::PoisonError::into_inner) == Some(mark)
+        let checked_at = || {
+            self.checked_at
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
         };
-        if passed(&self.checked_at) {
+        if *checked_at() == Some(mark) {
             return Ok(());
         }
         let conn = self.store.conn();
         factdesk_store::tasks::check_kinds(conn)?;
         factdesk_store::annotations::all(conn)?;
         factdesk_store::decisions::latest(conn)?;
-        *self
-            .checked_at
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(mark);
+        *checked_at() = Some(mark);
         Ok(())
     }
 
