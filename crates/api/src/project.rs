@@ -12,6 +12,9 @@ pub struct Project {
     pub(crate) clock: Box<dyn Clock>,
     /// The project's id, which every [`crate::Actor`] resolved here carries.
     pub(crate) id: String,
+    /// The project's change mark ([`Store::change_mark`]) when every stored answer last
+    /// read back whole (`check_stored`): unchanged since, the check is not repeated.
+    pub(crate) checked_at: std::sync::Mutex<Option<(i64, u64)>>,
 }
 
 impl Project {
@@ -23,7 +26,12 @@ impl Project {
             .unwrap_or_else(|| "project".to_string());
         let store = Store::create(path, &name, clock.now_ms())?;
         let id = store.project()?.id;
-        let mut project = Project { store, clock, id };
+        let mut project = Project {
+            store,
+            clock,
+            id,
+            checked_at: Default::default(),
+        };
         // Each project draws from its own seed (kept in its settings, so it can be set).
         let seed = u64::from_le_bytes(
             uuid::Uuid::new_v4().as_bytes()[..8]
@@ -41,7 +49,12 @@ impl Project {
     pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
         let store = Store::open(path)?;
         let id = store.project()?.id;
-        Ok(Project { store, clock, id })
+        Ok(Project {
+            store,
+            clock,
+            id,
+            checked_at: Default::default(),
+        })
     }
 
     pub fn path(&self) -> &Path {

@@ -4,9 +4,10 @@ use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
+use factdesk_core::text;
 use factdesk_store::Connection;
 use factdesk_store::{
-    claim_words, tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex, SentenceTerms,
+    claim_words, tx, Bm25Corpus, ClaimTerms, NewCandidate, RankerScores, SearchIndex, SentenceTerms,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -55,23 +56,20 @@ impl PreparedDocument {
         }
     }
 
-    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them.
+    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them,
+    /// from one tokenisation of each sentence.
     fn prepared(&self) -> &(Vec<ranking::SentenceWords>, Vec<SentenceTerms>) {
         self.prepared.get_or_init(|| {
-            let candidates: Vec<Candidate<'_>> = self
-                .sentences
+            self.sentences
                 .iter()
-                .map(|(id, text)| Candidate {
-                    sentence_id: *id,
-                    text,
+                .map(|(id, sentence)| {
+                    let tokens = text::tokens(sentence);
+                    (
+                        ranking::SentenceWords::from_tokens(*id, &tokens),
+                        SentenceTerms::from_tokens(&tokens),
+                    )
                 })
-                .collect();
-            let terms = self
-                .sentences
-                .iter()
-                .map(|(_, t)| SentenceTerms::new(t))
-                .collect();
-            (ranking::sentence_words(&candidates), terms)
+                .unzip()
         })
     }
 }
@@ -131,9 +129,10 @@ pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) ->
         .collect();
     let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
         docs.documents.iter().map(|d| d.prepared()).collect();
+    let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
+    let words = claim_words(claim);
     let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
-        let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
-        let scores = bm25.scores(&claim_words(claim), &terms)?;
+        let scores = bm25.scores(&words, &terms)?;
         let bm25 = all
             .iter()
             .zip(scores)
@@ -148,7 +147,16 @@ pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) ->
         Ok((bm25, ranking::jaccard_prepared(claim, words)))
     };
     let kept_and_levenshtein = || {
-        let kept = ranking::drop_self_containing(claim, &all);
+        // The word-for-word test only for sentences holding every word of the claim.
+        let claim_terms = ClaimTerms::new(&words);
+        let kept: Vec<Candidate<'_>> = all
+            .iter()
+            .zip(&terms)
+            .filter(|(c, t)| {
+                !(t.may_contain(&claim_terms) && ranking::contains_claim(c.text, claim))
+            })
+            .map(|(c, _)| *c)
+            .collect();
         let levenshtein = ranking::levenshtein(claim, &kept);
         (kept, levenshtein)
     };
@@ -242,6 +250,14 @@ pub(crate) fn compute_candidates(
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let mut corpora = vec![corpus; threads];
     let links = documents_of(conn, claims)?;
+    // Claims naming the same documents are ranked one after another: their documents'
+    // sentences are then still in the cache, and kept in memory only briefly. (Shared
+    // pages, as in FEVER, are named by claims all over the file.) Each claim is ranked on
+    // its own, so the order changes nothing but speed; results go back in claim order.
+    let mut order: Vec<usize> = (0..claims.len()).collect();
+    order.sort_by(|&a, &b| links[a].cmp(&links[b]).then(a.cmp(&b)));
+    let claims: Vec<(i64, String)> = order.iter().map(|&i| claims[i].clone()).collect();
+    let links: Vec<Vec<i64>> = order.iter().map(|&i| links[i].clone()).collect();
     let mut uses: HashMap<i64, u32> = HashMap::new();
     for &d in links.iter().flatten() {
         *uses.entry(d).or_default() += 1;
@@ -281,11 +297,12 @@ pub(crate) fn compute_candidates(
         }
         Ok(())
     })?;
+    computed.sort_by_key(|(claim_id, _)| *claim_id);
     Ok(computed)
 }
 
-/// A batch of claims with their documents: read from `conn` unless `kept`, and kept while
-/// claims still to come (`uses`) name them.
+/// A batch of claims with their documents: read from `conn` in one query unless `kept`,
+/// and kept while claims still to come (`uses`) name them.
 fn load_batch(
     conn: &Connection,
     batch: &[(i64, String)],
@@ -293,13 +310,23 @@ fn load_batch(
     uses: &mut HashMap<i64, u32>,
     kept: &mut HashMap<i64, Arc<PreparedDocument>>,
 ) -> Result<Vec<((i64, String), DocumentSet)>> {
+    // Each document once: the read returns a document's sentences once per mention.
+    let mut wanted: Vec<i64> = batch_links
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|d| !kept.contains_key(d))
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut read = tx::sentences_of_documents(conn, &wanted)?;
     let mut sets = Vec::with_capacity(batch.len());
     for ids in batch_links {
         let mut documents = Vec::with_capacity(ids.len());
         for &d in ids {
             let doc = match kept.get(&d) {
                 Some(doc) => doc.clone(),
-                None => Arc::new(PreparedDocument::new(tx::document_sentences(conn, &[d])?)),
+                None => Arc::new(PreparedDocument::new(read.remove(&d).unwrap_or_default())),
             };
             let left = uses.get_mut(&d).map_or(0, |n| {
                 *n -= 1;
@@ -425,9 +452,13 @@ impl Project {
         }
         self.store.require_writable()?;
         let index = self.search_index(lead)?;
-        let claims = self.store.claims_to_rank(only_unranked)?;
-        // Computed before the write transaction, so annotators are not kept waiting.
-        let computed = compute_candidates(self.store.conn(), &index, &claims, ranker, k, progress)?;
+        // Computed before the write transaction, so annotators are not kept waiting; read
+        // in one snapshot.
+        let computed = {
+            let snapshot = self.store.read_snapshot()?;
+            let claims = tx::claims_to_rank(&snapshot, only_unranked)?;
+            compute_candidates(&snapshot, &index, &claims, ranker, k, progress)?
+        };
         let tx = self.store.transaction()?;
         let report = store_candidates(&tx, &computed, ranker)?;
         tx.commit()?;

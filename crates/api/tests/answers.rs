@@ -239,7 +239,14 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
 /// file or a hand edit would leave it (past the trigger that forbids updates).
 fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
     let path = old_project(dir);
-    let conn = must(rusqlite::Connection::open(&path));
+    rewrite(&path, id, answer);
+    path
+}
+
+/// Rewrites annotation `id`'s stored answer in the project at `path`, from a connection
+/// of its own.
+fn rewrite(path: &Path, id: i64, answer: &str) {
+    let conn = must(rusqlite::Connection::open(path));
     let trigger: String = must(conn.query_row(
         "SELECT sql FROM sqlite_master WHERE name = 'annotations_no_update'",
         [],
@@ -251,7 +258,6 @@ fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
         rusqlite::params![answer, id],
     ));
     must(conn.execute_batch(&trigger));
-    path
 }
 
 /// Every reader of answers fails on the damaged row, naming it by id and uuid.
@@ -331,6 +337,33 @@ fn a_damaged_refutation_stops_every_reader_of_answers() {
         let dir = must(tempfile::tempdir());
         every_reader_names(&rewritten(dir.path(), id, answer), id, why);
     }
+}
+
+/// The readers' check is skipped only while the project is unchanged: a row damaged from
+/// another connection after the check passed is refused by the same open project.
+#[test]
+fn a_row_damaged_after_a_passed_check_is_still_refused() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let id = first_of_kind(&path, "refute");
+    let p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let kinds = must(p.kinds_with_answers(&lead));
+    assert_eq!(must(p.kinds_with_answers(&lead)), kinds);
+    rewrite(&path, id, r#"{"v":2,"kind":"refute"}"#);
+    let err = must(
+        p.kinds_with_answers(&lead)
+            .err()
+            .ok_or("the damaged row was not read again"),
+    );
+    assert!(
+        err.message.contains(&format!("annotation {id}")),
+        "{}",
+        err.message
+    );
 }
 
 #[test]

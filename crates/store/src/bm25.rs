@@ -61,7 +61,11 @@ fn word_hash(word: &str) -> u64 {
 impl SentenceTerms {
     /// Tokenised as the index tokenises (`text::tokens`, then `text::normalize_token`).
     pub fn new(sentence: &str) -> SentenceTerms {
-        let tokens = text::tokens(sentence);
+        SentenceTerms::from_tokens(&text::tokens(sentence))
+    }
+
+    /// The same from the sentence's tokens, for a caller that needs them for more.
+    pub fn from_tokens(tokens: &[text::Token<'_>]) -> SentenceTerms {
         let mut words: Vec<u64> = tokens
             .iter()
             .filter_map(|t| {
@@ -77,7 +81,7 @@ impl SentenceTerms {
                 };
                 // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not
                 // count them in the length.
-                (len <= u16::MAX as usize - 5).then_some(hash)
+                (len <= MAX_INDEXED_LEN).then_some(hash)
             })
             .collect();
         let length = u32::try_from(words.len()).unwrap_or(u32::MAX);
@@ -99,6 +103,85 @@ impl SentenceTerms {
         self.counts
             .binary_search_by(|(h, _)| h.cmp(&hash))
             .map_or(0, |i| self.counts[i].1)
+    }
+
+    /// False when the sentence cannot contain every word of `claim`, so cannot contain the
+    /// claim (`factdesk_core::ranking::contains_claim`); true when it may.
+    pub fn may_contain(&self, claim: &ClaimTerms) -> bool {
+        !claim.checkable || claim.hashes.iter().all(|&h| self.count(h) > 0)
+    }
+}
+
+/// The longest word the index keeps (tantivy's MAX_TOKEN_LEN).
+const MAX_INDEXED_LEN: usize = u16::MAX as usize - 5;
+
+/// A claim's words in the form [`SentenceTerms`] holds a sentence's, to rule sentences
+/// out cheaply before the exact word-by-word test of whether they contain the claim.
+#[derive(Debug, Clone)]
+pub struct ClaimTerms {
+    hashes: Vec<u64>,
+    /// False if a word is too long for the index: sentences keep no trace of such words.
+    checkable: bool,
+}
+
+impl ClaimTerms {
+    /// From the claim's [`claim_words`].
+    pub fn new(words: &[String]) -> ClaimTerms {
+        ClaimTerms {
+            hashes: words.iter().map(|w| word_hash(w)).collect(),
+            checkable: words.iter().all(|w| w.len() <= MAX_INDEXED_LEN),
+        }
+    }
+}
+
+/// A claim's weighted words as a small open-addressing table keyed by word hash, so a
+/// sentence's words are looked up one probe each instead of every claim word being
+/// searched for in the sentence.
+struct WordTable {
+    /// Bit `hash >> 58` is set for every claim word: most sentence words miss it.
+    bits: u64,
+    /// (hash, position in the claim's weighted words + 1); 0 marks an empty slot.
+    slots: Vec<(u64, u32)>,
+}
+
+impl WordTable {
+    /// `None` when two words share a hash; the caller then searches word by word.
+    fn new(hashes: impl ExactSizeIterator<Item = u64>) -> Option<WordTable> {
+        let size = (hashes.len() * 2).next_power_of_two().max(8);
+        let mut table = WordTable {
+            bits: 0,
+            slots: vec![(0, 0); size],
+        };
+        for (position, hash) in hashes.enumerate() {
+            table.bits |= 1 << (hash >> 58);
+            let mut slot = hash as usize & (size - 1);
+            loop {
+                match table.slots[slot] {
+                    (_, 0) => break,
+                    (h, _) if h == hash => return None,
+                    _ => slot = (slot + 1) & (size - 1),
+                }
+            }
+            table.slots[slot] = (hash, position as u32 + 1);
+        }
+        Some(table)
+    }
+
+    /// The claim position of the word with this hash.
+    #[inline]
+    fn position(&self, hash: u64) -> Option<usize> {
+        if self.bits & (1 << (hash >> 58)) == 0 {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.slots[slot] {
+                (_, 0) => return None,
+                (h, p) if h == hash => return Some(p as usize - 1),
+                _ => slot = (slot + 1) & mask,
+            }
+        }
     }
 }
 
@@ -165,26 +248,109 @@ impl Bm25Corpus {
                 Some((word_hash(w), weight))
             })
             .collect();
-        Ok(sentences
-            .iter()
-            .map(|s| {
-                let mut score: Option<f32> = None;
-                for (w, weight) in &weights {
-                    let tf = s.count(*w);
-                    if tf > 0 {
-                        *score.get_or_insert(0.0) += weight.score(s.fieldnorm_id, tf);
-                    }
-                }
-                score
-            })
-            .collect())
+        Ok(score_all(&weights, sentences))
     }
+}
+
+/// Each sentence's BM25 against the claim's weighted words (hash and weight, in the
+/// claim's order).
+fn score_all(weights: &[(u64, &Bm25Weight)], sentences: &[&SentenceTerms]) -> Vec<Option<f32>> {
+    let Some(table) = WordTable::new(weights.iter().map(|(h, _)| *h)) else {
+        return sentences
+            .iter()
+            .map(|s| score_word_by_word(weights, s))
+            .collect();
+    };
+    let mut hits: Vec<(usize, u32)> = Vec::new();
+    sentences
+        .iter()
+        .map(|s| {
+            hits.clear();
+            hits.extend(
+                s.counts
+                    .iter()
+                    .filter_map(|&(h, tf)| Some((table.position(h)?, tf))),
+            );
+            // Summed in the claim's order, as word by word: the same f32 result.
+            hits.sort_unstable();
+            let mut score: Option<f32> = None;
+            for &(position, tf) in &hits {
+                *score.get_or_insert(0.0) += weights[position].1.score(s.fieldnorm_id, tf);
+            }
+            score
+        })
+        .collect()
+}
+
+/// The sum over the claim's words, in order, of each word's share in the sentence.
+fn score_word_by_word(weights: &[(u64, &Bm25Weight)], s: &SentenceTerms) -> Option<f32> {
+    let mut score: Option<f32> = None;
+    for (w, weight) in weights {
+        let tf = s.count(*w);
+        if tf > 0 {
+            *score.get_or_insert(0.0) += weight.score(s.fieldnorm_id, tf);
+        }
+    }
+    score
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::Store;
+
+    /// The table lookup gives every sentence the word-by-word sum, bit for bit, and
+    /// `may_contain` never rules out a sentence holding every claim word.
+    #[test]
+    fn table_scores_equal_word_by_word_scores() {
+        let vocabulary = [
+            "vaccine", "spain", "deaths", "the", "trial", "café", "don't", "Über", "a", "of",
+            "reduced", "half", "x", "y", "z", "q",
+        ];
+        let mut rng = factdesk_core::seeded::Seeded::new(3);
+        let mut text = |n: u64| -> String {
+            (0..n)
+                .map(|_| vocabulary[rng.below(vocabulary.len() as u64) as usize])
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let sentences: Vec<SentenceTerms> = (0..400)
+            .map(|i| SentenceTerms::new(&text(1 + i % 30)))
+            .collect();
+        let refs: Vec<&SentenceTerms> = sentences.iter().collect();
+        let weights: Vec<Bm25Weight> = (1..=vocabulary.len() as u64)
+            .map(|df| Bm25Weight::for_one_term_without_explain(df * 7, 1000, 11.5))
+            .collect();
+        let mut compared = 0;
+        for claim_length in 0..14 {
+            let claim = text(claim_length);
+            let words = claim_words(&claim);
+            let weighted: Vec<(u64, &Bm25Weight)> = words
+                .iter()
+                .zip(&weights)
+                .map(|(w, weight)| (word_hash(w), weight))
+                .collect();
+            let got = score_all(&weighted, &refs);
+            let terms = ClaimTerms::new(&words);
+            for (s, score) in refs.iter().zip(&got) {
+                let want = score_word_by_word(&weighted, s);
+                assert_eq!(score.map(f32::to_bits), want.map(f32::to_bits), "{claim}");
+                compared += usize::from(want.is_some());
+                if words.iter().all(|w| s.count(word_hash(w)) > 0) {
+                    assert!(s.may_contain(&terms));
+                }
+            }
+        }
+        assert!(compared > 1000, "{compared}");
+        let doubled = [(word_hash("x"), &weights[0]), (word_hash("x"), &weights[1])];
+        let x = SentenceTerms::new("x x y");
+        assert_eq!(
+            score_all(&doubled, &[&x]),
+            [score_word_by_word(&doubled, &x)]
+        );
+        assert!(!x.may_contain(&ClaimTerms::new(&claim_words("x z"))));
+        assert!(x.may_contain(&ClaimTerms::new(&claim_words("Y x"))));
+    }
 
     #[test]
     fn scores_equal_the_index_query() {

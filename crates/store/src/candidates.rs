@@ -3,6 +3,7 @@
 use crate::Result;
 use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One ranked sentence to store.
 #[derive(Debug, Clone)]
@@ -102,6 +103,42 @@ pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The sentences (id, text) of each of these documents, in document order, in one read:
+/// ranking many claims reads their documents a batch at a time, not one query each.
+/// Documents without sentences, or unknown, are left out; a repeated id reads once.
+pub fn sentences_of_documents(
+    conn: &Connection,
+    document_ids: &[i64],
+) -> Result<HashMap<i64, Vec<(i64, String)>>> {
+    let mut by_document: HashMap<i64, Vec<(i64, i64, String)>> = HashMap::new();
+    if document_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let ids = serde_json::to_string(document_ids)?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM json_each(?1)) AS j
+         JOIN sentences AS s ON s.document_id = j.value",
+    )?;
+    let mut rows = stmt.query([ids])?;
+    while let Some(r) = rows.next()? {
+        by_document
+            .entry(r.get(0)?)
+            .or_default()
+            .push((r.get(1)?, r.get(2)?, r.get(3)?));
+    }
+    Ok(by_document
+        .into_iter()
+        .map(|(document, mut sentences)| {
+            sentences.sort_unstable_by_key(|&(idx, _, _)| idx);
+            let sentences = sentences
+                .into_iter()
+                .map(|(_, id, text)| (id, text))
+                .collect();
+            (document, sentences)
+        })
+        .collect())
+}
+
 /// Replaces a claim's candidates.
 pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
     conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
@@ -181,4 +218,51 @@ pub fn fellow_candidates(conn: &Connection, sentence_id: i64) -> Result<Vec<i64>
     )?;
     let rows = stmt.query_map([sentence_id], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{documents, NewDocument, NewSentence};
+
+    /// The batch read gives each document's sentences once, in document order, whatever
+    /// order or repetition the ids come in: the same as reading them one by one.
+    #[test]
+    fn sentences_of_documents_equal_reading_each_document() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::Store::create(&dir.path().join("p.fdesk"), "p", 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let texts = [vec!["One.", "Two.", "Three."], vec![], vec!["Alone."]];
+        let mut ids = Vec::new();
+        for (i, sentences) in texts.iter().enumerate() {
+            let rows: Vec<NewSentence<'_>> = sentences
+                .iter()
+                .map(|text| NewSentence {
+                    start_char: 0,
+                    end_char: 0,
+                    text,
+                })
+                .collect();
+            let ext_id = format!("d{i}");
+            let doc = NewDocument {
+                ext_id: &ext_id,
+                url: None,
+                title: None,
+                text: "",
+                hash: &ext_id,
+                import_id: None,
+            };
+            let (id, _) =
+                documents::insert(store.conn(), &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
+            ids.push(id);
+        }
+        let asked = [ids[2], ids[0], ids[1], ids[0], 9999];
+        let read = sentences_of_documents(store.conn(), &asked).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.len(), 2, "{read:?}");
+        for &id in &ids {
+            let one = document_sentences(store.conn(), &[id]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(read.get(&id).cloned().unwrap_or_default(), one);
+        }
+        assert_eq!(read[&ids[0]].len(), 3);
+    }
 }

@@ -30,7 +30,7 @@ pub mod tricks;
 mod typed;
 mod write;
 
-pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
+pub use bm25::{claim_words, Bm25Corpus, ClaimTerms, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;
@@ -204,6 +204,22 @@ impl Store {
         &self.conn
     }
 
+    /// A mark that changes whenever the project may have changed: another connection
+    /// committed (SQLite's `data_version`) or this one changed rows (its total changes).
+    pub fn change_mark(&self) -> Result<(i64, u64)> {
+        let version: i64 = self
+            .conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        Ok((version, self.conn.total_changes()))
+    }
+
+    /// A read transaction: reads through it see one state of the project, and many small
+    /// reads take the file's lock and check its log once rather than once each. Ends when
+    /// dropped; it writes nothing.
+    pub fn read_snapshot(&self) -> Result<rusqlite::Transaction<'_>> {
+        Ok(self.conn.unchecked_transaction()?)
+    }
+
     pub fn project(&self) -> Result<ProjectRow> {
         project::get(&self.conn)
     }
@@ -262,7 +278,7 @@ pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
         claim_document_ids, claim_document_links, claims_to_rank, count as candidate_count,
-        document_sentences, replace as replace_candidates,
+        document_sentences, replace as replace_candidates, sentences_of_documents,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
