@@ -5,7 +5,8 @@
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection};
+use crate::db::Connection;
+use crate::params;
 use serde::Serialize;
 
 /// A decision to record.
@@ -48,7 +49,7 @@ pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
         d.reason,
         d.at
     ])?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 /// The latest decision row of every task that has one (undone ones included).
@@ -80,5 +81,5 @@ pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
             at: r.get(6)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

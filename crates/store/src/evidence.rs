@@ -2,7 +2,7 @@
 //! instead of one per sentence.
 
 use crate::{Result, SentenceRow};
-use rusqlite::Connection;
+use crate::db::Connection;
 
 /// The sentences with these ids; the ids travel as one JSON array parameter.
 pub(crate) fn sentences(conn: &Connection, ids: &[i64]) -> Result<Vec<SentenceRow>> {
@@ -26,5 +26,5 @@ pub(crate) fn sentences(conn: &Connection, ids: &[i64]) -> Result<Vec<SentenceRo
             text: r.get(6)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

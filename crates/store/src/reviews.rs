@@ -3,7 +3,8 @@
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension};
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 
 pub fn insert(
     conn: &Connection,
@@ -58,7 +59,7 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
         let written = written(r, 3, 4, 5, id)?;
         Ok((id, r.get(1)?, r.get(2)?, written))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The written claim of refutation `annotation_id` as its claims row keeps it, once its
@@ -79,12 +80,12 @@ pub fn written_text(conn: &Connection, annotation_id: i64) -> Result<Option<Stri
 /// The claims row's text (the one the desk works on: it is created in the same
 /// transaction as the answer), after checking the answer in `answer` reads and agrees.
 fn written(
-    r: &rusqlite::Row<'_>,
+    r: &crate::db::Row<'_>,
     answer: usize,
     uuid: usize,
     claim_text: usize,
     id: i64,
-) -> rusqlite::Result<String> {
+) -> crate::db::Result<String> {
     let uuid: String = r.get(uuid)?;
     let row = || format!("annotation {id} ({uuid})");
     let text: String = r.get(claim_text)?;
