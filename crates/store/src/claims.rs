@@ -271,18 +271,30 @@ pub fn list(
         Standing::Complete => "complete",
     };
     let matching = "SELECT c.id, c.ext_id, c.text, c.parent_id IS NOT NULL AS refutation,
-               count(t.id) AS tasks, coalesce(sum(min(t.answered, t.overlap)), 0) AS answered,
+               count(t.id) AS tasks, coalesce(sum(CASE WHEN t.answered < t.overlap THEN t.answered ELSE t.overlap END), 0) AS answered,
                coalesce(sum(t.overlap), 0) AS wanted
              FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.closed_at IS NULL
              WHERE ?1 IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
-             GROUP BY c.id
-             HAVING ?2 = 'any' OR (?2 = 'none' AND tasks = 0)
+             GROUP BY c.id";
+    let standing_is = "?2 = 'any' OR (?2 = 'none' AND tasks = 0)
                  OR (?2 = 'open' AND answered < wanted)
                  OR (?2 = 'complete' AND tasks > 0 AND answered >= wanted)";
+    // PostgreSQL names no output column in HAVING, and wants a subquery named.
+    let matching = match conn.engine() {
+        crate::Engine::Sqlite => format!("{matching} HAVING {standing_is}"),
+        crate::Engine::Postgres => format!(
+            "SELECT * FROM ({matching}) AS listed WHERE {standing_is}"
+        ),
+    };
+    let order = match conn.engine() {
+        crate::Engine::Sqlite => "c.id",
+        crate::Engine::Postgres => "id",
+    };
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT count(*) FROM ({matching})"))?
+        .prepare_cached(&format!("SELECT count(*) FROM ({matching}) AS matching"))?
         .query_row(params![pattern, standing], |r| r.get(0))?;
-    let mut stmt = conn.prepare_cached(&format!("{matching} ORDER BY c.id LIMIT ?3 OFFSET ?4"))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{matching} ORDER BY {order} LIMIT ?3 OFFSET ?4"))?;
     let rows = stmt.query_map(
         params![
             pattern,

@@ -34,7 +34,7 @@ pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
 /// A writer's refutations so far: (written, accepted, rejected), over current answers.
 pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(r.accepted = 1), 0), coalesce(sum(r.accepted = 0), 0)
+        "SELECT count(*), coalesce(sum(CASE WHEN r.accepted = 1 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN r.accepted = 0 THEN 1 ELSE 0 END), 0)
          FROM annotations a JOIN tasks t ON t.id = a.task_id LEFT JOIN reviews r ON r.annotation_id = a.id
          WHERE a.annotator_id = ?1 AND t.kind = 'refute'
            AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",

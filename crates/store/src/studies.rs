@@ -141,14 +141,14 @@ pub fn item_room(
     };
     let (group_size, is_member): (u32, bool) = conn
         .prepare_cached(
-            "SELECT count(*), coalesce(sum(annotator_id = ?2), 0) FROM study_members WHERE study_id = ?1",
+            "SELECT count(*), coalesce(sum(CASE WHEN annotator_id = ?2 THEN 1 ELSE 0 END), 0) FROM study_members WHERE study_id = ?1",
         )?
         .query_row(params![study, annotator_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let (member_answers, other_answers, answered): (u32, u32, bool) = conn
         .prepare_cached(
-            "SELECT coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NOT NULL), 0),
-                    coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NULL), 0),
-                    coalesce(sum(a.annotator_id = ?3), 0) > 0
+            "SELECT coalesce(sum(CASE WHEN a.trick_failed = 0 AND m.annotator_id IS NOT NULL THEN 1 ELSE 0 END), 0),
+                    coalesce(sum(CASE WHEN a.trick_failed = 0 AND m.annotator_id IS NULL THEN 1 ELSE 0 END), 0),
+                    coalesce(sum(CASE WHEN a.annotator_id = ?3 THEN 1 ELSE 0 END), 0) > 0
              FROM annotations a
              LEFT JOIN study_members m ON m.study_id = ?2 AND m.annotator_id = a.annotator_id
              WHERE a.task_id = ?1

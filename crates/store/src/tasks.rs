@@ -199,7 +199,7 @@ pub fn open_for(conn: &Connection, kind: TaskKind, annotator_id: i64) -> Result<
 /// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.
 pub fn totals(conn: &Connection, kind: TaskKind) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(min(answered, overlap)), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
+        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(CASE WHEN answered < overlap THEN answered ELSE overlap END), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
         [kind.as_str()],
         |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
     )?)
@@ -233,9 +233,9 @@ pub fn eligible_claims(
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
-        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), 1) ORDER BY id",
-        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
+        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
+        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) ORDER BY id",
+        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
         TaskKind::Refute => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
@@ -255,16 +255,16 @@ pub fn ineligible_claims(
     let sql = match kind {
         TaskKind::Evidence => {
             "SELECT id, ext_id, text, CASE
-                WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent'
+                WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent'
                 WHEN NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) THEN 'no_documents'
                 ELSE 'no_candidates' END
-             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+             FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
                 OR NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)
              ORDER BY id"
         }
         TaskKind::Label => {
-            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent' ELSE 'no_documents' END
-             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent' ELSE 'no_documents' END
+             FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
                 OR NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
              ORDER BY id"
         }

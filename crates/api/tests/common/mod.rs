@@ -38,7 +38,7 @@ pub fn project_of_default_stance(dir: &std::path::Path, n: usize, clock: &Manual
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"});
         writeln!(c, "{row}").unwrap_or_else(|e| panic!("{e}"));
     }
-    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
+    let mut p = Project::create(&location(dir, "p.fdesk"), Box::new(clock.clone()))
         .unwrap_or_else(|e| panic!("{e}"));
     let req = ImportRequest {
         claims: vec![claims],
@@ -75,6 +75,52 @@ pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Where a test's new project goes: the file `name` in `dir`, or, when FACTDESK_TEST_PG
+/// names a PostgreSQL server (a URL of a role that may create databases), a fresh
+/// database of its own there, as a `postgres://` URL. Under CI the variable is required.
+pub fn location(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    match std::env::var("FACTDESK_TEST_PG") {
+        Ok(server) if !server.is_empty() => std::path::PathBuf::from(fresh_database(&server)),
+        _ => dir.join(name),
+    }
+}
+
+/// Whether this run puts the tests' projects in PostgreSQL.
+pub fn on_postgres() -> bool {
+    std::env::var("FACTDESK_TEST_PG").is_ok_and(|s| !s.is_empty())
+}
+
+/// Creates an empty database on `server` and returns its URL. Databases left by earlier
+/// test processes that have ended are dropped first.
+fn fresh_database(server: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut admin = must(postgres::Client::connect(server, postgres::NoTls));
+    let pid = std::process::id();
+    let stale: Vec<String> = must(admin.query(
+        r"SELECT datname FROM pg_database WHERE datname LIKE 'fdtest\_%'",
+        &[],
+    ))
+    .iter()
+    .map(|r| r.get::<_, String>(0))
+    .filter(|name| {
+        name.split('_')
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok())
+            .is_some_and(|p| p != pid && !std::path::Path::new(&format!("/proc/{p}")).exists())
+    })
+    .collect();
+    for name in stale {
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
+    }
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let salt = &uuid::Uuid::new_v4().simple().to_string()[..8];
+    let name = format!("fdtest_{pid}_{n}_{salt}");
+    must(admin.batch_execute(&format!("CREATE DATABASE \"{name}\"")));
+    let base = server.split('?').next().unwrap_or(server);
+    let (head, _) = base.rsplit_once('/').unwrap_or((base, ""));
+    format!("{head}/{name}")
 }
 
 /// Every value of every row of every table but the schema, as text (blobs as hex and as
@@ -199,7 +245,7 @@ pub fn imported(
     documents: Option<std::path::PathBuf>,
     preset: factdesk_api::import::Preset,
 ) -> Project {
-    let mut p = must(Project::create(&dir.join(name), Box::new(clock.clone())));
+    let mut p = must(Project::create(&location(dir, name), Box::new(clock.clone())));
     let req = ImportRequest {
         claims: vec![claims],
         documents: documents.into_iter().collect(),

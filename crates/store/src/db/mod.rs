@@ -43,7 +43,11 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Sqlite(e) => e.fmt(f),
-            Error::Postgres(e) => e.fmt(f),
+            Error::Postgres(e) => match (e.as_db_error(), std::error::Error::source(e)) {
+                (Some(db), _) => f.write_str(db.message()),
+                (None, Some(cause)) => write!(f, "{e}: {cause}"),
+                (None, None) => e.fmt(f),
+            },
             Error::Carried(e) => e.fmt(f),
             Error::NoRows => rusqlite::Error::QueryReturnedNoRows.fmt(f),
             Error::Failed(e) => f.write_str(e),

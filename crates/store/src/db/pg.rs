@@ -4,6 +4,7 @@
 
 use super::pg_value::PgParam;
 use super::{Error, Result};
+use postgres::error::SqlState;
 use postgres::types::Type;
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -80,17 +81,58 @@ impl PgConn {
         if let Some(s) = self.prepared.borrow().get(&key) {
             return Ok(s.clone());
         }
-        let stmt = self
-            .client
-            .borrow_mut()
-            .prepare_typed(&t.sql, &types)
-            .map_err(|e| self.fail(e))?;
+        let stmt = self.prepare_typed(&t.sql, &types)?;
         let mut cache = self.prepared.borrow_mut();
         if cache.len() >= CACHE_LIMIT {
             cache.clear();
         }
         cache.insert(key, stmt.clone());
         Ok(stmt)
+    }
+
+    /// Prepares with the parameters' types; a NULL parameter whose type the server cannot
+    /// tell (`?3 IS NULL OR id = ?3`) is taken as BIGINT, else as TEXT. Inside a
+    /// transaction the attempts run under a savepoint, since a failed one would end it.
+    fn prepare_typed(&self, sql: &str, types: &[Type]) -> Result<postgres::Statement> {
+        let unspecified = types.iter().any(|t| t.oid() == 0);
+        let guarded = unspecified && self.in_transaction.get();
+        if guarded {
+            self.batch("SAVEPOINT factdesk_prepare")?;
+        }
+        let first = self.client.borrow_mut().prepare_typed(sql, types);
+        let outcome = match first {
+            Err(e) if unspecified && e.code() == Some(&SqlState::AMBIGUOUS_PARAMETER) => {
+                let mut retried = Err(e);
+                for fallback in [Type::INT8, Type::TEXT] {
+                    if guarded {
+                        self.batch("ROLLBACK TO SAVEPOINT factdesk_prepare")?;
+                    }
+                    let retyped: Vec<Type> = types
+                        .iter()
+                        .map(|t| if t.oid() == 0 { fallback.clone() } else { t.clone() })
+                        .collect();
+                    match self.client.borrow_mut().prepare_typed(sql, &retyped) {
+                        Ok(stmt) => {
+                            retried = Ok(stmt);
+                            break;
+                        }
+                        // The first error says best what went wrong.
+                        Err(_) => {}
+                    }
+                }
+                retried
+            }
+            other => other,
+        };
+        match outcome {
+            Ok(stmt) => {
+                if guarded {
+                    self.batch("RELEASE SAVEPOINT factdesk_prepare")?;
+                }
+                Ok(stmt)
+            }
+            Err(e) => Err(self.fail(e)),
+        }
     }
 
     fn bind(values: &[&dyn rusqlite::ToSql], t: &Translated) -> Result<Vec<PgParam>> {
