@@ -118,7 +118,7 @@ fn the_results_file_alone_carries_the_answers_back_to_the_lead() {
 fn results_never_replace_another_project() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let mut lead = project(dir.path(), 2, &clock);
+    let mut lead = common::file_project(dir.path(), 2, &clock);
     ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(1)));
     ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
     let pack_path = dir.path().join("ana.fdpack");

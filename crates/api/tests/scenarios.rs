@@ -38,7 +38,10 @@ fn imported(dir: &Path, name: &str, n: usize, header: bool, preset: Preset) -> P
     let file = dir.join(name);
     ok(std::fs::write(&file, head.join("\n") + "\n"));
     let clock = ManualClock::new(1_000_000);
-    let mut p = ok(Project::create(&dir.join("p.fdesk"), Box::new(clock)));
+    let mut p = ok(Project::create(
+        &common::location(dir, "p.fdesk"),
+        Box::new(clock),
+    ));
     let req = ImportRequest {
         claims: vec![file],
         preset,

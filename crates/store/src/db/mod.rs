@@ -392,6 +392,22 @@ impl Row<'_> {
         }
     }
 
+    /// How many columns the row has.
+    pub fn column_count(&self) -> usize {
+        match self {
+            Row::Sqlite(r) => r.as_ref().column_count(),
+            Row::Postgres(r) => r.len(),
+        }
+    }
+
+    /// The name of column `idx`.
+    pub fn column_name(&self, idx: usize) -> Option<String> {
+        match self {
+            Row::Sqlite(r) => r.as_ref().column_name(idx).ok().map(str::to_string),
+            Row::Postgres(r) => r.columns().get(idx).map(|c| c.name().to_string()),
+        }
+    }
+
     /// The raw value in column `idx`.
     pub fn get_ref(&self, idx: usize) -> Result<rusqlite::types::ValueRef<'_>> {
         match self {

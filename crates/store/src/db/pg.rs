@@ -44,8 +44,16 @@ impl fmt::Debug for PgConn {
 }
 
 impl PgConn {
+    /// Connects to the database a URL names. A URL without a password takes PGPASSWORD's,
+    /// as PostgreSQL's own tools do, so no password need appear on a command line.
     pub fn connect(url: &str) -> Result<PgConn> {
-        let client = postgres::Client::connect(url, postgres::NoTls)?;
+        let mut config: postgres::Config = url.parse()?;
+        if config.get_password().is_none() {
+            if let Some(password) = std::env::var_os("PGPASSWORD") {
+                config.password(password.as_encoded_bytes());
+            }
+        }
+        let client = config.connect(postgres::NoTls)?;
         Ok(PgConn {
             client: RefCell::new(client),
             translated: RefCell::default(),
