@@ -66,11 +66,17 @@ fn six_annotators_racing_at_overlap_three_never_exceed_it_nor_answer_twice() {
         .collect();
     let mut served = 0;
     for w in workers {
-        let mine = w.join().unwrap_or_else(|_| panic!("an annotator's thread failed"));
+        let mine = w
+            .join()
+            .unwrap_or_else(|_| panic!("an annotator's thread failed"));
         let mut distinct = mine.clone();
         distinct.sort_unstable();
         distinct.dedup();
-        assert_eq!(distinct.len(), mine.len(), "an item was served twice to one annotator");
+        assert_eq!(
+            distinct.len(),
+            mine.len(),
+            "an item was served twice to one annotator"
+        );
         served += mine.len();
     }
     assert_eq!(served, CLAIMS * OVERLAP as usize, "every slot filled once");
@@ -97,7 +103,10 @@ fn six_annotators_racing_at_overlap_three_never_exceed_it_nor_answer_twice() {
         0,
         "double answers"
     );
-    assert_eq!(count("SELECT count(*) FROM tasks WHERE answered != overlap"), 0);
+    assert_eq!(
+        count("SELECT count(*) FROM tasks WHERE answered != overlap"),
+        0
+    );
     assert_eq!(
         count("SELECT coalesce(sum(open), 0) FROM open_tasks"),
         0,

@@ -509,7 +509,7 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
         &common::location(dir.path(), "p.fdesk"),
         Box::new(clock.clone()),
     )
-        .unwrap_or_else(|e| panic!("{e}"));
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut state = DashboardState::new();
     state
         .refresh(&watcher, &watcher.lead())

@@ -327,7 +327,7 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
     let mut lead = lead(dir.path(), &clock, 2);
     let path = issue(&mut lead, dir.path(), TaskKind::Label, 4);
     label_two_and_close(&path, &clock);
-    let project = lead.path().to_path_buf();
+    let project = common::location(dir.path(), "p.fdesk");
     drop(lead);
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
     let merges: Vec<_> = (0..2)

@@ -2,11 +2,11 @@
 //! row whose `supersedes` points at the answer it replaces; the current answer of an
 //! annotator on a task is the one nothing supersedes.
 
+use crate::db::{Connection, OptionalExtension, Row};
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::task::TaskKind;
-use crate::db::{Connection, OptionalExtension, Row};
-use crate::params;
 use serde::Serialize;
 
 #[derive(Debug, Clone)]

@@ -1,8 +1,8 @@
 //! The `annotators` table: who works on the project, and in which role.
 
-use crate::Result;
 use crate::db::{Connection, OptionalExtension, Row};
 use crate::params;
+use crate::Result;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,8 +1,8 @@
 //! The `assignments` table: which annotator holds which task, until when.
 
-use crate::Result;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
 
 /// The task this annotator holds a live reservation on in the project (not in a pack),
 /// for a kind, oldest first: an item left unfinished comes back before anything new.

@@ -1,9 +1,9 @@
 //! The `candidates` table: the ranked evidence sentences shown for each claim.
 
-use crate::Result;
+use crate::db::params_from_iter;
 use crate::db::Connection;
 use crate::params;
-use crate::db::params_from_iter;
+use crate::Result;
 use serde::Serialize;
 
 /// One ranked sentence to store.

@@ -1,9 +1,9 @@
 //! The `claims` and `claim_documents` tables.
 
-use crate::Result;
-use factdesk_core::claim::{Label, RefutationState};
 use crate::db::{Connection, OptionalExtension, Row};
 use crate::params;
+use crate::Result;
+use factdesk_core::claim::{Label, RefutationState};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -282,9 +282,9 @@ pub fn list(
     // PostgreSQL names no output column in HAVING, and wants a subquery named.
     let matching = match conn.engine() {
         crate::Engine::Sqlite => format!("{matching} HAVING {standing_is}"),
-        crate::Engine::Postgres => format!(
-            "SELECT * FROM ({matching}) AS listed WHERE {standing_is}"
-        ),
+        crate::Engine::Postgres => {
+            format!("SELECT * FROM ({matching}) AS listed WHERE {standing_is}")
+        }
     };
     let order = match conn.engine() {
         crate::Engine::Sqlite => "c.id",

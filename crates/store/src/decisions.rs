@@ -2,11 +2,11 @@
 //! Appended like answers; a later row for the same task supersedes the earlier one, and a
 //! row without an answer undoes the decision.
 
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use crate::db::Connection;
-use crate::params;
 use serde::Serialize;
 
 /// A decision to record.

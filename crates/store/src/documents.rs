@@ -1,8 +1,8 @@
 //! The `documents` and `sentences` tables.
 
-use crate::Result;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
 use serde::Serialize;
 
 #[derive(Debug, Clone)]

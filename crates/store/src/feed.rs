@@ -2,11 +2,11 @@
 //! grows (the lead's live dashboard): everything after a known annotation id, with the
 //! task's kind and claim, and the newest id as a cheap "anything new?" probe.
 
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use crate::db::Connection;
-use crate::params;
 
 /// One written answer with what a reader needs to place it.
 #[derive(Debug, Clone, PartialEq)]

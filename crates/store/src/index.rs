@@ -5,9 +5,9 @@
 //! highest ids) written atomically with the commit, so a stale or foreign index is
 //! noticed and brought up to date: new rows are added, anything else rebuilds.
 
+use crate::params;
 use crate::{Error, Result, Store};
 use factdesk_core::text;
-use crate::params;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;

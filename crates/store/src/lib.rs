@@ -38,6 +38,9 @@ pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;
+/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
+/// that nothing outside this crate depends on a database driver.
+pub use db::{Connection, Engine};
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use file::{is_project_file, sibling, writable, Access};
@@ -45,9 +48,6 @@ pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
 pub use location::ProjectLocation;
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
-/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
-/// that nothing outside this crate depends on a database driver.
-pub use db::{Connection, Engine};
 pub use write::Tx;
 
 use file::APPLICATION_ID;

@@ -22,6 +22,11 @@ impl ProjectLocation {
         }
     }
 
+    /// Whether this names a database rather than a file.
+    pub fn is_database(&self) -> bool {
+        matches!(self, ProjectLocation::Postgres(_))
+    }
+
     /// The location as it may be shown: a URL without its password.
     pub fn shown(&self) -> String {
         match self {

@@ -25,7 +25,8 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// PostgreSQL's schema, by the version each file brings the database to. PostgreSQL
 /// projects began at version 11, so its first file sets up that whole schema at once;
 /// every later version adds one file for each engine.
-const PG_MIGRATIONS: &[(i64, &str)] = &[(11, include_str!("migrations/postgres/0011_baseline.sql"))];
+const PG_MIGRATIONS: &[(i64, &str)] =
+    &[(11, include_str!("migrations/postgres/0011_baseline.sql"))];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.
 pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {
@@ -72,7 +73,14 @@ fn apply_postgres(tx: &Connection, shown: &Path) -> Result<()> {
 
 #[cfg(test)]
 mod tests {
-    use super::MIGRATIONS;
+    use super::{MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION};
+
+    /// A migration added for files needs its PostgreSQL counterpart, and the reverse.
+    #[test]
+    fn both_engines_reach_the_same_schema_version() {
+        assert_eq!(PG_MIGRATIONS.last().map(|m| m.0), Some(SCHEMA_VERSION));
+        assert!(PG_MIGRATIONS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
     use rusqlite::Connection;
 
     fn ok<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {

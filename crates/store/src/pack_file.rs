@@ -2,10 +2,10 @@
 //! ids each pack uses, and which of a pack's answers a merge already took in. The pack
 //! file itself is `pack_store`.
 
-use crate::Result;
-use factdesk_core::task::TaskKind;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
+use factdesk_core::task::TaskKind;
 use serde::Serialize;
 
 /// A pack as the lead's project records it.

@@ -7,10 +7,10 @@
 //! supersedes). It keeps SQLite's rollback journal rather than WAL, so every committed
 //! answer is in the one file and a merge can read it without writing anything.
 
-use crate::{Error, Result};
-use factdesk_core::task::TaskKind;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::{Error, Result};
+use factdesk_core::task::TaskKind;
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
@@ -195,7 +195,8 @@ impl PackFile {
         self.raw()?.pragma_update(None, "secure_delete", true)?;
         self.raw()?.pragma_update(None, "foreign_keys", true)?;
         self.raw()?.pragma_update(None, "trusted_schema", false)?;
-        self.raw()?.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.raw()?
+            .busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(())
     }
 

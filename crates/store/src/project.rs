@@ -1,8 +1,8 @@
 //! The `project` and `imports` tables.
 
-use crate::{Error, Result};
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::{Error, Result};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]

@@ -1,10 +1,10 @@
 //! The `reviews` table: the lead's accept or reject of a written refutation.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use crate::db::{Connection, OptionalExtension};
-use crate::params;
 
 pub fn insert(
     conn: &Connection,

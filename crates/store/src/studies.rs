@@ -2,10 +2,10 @@
 //! annotators (the members). Each sampled task keeps the overlap it had before the study
 //! (`base_overlap`); the study adds the group's size to it in the same transaction.
 
-use crate::Result;
-use factdesk_core::task::TaskKind;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
+use factdesk_core::task::TaskKind;
 
 /// A study as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 //! The `tasks` table: one per (kind, claim), answered by `overlap` annotators.
 
-use crate::Result;
-use factdesk_core::task::TaskKind;
 use crate::db::{Connection, OptionalExtension, Row};
 use crate::params;
+use crate::Result;
+use factdesk_core::task::TaskKind;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,9 +1,9 @@
 //! The `task_tricks` table: which real sentence an evidence task shows as its trick when
 //! the project's guideline asks for sentences that support or refute.
 
-use crate::Result;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
 
 /// A sentence that may serve as another claim's trick: a candidate of some claim.
 #[derive(Debug, Clone, PartialEq, Eq)]

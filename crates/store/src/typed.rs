@@ -2,11 +2,11 @@
 //! a row mapping. A value this build cannot read travels out of the mapping carrying the
 //! store error that names its row, and `From<db::Error>` hands that error back.
 
+use crate::db::Row;
 use crate::Error;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::claim::{Label, UnknownLabel};
 use factdesk_core::task::TaskKind;
-use crate::db::Row;
 
 pub(crate) fn carried(column: usize, e: Error) -> crate::db::Error {
     carry(column, e)

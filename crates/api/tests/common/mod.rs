@@ -55,8 +55,7 @@ fn project_at(
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"});
         writeln!(c, "{row}").unwrap_or_else(|e| panic!("{e}"));
     }
-    let mut p = Project::create(at, Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut p = Project::create(at, Box::new(clock.clone())).unwrap_or_else(|e| panic!("{e}"));
     let req = ImportRequest {
         claims: vec![claims],
         documents: vec![docs],
@@ -308,7 +307,10 @@ pub fn imported(
     documents: Option<std::path::PathBuf>,
     preset: factdesk_api::import::Preset,
 ) -> Project {
-    let mut p = must(Project::create(&location(dir, name), Box::new(clock.clone())));
+    let mut p = must(Project::create(
+        &location(dir, name),
+        Box::new(clock.clone()),
+    ));
     let req = ImportRequest {
         claims: vec![claims],
         documents: documents.into_iter().collect(),

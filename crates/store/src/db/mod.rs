@@ -184,9 +184,9 @@ impl Connection {
 
     pub fn execute<P: Params>(&self, sql: &str, params: P) -> Result<usize> {
         match self {
-            Connection::Sqlite(c) => params.with_values(|v| {
-                Ok(c.execute(sql, rusqlite::params_from_iter(v.iter()))?)
-            }),
+            Connection::Sqlite(c) => {
+                params.with_values(|v| Ok(c.execute(sql, rusqlite::params_from_iter(v.iter()))?))
+            }
             Connection::Postgres(c) => params.with_values(|v| c.execute(sql, v)),
         }
     }

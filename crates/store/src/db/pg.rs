@@ -85,7 +85,10 @@ impl PgConn {
 
     fn prepared(&self, t: &Translated, params: &[PgParam]) -> Result<postgres::Statement> {
         let types: Vec<Type> = params.iter().map(PgParam::declared_type).collect();
-        let key = (t.sql.clone(), types.iter().map(Type::oid).collect::<Vec<u32>>());
+        let key = (
+            t.sql.clone(),
+            types.iter().map(Type::oid).collect::<Vec<u32>>(),
+        );
         if let Some(s) = self.prepared.borrow().get(&key) {
             return Ok(s.clone());
         }
@@ -117,7 +120,13 @@ impl PgConn {
                     }
                     let retyped: Vec<Type> = types
                         .iter()
-                        .map(|t| if t.oid() == 0 { fallback.clone() } else { t.clone() })
+                        .map(|t| {
+                            if t.oid() == 0 {
+                                fallback.clone()
+                            } else {
+                                t.clone()
+                            }
+                        })
                         .collect();
                     match self.client.borrow_mut().prepare_typed(sql, &retyped) {
                         Ok(stmt) => {
@@ -298,6 +307,9 @@ mod tests {
         );
         assert_eq!(t.parameters, 4);
         let t = translate("INSERT OR IGNORE INTO t (a) VALUES (?1)");
-        assert_eq!(t.sql, "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING");
+        assert_eq!(
+            t.sql,
+            "INSERT INTO t (a) VALUES ($1) ON CONFLICT DO NOTHING"
+        );
     }
 }

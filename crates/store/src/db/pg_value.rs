@@ -70,7 +70,13 @@ fn mismatch(value: &PgParam, ty: &Type) -> BoxError {
 
 impl ToSql for PgParam {
     fn to_sql(&self, ty: &Type, out: &mut BytesMut) -> std::result::Result<IsNull, BoxError> {
-        let textual = [Type::TEXT, Type::VARCHAR, Type::BPCHAR, Type::NAME, Type::JSON];
+        let textual = [
+            Type::TEXT,
+            Type::VARCHAR,
+            Type::BPCHAR,
+            Type::NAME,
+            Type::JSON,
+        ];
         match self {
             PgParam::Null => Ok(IsNull::Yes),
             PgParam::Integer(i) => match ty {
