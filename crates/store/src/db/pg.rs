@@ -217,9 +217,14 @@ impl PgConn {
 
     /// Starts a write transaction holding the project's write lock.
     pub(crate) fn begin(&self) -> Result<()> {
-        self.batch(&format!(
+        let begun = self.batch(&format!(
             "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-        ))?;
+        ));
+        if let Err(e) = begun {
+            // Leave no half-begun transaction on the connection for the next caller.
+            let _ = self.batch("ROLLBACK");
+            return Err(e);
+        }
         self.in_transaction.set(true);
         self.failed.set(false);
         Ok(())
