@@ -89,7 +89,7 @@ fn tables_besides_ours(conn: &Connection) -> Result<(i64, bool)> {
 /// Creates the schema and the project row in an empty database, in one transaction.
 pub(crate) fn create_postgres(url: &str, name: &str, now_ms: i64) -> Result<Store> {
     let shown = PathBuf::from(without_password(url));
-    let mut conn = Connection::Postgres(connect(url)?);
+    let mut conn = Connection::Postgres(Box::new(connect(url)?));
     match tables_besides_ours(&conn)? {
         (0, _) => {}
         (_, true) => return Err(Error::AlreadyExists(shown)),
@@ -114,7 +114,7 @@ pub(crate) fn create_postgres(url: &str, name: &str, now_ms: i64) -> Result<Stor
 /// a newer one.
 pub(crate) fn open_postgres(url: &str) -> Result<Store> {
     let shown = PathBuf::from(without_password(url));
-    let mut conn = Connection::Postgres(connect(url)?);
+    let mut conn = Connection::Postgres(Box::new(connect(url)?));
     let ours: bool = conn.query_row(
         "SELECT to_regclass('factdesk_schema') IS NOT NULL",
         [],

@@ -157,7 +157,7 @@ macro_rules! params {
 #[derive(Debug)]
 pub enum Connection {
     Sqlite(rusqlite::Connection),
-    Postgres(PgConn),
+    Postgres(Box<PgConn>),
 }
 
 impl Connection {
@@ -202,7 +202,7 @@ impl Connection {
     pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         Ok(Statement(match self {
             Connection::Sqlite(c) => Inner::Sqlite(c.prepare(sql)?),
-            Connection::Postgres(c) => Inner::Postgres(c, c.statement(sql)),
+            Connection::Postgres(c) => Inner::Postgres(c.as_ref(), c.statement(sql)),
         }))
     }
 
@@ -210,7 +210,7 @@ impl Connection {
     pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
         Ok(Statement(match self {
             Connection::Sqlite(c) => Inner::SqliteCached(c.prepare_cached(sql)?),
-            Connection::Postgres(c) => Inner::Postgres(c, c.statement(sql)),
+            Connection::Postgres(c) => Inner::Postgres(c.as_ref(), c.statement(sql)),
         }))
     }
 

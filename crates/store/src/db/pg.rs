@@ -128,13 +128,10 @@ impl PgConn {
                             }
                         })
                         .collect();
-                    match self.client.borrow_mut().prepare_typed(sql, &retyped) {
-                        Ok(stmt) => {
-                            retried = Ok(stmt);
-                            break;
-                        }
-                        // The first error says best what went wrong.
-                        Err(_) => {}
+                    // On failure the first error stays: it says best what went wrong.
+                    if let Ok(stmt) = self.client.borrow_mut().prepare_typed(sql, &retyped) {
+                        retried = Ok(stmt);
+                        break;
                     }
                 }
                 retried
