@@ -162,7 +162,7 @@ fn tasks(p: &Project, candidates: &HashMap<i64, Vec<i64>>) -> Vec<Task> {
 }
 
 fn write(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     task: i64,
     who: i64,
     response: &Response,

@@ -112,9 +112,11 @@ impl From<factdesk_store::Error> for Error {
             | S::ReadOnlyDatabase
             | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
-            S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
+            S::Open { .. } | S::Unreadable { .. } | S::Connect { .. } => ErrorCode::Io,
+            S::DatabaseInUse(_) => ErrorCode::AlreadyExists,
             S::Corrupt(_)
             | S::Sqlite(_)
+            | S::Postgres(_)
             | S::Json(_)
             | S::Index(_)
             | S::UnknownTaskKind { .. }

@@ -34,5 +34,7 @@ pub mod tasks;
 pub use actor::Actor;
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
+/// Where a project lives: a file, or a PostgreSQL database named by a `postgres://` URL.
+pub use factdesk_store::ProjectLocation;
 pub use progress::{NoProgress, Progress};
 pub use project::Project;

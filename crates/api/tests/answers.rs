@@ -46,7 +46,7 @@ fn every_answer_of_the_last_untyped_release_reads_through_the_typed_answer() {
     );
     assert_eq!(unversioned, rows, "the fixture holds only unversioned rows");
 
-    let answers = must(annotations::all(&conn));
+    let answers = must(annotations::all(&store_conn(&path)));
     assert_eq!(answers.len() as i64, rows, "every row read");
     let mut kinds = BTreeSet::new();
     let mut verdicts = BTreeSet::new();
@@ -91,7 +91,7 @@ fn every_answer_of_the_last_untyped_release_reads_through_the_typed_answer() {
     assert!(answers.iter().any(|a| a.answer.duration_ms == Some(4200)));
 
     // The lead's decisions: answers given and taken, and one undone.
-    let decided = must(decisions::latest(&conn));
+    let decided = must(decisions::latest(&store_conn(&path)));
     assert_eq!(
         decided.len() as i64,
         count(&conn, "SELECT count(DISTINCT task_id) FROM decisions")
@@ -155,7 +155,7 @@ fn a_damaged_answer_is_an_error_naming_its_row() {
         |r| r.get(0),
     ));
     let err = must(
-        annotations::all(&conn)
+        annotations::all(&store_conn(&path))
             .map(|_| ())
             .err()
             .ok_or("the damaged answer was read"),
@@ -192,7 +192,7 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
     ));
     let id = conn.last_insert_rowid();
     let err = must(
-        factdesk_store::tasks::get(&conn, id)
+        factdesk_store::tasks::get(&store_conn(&path), id)
             .map(|_| ())
             .err()
             .ok_or("an unknown kind was read"),
@@ -409,4 +409,9 @@ fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() 
             + count(&conn, "SELECT count(*) FROM tasks");
         assert_eq!(after, before, "nothing changed");
     }
+}
+
+/// The project file as the store's table functions read it.
+fn store_conn(path: &std::path::Path) -> factdesk_store::Connection {
+    factdesk_store::Connection::Sqlite(must(rusqlite::Connection::open(path)))
 }

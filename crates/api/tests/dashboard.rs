@@ -506,8 +506,11 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
     // The app's watcher holds a project of its own on the same file.
-    let watcher = Project::open(&dir.path().join("p.fdesk"), Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let watcher = Project::open(
+        &common::location(dir.path(), "p.fdesk"),
+        Box::new(clock.clone()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut state = DashboardState::new();
     state
         .refresh(&watcher, &watcher.lead())

@@ -200,7 +200,7 @@ fn every_lead_only_use_case_refuses_an_annotator_and_changes_nothing() {
     let ana = p.who("ana");
     assert!(!ana.is_lead());
     std::fs::create_dir(dir.path().join("out")).unwrap_or_else(|e| panic!("{e}"));
-    let before = common::every_value(&dir.path().join("p.fdesk"));
+    let before = common::project_values(&p);
     for (name, call) in LEAD_ONLY {
         match call(&mut p, &ana, dir.path()) {
             Ok(()) => panic!("{name} let an annotator through"),
@@ -216,7 +216,7 @@ fn every_lead_only_use_case_refuses_an_annotator_and_changes_nothing() {
         }
     }
     assert_eq!(
-        common::every_value(&dir.path().join("p.fdesk")),
+        common::project_values(&p),
         before,
         "a refused call changed the project"
     );
@@ -313,12 +313,12 @@ fn an_actor_is_no_one_in_another_project() {
     let mut second = team(b.path());
     // The same names, resolved in the first project: neither acts in the second.
     let (maria, ana) = (first.who("maria"), first.who("ana"));
-    let before = common::every_value(&b.path().join("p.fdesk"));
+    let before = common::project_values(&second);
     let e = second.export_preview(&maria, &GoldRequest::default()).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     let e = second.next_item(&ana, TaskKind::Evidence).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
-    assert_eq!(common::every_value(&b.path().join("p.fdesk")), before);
+    assert_eq!(common::project_values(&second), before);
     // Resolved in the second, they do.
     ok(second.export_preview(&second.who("maria"), &GoldRequest::default()));
     ok(second.next_item(&second.who("ana"), TaskKind::Evidence));

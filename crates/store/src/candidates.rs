@@ -1,7 +1,9 @@
 //! The `candidates` table: the ranked evidence sentences shown for each claim.
 
+use crate::db::params_from_iter;
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
-use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -67,7 +69,7 @@ pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64
     };
     let mut stmt = conn.prepare(sql)?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The documents a claim's evidence may come from.
@@ -76,7 +78,7 @@ pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> 
         "SELECT document_id FROM claim_documents WHERE claim_id = ?1 ORDER BY document_id",
     )?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Every (claim id, document id) link, sorted by claim, then document.
@@ -85,7 +87,7 @@ pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
         "SELECT claim_id, document_id FROM claim_documents ORDER BY claim_id, document_id",
     )?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// (sentence id, text) of every sentence of the given documents, in document order.
@@ -100,7 +102,7 @@ pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec
     let rows = stmt.query_map(params_from_iter(document_ids), |r| {
         Ok((r.get(0)?, r.get(1)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The sentences (id, text) of each of these documents, in document order, in one read:
@@ -207,7 +209,7 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
             scores,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The other candidates of every claim that has `sentence_id` among its candidates.
@@ -217,7 +219,7 @@ pub fn fellow_candidates(conn: &Connection, sentence_id: i64) -> Result<Vec<i64>
          WHERE a.sentence_id = ?1 AND b.sentence_id != ?1",
     )?;
     let rows = stmt.query_map([sentence_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 #[cfg(test)]

@@ -1,9 +1,10 @@
 //! The `reviews` table: the lead's accept or reject of a written refutation.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn insert(
     conn: &Connection,
@@ -33,7 +34,7 @@ pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
 /// A writer's refutations so far: (written, accepted, rejected), over current answers.
 pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(r.accepted = 1), 0), coalesce(sum(r.accepted = 0), 0)
+        "SELECT count(*), coalesce(sum(CASE WHEN r.accepted = 1 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN r.accepted = 0 THEN 1 ELSE 0 END), 0)
          FROM annotations a JOIN tasks t ON t.id = a.task_id LEFT JOIN reviews r ON r.annotation_id = a.id
          WHERE a.annotator_id = ?1 AND t.kind = 'refute'
            AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
@@ -77,7 +78,7 @@ pub fn pending(conn: &Connection) -> Result<Vec<Pending>> {
             written: written(r, 3, 4, 5, id)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The written claim of refutation `annotation_id` as its claims row keeps it, once its
@@ -98,12 +99,12 @@ pub fn written_text(conn: &Connection, annotation_id: i64) -> Result<Option<Stri
 /// The claims row's text (the one the desk works on: it is created in the same
 /// transaction as the answer), after checking the answer in `answer` reads and agrees.
 fn written(
-    r: &rusqlite::Row<'_>,
+    r: &crate::db::Row<'_>,
     answer: usize,
     uuid: usize,
     claim_text: usize,
     id: i64,
-) -> rusqlite::Result<String> {
+) -> crate::db::Result<String> {
     let uuid: String = r.get(uuid)?;
     let row = || format!("annotation {id} ({uuid})");
     let text: String = r.get(claim_text)?;

@@ -136,14 +136,14 @@ impl crate::Project {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
         };
-        if *checked_at() == Some(mark) {
+        if mark.is_some() && *checked_at() == mark {
             return Ok(());
         }
         let conn = self.store.conn();
         factdesk_store::tasks::check_kinds(conn)?;
         factdesk_store::annotations::all(conn)?;
         factdesk_store::decisions::latest(conn)?;
-        *checked_at() = Some(mark);
+        *checked_at() = mark;
         Ok(())
     }
 
