@@ -6,6 +6,7 @@ use common::Acting;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotators::Role;
+use factdesk_api::answers::AnswersFormat;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
@@ -181,6 +182,16 @@ const LEAD_ONLY: &[Call] = &[
             .map(drop)
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
+    ("answer_rows", |p, a, _| p.answer_rows(a).map(drop)),
+    ("export_answers", |p, a, dir| {
+        p.export_answers(
+            a,
+            &dir.join("out").join("answers.csv"),
+            AnswersFormat::Csv,
+            false,
+        )
+        .map(drop)
+    }),
 ];
 
 #[test]

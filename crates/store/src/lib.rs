@@ -23,6 +23,7 @@ mod migrate;
 pub mod pack_file;
 pub mod pack_store;
 mod project;
+pub mod raw_answers;
 pub mod reviews;
 pub mod studies;
 pub mod tasks;

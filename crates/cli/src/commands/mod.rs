@@ -3,6 +3,7 @@
 mod adjudicate;
 mod agreement;
 mod annotators;
+mod answers;
 mod candidates;
 mod eval_ranking;
 mod export;
@@ -57,6 +58,7 @@ enum Command {
     Packs(team::PacksArgs),
     Adjudicate(adjudicate::Args),
     Export(export::Args),
+    Answers(answers::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -81,6 +83,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(a) => report::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),
+        Command::Answers(a) => answers::run(a),
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
