@@ -183,6 +183,16 @@ const LEAD_ONLY: &[Call] = &[
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
     ("answer_rows", |p, a, _| p.answer_rows(a).map(drop)),
+    ("export_hf", |p, a, dir| {
+        p.export_hf(
+            a,
+            &GoldRequest::default(),
+            &dir.join("out").join("hf"),
+            "other",
+            false,
+        )
+        .map(drop)
+    }),
     ("export_answers", |p, a, dir| {
         p.export_answers(
             a,

@@ -37,7 +37,7 @@ impl std::str::FromStr for ExportFormat {
             "fever" => Ok(ExportFormat::Fever),
             _ => Err(Error::new(
                 ErrorCode::InvalidInput,
-                format!("unknown format {s:?}: use factdesk or fever"),
+                format!("unknown format {s:?}: use factdesk, fever or hf"),
             )),
         }
     }
