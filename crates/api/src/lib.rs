@@ -21,6 +21,7 @@ pub mod gold;
 pub mod import;
 pub mod output;
 pub mod packs;
+pub mod predictions;
 pub mod progress;
 pub mod project;
 pub mod rank;

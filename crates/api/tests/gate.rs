@@ -183,6 +183,13 @@ const LEAD_ONLY: &[Call] = &[
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
     ("answer_rows", |p, a, _| p.answer_rows(a).map(drop)),
+    ("import_predictions", |p, a, dir| {
+        p.import_predictions(a, &dir.join("claims.jsonl"), Some("m"))
+            .map(drop)
+    }),
+    ("compare_predictions", |p, a, _| {
+        p.compare_predictions(a, &GoldRequest::default()).map(drop)
+    }),
     ("export_hf", |p, a, dir| {
         p.export_hf(
             a,

@@ -22,6 +22,7 @@ mod index;
 mod migrate;
 pub mod pack_file;
 pub mod pack_store;
+pub mod predictions;
 mod project;
 pub mod raw_answers;
 pub mod reviews;

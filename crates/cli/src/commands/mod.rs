@@ -11,6 +11,7 @@ mod import;
 mod init;
 mod make_eval_set;
 mod next;
+mod predictions;
 mod rank;
 mod reindex;
 mod report;
@@ -59,6 +60,7 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Export(export::Args),
     Answers(answers::Args),
+    Predictions(predictions::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -84,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),
         Command::Answers(a) => answers::run(a),
+        Command::Predictions(a) => predictions::run(a),
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
