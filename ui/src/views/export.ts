@@ -6,6 +6,7 @@ import { h, mount } from "../dom";
 import { plainError } from "../errors";
 import { count, percent } from "../format";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
+import { answersPanel } from "./answers-export";
 import type { Screen } from "./screen";
 
 export interface ExportDeps {
@@ -358,6 +359,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
         ),
         preview,
       ),
+      answersPanel(project, deps.fail),
     ),
     onKey(ev: KeyboardEvent): boolean {
       if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
