@@ -167,6 +167,16 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
         .err()
         .unwrap_or_else(|| panic!("a license with spaces passed"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
+    let empty_dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_700_000_000_000);
+    let unanswered = project(empty_dir.path(), 3, &clock);
+    let e = unanswered
+        .export_hf(&unanswered.lead(), &req, &empty_dir.path().join("hf"), "mit", false)
+        .err()
+        .unwrap_or_else(|| panic!("a dataset of no claim was written"));
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("3 dropped"), "{}", e.message);
+    assert!(!empty_dir.path().join("hf").exists());
     let e = p
         .export_hf(&p.who("ana"), &req, &dir.path().join("y"), "mit", false)
         .err()

@@ -232,6 +232,10 @@ fn jsonl_csv_and_parquet_hold_the_same_rows() {
         .map(|f| f.name().clone())
         .collect();
     assert_eq!(names, columns().map(str::to_string).to_vec());
+    let schema = batch.schema();
+    let nullable = |name: &str| ok(schema.field_with_name(name)).is_nullable();
+    assert!(!nullable("answer_id") && !nullable("counted") && !nullable("status"));
+    assert!(nullable("duration_ms") && nullable("comment") && nullable("selected_sentence_ids"));
     assert_eq!(batch.num_rows(), rows.len());
     for (i, name) in columns().iter().enumerate() {
         let col = batch.column(i);

@@ -174,5 +174,24 @@ fn batch(rows: &[AnswerRow]) -> std::result::Result<RecordBatch, arrow_schema::A
         strings(rows, |r| r.pack.as_deref()),
         strings(rows, |r| r.refutation_state.as_deref()),
     ];
-    RecordBatch::try_from_iter(columns().into_iter().zip(arrays))
+    // Nullability from the column's meaning, not from the rows at hand, so every file
+    // has the same schema.
+    const REQUIRED: [&str; 10] = [
+        "answer_id",
+        "answer_uuid",
+        "task_id",
+        "task_kind",
+        "claim_id",
+        "claim",
+        "annotator",
+        "created_at",
+        "status",
+        "counted",
+    ];
+    RecordBatch::try_from_iter_with_nullable(
+        columns()
+            .into_iter()
+            .zip(arrays)
+            .map(|(name, a)| (name, a, !REQUIRED.contains(&name))),
+    )
 }

@@ -101,6 +101,16 @@ impl Project {
             ));
         }
         let (mut lines, preview) = self.gold(by, req)?;
+        if lines.is_empty() {
+            // A folder with a card and no data file is no dataset `datasets` can load.
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "no claim made it into the gold data ({} dropped; the export preview says why); nothing was written",
+                    preview.dropped.len()
+                ),
+            ));
+        }
         for l in &mut lines {
             l.split = hub_split(&l.split);
         }
@@ -266,16 +276,17 @@ fn batch(lines: &[&GoldLine]) -> std::result::Result<RecordBatch, arrow_schema::
         ],
         None,
     )?;
-    RecordBatch::try_from_iter([
-        ("id", strings(lines, |l| Some(&l.id))),
-        ("claim", strings(lines, |l| Some(&l.claim))),
-        ("label", strings(lines, |l| Some(l.label.as_str()))),
-        ("evidence", Arc::new(evidence) as ArrayRef),
-        ("context", strings(lines, |l| l.context.as_deref())),
-        ("source_url", strings(lines, |l| l.source_url.as_deref())),
-        ("parent_id", strings(lines, |l| l.parent_id.as_deref())),
-        ("split", strings(lines, |l| Some(&l.split))),
-        ("agreement", Arc::new(agreement) as ArrayRef),
-        ("provenance", Arc::new(provenance) as ArrayRef),
+    // Every split's file has the same schema: nullability from the field's meaning.
+    RecordBatch::try_from_iter_with_nullable([
+        ("id", strings(lines, |l| Some(&l.id)), false),
+        ("claim", strings(lines, |l| Some(&l.claim)), false),
+        ("label", strings(lines, |l| Some(l.label.as_str())), false),
+        ("evidence", Arc::new(evidence) as ArrayRef, false),
+        ("context", strings(lines, |l| l.context.as_deref()), true),
+        ("source_url", strings(lines, |l| l.source_url.as_deref()), true),
+        ("parent_id", strings(lines, |l| l.parent_id.as_deref()), true),
+        ("split", strings(lines, |l| Some(&l.split)), false),
+        ("agreement", Arc::new(agreement) as ArrayRef, false),
+        ("provenance", Arc::new(provenance) as ArrayRef, false),
     ])
 }
