@@ -171,7 +171,13 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     let clock = ManualClock::new(1_700_000_000_000);
     let unanswered = project(empty_dir.path(), 3, &clock);
     let e = unanswered
-        .export_hf(&unanswered.lead(), &req, &empty_dir.path().join("hf"), "mit", false)
+        .export_hf(
+            &unanswered.lead(),
+            &req,
+            &empty_dir.path().join("hf"),
+            "mit",
+            false,
+        )
         .err()
         .unwrap_or_else(|| panic!("a dataset of no claim was written"));
     assert_eq!(e.code, ErrorCode::InvalidInput);

@@ -203,7 +203,7 @@ fn jsonl_csv_and_parquet_hold_the_same_rows() {
     let mut reader = csv::Reader::from_path(&csv_path).unwrap_or_else(|e| panic!("{e}"));
     let header: Vec<String> = ok(reader.headers()).iter().map(str::to_string).collect();
     assert_eq!(header, columns().map(str::to_string).to_vec());
-    let records: Vec<csv::StringRecord> = reader.records().map(|r| ok(r)).collect();
+    let records: Vec<csv::StringRecord> = reader.records().map(ok).collect();
     assert_eq!(records.len(), rows.len());
     for (rec, want) in records.iter().zip(&expected) {
         for (i, name) in columns().iter().enumerate() {
@@ -222,7 +222,7 @@ fn jsonl_csv_and_parquet_hold_the_same_rows() {
     ok(p.export_answers(&lead, &pq, AnswersFormat::Parquet, false));
     let file = ok(std::fs::File::open(&pq));
     let reader = ok(ok(ParquetRecordBatchReaderBuilder::try_new(file)).build());
-    let batches: Vec<arrow_array::RecordBatch> = reader.map(|b| ok(b)).collect();
+    let batches: Vec<arrow_array::RecordBatch> = reader.map(ok).collect();
     assert_eq!(batches.len(), 1, "written as one batch");
     let batch = &batches[0];
     let names: Vec<String> = batch

@@ -283,8 +283,16 @@ fn batch(lines: &[&GoldLine]) -> std::result::Result<RecordBatch, arrow_schema::
         ("label", strings(lines, |l| Some(l.label.as_str())), false),
         ("evidence", Arc::new(evidence) as ArrayRef, false),
         ("context", strings(lines, |l| l.context.as_deref()), true),
-        ("source_url", strings(lines, |l| l.source_url.as_deref()), true),
-        ("parent_id", strings(lines, |l| l.parent_id.as_deref()), true),
+        (
+            "source_url",
+            strings(lines, |l| l.source_url.as_deref()),
+            true,
+        ),
+        (
+            "parent_id",
+            strings(lines, |l| l.parent_id.as_deref()),
+            true,
+        ),
         ("split", strings(lines, |l| Some(&l.split)), false),
         ("agreement", Arc::new(agreement) as ArrayRef, false),
         ("provenance", Arc::new(provenance) as ArrayRef, false),

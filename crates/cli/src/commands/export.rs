@@ -51,6 +51,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.format == "hf" {
         return hf(a, &req);
     }
+    if a.force || a.license != "other" {
+        anyhow::bail!("--license and --force are for --format hf (nothing was written)");
+    }
     let format: ExportFormat = a.format.parse()?;
     let project = super::open(&a.project)?;
     let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format)?;

@@ -2,6 +2,7 @@
 
 mod agreement;
 mod bad_input;
+mod data_out;
 mod gate;
 mod gold;
 mod gold_schema;
