@@ -303,3 +303,44 @@ fn an_existing_file_is_replaced_only_with_force_and_a_project_never() {
         AnswersFormat::Jsonl
     );
 }
+
+#[test]
+fn an_answer_that_came_back_in_a_pack_names_the_pack() {
+    use factdesk_api::packs::{PackRequest, PackSession};
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_700_000_000_000);
+    let mut p = answered(dir.path());
+    ok(p.add_annotator(&p.who("lead"), "cy", Role::Annotator));
+    let path = dir.path().join("cy.fdpack");
+    let req = PackRequest {
+        annotator: "cy".into(),
+        count: 1,
+        kind: Some(TaskKind::Evidence),
+        expires_days: 7,
+    };
+    let issued = ok(p.issue_pack(&p.who("lead"), &req, &path));
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    let item = ok(pack.next_item(&pack.who("cy"), TaskKind::Evidence))
+        .item
+        .unwrap_or_else(|| panic!("no item in the pack"));
+    ok(pack.submit(
+        &pack.who("cy"),
+        &Answer {
+            task_id: item.task_id,
+            no_evidence: true,
+            ..Default::default()
+        },
+    ));
+    drop(pack);
+    ok(p.merge_pack(&p.who("lead"), &path));
+    let rows = ok(p.answer_rows(&p.who("lead")));
+    let cy: Vec<&AnswerRow> = rows.iter().filter(|r| r.annotator == "cy").collect();
+    assert_eq!(cy.len(), 1);
+    assert_eq!(cy[0].pack.as_deref(), Some(issued.pack_id.as_str()));
+    assert_eq!(cy[0].no_evidence, Some(true));
+    assert_eq!(cy[0].selected_sentence_ids.as_deref(), Some(&[][..]));
+    assert!(rows
+        .iter()
+        .filter(|r| r.annotator != "cy")
+        .all(|r| r.pack.is_none()));
+}
