@@ -1,8 +1,9 @@
 // End to end: three annotators select evidence through `factdesk submit` and disagree on
 // a few; the lead opens the adjudication queue in the app, takes one annotator's answer by
 // key with a reason, exports the gold file from the app, and the exported line of that
-// claim shows the decision's provenance (who, whose answer, why); then decides another
-// item by hand and undoes it.
+// claim shows the decision's provenance (who, whose answer, why), and the raw answers
+// written from the same screen equal the CLI's; then decides another item by hand and
+// undoes it.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -143,6 +144,21 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(line.provenance.reason, reason);
     // Lines the lead did not touch say how their label was reached.
     assert.ok(lines.some((l) => l.provenance.method === "majority"));
+
+    // The raw answers from the same screen, as CSV: the same file the CLI writes.
+    const answersOut = join(work, "answers.csv");
+    await session.execute(
+      "const f = document.querySelector('[data-testid=answers-format]'); f.value = 'csv'; f.dispatchEvent(new Event('change'));" +
+        "const o = document.querySelector('[data-testid=answers-out]'); o.value = arguments[0]; o.dispatchEvent(new Event('input'));",
+      [answersOut],
+    );
+    await session.click(await session.find(tid("answers-write")));
+    await session.waitFor(tid("answers-done"), 20_000);
+    assert.equal(await textOf(session, tid("answers-written")), answersOut);
+    const byCli = join(work, "answers-cli.csv");
+    cli(["answers", project, "--out", byCli]);
+    assert.equal(readFileSync(answersOut, "utf8"), readFileSync(byCli, "utf8"));
+    assert.match(readFileSync(answersOut, "utf8"), /^answer_id,answer_uuid,task_id,task_kind,/);
 
     // Back in the queue: E decides another item by hand (1 toggles the first sentence,
     // Enter saves), and U undoes that decision.

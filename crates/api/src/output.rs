@@ -94,6 +94,18 @@ pub fn check_results(target: &Path, inputs: &Inputs) -> Result<()> {
     check_files(target, inputs)
 }
 
+/// Refuses an existing `target` unless `force`: commands that write one new file of the
+/// user's naming (the raw answers) replace nothing they were not told to.
+pub fn refuse_existing(target: &Path, force: bool) -> Result<()> {
+    if !force && target.symlink_metadata().is_ok() {
+        return Err(refused(format!(
+            "{} already exists; pass --force to replace it (nothing was written)",
+            target.display()
+        )));
+    }
+    Ok(())
+}
+
 fn check_files(target: &Path, inputs: &Inputs) -> Result<()> {
     let shown = target.display();
     if target.is_dir() {

@@ -6,6 +6,7 @@ use common::Acting;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotators::Role;
+use factdesk_api::answers::AnswersFormat;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
@@ -191,6 +192,33 @@ const LEAD_ONLY: &[Call] = &[
             .map(drop)
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
+    ("answer_rows", |p, a, _| p.answer_rows(a).map(drop)),
+    ("import_predictions", |p, a, dir| {
+        p.import_predictions(a, &dir.join("claims.jsonl"), Some("m"))
+            .map(drop)
+    }),
+    ("compare_predictions", |p, a, _| {
+        p.compare_predictions(a, &GoldRequest::default()).map(drop)
+    }),
+    ("export_hf", |p, a, dir| {
+        p.export_hf(
+            a,
+            &GoldRequest::default(),
+            &dir.join("out").join("hf"),
+            "other",
+            false,
+        )
+        .map(drop)
+    }),
+    ("export_answers", |p, a, dir| {
+        p.export_answers(
+            a,
+            &dir.join("out").join("answers.csv"),
+            AnswersFormat::Csv,
+            false,
+        )
+        .map(drop)
+    }),
 ];
 
 #[test]

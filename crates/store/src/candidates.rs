@@ -117,10 +117,11 @@ pub fn sentences_of_documents(
         return Ok(HashMap::new());
     }
     let ids = serde_json::to_string(document_ids)?;
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM json_each(?1)) AS j
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM ({})) AS j
          JOIN sentences AS s ON s.document_id = j.value",
-    )?;
+        crate::evidence::id_list(conn)
+    ))?;
     let mut rows = stmt.query([ids])?;
     while let Some(r) = rows.next()? {
         by_document

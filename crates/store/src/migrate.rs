@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0009_studies.sql"),
     include_str!("migrations/0010_pack_merges.sql"),
     include_str!("migrations/0011_compact_text_and_scores.sql"),
+    include_str!("migrations/0012_predictions.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -25,8 +26,10 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 /// PostgreSQL's schema, by the version each file brings the database to. PostgreSQL
 /// projects began at version 11, so its first file sets up that whole schema at once;
 /// every later version adds one file for each engine.
-const PG_MIGRATIONS: &[(i64, &str)] =
-    &[(11, include_str!("migrations/postgres/0011_baseline.sql"))];
+const PG_MIGRATIONS: &[(i64, &str)] = &[
+    (11, include_str!("migrations/postgres/0011_baseline.sql")),
+    (12, include_str!("migrations/postgres/0012_predictions.sql")),
+];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.
 pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {

@@ -3,6 +3,7 @@
 
 use crate::state::AppState;
 use factdesk_api::annotate::Passage;
+use factdesk_api::answers::{AnswersFormat, AnswersReport};
 use factdesk_api::gold::{
     ExportFormat, ExportPreview, ExportReport, GoldRequest, Outcome, QueueItem,
 };
@@ -75,4 +76,16 @@ pub fn export_gold(
     format: ExportFormat,
 ) -> Result<ExportReport> {
     state.as_user(|p, user| p.export_gold(user, &request, &out, format))
+}
+
+/// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
+/// is replaced only with `force`.
+#[tauri::command]
+pub fn export_answers(
+    state: State<'_, AppState>,
+    out: PathBuf,
+    format: AnswersFormat,
+    force: bool,
+) -> Result<AnswersReport> {
+    state.as_user(|p, user| p.export_answers(user, &out, format, force))
 }

@@ -764,6 +764,10 @@ answered: number, wanted: number, };
 
 export type ClaimPage = { total: number, offset: number, lines: Array<ClaimLine>, };
 
+export type AnswersFormat = "jsonl" | "csv" | "parquet";
+
+export type AnswersReport = { out: string, format: AnswersFormat, rows: number, superseded: number, rejected: number, counted: number, };
+
 export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];
 export const VERDICTS: readonly Verdict[] = ["contradicts","does_not_contradict","malformed"];

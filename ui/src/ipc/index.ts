@@ -8,6 +8,8 @@ import type {
   Ack,
   Annotator,
   Answer,
+  AnswersFormat,
+  AnswersReport,
   Error as BackendError,
   Check,
   Dashboard,
@@ -118,6 +120,8 @@ export type {
   ClaimTask,
   ClaimView,
   QueueGroup,
+  AnswersFormat,
+  AnswersReport,
 } from "./bindings";
 
 export class ApiError extends Error {
@@ -202,6 +206,9 @@ export const api = {
   /** Writes the gold file at `out` and its dataset card beside it. */
   exportGold: (request: GoldRequest, out: string, format: ExportFormat) =>
     call<ExportReport>("export_gold", { request, out, format }),
+  /** Writes every answer ever given at `out`; an existing file only with `force`. */
+  exportAnswers: (out: string, format: AnswersFormat, force: boolean) =>
+    call<AnswersReport>("export_answers", { out, format, force }),
 
   /**
    * Leads only: merges returned packs, each file with its own outcome. A pack with no
@@ -311,6 +318,12 @@ export async function pickPackFile(defaultPath: string): Promise<string | null> 
 }
 
 /** Asks where to write the gold file; null when cancelled. */
+/** The save dialog for the raw answers, filtered to the chosen format's extension. */
+export async function pickAnswersFile(defaultPath: string, extension: string): Promise<string | null> {
+  const picked = await save({ defaultPath, filters: [{ name: extension.toUpperCase(), extensions: [extension] }] });
+  return picked ?? null;
+}
+
 export async function pickGoldFile(defaultPath: string): Promise<string | null> {
   const picked = await save({ defaultPath, filters: [{ name: "JSON Lines", extensions: ["jsonl"] }] });
   return picked ?? null;

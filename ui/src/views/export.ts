@@ -7,6 +7,7 @@ import { plainError } from "../errors";
 import { claimNumber, count, percent } from "../format";
 import { oneAtATime } from "../once";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
+import { answersPanel } from "./answers-export";
 import type { Screen } from "./screen";
 
 export interface ExportDeps {
@@ -360,6 +361,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
         ),
         preview,
       ),
+      answersPanel(project, deps.fail),
     ),
     onKey(ev: KeyboardEvent): boolean {
       if (ev.key !== "Escape" && ev.key !== "Backspace") return false;

@@ -37,7 +37,7 @@ impl std::str::FromStr for ExportFormat {
             "fever" => Ok(ExportFormat::Fever),
             _ => Err(Error::new(
                 ErrorCode::InvalidInput,
-                format!("unknown format {s:?}: use factdesk or fever"),
+                format!("unknown format {s:?}: use factdesk, fever or hf"),
             )),
         }
     }
@@ -274,6 +274,9 @@ impl Project {
             with_evidence_task: tasks::claims_with(conn, TaskKind::Evidence)?
                 .into_iter()
                 .collect(),
+            with_verify_task: tasks::claims_with(conn, TaskKind::Verify)?
+                .into_iter()
+                .collect(),
             no_evidence_task: ineligible(conn, TaskKind::Evidence, false, settings)?
                 .into_iter()
                 .map(|(id, _, why)| (id, why))
@@ -412,6 +415,9 @@ fn refutation_line(
 struct Known<'a> {
     by_claim: HashMap<(TaskKind, i64), &'a TaskOutcome>,
     with_evidence_task: HashSet<i64>,
+    /// Refutations with a verify task: they wait for its verdict (a model's counter-claims
+    /// always have one), answered or not.
+    with_verify_task: HashSet<i64>,
     no_evidence_task: HashMap<i64, SkipReason>,
     too_long: HashSet<i64>,
 }
@@ -435,7 +441,8 @@ impl<'a> Known<'a> {
         let mut dropped = Vec::new();
         for child in children {
             let verify = self.task(TaskKind::Verify, child.id);
-            match family::refutation_verdict(child, verify, refutation_only) {
+            let must_verify = refutation_only || self.with_verify_task.contains(&child.id);
+            match family::refutation_verdict(child, verify, must_verify) {
                 Ok(()) => family.push((child, verify)),
                 Err(reason) => dropped.push(drop_of(child, &reason)),
             }

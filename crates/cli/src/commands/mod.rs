@@ -3,6 +3,7 @@
 mod adjudicate;
 mod agreement;
 mod annotators;
+mod answers;
 mod candidates;
 mod claims;
 mod eval_ranking;
@@ -11,6 +12,7 @@ mod import;
 mod init;
 mod make_eval_set;
 mod next;
+mod predictions;
 mod rank;
 mod reindex;
 mod report;
@@ -59,6 +61,8 @@ enum Command {
     Adjudicate(adjudicate::Args),
     Export(export::Args),
     Claims(claims::Args),
+    Answers(answers::Args),
+    Predictions(predictions::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -83,6 +87,8 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(a) => report::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),
+        Command::Answers(a) => answers::run(a),
+        Command::Predictions(a) => predictions::run(a),
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),

@@ -3,6 +3,7 @@
 mod agreement;
 mod bad_input;
 mod claim_numbers;
+mod data_out;
 mod gate;
 mod gold;
 mod gold_schema;
