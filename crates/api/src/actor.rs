@@ -21,7 +21,7 @@ pub struct Actor {
 }
 
 impl Actor {
-    fn person(place: &str, id: i64, name: &str, role: Role) -> Actor {
+    pub(crate) fn person(place: &str, id: i64, name: &str, role: Role) -> Actor {
         Actor {
             id: Some(id),
             name: name.to_string(),
@@ -112,6 +112,12 @@ impl Project {
                 format!("no one called {name:?} works on this project"),
             )
         })?;
+        if factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)? {
+            return Err(Error::new(
+                ErrorCode::Forbidden,
+                format!("{} was disabled by a lead of this project", row.name),
+            ));
+        }
         let role = if row.role == Role::Lead.as_str() {
             Role::Lead
         } else {

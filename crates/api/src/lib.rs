@@ -28,6 +28,7 @@ pub mod report;
 pub mod review;
 pub mod search;
 pub mod settings;
+pub mod sign_in;
 pub mod study;
 pub mod tasks;
 
