@@ -15,6 +15,7 @@ mod reindex;
 mod report;
 mod review;
 mod search;
+mod serve;
 mod settings;
 mod stats;
 mod study;
@@ -57,6 +58,7 @@ enum Command {
     Packs(team::PacksArgs),
     Adjudicate(adjudicate::Args),
     Export(export::Args),
+    Serve(serve::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -84,6 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 
