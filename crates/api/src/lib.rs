@@ -9,6 +9,7 @@ mod actor;
 pub mod agreement;
 pub mod annotate;
 pub mod annotators;
+pub mod audit;
 pub mod claim_view;
 pub mod clock;
 pub mod dashboard;

@@ -8,6 +8,7 @@
 pub mod annotations;
 pub mod annotators;
 pub mod assignments;
+pub mod audit;
 mod bm25;
 mod candidates;
 mod claims;
