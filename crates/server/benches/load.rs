@@ -226,7 +226,7 @@ async fn start_child(
     port: u16,
     connections: usize,
 ) -> std::process::Child {
-    let child = std::process::Command::new(bin)
+    let mut child = std::process::Command::new(bin)
         .args(["serve", project, "--listen", &format!("127.0.0.1:{port}")])
         .args(["--connections", &connections.to_string()])
         .stdout(std::process::Stdio::null())
@@ -242,6 +242,8 @@ async fn start_child(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    let _ = child.kill();
+    let _ = child.wait();
     fail("the server did not start listening within 10 s")
 }
 
