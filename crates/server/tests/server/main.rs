@@ -6,3 +6,4 @@ mod input;
 mod privacy;
 mod routes;
 mod store;
+mod tls;
