@@ -46,10 +46,14 @@ pub fn status_of(code: ErrorCode) -> StatusCode {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-        ErrorCode::Unavailable | ErrorCode::ReadOnly => StatusCode::SERVICE_UNAVAILABLE,
-        ErrorCode::NotAProject | ErrorCode::NewerSchema | ErrorCode::Io | ErrorCode::Database => {
-            StatusCode::INTERNAL_SERVER_ERROR
-        }
+        ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        // A project the server cannot write, or cannot read at all, is its operator's to
+        // fix: retrying would not help.
+        ErrorCode::ReadOnly
+        | ErrorCode::NotAProject
+        | ErrorCode::NewerSchema
+        | ErrorCode::Io
+        | ErrorCode::Database => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 

@@ -56,17 +56,17 @@ fn kind_parameter(required: bool) -> Value {
 
 /// The statuses each route may answer with besides its success, as the tests check them.
 pub const STATUSES: &[(&str, &str, &[u16])] = &[
-    ("post", "/api/v1/login", &[400, 401, 413, 429, 503]),
-    ("post", "/api/v1/logout", &[401, 503]),
-    ("get", "/api/v1/next", &[400, 401, 403, 404, 503]),
+    ("post", "/api/v1/login", &[400, 401, 413, 429, 500, 503]),
+    ("post", "/api/v1/logout", &[401, 500, 503]),
+    ("get", "/api/v1/next", &[400, 401, 403, 404, 500, 503]),
     (
         "post",
         "/api/v1/answers",
-        &[400, 401, 403, 404, 409, 413, 503],
+        &[400, 401, 403, 404, 409, 413, 500, 503],
     ),
-    ("get", "/api/v1/stats", &[401, 503]),
-    ("get", "/api/v1/agreement", &[400, 401, 403, 503]),
-    ("get", "/api/v1/events", &[401, 503]),
+    ("get", "/api/v1/stats", &[401, 500, 503]),
+    ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
+    ("get", "/api/v1/events", &[401, 500, 503]),
     ("get", "/api/v1/openapi.json", &[]),
 ];
 
@@ -101,6 +101,7 @@ pub fn document() -> Value {
                 "responses": {
                     "204": {"description": "the session ended"},
                     "401": {"description": status(401).0, "content": {"application/json": {"schema": status(401).1}}},
+                    "500": {"description": status(500).0, "content": {"application/json": {"schema": status(500).1}}},
                     "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
                 }
             }},
@@ -138,6 +139,7 @@ pub fn document() -> Value {
                 "responses": {
                     "200": {"description": "an event stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "401": {"description": status(401).0, "content": {"application/json": {"schema": status(401).1}}},
+                    "500": {"description": status(500).0, "content": {"application/json": {"schema": status(500).1}}},
                     "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
                 }
             }},
