@@ -237,3 +237,17 @@ fn repeated_failures_are_rate_limited_per_name_and_per_address_for_a_window() {
     clock.advance_ms(60_001);
     assert!(p.login("ana", "ana's secret", "10.6.6.6", &policy).is_ok());
 }
+
+#[test]
+fn a_disabled_lead_is_not_the_one_scripts_act_as() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let maria = p.who("maria");
+    ok(p.add_annotator(&maria, "lou", Role::Lead));
+    assert_eq!(ok(p.lead_or_owner(None)).name(), "maria");
+    let lou = p.who("lou");
+    ok(p.set_disabled(&lou, "maria", true));
+    assert_eq!(ok(p.lead_or_owner(None)).name(), "lou");
+    assert_eq!(code(p.lead_or_owner(Some("maria"))), ErrorCode::Forbidden);
+}
