@@ -29,6 +29,14 @@ pub enum ErrorCode {
     Unanswered,
     Io,
     Database,
+    /// No one is signed in: no token, or one that is unknown, expired or ended, or a
+    /// wrong name or password.
+    Unauthorized,
+    /// Too many failed sign-ins for a name or from an address; wait and try again.
+    RateLimited,
+    /// The store is busy or out of reach for now; the same request may succeed when
+    /// retried.
+    Unavailable,
 }
 
 /// Where in an input file a problem was found.
@@ -122,6 +130,11 @@ impl From<factdesk_store::Error> for Error {
             | S::UnknownTaskKind { .. }
             | S::BadAnswer { .. }
             | S::BadValue { .. } => ErrorCode::Database,
+        };
+        let code = if e.is_transient() {
+            ErrorCode::Unavailable
+        } else {
+            code
         };
         Error::new(code, e.to_string())
     }

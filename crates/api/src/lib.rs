@@ -10,6 +10,7 @@ pub mod agreement;
 pub mod annotate;
 pub mod annotators;
 pub mod answers;
+pub mod audit;
 pub mod claim_view;
 pub mod clock;
 mod columnar;
@@ -31,6 +32,7 @@ pub mod report;
 pub mod review;
 pub mod search;
 pub mod settings;
+pub mod sign_in;
 pub mod study;
 pub mod tasks;
 

@@ -219,6 +219,18 @@ const LEAD_ONLY: &[Call] = &[
         )
         .map(drop)
     }),
+    ("add_annotator_with_password", |p, a, _| {
+        p.add_annotator_with_password(a, "eve", Role::Lead, "eve's password")
+            .map(drop)
+    }),
+    ("set_password", |p, a, _| {
+        p.set_password(a, "maria", "taken over!")
+    }),
+    ("set_disabled", |p, a, _| p.set_disabled(a, "maria", true)),
+    ("serving_audit", |p, a, _| p.serving_audit(a).map(drop)),
+    ("missing_answers", |p, a, _| {
+        p.missing_answers(a, &[]).map(drop)
+    }),
 ];
 
 #[test]
@@ -418,6 +430,13 @@ fn the_desktop_shell_checks_no_roles() {
     let shell = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src-tauri/src");
     assert!(rust_files(&shell).len() > 5, "the shell's source moved");
     assert_eq!(role_checks_in(&shell), Vec::<String>::new());
+}
+
+#[test]
+fn the_team_server_checks_no_roles() {
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    assert!(rust_files(&server).len() >= 4, "the server's source moved");
+    assert_eq!(role_checks_in(&server), Vec::<String>::new());
 }
 
 #[test]

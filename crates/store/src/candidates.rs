@@ -118,7 +118,7 @@ pub fn sentences_of_documents(
     }
     let ids = serde_json::to_string(document_ids)?;
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM ({})) AS j
+        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM ({}) AS ids) AS j
          JOIN sentences AS s ON s.document_id = j.value",
         crate::evidence::id_list(conn)
     ))?;

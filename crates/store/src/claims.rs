@@ -272,12 +272,13 @@ pub fn list(
         Standing::Open => "open",
         Standing::Complete => "complete",
     };
+    // The casts tell PostgreSQL what a NULL pattern or number is.
     let matching = "SELECT c.id, c.ext_id, c.text, c.parent_id IS NOT NULL AS refutation,
                count(t.id) AS tasks, coalesce(sum(CASE WHEN t.answered < t.overlap THEN t.answered ELSE t.overlap END), 0) AS answered,
                coalesce(sum(t.overlap), 0) AS wanted
              FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.closed_at IS NULL
-             WHERE ?1 IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
-                OR c.id = ?3
+             WHERE CAST(?1 AS TEXT) IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
+                OR c.id = CAST(?3 AS BIGINT)
              GROUP BY c.id";
     let standing_is = "?2 = 'any' OR (?2 = 'none' AND tasks = 0)
                  OR (?2 = 'open' AND answered < wanted)

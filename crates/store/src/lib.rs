@@ -10,6 +10,7 @@
 pub mod annotations;
 pub mod annotators;
 pub mod assignments;
+pub mod audit;
 mod bm25;
 mod candidates;
 mod claims;
@@ -30,8 +31,10 @@ pub mod predictions;
 mod project;
 pub mod raw_answers;
 pub mod reviews;
+pub mod sign_in;
 pub mod studies;
 pub mod tasks;
+mod transient;
 pub mod tricks;
 mod typed;
 mod write;

@@ -18,6 +18,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0010_pack_merges.sql"),
     include_str!("migrations/0011_compact_text_and_scores.sql"),
     include_str!("migrations/0012_predictions.sql"),
+    include_str!("migrations/0013_sign_in.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -29,6 +30,7 @@ pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 const PG_MIGRATIONS: &[(i64, &str)] = &[
     (11, include_str!("migrations/postgres/0011_baseline.sql")),
     (12, include_str!("migrations/postgres/0012_predictions.sql")),
+    (13, include_str!("migrations/postgres/0013_sign_in.sql")),
 ];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.

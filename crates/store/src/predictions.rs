@@ -1,10 +1,10 @@
 //! The `predictions` table: what models said about claims (a label, or a counter-claim
 //! kept as a claim of its own), apart from every annotator's answer.
 
-use crate::Result;
-use factdesk_core::claim::Label;
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Result;
+use factdesk_core::claim::Label;
 
 /// A label a model predicted for a claim.
 #[derive(Debug, Clone, PartialEq)]

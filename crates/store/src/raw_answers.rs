@@ -2,11 +2,11 @@
 //! the task and its claim, who answered, what replaced it, whether it counted, the pack
 //! it came in and, for a written refutation, what became of it.
 
+use crate::db::{Connection, Row};
 use crate::Result;
 use factdesk_core::answer::Answer;
 use factdesk_core::claim::RefutationState;
 use factdesk_core::task::TaskKind;
-use crate::db::{Connection, Row};
 
 /// One answer as stored, with its surroundings.
 #[derive(Debug, Clone, PartialEq)]

@@ -18,6 +18,7 @@ mod reindex;
 mod report;
 mod review;
 mod search;
+mod serve;
 mod settings;
 mod stats;
 mod study;
@@ -63,6 +64,7 @@ enum Command {
     Claims(claims::Args),
     Answers(answers::Args),
     Predictions(predictions::Args),
+    Serve(serve::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -93,6 +95,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
         Command::Claims(a) => claims::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

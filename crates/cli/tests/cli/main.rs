@@ -18,6 +18,7 @@ mod read_only;
 mod report;
 mod safe_outputs;
 mod search;
+mod serve;
 mod small_refusals;
 mod stance;
 mod submit_kill;
