@@ -14,6 +14,16 @@ export interface LeadDeps {
   fail: (e: unknown) => void;
 }
 
+/** The side panel listing a lead screen's keys. */
+export function keysPanel(keys: [string, string][]): HTMLElement {
+  return h(
+    "aside",
+    { class: "panel keys-panel" },
+    h("h3", {}, "Keys"),
+    h("dl", { class: "keys" }, ...keys.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
+  );
+}
+
 const KEYS: [string, string][] = [
   ["A", "Accept: its verification opens"],
   ["R", "Reject: it is closed"],
@@ -138,12 +148,7 @@ export function reviewScreen(deps: LeadDeps): Screen {
       "div",
       { class: "lead-screen-grid" },
       detail,
-      h(
-        "aside",
-        { class: "panel keys-panel" },
-        h("h3", {}, "Keys"),
-        h("dl", { class: "keys" }, ...KEYS.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
-      ),
+      keysPanel(KEYS),
     ),
   );
 
