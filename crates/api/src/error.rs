@@ -1,13 +1,13 @@
 //! Errors with stable codes, as they cross into the CLI and over IPC.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use ts_rs::TS;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// A stable, machine-readable kind of failure.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     NotFound,

@@ -11,6 +11,7 @@ pub mod annotate;
 pub mod annotators;
 pub mod answers;
 pub mod audit;
+pub mod call;
 pub mod claim_view;
 pub mod clock;
 mod columnar;
