@@ -36,7 +36,10 @@ pub enum Call {
     /// Who the call runs for: name and role.
     Me,
     /// Adds a person (leads only, once the project has one).
-    AddPerson { name: String, role: Role },
+    AddPerson {
+        name: String,
+        role: Role,
+    },
     Annotators,
     CreateTasks {
         kind: TaskKind,
@@ -125,14 +128,44 @@ pub enum Call {
     Packs,
 }
 
+/// Every operation's name, as in `op` (for the server's document).
+pub const OPS: &[&str] = &[
+    "overview",
+    "me",
+    "add_person",
+    "annotators",
+    "create_tasks",
+    "claims_without_tasks",
+    "next_item",
+    "paces",
+    "previous_item",
+    "submit_answer",
+    "passage",
+    "check_refutation",
+    "search",
+    "skip_item",
+    "claim_view",
+    "claims_list",
+    "create_study",
+    "dashboard",
+    "adjudication_queue",
+    "decide",
+    "undo_decision",
+    "sentence_passage",
+    "export_preview",
+    "pending_reviews",
+    "review_refutation",
+    "settings",
+    "save_settings",
+    "flag_decision",
+    "packs",
+];
+
 impl Call {
     /// Whether the call may change what the lead's dashboard shows (an answer, who
     /// counts), so a server tells the dashboards following it.
     pub fn moves_the_dashboard(&self) -> bool {
-        matches!(
-            self,
-            Call::SubmitAnswer { .. } | Call::FlagDecision { .. }
-        )
+        matches!(self, Call::SubmitAnswer { .. } | Call::FlagDecision { .. })
     }
 
     /// The operation's name, as in `op`.
@@ -145,8 +178,12 @@ impl Call {
 }
 
 fn json<T: Serialize>(value: T) -> Result<serde_json::Value> {
-    serde_json::to_value(value)
-        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot write the answer as JSON: {e}")))
+    serde_json::to_value(value).map_err(|e| {
+        Error::new(
+            ErrorCode::Io,
+            format!("cannot write the answer as JSON: {e}"),
+        )
+    })
 }
 
 fn nobody() -> Error {
@@ -187,13 +224,9 @@ pub fn run_in(
         }
         Call::NextItem { kind } => json(session.next_item(actor?, kind)?),
         Call::Paces => json(session.paces(actor?)?),
-        Call::PreviousItem { kind, current } => {
-            json(session.previous_item(actor?, kind, current)?)
-        }
+        Call::PreviousItem { kind, current } => json(session.previous_item(actor?, kind, current)?),
         Call::SubmitAnswer { answer } => json(session.submit(actor?, &answer)?),
-        Call::Passage { task_id, option_id } => {
-            json(session.passage(actor?, task_id, &option_id)?)
-        }
+        Call::Passage { task_id, option_id } => json(session.passage(actor?, task_id, &option_id)?),
         Call::SkipItem { task_id } => json(session.skip_item(actor?, task_id)?),
         // Everything else needs the lead's project: the workplace says so.
         _ => work.project().map(|_| serde_json::Value::Null),
@@ -223,9 +256,7 @@ fn on_project(p: &mut Project, actor: Option<&Actor>, call: Call) -> Result<serd
         Call::PreviousItem { kind, current } => json(p.previous_item(user, kind, current)?),
         Call::SubmitAnswer { answer } => json(p.submit(user, &answer)?),
         Call::Passage { task_id, option_id } => json(p.passage(user, task_id, &option_id)?),
-        Call::CheckRefutation { task_id, text } => {
-            json(p.check_refutation(user, task_id, &text)?)
-        }
+        Call::CheckRefutation { task_id, text } => json(p.check_refutation(user, task_id, &text)?),
         Call::Search { query } => json(p.search(user, &query, 50)?),
         Call::SkipItem { task_id } => json(p.skip_item(user, task_id)?),
         Call::ClaimView { id } => json(p.claim_view(user, id)?),
@@ -283,4 +314,3 @@ fn on_project(p: &mut Project, actor: Option<&Actor>, call: Call) -> Result<serd
         Call::Packs => json(p.packs(user)?),
     }
 }
-

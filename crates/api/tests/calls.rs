@@ -5,7 +5,7 @@ mod common;
 use common::Acting;
 
 use factdesk_api::annotators::Role;
-use factdesk_api::call::{run, run_in, Call};
+use factdesk_api::call::{run, run_in, Call, OPS};
 use factdesk_api::packs::{PackRequest, Workplace};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project, Result};
@@ -55,7 +55,9 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
 
     let unknown_op = call(json!({"op": "export_gold", "args": {"out": "/etc/passwd"}}));
     assert!(
-        unknown_op.as_ref().is_err_and(|e| e.contains("export_gold")),
+        unknown_op
+            .as_ref()
+            .is_err_and(|e| e.contains("export_gold")),
         "{unknown_op:?}"
     );
     let extra = call(json!({"op": "paces", "extra": 1}));
@@ -69,15 +71,27 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
     assert!(bad_kind.is_err(), "{bad_kind:?}");
 }
 
+#[test]
+fn the_list_of_ops_is_every_op() {
+    let refused = call(json!({"op": "no_such_op"})).err().unwrap_or_default();
+    let listed: Vec<&str> = refused
+        .split("expected one of ")
+        .nth(1)
+        .unwrap_or_default()
+        .split(", ")
+        .map(|op| op.trim_matches('`'))
+        .collect();
+    assert_eq!(listed, OPS, "{refused}");
+}
+
 fn ok_json(c: &Call) -> serde_json::Value {
     serde_json::to_value(c).unwrap_or_else(|e| panic!("{e}"))
 }
 
 #[test]
 fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
-    let dir = ok(tempfile::tempdir().map_err(|e| {
-        factdesk_api::Error::new(ErrorCode::Io, e.to_string())
-    }));
+    let dir =
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
     let mut p = team(dir.path());
     let ana = p.who("ana");
     let maria = p.who("maria");
@@ -90,9 +104,18 @@ fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
     assert_eq!(overview["path"], "");
     assert!(overview["stats"].is_object());
 
-    let next = ok(run(&mut p, &ana, Call::NextItem { kind: TaskKind::Evidence }));
+    let next = ok(run(
+        &mut p,
+        &ana,
+        Call::NextItem {
+            kind: TaskKind::Evidence,
+        },
+    ));
     let task_id = next["item"]["task_id"].as_i64().unwrap_or_default();
-    let option = next["item"]["options"][0]["id"].as_str().unwrap_or_default().to_string();
+    let option = next["item"]["options"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     assert!(task_id > 0, "{next}");
     let answer = serde_json::from_value(json!({"task_id": task_id, "selected": [option]}));
     let answer = answer.unwrap_or_else(|e| panic!("{e}"));
@@ -143,9 +166,8 @@ fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
 
 #[test]
 fn in_the_app_a_call_needs_someone_chosen_and_a_pack_runs_only_the_annotators_work() {
-    let dir = ok(tempfile::tempdir().map_err(|e| {
-        factdesk_api::Error::new(ErrorCode::Io, e.to_string())
-    }));
+    let dir =
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
     let mut p = team(dir.path());
     let maria = p.who("maria");
     let pack_path = dir.path().join("ana.fdpack");
@@ -177,7 +199,9 @@ fn in_the_app_a_call_needs_someone_chosen_and_a_pack_runs_only_the_annotators_wo
     ));
     assert!(next["item"]["task_id"].as_i64().is_some(), "{next}");
     let refused = run_in(&mut pack, Some(&holder), Call::Annotators);
-    let refused = refused.err().unwrap_or_else(|| panic!("a pack has no annotators list"));
+    let refused = refused
+        .err()
+        .unwrap_or_else(|| panic!("a pack has no annotators list"));
     assert_eq!(refused.code, ErrorCode::Forbidden);
     assert!(refused.message.contains("is a pack"), "{}", refused.message);
 }

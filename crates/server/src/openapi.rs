@@ -68,6 +68,11 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
     ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
     ("get", "/api/v1/events", &[401, 500, 503]),
     ("get", "/api/v1/openapi.json", &[]),
+    (
+        "post",
+        "/api/v1/call",
+        &[400, 401, 403, 404, 409, 413, 500, 503],
+    ),
 ];
 
 fn errors_of(method: &str, path: &str) -> &'static [u16] {
@@ -143,6 +148,12 @@ pub fn document() -> Value {
                     "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
                 }
             }},
+            "/api/v1/call": {"post": {
+                "summary": "Any of the desktop app's operations, run for the signed-in person by the same function the app runs on a project file; the api checks the role",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Call")}}},
+                "responses": responses(("what the operation returns, as the app receives it", json!({})), errors_of("post", "/api/v1/call"))
+            }},
             "/api/v1/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
@@ -154,6 +165,10 @@ pub fn document() -> Value {
                 "Error": {"type": "object", "required": ["code", "message"], "properties": {
                     "code": {"type": "string", "description": "stable: unauthorized, forbidden, invalid_input, not_found, conflict, too_large, rate_limited, unavailable, ..."},
                     "message": {"type": "string"}
+                }},
+                "Call": {"type": "object", "required": ["op"], "additionalProperties": false, "properties": {
+                    "op": {"type": "string", "enum": factdesk_api::call::OPS},
+                    "args": {"type": "object", "description": "the operation's fields, snake_case, as the app's command of the same name takes them"}
                 }},
                 "Login": {"type": "object", "required": ["name", "password"], "additionalProperties": false, "properties": {
                     "name": {"type": "string"}, "password": {"type": "string"}

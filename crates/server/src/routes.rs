@@ -13,6 +13,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
+use factdesk_api::call::Call;
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
 use futures_util::Stream;
@@ -31,6 +32,7 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/api/v1/agreement"),
     ("get", "/api/v1/events"),
     ("get", "/api/v1/openapi.json"),
+    ("post", "/api/v1/call"),
 ];
 
 /// The server's routes over `state`.
@@ -45,6 +47,7 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/agreement", get(agreement))
         .route("/api/v1/events", get(events))
         .route("/api/v1/openapi.json", get(openapi))
+        .route("/api/v1/call", post(call))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -294,6 +297,29 @@ async fn events(
     });
     use futures_util::StreamExt;
     Ok(Sse::new(ready.chain(answers)).keep_alive(KeepAlive::default()))
+}
+
+/// Any of the app's operations ([`Call`]), run for the token's person by the same function
+/// the app runs on a project file; the use case checks the role.
+async fn call(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let call: Call = parse(&body(raw)?)?;
+    let tick = call.moves_the_dashboard();
+    let reply = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            factdesk_api::call::run(p, &actor, call)
+        })
+        .await?;
+    if tick {
+        let _ = state.answers.send(());
+    }
+    Ok(Json(reply).into_response())
 }
 
 async fn openapi() -> Json<serde_json::Value> {

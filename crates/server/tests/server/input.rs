@@ -23,6 +23,23 @@ async fn bad_json_is_400_naming_the_field() {
         ("/api/v1/answers", r#"{"task_id": 1,"#, "EOF"),
         ("/api/v1/login", r#"{"name": 5, "password": "x"}"#, "name"),
         ("/api/v1/login", r#"{"name": "ana"}"#, "password"),
+        (
+            "/api/v1/call",
+            r#"{"op": "next_item", "args": {"kind": 5}}"#,
+            "kind",
+        ),
+        (
+            "/api/v1/call",
+            r#"{"op": "submit_answer", "args": {"answer": {"task_id": "seven"}}}"#,
+            "task_id",
+        ),
+        (
+            "/api/v1/call",
+            r#"{"op": "next_item", "args": {"kind": "evidence", "as": "maria"}}"#,
+            "as",
+        ),
+        ("/api/v1/call", r#"{"op": "export_gold"}"#, "export_gold"),
+        ("/api/v1/call", r#"{"args": {}}"#, "op"),
     ];
     for (path, body, field) in cases {
         let (status, code, message) = error_of(team.post(path, Some(&ana), body).await).await;
@@ -49,6 +66,9 @@ async fn a_body_over_the_limit_is_413() {
     let comment = "x".repeat(4096);
     let body =
         serde_json::json!({"task_id": 1, "no_evidence": true, "comment": comment}).to_string();
+    let call = serde_json::json!({"op": "submit_answer", "args": {"answer": {"task_id": 1, "no_evidence": true, "comment": comment}}}).to_string();
+    let (status, code, _) = error_of(team.post("/api/v1/call", Some(&ana), &call).await).await;
+    assert_eq!((status, code.as_str()), (413, "too_large"), "/api/v1/call");
     for path in ["/api/v1/answers", "/api/v1/login"] {
         let (status, code, _) = error_of(team.post(path, Some(&ana), &body).await).await;
         assert_eq!((status, code.as_str()), (413, "too_large"), "{path}");

@@ -7,7 +7,7 @@ use factdesk_server::routes::ROUTES;
 use std::collections::BTreeSet;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Who {
+pub(crate) enum Who {
     Nobody,
     Annotator,
     Lead,
@@ -15,7 +15,7 @@ enum Who {
     Expired,
 }
 
-const EVERYONE: [Who; 5] = [
+pub(crate) const EVERYONE: [Who; 5] = [
     Who::Nobody,
     Who::Annotator,
     Who::Lead,
@@ -46,12 +46,12 @@ fn expected(method: &str, path: &str, who: Who) -> u16 {
 }
 
 /// The person each role is, and the token they hold.
-struct Cast {
+pub(crate) struct Cast {
     tokens: Vec<(Who, Option<String>, &'static str)>,
 }
 
 impl Cast {
-    fn token(&self, who: Who) -> Option<&str> {
+    pub(crate) fn token(&self, who: Who) -> Option<&str> {
         self.tokens
             .iter()
             .find(|(w, _, _)| *w == who)
@@ -66,7 +66,7 @@ impl Cast {
     }
 }
 
-async fn cast(team: &Team, policy: &SignInPolicy) -> Cast {
+pub(crate) async fn cast(team: &Team, policy: &SignInPolicy) -> Cast {
     // Eve signs in first; the clock then runs past her session but not the others'.
     let eve = team.token("eve").await;
     team.clock.advance_ms(policy.session_ms - 60_000);
@@ -119,6 +119,9 @@ async fn call(team: &Team, cast: &Cast, method: &str, path: &str, who: Who) -> u
             team.post(path, token, r#"{"task_id": 1, "no_evidence": true}"#)
                 .await
         }
+        // Every operation is walked with each role in calls.rs; here one that anyone
+        // signed in may run.
+        ("post", "/api/v1/call") => team.post(path, token, r#"{"op": "paces"}"#).await,
         ("get", "/api/v1/agreement") => {
             team.get("/api/v1/agreement?kind=evidence&bootstrap=10", token)
                 .await

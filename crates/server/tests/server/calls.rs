@@ -1,0 +1,260 @@
+//! `POST /api/v1/call`, the app's operations over the server: every operation with each
+//! role. The route checks no role itself: an annotator meets the api's gate (403) on a
+//! lead's operation, and what an annotator may run shows no one else's answers, no trick
+//! and no gold label.
+
+use crate::harness::{ok, Team};
+use crate::routes::{cast, Cast, Who, EVERYONE};
+use factdesk_api::call::OPS;
+use factdesk_api::sign_in::SignInPolicy;
+use serde_json::{json, Value};
+
+/// The operations of a lead (the api refuses anyone else).
+const LEAD_ONLY: &[&str] = &[
+    "add_person",
+    "annotators",
+    "create_tasks",
+    "claims_without_tasks",
+    "claims_list",
+    "create_study",
+    "dashboard",
+    "adjudication_queue",
+    "decide",
+    "undo_decision",
+    "sentence_passage",
+    "export_preview",
+    "pending_reviews",
+    "review_refutation",
+    "save_settings",
+    "flag_decision",
+    "packs",
+];
+
+/// Operations whose walk arguments may meet a rule of the project rather than succeed.
+const RULED: &[&str] = &[
+    "undo_decision",
+    "review_refutation",
+    "check_refutation",
+    "decide",
+    "create_study",
+];
+
+async fn post(team: &Team, token: Option<&str>, body: &Value) -> (u16, Value) {
+    let response = team.post("/api/v1/call", token, &body.to_string()).await;
+    let status = response.status().as_u16();
+    (status, ok(response.json().await))
+}
+
+/// A call of `op` whose arguments a lead's call would get through, made for `token`.
+async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value {
+    let next = || async {
+        let (_, next) = post(
+            team,
+            token,
+            &json!({"op": "next_item", "args": {"kind": "evidence"}}),
+        )
+        .await;
+        next
+    };
+    let args = match op {
+        "add_person" => json!({"name": format!("new{n}"), "role": "annotator"}),
+        "create_tasks" => json!({"kind": "label", "overlap": 2}),
+        "next_item" => json!({"kind": "evidence"}),
+        "previous_item" => json!({"kind": "evidence", "current": null}),
+        "submit_answer" => {
+            let item = next().await;
+            let item = &item["item"];
+            json!({"answer": {"task_id": item["task_id"], "selected": [item["options"][0]["id"]]}})
+        }
+        "passage" => {
+            let item = next().await;
+            let item = &item["item"];
+            json!({"task_id": item["task_id"], "option_id": item["options"][0]["id"]})
+        }
+        "skip_item" => {
+            let item = next().await;
+            json!({"task_id": item["item"]["task_id"]})
+        }
+        "check_refutation" => json!({"task_id": 1, "text": "Town 1 had no lighthouse"}),
+        "search" => json!({"query": "lighthouse"}),
+        "claim_view" => json!({"id": 1}),
+        "claims_list" => json!({"words": null, "standing": "any", "offset": 0, "limit": 10}),
+        "create_study" => {
+            json!({"request": {"kind": "evidence", "sample": 1, "members": ["ben"], "seed": 1}})
+        }
+        "dashboard" => json!({"intervals": n % 2 == 0}),
+        "adjudication_queue" | "export_preview" => {
+            json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}})
+        }
+        "decide" => {
+            json!({"task_id": 1, "seen": null, "take": null, "answer": {"no_evidence": true}, "reason": "walk"})
+        }
+        "undo_decision" => json!({"task_id": 1, "seen": 0, "reason": null}),
+        "sentence_passage" => json!({"sentence_id": 1}),
+        "review_refutation" => json!({"annotation_id": 1, "accepted": true, "note": null}),
+        "save_settings" => json!({"settings": ok(team.project().settings()).pipe_json()}),
+        "flag_decision" => json!({"name": "eve", "include": null}),
+        _ => Value::Null,
+    };
+    if args.is_null() {
+        json!({"op": op})
+    } else {
+        json!({"op": op, "args": args})
+    }
+}
+
+trait PipeJson {
+    fn pipe_json(&self) -> Value;
+}
+
+impl PipeJson for factdesk_api::settings::Settings {
+    fn pipe_json(&self) -> Value {
+        serde_json::to_value(self).unwrap_or_default()
+    }
+}
+
+/// What an annotator's successful call may not carry: someone else's name, a gold label,
+/// a field that tells the trick or the gold apart.
+fn assert_blind(op: &str, body: &Value) {
+    let text = body.to_string();
+    for other in ["\"ben\"", "\"maria\"", "\"dan\"", "\"eve\"", "REFUTED"] {
+        assert!(!text.contains(other), "{op} showed ana {other}: {text}");
+    }
+    // The settings carry the trick's template (the guideline's own words), not which
+    // option of an item is the trick.
+    if op == "settings" {
+        return;
+    }
+    let mut keys = Vec::new();
+    collect_keys(body, &mut keys);
+    for key in keys {
+        // A search hit's score is how well it matched the words typed, not a candidate's
+        // rank (which would tell the trick apart); the search hides sentence ids.
+        if op == "search" && key == "score" {
+            continue;
+        }
+        // Her own answers come back with whether each picked the trick, as on her laptop;
+        // others' answers do not come at all (no one else's name, above).
+        if op == "claim_view" && key == "trick_failed" {
+            continue;
+        }
+        for secret in ["trick", "gold", "sentence_id", "score", "rank"] {
+            assert!(
+                !key.contains(secret),
+                "{op} gave ana a {key:?} field: {text}"
+            );
+        }
+    }
+}
+
+fn collect_keys(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                collect_keys(v, out);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_keys(v, out)),
+        _ => {}
+    }
+}
+
+async fn walk(team: &Team, cast: &Cast, op: &str, who: Who, n: usize) -> (u16, Value) {
+    let token = cast.token(who);
+    // Someone not signed in sends a call the lead's token would get through.
+    let builder = if matches!(who, Who::Annotator | Who::Lead) {
+        token
+    } else {
+        cast.token(Who::Lead)
+    };
+    let body = body_of(team, builder, op, n).await;
+    post(team, token, &body).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_operation_with_each_role_meets_the_apis_gate() {
+    let policy = SignInPolicy::default();
+    let team = Team::start(policy).await;
+    let cast = cast(&team, &policy).await;
+    // Someone else's answer and note, which ana must never see.
+    let ben = team.token("ben").await;
+    team.answer_next(&ben, "ben's note 5d1e").await;
+    for (n, op) in OPS.iter().enumerate() {
+        for who in EVERYONE {
+            let (status, body) = walk(&team, &cast, op, who, n).await;
+            match who {
+                Who::Nobody | Who::Disabled | Who::Expired => {
+                    assert_eq!(status, 401, "{op} as {who:?}: {body}")
+                }
+                Who::Annotator if LEAD_ONLY.contains(op) => {
+                    assert_eq!(
+                        (status, body["code"].as_str()),
+                        (403, Some("forbidden")),
+                        "{op} as ana: {body}"
+                    )
+                }
+                Who::Annotator => {
+                    assert_eq!(status, 200, "{op} as ana: {body}");
+                    assert!(!body.to_string().contains("5d1e"), "{op}: {body}");
+                    assert_blind(op, &body);
+                }
+                Who::Lead => {
+                    // A lead's call gets through the gate; a few then meet the project's
+                    // own rules (nothing decided to undo, no refutation to review).
+                    if RULED.contains(op) {
+                        assert!(
+                            [200, 400, 404, 409].contains(&status),
+                            "{op} as maria: {status} {body}"
+                        );
+                    } else {
+                        assert_eq!(status, 200, "{op} as maria: {body}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_through_the_call_ticks_the_event_stream_and_the_lead_sees_it() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let ana = team.token("ana").await;
+    let mut events = ok(team
+        .http
+        .get(team.url("/api/v1/events"))
+        .bearer_auth(&maria)
+        .send()
+        .await);
+    let first = ok(events.chunk().await).unwrap_or_default();
+    assert!(String::from_utf8_lossy(&first).contains("event: ready"));
+    let before = post(
+        &team,
+        Some(&maria),
+        &json!({"op": "dashboard", "args": {"intervals": false}}),
+    )
+    .await;
+    assert_eq!(before.0, 200);
+    assert_eq!(before.1["last_annotation_id"], 0);
+    let body = body_of(&team, Some(&ana), "submit_answer", 0).await;
+    let (status, ack) = post(&team, Some(&ana), &body).await;
+    assert_eq!(status, 200, "{ack}");
+    let tick = tokio::time::timeout(std::time::Duration::from_secs(2), events.chunk()).await;
+    let tick = ok(ok(tick.map_err(|e| e.to_string()))).unwrap_or_default();
+    assert!(
+        String::from_utf8_lossy(&tick).contains("event: answer"),
+        "{tick:?}"
+    );
+    let (_, after) = post(
+        &team,
+        Some(&maria),
+        &json!({"op": "dashboard", "args": {"intervals": false}}),
+    )
+    .await;
+    assert!(
+        after["last_annotation_id"].as_i64().unwrap_or_default() > 0,
+        "{after}"
+    );
+    assert_eq!(after["kinds"][0]["answers"], 1, "{after}");
+}
