@@ -7,6 +7,7 @@
 
 mod commands;
 mod live;
+mod remote;
 mod startup;
 mod state;
 
@@ -73,6 +74,8 @@ fn main() {
             commands::work::claim_view,
             commands::work::claims_list,
             commands::gold::export_answers,
+            commands::project::connect_server,
+            commands::project::current_person,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

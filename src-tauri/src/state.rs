@@ -1,5 +1,7 @@
 //! What the app holds between commands.
 
+use crate::remote::Remote;
+use factdesk_api::call::{self, Call};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
@@ -7,12 +9,21 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+/// Where the work is: a file on this computer (a project, or a pack on an annotator's
+/// laptop), or a team server signed in to.
+#[derive(Debug)]
+pub enum Place {
+    Local(Workplace),
+    Server(Remote),
+}
+
 #[derive(Debug)]
 pub struct AppState {
-    /// The open project, or the open pack on an annotator's laptop.
-    project: Mutex<Option<Workplace>>,
-    /// Who is working, as chosen on the "who is working" screen and resolved by the api
-    /// then; the api checks what they may do.
+    /// The open project or pack, or the server connected to.
+    place: Mutex<Option<Place>>,
+    /// Who is working on a local file, as chosen on the "who is working" screen and
+    /// resolved by the api then; the api checks what they may do. On a server the token
+    /// says who is working, never this.
     user: Mutex<Option<Actor>>,
     /// Where the list of recent projects is kept.
     pub config_dir: PathBuf,
@@ -22,10 +33,18 @@ pub struct AppState {
     pub import_stop: Arc<AtomicBool>,
 }
 
+/// What a server does not do for the app, and where it is done instead.
+pub fn not_on_a_server(what: &str, instead: &str) -> Error {
+    Error::new(
+        ErrorCode::Forbidden,
+        format!("{what} is not done through a team server (it would read or write files on the server's machine); {instead}"),
+    )
+}
+
 impl AppState {
     pub fn new(config_dir: PathBuf, startup: Option<PathBuf>) -> AppState {
         AppState {
-            project: Mutex::new(None),
+            place: Mutex::new(None),
             user: Mutex::new(None),
             config_dir,
             startup,
@@ -33,15 +52,41 @@ impl AppState {
         }
     }
 
-    fn lock(&self) -> MutexGuard<'_, Option<Workplace>> {
+    fn lock(&self) -> MutexGuard<'_, Option<Place>> {
         // A panic while holding the lock leaves the project as it was; keep using it.
-        self.project.lock().unwrap_or_else(|p| p.into_inner())
+        self.place.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs `f` on the open project or pack.
+    /// The server connected to, if that is where the work is.
+    pub fn remote(&self) -> Option<Remote> {
+        match self.lock().as_ref() {
+            Some(Place::Server(remote)) => Some(remote.clone()),
+            _ => None,
+        }
+    }
+
+    /// Runs one of the app's operations where the work is: on the open file for the
+    /// person chosen, or on the server for the signed-in person.
+    pub fn call(&self, op: Call) -> Result<serde_json::Value> {
+        // The server is asked without holding the lock, so a slow answer blocks nothing.
+        if let Some(remote) = self.remote() {
+            return remote.call(&op);
+        }
+        let user = self.user().ok();
+        self.with_work(|w| call::run_in(w, user.as_ref(), op))
+    }
+
+    /// Runs `f` on the open project or pack; a server refuses with `on_server`'s error.
     pub fn with_work<T>(&self, f: impl FnOnce(&mut Workplace) -> Result<T>) -> Result<T> {
         match self.lock().as_mut() {
-            Some(w) => f(w),
+            Some(Place::Local(w)) => f(w),
+            Some(Place::Server(r)) => Err(Error::new(
+                ErrorCode::Forbidden,
+                format!(
+                    "this needs a project file; the app is connected to {}",
+                    r.url
+                ),
+            )),
             None => Err(Error::new(ErrorCode::NotFound, "no project is open")),
         }
     }
@@ -51,7 +96,7 @@ impl AppState {
         self.with_work(|w| f(w.project()?))
     }
 
-    /// The person working now; commands that act for someone need one.
+    /// The person working now on a local file; commands that act for someone need one.
     pub fn user(&self) -> Result<Actor> {
         self.user
             .lock()
@@ -70,18 +115,16 @@ impl AppState {
         self.with_project(|p| f(p, &user))
     }
 
-    /// Runs `f` on the open project or pack for the person working now.
-    pub fn as_worker<T>(&self, f: impl FnOnce(&mut Workplace, &Actor) -> Result<T>) -> Result<T> {
-        let user = self.user()?;
-        self.with_work(|w| f(w, &user))
-    }
-
-    /// Makes a just-opened project or pack the open one, closing any other, and passes
-    /// on its overview; a failed open leaves the current one open.
-    pub fn hold(&self, opened: Result<(Workplace, Overview)>) -> Result<Overview> {
-        let (work, overview) = opened?;
-        *self.lock() = Some(work);
+    /// Makes a just-opened project, pack or server connection the current one, closing
+    /// any other (a server's session is ended), and passes on its overview; a failed open
+    /// leaves the current one open.
+    pub fn hold(&self, opened: Result<(Place, Overview)>) -> Result<Overview> {
+        let (place, overview) = opened?;
+        let old = self.lock().replace(place);
         self.set_user(None);
+        if let Some(Place::Server(old)) = old {
+            std::thread::spawn(move || old.sign_out());
+        }
         Ok(overview)
     }
 }

@@ -74,7 +74,7 @@ pub(crate) fn new_name(given: &str) -> Result<&str> {
 }
 
 /// A person on the project, as anyone may see them.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Person {
     pub name: String,
     pub role: Role,

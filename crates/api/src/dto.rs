@@ -1,10 +1,10 @@
 //! What the use cases return, shaped for JSON output and the app's typed bindings.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// Row counts of a project.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Stats {
     pub claims: u64,
     pub root_claims: u64,
@@ -34,7 +34,7 @@ impl From<factdesk_store::Counts> for Stats {
 }
 
 /// The project overview shown when a project is opened.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Overview {
     pub id: String,
     pub name: String,

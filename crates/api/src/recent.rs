@@ -17,6 +17,15 @@ pub struct RecentProject {
     /// False when the file has been moved or deleted since.
     #[serde(default)]
     pub exists: bool,
+    /// For a team server (`path` is then its address): the name last signed in with.
+    /// Passwords are never kept.
+    #[serde(default)]
+    pub person: Option<String>,
+}
+
+/// Whether a recent entry is a team server's address rather than a file.
+pub fn is_server(path: &str) -> bool {
+    path.starts_with("https://") || path.starts_with("http://")
 }
 
 fn read(dir: &Path) -> Vec<RecentProject> {
@@ -34,7 +43,7 @@ pub fn list(dir: &Path) -> Vec<RecentProject> {
     read(dir)
         .into_iter()
         .map(|mut r| {
-            r.exists = Path::new(&r.path).is_file();
+            r.exists = is_server(&r.path) || Path::new(&r.path).is_file();
             r
         })
         .collect()
@@ -44,17 +53,35 @@ pub fn list(dir: &Path) -> Vec<RecentProject> {
 /// open for, so it is only logged.
 pub fn remember(dir: &Path, path: &Path, name: &str) {
     let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let path = path.display().to_string();
-    let mut items = read(dir);
-    items.retain(|r| r.path != path);
-    items.insert(
-        0,
+    put_on_top(
+        dir,
         RecentProject {
-            path,
+            path: path.display().to_string(),
             name: name.to_string(),
             exists: true,
+            person: None,
         },
     );
+}
+
+/// Puts a team server at the top of the list with the name signed in with (never the
+/// password), so connecting again asks for the password only.
+pub fn remember_server(dir: &Path, url: &str, person: &str, name: &str) {
+    put_on_top(
+        dir,
+        RecentProject {
+            path: url.to_string(),
+            name: name.to_string(),
+            exists: true,
+            person: Some(person.to_string()),
+        },
+    );
+}
+
+fn put_on_top(dir: &Path, entry: RecentProject) {
+    let mut items = read(dir);
+    items.retain(|r| r.path != entry.path);
+    items.insert(0, entry);
     items.truncate(KEEP);
     let saved = std::fs::create_dir_all(dir).and_then(|()| {
         let json = serde_json::to_string_pretty(&items).map_err(std::io::Error::other)?;
@@ -101,6 +128,22 @@ mod tests {
         assert_eq!(items[0].name, "p5");
         assert_eq!(items.iter().filter(|r| r.name == "p5").count(), 1);
         assert!(!items[0].exists);
+    }
+
+    #[test]
+    fn a_server_is_remembered_with_its_person_and_no_password() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        remember(dir.path(), Path::new("/nowhere/a.fdesk"), "a");
+        remember_server(dir.path(), "https://team.example.org", "ana", "covid");
+        remember_server(dir.path(), "https://team.example.org", "ben", "covid");
+        let items = list(dir.path());
+        assert_eq!(items.len(), 2);
+        assert_eq!(items[0].path, "https://team.example.org");
+        assert_eq!(items[0].person.as_deref(), Some("ben"));
+        assert!(items[0].exists, "a server is not a missing file");
+        assert!(!items[1].exists);
+        let kept = std::fs::read_to_string(dir.path().join(FILE)).unwrap_or_default();
+        assert!(!kept.contains("password"), "{kept}");
     }
 
     #[test]

@@ -3,14 +3,21 @@
 //! study.
 
 use crate::state::AppState;
-use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::study::{StudyAgreement, StudyRequest};
+use factdesk_api::call::Call;
+use factdesk_api::study::StudyRequest;
 use factdesk_api::Result;
+use serde_json::Value;
 use tauri::{AppHandle, State};
 
 /// Leads only (the api refuses anyone else). Sends the current snapshot at once, then one on every change.
 #[tauri::command]
 pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()> {
+    if let Some(remote) = state.remote() {
+        // The server's gate refuses anyone but a lead here, so the refusal reaches the caller.
+        let first = remote.call(&Call::Dashboard { intervals: false })?;
+        crate::live::watch_server(&app, remote, first);
+        return Ok(());
+    }
     // The api's first probe refuses anyone but a lead, so the refusal reaches the caller.
     let (path, lead) = state.as_user(|p, user| {
         p.last_annotation_id(user)?;
@@ -27,12 +34,6 @@ pub fn stop_dashboard(app: AppHandle) {
 
 /// Leads only: draws a re-annotation study; returns every study with its figures.
 #[tauri::command]
-pub fn create_study(
-    state: State<'_, AppState>,
-    request: StudyRequest,
-) -> Result<Vec<StudyAgreement>> {
-    state.as_user(|p, user| {
-        p.create_study(user, &request)?;
-        p.study_agreements(user, None, &AgreementRequest::default())
-    })
+pub fn create_study(state: State<'_, AppState>, request: StudyRequest) -> Result<Value> {
+    state.call(Call::CreateStudy { request })
 }

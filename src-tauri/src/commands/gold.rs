@@ -1,23 +1,19 @@
 //! The lead's gold work: the adjudication queue, decisions with undo, and the export with
 //! its preview. Every command is for leads only.
 
-use crate::state::AppState;
-use factdesk_api::annotate::Passage;
+use crate::state::{not_on_a_server, AppState};
 use factdesk_api::answers::{AnswersFormat, AnswersReport};
-use factdesk_api::gold::{
-    ExportFormat, ExportPreview, ExportReport, GoldRequest, Outcome, QueueItem,
-};
+use factdesk_api::call::Call;
+use factdesk_api::gold::{ExportFormat, ExportReport, GoldRequest};
 use factdesk_api::Result;
+use serde_json::Value;
 use std::path::PathBuf;
 use tauri::State;
 
 /// Tasks the counted annotators disagree on, most disagreement first.
 #[tauri::command]
-pub fn adjudication_queue(
-    state: State<'_, AppState>,
-    request: GoldRequest,
-) -> Result<Vec<QueueItem>> {
-    state.as_user(|p, user| p.adjudication_queue(user, &request))
+pub fn adjudication_queue(state: State<'_, AppState>, request: GoldRequest) -> Result<Value> {
+    state.call(Call::AdjudicationQueue { request })
 }
 
 /// Takes `take`'s answer, or records `answer`, as the lead's decision on a task whose
@@ -31,16 +27,13 @@ pub fn decide(
     take: Option<String>,
     answer: Option<serde_json::Value>,
     reason: Option<String>,
-) -> Result<Outcome> {
-    state.as_user(|p, user| {
-        p.decide_seen(
-            user,
-            task_id,
-            seen,
-            take.as_deref(),
-            answer,
-            reason.as_deref(),
-        )
+) -> Result<Value> {
+    state.call(Call::Decide {
+        task_id,
+        seen,
+        take,
+        answer,
+        reason,
     })
 }
 
@@ -51,20 +44,24 @@ pub fn undo_decision(
     task_id: i64,
     seen: i64,
     reason: Option<String>,
-) -> Result<()> {
-    state.as_user(|p, user| p.undo_decision_seen(user, task_id, seen, reason.as_deref()))
+) -> Result<Value> {
+    state.call(Call::UndoDecision {
+        task_id,
+        seen,
+        reason,
+    })
 }
 
 /// A candidate sentence among its neighbours, for the lead adjudicating.
 #[tauri::command]
-pub fn sentence_passage(state: State<'_, AppState>, sentence_id: i64) -> Result<Passage> {
-    state.as_user(|p, user| p.sentence_passage(user, sentence_id))
+pub fn sentence_passage(state: State<'_, AppState>, sentence_id: i64) -> Result<Value> {
+    state.call(Call::SentencePassage { sentence_id })
 }
 
 /// What an export would write; nothing is written.
 #[tauri::command]
-pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Result<ExportPreview> {
-    state.as_user(|p, user| p.export_preview(user, &request))
+pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Result<Value> {
+    state.call(Call::ExportPreview { request })
 }
 
 /// Writes the gold file at `out` and its dataset card beside it.
@@ -75,6 +72,12 @@ pub fn export_gold(
     out: PathBuf,
     format: ExportFormat,
 ) -> Result<ExportReport> {
+    if state.remote().is_some() {
+        return Err(not_on_a_server(
+            "Exporting gold data",
+            "run `factdesk export` on the server's machine, beside its project",
+        ));
+    }
     state.as_user(|p, user| p.export_gold(user, &request, &out, format))
 }
 
@@ -87,5 +90,11 @@ pub fn export_answers(
     format: AnswersFormat,
     force: bool,
 ) -> Result<AnswersReport> {
+    if state.remote().is_some() {
+        return Err(not_on_a_server(
+            "Exporting the raw answers",
+            "run `factdesk answers` on the server's machine, beside its project",
+        ));
+    }
     state.as_user(|p, user| p.export_answers(user, &out, format, force))
 }

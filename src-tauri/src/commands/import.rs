@@ -1,7 +1,7 @@
 //! Importing from the app: the import runs on its own thread with its own connection to
 //! the project file, so the window stays responsive, and reports progress as events.
 
-use crate::state::AppState;
+use crate::state::{not_on_a_server, AppState};
 use factdesk_api::dto::{ImportOutcome, ImportProgress};
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::{Progress, Project, Result, SystemClock};
@@ -65,6 +65,12 @@ pub fn start_import(
     documents: Vec<PathBuf>,
     preset: String,
 ) -> Result<()> {
+    if state.remote().is_some() {
+        return Err(not_on_a_server(
+            "Importing",
+            "copy the files to the server's machine and run `factdesk import PROJECT FILE…` there",
+        ));
+    }
     let (path, lead) = state.as_user(|p, user| Ok((p.path().to_path_buf(), user.clone())))?;
     let req = ImportRequest {
         claims,

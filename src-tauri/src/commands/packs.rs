@@ -1,9 +1,11 @@
 //! Packs in the app: the lead merges returned packs and lists them; in a pack, the
 //! annotator sees whose it is and returns the results.
 
-use crate::state::AppState;
-use factdesk_api::packs::{Manifest, MergeOutcome, PackSummary, Unanswered, Workplace};
+use crate::state::{not_on_a_server, AppState};
+use factdesk_api::call::Call;
+use factdesk_api::packs::{Manifest, MergeOutcome, Unanswered, Workplace};
 use factdesk_api::{Error, ErrorCode, Result};
+use serde_json::Value;
 use std::path::PathBuf;
 use tauri::State;
 
@@ -15,6 +17,12 @@ pub fn merge_packs(
     paths: Vec<PathBuf>,
     give_back: bool,
 ) -> Result<Vec<MergeOutcome>> {
+    if state.remote().is_some() {
+        return Err(not_on_a_server(
+            "Merging packs",
+            "copy the returned packs to the server's machine and run `factdesk merge PROJECT PACK…` there, while the server runs",
+        ));
+    }
     let unanswered = if give_back {
         Unanswered::GiveBack
     } else {
@@ -25,13 +33,16 @@ pub fn merge_packs(
 
 /// Leads only: the packs this project issued.
 #[tauri::command]
-pub fn packs(state: State<'_, AppState>) -> Result<Vec<PackSummary>> {
-    state.as_user(|p, user| p.packs(user))
+pub fn packs(state: State<'_, AppState>) -> Result<Value> {
+    state.call(Call::Packs)
 }
 
-/// The open file's manifest when it is a pack; null for a project.
+/// The open file's manifest when it is a pack; null for a project or a server.
 #[tauri::command]
 pub fn pack_info(state: State<'_, AppState>) -> Result<Option<Manifest>> {
+    if state.remote().is_some() {
+        return Ok(None);
+    }
     state.with_work(|w| Ok(w.pack_manifest().cloned()))
 }
 

@@ -1,19 +1,36 @@
-//! Opening and creating projects, the overview and recent projects.
+//! Opening and creating projects, connecting to a team server, the overview and recent
+//! projects.
 
-use crate::state::AppState;
+use crate::remote::Remote;
+use crate::state::{AppState, Place};
+use factdesk_api::annotators::Person;
+use factdesk_api::call::Call;
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::recent::{self, RecentProject};
-use factdesk_api::{Result, SystemClock};
+use factdesk_api::{Error, ErrorCode, Result, SystemClock};
 use std::path::{Path, PathBuf};
 use tauri::State;
 
 /// Opens a project, or a pack in annotator mode, and puts it at the top of the recent list.
-fn open_any(config_dir: &Path, path: &Path) -> Result<(Workplace, Overview)> {
+fn open_any(config_dir: &Path, path: &Path) -> Result<(Place, Overview)> {
     let work = Workplace::open(path, Box::new(SystemClock))?;
     let overview = work.overview()?;
     recent::remember(config_dir, path, &overview.name);
-    Ok((work, overview))
+    Ok((Place::Local(work), overview))
+}
+
+/// A server's overview, its address where a file's path would be.
+fn server_overview(remote: &Remote) -> Result<Overview> {
+    let mut overview: Overview =
+        serde_json::from_value(remote.call(&Call::Overview)?).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!("the server's overview was not understood: {e}"),
+            )
+        })?;
+    overview.path = remote.url.clone();
+    Ok(overview)
 }
 
 /// Opens the project named on the command line or in FACTDESK_PROJECT, if any.
@@ -34,13 +51,50 @@ pub fn open_project(state: State<'_, AppState>, path: PathBuf) -> Result<Overvie
 pub fn create_project(state: State<'_, AppState>, path: PathBuf) -> Result<Overview> {
     state.hold(
         recent::create(&state.config_dir, &path, Box::new(SystemClock))
-            .map(|(p, o)| (Workplace::Project(p), o)),
+            .map(|(p, o)| (Place::Local(Workplace::Project(p)), o)),
     )
+}
+
+/// Signs in to a team server (off the window's thread: a server may be slow to answer); the work is then the server's project, as the person
+/// signed in. The server goes on the recent list with the name, never the password.
+#[tauri::command(async)]
+pub fn connect_server(
+    state: State<'_, AppState>,
+    url: String,
+    name: String,
+    password: String,
+) -> Result<Overview> {
+    let connected = Remote::connect(&url, &name, &password).and_then(|remote| {
+        let overview = server_overview(&remote)?;
+        recent::remember_server(
+            &state.config_dir,
+            &remote.url,
+            &remote.person.name,
+            &overview.name,
+        );
+        Ok((Place::Server(remote), overview))
+    });
+    state.hold(connected)
+}
+
+/// Who is working: on a server, the person signed in; on a file, the one chosen.
+#[tauri::command]
+pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
+    match state.remote() {
+        Some(remote) => Some(remote.person),
+        None => state.user().ok().map(|a| Person {
+            name: a.name().to_string(),
+            role: a.role(),
+        }),
+    }
 }
 
 #[tauri::command]
 pub fn overview(state: State<'_, AppState>) -> Result<Overview> {
-    state.with_work(|w| w.overview())
+    match state.remote() {
+        Some(remote) => server_overview(&remote),
+        None => state.with_work(|w| w.overview()),
+    }
 }
 
 #[tauri::command]

@@ -1,23 +1,41 @@
 //! Who is working, and the annotation work itself: items, answers, passages, checks.
+//! Each is one of the api's operations ([`Call`]), run where the work is.
 
 use crate::state::AppState;
-use factdesk_api::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
-use factdesk_api::annotators::{Annotator, Person, Role};
-use factdesk_api::claim_view::{ClaimPage, ClaimStanding, ClaimView};
-use factdesk_api::dto::{NoTask, SearchHit};
-use factdesk_api::tasks::{TaskKind, TasksReport};
-use factdesk_api::Result;
+use factdesk_api::annotate::Answer;
+use factdesk_api::annotators::{Person, Role};
+use factdesk_api::call::Call;
+use factdesk_api::claim_view::ClaimStanding;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{Error, ErrorCode, Result};
+use serde_json::Value;
 use tauri::State;
 
-/// Everyone on the project, for the "who is working" screen: names and roles only.
+/// Everyone on the project, for the "who is working" screen: names and roles only. On a
+/// server, only the person signed in: the token says who is working.
 #[tauri::command]
 pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
-    state.with_work(|w| w.people())
+    match state.remote() {
+        Some(remote) => Ok(vec![remote.person]),
+        None => state.with_work(|w| w.people()),
+    }
 }
 
-/// Chooses who is working.
+/// Chooses who is working. On a server that is whoever signed in, and no one else.
 #[tauri::command]
 pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
+    if let Some(remote) = state.remote() {
+        if remote.person.name == name {
+            return Ok(remote.person);
+        }
+        return Err(Error::new(
+            ErrorCode::Forbidden,
+            format!(
+                "on {} you work as {}, who signed in; connect again to work as someone else",
+                remote.url, remote.person.name
+            ),
+        ));
+    }
     let (person, actor) = state.with_work(|w| Ok((w.person(&name)?, w.actor(&name)?)))?;
     state.set_user(Some(actor));
     Ok(person)
@@ -25,15 +43,14 @@ pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
 
 /// Adds a person: anyone may add the first (a lead); after that only a lead.
 #[tauri::command]
-pub fn add_person(state: State<'_, AppState>, name: String, role: Role) -> Result<Person> {
-    let by = state.user().ok();
-    state.with_project(|p| p.add_person(by.as_ref(), &name, role))
+pub fn add_person(state: State<'_, AppState>, name: String, role: Role) -> Result<Value> {
+    state.call(Call::AddPerson { name, role })
 }
 
 /// Annotators with their trick record; for leads.
 #[tauri::command]
-pub fn annotators(state: State<'_, AppState>) -> Result<Vec<Annotator>> {
-    state.as_user(|p, user| p.annotators(user))
+pub fn annotators(state: State<'_, AppState>) -> Result<Value> {
+    state.call(Call::Annotators)
 }
 
 #[tauri::command]
@@ -41,25 +58,25 @@ pub fn create_tasks(
     state: State<'_, AppState>,
     kind: TaskKind,
     overlap: Option<u32>,
-) -> Result<TasksReport> {
-    state.as_user(|p, user| p.create_tasks(user, kind, overlap))
+) -> Result<Value> {
+    state.call(Call::CreateTasks { kind, overlap })
 }
 
 /// Leads only: how many claims got no task of each kind, and why.
 #[tauri::command]
-pub fn claims_without_tasks(state: State<'_, AppState>) -> Result<Vec<NoTask>> {
-    state.as_user(|p, user| p.claims_without_tasks(user))
+pub fn claims_without_tasks(state: State<'_, AppState>) -> Result<Value> {
+    state.call(Call::ClaimsWithoutTasks)
 }
 
 #[tauri::command]
-pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Next> {
-    state.as_worker(|w, user| w.next_item(user, kind))
+pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Value> {
+    state.call(Call::NextItem { kind })
 }
 
 /// The person's progress on every kind; reserves nothing.
 #[tauri::command]
-pub fn paces(state: State<'_, AppState>) -> Result<Vec<KindPace>> {
-    state.as_worker(|w, user| w.paces(user))
+pub fn paces(state: State<'_, AppState>) -> Result<Value> {
+    state.call(Call::Paces)
 }
 
 #[tauri::command]
@@ -67,44 +84,40 @@ pub fn previous_item(
     state: State<'_, AppState>,
     kind: TaskKind,
     current: Option<i64>,
-) -> Result<Option<Item>> {
-    state.as_worker(|w, user| w.previous_item(user, kind, current))
+) -> Result<Value> {
+    state.call(Call::PreviousItem { kind, current })
 }
 
 #[tauri::command]
-pub fn submit_answer(state: State<'_, AppState>, answer: Answer) -> Result<Ack> {
-    state.as_worker(|w, user| w.submit(user, &answer))
+pub fn submit_answer(state: State<'_, AppState>, answer: Answer) -> Result<Value> {
+    state.call(Call::SubmitAnswer { answer })
 }
 
 #[tauri::command]
-pub fn passage(state: State<'_, AppState>, task_id: i64, option_id: String) -> Result<Passage> {
-    state.as_worker(|w, user| w.passage(user, task_id, &option_id))
+pub fn passage(state: State<'_, AppState>, task_id: i64, option_id: String) -> Result<Value> {
+    state.call(Call::Passage { task_id, option_id })
 }
 
 #[tauri::command]
-pub fn check_refutation(
-    state: State<'_, AppState>,
-    task_id: i64,
-    text: String,
-) -> Result<Vec<Check>> {
-    state.as_user(|p, user| p.check_refutation(user, task_id, &text))
+pub fn check_refutation(state: State<'_, AppState>, task_id: i64, text: String) -> Result<Value> {
+    state.call(Call::CheckRefutation { task_id, text })
 }
 
 #[tauri::command]
-pub fn search(state: State<'_, AppState>, query: String) -> Result<Vec<SearchHit>> {
-    state.as_user(|p, user| p.search(user, &query, 50))
+pub fn search(state: State<'_, AppState>, query: String) -> Result<Value> {
+    state.call(Call::Search { query })
 }
 
 /// Releases the item the person holds (a skip); true when there was one to release.
 #[tauri::command]
-pub fn skip_item(state: State<'_, AppState>, task_id: i64) -> Result<bool> {
-    state.as_worker(|w, user| w.skip_item(user, task_id))
+pub fn skip_item(state: State<'_, AppState>, task_id: i64) -> Result<Value> {
+    state.call(Call::SkipItem { task_id })
 }
 
 /// A claim as the person may see it: a lead everything, an annotator their own answers.
 #[tauri::command]
-pub fn claim_view(state: State<'_, AppState>, id: i64) -> Result<ClaimView> {
-    state.as_user(|p, user| p.claim_view(user, id))
+pub fn claim_view(state: State<'_, AppState>, id: i64) -> Result<Value> {
+    state.call(Call::ClaimView { id })
 }
 
 /// Leads only: the claims matching `words` in a standing, a page at a time.
@@ -115,6 +128,11 @@ pub fn claims_list(
     standing: ClaimStanding,
     offset: u64,
     limit: u64,
-) -> Result<ClaimPage> {
-    state.as_user(|p, user| p.claims_list(user, words.as_deref(), standing, offset, limit))
+) -> Result<Value> {
+    state.call(Call::ClaimsList {
+        words,
+        standing,
+        offset,
+        limit,
+    })
 }

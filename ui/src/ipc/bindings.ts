@@ -21,7 +21,12 @@ export type RecentProject = { path: string, name: string,
 /**
  * False when the file has been moved or deleted since.
  */
-exists: boolean, };
+exists: boolean, 
+/**
+ * For a team server (`path` is then its address): the name last signed in with.
+ * Passwords are never kept.
+ */
+person: string | null, };
 
 export type ImportReport = { files: Array<string>, 
 /**

@@ -1,0 +1,350 @@
+//! A team server as the app's workplace: sign in with a name and password for a bearer
+//! token, then send each of the app's operations ([`Call`]) to `POST /api/v1/call`, where
+//! the server runs the same api function for the token's person. Failures come back as
+//! the api's `{code, message}`, with what went wrong on the way (unreachable, TLS) said in
+//! words a user can act on.
+
+use factdesk_api::annotators::Person;
+use factdesk_api::call::Call;
+use factdesk_api::{Error, ErrorCode, Result};
+use serde::Deserialize;
+use std::io::{BufRead, BufReader};
+use std::time::Duration;
+use ureq::tls::{RootCerts, TlsConfig};
+use ureq::Agent;
+
+/// How long connecting may take before the server counts as out of reach.
+const CONNECT: Duration = Duration::from_secs(5);
+/// How long one operation may take in all (an export preview of a large project reads
+/// every answer).
+const CALL: Duration = Duration::from_secs(120);
+/// The largest response taken: a page of claims or the adjudication queue.
+const MAX_RESPONSE: u64 = 256 * 1024 * 1024;
+
+/// A signed-in session on a server.
+#[derive(Clone)]
+pub struct Remote {
+    /// `https://host:port`, without a trailing slash.
+    pub url: String,
+    token: String,
+    /// Who the token acts for, as the server resolved them.
+    pub person: Person,
+    agent: Agent,
+}
+
+impl std::fmt::Debug for Remote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Remote")
+            .field("url", &self.url)
+            .field("person", &self.person)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Deserialize)]
+struct Session {
+    token: String,
+}
+
+#[derive(Deserialize)]
+struct Failure {
+    code: String,
+    message: String,
+}
+
+fn agent(total: Option<Duration>) -> Agent {
+    Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_connect(Some(CONNECT))
+        .timeout_global(total)
+        // The system's certificate store: a team's own CA installed there is trusted.
+        .tls_config(
+            TlsConfig::builder()
+                .root_certs(RootCerts::PlatformVerifier)
+                .build(),
+        )
+        .build()
+        .into()
+}
+
+/// The server's address as typed, made canonical: a scheme (https when none is given),
+/// no path, no trailing slash.
+pub fn server_url(typed: &str) -> Result<String> {
+    let typed = typed.trim().trim_end_matches('/');
+    let invalid = |why: &str| {
+        Error::new(
+            ErrorCode::InvalidInput,
+            format!("{typed:?} is not a server address: {why} (e.g. https://factdesk.example.org or http://127.0.0.1:4470)"),
+        )
+    };
+    if typed.is_empty() {
+        return Err(invalid("it is empty"));
+    }
+    let url = if typed.contains("://") {
+        typed.to_string()
+    } else {
+        format!("https://{typed}")
+    };
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))
+        .ok_or_else(|| invalid("only http:// and https:// are spoken"))?;
+    if rest.is_empty() || rest.contains(['/', '?', '#', ' ', '@']) {
+        return Err(invalid("give the host and port only"));
+    }
+    // A port, when given, is a number ("https:" alone would otherwise pass as a host).
+    if let Some((host, port)) = rest.rsplit_once(':') {
+        if !rest.starts_with('[') && (host.is_empty() || port.parse::<u16>().is_err()) {
+            return Err(invalid("the port is not a number"));
+        }
+    }
+    Ok(url)
+}
+
+/// A failure on the way to the server, in words a user can act on.
+fn transport(url: &str, e: ureq::Error) -> Error {
+    let text = e.to_string();
+    match e {
+        ureq::Error::Tls(_) | ureq::Error::Rustls(_) | ureq::Error::Pem(_) => Error::new(
+            ErrorCode::Unavailable,
+            format!("a secure (TLS) connection to {url} failed: {text}. Check the address, and that the server's certificate is trusted by this computer"),
+        ),
+        ureq::Error::Io(io) if io.get_ref().is_some_and(|inner| inner.is::<rustls::Error>()) => Error::new(
+            ErrorCode::Unavailable,
+            format!("a secure (TLS) connection to {url} failed: {text}. Check that the server's certificate is trusted by this computer"),
+        ),
+        ureq::Error::HostNotFound => Error::new(
+            ErrorCode::Unavailable,
+            format!("cannot find the server {url}: check its name"),
+        ),
+        ureq::Error::Timeout(_) => Error::new(
+            ErrorCode::Unavailable,
+            format!("{url} did not answer in time; try again"),
+        ),
+        _ => Error::new(
+            ErrorCode::Unavailable,
+            format!("cannot reach {url}: {text}. Check the address and that the server is running"),
+        ),
+    }
+}
+
+/// The api's error a server sent back, or one made from its status.
+fn refusal(status: u16, body: &str) -> Error {
+    let (code, message) = match serde_json::from_str::<Failure>(body) {
+        Ok(f) => (f.code, f.message),
+        Err(_) => (String::new(), format!("the server answered {status}")),
+    };
+    let code = serde_json::from_value::<ErrorCode>(serde_json::Value::String(code.clone()))
+        .unwrap_or(match status {
+            400 | 413 => ErrorCode::InvalidInput,
+            401 => ErrorCode::Unauthorized,
+            403 => ErrorCode::Forbidden,
+            404 => ErrorCode::NotFound,
+            409 => ErrorCode::Conflict,
+            429 => ErrorCode::RateLimited,
+            503 => ErrorCode::Unavailable,
+            _ => ErrorCode::Io,
+        });
+    Error::new(code, message)
+}
+
+fn read_body(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<(u16, String)> {
+    let status = response.status().as_u16();
+    let body = response
+        .into_body()
+        .into_with_config()
+        .limit(MAX_RESPONSE)
+        .read_to_string()
+        .map_err(|e| transport(url, e))?;
+    Ok((status, body))
+}
+
+impl Remote {
+    /// Signs `name` in on the server at `url` (as typed) with `password`.
+    pub fn connect(url: &str, name: &str, password: &str) -> Result<Remote> {
+        let url = server_url(url)?;
+        let agent = agent(Some(CALL));
+        let login = serde_json::json!({"name": name, "password": password});
+        let response = agent
+            .post(format!("{url}/api/v1/login"))
+            .send_json(&login)
+            .map_err(|e| transport(&url, e))?;
+        let (status, body) = read_body(&url, response)?;
+        if status != 200 {
+            let e = refusal(status, &body);
+            return Err(match e.code {
+                ErrorCode::Unauthorized => Error::new(
+                    ErrorCode::Unauthorized,
+                    format!("{url} did not sign {name} in: wrong name or password, or the person was disabled by a lead"),
+                ),
+                ErrorCode::RateLimited => Error::new(
+                    ErrorCode::RateLimited,
+                    format!("too many failed sign-ins for {name}; wait a few minutes and try again"),
+                ),
+                _ => e,
+            });
+        }
+        let session: Session = serde_json::from_str(&body).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!(
+                    "{url} is not a Factdesk server (its sign-in answer was not understood: {e})"
+                ),
+            )
+        })?;
+        let mut remote = Remote {
+            url,
+            token: session.token,
+            person: Person {
+                name: name.to_string(),
+                role: factdesk_api::annotators::Role::Annotator,
+            },
+            agent,
+        };
+        remote.person = serde_json::from_value(remote.call(&Call::Me)?).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!("the server's answer was not understood: {e}"),
+            )
+        })?;
+        Ok(remote)
+    }
+
+    /// Runs `call` on the server for the signed-in person: what the api returned.
+    pub fn call(&self, call: &Call) -> Result<serde_json::Value> {
+        let response = self
+            .agent
+            .post(format!("{}/api/v1/call", self.url))
+            .header("authorization", format!("Bearer {}", self.token))
+            .send_json(call)
+            .map_err(|e| transport(&self.url, e))?;
+        let (status, body) = read_body(&self.url, response)?;
+        if status != 200 {
+            let e = refusal(status, &body);
+            if e.code == ErrorCode::Unauthorized {
+                return Err(Error::new(
+                    ErrorCode::Unauthorized,
+                    format!("your session on {} ended (it expired, or a lead disabled you): sign in again", self.url),
+                ));
+            }
+            return Err(e);
+        }
+        serde_json::from_str(&body).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!("the server's answer was not understood: {e}"),
+            )
+        })
+    }
+
+    /// Follows the server's events: `tick(true)` on each committed answer, `tick(false)`
+    /// on anything else, until it returns false (then `Ok`) or the stream ends.
+    pub fn follow(&self, mut tick: impl FnMut(bool) -> bool) -> Result<()> {
+        // No overall timeout: the stream stays open for as long as the dashboard does.
+        let response = agent(None)
+            .get(format!("{}/api/v1/events", self.url))
+            .header("authorization", format!("Bearer {}", self.token))
+            .call()
+            .map_err(|e| transport(&self.url, e))?;
+        let status = response.status().as_u16();
+        if status != 200 {
+            let (_, body) = read_body(&self.url, response)?;
+            return Err(refusal(status, &body));
+        }
+        let reader = BufReader::new(response.into_body().into_reader());
+        for line in reader.lines() {
+            let line = line.map_err(|e| transport(&self.url, ureq::Error::Io(e)))?;
+            // Every line counts, keep-alive comments too: they let a stopped dashboard
+            // notice within the server's keep-alive interval.
+            if !tick(line.trim_end() == "event: answer") {
+                return Ok(());
+            }
+        }
+        Err(Error::new(
+            ErrorCode::Unavailable,
+            format!("{} closed the live events", self.url),
+        ))
+    }
+
+    /// Ends the session on the server; failing to is only logged (it expires anyway).
+    pub fn sign_out(&self) {
+        let sent = self
+            .agent
+            .post(format!("{}/api/v1/logout", self.url))
+            .header("authorization", format!("Bearer {}", self.token))
+            .send_empty();
+        if let Err(e) = sent {
+            tracing::warn!("could not sign out of {}: {e}", self.url);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_typed_address_becomes_scheme_host_and_port() {
+        assert_eq!(
+            server_url(" factdesk.example.org/ ").ok().as_deref(),
+            Some("https://factdesk.example.org")
+        );
+        assert_eq!(
+            server_url("http://127.0.0.1:4470").ok().as_deref(),
+            Some("http://127.0.0.1:4470")
+        );
+        for bad in ["", "ftp://x", "https://", "https://h/api", "https://u:p@h"] {
+            let e = server_url(bad).err().map(|e| e.code);
+            assert_eq!(e, Some(ErrorCode::InvalidInput), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn an_unreachable_server_and_a_failed_handshake_say_so() {
+        // A port with no one listening.
+        let free = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .unwrap_or(1);
+        let refused = Remote::connect(&format!("http://127.0.0.1:{free}"), "ana", "x");
+        let refused = refused
+            .err()
+            .unwrap_or_else(|| panic!("nobody listens there"));
+        assert_eq!(refused.code, ErrorCode::Unavailable);
+        assert!(
+            refused.message.contains("cannot reach"),
+            "{}",
+            refused.message
+        );
+
+        // Something that speaks plain text where TLS was asked for.
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(1);
+        std::thread::spawn(move || {
+            if let Ok((mut stream, _)) = listener.accept() {
+                use std::io::Write;
+                let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\nnot tls\r\n");
+            }
+        });
+        let tls = Remote::connect(&format!("https://127.0.0.1:{port}"), "ana", "x");
+        let tls = tls.err().unwrap_or_else(|| panic!("no TLS was spoken"));
+        assert_eq!(tls.code, ErrorCode::Unavailable);
+        assert!(tls.message.contains("TLS"), "{}", tls.message);
+    }
+
+    #[test]
+    fn a_servers_refusal_keeps_its_code_and_message() {
+        let e = refusal(403, r#"{"code":"forbidden","message":"ana is not a lead"}"#);
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (ErrorCode::Forbidden, "ana is not a lead")
+        );
+        let e = refusal(413, r#"{"code":"too_large","message":"too big"}"#);
+        assert_eq!(e.code, ErrorCode::InvalidInput);
+        let e = refusal(502, "<html>bad gateway</html>");
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (ErrorCode::Io, "the server answered 502")
+        );
+    }
+}
