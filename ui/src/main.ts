@@ -3,7 +3,18 @@
 
 import { h, mount } from "./dom";
 import { readable } from "./errors";
-import { api, pickNewProject, pickProject, type Manifest, type Overview, type Person, type SearchHit, type TaskKind } from "./ipc";
+import {
+  ApiError,
+  api,
+  pickNewProject,
+  pickProject,
+  type Manifest,
+  type Overview,
+  type Person,
+  type RecentProject,
+  type SearchHit,
+  type TaskKind,
+} from "./ipc";
 import { adjudicateScreen } from "./views/adjudicate";
 import { dashboardScreen } from "./views/dashboard";
 import { exportScreen } from "./views/export";
@@ -13,7 +24,8 @@ import { peopleScreen } from "./views/people";
 import type { Screen } from "./views/screen";
 import { searchBox } from "./views/search";
 import { claimScreen, claimsScreen, newClaimsState, sentenceScreen } from "./views/claims";
-import { startView } from "./views/start";
+import { connectScreen, type ConnectPrefill } from "./views/connect";
+import { isServer, startView } from "./views/start";
 import type { Drafts } from "./views/work/draft";
 import { workScreen } from "./views/work/screen";
 import { leadScreen } from "./views/leadwork";
@@ -28,6 +40,8 @@ let project: Overview | null = null;
 let person: Person | null = null;
 /** Set when the open file is a pack: annotator work only, and "Return results". */
 let pack: Manifest | null = null;
+/** Set when the work is on a team server: the person is whoever signed in there. */
+let server: { url: string; name: string } | null = null;
 let screen: Screen = { el: h("main") };
 /** The signed-in person's unsent work (Esc keeps a draft); forgotten when they change. */
 let drafts: Drafts = new Map();
@@ -45,6 +59,9 @@ function header(): HTMLElement {
     project ? h("span", { class: "bar-sep", "aria-hidden": "true" }, "/") : null,
     project ? h("span", { class: "bar-project", testid: "bar-project" }, project.name) : null,
     project && pack ? packBadge(pack) : null,
+    project && server
+      ? h("span", { class: "badge badge-server", testid: "server-badge", title: server.url }, "team server")
+      : null,
     h("span", { class: "spacer" }),
     project ? search.el : null,
     person
@@ -55,7 +72,9 @@ function header(): HTMLElement {
           person.role === "lead" ? h("span", { class: "badge" }, "lead") : null,
         )
       : null,
-    person ? h("button", { class: "bar-button", testid: "switch-person", onclick: () => void showPeople() }, "Switch person") : null,
+    person && !server
+      ? h("button", { class: "bar-button", testid: "switch-person", onclick: () => void showPeople() }, "Switch person")
+      : null,
     project
       ? h("button", { class: "bar-button", testid: "back-to-start", onclick: () => void showStart() }, "All projects")
       : null,
@@ -82,6 +101,10 @@ function showBanner(text: string | null): void {
 }
 
 function fail(e: unknown): void {
+  // A server session that ended (expired, or the person was disabled): sign in again.
+  if (server && e instanceof ApiError && e.code === "unauthorized") {
+    return showConnect({ url: server.url, name: server.name, reason: readable(e) });
+  }
   showBanner(readable(e));
 }
 
@@ -101,6 +124,7 @@ async function showStart(): Promise<void> {
   project = null;
   person = null;
   pack = null;
+  server = null;
   setScreen({ el: startView([], startActions), appKeys: true });
   try {
     setScreen({ el: startView(await api.recentProjects(), startActions), appKeys: true });
@@ -203,12 +227,35 @@ function openHit(hit: SearchHit): void {
   setScreen(sentenceScreen(hit, { back, fail }));
 }
 
+function showConnect(prefill: ConnectPrefill = {}): void {
+  project = null;
+  person = null;
+  pack = null;
+  server = null;
+  setScreen(connectScreen(prefill, { connect, back: () => void showStart() }));
+}
+
+/** Signs in to a server and goes straight home: the person is the one signed in. */
+async function connect(url: string, name: string, password: string): Promise<void> {
+  const o = await api.connectServer(url, name, password);
+  const who = await api.currentPerson();
+  if (!who) return;
+  project = o;
+  pack = null;
+  server = { url: o.path, name: who.name };
+  person = who;
+  drafts = new Map();
+  claimsState = newClaimsState();
+  showHome();
+}
+
 async function opened(load: () => Promise<Overview | null>): Promise<void> {
   try {
     const o = await load();
     if (!o) return;
     showBanner(null);
     project = o;
+    server = null;
     pack = await api.packInfo();
     await showPeople();
   } catch (e) {
@@ -226,6 +273,8 @@ const startActions = {
     return path ? api.createProject(path) : null;
   }),
   openPath: (path: string) => void opened(() => api.openProject(path)),
+  connect: (recent?: RecentProject) =>
+    showConnect(recent && isServer(recent) ? { url: recent.path, name: recent.person ?? undefined } : {}),
 };
 
 /** Keys that may repeat when held down: moving, not choosing. */
@@ -250,6 +299,7 @@ document.addEventListener("keydown", (ev) => {
   }
   if (screen.appKeys && ev.key === "o") startActions.open();
   else if (screen.appKeys && ev.key === "n" && !project) startActions.create();
+  else if (screen.appKeys && ev.key === "c" && !project) startActions.connect();
   else if (ev.key === "Escape") showBanner(null);
 });
 

@@ -37,7 +37,7 @@ describe("IPC names", () => {
     const handler = main.slice(main.indexOf("generate_handler!["), main.indexOf("])", main.indexOf("generate_handler![")));
     const registered = all(handler, /commands::\w+::(\w+)/g);
     const defined = rustFiles(join(shell, "commands")).flatMap((f) =>
-      all(readFileSync(f, "utf8"), /#\[tauri::command\]\s*pub (?:async )?fn (\w+)/g),
+      all(readFileSync(f, "utf8"), /#\[tauri::command(?:\(async\))?\]\s*pub (?:async )?fn (\w+)/g),
     );
     expect(defined.sort()).toEqual(registered);
   });

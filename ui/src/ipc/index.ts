@@ -155,6 +155,15 @@ export const api = {
   openProject: (path: string) => call<Overview>("open_project", { path }),
   createProject: (path: string) => call<Overview>("create_project", { path }),
   overview: () => call<Overview>("overview"),
+  /**
+   * Signs in to a team server: the app then works on the server's project as this person
+   * (the overview's path is the server's address). Fails with "unauthorized" for a wrong
+   * name or password, "unavailable" when the server is out of reach or TLS fails.
+   */
+  connectServer: (url: string, name: string, password: string) =>
+    call<Overview>("connect_server", { url, name, password }),
+  /** Who is working: on a server the person signed in, on a file the one chosen; else null. */
+  currentPerson: () => call<Person | null>("current_person"),
   recentProjects: () => call<RecentProject[]>("recent_projects"),
 
   /** Everyone on the open project: names and roles only. */

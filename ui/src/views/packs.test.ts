@@ -102,11 +102,11 @@ describe("packs", () => {
   });
 
   it("marks a pack among the recent projects", () => {
-    const noop = { open: () => {}, create: () => {}, openPath: () => {} };
+    const noop = { open: () => {}, create: () => {}, openPath: () => {}, connect: () => {} };
     const el = startView(
       [
-        { path: "/laptop/ana.fdpack", name: "demo", exists: true },
-        { path: "/desk/demo.fdesk", name: "demo", exists: true },
+        { path: "/laptop/ana.fdpack", name: "demo", exists: true, person: null },
+        { path: "/desk/demo.fdesk", name: "demo", exists: true, person: null },
       ],
       noop,
     );

@@ -1,4 +1,5 @@
-// The start screen: open or create a project, or pick a recent one.
+// The start screen: open or create a project, connect to a team server, or pick a recent
+// one.
 
 import { h } from "../dom";
 import { fileName } from "../format";
@@ -8,6 +9,13 @@ export interface StartActions {
   open: () => void;
   create: () => void;
   openPath: (path: string) => void;
+  /** Shows "Connect to a team server", filled in from a recent server when given. */
+  connect: (recent?: RecentProject) => void;
+}
+
+/** Whether a recent entry is a team server (its path is then the address). */
+export function isServer(r: RecentProject): boolean {
+  return r.path.startsWith("https://") || r.path.startsWith("http://");
 }
 
 function recentItem(r: RecentProject, actions: StartActions): HTMLElement {
@@ -20,7 +28,7 @@ function recentItem(r: RecentProject, actions: StartActions): HTMLElement {
         class: "recent-item",
         disabled: !r.exists,
         title: r.exists ? r.path : `${r.path} is missing`,
-        onclick: () => actions.openPath(r.path),
+        onclick: () => (isServer(r) ? actions.connect(r) : actions.openPath(r.path)),
       },
       h(
         "span",
@@ -28,11 +36,12 @@ function recentItem(r: RecentProject, actions: StartActions): HTMLElement {
         r.name || fileName(r.path),
         // A pack keeps its project's name: say which one is the pack.
         r.path.endsWith(".fdpack") ? h("span", { class: "badge badge-pack", testid: "recent-pack" }, "pack") : null,
+        isServer(r) ? h("span", { class: "badge badge-server", testid: "recent-server" }, "team server") : null,
       ),
       h(
         "span",
         { class: "recent-path" },
-        r.path,
+        isServer(r) && r.person ? `${r.person} at ${r.path}` : r.path,
         r.exists ? null : h("span", { class: "recent-missing" }, " — missing"),
       ),
     ),
@@ -57,6 +66,12 @@ export function startView(recent: RecentProject[], actions: StartActions): HTMLE
         { class: "actions" },
         h("button", { class: "primary", testid: "open-project", onclick: actions.open }, "Open project…", h("kbd", {}, "O")),
         h("button", { testid: "new-project", onclick: actions.create }, "New project…", h("kbd", {}, "N")),
+        h(
+          "button",
+          { testid: "connect-server", onclick: () => actions.connect() },
+          "Connect to a team server…",
+          h("kbd", {}, "C"),
+        ),
       ),
       h("h2", {}, "Recent projects"),
       list,
