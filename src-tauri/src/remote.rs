@@ -119,7 +119,7 @@ fn transport(url: &str, e: ureq::Error) -> Error {
         ),
         ureq::Error::Timeout(_) => Error::new(
             ErrorCode::Unavailable,
-            format!("{url} did not answer in time; try again"),
+            format!("no answer from {url} in time; try again"),
         ),
         _ => Error::new(
             ErrorCode::Unavailable,
@@ -175,7 +175,7 @@ impl Remote {
             return Err(match e.code {
                 ErrorCode::Unauthorized => Error::new(
                     ErrorCode::Unauthorized,
-                    format!("{url} did not sign {name} in: wrong name or password, or the person was disabled by a lead"),
+                    format!("wrong name or password for {name} on {url}, or a lead disabled this person"),
                 ),
                 ErrorCode::RateLimited => Error::new(
                     ErrorCode::RateLimited,
@@ -188,7 +188,7 @@ impl Remote {
             Error::new(
                 ErrorCode::Io,
                 format!(
-                    "{url} is not a Factdesk server (its sign-in answer was not understood: {e})"
+                    "the server at {url} is not a Factdesk server (its sign-in answer was not understood: {e})"
                 ),
             )
         })?;
@@ -262,7 +262,7 @@ impl Remote {
         }
         Err(Error::new(
             ErrorCode::Unavailable,
-            format!("{} closed the live events", self.url),
+            format!("the server at {} closed the live events", self.url),
         ))
     }
 

@@ -21,7 +21,7 @@ export function demoFiles() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Spawns a process in its own group (so stop() takes its children too), keeping its output. */
-function launch(label, command, args, env) {
+export function launch(label, command, args, env) {
   let output = "";
   const child = spawn(command, args, {
     env: { ...process.env, ...env },
@@ -73,9 +73,11 @@ export async function startDisplay() {
   return { name: `:${n}`, process: xvfb };
 }
 
-/** tauri-driver on 127.0.0.1:4444 (FACTDESK_E2E_PORT to change), ready for sessions. */
-export async function startDriver(env) {
-  const port = Number(process.env.FACTDESK_E2E_PORT ?? 4444);
+/**
+ * tauri-driver on 127.0.0.1:4444 (FACTDESK_E2E_PORT to change, or `port`), ready for
+ * sessions; its WebKitWebDriver listens on the port after it.
+ */
+export async function startDriver(env, port = Number(process.env.FACTDESK_E2E_PORT ?? 4444)) {
   const driver = launch("tauri-driver", "tauri-driver", ["--port", String(port), "--native-port", String(port + 1)], env);
   const url = `http://127.0.0.1:${port}`;
   try {

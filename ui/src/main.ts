@@ -299,7 +299,11 @@ document.addEventListener("keydown", (ev) => {
   }
   if (screen.appKeys && ev.key === "o") startActions.open();
   else if (screen.appKeys && ev.key === "n" && !project) startActions.create();
-  else if (screen.appKeys && ev.key === "c" && !project) startActions.connect();
+  else if (screen.appKeys && ev.key === "c" && !project) {
+    // The connect screen focuses its first field: the C must not be typed into it.
+    ev.preventDefault();
+    startActions.connect();
+  }
   else if (ev.key === "Escape") showBanner(null);
 });
 

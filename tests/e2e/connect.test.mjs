@@ -1,0 +1,217 @@
+// End to end on a team server: a real `factdesk serve` on a project file, and two
+// instances of the app, each driven through its own tauri-driver. The lead connects in
+// one and opens the dashboard; an annotator connects in the other and answers by
+// keyboard; the lead's kappa changes within a second of her pressing Enter, to the value
+// `factdesk agreement` prints. Then a lead disables her: her next action asks her to sign
+// in again. The connect screen is checked with axe and photographed, light and dark.
+
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import { appBin, cli, demoProject, factdeskBin, launch, saveScreenshot, startDisplay, startDriver, stop } from "./harness.mjs";
+import { assertAccessible, windowSize } from "./screens.mjs";
+import { currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
+import { Key, Session } from "./webdriver.mjs";
+
+const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+const password = (name) => `${name}-pass-7421`;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** A port nobody listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The demo with a lead and three annotators who sign in with passwords; cara and dev label every claim. */
+function teamOnServer(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "maria", "--role", "lead", "--password-stdin"], `${password("maria")}\n`);
+  for (const name of ["ana", "cara", "dev"]) cli(["annotators", project, "add", name, "--password-stdin"], `${password(name)}\n`);
+  cli(["tasks", project, "--kind", "label", "--overlap", "3"]);
+  for (const [name, odd] of [
+    ["cara", (task) => task % 4 === 0],
+    ["dev", (task) => task % 5 === 0],
+  ]) {
+    for (let i = 0; i < 100; i += 1) {
+      const item = nextByCli(project, name, "label");
+      if (!item) break;
+      submitByCli(project, name, [{ task_id: item.task_id, label: LABELS[odd(item.task_id) ? 1 : 0], duration_ms: 5000 }]);
+    }
+  }
+}
+
+/** `factdesk serve` on `project`, answering at the returned address. */
+async function serve(project, port) {
+  const server = launch("factdesk serve", factdeskBin, ["serve", project, "--listen", `127.0.0.1:${port}`], {});
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${url}/api/v1/openapi.json`)).ok) return { url, process: server };
+    } catch {
+      // Not listening yet.
+    }
+    if (server.exitCode !== null) break;
+    await sleep(100);
+  }
+  await stop(server);
+  throw new Error(`the server did not start:\n${server.log()}`);
+}
+
+/** Fills in the connect screen and presses Enter. */
+async function connectAs(session, url, name, pass) {
+  await session.waitFor(tid("connect-screen"));
+  for (const [id, value] of [
+    ["server-url", url],
+    ["server-name", name],
+    ["server-password", pass],
+  ]) {
+    const field = await session.find(tid(id));
+    await session.cmd("POST", `/element/${field}/clear`, {});
+    await session.sendKeys(field, value);
+  }
+  await session.sendKeys(await session.find(tid("server-password")), Key.Enter);
+}
+
+/** The connect screen's error once it shows. */
+async function connectError(session) {
+  return session.until("the connect error", async () => {
+    const text = await session.execute("const e = document.querySelector('[data-testid=connect-error]'); return e && e.textContent");
+    return text ? text : null;
+  }, 20_000);
+}
+
+/** What `factdesk agreement` prints for the label kappa, as the dashboard shows it. */
+function printedKappa(project) {
+  const report = JSON.parse(cli(["agreement", project, "--kind", "label", "--json", "--bootstrap", "0"]));
+  const value = report.metrics.fleiss_kappa.value;
+  return value === null ? "—" : value.toFixed(3);
+}
+
+test("connected to a team server, an annotator's answer moves the lead's kappa within a second", async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-connect-"));
+  const project = join(work, "team.fdesk");
+  const processes = [];
+  const sessions = [];
+  try {
+    teamOnServer(project);
+    const server = await serve(project, await freePort());
+    processes.push(server.process);
+    const display = await startDisplay();
+    if (display.process) processes.push(display.process);
+    const base = Number(process.env.FACTDESK_E2E_PORT ?? 4444);
+    /** An app instance with its own driver (each driver's WebKitWebDriver takes the port after it). */
+    const instance = async (label, port, env) => {
+      const driver = await startDriver(
+        {
+          DISPLAY: display.name,
+          XDG_CONFIG_HOME: join(work, label, "config"),
+          XDG_DATA_HOME: join(work, label, "data"),
+          XDG_CACHE_HOME: join(work, label, "cache"),
+          ...env,
+        },
+        port,
+      );
+      processes.push(driver.process);
+      // No project at start: an empty argument opens the start screen.
+      const session = await Session.create(driver.url, { alwaysMatch: { "tauri:options": { application: appBin, args: [""] } } });
+      sessions.push(session);
+      await windowSize(session, 1024, 720);
+      return session;
+    };
+    const lead = await instance("lead", base, {});
+    const ana = await instance("ana", base + 2, { GTK_THEME: "Adwaita:dark" });
+
+    // The lead: "C" opens the connect screen; an unreachable address and a wrong password
+    // are said plainly; then the right one goes home, as maria, on the server.
+    await lead.waitFor(tid("start-screen"), 30_000);
+    await lead.keys("c");
+    await connectAs(lead, `http://127.0.0.1:${await freePort()}`, "maria", password("maria"));
+    assert.match(await connectError(lead), /cannot reach/i);
+    await connectAs(lead, server.url, "maria", "not her password");
+    assert.match(await connectError(lead), /wrong name or password/i);
+    await lead.execute("document.querySelector('[data-testid=server-password]').blur()");
+    await saveScreenshot(lead, "connect.png");
+    await assertAccessible(lead, "connect (light)");
+    await connectAs(lead, server.url, "maria", password("maria"));
+    await lead.waitFor(tid("home"), 20_000);
+    assert.equal(await textOf(lead, `${tid("current-person")} .bar-person-name`), "maria");
+    assert.equal(await textOf(lead, tid("server-badge")), "team server");
+    assert.equal((await lead.findAll(tid("switch-person"))).length, 0, "on a server the person is the one signed in");
+    await lead.click(await lead.find(tid("open-dashboard")));
+    await lead.waitFor(tid("fleiss-label"), 20_000);
+    assert.equal(await textOf(lead, tid("fleiss-label")), printedKappa(project));
+
+    // Ana, in the other instance (dark): connects and opens label work by keyboard.
+    await ana.waitFor(tid("start-screen"), 30_000);
+    await ana.keys("c");
+    await ana.waitFor(tid("connect-screen"));
+    await saveScreenshot(ana, "connect-dark.png");
+    await assertAccessible(ana, "connect (dark)");
+    await connectAs(ana, server.url, "ana", password("ana"));
+    await ana.waitFor(tid("home"), 20_000);
+    await ana.keys("4");
+    await ana.waitFor(tid("label-1"), 20_000);
+
+    let answers = 0;
+    for (let round = 0; round < 3; round += 1) {
+      const task = await currentTask(ana);
+      assert.ok(task !== null, "ana has a label item");
+      const before = await textOf(lead, tid("fleiss-label"));
+      // She disagrees with the others now and then, so each answer moves the kappa.
+      await ana.keys(String(round === 1 ? 3 : 2));
+      const pressed = Date.now();
+      await ana.keys(Key.Enter);
+      const after = await lead.until(
+        "the lead's kappa to change",
+        async () => {
+          const now = await lead.execute("const e = document.querySelector('[data-testid=fleiss-label]'); return e && e.textContent");
+          return now !== null && now !== before ? now : null;
+        },
+        5_000,
+        10,
+      );
+      const took = Date.now() - pressed;
+      t.diagnostic(`answer ${round + 1}: label kappa ${before} -> ${after} in ${took} ms from Enter in the other window`);
+      assert.ok(took <= 1000, `the lead's dashboard took ${took} ms`);
+      assert.equal(after, printedKappa(project), "the kappa factdesk agreement prints");
+      await ana.until(`the ack for task ${task}`, async () => {
+        const saved = await ana.attribute(await ana.find(tid("saved-indicator")), "data-task");
+        return saved === String(task) ? true : null;
+      });
+      answers += 1;
+    }
+    assert.equal(answers, 3);
+
+    // The recent list keeps the server and the name, never the password.
+    const recent = readFileSync(join(work, "ana", "config", "org.factdesk.app", "recent-projects.json"), "utf8");
+    assert.match(recent, /"person": "ana"/);
+    assert.ok(!recent.includes(password("ana")), "no password is kept");
+
+    // A lead disables ana: her next action on the server asks her to sign in again.
+    cli(["annotators", project, "disable", "ana"]);
+    const task = await currentTask(ana);
+    await ana.keys("1");
+    await ana.keys(Key.Enter);
+    await ana.waitFor(tid("connect-reason"), 10_000);
+    assert.match(await textOf(ana, tid("connect-reason")), /sign in again/i);
+    assert.equal(await ana.attribute(await ana.find(tid("server-name")), "value"), "ana");
+    t.diagnostic(`after disabling: task ${task}'s answer was refused and the connect screen shown`);
+  } catch (e) {
+    for (const p of processes) t.diagnostic(`${p.label} said:\n${p.log()}`);
+    throw e;
+  } finally {
+    for (const s of sessions) await s.delete().catch(() => {});
+    for (const p of processes.reverse()) await stop(p);
+    rmSync(work, { recursive: true, force: true });
+  }
+});
