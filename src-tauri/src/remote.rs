@@ -159,6 +159,32 @@ fn read_body(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<(u
     Ok((status, body))
 }
 
+/// Sends `call` to `POST /api/v1/call` with `token`.
+fn send(agent: &Agent, url: &str, token: &str, call: &Call) -> Result<serde_json::Value> {
+    let response = agent
+        .post(format!("{url}/api/v1/call"))
+        .header("authorization", format!("Bearer {token}"))
+        .send_json(call)
+        .map_err(|e| transport(url, e))?;
+    let (status, body) = read_body(url, response)?;
+    if status != 200 {
+        let e = refusal(status, &body);
+        if e.code == ErrorCode::Unauthorized {
+            return Err(Error::new(
+                ErrorCode::Unauthorized,
+                format!("your session on {url} ended (it expired, or a lead disabled you): sign in again"),
+            ));
+        }
+        return Err(e);
+    }
+    serde_json::from_str(&body).map_err(|e| {
+        Error::new(
+            ErrorCode::Io,
+            format!("the server's answer was not understood: {e}"),
+        )
+    })
+}
+
 impl Remote {
     /// Signs `name` in on the server at `url` (as typed) with `password`.
     pub fn connect(url: &str, name: &str, password: &str) -> Result<Remote> {
@@ -192,49 +218,24 @@ impl Remote {
                 ),
             )
         })?;
-        let mut remote = Remote {
-            url,
-            token: session.token,
-            person: Person {
-                name: name.to_string(),
-                role: factdesk_api::annotators::Role::Annotator,
-            },
-            agent,
-        };
-        remote.person = serde_json::from_value(remote.call(&Call::Me)?).map_err(|e| {
+        let me = send(&agent, &url, &session.token, &Call::Me)?;
+        let person = serde_json::from_value(me).map_err(|e| {
             Error::new(
                 ErrorCode::Io,
                 format!("the server's answer was not understood: {e}"),
             )
         })?;
-        Ok(remote)
+        Ok(Remote {
+            url,
+            token: session.token,
+            person,
+            agent,
+        })
     }
 
     /// Runs `call` on the server for the signed-in person: what the api returned.
     pub fn call(&self, call: &Call) -> Result<serde_json::Value> {
-        let response = self
-            .agent
-            .post(format!("{}/api/v1/call", self.url))
-            .header("authorization", format!("Bearer {}", self.token))
-            .send_json(call)
-            .map_err(|e| transport(&self.url, e))?;
-        let (status, body) = read_body(&self.url, response)?;
-        if status != 200 {
-            let e = refusal(status, &body);
-            if e.code == ErrorCode::Unauthorized {
-                return Err(Error::new(
-                    ErrorCode::Unauthorized,
-                    format!("your session on {} ended (it expired, or a lead disabled you): sign in again", self.url),
-                ));
-            }
-            return Err(e);
-        }
-        serde_json::from_str(&body).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!("the server's answer was not understood: {e}"),
-            )
-        })
+        send(&self.agent, &self.url, &self.token, call)
     }
 
     /// Follows the server's events: `tick(true)` on each committed answer, `tick(false)`

@@ -82,10 +82,10 @@ pub fn connect_server(
 pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
     match state.remote() {
         Some(remote) => Some(remote.person),
-        None => state.user().ok().map(|a| Person {
-            name: a.name().to_string(),
-            role: a.role(),
-        }),
+        None => state
+            .call(Call::Me)
+            .ok()
+            .and_then(|me| serde_json::from_value(me).ok()),
     }
 }
 
