@@ -10,7 +10,7 @@ use serde_json::Value;
 use tauri::{AppHandle, State};
 
 /// Leads only (the api refuses anyone else). Sends the current snapshot at once, then one on every change.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()> {
     if let Some(remote) = state.remote() {
         // The server's gate refuses anyone but a lead here, so the refusal reaches the caller.
@@ -33,7 +33,7 @@ pub fn stop_dashboard(app: AppHandle) {
 }
 
 /// Leads only: draws a re-annotation study; returns every study with its figures.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn create_study(state: State<'_, AppState>, request: StudyRequest) -> Result<Value> {
     state.call(Call::CreateStudy { request })
 }

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 use tauri::State;
 
 /// Tasks the counted annotators disagree on, most disagreement first.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn adjudication_queue(state: State<'_, AppState>, request: GoldRequest) -> Result<Value> {
     state.call(Call::AdjudicationQueue { request })
 }
@@ -19,7 +19,7 @@ pub fn adjudication_queue(state: State<'_, AppState>, request: GoldRequest) -> R
 /// Takes `take`'s answer, or records `answer`, as the lead's decision on a task whose
 /// decision the screen showed as made at `seen` (none: undecided); another one taken
 /// meanwhile is refused, not replaced.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn decide(
     state: State<'_, AppState>,
     task_id: i64,
@@ -38,7 +38,7 @@ pub fn decide(
 }
 
 /// Undoes the decision the screen showed, made at `seen`.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn undo_decision(
     state: State<'_, AppState>,
     task_id: i64,
@@ -53,19 +53,19 @@ pub fn undo_decision(
 }
 
 /// A candidate sentence among its neighbours, for the lead adjudicating.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn sentence_passage(state: State<'_, AppState>, sentence_id: i64) -> Result<Value> {
     state.call(Call::SentencePassage { sentence_id })
 }
 
 /// What an export would write; nothing is written.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Result<Value> {
     state.call(Call::ExportPreview { request })
 }
 
 /// Writes the gold file at `out` and its dataset card beside it.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn export_gold(
     state: State<'_, AppState>,
     request: GoldRequest,
@@ -83,7 +83,7 @@ pub fn export_gold(
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
 /// is replaced only with `force`.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn export_answers(
     state: State<'_, AppState>,
     out: PathBuf,

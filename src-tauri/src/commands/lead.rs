@@ -11,13 +11,13 @@ use std::path::PathBuf;
 use tauri::State;
 
 /// Written refutations waiting for the lead's accept or reject.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn pending_reviews(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::PendingReviews)
 }
 
 /// The lead's decision on one written refutation, with an optional note.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn review_refutation(
     state: State<'_, AppState>,
     annotation_id: i64,
@@ -34,20 +34,20 @@ pub fn review_refutation(
 }
 
 /// The project's settings, as anyone working on it may read them.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn settings(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::Settings)
 }
 
 /// Stores the lead's settings; the stored ones come back (a built-in guideline follows the stance).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn save_settings(state: State<'_, AppState>, settings: Settings) -> Result<Value> {
     state.call(Call::SaveSettings { settings })
 }
 
 /// Counts (`Some(true)`) or leaves out (`Some(false)`) a flagged annotator's answers, or
 /// follows the flag again (`None`).
-#[tauri::command]
+#[tauri::command(async)]
 pub fn flag_decision(
     state: State<'_, AppState>,
     name: String,
@@ -57,7 +57,7 @@ pub fn flag_decision(
 }
 
 /// Writes a pack for an annotator at `out` and reserves its items.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn issue_pack(
     state: State<'_, AppState>,
     request: PackRequest,

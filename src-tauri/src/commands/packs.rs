@@ -32,7 +32,7 @@ pub fn merge_packs(
 }
 
 /// Leads only: the packs this project issued.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn packs(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::Packs)
 }

@@ -89,7 +89,7 @@ pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
     }
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn overview(state: State<'_, AppState>) -> Result<Overview> {
     match state.remote() {
         Some(remote) => server_overview(&remote),

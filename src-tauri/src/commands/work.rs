@@ -13,7 +13,7 @@ use tauri::State;
 
 /// Everyone on the project, for the "who is working" screen: names and roles only. On a
 /// server, only the person signed in: the token says who is working.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
     match state.remote() {
         Some(remote) => Ok(vec![remote.person]),
@@ -22,7 +22,7 @@ pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
 }
 
 /// Chooses who is working. On a server that is whoever signed in, and no one else.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
     if let Some(remote) = state.remote() {
         if remote.person.name == name {
@@ -42,18 +42,18 @@ pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
 }
 
 /// Adds a person: anyone may add the first (a lead); after that only a lead.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn add_person(state: State<'_, AppState>, name: String, role: Role) -> Result<Value> {
     state.call(Call::AddPerson { name, role })
 }
 
 /// Annotators with their trick record; for leads.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn annotators(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::Annotators)
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn create_tasks(
     state: State<'_, AppState>,
     kind: TaskKind,
@@ -63,23 +63,23 @@ pub fn create_tasks(
 }
 
 /// Leads only: how many claims got no task of each kind, and why.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn claims_without_tasks(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::ClaimsWithoutTasks)
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn next_item(state: State<'_, AppState>, kind: TaskKind) -> Result<Value> {
     state.call(Call::NextItem { kind })
 }
 
 /// The person's progress on every kind; reserves nothing.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn paces(state: State<'_, AppState>) -> Result<Value> {
     state.call(Call::Paces)
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn previous_item(
     state: State<'_, AppState>,
     kind: TaskKind,
@@ -88,40 +88,40 @@ pub fn previous_item(
     state.call(Call::PreviousItem { kind, current })
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn submit_answer(state: State<'_, AppState>, answer: Answer) -> Result<Value> {
     state.call(Call::SubmitAnswer { answer })
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn passage(state: State<'_, AppState>, task_id: i64, option_id: String) -> Result<Value> {
     state.call(Call::Passage { task_id, option_id })
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn check_refutation(state: State<'_, AppState>, task_id: i64, text: String) -> Result<Value> {
     state.call(Call::CheckRefutation { task_id, text })
 }
 
-#[tauri::command]
+#[tauri::command(async)]
 pub fn search(state: State<'_, AppState>, query: String) -> Result<Value> {
     state.call(Call::Search { query })
 }
 
 /// Releases the item the person holds (a skip); true when there was one to release.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn skip_item(state: State<'_, AppState>, task_id: i64) -> Result<Value> {
     state.call(Call::SkipItem { task_id })
 }
 
 /// A claim as the person may see it: a lead everything, an annotator their own answers.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn claim_view(state: State<'_, AppState>, id: i64) -> Result<Value> {
     state.call(Call::ClaimView { id })
 }
 
 /// Leads only: the claims matching `words` in a standing, a page at a time.
-#[tauri::command]
+#[tauri::command(async)]
 pub fn claims_list(
     state: State<'_, AppState>,
     words: Option<String>,
