@@ -259,3 +259,56 @@ async fn an_answer_through_the_call_ticks_the_event_stream_and_the_lead_sees_it(
     // Her answer shows (counted or not: the first option may be the trick).
     assert_eq!(after["kinds"][0]["people"][0]["answers"], 1, "{after}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_issued_from_the_served_project_merges_back_and_the_lead_sees_it_through_the_server()
+{
+    use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
+    use factdesk_api::tasks::TaskKind;
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let dir = ok(tempfile::tempdir());
+    let pack_path = dir.path().join("eve.fdpack");
+    // Beside the running server, as `factdesk pack` on its machine.
+    let mut project = team.project();
+    let lead = ok(project.actor("maria"));
+    let request = PackRequest {
+        annotator: "eve".into(),
+        count: 1,
+        kind: Some(TaskKind::Evidence),
+        ..Default::default()
+    };
+    ok(project.issue_pack(&lead, &request, &pack_path));
+    // Eve answers on her laptop, offline.
+    let mut pack = ok(PackSession::open(&pack_path, Box::new(team.clock.clone())));
+    let eve = ok(pack.actor("eve"));
+    let item = ok(pack.next_item(&eve, TaskKind::Evidence))
+        .item
+        .unwrap_or_else(|| panic!("the pack has an item"));
+    let answer = serde_json::from_value(json!({"task_id": item.task_id, "no_evidence": true}));
+    ok(pack.submit(&eve, &ok(answer)));
+    let results = ok(pack.return_results(None));
+    drop(pack);
+    let (_, before) = post(
+        &team,
+        Some(&maria),
+        &json!({"op": "dashboard", "args": {"intervals": false}}),
+    )
+    .await;
+    // `factdesk merge` on the server's machine while the server runs.
+    let merged = ok(project.merge_packs(&lead, std::slice::from_ref(&results), Unanswered::Refuse));
+    assert!(merged.iter().all(|m| m.error.is_none()), "{merged:?}");
+    let (status, after) = post(
+        &team,
+        Some(&maria),
+        &json!({"op": "dashboard", "args": {"intervals": false}}),
+    )
+    .await;
+    assert_eq!(status, 200, "{after}");
+    assert!(
+        after["last_annotation_id"].as_i64() > before["last_annotation_id"].as_i64(),
+        "the merged answer is in the server's project: {before} -> {after}"
+    );
+    let people = after["kinds"][0]["people"].to_string();
+    assert!(people.contains("\"eve\""), "{people}");
+}
