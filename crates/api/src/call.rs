@@ -117,6 +117,7 @@ pub enum Call {
         accepted: bool,
         note: Option<String>,
     },
+    /// The project's settings (on a server, a lead's).
     Settings,
     SaveSettings {
         settings: Settings,
@@ -193,12 +194,20 @@ fn nobody() -> Error {
 /// Runs `call` on `project` for `actor` (the team server: the token's person). The
 /// response is the JSON of what the use case returned.
 pub fn run(project: &mut Project, actor: &Actor, call: Call) -> Result<serde_json::Value> {
-    if matches!(call, Call::Overview) {
-        let mut overview = project.overview()?;
-        overview.path = String::new();
-        return json(overview);
+    match call {
+        Call::Overview => {
+            let mut overview = project.overview()?;
+            overview.path = String::new();
+            json(overview)
+        }
+        // Only the lead's settings screen reads them; over a network an annotator gets
+        // nothing beyond their screens (the seed orders everyone's items).
+        Call::Settings => {
+            project.require_lead(actor, "read the project's settings")?;
+            json(project.settings()?)
+        }
+        call => on_project(project, Some(actor), call),
     }
-    on_project(project, Some(actor), call)
 }
 
 /// Runs `call` on the project or pack open in the app, for the person chosen there (none

@@ -133,6 +133,7 @@ fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
         Call::Dashboard { intervals: false },
         Call::PendingReviews,
         Call::Packs,
+        Call::Settings,
         Call::SentencePassage { sentence_id: 1 },
         Call::CreateTasks {
             kind: TaskKind::Label,
