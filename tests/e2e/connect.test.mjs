@@ -4,8 +4,11 @@
 // keyboard; the lead's kappa changes within a second of her pressing Enter, to the value
 // `factdesk agreement` prints. Then a lead disables her: her next action asks her to sign
 // in again. The connect screen is checked with axe and photographed, light and dark.
+// With FACTDESK_TEST_PG (a role that may create databases), the same runs again with the
+// project in a fresh PostgreSQL database.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -97,9 +100,36 @@ function printedKappa(project) {
   return value === null ? "—" : value.toFixed(3);
 }
 
+const postgres = process.env.FACTDESK_TEST_PG ?? "";
+
+/** A fresh database on the test server, as a project URL, and how to drop it. */
+function freshDatabase() {
+  const name = `fde2e_connect_${process.pid}`;
+  const sql = (statement) => execFileSync("psql", [postgres, "-q", "-c", statement], { stdio: ["ignore", "pipe", "pipe"] });
+  sql(`DROP DATABASE IF EXISTS ${name}`);
+  sql(`CREATE DATABASE ${name}`);
+  const url = new URL(postgres);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
 test("connected to a team server, an annotator's answer moves the lead's kappa within a second", async (t) => {
   const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-connect-"));
-  const project = join(work, "team.fdesk");
+  await connectedTeam(t, work, join(work, "team.fdesk"), true);
+});
+
+test("the same on a PostgreSQL project", { skip: postgres ? false : "FACTDESK_TEST_PG is not set" }, async (t) => {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-connect-pg-"));
+  const db = freshDatabase();
+  try {
+    await connectedTeam(t, work, db.url, false);
+  } finally {
+    db.drop();
+  }
+});
+
+/** The whole scenario on `project` (a file or a postgres:// URL); screenshots when `photos`. */
+async function connectedTeam(t, work, project, photos) {
   const processes = [];
   const sessions = [];
   try {
@@ -140,7 +170,7 @@ test("connected to a team server, an annotator's answer moves the lead's kappa w
     await connectAs(lead, server.url, "maria", "not her password");
     assert.match(await connectError(lead), /wrong name or password/i);
     await lead.execute("document.querySelector('[data-testid=server-password]').blur()");
-    await saveScreenshot(lead, "connect.png");
+    if (photos) await saveScreenshot(lead, "connect.png");
     await assertAccessible(lead, "connect (light)");
     await connectAs(lead, server.url, "maria", password("maria"));
     await lead.waitFor(tid("home"), 20_000);
@@ -155,7 +185,7 @@ test("connected to a team server, an annotator's answer moves the lead's kappa w
     await ana.waitFor(tid("start-screen"), 30_000);
     await ana.keys("c");
     await ana.waitFor(tid("connect-screen"));
-    await saveScreenshot(ana, "connect-dark.png");
+    if (photos) await saveScreenshot(ana, "connect-dark.png");
     await assertAccessible(ana, "connect (dark)");
     await connectAs(ana, server.url, "ana", password("ana"));
     await ana.waitFor(tid("home"), 20_000);
@@ -214,4 +244,4 @@ test("connected to a team server, an annotator's answer moves the lead's kappa w
     for (const p of processes.reverse()) await stop(p);
     rmSync(work, { recursive: true, force: true });
   }
-});
+}

@@ -120,7 +120,11 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
     let open = opener(config.project.clone(), || {
         Box::new(factdesk_api::SystemClock)
     });
-    drop(open()?);
+    // Off the runtime's threads: PostgreSQL's blocking client runs a runtime of its own.
+    let first = open.clone();
+    tokio::task::spawn_blocking(move || first().map(drop))
+        .await
+        .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
     let state = AppState::new(open, config.connections, config.policy, config.body_limit);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
