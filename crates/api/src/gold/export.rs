@@ -157,6 +157,12 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
     }
 }
 
+/// Whether a task's outcome can carry a gold line: it has counted answers, or the lead
+/// decided it.
+fn settles(task: &TaskOutcome) -> bool {
+    task.counted > 0 || task.decision.is_some()
+}
+
 fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
     GoldAgreement {
         answers: task.map_or(0, |t| t.counted),
@@ -187,8 +193,12 @@ impl Project {
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
             let children = children_of.remove(&claim.id).unwrap_or_default();
-            let task = known.task(TaskKind::Evidence, claim.id);
-            let label_task = known.task(TaskKind::Label, claim.id);
+            // A task a line rests on needs counted answers or the lead's decision: one
+            // whose answers were all rejected (the trick) or left out (flagged) settles
+            // nothing, as if it had no answers yet.
+            let any_evidence = known.task(TaskKind::Evidence, claim.id);
+            let task = any_evidence.filter(|t| settles(t));
+            let label_task = known.task(TaskKind::Label, claim.id).filter(|t| settles(t));
             let refutation_only = !known.with_evidence_task.contains(&claim.id);
             let label = match label_task.map(|t| &t.outcome) {
                 Some(Outcome::Label {
@@ -205,6 +215,7 @@ impl Project {
                 refutation_only,
                 children: children.len(),
                 family: family.len(),
+                uncounted: any_evidence.map_or(0, |t| t.answers.len()),
                 no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
                 too_long: known.too_long.contains(&claim.id),
             };

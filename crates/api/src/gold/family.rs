@@ -65,6 +65,9 @@ pub(crate) struct Root<'a> {
     /// Its refutations, and how many of them may become gold lines.
     pub children: usize,
     pub family: usize,
+    /// Answers on its evidence task that count for nothing (rejected for the trick, or
+    /// by annotators left out), when none counts.
+    pub uncounted: usize,
     /// Why it got no evidence task, if it did not.
     pub no_evidence_task: Option<SkipReason>,
     /// Too long to write a refutation of.
@@ -79,6 +82,10 @@ pub(crate) fn drop_reason(c: &Root<'_>, s: &Settings) -> Option<String> {
         } else {
             "no refutation of it verified as contradicting it".into()
         }),
+        (_, None) if !c.refutation_only && c.uncounted > 0 => Some(format!(
+            "its evidence task has no counted answers yet ({} not counted: rejected for the trick or left out as flagged)",
+            c.uncounted
+        )),
         (_, None) if !c.refutation_only => {
             Some("its evidence task has no counted answers yet".into())
         }
