@@ -14,10 +14,14 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
-/// A project of `n` claims with a lead and the annotators ana and ben.
+/// A project of `n` claims with a lead and the annotators ana and ben, where failing
+/// tricks flags no one (so which item comes first does not matter).
 fn team(dir: &std::path::Path, n: usize) -> Project {
     let clock = ManualClock::new(1_700_000_000_000);
     let mut p = project(dir, n, &clock);
+    let mut settings = ok(p.settings());
+    settings.trick_flag_threshold = 1.0;
+    ok(p.set_settings(&p.lead(), &settings));
     ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
     for name in ["ana", "ben"] {
         ok(p.add_annotator(&p.lead(), name, Role::Annotator));
@@ -89,9 +93,164 @@ fn a_claim_whose_evidence_answers_all_picked_the_trick_is_dropped_not_exported_a
         "{}",
         c0.reason
     );
-    assert_eq!(lines.len(), 5, "{lines:?}");
+    assert_eq!(lines.len(), 5, "{:?}", preview.dropped);
     for l in &lines {
         assert_eq!(l.label.as_str(), "NOT ENOUGH INFO");
         assert!(l.agreement.answers > 0, "a line resting on nothing: {l:?}");
     }
+}
+
+/// Writes `lines` as a predictions file and imports it.
+fn predictions(p: &mut Project, dir: &std::path::Path, lines: &[serde_json::Value]) {
+    let path = dir.join("predictions.jsonl");
+    let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    ok(std::fs::write(&path, text.join("\n")));
+    ok(p.import_predictions(&p.who("lead"), &path, None));
+}
+
+/// ana and ben verify every counter-claim as contradicting its claim.
+fn contradicts(p: &mut Project) {
+    for name in ["ana", "ben"] {
+        while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Verify)).item {
+            let answer = Answer {
+                task_id: item.task_id,
+                label: Some("contradicts".into()),
+                ..Default::default()
+            };
+            ok(p.submit(&p.who(name), &answer));
+        }
+    }
+}
+
+/// Six claims whose evidence ana and ben agree on.
+fn answered(dir: &std::path::Path) -> Project {
+    let mut p = team(dir, 6);
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    for name in ["ana", "ben"] {
+        evidence(&mut p, name, &[]);
+    }
+    p
+}
+
+#[test]
+fn a_not_enough_info_claims_verified_counter_claim_is_dropped_not_exported_refuted() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(2)));
+    for name in ["ana", "ben"] {
+        labels(&mut p, name, "NOT ENOUGH INFO");
+    }
+    predictions(
+        &mut p,
+        dir.path(),
+        &[
+            serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had no lighthouse before 1900"}),
+        ],
+    );
+    contradicts(&mut p);
+    let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+    assert!(
+        lines.iter().all(|l| l.parent_id.is_none()),
+        "a REFUTED line with no evidence: {lines:?}"
+    );
+    let counter = preview
+        .dropped
+        .iter()
+        .find(|d| d.id.starts_with("c1/model/"))
+        .unwrap_or_else(|| panic!("no reason for the counter-claim: {:?}", preview.dropped));
+    assert_eq!(
+        counter.reason,
+        "no gold evidence refutes it: its original claim is NOT ENOUGH INFO, not SUPPORTED"
+    );
+}
+
+#[test]
+fn a_counter_claim_repeating_a_refutation_up_to_case_and_punctuation_is_exported_once() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    predictions(
+        &mut p,
+        dir.path(),
+        &[
+            serde_json::json!({"claim_id": "c1", "model": "a", "refuted": "Town 1 had no lighthouse before 1900"}),
+            serde_json::json!({"claim_id": "c1", "model": "b", "refuted": "town 1  had NO lighthouse, before 1900."}),
+        ],
+    );
+    contradicts(&mut p);
+    let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+    let refuted: Vec<_> = lines.iter().filter(|l| l.parent_id.is_some()).collect();
+    assert_eq!(refuted.len(), 1, "{refuted:?}");
+    assert_eq!(refuted[0].label.as_str(), "REFUTED");
+    assert!(!refuted[0].evidence.is_empty(), "{:?}", refuted[0]);
+    let twin = preview
+        .dropped
+        .iter()
+        .find(|d| d.id.starts_with("c1/model/"))
+        .unwrap_or_else(|| panic!("no reason for the twin: {:?}", preview.dropped));
+    assert_eq!(
+        twin.reason,
+        format!(
+            "the same claim as {} (case, spacing and punctuation aside)",
+            refuted[0].id
+        )
+    );
+}
+
+#[test]
+fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped_with_a_reason() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    predictions(
+        &mut p,
+        dir.path(),
+        &[
+            serde_json::json!({"claim_id": "c1", "model": "a", "refuted": "Town 1 had no lighthouse before 1900"}),
+            serde_json::json!({"claim_id": "c2", "model": "a", "refuted": "Town 2 had no lighthouse before 1900"}),
+        ],
+    );
+    let ids: Vec<String> = ok(p.gold(&p.lead(), &GoldRequest::default()))
+        .1
+        .dropped
+        .iter()
+        .filter(|d| d.id.contains("/model/"))
+        .map(|d| d.id.clone())
+        .collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    let path = dir.path().join("deeper.jsonl");
+    let line = serde_json::json!({"claim_id": ids[0], "model": "a", "refuted": "Town 1 had a lighthouse before 1900"});
+    ok(std::fs::write(&path, line.to_string()));
+    let e = p
+        .import_predictions(&p.who("lead"), &path, None)
+        .err()
+        .unwrap_or_else(|| panic!("a counter-claim of a counter-claim was taken"));
+    let at = e
+        .location
+        .clone()
+        .unwrap_or_else(|| panic!("no location: {e}"));
+    assert_eq!((at.line, at.field.as_deref()), (1, Some("claim_id")), "{e}");
+    assert!(e.message.contains("is itself a refutation"), "{e}");
+
+    // A project from before this check may hold one: it is listed with its reason.
+    let parent: i64 =
+        ok(p.store()
+            .conn()
+            .query_row("SELECT id FROM claims WHERE ext_id = ?1", [&ids[0]], |r| {
+                r.get(0)
+            }));
+    ok(p.store().conn().execute(
+        "UPDATE claims SET parent_id = ?1 WHERE ext_id = ?2",
+        rusqlite::params![parent, ids[1]],
+    ));
+    contradicts(&mut p);
+    let (_, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+    let deeper = preview
+        .dropped
+        .iter()
+        .find(|d| d.id == ids[1])
+        .unwrap_or_else(|| panic!("dropped without a reason: {:?}", preview.dropped));
+    assert!(
+        deeper.reason.starts_with("a refutation of a refutation"),
+        "{}",
+        deeper.reason
+    );
 }

@@ -190,6 +190,7 @@ impl Project {
         let sentences = self.evidence_sentences(&aggregation)?;
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
+        let mut texts = family::Texts::default();
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
             let children = children_of.remove(&claim.id).unwrap_or_default();
@@ -219,7 +220,9 @@ impl Project {
                 no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
                 too_long: known.too_long.contains(&claim.id),
             };
-            let label = match (family::drop_reason(&root, &settings), label) {
+            let reason = family::drop_reason(&root, &settings)
+                .or_else(|| texts.same_as(&claim.text).map(family::same_claim));
+            let label = match (reason, label) {
                 (None, Some(label)) => label,
                 // A claim without a label always has a reason to drop it.
                 (reason, _) => {
@@ -255,11 +258,28 @@ impl Project {
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
             });
+            texts.keep(&claim.text, &claim.ext_id);
             let root = lines.len() - 1;
             for (child, verify) in family {
+                if let Err(reason) =
+                    family::refutation_of(label, refutation_only, &mut texts, child)
+                {
+                    dropped.push(drop_of(child, &reason));
+                    continue;
+                }
                 let line = refutation_line(&lines[root], child, verify, task, aggregation.method);
                 lines.push(line);
             }
+        }
+        // Refutations of refutations: the gold data pairs a refutation with an original
+        // claim only.
+        let mut deeper: Vec<ClaimRow> = children_of.into_values().flatten().collect();
+        deeper.sort_by_key(|c| c.id);
+        for child in &deeper {
+            dropped.push(drop_of(
+                child,
+                "a refutation of a refutation: gold lines pair refutations with original claims only",
+            ));
         }
         let mut preview = preview(&aggregation, &lines, dropped, &names);
         preview.split_warnings =
@@ -395,12 +415,9 @@ fn refutation_line(
     GoldLine {
         id: child.ext_id.clone(),
         claim: child.text.clone(),
-        // A supported claim's gold evidence refutes its accepted refutations.
-        evidence: if root.label == Label::Supported {
-            root.evidence.clone()
-        } else {
-            Vec::new()
-        },
+        // A supported claim's gold evidence refutes its accepted refutations (only a
+        // supported claim's refutations are exported: `family::refutation_of`).
+        evidence: root.evidence.clone(),
         label: child.label.unwrap_or(Label::Refuted),
         context: child.context.clone(),
         source_url: child.source_url.clone(),

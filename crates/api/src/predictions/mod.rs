@@ -211,6 +211,15 @@ impl Project {
             Some(Refuted::Many(ts)) => ts,
         };
         let texts: Vec<String> = texts.into_iter().map(|t| t.trim().to_string()).collect();
+        if !texts.is_empty() && claim.parent_id.is_some() {
+            return Err(bad(
+                Some("claim_id"),
+                format!(
+                    "claim {:?} is itself a refutation: counter-claims are for original claims only (the gold data pairs a refutation with its original claim)",
+                    line.claim_id
+                ),
+            ));
+        }
         for t in &texts {
             if t.is_empty() || t.chars().count() > MAX_TEXT || t.contains('\0') {
                 return Err(bad(
