@@ -266,3 +266,33 @@ fn a_bad_predictions_file_names_its_line_and_changes_nothing() {
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
 }
+
+#[test]
+fn a_counter_claim_changing_only_case_spacing_or_punctuation_is_refused_with_its_line() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    let lead = p.who("lead");
+    let before = common::every_value(&dir.path().join("p.fdesk"));
+    for copy in [
+        "town 1 had a lighthouse built in 1801",
+        "Town 1  had a lighthouse   built in 1801.",
+        "TOWN 1 HAD A LIGHTHOUSE, BUILT IN 1801!",
+    ] {
+        let good = serde_json::json!({"claim_id": "c0", "model": "m", "refuted": "Town 0 had no lighthouse"});
+        let bad = serde_json::json!({"claim_id": "c1", "model": "m", "refuted": ["Town 1 had no lighthouse", copy]});
+        let path = file(dir.path(), "near.jsonl", &[good, bad]);
+        let e = p
+            .import_predictions(&lead, &path, None)
+            .err()
+            .unwrap_or_else(|| panic!("{copy:?} was taken"));
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e}");
+        let at = e
+            .location
+            .clone()
+            .unwrap_or_else(|| panic!("no location: {e}"));
+        assert_eq!((at.line, at.field.as_deref()), (2, Some("refuted")), "{e}");
+        assert!(at.file.ends_with("near.jsonl"), "{at:?}");
+        assert!(e.message.contains("Same words as the original"), "{e}");
+    }
+    assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
+}

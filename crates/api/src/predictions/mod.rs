@@ -10,6 +10,7 @@ pub use compare::{CounterClaimSummary, LabelComparison, ModelComparison, Predict
 
 use crate::actor::Actor;
 use crate::{Error, Project, Result};
+use factdesk_core::checks::{blocking, check_refutation, CheckSettings};
 use factdesk_core::claim::Label;
 use factdesk_store::predictions::{self, CounterClaim, LabelPrediction};
 use factdesk_store::{tx, NewClaim};
@@ -227,10 +228,21 @@ impl Project {
                     format!("a counter-claim is 1 to {MAX_TEXT} characters, without NUL"),
                 ));
             }
-            if *t == claim.text.trim() {
+            // The live checks a person's refutation passes, for what a machine gets
+            // wrong alike: the claim retyped with only case, spacing or punctuation
+            // changed (length, negation and subject are the verifiers' to judge).
+            let copy = CheckSettings {
+                empty: true,
+                identical: true,
+                length: false,
+                negation_only: false,
+                subject: false,
+                ..CheckSettings::default()
+            };
+            if let Some(fail) = blocking(&check_refutation(&claim.text, t, &copy)) {
                 return Err(bad(
                     Some("refuted"),
-                    "a counter-claim is identical to its claim".into(),
+                    format!("counter-claim {t:?}: {}", fail.message),
                 ));
             }
         }
