@@ -153,8 +153,17 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
         .unwrap_or_else(|| panic!("wrote into a folder holding files"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(!out.join("README.md").exists());
-    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "other", true));
+    // Not a Factdesk export: --force does not write there either.
+    let e = p
+        .export_hf(&p.who("lead"), &req, &out, "other", true)
+        .err()
+        .unwrap_or_else(|| panic!("--force wrote into a folder that is no export"));
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(e.message.contains("no Factdesk export"), "{}", e.message);
+    assert!(!out.join("README.md").exists());
     assert_eq!(ok(std::fs::read_to_string(out.join("notes.txt"))), "mine");
+    let out = dir.path().join("hf2");
+    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "other", false));
     let card = ok(std::fs::read_to_string(out.join("README.md")));
     assert!(
         card.contains("license: other\nlicense_name: unspecified"),
@@ -188,4 +197,68 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
         .err()
         .unwrap_or_else(|| panic!("an annotator exported"));
     assert_eq!(e.code, ErrorCode::Forbidden);
+}
+
+/// The names of the files under `dir`, relative to it, hidden ones included.
+fn tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in ok(std::fs::read_dir(&d)) {
+            let path = ok(e).path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let rel = path.strip_prefix(dir).unwrap_or(&path);
+                out.push(rel.display().to_string());
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn exporting_again_with_force_leaves_no_stale_split_file_and_touches_nothing_foreign() {
+    let dir = ok(tempfile::tempdir());
+    let p = answered(dir.path());
+    let out = dir.path().join("hf");
+    let lead = p.who("lead");
+    let three = GoldRequest::default();
+    let report = ok(p.export_hf(&lead, &three, &out, "mit", false));
+    assert_eq!(report.splits.len(), 3, "{:?}", report.splits);
+    // A Hub clone's hidden files stay.
+    ok(std::fs::write(
+        out.join(".gitattributes"),
+        "*.parquet filter=lfs",
+    ));
+    let two = GoldRequest {
+        splits: vec![50, 50],
+        ..GoldRequest::default()
+    };
+    let report = ok(p.export_hf(&lead, &two, &out, "mit", true));
+    let names: Vec<&str> = report.splits.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["train", "test"]);
+    assert_eq!(
+        tree(&out),
+        [
+            ".gitattributes",
+            "README.md",
+            "data/test.jsonl",
+            "data/test.parquet",
+            "data/train.jsonl",
+            "data/train.parquet"
+        ],
+        "the validation split of the first export is stale"
+    );
+
+    // A file of no export under data/ is refused, and nothing changes.
+    ok(std::fs::write(out.join("data").join("notes.txt"), "mine"));
+    let before = tree(&out);
+    let e = p
+        .export_hf(&lead, &three, &out, "mit", true)
+        .err()
+        .unwrap_or_else(|| panic!("removed or wrote beside a foreign file"));
+    assert!(e.message.contains("data/notes.txt"), "{}", e.message);
+    assert_eq!(tree(&out), before);
 }

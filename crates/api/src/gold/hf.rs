@@ -65,8 +65,9 @@ fn check_license(license: &str) -> Result<()> {
 
 impl Project {
     /// Writes the gold data under `req` as a Hugging Face dataset folder at `dir` (created
-    /// if missing). A folder that already holds files is written into only with `force`;
-    /// every file is staged and renamed into place together.
+    /// if missing). A folder that already holds files is written into only with `force`
+    /// and only when it holds an earlier Factdesk export, whose other data files are then
+    /// removed; every file is staged and renamed into place together.
     pub fn export_hf(
         &self,
         by: &Actor,
@@ -86,20 +87,8 @@ impl Project {
                 ),
             ));
         }
-        let full = dir.is_dir()
-            && std::fs::read_dir(dir)
-                .map_err(|e| Error::io(&dir.display().to_string(), &e))?
-                .next()
-                .is_some();
-        if full && !force {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!(
-                    "{} already holds files; pass --force to write into it (nothing was written)",
-                    dir.display()
-                ),
-            ));
-        }
+        // Refused folders are found before the gold data is gathered.
+        let earlier = super::hf_folder::earlier_export(dir, force)?;
         let (mut lines, preview) = self.gold(by, req)?;
         if lines.is_empty() {
             // A folder with a card and no data file is no dataset `datasets` can load.
@@ -174,6 +163,9 @@ impl Project {
             .map_err(|e| write_error(&readme, e))?;
         files.push(readme.display().to_string());
         outputs.commit()?;
+        // The new export is in place: the earlier one's other files go, so the folder
+        // holds this export only.
+        super::hf_folder::remove_stale(&earlier, &files)?;
         Ok(HfReport {
             dir: dir.display().to_string(),
             splits,

@@ -108,6 +108,7 @@ impl Card<'_> {
             let _ = writeln!(s, "  - name: {name}\n    num_examples: {n}");
         }
         s.push_str("---\n\n");
+        let _ = writeln!(s, "{}\n", super::hf_folder::MARK);
         let _ = writeln!(s, "# {}\n", cell(self.name));
         let _ = writeln!(
             s,

@@ -8,6 +8,7 @@ mod export_card;
 mod family;
 mod hf;
 mod hf_card;
+mod hf_folder;
 mod outcome;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
