@@ -99,7 +99,17 @@ fn datasets_loads_every_split_with_the_cards_features_and_every_row() {
     }
     for (name, n) in &report.splits {
         assert!(header.contains(&format!("  - split: {name}\n    path: data/{name}.parquet")));
-        assert!(header.contains(&format!("  - name: {name}\n    num_examples: {n}")));
+        let entry = format!("  - name: {name}\n    num_bytes: ");
+        let at = header
+            .find(&entry)
+            .unwrap_or_else(|| panic!("no {entry:?} in\n{header}"));
+        let rest = &header[at + entry.len()..];
+        assert!(
+            rest.split_once('\n')
+                .is_some_and(|(bytes, next)| bytes.parse::<u64>().is_ok()
+                    && next.lines().next() == Some(&format!("    num_examples: {n}"))),
+            "{header}"
+        );
     }
     assert!(card.contains("## Dropped claims (1)"), "{card}");
     assert!(card.contains("| c0 |"), "the dropped claim is listed");
@@ -109,19 +119,29 @@ fn datasets_loads_every_split_with_the_cards_features_and_every_row() {
         "the evidence figures are on the card"
     );
 
+    let summary = round_trip(dir.path(), &out).unwrap_or_else(|| panic!("no round trip"));
+    for (name, n) in &report.splits {
+        assert_eq!(summary["rows"][name], serde_json::json!(n), "{summary}");
+    }
+}
+
+/// Loads `out` with `datasets` (tests/python/hf_roundtrip.py), which fails on any
+/// difference and on any warning `datasets` gives; none when `datasets` is missing
+/// outside CI.
+fn round_trip(dir: &Path, out: &Path) -> Option<serde_json::Value> {
     if !python_has_datasets() {
         assert!(
             std::env::var("CI").as_deref() != Ok("true"),
             "CI=true but python3 cannot import datasets: run scripts/setup"
         );
         eprintln!("skipping the datasets round trip: python3 cannot import datasets (scripts/setup installs it)");
-        return;
+        return None;
     }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/python/hf_roundtrip.py");
-    let cache = dir.path().join("hf-cache");
+    let cache = dir.join("hf-cache");
     let run = ok(Command::new("python3")
         .arg(&script)
-        .arg(&out)
+        .arg(out)
         .env("HF_HOME", &cache)
         .env("HF_DATASETS_CACHE", &cache)
         .env("HF_DATASETS_OFFLINE", "1")
@@ -133,10 +153,49 @@ fn datasets_loads_every_split_with_the_cards_features_and_every_row() {
         "round trip failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let summary: serde_json::Value = ok(serde_json::from_str(stdout.trim()));
-    for (name, n) in &report.splits {
-        assert_eq!(summary["rows"][name], serde_json::json!(n), "{summary}");
+    Some(ok(serde_json::from_str(stdout.trim())))
+}
+
+#[test]
+fn a_single_split_is_named_train_and_loads_without_a_warning() {
+    let dir = ok(tempfile::tempdir());
+    let p = answered(dir.path());
+    let out = dir.path().join("hf");
+    let req = GoldRequest {
+        splits: vec![100],
+        ..GoldRequest::default()
+    };
+    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "cc-by-4.0", false));
+    assert_eq!(report.splits, vec![("train".to_string(), 11)]);
+    assert!(report.preview.split_warnings.is_empty());
+    let (lines, _) = ok(p.gold(&p.who("lead"), &req));
+    assert!(lines.iter().all(|l| l.split == "train"));
+    if let Some(summary) = round_trip(dir.path(), &out) {
+        assert_eq!(summary["rows"], serde_json::json!({"train": 11}));
     }
+}
+
+#[test]
+fn split_warnings_name_the_splits_as_the_folder_does() {
+    let dir = ok(tempfile::tempdir());
+    let p = answered(dir.path());
+    // Eleven lines leave a split asked for 1% empty, or far over its share.
+    let req = GoldRequest {
+        splits: vec![49, 2, 49],
+        ..GoldRequest::default()
+    };
+    let report = ok(p.export_hf(&p.who("lead"), &req, &dir.path().join("hf"), "mit", false));
+    let w = &report.preview.split_warnings;
+    assert!(
+        w.iter().any(|w| w.starts_with("split validation ")),
+        "{w:?}"
+    );
+    assert!(w.iter().all(|w| !w.contains(" dev ")), "{w:?}");
+    assert!(report.preview.per_split.contains_key("validation"));
+    let card = ok(std::fs::read_to_string(
+        dir.path().join("hf").join("README.md"),
+    ));
+    assert!(!card.contains("split dev "), "{card}");
 }
 
 #[test]

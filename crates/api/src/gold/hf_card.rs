@@ -6,11 +6,18 @@ use crate::agreement::AgreementReport;
 use crate::tasks::TaskKind;
 use std::fmt::Write;
 
+/// A split as written: its name, lines, and the size of its Parquet file.
+pub(crate) struct Split {
+    pub name: String,
+    pub examples: u64,
+    pub bytes: u64,
+}
+
 pub(crate) struct Card<'a> {
     pub name: &'a str,
     pub license: &'a str,
-    /// The splits written, with their line counts.
-    pub splits: &'a [(String, u64)],
+    /// The splits written.
+    pub splits: &'a [Split],
     /// Splits asked for that got no line.
     pub empty: Vec<String>,
     pub preview: &'a ExportPreview,
@@ -98,14 +105,23 @@ impl Card<'_> {
         s.push_str("task_categories:\n- text-classification\ntask_ids:\n- fact-checking\n");
         let _ = writeln!(s, "size_categories:\n- {}", size_category(p.lines));
         s.push_str("configs:\n- config_name: default\n  data_files:\n");
-        for (name, _) in self.splits {
+        for Split { name, .. } in self.splits {
             let _ = writeln!(s, "  - split: {name}\n    path: data/{name}.parquet");
         }
         s.push_str("dataset_info:\n");
         s.push_str(FEATURES);
         s.push_str("  splits:\n");
-        for (name, n) in self.splits {
-            let _ = writeln!(s, "  - name: {name}\n    num_examples: {n}");
+        // `datasets` reads a split's entry only when it has all three fields.
+        for Split {
+            name,
+            examples,
+            bytes,
+        } in self.splits
+        {
+            let _ = writeln!(
+                s,
+                "  - name: {name}\n    num_bytes: {bytes}\n    num_examples: {examples}"
+            );
         }
         s.push_str("---\n\n");
         let _ = writeln!(s, "{}\n", super::hf_folder::MARK);
@@ -126,8 +142,8 @@ impl Card<'_> {
             ratios.join(",")
         );
         s.push_str("| split | claims |\n|---|---|\n");
-        for (name, n) in self.splits {
-            let _ = writeln!(s, "| {name} | {n} |");
+        for Split { name, examples, .. } in self.splits {
+            let _ = writeln!(s, "| {name} | {examples} |");
         }
         for name in &self.empty {
             let _ = writeln!(s, "| {name} | 0 (no file written) |");
