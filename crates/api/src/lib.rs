@@ -14,6 +14,7 @@ pub mod audit;
 pub mod claim_view;
 pub mod clock;
 mod columnar;
+mod csv_cell;
 pub mod dashboard;
 pub mod dto;
 pub mod error;
