@@ -89,7 +89,7 @@ fn datasets_loads_every_split_with_the_cards_features_and_every_row() {
         .map(|(yaml, _)| yaml)
         .unwrap_or_else(|| panic!("no YAML header:\n{card}"));
     for want in [
-        "license: cc-by-4.0",
+        "license: \"cc-by-4.0\"",
         "task_categories:\n- text-classification",
         "size_categories:\n- n<1K",
         "configs:\n- config_name: default\n  data_files:\n",
@@ -225,7 +225,7 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     let report = ok(p.export_hf(&p.who("lead"), &req, &out, "other", false));
     let card = ok(std::fs::read_to_string(out.join("README.md")));
     assert!(
-        card.contains("license: other\nlicense_name: unspecified"),
+        card.contains("license: \"other\"\nlicense_name: unspecified"),
         "{card}"
     );
     assert!(card.contains("**License:** not chosen"));
@@ -320,4 +320,48 @@ fn exporting_again_with_force_leaves_no_stale_split_file_and_touches_nothing_for
         .unwrap_or_else(|| panic!("removed or wrote beside a foreign file"));
     assert!(e.message.contains("data/notes.txt"), "{}", e.message);
     assert_eq!(tree(&out), before);
+}
+
+#[test]
+fn the_card_keeps_html_from_claims_as_text_names_no_annotator_and_quotes_the_license() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    let lead = p.who("lead");
+    let preds = dir.path().join("preds.jsonl");
+    let line = serde_json::json!({"claim_id": "c3", "model": "m", "refuted": "Town 3 had <img src=x onerror=alert(1)> & no lighthouse"});
+    ok(std::fs::write(&preds, line.to_string()));
+    ok(p.import_predictions(&lead, &preds, None));
+    let out = dir.path().join("hf");
+    ok(p.export_hf(&lead, &GoldRequest::default(), &out, "null", false));
+    let card = ok(std::fs::read_to_string(out.join("README.md")));
+    assert!(card.contains("\nlicense: \"null\"\n"), "{card}");
+    assert!(!card.contains("<img"), "{card}");
+    assert!(
+        card.contains("Town 3 had &lt;img src=x onerror=alert(1)&gt; &amp; no lighthouse"),
+        "{card}"
+    );
+    assert!(
+        card.contains("- Counted: 2 (annotator 1, annotator 2)"),
+        "{card}"
+    );
+    for name in ["ana", "ben"] {
+        assert!(
+            !card
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|w| w == name),
+            "{name} is named on the card:\n{card}"
+        );
+    }
+    // The gold file's own card names no one either.
+    let gold = dir.path().join("gold.jsonl");
+    ok(p.export_gold(&lead, &GoldRequest::default(), &gold, Default::default()));
+    let card = ok(std::fs::read_to_string(dir.path().join("gold.card.md")));
+    assert!(!card.contains("<img"), "{card}");
+    assert!(
+        card.contains("Annotators counted: 2 (annotator 1, annotator 2)"),
+        "{card}"
+    );
+    if let Some(summary) = round_trip(dir.path(), &out) {
+        assert!(summary["rows"].is_object(), "{summary}");
+    }
 }

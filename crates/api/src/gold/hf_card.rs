@@ -1,6 +1,7 @@
 //! The README.md of a Hugging Face dataset folder: the YAML header the Hub and
 //! `datasets` read, then the dataset card (counts, agreement, who counted, dropped claims).
 
+use super::card_text::{cell, Pseudonyms};
 use super::{ExportPreview, GoldRequest};
 use crate::agreement::AgreementReport;
 use crate::tasks::TaskKind;
@@ -88,17 +89,13 @@ fn quoted(text: &str) -> String {
     serde_json::Value::String(text.to_string()).to_string()
 }
 
-/// Keeps a table cell on one line and its pipes literal.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
-}
-
 impl Card<'_> {
     pub(crate) fn render(&self) -> String {
         let p = self.preview;
         let mut s = String::from("---\n");
         let _ = writeln!(s, "pretty_name: {}", quoted(self.name));
-        let _ = writeln!(s, "license: {}", self.license);
+        // Quoted: an identifier such as `null`, `true` or `1.0` is still a string.
+        let _ = writeln!(s, "license: {}", quoted(self.license));
         if self.license == "other" {
             let _ = writeln!(s, "license_name: unspecified");
         }
@@ -156,12 +153,13 @@ impl Card<'_> {
             let _ = writeln!(s, "| {label} | {n} |");
         }
         self.agreement_section(&mut s);
+        let who = Pseudonyms::new(&p.counted_annotators, &p.excluded_annotators);
         let _ = writeln!(
             s,
-            "\n## Annotators\n\n- Aggregation: {}\n- Counted: {}\n- Left out (flagged for failing trick sentences): {}\n- Answers rejected for picking the trick sentence (kept, counted for nothing): {}",
+            "\n## Annotators\n\nAnnotators are numbered, not named.\n\n- Aggregation: {}\n- Counted: {}\n- Left out (flagged for failing trick sentences): {}\n- Answers rejected for picking the trick sentence (kept, counted for nothing): {}",
             p.method.as_str(),
-            list(&p.counted_annotators),
-            list(&p.excluded_annotators),
+            who.list(&p.counted_annotators),
+            who.list(&p.excluded_annotators),
             p.rejected_answers
         );
         if let Some(m) = p.mean_share_agreeing {
@@ -212,13 +210,5 @@ impl Card<'_> {
                 );
             }
         }
-    }
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
     }
 }

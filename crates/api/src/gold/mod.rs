@@ -3,6 +3,7 @@
 
 mod adjudicate;
 mod answer;
+mod card_text;
 mod export;
 mod export_card;
 mod family;
