@@ -6,7 +6,7 @@ use common::{project, trick_option, Acting};
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::GoldRequest;
+use factdesk_api::gold::{ExportFormat, GoldRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
 
@@ -253,4 +253,34 @@ fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped
         "{}",
         deeper.reason
     );
+}
+
+#[test]
+fn the_gold_export_replaces_an_existing_file_only_with_force() {
+    let dir = ok(tempfile::tempdir());
+    let p = answered(dir.path());
+    let lead = p.who("lead");
+    let req = GoldRequest::default();
+    let out = dir.path().join("gold.jsonl");
+    ok(p.export_gold(&lead, &req, &out, ExportFormat::Factdesk, false));
+    for (path, format) in [
+        (&out, ExportFormat::Factdesk),
+        // FEVER's split files beside it too: only the dev split is in the way here.
+        (&dir.path().join("f.dev.jsonl"), ExportFormat::Fever),
+    ] {
+        ok(std::fs::write(path, "mine\n"));
+        let target = dir.path().join(if format == ExportFormat::Fever {
+            "f.jsonl"
+        } else {
+            "gold.jsonl"
+        });
+        let e = p
+            .export_gold(&lead, &req, &target, format, false)
+            .err()
+            .unwrap_or_else(|| panic!("{} was replaced without force", path.display()));
+        assert!(e.message.contains("--force"), "{e}");
+        assert_eq!(ok(std::fs::read_to_string(path)), "mine\n");
+        ok(p.export_gold(&lead, &req, &target, format, true));
+        assert_ne!(ok(std::fs::read_to_string(path)), "mine\n");
+    }
 }

@@ -354,7 +354,13 @@ fn the_card_keeps_html_from_claims_as_text_names_no_annotator_and_quotes_the_lic
     }
     // The gold file's own card names no one either.
     let gold = dir.path().join("gold.jsonl");
-    ok(p.export_gold(&lead, &GoldRequest::default(), &gold, Default::default()));
+    ok(p.export_gold(
+        &lead,
+        &GoldRequest::default(),
+        &gold,
+        Default::default(),
+        false,
+    ));
     let card = ok(std::fs::read_to_string(dir.path().join("gold.card.md")));
     assert!(!card.contains("<img"), "{card}");
     assert!(

@@ -578,7 +578,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         ..GoldRequest::default()
     };
     let out = dir.path().join("gold.jsonl");
-    let report = ok(p.export_gold(&p.lead(), &many, &out, Default::default()));
+    let report = ok(p.export_gold(&p.lead(), &many, &out, Default::default(), false));
     let empty = report
         .preview
         .per_split

@@ -67,15 +67,17 @@ pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Resul
     state.as_user(|p, user| p.export_preview(user, &request))
 }
 
-/// Writes the gold file at `out` and its dataset card beside it.
+/// Writes the gold file at `out` and its dataset card beside it; existing files are
+/// replaced only with `force`.
 #[tauri::command]
 pub fn export_gold(
     state: State<'_, AppState>,
     request: GoldRequest,
     out: PathBuf,
     format: ExportFormat,
+    force: bool,
 ) -> Result<ExportReport> {
-    state.as_user(|p, user| p.export_gold(user, &request, &out, format))
+    state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))
 }
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file

@@ -326,20 +326,30 @@ impl Project {
     }
 
     /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`),
-    /// all together or none; no output may be a project file or the project's own files.
+    /// all together or none; no output may be a project file or the project's own files,
+    /// and an existing file (the gold file, its card, FEVER's split files) is replaced
+    /// only with `force`.
     pub fn export_gold(
         &self,
         by: &Actor,
         req: &GoldRequest,
         out: &Path,
         format: ExportFormat,
+        force: bool,
     ) -> Result<ExportReport> {
         self.require_lead(by, "export gold data")?;
         let inputs = crate::output::Inputs::project(self.path());
         let card = beside(out, "card.md");
+        let mut targets = vec![out.to_path_buf(), card.clone()];
+        if format == ExportFormat::Fever {
+            for name in split_names(req.splits.len()) {
+                targets.push(beside(out, &format!("{name}.jsonl")));
+            }
+        }
         // Refused outputs are found before the gold data is gathered.
-        for path in [out, card.as_path()] {
+        for path in &targets {
             crate::output::check(path, &inputs)?;
+            crate::output::refuse_existing(path, force)?;
         }
         let (lines, preview) = self.gold(by, req)?;
         let mut outputs = crate::output::Outputs::new(inputs);
