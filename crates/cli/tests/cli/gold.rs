@@ -428,7 +428,15 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
         "--reason",
         "second thoughts",
     ]);
-    export(&p, &decided, &[]);
+    // The same file again: replaced only with --force.
+    let again = factdesk(["export", &project, "--out", &decided.display().to_string()]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("--force"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    export(&p, &decided, &["--force"]);
     assert!(read_jsonl(&decided).iter().all(|l| l["id"] != id.as_str()));
 
     // FEVER variant: FEVER's field names and labels, one file per split beside it.
