@@ -201,6 +201,7 @@ fn main() {
             &GoldRequest::default(),
             &out.path().join("gold.jsonl"),
             ExportFormat::Factdesk,
+            false,
         )
         .unwrap_or_else(|e| panic!("{e}"));
     drop(p);

@@ -15,6 +15,7 @@ pub mod call;
 pub mod claim_view;
 pub mod clock;
 mod columnar;
+mod csv_cell;
 pub mod dashboard;
 pub mod dto;
 pub mod error;

@@ -87,10 +87,13 @@ impl Project {
         })
     }
 
-    /// Whether an annotator may see `claim`: an imported claim, or a refutation they
-    /// wrote themselves.
+    /// Whether an annotator may see `claim`: an original claim, or a refutation they
+    /// wrote themselves. No other refutation, imported, a model's or another person's:
+    /// what an annotator can find must not tell a model's counter-claim they verify from
+    /// a person's (its id names the model's hash, and seeing some refutations but not
+    /// others would sort them too).
     pub(crate) fn annotator_may_see(&self, claim: &ClaimRow, actor: &Actor) -> Result<bool> {
-        if claim.refutation_state.is_none() {
+        if claim.parent_id.is_none() && claim.refutation_state.is_none() {
             return Ok(true);
         }
         let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;

@@ -22,7 +22,8 @@ pub struct Settings {
     pub evidence_stance: Option<EvidenceStance>,
     /// The trick sentence under the `supports` stance; `{claim}` stands for the claim
     /// with its first letter lower-cased. Shown like a sentence: capitalised, ending in a
-    /// full stop.
+    /// full stop. The default, "It is not true that {claim}", is written in each claim's
+    /// language (Arabic, French, Chinese, ...), so the trick reads like its neighbours.
     pub trick_template: String,
     /// Minutes an item stays reserved for an annotator who opened it.
     pub reservation_minutes: u32,
@@ -238,7 +239,7 @@ impl Default for Settings {
             seed: 1,
             overlap: 3,
             evidence_stance: None,
-            trick_template: "It is not true that {claim}".into(),
+            trick_template: factdesk_core::trick::DEFAULT_TEMPLATE.into(),
             reservation_minutes: 30,
             refute_max_tokens: 15,
             trick_flag_threshold: 0.2,

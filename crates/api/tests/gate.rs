@@ -167,6 +167,7 @@ const LEAD_ONLY: &[Call] = &[
             &GoldRequest::default(),
             &dir.join("out").join("gold.jsonl"),
             ExportFormat::Factdesk,
+            false,
         )
         .map(drop)
     }),

@@ -540,3 +540,54 @@ fn a_pack_answer_older_than_the_annotators_answer_in_the_project_is_refused() {
     ));
     assert!(current.contains("REFUTED"), "{current}");
 }
+
+#[test]
+fn a_pack_answer_keeps_its_uuid_from_the_pack_to_the_raw_answers() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = lead(dir.path(), &clock);
+    let path = answered_pack(&mut p, dir.path(), "ana", &clock);
+    let given: String =
+        ok(ok(rusqlite::Connection::open(&path))
+            .query_row("SELECT uuid FROM answers", [], |r| r.get(0)));
+    ok(p.merge_pack(&p.lead(), &path));
+    let rows = ok(p.answer_rows(&p.lead()));
+    let row = rows
+        .iter()
+        .find(|r| r.pack.is_some())
+        .unwrap_or_else(|| panic!("no merged answer: {rows:?}"));
+    assert_eq!(row.answer_uuid, given, "the answer's id changed on merge");
+
+    // A pack answer claiming the id of an answer already in the project is refused.
+    answer_all_evidence(&mut p, "ben");
+    let taken = ok(p.answer_rows(&p.lead()))
+        .into_iter()
+        .find(|r| r.annotator == "ben")
+        .map(|r| r.answer_uuid)
+        .unwrap_or_else(|| panic!("ben answered nothing"));
+    let path = answered_pack(&mut p, dir.path(), "cal", &clock);
+    // A rewritten pack: a copy of cal's answer under ben's answer's id.
+    let file = ok(rusqlite::Connection::open(&path));
+    ok(file.execute(
+        "INSERT INTO answers (uuid, task_id, answer, created_at) SELECT ?1, task_id, answer, created_at FROM answers",
+        [&taken],
+    ));
+    drop(file);
+    let before = answers(&p);
+    let report = ok(p.merge_pack(&p.lead(), &path));
+    assert_eq!(report.added, 1, "{report:?}");
+    assert_eq!(report.refused.len(), 1, "{report:?}");
+    assert!(
+        report.refused[0]
+            .reason
+            .contains("already another answer's"),
+        "{report:?}"
+    );
+    assert_eq!(answers(&p), before + 1);
+    let bens: Vec<_> = ok(p.answer_rows(&p.lead()))
+        .into_iter()
+        .filter(|r| r.answer_uuid == taken)
+        .map(|r| r.annotator)
+        .collect();
+    assert_eq!(bens, ["ben"]);
+}

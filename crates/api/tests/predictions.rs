@@ -266,3 +266,99 @@ fn a_bad_predictions_file_names_its_line_and_changes_nothing() {
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
 }
+
+#[test]
+fn a_counter_claim_changing_only_case_spacing_or_punctuation_is_refused_with_its_line() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    let lead = p.who("lead");
+    let before = common::every_value(&dir.path().join("p.fdesk"));
+    for copy in [
+        "town 1 had a lighthouse built in 1801",
+        "Town 1  had a lighthouse   built in 1801.",
+        "TOWN 1 HAD A LIGHTHOUSE, BUILT IN 1801!",
+    ] {
+        let good = serde_json::json!({"claim_id": "c0", "model": "m", "refuted": "Town 0 had no lighthouse"});
+        let bad = serde_json::json!({"claim_id": "c1", "model": "m", "refuted": ["Town 1 had no lighthouse", copy]});
+        let path = file(dir.path(), "near.jsonl", &[good, bad]);
+        let e = p
+            .import_predictions(&lead, &path, None)
+            .err()
+            .unwrap_or_else(|| panic!("{copy:?} was taken"));
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{e}");
+        let at = e
+            .location
+            .clone()
+            .unwrap_or_else(|| panic!("no location: {e}"));
+        assert_eq!((at.line, at.field.as_deref()), (2, Some("refuted")), "{e}");
+        assert!(at.file.ends_with("near.jsonl"), "{at:?}");
+        assert!(e.message.contains("Same words as the original"), "{e}");
+    }
+    assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
+}
+
+#[test]
+fn predictions_import_names_the_file_once_and_refuses_arrays_conflicts_failed_and_negative_scores()
+{
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    let lead = p.who("lead");
+    let before = common::every_value(&dir.path().join("p.fdesk"));
+    let good = serde_json::json!({"claim_id": "c0", "model": "m", "prediction": "SUPPORTED"});
+    let cases: [(&str, Option<&str>, &str); 6] = [
+        ("[]", None, "an empty JSON array"),
+        (
+            "[{\"claim_id\": \"c1\"}]",
+            None,
+            "a JSON array: a predictions file holds one JSON object per line",
+        ),
+        (
+            r#"{"claim_id": "c1", "model": "m", "prediction": "FAILED"}"#,
+            Some("prediction"),
+            "FAILED marks a malformed claim",
+        ),
+        (
+            r#"{"claim_id": "c1", "model": "m", "prediction": "SUPPORTED", "score": -0.5}"#,
+            Some("score"),
+            "0 or more",
+        ),
+        (
+            r#"{"claim_id": "c0", "model": "m", "prediction": "REFUTES"}"#,
+            Some("prediction"),
+            "which line 1 predicted SUPPORTED",
+        ),
+        (
+            r#"{"claim_id": "c1", "model": "m", "prediction": "MAYBE"}"#,
+            Some("prediction"),
+            "MAYBE",
+        ),
+    ];
+    for (bad, field, says) in cases {
+        let path = dir.path().join("preds.jsonl");
+        ok(std::fs::write(&path, format!("{good}\n{bad}\n")));
+        let e = p
+            .import_predictions(&lead, &path, None)
+            .err()
+            .unwrap_or_else(|| panic!("{bad} was taken"));
+        let at = e
+            .location
+            .clone()
+            .unwrap_or_else(|| panic!("no location: {e}"));
+        assert_eq!((at.line, at.field.as_deref()), (2, field), "{bad}: {e}");
+        assert!(e.message.contains(says), "{bad}: {e}");
+        let shown = e.to_string();
+        assert_eq!(shown.matches("preds.jsonl").count(), 1, "{shown}");
+    }
+    assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
+    let empty = dir.path().join("empty.jsonl");
+    ok(std::fs::write(&empty, "\n\n"));
+    let e = p
+        .import_predictions(&lead, &empty, None)
+        .err()
+        .unwrap_or_else(|| panic!("an empty file was taken"));
+    assert!(e.message.contains("holds no prediction"), "{e}");
+    // The same label twice for a claim and model is no conflict.
+    let path = dir.path().join("twice.jsonl");
+    ok(std::fs::write(&path, format!("{good}\n{good}\n")));
+    assert_eq!(ok(p.import_predictions(&lead, &path, None)).labels, 1);
+}

@@ -347,3 +347,75 @@ fn an_answer_that_came_back_in_a_pack_names_the_pack() {
         .filter(|r| r.annotator != "cy")
         .all(|r| r.pack.is_none()));
 }
+
+#[test]
+fn csv_cells_that_start_like_a_formula_are_written_as_text_in_answers_and_the_report() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_700_000_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
+    let name = "=HYPERLINK(\"http://x.example\")";
+    ok(p.add_annotator(&p.lead(), name, Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(1)));
+    let comments = ["=1+1", "@SUM(A1)", "-2+3", "+cmd|' /C calc'!A0"];
+    let mut n = 0;
+    while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Label)).item {
+        ok(p.submit(
+            &p.who(name),
+            &Answer {
+                task_id: item.task_id,
+                label: Some("SUPPORTED".into()),
+                comment: Some(comments[n % comments.len()].into()),
+                ..Default::default()
+            },
+        ));
+        n += 1;
+    }
+    assert_eq!(n, 2);
+    let lead = p.who("lead");
+    let out = dir.path().join("answers.csv");
+    ok(p.export_answers(&lead, &out, AnswersFormat::Csv, false));
+    let mut reader = csv::Reader::from_path(&out).unwrap_or_else(|e| panic!("{e}"));
+    let header: Vec<String> = ok(reader.headers()).iter().map(str::to_string).collect();
+    let at = |c: &str| {
+        header
+            .iter()
+            .position(|h| h == c)
+            .unwrap_or_else(|| panic!("no {c}"))
+    };
+    let records: Vec<csv::StringRecord> = reader.records().map(ok).collect();
+    for (i, rec) in records.iter().enumerate() {
+        assert_eq!(&rec[at("annotator")], format!("'{name}"));
+        assert_eq!(&rec[at("comment")], format!("'{}", comments[i]));
+        // Numbers stay numbers.
+        assert!(rec[at("answer_id")].parse::<i64>().is_ok());
+    }
+
+    let tables = dir.path().join("tables");
+    let files = factdesk_api::report::ReportFiles {
+        html: dir.path().join("report.html"),
+        json: None,
+        csv: Some(tables.clone()),
+    };
+    ok(p.write_report(
+        &lead,
+        &factdesk_api::agreement::AgreementRequest::default(),
+        &files,
+    ));
+    let mut any = false;
+    for entry in ok(std::fs::read_dir(&tables)) {
+        let path = ok(entry).path();
+        let mut reader = csv::Reader::from_path(&path).unwrap_or_else(|e| panic!("{e}"));
+        for rec in reader.records().map(ok) {
+            for cell in rec.iter() {
+                assert!(
+                    !cell.starts_with(['=', '+', '@']) && !cell.starts_with("-2+"),
+                    "{}: {cell:?}",
+                    path.display()
+                );
+                any |= cell == format!("'{name}");
+            }
+        }
+    }
+    assert!(any, "the annotator's name is in a report table, as text");
+}

@@ -263,7 +263,13 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         "{reasons:?}"
     );
     let out = dir.path().join("gold.jsonl");
-    ok(p.export_gold(&p.lead(), &GoldRequest::default(), &out, Default::default()));
+    ok(p.export_gold(
+        &p.lead(),
+        &GoldRequest::default(),
+        &out,
+        Default::default(),
+        false,
+    ));
     let card = ok(std::fs::read_to_string(dir.path().join("gold.card.md")));
     assert!(card.contains("| superseded | 1 |"), "{card}");
     assert!(card.contains("| rejected | 2 |"), "{card}");
@@ -351,7 +357,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
 
     // The export says so.
     let out = dir.path().join("gold.jsonl");
-    let report = ok(p.export_gold(&p.lead(), &req, &out, Default::default()));
+    let report = ok(p.export_gold(&p.lead(), &req, &out, Default::default(), false));
     assert_eq!(report.preview.rejected_answers, 1);
     let card = ok(std::fs::read_to_string(&report.card));
     assert!(

@@ -207,6 +207,14 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
             assert!(line.is_none());
             continue;
         }
+        // COVID-Fact repeats some claims word for word: the gold data holds each once.
+        if let Some(d) = preview.dropped.iter().find(|d| d.id == claim.ext_id) {
+            assert!(
+                d.reason.starts_with("the same claim as covid-fact:"),
+                "{d:?}"
+            );
+            continue;
+        }
         let line = line.unwrap_or_else(|| panic!("{} not exported", claim.ext_id));
         let texts: BTreeSet<String> = line.evidence.iter().map(|e| e.text.clone()).collect();
         assert_eq!(&texts, gold, "{}", claim.ext_id);
@@ -463,16 +471,43 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         .filter(|l| l.parent_id.is_some())
         .map(|l| l.id.clone())
         .collect();
-    assert_eq!(refutations, expected);
-    let decided = lines
+    // A written refutation that repeats the imported one (case, spacing and punctuation
+    // aside) is exported once, as the imported one.
+    let repeats: BTreeSet<String> = preview
+        .dropped
         .iter()
-        .find(|l| l.task_id == overruled)
-        .unwrap_or_else(|| panic!("the overruled refutation is not exported"));
-    assert_eq!(decided.provenance.method, "lead-decision");
-    assert_eq!(
-        decided.provenance.reason.as_deref(),
-        Some("the dates differ")
-    );
+        .filter(|d| expected.contains(&d.id))
+        .map(|d| {
+            let first = d
+                .reason
+                .strip_prefix("the same claim as ")
+                .and_then(|r| r.strip_suffix(" (case, spacing and punctuation aside)"))
+                .unwrap_or_else(|| panic!("{d:?}"));
+            assert!(refutations.contains(first), "{d:?}");
+            d.id.clone()
+        })
+        .collect();
+    assert!(!repeats.is_empty() && repeats.len() < 10, "{repeats:?}");
+    let expected: BTreeSet<String> = expected.difference(&repeats).cloned().collect();
+    assert_eq!(refutations, expected);
+    let overruled_claim: String = ok(conn.query_row(
+        "SELECT c.ext_id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
+        [overruled],
+        |r| r.get(0),
+    ));
+    match lines.iter().find(|l| l.task_id == overruled) {
+        Some(decided) => {
+            assert_eq!(decided.provenance.method, "lead-decision");
+            assert_eq!(
+                decided.provenance.reason.as_deref(),
+                Some("the dates differ")
+            );
+        }
+        None => assert!(
+            repeats.contains(&overruled_claim),
+            "the overruled refutation is not exported"
+        ),
+    }
     // Of the written ones, only live refutations judged as contradicting are exported.
     let written_exported = lines.iter().filter(|l| l.id.contains("/written/")).count();
     let written_expected = expected
@@ -480,7 +515,13 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         .filter(|id| id.contains("/written/"))
         .count();
     assert_eq!(written_exported, written_expected);
-    assert!(written_exported >= 5, "{written_exported}");
+    // Some are exported, the rest repeat the imported refutation.
+    let written_repeats = repeats.iter().filter(|id| id.contains("/written/")).count();
+    assert!(written_exported >= 1, "{written_exported}");
+    assert!(
+        written_exported + written_repeats >= 5,
+        "{written_exported} + {written_repeats}"
+    );
     for l in &lines {
         match &l.parent_id {
             Some(parent) => {
@@ -537,7 +578,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         ..GoldRequest::default()
     };
     let out = dir.path().join("gold.jsonl");
-    let report = ok(p.export_gold(&p.lead(), &many, &out, Default::default()));
+    let report = ok(p.export_gold(&p.lead(), &many, &out, Default::default(), false));
     let empty = report
         .preview
         .per_split

@@ -116,3 +116,49 @@ fn an_annotators_sentence_hits_name_no_document() {
         && h.document_id.is_some()
         && !h.ext_id.is_empty()));
 }
+
+#[test]
+fn an_annotator_never_finds_a_models_counter_claim_or_its_id_and_a_lead_does() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 4, &clock);
+    must(p.add_annotator(&p.lead(), "lead", Role::Lead));
+    must(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    let path = dir.path().join("predictions.jsonl");
+    let line = serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had Quarrington defences built in 1801"});
+    must(std::fs::write(&path, line.to_string()));
+    must(p.import_predictions(&p.who("lead"), &path, None));
+    must(p.reindex(&p.lead()));
+    let counter: i64 = must(p.store().conn().query_row(
+        "SELECT id FROM claims WHERE ext_id LIKE 'c1/model/%'",
+        [],
+        |r| r.get(0),
+    ));
+
+    for query in ["Quarrington defences", &format!("#{counter}")] {
+        let hits = must(p.search(&p.who("ana"), query, 20));
+        assert!(
+            hits.iter()
+                .all(|h| h.id != counter && !h.ext_id.contains("/model/")),
+            "{query}: {hits:?}"
+        );
+    }
+    let err = p.claim_view(&p.who("ana"), counter).err();
+    assert_eq!(err.map(|e| e.code), Some(ErrorCode::NotFound));
+    // ana still verifies it, from a screen that names no id.
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Verify))
+        .item
+        .unwrap_or_else(|| panic!("no verify item"));
+    assert!(!must(serde_json::to_string(&item)).contains("/model/"));
+
+    let leads = written_hits(&p, "lead", "Quarrington defences");
+    assert!(
+        leads
+            .iter()
+            .any(|(id, ext)| *id == counter && ext.starts_with("c1/model/")),
+        "{leads:?}"
+    );
+    assert!(must(p.claim_view(&p.lead(), counter))
+        .ext_id
+        .starts_with("c1/model/"));
+}

@@ -443,3 +443,61 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
             .all(|o| !o.text.starts_with("It is not true")));
     }
 }
+
+#[test]
+fn the_default_trick_of_an_arabic_project_is_arabic_like_its_neighbours() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let docs = dir.path().join("docs.jsonl");
+    let claims = dir.path().join("claims.jsonl");
+    // Sentences written for this test: a town's port, its lighthouse and its ferry.
+    let doc = "بنيت المنارة في المدينة الساحلية عام 1860. كان الميناء يستقبل عشرات السفن كل شهر. ربطت العبارة المدينة بالجزيرة القريبة. تراجع الصيد بعد الحرب. فاض النهر مرتين في القرن الماضي. نمت السياحة في التسعينيات.";
+    ok(std::fs::write(
+        &docs,
+        format!("{}\n", serde_json::json!({"id": "d0", "text": doc})),
+    ));
+    let claim = "بنيت المنارة في المدينة الساحلية عام 1860";
+    ok(std::fs::write(
+        &claims,
+        format!(
+            "{}\n",
+            serde_json::json!({"id": "c0", "claim": claim, "doc_ids": ["d0"], "label": "SUPPORTED"})
+        ),
+    ));
+    let mut p = ok(Project::create(
+        &common::location(dir.path(), "p.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    let owner = p.lead();
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
+    let mut settings = ok(p.settings());
+    settings.choose_stance(EvidenceStance::Supports);
+    ok(p.set_settings(&p.lead(), &settings));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
+    let item = ok(p.next_item(&p.who("ana"), TaskKind::Evidence))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    let trick = trick_sentence(&ok(p.settings()).trick_template, &item.claim);
+    assert_eq!(
+        trick,
+        "من غير الصحيح القول إن بنيت المنارة في المدينة الساحلية عام 1860."
+    );
+    assert!(
+        item.options.iter().any(|o| o.text == trick),
+        "{:?}",
+        item.options
+    );
+    for o in &item.options {
+        assert!(
+            !o.text.chars().any(|c| c.is_ascii_alphabetic()),
+            "an option in Latin letters stands out: {:?}",
+            o.text
+        );
+    }
+}

@@ -85,6 +85,12 @@ impl<'a> Words<'a> {
     }
 }
 
+/// A claim's words as the [`CheckKind::Identical`] check compares them (case, spacing and
+/// punctuation aside), joined by single spaces: two claims with the same key say the same.
+pub fn same_words_key(text: &str) -> String {
+    Words::new(text).norm.join(" ")
+}
+
 /// Runs every enabled check on `written`, a refutation of `original`: one result per
 /// enabled check, in [`CheckKind`] order.
 pub fn check_refutation(

@@ -7,17 +7,38 @@
 //! the claim and has nothing the claim-word highlighting would mark.
 
 use crate::highlight::{highlight, HighlightOptions};
+use crate::language;
 use crate::stopwords::is_stopword;
 use crate::text;
 use std::collections::HashSet;
 
-/// The negation trick for `claim`: `template` with `{claim}` replaced, written like a
-/// sentence of a document (first letter upper-case, a final full stop when the claim has
-/// no final punctuation, single spaces), so its form tells nothing. Inside the template the
-/// claim's first letter is lower-cased unless its first word looks like a name.
+/// The template a project has until its lead writes another. It stands for the same
+/// negation in the claim's own language ([`language::negation_template`]), so that the
+/// trick reads like the sentences around it in an Arabic or French project too.
+pub const DEFAULT_TEMPLATE: &str = "It is not true that {claim}";
+
+/// Characters that end a sentence, in the scripts [`language`] knows.
+const SENTENCE_ENDS: [char; 9] = ['.', '!', '?', '\u{2026}', '。', '！', '？', '؟', '।'];
+
+/// The negation trick for `claim`: `template` with `{claim}` replaced (the default
+/// template in the claim's language), written like a sentence of a document (first letter
+/// upper-case, a final full stop of its script when it has no final punctuation, single
+/// spaces), so its form tells nothing. Inside the template the claim's first letter is
+/// lower-cased unless its first word looks like a name or the template puts it after a
+/// colon; a claim that the template continues after loses its final punctuation.
 pub fn negation(template: &str, claim: &str) -> String {
-    let claim = claim.split_whitespace().collect::<Vec<_>>().join(" ");
-    let inner = if starts_with_name(&claim) {
+    let lang = language::guess(claim);
+    let template = if template == DEFAULT_TEMPLATE {
+        language::negation_template(lang)
+    } else {
+        template
+    };
+    let (before, after) = template.split_once("{claim}").unwrap_or((template, ""));
+    let mut claim = claim.split_whitespace().collect::<Vec<_>>().join(" ");
+    if !after.trim().is_empty() {
+        claim = claim.trim_end_matches(SENTENCE_ENDS).to_string();
+    }
+    let inner = if starts_with_name(&claim) || before.trim_end().ends_with(':') {
         claim
     } else {
         let mut chars = claim.chars();
@@ -38,16 +59,20 @@ pub fn negation(template: &str, claim: &str) -> String {
     if !ends_a_sentence(&text) {
         // A claim written as a headline ends without a full stop; sentences of documents do not.
         text = text.trim_end_matches([',', ';', ':', '-']).to_string();
-        text.push('.');
+        text.push(match lang {
+            language::Language::Chinese | language::Language::Japanese => '。',
+            language::Language::Hindi => '।',
+            _ => '.',
+        });
     }
     text
 }
 
-/// Whether `text` ends as a sentence does: `.`, `!`, `?` or `…`, possibly inside closing
-/// quotes or brackets.
+/// Whether `text` ends as a sentence does (`.`, `!`, `?`, `…`, or their forms in other
+/// scripts), possibly inside closing quotes or brackets.
 fn ends_a_sentence(text: &str) -> bool {
-    text.trim_end_matches(['"', '\'', '\u{201D}', '\u{2019}', ')', ']'])
-        .ends_with(['.', '!', '?', '\u{2026}'])
+    text.trim_end_matches(['"', '\'', '\u{201D}', '\u{2019}', ')', ']', '」', '»'])
+        .ends_with(SENTENCE_ENDS)
 }
 
 /// Whether the claim's first word should keep its capital: an acronym or a word with
@@ -146,6 +171,38 @@ mod tests {
             assert_eq!(negation(T, claim), format!("It is not true that {inside}"));
         }
         assert_eq!(negation(T, ""), "It is not true that.");
+    }
+
+    #[test]
+    fn the_default_trick_is_written_in_the_claims_language() {
+        let cases = [
+            (
+                "لقاحات كورونا تقلل خطر دخول المستشفى",
+                "من غير الصحيح القول إن لقاحات كورونا تقلل خطر دخول المستشفى.",
+            ),
+            (
+                "Le vaccin réduit le risque d'hospitalisation.",
+                "Il est faux de dire que le vaccin réduit le risque d'hospitalisation.",
+            ),
+            (
+                "Die Impfung senkt das Risiko einer Einweisung.",
+                "Es ist falsch zu behaupten: Die Impfung senkt das Risiko einer Einweisung.",
+            ),
+            ("疫苗降低了住院风险。", "说疫苗降低了住院风险是不对的。"),
+            (
+                "Vaccines reduce deaths.",
+                "It is not true that vaccines reduce deaths.",
+            ),
+        ];
+        for (claim, trick) in cases {
+            assert_eq!(negation(DEFAULT_TEMPLATE, claim), trick, "{claim}");
+        }
+        // A template the lead wrote is used as written, whatever the claim's language.
+        assert_eq!(
+            negation("Faux : {claim}", "Le vaccin marche"),
+            "Faux : Le vaccin marche."
+        );
+        assert!(ends_a_sentence("هل هذا صحيح؟"));
     }
 
     #[test]

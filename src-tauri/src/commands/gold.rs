@@ -64,13 +64,15 @@ pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Resul
     state.call(Call::ExportPreview { request })
 }
 
-/// Writes the gold file at `out` and its dataset card beside it.
+/// Writes the gold file at `out` and its dataset card beside it; existing files are
+/// replaced only with `force`.
 #[tauri::command(async)]
 pub fn export_gold(
     state: State<'_, AppState>,
     request: GoldRequest,
     out: PathBuf,
     format: ExportFormat,
+    force: bool,
 ) -> Result<ExportReport> {
     if state.remote().is_some() {
         return Err(not_on_a_server(
@@ -78,7 +80,7 @@ pub fn export_gold(
             "run `factdesk export` on the server's machine, beside its project",
         ));
     }
-    state.as_user(|p, user| p.export_gold(user, &request, &out, format))
+    state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))
 }
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file

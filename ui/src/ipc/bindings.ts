@@ -313,7 +313,8 @@ evidence_stance: EvidenceStance | null,
 /**
  * The trick sentence under the `supports` stance; `{claim}` stands for the claim
  * with its first letter lower-cased. Shown like a sentence: capitalised, ending in a
- * full stop.
+ * full stop. The default, "It is not true that {claim}", is written in each claim's
+ * language (Arabic, French, Chinese, ...), so the trick reads like its neighbours.
  */
 trick_template: string, 
 /**

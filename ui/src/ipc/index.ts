@@ -213,8 +213,8 @@ export const api = {
   /** What an export would write; writes nothing. */
   exportPreview: (request: GoldRequest) => call<ExportPreview>("export_preview", { request }),
   /** Writes the gold file at `out` and its dataset card beside it. */
-  exportGold: (request: GoldRequest, out: string, format: ExportFormat) =>
-    call<ExportReport>("export_gold", { request, out, format }),
+  exportGold: (request: GoldRequest, out: string, format: ExportFormat, force: boolean) =>
+    call<ExportReport>("export_gold", { request, out, format, force }),
   /** Writes every answer ever given at `out`; an existing file only with `force`. */
   exportAnswers: (out: string, format: AnswersFormat, force: boolean) =>
     call<AnswersReport>("export_answers", { out, format, force }),

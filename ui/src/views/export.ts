@@ -213,6 +213,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   const flagged = h("input", { testid: "export-flagged", type: "checkbox", "aria-label": "Include flagged annotators" });
   const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file", dir: "auto" });
   out.value = defaultOutPath(project.path);
+  const force = h("input", { testid: "export-force", type: "checkbox", "aria-label": "Replace existing files" });
   const kept = loadSettings(project.path);
   if (kept) {
     // An option that no longer exists leaves the select on its first choice.
@@ -282,7 +283,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
     mount(outProblem);
     mount(result, h("p", { class: "muted" }, "Writing…"));
     try {
-      const r = await api.exportGold(req, out.value.trim(), format.value as ExportFormat);
+      const r = await api.exportGold(req, out.value.trim(), format.value as ExportFormat, force.checked);
       remember();
       mount(
         result,
@@ -355,6 +356,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
             out,
             h("button", { testid: "export-choose", onclick: () => void choose() }, "Choose…"),
           ),
+          h("label", { class: "export-check" }, force, " replace files already there"),
           outProblem,
           h("div", { class: "import-actions" }, h("button", { class: "primary", testid: "export-write", onclick: () => void write() }, "Export")),
           result,

@@ -170,6 +170,9 @@ enum Origin<'a> {
     Pack {
         id: &'a str,
         created_at: i64,
+        /// The id the answer was given on the laptop, which it keeps in the project so a
+        /// lead can trace it from the pack to the raw answers.
+        uuid: &'a str,
     },
 }
 
@@ -180,21 +183,35 @@ impl Project {
         self.take_answer(self.member(actor)?, answer, Origin::Live)
     }
 
-    /// An answer returned in pack `pack_id`, made at `created_at`: checked exactly as
-    /// [`Project::submit`] checks a live one; the pack's reservation is honoured.
+    /// An answer returned in pack `pack_id`, made at `created_at` with id `uuid`: checked
+    /// exactly as [`Project::submit`] checks a live one; the pack's reservation is
+    /// honoured, and the answer keeps its id (refused when it is not plain or is already
+    /// another answer's).
     pub(crate) fn submit_returned(
         &mut self,
         name: &str,
         answer: &Answer,
         created_at: i64,
         pack_id: &str,
+        uuid: &str,
     ) -> Result<Ack> {
+        // A pack Factdesk wrote holds uuids; whatever a rewritten one holds becomes part
+        // of a written refutation's id, so it stays short and plain.
+        let plain = (1..=64).contains(&uuid.len())
+            && uuid.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        if !plain {
+            return Err(invalid(format!(
+                "answer id {:?} is not an id Factdesk writes (1 to 64 letters, digits and '-')",
+                uuid.chars().take(80).collect::<String>()
+            )));
+        }
         self.take_answer(
             name,
             answer,
             Origin::Pack {
                 id: pack_id,
                 created_at,
+                uuid,
             },
         )
     }
@@ -253,7 +270,19 @@ impl Project {
             ensure_room(&tx, &task, annotator.id, earlier.is_none(), origin, now)?;
         }
         let duration = duration(&tx, answer, origin, annotator.id, now)?;
-        let uuid = uuid::Uuid::new_v4().to_string();
+        let uuid = match origin {
+            Origin::Live => uuid::Uuid::new_v4().to_string(),
+            Origin::Pack { uuid, .. } => {
+                // Unique in the project: a copied or forged id is refused, not merged
+                // under another answer's name.
+                if annotations::by_uuid(&tx, uuid)?.is_some() {
+                    return Err(invalid(format!(
+                        "answer id {uuid} is already another answer's in the project"
+                    )));
+                }
+                uuid.to_string()
+            }
+        };
         let id = annotations::insert(
             &tx,
             &NewAnnotation {

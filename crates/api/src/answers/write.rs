@@ -73,7 +73,8 @@ pub(super) fn rows(
 }
 
 /// CSV: one header line, then one record per answer; lists as JSON arrays, nulls empty,
-/// booleans `true`/`false`. Fields holding commas, quotes or line breaks are quoted.
+/// booleans `true`/`false`. Fields holding commas, quotes or line breaks are quoted, and
+/// text that starts like a formula gets a leading apostrophe ([`crate::csv_cell`]).
 fn csv(path: &Path, file: &mut dyn Write, rows: &[AnswerRow]) -> Result<()> {
     let mut w = csv::Writer::from_writer(file);
     w.write_record(columns())
@@ -82,7 +83,7 @@ fn csv(path: &Path, file: &mut dyn Write, rows: &[AnswerRow]) -> Result<()> {
     let int = |v: Option<i64>| v.map(|n| n.to_string()).unwrap_or_default();
     let json = |v: Option<serde_json::Value>| v.map(|v| v.to_string()).unwrap_or_default();
     for r in rows {
-        w.write_record([
+        let record = [
             r.answer_id.to_string(),
             r.answer_uuid.clone(),
             r.task_id.to_string(),
@@ -111,8 +112,9 @@ fn csv(path: &Path, file: &mut dyn Write, rows: &[AnswerRow]) -> Result<()> {
             text(&r.trick),
             text(&r.pack),
             text(&r.refutation_state),
-        ])
-        .map_err(|e| write_error(path, e))?;
+        ];
+        w.write_record(record.iter().map(|c| crate::csv_cell::cell(c).into_owned()))
+            .map_err(|e| write_error(path, e))?;
     }
     w.flush().map_err(|e| write_error(path, e))
 }

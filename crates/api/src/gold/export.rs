@@ -157,6 +157,12 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
     }
 }
 
+/// Whether a task's outcome can carry a gold line: it has counted answers, or the lead
+/// decided it.
+fn settles(task: &TaskOutcome) -> bool {
+    task.counted > 0 || task.decision.is_some()
+}
+
 fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
     GoldAgreement {
         answers: task.map_or(0, |t| t.counted),
@@ -184,11 +190,16 @@ impl Project {
         let sentences = self.evidence_sentences(&aggregation)?;
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
+        let mut texts = family::Texts::default();
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
             let children = children_of.remove(&claim.id).unwrap_or_default();
-            let task = known.task(TaskKind::Evidence, claim.id);
-            let label_task = known.task(TaskKind::Label, claim.id);
+            // A task a line rests on needs counted answers or the lead's decision: one
+            // whose answers were all rejected (the trick) or left out (flagged) settles
+            // nothing, as if it had no answers yet.
+            let any_evidence = known.task(TaskKind::Evidence, claim.id);
+            let task = any_evidence.filter(|t| settles(t));
+            let label_task = known.task(TaskKind::Label, claim.id).filter(|t| settles(t));
             let refutation_only = !known.with_evidence_task.contains(&claim.id);
             let label = match label_task.map(|t| &t.outcome) {
                 Some(Outcome::Label {
@@ -205,10 +216,13 @@ impl Project {
                 refutation_only,
                 children: children.len(),
                 family: family.len(),
+                uncounted: any_evidence.map_or(0, |t| t.answers.len()),
                 no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
                 too_long: known.too_long.contains(&claim.id),
             };
-            let label = match (family::drop_reason(&root, &settings), label) {
+            let reason = family::drop_reason(&root, &settings)
+                .or_else(|| texts.same_as(&claim.text).map(family::same_claim));
+            let label = match (reason, label) {
                 (None, Some(label)) => label,
                 // A claim without a label always has a reason to drop it.
                 (reason, _) => {
@@ -244,11 +258,28 @@ impl Project {
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
             });
+            texts.keep(&claim.text, &claim.ext_id);
             let root = lines.len() - 1;
             for (child, verify) in family {
+                if let Err(reason) =
+                    family::refutation_of(label, refutation_only, &mut texts, child)
+                {
+                    dropped.push(drop_of(child, &reason));
+                    continue;
+                }
                 let line = refutation_line(&lines[root], child, verify, task, aggregation.method);
                 lines.push(line);
             }
+        }
+        // Refutations of refutations: the gold data pairs a refutation with an original
+        // claim only.
+        let mut deeper: Vec<ClaimRow> = children_of.into_values().flatten().collect();
+        deeper.sort_by_key(|c| c.id);
+        for child in &deeper {
+            dropped.push(drop_of(
+                child,
+                "a refutation of a refutation: gold lines pair refutations with original claims only",
+            ));
         }
         let mut preview = preview(&aggregation, &lines, dropped, &names);
         preview.split_warnings =
@@ -295,20 +326,30 @@ impl Project {
     }
 
     /// Writes the gold file at `out` and its dataset card beside it (`<stem>.card.md`),
-    /// all together or none; no output may be a project file or the project's own files.
+    /// all together or none; no output may be a project file or the project's own files,
+    /// and an existing file (the gold file, its card, FEVER's split files) is replaced
+    /// only with `force`.
     pub fn export_gold(
         &self,
         by: &Actor,
         req: &GoldRequest,
         out: &Path,
         format: ExportFormat,
+        force: bool,
     ) -> Result<ExportReport> {
         self.require_lead(by, "export gold data")?;
         let inputs = crate::output::Inputs::project(self.path());
         let card = beside(out, "card.md");
+        let mut targets = vec![out.to_path_buf(), card.clone()];
+        if format == ExportFormat::Fever {
+            for name in split_names(req.splits.len()) {
+                targets.push(beside(out, &format!("{name}.jsonl")));
+            }
+        }
         // Refused outputs are found before the gold data is gathered.
-        for path in [out, card.as_path()] {
+        for path in &targets {
             crate::output::check(path, &inputs)?;
+            crate::output::refuse_existing(path, force)?;
         }
         let (lines, preview) = self.gold(by, req)?;
         let mut outputs = crate::output::Outputs::new(inputs);
@@ -384,12 +425,9 @@ fn refutation_line(
     GoldLine {
         id: child.ext_id.clone(),
         claim: child.text.clone(),
-        // A supported claim's gold evidence refutes its accepted refutations.
-        evidence: if root.label == Label::Supported {
-            root.evidence.clone()
-        } else {
-            Vec::new()
-        },
+        // A supported claim's gold evidence refutes its accepted refutations (only a
+        // supported claim's refutations are exported: `family::refutation_of`).
+        evidence: root.evidence.clone(),
         label: child.label.unwrap_or(Label::Refuted),
         context: child.context.clone(),
         source_url: child.source_url.clone(),

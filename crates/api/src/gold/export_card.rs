@@ -1,5 +1,7 @@
-//! The dataset card written beside a gold file: counts, agreement, method, drops.
+//! The dataset card written beside a gold file: counts, agreement, method, drops. It
+//! names no annotator (they are numbered) and keeps imported text as text.
 
+use super::card_text::{cell, Pseudonyms};
 use super::{ExportFormat, ExportPreview, GoldRequest};
 use std::fmt::Write;
 
@@ -23,11 +25,12 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             .join(","),
         req.seed
     );
+    let who = Pseudonyms::new(&p.counted_annotators, &p.excluded_annotators);
     let _ = writeln!(
         s,
         "- Annotators counted: {}\n- Annotators left out (flagged for failing trick sentences): {}",
-        list(&p.counted_annotators),
-        list(&p.excluded_annotators)
+        who.list(&p.counted_annotators),
+        who.list(&p.excluded_annotators)
     );
     let _ = writeln!(
         s,
@@ -65,7 +68,7 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         );
         for (kind, by) in &p.accuracy {
             for (name, a) in by {
-                let _ = writeln!(s, "| {kind} | {} | {a:.3} |", cell(name));
+                let _ = writeln!(s, "| {kind} | {} | {a:.3} |", who.of(name));
             }
         }
     }
@@ -73,21 +76,14 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
     if !p.dropped.is_empty() {
         let _ = writeln!(s, "| id | reason | claim |\n|---|---|---|");
         for d in &p.dropped {
-            let _ = writeln!(s, "| {} | {} | {} |", cell(&d.id), d.reason, cell(&d.claim));
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} |",
+                cell(&d.id),
+                cell(&d.reason),
+                cell(&d.claim)
+            );
         }
     }
     s
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
-    }
-}
-
-/// Keeps a table cell on one line and its pipes literal.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
 }

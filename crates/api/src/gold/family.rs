@@ -7,10 +7,11 @@ use super::outcome::TaskOutcome;
 use crate::settings::Settings;
 use crate::tasks::SkipReason;
 use factdesk_core::answer::{Judgement, Verdict};
+use factdesk_core::checks::same_words_key;
 use factdesk_core::claim::Label;
 use factdesk_core::claim::RefutationState;
 use factdesk_store::ClaimRow;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Whether a refutation is gold: current and accepted (or needing no review) when
 /// written, and verified as contradicting its parent. `must_verify`: an imported
@@ -52,6 +53,59 @@ pub(crate) fn refutation_verdict(
     }
 }
 
+/// The claim texts the gold data already holds, by their words (case, spacing and
+/// punctuation aside, as the live "identical" check compares them): no claim text is in
+/// the gold data twice.
+#[derive(Default)]
+pub(crate) struct Texts {
+    ids: HashMap<String, String>,
+}
+
+impl Texts {
+    /// The id of the line that already says `text`, if one does.
+    pub fn same_as(&self, text: &str) -> Option<&str> {
+        self.ids.get(&same_words_key(text)).map(String::as_str)
+    }
+
+    pub fn keep(&mut self, text: &str, id: &str) {
+        self.ids
+            .entry(same_words_key(text))
+            .or_insert_with(|| id.to_string());
+    }
+}
+
+/// The reason a claim that repeats line `id` is dropped.
+pub(crate) fn same_claim(id: &str) -> String {
+    format!("the same claim as {id} (case, spacing and punctuation aside)")
+}
+
+/// Whether a verified refutation of a claim exported with `parent` as its label becomes a
+/// REFUTED line; its text is then kept in `texts`. The one rule for every refutation,
+/// written, imported or a model's: a REFUTED line rests on evidence, so only a SUPPORTED
+/// claim's refutations are exported (with its gold evidence, or in refutation-only work
+/// beside the claim itself, its evidence as in WikiFactCheck); and a text already in the
+/// gold data is not exported again.
+pub(crate) fn refutation_of(
+    parent: Label,
+    refutation_only: bool,
+    texts: &mut Texts,
+    child: &ClaimRow,
+) -> Result<(), String> {
+    if parent != Label::Supported {
+        let what = if refutation_only {
+            "its original claim"
+        } else {
+            "no gold evidence refutes it: its original claim"
+        };
+        return Err(format!("{what} is {}, not SUPPORTED", parent.as_str()));
+    }
+    if let Some(id) = texts.same_as(&child.text) {
+        return Err(same_claim(id));
+    }
+    texts.keep(&child.text, &child.ext_id);
+    Ok(())
+}
+
 /// A root claim as the export weighs it.
 #[derive(Debug)]
 pub(crate) struct Root<'a> {
@@ -65,6 +119,9 @@ pub(crate) struct Root<'a> {
     /// Its refutations, and how many of them may become gold lines.
     pub children: usize,
     pub family: usize,
+    /// Answers on its evidence task that count for nothing (rejected for the trick, or
+    /// by annotators left out), when none counts.
+    pub uncounted: usize,
     /// Why it got no evidence task, if it did not.
     pub no_evidence_task: Option<SkipReason>,
     /// Too long to write a refutation of.
@@ -79,6 +136,10 @@ pub(crate) fn drop_reason(c: &Root<'_>, s: &Settings) -> Option<String> {
         } else {
             "no refutation of it verified as contradicting it".into()
         }),
+        (_, None) if !c.refutation_only && c.uncounted > 0 => Some(format!(
+            "its evidence task has no counted answers yet ({} not counted: rejected for the trick or left out as flagged)",
+            c.uncounted
+        )),
         (_, None) if !c.refutation_only => {
             Some("its evidence task has no counted answers yet".into())
         }

@@ -65,8 +65,9 @@ fn check_license(license: &str) -> Result<()> {
 
 impl Project {
     /// Writes the gold data under `req` as a Hugging Face dataset folder at `dir` (created
-    /// if missing). A folder that already holds files is written into only with `force`;
-    /// every file is staged and renamed into place together.
+    /// if missing). A folder that already holds files is written into only with `force`
+    /// and only when it holds an earlier Factdesk export, whose other data files are then
+    /// removed; every file is staged and renamed into place together.
     pub fn export_hf(
         &self,
         by: &Actor,
@@ -86,21 +87,9 @@ impl Project {
                 ),
             ));
         }
-        let full = dir.is_dir()
-            && std::fs::read_dir(dir)
-                .map_err(|e| Error::io(&dir.display().to_string(), &e))?
-                .next()
-                .is_some();
-        if full && !force {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!(
-                    "{} already holds files; pass --force to write into it (nothing was written)",
-                    dir.display()
-                ),
-            ));
-        }
-        let (mut lines, preview) = self.gold(by, req)?;
+        // Refused folders are found before the gold data is gathered.
+        let earlier = super::hf_folder::earlier_export(dir, force)?;
+        let (mut lines, mut preview) = self.gold(by, req)?;
         if lines.is_empty() {
             // A folder with a card and no data file is no dataset `datasets` can load.
             return Err(Error::new(
@@ -114,6 +103,20 @@ impl Project {
         for l in &mut lines {
             l.split = hub_split(&l.split);
         }
+        // The splits by the names this folder gives them, in counts and warnings alike.
+        preview.per_split = (preview.per_split.iter())
+            .map(|(name, n)| (hub_split(name), *n))
+            .collect();
+        let hub_names: Vec<String> = super::split_names(req.splits.len())
+            .iter()
+            .map(|n| hub_split(n))
+            .collect();
+        preview.split_warnings = super::family::split_warnings(
+            &req.splits,
+            &hub_names,
+            &preview.per_split,
+            preview.lines,
+        );
         let mut agreement = Vec::new();
         let areq = AgreementRequest {
             include_flagged: req.include_flagged,
@@ -151,7 +154,11 @@ impl Project {
                 .map_err(|e| write_error(&pq, e))?;
             files.push(jsonl.display().to_string());
             files.push(pq.display().to_string());
-            splits.push((name.clone(), part.len() as u64));
+            splits.push(super::hf_card::Split {
+                name: name.clone(),
+                examples: part.len() as u64,
+                bytes: bytes.len() as u64,
+            });
         }
         let card = super::hf_card::Card {
             name: &self.store.project()?.name,
@@ -159,7 +166,7 @@ impl Project {
             splits: &splits,
             empty: names
                 .iter()
-                .filter(|n| !splits.iter().any(|(s, _)| s == *n))
+                .filter(|n| !splits.iter().any(|s| &s.name == *n))
                 .cloned()
                 .collect(),
             preview: &preview,
@@ -174,9 +181,12 @@ impl Project {
             .map_err(|e| write_error(&readme, e))?;
         files.push(readme.display().to_string());
         outputs.commit()?;
+        // The new export is in place: the earlier one's other files go, so the folder
+        // holds this export only.
+        super::hf_folder::remove_stale(&earlier, &files)?;
         Ok(HfReport {
             dir: dir.display().to_string(),
-            splits,
+            splits: splits.into_iter().map(|s| (s.name, s.examples)).collect(),
             files,
             license: license.to_string(),
             preview,

@@ -1,16 +1,24 @@
 //! The README.md of a Hugging Face dataset folder: the YAML header the Hub and
 //! `datasets` read, then the dataset card (counts, agreement, who counted, dropped claims).
 
+use super::card_text::{cell, Pseudonyms};
 use super::{ExportPreview, GoldRequest};
 use crate::agreement::AgreementReport;
 use crate::tasks::TaskKind;
 use std::fmt::Write;
 
+/// A split as written: its name, lines, and the size of its Parquet file.
+pub(crate) struct Split {
+    pub name: String,
+    pub examples: u64,
+    pub bytes: u64,
+}
+
 pub(crate) struct Card<'a> {
     pub name: &'a str,
     pub license: &'a str,
-    /// The splits written, with their line counts.
-    pub splits: &'a [(String, u64)],
+    /// The splits written.
+    pub splits: &'a [Split],
     /// Splits asked for that got no line.
     pub empty: Vec<String>,
     pub preview: &'a ExportPreview,
@@ -81,33 +89,39 @@ fn quoted(text: &str) -> String {
     serde_json::Value::String(text.to_string()).to_string()
 }
 
-/// Keeps a table cell on one line and its pipes literal.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace(['\n', '\r'], " ")
-}
-
 impl Card<'_> {
     pub(crate) fn render(&self) -> String {
         let p = self.preview;
         let mut s = String::from("---\n");
         let _ = writeln!(s, "pretty_name: {}", quoted(self.name));
-        let _ = writeln!(s, "license: {}", self.license);
+        // Quoted: an identifier such as `null`, `true` or `1.0` is still a string.
+        let _ = writeln!(s, "license: {}", quoted(self.license));
         if self.license == "other" {
             let _ = writeln!(s, "license_name: unspecified");
         }
         s.push_str("task_categories:\n- text-classification\ntask_ids:\n- fact-checking\n");
         let _ = writeln!(s, "size_categories:\n- {}", size_category(p.lines));
         s.push_str("configs:\n- config_name: default\n  data_files:\n");
-        for (name, _) in self.splits {
+        for Split { name, .. } in self.splits {
             let _ = writeln!(s, "  - split: {name}\n    path: data/{name}.parquet");
         }
         s.push_str("dataset_info:\n");
         s.push_str(FEATURES);
         s.push_str("  splits:\n");
-        for (name, n) in self.splits {
-            let _ = writeln!(s, "  - name: {name}\n    num_examples: {n}");
+        // `datasets` reads a split's entry only when it has all three fields.
+        for Split {
+            name,
+            examples,
+            bytes,
+        } in self.splits
+        {
+            let _ = writeln!(
+                s,
+                "  - name: {name}\n    num_bytes: {bytes}\n    num_examples: {examples}"
+            );
         }
         s.push_str("---\n\n");
+        let _ = writeln!(s, "{}\n", super::hf_folder::MARK);
         let _ = writeln!(s, "# {}\n", cell(self.name));
         let _ = writeln!(
             s,
@@ -125,8 +139,8 @@ impl Card<'_> {
             ratios.join(",")
         );
         s.push_str("| split | claims |\n|---|---|\n");
-        for (name, n) in self.splits {
-            let _ = writeln!(s, "| {name} | {n} |");
+        for Split { name, examples, .. } in self.splits {
+            let _ = writeln!(s, "| {name} | {examples} |");
         }
         for name in &self.empty {
             let _ = writeln!(s, "| {name} | 0 (no file written) |");
@@ -139,12 +153,13 @@ impl Card<'_> {
             let _ = writeln!(s, "| {label} | {n} |");
         }
         self.agreement_section(&mut s);
+        let who = Pseudonyms::new(&p.counted_annotators, &p.excluded_annotators);
         let _ = writeln!(
             s,
-            "\n## Annotators\n\n- Aggregation: {}\n- Counted: {}\n- Left out (flagged for failing trick sentences): {}\n- Answers rejected for picking the trick sentence (kept, counted for nothing): {}",
+            "\n## Annotators\n\nAnnotators are numbered, not named.\n\n- Aggregation: {}\n- Counted: {}\n- Left out (flagged for failing trick sentences): {}\n- Answers rejected for picking the trick sentence (kept, counted for nothing): {}",
             p.method.as_str(),
-            list(&p.counted_annotators),
-            list(&p.excluded_annotators),
+            who.list(&p.counted_annotators),
+            who.list(&p.excluded_annotators),
             p.rejected_answers
         );
         if let Some(m) = p.mean_share_agreeing {
@@ -195,13 +210,5 @@ impl Card<'_> {
                 );
             }
         }
-    }
-}
-
-fn list(names: &[String]) -> String {
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
     }
 }

@@ -3,11 +3,13 @@
 
 mod adjudicate;
 mod answer;
+mod card_text;
 mod export;
 mod export_card;
 mod family;
 mod hf;
 mod hf_card;
+mod hf_folder;
 mod outcome;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
@@ -104,7 +106,8 @@ pub fn parse_splits(text: &str) -> Result<Vec<u32>> {
 /// The names of the splits for a number of ratios.
 pub fn split_names(count: usize) -> Vec<String> {
     match count {
-        1 => vec!["all".into()],
+        // One split is the training set: `datasets` refuses a split named "all".
+        1 => vec!["train".into()],
         2 => vec!["train".into(), "test".into()],
         3 => vec!["train".into(), "dev".into(), "test".into()],
         n => (1..=n).map(|i| format!("split{i}")).collect(),

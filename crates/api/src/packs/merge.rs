@@ -270,7 +270,13 @@ impl Project {
                 continue;
             };
             returned.answer.task_id = task_id;
-            match self.submit_returned(annotator, &returned.answer, returned.created_at, pack_id) {
+            match self.submit_returned(
+                annotator,
+                &returned.answer,
+                returned.created_at,
+                pack_id,
+                &row.uuid,
+            ) {
                 Ok(ack) => {
                     let tx = self.store.transaction()?;
                     pack_file::record_merged(&tx, pack_id, &row.uuid, &ack.ack, now)?;

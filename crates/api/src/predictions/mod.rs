@@ -10,10 +10,12 @@ pub use compare::{CounterClaimSummary, LabelComparison, ModelComparison, Predict
 
 use crate::actor::Actor;
 use crate::{Error, Project, Result};
+use factdesk_core::checks::{blocking, check_refutation, CheckSettings};
 use factdesk_core::claim::Label;
 use factdesk_store::predictions::{self, CounterClaim, LabelPrediction};
 use factdesk_store::{tx, NewClaim};
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
 use std::path::Path;
 use ts_rs::TS;
 
@@ -81,14 +83,46 @@ impl Project {
         self.require_lead(by, "import model predictions")?;
         let shown = file.display().to_string();
         let text = std::fs::read_to_string(file).map_err(|e| Error::io(&shown, &e))?;
-        let mut checked = Vec::new();
+        let mut checked: Vec<Checked> = Vec::new();
         let mut lines = 0;
+        // Each (claim, model)'s label and the line that gave it: one file gives one.
+        let mut labels: HashMap<(i64, String), (Label, u64)> = HashMap::new();
         for (i, raw) in text.lines().enumerate() {
             if raw.trim().is_empty() {
                 continue;
             }
             lines += 1;
-            checked.push(self.check_line(&shown, i as u64 + 1, raw, default_model)?);
+            let n = i as u64 + 1;
+            let c = self.check_line(&shown, n, raw, default_model)?;
+            if let Some(label) = c.label {
+                let key = (c.claim, c.model.clone());
+                match labels.get(&key) {
+                    Some(&(first, at)) if first != label => {
+                        return Err(Error::input(
+                            &shown,
+                            n,
+                            Some("prediction"),
+                            format!(
+                                "{label} for claim {:?} by {}, which line {at} predicted {first}: one file gives one label per claim and model",
+                                c.claim_ext, c.model
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        labels.insert(key, (label, n));
+                    }
+                }
+            }
+            checked.push(c);
+        }
+        if lines == 0 {
+            return Err(Error::input(
+                &shown,
+                0,
+                None,
+                "holds no prediction: write one JSON object per line (JSON Lines)",
+            ));
         }
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -166,9 +200,19 @@ impl Project {
         raw: &str,
         default_model: Option<&str>,
     ) -> Result<Checked> {
-        let bad = |field: Option<&str>, msg: String| {
-            Error::input(file, n, field, format!("{file}:{n}: {msg}"))
-        };
+        // The location names the file and line; the message does not repeat them.
+        let bad = |field: Option<&str>, msg: String| Error::input(file, n, field, msg);
+        if raw.trim_start().starts_with('[') {
+            let what = if raw.split_whitespace().collect::<String>() == "[]" {
+                "an empty JSON array"
+            } else {
+                "a JSON array"
+            };
+            return Err(bad(
+                None,
+                format!("{what}: a predictions file holds one JSON object per line (JSON Lines), such as {{\"claim_id\": \"c1\", \"prediction\": \"SUPPORTED\"}}"),
+            ));
+        }
         let line: Line = serde_json::from_str(raw)
             .map_err(|e| bad(None, format!("not a prediction line ({e})")))?;
         let model = line
@@ -205,12 +249,27 @@ impl Project {
             ),
             None => None,
         };
+        if label == Some(Label::Failed) {
+            return Err(bad(
+                Some("prediction"),
+                "FAILED marks a malformed claim, which is a person's call, not a prediction: predict SUPPORTED, REFUTED or NOT ENOUGH INFO".into(),
+            ));
+        }
         let texts: Vec<String> = match line.refuted {
             None => Vec::new(),
             Some(Refuted::One(t)) => vec![t],
             Some(Refuted::Many(ts)) => ts,
         };
         let texts: Vec<String> = texts.into_iter().map(|t| t.trim().to_string()).collect();
+        if !texts.is_empty() && claim.parent_id.is_some() {
+            return Err(bad(
+                Some("claim_id"),
+                format!(
+                    "claim {:?} is itself a refutation: counter-claims are for original claims only (the gold data pairs a refutation with its original claim)",
+                    line.claim_id
+                ),
+            ));
+        }
         for t in &texts {
             if t.is_empty() || t.chars().count() > MAX_TEXT || t.contains('\0') {
                 return Err(bad(
@@ -218,10 +277,21 @@ impl Project {
                     format!("a counter-claim is 1 to {MAX_TEXT} characters, without NUL"),
                 ));
             }
-            if *t == claim.text.trim() {
+            // The live checks a person's refutation passes, for what a machine gets
+            // wrong alike: the claim retyped with only case, spacing or punctuation
+            // changed (length, negation and subject are the verifiers' to judge).
+            let copy = CheckSettings {
+                empty: true,
+                identical: true,
+                length: false,
+                negation_only: false,
+                subject: false,
+                ..CheckSettings::default()
+            };
+            if let Some(fail) = blocking(&check_refutation(&claim.text, t, &copy)) {
                 return Err(bad(
                     Some("refuted"),
-                    "a counter-claim is identical to its claim".into(),
+                    format!("counter-claim {t:?}: {}", fail.message),
                 ));
             }
         }
@@ -231,8 +301,11 @@ impl Project {
                 "a line needs \"prediction\" or \"refuted\"".into(),
             ));
         }
-        if line.score.is_some_and(|s| !s.is_finite()) {
-            return Err(bad(Some("score"), "a score is a finite number".into()));
+        if line.score.is_some_and(|s| !s.is_finite() || s < 0.0) {
+            return Err(bad(
+                Some("score"),
+                "a score is a finite number, 0 or more".into(),
+            ));
         }
         Ok(Checked {
             claim: claim.id,

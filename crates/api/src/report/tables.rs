@@ -1,5 +1,6 @@
 //! The report as CSV files, one per table, for spreadsheets and scripts. Undefined values
-//! are empty cells; numbers are written in full precision.
+//! are empty cells; numbers are written in full precision; text that starts like a
+//! formula (an annotator's name, a negation cue) gets a leading apostrophe.
 
 use super::Report;
 use crate::{Error, ErrorCode, Result};
@@ -35,7 +36,8 @@ fn render(t: Table) -> Result<(String, Vec<u8>)> {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(t.header).map_err(|e| io(t.name, e))?;
     for row in &t.rows {
-        w.write_record(row).map_err(|e| io(t.name, e))?;
+        w.write_record(row.iter().map(|c| crate::csv_cell::cell(c).into_owned()))
+            .map_err(|e| io(t.name, e))?;
     }
     let bytes = w.into_inner().map_err(|e| io(t.name, e.error()))?;
     Ok((t.name.to_string(), bytes))

@@ -1,10 +1,13 @@
 """Loads a Factdesk Hugging Face dataset folder with `datasets` and checks it against
 the JSON Lines beside each Parquet file: the splits, every row, and the features the
-card's YAML declares. Prints one JSON object; exits non-zero on any difference."""
+card's YAML declares. Prints one JSON object; exits non-zero on any difference and on any
+warning `datasets` gives while loading (it only logs a malformed card)."""
 
 import json
+import logging
 import pathlib
 import sys
+import warnings
 
 import datasets
 from datasets import Features, List, Value
@@ -36,9 +39,27 @@ def expected_features():
     )
 
 
+class Warned(logging.Handler):
+    """Keeps every warning `datasets` logs (a malformed card is only logged)."""
+
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.messages = []
+
+    def emit(self, record):
+        self.messages.append(record.getMessage())
+
+
 def main(folder):
     root = pathlib.Path(folder)
-    loaded = datasets.load_dataset(str(root))
+    warned = Warned()
+    logging.getLogger("datasets").addHandler(warned)
+    with warnings.catch_warnings(record=True) as raised:
+        warnings.simplefilter("always")
+        loaded = datasets.load_dataset(str(root))
+    said = warned.messages + [str(w.message) for w in raised]
+    if said:
+        sys.exit(f"datasets warned: {said}")
     files = sorted(p.stem for p in (root / "data").glob("*.jsonl"))
     if sorted(loaded.keys()) != files:
         sys.exit(f"splits {sorted(loaded.keys())} != files {files}")

@@ -55,18 +55,25 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&page);
     }
-    for l in &page.lines {
-        let tasks = if l.tasks == 0 {
-            "no tasks".to_string()
-        } else {
-            format!("{}/{} answers", l.answered, l.wanted)
-        };
-        println!(
-            "{:<8}{:<28}{tasks:<14}{}",
-            factdesk_core::claim::number_text(l.id),
-            l.ext_id,
-            l.text
-        );
+    let rows: Vec<[String; 4]> = page
+        .lines
+        .iter()
+        .map(|l| {
+            let tasks = if l.tasks == 0 {
+                "no tasks".to_string()
+            } else {
+                format!("{}/{} answers", l.answered, l.wanted)
+            };
+            [
+                factdesk_core::claim::number_text(l.id),
+                l.ext_id.clone(),
+                tasks,
+                l.text.clone(),
+            ]
+        })
+        .collect();
+    for line in table(&rows) {
+        println!("{line}");
     }
     let shown = page.lines.len() as u64;
     println!(
@@ -80,4 +87,75 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
     );
     Ok(())
+}
+
+/// The widest an id column gets; a longer id keeps its start and end around an ellipsis.
+const MAX_ID: usize = 40;
+
+/// `text` in at most `max` characters: its start, "…", and its end (where hashes and
+/// model suffixes differ).
+fn shortened(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let tail = (max - 1) / 2;
+    let head = max - 1 - tail;
+    let start: String = text.chars().take(head).collect();
+    let end: String = text.chars().skip(n - tail).collect();
+    format!("{start}…{end}")
+}
+
+/// Rows of (number, id, tasks, text) as aligned lines: each column as wide as its widest
+/// cell on the page (ids at most [`MAX_ID`]), two spaces apart, the text last.
+fn table(rows: &[[String; 4]]) -> Vec<String> {
+    let rows: Vec<[String; 4]> = rows
+        .iter()
+        .map(|[n, id, t, text]| [n.clone(), shortened(id, MAX_ID), t.clone(), text.clone()])
+        .collect();
+    let width = |i: usize| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0);
+    let (w0, w1, w2) = (width(0), width(1), width(2));
+    rows.iter()
+        .map(|[n, id, t, text]| format!("{n:<w0$}  {id:<w1$}  {t:<w2$}  {text}"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_ids_keep_the_columns_aligned() {
+        let long = "covid-fact:3f9a2b7c/model/0123456789abcdef0123456789abcdef";
+        let rows = [
+            [
+                "#1".into(),
+                "c1".into(),
+                "no tasks".into(),
+                "A claim".into(),
+            ],
+            [
+                "#12".into(),
+                long.into(),
+                "1/2 answers".into(),
+                "Another".into(),
+            ],
+        ];
+        let lines = table(&rows);
+        // Where `what` starts in `l`, in characters (the ellipsis is one).
+        let at = |l: &str, what: &str| {
+            let byte = l.find(what).unwrap_or_else(|| panic!("{what} in {l}"));
+            l[..byte].chars().count()
+        };
+        // The tasks and the text start in the same column on every line.
+        assert_eq!(at(&lines[0], "no tasks"), at(&lines[1], "1/2 answers"));
+        assert_eq!(at(&lines[0], "A claim"), at(&lines[1], "Another"));
+        let shown = shortened(long, MAX_ID);
+        assert_eq!(shown.chars().count(), MAX_ID);
+        assert!(
+            shown.starts_with("covid-fact:") && shown.ends_with("456789abcdef"),
+            "{shown}"
+        );
+        assert!(lines[1].contains(&shown));
+    }
 }

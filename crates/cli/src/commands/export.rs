@@ -33,7 +33,8 @@ pub struct Args {
     /// --format hf: the license identifier for the dataset card (e.g. cc-by-4.0).
     #[arg(long, default_value = "other")]
     license: String,
-    /// --format hf: write into a folder that already holds files.
+    /// Replace existing files (the gold file, its card, FEVER's split files); with
+    /// --format hf, replace an earlier Factdesk export in the folder.
     #[arg(long)]
     force: bool,
     /// Print what was written as JSON.
@@ -51,12 +52,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.format == "hf" {
         return hf(a, &req);
     }
-    if a.force || a.license != "other" {
-        anyhow::bail!("--license and --force are for --format hf (nothing was written)");
+    if a.license != "other" {
+        anyhow::bail!("--license is for --format hf (nothing was written)");
     }
     let format: ExportFormat = a.format.parse()?;
     let project = super::open(&a.project)?;
-    let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format)?;
+    let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format, a.force)?;
     if a.json {
         return super::print_json(&report);
     }

@@ -288,6 +288,12 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
                 "claim {id}"
             );
             no_majority += 1;
+        } else if dropped
+            .get(&id)
+            .is_some_and(|r| r.starts_with("the same claim as covid-fact:"))
+        {
+            // COVID-Fact repeats some claims word for word: the gold data holds each once.
+            continue;
         } else {
             let line = by_id
                 .get(&id)
@@ -317,7 +323,8 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
         "{card}"
     );
     assert!(
-        card.contains("left out (flagged for failing trick sentences): careless"),
+        card.contains("left out (flagged for failing trick sentences): 1 (annotator 3)")
+            && !card.contains("careless"),
         "{card}"
     );
 
@@ -421,7 +428,15 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
         "--reason",
         "second thoughts",
     ]);
-    export(&p, &decided, &[]);
+    // The same file again: replaced only with --force.
+    let again = factdesk(["export", &project, "--out", &decided.display().to_string()]);
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("--force"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    export(&p, &decided, &["--force"]);
     assert!(read_jsonl(&decided).iter().all(|l| l["id"] != id.as_str()));
 
     // FEVER variant: FEVER's field names and labels, one file per split beside it.

@@ -339,3 +339,13 @@ fn ten_thousand_checks_take_well_under_a_second() {
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
 }
+
+#[test]
+fn same_words_key_ignores_case_spacing_and_punctuation_as_the_identical_check_does() {
+    let edited = "hydroxychloroquine   fails to prevent COVID-19!";
+    assert_eq!(same_words_key(ORIGINAL), same_words_key(edited));
+    assert_ne!(
+        same_words_key(ORIGINAL),
+        same_words_key("Hydroxychloroquine helps to prevent COVID-19")
+    );
+}
