@@ -120,7 +120,12 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
     let open = opener(config.project.clone(), || {
         Box::new(factdesk_api::SystemClock)
     });
-    drop(open()?);
+    // Opened and closed on a thread of its own: PostgreSQL's client blocks, which the
+    // runtime's own threads may not.
+    let first = open.clone();
+    tokio::task::spawn_blocking(move || first().map(drop))
+        .await
+        .map_err(|e| std::io::Error::other(e.to_string()))??;
     let state = AppState::new(open, config.connections, config.policy, config.body_limit);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {

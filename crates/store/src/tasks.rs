@@ -152,12 +152,20 @@ pub fn has_room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) ->
 /// holds it now: what is read of its room afterwards stays true until the commit. A
 /// no-op on a file, whose write transaction holds the whole project.
 pub fn lock(conn: &Connection, id: i64) -> Result<()> {
-    if conn.engine() == Engine::Postgres {
-        conn.prepare_cached("SELECT 1 FROM tasks WHERE id = ?1 FOR NO KEY UPDATE")?
-            .query_row([id], |_| Ok(()))
-            .optional()?;
+    lock_and_read_closed(conn, id).map(drop)
+}
+
+/// [`lock`], and whether the task is closed ([`is_closed`]) as it stays until the commit,
+/// in the same round trip on PostgreSQL.
+pub fn lock_and_read_closed(conn: &Connection, id: i64) -> Result<bool> {
+    if conn.engine() != Engine::Postgres {
+        return is_closed(conn, id);
     }
-    Ok(())
+    Ok(conn
+        .prepare_cached("SELECT closed_at IS NOT NULL FROM tasks WHERE id = ?1 FOR NO KEY UPDATE")?
+        .query_row([id], |r| r.get(0))
+        .optional()?
+        .unwrap_or(false))
 }
 
 /// What [`hold_if_room`] found.

@@ -237,7 +237,6 @@ impl Project {
         } else {
             self.store.decision(annotator.id)?
         };
-        tasks::lock(&tx, task.id)?;
         refuse_closed(&tx, task.id)?;
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
         // A pack answer never replaces a newer one given since in the project: the
@@ -345,9 +344,9 @@ impl Project {
     }
 }
 
-/// Refuses an answer to a closed task.
+/// Refuses an answer to a closed task; holds the task for the rest of the decision.
 fn refuse_closed(tx: &factdesk_store::Tx<'_>, task_id: i64) -> Result<()> {
-    if tasks::is_closed(tx, task_id)? {
+    if tasks::lock_and_read_closed(tx, task_id)? {
         return Err(Error::new(
             ErrorCode::Conflict,
             format!(
