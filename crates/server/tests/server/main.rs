@@ -3,6 +3,7 @@
 
 mod harness;
 mod input;
+mod postgres;
 mod privacy;
 mod routes;
 mod store;
