@@ -18,6 +18,28 @@ pub struct Project {
 }
 
 impl Project {
+    /// Runs a decision (`Store::decision`) again when PostgreSQL aborted it to break a
+    /// deadlock with another, a few times at most; nothing of an aborted attempt was
+    /// written.
+    pub(crate) fn retrying<T>(
+        &mut self,
+        mut decide: impl FnMut(&mut Project) -> Result<T>,
+    ) -> Result<T> {
+        let mut attempt = 0;
+        loop {
+            match decide(self) {
+                Err(_)
+                    if attempt < factdesk_store::DECISION_RETRIES
+                        && self.store.aborted_by_conflict() =>
+                {
+                    attempt += 1;
+                    tracing::debug!(attempt, "decision aborted by a deadlock; running it again");
+                }
+                other => return other,
+            }
+        }
+    }
+
     /// Creates a new project at `path`: a file, named by its stem, or (when `path` is a
     /// `postgres://` URL) the schema in an empty database, named by the database.
     pub fn create(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {

@@ -388,7 +388,7 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     let conn = p.store().conn();
     let kept: i64 = conn
         .query_row(
-            "SELECT open FROM open_tasks WHERE kind = 'evidence'",
+            "SELECT CAST(sum(open) AS BIGINT) FROM open_tasks WHERE kind = 'evidence'",
             [],
             |r| r.get(0),
         )

@@ -8,10 +8,18 @@
 //! Faults (a `factdesk serve` child SIGKILLed K times under the load and restarted; the
 //! clients retry with backoff and record the acks they got):
 //!   cargo bench -p factdesk-server --bench load -- --project P --fault 10 --server-bin target/release/factdesk
+//!   [--db-restart 'pg_ctlcluster 15 main restart']   (run once, half-way between two kills)
 //!
-//! P is whatever `factdesk serve` takes (a project file; a PostgreSQL URL once that store
-//! lands). Its annotators sign in with the password `NAME-bench-password`;
-//! scripts/bench-server makes such a project. Figures go to docs/performance.md.
+//! `--think-ms M` makes each annotator think before answering, as a person reads an item:
+//! an exponential pause of mean M ms between an item's arrival and its answer (0, the
+//! default, is the saturation run). `--connections N` sizes the server's pool.
+//!
+//! P is whatever `factdesk serve` takes: a project file or a `postgres://` URL. Its
+//! annotators sign in with the password `NAME-bench-password`; scripts/bench-server
+//! makes such a project. The run ends with one PASS or FAIL line per target of issue 16
+//! (p95 of next and of submit at most 20 ms under load; no task over its overlap, no
+//! double answer, every acknowledged answer stored, no request refused, no 503 without
+//! Retry-After). Figures go to docs/performance.md.
 
 use factdesk_api::sign_in::SignInPolicy;
 use factdesk_api::{Project, SystemClock};
@@ -32,6 +40,8 @@ struct Options {
     connections: usize,
     fault: usize,
     server_bin: Option<PathBuf>,
+    think_ms: f64,
+    db_restart: Option<String>,
 }
 
 fn options() -> Options {
@@ -42,6 +52,8 @@ fn options() -> Options {
         connections: 8,
         fault: 0,
         server_bin: None,
+        think_ms: 0.0,
+        db_restart: None,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -57,11 +69,16 @@ fn options() -> Options {
             "--connections" => o.connections = value().parse().unwrap_or_else(|e| fail(e)),
             "--fault" => o.fault = value().parse().unwrap_or_else(|e| fail(e)),
             "--server-bin" => o.server_bin = Some(PathBuf::from(value())),
+            "--think-ms" => o.think_ms = value().parse().unwrap_or_else(|e| fail(e)),
+            "--db-restart" => o.db_restart = Some(value()),
             other => fail(format!("unknown option {other}")),
         }
     }
     if o.project.is_empty() {
         fail("--project P is needed (see the top of benches/load.rs)");
+    }
+    if o.db_restart.is_some() && o.fault == 0 {
+        fail("--db-restart is part of the fault run: give --fault K too");
     }
     if o.fault > 0 && o.server_bin.is_none() {
         fail("--fault needs --server-bin (the factdesk binary to run `serve` with)");
@@ -76,7 +93,13 @@ struct Tally {
     submit_ms: Vec<f64>,
     acks: Vec<String>,
     retries: u64,
-    refused: u64,
+    /// 503 answers, and those of them without a Retry-After header.
+    unavailable: u64,
+    unavailable_without_retry_after: u64,
+    /// Requests cut by the transport (the server killed) or past the client's timeout.
+    transport_errors: u64,
+    /// Final answers other than success and 503, by status.
+    refused: std::collections::BTreeMap<u16, u64>,
     exhausted: u64,
 }
 
@@ -94,7 +117,7 @@ async fn send(
     http: &reqwest::Client,
     build: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder,
     deadline: Instant,
-    retries: &mut u64,
+    t: &mut Tally,
 ) -> Option<(reqwest::StatusCode, serde_json::Value, f64)> {
     let mut wait = Duration::from_millis(25);
     loop {
@@ -103,32 +126,71 @@ async fn send(
         }
         let started = Instant::now();
         match build(http).send().await {
-            Ok(response) if response.status() != reqwest::StatusCode::SERVICE_UNAVAILABLE => {
+            Ok(response) if response.status() == reqwest::StatusCode::SERVICE_UNAVAILABLE => {
+                t.unavailable += 1;
+                if !response
+                    .headers()
+                    .contains_key(reqwest::header::RETRY_AFTER)
+                {
+                    t.unavailable_without_retry_after += 1;
+                }
+            }
+            Ok(response) => {
                 let status = response.status();
                 match response.json::<serde_json::Value>().await {
                     Ok(body) => return Some((status, body, started.elapsed().as_secs_f64() * 1e3)),
-                    Err(_) => *retries += 1,
+                    Err(_) => t.transport_errors += 1,
                 }
             }
-            _ => *retries += 1,
+            Err(_) => t.transport_errors += 1,
         }
+        t.retries += 1;
         tokio::time::sleep(wait).await;
         wait = (wait * 2).min(Duration::from_millis(800));
     }
 }
 
-/// An annotator: signs in, then next → submit ("no evidence", so every answer counts
-/// and the overlap check is exact) until the deadline.
-async fn annotator(base: String, name: String, deadline: Instant, tally: Arc<Mutex<Tally>>) {
-    let http = reqwest::Client::new();
+/// A pause drawn from an exponential distribution of mean `mean_ms` (xorshift state in
+/// `seed`): how long a person takes over an item varies that way, mostly short.
+fn think(seed: &mut u64, mean_ms: f64) -> Duration {
+    if mean_ms <= 0.0 {
+        return Duration::ZERO;
+    }
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    let uniform = ((*seed >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
+    Duration::from_secs_f64(-uniform.ln() * mean_ms / 1e3)
+}
+
+/// An annotator: signs in, waits for everyone to have signed in (a sign-in hashes a
+/// password, which is meant to be slow, and is not what this bench measures), then
+/// next → submit ("no evidence", so every answer counts and the overlap check is exact)
+/// for `seconds`.
+async fn annotator(
+    base: String,
+    name: String,
+    seconds: u64,
+    ready: Arc<tokio::sync::Barrier>,
+    think_ms: f64,
+    tally: Arc<Mutex<Tally>>,
+) {
+    // A request that hangs is cut after 10 s and counted as a transport error.
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap_or_else(|e| fail(e));
     let mut mine = Tally::default();
+    let mut seed = name.bytes().fold(0x9e37_79b9_7f4a_7c15u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
     let login = serde_json::json!({"name": name, "password": format!("{name}-bench-password")});
     let url = |p: &str| format!("{base}{p}");
     let token = match send(
         &http,
         |h| h.post(url("/api/v1/login")).json(&login),
-        deadline,
-        &mut mine.retries,
+        Instant::now() + Duration::from_secs(600),
+        &mut mine,
     )
     .await
     {
@@ -136,21 +198,25 @@ async fn annotator(base: String, name: String, deadline: Instant, tally: Arc<Mut
             body["token"].as_str().unwrap_or_default().to_string()
         }
         Some((s, body, _)) => fail(format!("{name} cannot sign in: {s} {body}")),
-        None => return,
+        None => fail(format!("{name} could not sign in within 10 minutes")),
     };
+    // Sign-in retries are not the run's.
+    mine = Tally::default();
+    ready.wait().await;
+    let deadline = Instant::now() + Duration::from_secs(seconds);
     loop {
         let Some((status, next, ms)) = send(
             &http,
             |h| h.get(url("/api/v1/next?kind=evidence")).bearer_auth(&token),
             deadline,
-            &mut mine.retries,
+            &mut mine,
         )
         .await
         else {
             break;
         };
         if !status.is_success() {
-            mine.refused += 1;
+            *mine.refused.entry(status.as_u16()).or_default() += 1;
             continue;
         }
         mine.next_ms.push(ms);
@@ -158,6 +224,11 @@ async fn annotator(base: String, name: String, deadline: Instant, tally: Arc<Mut
             mine.exhausted += 1;
             break;
         };
+        let pause = think(&mut seed, think_ms);
+        if Instant::now() + pause >= deadline {
+            break;
+        }
+        tokio::time::sleep(pause).await;
         let answer = serde_json::json!({"task_id": task_id, "no_evidence": true});
         let Some((status, ack, ms)) = send(
             &http,
@@ -167,14 +238,14 @@ async fn annotator(base: String, name: String, deadline: Instant, tally: Arc<Mut
                     .json(&answer)
             },
             deadline,
-            &mut mine.retries,
+            &mut mine,
         )
         .await
         else {
             break;
         };
         if !status.is_success() {
-            mine.refused += 1;
+            *mine.refused.entry(status.as_u16()).or_default() += 1;
             continue;
         }
         mine.submit_ms.push(ms);
@@ -186,7 +257,12 @@ async fn annotator(base: String, name: String, deadline: Instant, tally: Arc<Mut
         all.submit_ms.extend(mine.submit_ms);
         all.acks.extend(mine.acks);
         all.retries += mine.retries;
-        all.refused += mine.refused;
+        all.unavailable += mine.unavailable;
+        all.unavailable_without_retry_after += mine.unavailable_without_retry_after;
+        all.transport_errors += mine.transport_errors;
+        for (status, n) in mine.refused {
+            *all.refused.entry(status).or_default() += n;
+        }
         all.exhausted += mine.exhausted;
     }
 }
@@ -253,22 +329,72 @@ fn load_average() -> String {
         .unwrap_or_else(|_| "unknown".to_string())
 }
 
+/// The project's own audit after the run, on a thread that may block (PostgreSQL's client
+/// does).
+fn audit(project: &str, acks: &[String]) -> (factdesk_api::audit::ServingAudit, usize) {
+    let project = open(project);
+    let lead = project.lead_or_owner(None).unwrap_or_else(|e| fail(e));
+    let audit = project.serving_audit(&lead).unwrap_or_else(|e| fail(e));
+    let missing = project
+        .missing_answers(&lead, acks)
+        .unwrap_or_else(|e| fail(e));
+    (audit, missing.len())
+}
+
+/// Runs a shell command (the database's restart) while the clients keep going, and says
+/// when and how long it took.
+async fn run_restart(command: &str, started: Instant) {
+    let at = started.elapsed().as_secs_f64();
+    let begun = Instant::now();
+    let owned = command.to_string();
+    let status = tokio::task::spawn_blocking(move || {
+        std::process::Command::new("sh")
+            .args(["-c", &owned])
+            .status()
+    })
+    .await
+    .unwrap_or_else(|e| fail(e))
+    .unwrap_or_else(|e| fail(format!("cannot run {command:?}: {e}")));
+    println!(
+        "database restarted {at:.1} s into the run with {command:?} ({status}), in {:.1} s",
+        begun.elapsed().as_secs_f64()
+    );
+}
+
+fn verdict(pass: bool, target: &str, measured: String) -> bool {
+    println!(
+        "{} {target}: {measured}",
+        if pass { "PASS" } else { "FAIL" }
+    );
+    pass
+}
+
 #[tokio::main(flavor = "multi_thread")]
 async fn main() {
     let o = options();
-    let names = annotators(&o.project, o.clients);
+    let names = {
+        let (project, clients) = (o.project.clone(), o.clients);
+        tokio::task::spawn_blocking(move || annotators(&project, clients))
+            .await
+            .unwrap_or_else(|e| fail(e))
+    };
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
     println!(
-        "{} clients for {} s on {} ({} connections{}); load average at start {}",
+        "{} clients for {} s on {} ({} connections, think time {} ms{}{}); load average at start {}",
         o.clients,
         o.seconds,
-        o.project,
+        factdesk_api::ProjectLocation::parse(Path::new(&o.project)).shown(),
         o.connections,
+        o.think_ms,
         if o.fault > 0 {
             format!(", {} SIGKILLs", o.fault)
         } else {
             String::new()
+        },
+        match &o.db_restart {
+            Some(c) => format!(", database restart {c:?}"),
+            None => String::new(),
         },
         load_average()
     );
@@ -295,18 +421,47 @@ async fn main() {
             },
         ));
     }
-    let started = Instant::now();
-    let deadline = started + Duration::from_secs(o.seconds);
     let tally = Arc::new(Mutex::new(Tally::default()));
+    let ready = Arc::new(tokio::sync::Barrier::new(names.len() + 1));
     let clients: Vec<_> = names
         .into_iter()
-        .map(|name| tokio::spawn(annotator(base.clone(), name, deadline, tally.clone())))
+        .map(|name| {
+            tokio::spawn(annotator(
+                base.clone(),
+                name,
+                o.seconds,
+                ready.clone(),
+                o.think_ms,
+                tally.clone(),
+            ))
+        })
         .collect();
+    let signing_in = Instant::now();
+    ready.wait().await;
+    println!(
+        "all signed in after {:.1} s; the run starts now (load average {})",
+        signing_in.elapsed().as_secs_f64(),
+        load_average()
+    );
+    let started = Instant::now();
     let mut kills = 0;
+    let mut restarted = false;
     if let (Some(bin), Some(c)) = (&o.server_bin, child.as_mut()) {
         let every = Duration::from_secs(o.seconds) / (o.fault as u32 + 1);
-        for _ in 0..o.fault {
-            tokio::time::sleep(every).await;
+        for k in 0..o.fault {
+            if k == o.fault / 2 {
+                if let Some(command) = &o.db_restart {
+                    // Half-way between two kills, so the restart meets a running server.
+                    tokio::time::sleep(every / 2).await;
+                    run_restart(command, started).await;
+                    restarted = true;
+                    tokio::time::sleep(every / 2).await;
+                } else {
+                    tokio::time::sleep(every).await;
+                }
+            } else {
+                tokio::time::sleep(every).await;
+            }
             // Child::kill is SIGKILL: no graceful shutdown, whatever was in flight is cut.
             let _ = c.kill();
             let _ = c.wait();
@@ -326,48 +481,98 @@ async fn main() {
     let mut t = std::mem::take(&mut *tally.lock().unwrap_or_else(|e| e.into_inner()));
     t.next_ms.sort_by(f64::total_cmp);
     t.submit_ms.sort_by(f64::total_cmp);
+    let (next_p95, submit_p95) = (percentile(&t.next_ms, 0.95), percentile(&t.submit_ms, 0.95));
     println!(
-        "next: {} calls, p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms",
+        "next: {} calls, p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms",
         t.next_ms.len(),
         percentile(&t.next_ms, 0.50),
-        percentile(&t.next_ms, 0.95),
-        percentile(&t.next_ms, 0.99)
+        next_p95,
+        percentile(&t.next_ms, 0.99),
+        t.next_ms.last().copied().unwrap_or(f64::NAN)
     );
     println!(
-        "submit: {} acks, p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms; {:.0} answers/s over {:.1} s",
+        "submit: {} acks, p50 {:.2} ms, p95 {:.2} ms, p99 {:.2} ms, max {:.2} ms; {:.0} answers/s over {:.1} s",
         t.submit_ms.len(),
         percentile(&t.submit_ms, 0.50),
-        percentile(&t.submit_ms, 0.95),
+        submit_p95,
         percentile(&t.submit_ms, 0.99),
+        t.submit_ms.last().copied().unwrap_or(f64::NAN),
         t.submit_ms.len() as f64 / elapsed,
         elapsed
     );
+    let refused: u64 = t.refused.values().sum();
     println!(
-        "retries {}, refused {}, clients out of work {}, server kills {kills}; load average at end {}",
+        "retries {} ({} answers 503, {} of them without Retry-After; {} transport errors), refused {} {:?}, clients out of work {}, server kills {kills}, database restarted {restarted}; load average at end {}",
         t.retries,
+        t.unavailable,
+        t.unavailable_without_retry_after,
+        t.transport_errors,
+        refused,
         t.refused,
         t.exhausted,
         load_average()
     );
-    let project = open(&o.project);
-    let lead = project.lead_or_owner(None).unwrap_or_else(|e| fail(e));
-    let audit = project.serving_audit(&lead).unwrap_or_else(|e| fail(e));
-    let missing = project
-        .missing_answers(&lead, &t.acks)
-        .unwrap_or_else(|e| fail(e));
-    println!(
-        "audit: {} tasks over overlap, {} double answers, {} of {} acknowledged answers missing ({} answers superseded a retried one)",
-        audit.tasks_over_overlap,
-        audit.double_answers,
-        missing.len(),
-        t.acks.len(),
-        audit.superseding_answers
+    let (audit, missing) = {
+        let (project, acks) = (o.project.clone(), std::mem::take(&mut t.acks));
+        let n = acks.len();
+        let (a, m) = tokio::task::spawn_blocking(move || audit(&project, &acks))
+            .await
+            .unwrap_or_else(|e| fail(e));
+        println!(
+            "audit: {} tasks over overlap, {} double answers, {m} of {n} acknowledged answers missing ({} answers superseded a retried one)",
+            a.tasks_over_overlap, a.double_answers, a.superseding_answers
+        );
+        (a, m)
+    };
+    let mut pass = true;
+    if o.fault == 0 {
+        pass &= verdict(
+            next_p95 <= 20.0,
+            "next p95 <= 20 ms",
+            format!("{next_p95:.2} ms"),
+        );
+        pass &= verdict(
+            submit_p95 <= 20.0,
+            "submit p95 <= 20 ms",
+            format!("{submit_p95:.2} ms"),
+        );
+    }
+    pass &= verdict(
+        audit.tasks_over_overlap == 0,
+        "0 tasks over overlap",
+        audit.tasks_over_overlap.to_string(),
     );
-    if audit.tasks_over_overlap > 0
-        || audit.double_answers > 0
-        || !missing.is_empty()
-        || t.refused > 0
-    {
+    pass &= verdict(
+        audit.double_answers == 0,
+        "0 double answers",
+        audit.double_answers.to_string(),
+    );
+    pass &= verdict(
+        missing == 0,
+        "every acknowledged answer stored",
+        format!("{missing} missing"),
+    );
+    pass &= verdict(
+        refused == 0,
+        "no request refused (only 503s, retried)",
+        format!("{refused} refused {:?}", t.refused),
+    );
+    pass &= verdict(
+        t.unavailable_without_retry_after == 0,
+        "every 503 carries Retry-After",
+        format!("{} without", t.unavailable_without_retry_after),
+    );
+    if o.fault > 0 {
+        pass &= verdict(
+            kills == o.fault,
+            "server SIGKILLed as asked",
+            format!("{kills} of {}", o.fault),
+        );
+    }
+    if o.db_restart.is_some() {
+        pass &= verdict(restarted, "database restarted once", restarted.to_string());
+    }
+    if !pass {
         std::process::exit(1);
     }
 }

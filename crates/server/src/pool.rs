@@ -60,6 +60,13 @@ impl Pool {
                 },
             };
             let result = work(&mut project);
+            // A broken connection is closed here, off the runtime's threads: closing a
+            // PostgreSQL client blocks.
+            let broken = matches!(&result, Err(e) if e.code == ErrorCode::Unavailable);
+            if broken {
+                drop(project);
+                return (None, result);
+            }
             (Some(project), result)
         })
         .await
@@ -69,8 +76,7 @@ impl Pool {
                 format!("the request failed inside the server: {e}"),
             )
         })?;
-        let broken = matches!(&result, Err(e) if e.code == ErrorCode::Unavailable);
-        if let (Some(project), false) = (project, broken) {
+        if let Some(project) = project {
             if let Ok(mut idle) = self.idle.lock() {
                 idle.push(project);
             }
@@ -87,5 +93,19 @@ fn reachable(e: Error) -> Error {
             unavailable(format!("the project cannot be reached now: {}", e.message))
         }
         _ => e,
+    }
+}
+
+impl Drop for Pool {
+    /// Closes the idle connections on a thread of their own: a PostgreSQL client blocks
+    /// as it closes, which a runtime's thread (where the server drops its pool) may not.
+    fn drop(&mut self) {
+        let idle = match self.idle.get_mut() {
+            Ok(idle) => std::mem::take(idle),
+            Err(poisoned) => std::mem::take(poisoned.into_inner()),
+        };
+        if !idle.is_empty() {
+            let _ = std::thread::spawn(move || drop(idle)).join();
+        }
     }
 }

@@ -2,7 +2,7 @@
 //! row whose `supersedes` points at the answer it replaces; the current answer of an
 //! annotator on a task is the one nothing supersedes.
 
-use crate::db::{Connection, OptionalExtension, Row};
+use crate::db::{Connection, Engine, OptionalExtension, Row};
 use crate::params;
 use crate::Result;
 use factdesk_core::answer::{Answer, Response};
@@ -61,11 +61,26 @@ fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
 }
 
 pub fn insert(conn: &Connection, a: &NewAnnotation<'_>) -> Result<i64> {
-    conn.prepare_cached(
-        "INSERT INTO annotations (uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-    )?
-    .execute(params![a.uuid, a.task_id, a.annotator_id, a.response.to_stored(), a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at])?;
+    let sql = "INSERT INTO annotations (uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+    let values = params![
+        a.uuid,
+        a.task_id,
+        a.annotator_id,
+        a.response.to_stored(),
+        a.comment,
+        a.trick_failed,
+        a.duration_ms,
+        a.supersedes,
+        a.created_at
+    ];
+    if conn.engine() == Engine::Postgres {
+        // The new id in the same round trip as the row.
+        return Ok(conn
+            .prepare_cached(&format!("{sql} RETURNING id"))?
+            .query_row(values, |r| r.get(0))?);
+    }
+    conn.prepare_cached(sql)?.execute(values)?;
     Ok(conn.last_insert_rowid()?)
 }
 

@@ -59,6 +59,10 @@ use file::APPLICATION_ID;
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
+/// How many times a decision PostgreSQL aborted to break a deadlock is run again before
+/// its caller is told to retry later.
+pub const DECISION_RETRIES: u32 = 3;
+
 /// An open project.
 #[derive(Debug)]
 pub struct Store {
@@ -243,6 +247,26 @@ impl Store {
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
         self.require_writable()?;
         Tx::begin(&mut self.conn)
+    }
+
+    /// Starts the write transaction of one annotator's decision (taking an item, skipping
+    /// it, answering it). On a file it is [`Store::transaction`]. On PostgreSQL decisions
+    /// run side by side: each holds the annotator's row, and must hold every task it
+    /// decides on with [`tasks::lock`] or [`tasks::hold_if_room`] before reading its
+    /// room; a project-wide [`Store::transaction`] waits for them and they for it.
+    pub fn decision(&mut self, annotator_id: i64) -> Result<Tx<'_>> {
+        self.require_writable()?;
+        Tx::begin_decision(&mut self.conn, annotator_id)
+    }
+
+    /// Whether the last write transaction was aborted by PostgreSQL to break a deadlock
+    /// (or a serialization conflict) between decisions: the same decision may be run
+    /// again, and [`DECISION_RETRIES`] bounds how often. Never on a file.
+    pub fn aborted_by_conflict(&self) -> bool {
+        match &self.conn {
+            Connection::Postgres(c) => c.conflicted(),
+            Connection::Sqlite(_) => false,
+        }
     }
 
     pub fn conn(&self) -> &Connection {

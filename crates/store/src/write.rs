@@ -23,6 +23,16 @@ impl<'a> Tx<'a> {
         Ok(Tx { conn, open: true })
     }
 
+    /// A decision of one annotator (SQLite: BEGIN IMMEDIATE, as [`Tx::begin`];
+    /// PostgreSQL: the write lock shared with other decisions and the annotator's row).
+    pub(crate) fn begin_decision(conn: &'a mut Connection, annotator_id: i64) -> Result<Tx<'a>> {
+        match &*conn {
+            Connection::Sqlite(c) => c.execute_batch("BEGIN IMMEDIATE")?,
+            Connection::Postgres(c) => c.begin_decision(annotator_id)?,
+        }
+        Ok(Tx { conn, open: true })
+    }
+
     /// On SQLite, a transaction that takes its write lock only when it first writes
     /// (BEGIN DEFERRED), as opening a file has always done.
     pub(crate) fn begin_deferred(conn: &'a mut Connection) -> Result<Tx<'a>> {

@@ -27,6 +27,7 @@ use crate::settings::Routing;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::seeded::Seeded;
+use factdesk_store::tasks::Hold;
 use factdesk_store::{annotations, assignments, reviews, tasks};
 use serde::Serialize;
 use ts_rs::TS;
@@ -50,7 +51,9 @@ pub struct KindPace {
 const PAGE: u32 = 16;
 
 /// The first task of `kind` this annotator may take, walking the shuffled order from
-/// `start` and wrapping around once.
+/// `start` and wrapping around once. On PostgreSQL a task another decision holds at that
+/// moment is passed by; only when nothing else is left are those waited for, in order,
+/// so a busy item is never reported as no item.
 fn find_open(
     conn: &factdesk_store::Connection,
     annotator_id: i64,
@@ -58,6 +61,7 @@ fn find_open(
     start: i64,
     now: i64,
 ) -> Result<Option<i64>> {
+    let mut busy = Vec::new();
     for (from, before) in [(start, i64::MAX), (0, start)] {
         let mut after = (from, i64::MIN);
         loop {
@@ -65,11 +69,10 @@ fn find_open(
                 tasks::open_for_annotator(conn, kind, annotator_id, after, before, now, PAGE)?;
             for &(id, key) in &page {
                 after = (key, id);
-                let Some(task) = tasks::get(conn, id)? else {
-                    continue;
-                };
-                if study::room(conn, &task, annotator_id, now)? != Some(false) {
-                    return Ok(Some(id));
+                match tasks::hold_if_room(conn, id, annotator_id, now)? {
+                    Hold::Room if open_to(conn, id, annotator_id, now)? => return Ok(Some(id)),
+                    Hold::Room | Hold::Full => {}
+                    Hold::Busy => busy.push(id),
                 }
             }
             if page.len() < PAGE as usize {
@@ -77,7 +80,26 @@ fn find_open(
             }
         }
     }
+    for id in busy {
+        tasks::lock(conn, id)?;
+        if tasks::has_room(conn, id, annotator_id, now)? && open_to(conn, id, annotator_id, now)? {
+            return Ok(Some(id));
+        }
+    }
     Ok(None)
+}
+
+/// Whether a task with room is open to this annotator as far as a study is concerned.
+fn open_to(
+    conn: &factdesk_store::Connection,
+    id: i64,
+    annotator_id: i64,
+    now: i64,
+) -> Result<bool> {
+    let Some(task) = tasks::get(conn, id)? else {
+        return Ok(false);
+    };
+    Ok(study::room(conn, &task, annotator_id, now)? != Some(false))
 }
 
 /// The item this annotator skipped longest ago that has a place for them, a study's
@@ -91,15 +113,21 @@ fn skipped_with_room(
     let Some(id) = tasks::skipped_with_room(conn, kind, annotator_id, now)? else {
         return Ok(None);
     };
-    let Some(task) = tasks::get(conn, id)? else {
+    // Waited for if busy: this is the last place an item can come from.
+    tasks::lock(conn, id)?;
+    if !tasks::has_room(conn, id, annotator_id, now)? {
         return Ok(None);
-    };
-    Ok((study::room(conn, &task, annotator_id, now)? != Some(false)).then_some(id))
+    }
+    Ok(open_to(conn, id, annotator_id, now)?.then_some(id))
 }
 
 impl Project {
     /// The next item of `kind` for the acting person, reserved for them.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
+        self.retrying(|p| p.next_item_once(actor, kind))
+    }
+
+    fn next_item_once(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
@@ -121,9 +149,12 @@ impl Project {
             }
         };
         let expires = now + i64::from(settings.reservation_minutes) * 60_000;
-        let tx = self.store.transaction()?;
+        let tx = self.store.decision(annotator.id)?;
         let task_id = match assignments::live_for(&tx, annotator.id, kind, now)? {
-            Some(id) => Some(id),
+            Some(id) => {
+                tasks::lock(&tx, id)?;
+                Some(id)
+            }
             None => match study::next_for_member(&tx, annotator.id, kind, now)? {
                 Some(id) => Some(id),
                 None => match find_open(&tx, annotator.id, kind, start, now)? {
@@ -157,7 +188,7 @@ impl Project {
         let annotator = self.annotator_row(name)?;
         self.task(task_id)?;
         let now = self.clock.now_ms();
-        let tx = self.store.transaction()?;
+        let tx = self.store.decision(annotator.id)?;
         let released = assignments::release(&tx, task_id, annotator.id, now)?;
         tx.commit()?;
         Ok(released)

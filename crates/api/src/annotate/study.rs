@@ -25,7 +25,9 @@ pub(crate) fn next_for_member(
         {
             continue;
         }
-        if room(conn, &task, annotator_id, now)? != Some(false)
+        // Held first, so the study's count and the task's room are read as they stay.
+        if tasks::hold_if_room(conn, task.id, annotator_id, now)? == tasks::Hold::Room
+            && room(conn, &task, annotator_id, now)? != Some(false)
             && tasks::has_room(conn, task.id, annotator_id, now)?
         {
             return Ok(Some(task_id));

@@ -217,6 +217,10 @@ impl Project {
     }
 
     fn take_answer(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
+        self.retrying(|p| p.take_answer_once(name, answer, origin))
+    }
+
+    fn take_answer_once(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
         let annotator = self.annotator_row(name)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -242,8 +246,14 @@ impl Project {
             Origin::Pack { created_at, .. } => created_at,
         };
         // From here to the commit is one write transaction: the earlier answer, the
-        // item's room and the new row are read and written with no other writer between.
-        let tx = self.store.transaction()?;
+        // item's room and the new row are read and written with no other writer between
+        // (on PostgreSQL, none on this task or for this person: the decision holds both;
+        // a written refutation creates claims and tasks, so it holds the whole project).
+        let tx = if task.kind == TaskKind::Refute {
+            self.store.transaction()?
+        } else {
+            self.store.decision(annotator.id)?
+        };
         refuse_closed(&tx, task.id)?;
         let earlier = annotations::current(&tx, task.id, annotator.id)?;
         // A pack answer never replaces a newer one given since in the project: the
@@ -363,9 +373,9 @@ impl Project {
     }
 }
 
-/// Refuses an answer to a closed task.
+/// Refuses an answer to a closed task; holds the task for the rest of the decision.
 fn refuse_closed(tx: &factdesk_store::Tx<'_>, task_id: i64) -> Result<()> {
-    if tasks::is_closed(tx, task_id)? {
+    if tasks::lock_and_read_closed(tx, task_id)? {
         return Err(Error::new(
             ErrorCode::Conflict,
             format!(

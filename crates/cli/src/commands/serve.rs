@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// does TLS in front) unless --plain-http-on-network is given.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The project file.
+    /// The project file, or a postgres:// URL.
     project: PathBuf,
     /// The address and port to listen on, e.g. 127.0.0.1:4470.
     #[arg(long)]
@@ -67,9 +67,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     } else {
         "http"
     };
+    // A database URL is shown without its password.
     eprintln!(
         "serving {} on {scheme}://{}",
-        config.project.display(),
+        factdesk_api::ProjectLocation::parse(&config.project).shown(),
         config.listen
     );
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -41,7 +41,7 @@ impl Drop for Team {
     }
 }
 
-fn make_project(dir: &Path, clock: &ManualClock, claims: usize) -> PathBuf {
+fn make_project(dir: &Path, clock: &ManualClock, claims: usize, path: PathBuf) -> PathBuf {
     let docs = dir.join("docs.jsonl");
     let rows = dir.join("claims.jsonl");
     let mut d = ok(std::fs::File::create(&docs));
@@ -60,7 +60,6 @@ fn make_project(dir: &Path, clock: &ManualClock, claims: usize) -> PathBuf {
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "REFUTED"});
         ok(writeln!(c, "{row}"));
     }
-    let path = dir.join("team.fdesk");
     let mut p = ok(Project::create(&path, Box::new(clock.clone())));
     let owner = ok(p.lead_or_owner(None));
     let req = ImportRequest {
@@ -90,12 +89,45 @@ impl Team {
     pub async fn start_with(policy: SignInPolicy, body_limit: usize, open: Option<Opener>) -> Team {
         let dir = ok(tempfile::tempdir());
         let clock = ManualClock::new(START);
-        let path = make_project(dir.path(), &clock, 6);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        Team::serve(dir, clock, path, 4, policy, body_limit, open)
+    }
+
+    /// A team whose project is the empty PostgreSQL database at `url`, served with
+    /// `connections` connections. Needs a multi-threaded runtime: PostgreSQL's client
+    /// blocks.
+    pub async fn start_on_postgres(url: &str, connections: usize) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path =
+            tokio::task::block_in_place(|| make_project(dir.path(), &clock, 6, PathBuf::from(url)));
+        let policy = SignInPolicy::default();
+        Team::serve(
+            dir,
+            clock,
+            path,
+            connections,
+            policy,
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            None,
+        )
+    }
+
+    fn serve(
+        dir: tempfile::TempDir,
+        clock: ManualClock,
+        path: PathBuf,
+        connections: usize,
+        policy: SignInPolicy,
+        body_limit: usize,
+        open: Option<Opener>,
+    ) -> Team {
         let open = open.unwrap_or_else(|| {
             let clock = clock.clone();
             factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
         });
-        let state = AppState::new(open, 4, policy, body_limit);
+        let state = AppState::new(open, connections, policy, body_limit);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -4,6 +4,7 @@
 mod calls;
 mod harness;
 mod input;
+mod postgres;
 mod privacy;
 mod routes;
 mod store;

@@ -1,6 +1,7 @@
 //! The PostgreSQL side of [`super::Connection`]: statements written for SQLite, translated
 //! once each, prepared with the types their parameters' values have, run in write
-//! transactions that take the project's write lock first.
+//! transactions that take the project's write lock first: whole (the lead's bulk changes)
+//! or shared (one annotator's decisions, which row locks order among themselves).
 
 use super::pg_value::PgParam;
 use super::{Error, Result};
@@ -11,10 +12,13 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 
-/// Every write transaction takes this transaction-scoped advisory lock first, so writers
-/// to one project database follow one another as on SQLite (BEGIN IMMEDIATE): a decision
-/// that reads and then writes sees every earlier decision committed, and the unique
-/// constraints catch anything that slips past. Readers are never blocked.
+/// Every write transaction takes this transaction-scoped advisory lock first. A change
+/// that spans the project (settings, task creation, adjudication, packs, import,
+/// migrations) takes it whole, so it runs alone as on SQLite (BEGIN IMMEDIATE) and sees
+/// every earlier write committed. An annotator's decision (next, skip, an answer) takes
+/// it shared: decisions run side by side, each holding its annotator's row and the task
+/// rows it decides on (see `tasks::lock`), and wait only for a project-wide change.
+/// Readers are never blocked.
 const WRITE_LOCK: i64 = 0x4644_4553;
 
 /// Prepared statements kept per connection, past which the cache starts afresh (statements
@@ -35,6 +39,9 @@ pub struct PgConn {
     prepared: RefCell<HashMap<(String, Vec<u32>), postgres::Statement>>,
     in_transaction: Cell<bool>,
     failed: Cell<bool>,
+    /// The current transaction was aborted by PostgreSQL to break a deadlock or a
+    /// serialization conflict: running the same decision again can succeed.
+    conflicted: Cell<bool>,
 }
 
 impl fmt::Debug for PgConn {
@@ -60,6 +67,7 @@ impl PgConn {
             prepared: RefCell::default(),
             in_transaction: Cell::new(false),
             failed: Cell::new(false),
+            conflicted: Cell::new(false),
         })
     }
 
@@ -79,6 +87,11 @@ impl PgConn {
     fn fail(&self, e: postgres::Error) -> Error {
         if self.in_transaction.get() {
             self.failed.set(true);
+        }
+        if e.code().is_some_and(|c| {
+            *c == SqlState::T_R_DEADLOCK_DETECTED || *c == SqlState::T_R_SERIALIZATION_FAILURE
+        }) {
+            self.conflicted.set(true);
         }
         Error::Postgres(e)
     }
@@ -212,11 +225,31 @@ impl PgConn {
         row.try_get(0).map_err(|e| self.fail(e))
     }
 
-    /// Starts a write transaction holding the project's write lock.
+    /// Starts a write transaction holding the project's write lock alone.
     pub(crate) fn begin(&self) -> Result<()> {
-        let begun = self.batch(&format!(
+        self.begin_with(&format!(
             "BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
-        ));
+        ))
+    }
+
+    /// Starts a decision of one annotator: the write lock shared with other decisions,
+    /// and the annotator's row held, so one person's decisions follow one another. In
+    /// one round trip (the id is a number, written into the statement).
+    pub(crate) fn begin_decision(&self, annotator_id: i64) -> Result<()> {
+        self.begin_with(&format!(
+            "BEGIN; SELECT pg_advisory_xact_lock_shared({WRITE_LOCK});
+             SELECT 1 FROM annotators WHERE id = {annotator_id} FOR NO KEY UPDATE"
+        ))
+    }
+
+    /// Whether the last transaction begun was aborted by a deadlock or a serialization
+    /// conflict.
+    pub(crate) fn conflicted(&self) -> bool {
+        self.conflicted.get()
+    }
+
+    fn begin_with(&self, sql: &str) -> Result<()> {
+        let begun = self.batch(sql);
         if let Err(e) = begun {
             // Leave no half-begun transaction on the connection for the next caller.
             let _ = self.batch("ROLLBACK");
@@ -224,6 +257,7 @@ impl PgConn {
         }
         self.in_transaction.set(true);
         self.failed.set(false);
+        self.conflicted.set(false);
         Ok(())
     }
 

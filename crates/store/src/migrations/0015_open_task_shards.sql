@@ -1,0 +1,3 @@
+-- Nothing changes in a project file: its one writer never waits on the open-task count.
+-- In PostgreSQL (migrations/postgres/0015) the count is spread over several rows per
+-- kind; readers sum a kind's rows, which here is its one row.
