@@ -14,6 +14,7 @@ mod claims;
 mod counts;
 pub mod decisions;
 mod documents;
+pub mod embeddings;
 mod error;
 mod evidence;
 pub mod feed;

@@ -17,6 +17,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0009_studies.sql"),
     include_str!("migrations/0010_pack_merges.sql"),
     include_str!("migrations/0011_compact_text_and_scores.sql"),
+    include_str!("migrations/0012_semantic_ranker.sql"),
 ];
 
 /// The schema version this build writes and understands.
