@@ -3,7 +3,8 @@
 
 use crate::actor::Actor;
 use crate::dto::{EvalReport, RankerScore};
-use crate::rank::rank_sentences;
+use crate::rank::rank_sentences_with;
+use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::Ranker;
 use factdesk_core::seeded::Seeded;
@@ -43,14 +44,53 @@ fn read_gold(path: &Path) -> Result<Vec<Gold>> {
     Ok(out)
 }
 
+/// The figures summed over claims, per ranker: recall, precision and F1 at 1, 3 and 5,
+/// then the reciprocal rank.
+type Sums = [f64; 10];
+
 impl Project {
-    /// Recall@1/3/5 and MRR of every ranker against gold evidence sentences (matched by
-    /// their text among the claim's documents' sentences).
+    /// Recall, precision and F1 at 1/3/5 and MRR of every ranker against gold evidence
+    /// sentences (matched by their text among the claim's documents' sentences), without
+    /// the semantic ranker.
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
+        self.eval_with(lead, gold_file, None)
+    }
+
+    /// [`Project::eval_ranking`] with the semantic ranker too when a model is found (in
+    /// `model`, the project's setting or the default folders; `model` must hold one when
+    /// given), inside `fused` and on its own. The embeddings it computes are cached in
+    /// the project when the project is writable.
+    pub fn eval_ranking_with_model(
+        &mut self,
+        lead: &Actor,
+        gold_file: &Path,
+        model: Option<&Path>,
+    ) -> Result<EvalReport> {
+        self.require_lead(lead, "evaluate the ranking")?;
+        let mut ranking = self.settings()?.ranking;
+        ranking.semantic = true;
+        let semantic = crate::semantic::semantic_for(&ranking, model, Need::IfAvailable)?;
+        let report = self.eval_with(lead, gold_file, semantic.as_ref())?;
+        if let Some(model) = &semantic {
+            if self.store.require_writable().is_ok() {
+                let tx = self.store.transaction()?;
+                model.save(&tx)?;
+                tx.commit()?;
+            }
+        }
+        Ok(report)
+    }
+
+    fn eval_with(
+        &self,
+        lead: &Actor,
+        gold_file: &Path,
+        semantic: Option<&SemanticRanker>,
+    ) -> Result<EvalReport> {
         let golds = read_gold(gold_file)?;
         let mut bm25 = self.search_index(lead)?.bm25_corpus()?;
-        let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();
+        let mut sums: BTreeMap<&'static str, Sums> = BTreeMap::new();
         let mut claims = 0u64;
         for gold in &golds {
             let claim = self.store.claim_by_ext_id(&gold.claim)?.ok_or_else(|| {
@@ -73,8 +113,20 @@ impl Project {
                 continue;
             }
             claims += 1;
-            let rankings = rank_sentences(&mut bm25, &claim.text, &docs)?;
-            for ranker in Ranker::ALL {
+            if let Some(model) = semantic {
+                model.prefill(
+                    self.store.conn(),
+                    std::iter::once(claim.text.as_str()).chain(docs.sentences().map(|(_, t)| t.as_str())),
+                )?;
+            }
+            let rankings = rank_sentences_with(&mut bm25, &claim.text, &docs, semantic)?;
+            if let Ok(path) = std::env::var("TMP_DUMP_RANKINGS") {
+                let ids = |v: &[factdesk_core::ranking::Scored]| v.iter().map(|s| s.sentence_id).collect::<Vec<_>>();
+                let line = json!({"relevant": relevant.iter().collect::<Vec<_>>(), "bm25": ids(&rankings.bm25), "levenshtein": ids(&rankings.levenshtein), "jaccard": ids(&rankings.jaccard), "semantic": ids(&rankings.semantic)});
+                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| Error::io("dump", &e))?;
+                writeln!(f, "{line}").map_err(|e| Error::io("dump", &e))?;
+            }
+            for ranker in rankers(semantic.is_some()) {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {
                     order
@@ -85,28 +137,58 @@ impl Project {
                 };
                 let first = order.iter().position(|s| relevant.contains(&s.sentence_id));
                 let n = relevant.len() as f64;
-                let e = sums.entry(ranker.as_str()).or_insert([0.0; 4]);
-                e[0] += found_in(1) / n.min(1.0);
-                e[1] += found_in(3) / n.min(3.0);
-                e[2] += found_in(5) / n.min(5.0);
-                e[3] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
+                let e = sums.entry(ranker.as_str()).or_insert([0.0; 10]);
+                for (i, k) in [1usize, 3, 5].into_iter().enumerate() {
+                    let found = found_in(k);
+                    let recall = found / n.min(k as f64);
+                    let precision = found / k as f64;
+                    e[i] += recall;
+                    e[3 + i] += precision;
+                    e[6 + i] += f1(precision, recall);
+                }
+                e[9] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
             }
         }
         let c = claims.max(1) as f64;
-        let rankers = Ranker::ALL
-            .iter()
+        let rankers = rankers(semantic.is_some())
             .map(|r| {
-                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 4]);
+                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 10]);
                 RankerScore {
                     ranker: r.as_str().to_string(),
                     recall_at_1: s[0] / c,
                     recall_at_3: s[1] / c,
                     recall_at_5: s[2] / c,
-                    mrr: s[3] / c,
+                    mrr: s[9] / c,
+                    precision_at_1: s[3] / c,
+                    precision_at_3: s[4] / c,
+                    precision_at_5: s[5] / c,
+                    f1_at_1: s[6] / c,
+                    f1_at_3: s[7] / c,
+                    f1_at_5: s[8] / c,
                 }
             })
             .collect();
-        Ok(EvalReport { claims, rankers })
+        Ok(EvalReport {
+            claims,
+            rankers,
+            semantic_model: semantic.map(|m| m.model_id().to_string()),
+        })
+    }
+}
+
+/// The rankers an evaluation reports: the semantic one only when its model is loaded.
+fn rankers(semantic: bool) -> impl Iterator<Item = Ranker> {
+    Ranker::ALL
+        .into_iter()
+        .filter(move |&r| semantic || r != Ranker::Semantic)
+}
+
+/// The harmonic mean of precision and recall; 0 when both are.
+fn f1(precision: f64, recall: f64) -> f64 {
+    if precision + recall > 0.0 {
+        2.0 * precision * recall / (precision + recall)
+    } else {
+        0.0
     }
 }
 

@@ -27,6 +27,7 @@ mod refutation;
 pub mod report;
 pub mod review;
 pub mod search;
+pub mod semantic;
 pub mod settings;
 pub mod study;
 pub mod tasks;

@@ -2,6 +2,7 @@
 
 use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
+use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
 use factdesk_store::Connection;
@@ -22,6 +23,8 @@ pub struct Rankings {
     pub levenshtein: Vec<Scored>,
     pub jaccard: Vec<Scored>,
     pub fused: Vec<Scored>,
+    /// Empty without a semantic ranker.
+    pub semantic: Vec<Scored>,
 }
 
 impl Rankings {
@@ -31,6 +34,7 @@ impl Rankings {
             Ranker::Levenshtein => &self.levenshtein,
             Ranker::Jaccard => &self.jaccard,
             Ranker::Fused => &self.fused,
+            Ranker::Semantic => &self.semantic,
         }
     }
 }
@@ -122,6 +126,17 @@ impl DocumentSet {
 /// Ranks the sentences of `docs` against `claim` with every ranker. BM25 uses the
 /// corpus statistics of the project's search index (see `factdesk_store::Bm25Corpus`).
 pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
+    rank_sentences_with(bm25, claim, docs, None)
+}
+
+/// [`rank_sentences`], with the semantic ranker re-ranking BM25's best sentences and
+/// joining the fusion when there is one.
+pub fn rank_sentences_with(
+    bm25: &mut Bm25Corpus,
+    claim: &str,
+    docs: &DocumentSet,
+    semantic: Option<&SemanticRanker>,
+) -> Result<Rankings> {
     let all: Vec<Candidate<'_>> = docs
         .sentences()
         .map(|(id, text)| Candidate {
@@ -179,19 +194,40 @@ pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) ->
         jaccard.retain(|s| allowed.contains(&s.sentence_id));
     }
     ranking::rank_order(&mut bm25);
+    let Some(model) = semantic else {
+        let fused = ranking::fuse_weighted(
+            &[
+                (&bm25, FUSED_WEIGHTS[0]),
+                (&levenshtein, FUSED_WEIGHTS[1]),
+                (&jaccard, FUSED_WEIGHTS[2]),
+            ],
+            FUSED_K,
+        );
+        return Ok(Rankings {
+            bm25,
+            levenshtein,
+            jaccard,
+            fused,
+            semantic: Vec::new(),
+        });
+    };
+    let text_of: HashMap<i64, &str> = kept.iter().map(|c| (c.sentence_id, c.text)).collect();
+    let semantic = model.rank(claim, &bm25, &text_of)?;
     let fused = ranking::fuse_weighted(
         &[
-            (&bm25, FUSED_WEIGHTS[0]),
-            (&levenshtein, FUSED_WEIGHTS[1]),
-            (&jaccard, FUSED_WEIGHTS[2]),
+            (&bm25, SEMANTIC_FUSED_WEIGHTS[0]),
+            (&levenshtein, SEMANTIC_FUSED_WEIGHTS[1]),
+            (&jaccard, SEMANTIC_FUSED_WEIGHTS[2]),
+            (&semantic, SEMANTIC_FUSED_WEIGHTS[3]),
         ],
-        FUSED_K,
+        SEMANTIC_FUSED_K,
     );
     Ok(Rankings {
         bm25,
         levenshtein,
         jaccard,
         fused,
+        semantic,
     })
 }
 
@@ -202,6 +238,32 @@ pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) ->
 /// keeps BM25's lead and lets the others break its ties and near-misses.
 pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
 pub const FUSED_K: f64 = 5.0;
+
+/// The weights (bm25, levenshtein, jaccard, semantic) and constant of the fused ranking
+/// when the semantic ranker takes part; tuned on the seed-1 and seed-2 COVID-Fact sets
+/// only (docs/ranking.md).
+pub const SEMANTIC_FUSED_WEIGHTS: [f64; 4] = [1.0, 0.1, 0.3, 1.0];
+pub const SEMANTIC_FUSED_K: f64 = 5.0;
+
+/// The rankers whose own top `k` hold `sentence_id`, as stored beside a candidate.
+fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> String {
+    [
+        Ranker::Bm25,
+        Ranker::Levenshtein,
+        Ranker::Jaccard,
+        Ranker::Semantic,
+    ]
+    .into_iter()
+    .filter(|&ranker| {
+        r.get(ranker)
+            .iter()
+            .take(k)
+            .any(|s| s.sentence_id == sentence_id)
+    })
+    .map(Ranker::as_str)
+    .collect::<Vec<_>>()
+    .join(" ")
+}
 
 /// The score each ranker gave one sentence, for storing beside the candidate.
 fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
@@ -216,11 +278,13 @@ fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
         levenshtein: find(&r.levenshtein),
         jaccard: find(&r.jaccard),
         fused: find(&r.fused),
+        semantic: find(&r.semantic),
     }
 }
 
-/// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
-type Computed = Vec<(i64, Vec<(Scored, RankerScores)>)>;
+/// The top `k` sentences of each claim with `ranker`, with every ranker's scores and the
+/// rankers that placed each.
+type Computed = Vec<(i64, Vec<(Scored, RankerScores, String)>)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
@@ -235,6 +299,7 @@ pub(crate) fn compute_candidates(
     claims: &[(i64, String)],
     ranker: Ranker,
     k: usize,
+    semantic: Option<&SemanticRanker>,
     progress: &mut dyn Progress,
 ) -> Result<Computed> {
     progress.phase("ranking", claims.len() as u64);
@@ -267,12 +332,20 @@ pub(crate) fn compute_candidates(
         for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
             progress.check_cancelled()?;
             let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
+            if let Some(model) = semantic {
+                model.prefill(
+                    conn,
+                    items.iter().flat_map(|((_, claim), set)| {
+                        std::iter::once(claim.as_str()).chain(set.sentences().map(|(_, t)| t.as_str()))
+                    }),
+                )?;
+            }
             if let Some(r) = running.take() {
                 finish(r, &mut corpora, progress)?;
             }
             let mut mine = std::mem::take(&mut corpora);
             running = Some(s.spawn(move || {
-                let result = rank_in_parallel(&items, &mut mine, ranker, k);
+                let result = rank_in_parallel(&items, &mut mine, ranker, k, semantic);
                 (result, mine)
             }));
         }
@@ -341,14 +414,19 @@ fn rank_in_parallel(
     corpora: &mut [Bm25Corpus],
     ranker: Ranker,
     k: usize,
+    semantic: Option<&SemanticRanker>,
 ) -> Result<Computed> {
     let rank_one = |corpus: &mut Bm25Corpus,
                     ((claim_id, text), set): &((i64, String), DocumentSet)| {
-        let rankings = rank_sentences(corpus, text, set)?;
-        let top: Vec<(Scored, RankerScores)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
-            .into_iter()
-            .map(|s| (s, scores_of(&rankings, s.sentence_id)))
-            .collect();
+        let rankings = rank_sentences_with(corpus, text, set, semantic)?;
+        let top: Vec<(Scored, RankerScores, String)> =
+            ranking::top_k(rankings.get(ranker).to_vec(), k)
+                .into_iter()
+                .map(|s| {
+                    let placed = placed_by(&rankings, s.sentence_id, k);
+                    (s, scores_of(&rankings, s.sentence_id), placed)
+                })
+                .collect();
         Ok((*claim_id, top))
     };
     let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
@@ -385,17 +463,19 @@ pub(crate) fn store_candidates(
         ranker: ranker.as_str().to_string(),
         claims: 0,
         candidates: 0,
+        semantic_model: None,
     };
     for (claim_id, top) in computed {
         let rows: Vec<NewCandidate<'_>> = top
             .iter()
             .enumerate()
-            .map(|(i, (s, scores))| NewCandidate {
+            .map(|(i, (s, scores, placed))| NewCandidate {
                 rank: i as u32 + 1,
                 sentence_id: s.sentence_id,
                 ranker: ranker.as_str(),
                 score: s.score,
                 scores: *scores,
+                placed_by: placed.clone(),
             })
             .collect();
         tx::replace_candidates(conn, *claim_id, &rows)?;
@@ -416,6 +496,21 @@ impl Project {
         only_unranked: bool,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
+        self.rank_with_model(lead, ranker, k, only_unranked, None, progress)
+    }
+
+    /// [`Project::rank`] with the semantic model in `model` (`--model DIR`) rather than
+    /// the project's or the default folders'. `semantic` needs a model; `fused` uses one
+    /// when it is found and the project has not turned it off.
+    pub fn rank_with_model(
+        &mut self,
+        lead: &Actor,
+        ranker: Ranker,
+        k: usize,
+        only_unranked: bool,
+        model: Option<&std::path::Path>,
+        progress: &mut dyn Progress,
+    ) -> Result<RankReport> {
         self.require_lead(lead, "rank candidates")?;
         if k == 0 {
             return Err(Error::new(
@@ -424,12 +519,33 @@ impl Project {
             ));
         }
         self.store.require_writable()?;
+        let need = if ranker == Ranker::Semantic {
+            Need::Required
+        } else {
+            Need::IfAvailable
+        };
+        let semantic = match ranker {
+            Ranker::Semantic | Ranker::Fused => self.semantic_ranker(lead, model, need)?,
+            _ => None,
+        };
         let index = self.search_index(lead)?;
         let claims = self.store.claims_to_rank(only_unranked)?;
         // Computed before the write transaction, so annotators are not kept waiting.
-        let computed = compute_candidates(self.store.conn(), &index, &claims, ranker, k, progress)?;
+        let computed = compute_candidates(
+            self.store.conn(),
+            &index,
+            &claims,
+            ranker,
+            k,
+            semantic.as_ref(),
+            progress,
+        )?;
         let tx = self.store.transaction()?;
-        let report = store_candidates(&tx, &computed, ranker)?;
+        let mut report = store_candidates(&tx, &computed, ranker)?;
+        if let Some(model) = &semantic {
+            model.save(&tx)?;
+            report.semantic_model = Some(model.model_id().to_string());
+        }
         tx.commit()?;
         Ok(report)
     }
@@ -452,6 +568,7 @@ impl Project {
                 rank: c.rank,
                 score: c.score,
                 ranker: c.ranker,
+                placed_by: c.placed_by,
             })
             .collect())
     }

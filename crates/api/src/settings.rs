@@ -47,6 +47,33 @@ pub struct Settings {
     /// stance (on under `supports`, off under `supports_or_refutes`, where the trick
     /// shares no word with the claim and would be the one option with nothing marked).
     pub highlight_claim_words: Option<bool>,
+    /// How candidates are ranked.
+    pub ranking: RankingSettings,
+}
+
+/// How candidate evidence is ranked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct RankingSettings {
+    /// Whether the import's and `rank`'s fused ranking includes the semantic ranker (when
+    /// a model is installed). Off by default: embedding costs far more than the other
+    /// rankers, and a project's candidates should not depend on what the machine has.
+    pub semantic: bool,
+    /// The folder of the sentence-embedding model (model.safetensors, config.json,
+    /// tokenizer.json); null: the folder scripts/setup fills, else the Hugging Face cache.
+    pub model_dir: Option<String>,
+    /// How many of BM25's best sentences the semantic ranker re-ranks.
+    pub rerank_depth: u32,
+}
+
+impl Default for RankingSettings {
+    fn default() -> RankingSettings {
+        RankingSettings {
+            semantic: false,
+            model_dir: None,
+            rerank_depth: crate::semantic::DEFAULT_DEPTH as u32,
+        }
+    }
 }
 
 /// How the next item is chosen for an annotator.
@@ -225,6 +252,12 @@ impl Settings {
                 ));
             }
         }
+        if self.ranking.rerank_depth == 0 {
+            return Err(invalid(
+                "ranking.rerank_depth",
+                "the semantic ranker must re-rank at least 1 sentence".into(),
+            ));
+        }
         Ok(())
     }
 }
@@ -249,6 +282,7 @@ impl Default for Settings {
             guidelines: Guidelines::default(),
             routing: Routing::default(),
             highlight_claim_words: None,
+            ranking: RankingSettings::default(),
         }
     }
 }

@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
-/// Measure the rankers against gold evidence: recall@1/3/5 and MRR for each.
+/// Measure the rankers against gold evidence: recall, precision and F1 at 1/3/5 and MRR
+/// for each. The semantic ranker takes part (alone and in fused) when a model is found.
 ///
 /// The gold file is JSON Lines: {"claim": "<claim id>", "evidence": ["sentence", ...]},
 /// sentences matched by their text among the claim's documents.
@@ -13,26 +14,45 @@ pub struct Args {
     /// Gold evidence, JSON Lines.
     #[arg(long)]
     gold: PathBuf,
+    /// The sentence-embedding model's folder; default: the project's ranking.model_dir,
+    /// else the folder scripts/setup fills, else the Hugging Face cache.
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let project = super::open(&a.project)?;
-    let report = project.eval_ranking(&a.by.resolve(&project)?, &a.gold)?;
+    let mut project = super::open(&a.project)?;
+    let by = a.by.resolve(&project)?;
+    let report = project.eval_ranking_with_model(&by, &a.gold, a.model.as_deref())?;
     if a.json {
         return super::print_json(&report);
     }
     println!("{} claims with gold evidence", report.claims);
+    match &report.semantic_model {
+        Some(model) => println!("semantic model: {model}"),
+        None => println!("no semantic model found: semantic not evaluated, fused without it"),
+    }
     println!(
-        "{:<12}{:>10}{:>10}{:>10}{:>8}",
-        "ranker", "recall@1", "recall@3", "recall@5", "MRR"
+        "{:<12}{:>6}{:>6}{:>6}{:>8}{:>6}{:>6}{:>6}{:>6}{:>6}{:>7}",
+        "ranker", "R@1", "R@3", "R@5", "P@1", "P@3", "P@5", "F1@1", "F1@3", "F1@5", "MRR"
     );
     for r in report.rankers {
         println!(
-            "{:<12}{:>10.3}{:>10.3}{:>10.3}{:>8.3}",
-            r.ranker, r.recall_at_1, r.recall_at_3, r.recall_at_5, r.mrr
+            "{:<12}{:>6.3}{:>6.3}{:>6.3}{:>8.3}{:>6.3}{:>6.3}{:>6.3}{:>6.3}{:>6.3}{:>7.3}",
+            r.ranker,
+            r.recall_at_1,
+            r.recall_at_3,
+            r.recall_at_5,
+            r.precision_at_1,
+            r.precision_at_3,
+            r.precision_at_5,
+            r.f1_at_1,
+            r.f1_at_3,
+            r.f1_at_5,
+            r.mrr
         );
     }
     Ok(())

@@ -12,9 +12,16 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// bm25, levenshtein, jaccard, or fused (reciprocal rank fusion of the three).
+    /// bm25, levenshtein, jaccard, semantic (sentence embeddings over BM25's best), or
+    /// fused (weighted reciprocal rank fusion of the others; with the semantic ranker when
+    /// the project's ranking.semantic is on or --model is given).
     #[arg(long, default_value = "fused")]
     ranker: String,
+    /// The sentence-embedding model's folder (model.safetensors, config.json,
+    /// tokenizer.json); default: the project's ranking.model_dir, else the folder
+    /// scripts/setup fills, else the Hugging Face cache.
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
     /// Candidates per claim.
     #[arg(long, default_value_t = factdesk_api::rank::DEFAULT_K)]
     k: usize,
@@ -27,7 +34,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.rank(&by, ranker, a.k, false, &mut Bar::cancellable())?;
+    let report = project.rank_with_model(
+        &by,
+        ranker,
+        a.k,
+        false,
+        a.model.as_deref(),
+        &mut Bar::cancellable(),
+    )?;
     if a.json {
         return super::print_json(&report);
     }
@@ -35,5 +49,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "ranked {} claims with {}: {} candidates",
         report.claims, report.ranker, report.candidates
     );
+    if let Some(model) = &report.semantic_model {
+        println!("semantic model: {model}");
+    }
     Ok(())
 }
