@@ -123,6 +123,8 @@ pub struct RankReport {
     pub candidates: u64,
     /// The semantic model that took part (its id), if any.
     pub semantic_model: Option<String>,
+    /// Texts (claims and sentences) embedded for it; the others came from the cache.
+    pub embedded: u64,
 }
 
 /// One ranker's figures in a ranking evaluation.

@@ -8,6 +8,7 @@ use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::Ranker;
 use factdesk_core::seeded::Seeded;
+use factdesk_semantic::Locations;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, Write};
@@ -57,20 +58,25 @@ impl Project {
         self.eval_with(lead, gold_file, None)
     }
 
-    /// [`Project::eval_ranking`] with the semantic ranker too when a model is found (in
-    /// `model`, the project's setting or the default folders; `model` must hold one when
-    /// given), inside `fused` and on its own. The embeddings it computes are cached in
-    /// the project when the project is writable.
+    /// [`Project::eval_ranking`] with the semantic ranker too, inside `fused` and on its
+    /// own, when `semantic` asks for it, `model` names its folder (which must then hold
+    /// one) or the project's `ranking.semantic` is on; the model is then required. The
+    /// embeddings it computes are cached in the project when the project is writable.
     pub fn eval_ranking_with_model(
         &mut self,
         lead: &Actor,
         gold_file: &Path,
+        semantic: bool,
         model: Option<&Path>,
     ) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
         let mut ranking = self.settings()?.ranking;
-        ranking.semantic = true;
-        let semantic = crate::semantic::semantic_for(&ranking, model, Need::IfAvailable)?;
+        let semantic = if semantic || model.is_some() || ranking.semantic {
+            ranking.semantic = true;
+            crate::semantic::semantic_for(&ranking, model, Need::Required, &Locations::from_env())?
+        } else {
+            None
+        };
         let report = self.eval_with(lead, gold_file, semantic.as_ref())?;
         if let Some(model) = &semantic {
             if self.store.require_writable().is_ok() {
@@ -116,16 +122,11 @@ impl Project {
             if let Some(model) = semantic {
                 model.prefill(
                     self.store.conn(),
-                    std::iter::once(claim.text.as_str()).chain(docs.sentences().map(|(_, t)| t.as_str())),
+                    std::iter::once(claim.text.as_str())
+                        .chain(docs.sentences().map(|(_, t)| t.as_str())),
                 )?;
             }
             let rankings = rank_sentences_with(&mut bm25, &claim.text, &docs, semantic)?;
-            if let Ok(path) = std::env::var("TMP_DUMP_RANKINGS") {
-                let ids = |v: &[factdesk_core::ranking::Scored]| v.iter().map(|s| s.sentence_id).collect::<Vec<_>>();
-                let line = json!({"relevant": relevant.iter().collect::<Vec<_>>(), "bm25": ids(&rankings.bm25), "levenshtein": ids(&rankings.levenshtein), "jaccard": ids(&rankings.jaccard), "semantic": ids(&rankings.semantic)});
-                let mut f = std::fs::OpenOptions::new().create(true).append(true).open(path).map_err(|e| Error::io("dump", &e))?;
-                writeln!(f, "{line}").map_err(|e| Error::io("dump", &e))?;
-            }
             for ranker in rankers(semantic.is_some()) {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {

@@ -336,7 +336,8 @@ pub(crate) fn compute_candidates(
                 model.prefill(
                     conn,
                     items.iter().flat_map(|((_, claim), set)| {
-                        std::iter::once(claim.as_str()).chain(set.sentences().map(|(_, t)| t.as_str()))
+                        std::iter::once(claim.as_str())
+                            .chain(set.sentences().map(|(_, t)| t.as_str()))
                     }),
                 )?;
             }
@@ -464,6 +465,7 @@ pub(crate) fn store_candidates(
         claims: 0,
         candidates: 0,
         semantic_model: None,
+        embedded: 0,
     };
     for (claim_id, top) in computed {
         let rows: Vec<NewCandidate<'_>> = top
@@ -519,14 +521,14 @@ impl Project {
             ));
         }
         self.store.require_writable()?;
-        let need = if ranker == Ranker::Semantic {
-            Need::Required
+        // `fused` takes the semantic ranker in when the project turned it on or a model
+        // folder was named, and then a missing model is an error, not a silent fallback.
+        let wanted = ranker == Ranker::Semantic
+            || (ranker == Ranker::Fused && (model.is_some() || self.settings()?.ranking.semantic));
+        let semantic = if wanted {
+            self.semantic_ranker(lead, model, Need::Required)?
         } else {
-            Need::IfAvailable
-        };
-        let semantic = match ranker {
-            Ranker::Semantic | Ranker::Fused => self.semantic_ranker(lead, model, need)?,
-            _ => None,
+            None
         };
         let index = self.search_index(lead)?;
         let claims = self.store.claims_to_rank(only_unranked)?;
@@ -543,7 +545,7 @@ impl Project {
         let tx = self.store.transaction()?;
         let mut report = store_candidates(&tx, &computed, ranker)?;
         if let Some(model) = &semantic {
-            model.save(&tx)?;
+            report.embedded = model.save(&tx)?;
             report.semantic_model = Some(model.model_id().to_string());
         }
         tx.commit()?;

@@ -29,14 +29,16 @@ pub struct SemanticRanker {
 }
 
 fn poisoned() -> Error {
-    Error::new(ErrorCode::Io, "the embedding cache was left broken by a failed thread")
+    Error::new(
+        ErrorCode::Io,
+        "the embedding cache was left broken by a failed thread",
+    )
 }
 
 fn model_error(e: factdesk_semantic::Error) -> Error {
     let code = match e {
-        factdesk_semantic::Error::NotFound { .. } | factdesk_semantic::Error::MissingFile { .. } => {
-            ErrorCode::NotFound
-        }
+        factdesk_semantic::Error::NotFound { .. }
+        | factdesk_semantic::Error::MissingFile { .. } => ErrorCode::NotFound,
         _ => ErrorCode::Io,
     };
     Error::new(code, e.to_string())
@@ -142,7 +144,9 @@ impl SemanticRanker {
         let vectors = self.vectors(&texts)?;
         Ok(ranking::by_cosine(
             &vectors[0],
-            top.iter().zip(&vectors[1..]).map(|((id, _), v)| (*id, &v[..])),
+            top.iter()
+                .zip(&vectors[1..])
+                .map(|((id, _), v)| (*id, &v[..])),
         ))
     }
 
@@ -180,24 +184,26 @@ impl Project {
     ) -> Result<Option<SemanticRanker>> {
         self.require_lead(lead, "rank candidates")?;
         let settings = self.settings()?;
-        semantic_for(&settings.ranking, named, need)
+        semantic_for(&settings.ranking, named, need, &Locations::from_env())
     }
 }
 
-/// The semantic ranker the ranking settings and `named` folder call for.
-pub(crate) fn semantic_for(
+/// The semantic ranker the ranking settings and `named` folder call for, looking in
+/// `locations` when neither names a folder.
+pub fn semantic_for(
     settings: &crate::settings::RankingSettings,
     named: Option<&Path>,
     need: Need,
+    locations: &Locations,
 ) -> Result<Option<SemanticRanker>> {
     if named.is_none() && need == Need::IfAvailable && !settings.semantic {
         return Ok(None);
     }
     let setting = settings.model_dir.as_deref().map(Path::new);
-    match locate(named.or(setting), &Locations::from_env()) {
+    match locate(named.or(setting), locations) {
         Ok(dir) => SemanticRanker::load(&dir, settings.rerank_depth as usize).map(Some),
         Err(e) if need == Need::IfAvailable && named.is_none() => {
-            tracing::info!("fused ranking without the semantic ranker: {e}");
+            tracing::warn!("ranking.semantic is on but fused ranks without it: {e}");
             Ok(None)
         }
         Err(e) => Err(model_error(e)),

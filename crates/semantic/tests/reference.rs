@@ -43,11 +43,9 @@ fn sentences() -> Vec<String> {
     vec![
         "Masks reduce the spread of respiratory droplets.".to_string(),
         "A cat sat on the windowsill all afternoon.".to_string(),
-        "Vaccination campaigns lowered hospital admissions among older adults in 2021."
-            .to_string(),
+        "Vaccination campaigns lowered hospital admissions among older adults in 2021.".to_string(),
         "Ärzte berichten über einen Rückgang der Fälle — naïve café résumé.".to_string(),
-        "COVID-19 cases rose 12.5% (from 1,024 to 1,152) per https://example.org/data."
-            .to_string(),
+        "COVID-19 cases rose 12.5% (from 1,024 to 1,152) per https://example.org/data.".to_string(),
         String::new(),
         long,
     ]
@@ -87,7 +85,8 @@ fn embeddings_match_the_numpy_reference() {
         "reference failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let theirs: Vec<Vec<f64>> = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    let theirs: Vec<Vec<f64>> =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(theirs.len(), ours.len());
     for ((text, a), b) in texts.iter().zip(&ours).zip(&theirs) {
         assert_eq!(a.len(), 384);

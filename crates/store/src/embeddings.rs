@@ -72,8 +72,8 @@ mod tests {
     #[test]
     fn vectors_round_trip_per_model_and_damaged_rows_read_as_missing() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let store = Store::create(&dir.path().join("p.fdesk"), "p", 0)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let store =
+            Store::create(&dir.path().join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
         let conn = store.conn();
         let key = text_key("Masks work.");
         assert_ne!(key, text_key("Masks work"));
@@ -88,6 +88,9 @@ mod tests {
             "INSERT INTO sentence_embeddings (text_hash, model, vector) VALUES (?1, 'm1', x'010203')",
             [&other[..]],
         );
-        assert!(bad.is_err(), "the schema refuses a vector of partial floats");
+        assert!(
+            bad.is_err(),
+            "the schema refuses a vector of partial floats"
+        );
     }
 }

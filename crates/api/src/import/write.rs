@@ -103,6 +103,7 @@ pub(super) fn write(
         &settings.ranking,
         None,
         crate::semantic::Need::IfAvailable,
+        &factdesk_semantic::Locations::from_env(),
     )?;
     let computed = rank::compute_candidates(
         &tx,

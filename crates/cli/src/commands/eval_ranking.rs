@@ -1,7 +1,8 @@
 use std::path::PathBuf;
 
 /// Measure the rankers against gold evidence: recall, precision and F1 at 1/3/5 and MRR
-/// for each. The semantic ranker takes part (alone and in fused) when a model is found.
+/// for each. With --semantic, --model or the project's ranking.semantic on, the semantic
+/// ranker takes part too, alone and in fused.
 ///
 /// The gold file is JSON Lines: {"claim": "<claim id>", "evidence": ["sentence", ...]},
 /// sentences matched by their text among the claim's documents.
@@ -14,8 +15,12 @@ pub struct Args {
     /// Gold evidence, JSON Lines.
     #[arg(long)]
     gold: PathBuf,
-    /// The sentence-embedding model's folder; default: the project's ranking.model_dir,
-    /// else the folder scripts/setup fills, else the Hugging Face cache.
+    /// Evaluate the semantic ranker too (needs the model: scripts/setup installs it).
+    #[arg(long)]
+    semantic: bool,
+    /// The sentence-embedding model's folder (implies --semantic); default: the
+    /// project's ranking.model_dir, else the folder scripts/setup fills, else the
+    /// Hugging Face cache.
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
     /// Print the figures as JSON.
@@ -26,14 +31,14 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.eval_ranking_with_model(&by, &a.gold, a.model.as_deref())?;
+    let report = project.eval_ranking_with_model(&by, &a.gold, a.semantic, a.model.as_deref())?;
     if a.json {
         return super::print_json(&report);
     }
     println!("{} claims with gold evidence", report.claims);
     match &report.semantic_model {
         Some(model) => println!("semantic model: {model}"),
-        None => println!("no semantic model found: semantic not evaluated, fused without it"),
+        None => println!("without the semantic ranker (--semantic adds it)"),
     }
     println!(
         "{:<12}{:>6}{:>6}{:>6}{:>8}{:>6}{:>6}{:>6}{:>6}{:>6}{:>7}",

@@ -20,8 +20,8 @@ mod semantic;
 mod similarity;
 
 pub use fusion::{fuse, fuse_weighted, RRF_K};
-pub use semantic::by_cosine;
 pub use self_containing::{contains_claim, drop_self_containing};
+pub use semantic::by_cosine;
 pub use similarity::{jaccard, jaccard_prepared, levenshtein, sentence_words, SentenceWords};
 
 /// A sentence that may be evidence for a claim.

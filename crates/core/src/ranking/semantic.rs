@@ -5,7 +5,10 @@ use super::{rank_order, Scored};
 
 /// Ranks sentences by the cosine of their unit-length embedding with the claim's, best
 /// first. Vectors of another length than the claim's score 0 rather than panic.
-pub fn by_cosine<'a>(claim: &[f32], sentences: impl IntoIterator<Item = (i64, &'a [f32])>) -> Vec<Scored> {
+pub fn by_cosine<'a>(
+    claim: &[f32],
+    sentences: impl IntoIterator<Item = (i64, &'a [f32])>,
+) -> Vec<Scored> {
     let mut scored: Vec<Scored> = sentences
         .into_iter()
         .map(|(sentence_id, v)| Scored {
