@@ -499,6 +499,7 @@ impl Project {
         only_unranked: bool,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
+        self.require_lead(lead, "rank candidates")?;
         self.rank_with_model(lead, ranker, k, only_unranked, None, progress)
     }
 

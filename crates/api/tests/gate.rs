@@ -71,6 +71,18 @@ const LEAD_ONLY: &[Call] = &[
     ("rank", |p, a, _| {
         p.rank(a, Ranker::Bm25, 5, false, &mut NoProgress).map(drop)
     }),
+    ("rank_with_model", |p, a, _| {
+        p.rank_with_model(a, Ranker::Bm25, 5, false, None, &mut NoProgress)
+            .map(drop)
+    }),
+    ("semantic_ranker", |p, a, _| {
+        p.semantic_ranker(a, None, factdesk_api::semantic::Need::IfAvailable)
+            .map(drop)
+    }),
+    ("eval_ranking_with_model", |p, a, dir| {
+        p.eval_ranking_with_model(a, &dir.join("claims.jsonl"), false, None)
+            .map(drop)
+    }),
     ("candidates", |p, a, _| p.candidates(a, "c0").map(drop)),
     ("reindex", |p, a, _| p.reindex(a)),
     ("search_index", |p, a, _| p.search_index(a).map(drop)),
