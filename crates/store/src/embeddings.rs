@@ -21,7 +21,7 @@ fn to_bytes(vector: &[f32]) -> Vec<u8> {
 /// A stored vector, or `None` when its bytes are not whole f32s (a damaged row is then
 /// embedded again rather than trusted).
 fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
-    if bytes.is_empty() || bytes.len() % 4 != 0 {
+    if bytes.is_empty() || !bytes.len().is_multiple_of(4) {
         return None;
     }
     Some(
