@@ -6,7 +6,7 @@
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
-use factdesk_api::{Actor, Error, Project, Result, SystemClock};
+use factdesk_api::{Actor, Clock, Error, Project, Result, SystemClock};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
@@ -16,6 +16,9 @@ use tauri::{AppHandle, Emitter, Manager};
 
 /// How often the project file is probed for new answers.
 const POLL: Duration = Duration::from_millis(250);
+/// How often the snapshot is sent again with no new answer, so paces (the last half
+/// hour's) age as time passes.
+const RESEND: Duration = Duration::from_secs(30);
 
 /// The running watcher, if any: a new watch or a stop bumps the generation and the
 /// thread of an older one ends.
@@ -91,6 +94,7 @@ fn run(app: &AppHandle, path: &Path, lead: &Actor, generation: u64) {
     let mut computing = false;
     let mut next_intervals = Instant::now();
     let mut first = true;
+    let mut sent = Instant::now();
     while watch.generation.load(Ordering::SeqCst) == generation {
         let mut changed = match state.refresh(&project, lead) {
             Ok(changed) => changed,
@@ -111,9 +115,14 @@ fn run(app: &AppHandle, path: &Path, lead: &Actor, generation: u64) {
                 Err(e) => tracing::warn!("dashboard intervals: {e}"),
             }
         }
-        if changed || first || watch.resend.swap(false, Ordering::SeqCst) {
-            emit_snapshot(app, state.snapshot());
+        if changed
+            || first
+            || watch.resend.swap(false, Ordering::SeqCst)
+            || sent.elapsed() >= RESEND
+        {
+            emit_snapshot(app, state.snapshot(SystemClock.now_ms()));
             first = false;
+            sent = Instant::now();
         }
         let stale = state.intervals_as_of() != Some(state.last_annotation_id());
         if stale && !computing && Instant::now() >= next_intervals {

@@ -72,6 +72,7 @@ fn main() {
             commands::work::skip_item,
             commands::work::claim_view,
             commands::work::claims_list,
+            commands::gold::export_answers,
         ])
         .run(tauri::generate_context!());
     if let Err(e) = result {

@@ -1,16 +1,17 @@
 // End to end: three annotators select evidence through `factdesk submit` and disagree on
 // a few; the lead opens the adjudication queue in the app, takes one annotator's answer by
 // key with a reason, exports the gold file from the app, and the exported line of that
-// claim shows the decision's provenance (who, whose answer, why); then decides another
-// item by hand and undoes it.
+// claim shows the decision's provenance (who, whose answer, why), and the raw answers
+// written from the same screen equal the CLI's; then decides another item by hand and
+// undoes it.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { inApp } from "./screens.mjs";
+import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const PEOPLE = ["ana", "ben", "cara"];
@@ -31,30 +32,28 @@ function answerOf(item, who) {
   return { selected: [real[0].id] };
 }
 
-test("the lead resolves a disagreement in the app and the export shows who decided and why", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  const out = join(work, "gold.jsonl");
-  let app;
-  let session;
-  try {
-    demoProject(project);
-    cli(["annotators", project, "add", "lea", "--role", "lead"]);
-    for (const name of PEOPLE) cli(["annotators", project, "add", name]);
-    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
-    for (const [who, name] of PEOPLE.entries()) {
-      for (let i = 0; i < 40; i += 1) {
-        const item = nextByCli(project, name, "evidence");
-        if (!item) break;
-        const comment = item.task_id % 3 === 1 ? COMMENTS[name] : null;
-        submitByCli(project, name, [{ task_id: item.task_id, ...answerOf(item, who), comment, duration_ms: 9000 }]);
-      }
+/** The demo with lea as its lead and three annotators who disagree; returns the queue. */
+function queueProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "lea", "--role", "lead"]);
+  for (const name of PEOPLE) cli(["annotators", project, "add", name]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+  for (const [who, name] of PEOPLE.entries()) {
+    for (let i = 0; i < 40; i += 1) {
+      const item = nextByCli(project, name, "evidence");
+      if (!item) break;
+      const comment = item.task_id % 3 === 1 ? COMMENTS[name] : null;
+      submitByCli(project, name, [{ task_id: item.task_id, ...answerOf(item, who), comment, duration_ms: 9000 }]);
     }
-    const queued = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
-    assert.ok(queued.length >= 2, `disagreements queued: ${queued.length}`);
+  }
+  const queued = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
+  assert.ok(queued.length >= 2, `disagreements queued: ${queued.length}`);
+  return queued;
+}
 
-    app = await startApp(work, project);
-    session = await app.open();
+test("the lead resolves a disagreement in the app and the export shows who decided and why", async (t) => {
+  await inApp(t, { make: queueProject, size: null }, async (session, { project, work, made: queued }) => {
+    const out = join(work, "gold.jsonl");
     await signInByKeys(session, "lea");
     await session.click(await session.find(tid("open-adjudicate")));
     await session.waitFor(tid("adj-claim"), 20_000);
@@ -111,12 +110,24 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     await session.keys("x");
     await session.waitFor(tid("export-lines"), 20_000);
     assert.match(await session.attribute(await session.find(tid("export-out")), "value"), /demo\.gold\.jsonl$/);
-    await session.execute(
-      "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
-      [out],
-    );
+    const typeOut = (path) =>
+      session.execute(
+        "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
+        [path],
+      );
+    // A folder that does not exist: said under the field, about the file typed (never a
+    // temporary file the lead did not name), and gone after the export that works.
+    const nowhere = join(work, "no-such-folder", "gold.jsonl");
+    await typeOut(nowhere);
+    await session.click(await session.find(tid("export-write")));
+    await session.until("the refusal under the field", async () => ((await textOf(session, tid("export-out-problem"))).length > 0 ? true : null));
+    const refusal = await textOf(session, tid("export-out-problem"));
+    assert.ok(refusal.includes(nowhere) && !refusal.includes(".partial"), refusal);
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    await typeOut(out);
     await session.click(await session.find(tid("export-write")));
     await session.waitFor(tid("export-done"), 20_000);
+    assert.equal(await textOf(session, tid("export-out-problem")), "", "the old refusal is gone");
     assert.equal(await textOf(session, tid("export-written")), out);
     assert.match(await textOf(session, tid("export-card")), /gold\.card\.md$/);
     await saveScreenshot(session, "export.png");
@@ -133,6 +144,21 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(line.provenance.reason, reason);
     // Lines the lead did not touch say how their label was reached.
     assert.ok(lines.some((l) => l.provenance.method === "majority"));
+
+    // The raw answers from the same screen, as CSV: the same file the CLI writes.
+    const answersOut = join(work, "answers.csv");
+    await session.execute(
+      "const f = document.querySelector('[data-testid=answers-format]'); f.value = 'csv'; f.dispatchEvent(new Event('change'));" +
+        "const o = document.querySelector('[data-testid=answers-out]'); o.value = arguments[0]; o.dispatchEvent(new Event('input'));",
+      [answersOut],
+    );
+    await session.click(await session.find(tid("answers-write")));
+    await session.waitFor(tid("answers-done"), 20_000);
+    assert.equal(await textOf(session, tid("answers-written")), answersOut);
+    const byCli = join(work, "answers-cli.csv");
+    cli(["answers", project, "--out", byCli]);
+    assert.equal(readFileSync(answersOut, "utf8"), readFileSync(byCli, "utf8"));
+    assert.match(readFileSync(answersOut, "utf8"), /^answer_id,answer_uuid,task_id,task_kind,/);
 
     // Back in the queue: E decides another item by hand (1 toggles the first sentence,
     // Enter saves), and U undoes that decision.
@@ -154,12 +180,16 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const undone = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
     assert.equal(undone.find((i) => i.task_id === second.task_id).decision, null);
     assert.equal(undone.find((i) => i.task_id === first.task_id).decision.taken_from, takenFrom);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+
+    // Another window (here the CLI) decides the item on screen meanwhile: the stale queue's
+    // key is refused, said, and the queue read again; the other decision stands.
+    const counted = second.answers.filter((a) => a.counted);
+    cli(["adjudicate", project, "--as", "lea", "--decide", String(second.task_id), "--take", counted[1].annotator, "--reason", "from the CLI"]);
+    await session.keys("1");
+    await session.until("the conflict said", async () => /decided meanwhile/.test(await textOf(session, tid("adj-notice"))) ? true : null);
+    await session.waitFor(tid(`adj-decided-${second.task_id}`));
+    const stands = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"])).find((i) => i.task_id === second.task_id);
+    assert.equal(stands.decision.taken_from, counted[1].annotator);
+    assert.equal(stands.decision.reason, "from the CLI");
+  });
 });

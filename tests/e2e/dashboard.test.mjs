@@ -1,14 +1,13 @@
 // End to end: one annotator answers in the app, others through `factdesk submit` on the
 // same project file; the lead's dashboard shows the kappa `factdesk agreement` prints,
-// and a new answer from another process changes it within a second.
+// and a new answer from another process changes it within a second. Each annotator's
+// pace is the work screen's figure, bounded: a script's burst is not thousands an hour.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, diagnose, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { inApp } from "./screens.mjs";
+import { TRICK, currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
@@ -34,36 +33,36 @@ function labelByCli(project, name, n, odd) {
   }
 }
 
-test("the lead's dashboard follows answers live, with the values factdesk agreement prints", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    demoProject(project);
-    cli(["annotators", project, "add", "lead", "--role", "lead"]);
-    for (const name of ["ana", "ben", "cara", "dev", "eve"]) cli(["annotators", project, "add", name]);
-    cli(["tasks", project, "--kind", "label", "--overlap", "4"]);
-    cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
-    // Cara and Dev label every claim, so any later answer meets theirs.
-    labelByCli(project, "cara", 100, (task) => task % 7 === 0);
-    labelByCli(project, "dev", 100, (task) => task % 5 === 0);
-    labelByCli(project, "ben", 8, (task) => task % 3 === 0);
-    // Evidence: two careful annotators and one (Eve) who picks everything, the trick too.
-    for (let i = 0; i < 20; i += 1) {
-      for (const name of i < 4 ? ["cara", "dev", "eve"] : ["cara", "dev"]) {
-        const item = nextByCli(project, name, "evidence");
-        if (!item) continue;
-        const real = item.options.filter((o) => !o.text.startsWith("It is not true that"));
-        const selected =
-          name === "eve" ? item.options.map((o) => o.id) : real.slice(0, name === "cara" || i % 3 ? 1 : 2).map((o) => o.id);
-        submitByCli(project, name, [{ task_id: item.task_id, selected, duration_ms: 9000 + 1000 * (i % 5) }]);
-      }
-    }
+/** A pace as a number: "1 200 per hour · …" or "1 200/h" → 1200; "—" → null. */
+const paceOf = (text) => (/\d/.test(text) ? Number(text.split(/per hour|\/h/)[0].replace(/\D/g, "")) : null);
 
+/** The demo with a lead and five annotators; cara, dev, ben (and eve, careless) answer by the CLI. */
+function dashboardProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "lead", "--role", "lead"]);
+  for (const name of ["ana", "ben", "cara", "dev", "eve"]) cli(["annotators", project, "add", name]);
+  cli(["tasks", project, "--kind", "label", "--overlap", "4"]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
+  // Cara and Dev label every claim, so any later answer meets theirs.
+  labelByCli(project, "cara", 100, (task) => task % 7 === 0);
+  labelByCli(project, "dev", 100, (task) => task % 5 === 0);
+  labelByCli(project, "ben", 8, (task) => task % 3 === 0);
+  // Evidence: two careful annotators and one (Eve) who picks everything, the trick too.
+  for (let i = 0; i < 20; i += 1) {
+    for (const name of i < 4 ? ["cara", "dev", "eve"] : ["cara", "dev"]) {
+      const item = nextByCli(project, name, "evidence");
+      if (!item) continue;
+      const real = item.options.filter((o) => !o.text.startsWith(TRICK));
+      const selected =
+        name === "eve" ? item.options.map((o) => o.id) : real.slice(0, name === "cara" || i % 3 ? 1 : 2).map((o) => o.id);
+      submitByCli(project, name, [{ task_id: item.task_id, selected, duration_ms: 9000 + 1000 * (i % 5) }]);
+    }
+  }
+}
+
+test("the lead's dashboard follows answers live, with the values factdesk agreement prints", async (t) => {
+  await inApp(t, { make: dashboardProject, size: null }, async (session, { project }) => {
     // Ana answers in the app, by keyboard.
-    app = await startApp(work, project);
-    session = await app.open();
     await session.waitFor(tid("person-ana"), 30_000);
     await signInByKeys(session, "ana");
     await session.keys("4");
@@ -74,6 +73,9 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       await session.keys(String(1 + (i === 4 ? (truth(task) + 2) % 3 : truth(task))));
       await submitByEnter(session, Key, task);
     }
+    // Her pace on the work screen: six answers in a few seconds count as three seconds each.
+    const worked = paceOf(await textOf(session, tid("progress-rate")));
+    assert.ok(worked !== null && worked > 0 && worked <= 1200, `ana's pace on the work screen: ${worked}`);
 
     // An annotator may not follow agreement: the backend refuses, whatever the UI shows.
     const refused = await session.execute(
@@ -99,6 +101,13 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
     }
     // Eve is flagged: her answers leave every kind, as in `factdesk agreement`.
     assert.match(await textOf(session, tid("activity-evidence-eve")), /FLAGGED/);
+    // The pace is the work screen's figure for ana, and no one's is beyond one item per
+    // three seconds, although cara and dev answered a hundred items in a burst.
+    assert.equal(paceOf(await textOf(session, tid("pace-label-ana"))), worked, "ana's pace as her work screen gave it");
+    for (const name of ["cara", "dev", "ben"]) {
+      const pace = paceOf(await textOf(session, tid(`pace-label-${name}`)));
+      assert.ok(pace === null || (pace > 0 && pace <= 1200), `${name}'s pace: ${pace}`);
+    }
     const before = await textOf(session, tid("fleiss-label"));
 
     // Ben answers from another process: the kappa changes within a second.
@@ -130,12 +139,5 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
     // The label panel has four annotators: the fuller picture.
     await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'end' })");
     await saveScreenshot(session, "dashboard.png");
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });

@@ -7,26 +7,11 @@
 // new screen is saved at 1024×640 in the light and the dark theme and checked with axe.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { assertAccessible, windowSize } from "./screens.mjs";
-import { currentTask, diagnose, itemReady, nextByCli, signInByKeys, submitByCli, testIds, textOf, tid } from "./steps.mjs";
+import { cli } from "./harness.mjs";
+import { inApp, look } from "./screens.mjs";
+import { answerEvidence, carelessAnswers, currentTask, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, testIds, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
-
-const TRICK = "It is not true that";
-
-/** Answers `count` evidence items as `name`, picking real sentence `pick(task)`. */
-function evidence(project, name, count, pick = () => 0) {
-  for (let i = 0; i < count; i += 1) {
-    const item = nextByCli(project, name, "evidence");
-    if (!item) return;
-    const real = item.options.filter((o) => !o.text.startsWith(TRICK));
-    submitByCli(project, name, [{ task_id: item.task_id, selected: [real[Math.min(pick(item.task_id), real.length - 1)].id], duration_ms: 8000 }]);
-  }
-}
 
 /**
  * The demo with evidence and label tasks of overlap 2: ben and cara answer the first ten
@@ -36,18 +21,13 @@ function evidence(project, name, count, pick = () => 0) {
  * label item's claim.
  */
 function deskProject(project) {
-  demoProject(project);
-  cli(["annotators", project, "add", "maria", "--role", "lead"]);
-  for (const name of ["ana", "ben", "cara", "dan"]) cli(["annotators", project, "add", name]);
+  teamProject(project, ["ana", "ben", "cara", "dan"]);
   cli(["tasks", project, "--kind", "evidence", "--overlap", "2"]);
   cli(["tasks", project, "--kind", "label", "--overlap", "2"]);
-  evidence(project, "ben", 10);
-  evidence(project, "cara", 10, (task) => (task % 3 === 1 ? 1 : 0));
-  for (let i = 0; i < 3; i += 1) {
-    const item = nextByCli(project, "dan", "evidence");
-    submitByCli(project, "dan", [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
-  }
-  evidence(project, "cara", 1);
+  answerEvidence(project, "ben", 10);
+  answerEvidence(project, "cara", 10, (task) => (task % 3 === 1 ? 1 : 0));
+  carelessAnswers(project);
+  answerEvidence(project, "cara", 1);
   const label = nextByCli(project, "ana", "label");
   submitByCli(project, "ana", [{ task_id: label.task_id, label: "SUPPORTED", comment: "ana read the document", duration_ms: 6000 }]);
   const again = nextByCli(project, "ben", "label");
@@ -68,20 +48,55 @@ async function openClaimBySearch(session, claim) {
   );
   const at = hits.findIndex(([kind, text]) => kind === "Claim" && text === claim);
   assert.ok(at >= 0, `the claim among ${JSON.stringify(hits)}`);
-  // The readable id of the import, not a hash.
-  const id = await session.execute("return document.querySelectorAll('[data-testid=search-hit-id]')[arguments[0]].textContent", [at]);
+  // The claim's number in the project, and the import's own id as provenance.
+  const [number, id] = await session.execute(
+    "const h = document.querySelectorAll('[data-testid=search-hit]')[arguments[0]]; return [h.querySelector('[data-testid=search-hit-number]').textContent, h.querySelector('[data-testid=search-hit-id]').textContent]",
+    [at],
+  );
+  assert.match(number, /^#\d+$/);
   assert.match(id, /^demo-\d{3}$/);
   for (let i = 0; i <= at; i += 1) await session.keys(Key.ArrowDown);
   assert.equal(await session.execute("return document.activeElement.getAttribute('data-index')"), String(at));
   await session.keys(Key.Enter);
   await session.waitFor(tid("claim-task-label"), 20_000);
   assert.equal(await textOf(session, tid("claim-text")), claim);
+  assert.equal(await textOf(session, tid("claim-number")), number);
+  assert.equal(await textOf(session, tid("claim-ext-id")), `imported as ${id}`);
   return id;
 }
 
-async function look(session, name) {
-  await saveScreenshot(session, `compact/${name}.png`);
-  await assertAccessible(session, name);
+/**
+ * Skip: the first evidence item has one place left, which ana holds; S gives it back at
+ * once, and ben gets it straight away. Ends on home.
+ */
+async function skipFirst(session, project, prefix) {
+  await session.keys("1");
+  await session.waitFor(tid("option-1"));
+  const held = await currentTask(session);
+  await session.keys("s");
+  await session.waitFor(tid("skipped"));
+  const next = await currentTask(session);
+  assert.notEqual(next, held, "the skipped item is not served again at once");
+  const bens = nextByCli(project, "ben", "evidence");
+  assert.equal(bens?.task_id, held, "ben gets the released item straight away");
+  await itemReady(session);
+  await look(session, `${prefix}-evidence-skipped`);
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+}
+
+/** Search "#N" puts claim N first; Enter opens it. */
+async function openClaimByNumber(session, number) {
+  await session.keys("/");
+  await session.keys(`${number}${Key.Enter}`);
+  await session.waitFor(tid("search-hit-number"));
+  assert.equal(await textOf(session, tid("search-hit-number")), number, "the claim named by its number comes first");
+  await session.keys(Key.ArrowDown);
+  await session.keys(Key.Enter);
+  await session.waitFor(tid("claim-screen"));
+  await session.until(`claim ${number}`, async () => (await textOf(session, tid("claim-number"))) === number);
+  await session.waitFor(tid("claim-text"));
 }
 
 /** The queue: disagreements first, then the flagged-only items under their heading. */
@@ -147,45 +162,31 @@ async function leadSide(session, prefix, label) {
   await session.keys(Key.Enter);
   await session.keys("j");
   await look(session, `${prefix}-claims`);
-  const second = await session.execute("return document.querySelector('.claims-row.current .claims-id').textContent");
+  const [second, secondId] = await session.execute(
+    "const r = document.querySelector('.claims-row.current'); return [r.querySelector('.claims-number').textContent, r.querySelector('.claims-id').textContent]",
+  );
+  assert.match(second, /^#\d+$/);
   await session.keys(Key.Enter);
   await session.waitFor(tid("claim-screen"));
-  await session.until("the claim", async () => (await textOf(session, tid("claim-ext-id"))) === second);
+  await session.until("the claim", async () => (await textOf(session, tid("claim-ext-id"))) === `imported as ${secondId}`);
+  assert.equal(await textOf(session, tid("claim-number")), second);
   await session.keys(Key.Escape);
   await session.waitFor(tid("claims-screen"));
   assert.equal(await session.execute("return document.querySelector('[data-testid=claims-filter]').value"), "lighthouse", "the list is as it was left");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
+  await openClaimByNumber(session, second);
+  assert.equal(await textOf(session, tid("claim-ext-id")), `imported as ${secondId}`);
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
   await checkQueue(session, prefix, label);
 }
 
 test("Skip releases the item; search opens a claim (an annotator sees only their answer); claims list; the cleaned queue", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    const label = deskProject(project);
-    app = await startApp(work, project);
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+  await inApp(t, { make: deskProject }, async (session, { project, made: label }) => {
     await signInByKeys(session, "ana");
 
-    // Skip: the item has one place left, which ana holds; S gives it back at once.
-    await session.keys("1");
-    await session.waitFor(tid("option-1"));
-    const held = await currentTask(session);
-    await session.keys("s");
-    await session.waitFor(tid("skipped"));
-    const next = await currentTask(session);
-    assert.notEqual(next, held, "the skipped item is not served again at once");
-    const bens = nextByCli(project, "ben", "evidence");
-    assert.equal(bens?.task_id, held, "ben gets the released item straight away");
-    await itemReady(session);
-    await look(session, "light-evidence-skipped");
-    await session.execute("document.activeElement && document.activeElement.blur()");
-    await session.keys(Key.Escape);
-    await session.waitFor(tid("home"));
+    await skipFirst(session, project, "light");
 
     // Search, arrow keys and Enter open the claim; ana sees her own answer only.
     await openClaimBySearch(session, label.claim);
@@ -200,40 +201,19 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     await session.click(await session.find(tid("switch-person")));
 
     await leadSide(session, "light", label);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });
 
 test("the data side in the dark theme at 1024×640", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    const label = deskProject(project);
-    app = await startApp(work, project, { GTK_THEME: "Adwaita:dark" });
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+  await inApp(t, { make: deskProject, env: { GTK_THEME: "Adwaita:dark" } }, async (session, { project, made: label }) => {
     assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
     await signInByKeys(session, "ana");
+    await skipFirst(session, project, "dark");
     await openClaimBySearch(session, label.claim);
     await look(session, "dark-claim-annotator");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
     await session.click(await session.find(tid("switch-person")));
     await leadSide(session, "dark", label);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });

@@ -111,10 +111,11 @@ export function demoProject(path) {
 /**
  * A display and tauri-driver for the app, with the app's config and caches kept in
  * `work`; stop() ends them. The app starts on `project` in each session; `env` is added
- * to its environment (GTK_THEME=Adwaita:dark for the dark theme).
+ * to its environment (GTK_THEME=Adwaita:dark for the dark theme); `application` is the
+ * app's binary (the installed one, for the package's test).
  */
-export async function startApp(work, project, env = {}) {
-  for (const bin of [factdeskBin, appBin]) if (!existsSync(bin)) throw new Error(`${bin} is missing; build it first`);
+export async function startApp(work, project, env = {}, application = appBin) {
+  for (const bin of [factdeskBin, application]) if (!existsSync(bin)) throw new Error(`${bin} is missing; build it first`);
   const processes = [];
   const display = await startDisplay();
   if (display.process) processes.push(display.process);
@@ -131,7 +132,7 @@ export async function startApp(work, project, env = {}) {
     return {
       /** Starts the app in a new WebDriver session. */
       open: () =>
-        Session.create(driver.url, { alwaysMatch: { "tauri:options": { application: appBin, args: [project] } } }),
+        Session.create(driver.url, { alwaysMatch: { "tauri:options": { application, args: [project] } } }),
       logs: () => processes.map((p) => `${p.label} said:\n${p.log()}`).join("\n"),
       stop: async () => {
         for (const p of processes.reverse()) await stop(p);

@@ -5,13 +5,12 @@
 // in the light and the dark theme and checked with axe-core in the app's webview.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { assertAccessible, assertInView, rectOf, windowSize } from "./screens.mjs";
-import { diagnose, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { cli } from "./harness.mjs";
+import { assertInView, inApp, look, rectOf, windowSize } from "./screens.mjs";
+import { carelessAnswers, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** Words a writer would change to make a demo claim false. */
@@ -28,15 +27,10 @@ function refutationOf(claim) {
 /** The demo project with a lead, three annotators, a careless one (flagged), and three
  * refutations Ana wrote, waiting for review. */
 function leadProject(project) {
-  demoProject(project);
-  cli(["annotators", project, "add", "maria", "--role", "lead"]);
-  for (const name of ["ana", "ben", "dan"]) cli(["annotators", project, "add", name]);
+  teamProject(project, ["ana", "ben", "dan"]);
   cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
   cli(["tasks", project, "--kind", "refute"]);
-  for (let i = 0; i < 3; i += 1) {
-    const item = nextByCli(project, "dan", "evidence");
-    submitByCli(project, "dan", [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
-  }
+  carelessAnswers(project);
   for (let i = 0; i < 3; i += 1) {
     const item = nextByCli(project, "ana", "refute");
     submitByCli(project, "ana", [{ task_id: item.task_id, text: refutationOf(item.claim), duration_ms: 20_000 }]);
@@ -54,13 +48,6 @@ async function fill(session, css, text) {
   await session.sendKeys(await session.find(css), text);
 }
 
-/** Waits for `css`, saves the screenshot, runs axe. */
-async function look(session, name, css) {
-  await session.waitFor(css, 20_000);
-  await saveScreenshot(session, `compact/${name}.png`);
-  await assertAccessible(session, name);
-}
-
 /** The element at `below` starts under `above` and overlaps it horizontally: next to it. */
 async function assertUnder(session, above, below, what) {
   const [a, b] = [await rectOf(session, above), await rectOf(session, below)];
@@ -74,27 +61,12 @@ async function home(session) {
   await session.waitFor(tid("home"));
 }
 
-/** Runs `steps` in the app started on `project` at 1024×640 with the lead signed in. */
-async function asLead(t, env, steps) {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    leadProject(project);
-    app = await startApp(work, project, env);
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+/** Runs `steps(session, project, work)` in the app on the lead's project at 1024×640, maria signed in. */
+function asLead(t, env, steps) {
+  return inApp(t, { make: leadProject, env }, async (session, { project, work }) => {
     await signInByKeys(session, "maria");
     await steps(session, project, work);
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 }
 
 test("refutation review: accept and reject by key with a note", async (t) => {
@@ -275,5 +247,71 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
     await look(session, "dark-merge-ask", tid("merge-ask"));
     assert.equal(packs(project)[0].state, "out");
+  });
+});
+
+test("as a hostile user: a review screen left open, a number too large for a setting, settings saved meanwhile elsewhere", async (t) => {
+  await asLead(t, {}, async (session, project) => {
+    await session.click(await session.find(tid("open-review")));
+    await session.waitFor(tid("review-written"));
+    assert.equal(await textOf(session, tid("review-count")), "3 waiting");
+    // Another window (here the CLI) accepts the refutation on screen; the stale screen's
+    // reject is refused, said by the buttons, and the list is read again.
+    const shown = pending(project)[0];
+    assert.equal(await textOf(session, tid("review-written")), shown.written);
+    cli(["review", project, "--accept", String(shown.annotation_id)]);
+    await session.keys("r");
+    await session.until("the conflict said", async () => /accepted meanwhile/.test(await textOf(session, tid("review-problem"))));
+    await session.until("the list read again", async () => (await textOf(session, tid("review-count"))) === "2 waiting");
+    assert.equal(pending(project).length, 2);
+    const state = JSON.parse(cli(["claims", project, "--filter", shown.written, "--json"]));
+    assert.equal(state.total, 1, "the written claim is there");
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    await home(session);
+
+    // A number beyond what a setting holds is refused under its field, in plain words.
+    const before = settings(project);
+    await session.click(await session.find(tid("open-settings")));
+    await session.until("the settings read", async () =>
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
+    );
+    await fill(session, tid("setting-overlap"), "99999999999999999999");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
+    assert.equal(await textOf(session, tid("setting-error-overlap")), `Annotators per item: a whole number, such as ${before.overlap}.`);
+    assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
+    assert.deepEqual(settings(project), before, "a refused save changed nothing");
+
+    // Another window saves meanwhile: what it changed is kept, only the field changed
+    // here is written; a field changed in both is said under it, and a second Save keeps
+    // the value typed here.
+    cli(["settings", project, "--set", "guidelines.label=Label with the document open.", "--set", "overlap=2"]);
+    await fill(session, tid("setting-overlap"), String(before.overlap));
+    await fill(session, tid("setting-reservation_minutes"), "45");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("saved", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
+    let saved = settings(project);
+    assert.deepEqual([saved.reservation_minutes, saved.guidelines.label, saved.overlap], [45, "Label with the document open.", 2]);
+    cli(["settings", project, "--set", "overlap=4"]);
+    await fill(session, tid("setting-overlap"), "3");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the clash said", async () => /Changed in another window meanwhile, to “4”/.test(await textOf(session, tid("setting-error-overlap"))));
+    assert.equal(settings(project).overlap, 4, "nothing saved over the other window's change");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("saved again", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
+    saved = settings(project);
+    assert.deepEqual([saved.overlap, saved.reservation_minutes, saved.guidelines.label], [3, 45, "Label with the document open."]);
+    // At 1280×720 too: Save in view, a refusal under its field.
+    await windowSize(session, 1280, 720);
+    await assertInView(session, tid("settings-save"), "Save at 1280×720");
+    await fill(session, tid("setting-overlap"), "0");
+    await session.click(await session.find(tid("settings-save")));
+    await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
+    await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error at 1280×720");
+    await home(session);
+    await session.click(await session.find(tid("open-review")));
+    await session.waitFor(tid("review-written"));
+    await assertInView(session, tid("review-accept"), "Accept at 1280×720");
+    await assertInView(session, tid("review-reject"), "Reject at 1280×720");
   });
 });

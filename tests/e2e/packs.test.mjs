@@ -9,7 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, diagnose, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { look, rectOf, windowSize } from "./screens.mjs";
+import { currentTask, diagnose, itemReady, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** The trick sentence's wording in the demo project (settings.trick_template). */
@@ -25,9 +26,9 @@ async function realOption(session) {
   throw new Error("every option on screen is the trick");
 }
 
-/** Runs `steps` with the app started on `file`, reporting the app's logs on failure. */
-async function inApp(t, work, file, steps) {
-  const app = await startApp(work, file);
+/** Runs `steps` with the app started on `file` (`env` added), reporting the app's logs on failure. */
+async function inApp(t, work, file, steps, env = {}) {
+  const app = await startApp(work, file, env);
   let session;
   try {
     session = await app.open();
@@ -97,8 +98,39 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       assert.ok(existsSync(results), `${results} was written`);
       await session.execute("document.querySelector('[data-testid=pack-panel]').scrollIntoView({ block: 'end' })");
       await saveScreenshot(session, "pack.png");
+      // The pack's screens at 1024×640: its home and its last item, left unanswered.
+      await windowSize(session, 1024, 640);
+      await session.execute("window.scrollTo(0, 0)");
+      await look(session, "light-pack-home", tid("return-results"));
+      await session.keys("1");
+      await look(session, "light-pack-evidence", tid("option-1"));
+      await session.execute("document.activeElement && document.activeElement.blur()");
+      await session.keys(Key.Escape);
+      await session.waitFor(tid("home"));
     });
     assert.equal(answered.length, 2);
+
+    // The same in the dark theme.
+    await inApp(
+      t,
+      work,
+      pack,
+      async (session) => {
+        await windowSize(session, 1024, 640);
+        await signInByKeys(session, "ana");
+        await look(session, "dark-pack-home", tid("return-results"));
+        // The header holds the pack's badge, the search box and both buttons on one line.
+        for (const id of ["bar-pack", "search-input", "current-person", "switch-person", "back-to-start"]) {
+          const r = await rectOf(session, tid(id));
+          assert.ok(r && r.top >= 0 && r.bottom <= 48 && r.height <= 36 && r.right <= r.vw, `${id} does not fit the header at 1024×640: ${JSON.stringify(r)}`);
+        }
+        await session.keys("1");
+        await session.waitFor(tid("option-1"));
+        await itemReady(session);
+        await look(session, "dark-pack-evidence", tid("option-1"));
+      },
+      { GTK_THEME: "Adwaita:dark" },
+    );
 
     // Ben answers every item in the project, so Ana's answers meet his on the dashboard.
     for (let i = 0; i < 40; i += 1) {
@@ -140,6 +172,9 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
 
       await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'center' })");
       await saveScreenshot(session, "merge.png");
+      await windowSize(session, 1024, 640);
+      await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
+      await look(session, "light-packs");
 
       // Merging the same file again adds nothing.
       await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");

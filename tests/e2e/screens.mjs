@@ -3,10 +3,12 @@
 // that saves a screenshot of each.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
-import { saveScreenshot } from "./harness.mjs";
-import { currentTask, itemReady, signInByKeys, tid } from "./steps.mjs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { saveScreenshot, startApp } from "./harness.mjs";
+import { currentTask, diagnose, itemReady, signInByKeys, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -55,14 +57,54 @@ export async function assertAccessible(session, screen) {
   return violations;
 }
 
-/** Waits for `css`, lets the screen settle, saves `prefix-name.png`, then runs axe on it. */
-async function visit(session, prefix, name, css) {
-  await session.waitFor(css, 20_000);
-  // A work screen dims an item until it takes keys: look once it does.
-  if ((await session.findAll("main.work")).length > 0) await itemReady(session);
-  await saveScreenshot(session, `compact/${prefix}-${name}.png`);
-  await assertAccessible(session, `${prefix} ${name}`);
+/**
+ * Runs `steps(session, { project, work, made })` in the app on a fresh project: `make`
+ * builds it at `project` with the real CLI (what it returns is `made`), the app starts on
+ * it with `env` added to its environment (GTK_THEME=Adwaita:dark for the dark theme) at
+ * `size` CSS pixels (null leaves the window as it opens), and everything is stopped and
+ * removed afterwards; a failure adds the app's logs to the test's diagnostics.
+ */
+export async function inApp(t, { make, env = {}, size = [1024, 640], file = "demo.fdesk" }, steps) {
+  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
+  const project = join(work, file);
+  let app;
+  let session;
+  try {
+    const made = make(project, work);
+    app = await startApp(work, project, env);
+    session = await app.open();
+    if (size) await windowSize(session, size[0], size[1]);
+    await steps(session, { project, work, made });
+  } catch (e) {
+    await diagnose(t, app, session);
+    throw e;
+  } finally {
+    await session?.delete().catch(() => {});
+    await app?.stop();
+    rmSync(work, { recursive: true, force: true });
+  }
 }
+
+/**
+ * Saves a screenshot of the screen as it is as docs/screenshots/compact/`name`.png and runs
+ * axe on it; with `css`, waits for that first (and for a work screen to take keys).
+ */
+export async function look(session, name, css) {
+  if (css) {
+    await session.waitFor(css, 20_000);
+    // A work screen dims an item until it takes keys: look once it does.
+    if ((await session.findAll("main.work")).length > 0) {
+      await itemReady(session);
+      // ...and once its 0.12 s fade back to full colour has ended, or axe measures a
+      // half-faded text's contrast.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  await saveScreenshot(session, `compact/${name}.png`);
+  await assertAccessible(session, name);
+}
+
+const visit = (session, prefix, name, css) => look(session, `${prefix}-${name}`, css);
 
 /** From a work screen back to home: out of any field first, then Esc. */
 async function home(session) {
@@ -72,7 +114,7 @@ async function home(session) {
 }
 
 /**
- * Every screen an annotator (`annotator`) and a lead (`lead`) see, at the current window
+ * Every screen an annotator (`annotator`) and a lead (`lead`) see (the start screen last), at the current window
  * size: a screenshot of each in docs/screenshots/compact/`prefix`-*.png and axe on each.
  * The annotator must have exactly one verification item left, so the tour ends on the
  * "nothing to do" screen.
@@ -87,6 +129,19 @@ export async function tour(session, prefix, annotator, lead) {
   await itemReady(session);
   await session.keys("2");
   await visit(session, prefix, "evidence", `${tid("option-2")}[aria-checked='true']`);
+  // The J/K cursor is a solid ring of its own colour, not a faint glow.
+  await session.keys("j");
+  const [ring, selected] = await session.execute(
+    `const style = (e) => e && getComputedStyle(e);
+     const c = style(document.querySelector(".option.cursor"));
+     const s = style(document.querySelector(".option.selected:not(.cursor)"));
+     return [c && [c.outlineStyle, parseFloat(c.outlineWidth), c.outlineColor], s && s.borderColor];`,
+  );
+  assert.ok(ring && ring[0] === "solid" && ring[1] >= 2 && ring[2] !== selected, `the cursor's ring: ${JSON.stringify({ ring, selected })}`);
+  await session.keys("?");
+  await visit(session, prefix, "help", tid("keys-help"));
+  await session.keys(Key.Escape);
+  await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
   await session.keys(Key.Escape);
@@ -127,10 +182,22 @@ export async function tour(session, prefix, annotator, lead) {
   await session.click(await session.find(tid("switch-person")));
   await signInByKeys(session, lead);
   await visit(session, prefix, "lead", tid("open-dashboard"));
+  // The lower half of the lead's home: packs and import.
+  await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
+  await visit(session, prefix, "lead-packs", tid("packs-panel"));
+  await session.execute("window.scrollTo(0, 0)");
   await session.keys("/");
   await session.keys(`lighthouse${Key.Enter}`);
   await visit(session, prefix, "search", tid("search-hit"));
+  // A sentence hit opens among its neighbours.
+  const kinds = await session.execute("return [...document.querySelectorAll('[data-testid=search-hit-kind]')].map((k) => k.textContent)");
+  const sentence = kinds.indexOf("Sentence");
+  assert.ok(sentence >= 0, `a sentence among the hits: ${kinds.join(", ")}`);
+  for (let i = 0; i <= sentence; i += 1) await session.keys(Key.ArrowDown);
+  await session.keys(Key.Enter);
+  await visit(session, prefix, "sentence", `${tid("sentence-passage")} mark`);
   await session.keys(Key.Escape);
+  await session.waitFor(tid("home"));
 
   await session.click(await session.find(tid("open-dashboard")));
   await visit(session, prefix, "dashboard", tid("fleiss-evidence"));
@@ -139,4 +206,6 @@ export async function tour(session, prefix, annotator, lead) {
   await visit(session, prefix, "adjudicate", tid("adj-claim"));
   await session.click(await session.find(tid("adj-export")));
   await visit(session, prefix, "export", tid("export-lines"));
+  await session.click(await session.find(tid("back-to-start")));
+  await visit(session, prefix, "start", tid("start-screen"));
 }

@@ -2,7 +2,9 @@
 // and answering as an annotator through the CLI.
 
 import assert from "node:assert/strict";
-import { cli } from "./harness.mjs";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { cli, demoProject } from "./harness.mjs";
 import { WebDriverError } from "./webdriver.mjs";
 
 /** The CSS selector of a data-testid. */
@@ -84,4 +86,50 @@ export async function diagnose(t, app, session) {
     ?.execute("const b = document.querySelector('[data-testid=error]'); return b && b.textContent")
     .catch(() => null);
   if (banner) t.diagnostic(`the app said: ${banner}`);
+}
+
+/** The trick sentence's opening in the demo (its stance is `supports`, so the trick is a negation). */
+export const TRICK = "It is not true that";
+
+/** The demo project with maria as its lead and `annotators` added. */
+export function teamProject(project, annotators) {
+  demoProject(project);
+  cli(["annotators", project, "add", "maria", "--role", "lead"]);
+  for (const name of annotators) cli(["annotators", project, "add", name]);
+}
+
+/**
+ * `name` answers up to `count` evidence items through the CLI, each with real sentence
+ * `pick(task_id, real)` (an index into the candidates that are not the trick, clamped).
+ */
+export function answerEvidence(project, name, count, pick = () => 0) {
+  for (let i = 0; i < count; i += 1) {
+    const item = nextByCli(project, name, "evidence");
+    if (!item) return;
+    const real = item.options.filter((o) => !o.text.startsWith(TRICK));
+    const chosen = real[Math.max(0, Math.min(pick(item.task_id, real), real.length - 1))];
+    submitByCli(project, name, [{ task_id: item.task_id, selected: [chosen.id], duration_ms: 8000 }]);
+  }
+}
+
+/** A careless annotator: selects every sentence, the trick too, on `count` evidence items (flagged, not counted). */
+export function carelessAnswers(project, name = "dan", count = 3) {
+  for (let i = 0; i < count; i += 1) {
+    const item = nextByCli(project, name, "evidence");
+    submitByCli(project, name, [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
+  }
+}
+
+/**
+ * A project at `project` of `claims` and `docs` (objects, written as JSONL into `work`),
+ * asking for supporting evidence as the demo does.
+ */
+export function importedProject(project, work, claims, docs) {
+  const claimsFile = join(work, "claims.jsonl");
+  const docsFile = join(work, "documents.jsonl");
+  writeFileSync(claimsFile, claims.map((c) => JSON.stringify(c)).join("\n") + "\n");
+  writeFileSync(docsFile, docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
+  cli(["init", project]);
+  cli(["settings", project, "--set", "evidence_stance=supports"]);
+  cli(["import", project, claimsFile, "--docs", docsFile]);
 }

@@ -3,11 +3,9 @@
 // and none of it runs.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
+import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { inApp } from "./screens.mjs";
 import { itemReady, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -32,28 +30,29 @@ function assertInert(seen, where) {
   assert.equal(seen.jsLinks, 0, `a javascript: link exists (${where})`);
 }
 
-test("markup in imported documents is shown as text and never runs", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    demoProject(project);
-    cli(["annotators", project, "add", "uma", "--role", "lead"]);
-    cli(["tasks", project, "--kind", "evidence", "--overlap", "1"]);
-    // Answer through the CLI until demo-027 comes up, and leave it reserved: an
-    // unfinished item is the first one the app shows.
-    let item = nextByCli(project, "uma");
-    for (let i = 0; item && item.claim !== CLAIM && i < 60; i += 1) {
-      submitByCli(project, "uma", [{ task_id: item.task_id, no_evidence: true }]);
-      item = nextByCli(project, "uma");
-    }
-    assert.equal(item?.claim, CLAIM, "demo-027 never came up");
-    const hostile = item.options.findIndex((o) => o.text.includes("<script>"));
-    assert.ok(hostile >= 0, "a candidate of demo-027 carries the <script> fragment");
+/**
+ * The demo with uma answering through the CLI until demo-027 comes up, left reserved (an
+ * unfinished item is the first one the app shows); returns where its hostile candidate is.
+ */
+function untrustedProject(project) {
+  demoProject(project);
+  cli(["annotators", project, "add", "uma", "--role", "lead"]);
+  cli(["tasks", project, "--kind", "evidence", "--overlap", "1"]);
+  // Answer through the CLI until demo-027 comes up, and leave it reserved: an
+  // unfinished item is the first one the app shows.
+  let item = nextByCli(project, "uma");
+  for (let i = 0; item && item.claim !== CLAIM && i < 60; i += 1) {
+    submitByCli(project, "uma", [{ task_id: item.task_id, no_evidence: true }]);
+    item = nextByCli(project, "uma");
+  }
+  assert.equal(item?.claim, CLAIM, "demo-027 never came up");
+  const hostile = item.options.findIndex((o) => o.text.includes("<script>"));
+  assert.ok(hostile >= 0, "a candidate of demo-027 carries the <script> fragment");
+  return hostile;
+}
 
-    app = await startApp(work, project);
-    session = await app.open();
+test("markup in imported documents is shown as text and never runs", async (t) => {
+  await inApp(t, { make: untrustedProject, size: null }, async (session, { made: hostile }) => {
     await session.waitFor(tid("person-uma"), 30_000);
     await signInByKeys(session, "uma");
     await session.keys("1");
@@ -88,12 +87,5 @@ test("markup in imported documents is shown as text and never runs", async (t) =
     assert.ok(seen.text.includes("<script>"), "the literal <script> is on screen as text");
     assert.equal(seen.anyLinks, 0, "the UI makes no links of imported text");
     await saveScreenshot(session, "search.png");
-  } catch (e) {
-    if (app) t.diagnostic(app.logs());
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });

@@ -6,29 +6,13 @@
 // with axe-core inside the app's webview.
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { assertAccessible, assertInView, rectOf, tour, windowSize } from "./screens.mjs";
-import { currentTask, diagnose, itemReady, nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { cli, saveScreenshot } from "./harness.mjs";
+import { assertAccessible, assertInView, inApp, rectOf, tour, windowSize } from "./screens.mjs";
+import { TRICK, answerEvidence, carelessAnswers, currentTask, importedProject, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
-const TRICK = "It is not true that";
-
-/** Two others answer every evidence item (disagreeing on some), so agreement and the queue have data. */
-function othersAnswer(project) {
-  for (const [who, name] of ["ben", "cara"].entries()) {
-    for (;;) {
-      const item = nextByCli(project, name, "evidence");
-      if (!item) break;
-      const real = item.options.filter((o) => !o.text.startsWith(TRICK));
-      const pick = item.task_id % 3 === 1 && real.length > 1 ? real[who] : real[0];
-      submitByCli(project, name, [{ task_id: item.task_id, selected: [pick.id], duration_ms: 8000 }]);
-    }
-  }
-}
+const DARK = { GTK_THEME: "Adwaita:dark" };
 
 /** Ana answers every verification item but the last by the CLI; the last is left for the app. */
 function leaveOneVerification(project) {
@@ -40,22 +24,14 @@ function leaveOneVerification(project) {
   }
 }
 
-/** A careless annotator who selects every sentence, the trick too: flagged, not counted. */
-function carelessAnswers(project) {
-  for (let i = 0; i < 3; i += 1) {
-    const item = nextByCli(project, "dan", "evidence");
-    submitByCli(project, "dan", [{ task_id: item.task_id, selected: item.options.map((o) => o.id), duration_ms: 900 }]);
-  }
-}
-
 /** The demo project with a lead, Ana, others' answers and a flagged annotator's. */
 function workdayProject(project) {
-  demoProject(project);
-  cli(["annotators", project, "add", "maria", "--role", "lead"]);
-  for (const name of ["ana", "ben", "cara", "dan"]) cli(["annotators", project, "add", name]);
+  teamProject(project, ["ana", "ben", "cara", "dan"]);
   cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
   for (const kind of ["refute", "verify", "label"]) cli(["tasks", project, "--kind", kind]);
-  othersAnswer(project);
+  // Ben and cara answer every evidence item, disagreeing on every third.
+  answerEvidence(project, "ben", Infinity);
+  answerEvidence(project, "cara", Infinity, (task) => (task % 3 === 1 ? 1 : 0));
   carelessAnswers(project);
   leaveOneVerification(project);
 }
@@ -76,15 +52,7 @@ async function assertFits(session, size) {
 }
 
 test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects the old query; light tour", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    workdayProject(project);
-    app = await startApp(work, project);
-    session = await app.open();
-    await windowSize(session, 1280, 720);
+  await inApp(t, { make: workdayProject, size: [1280, 720] }, async (session, { project }) => {
     await signInByKeys(session, "ana");
     await session.keys("1");
     await session.waitFor(tid("option-1"));
@@ -177,36 +145,14 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
     // The tour, light, at 1024×640.
     await session.click(await session.find(tid("switch-person")));
     await tour(session, "light", "ana", "maria");
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });
 
 test("the dark theme follows the system: a tour at 1024×640", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "demo.fdesk");
-  let app;
-  let session;
-  try {
-    workdayProject(project);
-    app = await startApp(work, project, { GTK_THEME: "Adwaita:dark" });
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+  await inApp(t, { make: workdayProject, env: DARK }, async (session) => {
     assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
     await tour(session, "dark", "ana", "maria");
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });
 
 // Written for this test: a bridge in an invented town, in Arabic, one context in Japanese
@@ -241,25 +187,16 @@ const ARABIC_CLAIMS = [
   },
 ];
 
+/** A project of the Arabic claims with evidence and verification tasks for ana. */
+function arabicProject(project, work) {
+  importedProject(project, work, ARABIC_CLAIMS, [ARABIC_DOC]);
+  cli(["annotators", project, "add", "ana"]);
+  cli(["tasks", project, "--kind", "evidence"]);
+  cli(["tasks", project, "--kind", "verify"]);
+}
+
 test("Arabic claims read right to left, with Japanese and emoji in their fonts", async (t) => {
-  const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-"));
-  const project = join(work, "arabic.fdesk");
-  const claims = join(work, "claims.jsonl");
-  const docs = join(work, "documents.jsonl");
-  let app;
-  let session;
-  try {
-    writeFileSync(claims, ARABIC_CLAIMS.map((c) => JSON.stringify(c)).join("\n") + "\n");
-    writeFileSync(docs, JSON.stringify(ARABIC_DOC) + "\n");
-    cli(["init", project]);
-    cli(["settings", project, "--set", "evidence_stance=supports"]);
-    cli(["import", project, claims, "--docs", docs]);
-    cli(["annotators", project, "add", "ana"]);
-    cli(["tasks", project, "--kind", "evidence"]);
-    cli(["tasks", project, "--kind", "verify"]);
-    app = await startApp(work, project);
-    session = await app.open();
-    await windowSize(session, 1024, 640);
+  await inApp(t, { make: arabicProject, file: "arabic.fdesk" }, async (session) => {
     await signInByKeys(session, "ana");
     await session.keys("1");
     await session.waitFor(tid("option-1"));
@@ -300,12 +237,5 @@ test("Arabic claims read right to left, with Japanese and emoji in their fonts",
     assert.equal(await direction(tid("item-counter-claim")), "rtl");
     await saveScreenshot(session, "compact/arabic-verify.png");
     await assertAccessible(session, "arabic verify");
-  } catch (e) {
-    await diagnose(t, app, session);
-    throw e;
-  } finally {
-    await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
-  }
+  });
 });

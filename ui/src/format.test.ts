@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { count, digitGroups, fileName, minutes, percent, plural } from "./format";
+import { claimNumber, count, digitGroups, fileName, minutes, percent, plural } from "./format";
 
 describe("format", () => {
   it("groups thousands", () => {
@@ -14,6 +14,10 @@ describe("format", () => {
     expect(digitGroups(1234567)).toEqual(["1", "234", "567"]);
     expect(digitGroups(-12345)).toEqual(["-12", "345"]);
     expect(digitGroups(1234567).join("")).toBe("1234567");
+  });
+
+  it("names a claim by its number", () => {
+    expect(claimNumber(1234)).toBe("#1234");
   });
 
   it("pluralises", () => {

@@ -44,3 +44,11 @@ export function minutes(m: number): string {
 export function percent(rate: number | null): string {
   return rate === null ? "—" : `${Math.round(rate * 100)}%`;
 }
+
+/**
+ * A claim's number in its project, as every screen names it: "#1234". The imported id
+ * (often a hash, as COVID-Fact's) is shown beside it as provenance; search takes "#1234".
+ */
+export function claimNumber(id: number): string {
+  return `#${id}`;
+}

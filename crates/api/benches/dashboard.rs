@@ -162,7 +162,7 @@ fn tasks(p: &Project, candidates: &HashMap<i64, Vec<i64>>) -> Vec<Task> {
 }
 
 fn write(
-    conn: &rusqlite::Connection,
+    conn: &factdesk_store::Connection,
     task: i64,
     who: i64,
     response: &Response,
@@ -205,7 +205,7 @@ fn main() {
     state
         .refresh(&p, &p.lead())
         .unwrap_or_else(|e| panic!("{e}"));
-    let first = state.snapshot();
+    let first = state.snapshot(0);
     println!("first full read: {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
     for k in &first.kinds {
         println!(
@@ -257,7 +257,7 @@ fn main() {
             state
                 .refresh(&p, &p.lead())
                 .unwrap_or_else(|e| panic!("{e}"));
-            let snapshot = state.snapshot();
+            let snapshot = state.snapshot(0);
             recompute_ms.push(t.elapsed().as_secs_f64() * 1e3);
             assert_eq!(snapshot.last_annotation_id, last);
         }

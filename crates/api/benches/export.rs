@@ -126,6 +126,45 @@ fn seconds(t: Instant) -> f64 {
     t.elapsed().as_secs_f64()
 }
 
+/// This process's CPU time so far (user + system), from /proc; `None` elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) start at state, field 3.
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // Linux reports these in USER_HZ, 100 on every mainstream configuration.
+    Some(ticks / 100.0)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_string())
+}
+
+/// One step's wall and CPU time, from the instant and CPU reading it started at.
+struct Step {
+    figure: &'static str,
+    wall: f64,
+    cpu: Option<f64>,
+    target: f64,
+}
+
+impl Step {
+    fn new(figure: &'static str, started: (Instant, Option<f64>), target: f64) -> Step {
+        Step {
+            figure,
+            wall: seconds(started.0),
+            cpu: cpu_seconds().zip(started.1).map(|(now, then)| now - then),
+            target,
+        }
+    }
+}
+
+fn start() -> (Instant, Option<f64>) {
+    (Instant::now(), cpu_seconds())
+}
+
 fn main() {
     let full = std::env::args().any(|a| a == "--bench");
     let rebuild = std::env::args().any(|a| a == "--rebuild");
@@ -150,8 +189,10 @@ fn main() {
         println!("{claims} claims: reusing {}", path.display());
     }
     let out = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let load_before = load_average();
+    let mut steps = Vec::new();
 
-    let t = Instant::now();
+    let started = start();
     let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
     let lead = p.lead();
     let report = p
@@ -162,15 +203,16 @@ fn main() {
             ExportFormat::Factdesk,
         )
         .unwrap_or_else(|e| panic!("{e}"));
+    drop(p);
+    steps.push(Step::new("export (gold, factdesk format)", started, 2.0));
     println!(
         "export (open, aggregate, write {} lines, {} dropped): {:.2} s",
         report.preview.lines,
         report.preview.dropped.len(),
-        seconds(t)
+        steps[0].wall
     );
-    drop(p);
 
-    let t = Instant::now();
+    let started = start();
     let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
     let lead = p.lead();
     let req = AgreementRequest::default();
@@ -189,15 +231,20 @@ fn main() {
             r.ratings
         ));
     }
+    drop(p);
+    steps.push(Step::new(
+        "agreement, every kind, 1,000 replicates",
+        started,
+        1.0,
+    ));
     println!(
         "agreement, {} bootstrap replicates ({}): {:.2} s",
         req.bootstrap_reps,
         units.join("; "),
-        seconds(t)
+        steps[1].wall
     );
-    drop(p);
 
-    let t = Instant::now();
+    let started = start();
     let p = Project::open(&path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
     let lead = p.lead();
     let files = ReportFiles {
@@ -207,5 +254,34 @@ fn main() {
     };
     p.write_report(&lead, &req, &files)
         .unwrap_or_else(|e| panic!("{e}"));
-    println!("report (HTML and JSON): {:.2} s", seconds(t));
+    drop(p);
+    steps.push(Step::new("report (HTML and JSON)", started, 3.0));
+    println!("report (HTML and JSON): {:.2} s", steps[2].wall);
+
+    println!();
+    println!(
+        "{claims} claims, 3 answers each; load average (1, 5, 15 min) before: {load_before}; after: {}",
+        load_average()
+    );
+    println!(
+        "| {:<40} | {:<24} | {:<8} | {:<4} |",
+        "figure", "measured", "target", ""
+    );
+    println!("|{:-<42}|{:-<26}|{:-<10}|{:-<6}|", "", "", "", "");
+    for step in &steps {
+        let cpu = step
+            .cpu
+            .map_or_else(String::new, |cpu| format!(" (CPU {cpu:.2} s)"));
+        println!(
+            "| {:<40} | {:<24} | {:<8} | {:<4} |",
+            step.figure,
+            format!("{:.2} s{cpu}", step.wall),
+            format!("<= {} s", step.target),
+            if step.wall <= step.target {
+                "pass"
+            } else {
+                "FAIL"
+            }
+        );
+    }
 }

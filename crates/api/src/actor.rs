@@ -21,7 +21,7 @@ pub struct Actor {
 }
 
 impl Actor {
-    fn person(place: &str, id: i64, name: &str, role: Role) -> Actor {
+    pub(crate) fn person(place: &str, id: i64, name: &str, role: Role) -> Actor {
         Actor {
             id: Some(id),
             name: name.to_string(),
@@ -112,6 +112,12 @@ impl Project {
                 format!("no one called {name:?} works on this project"),
             )
         })?;
+        if factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)? {
+            return Err(Error::new(
+                ErrorCode::Forbidden,
+                format!("{} was disabled by a lead of this project", row.name),
+            ));
+        }
         let role = if row.role == Role::Lead.as_str() {
             Role::Lead
         } else {
@@ -121,16 +127,24 @@ impl Project {
     }
 
     /// The person a lead's script acts as: `name` when given (whatever their role: a
-    /// non-lead then meets `Forbidden` in the use case), else the project's first lead.
+    /// non-lead then meets `Forbidden` in the use case), else the project's first lead
+    /// who is not disabled.
     /// A project with no lead yet is its owner's, as anyone may add its first person:
     /// whoever holds the file then acts as its lead.
     pub fn lead_or_owner(&self, name: Option<&str>) -> Result<Actor> {
         if let Some(name) = name {
             return self.actor(name);
         }
-        let first_lead = annotators::list(self.store.conn())?
-            .into_iter()
-            .find(|r| r.role == Role::Lead.as_str());
+        // A lead disabled by another lead acts for no one, scripts included.
+        let mut first_lead = None;
+        for row in annotators::list(self.store.conn())? {
+            if row.role == Role::Lead.as_str()
+                && !factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)?
+            {
+                first_lead = Some(row);
+                break;
+            }
+        }
         Ok(match first_lead {
             Some(row) => Actor::person(&self.id, row.id, &row.name, Role::Lead),
             None => Actor {

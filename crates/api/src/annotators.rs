@@ -49,7 +49,7 @@ pub(crate) fn name_of(given: &str) -> &str {
 
 /// A new person's name, checked: not empty, no control characters (a newline or tab
 /// would break every list and file that shows it), at most [`MAX_NAME_CHARS`].
-fn new_name(given: &str) -> Result<&str> {
+pub(crate) fn new_name(given: &str) -> Result<&str> {
     let name = name_of(given);
     if name.is_empty() {
         return Err(Error::new(

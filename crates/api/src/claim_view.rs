@@ -50,6 +50,8 @@ pub struct ClaimView {
     pub context: Option<String>,
     /// The claim a refutation was written for, by its own id.
     pub parent: Option<String>,
+    /// And by its number in the project.
+    pub parent_number: Option<i64>,
     /// Whether this is the lead's full view.
     pub full: bool,
     /// Lead only: the label imported with the claim.
@@ -181,6 +183,7 @@ impl Project {
         }
         Ok(ClaimView {
             id,
+            parent_number: parent.as_ref().and(claim.parent_id),
             ext_id,
             text: claim.text,
             context: claim.context,
@@ -198,8 +201,8 @@ impl Project {
         })
     }
 
-    /// The claims whose own id or text contains `words` (any case), in the standing
-    /// asked, `limit` (at most 500) from `offset`. Lead only.
+    /// The claims whose own id or text contains `words` (any case) or whose number
+    /// `words` is ("#1234"), in the standing asked, `limit` (at most 500) from `offset`. Lead only.
     pub fn claims_list(
         &self,
         lead: &Actor,

@@ -13,6 +13,7 @@
 //! computed separately ([`Project::dashboard_intervals`]) and carried with the answer id
 //! they were computed at.
 
+mod activity;
 mod intervals;
 mod masi;
 mod snapshot;
@@ -27,6 +28,7 @@ use crate::actor::Actor;
 use crate::annotators::describe;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
+use activity::Activity;
 use factdesk_core::agreement::landis_koch;
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
@@ -61,15 +63,6 @@ enum Parsed {
     Category(Option<u32>),
     /// Evidence: the selected candidate sentence ids.
     Selected(Vec<i64>),
-}
-
-#[derive(Debug, Clone, Default)]
-struct Activity {
-    answers: u64,
-    /// Current answers that picked the trick.
-    rejected: u64,
-    active_ms: i64,
-    last_at: Option<i64>,
 }
 
 /// A task's units: one for a category task, one per candidate for evidence.
@@ -228,6 +221,7 @@ impl DashboardState {
             .unwrap_or(0);
         activity.active_ms += row.duration_ms.unwrap_or(gap).max(0);
         activity.last_at = Some(row.created_at);
+        activity.record(row.created_at);
         let tallied = self.current.get(&key).is_some_and(|c| c.tallied);
         let previous = self.current.insert(
             key,
@@ -412,13 +406,14 @@ impl DashboardState {
         self.intervals = Some(intervals);
     }
 
-    /// What the dashboard shows now: cheap, from the running sums.
-    pub fn snapshot(&self) -> Dashboard {
+    /// What the dashboard shows at `now_ms` (unix ms): cheap, from the running sums.
+    /// Paces are those of the last half hour before `now_ms`, as the work screen's.
+    pub fn snapshot(&self, now_ms: i64) -> Dashboard {
         let kinds = KINDS
             .iter()
             .zip(&self.kinds)
             .filter(|(_, state)| !state.activity.is_empty())
-            .map(|(&kind, state)| self.kind_snapshot(kind, state))
+            .map(|(&kind, state)| self.kind_snapshot(kind, state, now_ms))
             .collect();
         Dashboard {
             last_annotation_id: self.last_id,
@@ -432,7 +427,7 @@ impl DashboardState {
         }
     }
 
-    fn kind_snapshot(&self, kind: TaskKind, state: &KindState) -> KindDashboard {
+    fn kind_snapshot(&self, kind: TaskKind, state: &KindState, now_ms: i64) -> KindDashboard {
         let rated_by = state.rated.len();
         let (fleiss_name, alpha_name) = metric_names(kind);
         let ci = self
@@ -475,8 +470,7 @@ impl DashboardState {
                     answers: activity.answers,
                     rejected: activity.rejected,
                     active_ms: activity.active_ms,
-                    pace_per_hour: (activity.active_ms > 0)
-                        .then(|| activity.answers as f64 * 3_600_000.0 / activity.active_ms as f64),
+                    pace_per_hour: activity.pace(now_ms),
                     tricks_seen: person.tricks_seen,
                     trick_failure_rate: person.trick_failure_rate,
                     majority_units,

@@ -29,6 +29,14 @@ pub enum ErrorCode {
     Unanswered,
     Io,
     Database,
+    /// No one is signed in: no token, or one that is unknown, expired or ended, or a
+    /// wrong name or password.
+    Unauthorized,
+    /// Too many failed sign-ins for a name or from an address; wait and try again.
+    RateLimited,
+    /// The store is busy or out of reach for now; the same request may succeed when
+    /// retried.
+    Unavailable,
 }
 
 /// Where in an input file a problem was found.
@@ -112,14 +120,21 @@ impl From<factdesk_store::Error> for Error {
             | S::ReadOnlyDatabase
             | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
-            S::Open { .. } | S::Unreadable { .. } => ErrorCode::Io,
+            S::Open { .. } | S::Unreadable { .. } | S::Connect { .. } => ErrorCode::Io,
+            S::DatabaseInUse(_) => ErrorCode::AlreadyExists,
             S::Corrupt(_)
             | S::Sqlite(_)
+            | S::Postgres(_)
             | S::Json(_)
             | S::Index(_)
             | S::UnknownTaskKind { .. }
             | S::BadAnswer { .. }
             | S::BadValue { .. } => ErrorCode::Database,
+        };
+        let code = if e.is_transient() {
+            ErrorCode::Unavailable
+        } else {
+            code
         };
         Error::new(code, e.to_string())
     }

@@ -3,7 +3,10 @@
 
 use crate::actor::Actor;
 use crate::dto::{EvalReport, RankerScore};
-use crate::rank::rank_sentences_with;
+use crate::rank::{
+    rank_lexical, semantic_texts, with_semantic, DocumentSet, RankOptions, RankingOverrides,
+    Rankings,
+};
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::Ranker;
@@ -51,33 +54,42 @@ type Sums = [f64; 10];
 
 impl Project {
     /// Recall, precision and F1 at 1/3/5 and MRR of every ranker against gold evidence
-    /// sentences (matched by their text among the claim's documents' sentences), without
-    /// the semantic ranker.
+    /// sentences (matched by their text among the claim's documents' sentences), with the
+    /// project's ranking settings, without the semantic ranker.
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
-        self.eval_with(lead, gold_file, None)
+        let options = RankOptions::of(&self.settings()?.ranking);
+        self.eval_with(lead, gold_file, options, None)
     }
 
-    /// [`Project::eval_ranking`] with the semantic ranker too, inside `fused` and on its
-    /// own, when `semantic` asks for it, `model` names its folder (which must then hold
-    /// one) or the project's `ranking.semantic` is on; the model is then required. The
-    /// embeddings it computes are cached in the project when the project is writable.
-    pub fn eval_ranking_with_model(
+    /// [`Project::eval_ranking`] with some ranking settings overridden for this run
+    /// (BM25's `k1` and `b`, Jaccard's stemming, the model's folder), and the semantic
+    /// ranker too, inside `fused` and on its own, when `semantic` asks for it, a model
+    /// folder is named (which must then hold one) or the project's `ranking.semantic` is
+    /// on; the model is then required. The embeddings it computes are cached in the
+    /// project when the project is writable.
+    pub fn eval_ranking_with(
         &mut self,
         lead: &Actor,
         gold_file: &Path,
         semantic: bool,
-        model: Option<&Path>,
+        overrides: &RankingOverrides,
     ) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
-        let mut ranking = self.settings()?.ranking;
+        let mut ranking = overrides.apply(self.settings()?.ranking)?;
+        let model = overrides.model.as_deref();
         let semantic = if semantic || model.is_some() || ranking.semantic {
             ranking.semantic = true;
             crate::semantic::semantic_for(&ranking, model, Need::Required, &Locations::from_env())?
         } else {
             None
         };
-        let report = self.eval_with(lead, gold_file, semantic.as_ref())?;
+        let report = self.eval_with(
+            lead,
+            gold_file,
+            RankOptions::of(&ranking),
+            semantic.as_ref(),
+        )?;
         if let Some(model) = &semantic {
             if self.store.require_writable().is_ok() {
                 let tx = self.store.transaction()?;
@@ -88,16 +100,18 @@ impl Project {
         Ok(report)
     }
 
+    /// Ranks every gold claim with the lexical rankers, then (with a model) embeds what
+    /// the semantic ranker needs for all of them in one call, then scores.
     fn eval_with(
         &self,
         lead: &Actor,
         gold_file: &Path,
+        options: RankOptions,
         semantic: Option<&SemanticRanker>,
     ) -> Result<EvalReport> {
         let golds = read_gold(gold_file)?;
-        let mut bm25 = self.search_index(lead)?.bm25_corpus()?;
-        let mut sums: BTreeMap<&'static str, Sums> = BTreeMap::new();
-        let mut claims = 0u64;
+        let mut bm25 = self.search_index(lead)?.bm25_corpus_with(options.bm25)?;
+        let mut ranked: Vec<(String, DocumentSet, HashSet<i64>, Rankings)> = Vec::new();
         for gold in &golds {
             let claim = self.store.claim_by_ext_id(&gold.claim)?.ok_or_else(|| {
                 Error::new(
@@ -108,7 +122,7 @@ impl Project {
                     ),
                 )
             })?;
-            let docs = crate::rank::DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
+            let docs = DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
             let relevant: HashSet<i64> = docs
                 .sentences()
@@ -118,15 +132,22 @@ impl Project {
             if relevant.is_empty() {
                 continue;
             }
-            claims += 1;
-            if let Some(model) = semantic {
-                model.prefill(
-                    self.store.conn(),
-                    std::iter::once(claim.text.as_str())
-                        .chain(docs.sentences().map(|(_, t)| t.as_str())),
-                )?;
+            let rankings = rank_lexical(&mut bm25, &claim.text, &docs, options)?;
+            ranked.push((claim.text, docs, relevant, rankings));
+        }
+        if let Some(model) = semantic {
+            let texts: Vec<&str> = ranked
+                .iter()
+                .flat_map(|(claim, docs, _, r)| semantic_texts(claim, r, docs, model.depth()))
+                .collect();
+            model.prefill(self.store.conn(), texts.iter().copied())?;
+            model.vectors(&texts)?;
+            for (claim, docs, _, rankings) in &mut ranked {
+                *rankings = with_semantic(std::mem::take(rankings), claim, docs, model)?;
             }
-            let rankings = rank_sentences_with(&mut bm25, &claim.text, &docs, semantic)?;
+        }
+        let mut sums: BTreeMap<&'static str, Sums> = BTreeMap::new();
+        for (_, _, relevant, rankings) in &ranked {
             for ranker in rankers(semantic.is_some()) {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {
@@ -150,6 +171,7 @@ impl Project {
                 e[9] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
             }
         }
+        let claims = ranked.len() as u64;
         let c = claims.max(1) as f64;
         let rankers = rankers(semantic.is_some())
             .map(|r| {

@@ -94,6 +94,18 @@ pub fn check_results(target: &Path, inputs: &Inputs) -> Result<()> {
     check_files(target, inputs)
 }
 
+/// Refuses an existing `target` unless `force`: commands that write one new file of the
+/// user's naming (the raw answers) replace nothing they were not told to.
+pub fn refuse_existing(target: &Path, force: bool) -> Result<()> {
+    if !force && target.symlink_metadata().is_ok() {
+        return Err(refused(format!(
+            "{} already exists; pass --force to replace it (nothing was written)",
+            target.display()
+        )));
+    }
+    Ok(())
+}
+
 fn check_files(target: &Path, inputs: &Inputs) -> Result<()> {
     let shown = target.display();
     if target.is_dir() {
@@ -117,7 +129,45 @@ fn check_files(target: &Path, inputs: &Inputs) -> Result<()> {
             "{shown} is a Factdesk project; writing there would destroy it. Choose another file for the output (nothing was written)"
         )));
     }
+    // Only a regular file is ever replaced: a device or a pipe (as root, /dev/null) would
+    // be swapped for a file.
+    if let Ok(meta) = std::fs::metadata(target) {
+        if !meta.is_file() {
+            return Err(refused(format!(
+                "{shown} is not a regular file; choose a file for the output (nothing was written)"
+            )));
+        }
+    }
+    if holds_database_log(target) {
+        return Err(refused(format!(
+            "{shown} is a database's write-ahead log or journal, which may hold saved answers; choose another file for the output (nothing was written)"
+        )));
+    }
     Ok(())
+}
+
+/// True for a SQLite write-ahead log (by its header) or the log, shared-memory file or
+/// journal beside any Factdesk project: another project's answers may live there until
+/// it is next opened.
+fn holds_database_log(target: &Path) -> bool {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    for suffix in ["-wal", "-shm", "-journal"] {
+        if let Some(base) = name.strip_suffix(suffix) {
+            if is_project_file(&target.with_file_name(base)) {
+                return true;
+            }
+        }
+    }
+    let mut head = [0u8; 4];
+    let read = std::fs::File::open(target).and_then(|mut f| {
+        use std::io::Read;
+        f.read_exact(&mut head)
+    });
+    // The two magic numbers a WAL file starts with (big- and little-endian checksums).
+    read.is_ok() && matches!(head, [0x37, 0x7f, 0x06, 0x82] | [0x37, 0x7f, 0x06, 0x83])
 }
 
 /// One output being written to its temporary file.
@@ -401,6 +451,27 @@ mod tests {
         must(std::fs::write(dir.path().join("new"), "in the way"));
         assert!(out.commit().is_err());
         assert_eq!(must(std::fs::read_to_string(&a)), "old a");
+    }
+
+    #[test]
+    fn a_pipe_or_another_databases_log_is_never_replaced() {
+        let dir = must(tempfile::tempdir());
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(matches!(made, Ok(s) if s.success()), "mkfifo");
+        let e = check(&fifo, &Inputs::default()).err();
+        assert!(e.is_some_and(|e| e.message.contains("not a regular file")));
+        let wal = dir.path().join("other.fdesk-wal");
+        must(std::fs::write(&wal, [0x37, 0x7f, 0x06, 0x82, 0, 0, 0, 1]));
+        let e = check(&wal, &Inputs::default()).err();
+        assert!(e.is_some_and(|e| e.message.contains("write-ahead log")));
+        assert_eq!(
+            must(std::fs::read(&wal)),
+            [0x37, 0x7f, 0x06, 0x82, 0, 0, 0, 1]
+        );
+        let plain = dir.path().join("plain.jsonl");
+        must(std::fs::write(&plain, "old"));
+        assert!(check(&plain, &Inputs::default()).is_ok());
     }
 
     #[test]

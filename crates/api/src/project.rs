@@ -2,7 +2,7 @@
 
 use crate::dto::{Overview, Stats};
 use crate::{Clock, Result};
-use factdesk_store::Store;
+use factdesk_store::{ProjectLocation, Store};
 use std::path::Path;
 
 /// An open project: the store plus the clock its writes are stamped with.
@@ -12,18 +12,28 @@ pub struct Project {
     pub(crate) clock: Box<dyn Clock>,
     /// The project's id, which every [`crate::Actor`] resolved here carries.
     pub(crate) id: String,
+    /// The project's change mark ([`Store::change_mark`]) when every stored answer last
+    /// read back whole (`check_stored`): unchanged since, the check is not repeated.
+    pub(crate) checked_at: std::sync::Mutex<Option<(i64, u64)>>,
 }
 
 impl Project {
-    /// Creates a new project file; its name is the file stem.
+    /// Creates a new project at `path`: a file, named by its stem, or (when `path` is a
+    /// `postgres://` URL) the schema in an empty database, named by the database.
     pub fn create(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "project".to_string());
-        let store = Store::create(path, &name, clock.now_ms())?;
+        Project::create_at(&ProjectLocation::parse(path), clock)
+    }
+
+    /// Creates a new project at a location.
+    pub fn create_at(location: &ProjectLocation, clock: Box<dyn Clock>) -> Result<Project> {
+        let store = Store::create_at(location, &location.default_name(), clock.now_ms())?;
         let id = store.project()?.id;
-        let mut project = Project { store, clock, id };
+        let mut project = Project {
+            store,
+            clock,
+            id,
+            checked_at: Default::default(),
+        };
         // Each project draws from its own seed (kept in its settings, so it can be set).
         let seed = u64::from_le_bytes(
             uuid::Uuid::new_v4().as_bytes()[..8]
@@ -37,15 +47,32 @@ impl Project {
         Ok(project)
     }
 
-    /// Opens an existing project file.
+    /// Opens an existing project: a file, or a database when `path` is a `postgres://`
+    /// URL.
     pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<Project> {
-        let store = Store::open(path)?;
-        let id = store.project()?.id;
-        Ok(Project { store, clock, id })
+        Project::open_at(&ProjectLocation::parse(path), clock)
     }
 
+    /// Opens an existing project at a location.
+    pub fn open_at(location: &ProjectLocation, clock: Box<dyn Clock>) -> Result<Project> {
+        let store = Store::open_at(location)?;
+        let id = store.project()?.id;
+        Ok(Project {
+            store,
+            clock,
+            id,
+            checked_at: Default::default(),
+        })
+    }
+
+    /// The project file, or for a database its URL without the password.
     pub fn path(&self) -> &Path {
         self.store.path()
+    }
+
+    /// Whether the project lives in a PostgreSQL database rather than a file.
+    pub fn is_database(&self) -> bool {
+        self.store.engine() == factdesk_store::Engine::Postgres
     }
 
     /// The raw store, past the gate: for the api's tests only (feature `raw-store`).

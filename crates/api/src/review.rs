@@ -14,7 +14,11 @@ use ts_rs::TS;
 pub struct PendingReview {
     pub annotation_id: i64,
     pub annotator: String,
+    /// The original claim's number in the project ("#12" on screen).
+    pub original_number: i64,
     pub original: String,
+    /// The written claim's number.
+    pub written_number: i64,
     pub written: String,
 }
 
@@ -24,19 +28,19 @@ impl Project {
         self.require_lead(lead, "review refutations")?;
         Ok(reviews::pending(self.store.conn())?
             .into_iter()
-            .map(
-                |(annotation_id, annotator, original, written)| PendingReview {
-                    annotation_id,
-                    annotator,
-                    original,
-                    written,
-                },
-            )
+            .map(|r| PendingReview {
+                annotation_id: r.annotation_id,
+                annotator: r.annotator,
+                original_number: r.original_id,
+                original: r.original,
+                written_number: r.written_id,
+                written: r.written,
+            })
             .collect())
     }
 
     /// Records the lead's decision on a written refutation: accepting opens its
-    /// verification, rejecting closes it.
+    /// verification, rejecting closes it. A decision already taken may be changed.
     pub fn review(
         &mut self,
         lead: &Actor,
@@ -45,6 +49,31 @@ impl Project {
         note: Option<&str>,
     ) -> Result<()> {
         self.require_lead(lead, "review refutations")?;
+        self.decide_review(lead, annotation_id, accepted, note, false)
+    }
+
+    /// [`Project::review`] of a refutation the lead saw waiting: refused as a conflict
+    /// when it no longer waits (decided meanwhile in another window or by
+    /// `factdesk review`), so a screen left open does not silently overturn a decision.
+    pub fn review_pending(
+        &mut self,
+        lead: &Actor,
+        annotation_id: i64,
+        accepted: bool,
+        note: Option<&str>,
+    ) -> Result<()> {
+        self.require_lead(lead, "review refutations")?;
+        self.decide_review(lead, annotation_id, accepted, note, true)
+    }
+
+    fn decide_review(
+        &mut self,
+        lead: &Actor,
+        annotation_id: i64,
+        accepted: bool,
+        note: Option<&str>,
+        pending_only: bool,
+    ) -> Result<()> {
         let who = self.find_annotator(lead.name())?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
@@ -65,6 +94,20 @@ impl Project {
                 ErrorCode::Conflict,
                 format!("refutation {annotation_id} was replaced by its writer's new one; review that one"),
             ));
+        }
+        match written {
+            Some((_, Some(state))) if pending_only && state != RefutationState::PendingReview => {
+                let what = match state {
+                    RefutationState::Accepted => "accepted",
+                    RefutationState::Rejected => "rejected",
+                    _ => "decided",
+                };
+                return Err(Error::new(
+                    ErrorCode::Conflict,
+                    format!("refutation {annotation_id} was {what} meanwhile (in another window or by factdesk review); the list is read again"),
+                ));
+            }
+            _ => {}
         }
         reviews::insert(&tx, annotation_id, who.id, accepted, note, now)?;
         if let Some((claim_id, _)) = written {

@@ -16,8 +16,9 @@ impl Project {
         Ok(SearchIndex::open(&self.store)?)
     }
 
-    /// Searches claims and sentences; `"quoted words"` match as a phrase. Anyone working
-    /// on the project may. A lead sees every hit as it is stored. An annotator sees
+    /// Searches claims and sentences; `"quoted words"` match as a phrase, and `#1234`
+    /// finds claim number 1234 too. Anyone working on the project may. A lead sees every
+    /// hit as it is stored. An annotator sees
     /// imported text and their own written refutations only, never another's; a written
     /// refutation's id names its parent claim but not the answer that wrote it, and a
     /// sentence comes without its id or document, which would tell the trick (a sentence of an
@@ -32,23 +33,23 @@ impl Project {
         };
         let hits = SearchIndex::open(&self.store)?.search(query, fetch)?;
         let mut out = Vec::with_capacity(hits.len().min(limit));
+        // "#1234" names a claim by its number: that claim comes first, scored as the best
+        // hit, then whatever the words find.
+        let named = match factdesk_core::claim::number_in(query) {
+            Some(n) if limit > 0 => {
+                self.claim_hit(actor, n, hits.first().map_or(1.0, |h| h.score))?
+            }
+            _ => None,
+        };
+        let named_id = named.as_ref().map(|h| h.id);
+        out.extend(named);
         for hit in hits {
             if out.len() >= limit {
                 break;
             }
             let found = match hit.kind {
-                HitKind::Claim => match self.store.claim(hit.id)? {
-                    Some(c) if !full && !self.annotator_may_see(&c, actor)? => None,
-                    Some(c) => Some(SearchHit {
-                        kind: SearchHitKind::Claim,
-                        id: c.id,
-                        ext_id: self.shown_ext_id(&c, full)?,
-                        text: c.text,
-                        document_id: None,
-                        score: hit.score,
-                    }),
-                    None => None,
-                },
+                HitKind::Claim if Some(hit.id) == named_id => None,
+                HitKind::Claim => self.claim_hit(actor, hit.id, hit.score)?,
                 HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
                     kind: SearchHitKind::Sentence,
                     // Sentence ids run through a document in order, so an id would tie
@@ -67,6 +68,23 @@ impl Project {
             out.extend(found);
         }
         Ok(out)
+    }
+
+    /// Claim `id` as a search hit, if `actor` may see it.
+    fn claim_hit(&self, actor: &Actor, id: i64, score: f32) -> Result<Option<SearchHit>> {
+        let full = actor.is_lead();
+        Ok(match self.store.claim(id)? {
+            Some(c) if !full && !self.annotator_may_see(&c, actor)? => None,
+            Some(c) => Some(SearchHit {
+                kind: SearchHitKind::Claim,
+                id: c.id,
+                ext_id: self.shown_ext_id(&c, full)?,
+                text: c.text,
+                document_id: None,
+                score,
+            }),
+            None => None,
+        })
     }
 
     /// Whether an annotator may see `claim`: an imported claim, or a refutation they

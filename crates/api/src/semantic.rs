@@ -57,6 +57,11 @@ impl SemanticRanker {
         })
     }
 
+    /// How many of BM25's best sentences it re-ranks.
+    pub fn depth(&self) -> usize {
+        self.depth
+    }
+
     /// The model's id, as cached embeddings are keyed.
     pub fn model_id(&self) -> &str {
         self.embedder.id()

@@ -46,7 +46,7 @@ fn every_answer_of_the_last_untyped_release_reads_through_the_typed_answer() {
     );
     assert_eq!(unversioned, rows, "the fixture holds only unversioned rows");
 
-    let answers = must(annotations::all(&conn));
+    let answers = must(annotations::all(&store_conn(&path)));
     assert_eq!(answers.len() as i64, rows, "every row read");
     let mut kinds = BTreeSet::new();
     let mut verdicts = BTreeSet::new();
@@ -91,7 +91,7 @@ fn every_answer_of_the_last_untyped_release_reads_through_the_typed_answer() {
     assert!(answers.iter().any(|a| a.answer.duration_ms == Some(4200)));
 
     // The lead's decisions: answers given and taken, and one undone.
-    let decided = must(decisions::latest(&conn));
+    let decided = must(decisions::latest(&store_conn(&path)));
     assert_eq!(
         decided.len() as i64,
         count(&conn, "SELECT count(DISTINCT task_id) FROM decisions")
@@ -155,7 +155,7 @@ fn a_damaged_answer_is_an_error_naming_its_row() {
         |r| r.get(0),
     ));
     let err = must(
-        annotations::all(&conn)
+        annotations::all(&store_conn(&path))
             .map(|_| ())
             .err()
             .ok_or("the damaged answer was read"),
@@ -192,7 +192,7 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
     ));
     let id = conn.last_insert_rowid();
     let err = must(
-        factdesk_store::tasks::get(&conn, id)
+        factdesk_store::tasks::get(&store_conn(&path), id)
             .map(|_| ())
             .err()
             .ok_or("an unknown kind was read"),
@@ -239,7 +239,14 @@ fn an_unknown_task_kind_is_an_error_naming_its_task() {
 /// file or a hand edit would leave it (past the trigger that forbids updates).
 fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
     let path = old_project(dir);
-    let conn = must(rusqlite::Connection::open(&path));
+    rewrite(&path, id, answer);
+    path
+}
+
+/// Rewrites annotation `id`'s stored answer in the project at `path`, from a connection
+/// of its own.
+fn rewrite(path: &Path, id: i64, answer: &str) {
+    let conn = must(rusqlite::Connection::open(path));
     let trigger: String = must(conn.query_row(
         "SELECT sql FROM sqlite_master WHERE name = 'annotations_no_update'",
         [],
@@ -251,7 +258,6 @@ fn rewritten(dir: &Path, id: i64, answer: &str) -> PathBuf {
         rusqlite::params![answer, id],
     ));
     must(conn.execute_batch(&trigger));
-    path
 }
 
 /// Every reader of answers fails on the damaged row, naming it by id and uuid.
@@ -333,6 +339,33 @@ fn a_damaged_refutation_stops_every_reader_of_answers() {
     }
 }
 
+/// The readers' check is skipped only while the project is unchanged: a row damaged from
+/// another connection after the check passed is refused by the same open project.
+#[test]
+fn a_row_damaged_after_a_passed_check_is_still_refused() {
+    let dir = must(tempfile::tempdir());
+    let path = old_project(dir.path());
+    let id = first_of_kind(&path, "refute");
+    let p = must(Project::open(
+        &path,
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let kinds = must(p.kinds_with_answers(&lead));
+    assert_eq!(must(p.kinds_with_answers(&lead)), kinds);
+    rewrite(&path, id, r#"{"v":2,"kind":"refute"}"#);
+    let err = must(
+        p.kinds_with_answers(&lead)
+            .err()
+            .ok_or("the damaged row was not read again"),
+    );
+    assert!(
+        err.message.contains(&format!("annotation {id}")),
+        "{}",
+        err.message
+    );
+}
+
 #[test]
 fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() {
     for (answer, why) in [
@@ -376,4 +409,9 @@ fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() 
             + count(&conn, "SELECT count(*) FROM tasks");
         assert_eq!(after, before, "nothing changed");
     }
+}
+
+/// The project file as the store's table functions read it.
+fn store_conn(path: &std::path::Path) -> factdesk_store::Connection {
+    factdesk_store::Connection::Sqlite(must(rusqlite::Connection::open(path)))
 }

@@ -6,6 +6,7 @@ use factdesk_api::annotate::{
     Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
+use factdesk_api::answers::{AnswersFormat, AnswersReport};
 use factdesk_api::claim_view::{
     ClaimAnswer, ClaimLine, ClaimPage, ClaimStanding, ClaimTask, ClaimView,
 };
@@ -120,6 +121,8 @@ fn declarations(cfg: &Config) -> Vec<String> {
         ClaimStanding::decl(cfg),
         ClaimLine::decl(cfg),
         ClaimPage::decl(cfg),
+        AnswersFormat::decl(cfg),
+        AnswersReport::decl(cfg),
     ]
 }
 

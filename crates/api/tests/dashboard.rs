@@ -241,7 +241,7 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
                 assert!(state
                     .refresh(&p, &p.lead())
                     .unwrap_or_else(|e| panic!("{e}")));
-                let d = state.snapshot();
+                let d = state.snapshot(0);
                 check(&p, &d, k);
             }
         }
@@ -260,9 +260,9 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
         state
             .refresh(&p, &p.lead())
             .unwrap_or_else(|e| panic!("{e}"));
-        check(&p, &state.snapshot(), TaskKind::Label);
+        check(&p, &state.snapshot(0), TaskKind::Label);
     }
-    let d = state.snapshot();
+    let d = state.snapshot(0);
     for k in [TaskKind::Evidence, TaskKind::Label] {
         let shown = kind(&d, k);
         assert!(
@@ -288,7 +288,7 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
     assert!(state
         .refresh(&p, &p.lead())
         .unwrap_or_else(|e| panic!("{e}")));
-    let d = state.snapshot();
+    let d = state.snapshot(0);
     let req = AgreementRequest {
         include_flagged: true,
         bootstrap_reps: 0,
@@ -315,7 +315,7 @@ fn after_every_answer_the_dashboard_equals_factdesk_agreement() {
     fresh
         .refresh(&p, &p.lead())
         .unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(fresh.snapshot(), d);
+    assert_eq!(fresh.snapshot(0), d);
 }
 
 #[test]
@@ -358,10 +358,11 @@ fn intervals_are_those_factdesk_agreement_prints() {
         report.metrics["krippendorff_alpha_nominal"].ci95
     );
     assert_eq!(d.intervals_as_of, Some(d.last_annotation_id));
-    // Six answers each at 1.5 s: 2,400 an hour.
+    // Six answers each measured at 1.5 s, all stamped at one instant: the pace is the
+    // work screen's, bounded at one item per three seconds (1,200 an hour).
     let ana = &shown.people[0];
     assert_eq!((ana.answers, ana.active_ms), (6, 9_000));
-    assert!(close(ana.pace_per_hour, Some(2_400.0)));
+    assert!(close(ana.pace_per_hour, Some(1_200.0)));
 }
 
 /// An answer that picked the trick is rejected as a whole: none of its selections counts
@@ -410,7 +411,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
             state
                 .refresh(&p, &p.lead())
                 .unwrap_or_else(|e| panic!("{e}"));
-            check(&p, &state.snapshot(), TaskKind::Evidence);
+            check(&p, &state.snapshot(0), TaskKind::Evidence);
         }
     }
     let tricked = caro_tricked.unwrap_or_else(|| panic!("caro never answered"));
@@ -425,7 +426,7 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
         "the rejected answer still rates its units"
     );
     assert_eq!(ratings.len(), 17);
-    let d = state.snapshot();
+    let d = state.snapshot(0);
     let caro = kind(&d, TaskKind::Evidence)
         .people
         .iter()
@@ -476,14 +477,14 @@ fn an_answer_that_picked_the_trick_counts_for_no_unit() {
     state
         .refresh(&p, &p.lead())
         .unwrap_or_else(|e| panic!("{e}"));
-    let d = state.snapshot();
+    let d = state.snapshot(0);
     check(&p, &d, TaskKind::Evidence);
     assert_eq!(kind(&d, TaskKind::Evidence).answers, 16);
     let mut fresh = DashboardState::new();
     fresh
         .refresh(&p, &p.lead())
         .unwrap_or_else(|e| panic!("{e}"));
-    let mut again = fresh.snapshot();
+    let mut again = fresh.snapshot(0);
     // Following along saw more changes than one read: only the series differs.
     for (a, b) in again.kinds.iter_mut().zip(&d.kinds) {
         a.series.clone_from(&b.series);
@@ -505,8 +506,11 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
             .unwrap_or_else(|e| panic!("{e}"));
     }
     // The app's watcher holds a project of its own on the same file.
-    let watcher = Project::open(&dir.path().join("p.fdesk"), Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let watcher = Project::open(
+        &common::location(dir.path(), "p.fdesk"),
+        Box::new(clock.clone()),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
     let mut state = DashboardState::new();
     state
         .refresh(&watcher, &watcher.lead())
@@ -535,5 +539,5 @@ fn answers_written_through_another_connection_reach_the_dashboard() {
             "answer {i} did not reach the watcher"
         );
     }
-    check(&watcher, &state.snapshot(), TaskKind::Label);
+    check(&watcher, &state.snapshot(0), TaskKind::Label);
 }

@@ -6,6 +6,7 @@ use common::Acting;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotators::Role;
+use factdesk_api::answers::AnswersFormat;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
@@ -71,16 +72,18 @@ const LEAD_ONLY: &[Call] = &[
     ("rank", |p, a, _| {
         p.rank(a, Ranker::Bm25, 5, false, &mut NoProgress).map(drop)
     }),
-    ("rank_with_model", |p, a, _| {
-        p.rank_with_model(a, Ranker::Bm25, 5, false, None, &mut NoProgress)
+    ("rank_with", |p, a, _| {
+        let overrides = factdesk_api::rank::RankingOverrides::default();
+        p.rank_with(a, Ranker::Bm25, 5, false, &overrides, &mut NoProgress)
             .map(drop)
     }),
     ("semantic_ranker", |p, a, _| {
         p.semantic_ranker(a, None, factdesk_api::semantic::Need::IfAvailable)
             .map(drop)
     }),
-    ("eval_ranking_with_model", |p, a, dir| {
-        p.eval_ranking_with_model(a, &dir.join("claims.jsonl"), false, None)
+    ("eval_ranking_with", |p, a, dir| {
+        let overrides = factdesk_api::rank::RankingOverrides::default();
+        p.eval_ranking_with(a, &dir.join("claims.jsonl"), false, &overrides)
             .map(drop)
     }),
     ("candidates", |p, a, _| p.candidates(a, "c0").map(drop)),
@@ -91,6 +94,9 @@ const LEAD_ONLY: &[Call] = &[
     }),
     ("pending_reviews", |p, a, _| p.pending_reviews(a).map(drop)),
     ("review", |p, a, _| p.review(a, 1, true, None)),
+    ("review_pending", |p, a, _| {
+        p.review_pending(a, 1, true, None)
+    }),
     ("ratings", |p, a, _| {
         p.ratings(a, TaskKind::Evidence, false).map(drop)
     }),
@@ -147,6 +153,13 @@ const LEAD_ONLY: &[Call] = &[
         p.decide(a, 1, Some("maria"), None, None).map(drop)
     }),
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
+    ("decide_seen", |p, a, _| {
+        p.decide_seen(a, 1, None, Some("maria"), None, None)
+            .map(drop)
+    }),
+    ("undo_decision_seen", |p, a, _| {
+        p.undo_decision_seen(a, 1, 0, None)
+    }),
     ("sentence_passage", |p, a, _| {
         p.sentence_passage(a, 1).map(drop)
     }),
@@ -193,6 +206,45 @@ const LEAD_ONLY: &[Call] = &[
             .map(drop)
     }),
     ("packs", |p, a, _| p.packs(a).map(drop)),
+    ("answer_rows", |p, a, _| p.answer_rows(a).map(drop)),
+    ("import_predictions", |p, a, dir| {
+        p.import_predictions(a, &dir.join("claims.jsonl"), Some("m"))
+            .map(drop)
+    }),
+    ("compare_predictions", |p, a, _| {
+        p.compare_predictions(a, &GoldRequest::default()).map(drop)
+    }),
+    ("export_hf", |p, a, dir| {
+        p.export_hf(
+            a,
+            &GoldRequest::default(),
+            &dir.join("out").join("hf"),
+            "other",
+            false,
+        )
+        .map(drop)
+    }),
+    ("export_answers", |p, a, dir| {
+        p.export_answers(
+            a,
+            &dir.join("out").join("answers.csv"),
+            AnswersFormat::Csv,
+            false,
+        )
+        .map(drop)
+    }),
+    ("add_annotator_with_password", |p, a, _| {
+        p.add_annotator_with_password(a, "eve", Role::Lead, "eve's password")
+            .map(drop)
+    }),
+    ("set_password", |p, a, _| {
+        p.set_password(a, "maria", "taken over!")
+    }),
+    ("set_disabled", |p, a, _| p.set_disabled(a, "maria", true)),
+    ("serving_audit", |p, a, _| p.serving_audit(a).map(drop)),
+    ("missing_answers", |p, a, _| {
+        p.missing_answers(a, &[]).map(drop)
+    }),
 ];
 
 #[test]
@@ -202,7 +254,7 @@ fn every_lead_only_use_case_refuses_an_annotator_and_changes_nothing() {
     let ana = p.who("ana");
     assert!(!ana.is_lead());
     std::fs::create_dir(dir.path().join("out")).unwrap_or_else(|e| panic!("{e}"));
-    let before = common::every_value(&dir.path().join("p.fdesk"));
+    let before = common::project_values(&p);
     for (name, call) in LEAD_ONLY {
         match call(&mut p, &ana, dir.path()) {
             Ok(()) => panic!("{name} let an annotator through"),
@@ -218,7 +270,7 @@ fn every_lead_only_use_case_refuses_an_annotator_and_changes_nothing() {
         }
     }
     assert_eq!(
-        common::every_value(&dir.path().join("p.fdesk")),
+        common::project_values(&p),
         before,
         "a refused call changed the project"
     );
@@ -315,12 +367,12 @@ fn an_actor_is_no_one_in_another_project() {
     let mut second = team(b.path());
     // The same names, resolved in the first project: neither acts in the second.
     let (maria, ana) = (first.who("maria"), first.who("ana"));
-    let before = common::every_value(&b.path().join("p.fdesk"));
+    let before = common::project_values(&second);
     let e = second.export_preview(&maria, &GoldRequest::default()).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     let e = second.next_item(&ana, TaskKind::Evidence).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
-    assert_eq!(common::every_value(&b.path().join("p.fdesk")), before);
+    assert_eq!(common::project_values(&second), before);
     // Resolved in the second, they do.
     ok(second.export_preview(&second.who("maria"), &GoldRequest::default()));
     ok(second.next_item(&second.who("ana"), TaskKind::Evidence));
@@ -392,6 +444,13 @@ fn the_desktop_shell_checks_no_roles() {
     let shell = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../src-tauri/src");
     assert!(rust_files(&shell).len() > 5, "the shell's source moved");
     assert_eq!(role_checks_in(&shell), Vec::<String>::new());
+}
+
+#[test]
+fn the_team_server_checks_no_roles() {
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("../server/src");
+    assert!(rust_files(&server).len() >= 4, "the server's source moved");
+    assert_eq!(role_checks_in(&server), Vec::<String>::new());
 }
 
 #[test]

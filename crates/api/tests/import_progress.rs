@@ -7,7 +7,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::{every_value, Acting};
+use common::Acting;
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -111,12 +111,12 @@ fn progress_reaches_each_phases_total() {
 #[test]
 fn a_cancelled_import_changes_nothing() {
     let dir = ok(tempfile::tempdir());
-    let path = dir.path().join("p.fdesk");
+    let path = common::location(dir.path(), "p.fdesk");
     let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
     let first = request(inputs(dir.path(), 0, 300));
     let lead = p.lead();
     ok(import(&mut p, &lead, &first, &mut factdesk_api::NoProgress));
-    let before = every_value(&path);
+    let before = common::project_values(&p);
     let hits_before = ok(p.search(&p.lead(), "lighthouse7", 10));
     assert!(!hits_before.is_empty());
     let second = request(inputs(dir.path(), 300, 5000));
@@ -138,7 +138,7 @@ fn a_cancelled_import_changes_nothing() {
             Err(e) => e,
         };
         assert_eq!(err.code, ErrorCode::Cancelled, "{phase}: {err}");
-        assert_eq!(every_value(&path), before, "cancelled in {phase}");
+        assert_eq!(common::project_values(&p), before, "cancelled in {phase}");
         // The search index holds nothing of the cancelled rows and all of the others.
         assert!(
             ok(p.search(&p.lead(), "lighthouse4000", 10)).is_empty(),
@@ -151,7 +151,7 @@ fn a_cancelled_import_changes_nothing() {
         );
         drop(p);
         p = ok(Project::open(&path, Box::new(ManualClock::new(0))));
-        assert_eq!(every_value(&path), before, "reopened after {phase}");
+        assert_eq!(common::project_values(&p), before, "reopened after {phase}");
     }
     // Nothing was left half done: the same import then goes through whole.
     let lead = p.lead();

@@ -118,7 +118,7 @@ fn the_results_file_alone_carries_the_answers_back_to_the_lead() {
 fn results_never_replace_another_project() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let mut lead = project(dir.path(), 2, &clock);
+    let mut lead = common::file_project(dir.path(), 2, &clock);
     ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(1)));
     ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
     let pack_path = dir.path().join("ana.fdpack");
@@ -327,7 +327,7 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
     let mut lead = lead(dir.path(), &clock, 2);
     let path = issue(&mut lead, dir.path(), TaskKind::Label, 4);
     label_two_and_close(&path, &clock);
-    let project = lead.path().to_path_buf();
+    let project = common::location(dir.path(), "p.fdesk");
     drop(lead);
     let barrier = std::sync::Arc::new(std::sync::Barrier::new(2));
     let merges: Vec<_> = (0..2)

@@ -24,7 +24,15 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 
 /// A project of four claims with evidence and labelling tasks for three annotators.
 fn lead(dir: &Path, clock: &ManualClock) -> Project {
-    let mut p = project(dir, 4, clock);
+    team(project(dir, 4, clock))
+}
+
+/// [`lead`] in a file on either run: for tests that copy the project file.
+fn file_lead(dir: &Path, clock: &ManualClock) -> Project {
+    team(common::file_project(dir, 4, clock))
+}
+
+fn team(mut p: Project) -> Project {
     ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     ok(p.create_tasks(&p.lead(), TaskKind::Label, Some(3)));
     ok(p.add_annotator(&p.lead(), "maria", Role::Lead));
@@ -130,7 +138,7 @@ fn tricks_failed(p: &Project) -> i64 {
 fn three_packs_merged_give_the_agreement_of_the_same_answers_made_in_the_project() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let original = lead(dir.path(), &clock).path().to_path_buf();
+    let original = file_lead(dir.path(), &clock).path().to_path_buf();
     let copy = dir.path().join("one-project.fdesk");
     ok(std::fs::copy(&original, &copy));
     let mut l = ok(Project::open(&original, Box::new(clock.clone())));
@@ -228,7 +236,7 @@ fn refusal(p: &mut Project, path: &Path) -> String {
 fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let mut l = lead(dir.path(), &clock);
+    let mut l = file_lead(dir.path(), &clock);
 
     // One byte of an issued claim changed.
     let altered = answered_pack(&mut l, dir.path(), "ana", &clock);
@@ -245,7 +253,7 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
     // A pack from another project.
     let other_dir = dir.path().join("other");
     ok(std::fs::create_dir(&other_dir));
-    let mut other = lead(&other_dir, &clock);
+    let mut other = file_lead(&other_dir, &clock);
     let foreign = answered_pack(&mut other, &other_dir, "cal", &clock);
     let msg = refusal(&mut l, &foreign);
     assert!(msg.contains("belongs to another project"), "{msg}");
@@ -459,7 +467,7 @@ fn an_unanswered_pack_still_out_is_refused_unless_the_lead_takes_the_work_back()
     let clock = ManualClock::new(1_000_000);
     let mut l = lead(dir.path(), &clock);
     let path = issue(&mut l, dir.path(), "ana", TaskKind::Evidence);
-    let before = every_value(&dir.path().join("p.fdesk"));
+    let before = common::project_values(&l);
     let err = l
         .merge_pack(&l.lead(), &path)
         .err()
@@ -467,7 +475,7 @@ fn an_unanswered_pack_still_out_is_refused_unless_the_lead_takes_the_work_back()
     assert_eq!(err.code, ErrorCode::Unanswered, "{err}");
     assert!(err.message.contains("nothing was changed"), "{err}");
     assert!(err.message.contains("has no answers yet"), "{err}");
-    assert_eq!(every_value(&dir.path().join("p.fdesk")), before);
+    assert_eq!(common::project_values(&l), before);
     let listed = ok(l.packs(&l.lead()));
     assert_eq!(listed[0].state, "out");
     // The lead's app asks, then merges each file again taking the work back.

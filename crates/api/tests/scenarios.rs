@@ -38,7 +38,10 @@ fn imported(dir: &Path, name: &str, n: usize, header: bool, preset: Preset) -> P
     let file = dir.join(name);
     ok(std::fs::write(&file, head.join("\n") + "\n"));
     let clock = ManualClock::new(1_000_000);
-    let mut p = ok(Project::create(&dir.join("p.fdesk"), Box::new(clock)));
+    let mut p = ok(Project::create(
+        &common::location(dir, "p.fdesk"),
+        Box::new(clock),
+    ));
     let req = ImportRequest {
         claims: vec![file],
         preset,
@@ -89,7 +92,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
     // evidence is their parent's; those are listed with the reason.
     let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
     let (roots, children): (i64, i64) = ok(p.store().conn().query_row(
-        "SELECT sum(parent_id IS NULL), sum(parent_id IS NOT NULL) FROM claims",
+        "SELECT sum(CASE WHEN parent_id IS NULL THEN 1 ELSE 0 END), sum(CASE WHEN parent_id IS NULL THEN 0 ELSE 1 END) FROM claims",
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
     ));
@@ -447,7 +450,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     let expected: BTreeSet<String> = {
         let mut stmt = ok(conn.prepare(
             "SELECT c.ext_id, t.id FROM claims c JOIN tasks t ON t.claim_id = c.id AND t.kind = 'verify'
-             WHERE coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), 1)",
+             WHERE coalesce(c.refutation_state IN ('accepted', 'no_review_needed'), TRUE)",
         ));
         let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
         rows.map(ok)

@@ -32,7 +32,7 @@ fn accented(dir: &std::path::Path) -> Project {
         must(writeln!(c, "{row}"));
     }
     let mut p = must(Project::create(
-        &dir.join("p.fdesk"),
+        &common::location(dir, "p.fdesk"),
         Box::new(ManualClock::new(1_000_000)),
     ));
     let req = ImportRequest {
@@ -87,9 +87,7 @@ fn an_index_from_before_folding_is_rebuilt_when_opened() {
     assert!(!found(&p, "zurich").is_empty());
     // Turn the index into one written by the previous layout: the same stamp with layout
     // 4, and none of its words (had it been kept, searching would find nothing).
-    let index = must(tantivy::Index::open_in_dir(
-        dir.path().join("p.fdesk.index"),
-    ));
+    let index = must(tantivy::Index::open_in_dir(must(p.store().index_dir())));
     let payload = must(index.load_metas())
         .payload
         .unwrap_or_else(|| panic!("a stamped index"));
@@ -103,7 +101,7 @@ fn an_index_from_before_folding_is_rebuilt_when_opened() {
     must(writer.wait_merging_threads());
     drop(p);
     let p = must(Project::open(
-        &dir.path().join("p.fdesk"),
+        &common::location(dir.path(), "p.fdesk"),
         Box::new(ManualClock::new(2_000_000)),
     ));
     assert_eq!(

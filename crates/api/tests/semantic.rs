@@ -7,6 +7,7 @@ mod common;
 
 use common::Acting;
 use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::rank::RankingOverrides;
 use factdesk_api::semantic::{semantic_for, Need};
 use factdesk_api::settings::RankingSettings;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
@@ -62,12 +63,15 @@ fn semantic_is_refused_without_a_model_naming_the_install_and_the_others_work() 
     let empty = dir.path().join("no-model");
     must(std::fs::create_dir_all(&empty));
     let err = p
-        .rank_with_model(
+        .rank_with(
             &lead,
             Ranker::Semantic,
             5,
             false,
-            Some(&empty),
+            &RankingOverrides {
+                model: Some(empty.clone()),
+                ..RankingOverrides::default()
+            },
             &mut NoProgress,
         )
         .err()
@@ -161,7 +165,14 @@ fn with_the_model_a_paraphrase_leads_and_embeddings_are_cached() {
     must(p.rank(&lead, Ranker::Bm25, 3, false, &mut NoProgress));
     assert_ne!(must(p.candidates(&lead, "c1"))[0].text, PARAPHRASE);
     // Again, with fused: everything comes from the project's cache.
-    let again = must(p.rank_with_model(&lead, Ranker::Fused, 5, false, None, &mut NoProgress));
+    let again = must(p.rank_with(
+        &lead,
+        Ranker::Fused,
+        5,
+        false,
+        &RankingOverrides::default(),
+        &mut NoProgress,
+    ));
     assert!(
         again.semantic_model.is_none(),
         "fused without the setting leaves it out"

@@ -8,7 +8,6 @@ use factdesk_api::settings::Routing;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 mod common;
 use common::Acting;
@@ -51,15 +50,15 @@ fn people(p: &mut Project, names: &[&str]) {
 }
 
 /// (task id, counted answers kept by the task, overlap) of every task.
-fn counters(path: &Path) -> Vec<(i64, i64, i64)> {
-    let conn = must(rusqlite::Connection::open(path));
+fn counters(p: &Project) -> Vec<(i64, i64, i64)> {
+    let conn = p.store().conn();
     let mut stmt = must(conn.prepare("SELECT id, answered, overlap FROM tasks ORDER BY id"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))));
     must(rows.collect::<Result<Vec<_>, _>>())
 }
 
-fn answered_of(path: &Path, task_id: i64) -> i64 {
-    counters(path)
+fn answered_of(p: &Project, task_id: i64) -> i64 {
+    counters(p)
         .into_iter()
         .find(|t| t.0 == task_id)
         .map(|t| t.1)
@@ -115,13 +114,12 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 3, &clock);
-    let path = dir.path().join("p.fdesk");
     must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
     people(&mut p, &["ana", "ben", "caro", "dan"]);
     let item = next(&mut p, "ana", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
     answer_evidence(&mut p, "ana", &item, true);
     assert_eq!(
-        answered_of(&path, item.task_id),
+        answered_of(&p, item.task_id),
         0,
         "a rejected answer counted"
     );
@@ -134,7 +132,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
         );
         answer_evidence(&mut p, n, &got, false);
     }
-    assert_eq!(answered_of(&path, item.task_id), 2);
+    assert_eq!(answered_of(&p, item.task_id), 2);
     let got = next(&mut p, "dan", TaskKind::Evidence).map(|i| i.task_id);
     assert_ne!(got, Some(item.task_id), "a full item was served again");
     // Ana's rejected answer is kept, and she can correct it only while there is room.
@@ -156,7 +154,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
         },
     );
     assert_eq!(late.map_err(|e| e.code).err(), Some(ErrorCode::Conflict));
-    assert_eq!(answered_of(&path, item.task_id), 2);
+    assert_eq!(answered_of(&p, item.task_id), 2);
 }
 
 #[test]
@@ -164,7 +162,6 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 8, &clock);
-    let path = dir.path().join("p.fdesk");
     must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["dan", "eve"]);
     // Two careful answers, then three tricks picked: dan is flagged (3 of 5 > 20%).
@@ -178,7 +175,7 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
     assert!(dan.flagged && !dan.counted, "{dan:?}");
     for t in &dans {
         assert_eq!(
-            answered_of(&path, *t),
+            answered_of(&p, *t),
             0,
             "task {t} still counts a flagged answer"
         );
@@ -194,7 +191,7 @@ fn a_flagged_annotators_items_reopen_and_come_back_when_the_lead_counts_them() {
     }
     // The lead counts him again: his two careful answers come back, the tricks do not.
     must(p.set_flag_override(&p.lead(), "dan", Some(true)));
-    let back: i64 = dans.iter().map(|t| answered_of(&path, *t)).sum();
+    let back: i64 = dans.iter().map(|t| answered_of(&p, *t)).sum();
     assert_eq!(
         back,
         5 + 2,
@@ -270,7 +267,6 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir.path(), 40, &clock);
-    let path = dir.path().join("p.fdesk");
     must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["dan", "eve"]);
     let mut tricked = Vec::new();
@@ -314,7 +310,7 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
         dan.flagged && !dan.counted,
         "the flag lifted without the lead: {dan:?}"
     );
-    for (task, answered, overlap) in counters(&path) {
+    for (task, answered, overlap) in counters(&p) {
         assert!(answered <= overlap, "task {task}: {answered} of {overlap}");
     }
 }

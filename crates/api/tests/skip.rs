@@ -49,8 +49,8 @@ fn setup(dir: &Path, claims: usize, overlap: u32, clock: &ManualClock) -> Projec
     p
 }
 
-fn answered(path: &Path) -> Vec<(i64, i64, i64)> {
-    let conn = must(rusqlite::Connection::open(path));
+fn answered(p: &Project) -> Vec<(i64, i64, i64)> {
+    let conn = p.store().conn();
     let mut stmt = must(conn.prepare("SELECT id, answered, overlap FROM tasks ORDER BY id"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))));
     must(rows.collect::<Result<Vec<_>, _>>())
@@ -133,7 +133,7 @@ fn a_late_submit_after_a_skip_never_exceeds_the_overlap() {
         .err()
         .unwrap_or_else(|| panic!("no place left"));
     assert_eq!(late.code, ErrorCode::Conflict);
-    for (task, got, overlap) in answered(&dir.path().join("p.fdesk")) {
+    for (task, got, overlap) in answered(&p) {
         assert!(
             got <= overlap,
             "task {task}: {got} answers, overlap {overlap}"
@@ -150,7 +150,7 @@ fn skipping_an_answered_item_keeps_the_answer() {
     let item = next(&mut p, "ana").unwrap_or_else(|| panic!("an item"));
     must(answer(&mut p, "ana", &item));
     assert!(!must(p.skip_item(&p.who("ana"), item.task_id)));
-    let counts = answered(&dir.path().join("p.fdesk"));
+    let counts = answered(&p);
     assert!(counts.contains(&(item.task_id, 1, 1)), "{counts:?}");
 }
 

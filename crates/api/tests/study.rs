@@ -14,7 +14,6 @@ use factdesk_core::agreement::{
     cohen_kappa, compute, group_majority_cohen, Label, Rating, RatingTable, Weighting,
 };
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::Path;
 
 mod common;
 use common::Acting;
@@ -73,8 +72,8 @@ fn work(p: &mut Project, who: &str, limit: usize) -> Vec<i64> {
     served
 }
 
-fn overlaps(path: &Path) -> BTreeMap<i64, (u32, u32)> {
-    let conn = must(rusqlite::Connection::open(path));
+fn overlaps(p: &Project) -> BTreeMap<i64, (u32, u32)> {
+    let conn = p.store().conn();
     let mut stmt = must(conn.prepare("SELECT id, overlap, answered FROM tasks"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?)))));
     must(rows.collect::<Result<_, _>>())
@@ -136,11 +135,11 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
         "a refused study left rows"
     );
 
-    let before = overlaps(p.path());
+    let before = overlaps(&p);
     let study = must(p.create_study(&p.who("maria"), &request(2, &["b1", "b2"])));
     assert_eq!((study.sample_size, study.items.len()), (2, 2));
     assert_eq!(study.members, ["b1", "b2"]);
-    let after = overlaps(p.path());
+    let after = overlaps(&p);
     for (task, (overlap, _)) in &after {
         let room = if study.items.contains(task) { 2 } else { 0 };
         assert_eq!(*overlap, before[task].0 + room, "task {task}");
@@ -174,7 +173,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
         b2.iter().copied().collect::<BTreeSet<_>>(),
         study.items.iter().copied().collect::<BTreeSet<_>>()
     );
-    for (task, (overlap, answered)) in overlaps(p.path()) {
+    for (task, (overlap, answered)) in overlaps(&p) {
         assert!(answered <= overlap, "task {task}: {answered} > {overlap}");
     }
     let figures = must(p.study_agreements(&p.lead(), None, &no_bootstrap()));
@@ -345,7 +344,7 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
     for who in group_a {
         work(&mut p, who, usize::MAX);
     }
-    for (task, (overlap, answered)) in overlaps(&dir.path().join("covid.fdesk")) {
+    for (task, (overlap, answered)) in overlaps(&p) {
         assert!(answered <= overlap, "task {task}: {answered} > {overlap}");
     }
 

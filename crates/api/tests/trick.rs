@@ -47,7 +47,7 @@ fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
     ok(std::fs::write(&docs, d));
     ok(std::fs::write(&claims, c));
     let mut p = ok(Project::create(
-        &dir.join("p.fdesk"),
+        &common::location(dir, "p.fdesk"),
         Box::new(clock.clone()),
     ));
     let req = ImportRequest {
@@ -199,7 +199,7 @@ fn the_covid_fact_preset_serves_the_supports_guideline_and_a_negation_written_li
     let clock = ManualClock::new(1_000_000);
     let (claims, gold) = covid_fact(dir.path(), 120);
     let mut p = ok(Project::create(
-        &dir.path().join("c.fdesk"),
+        &common::location(dir.path(), "c.fdesk"),
         Box::new(clock.clone()),
     ));
     let req = ImportRequest {
@@ -260,7 +260,7 @@ fn a_preset_leaves_a_stance_the_lead_chose() {
     let clock = ManualClock::new(1_000_000);
     let (claims, _) = covid_fact(dir.path(), 20);
     let mut p = ok(Project::create(
-        &dir.path().join("c.fdesk"),
+        &common::location(dir.path(), "c.fdesk"),
         Box::new(clock.clone()),
     ));
     let mut settings = ok(p.settings());

@@ -133,9 +133,48 @@ impl RefutationState {
     }
 }
 
+/// A claim's readable number in its project, as people write it: `#1234`. It is the
+/// claim's row id, given in order as claims come in (imported, then written) and never
+/// reused, short where an imported id is a hash (`covid-fact:3f9a…`); the imported id
+/// stays as the claim's provenance.
+pub fn number_text(id: i64) -> String {
+    format!("#{id}")
+}
+
+/// The claim number a query names (`#1234`, spaces around allowed), or `None`. A bare
+/// number is not one: it is as likely a year or a figure in the text.
+pub fn number_in(query: &str) -> Option<i64> {
+    let digits = query.trim().strip_prefix('#')?;
+    if digits.is_empty() || digits.len() > 18 || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().filter(|&n| n > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn claim_numbers_read_as_written() {
+        assert_eq!(number_text(1234), "#1234");
+        assert_eq!(number_in("#1234"), Some(1234));
+        assert_eq!(number_in("  #7 "), Some(7));
+        assert_eq!(number_in(&number_text(42)), Some(42));
+        for not in [
+            "1234",
+            "#",
+            "#0",
+            "#-3",
+            "#12a",
+            "# 12",
+            "#１２",
+            "#99999999999999999999",
+            "",
+        ] {
+            assert_eq!(number_in(not), None, "{not:?}");
+        }
+    }
 
     #[test]
     fn parses_dataset_spellings() {

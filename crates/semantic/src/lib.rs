@@ -10,7 +10,7 @@ use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use std::path::{Path, PathBuf};
-use tokenizers::{PaddingParams, PaddingStrategy, Tokenizer, TruncationParams};
+use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
 mod locate;
 
@@ -43,9 +43,12 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// long sentences differently from the reference.
 const DEFAULT_MAX_TOKENS: usize = 256;
 
-/// Sentences embedded in one forward pass. Sorting by length first keeps padding small;
-/// larger batches did not embed faster on two cores.
-const BATCH: usize = 32;
+/// Most sentences in one forward pass, and most word pieces (rows times the longest row):
+/// texts are sorted by their token count first, so a batch pads only up to its own longest
+/// text, and long texts go in smaller batches. Chosen with the `embed` bench
+/// (docs/ranking.md).
+const BATCH_ROWS: usize = 64;
+const BATCH_TOKENS: usize = 4096;
 
 /// A loaded embedding model.
 pub struct Embedder {
@@ -110,10 +113,8 @@ impl Embedder {
                 ..Default::default()
             }))
             .map_err(|e| load_error(format!("tokenizer.json: {e}")))?;
-        tokenizer.with_padding(Some(PaddingParams {
-            strategy: PaddingStrategy::BatchLongest,
-            ..Default::default()
-        }));
+        // Padding is done per batch by `embed`, once the texts are sorted by length.
+        tokenizer.with_padding(None);
         let device = Device::Cpu;
         let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
             .map_err(|e| load_error(format!("model.safetensors: {e}")))?;
@@ -143,37 +144,57 @@ impl Embedder {
         self.dimension
     }
 
-    /// Unit-length embeddings of `texts`, in their order. Batched by length; candle runs
-    /// each batch's matrix products on its thread pool (one thread per core).
+    /// Unit-length embeddings of `texts`, in their order. Each text is cut at the model's
+    /// limit (256 word pieces). Texts are sorted by token count and embedded in batches
+    /// padded to their own longest text; candle runs each batch's matrix products on its
+    /// thread pool (one thread per core).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
+        let encodings = self.tokenize(texts)?;
         let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| (texts[i].len(), i));
+        order.sort_by_key(|&i| (encodings[i].get_ids().len(), i));
         let mut out = vec![Vec::new(); texts.len()];
-        for chunk in order.chunks(BATCH) {
-            let batch: Vec<&str> = chunk.iter().map(|&i| texts[i]).collect();
-            for (&i, v) in chunk.iter().zip(self.embed_batch(&batch)?) {
+        for batch in batches(&order, |i| encodings[i].get_ids().len()) {
+            let rows: Vec<&Encoding> = batch.iter().map(|&i| &encodings[i]).collect();
+            for (&i, v) in batch.iter().zip(self.embed_batch(&rows)?) {
                 out[i] = v;
             }
         }
         Ok(out)
     }
 
-    fn embed_batch(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
-        let inference = |e: candle_core::Error| Error::Inference(e.to_string());
-        let encodings = self
-            .tokenizer
+    /// How many word pieces each text becomes (with the two special tokens, after the
+    /// model's limit is applied).
+    pub fn token_counts(&self, texts: &[&str]) -> Result<Vec<usize>> {
+        Ok(self
+            .tokenize(texts)?
+            .iter()
+            .map(|e| e.get_ids().len())
+            .collect())
+    }
+
+    fn tokenize(&self, texts: &[&str]) -> Result<Vec<Encoding>> {
+        self.tokenizer
             .encode_batch(texts.to_vec(), true)
-            .map_err(|e| Error::Inference(format!("tokenizing: {e}")))?;
+            .map_err(|e| Error::Inference(format!("tokenizing: {e}")))
+    }
+
+    fn embed_batch(&self, encodings: &[&Encoding]) -> Result<Vec<Vec<f32>>> {
+        let inference = |e: candle_core::Error| Error::Inference(e.to_string());
         let rows = encodings.len();
-        let width = encodings.first().map_or(0, |e| e.get_ids().len());
+        let width = encodings
+            .iter()
+            .map(|e| e.get_ids().len())
+            .max()
+            .unwrap_or(0);
         if rows == 0 || width == 0 {
             return Ok(vec![vec![0.0; self.dimension]; rows]);
         }
-        let mut ids = Vec::with_capacity(rows * width);
-        let mut mask = Vec::with_capacity(rows * width);
-        for e in &encodings {
-            ids.extend_from_slice(e.get_ids());
-            mask.extend_from_slice(e.get_attention_mask());
+        let mut ids = vec![0u32; rows * width];
+        let mut mask = vec![0u32; rows * width];
+        for (row, e) in encodings.iter().enumerate() {
+            let n = e.get_ids().len();
+            ids[row * width..row * width + n].copy_from_slice(e.get_ids());
+            mask[row * width..row * width + n].fill(1);
         }
         let device = &self.model.device;
         let ids = Tensor::from_vec(ids, (rows, width), device).map_err(inference)?;
@@ -190,6 +211,25 @@ impl Embedder {
         }
         Ok(vectors)
     }
+}
+
+/// Splits `sorted` (indices in ascending token count) into batches of at most
+/// [`BATCH_ROWS`] texts and [`BATCH_TOKENS`] padded word pieces (always at least one text).
+fn batches(sorted: &[usize], tokens: impl Fn(usize) -> usize) -> Vec<&[usize]> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < sorted.len() {
+        let mut end = start + 1;
+        while end < sorted.len()
+            && end - start < BATCH_ROWS
+            && (end - start + 1) * tokens(sorted[end]) <= BATCH_TOKENS
+        {
+            end += 1;
+        }
+        out.push(&sorted[start..end]);
+        start = end;
+    }
+    out
 }
 
 /// The mean of the token vectors the attention mask keeps (padding excluded).
@@ -241,6 +281,27 @@ mod tests {
         assert_eq!(zero, [0.0, 0.0]);
         assert!((cosine(&a, &a) - 1.0).abs() < 1e-6);
         assert!((cosine(&a, &[0.8, -0.6])).abs() < 1e-6);
+    }
+
+    #[test]
+    fn batches_hold_sorted_texts_within_the_row_and_token_limits() {
+        let lengths: Vec<usize> = (0..300).map(|i| 5 + i / 2).collect();
+        let order: Vec<usize> = (0..lengths.len()).collect();
+        let split = batches(&order, |i| lengths[i]);
+        let flat: Vec<usize> = split.iter().flat_map(|b| b.iter().copied()).collect();
+        assert_eq!(flat, order, "every text once, in order");
+        for b in &split {
+            let widest = b.iter().map(|&i| lengths[i]).max().unwrap_or(0);
+            assert!(b.len() <= BATCH_ROWS);
+            assert!(b.len() == 1 || b.len() * widest <= BATCH_TOKENS);
+        }
+        assert_eq!(split[0].len(), BATCH_ROWS, "short texts fill a batch");
+        let huge = batches(&[0, 1], |_| BATCH_TOKENS);
+        assert_eq!(
+            huge,
+            vec![&[0][..], &[1][..]],
+            "a text past the budget goes alone"
+        );
     }
 
     #[test]

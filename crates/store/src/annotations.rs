@@ -2,10 +2,11 @@
 //! row whose `supersedes` points at the answer it replaces; the current answer of an
 //! annotator on a task is the one nothing supersedes.
 
+use crate::db::{Connection, OptionalExtension, Row};
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -38,7 +39,7 @@ pub struct AnnotationRow {
 /// Read from `annotations a JOIN tasks t`.
 const COLUMNS: &str = "a.id, a.uuid, a.task_id, a.annotator_id, t.kind, a.answer, a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotationRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
     let id: i64 = r.get(0)?;
     let uuid: String = r.get(1)?;
     let task_id: i64 = r.get(2)?;
@@ -65,7 +66,7 @@ pub fn insert(conn: &Connection, a: &NewAnnotation<'_>) -> Result<i64> {
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?
     .execute(params![a.uuid, a.task_id, a.annotator_id, a.response.to_stored(), a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at])?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 /// The annotator's current answer on a task.
@@ -119,7 +120,7 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
         "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id ORDER BY a.id"
     ))?;
     let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Every current answer on a task, oldest first.
@@ -130,21 +131,26 @@ pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<Annotation
          ORDER BY a.id"
     ))?;
     let rows = stmt.query_map([task_id], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Every current answer of a kind, oldest first.
 pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
     // CROSS JOIN keeps the answers the outer loop, read in id order: led by the tasks,
     // SQLite walks them in shuffle order and jumps around the answers (twice as slow at
-    // 300,000 answers), then sorts.
+    // 300,000 answers), then sorts. PostgreSQL plans joins itself and has no CROSS JOIN
+    // with a condition.
+    let join = match conn.engine() {
+        crate::Engine::Sqlite => "CROSS JOIN",
+        crate::Engine::Postgres => "JOIN",
+    };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM annotations a CROSS JOIN tasks t ON t.id = a.task_id
+        "SELECT {COLUMNS} FROM annotations a {join} tasks t ON t.id = a.task_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
          ORDER BY a.id"
     ))?;
     let rows = stmt.query_map([kind.as_str()], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Whether a kind has any current answer, without reading the answers.
@@ -178,7 +184,7 @@ pub fn latest_times(
          WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT ?3",
     )?;
     let rows = stmt.query_map(params![annotator_id, kind.as_str(), limit], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).

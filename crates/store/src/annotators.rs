@@ -1,7 +1,8 @@
 //! The `annotators` table: who works on the project, and in which role.
 
+use crate::db::{Connection, OptionalExtension, Row};
+use crate::params;
 use crate::Result;
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -25,7 +26,7 @@ pub struct AnnotatorRow {
 const COLUMNS: &str =
     "id, name, role, created_at, flag_override, tricks_seen, tricks_failed, counted";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<AnnotatorRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
     Ok(AnnotatorRow {
         id: r.get(0)?,
         name: r.get(1)?,
@@ -44,13 +45,17 @@ pub fn insert(conn: &Connection, name: &str, role: &str, now: i64) -> Result<Opt
         "INSERT OR IGNORE INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)",
         params![name, role, now],
     )?;
-    Ok((n == 1).then(|| conn.last_insert_rowid()))
+    if n == 1 {
+        Ok(Some(conn.last_insert_rowid()?))
+    } else {
+        Ok(None)
+    }
 }
 
 pub fn list(conn: &Connection) -> Result<Vec<AnnotatorRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM annotators ORDER BY id"))?;
     let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 pub fn get(conn: &Connection, id: i64) -> Result<Option<AnnotatorRow>> {

@@ -1,7 +1,8 @@
 //! The `assignments` table: which annotator holds which task, until when.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// The task this annotator holds a live reservation on in the project (not in a pack),
 /// for a kind, oldest first: an item left unfinished comes back before anything new.
@@ -55,8 +56,10 @@ pub fn reserve(
         "INSERT INTO assignments (task_id, annotator_id, reserved_at, expires_at, pack_id, state)
          VALUES (?1, ?2, ?3, ?4, ?5, 'reserved')
          ON CONFLICT (task_id, annotator_id) DO UPDATE SET reserved_at = ?3, expires_at = ?4, pack_id = ?5, state = 'reserved'
-         WHERE state != 'answered'
-           AND (pack_id IS NULL OR pack_id IS ?5 OR state != 'reserved' OR (expires_at IS NOT NULL AND expires_at <= ?3))",
+         WHERE assignments.state != 'answered'
+           AND (assignments.pack_id IS NULL OR assignments.pack_id IS NOT DISTINCT FROM ?5
+                OR assignments.state != 'reserved'
+                OR (assignments.expires_at IS NOT NULL AND assignments.expires_at <= ?3))",
     )?
     .execute(params![task_id, annotator_id, now, expires_at, pack_id])?;
     Ok(())

@@ -1,8 +1,11 @@
 //! The `candidates` table: the ranked evidence sentences shown for each claim.
 
+use crate::db::params_from_iter;
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
-use rusqlite::{params, params_from_iter, Connection};
 use serde::Serialize;
+use std::collections::HashMap;
 
 /// One ranked sentence to store.
 #[derive(Debug, Clone)]
@@ -73,7 +76,7 @@ pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64
     };
     let mut stmt = conn.prepare(sql)?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The documents a claim's evidence may come from.
@@ -82,7 +85,7 @@ pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> 
         "SELECT document_id FROM claim_documents WHERE claim_id = ?1 ORDER BY document_id",
     )?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Every (claim id, document id) link, sorted by claim, then document.
@@ -91,7 +94,7 @@ pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
         "SELECT claim_id, document_id FROM claim_documents ORDER BY claim_id, document_id",
     )?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// (sentence id, text) of every sentence of the given documents, in document order.
@@ -106,7 +109,44 @@ pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec
     let rows = stmt.query_map(params_from_iter(document_ids), |r| {
         Ok((r.get(0)?, r.get(1)?))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The sentences (id, text) of each of these documents, in document order, in one read:
+/// ranking many claims reads their documents a batch at a time, not one query each.
+/// Documents without sentences, or unknown, are left out; a repeated id reads once.
+pub fn sentences_of_documents(
+    conn: &Connection,
+    document_ids: &[i64],
+) -> Result<HashMap<i64, Vec<(i64, String)>>> {
+    let mut by_document: HashMap<i64, Vec<(i64, i64, String)>> = HashMap::new();
+    if document_ids.is_empty() {
+        return Ok(HashMap::new());
+    }
+    let ids = serde_json::to_string(document_ids)?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT s.document_id, s.idx, s.id, s.text FROM (SELECT DISTINCT value FROM ({}) AS ids) AS j
+         JOIN sentences AS s ON s.document_id = j.value",
+        crate::evidence::id_list(conn)
+    ))?;
+    let mut rows = stmt.query([ids])?;
+    while let Some(r) = rows.next()? {
+        by_document
+            .entry(r.get(0)?)
+            .or_default()
+            .push((r.get(1)?, r.get(2)?, r.get(3)?));
+    }
+    Ok(by_document
+        .into_iter()
+        .map(|(document, mut sentences)| {
+            sentences.sort_unstable_by_key(|&(idx, _, _)| idx);
+            let sentences = sentences
+                .into_iter()
+                .map(|(_, id, text)| (id, text))
+                .collect();
+            (document, sentences)
+        })
+        .collect())
 }
 
 /// Replaces a claim's candidates.
@@ -187,7 +227,7 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
                 .collect(),
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The other candidates of every claim that has `sentence_id` among its candidates.
@@ -197,5 +237,52 @@ pub fn fellow_candidates(conn: &Connection, sentence_id: i64) -> Result<Vec<i64>
          WHERE a.sentence_id = ?1 AND b.sentence_id != ?1",
     )?;
     let rows = stmt.query_map([sentence_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{documents, NewDocument, NewSentence};
+
+    /// The batch read gives each document's sentences once, in document order, whatever
+    /// order or repetition the ids come in: the same as reading them one by one.
+    #[test]
+    fn sentences_of_documents_equal_reading_each_document() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let store = crate::Store::create(&dir.path().join("p.fdesk"), "p", 0)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let texts = [vec!["One.", "Two.", "Three."], vec![], vec!["Alone."]];
+        let mut ids = Vec::new();
+        for (i, sentences) in texts.iter().enumerate() {
+            let rows: Vec<NewSentence<'_>> = sentences
+                .iter()
+                .map(|text| NewSentence {
+                    start_char: 0,
+                    end_char: 0,
+                    text,
+                })
+                .collect();
+            let ext_id = format!("d{i}");
+            let doc = NewDocument {
+                ext_id: &ext_id,
+                url: None,
+                title: None,
+                text: "",
+                hash: &ext_id,
+                import_id: None,
+            };
+            let (id, _) =
+                documents::insert(store.conn(), &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
+            ids.push(id);
+        }
+        let asked = [ids[2], ids[0], ids[1], ids[0], 9999];
+        let read = sentences_of_documents(store.conn(), &asked).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.len(), 2, "{read:?}");
+        for &id in &ids {
+            let one = document_sentences(store.conn(), &[id]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(read.get(&id).cloned().unwrap_or_default(), one);
+        }
+        assert_eq!(read[&ids[0]].len(), 3);
+    }
 }

@@ -1,8 +1,9 @@
 //! The `claims` and `claim_documents` tables.
 
+use crate::db::{Connection, OptionalExtension, Row};
+use crate::params;
 use crate::Result;
 use factdesk_core::claim::{Label, RefutationState};
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -53,7 +54,7 @@ pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
         c.import_id,
         c.created_at
     ])?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 /// The row id and content hash of the claim imported under `ext_id`, if any.
@@ -76,7 +77,7 @@ pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Resu
 const COLUMNS: &str =
     "id, ext_id, text, context, label, source_url, parent_id, origin, metadata, refutation_state";
 
-fn from_row(r: &Row<'_>) -> rusqlite::Result<ClaimRow> {
+fn from_row(r: &Row<'_>) -> crate::db::Result<ClaimRow> {
     let metadata: String = r.get(8)?;
     let id: i64 = r.get(0)?;
     Ok(ClaimRow {
@@ -115,7 +116,7 @@ pub(crate) fn page(conn: &Connection, offset: u64, limit: u64) -> Result<Vec<Cla
         "SELECT {COLUMNS} FROM claims ORDER BY id LIMIT ?1 OFFSET ?2"
     ))?;
     let rows = stmt.query_map(params![limit as i64, offset as i64], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow>> {
@@ -123,7 +124,7 @@ pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow
         "SELECT {COLUMNS} FROM claims WHERE parent_id = ?1 ORDER BY id"
     ))?;
     let rows = stmt.query_map([parent_id], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Makes an inserted claim the refutation written in answer `annotation_id`, in `state`.
@@ -201,7 +202,7 @@ pub(crate) fn texts(conn: &Connection) -> Result<Vec<(String, Option<String>, bo
     let mut stmt =
         conn.prepare("SELECT text, label, parent_id IS NOT NULL FROM claims ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Every claim that refutes another, by parent then in import order (as `children`
@@ -211,7 +212,7 @@ pub(crate) fn all_children(conn: &Connection) -> Result<Vec<ClaimRow>> {
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NOT NULL ORDER BY parent_id, id"
     ))?;
     let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
@@ -219,7 +220,7 @@ pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NULL ORDER BY id"
     ))?;
     let rows = stmt.query_map([], from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Where a claim's open tasks stand, for filtering the list of claims.
@@ -247,8 +248,8 @@ pub struct ListedClaim {
     pub wanted: u64,
 }
 
-/// Claims in import order whose own id or text contains `words` (any case), in the
-/// standing asked, `limit` from `offset`; with how many match in all.
+/// Claims in import order whose own id or text contains `words` (any case), or whose
+/// number `words` is ("#1234"), in the standing asked, `limit` from `offset`; with how many match in all.
 pub fn list(
     conn: &Connection,
     words: Option<&str>,
@@ -263,29 +264,46 @@ pub fn list(
             .replace('_', "\\_");
         format!("%{escaped}%")
     });
+    // "#1234" names a claim by its number (`factdesk_core::claim::number_in`).
+    let number = words.and_then(factdesk_core::claim::number_in);
     let standing = match standing {
         Standing::Any => "any",
         Standing::NoTasks => "none",
         Standing::Open => "open",
         Standing::Complete => "complete",
     };
+    // The casts tell PostgreSQL what a NULL pattern or number is.
     let matching = "SELECT c.id, c.ext_id, c.text, c.parent_id IS NOT NULL AS refutation,
-               count(t.id) AS tasks, coalesce(sum(min(t.answered, t.overlap)), 0) AS answered,
+               count(t.id) AS tasks, coalesce(sum(CASE WHEN t.answered < t.overlap THEN t.answered ELSE t.overlap END), 0) AS answered,
                coalesce(sum(t.overlap), 0) AS wanted
              FROM claims c LEFT JOIN tasks t ON t.claim_id = c.id AND t.closed_at IS NULL
-             WHERE ?1 IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
-             GROUP BY c.id
-             HAVING ?2 = 'any' OR (?2 = 'none' AND tasks = 0)
+             WHERE CAST(?1 AS TEXT) IS NULL OR c.ext_id LIKE ?1 ESCAPE '\\' OR c.text LIKE ?1 ESCAPE '\\'
+                OR c.id = CAST(?3 AS BIGINT)
+             GROUP BY c.id";
+    let standing_is = "?2 = 'any' OR (?2 = 'none' AND tasks = 0)
                  OR (?2 = 'open' AND answered < wanted)
                  OR (?2 = 'complete' AND tasks > 0 AND answered >= wanted)";
+    // PostgreSQL names no output column in HAVING, and wants a subquery named.
+    let matching = match conn.engine() {
+        crate::Engine::Sqlite => format!("{matching} HAVING {standing_is}"),
+        crate::Engine::Postgres => {
+            format!("SELECT * FROM ({matching}) AS listed WHERE {standing_is}")
+        }
+    };
+    let order = match conn.engine() {
+        crate::Engine::Sqlite => "c.id",
+        crate::Engine::Postgres => "id",
+    };
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT count(*) FROM ({matching})"))?
-        .query_row(params![pattern, standing], |r| r.get(0))?;
-    let mut stmt = conn.prepare_cached(&format!("{matching} ORDER BY c.id LIMIT ?3 OFFSET ?4"))?;
+        .prepare_cached(&format!("SELECT count(*) FROM ({matching}) AS matching"))?
+        .query_row(params![pattern, standing, number], |r| r.get(0))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{matching} ORDER BY {order} LIMIT ?4 OFFSET ?5"))?;
     let rows = stmt.query_map(
         params![
             pattern,
             standing,
+            number,
             i64::try_from(limit).unwrap_or(i64::MAX),
             i64::try_from(offset).unwrap_or(i64::MAX)
         ],
@@ -301,5 +319,5 @@ pub fn list(
             })
         },
     )?;
-    Ok((total as u64, rows.collect::<rusqlite::Result<_>>()?))
+    Ok((total as u64, rows.collect::<crate::db::Result<_>>()?))
 }

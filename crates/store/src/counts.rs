@@ -1,7 +1,7 @@
 //! Row counts for the project overview and `factdesk stats`.
 
+use crate::db::Connection;
 use crate::Result;
-use rusqlite::Connection;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

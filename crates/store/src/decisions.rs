@@ -2,10 +2,11 @@
 //! Appended like answers; a later row for the same task supersedes the earlier one, and a
 //! row without an answer undoes the decision.
 
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection};
 use serde::Serialize;
 
 /// A decision to record.
@@ -48,7 +49,7 @@ pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
         d.reason,
         d.at
     ])?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 /// The latest decision row of every task that has one (undone ones included).
@@ -80,5 +81,5 @@ pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
             at: r.get(6)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

@@ -1,7 +1,8 @@
 //! The `documents` and `sentences` tables.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 #[derive(Debug, Clone)]
@@ -81,7 +82,7 @@ pub fn insert(
         "INSERT INTO documents (ext_id, url, title, text, hash, import_id, gaps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![doc.ext_id, doc.url, doc.title, text, doc.hash, doc.import_id, gaps])?;
-    let id = conn.last_insert_rowid();
+    let id = conn.last_insert_rowid()?;
     let mut stmt = conn.prepare_cached(
         "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -94,7 +95,7 @@ pub fn insert(
             s.end_char as i64,
             s.text
         ])?;
-        ids.push(conn.last_insert_rowid());
+        ids.push(conn.last_insert_rowid()?);
     }
     Ok((id, ids))
 }

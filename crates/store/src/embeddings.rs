@@ -1,8 +1,9 @@
 //! The `sentence_embeddings` table: the semantic ranker's vectors, cached per text and
 //! model so re-ranking and new claims on the same documents embed nothing twice.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// The cache key of a text: the first 16 bytes of its BLAKE3 hash.
 pub type TextKey = [u8; 16];

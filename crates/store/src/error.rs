@@ -65,6 +65,12 @@ pub enum Error {
     Index(String),
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
+    #[error("database error: {0}")]
+    Postgres(crate::db::Error),
+    #[error("{0} already holds tables; a project needs an empty database of its own")]
+    DatabaseInUse(String),
+    #[error("cannot connect to {location}: {reason}")]
+    Connect { location: String, reason: String },
     #[error("{row} has an unknown task kind {kind:?}: the project file is damaged or comes from a newer Factdesk")]
     UnknownTaskKind { row: String, kind: String },
     #[error("{row}: the stored answer cannot be read: {reason}")]
@@ -96,16 +102,20 @@ impl From<rusqlite::Error> for Error {
             rusqlite::Error::SqliteFailure(f, _) if f.code == rusqlite::ErrorCode::ReadOnly => {
                 Error::ReadOnlyDatabase
             }
-            // A row that names itself, from a typed read (see `typed`).
-            rusqlite::Error::FromSqlConversionFailure(column, ty, source) => {
-                match source.downcast::<crate::typed::Carried>() {
-                    Ok(carried) => carried.0,
-                    Err(source) => Error::Sqlite(rusqlite::Error::FromSqlConversionFailure(
-                        column, ty, source,
-                    )),
-                }
-            }
             e => Error::Sqlite(e),
+        }
+    }
+}
+
+impl From<crate::db::Error> for Error {
+    fn from(e: crate::db::Error) -> Error {
+        use crate::db::Error as D;
+        match e {
+            D::Sqlite(e) => Error::from(e),
+            D::NoRows => Error::from(rusqlite::Error::QueryReturnedNoRows),
+            // A row that names itself, from a typed read (see `typed`).
+            D::Carried(e) => *e,
+            e => Error::Postgres(e),
         }
     }
 }

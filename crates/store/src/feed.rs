@@ -2,10 +2,11 @@
 //! grows (the lead's live dashboard): everything after a known annotation id, with the
 //! task's kind and claim, and the newest id as a cheap "anything new?" probe.
 
+use crate::db::Connection;
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection};
 
 /// One written answer with what a reader needs to place it.
 #[derive(Debug, Clone, PartialEq)]
@@ -47,7 +48,7 @@ pub fn since(conn: &Connection, after: i64) -> Result<Vec<FeedRow>> {
             created_at: r.get(9)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The newest annotation id, 0 when there is none: one index lookup.
@@ -64,7 +65,7 @@ pub fn candidate_ids(conn: &Connection) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn
         .prepare_cached("SELECT claim_id, sentence_id FROM candidates ORDER BY claim_id, rank")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// One claim's ranked candidate sentence ids, in rank order.
@@ -72,5 +73,5 @@ pub fn candidate_ids_of(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn
         .prepare_cached("SELECT sentence_id FROM candidates WHERE claim_id = ?1 ORDER BY rank")?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

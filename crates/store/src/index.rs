@@ -5,9 +5,9 @@
 //! highest ids) written atomically with the commit, so a stale or foreign index is
 //! noticed and brought up to date: new rows are added, anything else rebuilds.
 
+use crate::params;
 use crate::{Error, Result, Store};
 use factdesk_core::text;
-use rusqlite::params;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
@@ -199,7 +199,7 @@ impl SearchIndex {
         if store.access() == crate::Access::ReadOnly {
             return SearchIndex::open_read_only(store);
         }
-        let dir = index_dir(store.path());
+        let dir = store.index_dir()?;
         let project_id = store.project()?.id;
         let now = coverage(store.conn(), None)?;
         if let Some(index) = open_existing(&dir) {
@@ -241,7 +241,7 @@ impl SearchIndex {
             project_id: store.project()?.id,
             coverage: coverage(store.conn(), None)?,
         };
-        if let Some(index) = open_existing(&index_dir(store.path())) {
+        if let Some(index) = open_existing(&store.index_dir()?) {
             if read_stamp(&index).as_ref() == Some(&stamp) {
                 if let Ok(ready) = SearchIndex::ready(index) {
                     return Ok(ready);
@@ -258,7 +258,7 @@ impl SearchIndex {
 
     /// Throws the index away and builds it again from the project.
     pub fn rebuild(store: &Store) -> Result<SearchIndex> {
-        let dir = index_dir(store.path());
+        let dir = store.index_dir()?;
         tracing::info!(dir = %dir.display(), "building the search index");
         if dir.exists() {
             std::fs::remove_dir_all(&dir)
@@ -472,7 +472,7 @@ impl IndexBatch {
     /// transaction, to rank the new claims before they commit; should that transaction
     /// then fail, the stamp no longer matches the project (counts, highest ids and the
     /// last claim's hash) and the index is rebuilt when next opened.
-    pub fn commit(mut self, conn: &rusqlite::Connection) -> Result<SearchIndex> {
+    pub fn commit(mut self, conn: &crate::db::Connection) -> Result<SearchIndex> {
         let project_id: String =
             conn.query_row("SELECT id FROM project LIMIT 1", [], |r| r.get(0))?;
         let stamp = Stamp {
@@ -504,7 +504,7 @@ fn read_stamp(index: &Index) -> Option<Stamp> {
 
 /// Counts and highest ids of claims and sentences, and the hash of the claim with the
 /// highest id; with `after`, only rows newer than it.
-fn coverage(conn: &rusqlite::Connection, after: Option<Coverage>) -> Result<Coverage> {
+fn coverage(conn: &crate::db::Connection, after: Option<Coverage>) -> Result<Coverage> {
     let after = after.unwrap_or_default();
     let q = |table: &str, min: i64| -> Result<(i64, i64)> {
         Ok(conn.query_row(
@@ -526,8 +526,8 @@ fn coverage(conn: &rusqlite::Connection, after: Option<Coverage>) -> Result<Cove
 
 /// The content hash of claim `id`, so that rows rolled back and replaced under the same
 /// ids are not mistaken for what the index holds.
-fn last_claim_hash(conn: &rusqlite::Connection, id: i64) -> Result<Option<String>> {
-    use rusqlite::OptionalExtension;
+fn last_claim_hash(conn: &crate::db::Connection, id: i64) -> Result<Option<String>> {
+    use crate::db::OptionalExtension;
     Ok(conn
         .query_row("SELECT hash FROM claims WHERE id = ?1", [id], |r| r.get(0))
         .optional()?)

@@ -1,17 +1,21 @@
-//! The Factdesk project file.
+//! The Factdesk project store.
 //!
 //! One SQLite file per project (`*.fdesk`), opened with WAL, `synchronous=FULL` and foreign
-//! keys on. The schema is embedded and migrated in one transaction; a file written by a
-//! newer Factdesk is refused rather than guessed at. Each table has its own module with
-//! typed reads and writes; nothing outside this crate writes SQL.
+//! keys on; or, for a team, one PostgreSQL database per project (a `postgres://` URL, see
+//! [`ProjectLocation`]). The schema is embedded and migrated in one transaction; a project
+//! written by a newer Factdesk is refused rather than guessed at. Each table has its own
+//! module with typed reads and writes over [`Connection`], which speaks to either engine;
+//! nothing outside this crate writes SQL.
 
 pub mod annotations;
 pub mod annotators;
 pub mod assignments;
+pub mod audit;
 mod bm25;
 mod candidates;
 mod claims;
 mod counts;
+pub mod db;
 pub mod decisions;
 mod documents;
 pub mod embeddings;
@@ -20,37 +24,43 @@ mod evidence;
 pub mod feed;
 mod file;
 mod index;
+mod location;
 mod migrate;
 pub mod pack_file;
 pub mod pack_store;
+pub mod predictions;
 mod project;
+pub mod raw_answers;
 pub mod reviews;
+pub mod sign_in;
 pub mod studies;
 pub mod tasks;
+mod transient;
 pub mod tricks;
 mod typed;
 mod write;
 
-pub use bm25::{claim_words, Bm25Corpus, SentenceTerms};
+pub use bm25::{claim_words, Bm25Corpus, Bm25Params, ClaimTerms, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;
+/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
+/// that nothing outside this crate depends on a database driver.
+pub use db::{Connection, Engine};
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
+pub use location::ProjectLocation;
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
-/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
-/// that nothing outside this crate depends on the SQLite driver.
-pub use rusqlite::Connection;
 pub use write::Tx;
 
 use file::APPLICATION_ID;
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
-/// An open project file.
+/// An open project.
 #[derive(Debug)]
 pub struct Store {
     conn: Connection,
@@ -59,20 +69,52 @@ pub struct Store {
 }
 
 impl Store {
+    /// Creates a new, empty project at `location`: a file, or the schema in an empty
+    /// PostgreSQL database.
+    pub fn create_at(location: &ProjectLocation, name: &str, now_ms: i64) -> Result<Store> {
+        match location {
+            ProjectLocation::File(path) => Store::create(path, name, now_ms),
+            ProjectLocation::Postgres(url) => location::create_postgres(url, name, now_ms),
+        }
+    }
+
+    /// Opens an existing project at `location`.
+    pub fn open_at(location: &ProjectLocation) -> Result<Store> {
+        match location {
+            ProjectLocation::File(path) => Store::open(path),
+            ProjectLocation::Postgres(url) => location::open_postgres(url),
+        }
+    }
+
+    /// Which engine holds the project.
+    pub fn engine(&self) -> Engine {
+        self.conn.engine()
+    }
+
+    /// Where the search index of this project lives: beside a file, or for a database in
+    /// the user's cache, by project id.
+    pub fn index_dir(&self) -> Result<PathBuf> {
+        match self.conn.engine() {
+            Engine::Sqlite => Ok(index_dir(&self.path)),
+            Engine::Postgres => Ok(location::cached_index_dir(&self.project()?.id)),
+        }
+    }
+
     /// Creates a new, empty project file at `path`. Refuses to overwrite anything.
     pub fn create(path: &Path, name: &str, now_ms: i64) -> Result<Store> {
         if path.exists() {
             return Err(Error::AlreadyExists(path.to_path_buf()));
         }
-        let conn = Connection::open(path).map_err(|e| Error::open(path, e))?;
+        let conn = rusqlite::Connection::open(path).map_err(|e| Error::open(path, e))?;
         let mut store = Store {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
             access: Access::ReadWrite,
         };
         store.configure()?;
-        let tx = store.conn.transaction()?;
-        tx.pragma_update(None, "application_id", APPLICATION_ID)?;
+        let tx = Tx::begin_deferred(&mut store.conn)?;
+        tx.sqlite_only("a project file")?
+            .pragma_update(None, "application_id", APPLICATION_ID)?;
         migrate::apply(&tx, path)?;
         project::insert(&tx, name, now_ms)?;
         tx.commit()?;
@@ -104,7 +146,7 @@ impl Store {
                 check_version(identify(&probe, path)?, path)?;
             }
         }
-        let conn = Connection::open_with_flags(
+        let conn = rusqlite::Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
@@ -116,12 +158,12 @@ impl Store {
         }
         check_version(identify(&conn, path)?, path)?;
         let mut store = Store {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
             access: Access::ReadWrite,
         };
         store.configure()?;
-        let tx = store.conn.transaction()?;
+        let tx = Tx::begin_deferred(&mut store.conn)?;
         migrate::apply(&tx, path)?;
         tx.commit()?;
         Ok(store)
@@ -163,7 +205,7 @@ impl Store {
         conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         Ok(Store {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
             access: Access::ReadOnly,
         })
@@ -183,10 +225,13 @@ impl Store {
     }
 
     fn configure(&mut self) -> Result<()> {
-        self.conn.pragma_update(None, "journal_mode", "WAL")?;
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
-        self.conn.pragma_update(None, "foreign_keys", true)?;
-        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let Some(conn) = self.conn.sqlite() else {
+            return Ok(());
+        };
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(())
     }
 
@@ -205,6 +250,31 @@ impl Store {
         &self.conn
     }
 
+    /// A mark that changes whenever the project may have changed: another connection
+    /// committed (SQLite's `data_version`) or this one changed rows (its total changes).
+    /// `None` on PostgreSQL, which has no such cheap mark: every caller then rereads.
+    pub fn change_mark(&self) -> Result<Option<(i64, u64)>> {
+        let Some(conn) = self.conn.sqlite() else {
+            return Ok(None);
+        };
+        let version: i64 = conn.query_row("PRAGMA data_version", [], |r| r.get(0))?;
+        Ok(Some((version, conn.total_changes())))
+    }
+
+    /// A read transaction on a file: reads through it see one state of the project, and
+    /// many small reads take the file's lock and check its log once rather than once each.
+    /// Ends when dropped; it writes nothing. On PostgreSQL each read stands alone.
+    pub fn read_snapshot(&self) -> Result<Snapshot<'_>> {
+        let open = self.conn.sqlite().is_some();
+        if open {
+            self.conn.execute_batch("BEGIN")?;
+        }
+        Ok(Snapshot {
+            conn: &self.conn,
+            open,
+        })
+    }
+
     pub fn project(&self) -> Result<ProjectRow> {
         project::get(&self.conn)
     }
@@ -213,11 +283,14 @@ impl Store {
         counts::get(&self.conn)
     }
 
-    /// Runs SQLite's own consistency check; `Ok(())` when it reports "ok".
+    /// Runs SQLite's own consistency check; `Ok(())` when it reports "ok". A PostgreSQL
+    /// database checks its own pages as it reads them: there it only answers a query.
     pub fn integrity_check(&self) -> Result<()> {
-        let report: String = self
-            .conn
-            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        let sql = match self.conn.engine() {
+            Engine::Sqlite => "PRAGMA integrity_check",
+            Engine::Postgres => "SELECT 'ok'",
+        };
+        let report: String = self.conn.query_row(sql, [], |r| r.get(0))?;
         if report == "ok" {
             Ok(())
         } else {
@@ -226,8 +299,8 @@ impl Store {
     }
 }
 
-fn read_only_connection(path: &Path, query: &str) -> Result<Connection> {
-    Connection::open_with_flags(
+fn read_only_connection(path: &Path, query: &str) -> Result<rusqlite::Connection> {
+    rusqlite::Connection::open_with_flags(
         file::uri(path, query)?,
         OpenFlags::SQLITE_OPEN_READ_ONLY
             | OpenFlags::SQLITE_OPEN_URI
@@ -249,7 +322,7 @@ fn check_version(version: i64, path: &Path) -> Result<()> {
 }
 
 /// The schema version of an open file, after checking it is a Factdesk project.
-fn identify(conn: &Connection, path: &Path) -> Result<i64> {
+fn identify(conn: &rusqlite::Connection, path: &Path) -> Result<i64> {
     let app_id: i64 = conn
         .pragma_query_value(None, "application_id", |r| r.get(0))
         .map_err(|e| Error::open(path, e))?;
@@ -263,7 +336,7 @@ pub mod tx {
     //! Writes that take part in a caller's transaction.
     pub use crate::candidates::{
         claim_document_ids, claim_document_links, claims_to_rank, count as candidate_count,
-        document_sentences, replace as replace_candidates,
+        document_sentences, replace as replace_candidates, sentences_of_documents,
     };
     pub use crate::claims::{
         copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
@@ -360,5 +433,31 @@ impl Store {
 
     pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {
         documents::sentence(&self.conn, id)
+    }
+}
+
+/// A read transaction from [`Store::read_snapshot`]; reads through it as through the
+/// connection.
+#[derive(Debug)]
+pub struct Snapshot<'a> {
+    conn: &'a Connection,
+    open: bool,
+}
+
+impl std::ops::Deref for Snapshot<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.conn
+    }
+}
+
+impl Drop for Snapshot<'_> {
+    fn drop(&mut self) {
+        if self.open {
+            // Nothing was written, so ending the read cannot lose anything.
+            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
+                tracing::warn!("ending a read snapshot: {e}");
+            }
+        }
     }
 }

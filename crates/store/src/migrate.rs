@@ -1,7 +1,7 @@
 //! Embedded migrations, applied in one transaction.
 
+use crate::db::Connection;
 use crate::{Error, Result};
-use rusqlite::Transaction;
 use std::path::Path;
 
 /// Each entry moves the schema from version `i` to `i + 1`.
@@ -17,14 +17,32 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0009_studies.sql"),
     include_str!("migrations/0010_pack_merges.sql"),
     include_str!("migrations/0011_compact_text_and_scores.sql"),
-    include_str!("migrations/0012_semantic_ranker.sql"),
+    include_str!("migrations/0012_predictions.sql"),
+    include_str!("migrations/0013_sign_in.sql"),
+    include_str!("migrations/0014_semantic_ranker.sql"),
 ];
 
 /// The schema version this build writes and understands.
 pub const SCHEMA_VERSION: i64 = MIGRATIONS.len() as i64;
 
+/// PostgreSQL's schema, by the version each file brings the database to. PostgreSQL
+/// projects began at version 11, so its first file sets up that whole schema at once;
+/// every later version adds one file for each engine.
+const PG_MIGRATIONS: &[(i64, &str)] = &[
+    (11, include_str!("migrations/postgres/0011_baseline.sql")),
+    (12, include_str!("migrations/postgres/0012_predictions.sql")),
+    (13, include_str!("migrations/postgres/0013_sign_in.sql")),
+    (
+        14,
+        include_str!("migrations/postgres/0014_semantic_ranker.sql"),
+    ),
+];
+
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.
-pub(crate) fn apply(tx: &Transaction<'_>, path: &Path) -> Result<()> {
+pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {
+    let Some(tx) = tx.sqlite() else {
+        return apply_postgres(tx, path);
+    };
     let found: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
     if found > SCHEMA_VERSION {
         return Err(Error::NewerSchema {
@@ -43,9 +61,36 @@ pub(crate) fn apply(tx: &Transaction<'_>, path: &Path) -> Result<()> {
     Ok(())
 }
 
+/// The PostgreSQL side of [`apply`]: the version lives in the `factdesk_schema` row.
+fn apply_postgres(tx: &Connection, shown: &Path) -> Result<()> {
+    let found: i64 = tx.query_row("SELECT version FROM factdesk_schema", [], |r| r.get(0))?;
+    if found > SCHEMA_VERSION {
+        return Err(Error::NewerSchema {
+            path: shown.to_path_buf(),
+            found,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    for (version, sql) in PG_MIGRATIONS.iter().filter(|(v, _)| *v > found) {
+        tracing::info!(version, "applying migration");
+        tx.execute_batch(sql)?;
+    }
+    if found < SCHEMA_VERSION {
+        tx.execute("UPDATE factdesk_schema SET version = ?1", [SCHEMA_VERSION])?;
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::MIGRATIONS;
+    use super::{MIGRATIONS, PG_MIGRATIONS, SCHEMA_VERSION};
+
+    /// A migration added for files needs its PostgreSQL counterpart, and the reverse.
+    #[test]
+    fn both_engines_reach_the_same_schema_version() {
+        assert_eq!(PG_MIGRATIONS.last().map(|m| m.0), Some(SCHEMA_VERSION));
+        assert!(PG_MIGRATIONS.windows(2).all(|w| w[0].0 < w[1].0));
+    }
     use rusqlite::Connection;
 
     fn ok<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {

@@ -2,9 +2,10 @@
 //! ids each pack uses, and which of a pack's answers a merge already took in. The pack
 //! file itself is `pack_store`.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 /// A pack as the lead's project records it.
@@ -23,7 +24,7 @@ pub struct PackRow {
 
 const PACK_COLUMNS: &str = "p.id, p.annotator_id, a.name, p.kind, p.items, p.created_at, p.expires_at, p.returned_at, p.merged";
 
-fn pack_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackRow> {
+fn pack_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackRow> {
     let id: String = r.get(0)?;
     let kind = match r.get_ref(3)? {
         rusqlite::types::ValueRef::Null => None,
@@ -67,7 +68,7 @@ pub fn list(conn: &Connection) -> Result<Vec<PackRow>> {
         "SELECT {PACK_COLUMNS} FROM packs p JOIN annotators a ON a.id = p.annotator_id ORDER BY p.created_at DESC, p.id"
     ))?;
     let rows = stmt.query_map([], pack_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Records a return: when, and how many answers it added.
@@ -114,7 +115,7 @@ pub fn open_tasks(
         params![annotator_id, kind.map(TaskKind::as_str), now, limit as i64],
         crate::tasks::from_row,
     )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Records the id a pack gives one of its tasks.

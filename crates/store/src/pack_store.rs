@@ -7,9 +7,11 @@
 //! supersedes). It keeps SQLite's rollback journal rather than WAL, so every committed
 //! answer is in the one file and a merge can read it without writing anything.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::{Error, Result};
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
 /// Marks a SQLite file as a Factdesk pack (`PRAGMA application_id`, "FDPK").
@@ -92,15 +94,16 @@ impl PackFile {
         if path.exists() {
             return Err(Error::AlreadyExists(path.to_path_buf()));
         }
-        let conn = Connection::open(path).map_err(|e| Error::open(path, e))?;
+        let conn = rusqlite::Connection::open(path).map_err(|e| Error::open(path, e))?;
         let mut pack = PackFile {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
         };
         pack.configure()?;
         let tx = pack.transaction()?;
-        tx.pragma_update(None, "application_id", PACK_APPLICATION_ID)?;
-        tx.pragma_update(None, "user_version", PACK_VERSION)?;
+        let raw = tx.sqlite_only("a pack")?;
+        raw.pragma_update(None, "application_id", PACK_APPLICATION_ID)?;
+        raw.pragma_update(None, "user_version", PACK_VERSION)?;
         tx.execute_batch(SCHEMA)?;
         tx.commit()?;
         Ok(pack)
@@ -110,13 +113,13 @@ impl PackFile {
     /// header before SQLite writes anything.
     pub fn open(path: &Path) -> Result<PackFile> {
         check_header(path)?;
-        let conn = Connection::open_with_flags(
+        let conn = rusqlite::Connection::open_with_flags(
             path,
             OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX,
         )
         .map_err(|e| Error::open(path, e))?;
         let mut pack = PackFile {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
         };
         pack.check_version()?;
@@ -146,7 +149,7 @@ impl PackFile {
             return Err(Error::UnfinishedWrite(path.to_path_buf()));
         }
         let uri = format!("file:{}?immutable=1", uri_path(path));
-        let conn = Connection::open_with_flags(
+        let conn = rusqlite::Connection::open_with_flags(
             &uri,
             OpenFlags::SQLITE_OPEN_READ_ONLY
                 | OpenFlags::SQLITE_OPEN_URI
@@ -156,7 +159,7 @@ impl PackFile {
         conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "query_only", true)?;
         let pack = PackFile {
-            conn,
+            conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
         };
         pack.check_version()?;
@@ -165,7 +168,7 @@ impl PackFile {
 
     fn check_version(&self) -> Result<()> {
         let found: i64 = self
-            .conn
+            .raw()?
             .pragma_query_value(None, "user_version", |r| r.get(0))
             .map_err(|e| Error::open(&self.path, e))?;
         if found > PACK_VERSION {
@@ -178,17 +181,22 @@ impl PackFile {
         Ok(())
     }
 
+    fn raw(&self) -> Result<&rusqlite::Connection> {
+        Ok(self.conn.sqlite_only("a pack")?)
+    }
+
     fn configure(&mut self) -> Result<()> {
         // Every answer in the one file, even if another program switched the pack to a
         // write-ahead log (switching back folds the log in).
-        self.conn.pragma_update(None, "journal_mode", "DELETE")?;
-        self.conn.pragma_update(None, "synchronous", "FULL")?;
+        self.raw()?.pragma_update(None, "journal_mode", "DELETE")?;
+        self.raw()?.pragma_update(None, "synchronous", "FULL")?;
         // Pages SQLite frees (when it moves rows between pages) are zeroed, so the file
         // holds one copy of each row: what a reader of its bytes sees is what it holds.
-        self.conn.pragma_update(None, "secure_delete", true)?;
-        self.conn.pragma_update(None, "foreign_keys", true)?;
-        self.conn.pragma_update(None, "trusted_schema", false)?;
-        self.conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        self.raw()?.pragma_update(None, "secure_delete", true)?;
+        self.raw()?.pragma_update(None, "foreign_keys", true)?;
+        self.raw()?.pragma_update(None, "trusted_schema", false)?;
+        self.raw()?
+            .busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(())
     }
 
@@ -272,7 +280,7 @@ pub fn insert_passage(
     Ok(())
 }
 
-fn item_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackItemRow> {
+fn item_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackItemRow> {
     let task_id: i64 = r.get(1)?;
     Ok(PackItemRow {
         position: r.get(0)?,
@@ -287,7 +295,7 @@ pub fn items(conn: &Connection) -> Result<Vec<PackItemRow>> {
     let mut stmt =
         conn.prepare_cached("SELECT position, task_id, kind, item FROM items ORDER BY position")?;
     let rows = stmt.query_map([], item_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 pub fn item(conn: &Connection, task_id: i64) -> Result<Option<PackItemRow>> {
@@ -321,7 +329,7 @@ pub fn issued_rows(conn: &Connection) -> Result<Vec<String>> {
     Ok(out)
 }
 
-fn answer_from_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PackAnswerRow> {
+fn answer_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackAnswerRow> {
     Ok(PackAnswerRow {
         seq: r.get(0)?,
         uuid: r.get(1)?,
@@ -349,7 +357,7 @@ pub fn answers(conn: &Connection) -> Result<Vec<PackAnswerRow>> {
         "SELECT {ANSWER_COLUMNS} FROM answers WHERE {WELL_TYPED} ORDER BY seq"
     ))?;
     let rows = stmt.query_map([], answer_from_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The answers whose columns hold the wrong type of value (the annotator owns the file
@@ -377,7 +385,7 @@ pub fn malformed_answers(conn: &Connection) -> Result<Vec<(String, String)>> {
             wrong.join("; "),
         ))
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The answer rows `answers` can read.

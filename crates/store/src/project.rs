@@ -1,7 +1,8 @@
 //! The `project` and `imports` tables.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::{Error, Result};
-use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 #[derive(Debug, Clone, Serialize)]
@@ -59,7 +60,7 @@ pub fn record_import(
         "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, 0, ?3, ?4)",
         params![file, preset, rows_seen as i64, now_ms],
     )?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 /// Records how many rows an import added, once it is done.

@@ -1,9 +1,10 @@
 //! The `reviews` table: the lead's accept or reject of a written refutation.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension};
 
 pub fn insert(
     conn: &Connection,
@@ -33,7 +34,7 @@ pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
 /// A writer's refutations so far: (written, accepted, rejected), over current answers.
 pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(r.accepted = 1), 0), coalesce(sum(r.accepted = 0), 0)
+        "SELECT count(*), coalesce(sum(CASE WHEN r.accepted = 1 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN r.accepted = 0 THEN 1 ELSE 0 END), 0)
          FROM annotations a JOIN tasks t ON t.id = a.task_id LEFT JOIN reviews r ON r.annotation_id = a.id
          WHERE a.annotator_id = ?1 AND t.kind = 'refute'
            AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
@@ -42,11 +43,24 @@ pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, 
     )?)
 }
 
-/// Written refutations waiting for review: (annotation id, annotator, original, written).
-/// Those of qualified writers need none and are not listed.
-pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> {
+/// A written refutation waiting for review, with its original.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pending {
+    pub annotation_id: i64,
+    pub annotator: String,
+    /// The original claim's row id (its number) and text.
+    pub original_id: i64,
+    pub original: String,
+    /// The written claim's row id (its number) and text.
+    pub written_id: i64,
+    pub written: String,
+}
+
+/// Written refutations waiting for review, oldest first. Those of qualified writers need
+/// none and are not listed.
+pub fn pending(conn: &Connection) -> Result<Vec<Pending>> {
     let mut stmt = conn.prepare(
-        "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text
+        "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text, c.id, w.id
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
          JOIN annotators n ON n.id = a.annotator_id
          JOIN claims w ON w.written_in = a.id
@@ -55,10 +69,16 @@ pub fn pending(conn: &Connection) -> Result<Vec<(i64, String, String, String)>> 
     )?;
     let rows = stmt.query_map([], |r| {
         let id: i64 = r.get(0)?;
-        let written = written(r, 3, 4, 5, id)?;
-        Ok((id, r.get(1)?, r.get(2)?, written))
+        Ok(Pending {
+            annotation_id: id,
+            annotator: r.get(1)?,
+            original_id: r.get(6)?,
+            original: r.get(2)?,
+            written_id: r.get(7)?,
+            written: written(r, 3, 4, 5, id)?,
+        })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The written claim of refutation `annotation_id` as its claims row keeps it, once its
@@ -79,12 +99,12 @@ pub fn written_text(conn: &Connection, annotation_id: i64) -> Result<Option<Stri
 /// The claims row's text (the one the desk works on: it is created in the same
 /// transaction as the answer), after checking the answer in `answer` reads and agrees.
 fn written(
-    r: &rusqlite::Row<'_>,
+    r: &crate::db::Row<'_>,
     answer: usize,
     uuid: usize,
     claim_text: usize,
     id: i64,
-) -> rusqlite::Result<String> {
+) -> crate::db::Result<String> {
     let uuid: String = r.get(uuid)?;
     let row = || format!("annotation {id} ({uuid})");
     let text: String = r.get(claim_text)?;

@@ -2,9 +2,10 @@
 //! annotators (the members). Each sampled task keeps the overlap it had before the study
 //! (`base_overlap`); the study adds the group's size to it in the same transaction.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A study as stored.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,7 +56,7 @@ pub fn free_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, u32)>> 
          ORDER BY t.id",
     )?;
     let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Creates the study row; returns its id.
@@ -64,7 +65,7 @@ pub fn insert(conn: &Connection, s: &NewStudy) -> Result<i64> {
         "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![s.kind.as_str(), s.sample_size, s.seed as i64, s.created_at, s.lead_id],
     )?;
-    Ok(conn.last_insert_rowid())
+    Ok(conn.last_insert_rowid()?)
 }
 
 pub fn add_member(conn: &Connection, study: i64, annotator_id: i64) -> Result<()> {
@@ -105,7 +106,7 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
                 items: Vec::new(),
             })
         })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        .collect::<crate::db::Result<Vec<_>>>()?;
     let mut members = conn.prepare_cached(
         "SELECT a.name FROM study_members m JOIN annotators a ON a.id = m.annotator_id
          WHERE m.study_id = ?1 ORDER BY a.name",
@@ -115,10 +116,10 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
     for study in &mut studies {
         study.members = members
             .query_map([study.id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<crate::db::Result<_>>()?;
         study.items = items
             .query_map([study.id], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+            .collect::<crate::db::Result<_>>()?;
     }
     Ok(studies)
 }
@@ -140,14 +141,14 @@ pub fn item_room(
     };
     let (group_size, is_member): (u32, bool) = conn
         .prepare_cached(
-            "SELECT count(*), coalesce(sum(annotator_id = ?2), 0) FROM study_members WHERE study_id = ?1",
+            "SELECT count(*), coalesce(sum(CASE WHEN annotator_id = ?2 THEN 1 ELSE 0 END), 0) FROM study_members WHERE study_id = ?1",
         )?
         .query_row(params![study, annotator_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let (member_answers, other_answers, answered): (u32, u32, bool) = conn
         .prepare_cached(
-            "SELECT coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NOT NULL), 0),
-                    coalesce(sum(a.trick_failed = 0 AND m.annotator_id IS NULL), 0),
-                    coalesce(sum(a.annotator_id = ?3), 0) > 0
+            "SELECT coalesce(sum(CASE WHEN a.trick_failed = 0 AND m.annotator_id IS NOT NULL THEN 1 ELSE 0 END), 0),
+                    coalesce(sum(CASE WHEN a.trick_failed = 0 AND m.annotator_id IS NULL THEN 1 ELSE 0 END), 0),
+                    coalesce(sum(CASE WHEN a.annotator_id = ?3 THEN 1 ELSE 0 END), 0) > 0
              FROM annotations a
              LEFT JOIN study_members m ON m.study_id = ?2 AND m.annotator_id = a.annotator_id
              WHERE a.task_id = ?1
@@ -188,5 +189,5 @@ pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: TaskKind) -> 
          ORDER BY s.id, t.shuffle_key, t.id",
     )?;
     let rows = stmt.query_map(params![annotator_id, kind.as_str()], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

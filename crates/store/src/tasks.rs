@@ -1,8 +1,9 @@
 //! The `tasks` table: one per (kind, claim), answered by `overlap` annotators.
 
+use crate::db::{Connection, OptionalExtension, Row};
+use crate::params;
 use crate::Result;
 use factdesk_core::task::TaskKind;
-use rusqlite::{params, Connection, OptionalExtension, Row};
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -19,7 +20,7 @@ pub struct TaskRow {
 /// In the order `from_row` reads them.
 const COLUMNS: &str = "id, kind, claim_id, overlap, trick_slot, answered";
 
-pub(crate) fn from_row(r: &Row<'_>) -> rusqlite::Result<TaskRow> {
+pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<TaskRow> {
     let id: i64 = r.get(0)?;
     Ok(TaskRow {
         id,
@@ -64,7 +65,7 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
 pub fn claims_of_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn.prepare_cached("SELECT id, claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Up to `limit` tasks of `kind`, in shuffle order after the `(key, id)` cursor and before
@@ -107,7 +108,7 @@ pub fn open_for_annotator(
         ],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The task of `kind` this annotator skipped longest ago that is still open, unanswered by
@@ -198,7 +199,7 @@ pub fn open_for(conn: &Connection, kind: TaskKind, annotator_id: i64) -> Result<
 /// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.
 pub fn totals(conn: &Connection, kind: TaskKind) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
-        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(min(answered, overlap)), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
+        "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(CASE WHEN answered < overlap THEN answered ELSE overlap END), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
         [kind.as_str()],
         |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64, r.get::<_, i64>(2)? as u64)),
     )?)
@@ -232,15 +233,15 @@ pub fn eligible_claims(
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
-        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), 1) ORDER BY id",
-        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
+        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
+        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) ORDER BY id",
+        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
         TaskKind::Refute => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);
     let rows = stmt.query_map(&params[..], |r| Ok((r.get(0)?, r.get(1)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The claims a kind of task is meant for that cannot get one, with (id, ext id, text) and
@@ -254,16 +255,16 @@ pub fn ineligible_claims(
     let sql = match kind {
         TaskKind::Evidence => {
             "SELECT id, ext_id, text, CASE
-                WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent'
+                WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent'
                 WHEN NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) THEN 'no_documents'
                 ELSE 'no_candidates' END
-             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+             FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
                 OR NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)
              ORDER BY id"
         }
         TaskKind::Label => {
-            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND NOT ?1 THEN 'parent' ELSE 'no_documents' END
-             FROM claims c WHERE (parent_id IS NOT NULL AND NOT ?1)
+            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent' ELSE 'no_documents' END
+             FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
                 OR NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
              ORDER BY id"
         }
@@ -298,7 +299,7 @@ pub fn ineligible_claims(
 
 /// The flag as the statement's one parameter, when it has one.
 fn flag<'a>(
-    stmt: &rusqlite::Statement<'_>,
+    stmt: &crate::db::Statement<'_>,
     include_children: &'a bool,
 ) -> Vec<&'a dyn rusqlite::ToSql> {
     if stmt.parameter_count() == 0 {
@@ -346,7 +347,7 @@ pub fn is_closed(conn: &Connection, id: i64) -> Result<bool> {
 pub fn closed(conn: &Connection) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT id FROM tasks WHERE closed_at IS NOT NULL")?;
     let rows = stmt.query_map([], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Original claims, which refutation writing is for: (id, ext id, text).
@@ -354,14 +355,14 @@ pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>
     let mut stmt =
         conn.prepare("SELECT id, ext_id, text FROM claims WHERE parent_id IS NULL ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The claims that have a task of `kind`, open or not.
 pub fn claims_with(conn: &Connection, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// A claim's tasks, each with whether it is closed, by kind and id.
@@ -370,7 +371,7 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>
         "SELECT {COLUMNS}, closed_at IS NOT NULL FROM tasks WHERE claim_id = ?1 ORDER BY kind, id"
     ))?;
     let rows = stmt.query_map([claim_id], |r| Ok((from_row(r)?, r.get(6)?)))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Fails on the first task whose kind this build does not know. Readers that fetch tasks
@@ -379,7 +380,7 @@ pub fn check_kinds(conn: &Connection) -> Result<()> {
     let mut stmt = conn.prepare_cached("SELECT id, kind FROM tasks ORDER BY id")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {
-        crate::typed::task_kind(r, 1, r.get(0)?)?;
+        crate::typed::task_kind(&r, 1, r.get(0)?)?;
     }
     Ok(())
 }

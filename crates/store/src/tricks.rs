@@ -1,8 +1,9 @@
 //! The `task_tricks` table: which real sentence an evidence task shows as its trick when
 //! the project's guideline asks for sentences that support or refute.
 
+use crate::db::{Connection, OptionalExtension};
+use crate::params;
 use crate::Result;
-use rusqlite::{params, Connection, OptionalExtension};
 
 /// A sentence that may serve as another claim's trick: a candidate of some claim.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -26,7 +27,7 @@ pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
             text: r.get(2)?,
         })
     })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The documents of a claim's family (the claim, its parent and its children): a trick
@@ -39,7 +40,7 @@ pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
          ORDER BY cd.document_id",
     )?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice.
@@ -107,5 +108,5 @@ pub fn candidate_texts(conn: &Connection, claim_id: i64) -> Result<Vec<String>> 
         "SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id WHERE k.claim_id = ?1",
     )?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }

@@ -1,38 +1,23 @@
-//! Reading the project file's domain values (task kinds, answers) through core's types,
-//! inside rusqlite's row mapping. A value this build cannot read travels out of the
-//! mapping as a conversion failure carrying the store error that names its row, and
-//! `From<rusqlite::Error>` hands that error back.
+//! Reading the project's domain values (task kinds, answers) through core's types, inside
+//! a row mapping. A value this build cannot read travels out of the mapping carrying the
+//! store error that names its row, and `From<db::Error>` hands that error back.
 
+use crate::db::Row;
 use crate::Error;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::claim::{Label, UnknownLabel};
 use factdesk_core::task::TaskKind;
-use rusqlite::types::Type;
-use rusqlite::Row;
-use std::fmt;
 
-/// A store error carried through a rusqlite row mapping.
-#[derive(Debug)]
-pub(crate) struct Carried(pub(crate) Error);
-
-impl fmt::Display for Carried {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl std::error::Error for Carried {}
-
-pub(crate) fn carried(column: usize, e: Error) -> rusqlite::Error {
+pub(crate) fn carried(column: usize, e: Error) -> crate::db::Error {
     carry(column, e)
 }
 
-fn carry(column: usize, e: Error) -> rusqlite::Error {
-    rusqlite::Error::FromSqlConversionFailure(column, Type::Text, Box::new(Carried(e)))
+fn carry(_column: usize, e: Error) -> crate::db::Error {
+    crate::db::Error::Carried(Box::new(e))
 }
 
 /// The task kind in `column` of a row of task `task_id`.
-pub(crate) fn task_kind(r: &Row<'_>, column: usize, task_id: i64) -> rusqlite::Result<TaskKind> {
+pub(crate) fn task_kind(r: &Row<'_>, column: usize, task_id: i64) -> crate::db::Result<TaskKind> {
     kind_of(r, column, || format!("task {task_id}"))
 }
 
@@ -41,7 +26,7 @@ pub(crate) fn kind_of(
     r: &Row<'_>,
     column: usize,
     row: impl FnOnce() -> String,
-) -> rusqlite::Result<TaskKind> {
+) -> crate::db::Result<TaskKind> {
     let text: String = r.get(column)?;
     text.parse().map_err(|_| {
         carry(
@@ -59,7 +44,7 @@ pub(crate) fn label(
     r: &Row<'_>,
     column: usize,
     row: impl FnOnce() -> String,
-) -> rusqlite::Result<Option<Label>> {
+) -> crate::db::Result<Option<Label>> {
     let Some(text) = r.get::<_, Option<String>>(column)? else {
         return Ok(None);
     };
@@ -82,7 +67,7 @@ pub(crate) fn response(
     kind: TaskKind,
     picked_trick: bool,
     row: impl FnOnce() -> String,
-) -> rusqlite::Result<Response> {
+) -> crate::db::Result<Response> {
     let text: String = r.get(column)?;
     Response::from_stored_answer(kind, &text, picked_trick).map_err(|e| {
         carry(
@@ -104,7 +89,7 @@ pub(crate) fn answer(
     comment: Option<String>,
     duration_ms: Option<i64>,
     row: impl FnOnce() -> String,
-) -> rusqlite::Result<Answer> {
+) -> crate::db::Result<Answer> {
     Ok(Answer {
         response: response(r, column, kind, picked_trick, row)?,
         comment,

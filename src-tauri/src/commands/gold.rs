@@ -3,6 +3,7 @@
 
 use crate::state::AppState;
 use factdesk_api::annotate::Passage;
+use factdesk_api::answers::{AnswersFormat, AnswersReport};
 use factdesk_api::gold::{
     ExportFormat, ExportPreview, ExportReport, GoldRequest, Outcome, QueueItem,
 };
@@ -19,25 +20,39 @@ pub fn adjudication_queue(
     state.as_user(|p, user| p.adjudication_queue(user, &request))
 }
 
-/// Takes `take`'s answer, or records `answer`, as the lead's decision on a task.
+/// Takes `take`'s answer, or records `answer`, as the lead's decision on a task whose
+/// decision the screen showed as made at `seen` (none: undecided); another one taken
+/// meanwhile is refused, not replaced.
 #[tauri::command]
 pub fn decide(
     state: State<'_, AppState>,
     task_id: i64,
+    seen: Option<i64>,
     take: Option<String>,
     answer: Option<serde_json::Value>,
     reason: Option<String>,
 ) -> Result<Outcome> {
-    state.as_user(|p, user| p.decide(user, task_id, take.as_deref(), answer, reason.as_deref()))
+    state.as_user(|p, user| {
+        p.decide_seen(
+            user,
+            task_id,
+            seen,
+            take.as_deref(),
+            answer,
+            reason.as_deref(),
+        )
+    })
 }
 
+/// Undoes the decision the screen showed, made at `seen`.
 #[tauri::command]
 pub fn undo_decision(
     state: State<'_, AppState>,
     task_id: i64,
+    seen: i64,
     reason: Option<String>,
 ) -> Result<()> {
-    state.as_user(|p, user| p.undo_decision(user, task_id, reason.as_deref()))
+    state.as_user(|p, user| p.undo_decision_seen(user, task_id, seen, reason.as_deref()))
 }
 
 /// A candidate sentence among its neighbours, for the lead adjudicating.
@@ -61,4 +76,16 @@ pub fn export_gold(
     format: ExportFormat,
 ) -> Result<ExportReport> {
     state.as_user(|p, user| p.export_gold(user, &request, &out, format))
+}
+
+/// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
+/// is replaced only with `force`.
+#[tauri::command]
+pub fn export_answers(
+    state: State<'_, AppState>,
+    out: PathBuf,
+    format: AnswersFormat,
+    force: bool,
+) -> Result<AnswersReport> {
+    state.as_user(|p, user| p.export_answers(user, &out, format, force))
 }

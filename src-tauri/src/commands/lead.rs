@@ -24,7 +24,9 @@ pub fn review_refutation(
     accepted: bool,
     note: Option<String>,
 ) -> Result<()> {
-    state.as_user(|p, user| p.review(user, annotation_id, accepted, note.as_deref()))
+    // The screen decides on what it listed as waiting: a decision taken meanwhile elsewhere
+    // is refused, not overturned.
+    state.as_user(|p, user| p.review_pending(user, annotation_id, accepted, note.as_deref()))
 }
 
 /// The project's settings, as anyone working on it may read them.

@@ -8,6 +8,8 @@ import type {
   Ack,
   Annotator,
   Answer,
+  AnswersFormat,
+  AnswersReport,
   Error as BackendError,
   Check,
   Dashboard,
@@ -118,6 +120,8 @@ export type {
   ClaimTask,
   ClaimView,
   QueueGroup,
+  AnswersFormat,
+  AnswersReport,
 } from "./bindings";
 
 export class ApiError extends Error {
@@ -191,9 +195,10 @@ export const api = {
   /** Tasks the counted annotators disagree on, most disagreement first (leads only). */
   adjudicationQueue: (request: GoldRequest) => call<QueueItem[]>("adjudication_queue", { request }),
   /** The lead's decision: take an annotator's answer, or give one as stored; with why. */
-  decide: (taskId: number, take: string | null, answer: unknown, reason: string | null) =>
-    call<Outcome>("decide", { taskId, take, answer: answer ?? null, reason }),
-  undoDecision: (taskId: number, reason: string | null) => call<null>("undo_decision", { taskId, reason }),
+  /** `seen`: when the decision the screen shows was made (null: none); another one taken meanwhile is refused. */
+  decide: (taskId: number, seen: number | null, take: string | null, answer: unknown, reason: string | null) =>
+    call<Outcome>("decide", { taskId, seen, take, answer: answer ?? null, reason }),
+  undoDecision: (taskId: number, seen: number, reason: string | null) => call<null>("undo_decision", { taskId, seen, reason }),
   /** A candidate sentence among its neighbours, for the lead adjudicating. */
   sentencePassage: (sentenceId: number) => call<Passage>("sentence_passage", { sentenceId }),
   /** What an export would write; writes nothing. */
@@ -201,6 +206,9 @@ export const api = {
   /** Writes the gold file at `out` and its dataset card beside it. */
   exportGold: (request: GoldRequest, out: string, format: ExportFormat) =>
     call<ExportReport>("export_gold", { request, out, format }),
+  /** Writes every answer ever given at `out`; an existing file only with `force`. */
+  exportAnswers: (out: string, format: AnswersFormat, force: boolean) =>
+    call<AnswersReport>("export_answers", { out, format, force }),
 
   /**
    * Leads only: merges returned packs, each file with its own outcome. A pack with no
@@ -310,6 +318,12 @@ export async function pickPackFile(defaultPath: string): Promise<string | null> 
 }
 
 /** Asks where to write the gold file; null when cancelled. */
+/** The save dialog for the raw answers, filtered to the chosen format's extension. */
+export async function pickAnswersFile(defaultPath: string, extension: string): Promise<string | null> {
+  const picked = await save({ defaultPath, filters: [{ name: extension.toUpperCase(), extensions: [extension] }] });
+  return picked ?? null;
+}
+
 export async function pickGoldFile(defaultPath: string): Promise<string | null> {
   const picked = await save({ defaultPath, filters: [{ name: "JSON Lines", extensions: ["jsonl"] }] });
   return picked ?? null;

@@ -18,6 +18,7 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     kind,
     claim: `claim ${task_id}`,
     claim_id: `c${task_id}`,
+    claim_number: task_id + 100,
     group: "disagreement",
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
@@ -55,7 +56,7 @@ describe("adjudication screen", () => {
     (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(1, "ben", null, "ben read the source");
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, "ben", null, "ben read the source");
   });
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
@@ -88,7 +89,7 @@ describe("adjudication screen", () => {
     expect(mocked.decide).not.toHaveBeenCalled();
     press("1");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(3, "ana", null, null);
+    expect(mocked.decide).toHaveBeenCalledWith(3, null, "ana", null, null);
   });
 
   it("shows a label item's evidence, numbered from one", async () => {
@@ -107,28 +108,30 @@ describe("adjudication screen", () => {
     press("1");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [11, 13], no_evidence: false }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [11, 13], no_evidence: false }, null);
     press("E");
     press("0");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { selected: [], no_evidence: true }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [], no_evidence: true }, null);
   });
 
   it("picks a label by hand, moves with J/K and undoes with U", async () => {
     const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
     const { el, press } = await open([item(1, "evidence"), decided]);
     press("j");
-    expect(q(el, "adj-task")?.textContent).toMatch(/^task 2 /);
+    expect(q(el, "adj-task")?.textContent).toBe("task 2 · claim #102 · c2");
+    expect(q(el, "adj-row-2")?.textContent).toContain("#102");
     expect(q(el, "adj-decision")?.textContent).toMatch(/^lea set Failed on /);
     press("u");
     await settle();
-    expect(mocked.undoDecision).toHaveBeenCalledWith(2, null);
+    // The decision the screen showed is named, so one taken meanwhile elsewhere is not undone.
+    expect(mocked.undoDecision).toHaveBeenCalledWith(2, 0, null);
     press("e");
     expect(q(el, "adj-labels")).not.toBeNull();
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(2, null, { label: "REFUTED" }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, null, { label: "REFUTED" }, null);
     press("k");
     expect(q(el, "adj-task")?.textContent).toMatch(/^task 1 /);
   });

@@ -4,7 +4,8 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
-import { api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
+import { claimNumber } from "../format";
+import { ApiError, api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
   answerText,
   decisionText,
@@ -116,7 +117,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     const row = h(
       "li",
       { class: `adj-row${i === at ? " current" : ""}`, testid: `adj-row-${item.task_id}`, onclick: () => go(i) },
-      h("span", { class: "adj-row-claim", dir: "auto" }, item.claim),
+      h("span", { class: "adj-row-claim" }, h("span", { class: "claim-number", testid: "adj-list-number" }, claimNumber(item.claim_number)), " ", h("bdi", {}, item.claim)),
       h(
         "span",
         { class: "adj-row-meta" },
@@ -238,7 +239,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           "div",
           { class: "adj-item-head" },
           h("span", { class: "badge badge-info" }, KIND_TITLES[item.kind]),
-          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim ${item.claim_id}`),
+          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim `, h("span", { class: "claim-number", testid: "adj-claim-number" }, claimNumber(item.claim_number)), ` · ${item.claim_id}`),
           h("span", { class: "spacer" }),
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),
@@ -325,7 +326,12 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       if (advance) at = nextIndex(items, items.indexOf(decided));
       draw();
     } catch (e) {
-      deps.fail(e);
+      if (e instanceof ApiError && e.code === "conflict") {
+        // Decided meanwhile elsewhere: the queue on screen is stale; read it again and say so.
+        await reload().catch(deps.fail);
+        mount(notice, e.message);
+        draw();
+      } else deps.fail(e);
     } finally {
       busy = false;
     }
@@ -341,20 +347,21 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     // Only counted answers have keys (they come first): a rejected or not-counted answer
     // is shown for reference, never taken by a digit.
     if (!item || !a || !a.counted) return;
-    void act(() => api.decide(item.task_id, a.annotator, null, why()), said, true);
+    void act(() => api.decide(item.task_id, item.decision?.at ?? null, a.annotator, null, why()), said, true);
   }
 
   async function decideByHand(label: Judgement | null): Promise<void> {
     const item = current();
     if (!item || editing === null) return;
     const answer = handAnswer(item.kind, editing, label);
-    await act(() => api.decide(item.task_id, null, answer, why()), said, true);
+    await act(() => api.decide(item.task_id, item.decision?.at ?? null, null, answer, why()), said, true);
   }
 
   function undo(): void {
     const item = current();
     if (!item?.decision) return;
-    void act(() => api.undoDecision(item.task_id, why()), (i) => `Task ${i.task_id}: decision undone; the answers settle it again.`, false);
+    const seen = item.decision.at;
+    void act(() => api.undoDecision(item.task_id, seen, why()), (i) => `Task ${i.task_id}: decision undone; the answers settle it again.`, false);
   }
 
   function toggleHelp(): void {

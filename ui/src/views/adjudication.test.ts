@@ -27,6 +27,7 @@ const item = (task_id: number, decided: boolean): QueueItem => ({
   kind: "label",
   claim: "c",
   claim_id: "c1",
+  claim_number: 1,
   group: "disagreement",
   share_agreeing: 0.5,
   outcome: { outcome: "no_majority" },

@@ -17,6 +17,7 @@ const own: ClaimView = {
   text: "Masks cut transmission",
   context: null,
   parent: null,
+  parent_number: null,
   full: false,
   label: null,
   documents: [],
@@ -35,7 +36,9 @@ describe("claim screen", () => {
     document.body.replaceChildren(s.el);
     s.shown?.();
     await settle();
-    expect(q(s.el, "claim-ext-id")?.textContent).toBe("covid-0004");
+    // Named by its number in the project, the imported id kept as provenance.
+    expect(q(s.el, "claim-number")?.textContent).toBe("#4");
+    expect(q(s.el, "claim-ext-id")?.textContent).toBe("imported as covid-0004");
     expect(q(s.el, "claim-answer-ana")?.textContent).toContain("Your answer");
     expect(q(s.el, "claim-own-only")).not.toBeNull();
     expect(q(s.el, "claim-candidates")).toBeNull();
@@ -85,6 +88,7 @@ describe("list of claims", () => {
     press("j");
     press("j");
     expect(q(s.el, "claims-row-c-c")?.getAttribute("aria-selected")).toBe("true");
+    expect([...s.el.querySelectorAll('[data-testid="claims-number"]')].map((e) => e.textContent)).toEqual(["#1", "#2", "#3"]);
     press("k");
     press("Enter");
     expect(open).toHaveBeenCalledWith(2);

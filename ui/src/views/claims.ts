@@ -5,7 +5,7 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
-import { plural } from "../format";
+import { claimNumber, plural } from "../format";
 import { ApiError, api, type ClaimLine, type ClaimStanding, type ClaimTask, type ClaimView, type SearchHit } from "../ipc";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
@@ -17,7 +17,7 @@ export interface ClaimDeps {
   fail: (e: unknown) => void;
 }
 
-function head(title: string, sub: HTMLElement | string, back: () => void): HTMLElement {
+function head(title: HTMLElement | string, sub: HTMLElement | string, back: () => void): HTMLElement {
   return h(
     "div",
     { class: "dash-head" },
@@ -75,7 +75,7 @@ function showInDocument(into: HTMLElement, sentenceId: number, number: number): 
 function claimBody(c: ClaimView): HTMLElement[] {
   const passage = h("div", { class: "claim-passage", testid: "claim-passage" });
   const facts = [
-    c.parent ? `refutation of ${c.parent}` : null,
+    c.parent !== null && c.parent_number !== null ? `refutation of ${claimNumber(c.parent_number)} (${c.parent})` : null,
     c.full ? (c.label ? `imported label ${c.label}` : "no imported label") : null,
     c.full && c.documents.length ? `${plural(c.documents.length, "document")}: ${c.documents.join(", ")}` : null,
   ].filter((f): f is string => f !== null);
@@ -124,8 +124,9 @@ function claimBody(c: ClaimView): HTMLElement[] {
 /** One claim, as the api lets the person see it. */
 export function claimScreen(id: number, deps: ClaimDeps): Screen {
   const title = h("span", { testid: "claim-ext-id" }, "…");
+  const heading = h("span", {}, "Claim ", h("span", { class: "claim-number", testid: "claim-number" }, claimNumber(id)));
   const body = h("div", { class: "claim-body" }, h("p", { class: "muted" }, "Loading…"));
-  const el = h("main", { class: "claim-page", testid: "claim-screen" }, head("Claim", title, deps.back), body);
+  const el = h("main", { class: "claim-page", testid: "claim-screen" }, head(heading, title, deps.back), body);
   return {
     el,
     onKey(ev) {
@@ -136,7 +137,7 @@ export function claimScreen(id: number, deps: ClaimDeps): Screen {
     shown() {
       api.claimView(id).then(
         (c) => {
-          mount(title, c.ext_id);
+          mount(title, `imported as ${c.ext_id}`);
           mount(body, ...claimBody(c));
         },
         (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
@@ -197,7 +198,7 @@ export function newClaimsState(): ClaimsState {
   return { words: "", standing: "any", offset: 0, at: 0 };
 }
 
-/** The lead's list of claims, filtered by words (own id or text) and by standing. */
+/** The lead's list of claims, filtered by words (number, own id or text) and by standing. */
 export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
   let lines: ClaimLine[] = [];
   let total = 0;
@@ -205,8 +206,8 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
     class: "text-input",
     testid: "claims-filter",
     type: "search",
-    placeholder: "Filter by id or words",
-    "aria-label": "Filter claims by id or words",
+    placeholder: "Filter by #number, id or words",
+    "aria-label": "Filter claims by number, id or words",
     dir: "auto",
   });
   words.value = state.words;
@@ -247,6 +248,7 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
           deps.open(line.id);
         },
       },
+      h("span", { class: "claim-number claims-number", testid: "claims-number" }, claimNumber(line.id)),
       h("span", { class: "claims-id" }, line.ext_id),
       h("span", { class: "claims-text", dir: "auto" }, line.text),
       h(

@@ -94,6 +94,9 @@ describe("dashboard", () => {
     expect(q("pair-label-ben-ana")).toBe("0.250");
     expect(q("majority-label-ana")).toBe("67% of 3");
     expect(q("activity-label-ben")).toContain("FLAGGED");
+    // The pace is the backend's bounded figure per hour; none yet is a dash.
+    expect(q("pace-label-ana")).toBe("1\u202f200/h");
+    expect(q("pace-label-ben")).toBe("—");
     expect(panel?.querySelector("polyline")?.getAttribute("points")?.split(" ")).toHaveLength(2);
     // The chart's axes carry values: κ 0 and 1 on the left, the answers along the bottom.
     const labels = [...(panel?.querySelectorAll(".spark-label") ?? [])].map((t) => t.textContent);

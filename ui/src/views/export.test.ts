@@ -8,9 +8,9 @@ const preview: ExportPreview = {
   per_label: { SUPPORTED: 2, REFUTED: 1 },
   per_split: { train: 2, dev: 0, test: 1 },
   dropped: [
-    { id: "c9", claim: "x", reason: "no gold evidence" },
-    { id: "c8", claim: "y", reason: "no majority label" },
-    { id: "c7", claim: "z", reason: "no gold evidence" },
+    { id: "c9", number: 9, claim: "x", reason: "no gold evidence" },
+    { id: "c8", number: 8, claim: "y", reason: "no majority label" },
+    { id: "c7", number: 7, claim: "z", reason: "no gold evidence" },
   ],
   counted_annotators: ["ana", "ben"],
   excluded_annotators: ["eve"],

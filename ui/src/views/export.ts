@@ -4,8 +4,10 @@
 
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
-import { count, percent } from "../format";
+import { claimNumber, count, percent } from "../format";
+import { oneAtATime } from "../once";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
+import { answersPanel } from "./answers-export";
 import type { Screen } from "./screen";
 
 export interface ExportDeps {
@@ -187,7 +189,7 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
             h(
               "ul",
               { class: "export-dropped-list" },
-              ...shown.map((d) => h("li", {}, h("code", {}, d.id), " ", h("bdi", {}, d.claim), h("span", { class: "muted" }, ` — ${d.reason}`))),
+              ...shown.map((d) => h("li", {}, h("span", { class: "claim-number" }, claimNumber(d.number)), " ", h("code", {}, d.id), " ", h("bdi", {}, d.claim), h("span", { class: "muted" }, ` — ${d.reason}`))),
             ),
           )
         : null,
@@ -272,7 +274,8 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   for (const input of [format, method, splits, seed, flagged, out]) input.addEventListener("change", remember);
   out.addEventListener("input", () => mount(outProblem));
 
-  async function write(): Promise<void> {
+  // One export at a time: a double-click must not write the same file twice at once.
+  const write = oneAtATime(async (): Promise<void> => {
     const req = request();
     if (typeof req === "string") return void mount(problem, req);
     if (!out.value.trim()) return void mount(outProblem, "Say where to write the gold data: a file path.");
@@ -296,7 +299,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       mount(result, "");
       mount(outProblem, plainError(`Could not write ${out.value.trim()}`, e));
     }
-  }
+  });
 
   const choose = async (): Promise<void> => {
     try {
@@ -358,6 +361,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
         ),
         preview,
       ),
+      answersPanel(project, deps.fail),
     ),
     onKey(ev: KeyboardEvent): boolean {
       if (ev.key !== "Escape" && ev.key !== "Backspace") return false;

@@ -5,6 +5,7 @@
 import { h, mount } from "../dom";
 import { fileName, plural } from "../format";
 import { api, pickPacks, type Manifest, type MergeOutcome, type PackSummary } from "../ipc";
+import { oneAtATime } from "../once";
 
 /** A day as people read it on a due date: "30 Nov 2026" (UTC, as the CLI prints). */
 export function dueDate(ms: number): string {
@@ -174,7 +175,9 @@ export function packsPanel(
     giveBack.focus();
   }
 
-  async function merge(paths: string[], giveBack = false): Promise<void> {
+  // One merge at a time: the second click of a double-click would merge the same files
+  // again and show "0 added, all already there" over what the first one did.
+  const merge = oneAtATime(async (paths: string[], giveBack: boolean = false): Promise<void> => {
     if (!paths.length) return;
     try {
       const results = await api.mergePacks(paths, giveBack);
@@ -193,7 +196,7 @@ export function packsPanel(
     } catch (e) {
       fail(e);
     }
-  }
+  });
 
   const el = h(
     "div",
@@ -223,7 +226,7 @@ export function packsPanel(
       h("button", { testid: "merge-pasted", onclick: () => void merge(pathsFrom(field.value)) }, "Merge"),
       h(
         "button",
-        { testid: "merge-choose", onclick: () => void pickPacks().then(merge, fail) },
+        { testid: "merge-choose", onclick: () => void pickPacks().then((paths) => merge(paths), fail) },
         "Choose…",
       ),
     ),

@@ -37,6 +37,9 @@ describe("search box", () => {
     await settle();
     const ids = [...box.el.querySelectorAll('[data-testid="search-hit-id"]')].map((e) => e.textContent);
     expect(ids).toEqual(["covid-0007", "in document doc-3"]);
+    // A claim is named by its number; a sentence has none.
+    const numbers = [...box.el.querySelectorAll('[data-testid="search-hit-number"]')].map((e) => e.textContent);
+    expect(numbers).toEqual(["#7"]);
     key(input, "ArrowDown");
     expect(document.activeElement?.getAttribute("data-index")).toBe("0");
     key(document.activeElement as Element, "ArrowDown");

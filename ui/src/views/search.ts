@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
-import { plural } from "../format";
+import { claimNumber, plural } from "../format";
 import { api, type SearchHit } from "../ipc";
 
 export interface SearchBox {
@@ -24,7 +24,9 @@ function hitView(hit: SearchHit, i: number, open: (i: number) => void): HTMLElem
       "div",
       { class: "hit-meta" },
       h("span", { class: `badge badge-${hit.kind}`, testid: "search-hit-kind" }, hit.kind === "claim" ? "Claim" : "Sentence"),
-      h("span", { class: "hit-id", testid: "search-hit-id" }, hit.kind === "claim" ? hit.ext_id : hit.ext_id ? `in document ${hit.ext_id}` : ""),
+      ...(hit.kind === "claim"
+        ? [h("span", { class: "claim-number", testid: "search-hit-number" }, claimNumber(hit.id)), h("span", { class: "hit-id", testid: "search-hit-id" }, hit.ext_id)]
+        : [h("span", { class: "hit-id", testid: "search-hit-id" }, hit.ext_id ? `in document ${hit.ext_id}` : "")]),
     ),
     h("p", { class: "hit-text", testid: "search-hit-text", dir: "auto" }, hit.text),
   );

@@ -63,7 +63,7 @@ impl Project {
         let mut state = DashboardState::new();
         state.refresh(self, lead)?;
         state.set_intervals(self.dashboard_intervals(lead, req)?);
-        Ok(state.snapshot())
+        Ok(state.snapshot(self.clock.now_ms()))
     }
 }
 

@@ -85,7 +85,9 @@ pub struct AnnotatorActivity {
     /// Time spent answering: each answer's own time, or the gap since the previous one
     /// when it was not measured, gaps over 5 minutes left out.
     pub active_ms: i64,
-    /// Answers per hour of active time; null before any measured time.
+    /// Answers per hour over the last half hour, as the work screen gives it
+    /// (`factdesk_core::pace`: breaks left out, at most one answer per three seconds);
+    /// null with fewer than four recent answers.
     pub pace_per_hour: Option<f64>,
     /// Evidence items answered (each showed a trick) and the failed share of them.
     pub tricks_seen: u64,

@@ -39,7 +39,10 @@ pub struct QueueItem {
     pub task_id: i64,
     pub kind: TaskKind,
     pub claim: String,
+    /// The claim's own id, as imported.
     pub claim_id: String,
+    /// The claim's number in the project ("#12" on screen).
+    pub claim_number: i64,
     pub group: QueueGroup,
     /// Of the counted answers; null when there are none.
     pub share_agreeing: Option<f64>,
@@ -101,6 +104,7 @@ impl Project {
                 task_id: t.task_id,
                 kind: t.kind,
                 claim: claim.text,
+                claim_number: claim.id,
                 claim_id: claim.ext_id,
                 group: if counted >= 2 {
                     QueueGroup::Disagreement
@@ -135,6 +139,35 @@ impl Project {
         reason: Option<&str>,
     ) -> Result<Outcome> {
         self.require_lead(lead, "decide tasks")?;
+        self.decide_task(lead, task_id, None, take, answer, reason)
+    }
+
+    /// [`Project::decide`] from a screen that showed the task's decision as `seen` (its
+    /// time, `None` for no decision): refused as a conflict when the decision is another
+    /// by now (taken meanwhile in another window or by `factdesk adjudicate`), so a queue
+    /// left open does not silently replace it.
+    pub fn decide_seen(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        seen: Option<i64>,
+        take: Option<&str>,
+        answer: Option<serde_json::Value>,
+        reason: Option<&str>,
+    ) -> Result<Outcome> {
+        self.require_lead(lead, "decide tasks")?;
+        self.decide_task(lead, task_id, Some(seen), take, answer, reason)
+    }
+
+    fn decide_task(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        seen: Option<Option<i64>>,
+        take: Option<&str>,
+        answer: Option<serde_json::Value>,
+        reason: Option<&str>,
+    ) -> Result<Outcome> {
         let lead_id = self.find_annotator(lead.name())?.id;
         let task = self.task(task_id)?;
         let kind = task.kind;
@@ -183,6 +216,10 @@ impl Project {
         };
         let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
+        // Checked inside the write transaction: no other decision slips in between.
+        if let Some(seen) = seen {
+            same_decision(&tx, task_id, seen)?;
+        }
         decisions::insert(
             &tx,
             &NewDecision {
@@ -206,6 +243,29 @@ impl Project {
         reason: Option<&str>,
     ) -> Result<()> {
         self.require_lead(lead, "undo decisions")?;
+        self.undo_task(lead, task_id, None, reason)
+    }
+
+    /// [`Project::undo_decision`] of the decision a screen showed, made at `seen`: refused
+    /// as a conflict when the task's decision is another by now.
+    pub fn undo_decision_seen(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        seen: i64,
+        reason: Option<&str>,
+    ) -> Result<()> {
+        self.require_lead(lead, "undo decisions")?;
+        self.undo_task(lead, task_id, Some(seen), reason)
+    }
+
+    fn undo_task(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        seen: Option<i64>,
+        reason: Option<&str>,
+    ) -> Result<()> {
         let lead_id = self.find_annotator(lead.name())?.id;
         self.task(task_id)?;
         let current = decisions::latest(self.store.conn())?
@@ -219,6 +279,9 @@ impl Project {
         }
         let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
+        if let Some(seen) = seen {
+            same_decision(&tx, task_id, Some(seen))?;
+        }
         decisions::insert(
             &tx,
             &NewDecision {
@@ -321,4 +384,24 @@ struct LeadAnswer {
     no_evidence: bool,
     text: Option<String>,
     label: Option<String>,
+}
+
+/// Refuses, as a conflict, when task `task_id`'s current decision is not the one made at
+/// `seen` (`None`: no decision, or the last one undone).
+fn same_decision(conn: &factdesk_store::Connection, task_id: i64, seen: Option<i64>) -> Result<()> {
+    let now = decisions::latest(conn)?
+        .into_iter()
+        .find(|d| d.task_id == task_id)
+        .filter(|d| d.answer.is_some())
+        .map(|d| d.at);
+    if now == seen {
+        return Ok(());
+    }
+    Err(Error::new(
+        ErrorCode::Conflict,
+        match now {
+            Some(_) => format!("task {task_id} was decided meanwhile (in another window or by factdesk adjudicate); the queue is read again"),
+            None => format!("task {task_id}'s decision was undone meanwhile (in another window or by factdesk adjudicate); the queue is read again"),
+        },
+    ))
 }

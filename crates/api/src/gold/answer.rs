@@ -126,11 +126,24 @@ impl crate::Project {
     /// Fails on the first task of an unknown kind or stored answer (of any kind, even
     /// those the caller does not count, such as written refutations) that cannot be read,
     /// naming its row: readers that fetch one kind at a time would otherwise skip it.
+    ///
+    /// The check reads every answer, so it is skipped while nothing changed since it last
+    /// passed: one command computing agreement for each kind, or a report, reads them once.
     pub(crate) fn check_stored(&self) -> crate::Result<()> {
+        let mark = self.store.change_mark()?;
+        let checked_at = || {
+            self.checked_at
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if mark.is_some() && *checked_at() == mark {
+            return Ok(());
+        }
         let conn = self.store.conn();
         factdesk_store::tasks::check_kinds(conn)?;
         factdesk_store::annotations::all(conn)?;
         factdesk_store::decisions::latest(conn)?;
+        *checked_at() = mark;
         Ok(())
     }
 

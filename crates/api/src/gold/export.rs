@@ -37,7 +37,7 @@ impl std::str::FromStr for ExportFormat {
             "fever" => Ok(ExportFormat::Fever),
             _ => Err(Error::new(
                 ErrorCode::InvalidInput,
-                format!("unknown format {s:?}: use factdesk or fever"),
+                format!("unknown format {s:?}: use factdesk, fever or hf"),
             )),
         }
     }
@@ -95,7 +95,10 @@ pub struct GoldLine {
 /// A claim left out of the gold file, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct DroppedClaim {
+    /// The claim's own id, as imported (and as the gold file would name it).
     pub id: String,
+    /// The claim's number in the project ("#12" on screen).
+    pub number: i64,
     pub claim: String,
     pub reason: String,
 }
@@ -271,6 +274,9 @@ impl Project {
             with_evidence_task: tasks::claims_with(conn, TaskKind::Evidence)?
                 .into_iter()
                 .collect(),
+            with_verify_task: tasks::claims_with(conn, TaskKind::Verify)?
+                .into_iter()
+                .collect(),
             no_evidence_task: ineligible(conn, TaskKind::Evidence, false, settings)?
                 .into_iter()
                 .map(|(id, _, why)| (id, why))
@@ -409,6 +415,9 @@ fn refutation_line(
 struct Known<'a> {
     by_claim: HashMap<(TaskKind, i64), &'a TaskOutcome>,
     with_evidence_task: HashSet<i64>,
+    /// Refutations with a verify task: they wait for its verdict (a model's counter-claims
+    /// always have one), answered or not.
+    with_verify_task: HashSet<i64>,
     no_evidence_task: HashMap<i64, SkipReason>,
     too_long: HashSet<i64>,
 }
@@ -432,7 +441,8 @@ impl<'a> Known<'a> {
         let mut dropped = Vec::new();
         for child in children {
             let verify = self.task(TaskKind::Verify, child.id);
-            match family::refutation_verdict(child, verify, refutation_only) {
+            let must_verify = refutation_only || self.with_verify_task.contains(&child.id);
+            match family::refutation_verdict(child, verify, must_verify) {
                 Ok(()) => family.push((child, verify)),
                 Err(reason) => dropped.push(drop_of(child, &reason)),
             }
@@ -444,6 +454,7 @@ impl<'a> Known<'a> {
 fn drop_of(claim: &ClaimRow, reason: &str) -> DroppedClaim {
     DroppedClaim {
         id: claim.ext_id.clone(),
+        number: claim.id,
         claim: claim.text.clone(),
         reason: reason.to_string(),
     }

@@ -6,6 +6,8 @@ mod answer;
 mod export;
 mod export_card;
 mod family;
+mod hf;
+mod hf_card;
 mod outcome;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
@@ -14,6 +16,7 @@ pub use export::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
     Provenance,
 };
+pub use hf::HfReport;
 pub(crate) use outcome::candidates_by_claim;
 pub use outcome::{Aggregation, TaskOutcome};
 

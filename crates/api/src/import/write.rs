@@ -105,15 +105,13 @@ pub(super) fn write(
         crate::semantic::Need::IfAvailable,
         &factdesk_semantic::Locations::from_env(),
     )?;
-    let computed = rank::compute_candidates(
-        &tx,
-        &index,
-        &unranked,
-        Ranker::Fused,
-        rank::DEFAULT_K,
-        semantic.as_ref(),
-        progress,
-    )?;
+    let run = rank::RankRun {
+        ranker: Ranker::Fused,
+        k: rank::DEFAULT_K,
+        options: rank::RankOptions::of(&settings.ranking),
+        semantic: semantic.as_ref(),
+    };
+    let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
     report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
     if let Some(model) = &semantic {
         model.save(&tx)?;

@@ -222,19 +222,9 @@ impl PackSession {
         let mut done: Vec<i64> = answers.iter().map(|a| a.task_id).collect();
         done.sort_unstable();
         done.dedup();
-        // Pace over the last 20 answers, as in a project.
-        let times: Vec<i64> = answers
-            .iter()
-            .rev()
-            .take(20)
-            .map(|a| a.created_at)
-            .collect();
-        let per_hour = match (times.first(), times.last()) {
-            (Some(&last), Some(&first)) if times.len() >= 2 && last > first => {
-                Some((times.len() - 1) as f64 / ((last - first) as f64 / 3_600_000.0))
-            }
-            _ => None,
-        };
+        // The project's pace: the last half hour, breaks out, bounded (`factdesk_core::pace`).
+        let times: Vec<i64> = answers.iter().map(|a| a.created_at).collect();
+        let per_hour = factdesk_core::pace::per_hour(&times, self.clock.now_ms());
         let left = tasks.len().saturating_sub(done.len()) as f64;
         Ok(Pace {
             done: done.len() as u64,

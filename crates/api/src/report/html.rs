@@ -69,6 +69,7 @@ pub fn render(r: &Report) -> String {
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
+    super::predictions::section(&mut s, &r.predictions);
     s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Only counted answers count: flagged annotators are left out unless the lead included them, and an answer that picked the trick sentence is rejected as a whole.</footer></main></body></html>"#);
     s
 }

@@ -8,6 +8,7 @@
 //! exactly what the lead watched, with every other statistic of `factdesk agreement`.
 
 pub mod html;
+mod predictions;
 mod svg;
 pub mod tables;
 
@@ -41,6 +42,9 @@ pub struct Report {
     pub agreement: Dashboard,
     /// Per task kind with answers, every statistic as `factdesk agreement --json` prints it.
     pub metrics: BTreeMap<String, AgreementReport>,
+    /// Model predictions against the gold data (majority, flagged annotators left out);
+    /// no models when the project holds no predictions.
+    pub predictions: crate::predictions::PredictionComparison,
 }
 
 /// How often each label was given, for one kind of task (or the claims' own labels).
@@ -231,8 +235,9 @@ impl Project {
                 lengths("refutations", &written),
             ],
             negation: negation(&claims),
-            agreement: dashboard.snapshot(),
+            agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
+            predictions: self.compare_predictions(lead, &crate::gold::GoldRequest::default())?,
         })
     }
 

@@ -12,7 +12,15 @@ use std::io::Write;
 /// them (the lighthouse) first, under the `supports` stance: its trick is the negation,
 /// which tests playing careless annotators find by its text.
 pub fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
-    let mut p = project_of_default_stance(dir, n, clock);
+    supports(project_at(dir, n, clock, &location(dir, "p.fdesk")))
+}
+
+/// [`project`] in the file `p.fdesk` on either run, for tests of what a file holds.
+pub fn file_project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
+    supports(project_at(dir, n, clock, &dir.join("p.fdesk")))
+}
+
+fn supports(mut p: Project) -> Project {
     let mut settings = p.settings().unwrap_or_else(|e| panic!("{e}"));
     settings.choose_stance(EvidenceStance::Supports);
     p.set_settings(&p.lead(), &settings)
@@ -22,6 +30,15 @@ pub fn project(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project 
 
 /// [`project`] as imported, with no stance chosen (served as `supports_or_refutes`).
 pub fn project_of_default_stance(dir: &std::path::Path, n: usize, clock: &ManualClock) -> Project {
+    project_at(dir, n, clock, &location(dir, "p.fdesk"))
+}
+
+fn project_at(
+    dir: &std::path::Path,
+    n: usize,
+    clock: &ManualClock,
+    at: &std::path::Path,
+) -> Project {
     let docs = dir.join("docs.jsonl");
     let claims = dir.join("claims.jsonl");
     let mut d = std::fs::File::create(&docs).unwrap_or_else(|e| panic!("{e}"));
@@ -38,8 +55,7 @@ pub fn project_of_default_stance(dir: &std::path::Path, n: usize, clock: &Manual
         let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "SUPPORTED"});
         writeln!(c, "{row}").unwrap_or_else(|e| panic!("{e}"));
     }
-    let mut p = Project::create(&dir.join("p.fdesk"), Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut p = Project::create(at, Box::new(clock.clone())).unwrap_or_else(|e| panic!("{e}"));
     let req = ImportRequest {
         claims: vec![claims],
         documents: vec![docs],
@@ -77,6 +93,61 @@ fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Where a test's new project goes: the file `name` in `dir`, or, when FACTDESK_TEST_PG
+/// names a PostgreSQL server (a URL of a role that may create databases), a fresh
+/// database of its own there, as a `postgres://` URL. Under CI the variable is required.
+/// The same `dir` and `name` give the same place again, to reopen the project.
+pub fn location(dir: &std::path::Path, name: &str) -> std::path::PathBuf {
+    match std::env::var("FACTDESK_TEST_PG") {
+        Ok(server) if !server.is_empty() => {
+            let note = dir.join(format!("{name}.postgres-url"));
+            if let Ok(url) = std::fs::read_to_string(&note) {
+                return std::path::PathBuf::from(url);
+            }
+            let url = fresh_database(&server);
+            must(std::fs::write(&note, &url));
+            std::path::PathBuf::from(url)
+        }
+        _ => dir.join(name),
+    }
+}
+
+/// Whether this run puts the tests' projects in PostgreSQL.
+pub fn on_postgres() -> bool {
+    std::env::var("FACTDESK_TEST_PG").is_ok_and(|s| !s.is_empty())
+}
+
+/// Creates an empty database on `server` and returns its URL. Databases left by earlier
+/// test processes that have ended are dropped first.
+fn fresh_database(server: &str) -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let mut admin = must(postgres::Client::connect(server, postgres::NoTls));
+    let pid = std::process::id();
+    let stale: Vec<String> = must(admin.query(
+        r"SELECT datname FROM pg_database WHERE datname LIKE 'fdtest\_%'",
+        &[],
+    ))
+    .iter()
+    .map(|r| r.get::<_, String>(0))
+    .filter(|name| {
+        name.split('_')
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok())
+            .is_some_and(|p| p != pid && !std::path::Path::new(&format!("/proc/{p}")).exists())
+    })
+    .collect();
+    for name in stale {
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
+    }
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let salt = &uuid::Uuid::new_v4().simple().to_string()[..8];
+    let name = format!("fdtest_{pid}_{n}_{salt}");
+    must(admin.batch_execute(&format!("CREATE DATABASE \"{name}\"")));
+    let base = server.split('?').next().unwrap_or(server);
+    let (head, _) = base.rsplit_once('/').unwrap_or((base, ""));
+    format!("{head}/{name}")
+}
+
 /// Every value of every row of every table but the schema, as text (blobs as hex and as
 /// lossy text, so a secret or a name inside a blob shows either way).
 pub fn every_value(path: &std::path::Path) -> Vec<(String, String, String)> {
@@ -107,6 +178,43 @@ pub fn every_value(path: &std::path::Path) -> Vec<(String, String, String)> {
             }
         }
     }
+    out
+}
+
+/// Every value of every table of an open project, on either engine, as text and sorted:
+/// what a use case that must change nothing is checked against.
+pub fn project_values(p: &Project) -> Vec<(String, String, String)> {
+    let conn = p.store().conn();
+    let list = match conn.engine() {
+        factdesk_store::Engine::Sqlite => "SELECT name FROM sqlite_master WHERE type = 'table'",
+        factdesk_store::Engine::Postgres => {
+            "SELECT tablename FROM pg_tables WHERE schemaname = 'public'"
+        }
+    };
+    let tables: Vec<String> = {
+        let mut stmt = must(conn.prepare(list));
+        must(must(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
+    };
+    let mut out = Vec::new();
+    for table in tables {
+        let mut stmt = must(conn.prepare(&format!("SELECT * FROM \"{table}\"")));
+        let mut rows = must(stmt.query([]));
+        while let Some(row) = must(rows.next()) {
+            for i in 0..row.column_count() {
+                let text = match must(row.get_ref(i)) {
+                    rusqlite::types::ValueRef::Null => "NULL".to_string(),
+                    rusqlite::types::ValueRef::Integer(v) => v.to_string(),
+                    rusqlite::types::ValueRef::Real(v) => v.to_string(),
+                    rusqlite::types::ValueRef::Text(t) => String::from_utf8_lossy(t).into_owned(),
+                    rusqlite::types::ValueRef::Blob(b) => {
+                        b.iter().map(|x| format!("{x:02x}")).collect::<String>()
+                    }
+                };
+                out.push((table.clone(), row.column_name(i).unwrap_or_default(), text));
+            }
+        }
+    }
+    out.sort();
     out
 }
 
@@ -199,7 +307,10 @@ pub fn imported(
     documents: Option<std::path::PathBuf>,
     preset: factdesk_api::import::Preset,
 ) -> Project {
-    let mut p = must(Project::create(&dir.join(name), Box::new(clock.clone())));
+    let mut p = must(Project::create(
+        &location(dir, name),
+        Box::new(clock.clone()),
+    ));
     let req = ImportRequest {
         claims: vec![claims],
         documents: documents.into_iter().collect(),

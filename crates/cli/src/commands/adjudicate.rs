@@ -92,9 +92,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             .share_agreeing
             .map_or_else(|| "-".to_string(), |s| format!("{s:.2}"));
         println!(
-            "task {} ({}, agreeing {share}): {}",
+            "task {} ({}, agreeing {share}): claim {} {}",
             item.task_id,
             item.kind.as_str(),
+            factdesk_core::claim::number_text(item.claim_number),
             item.claim
         );
         for ans in &item.answers {

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 /// report lists its re-annotation studies (`factdesk study`) under "studies".
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// A project file (.fdesk) or a records file (.jsonl, .csv).
+    /// A project file (.fdesk), a project database (postgres://…) or a records file
+    /// (.jsonl, .csv).
     source: PathBuf,
     #[command(flatten)]
     by: super::Acting,
@@ -47,7 +48,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         bootstrap_reps: a.bootstrap,
         seed: a.seed,
     };
-    let is_project = a.source.extension().is_some_and(|e| e == "fdesk");
+    let is_project = a.source.extension().is_some_and(|e| e == "fdesk")
+        || factdesk_api::ProjectLocation::parse(&a.source).is_database();
     if !is_project {
         let report = agreement_of_records(&a.source, &req)?;
         return show(None, &report, a.json);

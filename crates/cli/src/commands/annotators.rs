@@ -20,7 +20,18 @@ enum Action {
         /// lead or annotator.
         #[arg(long, default_value = "annotator")]
         role: String,
+        /// Read the person's password for signing in to a team server from the first
+        /// line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
     },
+    /// Set the password a person signs in to a team server with, read from the first
+    /// line of standard input.
+    Password { name: String },
+    /// Disable a person: they can no longer sign in or act, and their sessions end.
+    Disable { name: String },
+    /// Let a disabled person sign in and act again.
+    Enable { name: String },
     /// List annotators with their trick-sentence record.
     List {
         /// Print a JSON array.
@@ -42,9 +53,31 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
     match a.action {
-        Action::Add { name, role } => {
-            let added = project.add_annotator(&by, &name, role.parse::<Role>()?)?;
+        Action::Add {
+            name,
+            role,
+            password_stdin,
+        } => {
+            let role = role.parse::<Role>()?;
+            let added = if password_stdin {
+                project.add_annotator_with_password(&by, &name, role, &read_password()?)?
+            } else {
+                project.add_annotator(&by, &name, role)?
+            };
             println!("added {} ({})", added.name, added.role.as_str());
+        }
+        Action::Password { name } => {
+            let password = read_password()?;
+            project.set_password(&by, &name, &password)?;
+            println!("password set for {}", name.trim());
+        }
+        Action::Disable { name } => {
+            project.set_disabled(&by, &name, true)?;
+            println!("{} is disabled; their sessions ended", name.trim());
+        }
+        Action::Enable { name } => {
+            project.set_disabled(&by, &name, false)?;
+            println!("{} may sign in again", name.trim());
         }
         Action::List { json } => {
             let list = project.annotators(&by)?;
@@ -94,4 +127,16 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// The first line of standard input, without its line ending: a password piped in, so
+/// it shows in no command line or shell history.
+fn read_password() -> anyhow::Result<String> {
+    let mut line = String::new();
+    std::io::stdin().read_line(&mut line)?;
+    let password = line.trim_end_matches(['\n', '\r']).to_string();
+    if password.is_empty() {
+        anyhow::bail!("no password on standard input: pipe it in, e.g. `printf '%s\\n' \"$PASSWORD\" | factdesk annotators …`");
+    }
+    Ok(password)
 }

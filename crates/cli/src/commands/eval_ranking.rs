@@ -23,6 +23,8 @@ pub struct Args {
     /// Hugging Face cache.
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
+    #[command(flatten)]
+    ranking: super::rank::RankingFlags,
     /// Print the figures as JSON.
     #[arg(long)]
     json: bool,
@@ -31,7 +33,8 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.eval_ranking_with_model(&by, &a.gold, a.semantic, a.model.as_deref())?;
+    let overrides = a.ranking.overrides(a.model.clone());
+    let report = project.eval_ranking_with(&by, &a.gold, a.semantic, &overrides)?;
     if a.json {
         return super::print_json(&report);
     }

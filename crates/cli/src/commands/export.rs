@@ -11,10 +11,11 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// Where to write the gold JSON Lines.
+    /// Where to write the gold JSON Lines (with --format hf, the dataset folder).
     #[arg(long)]
     out: PathBuf,
-    /// factdesk or fever.
+    /// factdesk, fever, or hf (a Hugging Face dataset folder: Parquet and JSON Lines per
+    /// split and a README.md dataset card).
     #[arg(long, default_value = "factdesk")]
     format: String,
     /// Relative split sizes.
@@ -29,6 +30,12 @@ pub struct Args {
     /// Count annotators flagged for failing trick sentences.
     #[arg(long)]
     include_flagged: bool,
+    /// --format hf: the license identifier for the dataset card (e.g. cc-by-4.0).
+    #[arg(long, default_value = "other")]
+    license: String,
+    /// --format hf: write into a folder that already holds files.
+    #[arg(long)]
+    force: bool,
     /// Print what was written as JSON.
     #[arg(long)]
     json: bool,
@@ -41,6 +48,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         splits: parse_splits(&a.splits)?,
         seed: a.seed,
     };
+    if a.format == "hf" {
+        return hf(a, &req);
+    }
+    if a.force || a.license != "other" {
+        anyhow::bail!("--license and --force are for --format hf (nothing was written)");
+    }
     let format: ExportFormat = a.format.parse()?;
     let project = super::open(&a.project)?;
     let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format)?;
@@ -69,6 +82,28 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             p.rejected_answers
         );
     }
+    for w in &p.split_warnings {
+        println!("warning: {w}");
+    }
+    Ok(())
+}
+
+fn hf(a: Args, req: &GoldRequest) -> anyhow::Result<()> {
+    let project = super::open(&a.project)?;
+    let by = a.by.resolve(&project)?;
+    let report = project.export_hf(&by, req, &a.out, &a.license, a.force)?;
+    if a.json {
+        return super::print_json(&report);
+    }
+    let p = &report.preview;
+    println!(
+        "wrote a Hugging Face dataset of {} claims to {} (license {})",
+        p.lines, report.dir, report.license
+    );
+    for (split, n) in &report.splits {
+        println!("  {split}: {n}");
+    }
+    println!("dropped {} claims (reasons in README.md)", p.dropped.len());
     for w in &p.split_warnings {
         println!("warning: {w}");
     }

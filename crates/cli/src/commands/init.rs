@@ -1,9 +1,10 @@
 use std::path::PathBuf;
 
-/// Create a new, empty project file.
+/// Create a new, empty project file (or project database).
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The project file to create, e.g. covid.fdesk. It must not exist yet.
+    /// The project file to create, e.g. covid.fdesk. It must not exist yet. Or a
+    /// postgres://user@host/database URL of an empty database (password: PGPASSWORD).
     project: PathBuf,
 }
 

@@ -3,18 +3,22 @@
 mod adjudicate;
 mod agreement;
 mod annotators;
+mod answers;
 mod candidates;
+mod claims;
 mod eval_ranking;
 mod export;
 mod import;
 mod init;
 mod make_eval_set;
 mod next;
+mod predictions;
 mod rank;
 mod reindex;
 mod report;
 mod review;
 mod search;
+mod serve;
 mod settings;
 mod stats;
 mod study;
@@ -57,6 +61,10 @@ enum Command {
     Packs(team::PacksArgs),
     Adjudicate(adjudicate::Args),
     Export(export::Args),
+    Claims(claims::Args),
+    Answers(answers::Args),
+    Predictions(predictions::Args),
+    Serve(serve::Args),
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -81,9 +89,13 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Report(a) => report::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),
+        Command::Answers(a) => answers::run(a),
+        Command::Predictions(a) => predictions::run(a),
         Command::Pack(a) => team::pack(a),
         Command::Merge(a) => team::merge(a),
         Command::Packs(a) => team::packs(a),
+        Command::Claims(a) => claims::run(a),
+        Command::Serve(a) => serve::run(a),
     }
 }
 

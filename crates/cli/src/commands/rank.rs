@@ -1,6 +1,34 @@
 use crate::progress::Bar;
+use factdesk_api::rank::RankingOverrides;
 use factdesk_core::ranking::Ranker;
 use std::path::PathBuf;
+
+/// Ranker settings for one run, over the project's `ranking.*` settings.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RankingFlags {
+    /// BM25's term-frequency saturation k1 (project setting ranking.bm25_k1; default 1.2).
+    #[arg(long, value_name = "K1")]
+    bm25_k1: Option<f32>,
+    /// BM25's length normalisation b, 0 to 1 (ranking.bm25_b; default 0.75).
+    #[arg(long, value_name = "B")]
+    bm25_b: Option<f32>,
+    /// Jaccard over word stems, web addresses and numbers folded
+    /// (ranking.jaccard_stemming).
+    #[arg(long)]
+    jaccard_stemming: bool,
+}
+
+impl RankingFlags {
+    /// The overrides these flags make, with the model folder if one was named.
+    pub fn overrides(&self, model: Option<PathBuf>) -> RankingOverrides {
+        RankingOverrides {
+            model,
+            bm25_k1: self.bm25_k1,
+            bm25_b: self.bm25_b,
+            jaccard_stemming: self.jaccard_stemming.then_some(true),
+        }
+    }
+}
 
 /// Recompute the candidate evidence sentences of every claim that has documents.
 ///
@@ -22,6 +50,8 @@ pub struct Args {
     /// scripts/setup fills, else the Hugging Face cache.
     #[arg(long, value_name = "DIR")]
     model: Option<PathBuf>,
+    #[command(flatten)]
+    ranking: RankingFlags,
     /// Candidates per claim.
     #[arg(long, default_value_t = factdesk_api::rank::DEFAULT_K)]
     k: usize,
@@ -34,12 +64,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.rank_with_model(
+    let report = project.rank_with(
         &by,
         ranker,
         a.k,
         false,
-        a.model.as_deref(),
+        &a.ranking.overrides(a.model),
         &mut Bar::cancellable(),
     )?;
     if a.json {

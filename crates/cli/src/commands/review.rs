@@ -45,8 +45,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     for p in pending {
         println!(
-            "{:>6}  {}\n        original: {}\n        written:  {}",
-            p.annotation_id, p.annotator, p.original, p.written
+            "{:>6}  {}\n        original #{}: {}\n        written  #{}: {}",
+            p.annotation_id,
+            p.annotator,
+            p.original_number,
+            p.original,
+            p.written_number,
+            p.written
         );
     }
     Ok(())

@@ -1,6 +1,7 @@
 use std::path::PathBuf;
 
-/// Search claims and evidence sentences by words or a "quoted phrase".
+/// Search claims and evidence sentences by words or a "quoted phrase"; "#12" finds claim
+/// number 12.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -27,11 +28,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!("no matches for {:?}", a.query);
     }
     for h in hits {
-        let kind = match h.kind {
-            factdesk_api::dto::SearchHitKind::Claim => "claim",
-            factdesk_api::dto::SearchHitKind::Sentence => "sentence",
+        // A claim by its number ("#12"), its imported id after it as provenance; a
+        // sentence by its document.
+        let (kind, number) = match h.kind {
+            factdesk_api::dto::SearchHitKind::Claim => {
+                ("claim", factdesk_core::claim::number_text(h.id))
+            }
+            factdesk_api::dto::SearchHitKind::Sentence => ("sentence", String::new()),
         };
-        println!("{kind:<9}{:<28}{:>7.2}  {}", h.ext_id, h.score, h.text);
+        println!(
+            "{kind:<9}{number:<8}{:<28}{:>7.2}  {}",
+            h.ext_id, h.score, h.text
+        );
     }
     Ok(())
 }

@@ -2,6 +2,8 @@
 
 mod agreement;
 mod bad_input;
+mod claim_numbers;
+mod data_out;
 mod gate;
 mod gold;
 mod gold_schema;
@@ -16,6 +18,7 @@ mod read_only;
 mod report;
 mod safe_outputs;
 mod search;
+mod serve;
 mod small_refusals;
 mod stance;
 mod submit_kill;

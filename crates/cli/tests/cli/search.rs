@@ -14,7 +14,8 @@ fn search(p: &Path, query: &str) -> Vec<Value> {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("search --json is not JSON: {e}"))
 }
 
-fn covid_project(dir: &Path) -> std::path::PathBuf {
+/// A project of COVID-Fact's claims in `dir`.
+pub fn covid_project(dir: &Path) -> std::path::PathBuf {
     let p = new_project(dir);
     ok([
         Path::new("import"),

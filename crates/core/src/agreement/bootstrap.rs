@@ -5,7 +5,11 @@
 //! (item, candidate) units of a drawn item come along with it: a cluster bootstrap, since
 //! the candidates of one claim are not independent. Because the statistics depend on a
 //! unit only through its profile (see `profiles`), a replicate is a vector of counts per
-//! class of item, drawn directly as a multinomial (see `multinomial`).
+//! class of item. With few classes the counts are drawn directly as a multinomial (see
+//! `multinomial`), one binomial per class; when most classes hold an item or two (set
+//! labels, whose selected sets are ids of the item's own candidates, make every item its
+//! own class) that costs an `exp` per class, and drawing the items themselves, one
+//! uniform index each, is cheaper. Both give the same distribution of counts.
 //! Replicate r uses its own generator seeded from the r-th draw of `Seeded::new(seed)`,
 //! so the result depends only on the seed, not on how replicates are spread over threads.
 
@@ -109,6 +113,38 @@ pub(crate) fn item_classes(
     (class_of_item, item_expansion, pooled_expansion)
 }
 
+/// Below this many items per class on average, items are drawn one by one rather than
+/// counts class by class: a class's binomial costs about as much as a few uniform draws.
+const ITEMS_PER_CLASS: usize = 4;
+
+/// How a replicate's counts per class are drawn.
+enum Draw<'a> {
+    /// One binomial per class.
+    Classes(multinomial::Plan),
+    /// One uniform item per resampled item; the slice gives each item's class.
+    Items(&'a [u32]),
+}
+
+impl Draw<'_> {
+    /// Fills `counts[k]` with how often class k is drawn in as many draws as there are
+    /// items.
+    fn counts(&self, rng: &mut Seeded, counts: &mut [u32]) {
+        match self {
+            Draw::Classes(plan) => multinomial::draw(rng, plan, counts),
+            Draw::Items(class_of_item) => {
+                counts.fill(0);
+                let n = class_of_item.len() as u64;
+                for _ in 0..n {
+                    // The top 64 bits of a 64 × 64-bit product: uniform over 0..n up to a
+                    // bias below n / 2^64, which no interval can show.
+                    let item = ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize;
+                    counts[class_of_item[item] as usize] += 1;
+                }
+            }
+        }
+    }
+}
+
 /// Draws (resampled items × replicates) below which threads are not worth starting.
 const PARALLEL_DRAWS: usize = 2_000_000;
 
@@ -142,7 +178,11 @@ pub(crate) fn intervals(
     for &class in class_of_item {
         sizes[class as usize] += 1;
     }
-    let plan = multinomial::Plan::new(&sizes);
+    let draw = if class_count.saturating_mul(ITEMS_PER_CLASS) > class_of_item.len() {
+        Draw::Items(class_of_item)
+    } else {
+        Draw::Classes(multinomial::Plan::new(&sizes))
+    };
     // One worker's replicates, with buffers allocated once and reused.
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
         let mut drawn = vec![0u32; class_count];
@@ -153,7 +193,7 @@ pub(crate) fn intervals(
         seeds
             .iter()
             .map(|&rep_seed| {
-                multinomial::draw(&mut Seeded::new(rep_seed), &plan, &mut drawn);
+                draw.counts(&mut Seeded::new(rep_seed), &mut drawn);
                 let mut values = Vec::new();
                 for (population, weighted) in populations.iter().zip(&mut scratch) {
                     population.expansion.weigh(&drawn, &mut weighted.weights);
@@ -223,4 +263,52 @@ pub(crate) fn percentile(sorted: &[f64], q: f64) -> f64 {
     let above = (below + 1).min(sorted.len() - 1);
     let fraction = position - below as f64;
     sorted[below] + (sorted[above] - sorted[below]) * fraction
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both ways of drawing give every class its multinomial mean n·p and variance
+    /// n·p·(1 − p), and always n draws in all.
+    #[test]
+    fn drawing_items_and_drawing_classes_agree_in_distribution() {
+        let sizes: Vec<u64> = [1, 1, 2, 3, 1, 8, 1, 1, 2, 20].to_vec();
+        let class_of_item: Vec<u32> = sizes
+            .iter()
+            .enumerate()
+            .flat_map(|(class, &size)| std::iter::repeat_n(class as u32, size as usize))
+            .collect();
+        let n = class_of_item.len() as f64;
+        let reps = 40_000;
+        for draw in [
+            Draw::Items(&class_of_item),
+            Draw::Classes(multinomial::Plan::new(&sizes)),
+        ] {
+            let mut rng = Seeded::new(7);
+            let mut counts = vec![0u32; sizes.len()];
+            let mut sum = vec![0.0; sizes.len()];
+            let mut squares = vec![0.0; sizes.len()];
+            for _ in 0..reps {
+                draw.counts(&mut rng, &mut counts);
+                assert_eq!(counts.iter().map(|&c| f64::from(c)).sum::<f64>(), n);
+                for (k, &c) in counts.iter().enumerate() {
+                    sum[k] += f64::from(c);
+                    squares[k] += f64::from(c) * f64::from(c);
+                }
+            }
+            for (k, &size) in sizes.iter().enumerate() {
+                let p = size as f64 / n;
+                let mean = sum[k] / f64::from(reps);
+                let variance = squares[k] / f64::from(reps) - mean * mean;
+                let want_variance = n * p * (1.0 - p);
+                let se = (want_variance / f64::from(reps)).sqrt();
+                assert!((mean - n * p).abs() < 5.0 * se, "class {k}: mean {mean}");
+                assert!(
+                    (variance / want_variance - 1.0).abs() < 0.05,
+                    "class {k}: variance {variance} against {want_variance}"
+                );
+            }
+        }
+    }
 }

@@ -18,11 +18,15 @@ mod fusion;
 mod self_containing;
 mod semantic;
 mod similarity;
+mod stemmed;
 
 pub use fusion::{fuse, fuse_weighted, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
 pub use semantic::by_cosine;
-pub use similarity::{jaccard, jaccard_prepared, levenshtein, sentence_words, SentenceWords};
+pub use similarity::{
+    jaccard, jaccard_of_hashes, jaccard_prepared, levenshtein, sentence_words, SentenceWords,
+};
+pub use stemmed::stemmed_hashes;
 
 /// A sentence that may be evidence for a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -79,7 +79,7 @@ pub fn levenshtein(claim: &str, sentences: &[Candidate]) -> Vec<Scored> {
 
 /// FNV-1a over the lower-cased bytes, so an ASCII token and its normalised form hash
 /// alike; fixed, so results never vary between runs.
-fn word_hash(word: &str) -> u64 {
+pub(crate) fn word_hash(word: &str) -> u64 {
     word.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
     })
@@ -198,6 +198,93 @@ pub struct SentenceWords {
     hashes: Vec<u64>,
 }
 
+impl SentenceWords {
+    /// A sentence from its word hashes, sorted and distinct.
+    pub(crate) fn from_hashes(sentence_id: i64, hashes: Vec<u64>) -> SentenceWords {
+        SentenceWords {
+            sentence_id,
+            hashes,
+        }
+    }
+
+    /// One sentence prepared from its tokens (`text::tokens`), for a caller that
+    /// tokenises it for other rankers too: the same as [`sentence_words`] gives.
+    pub fn from_tokens(sentence_id: i64, tokens: &[text::Token<'_>]) -> SentenceWords {
+        let mut hashes: Vec<u64> = tokens
+            .iter()
+            .filter_map(|token| {
+                let word = if token.text.is_ascii() {
+                    Cow::Borrowed(token.text)
+                } else {
+                    Cow::Owned(text::normalize_token(token.text))
+                };
+                (!is_stopword(&word)).then(|| word_hash(&word))
+            })
+            .collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        SentenceWords {
+            sentence_id,
+            hashes,
+        }
+    }
+}
+
+/// A claim's word hashes as a small open-addressing set: a sentence's words are looked
+/// up one probe each, most of them rejected by one bit test.
+struct HashSet64 {
+    /// Bit `hash >> 58` is set for every member.
+    bits: u64,
+    /// Members; `EMPTY` marks a free slot (a member equal to it is kept in `has_empty`).
+    slots: Vec<u64>,
+    has_empty: bool,
+}
+
+const EMPTY: u64 = 0;
+
+impl HashSet64 {
+    fn new(hashes: &[u64]) -> HashSet64 {
+        let size = (hashes.len() * 2).next_power_of_two().max(8);
+        let mut set = HashSet64 {
+            bits: 0,
+            slots: vec![EMPTY; size],
+            has_empty: false,
+        };
+        for &hash in hashes {
+            set.bits |= 1 << (hash >> 58);
+            if hash == EMPTY {
+                set.has_empty = true;
+                continue;
+            }
+            let mut slot = hash as usize & (size - 1);
+            while set.slots[slot] != EMPTY && set.slots[slot] != hash {
+                slot = (slot + 1) & (size - 1);
+            }
+            set.slots[slot] = hash;
+        }
+        set
+    }
+
+    #[inline]
+    fn contains(&self, hash: u64) -> bool {
+        if self.bits & (1 << (hash >> 58)) == 0 {
+            return false;
+        }
+        if hash == EMPTY {
+            return self.has_empty;
+        }
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            match self.slots[slot] {
+                EMPTY => return false,
+                h if h == hash => return true,
+                _ => slot = (slot + 1) & mask,
+            }
+        }
+    }
+}
+
 /// Prepares sentences for [`jaccard_prepared`].
 pub fn sentence_words(sentences: &[Candidate]) -> Vec<SentenceWords> {
     let mut words = WordSet::default();
@@ -227,14 +314,20 @@ pub fn jaccard_prepared<'a>(
     let mut claim_hashes: Vec<u64> = claim_words.words.iter().map(|(h, _)| *h).collect();
     claim_hashes.sort_unstable();
     claim_hashes.dedup();
+    jaccard_of_hashes(&claim_hashes, sentences)
+}
+
+/// Jaccard of the claim's distinct word hashes (sorted) and each prepared sentence's, best
+/// first.
+pub fn jaccard_of_hashes<'a>(
+    claim_hashes: &[u64],
+    sentences: impl IntoIterator<Item = &'a SentenceWords>,
+) -> Vec<Scored> {
+    let claim_set = HashSet64::new(claim_hashes);
     let mut scored: Vec<Scored> = sentences
         .into_iter()
         .map(|s| {
-            let shared = s
-                .hashes
-                .iter()
-                .filter(|h| claim_hashes.binary_search(h).is_ok())
-                .count();
+            let shared = s.hashes.iter().filter(|&&h| claim_set.contains(h)).count();
             let all = claim_hashes.len() + s.hashes.len() - shared;
             let score = if all == 0 {
                 0.0
@@ -254,6 +347,31 @@ pub fn jaccard_prepared<'a>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_from_tokens_equal_sentence_words_and_the_set_finds_its_members() {
+        let texts = [
+            "The Vaccine reduced deaths in Spain.",
+            "Café déjà vu, CAFÉ again; the THE the",
+            "",
+            "Vaccines don’t cause autism; VACCINES DON'T",
+        ];
+        let c = candidates(&texts);
+        let from_tokens: Vec<SentenceWords> = c
+            .iter()
+            .map(|c| SentenceWords::from_tokens(c.sentence_id, &text::tokens(c.text)))
+            .collect();
+        assert_eq!(from_tokens, sentence_words(&c));
+        let members = [0, 1, 9, u64::MAX, 1 << 63, 17 << 58, (17 << 58) + 8];
+        let set = HashSet64::new(&members);
+        for m in members {
+            assert!(set.contains(m), "{m}");
+        }
+        for other in [2, 8, 3 << 58, u64::MAX - 1, (17 << 58) + 16] {
+            assert!(!set.contains(other), "{other}");
+        }
+        assert!(!HashSet64::new(&[1, 2]).contains(0));
+    }
 
     #[test]
     fn prepared_jaccard_equals_jaccard() {

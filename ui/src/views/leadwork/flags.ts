@@ -7,7 +7,7 @@ import { plainError } from "../../errors";
 import { percent } from "../../format";
 import { api, type Annotator } from "../../ipc";
 import type { Screen } from "../screen";
-import type { LeadDeps } from "./review";
+import { keysPanel, type LeadDeps } from "./review";
 
 const KEYS: [string, string][] = [
   ["C", "Count their answers"],
@@ -134,12 +134,7 @@ export function flagsScreen(deps: LeadDeps): Screen {
         ),
         problem,
       ),
-      h(
-        "aside",
-        { class: "panel keys-panel" },
-        h("h3", {}, "Keys"),
-        h("dl", { class: "keys" }, ...KEYS.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
-      ),
+      keysPanel(KEYS),
     ),
   );
 

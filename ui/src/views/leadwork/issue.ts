@@ -6,6 +6,7 @@ import { h, mount } from "../../dom";
 import { readable } from "../../errors";
 import { count as grouped } from "../../format";
 import { api, ApiError, pickPackFile, type Annotator, type Overview, type PackIssued, type TaskKind } from "../../ipc";
+import { oneAtATime } from "../../once";
 import { dueDate } from "../packs";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
@@ -112,7 +113,9 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
     mount(general);
   }
 
-  async function issue(): Promise<void> {
+  // One pack at a time: a double-click (or Enter twice) must not ask for a second pack,
+  // whose refusal ("already exists") would hide the first one's success.
+  const issue = oneAtATime(async (): Promise<void> => {
     clear();
     const n = /^\d+$/.test(items.value.trim()) ? Number(items.value.trim()) : 0;
     const days = daysUntil(due.value, Date.now());
@@ -151,7 +154,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
       const field = issueField(e, out.value.trim());
       mount(field ? problems[field] : general, readable(e));
     }
-  }
+  });
 
   const choose = async (): Promise<void> => {
     try {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, type Annotator, type MergeOutcome } from "../../ipc";
+import { ApiError, type Annotator, type MergeOutcome, type Settings } from "../../ipc";
 import { shortId, unansweredQuestion } from "../packs";
 import { flagOrder, standing } from "./flags";
 import { dayValue, daysUntil, issueField, suggestedPath } from "./issue";
 import { decidedText, waitingText } from "./review";
-import { fieldOf, percentText, share, wholeNumber } from "./settings";
+import { fieldOf, mergeSettings, percentText, share, wholeNumber } from "./settings";
 
 const person = (name: string, over: Partial<Annotator> = {}): Annotator => ({
   id: 1,
@@ -23,7 +23,7 @@ describe("refutation review", () => {
   it("says how many wait and what a decision did", () => {
     expect(waitingText(0)).toBe("None waiting");
     expect(waitingText(3)).toBe("3 waiting");
-    const r = { annotation_id: 7, annotator: "ana", original: "A", written: "B" };
+    const r = { annotation_id: 7, annotator: "ana", original_number: 3, original: "A", written_number: 9, written: "B" };
     expect(decidedText(r, true)).toContain("goes to verification");
     expect(decidedText(r, false)).toContain("will not be verified");
   });
@@ -34,11 +34,48 @@ describe("settings", () => {
     expect(wholeNumber(" 3 ")).toBe(3);
     expect(wholeNumber("2.5")).toBeNull();
     expect(wholeNumber("-1")).toBeNull();
+    expect(wholeNumber("4294967295")).toBe(4_294_967_295);
+    expect(wholeNumber("4294967296")).toBeNull();
+    expect(wholeNumber("99999999999999999999")).toBeNull();
     expect(share("20")).toBeCloseTo(0.2);
     expect(share("12.5 %")).toBeCloseTo(0.125);
     expect(share("lots")).toBeNull();
     expect(percentText(0.2)).toBe("20");
     expect(percentText(0.07)).toBe("7");
+  });
+
+  it("keeps what another window saved meanwhile, and stops where both changed a field", () => {
+    const read: Settings = {
+      seed: 1,
+      overlap: 3,
+      evidence_stance: "supports",
+      trick_template: "It is not true that {claim}",
+      reservation_minutes: 30,
+      refute_max_tokens: 40,
+      trick_flag_threshold: 0.2,
+      trick_min_seen: 5,
+      qualification_items: 5,
+      qualification_min_accepted: 4,
+      checks: { empty: true, identical: true, length: true, negation_only: true, subject: true, max_length_difference: 3 },
+      guidelines: { evidence: "Pick.", refute: "Write.", verify: "Judge.", label: "Label." },
+      routing: "fill_first",
+      highlight_claim_words: null,
+    };
+    // Another window changed the label guideline and the overlap; this screen changed the
+    // reservation only: no clash, and only the reservation is written.
+    const now: Settings = { ...read, overlap: 2, guidelines: { ...read.guidelines, label: "Label carefully." } };
+    const typed = new Map([
+      ["overlap", "3"],
+      ["reservation_minutes", "45"],
+      ["guidelines.label", "Label."],
+    ]);
+    expect(mergeSettings(read, now, typed)).toEqual({ keys: ["reservation_minutes"], clashes: [] });
+    // This screen changed the overlap too, to another value: a clash.
+    typed.set("overlap", "4");
+    expect(mergeSettings(read, now, typed)).toEqual({ keys: ["overlap", "reservation_minutes"], clashes: ["overlap"] });
+    // Both set it to the same value: no clash.
+    typed.set("overlap", "2");
+    expect(mergeSettings(read, now, typed).clashes).toEqual([]);
   });
 
   it("finds the field a refusal is about", () => {

@@ -4,13 +4,24 @@
 
 import { h, mount } from "../../dom";
 import { plainError } from "../../errors";
-import { api, type PendingReview } from "../../ipc";
+import { claimNumber } from "../../format";
+import { ApiError, api, type PendingReview } from "../../ipc";
 import type { Screen } from "../screen";
 import { diffView, wordDiff } from "../work/diff";
 
 export interface LeadDeps {
   home: () => void;
   fail: (e: unknown) => void;
+}
+
+/** The side panel listing a lead screen's keys. */
+export function keysPanel(keys: [string, string][]): HTMLElement {
+  return h(
+    "aside",
+    { class: "panel keys-panel" },
+    h("h3", {}, "Keys"),
+    h("dl", { class: "keys" }, ...keys.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
+  );
 }
 
 const KEYS: [string, string][] = [
@@ -73,9 +84,9 @@ export function reviewScreen(deps: LeadDeps): Screen {
         h("span", { class: "badge", testid: "review-writer", dir: "auto" }, r.annotator),
         h("span", { class: "muted small" }, `${at + 1} of ${pending.length} · answer ${r.annotation_id}`),
       ),
-      h("h3", {}, "Original"),
+      h("h3", {}, "Original ", h("span", { class: "claim-number", testid: "review-original-number" }, claimNumber(r.original_number))),
       h("p", { class: "claim review-text", testid: "review-original", dir: "auto" }, ...diffView(diff.a, "removed")),
-      h("h3", {}, "Written refutation"),
+      h("h3", {}, "Written refutation ", h("span", { class: "claim-number", testid: "review-written-number" }, claimNumber(r.written_number))),
       h("p", { class: "claim review-text", testid: "review-written", dir: "auto" }, ...diffView(diff.b, "added")),
       h("label", { class: "review-note-label" }, note),
       problem,
@@ -107,6 +118,8 @@ export function reviewScreen(deps: LeadDeps): Screen {
     } catch (e) {
       // Next to the buttons it is about, in plain words; the item stays for another try.
       mount(problem, plainError(accepted ? "Could not accept it" : "Could not reject it", e));
+      // Decided meanwhile elsewhere: the list on screen is stale, so it is read again.
+      if (e instanceof ApiError && e.code === "conflict") await load().catch(deps.fail);
     } finally {
       busy = false;
     }
@@ -135,12 +148,7 @@ export function reviewScreen(deps: LeadDeps): Screen {
       "div",
       { class: "lead-screen-grid" },
       detail,
-      h(
-        "aside",
-        { class: "panel keys-panel" },
-        h("h3", {}, "Keys"),
-        h("dl", { class: "keys" }, ...KEYS.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])),
-      ),
+      keysPanel(KEYS),
     ),
   );
 

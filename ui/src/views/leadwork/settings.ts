@@ -5,6 +5,7 @@
 import { h, mount } from "../../dom";
 import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
+import { oneAtATime } from "../../once";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
 
@@ -22,10 +23,18 @@ interface Field {
   read: (el: Input, s: Settings) => string | null;
 }
 
-/** A whole number from a field, or null. */
+/** The largest whole number a setting holds (the backend's u32). */
+const MAX_WHOLE = 4_294_967_295;
+
+/**
+ * A whole number from a field, or null. One too large for the backend is refused here,
+ * under its field: sent on, it would fail as an unreadable request, far from the field.
+ */
 export function wholeNumber(text: string): number | null {
   const t = text.trim();
-  return /^\d+$/.test(t) ? Number(t) : null;
+  if (!/^\d+$/.test(t)) return null;
+  const n = Number(t);
+  return n <= MAX_WHOLE ? n : null;
 }
 
 /** A percentage typed as "20" or "20%" as a share (0.2), or null. */
@@ -187,6 +196,27 @@ const FIELDS: Field[] = [
   guideline("label", "Label guideline"),
 ];
 
+/** A field's value in `s` as its box would show it, to compare settings field by field. */
+function shownValue(f: Field, s: Settings): string {
+  const el = f.input();
+  f.show(s, el);
+  return el.value;
+}
+
+/**
+ * What to save when the screen was read as `read`, the lead typed `typed` (field key →
+ * value) and the project now holds `now` (another window may have saved since): the
+ * project's settings with only the fields the lead changed written over them. A field
+ * changed both here and elsewhere, to different values, is a clash and nothing is saved.
+ */
+export function mergeSettings(read: Settings, now: Settings, typed: Map<string, string>): { keys: string[]; clashes: string[] } {
+  const keys = FIELDS.filter((f) => typed.has(f.key) && typed.get(f.key) !== shownValue(f, read)).map((f) => f.key);
+  const clashes = FIELDS.filter(
+    (f) => keys.includes(f.key) && shownValue(f, now) !== shownValue(f, read) && shownValue(f, now) !== typed.get(f.key),
+  ).map((f) => f.key);
+  return { keys, clashes };
+}
+
 /** The field an error is about: the backend names it in its location. */
 export function fieldOf(e: unknown): string | null {
   return e instanceof ApiError && e.location?.field ? e.location.field : null;
@@ -228,7 +258,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
     }
   }
 
-  async function save(): Promise<void> {
+  const save = oneAtATime(async (): Promise<void> => {
     if (!current) return;
     clearProblems();
     mount(status);
@@ -244,7 +274,30 @@ export function settingsScreen(deps: LeadDeps): Screen {
     }
     if (wrong) return;
     try {
-      show(await api.saveSettings(next));
+      // Another window (or the CLI) may have saved since this screen was read: keep its
+      // changes, write only the fields changed here, and stop on a field changed in both.
+      const now = await api.settings();
+      const typed = new Map([...inputs].map(([key, el]) => [key, el.value]));
+      const { keys, clashes } = mergeSettings(current, now, typed);
+      if (clashes.length) {
+        for (const key of clashes) {
+          const f = FIELDS.find((x) => x.key === key);
+          if (f) mount(problems.get(key) ?? problem, `Changed in another window meanwhile, to “${shownValue(f, now)}”. Yours is still in the box: Save again to keep it.`);
+        }
+        // What the others changed shows; the next save writes the lead's values over them.
+        current = now;
+        for (const f of FIELDS) {
+          const el = inputs.get(f.key);
+          if (el && !keys.includes(f.key)) f.show(now, el);
+        }
+        return;
+      }
+      const merged: Settings = structuredClone(now);
+      for (const f of FIELDS) {
+        const el = inputs.get(f.key);
+        if (el && keys.includes(f.key)) f.read(el, merged);
+      }
+      show(await api.saveSettings(merged));
       mount(status, "Settings saved.");
     } catch (e) {
       const field = fieldOf(e);
@@ -253,7 +306,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       mount(at ?? problem, at && e instanceof ApiError ? sentence(e.message) : readable(e));
       (field ? inputs.get(field) : undefined)?.focus();
     }
-  }
+  });
 
   form.addEventListener("keydown", (ev) => {
     if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || ev.key === "s")) {

@@ -3,6 +3,7 @@
 import { h } from "../../dom";
 import type { Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
+import { claimText } from "./chrome";
 import { diffView, wordDiff } from "./diff";
 import type { WorkDraft } from "./draft";
 import { CHOICES, type KeyAction } from "./keys";
@@ -26,7 +27,7 @@ function counterClaim(item: Item): HTMLElement {
     "section",
     { class: "claim-card counter" },
     h("div", { class: "claim-label" }, "New claim ", h("span", { class: "diff-legend" }, "changed words marked")),
-    h("p", { class: "claim", testid: "item-counter-claim", dir: "auto" }, ...diffView(wordDiff(item.claim, counter).b, "added")),
+    claimText(counter, "item-counter-claim", diffView(wordDiff(item.claim, counter).b, "added")),
   );
 }
 

@@ -20,6 +20,23 @@ export function pieces(parts: TextPiece[]): Child[] {
 /** A context longer than this starts folded, so the candidates stay on screen. */
 export const LONG_CONTEXT = 160;
 
+/**
+ * A claim longer than this may be taller than its box (a third of the window), where it
+ * scrolls so the candidates stay in view; it is then a Tab stop, so the arrow keys can
+ * scroll it without a mouse.
+ */
+export const LONG_CLAIM = 300;
+
+/** A claim's paragraph on a work screen; a long one scrolls inside its box. */
+export function claimText(text: string, testid: string, children: Child[]): HTMLElement {
+  const long = text.length > LONG_CLAIM;
+  return h(
+    "p",
+    { class: "claim", testid, dir: "auto", ...(long ? { tabindex: "0", role: "region", "aria-label": "Claim" } : {}) },
+    ...children,
+  );
+}
+
 /** Whether the context starts open: the annotator's last choice, else open when short. */
 export function contextStartsOpen(context: string, choice: boolean | null): boolean {
   return choice ?? context.length <= LONG_CONTEXT;
@@ -46,7 +63,9 @@ export function claimCard(
           h("span", { class: "context-title" }, "Context ", h("kbd", {}, "X")),
           h("span", { class: "context-preview", dir: "auto", "aria-hidden": "true" }, item.context),
         ),
-        h("p", { dir: "auto" }, item.context),
+        // A long context scrolls inside its box, so the box is a Tab stop: the arrow keys
+        // scroll it for someone without a mouse.
+        h("p", { dir: "auto", tabindex: "0", role: "region", "aria-label": "Context" }, item.context),
       )
     : null;
   if (details) {
@@ -57,7 +76,7 @@ export function claimCard(
     "section",
     { class: "claim-card" },
     h("div", { class: "claim-label" }, label),
-    h("p", { class: "claim", testid: "item-claim", dir: "auto" }, ...claim),
+    claimText(item.claim, "item-claim", claim),
     details,
   );
   return {

@@ -44,6 +44,11 @@ export class KeyGate {
     this.dropped = 0;
   }
 
+  /** Whether the item on screen takes input now, counting nothing (for clicks). */
+  isOpen(): boolean {
+    return this.open;
+  }
+
   /** Whether a key may act now; counts the ones it drops. */
   admit(): boolean {
     if (!this.open) this.dropped += 1;

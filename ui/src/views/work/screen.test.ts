@@ -131,6 +131,40 @@ describe("work screen", () => {
     expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("true");
   });
 
+  it("drops the second click of a double-click on Submit or Skip: it lands on the next item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(3), reason: null });
+    mocked.submitAnswer.mockResolvedValue(ack(1));
+    mocked.skipItem.mockResolvedValue(true);
+    const { el, press, paint } = await open("evidence", { manual: true });
+    paint();
+    press("1");
+    const submit = q(el, "submit") as HTMLElement;
+    submit.click();
+    submit.click();
+    await settle();
+    await settle();
+    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    // Item 2 has not painted: a click now is the tail of the double-click.
+    (q(el, "submit") as HTMLElement).click();
+    (q(el, "skip") as HTMLElement).click();
+    await settle();
+    expect(mocked.submitAnswer).toHaveBeenCalledTimes(1);
+    expect(mocked.skipItem).not.toHaveBeenCalled();
+    expect(q(el, "status")?.textContent ?? "").not.toMatch(/no evidence/);
+    // Once painted, Skip by a click works, once for a double-click.
+    paint();
+    const skip = q(el, "skip") as HTMLElement;
+    skip.click();
+    skip.click();
+    await settle();
+    await settle();
+    expect(mocked.skipItem).toHaveBeenCalledTimes(1);
+    expect(mocked.skipItem).toHaveBeenCalledWith(2);
+    expect(q(el, "item-task-id")?.textContent).toBe("3");
+  });
+
   it("lets Esc leave an item that has not painted yet: it answers nothing", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
     const { press, home } = await open("evidence", { manual: true });

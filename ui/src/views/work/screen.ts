@@ -102,7 +102,14 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     el.classList.toggle("with-side", panel !== null);
   }
 
-  const submitButton = h("button", { class: "primary", testid: "submit", onclick: () => void submit() });
+  /**
+   * A click on the action bar acts only on an item that has painted, as a key does: the
+   * second click of a double-click on Submit or Skip lands on the next item and is dropped.
+   */
+  const clicked = (act: () => Promise<void>) => (): void => {
+    if (gate.isOpen() && !busy) void act();
+  };
+  const submitButton = h("button", { class: "primary", testid: "submit", onclick: clicked(submit) });
 
   /** The Submit button looks ready only when the answer is; pressing it early says why. */
   function changed(): void {
@@ -124,7 +131,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         comment,
         h(
           "button",
-          { testid: "previous", title: "Your previous item (Backspace)", onclick: () => void previous() },
+          { testid: "previous", title: "Your previous item (Backspace)", onclick: clicked(previous) },
           "Previous ",
           h("kbd", { class: "glyph" }, "⌫"),
         ),
@@ -133,7 +140,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           {
             testid: "skip",
             title: "Hand this item back for others; it returns to you only when nothing new is left (S)",
-            onclick: () => void skip(),
+            onclick: clicked(skip),
           },
           "Skip ",
           h("kbd", {}, "S"),

@@ -1,0 +1,202 @@
+//! Predictions against the gold data: per model, the accuracy of its labels (overall and
+//! per gold label, with precision and the confusion matrix), and what became of its
+//! counter-claims once people verified them.
+
+use crate::actor::Actor;
+use crate::gold::GoldRequest;
+use crate::{Project, Result};
+use factdesk_core::claim::Label;
+use factdesk_store::predictions;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use ts_rs::TS;
+
+/// Every model's predictions set against the gold data.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PredictionComparison {
+    pub method: String,
+    pub models: Vec<ModelComparison>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ModelComparison {
+    pub model: String,
+    /// Null when the model predicted no label.
+    pub labels: Option<LabelComparison>,
+    /// Null when the model wrote no counter-claim.
+    pub counter_claims: Option<CounterClaimSummary>,
+}
+
+/// A model's labels against the gold labels of the claims it labelled.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct LabelComparison {
+    pub predicted: u64,
+    /// Predictions whose claim is in the gold data.
+    pub compared: u64,
+    /// Predictions whose claim was dropped or not yet settled.
+    pub without_gold: u64,
+    pub correct: u64,
+    /// `correct / compared`; null when nothing could be compared.
+    pub accuracy: Option<f64>,
+    /// Each label found in the gold or the predictions, in Label order.
+    pub per_label: Vec<PerLabel>,
+    /// Rows: gold label, columns: predicted label, in the order of `per_label`.
+    pub confusion: Vec<Vec<u64>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct PerLabel {
+    pub label: String,
+    /// Compared claims with this gold label.
+    pub gold: u64,
+    /// Compared predictions of this label.
+    pub predicted: u64,
+    pub correct: u64,
+    /// Accuracy on the claims of this gold label (recall); null without any.
+    pub accuracy: Option<f64>,
+    /// Share of this label's predictions that were right; null without any.
+    pub precision: Option<f64>,
+}
+
+/// What people's verification made of a model's counter-claims.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct CounterClaimSummary {
+    pub written: u64,
+    /// Verified as contradicting their claim and exported as gold.
+    pub in_gold: u64,
+    /// `in_gold / written`.
+    pub share_in_gold: Option<f64>,
+    /// The others, by the export's reason (not yet verified, verified as malformed, ...).
+    pub not_in_gold: BTreeMap<String, u64>,
+}
+
+fn share(n: u64, of: u64) -> Option<f64> {
+    (of > 0).then(|| n as f64 / of as f64)
+}
+
+impl Project {
+    /// Compares every model's predictions with the gold data under `req`. Predictions
+    /// take no part in the gold data: it is the export's, exactly.
+    pub fn compare_predictions(
+        &self,
+        by: &Actor,
+        req: &GoldRequest,
+    ) -> Result<PredictionComparison> {
+        self.require_lead(by, "compare model predictions")?;
+        let conn = self.store.conn();
+        let labels = predictions::labels(conn)?;
+        let counters = predictions::counter_claims(conn)?;
+        if labels.is_empty() && counters.is_empty() {
+            // The gold data takes a while at scale: not gathered for nothing.
+            return Ok(PredictionComparison {
+                method: req.method.as_str().to_string(),
+                models: Vec::new(),
+            });
+        }
+        let (lines, preview) = self.gold(by, req)?;
+        let gold: HashMap<i64, Label> = lines.iter().map(|l| (l.row_id, l.label)).collect();
+        let dropped: HashMap<&str, &str> = preview
+            .dropped
+            .iter()
+            .map(|d| (d.id.as_str(), d.reason.as_str()))
+            .collect();
+        let mut models: BTreeMap<String, ModelComparison> = BTreeMap::new();
+        let entry = |models: &mut BTreeMap<String, ModelComparison>, m: &str| {
+            models
+                .entry(m.to_string())
+                .or_insert_with(|| ModelComparison {
+                    model: m.to_string(),
+                    labels: None,
+                    counter_claims: None,
+                })
+                .model
+                .clone()
+        };
+        let mut by_model: BTreeMap<String, Vec<(Option<Label>, Label)>> = BTreeMap::new();
+        for p in &labels {
+            entry(&mut models, &p.model);
+            by_model
+                .entry(p.model.clone())
+                .or_default()
+                .push((gold.get(&p.claim_id).copied(), p.label));
+        }
+        for (model, pairs) in by_model {
+            if let Some(m) = models.get_mut(&model) {
+                m.labels = Some(label_comparison(&pairs));
+            }
+        }
+        for c in &counters {
+            let model = entry(&mut models, &c.model);
+            let Some(m) = models.get_mut(&model) else {
+                continue;
+            };
+            let s = m.counter_claims.get_or_insert_with(|| CounterClaimSummary {
+                written: 0,
+                in_gold: 0,
+                share_in_gold: None,
+                not_in_gold: BTreeMap::new(),
+            });
+            s.written += 1;
+            if gold.contains_key(&c.counter_claim_id) {
+                s.in_gold += 1;
+            } else {
+                let ext = self
+                    .store
+                    .claim(c.counter_claim_id)?
+                    .map(|k| k.ext_id)
+                    .unwrap_or_default();
+                let reason = dropped.get(ext.as_str()).copied().unwrap_or("not exported");
+                *s.not_in_gold.entry(reason.to_string()).or_insert(0) += 1;
+            }
+            s.share_in_gold = share(s.in_gold, s.written);
+        }
+        Ok(PredictionComparison {
+            method: req.method.as_str().to_string(),
+            models: models.into_values().collect(),
+        })
+    }
+}
+
+/// Accuracy, per-label figures and the confusion matrix of (gold, predicted) pairs; a
+/// pair without gold is counted apart.
+fn label_comparison(pairs: &[(Option<Label>, Label)]) -> LabelComparison {
+    let compared: Vec<(Label, Label)> = pairs
+        .iter()
+        .filter_map(|(g, p)| g.map(|g| (g, *p)))
+        .collect();
+    let mut seen: Vec<Label> = compared.iter().flat_map(|(g, p)| [*g, *p]).collect();
+    seen.sort();
+    seen.dedup();
+    let at = |l: Label| seen.iter().position(|s| *s == l).unwrap_or(0);
+    let mut confusion = vec![vec![0u64; seen.len()]; seen.len()];
+    for (g, p) in &compared {
+        confusion[at(*g)][at(*p)] += 1;
+    }
+    let per_label = seen
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let gold: u64 = confusion[i].iter().sum();
+            let predicted: u64 = confusion.iter().map(|row| row[i]).sum();
+            let correct = confusion[i][i];
+            PerLabel {
+                label: l.as_str().to_string(),
+                gold,
+                predicted,
+                correct,
+                accuracy: share(correct, gold),
+                precision: share(correct, predicted),
+            }
+        })
+        .collect();
+    let correct = compared.iter().filter(|(g, p)| g == p).count() as u64;
+    LabelComparison {
+        predicted: pairs.len() as u64,
+        compared: compared.len() as u64,
+        without_gold: (pairs.len() - compared.len()) as u64,
+        correct,
+        accuracy: share(correct, compared.len() as u64),
+        per_label,
+        confusion,
+    }
+}

@@ -1,0 +1,442 @@
+//! Ranking candidate evidence sentences for claims, and reading them back.
+
+use crate::actor::Actor;
+use crate::dto::{CandidateView, RankReport};
+use crate::semantic::{Need, SemanticRanker};
+use crate::{Error, ErrorCode, Progress, Project, Result};
+use factdesk_core::ranking::{self, Ranker, Scored};
+use factdesk_store::Connection;
+use factdesk_store::{tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+mod sentences;
+
+pub use sentences::{
+    rank_lexical, rank_sentences, rank_sentences_with, semantic_texts, with_semantic, DocumentSet,
+    PreparedDocument, RankOptions, Rankings, FUSED_K, FUSED_WEIGHTS, SEMANTIC_FUSED_K,
+    SEMANTIC_FUSED_WEIGHTS,
+};
+
+/// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
+pub const DEFAULT_K: usize = 5;
+
+/// The rankers whose own top `k` hold `sentence_id`, as stored beside a candidate.
+fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> String {
+    [
+        Ranker::Bm25,
+        Ranker::Levenshtein,
+        Ranker::Jaccard,
+        Ranker::Semantic,
+    ]
+    .into_iter()
+    .filter(|&ranker| {
+        r.get(ranker)
+            .iter()
+            .take(k)
+            .any(|s| s.sentence_id == sentence_id)
+    })
+    .map(Ranker::as_str)
+    .collect::<Vec<_>>()
+    .join(" ")
+}
+
+/// The score each ranker gave one sentence, for storing beside the candidate.
+fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
+    let find = |ranking: &[Scored]| {
+        ranking
+            .iter()
+            .find(|s| s.sentence_id == sentence_id)
+            .map(|s| s.score)
+    };
+    RankerScores {
+        bm25: find(&r.bm25),
+        levenshtein: find(&r.levenshtein),
+        jaccard: find(&r.jaccard),
+        fused: find(&r.fused),
+        semantic: find(&r.semantic),
+    }
+}
+
+/// The top `k` sentences of each claim with `ranker`, with every ranker's scores and the
+/// rankers that placed each.
+type Computed = Vec<(i64, Vec<(Scored, RankerScores, String)>)>;
+
+/// Claims ranked between two progress reports (and checks for cancelling).
+const BATCH: usize = 2048;
+
+/// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
+///
+/// Each document is read and prepared once, however many claims name it, and kept only
+/// while claims still to be ranked name it.
+pub(crate) fn compute_candidates(
+    conn: &Connection,
+    index: &SearchIndex,
+    claims: &[(i64, String)],
+    run: &RankRun<'_>,
+    progress: &mut dyn Progress,
+) -> Result<Computed> {
+    progress.phase("ranking", claims.len() as u64);
+    let semantic = run.semantic;
+    let corpus = index.bm25_corpus_with(run.options.bm25)?;
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let mut corpora = vec![corpus; threads];
+    let links = documents_of(conn, claims)?;
+    // Claims naming the same documents are ranked one after another: their documents'
+    // sentences are then still in the cache, and kept in memory only briefly. (Shared
+    // pages, as in FEVER, are named by claims all over the file.) Each claim is ranked on
+    // its own, so the order changes nothing but speed; results go back in claim order.
+    let mut order: Vec<usize> = (0..claims.len()).collect();
+    order.sort_by(|&a, &b| links[a].cmp(&links[b]).then(a.cmp(&b)));
+    let claims: Vec<(i64, String)> = order.iter().map(|&i| claims[i].clone()).collect();
+    let links: Vec<Vec<i64>> = order.iter().map(|&i| links[i].clone()).collect();
+    let mut uses: HashMap<i64, u32> = HashMap::new();
+    for &d in links.iter().flatten() {
+        *uses.entry(d).or_default() += 1;
+    }
+    let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
+    let mut computed = Vec::with_capacity(claims.len());
+    // This thread reads the next batch's documents while the others rank the current one.
+    type Running<'s> = std::thread::ScopedJoinHandle<'s, (Result<Computed>, Vec<Bm25Corpus>)>;
+    std::thread::scope(|s| -> Result<()> {
+        let mut running: Option<Running<'_>> = None;
+        let mut finish = |running: Running<'_>,
+                          corpora: &mut Vec<Bm25Corpus>,
+                          progress: &mut dyn Progress|
+         -> Result<()> {
+            let (result, back) = running
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            *corpora = back;
+            computed.extend(result?);
+            progress.set(computed.len() as u64);
+            Ok(())
+        };
+        for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
+            progress.check_cancelled()?;
+            let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
+            if let Some(model) = semantic {
+                model.prefill(
+                    conn,
+                    items.iter().flat_map(|((_, claim), set)| {
+                        std::iter::once(claim.as_str())
+                            .chain(set.sentences().map(|(_, t)| t.as_str()))
+                    }),
+                )?;
+            }
+            if let Some(r) = running.take() {
+                finish(r, &mut corpora, progress)?;
+            }
+            let mut mine = std::mem::take(&mut corpora);
+            running = Some(s.spawn(move || {
+                let result = rank_in_parallel(&items, &mut mine, run);
+                (result, mine)
+            }));
+        }
+        if let Some(r) = running.take() {
+            finish(r, &mut corpora, progress)?;
+        }
+        Ok(())
+    })?;
+    computed.sort_by_key(|(claim_id, _)| *claim_id);
+    Ok(computed)
+}
+
+/// A batch of claims with their documents: read from `conn` in one query unless `kept`,
+/// and kept while claims still to come (`uses`) name them.
+fn load_batch(
+    conn: &Connection,
+    batch: &[(i64, String)],
+    batch_links: &[Vec<i64>],
+    uses: &mut HashMap<i64, u32>,
+    kept: &mut HashMap<i64, Arc<PreparedDocument>>,
+) -> Result<Vec<((i64, String), DocumentSet)>> {
+    // Each document once: the read returns a document's sentences once per mention.
+    let mut wanted: Vec<i64> = batch_links
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|d| !kept.contains_key(d))
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut read = tx::sentences_of_documents(conn, &wanted)?;
+    let mut sets = Vec::with_capacity(batch.len());
+    for ids in batch_links {
+        let mut documents = Vec::with_capacity(ids.len());
+        for &d in ids {
+            let doc = match kept.get(&d) {
+                Some(doc) => doc.clone(),
+                None => Arc::new(PreparedDocument::new(read.remove(&d).unwrap_or_default())),
+            };
+            let left = uses.get_mut(&d).map_or(0, |n| {
+                *n -= 1;
+                *n
+            });
+            if left > 0 {
+                kept.insert(d, doc.clone());
+            } else {
+                kept.remove(&d);
+            }
+            documents.push(doc);
+        }
+        sets.push(DocumentSet {
+            document_ids: ids.clone(),
+            documents,
+        });
+    }
+    Ok(batch.iter().cloned().zip(sets).collect())
+}
+
+/// The document ids of each claim, in the claims' order (both lists are sorted by id).
+fn documents_of(conn: &Connection, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
+    let mut links = tx::claim_document_links(conn)?.into_iter().peekable();
+    let mut out = Vec::with_capacity(claims.len());
+    for (claim_id, _) in claims {
+        while links.next_if(|(c, _)| c < claim_id).is_some() {}
+        let mut ids = Vec::new();
+        while let Some((_, d)) = links.next_if(|(c, _)| c == claim_id) {
+            ids.push(d);
+        }
+        out.push(ids);
+    }
+    Ok(out)
+}
+
+/// What to rank with: the ranker whose top `k` are kept, the lexical rankers' options
+/// and the semantic ranker, if any.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RankRun<'a> {
+    pub ranker: Ranker,
+    pub k: usize,
+    pub options: RankOptions,
+    pub semantic: Option<&'a SemanticRanker>,
+}
+
+/// Ranks the items on one thread per corpus handle, keeping their order. The semantic
+/// ranker's texts are embedded together once the lexical rankings say which are needed:
+/// one large length-sorted call keeps padding small and both cores on the matrix products.
+fn rank_in_parallel(
+    items: &[((i64, String), DocumentSet)],
+    corpora: &mut [Bm25Corpus],
+    run: &RankRun<'_>,
+) -> Result<Computed> {
+    let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
+    let options = run.options;
+    let lexical: Vec<Rankings> = std::thread::scope(|s| {
+        let parts: Vec<_> = items
+            .chunks(chunk)
+            .zip(corpora.iter_mut())
+            .map(|(part, corpus)| {
+                s.spawn(move || {
+                    part.iter()
+                        .map(|((_, text), set)| rank_lexical(corpus, text, set, options))
+                        .collect::<Result<Vec<_>>>()
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(items.len());
+        for part in parts {
+            match part.join() {
+                Ok(results) => out.extend(results?),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+        Ok::<_, Error>(out)
+    })?;
+    let rankings: Vec<Rankings> = match run.semantic {
+        None => lexical,
+        Some(model) => {
+            let texts: Vec<&str> = items
+                .iter()
+                .zip(&lexical)
+                .flat_map(|(((_, claim), set), r)| semantic_texts(claim, r, set, model.depth()))
+                .collect();
+            model.vectors(&texts)?;
+            items
+                .iter()
+                .zip(lexical)
+                .map(|(((_, claim), set), r)| with_semantic(r, claim, set, model))
+                .collect::<Result<_>>()?
+        }
+    };
+    Ok(items
+        .iter()
+        .zip(&rankings)
+        .map(|(((claim_id, _), _), r)| {
+            let top = ranking::top_k(r.get(run.ranker).to_vec(), run.k)
+                .into_iter()
+                .map(|s| {
+                    let placed = placed_by(r, s.sentence_id, run.k);
+                    (s, scores_of(r, s.sentence_id), placed)
+                })
+                .collect();
+            (*claim_id, top)
+        })
+        .collect())
+}
+
+/// Replaces the candidates of the computed claims, in the caller's transaction.
+pub(crate) fn store_candidates(
+    conn: &Connection,
+    computed: &Computed,
+    ranker: Ranker,
+) -> Result<RankReport> {
+    let mut report = RankReport {
+        ranker: ranker.as_str().to_string(),
+        claims: 0,
+        candidates: 0,
+        semantic_model: None,
+        embedded: 0,
+    };
+    for (claim_id, top) in computed {
+        let rows: Vec<NewCandidate<'_>> = top
+            .iter()
+            .enumerate()
+            .map(|(i, (s, scores, placed))| NewCandidate {
+                rank: i as u32 + 1,
+                sentence_id: s.sentence_id,
+                ranker: ranker.as_str(),
+                score: s.score,
+                scores: *scores,
+                placed_by: placed.clone(),
+            })
+            .collect();
+        tx::replace_candidates(conn, *claim_id, &rows)?;
+        report.claims += 1;
+        report.candidates += rows.len() as u64;
+    }
+    Ok(report)
+}
+
+/// One run's departures from the project's ranking settings (the command line's flags).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RankingOverrides {
+    /// The sentence-embedding model's folder (`--model DIR`).
+    pub model: Option<PathBuf>,
+    pub bm25_k1: Option<f32>,
+    pub bm25_b: Option<f32>,
+    pub jaccard_stemming: Option<bool>,
+}
+
+impl RankingOverrides {
+    /// The project's ranking settings with these applied; an impossible `k1` or `b` is an
+    /// error naming the flag.
+    pub fn apply(
+        &self,
+        mut settings: crate::settings::RankingSettings,
+    ) -> Result<crate::settings::RankingSettings> {
+        settings.bm25_k1 = self.bm25_k1.unwrap_or(settings.bm25_k1);
+        settings.bm25_b = self.bm25_b.unwrap_or(settings.bm25_b);
+        settings.jaccard_stemming = self.jaccard_stemming.unwrap_or(settings.jaccard_stemming);
+        if let Some(problem) = settings.bm25().problem() {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("BM25: {problem}"),
+            ));
+        }
+        Ok(settings)
+    }
+}
+
+impl Project {
+    /// Computes and stores the top `k` candidates of each claim that has documents, with
+    /// `ranker`. With `only_unranked`, claims that already have candidates are left alone.
+    pub fn rank(
+        &mut self,
+        lead: &Actor,
+        ranker: Ranker,
+        k: usize,
+        only_unranked: bool,
+        progress: &mut dyn Progress,
+    ) -> Result<RankReport> {
+        self.require_lead(lead, "rank candidates")?;
+        let overrides = RankingOverrides::default();
+        self.rank_with(lead, ranker, k, only_unranked, &overrides, progress)
+    }
+
+    /// [`Project::rank`] with some of the project's ranking settings overridden for this
+    /// run: the semantic model's folder (`--model DIR`), BM25's `k1` and `b`, Jaccard's
+    /// stemming. `semantic` needs a model; `fused` uses one when the project turned the
+    /// semantic ranker on or a folder is named.
+    pub fn rank_with(
+        &mut self,
+        lead: &Actor,
+        ranker: Ranker,
+        k: usize,
+        only_unranked: bool,
+        overrides: &RankingOverrides,
+        progress: &mut dyn Progress,
+    ) -> Result<RankReport> {
+        self.require_lead(lead, "rank candidates")?;
+        if k == 0 {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                "--k must be at least 1",
+            ));
+        }
+        self.store.require_writable()?;
+        let settings = overrides.apply(self.settings()?.ranking)?;
+        let model = overrides.model.as_deref();
+        // `fused` takes the semantic ranker in when the project turned it on or a model
+        // folder was named, and then a missing model is an error, not a silent fallback.
+        let wanted = ranker == Ranker::Semantic
+            || (ranker == Ranker::Fused && (model.is_some() || settings.semantic));
+        let semantic = if wanted {
+            crate::semantic::semantic_for(
+                &settings,
+                model,
+                Need::Required,
+                &factdesk_semantic::Locations::from_env(),
+            )?
+        } else {
+            None
+        };
+        let index = self.search_index(lead)?;
+        let run = RankRun {
+            ranker,
+            k,
+            options: RankOptions::of(&settings),
+            semantic: semantic.as_ref(),
+        };
+        // Computed before the write transaction, so annotators are not kept waiting; read
+        // in one snapshot.
+        let computed = {
+            let snapshot = self.store.read_snapshot()?;
+            let claims = tx::claims_to_rank(&snapshot, only_unranked)?;
+            compute_candidates(&snapshot, &index, &claims, &run, progress)?
+        };
+        let tx = self.store.transaction()?;
+        let mut report = store_candidates(&tx, &computed, ranker)?;
+        if let Some(model) = &semantic {
+            report.embedded = model.save(&tx)?;
+            report.semantic_model = Some(model.model_id().to_string());
+        }
+        tx.commit()?;
+        Ok(report)
+    }
+
+    /// A claim's candidates, best first. `claim` is the claim's id as imported.
+    pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
+        self.require_lead(lead, "see a claim's candidates")?;
+        let row = self.store.claim_by_ext_id(claim)?.ok_or_else(|| {
+            Error::new(ErrorCode::NotFound, format!("no claim with id {claim:?}"))
+        })?;
+        Ok(self
+            .store
+            .candidates(row.id)?
+            .into_iter()
+            .map(|c| CandidateView {
+                sentence_id: c.sentence_id,
+                document_id: c.document_ext_id,
+                sentence_index: c.sentence_index as u32,
+                text: c.text,
+                rank: c.rank,
+                score: c.score,
+                ranker: c.ranker,
+                placed_by: c.placed_by,
+            })
+            .collect())
+    }
+}

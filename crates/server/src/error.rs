@@ -1,0 +1,94 @@
+//! Errors as they leave the server: `{code, message}` with the HTTP status that code
+//! means. The api's codes are kept; the server adds its own for what never reaches the
+//! api (a body too large, a route that does not exist).
+
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use factdesk_api::ErrorCode;
+use serde::Serialize;
+
+/// An error response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ApiError {
+    #[serde(skip)]
+    pub status: StatusCode,
+    pub code: String,
+    pub message: String,
+}
+
+/// Seconds a client should wait before retrying a request that met an unavailable store.
+pub const RETRY_AFTER_SECONDS: u32 = 1;
+
+impl ApiError {
+    pub fn new(status: StatusCode, code: &str, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            code: code.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// A body that is not the JSON the route takes; `message` names the field.
+    pub fn bad_json(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, "invalid_input", message)
+    }
+}
+
+/// The status each of the api's codes is sent with.
+pub fn status_of(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::AlreadyExists
+        | ErrorCode::Conflict
+        | ErrorCode::Unanswered
+        | ErrorCode::Cancelled => StatusCode::CONFLICT,
+        ErrorCode::InvalidInput | ErrorCode::CheckFailed => StatusCode::BAD_REQUEST,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+        // A project the server cannot write, or cannot read at all, is its operator's to
+        // fix: retrying would not help.
+        ErrorCode::ReadOnly
+        | ErrorCode::NotAProject
+        | ErrorCode::NewerSchema
+        | ErrorCode::Io
+        | ErrorCode::Database => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+impl From<factdesk_api::Error> for ApiError {
+    fn from(e: factdesk_api::Error) -> ApiError {
+        let code = serde_json::to_value(e.code)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "database".to_string());
+        let status = status_of(e.code);
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            tracing::error!(code = %code, "{e}");
+        }
+        ApiError {
+            status,
+            code,
+            message: e.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let status = self.status;
+        let mut response = (status, axum::Json(&self)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
+            let wait = if status == StatusCode::TOO_MANY_REQUESTS {
+                60
+            } else {
+                RETRY_AFTER_SECONDS
+            };
+            if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
+                response.headers_mut().insert(header::RETRY_AFTER, value);
+            }
+        }
+        response
+    }
+}

@@ -1,0 +1,191 @@
+//! The Factdesk team server: an HTTP JSON API over the api's use cases, so a team works
+//! live on one project (a project file for a small team on one machine, PostgreSQL for
+//! more) instead of carrying packs.
+//!
+//! What it adds is transport only: people sign in (`POST /api/v1/login`) for a bearer
+//! token, every request turns its token into the api's [`factdesk_api::Actor`], and the
+//! use case checks the role itself; the server checks none and shapes no JSON of its own
+//! beyond errors: each route answers with the same types the CLI's `--json` prints.
+//!
+//! The api's [`Project`] is one connection; the server holds a small [`pool::Pool`] of
+//! them and runs each call on tokio's blocking threads, so requests run side by side
+//! (SQLite in WAL mode lets readers run beside the one writer; PostgreSQL lets writers
+//! run side by side). TLS is rustls with a given certificate and key; without them the
+//! server speaks plain HTTP, meant for loopback behind a reverse proxy that does TLS
+//! (docs/server.md).
+//!
+//! The routes and their statuses are in [`openapi::document`], served at
+//! `/api/v1/openapi.json`.
+
+pub mod error;
+pub mod openapi;
+pub mod pool;
+pub mod routes;
+
+pub use error::ApiError;
+pub use pool::Pool;
+pub use routes::router;
+
+use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::{Clock, Project};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The largest request body taken by default: an answer is a few hundred bytes, a
+/// written refutation a few kilobytes.
+pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+
+/// Opens one more connection to the project; the pool calls it as it grows and after a
+/// connection failed.
+pub type Opener = Arc<dyn Fn() -> factdesk_api::Result<Project> + Send + Sync>;
+
+/// What the server shares between requests.
+#[derive(Clone)]
+pub struct AppState {
+    pub(crate) pool: Arc<Pool>,
+    pub(crate) policy: SignInPolicy,
+    /// A tick for each committed answer, for `GET /api/v1/events`.
+    pub(crate) answers: tokio::sync::broadcast::Sender<()>,
+    pub(crate) body_limit: usize,
+}
+
+impl std::fmt::Debug for AppState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AppState")
+            .field("policy", &self.policy)
+            .field("body_limit", &self.body_limit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl AppState {
+    /// A state over `open`, with at most `connections` open at once.
+    pub fn new(open: Opener, connections: usize, policy: SignInPolicy, body_limit: usize) -> Self {
+        AppState {
+            pool: Arc::new(Pool::new(open, connections)),
+            policy,
+            answers: tokio::sync::broadcast::channel(64).0,
+            body_limit,
+        }
+    }
+}
+
+/// Opens `project` with `clock` each time a connection is needed.
+pub fn opener(
+    project: PathBuf,
+    clock: impl Fn() -> Box<dyn Clock> + Send + Sync + 'static,
+) -> Opener {
+    Arc::new(move || Project::open(&project, clock()))
+}
+
+/// TLS material: PEM files of the certificate chain and its private key.
+#[derive(Debug, Clone)]
+pub struct Tls {
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// How `factdesk serve` runs the server.
+#[derive(Debug, Clone)]
+pub struct ServeConfig {
+    pub project: PathBuf,
+    pub listen: SocketAddr,
+    pub tls: Option<Tls>,
+    pub connections: usize,
+    pub policy: SignInPolicy,
+    pub body_limit: usize,
+}
+
+/// Why the server could not start or stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ServeError {
+    #[error("cannot open the project: {0}")]
+    Project(#[from] factdesk_api::Error),
+    #[error("cannot listen on {addr}: {source}")]
+    Listen {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("cannot read the TLS certificate or key: {0}")]
+    Tls(std::io::Error),
+    #[error("the server failed: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Serves `config` until SIGINT or SIGTERM, then lets requests in flight finish (a few
+/// seconds at most). The project is opened once first, so a wrong path fails at once.
+pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
+    let open = opener(config.project.clone(), || {
+        Box::new(factdesk_api::SystemClock)
+    });
+    drop(open()?);
+    let state = AppState::new(open, config.connections, config.policy, config.body_limit);
+    let listener =
+        std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
+            addr: config.listen,
+            source,
+        })?;
+    serve_on(listener, state, config.tls, shutdown_signal()).await
+}
+
+/// Serves `state` on a bound listener until `shutdown` completes; what [`serve`] and the
+/// tests run.
+pub async fn serve_on(
+    listener: std::net::TcpListener,
+    state: AppState,
+    tls: Option<Tls>,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> Result<(), ServeError> {
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let handle = axum_server::Handle::new();
+    let stopper = handle.clone();
+    tokio::spawn(async move {
+        shutdown.await;
+        stopper.graceful_shutdown(Some(Duration::from_secs(5)));
+    });
+    match tls {
+        None => {
+            axum_server::from_tcp(listener)?
+                .handle(handle)
+                .serve(app)
+                .await?
+        }
+        Some(tls) => {
+            // One process-wide provider; installing it again (tests) is harmless.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
+                .await
+                .map_err(ServeError::Tls)?;
+            axum_server::tls_rustls::from_tcp_rustls(listener, config)?
+                .handle(handle)
+                .serve(app)
+                .await?
+        }
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut term =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(term) => term,
+                Err(_) => {
+                    let _ = interrupt.await;
+                    return;
+                }
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = term.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = interrupt.await;
+    }
+}

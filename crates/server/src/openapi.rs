@@ -1,0 +1,188 @@
+//! The OpenAPI document of the server, written out here and checked by the tests against
+//! the routes the router serves and the statuses each one answers with.
+
+use serde_json::{json, Value};
+
+/// What each status means on this server.
+fn status(code: u16) -> (&'static str, Value) {
+    let error = json!({"$ref": "#/components/schemas/Error"});
+    let (description, schema) = match code {
+        400 => ("bad JSON or query: the message names the field", error),
+        401 => (
+            "no token, or one unknown, expired or ended; or a wrong name or password",
+            error,
+        ),
+        403 => (
+            "the api's gate refused this person (e.g. an annotator on a lead's route)",
+            error,
+        ),
+        404 => ("no such task, person or route", error),
+        409 => ("the request conflicts with the project's state", error),
+        413 => ("the body is larger than the server takes", error),
+        429 => (
+            "too many failed sign-ins for the name or from the address; see Retry-After",
+            error,
+        ),
+        503 => (
+            "the store is unavailable for now: retry after Retry-After seconds",
+            error,
+        ),
+        _ => ("", error),
+    };
+    (description, schema)
+}
+
+fn responses(ok: (&str, Value), errors: &[u16]) -> Value {
+    let mut out = serde_json::Map::new();
+    out.insert(
+        "200".to_string(),
+        json!({"description": ok.0, "content": {"application/json": {"schema": ok.1}}}),
+    );
+    for &code in errors {
+        let (description, schema) = status(code);
+        out.insert(
+            code.to_string(),
+            json!({"description": description, "content": {"application/json": {"schema": schema}}}),
+        );
+    }
+    Value::Object(out)
+}
+
+fn kind_parameter(required: bool) -> Value {
+    json!({"name": "kind", "in": "query", "required": required,
+           "schema": {"type": "string", "enum": ["evidence", "refute", "verify", "label"]},
+           "description": "the task kind; next defaults to evidence, agreement to every kind with answers"})
+}
+
+/// The statuses each route may answer with besides its success, as the tests check them.
+pub const STATUSES: &[(&str, &str, &[u16])] = &[
+    ("post", "/api/v1/login", &[400, 401, 413, 429, 500, 503]),
+    ("post", "/api/v1/logout", &[401, 500, 503]),
+    ("get", "/api/v1/next", &[400, 401, 403, 404, 500, 503]),
+    (
+        "post",
+        "/api/v1/answers",
+        &[400, 401, 403, 404, 409, 413, 500, 503],
+    ),
+    ("get", "/api/v1/stats", &[401, 500, 503]),
+    ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
+    ("get", "/api/v1/events", &[401, 500, 503]),
+    ("get", "/api/v1/openapi.json", &[]),
+];
+
+fn errors_of(method: &str, path: &str) -> &'static [u16] {
+    STATUSES
+        .iter()
+        .find(|(m, p, _)| *m == method && *p == path)
+        .map(|(_, _, s)| *s)
+        .unwrap_or(&[])
+}
+
+/// The document served at `/api/v1/openapi.json`.
+pub fn document() -> Value {
+    let bearer = json!([{"bearer": []}]);
+    let obj = |r: &str| json!({"$ref": format!("#/components/schemas/{r}")});
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Factdesk team server",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "Bodies have the shapes of the factdesk CLI's --json output. Errors are {code, message}."
+        },
+        "paths": {
+            "/api/v1/login": {"post": {
+                "summary": "Sign in: a bearer token and the person's role",
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Login")}}},
+                "responses": responses(("signed in", obj("Session")), errors_of("post", "/api/v1/login"))
+            }},
+            "/api/v1/logout": {"post": {
+                "summary": "End this token's session",
+                "security": bearer,
+                "responses": {
+                    "204": {"description": "the session ended"},
+                    "401": {"description": status(401).0, "content": {"application/json": {"schema": status(401).1}}},
+                    "500": {"description": status(500).0, "content": {"application/json": {"schema": status(500).1}}},
+                    "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
+                }
+            }},
+            "/api/v1/next": {"get": {
+                "summary": "The next item of a kind, reserved for the signed-in person (factdesk next --json)",
+                "security": bearer,
+                "parameters": [kind_parameter(false)],
+                "responses": responses(("the item, or why there is none", obj("Next")), errors_of("get", "/api/v1/next"))
+            }},
+            "/api/v1/answers": {"post": {
+                "summary": "Submit one answer, as a line of factdesk submit; the ack comes only after the commit",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Answer")}}},
+                "responses": responses(("committed", obj("Ack")), errors_of("post", "/api/v1/answers"))
+            }},
+            "/api/v1/stats": {"get": {
+                "summary": "Row counts (factdesk stats --json)",
+                "security": bearer,
+                "responses": responses(("the counts", obj("Stats")), errors_of("get", "/api/v1/stats"))
+            }},
+            "/api/v1/agreement": {"get": {
+                "summary": "Agreement between annotators (factdesk agreement --json); a lead's",
+                "security": bearer,
+                "parameters": [
+                    kind_parameter(false),
+                    {"name": "include_flagged", "in": "query", "schema": {"type": "boolean"}},
+                    {"name": "bootstrap", "in": "query", "schema": {"type": "integer", "minimum": 0, "maximum": 10000}},
+                    {"name": "seed", "in": "query", "schema": {"type": "integer", "minimum": 0}}
+                ],
+                "responses": responses(("one report, or one per kind keyed by kind", json!({"type": "object"})), errors_of("get", "/api/v1/agreement"))
+            }},
+            "/api/v1/events": {"get": {
+                "summary": "Server-sent events: `ready` once, then `answer` each time an answer is committed through this server",
+                "security": bearer,
+                "responses": {
+                    "200": {"description": "an event stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                    "401": {"description": status(401).0, "content": {"application/json": {"schema": status(401).1}}},
+                    "500": {"description": status(500).0, "content": {"application/json": {"schema": status(500).1}}},
+                    "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
+                }
+            }},
+            "/api/v1/openapi.json": {"get": {
+                "summary": "This document",
+                "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
+            }}
+        },
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": {
+                "Error": {"type": "object", "required": ["code", "message"], "properties": {
+                    "code": {"type": "string", "description": "stable: unauthorized, forbidden, invalid_input, not_found, conflict, too_large, rate_limited, unavailable, ..."},
+                    "message": {"type": "string"}
+                }},
+                "Login": {"type": "object", "required": ["name", "password"], "additionalProperties": false, "properties": {
+                    "name": {"type": "string"}, "password": {"type": "string"}
+                }},
+                "Session": {"type": "object", "required": ["token", "role", "expires_at"], "properties": {
+                    "token": {"type": "string"}, "role": {"type": "string", "enum": ["lead", "annotator"]},
+                    "expires_at": {"type": "integer", "description": "unix milliseconds"}
+                }},
+                "Answer": {"type": "object", "required": ["task_id"], "additionalProperties": false, "properties": {
+                    "task_id": {"type": "integer"},
+                    "selected": {"type": "array", "items": {"type": "string"}},
+                    "no_evidence": {"type": "boolean"},
+                    "text": {"type": ["string", "null"]},
+                    "label": {"type": ["string", "null"]},
+                    "comment": {"type": ["string", "null"]},
+                    "duration_ms": {"type": ["integer", "null"]}
+                }},
+                "Ack": {"type": "object", "required": ["ack", "task_id"], "properties": {
+                    "ack": {"type": "string"}, "task_id": {"type": "integer"}
+                }},
+                "Next": {"type": "object", "properties": {
+                    "item": {"type": ["object", "null"]}, "reason": {"type": ["string", "null"]}
+                }},
+                "Stats": {"type": "object", "properties": {
+                    "claims": {"type": "integer"}, "root_claims": {"type": "integer"}, "refutations": {"type": "integer"},
+                    "documents": {"type": "integer"}, "sentences": {"type": "integer"}, "candidates": {"type": "integer"},
+                    "tasks": {"type": "integer"}, "annotations": {"type": "integer"}, "annotators": {"type": "integer"}
+                }}
+            }
+        }
+    })
+}

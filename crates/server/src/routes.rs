@@ -1,0 +1,301 @@
+//! The routes: each takes its input, turns the bearer token into the api's actor and
+//! calls one use case on a pooled project. No route checks a role: the use case does.
+
+use crate::error::ApiError;
+use crate::AppState;
+use axum::body::Bytes;
+use axum::extract::rejection::{BytesRejection, QueryRejection};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::annotate::Answer;
+use factdesk_api::sign_in::Login;
+use factdesk_api::tasks::TaskKind;
+use futures_util::Stream;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::convert::Infallible;
+use std::net::SocketAddr;
+
+/// Every route, with the method it answers; the OpenAPI document is tested against it.
+pub const ROUTES: &[(&str, &str)] = &[
+    ("post", "/api/v1/login"),
+    ("post", "/api/v1/logout"),
+    ("get", "/api/v1/next"),
+    ("post", "/api/v1/answers"),
+    ("get", "/api/v1/stats"),
+    ("get", "/api/v1/agreement"),
+    ("get", "/api/v1/events"),
+    ("get", "/api/v1/openapi.json"),
+];
+
+/// The server's routes over `state`.
+pub fn router(state: AppState) -> Router {
+    let limit = state.body_limit;
+    Router::new()
+        .route("/api/v1/login", post(login))
+        .route("/api/v1/logout", post(logout))
+        .route("/api/v1/next", get(next))
+        .route("/api/v1/answers", post(answers))
+        .route("/api/v1/stats", get(stats))
+        .route("/api/v1/agreement", get(agreement))
+        .route("/api/v1/events", get(events))
+        .route("/api/v1/openapi.json", get(openapi))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(limit))
+        .with_state(state)
+}
+
+type Reply<T> = Result<T, ApiError>;
+
+async fn not_found() -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "not_found",
+        "no such route; see /api/v1/openapi.json",
+    )
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this route does not take that method; see /api/v1/openapi.json",
+    )
+}
+
+/// The request body, or 413 past the limit.
+fn body(body: Result<Bytes, BytesRejection>) -> Reply<Bytes> {
+    body.map_err(|rejection| {
+        if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                "the request body is larger than this server takes",
+            )
+        } else {
+            ApiError::bad_json(format!("cannot read the request body: {rejection}"))
+        }
+    })
+}
+
+/// Parses a JSON body; a failure names the field it is about.
+fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        if path.is_empty() || path == "." {
+            ApiError::bad_json(format!("invalid JSON body: {inner}"))
+        } else {
+            ApiError::bad_json(format!("invalid JSON body: field \"{path}\": {inner}"))
+        }
+    })?;
+    de.end()
+        .map_err(|e| ApiError::bad_json(format!("invalid JSON body: {e}")))?;
+    Ok(value)
+}
+
+/// The bearer token of the request; 401 without one.
+fn bearer(headers: &HeaderMap) -> Reply<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "unauthorized",
+                "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
+            )
+        })
+}
+
+fn query<T>(q: Result<Query<T>, QueryRejection>) -> Reply<T> {
+    q.map(|Query(q)| q)
+        .map_err(|e| ApiError::bad_json(format!("invalid query: {}", e.body_text())))
+}
+
+fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
+    Ok(given
+        .unwrap_or("evidence")
+        .parse::<TaskKind>()
+        .map_err(factdesk_api::Error::from)?)
+}
+
+async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let login: Login = parse(&body(raw)?)?;
+    let policy = state.policy;
+    let address = peer.ip().to_string();
+    let session = state
+        .pool
+        .run(move |p| p.login(&login.name, &login.password, &address, &policy))
+        .await?;
+    Ok(Json(session).into_response())
+}
+
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<StatusCode> {
+    let token = bearer(&headers)?;
+    state
+        .pool
+        .run(move |p| {
+            p.actor_for_token(&token)?;
+            p.logout(&token)
+        })
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct KindQuery {
+    kind: Option<String>,
+}
+
+async fn next(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    q: Result<Query<KindQuery>, QueryRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let kind = kind_of(query(q)?.kind.as_deref())?;
+    let next = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            p.next_item(&actor, kind)
+        })
+        .await?;
+    Ok(Json(next).into_response())
+}
+
+async fn answers(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let answer: Answer = parse(&body(raw)?)?;
+    // The api returns the ack only once the answer is committed: it is sent after that.
+    let ack = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            p.submit(&actor, &answer)
+        })
+        .await?;
+    let _ = state.answers.send(());
+    Ok(Json(ack).into_response())
+}
+
+async fn stats(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let stats = state
+        .pool
+        .run(move |p| {
+            p.actor_for_token(&token)?;
+            p.stats()
+        })
+        .await?;
+    Ok(Json(stats).into_response())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgreementQuery {
+    kind: Option<String>,
+    #[serde(default)]
+    include_flagged: bool,
+    bootstrap: Option<usize>,
+    seed: Option<u64>,
+}
+
+/// The most bootstrap replicates a request may ask for: each costs a pass over the
+/// answers.
+const MAX_BOOTSTRAP: usize = 10_000;
+
+async fn agreement(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    q: Result<Query<AgreementQuery>, QueryRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let q = query(q)?;
+    let kind = q.kind.as_deref().map(|k| kind_of(Some(k))).transpose()?;
+    let defaults = AgreementRequest::default();
+    let req = AgreementRequest {
+        include_flagged: q.include_flagged,
+        bootstrap_reps: q
+            .bootstrap
+            .unwrap_or(defaults.bootstrap_reps)
+            .min(MAX_BOOTSTRAP),
+        seed: q.seed.unwrap_or(defaults.seed),
+        ..defaults
+    };
+    let report = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            // As `factdesk agreement --json`: one report for a kind, else one per kind.
+            match kind {
+                Some(kind) => Ok(serde_json::to_value(p.agreement(&actor, kind, &req)?)),
+                None => {
+                    let mut all = serde_json::Map::new();
+                    for kind in p.kinds_with_answers(&actor)? {
+                        let report = p.agreement(&actor, kind, &req)?;
+                        all.insert(
+                            kind.as_str().to_string(),
+                            serde_json::to_value(report).unwrap_or_default(),
+                        );
+                    }
+                    Ok(Ok(serde_json::Value::Object(all)))
+                }
+            }
+        })
+        .await?
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "io", e.to_string()))?;
+    Ok(Json(report).into_response())
+}
+
+/// A tick each time an answer is committed through this server (`event: answer`),
+/// after a first `event: ready`; a dashboard refreshes on each.
+async fn events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+) -> Reply<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let token = bearer(&headers)?;
+    state
+        .pool
+        .run(move |p| p.actor_for_token(&token).map(drop))
+        .await?;
+    let ticks = state.answers.subscribe();
+    let ready =
+        futures_util::stream::once(async { Ok(Event::default().event("ready").data("{}")) });
+    let answers = futures_util::stream::unfold(ticks, |mut ticks| async move {
+        use tokio::sync::broadcast::error::RecvError;
+        match ticks.recv().await {
+            // Missed ticks need no replay: one refresh covers them.
+            Ok(()) | Err(RecvError::Lagged(_)) => {
+                Some((Ok(Event::default().event("answer").data("{}")), ticks))
+            }
+            Err(RecvError::Closed) => None,
+        }
+    });
+    use futures_util::StreamExt;
+    Ok(Sse::new(ready.chain(answers)).keep_alive(KeepAlive::default()))
+}
+
+async fn openapi() -> Json<serde_json::Value> {
+    Json(crate::openapi::document())
+}

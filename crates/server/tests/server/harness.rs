@@ -1,0 +1,199 @@
+//! A project with a team, served on a loopback port for one test.
+
+use factdesk_api::annotators::Role;
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::settings::EvidenceStance;
+use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, NoProgress, Project};
+use factdesk_server::{AppState, Opener};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+pub const START: i64 = 1_700_000_000_000;
+
+pub fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The password each person of the team signs in with.
+pub fn password(name: &str) -> String {
+    format!("{name}-password")
+}
+
+/// A running server over a project with a lead (maria) and annotators (ana, ben, dan,
+/// eve), evidence tasks of overlap 2 under the `supports` stance (so every item shows a
+/// trick sentence: the claim's negation).
+pub struct Team {
+    _dir: tempfile::TempDir,
+    pub path: PathBuf,
+    pub clock: ManualClock,
+    pub base: String,
+    pub http: reqwest::Client,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+    }
+}
+
+fn make_project(dir: &Path, clock: &ManualClock, claims: usize) -> PathBuf {
+    let docs = dir.join("docs.jsonl");
+    let rows = dir.join("claims.jsonl");
+    let mut d = ok(std::fs::File::create(&docs));
+    let mut c = ok(std::fs::File::create(&rows));
+    for i in 0..claims {
+        let text = format!(
+            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island.",
+            1800 + i
+        );
+        ok(writeln!(
+            d,
+            "{}",
+            serde_json::json!({"id": format!("d{i}"), "text": text})
+        ));
+        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
+        let row = serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")], "label": "REFUTED"});
+        ok(writeln!(c, "{row}"));
+    }
+    let path = dir.join("team.fdesk");
+    let mut p = ok(Project::create(&path, Box::new(clock.clone())));
+    let owner = ok(p.lead_or_owner(None));
+    let req = ImportRequest {
+        claims: vec![rows],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
+    let mut settings = ok(p.settings());
+    settings.choose_stance(EvidenceStance::Supports);
+    ok(p.set_settings(&owner, &settings));
+    ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, &password("maria")));
+    let maria = ok(p.actor("maria"));
+    for name in ["ana", "ben", "dan", "eve"] {
+        ok(p.add_annotator_with_password(&maria, name, Role::Annotator, &password(name)));
+    }
+    ok(p.create_tasks(&maria, TaskKind::Evidence, Some(2)));
+    path
+}
+
+impl Team {
+    pub async fn start(policy: SignInPolicy) -> Team {
+        Team::start_with(policy, factdesk_server::DEFAULT_BODY_LIMIT, None).await
+    }
+
+    /// A team whose server opens projects with `open` instead of the project's path.
+    pub async fn start_with(policy: SignInPolicy, body_limit: usize, open: Option<Opener>) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = make_project(dir.path(), &clock, 6);
+        let open = open.unwrap_or_else(|| {
+            let clock = clock.clone();
+            factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
+        });
+        let state = AppState::new(open, 4, policy, body_limit);
+        let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
+        let base = format!("http://{}", ok(listener.local_addr()));
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        tokio::spawn(factdesk_server::serve_on(
+            listener,
+            state,
+            None,
+            async move {
+                let _ = stopped.await;
+            },
+        ));
+        Team {
+            _dir: dir,
+            path,
+            clock,
+            base,
+            http: reqwest::Client::new(),
+            stop: Some(stop),
+        }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    /// The project, opened beside the server, for what a test does behind it.
+    pub fn project(&self) -> Project {
+        ok(Project::open(&self.path, Box::new(self.clock.clone())))
+    }
+
+    pub async fn login(&self, name: &str, password: &str) -> reqwest::Response {
+        ok(self
+            .http
+            .post(self.url("/api/v1/login"))
+            .json(&serde_json::json!({"name": name, "password": password}))
+            .send()
+            .await)
+    }
+
+    /// A token of `name`, signed in with their password.
+    pub async fn token(&self, name: &str) -> String {
+        let response = self.login(name, &password(name)).await;
+        assert_eq!(response.status(), 200, "{name} signs in");
+        let body: serde_json::Value = ok(response.json().await);
+        body["token"].as_str().unwrap_or_default().to_string()
+    }
+
+    pub async fn get(&self, path: &str, token: Option<&str>) -> reqwest::Response {
+        let mut request = self.http.get(self.url(path));
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        ok(request.send().await)
+    }
+
+    pub async fn post(&self, path: &str, token: Option<&str>, body: &str) -> reqwest::Response {
+        let mut request = self
+            .http
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_string());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        ok(request.send().await)
+    }
+
+    /// The next evidence item for `token`, as JSON.
+    pub async fn next(&self, token: &str) -> serde_json::Value {
+        let response = self.get("/api/v1/next?kind=evidence", Some(token)).await;
+        assert_eq!(response.status(), 200);
+        ok(response.json().await)
+    }
+
+    /// Answers the next item selecting its first option; the ack as JSON.
+    pub async fn answer_next(&self, token: &str, comment: &str) -> serde_json::Value {
+        let next = self.next(token).await;
+        let item = &next["item"];
+        let answer = serde_json::json!({
+            "task_id": item["task_id"],
+            "selected": [item["options"][0]["id"]],
+            "comment": comment,
+        });
+        let response = self
+            .post("/api/v1/answers", Some(token), &answer.to_string())
+            .await;
+        assert_eq!(response.status(), 200, "the answer is taken");
+        ok(response.json().await)
+    }
+}
+
+/// The error body of a response: its code and message.
+pub async fn error_of(response: reqwest::Response) -> (u16, String, String) {
+    let status = response.status().as_u16();
+    let body: serde_json::Value = ok(response.json().await);
+    (
+        status,
+        body["code"].as_str().unwrap_or_default().to_string(),
+        body["message"].as_str().unwrap_or_default().to_string(),
+    )
+}

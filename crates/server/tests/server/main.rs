@@ -1,0 +1,9 @@
+//! The team server over HTTP on loopback: every route with each role, what an annotator
+//! may never see, bad input, limits, expiry, live events and the ack after the commit.
+
+mod harness;
+mod input;
+mod privacy;
+mod routes;
+mod store;
+mod tls;

@@ -1,0 +1,92 @@
+//! What an annotator may never see in any response: another person's answers, which
+//! option is the trick sentence, a gold label.
+
+use crate::harness::{ok, Team};
+use factdesk_api::sign_in::SignInPolicy;
+
+/// Every key of a JSON value, at any depth.
+fn keys(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                keys(v, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|v| keys(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let ana = team.token("ana").await;
+    let ben = team.token("ben").await;
+    // Ana answers first; with fill-first routing ben is then served the same item.
+    let ack = team.answer_next(&ana, "ana's private note 7f3c").await;
+    let mut bodies = Vec::new();
+    let next = team.next(&ben).await;
+    assert_eq!(
+        next["item"]["task_id"], ack["task_id"],
+        "ben gets the item ana answered"
+    );
+    assert!(
+        next["item"]["previous"].is_null(),
+        "no answer of anyone else comes with it"
+    );
+    bodies.push(next.clone());
+    let ben_ack = team.answer_next(&ben, "ben's note").await;
+    bodies.push(ben_ack);
+    bodies.push(ok(team.get("/api/v1/stats", Some(&ben)).await.json().await));
+    let refused: serde_json::Value =
+        ok(team.get("/api/v1/agreement", Some(&ben)).await.json().await);
+    bodies.push(refused);
+    // Ben's next item, which nobody has answered yet.
+    bodies.push(team.next(&ben).await);
+
+    // The trick is among the options (it has to be, to catch careless answers), but
+    // nothing tells it apart: every option has the same fields and an opaque id.
+    let options = next["item"]["options"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let settings = ok(team.project().settings());
+    let claim = next["item"]["claim"].as_str().unwrap_or_default();
+    let trick = factdesk_api::settings::trick_sentence(&settings.trick_template, claim);
+    assert!(
+        options
+            .iter()
+            .any(|o| o["text"].as_str() == Some(trick.as_str())),
+        "the item shows its trick sentence: {options:?}"
+    );
+    for option in &options {
+        let fields: Vec<&String> = option
+            .as_object()
+            .map(|o| o.keys().collect())
+            .unwrap_or_default();
+        assert_eq!(fields, ["id", "pieces", "text"], "{option}");
+        let id = option["id"].as_str().unwrap_or_default();
+        assert!(id.starts_with('o') && id.len() == 13, "{id}");
+    }
+    for body in &bodies {
+        let text = body.to_string();
+        assert!(!text.contains("7f3c"), "ana's note reached ben: {text}");
+        assert!(!text.contains("\"ana\""), "ana's name reached ben: {text}");
+        assert!(
+            !text.contains("REFUTED"),
+            "a gold label reached ben: {text}"
+        );
+        let mut found = Vec::new();
+        keys(body, &mut found);
+        for key in found {
+            for secret in ["trick", "gold", "label", "sentence_id", "score", "rank"] {
+                assert!(!key.contains(secret), "ben got a {key:?} field: {text}");
+            }
+            assert!(
+                !["annotator", "annotator_id", "name", "by"].contains(&key.as_str()),
+                "ben got a {key:?} field: {text}"
+            );
+        }
+    }
+}

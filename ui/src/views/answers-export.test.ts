@@ -1,0 +1,15 @@
+import { describe, expect, it } from "vitest";
+import { defaultAnswersPath, withExtension } from "./answers-export";
+
+describe("raw answers paths", () => {
+  it("sits beside the project", () => {
+    expect(defaultAnswersPath("/data/covid.fdesk", "csv")).toBe("/data/covid.answers.csv");
+    expect(defaultAnswersPath("/data/covid", "jsonl")).toBe("/data/covid.answers.jsonl");
+  });
+
+  it("follows the chosen format", () => {
+    expect(withExtension("/x/a.answers.jsonl", "parquet")).toBe("/x/a.answers.parquet");
+    expect(withExtension("/x/a.CSV", "jsonl")).toBe("/x/a.jsonl");
+    expect(withExtension("/x/answers", "csv")).toBe("/x/answers.csv");
+  });
+});
