@@ -23,6 +23,9 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+mod common;
+use common::Acting;
+
 fn load_average() -> String {
     std::fs::read_to_string("/proc/loadavg")
         .map(|s| s.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
@@ -182,6 +185,38 @@ fn rank_fusion(w: [f64; 4], k: f64) -> Fusion {
     })
 }
 
+/// Score fusion: cosine plus BM25 divided by the claim's best BM25 and Jaccard, each
+/// weighted, over the sentences the semantic ranker scored (BM25's best); the rest follow
+/// in BM25's order.
+fn score_fusion(bm25_w: f64, jaccard_w: f64) -> Fusion {
+    Box::new(move |c: &Claim| {
+        let best = c
+            .bm25
+            .first()
+            .map_or(1.0, |s| s.score.max(f64::MIN_POSITIVE));
+        let of = |list: &[Scored], id: i64| {
+            list.iter()
+                .find(|s| s.sentence_id == id)
+                .map_or(0.0, |s| s.score)
+        };
+        let mut out: Vec<Scored> = c
+            .semantic
+            .iter()
+            .map(|s| Scored {
+                sentence_id: s.sentence_id,
+                score: 10.0
+                    + s.score
+                    + bm25_w * of(&c.bm25, s.sentence_id) / best
+                    + jaccard_w * of(&c.jaccard, s.sentence_id),
+            })
+            .collect();
+        factdesk_core::ranking::rank_order(&mut out);
+        let seen: HashSet<i64> = out.iter().map(|s| s.sentence_id).collect();
+        out.extend(c.bm25.iter().filter(|s| !seen.contains(&s.sentence_id)));
+        out
+    })
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seeds: Vec<u64> = arg(&args, "--seeds")
@@ -234,6 +269,17 @@ fn main() {
                     tried.push((mean, format!("rank fusion {w:?} k {k}"), r));
                 }
             }
+        }
+    }
+    for bm25_w in [0.1, 0.2, 0.3, 0.4, 0.5, 0.75, 1.0] {
+        for jaccard_w in [0.0, 0.1, 0.25, 0.5] {
+            let r = score(&*score_fusion(bm25_w, jaccard_w));
+            let mean = r.iter().sum::<f64>() / r.len().max(1) as f64;
+            tried.push((
+                mean,
+                format!("score fusion cosine + {bm25_w} bm25/best + {jaccard_w} jaccard"),
+                r,
+            ));
         }
     }
     tried.sort_by(|a, b| b.0.total_cmp(&a.0));
