@@ -60,6 +60,11 @@ pub struct ClaimView {
     pub documents: Vec<String>,
     /// Lead only: the candidate sentences, in rank order.
     pub candidates: Vec<QueueCandidate>,
+    /// Lead only, beside each candidate: the rankers whose own top k held it (empty when
+    /// ranked before this was recorded). Never in an annotator's or adjudicator's view:
+    /// knowing which ranker put a sentence there would bias the choice, and the trick,
+    /// placed by none, would stand out.
+    pub candidate_rankers: Vec<Vec<String>>,
     pub tasks: Vec<ClaimTask>,
 }
 
@@ -128,17 +133,20 @@ impl Project {
             Some(p) => self.store.claim(p)?.map(|c| c.ext_id),
             None => None,
         };
-        let candidates: Vec<QueueCandidate> = if full {
+        let (candidates, candidate_rankers): (Vec<QueueCandidate>, Vec<Vec<String>>) = if full {
             (self.store.candidates(id)?.into_iter())
-                .map(|c| QueueCandidate {
-                    sentence_id: c.sentence_id,
-                    document_id: c.document_ext_id,
-                    sentence_index: c.sentence_index,
-                    text: c.text,
+                .map(|c| {
+                    let candidate = QueueCandidate {
+                        sentence_id: c.sentence_id,
+                        document_id: c.document_ext_id,
+                        sentence_index: c.sentence_index,
+                        text: c.text,
+                    };
+                    (candidate, c.placed_by)
                 })
-                .collect()
+                .unzip()
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         let mut documents = Vec::new();
         if full {
@@ -188,6 +196,7 @@ impl Project {
             },
             documents,
             candidates,
+            candidate_rankers,
             tasks: shown_tasks,
         })
     }

@@ -109,6 +109,10 @@ pub struct CandidateView {
     pub rank: u32,
     pub score: f64,
     pub ranker: String,
+    /// The rankers (bm25, levenshtein, jaccard, semantic) whose own top k held this
+    /// sentence; empty for candidates ranked before this was recorded. For the lead's
+    /// views only: annotators never see it.
+    pub placed_by: Vec<String>,
 }
 
 /// What `factdesk rank` did.
@@ -117,6 +121,10 @@ pub struct RankReport {
     pub ranker: String,
     pub claims: u64,
     pub candidates: u64,
+    /// The semantic model that took part (its id), if any.
+    pub semantic_model: Option<String>,
+    /// Texts (claims and sentences) embedded for it; the others came from the cache.
+    pub embedded: u64,
 }
 
 /// One ranker's figures in a ranking evaluation.
@@ -129,6 +137,14 @@ pub struct RankerScore {
     pub recall_at_5: f64,
     /// Mean reciprocal rank of the first gold sentence.
     pub mrr: f64,
+    /// Mean over claims of the share of the top k that is gold (out of k).
+    pub precision_at_1: f64,
+    pub precision_at_3: f64,
+    pub precision_at_5: f64,
+    /// Mean over claims of the harmonic mean of that precision and recall at k.
+    pub f1_at_1: f64,
+    pub f1_at_3: f64,
+    pub f1_at_5: f64,
 }
 
 /// What `factdesk eval-ranking` reports.
@@ -137,6 +153,8 @@ pub struct EvalReport {
     /// Claims whose gold evidence was found among their documents' sentences.
     pub claims: u64,
     pub rankers: Vec<RankerScore>,
+    /// The semantic model evaluated (its id); null when none was found.
+    pub semantic_model: Option<String>,
 }
 
 /// How far an import running in the background has come.

@@ -3,10 +3,15 @@
 
 use crate::actor::Actor;
 use crate::dto::{EvalReport, RankerScore};
-use crate::rank::rank_sentences;
+use crate::rank::{
+    rank_lexical, semantic_texts, with_semantic, DocumentSet, RankOptions, RankingOverrides,
+    Rankings,
+};
+use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::Ranker;
 use factdesk_core::seeded::Seeded;
+use factdesk_semantic::Locations;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, Write};
@@ -43,15 +48,70 @@ fn read_gold(path: &Path) -> Result<Vec<Gold>> {
     Ok(out)
 }
 
+/// The figures summed over claims, per ranker: recall, precision and F1 at 1, 3 and 5,
+/// then the reciprocal rank.
+type Sums = [f64; 10];
+
 impl Project {
-    /// Recall@1/3/5 and MRR of every ranker against gold evidence sentences (matched by
-    /// their text among the claim's documents' sentences).
+    /// Recall, precision and F1 at 1/3/5 and MRR of every ranker against gold evidence
+    /// sentences (matched by their text among the claim's documents' sentences), with the
+    /// project's ranking settings, without the semantic ranker.
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
+        let options = RankOptions::of(&self.settings()?.ranking);
+        self.eval_with(lead, gold_file, options, None)
+    }
+
+    /// [`Project::eval_ranking`] with some ranking settings overridden for this run
+    /// (BM25's `k1` and `b`, Jaccard's stemming, the model's folder), and the semantic
+    /// ranker too, inside `fused` and on its own, when `semantic` asks for it, a model
+    /// folder is named (which must then hold one) or the project's `ranking.semantic` is
+    /// on; the model is then required. The embeddings it computes are cached in the
+    /// project when the project is writable.
+    pub fn eval_ranking_with(
+        &mut self,
+        lead: &Actor,
+        gold_file: &Path,
+        semantic: bool,
+        overrides: &RankingOverrides,
+    ) -> Result<EvalReport> {
+        self.require_lead(lead, "evaluate the ranking")?;
+        let mut ranking = overrides.apply(self.settings()?.ranking)?;
+        let model = overrides.model.as_deref();
+        let semantic = if semantic || model.is_some() || ranking.semantic {
+            ranking.semantic = true;
+            crate::semantic::semantic_for(&ranking, model, Need::Required, &Locations::from_env())?
+        } else {
+            None
+        };
+        let report = self.eval_with(
+            lead,
+            gold_file,
+            RankOptions::of(&ranking),
+            semantic.as_ref(),
+        )?;
+        if let Some(model) = &semantic {
+            if self.store.require_writable().is_ok() {
+                let tx = self.store.transaction()?;
+                model.save(&tx)?;
+                tx.commit()?;
+            }
+        }
+        Ok(report)
+    }
+
+    /// Ranks every gold claim with the lexical rankers, then (with a model) embeds what
+    /// the semantic ranker needs for all of them in one call, then scores.
+    fn eval_with(
+        &self,
+        lead: &Actor,
+        gold_file: &Path,
+        options: RankOptions,
+        semantic: Option<&SemanticRanker>,
+    ) -> Result<EvalReport> {
         let golds = read_gold(gold_file)?;
-        let mut bm25 = self.search_index(lead)?.bm25_corpus()?;
-        let mut sums: BTreeMap<&'static str, [f64; 4]> = BTreeMap::new();
-        let mut claims = 0u64;
+        let mut bm25 = self.search_index(lead)?.bm25_corpus_with(options.bm25)?;
+        let mut ranked: Vec<(String, DocumentSet, HashSet<i64>, Rankings)> = Vec::new();
         for gold in &golds {
             let claim = self.store.claim_by_ext_id(&gold.claim)?.ok_or_else(|| {
                 Error::new(
@@ -62,7 +122,7 @@ impl Project {
                     ),
                 )
             })?;
-            let docs = crate::rank::DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
+            let docs = DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
             let relevant: HashSet<i64> = docs
                 .sentences()
@@ -72,9 +132,23 @@ impl Project {
             if relevant.is_empty() {
                 continue;
             }
-            claims += 1;
-            let rankings = rank_sentences(&mut bm25, &claim.text, &docs)?;
-            for ranker in Ranker::ALL {
+            let rankings = rank_lexical(&mut bm25, &claim.text, &docs, options)?;
+            ranked.push((claim.text, docs, relevant, rankings));
+        }
+        if let Some(model) = semantic {
+            let texts: Vec<&str> = ranked
+                .iter()
+                .flat_map(|(claim, docs, _, r)| semantic_texts(claim, r, docs, model.depth()))
+                .collect();
+            model.prefill(self.store.conn(), texts.iter().copied())?;
+            model.vectors(&texts)?;
+            for (claim, docs, _, rankings) in &mut ranked {
+                *rankings = with_semantic(std::mem::take(rankings), claim, docs, model)?;
+            }
+        }
+        let mut sums: BTreeMap<&'static str, Sums> = BTreeMap::new();
+        for (_, _, relevant, rankings) in &ranked {
+            for ranker in rankers(semantic.is_some()) {
                 let order = rankings.get(ranker);
                 let found_in = |k: usize| {
                     order
@@ -85,28 +159,59 @@ impl Project {
                 };
                 let first = order.iter().position(|s| relevant.contains(&s.sentence_id));
                 let n = relevant.len() as f64;
-                let e = sums.entry(ranker.as_str()).or_insert([0.0; 4]);
-                e[0] += found_in(1) / n.min(1.0);
-                e[1] += found_in(3) / n.min(3.0);
-                e[2] += found_in(5) / n.min(5.0);
-                e[3] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
+                let e = sums.entry(ranker.as_str()).or_insert([0.0; 10]);
+                for (i, k) in [1usize, 3, 5].into_iter().enumerate() {
+                    let found = found_in(k);
+                    let recall = found / n.min(k as f64);
+                    let precision = found / k as f64;
+                    e[i] += recall;
+                    e[3 + i] += precision;
+                    e[6 + i] += f1(precision, recall);
+                }
+                e[9] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
             }
         }
+        let claims = ranked.len() as u64;
         let c = claims.max(1) as f64;
-        let rankers = Ranker::ALL
-            .iter()
+        let rankers = rankers(semantic.is_some())
             .map(|r| {
-                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 4]);
+                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 10]);
                 RankerScore {
                     ranker: r.as_str().to_string(),
                     recall_at_1: s[0] / c,
                     recall_at_3: s[1] / c,
                     recall_at_5: s[2] / c,
-                    mrr: s[3] / c,
+                    mrr: s[9] / c,
+                    precision_at_1: s[3] / c,
+                    precision_at_3: s[4] / c,
+                    precision_at_5: s[5] / c,
+                    f1_at_1: s[6] / c,
+                    f1_at_3: s[7] / c,
+                    f1_at_5: s[8] / c,
                 }
             })
             .collect();
-        Ok(EvalReport { claims, rankers })
+        Ok(EvalReport {
+            claims,
+            rankers,
+            semantic_model: semantic.map(|m| m.model_id().to_string()),
+        })
+    }
+}
+
+/// The rankers an evaluation reports: the semantic one only when its model is loaded.
+fn rankers(semantic: bool) -> impl Iterator<Item = Ranker> {
+    Ranker::ALL
+        .into_iter()
+        .filter(move |&r| semantic || r != Ranker::Semantic)
+}
+
+/// The harmonic mean of precision and recall; 0 when both are.
+fn f1(precision: f64, recall: f64) -> f64 {
+    if precision + recall > 0.0 {
+        2.0 * precision * recall / (precision + recall)
+    } else {
+        0.0
     }
 }
 

@@ -33,6 +33,7 @@ mod refutation;
 pub mod report;
 pub mod review;
 pub mod search;
+pub mod semantic;
 pub mod settings;
 pub mod sign_in;
 pub mod study;

@@ -48,6 +48,55 @@ pub struct Settings {
     /// stance (on under `supports`, off under `supports_or_refutes`, where the trick
     /// shares no word with the claim and would be the one option with nothing marked).
     pub highlight_claim_words: Option<bool>,
+    /// How candidates are ranked.
+    pub ranking: RankingSettings,
+}
+
+/// How candidate evidence is ranked.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(default)]
+pub struct RankingSettings {
+    /// Whether the import's and `rank`'s fused ranking includes the semantic ranker (when
+    /// a model is installed). Off by default: embedding costs far more than the other
+    /// rankers, and a project's candidates should not depend on what the machine has.
+    pub semantic: bool,
+    /// The folder of the sentence-embedding model (model.safetensors, config.json,
+    /// tokenizer.json); null: the folder scripts/setup fills, else the Hugging Face cache.
+    pub model_dir: Option<String>,
+    /// How many of BM25's best sentences the semantic ranker re-ranks.
+    pub rerank_depth: u32,
+    /// BM25's term-frequency saturation; 1.2 (tantivy's and Lucene's) unless set. The
+    /// multilingual fact-checking pipeline used 0.9.
+    pub bm25_k1: f32,
+    /// BM25's length normalisation, from 0 (none) to 1; 0.75 unless set (0.9 in the
+    /// multilingual pipeline).
+    pub bm25_b: f32,
+    /// Whether Jaccard compares word stems (Snowball English), with every web address
+    /// and every number counted as one word each, as CrowdChecked did.
+    pub jaccard_stemming: bool,
+}
+
+impl RankingSettings {
+    /// BM25's parameters as set.
+    pub fn bm25(&self) -> factdesk_store::Bm25Params {
+        factdesk_store::Bm25Params {
+            k1: self.bm25_k1,
+            b: self.bm25_b,
+        }
+    }
+}
+
+impl Default for RankingSettings {
+    fn default() -> RankingSettings {
+        RankingSettings {
+            semantic: false,
+            model_dir: None,
+            rerank_depth: crate::semantic::DEFAULT_DEPTH as u32,
+            bm25_k1: factdesk_store::Bm25Params::default().k1,
+            bm25_b: factdesk_store::Bm25Params::default().b,
+            jaccard_stemming: false,
+        }
+    }
 }
 
 /// How the next item is chosen for an annotator.
@@ -226,6 +275,20 @@ impl Settings {
                 ));
             }
         }
+        if self.ranking.rerank_depth == 0 {
+            return Err(invalid(
+                "ranking.rerank_depth",
+                "the semantic ranker must re-rank at least 1 sentence".into(),
+            ));
+        }
+        if let Some(problem) = self.ranking.bm25().problem() {
+            let field = if problem.starts_with("k1") {
+                "ranking.bm25_k1"
+            } else {
+                "ranking.bm25_b"
+            };
+            return Err(invalid(field, problem));
+        }
         Ok(())
     }
 }
@@ -250,6 +313,7 @@ impl Default for Settings {
             guidelines: Guidelines::default(),
             routing: Routing::default(),
             highlight_claim_words: None,
+            ranking: RankingSettings::default(),
         }
     }
 }
@@ -376,5 +440,15 @@ mod tests {
         let mut s = Settings::default();
         s.guidelines.label = "  ".into();
         assert_eq!(field(s).as_deref(), Some("guidelines.label"));
+        let mut s = Settings::default();
+        s.ranking.bm25_k1 = -1.0;
+        assert_eq!(field(s).as_deref(), Some("ranking.bm25_k1"));
+        let mut s = Settings::default();
+        s.ranking.bm25_b = 1.1;
+        assert_eq!(field(s).as_deref(), Some("ranking.bm25_b"));
+        let mut s = Settings::default();
+        s.ranking.bm25_k1 = 0.9;
+        s.ranking.bm25_b = 0.9;
+        assert!(s.validate().is_ok());
     }
 }

@@ -26,7 +26,7 @@ use factdesk_api::packs::{
 };
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
-use factdesk_api::settings::{EvidenceStance, Guidelines, Routing, Settings};
+use factdesk_api::settings::{EvidenceStance, Guidelines, RankingSettings, Routing, Settings};
 use factdesk_api::study::{Study, StudyAgreement, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
@@ -85,6 +85,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Guidelines::decl(cfg),
         Routing::decl(cfg),
         Settings::decl(cfg),
+        RankingSettings::decl(cfg),
         Statistic::decl(cfg),
         PairAgreement::decl(cfg),
         AnnotatorActivity::decl(cfg),

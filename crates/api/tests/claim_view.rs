@@ -168,3 +168,39 @@ fn the_list_filters_by_words_and_standing_and_is_the_leads() {
         .unwrap_or_else(|| panic!("a lead's list"));
     assert_eq!(refused.code, ErrorCode::Forbidden);
 }
+
+/// Which rankers placed a candidate is the lead's: an annotator's item and claim screen
+/// carry nothing of it (knowing it would bias the choice, and the trick, placed by no
+/// ranker, would stand out).
+#[test]
+fn which_rankers_placed_a_candidate_is_shown_to_the_lead_only() {
+    let dir = must(tempfile::tempdir());
+    let (mut p, claim, _) = answered(dir.path());
+    let lead_view = must(p.claim_view(&p.lead(), claim));
+    assert!(
+        !lead_view.candidate_rankers.is_empty()
+            && lead_view.candidate_rankers.iter().all(|r| !r.is_empty()),
+        "{:?}",
+        lead_view.candidate_rankers
+    );
+    let ana_view = must(p.claim_view(&p.who("ana"), claim));
+    assert!(ana_view.candidate_rankers.is_empty());
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Evidence))
+        .item
+        .unwrap_or_else(|| panic!("another item for ana"));
+    for shown in [
+        must(serde_json::to_string(&ana_view)),
+        must(serde_json::to_string(&item)),
+    ] {
+        for word in [
+            "placed_by",
+            "bm25",
+            "levenshtein",
+            "jaccard",
+            "semantic",
+            "fused",
+        ] {
+            assert!(!shown.contains(word), "{word} in {shown}");
+        }
+    }
+}

@@ -72,6 +72,20 @@ const LEAD_ONLY: &[Call] = &[
     ("rank", |p, a, _| {
         p.rank(a, Ranker::Bm25, 5, false, &mut NoProgress).map(drop)
     }),
+    ("rank_with", |p, a, _| {
+        let overrides = factdesk_api::rank::RankingOverrides::default();
+        p.rank_with(a, Ranker::Bm25, 5, false, &overrides, &mut NoProgress)
+            .map(drop)
+    }),
+    ("semantic_ranker", |p, a, _| {
+        p.semantic_ranker(a, None, factdesk_api::semantic::Need::IfAvailable)
+            .map(drop)
+    }),
+    ("eval_ranking_with", |p, a, dir| {
+        let overrides = factdesk_api::rank::RankingOverrides::default();
+        p.eval_ranking_with(a, &dir.join("claims.jsonl"), false, &overrides)
+            .map(drop)
+    }),
     ("candidates", |p, a, _| p.candidates(a, "c0").map(drop)),
     ("reindex", |p, a, _| p.reindex(a)),
     ("search_index", |p, a, _| p.search_index(a).map(drop)),

@@ -5,8 +5,9 @@
 //! at 100,000 claims that query dominated the import. The scores only need, per claim
 //! word, how many indexed texts hold it, and, per sentence, its length and how often the
 //! word occurs in it. The statistics come from the index (so they are the ones a query
-//! would use) and the score is tantivy's own `Bm25Weight`, with the sentence length
-//! quantised exactly as the index stores it. Each word's part is the query's, bit for
+//! would use) and the score is tantivy's BM25, with the sentence length quantised exactly
+//! as the index stores it, computed here so that `k1` and `b` can be set ([`Bm25Params`]);
+//! with tantivy's own values (the default) every operation is tantivy's, in its order. Each word's part is the query's, bit for
 //! bit; only the order of the f32 sum over a claim's words may differ from the query's
 //! (tantivy's union reorders its clauses as their postings run out), so a total can
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
@@ -15,10 +16,68 @@ use crate::index::indexed_form;
 use crate::{Result, SearchIndex};
 use factdesk_core::text;
 use std::collections::HashMap;
+use std::sync::Arc;
 use tantivy::fieldnorm::FieldNormReader;
-use tantivy::query::{Bm25StatisticsProvider, Bm25Weight};
+use tantivy::query::Bm25StatisticsProvider;
 use tantivy::schema::Field;
 use tantivy::{Searcher, Term};
+
+/// BM25's free parameters: `k1`, how fast repeated words stop adding, and `b`, how much a
+/// long sentence is penalised. The defaults are tantivy's (and Lucene's), which the index's
+/// own queries use; the multilingual fact-checking pipeline used 0.9 and 0.9.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bm25Params {
+    pub k1: f32,
+    pub b: f32,
+}
+
+impl Default for Bm25Params {
+    fn default() -> Bm25Params {
+        Bm25Params { k1: 1.2, b: 0.75 }
+    }
+}
+
+impl Bm25Params {
+    /// Why the values cannot work, if they cannot: `k1` must be finite and not negative,
+    /// `b` between 0 and 1.
+    pub fn problem(&self) -> Option<String> {
+        if !(self.k1.is_finite() && self.k1 >= 0.0) {
+            return Some(format!(
+                "k1 must be a number of at least 0, not {}",
+                self.k1
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.b) {
+            return Some(format!("b must be between 0 and 1, not {}", self.b));
+        }
+        None
+    }
+}
+
+/// One word's weight: its idf times `1 + k1`.
+type Weight = f32;
+
+/// idf as tantivy computes it: `ln(1 + (N - n + 0.5) / (n + 0.5))`.
+fn idf(doc_freq: u64, total_docs: u64) -> f32 {
+    let x = ((total_docs - doc_freq) as f32 + 0.5) / (doc_freq as f32 + 0.5);
+    (1.0 + x).ln()
+}
+
+/// The length part of the denominator for each of the index's 256 length codes.
+fn length_norms(params: Bm25Params, average_length: f32) -> [f32; 256] {
+    let mut norms = [0.0f32; 256];
+    for (id, norm) in norms.iter_mut().enumerate() {
+        let length = FieldNormReader::id_to_fieldnorm(id as u8) as f32;
+        *norm = params.k1 * (1.0 - params.b + params.b * length / average_length);
+    }
+    norms
+}
+
+/// One word's part of a sentence's score.
+fn word_score(weight: Weight, norms: &[f32; 256], fieldnorm_id: u8, tf: u32) -> f32 {
+    let tf = tf as f32;
+    weight * (tf / (tf + norms[fieldnorm_id as usize]))
+}
 
 /// The corpus statistics of an index: how many texts it holds, their average length, and
 /// document frequencies on demand. Cheap to clone, one per ranking thread.
@@ -28,8 +87,10 @@ pub struct Bm25Corpus {
     field: Field,
     total_docs: u64,
     average_length: f32,
+    params: Bm25Params,
+    norms: Arc<[f32; 256]>,
     /// Weights of the words asked for so far (`None`: the word is in no indexed text).
-    weights: HashMap<String, Option<Bm25Weight>>,
+    weights: HashMap<String, Option<Weight>>,
 }
 
 impl std::fmt::Debug for Bm25Corpus {
@@ -37,6 +98,7 @@ impl std::fmt::Debug for Bm25Corpus {
         f.debug_struct("Bm25Corpus")
             .field("total_docs", &self.total_docs)
             .field("average_length", &self.average_length)
+            .field("params", &self.params)
             .finish_non_exhaustive()
     }
 }
@@ -196,17 +258,25 @@ pub fn claim_words(claim: &str) -> Vec<String> {
 }
 
 impl SearchIndex {
-    /// The index's BM25 statistics, as of its last commit.
+    /// The index's BM25 statistics, as of its last commit, with tantivy's `k1` and `b`.
     pub fn bm25_corpus(&self) -> Result<Bm25Corpus> {
+        self.bm25_corpus_with(Bm25Params::default())
+    }
+
+    /// The same with other `k1` and `b`.
+    pub fn bm25_corpus_with(&self, params: Bm25Params) -> Result<Bm25Corpus> {
         let searcher = self.reader.searcher();
         let field = self.fields.text;
         let total_docs = searcher.total_num_docs()?;
         let tokens = searcher.total_num_tokens(field)?;
+        let average_length = tokens as f32 / total_docs as f32;
         Ok(Bm25Corpus {
-            average_length: tokens as f32 / total_docs as f32,
+            average_length,
             searcher,
             field,
             total_docs,
+            params,
+            norms: Arc::new(length_norms(params, average_length)),
             weights: HashMap::new(),
         })
     }
@@ -218,13 +288,8 @@ impl Bm25Corpus {
         if !self.weights.contains_key(word) {
             let term = Term::from_field_text(self.field, word);
             let doc_freq = self.searcher.doc_freq(&term)?;
-            let weight = (doc_freq > 0 && doc_freq <= self.total_docs).then(|| {
-                Bm25Weight::for_one_term_without_explain(
-                    doc_freq,
-                    self.total_docs,
-                    self.average_length,
-                )
-            });
+            let weight = (doc_freq > 0 && doc_freq <= self.total_docs)
+                .then(|| idf(doc_freq, self.total_docs) * (1.0 + self.params.k1));
             self.weights.insert(word.to_string(), weight);
         }
         Ok(())
@@ -241,24 +306,28 @@ impl Bm25Corpus {
         for w in words {
             self.weight(w)?;
         }
-        let weights: Vec<(u64, &Bm25Weight)> = words
+        let weights: Vec<(u64, Weight)> = words
             .iter()
             .filter_map(|w| {
-                let weight = self.weights.get(w.as_str())?.as_ref()?;
+                let weight = (*self.weights.get(w.as_str())?)?;
                 Some((word_hash(w), weight))
             })
             .collect();
-        Ok(score_all(&weights, sentences))
+        Ok(score_all(&weights, &self.norms, sentences))
     }
 }
 
 /// Each sentence's BM25 against the claim's weighted words (hash and weight, in the
 /// claim's order).
-fn score_all(weights: &[(u64, &Bm25Weight)], sentences: &[&SentenceTerms]) -> Vec<Option<f32>> {
+fn score_all(
+    weights: &[(u64, Weight)],
+    norms: &[f32; 256],
+    sentences: &[&SentenceTerms],
+) -> Vec<Option<f32>> {
     let Some(table) = WordTable::new(weights.iter().map(|(h, _)| *h)) else {
         return sentences
             .iter()
-            .map(|s| score_word_by_word(weights, s))
+            .map(|s| score_word_by_word(weights, norms, s))
             .collect();
     };
     let mut hits: Vec<(usize, u32)> = Vec::new();
@@ -275,7 +344,8 @@ fn score_all(weights: &[(u64, &Bm25Weight)], sentences: &[&SentenceTerms]) -> Ve
             hits.sort_unstable();
             let mut score: Option<f32> = None;
             for &(position, tf) in &hits {
-                *score.get_or_insert(0.0) += weights[position].1.score(s.fieldnorm_id, tf);
+                *score.get_or_insert(0.0) +=
+                    word_score(weights[position].1, norms, s.fieldnorm_id, tf);
             }
             score
         })
@@ -283,12 +353,16 @@ fn score_all(weights: &[(u64, &Bm25Weight)], sentences: &[&SentenceTerms]) -> Ve
 }
 
 /// The sum over the claim's words, in order, of each word's share in the sentence.
-fn score_word_by_word(weights: &[(u64, &Bm25Weight)], s: &SentenceTerms) -> Option<f32> {
+fn score_word_by_word(
+    weights: &[(u64, Weight)],
+    norms: &[f32; 256],
+    s: &SentenceTerms,
+) -> Option<f32> {
     let mut score: Option<f32> = None;
     for (w, weight) in weights {
         let tf = s.count(*w);
         if tf > 0 {
-            *score.get_or_insert(0.0) += weight.score(s.fieldnorm_id, tf);
+            *score.get_or_insert(0.0) += word_score(*weight, norms, s.fieldnorm_id, tf);
         }
     }
     score
@@ -318,22 +392,23 @@ mod tests {
             .map(|i| SentenceTerms::new(&text(1 + i % 30)))
             .collect();
         let refs: Vec<&SentenceTerms> = sentences.iter().collect();
-        let weights: Vec<Bm25Weight> = (1..=vocabulary.len() as u64)
-            .map(|df| Bm25Weight::for_one_term_without_explain(df * 7, 1000, 11.5))
+        let weights: Vec<Weight> = (1..=vocabulary.len() as u64)
+            .map(|df| idf(df * 7, 1000) * 2.2)
             .collect();
+        let norms = length_norms(Bm25Params::default(), 11.5);
         let mut compared = 0;
         for claim_length in 0..14 {
             let claim = text(claim_length);
             let words = claim_words(&claim);
-            let weighted: Vec<(u64, &Bm25Weight)> = words
+            let weighted: Vec<(u64, Weight)> = words
                 .iter()
                 .zip(&weights)
-                .map(|(w, weight)| (word_hash(w), weight))
+                .map(|(w, weight)| (word_hash(w), *weight))
                 .collect();
-            let got = score_all(&weighted, &refs);
+            let got = score_all(&weighted, &norms, &refs);
             let terms = ClaimTerms::new(&words);
             for (s, score) in refs.iter().zip(&got) {
-                let want = score_word_by_word(&weighted, s);
+                let want = score_word_by_word(&weighted, &norms, s);
                 assert_eq!(score.map(f32::to_bits), want.map(f32::to_bits), "{claim}");
                 compared += usize::from(want.is_some());
                 if words.iter().all(|w| s.count(word_hash(w)) > 0) {
@@ -342,14 +417,48 @@ mod tests {
             }
         }
         assert!(compared > 1000, "{compared}");
-        let doubled = [(word_hash("x"), &weights[0]), (word_hash("x"), &weights[1])];
+        let doubled = [(word_hash("x"), weights[0]), (word_hash("x"), weights[1])];
         let x = SentenceTerms::new("x x y");
         assert_eq!(
-            score_all(&doubled, &[&x]),
-            [score_word_by_word(&doubled, &x)]
+            score_all(&doubled, &norms, &[&x]),
+            [score_word_by_word(&doubled, &norms, &x)]
         );
         assert!(!x.may_contain(&ClaimTerms::new(&claim_words("x z"))));
         assert!(x.may_contain(&ClaimTerms::new(&claim_words("Y x"))));
+    }
+
+    #[test]
+    fn default_parameters_score_as_tantivy_and_others_by_the_formula() {
+        let norms = length_norms(Bm25Params::default(), 11.5);
+        for df in [1u64, 7, 300, 999] {
+            let theirs = tantivy::query::Bm25Weight::for_one_term_without_explain(df, 1000, 11.5);
+            let ours = idf(df, 1000) * (1.0 + 1.2);
+            for id in [0u8, 5, 17, 40, 255] {
+                for tf in [1u32, 2, 9] {
+                    assert_eq!(
+                        word_score(ours, &norms, id, tf).to_bits(),
+                        theirs.score(id, tf).to_bits()
+                    );
+                }
+            }
+        }
+        let params = Bm25Params { k1: 0.9, b: 0.9 };
+        let norms = length_norms(params, 10.0);
+        let id = FieldNormReader::fieldnorm_to_id(20);
+        let length = f64::from(FieldNormReader::id_to_fieldnorm(id));
+        let got = f64::from(word_score(idf(10, 1000) * 1.9, &norms, id, 2));
+        let idf = (1.0 + 990.5f64 / 10.5).ln();
+        let want = idf * 1.9 * 2.0 / (2.0 + 0.9 * (1.0 - 0.9 + 0.9 * length / 10.0));
+        assert!((got - want).abs() < 1e-5 * want, "{got} {want}");
+        assert!(params.problem().is_none());
+        assert!(Bm25Params { k1: -0.1, b: 0.5 }.problem().is_some());
+        assert!(Bm25Params {
+            k1: f32::NAN,
+            b: 0.5
+        }
+        .problem()
+        .is_some());
+        assert!(Bm25Params { k1: 1.0, b: 1.5 }.problem().is_some());
     }
 
     #[test]

@@ -16,6 +16,8 @@ pub struct NewCandidate<'a> {
     pub score: f64,
     /// The score each ranker gave the sentence (`None`: it did not rank it).
     pub scores: RankerScores,
+    /// The rankers that put the sentence in their own top k, space-separated.
+    pub placed_by: String,
 }
 
 /// Each ranker's score of one sentence.
@@ -25,6 +27,7 @@ pub struct RankerScores {
     pub levenshtein: Option<f64>,
     pub jaccard: Option<f64>,
     pub fused: Option<f64>,
+    pub semantic: Option<f64>,
 }
 
 impl RankerScores {
@@ -36,6 +39,7 @@ impl RankerScores {
             ("levenshtein", self.levenshtein),
             ("jaccard", self.jaccard),
             ("fused", self.fused),
+            ("semantic", self.semantic),
         ] {
             if let Some(score) = score {
                 map.insert(name.to_string(), serde_json::json!(score));
@@ -57,6 +61,9 @@ pub struct CandidateRow {
     pub ranker: String,
     pub score: f64,
     pub scores: serde_json::Value,
+    /// The rankers that put the sentence in their own top k (empty for rows ranked
+    /// before this was recorded).
+    pub placed_by: Vec<String>,
 }
 
 /// Claims that have documents to rank, optionally only those without candidates yet.
@@ -147,8 +154,9 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
     conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
         .execute([claim_id])?;
     let mut stmt = conn.prepare_cached(
-        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused,
+                                 semantic, placed_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?;
     for c in candidates {
         stmt.execute(params![
@@ -160,7 +168,9 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
             c.scores.bm25,
             c.scores.levenshtein,
             c.scores.jaccard,
-            c.scores.fused
+            c.scores.fused,
+            c.scores.semantic,
+            c.placed_by
         ])?;
     }
     Ok(())
@@ -180,7 +190,7 @@ pub fn count(conn: &Connection, claim_id: i64) -> Result<u64> {
 pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores,
-                k.bm25, k.levenshtein, k.jaccard, k.fused
+                k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed_by
          FROM candidates k JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id
          WHERE k.claim_id = ?1 ORDER BY k.rank",
     )?;
@@ -190,7 +200,9 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
             levenshtein: r.get(10)?,
             jaccard: r.get(11)?,
             fused: r.get(12)?,
+            semantic: r.get(13)?,
         };
+        let placed_by: Option<String> = r.get(14)?;
         // Rows written before the score columns keep their scores as JSON.
         let scores = if columns == RankerScores::default() {
             let json: String = r.get(8)?;
@@ -208,6 +220,11 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
             ranker: r.get(6)?,
             score: r.get(7)?,
             scores,
+            placed_by: placed_by
+                .unwrap_or_default()
+                .split_whitespace()
+                .map(str::to_string)
+                .collect(),
         })
     })?;
     Ok(rows.collect::<crate::db::Result<_>>()?)

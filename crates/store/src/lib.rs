@@ -18,6 +18,7 @@ mod counts;
 pub mod db;
 pub mod decisions;
 mod documents;
+pub mod embeddings;
 mod error;
 mod evidence;
 pub mod feed;
@@ -39,7 +40,7 @@ pub mod tricks;
 mod typed;
 mod write;
 
-pub use bm25::{claim_words, Bm25Corpus, ClaimTerms, SentenceTerms};
+pub use bm25::{claim_words, Bm25Corpus, Bm25Params, ClaimTerms, SentenceTerms};
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;

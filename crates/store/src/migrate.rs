@@ -19,6 +19,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0011_compact_text_and_scores.sql"),
     include_str!("migrations/0012_predictions.sql"),
     include_str!("migrations/0013_sign_in.sql"),
+    include_str!("migrations/0014_semantic_ranker.sql"),
     include_str!("migrations/0015_open_task_shards.sql"),
 ];
 
@@ -32,9 +33,12 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (11, include_str!("migrations/postgres/0011_baseline.sql")),
     (12, include_str!("migrations/postgres/0012_predictions.sql")),
     (13, include_str!("migrations/postgres/0013_sign_in.sql")),
-    // Numbered 0015 (0014 is another branch's): version 15 once that one is merged.
     (
         14,
+        include_str!("migrations/postgres/0014_semantic_ranker.sql"),
+    ),
+    (
+        15,
         include_str!("migrations/postgres/0015_open_task_shards.sql"),
     ),
 ];

@@ -95,9 +95,23 @@ sentence_index: number, text: string,
 /**
  * 1 is best.
  */
-rank: number, score: number, ranker: string, };
+rank: number, score: number, ranker: string, 
+/**
+ * The rankers (bm25, levenshtein, jaccard, semantic) whose own top k held this
+ * sentence; empty for candidates ranked before this was recorded. For the lead's
+ * views only: annotators never see it.
+ */
+placed_by: Array<string>, };
 
-export type RankReport = { ranker: string, claims: number, candidates: number, };
+export type RankReport = { ranker: string, claims: number, candidates: number, 
+/**
+ * The semantic model that took part (its id), if any.
+ */
+semantic_model: string | null, 
+/**
+ * Texts (claims and sentences) embedded for it; the others came from the cache.
+ */
+embedded: number, };
 
 export type RankerScore = { ranker: string, 
 /**
@@ -107,13 +121,25 @@ recall_at_1: number, recall_at_3: number, recall_at_5: number,
 /**
  * Mean reciprocal rank of the first gold sentence.
  */
-mrr: number, };
+mrr: number, 
+/**
+ * Mean over claims of the share of the top k that is gold (out of k).
+ */
+precision_at_1: number, precision_at_3: number, precision_at_5: number, 
+/**
+ * Mean over claims of the harmonic mean of that precision and recall at k.
+ */
+f1_at_1: number, f1_at_3: number, f1_at_5: number, };
 
 export type EvalReport = { 
 /**
  * Claims whose gold evidence was found among their documents' sentences.
  */
-claims: number, rankers: Array<RankerScore>, };
+claims: number, rankers: Array<RankerScore>, 
+/**
+ * The semantic model evaluated (its id); null when none was found.
+ */
+semantic_model: string | null, };
 
 export type Role = "lead" | "annotator";
 
@@ -359,7 +385,43 @@ routing: Routing,
  * stance (on under `supports`, off under `supports_or_refutes`, where the trick
  * shares no word with the claim and would be the one option with nothing marked).
  */
-highlight_claim_words: boolean | null, };
+highlight_claim_words: boolean | null, 
+/**
+ * How candidates are ranked.
+ */
+ranking: RankingSettings, };
+
+export type RankingSettings = { 
+/**
+ * Whether the import's and `rank`'s fused ranking includes the semantic ranker (when
+ * a model is installed). Off by default: embedding costs far more than the other
+ * rankers, and a project's candidates should not depend on what the machine has.
+ */
+semantic: boolean, 
+/**
+ * The folder of the sentence-embedding model (model.safetensors, config.json,
+ * tokenizer.json); null: the folder scripts/setup fills, else the Hugging Face cache.
+ */
+model_dir: string | null, 
+/**
+ * How many of BM25's best sentences the semantic ranker re-ranks.
+ */
+rerank_depth: number, 
+/**
+ * BM25's term-frequency saturation; 1.2 (tantivy's and Lucene's) unless set. The
+ * multilingual fact-checking pipeline used 0.9.
+ */
+bm25_k1: number, 
+/**
+ * BM25's length normalisation, from 0 (none) to 1; 0.75 unless set (0.9 in the
+ * multilingual pipeline).
+ */
+bm25_b: number, 
+/**
+ * Whether Jaccard compares word stems (Snowball English), with every web address
+ * and every number counted as one word each, as CrowdChecked did.
+ */
+jaccard_stemming: boolean, };
 
 export type Statistic = { 
 /**
@@ -758,7 +820,14 @@ documents: Array<string>,
 /**
  * Lead only: the candidate sentences, in rank order.
  */
-candidates: Array<QueueCandidate>, tasks: Array<ClaimTask>, };
+candidates: Array<QueueCandidate>, 
+/**
+ * Lead only, beside each candidate: the rankers whose own top k held it (empty when
+ * ranked before this was recorded). Never in an annotator's or adjudicator's view:
+ * knowing which ranker put a sentence there would bias the choice, and the trick,
+ * placed by none, would stand out.
+ */
+candidate_rankers: Array<Array<string>>, tasks: Array<ClaimTask>, };
 
 export type ClaimStanding = "any" | "no_tasks" | "open" | "complete";
 

@@ -22,6 +22,7 @@ const own: ClaimView = {
   label: null,
   documents: [],
   candidates: [],
+  candidate_rankers: [],
   tasks: [{ task_id: 9, kind: "evidence", overlap: 3, answered: 2, closed: false, answers: [{ annotator: "ana", summary: "sentences selected", comment: "hm", trick_failed: false, at: 0 }] }],
 };
 
@@ -54,6 +55,7 @@ describe("claim screen, lead", () => {
       label: "SUPPORTED",
       documents: ["d1"],
       candidates: [{ sentence_id: 31, document_id: "d1", sentence_index: 4, text: "The masks worked." }],
+      candidate_rankers: [["bm25", "semantic"]],
     };
     mocked.claimView.mockResolvedValueOnce(full);
     mocked.sentencePassage.mockResolvedValueOnce({ title: "Masks", sentences: [{ text: "The masks worked.", hit: true }] });
@@ -62,6 +64,7 @@ describe("claim screen, lead", () => {
     s.shown?.();
     await settle();
     expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
+    expect(q(s.el, "claim-placed-1")?.textContent).toBe("placed by bm25, semantic");
     q(s.el, "claim-show-1")?.click();
     await settle();
     expect(mocked.sentencePassage).toHaveBeenCalledWith(31);

@@ -102,6 +102,10 @@ function claimBody(c: ClaimView): HTMLElement[] {
                 {},
                 h("span", { dir: "auto" }, s.text),
                 h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1} `),
+                // Which rankers' own top five held it: the lead's view only (see ClaimView).
+                c.candidate_rankers[i]?.length
+                  ? h("span", { class: "faint small", testid: `claim-placed-${i + 1}` }, `placed by ${c.candidate_rankers[i].join(", ")}`)
+                  : null,
                 h(
                   "button",
                   { class: "ghost small", testid: `claim-show-${i + 1}`, onclick: () => showInDocument(passage, s.sentence_id, i + 1) },

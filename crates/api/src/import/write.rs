@@ -96,15 +96,26 @@ pub(super) fn write(
     // without them. Ranking searches the new rows, so the index commits them first.
     let index = ids.index.commit(&tx)?;
     let unranked = tx::claims_to_rank(&tx, true)?;
-    let computed = rank::compute_candidates(
-        &tx,
-        &index,
-        &unranked,
-        Ranker::Fused,
-        rank::DEFAULT_K,
-        progress,
+    // The semantic ranker joins the fusion only where the project turned it on: embedding
+    // costs far more than the other rankers (docs/ranking.md).
+    let settings = crate::settings::from_json(tx::settings(&tx)?);
+    let semantic = crate::semantic::semantic_for(
+        &settings.ranking,
+        None,
+        crate::semantic::Need::IfAvailable,
+        &factdesk_semantic::Locations::from_env(),
     )?;
+    let run = rank::RankRun {
+        ranker: Ranker::Fused,
+        k: rank::DEFAULT_K,
+        options: rank::RankOptions::of(&settings.ranking),
+        semantic: semantic.as_ref(),
+    };
+    let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
     report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    if let Some(model) = &semantic {
+        model.save(&tx)?;
+    }
     progress.check_cancelled()?;
     progress.phase("committing", 0);
     tx.commit()?;

@@ -10,7 +10,7 @@ pub struct Args {
     /// The claim's id, as imported (see `factdesk search`).
     #[arg(long)]
     claim: String,
-    /// Print a JSON array of {sentence_id, document_id, text, rank, score}.
+    /// Print a JSON array of {sentence_id, document_id, text, rank, score, placed_by}.
     #[arg(long)]
     json: bool,
 }
@@ -28,8 +28,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         );
     }
     for c in candidates {
+        // Which rankers' own top k held it: the lead sees why a sentence is shown.
+        let placed = if c.placed_by.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", c.placed_by.join(", "))
+        };
         println!(
-            "{}. [{} #{}] {:.4}  {}",
+            "{}. [{} #{}] {:.4}{placed}  {}",
             c.rank, c.document_id, c.sentence_index, c.score, c.text
         );
     }

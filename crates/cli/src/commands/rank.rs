@@ -1,6 +1,34 @@
 use crate::progress::Bar;
+use factdesk_api::rank::RankingOverrides;
 use factdesk_core::ranking::Ranker;
 use std::path::PathBuf;
+
+/// Ranker settings for one run, over the project's `ranking.*` settings.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RankingFlags {
+    /// BM25's term-frequency saturation k1 (project setting ranking.bm25_k1; default 1.2).
+    #[arg(long, value_name = "K1")]
+    bm25_k1: Option<f32>,
+    /// BM25's length normalisation b, 0 to 1 (ranking.bm25_b; default 0.75).
+    #[arg(long, value_name = "B")]
+    bm25_b: Option<f32>,
+    /// Jaccard over word stems, web addresses and numbers folded
+    /// (ranking.jaccard_stemming).
+    #[arg(long)]
+    jaccard_stemming: bool,
+}
+
+impl RankingFlags {
+    /// The overrides these flags make, with the model folder if one was named.
+    pub fn overrides(&self, model: Option<PathBuf>) -> RankingOverrides {
+        RankingOverrides {
+            model,
+            bm25_k1: self.bm25_k1,
+            bm25_b: self.bm25_b,
+            jaccard_stemming: self.jaccard_stemming.then_some(true),
+        }
+    }
+}
 
 /// Recompute the candidate evidence sentences of every claim that has documents.
 ///
@@ -12,9 +40,18 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// bm25, levenshtein, jaccard, or fused (reciprocal rank fusion of the three).
+    /// bm25, levenshtein, jaccard, semantic (sentence embeddings over BM25's best), or
+    /// fused (weighted reciprocal rank fusion of the others; with the semantic ranker when
+    /// the project's ranking.semantic is on or --model is given).
     #[arg(long, default_value = "fused")]
     ranker: String,
+    /// The sentence-embedding model's folder (model.safetensors, config.json,
+    /// tokenizer.json); default: the project's ranking.model_dir, else the folder
+    /// scripts/setup fills, else the Hugging Face cache.
+    #[arg(long, value_name = "DIR")]
+    model: Option<PathBuf>,
+    #[command(flatten)]
+    ranking: RankingFlags,
     /// Candidates per claim.
     #[arg(long, default_value_t = factdesk_api::rank::DEFAULT_K)]
     k: usize,
@@ -27,7 +64,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker: Ranker = a.ranker.parse()?;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.rank(&by, ranker, a.k, false, &mut Bar::cancellable())?;
+    let report = project.rank_with(
+        &by,
+        ranker,
+        a.k,
+        false,
+        &a.ranking.overrides(a.model),
+        &mut Bar::cancellable(),
+    )?;
     if a.json {
         return super::print_json(&report);
     }
@@ -35,5 +79,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "ranked {} claims with {}: {} candidates",
         report.claims, report.ranker, report.candidates
     );
+    if let Some(model) = &report.semantic_model {
+        println!("semantic model: {model}");
+    }
     Ok(())
 }

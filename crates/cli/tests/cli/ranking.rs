@@ -141,3 +141,53 @@ fn short_documents_give_fewer_candidates_without_error() {
     ok([Path::new("import"), &p, &claims]);
     assert!(candidates(&p, "lonely").is_empty());
 }
+
+#[test]
+fn candidates_name_the_rankers_that_placed_each_and_rank_takes_bm25_settings() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let doc = "The harbour bridge was closed for repairs. Officials reopened the harbour bridge in May. Ferries kept running all year.";
+    let p = one_claim(dir.path(), "Officials reopened the bridge", doc);
+    let c = candidates(&p, "c");
+    let top = &c[0];
+    assert_eq!(top["text"], "Officials reopened the harbour bridge in May.");
+    let placed: Vec<&str> = top["placed_by"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(placed, ["bm25", "levenshtein", "jaccard"], "{top}");
+    let out = ok([
+        Path::new("candidates"),
+        &p,
+        Path::new("--claim"),
+        Path::new("c"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.lines()
+            .next()
+            .is_some_and(|l| l.contains("(bm25, levenshtein, jaccard)")),
+        "{text}"
+    );
+    // BM25's parameters for one run: the ranking is redone with them, and nonsense is refused.
+    let out = ok([
+        Path::new("rank"),
+        &p,
+        Path::new("--ranker"),
+        Path::new("bm25"),
+        Path::new("--bm25-k1"),
+        Path::new("0.9"),
+        Path::new("--bm25-b"),
+        Path::new("0.9"),
+        Path::new("--jaccard-stemming"),
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("with bm25"));
+    let bad = crate::factdesk([Path::new("rank"), &p, Path::new("--bm25-b"), Path::new("2")]);
+    assert!(!bad.status.success());
+    assert!(
+        String::from_utf8_lossy(&bad.stderr).contains("b must be between 0 and 1"),
+        "{}",
+        String::from_utf8_lossy(&bad.stderr)
+    );
+}

@@ -16,11 +16,17 @@ use std::str::FromStr;
 mod edit_distance;
 mod fusion;
 mod self_containing;
+mod semantic;
 mod similarity;
+mod stemmed;
 
 pub use fusion::{fuse, fuse_weighted, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
-pub use similarity::{jaccard, jaccard_prepared, levenshtein, sentence_words, SentenceWords};
+pub use semantic::by_cosine;
+pub use similarity::{
+    jaccard, jaccard_of_hashes, jaccard_prepared, levenshtein, sentence_words, SentenceWords,
+};
+pub use stemmed::stemmed_hashes;
 
 /// A sentence that may be evidence for a claim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,16 +49,19 @@ pub enum Ranker {
     Bm25,
     Levenshtein,
     Jaccard,
-    /// Reciprocal rank fusion of the other three.
+    /// Reciprocal rank fusion of the others.
     Fused,
+    /// Cosine similarity of sentence embeddings, over BM25's best candidates.
+    Semantic,
 }
 
 impl Ranker {
-    pub const ALL: [Ranker; 4] = [
+    pub const ALL: [Ranker; 5] = [
         Ranker::Bm25,
         Ranker::Levenshtein,
         Ranker::Jaccard,
         Ranker::Fused,
+        Ranker::Semantic,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -61,6 +70,7 @@ impl Ranker {
             Ranker::Levenshtein => "levenshtein",
             Ranker::Jaccard => "jaccard",
             Ranker::Fused => "fused",
+            Ranker::Semantic => "semantic",
         }
     }
 }
@@ -79,7 +89,7 @@ impl fmt::Display for UnknownRanker {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown ranker {:?} (expected bm25, levenshtein, jaccard or fused)",
+            "unknown ranker {:?} (expected bm25, levenshtein, jaccard, fused or semantic)",
             self.0
         )
     }

@@ -79,7 +79,7 @@ pub fn levenshtein(claim: &str, sentences: &[Candidate]) -> Vec<Scored> {
 
 /// FNV-1a over the lower-cased bytes, so an ASCII token and its normalised form hash
 /// alike; fixed, so results never vary between runs.
-fn word_hash(word: &str) -> u64 {
+pub(crate) fn word_hash(word: &str) -> u64 {
     word.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(0x0100_0000_01b3)
     })
@@ -199,6 +199,14 @@ pub struct SentenceWords {
 }
 
 impl SentenceWords {
+    /// A sentence from its word hashes, sorted and distinct.
+    pub(crate) fn from_hashes(sentence_id: i64, hashes: Vec<u64>) -> SentenceWords {
+        SentenceWords {
+            sentence_id,
+            hashes,
+        }
+    }
+
     /// One sentence prepared from its tokens (`text::tokens`), for a caller that
     /// tokenises it for other rankers too: the same as [`sentence_words`] gives.
     pub fn from_tokens(sentence_id: i64, tokens: &[text::Token<'_>]) -> SentenceWords {
@@ -306,7 +314,16 @@ pub fn jaccard_prepared<'a>(
     let mut claim_hashes: Vec<u64> = claim_words.words.iter().map(|(h, _)| *h).collect();
     claim_hashes.sort_unstable();
     claim_hashes.dedup();
-    let claim_set = HashSet64::new(&claim_hashes);
+    jaccard_of_hashes(&claim_hashes, sentences)
+}
+
+/// Jaccard of the claim's distinct word hashes (sorted) and each prepared sentence's, best
+/// first.
+pub fn jaccard_of_hashes<'a>(
+    claim_hashes: &[u64],
+    sentences: impl IntoIterator<Item = &'a SentenceWords>,
+) -> Vec<Scored> {
+    let claim_set = HashSet64::new(claim_hashes);
     let mut scored: Vec<Scored> = sentences
         .into_iter()
         .map(|s| {

@@ -113,7 +113,7 @@ fn ranker_names_round_trip() {
     let err = "tfidf".parse::<Ranker>().err().map(|e| e.to_string());
     assert_eq!(
         err.as_deref(),
-        Some("unknown ranker \"tfidf\" (expected bm25, levenshtein, jaccard or fused)")
+        Some("unknown ranker \"tfidf\" (expected bm25, levenshtein, jaccard, fused or semantic)")
     );
 }
 

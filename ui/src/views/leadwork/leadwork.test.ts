@@ -60,6 +60,7 @@ describe("settings", () => {
       guidelines: { evidence: "Pick.", refute: "Write.", verify: "Judge.", label: "Label." },
       routing: "fill_first",
       highlight_claim_words: null,
+      ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
     };
     // Another window changed the label guideline and the overlap; this screen changed the
     // reservation only: no clash, and only the reservation is written.

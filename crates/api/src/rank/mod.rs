@@ -2,214 +2,45 @@
 
 use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
+use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
-use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
-use factdesk_core::text;
+use factdesk_core::ranking::{self, Ranker, Scored};
 use factdesk_store::Connection;
-use factdesk_store::{
-    claim_words, tx, Bm25Corpus, ClaimTerms, NewCandidate, RankerScores, SearchIndex, SentenceTerms,
-};
+use factdesk_store::{tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex};
 use std::collections::HashMap;
-use std::sync::{Arc, OnceLock};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+mod sentences;
+
+pub use sentences::{
+    rank_lexical, rank_sentences, rank_sentences_with, semantic_texts, with_semantic, DocumentSet,
+    PreparedDocument, RankOptions, Rankings, FUSED_K, FUSED_WEIGHTS, SEMANTIC_FUSED_K,
+    SEMANTIC_FUSED_WEIGHTS,
+};
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
 
-/// Every ranker's ordering of one claim's sentences, best first, with the
-/// self-containing sentences already dropped.
-#[derive(Debug, Clone, Default)]
-pub struct Rankings {
-    pub bm25: Vec<Scored>,
-    pub levenshtein: Vec<Scored>,
-    pub jaccard: Vec<Scored>,
-    pub fused: Vec<Scored>,
-}
-
-impl Rankings {
-    pub fn get(&self, ranker: Ranker) -> &[Scored] {
-        match ranker {
-            Ranker::Bm25 => &self.bm25,
-            Ranker::Levenshtein => &self.levenshtein,
-            Ranker::Jaccard => &self.jaccard,
-            Ranker::Fused => &self.fused,
-        }
-    }
-}
-
-/// Documents with more sentences than this are ranked on two threads.
-const PARALLEL_FROM: usize = 1000;
-
-/// One document's sentences, prepared for every ranker once and shared by all the claims
-/// that name the document.
-#[derive(Debug)]
-pub struct PreparedDocument {
-    /// (sentence id, text), in document order.
-    pub sentences: Vec<(i64, String)>,
-    prepared: OnceLock<(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)>,
-}
-
-impl PreparedDocument {
-    fn new(sentences: Vec<(i64, String)>) -> PreparedDocument {
-        PreparedDocument {
-            sentences,
-            prepared: OnceLock::new(),
-        }
-    }
-
-    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them,
-    /// from one tokenisation of each sentence.
-    fn prepared(&self) -> &(Vec<ranking::SentenceWords>, Vec<SentenceTerms>) {
-        self.prepared.get_or_init(|| {
-            self.sentences
-                .iter()
-                .map(|(id, sentence)| {
-                    let tokens = text::tokens(sentence);
-                    (
-                        ranking::SentenceWords::from_tokens(*id, &tokens),
-                        SentenceTerms::from_tokens(&tokens),
-                    )
-                })
-                .unzip()
-        })
-    }
-}
-
-/// The sentences of a claim's documents, in document order.
-#[derive(Debug, Clone)]
-pub struct DocumentSet {
-    pub document_ids: Vec<i64>,
-    documents: Vec<Arc<PreparedDocument>>,
-}
-
-impl DocumentSet {
-    pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
-        let documents = document_ids
+/// The rankers whose own top `k` hold `sentence_id`, as stored beside a candidate.
+fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> String {
+    [
+        Ranker::Bm25,
+        Ranker::Levenshtein,
+        Ranker::Jaccard,
+        Ranker::Semantic,
+    ]
+    .into_iter()
+    .filter(|&ranker| {
+        r.get(ranker)
             .iter()
-            .map(|&d| {
-                Ok(Arc::new(PreparedDocument::new(tx::document_sentences(
-                    conn,
-                    &[d],
-                )?)))
-            })
-            .collect::<Result<_>>()?;
-        Ok(DocumentSet {
-            document_ids,
-            documents,
-        })
-    }
-
-    /// This claim's document set: `last` again when the claim has the same documents.
-    pub fn for_claim(
-        conn: &Connection,
-        claim_id: i64,
-        last: Option<DocumentSet>,
-    ) -> Result<DocumentSet> {
-        let ids = tx::claim_document_ids(conn, claim_id)?;
-        match last {
-            Some(set) if set.document_ids == ids => Ok(set),
-            _ => DocumentSet::load(conn, ids),
-        }
-    }
-
-    /// (sentence id, text) of every sentence, in document order.
-    pub fn sentences(&self) -> impl Iterator<Item = &(i64, String)> {
-        self.documents.iter().flat_map(|d| &d.sentences)
-    }
-}
-
-/// Ranks the sentences of `docs` against `claim` with every ranker. BM25 uses the
-/// corpus statistics of the project's search index (see `factdesk_store::Bm25Corpus`).
-pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
-    let all: Vec<Candidate<'_>> = docs
-        .sentences()
-        .map(|(id, text)| Candidate {
-            sentence_id: *id,
-            text,
-        })
-        .collect();
-    let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
-        docs.documents.iter().map(|d| d.prepared()).collect();
-    let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
-    let words = claim_words(claim);
-    let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
-        let scores = bm25.scores(&words, &terms)?;
-        let bm25 = all
-            .iter()
-            .zip(scores)
-            .filter_map(|(c, s)| {
-                s.map(|s| Scored {
-                    sentence_id: c.sentence_id,
-                    score: f64::from(s),
-                })
-            })
-            .collect();
-        let words = prepared.iter().flat_map(|p| &p.0);
-        Ok((bm25, ranking::jaccard_prepared(claim, words)))
-    };
-    let kept_and_levenshtein = || {
-        // The word-for-word test only for sentences holding every word of the claim.
-        let claim_terms = ClaimTerms::new(&words);
-        let kept: Vec<Candidate<'_>> = all
-            .iter()
-            .zip(&terms)
-            .filter(|(c, t)| {
-                !(t.may_contain(&claim_terms) && ranking::contains_claim(c.text, claim))
-            })
-            .map(|(c, _)| *c)
-            .collect();
-        let levenshtein = ranking::levenshtein(claim, &kept);
-        (kept, levenshtein)
-    };
-    // The rankers are independent, so a large document is ranked on two threads.
-    let (bm25_jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
-        std::thread::scope(|s| {
-            let other = s.spawn(bm25_and_jaccard);
-            let mine = kept_and_levenshtein();
-            let other = other.join().unwrap_or_else(|_| {
-                Err(Error::new(
-                    ErrorCode::Io,
-                    "ranking failed on a worker thread",
-                ))
-            });
-            (other, mine)
-        })
-    } else {
-        (bm25_and_jaccard(), kept_and_levenshtein())
-    };
-    let (mut bm25, mut jaccard) = bm25_jaccard?;
-    if kept.is_empty() {
-        return Ok(Rankings::default());
-    }
-    // BM25 and Jaccard saw every sentence: drop the ones that contain the claim.
-    if kept.len() < all.len() {
-        let allowed: std::collections::HashSet<i64> = kept.iter().map(|c| c.sentence_id).collect();
-        bm25.retain(|s| allowed.contains(&s.sentence_id));
-        jaccard.retain(|s| allowed.contains(&s.sentence_id));
-    }
-    ranking::rank_order(&mut bm25);
-    let fused = ranking::fuse_weighted(
-        &[
-            (&bm25, FUSED_WEIGHTS[0]),
-            (&levenshtein, FUSED_WEIGHTS[1]),
-            (&jaccard, FUSED_WEIGHTS[2]),
-        ],
-        FUSED_K,
-    );
-    Ok(Rankings {
-        bm25,
-        levenshtein,
-        jaccard,
-        fused,
+            .take(k)
+            .any(|s| s.sentence_id == sentence_id)
     })
+    .map(Ranker::as_str)
+    .collect::<Vec<_>>()
+    .join(" ")
 }
-
-/// How much each ranker (bm25, levenshtein, jaccard) counts in the fused ranking, and the
-/// fusion constant. Plain reciprocal rank fusion (equal weights, k = 60) let the weak
-/// Levenshtein ranking drag good BM25 rankings down (recall@5 0.754 against BM25's 0.862
-/// on the COVID-Fact set of docs/ranking.md); weighting by how reliable each ranker is
-/// keeps BM25's lead and lets the others break its ties and near-misses.
-pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
-pub const FUSED_K: f64 = 5.0;
 
 /// The score each ranker gave one sentence, for storing beside the candidate.
 fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
@@ -224,11 +55,13 @@ fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
         levenshtein: find(&r.levenshtein),
         jaccard: find(&r.jaccard),
         fused: find(&r.fused),
+        semantic: find(&r.semantic),
     }
 }
 
-/// The top `k` sentences of each claim with `ranker`, with every ranker's scores.
-type Computed = Vec<(i64, Vec<(Scored, RankerScores)>)>;
+/// The top `k` sentences of each claim with `ranker`, with every ranker's scores and the
+/// rankers that placed each.
+type Computed = Vec<(i64, Vec<(Scored, RankerScores, String)>)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
@@ -241,12 +74,12 @@ pub(crate) fn compute_candidates(
     conn: &Connection,
     index: &SearchIndex,
     claims: &[(i64, String)],
-    ranker: Ranker,
-    k: usize,
+    run: &RankRun<'_>,
     progress: &mut dyn Progress,
 ) -> Result<Computed> {
     progress.phase("ranking", claims.len() as u64);
-    let corpus = index.bm25_corpus()?;
+    let semantic = run.semantic;
+    let corpus = index.bm25_corpus_with(run.options.bm25)?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let mut corpora = vec![corpus; threads];
     let links = documents_of(conn, claims)?;
@@ -283,12 +116,21 @@ pub(crate) fn compute_candidates(
         for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
             progress.check_cancelled()?;
             let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
+            if let Some(model) = semantic {
+                model.prefill(
+                    conn,
+                    items.iter().flat_map(|((_, claim), set)| {
+                        std::iter::once(claim.as_str())
+                            .chain(set.sentences().map(|(_, t)| t.as_str()))
+                    }),
+                )?;
+            }
             if let Some(r) = running.take() {
                 finish(r, &mut corpora, progress)?;
             }
             let mut mine = std::mem::take(&mut corpora);
             running = Some(s.spawn(move || {
-                let result = rank_in_parallel(&items, &mut mine, ranker, k);
+                let result = rank_in_parallel(&items, &mut mine, run);
                 (result, mine)
             }));
         }
@@ -362,31 +204,34 @@ fn documents_of(conn: &Connection, claims: &[(i64, String)]) -> Result<Vec<Vec<i
     Ok(out)
 }
 
-/// Ranks the items on one thread per corpus handle, keeping their order.
+/// What to rank with: the ranker whose top `k` are kept, the lexical rankers' options
+/// and the semantic ranker, if any.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct RankRun<'a> {
+    pub ranker: Ranker,
+    pub k: usize,
+    pub options: RankOptions,
+    pub semantic: Option<&'a SemanticRanker>,
+}
+
+/// Ranks the items on one thread per corpus handle, keeping their order. The semantic
+/// ranker's texts are embedded together once the lexical rankings say which are needed:
+/// one large length-sorted call keeps padding small and both cores on the matrix products.
 fn rank_in_parallel(
     items: &[((i64, String), DocumentSet)],
     corpora: &mut [Bm25Corpus],
-    ranker: Ranker,
-    k: usize,
+    run: &RankRun<'_>,
 ) -> Result<Computed> {
-    let rank_one = |corpus: &mut Bm25Corpus,
-                    ((claim_id, text), set): &((i64, String), DocumentSet)| {
-        let rankings = rank_sentences(corpus, text, set)?;
-        let top: Vec<(Scored, RankerScores)> = ranking::top_k(rankings.get(ranker).to_vec(), k)
-            .into_iter()
-            .map(|s| (s, scores_of(&rankings, s.sentence_id)))
-            .collect();
-        Ok((*claim_id, top))
-    };
     let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
-    std::thread::scope(|s| {
+    let options = run.options;
+    let lexical: Vec<Rankings> = std::thread::scope(|s| {
         let parts: Vec<_> = items
             .chunks(chunk)
             .zip(corpora.iter_mut())
             .map(|(part, corpus)| {
                 s.spawn(move || {
                     part.iter()
-                        .map(|item| rank_one(corpus, item))
+                        .map(|((_, text), set)| rank_lexical(corpus, text, set, options))
                         .collect::<Result<Vec<_>>>()
                 })
             })
@@ -398,8 +243,38 @@ fn rank_in_parallel(
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        Ok(out)
-    })
+        Ok::<_, Error>(out)
+    })?;
+    let rankings: Vec<Rankings> = match run.semantic {
+        None => lexical,
+        Some(model) => {
+            let texts: Vec<&str> = items
+                .iter()
+                .zip(&lexical)
+                .flat_map(|(((_, claim), set), r)| semantic_texts(claim, r, set, model.depth()))
+                .collect();
+            model.vectors(&texts)?;
+            items
+                .iter()
+                .zip(lexical)
+                .map(|(((_, claim), set), r)| with_semantic(r, claim, set, model))
+                .collect::<Result<_>>()?
+        }
+    };
+    Ok(items
+        .iter()
+        .zip(&rankings)
+        .map(|(((claim_id, _), _), r)| {
+            let top = ranking::top_k(r.get(run.ranker).to_vec(), run.k)
+                .into_iter()
+                .map(|s| {
+                    let placed = placed_by(r, s.sentence_id, run.k);
+                    (s, scores_of(r, s.sentence_id), placed)
+                })
+                .collect();
+            (*claim_id, top)
+        })
+        .collect())
 }
 
 /// Replaces the candidates of the computed claims, in the caller's transaction.
@@ -412,17 +287,20 @@ pub(crate) fn store_candidates(
         ranker: ranker.as_str().to_string(),
         claims: 0,
         candidates: 0,
+        semantic_model: None,
+        embedded: 0,
     };
     for (claim_id, top) in computed {
         let rows: Vec<NewCandidate<'_>> = top
             .iter()
             .enumerate()
-            .map(|(i, (s, scores))| NewCandidate {
+            .map(|(i, (s, scores, placed))| NewCandidate {
                 rank: i as u32 + 1,
                 sentence_id: s.sentence_id,
                 ranker: ranker.as_str(),
                 score: s.score,
                 scores: *scores,
+                placed_by: placed.clone(),
             })
             .collect();
         tx::replace_candidates(conn, *claim_id, &rows)?;
@@ -430,6 +308,36 @@ pub(crate) fn store_candidates(
         report.candidates += rows.len() as u64;
     }
     Ok(report)
+}
+
+/// One run's departures from the project's ranking settings (the command line's flags).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RankingOverrides {
+    /// The sentence-embedding model's folder (`--model DIR`).
+    pub model: Option<PathBuf>,
+    pub bm25_k1: Option<f32>,
+    pub bm25_b: Option<f32>,
+    pub jaccard_stemming: Option<bool>,
+}
+
+impl RankingOverrides {
+    /// The project's ranking settings with these applied; an impossible `k1` or `b` is an
+    /// error naming the flag.
+    pub fn apply(
+        &self,
+        mut settings: crate::settings::RankingSettings,
+    ) -> Result<crate::settings::RankingSettings> {
+        settings.bm25_k1 = self.bm25_k1.unwrap_or(settings.bm25_k1);
+        settings.bm25_b = self.bm25_b.unwrap_or(settings.bm25_b);
+        settings.jaccard_stemming = self.jaccard_stemming.unwrap_or(settings.jaccard_stemming);
+        if let Some(problem) = settings.bm25().problem() {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("BM25: {problem}"),
+            ));
+        }
+        Ok(settings)
+    }
 }
 
 impl Project {
@@ -444,6 +352,24 @@ impl Project {
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
         self.require_lead(lead, "rank candidates")?;
+        let overrides = RankingOverrides::default();
+        self.rank_with(lead, ranker, k, only_unranked, &overrides, progress)
+    }
+
+    /// [`Project::rank`] with some of the project's ranking settings overridden for this
+    /// run: the semantic model's folder (`--model DIR`), BM25's `k1` and `b`, Jaccard's
+    /// stemming. `semantic` needs a model; `fused` uses one when the project turned the
+    /// semantic ranker on or a folder is named.
+    pub fn rank_with(
+        &mut self,
+        lead: &Actor,
+        ranker: Ranker,
+        k: usize,
+        only_unranked: bool,
+        overrides: &RankingOverrides,
+        progress: &mut dyn Progress,
+    ) -> Result<RankReport> {
+        self.require_lead(lead, "rank candidates")?;
         if k == 0 {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -451,16 +377,42 @@ impl Project {
             ));
         }
         self.store.require_writable()?;
+        let settings = overrides.apply(self.settings()?.ranking)?;
+        let model = overrides.model.as_deref();
+        // `fused` takes the semantic ranker in when the project turned it on or a model
+        // folder was named, and then a missing model is an error, not a silent fallback.
+        let wanted = ranker == Ranker::Semantic
+            || (ranker == Ranker::Fused && (model.is_some() || settings.semantic));
+        let semantic = if wanted {
+            crate::semantic::semantic_for(
+                &settings,
+                model,
+                Need::Required,
+                &factdesk_semantic::Locations::from_env(),
+            )?
+        } else {
+            None
+        };
         let index = self.search_index(lead)?;
+        let run = RankRun {
+            ranker,
+            k,
+            options: RankOptions::of(&settings),
+            semantic: semantic.as_ref(),
+        };
         // Computed before the write transaction, so annotators are not kept waiting; read
         // in one snapshot.
         let computed = {
             let snapshot = self.store.read_snapshot()?;
             let claims = tx::claims_to_rank(&snapshot, only_unranked)?;
-            compute_candidates(&snapshot, &index, &claims, ranker, k, progress)?
+            compute_candidates(&snapshot, &index, &claims, &run, progress)?
         };
         let tx = self.store.transaction()?;
-        let report = store_candidates(&tx, &computed, ranker)?;
+        let mut report = store_candidates(&tx, &computed, ranker)?;
+        if let Some(model) = &semantic {
+            report.embedded = model.save(&tx)?;
+            report.semantic_model = Some(model.model_id().to_string());
+        }
         tx.commit()?;
         Ok(report)
     }
@@ -483,6 +435,7 @@ impl Project {
                 rank: c.rank,
                 score: c.score,
                 ranker: c.ranker,
+                placed_by: c.placed_by,
             })
             .collect())
     }

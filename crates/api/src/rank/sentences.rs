@@ -1,0 +1,352 @@
+//! One claim's sentences ranked by every ranker: the documents prepared once for all the
+//! claims that name them, the lexical rankers, then the semantic ranker over BM25's best
+//! and the fusion.
+
+use crate::semantic::SemanticRanker;
+use crate::{Error, ErrorCode, Result};
+use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
+use factdesk_core::text;
+use factdesk_store::Connection;
+use factdesk_store::{claim_words, tx, Bm25Corpus, Bm25Params, ClaimTerms, SentenceTerms};
+use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
+
+/// How the rankers are set up for a run: BM25's `k1` and `b` (the corpus is made with
+/// them) and whether Jaccard compares stems.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RankOptions {
+    pub bm25: Bm25Params,
+    pub jaccard_stemming: bool,
+}
+
+impl RankOptions {
+    /// The options a project's ranking settings ask for.
+    pub fn of(settings: &crate::settings::RankingSettings) -> RankOptions {
+        RankOptions {
+            bm25: settings.bm25(),
+            jaccard_stemming: settings.jaccard_stemming,
+        }
+    }
+}
+
+/// Every ranker's ordering of one claim's sentences, best first, with the
+/// self-containing sentences already dropped.
+#[derive(Debug, Clone, Default)]
+pub struct Rankings {
+    pub bm25: Vec<Scored>,
+    pub levenshtein: Vec<Scored>,
+    pub jaccard: Vec<Scored>,
+    pub fused: Vec<Scored>,
+    /// Empty without a semantic ranker.
+    pub semantic: Vec<Scored>,
+}
+
+impl Rankings {
+    pub fn get(&self, ranker: Ranker) -> &[Scored] {
+        match ranker {
+            Ranker::Bm25 => &self.bm25,
+            Ranker::Levenshtein => &self.levenshtein,
+            Ranker::Jaccard => &self.jaccard,
+            Ranker::Fused => &self.fused,
+            Ranker::Semantic => &self.semantic,
+        }
+    }
+}
+
+/// Documents with more sentences than this are ranked on two threads.
+const PARALLEL_FROM: usize = 1000;
+
+/// One document's sentences, prepared for every ranker once and shared by all the claims
+/// that name the document.
+#[derive(Debug)]
+pub struct PreparedDocument {
+    /// (sentence id, text), in document order.
+    pub sentences: Vec<(i64, String)>,
+    prepared: OnceLock<(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)>,
+    stemmed: OnceLock<Vec<ranking::SentenceWords>>,
+}
+
+impl PreparedDocument {
+    pub(crate) fn new(sentences: Vec<(i64, String)>) -> PreparedDocument {
+        PreparedDocument {
+            sentences,
+            prepared: OnceLock::new(),
+            stemmed: OnceLock::new(),
+        }
+    }
+
+    /// Words for Jaccard and terms for BM25, computed by whichever thread first needs them,
+    /// from one tokenisation of each sentence.
+    fn prepared(&self) -> &(Vec<ranking::SentenceWords>, Vec<SentenceTerms>) {
+        self.prepared.get_or_init(|| {
+            self.sentences
+                .iter()
+                .map(|(id, sentence)| {
+                    let tokens = text::tokens(sentence);
+                    (
+                        ranking::SentenceWords::from_tokens(*id, &tokens),
+                        SentenceTerms::from_tokens(&tokens),
+                    )
+                })
+                .unzip()
+        })
+    }
+
+    /// Words for Jaccard with stemming, computed when first needed.
+    fn stemmed(&self) -> &[ranking::SentenceWords] {
+        self.stemmed.get_or_init(|| {
+            self.sentences
+                .iter()
+                .map(|(id, sentence)| ranking::SentenceWords::stemmed(*id, sentence))
+                .collect()
+        })
+    }
+}
+
+/// The sentences of a claim's documents, in document order.
+#[derive(Debug, Clone)]
+pub struct DocumentSet {
+    pub document_ids: Vec<i64>,
+    pub(crate) documents: Vec<Arc<PreparedDocument>>,
+}
+
+impl DocumentSet {
+    pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
+        let documents = document_ids
+            .iter()
+            .map(|&d| {
+                Ok(Arc::new(PreparedDocument::new(tx::document_sentences(
+                    conn,
+                    &[d],
+                )?)))
+            })
+            .collect::<Result<_>>()?;
+        Ok(DocumentSet {
+            document_ids,
+            documents,
+        })
+    }
+
+    /// This claim's document set: `last` again when the claim has the same documents.
+    pub fn for_claim(
+        conn: &Connection,
+        claim_id: i64,
+        last: Option<DocumentSet>,
+    ) -> Result<DocumentSet> {
+        let ids = tx::claim_document_ids(conn, claim_id)?;
+        match last {
+            Some(set) if set.document_ids == ids => Ok(set),
+            _ => DocumentSet::load(conn, ids),
+        }
+    }
+
+    /// (sentence id, text) of every sentence, in document order.
+    pub fn sentences(&self) -> impl Iterator<Item = &(i64, String)> {
+        self.documents.iter().flat_map(|d| &d.sentences)
+    }
+}
+
+/// Ranks the sentences of `docs` against `claim` with every ranker but the semantic one,
+/// with tantivy's BM25 parameters and Jaccard without stemming. BM25 uses the corpus
+/// statistics of the project's search index (see `factdesk_store::Bm25Corpus`).
+pub fn rank_sentences(bm25: &mut Bm25Corpus, claim: &str, docs: &DocumentSet) -> Result<Rankings> {
+    rank_lexical(bm25, claim, docs, RankOptions::default())
+}
+
+/// [`rank_lexical`], then [`with_semantic`] when there is a semantic ranker (embedding
+/// what it needs now: callers ranking many claims embed them together first, see
+/// [`semantic_texts`]).
+pub fn rank_sentences_with(
+    bm25: &mut Bm25Corpus,
+    claim: &str,
+    docs: &DocumentSet,
+    options: RankOptions,
+    semantic: Option<&SemanticRanker>,
+) -> Result<Rankings> {
+    let rankings = rank_lexical(bm25, claim, docs, options)?;
+    match semantic {
+        Some(model) => with_semantic(rankings, claim, docs, model),
+        None => Ok(rankings),
+    }
+}
+
+/// Ranks the sentences of `docs` against `claim` with BM25 (with the corpus's `k1` and
+/// `b`), Levenshtein and Jaccard (stemmed when `options` says so), and their fusion.
+pub fn rank_lexical(
+    bm25: &mut Bm25Corpus,
+    claim: &str,
+    docs: &DocumentSet,
+    options: RankOptions,
+) -> Result<Rankings> {
+    let all: Vec<Candidate<'_>> = docs
+        .sentences()
+        .map(|(id, text)| Candidate {
+            sentence_id: *id,
+            text,
+        })
+        .collect();
+    let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
+        docs.documents.iter().map(|d| d.prepared()).collect();
+    let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
+    let words = claim_words(claim);
+    let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
+        let scores = bm25.scores(&words, &terms)?;
+        let bm25 = all
+            .iter()
+            .zip(scores)
+            .filter_map(|(c, s)| {
+                s.map(|s| Scored {
+                    sentence_id: c.sentence_id,
+                    score: f64::from(s),
+                })
+            })
+            .collect();
+        let jaccard = if options.jaccard_stemming {
+            let words = docs.documents.iter().flat_map(|d| d.stemmed());
+            ranking::jaccard_of_hashes(&ranking::stemmed_hashes(claim), words)
+        } else {
+            ranking::jaccard_prepared(claim, prepared.iter().flat_map(|p| &p.0))
+        };
+        Ok((bm25, jaccard))
+    };
+    let kept_and_levenshtein = || {
+        // The word-for-word test only for sentences holding every word of the claim.
+        let claim_terms = ClaimTerms::new(&words);
+        let kept: Vec<Candidate<'_>> = all
+            .iter()
+            .zip(&terms)
+            .filter(|(c, t)| {
+                !(t.may_contain(&claim_terms) && ranking::contains_claim(c.text, claim))
+            })
+            .map(|(c, _)| *c)
+            .collect();
+        let levenshtein = ranking::levenshtein(claim, &kept);
+        (kept, levenshtein)
+    };
+    // The rankers are independent, so a large document is ranked on two threads.
+    let (bm25_jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
+        std::thread::scope(|s| {
+            let other = s.spawn(bm25_and_jaccard);
+            let mine = kept_and_levenshtein();
+            let other = other.join().unwrap_or_else(|_| {
+                Err(Error::new(
+                    ErrorCode::Io,
+                    "ranking failed on a worker thread",
+                ))
+            });
+            (other, mine)
+        })
+    } else {
+        (bm25_and_jaccard(), kept_and_levenshtein())
+    };
+    let (mut bm25, mut jaccard) = bm25_jaccard?;
+    if kept.is_empty() {
+        return Ok(Rankings::default());
+    }
+    // BM25 and Jaccard saw every sentence: drop the ones that contain the claim.
+    if kept.len() < all.len() {
+        let allowed: std::collections::HashSet<i64> = kept.iter().map(|c| c.sentence_id).collect();
+        bm25.retain(|s| allowed.contains(&s.sentence_id));
+        jaccard.retain(|s| allowed.contains(&s.sentence_id));
+    }
+    ranking::rank_order(&mut bm25);
+    let fused = ranking::fuse_weighted(
+        &[
+            (&bm25, FUSED_WEIGHTS[0]),
+            (&levenshtein, FUSED_WEIGHTS[1]),
+            (&jaccard, FUSED_WEIGHTS[2]),
+        ],
+        FUSED_K,
+    );
+    Ok(Rankings {
+        bm25,
+        levenshtein,
+        jaccard,
+        fused,
+        semantic: Vec::new(),
+    })
+}
+
+/// The texts the semantic ranker needs for one claim: the claim and BM25's best
+/// `depth` sentences (from `lexical`, [`rank_lexical`]'s result).
+pub fn semantic_texts<'a>(
+    claim: &'a str,
+    lexical: &Rankings,
+    docs: &'a DocumentSet,
+    depth: usize,
+) -> Vec<&'a str> {
+    let wanted: std::collections::HashSet<i64> = lexical
+        .bm25
+        .iter()
+        .take(depth)
+        .map(|s| s.sentence_id)
+        .collect();
+    std::iter::once(claim)
+        .chain(
+            docs.sentences()
+                .filter(|(id, _)| wanted.contains(id))
+                .map(|(_, t)| t.as_str()),
+        )
+        .collect()
+}
+
+/// Adds the semantic ranking (BM25's best sentences re-ranked by cosine with the claim)
+/// to `lexical` and fuses all four.
+pub fn with_semantic(
+    lexical: Rankings,
+    claim: &str,
+    docs: &DocumentSet,
+    model: &SemanticRanker,
+) -> Result<Rankings> {
+    let Rankings {
+        bm25,
+        levenshtein,
+        jaccard,
+        ..
+    } = lexical;
+    if bm25.is_empty() && levenshtein.is_empty() {
+        return Ok(Rankings::default());
+    }
+    let wanted: std::collections::HashSet<i64> = bm25
+        .iter()
+        .take(model.depth())
+        .map(|s| s.sentence_id)
+        .collect();
+    let text_of: HashMap<i64, &str> = docs
+        .sentences()
+        .filter(|(id, _)| wanted.contains(id))
+        .map(|(id, t)| (*id, t.as_str()))
+        .collect();
+    let semantic = model.rank(claim, &bm25, &text_of)?;
+    let fused = ranking::fuse_weighted(
+        &[
+            (&bm25, SEMANTIC_FUSED_WEIGHTS[0]),
+            (&levenshtein, SEMANTIC_FUSED_WEIGHTS[1]),
+            (&jaccard, SEMANTIC_FUSED_WEIGHTS[2]),
+            (&semantic, SEMANTIC_FUSED_WEIGHTS[3]),
+        ],
+        SEMANTIC_FUSED_K,
+    );
+    Ok(Rankings {
+        bm25,
+        levenshtein,
+        jaccard,
+        fused,
+        semantic,
+    })
+}
+
+/// How much each ranker (bm25, levenshtein, jaccard) counts in the fused ranking, and the
+/// fusion constant. Plain reciprocal rank fusion (equal weights, k = 60) let the weak
+/// Levenshtein ranking drag good BM25 rankings down (recall@5 0.754 against BM25's 0.862
+/// on the COVID-Fact set of docs/ranking.md); weighting by how reliable each ranker is
+/// keeps BM25's lead and lets the others break its ties and near-misses.
+pub const FUSED_WEIGHTS: [f64; 3] = [1.0, 0.1, 0.3];
+pub const FUSED_K: f64 = 5.0;
+
+/// The weights (bm25, levenshtein, jaccard, semantic) and constant of the fused ranking
+/// when the semantic ranker takes part, chosen on the seed-1 COVID-Fact set by a grid
+/// search (docs/ranking.md). The semantic ranking leads by a little, BM25 close behind;
+/// the small constant lets a sentence that either puts first win.
+pub const SEMANTIC_FUSED_WEIGHTS: [f64; 4] = [1.0, 0.05, 0.1, 1.25];
+pub const SEMANTIC_FUSED_K: f64 = 0.5;
