@@ -6,6 +6,7 @@
 
 use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
+use factdesk_api::download::Download;
 use factdesk_api::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader};
@@ -236,6 +237,17 @@ impl Remote {
     /// Runs `call` on the server for the signed-in person: what the api returned.
     pub fn call(&self, call: &Call) -> Result<serde_json::Value> {
         send(&self.agent, &self.url, &self.token, call)
+    }
+
+    /// Runs an export on the server and takes its files' bytes back.
+    pub fn download(&self, call: &Call) -> Result<Download> {
+        let value = self.call(call)?;
+        serde_json::from_value(value).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!("the server at {} sent an export this app cannot read: {e}", self.url),
+            )
+        })
     }
 
     /// Follows the server's events: `tick(true)` on each committed answer, `tick(false)`

@@ -16,6 +16,7 @@ pub mod claim_view;
 pub mod clock;
 mod columnar;
 pub mod dashboard;
+pub mod download;
 pub mod dto;
 pub mod error;
 pub mod eval;

@@ -219,6 +219,13 @@ const LEAD_ONLY: &[Call] = &[
         )
         .map(drop)
     }),
+    ("gold_download", |p, a, _| {
+        p.gold_download(a, &GoldRequest::default(), ExportFormat::Fever)
+            .map(drop)
+    }),
+    ("answers_download", |p, a, _| {
+        p.answers_download(a, AnswersFormat::Parquet).map(drop)
+    }),
     ("add_annotator_with_password", |p, a, _| {
         p.add_annotator_with_password(a, "eve", Role::Lead, "eve's password")
             .map(drop)

@@ -1,0 +1,118 @@
+//! Exports through the server: a lead's gold data and raw answers come back as bytes,
+//! the same bytes an export beside the project writes, and the client writes them on its
+//! own machine; no path crosses.
+
+use crate::harness::{error_of, ok, Team};
+use factdesk_api::answers::AnswersFormat;
+use factdesk_api::download::{self, Download};
+use factdesk_api::gold::{ExportFormat, GoldRequest};
+use factdesk_api::sign_in::SignInPolicy;
+use serde_json::{json, Value};
+
+fn request() -> Value {
+    json!({"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1})
+}
+
+async fn download(team: &Team, token: &str, body: Value) -> Download {
+    let response = team
+        .post("/api/v1/call", Some(token), &body.to_string())
+        .await;
+    assert_eq!(response.status(), 200, "{body}");
+    ok(serde_json::from_value(ok(response.json::<Value>().await)))
+}
+
+fn read(path: &std::path::Path) -> Vec<u8> {
+    ok(std::fs::read(path))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_the_laptop() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    for name in ["ben", "dan"] {
+        let token = team.token(name).await;
+        team.answer_next(&token, "").await;
+    }
+    let laptop = ok(tempfile::tempdir());
+    let here = ok(tempfile::tempdir());
+    let project = team.project();
+    let lead = ok(project.actor("maria"));
+    let req: GoldRequest = ok(serde_json::from_value(request()));
+    for (format, name) in [(ExportFormat::Factdesk, "factdesk"), (ExportFormat::Fever, "fever")] {
+        let got = download(
+            &team,
+            &maria,
+            json!({"op": "export_gold", "args": {"request": request(), "format": name}}),
+        )
+        .await;
+        // No path of the server's comes back: only names beside the client's file.
+        assert!(!got.report.to_string().contains("/tmp/"), "{}", got.report);
+        let out = laptop.path().join(format!("{name}.jsonl"));
+        let report = ok(download::write(got, &out, true));
+        let local = here.path().join(format!("{name}.jsonl"));
+        let expected = ok(project.export_gold(&lead, &req, &local, format));
+        assert_eq!(report["out"], out.display().to_string());
+        assert_eq!(read(&out), read(&local), "{name}");
+        let card = laptop.path().join(format!("{name}.card.md"));
+        assert_eq!(report["card"], card.display().to_string());
+        assert_eq!(read(&card), read(std::path::Path::new(&expected.card)));
+        assert_eq!(
+            report["split_files"].as_array().map(Vec::len),
+            Some(expected.split_files.len())
+        );
+        for split in &expected.split_files {
+            let file = std::path::Path::new(split).file_name().unwrap_or_default();
+            assert_eq!(read(&laptop.path().join(file)), read(std::path::Path::new(split)));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn raw_answers_through_the_server_in_each_format_are_the_local_ones() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let ben = team.token("ben").await;
+    team.answer_next(&ben, "ben's note").await;
+    let laptop = ok(tempfile::tempdir());
+    let here = ok(tempfile::tempdir());
+    let project = team.project();
+    let lead = ok(project.actor("maria"));
+    for format in [AnswersFormat::Jsonl, AnswersFormat::Csv, AnswersFormat::Parquet] {
+        let got = download(
+            &team,
+            &maria,
+            json!({"op": "export_answers", "args": {"format": format.as_str()}}),
+        )
+        .await;
+        let out = laptop.path().join(format!("answers.{}", format.as_str()));
+        let report = ok(download::write(got.clone(), &out, false));
+        assert_eq!(report["rows"], 1, "{report}");
+        let local = here.path().join(format!("answers.{}", format.as_str()));
+        ok(project.export_answers(&lead, &local, format, false));
+        assert_eq!(read(&out), read(&local), "{}", format.as_str());
+        // Written once, the file is replaced only when the user says so.
+        let again = download::write(got.clone(), &out, false);
+        assert!(again.is_err(), "an existing file was replaced without force");
+        ok(download::write(got, &out, true));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_export_with_a_bad_format_or_a_path_is_400_naming_it() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    // A path from the client is no field of an export: refused by name, nothing written.
+    for (body, named) in [
+        (json!({"op": "export_answers", "args": {"format": "xlsx"}}), "xlsx"),
+        (json!({"op": "export_gold", "args": {"request": request(), "format": "hf"}}), "hf"),
+        (json!({"op": "export_gold", "args": {"request": request(), "format": "fever", "out": "/tmp/x"}}), "out"),
+        (json!({"op": "export_answers", "args": {"format": "csv", "out": "/tmp/x"}}), "out"),
+    ] {
+        let response = team
+            .post("/api/v1/call", Some(&maria), &body.to_string())
+            .await;
+        let (status, code, message) = error_of(response).await;
+        assert_eq!((status, code.as_str()), (400, "invalid_input"), "{message}");
+        assert!(message.contains(named), "{body}: {message}");
+    }
+}
