@@ -10,9 +10,9 @@
 use crate::agreement::AgreementRequest;
 use crate::annotate::Answer;
 use crate::annotators::{Person, Role};
+use crate::answers::AnswersFormat;
 use crate::claim_view::ClaimStanding;
 use crate::dashboard::DashboardState;
-use crate::answers::AnswersFormat;
 use crate::gold::{ExportFormat, GoldRequest};
 use crate::packs::Workplace;
 use crate::settings::Settings;

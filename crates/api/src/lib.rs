@@ -37,6 +37,7 @@ pub mod settings;
 pub mod sign_in;
 pub mod study;
 pub mod tasks;
+pub mod upload;
 
 pub use actor::Actor;
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};

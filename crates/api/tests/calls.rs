@@ -61,7 +61,8 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
         "{unknown_op:?}"
     );
     // An export takes no path: the server chooses where it writes its copy.
-    let with_path = call(json!({"op": "export_answers", "args": {"format": "csv", "out": "/etc/passwd"}}));
+    let with_path =
+        call(json!({"op": "export_answers", "args": {"format": "csv", "out": "/etc/passwd"}}));
     assert!(
         with_path.as_ref().is_err_and(|e| e.contains("out")),
         "{with_path:?}"

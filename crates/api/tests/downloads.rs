@@ -27,7 +27,11 @@ fn an_export_is_written_beside_the_chosen_file_with_the_clients_paths() {
     let dir = ok(tempfile::tempdir());
     let out = dir.path().join("gold.jsonl");
     let report = ok(download::write(
-        sent(&[(None, "{}\n"), (Some("card.md"), "# card"), (Some("train.jsonl"), "{}\n")]),
+        sent(&[
+            (None, "{}\n"),
+            (Some("card.md"), "# card"),
+            (Some("train.jsonl"), "{}\n"),
+        ]),
         &out,
         true,
     ));
@@ -35,7 +39,10 @@ fn an_export_is_written_beside_the_chosen_file_with_the_clients_paths() {
     let card = dir.path().join("gold.card.md");
     assert_eq!(ok(std::fs::read_to_string(&card)), "# card");
     assert_eq!(report["card"], card.display().to_string());
-    assert_eq!(report["split_files"][0], dir.path().join("gold.train.jsonl").display().to_string());
+    assert_eq!(
+        report["split_files"][0],
+        dir.path().join("gold.train.jsonl").display().to_string()
+    );
     assert_eq!(report["lines"], 1);
 }
 
@@ -48,12 +55,21 @@ fn a_project_a_folder_or_a_name_that_climbs_out_is_refused_and_nothing_is_writte
     let refused = [
         (sent(&[(None, "x")]), project.clone()),
         (sent(&[(None, "x")]), dir.path().to_path_buf()),
-        (sent(&[(None, "x"), (Some("../../evil"), "x")]), dir.path().join("a.jsonl")),
-        (sent(&[(None, "x"), (Some(".bashrc"), "x")]), dir.path().join("b.jsonl")),
+        (
+            sent(&[(None, "x"), (Some("../../evil"), "x")]),
+            dir.path().join("a.jsonl"),
+        ),
+        (
+            sent(&[(None, "x"), (Some(".bashrc"), "x")]),
+            dir.path().join("b.jsonl"),
+        ),
         (sent(&[(Some("card.md"), "x")]), dir.path().join("c.jsonl")),
         (
             Download {
-                files: vec![DownloadFile { beside: None, base64: "not base64!".into() }],
+                files: vec![DownloadFile {
+                    beside: None,
+                    base64: "not base64!".into(),
+                }],
                 report: json!({}),
             },
             dir.path().join("d.jsonl"),
@@ -65,7 +81,14 @@ fn a_project_a_folder_or_a_name_that_climbs_out_is_refused_and_nothing_is_writte
         assert_eq!(err.code, ErrorCode::InvalidInput, "{}", err.message);
     }
     assert_eq!(ok(std::fs::read(&project)), before);
-    for name in ["a.jsonl", "b.jsonl", "c.jsonl", "d.jsonl", "a..bashrc", "b..bashrc"] {
+    for name in [
+        "a.jsonl",
+        "b.jsonl",
+        "c.jsonl",
+        "d.jsonl",
+        "a..bashrc",
+        "b..bashrc",
+    ] {
         assert!(!dir.path().join(name).exists(), "{name} was written");
     }
 }

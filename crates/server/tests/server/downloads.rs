@@ -38,7 +38,10 @@ async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_t
     let project = team.project();
     let lead = ok(project.actor("maria"));
     let req: GoldRequest = ok(serde_json::from_value(request()));
-    for (format, name) in [(ExportFormat::Factdesk, "factdesk"), (ExportFormat::Fever, "fever")] {
+    for (format, name) in [
+        (ExportFormat::Factdesk, "factdesk"),
+        (ExportFormat::Fever, "fever"),
+    ] {
         let got = download(
             &team,
             &maria,
@@ -62,7 +65,10 @@ async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_t
         );
         for split in &expected.split_files {
             let file = std::path::Path::new(split).file_name().unwrap_or_default();
-            assert_eq!(read(&laptop.path().join(file)), read(std::path::Path::new(split)));
+            assert_eq!(
+                read(&laptop.path().join(file)),
+                read(std::path::Path::new(split))
+            );
         }
     }
 }
@@ -77,7 +83,11 @@ async fn raw_answers_through_the_server_in_each_format_are_the_local_ones() {
     let here = ok(tempfile::tempdir());
     let project = team.project();
     let lead = ok(project.actor("maria"));
-    for format in [AnswersFormat::Jsonl, AnswersFormat::Csv, AnswersFormat::Parquet] {
+    for format in [
+        AnswersFormat::Jsonl,
+        AnswersFormat::Csv,
+        AnswersFormat::Parquet,
+    ] {
         let got = download(
             &team,
             &maria,
@@ -92,7 +102,10 @@ async fn raw_answers_through_the_server_in_each_format_are_the_local_ones() {
         assert_eq!(read(&out), read(&local), "{}", format.as_str());
         // Written once, the file is replaced only when the user says so.
         let again = download::write(got.clone(), &out, false);
-        assert!(again.is_err(), "an existing file was replaced without force");
+        assert!(
+            again.is_err(),
+            "an existing file was replaced without force"
+        );
         ok(download::write(got, &out, true));
     }
 }
@@ -103,10 +116,22 @@ async fn an_export_with_a_bad_format_or_a_path_is_400_naming_it() {
     let maria = team.token("maria").await;
     // A path from the client is no field of an export: refused by name, nothing written.
     for (body, named) in [
-        (json!({"op": "export_answers", "args": {"format": "xlsx"}}), "xlsx"),
-        (json!({"op": "export_gold", "args": {"request": request(), "format": "hf"}}), "hf"),
-        (json!({"op": "export_gold", "args": {"request": request(), "format": "fever", "out": "/tmp/x"}}), "out"),
-        (json!({"op": "export_answers", "args": {"format": "csv", "out": "/tmp/x"}}), "out"),
+        (
+            json!({"op": "export_answers", "args": {"format": "xlsx"}}),
+            "xlsx",
+        ),
+        (
+            json!({"op": "export_gold", "args": {"request": request(), "format": "hf"}}),
+            "hf",
+        ),
+        (
+            json!({"op": "export_gold", "args": {"request": request(), "format": "fever", "out": "/tmp/x"}}),
+            "out",
+        ),
+        (
+            json!({"op": "export_answers", "args": {"format": "csv", "out": "/tmp/x"}}),
+            "out",
+        ),
     ] {
         let response = team
             .post("/api/v1/call", Some(&maria), &body.to_string())
@@ -115,4 +140,104 @@ async fn an_export_with_a_bad_format_or_a_path_is_400_naming_it() {
         assert_eq!((status, code.as_str()), (400, "invalid_input"), "{message}");
         assert!(message.contains(named), "{body}: {message}");
     }
+}
+
+/// A claims line of the native format.
+pub(crate) fn claim_line(id: &str) -> String {
+    format!(
+        "{}\n",
+        json!({"id": id, "claim": format!("Claim {id} about a lighthouse"), "doc_ids": ["d0"], "label": "REFUTED"})
+    )
+}
+
+/// An import request sending `text` as a claims file named `name`.
+pub(crate) fn upload(name: &str, text: &str) -> Value {
+    use base64::Engine;
+    json!({"claims": [{"name": name, "base64": base64::engine::general_purpose::STANDARD.encode(text)}]})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lead_imports_a_file_sent_from_the_laptop_and_errors_name_it_with_line_and_field() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let before = ok(team.project().overview()).stats.claims;
+    let good = format!("{}{}", claim_line("new1"), claim_line("new2"));
+    let response = team
+        .post(
+            "/api/v1/import",
+            Some(&maria),
+            &upload("mine.jsonl", &good).to_string(),
+        )
+        .await;
+    assert_eq!(response.status(), 200);
+    let report: Value = ok(response.json().await);
+    assert_eq!(report["claims_added"], 2, "{report}");
+    assert_eq!(report["files"], json!(["mine.jsonl"]), "{report}");
+    assert_eq!(ok(team.project().overview()).stats.claims, before + 2);
+    // A bad line: named by the laptop's file name, its line and field; nothing imported.
+    let bad = format!(
+        "{}{}\n",
+        claim_line("new3"),
+        json!({"id": "new4", "claim": 5})
+    );
+    let (status, code, message) = error_of(
+        team.post(
+            "/api/v1/import",
+            Some(&maria),
+            &upload("mine2.jsonl", &bad).to_string(),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!((status, code.as_str()), (400, "invalid_input"), "{message}");
+    assert!(
+        message.starts_with("mine2.jsonl:2: field \"claim\""),
+        "{message}"
+    );
+    assert!(!message.contains("/tmp"), "a server path leaked: {message}");
+    assert_eq!(ok(team.project().overview()).stats.claims, before + 2);
+    // A name that climbs out, or bytes that are no base64, are refused by field.
+    for (body, field) in [
+        (upload("../x.jsonl", &good), "claims[0].name"),
+        (
+            json!({"claims": [{"name": "a.jsonl", "base64": "!!"}]}),
+            "claims[0].base64",
+        ),
+        (json!({"claims": [], "path": "/etc/passwd"}), "path"),
+    ] {
+        let (status, _, message) = error_of(
+            team.post("/api/v1/import", Some(&maria), &body.to_string())
+                .await,
+        )
+        .await;
+        assert_eq!(status, 400, "{message}");
+        assert!(message.contains(field), "{body}: {message}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_has_its_own_body_limit_larger_than_the_others() {
+    let team = Team::start_with(SignInPolicy::default(), 1024, None).await;
+    let maria = team.token("maria").await;
+    // Past the 1 KiB limit of other routes, well within the import's.
+    let lines: String = (0..40).map(|i| claim_line(&format!("big{i}"))).collect();
+    let body = upload("big.jsonl", &lines).to_string();
+    assert!(body.len() > 1024);
+    let response = team.post("/api/v1/import", Some(&maria), &body).await;
+    assert_eq!(response.status(), 200);
+    let call = json!({"op": "search", "args": {"query": "x".repeat(2000)}}).to_string();
+    let (status, code, _) = error_of(team.post("/api/v1/call", Some(&maria), &call).await).await;
+    assert_eq!((status, code.as_str()), (413, "too_large"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_past_its_limit_is_413() {
+    let team = Team::start_limits(SignInPolicy::default(), 4096).await;
+    let maria = team.token("maria").await;
+    let lines: String = (0..200).map(|i| claim_line(&format!("big{i}"))).collect();
+    let body = upload("big.jsonl", &lines).to_string();
+    let before = ok(team.project().overview()).stats.claims;
+    let (status, code, _) = error_of(team.post("/api/v1/import", Some(&maria), &body).await).await;
+    assert_eq!((status, code.as_str()), (413, "too_large"));
+    assert_eq!(ok(team.project().overview()).stats.claims, before);
 }

@@ -86,8 +86,29 @@ impl Team {
         Team::start_with(policy, factdesk_server::DEFAULT_BODY_LIMIT, None).await
     }
 
+    /// A team whose server takes import bodies up to `import_limit` bytes.
+    pub async fn start_limits(policy: SignInPolicy, import_limit: usize) -> Team {
+        Team::start_full(
+            policy,
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            import_limit,
+            None,
+        )
+        .await
+    }
+
     /// A team whose server opens projects with `open` instead of the project's path.
     pub async fn start_with(policy: SignInPolicy, body_limit: usize, open: Option<Opener>) -> Team {
+        let import_limit = factdesk_server::DEFAULT_IMPORT_LIMIT;
+        Team::start_full(policy, body_limit, import_limit, open).await
+    }
+
+    async fn start_full(
+        policy: SignInPolicy,
+        body_limit: usize,
+        import_limit: usize,
+        open: Option<Opener>,
+    ) -> Team {
         let dir = ok(tempfile::tempdir());
         let clock = ManualClock::new(START);
         let path = make_project(dir.path(), &clock, 6);
@@ -95,7 +116,7 @@ impl Team {
             let clock = clock.clone();
             factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
         });
-        let state = AppState::new(open, 4, policy, body_limit);
+        let state = AppState::new(open, 4, policy, body_limit).with_import_limit(import_limit);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
