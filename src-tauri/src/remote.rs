@@ -8,7 +8,7 @@ use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
 use factdesk_api::download::Download;
 use factdesk_api::dto::ImportReport;
-use factdesk_api::upload::Upload;
+use factdesk_api::upload::{PacksUpload, Upload};
 use factdesk_api::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader};
@@ -272,6 +272,17 @@ impl Remote {
                 ),
             )
         })
+    }
+
+    /// Sends returned packs to the server, which merges them; each pack's outcome.
+    pub fn merge(&self, upload: &PacksUpload) -> Result<serde_json::Value> {
+        send_to(
+            &agent(Some(IMPORT)),
+            &self.url,
+            &self.token,
+            "/api/v1/merge",
+            upload,
+        )
     }
 
     /// Runs an export on the server and takes its files' bytes back.

@@ -14,7 +14,7 @@ use crate::answers::AnswersFormat;
 use crate::claim_view::ClaimStanding;
 use crate::dashboard::DashboardState;
 use crate::gold::{ExportFormat, GoldRequest};
-use crate::packs::Workplace;
+use crate::packs::{PackRequest, Workplace};
 use crate::settings::Settings;
 use crate::study::StudyRequest;
 use crate::tasks::TaskKind;
@@ -137,6 +137,10 @@ pub enum Call {
     ExportAnswers {
         format: AnswersFormat,
     },
+    /// Issues a pack for an annotator; the pack file's bytes come back.
+    IssuePack {
+        request: PackRequest,
+    },
 }
 
 /// Every operation's name, as in `op` (for the server's document).
@@ -172,6 +176,7 @@ pub const OPS: &[&str] = &[
     "packs",
     "export_gold",
     "export_answers",
+    "issue_pack",
 ];
 
 impl Call {
@@ -335,5 +340,6 @@ fn on_project(p: &mut Project, actor: Option<&Actor>, call: Call) -> Result<serd
         Call::Packs => json(p.packs(user)?),
         Call::ExportGold { request, format } => json(p.gold_download(user, &request, format)?),
         Call::ExportAnswers { format } => json(p.answers_download(user, format)?),
+        Call::IssuePack { request } => json(p.pack_download(user, &request)?),
     }
 }

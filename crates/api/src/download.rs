@@ -6,6 +6,7 @@
 use crate::answers::AnswersFormat;
 use crate::gold::{ExportFormat, GoldRequest};
 use crate::output::{Inputs, Outputs};
+use crate::packs::PackRequest;
 use crate::{Actor, Error, ErrorCode, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -51,7 +52,7 @@ fn report<T: Serialize>(value: &T) -> Result<serde_json::Value> {
     let mut report = serde_json::to_value(value)
         .map_err(|e| Error::new(ErrorCode::Io, format!("cannot write the report: {e}")))?;
     if let Some(fields) = report.as_object_mut() {
-        for key in ["out", "card"] {
+        for key in ["out", "card", "path"] {
             if fields.contains_key(key) {
                 fields.insert(key.into(), String::new().into());
             }
@@ -98,6 +99,19 @@ impl Project {
         }
         Ok(Download {
             files,
+            report: report(&done)?,
+        })
+    }
+
+    /// A pack issued for an annotator ([`Project::issue_pack`]) as bytes; its items are
+    /// reserved as for a pack written beside the project.
+    pub fn pack_download(&mut self, by: &Actor, req: &PackRequest) -> Result<Download> {
+        self.require_lead(by, "issue packs")?;
+        let dir = scratch()?;
+        let out = dir.path().join(format!("{STEM}.fdpack"));
+        let done = self.issue_pack(by, req, &out)?;
+        Ok(Download {
+            files: vec![file(&out, None)?],
             report: report(&done)?,
         })
     }
@@ -175,7 +189,11 @@ pub fn write(download: Download, out: &Path, replace: bool) -> Result<serde_json
     outputs.commit()?;
     let mut report = download.report;
     if let Some(fields) = report.as_object_mut() {
-        fields.insert("out".into(), out.display().to_string().into());
+        for key in ["out", "path"] {
+            if fields.contains_key(key) {
+                fields.insert(key.into(), out.display().to_string().into());
+            }
+        }
         if let Some(card) = card {
             fields.insert("card".into(), card.into());
         }

@@ -5,6 +5,7 @@
 
 use crate::dto::ImportReport;
 use crate::import::{import, ImportRequest, Preset};
+use crate::packs::{MergeOutcome, Unanswered};
 use crate::{Actor, Error, ErrorCode, Progress, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -17,6 +18,26 @@ pub struct UploadFile {
     pub name: String,
     /// The content, in base64.
     pub base64: String,
+}
+
+impl UploadFile {
+    /// Reads the files at `paths` on this machine, each under its own name.
+    pub fn read_all(paths: &[PathBuf]) -> Result<Vec<UploadFile>> {
+        paths
+            .iter()
+            .map(|p| {
+                let bytes =
+                    std::fs::read(p).map_err(|e| Error::io(&p.display().to_string(), &e))?;
+                Ok(UploadFile {
+                    name: p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                    base64: base64::engine::general_purpose::STANDARD.encode(bytes),
+                })
+            })
+            .collect()
+    }
 }
 
 /// An import as sent: the claims and documents files, and the preset.
@@ -34,25 +55,9 @@ pub struct Upload {
 impl Upload {
     /// Reads the files at `claims` and `documents` on this machine into an upload.
     pub fn read(claims: &[PathBuf], documents: &[PathBuf], preset: &str) -> Result<Upload> {
-        let files = |paths: &[PathBuf]| -> Result<Vec<UploadFile>> {
-            paths
-                .iter()
-                .map(|p| {
-                    let bytes =
-                        std::fs::read(p).map_err(|e| Error::io(&p.display().to_string(), &e))?;
-                    Ok(UploadFile {
-                        name: p
-                            .file_name()
-                            .map(|n| n.to_string_lossy().into_owned())
-                            .unwrap_or_default(),
-                        base64: base64::engine::general_purpose::STANDARD.encode(bytes),
-                    })
-                })
-                .collect()
-        };
         Ok(Upload {
-            claims: files(claims)?,
-            documents: files(documents)?,
+            claims: UploadFile::read_all(claims)?,
+            documents: UploadFile::read_all(documents)?,
             preset: Some(preset.to_string()),
         })
     }
@@ -103,6 +108,54 @@ fn as_sent(dir: &Path, text: &str, count: usize) -> String {
         text = text.replace(&folder, "");
     }
     text
+}
+
+/// Returned packs as sent, to merge.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacksUpload {
+    pub packs: Vec<UploadFile>,
+    /// Take back the work of a pack with no answers instead of refusing it.
+    #[serde(default)]
+    pub give_back: bool,
+}
+
+/// Merges returned packs sent as bytes, each as [`Project::merge_packs`] merges a file:
+/// validated whole before anything changes; outcomes name each file as sent.
+pub fn merge_upload(
+    project: &mut Project,
+    lead: &Actor,
+    upload: &PacksUpload,
+) -> Result<Vec<MergeOutcome>> {
+    project.require_lead(lead, "merge packs")?;
+    let scratch = tempfile::tempdir().map_err(|e| {
+        Error::new(
+            ErrorCode::Io,
+            format!("cannot make a temporary folder for the packs: {e}"),
+        )
+    })?;
+    let dir = scratch.path();
+    let paths = place(dir, &upload.packs, "packs", 0)?;
+    let unanswered = if upload.give_back {
+        Unanswered::GiveBack
+    } else {
+        Unanswered::Refuse
+    };
+    let count = paths.len();
+    let mut outcomes = project.merge_packs(lead, &paths, unanswered)?;
+    for o in &mut outcomes {
+        o.file = as_sent(dir, &o.file, count);
+        if let Some(r) = o.report.as_mut() {
+            r.file = as_sent(dir, &r.file, count);
+        }
+        if let Some(e) = o.error.as_mut() {
+            e.message = as_sent(dir, &e.message, count);
+            if let Some(at) = e.location.as_mut() {
+                at.file = as_sent(dir, &at.file, count);
+            }
+        }
+    }
+    Ok(outcomes)
 }
 
 /// Imports `upload` into `project` for `lead` as [`import`] imports files.

@@ -78,6 +78,7 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
         "/api/v1/import",
         &[400, 401, 403, 409, 413, 500, 503],
     ),
+    ("post", "/api/v1/merge", &[400, 401, 403, 413, 500, 503]),
 ];
 
 fn errors_of(method: &str, path: &str) -> &'static [u16] {
@@ -165,6 +166,12 @@ pub fn document() -> Value {
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Upload")}}},
                 "responses": responses(("what was imported", json!({"type": "object"})), errors_of("post", "/api/v1/import"))
             }},
+            "/api/v1/merge": {"post": {
+                "summary": "Merges returned packs a lead sent as bytes (leads only), as `factdesk merge` does: each pack is validated whole and merged or refused on its own; one outcome per pack, named as sent. Bodies up to `--import-limit`",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("PacksUpload")}}},
+                "responses": responses(("each pack's outcome", json!({"type": "array"})), errors_of("post", "/api/v1/merge"))
+            }},
             "/api/v1/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
@@ -185,6 +192,10 @@ pub fn document() -> Value {
                     "claims": {"type": "array", "items": obj("UploadFile")},
                     "documents": {"type": "array", "items": obj("UploadFile")},
                     "preset": {"type": "string", "description": "as `factdesk import --preset`; native when left out"}
+                }},
+                "PacksUpload": {"type": "object", "required": ["packs"], "additionalProperties": false, "properties": {
+                    "packs": {"type": "array", "items": obj("UploadFile")},
+                    "give_back": {"type": "boolean", "description": "take back the work of a pack with no answers instead of refusing it"}
                 }},
                 "UploadFile": {"type": "object", "required": ["name", "base64"], "additionalProperties": false, "properties": {
                     "name": {"type": "string", "description": "the file's name on the sender's machine, no folders; its extension says the format"},

@@ -31,6 +31,7 @@ const LEAD_ONLY: &[&str] = &[
     "packs",
     "export_gold",
     "export_answers",
+    "issue_pack",
 ];
 
 /// Operations whose walk arguments may meet a rule of the project rather than succeed.
@@ -101,6 +102,7 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
             json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}, "format": "fever"})
         }
         "export_answers" => json!({"format": "csv"}),
+        "issue_pack" => json!({"request": {"annotator": "eve", "count": 1, "kind": "evidence"}}),
         _ => Value::Null,
     };
     if args.is_null() {

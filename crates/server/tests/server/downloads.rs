@@ -241,3 +241,59 @@ async fn an_import_past_its_limit_is_413() {
     assert_eq!((status, code.as_str()), (413, "too_large"));
     assert_eq!(ok(team.project().overview()).stats.claims, before);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pack_issued_and_merged_through_the_server_never_touches_a_path_of_the_client() {
+    use base64::Engine;
+    use factdesk_api::packs::PackSession;
+    use factdesk_api::tasks::TaskKind;
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let laptop = ok(tempfile::tempdir());
+    let got = download(
+        &team,
+        &maria,
+        json!({"op": "issue_pack", "args": {"request": {"annotator": "eve", "count": 1, "kind": "evidence"}}}),
+    )
+    .await;
+    let out = laptop.path().join("eve.fdpack");
+    let issued = ok(download::write(got.clone(), &out, false));
+    assert_eq!(issued["path"], out.display().to_string(), "{issued}");
+    assert_eq!(issued["items"], 1, "{issued}");
+    // The same bytes again do not replace the pack written.
+    assert!(download::write(got, &out, false).is_err());
+    // Eve answers on her laptop.
+    let mut pack = ok(PackSession::open(&out, Box::new(team.clock.clone())));
+    let eve = ok(pack.actor("eve"));
+    let item = ok(pack.next_item(&eve, TaskKind::Evidence))
+        .item
+        .unwrap_or_else(|| panic!("the pack has an item"));
+    let answer = serde_json::from_value(json!({"task_id": item.task_id, "no_evidence": true}));
+    ok(pack.submit(&eve, &ok(answer)));
+    let results = ok(pack.return_results(None));
+    drop(pack);
+    let b64 = |bytes: Vec<u8>| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let body = json!({"packs": [
+        {"name": "eve-results.fdpack", "base64": b64(read(&results))},
+        {"name": "garbage.fdpack", "base64": b64(b"SQLite format 3\0 not really".to_vec())},
+    ]});
+    // An annotator may not merge.
+    let ana = team.token("ana").await;
+    let (status, code, _) = error_of(
+        team.post("/api/v1/merge", Some(&ana), &body.to_string())
+            .await,
+    )
+    .await;
+    assert_eq!((status, code.as_str()), (403, "forbidden"));
+    let response = team
+        .post("/api/v1/merge", Some(&maria), &body.to_string())
+        .await;
+    assert_eq!(response.status(), 200);
+    let outcomes: Value = ok(response.json().await);
+    assert_eq!(outcomes[0]["file"], "eve-results.fdpack", "{outcomes}");
+    assert_eq!(outcomes[0]["report"]["added"], 1, "{outcomes}");
+    // The hostile file is refused on its own, named as sent, no server path in sight.
+    assert_eq!(outcomes[1]["file"], "garbage.fdpack", "{outcomes}");
+    assert!(outcomes[1]["report"].is_null(), "{outcomes}");
+    assert!(!outcomes.to_string().contains("/tmp"), "{outcomes}");
+}
