@@ -6,6 +6,9 @@
 
 use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
+use factdesk_api::download::Download;
+use factdesk_api::dto::ImportReport;
+use factdesk_api::upload::{PacksUpload, Upload};
 use factdesk_api::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader};
@@ -18,6 +21,8 @@ const CONNECT: Duration = Duration::from_secs(5);
 /// How long one operation may take in all (an export preview of a large project reads
 /// every answer).
 const CALL: Duration = Duration::from_secs(120);
+/// How long an import on the server may take in all.
+const IMPORT: Duration = Duration::from_secs(60 * 60);
 /// The largest response taken: a page of claims or the adjudication queue.
 const MAX_RESPONSE: u64 = 256 * 1024 * 1024;
 
@@ -161,10 +166,20 @@ fn read_body(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<(u
 
 /// Sends `call` to `POST /api/v1/call` with `token`.
 fn send(agent: &Agent, url: &str, token: &str, call: &Call) -> Result<serde_json::Value> {
+    send_to(agent, url, token, "/api/v1/call", call)
+}
+
+fn send_to<T: serde::Serialize>(
+    agent: &Agent,
+    url: &str,
+    token: &str,
+    route: &str,
+    body: &T,
+) -> Result<serde_json::Value> {
     let response = agent
-        .post(format!("{url}/api/v1/call"))
+        .post(format!("{url}{route}"))
         .header("authorization", format!("Bearer {token}"))
-        .send_json(call)
+        .send_json(body)
         .map_err(|e| transport(url, e))?;
     let (status, body) = read_body(url, response)?;
     if status != 200 {
@@ -236,6 +251,52 @@ impl Remote {
     /// Runs `call` on the server for the signed-in person: what the api returned.
     pub fn call(&self, call: &Call) -> Result<serde_json::Value> {
         send(&self.agent, &self.url, &self.token, call)
+    }
+
+    /// Sends files to import to the server, which imports them for the signed-in person.
+    pub fn import(&self, upload: &Upload) -> Result<ImportReport> {
+        // An import ranks candidates for every new claim: longer than any other call.
+        let value = send_to(
+            &agent(Some(IMPORT)),
+            &self.url,
+            &self.token,
+            "/api/v1/import",
+            upload,
+        )?;
+        serde_json::from_value(value).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!(
+                    "the server at {} sent an import report this app cannot read: {e}",
+                    self.url
+                ),
+            )
+        })
+    }
+
+    /// Sends returned packs to the server, which merges them; each pack's outcome.
+    pub fn merge(&self, upload: &PacksUpload) -> Result<serde_json::Value> {
+        send_to(
+            &agent(Some(IMPORT)),
+            &self.url,
+            &self.token,
+            "/api/v1/merge",
+            upload,
+        )
+    }
+
+    /// Runs an export on the server and takes its files' bytes back.
+    pub fn download(&self, call: &Call) -> Result<Download> {
+        let value = self.call(call)?;
+        serde_json::from_value(value).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!(
+                    "the server at {} sent an export this app cannot read: {e}",
+                    self.url
+                ),
+            )
+        })
     }
 
     /// Follows the server's events: `tick(true)` on each committed answer, `tick(false)`

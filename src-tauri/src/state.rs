@@ -33,14 +33,6 @@ pub struct AppState {
     pub import_stop: Arc<AtomicBool>,
 }
 
-/// What a server does not do for the app, and where it is done instead.
-pub fn not_on_a_server(what: &str, instead: &str) -> Error {
-    Error::new(
-        ErrorCode::Forbidden,
-        format!("{what} is not done through a team server (it would read or write files on the server's machine); {instead}"),
-    )
-}
-
 impl AppState {
     pub fn new(config_dir: PathBuf, startup: Option<PathBuf>) -> AppState {
         AppState {

@@ -3,17 +3,18 @@
 //! same function for the person a bearer token names. A front end only chooses where a
 //! [`Call`] runs; the use case it reaches checks the role, as everywhere else.
 //!
-//! Only operations on the project itself are here. Those that read or write files of the
-//! machine they run on (opening a project, importing from a path, exporting to one,
-//! issuing or merging packs) are not: a server must never take a client's path.
+//! Only operations on the project itself are here, and no path ever crosses: a server
+//! must never take a client's path. Exports come back as bytes ([`crate::download`]) for
+//! the client to write on its own machine.
 
 use crate::agreement::AgreementRequest;
 use crate::annotate::Answer;
 use crate::annotators::{Person, Role};
+use crate::answers::AnswersFormat;
 use crate::claim_view::ClaimStanding;
 use crate::dashboard::DashboardState;
-use crate::gold::GoldRequest;
-use crate::packs::Workplace;
+use crate::gold::{ExportFormat, GoldRequest};
+use crate::packs::{PackRequest, Workplace};
 use crate::settings::Settings;
 use crate::study::StudyRequest;
 use crate::tasks::TaskKind;
@@ -127,6 +128,19 @@ pub enum Call {
         include: Option<bool>,
     },
     Packs,
+    /// The gold export's files as bytes, for the client to write where its user chose.
+    ExportGold {
+        request: GoldRequest,
+        format: ExportFormat,
+    },
+    /// The raw answers as one file's bytes.
+    ExportAnswers {
+        format: AnswersFormat,
+    },
+    /// Issues a pack for an annotator; the pack file's bytes come back.
+    IssuePack {
+        request: PackRequest,
+    },
 }
 
 /// Every operation's name, as in `op` (for the server's document).
@@ -160,6 +174,9 @@ pub const OPS: &[&str] = &[
     "save_settings",
     "flag_decision",
     "packs",
+    "export_gold",
+    "export_answers",
+    "issue_pack",
 ];
 
 impl Call {
@@ -321,5 +338,8 @@ fn on_project(p: &mut Project, actor: Option<&Actor>, call: Call) -> Result<serd
         }
         Call::FlagDecision { name, include } => json(p.set_flag_override(user, &name, include)?),
         Call::Packs => json(p.packs(user)?),
+        Call::ExportGold { request, format } => json(p.gold_download(user, &request, format)?),
+        Call::ExportAnswers { format } => json(p.answers_download(user, format)?),
+        Call::IssuePack { request } => json(p.pack_download(user, &request)?),
     }
 }

@@ -53,7 +53,7 @@ pub struct NoTask {
 }
 
 /// What an import did.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ImportReport {
     pub files: Vec<String>,
     /// Rows read from the input files.

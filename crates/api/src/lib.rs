@@ -17,6 +17,7 @@ pub mod clock;
 mod columnar;
 mod csv_cell;
 pub mod dashboard;
+pub mod download;
 pub mod dto;
 pub mod error;
 pub mod eval;
@@ -38,6 +39,7 @@ pub mod settings;
 pub mod sign_in;
 pub mod study;
 pub mod tasks;
+pub mod upload;
 
 pub use actor::Actor;
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};

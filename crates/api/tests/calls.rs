@@ -53,12 +53,19 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
     assert_eq!(call(ok_json(&decide)), Ok(decide.clone()));
     assert_eq!(decide.name(), "decide");
 
-    let unknown_op = call(json!({"op": "export_gold", "args": {"out": "/etc/passwd"}}));
+    let unknown_op = call(json!({"op": "import_claims", "args": {"path": "/etc/passwd"}}));
     assert!(
         unknown_op
             .as_ref()
-            .is_err_and(|e| e.contains("export_gold")),
+            .is_err_and(|e| e.contains("import_claims")),
         "{unknown_op:?}"
+    );
+    // An export takes no path: the server chooses where it writes its copy.
+    let with_path =
+        call(json!({"op": "export_answers", "args": {"format": "csv", "out": "/etc/passwd"}}));
+    assert!(
+        with_path.as_ref().is_err_and(|e| e.contains("out")),
+        "{with_path:?}"
     );
     let extra = call(json!({"op": "paces", "extra": 1}));
     assert!(extra.is_err(), "{extra:?}");

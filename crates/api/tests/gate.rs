@@ -45,6 +45,24 @@ const LEAD_ONLY: &[Call] = &[
         };
         import(p, a, &req, &mut NoProgress).map(drop)
     }),
+    ("import_upload", |p, a, dir| {
+        let claims = factdesk_api::upload::UploadFile::read_all(&[dir.join("claims.jsonl")])?;
+        let upload = factdesk_api::upload::Upload {
+            claims,
+            ..Default::default()
+        };
+        factdesk_api::upload::import_upload(p, a, &upload, &mut NoProgress).map(drop)
+    }),
+    ("merge_upload", |p, a, _| {
+        let upload = factdesk_api::upload::PacksUpload {
+            packs: vec![factdesk_api::upload::UploadFile {
+                name: "x.fdpack".into(),
+                base64: String::new(),
+            }],
+            give_back: false,
+        };
+        factdesk_api::upload::merge_upload(p, a, &upload).map(drop)
+    }),
     ("create_tasks", |p, a, _| {
         p.create_tasks(a, TaskKind::Label, None).map(drop)
     }),
@@ -233,6 +251,20 @@ const LEAD_ONLY: &[Call] = &[
             false,
         )
         .map(drop)
+    }),
+    ("gold_download", |p, a, _| {
+        p.gold_download(a, &GoldRequest::default(), ExportFormat::Fever)
+            .map(drop)
+    }),
+    ("pack_download", |p, a, _| {
+        let request = PackRequest {
+            annotator: "ana".into(),
+            ..PackRequest::default()
+        };
+        p.pack_download(a, &request).map(drop)
+    }),
+    ("answers_download", |p, a, _| {
+        p.answers_download(a, AnswersFormat::Parquet).map(drop)
     }),
     ("add_annotator_with_password", |p, a, _| {
         p.add_annotator_with_password(a, "eve", Role::Lead, "eve's password")

@@ -36,6 +36,9 @@ use std::time::Duration;
 /// The largest request body taken by default: an answer is a few hundred bytes, a
 /// written refutation a few kilobytes.
 pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
+/// The largest import request taken unless told otherwise: 256 MiB of JSON, about 190 MiB
+/// of files once out of base64.
+pub const DEFAULT_IMPORT_LIMIT: usize = 256 * 1024 * 1024;
 
 /// Opens one more connection to the project; the pool calls it as it grows and after a
 /// connection failed.
@@ -49,6 +52,8 @@ pub struct AppState {
     /// A tick for each committed answer, for `GET /api/v1/events`.
     pub(crate) answers: tokio::sync::broadcast::Sender<()>,
     pub(crate) body_limit: usize,
+    /// The largest body `POST /api/v1/import` takes (files, in base64).
+    pub(crate) import_limit: usize,
 }
 
 impl std::fmt::Debug for AppState {
@@ -68,7 +73,14 @@ impl AppState {
             policy,
             answers: tokio::sync::broadcast::channel(64).0,
             body_limit,
+            import_limit: DEFAULT_IMPORT_LIMIT,
         }
+    }
+
+    /// The same state taking import bodies up to `bytes`.
+    pub fn with_import_limit(mut self, bytes: usize) -> Self {
+        self.import_limit = bytes;
+        self
     }
 }
 
@@ -96,6 +108,7 @@ pub struct ServeConfig {
     pub connections: usize,
     pub policy: SignInPolicy,
     pub body_limit: usize,
+    pub import_limit: usize,
 }
 
 /// Why the server could not start or stopped.
@@ -125,7 +138,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
     tokio::task::spawn_blocking(move || first().map(drop))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
-    let state = AppState::new(open, config.connections, config.policy, config.body_limit);
+    let state = AppState::new(open, config.connections, config.policy, config.body_limit)
+        .with_import_limit(config.import_limit);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
             addr: config.listen,

@@ -73,6 +73,12 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
         "/api/v1/call",
         &[400, 401, 403, 404, 409, 413, 500, 503],
     ),
+    (
+        "post",
+        "/api/v1/import",
+        &[400, 401, 403, 409, 413, 500, 503],
+    ),
+    ("post", "/api/v1/merge", &[400, 401, 403, 413, 500, 503]),
 ];
 
 fn errors_of(method: &str, path: &str) -> &'static [u16] {
@@ -154,6 +160,18 @@ pub fn document() -> Value {
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Call")}}},
                 "responses": responses(("what the operation returns, as the app receives it", json!({})), errors_of("post", "/api/v1/call"))
             }},
+            "/api/v1/import": {"post": {
+                "summary": "Imports claims and documents files a lead sent as bytes (leads only), as `factdesk import` does; errors name the file as sent, its line and field. Bodies up to `--import-limit` (256 MiB unless set)",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Upload")}}},
+                "responses": responses(("what was imported", json!({"type": "object"})), errors_of("post", "/api/v1/import"))
+            }},
+            "/api/v1/merge": {"post": {
+                "summary": "Merges returned packs a lead sent as bytes (leads only), as `factdesk merge` does: each pack is validated whole and merged or refused on its own; one outcome per pack, named as sent. Bodies up to `--import-limit`",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("PacksUpload")}}},
+                "responses": responses(("each pack's outcome", json!({"type": "array"})), errors_of("post", "/api/v1/merge"))
+            }},
             "/api/v1/openapi.json": {"get": {
                 "summary": "This document",
                 "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
@@ -169,6 +187,19 @@ pub fn document() -> Value {
                 "Call": {"type": "object", "required": ["op"], "additionalProperties": false, "properties": {
                     "op": {"type": "string", "enum": factdesk_api::call::OPS},
                     "args": {"type": "object", "description": "the operation's fields, snake_case, as the app's command of the same name takes them"}
+                }},
+                "Upload": {"type": "object", "additionalProperties": false, "properties": {
+                    "claims": {"type": "array", "items": obj("UploadFile")},
+                    "documents": {"type": "array", "items": obj("UploadFile")},
+                    "preset": {"type": "string", "description": "as `factdesk import --preset`; native when left out"}
+                }},
+                "PacksUpload": {"type": "object", "required": ["packs"], "additionalProperties": false, "properties": {
+                    "packs": {"type": "array", "items": obj("UploadFile")},
+                    "give_back": {"type": "boolean", "description": "take back the work of a pack with no answers instead of refusing it"}
+                }},
+                "UploadFile": {"type": "object", "required": ["name", "base64"], "additionalProperties": false, "properties": {
+                    "name": {"type": "string", "description": "the file's name on the sender's machine, no folders; its extension says the format"},
+                    "base64": {"type": "string"}
                 }},
                 "Login": {"type": "object", "required": ["name", "password"], "additionalProperties": false, "properties": {
                     "name": {"type": "string"}, "password": {"type": "string"}

@@ -16,6 +16,8 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::call::Call;
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::upload::{PacksUpload, Upload};
+use factdesk_api::NoProgress;
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -33,6 +35,8 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("get", "/api/v1/events"),
     ("get", "/api/v1/openapi.json"),
     ("post", "/api/v1/call"),
+    ("post", "/api/v1/import"),
+    ("post", "/api/v1/merge"),
 ];
 
 /// The server's routes over `state`.
@@ -48,6 +52,15 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/events", get(events))
         .route("/api/v1/openapi.json", get(openapi))
         .route("/api/v1/call", post(call))
+        // Files to import are larger than any other request: a limit of their own.
+        .route(
+            "/api/v1/import",
+            post(import).layer(DefaultBodyLimit::max(state.import_limit)),
+        )
+        .route(
+            "/api/v1/merge",
+            post(merge).layer(DefaultBodyLimit::max(state.import_limit)),
+        )
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -320,6 +333,46 @@ async fn call(
         let _ = state.answers.send(());
     }
     Ok(Json(reply).into_response())
+}
+
+/// Imports claims and documents a lead sent as bytes, as `factdesk import` would.
+async fn import(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let upload: Upload = parse(&body(raw)?)?;
+    let report = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            factdesk_api::upload::import_upload(p, &actor, &upload, &mut NoProgress)
+        })
+        .await?;
+    Ok(Json(report).into_response())
+}
+
+/// Merges returned packs a lead sent as bytes, as `factdesk merge` would; each pack is
+/// validated whole before it changes anything.
+async fn merge(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let upload: PacksUpload = parse(&body(raw)?)?;
+    let outcomes = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            factdesk_api::upload::merge_upload(p, &actor, &upload)
+        })
+        .await?;
+    if outcomes.iter().any(|o| o.report.is_some()) {
+        let _ = state.answers.send(());
+    }
+    Ok(Json(outcomes).into_response())
 }
 
 async fn openapi() -> Json<serde_json::Value> {

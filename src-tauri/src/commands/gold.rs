@@ -1,10 +1,11 @@
 //! The lead's gold work: the adjudication queue, decisions with undo, and the export with
 //! its preview. Every command is for leads only.
 
-use crate::state::{not_on_a_server, AppState};
-use factdesk_api::answers::{AnswersFormat, AnswersReport};
+use crate::state::AppState;
+use factdesk_api::answers::AnswersFormat;
 use factdesk_api::call::Call;
-use factdesk_api::gold::{ExportFormat, ExportReport, GoldRequest};
+use factdesk_api::download;
+use factdesk_api::gold::{ExportFormat, GoldRequest};
 use factdesk_api::Result;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -65,7 +66,8 @@ pub fn export_preview(state: State<'_, AppState>, request: GoldRequest) -> Resul
 }
 
 /// Writes the gold file at `out` and its dataset card beside it; existing files are
-/// replaced only with `force`.
+/// replaced only with `force`. Connected to a team server, the server makes the files and
+/// the app writes them here.
 #[tauri::command(async)]
 pub fn export_gold(
     state: State<'_, AppState>,
@@ -73,14 +75,13 @@ pub fn export_gold(
     out: PathBuf,
     format: ExportFormat,
     force: bool,
-) -> Result<ExportReport> {
-    if state.remote().is_some() {
-        return Err(not_on_a_server(
-            "Exporting gold data",
-            "run `factdesk export` on the server's machine, beside its project",
-        ));
+) -> Result<Value> {
+    if let Some(remote) = state.remote() {
+        let files = remote.download(&Call::ExportGold { request, format })?;
+        return download::write(files, &out, force);
     }
-    state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))
+    let report = state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))?;
+    to_json(&report)
 }
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
@@ -91,12 +92,22 @@ pub fn export_answers(
     out: PathBuf,
     format: AnswersFormat,
     force: bool,
-) -> Result<AnswersReport> {
-    if state.remote().is_some() {
-        return Err(not_on_a_server(
-            "Exporting the raw answers",
-            "run `factdesk answers` on the server's machine, beside its project",
-        ));
+) -> Result<Value> {
+    if let Some(remote) = state.remote() {
+        // Refused before the server does the work.
+        factdesk_api::output::refuse_existing(&out, force)?;
+        let files = remote.download(&Call::ExportAnswers { format })?;
+        return download::write(files, &out, force);
     }
-    state.as_user(|p, user| p.export_answers(user, &out, format, force))
+    let report = state.as_user(|p, user| p.export_answers(user, &out, format, force))?;
+    to_json(&report)
+}
+
+fn to_json<T: serde::Serialize>(report: &T) -> Result<Value> {
+    serde_json::to_value(report).map_err(|e| {
+        factdesk_api::Error::new(
+            factdesk_api::ErrorCode::Io,
+            format!("cannot send the report: {e}"),
+        )
+    })
 }

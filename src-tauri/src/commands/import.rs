@@ -1,9 +1,11 @@
 //! Importing from the app: the import runs on its own thread with its own connection to
 //! the project file, so the window stays responsive, and reports progress as events.
+//! Connected to a team server, the app sends the files' bytes and the server imports them.
 
-use crate::state::{not_on_a_server, AppState};
-use factdesk_api::dto::{ImportOutcome, ImportProgress};
+use crate::state::AppState;
+use factdesk_api::dto::{ImportOutcome, ImportProgress, ImportReport};
 use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::upload::Upload;
 use factdesk_api::{Progress, Project, Result, SystemClock};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,11 +67,21 @@ pub fn start_import(
     documents: Vec<PathBuf>,
     preset: String,
 ) -> Result<()> {
-    if state.remote().is_some() {
-        return Err(not_on_a_server(
-            "Importing",
-            "copy the files to the server's machine and run `factdesk import PROJECT FILE…` there",
-        ));
+    if let Some(remote) = state.remote() {
+        // The files are read here and imported there; the server reports no progress.
+        std::thread::spawn(move || {
+            let phase = ImportProgress {
+                phase: "importing on the team server".into(),
+                done: 0,
+                total: 0,
+            };
+            if let Err(e) = app.emit("import-progress", phase) {
+                tracing::warn!("cannot send import progress: {e}");
+            }
+            let result = Upload::read(&claims, &documents, &preset).and_then(|u| remote.import(&u));
+            done(&app, result);
+        });
+        return Ok(());
     }
     let (path, lead) = state.as_user(|p, user| Ok((p.path().to_path_buf(), user.clone())))?;
     let req = ImportRequest {
@@ -90,21 +102,25 @@ pub fn start_import(
         };
         let result = Project::open(&path, Box::new(SystemClock))
             .and_then(|mut p| import(&mut p, &lead, &req, &mut events));
-        let outcome = match result {
-            Ok(report) => ImportOutcome {
-                report: Some(report),
-                error: None,
-            },
-            Err(e) => ImportOutcome {
-                report: None,
-                error: Some(e),
-            },
-        };
-        if let Err(e) = app.emit("import-done", outcome) {
-            tracing::warn!("cannot report the end of an import: {e}");
-        }
+        done(&app, result);
     });
     Ok(())
+}
+
+fn done(app: &AppHandle, result: Result<ImportReport>) {
+    let outcome = match result {
+        Ok(report) => ImportOutcome {
+            report: Some(report),
+            error: None,
+        },
+        Err(e) => ImportOutcome {
+            report: None,
+            error: Some(e),
+        },
+    };
+    if let Err(e) = app.emit("import-done", outcome) {
+        tracing::warn!("cannot report the end of an import: {e}");
+    }
 }
 
 /// Asks the running import to stop; it ends with a `cancelled` error in `import-done` and

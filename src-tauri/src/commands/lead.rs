@@ -1,9 +1,9 @@
 //! The lead's own screens: refutation review, project settings, flag decisions and
 //! issuing packs. The api checks the role; these only pass the person working along.
 
-use crate::state::{not_on_a_server, AppState};
+use crate::state::AppState;
 use factdesk_api::call::Call;
-use factdesk_api::packs::{PackIssued, PackRequest};
+use factdesk_api::packs::PackRequest;
 use factdesk_api::settings::Settings;
 use factdesk_api::Result;
 use serde_json::Value;
@@ -56,18 +56,21 @@ pub fn flag_decision(
     state.call(Call::FlagDecision { name, include })
 }
 
-/// Writes a pack for an annotator at `out` and reserves its items.
+/// Writes a pack for an annotator at `out` and reserves its items. Connected to a team
+/// server, the server issues it and the app writes its bytes at `out`.
 #[tauri::command(async)]
-pub fn issue_pack(
-    state: State<'_, AppState>,
-    request: PackRequest,
-    out: PathBuf,
-) -> Result<PackIssued> {
-    if state.remote().is_some() {
-        return Err(not_on_a_server(
-            "Issuing a pack",
-            "run `factdesk pack PROJECT --for NAME` on the server's machine; the pack's answers merge back into the server's project there",
-        ));
+pub fn issue_pack(state: State<'_, AppState>, request: PackRequest, out: PathBuf) -> Result<Value> {
+    if let Some(remote) = state.remote() {
+        // Refused here before the server reserves any item.
+        factdesk_api::output::refuse_existing(&out, false)?;
+        let files = remote.download(&Call::IssuePack { request })?;
+        return factdesk_api::download::write(files, &out, false);
     }
-    state.as_user(|p, user| p.issue_pack(user, &request, &out))
+    let issued = state.as_user(|p, user| p.issue_pack(user, &request, &out))?;
+    serde_json::to_value(issued).map_err(|e| {
+        factdesk_api::Error::new(
+            factdesk_api::ErrorCode::Io,
+            format!("cannot send the report: {e}"),
+        )
+    })
 }

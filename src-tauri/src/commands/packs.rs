@@ -1,9 +1,10 @@
 //! Packs in the app: the lead merges returned packs and lists them; in a pack, the
 //! annotator sees whose it is and returns the results.
 
-use crate::state::{not_on_a_server, AppState};
+use crate::state::AppState;
 use factdesk_api::call::Call;
-use factdesk_api::packs::{Manifest, MergeOutcome, Unanswered, Workplace};
+use factdesk_api::packs::{Manifest, Unanswered, Workplace};
+use factdesk_api::upload::{PacksUpload, UploadFile};
 use factdesk_api::{Error, ErrorCode, Result};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -11,24 +12,25 @@ use tauri::State;
 
 /// Leads only. Each file gets its outcome; a refused file does not stop the others. A pack
 /// with no answers is refused unless `give_back` (the lead said to take the work back).
-#[tauri::command]
+/// Connected to a team server, the packs' bytes go to the server, which merges them.
+#[tauri::command(async)]
 pub fn merge_packs(
     state: State<'_, AppState>,
     paths: Vec<PathBuf>,
     give_back: bool,
-) -> Result<Vec<MergeOutcome>> {
-    if state.remote().is_some() {
-        return Err(not_on_a_server(
-            "Merging packs",
-            "copy the returned packs to the server's machine and run `factdesk merge PROJECT PACK…` there, while the server runs",
-        ));
+) -> Result<Value> {
+    if let Some(remote) = state.remote() {
+        let packs = UploadFile::read_all(&paths)?;
+        return remote.merge(&PacksUpload { packs, give_back });
     }
     let unanswered = if give_back {
         Unanswered::GiveBack
     } else {
         Unanswered::Refuse
     };
-    state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))
+    let outcomes = state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))?;
+    serde_json::to_value(outcomes)
+        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot send the outcomes: {e}")))
 }
 
 /// Leads only: the packs this project issued.

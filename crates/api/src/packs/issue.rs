@@ -15,7 +15,7 @@ use factdesk_store::tasks::TaskRow;
 use std::path::Path;
 
 /// What `factdesk pack` and the app's "Issue a pack" ask for.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, ts_rs::TS)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, ts_rs::TS)]
 #[serde(default)]
 pub struct PackRequest {
     pub annotator: String,

@@ -34,6 +34,9 @@ pub struct Args {
     /// The largest request body taken, in bytes.
     #[arg(long, default_value_t = factdesk_server::DEFAULT_BODY_LIMIT)]
     body_limit: usize,
+    /// The largest import request taken (files picked in the app, in base64), in bytes.
+    #[arg(long, default_value_t = factdesk_server::DEFAULT_IMPORT_LIMIT)]
+    import_limit: usize,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -61,6 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         connections: a.connections.max(1),
         policy,
         body_limit: a.body_limit,
+        import_limit: a.import_limit,
     };
     let scheme = if config.tls.is_some() {
         "https"

@@ -29,6 +29,9 @@ const LEAD_ONLY: &[&str] = &[
     "save_settings",
     "flag_decision",
     "packs",
+    "export_gold",
+    "export_answers",
+    "issue_pack",
 ];
 
 /// Operations whose walk arguments may meet a rule of the project rather than succeed.
@@ -95,6 +98,11 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
         "review_refutation" => json!({"annotation_id": 1, "accepted": true, "note": null}),
         "save_settings" => json!({"settings": ok(team.project().settings()).pipe_json()}),
         "flag_decision" => json!({"name": "eve", "include": null}),
+        "export_gold" => {
+            json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}, "format": "fever"})
+        }
+        "export_answers" => json!({"format": "csv"}),
+        "issue_pack" => json!({"request": {"annotator": "eve", "count": 1, "kind": "evidence"}}),
         _ => Value::Null,
     };
     if args.is_null() {

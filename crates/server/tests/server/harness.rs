@@ -85,13 +85,34 @@ impl Team {
         Team::start_with(policy, factdesk_server::DEFAULT_BODY_LIMIT, None).await
     }
 
+    /// A team whose server takes import bodies up to `import_limit` bytes.
+    pub async fn start_limits(policy: SignInPolicy, import_limit: usize) -> Team {
+        Team::start_full(
+            policy,
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            import_limit,
+            None,
+        )
+        .await
+    }
+
     /// A team whose server opens projects with `open` instead of the project's path.
     pub async fn start_with(policy: SignInPolicy, body_limit: usize, open: Option<Opener>) -> Team {
+        let import_limit = factdesk_server::DEFAULT_IMPORT_LIMIT;
+        Team::start_full(policy, body_limit, import_limit, open).await
+    }
+
+    async fn start_full(
+        policy: SignInPolicy,
+        body_limit: usize,
+        import_limit: usize,
+        open: Option<Opener>,
+    ) -> Team {
         let dir = ok(tempfile::tempdir());
         let clock = ManualClock::new(START);
         let path = dir.path().join("team.fdesk");
         let path = make_project(dir.path(), &clock, 6, path);
-        Team::serve(dir, clock, path, 4, policy, body_limit, open)
+        Team::serve(dir, clock, path, 4, policy, (body_limit, import_limit), open)
     }
 
     /// A team whose project is the empty PostgreSQL database at `url`, served with
@@ -109,7 +130,10 @@ impl Team {
             path,
             connections,
             policy,
-            factdesk_server::DEFAULT_BODY_LIMIT,
+            (
+                factdesk_server::DEFAULT_BODY_LIMIT,
+                factdesk_server::DEFAULT_IMPORT_LIMIT,
+            ),
             None,
         )
     }
@@ -120,14 +144,15 @@ impl Team {
         path: PathBuf,
         connections: usize,
         policy: SignInPolicy,
-        body_limit: usize,
+        (body_limit, import_limit): (usize, usize),
         open: Option<Opener>,
     ) -> Team {
         let open = open.unwrap_or_else(|| {
             let clock = clock.clone();
             factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
         });
-        let state = AppState::new(open, connections, policy, body_limit);
+        let state =
+            AppState::new(open, connections, policy, body_limit).with_import_limit(import_limit);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

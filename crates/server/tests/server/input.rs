@@ -38,7 +38,11 @@ async fn bad_json_is_400_naming_the_field() {
             r#"{"op": "next_item", "args": {"kind": "evidence", "as": "maria"}}"#,
             "as",
         ),
-        ("/api/v1/call", r#"{"op": "export_gold"}"#, "export_gold"),
+        (
+            "/api/v1/call",
+            r#"{"op": "import_claims"}"#,
+            "import_claims",
+        ),
         ("/api/v1/call", r#"{"args": {}}"#, "op"),
     ];
     for (path, body, field) in cases {

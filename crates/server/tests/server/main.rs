@@ -2,6 +2,7 @@
 //! may never see, bad input, limits, expiry, live events and the ack after the commit.
 
 mod calls;
+mod downloads;
 mod harness;
 mod input;
 mod postgres;

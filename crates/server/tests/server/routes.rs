@@ -34,11 +34,13 @@ fn expected(method: &str, path: &str, who: Who) -> u16 {
             Who::Nobody | Who::Disabled => 401,
             _ => 200,
         },
-        ("get", "/api/v1/agreement") => match who {
-            Who::Lead => 200,
-            Who::Annotator => 403,
-            _ => 401,
-        },
+        ("get", "/api/v1/agreement") | ("post", "/api/v1/import") | ("post", "/api/v1/merge") => {
+            match who {
+                Who::Lead => 200,
+                Who::Annotator => 403,
+                _ => 401,
+            }
+        }
         ("post", "/api/v1/logout") if signed_in => 204,
         _ if signed_in => 200,
         _ => 401,
@@ -122,6 +124,15 @@ async fn call(team: &Team, cast: &Cast, method: &str, path: &str, who: Who) -> u
         // Every operation is walked with each role in calls.rs; here one that anyone
         // signed in may run.
         ("post", "/api/v1/call") => team.post(path, token, r#"{"op": "paces"}"#).await,
+        ("post", "/api/v1/import") => {
+            let body = crate::downloads::upload("walk.jsonl", &crate::downloads::claim_line("w1"));
+            team.post(path, token, &body.to_string()).await
+        }
+        // Nothing a pack: each pack's refusal is an outcome, the call itself succeeds.
+        ("post", "/api/v1/merge") => {
+            let body = serde_json::json!({"packs": [{"name": "walk.fdpack", "base64": "AAAA"}]});
+            team.post(path, token, &body.to_string()).await
+        }
         ("get", "/api/v1/agreement") => {
             team.get("/api/v1/agreement?kind=evidence&bootstrap=10", token)
                 .await
