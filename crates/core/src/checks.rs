@@ -87,8 +87,10 @@ impl<'a> Words<'a> {
 
 /// A claim's words as the [`CheckKind::Identical`] check compares them (case, spacing and
 /// punctuation aside), joined by single spaces: two claims with the same key say the same.
+/// What a reader cannot see (zero-width characters, look-alike letters, full-width
+/// digits) is folded away first.
 pub fn same_words_key(text: &str) -> String {
-    Words::new(text).norm.join(" ")
+    Words::new(&crate::text::as_seen(text)).norm.join(" ")
 }
 
 /// Runs every enabled check on `written`, a refutation of `original`: one result per
@@ -98,14 +100,22 @@ pub fn check_refutation(
     written: &str,
     settings: &CheckSettings,
 ) -> Vec<CheckResult> {
+    let (original_seen, written_seen) = (
+        crate::text::as_seen(original),
+        crate::text::as_seen(written),
+    );
     let original = Words::new(original);
     let written = Words::new(written);
     let mut out = Vec::with_capacity(5);
     if settings.empty {
-        out.push(check_empty(&written));
+        out.push(check_empty(&Words::new(&written_seen)));
     }
     if settings.identical {
-        out.push(check_identical(&original, &written));
+        // As a reader sees them: a zero-width space or a look-alike letter changes nothing.
+        out.push(check_identical(
+            &Words::new(&original_seen),
+            &Words::new(&written_seen),
+        ));
     }
     if settings.length {
         out.push(check_length(

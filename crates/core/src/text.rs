@@ -9,9 +9,11 @@
 //! offsets, which [`char_offsets`] converts to.
 
 mod abbreviations;
+mod lookalike;
 mod sentences;
 mod tokens;
 
+pub use lookalike::as_seen;
 pub use sentences::sentences;
 pub use tokens::{normalize_token, token_count, tokens};
 

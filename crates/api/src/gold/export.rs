@@ -537,7 +537,9 @@ fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
         Label::Refuted => "REFUTES",
         Label::NotEnoughInfo | Label::Failed => "NOT ENOUGH INFO",
     };
-    let evidence = if l.evidence.is_empty() {
+    // FEVER's NOT ENOUGH INFO claims have no evidence, whatever sentences were picked.
+    let nei = matches!(l.label, Label::NotEnoughInfo | Label::Failed);
+    let evidence = if l.evidence.is_empty() || nei {
         serde_json::json!([[[l.task_id, null, null, null]]])
     } else {
         let set: Vec<serde_json::Value> = l

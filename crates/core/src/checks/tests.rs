@@ -349,3 +349,22 @@ fn same_words_key_ignores_case_spacing_and_punctuation_as_the_identical_check_do
         same_words_key("Hydroxychloroquine helps to prevent COVID-19")
     );
 }
+
+#[test]
+fn a_copy_with_invisible_or_look_alike_characters_is_identical() {
+    let original = "The Harrowmouth lighthouse tower was first lit in October 1861.";
+    let settings = CheckSettings::default();
+    for copy in [
+        "The Harrowmouth lighthouse towe\u{200b}r was first lit in October 1861.",
+        "The Harrowmouth lighthouse tower was first lit in Octo\u{ad}ber 1861.",
+        "The Harrоwmouth lighthouse tower was first lit in October 1861.",
+        "The Harrowmouth lighthouse tower was first lit in October \u{ff11}\u{ff18}\u{ff16}\u{ff11}.",
+    ] {
+        let identical = check_refutation(original, copy, &settings)
+            .into_iter()
+            .find(|r| r.kind == CheckKind::Identical)
+            .map(|r| r.passed);
+        assert_eq!(identical, Some(false), "{copy:?}");
+        assert_eq!(same_words_key(copy), same_words_key(original), "{copy:?}");
+    }
+}

@@ -53,7 +53,7 @@ async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_t
         let out = laptop.path().join(format!("{name}.jsonl"));
         let report = ok(download::write(got, &out, true));
         let local = here.path().join(format!("{name}.jsonl"));
-        let expected = ok(project.export_gold(&lead, &req, &local, format));
+        let expected = ok(project.export_gold(&lead, &req, &local, format, false));
         assert_eq!(report["out"], out.display().to_string());
         assert_eq!(read(&out), read(&local), "{name}");
         let card = laptop.path().join(format!("{name}.card.md"));

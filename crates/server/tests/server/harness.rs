@@ -112,7 +112,15 @@ impl Team {
         let clock = ManualClock::new(START);
         let path = dir.path().join("team.fdesk");
         let path = make_project(dir.path(), &clock, 6, path);
-        Team::serve(dir, clock, path, 4, policy, (body_limit, import_limit), open)
+        Team::serve(
+            dir,
+            clock,
+            path,
+            4,
+            policy,
+            (body_limit, import_limit),
+            open,
+        )
     }
 
     /// A team whose project is the empty PostgreSQL database at `url`, served with
