@@ -1,5 +1,7 @@
 //! Issue 14: a long import reports its progress up to each phase's total, and can be
-//! cancelled at any point with the project left exactly as it was.
+//! cancelled at any point with the project left exactly as it was; an import into an
+//! empty project (which looks no row up in it) refuses what one into a project with rows
+//! refuses.
 
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::{ErrorCode, ManualClock, Progress, Project};
@@ -164,4 +166,54 @@ fn a_cancelled_import_changes_nothing() {
     assert_eq!(report.claims_added, 4700);
     assert_eq!(report.claims_ranked, 4700);
     assert!(!ok(p.search(&p.lead(), "lighthouse4000", 10)).is_empty());
+}
+
+/// A refutation given with claim `a` is stored as claim `a/refuted`; a later row taking
+/// that id with other content must be refused whether or not the project held claims
+/// before (an import into an empty project finds earlier rows in its own maps only).
+#[test]
+fn an_id_taken_by_a_refutation_of_the_same_import_is_refused_in_an_empty_project_too() {
+    let dir = ok(tempfile::tempdir());
+    let claims = dir.path().join("claims.jsonl");
+    ok(std::fs::write(
+        &claims,
+        concat!(
+            r#"{"id": "a", "claim": "The bridge opened in 1932.", "refuted": "The bridge opened in 1950."}"#,
+            "\n",
+            r#"{"id": "a/refuted", "claim": "The tunnel opened in 1960."}"#,
+            "\n",
+        ),
+    ));
+    let other = dir.path().join("other.jsonl");
+    ok(std::fs::write(
+        &other,
+        r#"{"id": "z", "claim": "The river froze in 1963."}"#,
+    ));
+    let req = |path: &Path| ImportRequest {
+        claims: vec![path.to_path_buf()],
+        ..Default::default()
+    };
+    for earlier in [false, true] {
+        let mut p = ok(Project::create(
+            &dir.path().join(format!("p-{earlier}.fdesk")),
+            Box::new(ManualClock::new(0)),
+        ));
+        let lead = p.lead();
+        if earlier {
+            ok(import(
+                &mut p,
+                &lead,
+                &req(&other),
+                &mut factdesk_api::NoProgress,
+            ));
+        }
+        let before = common::project_values(&p);
+        let err = match import(&mut p, &lead, &req(&claims), &mut factdesk_api::NoProgress) {
+            Ok(r) => panic!("imported with earlier claims {earlier}: {r:?}"),
+            Err(e) => e,
+        };
+        assert_eq!(err.code, ErrorCode::Conflict, "{earlier}: {err}");
+        assert!(err.message.contains("a/refuted"), "{earlier}: {err}");
+        assert_eq!(common::project_values(&p), before, "{earlier}");
+    }
 }

@@ -57,6 +57,12 @@ pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
     Ok(conn.last_insert_rowid()?)
 }
 
+/// Whether the project holds any claims: an import into a project without any need not
+/// look each of its rows up.
+pub fn any(conn: &Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM claims)", [], |r| r.get(0))?)
+}
+
 /// The row id and content hash of the claim imported under `ext_id`, if any.
 pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn

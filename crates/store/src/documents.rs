@@ -100,6 +100,12 @@ pub fn insert(
     Ok((id, ids))
 }
 
+/// Whether the project holds any documents: an import into a project without any need not
+/// look each of its rows up.
+pub fn any(conn: &Connection) -> Result<bool> {
+    Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM documents)", [], |r| r.get(0))?)
+}
+
 /// The row id and content hash of the document imported under `ext_id`, if any.
 pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn

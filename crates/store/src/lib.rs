@@ -363,10 +363,12 @@ pub mod tx {
         document_sentences, replace as replace_candidates, sentences_of_documents,
     };
     pub use crate::claims::{
-        copy_documents, find_by_ext_id as find_claim, insert as insert_claim, link_document,
-        mark_written, set_refutation_state, written_in,
+        any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,
+        link_document, mark_written, set_refutation_state, written_in,
     };
-    pub use crate::documents::{find_by_ext_id as find_document, insert as insert_document};
+    pub use crate::documents::{
+        any as any_documents, find_by_ext_id as find_document, insert as insert_document,
+    };
     pub use crate::project::{finish_import, record_import, secret, set_settings, settings};
 }
 
