@@ -6,6 +6,7 @@ use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
+use factdesk_core::seeded::Seeded;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -34,9 +35,11 @@ impl Project {
     /// real neighbours, never with the trick inserted. The trick's own passage has the
     /// same shape and shows nothing a real sentence's would not: a real sentence from
     /// another document (the `supports_or_refutes` stance) shows its own real neighbours;
-    /// the negation (the `supports` stance) shows itself alone, as a sentence of a
-    /// one-sentence document would. No passage an annotator sees carries its document's
-    /// title: the trick's would name a document none of the other options come from.
+    /// the negation (the `supports` stance) shows among the real sentences of one of the
+    /// item's documents, at a seeded place, as a candidate among its neighbours would (a
+    /// negation alone told it apart: real candidates come with neighbours). No passage an
+    /// annotator sees carries its document's title: the trick's would name a document none
+    /// of the other options come from.
     pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
@@ -79,14 +82,59 @@ impl Project {
                 title: None,
                 ..self.passage_around(sentence_id, &hidden)?
             }),
-            None => Ok(Passage {
-                title: None,
-                sentences: vec![TextPiece {
-                    text: slot.text.clone(),
-                    hit: true,
-                }],
-            }),
+            None => self.negation_passage(task_id, settings.seed, &slots, &slot.text),
         }
+    }
+
+    /// The negation trick `text` inserted among the real sentences of one of the item's
+    /// documents (the options left out, as in every option's passage), both chosen from
+    /// the project's seed and the task, so a pack and the project show the same.
+    fn negation_passage(
+        &self,
+        task_id: i64,
+        seed: u64,
+        slots: &[super::item::Slot],
+        text: &str,
+    ) -> Result<Passage> {
+        let options: Vec<i64> = slots.iter().filter_map(|s| s.sentence_id).collect();
+        let alone = || Passage {
+            title: None,
+            sentences: vec![TextPiece {
+                text: text.to_string(),
+                hit: true,
+            }],
+        };
+        if options.is_empty() {
+            return Ok(alone());
+        }
+        let mut draw = Seeded::for_purpose(seed ^ task_id as u64, "trick passage");
+        let host = options[draw.below(options.len() as u64) as usize];
+        let Some(host) = self.store.sentence(host)? else {
+            return Ok(alone());
+        };
+        let mut around: Vec<TextPiece> = self
+            .store
+            .document_sentences(&[host.document_id])?
+            .into_iter()
+            .filter(|(id, _)| !options.contains(id))
+            .map(|(_, text)| TextPiece { text, hit: false })
+            .collect();
+        let pos = draw.below(around.len() as u64 + 1) as usize;
+        around.insert(
+            pos,
+            TextPiece {
+                text: text.to_string(),
+                hit: true,
+            },
+        );
+        let (from, to) = (
+            pos.saturating_sub(AROUND),
+            (pos + AROUND + 1).min(around.len()),
+        );
+        Ok(Passage {
+            title: None,
+            sentences: around.drain(from..to).collect(),
+        })
     }
 
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
