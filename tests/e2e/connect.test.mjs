@@ -9,12 +9,12 @@
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { appBin, cli, demoFiles, demoProject, factdeskBin, launch, saveScreenshot, startDisplay, startDriver, stop } from "./harness.mjs";
+import { appBin, cli, demoProject, factdeskBin, launch, saveScreenshot, startDisplay, startDriver, stop } from "./harness.mjs";
 import { assertAccessible, windowSize } from "./screens.mjs";
 import { currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key, Session } from "./webdriver.mjs";
@@ -226,52 +226,6 @@ async function connectedTeam(t, work, project, photos) {
     const recent = readFileSync(join(work, "ana", "config", "org.factdesk.app", "recent-projects.json"), "utf8");
     assert.match(recent, /"person": "ana"/);
     assert.ok(!recent.includes(password("ana")), "no password is kept");
-
-    // The connected lead exports gold from the export screen: the server makes it, the
-    // app writes it on this machine where the field says, with its card beside it.
-    const laptop = join(work, "laptop");
-    mkdirSync(laptop, { recursive: true });
-    await lead.keys(Key.Escape);
-    await lead.waitFor(tid("home"), 20_000);
-    await lead.keys("x");
-    await lead.waitFor(tid("export-lines"), 20_000);
-    const lines = Number((await textOf(lead, tid("export-lines"))).replace(/\D/g, ""));
-    const goldOut = join(laptop, "gold.jsonl");
-    await lead.execute(
-      "const f = document.querySelector('[data-testid=export-out]'); f.value = arguments[0]; f.dispatchEvent(new Event('input'));",
-      [goldOut],
-    );
-    await lead.click(await lead.find(tid("export-write")));
-    await lead.waitFor(tid("export-done"), 20_000);
-    assert.equal(await textOf(lead, tid("export-written")), goldOut);
-    assert.equal(await textOf(lead, tid("export-card")), join(laptop, "gold.card.md"));
-    const written = readFileSync(goldOut, "utf8").split("\n").filter(Boolean);
-    assert.ok(lines > 0 && written.length === lines, `${written.length} lines written, ${lines} previewed`);
-    assert.match(readFileSync(join(laptop, "gold.card.md"), "utf8"), /\S/);
-
-    // And imports a claims file from this machine (the shell's command, as the import
-    // screen calls it once the file is picked): the server's project gains its claims.
-    const claimsBefore = JSON.parse(cli(["stats", project, "--json"])).claims;
-    const claimsFile = join(laptop, "more-claims.jsonl");
-    const demoLine = JSON.parse(readFileSync(demoFiles().claims, "utf8").split("\n")[0]);
-    writeFileSync(
-      claimsFile,
-      ["laptop-1", "laptop-2"].map((id) => JSON.stringify({ ...demoLine, id, claim: `${demoLine.claim} (${id})` })).join("\n") + "\n",
-    );
-    const outcome = await lead.execute(
-      `const invoke = window.__TAURI_INTERNALS__.invoke;
-       return new Promise((resolve, reject) => {
-         invoke("plugin:event|listen", { event: "import-done", target: { kind: "Any" }, handler: window.__TAURI_INTERNALS__.transformCallback((e) => resolve(e.payload)) })
-           .then(() => invoke("start_import", { claims: [arguments[0]], documents: [], preset: "native" }))
-           .catch(reject);
-       });`,
-      [claimsFile],
-    );
-    assert.equal(outcome.error, null, JSON.stringify(outcome.error));
-    assert.equal(outcome.report.claims_added, 2);
-    assert.deepEqual(outcome.report.files, ["more-claims.jsonl"]);
-    assert.equal(JSON.parse(cli(["stats", project, "--json"])).claims, claimsBefore + 2);
-    t.diagnostic(`connected: exported ${lines} gold lines to ${goldOut}, imported 2 claims from ${claimsFile}`);
 
     // A lead disables ana: her next action on the server asks her to sign in again.
     cli(["annotators", project, "disable", "ana"]);
