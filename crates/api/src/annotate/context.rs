@@ -13,6 +13,12 @@ use ts_rs::TS;
 /// Sentences shown on each side of the one asked about.
 const AROUND: usize = 3;
 
+/// The sentences shown around position `pos` of `len`: `AROUND` each side, as far as
+/// there are; the trick's passage and a candidate's are cut the same way.
+fn window(pos: usize, len: usize) -> (usize, usize) {
+    (pos.saturating_sub(AROUND), (pos + AROUND + 1).min(len))
+}
+
 /// One live check of a refutation being written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Check {
@@ -127,10 +133,7 @@ impl Project {
                 hit: true,
             },
         );
-        let (from, to) = (
-            pos.saturating_sub(AROUND),
-            (pos + AROUND + 1).min(around.len()),
-        );
+        let (from, to) = window(pos, around.len());
         Ok(Passage {
             title: None,
             sentences: around.drain(from..to).collect(),
@@ -164,10 +167,7 @@ impl Project {
             .iter()
             .position(|(id, _)| *id == sentence_id)
             .unwrap_or(0);
-        let (from, to) = (
-            pos.saturating_sub(AROUND),
-            (pos + AROUND + 1).min(around.len()),
-        );
+        let (from, to) = window(pos, around.len());
         Ok(Passage {
             title: doc.and_then(|d| d.title),
             sentences: around[from..to]
