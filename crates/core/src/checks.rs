@@ -100,22 +100,21 @@ pub fn check_refutation(
     written: &str,
     settings: &CheckSettings,
 ) -> Vec<CheckResult> {
+    // The empty and identical checks read text as a reader sees it: a zero-width space or
+    // a look-alike letter changes nothing. The others read the words as written.
     let (original_seen, written_seen) = (
         crate::text::as_seen(original),
         crate::text::as_seen(written),
     );
+    let seen = (Words::new(&original_seen), Words::new(&written_seen));
     let original = Words::new(original);
     let written = Words::new(written);
     let mut out = Vec::with_capacity(5);
     if settings.empty {
-        out.push(check_empty(&Words::new(&written_seen)));
+        out.push(check_empty(&seen.1));
     }
     if settings.identical {
-        // As a reader sees them: a zero-width space or a look-alike letter changes nothing.
-        out.push(check_identical(
-            &Words::new(&original_seen),
-            &Words::new(&written_seen),
-        ));
+        out.push(check_identical(&seen.0, &seen.1));
     }
     if settings.length {
         out.push(check_length(
