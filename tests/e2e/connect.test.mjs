@@ -8,109 +8,21 @@
 // project in a fresh PostgreSQL database.
 
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { appBin, cli, demoProject, factdeskBin, launch, saveScreenshot, startDisplay, startDriver, stop } from "./harness.mjs";
-import { assertAccessible, windowSize } from "./screens.mjs";
-import { currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
-import { Key, Session } from "./webdriver.mjs";
-
-const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
-const password = (name) => `${name}-pass-7421`;
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/** A port nobody listens on now. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** The demo with a lead and three annotators who sign in with passwords; cara and dev label every claim. */
-function teamOnServer(project) {
-  demoProject(project);
-  cli(["annotators", project, "add", "maria", "--role", "lead", "--password-stdin"], `${password("maria")}\n`);
-  for (const name of ["ana", "cara", "dev"]) cli(["annotators", project, "add", name, "--password-stdin"], `${password(name)}\n`);
-  cli(["tasks", project, "--kind", "label", "--overlap", "3"]);
-  for (const [name, odd] of [
-    ["cara", (task) => task % 4 === 0],
-    ["dev", (task) => task % 5 === 0],
-  ]) {
-    for (let i = 0; i < 100; i += 1) {
-      const item = nextByCli(project, name, "label");
-      if (!item) break;
-      submitByCli(project, name, [{ task_id: item.task_id, label: LABELS[odd(item.task_id) ? 1 : 0], duration_ms: 5000 }]);
-    }
-  }
-}
-
-/** `factdesk serve` on `project`, answering at the returned address. */
-async function serve(project, port) {
-  const server = launch("factdesk serve", factdeskBin, ["serve", project, "--listen", `127.0.0.1:${port}`], {});
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/v1/openapi.json`)).ok) return { url, process: server };
-    } catch {
-      // Not listening yet.
-    }
-    if (server.exitCode !== null) break;
-    await sleep(100);
-  }
-  await stop(server);
-  throw new Error(`the server did not start:\n${server.log()}`);
-}
-
-/** Fills in the connect screen and presses Enter. */
-async function connectAs(session, url, name, pass) {
-  await session.waitFor(tid("connect-screen"));
-  for (const [id, value] of [
-    ["server-url", url],
-    ["server-name", name],
-    ["server-password", pass],
-  ]) {
-    const field = await session.find(tid(id));
-    await session.cmd("POST", `/element/${field}/clear`, {});
-    await session.sendKeys(field, value);
-  }
-  await session.sendKeys(await session.find(tid("server-password")), Key.Enter);
-}
-
-/** The connect screen's error once it shows. */
-async function connectError(session) {
-  return session.until("the connect error", async () => {
-    const text = await session.execute("const e = document.querySelector('[data-testid=connect-error]'); return e && e.textContent");
-    return text ? text : null;
-  }, 20_000);
-}
+import { cli, saveScreenshot, startDisplay, stop } from "./harness.mjs";
+import { assertAccessible } from "./screens.mjs";
+import { currentTask, textOf, tid } from "./steps.mjs";
+import { connectAs, connectError, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
+import { Key } from "./webdriver.mjs";
 
 /** What `factdesk agreement` prints for the label kappa, as the dashboard shows it. */
 function printedKappa(project) {
   const report = JSON.parse(cli(["agreement", project, "--kind", "label", "--json", "--bootstrap", "0"]));
   const value = report.metrics.fleiss_kappa.value;
   return value === null ? "—" : value.toFixed(3);
-}
-
-const postgres = process.env.FACTDESK_TEST_PG ?? "";
-
-/** A fresh database on the test server, as a project URL, and how to drop it. */
-function freshDatabase() {
-  const name = `fde2e_connect_${process.pid}`;
-  const sql = (statement) => execFileSync("psql", [postgres, "-q", "-c", statement], { stdio: ["ignore", "pipe", "pipe"] });
-  sql(`DROP DATABASE IF EXISTS ${name}`);
-  sql(`CREATE DATABASE ${name}`);
-  const url = new URL(postgres);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => sql(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }
 
 test("connected to a team server, an annotator's answer moves the lead's kappa within a second", async (t) => {
@@ -120,7 +32,7 @@ test("connected to a team server, an annotator's answer moves the lead's kappa w
 
 test("the same on a PostgreSQL project", { skip: postgres ? false : "FACTDESK_TEST_PG is not set" }, async (t) => {
   const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-connect-pg-"));
-  const db = freshDatabase();
+  const db = freshDatabase("connect");
   try {
     await connectedTeam(t, work, db.url, false);
   } finally {
@@ -139,25 +51,11 @@ async function connectedTeam(t, work, project, photos) {
     const display = await startDisplay();
     if (display.process) processes.push(display.process);
     const base = Number(process.env.FACTDESK_E2E_PORT ?? 4444);
-    /** An app instance with its own driver (each driver's WebKitWebDriver takes the port after it). */
-    const instance = async (label, port, env) => {
-      const driver = await startDriver(
-        {
-          DISPLAY: display.name,
-          XDG_CONFIG_HOME: join(work, label, "config"),
-          XDG_DATA_HOME: join(work, label, "data"),
-          XDG_CACHE_HOME: join(work, label, "cache"),
-          ...env,
-        },
-        port,
-      );
-      processes.push(driver.process);
-      // No project at start: an empty argument opens the start screen.
-      const session = await Session.create(driver.url, { alwaysMatch: { "tauri:options": { application: appBin, args: [""] } } });
-      sessions.push(session);
-      await windowSize(session, 1024, 720);
-      return session;
-    };
+    const instance = (label, port, env) =>
+      sizedInstance(display, work, label, port, env, processes, [1024, 720]).then((session) => {
+        sessions.push(session);
+        return session;
+      });
     const lead = await instance("lead", base, {});
     const ana = await instance("ana", base + 2, { GTK_THEME: "Adwaita:dark" });
 

@@ -25,6 +25,14 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 /** The last part of a file path, for titles. */
+/** Whether a project's path is a team server's address (connected), not a file here. */
+export function isServerAddress(path: string): boolean {
+  return /^https?:\/\//i.test(path);
+}
+
+/** Where a file goes when the project is a server: nowhere by default, the lead chooses. */
+export const CHOOSE_HERE = "Choose… a file on this computer";
+
 export function fileName(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] ?? path;

@@ -5,6 +5,8 @@ describe("raw answers paths", () => {
   it("sits beside the project", () => {
     expect(defaultAnswersPath("/data/covid.fdesk", "csv")).toBe("/data/covid.answers.csv");
     expect(defaultAnswersPath("/data/covid", "jsonl")).toBe("/data/covid.answers.jsonl");
+    // Connected, the project is an address: no folder of it is on this machine.
+    expect(defaultAnswersPath("https://factdesk.example.org", "csv")).toBe("");
   });
 
   it("follows the chosen format", () => {

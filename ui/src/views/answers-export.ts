@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
-import { count } from "../format";
+import { CHOOSE_HERE, count, isServerAddress } from "../format";
 import { api, pickAnswersFile, type AnswersFormat, type Overview } from "../ipc";
 
 export const ANSWER_FORMATS: readonly AnswersFormat[] = ["jsonl", "csv", "parquet"];
@@ -15,8 +15,9 @@ export function withExtension(path: string, format: AnswersFormat): string {
   return known.test(path) ? path.replace(known, `.${format}`) : `${path}.${format}`;
 }
 
-/** `<project>.answers.jsonl` beside the project file. */
+/** `<project>.answers.jsonl` beside the project file; none for a server. */
 export function defaultAnswersPath(projectPath: string, format: AnswersFormat): string {
+  if (isServerAddress(projectPath)) return "";
   return `${projectPath.replace(/\.fdesk$/i, "")}.answers.${format}`;
 }
 
@@ -29,14 +30,15 @@ export function answersPanel(project: Overview, fail: (e: unknown) => void): HTM
     o.value = f;
     format.append(o);
   }
-  const out = h("input", { class: "text-input export-out", testid: "answers-out", type: "text", "aria-label": "Answers file", dir: "auto" });
+  const out = h("input", { class: "text-input export-out", testid: "answers-out", type: "text", "aria-label": "Answers file", dir: "auto", placeholder: CHOOSE_HERE });
   out.value = defaultAnswersPath(project.path, "jsonl");
   const force = h("input", { testid: "answers-force", type: "checkbox", "aria-label": "Replace an existing file" });
   const problem = h("p", { class: "error-text field-error", testid: "answers-problem", role: "alert" });
   const result = h("div", { class: "export-result", testid: "answers-result" });
   const chosen = (): AnswersFormat => format.value as AnswersFormat;
   format.addEventListener("change", () => {
-    out.value = withExtension(out.value.trim() || defaultAnswersPath(project.path, chosen()), chosen());
+    const typed = out.value.trim() || defaultAnswersPath(project.path, chosen());
+    if (typed) out.value = withExtension(typed, chosen());
   });
   out.addEventListener("input", () => mount(problem));
 

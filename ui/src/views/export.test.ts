@@ -25,6 +25,7 @@ describe("export helpers", () => {
   it("prefills the gold file beside the project", () => {
     expect(defaultOutPath("/data/covid.fdesk")).toBe("/data/covid.gold.jsonl");
     expect(defaultOutPath("/data/plain")).toBe("/data/plain.gold.jsonl");
+    expect(defaultOutPath("http://127.0.0.1:4470")).toBe("");
   });
 
   it("reads splits and seeds, and says what is wrong", () => {

@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
-import { claimNumber, count, percent } from "../format";
+import { CHOOSE_HERE, claimNumber, count, isServerAddress, percent } from "../format";
 import { oneAtATime } from "../once";
 import { api, pickGoldFile, type ExportFormat, type ExportPreview, type GoldMethod, type GoldRequest, type Overview } from "../ipc";
 import { answersPanel } from "./answers-export";
@@ -16,8 +16,9 @@ export interface ExportDeps {
   fail: (e: unknown) => void;
 }
 
-/** `<project>.gold.jsonl` beside the project file. */
+/** `<project>.gold.jsonl` beside the project file; none for a server (no folder of it is here). */
 export function defaultOutPath(projectPath: string): string {
+  if (isServerAddress(projectPath)) return "";
   return `${projectPath.replace(/\.fdesk$/i, "")}.gold.jsonl`;
 }
 
@@ -211,7 +212,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   const seed = h("input", { class: "text-input", testid: "export-seed", type: "text", "aria-label": "Seed" });
   seed.value = "1";
   const flagged = h("input", { testid: "export-flagged", type: "checkbox", "aria-label": "Include flagged annotators" });
-  const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file", dir: "auto" });
+  const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file", dir: "auto", placeholder: CHOOSE_HERE });
   out.value = defaultOutPath(project.path);
   const force = h("input", { testid: "export-force", type: "checkbox", "aria-label": "Replace existing files" });
   const kept = loadSettings(project.path);

@@ -4,7 +4,7 @@
 
 import { h, mount } from "../../dom";
 import { readable } from "../../errors";
-import { count as grouped } from "../../format";
+import { CHOOSE_HERE, count as grouped, isServerAddress } from "../../format";
 import { api, ApiError, pickPackFile, type Annotator, type Overview, type PackIssued, type TaskKind } from "../../ipc";
 import { oneAtATime } from "../../once";
 import { dueDate } from "../packs";
@@ -33,8 +33,9 @@ export function daysUntil(value: string, now: number): number | string {
   return days;
 }
 
-/** The suggested file: beside the project, named for the annotator and the day. */
+/** The suggested file: beside the project, named for the annotator and the day; none for a server. */
 export function suggestedPath(projectPath: string, annotator: string, now: number): string {
+  if (isServerAddress(projectPath)) return "";
   const cut = Math.max(projectPath.lastIndexOf("/"), projectPath.lastIndexOf("\\"));
   const dir = cut >= 0 ? projectPath.slice(0, cut + 1) : "";
   const safe = annotator.replace(/[^\p{L}\p{N}_-]+/gu, "-") || "pack";
@@ -76,7 +77,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
   items.value = "50";
   const due = h("input", { class: "text-input", testid: "issue-due", type: "date" });
   due.value = dayValue(now, 14);
-  const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto" });
+  const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto", placeholder: CHOOSE_HERE });
   let outTouched = false;
   out.addEventListener("input", () => {
     outTouched = true;

@@ -117,6 +117,7 @@ describe("issuing a pack", () => {
 
   it("suggests a file beside the project, named for the annotator", () => {
     expect(suggestedPath("/work/covid.fdesk", "ana", now)).toBe("/work/ana-2026-11-24.fdpack");
+    expect(suggestedPath("https://factdesk.example.org:8443", "ana", now)).toBe("");
     expect(suggestedPath("C:\\p\\x.fdesk", "José María", now)).toBe("C:\\p\\José-María-2026-11-24.fdpack");
   });
 
