@@ -96,6 +96,14 @@ pub(crate) fn emit_error(app: &AppHandle, error: Error) {
     }
 }
 
+/// The link to a team server: `Some` while it is down and being followed again (why),
+/// `None` once it is back.
+pub(crate) fn emit_link(app: &AppHandle, down: Option<Error>) {
+    if let Err(e) = app.emit("dashboard-link", down) {
+        tracing::warn!("cannot send the dashboard's link: {e}");
+    }
+}
+
 fn emit_snapshot(app: &AppHandle, snapshot: impl serde::Serialize + Clone) {
     if let Err(e) = app.emit("dashboard", snapshot) {
         tracing::warn!("cannot send the dashboard: {e}");

@@ -2,8 +2,10 @@
 // instances of the app, each driven through its own tauri-driver. The lead connects in
 // one and opens the dashboard; an annotator connects in the other and answers by
 // keyboard; the lead's kappa changes within a second of her pressing Enter, to the value
-// `factdesk agreement` prints. Then a lead disables her: her next action asks her to sign
-// in again. The connect screen is checked with axe and photographed, light and dark.
+// `factdesk agreement` prints. The server is stopped (a network dead without a word: the
+// heartbeats stop) and later killed: the dashboard says it is reconnecting each time and
+// resumes with what came meanwhile once the server is back. Then a lead disables her: her
+// next action asks her to sign in again. The connect screen is checked with axe and photographed, light and dark.
 // With FACTDESK_TEST_PG (a role that may create databases), the same runs again with the
 // project in a fresh PostgreSQL database.
 
@@ -14,8 +16,8 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { cli, saveScreenshot, startDisplay, stop } from "./harness.mjs";
 import { assertAccessible } from "./screens.mjs";
-import { currentTask, textOf, tid } from "./steps.mjs";
-import { connectAs, connectError, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
+import { currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
+import { LABELS, connectAs, connectError, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** What `factdesk agreement` prints for the label kappa, as the dashboard shows it. */
@@ -46,7 +48,8 @@ async function connectedTeam(t, work, project, photos) {
   const sessions = [];
   try {
     teamOnServer(project);
-    const server = await serve(project, await freePort());
+    const port = await freePort();
+    let server = await serve(project, port);
     processes.push(server.process);
     const display = await startDisplay();
     if (display.process) processes.push(display.process);
@@ -119,6 +122,47 @@ async function connectedTeam(t, work, project, photos) {
       answers += 1;
     }
     assert.equal(answers, 3);
+
+    // A network that dies without a word (the server stopped, its connections open): the
+    // heartbeats stop, and the lead's dashboard says it is reconnecting; an answer that
+    // lands meanwhile (through the CLI, on the project itself) shows once the server is
+    // back. Then the server is killed and started again: the same.
+    const reconnecting = () =>
+      lead.until("the dashboard to say it is reconnecting", async () =>
+        (await lead.attribute(await lead.find(tid("dash-link")), "data-live")) === "false" ? true : null,
+      30_000, 200);
+    const resumed = (what) =>
+      lead.until(what, async () => {
+        const live = await lead.attribute(await lead.find(tid("dash-link")), "data-live");
+        const kappa = await lead.execute("const e = document.querySelector('[data-testid=fleiss-label]'); return e && e.textContent");
+        return live === "true" && kappa === printedKappa(project) ? kappa : null;
+      }, 30_000, 200);
+    const answerByCli = () => {
+      const item = nextByCli(project, "ana", "label");
+      assert.ok(item, "ana has a label item");
+      submitByCli(project, "ana", [{ task_id: item.task_id, label: LABELS[1], duration_ms: 5000 }]);
+    };
+    process.kill(server.process.pid, "SIGSTOP");
+    const stalled = Date.now();
+    try {
+      await reconnecting();
+      t.diagnostic(`server stopped: the dashboard said reconnecting after ${Date.now() - stalled} ms`);
+      if (photos) await saveScreenshot(lead, "compact/light-dashboard-reconnecting.png");
+      await assertAccessible(lead, "dashboard reconnecting");
+      assert.match(await textOf(lead, tid("dash-link")), /reconnecting/i);
+      answerByCli();
+    } finally {
+      process.kill(server.process.pid, "SIGCONT");
+    }
+    const resumedAt = Date.now();
+    t.diagnostic(`server resumed: the dashboard shows kappa ${await resumed("the dashboard to resume")} after ${Date.now() - resumedAt} ms`);
+    process.kill(-server.process.pid, "SIGKILL");
+    await reconnecting();
+    answerByCli();
+    server = await serve(project, port);
+    processes.push(server.process);
+    const restarted = Date.now();
+    t.diagnostic(`server killed and restarted: the dashboard shows kappa ${await resumed("the dashboard after a restart")} ${Date.now() - restarted} ms after it listened`);
 
     // The recent list keeps the server and the name, never the password.
     const recent = readFileSync(join(work, "ana", "config", "org.factdesk.app", "recent-projects.json"), "utf8");

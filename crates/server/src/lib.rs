@@ -40,6 +40,11 @@ pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 /// of files once out of base64.
 pub const DEFAULT_IMPORT_LIMIT: usize = 256 * 1024 * 1024;
 
+/// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
+/// when nothing else is sent, so a client notices a silently dead network: the app
+/// counts the stream dead after [`HEARTBEAT`] × 2.5 of silence and follows it again.
+pub const HEARTBEAT: Duration = Duration::from_secs(4);
+
 /// Opens one more connection to the project; the pool calls it as it grows and after a
 /// connection failed.
 pub type Opener = Arc<dyn Fn() -> factdesk_api::Result<Project> + Send + Sync>;

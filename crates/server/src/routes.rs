@@ -285,7 +285,8 @@ async fn agreement(
 }
 
 /// A tick each time an answer is committed through this server (`event: answer`),
-/// after a first `event: ready`; a dashboard refreshes on each.
+/// after a first `event: ready`; a dashboard refreshes on each. A `: heartbeat` comment
+/// comes after every [`crate::HEARTBEAT`] without an event.
 async fn events(
     State(state): State<AppState>,
     headers: HeaderMap,
@@ -309,7 +310,10 @@ async fn events(
         }
     });
     use futures_util::StreamExt;
-    Ok(Sse::new(ready.chain(answers)).keep_alive(KeepAlive::default()))
+    let heartbeat = KeepAlive::new()
+        .interval(crate::HEARTBEAT)
+        .text("heartbeat");
+    Ok(Sse::new(ready.chain(answers)).keep_alive(heartbeat))
 }
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function

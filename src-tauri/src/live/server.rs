@@ -5,10 +5,10 @@
 //! separately, one request at a time and no more than a third of the time, and are laid
 //! over the newer snapshots until fresh ones arrive (as on a file).
 
-use super::{emit_error, emit_snapshot, resend_asked, start, wanted, POLL, RESEND};
-use crate::remote::Remote;
+use super::{emit_error, emit_link, emit_snapshot, resend_asked, start, wanted, POLL, RESEND};
+use crate::remote::{Heard, Remote};
 use factdesk_api::call::Call;
-use factdesk_api::Result;
+use factdesk_api::{Error, ErrorCode, Result};
 use serde_json::Value;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -56,13 +56,24 @@ pub fn with_intervals(latest: &Value, full: Option<&Value>) -> Value {
     out
 }
 
-/// Ticks on each answer committed on the server until the watcher is no longer wanted;
-/// a broken stream is reported and followed again.
+/// Ticks on each answer committed on the server until the watcher is no longer wanted.
+/// A broken or silent stream (the server's heartbeats stopped) says "reconnecting" on the
+/// dashboard and is followed again; once it is back, the dashboard is asked for at once,
+/// since answers may have come while it was down.
 fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sender<()>) {
+    let mut broken = false;
     loop {
-        let followed = remote.follow(|answer| {
-            if answer {
-                let _ = ticks.send(());
+        let followed = remote.follow(|heard| {
+            match heard {
+                Heard::Ready if broken => {
+                    broken = false;
+                    emit_link(app, None);
+                    let _ = ticks.send(());
+                }
+                Heard::Answer => {
+                    let _ = ticks.send(());
+                }
+                Heard::Ready | Heard::Other => {}
             }
             wanted(app, generation)
         });
@@ -70,11 +81,24 @@ fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sende
             return;
         }
         if let Err(e) = followed {
-            emit_error(app, e);
+            if e.code == ErrorCode::Unavailable {
+                broken = true;
+                emit_link(app, Some(e));
+            } else {
+                emit_error(app, e);
+            }
         }
         std::thread::sleep(RECONNECT);
-        // Answers may have come while the stream was down.
-        let _ = ticks.send(());
+    }
+}
+
+/// A refresh that failed: out of reach is the link's state, anything else (the session
+/// ended) an error the window acts on.
+fn refresh_failed(app: &AppHandle, e: Error) {
+    if e.code == ErrorCode::Unavailable {
+        emit_link(app, Some(e));
+    } else {
+        emit_error(app, e);
     }
 }
 
@@ -109,7 +133,13 @@ fn follow(app: &AppHandle, remote: &Remote, first: Value, generation: u64) {
                     latest = snapshot;
                     changed = true;
                 }
-                Err(e) => emit_error(app, e),
+                Err(e) => {
+                    // Nothing new to show: the last snapshot stays as it was, and the
+                    // next try waits for the stream to be back or the resend interval.
+                    dirty = false;
+                    sent = Instant::now();
+                    refresh_failed(app, e);
+                }
             }
         }
         while let Ok((result, took)) = receive.try_recv() {

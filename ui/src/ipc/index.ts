@@ -254,14 +254,20 @@ export const api = {
     call<ClaimPage>("claims_list", { words, standing, offset, limit }),
 };
 
-/** Follows the live dashboard: a snapshot at once and on every change, or a failure. */
+/**
+ * Follows the live dashboard: a snapshot at once and on every change, or a failure; on a
+ * team server also the link's state (why it is down while it is followed again, null
+ * once it is back).
+ */
 export async function onDashboard(
   snapshot: (d: Dashboard) => void,
   failed: (e: ApiError) => void,
+  link: (down: ApiError | null) => void = () => undefined,
 ): Promise<UnlistenFn> {
   const stops = await Promise.all([
     listen<Dashboard>("dashboard", (e) => snapshot(e.payload)),
     listen<BackendError>("dashboard-error", (e) => failed(new ApiError(e.payload))),
+    listen<BackendError | null>("dashboard-link", (e) => link(e.payload ? new ApiError(e.payload) : null)),
   ]);
   return () => {
     for (const stop of stops) stop();

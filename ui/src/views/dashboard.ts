@@ -430,6 +430,9 @@ export function renderDashboard(d: Dashboard): HTMLElement[] {
 export function dashboardScreen(deps: DashboardDeps): Screen {
   const body = h("div", { class: "dash-body", testid: "dash-body" }, h("p", { class: "muted" }, "Reading the answers…"));
   const updated = h("span", { class: "muted small", testid: "dash-updated" });
+  // On a team server: said while the link is down and followed again, empty otherwise.
+  const link = h("span", { class: "small dash-link", testid: "dash-link", role: "status" });
+  link.dataset["live"] = "true";
   const studies = studiesPanel(deps);
   let stop: (() => void) | null = null;
   let left = false;
@@ -442,6 +445,7 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
         { class: "dash-head" },
         h("div", {}, h("h1", {}, "Agreement"), h("p", { class: "muted" }, "Live: updates within a second of any answer. Flagged annotators are left out.")),
         h("span", { class: "spacer" }),
+        link,
         h("span", { class: "live-dot", "aria-hidden": "true" }),
         updated,
         h("button", { testid: "dash-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
@@ -466,6 +470,11 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
           mount(updated, `Updated ${new Date().toLocaleTimeString()}`);
         },
         deps.fail,
+        (down) => {
+          link.dataset["live"] = down ? "false" : "true";
+          link.title = down?.message ?? "";
+          mount(link, down ? "Reconnecting…" : "");
+        },
       )
         .then((unlisten) => {
           if (left) return unlisten();

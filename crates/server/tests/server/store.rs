@@ -60,6 +60,36 @@ async fn the_event_stream_ticks_when_an_answer_lands() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_event_stream_beats_while_nothing_happens() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let mut stream = team.get("/api/v1/events", Some(&maria)).await;
+    assert_eq!(stream.status(), 200);
+    let started = std::time::Instant::now();
+    let mut seen = String::new();
+    // No answer comes: two heartbeats within two intervals and a margin.
+    let beats = tokio::time::timeout(
+        factdesk_server::HEARTBEAT * 2 + Duration::from_secs(2),
+        async {
+            while seen.matches(": heartbeat\n").count() < 2 {
+                let chunk = ok(stream.chunk().await).unwrap_or_default();
+                seen.push_str(&String::from_utf8_lossy(&chunk));
+            }
+        },
+    )
+    .await;
+    assert!(beats.is_ok(), "fewer than two heartbeats: {seen:?}");
+    assert!(seen.starts_with("event: ready"), "{seen:?}");
+    assert!(!seen.contains("event: answer"), "{seen:?}");
+    // Not sooner than the interval either: the first beat waits for it.
+    assert!(
+        started.elapsed() >= factdesk_server::HEARTBEAT,
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_store_out_of_reach_is_503_with_retry_after() {
     let down: factdesk_server::Opener =
         Arc::new(|| Err(Error::new(ErrorCode::Io, "connection refused")));
