@@ -158,7 +158,7 @@ pub struct EvalReport {
 }
 
 /// How far an import running in the background has come.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ImportProgress {
     /// What it is doing: reading, writing, ranking...
     pub phase: String,
@@ -168,7 +168,7 @@ pub struct ImportProgress {
 }
 
 /// How a background import ended: a report, or the error that left the project unchanged.
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct ImportOutcome {
     pub report: Option<ImportReport>,
     pub error: Option<crate::Error>,

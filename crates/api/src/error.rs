@@ -40,7 +40,7 @@ pub enum ErrorCode {
 }
 
 /// Where in an input file a problem was found.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Location {
     pub file: String,
     /// 1-based line number; 0 when the problem concerns the whole file.
@@ -62,7 +62,7 @@ impl fmt::Display for Location {
 }
 
 /// A failure of a use case: a code, a message for the user, and where it applies.
-#[derive(Debug, Clone, Serialize, TS, thiserror::Error)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS, thiserror::Error)]
 pub struct Error {
     pub code: ErrorCode,
     pub message: String,

@@ -3,7 +3,7 @@
 //! that name and runs the same import as for a path, and errors name the file as the lead
 //! knows it, with its line and field.
 
-use crate::dto::ImportReport;
+use crate::dto::{ImportOutcome, ImportProgress, ImportReport};
 use crate::import::{import, ImportRequest, Preset};
 use crate::packs::{MergeOutcome, Unanswered};
 use crate::{Actor, Error, ErrorCode, Progress, Project, Result};
@@ -156,6 +156,21 @@ pub fn merge_upload(
         }
     }
     Ok(outcomes)
+}
+
+/// An import a server runs as a job for the lead who sent it: how far it has come, and
+/// once it ended, its report or why it failed (`cancelled` when stopped, nothing changed).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ImportJob {
+    pub id: u64,
+    pub progress: ImportProgress,
+    pub outcome: Option<ImportOutcome>,
+}
+
+/// Whether `lead` may import into `project` (the check [`import_upload`] makes first),
+/// so a server refuses a job before it takes one.
+pub fn may_import(project: &Project, lead: &Actor) -> Result<()> {
+    project.require_lead(lead, "import data")
 }
 
 /// Imports `upload` into `project` for `lead` as [`import`] imports files.

@@ -18,6 +18,7 @@
 //! `/api/v1/openapi.json`.
 
 pub mod error;
+pub mod jobs;
 pub mod openapi;
 pub mod pool;
 pub mod routes;
@@ -59,6 +60,8 @@ pub struct AppState {
     pub(crate) body_limit: usize,
     /// The largest body `POST /api/v1/import` takes (files, in base64).
     pub(crate) import_limit: usize,
+    /// Imports running or recently ended as jobs.
+    pub(crate) jobs: Arc<jobs::Jobs>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -79,6 +82,7 @@ impl AppState {
             answers: tokio::sync::broadcast::channel(64).0,
             body_limit,
             import_limit: DEFAULT_IMPORT_LIMIT,
+            jobs: Arc::default(),
         }
     }
 

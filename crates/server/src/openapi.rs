@@ -79,6 +79,13 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
         &[400, 401, 403, 409, 413, 500, 503],
     ),
     ("post", "/api/v1/merge", &[400, 401, 403, 413, 500, 503]),
+    ("post", "/api/v1/imports", &[400, 401, 403, 413, 500, 503]),
+    ("get", "/api/v1/imports/{id}", &[400, 401, 404, 500, 503]),
+    (
+        "post",
+        "/api/v1/imports/{id}/cancel",
+        &[400, 401, 404, 500, 503],
+    ),
 ];
 
 fn errors_of(method: &str, path: &str) -> &'static [u16] {
@@ -165,6 +172,24 @@ pub fn document() -> Value {
                 "security": bearer,
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Upload")}}},
                 "responses": responses(("what was imported", json!({"type": "object"})), errors_of("post", "/api/v1/import"))
+            }},
+            "/api/v1/imports": {"post": {
+                "summary": "Starts the import `POST /api/v1/import` does as a job (leads only) and answers at once with the job: {id, progress: {phase, done, total}, outcome: null}. Bodies up to `--import-limit`",
+                "security": bearer,
+                "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Upload")}}},
+                "responses": responses(("the job, started", json!({"type": "object"})), errors_of("post", "/api/v1/imports"))
+            }},
+            "/api/v1/imports/{id}": {"get": {
+                "summary": "Where your import job stands: {id, progress: {phase, done, total}, outcome}; outcome is null while it runs, then {report, error} (error `cancelled` when it was cancelled: nothing was imported). Ended jobs are kept ten minutes; someone else's job is 404",
+                "security": bearer,
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": responses(("the job", json!({"type": "object"})), errors_of("get", "/api/v1/imports/{id}"))
+            }},
+            "/api/v1/imports/{id}/cancel": {"post": {
+                "summary": "Asks your import job to stop at its next step; it ends with the error `cancelled` and the project unchanged (an import that already ended stays as it ended)",
+                "security": bearer,
+                "parameters": [{"name": "id", "in": "path", "required": true, "schema": {"type": "integer"}}],
+                "responses": responses(("the job as it stands", json!({"type": "object"})), errors_of("post", "/api/v1/imports/{id}/cancel"))
             }},
             "/api/v1/merge": {"post": {
                 "summary": "Merges returned packs a lead sent as bytes (leads only), as `factdesk merge` does: each pack is validated whole and merged or refused on its own; one outcome per pack, named as sent. Bodies up to `--import-limit`",

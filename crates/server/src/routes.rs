@@ -4,8 +4,8 @@
 use crate::error::ApiError;
 use crate::AppState;
 use axum::body::Bytes;
-use axum::extract::rejection::{BytesRejection, QueryRejection};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Query, State};
+use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
@@ -37,6 +37,9 @@ pub const ROUTES: &[(&str, &str)] = &[
     ("post", "/api/v1/call"),
     ("post", "/api/v1/import"),
     ("post", "/api/v1/merge"),
+    ("post", "/api/v1/imports"),
+    ("get", "/api/v1/imports/{id}"),
+    ("post", "/api/v1/imports/{id}/cancel"),
 ];
 
 /// The server's routes over `state`.
@@ -61,6 +64,12 @@ pub fn router(state: AppState) -> Router {
             "/api/v1/merge",
             post(merge).layer(DefaultBodyLimit::max(state.import_limit)),
         )
+        .route(
+            "/api/v1/imports",
+            post(start_import).layer(DefaultBodyLimit::max(state.import_limit)),
+        )
+        .route("/api/v1/imports/{id}", get(import_job))
+        .route("/api/v1/imports/{id}/cancel", post(cancel_import))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -355,6 +364,78 @@ async fn import(
         })
         .await?;
     Ok(Json(report).into_response())
+}
+
+/// Starts importing claims and documents a lead sent as bytes as a job, after the api's
+/// check that the person may import; answers with the job at once.
+async fn start_import(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    raw: Result<Bytes, BytesRejection>,
+) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let upload: Upload = parse(&body(raw)?)?;
+    let actor = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            factdesk_api::upload::may_import(p, &actor)?;
+            Ok(actor)
+        })
+        .await?;
+    let job = state.jobs.start(actor.name());
+    let (pool, running) = (state.pool.clone(), job.clone());
+    tokio::spawn(async move {
+        let mut progress = crate::jobs::JobProgress(running.clone());
+        let result = pool
+            .run(move |p| factdesk_api::upload::import_upload(p, &actor, &upload, &mut progress))
+            .await;
+        running.finish(result);
+    });
+    Ok(Json(job.state()).into_response())
+}
+
+fn job_id(id: Result<Path<u64>, PathRejection>) -> Reply<u64> {
+    id.map(|Path(id)| id)
+        .map_err(|e| ApiError::bad_json(format!("invalid job id: {}", e.body_text())))
+}
+
+/// The person's job `id`; 404 for anyone else's, as for one that does not exist.
+async fn job_of(
+    state: &AppState,
+    headers: &HeaderMap,
+    id: u64,
+) -> Reply<std::sync::Arc<crate::jobs::Job>> {
+    let token = bearer(headers)?;
+    let actor = state.pool.run(move |p| p.actor_for_token(&token)).await?;
+    state.jobs.of(id, actor.name()).ok_or_else(|| {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("no import job {id} of yours on this server (ended jobs are kept ten minutes)"),
+        )
+    })
+}
+
+/// Where an import job stands: phase, done and total, then its report or error.
+async fn import_job(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    id: Result<Path<u64>, PathRejection>,
+) -> Reply<Response> {
+    let job = job_of(&state, &headers, job_id(id)?).await?;
+    Ok(Json(job.state()).into_response())
+}
+
+/// Asks an import job to stop; it ends with a `cancelled` error, nothing imported.
+async fn cancel_import(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    id: Result<Path<u64>, PathRejection>,
+) -> Reply<Response> {
+    let job = job_of(&state, &headers, job_id(id)?).await?;
+    job.cancel();
+    Ok(Json(job.state()).into_response())
 }
 
 /// Merges returned packs a lead sent as bytes, as `factdesk merge` would; each pack is

@@ -4,6 +4,7 @@
 mod calls;
 mod downloads;
 mod harness;
+mod imports;
 mod input;
 mod postgres;
 mod privacy;

@@ -41,6 +41,17 @@ fn expected(method: &str, path: &str, who: Who) -> u16 {
                 _ => 401,
             }
         }
+        ("post", "/api/v1/imports") => match who {
+            Who::Lead => 200,
+            Who::Annotator => 403,
+            _ => 401,
+        },
+        // A job is the lead's who started it: anyone else signed in is told there is none.
+        ("get", "/api/v1/imports/{id}") | ("post", "/api/v1/imports/{id}/cancel") => match who {
+            Who::Lead => 200,
+            Who::Annotator => 404,
+            _ => 401,
+        },
         ("post", "/api/v1/logout") if signed_in => 204,
         _ if signed_in => 200,
         _ => 401,
@@ -127,6 +138,26 @@ async fn call(team: &Team, cast: &Cast, method: &str, path: &str, who: Who) -> u
         ("post", "/api/v1/import") => {
             let body = crate::downloads::upload("walk.jsonl", &crate::downloads::claim_line("w1"));
             team.post(path, token, &body.to_string()).await
+        }
+        ("post", "/api/v1/imports") => {
+            let body = crate::downloads::upload("walk.jsonl", &crate::downloads::claim_line("w2"));
+            team.post(path, token, &body.to_string()).await
+        }
+        // On a job the lead started.
+        ("get", "/api/v1/imports/{id}") | ("post", "/api/v1/imports/{id}/cancel") => {
+            let lead = cast.token(Who::Lead).unwrap_or_default();
+            let body = crate::downloads::upload("walk.jsonl", &crate::downloads::claim_line("w3"));
+            let job: serde_json::Value = ok(team
+                .post("/api/v1/imports", Some(lead), &body.to_string())
+                .await
+                .json()
+                .await);
+            let at = path.replace("{id}", &job["id"].to_string());
+            if method == "get" {
+                team.get(&at, token).await
+            } else {
+                team.post(&at, token, "").await
+            }
         }
         // Nothing a pack: each pack's refusal is an outcome, the call itself succeeds.
         ("post", "/api/v1/merge") => {

@@ -1,0 +1,160 @@
+//! Imports as jobs: progress as they run, their report or error, cancel with nothing
+//! changed, and a job is its starter's alone.
+
+use crate::downloads::{claim_line, upload};
+use crate::harness::{ok, Team};
+use factdesk_api::sign_in::SignInPolicy;
+use serde_json::Value;
+use std::time::{Duration, Instant};
+
+/// Polls job `id` as `token` until it has an outcome; the last state.
+async fn until_ended(team: &Team, token: &str, id: &Value) -> Value {
+    until_ended_seeing(team, token, id, &mut Vec::new()).await
+}
+
+/// As [`until_ended`], keeping the progress of each state polled before the end in `seen`.
+async fn until_ended_seeing(team: &Team, token: &str, id: &Value, seen: &mut Vec<Value>) -> Value {
+    let started = Instant::now();
+    loop {
+        let response = team
+            .get(&format!("/api/v1/imports/{id}"), Some(token))
+            .await;
+        assert_eq!(response.status(), 200);
+        let job: Value = ok(response.json().await);
+        if !job["outcome"].is_null() {
+            return job;
+        }
+        seen.push(job["progress"].clone());
+        assert!(
+            started.elapsed() < Duration::from_secs(120),
+            "the job never ended: {job}"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+}
+
+fn claims(prefix: &str, n: usize) -> String {
+    (0..n)
+        .map(|i| claim_line(&format!("{prefix}{i}")))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_import_job_reports_progress_then_its_report() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let before = ok(team.project().overview()).stats.claims;
+    let body = upload("many.jsonl", &claims("j", 3000)).to_string();
+    let response = team.post("/api/v1/imports", Some(&maria), &body).await;
+    assert_eq!(response.status(), 200);
+    let job: Value = ok(response.json().await);
+    assert!(job["outcome"].is_null(), "answered before it ran: {job}");
+    let mut seen = Vec::new();
+    let ended = until_ended_seeing(&team, &maria, &job["id"], &mut seen).await;
+    let report = &ended["outcome"]["report"];
+    assert_eq!(report["claims_added"], 3000, "{ended}");
+    assert_eq!(
+        report["files"],
+        serde_json::json!(["many.jsonl"]),
+        "{ended}"
+    );
+    // While it ran: a phase with a known total, partly done; never past its total.
+    let total = |p: &Value| p["total"].as_u64().unwrap_or(0);
+    let done = |p: &Value| p["done"].as_u64().unwrap_or(0);
+    assert!(
+        seen.iter().any(|p| total(p) > 0 && done(p) < total(p)),
+        "no progress seen: {seen:?}"
+    );
+    assert!(
+        seen.iter().all(|p| total(p) == 0 || done(p) <= total(p)),
+        "{seen:?}"
+    );
+    assert_eq!(ok(team.project().overview()).stats.claims, before + 3000);
+    // Cancelling an ended job leaves it as it ended.
+    let cancel = team
+        .post(
+            &format!("/api/v1/imports/{}/cancel", job["id"]),
+            Some(&maria),
+            "",
+        )
+        .await;
+    assert_eq!(cancel.status(), 200);
+    let after: Value = ok(cancel.json().await);
+    assert_eq!(after["outcome"]["report"]["claims_added"], 3000, "{after}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_import_job_changes_nothing() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let before = ok(team.project().overview()).stats.claims;
+    // Large enough to be running still when the cancel arrives a few milliseconds later.
+    let body = upload("huge.jsonl", &claims("k", 20_000)).to_string();
+    let response = team.post("/api/v1/imports", Some(&maria), &body).await;
+    assert_eq!(response.status(), 200);
+    let job: Value = ok(response.json().await);
+    let cancel = team
+        .post(
+            &format!("/api/v1/imports/{}/cancel", job["id"]),
+            Some(&maria),
+            "",
+        )
+        .await;
+    assert_eq!(cancel.status(), 200);
+    let ended = until_ended(&team, &maria, &job["id"]).await;
+    assert!(ended["outcome"]["report"].is_null(), "{ended}");
+    assert_eq!(ended["outcome"]["error"]["code"], "cancelled", "{ended}");
+    assert_eq!(ok(team.project().overview()).stats.claims, before);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_is_its_starters_and_a_bad_file_ends_it_with_the_error_by_line_and_field() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let maria = team.token("maria").await;
+    let ana = team.token("ana").await;
+    let before = ok(team.project().overview()).stats.claims;
+    let bad = format!(
+        "{}{}\n",
+        claim_line("b1"),
+        serde_json::json!({"id": "b2", "claim": 5})
+    );
+    let response = team
+        .post(
+            "/api/v1/imports",
+            Some(&maria),
+            &upload("bad.jsonl", &bad).to_string(),
+        )
+        .await;
+    let job: Value = ok(response.json().await);
+    for path in [format!("/api/v1/imports/{}", job["id"])] {
+        assert_eq!(team.get(&path, Some(&ana)).await.status(), 404);
+        let cancel = team.post(&format!("{path}/cancel"), Some(&ana), "").await;
+        assert_eq!(cancel.status(), 404);
+    }
+    let ended = until_ended(&team, &maria, &job["id"]).await;
+    let error = &ended["outcome"]["error"];
+    assert_eq!(error["code"], "invalid_input", "{ended}");
+    assert_eq!(
+        error["location"],
+        serde_json::json!({"file": "bad.jsonl", "line": 2, "field": "claim"}),
+        "{ended}"
+    );
+    assert!(
+        !ended.to_string().contains("/tmp"),
+        "a server path leaked: {ended}"
+    );
+    assert_eq!(ok(team.project().overview()).stats.claims, before);
+    // An annotator cannot start one; a job id that is not a number is 400.
+    let refused = team
+        .post(
+            "/api/v1/imports",
+            Some(&ana),
+            &upload("a.jsonl", &claim_line("a1")).to_string(),
+        )
+        .await;
+    assert_eq!(refused.status(), 403);
+    assert_eq!(
+        team.get("/api/v1/imports/x", Some(&maria)).await.status(),
+        400
+    );
+}
