@@ -7,8 +7,7 @@
 use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
 use factdesk_api::download::Download;
-use factdesk_api::dto::ImportReport;
-use factdesk_api::upload::{PacksUpload, Upload};
+use factdesk_api::upload::{ImportJob, PacksUpload, Upload};
 use factdesk_api::{Error, ErrorCode, Result};
 use serde::Deserialize;
 use std::io::{BufRead, BufReader};
@@ -191,6 +190,21 @@ fn send_to<T: serde::Serialize>(
         .header("authorization", format!("Bearer {token}"))
         .send_json(body)
         .map_err(|e| transport(url, e))?;
+    answer(url, response)
+}
+
+/// `GET route` with `token`: the JSON answered.
+fn get_from(agent: &Agent, url: &str, token: &str, route: &str) -> Result<serde_json::Value> {
+    let response = agent
+        .get(format!("{url}{route}"))
+        .header("authorization", format!("Bearer {token}"))
+        .call()
+        .map_err(|e| transport(url, e))?;
+    answer(url, response)
+}
+
+/// A response's JSON, or the error the server sent (an ended session said as such).
+fn answer(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<serde_json::Value> {
     let (status, body) = read_body(url, response)?;
     if status != 200 {
         let e = refusal(status, &body);
@@ -263,21 +277,49 @@ impl Remote {
         send(&self.agent, &self.url, &self.token, call)
     }
 
-    /// Sends files to import to the server, which imports them for the signed-in person.
-    pub fn import(&self, upload: &Upload) -> Result<ImportReport> {
-        // An import ranks candidates for every new claim: longer than any other call.
+    /// Sends files to import to the server, which starts importing them as a job for the
+    /// signed-in person; the job as it starts.
+    pub fn start_import(&self, upload: &Upload) -> Result<ImportJob> {
+        // The files' bytes go up in this one request: as long as an upload may take.
         let value = send_to(
             &agent(Some(IMPORT)),
             &self.url,
             &self.token,
-            "/api/v1/import",
+            "/api/v1/imports",
             upload,
         )?;
+        self.job(value)
+    }
+
+    /// Where import job `id` stands.
+    pub fn import_job(&self, id: u64) -> Result<ImportJob> {
+        let value = get_from(
+            &self.agent,
+            &self.url,
+            &self.token,
+            &format!("/api/v1/imports/{id}"),
+        )?;
+        self.job(value)
+    }
+
+    /// Asks import job `id` to stop; it ends `cancelled`, nothing imported.
+    pub fn cancel_import(&self, id: u64) -> Result<ImportJob> {
+        let value = send_to(
+            &self.agent,
+            &self.url,
+            &self.token,
+            &format!("/api/v1/imports/{id}/cancel"),
+            &serde_json::Value::Null,
+        )?;
+        self.job(value)
+    }
+
+    fn job(&self, value: serde_json::Value) -> Result<ImportJob> {
         serde_json::from_value(value).map_err(|e| {
             Error::new(
                 ErrorCode::Io,
                 format!(
-                    "the server at {} sent an import report this app cannot read: {e}",
+                    "the server at {} sent an import job this app cannot read: {e}",
                     self.url
                 ),
             )

@@ -2,7 +2,8 @@
 // serve` writes gold data and raw answers the server made onto this machine, byte for
 // byte what `factdesk export` / `factdesk answers` write from the project itself; imports
 // a claims file from this machine (the server's project gains its claims) while a bad one
-// is refused naming its file, line and field with nothing changed; and issues a pack that
+// is refused naming its file, line and field with nothing changed, and a large one shows
+// the server's progress and is cancelled with nothing changed; and issues a pack that
 // is answered offline and merged back through the server. The export screen is
 // photographed and checked with axe, light and dark, at 1024×640. With FACTDESK_TEST_PG
 // the same runs on a fresh PostgreSQL database.
@@ -55,6 +56,33 @@ async function importFiles(session, claims) {
      const progress = [];
      return new Promise((resolve, reject) => {
        listen("import-progress", (e) => progress.push(e.payload))
+         .then(() => listen("import-done", (e) => resolve({ ...e.payload, progress })))
+         .then(() => invoke("start_import", { claims: arguments[0], documents: [], preset: "native" }))
+         .catch(reject);
+     });`,
+    [claims],
+  );
+}
+
+/**
+ * Imports `claims` as importFiles does, and cancels (the panel's Cancel calls the same
+ * command) once the server reports a phase with a known total; the outcome, with every
+ * progress seen.
+ */
+async function importThenCancel(session, claims) {
+  return session.execute(
+    `const invoke = window.__TAURI_INTERNALS__.invoke;
+     const listen = (event, handler) => invoke("plugin:event|listen", { event, target: { kind: "Any" }, handler: window.__TAURI_INTERNALS__.transformCallback(handler) });
+     const progress = [];
+     let asked = false;
+     return new Promise((resolve, reject) => {
+       listen("import-progress", (e) => {
+         progress.push(e.payload);
+         if (!asked && e.payload.total > 0) {
+           asked = true;
+           invoke("cancel_import").catch(reject);
+         }
+       })
          .then(() => listen("import-done", (e) => resolve({ ...e.payload, progress })))
          .then(() => invoke("start_import", { claims: arguments[0], documents: [], preset: "native" }))
          .catch(reject);
@@ -147,11 +175,28 @@ async function connectedFiles(t, work, project, photos) {
     writeFileSync(badFile, `${JSON.stringify({ ...demoLine, id: "laptop-3" })}\n${JSON.stringify({ id: "laptop-4", claim: 7 })}\n`);
     const refused = await importFiles(lead, [badFile]);
     assert.equal(refused.report, null);
-    const why = refused.error.message;
-    assert.match(why, /^bad-claims\.jsonl:2: field "claim"/, why);
-    assert.ok(!why.includes(tmpdir()), `no path of the server's: ${why}`);
+    // The panel shows it as "bad-claims.jsonl:2: field "claim": …" (ui/src/errors.ts).
+    assert.deepEqual(refused.error.location, { file: "bad-claims.jsonl", line: 2, field: "claim" });
+    const why = `${refused.error.location.file}:${refused.error.location.line}: ${refused.error.message}`;
+    assert.ok(!JSON.stringify(refused.error).includes(tmpdir()), `no path of the server's: ${JSON.stringify(refused.error)}`);
     assert.equal(claimsOf(project), before + 2, "the bad file changed nothing");
     t.diagnostic(`import: 2 claims added; the bad file said: ${why}`);
+
+    // A large file: the server's progress (phase, done of total) comes back as the import
+    // runs there, and Cancel stops it with nothing imported.
+    const largeFile = join(laptop, "large.jsonl");
+    writeFileSync(
+      largeFile,
+      Array.from({ length: 20_000 }, (_, i) => JSON.stringify({ ...demoLine, id: `large-${i}`, claim: `${demoLine.claim} (${i})` })).join("\n") + "\n",
+    );
+    const stopped = await importThenCancel(lead, [largeFile]);
+    const counted = stopped.progress.filter((p) => p.total > 0);
+    assert.ok(counted.length > 0, `progress from the server: ${JSON.stringify(stopped.progress)}`);
+    assert.ok(counted.every((p) => p.done <= p.total), JSON.stringify(counted));
+    assert.equal(stopped.report, null, "cancelled before it ended");
+    assert.equal(stopped.error.code, "cancelled", JSON.stringify(stopped.error));
+    assert.equal(claimsOf(project), before + 2, "the cancelled import changed nothing");
+    t.diagnostic(`large import: ${stopped.progress.length} progress events (${counted.map((p) => `${p.phase} ${p.done}/${p.total}`).join(", ")}), then cancelled`);
 
     // Issue a pack for ana (two label items) to this machine; she answers it offline; the
     // lead merges it back through the server.

@@ -1,12 +1,14 @@
 //! Importing from the app: the import runs on its own thread with its own connection to
 //! the project file, so the window stays responsive, and reports progress as events.
-//! Connected to a team server, the app sends the files' bytes and the server imports them.
+//! Connected to a team server, the app sends the files' bytes, the server imports them as
+//! a job, and the app follows the job's progress and passes a cancel on to it.
 
+use crate::remote::Remote;
 use crate::state::AppState;
 use factdesk_api::dto::{ImportOutcome, ImportProgress, ImportReport};
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::upload::Upload;
-use factdesk_api::{Progress, Project, Result, SystemClock};
+use factdesk_api::{Error, ErrorCode, Progress, Project, Result, SystemClock};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -68,17 +70,12 @@ pub fn start_import(
     preset: String,
 ) -> Result<()> {
     if let Some(remote) = state.remote() {
-        // The files are read here and imported there; the server reports no progress.
+        // The files are read here and imported there, as a job this thread follows.
+        let stop = state.import_stop.clone();
+        stop.store(false, Ordering::Relaxed);
         std::thread::spawn(move || {
-            let phase = ImportProgress {
-                phase: "importing on the team server".into(),
-                done: 0,
-                total: 0,
-            };
-            if let Err(e) = app.emit("import-progress", phase) {
-                tracing::warn!("cannot send import progress: {e}");
-            }
-            let result = Upload::read(&claims, &documents, &preset).and_then(|u| remote.import(&u));
+            let result = Upload::read(&claims, &documents, &preset)
+                .and_then(|u| import_on_server(&app, &remote, &u, &stop));
             done(&app, result);
         });
         return Ok(());
@@ -105,6 +102,67 @@ pub fn start_import(
         done(&app, result);
     });
     Ok(())
+}
+
+/// How often a job on a team server is asked where it stands.
+const JOB_POLL: Duration = Duration::from_millis(200);
+/// How long the server may stay out of reach while a job is followed (it runs on
+/// regardless) before the app gives up following it.
+const JOB_PATIENCE: Duration = Duration::from_secs(60);
+
+/// Sends `upload` to `remote` as an import job and follows it to its end: its progress as
+/// `import-progress` events, a cancel asked on `stop` passed on to the server.
+fn import_on_server(
+    app: &AppHandle,
+    remote: &Remote,
+    upload: &Upload,
+    stop: &AtomicBool,
+) -> Result<ImportReport> {
+    let progress = |p: ImportProgress| {
+        if let Err(e) = app.emit("import-progress", p) {
+            tracing::warn!("cannot send import progress: {e}");
+        }
+    };
+    progress(ImportProgress {
+        phase: "sending the files to the team server".into(),
+        done: 0,
+        total: 0,
+    });
+    let id = remote.start_import(upload)?.id;
+    let mut cancel_sent = false;
+    let mut out_of_reach: Option<Instant> = None;
+    loop {
+        let asked = if stop.load(Ordering::Relaxed) && !cancel_sent {
+            remote.cancel_import(id).inspect(|_| cancel_sent = true)
+        } else {
+            remote.import_job(id)
+        };
+        match asked {
+            Ok(job) => {
+                out_of_reach = None;
+                if let Some(outcome) = job.outcome {
+                    return match (outcome.report, outcome.error) {
+                        (Some(report), _) => Ok(report),
+                        (None, Some(e)) => Err(e),
+                        (None, None) => Err(Error::new(
+                            ErrorCode::Io,
+                            "the server ended the import without a report or an error",
+                        )),
+                    };
+                }
+                progress(job.progress);
+            }
+            // The job runs on over there: a short outage only pauses following it.
+            Err(e) if e.code == ErrorCode::Unavailable => {
+                let since = *out_of_reach.get_or_insert_with(Instant::now);
+                if since.elapsed() > JOB_PATIENCE {
+                    return Err(e);
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        std::thread::sleep(JOB_POLL);
+    }
 }
 
 fn done(app: &AppHandle, result: Result<ImportReport>) {
