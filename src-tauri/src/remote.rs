@@ -4,13 +4,16 @@
 //! the api's `{code, message}`, with what went wrong on the way (unreachable, TLS) said in
 //! words a user can act on.
 
+mod events;
+
+pub use events::Heard;
+use events::{follow_events, SILENCE};
 use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
 use factdesk_api::download::Download;
 use factdesk_api::upload::{ImportJob, PacksUpload, Upload};
 use factdesk_api::{Error, ErrorCode, Result};
 use serde::Deserialize;
-use std::io::{BufRead, BufReader};
 use std::time::Duration;
 use ureq::tls::{RootCerts, TlsConfig};
 use ureq::Agent;
@@ -22,10 +25,6 @@ const CONNECT: Duration = Duration::from_secs(5);
 const CALL: Duration = Duration::from_secs(120);
 /// How long an import on the server may take in all.
 const IMPORT: Duration = Duration::from_secs(60 * 60);
-/// How long the live events may stay silent before the stream counts as dead: two and a
-/// half of the server's heartbeats (every 4 s), so a network that died without a word
-/// (a laptop's Wi-Fi gone, a stopped server) is noticed and followed again.
-const SILENCE: Duration = Duration::from_secs(10);
 /// The largest response taken: a page of claims or the adjudication queue.
 const MAX_RESPONSE: u64 = 256 * 1024 * 1024;
 
@@ -352,7 +351,7 @@ impl Remote {
     }
 
     /// Follows the server's events, calling `tick` with each, until it returns false
-    /// (then `Ok`), the stream ends, or it stays silent longer than [`SILENCE`].
+    /// (then `Ok`), the stream ends, or it stays silent longer than [`events::SILENCE`].
     pub fn follow(&self, tick: impl FnMut(Heard) -> bool) -> Result<()> {
         follow_events(&self.url, &self.token, SILENCE, tick)
     }
@@ -368,83 +367,6 @@ impl Remote {
             tracing::warn!("could not sign out of {}: {e}", self.url);
         }
     }
-}
-
-/// What a line of the server's live events said.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Heard {
-    /// The stream is open: the server follows answers for this client from now on.
-    Ready,
-    /// An answer was committed.
-    Answer,
-    /// Anything else: a heartbeat, a data line, a blank line.
-    Other,
-}
-
-/// Follows `GET /api/v1/events` on `url`; a read that waits longer than `silence` ends it
-/// with an `unavailable` error.
-fn follow_events(
-    url: &str,
-    token: &str,
-    silence: Duration,
-    mut tick: impl FnMut(Heard) -> bool,
-) -> Result<()> {
-    // No overall timeout: the stream stays open for as long as the dashboard does.
-    let response = agent_with(None, Some(silence))
-        .get(format!("{url}/api/v1/events"))
-        .header("authorization", format!("Bearer {token}"))
-        .call()
-        .map_err(|e| quiet(url, silence, e))?;
-    let status = response.status().as_u16();
-    if status != 200 {
-        let (_, body) = read_body(url, response)?;
-        return Err(refusal(status, &body));
-    }
-    let reader = BufReader::new(response.into_body().into_reader());
-    for line in reader.lines() {
-        let line = line.map_err(|e| quiet(url, silence, ureq::Error::Io(e)))?;
-        // Every line counts, heartbeats too: they let a stopped dashboard notice within
-        // the server's heartbeat interval.
-        let heard = match line.trim_end() {
-            "event: ready" => Heard::Ready,
-            "event: answer" => Heard::Answer,
-            _ => Heard::Other,
-        };
-        if !tick(heard) {
-            return Ok(());
-        }
-    }
-    Err(Error::new(
-        ErrorCode::Unavailable,
-        format!("the server at {url} closed the live events"),
-    ))
-}
-
-/// A failure while following events: silence past `silence` said as such.
-fn quiet(url: &str, silence: Duration, e: ureq::Error) -> Error {
-    let timed_out = match &e {
-        ureq::Error::Timeout(_) => true,
-        ureq::Error::Io(io) => {
-            matches!(
-                io.kind(),
-                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
-            ) || io
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<ureq::Error>())
-                .is_some_and(|inner| matches!(inner, ureq::Error::Timeout(_)))
-        }
-        _ => false,
-    };
-    if timed_out {
-        return Error::new(
-            ErrorCode::Unavailable,
-            format!(
-                "no word from {url} for {} s: the network or the server is down",
-                silence.as_secs_f32()
-            ),
-        );
-    }
-    transport(url, e)
 }
 
 #[cfg(test)]
@@ -514,78 +436,5 @@ mod tests {
             (e.code, e.message.as_str()),
             (ErrorCode::Io, "the server answered 502")
         );
-    }
-
-    /// A server on a loopback port that answers the events route's headers and a ready
-    /// event, then sends `beat` every `every` (or nothing when `every` is None) while the
-    /// connection lasts.
-    fn fake_events(every: Option<Duration>, beat: &'static [u8]) -> String {
-        use std::io::Write;
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
-        let port = listener.local_addr().map(|a| a.port()).unwrap_or(1);
-        std::thread::spawn(move || {
-            let Ok((mut stream, _)) = listener.accept() else {
-                return;
-            };
-            let mut request = [0u8; 4096];
-            let _ = std::io::Read::read(&mut stream, &mut request);
-            let head = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n\r\nevent: ready\ndata: {}\n\n";
-            if stream.write_all(head).is_err() {
-                return;
-            }
-            loop {
-                match every {
-                    Some(every) => {
-                        std::thread::sleep(every);
-                        if stream.write_all(beat).is_err() {
-                            return;
-                        }
-                    }
-                    // Silent, the connection open: a network that died without a word.
-                    None => std::thread::sleep(Duration::from_secs(60)),
-                }
-            }
-        });
-        format!("http://127.0.0.1:{port}")
-    }
-
-    #[test]
-    fn a_silent_event_stream_ends_after_the_silence_allowed() {
-        let url = fake_events(None, b"");
-        let silence = Duration::from_millis(300);
-        let started = std::time::Instant::now();
-        let mut heard = Vec::new();
-        let ended = follow_events(&url, "t", silence, |h| {
-            heard.push(h);
-            true
-        });
-        let took = started.elapsed();
-        let e = ended
-            .err()
-            .unwrap_or_else(|| panic!("a silent stream must end"));
-        assert_eq!(e.code, ErrorCode::Unavailable);
-        assert!(e.message.contains("no word from"), "{}", e.message);
-        assert_eq!(heard.first(), Some(&Heard::Ready));
-        assert!(
-            took >= silence && took < silence * 10,
-            "ended after {took:?}"
-        );
-    }
-
-    #[test]
-    fn heartbeats_keep_the_event_stream_alive() {
-        let url = fake_events(Some(Duration::from_millis(100)), b": heartbeat\n\n");
-        let silence = Duration::from_millis(400);
-        let started = std::time::Instant::now();
-        let mut beats = 0;
-        // Ten times the silence allowed, kept alive by the beats alone.
-        let followed = follow_events(&url, "t", silence, |h| {
-            if h == Heard::Other {
-                beats += 1;
-            }
-            started.elapsed() < silence * 10
-        });
-        assert!(followed.is_ok(), "{followed:?}");
-        assert!(beats >= 20, "{beats} lines of heartbeats");
     }
 }
