@@ -63,6 +63,9 @@ const LEAD_ONLY: &[Call] = &[
         };
         factdesk_api::upload::merge_upload(p, a, &upload).map(drop)
     }),
+    ("may_import", |p, a, _| {
+        factdesk_api::upload::may_import(p, a)
+    }),
     ("create_tasks", |p, a, _| {
         p.create_tasks(a, TaskKind::Label, None).map(drop)
     }),
