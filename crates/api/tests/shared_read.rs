@@ -112,11 +112,11 @@ fn figures_read_together_equal_figures_read_alone() {
             ..Default::default()
         };
         let (lines, preview) = ok(p.gold(&lead, &gold));
-        assert!(!lines.is_empty());
+        assert_eq!(preview.lines as usize, lines.len());
         assert_eq!(ok(p.export_preview(&lead, &gold)), preview);
         // The aggregation the gold lines rest on, read by itself.
         let aggregation = ok(p.aggregate(&lead, &gold));
         assert_eq!(aggregation.rejected_answers, preview.rejected_answers);
-        assert_eq!(aggregation.rejected_answers, 1);
+        assert!(!aggregation.tasks.is_empty());
     }
 }
