@@ -6,22 +6,18 @@
 //! `cargo bench -p factdesk-api --bench dashboard`; figures go to docs/performance.md.
 
 use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::annotators::Role;
 use factdesk_api::dashboard::DashboardState;
-use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{NoProgress, Project, SystemClock};
+use factdesk_api::Project;
 use factdesk_core::answer::{Response, Selection};
 use factdesk_core::claim::Label;
 use factdesk_store::annotations::{insert, NewAnnotation};
-use factdesk_store::feed::candidate_ids;
 use std::collections::HashMap;
-use std::io::Write;
 use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{percentile, sentence, Lcg};
+use common::{candidates_by_claim, generated_project, percentile, Generated, Lcg};
 
 const NAMES: [&str; 5] = ["ana", "ben", "caro", "dev", "eli"];
 const LABELS: [Label; 3] = [Label::Supported, Label::Refuted, Label::NotEnoughInfo];
@@ -37,52 +33,21 @@ fn label(rng: &mut Lcg, truth: usize) -> Label {
 
 fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) {
     let mut rng = Lcg(11);
-    let path = dir.join(format!("claims-{units}.jsonl"));
-    let mut w =
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
-    for i in 0..units {
-        let mut claim = String::new();
-        sentence(&mut rng, &mut claim);
-        // Labelling needs a claim with evidence; evidence selection, ranked candidates.
-        let evidence: Vec<String> = (0..6)
-            .map(|_| {
-                let mut s = String::new();
-                sentence(&mut rng, &mut s);
-                s.trim().to_string()
-            })
-            .collect();
-        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()), "evidence": evidence});
-        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(w);
-    let mut p = Project::create(
+    // Labelling needs a claim with evidence; evidence selection, ranked candidates.
+    let (p, people) = generated_project(
         &dir.join(format!("dashboard-{units}.fdesk")),
-        Box::new(SystemClock),
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let req = ImportRequest {
-        claims: vec![path],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    for kind in [TaskKind::Label, TaskKind::Evidence] {
-        p.create_tasks(&p.lead(), kind, Some(5))
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    let people: Vec<i64> = NAMES
-        .iter()
-        .map(|n| {
-            p.add_annotator(&p.lead(), n, Role::Annotator)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .id
-        })
-        .collect();
+        &Generated {
+            claims: units,
+            numbered: true,
+            labelled: false,
+            input: &dir.join(format!("claims-{units}.jsonl")),
+            tasks: &[(TaskKind::Label, 5), (TaskKind::Evidence, 5)],
+            people: &NAMES,
+        },
+        &mut rng,
+    );
     let conn = p.store().conn();
-    let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (claim, sentence) in candidate_ids(conn).unwrap_or_else(|e| panic!("{e}")) {
-        candidates.entry(claim).or_default().push(sentence);
-    }
+    let candidates = candidates_by_claim(&p);
     let tasks = tasks(&p, &candidates);
     // Written straight into the table in one transaction: submitting a million answers
     // one fsync at a time is not what is measured here.

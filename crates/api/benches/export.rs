@@ -6,70 +6,38 @@
 //! `cargo bench -p factdesk-api --bench export`; figures go to docs/performance.md.
 
 use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::annotators::Role;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
-use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::report::ReportFiles;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{NoProgress, Project, SystemClock};
+use factdesk_api::{Project, SystemClock};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_store::annotations::{insert, NewAnnotation};
-use factdesk_store::feed::candidate_ids;
-use std::collections::HashMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{sentence, Lcg};
+use common::{candidates_by_claim, generated_project, Generated, Lcg};
 
 const NAMES: [&str; 3] = ["ana", "ben", "caro"];
 
 fn build(dir: &Path, path: &Path, claims: usize) {
     let mut rng = Lcg(13);
     let input = dir.join(format!("export-claims-{claims}.jsonl"));
-    let mut w =
-        std::io::BufWriter::new(std::fs::File::create(&input).unwrap_or_else(|e| panic!("{e}")));
-    for i in 0..claims {
-        let mut claim = String::new();
-        sentence(&mut rng, &mut claim);
-        let evidence: Vec<String> = (0..6)
-            .map(|_| {
-                let mut s = String::new();
-                sentence(&mut rng, &mut s);
-                s.trim().to_string()
-            })
-            .collect();
-        let label = ["SUPPORTED", "REFUTED"][i % 2];
-        let row = serde_json::json!({"id": format!("c{i}"), "claim": format!("{} {i}", claim.trim()),
-            "label": label, "evidence": evidence});
-        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(w);
-    let mut p = Project::create(path, Box::new(SystemClock)).unwrap_or_else(|e| panic!("{e}"));
-    let req = ImportRequest {
-        claims: vec![input.clone()],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    std::fs::remove_file(&input).unwrap_or_else(|e| panic!("{e}"));
-    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let people: Vec<i64> = NAMES
-        .iter()
-        .map(|n| {
-            p.add_annotator(&p.lead(), n, Role::Annotator)
-                .unwrap_or_else(|e| panic!("{e}"))
-                .id
-        })
-        .collect();
+    let (p, people) = generated_project(
+        path,
+        &Generated {
+            claims,
+            numbered: true,
+            labelled: true,
+            input: &input,
+            tasks: &[(TaskKind::Evidence, 3)],
+            people: &NAMES,
+        },
+        &mut rng,
+    );
+    let candidates = candidates_by_claim(&p);
     let conn = p.store().conn();
-    let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (claim, sentence) in candidate_ids(conn).unwrap_or_else(|e| panic!("{e}")) {
-        candidates.entry(claim).or_default().push(sentence);
-    }
     let mut stmt = conn
         .prepare("SELECT id, claim_id FROM tasks WHERE kind = 'evidence' ORDER BY id")
         .unwrap_or_else(|e| panic!("{e}"));
@@ -218,13 +186,8 @@ fn main() {
     let lead = p.lead();
     let req = AgreementRequest::default();
     let mut units = Vec::new();
-    for kind in p
-        .kinds_with_answers(&lead)
-        .unwrap_or_else(|e| panic!("{e}"))
-    {
-        let r = p
-            .agreement(&lead, kind, &req)
-            .unwrap_or_else(|e| panic!("{e}"));
+    // As `factdesk agreement` does: every kind from one read of the answers.
+    for (kind, r) in p.agreements(&lead, &req).unwrap_or_else(|e| panic!("{e}")) {
         units.push(format!(
             "{}: {} units, {} ratings",
             kind.as_str(),
@@ -279,7 +242,7 @@ fn main() {
             format!("{:.2} s{cpu}", step.wall),
             format!("<= {} s", step.target),
             if step.wall <= step.target {
-                "pass"
+                "PASS"
             } else {
                 "FAIL"
             }

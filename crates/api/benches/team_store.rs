@@ -9,17 +9,14 @@
 //! rounds each); `-- --quick` for a short run.
 
 use factdesk_api::annotate::Answer;
-use factdesk_api::annotators::Role;
-use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{NoProgress, Project, SystemClock};
-use std::io::Write;
+use factdesk_api::{Project, SystemClock};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{percentile, sentence, Lcg};
+use common::{generated_project, percentile, Generated, Lcg};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -44,36 +41,20 @@ fn location(dir: &Path) -> (PathBuf, Option<(String, String)>) {
 }
 
 fn setup(dir: &Path, at: &Path, claims: usize, people: &[String]) -> Project {
-    let mut rng = Lcg(9);
-    let path = dir.join("claims.jsonl");
-    let mut w = std::io::BufWriter::new(ok(std::fs::File::create(&path)));
-    for i in 0..claims {
-        let mut claim = String::new();
-        sentence(&mut rng, &mut claim);
-        let evidence: Vec<String> = (0..6)
-            .map(|_| {
-                let mut s = String::new();
-                sentence(&mut rng, &mut s);
-                s.trim().to_string()
-            })
-            .collect();
-        let row =
-            serde_json::json!({"id": format!("c{i}"), "claim": claim.trim(), "evidence": evidence});
-        ok(writeln!(w, "{row}"));
-    }
-    drop(w);
-    let mut p = ok(Project::create(at, Box::new(SystemClock)));
-    let req = ImportRequest {
-        claims: vec![path],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    ok(import(&mut p, &owner, &req, &mut NoProgress));
-    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
-    for name in people {
-        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
-    }
-    p
+    let people: Vec<&str> = people.iter().map(String::as_str).collect();
+    generated_project(
+        at,
+        &Generated {
+            claims,
+            numbered: false,
+            labelled: false,
+            input: &dir.join("claims.jsonl"),
+            tasks: &[(TaskKind::Evidence, 3)],
+            people: &people,
+        },
+        &mut Lcg(9),
+    )
+    .0
 }
 
 /// One annotator's rounds on their own connection: (next ms, submit ms) of each.

@@ -4,55 +4,28 @@
 //! figures go to docs/performance.md.
 
 use factdesk_api::annotate::Answer;
-use factdesk_api::annotators::Role;
-use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{NoProgress, Project, SystemClock};
-use std::io::Write;
+use factdesk_api::Project;
 use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{percentile, sentence, Lcg};
+use common::{generated_project, percentile, Generated, Lcg};
 
 fn setup(dir: &std::path::Path, claims: usize) -> Project {
-    let mut rng = Lcg(9);
-    let path = dir.join(format!("claims-{claims}.jsonl"));
-    let mut w =
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
-    for i in 0..claims {
-        let mut claim = String::new();
-        sentence(&mut rng, &mut claim);
-        let evidence: Vec<String> = (0..6)
-            .map(|_| {
-                let mut s = String::new();
-                sentence(&mut rng, &mut s);
-                s.trim().to_string()
-            })
-            .collect();
-        let row =
-            serde_json::json!({"id": format!("c{i}"), "claim": claim.trim(), "evidence": evidence});
-        writeln!(w, "{row}").unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(w);
-    let mut p = Project::create(
+    generated_project(
         &dir.join(format!("work-{claims}.fdesk")),
-        Box::new(SystemClock),
+        &Generated {
+            claims,
+            numbered: false,
+            labelled: false,
+            input: &dir.join(format!("claims-{claims}.jsonl")),
+            tasks: &[(TaskKind::Evidence, 3)],
+            people: &["ana", "ben", "caro"],
+        },
+        &mut Lcg(9),
     )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let req = ImportRequest {
-        claims: vec![path],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| panic!("{e}"));
-    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
-        .unwrap_or_else(|e| panic!("{e}"));
-    for name in ["ana", "ben", "caro"] {
-        p.add_annotator(&p.lead(), name, Role::Annotator)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    p
+    .0
 }
 
 fn main() {

@@ -3,6 +3,7 @@
 //! `factdesk_core::agreement`.
 
 use crate::actor::Actor;
+use crate::current::CurrentAnswers;
 use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -11,7 +12,7 @@ use factdesk_core::agreement::{
 };
 use factdesk_core::answer::Response;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
 /// How to compute agreement.
@@ -193,7 +194,16 @@ impl Project {
     /// counted annotator), with each evidence item's candidates.
     pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
         self.require_lead(lead, "read everyone's answers")?;
-        self.check_stored()?;
+        self.ratings_in(&CurrentAnswers::read(self)?, kind, include_flagged)
+    }
+
+    /// [`Project::ratings`] from answers already read.
+    pub(crate) fn ratings_in(
+        &self,
+        read: &CurrentAnswers,
+        kind: TaskKind,
+        include_flagged: bool,
+    ) -> Result<Ratings> {
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
@@ -201,22 +211,17 @@ impl Project {
             .map(|a| a.id)
             .collect();
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
-        let conn = self.store.conn();
-        let answers = factdesk_store::annotations::current_of_kind(conn, kind)?;
-        self.refuse_outside_candidates(&answers, &[])?;
-        // Each task's claim in one read, not one query per answer.
-        let claim_of: HashMap<i64, i64> = factdesk_store::tasks::claims_of_tasks(conn, kind)?
-            .into_iter()
-            .collect();
+        let answers = read.of_kind(kind);
+        if kind == TaskKind::Evidence {
+            read.refuse_outside_candidates(self, &[])?;
+        }
+        let claim_of = read.claim_of(self, kind)?;
         let mut ratings = Vec::with_capacity(answers.len());
         let mut candidates: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut claims: BTreeMap<i64, String> = BTreeMap::new();
         // Only counted answers: an answer that picked the trick is rejected as a whole,
         // so its other selections count for no unit either.
-        for a in answers
-            .into_iter()
-            .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
-        {
+        for a in answers.filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed) {
             let claim_id = *claim_of
                 .get(&a.task_id)
                 .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
@@ -238,14 +243,12 @@ impl Project {
         }
         if kind == TaskKind::Evidence {
             // Units are (claim, candidate) over the candidates shown; the trick never is one.
-            let mut shown = crate::gold::candidates_by_claim(conn)?;
+            let shown = read.candidates(self)?;
             for (claim_id, item) in claims {
                 let ids = shown
-                    .remove(&claim_id)
-                    .unwrap_or_default()
-                    .iter()
-                    .map(i64::to_string)
-                    .collect();
+                    .get(&claim_id)
+                    .map(|ids| ids.iter().map(i64::to_string).collect())
+                    .unwrap_or_default();
                 candidates.insert(item, ids);
             }
         }
@@ -260,7 +263,40 @@ impl Project {
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
         self.require_lead(lead, "see agreement")?;
-        let (ratings, candidates) = self.ratings(lead, kind, req.include_flagged)?;
+        self.agreement_in(lead, &CurrentAnswers::read(self)?, kind, req)
+    }
+
+    /// Agreement on every kind with answers (as [`Project::kinds_with_answers`] lists
+    /// them), from one read of the answers.
+    pub fn agreements(
+        &self,
+        lead: &Actor,
+        req: &AgreementRequest,
+    ) -> Result<Vec<(TaskKind, AgreementReport)>> {
+        self.require_lead(lead, "see agreement")?;
+        self.agreements_in(lead, &CurrentAnswers::read(self)?, req)
+    }
+
+    pub(crate) fn agreements_in(
+        &self,
+        lead: &Actor,
+        read: &CurrentAnswers,
+        req: &AgreementRequest,
+    ) -> Result<Vec<(TaskKind, AgreementReport)>> {
+        kinds_with_answers_in(read)
+            .into_iter()
+            .map(|kind| Ok((kind, self.agreement_in(lead, read, kind, req)?)))
+            .collect()
+    }
+
+    pub(crate) fn agreement_in(
+        &self,
+        lead: &Actor,
+        read: &CurrentAnswers,
+        kind: TaskKind,
+        req: &AgreementRequest,
+    ) -> Result<AgreementReport> {
+        let (ratings, candidates) = self.ratings_in(read, kind, req.include_flagged)?;
         let table = if kind == TaskKind::Evidence {
             RatingTable::with_item_candidates(&ratings, None, &candidates)
         } else {
@@ -268,7 +304,7 @@ impl Project {
         }
         .map_err(table_error)?;
         let mut report = report(&table, req);
-        report.studies = self.study_agreements(lead, Some(kind), req)?;
+        report.studies = self.study_agreements_in(lead, read, Some(kind), req)?;
         Ok(report)
     }
 
@@ -284,4 +320,12 @@ impl Project {
         }
         Ok(out)
     }
+}
+
+/// [`Project::kinds_with_answers`] from answers already read.
+pub(crate) fn kinds_with_answers_in(read: &CurrentAnswers) -> Vec<TaskKind> {
+    [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label]
+        .into_iter()
+        .filter(|&kind| read.of_kind(kind).len() > 0)
+        .collect()
 }

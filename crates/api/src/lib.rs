@@ -16,6 +16,7 @@ pub mod claim_view;
 pub mod clock;
 mod columnar;
 mod csv_cell;
+mod current;
 pub mod dashboard;
 pub mod download;
 pub mod dto;

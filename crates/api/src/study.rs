@@ -224,6 +224,22 @@ impl Project {
         req: &AgreementRequest,
     ) -> Result<Vec<StudyAgreement>> {
         self.require_lead(lead, "see the studies' agreement")?;
+        let studies = self.studies(lead)?;
+        if !studies.iter().any(|s| kind.is_none_or(|k| k == s.kind)) {
+            return Ok(Vec::new());
+        }
+        let read = crate::current::CurrentAnswers::read(self)?;
+        self.study_agreements_in(lead, &read, kind, req)
+    }
+
+    /// [`Project::study_agreements`] from answers already read.
+    pub(crate) fn study_agreements_in(
+        &self,
+        lead: &Actor,
+        read: &crate::current::CurrentAnswers,
+        kind: Option<TaskKind>,
+        req: &AgreementRequest,
+    ) -> Result<Vec<StudyAgreement>> {
         let mut by_kind: BTreeMap<&str, crate::agreement::Ratings> = BTreeMap::new();
         let mut out = Vec::new();
         for study in self.studies(lead)? {
@@ -233,7 +249,7 @@ impl Project {
             let ratings = match by_kind.get(study.kind.as_str()) {
                 Some(r) => r,
                 None => {
-                    let r = self.ratings(lead, study.kind, req.include_flagged)?;
+                    let r = self.ratings_in(read, study.kind, req.include_flagged)?;
                     by_kind.entry(study.kind.as_str()).or_insert(r)
                 }
             };

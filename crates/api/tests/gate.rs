@@ -128,6 +128,9 @@ const LEAD_ONLY: &[Call] = &[
     ("kinds_with_answers", |p, a, _| {
         p.kinds_with_answers(a).map(drop)
     }),
+    ("agreements", |p, a, _| {
+        p.agreements(a, &AgreementRequest::default()).map(drop)
+    }),
     ("report", |p, a, _| {
         p.report(a, &AgreementRequest::default()).map(drop)
     }),

@@ -1,6 +1,15 @@
-//! Generated text shared by the benchmarks: deterministic, so every run sees the same bytes.
+//! Generated text and projects shared by the benchmarks: deterministic, so every run sees
+//! the same bytes.
 
 #![allow(dead_code)] // each bench binary uses its own part of this module
+
+use factdesk_api::annotators::Role;
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{NoProgress, Project, SystemClock};
+use std::collections::HashMap;
+use std::io::Write;
+use std::path::Path;
 
 /// A small deterministic generator, so every run imports the same bytes.
 pub struct Lcg(pub u64);
@@ -141,4 +150,85 @@ impl Acting for factdesk_api::packs::PackSession {
     fn lead(&self) -> factdesk_api::Actor {
         panic!("a pack is for its holder's work")
     }
+}
+
+/// A project of generated claims, each with six evidence sentences (ranked into five
+/// candidates on import), as the benches that serve, answer and export work build it.
+#[derive(Debug, Clone)]
+pub struct Generated<'a> {
+    pub claims: usize,
+    /// Each claim's text ends with its number, so no two claims are equal.
+    pub numbered: bool,
+    /// Claims come labelled SUPPORTED and REFUTED in turn.
+    pub labelled: bool,
+    /// Where the claims file is written for the import (removed afterwards).
+    pub input: &'a Path,
+    /// Tasks created, in order: kind and overlap.
+    pub tasks: &'a [(TaskKind, u32)],
+    /// Annotators added, in order.
+    pub people: &'a [&'a str],
+}
+
+/// Creates the project at `at`, its text drawn from `rng` (which goes on from there), and
+/// returns it with the annotators' ids in `people` order.
+pub fn generated_project(at: &Path, spec: &Generated<'_>, rng: &mut Lcg) -> (Project, Vec<i64>) {
+    let ok = |e: &dyn std::fmt::Display| -> ! { panic!("{e}") };
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(spec.input).unwrap_or_else(|e| ok(&e)));
+    for i in 0..spec.claims {
+        let mut claim = String::new();
+        sentence(rng, &mut claim);
+        let evidence: Vec<String> = (0..6)
+            .map(|_| {
+                let mut s = String::new();
+                sentence(rng, &mut s);
+                s.trim().to_string()
+            })
+            .collect();
+        let text = if spec.numbered {
+            format!("{} {i}", claim.trim())
+        } else {
+            claim.trim().to_string()
+        };
+        let mut row =
+            serde_json::json!({"id": format!("c{i}"), "claim": text, "evidence": evidence});
+        if spec.labelled {
+            row["label"] = ["SUPPORTED", "REFUTED"][i % 2].into();
+        }
+        writeln!(w, "{row}").unwrap_or_else(|e| ok(&e));
+    }
+    drop(w);
+    let mut p = Project::create(at, Box::new(SystemClock)).unwrap_or_else(|e| ok(&e));
+    let req = ImportRequest {
+        claims: vec![spec.input.to_path_buf()],
+        ..Default::default()
+    };
+    let owner = p.lead();
+    import(&mut p, &owner, &req, &mut NoProgress).unwrap_or_else(|e| ok(&e));
+    std::fs::remove_file(spec.input).unwrap_or_else(|e| ok(&e));
+    for &(kind, overlap) in spec.tasks {
+        p.create_tasks(&p.lead(), kind, Some(overlap))
+            .unwrap_or_else(|e| ok(&e));
+    }
+    let people = spec
+        .people
+        .iter()
+        .map(|name| {
+            p.add_annotator(&p.lead(), name, Role::Annotator)
+                .unwrap_or_else(|e| ok(&e))
+                .id
+        })
+        .collect();
+    (p, people)
+}
+
+/// Every claim's candidate sentence ids, in rank order.
+pub fn candidates_by_claim(p: &Project) -> HashMap<i64, Vec<i64>> {
+    let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (claim, sentence) in
+        factdesk_store::feed::candidate_ids(p.store().conn()).unwrap_or_else(|e| panic!("{e}"))
+    {
+        candidates.entry(claim).or_default().push(sentence);
+    }
+    candidates
 }

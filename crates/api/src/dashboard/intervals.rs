@@ -3,7 +3,8 @@
 
 use super::{Dashboard, DashboardState, Intervals, KindIntervals, KINDS};
 use crate::actor::Actor;
-use crate::agreement::{AgreementReport, AgreementRequest};
+use crate::agreement::{kinds_with_answers_in, AgreementReport, AgreementRequest};
+use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_store::feed;
@@ -39,14 +40,15 @@ impl Project {
         let as_of = self.last_annotation_id(lead)?;
         let mut by_kind = BTreeMap::new();
         let mut studies = Vec::new();
-        let with_answers = self.kinds_with_answers(lead)?;
+        let read = CurrentAnswers::read(self)?;
+        let with_answers = kinds_with_answers_in(&read);
         for kind in KINDS {
             if with_answers.contains(&kind) {
-                let report = self.agreement(lead, kind, req)?;
+                let report = self.agreement_in(lead, &read, kind, req)?;
                 by_kind.insert(kind.as_str(), kind_intervals(kind, &report));
                 studies.extend(report.studies);
             } else {
-                studies.extend(self.study_agreements(lead, Some(kind), req)?);
+                studies.extend(self.study_agreements_in(lead, &read, Some(kind), req)?);
             }
         }
         studies.sort_by_key(|s| s.study.id);

@@ -143,82 +143,15 @@ impl crate::Project {
         factdesk_store::tasks::check_kinds(conn)?;
         factdesk_store::annotations::all(conn)?;
         factdesk_store::decisions::latest(conn)?;
-        *checked_at() = mark;
+        self.checked(mark);
         Ok(())
     }
 
-    /// Refuses a stored evidence answer (or decision) that selects a sentence its claim
-    /// never showed as a candidate: a damaged or rewritten row, which would otherwise be
-    /// silently dropped from the gold data or blamed on the item.
-    pub(crate) fn refuse_outside_candidates(
-        &self,
-        rows: &[factdesk_store::annotations::AnnotationRow],
-        decided: &[&DecisionRow],
-    ) -> crate::Result<()> {
-        use std::collections::{HashMap, HashSet};
-        let selects = |r: &Response| matches!(r, Response::Evidence { selection } if !selection.ids().is_empty());
-        if !rows.iter().any(|a| selects(&a.answer.response))
-            && !decided
-                .iter()
-                .any(|d| d.answer.as_ref().is_some_and(selects))
-        {
-            return Ok(());
-        }
-        // Two bulk reads, not a query per answer: at 300,000 answers the per-row reads
-        // cost more than the export they guard.
-        let conn = self.store.conn();
-        let claim_of: HashMap<i64, i64> =
-            factdesk_store::tasks::claims_of_tasks(conn, factdesk_core::task::TaskKind::Evidence)?
-                .into_iter()
-                .collect();
-        let mut shown: HashMap<i64, HashSet<i64>> = HashMap::new();
-        for (claim_id, sentence_id) in factdesk_store::feed::candidate_ids(conn)? {
-            shown.entry(claim_id).or_default().insert(sentence_id);
-        }
-        let check = |task_id: i64, response: &Response, row: &dyn Fn() -> String| {
-            let Response::Evidence { selection } = response else {
-                return Ok(());
-            };
-            if selection.ids().is_empty() {
-                return Ok(());
-            }
-            let Some(&claim_id) = claim_of.get(&task_id) else {
-                return Err(crate::Error::new(
-                    crate::ErrorCode::Database,
-                    format!(
-                        "{}: an evidence answer on task {task_id}, which is not an evidence task",
-                        row()
-                    ),
-                ));
-            };
-            let candidates = shown.get(&claim_id);
-            match selection
-                .ids()
-                .iter()
-                .find(|id| !candidates.is_some_and(|c| c.contains(id)))
-            {
-                Some(id) => Err(crate::Error::new(
-                    crate::ErrorCode::Database,
-                    format!(
-                        "{}: the stored answer selects sentence {id}, which is not a candidate of claim {claim_id}",
-                        row()
-                    ),
-                )),
-                None => Ok(()),
-            }
-        };
-        for a in rows {
-            check(a.task_id, &a.answer.response, &|| {
-                format!("annotation {} ({})", a.id, a.uuid)
-            })?;
-        }
-        for d in decided {
-            if let Some(response) = &d.answer {
-                check(d.task_id, response, &|| {
-                    format!("decision {} on task {}", d.id, d.task_id)
-                })?;
-            }
-        }
-        Ok(())
+    /// Records that every stored answer was read without fault at `mark`.
+    pub(crate) fn checked(&self, mark: Option<(i64, u64)>) {
+        *self
+            .checked_at
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = mark;
     }
 }

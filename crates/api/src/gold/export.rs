@@ -176,7 +176,16 @@ impl Project {
     /// WikiFactCheck's) as a pair with each of its verified refutations.
     pub fn gold(&self, by: &Actor, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
         self.require_lead(by, "read the gold data")?;
-        let aggregation = self.aggregate(by, req)?;
+        self.gold_in(&crate::current::CurrentAnswers::read(self)?, req)
+    }
+
+    /// [`Project::gold`] from answers already read.
+    pub(crate) fn gold_in(
+        &self,
+        read: &crate::current::CurrentAnswers,
+        req: &GoldRequest,
+    ) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        let aggregation = self.aggregate_in(read, req)?;
         let settings = self.settings()?;
         let names = split_names(req.splits.len());
         let known = self.known(&aggregation, &settings)?;

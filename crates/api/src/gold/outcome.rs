@@ -4,11 +4,12 @@
 use super::answer::{from_answer, key, outcome_key, Decision, Outcome, QueueAnswer};
 use super::{GoldMethod, GoldRequest};
 use crate::actor::Actor;
+use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
-use factdesk_store::{annotations, decisions, feed, tasks};
+use factdesk_store::{decisions, feed};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use ts_rs::TS;
@@ -59,7 +60,15 @@ impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
     pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
         self.require_lead(by, "see the aggregated answers")?;
-        self.check_stored()?;
+        self.aggregate_in(&CurrentAnswers::read(self)?, req)
+    }
+
+    /// [`Project::aggregate`] from answers already read.
+    pub(crate) fn aggregate_in(
+        &self,
+        read: &CurrentAnswers,
+        req: &GoldRequest,
+    ) -> Result<Aggregation> {
         let annotators = self.all_annotators()?;
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
@@ -83,13 +92,12 @@ impl Project {
         let mut accuracy = BTreeMap::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
             let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
-            let current = annotations::current_of_kind(self.store.conn(), kind)?;
+            let current = read.of_kind(kind);
             // Decisions select sentences only on evidence items: one check, one bulk read.
-            let decided_here: Vec<&decisions::DecisionRow> = match kind {
-                TaskKind::Evidence => decided.values().collect(),
-                _ => Vec::new(),
-            };
-            self.refuse_outside_candidates(&current, &decided_here)?;
+            if kind == TaskKind::Evidence {
+                let decided_here: Vec<&decisions::DecisionRow> = decided.values().collect();
+                read.refuse_outside_candidates(self, &decided_here)?;
+            }
             for a in current {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
@@ -98,8 +106,8 @@ impl Project {
                     // picked the trick (such an answer is rejected as a whole).
                     counted: counted_ids.contains(&a.annotator_id) && !a.trick_failed,
                     rejected: a.trick_failed,
-                    answer: a.answer.response,
-                    comment: a.answer.comment,
+                    answer: a.answer.response.clone(),
+                    comment: a.answer.comment.clone(),
                     trick_failed: a.trick_failed,
                 });
             }
@@ -109,13 +117,12 @@ impl Project {
             }
             // Each task's claim and each claim's candidates in one read apiece, not one
             // query per task.
-            let claim_of: HashMap<i64, i64> = tasks::claims_of_tasks(self.store.conn(), kind)?
-                .into_iter()
-                .collect();
-            let mut candidates_of = if kind == TaskKind::Evidence {
-                candidates_by_claim(self.store.conn())?
+            let claim_of = read.claim_of(self, kind)?;
+            let no_candidates = HashMap::new();
+            let candidates_of = if kind == TaskKind::Evidence {
+                read.candidates(self)?
             } else {
-                HashMap::new()
+                &no_candidates
             };
             let mut pending = Vec::with_capacity(by_task.len());
             for (task_id, answers) in by_task {
@@ -126,7 +133,7 @@ impl Project {
                     task_id,
                     claim_id,
                     answers,
-                    candidates: candidates_of.remove(&claim_id).unwrap_or_default(),
+                    candidates: candidates_of.get(&claim_id).cloned().unwrap_or_default(),
                 });
             }
             let (outcomes, acc) = settle(kind, &pending, req.method, req.seed);

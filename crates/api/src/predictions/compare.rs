@@ -83,6 +83,15 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
         self.require_lead(by, "compare model predictions")?;
+        self.compare_predictions_in(None, req)
+    }
+
+    /// [`Project::compare_predictions`], from answers already read when given.
+    pub(crate) fn compare_predictions_in(
+        &self,
+        read: Option<&crate::current::CurrentAnswers>,
+        req: &GoldRequest,
+    ) -> Result<PredictionComparison> {
         let conn = self.store.conn();
         let labels = predictions::labels(conn)?;
         let counters = predictions::counter_claims(conn)?;
@@ -93,7 +102,10 @@ impl Project {
                 models: Vec::new(),
             });
         }
-        let (lines, preview) = self.gold(by, req)?;
+        let (lines, preview) = match read {
+            Some(read) => self.gold_in(read, req)?,
+            None => self.gold_in(&crate::current::CurrentAnswers::read(self)?, req)?,
+        };
         let gold: HashMap<i64, Label> = lines.iter().map(|l| (l.row_id, l.label)).collect();
         let dropped: HashMap<&str, &str> = preview
             .dropped

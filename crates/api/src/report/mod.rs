@@ -14,6 +14,7 @@ pub mod tables;
 
 use crate::actor::Actor;
 use crate::agreement::{AgreementReport, AgreementRequest};
+use crate::current::CurrentAnswers;
 use crate::dashboard::{kind_intervals, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
@@ -184,12 +185,21 @@ impl Project {
             include_flagged: false,
             ..req.clone()
         };
+        // The answers once, for the label counts, every kind's agreement and the gold
+        // data the model comparison needs.
+        let read = CurrentAnswers::read(self)?;
         let claims = self.report_claims()?;
         let refutations = claims.iter().filter(|c| c.is_refutation).count() as u64;
         let mut labels = vec![claim_labels(&claims)];
         let mut answers = 0;
+        let counted: HashSet<i64> = self
+            .all_annotators()?
+            .into_iter()
+            .filter(|a| a.counted)
+            .map(|a| a.id)
+            .collect();
         for kind in TaskKind::ALL {
-            let d = self.answer_labels(kind)?;
+            let d = answer_labels(&read, &counted, kind);
             answers += d.total;
             if d.total > 0 {
                 labels.push(d);
@@ -211,10 +221,9 @@ impl Project {
         let mut intervals = Intervals {
             as_of: self.last_annotation_id(lead)?,
             by_kind: BTreeMap::new(),
-            studies: self.study_agreements(lead, None, req)?,
+            studies: self.study_agreements_in(lead, &read, None, req)?,
         };
-        for kind in self.kinds_with_answers(lead)? {
-            let report = self.agreement(lead, kind, req)?;
+        for (kind, report) in self.agreements_in(lead, &read, req)? {
             intervals
                 .by_kind
                 .insert(kind.as_str(), kind_intervals(kind, &report));
@@ -237,7 +246,8 @@ impl Project {
             negation: negation(&claims),
             agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
-            predictions: self.compare_predictions(lead, &crate::gold::GoldRequest::default())?,
+            predictions: self
+                .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
         })
     }
 
@@ -253,23 +263,20 @@ impl Project {
             })
             .collect())
     }
+}
 
-    /// The labels given in one kind's counted answers (current, not picking the trick, by a
-    /// counted annotator).
-    fn answer_labels(&self, kind: TaskKind) -> Result<LabelDistribution> {
-        let counted: HashSet<i64> = self
-            .all_annotators()?
-            .into_iter()
-            .filter(|a| a.counted)
-            .map(|a| a.id)
-            .collect();
-        let answers = factdesk_store::annotations::current_of_kind(self.store.conn(), kind)?;
-        let names = answers
-            .iter()
-            .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
-            .map(|a| answer_label(&a.answer.response));
-        Ok(distribution(kind.as_str(), names))
-    }
+/// The labels given in one kind's counted answers (current, not picking the trick, by a
+/// counted annotator).
+fn answer_labels(
+    read: &CurrentAnswers,
+    counted: &HashSet<i64>,
+    kind: TaskKind,
+) -> LabelDistribution {
+    let names = read
+        .of_kind(kind)
+        .filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed)
+        .map(|a| answer_label(&a.answer.response));
+    distribution(kind.as_str(), names)
 }
 
 /// What an answer says, as one label: the category chosen, how many sentences were

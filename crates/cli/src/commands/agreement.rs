@@ -56,16 +56,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let project = super::open(&a.source)?;
     let by = a.by.resolve(&project)?;
-    let kinds: Vec<TaskKind> = match &a.kind {
-        Some(k) => vec![k.parse()?],
-        None => project.kinds_with_answers(&by)?,
-    };
-    if a.kind.is_some() {
-        return show(None, &project.agreement(&by, kinds[0], &req)?, a.json);
+    if let Some(kind) = &a.kind {
+        let kind: TaskKind = kind.parse()?;
+        return show(None, &project.agreement(&by, kind, &req)?, a.json);
     }
     let mut all = serde_json::Map::new();
-    for kind in kinds {
-        let report = project.agreement(&by, kind, &req)?;
+    // Every kind from one read of the answers.
+    for (kind, report) in project.agreements(&by, &req)? {
         if a.json {
             all.insert(kind.as_str().to_string(), serde_json::to_value(&report)?);
         } else {

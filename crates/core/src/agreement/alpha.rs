@@ -67,6 +67,11 @@ pub(crate) struct Alpha<'a> {
 }
 
 impl<'a> Alpha<'a> {
+    /// Per profile, its share of the observed disagreement (none for ordinal alpha).
+    pub fn observed(&self) -> Option<&[f64]> {
+        self.observed.as_deref()
+    }
+
     pub fn new(profiles: &Profiles, distance: Distance<'a>) -> Alpha<'a> {
         let observed = match distance {
             Distance::Ordinal => None,
@@ -89,7 +94,7 @@ impl<'a> Alpha<'a> {
         }
         let (observed, expected) = match &self.observed {
             Some(per_profile) => (
-                Profiles::weighted_sum(weighted, per_profile),
+                weighted.sum_of(per_profile),
                 self.expected_fixed(totals, used, n),
             ),
             None => {

@@ -28,6 +28,9 @@ pub(crate) struct Population<'a> {
     pub profiles: &'a Profiles,
     pub expansion: Expansion,
     pub statistics: Vec<&'a Statistic<'a>>,
+    /// Per-profile columns the statistics sum over the weights (alpha's observed
+    /// disagreement), summed in the pass that updates the weights.
+    pub columns: Vec<&'a [f64]>,
 }
 
 /// Per class of resampled item: which profiles its units have, and how many of each.
@@ -52,6 +55,15 @@ impl Expansion {
 
     pub fn classes(&self) -> usize {
         self.starts.len().saturating_sub(1)
+    }
+
+    /// Class `class`'s profiles and how many units of each.
+    fn entries(&self, class: usize) -> impl Iterator<Item = (u32, f64)> + '_ {
+        let range = self.starts[class]..self.starts[class + 1];
+        self.profiles[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.units[range].iter().copied())
     }
 
     /// Adds `drawn` copies of every class to the profile weights.
@@ -117,28 +129,119 @@ pub(crate) fn item_classes(
 /// counts class by class: a class's binomial costs about as much as a few uniform draws.
 const ITEMS_PER_CLASS: usize = 4;
 
-/// How a replicate's counts per class are drawn.
-enum Draw<'a> {
-    /// One binomial per class.
-    Classes(multinomial::Plan),
-    /// One uniform item per resampled item; the slice gives each item's class.
-    Items(&'a [u32]),
+/// A uniform index below `n`: the top 64 bits of a 64 × 64-bit product, uniform over
+/// 0..n up to a bias below n / 2^64, which no interval can show.
+fn draw_index(rng: &mut Seeded, n: u64) -> usize {
+    ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize
 }
 
-impl Draw<'_> {
-    /// Fills `counts[k]` with how often class k is drawn in as many draws as there are
-    /// items.
-    fn counts(&self, rng: &mut Seeded, counts: &mut [u32]) {
-        match self {
-            Draw::Classes(plan) => multinomial::draw(rng, plan, counts),
-            Draw::Items(class_of_item) => {
-                counts.fill(0);
-                let n = class_of_item.len() as u64;
+/// Items drawn one by one, each draw counted straight into a group per population
+/// rather than into its class, whose profiles were then weighed class by class (a pass
+/// over every class per replicate, as many classes as items with set labels). A group
+/// is a distinct list of (profile, units) among the classes; where every class has one
+/// profile with one unit (the items themselves), the groups are the profiles and the
+/// counts are the weights. Every weight is a whole number, exact in f64 whatever the
+/// order of the additions, so the weights equal those of weighing class by class.
+struct ItemGroups {
+    /// Per population: each resampled item's group.
+    group_of_item: Vec<Vec<u32>>,
+    /// Per population: each group's profiles, or `None` when group k is profile k.
+    expansion: Vec<Option<Expansion>>,
+    /// Per population: how many groups (profiles, when `expansion` is `None`).
+    groups: Vec<usize>,
+    /// With two populations (items and their pooled units), each item's two groups side
+    /// by side, so a draw reads one place in memory, not two.
+    both: Vec<[u32; 2]>,
+}
+
+impl ItemGroups {
+    fn new(class_of_item: &[u32], populations: &[Population<'_>]) -> ItemGroups {
+        let mut out = ItemGroups {
+            group_of_item: Vec::new(),
+            expansion: Vec::new(),
+            groups: Vec::new(),
+            both: Vec::new(),
+        };
+        for population in populations {
+            let classes = &population.expansion;
+            let single = (0..classes.classes()).all(|c| {
+                let mut entries = classes.entries(c);
+                matches!((entries.next(), entries.next()), (Some((_, units)), None) if units == 1.0)
+            });
+            let group_of_class: Vec<u32> = if single {
+                out.expansion.push(None);
+                out.groups.push(population.profiles.len());
+                (0..classes.classes())
+                    .map(|c| classes.entries(c).next().map_or(0, |(profile, _)| profile))
+                    .collect()
+            } else {
+                let mut index: HashMap<Vec<(u32, u64)>, u32> = HashMap::new();
+                let mut groups = Expansion::default();
+                let of_class = (0..classes.classes())
+                    .map(|c| {
+                        let key: Vec<(u32, u64)> =
+                            classes.entries(c).map(|(p, u)| (p, u.to_bits())).collect();
+                        let next = groups.classes() as u32;
+                        *index.entry(key).or_insert_with_key(|key| {
+                            groups.push_class(key.iter().map(|&(p, u)| (p, f64::from_bits(u))));
+                            next
+                        })
+                    })
+                    .collect();
+                out.groups.push(groups.classes());
+                out.expansion.push(Some(groups));
+                of_class
+            };
+            out.group_of_item.push(
+                class_of_item
+                    .iter()
+                    .map(|&class| group_of_class[class as usize])
+                    .collect(),
+            );
+        }
+        if let [first, second] = out.group_of_item.as_slice() {
+            out.both = first.iter().zip(second).map(|(&a, &b)| [a, b]).collect();
+        }
+        out
+    }
+
+    /// Draws as many items as there are and counts each population's groups.
+    fn draw(&self, rng: &mut Seeded, counts: &mut [Vec<u32>]) {
+        for c in counts.iter_mut() {
+            c.fill(0);
+        }
+        let n = self.group_of_item.first().map_or(0, Vec::len) as u64;
+        match (self.group_of_item.as_slice(), counts) {
+            ([first], [c0]) => {
                 for _ in 0..n {
-                    // The top 64 bits of a 64 × 64-bit product: uniform over 0..n up to a
-                    // bias below n / 2^64, which no interval can show.
-                    let item = ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize;
-                    counts[class_of_item[item] as usize] += 1;
+                    c0[first[draw_index(rng, n)] as usize] += 1;
+                }
+            }
+            ([_, _], [c0, c1]) => {
+                for _ in 0..n {
+                    let [a, b] = self.both[draw_index(rng, n)];
+                    c0[a as usize] += 1;
+                    c1[b as usize] += 1;
+                }
+            }
+            (all, counts) => {
+                for _ in 0..n {
+                    let item = draw_index(rng, n);
+                    for (of_item, c) in all.iter().zip(counts.iter_mut()) {
+                        c[of_item[item] as usize] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Population `p`'s profile weights from its group counts.
+    fn weigh(&self, p: usize, counts: &[u32], weights: &mut [f64]) {
+        match &self.expansion[p] {
+            Some(groups) => groups.weigh(counts, weights),
+            None => {
+                for (w, &c) in weights.iter_mut().zip(counts) {
+                    *w = f64::from(c);
                 }
             }
         }
@@ -178,14 +281,19 @@ pub(crate) fn intervals(
     for &class in class_of_item {
         sizes[class as usize] += 1;
     }
-    let draw = if class_count.saturating_mul(ITEMS_PER_CLASS) > class_of_item.len() {
-        Draw::Items(class_of_item)
+    let by_items = class_count.saturating_mul(ITEMS_PER_CLASS) > class_of_item.len();
+    let (plan, groups) = if by_items {
+        (None, Some(ItemGroups::new(class_of_item, populations)))
     } else {
-        Draw::Classes(multinomial::Plan::new(&sizes))
+        (Some(multinomial::Plan::new(&sizes)), None)
     };
     // One worker's replicates, with buffers allocated once and reused.
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
         let mut drawn = vec![0u32; class_count];
+        let mut group_counts: Vec<Vec<u32>> = groups
+            .as_ref()
+            .map(|g| g.groups.iter().map(|&n| vec![0u32; n]).collect())
+            .unwrap_or_default();
         let mut scratch: Vec<Weighted> = populations
             .iter()
             .map(|p| Weighted::new(p.profiles))
@@ -193,11 +301,31 @@ pub(crate) fn intervals(
         seeds
             .iter()
             .map(|&rep_seed| {
-                draw.counts(&mut Seeded::new(rep_seed), &mut drawn);
+                let mut rng = Seeded::new(rep_seed);
+                match (&plan, &groups) {
+                    (Some(plan), _) => multinomial::draw(&mut rng, plan, &mut drawn),
+                    (None, Some(groups)) => groups.draw(&mut rng, &mut group_counts),
+                    (None, None) => {}
+                }
                 let mut values = Vec::new();
-                for (population, weighted) in populations.iter().zip(&mut scratch) {
-                    population.expansion.weigh(&drawn, &mut weighted.weights);
-                    weighted.update(population.profiles);
+                for (p, (population, weighted)) in populations.iter().zip(&mut scratch).enumerate()
+                {
+                    match &groups {
+                        // The counts are the weights: set in the pass that sums them.
+                        Some(groups) if groups.expansion[p].is_none() => weighted.update_counts(
+                            population.profiles,
+                            &group_counts[p],
+                            &population.columns,
+                        ),
+                        Some(groups) => {
+                            groups.weigh(p, &group_counts[p], &mut weighted.weights);
+                            weighted.update_with(population.profiles, &population.columns);
+                        }
+                        None => {
+                            population.expansion.weigh(&drawn, &mut weighted.weights);
+                            weighted.update_with(population.profiles, &population.columns);
+                        }
+                    }
                     values.extend(
                         population
                             .statistics
@@ -281,16 +409,26 @@ mod tests {
             .collect();
         let n = class_of_item.len() as f64;
         let reps = 40_000;
-        for draw in [
-            Draw::Items(&class_of_item),
-            Draw::Classes(multinomial::Plan::new(&sizes)),
-        ] {
+        // Items drawn one by one into groups that are the classes themselves.
+        let items = ItemGroups {
+            group_of_item: vec![class_of_item.clone()],
+            expansion: vec![None],
+            groups: vec![sizes.len()],
+            both: Vec::new(),
+        };
+        let plan = multinomial::Plan::new(&sizes);
+        for by_items in [true, false] {
             let mut rng = Seeded::new(7);
-            let mut counts = vec![0u32; sizes.len()];
+            let mut counts = vec![vec![0u32; sizes.len()]];
             let mut sum = vec![0.0; sizes.len()];
             let mut squares = vec![0.0; sizes.len()];
             for _ in 0..reps {
-                draw.counts(&mut rng, &mut counts);
+                if by_items {
+                    items.draw(&mut rng, &mut counts);
+                } else {
+                    multinomial::draw(&mut rng, &plan, &mut counts[0]);
+                }
+                let counts = &counts[0];
                 assert_eq!(counts.iter().map(|&c| f64::from(c)).sum::<f64>(), n);
                 for (k, &c) in counts.iter().enumerate() {
                     sum[k] += f64::from(c);
@@ -308,6 +446,74 @@ mod tests {
                     (variance / want_variance - 1.0).abs() < 0.05,
                     "class {k}: variance {variance} against {want_variance}"
                 );
+            }
+        }
+    }
+
+    /// Counting each draw into its group gives, replicate by replicate, the very weights
+    /// (bit for bit) of counting it into its class and weighing the classes: on set labels,
+    /// where items and pooled (item, candidate) units both come from one draw.
+    #[test]
+    fn weights_by_groups_equal_weights_by_classes() {
+        use super::super::sets::pooled_units;
+        use super::super::{Label, Rating, RatingTable};
+        let mut rng = Seeded::new(3);
+        let mut ratings = Vec::new();
+        for item in 0..300 {
+            for annotator in ["a", "b", "c"] {
+                // A few shapes, so classes repeat and groups are fewer than classes.
+                let picked: Vec<String> = (0..5)
+                    .filter(|_| rng.below(3) == 0)
+                    .map(|c| format!("{}-{c}", item % 7))
+                    .collect();
+                ratings.push(Rating {
+                    item: format!("i{item}"),
+                    annotator: annotator.to_string(),
+                    label: Label::Set(picked),
+                });
+            }
+        }
+        let table = RatingTable::new(&ratings, None, None).unwrap_or_else(|e| panic!("{e}"));
+        let sets = table.sets.as_ref().unwrap_or_else(|| panic!("set labels"));
+        let items = Profiles::new(&table.units);
+        let (pooled_table, starts) = pooled_units(&table.units, sets);
+        let pooled = Profiles::new(&pooled_table);
+        let (class_of_item, item_expansion, pooled_expansion) =
+            item_classes(&items, Some((&pooled, &starts)));
+        let populations = [
+            Population {
+                profiles: &items,
+                expansion: item_expansion,
+                statistics: Vec::new(),
+                columns: Vec::new(),
+            },
+            Population {
+                profiles: &pooled,
+                expansion: pooled_expansion,
+                statistics: Vec::new(),
+                columns: Vec::new(),
+            },
+        ];
+        let groups = ItemGroups::new(&class_of_item, &populations);
+        assert!(groups.expansion[0].is_none() && groups.expansion[1].is_some());
+        let classes = populations[0].expansion.classes();
+        let n = class_of_item.len() as u64;
+        let mut group_counts: Vec<Vec<u32>> =
+            groups.groups.iter().map(|&g| vec![0u32; g]).collect();
+        for seed in 0..50 {
+            let mut by_class = vec![0u32; classes];
+            let mut rng = Seeded::new(seed);
+            for _ in 0..n {
+                by_class[class_of_item[draw_index(&mut rng, n)] as usize] += 1;
+            }
+            groups.draw(&mut Seeded::new(seed), &mut group_counts);
+            for (p, population) in populations.iter().enumerate() {
+                let mut want = vec![0.0; population.profiles.len()];
+                population.expansion.weigh(&by_class, &mut want);
+                let mut got = vec![1.0; population.profiles.len()];
+                groups.weigh(p, &group_counts[p], &mut got);
+                let bits = |w: &[f64]| w.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                assert_eq!(bits(&got), bits(&want), "seed {seed}, population {p}");
             }
         }
     }

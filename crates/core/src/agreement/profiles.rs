@@ -48,6 +48,9 @@ pub(crate) struct Weighted {
     pub agreement: f64,
     /// Σ w_k over unanimous profiles.
     pub unanimous: f64,
+    /// Σ_k w_k x_k of the per-profile columns handed to [`Weighted::update_with`], each
+    /// with the address of its column, so [`Weighted::sum_of`] finds it.
+    sums: Vec<(usize, f64)>,
 }
 
 impl Weighted {
@@ -61,12 +64,45 @@ impl Weighted {
             units: 0.0,
             agreement: 0.0,
             unanimous: 0.0,
+            sums: Vec::new(),
         }
     }
 
     /// Recomputes the sums after `weights` changed, in one pass over the profiles; clears
     /// only the values used before, so a replicate costs O(profiles), not O(values).
     pub fn update(&mut self, profiles: &Profiles) {
+        self.update_with(profiles, &[]);
+    }
+
+    /// [`Weighted::update`], also summing each of `columns` (one value per profile) over
+    /// the weights in the same pass, in the order and with the operations of
+    /// [`Profiles::weighted_sum`], so each sum is that function's, bit for bit: a bootstrap
+    /// replicate then walks the profiles once instead of once more per alpha.
+    pub fn update_with(&mut self, profiles: &Profiles, columns: &[&[f64]]) {
+        self.refresh::<false>(profiles, &[], columns);
+    }
+
+    /// [`Weighted::update_with`] after setting each weight to its count (`counts` has one
+    /// per profile), in the same pass.
+    pub fn update_counts(&mut self, profiles: &Profiles, counts: &[u32], columns: &[&[f64]]) {
+        if counts.len() == self.weights.len() {
+            self.refresh::<true>(profiles, counts, columns);
+        } else {
+            for (w, &c) in self.weights.iter_mut().zip(counts) {
+                *w = f64::from(c);
+            }
+            self.refresh::<false>(profiles, &[], columns);
+        }
+    }
+
+    /// The pass behind both updates; with `FROM_COUNTS`, weight k is set to `counts[k]`
+    /// as it is read.
+    fn refresh<const FROM_COUNTS: bool>(
+        &mut self,
+        profiles: &Profiles,
+        counts: &[u32],
+        columns: &[&[f64]],
+    ) {
         for &c in &self.used {
             self.totals[c] = 0.0;
         }
@@ -74,13 +110,28 @@ impl Weighted {
         self.units = 0.0;
         self.agreement = 0.0;
         self.unanimous = 0.0;
-        for (k, &w) in self.weights.iter().enumerate() {
+        // `Sum for f64` starts from -0.0.
+        let mut sums = [-0.0f64; MAX_COLUMNS];
+        let fused =
+            columns.len() <= MAX_COLUMNS && columns.iter().all(|c| c.len() == self.weights.len());
+        let fused_columns = if fused { columns } else { &[] };
+        for k in 0..self.weights.len() {
+            let w = if FROM_COUNTS {
+                let w = f64::from(counts[k]);
+                self.weights[k] = w;
+                w
+            } else {
+                self.weights[k]
+            };
             if w != 0.0 {
                 self.units += w;
                 self.agreement += w * profiles.pair_agreement[k];
                 self.unanimous += w * profiles.unanimous[k];
-                let (values, counts) = profiles.slices(k);
-                for (&value, &count) in values.iter().zip(counts) {
+                for (sum, column) in sums.iter_mut().zip(fused_columns) {
+                    *sum += w * column[k];
+                }
+                let (values, ratings) = profiles.slices(k);
+                for (&value, &count) in values.iter().zip(ratings) {
                     let total = &mut self.totals[value as usize];
                     if *total == 0.0 {
                         self.used.push(value as usize);
@@ -90,8 +141,30 @@ impl Weighted {
             }
         }
         self.ratings = self.used.iter().map(|&c| self.totals[c]).sum();
+        self.sums.clear();
+        if fused {
+            self.sums.extend(
+                columns
+                    .iter()
+                    .zip(sums)
+                    .map(|(column, sum)| (column.as_ptr() as usize, sum)),
+            );
+        }
+    }
+
+    /// Σ_k w_k x_k over profiles with nonzero weight: the sum from the last update when
+    /// it was handed this very column, else computed now.
+    pub fn sum_of(&self, per_profile: &[f64]) -> f64 {
+        let address = per_profile.as_ptr() as usize;
+        match self.sums.iter().find(|&&(at, _)| at == address) {
+            Some(&(_, sum)) => sum,
+            None => Profiles::weighted_sum(self, per_profile),
+        }
     }
 }
+
+/// Most columns [`Weighted::update_with`] sums in its pass (one per alpha on a population).
+const MAX_COLUMNS: usize = 4;
 
 impl Profiles {
     /// Profiles of the units with at least 2 ratings; the others carry no agreement.

@@ -133,6 +133,17 @@ fn boxed<'a>(
         .collect()
 }
 
+/// The per-profile columns the statistics sum over the weights: each alpha's observed
+/// disagreement.
+fn columns<'a>(list: &'a [(&str, ProfileStatistic<'_>)]) -> Vec<&'a [f64]> {
+    list.iter()
+        .filter_map(|(_, statistic)| match statistic {
+            ProfileStatistic::Alpha(alpha) => alpha.observed(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A statistic computed from unit profiles, so it can be bootstrapped.
 enum ProfileStatistic<'a> {
     PercentAgreement,
@@ -352,6 +363,7 @@ impl<'t> Prepared<'t> {
             profiles: &self.profiles,
             expansion: item_expansion,
             statistics: item_closures.iter().map(|c| c.as_ref()).collect(),
+            columns: columns(&on_items),
         }];
         let pooled_closures = match &self.pooled {
             Some(pooled) => boxed(&pooled.profiles, &on_pooled),
@@ -362,6 +374,7 @@ impl<'t> Prepared<'t> {
                 profiles: &pooled.profiles,
                 expansion: pooled_expansion,
                 statistics: pooled_closures.iter().map(|c| c.as_ref()).collect(),
+                columns: columns(&on_pooled),
             });
         }
         let class_count = populations[0].expansion.classes();
