@@ -152,6 +152,7 @@ pub fn sentences_of_documents(
 /// Replaces a claim's candidates.
 pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         if pg.replacing_pending("candidates", claim_id) {
             pg.flush_copies()?;
         }

@@ -39,6 +39,7 @@ pub struct ClaimRow {
 /// Inserts an imported claim; returns its row id.
 pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         let id = pg.reserve_id("claims")?;
         let row = CopyRow {
             table: "claims",
@@ -99,6 +100,7 @@ pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, St
 /// Ties a claim to a document its evidence may come from. Linking twice is a no-op.
 pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         let row = CopyRow {
             table: "claim_documents",
             columns: "claim_id, document_id",

@@ -79,6 +79,7 @@ pub fn insert(
         .transpose()?;
     let text = if gaps.is_some() { "" } else { doc.text };
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         let id = pg.reserve_id("documents")?;
         let row = CopyRow {
             table: "documents",

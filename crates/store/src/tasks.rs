@@ -58,6 +58,7 @@ pub fn insert(conn: &Connection, t: &NewTask) -> Result<bool> {
 /// transaction); returns its id. Staged for COPY during a bulk write on PostgreSQL.
 pub fn insert_new(conn: &Connection, t: &NewTask) -> Result<i64> {
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         let id = pg.reserve_id("tasks")?;
         let row = crate::db::CopyRow {
             table: "tasks",

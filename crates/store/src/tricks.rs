@@ -47,6 +47,7 @@ pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
 /// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice.
 pub fn set(conn: &Connection, task_id: i64, sentence_id: i64) -> Result<()> {
     if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
         let row = crate::db::CopyRow {
             table: "task_tricks",
             columns: "task_id, sentence_id",

@@ -5,7 +5,7 @@
 //! that support it (documents, sentences, claims, their links, candidates, tasks, tricks)
 //! then take each new row's id from the table's own sequence, reserved a block at a time,
 //! and add the row to a buffer per table instead of inserting it. The buffers are sent,
-//! in the order the tables were first written (so a row follows the rows it refers to),
+//! each table after those its rows refer to,
 //! before any other statement runs on the connection, when they grow large, and before
 //! the commit: every statement therefore sees every row written before it, as with
 //! INSERTs, and constraints and triggers check each row as they would an INSERT's. Rows
@@ -21,8 +21,26 @@ use std::io::Write;
 /// Ids reserved from a table's sequence in one round trip.
 const ID_BLOCK: i64 = 4096;
 
-/// Buffered bytes past which the buffers are sent at once, to bound memory.
-const FLUSH_BYTES: usize = 32 << 20;
+/// The tables bulk writes fill, each after the ones its rows refer to: buffers are sent
+/// in this order (the order they were first written in is not enough: after a flush a
+/// document's last sentences may be buffered before the next document).
+const ORDER: [&str; 7] = [
+    "documents",
+    "sentences",
+    "claims",
+    "claim_documents",
+    "candidates",
+    "tasks",
+    "task_tricks",
+];
+
+/// Buffered bytes past which the buffers are sent at once, to bound memory; small in
+/// debug builds, so the tests' imports cross several flushes.
+const FLUSH_BYTES: usize = if cfg!(debug_assertions) {
+    16 << 10
+} else {
+    32 << 20
+};
 
 /// What a transaction has buffered and not yet sent.
 #[derive(Debug, Default)]
@@ -109,6 +127,12 @@ impl PgConn {
         replacing: Option<(&'static str, i64)>,
         values: &[&dyn rusqlite::ToSql],
     ) -> Result<()> {
+        if !ORDER.contains(&row.table) {
+            return Err(Error::Failed(format!(
+                "{} is not written in bulk",
+                row.table
+            )));
+        }
         let mut line = Vec::with_capacity(128);
         for (i, v) in values.iter().enumerate() {
             if i > 0 {
@@ -117,7 +141,7 @@ impl PgConn {
             encode(&mut line, *v)?;
         }
         line.push(b'\n');
-        let full = {
+        {
             let mut copying = self.copying.borrow_mut();
             let Some(copying) = copying.as_mut() else {
                 return Err(Error::Failed("no bulk write under way".into()));
@@ -150,12 +174,23 @@ impl PgConn {
             staged.data.extend_from_slice(&line);
             staged.rows += 1;
             copying.bytes += line.len();
-            copying.bytes >= FLUSH_BYTES
-        };
-        if full {
-            self.flush_copies()?;
         }
         Ok(())
+    }
+
+    /// Sends the buffers once they pass [`FLUSH_BYTES`]. Called by a table function
+    /// before it stages a row or a group of rows, never within a group: rows replacing a
+    /// key must go out together, after the one DELETE of that key.
+    pub(crate) fn flush_if_full(&self) -> Result<()> {
+        let full = self
+            .copying
+            .borrow()
+            .as_ref()
+            .is_some_and(|c| c.bytes >= FLUSH_BYTES);
+        match full {
+            true => self.flush_copies(),
+            false => Ok(()),
+        }
     }
 
     /// Whether rows replacing `key` are already buffered: a second replacement of the
@@ -183,7 +218,14 @@ impl PgConn {
                 _ => return Ok(()),
             }
         };
-        for s in staged.into_iter().filter(|s| s.rows > 0) {
+        let mut staged: Vec<Staged> = staged.into_iter().filter(|s| s.rows > 0).collect();
+        staged.sort_by_key(|s| {
+            ORDER
+                .iter()
+                .position(|t| *t == s.table)
+                .unwrap_or(ORDER.len())
+        });
+        for s in staged {
             self.send(s)?;
         }
         Ok(())
