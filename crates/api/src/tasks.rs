@@ -13,6 +13,9 @@ use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
 
+/// Claims whose facts (existing task, candidates, family) are read at once.
+const FACTS_CHUNK: usize = 1000;
+
 /// What creating tasks did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct TasksReport {
@@ -269,72 +272,66 @@ impl Project {
             skipped: grouped(skipped, &settings),
             without_trick: 0,
         };
-        for (claim_id, claim_text) in claims {
-            if kind == TaskKind::Refute && too_long(&claim_text, &settings) {
-                continue;
-            }
-            let trick_slot = if kind == TaskKind::Evidence {
-                let shown = factdesk_store::tx::candidate_count(&tx, claim_id)?;
-                let mut rng = secret_draw(&secret, &format!("trick-slot:{claim_id}"));
-                Some(rng.below(shown + 1) as u32)
-            } else {
-                None
-            };
-            let created = tasks::insert(
-                &tx,
-                &NewTask {
-                    kind,
-                    claim_id,
-                    overlap,
-                    trick_slot,
-                    shuffle_key: shuffle_key(settings.seed, kind, claim_id),
-                    created_at: now,
-                },
-            )?;
-            if created {
-                report.created += 1;
-            } else {
-                report.existing += 1;
-                let held = match tricks::task_of(&tx, kind.as_str(), claim_id)? {
-                    Some(id) => tasks::get(&tx, id)?.map(|t| t.overlap),
-                    None => None,
-                };
-                if let Some(o) = held.filter(|o| !report.existing_overlaps.contains(o)) {
-                    report.existing_overlaps.push(o);
+        // Rows go out with COPY on PostgreSQL; what each claim needs is read a chunk of
+        // claims at a time rather than claim by claim.
+        tx.bulk_writes()?;
+        let evidence = kind == TaskKind::Evidence;
+        for chunk in claims.chunks(FACTS_CHUNK) {
+            let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
+            let facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
+            for (claim_id, claim_text) in chunk {
+                let claim_id = *claim_id;
+                if kind == TaskKind::Refute && too_long(claim_text, &settings) {
+                    continue;
                 }
-            }
-            if kind == TaskKind::Evidence {
+                let facts = facts.get(&claim_id).cloned().unwrap_or_default();
+                let (task_id, has_trick) = match facts.task {
+                    Some((id, held, has_trick)) => {
+                        report.existing += 1;
+                        if !report.existing_overlaps.contains(&held) {
+                            report.existing_overlaps.push(held);
+                        }
+                        (id, has_trick)
+                    }
+                    None => {
+                        let trick_slot = evidence.then(|| {
+                            let mut rng = secret_draw(&secret, &format!("trick-slot:{claim_id}"));
+                            rng.below(facts.candidates + 1) as u32
+                        });
+                        let new = NewTask {
+                            kind,
+                            claim_id,
+                            overlap,
+                            trick_slot,
+                            shuffle_key: shuffle_key(settings.seed, kind, claim_id),
+                            created_at: now,
+                        };
+                        report.created += 1;
+                        (tasks::insert_new(&tx, &new)?, false)
+                    }
+                };
                 // Chosen under every stance, so a later change of stance finds it ready;
                 // an earlier choice is kept.
-                let task_id = tricks::task_of(&tx, kind.as_str(), claim_id)?;
-                if let Some(task_id) = task_id {
-                    if tricks::get(&tx, task_id)?.is_none() {
-                        let family = tricks::family_documents(&tx, claim_id)?;
-                        let texts: HashSet<String> =
-                            tricks::sentence_texts(&tx, &family)?.into_iter().collect();
-                        let own: Vec<usize> = tricks::candidate_texts(&tx, claim_id)?
-                            .iter()
-                            .map(|t| t.chars().count())
-                            .collect();
-                        let lengths = own.iter().copied().min().unwrap_or(0)
-                            ..=own.iter().copied().max().unwrap_or(usize::MAX);
-                        let found = unrelated_sentence(
-                            &secret,
-                            claim_id,
-                            &claim_text,
-                            &donors,
-                            &family,
-                            &texts,
-                            &lengths,
-                        );
-                        match found {
-                            Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,
-                            None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
-                                tracing::warn!(claim_id, "no unrelated sentence for the trick");
-                                report.without_trick += 1;
-                            }
-                            None => {}
+                if evidence && !has_trick {
+                    let own = &facts.candidate_lengths;
+                    let lengths = own.iter().copied().min().unwrap_or(0)
+                        ..=own.iter().copied().max().unwrap_or(usize::MAX);
+                    let found = unrelated_sentence(
+                        &secret,
+                        claim_id,
+                        claim_text,
+                        &donors,
+                        &facts.family,
+                        &facts.family_texts,
+                        &lengths,
+                    );
+                    match found {
+                        Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,
+                        None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
+                            tracing::warn!(claim_id, "no unrelated sentence for the trick");
+                            report.without_trick += 1;
                         }
+                        None => {}
                     }
                 }
             }

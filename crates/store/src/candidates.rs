@@ -1,7 +1,7 @@
 //! The `candidates` table: the ranked evidence sentences shown for each claim.
 
 use crate::db::params_from_iter;
-use crate::db::Connection;
+use crate::db::{Connection, CopyRow};
 use crate::params;
 use crate::Result;
 use serde::Serialize;
@@ -151,6 +151,42 @@ pub fn sentences_of_documents(
 
 /// Replaces a claim's candidates.
 pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        if pg.replacing_pending("candidates", claim_id) {
+            pg.flush_copies()?;
+        }
+        let row = CopyRow {
+            table: "candidates",
+            columns: "claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused, semantic, placed_by",
+            ignore_conflicts: false,
+        };
+        for c in candidates {
+            pg.stage_replacing(
+                row,
+                Some(("claim_id", claim_id)),
+                params![
+                    claim_id,
+                    c.rank,
+                    c.sentence_id,
+                    c.ranker,
+                    c.score,
+                    c.scores.bm25,
+                    c.scores.levenshtein,
+                    c.scores.jaccard,
+                    c.scores.fused,
+                    c.scores.semantic,
+                    c.placed_by
+                ],
+            )?;
+        }
+        if candidates.is_empty() {
+            // Nothing to stage, but the claim's old candidates must still go.
+            conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
+                .execute([claim_id])?;
+        }
+        return Ok(());
+    }
     conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
         .execute([claim_id])?;
     let mut stmt = conn.prepare_cached(

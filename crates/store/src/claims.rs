@@ -1,6 +1,6 @@
 //! The `claims` and `claim_documents` tables.
 
-use crate::db::{Connection, OptionalExtension, Row};
+use crate::db::{Connection, CopyRow, OptionalExtension, Row};
 use crate::params;
 use crate::Result;
 use factdesk_core::claim::{Label, RefutationState};
@@ -38,6 +38,32 @@ pub struct ClaimRow {
 
 /// Inserts an imported claim; returns its row id.
 pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let id = pg.reserve_id("claims")?;
+        let row = CopyRow {
+            table: "claims",
+            columns: "id, ext_id, text, context, label, source_url, parent_id, metadata, hash, import_id, created_at",
+            ignore_conflicts: false,
+        };
+        pg.stage(
+            row,
+            params![
+                id,
+                c.ext_id,
+                c.text,
+                c.context,
+                c.label.map(Label::as_str),
+                c.source_url,
+                c.parent_id,
+                c.metadata,
+                c.hash,
+                c.import_id,
+                c.created_at
+            ],
+        )?;
+        return Ok(id);
+    }
     conn.prepare_cached(
         "INSERT INTO claims (ext_id, text, context, label, source_url, parent_id, metadata, hash, import_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -73,6 +99,16 @@ pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, St
 
 /// Ties a claim to a document its evidence may come from. Linking twice is a no-op.
 pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let row = CopyRow {
+            table: "claim_documents",
+            columns: "claim_id, document_id",
+            ignore_conflicts: true,
+        };
+        pg.stage(row, params![claim_id, document_id])?;
+        return Ok(());
+    }
     conn.prepare_cached(
         "INSERT OR IGNORE INTO claim_documents (claim_id, document_id) VALUES (?1, ?2)",
     )?

@@ -1,6 +1,6 @@
 //! The `documents` and `sentences` tables.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::{Connection, CopyRow, OptionalExtension};
 use crate::params;
 use crate::Result;
 use serde::Serialize;
@@ -78,6 +78,50 @@ pub fn insert(
         .map(|g| serde_json::to_string(&g))
         .transpose()?;
     let text = if gaps.is_some() { "" } else { doc.text };
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let id = pg.reserve_id("documents")?;
+        let row = CopyRow {
+            table: "documents",
+            columns: "id, ext_id, url, title, text, hash, import_id, gaps",
+            ignore_conflicts: false,
+        };
+        pg.stage(
+            row,
+            params![
+                id,
+                doc.ext_id,
+                doc.url,
+                doc.title,
+                text,
+                doc.hash,
+                doc.import_id,
+                gaps
+            ],
+        )?;
+        let row = CopyRow {
+            table: "sentences",
+            columns: "id, document_id, idx, start_char, end_char, text",
+            ignore_conflicts: false,
+        };
+        let mut ids = Vec::with_capacity(sentences.len());
+        for (idx, s) in sentences.iter().enumerate() {
+            let sid = pg.reserve_id("sentences")?;
+            pg.stage(
+                row,
+                params![
+                    sid,
+                    id,
+                    idx as i64,
+                    s.start_char as i64,
+                    s.end_char as i64,
+                    s.text
+                ],
+            )?;
+            ids.push(sid);
+        }
+        return Ok((id, ids));
+    }
     conn.prepare_cached(
         "INSERT INTO documents (ext_id, url, title, text, hash, import_id, gaps) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?

@@ -21,6 +21,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0013_sign_in.sql"),
     include_str!("migrations/0014_semantic_ranker.sql"),
     include_str!("migrations/0015_open_task_shards.sql"),
+    include_str!("migrations/0016_open_tasks_per_statement.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -40,6 +41,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         15,
         include_str!("migrations/postgres/0015_open_task_shards.sql"),
+    ),
+    (
+        16,
+        include_str!("migrations/postgres/0016_open_tasks_per_statement.sql"),
     ),
 ];
 

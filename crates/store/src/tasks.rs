@@ -54,6 +54,46 @@ pub fn insert(conn: &Connection, t: &NewTask) -> Result<bool> {
     Ok(n == 1)
 }
 
+/// Creates a task the claim does not have yet (the caller read so in its write
+/// transaction); returns its id. Staged for COPY during a bulk write on PostgreSQL.
+pub fn insert_new(conn: &Connection, t: &NewTask) -> Result<i64> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let id = pg.reserve_id("tasks")?;
+        let row = crate::db::CopyRow {
+            table: "tasks",
+            columns: "id, kind, claim_id, overlap, trick_slot, shuffle_key, created_at",
+            ignore_conflicts: false,
+        };
+        pg.stage(
+            row,
+            params![
+                id,
+                t.kind.as_str(),
+                t.claim_id,
+                t.overlap,
+                t.trick_slot,
+                t.shuffle_key,
+                t.created_at
+            ],
+        )?;
+        return Ok(id);
+    }
+    conn.prepare_cached(
+        "INSERT INTO tasks (kind, claim_id, overlap, trick_slot, shuffle_key, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        t.kind.as_str(),
+        t.claim_id,
+        t.overlap,
+        t.trick_slot,
+        t.shuffle_key,
+        t.created_at
+    ])?;
+    Ok(conn.last_insert_rowid()?)
+}
+
 pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1"))?

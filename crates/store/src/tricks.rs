@@ -4,6 +4,7 @@
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
 use crate::Result;
+use std::collections::{HashMap, HashSet};
 
 /// A sentence that may serve as another claim's trick: a candidate of some claim.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +46,15 @@ pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
 
 /// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice.
 pub fn set(conn: &Connection, task_id: i64, sentence_id: i64) -> Result<()> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let row = crate::db::CopyRow {
+            table: "task_tricks",
+            columns: "task_id, sentence_id",
+            ignore_conflicts: true,
+        };
+        return Ok(pg.stage(row, params![task_id, sentence_id])?);
+    }
     conn.prepare_cached(
         "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id) VALUES (?1, ?2)",
     )?
@@ -109,4 +119,129 @@ pub fn candidate_texts(conn: &Connection, claim_id: i64) -> Result<Vec<String>> 
     )?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// What creating a task of a kind needs to know of one claim.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimFacts {
+    /// The claim's task of the kind: (id, overlap, whether it has a trick).
+    pub task: Option<(i64, u32, bool)>,
+    /// Evidence only: how many candidates the claim shows.
+    pub candidates: u64,
+    /// Evidence only: the documents of the claim's family (see [`family_documents`]),
+    /// ascending.
+    pub family: Vec<i64>,
+    /// Evidence only: the texts of every sentence of those documents.
+    pub family_texts: HashSet<String>,
+    /// Evidence only: the length in characters of each candidate's text.
+    pub candidate_lengths: Vec<usize>,
+}
+
+/// [`ClaimFacts`] of many claims in a few reads (the claims' own reads, one by one, cost
+/// a round trip each on PostgreSQL). `evidence` asks for the evidence facts too.
+pub fn facts(
+    conn: &Connection,
+    kind: &str,
+    claim_ids: &[i64],
+    evidence: bool,
+) -> Result<HashMap<i64, ClaimFacts>> {
+    let mut out: HashMap<i64, ClaimFacts> = claim_ids
+        .iter()
+        .map(|&id| (id, ClaimFacts::default()))
+        .collect();
+    if claim_ids.is_empty() {
+        return Ok(out);
+    }
+    let list = |from: usize| {
+        (from..from + claim_ids.len())
+            .map(|i| format!("?{i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&kind];
+    values.extend(claim_ids.iter().map(|id| id as &dyn rusqlite::ToSql));
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT t.claim_id, t.id, t.overlap, EXISTS (SELECT 1 FROM task_tricks x WHERE x.task_id = t.id)
+         FROM tasks t WHERE t.kind = ?1 AND t.claim_id IN ({})",
+        list(2)
+    ))?;
+    let rows = stmt.query_map(values.as_slice(), |r| {
+        Ok((r.get::<_, i64>(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })?;
+    for row in rows {
+        let (claim, id, overlap, trick) = row?;
+        if let Some(f) = out.get_mut(&claim) {
+            f.task = Some((id, overlap, trick));
+        }
+    }
+    if !evidence {
+        return Ok(out);
+    }
+    let ids: Vec<&dyn rusqlite::ToSql> = claim_ids
+        .iter()
+        .map(|id| id as &dyn rusqlite::ToSql)
+        .collect();
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT k.claim_id, s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id
+         WHERE k.claim_id IN ({})",
+        list(1)
+    ))?;
+    for row in stmt.query_map(ids.as_slice(), |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+    })? {
+        let (claim, text) = row?;
+        if let Some(f) = out.get_mut(&claim) {
+            f.candidates += 1;
+            f.candidate_lengths.push(text.chars().count());
+        }
+    }
+    // The claim's own documents, its children's and its parent's.
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT k.id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.id
+         WHERE k.id IN ({l})
+         UNION SELECT k.parent_id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.id
+         WHERE k.parent_id IN ({l})
+         UNION SELECT k.id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.parent_id
+         WHERE k.id IN ({l})",
+        l = list(1)
+    ))?;
+    let mut documents: HashSet<i64> = HashSet::new();
+    for row in stmt.query_map(ids.as_slice(), |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
+    })? {
+        let (claim, document) = row?;
+        if let Some(f) = out.get_mut(&claim) {
+            f.family.push(document);
+            documents.insert(document);
+        }
+    }
+    let mut documents: Vec<i64> = documents.into_iter().collect();
+    documents.sort_unstable();
+    let mut texts: HashMap<i64, Vec<String>> = HashMap::new();
+    for chunk in documents.chunks(claim_ids.len().max(1)) {
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT document_id, text FROM sentences WHERE document_id IN ({})",
+            (1..=chunk.len())
+                .map(|i| format!("?{i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))?;
+        let values: Vec<&dyn rusqlite::ToSql> =
+            chunk.iter().map(|id| id as &dyn rusqlite::ToSql).collect();
+        for row in stmt.query_map(values.as_slice(), |r| {
+            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        })? {
+            let (document, text) = row?;
+            texts.entry(document).or_default().push(text);
+        }
+    }
+    for f in out.values_mut() {
+        f.family.sort_unstable();
+        f.family.dedup();
+        for d in &f.family {
+            f.family_texts
+                .extend(texts.get(d).into_iter().flatten().cloned());
+        }
+    }
+    Ok(out)
 }

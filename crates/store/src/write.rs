@@ -43,6 +43,18 @@ impl<'a> Tx<'a> {
         Ok(Tx { conn, open: true })
     }
 
+    /// Declares a bulk write (an import, creating tasks): on PostgreSQL the rows the table
+    /// functions insert from now on are sent with COPY, a batch at a time, before any
+    /// other statement of the transaction runs and before the commit, so every statement
+    /// still sees every row written before it. Nothing changes on SQLite, whose inserts
+    /// are calls within the process.
+    pub fn bulk_writes(&self) -> Result<()> {
+        match self.conn {
+            Connection::Sqlite(_) => Ok(()),
+            Connection::Postgres(c) => Ok(c.start_copying()?),
+        }
+    }
+
     /// Makes everything written in the transaction durable.
     pub fn commit(mut self) -> Result<()> {
         match self.conn {

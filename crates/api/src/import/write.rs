@@ -76,6 +76,8 @@ pub(super) fn write(
         report.rows,
         batch.now,
     )?;
+    // On PostgreSQL the new rows go out with COPY (factdesk_store's `pg_copy`).
+    tx.bulk_writes()?;
     let mut ids = Ids {
         documents: HashMap::new(),
         claims: HashMap::new(),

@@ -10,9 +10,11 @@
 //! back as the SQLite value it would have been, then converted by rusqlite's own rules.
 
 mod pg;
+mod pg_copy;
 mod pg_value;
 
 pub use pg::PgConn;
+pub use pg_copy::CopyRow;
 
 use std::fmt;
 
@@ -165,6 +167,26 @@ impl Connection {
         match self {
             Connection::Sqlite(_) => Engine::Sqlite,
             Connection::Postgres(_) => Engine::Postgres,
+        }
+    }
+
+    /// The PostgreSQL connection while its transaction buffers inserted rows for COPY
+    /// (see [`Tx::bulk_writes`](crate::Tx::bulk_writes)): the table functions that
+    /// support it then stage their rows there.
+    pub(crate) fn copying(&self) -> Option<&PgConn> {
+        match self {
+            Connection::Postgres(c) if c.is_copying() => Some(c),
+            _ => None,
+        }
+    }
+
+    /// Round trips this connection made to a PostgreSQL server since it opened (`None`
+    /// on a file, whose statements are calls within the process): what tests and benches
+    /// count a use case's cost in.
+    pub fn round_trips(&self) -> Option<u64> {
+        match self {
+            Connection::Sqlite(_) => None,
+            Connection::Postgres(c) => Some(c.round_trips()),
         }
     }
 

@@ -34,10 +34,15 @@ pub(crate) struct Translated {
 
 /// A connection to a PostgreSQL project database.
 pub struct PgConn {
-    client: RefCell<postgres::Client>,
+    pub(super) client: RefCell<postgres::Client>,
+    /// Rows buffered for COPY (see `pg_copy`), while a bulk write is under way.
+    pub(super) copying: RefCell<Option<super::pg_copy::Copying>>,
     translated: RefCell<HashMap<String, Arc<Translated>>>,
     prepared: RefCell<HashMap<(String, Vec<u32>), postgres::Statement>>,
     in_transaction: Cell<bool>,
+    /// Round trips to the server so far (statements, batches, COPYs), for measuring what
+    /// a use case costs.
+    round_trips: Cell<u64>,
     failed: Cell<bool>,
     /// The current transaction was aborted by PostgreSQL to break a deadlock or a
     /// serialization conflict: running the same decision again can succeed.
@@ -63,9 +68,11 @@ impl PgConn {
         let client = config.connect(postgres::NoTls)?;
         Ok(PgConn {
             client: RefCell::new(client),
+            copying: RefCell::default(),
             translated: RefCell::default(),
             prepared: RefCell::default(),
             in_transaction: Cell::new(false),
+            round_trips: Cell::new(0),
             failed: Cell::new(false),
             conflicted: Cell::new(false),
         })
@@ -82,6 +89,64 @@ impl PgConn {
         }
         cache.insert(sql.to_string(), t.clone());
         t
+    }
+
+    /// Round trips to the server since the connection opened (preparing a statement the
+    /// connection had not prepared yet counts as one more).
+    pub(crate) fn round_trips(&self) -> u64 {
+        self.round_trips.get()
+    }
+
+    pub(super) fn count_trip(&self) {
+        self.round_trips.set(self.round_trips.get() + 1);
+    }
+
+    pub(super) fn in_transaction(&self) -> bool {
+        self.in_transaction.get()
+    }
+
+    /// A failure of a statement of the transaction, as `fail`, for `pg_copy`.
+    pub(super) fn failing(&self, e: postgres::Error) -> Error {
+        self.fail(e)
+    }
+
+    /// A failure outside PostgreSQL (sending a COPY's data) that ends the transaction.
+    pub(super) fn failed_with(&self, message: String) -> Error {
+        if self.in_transaction.get() {
+            self.failed.set(true);
+        }
+        Error::Failed(message)
+    }
+
+    /// Runs a statement without translation and without sending buffered rows first.
+    pub(super) fn raw_query(&self, sql: &str) -> Result<Vec<postgres::Row>> {
+        self.count_trip();
+        self.client
+            .borrow_mut()
+            .query(sql, &[])
+            .map_err(|e| self.fail(e))
+    }
+
+    /// As `raw_query`, with parameters, for a statement that returns no rows.
+    pub(super) fn raw_execute(
+        &self,
+        sql: &str,
+        params: &[&(dyn postgres::types::ToSql + Sync)],
+    ) -> Result<u64> {
+        self.count_trip();
+        self.client
+            .borrow_mut()
+            .execute(sql, params)
+            .map_err(|e| self.fail(e))
+    }
+
+    /// As `batch`, without sending buffered rows first.
+    pub(super) fn raw_batch(&self, sql: &str) -> Result<()> {
+        self.count_trip();
+        self.client
+            .borrow_mut()
+            .batch_execute(sql)
+            .map_err(|e| self.fail(e))
     }
 
     fn fail(&self, e: postgres::Error) -> Error {
@@ -123,6 +188,7 @@ impl PgConn {
         if guarded {
             self.batch("SAVEPOINT factdesk_prepare")?;
         }
+        self.count_trip();
         let first = self.client.borrow_mut().prepare_typed(sql, types);
         let outcome = match first {
             Err(e) if unspecified && e.code() == Some(&SqlState::AMBIGUOUS_PARAMETER) => {
@@ -177,10 +243,12 @@ impl PgConn {
         t: &Translated,
         values: &[&dyn rusqlite::ToSql],
     ) -> Result<usize> {
+        self.flush_copies()?;
         let params = Self::bind(values, t)?;
         let stmt = self.prepared(t, &params)?;
         let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
             params.iter().map(|p| p as _).collect();
+        self.count_trip();
         let n = self
             .client
             .borrow_mut()
@@ -194,10 +262,12 @@ impl PgConn {
         t: &Translated,
         values: &[&dyn rusqlite::ToSql],
     ) -> Result<Vec<postgres::Row>> {
+        self.flush_copies()?;
         let params = Self::bind(values, t)?;
         let stmt = self.prepared(t, &params)?;
         let refs: Vec<&(dyn postgres::types::ToSql + Sync)> =
             params.iter().map(|p| p as _).collect();
+        self.count_trip();
         self.client
             .borrow_mut()
             .query(&stmt, &refs)
@@ -209,14 +279,14 @@ impl PgConn {
     }
 
     pub(crate) fn batch(&self, sql: &str) -> Result<()> {
-        self.client
-            .borrow_mut()
-            .batch_execute(sql)
-            .map_err(|e| self.fail(e))
+        self.flush_copies()?;
+        self.raw_batch(sql)
     }
 
     /// The id the last INSERT on this connection drew from a sequence.
     pub(crate) fn last_insert_id(&self) -> Result<i64> {
+        self.flush_copies()?;
+        self.count_trip();
         let row = self
             .client
             .borrow_mut()
@@ -249,6 +319,7 @@ impl PgConn {
     }
 
     fn begin_with(&self, sql: &str) -> Result<()> {
+        self.stop_copying();
         let begun = self.batch(sql);
         if let Err(e) = begun {
             // Leave no half-begun transaction on the connection for the next caller.
@@ -264,7 +335,16 @@ impl PgConn {
     /// Commits; a transaction in which a statement failed is rolled back instead (PostgreSQL
     /// would do so quietly) and reported.
     pub(crate) fn commit(&self) -> Result<()> {
+        let sent = match self.failed.get() {
+            true => Ok(()),
+            false => self.flush_copies(),
+        };
+        self.stop_copying();
         self.in_transaction.set(false);
+        if let Err(e) = sent {
+            self.raw_batch("ROLLBACK")?;
+            return Err(e);
+        }
         if self.failed.get() {
             self.batch("ROLLBACK")?;
             return Err(Error::Failed(
@@ -275,6 +355,7 @@ impl PgConn {
     }
 
     pub(crate) fn rollback(&self) -> Result<()> {
+        self.stop_copying();
         self.in_transaction.set(false);
         self.batch("ROLLBACK")
     }

@@ -1,0 +1,3 @@
+-- Nothing changes in a project file: PostgreSQL's migration 16 counts new tasks once per
+-- statement (see migrations/postgres/0016_open_tasks_per_statement.sql); SQLite changes
+-- its counter rows in place and keeps its row trigger.
