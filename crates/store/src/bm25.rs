@@ -13,7 +13,7 @@
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
 
 use crate::index::indexed_form;
-use crate::{Result, SearchIndex};
+use crate::{Result, SearchIndex, TextCounts};
 use factdesk_core::text;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -91,6 +91,8 @@ pub struct Bm25Corpus {
     norms: Arc<[f32; 256]>,
     /// Weights of the words asked for so far (`None`: the word is in no indexed text).
     weights: HashMap<String, Option<Weight>>,
+    /// Texts about to be indexed, counted in as if they were.
+    new_texts: Option<Arc<TextCounts>>,
 }
 
 impl std::fmt::Debug for Bm25Corpus {
@@ -110,11 +112,30 @@ impl std::fmt::Debug for Bm25Corpus {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SentenceTerms {
     fieldnorm_id: u8,
-    counts: Vec<(u64, u32)>,
+    pub(crate) counts: Vec<(u64, u32)>,
+}
+
+/// The hash of each token the index keeps, in its indexed form, in order.
+pub(crate) fn indexed_hashes<'a>(tokens: &'a [text::Token<'_>]) -> impl Iterator<Item = u64> + 'a {
+    tokens.iter().filter_map(|t| {
+        let plain = t
+            .text
+            .bytes()
+            .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'');
+        let (hash, len) = if plain {
+            (word_hash(t.text), t.text.len())
+        } else {
+            let w = indexed_form(text::normalize_token(t.text));
+            (word_hash(&w), w.len())
+        };
+        // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not count
+        // them in the length.
+        (len <= MAX_INDEXED_LEN).then_some(hash)
+    })
 }
 
 /// FNV-1a of a word in its indexed form; fixed, so results never vary between runs.
-fn word_hash(word: &str) -> u64 {
+pub(crate) fn word_hash(word: &str) -> u64 {
     word.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
@@ -128,24 +149,7 @@ impl SentenceTerms {
 
     /// The same from the sentence's tokens, for a caller that needs them for more.
     pub fn from_tokens(tokens: &[text::Token<'_>]) -> SentenceTerms {
-        let mut words: Vec<u64> = tokens
-            .iter()
-            .filter_map(|t| {
-                let plain = t
-                    .text
-                    .bytes()
-                    .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'');
-                let (hash, len) = if plain {
-                    (word_hash(t.text), t.text.len())
-                } else {
-                    let w = indexed_form(text::normalize_token(t.text));
-                    (word_hash(&w), w.len())
-                };
-                // The index drops tokens longer than tantivy's MAX_TOKEN_LEN and does not
-                // count them in the length.
-                (len <= MAX_INDEXED_LEN).then_some(hash)
-            })
-            .collect();
+        let mut words: Vec<u64> = indexed_hashes(tokens).collect();
         let length = u32::try_from(words.len()).unwrap_or(u32::MAX);
         words.sort_unstable();
         let mut counts: Vec<(u64, u32)> = Vec::with_capacity(words.len());
@@ -161,6 +165,21 @@ impl SentenceTerms {
         }
     }
 
+    /// How often each of `claim`'s words occurs here: all BM25 needs to score the sentence
+    /// against that claim once the corpus statistics are known.
+    pub fn claim_counts(&self, claim: &ClaimTerms) -> ClaimWordCounts {
+        let hits: Vec<(u32, u32)> = claim
+            .hashes
+            .iter()
+            .enumerate()
+            .filter_map(|(p, &h)| Some((p as u32, Some(self.count(h)).filter(|&n| n > 0)?)))
+            .collect();
+        ClaimWordCounts {
+            fieldnorm_id: self.fieldnorm_id,
+            hits: hits.into_boxed_slice(),
+        }
+    }
+
     fn count(&self, hash: u64) -> u32 {
         self.counts
             .binary_search_by(|(h, _)| h.cmp(&hash))
@@ -172,6 +191,15 @@ impl SentenceTerms {
     pub fn may_contain(&self, claim: &ClaimTerms) -> bool {
         !claim.checkable || claim.hashes.iter().all(|&h| self.count(h) > 0)
     }
+}
+
+/// A sentence's length code and how often each word of one claim occurs in it, as
+/// (position in the claim's words, count) in the claim's order; small enough to keep for
+/// every sentence of an import until its corpus statistics are complete.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClaimWordCounts {
+    fieldnorm_id: u8,
+    hits: Box<[(u32, u32)]>,
 }
 
 /// The longest word the index keeps (tantivy's MAX_TOKEN_LEN).
@@ -265,10 +293,28 @@ impl SearchIndex {
 
     /// The same with other `k1` and `b`.
     pub fn bm25_corpus_with(&self, params: Bm25Params) -> Result<Bm25Corpus> {
-        let searcher = self.reader.searcher();
-        let field = self.fields.text;
-        let total_docs = searcher.total_num_docs()?;
-        let tokens = searcher.total_num_tokens(field)?;
+        Bm25Corpus::of(self.reader.searcher(), self.fields.text, params, None)
+    }
+}
+
+impl crate::IndexBatch {
+    /// The statistics of the index as it was before this batch's rows, with `k1` and `b`;
+    /// see [`Bm25Corpus::with_new_texts`] for counting the batch's rows in.
+    pub fn bm25_corpus_before(&self, params: Bm25Params) -> Result<Bm25Corpus> {
+        Bm25Corpus::of(self.before.searcher(), self.fields.text, params, None)
+    }
+}
+
+impl Bm25Corpus {
+    fn of(
+        searcher: Searcher,
+        field: Field,
+        params: Bm25Params,
+        new_texts: Option<Arc<TextCounts>>,
+    ) -> Result<Bm25Corpus> {
+        let added = new_texts.as_deref().map_or((0, 0), |n| (n.texts, n.tokens));
+        let total_docs = searcher.total_num_docs()? + added.0;
+        let tokens = searcher.total_num_tokens(field)? + added.1;
         let average_length = tokens as f32 / total_docs as f32;
         Ok(Bm25Corpus {
             average_length,
@@ -278,21 +324,61 @@ impl SearchIndex {
             params,
             norms: Arc::new(length_norms(params, average_length)),
             weights: HashMap::new(),
+            new_texts,
         })
     }
-}
 
-impl Bm25Corpus {
+    /// These statistics with `counts` (texts about to be indexed) added: what the index
+    /// will hold once they are committed, so BM25 can score before that commit. Totals
+    /// are the same integers as the committed index's, so the scores are the same f32s.
+    pub fn with_new_texts(self, counts: Arc<TextCounts>) -> Result<Bm25Corpus> {
+        Bm25Corpus::of(self.searcher, self.field, self.params, Some(counts))
+    }
+
     /// Looks the word's document frequency up once and keeps its weight.
     fn weight(&mut self, word: &str) -> Result<()> {
         if !self.weights.contains_key(word) {
             let term = Term::from_field_text(self.field, word);
-            let doc_freq = self.searcher.doc_freq(&term)?;
+            let added = self
+                .new_texts
+                .as_deref()
+                .map_or(0, |n| n.doc_freq(word_hash(word)));
+            let doc_freq = self.searcher.doc_freq(&term)? + added;
             let weight = (doc_freq > 0 && doc_freq <= self.total_docs)
                 .then(|| idf(doc_freq, self.total_docs) * (1.0 + self.params.k1));
             self.weights.insert(word.to_string(), weight);
         }
         Ok(())
+    }
+
+    /// [`Bm25Corpus::scores`] of sentences kept as their counts of the claim's words
+    /// ([`SentenceTerms::claim_counts`]): the same shares summed in the same order, so
+    /// the same f32s.
+    pub fn scores_of_counts(
+        &mut self,
+        words: &[String],
+        sentences: &[ClaimWordCounts],
+    ) -> Result<Vec<Option<f32>>> {
+        for w in words {
+            self.weight(w)?;
+        }
+        let weights: Vec<Option<Weight>> = words
+            .iter()
+            .map(|w| self.weights.get(w.as_str()).copied().flatten())
+            .collect();
+        Ok(sentences
+            .iter()
+            .map(|s| {
+                let mut score: Option<f32> = None;
+                for &(position, tf) in s.hits.iter() {
+                    if let Some(Some(weight)) = weights.get(position as usize) {
+                        *score.get_or_insert(0.0) +=
+                            word_score(*weight, &self.norms, s.fieldnorm_id, tf);
+                    }
+                }
+                score
+            })
+            .collect())
     }
 
     /// BM25 of each sentence against the claim's words (from [`claim_words`]), in the

@@ -28,6 +28,10 @@ const LAYOUT: u32 = 5;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
+/// An import indexes on one thread, with less memory: its own thread ranks beside the
+/// writes, and the two cores are then shared by the writes, the ranking and the index.
+const IMPORT_WRITER_THREADS: usize = 1;
+const IMPORT_WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
@@ -426,7 +430,9 @@ impl HitKind {
 pub struct IndexBatch {
     index: Index,
     writer: IndexWriter,
-    fields: Fields,
+    pub(crate) fields: Fields,
+    /// The index as it was before this batch, for its statistics.
+    pub(crate) before: IndexReader,
 }
 
 impl std::fmt::Debug for IndexBatch {
@@ -442,11 +448,12 @@ impl SearchIndex {
         let current = SearchIndex::open(store)?;
         let writer = current
             .index
-            .writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
+            .writer_with_num_threads(IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
         Ok(IndexBatch {
             index: current.index,
             writer,
             fields: current.fields,
+            before: current.reader,
         })
     }
 }

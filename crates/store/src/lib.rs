@@ -12,6 +12,7 @@ pub mod annotators;
 pub mod assignments;
 pub mod audit;
 mod bm25;
+mod bm25_counts;
 mod candidates;
 mod claims;
 mod counts;
@@ -40,7 +41,8 @@ pub mod tricks;
 mod typed;
 mod write;
 
-pub use bm25::{claim_words, Bm25Corpus, Bm25Params, ClaimTerms, SentenceTerms};
+pub use bm25::{claim_words, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts, SentenceTerms};
+pub use bm25_counts::TextCounts;
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;

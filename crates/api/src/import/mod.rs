@@ -10,6 +10,7 @@ mod claims;
 mod documents;
 mod fields;
 mod parallel;
+mod ranking;
 mod rejects;
 mod rows;
 mod write;

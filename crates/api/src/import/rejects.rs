@@ -29,6 +29,11 @@ impl Rejects {
         Ok(())
     }
 
+    /// How many rows were set aside so far.
+    pub fn count(&self) -> usize {
+        self.by_file.values().map(Vec::len).sum()
+    }
+
     /// Writes `<input>.rejects.jsonl` for each input with rejected rows, all together; none
     /// may be one of `inputs` or a project file.
     pub fn finish(self, report: &mut ImportReport, inputs: &Inputs) -> Result<()> {

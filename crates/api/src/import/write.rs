@@ -3,7 +3,7 @@
 use super::claims::ClaimInput;
 use super::documents::{self, DocumentInput};
 use super::rejects::Rejects;
-use super::{digest, Preset};
+use super::{digest, ranking, Preset};
 use crate::dto::ImportReport;
 use crate::settings::EvidenceStance;
 use crate::{rank, Error, ErrorCode, Progress, Project, Result};
@@ -18,7 +18,7 @@ use std::collections::HashMap;
 pub(super) struct Batch<'a> {
     pub source: &'a str,
     pub preset: Preset,
-    /// Dropped once written: ranking reads the sentences back from the project.
+    /// Dropped once written and ranked.
     pub documents: Vec<DocumentInput>,
     pub claims: &'a [ClaimInput],
     pub now: i64,
@@ -86,46 +86,6 @@ pub(super) fn write(
         documents_before: tx::any_documents(&tx)?,
         claims_before: tx::any_claims(&tx)?,
     };
-
-    let documents = std::mem::take(&mut batch.documents);
-    let total = documents.len() as u64;
-    progress.phase("documents", total);
-    // Each document is dropped once written, so their text is not held all the while
-    // the search index grows.
-    for (i, doc) in documents.into_iter().enumerate() {
-        if let Err(error) = put_document(&tx, &doc, import_id, &mut ids, report) {
-            rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?;
-        }
-        if i % 1024 == 0 {
-            progress.set(i as u64);
-            progress.check_cancelled()?;
-        }
-    }
-    progress.set(total);
-
-    progress.phase("claims", batch.claims.len() as u64);
-    // Parents first, so that a refutation can point at the claim it refutes.
-    let ordered = batch
-        .claims
-        .iter()
-        .filter(|c| c.parent_ext_id.is_none())
-        .chain(batch.claims.iter().filter(|c| c.parent_ext_id.is_some()));
-    for (i, claim) in ordered.enumerate() {
-        if let Err(error) = put_claim(&tx, claim, batch.now, import_id, &mut ids, report) {
-            rejects.add_error(&claim.file, error, claim.raw.clone(), batch.skip_invalid)?;
-        }
-        if i % 1024 == 0 {
-            progress.set(i as u64);
-            progress.check_cancelled()?;
-        }
-    }
-    progress.set(batch.claims.len() as u64);
-    tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
-    report.evidence_stance = choose_stance(&tx, batch.preset)?;
-    // New claims get their candidates in the same transaction, so no claim is ever stored
-    // without them. Ranking searches the new rows, so the index commits them first.
-    let index = ids.index.commit(&tx)?;
-    let unranked = tx::claims_to_rank(&tx, true)?;
     // The semantic ranker joins the fusion only where the project turned it on: embedding
     // costs far more than the other rankers (docs/ranking.md).
     let settings = crate::settings::from_json(tx::settings(&tx)?);
@@ -141,14 +101,157 @@ pub(super) fn write(
         options: rank::RankOptions::of(&settings.ranking),
         semantic: semantic.as_ref(),
     };
-    let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
-    report.claims_ranked = rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    let documents = std::mem::take(&mut batch.documents);
+    let fresh = !ids.documents_before && !ids.claims_before && semantic.is_none();
+    let plan = ranking::Plan::of(fresh, &documents, batch.claims);
+    let rejected_before = rejects.count();
+    let ranked_early = match &plan {
+        Some(plan) => {
+            let corpus = ids.index.bm25_corpus_before(run.options.bm25)?;
+            // Bounded, so documents written faster than they are ranked do not pile up.
+            let (sender, written) = std::sync::mpsc::sync_channel(IN_FLIGHT);
+            let ranked = ranking::Ranked::default();
+            std::thread::scope(|s| -> Result<_> {
+                let (claims, run, ranked) = (batch.claims, &run, &ranked);
+                let ranking = s.spawn(move || {
+                    ranking::rank_while_writing(plan, claims, corpus, run, written, ranked)
+                });
+                let target = Target::Ranking(sender);
+                let batch = &batch;
+                put_all(
+                    &tx, batch, documents, import_id, &mut ids, target, rejects, report, progress,
+                )?;
+                progress.phase("ranking", plan.early);
+                progress.set(ranked.get());
+                while !ranking.is_finished() {
+                    progress.check_cancelled()?;
+                    std::thread::sleep(std::time::Duration::from_millis(20));
+                    progress.set(ranked.get());
+                }
+                let tops = ranking
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                progress.set(ranked.get());
+                Ok(Some(tops))
+            })?
+        }
+        None => {
+            put_all(
+                &tx,
+                &batch,
+                documents,
+                import_id,
+                &mut ids,
+                Target::Drop,
+                rejects,
+                report,
+                progress,
+            )?;
+            None
+        }
+    };
+    tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
+    report.evidence_stance = choose_stance(&tx, batch.preset)?;
+    // New claims get their candidates in the same transaction, so no claim is ever stored
+    // without them. Those ranked while writing count only if every row was written as
+    // planned (a row set aside under --skip-invalid changes the corpus).
+    let mut early = std::collections::HashSet::new();
+    let early_valid = ranked_early.filter(|_| rejects.count() == rejected_before);
+    if let Some(tops) = early_valid {
+        let mut computed: rank::Computed = batch
+            .claims
+            .iter()
+            .zip(tops)
+            .filter_map(|(claim, top)| {
+                let ext = claim.ext_id.as_deref().unwrap_or_default();
+                Some((*ids.claims.get(ext)?, top?))
+            })
+            .collect();
+        computed.sort_by_key(|(claim_id, _)| *claim_id);
+        early.extend(computed.iter().map(|(claim_id, _)| *claim_id));
+        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    }
+    // The others search the new rows, so the index commits them first.
+    let index = ids.index.commit(&tx)?;
+    let mut unranked = tx::claims_to_rank(&tx, true)?;
+    unranked.retain(|(claim_id, _)| !early.contains(claim_id));
+    if early.is_empty() || !unranked.is_empty() {
+        let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
+        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+    }
     if let Some(model) = &semantic {
         model.save(&tx)?;
     }
     progress.check_cancelled()?;
     progress.phase("committing", 0);
     tx.commit()?;
+    Ok(())
+}
+
+/// Documents written but not yet taken by the ranking thread, at most.
+const IN_FLIGHT: usize = 2048;
+
+/// Where written documents go besides the project: to the ranking thread, or nowhere.
+enum Target {
+    Ranking(std::sync::mpsc::SyncSender<ranking::Written>),
+    Drop,
+}
+
+/// Writes the documents, each dropped or handed to `target` once written, then the
+/// claims (parents first).
+#[allow(clippy::too_many_arguments)]
+fn put_all(
+    tx: &Connection,
+    batch: &Batch<'_>,
+    documents: Vec<DocumentInput>,
+    import_id: i64,
+    ids: &mut Ids,
+    mut target: Target,
+    rejects: &mut Rejects,
+    report: &mut ImportReport,
+    progress: &mut dyn Progress,
+) -> Result<()> {
+    let total = documents.len() as u64;
+    progress.phase("documents", total);
+    for (i, doc) in documents.into_iter().enumerate() {
+        match put_document(tx, &doc, import_id, ids, report) {
+            Ok((id, sentence_ids)) => {
+                if let Target::Ranking(sender) = &target {
+                    // A closed channel means the ranking failed: its error is reported
+                    // when it is joined.
+                    if sender.send((i, id, sentence_ids, doc)).is_err() {
+                        target = Target::Drop;
+                    }
+                }
+            }
+            Err(error) => rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?,
+        }
+        if i % 1024 == 0 {
+            progress.set(i as u64);
+            progress.check_cancelled()?;
+        }
+    }
+    progress.set(total);
+    // The ranking finishes its work while the claims are written.
+    drop(target);
+
+    progress.phase("claims", batch.claims.len() as u64);
+    // Parents first, so that a refutation can point at the claim it refutes.
+    let ordered = batch
+        .claims
+        .iter()
+        .filter(|c| c.parent_ext_id.is_none())
+        .chain(batch.claims.iter().filter(|c| c.parent_ext_id.is_some()));
+    for (i, claim) in ordered.enumerate() {
+        if let Err(error) = put_claim(tx, claim, batch.now, import_id, ids, report) {
+            rejects.add_error(&claim.file, error, claim.raw.clone(), batch.skip_invalid)?;
+        }
+        if i % 1024 == 0 {
+            progress.set(i as u64);
+            progress.check_cancelled()?;
+        }
+    }
+    progress.set(batch.claims.len() as u64);
     Ok(())
 }
 
@@ -180,21 +283,23 @@ fn clash(file: &str, line: u64, what: &str, ext_id: &str) -> Error {
     e
 }
 
+/// Writes a document unless the project has it; returns its row id and the row ids of
+/// the sentences written (none when it was there already).
 fn put_document(
     conn: &Connection,
     doc: &DocumentInput,
     import_id: i64,
     ids: &mut Ids,
     report: &mut ImportReport,
-) -> Result<i64> {
+) -> Result<(i64, Vec<i64>)> {
     if let Some(&id) = ids.documents.get(&doc.ext_id) {
-        return Ok(id);
+        return Ok((id, Vec::new()));
     }
     let hash = doc.hash();
-    let id = match ids.find_document(conn, &doc.ext_id)? {
+    let (id, written) = match ids.find_document(conn, &doc.ext_id)? {
         Some((id, h)) if h == hash => {
             report.unchanged += 1;
-            id
+            (id, Vec::new())
         }
         Some(_) => return Err(clash(&doc.file, doc.line, "document", &doc.ext_id)),
         None => {
@@ -219,11 +324,11 @@ fn put_document(
             }
             report.documents_added += 1;
             report.sentences_added += sentences.len() as u64;
-            id
+            (id, sentence_ids)
         }
     };
     ids.documents.insert(doc.ext_id.clone(), id);
-    Ok(id)
+    Ok((id, written))
 }
 
 /// Resolves a claim's documents before anything of it is written, so a bad reference
@@ -278,7 +383,7 @@ fn put_claim(
             claim.source_url.clone(),
             &claim.evidence,
         );
-        doc_ids.push(put_document(conn, &doc, import_id, ids, report)?);
+        doc_ids.push(put_document(conn, &doc, import_id, ids, report)?.0);
     }
     let parent_id = match &claim.parent_ext_id {
         None => None,

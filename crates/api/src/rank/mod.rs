@@ -14,9 +14,9 @@ use std::sync::Arc;
 mod sentences;
 
 pub use sentences::{
-    rank_lexical, rank_sentences, rank_sentences_with, semantic_texts, with_semantic, DocumentSet,
-    PreparedDocument, RankOptions, Rankings, FUSED_K, FUSED_WEIGHTS, SEMANTIC_FUSED_K,
-    SEMANTIC_FUSED_WEIGHTS,
+    lexical_parts, rank_lexical, rank_sentences, rank_sentences_with, semantic_texts,
+    with_semantic, DocumentSet, LexicalParts, PreparedDocument, RankOptions, Rankings, FUSED_K,
+    FUSED_WEIGHTS, SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS,
 };
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
@@ -61,7 +61,11 @@ fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
 
 /// The top `k` sentences of each claim with `ranker`, with every ranker's scores and the
 /// rankers that placed each.
-type Computed = Vec<(i64, Vec<(Scored, RankerScores, String)>)>;
+pub(crate) type Computed = Vec<(i64, Top)>;
+
+/// One claim's candidates: each sentence's score, every ranker's scores and the rankers
+/// that placed it.
+pub(crate) type Top = Vec<(Scored, RankerScores, String)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
@@ -264,17 +268,20 @@ fn rank_in_parallel(
     Ok(items
         .iter()
         .zip(&rankings)
-        .map(|(((claim_id, _), _), r)| {
-            let top = ranking::top_k(r.get(run.ranker).to_vec(), run.k)
-                .into_iter()
-                .map(|s| {
-                    let placed = placed_by(r, s.sentence_id, run.k);
-                    (s, scores_of(r, s.sentence_id), placed)
-                })
-                .collect();
-            (*claim_id, top)
-        })
+        .map(|(((claim_id, _), _), r)| (*claim_id, top_of(r, run)))
         .collect())
+}
+
+/// The top `k` of `run`'s ranker in `r`, each with every ranker's score and the rankers
+/// that placed it.
+pub(crate) fn top_of(r: &Rankings, run: &RankRun<'_>) -> Top {
+    ranking::top_k(r.get(run.ranker).to_vec(), run.k)
+        .into_iter()
+        .map(|s| {
+            let placed = placed_by(r, s.sentence_id, run.k);
+            (s, scores_of(r, s.sentence_id), placed)
+        })
+        .collect()
 }
 
 /// Replaces the candidates of the computed claims, in the caller's transaction.

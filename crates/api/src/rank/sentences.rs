@@ -3,11 +3,13 @@
 //! and the fusion.
 
 use crate::semantic::SemanticRanker;
-use crate::{Error, ErrorCode, Result};
+use crate::Result;
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
 use factdesk_core::text;
 use factdesk_store::Connection;
-use factdesk_store::{claim_words, tx, Bm25Corpus, Bm25Params, ClaimTerms, SentenceTerms};
+use factdesk_store::{
+    claim_words, tx, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts, SentenceTerms,
+};
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
@@ -90,6 +92,11 @@ impl PreparedDocument {
                 })
                 .unzip()
         })
+    }
+
+    /// Every sentence's BM25 terms, in order.
+    pub(crate) fn terms(&self) -> &[SentenceTerms] {
+        &self.prepared().1
     }
 
     /// Words for Jaccard with stemming, computed when first needed.
@@ -178,6 +185,28 @@ pub fn rank_lexical(
     docs: &DocumentSet,
     options: RankOptions,
 ) -> Result<Rankings> {
+    lexical_parts(claim, docs, options).finish(bm25, claim)
+}
+
+/// What ranking one claim's sentences needs besides BM25's corpus statistics: everything
+/// is computed but BM25's scores, for which each sentence keeps only its length and the
+/// counts of the claim's words. An import computes these while its corpus is still being
+/// counted, and finishes them once it is.
+#[derive(Debug, Clone)]
+pub struct LexicalParts {
+    /// Every sentence's id and counts of the claim's words, in order.
+    ids: Vec<i64>,
+    terms: Vec<ClaimWordCounts>,
+    jaccard: Vec<Scored>,
+    levenshtein: Vec<Scored>,
+    /// Sentences containing the claim, dropped from every ranking.
+    dropped: Vec<i64>,
+    /// Whether no sentence is left to rank.
+    nothing_kept: bool,
+}
+
+/// [`LexicalParts`] of `claim` against the sentences of `docs`.
+pub fn lexical_parts(claim: &str, docs: &DocumentSet, options: RankOptions) -> LexicalParts {
     let all: Vec<Candidate<'_>> = docs
         .sentences()
         .map(|(id, text)| Candidate {
@@ -189,29 +218,17 @@ pub fn rank_lexical(
         docs.documents.iter().map(|d| d.prepared()).collect();
     let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
     let words = claim_words(claim);
-    let mut bm25_and_jaccard = || -> Result<(Vec<Scored>, Vec<Scored>)> {
-        let scores = bm25.scores(&words, &terms)?;
-        let bm25 = all
-            .iter()
-            .zip(scores)
-            .filter_map(|(c, s)| {
-                s.map(|s| Scored {
-                    sentence_id: c.sentence_id,
-                    score: f64::from(s),
-                })
-            })
-            .collect();
-        let jaccard = if options.jaccard_stemming {
+    let claim_terms = ClaimTerms::new(&words);
+    let jaccard = || {
+        if options.jaccard_stemming {
             let words = docs.documents.iter().flat_map(|d| d.stemmed());
             ranking::jaccard_of_hashes(&ranking::stemmed_hashes(claim), words)
         } else {
             ranking::jaccard_prepared(claim, prepared.iter().flat_map(|p| &p.0))
-        };
-        Ok((bm25, jaccard))
+        }
     };
     let kept_and_levenshtein = || {
         // The word-for-word test only for sentences holding every word of the claim.
-        let claim_terms = ClaimTerms::new(&words);
         let kept: Vec<Candidate<'_>> = all
             .iter()
             .zip(&terms)
@@ -224,47 +241,82 @@ pub fn rank_lexical(
         (kept, levenshtein)
     };
     // The rankers are independent, so a large document is ranked on two threads.
-    let (bm25_jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
+    let (jaccard, (kept, levenshtein)) = if all.len() >= PARALLEL_FROM {
         std::thread::scope(|s| {
-            let other = s.spawn(bm25_and_jaccard);
+            let other = s.spawn(jaccard);
             let mine = kept_and_levenshtein();
-            let other = other.join().unwrap_or_else(|_| {
-                Err(Error::new(
-                    ErrorCode::Io,
-                    "ranking failed on a worker thread",
-                ))
-            });
+            let other = other
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (other, mine)
         })
     } else {
-        (bm25_and_jaccard(), kept_and_levenshtein())
+        (jaccard(), kept_and_levenshtein())
     };
-    let (mut bm25, mut jaccard) = bm25_jaccard?;
-    if kept.is_empty() {
-        return Ok(Rankings::default());
-    }
-    // BM25 and Jaccard saw every sentence: drop the ones that contain the claim.
-    if kept.len() < all.len() {
-        let allowed: std::collections::HashSet<i64> = kept.iter().map(|c| c.sentence_id).collect();
-        bm25.retain(|s| allowed.contains(&s.sentence_id));
-        jaccard.retain(|s| allowed.contains(&s.sentence_id));
-    }
-    ranking::rank_order(&mut bm25);
-    let fused = ranking::fuse_weighted(
-        &[
-            (&bm25, FUSED_WEIGHTS[0]),
-            (&levenshtein, FUSED_WEIGHTS[1]),
-            (&jaccard, FUSED_WEIGHTS[2]),
-        ],
-        FUSED_K,
-    );
-    Ok(Rankings {
-        bm25,
-        levenshtein,
+    let dropped = match kept.len() < all.len() {
+        true => {
+            let allowed: std::collections::HashSet<i64> =
+                kept.iter().map(|c| c.sentence_id).collect();
+            all.iter()
+                .map(|c| c.sentence_id)
+                .filter(|id| !allowed.contains(id))
+                .collect()
+        }
+        false => Vec::new(),
+    };
+    LexicalParts {
+        ids: all.iter().map(|c| c.sentence_id).collect(),
+        terms: terms.iter().map(|t| t.claim_counts(&claim_terms)).collect(),
         jaccard,
-        fused,
-        semantic: Vec::new(),
-    })
+        levenshtein,
+        dropped,
+        nothing_kept: kept.is_empty(),
+    }
+}
+
+impl LexicalParts {
+    /// Scores BM25 with `bm25`'s statistics and fuses the rankings of `claim` (the claim
+    /// these parts were computed for).
+    pub fn finish(self, bm25: &mut Bm25Corpus, claim: &str) -> Result<Rankings> {
+        let scores = bm25.scores_of_counts(&claim_words(claim), &self.terms)?;
+        if self.nothing_kept {
+            return Ok(Rankings::default());
+        }
+        let mut bm25: Vec<Scored> = self
+            .ids
+            .iter()
+            .zip(scores)
+            .filter_map(|(id, s)| {
+                s.map(|s| Scored {
+                    sentence_id: *id,
+                    score: f64::from(s),
+                })
+            })
+            .collect();
+        let mut jaccard = self.jaccard;
+        // BM25 and Jaccard saw every sentence: drop the ones that contain the claim.
+        if !self.dropped.is_empty() {
+            let dropped: std::collections::HashSet<i64> = self.dropped.into_iter().collect();
+            bm25.retain(|s| !dropped.contains(&s.sentence_id));
+            jaccard.retain(|s| !dropped.contains(&s.sentence_id));
+        }
+        ranking::rank_order(&mut bm25);
+        let fused = ranking::fuse_weighted(
+            &[
+                (&bm25, FUSED_WEIGHTS[0]),
+                (&self.levenshtein, FUSED_WEIGHTS[1]),
+                (&jaccard, FUSED_WEIGHTS[2]),
+            ],
+            FUSED_K,
+        );
+        Ok(Rankings {
+            bm25,
+            levenshtein: self.levenshtein,
+            jaccard,
+            fused,
+            semantic: Vec::new(),
+        })
+    }
 }
 
 /// The texts the semantic ranker needs for one claim: the claim and BM25's best

@@ -1,0 +1,176 @@
+//! Ranking an import's claims while the import is still writing them.
+//!
+//! In an import into an empty project (without evidence or counter-claims inside claim
+//! rows, without the semantic ranker), a claim whose documents no other claim names can
+//! be ranked as soon as those documents are written: its sentences are the ones this
+//! import split, and BM25's corpus statistics can be counted from the import's own texts
+//! (the committed index would give the same integers). A thread beside the writes takes
+//! each document as soon as its sentences have ids, tokenises it once to count it and to
+//! rank its claim by everything but BM25, and drops it; BM25 is scored and the rankings
+//! fused once the last document is counted. No sentence is read back, and ranking
+//! overlaps the writes and the indexing instead of waiting for both. Claims sharing documents (FEVER's pages) are ranked after
+//! the writes, as before, where the order of their documents keeps memory small. The
+//! candidates are the same either way, score for score (test
+//! `import_ranking::ranked_while_writing_equals_ranked_after`).
+
+use super::claims::ClaimInput;
+use super::documents::DocumentInput;
+use crate::rank::{self, LexicalParts, PreparedDocument, RankRun, Top};
+use crate::{Error, ErrorCode, Result};
+use factdesk_store::{Bm25Corpus, TextCounts};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+
+/// A document as written: its position in the import's documents, its row id, its
+/// sentences' row ids in order, and itself.
+pub(super) type Written = (usize, i64, Vec<i64>, DocumentInput);
+
+/// Which claims are ranked while writing, against which documents.
+#[derive(Debug)]
+pub(super) struct Plan {
+    /// Per claim (in the import's order), its documents by position in the import's
+    /// documents, each once; empty for a claim left for later.
+    documents: Vec<Vec<usize>>,
+    /// Per document, the claim ranked while writing that names it, if any.
+    claim_of: Vec<Option<usize>>,
+    /// How many claims are ranked while writing.
+    pub early: u64,
+}
+
+impl Plan {
+    /// The plan when claims can be ranked while writing, else `None`. `fresh`: the
+    /// project holds no claims and no documents, and ranking is lexical.
+    pub fn of(fresh: bool, documents: &[DocumentInput], claims: &[ClaimInput]) -> Option<Plan> {
+        let simple = |c: &ClaimInput| c.evidence.is_empty() && c.refuted.is_none();
+        if !fresh || !claims.iter().all(simple) {
+            return None;
+        }
+        let position: HashMap<&str, usize> = documents
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.ext_id.as_str(), i))
+            .collect();
+        let mut named = Vec::with_capacity(claims.len());
+        let mut uses = vec![0u32; documents.len()];
+        for claim in claims {
+            let mut mine: Vec<usize> = Vec::with_capacity(claim.doc_ids.len());
+            for ext in &claim.doc_ids {
+                match position.get(ext.as_str()) {
+                    Some(&d) if !mine.contains(&d) => mine.push(d),
+                    Some(_) => {}
+                    // The row is refused when written: everything is ranked as before.
+                    None if !claim.doc_ids_optional => return None,
+                    None => {}
+                }
+            }
+            for &d in &mine {
+                uses[d] += 1;
+            }
+            named.push(mine);
+        }
+        let mut plan = Plan {
+            documents: Vec::with_capacity(claims.len()),
+            claim_of: vec![None; documents.len()],
+            early: 0,
+        };
+        for (c, mut mine) in named.into_iter().enumerate() {
+            if mine.is_empty() || mine.iter().any(|&d| uses[d] > 1) {
+                mine.clear();
+            } else {
+                for &d in &mine {
+                    plan.claim_of[d] = Some(c);
+                }
+                plan.early += 1;
+            }
+            plan.documents.push(mine);
+        }
+        (plan.early > 0).then_some(plan)
+    }
+}
+
+/// The claims ranked so far, shared with the writer for its progress.
+#[derive(Debug, Default)]
+pub(super) struct Ranked(AtomicU64);
+
+impl Ranked {
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Ranks the planned claims from the documents the writer sends on `written` as it
+/// writes them, until it hangs up: each document's sentences are prepared once, counted
+/// into the corpus statistics and, when its claim has all its documents, ranked by every
+/// ranker but BM25, whose scores need the whole corpus; the document is then dropped.
+/// Once every document is in, BM25 is scored with `corpus` plus what was counted (every
+/// document written and every claim of the import), and the rankings fused. Returns
+/// each claim's candidates, `None` for a claim left for later.
+pub(super) fn rank_while_writing(
+    plan: &Plan,
+    claims: &[ClaimInput],
+    corpus: Bm25Corpus,
+    run: &RankRun<'_>,
+    written: Receiver<Written>,
+    ranked: &Ranked,
+) -> Result<Vec<Option<Top>>> {
+    let mut counts = TextCounts::default();
+    for claim in claims {
+        counts.add(&claim.text);
+    }
+    let mut pending: Vec<usize> = plan.documents.iter().map(Vec::len).collect();
+    let mut ready: HashMap<usize, (i64, Arc<PreparedDocument>)> = HashMap::new();
+    let mut parts: Vec<Option<LexicalParts>> = vec![None; claims.len()];
+    for (d, document_id, sentence_ids, doc) in written {
+        if sentence_ids.len() != doc.sentences.len() {
+            return Err(lost("sentence"));
+        }
+        let sentences = sentence_ids
+            .into_iter()
+            .enumerate()
+            .map(|(i, id)| (id, doc.sentence_text(i).to_string()))
+            .collect();
+        drop(doc);
+        let prepared = Arc::new(PreparedDocument::new(sentences));
+        for terms in prepared.terms() {
+            counts.add_terms(terms);
+        }
+        let Some(c) = plan.claim_of.get(d).copied().flatten() else {
+            continue;
+        };
+        ready.insert(d, (document_id, prepared));
+        pending[c] -= 1;
+        if pending[c] > 0 {
+            continue;
+        }
+        // As ranking after the commit reads them: the claim's documents by row id.
+        let mut set: Vec<(i64, Arc<PreparedDocument>)> = plan.documents[c]
+            .iter()
+            .map(|e| ready.remove(e).ok_or_else(|| lost("document")))
+            .collect::<Result<_>>()?;
+        set.sort_by_key(|(id, _)| *id);
+        let (document_ids, documents) = set.into_iter().unzip();
+        let set = rank::DocumentSet {
+            document_ids,
+            documents,
+        };
+        parts[c] = Some(rank::lexical_parts(&claims[c].text, &set, run.options));
+    }
+    let mut corpus = corpus.with_new_texts(Arc::new(counts))?;
+    let mut out: Vec<Option<Top>> = vec![None; claims.len()];
+    for ((part, claim), top) in parts.iter_mut().zip(claims).zip(&mut out) {
+        if let Some(part) = part.take() {
+            *top = Some(rank::top_of(&part.finish(&mut corpus, &claim.text)?, run));
+            ranked.0.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    Ok(out)
+}
+
+fn lost(what: &str) -> Error {
+    Error::new(
+        ErrorCode::Io,
+        format!("ranking while importing lost track of a {what}"),
+    )
+}

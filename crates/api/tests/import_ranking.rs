@@ -1,0 +1,213 @@
+//! Issue 14: an import into an empty project ranks its claims while it writes them, with
+//! BM25 statistics counted from its own texts instead of read from the committed index.
+//! The candidates must be exactly those that ranking after the import gives, and a cancel
+//! at any point must leave the project as it was.
+
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::{ErrorCode, ManualClock, Progress, Project};
+use factdesk_core::ranking::Ranker;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+mod common;
+use common::Acting;
+
+fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// Documents of varied sentences (accents, capitals, apostrophes, repeated words) and
+/// claims naming one, two or no documents, some shared, some containing a sentence of
+/// their document word for word.
+fn inputs(dir: &Path, n: usize) -> (PathBuf, PathBuf) {
+    let claims = dir.join("claims.jsonl");
+    let docs = dir.join("docs.jsonl");
+    let mut c = ok(std::fs::File::create(&claims));
+    let mut d = ok(std::fs::File::create(&docs));
+    let words = [
+        "harbour",
+        "Café",
+        "ferry",
+        "island",
+        "don't",
+        "Über",
+        "mayor",
+        "museum",
+        "war",
+        "lighthouse",
+        "ships",
+        "the",
+        "a",
+        "of",
+        "built",
+        "opened",
+        "Zürich",
+        "naïve",
+        "x",
+    ];
+    let word = |i: usize, j: usize| words[(i * 7 + j * 13 + i / 3) % words.len()];
+    for i in 0..n {
+        let sentences: Vec<String> = (0..(3 + i % 5))
+            .map(|s| {
+                let body: Vec<&str> = (0..(4 + (i + s) % 9)).map(|j| word(i + s, j)).collect();
+                format!("Sentence {} of {i} says {}.", s, body.join(" "))
+            })
+            .collect();
+        let text = sentences.join(" ");
+        ok(writeln!(
+            d,
+            "{}",
+            serde_json::json!({"id": format!("d{i}"), "text": text})
+        ));
+        let claim_words: Vec<&str> = (0..(3 + i % 6)).map(|j| word(i + 1, j)).collect();
+        let claim = match i % 10 {
+            // A claim that is one of its document's sentences, word for word.
+            7 => sentences[0].clone(),
+            _ => format!("Claim {i}: {}.", claim_words.join(" ")),
+        };
+        // Most claims have documents of their own (one or two: ranked while writing);
+        // some share one (ranked after); some have none; some documents no claim names.
+        let doc_ids = match i % 6 {
+            0 => serde_json::json!([format!("d{i}"), "d0"]),
+            1 => serde_json::json!([format!("d{}", i + 1), format!("d{i}")]),
+            2 => serde_json::json!([]),
+            _ => serde_json::json!([format!("d{i}")]),
+        };
+        ok(writeln!(
+            c,
+            "{}",
+            serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": doc_ids})
+        ));
+    }
+    (claims, docs)
+}
+
+fn candidates(p: &Project) -> Vec<(String, String, String)> {
+    common::project_values(p)
+        .into_iter()
+        .filter(|(table, _, _)| table == "candidates")
+        .collect()
+}
+
+#[test]
+fn ranked_while_writing_equals_ranked_after() {
+    let dir = ok(tempfile::tempdir());
+    let (claims, docs) = inputs(dir.path(), 3000);
+    let mut p = ok(Project::create(
+        &dir.path().join("p.fdesk"),
+        Box::new(ManualClock::new(0)),
+    ));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    let mut progress = StopIn::default();
+    let report = ok(import(&mut p, &lead, &req, &mut progress));
+    // Two thirds of the claims were ranked while writing.
+    let first_ranking = progress
+        .phases
+        .iter()
+        .find(|(name, _, _)| name == "ranking");
+    assert!(
+        first_ranking.is_some_and(|r| r.1 >= 1900),
+        "{:?}",
+        progress.phases
+    );
+    let while_writing = candidates(&p);
+    assert!(report.claims_ranked > 2000, "{report:?}");
+    assert!(while_writing.len() > 10_000, "{}", while_writing.len());
+    // Ranked again the usual way: statistics from the committed index, sentences read
+    // back from the project.
+    let again = ok(p.rank(
+        &lead,
+        Ranker::Fused,
+        5,
+        false,
+        &mut factdesk_api::NoProgress,
+    ));
+    assert_eq!(again.claims, report.claims_ranked);
+    assert_eq!(candidates(&p), while_writing);
+}
+
+/// Records phases; asks to stop once `stop_in` has reported `stop_after` positions.
+#[derive(Debug, Default)]
+struct StopIn {
+    phases: Vec<(String, u64, Vec<u64>)>,
+    stop_in: Option<&'static str>,
+    stop_after: usize,
+}
+
+impl Progress for StopIn {
+    fn phase(&mut self, name: &str, total: u64) {
+        self.phases.push((name.to_string(), total, Vec::new()));
+    }
+    fn set(&mut self, done: u64) {
+        if let Some(p) = self.phases.last_mut() {
+            p.2.push(done);
+        }
+    }
+    fn cancelled(&self) -> bool {
+        self.phases.last().is_some_and(|(name, _, sets)| {
+            Some(name.as_str()) == self.stop_in && sets.len() >= self.stop_after
+        })
+    }
+}
+
+#[test]
+fn a_cancelled_import_into_an_empty_project_leaves_it_empty() {
+    let dir = ok(tempfile::tempdir());
+    let path = common::location(dir.path(), "p.fdesk");
+    let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
+    let before = common::project_values(&p);
+    let (claims, docs) = inputs(dir.path(), 4000);
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    for (phase, after) in [("documents", 2), ("claims", 2), ("ranking", 1)] {
+        let mut progress = StopIn {
+            stop_in: Some(phase),
+            stop_after: after,
+            ..Default::default()
+        };
+        let lead = p.lead();
+        let err = match import(&mut p, &lead, &req, &mut progress) {
+            Ok(_) => panic!("an import cancelled in {phase} went through"),
+            Err(e) => e,
+        };
+        assert_eq!(err.code, ErrorCode::Cancelled, "{phase}: {err}");
+        assert_eq!(common::project_values(&p), before, "cancelled in {phase}");
+        assert!(ok(p.search(&p.lead(), "harbour", 10)).is_empty(), "{phase}");
+    }
+    let lead = p.lead();
+    let mut progress = StopIn::default();
+    let report = ok(import(&mut p, &lead, &req, &mut progress));
+    assert!(report.claims_ranked > 0);
+    // Claims with documents of their own are ranked while writing, the others after:
+    // each part reports up to its own total, and the totals add up.
+    let ranking: Vec<_> = progress
+        .phases
+        .iter()
+        .filter(|(name, _, _)| name == "ranking")
+        .collect();
+    assert_eq!(ranking.len(), 2, "{:?}", progress.phases);
+    assert_eq!(
+        ranking.iter().map(|r| r.1).sum::<u64>(),
+        report.claims_ranked
+    );
+    for r in &ranking {
+        assert_eq!(r.2.last(), Some(&r.1), "{r:?}");
+    }
+    let while_writing = candidates(&p);
+    ok(p.rank(
+        &lead,
+        Ranker::Fused,
+        5,
+        false,
+        &mut factdesk_api::NoProgress,
+    ));
+    assert_eq!(candidates(&p), while_writing);
+}
