@@ -121,7 +121,11 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
         );
     }
     let pass = |ok: bool| if ok { "PASS" } else { "FAIL" };
-    let cache = if cached == 0 { "cold" } else { "embeddings cached" };
+    let cache = if cached == 0 {
+        "cold"
+    } else {
+        "embeddings cached"
+    };
     println!(
         "{} seed {seed}: the evaluation ranked end to end in at most {END_TO_END_TARGET_S} s ({cache}): {secs:.1} s",
         pass(secs <= END_TO_END_TARGET_S)
@@ -218,7 +222,10 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
             let vectors = model.vectors(&texts).unwrap_or_else(|e| panic!("{e}"));
             let semantic_all = by_cosine(
                 &vectors[0],
-                pairs.iter().zip(&vectors[1..]).map(|((id, _), v)| (*id, &v[..])),
+                pairs
+                    .iter()
+                    .zip(&vectors[1..])
+                    .map(|((id, _), v)| (*id, &v[..])),
             );
             let r = with_semantic(lexical, &claim, &docs, &model).unwrap_or_else(|e| panic!("{e}"));
             Claim {
@@ -273,7 +280,12 @@ fn normalised(ranking: &[Scored], norm: Norm, cosine: bool) -> HashMap<i64, f64>
     let max = ranking.iter().map(|s| s.score).fold(f64::MIN, f64::max);
     let min = ranking.iter().map(|s| s.score).fold(f64::MAX, f64::min);
     let mean = ranking.iter().map(|s| s.score).sum::<f64>() / n;
-    let sd = (ranking.iter().map(|s| (s.score - mean).powi(2)).sum::<f64>() / n).sqrt();
+    let sd = (ranking
+        .iter()
+        .map(|s| (s.score - mean).powi(2))
+        .sum::<f64>()
+        / n)
+        .sqrt();
     ranking
         .iter()
         .map(|s| {
@@ -333,7 +345,12 @@ fn hybrid(w: [f64; 4], k: f64, share: f64, norm: Norm, sw: [f64; 3], all: bool) 
         let rank = rank_fusion(w, k, all)(c);
         let scores: HashMap<i64, f64> = fused_scores(c, norm, sw, all)
             .into_iter()
-            .map(|s| (s.sentence_id, if s.score > 500.0 { s.score - 1e3 } else { 0.0 }))
+            .map(|s| {
+                (
+                    s.sentence_id,
+                    if s.score > 500.0 { s.score - 1e3 } else { 0.0 },
+                )
+            })
             .collect();
         let mut out: Vec<Scored> = rank
             .iter()
@@ -389,7 +406,10 @@ fn main() {
         "shipped fusion {SEMANTIC_FUSED_WEIGHTS:?} k {SEMANTIC_FUSED_K}: recall@5 {shipped:.3?}"
     );
     for (name, pick) in [
-        ("bm25", (|c: &Claim| c.bm25.clone()) as fn(&Claim) -> Vec<Scored>),
+        (
+            "bm25",
+            (|c: &Claim| c.bm25.clone()) as fn(&Claim) -> Vec<Scored>,
+        ),
         ("semantic (depth)", |c: &Claim| c.semantic.clone()),
         ("semantic (all)", |c: &Claim| c.semantic_all.clone()),
     ] {

@@ -296,9 +296,9 @@ pub fn semantic_texts<'a>(
 ) -> Vec<&'a str> {
     let wanted: std::collections::HashSet<i64> =
         semantic_pool(&lexical.bm25, &lexical.levenshtein, depth)
-        .iter()
-        .map(|s| s.sentence_id)
-        .collect();
+            .iter()
+            .map(|s| s.sentence_id)
+            .collect();
     std::iter::once(claim)
         .chain(
             docs.sentences()
@@ -375,3 +375,35 @@ pub const SEMANTIC_FUSED_K: f64 = 0.5;
 /// over one merely ranked ahead. Chosen on seeds 1 and 2 with the `fusion` bench among
 /// rank, score and combined fusions (docs/ranking.md): 0.5 × (cosine + 0.25 × BM25).
 pub const SEMANTIC_SCORE_WEIGHTS: [f64; 2] = [0.125, 0.5];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scored(ids: &[i64]) -> Vec<Scored> {
+        ids.iter()
+            .enumerate()
+            .map(|(i, &sentence_id)| Scored {
+                sentence_id,
+                score: 10.0 - i as f64,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pool_is_bm25s_best_then_what_bm25_cannot_score() {
+        // BM25 scores 4 and 2 (sharing words with the claim); Levenshtein ranks them all.
+        let bm25 = scored(&[4, 2]);
+        let levenshtein = scored(&[2, 7, 4, 9, 1]);
+        let ids = |depth| -> Vec<i64> {
+            semantic_pool(&bm25, &levenshtein, depth)
+                .iter()
+                .map(|s| s.sentence_id)
+                .collect()
+        };
+        assert_eq!(ids(1), [4], "BM25's best first, within the depth");
+        assert_eq!(ids(2), [4, 2]);
+        assert_eq!(ids(4), [4, 2, 7, 9], "then the unscored, by Levenshtein");
+        assert_eq!(ids(50), [4, 2, 7, 9, 1], "every sentence once");
+    }
+}
