@@ -15,8 +15,8 @@
 
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::rank::{
-    rank_lexical, semantic_texts, with_semantic, DocumentSet, RankOptions, RankingOverrides,
-    SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS,
+    rank_lexical, with_semantic, DocumentSet, RankOptions, RankingOverrides, SEMANTIC_FUSED_K,
+    SEMANTIC_FUSED_WEIGHTS,
 };
 use factdesk_api::semantic::{semantic_for, Need};
 use factdesk_api::{NoProgress, Project, SystemClock};
