@@ -1,5 +1,6 @@
 //! The semantic ranker: the claim's and each candidate sentence's all-MiniLM-L6-v2
-//! embedding compared by cosine, over BM25's best `depth` sentences only (a large
+//! embedding compared by cosine, over at most `depth` sentences per claim: BM25's best, then
+//! those sharing no word with the claim, which BM25 cannot score (a large
 //! document is never embedded whole for one claim). Embeddings are cached in the project
 //! by text and model, so re-ranking and new claims on the same documents embed nothing
 //! twice.
@@ -14,7 +15,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
 
-/// How many of BM25's best sentences the semantic ranker re-ranks unless the project
+/// How many sentences per claim the semantic ranker re-ranks unless the project
 /// says otherwise.
 pub const DEFAULT_DEPTH: usize = 50;
 
@@ -45,7 +46,7 @@ fn model_error(e: factdesk_semantic::Error) -> Error {
 }
 
 impl SemanticRanker {
-    /// Loads the model in `dir`; re-ranks BM25's best `depth` sentences (at least 1).
+    /// Loads the model in `dir`; re-ranks `depth` sentences per claim (at least 1).
     pub fn load(dir: &Path, depth: usize) -> Result<SemanticRanker> {
         let embedder = Embedder::load(dir).map_err(model_error)?;
         tracing::info!(model = embedder.id(), dir = %dir.display(), "semantic ranker loaded");
@@ -57,7 +58,7 @@ impl SemanticRanker {
         })
     }
 
-    /// How many of BM25's best sentences it re-ranks.
+    /// How many sentences per claim it re-ranks.
     pub fn depth(&self) -> usize {
         self.depth
     }
@@ -128,7 +129,8 @@ impl SemanticRanker {
             .collect()
     }
 
-    /// Ranks BM25's best `depth` sentences (`bm25` best first) by cosine with the claim.
+    /// Ranks the first `depth` sentences of `bm25` (BM25's best first, or any list of
+    /// candidates) by cosine with the claim.
     pub fn rank(
         &self,
         claim: &str,

@@ -63,7 +63,8 @@ pub struct RankingSettings {
     /// The folder of the sentence-embedding model (model.safetensors, config.json,
     /// tokenizer.json); null: the folder scripts/setup fills, else the Hugging Face cache.
     pub model_dir: Option<String>,
-    /// How many of BM25's best sentences the semantic ranker re-ranks.
+    /// How many sentences per claim the semantic ranker re-ranks at most: BM25's best, then
+    /// those sharing no word with the claim.
     pub rerank_depth: u32,
     /// BM25's term-frequency saturation; 1.2 (tantivy's and Lucene's) unless set. The
     /// multilingual fact-checking pipeline used 0.9.

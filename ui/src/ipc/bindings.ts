@@ -404,7 +404,8 @@ semantic: boolean,
  */
 model_dir: string | null, 
 /**
- * How many of BM25's best sentences the semantic ranker re-ranks.
+ * How many sentences per claim the semantic ranker re-ranks at most: BM25's best, then
+ * those sharing no word with the claim.
  */
 rerank_depth: number, 
 /**

@@ -54,8 +54,11 @@ describe("claim screen, lead", () => {
       full: true,
       label: "SUPPORTED",
       documents: ["d1"],
-      candidates: [{ sentence_id: 31, document_id: "d1", sentence_index: 4, text: "The masks worked." }],
-      candidate_rankers: [["bm25", "semantic"]],
+      candidates: [
+        { sentence_id: 31, document_id: "d1", sentence_index: 4, text: "The masks worked." },
+        { sentence_id: 38, document_id: "d1", sentence_index: 11, text: "Nobody asked." },
+      ],
+      candidate_rankers: [["bm25", "semantic"], []],
     };
     mocked.claimView.mockResolvedValueOnce(full);
     mocked.sentencePassage.mockResolvedValueOnce({ title: "Masks", sentences: [{ text: "The masks worked.", hit: true }] });
@@ -65,6 +68,12 @@ describe("claim screen, lead", () => {
     await settle();
     expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
     expect(q(s.el, "claim-placed-1")?.textContent).toBe("placed by bm25, semantic");
+    // The sentence's number and "placed by" are kept apart by a separator of their own.
+    expect(q(s.el, "claim-candidates")?.querySelector("li")?.textContent).toBe(
+      "The masks worked. d1, sentence 5 · placed by bm25, semantic in document",
+    );
+    // A candidate no ranker placed (the trick sentence) has no dangling separator.
+    expect(q(s.el, "claim-candidates")?.querySelectorAll("li")[1]?.textContent).toBe("Nobody asked. d1, sentence 12 in document");
     q(s.el, "claim-show-1")?.click();
     await settle();
     expect(mocked.sentencePassage).toHaveBeenCalledWith(31);

@@ -101,11 +101,14 @@ function claimBody(c: ClaimView): HTMLElement[] {
                 "li",
                 {},
                 h("span", { dir: "auto" }, s.text),
-                h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1} `),
-                // Which rankers' own top five held it: the lead's view only (see ClaimView).
+                h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1}`),
+                // Which rankers' own top five held it: the lead's view only (see ClaimView). The
+                // separator is its own text, so the number and "placed by" never run together.
+                c.candidate_rankers[i]?.length ? h("span", { class: "faint small" }, " · ") : null,
                 c.candidate_rankers[i]?.length
                   ? h("span", { class: "faint small", testid: `claim-placed-${i + 1}` }, `placed by ${c.candidate_rankers[i].join(", ")}`)
                   : null,
+                " ",
                 h(
                   "button",
                   { class: "ghost small", testid: `claim-show-${i + 1}`, onclick: () => showInDocument(passage, s.sentence_id, i + 1) },

@@ -16,7 +16,7 @@ mod sentences;
 pub use sentences::{
     lexical_parts, rank_lexical, rank_sentences, rank_sentences_with, semantic_texts,
     with_semantic, DocumentSet, LexicalParts, PreparedDocument, RankOptions, Rankings, FUSED_K,
-    FUSED_WEIGHTS, SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS,
+    FUSED_WEIGHTS, SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS, SEMANTIC_SCORE_WEIGHTS,
 };
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.

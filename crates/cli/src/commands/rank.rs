@@ -40,7 +40,8 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// bm25, levenshtein, jaccard, semantic (sentence embeddings over BM25's best), or
+    /// bm25, levenshtein, jaccard, semantic (sentence embeddings over BM25's best and the
+    /// sentences it cannot score), or
     /// fused (weighted reciprocal rank fusion of the others; with the semantic ranker when
     /// the project's ranking.semantic is on or --model is given).
     #[arg(long, default_value = "fused")]

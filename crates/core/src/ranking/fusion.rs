@@ -69,9 +69,92 @@ pub fn fuse_weighted(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
     out
 }
 
+/// `ranking`'s scores rescaled within it to 0..=1, the best 1 and the worst 0 (all 0 when
+/// they are equal), so scores of rankers on different scales can be added. A NaN score
+/// counts as the worst.
+pub fn min_max(ranking: &[Scored]) -> Vec<Scored> {
+    let finite = || ranking.iter().map(|s| s.score).filter(|x| x.is_finite());
+    let low = finite().fold(f64::INFINITY, f64::min);
+    let high = finite().fold(f64::NEG_INFINITY, f64::max);
+    ranking
+        .iter()
+        .map(|s| Scored {
+            sentence_id: s.sentence_id,
+            score: if high > low && s.score.is_finite() {
+                (s.score - low) / (high - low)
+            } else {
+                0.0
+            },
+        })
+        .collect()
+}
+
+/// Weighted reciprocal rank fusion of `ranks` ([`fuse_weighted`] with `k`) plus, for
+/// each of `scores`, its weight times the sentence's min-max rescaled score in it (0 for
+/// a sentence it does not list), best first. Ranks say which sentence each ranker
+/// prefers; the scores add how far ahead it is, which ranks alone throw away.
+pub fn fuse_ranks_and_scores(
+    ranks: &[(&[Scored], f64)],
+    k: f64,
+    scores: &[(&[Scored], f64)],
+) -> Vec<Scored> {
+    let mut total: std::collections::BTreeMap<i64, f64> = fuse_weighted(ranks, k)
+        .into_iter()
+        .map(|s| (s.sentence_id, s.score))
+        .collect();
+    for &(ranking, weight) in scores {
+        let mut seen = std::collections::HashSet::new();
+        for s in min_max(ranking) {
+            // A sentence listed twice counts once, with its first (best) score.
+            if seen.insert(s.sentence_id) {
+                *total.entry(s.sentence_id).or_default() += weight * s.score;
+            }
+        }
+    }
+    let mut out: Vec<Scored> = total
+        .into_iter()
+        .map(|(sentence_id, score)| Scored { sentence_id, score })
+        .collect();
+    rank_order(&mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn min_max_rescales_within_the_ranking() {
+        let got = min_max(&scored(&[(1, 12.0), (2, 7.0), (3, 2.0), (4, f64::NAN)]));
+        assert_eq!(got, scored(&[(1, 1.0), (2, 0.5), (3, 0.0), (4, 0.0)]));
+        assert_eq!(
+            min_max(&scored(&[(1, 3.0), (2, 3.0)])),
+            scored(&[(1, 0.0), (2, 0.0)])
+        );
+        assert!(min_max(&[]).is_empty());
+    }
+
+    #[test]
+    fn ranks_and_scores_hand_computed() {
+        // Ranks, k = 0: A puts 1 then 2; B puts 2 then 1. Alone they tie (1 + 1/2 each).
+        // Scores: C gives 2 a clear lead (10 against 1 and 0 for 3), weight 0.5; sentence
+        // 3 is only in C, at its minimum: 0.
+        let a = scored(&[(1, 2.0), (2, 1.0)]);
+        let b = scored(&[(2, 2.0), (1, 1.0)]);
+        let c = scored(&[(2, 10.0), (1, 1.0), (3, 0.0)]);
+        let got = fuse_ranks_and_scores(&[(&a, 1.0), (&b, 1.0)], 0.0, &[(&c, 0.5)]);
+        let want = [(2, 1.5 + 0.5), (1, 1.5 + 0.5 * 0.1), (3, 0.0)];
+        assert_eq!(got.len(), want.len());
+        for (g, (id, score)) in got.iter().zip(want) {
+            assert_eq!(g.sentence_id, id);
+            assert!((g.score - score).abs() < 1e-12, "{g:?}");
+        }
+        // Without scores it is the rank fusion, ties by id.
+        assert_eq!(
+            fuse_ranks_and_scores(&[(&a, 1.0), (&b, 1.0)], 0.0, &[]),
+            fuse_weighted(&[(&a, 1.0), (&b, 1.0)], 0.0)
+        );
+    }
 
     #[test]
     fn weights_scale_each_rankings_share() {

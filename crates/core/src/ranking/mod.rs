@@ -20,7 +20,7 @@ mod semantic;
 mod similarity;
 mod stemmed;
 
-pub use fusion::{fuse, fuse_weighted, RRF_K};
+pub use fusion::{fuse, fuse_ranks_and_scores, fuse_weighted, min_max, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
 pub use semantic::by_cosine;
 pub use similarity::{
