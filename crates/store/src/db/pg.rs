@@ -337,7 +337,7 @@ impl PgConn {
     pub(crate) fn commit(&self) -> Result<()> {
         let sent = match self.failed.get() {
             true => Ok(()),
-            false => self.flush_copies(),
+            false => self.flush_copies().and_then(|()| self.return_unused_ids()),
         };
         self.stop_copying();
         self.in_transaction.set(false);

@@ -231,6 +231,33 @@ impl PgConn {
         Ok(())
     }
 
+    /// Gives back the ids reserved and not used, so the next row's id follows the last
+    /// one written (claim numbers stay without gaps, as on SQLite). Only when nobody drew
+    /// from the sequence after this transaction's last block; bulk writes run under the
+    /// project's exclusive lock, so nobody else draws from these tables' sequences meanwhile.
+    pub(crate) fn return_unused_ids(&self) -> Result<()> {
+        let unused: Vec<(&'static str, i64, i64)> = {
+            let copying = self.copying.borrow();
+            let Some(copying) = copying.as_ref() else {
+                return Ok(());
+            };
+            copying
+                .ids
+                .iter()
+                .filter_map(|(table, ids)| Some((*table, *ids.front()?, *ids.back()?)))
+                .collect()
+        };
+        for (table, first, last) in unused {
+            let sql = format!(
+                "SELECT setval(s, {first}, false) FROM \
+                 (SELECT pg_get_serial_sequence('{table}', 'id')::regclass AS s) q \
+                 WHERE pg_sequence_last_value(s) = {last}"
+            );
+            self.raw_query(&sql)?;
+        }
+        Ok(())
+    }
+
     fn send(&self, s: Staged) -> Result<()> {
         if let Some((column, keys)) = &s.replacing {
             let keys: Vec<i64> = keys.iter().copied().collect();
