@@ -2,7 +2,6 @@
 
 use crate::db::params_from_iter;
 use crate::db::{Connection, CopyRow};
-use crate::params;
 use crate::Result;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -149,6 +148,30 @@ pub fn sentences_of_documents(
         .collect())
 }
 
+/// A candidate row's columns, in the order [`values`] gives them: one list for the COPY
+/// and the INSERT paths.
+macro_rules! columns {
+    () => {
+        "claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused, semantic, placed_by"
+    };
+}
+
+fn values<'a>(claim_id: &'a i64, c: &'a NewCandidate<'_>) -> [&'a dyn rusqlite::ToSql; 11] {
+    [
+        claim_id,
+        &c.rank,
+        &c.sentence_id,
+        &c.ranker,
+        &c.score,
+        &c.scores.bm25,
+        &c.scores.levenshtein,
+        &c.scores.jaccard,
+        &c.scores.fused,
+        &c.scores.semantic,
+        &c.placed_by,
+    ]
+}
+
 /// Replaces a claim's candidates.
 pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
     if let Some(pg) = conn.copying() {
@@ -158,27 +181,11 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
         }
         let row = CopyRow {
             table: "candidates",
-            columns: "claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused, semantic, placed_by",
+            columns: columns!(),
             ignore_conflicts: false,
         };
         for c in candidates {
-            pg.stage_replacing(
-                row,
-                Some(("claim_id", claim_id)),
-                params![
-                    claim_id,
-                    c.rank,
-                    c.sentence_id,
-                    c.ranker,
-                    c.score,
-                    c.scores.bm25,
-                    c.scores.levenshtein,
-                    c.scores.jaccard,
-                    c.scores.fused,
-                    c.scores.semantic,
-                    c.placed_by
-                ],
-            )?;
+            pg.stage_replacing(row, Some(("claim_id", claim_id)), &values(&claim_id, c))?;
         }
         if candidates.is_empty() {
             // Nothing to stage, but the claim's old candidates must still go.
@@ -189,25 +196,13 @@ pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]
     }
     conn.prepare_cached("DELETE FROM candidates WHERE claim_id = ?1")?
         .execute([claim_id])?;
-    let mut stmt = conn.prepare_cached(
-        "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused,
-                                 semantic, placed_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?;
+    let mut stmt = conn.prepare_cached(concat!(
+        "INSERT INTO candidates (",
+        columns!(),
+        ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"
+    ))?;
     for c in candidates {
-        stmt.execute(params![
-            claim_id,
-            c.rank,
-            c.sentence_id,
-            c.ranker,
-            c.score,
-            c.scores.bm25,
-            c.scores.levenshtein,
-            c.scores.jaccard,
-            c.scores.fused,
-            c.scores.semantic,
-            c.placed_by
-        ])?;
+        stmt.execute(&values(&claim_id, c)[..])?;
     }
     Ok(())
 }
