@@ -173,3 +173,18 @@ pub struct ImportOutcome {
     pub report: Option<ImportReport>,
     pub error: Option<crate::Error>,
 }
+
+impl From<crate::Result<ImportReport>> for ImportOutcome {
+    fn from(result: crate::Result<ImportReport>) -> Self {
+        match result {
+            Ok(report) => ImportOutcome {
+                report: Some(report),
+                error: None,
+            },
+            Err(e) => ImportOutcome {
+                report: None,
+                error: Some(e),
+            },
+        }
+    }
+}

@@ -56,16 +56,7 @@ impl Job {
 
     /// Records how the import ended.
     pub fn finish(&self, result: Result<ImportReport>) {
-        let outcome = match result {
-            Ok(report) => ImportOutcome {
-                report: Some(report),
-                error: None,
-            },
-            Err(e) => ImportOutcome {
-                report: None,
-                error: Some(e),
-            },
-        };
+        let outcome = ImportOutcome::from(result);
         *self.ended.lock().unwrap_or_else(|p| p.into_inner()) = Some((outcome, Instant::now()));
     }
 

@@ -166,16 +166,7 @@ fn import_on_server(
 }
 
 fn done(app: &AppHandle, result: Result<ImportReport>) {
-    let outcome = match result {
-        Ok(report) => ImportOutcome {
-            report: Some(report),
-            error: None,
-        },
-        Err(e) => ImportOutcome {
-            report: None,
-            error: Some(e),
-        },
-    };
+    let outcome = ImportOutcome::from(result);
     if let Err(e) = app.emit("import-done", outcome) {
         tracing::warn!("cannot report the end of an import: {e}");
     }
