@@ -241,3 +241,25 @@ fn a_bad_row_fails_the_bulk_import_and_leaves_the_project_unchanged() {
     assert!(import(&mut p, &owner, &req, &mut NoProgress).is_err());
     assert_eq!(common::project_values(&p), before);
 }
+
+/// Regression: a bulk transaction reads the tables it is filling (task creation reads each
+/// chunk's tasks and tricks); a generic plan cached while they looked empty scanned them
+/// whole on every call, so creating 300,000 tasks ran for over half an hour.
+#[test]
+fn a_bulk_write_plans_its_statements_for_the_rows_written_so_far() {
+    if !common::on_postgres() {
+        eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL plan test did not run");
+        return;
+    }
+    let dir = ok(tempfile::tempdir());
+    let at = common::location(dir.path(), "plans");
+    drop(ok(Project::create(&at, Box::new(ManualClock::new(1)))));
+    let mut store = ok(factdesk_store::Store::open(&at));
+    let tx = ok(store.transaction());
+    let mode = |tx: &factdesk_store::Tx<'_>| -> String {
+        ok(tx.query_row("SELECT current_setting('plan_cache_mode')", [], |r| r.get(0)))
+    };
+    assert_eq!(mode(&tx), "auto");
+    ok(tx.bulk_writes());
+    assert_eq!(mode(&tx), "force_custom_plan");
+}

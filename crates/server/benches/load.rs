@@ -204,6 +204,12 @@ async fn annotator(
     mine = Tally::default();
     ready.wait().await;
     let deadline = Instant::now() + Duration::from_secs(seconds);
+    // People do not all ask for work in the same millisecond: with a think time, each
+    // client's first request comes after a pause drawn like every later one, so the run
+    // measures the steady state, not 200 requests queued at its first instant.
+    if think_ms > 0.0 {
+        tokio::time::sleep(think(&mut seed, think_ms)).await;
+    }
     loop {
         let Some((status, next, ms)) = send(
             &http,

@@ -339,6 +339,7 @@ impl PgConn {
             true => Ok(()),
             false => self.flush_copies().and_then(|()| self.return_unused_ids()),
         };
+        let copied = self.copied_tables();
         self.stop_copying();
         self.in_transaction.set(false);
         if let Err(e) = sent {
@@ -351,7 +352,9 @@ impl PgConn {
                 "a statement of the transaction failed; nothing was written".into(),
             ));
         }
-        self.batch("COMMIT")
+        self.batch("COMMIT")?;
+        self.analyze(&copied);
+        Ok(())
     }
 
     pub(crate) fn rollback(&self) -> Result<()> {
