@@ -424,11 +424,22 @@ impl Project {
         Ok(report)
     }
 
-    /// A claim's candidates, best first. `claim` is the claim's id as imported.
+    /// A claim's candidates, best first. `claim` is the claim's id as imported or its
+    /// number as every screen shows it (`#1234`); an imported id wins if both match.
     pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
         self.require_lead(lead, "see a claim's candidates")?;
-        let row = self.store.claim_by_ext_id(claim)?.ok_or_else(|| {
-            Error::new(ErrorCode::NotFound, format!("no claim with id {claim:?}"))
+        let row = match self.store.claim_by_ext_id(claim)? {
+            Some(row) => Some(row),
+            None => match factdesk_core::claim::number_in(claim) {
+                Some(number) => self.store.claim(number)?,
+                None => None,
+            },
+        };
+        let row = row.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no claim with id or number {claim:?}"),
+            )
         })?;
         Ok(self
             .store
