@@ -146,7 +146,11 @@ impl std::hash::Hasher for WordHasher {
         self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
     }
     fn write(&mut self, bytes: &[u8]) {
-        let start = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        let start = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
         self.0 = bytes.iter().fold(start, |h, &b| {
             (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
         });

@@ -324,10 +324,12 @@ mod tests {
     /// Candidate rows of `claims` claims over one document of eight sentences: claim 1
     /// with five, 2 with three, 3 with none, 4 with two.
     fn with_candidates(dir: &std::path::Path, claims: usize) -> crate::Store {
-        let mut store = crate::Store::create(&dir.join("p.fdesk"), "p", 0)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let mut store =
+            crate::Store::create(&dir.join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
         let tx = store.transaction().unwrap_or_else(|e| panic!("{e}"));
-        let texts = ["One.", "Two.", "Three.", "Four.", "Five.", "Six.", "Seven.", "Eight."];
+        let texts = [
+            "One.", "Two.", "Three.", "Four.", "Five.", "Six.", "Seven.", "Eight.",
+        ];
         let rows: Vec<NewSentence<'_>> = texts
             .iter()
             .map(|text| NewSentence {
@@ -344,8 +346,7 @@ mod tests {
             hash: "d",
             import_id: None,
         };
-        let (_, sentences) =
-            documents::insert(&tx, &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
+        let (_, sentences) = documents::insert(&tx, &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
         for c in 1..=claims {
             let ext_id = format!("c{c}");
             let claim = crate::NewClaim {

@@ -11,9 +11,7 @@ use factdesk_core::text;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
-use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery,
-};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
     STORED, STRING,
@@ -344,7 +342,9 @@ impl SearchIndex {
         // stored document. Ranking scores in memory (`Bm25Corpus`): this query is what
         // those scores are checked against.
         let searcher = self.reader.searcher();
-        let every = usize::try_from(searcher.num_docs()).unwrap_or(usize::MAX).max(1);
+        let every = usize::try_from(searcher.num_docs())
+            .unwrap_or(usize::MAX)
+            .max(1);
         let top = searcher.search(&q, &TopDocs::with_limit(every))?;
         let wanted: std::collections::HashSet<i64> = document_ids.iter().copied().collect();
         let mut out = Vec::new();

@@ -357,7 +357,10 @@ pub(crate) fn store_candidates(
             .collect();
         tx::replace_many_candidates(conn, &claims)?;
         report.claims += claims.len() as u64;
-        report.candidates += claims.iter().map(|(_, rows)| rows.len() as u64).sum::<u64>();
+        report.candidates += claims
+            .iter()
+            .map(|(_, rows)| rows.len() as u64)
+            .sum::<u64>();
     }
     Ok(report)
 }

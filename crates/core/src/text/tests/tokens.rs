@@ -128,11 +128,17 @@ fn token_count_matches_tokens() {
 #[test]
 fn ascii_texts_split_as_the_general_tokenizer_does() {
     let pieces = [
-        "a", "Z", "9", "0", "'", "-", ".", ",", " ", "\t", "(", ")", "%", "’", "_", "xy",
-        "12", "3.5", "don't", "a-b", "--", "''", "..", ",,", "\n",
+        "a", "Z", "9", "0", "'", "-", ".", ",", " ", "\t", "(", ")", "%", "’", "_", "xy", "12",
+        "3.5", "don't", "a-b", "--", "''", "..", ",,", "\n",
     ];
     let mut rng = crate::seeded::Seeded::new(11);
-    let mut texts: Vec<String> = vec![String::new(), "'a".into(), "a'".into(), "1.".into(), ".5".into()];
+    let mut texts: Vec<String> = vec![
+        String::new(),
+        "'a".into(),
+        "a'".into(),
+        "1.".into(),
+        ".5".into(),
+    ];
     for _ in 0..20_000 {
         let n = 1 + rng.below(12);
         let text: String = (0..n)
@@ -143,6 +149,10 @@ fn ascii_texts_split_as_the_general_tokenizer_does() {
     }
     for text in &texts {
         assert!(text.is_ascii());
-        assert_eq!(tokens(text), crate::text::tokens::general_tokens(text), "{text:?}");
+        assert_eq!(
+            tokens(text),
+            crate::text::tokens::general_tokens(text),
+            "{text:?}"
+        );
     }
 }
