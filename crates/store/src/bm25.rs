@@ -12,6 +12,7 @@
 //! (tantivy's union reorders its clauses as their postings run out), so a total can
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
 
+use crate::bm25_counts::WordHasher;
 use crate::index::indexed_form;
 use crate::{Result, SearchIndex, TextCounts};
 use factdesk_core::text;
@@ -133,28 +134,6 @@ pub(crate) fn indexed_hashes<'a>(tokens: &'a [text::Token<'_>]) -> impl Iterator
         // them in the length.
         (len <= MAX_INDEXED_LEN).then_some(hash)
     })
-}
-
-/// Hashes the words of [`Bm25Corpus`]'s weights: FNV-1a, then a multiplication to
-/// spread it over the high bits the table also uses (its keys come from the claims, and
-/// a slow hash of them was a visible part of ranking).
-#[derive(Debug, Default, Clone, Copy)]
-struct WordHasher(u64);
-
-impl std::hash::Hasher for WordHasher {
-    fn finish(&self) -> u64 {
-        self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        let start = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        self.0 = bytes.iter().fold(start, |h, &b| {
-            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-        });
-    }
 }
 
 /// FNV-1a of a word in its indexed form; fixed, so results never vary between runs.
