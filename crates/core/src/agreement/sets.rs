@@ -93,6 +93,12 @@ impl<'a> MasiModel<'a> {
         MasiModel { members, similar }
     }
 
+    /// (set, other set, similarity) of every pair of sets with a similarity, in the order
+    /// [`MasiModel::expected_disagreement`] sums them.
+    pub fn similar(&self) -> &[(u32, u32, f64)] {
+        &self.similar
+    }
+
     /// MASI distance between the sets with these value indices.
     pub fn distance(&self, a: usize, b: usize) -> f64 {
         if a == b {
