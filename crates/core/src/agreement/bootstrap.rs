@@ -94,7 +94,8 @@ pub(crate) fn item_classes(
     let mut class_of_item = Vec::new();
     let mut item_expansion = Expansion::default();
     let mut pooled_expansion = Expansion::default();
-    let mut index: HashMap<(u32, Vec<(u32, u32)>), u32> = HashMap::new();
+    let mut index: HashMap<(u32, Vec<(u32, u32)>), u32> =
+        HashMap::with_capacity(items.profile_of_unit.len());
     let mut pooled_profiles: Vec<u32> = Vec::new();
     for (item, &profile) in items.profile_of_unit.iter().enumerate() {
         if profile == UNPAIRABLE {
@@ -172,28 +173,37 @@ const SEVERAL: u32 = u32::MAX;
 
 impl Members {
     fn new(group_of_item: &[u32], groups: usize) -> Members {
-        let mut of_group: Vec<Vec<u32>> = vec![Vec::new(); groups];
-        for (item, &group) in group_of_item.iter().enumerate() {
-            of_group[group as usize].push(item as u32);
+        // Each group's items, by counting: no list per group (10⁵ of them with set labels).
+        let mut sizes = vec![0u32; groups];
+        for &group in group_of_item {
+            sizes[group as usize] += 1;
         }
-        let mut members = Members {
-            only: Vec::with_capacity(groups),
-            several: Vec::new(),
-            listed: Vec::new(),
-        };
-        for (group, items) in of_group.iter().enumerate() {
-            if let [item] = items.as_slice() {
-                members.only.push(*item);
-            } else {
-                members.only.push(SEVERAL);
-                let start = members.listed.len() as u32;
-                members.listed.extend_from_slice(items);
-                members
-                    .several
-                    .push((group as u32, start, members.listed.len() as u32));
+        let mut only = vec![SEVERAL; groups];
+        let mut several = Vec::new();
+        let mut next = 0u32;
+        let mut at = vec![0u32; groups];
+        for (group, &size) in sizes.iter().enumerate() {
+            if size != 1 {
+                several.push((group as u32, next, next + size));
+                at[group] = next;
+                next += size;
             }
         }
-        members
+        let mut listed = vec![0u32; next as usize];
+        for (item, &group) in group_of_item.iter().enumerate() {
+            let g = group as usize;
+            if sizes[g] == 1 {
+                only[g] = item as u32;
+            } else {
+                listed[at[g] as usize] = item as u32;
+                at[g] += 1;
+            }
+        }
+        Members {
+            only,
+            several,
+            listed,
+        }
     }
 
     /// Each group's draws from its items'.
@@ -348,9 +358,19 @@ pub(crate) fn intervals(
             .as_ref()
             .map(|g| g.groups.iter().map(|&n| vec![0u32; n]).collect())
             .unwrap_or_default();
+        // A packed population's replicates fill no weights or totals.
         let mut scratch: Vec<Weighted> = populations
             .iter()
-            .map(|p| Weighted::new(p.profiles))
+            .enumerate()
+            .map(|(i, p)| {
+                let counts_are_weights = groups
+                    .as_ref()
+                    .is_some_and(|g| g.expansion[i].is_none());
+                match p.packed {
+                    Some(_) if counts_are_weights => Weighted::unfilled(),
+                    _ => Weighted::new(p.profiles),
+                }
+            })
             .collect();
         let mut packed_scratch: Vec<packed::Scratch> = populations
             .iter()

@@ -86,6 +86,21 @@ impl Weighted {
         }
     }
 
+    /// No weights or totals: for a packed replicate (see `packed`), which fills neither.
+    pub fn unfilled() -> Weighted {
+        Weighted {
+            weights: Vec::new(),
+            totals: Vec::new(),
+            used: Vec::new(),
+            ratings: 0.0,
+            units: 0.0,
+            agreement: 0.0,
+            unanimous: 0.0,
+            sums: Vec::new(),
+            packed: None,
+        }
+    }
+
     /// How many values have a positive total.
     pub fn distinct(&self) -> usize {
         self.packed.map_or(self.used.len(), |p| p.distinct)
