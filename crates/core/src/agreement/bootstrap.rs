@@ -246,8 +246,7 @@ impl ItemGroups {
                             classes.entries(c).map(|(p, u)| (p, u.to_bits())).collect();
                         let next = of_groups.classes() as u32;
                         *index.entry(key).or_insert_with_key(|key| {
-                            of_groups
-                                .push_class(key.iter().map(|&(p, u)| (p, f64::from_bits(u))));
+                            of_groups.push_class(key.iter().map(|&(p, u)| (p, f64::from_bits(u))));
                             next
                         })
                     })
@@ -363,9 +362,7 @@ pub(crate) fn intervals(
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let counts_are_weights = groups
-                    .as_ref()
-                    .is_some_and(|g| g.expansion[i].is_none());
+                let counts_are_weights = groups.as_ref().is_some_and(|g| g.expansion[i].is_none());
                 match p.packed {
                     Some(_) if counts_are_weights => Weighted::unfilled(),
                     _ => Weighted::new(p.profiles),

@@ -54,7 +54,10 @@ struct Shape {
 enum Source {
     /// In no profile: always 0.
     Absent,
-    Private { profile: u32, count: u32 },
+    Private {
+        profile: u32,
+        count: u32,
+    },
     Shared(u32),
 }
 
@@ -336,9 +339,7 @@ impl Packed {
         weighted.unanimous = unanimous as f64;
         weighted.ratings = ratings;
         weighted.sums.clear();
-        weighted
-            .sums
-            .extend(self.columns.iter().copied().zip(sums));
+        weighted.sums.extend(self.columns.iter().copied().zip(sums));
         weighted.packed = Some(PackedSums {
             distinct: found,
             chance,
