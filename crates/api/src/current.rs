@@ -10,6 +10,7 @@ use crate::{Project, Result};
 use factdesk_core::answer::Response;
 use factdesk_store::annotations::AnnotationRow;
 use factdesk_store::decisions::DecisionRow;
+use factdesk_store::feed::FeedRow;
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -64,6 +65,39 @@ impl CurrentAnswers {
             .map_or(&[][..], Vec::as_slice)
             .iter()
             .map(|&i| &self.rows[i as usize])
+    }
+
+    /// Every stored answer as the feed reads it (`factdesk_store::feed::since(0)`).
+    pub fn feed(&self, project: &Project) -> Result<Vec<FeedRow>> {
+        let mut claim_of: HashMap<TaskKind, Rc<HashMap<i64, i64>>> = HashMap::new();
+        let mut out = Vec::with_capacity(self.rows.len());
+        for row in &self.rows {
+            let claims = match claim_of.get(&row.kind) {
+                Some(claims) => claims,
+                None => claim_of
+                    .entry(row.kind)
+                    .or_insert(self.claim_of(project, row.kind)?),
+            };
+            let claim_id = *claims.get(&row.task_id).ok_or_else(|| {
+                crate::Error::new(
+                    crate::ErrorCode::NotFound,
+                    format!("no task {}", row.task_id),
+                )
+            })?;
+            out.push(FeedRow {
+                id: row.id,
+                task_id: row.task_id,
+                kind: row.kind,
+                claim_id,
+                annotator_id: row.annotator_id,
+                answer: row.answer.response.clone(),
+                trick_failed: row.trick_failed,
+                duration_ms: row.answer.duration_ms,
+                supersedes: row.supersedes,
+                created_at: row.created_at,
+            });
+        }
+        Ok(out)
     }
 
     /// Each task of a kind's claim.

@@ -26,6 +26,7 @@ pub use snapshot::{
 
 use crate::actor::Actor;
 use crate::annotators::describe;
+use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use activity::Activity;
@@ -134,8 +135,32 @@ impl DashboardState {
     /// whether anything changed.
     pub fn refresh(&mut self, project: &Project, lead: &Actor) -> Result<bool> {
         project.require_lead(lead, "watch the dashboard")?;
-        let conn = project.store.conn();
-        let rows = feed::since(conn, self.last_id)?;
+        let rows = feed::since(project.store.conn(), self.last_id)?;
+        self.take(project, rows)
+    }
+
+    /// [`DashboardState::refresh`] of a new state from answers already read (every
+    /// stored answer, as the feed gives them), with their candidates: the report reads
+    /// the answers once for all its figures.
+    pub(crate) fn refresh_from(
+        &mut self,
+        project: &Project,
+        lead: &Actor,
+        read: &CurrentAnswers,
+    ) -> Result<bool> {
+        if self.last_id != 0 {
+            return self.refresh(project, lead);
+        }
+        project.require_lead(lead, "watch the dashboard")?;
+        if self.candidates.is_none() {
+            self.candidates = Some(read.candidates(project)?.clone());
+        }
+        let rows = read.feed(project)?;
+        self.take(project, rows)
+    }
+
+    /// Files the rows read, then brings the tallies up to date.
+    fn take(&mut self, project: &Project, rows: Vec<FeedRow>) -> Result<bool> {
         let any = !rows.is_empty();
         let mut changes = Vec::with_capacity(rows.len());
         for row in rows {

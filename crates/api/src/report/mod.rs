@@ -230,7 +230,7 @@ impl Project {
             metrics.insert(kind.as_str().to_string(), report);
         }
         let mut dashboard = DashboardState::new();
-        dashboard.refresh(self, lead)?;
+        dashboard.refresh_from(self, lead, &read)?;
         dashboard.set_intervals(intervals);
         Ok(Report {
             project: self.store.project()?.name,

@@ -8,7 +8,7 @@
 //! ordinal (Σ_{g=c..c'} n_g − (n_c + n_c')/2)², interval (v_c − v_c')², ratio
 //! ((v_c − v_c')/(v_c + v_c'))², or the MASI distance between two sets.
 
-use super::profiles::{Profiles, Weighted};
+use super::profiles::{PackedSums, Profiles, Weighted};
 use super::sets::MasiModel;
 use super::{Outcome, NO_VARIATION};
 
@@ -89,15 +89,19 @@ impl<'a> Alpha<'a> {
         if n == 0.0 {
             return Err("no unit has 2 or more ratings".to_string());
         }
-        if self.distinct_values(used) < 2 {
+        if self.distinct_values(weighted) < 2 {
             return Err(self.distance.no_variation());
         }
-        let (observed, expected) = match &self.observed {
-            Some(per_profile) => (
+        let (observed, expected) = match (&self.observed, weighted.packed) {
+            (Some(per_profile), Some(packed)) => (
+                weighted.sum_of(per_profile),
+                self.expected_packed(&packed, n),
+            ),
+            (Some(per_profile), None) => (
                 weighted.sum_of(per_profile),
                 self.expected_fixed(totals, used, n),
             ),
-            None => {
+            (None, _) => {
                 let cumulative = prefix_sums(totals);
                 let delta = |a: usize, b: usize| ordinal_distance(&cumulative, totals, a, b);
                 let observed = weighted
@@ -118,15 +122,40 @@ impl<'a> Alpha<'a> {
 
     /// Distinct values among the used ones (numbers for interval and ratio, so that "1"
     /// and "1.0" are one value).
-    fn distinct_values(&self, used: &[usize]) -> usize {
+    fn distinct_values(&self, weighted: &Weighted) -> usize {
         match self.distance {
             Distance::Interval(numbers) | Distance::Ratio(numbers) => {
-                let mut values: Vec<f64> = used.iter().map(|&c| numbers[c]).collect();
+                let mut values: Vec<f64> = weighted.used.iter().map(|&c| numbers[c]).collect();
                 values.sort_by(f64::total_cmp);
                 values.dedup();
                 values.len()
             }
-            _ => used.len(),
+            _ => weighted.distinct(),
+        }
+    }
+
+    /// Whether a packed replicate (`packed`) can evaluate this alpha: its expected
+    /// disagreement needs only the sums it makes.
+    pub fn packable(&self) -> bool {
+        matches!(self.distance, Distance::Nominal | Distance::Masi(_))
+    }
+
+    /// The MASI model, if this is MASI alpha.
+    pub fn masi(&self) -> Option<&'a MasiModel<'a>> {
+        match self.distance {
+            Distance::Masi(model) => Some(model),
+            _ => None,
+        }
+    }
+
+    /// [`Alpha::expected_fixed`] from a packed replicate's sums: the same operations on
+    /// the same values.
+    fn expected_packed(&self, packed: &PackedSums, n: f64) -> f64 {
+        match (self.distance, packed.similar) {
+            (Distance::Nominal, _) => n * n - packed.squares,
+            (Distance::Masi(_), Some(similar)) => n * n - packed.squares - 2.0 * similar,
+            // `packed` never packs a population with another level.
+            _ => f64::NAN,
         }
     }
 

@@ -14,6 +14,7 @@
 //! so the result depends only on the seed, not on how replicates are spread over threads.
 
 use super::multinomial;
+use super::packed::{self, Packed};
 use super::profiles::{Profiles, Weighted, UNPAIRABLE};
 use super::Outcome;
 use crate::seeded::Seeded;
@@ -31,6 +32,9 @@ pub(crate) struct Population<'a> {
     /// Per-profile columns the statistics sum over the weights (alpha's observed
     /// disagreement), summed in the pass that updates the weights.
     pub columns: Vec<&'a [f64]>,
+    /// The profiles by shape, when every statistic reads only what a packed replicate
+    /// sums: used where draws are counted per profile.
+    pub packed: Option<Packed>,
 }
 
 /// Per class of resampled item: which profiles its units have, and how many of each.
@@ -90,7 +94,8 @@ pub(crate) fn item_classes(
     let mut class_of_item = Vec::new();
     let mut item_expansion = Expansion::default();
     let mut pooled_expansion = Expansion::default();
-    let mut index: HashMap<(u32, Vec<(u32, u32)>), u32> = HashMap::new();
+    let mut index: HashMap<(u32, Vec<(u32, u32)>), u32> =
+        HashMap::with_capacity(items.profile_of_unit.len());
     let mut pooled_profiles: Vec<u32> = Vec::new();
     for (item, &profile) in items.profile_of_unit.iter().enumerate() {
         if profile == UNPAIRABLE {
@@ -135,33 +140,91 @@ fn draw_index(rng: &mut Seeded, n: u64) -> usize {
     ((u128::from(rng.next_u64()) * u128::from(n)) >> 64) as usize
 }
 
-/// Items drawn one by one, each draw counted straight into a group per population
-/// rather than into its class, whose profiles were then weighed class by class (a pass
-/// over every class per replicate, as many classes as items with set labels). A group
-/// is a distinct list of (profile, units) among the classes; where every class has one
-/// profile with one unit (the items themselves), the groups are the profiles and the
-/// counts are the weights. Every weight is a whole number, exact in f64 whatever the
-/// order of the additions, so the weights equal those of weighing class by class.
+/// Items drawn one by one, each draw counted into its item, then each population's
+/// groups summed from their items' counts (rather than counted into classes whose
+/// profiles were then weighed class by class: a pass over every class per replicate, as
+/// many classes as items with set labels). A group is a distinct list of (profile, units)
+/// among the classes; where every class has one profile with one unit (the items
+/// themselves), the groups are the profiles and the counts are the weights. Every weight
+/// is a whole number, exact in f64 whatever the order of the additions, so the weights
+/// equal those of weighing class by class.
 struct ItemGroups {
-    /// Per population: each resampled item's group.
-    group_of_item: Vec<Vec<u32>>,
+    /// How many items are resampled.
+    items: usize,
+    /// Per population: each group's items.
+    members: Vec<Members>,
     /// Per population: each group's profiles, or `None` when group k is profile k.
     expansion: Vec<Option<Expansion>>,
     /// Per population: how many groups (profiles, when `expansion` is `None`).
     groups: Vec<usize>,
-    /// With two populations (items and their pooled units), each item's two groups side
-    /// by side, so a draw reads one place in memory, not two.
-    both: Vec<[u32; 2]>,
+}
+
+/// The items of each group of one population, for summing their draws: a group's only
+/// item, or its items listed apart when it has several (or none).
+struct Members {
+    only: Vec<u32>,
+    /// (group, start, end) of the groups with several items, in `listed`.
+    several: Vec<(u32, u32, u32)>,
+    listed: Vec<u32>,
+}
+
+/// A group without a single item.
+const SEVERAL: u32 = u32::MAX;
+
+impl Members {
+    fn new(group_of_item: &[u32], groups: usize) -> Members {
+        // Each group's items, by counting: no list per group (10⁵ of them with set labels).
+        let mut sizes = vec![0u32; groups];
+        for &group in group_of_item {
+            sizes[group as usize] += 1;
+        }
+        let mut only = vec![SEVERAL; groups];
+        let mut several = Vec::new();
+        let mut next = 0u32;
+        let mut at = vec![0u32; groups];
+        for (group, &size) in sizes.iter().enumerate() {
+            if size != 1 {
+                several.push((group as u32, next, next + size));
+                at[group] = next;
+                next += size;
+            }
+        }
+        let mut listed = vec![0u32; next as usize];
+        for (item, &group) in group_of_item.iter().enumerate() {
+            let g = group as usize;
+            if sizes[g] == 1 {
+                only[g] = item as u32;
+            } else {
+                listed[at[g] as usize] = item as u32;
+                at[g] += 1;
+            }
+        }
+        Members {
+            only,
+            several,
+            listed,
+        }
+    }
+
+    /// Each group's draws from its items'.
+    fn count(&self, drawn: &[u32], counts: &mut [u32]) {
+        for (count, &item) in counts.iter_mut().zip(&self.only) {
+            *count = drawn.get(item as usize).copied().unwrap_or(0);
+        }
+        for &(group, start, end) in &self.several {
+            counts[group as usize] = self.listed[start as usize..end as usize]
+                .iter()
+                .map(|&item| drawn[item as usize])
+                .sum();
+        }
+    }
 }
 
 impl ItemGroups {
     fn new(class_of_item: &[u32], populations: &[Population<'_>]) -> ItemGroups {
-        let mut out = ItemGroups {
-            group_of_item: Vec::new(),
-            expansion: Vec::new(),
-            groups: Vec::new(),
-            both: Vec::new(),
-        };
+        let mut group_of_item = Vec::new();
+        let mut expansion = Vec::new();
+        let mut groups = Vec::new();
         for population in populations {
             let classes = &population.expansion;
             let single = (0..classes.classes()).all(|c| {
@@ -169,69 +232,68 @@ impl ItemGroups {
                 matches!((entries.next(), entries.next()), (Some((_, units)), None) if units == 1.0)
             });
             let group_of_class: Vec<u32> = if single {
-                out.expansion.push(None);
-                out.groups.push(population.profiles.len());
+                expansion.push(None);
+                groups.push(population.profiles.len());
                 (0..classes.classes())
                     .map(|c| classes.entries(c).next().map_or(0, |(profile, _)| profile))
                     .collect()
             } else {
                 let mut index: HashMap<Vec<(u32, u64)>, u32> = HashMap::new();
-                let mut groups = Expansion::default();
+                let mut of_groups = Expansion::default();
                 let of_class = (0..classes.classes())
                     .map(|c| {
                         let key: Vec<(u32, u64)> =
                             classes.entries(c).map(|(p, u)| (p, u.to_bits())).collect();
-                        let next = groups.classes() as u32;
+                        let next = of_groups.classes() as u32;
                         *index.entry(key).or_insert_with_key(|key| {
-                            groups.push_class(key.iter().map(|&(p, u)| (p, f64::from_bits(u))));
+                            of_groups.push_class(key.iter().map(|&(p, u)| (p, f64::from_bits(u))));
                             next
                         })
                     })
                     .collect();
-                out.groups.push(groups.classes());
-                out.expansion.push(Some(groups));
+                groups.push(of_groups.classes());
+                expansion.push(Some(of_groups));
                 of_class
             };
-            out.group_of_item.push(
+            group_of_item.push(
                 class_of_item
                     .iter()
                     .map(|&class| group_of_class[class as usize])
                     .collect(),
             );
         }
-        if let [first, second] = out.group_of_item.as_slice() {
-            out.both = first.iter().zip(second).map(|(&a, &b)| [a, b]).collect();
-        }
-        out
+        ItemGroups::from_groups(&group_of_item, expansion, groups)
     }
 
-    /// Draws as many items as there are and counts each population's groups.
-    fn draw(&self, rng: &mut Seeded, counts: &mut [Vec<u32>]) {
-        for c in counts.iter_mut() {
-            c.fill(0);
+    /// From each population's group of each item.
+    fn from_groups(
+        group_of_item: &[Vec<u32>],
+        expansion: Vec<Option<Expansion>>,
+        groups: Vec<usize>,
+    ) -> ItemGroups {
+        ItemGroups {
+            items: group_of_item.first().map_or(0, Vec::len),
+            members: group_of_item
+                .iter()
+                .zip(&groups)
+                .map(|(of_item, &n)| Members::new(of_item, n))
+                .collect(),
+            expansion,
+            groups,
         }
-        let n = self.group_of_item.first().map_or(0, Vec::len) as u64;
-        match (self.group_of_item.as_slice(), counts) {
-            ([first], [c0]) => {
-                for _ in 0..n {
-                    c0[first[draw_index(rng, n)] as usize] += 1;
-                }
-            }
-            ([_, _], [c0, c1]) => {
-                for _ in 0..n {
-                    let [a, b] = self.both[draw_index(rng, n)];
-                    c0[a as usize] += 1;
-                    c1[b as usize] += 1;
-                }
-            }
-            (all, counts) => {
-                for _ in 0..n {
-                    let item = draw_index(rng, n);
-                    for (of_item, c) in all.iter().zip(counts.iter_mut()) {
-                        c[of_item[item] as usize] += 1;
-                    }
-                }
-            }
+    }
+
+    /// Draws as many items as there are (`drawn`: how often each was drawn) and counts
+    /// each population's groups.
+    fn draw(&self, rng: &mut Seeded, drawn: &mut Vec<u32>, counts: &mut [Vec<u32>]) {
+        drawn.clear();
+        drawn.resize(self.items, 0);
+        let n = self.items as u64;
+        for _ in 0..n {
+            drawn[draw_index(rng, n)] += 1;
+        }
+        for (members, counts) in self.members.iter().zip(counts) {
+            members.count(drawn, counts);
         }
     }
 
@@ -290,13 +352,26 @@ pub(crate) fn intervals(
     // One worker's replicates, with buffers allocated once and reused.
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
         let mut drawn = vec![0u32; class_count];
+        let mut drawn_items: Vec<u32> = Vec::new();
         let mut group_counts: Vec<Vec<u32>> = groups
             .as_ref()
             .map(|g| g.groups.iter().map(|&n| vec![0u32; n]).collect())
             .unwrap_or_default();
+        // A packed population's replicates fill no weights or totals.
         let mut scratch: Vec<Weighted> = populations
             .iter()
-            .map(|p| Weighted::new(p.profiles))
+            .enumerate()
+            .map(|(i, p)| {
+                let counts_are_weights = groups.as_ref().is_some_and(|g| g.expansion[i].is_none());
+                match p.packed {
+                    Some(_) if counts_are_weights => Weighted::unfilled(),
+                    _ => Weighted::new(p.profiles),
+                }
+            })
+            .collect();
+        let mut packed_scratch: Vec<packed::Scratch> = populations
+            .iter()
+            .map(|p| p.packed.as_ref().map(Packed::scratch).unwrap_or_default())
             .collect();
         seeds
             .iter()
@@ -304,24 +379,31 @@ pub(crate) fn intervals(
                 let mut rng = Seeded::new(rep_seed);
                 match (&plan, &groups) {
                     (Some(plan), _) => multinomial::draw(&mut rng, plan, &mut drawn),
-                    (None, Some(groups)) => groups.draw(&mut rng, &mut group_counts),
+                    (None, Some(groups)) => {
+                        groups.draw(&mut rng, &mut drawn_items, &mut group_counts);
+                    }
                     (None, None) => {}
                 }
                 let mut values = Vec::new();
                 for (p, (population, weighted)) in populations.iter().zip(&mut scratch).enumerate()
                 {
-                    match &groups {
+                    match (&groups, &population.packed) {
+                        // The counts are the weights.
+                        (Some(groups), Some(packed)) if groups.expansion[p].is_none() => {
+                            packed.update(&group_counts[p], weighted, &mut packed_scratch[p]);
+                        }
                         // The counts are the weights: set in the pass that sums them.
-                        Some(groups) if groups.expansion[p].is_none() => weighted.update_counts(
-                            population.profiles,
-                            &group_counts[p],
-                            &population.columns,
-                        ),
-                        Some(groups) => {
+                        (Some(groups), None) if groups.expansion[p].is_none() => weighted
+                            .update_counts(
+                                population.profiles,
+                                &group_counts[p],
+                                &population.columns,
+                            ),
+                        (Some(groups), _) => {
                             groups.weigh(p, &group_counts[p], &mut weighted.weights);
                             weighted.update_with(population.profiles, &population.columns);
                         }
-                        None => {
+                        (None, _) => {
                             population.expansion.weigh(&drawn, &mut weighted.weights);
                             weighted.update_with(population.profiles, &population.columns);
                         }
@@ -410,12 +492,12 @@ mod tests {
         let n = class_of_item.len() as f64;
         let reps = 40_000;
         // Items drawn one by one into groups that are the classes themselves.
-        let items = ItemGroups {
-            group_of_item: vec![class_of_item.clone()],
-            expansion: vec![None],
-            groups: vec![sizes.len()],
-            both: Vec::new(),
-        };
+        let items = ItemGroups::from_groups(
+            std::slice::from_ref(&class_of_item),
+            vec![None],
+            vec![sizes.len()],
+        );
+        let mut drawn = Vec::new();
         let plan = multinomial::Plan::new(&sizes);
         for by_items in [true, false] {
             let mut rng = Seeded::new(7);
@@ -424,7 +506,7 @@ mod tests {
             let mut squares = vec![0.0; sizes.len()];
             for _ in 0..reps {
                 if by_items {
-                    items.draw(&mut rng, &mut counts);
+                    items.draw(&mut rng, &mut drawn, &mut counts);
                 } else {
                     multinomial::draw(&mut rng, &plan, &mut counts[0]);
                 }
@@ -486,12 +568,14 @@ mod tests {
                 expansion: item_expansion,
                 statistics: Vec::new(),
                 columns: Vec::new(),
+                packed: None,
             },
             Population {
                 profiles: &pooled,
                 expansion: pooled_expansion,
                 statistics: Vec::new(),
                 columns: Vec::new(),
+                packed: None,
             },
         ];
         let groups = ItemGroups::new(&class_of_item, &populations);
@@ -506,7 +590,7 @@ mod tests {
             for _ in 0..n {
                 by_class[class_of_item[draw_index(&mut rng, n)] as usize] += 1;
             }
-            groups.draw(&mut Seeded::new(seed), &mut group_counts);
+            groups.draw(&mut Seeded::new(seed), &mut Vec::new(), &mut group_counts);
             for (p, population) in populations.iter().enumerate() {
                 let mut want = vec![0.0; population.profiles.len()];
                 population.expansion.weigh(&by_class, &mut want);

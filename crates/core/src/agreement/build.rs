@@ -30,6 +30,16 @@ struct Interner<'a> {
 }
 
 impl<'a> Interner<'a> {
+    /// Room for `names` names: grown by doubling, the table was rebuilt in fresh memory
+    /// again and again.
+    fn with_capacity(names: usize) -> Interner<'a> {
+        Interner {
+            index: HashMap::with_capacity_and_hasher(names, Default::default()),
+            names: Vec::with_capacity(names),
+            last: None,
+        }
+    }
+
     fn id(&mut self, name: &'a str) -> u32 {
         if let Some((last, id)) = self.last {
             if last == name {
@@ -134,7 +144,7 @@ pub(crate) fn build(
     if has_category && has_set {
         return Err(TableError::MixedLabelKinds);
     }
-    let mut items = Interner::default();
+    let mut items = Interner::with_capacity(ratings.len());
     let mut annotators = Interner::default();
     let ids: Vec<(u32, u32)> = ratings
         .iter()
@@ -268,7 +278,12 @@ fn label_sets<'a>(
     items: &Interner<'_>,
     candidates: Candidates<'a>,
 ) -> Result<Labelled, TableError> {
-    let mut vocabulary = Interner::default();
+    let listed = match candidates {
+        Candidates::Everywhere(list) => list.len(),
+        Candidates::PerItem(map) => map.values().map(Vec::len).sum(),
+        Candidates::Seen => 0,
+    };
+    let mut vocabulary = Interner::with_capacity(listed);
     if let Candidates::Everywhere(list) = candidates {
         for name in list {
             vocabulary.id(name);

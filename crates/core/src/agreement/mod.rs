@@ -25,6 +25,7 @@ mod cohen;
 mod groups;
 mod multinomial;
 mod nominal;
+mod packed;
 mod profiles;
 mod report;
 mod sets;

@@ -34,15 +34,23 @@ pub(crate) fn unanimous_share(weighted: &Weighted) -> Outcome {
 pub(crate) fn fleiss_kappa(weighted: &Weighted) -> Outcome {
     let observed = percent_agreement(weighted)?;
     // Decided on counts, not on P_e == 1 in floating point.
-    if weighted.used.len() < 2 {
+    if weighted.distinct() < 2 {
         return Err(NO_VARIATION.to_string());
     }
-    let chance: f64 = weighted
-        .used
-        .iter()
-        .map(|&c| (weighted.totals[c] / weighted.ratings).powi(2))
-        .sum();
+    let chance: f64 = match weighted.packed {
+        Some(packed) => packed.chance,
+        None => weighted
+            .used
+            .iter()
+            .map(|&c| chance_term(weighted.totals[c], weighted.ratings))
+            .sum(),
+    };
     Ok((observed - chance) / (1.0 - chance))
+}
+
+/// One value's share of Fleiss' chance agreement: (its total / all ratings)².
+pub(crate) fn chance_term(total: f64, ratings: f64) -> f64 {
+    (total / ratings).powi(2)
 }
 
 /// `possible_categories` is q: the given category list, else the categories observed.

@@ -50,7 +50,24 @@ pub(crate) struct Weighted {
     pub unanimous: f64,
     /// Σ_k w_k x_k of the per-profile columns handed to [`Weighted::update_with`], each
     /// with the address of its column, so [`Weighted::sum_of`] finds it.
-    sums: Vec<(usize, f64)>,
+    pub(crate) sums: Vec<(usize, f64)>,
+    /// Set by a packed bootstrap replicate (see `packed`), which leaves `weights`,
+    /// `totals` and `used` unfilled: the sums the statistics would take from them.
+    pub(crate) packed: Option<PackedSums>,
+}
+
+/// What the statistics of set labels read from the per-value totals, summed by a packed
+/// replicate with the additions, in the order, of the loops over `used` they replace.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PackedSums {
+    /// How many values have a positive total (`used.len()`).
+    pub distinct: usize,
+    /// Fleiss' chance agreement: Σ over `used`, in its order, of (total / ratings)².
+    pub chance: f64,
+    /// Σ total² over `used`.
+    pub squares: f64,
+    /// The MASI model's Σ over its similar pairs of total · total · similarity.
+    pub similar: Option<f64>,
 }
 
 impl Weighted {
@@ -65,7 +82,28 @@ impl Weighted {
             agreement: 0.0,
             unanimous: 0.0,
             sums: Vec::new(),
+            packed: None,
         }
+    }
+
+    /// No weights or totals: for a packed replicate (see `packed`), which fills neither.
+    pub fn unfilled() -> Weighted {
+        Weighted {
+            weights: Vec::new(),
+            totals: Vec::new(),
+            used: Vec::new(),
+            ratings: 0.0,
+            units: 0.0,
+            agreement: 0.0,
+            unanimous: 0.0,
+            sums: Vec::new(),
+            packed: None,
+        }
+    }
+
+    /// How many values have a positive total.
+    pub fn distinct(&self) -> usize {
+        self.packed.map_or(self.used.len(), |p| p.distinct)
     }
 
     /// Recomputes the sums after `weights` changed, in one pass over the profiles; clears
@@ -103,10 +141,8 @@ impl Weighted {
         counts: &[u32],
         columns: &[&[f64]],
     ) {
-        for &c in &self.used {
-            self.totals[c] = 0.0;
-        }
-        self.used.clear();
+        self.clear_totals();
+        self.packed = None;
         self.units = 0.0;
         self.agreement = 0.0;
         self.unanimous = 0.0;
@@ -152,6 +188,14 @@ impl Weighted {
         }
     }
 
+    /// Zeroes the totals of the values used, and forgets them.
+    pub(crate) fn clear_totals(&mut self) {
+        for &c in &self.used {
+            self.totals[c] = 0.0;
+        }
+        self.used.clear();
+    }
+
     /// Σ_k w_k x_k over profiles with nonzero weight: the sum from the last update when
     /// it was handed this very column, else computed now.
     pub fn sum_of(&self, per_profile: &[f64]) -> f64 {
@@ -164,7 +208,7 @@ impl Weighted {
 }
 
 /// Most columns [`Weighted::update_with`] sums in its pass (one per alpha on a population).
-const MAX_COLUMNS: usize = 4;
+pub(crate) const MAX_COLUMNS: usize = 4;
 
 impl Profiles {
     /// Profiles of the units with at least 2 ratings; the others carry no agreement.

@@ -5,6 +5,7 @@ use super::alpha::{Alpha, Distance};
 use super::bootstrap::{intervals, item_classes, Population, Statistic};
 use super::cohen::{kappa_of_pairs, label_pairs, mean_pairwise, pairs, Weighting};
 use super::nominal::{fleiss_kappa, percent_agreement, randolph_kappa, unanimous_share};
+use super::packed::Packed;
 use super::profiles::{Profiles, Weighted};
 use super::sets::{pooled_units, MasiModel};
 use super::table::{CategoryOrder, RatingTable, Units};
@@ -144,6 +145,22 @@ fn columns<'a>(list: &'a [(&str, ProfileStatistic<'_>)]) -> Vec<&'a [f64]> {
         .collect()
 }
 
+/// The population's profiles packed by shape (see `packed`), when its statistics allow.
+fn packed(
+    profiles: &Profiles,
+    list: &[(&str, ProfileStatistic<'_>)],
+    columns: &[&[f64]],
+) -> Option<Packed> {
+    if !list.iter().all(|(_, statistic)| statistic.packable()) {
+        return None;
+    }
+    let similar = list.iter().find_map(|(_, statistic)| match statistic {
+        ProfileStatistic::Alpha(alpha) => alpha.masi().map(MasiModel::similar),
+        _ => None,
+    });
+    Packed::new(profiles, columns, similar)
+}
+
 /// A statistic computed from unit profiles, so it can be bootstrapped.
 enum ProfileStatistic<'a> {
     PercentAgreement,
@@ -154,6 +171,14 @@ enum ProfileStatistic<'a> {
 }
 
 impl ProfileStatistic<'_> {
+    /// Whether a packed replicate's sums are all it reads.
+    fn packable(&self) -> bool {
+        match self {
+            ProfileStatistic::Alpha(alpha) => alpha.packable(),
+            _ => true,
+        }
+    }
+
     fn evaluate(&self, profiles: &Profiles, weighted: &Weighted) -> Outcome {
         match self {
             ProfileStatistic::PercentAgreement => percent_agreement(weighted),
@@ -359,11 +384,13 @@ impl<'t> Prepared<'t> {
                 .as_ref()
                 .map(|p| (&p.profiles, p.item_starts.as_slice())),
         );
+        let item_columns = columns(&on_items);
         let mut populations = vec![Population {
             profiles: &self.profiles,
             expansion: item_expansion,
             statistics: item_closures.iter().map(|c| c.as_ref()).collect(),
-            columns: columns(&on_items),
+            packed: packed(&self.profiles, &on_items, &item_columns),
+            columns: item_columns,
         }];
         let pooled_closures = match &self.pooled {
             Some(pooled) => boxed(&pooled.profiles, &on_pooled),
@@ -375,6 +402,7 @@ impl<'t> Prepared<'t> {
                 expansion: pooled_expansion,
                 statistics: pooled_closures.iter().map(|c| c.as_ref()).collect(),
                 columns: columns(&on_pooled),
+                packed: None,
             });
         }
         let class_count = populations[0].expansion.classes();

@@ -65,18 +65,30 @@ pub(crate) struct MasiModel<'a> {
 impl<'a> MasiModel<'a> {
     pub fn new(sets: &'a SetLabels) -> MasiModel<'a> {
         let members = sets.members.as_slice();
-        let mut holders: Vec<Vec<u32>> = vec![Vec::new(); sets.candidates.len()];
+        // The sets holding each candidate, in set order, in one list (a list per candidate
+        // was 10⁵ allocations with per-item candidates).
+        let mut starts = vec![0usize; sets.candidates.len() + 1];
+        for &id in members.iter().flatten() {
+            starts[id as usize + 1] += 1;
+        }
+        for c in 0..sets.candidates.len() {
+            starts[c + 1] += starts[c];
+        }
+        let mut held = vec![0u32; starts[sets.candidates.len()]];
+        let mut at = starts.clone();
         for (set, ids) in members.iter().enumerate() {
             for &id in ids {
-                holders[id as usize].push(set as u32);
+                held[at[id as usize]] = set as u32;
+                at[id as usize] += 1;
             }
         }
+        let holders = |id: u32| &held[starts[id as usize]..starts[id as usize + 1]];
         let mut similar = Vec::new();
         let mut seen_with: Vec<u32> = vec![u32::MAX; members.len()];
         for (set, ids) in members.iter().enumerate() {
             seen_with[set] = set as u32;
             for &id in ids {
-                for &other in &holders[id as usize] {
+                for &other in holders(id) {
                     if other <= set as u32 || seen_with[other as usize] == set as u32 {
                         continue;
                     }
@@ -91,6 +103,12 @@ impl<'a> MasiModel<'a> {
             }
         }
         MasiModel { members, similar }
+    }
+
+    /// (set, other set, similarity) of every pair of sets with a similarity, in the order
+    /// [`MasiModel::expected_disagreement`] sums them.
+    pub fn similar(&self) -> &[(u32, u32, f64)] {
+        &self.similar
     }
 
     /// MASI distance between the sets with these value indices.
@@ -124,10 +142,17 @@ pub(crate) const SELECTED: u32 = 1;
 /// start (item `u` has pooled units `starts[u]..starts[u + 1]`).
 pub(crate) fn pooled_units(units: &Units, sets: &SetLabels) -> (Units, Vec<usize>) {
     let mut starts = Vec::with_capacity(units.len() + 1);
+    // Sized once: grown by doubling, millions of entries were copied into fresh memory.
+    let (pooled_units, ratings) = (0..units.len()).fold((0, 0), |(n, r), unit| {
+        let candidates = sets.unit_candidates[unit].len();
+        (n + candidates, r + candidates * units.range(unit).len())
+    });
+    let mut offsets = Vec::with_capacity(pooled_units + 1);
+    offsets.push(0);
     let mut pooled = Units {
-        offsets: vec![0],
-        annotators: Vec::new(),
-        values: Vec::new(),
+        offsets,
+        annotators: Vec::with_capacity(ratings),
+        values: Vec::with_capacity(ratings),
         value_count: 2,
     };
     for unit in 0..units.len() {
