@@ -254,7 +254,9 @@ fn a_bulk_write_plans_its_statements_for_the_rows_written_so_far() {
     let dir = ok(tempfile::tempdir());
     let at = common::location(dir.path(), "plans");
     drop(ok(Project::create(&at, Box::new(ManualClock::new(1)))));
-    let mut store = ok(factdesk_store::Store::open(&at));
+    let mut store = ok(factdesk_store::Store::open_at(
+        &factdesk_store::ProjectLocation::parse(&at),
+    ));
     let tx = ok(store.transaction());
     let mode = |tx: &factdesk_store::Tx<'_>| -> String {
         ok(tx.query_row("SELECT current_setting('plan_cache_mode')", [], |r| r.get(0)))

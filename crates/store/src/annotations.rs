@@ -39,7 +39,7 @@ pub struct AnnotationRow {
 /// Read from `annotations a JOIN tasks t`.
 const COLUMNS: &str = "a.id, a.uuid, a.task_id, a.annotator_id, t.kind, a.answer, a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at";
 
-fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
+pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
     let id: i64 = r.get(0)?;
     let uuid: String = r.get(1)?;
     let task_id: i64 = r.get(2)?;
