@@ -259,7 +259,11 @@ fn a_bulk_write_plans_its_statements_for_the_rows_written_so_far() {
     ));
     let tx = ok(store.transaction());
     let mode = |tx: &factdesk_store::Tx<'_>| -> String {
-        ok(tx.query_row("SELECT current_setting('plan_cache_mode')", [], |r| r.get(0)))
+        ok(
+            tx.query_row("SELECT current_setting('plan_cache_mode')", [], |r| {
+                r.get(0)
+            }),
+        )
     };
     assert_eq!(mode(&tx), "auto");
     ok(tx.bulk_writes());

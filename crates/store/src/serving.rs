@@ -48,8 +48,9 @@ pub fn at_work(conn: &Connection, name: &str) -> Result<Option<AtWork>> {
     }))
 }
 
-/// The task this annotator holds a live reservation on in the project, for a kind (as
-/// `assignments::live_for`), and whether they are a member of a study of that kind.
+/// The task this annotator holds a live reservation on in the project (not in a pack),
+/// for a kind, oldest first: an item left unfinished comes back before anything new; and
+/// whether they are a member of a study of that kind.
 pub fn live_or_member(
     conn: &Connection,
     annotator_id: i64,
@@ -249,10 +250,10 @@ pub fn task_text(conn: &Connection, task_id: i64) -> Result<Option<(TaskRow, Opt
     Ok(found)
 }
 
-/// An annotator's pace on a kind, as counted: tasks answered, open tasks of the kind (the
-/// `open_tasks` counters), those among them they answered, and the times of their latest
-/// `limit` answers, newest first (`annotations::answered_count`, `tasks::open_for`,
-/// `annotations::latest_times`).
+/// An annotator's pace on a kind, as counted: tasks they answered, open tasks of the kind
+/// (the `open_tasks` counters kept by triggers), those among the open ones they answered
+/// (their answers on tasks now full do not count against them), and the times of their
+/// latest `limit` answers, newest first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PaceCounts {
     pub done: u64,
@@ -261,7 +262,10 @@ pub struct PaceCounts {
     pub times: Vec<i64>,
 }
 
-/// [`PaceCounts`] in one statement.
+/// [`PaceCounts`] in one statement. The latest answers are ordered by `a.id + 0`, an
+/// order no index gives, so they are found through the annotator's index and sorted:
+/// ordered by `a.id`, PostgreSQL walked every answer of the project newest first looking
+/// for this annotator's.
 pub fn pace_counts(
     conn: &Connection,
     annotator_id: i64,
@@ -277,7 +281,7 @@ pub fn pace_counts(
              WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2
                AND t.answered < t.overlap AND t.closed_at IS NULL) AS mine) n
          LEFT JOIN (SELECT a.id, a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
-                    WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT ?3) l ON 1 = 1
+                    WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id + 0 DESC LIMIT ?3) l ON 1 = 1
          ORDER BY l.id DESC",
     )?;
     let mut rows = stmt.query(params![annotator_id, kind.as_str(), limit])?;
@@ -300,7 +304,7 @@ pub struct AnswerState {
     pub closed: bool,
     /// The person's answers count (`annotators.counted`).
     pub counted: bool,
-    /// When their reservation of the task began (`assignments::reserved_at`).
+    /// When their reservation of the task began.
     pub reserved_at: Option<i64>,
     /// Their current answer on the task (`annotations::current`).
     pub current: Option<crate::annotations::AnnotationRow>,

@@ -130,12 +130,22 @@ pub fn open_for_annotator(
              ORDER BY t.shuffle_key, t.id LIMIT {limit}"
         ),
         Engine::Postgres => {
-            format!("SELECT p.id, p.shuffle_key FROM ({}) p WHERE p.open LIMIT {limit}", open_walk())
+            format!(
+                "SELECT p.id, p.shuffle_key FROM ({}) p WHERE p.open LIMIT {limit}",
+                open_walk()
+            )
         }
     };
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map(
-        params![kind.as_str(), annotator_id, after.0, after.1, before_key, now],
+        params![
+            kind.as_str(),
+            annotator_id,
+            after.0,
+            after.1,
+            before_key,
+            now
+        ],
         |r| Ok((r.get(0)?, r.get(1)?)),
     )?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
@@ -145,7 +155,8 @@ pub fn open_for_annotator(
 /// answers: not answered by them, not released by their skip, not held for them in a
 /// pack, others' counted answers and live reservations under its overlap, and not a
 /// verification of a refutation they wrote.
-pub(crate) const OPEN_TO: &str = "NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
+pub(crate) const OPEN_TO: &str =
+    "NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
                  AND (m.state = 'answered' OR (m.state = 'released' AND m.pack_id IS NULL)
                       OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
                       AND (m.expires_at IS NULL OR m.expires_at > ?6))))
@@ -304,25 +315,6 @@ pub fn count(conn: &Connection, kind: TaskKind) -> Result<u64> {
     Ok(conn
         .prepare_cached("SELECT count(*) FROM tasks WHERE kind = ?1")?
         .query_row([kind.as_str()], |r| r.get::<_, i64>(0))? as u64)
-}
-
-/// How many tasks of a kind an annotator could still be served: short of answers and not
-/// answered by them. Answers given on tasks that are now full do not count against them.
-pub fn open_for(conn: &Connection, kind: TaskKind, annotator_id: i64) -> Result<u64> {
-    // Kept by triggers (migration 0005; on PostgreSQL in several rows per kind, 0015):
-    // counting 300,000 tasks took a third of a second.
-    let open: i64 = conn
-        .prepare_cached(
-            "SELECT CAST(coalesce(sum(open), 0) AS BIGINT) FROM open_tasks WHERE kind = ?1",
-        )?
-        .query_row([kind.as_str()], |r| r.get(0))?;
-    let mine: i64 = conn
-        .prepare_cached(
-            "SELECT count(*) FROM assignments a JOIN tasks t ON t.id = a.task_id
-             WHERE a.annotator_id = ?1 AND a.state = 'answered' AND t.kind = ?2 AND t.answered < t.overlap AND t.closed_at IS NULL",
-        )?
-        .query_row(params![annotator_id, kind.as_str()], |r| r.get(0))?;
-    Ok((open - mine).max(0) as u64)
 }
 
 /// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.

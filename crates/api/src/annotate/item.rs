@@ -190,8 +190,8 @@ impl Project {
                 format!("task {} points at a missing claim", task.id),
             )
         };
-        let (_, text) = factdesk_store::serving::task_text(self.store.conn(), task.id)?
-            .ok_or_else(missing)?;
+        let (_, text) =
+            factdesk_store::serving::task_text(self.store.conn(), task.id)?.ok_or_else(missing)?;
         let text = text.ok_or_else(missing)?;
         let highlight = HighlightOptions::default();
         // Without highlighting every option is one unmarked piece, the same for all.

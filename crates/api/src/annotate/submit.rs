@@ -9,9 +9,9 @@ use factdesk_core::answer::{Response, Selection, Verdict};
 use factdesk_core::checks;
 use factdesk_core::claim::UnknownLabel;
 use factdesk_store::annotations::{self, NewAnnotation};
+use factdesk_store::assignments;
 use factdesk_store::serving::{self, ItemText};
 use factdesk_store::tasks::TaskRow;
-use factdesk_store::assignments;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -229,12 +229,12 @@ impl Project {
         if answer.task_id == 0 {
             return Err(invalid("missing field \"task_id\""));
         }
-        let (task, text) = serving::task_text(self.store.conn(), answer.task_id)?
-            .ok_or_else(|| {
+        let (task, text) =
+            serving::task_text(self.store.conn(), answer.task_id)?.ok_or_else(|| {
                 Error::new(ErrorCode::NotFound, format!("no task {}", answer.task_id))
             })?;
-        let text = text
-            .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
+        let text =
+            text.ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
         let (response, trick_failed) =
             self.response(&task, &text, annotator.id, answer, (settings, &work.secret))?;
         if task.kind == TaskKind::Verify
@@ -247,9 +247,11 @@ impl Project {
         }
         // A written refutation is stored with its parent claim whole.
         let parent = match &response {
-            Response::Refute { .. } => Some(self.store.claim(task.claim_id)?.ok_or_else(|| {
-                Error::new(ErrorCode::NotFound, "the task's claim is missing")
-            })?),
+            Response::Refute { .. } => {
+                Some(self.store.claim(task.claim_id)?.ok_or_else(|| {
+                    Error::new(ErrorCode::NotFound, "the task's claim is missing")
+                })?)
+            }
             _ => None,
         };
         let created_at = match origin {
@@ -403,7 +405,12 @@ impl Project {
 /// The time the answer took: as the client measured it, else since the item was
 /// reserved. A pack's answer without a measured time has none: the time since the pack
 /// was issued says nothing about the item.
-fn duration(answer: &Answer, origin: Origin<'_>, reserved_at: Option<i64>, now: i64) -> Option<i64> {
+fn duration(
+    answer: &Answer,
+    origin: Origin<'_>,
+    reserved_at: Option<i64>,
+    now: i64,
+) -> Option<i64> {
     let measured = match (answer.duration_ms, origin) {
         (Some(ms), _) => Some(ms),
         (None, Origin::Pack { .. }) => None,
