@@ -144,7 +144,7 @@ SELECT n.done, n.open, n.mine, l.created_at FROM (SELECT
      WHERE a.annotator_id = $1 AND a.state = 'answered' AND t.kind = $2
        AND t.answered < t.overlap AND t.closed_at IS NULL) AS mine) n
 LEFT JOIN (SELECT a.id, a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
-           WHERE a.annotator_id = $1 AND t.kind = $2 ORDER BY a.id DESC LIMIT $3) l ON 1 = 1
+           WHERE a.annotator_id = $1 AND t.kind = $2 ORDER BY a.id + 0 DESC LIMIT $3) l ON 1 = 1
 ORDER BY l.id DESC;
 EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE pace(:ann, 'evidence', 200);
 
