@@ -92,3 +92,23 @@ fn a_written_refutation_is_numbered_after_the_imports_and_kept_from_other_annota
         "ben found ana's refutation by its number"
     );
 }
+
+/// Regression: `factdesk candidates --claim "#3"` named no claim, though every screen names
+/// claims by that number.
+#[test]
+fn a_claims_candidates_are_found_by_its_number_or_its_imported_id() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = project(dir.path(), 5, &clock);
+    let lead = p.lead();
+    let by_number = must(p.candidates(&lead, "#3"));
+    assert!(!by_number.is_empty());
+    assert_eq!(by_number, must(p.candidates(&lead, "c2")));
+    assert_ne!(by_number, must(p.candidates(&lead, "c3")));
+    for unknown in ["#99", "3", "#", "#-1"] {
+        match p.candidates(&lead, unknown) {
+            Ok(found) => panic!("{unknown} named a claim: {found:?}"),
+            Err(e) => assert!(e.to_string().contains("no claim"), "{unknown}: {e}"),
+        }
+    }
+}

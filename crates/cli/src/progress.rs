@@ -53,6 +53,8 @@ impl Drop for Bar {
 
 impl Progress for Bar {
     fn phase(&mut self, name: &str, total: u64) {
+        // With FACTDESK_LOG=debug the log's timestamps time each phase.
+        tracing::debug!(phase = name, total, "phase");
         if self.abort_at.as_deref() == Some(name) {
             std::process::abort();
         }

@@ -12,10 +12,12 @@
 //! (tantivy's union reorders its clauses as their postings run out), so a total can
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
 
+use crate::bm25_counts::WordHasher;
 use crate::index::indexed_form;
 use crate::{Result, SearchIndex, TextCounts};
 use factdesk_core::text;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::Arc;
 use tantivy::fieldnorm::FieldNormReader;
 use tantivy::query::Bm25StatisticsProvider;
@@ -90,7 +92,7 @@ pub struct Bm25Corpus {
     params: Bm25Params,
     norms: Arc<[f32; 256]>,
     /// Weights of the words asked for so far (`None`: the word is in no indexed text).
-    weights: HashMap<String, Option<Weight>>,
+    weights: HashMap<String, Option<Weight>, BuildHasherDefault<WordHasher>>,
     /// Texts about to be indexed, counted in as if they were.
     new_texts: Option<Arc<TextCounts>>,
 }
@@ -277,12 +279,15 @@ impl WordTable {
 
 /// A claim's distinct words, in the order they first occur, as the index query had them.
 pub fn claim_words(claim: &str) -> Vec<String> {
-    let mut seen = std::collections::HashSet::new();
-    text::tokens(claim)
-        .iter()
-        .map(|t| indexed_form(text::normalize_token(t.text)))
-        .filter(|w| seen.insert(w.clone()))
-        .collect()
+    let mut words: Vec<String> = Vec::new();
+    for t in text::tokens(claim) {
+        let w = indexed_form(text::normalize_token(t.text));
+        // A claim has a few dozen words at most: a scan is cheaper than hashing each.
+        if !words.contains(&w) {
+            words.push(w);
+        }
+    }
+    words
 }
 
 impl SearchIndex {
@@ -323,7 +328,7 @@ impl Bm25Corpus {
             total_docs,
             params,
             norms: Arc::new(length_norms(params, average_length)),
-            weights: HashMap::new(),
+            weights: HashMap::default(),
             new_texts,
         })
     }
@@ -335,20 +340,21 @@ impl Bm25Corpus {
         Bm25Corpus::of(self.searcher, self.field, self.params, Some(counts))
     }
 
-    /// Looks the word's document frequency up once and keeps its weight.
-    fn weight(&mut self, word: &str) -> Result<()> {
-        if !self.weights.contains_key(word) {
-            let term = Term::from_field_text(self.field, word);
-            let added = self
-                .new_texts
-                .as_deref()
-                .map_or(0, |n| n.doc_freq(word_hash(word)));
-            let doc_freq = self.searcher.doc_freq(&term)? + added;
-            let weight = (doc_freq > 0 && doc_freq <= self.total_docs)
-                .then(|| idf(doc_freq, self.total_docs) * (1.0 + self.params.k1));
-            self.weights.insert(word.to_string(), weight);
+    /// The word's weight, its document frequency looked up once and the weight kept.
+    fn weight(&mut self, word: &str) -> Result<Option<Weight>> {
+        if let Some(&weight) = self.weights.get(word) {
+            return Ok(weight);
         }
-        Ok(())
+        let term = Term::from_field_text(self.field, word);
+        let added = self
+            .new_texts
+            .as_deref()
+            .map_or(0, |n| n.doc_freq(word_hash(word)));
+        let doc_freq = self.searcher.doc_freq(&term)? + added;
+        let weight = (doc_freq > 0 && doc_freq <= self.total_docs)
+            .then(|| idf(doc_freq, self.total_docs) * (1.0 + self.params.k1));
+        self.weights.insert(word.to_string(), weight);
+        Ok(weight)
     }
 
     /// [`Bm25Corpus::scores`] of sentences kept as their counts of the claim's words
@@ -359,13 +365,10 @@ impl Bm25Corpus {
         words: &[String],
         sentences: &[ClaimWordCounts],
     ) -> Result<Vec<Option<f32>>> {
-        for w in words {
-            self.weight(w)?;
-        }
         let weights: Vec<Option<Weight>> = words
             .iter()
-            .map(|w| self.weights.get(w.as_str()).copied().flatten())
-            .collect();
+            .map(|w| self.weight(w))
+            .collect::<Result<_>>()?;
         Ok(sentences
             .iter()
             .map(|s| {
@@ -389,16 +392,12 @@ impl Bm25Corpus {
         words: &[String],
         sentences: &[&SentenceTerms],
     ) -> Result<Vec<Option<f32>>> {
+        let mut weights: Vec<(u64, Weight)> = Vec::with_capacity(words.len());
         for w in words {
-            self.weight(w)?;
+            if let Some(weight) = self.weight(w)? {
+                weights.push((word_hash(w), weight));
+            }
         }
-        let weights: Vec<(u64, Weight)> = words
-            .iter()
-            .filter_map(|w| {
-                let weight = (*self.weights.get(w.as_str())?)?;
-                Some((word_hash(w), weight))
-            })
-            .collect();
         Ok(score_all(&weights, &self.norms, sentences))
     }
 }

@@ -77,6 +77,28 @@ impl Hasher for SpreadHash {
     }
 }
 
+/// Hashes the words of [`crate::Bm25Corpus`]'s weights: FNV-1a, then a multiplication to
+/// spread it over the high bits the table also uses (its keys come from the claims, and
+/// a slow hash of them was a visible part of ranking).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0.wrapping_mul(0x9e37_79b9_7f4a_7c15)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let start = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        self.0 = bytes.iter().fold(start, |h, &b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

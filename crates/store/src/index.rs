@@ -11,9 +11,7 @@ use factdesk_core::text;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
-use tantivy::query::{
-    BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery, TermSetQuery,
-};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
     STORED, STRING,
@@ -23,8 +21,9 @@ use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocumen
 
 /// The name the shared tokenizer is registered under.
 const TOKENIZER: &str = "factdesk";
-/// Bumped when the index layout changes, so old indexes rebuild.
-const LAYOUT: u32 = 5;
+/// Bumped when the index layout changes, so old indexes rebuild. (6: ids and document ids
+/// are columns, no longer indexed terms.)
+const LAYOUT: u32 = 6;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
@@ -158,14 +157,10 @@ pub(crate) fn indexed_form(normalized: String) -> String {
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
     let kind = b.add_text_field("kind", STRING | STORED);
-    let id = b.add_i64_field(
-        "id",
-        NumericOptions::default()
-            .set_stored()
-            .set_indexed()
-            .set_fast(),
-    );
-    let document_id = b.add_i64_field("document_id", NumericOptions::default().set_indexed());
+    // No query looks rows up by id or document: both are columns read for hits, not
+    // indexed terms (indexed, every sentence added a term of its own to the index).
+    let id = b.add_i64_field("id", NumericOptions::default().set_stored().set_fast());
+    let document_id = b.add_i64_field("document_id", NumericOptions::default().set_fast());
     let text_opts = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer(TOKENIZER)
@@ -322,11 +317,6 @@ impl SearchIndex {
         if words.is_empty() || document_ids.is_empty() {
             return Ok(Vec::new());
         }
-        let docs = TermSetQuery::new(
-            document_ids
-                .iter()
-                .map(|&d| Term::from_field_i64(self.fields.document_id, d)),
-        );
         let any_word: Vec<(Occur, Box<dyn Query>)> = words
             .into_iter()
             .map(|t| {
@@ -343,35 +333,39 @@ impl SearchIndex {
         let q = BooleanQuery::new(vec![
             (
                 Occur::Must,
-                Box::new(ConstScoreQuery::new(Box::new(docs), 0.0)) as Box<dyn Query>,
-            ),
-            (
-                Occur::Must,
-                Box::new(ConstScoreQuery::new(Box::new(sentences_only), 0.0)),
+                Box::new(ConstScoreQuery::new(Box::new(sentences_only), 0.0)) as Box<dyn Query>,
             ),
             (Occur::Must, Box::new(BooleanQuery::new(any_word))),
         ]);
-        // A large document yields thousands of hits: read their ids from the fast field
-        // rather than loading each stored document.
+        // Every hit, then only those of the documents asked for (document ids are a
+        // column, not terms to filter on); ids come from the fast field rather than each
+        // stored document. Ranking scores in memory (`Bm25Corpus`): this query is what
+        // those scores are checked against.
         let searcher = self.reader.searcher();
-        let top = searcher.search(&q, &TopDocs::with_limit(limit.max(1)))?;
-        let mut out = Vec::with_capacity(top.len());
+        let every = usize::try_from(searcher.num_docs())
+            .unwrap_or(usize::MAX)
+            .max(1);
+        let top = searcher.search(&q, &TopDocs::with_limit(every))?;
+        let wanted: std::collections::HashSet<i64> = document_ids.iter().copied().collect();
+        let mut out = Vec::new();
         let mut columns = std::collections::HashMap::new();
         for (score, addr) in top {
-            let column = match columns.entry(addr.segment_ord) {
+            let (ids, documents) = match columns.entry(addr.segment_ord) {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => e.insert(
-                    searcher
-                        .segment_reader(addr.segment_ord)
-                        .fast_fields()
-                        .i64("id")?,
-                ),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+                    e.insert((fast.i64("id")?, fast.i64("document_id")?))
+                }
             };
-            if let Some(id) = column.first(addr.doc_id) {
-                out.push((id, score));
+            let document = documents.first(addr.doc_id);
+            if let (Some(id), Some(d)) = (ids.first(addr.doc_id), document) {
+                if wanted.contains(&d) {
+                    out.push((id, score));
+                }
             }
         }
         out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        out.truncate(limit);
         Ok(out)
     }
 

@@ -9,6 +9,7 @@ use factdesk_store::Connection;
 use factdesk_store::{tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 mod sentences;
@@ -22,24 +23,38 @@ pub use sentences::{
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
 
-/// The rankers whose own top `k` hold `sentence_id`, as stored beside a candidate.
-fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> String {
-    [
-        Ranker::Bm25,
-        Ranker::Levenshtein,
-        Ranker::Jaccard,
-        Ranker::Semantic,
-    ]
-    .into_iter()
-    .filter(|&ranker| {
-        r.get(ranker)
-            .iter()
-            .take(k)
-            .any(|s| s.sentence_id == sentence_id)
-    })
-    .map(Ranker::as_str)
-    .collect::<Vec<_>>()
-    .join(" ")
+/// The rankers that can place a candidate, in the order their names are stored.
+const PLACING: [Ranker; 4] = [
+    Ranker::Bm25,
+    Ranker::Levenshtein,
+    Ranker::Jaccard,
+    Ranker::Semantic,
+];
+
+/// The rankers whose own top `k` hold `sentence_id`, one bit each in [`PLACING`]'s order:
+/// kept for every candidate until stored, when [`placed_names`] spells them out.
+fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> u8 {
+    PLACING
+        .iter()
+        .enumerate()
+        .filter(|(_, &ranker)| {
+            r.get(ranker)
+                .iter()
+                .take(k)
+                .any(|s| s.sentence_id == sentence_id)
+        })
+        .fold(0, |bits, (i, _)| bits | 1 << i)
+}
+
+/// The names of the rankers in `placed` ([`placed_by`]), as stored beside a candidate.
+fn placed_names(placed: u8) -> String {
+    PLACING
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| placed & (1 << i) != 0)
+        .map(|(_, r)| r.as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The score each ranker gave one sentence, for storing beside the candidate.
@@ -64,11 +79,13 @@ fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
 pub(crate) type Computed = Vec<(i64, Top)>;
 
 /// One claim's candidates: each sentence's score, every ranker's scores and the rankers
-/// that placed it.
-pub(crate) type Top = Vec<(Scored, RankerScores, String)>;
+/// that placed it ([`placed_by`]).
+pub(crate) type Top = Vec<(Scored, RankerScores, u8)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
+/// Claims a ranking thread takes at a time.
+const STEP: usize = 32;
 
 /// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
 ///
@@ -226,28 +243,44 @@ fn rank_in_parallel(
     corpora: &mut [Bm25Corpus],
     run: &RankRun<'_>,
 ) -> Result<Computed> {
-    let chunk = items.len().div_ceil(corpora.len().max(1)).max(1);
     let options = run.options;
+    // Each thread takes the next few claims until none are left, so a thread slowed by
+    // the others (the reading thread shares the cores) does not leave the rest waiting.
+    let next = AtomicUsize::new(0);
     let lexical: Vec<Rankings> = std::thread::scope(|s| {
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .zip(corpora.iter_mut())
-            .map(|(part, corpus)| {
+        let parts: Vec<_> = corpora
+            .iter_mut()
+            .map(|corpus| {
+                let next = &next;
                 s.spawn(move || {
-                    part.iter()
-                        .map(|((_, text), set)| rank_lexical(corpus, text, set, options))
-                        .collect::<Result<Vec<_>>>()
+                    let mut mine = Vec::new();
+                    loop {
+                        let start = next.fetch_add(STEP, Ordering::Relaxed);
+                        let Some(part) = items.get(start..(start + STEP).min(items.len())) else {
+                            break;
+                        };
+                        for (i, ((_, text), set)) in part.iter().enumerate() {
+                            mine.push((start + i, rank_lexical(corpus, text, set, options)?));
+                        }
+                    }
+                    Ok::<_, Error>(mine)
                 })
             })
             .collect();
-        let mut out = Vec::with_capacity(items.len());
+        let mut out: Vec<Option<Rankings>> = vec![None; items.len()];
         for part in parts {
             match part.join() {
-                Ok(results) => out.extend(results?),
+                Ok(results) => {
+                    for (i, r) in results? {
+                        out[i] = Some(r);
+                    }
+                }
                 Err(panic) => std::panic::resume_unwind(panic),
             }
         }
-        Ok::<_, Error>(out)
+        out.into_iter()
+            .map(|r| r.ok_or_else(|| Error::new(ErrorCode::Io, "a claim was not ranked")))
+            .collect::<Result<Vec<_>>>()
     })?;
     let rankings: Vec<Rankings> = match run.semantic {
         None => lexical,
@@ -284,7 +317,11 @@ pub(crate) fn top_of(r: &Rankings, run: &RankRun<'_>) -> Top {
         .collect()
 }
 
-/// Replaces the candidates of the computed claims, in the caller's transaction.
+/// Claims whose candidates are stored together.
+const STORE_CHUNK: usize = 4096;
+
+/// Replaces the candidates of the computed claims (each once), in the caller's
+/// transaction.
 pub(crate) fn store_candidates(
     conn: &Connection,
     computed: &Computed,
@@ -297,22 +334,33 @@ pub(crate) fn store_candidates(
         semantic_model: None,
         embedded: 0,
     };
-    for (claim_id, top) in computed {
-        let rows: Vec<NewCandidate<'_>> = top
+    // A chunk of claims at a time: the rows of every claim at once would hold another
+    // copy of all the candidates.
+    for chunk in computed.chunks(STORE_CHUNK) {
+        let claims: Vec<(i64, Vec<NewCandidate<'_>>)> = chunk
             .iter()
-            .enumerate()
-            .map(|(i, (s, scores, placed))| NewCandidate {
-                rank: i as u32 + 1,
-                sentence_id: s.sentence_id,
-                ranker: ranker.as_str(),
-                score: s.score,
-                scores: *scores,
-                placed_by: placed.clone(),
+            .map(|(claim_id, top)| {
+                let rows = top
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (s, scores, placed))| NewCandidate {
+                        rank: i as u32 + 1,
+                        sentence_id: s.sentence_id,
+                        ranker: ranker.as_str(),
+                        score: s.score,
+                        scores: *scores,
+                        placed_by: placed_names(*placed),
+                    })
+                    .collect();
+                (*claim_id, rows)
             })
             .collect();
-        tx::replace_candidates(conn, *claim_id, &rows)?;
-        report.claims += 1;
-        report.candidates += rows.len() as u64;
+        tx::replace_many_candidates(conn, &claims)?;
+        report.claims += claims.len() as u64;
+        report.candidates += claims
+            .iter()
+            .map(|(_, rows)| rows.len() as u64)
+            .sum::<u64>();
     }
     Ok(report)
 }
@@ -424,11 +472,22 @@ impl Project {
         Ok(report)
     }
 
-    /// A claim's candidates, best first. `claim` is the claim's id as imported.
+    /// A claim's candidates, best first. `claim` is the claim's id as imported or its
+    /// number as every screen shows it (`#1234`); an imported id wins if both match.
     pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
         self.require_lead(lead, "see a claim's candidates")?;
-        let row = self.store.claim_by_ext_id(claim)?.ok_or_else(|| {
-            Error::new(ErrorCode::NotFound, format!("no claim with id {claim:?}"))
+        let row = match self.store.claim_by_ext_id(claim)? {
+            Some(row) => Some(row),
+            None => match factdesk_core::claim::number_in(claim) {
+                Some(number) => self.store.claim(number)?,
+                None => None,
+            },
+        };
+        let row = row.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no claim with id or number {claim:?}"),
+            )
         })?;
         Ok(self
             .store

@@ -185,7 +185,8 @@ pub fn rank_lexical(
     docs: &DocumentSet,
     options: RankOptions,
 ) -> Result<Rankings> {
-    lexical_parts(claim, docs, options).finish(bm25, claim)
+    let words = claim_words(claim);
+    parts_with_words(claim, &words, docs, options).finish_with_words(bm25, &words)
 }
 
 /// What ranking one claim's sentences needs besides BM25's corpus statistics: everything
@@ -207,6 +208,16 @@ pub struct LexicalParts {
 
 /// [`LexicalParts`] of `claim` against the sentences of `docs`.
 pub fn lexical_parts(claim: &str, docs: &DocumentSet, options: RankOptions) -> LexicalParts {
+    parts_with_words(claim, &claim_words(claim), docs, options)
+}
+
+/// [`lexical_parts`] with the claim's [`claim_words`] already found.
+fn parts_with_words(
+    claim: &str,
+    words: &[String],
+    docs: &DocumentSet,
+    options: RankOptions,
+) -> LexicalParts {
     let all: Vec<Candidate<'_>> = docs
         .sentences()
         .map(|(id, text)| Candidate {
@@ -217,8 +228,7 @@ pub fn lexical_parts(claim: &str, docs: &DocumentSet, options: RankOptions) -> L
     let prepared: Vec<&(Vec<ranking::SentenceWords>, Vec<SentenceTerms>)> =
         docs.documents.iter().map(|d| d.prepared()).collect();
     let terms: Vec<&SentenceTerms> = prepared.iter().flat_map(|p| &p.1).collect();
-    let words = claim_words(claim);
-    let claim_terms = ClaimTerms::new(&words);
+    let claim_terms = ClaimTerms::new(words);
     let jaccard = || {
         if options.jaccard_stemming {
             let words = docs.documents.iter().flat_map(|d| d.stemmed());
@@ -278,7 +288,12 @@ impl LexicalParts {
     /// Scores BM25 with `bm25`'s statistics and fuses the rankings of `claim` (the claim
     /// these parts were computed for).
     pub fn finish(self, bm25: &mut Bm25Corpus, claim: &str) -> Result<Rankings> {
-        let scores = bm25.scores_of_counts(&claim_words(claim), &self.terms)?;
+        self.finish_with_words(bm25, &claim_words(claim))
+    }
+
+    /// [`LexicalParts::finish`] with the claim's [`claim_words`] already found.
+    fn finish_with_words(self, bm25: &mut Bm25Corpus, words: &[String]) -> Result<Rankings> {
+        let scores = bm25.scores_of_counts(words, &self.terms)?;
         if self.nothing_kept {
             return Ok(Rankings::default());
         }

@@ -7,7 +7,7 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// The claim's id, as imported (see `factdesk search`).
+    /// The claim's number as the app shows it (#1234) or its id as imported (see `factdesk search`).
     #[arg(long)]
     claim: String,
     /// Print a JSON array of {sentence_id, document_id, text, rank, score, placed_by}.

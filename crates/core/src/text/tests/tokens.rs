@@ -122,3 +122,37 @@ fn token_count_matches_tokens() {
     assert_eq!(token_count("Don't stop: 2.8 million SARS-CoV-2 cases."), 6);
     assert_eq!(token_count(""), 0);
 }
+
+/// ASCII texts take a byte-by-byte path: it splits exactly as the general one, around
+/// apostrophes, hyphens, decimal points and thousands separators, at either end.
+#[test]
+fn ascii_texts_split_as_the_general_tokenizer_does() {
+    let pieces = [
+        "a", "Z", "9", "0", "'", "-", ".", ",", " ", "\t", "(", ")", "%", "’", "_", "xy", "12",
+        "3.5", "don't", "a-b", "--", "''", "..", ",,", "\n",
+    ];
+    let mut rng = crate::seeded::Seeded::new(11);
+    let mut texts: Vec<String> = vec![
+        String::new(),
+        "'a".into(),
+        "a'".into(),
+        "1.".into(),
+        ".5".into(),
+    ];
+    for _ in 0..20_000 {
+        let n = 1 + rng.below(12);
+        let text: String = (0..n)
+            .map(|_| pieces[rng.below(pieces.len() as u64) as usize])
+            .filter(|p| p.is_ascii())
+            .collect();
+        texts.push(text);
+    }
+    for text in &texts {
+        assert!(text.is_ascii());
+        assert_eq!(
+            tokens(text),
+            crate::text::tokens::general_tokens(text),
+            "{text:?}"
+        );
+    }
+}
