@@ -11,7 +11,7 @@ use tokio::sync::Semaphore;
 /// At most `size` projects open, created as needed.
 pub struct Pool {
     open: Opener,
-    idle: Mutex<Vec<Project>>,
+    idle: Arc<Mutex<Vec<Project>>>,
     permits: Arc<Semaphore>,
 }
 
@@ -31,7 +31,7 @@ impl Pool {
     pub fn new(open: Opener, size: usize) -> Pool {
         Pool {
             open,
-            idle: Mutex::new(Vec::new()),
+            idle: Arc::new(Mutex::new(Vec::new())),
             permits: Arc::new(Semaphore::new(size.max(1))),
         }
     }
@@ -43,7 +43,7 @@ impl Pool {
         T: Send + 'static,
         F: FnOnce(&mut Project) -> Result<T> + Send + 'static,
     {
-        let _permit = self
+        let permit = self
             .permits
             .clone()
             .acquire_owned()
@@ -51,13 +51,16 @@ impl Pool {
             .map_err(|_| unavailable("the server is shutting down"))?;
         let idle = self.idle.lock().ok().and_then(|mut idle| idle.pop());
         let open = self.open.clone();
-        let (project, result) = tokio::task::spawn_blocking(move || {
+        let pool = self.idle.clone();
+        tokio::task::spawn_blocking(move || {
+            // The permit and the connection go back when the work ends, not when the
+            // request does: a request dropped mid-call (its client gave up) leaves the call
+            // running on its connection, and a new connection opened beside it would
+            // exceed the pool's size.
+            let _permit = permit;
             let mut project = match idle {
                 Some(p) => p,
-                None => match open() {
-                    Ok(p) => p,
-                    Err(e) => return (None, Err(reachable(e))),
-                },
+                None => open().map_err(reachable)?,
             };
             let result = work(&mut project);
             // A broken connection is closed here, off the runtime's threads: closing a
@@ -65,9 +68,10 @@ impl Pool {
             let broken = matches!(&result, Err(e) if e.code == ErrorCode::Unavailable);
             if broken {
                 drop(project);
-                return (None, result);
+            } else if let Ok(mut idle) = pool.lock() {
+                idle.push(project);
             }
-            (Some(project), result)
+            result
         })
         .await
         .map_err(|e| {
@@ -75,13 +79,7 @@ impl Pool {
                 ErrorCode::Io,
                 format!("the request failed inside the server: {e}"),
             )
-        })?;
-        if let Some(project) = project {
-            if let Ok(mut idle) = self.idle.lock() {
-                idle.push(project);
-            }
-        }
-        result
+        })?
     }
 }
 
@@ -100,9 +98,9 @@ impl Drop for Pool {
     /// Closes the idle connections on a thread of their own: a PostgreSQL client blocks
     /// as it closes, which a runtime's thread (where the server drops its pool) may not.
     fn drop(&mut self) {
-        let idle = match self.idle.get_mut() {
-            Ok(idle) => std::mem::take(idle),
-            Err(poisoned) => std::mem::take(poisoned.into_inner()),
+        let idle = match self.idle.lock() {
+            Ok(mut idle) => std::mem::take(&mut *idle),
+            Err(poisoned) => std::mem::take(&mut *poisoned.into_inner()),
         };
         if !idle.is_empty() {
             let _ = std::thread::spawn(move || drop(idle)).join();

@@ -39,7 +39,7 @@ pub struct AnnotationRow {
 /// Read from `annotations a JOIN tasks t`.
 const COLUMNS: &str = "a.id, a.uuid, a.task_id, a.annotator_id, t.kind, a.answer, a.comment, a.trick_failed, a.duration_ms, a.supersedes, a.created_at";
 
-fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
+pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
     let id: i64 = r.get(0)?;
     let uuid: String = r.get(1)?;
     let task_id: i64 = r.get(2)?;
@@ -182,30 +182,6 @@ pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
              WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id))",
         )?
         .query_row([kind.as_str()], |r| r.get(0))?)
-}
-
-/// How many tasks of a kind the annotator has answered.
-pub fn answered_count(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<u64> {
-    Ok(conn.query_row(
-        "SELECT count(DISTINCT a.task_id) FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.annotator_id = ?1 AND t.kind = ?2",
-        params![annotator_id, kind.as_str()],
-        |r| r.get::<_, i64>(0),
-    )? as u64)
-}
-
-/// When the annotator's latest `limit` answers of a kind were written, newest first.
-pub fn latest_times(
-    conn: &Connection,
-    annotator_id: i64,
-    kind: TaskKind,
-    limit: u32,
-) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT a.created_at FROM annotations a JOIN tasks t ON t.id = a.task_id
-         WHERE a.annotator_id = ?1 AND t.kind = ?2 ORDER BY a.id DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![annotator_id, kind.as_str(), limit], |r| r.get(0))?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).

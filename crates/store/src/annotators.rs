@@ -26,7 +26,7 @@ pub struct AnnotatorRow {
 const COLUMNS: &str =
     "id, name, role, created_at, flag_override, tricks_seen, tricks_failed, counted";
 
-fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
+pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
     Ok(AnnotatorRow {
         id: r.get(0)?,
         name: r.get(1)?,

@@ -4,25 +4,6 @@ use crate::db::{Connection, OptionalExtension};
 use crate::params;
 use crate::Result;
 
-/// The task this annotator holds a live reservation on in the project (not in a pack),
-/// for a kind, oldest first: an item left unfinished comes back before anything new.
-pub fn live_for(
-    conn: &Connection,
-    annotator_id: i64,
-    kind: factdesk_core::task::TaskKind,
-    now: i64,
-) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT a.task_id FROM assignments a JOIN tasks t ON t.id = a.task_id
-             WHERE a.annotator_id = ?1 AND t.kind = ?2 AND a.state = 'reserved' AND a.pack_id IS NULL
-               AND (a.expires_at IS NULL OR a.expires_at > ?3)
-             ORDER BY a.reserved_at, a.id LIMIT 1",
-        )?
-        .query_row(params![annotator_id, kind.as_str(), now], |r| r.get(0))
-        .optional()?)
-}
-
 /// Live reservations on a task by annotators other than `annotator_id`.
 pub fn live_others(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<u32> {
     Ok(conn
@@ -63,16 +44,6 @@ pub fn reserve(
     )?
     .execute(params![task_id, annotator_id, now, expires_at, pack_id])?;
     Ok(())
-}
-
-/// When this annotator's reservation of a task began, if any.
-pub fn reserved_at(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT reserved_at FROM assignments WHERE task_id = ?1 AND annotator_id = ?2",
-        )?
-        .query_row(params![task_id, annotator_id], |r| r.get(0))
-        .optional()?)
 }
 
 /// Marks a task answered by an annotator (creating the assignment if it had none).

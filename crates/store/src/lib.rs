@@ -33,6 +33,7 @@ pub mod predictions;
 mod project;
 pub mod raw_answers;
 pub mod reviews;
+pub mod serving;
 pub mod sign_in;
 pub mod studies;
 pub mod tasks;

@@ -62,17 +62,6 @@ pub fn set(conn: &Connection, task_id: i64, sentence_id: i64) -> Result<()> {
     Ok(())
 }
 
-/// The trick sentence of `task_id`: (sentence id, text), if one was found for it.
-pub fn get(conn: &Connection, task_id: i64) -> Result<Option<(i64, String)>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT s.id, s.text FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id
-             WHERE t.task_id = ?1",
-        )?
-        .query_row([task_id], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?)
-}
-
 /// The id of the `kind` task of `claim_id`, if there is one.
 pub fn task_of(conn: &Connection, kind: &str, claim_id: i64) -> Result<Option<i64>> {
     Ok(conn

@@ -96,31 +96,58 @@ fn option_id(secret: &[u8], task_id: i64, annotator_id: i64, slot: usize) -> Str
     format!("o{}", &h.to_hex()[..12])
 }
 
-impl Project {
-    /// The trick of an evidence task, with its real sentence id when it is one: the claim's
-    /// negation under the `supports` stance, the task's unrelated real sentence under
-    /// `supports_or_refutes`; `None` when there is none to show.
-    pub(crate) fn trick_of(
-        &self,
-        task: &TaskRow,
-        claim: &str,
-        settings: &Settings,
-    ) -> Result<Option<(String, Option<i64>)>> {
-        let trick = match settings.stance() {
-            EvidenceStance::Supports => {
-                Some((trick_sentence(&settings.trick_template, claim), None))
-            }
-            EvidenceStance::SupportsOrRefutes => {
-                factdesk_store::tricks::get(self.store.conn(), task.id)?
-                    .map(|(id, text)| (text, Some(id)))
-            }
-        };
-        Ok(trick.filter(|(text, _)| !text.is_empty()))
-    }
+/// The trick shown among an evidence task's options, with its real sentence id when it is
+/// one: the claim's negation under the `supports` stance, the task's unrelated real
+/// sentence (`task_trick`) under `supports_or_refutes`; `None` when there is none to show.
+fn trick_of(
+    task_trick: Option<(i64, String)>,
+    claim: &str,
+    settings: &Settings,
+) -> Option<(String, Option<i64>)> {
+    let trick = match settings.stance() {
+        EvidenceStance::Supports => Some((trick_sentence(&settings.trick_template, claim), None)),
+        EvidenceStance::SupportsOrRefutes => task_trick.map(|(id, text)| (text, Some(id))),
+    };
+    trick.filter(|(text, _)| !text.is_empty())
+}
 
-    /// The options of an evidence task in display order, with the trick at its slot: the
-    /// claim's negation under the `supports` stance, the task's unrelated real sentence
-    /// under `supports_or_refutes` (none when none was found).
+/// The options of an evidence task in display order, from its candidates (sentence id and
+/// text, in rank order) and its stored trick, with the trick at its slot (see
+/// [`trick_of`]).
+pub(crate) fn slots_of(
+    task: &TaskRow,
+    annotator_id: i64,
+    secret: &[u8],
+    (claim, settings): (&str, &Settings),
+    candidates: &[(i64, String)],
+    task_trick: Option<(i64, String)>,
+) -> Vec<Slot> {
+    let mut texts: Vec<(String, Option<i64>, Option<i64>)> = candidates
+        .iter()
+        .map(|(id, text)| (text.clone(), Some(*id), None))
+        .collect();
+    // A pack's tasks carry no trick slot: there the trick is one of the candidates.
+    if let Some(slot) = task.trick_slot {
+        if let Some((text, real)) = trick_of(task_trick, claim, settings) {
+            let at = (slot as usize).min(texts.len());
+            texts.insert(at, (text, None, real));
+        }
+    }
+    texts
+        .into_iter()
+        .enumerate()
+        .map(|(i, (text, sentence_id, trick_sentence_id))| Slot {
+            id: option_id(secret, task.id, annotator_id, i),
+            text,
+            sentence_id,
+            trick_sentence_id,
+        })
+        .collect()
+}
+
+impl Project {
+    /// The options of an evidence task in display order, read from the project (see
+    /// [`slots_of`]).
     pub(crate) fn slots(
         &self,
         task: &TaskRow,
@@ -128,41 +155,44 @@ impl Project {
         claim: &str,
         settings: &Settings,
     ) -> Result<Vec<Slot>> {
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
-        let mut texts: Vec<(String, Option<i64>, Option<i64>)> = self
-            .store
-            .candidates(task.claim_id)?
-            .into_iter()
-            .map(|c| (c.text, Some(c.sentence_id), None))
-            .collect();
-        // A pack's tasks carry no trick slot: there the trick is one of the candidates.
-        if let Some(slot) = task.trick_slot {
-            if let Some((text, real)) = self.trick_of(task, claim, settings)? {
-                let at = (slot as usize).min(texts.len());
-                texts.insert(at, (text, None, real));
-            }
-        }
-        Ok(texts
-            .into_iter()
-            .enumerate()
-            .map(|(i, (text, sentence_id, trick_sentence_id))| Slot {
-                id: option_id(&secret, task.id, annotator_id, i),
-                text,
-                sentence_id,
-                trick_sentence_id,
-            })
-            .collect())
+        let conn = self.store.conn();
+        let secret = factdesk_store::tx::secret(conn)?;
+        let text = factdesk_store::serving::task_text(conn, task.id)?
+            .and_then(|(_, text)| text)
+            .unwrap_or_default();
+        Ok(slots_of(
+            task,
+            annotator_id,
+            &secret,
+            (claim, settings),
+            &text.candidates,
+            text.trick,
+        ))
     }
 
     pub(crate) fn build_item(&self, task: &TaskRow, annotator_id: i64) -> Result<Item> {
-        let settings = self.settings()?;
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        self.build_item_with(task, annotator_id, &self.settings()?, &secret)
+    }
+
+    /// The item of `task` for `annotator_id`, with the settings and secret already read.
+    pub(crate) fn build_item_with(
+        &self,
+        task: &TaskRow,
+        annotator_id: i64,
+        settings: &Settings,
+        secret: &[u8],
+    ) -> Result<Item> {
         let kind = task.kind;
-        let claim = self.store.claim(task.claim_id)?.ok_or_else(|| {
+        let missing = || {
             Error::new(
                 ErrorCode::NotFound,
                 format!("task {} points at a missing claim", task.id),
             )
-        })?;
+        };
+        let (_, text) =
+            factdesk_store::serving::task_text(self.store.conn(), task.id)?.ok_or_else(missing)?;
+        let text = text.ok_or_else(missing)?;
         let highlight = HighlightOptions::default();
         // Without highlighting every option is one unmarked piece, the same for all.
         let marks = settings.highlights();
@@ -181,8 +211,8 @@ impl Project {
         let mut item = Item {
             task_id: task.id,
             kind,
-            claim: claim.text.clone(),
-            context: claim.context.clone(),
+            claim: text.claim_text.clone(),
+            context: text.context.clone(),
             options: Vec::new(),
             counter_claim: None,
             evidence: Vec::new(),
@@ -194,20 +224,27 @@ impl Project {
         match kind {
             TaskKind::Evidence => {
                 item.guidelines = settings.evidence_guideline();
-                slots = self.slots(task, annotator_id, &claim.text, &settings)?;
+                slots = slots_of(
+                    task,
+                    annotator_id,
+                    secret,
+                    (&text.claim_text, settings),
+                    &text.candidates,
+                    text.trick.clone(),
+                );
                 item.options = slots
                     .iter()
                     .map(|s| ItemOption {
                         id: s.id.clone(),
                         text: s.text.clone(),
-                        pieces: pieces(&s.text, &claim.text),
+                        pieces: pieces(&s.text, &text.claim_text),
                     })
                     .collect();
             }
             TaskKind::Refute => item.guidelines = settings.guidelines.refute.clone(),
             TaskKind::Verify => {
                 item.guidelines = settings.guidelines.verify.clone();
-                let parent = match claim.parent_id {
+                let parent = match text.parent_id {
                     Some(p) => self.store.claim(p)?,
                     None => None,
                 };
@@ -215,19 +252,14 @@ impl Project {
                     Some(p) => {
                         item.claim = p.text;
                         item.context = p.context;
-                        item.counter_claim = Some(claim.text.clone());
+                        item.counter_claim = Some(text.claim_text.clone());
                     }
-                    None => item.counter_claim = Some(claim.text.clone()),
+                    None => item.counter_claim = Some(text.claim_text.clone()),
                 }
             }
             TaskKind::Label => {
                 item.guidelines = settings.guidelines.label.clone();
-                item.evidence = self
-                    .store
-                    .candidates(task.claim_id)?
-                    .into_iter()
-                    .map(|c| c.text)
-                    .collect();
+                item.evidence = text.candidates.iter().map(|(_, t)| t.clone()).collect();
             }
         }
         item.previous = self.previous_answer(task.id, annotator_id, &slots)?;
@@ -249,12 +281,12 @@ impl Project {
     }
 
     pub(crate) fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
-        let conn = self.store.conn();
-        let done = factdesk_store::annotations::answered_count(conn, annotator_id, kind)?;
-        let total = done + factdesk_store::tasks::open_for(conn, kind, annotator_id)?;
         // The answers of the last half hour at most (see `factdesk_core::pace`).
-        let times = factdesk_store::annotations::latest_times(conn, annotator_id, kind, 200)?;
-        let per_hour = factdesk_core::pace::per_hour(&times, self.clock.now_ms());
+        let counts =
+            factdesk_store::serving::pace_counts(self.store.conn(), annotator_id, kind, 200)?;
+        let done = counts.done;
+        let total = done + counts.open.saturating_sub(counts.mine);
+        let per_hour = factdesk_core::pace::per_hour(&counts.times, self.clock.now_ms());
         let left = total.saturating_sub(done) as f64;
         Ok(Pace {
             done,

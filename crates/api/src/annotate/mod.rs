@@ -28,7 +28,7 @@ use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::Hold;
-use factdesk_store::{annotations, assignments, reviews, tasks};
+use factdesk_store::{annotations, assignments, reviews, serving, tasks};
 use serde::Serialize;
 use ts_rs::TS;
 
@@ -47,14 +47,78 @@ pub struct KindPace {
     pub pace: Pace,
 }
 
-/// How many open tasks to look at per query while skipping ones a study keeps for others.
+/// The person asking, with the project's settings and secret: what serving and answering
+/// read first, in one statement.
+pub(crate) struct AtWork {
+    pub annotator: factdesk_store::annotators::AnnotatorRow,
+    pub settings: crate::settings::Settings,
+    pub secret: Vec<u8>,
+}
+
+impl Project {
+    pub(crate) fn at_work(&self, name: &str) -> Result<AtWork> {
+        let name = crate::annotators::name_of(name);
+        let work = serving::at_work(self.store.conn(), name)?.ok_or_else(|| {
+            crate::Error::new(
+                crate::ErrorCode::NotFound,
+                format!("no annotator called {name:?}"),
+            )
+        })?;
+        Ok(AtWork {
+            annotator: work.annotator,
+            settings: crate::settings::from_json(work.settings),
+            secret: work.secret,
+        })
+    }
+}
+
+/// How many open tasks to look at per query while waiting for busy ones.
 const PAGE: u32 = 16;
 
 /// The first task of `kind` this annotator may take, walking the shuffled order from
-/// `start` and wrapping around once. On PostgreSQL a task another decision holds at that
-/// moment is passed by; only when nothing else is left are those waited for, in order,
-/// so a busy item is never reported as no item.
+/// `start` and wrapping around once, reserved for them until `expires`. Each step holds
+/// the next open task nobody else holds and reserves it when it still has room (two
+/// statements); on PostgreSQL a task another decision holds at that moment is passed by,
+/// and only when nothing else is left are those waited for ([`find_busy`]), so a busy
+/// item is never reported as no item.
 fn find_open(
+    conn: &factdesk_store::Connection,
+    annotator_id: i64,
+    kind: TaskKind,
+    start: i64,
+    (now, expires): (i64, i64),
+) -> Result<Option<tasks::TaskRow>> {
+    for (from, before) in [(start, i64::MAX), (0, start)] {
+        let mut after = (from, i64::MIN);
+        while let Some(taken) = serving::take_open(conn, kind, annotator_id, after, before, now)? {
+            after = (taken.shuffle_key, taken.task.id);
+            let id = taken.task.id;
+            if !taken.in_study {
+                if serving::reserve_if_room(conn, id, annotator_id, now, Some(expires))? {
+                    return Ok(Some(taken.task));
+                }
+            } else if tasks::has_room(conn, id, annotator_id, now)?
+                && open_to(conn, id, annotator_id, now)?
+            {
+                assignments::reserve(conn, id, annotator_id, now, Some(expires), None)?;
+                return Ok(Some(taken.task));
+            }
+        }
+    }
+    // A file's transaction holds the whole project: no task was passed by as busy.
+    if conn.engine() != factdesk_store::Engine::Postgres {
+        return Ok(None);
+    }
+    let Some(id) = find_busy(conn, annotator_id, kind, start, now)? else {
+        return Ok(None);
+    };
+    assignments::reserve(conn, id, annotator_id, now, Some(expires), None)?;
+    Ok(tasks::get(conn, id)?)
+}
+
+/// [`find_open`]'s last resort on PostgreSQL: the same walk, page by page, holding each
+/// task it can at once and then waiting, in order, for those other decisions held.
+fn find_busy(
     conn: &factdesk_store::Connection,
     annotator_id: i64,
     kind: TaskKind,
@@ -129,11 +193,11 @@ impl Project {
 
     fn next_item_once(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         let name = self.member(actor)?;
-        let annotator = self.annotator_row(name)?;
-        let settings = self.settings()?;
+        let work = self.at_work(name)?;
+        let (annotator, settings) = (&work.annotator, &work.settings);
         let now = self.clock.now_ms();
         if kind == TaskKind::Refute {
-            if let Some(reason) = self.qualification_hold(annotator.id, &settings)? {
+            if let Some(reason) = self.qualification_hold(annotator.id, settings)? {
                 return Ok(Next {
                     item: None,
                     reason: Some(reason),
@@ -150,30 +214,40 @@ impl Project {
         };
         let expires = now + i64::from(settings.reservation_minutes) * 60_000;
         let tx = self.store.decision(annotator.id)?;
-        let task_id = match assignments::live_for(&tx, annotator.id, kind, now)? {
-            Some(id) => {
-                tasks::lock(&tx, id)?;
-                Some(id)
+        let (live, member) = serving::live_or_member(&tx, annotator.id, kind, now)?;
+        // The task, and whether it still needs reserving (find_open reserves what it finds).
+        let chosen = match live {
+            Some(id) => serving::lock_task(&tx, id)?.map(|t| (t, true)),
+            None => {
+                let from_study = if member {
+                    study::next_for_member(&tx, annotator.id, kind, now)?
+                } else {
+                    None
+                };
+                match from_study {
+                    Some(id) => tasks::get(&tx, id)?.map(|t| (t, true)),
+                    None => match find_open(&tx, annotator.id, kind, start, (now, expires))? {
+                        Some(task) => Some((task, false)),
+                        None => match skipped_with_room(&tx, annotator.id, kind, now)? {
+                            Some(id) => tasks::get(&tx, id)?.map(|t| (t, true)),
+                            None => None,
+                        },
+                    },
+                }
             }
-            None => match study::next_for_member(&tx, annotator.id, kind, now)? {
-                Some(id) => Some(id),
-                None => match find_open(&tx, annotator.id, kind, start, now)? {
-                    Some(id) => Some(id),
-                    None => skipped_with_room(&tx, annotator.id, kind, now)?,
-                },
-            },
         };
-        let Some(task_id) = task_id else {
+        let Some((task, to_reserve)) = chosen else {
             return Ok(Next {
                 item: None,
                 reason: Some(format!("no {} items left for you", kind.as_str())),
             });
         };
-        assignments::reserve(&tx, task_id, annotator.id, now, Some(expires), None)?;
+        if to_reserve {
+            assignments::reserve(&tx, task.id, annotator.id, now, Some(expires), None)?;
+        }
         tx.commit()?;
-        let task = self.task(task_id)?;
         Ok(Next {
-            item: Some(self.build_item(&task, annotator.id)?),
+            item: Some(self.build_item_with(&task, annotator.id, settings, &work.secret)?),
             reason: None,
         })
     }
@@ -231,15 +305,6 @@ impl Project {
     pub(crate) fn task(&self, id: i64) -> Result<tasks::TaskRow> {
         tasks::get(self.store.conn(), id)?
             .ok_or_else(|| crate::Error::new(crate::ErrorCode::NotFound, format!("no task {id}")))
-    }
-
-    /// Whether `annotator_id` wrote the refutation `claim` (nobody verifies their own).
-    pub(crate) fn wrote(
-        &self,
-        claim: &factdesk_store::ClaimRow,
-        annotator_id: i64,
-    ) -> Result<bool> {
-        Ok(annotations::writer_of_claim(self.store.conn(), claim.id)? == Some(annotator_id))
     }
 
     /// Why a refutation writer gets no new items yet, if they do not.

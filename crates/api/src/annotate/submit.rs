@@ -1,6 +1,6 @@
 //! Taking an answer: checked, committed, then acknowledged.
 
-use super::item::Slot;
+use super::item::{slots_of, Slot};
 use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::tasks::TaskKind;
@@ -9,8 +9,9 @@ use factdesk_core::answer::{Response, Selection, Verdict};
 use factdesk_core::checks;
 use factdesk_core::claim::UnknownLabel;
 use factdesk_store::annotations::{self, NewAnnotation};
+use factdesk_store::assignments;
+use factdesk_store::serving::{self, ItemText};
 use factdesk_store::tasks::TaskRow;
-use factdesk_store::{assignments, tasks, ClaimRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -221,26 +222,38 @@ impl Project {
     }
 
     fn take_answer_once(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
-        let annotator = self.annotator_row(name)?;
-        let settings = self.settings()?;
+        let work = self.at_work(name)?;
+        let (annotator, settings) = (&work.annotator, &work.settings);
         let now = self.clock.now_ms();
         // Task ids start at 1: 0 is the default of an answer that gave none.
         if answer.task_id == 0 {
             return Err(invalid("missing field \"task_id\""));
         }
-        let task = self.task(answer.task_id)?;
-        let claim = self
-            .store
-            .claim(task.claim_id)?
-            .ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
+        let (task, text) =
+            serving::task_text(self.store.conn(), answer.task_id)?.ok_or_else(|| {
+                Error::new(ErrorCode::NotFound, format!("no task {}", answer.task_id))
+            })?;
+        let text =
+            text.ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
         let (response, trick_failed) =
-            self.response(&task, &claim, annotator.id, answer, &settings)?;
-        if task.kind == TaskKind::Verify && self.wrote(&claim, annotator.id)? {
+            self.response(&task, &text, annotator.id, answer, (settings, &work.secret))?;
+        if task.kind == TaskKind::Verify
+            && annotations::writer_of_claim(self.store.conn(), task.claim_id)? == Some(annotator.id)
+        {
             return Err(Error::new(
                 ErrorCode::Forbidden,
                 format!("task {}: nobody verifies a refutation they wrote", task.id),
             ));
         }
+        // A written refutation is stored with its parent claim whole.
+        let parent = match &response {
+            Response::Refute { .. } => {
+                Some(self.store.claim(task.claim_id)?.ok_or_else(|| {
+                    Error::new(ErrorCode::NotFound, "the task's claim is missing")
+                })?)
+            }
+            _ => None,
+        };
         let created_at = match origin {
             Origin::Live => now,
             Origin::Pack { created_at, .. } => created_at,
@@ -254,8 +267,18 @@ impl Project {
         } else {
             self.store.decision(annotator.id)?
         };
-        refuse_closed(&tx, task.id)?;
-        let earlier = annotations::current(&tx, task.id, annotator.id)?;
+        let state = serving::hold_for_answer(&tx, task.id, annotator.id)?
+            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
+        if state.closed {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                format!(
+                    "task {} is closed: the refutation it verifies was rejected or replaced",
+                    task.id
+                ),
+            ));
+        }
+        let earlier = state.current;
         // A pack answer never replaces a newer one given since in the project: the
         // annotator's latest word on the task stands.
         if let (Origin::Pack { .. }, Some(e)) = (origin, &earlier) {
@@ -269,17 +292,15 @@ impl Project {
                 ));
             }
         }
-        let person = factdesk_store::annotators::get(&tx, annotator.id)?
-            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
         let was_counted = earlier
             .as_ref()
-            .is_some_and(|e| !e.trick_failed && person.counted);
-        let will_count = !trick_failed && person.counted;
+            .is_some_and(|e| !e.trick_failed && state.counted);
+        let will_count = !trick_failed && state.counted;
         let needs_room = earlier.is_none() || (will_count && !was_counted);
         if needs_room {
             ensure_room(&tx, &task, annotator.id, earlier.is_none(), origin, now)?;
         }
-        let duration = duration(&tx, answer, origin, annotator.id, now)?;
+        let duration = duration(answer, origin, state.reserved_at, now);
         let uuid = match origin {
             Origin::Live => uuid::Uuid::new_v4().to_string(),
             Origin::Pack { uuid, .. } => {
@@ -293,7 +314,10 @@ impl Project {
                 uuid.to_string()
             }
         };
-        let id = annotations::insert(
+        // The task's count moves with the answer; when the insert's trigger changed the
+        // annotator's trick record so that they are flagged or cleared, all their tasks
+        // are recounted from the answers, this one included, which overrides that move.
+        let id = serving::store_answer(
             &tx,
             &NewAnnotation {
                 uuid: &uuid,
@@ -306,16 +330,13 @@ impl Project {
                 supersedes: earlier.as_ref().map(|e| e.id),
                 created_at,
             },
+            i64::from(will_count) - i64::from(was_counted),
+            now,
         )?;
-        // The insert's trigger updated the trick record; when it flags or clears the
-        // annotator, all their tasks are recounted, this one included.
-        if !crate::annotators::sync_counted(&tx, annotator.id, &settings)? {
-            tasks::adjust_answered(&tx, task.id, i64::from(will_count) - i64::from(was_counted))?;
-        }
-        assignments::mark_answered(&tx, task.id, annotator.id, now)?;
-        if let Response::Refute { text } = &response {
+        crate::annotators::sync_counted(&tx, annotator.id, settings)?;
+        if let (Response::Refute { text }, Some(parent)) = (&response, &parent) {
             let written = crate::refutation::Written {
-                parent: &claim,
+                parent,
                 text,
                 annotation_id: id,
                 uuid: &uuid,
@@ -323,7 +344,7 @@ impl Project {
                 supersedes: earlier.as_ref().map(|e| e.id),
                 now,
             };
-            crate::refutation::write(&tx, &settings, &written)?;
+            crate::refutation::write(&tx, settings, &written)?;
         }
         tx.commit()?;
         Ok(Ack {
@@ -338,13 +359,20 @@ impl Project {
     fn response(
         &self,
         task: &TaskRow,
-        claim: &ClaimRow,
+        text: &ItemText,
         annotator_id: i64,
         answer: &Answer,
-        settings: &Settings,
+        (settings, secret): (&Settings, &[u8]),
     ) -> Result<(Response, bool)> {
         let slots: Vec<Slot> = match task.kind {
-            TaskKind::Evidence => self.slots(task, annotator_id, &claim.text, settings)?,
+            TaskKind::Evidence => slots_of(
+                task,
+                annotator_id,
+                secret,
+                (&text.claim_text, settings),
+                &text.candidates,
+                text.trick.clone(),
+            ),
             _ => Vec::new(),
         };
         let issued: Vec<&str> = slots.iter().map(|s| s.id.as_str()).collect();
@@ -361,50 +389,35 @@ impl Project {
                     trick_failed,
                 ))
             }
-            Shaped::Response(Response::Refute { text }) => {
-                let results = checks::check_refutation(&claim.text, &text, &settings.checks);
+            Shaped::Response(Response::Refute { text: written }) => {
+                let results =
+                    checks::check_refutation(&text.claim_text, &written, &settings.checks);
                 if let Some(failed) = checks::blocking(&results) {
                     return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
                 }
-                Ok((Response::Refute { text }, false))
+                Ok((Response::Refute { text: written }, false))
             }
             Shaped::Response(response) => Ok((response, false)),
         }
     }
 }
 
-/// Refuses an answer to a closed task; holds the task for the rest of the decision.
-fn refuse_closed(tx: &factdesk_store::Tx<'_>, task_id: i64) -> Result<()> {
-    if tasks::lock_and_read_closed(tx, task_id)? {
-        return Err(Error::new(
-            ErrorCode::Conflict,
-            format!(
-                "task {task_id} is closed: the refutation it verifies was rejected or replaced"
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// The time the answer took: as the client measured it, else since the item was
 /// reserved. A pack's answer without a measured time has none: the time since the pack
 /// was issued says nothing about the item.
 fn duration(
-    tx: &factdesk_store::Tx<'_>,
     answer: &Answer,
     origin: Origin<'_>,
-    annotator_id: i64,
+    reserved_at: Option<i64>,
     now: i64,
-) -> Result<Option<i64>> {
+) -> Option<i64> {
     let measured = match (answer.duration_ms, origin) {
         (Some(ms), _) => Some(ms),
         (None, Origin::Pack { .. }) => None,
-        (None, Origin::Live) => {
-            assignments::reserved_at(tx, answer.task_id, annotator_id)?.map(|at| now - at)
-        }
+        (None, Origin::Live) => reserved_at.map(|at| now - at),
     };
     // Brought into range as a pack's durations are: a client's clock is no authority.
-    Ok(measured.map(|ms| ms.clamp(0, crate::packs::MAX_DURATION_MS)))
+    measured.map(|ms| ms.clamp(0, crate::packs::MAX_DURATION_MS))
 }
 
 /// Refuses an answer that needs a place on a task with none left for the annotator: a
@@ -417,9 +430,11 @@ fn ensure_room(
     origin: Origin<'_>,
     now: i64,
 ) -> Result<()> {
+    let (room, in_study) = serving::room(tx, task.id, annotator_id, now)?;
     // A study keeps its extra slots for its group; a first answer must fit its side.
-    let study_refuses = first && super::study::room(tx, task, annotator_id, now)? == Some(false);
-    if !study_refuses && tasks::has_room(tx, task.id, annotator_id, now)? {
+    let study_refuses =
+        first && in_study && super::study::room(tx, task, annotator_id, now)? == Some(false);
+    if !study_refuses && room {
         return Ok(());
     }
     let held = assignments::state(tx, task.id, annotator_id)?.is_some();

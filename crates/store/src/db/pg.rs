@@ -305,9 +305,17 @@ impl PgConn {
     /// Starts a decision of one annotator: the write lock shared with other decisions,
     /// and the annotator's row held, so one person's decisions follow one another. In
     /// one round trip (the id is a number, written into the statement).
+    ///
+    /// A decision's statements look rows up by task, person or claim, never more: they
+    /// are planned without sequential scans. A statement prepared on a new project is
+    /// planned once for good (PostgreSQL's generic plan) while `assignments` is nearly
+    /// empty, and a scan of it per open task looked at then stays the plan as the table
+    /// grows, until the next ANALYZE: at 2,600 reservations that made finding an open task
+    /// take 12 ms instead of under one.
     pub(crate) fn begin_decision(&self, annotator_id: i64) -> Result<()> {
         self.begin_with(&format!(
-            "BEGIN; SELECT pg_advisory_xact_lock_shared({WRITE_LOCK});
+            "BEGIN; SET LOCAL enable_seqscan = off;
+             SELECT pg_advisory_xact_lock_shared({WRITE_LOCK});
              SELECT 1 FROM annotators WHERE id = {annotator_id} FOR NO KEY UPDATE"
         ))
     }
