@@ -18,6 +18,7 @@
 //! `/api/v1/openapi.json`.
 
 pub mod error;
+pub mod gate;
 pub mod jobs;
 pub mod openapi;
 pub mod pool;

@@ -2,6 +2,7 @@
 //! calls one use case on a pooled project. No route checks a role: the use case does.
 
 use crate::error::ApiError;
+use crate::gate::Bulk;
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -9,7 +10,8 @@ use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::middleware;
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
@@ -55,25 +57,31 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/events", get(events))
         .route("/api/v1/openapi.json", get(openapi))
         .route("/api/v1/call", post(call))
-        // Files to import are larger than any other request: a limit of their own.
-        .route(
-            "/api/v1/import",
-            post(import).layer(DefaultBodyLimit::max(state.import_limit)),
-        )
-        .route(
-            "/api/v1/merge",
-            post(merge).layer(DefaultBodyLimit::max(state.import_limit)),
-        )
-        .route(
-            "/api/v1/imports",
-            post(start_import).layer(DefaultBodyLimit::max(state.import_limit)),
-        )
+        // Files to import are larger than any other request: a limit of their own, for a
+        // lead only, checked before the body is read.
+        .route("/api/v1/import", bulk(post(import), &state, Bulk::Import))
+        .route("/api/v1/merge", bulk(post(merge), &state, Bulk::Merge))
+        .route("/api/v1/imports", bulk(post(start_import), &state, Bulk::Import))
         .route("/api/v1/imports/{id}", get(import_job))
         .route("/api/v1/imports/{id}/cancel", post(cancel_import))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
+}
+
+/// A large-body route: the import limit, behind the lead's check.
+fn bulk(
+    route: MethodRouter<AppState>,
+    state: &AppState,
+    check: Bulk,
+) -> MethodRouter<AppState> {
+    route
+        .layer(DefaultBodyLimit::max(state.import_limit))
+        .layer(middleware::from_fn_with_state(
+            (state.clone(), check),
+            crate::gate::lead_first,
+        ))
 }
 
 type Reply<T> = Result<T, ApiError>;
@@ -127,7 +135,7 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
 }
 
 /// The bearer token of the request; 401 without one.
-fn bearer(headers: &HeaderMap) -> Reply<String> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
