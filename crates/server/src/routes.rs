@@ -8,9 +8,9 @@ use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
+use axum::middleware;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::middleware;
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
@@ -61,7 +61,10 @@ pub fn router(state: AppState) -> Router {
         // lead only, checked before the body is read.
         .route("/api/v1/import", bulk(post(import), &state, Bulk::Import))
         .route("/api/v1/merge", bulk(post(merge), &state, Bulk::Merge))
-        .route("/api/v1/imports", bulk(post(start_import), &state, Bulk::Import))
+        .route(
+            "/api/v1/imports",
+            bulk(post(start_import), &state, Bulk::Import),
+        )
         .route("/api/v1/imports/{id}", get(import_job))
         .route("/api/v1/imports/{id}/cancel", post(cancel_import))
         .fallback(not_found)
@@ -71,11 +74,7 @@ pub fn router(state: AppState) -> Router {
 }
 
 /// A large-body route: the import limit, behind the lead's check.
-fn bulk(
-    route: MethodRouter<AppState>,
-    state: &AppState,
-    check: Bulk,
-) -> MethodRouter<AppState> {
+fn bulk(route: MethodRouter<AppState>, state: &AppState, check: Bulk) -> MethodRouter<AppState> {
     route
         .layer(DefaultBodyLimit::max(state.import_limit))
         .layer(middleware::from_fn_with_state(

@@ -48,7 +48,11 @@ async fn a_large_body_is_refused_from_its_headers_unless_a_lead_sends_it() {
     for path in ["/api/v1/import", "/api/v1/imports", "/api/v1/merge"] {
         // Headers only: a 200 MB body is announced and never sent, so an answer can only
         // come from a server that did not wait for it.
-        let cases = [(None, 401), (Some("forged"), 401), (Some(ana.as_str()), 403)];
+        let cases = [
+            (None, 401),
+            (Some("forged"), 401),
+            (Some(ana.as_str()), 403),
+        ];
         for (token, status) in cases {
             let got = raw_status(&team.base, &huge_post(path, token), wait).await;
             assert_eq!(got, Some(status), "{path} with {token:?}");
@@ -64,4 +68,28 @@ async fn a_large_body_is_refused_from_its_headers_unless_a_lead_sends_it() {
     assert_eq!(status, 400, "{message}");
     assert!(message.contains("packs"), "{message}");
     let _ = password;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_search_past_the_bounds_is_400_naming_query() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let ana = team.token("ana").await;
+    let search = |query: String| serde_json::json!({"op": "search", "args": {"query": query}});
+    let words = vec!["harbour"; 65].join(" ");
+    let long = "h".repeat(1001);
+    for query in [words, long] {
+        let body = search(query).to_string();
+        let (status, code, message) =
+            error_of(team.post("/api/v1/call", Some(&ana), &body).await).await;
+        assert_eq!((status, code.as_str()), (400, "invalid_input"), "{message}");
+        assert!(message.contains("query"), "{message}");
+    }
+    let within = search(vec!["harbour"; 64].join(" ")).to_string();
+    let response = team.post("/api/v1/call", Some(&ana), &within).await;
+    assert_eq!(response.status(), 200);
+    let hits: serde_json::Value = ok(response.json().await);
+    assert!(
+        !hits.as_array().map(Vec::is_empty).unwrap_or(true),
+        "{hits}"
+    );
 }
