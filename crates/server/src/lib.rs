@@ -42,6 +42,10 @@ pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 /// of files once out of base64.
 pub const DEFAULT_IMPORT_LIMIT: usize = 256 * 1024 * 1024;
 
+/// Password checks run at once by default, and how long a sign-in waits for a turn.
+pub const DEFAULT_HASHING: usize = 2;
+pub const DEFAULT_HASHING_WAIT: Duration = Duration::from_secs(2);
+
 /// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
 /// when nothing else is sent, so a client notices a silently dead network: the app
 /// counts the stream dead after [`HEARTBEAT`] × 2.5 of silence and follows it again.
@@ -63,6 +67,11 @@ pub struct AppState {
     pub(crate) import_limit: usize,
     /// Imports running or recently ended as jobs.
     pub(crate) jobs: Arc<jobs::Jobs>,
+    /// Password checks running at once: each costs tens of milliseconds of a core, so a
+    /// flood of sign-ins must not take every core from the team's work.
+    pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// How long a sign-in waits for a turn to check its password before it gets 503.
+    pub(crate) hashing_wait: Duration,
 }
 
 impl std::fmt::Debug for AppState {
@@ -84,7 +93,17 @@ impl AppState {
             body_limit,
             import_limit: DEFAULT_IMPORT_LIMIT,
             jobs: Arc::default(),
+            hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
+            hashing_wait: DEFAULT_HASHING_WAIT,
         }
+    }
+
+    /// The same state checking at most `at_once` passwords at a time, a sign-in waiting
+    /// at most `wait` for its turn.
+    pub fn with_hashing(mut self, at_once: usize, wait: Duration) -> Self {
+        self.hashing = Arc::new(tokio::sync::Semaphore::new(at_once));
+        self.hashing_wait = wait;
+        self
     }
 
     /// The same state taking import bodies up to `bytes`.

@@ -170,11 +170,46 @@ async fn login(
     let login: Login = parse(&body(raw)?)?;
     let policy = state.policy;
     let address = peer.ip().to_string();
+    // A much-guessed name is slowed down, never refused: its owner still gets in.
+    let name = login.name.clone();
+    let delay = state
+        .pool
+        .run(move |p| p.sign_in_delay_ms(&name, &policy))
+        .await?;
+    if delay > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(delay.unsigned_abs())).await;
+    }
+    let _turn = tokio::time::timeout(state.hashing_wait, state.hashing.clone().acquire_owned())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the server is checking too many sign-ins; try again in a moment",
+            )
+        })?;
+    let (name, from) = (login.name.clone(), address.clone());
     let session = state
         .pool
         .run(move |p| p.login(&login.name, &login.password, &address, &policy))
-        .await?;
-    Ok(Json(session).into_response())
+        .await;
+    match session {
+        Ok(session) => Ok(Json(session).into_response()),
+        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited => {
+            let blocked = state
+                .pool
+                .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or(1000);
+            let seconds = u64::try_from(blocked).unwrap_or(1).div_ceil(1000);
+            Err(ApiError::from(e).retry_after(seconds))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<StatusCode> {

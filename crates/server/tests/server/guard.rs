@@ -3,6 +3,7 @@
 //! streams, idle connections.
 
 use crate::harness::{error_of, ok, password, Team};
+use crate::postgres::fresh_database;
 use factdesk_api::sign_in::SignInPolicy;
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -67,7 +68,6 @@ async fn a_large_body_is_refused_from_its_headers_unless_a_lead_sends_it() {
     .await;
     assert_eq!(status, 400, "{message}");
     assert!(message.contains("packs"), "{message}");
-    let _ = password;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -92,4 +92,125 @@ async fn a_search_past_the_bounds_is_400_naming_query() {
         !hits.as_array().map(Vec::is_empty).unwrap_or(true),
         "{hits}"
     );
+}
+
+/// The team on a project file, and on PostgreSQL too when FACTDESK_TEST_PG is set.
+async fn on_both_engines() -> Vec<Team> {
+    let mut teams = vec![Team::start(SignInPolicy::default()).await];
+    // The admin client blocks as it closes: dropped off the runtime's threads.
+    match tokio::task::block_in_place(|| fresh_database().map(|(url, _, _)| url)) {
+        Some(url) => teams.push(Team::start_on_postgres(&url, 4).await),
+        None => eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL case did not run"),
+    }
+    teams
+}
+
+fn retry_after(response: &reqwest::Response) -> u64 {
+    response
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_a_name_blocks_the_guesser_not_its_owner_and_retry_after_is_the_truth() {
+    for team in on_both_engines().await {
+        let guesser = Team::client_from("127.0.0.2");
+        for _ in 0..5 {
+            let wrong = team.login_with(&guesser, "ana", "a guess").await;
+            assert_eq!(wrong.status(), 401);
+        }
+        let refused = team.login_with(&guesser, "ana", &password("ana")).await;
+        assert_eq!(refused.status(), 429);
+        // The window is 15 minutes and the test clock stands still: the block lasts 900 s.
+        assert_eq!(retry_after(&refused), 901);
+        let owner = Team::client_from("127.0.0.3");
+        assert_eq!(
+            team.login_with(&owner, "ana", &password("ana"))
+                .await
+                .status(),
+            200,
+            "ana signs in from her own address"
+        );
+        let lead = team.login_with(&guesser, "maria", &password("maria")).await;
+        assert_eq!(
+            lead.status(),
+            200,
+            "the guesser's address is not blocked for others"
+        );
+        team.clock.advance_ms(900_000);
+        assert_eq!(
+            team.login_with(&guesser, "ana", &password("ana"))
+                .await
+                .status(),
+            429
+        );
+        team.clock.advance_ms(1_000);
+        assert_eq!(
+            team.login_with(&guesser, "ana", &password("ana"))
+                .await
+                .status(),
+            200,
+            "the block ends when Retry-After said"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn simultaneous_guesses_do_not_pass_the_limit() {
+    for team in on_both_engines().await {
+        let guesser = Team::client_from("127.0.0.5");
+        let mut guesses = tokio::task::JoinSet::new();
+        for i in 0..16 {
+            let request = guesser
+                .post(team.url("/api/v1/login"))
+                .json(&serde_json::json!({"name": "ben", "password": format!("guess {i}")}));
+            guesses.spawn(async move { ok(request.send().await).status().as_u16() });
+        }
+        let statuses: Vec<u16> = guesses.join_all().await;
+        let checked = statuses.iter().filter(|s| **s == 401).count();
+        assert!(
+            (1..=5).contains(&checked),
+            "{checked} passwords checked of 16: {statuses:?}"
+        );
+        assert!(
+            statuses.iter().all(|s| [401, 429, 503].contains(s)),
+            "{statuses:?}"
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_sign_in_waiting_too_long_for_a_password_check_is_503_with_retry_after() {
+    let team = Team::start_hashing(0, Duration::from_millis(50)).await;
+    let busy = team.login("ana", &password("ana")).await;
+    assert_eq!(busy.status(), 503);
+    assert!(retry_after(&busy) >= 1);
+    let (_, code, _) = error_of(busy).await;
+    assert_eq!(code, "unavailable");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn long_names_are_refused_and_old_failures_are_pruned_for_every_name() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let (status, code, message) = error_of(team.login(&"x".repeat(60_000), "a guess").await).await;
+    assert_eq!((status, code.as_str()), (400, "invalid_input"), "{message}");
+    assert!(message.contains("name"), "{message}");
+    for name in ["zed", "yan", "xu", "wil"] {
+        assert_eq!(team.login(name, "a guess").await.status(), 401);
+    }
+    let rows = |path: &std::path::Path| -> i64 {
+        let conn = ok(rusqlite::Connection::open(path));
+        ok(conn.query_row("SELECT COUNT(*) FROM sign_in_failures", [], |r| r.get(0)))
+    };
+    assert_eq!(
+        rows(&team.path),
+        8,
+        "a row per name and per name and address"
+    );
+    team.clock.advance_ms(SignInPolicy::default().window_ms + 1);
+    assert_eq!(team.login("vic", "a guess").await.status(), 401);
+    assert_eq!(rows(&team.path), 2, "only the new failure is left");
 }

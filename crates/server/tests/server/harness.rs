@@ -12,6 +12,12 @@ use std::path::{Path, PathBuf};
 
 pub const START: i64 = 1_700_000_000_000;
 
+/// The server's own default for password checks at once.
+const HASHING: (usize, std::time::Duration) = (
+    factdesk_server::DEFAULT_HASHING,
+    factdesk_server::DEFAULT_HASHING_WAIT,
+);
+
 pub fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
@@ -120,7 +126,43 @@ impl Team {
             policy,
             (body_limit, import_limit),
             open,
+            HASHING,
         )
+    }
+
+    /// A team whose server checks `at_once` passwords at a time, a sign-in waiting `wait`.
+    pub async fn start_hashing(at_once: usize, wait: std::time::Duration) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, 4, policy, limits, None, (at_once, wait))
+    }
+
+    /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
+    /// a test can sign in from several addresses.
+    pub fn client_from(address: &str) -> reqwest::Client {
+        let ip: std::net::IpAddr = ok(address.parse());
+        ok(reqwest::Client::builder().local_address(ip).build())
+    }
+
+    /// Signs `name` in with `password` through `client`.
+    pub async fn login_with(
+        &self,
+        client: &reqwest::Client,
+        name: &str,
+        password: &str,
+    ) -> reqwest::Response {
+        ok(client
+            .post(self.url("/api/v1/login"))
+            .json(&serde_json::json!({"name": name, "password": password}))
+            .send()
+            .await)
     }
 
     /// A team whose project is the empty PostgreSQL database at `url`, served with
@@ -143,6 +185,7 @@ impl Team {
                 factdesk_server::DEFAULT_IMPORT_LIMIT,
             ),
             None,
+            HASHING,
         )
     }
 
@@ -154,13 +197,15 @@ impl Team {
         policy: SignInPolicy,
         (body_limit, import_limit): (usize, usize),
         open: Option<Opener>,
+        hashing: (usize, std::time::Duration),
     ) -> Team {
         let open = open.unwrap_or_else(|| {
             let clock = clock.clone();
             factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
         });
-        let state =
-            AppState::new(open, connections, policy, body_limit).with_import_limit(import_limit);
+        let state = AppState::new(open, connections, policy, body_limit)
+            .with_import_limit(import_limit)
+            .with_hashing(hashing.0, hashing.1);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
