@@ -9,7 +9,7 @@ use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
 use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware;
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
@@ -337,34 +337,48 @@ async fn agreement(
 
 /// A tick each time an answer is committed through this server (`event: answer`),
 /// after a first `event: ready`; a dashboard refreshes on each. A `: heartbeat` comment
-/// comes after every [`crate::HEARTBEAT`] without an event.
+/// comes every [`crate::HEARTBEAT`], after the token is checked again: the stream ends
+/// once its session ended, expired or its holder was disabled.
 async fn events(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Reply<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let token = bearer(&headers)?;
+    let first = token.clone();
     state
         .pool
-        .run(move |p| p.actor_for_token(&token).map(drop))
+        .run(move |p| p.actor_for_token(&first).map(drop))
         .await?;
     let ticks = state.answers.subscribe();
     let ready =
         futures_util::stream::once(async { Ok(Event::default().event("ready").data("{}")) });
-    let answers = futures_util::stream::unfold(ticks, |mut ticks| async move {
+    let start = tokio::time::Instant::now() + crate::HEARTBEAT;
+    let beat = tokio::time::interval_at(start, crate::HEARTBEAT);
+    let watch = (ticks, beat, token, state.pool.clone());
+    let answers = futures_util::stream::unfold(watch, |mut watch| async move {
         use tokio::sync::broadcast::error::RecvError;
-        match ticks.recv().await {
-            // Missed ticks need no replay: one refresh covers them.
-            Ok(()) | Err(RecvError::Lagged(_)) => {
-                Some((Ok(Event::default().event("answer").data("{}")), ticks))
+        let (ticks, beat, token, pool) = &mut watch;
+        tokio::select! {
+            tick = ticks.recv() => match tick {
+                // Missed ticks need no replay: one refresh covers them.
+                Ok(()) | Err(RecvError::Lagged(_)) => {
+                    Some((Ok(Event::default().event("answer").data("{}")), watch))
+                }
+                Err(RecvError::Closed) => None,
+            },
+            _ = beat.tick() => {
+                let token = token.clone();
+                let held = pool.run(move |p| p.actor_for_token(&token).map(drop)).await;
+                match held {
+                    Err(e) if e.code == factdesk_api::ErrorCode::Unauthorized => None,
+                    // A store out of reach now is no reason to end a dashboard's stream.
+                    _ => Some((Ok(Event::default().comment("heartbeat")), watch)),
+                }
             }
-            Err(RecvError::Closed) => None,
         }
     });
     use futures_util::StreamExt;
-    let heartbeat = KeepAlive::new()
-        .interval(crate::HEARTBEAT)
-        .text("heartbeat");
-    Ok(Sse::new(ready.chain(answers)).keep_alive(heartbeat))
+    Ok(Sse::new(ready.chain(answers)))
 }
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function

@@ -214,3 +214,61 @@ async fn long_names_are_refused_and_old_failures_are_pruned_for_every_name() {
     assert_eq!(team.login("vic", "a guess").await.status(), 401);
     assert_eq!(rows(&team.path), 2, "only the new failure is left");
 }
+
+/// Whether the event stream of `response` ends within `wait` (heartbeats are 4 s apart).
+async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
+    tokio::time::timeout(wait, async {
+        while let Ok(Some(_)) = response.chunk().await {}
+    })
+    .await
+    .is_ok()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_ends_when_its_holder_is_disabled() {
+    for team in on_both_engines().await {
+        let ana = team.token("ana").await;
+        let ben = team.token("ben").await;
+        let (stream, kept) = (
+            team.get("/api/v1/events", Some(&ana)).await,
+            team.get("/api/v1/events", Some(&ben)).await,
+        );
+        assert_eq!((stream.status().as_u16(), kept.status().as_u16()), (200, 200));
+        let path = team.path.clone();
+        let clock = team.clock.clone();
+        tokio::task::block_in_place(move || {
+            let mut p = ok(factdesk_api::Project::open(&path, Box::new(clock)));
+            let maria = ok(p.actor("maria"));
+            ok(p.set_disabled(&maria, "ana", true));
+        });
+        assert!(stream_ends(stream, Duration::from_secs(10)).await, "ana's stream ended");
+        assert!(
+            !stream_ends(kept, Duration::from_secs(5)).await,
+            "ben's stream goes on"
+        );
+        // Her right password now gets the answer a wrong one gets.
+        let disabled = error_of(team.login("ana", &password("ana")).await).await;
+        let wrong = error_of(team.login("ana", "a guess").await).await;
+        assert_eq!(disabled, wrong);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_ends_when_its_session_expires_or_is_ended() {
+    let team = Team::start(SignInPolicy {
+        session_ms: 3_600_000,
+        ..SignInPolicy::default()
+    })
+    .await;
+    let ana = team.token("ana").await;
+    let ben = team.token("ben").await;
+    let expiring = team.get("/api/v1/events", Some(&ana)).await;
+    let ended = team.get("/api/v1/events", Some(&ben)).await;
+    assert_eq!(team.post("/api/v1/logout", Some(&ben), "").await.status(), 204);
+    team.clock.advance_ms(3_600_000);
+    let (a, b) = tokio::join!(
+        stream_ends(expiring, Duration::from_secs(10)),
+        stream_ends(ended, Duration::from_secs(10))
+    );
+    assert!(a && b, "expired: {a}, logged out: {b}");
+}
