@@ -9,6 +9,11 @@ use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+/// How long the body of a request may take when not the server's default: set on a
+/// lead's large-body request once checked.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyDeadline(pub std::time::Duration);
+
 /// Which of the api's checks a large-body route needs.
 #[derive(Debug, Clone, Copy)]
 pub enum Bulk {
@@ -20,7 +25,7 @@ pub enum Bulk {
 /// check of that use case, then the route (which reads the body and checks again).
 pub async fn lead_first(
     State((state, bulk)): State<(AppState, Bulk)>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let token = match crate::routes::bearer(request.headers()) {
@@ -38,7 +43,12 @@ pub async fn lead_first(
         })
         .await;
     match checked {
-        Ok(()) => next.run(request).await,
+        Ok(()) => {
+            request
+                .extensions_mut()
+                .insert(BodyDeadline(state.bulk_body_timeout));
+            next.run(request).await
+        }
         Err(e) => ApiError::from(e).into_response(),
     }
 }

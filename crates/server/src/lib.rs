@@ -46,6 +46,12 @@ pub const DEFAULT_IMPORT_LIMIT: usize = 256 * 1024 * 1024;
 pub const DEFAULT_HASHING: usize = 2;
 pub const DEFAULT_HASHING_WAIT: Duration = Duration::from_secs(2);
 
+/// How long a connection may take to send a request's headers or body: a slow or idle
+/// client holds a connection (a file descriptor) no longer.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a lead's import or merge body may take (256 MiB at 0.5 MiB/s).
+pub const BULK_BODY_TIMEOUT: Duration = Duration::from_secs(600);
+
 /// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
 /// when nothing else is sent, so a client notices a silently dead network: the app
 /// counts the stream dead after [`HEARTBEAT`] × 2.5 of silence and follows it again.
@@ -72,6 +78,12 @@ pub struct AppState {
     pub(crate) hashing: Arc<tokio::sync::Semaphore>,
     /// How long a sign-in waits for a turn to check its password before it gets 503.
     pub(crate) hashing_wait: Duration,
+    /// How long a connection may take to send a request's headers (an idle connection
+    /// is closed after as long), and a request's body.
+    pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    /// How long a lead's import or merge body may take.
+    pub(crate) bulk_body_timeout: Duration,
 }
 
 impl std::fmt::Debug for AppState {
@@ -95,7 +107,18 @@ impl AppState {
             jobs: Arc::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
             hashing_wait: DEFAULT_HASHING_WAIT,
+            header_timeout: DEFAULT_READ_TIMEOUT,
+            body_timeout: DEFAULT_READ_TIMEOUT,
+            bulk_body_timeout: BULK_BODY_TIMEOUT,
         }
+    }
+
+    /// The same state closing connections that take longer than `headers` to send a
+    /// request's headers, and answering 408 to a body slower than `body`.
+    pub fn with_read_timeouts(mut self, headers: Duration, body: Duration) -> Self {
+        self.header_timeout = headers;
+        self.body_timeout = body;
+        self
     }
 
     /// The same state checking at most `at_once` passwords at a time, a sign-in waiting
@@ -185,6 +208,7 @@ pub async fn serve_on(
     tls: Option<Tls>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let header_timeout = state.header_timeout;
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
@@ -194,10 +218,12 @@ pub async fn serve_on(
     });
     match tls {
         None => {
-            axum_server::from_tcp(listener)?
-                .handle(handle)
-                .serve(app)
-                .await?
+            let mut server = axum_server::from_tcp(listener)?.http1_only();
+            server
+                .http_builder()
+                .http1()
+                .header_read_timeout(header_timeout);
+            server.handle(handle).serve(app).await?
         }
         Some(tls) => {
             // One process-wide provider; installing it again (tests) is harmless.
@@ -205,10 +231,13 @@ pub async fn serve_on(
             let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
                 .await
                 .map_err(ServeError::Tls)?;
-            axum_server::tls_rustls::from_tcp_rustls(listener, config)?
-                .handle(handle)
-                .serve(app)
-                .await?
+            let mut server =
+                axum_server::tls_rustls::from_tcp_rustls(listener, config)?.http1_only();
+            server
+                .http_builder()
+                .http1()
+                .header_read_timeout(header_timeout);
+            server.handle(handle).serve(app).await?
         }
     }
     Ok(())

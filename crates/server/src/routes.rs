@@ -2,11 +2,11 @@
 //! calls one use case on a pooled project. No route checks a role: the use case does.
 
 use crate::error::ApiError;
-use crate::gate::Bulk;
+use crate::gate::{BodyDeadline, Bulk};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware;
 use axum::response::sse::{Event, Sse};
@@ -116,6 +116,33 @@ fn body(body: Result<Bytes, BytesRejection>) -> Reply<Bytes> {
     })
 }
 
+/// A request's body, read within the server's deadline for it: 408 when it came too
+/// slowly, 413 past the limit.
+struct Body(Reply<Bytes>);
+
+impl FromRequest<AppState> for Body {
+    type Rejection = Infallible;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Body, Infallible> {
+        let deadline = request
+            .extensions()
+            .get::<BodyDeadline>()
+            .map_or(state.body_timeout, |d| d.0);
+        let read = tokio::time::timeout(deadline, Bytes::from_request(request, state)).await;
+        Ok(Body(match read {
+            Ok(bytes) => body(bytes),
+            Err(_) => {
+                tracing::warn!("a request body took longer than {deadline:?}");
+                Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    "the request body came too slowly",
+                ))
+            }
+        }))
+    }
+}
+
 /// Parses a JSON body; a failure names the field it is about.
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
@@ -165,9 +192,9 @@ fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    raw: Result<Bytes, BytesRejection>,
+    raw: Body,
 ) -> Reply<Response> {
-    let login: Login = parse(&body(raw)?)?;
+    let login: Login = parse(&raw.0?)?;
     let policy = state.policy;
     let address = peer.ip().to_string();
     // A much-guessed name is slowed down, never refused: its owner still gets in.
@@ -247,13 +274,9 @@ async fn next(
     Ok(Json(next).into_response())
 }
 
-async fn answers(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn answers(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let answer: Answer = parse(&body(raw)?)?;
+    let answer: Answer = parse(&raw.0?)?;
     // The api returns the ack only once the answer is committed: it is sent after that.
     let ack = state
         .pool
@@ -383,13 +406,9 @@ async fn events(
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function
 /// the app runs on a project file; the use case checks the role.
-async fn call(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let call: Call = parse(&body(raw)?)?;
+    let call: Call = parse(&raw.0?)?;
     let tick = call.moves_the_dashboard();
     let reply = state
         .pool
@@ -405,13 +424,9 @@ async fn call(
 }
 
 /// Imports claims and documents a lead sent as bytes, as `factdesk import` would.
-async fn import(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn import(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: Upload = parse(&body(raw)?)?;
+    let upload: Upload = parse(&raw.0?)?;
     let report = state
         .pool
         .run(move |p| {
@@ -427,10 +442,10 @@ async fn import(
 async fn start_import(
     State(state): State<AppState>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    raw: Body,
 ) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: Upload = parse(&body(raw)?)?;
+    let upload: Upload = parse(&raw.0?)?;
     let actor = state
         .pool
         .run(move |p| {
@@ -496,13 +511,9 @@ async fn cancel_import(
 
 /// Merges returned packs a lead sent as bytes, as `factdesk merge` would; each pack is
 /// validated whole before it changes anything.
-async fn merge(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: PacksUpload = parse(&body(raw)?)?;
+    let upload: PacksUpload = parse(&raw.0?)?;
     let outcomes = state
         .pool
         .run(move |p| {

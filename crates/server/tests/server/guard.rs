@@ -233,7 +233,10 @@ async fn an_event_stream_ends_when_its_holder_is_disabled() {
             team.get("/api/v1/events", Some(&ana)).await,
             team.get("/api/v1/events", Some(&ben)).await,
         );
-        assert_eq!((stream.status().as_u16(), kept.status().as_u16()), (200, 200));
+        assert_eq!(
+            (stream.status().as_u16(), kept.status().as_u16()),
+            (200, 200)
+        );
         let path = team.path.clone();
         let clock = team.clock.clone();
         tokio::task::block_in_place(move || {
@@ -241,7 +244,10 @@ async fn an_event_stream_ends_when_its_holder_is_disabled() {
             let maria = ok(p.actor("maria"));
             ok(p.set_disabled(&maria, "ana", true));
         });
-        assert!(stream_ends(stream, Duration::from_secs(10)).await, "ana's stream ended");
+        assert!(
+            stream_ends(stream, Duration::from_secs(10)).await,
+            "ana's stream ended"
+        );
         assert!(
             !stream_ends(kept, Duration::from_secs(5)).await,
             "ben's stream goes on"
@@ -264,11 +270,70 @@ async fn an_event_stream_ends_when_its_session_expires_or_is_ended() {
     let ben = team.token("ben").await;
     let expiring = team.get("/api/v1/events", Some(&ana)).await;
     let ended = team.get("/api/v1/events", Some(&ben)).await;
-    assert_eq!(team.post("/api/v1/logout", Some(&ben), "").await.status(), 204);
+    assert_eq!(
+        team.post("/api/v1/logout", Some(&ben), "").await.status(),
+        204
+    );
     team.clock.advance_ms(3_600_000);
     let (a, b) = tokio::join!(
         stream_ends(expiring, Duration::from_secs(10)),
         stream_ends(ended, Duration::from_secs(10))
     );
     assert!(a && b, "expired: {a}, logged out: {b}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn idle_and_slow_connections_are_closed() {
+    let team = Team::start_timeouts(Duration::from_secs(1), Duration::from_secs(1)).await;
+    let addr = team.base.trim_start_matches("http://").to_string();
+    // A client that connects and sends nothing, one that stops halfway through its
+    // headers: both are closed once the header timeout passes.
+    let idle = ok(tokio::net::TcpStream::connect(&addr).await);
+    let mut halfway = ok(tokio::net::TcpStream::connect(&addr).await);
+    ok(halfway
+        .write_all(b"GET /api/v1/stats HTTP/1.1\r\nHost: t\r\n")
+        .await);
+    for mut stream in [idle, halfway] {
+        let mut buf = [0u8; 256];
+        let closed = tokio::time::timeout(Duration::from_secs(5), async {
+            loop {
+                match stream.read(&mut buf).await {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+            }
+        })
+        .await;
+        assert!(closed.is_ok(), "the connection was closed");
+    }
+    // A body trickled slower than the body timeout gets 408.
+    let mut slow = ok(tokio::net::TcpStream::connect(&addr).await);
+    let body = r#"{"name": "ana", "password": "ana-password"}"#;
+    let head = format!(
+        "POST /api/v1/login HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{}",
+        body.len(),
+        &body[..5]
+    );
+    ok(slow.write_all(head.as_bytes()).await);
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    let answered = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            match slow.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => {
+                    got.extend_from_slice(&buf[..n]);
+                    if got.windows(4).any(|w| w == b"\r\n\r\n") {
+                        break;
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    assert!(answered.is_ok(), "the slow body was answered");
+    let text = String::from_utf8_lossy(&got);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    // A prompt client is served as ever.
+    assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
 }

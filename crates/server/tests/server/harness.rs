@@ -12,12 +12,6 @@ use std::path::{Path, PathBuf};
 
 pub const START: i64 = 1_700_000_000_000;
 
-/// The server's own default for password checks at once.
-const HASHING: (usize, std::time::Duration) = (
-    factdesk_server::DEFAULT_HASHING,
-    factdesk_server::DEFAULT_HASHING_WAIT,
-);
-
 pub fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
@@ -126,7 +120,7 @@ impl Team {
             policy,
             (body_limit, import_limit),
             open,
-            HASHING,
+            std::convert::identity,
         )
     }
 
@@ -141,7 +135,26 @@ impl Team {
             factdesk_server::DEFAULT_IMPORT_LIMIT,
         );
         let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, 4, policy, limits, None, (at_once, wait))
+        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+            state.with_hashing(at_once, wait)
+        })
+    }
+
+    /// A team whose server closes connections slower than `headers` to send a request's
+    /// headers and answers 408 to bodies slower than `body`.
+    pub async fn start_timeouts(headers: std::time::Duration, body: std::time::Duration) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+            state.with_read_timeouts(headers, body)
+        })
     }
 
     /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
@@ -185,7 +198,7 @@ impl Team {
                 factdesk_server::DEFAULT_IMPORT_LIMIT,
             ),
             None,
-            HASHING,
+            std::convert::identity,
         )
     }
 
@@ -197,15 +210,15 @@ impl Team {
         policy: SignInPolicy,
         (body_limit, import_limit): (usize, usize),
         open: Option<Opener>,
-        hashing: (usize, std::time::Duration),
+        tweak: impl FnOnce(AppState) -> AppState,
     ) -> Team {
         let open = open.unwrap_or_else(|| {
             let clock = clock.clone();
             factdesk_server::opener(path.clone(), move || Box::new(clock.clone()))
         });
-        let state = AppState::new(open, connections, policy, body_limit)
-            .with_import_limit(import_limit)
-            .with_hashing(hashing.0, hashing.1);
+        let state =
+            AppState::new(open, connections, policy, body_limit).with_import_limit(import_limit);
+        let state = tweak(state);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
