@@ -17,6 +17,7 @@
 //! The routes and their statuses are in [`openapi::document`], served at
 //! `/api/v1/openapi.json`.
 
+pub mod door;
 pub mod error;
 pub mod gate;
 pub mod jobs;
@@ -52,6 +53,10 @@ pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long a lead's import or merge body may take (256 MiB at 0.5 MiB/s).
 pub const BULK_BODY_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// Connections one address may hold open at once by default: enough for a reverse proxy
+/// carrying a team's requests and event streams, far below the process's descriptors.
+pub const DEFAULT_CONNECTIONS_PER_ADDRESS: usize = 512;
+
 /// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
 /// when nothing else is sent, so a client notices a silently dead network: the app
 /// counts the stream dead after [`HEARTBEAT`] × 2.5 of silence and follows it again.
@@ -84,6 +89,8 @@ pub struct AppState {
     pub(crate) body_timeout: Duration,
     /// How long a lead's import or merge body may take.
     pub(crate) bulk_body_timeout: Duration,
+    /// Connections one address may hold open at once.
+    pub(crate) connections_per_address: usize,
 }
 
 impl std::fmt::Debug for AppState {
@@ -110,7 +117,14 @@ impl AppState {
             header_timeout: DEFAULT_READ_TIMEOUT,
             body_timeout: DEFAULT_READ_TIMEOUT,
             bulk_body_timeout: BULK_BODY_TIMEOUT,
+            connections_per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
         }
+    }
+
+    /// The same state letting one address hold at most `cap` connections open.
+    pub fn with_connections_per_address(mut self, cap: usize) -> Self {
+        self.connections_per_address = cap;
+        self
     }
 
     /// The same state closing connections that take longer than `headers` to send a
@@ -209,6 +223,7 @@ pub async fn serve_on(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let header_timeout = state.header_timeout;
+    let cap = state.connections_per_address;
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
@@ -218,7 +233,13 @@ pub async fn serve_on(
     });
     match tls {
         None => {
-            let mut server = axum_server::from_tcp(listener)?.http1_only();
+            let mut server = axum_server::from_tcp(listener)?
+                .http1_only()
+                .acceptor(door::PerAddress::new(
+                    axum_server::accept::DefaultAcceptor,
+                    cap,
+                ))
+                .accept_error_handler(log_accept_error);
             server
                 .http_builder()
                 .http1()
@@ -231,8 +252,13 @@ pub async fn serve_on(
             let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
                 .await
                 .map_err(ServeError::Tls)?;
-            let mut server =
-                axum_server::tls_rustls::from_tcp_rustls(listener, config)?.http1_only();
+            let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
+                door::PerAddress::new(axum_server::accept::DefaultAcceptor, cap),
+            );
+            let mut server = axum_server::from_tcp(listener)?
+                .http1_only()
+                .acceptor(acceptor)
+                .accept_error_handler(log_accept_error);
             server
                 .http_builder()
                 .http1()
@@ -241,6 +267,12 @@ pub async fn serve_on(
         }
     }
     Ok(())
+}
+
+/// A connection that could not be accepted (descriptors exhausted, a failed TLS
+/// handshake, an address past its cap): the server goes on; the operator should know.
+fn log_accept_error(peer: Option<&SocketAddr>, e: &std::io::Error) {
+    tracing::warn!(?peer, "a connection was not accepted: {e}");
 }
 
 async fn shutdown_signal() {

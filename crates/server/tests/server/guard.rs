@@ -337,3 +337,44 @@ async fn idle_and_slow_connections_are_closed() {
     // A prompt client is served as ever.
     assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
 }
+
+/// Whether the server closes `stream` within `wait` without answering.
+async fn closed_within(stream: &mut tokio::net::TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 64];
+    matches!(
+        tokio::time::timeout(wait, stream.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn one_address_holds_at_most_its_cap_of_connections() {
+    let team = Team::start_capped(3).await;
+    let addr = team.base.trim_start_matches("http://").to_string();
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(ok(tokio::net::TcpStream::connect(&addr).await));
+    }
+    let mut fourth = ok(tokio::net::TcpStream::connect(&addr).await);
+    assert!(
+        closed_within(&mut fourth, Duration::from_secs(2)).await,
+        "a fourth connection is closed at once"
+    );
+    for stream in &mut held {
+        assert!(
+            !closed_within(stream, Duration::from_millis(200)).await,
+            "the first three stay open"
+        );
+    }
+    // Another address is not counted with this one.
+    let other = Team::client_from("127.0.0.6");
+    assert_eq!(
+        team.login_with(&other, "ana", &password("ana"))
+            .await
+            .status(),
+        200
+    );
+    held.clear();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
+}

@@ -157,6 +157,22 @@ impl Team {
         })
     }
 
+    /// A team whose server lets one address hold at most `cap` connections open.
+    pub async fn start_capped(cap: usize) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+            state.with_connections_per_address(cap)
+        })
+    }
+
     /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
     /// a test can sign in from several addresses.
     pub fn client_from(address: &str) -> reqwest::Client {
