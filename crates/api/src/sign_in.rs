@@ -116,6 +116,12 @@ fn hash_password(password: &str) -> Result<String> {
             ),
         ));
     }
+    if password.trim().is_empty() || password.contains('\0') {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "a password cannot be only spaces or contain a NUL character",
+        ));
+    }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(Error::new(
             ErrorCode::InvalidInput,

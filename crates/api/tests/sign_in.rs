@@ -183,6 +183,13 @@ fn passwords_are_set_by_a_lead_and_checked() {
         code(p.add_annotator_with_password(&maria, "cy", Role::Annotator, "short")),
         ErrorCode::InvalidInput
     );
+    for blank in ["        ", "a secret\0with a NUL"] {
+        assert_eq!(
+            code(p.set_password(&maria, "ana", blank)),
+            ErrorCode::InvalidInput,
+            "{blank:?}"
+        );
+    }
     assert_eq!(
         code(p.person("cy")),
         ErrorCode::NotFound,

@@ -116,14 +116,28 @@ fn body(body: Result<Bytes, BytesRejection>) -> Reply<Bytes> {
     })
 }
 
-/// A request's body, read within the server's deadline for it: 408 when it came too
-/// slowly, 413 past the limit.
+/// A request's JSON body, read within the server's deadline for it: 415 unless sent as
+/// `application/json`, 408 when it came too slowly, 413 past the limit.
 struct Body(Reply<Bytes>);
 
 impl FromRequest<AppState> for Body {
     type Rejection = Infallible;
 
     async fn from_request(request: Request, state: &AppState) -> Result<Body, Infallible> {
+        // Only JSON is taken: a form or text a browser may send across sites is not.
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Ok(Body(Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body as Content-Type: application/json",
+            ))));
+        }
         let deadline = request
             .extensions()
             .get::<BodyDeadline>()

@@ -1,4 +1,7 @@
 use factdesk_api::sign_in::SignInPolicy;
+
+/// The longest a sign-in may last: 366 days.
+const MAX_SESSION_HOURS: f64 = 8784.0;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -50,8 +53,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             a.listen
         );
     }
-    if !(a.session_hours > 0.0 && a.session_hours.is_finite()) {
-        anyhow::bail!("--session-hours must be a positive number of hours");
+    // A year at most: a token that never expires is a password that cannot be changed.
+    if !(a.session_hours > 0.0 && a.session_hours <= MAX_SESSION_HOURS) {
+        anyhow::bail!(
+            "--session-hours must be a positive number of hours, at most {MAX_SESSION_HOURS}"
+        );
     }
     let policy = SignInPolicy {
         session_ms: (a.session_hours * 3_600_000.0) as i64,

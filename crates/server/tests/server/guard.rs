@@ -378,3 +378,36 @@ async fn one_address_holds_at_most_its_cap_of_connections() {
     tokio::time::sleep(Duration::from_millis(200)).await;
     assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_not_sent_as_json_is_415() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let login = serde_json::json!({"name": "ana", "password": password("ana")}).to_string();
+    for content_type in [
+        Some("text/plain"),
+        Some("application/x-www-form-urlencoded"),
+        None,
+    ] {
+        let mut request = team
+            .http
+            .post(team.url("/api/v1/login"))
+            .body(login.clone());
+        if let Some(content_type) = content_type {
+            request = request.header("content-type", content_type);
+        }
+        let (status, code, _) = error_of(ok(request.send().await)).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (415, "unsupported_media_type"),
+            "{content_type:?}"
+        );
+    }
+    let charset = ok(team
+        .http
+        .post(team.url("/api/v1/login"))
+        .header("content-type", "application/json; charset=utf-8")
+        .body(login)
+        .send()
+        .await);
+    assert_eq!(charset.status(), 200);
+}
