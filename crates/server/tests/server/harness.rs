@@ -116,8 +116,7 @@ impl Team {
             dir,
             clock,
             path,
-            4,
-            policy,
+            (4, policy),
             (body_limit, import_limit),
             open,
             std::convert::identity,
@@ -135,7 +134,7 @@ impl Team {
             factdesk_server::DEFAULT_IMPORT_LIMIT,
         );
         let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
             state.with_hashing(at_once, wait)
         })
     }
@@ -152,7 +151,7 @@ impl Team {
             factdesk_server::DEFAULT_IMPORT_LIMIT,
         );
         let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
             state.with_read_timeouts(headers, body)
         })
     }
@@ -168,7 +167,7 @@ impl Team {
             factdesk_server::DEFAULT_IMPORT_LIMIT,
         );
         let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, 4, policy, limits, None, move |state| {
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
             state.with_connections_per_address(cap)
         })
     }
@@ -207,8 +206,7 @@ impl Team {
             dir,
             clock,
             path,
-            connections,
-            policy,
+            (connections, policy),
             (
                 factdesk_server::DEFAULT_BODY_LIMIT,
                 factdesk_server::DEFAULT_IMPORT_LIMIT,
@@ -222,8 +220,7 @@ impl Team {
         dir: tempfile::TempDir,
         clock: ManualClock,
         path: PathBuf,
-        connections: usize,
-        policy: SignInPolicy,
+        (connections, policy): (usize, SignInPolicy),
         (body_limit, import_limit): (usize, usize),
         open: Option<Opener>,
         tweak: impl FnOnce(AppState) -> AppState,
