@@ -91,6 +91,8 @@ pub struct AppState {
     pub(crate) bulk_body_timeout: Duration,
     /// Connections one address may hold open at once.
     pub(crate) connections_per_address: usize,
+    /// A reverse proxy whose X-Forwarded-For names the caller.
+    pub(crate) trusted_proxy: Option<std::net::IpAddr>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -118,7 +120,15 @@ impl AppState {
             body_timeout: DEFAULT_READ_TIMEOUT,
             bulk_body_timeout: BULK_BODY_TIMEOUT,
             connections_per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
+            trusted_proxy: None,
         }
+    }
+
+    /// The same state taking the caller's address from X-Forwarded-For on requests
+    /// from `proxy` (the last address there: the one the proxy added).
+    pub fn with_trusted_proxy(mut self, proxy: Option<std::net::IpAddr>) -> Self {
+        self.trusted_proxy = proxy;
+        self
     }
 
     /// The same state letting one address hold at most `cap` connections open.
@@ -175,6 +185,8 @@ pub struct ServeConfig {
     pub policy: SignInPolicy,
     pub body_limit: usize,
     pub import_limit: usize,
+    /// A reverse proxy whose X-Forwarded-For is believed.
+    pub trusted_proxy: Option<std::net::IpAddr>,
 }
 
 /// Why the server could not start or stopped.
@@ -205,7 +217,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
     let state = AppState::new(open, config.connections, config.policy, config.body_limit)
-        .with_import_limit(config.import_limit);
+        .with_import_limit(config.import_limit)
+        .with_trusted_proxy(config.trusted_proxy);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
             addr: config.listen,

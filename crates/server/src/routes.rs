@@ -203,14 +203,27 @@ fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
         .map_err(factdesk_api::Error::from)?)
 }
 
+/// The caller's address: the peer's, or behind the trusted proxy the last address it
+/// added to X-Forwarded-For (earlier entries are the client's to forge).
+fn caller(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
+    let forwarded = (Some(peer.ip()) == state.trusted_proxy)
+        .then(|| headers.get_all("x-forwarded-for").iter().last())
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse::<std::net::IpAddr>().ok());
+    forwarded.unwrap_or(peer.ip()).to_string()
+}
+
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
     raw: Body,
 ) -> Reply<Response> {
     let login: Login = parse(&raw.0?)?;
     let policy = state.policy;
-    let address = peer.ip().to_string();
+    let address = caller(&state, peer, &headers);
     // A much-guessed name is slowed down, never refused: its owner still gets in.
     let name = login.name.clone();
     let delay = state

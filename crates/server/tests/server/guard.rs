@@ -411,3 +411,44 @@ async fn a_body_not_sent_as_json_is_415() {
         .await);
     assert_eq!(charset.status(), 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_trusted_proxy_the_block_counts_per_forwarded_caller() {
+    let team = Team::start_behind("127.0.0.7").await;
+    let proxy = Team::client_from("127.0.0.7");
+    let via = |forwarded: &str, name: &str, pass: &str| {
+        proxy
+            .post(team.url("/api/v1/login"))
+            .header("x-forwarded-for", forwarded)
+            .json(&serde_json::json!({"name": name, "password": pass}))
+    };
+    // The guesser forges a first entry; the proxy's own (last) one is what counts.
+    for i in 0..5 {
+        let forged = format!("10.9.9.{i}, 192.0.2.1");
+        assert_eq!(
+            ok(via(&forged, "ana", "a guess").send().await).status(),
+            401
+        );
+    }
+    let refused = ok(via("192.0.2.1", "ana", &password("ana")).send().await);
+    assert_eq!(refused.status(), 429);
+    let owner = ok(via("192.0.2.2", "ana", &password("ana")).send().await);
+    assert_eq!(owner.status(), 200, "ana signs in through the same proxy");
+    // From anyone else the header is not believed: the block stays per connection.
+    let other = Team::client_from("127.0.0.8");
+    for _ in 0..5 {
+        let guess = other
+            .post(team.url("/api/v1/login"))
+            .header("x-forwarded-for", "192.0.2.3")
+            .json(&serde_json::json!({"name": "ben", "password": "a guess"}));
+        assert_eq!(ok(guess.send().await).status(), 401);
+    }
+    let blocked = ok(via("192.0.2.3", "ben", &password("ben")).send().await);
+    assert_eq!(
+        blocked.status(),
+        200,
+        "the untrusted peer's header was not believed"
+    );
+    let direct = team.login_with(&other, "ben", &password("ben")).await;
+    assert_eq!(direct.status(), 429);
+}

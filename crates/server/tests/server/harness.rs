@@ -172,6 +172,23 @@ impl Team {
         })
     }
 
+    /// A team whose server believes X-Forwarded-For from `proxy`.
+    pub async fn start_behind(proxy: &str) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        let proxy: std::net::IpAddr = ok(proxy.parse());
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
+            state.with_trusted_proxy(Some(proxy))
+        })
+    }
+
     /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
     /// a test can sign in from several addresses.
     pub fn client_from(address: &str) -> reqwest::Client {
