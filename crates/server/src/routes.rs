@@ -163,7 +163,8 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path.is_empty() || path == "." {
+        // "?" is where the body ended before a field was named (truncated JSON).
+        if path.is_empty() || path == "." || path == "?" {
             ApiError::bad_json(format!("invalid JSON body: {inner}"))
         } else {
             ApiError::bad_json(format!("invalid JSON body: field \"{path}\": {inner}"))

@@ -452,3 +452,16 @@ async fn behind_a_trusted_proxy_the_block_counts_per_forwarded_caller() {
     let direct = team.login_with(&other, "ben", &password("ben")).await;
     assert_eq!(direct.status(), 429);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn truncated_json_names_no_made_up_field() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let (status, _, message) = error_of(
+        team.post("/api/v1/login", None, r#"{"name": "ana", "#)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 400);
+    assert!(!message.contains("\"?\""), "{message}");
+    assert!(message.contains("EOF"), "{message}");
+}
