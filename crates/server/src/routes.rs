@@ -208,7 +208,7 @@ fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
 /// added to X-Forwarded-For (earlier entries are the client's to forge).
 fn caller(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
     let forwarded = (Some(peer.ip()) == state.trusted_proxy)
-        .then(|| headers.get_all("x-forwarded-for").iter().last())
+        .then(|| headers.get_all("x-forwarded-for").iter().next_back())
         .flatten()
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.rsplit(',').next())
