@@ -9,6 +9,26 @@ use factdesk_store::{annotations, ClaimRow, HitKind, SearchIndex};
 /// other people's refutations and are dropped.
 const ANNOTATOR_OVERFETCH: usize = 4;
 
+/// The longest search query taken, in characters, and the most words in it: a query's
+/// cost grows with its terms, and one person's search must not stall everyone's work.
+pub const MAX_QUERY_CHARS: usize = 1000;
+pub const MAX_QUERY_WORDS: usize = 64;
+
+/// Refuses a query past [`MAX_QUERY_CHARS`] or [`MAX_QUERY_WORDS`], naming `query`.
+fn bounded(query: &str) -> Result<()> {
+    let chars = query.chars().count();
+    let words = query.split_whitespace().count();
+    if chars > MAX_QUERY_CHARS || words > MAX_QUERY_WORDS {
+        return Err(crate::Error::new(
+            crate::ErrorCode::InvalidInput,
+            format!(
+                "query: a search takes at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} words; this one has {chars} and {words}"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 impl Project {
     /// The project's search index, built or brought up to date first if needed.
     pub fn search_index(&self, lead: &Actor) -> Result<SearchIndex> {
@@ -25,6 +45,7 @@ impl Project {
     /// unrelated document) apart from the real candidates of an item.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
         self.member(actor)?;
+        bounded(query)?;
         let full = actor.is_lead();
         let fetch = if full {
             limit

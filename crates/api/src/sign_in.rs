@@ -19,15 +19,29 @@ pub const MIN_PASSWORD_CHARS: usize = 8;
 /// request choose its size.
 pub const MAX_PASSWORD_BYTES: usize = 1024;
 
+/// The longest name a sign-in takes, in characters; a longer one is refused before any
+/// password is checked or anything is stored.
+pub const MAX_NAME_CHARS: usize = 200;
+/// The longest a much-guessed name's sign-ins are held back, in milliseconds.
+pub const MAX_SLOWDOWN_MS: i64 = 5_000;
+
 /// How long sessions last and how much guessing is allowed; the server's options.
+///
+/// Guessing is blocked per name *and* address: whoever guesses a name from one address
+/// is refused there, while its owner still signs in from their own. Failures for a name
+/// from anywhere only slow its sign-ins down (a second more per failure past
+/// `failures_before_slowing_a_name`, at most [`MAX_SLOWDOWN_MS`]), so nobody can lock
+/// another person out.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SignInPolicy {
     /// A session's lifetime from sign-in.
     pub session_ms: i64,
-    /// Failed sign-ins for one name within `window_ms` before that name is refused.
-    pub failures_per_name: u64,
-    /// Failed sign-ins from one address within `window_ms` before it is refused.
-    pub failures_per_address: u64,
+    /// Failed sign-ins for one name from one address within `window_ms` before that
+    /// name is refused from that address.
+    pub failures_per_name_and_address: u64,
+    /// Failed sign-ins for one name from anywhere within `window_ms` past which its
+    /// sign-ins are slowed down.
+    pub failures_before_slowing_a_name: u64,
     pub window_ms: i64,
 }
 
@@ -35,8 +49,8 @@ impl Default for SignInPolicy {
     fn default() -> SignInPolicy {
         SignInPolicy {
             session_ms: 12 * 3600 * 1000,
-            failures_per_name: 5,
-            failures_per_address: 50,
+            failures_per_name_and_address: 5,
+            failures_before_slowing_a_name: 10,
             window_ms: 15 * 60 * 1000,
         }
     }
@@ -102,6 +116,12 @@ fn hash_password(password: &str) -> Result<String> {
             ),
         ));
     }
+    if password.trim().is_empty() || password.contains('\0') {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "a password cannot be only spaces or contain a NUL character",
+        ));
+    }
     if password.len() > MAX_PASSWORD_BYTES {
         return Err(Error::new(
             ErrorCode::InvalidInput,
@@ -134,12 +154,34 @@ fn decoy_hash() -> String {
     "$argon2id$v=19$m=19456,t=2,p=1$ZmFjdGRlc2tkZWNveXNhbHQ$Lx0x1ndZhFkWkmhG8mVYQ1n7ZCbYJ0Z5vBvWmV2D9lE".to_string()
 }
 
+/// The name as failures are stored: a hash, so neither its length nor its text is kept.
 fn name_subject(name: &str) -> String {
-    format!("name:{name}")
+    format!("name:{}", token_hash(name))
 }
 
-fn address_subject(address: &str) -> String {
-    format!("address:{address}")
+/// A name tried from one address.
+fn pair_subject(name: &str, address: &str) -> String {
+    let address: String = address.chars().take(64).collect();
+    format!("pair:{}@{address}", token_hash(name))
+}
+
+/// The name as signed in with, trimmed; refused past [`MAX_NAME_CHARS`].
+fn sign_in_name(name: &str) -> Result<&str> {
+    let name = name_of(name);
+    if name.chars().count() > MAX_NAME_CHARS {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("name: a name has at most {MAX_NAME_CHARS} characters"),
+        ));
+    }
+    Ok(name)
+}
+
+/// When `times` (oldest first, all within the window) leave fewer than `limit` failures
+/// in the window: never blocked below the limit.
+fn free_at(times: &[i64], limit: u64, window_ms: i64) -> Option<i64> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX).max(1);
+    (times.len() >= limit).then(|| times[times.len() - limit] + window_ms + 1)
 }
 
 impl Project {
@@ -210,9 +252,12 @@ impl Project {
     }
 
     /// Signs `name` in from `address` (what the front end knows of the caller, e.g. an
-    /// IP address): a new session, or `Unauthorized` for a wrong name or password (the
-    /// same message for both), or `RateLimited` once the name or the address failed
-    /// too often within the policy's window, whatever the password.
+    /// IP address): a new session, or `Unauthorized` for a wrong name or password or a
+    /// disabled person (the same message for all three), or `RateLimited` once the name
+    /// failed too often from this address within the policy's window, whatever the
+    /// password. The attempt is recorded before the password is checked, in the
+    /// transaction that counts the earlier ones, so simultaneous guesses cannot pass the
+    /// limit; a success removes it.
     pub fn login(
         &mut self,
         name: &str,
@@ -220,48 +265,48 @@ impl Project {
         address: &str,
         policy: &SignInPolicy,
     ) -> Result<Session> {
-        let name = name_of(name);
+        let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
         let since = now - policy.window_ms;
-        let (by_name, by_address) = (name_subject(name), address_subject(address));
-        let conn = self.store.conn();
-        if sign_in::failures_since(conn, &by_name, since)? >= policy.failures_per_name
-            || sign_in::failures_since(conn, &by_address, since)? >= policy.failures_per_address
-        {
+        let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
+        let tx = self.store.transaction()?;
+        sign_in::prune_failures(&tx, since)?;
+        let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
+        if let Some(free) = free_at(
+            &earlier,
+            policy.failures_per_name_and_address,
+            policy.window_ms,
+        ) {
+            tx.commit()?;
+            let seconds = (free - now + 999) / 1000;
             return Err(Error::new(
                 ErrorCode::RateLimited,
-                "too many failed sign-ins for this name or from this address; wait a few minutes and try again",
+                format!("too many failed sign-ins for this name from this address; try again in {seconds} s"),
             ));
         }
-        let person = sign_in::by_name(conn, name)?;
+        sign_in::record_failure(&tx, &by_pair, now)?;
+        sign_in::record_failure(&tx, &by_name, now)?;
+        tx.commit()?;
+        let person = sign_in::by_name(self.store.conn(), name)?;
         let stored = person
             .as_ref()
             .and_then(|p| p.password_hash.clone())
             .unwrap_or_else(decoy_hash);
         let matches = password.len() <= MAX_PASSWORD_BYTES && verify_password(password, &stored);
         let person = match person {
-            Some(p) if matches && p.password_hash.is_some() => p,
-            _ => {
-                let tx = self.store.transaction()?;
-                sign_in::record_failure(&tx, &by_name, now, since)?;
-                sign_in::record_failure(&tx, &by_address, now, since)?;
-                tx.commit()?;
-                return Err(unauthorized("wrong name or password"));
-            }
+            Some(p) if matches && p.password_hash.is_some() && !p.disabled => p,
+            // A disabled person's right password is as wrong as any other: the answer
+            // must not confirm it.
+            _ => return Err(unauthorized("wrong name or password")),
         };
-        if person.disabled {
-            return Err(unauthorized(format!(
-                "{} was disabled by a lead of this project",
-                person.name
-            )));
-        }
         let token: String = random_bytes::<32>()?
             .iter()
             .map(|b| format!("{b:02x}"))
             .collect();
         let expires_at = now.saturating_add(policy.session_ms);
         let tx = self.store.transaction()?;
-        sign_in::clear_failures(&tx, &by_name)?;
+        sign_in::clear_failures(&tx, &by_pair)?;
+        sign_in::forget_attempt(&tx, &by_name, now)?;
         sign_in::insert_session(
             &tx,
             &token_hash(&token),
@@ -275,6 +320,46 @@ impl Project {
             role: role_of(&person.role),
             expires_at,
         })
+    }
+
+    /// Milliseconds until `name` may try again from `address`, while it is refused there.
+    pub fn sign_in_blocked_ms(
+        &self,
+        name: &str,
+        address: &str,
+        policy: &SignInPolicy,
+    ) -> Result<Option<i64>> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        let times = sign_in::failure_times(
+            self.store.conn(),
+            &pair_subject(name, address),
+            now - policy.window_ms,
+        )?;
+        Ok(free_at(
+            &times,
+            policy.failures_per_name_and_address,
+            policy.window_ms,
+        )
+        .map(|at| at - now))
+    }
+
+    /// How long a front end holds back a sign-in for `name` before checking it: nothing
+    /// until the name failed `failures_before_slowing_a_name` times in the window (from
+    /// anywhere), then a second more per failure, at most [`MAX_SLOWDOWN_MS`].
+    pub fn sign_in_delay_ms(&self, name: &str, policy: &SignInPolicy) -> Result<i64> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        let failures = sign_in::failures_since(
+            self.store.conn(),
+            &name_subject(name),
+            now - policy.window_ms,
+        )?;
+        let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
+        Ok(i64::try_from(past)
+            .unwrap_or(i64::MAX)
+            .saturating_mul(1000)
+            .min(MAX_SLOWDOWN_MS))
     }
 
     /// The person a bearer token stands for, checked on every request: `Unauthorized`

@@ -173,6 +173,12 @@ pub fn may_import(project: &Project, lead: &Actor) -> Result<()> {
     project.require_lead(lead, "import data")
 }
 
+/// Whether `lead` may merge packs into `project` (the check [`merge_upload`] makes first),
+/// so a server refuses a large body before it reads it.
+pub fn may_merge(project: &Project, lead: &Actor) -> Result<()> {
+    project.require_lead(lead, "merge packs")
+}
+
 /// Imports `upload` into `project` for `lead` as [`import`] imports files.
 pub fn import_upload(
     project: &mut Project,

@@ -14,6 +14,9 @@ pub struct ApiError {
     pub status: StatusCode,
     pub code: String,
     pub message: String,
+    /// Seconds for `Retry-After` when they are known; otherwise the status's default.
+    #[serde(skip)]
+    pub retry_after: Option<u64>,
 }
 
 /// Seconds a client should wait before retrying a request that met an unavailable store.
@@ -25,7 +28,14 @@ impl ApiError {
             status,
             code: code.to_string(),
             message: message.into(),
+            retry_after: None,
         }
+    }
+
+    /// The same error, telling the client to retry after `seconds`.
+    pub fn retry_after(mut self, seconds: u64) -> ApiError {
+        self.retry_after = Some(seconds.max(1));
+        self
     }
 
     /// A body that is not the JSON the route takes; `message` names the field.
@@ -71,6 +81,7 @@ impl From<factdesk_api::Error> for ApiError {
             status,
             code,
             message: e.to_string(),
+            retry_after: None,
         }
     }
 }
@@ -78,13 +89,18 @@ impl From<factdesk_api::Error> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status;
+        if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
+            tracing::warn!(status = status.as_u16(), code = %self.code, "{}", self.message);
+        }
         let mut response = (status, axum::Json(&self)).into_response();
         if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
-            let wait = if status == StatusCode::TOO_MANY_REQUESTS {
-                60
-            } else {
-                RETRY_AFTER_SECONDS
-            };
+            let wait = self
+                .retry_after
+                .unwrap_or(if status == StatusCode::TOO_MANY_REQUESTS {
+                    60
+                } else {
+                    u64::from(RETRY_AFTER_SECONDS)
+                });
             if let Ok(value) = HeaderValue::from_str(&wait.to_string()) {
                 response.headers_mut().insert(header::RETRY_AFTER, value);
             }

@@ -17,7 +17,9 @@
 //! The routes and their statuses are in [`openapi::document`], served at
 //! `/api/v1/openapi.json`.
 
+pub mod door;
 pub mod error;
+pub mod gate;
 pub mod jobs;
 pub mod openapi;
 pub mod pool;
@@ -41,6 +43,20 @@ pub const DEFAULT_BODY_LIMIT: usize = 64 * 1024;
 /// of files once out of base64.
 pub const DEFAULT_IMPORT_LIMIT: usize = 256 * 1024 * 1024;
 
+/// Password checks run at once by default, and how long a sign-in waits for a turn.
+pub const DEFAULT_HASHING: usize = 2;
+pub const DEFAULT_HASHING_WAIT: Duration = Duration::from_secs(2);
+
+/// How long a connection may take to send a request's headers or body: a slow or idle
+/// client holds a connection (a file descriptor) no longer.
+pub const DEFAULT_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a lead's import or merge body may take (256 MiB at 0.5 MiB/s).
+pub const BULK_BODY_TIMEOUT: Duration = Duration::from_secs(600);
+
+/// Connections one address may hold open at once by default: enough for a reverse proxy
+/// carrying a team's requests and event streams, far below the process's descriptors.
+pub const DEFAULT_CONNECTIONS_PER_ADDRESS: usize = 512;
+
 /// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
 /// when nothing else is sent, so a client notices a silently dead network: the app
 /// counts the stream dead after [`HEARTBEAT`] × 2.5 of silence and follows it again.
@@ -62,6 +78,21 @@ pub struct AppState {
     pub(crate) import_limit: usize,
     /// Imports running or recently ended as jobs.
     pub(crate) jobs: Arc<jobs::Jobs>,
+    /// Password checks running at once: each costs tens of milliseconds of a core, so a
+    /// flood of sign-ins must not take every core from the team's work.
+    pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// How long a sign-in waits for a turn to check its password before it gets 503.
+    pub(crate) hashing_wait: Duration,
+    /// How long a connection may take to send a request's headers (an idle connection
+    /// is closed after as long), and a request's body.
+    pub(crate) header_timeout: Duration,
+    pub(crate) body_timeout: Duration,
+    /// How long a lead's import or merge body may take.
+    pub(crate) bulk_body_timeout: Duration,
+    /// Connections one address may hold open at once.
+    pub(crate) connections_per_address: usize,
+    /// A reverse proxy whose X-Forwarded-For names the caller.
+    pub(crate) trusted_proxy: Option<std::net::IpAddr>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -83,7 +114,43 @@ impl AppState {
             body_limit,
             import_limit: DEFAULT_IMPORT_LIMIT,
             jobs: Arc::default(),
+            hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
+            hashing_wait: DEFAULT_HASHING_WAIT,
+            header_timeout: DEFAULT_READ_TIMEOUT,
+            body_timeout: DEFAULT_READ_TIMEOUT,
+            bulk_body_timeout: BULK_BODY_TIMEOUT,
+            connections_per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
+            trusted_proxy: None,
         }
+    }
+
+    /// The same state taking the caller's address from X-Forwarded-For on requests
+    /// from `proxy` (the last address there: the one the proxy added).
+    pub fn with_trusted_proxy(mut self, proxy: Option<std::net::IpAddr>) -> Self {
+        self.trusted_proxy = proxy;
+        self
+    }
+
+    /// The same state letting one address hold at most `cap` connections open.
+    pub fn with_connections_per_address(mut self, cap: usize) -> Self {
+        self.connections_per_address = cap;
+        self
+    }
+
+    /// The same state closing connections that take longer than `headers` to send a
+    /// request's headers, and answering 408 to a body slower than `body`.
+    pub fn with_read_timeouts(mut self, headers: Duration, body: Duration) -> Self {
+        self.header_timeout = headers;
+        self.body_timeout = body;
+        self
+    }
+
+    /// The same state checking at most `at_once` passwords at a time, a sign-in waiting
+    /// at most `wait` for its turn.
+    pub fn with_hashing(mut self, at_once: usize, wait: Duration) -> Self {
+        self.hashing = Arc::new(tokio::sync::Semaphore::new(at_once));
+        self.hashing_wait = wait;
+        self
     }
 
     /// The same state taking import bodies up to `bytes`.
@@ -118,6 +185,8 @@ pub struct ServeConfig {
     pub policy: SignInPolicy,
     pub body_limit: usize,
     pub import_limit: usize,
+    /// A reverse proxy whose X-Forwarded-For is believed.
+    pub trusted_proxy: Option<std::net::IpAddr>,
 }
 
 /// Why the server could not start or stopped.
@@ -148,7 +217,8 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
     let state = AppState::new(open, config.connections, config.policy, config.body_limit)
-        .with_import_limit(config.import_limit);
+        .with_import_limit(config.import_limit)
+        .with_trusted_proxy(config.trusted_proxy);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
             addr: config.listen,
@@ -165,6 +235,8 @@ pub async fn serve_on(
     tls: Option<Tls>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    let header_timeout = state.header_timeout;
+    let cap = state.connections_per_address;
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
@@ -174,10 +246,18 @@ pub async fn serve_on(
     });
     match tls {
         None => {
-            axum_server::from_tcp(listener)?
-                .handle(handle)
-                .serve(app)
-                .await?
+            let mut server = axum_server::from_tcp(listener)?
+                .http1_only()
+                .acceptor(door::PerAddress::new(
+                    axum_server::accept::DefaultAcceptor,
+                    cap,
+                ))
+                .accept_error_handler(log_accept_error);
+            server
+                .http_builder()
+                .http1()
+                .header_read_timeout(header_timeout);
+            server.handle(handle).serve(app).await?
         }
         Some(tls) => {
             // One process-wide provider; installing it again (tests) is harmless.
@@ -185,13 +265,27 @@ pub async fn serve_on(
             let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
                 .await
                 .map_err(ServeError::Tls)?;
-            axum_server::tls_rustls::from_tcp_rustls(listener, config)?
-                .handle(handle)
-                .serve(app)
-                .await?
+            let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
+                door::PerAddress::new(axum_server::accept::DefaultAcceptor, cap),
+            );
+            let mut server = axum_server::from_tcp(listener)?
+                .http1_only()
+                .acceptor(acceptor)
+                .accept_error_handler(log_accept_error);
+            server
+                .http_builder()
+                .http1()
+                .header_read_timeout(header_timeout);
+            server.handle(handle).serve(app).await?
         }
     }
     Ok(())
+}
+
+/// A connection that could not be accepted (descriptors exhausted, a failed TLS
+/// handshake, an address past its cap): the server goes on; the operator should know.
+fn log_accept_error(peer: Option<&SocketAddr>, e: &std::io::Error) {
+    tracing::warn!(?peer, "a connection was not accepted: {e}");
 }
 
 async fn shutdown_signal() {

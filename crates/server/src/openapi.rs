@@ -18,9 +18,11 @@ fn status(code: u16) -> (&'static str, Value) {
         ),
         404 => ("no such task, person or route", error),
         409 => ("the request conflicts with the project's state", error),
+        408 => ("the body came too slowly (30 s; 10 min for a lead's import)", error),
         413 => ("the body is larger than the server takes", error),
+        415 => ("the body was not sent as Content-Type: application/json", error),
         429 => (
-            "too many failed sign-ins for the name or from the address; see Retry-After",
+            "too many failed sign-ins for the name from this address; Retry-After says when to try again",
             error,
         ),
         503 => (
@@ -56,13 +58,17 @@ fn kind_parameter(required: bool) -> Value {
 
 /// The statuses each route may answer with besides its success, as the tests check them.
 pub const STATUSES: &[(&str, &str, &[u16])] = &[
-    ("post", "/api/v1/login", &[400, 401, 413, 429, 500, 503]),
+    (
+        "post",
+        "/api/v1/login",
+        &[400, 401, 408, 413, 415, 429, 500, 503],
+    ),
     ("post", "/api/v1/logout", &[401, 500, 503]),
     ("get", "/api/v1/next", &[400, 401, 403, 404, 500, 503]),
     (
         "post",
         "/api/v1/answers",
-        &[400, 401, 403, 404, 409, 413, 500, 503],
+        &[400, 401, 403, 404, 408, 409, 413, 415, 500, 503],
     ),
     ("get", "/api/v1/stats", &[401, 500, 503]),
     ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
@@ -71,15 +77,23 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
     (
         "post",
         "/api/v1/call",
-        &[400, 401, 403, 404, 409, 413, 500, 503],
+        &[400, 401, 403, 404, 408, 409, 413, 415, 500, 503],
     ),
     (
         "post",
         "/api/v1/import",
-        &[400, 401, 403, 409, 413, 500, 503],
+        &[400, 401, 403, 408, 409, 413, 415, 500, 503],
     ),
-    ("post", "/api/v1/merge", &[400, 401, 403, 413, 500, 503]),
-    ("post", "/api/v1/imports", &[400, 401, 403, 413, 500, 503]),
+    (
+        "post",
+        "/api/v1/merge",
+        &[400, 401, 403, 408, 413, 415, 500, 503],
+    ),
+    (
+        "post",
+        "/api/v1/imports",
+        &[400, 401, 403, 408, 413, 415, 500, 503],
+    ),
     ("get", "/api/v1/imports/{id}", &[400, 401, 404, 500, 503]),
     (
         "post",

@@ -2,14 +2,16 @@
 //! calls one use case on a pooled project. No route checks a role: the use case does.
 
 use crate::error::ApiError;
+use crate::gate::{BodyDeadline, Bulk};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{ConnectInfo, DefaultBodyLimit, Path, Query, State};
+use axum::extract::{ConnectInfo, DefaultBodyLimit, FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
-use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::middleware;
+use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
@@ -55,18 +57,13 @@ pub fn router(state: AppState) -> Router {
         .route("/api/v1/events", get(events))
         .route("/api/v1/openapi.json", get(openapi))
         .route("/api/v1/call", post(call))
-        // Files to import are larger than any other request: a limit of their own.
-        .route(
-            "/api/v1/import",
-            post(import).layer(DefaultBodyLimit::max(state.import_limit)),
-        )
-        .route(
-            "/api/v1/merge",
-            post(merge).layer(DefaultBodyLimit::max(state.import_limit)),
-        )
+        // Files to import are larger than any other request: a limit of their own, for a
+        // lead only, checked before the body is read.
+        .route("/api/v1/import", bulk(post(import), &state, Bulk::Import))
+        .route("/api/v1/merge", bulk(post(merge), &state, Bulk::Merge))
         .route(
             "/api/v1/imports",
-            post(start_import).layer(DefaultBodyLimit::max(state.import_limit)),
+            bulk(post(start_import), &state, Bulk::Import),
         )
         .route("/api/v1/imports/{id}", get(import_job))
         .route("/api/v1/imports/{id}/cancel", post(cancel_import))
@@ -74,6 +71,16 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
+}
+
+/// A large-body route: the import limit, behind the lead's check.
+fn bulk(route: MethodRouter<AppState>, state: &AppState, check: Bulk) -> MethodRouter<AppState> {
+    route
+        .layer(DefaultBodyLimit::max(state.import_limit))
+        .layer(middleware::from_fn_with_state(
+            (state.clone(), check),
+            crate::gate::lead_first,
+        ))
 }
 
 type Reply<T> = Result<T, ApiError>;
@@ -109,13 +116,55 @@ fn body(body: Result<Bytes, BytesRejection>) -> Reply<Bytes> {
     })
 }
 
+/// A request's JSON body, read within the server's deadline for it: 415 unless sent as
+/// `application/json`, 408 when it came too slowly, 413 past the limit.
+struct Body(Reply<Bytes>);
+
+impl FromRequest<AppState> for Body {
+    type Rejection = Infallible;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Body, Infallible> {
+        // Only JSON is taken: a form or text a browser may send across sites is not.
+        let json = request
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Ok(Body(Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body as Content-Type: application/json",
+            ))));
+        }
+        let deadline = request
+            .extensions()
+            .get::<BodyDeadline>()
+            .map_or(state.body_timeout, |d| d.0);
+        let read = tokio::time::timeout(deadline, Bytes::from_request(request, state)).await;
+        Ok(Body(match read {
+            Ok(bytes) => body(bytes),
+            Err(_) => {
+                tracing::warn!("a request body took longer than {deadline:?}");
+                Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    "timeout",
+                    "the request body came too slowly",
+                ))
+            }
+        }))
+    }
+}
+
 /// Parses a JSON body; a failure names the field it is about.
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
         let inner = e.into_inner();
-        if path.is_empty() || path == "." {
+        // "?" is where the body ended before a field was named (truncated JSON).
+        if path.is_empty() || path == "." || path == "?" {
             ApiError::bad_json(format!("invalid JSON body: {inner}"))
         } else {
             ApiError::bad_json(format!("invalid JSON body: field \"{path}\": {inner}"))
@@ -127,7 +176,7 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
 }
 
 /// The bearer token of the request; 401 without one.
-fn bearer(headers: &HeaderMap) -> Reply<String> {
+pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
@@ -155,19 +204,67 @@ fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
         .map_err(factdesk_api::Error::from)?)
 }
 
+/// The caller's address: the peer's, or behind the trusted proxy the last address it
+/// added to X-Forwarded-For (earlier entries are the client's to forge).
+fn caller(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
+    let forwarded = (Some(peer.ip()) == state.trusted_proxy)
+        .then(|| headers.get_all("x-forwarded-for").iter().next_back())
+        .flatten()
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.rsplit(',').next())
+        .and_then(|v| v.trim().parse::<std::net::IpAddr>().ok());
+    forwarded.unwrap_or(peer.ip()).to_string()
+}
+
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    raw: Result<Bytes, BytesRejection>,
+    headers: HeaderMap,
+    raw: Body,
 ) -> Reply<Response> {
-    let login: Login = parse(&body(raw)?)?;
+    let login: Login = parse(&raw.0?)?;
     let policy = state.policy;
-    let address = peer.ip().to_string();
+    let address = caller(&state, peer, &headers);
+    // A much-guessed name is slowed down, never refused: its owner still gets in.
+    let name = login.name.clone();
+    let delay = state
+        .pool
+        .run(move |p| p.sign_in_delay_ms(&name, &policy))
+        .await?;
+    if delay > 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(delay.unsigned_abs())).await;
+    }
+    let _turn = tokio::time::timeout(state.hashing_wait, state.hashing.clone().acquire_owned())
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the server is checking too many sign-ins; try again in a moment",
+            )
+        })?;
+    let (name, from) = (login.name.clone(), address.clone());
     let session = state
         .pool
         .run(move |p| p.login(&login.name, &login.password, &address, &policy))
-        .await?;
-    Ok(Json(session).into_response())
+        .await;
+    match session {
+        Ok(session) => Ok(Json(session).into_response()),
+        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited => {
+            let blocked = state
+                .pool
+                .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or(1000);
+            let seconds = u64::try_from(blocked).unwrap_or(1).div_ceil(1000);
+            Err(ApiError::from(e).retry_after(seconds))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<StatusCode> {
@@ -205,13 +302,9 @@ async fn next(
     Ok(Json(next).into_response())
 }
 
-async fn answers(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn answers(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let answer: Answer = parse(&body(raw)?)?;
+    let answer: Answer = parse(&raw.0?)?;
     // The api returns the ack only once the answer is committed: it is sent after that.
     let ack = state
         .pool
@@ -295,45 +388,55 @@ async fn agreement(
 
 /// A tick each time an answer is committed through this server (`event: answer`),
 /// after a first `event: ready`; a dashboard refreshes on each. A `: heartbeat` comment
-/// comes after every [`crate::HEARTBEAT`] without an event.
+/// comes every [`crate::HEARTBEAT`], after the token is checked again: the stream ends
+/// once its session ended, expired or its holder was disabled.
 async fn events(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Reply<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let token = bearer(&headers)?;
+    let first = token.clone();
     state
         .pool
-        .run(move |p| p.actor_for_token(&token).map(drop))
+        .run(move |p| p.actor_for_token(&first).map(drop))
         .await?;
     let ticks = state.answers.subscribe();
     let ready =
         futures_util::stream::once(async { Ok(Event::default().event("ready").data("{}")) });
-    let answers = futures_util::stream::unfold(ticks, |mut ticks| async move {
+    let start = tokio::time::Instant::now() + crate::HEARTBEAT;
+    let beat = tokio::time::interval_at(start, crate::HEARTBEAT);
+    let watch = (ticks, beat, token, state.pool.clone());
+    let answers = futures_util::stream::unfold(watch, |mut watch| async move {
         use tokio::sync::broadcast::error::RecvError;
-        match ticks.recv().await {
-            // Missed ticks need no replay: one refresh covers them.
-            Ok(()) | Err(RecvError::Lagged(_)) => {
-                Some((Ok(Event::default().event("answer").data("{}")), ticks))
+        let (ticks, beat, token, pool) = &mut watch;
+        tokio::select! {
+            tick = ticks.recv() => match tick {
+                // Missed ticks need no replay: one refresh covers them.
+                Ok(()) | Err(RecvError::Lagged(_)) => {
+                    Some((Ok(Event::default().event("answer").data("{}")), watch))
+                }
+                Err(RecvError::Closed) => None,
+            },
+            _ = beat.tick() => {
+                let token = token.clone();
+                let held = pool.run(move |p| p.actor_for_token(&token).map(drop)).await;
+                match held {
+                    Err(e) if e.code == factdesk_api::ErrorCode::Unauthorized => None,
+                    // A store out of reach now is no reason to end a dashboard's stream.
+                    _ => Some((Ok(Event::default().comment("heartbeat")), watch)),
+                }
             }
-            Err(RecvError::Closed) => None,
         }
     });
     use futures_util::StreamExt;
-    let heartbeat = KeepAlive::new()
-        .interval(crate::HEARTBEAT)
-        .text("heartbeat");
-    Ok(Sse::new(ready.chain(answers)).keep_alive(heartbeat))
+    Ok(Sse::new(ready.chain(answers)))
 }
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function
 /// the app runs on a project file; the use case checks the role.
-async fn call(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let call: Call = parse(&body(raw)?)?;
+    let call: Call = parse(&raw.0?)?;
     let tick = call.moves_the_dashboard();
     let reply = state
         .pool
@@ -349,13 +452,9 @@ async fn call(
 }
 
 /// Imports claims and documents a lead sent as bytes, as `factdesk import` would.
-async fn import(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn import(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: Upload = parse(&body(raw)?)?;
+    let upload: Upload = parse(&raw.0?)?;
     let report = state
         .pool
         .run(move |p| {
@@ -371,10 +470,10 @@ async fn import(
 async fn start_import(
     State(state): State<AppState>,
     headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
+    raw: Body,
 ) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: Upload = parse(&body(raw)?)?;
+    let upload: Upload = parse(&raw.0?)?;
     let actor = state
         .pool
         .run(move |p| {
@@ -440,13 +539,9 @@ async fn cancel_import(
 
 /// Merges returned packs a lead sent as bytes, as `factdesk merge` would; each pack is
 /// validated whole before it changes anything.
-async fn merge(
-    State(state): State<AppState>,
-    headers: HeaderMap,
-    raw: Result<Bytes, BytesRejection>,
-) -> Reply<Response> {
+async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
-    let upload: PacksUpload = parse(&body(raw)?)?;
+    let upload: PacksUpload = parse(&raw.0?)?;
     let outcomes = state
         .pool
         .run(move |p| {

@@ -109,13 +109,35 @@ pub fn delete_session(conn: &Connection, token_hash: &str) -> Result<bool> {
         == 1)
 }
 
-/// Records a failed sign-in for `subject` at `now`, dropping its failures older than
-/// `prune_before`.
-pub fn record_failure(conn: &Connection, subject: &str, now: i64, prune_before: i64) -> Result<()> {
-    conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1 AND at < ?2")?
-        .execute(params![subject, prune_before])?;
+/// Records a sign-in attempt for `subject` at `now`; it counts as a failure until a
+/// success removes it.
+pub fn record_failure(conn: &Connection, subject: &str, now: i64) -> Result<()> {
     conn.prepare_cached("INSERT INTO sign_in_failures (subject, at) VALUES (?1, ?2)")?
         .execute(params![subject, now])?;
+    Ok(())
+}
+
+/// Drops every failure older than `before`, whatever its subject, so names nobody uses
+/// leave nothing behind.
+pub fn prune_failures(conn: &Connection, before: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM sign_in_failures WHERE at < ?1")?
+        .execute([before])?;
+    Ok(())
+}
+
+/// When `subject`'s failures at or after `since` happened, oldest first.
+pub fn failure_times(conn: &Connection, subject: &str, since: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT at FROM sign_in_failures WHERE subject = ?1 AND at >= ?2 ORDER BY at",
+    )?;
+    let rows = stmt.query_map(params![subject, since], |r| r.get::<_, i64>(0))?;
+    Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+}
+
+/// Forgets the attempt recorded for `subject` at `at` (it succeeded).
+pub fn forget_attempt(conn: &Connection, subject: &str, at: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1 AND at = ?2")?
+        .execute(params![subject, at])?;
     Ok(())
 }
 

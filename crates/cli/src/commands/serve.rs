@@ -1,6 +1,9 @@
 use factdesk_api::sign_in::SignInPolicy;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
+
+/// The longest a sign-in may last: 366 days.
+const MAX_SESSION_HOURS: f64 = 8784.0;
 
 /// Serve a project to a team over HTTP (docs/server.md).
 ///
@@ -37,6 +40,11 @@ pub struct Args {
     /// The largest import request taken (files picked in the app, in base64), in bytes.
     #[arg(long, default_value_t = factdesk_server::DEFAULT_IMPORT_LIMIT)]
     import_limit: usize,
+    /// The address of a reverse proxy in front of the server: for its requests, the
+    /// caller's address is the last one it added to X-Forwarded-For (sign-in limits count
+    /// per caller, not per proxy).
+    #[arg(long, value_name = "IP")]
+    trusted_proxy: Option<IpAddr>,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
@@ -50,8 +58,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             a.listen
         );
     }
-    if !(a.session_hours > 0.0 && a.session_hours.is_finite()) {
-        anyhow::bail!("--session-hours must be a positive number of hours");
+    // A year at most: a token that never expires is a password that cannot be changed.
+    if !(a.session_hours > 0.0 && a.session_hours <= MAX_SESSION_HOURS) {
+        anyhow::bail!(
+            "--session-hours must be a positive number of hours, at most {MAX_SESSION_HOURS}"
+        );
     }
     let policy = SignInPolicy {
         session_ms: (a.session_hours * 3_600_000.0) as i64,
@@ -65,6 +76,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         policy,
         body_limit: a.body_limit,
         import_limit: a.import_limit,
+        trusted_proxy: a.trusted_proxy,
     };
     let scheme = if config.tls.is_some() {
         "https"

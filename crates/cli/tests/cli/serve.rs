@@ -114,6 +114,22 @@ fn people_added_with_a_password_sign_in_and_plain_http_stays_on_loopback() {
         "{}",
         stderr(&refused)
     );
+    for hours in ["99999999999", "0", "NaN"] {
+        let refused = factdesk([
+            Path::new("serve"),
+            &p,
+            Path::new("--listen"),
+            Path::new("127.0.0.1:0"),
+            Path::new("--session-hours"),
+            Path::new(hours),
+        ]);
+        assert!(!refused.status.success(), "--session-hours {hours}");
+        assert!(
+            stderr(&refused).contains("--session-hours"),
+            "{}",
+            stderr(&refused)
+        );
+    }
     let port = free_port();
     let mut server = serve(&p, port);
     let ana = login(port, "ana");

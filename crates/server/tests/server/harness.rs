@@ -116,11 +116,98 @@ impl Team {
             dir,
             clock,
             path,
-            4,
-            policy,
+            (4, policy),
             (body_limit, import_limit),
             open,
+            std::convert::identity,
         )
+    }
+
+    /// A team whose server checks `at_once` passwords at a time, a sign-in waiting `wait`.
+    pub async fn start_hashing(at_once: usize, wait: std::time::Duration) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
+            state.with_hashing(at_once, wait)
+        })
+    }
+
+    /// A team whose server closes connections slower than `headers` to send a request's
+    /// headers and answers 408 to bodies slower than `body`.
+    pub async fn start_timeouts(headers: std::time::Duration, body: std::time::Duration) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
+            state.with_read_timeouts(headers, body)
+        })
+    }
+
+    /// A team whose server lets one address hold at most `cap` connections open.
+    pub async fn start_capped(cap: usize) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
+            state.with_connections_per_address(cap)
+        })
+    }
+
+    /// A team whose server believes X-Forwarded-For from `proxy`.
+    pub async fn start_behind(proxy: &str) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        let proxy: std::net::IpAddr = ok(proxy.parse());
+        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
+            state.with_trusted_proxy(Some(proxy))
+        })
+    }
+
+    /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
+    /// a test can sign in from several addresses.
+    pub fn client_from(address: &str) -> reqwest::Client {
+        let ip: std::net::IpAddr = ok(address.parse());
+        ok(reqwest::Client::builder().local_address(ip).build())
+    }
+
+    /// Signs `name` in with `password` through `client`.
+    pub async fn login_with(
+        &self,
+        client: &reqwest::Client,
+        name: &str,
+        password: &str,
+    ) -> reqwest::Response {
+        ok(client
+            .post(self.url("/api/v1/login"))
+            .json(&serde_json::json!({"name": name, "password": password}))
+            .send()
+            .await)
     }
 
     /// A team whose project is the empty PostgreSQL database at `url`, served with
@@ -136,13 +223,13 @@ impl Team {
             dir,
             clock,
             path,
-            connections,
-            policy,
+            (connections, policy),
             (
                 factdesk_server::DEFAULT_BODY_LIMIT,
                 factdesk_server::DEFAULT_IMPORT_LIMIT,
             ),
             None,
+            std::convert::identity,
         )
     }
 
@@ -150,10 +237,10 @@ impl Team {
         dir: tempfile::TempDir,
         clock: ManualClock,
         path: PathBuf,
-        connections: usize,
-        policy: SignInPolicy,
+        (connections, policy): (usize, SignInPolicy),
         (body_limit, import_limit): (usize, usize),
         open: Option<Opener>,
+        tweak: impl FnOnce(AppState) -> AppState,
     ) -> Team {
         let open = open.unwrap_or_else(|| {
             let clock = clock.clone();
@@ -161,6 +248,7 @@ impl Team {
         });
         let state =
             AppState::new(open, connections, policy, body_limit).with_import_limit(import_limit);
+        let state = tweak(state);
         let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
         let base = format!("http://{}", ok(listener.local_addr()));
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

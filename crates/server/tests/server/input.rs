@@ -82,7 +82,7 @@ async fn a_body_over_the_limit_is_413() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn repeated_failed_sign_ins_are_429_with_retry_after() {
     let policy = SignInPolicy {
-        failures_per_name: 3,
+        failures_per_name_and_address: 3,
         ..SignInPolicy::default()
     };
     let team = Team::start(policy).await;

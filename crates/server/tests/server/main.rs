@@ -3,6 +3,7 @@
 
 mod calls;
 mod downloads;
+mod guard;
 mod harness;
 mod imports;
 mod input;

@@ -5,7 +5,7 @@ use crate::harness::{ok, Team};
 
 /// A fresh database on the server FACTDESK_TEST_PG names, and an admin client of it;
 /// `None` when the variable is unset (scripts/test-all sets it).
-fn fresh_database() -> Option<(String, postgres::Client, String)> {
+pub(crate) fn fresh_database() -> Option<(String, postgres::Client, String)> {
     let server = std::env::var("FACTDESK_TEST_PG")
         .ok()
         .filter(|s| !s.is_empty())?;

@@ -1,0 +1,54 @@
+//! Checks made before a large body is read: the import and merge routes take bodies of
+//! up to `--import-limit`, so only a signed-in lead may make the server read one. Anyone
+//! else is answered from the headers alone (401 without a valid token, 403 for an
+//! annotator), and the body is never read.
+
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{Request, State};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+
+/// How long the body of a request may take when not the server's default: set on a
+/// lead's large-body request once checked.
+#[derive(Debug, Clone, Copy)]
+pub struct BodyDeadline(pub std::time::Duration);
+
+/// Which of the api's checks a large-body route needs.
+#[derive(Debug, Clone, Copy)]
+pub enum Bulk {
+    Import,
+    Merge,
+}
+
+/// The middleware in front of a large-body route: the token and the api's own role
+/// check of that use case, then the route (which reads the body and checks again).
+pub async fn lead_first(
+    State((state, bulk)): State<(AppState, Bulk)>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let token = match crate::routes::bearer(request.headers()) {
+        Ok(token) => token,
+        Err(e) => return e.into_response(),
+    };
+    let checked = state
+        .pool
+        .run(move |p| {
+            let actor = p.actor_for_token(&token)?;
+            match bulk {
+                Bulk::Import => factdesk_api::upload::may_import(p, &actor),
+                Bulk::Merge => factdesk_api::upload::may_merge(p, &actor),
+            }
+        })
+        .await;
+    match checked {
+        Ok(()) => {
+            request
+                .extensions_mut()
+                .insert(BodyDeadline(state.bulk_body_timeout));
+            next.run(request).await
+        }
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
