@@ -137,6 +137,16 @@ fn write_inputs(dir: &std::path::Path) -> (std::path::PathBuf, std::path::PathBu
     (claims, docs)
 }
 
+/// An import of [`write_inputs`]' claims and documents, written into `dir`.
+fn awkward_request(dir: &std::path::Path) -> ImportRequest {
+    let (claims, docs) = write_inputs(dir);
+    ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    }
+}
+
 /// Imports into a new project at `at`, gives it `secret` and the same seed, and creates
 /// evidence and label tasks.
 fn make(at: &std::path::Path, clock: &ManualClock, req: &ImportRequest) -> (Project, String) {
@@ -188,12 +198,7 @@ fn an_import_and_its_tasks_give_the_same_rows_on_a_file_and_on_postgres() {
         return;
     }
     let dir = ok(tempfile::tempdir());
-    let (claims, docs) = write_inputs(dir.path());
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
+    let req = awkward_request(dir.path());
     compare(&req, dir.path());
 }
 
@@ -279,12 +284,7 @@ fn a_bulk_write_leaves_statistics_of_the_tables_it_filled() {
         return;
     }
     let dir = ok(tempfile::tempdir());
-    let (claims, docs) = write_inputs(dir.path());
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
+    let req = awkward_request(dir.path());
     let (p, _) = make(
         &common::location(dir.path(), "stats"),
         &ManualClock::new(1),

@@ -219,6 +219,7 @@ const LEAD_ONLY: &[Call] = &[
         p.issue_pack(a, &req, &dir.join("out").join("ana.fdpack"))
             .map(drop)
     }),
+    ("may_merge", |p, a, _| factdesk_api::upload::may_merge(p, a)),
     ("merge_pack", |p, a, dir| {
         p.merge_pack(a, &dir.join("p.fdesk")).map(drop)
     }),

@@ -123,8 +123,9 @@ impl Team {
         )
     }
 
-    /// A team whose server checks `at_once` passwords at a time, a sign-in waiting `wait`.
-    pub async fn start_hashing(at_once: usize, wait: std::time::Duration) -> Team {
+    /// A team on a project file with the default limits and sign-in policy, its server's
+    /// state changed by `tweak`.
+    fn start_tweaked(tweak: impl FnOnce(AppState) -> AppState) -> Team {
         let dir = ok(tempfile::tempdir());
         let clock = ManualClock::new(START);
         let path = dir.path().join("team.fdesk");
@@ -134,59 +135,29 @@ impl Team {
             factdesk_server::DEFAULT_IMPORT_LIMIT,
         );
         let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
-            state.with_hashing(at_once, wait)
-        })
+        Team::serve(dir, clock, path, (4, policy), limits, None, tweak)
+    }
+
+    /// A team whose server checks `at_once` passwords at a time, a sign-in waiting `wait`.
+    pub async fn start_hashing(at_once: usize, wait: std::time::Duration) -> Team {
+        Team::start_tweaked(move |state| state.with_hashing(at_once, wait))
     }
 
     /// A team whose server closes connections slower than `headers` to send a request's
     /// headers and answers 408 to bodies slower than `body`.
     pub async fn start_timeouts(headers: std::time::Duration, body: std::time::Duration) -> Team {
-        let dir = ok(tempfile::tempdir());
-        let clock = ManualClock::new(START);
-        let path = dir.path().join("team.fdesk");
-        let path = make_project(dir.path(), &clock, 6, path);
-        let limits = (
-            factdesk_server::DEFAULT_BODY_LIMIT,
-            factdesk_server::DEFAULT_IMPORT_LIMIT,
-        );
-        let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
-            state.with_read_timeouts(headers, body)
-        })
+        Team::start_tweaked(move |state| state.with_read_timeouts(headers, body))
     }
 
     /// A team whose server lets one address hold at most `cap` connections open.
     pub async fn start_capped(cap: usize) -> Team {
-        let dir = ok(tempfile::tempdir());
-        let clock = ManualClock::new(START);
-        let path = dir.path().join("team.fdesk");
-        let path = make_project(dir.path(), &clock, 6, path);
-        let limits = (
-            factdesk_server::DEFAULT_BODY_LIMIT,
-            factdesk_server::DEFAULT_IMPORT_LIMIT,
-        );
-        let policy = SignInPolicy::default();
-        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
-            state.with_connections_per_address(cap)
-        })
+        Team::start_tweaked(move |state| state.with_connections_per_address(cap))
     }
 
     /// A team whose server believes X-Forwarded-For from `proxy`.
     pub async fn start_behind(proxy: &str) -> Team {
-        let dir = ok(tempfile::tempdir());
-        let clock = ManualClock::new(START);
-        let path = dir.path().join("team.fdesk");
-        let path = make_project(dir.path(), &clock, 6, path);
-        let limits = (
-            factdesk_server::DEFAULT_BODY_LIMIT,
-            factdesk_server::DEFAULT_IMPORT_LIMIT,
-        );
-        let policy = SignInPolicy::default();
         let proxy: std::net::IpAddr = ok(proxy.parse());
-        Team::serve(dir, clock, path, (4, policy), limits, None, move |state| {
-            state.with_trusted_proxy(Some(proxy))
-        })
+        Team::start_tweaked(move |state| state.with_trusted_proxy(Some(proxy)))
     }
 
     /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
