@@ -213,6 +213,9 @@ impl Project {
     ) -> Result<ClaimPage> {
         self.require_lead(lead, "list the claims")?;
         let words = words.map(str::trim).filter(|w| !w.is_empty());
+        if let Some(words) = words {
+            crate::search::bounded("words", words)?;
+        }
         let standing = match standing {
             ClaimStanding::Any => Standing::Any,
             ClaimStanding::NoTasks => Standing::NoTasks,

@@ -14,15 +14,15 @@ const ANNOTATOR_OVERFETCH: usize = 4;
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_QUERY_WORDS: usize = 64;
 
-/// Refuses a query past [`MAX_QUERY_CHARS`] or [`MAX_QUERY_WORDS`], naming `query`.
-fn bounded(query: &str) -> Result<()> {
+/// Refuses a query past [`MAX_QUERY_CHARS`] or [`MAX_QUERY_WORDS`], naming `field`.
+pub(crate) fn bounded(field: &str, query: &str) -> Result<()> {
     let chars = query.chars().count();
     let words = query.split_whitespace().count();
     if chars > MAX_QUERY_CHARS || words > MAX_QUERY_WORDS {
         return Err(crate::Error::new(
             crate::ErrorCode::InvalidInput,
             format!(
-                "query: a search takes at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} words; this one has {chars} and {words}"
+                "{field}: a search takes at most {MAX_QUERY_CHARS} characters and {MAX_QUERY_WORDS} words; this one has {chars} and {words}"
             ),
         ));
     }
@@ -45,7 +45,7 @@ impl Project {
     /// unrelated document) apart from the real candidates of an item.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
         self.member(actor)?;
-        bounded(query)?;
+        bounded("query", query)?;
         let full = actor.is_lead();
         let fetch = if full {
             limit

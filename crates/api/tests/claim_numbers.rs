@@ -112,3 +112,19 @@ fn a_claims_candidates_are_found_by_its_number_or_its_imported_id() {
         }
     }
 }
+
+/// Regression (second hostile pass): the claims list's words are bounded as a search is.
+#[test]
+fn the_claims_lists_words_are_bounded() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = project(dir.path(), 3, &clock);
+    let lead = p.lead();
+    let long = "town ".repeat(65);
+    match p.claims_list(&lead, Some(&long), ClaimStanding::Any, 0, 10) {
+        Ok(page) => panic!("65 words listed {} claims", page.total),
+        Err(e) => assert!(e.to_string().starts_with("words:"), "{e}"),
+    }
+    let fine = "town ".repeat(64);
+    must(p.claims_list(&lead, Some(&fine), ClaimStanding::Any, 0, 10));
+}

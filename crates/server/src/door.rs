@@ -60,14 +60,18 @@ pub struct PerAddress<A> {
     inner: A,
     cap: usize,
     open: Arc<Open>,
+    /// The trusted reverse proxy: every person's connections come from its address, so
+    /// capping it would let one person's connections shut the team out.
+    proxy: Option<IpAddr>,
 }
 
 impl<A> PerAddress<A> {
-    pub fn new(inner: A, cap: usize) -> Self {
+    pub fn new(inner: A, cap: usize, proxy: Option<IpAddr>) -> Self {
         PerAddress {
             inner,
             cap: cap.max(1),
             open: Arc::default(),
+            proxy,
         }
     }
 }
@@ -84,17 +88,29 @@ where
 
     fn accept(&self, stream: TcpStream, service: S) -> Self::Future {
         let peer = stream.peer_addr().map(|a| a.ip());
-        let held = peer
-            .as_ref()
-            .ok()
-            .and_then(|ip| self.open.take(*ip, self.cap));
-        let (inner, cap) = (self.inner.clone(), self.cap);
-        Box::pin(async move {
-            let Some(held) = held else {
-                return Err(io::Error::other(format!(
-                    "refused a connection from {peer:?}: it already holds {cap} open"
-                )));
+        let held = peer.as_ref().ok().and_then(|ip| {
+            let cap = if Some(*ip) == self.proxy {
+                usize::MAX
+            } else {
+                self.cap
             };
+            self.open.take(*ip, cap)
+        });
+        let (inner, cap) = (self.inner.clone(), self.cap);
+        let Some(held) = held else {
+            // Closed here and now: a refused stream kept inside the returned future stays
+            // open for as long as the server keeps that future.
+            drop(stream);
+            let from = match &peer {
+                Ok(ip) => ip.to_string(),
+                Err(e) => format!("an unknown address ({e})"),
+            };
+            let refused = io::Error::other(format!(
+                "refused a connection from {from}: it already holds {cap} open"
+            ));
+            return Box::pin(async move { Err(refused) });
+        };
+        Box::pin(async move {
             inner
                 .accept(
                     Counted {

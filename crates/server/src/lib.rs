@@ -236,7 +236,7 @@ pub async fn serve_on(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let header_timeout = state.header_timeout;
-    let cap = state.connections_per_address;
+    let (cap, proxy) = (state.connections_per_address, state.trusted_proxy);
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
@@ -251,6 +251,7 @@ pub async fn serve_on(
                 .acceptor(door::PerAddress::new(
                     axum_server::accept::DefaultAcceptor,
                     cap,
+                    proxy,
                 ))
                 .accept_error_handler(log_accept_error);
             server
@@ -266,7 +267,7 @@ pub async fn serve_on(
                 .await
                 .map_err(ServeError::Tls)?;
             let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
-                door::PerAddress::new(axum_server::accept::DefaultAcceptor, cap),
+                door::PerAddress::new(axum_server::accept::DefaultAcceptor, cap, proxy),
             );
             let mut server = axum_server::from_tcp(listener)?
                 .http1_only()

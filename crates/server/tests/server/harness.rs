@@ -154,6 +154,17 @@ impl Team {
         Team::start_tweaked(move |state| state.with_connections_per_address(cap))
     }
 
+    /// A team whose server caps an address at `cap` connections and believes
+    /// X-Forwarded-For from `proxy`.
+    pub async fn start_capped_behind(cap: usize, proxy: &str) -> Team {
+        let proxy: std::net::IpAddr = ok(proxy.parse());
+        Team::start_tweaked(move |state| {
+            state
+                .with_connections_per_address(cap)
+                .with_trusted_proxy(Some(proxy))
+        })
+    }
+
     /// A team whose server believes X-Forwarded-For from `proxy`.
     pub async fn start_behind(proxy: &str) -> Team {
         let proxy: std::net::IpAddr = ok(proxy.parse());
