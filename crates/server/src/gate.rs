@@ -30,7 +30,7 @@ pub async fn lead_first(
 ) -> Response {
     let token = match crate::routes::bearer(request.headers()) {
         Ok(token) => token,
-        Err(e) => return e.into_response(),
+        Err(e) => return closing(e.into_response()),
     };
     let checked = state
         .pool
@@ -49,6 +49,17 @@ pub async fn lead_first(
                 .insert(BodyDeadline(state.bulk_body_timeout));
             next.run(request).await
         }
-        Err(e) => ApiError::from(e).into_response(),
+        Err(e) => closing(ApiError::from(e).into_response()),
     }
+}
+
+/// A refusal sent before the body was read ends its connection, and says so: a client
+/// that kept the connection for its next request would find it closed under it (the
+/// unread body cannot be skipped).
+fn closing(mut response: Response) -> Response {
+    response.headers_mut().insert(
+        axum::http::header::CONNECTION,
+        axum::http::HeaderValue::from_static("close"),
+    );
+    response
 }

@@ -70,6 +70,35 @@ async fn a_large_body_is_refused_from_its_headers_unless_a_lead_sends_it() {
     assert!(message.contains("packs"), "{message}");
 }
 
+/// Regression: a refusal sent before the body is read closes its connection and says so;
+/// a client that reused the connection for its next request (a lead's merge after an
+/// annotator's refused one) failed with "error sending request".
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refusal_before_the_body_closes_its_connection() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let ana = team.token("ana").await;
+    let body = format!(
+        r#"{{"packs": [{{"name": "a.fdpack", "base64": "{}"}}]}}"#,
+        "A".repeat(64)
+    );
+    for token in [None, Some(ana.as_str())] {
+        let response = team.post("/api/v1/merge", token, &body).await;
+        assert!(response.status() == 401 || response.status() == 403);
+        let connection = response
+            .headers()
+            .get("connection")
+            .and_then(|v| v.to_str().ok());
+        assert_eq!(connection, Some("close"), "{token:?}");
+    }
+    let maria = team.token("maria").await;
+    let (status, _, message) = error_of(
+        team.post("/api/v1/merge", Some(&maria), r#"{"packs": 5}"#)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 400, "{message}");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_search_past_the_bounds_is_400_naming_query() {
     let team = Team::start(SignInPolicy::default()).await;
