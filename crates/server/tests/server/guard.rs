@@ -59,7 +59,11 @@ async fn a_large_body_is_refused_from_its_headers_unless_a_lead_sends_it() {
             assert_eq!(got, Some(status), "{path} with {token:?}");
         }
     }
-    // A lead's request is read in full and reaches the use case.
+    a_leads_merge_reaches_the_use_case(&team).await;
+}
+
+/// A lead's merge is read in full and reaches the use case (which refuses its bad body).
+async fn a_leads_merge_reaches_the_use_case(team: &Team) {
     let maria = team.token("maria").await;
     let (status, _, message) = error_of(
         team.post("/api/v1/merge", Some(&maria), r#"{"packs": 5}"#)
@@ -90,13 +94,7 @@ async fn a_refusal_before_the_body_closes_its_connection() {
             .and_then(|v| v.to_str().ok());
         assert_eq!(connection, Some("close"), "{token:?}");
     }
-    let maria = team.token("maria").await;
-    let (status, _, message) = error_of(
-        team.post("/api/v1/merge", Some(&maria), r#"{"packs": 5}"#)
-            .await,
-    )
-    .await;
-    assert_eq!(status, 400, "{message}");
+    a_leads_merge_reaches_the_use_case(&team).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
