@@ -22,6 +22,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0014_semantic_ranker.sql"),
     include_str!("migrations/0015_open_task_shards.sql"),
     include_str!("migrations/0016_open_tasks_per_statement.sql"),
+    include_str!("migrations/0017_checks_as_comparisons.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -46,6 +47,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
         16,
         include_str!("migrations/postgres/0016_open_tasks_per_statement.sql"),
     ),
+    (
+        17,
+        include_str!("migrations/postgres/0017_checks_as_comparisons.sql"),
+    ),
 ];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.
@@ -67,6 +72,10 @@ pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {
     }
     if found < SCHEMA_VERSION {
         tx.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        // A migration may rewrite the schema's text in place (17 does): a new schema
+        // version makes every connection, this one included, read it again.
+        let schema: i64 = tx.pragma_query_value(None, "schema_version", |r| r.get(0))?;
+        tx.pragma_update(None, "schema_version", schema + 1)?;
     }
     Ok(())
 }
@@ -169,5 +178,90 @@ mod tests {
             [],
         );
         assert!(e.is_err_and(|e| e.to_string().contains("closed")));
+    }
+
+    /// Regression (issue 14): list checks of three or more values built a temporary b-tree
+    /// for every inserted claim. After migration 17 a file at version 16 checks the same
+    /// values with comparisons: every rewritten column still takes its values and NULL,
+    /// still refuses others, and inserting a claim, a task or an assignment opens no
+    /// temporary table.
+    #[test]
+    fn migration_17_checks_the_same_values_without_temporary_tables() {
+        let conn = ok(Connection::open_in_memory());
+        for sql in &MIGRATIONS[..16] {
+            ok(conn.execute_batch(sql));
+        }
+        ok(conn.pragma_update(None, "user_version", 16));
+        let conn = crate::db::Connection::Sqlite(conn);
+        ok(super::apply(&conn, std::path::Path::new("memory")));
+        let Some(conn) = conn.sqlite() else {
+            unreachable!("opened as SQLite")
+        };
+        let lists: i64 = ok(conn.query_row(
+            "SELECT count(*) FROM sqlite_schema WHERE sql LIKE '%label IN (%' OR sql LIKE '%state IN (%' OR sql LIKE '%kind IN (%'",
+            [],
+            |r| r.get(0),
+        ));
+        assert_eq!(lists, 0, "a list check of three or more values is left");
+        ok(conn.execute_batch(
+            "INSERT INTO project (id, name, created_at, secret) VALUES ('p', 'p', 0, x'00');
+             INSERT INTO annotators (id, name, role, created_at) VALUES (1, 'lead', 'lead', 0);",
+        ));
+        let inserts = [
+            "INSERT INTO claims (ext_id, text, hash, created_at, label) VALUES ('c' || ?1, 'C', 'h', 0, ?2)",
+            "INSERT INTO claims (ext_id, text, hash, created_at, origin, refutation_state) VALUES ('w' || ?1, 'W', 'h', 0, 'written', ?2)",
+            "INSERT INTO tasks (kind, claim_id, overlap, created_at) VALUES (?2, ?1, 1, 0)",
+            "INSERT INTO assignments (task_id, annotator_id, reserved_at, state) VALUES (?1, 1, 0, ?2)",
+        ];
+        for sql in inserts {
+            let plan: Vec<String> = ok(conn
+                .prepare(&format!("EXPLAIN {sql}"))
+                .and_then(|mut s| {
+                    s.query_map(rusqlite::params![1, "x"], |r| r.get(1))?
+                        .collect()
+                }));
+            assert!(
+                !plan.iter().any(|op| op == "OpenEphemeral"),
+                "{sql} opens a temporary table"
+            );
+        }
+        let check = |sql: &str, n: i64, value: Option<&str>| {
+            conn.execute(sql, rusqlite::params![n, value]).is_ok()
+        };
+        for (n, label) in ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"].iter().enumerate() {
+            assert!(check(inserts[0], n as i64, Some(label)), "{label}");
+        }
+        assert!(check(inserts[0], 10, None));
+        assert!(!check(inserts[0], 11, Some("supported")));
+        let states = ["pending_review", "accepted", "no_review_needed", "rejected", "superseded"];
+        for (n, state) in states.iter().enumerate() {
+            assert!(check(inserts[1], n as i64, Some(state)), "{state}");
+        }
+        assert!(!check(inserts[1], 10, Some("open")));
+        for (n, kind) in ["evidence", "refute", "verify", "label"].iter().enumerate() {
+            assert!(check(inserts[2], n as i64 + 1, Some(kind)), "{kind}");
+        }
+        assert!(!check(inserts[2], 5, Some("review")));
+        assert!(!check(inserts[2], 5, None), "a task needs a kind");
+        for (n, state) in ["reserved", "answered", "released"].iter().enumerate() {
+            assert!(check(inserts[3], n as i64 + 1, Some(state)), "{state}");
+        }
+        assert!(!check(inserts[3], 4, Some("taken")));
+        let study = |kind: &str| {
+            conn.execute(
+                "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, 1, 1, 0, 1)",
+                [kind],
+            )
+        };
+        assert!(study("verify").is_ok());
+        assert!(study("refute").is_err());
+        let predict = |label: &str| {
+            conn.execute(
+                "INSERT INTO predictions (claim_id, model, label, created_at) VALUES (1, 'm', ?1, 0)",
+                [label],
+            )
+        };
+        assert!(predict("REFUTED").is_ok());
+        assert!(predict("TRUE").is_err());
     }
 }
