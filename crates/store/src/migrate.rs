@@ -214,9 +214,8 @@ mod tests {
             "INSERT INTO assignments (task_id, annotator_id, reserved_at, state) VALUES (?1, 1, 0, ?2)",
         ];
         for sql in inserts {
-            let plan: Vec<String> = ok(conn
-                .prepare(&format!("EXPLAIN {sql}"))
-                .and_then(|mut s| {
+            let plan: Vec<String> =
+                ok(conn.prepare(&format!("EXPLAIN {sql}")).and_then(|mut s| {
                     s.query_map(rusqlite::params![1, "x"], |r| r.get(1))?
                         .collect()
                 }));
@@ -228,12 +227,21 @@ mod tests {
         let check = |sql: &str, n: i64, value: Option<&str>| {
             conn.execute(sql, rusqlite::params![n, value]).is_ok()
         };
-        for (n, label) in ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"].iter().enumerate() {
+        for (n, label) in ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO", "FAILED"]
+            .iter()
+            .enumerate()
+        {
             assert!(check(inserts[0], n as i64, Some(label)), "{label}");
         }
         assert!(check(inserts[0], 10, None));
         assert!(!check(inserts[0], 11, Some("supported")));
-        let states = ["pending_review", "accepted", "no_review_needed", "rejected", "superseded"];
+        let states = [
+            "pending_review",
+            "accepted",
+            "no_review_needed",
+            "rejected",
+            "superseded",
+        ];
         for (n, state) in states.iter().enumerate() {
             assert!(check(inserts[1], n as i64, Some(state)), "{state}");
         }
