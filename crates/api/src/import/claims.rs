@@ -7,11 +7,13 @@ use crate::{Error, Result};
 use factdesk_core::claim::Label;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// A claim read from one input row, not yet written.
 #[derive(Debug, Clone)]
 pub struct ClaimInput {
-    pub file: String,
+    /// Shared by every row of its file.
+    pub file: Arc<str>,
     pub line: u64,
     /// `None` until ids are assigned to rows that came without one.
     pub ext_id: Option<String>,
@@ -101,9 +103,9 @@ impl FieldMap {
     }
 }
 
-fn base(file: &str, row: &Row, text: String) -> ClaimInput {
+fn base(file: &Arc<str>, row: &Row, text: String) -> ClaimInput {
     ClaimInput {
-        file: file.to_string(),
+        file: file.clone(),
         line: row.line,
         ext_id: None,
         text,
@@ -123,7 +125,7 @@ fn base(file: &str, row: &Row, text: String) -> ClaimInput {
 }
 
 /// Reads one row as a claim under `preset`.
-pub fn from_row(preset: Preset, map: &FieldMap, file: &str, row: &Row) -> Result<ClaimInput> {
+pub fn from_row(preset: Preset, map: &FieldMap, file: &Arc<str>, row: &Row) -> Result<ClaimInput> {
     let f = Fields { file, row };
     match preset {
         Preset::Native | Preset::Generic => native(map, &f),

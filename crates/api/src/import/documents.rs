@@ -6,11 +6,13 @@ use super::rows::{self, BadRow};
 use crate::{Error, Result};
 use factdesk_core::text;
 use std::path::Path;
+use std::sync::Arc;
 
 /// A document read from the input, split into sentences, not yet written.
 #[derive(Debug, Clone)]
 pub struct DocumentInput {
-    pub file: String,
+    /// Shared by every row of its file: one name, not one copy per row.
+    pub file: Arc<str>,
     pub line: u64,
     pub ext_id: String,
     pub url: Option<String>,
@@ -64,7 +66,7 @@ pub fn split(text: &str) -> Vec<SentenceSpan> {
 /// A document made of sentences given one by one (a claim's `evidence` list): they are
 /// kept as given rather than split again, joined by single spaces.
 pub fn from_sentences(
-    file: &str,
+    file: &Arc<str>,
     line: u64,
     url: Option<String>,
     sentences: &[String],
@@ -87,7 +89,7 @@ pub fn from_sentences(
     }
     let id = super::digest(serde_json::json!(sentences).to_string().as_bytes());
     DocumentInput {
-        file: file.to_string(),
+        file: file.clone(),
         line,
         ext_id: format!("evidence:{}", &id[..16]),
         url,
@@ -112,7 +114,7 @@ pub fn read(
     if path.is_dir() {
         return read_folder(path);
     }
-    let name = path.display().to_string();
+    let name: Arc<str> = path.display().to_string().into();
     let convert = |row: std::result::Result<rows::Row, BadRow>| {
         let row = row?;
         let f = Fields {
@@ -167,7 +169,7 @@ fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {
         }
     };
     Ok(DocumentInput {
-        file: f.file.to_string(),
+        file: f.file.clone(),
         line: f.row.line,
         ext_id,
         url: f.opt_str("url")?,
@@ -219,7 +221,7 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 Ok(DocumentInput {
-                    file: name,
+                    file: name.into(),
                     line: 1,
                     ext_id,
                     url: None,
@@ -257,7 +259,7 @@ mod tests {
     #[test]
     fn offsets_are_in_characters() {
         let doc = from_sentences(
-            "f",
+            &Arc::from("f"),
             1,
             None,
             &["Café öffnet.".into(), "Zweiter Satz.".into()],

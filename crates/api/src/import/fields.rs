@@ -7,7 +7,7 @@ use serde_json::Value;
 /// A row being read, with the file name for error messages.
 #[derive(Debug)]
 pub struct Fields<'a> {
-    pub file: &'a str,
+    pub file: &'a std::sync::Arc<str>,
     pub row: &'a Row,
 }
 

@@ -161,8 +161,8 @@ pub fn import(
     }
     let mut claims = Vec::new();
     for path in &req.claims {
-        let name = path.display().to_string();
-        report.files.push(name.clone());
+        let name: std::sync::Arc<str> = path.display().to_string().into();
+        report.files.push(name.to_string());
         let convert = |row: std::result::Result<rows::Row, rows::BadRow>| {
             let row = row?;
             match claims::from_row(req.preset, &map, &name, &row) {
@@ -213,14 +213,14 @@ pub fn import(
     let docs = dedupe(
         docs,
         |d| (d.ext_id.as_str(), d.hash(), d.line),
-        |d| (d.file.clone(), d.raw.clone()),
+        |d| (d.file.to_string(), d.raw.clone()),
         &mut rejects,
         req.skip_invalid,
     )?;
     let claims = dedupe(
         claims,
         |c| (c.ext_id.as_deref().unwrap_or_default(), c.hash(), c.line),
-        |c| (c.file.clone(), c.raw.clone()),
+        |c| (c.file.to_string(), c.raw.clone()),
         &mut rejects,
         req.skip_invalid,
     )?;
