@@ -419,6 +419,10 @@ impl HitKind {
     }
 }
 
+/// What the project held when an [`IndexBatch`] was stamped, for its commit.
+#[derive(Debug)]
+pub struct IndexStamp(Stamp);
+
 /// Rows added to the index while the project file is written, committed to the index only
 /// after the project's own transaction has committed; dropped, they leave no trace.
 pub struct IndexBatch {
@@ -473,16 +477,28 @@ impl IndexBatch {
     /// transaction, to rank the new claims before they commit; should that transaction
     /// then fail, the stamp no longer matches the project (counts, highest ids and the
     /// last claim's hash) and the index is rebuilt when next opened.
-    pub fn commit(mut self, conn: &crate::db::Connection) -> Result<SearchIndex> {
+    pub fn commit(self, conn: &crate::db::Connection) -> Result<SearchIndex> {
+        let stamp = self.stamp(conn)?;
+        self.commit_stamped(stamp)
+    }
+
+    /// What [`IndexBatch::commit`] stamps the index with, read from `conn` now. Taken
+    /// first, it lets the commit run on another thread while the caller goes on writing
+    /// rows the stamp does not count (an import's candidates).
+    pub fn stamp(&self, conn: &crate::db::Connection) -> Result<IndexStamp> {
         let project_id: String =
             conn.query_row("SELECT id FROM project LIMIT 1", [], |r| r.get(0))?;
-        let stamp = Stamp {
+        Ok(IndexStamp(Stamp {
             layout: LAYOUT,
             project_id,
             coverage: coverage(conn, None)?,
-        };
+        }))
+    }
+
+    /// [`IndexBatch::commit`] with a stamp taken earlier by [`IndexBatch::stamp`].
+    pub fn commit_stamped(mut self, stamp: IndexStamp) -> Result<SearchIndex> {
         let mut prepared = self.writer.prepare_commit()?;
-        prepared.set_payload(&serde_json::to_string(&stamp)?);
+        prepared.set_payload(&serde_json::to_string(&stamp.0)?);
         prepared.commit()?;
         self.writer.wait_merging_threads()?;
         SearchIndex::ready(self.index)

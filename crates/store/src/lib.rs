@@ -53,7 +53,7 @@ pub use db::{Connection, Engine};
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use file::{is_project_file, sibling, writable, Access};
-pub use index::{index_dir, Hit, HitKind, IndexBatch, SearchIndex};
+pub use index::{index_dir, Hit, HitKind, IndexBatch, IndexStamp, SearchIndex};
 pub use location::ProjectLocation;
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;

@@ -157,8 +157,9 @@ pub(super) fn write(
     // planned (a row set aside under --skip-invalid changes the corpus).
     let mut early = std::collections::HashSet::new();
     let early_valid = ranked_early.filter(|_| rejects.count() == rejected_before);
+    let mut computed: rank::Computed = Vec::new();
     if let Some(tops) = early_valid {
-        let mut computed: rank::Computed = batch
+        computed = batch
             .claims
             .iter()
             .zip(tops)
@@ -169,10 +170,23 @@ pub(super) fn write(
             .collect();
         computed.sort_by_key(|(claim_id, _)| *claim_id);
         early.extend(computed.iter().map(|(claim_id, _)| *claim_id));
-        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
     }
-    // The others search the new rows, so the index commits them first.
-    let index = ids.index.commit(&tx)?;
+    // The claims not ranked yet search the new rows, so the index commits them first. The
+    // commit runs on its own thread while the early candidates are written: the stamp
+    // it carries counts claims and sentences, which writing candidates does not change.
+    let stamp = ids.index.stamp(&tx)?;
+    let batch_index = ids.index;
+    let (index, stored) = std::thread::scope(|s| {
+        let committing = s.spawn(move || batch_index.commit_stamped(stamp));
+        let stored = rank::store_candidates(&tx, &computed, Ranker::Fused);
+        let index = committing
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (index, stored)
+    });
+    report.claims_ranked += stored?.claims;
+    drop(computed);
+    let index = index?;
     let mut unranked = tx::claims_to_rank(&tx, true)?;
     unranked.retain(|(claim_id, _)| !early.contains(claim_id));
     if early.is_empty() || !unranked.is_empty() {
