@@ -110,6 +110,38 @@ describe("dashboard", () => {
     expect(panel?.querySelectorAll(".heatmap > [role=row]")).toHaveLength(3);
   });
 
+  it("labels a kappa below 0 with room for its minus sign", () => {
+    // Regression: "-1.00" was anchored 22 px from the chart's edge and drawn cut, reading "1.00".
+    const d: Dashboard = {
+      last_annotation_id: 6,
+      intervals_as_of: 6,
+      studies: [],
+      kinds: [
+        {
+          kind: "label",
+          units: 3,
+          paired: 3,
+          annotators: 2,
+          answers: 6,
+          fleiss: stat(0.25, null),
+          alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
+          masi: null,
+          pairs: [],
+          people: [],
+          series: [
+            { answers: 2, at_ms: 1, value: -1 },
+            { answers: 6, at_ms: 2, value: 0.25 },
+          ],
+        },
+      ],
+    };
+    const [panel] = renderDashboard(d);
+    const labels = [...(panel?.querySelectorAll(".spark-label") ?? [])];
+    expect(labels.map((t) => t.textContent)).toEqual(["-1.00", "0", "1", "2", "6 answers"]);
+    // At 11 px a digit is about 6 px wide: five characters need about 31 px left of the anchor.
+    expect(Number(labels[0]?.getAttribute("x"))).toBeGreaterThanOrEqual(31);
+  });
+
   it("keeps every heat colour readable with the ink printed on it", () => {
     for (const v of [0, 0.3, 0.6, 0.61, 0.8, 1]) expect(heatColour(v).light).toBe(v > 0.6);
   });

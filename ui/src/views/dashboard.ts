@@ -85,10 +85,13 @@ function sparkline(points: KappaPoint[], kind: string): Element {
   // About the size it is drawn at, so the axis labels read at their font size.
   const width = 240;
   const height = 88;
-  const left = 28;
   const bottom = 16;
   const plot = height - bottom;
   const defined = points.filter((p): p is KappaPoint & { value: number } => p.value !== null);
+  const lo = Math.min(0, ...defined.map((p) => p.value));
+  // Room for the widest label: a value below 0 ("-1.00") needs more than "0" and "1",
+  // and a label cut at the edge would lose its minus sign and read as positive.
+  const left = lo < 0 ? 42 : 28;
   const box = svg("svg", {
     viewBox: `0 0 ${width} ${height}`,
     class: "sparkline",
@@ -96,7 +99,6 @@ function sparkline(points: KappaPoint[], kind: string): Element {
     "aria-label": "Fleiss' kappa as answers accumulated",
     "data-testid": `series-${kind}`,
   });
-  const lo = Math.min(0, ...defined.map((p) => p.value));
   const y = (v: number): number => 6 + (plot - 12) * (1 - (v - lo) / (1 - lo));
   const marks = lo < 0 ? [lo, 0, 1] : [0, 1];
   for (const mark of marks) {
