@@ -21,6 +21,36 @@ const stat = (value: number | null, ci95: [number, number] | null, reason: strin
   reading: value === null ? null : "moderate",
 });
 
+/** A dashboard of one labelling kind: two annotators, one of them flagged. */
+function labelDashboard(): Dashboard {
+  return {
+    last_annotation_id: 9,
+    intervals_as_of: 9,
+    studies: [],
+    kinds: [
+      {
+        kind: "label",
+        units: 3,
+        paired: 3,
+        annotators: 2,
+        answers: 6,
+        fleiss: stat(0.25, [0.1, 0.4]),
+        alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
+        masi: null,
+        pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
+        people: [
+          { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
+          { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
+        ],
+        series: [
+          { answers: 2, at_ms: 1, value: 1 },
+          { answers: 6, at_ms: 2, value: 0.25 },
+        ],
+      },
+    ],
+  };
+}
+
 describe("dashboard", () => {
   it("prints statistics to three decimals and says why one is missing", () => {
     expect(statText(0.51234)).toBe("0.512");
@@ -60,32 +90,7 @@ describe("dashboard", () => {
   });
 
   it("draws each kind with its values, pairs and people", () => {
-    const d: Dashboard = {
-      last_annotation_id: 9,
-      intervals_as_of: 9,
-      studies: [],
-      kinds: [
-        {
-          kind: "label",
-          units: 3,
-          paired: 3,
-          annotators: 2,
-          answers: 6,
-          fleiss: stat(0.25, [0.1, 0.4]),
-          alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
-          masi: null,
-          pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
-          people: [
-            { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
-            { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
-          ],
-          series: [
-            { answers: 2, at_ms: 1, value: 1 },
-            { answers: 6, at_ms: 2, value: 0.25 },
-          ],
-        },
-      ],
-    };
+    const d = labelDashboard();
     const [panel] = renderDashboard(d);
     const q = (id: string): string => panel?.querySelector(`[data-testid="${id}"]`)?.textContent ?? "";
     expect(q("fleiss-label")).toBe("0.250");
@@ -112,29 +117,12 @@ describe("dashboard", () => {
 
   it("labels a kappa below 0 with room for its minus sign", () => {
     // Regression: "-1.00" was anchored 22 px from the chart's edge and drawn cut, reading "1.00".
-    const d: Dashboard = {
-      last_annotation_id: 6,
-      intervals_as_of: 6,
-      studies: [],
-      kinds: [
-        {
-          kind: "label",
-          units: 3,
-          paired: 3,
-          annotators: 2,
-          answers: 6,
-          fleiss: stat(0.25, null),
-          alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
-          masi: null,
-          pairs: [],
-          people: [],
-          series: [
-            { answers: 2, at_ms: 1, value: -1 },
-            { answers: 6, at_ms: 2, value: 0.25 },
-          ],
-        },
-      ],
-    };
+    const series = [
+      { answers: 2, at_ms: 1, value: -1 },
+      { answers: 6, at_ms: 2, value: 0.25 },
+    ];
+    const base = labelDashboard();
+    const d: Dashboard = { ...base, kinds: base.kinds.map((k) => ({ ...k, series })) };
     const [panel] = renderDashboard(d);
     const labels = [...(panel?.querySelectorAll(".spark-label") ?? [])];
     expect(labels.map((t) => t.textContent)).toEqual(["-1.00", "0", "1", "2", "6 answers"]);
