@@ -155,7 +155,7 @@ pub(super) fn rank_while_writing(
             document_ids,
             documents,
         };
-        parts[c] = Some(rank::lexical_parts(&claims[c].text, &set, run.options));
+        parts[c] = Some(rank::lexical_parts(&claims[c].text, &set, run.options)?);
     }
     let mut corpus = corpus.with_new_texts(Arc::new(counts))?;
     let mut out: Vec<Option<Top>> = vec![None; claims.len()];
