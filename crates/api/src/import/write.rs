@@ -176,8 +176,7 @@ pub(super) fn write(
     let mut unranked = tx::claims_to_rank(&tx, true)?;
     unranked.retain(|(claim_id, _)| !early.contains(claim_id));
     if early.is_empty() || !unranked.is_empty() {
-        let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
-        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+        report.claims_ranked += rank::rank_and_store(&tx, &index, &unranked, &run, progress)?.claims;
     }
     if let Some(model) = &semantic {
         model.save(&tx)?;
