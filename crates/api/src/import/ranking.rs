@@ -19,7 +19,7 @@ use crate::rank::{self, LexicalParts, PreparedDocument, RankRun, Top};
 use crate::{Error, ErrorCode, Result};
 use factdesk_store::{Bm25Corpus, TextCounts};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
@@ -33,8 +33,13 @@ pub(super) struct Plan {
     /// Per claim (in the import's order), its documents by position in the import's
     /// documents, each once; empty for a claim left for later.
     documents: Vec<Vec<usize>>,
-    /// Per document, the claim ranked while writing that names it, if any.
+    /// Per document, the claim ranked while writing that names it, if it is the only one.
     claim_of: Vec<Option<usize>>,
+    /// Claims naming a document that other claims name too (FEVER's pages), in order:
+    /// ranked once every document is written, while the claims are.
+    shared: Vec<usize>,
+    /// Per document, whether a claim in `shared` names it (it is kept until then).
+    for_shared: Vec<bool>,
     /// How many claims are ranked while writing.
     pub early: u64,
 }
@@ -73,11 +78,19 @@ impl Plan {
         let mut plan = Plan {
             documents: Vec::with_capacity(claims.len()),
             claim_of: vec![None; documents.len()],
+            shared: Vec::new(),
+            for_shared: vec![false; documents.len()],
             early: 0,
         };
-        for (c, mut mine) in named.into_iter().enumerate() {
-            if mine.is_empty() || mine.iter().any(|&d| uses[d] > 1) {
-                mine.clear();
+        for (c, mine) in named.into_iter().enumerate() {
+            if mine.is_empty() {
+                // No candidates: nothing to rank.
+            } else if mine.iter().any(|&d| uses[d] > 1) {
+                for &d in &mine {
+                    plan.for_shared[d] = true;
+                }
+                plan.shared.push(c);
+                plan.early += 1;
             } else {
                 for &d in &mine {
                     plan.claim_of[d] = Some(c);
@@ -121,6 +134,7 @@ pub(super) fn rank_while_writing(
     }
     let mut pending: Vec<usize> = plan.documents.iter().map(Vec::len).collect();
     let mut ready: HashMap<usize, (i64, Arc<PreparedDocument>)> = HashMap::new();
+    let mut kept: HashMap<usize, (i64, Arc<PreparedDocument>)> = HashMap::new();
     let mut parts: Vec<Option<LexicalParts>> = vec![None; claims.len()];
     for (d, document_id, sentence_ids, doc) in written {
         if sentence_ids.len() != doc.sentences.len() {
@@ -136,6 +150,10 @@ pub(super) fn rank_while_writing(
         for terms in prepared.terms() {
             counts.add_terms(terms);
         }
+        if plan.for_shared.get(d).copied().unwrap_or(false) {
+            kept.insert(d, (document_id, prepared));
+            continue;
+        }
         let Some(c) = plan.claim_of.get(d).copied().flatten() else {
             continue;
         };
@@ -145,16 +163,7 @@ pub(super) fn rank_while_writing(
             continue;
         }
         // As ranking after the commit reads them: the claim's documents by row id.
-        let mut set: Vec<(i64, Arc<PreparedDocument>)> = plan.documents[c]
-            .iter()
-            .map(|e| ready.remove(e).ok_or_else(|| lost("document")))
-            .collect::<Result<_>>()?;
-        set.sort_by_key(|(id, _)| *id);
-        let (document_ids, documents) = set.into_iter().unzip();
-        let set = rank::DocumentSet {
-            document_ids,
-            documents,
-        };
+        let set = document_set(&plan.documents[c], |e| ready.remove(e))?;
         parts[c] = Some(rank::lexical_parts(&claims[c].text, &set, run.options)?);
     }
     let mut corpus = corpus.with_new_texts(Arc::new(counts))?;
@@ -165,7 +174,81 @@ pub(super) fn rank_while_writing(
             ranked.0.fetch_add(1, Ordering::Relaxed);
         }
     }
+    // Every document is counted: the corpus is final, so the claims sharing documents
+    // are ranked in full now, on every core, while the writer writes the claims.
+    for (c, top) in rank_shared(plan, claims, &corpus, &kept, run, ranked)? {
+        out[c] = Some(top);
+    }
     Ok(out)
+}
+
+/// A claim's documents (positions in the import's documents) as ranking after the commit
+/// reads them: by row id.
+fn document_set(
+    documents: &[usize],
+    mut take: impl FnMut(&usize) -> Option<(i64, Arc<PreparedDocument>)>,
+) -> Result<rank::DocumentSet> {
+    let mut set: Vec<(i64, Arc<PreparedDocument>)> = documents
+        .iter()
+        .map(|e| take(e).ok_or_else(|| lost("document")))
+        .collect::<Result<_>>()?;
+    set.sort_by_key(|(id, _)| *id);
+    let (document_ids, documents) = set.into_iter().unzip();
+    Ok(rank::DocumentSet {
+        document_ids,
+        documents,
+    })
+}
+
+/// Claims a thread takes at a time in [`rank_shared`].
+const STEP: usize = 32;
+
+/// Ranks the claims of `plan.shared` against the documents `kept` for them, with the
+/// final `corpus`, on one thread per core; returns (claim, candidates) pairs.
+fn rank_shared(
+    plan: &Plan,
+    claims: &[ClaimInput],
+    corpus: &Bm25Corpus,
+    kept: &HashMap<usize, (i64, Arc<PreparedDocument>)>,
+    run: &RankRun<'_>,
+    ranked: &Ranked,
+) -> Result<Vec<(usize, Top)>> {
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let next = AtomicUsize::new(0);
+    let shared = &plan.shared;
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                let (next, mut corpus) = (&next, corpus.clone());
+                s.spawn(move || -> Result<Vec<(usize, Top)>> {
+                    let mut mine = Vec::new();
+                    loop {
+                        let start = next.fetch_add(STEP, Ordering::Relaxed);
+                        let Some(part) = shared.get(start..(start + STEP).min(shared.len()))
+                        else {
+                            break;
+                        };
+                        for &c in part {
+                            let set = document_set(&plan.documents[c], |e| kept.get(e).cloned())?;
+                            let text = &claims[c].text;
+                            let rankings = rank::rank_lexical(&mut corpus, text, &set, run.options)?;
+                            mine.push((c, rank::top_of(&rankings, run)));
+                            ranked.0.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    Ok(mine)
+                })
+            })
+            .collect();
+        let mut out = Vec::with_capacity(shared.len());
+        for worker in workers {
+            let mine = worker
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+            out.extend(mine);
+        }
+        Ok(out)
+    })
 }
 
 fn lost(what: &str) -> Error {
