@@ -105,16 +105,21 @@ pub(super) fn write(
     let fresh = !ids.documents_before && !ids.claims_before && semantic.is_none();
     let plan = ranking::Plan::of(fresh, &documents, batch.claims);
     let rejected_before = rejects.count();
-    let ranked_early = match &plan {
+    // New claims get their candidates in the same transaction, so no claim is ever stored
+    // without them. Those ranked while writing are stored as they come, unless a row was
+    // set aside while writing (under --skip-invalid: it changes the corpus); then every
+    // claim is ranked after the writes.
+    let early = match &plan {
         Some(plan) => {
             let corpus = ids.index.bm25_corpus_before(run.options.bm25)?;
             // Bounded, so documents written faster than they are ranked do not pile up.
             let (sender, written) = std::sync::mpsc::sync_channel(IN_FLIGHT);
+            let (done, results) = std::sync::mpsc::channel();
             let ranked = ranking::Ranked::default();
             std::thread::scope(|s| -> Result<_> {
                 let (claims, run, ranked) = (batch.claims, &run, &ranked);
                 let ranking = s.spawn(move || {
-                    ranking::rank_while_writing(plan, claims, corpus, run, written, ranked)
+                    ranking::rank_while_writing(plan, claims, corpus, run, written, ranked, done)
                 });
                 let target = Target::Ranking(sender);
                 let batch = &batch;
@@ -122,17 +127,25 @@ pub(super) fn write(
                     &tx, batch, documents, import_id, &mut ids, target, rejects, report, progress,
                 )?;
                 progress.phase("ranking", plan.early);
-                progress.set(ranked.get());
-                while !ranking.is_finished() {
-                    progress.check_cancelled()?;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                    progress.set(ranked.get());
-                }
-                let tops = ranking
+                let stored = match rejects.count() == rejected_before {
+                    true => ranking::store_as_ranked(
+                        &tx,
+                        claims,
+                        &ids.claims,
+                        results,
+                        ranked,
+                        progress,
+                    )?,
+                    false => {
+                        drop(results);
+                        ranking::Stored::default()
+                    }
+                };
+                ranking
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-                progress.set(ranked.get());
-                Ok(Some(tops))
+                report.claims_ranked += stored.claims.len() as u64;
+                Ok(stored.claims)
             })?
         }
         None => {
@@ -147,36 +160,18 @@ pub(super) fn write(
                 report,
                 progress,
             )?;
-            None
+            std::collections::HashSet::new()
         }
     };
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     report.evidence_stance = choose_stance(&tx, batch.preset)?;
-    // New claims get their candidates in the same transaction, so no claim is ever stored
-    // without them. Those ranked while writing count only if every row was written as
-    // planned (a row set aside under --skip-invalid changes the corpus).
-    let mut early = std::collections::HashSet::new();
-    let early_valid = ranked_early.filter(|_| rejects.count() == rejected_before);
-    if let Some(tops) = early_valid {
-        let mut computed: rank::Computed = batch
-            .claims
-            .iter()
-            .zip(tops)
-            .filter_map(|(claim, top)| {
-                let ext = claim.ext_id.as_deref().unwrap_or_default();
-                Some((*ids.claims.get(ext)?, top?))
-            })
-            .collect();
-        computed.sort_by_key(|(claim_id, _)| *claim_id);
-        early.extend(computed.iter().map(|(claim_id, _)| *claim_id));
-        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
-    }
     // The others search the new rows, so the index commits them first.
     let index = ids.index.commit(&tx)?;
     let mut unranked = tx::claims_to_rank(&tx, true)?;
     unranked.retain(|(claim_id, _)| !early.contains(claim_id));
     if early.is_empty() || !unranked.is_empty() {
-        report.claims_ranked += rank::rank_and_store(&tx, &index, &unranked, &run, progress)?.claims;
+        report.claims_ranked +=
+            rank::rank_and_store(&tx, &index, &unranked, &run, progress)?.claims;
     }
     if let Some(model) = &semantic {
         model.save(&tx)?;
