@@ -38,7 +38,7 @@ pub(super) type Written = (usize, i64, Vec<i64>, DocumentInput);
 #[derive(Debug)]
 pub(super) struct Plan {
     /// Per claim (in the import's order), its documents by position in the import's
-    /// documents, each once; empty for a claim left for later.
+    /// documents, each once (none: the claim has no candidates).
     documents: Vec<Vec<usize>>,
     /// Per document, the claim ranked while writing that names it, if it is the only one.
     claim_of: Vec<Option<usize>>,
@@ -90,20 +90,18 @@ impl Plan {
             early: 0,
         };
         for (c, mine) in named.into_iter().enumerate() {
-            if mine.is_empty() {
-                // No candidates: nothing to rank.
-            } else if mine.iter().any(|&d| uses[d] > 1) {
-                for &d in &mine {
-                    plan.for_shared[d] = true;
+            let shared = mine.iter().any(|&d| uses[d] > 1);
+            for &d in &mine {
+                match shared {
+                    true => plan.for_shared[d] = true,
+                    false => plan.claim_of[d] = Some(c),
                 }
-                plan.shared.push(c);
-                plan.early += 1;
-            } else {
-                for &d in &mine {
-                    plan.claim_of[d] = Some(c);
-                }
-                plan.early += 1;
             }
+            if shared {
+                plan.shared.push(c);
+            }
+            // A claim without documents has no candidates.
+            plan.early += u64::from(!mine.is_empty());
             plan.documents.push(mine);
         }
         (plan.early > 0).then_some(plan)
