@@ -105,7 +105,7 @@ fn ranked_while_writing_equals_ranked_after() {
     };
     let mut progress = StopIn::default();
     let report = ok(import(&mut p, &lead, &req, &mut progress));
-    // Two thirds of the claims were ranked while writing.
+    // Every claim with documents was ranked while writing, those sharing one too.
     let first_ranking = progress
         .phases
         .iter()
@@ -186,14 +186,14 @@ fn a_cancelled_import_into_an_empty_project_leaves_it_empty() {
     let mut progress = StopIn::default();
     let report = ok(import(&mut p, &lead, &req, &mut progress));
     assert!(report.claims_ranked > 0);
-    // Claims with documents of their own are ranked while writing, the others after:
-    // each part reports up to its own total, and the totals add up.
+    // Every claim with documents is ranked while writing (those sharing a document once
+    // the last document is counted): one ranking phase, reporting up to its total.
     let ranking: Vec<_> = progress
         .phases
         .iter()
         .filter(|(name, _, _)| name == "ranking")
         .collect();
-    assert_eq!(ranking.len(), 2, "{:?}", progress.phases);
+    assert_eq!(ranking.len(), 1, "{:?}", progress.phases);
     assert_eq!(
         ranking.iter().map(|r| r.1).sum::<u64>(),
         report.claims_ranked

@@ -115,6 +115,14 @@ impl std::fmt::Debug for Bm25Corpus {
 pub struct SentenceTerms {
     fieldnorm_id: u8,
     pub(crate) counts: Vec<(u64, u32)>,
+    /// Bit `hash >> 58` set for each word ([`signature`]).
+    signature: u64,
+}
+
+/// One bit per word, chosen by the top bits of its hash: a text whose signature lacks a
+/// bit of another's cannot hold all of that one's words.
+fn signature(hashes: impl Iterator<Item = u64>) -> u64 {
+    hashes.fold(0, |bits, h| bits | 1 << (h >> 58))
 }
 
 /// The hash of each token the index keeps, in its indexed form, in order.
@@ -163,6 +171,7 @@ impl SentenceTerms {
         }
         SentenceTerms {
             fieldnorm_id: FieldNormReader::fieldnorm_to_id(length),
+            signature: signature(counts.iter().map(|(h, _)| *h)),
             counts,
         }
     }
@@ -191,7 +200,11 @@ impl SentenceTerms {
     /// False when the sentence cannot contain every word of `claim`, so cannot contain the
     /// claim (`factdesk_core::ranking::contains_claim`); true when it may.
     pub fn may_contain(&self, claim: &ClaimTerms) -> bool {
-        !claim.checkable || claim.hashes.iter().all(|&h| self.count(h) > 0)
+        if !claim.checkable {
+            return true;
+        }
+        // Most sentences lack some claim word's bit: no search needed to rule them out.
+        claim.signature & !self.signature == 0 && claim.hashes.iter().all(|&h| self.count(h) > 0)
     }
 }
 
@@ -212,6 +225,7 @@ const MAX_INDEXED_LEN: usize = u16::MAX as usize - 5;
 #[derive(Debug, Clone)]
 pub struct ClaimTerms {
     hashes: Vec<u64>,
+    signature: u64,
     /// False if a word is too long for the index: sentences keep no trace of such words.
     checkable: bool,
 }
@@ -219,8 +233,10 @@ pub struct ClaimTerms {
 impl ClaimTerms {
     /// From the claim's [`claim_words`].
     pub fn new(words: &[String]) -> ClaimTerms {
+        let hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
         ClaimTerms {
-            hashes: words.iter().map(|w| word_hash(w)).collect(),
+            signature: signature(hashes.iter().copied()),
+            hashes,
             checkable: words.iter().all(|w| w.len() <= MAX_INDEXED_LEN),
         }
     }

@@ -105,34 +105,56 @@ pub(super) fn write(
     let fresh = !ids.documents_before && !ids.claims_before && semantic.is_none();
     let plan = ranking::Plan::of(fresh, &documents, batch.claims);
     let rejected_before = rejects.count();
-    let ranked_early = match &plan {
+    // New claims get their candidates in the same transaction, so no claim is ever stored
+    // without them. Those ranked while writing are stored as they come, unless a row was
+    // set aside while writing (under --skip-invalid: it changes the corpus); then every
+    // claim is ranked after the writes.
+    let (early, index) = match &plan {
         Some(plan) => {
             let corpus = ids.index.bm25_corpus_before(run.options.bm25)?;
             // Bounded, so documents written faster than they are ranked do not pile up.
             let (sender, written) = std::sync::mpsc::sync_channel(IN_FLIGHT);
+            let (done, results) = std::sync::mpsc::channel();
             let ranked = ranking::Ranked::default();
             std::thread::scope(|s| -> Result<_> {
                 let (claims, run, ranked) = (batch.claims, &run, &ranked);
                 let ranking = s.spawn(move || {
-                    ranking::rank_while_writing(plan, claims, corpus, run, written, ranked)
+                    ranking::rank_while_writing(plan, claims, corpus, run, written, ranked, done)
                 });
                 let target = Target::Ranking(sender);
                 let batch = &batch;
                 put_all(
                     &tx, batch, documents, import_id, &mut ids, target, rejects, report, progress,
                 )?;
+                // The search index commits on its own thread while the candidates are
+                // written: its stamp counts claims and sentences, all written by now, and
+                // writing candidates changes neither.
+                let stamp = ids.index.stamp(&tx)?;
+                let batch_index = ids.index;
+                let committing = s.spawn(move || batch_index.commit_stamped(stamp));
                 progress.phase("ranking", plan.early);
-                progress.set(ranked.get());
-                while !ranking.is_finished() {
-                    progress.check_cancelled()?;
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                    progress.set(ranked.get());
-                }
-                let tops = ranking
+                let stored = match rejects.count() == rejected_before {
+                    true => ranking::store_as_ranked(
+                        &tx,
+                        claims,
+                        &ids.claims,
+                        results,
+                        ranked,
+                        progress,
+                    )?,
+                    false => {
+                        drop(results);
+                        ranking::Stored::default()
+                    }
+                };
+                ranking
                     .join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
-                progress.set(ranked.get());
-                Ok(Some(tops))
+                let index = committing
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+                report.claims_ranked += stored.claims.len() as u64;
+                Ok((stored.claims, index))
             })?
         }
         None => {
@@ -147,51 +169,18 @@ pub(super) fn write(
                 report,
                 progress,
             )?;
-            None
+            // The claims, ranked below, search the new rows: the index commits them first.
+            let index = ids.index.commit(&tx)?;
+            (std::collections::HashSet::new(), index)
         }
     };
     tx::finish_import(&tx, import_id, report.claims_added + report.documents_added)?;
     report.evidence_stance = choose_stance(&tx, batch.preset)?;
-    // New claims get their candidates in the same transaction, so no claim is ever stored
-    // without them. Those ranked while writing count only if every row was written as
-    // planned (a row set aside under --skip-invalid changes the corpus).
-    let mut early = std::collections::HashSet::new();
-    let early_valid = ranked_early.filter(|_| rejects.count() == rejected_before);
-    let mut computed: rank::Computed = Vec::new();
-    if let Some(tops) = early_valid {
-        computed = batch
-            .claims
-            .iter()
-            .zip(tops)
-            .filter_map(|(claim, top)| {
-                let ext = claim.ext_id.as_deref().unwrap_or_default();
-                Some((*ids.claims.get(ext)?, top?))
-            })
-            .collect();
-        computed.sort_by_key(|(claim_id, _)| *claim_id);
-        early.extend(computed.iter().map(|(claim_id, _)| *claim_id));
-    }
-    // The claims not ranked yet search the new rows, so the index commits them first. The
-    // commit runs on its own thread while the early candidates are written: the stamp
-    // it carries counts claims and sentences, which writing candidates does not change.
-    let stamp = ids.index.stamp(&tx)?;
-    let batch_index = ids.index;
-    let (index, stored) = std::thread::scope(|s| {
-        let committing = s.spawn(move || batch_index.commit_stamped(stamp));
-        let stored = rank::store_candidates(&tx, &computed, Ranker::Fused);
-        let index = committing
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (index, stored)
-    });
-    report.claims_ranked += stored?.claims;
-    drop(computed);
-    let index = index?;
     let mut unranked = tx::claims_to_rank(&tx, true)?;
     unranked.retain(|(claim_id, _)| !early.contains(claim_id));
     if early.is_empty() || !unranked.is_empty() {
-        let computed = rank::compute_candidates(&tx, &index, &unranked, &run, progress)?;
-        report.claims_ranked += rank::store_candidates(&tx, &computed, Ranker::Fused)?.claims;
+        report.claims_ranked +=
+            rank::rank_and_store(&tx, &index, &unranked, &run, progress)?.claims;
     }
     if let Some(model) = &semantic {
         model.save(&tx)?;

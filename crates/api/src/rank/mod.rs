@@ -98,41 +98,101 @@ pub(crate) fn compute_candidates(
     run: &RankRun<'_>,
     progress: &mut dyn Progress,
 ) -> Result<Computed> {
+    let mut computed = Vec::with_capacity(claims.len());
+    let sink = |batch: Computed| {
+        computed.extend(batch);
+        Ok(())
+    };
+    rank_in_batches(conn, index, claims, run, Order::ByDocuments, progress, sink)?;
+    computed.sort_by_key(|(claim_id, _)| *claim_id);
+    Ok(computed)
+}
+
+/// [`compute_candidates`] and [`store_candidates`] in the caller's transaction, in claim
+/// order: each batch's candidates are written while the next batch is ranked, so the
+/// writes no longer wait for the last claim's ranking. The rows are the ones
+/// `store_candidates` would write after `compute_candidates`, in the same order.
+pub(crate) fn rank_and_store(
+    conn: &Connection,
+    index: &SearchIndex,
+    claims: &[(i64, String)],
+    run: &RankRun<'_>,
+    progress: &mut dyn Progress,
+) -> Result<RankReport> {
+    let mut report = RankReport {
+        ranker: run.ranker.as_str().to_string(),
+        claims: 0,
+        candidates: 0,
+        semantic_model: None,
+        embedded: 0,
+    };
+    let sink = |batch: Computed| {
+        let stored = store_candidates(conn, &batch, run.ranker)?;
+        report.claims += stored.claims;
+        report.candidates += stored.candidates;
+        Ok(())
+    };
+    rank_in_batches(conn, index, claims, run, Order::ByClaim, progress, sink)?;
+    Ok(report)
+}
+
+/// The order claims are ranked in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Order {
+    /// Claims naming the same documents one after another: their documents' sentences
+    /// are then still in the cache, and kept in memory only briefly. (Shared pages, as in
+    /// FEVER, are named by claims all over the file.)
+    ByDocuments,
+    /// As given (by claim id), so each batch's candidates can be written at once, in the
+    /// order of the table's key.
+    ByClaim,
+}
+
+/// Ranks `claims` a batch at a time in `order`, handing each batch's candidates to
+/// `sink` on this thread while the next batch is being ranked. Each claim is ranked on
+/// its own, so the order changes nothing but speed and memory.
+fn rank_in_batches(
+    conn: &Connection,
+    index: &SearchIndex,
+    claims: &[(i64, String)],
+    run: &RankRun<'_>,
+    order: Order,
+    progress: &mut dyn Progress,
+    mut sink: impl FnMut(Computed) -> Result<()>,
+) -> Result<()> {
     progress.phase("ranking", claims.len() as u64);
     let semantic = run.semantic;
     let corpus = index.bm25_corpus_with(run.options.bm25)?;
     let threads = std::thread::available_parallelism().map_or(1, usize::from);
     let mut corpora = vec![corpus; threads];
     let links = documents_of(conn, claims)?;
-    // Claims naming the same documents are ranked one after another: their documents'
-    // sentences are then still in the cache, and kept in memory only briefly. (Shared
-    // pages, as in FEVER, are named by claims all over the file.) Each claim is ranked on
-    // its own, so the order changes nothing but speed; results go back in claim order.
-    let mut order: Vec<usize> = (0..claims.len()).collect();
-    order.sort_by(|&a, &b| links[a].cmp(&links[b]).then(a.cmp(&b)));
-    let claims: Vec<(i64, String)> = order.iter().map(|&i| claims[i].clone()).collect();
-    let links: Vec<Vec<i64>> = order.iter().map(|&i| links[i].clone()).collect();
+    let (claims, links): (Vec<(i64, String)>, Vec<Vec<i64>>) = match order {
+        Order::ByClaim => (claims.to_vec(), links),
+        Order::ByDocuments => {
+            let mut by: Vec<usize> = (0..claims.len()).collect();
+            by.sort_by(|&a, &b| links[a].cmp(&links[b]).then(a.cmp(&b)));
+            by.iter()
+                .map(|&i| (claims[i].clone(), links[i].clone()))
+                .unzip()
+        }
+    };
     let mut uses: HashMap<i64, u32> = HashMap::new();
     for &d in links.iter().flatten() {
         *uses.entry(d).or_default() += 1;
     }
     let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
-    let mut computed = Vec::with_capacity(claims.len());
-    // This thread reads the next batch's documents while the others rank the current one.
+    let mut done = 0u64;
+    // This thread reads the next batch's documents while the others rank the current
+    // one, then hands the previous batch's candidates to `sink`.
     type Running<'s> = std::thread::ScopedJoinHandle<'s, (Result<Computed>, Vec<Bm25Corpus>)>;
     std::thread::scope(|s| -> Result<()> {
         let mut running: Option<Running<'_>> = None;
-        let mut finish = |running: Running<'_>,
-                          corpora: &mut Vec<Bm25Corpus>,
-                          progress: &mut dyn Progress|
-         -> Result<()> {
+        let finish = |running: Running<'_>, corpora: &mut Vec<Bm25Corpus>| -> Result<Computed> {
             let (result, back) = running
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             *corpora = back;
-            computed.extend(result?);
-            progress.set(computed.len() as u64);
-            Ok(())
+            result
         };
         for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
             progress.check_cancelled()?;
@@ -146,22 +206,29 @@ pub(crate) fn compute_candidates(
                     }),
                 )?;
             }
-            if let Some(r) = running.take() {
-                finish(r, &mut corpora, progress)?;
-            }
+            let previous = match running.take() {
+                Some(r) => Some(finish(r, &mut corpora)?),
+                None => None,
+            };
             let mut mine = std::mem::take(&mut corpora);
             running = Some(s.spawn(move || {
                 let result = rank_in_parallel(&items, &mut mine, run);
                 (result, mine)
             }));
+            if let Some(previous) = previous {
+                done += previous.len() as u64;
+                sink(previous)?;
+                progress.set(done);
+            }
         }
         if let Some(r) = running.take() {
-            finish(r, &mut corpora, progress)?;
+            let last = finish(r, &mut corpora)?;
+            done += last.len() as u64;
+            sink(last)?;
+            progress.set(done);
         }
         Ok(())
-    })?;
-    computed.sort_by_key(|(claim_id, _)| *claim_id);
-    Ok(computed)
+    })
 }
 
 /// A batch of claims with their documents: read from `conn` in one query unless `kept`,

@@ -186,7 +186,23 @@ pub fn rank_lexical(
     options: RankOptions,
 ) -> Result<Rankings> {
     let words = claim_words(claim);
-    parts_with_words(claim, &words, docs, options).finish_with_words(bm25, &words)
+    let scores = Bm25Input::Corpus(bm25);
+    parts_with_words(claim, &words, docs, options, scores)?.finish_with_words(None, &words)
+}
+
+/// Where a claim's BM25 scores come from: a corpus whose statistics are final, which
+/// scores the sentences at once, or none yet, and then each sentence keeps the counts of
+/// the claim's words until it is.
+enum Bm25Input<'a> {
+    Corpus(&'a mut Bm25Corpus),
+    Later,
+}
+
+/// A claim's BM25 part: every sentence's score, or its counts of the claim's words.
+#[derive(Debug, Clone)]
+enum Bm25Part {
+    Scores(Vec<Option<f32>>),
+    Counts(Vec<ClaimWordCounts>),
 }
 
 /// What ranking one claim's sentences needs besides BM25's corpus statistics: everything
@@ -195,9 +211,9 @@ pub fn rank_lexical(
 /// counted, and finishes them once it is.
 #[derive(Debug, Clone)]
 pub struct LexicalParts {
-    /// Every sentence's id and counts of the claim's words, in order.
+    /// Every sentence's id and BM25 score or counts of the claim's words, in order.
     ids: Vec<i64>,
-    terms: Vec<ClaimWordCounts>,
+    bm25: Bm25Part,
     jaccard: Vec<Scored>,
     levenshtein: Vec<Scored>,
     /// Sentences containing the claim, dropped from every ranking.
@@ -207,8 +223,12 @@ pub struct LexicalParts {
 }
 
 /// [`LexicalParts`] of `claim` against the sentences of `docs`.
-pub fn lexical_parts(claim: &str, docs: &DocumentSet, options: RankOptions) -> LexicalParts {
-    parts_with_words(claim, &claim_words(claim), docs, options)
+pub fn lexical_parts(
+    claim: &str,
+    docs: &DocumentSet,
+    options: RankOptions,
+) -> Result<LexicalParts> {
+    parts_with_words(claim, &claim_words(claim), docs, options, Bm25Input::Later)
 }
 
 /// [`lexical_parts`] with the claim's [`claim_words`] already found.
@@ -217,7 +237,8 @@ fn parts_with_words(
     words: &[String],
     docs: &DocumentSet,
     options: RankOptions,
-) -> LexicalParts {
+    bm25: Bm25Input<'_>,
+) -> Result<LexicalParts> {
     let all: Vec<Candidate<'_>> = docs
         .sentences()
         .map(|(id, text)| Candidate {
@@ -274,26 +295,46 @@ fn parts_with_words(
         }
         false => Vec::new(),
     };
-    LexicalParts {
+    let bm25 = match bm25 {
+        Bm25Input::Corpus(corpus) => Bm25Part::Scores(corpus.scores(words, &terms)?),
+        Bm25Input::Later => {
+            Bm25Part::Counts(terms.iter().map(|t| t.claim_counts(&claim_terms)).collect())
+        }
+    };
+    Ok(LexicalParts {
         ids: all.iter().map(|c| c.sentence_id).collect(),
-        terms: terms.iter().map(|t| t.claim_counts(&claim_terms)).collect(),
+        bm25,
         jaccard,
         levenshtein,
         dropped,
         nothing_kept: kept.is_empty(),
-    }
+    })
 }
 
 impl LexicalParts {
     /// Scores BM25 with `bm25`'s statistics and fuses the rankings of `claim` (the claim
     /// these parts were computed for).
     pub fn finish(self, bm25: &mut Bm25Corpus, claim: &str) -> Result<Rankings> {
-        self.finish_with_words(bm25, &claim_words(claim))
+        self.finish_with_words(Some(bm25), &claim_words(claim))
     }
 
-    /// [`LexicalParts::finish`] with the claim's [`claim_words`] already found.
-    fn finish_with_words(self, bm25: &mut Bm25Corpus, words: &[String]) -> Result<Rankings> {
-        let scores = bm25.scores_of_counts(words, &self.terms)?;
+    /// [`LexicalParts::finish`] with the claim's [`claim_words`] already found; `bm25`
+    /// is needed only when the scores are not in yet.
+    fn finish_with_words(
+        self,
+        bm25: Option<&mut Bm25Corpus>,
+        words: &[String],
+    ) -> Result<Rankings> {
+        let scores = match (self.bm25, bm25) {
+            (Bm25Part::Scores(scores), _) => scores,
+            (Bm25Part::Counts(counts), Some(corpus)) => corpus.scores_of_counts(words, &counts)?,
+            (Bm25Part::Counts(_), None) => {
+                return Err(crate::Error::new(
+                    crate::ErrorCode::Io,
+                    "BM25 was left without its corpus statistics",
+                ))
+            }
+        };
         if self.nothing_kept {
             return Ok(Rankings::default());
         }

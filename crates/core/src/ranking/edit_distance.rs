@@ -23,6 +23,7 @@ trait Bits:
     const ONE: Self;
     fn wrapping_add(self, other: Self) -> Self;
     fn is_zero(self) -> bool;
+    fn count_ones(self) -> u32;
 }
 
 impl Bits for u64 {
@@ -34,6 +35,9 @@ impl Bits for u64 {
     fn is_zero(self) -> bool {
         self == 0
     }
+    fn count_ones(self) -> u32 {
+        self.count_ones()
+    }
 }
 
 impl Bits for u128 {
@@ -44,6 +48,9 @@ impl Bits for u128 {
     }
     fn is_zero(self) -> bool {
         self == 0
+    }
+    fn count_ones(self) -> u32 {
+        self.count_ones()
     }
 }
 
@@ -177,23 +184,31 @@ impl ClaimPattern {
 
 /// `distance` for a claim of `len` characters that fits one block, given the mask of each
 /// character of the text: the state stays in registers.
+///
+/// The distance is not tracked column by column: the vertical deltas left after the
+/// last column are that column's differences from row to row, which starts at the text's
+/// length (row 0 of the matrix is 0, 1, 2, …), so the distance is that length plus the
+/// +1 deltas less the -1 deltas of the claim's rows. Rows above the claim's last hold
+/// garbage but never reach the rows below: additions carry and shifts move upwards only.
 fn one_block<B: Bits>(len: usize, text: impl Iterator<Item = B>) -> (usize, usize) {
     if len == 0 {
         let n = text.count();
         return (n, n);
     }
-    let high = B::ONE << (len - 1);
     // Column 0 of the matrix is 0, 1, 2, …: every vertical delta is +1.
     let mut state = (!B::ZERO, B::ZERO);
-    let (mut score, mut n) = (len, 0);
+    let mut n = 0;
     for eq in text {
         n += 1;
-        // Row 0 of the matrix is 0, 1, 2, …: the delta entering at the top is +1; the
-        // delta leaving the claim's last row is the change in the distance.
-        let carry = advance_block(&mut state, eq, 1, high);
-        score = score.wrapping_add_signed(isize::from(carry));
+        // Row 0 of the matrix is 0, 1, 2, …: the delta entering at the top is +1.
+        advance_block(&mut state, eq, 1, B::ZERO);
     }
-    (score, n)
+    // The claim's rows: `len` low bits (all of them when the claim fills the block).
+    let rows = (B::ONE << (len - 1)).wrapping_add(!B::ZERO) | B::ONE << (len - 1);
+    let (pv, mv) = state;
+    let up = (pv & rows).count_ones() as usize;
+    let down = (mv & rows).count_ones() as usize;
+    (n + up - down, n)
 }
 
 /// `distance` for a claim longer than one block: blocks pass the horizontal delta down.

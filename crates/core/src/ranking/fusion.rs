@@ -23,12 +23,18 @@ pub fn fuse(rankings: &[&[Scored]], k: f64) -> Vec<Scored> {
 /// stronger one's ties without dragging its good rankings down.
 pub fn fuse_weighted(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
     let k = if k.is_finite() && k >= 0.0 { k } else { RRF_K };
-    // (sentence, ranking, rank) for every entry. Sorting these groups each sentence's
-    // entries in ranking order, which makes the summation order fixed and finds repeats
-    // within a ranking without hashing.
-    let mut entries: Vec<(i64, usize, usize)> = Vec::new();
+    // Each sentence's entry in `out`, found by its id in a small open-addressing table.
+    // Shares are added ranking by ranking, so each sentence's sum runs in the rankings'
+    // order; within one ranking only a sentence's first (best) position counts.
+    let entries: usize = rankings.iter().map(|(r, _)| r.len()).sum();
+    let bits = (2 * entries).next_power_of_two().max(8).trailing_zeros();
+    let mask = (1usize << bits) - 1;
+    let mut slots: Vec<u32> = vec![0; mask + 1];
+    let mut out: Vec<Scored> = Vec::new();
+    // The ranking that last added to each entry of `out`.
+    let mut counted_in: Vec<usize> = Vec::new();
     let mut sorted = Vec::new();
-    for (which, &(ranking, _)) in rankings.iter().enumerate() {
+    for (which, &(ranking, weight)) in rankings.iter().enumerate() {
         // Rankers already return best first; only copy and sort an input that is not.
         let ordered: &[Scored] = if ranking.iter().all(|s| !s.score.is_nan())
             && ranking.is_sorted_by(|a, b| best_first(a, b).is_le())
@@ -40,29 +46,32 @@ pub fn fuse_weighted(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
             rank_order(&mut sorted);
             &sorted
         };
-        entries.extend(
-            ordered
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.sentence_id, which, i)),
-        );
-    }
-    entries.sort_unstable();
-    let mut out: Vec<Scored> = Vec::new();
-    let mut previous: Option<(i64, usize)> = None;
-    for &(sentence_id, which, position) in &entries {
-        if previous == Some((sentence_id, which)) {
-            // A repeat within one ranking: its best position, sorted first, already counted.
-            continue;
-        }
-        previous = Some((sentence_id, which));
-        let share = rankings[which].1 / (k + (position + 1) as f64);
-        match out.last_mut() {
-            Some(last) if last.sentence_id == sentence_id => last.score += share,
-            _ => out.push(Scored {
-                sentence_id,
-                score: share,
-            }),
+        for (position, s) in ordered.iter().enumerate() {
+            let share = weight / (k + (position + 1) as f64);
+            let hash = (s.sentence_id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            let mut slot = (hash >> (64 - bits)) as usize;
+            loop {
+                match slots[slot] {
+                    0 => {
+                        out.push(Scored {
+                            sentence_id: s.sentence_id,
+                            score: share,
+                        });
+                        counted_in.push(which);
+                        slots[slot] = out.len() as u32;
+                        break;
+                    }
+                    i if out[i as usize - 1].sentence_id == s.sentence_id => {
+                        let i = i as usize - 1;
+                        if counted_in[i] != which {
+                            out[i].score += share;
+                            counted_in[i] = which;
+                        }
+                        break;
+                    }
+                    _ => slot = (slot + 1) & mask,
+                }
+            }
         }
     }
     rank_order(&mut out);
@@ -242,6 +251,81 @@ mod tests {
         let a = scored(&[(1, f64::NAN), (2, 0.5), (2, 0.1)]);
         let got = fuse(&[&a], 0.0);
         assert_eq!(got, scored(&[(2, 1.0), (1, 1.0 / 3.0)]));
+    }
+
+    /// The fusion as it was first written: every (sentence, ranking, rank) entry sorted,
+    /// so each sentence's shares are summed in ranking order.
+    fn fuse_by_sorting(rankings: &[(&[Scored], f64)], k: f64) -> Vec<Scored> {
+        let k = if k.is_finite() && k >= 0.0 { k } else { RRF_K };
+        let mut entries: Vec<(i64, usize, usize)> = Vec::new();
+        for (which, &(ranking, _)) in rankings.iter().enumerate() {
+            let mut ordered = ranking.to_vec();
+            rank_order(&mut ordered);
+            entries.extend(
+                ordered
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (s.sentence_id, which, i)),
+            );
+        }
+        entries.sort_unstable();
+        let mut out: Vec<Scored> = Vec::new();
+        let mut previous = None;
+        for &(sentence_id, which, position) in &entries {
+            if previous == Some((sentence_id, which)) {
+                continue;
+            }
+            previous = Some((sentence_id, which));
+            let share = rankings[which].1 / (k + (position + 1) as f64);
+            match out.last_mut() {
+                Some(last) if last.sentence_id == sentence_id => last.score += share,
+                _ => out.push(Scored {
+                    sentence_id,
+                    score: share,
+                }),
+            }
+        }
+        rank_order(&mut out);
+        out
+    }
+
+    #[test]
+    fn fusing_through_the_table_equals_sorting_every_entry_bit_for_bit() {
+        let mut rng = crate::seeded::Seeded::new(11);
+        for round in 0..500 {
+            let n = rng.below(120) as usize;
+            let mut rankings: Vec<Vec<Scored>> = Vec::new();
+            for _ in 0..1 + round % 4 {
+                let mut ranking = Vec::new();
+                for _ in 0..n {
+                    // Repeats, negative ids and NaN scores now and then.
+                    let sentence_id = rng.below(2 * n as u64 + 1) as i64 - 3;
+                    let score = match rng.below(50) {
+                        0 => f64::NAN,
+                        r => (r % 7) as f64 / 3.0,
+                    };
+                    ranking.push(Scored { sentence_id, score });
+                }
+                if round % 2 == 0 {
+                    // As rankers return them: best first, no NaN.
+                    rank_order(&mut ranking);
+                }
+                rankings.push(ranking);
+            }
+            let mut weighted: Vec<(&[Scored], f64)> = Vec::new();
+            for (i, r) in rankings.iter().enumerate() {
+                weighted.push((r, [1.0, 0.1, 0.3, 1.25][i]));
+            }
+            for k in [5.0, 0.0, 60.0, f64::NAN] {
+                let got = fuse_weighted(&weighted, k);
+                let want = fuse_by_sorting(&weighted, k);
+                assert_eq!(got.len(), want.len(), "round {round}");
+                for (g, w) in got.iter().zip(&want) {
+                    assert_eq!(g.sentence_id, w.sentence_id, "round {round}");
+                    assert_eq!(g.score.to_bits(), w.score.to_bits(), "round {round}");
+                }
+            }
+        }
     }
 
     #[test]
