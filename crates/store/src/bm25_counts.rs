@@ -2,7 +2,7 @@
 //! count them, so that an import can rank its claims with BM25 while its index is still
 //! being built (`Bm25Corpus::with_new_texts`).
 
-use crate::bm25::indexed_hashes;
+use crate::bm25_terms::indexed_hashes;
 use crate::SentenceTerms;
 use factdesk_core::text;
 use std::collections::HashMap;
@@ -212,7 +212,7 @@ mod tests {
                 (by_text.texts, by_text.tokens)
             );
             for w in &words {
-                let h = crate::bm25::word_hash(w);
+                let h = crate::bm25_terms::word_hash(w);
                 assert_eq!(by_terms.doc_freq(h), by_text.doc_freq(h), "{w}");
             }
         }

@@ -13,6 +13,7 @@ pub mod assignments;
 pub mod audit;
 mod bm25;
 mod bm25_counts;
+mod bm25_terms;
 mod candidates;
 mod claims;
 mod counts;
