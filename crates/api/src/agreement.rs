@@ -8,11 +8,12 @@ use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all, pairs, AgreementOptions, Label, MetricValue, PairKappa, Rating, RatingTable,
+    compute_all, pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa, Rating,
+    RatingTable, SetNames,
 };
 use factdesk_core::answer::Response;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// How to compute agreement.
@@ -255,6 +256,113 @@ impl Project {
         Ok((ratings, candidates))
     }
 
+    /// The evidence table built from ids: the table `RatingTable::with_item_candidates`
+    /// builds from [`Project::ratings_in`]'s ratings, in the same order (items and
+    /// candidates interned where the names would be), without writing every answer's item,
+    /// annotator and selected sentences as text for the table to intern again (most of
+    /// `factdesk agreement`'s time before the bootstrap at 300,000 answers). `None` when
+    /// no answer counts or one is not an evidence selection: the names build that table.
+    fn evidence_table_in(
+        &self,
+        read: &CurrentAnswers,
+        include_flagged: bool,
+    ) -> Result<Option<RatingTable>> {
+        let annotators = self.all_annotators()?;
+        let counted: HashSet<i64> = annotators
+            .iter()
+            .filter(|a| include_flagged || a.counted)
+            .map(|a| a.id)
+            .collect();
+        let names: HashMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
+        let answers = read.of_kind(TaskKind::Evidence);
+        read.refuse_outside_candidates(self, &[])?;
+        let claim_of = read.claim_of(self, TaskKind::Evidence)?;
+        let mut item_of_task: HashMap<i64, u32> = HashMap::with_capacity(answers.len());
+        let mut tasks: Vec<i64> = Vec::new();
+        // Each claim's first item: the one `ratings_in` lists the claim's candidates under.
+        let mut listed: HashMap<i64, u32> = HashMap::new();
+        let mut annotator_of: HashMap<i64, u32> = HashMap::new();
+        let mut annotator_names: Vec<String> = Vec::new();
+        let mut ratings: Vec<(u32, u32, usize, usize)> = Vec::with_capacity(answers.len());
+        let mut selected: Vec<i64> = Vec::with_capacity(answers.len() * 2);
+        for a in answers.filter(|a| counted.contains(&a.annotator_id) && !a.trick_failed) {
+            let claim_id = *claim_of
+                .get(&a.task_id)
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
+            let Response::Evidence { selection } = &a.answer.response else {
+                return Ok(None);
+            };
+            let next = tasks.len() as u32;
+            let item = *item_of_task.entry(a.task_id).or_insert(next);
+            if item == next {
+                tasks.push(a.task_id);
+            }
+            listed.entry(claim_id).or_insert(item);
+            let annotator = match annotator_of.get(&a.annotator_id) {
+                Some(&index) => index,
+                None => {
+                    // Interned by name, as the ratings' names would be.
+                    let name = names.get(&a.annotator_id).cloned().unwrap_or_default();
+                    let index = match annotator_names.iter().position(|n| *n == name) {
+                        Some(index) => index as u32,
+                        None => {
+                            annotator_names.push(name);
+                            annotator_names.len() as u32 - 1
+                        }
+                    };
+                    annotator_of.insert(a.annotator_id, index);
+                    index
+                }
+            };
+            let start = selected.len();
+            selected.extend_from_slice(selection.ids());
+            ratings.push((item, annotator, start, selected.len()));
+        }
+        if ratings.is_empty() {
+            return Ok(None);
+        }
+        let items: Vec<String> = tasks.iter().map(|t| format!("task-{t}")).collect();
+        // Candidates are interned as `with_item_candidates` interns their names: the listed
+        // items' candidates in the order of the items' names, then the selections.
+        let mut listed: Vec<(u32, i64)> = listed.into_iter().map(|(c, i)| (i, c)).collect();
+        listed.sort_unstable_by(|a, b| items[a.0 as usize].cmp(&items[b.0 as usize]));
+        let shown = read.candidates(self)?;
+        let mut candidate_of: HashMap<i64, u32> =
+            HashMap::with_capacity(shown.values().map(Vec::len).sum());
+        let mut candidates: Vec<i64> = Vec::with_capacity(candidate_of.capacity());
+        let mut intern = |id: i64| {
+            let next = candidates.len() as u32;
+            let index = *candidate_of.entry(id).or_insert(next);
+            if index == next {
+                candidates.push(id);
+            }
+            index
+        };
+        let mut offered: Vec<Option<Vec<u32>>> = vec![None; items.len()];
+        for (item, claim_id) in listed {
+            let ids = shown.get(&claim_id).map_or(&[][..], Vec::as_slice);
+            offered[item as usize] = Some(ids.iter().map(|&id| intern(id)).collect());
+        }
+        let mut sets = IndexedSets::with_capacity(ratings.len(), selected.len());
+        for &(item, annotator, start, end) in &ratings {
+            sets.push(
+                item,
+                annotator,
+                selected[start..end].iter().map(|&id| intern(id)),
+            );
+        }
+        let names = SetNames {
+            items,
+            annotators: annotator_names,
+            candidate_count: candidates.len(),
+            candidate_name: &|c| candidates[c as usize].to_string(),
+            offered,
+        };
+        RatingTable::from_indexed_sets(&sets, names)
+            .map(Some)
+            .map_err(table_error)
+    }
+
     /// Agreement on one kind of task.
     pub fn agreement(
         &self,
@@ -296,13 +404,22 @@ impl Project {
         kind: TaskKind,
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
-        let (ratings, candidates) = self.ratings_in(read, kind, req.include_flagged)?;
-        let table = if kind == TaskKind::Evidence {
-            RatingTable::with_item_candidates(&ratings, None, &candidates)
-        } else {
-            RatingTable::new(&ratings, req.categories.as_deref(), None)
-        }
-        .map_err(table_error)?;
+        let indexed = match kind {
+            TaskKind::Evidence => self.evidence_table_in(read, req.include_flagged)?,
+            _ => None,
+        };
+        let table = match indexed {
+            Some(table) => table,
+            None => {
+                let (ratings, candidates) = self.ratings_in(read, kind, req.include_flagged)?;
+                if kind == TaskKind::Evidence {
+                    RatingTable::with_item_candidates(&ratings, None, &candidates)
+                } else {
+                    RatingTable::new(&ratings, req.categories.as_deref(), None)
+                }
+                .map_err(table_error)?
+            }
+        };
         let mut report = report(&table, req);
         report.studies = self.study_agreements_in(lead, read, Some(kind), req)?;
         Ok(report)
