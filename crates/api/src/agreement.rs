@@ -12,6 +12,7 @@ use factdesk_core::agreement::{
     RatingTable, SetNames,
 };
 use factdesk_core::answer::Response;
+use factdesk_core::key_hash::IdMap;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
@@ -277,11 +278,12 @@ impl Project {
         let answers = read.of_kind(TaskKind::Evidence);
         read.refuse_outside_candidates(self, &[])?;
         let claim_of = read.claim_of(self, TaskKind::Evidence)?;
-        let mut item_of_task: HashMap<i64, u32> = HashMap::with_capacity(answers.len());
+        let mut item_of_task: IdMap<u32> = IdMap::default();
+        item_of_task.reserve(answers.len());
         let mut tasks: Vec<i64> = Vec::new();
         // Each claim's first item: the one `ratings_in` lists the claim's candidates under.
-        let mut listed: HashMap<i64, u32> = HashMap::new();
-        let mut annotator_of: HashMap<i64, u32> = HashMap::new();
+        let mut listed: IdMap<u32> = IdMap::default();
+        let mut annotator_of: IdMap<u32> = IdMap::default();
         let mut annotator_names: Vec<String> = Vec::new();
         let mut ratings: Vec<(u32, u32, usize, usize)> = Vec::with_capacity(answers.len());
         let mut selected: Vec<i64> = Vec::with_capacity(answers.len() * 2);
@@ -327,8 +329,8 @@ impl Project {
         let mut listed: Vec<(u32, i64)> = listed.into_iter().map(|(c, i)| (i, c)).collect();
         listed.sort_unstable_by(|a, b| items[a.0 as usize].cmp(&items[b.0 as usize]));
         let shown = read.candidates(self)?;
-        let mut candidate_of: HashMap<i64, u32> =
-            HashMap::with_capacity(shown.values().map(Vec::len).sum());
+        let mut candidate_of: IdMap<u32> = IdMap::default();
+        candidate_of.reserve(shown.values().map(Vec::len).sum());
         let mut candidates: Vec<i64> = Vec::with_capacity(candidate_of.capacity());
         let mut intern = |id: i64| {
             let next = candidates.len() as u32;

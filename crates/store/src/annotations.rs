@@ -144,6 +144,50 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
     Ok(out)
 }
 
+/// The ids that split the stored answers into `parts` runs of about equal length, in id
+/// order: answer `i` belongs to run `r` when `bounds[r - 1] < i <= bounds[r]` (the last
+/// run has no upper bound). Answers are only ever appended, so the runs below the last
+/// bound hold the same rows whenever they are read.
+/// None when there are fewer than `min_rows` answers.
+pub fn split_ids(conn: &Connection, parts: usize, min_rows: i64) -> Result<Vec<i64>> {
+    let count: i64 = conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0))?;
+    if count < min_rows {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare("SELECT id FROM annotations ORDER BY id LIMIT 1 OFFSET ?1")?;
+    let mut bounds = Vec::with_capacity(parts.saturating_sub(1));
+    for part in 1..parts as i64 {
+        let offset = count * part / parts as i64 - 1;
+        if offset < 0 {
+            continue;
+        }
+        if let Some(id) = stmt.query_row([offset], |r| r.get(0)).optional()? {
+            bounds.push(id);
+        }
+    }
+    Ok(bounds)
+}
+
+/// Every stored answer with `after < id` and, when given, `id <= up_to`, oldest first: a
+/// part of [`all`], whose parts can be read on connections of their own side by side.
+pub fn range(conn: &Connection, after: i64, up_to: Option<i64>) -> Result<Vec<AnnotationRow>> {
+    let up_to = up_to.unwrap_or(i64::MAX);
+    let count: i64 = conn.query_row(
+        "SELECT count(*) FROM annotations WHERE id > ?1 AND id <= ?2",
+        params![after, up_to],
+        |r| r.get(0),
+    )?;
+    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE a.id > ?1 AND a.id <= ?2 ORDER BY a.id"
+    ))?;
+    for row in stmt.query_map(params![after, up_to], from_row)? {
+        out.push(row?);
+    }
+    Ok(out)
+}
+
 /// Every current answer on a task, oldest first.
 pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(

@@ -227,10 +227,22 @@ impl Project {
                 family: family.len(),
                 uncounted: any_evidence.map_or(0, |t| t.answers.len()),
                 no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
-                too_long: known.too_long.contains(&claim.id),
+                // Read only where a reason names it: a claim with no work at all.
+                too_long: refutation_only
+                    && family.is_empty()
+                    && children.is_empty()
+                    && crate::tasks::too_long(&claim.text, &settings),
             };
-            let reason = family::drop_reason(&root, &settings)
-                .or_else(|| texts.same_as(&claim.text).map(family::same_claim));
+            let mut key = None;
+            let reason = match family::drop_reason(&root, &settings) {
+                Some(reason) => Some(reason),
+                None => {
+                    let text_key = family::Texts::key(&claim.text);
+                    let same = texts.same_as(&text_key).map(family::same_claim);
+                    key = Some(text_key);
+                    same
+                }
+            };
             let label = match (reason, label) {
                 (None, Some(label)) => label,
                 // A claim without a label always has a reason to drop it.
@@ -267,7 +279,8 @@ impl Project {
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
             });
-            texts.keep(&claim.text, &claim.ext_id);
+            let key = key.unwrap_or_else(|| family::Texts::key(&claim.text));
+            texts.keep(key, &claim.ext_id);
             let root = lines.len() - 1;
             for (child, verify) in family {
                 if let Err(reason) =
@@ -320,10 +333,6 @@ impl Project {
             no_evidence_task: ineligible(conn, TaskKind::Evidence, false, settings)?
                 .into_iter()
                 .map(|(id, _, why)| (id, why))
-                .collect(),
-            too_long: ineligible(conn, TaskKind::Refute, false, settings)?
-                .into_iter()
-                .map(|(id, _, _)| id)
                 .collect(),
         })
     }
@@ -466,7 +475,6 @@ struct Known<'a> {
     /// always have one), answered or not.
     with_verify_task: HashSet<i64>,
     no_evidence_task: HashMap<i64, SkipReason>,
-    too_long: HashSet<i64>,
 }
 
 impl<'a> Known<'a> {
@@ -589,9 +597,16 @@ fn write_lines(
     file: &mut dyn Write,
     lines: impl Iterator<Item = serde_json::Result<serde_json::Value>>,
 ) -> Result<()> {
+    // Each line serialised into one buffer and written whole: formatting the value
+    // straight into the file went through a formatter adapter a few bytes at a time.
+    let mut buffer = Vec::new();
     for line in lines {
         let line = line.map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
-        writeln!(file, "{line}").map_err(|e| io_error(path, e))?;
+        buffer.clear();
+        serde_json::to_writer(&mut buffer, &line)
+            .map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
+        buffer.push(b'\n');
+        file.write_all(&buffer).map_err(|e| io_error(path, e))?;
     }
     Ok(())
 }

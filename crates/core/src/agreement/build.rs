@@ -3,8 +3,9 @@
 
 use super::table::{CategoryOrder, RatingTable, SetLabels, TableError, Units};
 use super::{Label, Rating};
+use crate::key_hash::KeyHasher;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Which candidates each item offers when labels are sets.
 pub(crate) enum Candidates<'a> {
@@ -22,7 +23,7 @@ impl<'a> Candidates<'a> {
 /// Interns names in first-seen order.
 #[derive(Default)]
 pub(super) struct Interner<'a> {
-    pub index: HashMap<&'a str, u32, BuildHasherDefault<NameHasher>>,
+    pub index: HashMap<&'a str, u32, BuildHasherDefault<KeyHasher>>,
     pub names: Vec<&'a str>,
     /// The last name asked for: ratings usually come grouped by item, so most lookups
     /// repeat it.
@@ -53,46 +54,6 @@ impl<'a> Interner<'a> {
         }
         self.last = Some((name, id));
         id
-    }
-}
-
-/// A multiply-rotate hash over 8-byte words. Interning hundreds of thousands of short
-/// names was a third of `factdesk agreement`'s time with the default SipHash, whose
-/// resistance to crafted collisions buys nothing for a lead's own ratings file.
-#[derive(Default)]
-pub(super) struct NameHasher(u64);
-
-impl NameHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // Fold the high bits down: hashbrown takes its bucket from the low ones.
-        self.0 ^ (self.0 >> 29)
     }
 }
 

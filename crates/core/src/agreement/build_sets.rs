@@ -4,9 +4,10 @@
 //! caller that holds ids and would otherwise write them out as text only for them to be
 //! interned again); both go through [`finish`], so the tables are the same.
 
-use super::build::{assemble, ranks, Candidates, Interner, Labelled, NameHasher};
+use super::build::{assemble, ranks, Candidates, Interner, Labelled};
 use super::table::{CategoryOrder, RatingTable, SetLabels, TableError};
 use super::{Label, Rating};
+use crate::key_hash::KeyHasher;
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
@@ -218,7 +219,7 @@ fn finish(
     candidate_name: &dyn Fn(u32) -> String,
     mut offered: Vec<Option<Vec<u32>>>,
 ) -> Result<RatingTable, TableError> {
-    let mut distinct: HashMap<Vec<u32>, u32, BuildHasherDefault<NameHasher>> = HashMap::default();
+    let mut distinct: HashMap<Vec<u32>, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
     let mut first_unit: Vec<u32> = Vec::new();
     let mut members: Vec<Vec<u32>> = Vec::new();
     let mut value_of_rating = Vec::with_capacity(ratings.len());
