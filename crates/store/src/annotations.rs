@@ -144,28 +144,23 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
     Ok(out)
 }
 
-/// The ids that split the stored answers into `parts` runs of about equal length, in id
-/// order: answer `i` belongs to run `r` when `bounds[r - 1] < i <= bounds[r]` (the last
-/// run has no upper bound). Answers are only ever appended, so the runs below the last
-/// bound hold the same rows whenever they are read.
-/// None when there are fewer than `min_rows` answers.
-pub fn split_ids(conn: &Connection, parts: usize, min_rows: i64) -> Result<Vec<i64>> {
+/// The id that splits the stored answers in two runs in id order, `share` (a fraction:
+/// numerator, denominator) of them in the first: ids up to it, then the ids after it.
+/// Answers are only ever appended, so the first run holds the same rows whenever it is
+/// read. `None` when there are fewer than `min_rows` answers.
+pub fn split_id(conn: &Connection, share: (i64, i64), min_rows: i64) -> Result<Option<i64>> {
     let count: i64 = conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0))?;
-    if count < min_rows {
-        return Ok(Vec::new());
+    let offset = count * share.0 / share.1.max(1) - 1;
+    if count < min_rows || offset < 0 {
+        return Ok(None);
     }
-    let mut stmt = conn.prepare("SELECT id FROM annotations ORDER BY id LIMIT 1 OFFSET ?1")?;
-    let mut bounds = Vec::with_capacity(parts.saturating_sub(1));
-    for part in 1..parts as i64 {
-        let offset = count * part / parts as i64 - 1;
-        if offset < 0 {
-            continue;
-        }
-        if let Some(id) = stmt.query_row([offset], |r| r.get(0)).optional()? {
-            bounds.push(id);
-        }
-    }
-    Ok(bounds)
+    Ok(conn
+        .query_row(
+            "SELECT id FROM annotations ORDER BY id LIMIT 1 OFFSET ?1",
+            [offset],
+            |r| r.get(0),
+        )
+        .optional()?)
 }
 
 /// Every stored answer with `after < id` and, when given, `id <= up_to`, oldest first: a
