@@ -518,7 +518,11 @@ mod tests {
             assert_eq!(numbers, expected, "{range:?}");
             assert_eq!(seen.ids, [7, 3, 9, -4, 1 << 40, 12, 5]);
         }
-        assert!(!FirstSeen::for_ids([3_i64, 12].into_iter(), 8).table.is_empty());
-        assert!(FirstSeen::for_ids([0_i64, 1 << 41].into_iter(), 8).table.is_empty());
+        assert!(!FirstSeen::for_ids([3_i64, 12].into_iter(), 8)
+            .table
+            .is_empty());
+        assert!(FirstSeen::for_ids([0_i64, 1 << 41].into_iter(), 8)
+            .table
+            .is_empty());
     }
 }
