@@ -16,8 +16,8 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
-/// From this many stored answers on, two connections read them, half each, side by
-/// side; below it a second connection costs more to open than it saves.
+/// From this many stored answers on, two connections read them side by side; below it a
+/// second connection costs more to open than it saves.
 const READ_IN_TWO_FROM: i64 = 20_000;
 
 /// The stored answers in two parts, and the candidates when they were read beside them.
@@ -75,9 +75,9 @@ impl CurrentAnswers {
     }
 
     /// Every stored answer in id order, failing on the first that cannot be read: with
-    /// at least `in_two_from` of them on a file, the older half through this connection
+    /// at least `in_two_from` of them on a file, the older part through this connection
     /// and the newer through a second one on another thread. Answers are only appended,
-    /// so the older half is the same rows whenever it is read, and the two parts are one
+    /// so the older part is the same rows whenever it is read, and the two parts are one
     /// state of the answers: the newer part's.
     fn read_rows(project: &Project, in_two_from: i64) -> Result<Rows> {
         use factdesk_store::annotations;
