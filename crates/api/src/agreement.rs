@@ -8,11 +8,13 @@ use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all, pairs, AgreementOptions, Label, MetricValue, PairKappa, Rating, RatingTable,
+    compute_all, pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa, Rating,
+    RatingTable, SetNames,
 };
 use factdesk_core::answer::Response;
+use factdesk_core::key_hash::IdMap;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
 
 /// How to compute agreement.
@@ -255,6 +257,109 @@ impl Project {
         Ok((ratings, candidates))
     }
 
+    /// The evidence table built from ids: the table `RatingTable::with_item_candidates`
+    /// builds from [`Project::ratings_in`]'s ratings, in the same order (items and
+    /// candidates interned where the names would be), without writing every answer's item,
+    /// annotator and selected sentences as text for the table to intern again (most of
+    /// `factdesk agreement`'s time before the bootstrap at 300,000 answers). `None` when
+    /// no answer counts or one is not an evidence selection: the names build that table.
+    fn evidence_table_in(
+        &self,
+        read: &CurrentAnswers,
+        include_flagged: bool,
+    ) -> Result<Option<RatingTable>> {
+        let annotators = self.all_annotators()?;
+        // A handful of people: a sorted list is quicker to ask than a hashed set.
+        let mut counted: Vec<i64> = annotators
+            .iter()
+            .filter(|a| include_flagged || a.counted)
+            .map(|a| a.id)
+            .collect();
+        counted.sort_unstable();
+        let names: HashMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
+        let answers = read.of_kind(TaskKind::Evidence);
+        read.refuse_outside_candidates(self, &[])?;
+        let claim_of = read.claim_of(self, TaskKind::Evidence)?;
+        let mut item_of_task = FirstSeen::for_ids(claim_of.keys().copied(), claim_of.len());
+        // Each claim's first item: the one `ratings_in` lists the claim's candidates under.
+        let mut listed: IdMap<u32> = IdMap::default();
+        let mut annotator_of: IdMap<u32> = IdMap::default();
+        let mut annotator_names: Vec<String> = Vec::new();
+        let mut ratings: Vec<(u32, u32, usize, usize)> = Vec::with_capacity(answers.len());
+        let mut selected: Vec<i64> = Vec::with_capacity(answers.len() * 2);
+        for a in
+            answers.filter(|a| counted.binary_search(&a.annotator_id).is_ok() && !a.trick_failed)
+        {
+            let claim_id = *claim_of
+                .get(&a.task_id)
+                .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
+            let Response::Evidence { selection } = &a.answer.response else {
+                return Ok(None);
+            };
+            let item = item_of_task.index(a.task_id);
+            listed.entry(claim_id).or_insert(item);
+            let annotator = match annotator_of.get(&a.annotator_id) {
+                Some(&index) => index,
+                None => {
+                    // Interned by name, as the ratings' names would be.
+                    let name = names.get(&a.annotator_id).cloned().unwrap_or_default();
+                    let index = match annotator_names.iter().position(|n| *n == name) {
+                        Some(index) => index as u32,
+                        None => {
+                            annotator_names.push(name);
+                            annotator_names.len() as u32 - 1
+                        }
+                    };
+                    annotator_of.insert(a.annotator_id, index);
+                    index
+                }
+            };
+            let start = selected.len();
+            selected.extend_from_slice(selection.ids());
+            ratings.push((item, annotator, start, selected.len()));
+        }
+        if ratings.is_empty() {
+            return Ok(None);
+        }
+        let items: Vec<String> = item_of_task
+            .ids
+            .iter()
+            .map(|t| format!("task-{t}"))
+            .collect();
+        // Candidates are interned as `with_item_candidates` interns their names: the listed
+        // items' candidates in the order of the items' names, then the selections.
+        let mut listed: Vec<(u32, i64)> = listed.into_iter().map(|(c, i)| (i, c)).collect();
+        listed.sort_unstable_by(|a, b| items[a.0 as usize].cmp(&items[b.0 as usize]));
+        let shown = read.candidates(self)?;
+        let mut candidates = FirstSeen::for_ids(
+            shown.values().flatten().copied(),
+            shown.values().map(Vec::len).sum(),
+        );
+        let mut offered: Vec<Option<Vec<u32>>> = vec![None; items.len()];
+        for (item, claim_id) in listed {
+            let ids = shown.get(&claim_id).map_or(&[][..], Vec::as_slice);
+            offered[item as usize] = Some(ids.iter().map(|&id| candidates.index(id)).collect());
+        }
+        let mut sets = IndexedSets::with_capacity(ratings.len(), selected.len());
+        for &(item, annotator, start, end) in &ratings {
+            sets.push(
+                item,
+                annotator,
+                selected[start..end].iter().map(|&id| candidates.index(id)),
+            );
+        }
+        let names = SetNames {
+            items,
+            annotators: annotator_names,
+            candidate_count: candidates.ids.len(),
+            candidate_name: &|c| candidates.ids[c as usize].to_string(),
+            offered,
+        };
+        RatingTable::from_indexed_sets(&sets, names)
+            .map(Some)
+            .map_err(table_error)
+    }
+
     /// Agreement on one kind of task.
     pub fn agreement(
         &self,
@@ -296,13 +401,22 @@ impl Project {
         kind: TaskKind,
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
-        let (ratings, candidates) = self.ratings_in(read, kind, req.include_flagged)?;
-        let table = if kind == TaskKind::Evidence {
-            RatingTable::with_item_candidates(&ratings, None, &candidates)
-        } else {
-            RatingTable::new(&ratings, req.categories.as_deref(), None)
-        }
-        .map_err(table_error)?;
+        let indexed = match kind {
+            TaskKind::Evidence => self.evidence_table_in(read, req.include_flagged)?,
+            _ => None,
+        };
+        let table = match indexed {
+            Some(table) => table,
+            None => {
+                let (ratings, candidates) = self.ratings_in(read, kind, req.include_flagged)?;
+                if kind == TaskKind::Evidence {
+                    RatingTable::with_item_candidates(&ratings, None, &candidates)
+                } else {
+                    RatingTable::new(&ratings, req.categories.as_deref(), None)
+                }
+                .map_err(table_error)?
+            }
+        };
         let mut report = report(&table, req);
         report.studies = self.study_agreements_in(lead, read, Some(kind), req)?;
         Ok(report)
@@ -328,4 +442,87 @@ pub(crate) fn kinds_with_answers_in(read: &CurrentAnswers) -> Vec<TaskKind> {
         .into_iter()
         .filter(|&kind| read.of_kind(kind).len() > 0)
         .collect()
+}
+
+/// Row ids numbered in the order first met. Row ids are mostly dense, so a table indexed
+/// by id answers where a hashed map would jump around hundreds of thousands of entries;
+/// ids outside its range (or all, when they are spread too thin) go to a map.
+struct FirstSeen {
+    low: i64,
+    /// Per id from `low`: its number, or `u32::MAX` before it is met.
+    table: Vec<u32>,
+    others: IdMap<u32>,
+    /// The ids in the order first met.
+    ids: Vec<i64>,
+}
+
+impl FirstSeen {
+    /// For about `count` distinct ids among `ids`.
+    fn for_ids(ids: impl Iterator<Item = i64>, count: usize) -> FirstSeen {
+        let (low, high) = ids.fold((i64::MAX, i64::MIN), |(lo, hi), id| {
+            (lo.min(id), hi.max(id))
+        });
+        let span = high
+            .checked_sub(low)
+            .and_then(|span| usize::try_from(span).ok())
+            .map(|span| span.saturating_add(1));
+        let table = match span {
+            Some(span) if span <= count.saturating_mul(4).saturating_add(4096) => {
+                vec![u32::MAX; span]
+            }
+            _ => Vec::new(),
+        };
+        FirstSeen {
+            low,
+            table,
+            others: IdMap::default(),
+            ids: Vec::with_capacity(count),
+        }
+    }
+
+    fn index(&mut self, id: i64) -> u32 {
+        let next = self.ids.len() as u32;
+        let slot = id
+            .checked_sub(self.low)
+            .and_then(|offset| usize::try_from(offset).ok())
+            .and_then(|offset| self.table.get_mut(offset));
+        let index = match slot {
+            Some(slot) => {
+                if *slot == u32::MAX {
+                    *slot = next;
+                }
+                *slot
+            }
+            None => *self.others.entry(id).or_insert(next),
+        };
+        if index == next {
+            self.ids.push(id);
+        }
+        index
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::FirstSeen;
+
+    /// Ids are numbered in the order first met whether the table, the map or both hold
+    /// them: dense ids, ids spread too thin for a table, and ids outside the table's range.
+    #[test]
+    fn ids_are_numbered_first_met_by_table_and_map_alike() {
+        let met = [7_i64, 3, 7, 9, -4, 3, 1 << 40, 9, 12, 1 << 40, 5];
+        let expected = [0_u32, 1, 0, 2, 3, 1, 4, 2, 5, 4, 6];
+        for range in [&[3_i64, 12][..], &[0, 1 << 41], &[]] {
+            let mut seen = FirstSeen::for_ids(range.iter().copied(), 8);
+            let numbers: Vec<u32> = met.iter().map(|&id| seen.index(id)).collect();
+            assert_eq!(numbers, expected, "{range:?}");
+            assert_eq!(seen.ids, [7, 3, 9, -4, 1 << 40, 12, 5]);
+        }
+        assert!(!FirstSeen::for_ids([3_i64, 12].into_iter(), 8)
+            .table
+            .is_empty());
+        assert!(FirstSeen::for_ids([0_i64, 1 << 41].into_iter(), 8)
+            .table
+            .is_empty());
+    }
 }

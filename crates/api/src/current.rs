@@ -8,6 +8,7 @@
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_core::answer::Response;
+use factdesk_core::key_hash::IdMap;
 use factdesk_store::annotations::AnnotationRow;
 use factdesk_store::decisions::DecisionRow;
 use factdesk_store::feed::FeedRow;
@@ -15,17 +16,28 @@ use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
+/// From this many stored answers on, two connections read them side by side; below it a
+/// second connection costs more to open than it saves.
+const READ_IN_TWO_FROM: i64 = 20_000;
+
+/// The stored answers in two parts, and the candidates when they were read beside them.
+struct Rows {
+    parts: [Vec<AnnotationRow>; 2],
+    candidates: Option<IdMap<Vec<i64>>>,
+}
+
 /// One read of the project's answers.
 #[derive(Debug)]
 pub(crate) struct CurrentAnswers {
-    /// Every stored answer, oldest first.
-    rows: Vec<AnnotationRow>,
+    /// Every stored answer, oldest first: the first part's, then the second's (kept
+    /// apart: joined, hundreds of thousands of rows were copied into fresh memory).
+    rows: [Vec<AnnotationRow>; 2],
     /// Per kind, where its current answers (nothing supersedes them) are in `rows`:
     /// indices rather than the rows moved apart, which at 300,000 answers copied tens of
     /// megabytes into freshly faulted pages.
     by_kind: HashMap<TaskKind, Vec<u32>>,
-    claim_of: RefCell<HashMap<TaskKind, Rc<HashMap<i64, i64>>>>,
-    candidates: OnceCell<HashMap<i64, Vec<i64>>>,
+    claim_of: RefCell<HashMap<TaskKind, Rc<IdMap<i64>>>>,
+    candidates: OnceCell<IdMap<Vec<i64>>>,
     /// Whether the evidence answers were checked against their candidates.
     evidence_checked: Cell<bool>,
 }
@@ -38,24 +50,90 @@ impl CurrentAnswers {
         let conn = project.store.conn();
         let mark = project.store.change_mark()?;
         factdesk_store::tasks::check_kinds(conn)?;
-        let all = factdesk_store::annotations::all(conn)?;
+        let Rows {
+            parts: rows,
+            candidates,
+        } = Self::read_rows(project, READ_IN_TWO_FROM)?;
         factdesk_store::decisions::latest(conn)?;
         project.checked(mark);
-        let superseded: HashSet<i64> = all.iter().filter_map(|a| a.supersedes).collect();
+        let all = || rows[0].iter().chain(&rows[1]);
+        let superseded: HashSet<i64> = all().filter_map(|a| a.supersedes).collect();
         let mut by_kind: HashMap<TaskKind, Vec<u32>> = HashMap::new();
-        // `all` is in id order, as `current_of_kind` reads each kind.
-        for (i, row) in all.iter().enumerate() {
+        // The rows are in id order, as `current_of_kind` reads each kind.
+        for (i, row) in all().enumerate() {
             if !superseded.contains(&row.id) {
                 by_kind.entry(row.kind).or_default().push(i as u32);
             }
         }
         Ok(CurrentAnswers {
-            rows: all,
+            rows,
             by_kind,
             claim_of: RefCell::default(),
-            candidates: OnceCell::new(),
+            candidates: candidates.map_or_else(OnceCell::new, OnceCell::from),
             evidence_checked: Cell::new(false),
         })
+    }
+
+    /// Every stored answer in id order, failing on the first that cannot be read: with
+    /// at least `in_two_from` of them on a file, the older part through this connection
+    /// and the newer through a second one on another thread. Answers are only appended,
+    /// so the older part is the same rows whenever it is read, and the two parts are one
+    /// state of the answers: the newer part's.
+    fn read_rows(project: &Project, in_two_from: i64) -> Result<Rows> {
+        use factdesk_store::annotations;
+        let conn = project.store.conn();
+        let whole = || {
+            Ok(Rows {
+                parts: [annotations::all(conn)?, Vec::new()],
+                candidates: None,
+            })
+        };
+        if conn.engine() != factdesk_store::Engine::Sqlite {
+            return whole();
+        }
+        // The second connection also reads the candidates (every use case of evidence
+        // answers checks them), so it takes the smaller share of the answers.
+        let Some(middle) = annotations::split_id(conn, (5, 8), in_two_from)? else {
+            return whole();
+        };
+        let reader = match project.store.reader() {
+            Ok(Some(reader)) => reader,
+            Ok(None) => return whole(),
+            Err(e) => {
+                tracing::debug!("no second connection to read answers with: {e}");
+                return whole();
+            }
+        };
+        std::thread::scope(|s| {
+            let newer = s.spawn(move || {
+                let rows = annotations::range(reader.conn(), middle, None)?;
+                // A failure here is met again where the candidates are read for use.
+                let candidates = crate::gold::candidates_by_claim(reader.conn()).ok();
+                Ok::<_, crate::Error>((rows, candidates))
+            });
+            let older = annotations::range(conn, i64::MIN, Some(middle));
+            let newer = newer.join();
+            // The older part's failure first: it names the first row that cannot be read.
+            let older = older?;
+            let (newer, candidates) = newer.map_err(|_| {
+                crate::Error::new(
+                    crate::ErrorCode::Database,
+                    "the reading of the newer answers stopped",
+                )
+            })??;
+            Ok(Rows {
+                parts: [older, newer],
+                candidates,
+            })
+        })
+    }
+
+    fn row(&self, i: u32) -> &AnnotationRow {
+        let i = i as usize;
+        match self.rows[0].get(i) {
+            Some(row) => row,
+            None => &self.rows[1][i - self.rows[0].len()],
+        }
     }
 
     /// The current answers of one kind, oldest first.
@@ -64,14 +142,14 @@ impl CurrentAnswers {
             .get(&kind)
             .map_or(&[][..], Vec::as_slice)
             .iter()
-            .map(|&i| &self.rows[i as usize])
+            .map(|&i| self.row(i))
     }
 
     /// Every stored answer as the feed reads it (`factdesk_store::feed::since(0)`).
     pub fn feed(&self, project: &Project) -> Result<Vec<FeedRow>> {
-        let mut claim_of: HashMap<TaskKind, Rc<HashMap<i64, i64>>> = HashMap::new();
-        let mut out = Vec::with_capacity(self.rows.len());
-        for row in &self.rows {
+        let mut claim_of: HashMap<TaskKind, Rc<IdMap<i64>>> = HashMap::new();
+        let mut out = Vec::with_capacity(self.rows[0].len() + self.rows[1].len());
+        for row in self.rows[0].iter().chain(&self.rows[1]) {
             let claims = match claim_of.get(&row.kind) {
                 Some(claims) => claims,
                 None => claim_of
@@ -101,11 +179,11 @@ impl CurrentAnswers {
     }
 
     /// Each task of a kind's claim.
-    pub fn claim_of(&self, project: &Project, kind: TaskKind) -> Result<Rc<HashMap<i64, i64>>> {
+    pub fn claim_of(&self, project: &Project, kind: TaskKind) -> Result<Rc<IdMap<i64>>> {
         if let Some(map) = self.claim_of.borrow().get(&kind) {
             return Ok(Rc::clone(map));
         }
-        let map: Rc<HashMap<i64, i64>> = Rc::new(
+        let map: Rc<IdMap<i64>> = Rc::new(
             factdesk_store::tasks::claims_of_tasks(project.store.conn(), kind)?
                 .into_iter()
                 .collect(),
@@ -115,7 +193,7 @@ impl CurrentAnswers {
     }
 
     /// Every claim's candidate sentence ids, in rank order.
-    pub fn candidates(&self, project: &Project) -> Result<&HashMap<i64, Vec<i64>>> {
+    pub fn candidates(&self, project: &Project) -> Result<&IdMap<Vec<i64>>> {
         if let Some(map) = self.candidates.get() {
             return Ok(map);
         }
@@ -193,5 +271,42 @@ impl CurrentAnswers {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The answers read in two parts on two connections are the answers read whole, in
+    /// the same order.
+    #[test]
+    fn answers_read_in_two_parts_are_the_answers_read_whole() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
+        let path = dir.path().join("p.fdesk");
+        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
+        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read = |from| {
+            CurrentAnswers::read_rows(&project, from)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .parts
+        };
+        let (whole, parts) = (read(i64::MAX), read(1));
+        assert!(whole[1].is_empty());
+        assert!(!parts[0].is_empty() && !parts[1].is_empty(), "read in two");
+        let joined: Vec<&AnnotationRow> = parts[0].iter().chain(&parts[1]).collect();
+        assert_eq!(joined, whole[0].iter().collect::<Vec<_>>());
+        // The candidates read beside them are those read alone.
+        let beside = CurrentAnswers::read_rows(&project, 1)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .candidates;
+        let alone = crate::gold::candidates_by_claim(project.store.conn())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!alone.is_empty());
+        assert_eq!(beside, Some(alone));
     }
 }

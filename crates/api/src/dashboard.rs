@@ -31,6 +31,7 @@ use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use activity::Activity;
 use factdesk_core::agreement::landis_koch;
+use factdesk_core::key_hash::IdMap;
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, MASI_METRIC};
@@ -113,7 +114,7 @@ pub struct DashboardState {
     people: BTreeMap<i64, Person>,
     /// The counted annotators the tallies were built with; `None` before the first build.
     counted: Option<BTreeSet<i64>>,
-    candidates: Option<HashMap<i64, Vec<i64>>>,
+    candidates: Option<IdMap<Vec<i64>>>,
     intervals: Option<Intervals>,
 }
 
@@ -273,7 +274,7 @@ impl DashboardState {
     fn candidates_of(&mut self, project: &Project, claim_id: i64) -> Result<Vec<i64>> {
         let conn = project.store.conn();
         if self.candidates.is_none() {
-            let mut by_claim: HashMap<i64, Vec<i64>> = HashMap::new();
+            let mut by_claim: IdMap<Vec<i64>> = IdMap::default();
             for (claim, sentence) in feed::candidate_ids(conn)? {
                 by_claim.entry(claim).or_default().push(sentence);
             }

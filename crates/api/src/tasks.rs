@@ -113,7 +113,7 @@ pub(crate) fn ineligible(
     Ok(out)
 }
 
-fn too_long(claim: &str, settings: &Settings) -> bool {
+pub(crate) fn too_long(claim: &str, settings: &Settings) -> bool {
     text::token_count(claim) > settings.refute_max_tokens as usize
 }
 

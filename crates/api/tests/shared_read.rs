@@ -8,6 +8,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::gold::{GoldMethod, GoldRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
+use factdesk_core::agreement::RatingTable;
 use factdesk_core::seeded::Seeded;
 
 mod common;
@@ -119,4 +120,29 @@ fn figures_read_together_equal_figures_read_alone() {
         assert_eq!(aggregation.rejected_answers, preview.rejected_answers);
         assert!(!aggregation.tasks.is_empty());
     }
+}
+
+/// The agreement on evidence, whose table is built from the answers' ids, equals the
+/// agreement of the same answers written as named ratings (`Project::ratings`).
+#[test]
+fn evidence_agreement_equals_the_agreement_of_its_named_ratings() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = answered(dir.path(), &clock);
+    let lead = p.lead();
+    let req = AgreementRequest {
+        bootstrap_reps: 200,
+        ..Default::default()
+    };
+    let (ratings, candidates) = ok(p.ratings(&lead, TaskKind::Evidence, false));
+    assert!(ratings.len() >= 20, "{} ratings", ratings.len());
+    let table = ok(RatingTable::with_item_candidates(
+        &ratings,
+        None,
+        &candidates,
+    ));
+    let by_names = factdesk_api::agreement::report(&table, &req);
+    let mut direct = ok(p.agreement(&lead, TaskKind::Evidence, &req));
+    direct.studies.clear();
+    assert_eq!(direct, by_names);
 }

@@ -9,6 +9,7 @@ pub mod checks;
 pub mod claim;
 pub mod gold;
 pub mod highlight;
+pub mod key_hash;
 pub mod language;
 pub mod pace;
 pub mod ranking;

@@ -144,6 +144,45 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
     Ok(out)
 }
 
+/// The id that splits the stored answers in two runs in id order, `share` (a fraction:
+/// numerator, denominator) of them in the first: ids up to it, then the ids after it.
+/// Answers are only ever appended, so the first run holds the same rows whenever it is
+/// read. `None` when there are fewer than `min_rows` answers.
+pub fn split_id(conn: &Connection, share: (i64, i64), min_rows: i64) -> Result<Option<i64>> {
+    let count: i64 = conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0))?;
+    let offset = count * share.0 / share.1.max(1) - 1;
+    if count < min_rows || offset < 0 {
+        return Ok(None);
+    }
+    Ok(conn
+        .query_row(
+            "SELECT id FROM annotations ORDER BY id LIMIT 1 OFFSET ?1",
+            [offset],
+            |r| r.get(0),
+        )
+        .optional()?)
+}
+
+/// Every stored answer with `after < id` and, when given, `id <= up_to`, oldest first: a
+/// part of [`all`], whose parts can be read on connections of their own side by side.
+pub fn range(conn: &Connection, after: i64, up_to: Option<i64>) -> Result<Vec<AnnotationRow>> {
+    let up_to = up_to.unwrap_or(i64::MAX);
+    let count: i64 = conn.query_row(
+        "SELECT count(*) FROM annotations WHERE id > ?1 AND id <= ?2",
+        params![after, up_to],
+        |r| r.get(0),
+    )?;
+    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE a.id > ?1 AND a.id <= ?2 ORDER BY a.id"
+    ))?;
+    for row in stmt.query_map(params![after, up_to], from_row)? {
+        out.push(row?);
+    }
+    Ok(out)
+}
+
 /// Every current answer on a task, oldest first.
 pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(

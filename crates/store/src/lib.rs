@@ -219,6 +219,29 @@ impl Store {
         })
     }
 
+    /// A second connection to this project's file, to read beside this one on another
+    /// thread; `None` on PostgreSQL. It only reads, through SQLite's read-only mode (never
+    /// opened immutable while this connection may write: a checkpoint could then change
+    /// pages under it), and like every read-only opening it trusts nothing in the schema.
+    pub fn reader(&self) -> Result<Option<Store>> {
+        if self.conn.sqlite().is_none() {
+            return Ok(None);
+        }
+        if self.access == Access::ReadOnly {
+            return Store::open_read_only(&self.path).map(Some);
+        }
+        let conn = read_only_connection(&self.path, "mode=ro")?;
+        check_version(identify(&conn, &self.path)?, &self.path)?;
+        conn.pragma_update(None, "query_only", true)?;
+        conn.pragma_update(None, "trusted_schema", false)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Some(Store {
+            conn: Connection::Sqlite(conn),
+            path: self.path.clone(),
+            access: Access::ReadOnly,
+        }))
+    }
+
     /// How this file is open.
     pub fn access(&self) -> Access {
         self.access

@@ -227,10 +227,22 @@ impl Project {
                 family: family.len(),
                 uncounted: any_evidence.map_or(0, |t| t.answers.len()),
                 no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
-                too_long: known.too_long.contains(&claim.id),
+                // Read only where a reason names it: a claim with no work at all.
+                too_long: refutation_only
+                    && family.is_empty()
+                    && children.is_empty()
+                    && crate::tasks::too_long(&claim.text, &settings),
             };
-            let reason = family::drop_reason(&root, &settings)
-                .or_else(|| texts.same_as(&claim.text).map(family::same_claim));
+            let mut key = None;
+            let reason = match family::drop_reason(&root, &settings) {
+                Some(reason) => Some(reason),
+                None => {
+                    let text_key = family::Texts::key(&claim.text);
+                    let same = texts.same_as(&text_key).map(family::same_claim);
+                    key = Some(text_key);
+                    same
+                }
+            };
             let label = match (reason, label) {
                 (None, Some(label)) => label,
                 // A claim without a label always has a reason to drop it.
@@ -267,7 +279,8 @@ impl Project {
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
             });
-            texts.keep(&claim.text, &claim.ext_id);
+            let key = key.unwrap_or_else(|| family::Texts::key(&claim.text));
+            texts.keep(key, &claim.ext_id);
             let root = lines.len() - 1;
             for (child, verify) in family {
                 if let Err(reason) =
@@ -321,10 +334,6 @@ impl Project {
                 .into_iter()
                 .map(|(id, _, why)| (id, why))
                 .collect(),
-            too_long: ineligible(conn, TaskKind::Refute, false, settings)?
-                .into_iter()
-                .map(|(id, _, _)| id)
-                .collect(),
         })
     }
 
@@ -364,19 +373,21 @@ impl Project {
         let mut outputs = crate::output::Outputs::new(inputs);
         let mut split_files = Vec::new();
         match format {
-            ExportFormat::Factdesk => write_lines(
-                out,
-                outputs.file(out)?,
-                lines.iter().map(serde_json::to_value),
-            )?,
+            ExportFormat::Factdesk => {
+                write_lines(out, outputs.file(out)?, &lines, &|_| true, |l| {
+                    serde_json::to_value(l)
+                })?
+            }
             ExportFormat::Fever => {
-                write_lines(out, outputs.file(out)?, lines.iter().map(fever_line))?;
+                write_lines(out, outputs.file(out)?, &lines, &|_| true, fever_line)?;
                 for name in split_names(req.splits.len()) {
                     let path = beside(out, &format!("{name}.jsonl"));
                     write_lines(
                         &path,
                         outputs.file(&path)?,
-                        lines.iter().filter(|l| l.split == name).map(fever_line),
+                        &lines,
+                        &|l| l.split == name,
+                        fever_line,
                     )?;
                     split_files.push(path.display().to_string());
                 }
@@ -466,7 +477,6 @@ struct Known<'a> {
     /// always have one), answered or not.
     with_verify_task: HashSet<i64>,
     no_evidence_task: HashMap<i64, SkipReason>,
-    too_long: HashSet<i64>,
 }
 
 impl<'a> Known<'a> {
@@ -583,15 +593,45 @@ fn io_error(path: &Path, e: std::io::Error) -> Error {
     )
 }
 
-/// Writes one JSON value per line into an output being staged at `path`.
+/// Writes `json` of each line `keep` takes, one per line, into an output being staged at
+/// `path`. The later half of the lines is turned into text on a second thread while the
+/// first half is written.
 fn write_lines(
     path: &Path,
     file: &mut dyn Write,
-    lines: impl Iterator<Item = serde_json::Result<serde_json::Value>>,
+    lines: &[GoldLine],
+    keep: &(dyn Fn(&GoldLine) -> bool + Sync),
+    json: fn(&GoldLine) -> serde_json::Result<serde_json::Value>,
 ) -> Result<()> {
-    for line in lines {
-        let line = line.map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
-        writeln!(file, "{line}").map_err(|e| io_error(path, e))?;
+    let write = |part: &[GoldLine], out: &mut dyn Write| -> Result<()> {
+        // Each line serialised into one buffer and written whole: formatting the value
+        // straight into the file went through a formatter adapter a few bytes at a time.
+        let mut buffer = Vec::new();
+        for line in part.iter().filter(|l| keep(l)) {
+            let value = json(line).map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
+            buffer.clear();
+            serde_json::to_writer(&mut buffer, &value)
+                .map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
+            buffer.push(b'\n');
+            out.write_all(&buffer).map_err(|e| io_error(path, e))?;
+        }
+        Ok(())
+    };
+    if lines.len() < 4096 {
+        return write(lines, file);
     }
-    Ok(())
+    let (first, later) = lines.split_at(lines.len() / 2);
+    std::thread::scope(|s| {
+        let later = s.spawn(|| {
+            let mut text = Vec::new();
+            write(later, &mut text).map(|()| text)
+        });
+        let first = write(first, file);
+        let later = later.join();
+        // The first half's failure first: it is the first line that could not be written.
+        first?;
+        let later = later
+            .map_err(|_| Error::new(ErrorCode::Io, "turning the gold lines into text stopped"))??;
+        file.write_all(&later).map_err(|e| io_error(path, e))
+    })
 }

@@ -62,15 +62,19 @@ pub(crate) struct Texts {
 }
 
 impl Texts {
-    /// The id of the line that already says `text`, if one does.
-    pub fn same_as(&self, text: &str) -> Option<&str> {
-        self.ids.get(&same_words_key(text)).map(String::as_str)
+    /// What a text is compared by; computed once per text (folding and splitting every
+    /// claim twice, to look it up and to keep it, was a tenth of an export).
+    pub fn key(text: &str) -> String {
+        same_words_key(text)
     }
 
-    pub fn keep(&mut self, text: &str, id: &str) {
-        self.ids
-            .entry(same_words_key(text))
-            .or_insert_with(|| id.to_string());
+    /// The id of the line that already says the text of `key`, if one does.
+    pub fn same_as(&self, key: &str) -> Option<&str> {
+        self.ids.get(key).map(String::as_str)
+    }
+
+    pub fn keep(&mut self, key: String, id: &str) {
+        self.ids.entry(key).or_insert_with(|| id.to_string());
     }
 }
 
@@ -99,10 +103,11 @@ pub(crate) fn refutation_of(
         };
         return Err(format!("{what} is {}, not SUPPORTED", parent.as_str()));
     }
-    if let Some(id) = texts.same_as(&child.text) {
+    let key = Texts::key(&child.text);
+    if let Some(id) = texts.same_as(&key) {
         return Err(same_claim(id));
     }
-    texts.keep(&child.text, &child.ext_id);
+    texts.keep(key, &child.ext_id);
     Ok(())
 }
 

@@ -9,6 +9,7 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
+use factdesk_core::key_hash::IdMap;
 use factdesk_store::{decisions, feed};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -118,7 +119,7 @@ impl Project {
             // Each task's claim and each claim's candidates in one read apiece, not one
             // query per task.
             let claim_of = read.claim_of(self, kind)?;
-            let no_candidates = HashMap::new();
+            let no_candidates = IdMap::default();
             let candidates_of = if kind == TaskKind::Evidence {
                 read.candidates(self)?
             } else {
@@ -182,12 +183,18 @@ impl Project {
 }
 
 /// Every claim's candidate sentence ids in rank order, in one read.
-pub(crate) fn candidates_by_claim(
-    conn: &factdesk_store::Connection,
-) -> Result<HashMap<i64, Vec<i64>>> {
-    let mut out: HashMap<i64, Vec<i64>> = HashMap::new();
-    for (claim, sentence) in feed::candidate_ids(conn)? {
-        out.entry(claim).or_default().push(sentence);
+pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<IdMap<Vec<i64>>> {
+    let rows = feed::candidate_ids(conn)?;
+    let mut out: IdMap<Vec<i64>> = IdMap::default();
+    // The rows come by claim: each claim's list is made at its size, not grown.
+    let mut start = 0;
+    while start < rows.len() {
+        let claim = rows[start].0;
+        let end = start + rows[start..].iter().take_while(|r| r.0 == claim).count();
+        out.entry(claim)
+            .or_default()
+            .extend(rows[start..end].iter().map(|r| r.1));
+        start = end;
     }
     Ok(out)
 }

@@ -3,8 +3,9 @@
 
 use super::table::{CategoryOrder, RatingTable, SetLabels, TableError, Units};
 use super::{Label, Rating};
+use crate::key_hash::KeyHasher;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::BuildHasherDefault;
 
 /// Which candidates each item offers when labels are sets.
 pub(crate) enum Candidates<'a> {
@@ -21,9 +22,9 @@ impl<'a> Candidates<'a> {
 
 /// Interns names in first-seen order.
 #[derive(Default)]
-struct Interner<'a> {
-    index: HashMap<&'a str, u32, BuildHasherDefault<NameHasher>>,
-    names: Vec<&'a str>,
+pub(super) struct Interner<'a> {
+    pub index: HashMap<&'a str, u32, BuildHasherDefault<KeyHasher>>,
+    pub names: Vec<&'a str>,
     /// The last name asked for: ratings usually come grouped by item, so most lookups
     /// repeat it.
     last: Option<(&'a str, u32)>,
@@ -32,7 +33,7 @@ struct Interner<'a> {
 impl<'a> Interner<'a> {
     /// Room for `names` names: grown by doubling, the table was rebuilt in fresh memory
     /// again and again.
-    fn with_capacity(names: usize) -> Interner<'a> {
+    pub fn with_capacity(names: usize) -> Interner<'a> {
         Interner {
             index: HashMap::with_capacity_and_hasher(names, Default::default()),
             names: Vec::with_capacity(names),
@@ -40,7 +41,7 @@ impl<'a> Interner<'a> {
         }
     }
 
-    fn id(&mut self, name: &'a str) -> u32 {
+    pub fn id(&mut self, name: &'a str) -> u32 {
         if let Some((last, id)) = self.last {
             if last == name {
                 return id;
@@ -56,48 +57,8 @@ impl<'a> Interner<'a> {
     }
 }
 
-/// A multiply-rotate hash over 8-byte words. Interning hundreds of thousands of short
-/// names was a third of `factdesk agreement`'s time with the default SipHash, whose
-/// resistance to crafted collisions buys nothing for a lead's own ratings file.
-#[derive(Default)]
-struct NameHasher(u64);
-
-impl NameHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    }
-}
-
-impl Hasher for NameHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for chunk in &mut chunks {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-        let rest = chunks.remainder();
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(word) ^ ((rest.len() as u64) << 56));
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // Fold the high bits down: hashbrown takes its bucket from the low ones.
-        self.0 ^ (self.0 >> 29)
-    }
-}
-
 /// Indices that put `names` in sorted order: `rank[old] = new`.
-fn ranks(order: &[usize]) -> Vec<u32> {
+pub(super) fn ranks(order: &[usize]) -> Vec<u32> {
     let mut rank = vec![0u32; order.len()];
     for (new, &old) in order.iter().enumerate() {
         rank[old] = new as u32;
@@ -150,16 +111,37 @@ pub(crate) fn build(
         .iter()
         .map(|r| (items.id(&r.item), annotators.id(&r.annotator)))
         .collect();
-    let mut annotator_order: Vec<usize> = (0..annotators.names.len()).collect();
-    annotator_order.sort_by_key(|&i| annotators.names[i]);
-    let annotator_rank = ranks(&annotator_order);
+    if has_set {
+        return super::build_sets::from_ratings(
+            ratings,
+            &ids,
+            &items,
+            &annotators.names,
+            candidates,
+        );
+    }
+    let labelled = label_categories(ratings, categories)?;
+    assemble(
+        items.names.iter().map(|s| s.to_string()).collect(),
+        &annotators.names,
+        &ids,
+        labelled,
+    )
+}
 
-    let labelled = if has_set {
-        label_sets(ratings, &items, candidates)?
-    } else {
-        label_categories(ratings, categories)?
-    };
-    let mut triples: Vec<(u32, u32, u32)> = Vec::with_capacity(ratings.len());
+/// The table from interned ratings: `items` and `annotators` in the order the ratings'
+/// indices name them (annotators are then sorted by name), one entry of `ids` and of
+/// `labelled.value_of_rating` per rating.
+pub(super) fn assemble(
+    items: Vec<String>,
+    annotators: &[&str],
+    ids: &[(u32, u32)],
+    labelled: Labelled,
+) -> Result<RatingTable, TableError> {
+    let mut annotator_order: Vec<usize> = (0..annotators.len()).collect();
+    annotator_order.sort_by_key(|&i| annotators[i]);
+    let annotator_rank = ranks(&annotator_order);
+    let mut triples: Vec<(u32, u32, u32)> = Vec::with_capacity(ids.len());
     for (&(item, annotator), value) in ids.iter().zip(&labelled.value_of_rating) {
         if let Some(value) = value {
             let annotator = annotator_rank[annotator as usize];
@@ -173,10 +155,10 @@ pub(crate) fn build(
             Some(last) if (last.0, last.1) == (triple.0, triple.1) => {
                 if last.2 != triple.2 {
                     return Err(TableError::ConflictingRatings {
-                        item: items.names[triple.0 as usize].to_string(),
+                        item: items[triple.0 as usize].clone(),
                         annotator: annotator_order
                             .get(triple.1 as usize)
-                            .map(|&i| annotators.names[i].to_string())
+                            .map(|&i| annotators[i].to_string())
                             .unwrap_or_default(),
                     });
                 }
@@ -185,26 +167,27 @@ pub(crate) fn build(
         }
     }
     let value_count = labelled.categories.len();
+    let unit_count = items.len();
     Ok(RatingTable {
-        items: items.names.iter().map(|s| s.to_string()).collect(),
+        items,
         annotators: annotator_order
             .iter()
-            .map(|&i| annotators.names[i].to_string())
+            .map(|&i| annotators[i].to_string())
             .collect(),
         categories: labelled.categories,
         order: labelled.order,
         numbers: labelled.numbers,
-        units: Units::from_sorted(items.names.len(), &kept, value_count),
+        units: Units::from_sorted(unit_count, &kept, value_count),
         sets: labelled.sets,
     })
 }
 
-struct Labelled {
-    value_of_rating: Vec<Option<u32>>,
-    categories: Vec<String>,
-    order: CategoryOrder,
-    numbers: Result<Vec<f64>, String>,
-    sets: Option<SetLabels>,
+pub(super) struct Labelled {
+    pub value_of_rating: Vec<Option<u32>>,
+    pub categories: Vec<String>,
+    pub order: CategoryOrder,
+    pub numbers: Result<Vec<f64>, String>,
+    pub sets: Option<SetLabels>,
 }
 
 fn label_categories(ratings: &[Rating], given: Option<&[String]>) -> Result<Labelled, TableError> {
@@ -270,115 +253,5 @@ fn label_categories(ratings: &[Rating], given: Option<&[String]>) -> Result<Labe
         order,
         numbers,
         sets: None,
-    })
-}
-
-fn label_sets<'a>(
-    ratings: &'a [Rating],
-    items: &Interner<'_>,
-    candidates: Candidates<'a>,
-) -> Result<Labelled, TableError> {
-    let listed = match candidates {
-        Candidates::Everywhere(list) => list.len(),
-        Candidates::PerItem(map) => map.values().map(Vec::len).sum(),
-        Candidates::Seen => 0,
-    };
-    let mut vocabulary = Interner::with_capacity(listed);
-    if let Candidates::Everywhere(list) = candidates {
-        for name in list {
-            vocabulary.id(name);
-        }
-    }
-    if let Candidates::PerItem(map) = candidates {
-        for name in map.values().flatten() {
-            vocabulary.id(name);
-        }
-    }
-    let fixed_vocabulary = matches!(candidates, Candidates::Everywhere(_));
-    let mut distinct: HashMap<Vec<u32>, u32> = HashMap::new();
-    let mut first_unit: Vec<u32> = Vec::new();
-    let mut members: Vec<Vec<u32>> = Vec::new();
-    let mut value_of_rating = Vec::with_capacity(ratings.len());
-    let mut selected_on_unit: Vec<Vec<u32>> = vec![Vec::new(); items.names.len()];
-    for rating in ratings {
-        let Label::Set(selected) = &rating.label else {
-            value_of_rating.push(None);
-            continue;
-        };
-        let mut set = Vec::with_capacity(selected.len());
-        for name in selected {
-            if fixed_vocabulary && !vocabulary.index.contains_key(name.as_str()) {
-                return Err(TableError::UnknownCandidate {
-                    item: rating.item.clone(),
-                    candidate: name.clone(),
-                });
-            }
-            set.push(vocabulary.id(name));
-        }
-        set.sort_unstable();
-        set.dedup();
-        let unit = items.index[rating.item.as_str()] as usize;
-        selected_on_unit[unit].extend_from_slice(&set);
-        let next = members.len() as u32;
-        let value = *distinct.entry(set.clone()).or_insert_with(|| {
-            members.push(set);
-            first_unit.push(unit as u32);
-            next
-        });
-        first_unit[value as usize] = first_unit[value as usize].min(unit as u32);
-        value_of_rating.push(Some(value));
-    }
-    let candidate_names: Vec<String> = vocabulary.names.iter().map(|s| s.to_string()).collect();
-    let mut unit_candidates = Vec::with_capacity(items.names.len());
-    for (unit, item) in items.names.iter().enumerate() {
-        let mut offered: Vec<u32> = match &candidates {
-            Candidates::Everywhere(_) => (0..vocabulary.names.len() as u32).collect(),
-            Candidates::PerItem(map) => match map.get(*item) {
-                Some(list) => list.iter().map(|n| vocabulary.index[n.as_str()]).collect(),
-                None => selected_on_unit[unit].clone(),
-            },
-            Candidates::Seen => selected_on_unit[unit].clone(),
-        };
-        offered.sort_unstable();
-        offered.dedup();
-        if let Some(&outside) = selected_on_unit[unit]
-            .iter()
-            .find(|c| offered.binary_search(c).is_err())
-        {
-            return Err(TableError::UnknownCandidate {
-                item: item.to_string(),
-                candidate: candidate_names[outside as usize].clone(),
-            });
-        }
-        unit_candidates.push(offered);
-    }
-    let display: Vec<String> = members
-        .iter()
-        .map(|set| {
-            let names: Vec<&str> = set
-                .iter()
-                .map(|&c| candidate_names[c as usize].as_str())
-                .collect();
-            serde_json::to_string(&names).unwrap_or_default()
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..members.len()).collect();
-    // By first item, so that the sets of one item have neighbouring indices and the
-    // per-value sums over items walk memory in order (this matters with ~10⁵ sets).
-    order.sort_by(|&a, &b| (first_unit[a], &display[a]).cmp(&(first_unit[b], &display[b])));
-    let rank = ranks(&order);
-    Ok(Labelled {
-        value_of_rating: value_of_rating
-            .into_iter()
-            .map(|v| v.map(|v| rank[v as usize]))
-            .collect(),
-        categories: order.iter().map(|&i| display[i].clone()).collect(),
-        order: CategoryOrder::Unordered,
-        numbers: Err("set labels are not numbers".to_string()),
-        sets: Some(SetLabels {
-            candidates: candidate_names,
-            members: order.iter().map(|&i| members[i].clone()).collect(),
-            unit_candidates,
-        }),
     })
 }

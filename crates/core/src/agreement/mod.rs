@@ -21,6 +21,7 @@
 mod alpha;
 mod bootstrap;
 mod build;
+mod build_sets;
 mod cohen;
 mod groups;
 mod multinomial;
@@ -31,6 +32,7 @@ mod report;
 mod sets;
 mod table;
 
+pub use build_sets::{IndexedSets, SetNames};
 pub use cohen::{cohen_kappa, pairs, CohenKappa, PairKappa, Weighting};
 pub use groups::{group_majority_cohen, group_majority_kappa, GroupKappa};
 pub use nominal::per_category_kappa;

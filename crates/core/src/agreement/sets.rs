@@ -67,14 +67,14 @@ impl<'a> MasiModel<'a> {
         let members = sets.members.as_slice();
         // The sets holding each candidate, in set order, in one list (a list per candidate
         // was 10⁵ allocations with per-item candidates).
-        let mut starts = vec![0usize; sets.candidates.len() + 1];
+        let mut starts = vec![0usize; sets.candidate_count + 1];
         for &id in members.iter().flatten() {
             starts[id as usize + 1] += 1;
         }
-        for c in 0..sets.candidates.len() {
+        for c in 0..sets.candidate_count {
             starts[c + 1] += starts[c];
         }
-        let mut held = vec![0u32; starts[sets.candidates.len()]];
+        let mut held = vec![0u32; starts[sets.candidate_count]];
         let mut at = starts.clone();
         for (set, ids) in members.iter().enumerate() {
             for &id in ids {

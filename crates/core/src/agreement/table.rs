@@ -17,6 +17,8 @@ pub enum TableError {
     DuplicateCategory(String),
     /// A selected candidate that the given candidate list does not contain.
     UnknownCandidate { item: String, candidate: String },
+    /// Ratings given as indices that do not fit the names given with them.
+    Malformed(String),
 }
 
 impl fmt::Display for TableError {
@@ -39,6 +41,7 @@ impl fmt::Display for TableError {
                 f,
                 "item {item:?}: selected candidate {candidate:?} is not in the candidate list"
             ),
+            TableError::Malformed(what) => write!(f, "malformed indexed ratings: {what}"),
         }
     }
 }
@@ -100,7 +103,8 @@ impl Units {
 /// Set labels: each value index names one distinct selected set.
 #[derive(Debug, Clone)]
 pub(crate) struct SetLabels {
-    pub candidates: Vec<String>,
+    /// How many candidates there are (indices `0..candidate_count`).
+    pub candidate_count: usize,
     /// Per value: the sorted candidate indices of that set.
     pub members: Vec<Vec<u32>>,
     /// Per unit: the sorted candidate indices that could have been selected.
