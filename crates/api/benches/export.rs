@@ -15,6 +15,10 @@ use factdesk_store::annotations::{insert, NewAnnotation};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+// The allocator of the `factdesk` binary, whose commands these figures stand for.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod common;
 use common::Acting;
 use common::{candidates_by_claim, generated_project, Generated, Lcg};
