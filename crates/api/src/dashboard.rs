@@ -16,6 +16,7 @@
 mod activity;
 mod intervals;
 mod masi;
+mod running;
 mod snapshot;
 mod tally;
 
@@ -36,6 +37,7 @@ use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, MASI_METRIC};
 use masi::MasiTally;
+use running::{extend_series, retract};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
 
@@ -548,61 +550,4 @@ fn statistic(metric: &str, outcome: Outcome, ci95: Option<(f64, f64)>) -> Statis
         ci95: value.and(ci95),
         reading: value.map(|v| landis_koch(v).to_string()),
     }
-}
-
-/// Counts one more change to the tallies and adds a point to the kappa series when due.
-fn extend_series(state: &mut KindState, at_ms: i64) {
-    state.applied += 1;
-    let stride = state.stride.max(1);
-    if state.applied.is_multiple_of(stride) {
-        let value = state.tally.fleiss(state.rated.len()).ok();
-        state.series.push(KappaPoint {
-            answers: state.applied,
-            at_ms,
-            value,
-        });
-        if state.series.len() > SERIES_POINTS {
-            state.stride = stride * 2;
-            state
-                .series
-                .retain(|p| p.answers.is_multiple_of(stride * 2));
-        }
-    }
-}
-
-/// Takes a tallied answer's ratings out of its kind's tally (its replacement picked the
-/// trick, so it no longer counts).
-fn retract(state: &mut KindState, answer: &Current, index: u32, annotator: i64) {
-    let Some(units) = state.tasks.get_mut(&answer.task) else {
-        return;
-    };
-    units.counted_raters -= 1;
-    match units.counted_raters {
-        0 => state.units -= 1,
-        1 => state.paired -= 1,
-        _ => {}
-    }
-    if let Some(rated) = state.rated.get_mut(&annotator) {
-        *rated -= 1;
-        if *rated == 0 {
-            state.rated.remove(&annotator);
-        }
-    }
-    let (first, count) = (units.first, units.candidates.len());
-    match answer.label {
-        Parsed::Category(_) => {
-            if state.tally.rating(first, index).is_some() {
-                state.ratings -= 1;
-            }
-            state.tally.set(first, index, None);
-        }
-        Parsed::Selected(_) => {
-            state.ratings -= 1;
-            for k in 0..count {
-                state.tally.set(first + k, index, None);
-            }
-            state.masi.set(answer.task, index, None);
-        }
-    }
-    extend_series(state, answer.at_ms);
 }

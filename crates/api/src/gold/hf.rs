@@ -7,7 +7,7 @@
 //! the ratios, so a claim and its refutations share a split. `dev` is named `validation`,
 //! as the Hub expects; a split with no line is left out of the folder and the card says so.
 
-use super::export::{ExportPreview, GoldLine};
+use super::records::{ExportPreview, GoldLine};
 use super::GoldRequest;
 use crate::actor::Actor;
 use crate::agreement::AgreementRequest;

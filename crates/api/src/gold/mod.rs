@@ -11,16 +11,17 @@ mod hf;
 mod hf_card;
 mod hf_folder;
 mod outcome;
+mod records;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
 pub use answer::{Decision, Outcome, QueueAnswer};
-pub use export::{
-    DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
-    Provenance,
-};
 pub use hf::HfReport;
 pub(crate) use outcome::candidates_by_claim;
 pub use outcome::{Aggregation, TaskOutcome};
+pub use records::{
+    DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
+    Provenance,
+};
 
 use crate::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};

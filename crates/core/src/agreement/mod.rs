@@ -24,6 +24,7 @@ mod build;
 mod build_sets;
 mod cohen;
 mod groups;
+mod item_draws;
 mod multinomial;
 mod nominal;
 mod packed;

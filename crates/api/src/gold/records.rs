@@ -1,0 +1,126 @@
+//! The records a gold export writes and reports: a line per claim that made it, with its
+//! evidence, agreement and provenance; a claim left out and why; the preview and the
+//! report of an export.
+
+use super::GoldMethod;
+use crate::{Error, ErrorCode, Result};
+use factdesk_core::claim::Label;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use ts_rs::TS;
+
+/// The shape of the exported lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ExportFormat {
+    #[default]
+    Factdesk,
+    Fever,
+}
+
+impl std::str::FromStr for ExportFormat {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<ExportFormat> {
+        match s {
+            "factdesk" => Ok(ExportFormat::Factdesk),
+            "fever" => Ok(ExportFormat::Fever),
+            _ => Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!("unknown format {s:?}: use factdesk, fever or hf"),
+            )),
+        }
+    }
+}
+
+/// One gold evidence sentence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct GoldEvidence {
+    pub document_id: String,
+    pub sentence_index: i64,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct GoldAgreement {
+    /// Answers counted for the claim's deciding task.
+    pub answers: u32,
+    /// Share of them equal to the gold answer; null without answers.
+    pub share_agreeing: Option<f64>,
+}
+
+/// How a line's label and evidence were reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct Provenance {
+    /// majority, dawid-skene, or lead-decision.
+    pub method: String,
+    pub lead: Option<String>,
+    /// Unix milliseconds of the decision.
+    pub at: Option<i64>,
+    pub reason: Option<String>,
+    /// The annotator whose answer the lead took.
+    pub taken_from: Option<String>,
+}
+
+/// One line of the gold file (factdesk format).
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct GoldLine {
+    pub id: String,
+    pub claim: String,
+    pub label: Label,
+    pub evidence: Vec<GoldEvidence>,
+    pub context: Option<String>,
+    pub source_url: Option<String>,
+    pub parent_id: Option<String>,
+    pub split: String,
+    pub agreement: GoldAgreement,
+    pub provenance: Provenance,
+    /// The project's task that settled the evidence (FEVER's annotation id).
+    #[serde(skip)]
+    pub task_id: i64,
+    #[serde(skip)]
+    pub row_id: i64,
+}
+
+/// A claim left out of the gold file, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct DroppedClaim {
+    /// The claim's own id, as imported (and as the gold file would name it).
+    pub id: String,
+    /// The claim's number in the project ("#12" on screen).
+    pub number: i64,
+    pub claim: String,
+    pub reason: String,
+}
+
+/// What an export would write.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ExportPreview {
+    pub method: GoldMethod,
+    pub lines: u64,
+    pub per_label: BTreeMap<String, u64>,
+    pub per_split: BTreeMap<String, u64>,
+    pub dropped: Vec<DroppedClaim>,
+    pub counted_annotators: Vec<String>,
+    pub excluded_annotators: Vec<String>,
+    /// Dawid-Skene: each kind's estimated accuracy of each annotator.
+    pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Mean share agreeing over the exported lines with counted answers.
+    pub mean_share_agreeing: Option<f64>,
+    /// Answers rejected because they picked the trick (shown, counted for nothing).
+    pub rejected_answers: u64,
+    /// Written refutations in each state (pending_review, accepted, no_review_needed,
+    /// rejected, superseded); only current accepted or unreviewed qualified ones export.
+    pub refutations: BTreeMap<String, u64>,
+    /// Splits that miss their requested share by more than 5 points, or are empty.
+    pub split_warnings: Vec<String>,
+}
+
+/// What an export wrote.
+#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+pub struct ExportReport {
+    pub out: String,
+    pub card: String,
+    /// FEVER format: the file of each split.
+    pub split_files: Vec<String>,
+    pub preview: ExportPreview,
+}
