@@ -114,7 +114,9 @@ async function connectedFiles(t, work, project, photos) {
     mkdirSync(serverSide, { recursive: true });
 
     await lead.waitFor(tid("start-screen"), 30_000);
-    await lead.keys("c");
+    // The button, not the "c" key: a key sent while the new window still lacks focus was
+    // lost once (the connect screen never came); the shortcut has tests of its own.
+    await lead.click(await lead.find(tid("connect-server")));
     await connectAs(lead, server.url, "maria", password("maria"));
     await lead.waitFor(tid("home"), 20_000);
 
@@ -234,7 +236,7 @@ async function connectedFiles(t, work, project, photos) {
       const dark = await sizedInstance(display, work, "dark", base + 2, { GTK_THEME: "Adwaita:dark" }, processes, [1024, 640]);
       sessions.push(dark);
       await dark.waitFor(tid("start-screen"), 30_000);
-      await dark.keys("c");
+      await dark.click(await dark.find(tid("connect-server")));
       await connectAs(dark, server.url, "maria", password("maria"));
       await dark.waitFor(tid("home"), 20_000);
       await dark.click(await dark.find(tid("open-export")));
