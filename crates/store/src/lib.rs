@@ -207,6 +207,11 @@ impl Store {
                 }
             });
         }
+        Store::reading_through(conn, path)
+    }
+
+    /// A store that only reads, through `conn`.
+    fn reading_through(conn: rusqlite::Connection, path: &Path) -> Result<Store> {
         conn.pragma_update(None, "query_only", true)?;
         // A file opened read-only may come from someone else (a returned pack): its
         // schema's triggers and views get no say in what runs.
@@ -232,14 +237,8 @@ impl Store {
         }
         let conn = read_only_connection(&self.path, "mode=ro")?;
         check_version(identify(&conn, &self.path)?, &self.path)?;
-        conn.pragma_update(None, "query_only", true)?;
-        conn.pragma_update(None, "trusted_schema", false)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        Ok(Some(Store {
-            conn: Connection::Sqlite(conn),
-            path: self.path.clone(),
-            access: Access::ReadOnly,
-        }))
+        Store::reading_through(conn, &self.path).map(Some)
     }
 
     /// How this file is open.
