@@ -211,3 +211,41 @@ fn a_cancelled_import_into_an_empty_project_leaves_it_empty() {
     ));
     assert_eq!(candidates(&p), while_writing);
 }
+
+/// Regression (session 10's hostile pass): references are checked once at the commit
+/// only in a project's first import. A later import checks row by row, so a damaged row
+/// the project already holds neither blocks it nor makes a small import read the whole
+/// project.
+#[test]
+fn a_later_import_is_not_refused_for_a_damaged_row_it_did_not_write() {
+    let dir = ok(tempfile::tempdir());
+    let (claims, docs) = inputs(dir.path(), 30);
+    let path = dir.path().join("p.fdesk");
+    let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
+    drop(p);
+    let raw = ok(rusqlite::Connection::open(&path));
+    ok(raw.execute_batch(
+        "PRAGMA foreign_keys = OFF; INSERT INTO claim_documents (claim_id, document_id) VALUES (1, 999999);",
+    ));
+    drop(raw);
+    let mut p = ok(Project::open(&path, Box::new(ManualClock::new(0))));
+    let more = dir.path().join("more.jsonl");
+    ok(std::fs::write(
+        &more,
+        "{\"id\": \"late\", \"claim\": \"A late claim about the harbour.\"}\n",
+    ));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![more],
+        ..Default::default()
+    };
+    let report = ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
+    assert_eq!(report.claims_added, 1);
+}

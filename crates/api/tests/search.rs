@@ -80,6 +80,30 @@ fn search_ignores_accents_either_way() {
     assert!(found(&p, "cafes").is_empty());
 }
 
+/// `kind:claim` and `kind:sentence` keep hits of one kind, with words or alone; the
+/// index holds no kind field since layout 7, so the search reads them itself (a bare
+/// `kind:claim` once matched nothing, and beside a word was dropped).
+#[test]
+fn kind_words_keep_one_kind_of_hit() {
+    let dir = must(tempfile::tempdir());
+    let p = accented(dir.path());
+    let kinds = |query: &str| -> Vec<bool> {
+        must(p.search(&p.lead(), query, 20))
+            .into_iter()
+            .map(|h| h.document_id.is_some())
+            .collect()
+    };
+    for query in ["kind:claim", "KIND:\"claims\"", "kind:claim cafe"] {
+        let hits = kinds(query);
+        assert_eq!(hits, [false, false], "{query}");
+    }
+    let hits = kinds("kind:sentence 1911");
+    assert_eq!(hits, [true], "{hits:?}");
+    assert_eq!(kinds("kind:sentences").len(), 3);
+    // Without the filter the same words find both kinds.
+    assert!(kinds("1911").contains(&false) && kinds("1911").contains(&true));
+}
+
 #[test]
 fn an_index_from_before_folding_is_rebuilt_when_opened() {
     let dir = must(tempfile::tempdir());

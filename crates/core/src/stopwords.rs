@@ -237,6 +237,25 @@ pub(crate) fn is_stopword(word: &str) -> bool {
     }
 }
 
+/// [`is_stopword`] of an ASCII word of `len` bytes whose lower-cased bytes a caller has
+/// already shifted into `packed` one by one (the last 8 of them; the earlier ones shifted
+/// out), while reading them for something else.
+#[inline]
+pub(crate) fn is_ascii_stopword_packed(word: &[u8], packed: u64) -> bool {
+    match word.len() {
+        len @ 1..=SHORT => {
+            let packed = packed << (8 * (SHORT - len));
+            let first = (packed >> 56) as u8;
+            first.is_ascii_lowercase()
+                && TABLE[group(first, len)]
+                    .iter()
+                    .fold(false, |found, &w| found | (w == packed))
+        }
+        9 | 10 => LONG.iter().any(|w| w.as_bytes().eq_ignore_ascii_case(word)),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -262,7 +281,17 @@ mod tests {
 
     #[test]
     fn agrees_with_searching_the_list() {
+        let packed = |w: &str| crate::ranking::ascii_word(w.as_bytes()).1;
         for w in STOPWORDS {
+            let upper = w.to_ascii_uppercase();
+            assert!(packed(w) && packed(&upper), "{w}");
+            for other in [
+                format!("{w}s"),
+                format!("x{w}"),
+                format!("{}q", &w[..w.len() - 1]),
+            ] {
+                assert_eq!(packed(&other), is_stopword(&other), "{other}");
+            }
             assert!(is_stopword(w), "{w}");
             assert!(is_stopword(&w.to_ascii_uppercase()), "{w}");
             // Near misses: one letter more, one letter changed.

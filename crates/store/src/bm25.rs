@@ -13,7 +13,9 @@
 //! differ in its last bit (`tests::scores_equal_the_index_query`).
 
 use crate::bm25_counts::WordHasher;
-pub use crate::bm25_terms::{claim_words, ClaimTerms, ClaimWordCounts, SentenceTerms};
+pub use crate::bm25_terms::{
+    claim_words, claim_words_of_tokens, ClaimTerms, ClaimWordCounts, SentenceTerms,
+};
 use crate::bm25_terms::{word_hash, WordTable};
 use crate::{Result, SearchIndex, TextCounts};
 use std::collections::HashMap;
@@ -273,6 +275,7 @@ fn score_word_by_word(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bm25_terms::MAX_INDEXED_LEN;
     use crate::Store;
 
     /// The table lookup gives every sentence the word-by-word sum, bit for bit, and
@@ -327,6 +330,65 @@ mod tests {
         );
         assert!(!x.may_contain(&ClaimTerms::new(&claim_words("x z"))));
         assert!(x.may_contain(&ClaimTerms::new(&claim_words("Y x"))));
+    }
+
+    #[test]
+    fn words_with_terms_equal_each_prepared_on_its_own() {
+        let pieces = [
+            "cafe",
+            "ᴀ",
+            "A",
+            "uber",
+            "The",
+            "the",
+            "vaccine",
+            "Vaccine",
+            "VACCINE",
+            "don't",
+            "Don't",
+            "OURSELVES",
+            "a",
+            "I",
+            "12.5",
+            "x",
+            "café",
+            "Über",
+            "’s",
+            "of",
+            "-",
+            ", ",
+            ". ",
+            "  ",
+        ];
+        let mut rng = factdesk_core::seeded::Seeded::new(5);
+        let mut texts: Vec<String> = (0..3000)
+            .map(|_| {
+                (0..rng.below(30))
+                    .map(|_| pieces[rng.below(pieces.len() as u64) as usize])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        texts.push(format!("long {} word", "w".repeat(MAX_INDEXED_LEN + 1)));
+        texts.push(String::new());
+        for (id, t) in texts.iter().enumerate() {
+            let tokens = factdesk_core::text::tokens(t);
+            let want = (
+                factdesk_core::ranking::SentenceWords::from_tokens(id as i64, &tokens),
+                SentenceTerms::from_tokens(&tokens),
+            );
+            assert_eq!(SentenceTerms::with_words(id as i64, &tokens), want, "{t}");
+            // Claim words as they were found before ASCII tokens took a shortcut.
+            let mut words: Vec<String> = Vec::new();
+            for t in &tokens {
+                let w =
+                    crate::index_tokens::indexed_form(factdesk_core::text::normalize_token(t.text));
+                if !words.contains(&w) {
+                    words.push(w);
+                }
+            }
+            assert_eq!(claim_words(t), words, "{t}");
+        }
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! signed, so hundreds of thousands of sentences are prepared without an allocation per
 //! word and most are ruled out of containing a claim without a search.
 
-use crate::index::indexed_form;
-use factdesk_core::text;
+use crate::index_tokens::indexed_form;
+use factdesk_core::{ranking, text};
 use tantivy::fieldnorm::FieldNormReader;
 
 /// A sentence prepared for BM25: its length as the index stores it and its words, as
@@ -27,12 +27,10 @@ pub(crate) fn signature(hashes: impl Iterator<Item = u64>) -> u64 {
 /// The hash of each token the index keeps, in its indexed form, in order.
 pub(crate) fn indexed_hashes<'a>(tokens: &'a [text::Token<'_>]) -> impl Iterator<Item = u64> + 'a {
     tokens.iter().filter_map(|t| {
-        let plain = t
-            .text
-            .bytes()
-            .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'');
-        let (hash, len) = if plain {
-            (word_hash(t.text), t.text.len())
+        let (hash, len) = if t.text.is_ascii() {
+            // Normalised and indexed, an ASCII token is itself lower-cased: core's hash
+            // of it lower-cases as it goes, and is this one's of the lower-cased word.
+            (ranking::word_hash(t.text), t.text.len())
         } else {
             let w = indexed_form(text::normalize_token(t.text));
             (word_hash(&w), w.len())
@@ -75,6 +73,54 @@ impl SentenceTerms {
         }
     }
 
+    /// A sentence's words for Jaccard (`SentenceWords::from_tokens`) and for BM25
+    /// ([`SentenceTerms::from_tokens`]) from its tokens. For an ASCII sentence, each word's
+    /// hash is the same in both forms, so each token is read once (hash and stop-word test
+    /// together) and the hashes sorted once for both.
+    pub fn with_words(
+        sentence_id: i64,
+        tokens: &[text::Token<'_>],
+    ) -> (ranking::SentenceWords, SentenceTerms) {
+        let mut words: Vec<(u64, bool)> = Vec::with_capacity(tokens.len());
+        let mut content_tokens = 0;
+        for t in tokens {
+            // A lower-cased ASCII token is its own indexed form, hashed alike by both.
+            if !t.text.is_ascii() || t.text.len() > MAX_INDEXED_LEN {
+                return (
+                    ranking::SentenceWords::from_tokens(sentence_id, tokens),
+                    SentenceTerms::from_tokens(tokens),
+                );
+            }
+            let (hash, stop) = ranking::ascii_word(t.text.as_bytes());
+            words.push((hash, !stop));
+            content_tokens += usize::from(!stop);
+        }
+        let length = u32::try_from(words.len()).unwrap_or(u32::MAX);
+        words.sort_unstable_by_key(|&(hash, _)| hash);
+        let mut counts: Vec<(u64, u32)> = Vec::with_capacity(words.len());
+        // Kept for as long as the document: no room for the stop words.
+        let mut content: Vec<u64> = Vec::with_capacity(content_tokens);
+        for (hash, kept) in words {
+            match counts.last_mut() {
+                Some((last, n)) if *last == hash => *n += 1,
+                _ => counts.push((hash, 1)),
+            }
+            // Kept once, when a token with this hash is no stop word.
+            if kept && content.last() != Some(&hash) {
+                content.push(hash);
+            }
+        }
+        let terms = SentenceTerms {
+            fieldnorm_id: FieldNormReader::fieldnorm_to_id(length),
+            signature: signature(counts.iter().map(|(h, _)| *h)),
+            counts,
+        };
+        (
+            ranking::SentenceWords::from_hashes(sentence_id, content),
+            terms,
+        )
+    }
+
     /// How often each of `claim`'s words occurs here: all BM25 needs to score the sentence
     /// against that claim once the corpus statistics are known.
     pub fn claim_counts(&self, claim: &ClaimTerms) -> ClaimWordCounts {
@@ -82,6 +128,8 @@ impl SentenceTerms {
             .hashes
             .iter()
             .enumerate()
+            // Most claim words miss the sentence's signature: no search for those.
+            .filter(|(_, &h)| self.signature & 1 << (h >> 58) != 0)
             .filter_map(|(p, &h)| Some((p as u32, Some(self.count(h)).filter(|&n| n > 0)?)))
             .collect();
         ClaimWordCounts {
@@ -194,8 +242,27 @@ impl WordTable {
 
 /// A claim's distinct words, in the order they first occur, as the index query had them.
 pub fn claim_words(claim: &str) -> Vec<String> {
-    let mut words: Vec<String> = Vec::new();
-    for t in text::tokens(claim) {
+    claim_words_of_tokens(&text::tokens(claim))
+}
+
+/// [`claim_words`] from the claim's tokens, for a caller that needs them for more.
+pub fn claim_words_of_tokens(tokens: &[text::Token<'_>]) -> Vec<String> {
+    let mut words: Vec<String> = Vec::with_capacity(tokens.len());
+    for t in tokens {
+        if t.text.is_ascii() {
+            // Normalised and indexed, an ASCII token is itself lower-cased: a word seen
+            // before is found without building its form.
+            let lower = |w: &String| {
+                w.len() == t.text.len()
+                    && w.bytes()
+                        .zip(t.text.bytes())
+                        .all(|(a, b)| a == b.to_ascii_lowercase())
+            };
+            if !words.iter().any(lower) {
+                words.push(t.text.to_ascii_lowercase());
+            }
+            continue;
+        }
         let w = indexed_form(text::normalize_token(t.text));
         // A claim has a few dozen words at most: a scan is cheaper than hashing each.
         if !words.contains(&w) {

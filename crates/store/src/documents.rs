@@ -35,22 +35,40 @@ pub struct DocumentRow {
 /// What lies around the sentences of `text` (before each, then after the last), when the
 /// sentences are, in order, exactly the text at their character offsets; `None` otherwise.
 fn gaps<'t>(text: &'t str, sentences: &[NewSentence<'_>]) -> Option<Vec<&'t str>> {
-    // Character offsets become byte offsets in one pass, as they only grow.
+    if text.is_ascii() {
+        // Every character is a byte: offsets need no walk through the text.
+        return gaps_at(text, sentences, Some);
+    }
+    gaps_at(text, sentences, walk_to_bytes(text))
+}
+
+/// Byte offsets of growing character offsets into `text`, found in one pass through it
+/// (`None` for an offset behind the one before, or past the end).
+fn walk_to_bytes(text: &str) -> impl FnMut(usize) -> Option<usize> + '_ {
     let mut offsets = text
         .char_indices()
         .map(|(i, _)| i)
         .chain(std::iter::once(text.len()));
-    let (mut at_char, mut at_byte) = (0usize, offsets.next()?);
-    let mut byte_of = |c: usize| -> Option<usize> {
+    let (mut at_char, mut at_byte) = (0usize, offsets.next());
+    move |c: usize| -> Option<usize> {
         if c < at_char {
             return None;
         }
         while at_char < c {
-            at_byte = offsets.next()?;
+            at_byte = Some(offsets.next()?);
             at_char += 1;
         }
-        Some(at_byte)
-    };
+        at_byte
+    }
+}
+
+/// [`gaps`], with `byte_of` turning each sentence's character offsets (in order) into
+/// byte offsets.
+fn gaps_at<'t>(
+    text: &'t str,
+    sentences: &[NewSentence<'_>],
+    mut byte_of: impl FnMut(usize) -> Option<usize>,
+) -> Option<Vec<&'t str>> {
     let mut gaps = Vec::with_capacity(sentences.len() + 1);
     let mut end = 0;
     for s in sentences {
@@ -275,5 +293,26 @@ mod tests {
                 .unwrap_or_else(|| panic!("{ext_id} missing"));
             assert_eq!(back.text, text, "{ext_id}");
         }
+    }
+
+    /// An ASCII text takes character offsets as byte offsets without walking it; the
+    /// gaps are those the walk finds, and offsets that do not match still give none.
+    #[test]
+    fn ascii_gaps_match_the_walk_through_the_text() {
+        let text = "  Cafe opens.\n\nSecond one!  Tail";
+        let walked = |sentences: &[NewSentence<'_>]| gaps_at(text, sentences, walk_to_bytes(text));
+        let cases = [
+            vec![sentence("Cafe opens.", 2), sentence("Second one!", 15)],
+            vec![sentence("Cafe opens.", 3)],
+            vec![sentence("Cafe opens.", 2), sentence("opens.", 7)],
+            vec![sentence("Tail", 29), sentence("x", 40)],
+            vec![],
+        ];
+        for sentences in &cases {
+            assert_eq!(gaps(text, sentences), walked(sentences), "{sentences:?}");
+        }
+        assert_eq!(gaps(text, &cases[0]), Some(vec!["  ", "\n\n", "  Tail"]));
+        assert_eq!(gaps(text, &cases[1]), None);
+        assert_eq!(gaps(text, &cases[2]), None);
     }
 }

@@ -122,6 +122,35 @@ impl From<crate::db::Error> for Error {
 
 impl From<tantivy::TantivyError> for Error {
     fn from(e: tantivy::TantivyError) -> Error {
-        Error::Index(e.to_string())
+        match e {
+            // Two writers of one index: an import, a re-index or a ranking beside another.
+            tantivy::TantivyError::LockFailure(tantivy::directory::error::LockError::LockBusy, _) => {
+                Error::Index(
+                    "another import, re-index or ranking is writing this project's search index; try again once it has finished (nothing was changed)"
+                        .to_string(),
+                )
+            }
+            e => Error::Index(e.to_string()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A second writer of an index is told what holds it, not tantivy's lock file.
+    #[test]
+    fn a_busy_index_says_who_holds_it() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let mut schema = tantivy::schema::Schema::builder();
+        schema.add_text_field("t", tantivy::schema::TEXT);
+        let index = tantivy::Index::create_in_dir(dir.path(), schema.build())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let _first: tantivy::IndexWriter =
+            index.writer(15_000_000).unwrap_or_else(|e| panic!("{e}"));
+        let second = index.writer::<tantivy::TantivyDocument>(15_000_000);
+        let message =
+            super::Error::from(second.err().unwrap_or_else(|| panic!("two writers"))).to_string();
+        assert!(message.contains("another import"), "{message}");
+        assert!(!message.to_lowercase().contains("lockfile"), "{message}");
     }
 }

@@ -5,25 +5,26 @@
 //! highest ids) written atomically with the commit, so a stale or foreign index is
 //! noticed and brought up to date: new rows are added, anything else rebuilds.
 
+use crate::index_rows::{Row, RowFields, Rows};
+use crate::index_tokens::{analyzer, TOKENIZER};
 use crate::params;
 use crate::{Error, Result, Store};
-use factdesk_core::text;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
-use tantivy::query::{BooleanQuery, ConstScoreQuery, Occur, Query, QueryParser, TermQuery};
-use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, Value,
-    STORED, STRING,
+use tantivy::query::{
+    AllQuery, BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, QueryParser, TermQuery,
 };
-use tantivy::tokenizer::{AsciiFoldingFilter, TextAnalyzer, Token, TokenStream, Tokenizer};
-use tantivy::{doc, Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
+};
+use tantivy::tokenizer::{Token, TokenStream};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, Term};
 
-/// The name the shared tokenizer is registered under.
-const TOKENIZER: &str = "factdesk";
 /// Bumped when the index layout changes, so old indexes rebuild. (6: ids and document ids
-/// are columns, no longer indexed terms.)
-const LAYOUT: u32 = 6;
+/// are columns, no longer indexed terms. 7: nothing stored and no `kind` field; a row
+/// with a document id is a sentence, one without is a claim.)
+const LAYOUT: u32 = 7;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
@@ -73,94 +74,52 @@ struct Stamp {
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Fields {
-    kind: Field,
     id: Field,
     document_id: Field,
     pub(crate) text: Field,
 }
 
-/// The factdesk tokenizer as tantivy sees it: core's tokens, normalised.
-#[derive(Debug, Clone, Default)]
-struct SharedTokenizer;
-
-/// Core's tokens of one text, handed out one at a time; the normalised form is written
-/// into one reused buffer, since indexing sees tens of millions of tokens.
-#[derive(Debug)]
-struct SharedTokens<'a> {
-    tokens: std::vec::IntoIter<text::Token<'a>>,
-    token: Token,
-}
-
-impl Tokenizer for SharedTokenizer {
-    type TokenStream<'a> = SharedTokens<'a>;
-    fn token_stream<'a>(&'a mut self, s: &'a str) -> SharedTokens<'a> {
-        SharedTokens {
-            tokens: text::tokens(s).into_iter(),
-            token: Token::default(),
+impl Fields {
+    fn rows(self) -> RowFields {
+        RowFields {
+            id: self.id,
+            document_id: self.document_id,
+            text: self.text,
         }
     }
 }
 
-impl TokenStream for SharedTokens<'_> {
-    fn advance(&mut self) -> bool {
-        let Some(t) = self.tokens.next() else {
-            return false;
-        };
-        self.token.offset_from = t.start;
-        self.token.offset_to = t.end;
-        self.token.position = self.token.position.wrapping_add(1);
-        self.token.text.clear();
-        if t.text
-            .bytes()
-            .all(|b| b.is_ascii() && !b.is_ascii_uppercase() && b != b'\'')
-        {
-            self.token.text.push_str(t.text);
-        } else {
-            self.token.text.push_str(&text::normalize_token(t.text));
+/// The columns a hit's id and kind are read from.
+const ID: &str = "id";
+const DOCUMENT_ID: &str = "document_id";
+
+/// The query without its `kind:claim` / `kind:sentence` words (any case, quoted or not,
+/// plural or not), and the kind they ask for (the last one given).
+fn kind_filter(query: &str) -> (String, Option<HitKind>) {
+    let mut kind = None;
+    let mut words = Vec::new();
+    for word in query.split_whitespace() {
+        let asked = word
+            .get(..5)
+            .filter(|head| head.eq_ignore_ascii_case("kind:"))
+            .map(|_| word[5..].trim_matches('"').to_ascii_lowercase());
+        match asked.as_deref() {
+            Some("claim" | "claims") => kind = Some(HitKind::Claim),
+            Some("sentence" | "sentences") => kind = Some(HitKind::Sentence),
+            _ => words.push(word),
         }
-        true
     }
-    fn token(&self) -> &Token {
-        &self.token
-    }
-    fn token_mut(&mut self) -> &mut Token {
-        &mut self.token
-    }
-}
-
-/// The shared tokenizer with accents folded ("Café" and "cafe" are one word), as the
-/// index stores words and as queries and claims are looked up in it. Folding came with
-/// layout 5: an older index is rebuilt when it is opened.
-fn analyzer() -> TextAnalyzer {
-    TextAnalyzer::builder(SharedTokenizer)
-        .filter(AsciiFoldingFilter)
-        .build()
-}
-
-/// A normalised token as the index stores it: accents folded. BM25 scored in memory
-/// looks words up by this form, so its statistics are the index's own.
-pub(crate) fn indexed_form(normalized: String) -> String {
-    if normalized.is_ascii() {
-        return normalized;
-    }
-    let mut folding = TextAnalyzer::builder(tantivy::tokenizer::RawTokenizer::default())
-        .filter(AsciiFoldingFilter)
-        .build();
-    let mut stream = folding.token_stream(&normalized);
-    let mut out = String::with_capacity(normalized.len());
-    while stream.advance() {
-        out.push_str(&stream.token().text);
-    }
-    out
+    (words.join(" "), kind)
 }
 
 fn schema() -> (Schema, Fields) {
     let mut b = Schema::builder();
-    let kind = b.add_text_field("kind", STRING | STORED);
     // No query looks rows up by id or document: both are columns read for hits, not
-    // indexed terms (indexed, every sentence added a term of its own to the index).
-    let id = b.add_i64_field("id", NumericOptions::default().set_stored().set_fast());
-    let document_id = b.add_i64_field("document_id", NumericOptions::default().set_fast());
+    // indexed terms (indexed, every sentence added a term of its own to the index). Nothing
+    // is stored: a hit's id and kind come from these columns, so indexing writes no
+    // document store.
+    let id = b.add_i64_field(ID, NumericOptions::default().set_fast());
+    let document_id = b.add_i64_field(DOCUMENT_ID, NumericOptions::default().set_fast());
     let text_opts = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer(TOKENIZER)
@@ -170,7 +129,6 @@ fn schema() -> (Schema, Fields) {
     (
         b.build(),
         Fields {
-            kind,
             id,
             document_id,
             text,
@@ -292,11 +250,27 @@ impl SearchIndex {
 
     /// Searches claims and sentences. Words are matched after the shared tokenizer;
     /// "quoted words" match as a phrase.
+    /// `kind:claim` or `kind:sentence` keeps hits of that kind (alone, every one of it).
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>> {
+        let (words, kind) = kind_filter(query);
         let mut parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
         parser.set_conjunction_by_default();
-        let (q, _errors) = parser.parse_query_lenient(query);
-        self.collect(&*q, limit)
+        let (q, _errors) = parser.parse_query_lenient(&words);
+        let Some(kind) = kind else {
+            return self.collect(&*q, limit);
+        };
+        let matching: Box<dyn Query> = match words.trim().is_empty() {
+            true => Box::new(AllQuery),
+            false => q,
+        };
+        // A sentence is a row with a document id, a claim one without.
+        let sentences = Box::new(ExistsQuery::new(DOCUMENT_ID.to_string(), false));
+        let filter = match kind {
+            HitKind::Sentence => Occur::Must,
+            HitKind::Claim => Occur::MustNot,
+        };
+        let q = BooleanQuery::new(vec![(Occur::Must, matching), (filter, sentences)]);
+        self.collect(&q, limit)
     }
 
     /// Ranks the sentences of the given documents against a claim with BM25. Sentences
@@ -326,10 +300,7 @@ impl SearchIndex {
                 )
             })
             .collect();
-        let sentences_only = TermQuery::new(
-            Term::from_field_text(self.fields.kind, "sentence"),
-            IndexRecordOption::Basic,
-        );
+        let sentences_only = ExistsQuery::new(DOCUMENT_ID.to_string(), false);
         let q = BooleanQuery::new(vec![
             (
                 Occur::Must,
@@ -354,7 +325,7 @@ impl SearchIndex {
                 std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
                 std::collections::hash_map::Entry::Vacant(e) => {
                     let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
-                    e.insert((fast.i64("id")?, fast.i64("document_id")?))
+                    e.insert((fast.i64(ID)?, fast.i64(DOCUMENT_ID)?))
                 }
             };
             let document = documents.first(addr.doc_id);
@@ -386,15 +357,19 @@ impl SearchIndex {
             window *= 2;
         };
         let mut hits = Vec::with_capacity(top.len());
+        let mut columns = std::collections::HashMap::new();
         for (score, addr) in top {
-            let d: TantivyDocument = searcher.doc(addr)?;
-            let id = d
-                .get_first(self.fields.id)
-                .and_then(|v| v.as_i64())
-                .unwrap_or(-1);
-            let kind = match d.get_first(self.fields.kind).and_then(|v| v.as_str()) {
-                Some("claim") => HitKind::Claim,
-                _ => HitKind::Sentence,
+            let (ids, documents) = match columns.entry(addr.segment_ord) {
+                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
+                    e.insert((fast.i64(ID)?, fast.i64(DOCUMENT_ID)?))
+                }
+            };
+            let id = ids.first(addr.doc_id).unwrap_or(-1);
+            let kind = match documents.first(addr.doc_id) {
+                Some(_) => HitKind::Sentence,
+                None => HitKind::Claim,
             };
             hits.push(Hit { kind, id, score });
         }
@@ -427,7 +402,8 @@ pub struct IndexStamp(Stamp);
 /// after the project's own transaction has committed; dropped, they leave no trace.
 pub struct IndexBatch {
     index: Index,
-    writer: IndexWriter,
+    writer: IndexWriter<Row>,
+    rows: Rows,
     pub(crate) fields: Fields,
     /// The index as it was before this batch, for its statistics.
     pub(crate) before: IndexReader,
@@ -450,6 +426,7 @@ impl SearchIndex {
         Ok(IndexBatch {
             index: current.index,
             writer,
+            rows: Rows::new(current.fields.rows()),
             fields: current.fields,
             before: current.reader,
         })
@@ -458,18 +435,11 @@ impl SearchIndex {
 
 impl IndexBatch {
     pub fn add_claim(&mut self, id: i64, text: &str) -> Result<()> {
-        let f = self.fields;
-        self.writer
-            .add_document(doc!(f.kind => "claim", f.id => id, f.text => text))?;
-        Ok(())
+        self.rows.add(&self.writer, id, None, text)
     }
 
     pub fn add_sentence(&mut self, id: i64, document_id: i64, text: &str) -> Result<()> {
-        let f = self.fields;
-        self.writer.add_document(
-            doc!(f.kind => "sentence", f.id => id, f.document_id => document_id, f.text => text),
-        )?;
-        Ok(())
+        self.rows.add(&self.writer, id, Some(document_id), text)
     }
 
     /// Commits the added rows, stamped with what the project holds as `conn` sees it, and
@@ -497,6 +467,7 @@ impl IndexBatch {
 
     /// [`IndexBatch::commit`] with a stamp taken earlier by [`IndexBatch::stamp`].
     pub fn commit_stamped(mut self, stamp: IndexStamp) -> Result<SearchIndex> {
+        self.rows.send(&self.writer)?;
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(&serde_json::to_string(&stamp.0)?);
         prepared.commit()?;
@@ -553,8 +524,9 @@ fn last_claim_hash(conn: &crate::db::Connection, id: i64) -> Result<Option<Strin
 /// Adds claims and sentences newer than `after` and commits with `stamp`.
 fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Stamp) -> Result<()> {
     let after = after.unwrap_or_default();
-    let f = schema().1;
-    let mut writer: IndexWriter = index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
+    let mut writer: IndexWriter<Row> =
+        index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
+    let mut added = Rows::new(schema().1.rows());
     {
         let mut stmt = store
             .conn()
@@ -562,7 +534,7 @@ fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Sta
         let mut rows = stmt.query([after.claims_max])?;
         while let Some(r) = rows.next()? {
             let (id, t): (i64, String) = (r.get(0)?, r.get(1)?);
-            writer.add_document(doc!(f.kind => "claim", f.id => id, f.text => t))?;
+            added.add(&writer, id, None, &t)?;
         }
     }
     {
@@ -572,11 +544,10 @@ fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Sta
         let mut rows = stmt.query([after.sentences_max])?;
         while let Some(r) = rows.next()? {
             let (id, d, t): (i64, i64, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
-            writer.add_document(
-                doc!(f.kind => "sentence", f.id => id, f.document_id => d, f.text => t),
-            )?;
+            added.add(&writer, id, Some(d), &t)?;
         }
     }
+    added.send(&writer)?;
     let mut prepared = writer.prepare_commit()?;
     prepared.set_payload(&serde_json::to_string(stamp)?);
     prepared.commit()?;

@@ -26,6 +26,8 @@ mod evidence;
 pub mod feed;
 mod file;
 mod index;
+mod index_rows;
+mod index_tokens;
 mod location;
 mod migrate;
 pub mod pack_file;
@@ -43,7 +45,10 @@ pub mod tricks;
 mod typed;
 mod write;
 
-pub use bm25::{claim_words, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts, SentenceTerms};
+pub use bm25::{
+    claim_words, claim_words_of_tokens, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts,
+    SentenceTerms,
+};
 pub use bm25_counts::TextCounts;
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
@@ -274,6 +279,14 @@ impl Store {
     pub fn transaction(&mut self) -> Result<Tx<'_>> {
         self.require_writable()?;
         Tx::begin(&mut self.conn)
+    }
+
+    /// Starts a write transaction for bulk inserts into `tables` (a new project's first
+    /// import): as [`Store::transaction`], but on a file the references of those tables
+    /// are checked once, before the commit, rather than row by row (see `Tx::begin_bulk`).
+    pub fn bulk_transaction(&mut self, tables: &'static [&'static str]) -> Result<Tx<'_>> {
+        self.require_writable()?;
+        Tx::begin_bulk(&mut self.conn, tables)
     }
 
     /// Starts the write transaction of one annotator's decision (taking an item, skipping

@@ -137,9 +137,6 @@ pub(super) fn rank_while_writing(
     done: Sender<Vec<(usize, Top)>>,
 ) -> Result<()> {
     let mut counts = TextCounts::default();
-    for claim in claims {
-        counts.add(&claim.text);
-    }
     let mut pending: Vec<usize> = plan.documents.iter().map(Vec::len).collect();
     let mut ready: HashMap<usize, (i64, Arc<PreparedDocument>)> = HashMap::new();
     let mut kept: HashMap<usize, (i64, Arc<PreparedDocument>)> = HashMap::new();
@@ -173,6 +170,11 @@ pub(super) fn rank_while_writing(
         // As ranking after the commit reads them: the claim's documents by row id.
         let set = document_set(&plan.documents[c], |e| ready.remove(e))?;
         parts[c] = Some(rank::lexical_parts(&claims[c].text, &set, run.options)?);
+    }
+    // The claims are counted only now: the writer is done with the documents, which it
+    // waited on this thread for, and counts are the same in any order.
+    for claim in claims {
+        counts.add(&claim.text);
     }
     let mut corpus = corpus.with_new_texts(Arc::new(counts))?;
     let mut out = Vec::with_capacity(STEP);

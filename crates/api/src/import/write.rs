@@ -68,7 +68,17 @@ pub(super) fn write(
 ) -> Result<()> {
     // Indexing runs on the index's own threads while this one writes the project.
     let index = SearchIndex::begin(&project.store)?;
-    let tx = project.store.transaction()?;
+    // Into a project without claims or documents, references are checked once before
+    // the commit (over tables this import then fills); into one holding rows, row by
+    // row, so a small import does not pay for reading the whole project. (A writer
+    // between this read and the transaction changes how references are checked, not
+    // that they are.)
+    let first_import =
+        !tx::any_documents(project.store.conn())? && !tx::any_claims(project.store.conn())?;
+    let tx = match first_import {
+        true => project.store.bulk_transaction(IMPORTED_TABLES)?,
+        false => project.store.transaction()?,
+    };
     let import_id = tx::record_import(
         &tx,
         batch.source,
@@ -190,6 +200,16 @@ pub(super) fn write(
     tx.commit()?;
     Ok(())
 }
+
+/// The tables an import inserts into.
+const IMPORTED_TABLES: &[&str] = &[
+    "imports",
+    "documents",
+    "sentences",
+    "claims",
+    "claim_documents",
+    "candidates",
+];
 
 /// Documents written but not yet taken by the ranking thread, at most.
 const IN_FLIGHT: usize = 2048;

@@ -8,7 +8,8 @@ use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
 use factdesk_core::text;
 use factdesk_store::Connection;
 use factdesk_store::{
-    claim_words, tx, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts, SentenceTerms,
+    claim_words, claim_words_of_tokens, tx, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts,
+    SentenceTerms,
 };
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -83,13 +84,7 @@ impl PreparedDocument {
         self.prepared.get_or_init(|| {
             self.sentences
                 .iter()
-                .map(|(id, sentence)| {
-                    let tokens = text::tokens(sentence);
-                    (
-                        ranking::SentenceWords::from_tokens(*id, &tokens),
-                        SentenceTerms::from_tokens(&tokens),
-                    )
-                })
+                .map(|(id, sentence)| SentenceTerms::with_words(*id, &text::tokens(sentence)))
                 .unzip()
         })
     }
@@ -185,9 +180,10 @@ pub fn rank_lexical(
     docs: &DocumentSet,
     options: RankOptions,
 ) -> Result<Rankings> {
-    let words = claim_words(claim);
+    let tokens = text::tokens(claim);
+    let words = claim_words_of_tokens(&tokens);
     let scores = Bm25Input::Corpus(bm25);
-    parts_with_words(claim, &words, docs, options, scores)?.finish_with_words(None, &words)
+    parts_with_words(claim, &tokens, &words, docs, options, scores)?.finish_with_words(None, &words)
 }
 
 /// Where a claim's BM25 scores come from: a corpus whose statistics are final, which
@@ -228,12 +224,15 @@ pub fn lexical_parts(
     docs: &DocumentSet,
     options: RankOptions,
 ) -> Result<LexicalParts> {
-    parts_with_words(claim, &claim_words(claim), docs, options, Bm25Input::Later)
+    let tokens = text::tokens(claim);
+    let words = claim_words_of_tokens(&tokens);
+    parts_with_words(claim, &tokens, &words, docs, options, Bm25Input::Later)
 }
 
-/// [`lexical_parts`] with the claim's [`claim_words`] already found.
+/// [`lexical_parts`] with the claim's tokens and [`claim_words`] already found.
 fn parts_with_words(
     claim: &str,
+    tokens: &[text::Token<'_>],
     words: &[String],
     docs: &DocumentSet,
     options: RankOptions,
@@ -255,7 +254,9 @@ fn parts_with_words(
             let words = docs.documents.iter().flat_map(|d| d.stemmed());
             ranking::jaccard_of_hashes(&ranking::stemmed_hashes(claim), words)
         } else {
-            ranking::jaccard_prepared(claim, prepared.iter().flat_map(|p| &p.0))
+            // The claim's content words as `jaccard_prepared` finds them, from its tokens.
+            let claim_words = ranking::SentenceWords::from_tokens(0, tokens);
+            ranking::jaccard_of_hashes(claim_words.hashes(), prepared.iter().flat_map(|p| &p.0))
         }
     };
     let kept_and_levenshtein = || {

@@ -55,45 +55,62 @@ impl Bits for u128 {
 }
 
 /// For each character, the rows of one block of the claim where it occurs (Myers'
-/// "Peq" table): a direct table for ASCII, a sorted list for the rest.
+/// "Peq" table): a direct table for ASCII, indexed by a byte before lower-casing so ASCII
+/// sentences are matched case-insensitively with one lookup per byte, and a sorted list
+/// for the characters the table cannot answer (the rest, and ASCII capitals, which a
+/// lower-cased claim does not have).
 #[derive(Debug)]
 struct Masks<B> {
-    ascii: [B; 128],
-    /// `ascii` indexed by a byte before lower-casing, so ASCII sentences are matched
-    /// case-insensitively with one table lookup per byte.
     ascii_folded: [B; 128],
     other: Vec<(char, B)>,
 }
 
 impl<B: Bits> Masks<B> {
+    /// Built where it is kept: a table copied into its box after building was a visible
+    /// part of ranking a claim against a handful of sentences.
+    fn boxed(block: &[char]) -> Box<Self> {
+        let mut masks = Box::new(Masks {
+            ascii_folded: [B::ZERO; 128],
+            other: Vec::new(),
+        });
+        masks.fill(block);
+        masks
+    }
+
     fn new(block: &[char]) -> Self {
         let mut masks = Masks {
-            ascii: [B::ZERO; 128],
             ascii_folded: [B::ZERO; 128],
             other: Vec::new(),
         };
+        masks.fill(block);
+        masks
+    }
+
+    fn fill(&mut self, block: &[char]) {
         for (row, &c) in block.iter().enumerate() {
             let bit = B::ONE << row;
-            if c.is_ascii() {
-                masks.ascii[c as usize] = masks.ascii[c as usize] | bit;
+            if c.is_ascii() && !c.is_ascii_uppercase() {
+                // Found by the byte itself and, for a letter, by its capital.
+                let byte = c as u8;
+                let i = usize::from(byte);
+                self.ascii_folded[i] = self.ascii_folded[i] | bit;
+                if byte.is_ascii_lowercase() {
+                    let i = usize::from(byte.to_ascii_uppercase());
+                    self.ascii_folded[i] = self.ascii_folded[i] | bit;
+                }
             } else {
-                match masks.other.binary_search_by(|&(o, _)| o.cmp(&c)) {
-                    Ok(i) => masks.other[i].1 = masks.other[i].1 | bit,
-                    Err(i) => masks.other.insert(i, (c, bit)),
+                match self.other.binary_search_by(|&(o, _)| o.cmp(&c)) {
+                    Ok(i) => self.other[i].1 = self.other[i].1 | bit,
+                    Err(i) => self.other.insert(i, (c, bit)),
                 }
             }
         }
-        for byte in 0..128u8 {
-            masks.ascii_folded[usize::from(byte)] =
-                masks.ascii[usize::from(byte.to_ascii_lowercase())];
-        }
-        masks
     }
 
     #[inline(always)]
     fn get(&self, c: char) -> B {
-        if c.is_ascii() {
-            self.ascii[c as usize]
+        if c.is_ascii() && !c.is_ascii_uppercase() {
+            self.ascii_folded[c as usize]
         } else {
             match self.other.binary_search_by(|&(o, _)| o.cmp(&c)) {
                 Ok(i) => self.other[i].1,
@@ -133,8 +150,8 @@ impl ClaimPattern {
     pub(crate) fn new(claim: impl Iterator<Item = char>) -> Self {
         let chars: Vec<char> = claim.collect();
         let blocks = match chars.len() {
-            0..=64 => Blocks::One64(Box::new(Masks::new(&chars))),
-            65..=128 => Blocks::One128(Box::new(Masks::new(&chars))),
+            0..=64 => Blocks::One64(Masks::boxed(&chars)),
+            65..=128 => Blocks::One128(Masks::boxed(&chars)),
             _ => Blocks::Many(chars.chunks(64).map(Masks::new).collect()),
         };
         ClaimPattern {
@@ -180,6 +197,64 @@ impl ClaimPattern {
             }
         }
     }
+
+    /// `distance_ascii_lowercased` of two texts, faster than one after the other.
+    pub(crate) fn distance_ascii_lowercased_pair(
+        &self,
+        a: &[u8],
+        b: &[u8],
+        scratch: &mut Scratch,
+    ) -> [(usize, usize); 2] {
+        match &self.blocks {
+            Blocks::One64(masks) => one_block_pair(self.len, masks, a, b),
+            Blocks::One128(masks) => one_block_pair(self.len, masks, a, b),
+            Blocks::Many(_) => [
+                self.distance_ascii_lowercased(a, scratch),
+                self.distance_ascii_lowercased(b, scratch),
+            ],
+        }
+    }
+}
+
+/// `distance_ascii_lowercased` of two texts for a claim of `len` characters that fits one
+/// block: the two columns are advanced in the same loop, so the processor overlaps their
+/// dependency chains (one text's step waits on its previous one, not on the other's).
+fn one_block_pair<B: Bits>(
+    len: usize,
+    masks: &Masks<B>,
+    a: &[u8],
+    b: &[u8],
+) -> [(usize, usize); 2] {
+    if len == 0 {
+        return [(a.len(), a.len()), (b.len(), b.len())];
+    }
+    let (mut state_a, mut state_b) = ((!B::ZERO, B::ZERO), (!B::ZERO, B::ZERO));
+    let common = a.len().min(b.len());
+    for (&x, &y) in a[..common].iter().zip(&b[..common]) {
+        advance_block(&mut state_a, masks.get_ascii_folded(x), 1, B::ZERO);
+        advance_block(&mut state_b, masks.get_ascii_folded(y), 1, B::ZERO);
+    }
+    for &x in &a[common..] {
+        advance_block(&mut state_a, masks.get_ascii_folded(x), 1, B::ZERO);
+    }
+    for &y in &b[common..] {
+        advance_block(&mut state_b, masks.get_ascii_folded(y), 1, B::ZERO);
+    }
+    [
+        last_column(len, state_a, a.len()),
+        last_column(len, state_b, b.len()),
+    ]
+}
+
+/// The distance and text length from the vertical deltas left after the last of `n`
+/// columns (see [`one_block`]).
+#[inline(always)]
+fn last_column<B: Bits>(len: usize, (pv, mv): (B, B), n: usize) -> (usize, usize) {
+    // The claim's rows: `len` low bits (all of them when the claim fills the block).
+    let rows = (B::ONE << (len - 1)).wrapping_add(!B::ZERO) | B::ONE << (len - 1);
+    let up = (pv & rows).count_ones() as usize;
+    let down = (mv & rows).count_ones() as usize;
+    (n + up - down, n)
 }
 
 /// `distance` for a claim of `len` characters that fits one block, given the mask of each
@@ -203,12 +278,7 @@ fn one_block<B: Bits>(len: usize, text: impl Iterator<Item = B>) -> (usize, usiz
         // Row 0 of the matrix is 0, 1, 2, …: the delta entering at the top is +1.
         advance_block(&mut state, eq, 1, B::ZERO);
     }
-    // The claim's rows: `len` low bits (all of them when the claim fills the block).
-    let rows = (B::ONE << (len - 1)).wrapping_add(!B::ZERO) | B::ONE << (len - 1);
-    let (pv, mv) = state;
-    let up = (pv & rows).count_ones() as usize;
-    let down = (mv & rows).count_ones() as usize;
-    (n + up - down, n)
+    last_column(len, state, n)
 }
 
 /// `distance` for a claim longer than one block: blocks pass the horizontal delta down.
@@ -308,6 +378,52 @@ mod tests {
                     pattern.distance(lower.chars(), &mut scratch),
                     "{claim:?} vs {text:?}"
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn capitals_in_the_claim_match_only_themselves() {
+        let mut scratch = Scratch::default();
+        for claim in ["KiTten", "Ab@`[{ü", &"aB".repeat(40), &"xY".repeat(70)] {
+            let pattern = ClaimPattern::new(claim.chars());
+            for text in [
+                "kitten",
+                "KITTEN",
+                "KiTten",
+                "ab@`[{Ü",
+                "AB",
+                &"Ab".repeat(45),
+            ] {
+                let (d, _) = pattern.distance(text.chars(), &mut scratch);
+                assert_eq!(d, strsim::levenshtein(claim, text), "{claim} {text}");
+                if text.is_ascii() {
+                    let (d, _) = pattern.distance_ascii_lowercased(text.as_bytes(), &mut scratch);
+                    let lower = text.to_ascii_lowercase();
+                    assert_eq!(d, strsim::levenshtein(claim, &lower), "{claim} {text}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn pairs_equal_one_text_at_a_time() {
+        let mut rng = Lcg(3);
+        let mut scratch = Scratch::default();
+        let alphabet = b"abcAB C-";
+        let text = |rng: &mut Lcg, n: usize| -> Vec<u8> {
+            (0..n).map(|_| alphabet[rng.next(alphabet.len())]).collect()
+        };
+        for m in [0, 1, 7, 64, 65, 128, 129, 200] {
+            let claim = text(&mut rng, m).to_ascii_lowercase();
+            let pattern = ClaimPattern::new(claim.iter().map(|&b| char::from(b)));
+            for _ in 0..30 {
+                let (na, nb) = (rng.next(250), rng.next(250));
+                let (a, b) = (text(&mut rng, na), text(&mut rng, nb));
+                let one = |t: &[u8], s: &mut Scratch| pattern.distance_ascii_lowercased(t, s);
+                let want = [one(&a, &mut scratch), one(&b, &mut scratch)];
+                let got = pattern.distance_ascii_lowercased_pair(&a, &b, &mut scratch);
+                assert_eq!(got, want, "{m} {na} {nb}");
             }
         }
     }

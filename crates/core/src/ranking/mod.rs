@@ -24,7 +24,8 @@ pub use fusion::{fuse, fuse_ranks_and_scores, fuse_weighted, min_max, RRF_K};
 pub use self_containing::{contains_claim, drop_self_containing};
 pub use semantic::by_cosine;
 pub use similarity::{
-    jaccard, jaccard_of_hashes, jaccard_prepared, levenshtein, sentence_words, SentenceWords,
+    ascii_word, jaccard, jaccard_of_hashes, jaccard_prepared, levenshtein, sentence_words,
+    word_hash, SentenceWords,
 };
 pub use stemmed::stemmed_hashes;
 
