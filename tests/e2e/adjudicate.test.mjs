@@ -55,7 +55,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
   await inApp(t, { make: queueProject, size: null }, async (session, { project, work, made: queued }) => {
     const out = join(work, "gold.jsonl");
     await signInByKeys(session, "lea");
-    await session.click(await session.find(tid("open-adjudicate")));
+    await session.clickOn(tid("open-adjudicate"));
     await session.waitFor(tid("adj-claim"), 20_000);
 
     // The first item is one the annotators disagree on most: three different answers.
@@ -119,13 +119,13 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     // temporary file the lead did not name), and gone after the export that works.
     const nowhere = join(work, "no-such-folder", "gold.jsonl");
     await typeOut(nowhere);
-    await session.click(await session.find(tid("export-write")));
+    await session.clickOn(tid("export-write"));
     await session.until("the refusal under the field", async () => ((await textOf(session, tid("export-out-problem"))).length > 0 ? true : null));
     const refusal = await textOf(session, tid("export-out-problem"));
     assert.ok(refusal.includes(nowhere) && !refusal.includes(".partial"), refusal);
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
     await typeOut(out);
-    await session.click(await session.find(tid("export-write")));
+    await session.clickOn(tid("export-write"));
     await session.waitFor(tid("export-done"), 20_000);
     assert.equal(await textOf(session, tid("export-out-problem")), "", "the old refusal is gone");
     assert.equal(await textOf(session, tid("export-written")), out);
@@ -152,7 +152,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
         "const o = document.querySelector('[data-testid=answers-out]'); o.value = arguments[0]; o.dispatchEvent(new Event('input'));",
       [answersOut],
     );
-    await session.click(await session.find(tid("answers-write")));
+    await session.clickOn(tid("answers-write"));
     await session.waitFor(tid("answers-done"), 20_000);
     assert.equal(await textOf(session, tid("answers-written")), answersOut);
     const byCli = join(work, "answers-cli.csv");
@@ -162,7 +162,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
 
     // Back in the queue: E decides another item by hand (1 toggles the first sentence,
     // Enter saves), and U undoes that decision.
-    await session.click(await session.find(tid("export-adjudicate")));
+    await session.clickOn(tid("export-adjudicate"));
     const second = queued[1];
     await session.click(await session.waitFor(tid(`adj-row-${second.task_id}`), 20_000));
     await session.keys("e");
@@ -171,7 +171,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     await session.waitFor(`.adj-sentence.on${tid("adj-sentence-1")}`);
     await session.keys(Key.Enter);
     await session.waitFor(tid(`adj-decided-${second.task_id}`));
-    await session.click(await session.find(tid(`adj-row-${second.task_id}`)));
+    await session.clickOn(tid(`adj-row-${second.task_id}`));
     assert.match(await textOf(session, tid("adj-decision")), /^lea set sentence 1 on /);
     await session.keys("u");
     await session.until("the decision undone", async () =>

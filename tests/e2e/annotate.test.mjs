@@ -164,7 +164,7 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
       const item = nextByCli(project, "bob");
       submitByCli(project, "bob", [{ task_id: item.task_id, selected: item.options.map((o) => o.id) }]);
     }
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await signInByKeys(session, "lead");
     await session.waitFor(tid("flagged-bob"));
     await saveScreenshot(session, "lead.png");

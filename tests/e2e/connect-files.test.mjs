@@ -116,20 +116,20 @@ async function connectedFiles(t, work, project, photos) {
     await lead.waitFor(tid("start-screen"), 30_000);
     // The button, not the "c" key: a key sent while the new window still lacks focus was
     // lost once (the connect screen never came); the shortcut has tests of its own.
-    await lead.click(await lead.find(tid("connect-server")));
+    await lead.clickOn(tid("connect-server"));
     await connectAs(lead, server.url, "maria", password("maria"));
     await lead.waitFor(tid("home"), 20_000);
 
     // Export gold: the screen opens from home with its preview; no default file (a server
     // has no folder here), the file goes where the field says, on this machine.
-    await lead.click(await lead.find(tid("open-export")));
+    await lead.clickOn(tid("open-export"));
     await lead.waitFor(tid("export-lines"), 20_000);
     assert.equal(await lead.attribute(await lead.find(tid("export-out")), "value"), "");
     if (photos) await look(lead, "light-export-connected", tid("export-lines"));
     const lines = Number((await textOf(lead, tid("export-lines"))).replace(/\D/g, ""));
     const goldOut = join(laptop, "gold.jsonl");
     await setField(lead, "export-out", goldOut);
-    await lead.click(await lead.find(tid("export-write")));
+    await lead.clickOn(tid("export-write"));
     await lead.waitFor(tid("export-done"), 20_000);
     assert.equal(await textOf(lead, tid("export-written")), goldOut);
     assert.equal(await textOf(lead, tid("export-card")), join(laptop, "gold.card.md"));
@@ -146,7 +146,7 @@ async function connectedFiles(t, work, project, photos) {
     );
     const answersOut = join(laptop, "answers.csv");
     await setField(lead, "answers-out", answersOut);
-    await lead.click(await lead.find(tid("answers-write")));
+    await lead.clickOn(tid("answers-write"));
     await lead.waitFor(tid("answers-done"), 20_000);
     assert.equal(await textOf(lead, tid("answers-written")), answersOut);
     const answersThere = join(serverSide, "answers.csv");
@@ -203,14 +203,14 @@ async function connectedFiles(t, work, project, photos) {
     // Issue a pack for ana (two label items) to this machine; she answers it offline; the
     // lead merges it back through the server.
     const pack = join(laptop, "for-ana.fdpack");
-    await lead.click(await lead.find(tid("open-issue-pack")));
+    await lead.clickOn(tid("open-issue-pack"));
     await lead.waitFor(tid("issue-annotator"));
     await lead.until("the annotators listed", async () => (await lead.findAll(`${tid("issue-annotator")} option`)).length >= 3);
     await setField(lead, "issue-annotator", "ana");
     await setField(lead, "issue-kind", "label");
     await setField(lead, "issue-count", "2");
     await setField(lead, "issue-out", pack);
-    await lead.click(await lead.find(tid("issue-write")));
+    await lead.clickOn(tid("issue-write"));
     await lead.waitFor(tid("issue-done"), 20_000);
     assert.ok(existsSync(pack), "the pack is on this machine");
     const packs = JSON.parse(cli(["packs", project, "--json"]));
@@ -224,7 +224,7 @@ async function connectedFiles(t, work, project, photos) {
     await lead.keys(Key.Escape);
     await lead.waitFor(tid("home"), 20_000);
     await setField(lead, "merge-path", pack);
-    await lead.click(await lead.find(tid("merge-pasted")));
+    await lead.clickOn(tid("merge-pasted"));
     await lead.waitFor(tid("merge-outcome"), 20_000);
     assert.match(await textOf(lead, tid("merge-outcome")), /^for-ana\.fdpack: 2 answers from ana added/);
     const after = JSON.parse(cli(["packs", project, "--json"]));
@@ -236,10 +236,10 @@ async function connectedFiles(t, work, project, photos) {
       const dark = await sizedInstance(display, work, "dark", base + 2, { GTK_THEME: "Adwaita:dark" }, processes, [1024, 640]);
       sessions.push(dark);
       await dark.waitFor(tid("start-screen"), 30_000);
-      await dark.click(await dark.find(tid("connect-server")));
+      await dark.clickOn(tid("connect-server"));
       await connectAs(dark, server.url, "maria", password("maria"));
       await dark.waitFor(tid("home"), 20_000);
-      await dark.click(await dark.find(tid("open-export")));
+      await dark.clickOn(tid("open-export"));
       await look(dark, "dark-export-connected", tid("export-lines"));
     }
   } catch (e) {

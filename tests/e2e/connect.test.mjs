@@ -78,7 +78,7 @@ async function connectedTeam(t, work, project, photos) {
     assert.equal(await textOf(lead, `${tid("current-person")} .bar-person-name`), "maria");
     assert.equal(await textOf(lead, tid("server-badge")), "team server");
     assert.equal((await lead.findAll(tid("switch-person"))).length, 0, "on a server the person is the one signed in");
-    await lead.click(await lead.find(tid("open-dashboard")));
+    await lead.clickOn(tid("open-dashboard"));
     await lead.waitFor(tid("fleiss-label"), 20_000);
     assert.equal(await textOf(lead, tid("fleiss-label")), printedKappa(project));
 

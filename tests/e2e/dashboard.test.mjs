@@ -88,9 +88,9 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
     await session.execute("document.activeElement && document.activeElement.blur()");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await signInByKeys(session, "lead");
-    await session.click(await session.find(tid("open-dashboard")));
+    await session.clickOn(tid("open-dashboard"));
     await session.waitFor(tid("fleiss-label"), 20_000);
     for (const [kind, fleiss, alpha] of [
       ["label", "fleiss_kappa", "krippendorff_alpha_nominal"],

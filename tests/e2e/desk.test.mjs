@@ -101,7 +101,7 @@ async function openClaimByNumber(session, number) {
 
 /** The queue: disagreements first, then the flagged-only items under their heading. */
 async function checkQueue(session, prefix, label) {
-  await session.click(await session.find(tid("open-adjudicate")));
+  await session.clickOn(tid("open-adjudicate"));
   await session.waitFor(tid("adj-claim"), 20_000);
   const rows = await testIds(session, "[data-testid^='adj-row-'], [data-testid='adj-thin-heading']");
   const heading = rows.indexOf("adj-thin-heading");
@@ -111,7 +111,7 @@ async function checkQueue(session, prefix, label) {
   const keys = await session.execute("return [...document.querySelectorAll('.adj-answer kbd')].map((k) => k.textContent)");
   assert.deepEqual(keys, ["1", "2"]);
   // A flagged-only item: no answer has a key (dan's is not counted), and 1 or 2 take nothing.
-  await session.click(await session.find(tid(rows[heading + 1])));
+  await session.clickOn(tid(rows[heading + 1]));
   await session.waitFor(tid("adj-answer-dan"));
   assert.equal((await session.findAll(".adj-answer kbd")).length, 0);
   await session.keys("2");
@@ -119,7 +119,7 @@ async function checkQueue(session, prefix, label) {
   assert.equal((await session.findAll("[data-testid^='adj-decided-']")).length, 0, "nothing was decided");
   assert.equal(await textOf(session, tid("adj-notice")), "");
   // The label item shows its evidence, numbered from one, in order.
-  await session.click(await session.find(tid(`adj-row-${label.task_id}`)));
+  await session.clickOn(tid(`adj-row-${label.task_id}`));
   // The item before may still be drawn for a moment, with a sentence 1 of its own (the
   // full run once read that one): wait for the label item's list itself.
   const numbers = await session.until("the label item's numbered evidence", async () => {
@@ -130,7 +130,7 @@ async function checkQueue(session, prefix, label) {
   const page = await session.execute("return document.querySelector('[data-testid=adjudicate]').textContent");
   assert.doesNotMatch(page, /sentence 0\b/);
   await look(session, `${prefix}-adjudicate-label`);
-  await session.click(await session.find(tid(rows[heading + 1])));
+  await session.clickOn(tid(rows[heading + 1]));
   await session.waitFor(tid("adj-answer-dan"));
   await look(session, `${prefix}-adjudicate-thin`);
   await session.keys(Key.Escape);
@@ -146,7 +146,7 @@ async function leadSide(session, prefix, label) {
   await session.waitFor(tid("claim-candidates"));
   await look(session, `${prefix}-claim-lead`);
   // A candidate in its document, marked among its neighbours.
-  await session.click(await session.find(tid("claim-show-1")));
+  await session.clickOn(tid("claim-show-1"));
   await session.waitFor(`${tid("claim-passage")} mark`);
   const first = await session.execute("return document.querySelector('[data-testid=claim-candidates] li span').textContent");
   assert.equal(await textOf(session, `${tid("claim-passage")} mark`), first);
@@ -155,7 +155,7 @@ async function leadSide(session, prefix, label) {
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
-  await session.click(await session.find(tid("open-claims")));
+  await session.clickOn(tid("open-claims"));
   await session.waitFor(tid("claims-row-demo-001"));
   const all = await textOf(session, tid("claims-count"));
   assert.match(all, /^\d+ claims · /);
@@ -201,7 +201,7 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     await look(session, "light-claim-annotator");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
 
     await leadSide(session, "light", label);
   });
@@ -216,7 +216,7 @@ test("the data side in the dark theme at 1024×640", async (t) => {
     await look(session, "dark-claim-annotator");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await leadSide(session, "dark", label);
   });
 });

@@ -104,9 +104,9 @@ test("long, CJK and Arabic claims stay in the window; a double-click on Submit a
     await session.waitFor(tid("home"));
 
     // The lead's data screens with the long claim.
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await signInByKeys(session, "maria");
-    await session.click(await session.find(tid("open-claims")));
+    await session.clickOn(tid("open-claims"));
     await session.waitFor(tid("claims-row-q-long"));
     await assertNoSideways(session, "the list of claims");
     await session.keys(Key.Escape);
@@ -160,7 +160,7 @@ test("an empty project: every lead screen opens without an error; an annotator h
     );
     for (const [command, code] of Object.entries(codes)) assert.equal(code, "forbidden", `${command} as an annotator: ${code}`);
     assert.notEqual(JSON.parse(cli(["settings", project])).overlap, 5, "the settings are unchanged");
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await signInByKeys(session, "maria");
     await noBanner("the lead's home");
     for (const [open, shown] of [
@@ -173,7 +173,7 @@ test("an empty project: every lead screen opens without an error; an annotator h
       ["open-settings", "setting-overlap"],
       ["open-issue-pack", "issue-count"],
     ]) {
-      await session.click(await session.find(tid(open)));
+      await session.clickOn(tid(open));
       await session.waitFor(tid(shown), 20_000);
       await noBanner(open);
       // Esc leads home (from the export, by way of the queue).

@@ -72,7 +72,7 @@ function asLead(t, env, steps) {
 test("refutation review: accept and reject by key with a note", async (t) => {
   await asLead(t, {}, async (session, project) => {
     assert.equal(pending(project).length, 3);
-    await session.click(await session.find(tid("open-review")));
+    await session.clickOn(tid("open-review"));
     await session.waitFor(tid("review-written"));
     assert.equal(await textOf(session, tid("review-count")), "3 waiting");
     const first = pending(project)[0];
@@ -111,7 +111,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
   await asLead(t, {}, async (session, project, work) => {
     // Flags: Dan failed every trick; C counts him, X leaves him out, F follows the flag.
     assert.equal(person(project, "dan").flagged, true);
-    await session.click(await session.find(tid("open-flags")));
+    await session.clickOn(tid("open-flags"));
     await session.waitFor(tid("flag-row-dan"));
     assert.equal(await textOf(session, tid("flag-standing-dan")), "FLAGGED flagged: answers left out until you decide");
     await look(session, "light-flags", tid("flag-row-dan"));
@@ -121,13 +121,13 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.keys("x");
     await session.until("Dan left out", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("left out by your decision"));
     assert.deepEqual([person(project, "dan").flag_override, person(project, "dan").counted], ["exclude", false]);
-    await session.click(await session.find(tid("flag-clear-dan")));
+    await session.clickOn(tid("flag-clear-dan"));
     await session.until("the flag followed", async () => person(project, "dan").flag_override === null);
     await home(session);
 
     // Settings: a refusal is said under its field; a good save keeps the checks it does not show.
     const before = settings(project);
-    await session.click(await session.find(tid("open-settings")));
+    await session.clickOn(tid("open-settings"));
     await session.waitFor(tid("setting-overlap"));
     await session.until("the settings read", async () =>
       (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
@@ -136,7 +136,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     // The form is longer than the window; Save stays in view under it.
     await assertInView(session, tid("settings-save"), "Save at 1024×640");
     await fill(session, tid("setting-overlap"), "0");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     assert.equal(await textOf(session, tid("setting-error-overlap")), "Annotators per item must be between 1 and 20, not 0.");
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error");
@@ -145,12 +145,12 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     assert.equal(settings(project).overlap, before.overlap, "a refused save changed nothing");
     await fill(session, tid("setting-qualification_min_accepted"), "9");
     await fill(session, tid("setting-overlap"), "2");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the qualification refused", async () => (await textOf(session, tid("setting-error-qualification_min_accepted"))).length > 0);
     assert.equal(await textOf(session, tid("setting-error-overlap")), "", "the fixed field's error went");
     await fill(session, tid("setting-qualification_min_accepted"), "4");
     await fill(session, tid("setting-trick_flag_threshold"), "30");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the save", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
     const after = settings(project);
     assert.equal(after.overlap, 2);
@@ -162,7 +162,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
 
     // Issuing a pack for Ben: three evidence items, due in a week, where the lead says.
     const out = join(work, "for-ben.fdpack");
-    await session.click(await session.find(tid("open-issue-pack")));
+    await session.clickOn(tid("open-issue-pack"));
     await session.waitFor(tid("issue-annotator"));
     await session.until("the annotators listed", async () => (await session.findAll(`${tid("issue-annotator")} option`)).length >= 4);
     await session.execute(
@@ -172,7 +172,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     );
     await fill(session, tid("issue-count"), "3");
     await fill(session, tid("issue-out"), out);
-    await session.click(await session.find(tid("issue-write")));
+    await session.clickOn(tid("issue-write"));
     await session.waitFor(tid("issue-done"));
     const issued = packs(project);
     assert.equal(issued.length, 1);
@@ -184,7 +184,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await look(session, "light-issue", tid("issue-done"));
     // The same file again: refused, said under "Write to".
     await fill(session, tid("issue-out"), out);
-    await session.click(await session.find(tid("issue-write")));
+    await session.clickOn(tid("issue-write"));
     await session.until("the refusal", async () => (await textOf(session, tid("issue-error-out"))).includes("nothing was written"));
     await assertUnder(session, ".issue-panel .inline-form", tid("issue-error-out"), "the file's error");
     await home(session);
@@ -193,20 +193,20 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.waitFor(`${tid("packs")} ${tid("pack-id")}`);
     assert.equal(await textOf(session, `${tid("packs")} ${tid("pack-id")}`), issued[0].id.slice(0, 8));
     await fill(session, tid("merge-path"), out);
-    await session.click(await session.find(tid("merge-pasted")));
+    await session.clickOn(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
     assert.match(await textOf(session, tid("merge-question")), /^for-ben\.fdpack has no answers yet/);
     assert.equal(packs(project)[0].state, "out", "asking changed nothing");
     await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
     await look(session, "light-merge-ask", tid("merge-ask"));
     // Keep it out: still out, nothing merged.
-    await session.click(await session.find(tid("merge-keep")));
+    await session.clickOn(tid("merge-keep"));
     await session.until("kept out", async () => (await textOf(session, tid("merge-outcome"))).includes("not merged; the pack is still out"));
     assert.equal(packs(project)[0].state, "out");
     // Asked again and told to take the work back: returned, its items back in the pool.
-    await session.click(await session.find(tid("merge-pasted")));
+    await session.clickOn(tid("merge-pasted"));
     await session.waitFor(tid("merge-give-back"));
-    await session.click(await session.find(tid("merge-give-back")));
+    await session.clickOn(tid("merge-give-back"));
     await session.until("taken back", async () => (await textOf(session, tid("merge-outcome"))).includes("3 unanswered items back in the pool"));
     assert.equal(packs(project)[0].state, "returned");
     assert.equal((await session.findAll(tid("merge-ask"))).length, 0, "the question went");
@@ -216,33 +216,33 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
 test("the lead's screens in the dark theme at 1024×640", async (t) => {
   await asLead(t, { GTK_THEME: "Adwaita:dark" }, async (session, project, work) => {
     assert.equal(await session.execute("return matchMedia('(prefers-color-scheme: dark)').matches"), true, "the system is dark");
-    await session.click(await session.find(tid("open-review")));
+    await session.clickOn(tid("open-review"));
     await look(session, "dark-review", tid("review-written"));
     await home(session);
-    await session.click(await session.find(tid("open-flags")));
+    await session.clickOn(tid("open-flags"));
     await look(session, "dark-flags", tid("flag-row-dan"));
     await home(session);
-    await session.click(await session.find(tid("open-settings")));
+    await session.clickOn(tid("open-settings"));
     await session.until("the settings read", async () =>
       (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) !== "",
     );
     await look(session, "dark-settings", tid("settings-save"));
     await fill(session, tid("setting-trick_template"), "It is false");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the template refused", async () => (await textOf(session, tid("setting-error-trick_template"))).length > 0);
     await session.execute("document.querySelector('[data-testid=setting-trick_template]').scrollIntoView({ block: 'center' })");
     await look(session, "dark-settings-error", tid("setting-error-trick_template"));
     await home(session);
     const out = join(work, "for-ana.fdpack");
-    await session.click(await session.find(tid("open-issue-pack")));
+    await session.clickOn(tid("open-issue-pack"));
     await session.until("the annotators listed", async () => (await session.findAll(`${tid("issue-annotator")} option`)).length >= 4);
     await fill(session, tid("issue-count"), "2");
     await fill(session, tid("issue-out"), out);
-    await session.click(await session.find(tid("issue-write")));
+    await session.clickOn(tid("issue-write"));
     await look(session, "dark-issue", tid("issue-done"));
     await home(session);
     await fill(session, tid("merge-path"), out);
-    await session.click(await session.find(tid("merge-pasted")));
+    await session.clickOn(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
     await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
     await look(session, "dark-merge-ask", tid("merge-ask"));
@@ -252,7 +252,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
 
 test("as a hostile user: a review screen left open, a number too large for a setting, settings saved meanwhile elsewhere", async (t) => {
   await asLead(t, {}, async (session, project) => {
-    await session.click(await session.find(tid("open-review")));
+    await session.clickOn(tid("open-review"));
     await session.waitFor(tid("review-written"));
     assert.equal(await textOf(session, tid("review-count")), "3 waiting");
     // Another window (here the CLI) accepts the refutation on screen; the stale screen's
@@ -271,12 +271,12 @@ test("as a hostile user: a review screen left open, a number too large for a set
 
     // A number beyond what a setting holds is refused under its field, in plain words.
     const before = settings(project);
-    await session.click(await session.find(tid("open-settings")));
+    await session.clickOn(tid("open-settings"));
     await session.until("the settings read", async () =>
       (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
     );
     await fill(session, tid("setting-overlap"), "99999999999999999999");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     assert.equal(await textOf(session, tid("setting-error-overlap")), `Annotators per item: a whole number, such as ${before.overlap}.`);
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top");
@@ -288,16 +288,16 @@ test("as a hostile user: a review screen left open, a number too large for a set
     cli(["settings", project, "--set", "guidelines.label=Label with the document open.", "--set", "overlap=2"]);
     await fill(session, tid("setting-overlap"), String(before.overlap));
     await fill(session, tid("setting-reservation_minutes"), "45");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("saved", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
     let saved = settings(project);
     assert.deepEqual([saved.reservation_minutes, saved.guidelines.label, saved.overlap], [45, "Label with the document open.", 2]);
     cli(["settings", project, "--set", "overlap=4"]);
     await fill(session, tid("setting-overlap"), "3");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the clash said", async () => /Changed in another window meanwhile, to “4”/.test(await textOf(session, tid("setting-error-overlap"))));
     assert.equal(settings(project).overlap, 4, "nothing saved over the other window's change");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("saved again", async () => (await textOf(session, tid("settings-status"))) === "Settings saved.");
     saved = settings(project);
     assert.deepEqual([saved.overlap, saved.reservation_minutes, saved.guidelines.label], [3, 45, "Label with the document open."]);
@@ -305,11 +305,11 @@ test("as a hostile user: a review screen left open, a number too large for a set
     await windowSize(session, 1280, 720);
     await assertInView(session, tid("settings-save"), "Save at 1280×720");
     await fill(session, tid("setting-overlap"), "0");
-    await session.click(await session.find(tid("settings-save")));
+    await session.clickOn(tid("settings-save"));
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error at 1280×720");
     await home(session);
-    await session.click(await session.find(tid("open-review")));
+    await session.clickOn(tid("open-review"));
     await session.waitFor(tid("review-written"));
     await assertInView(session, tid("review-accept"), "Accept at 1280×720");
     await assertInView(session, tid("review-reject"), "Reject at 1280×720");

@@ -89,9 +89,9 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
         await submitByEnter(session, Key, task);
         answered.push(task);
       }
-      await session.click(await session.find(tid("home")));
+      await session.clickOn(tid("home"));
       await session.waitFor(tid("return-results"));
-      await session.click(await session.find(tid("return-results")));
+      await session.clickOn(tid("return-results"));
       await session.waitFor(tid("results-path"));
       assert.equal(await textOf(session, tid("results-path")), results);
       assert.match(await textOf(session, tid("results-said")), /Send this file to your lead/);
@@ -154,7 +154,7 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       });
       const field = await session.find(tid("merge-path"));
       await session.sendKeys(field, `${results}${Key.Enter}${foreign}`);
-      await session.click(await session.find(tid("merge-pasted")));
+      await session.clickOn(tid("merge-pasted"));
       await session.waitFor(tid("merge-outcome"));
       const outcomes = await session.findAll(tid("merge-outcome"));
       const typed = await session.execute("return document.querySelector('[data-testid=merge-path]').value");
@@ -179,13 +179,13 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       // Merging the same file again adds nothing.
       await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");
       await session.sendKeys(field, results);
-      await session.click(await session.find(tid("merge-pasted")));
+      await session.clickOn(tid("merge-pasted"));
       await session.until("the second merge's outcome", async () =>
         (await textOf(session, tid("merge-outcome"))).includes("0 answers from ana added, 2 already there") ? true : null,
       );
 
       // The dashboard counts Ana's two answers.
-      await session.click(await session.find(tid("open-dashboard")));
+      await session.clickOn(tid("open-dashboard"));
       await session.waitFor(tid("activity-evidence-ana"), 20_000);
       // The live dashboard redraws its tables, so the cell is found afresh on every read.
       const answers = await session.until("Ana's answers on the dashboard", async () => {

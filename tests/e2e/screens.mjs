@@ -179,7 +179,7 @@ export async function tour(session, prefix, annotator, lead) {
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
-  await session.click(await session.find(tid("switch-person")));
+  await session.clickOn(tid("switch-person"));
   await signInByKeys(session, lead);
   await visit(session, prefix, "lead", tid("open-dashboard"));
   // The lower half of the lead's home: packs and import.
@@ -199,13 +199,13 @@ export async function tour(session, prefix, annotator, lead) {
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
-  await session.click(await session.find(tid("open-dashboard")));
+  await session.clickOn(tid("open-dashboard"));
   await visit(session, prefix, "dashboard", tid("fleiss-evidence"));
-  await session.click(await session.find(tid("dash-home")));
-  await session.click(await session.find(tid("open-adjudicate")));
+  await session.clickOn(tid("dash-home"));
+  await session.clickOn(tid("open-adjudicate"));
   await visit(session, prefix, "adjudicate", tid("adj-claim"));
-  await session.click(await session.find(tid("adj-export")));
+  await session.clickOn(tid("adj-export"));
   await visit(session, prefix, "export", tid("export-lines"));
-  await session.click(await session.find(tid("back-to-start")));
+  await session.clickOn(tid("back-to-start"));
   await visit(session, prefix, "start", tid("start-screen"));
 }

@@ -130,6 +130,21 @@ export class Session {
     return this.cmd("POST", `/element/${element}/click`, {});
   }
 
+  /**
+   * Finds `css` and clicks it. A screen that re-renders between the two (the start screen
+   * as its recent projects arrive) makes WebKit answer "stale element reference" and the
+   * click never lands: look again and click the new element.
+   */
+  async clickOn(css) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.click(await this.find(css));
+      } catch (e) {
+        if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || attempt >= 5) throw e;
+      }
+    }
+  }
+
   sendKeys(element, text) {
     return this.cmd("POST", `/element/${element}/value`, { text });
   }

@@ -140,13 +140,13 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
     await session.keys("/");
     await session.keys("harbour");
     await session.keys(Key.Escape);
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await session.waitFor(tid("who-is-working"));
     await signInByKeys(session, "ana");
     assert.equal(await session.execute("return document.querySelector('[data-testid=search-input]').value"), "");
 
     // The tour, light, at 1024×640.
-    await session.click(await session.find(tid("switch-person")));
+    await session.clickOn(tid("switch-person"));
     await tour(session, "light", "ana", "maria");
   });
 });
