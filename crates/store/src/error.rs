@@ -40,6 +40,8 @@ pub enum Error {
         found: i64,
         supported: i64,
     },
+    #[error("{0} is busy: another process is writing it (a project's first import holds the whole file until it ends) and did not let go within 5 seconds; try again once it has finished. Nothing was changed.")]
+    Busy(PathBuf),
     #[error("cannot open {path}: {source}")]
     Open {
         path: PathBuf,
@@ -85,8 +87,12 @@ impl Error {
     pub(crate) fn open(path: &Path, source: rusqlite::Error) -> Error {
         // SQLite says "file is not a database" for anything that is not SQLite at all.
         if let rusqlite::Error::SqliteFailure(f, _) = &source {
-            if f.code == rusqlite::ErrorCode::NotADatabase {
-                return Error::NotAProject(path.to_path_buf());
+            match f.code {
+                rusqlite::ErrorCode::NotADatabase => return Error::NotAProject(path.to_path_buf()),
+                rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked => {
+                    return Error::Busy(path.to_path_buf())
+                }
+                _ => {}
             }
         }
         Error::Open {

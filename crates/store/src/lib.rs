@@ -69,6 +69,9 @@ use file::APPLICATION_ID;
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
 
+/// How long a connection waits for another one's lock before it gives up.
+pub(crate) const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// How many times a decision PostgreSQL aborted to break a deadlock is run again before
 /// its caller is told to retry later.
 pub const DECISION_RETRIES: u32 = 3;
@@ -242,7 +245,7 @@ impl Store {
         }
         let conn = read_only_connection(&self.path, "mode=ro")?;
         check_version(identify(&conn, &self.path)?, &self.path)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         Store::reading_through(conn, &self.path).map(Some)
     }
 
@@ -263,10 +266,11 @@ impl Store {
         let Some(conn) = self.conn.sqlite() else {
             return Ok(());
         };
+        // First, so that opening waits out a first import's lock instead of failing.
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(())
     }
 

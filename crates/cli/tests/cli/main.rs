@@ -8,6 +8,7 @@ mod gate;
 mod gold;
 mod gold_schema;
 mod gold_tasks;
+mod import_kill;
 mod import_real;
 mod names;
 mod packs;
