@@ -299,6 +299,30 @@ mod tests {
         assert_eq!(journal_mode(store.conn()), "wal");
     }
 
+    /// Opening a project while a first import holds the whole file waits for it, and
+    /// then says the project is busy, as a transient error, rather than "database is
+    /// locked".
+    #[test]
+    fn opening_during_a_first_import_says_the_project_is_busy() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let path = dir.path().join("p.fdesk");
+        let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
+        let tx = store
+            .bulk_transaction(&["sentences"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        // As an import does once SQLite spills its cache into the file.
+        tx.execute_batch("PRAGMA locking_mode = EXCLUSIVE")
+            .unwrap_or_else(|e| panic!("{e}"));
+        document(&tx);
+        tx.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let error = Store::open(&path).err().unwrap_or_else(|| panic!("opened"));
+        assert!(matches!(error, crate::Error::Busy(_)), "{error:?}");
+        assert!(error.is_transient());
+        assert!(error.to_string().contains("is busy"), "{error}");
+        drop(tx);
+    }
+
     /// A bulk transaction checks references once, at its commit: a row pointing at a
     /// missing row fails the commit, names the tables, and leaves nothing written; after
     /// it, committed or not, the connection checks every row again.
