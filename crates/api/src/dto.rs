@@ -65,8 +65,9 @@ pub struct ImportReport {
     pub unchanged: u64,
     /// Rows rejected under `--skip-invalid`.
     pub rejected: u64,
-    /// Where the rejected rows were written, with their reasons.
-    pub rejects_file: Option<String>,
+    /// Where the rejected rows were written, with their reasons: one file beside each
+    /// input that had any.
+    pub rejects_files: Vec<String>,
     /// Claims that got their candidate evidence sentences ranked.
     pub claims_ranked: u64,
     /// The evidence stance this import's preset chose for the project, if it chose one.

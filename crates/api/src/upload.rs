@@ -212,7 +212,7 @@ pub fn import_upload(
             for f in &mut report.files {
                 *f = as_sent(dir, f, count);
             }
-            report.rejects_file = None;
+            report.rejects_files.clear();
             Ok(report)
         }
         Err(mut e) => {

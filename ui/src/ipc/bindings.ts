@@ -42,9 +42,10 @@ unchanged: number,
  */
 rejected: number, 
 /**
- * Where the rejected rows were written, with their reasons.
+ * Where the rejected rows were written, with their reasons: one file beside each
+ * input that had any.
  */
-rejects_file: string | null, 
+rejects_files: Array<string>, 
 /**
  * Claims that got their candidate evidence sentences ranked.
  */

@@ -24,7 +24,7 @@ describe("import panel", () => {
       sentences_added: 12,
       unchanged: 1,
       rejected: 0,
-      rejects_file: null,
+      rejects_files: [],
       claims_ranked: 30,
       evidence_stance: null,
     };

@@ -124,6 +124,7 @@ pub fn import(
         ));
     }
     project.store.require_writable()?;
+    refuse_repeated_inputs(req)?;
     let inputs = req
         .claims
         .iter()
@@ -244,6 +245,25 @@ pub fn import(
     write::write(project, batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report, &inputs)?;
     Ok(report)
+}
+
+/// Refuses a file named twice in one import: rows without an id take one from their
+/// content and the n-th identical row a suffix, so the second reading would add every
+/// such row again.
+fn refuse_repeated_inputs(req: &ImportRequest) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    for path in req.claims.iter().chain(&req.documents) {
+        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if !seen.insert(same) {
+            return Err(Error::input(
+                &path.display().to_string(),
+                0,
+                None,
+                "this file is named twice in one import; name each file once (nothing was imported)",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Rows without an id get one from their content; the n-th identical row gets a suffix,

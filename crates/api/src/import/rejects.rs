@@ -54,7 +54,7 @@ impl Rejects {
                     .map_err(|e| Error::io(&format!("cannot write {shown}"), &e))?;
             }
             report.rejected += rows.len() as u64;
-            report.rejects_file = Some(shown);
+            report.rejects_files.push(shown);
         }
         outputs.commit()?;
         Ok(())

@@ -39,6 +39,9 @@ struct Ids {
     /// row is looked up in the project (two queries per claim at 100,000 claims).
     documents_before: bool,
     claims_before: bool,
+    /// Documents of this import set aside under --skip-invalid: a claim naming one is
+    /// set aside too, rather than linked to what the project held under that id.
+    set_aside: std::collections::HashSet<String>,
 }
 
 impl Ids {
@@ -95,6 +98,7 @@ pub(super) fn write(
         index,
         documents_before: tx::any_documents(&tx)?,
         claims_before: tx::any_claims(&tx)?,
+        set_aside: std::collections::HashSet::new(),
     };
     // The semantic ranker joins the fusion only where the project turned it on: embedding
     // costs far more than the other rankers (docs/ranking.md).
@@ -247,7 +251,10 @@ fn put_all(
                     }
                 }
             }
-            Err(error) => rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?,
+            Err(error) => {
+                ids.set_aside.insert(doc.ext_id.clone());
+                rejects.add_error(&doc.file, error, doc.raw, batch.skip_invalid)?
+            }
         }
         if i % 1024 == 0 {
             progress.set(i as u64);
@@ -359,6 +366,14 @@ fn put_document(
 fn resolve_documents(conn: &Connection, claim: &ClaimInput, ids: &Ids) -> Result<Vec<i64>> {
     let mut out = Vec::with_capacity(claim.doc_ids.len());
     for ext in &claim.doc_ids {
+        if ids.set_aside.contains(ext) {
+            return Err(Error::input(
+                &claim.file,
+                claim.line,
+                Some("doc_ids"),
+                format!("document {ext:?} of this import was set aside (see its rejects file), so this claim is set aside with it; fix the document and import both again"),
+            ));
+        }
         let found = match ids.documents.get(ext) {
             Some(&id) => Some(id),
             None => ids.find_document(conn, ext)?.map(|(id, _)| id),

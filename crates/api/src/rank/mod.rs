@@ -545,7 +545,10 @@ impl Project {
         self.require_lead(lead, "see a claim's candidates")?;
         let row = match self.store.claim_by_ext_id(claim)? {
             Some(row) => Some(row),
-            None => match factdesk_core::claim::number_in(claim) {
+            // Here the text names a claim, so a bare number is its number too.
+            None => match factdesk_core::claim::number_in(claim)
+                .or_else(|| factdesk_core::claim::number_in(&format!("#{}", claim.trim())))
+            {
                 Some(number) => self.store.claim(number)?,
                 None => None,
             },

@@ -63,8 +63,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "imported {} claims, {} documents ({} sentences); {} rows already present",
         report.claims_added, report.documents_added, report.sentences_added, report.unchanged
     );
-    if let Some(file) = &report.rejects_file {
-        println!("set aside {} invalid rows: see {file}", report.rejected);
+    if !report.rejects_files.is_empty() {
+        println!(
+            "set aside {} invalid rows: see {}",
+            report.rejected,
+            report.rejects_files.join(" and "),
+        );
     }
     if let Some(stance) = report.evidence_stance {
         println!(

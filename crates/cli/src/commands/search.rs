@@ -10,9 +10,9 @@ pub struct Args {
     by: super::Acting,
     /// Words to find (all must match), or a "quoted phrase".
     query: String,
-    /// How many hits to show.
-    #[arg(long, default_value_t = 20)]
-    limit: usize,
+    /// How many hits to show (at least 1).
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
+    limit: u32,
     /// Print a JSON array of hits.
     #[arg(long)]
     json: bool,
@@ -20,7 +20,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let hits = project.search(&a.by.resolve(&project)?, &a.query, a.limit)?;
+    let hits = project.search(&a.by.resolve(&project)?, &a.query, a.limit as usize)?;
     if a.json {
         return super::print_json(&hits);
     }

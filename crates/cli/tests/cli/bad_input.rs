@@ -290,3 +290,84 @@ fn integer_ids_are_kept_exactly_as_written() {
         ]
     );
 }
+
+/// Under --skip-invalid, a changed document whose id the project already holds is set
+/// aside, and so is a claim of the same import naming it: it is not linked to the old
+/// text under that id.
+#[test]
+fn a_claim_naming_a_set_aside_document_is_set_aside_with_it() {
+    let (dir, p) = setup();
+    let docs = dir.path().join("docs.jsonl");
+    let claims = dir.path().join("claims.jsonl");
+    std::fs::write(
+        &docs,
+        "{\"id\": \"d1\", \"text\": \"The harbour opened in 1901.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(
+        &claims,
+        "{\"id\": \"c1\", \"claim\": \"The harbour opened.\", \"doc_ids\": [\"d1\"]}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &claims, Path::new("--docs"), &docs]);
+
+    let docs2 = dir.path().join("docs2.jsonl");
+    let claims2 = dir.path().join("claims2.jsonl");
+    std::fs::write(
+        &docs2,
+        "{\"id\": \"d1\", \"text\": \"The harbour closed in 1950.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&claims2, "{\"id\": \"c2\", \"claim\": \"The harbour closed.\", \"doc_ids\": [\"d1\"]}\n{\"id\": \"c3\", \"claim\": \"A claim of its own.\"}\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let before = stats(&p);
+    let out = ok([
+        Path::new("import"),
+        &p,
+        &claims2,
+        Path::new("--docs"),
+        &docs2,
+        Path::new("--skip-invalid"),
+    ]);
+    // The summary names the rejects file of each input that had any.
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("set aside 2 invalid rows")
+            && said.contains("claims2.jsonl.rejects.jsonl")
+            && said.contains("docs2.jsonl.rejects.jsonl"),
+        "{said}"
+    );
+    let after = stats(&p);
+    assert_eq!(
+        after["claims"],
+        before["claims"].as_u64().unwrap_or(0) + 1,
+        "{after}"
+    );
+    let rejects =
+        std::fs::read_to_string(dir.path().join("claims2.jsonl.rejects.jsonl")).unwrap_or_default();
+    assert!(rejects.contains("set aside"), "{rejects}");
+    assert!(
+        rejects.contains("c2") && !rejects.contains("c3"),
+        "{rejects}"
+    );
+}
+
+/// A file named twice in one import is refused before anything is written: rows without
+/// an id would otherwise be added twice.
+#[test]
+fn a_file_named_twice_is_refused() {
+    let (dir, p) = setup();
+    let claims = dir.path().join("no-ids.jsonl");
+    std::fs::write(&claims, "{\"claim\": \"The bridge is red.\"}\n")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([Path::new("import"), &p, &claims, &claims]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    assert!(
+        msg.contains("named twice") && msg.contains("no-ids.jsonl"),
+        "{msg}"
+    );
+    assert_eq!(stats(&p)["claims"], 2, "nothing was imported");
+    ok([Path::new("import"), &p, &claims]);
+    assert_eq!(stats(&p)["claims"], 3);
+}

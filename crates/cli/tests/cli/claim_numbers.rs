@@ -47,3 +47,42 @@ fn covid_fact_claims_are_listed_and_found_by_number() {
         "{printed}"
     );
 }
+
+/// `candidates --claim` names a claim, so a bare number is its number when no claim was
+/// imported with that id; an imported id that is a number still wins.
+#[test]
+fn candidates_take_a_bare_claim_number() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = covid_project(dir.path());
+    let by_number: Value =
+        serde_json::from_str(&text(&["candidates", "--claim", "#3", "--json"], &p))
+            .unwrap_or_else(|e| panic!("{e}"));
+    let bare: Value = serde_json::from_str(&text(&["candidates", "--claim", "3", "--json"], &p))
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        by_number.as_array().is_some_and(|a| !a.is_empty()),
+        "{by_number}"
+    );
+    assert_eq!(bare, by_number);
+
+    let q = dir.path().join("numbered.fdesk");
+    ok([Path::new("init"), &q]);
+    let claims = dir.path().join("numbered.jsonl");
+    let docs = dir.path().join("numbered-docs.jsonl");
+    let rows = [
+        r#"{"id": "2", "claim": "The harbour was opened late.", "doc_ids": ["h"]}"#,
+        r#"{"id": "1", "claim": "The bridge is red.", "doc_ids": ["b"]}"#,
+    ];
+    let documents = [
+        r#"{"id": "h", "text": "The harbour opened in 1901 after a long delay."}"#,
+        r#"{"id": "b", "text": "The bridge was painted red in 1990."}"#,
+    ];
+    std::fs::write(&claims, rows.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    std::fs::write(&docs, documents.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &q, &claims, Path::new("--docs"), &docs]);
+    // Claim #1 was imported with the id "2": "2" names it by its id, "#2" the other one.
+    let by_id = text(&["candidates", "--claim", "2"], &q);
+    assert!(by_id.contains("harbour"), "{by_id}");
+    let by_hash = text(&["candidates", "--claim", "#2"], &q);
+    assert!(by_hash.contains("bridge"), "{by_hash}");
+}

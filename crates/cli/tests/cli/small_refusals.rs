@@ -97,3 +97,17 @@ fn agreement_on_a_pack_says_it_is_a_pack() {
         "is an annotator's pack (.fdpack), not a project",
     );
 }
+
+/// `search --limit 0` asked for nothing and answered "no matches"; it is refused.
+#[test]
+fn a_search_for_no_hits_is_refused() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "s.fdesk", &["ana"]);
+    let p = p.to_str().unwrap_or_else(|| panic!("path"));
+    let out = factdesk(["search", p, "the", "--limit", "0"]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{msg}");
+    assert!(msg.contains("--limit"), "{msg}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("no matches"));
+    ok(["search", p, "the", "--limit", "1"]);
+}
