@@ -545,18 +545,24 @@ impl Project {
         self.require_lead(lead, "see a claim's candidates")?;
         let row = match self.store.claim_by_ext_id(claim)? {
             Some(row) => Some(row),
-            // Here the text names a claim, so a bare number is its number too.
-            None => match factdesk_core::claim::number_in(claim)
-                .or_else(|| factdesk_core::claim::number_in(&format!("#{}", claim.trim())))
-            {
+            None => match factdesk_core::claim::number_in(claim) {
                 Some(number) => self.store.claim(number)?,
                 None => None,
             },
         };
         let row = row.ok_or_else(|| {
+            // A bare number is not taken as a claim's number: a mistyped imported id
+            // would then show another claim's candidates. Say how to write one.
+            let as_number = format!("#{}", claim.trim());
+            let hint = match factdesk_core::claim::number_in(&as_number) {
+                Some(_) if !claim.trim_start().starts_with('#') => {
+                    format!(" (for the claim numbered {as_number}, write {as_number})")
+                }
+                _ => String::new(),
+            };
             Error::new(
                 ErrorCode::NotFound,
-                format!("no claim with id or number {claim:?}"),
+                format!("no claim with id or number {claim:?}{hint}"),
             )
         })?;
         Ok(self

@@ -48,22 +48,25 @@ fn covid_fact_claims_are_listed_and_found_by_number() {
     );
 }
 
-/// `candidates --claim` names a claim, so a bare number is its number when no claim was
-/// imported with that id; an imported id that is a number still wins.
+/// `candidates --claim 3` does not take 3 as claim #3 (a mistyped imported id would show
+/// another claim): it says how to write the number. An imported id that is a number
+/// still names its claim.
 #[test]
-fn candidates_take_a_bare_claim_number() {
+fn a_bare_number_is_an_imported_id_and_the_refusal_shows_the_claims_number() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = covid_project(dir.path());
-    let by_number: Value =
-        serde_json::from_str(&text(&["candidates", "--claim", "#3", "--json"], &p))
-            .unwrap_or_else(|e| panic!("{e}"));
-    let bare: Value = serde_json::from_str(&text(&["candidates", "--claim", "3", "--json"], &p))
-        .unwrap_or_else(|e| panic!("{e}"));
+    let out = crate::factdesk([
+        Path::new("candidates"),
+        &p,
+        Path::new("--claim"),
+        Path::new("3"),
+    ]);
+    let msg = crate::stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
     assert!(
-        by_number.as_array().is_some_and(|a| !a.is_empty()),
-        "{by_number}"
+        msg.contains("no claim with id or number \"3\"") && msg.contains("write #3"),
+        "{msg}"
     );
-    assert_eq!(bare, by_number);
 
     let q = dir.path().join("numbered.fdesk");
     ok([Path::new("init"), &q]);
