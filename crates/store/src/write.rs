@@ -246,6 +246,20 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
+    fn bulk(store: &mut Store) -> crate::Tx<'_> {
+        store
+            .bulk_transaction(&["sentences"])
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A bulk write of a document and one sentence, committed.
+    fn commit_a_sentence(store: &mut Store) {
+        let tx = bulk(store);
+        document(&tx);
+        sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+    }
+
     fn journal_mode(conn: &Connection) -> String {
         conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap_or_else(|e| panic!("{e}"))
@@ -260,21 +274,14 @@ mod tests {
         let path = dir.path().join("p.fdesk");
         let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(journal_mode(store.conn()), "wal");
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = bulk(&mut store);
         document(&tx);
         assert_eq!(journal_mode(&tx), "delete");
         drop(tx);
         assert_eq!(journal_mode(store.conn()), "wal");
         assert_eq!(sentences(store.conn()), 0);
 
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
-        document(&tx);
-        sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
-        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        commit_a_sentence(&mut store);
         assert_eq!(journal_mode(store.conn()), "wal");
         assert_eq!(sentences(store.conn()), 1);
 
@@ -284,9 +291,7 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{e}"))
         };
         assert_eq!(read(&other), 1);
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = bulk(&mut store);
         assert_eq!(journal_mode(&tx), "wal");
         tx.execute(
             "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (1, 1, 0, 1, 'y')",
@@ -307,9 +312,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("p.fdesk");
         let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = bulk(&mut store);
         // As an import does once SQLite spills its cache into the file.
         tx.execute_batch("PRAGMA locking_mode = EXCLUSIVE")
             .unwrap_or_else(|e| panic!("{e}"));
@@ -332,9 +335,7 @@ mod tests {
         let mut store =
             Store::create(&dir.path().join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
         assert!(foreign_keys(store.conn()));
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = bulk(&mut store);
         assert!(!foreign_keys(&tx));
         document(&tx);
         sentence_to(&tx, 42).unwrap_or_else(|e| panic!("taken row by row: {e}"));
@@ -352,19 +353,12 @@ mod tests {
         );
 
         // Dropped without a commit: rolled back, and checking row by row again.
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = bulk(&mut store);
         document(&tx);
         drop(tx);
         assert!(foreign_keys(store.conn()));
 
-        let tx = store
-            .bulk_transaction(&["sentences"])
-            .unwrap_or_else(|e| panic!("{e}"));
-        document(&tx);
-        sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
-        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        commit_a_sentence(&mut store);
         assert_eq!(sentences(store.conn()), 1);
         assert!(foreign_keys(store.conn()));
         assert!(
