@@ -68,6 +68,8 @@ pub struct ImportReport {
     /// Where the rejected rows were written, with their reasons: one file beside each
     /// input that had any.
     pub rejects_files: Vec<String>,
+    /// The first of `rejects_files`, as `import --json` printed before it listed them all.
+    pub rejects_file: Option<String>,
     /// Claims that got their candidate evidence sentences ranked.
     pub claims_ranked: u64,
     /// The evidence stance this import's preset chose for the project, if it chose one.

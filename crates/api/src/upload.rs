@@ -213,6 +213,7 @@ pub fn import_upload(
                 *f = as_sent(dir, f, count);
             }
             report.rejects_files.clear();
+            report.rejects_file = None;
             Ok(report)
         }
         Err(mut e) => {

@@ -40,7 +40,7 @@ pub enum Error {
         found: i64,
         supported: i64,
     },
-    #[error("{0} is busy: another process is writing it (a project's first import holds the whole file until it ends) and did not let go within 5 seconds; try again once it has finished. Nothing was changed.")]
+    #[error("{0} is busy: another connection holds the whole file and did not let go within 5 seconds; try again once it has finished. Nothing was changed.")]
     Busy(PathBuf),
     #[error("cannot open {path}: {source}")]
     Open {

@@ -266,20 +266,13 @@ impl Store {
         let Some(conn) = self.conn.sqlite() else {
             return Ok(());
         };
+        // First, so that opening waits for a connection that holds the file whole.
         conn.busy_timeout(BUSY_TIMEOUT)?;
-        // A first import holds the file in rollback mode (see `Tx::begin_bulk`), and SQLite
-        // refuses the switch to WAL at once, without its busy wait: wait here as it would.
-        let waited = std::time::Instant::now();
-        while let Err(e) = conn.pragma_update(None, "journal_mode", "WAL") {
-            let busy = e.sqlite_error_code() == Some(rusqlite::ErrorCode::DatabaseBusy);
-            if !busy {
-                return Err(e.into());
-            }
-            if waited.elapsed() > BUSY_TIMEOUT {
-                return Err(Error::Busy(self.path.clone()));
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::DatabaseBusy) => Error::Busy(self.path.clone()),
+                _ => Error::from(e),
+            })?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
         Ok(())

@@ -16,9 +16,6 @@ pub struct Tx<'a> {
     /// SQLite only: the tables whose references are checked all at once before the
     /// commit rather than row by row (see [`Tx::begin_bulk`]).
     references_at_commit: Option<&'static [&'static str]>,
-    /// SQLite only: the transaction writes through a rollback journal, and the file goes
-    /// back to WAL when it ends (see [`Tx::begin_bulk`]).
-    rollback_journal: bool,
 }
 
 impl<'a> Tx<'a> {
@@ -31,7 +28,6 @@ impl<'a> Tx<'a> {
             conn,
             open: true,
             references_at_commit,
-            rollback_journal: false,
         }
     }
 
@@ -85,13 +81,10 @@ impl<'a> Tx<'a> {
     /// check reads the whole of each table, so it suits a project whose rows are mostly
     /// this transaction's.
     ///
-    /// When no other connection has the file open, the transaction also writes through
-    /// SQLite's rollback journal rather than the WAL, and the file returns to WAL when the
-    /// transaction ends. Pages new to the file are then written into it once, where the
-    /// WAL writes each twice (into the log, and again when the checkpoint copies it in):
-    /// an import's hundreds of megabytes. A crash is undone from the journal when the file
-    /// is next opened, as a crash in WAL is undone from the log. Other connections cannot
-    /// read the file meanwhile; they wait, as for any write lock.
+    /// The file stays in WAL: a first import through SQLite's rollback journal would
+    /// write its pages once instead of twice, but until its commit the project file alone
+    /// (copied, synced, or opened read-only without its journal) would read as damaged
+    /// (docs/performance.md, session 11).
     pub(crate) fn begin_bulk(
         conn: &'a mut Connection,
         tables: &'static [&'static str],
@@ -99,20 +92,12 @@ impl<'a> Tx<'a> {
         let Connection::Sqlite(c) = &*conn else {
             return Tx::begin(conn);
         };
-        let rollback_journal = leave_wal(c);
-        let begun = c
-            .pragma_update(None, "foreign_keys", false)
-            .and_then(|()| c.execute_batch("BEGIN IMMEDIATE"));
-        if let Err(e) = begun {
+        c.pragma_update(None, "foreign_keys", false)?;
+        if let Err(e) = c.execute_batch("BEGIN IMMEDIATE") {
             let _ = c.pragma_update(None, "foreign_keys", true);
-            if rollback_journal {
-                back_to_wal(c);
-            }
             return Err(e.into());
         }
-        let mut tx = Tx::opened(conn, Some(tables));
-        tx.rollback_journal = rollback_journal;
-        Ok(tx)
+        Ok(Tx::opened(conn, Some(tables)))
     }
 
     /// Makes everything written in the transaction durable.
@@ -150,36 +135,7 @@ impl Drop for Tx<'_> {
             if let Err(e) = c.pragma_update(None, "foreign_keys", true) {
                 tracing::error!("could not turn foreign keys back on after a bulk write: {e}");
             }
-            if self.rollback_journal {
-                back_to_wal(c);
-            }
         }
-    }
-}
-
-/// Switches `c`'s file from WAL to a rollback journal, if no other connection has it
-/// open; false (and still WAL) otherwise.
-fn leave_wal(c: &rusqlite::Connection) -> bool {
-    // SQLite refuses the switch while another connection is open; waiting for it to
-    // close would only delay the import, which then runs in WAL.
-    if c.busy_timeout(std::time::Duration::ZERO).is_err() {
-        return false;
-    }
-    let mode = c.query_row("PRAGMA journal_mode=DELETE", [], |r| r.get::<_, String>(0));
-    if let Err(e) = c.busy_timeout(crate::BUSY_TIMEOUT) {
-        tracing::warn!("could not restore the busy timeout: {e}");
-    }
-    matches!(mode.as_deref(), Ok("delete"))
-}
-
-/// Switches `c`'s file back to WAL after a bulk write. Should that fail (another
-/// connection came meanwhile), the file stays in rollback mode until it is next opened,
-/// which sets WAL again.
-fn back_to_wal(c: &rusqlite::Connection) {
-    match c.query_row("PRAGMA journal_mode=WAL", [], |r| r.get::<_, String>(0)) {
-        Ok(mode) if mode == "wal" => {}
-        Ok(mode) => tracing::warn!("the project stays in journal mode {mode} until reopened"),
-        Err(e) => tracing::warn!("the project stays in rollback mode until reopened: {e}"),
     }
 }
 
@@ -252,78 +208,24 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// A bulk write of a document and one sentence, committed.
-    fn commit_a_sentence(store: &mut Store) {
-        let tx = bulk(store);
-        document(&tx);
-        sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
-        tx.commit().unwrap_or_else(|e| panic!("{e}"));
-    }
-
-    fn journal_mode(conn: &Connection) -> String {
-        conn.query_row("PRAGMA journal_mode", [], |r| r.get(0))
-            .unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// Alone on its file, a bulk transaction writes through a rollback journal and the
-    /// file is back in WAL when it ends, committed or not; with another connection open
-    /// (the app's reader, a second process) it stays in WAL and still writes.
+    /// Opening a project that another connection holds whole waits for it, then says the
+    /// project is busy, as a transient error, rather than "database is locked".
     #[test]
-    fn a_bulk_write_alone_on_its_file_leaves_wal_only_while_it_lasts() {
+    fn opening_a_project_held_whole_says_it_is_busy() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("p.fdesk");
-        let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(journal_mode(store.conn()), "wal");
-        let tx = bulk(&mut store);
-        document(&tx);
-        assert_eq!(journal_mode(&tx), "delete");
-        drop(tx);
-        assert_eq!(journal_mode(store.conn()), "wal");
-        assert_eq!(sentences(store.conn()), 0);
-
-        commit_a_sentence(&mut store);
-        assert_eq!(journal_mode(store.conn()), "wal");
-        assert_eq!(sentences(store.conn()), 1);
-
-        let other = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
-        let read = |c: &rusqlite::Connection| -> i64 {
-            c.query_row("SELECT count(*) FROM sentences", [], |r| r.get(0))
-                .unwrap_or_else(|e| panic!("{e}"))
-        };
-        assert_eq!(read(&other), 1);
-        let tx = bulk(&mut store);
-        assert_eq!(journal_mode(&tx), "wal");
-        tx.execute(
-            "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (1, 1, 0, 1, 'y')",
-            [],
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(read(&other), 1, "the other connection still reads, in WAL");
-        tx.commit().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(read(&other), 2);
-        assert_eq!(journal_mode(store.conn()), "wal");
-    }
-
-    /// Opening a project while a first import holds the whole file waits for it, and
-    /// then says the project is busy, as a transient error, rather than "database is
-    /// locked".
-    #[test]
-    fn opening_during_a_first_import_says_the_project_is_busy() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let path = dir.path().join("p.fdesk");
-        let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
-        let tx = bulk(&mut store);
-        // As an import does once SQLite spills its cache into the file.
-        tx.execute_batch("PRAGMA locking_mode = EXCLUSIVE")
-            .unwrap_or_else(|e| panic!("{e}"));
-        document(&tx);
-        tx.query_row("PRAGMA schema_version", [], |r| r.get::<_, i64>(0))
+        drop(Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}")));
+        let holder = rusqlite::Connection::open(&path).unwrap_or_else(|e| panic!("{e}"));
+        // SQLite's exclusive locking mode keeps the file's lock after the transaction.
+        holder
+            .execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE; COMMIT;")
             .unwrap_or_else(|e| panic!("{e}"));
         let error = Store::open(&path).err().unwrap_or_else(|| panic!("opened"));
         assert!(matches!(error, crate::Error::Busy(_)), "{error:?}");
         assert!(error.is_transient());
         assert!(error.to_string().contains("is busy"), "{error}");
-        drop(tx);
+        drop(holder);
+        Store::open(&path).unwrap_or_else(|e| panic!("{e}"));
     }
 
     /// A bulk transaction checks references once, at its commit: a row pointing at a
@@ -358,7 +260,10 @@ mod tests {
         drop(tx);
         assert!(foreign_keys(store.conn()));
 
-        commit_a_sentence(&mut store);
+        let tx = bulk(&mut store);
+        document(&tx);
+        sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(sentences(store.conn()), 1);
         assert!(foreign_keys(store.conn()));
         assert!(

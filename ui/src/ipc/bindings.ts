@@ -47,6 +47,10 @@ rejected: number,
  */
 rejects_files: Array<string>, 
 /**
+ * The first of `rejects_files`, as `import --json` printed before it listed them all.
+ */
+rejects_file: string | null, 
+/**
  * Claims that got their candidate evidence sentences ranked.
  */
 claims_ranked: number, 

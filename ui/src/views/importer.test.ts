@@ -25,6 +25,7 @@ describe("import panel", () => {
       unchanged: 1,
       rejected: 0,
       rejects_files: [],
+      rejects_file: null,
       claims_ranked: 30,
       evidence_stance: null,
     };

@@ -24,7 +24,7 @@ use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A known input format, mapped onto the native one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,9 +133,11 @@ pub fn import(
             i.file(p)
         });
     if req.skip_invalid {
-        // The rejects files are refused now, before the project changes.
+        // The rejects files are refused now, before the project changes, and their
+        // folders shown writable: a temporary file is made beside each and dropped.
+        let mut probe = crate::output::Outputs::new(inputs.clone());
         for path in req.claims.iter().chain(&req.documents) {
-            crate::output::check(&rejects::rejects_path(path), &inputs)?;
+            probe.file(&rejects::rejects_path(path))?;
         }
     }
     if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
@@ -253,8 +255,7 @@ pub fn import(
 fn refuse_repeated_inputs(req: &ImportRequest) -> Result<()> {
     let mut seen = std::collections::HashSet::new();
     for path in req.claims.iter().chain(&req.documents) {
-        let same = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
-        if !seen.insert(same) {
+        if !seen.insert(same_file(path)) {
             return Err(Error::input(
                 &path.display().to_string(),
                 0,
@@ -264,6 +265,25 @@ fn refuse_repeated_inputs(req: &ImportRequest) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What makes two names one file: its device and inode where there are such (hard
+/// links too), else its resolved path.
+#[derive(Debug, PartialEq, Eq, Hash)]
+enum SameFile {
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn same_file(path: &Path) -> SameFile {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(m) = std::fs::metadata(path) {
+            return SameFile::Inode(m.dev(), m.ino());
+        }
+    }
+    SameFile::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
 }
 
 /// Rows without an id get one from their content; the n-th identical row gets a suffix,

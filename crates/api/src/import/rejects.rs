@@ -57,6 +57,7 @@ impl Rejects {
             report.rejects_files.push(shown);
         }
         outputs.commit()?;
+        report.rejects_file = report.rejects_files.first().cloned();
         Ok(())
     }
 }

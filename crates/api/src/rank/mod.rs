@@ -550,21 +550,23 @@ impl Project {
                 None => None,
             },
         };
-        let row = row.ok_or_else(|| {
+        let Some(row) = row else {
             // A bare number is not taken as a claim's number: a mistyped imported id
-            // would then show another claim's candidates. Say how to write one.
+            // would then show another claim's candidates. Say how to write one that exists.
             let as_number = format!("#{}", claim.trim());
-            let hint = match factdesk_core::claim::number_in(&as_number) {
-                Some(_) if !claim.trim_start().starts_with('#') => {
-                    format!(" (for the claim numbered {as_number}, write {as_number})")
-                }
-                _ => String::new(),
+            let numbered = match factdesk_core::claim::number_in(&as_number) {
+                Some(n) if !claim.trim_start().starts_with('#') => self.store.claim(n)?.is_some(),
+                _ => false,
             };
-            Error::new(
+            let hint = match numbered {
+                true => format!(" (for the claim numbered {as_number}, write {as_number})"),
+                false => String::new(),
+            };
+            return Err(Error::new(
                 ErrorCode::NotFound,
                 format!("no claim with id or number {claim:?}{hint}"),
-            )
-        })?;
+            ));
+        };
         Ok(self
             .store
             .candidates(row.id)?

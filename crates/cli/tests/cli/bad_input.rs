@@ -368,6 +368,12 @@ fn a_file_named_twice_is_refused() {
         "{msg}"
     );
     assert_eq!(stats(&p)["claims"], 2, "nothing was imported");
+    // A hard link is the same file under another name.
+    let linked = dir.path().join("linked.jsonl");
+    std::fs::hard_link(&claims, &linked).unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([Path::new("import"), &p, &claims, &linked]);
+    assert!(stderr(&out).contains("named twice"), "{}", stderr(&out));
+    assert_eq!(stats(&p)["claims"], 2, "nothing was imported");
     ok([Path::new("import"), &p, &claims]);
     assert_eq!(stats(&p)["claims"], 3);
 }

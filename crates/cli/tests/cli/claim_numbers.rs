@@ -67,6 +67,18 @@ fn a_bare_number_is_an_imported_id_and_the_refusal_shows_the_claims_number() {
         msg.contains("no claim with id or number \"3\"") && msg.contains("write #3"),
         "{msg}"
     );
+    // No hint towards a number no claim has.
+    let out = crate::factdesk([
+        Path::new("candidates"),
+        &p,
+        Path::new("--claim"),
+        Path::new("99999"),
+    ]);
+    let msg = crate::stderr(&out);
+    assert!(
+        msg.contains("no claim with id or number") && !msg.contains("write #"),
+        "{msg}"
+    );
 
     let q = dir.path().join("numbered.fdesk");
     ok([Path::new("init"), &q]);
