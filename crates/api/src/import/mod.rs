@@ -152,13 +152,17 @@ pub fn import(
 
     progress.phase("reading", 0);
     let mut docs = Vec::new();
+    let mut documents_set_aside = std::collections::HashSet::new();
     for path in &req.documents {
         report.files.push(path.display().to_string());
         for doc in documents::read(path, req.skip_invalid)? {
             report.rows += 1;
             match doc {
                 Ok(d) => docs.push(d),
-                Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+                Err(bad) => {
+                    documents_set_aside.extend(id_in_row(&bad.raw));
+                    rejects.add(path, bad, req.skip_invalid)?
+                }
             }
         }
     }
@@ -213,14 +217,15 @@ pub fn import(
     parallel::map_ordered(&claims, |c| {
         c.hash();
     });
-    let docs = dedupe(
+    let (docs, versions) = dedupe(
         docs,
         |d| (d.ext_id.as_str(), d.hash(), d.line),
         |d| (d.file.to_string(), d.raw.clone()),
         &mut rejects,
         req.skip_invalid,
     )?;
-    let claims = dedupe(
+    documents_set_aside.extend(versions);
+    let (claims, _) = dedupe(
         claims,
         |c| (c.ext_id.as_deref().unwrap_or_default(), c.hash(), c.line),
         |c| (c.file.to_string(), c.raw.clone()),
@@ -243,6 +248,7 @@ pub fn import(
         claims: &claims,
         now,
         skip_invalid: req.skip_invalid,
+        documents_set_aside,
     };
     write::write(project, batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report, &inputs)?;
@@ -314,9 +320,10 @@ fn dedupe<T>(
     place: impl Fn(&T) -> (String, String),
     rejects: &mut Rejects,
     skip_invalid: bool,
-) -> Result<Vec<T>> {
+) -> Result<(Vec<T>, Vec<String>)> {
     let mut first: HashMap<String, (String, u64)> = HashMap::with_capacity(items.len());
     let mut out = Vec::with_capacity(items.len());
+    let mut versions = Vec::new();
     for item in items {
         let (id, hash, line) = key(&item);
         match first.get(id) {
@@ -332,8 +339,21 @@ fn dedupe<T>(
                 let (file, raw) = place(&item);
                 let error = Error::input(&file, line, Some("id"), message);
                 rejects.add_error(&file, error, raw, skip_invalid)?;
+                versions.push(id.to_string());
             }
         }
     }
-    Ok(out)
+    Ok((out, versions))
+}
+
+/// The id a row set aside as unreadable gives itself, if its JSON can be read that far.
+fn id_in_row(raw: &str) -> Option<String> {
+    match serde_json::from_str::<serde_json::Value>(raw)
+        .ok()?
+        .get("id")?
+    {
+        serde_json::Value::String(s) => Some(s.trim().to_string()),
+        serde_json::Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
 }

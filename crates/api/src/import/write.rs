@@ -23,6 +23,9 @@ pub(super) struct Batch<'a> {
     pub claims: &'a [ClaimInput],
     pub now: i64,
     pub skip_invalid: bool,
+    /// Ids of document rows set aside before writing (unreadable, or a second version
+    /// of an id in this import): claims naming them are set aside too.
+    pub documents_set_aside: std::collections::HashSet<String>,
 }
 
 /// Row ids of documents and claims by external id, as known in this transaction, and
@@ -98,7 +101,7 @@ pub(super) fn write(
         index,
         documents_before: tx::any_documents(&tx)?,
         claims_before: tx::any_claims(&tx)?,
-        set_aside: std::collections::HashSet::new(),
+        set_aside: std::mem::take(&mut batch.documents_set_aside),
     };
     // The semantic ranker joins the fusion only where the project turned it on: embedding
     // costs far more than the other rankers (docs/ranking.md).
@@ -371,7 +374,7 @@ fn resolve_documents(conn: &Connection, claim: &ClaimInput, ids: &Ids) -> Result
                 &claim.file,
                 claim.line,
                 Some("doc_ids"),
-                format!("document {ext:?} of this import was set aside (see its rejects file), so this claim is set aside with it; fix the document and import both again"),
+                format!("a row of document {ext:?} in this import was set aside (see its rejects file), so this claim, which names it, is set aside too; fix the document and import both again"),
             ));
         }
         let found = match ids.documents.get(ext) {

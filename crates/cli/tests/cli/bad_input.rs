@@ -377,3 +377,46 @@ fn a_file_named_twice_is_refused() {
     ok([Path::new("import"), &p, &claims]);
     assert_eq!(stats(&p)["claims"], 3);
 }
+
+/// Under --skip-invalid, a document row set aside before writing (a second version of
+/// an id in the same file, or a row without its text) sets aside the claims naming it:
+/// they are not linked to the first version, nor called unknown.
+#[test]
+fn claims_naming_a_document_row_set_aside_while_reading_are_set_aside() {
+    let (dir, p) = setup();
+    let docs = dir.path().join("docs.jsonl");
+    let claims = dir.path().join("claims.jsonl");
+    let rows = [
+        r#"{"id": "d1", "text": "The harbour opened in 1901."}"#,
+        r#"{"id": "d1", "text": "The harbour closed in 1950."}"#,
+        r#"{"id": "d2", "title": "No text here"}"#,
+        r#"{"id": "d3", "text": "The bridge was painted red."}"#,
+    ];
+    std::fs::write(&docs, rows.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    let claims_rows = [
+        r#"{"id": "c1", "claim": "The harbour closed.", "doc_ids": ["d1"]}"#,
+        r#"{"id": "c2", "claim": "Something untold.", "doc_ids": ["d2"]}"#,
+        r#"{"id": "c3", "claim": "The bridge is red.", "doc_ids": ["d3"]}"#,
+    ];
+    std::fs::write(&claims, claims_rows.join("\n")).unwrap_or_else(|e| panic!("{e}"));
+    ok([
+        Path::new("import"),
+        &p,
+        &claims,
+        Path::new("--docs"),
+        &docs,
+        Path::new("--skip-invalid"),
+    ]);
+    assert_eq!(stats(&p)["claims"], 3, "only c3 of the three was added");
+    let rejects =
+        std::fs::read_to_string(dir.path().join("claims.jsonl.rejects.jsonl")).unwrap_or_default();
+    let lines: Vec<serde_json::Value> = rejects
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(lines.len(), 2, "{rejects}");
+    for line in &lines {
+        let reason = line["reason"].as_str().unwrap_or_default();
+        assert!(reason.contains("was set aside"), "{reason}");
+    }
+}
