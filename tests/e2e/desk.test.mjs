@@ -122,10 +122,15 @@ async function checkQueue(session, prefix, label) {
   await session.clickOn(tid(`adj-row-${label.task_id}`));
   // The item before may still be drawn for a moment, with a sentence 1 of its own (the
   // full run once read that one): wait for the label item's list itself.
+  // A click that lands while the queue re-renders is lost (the full run once waited 15 s
+  // on the item before): until the list shows, the row is clicked again, which only
+  // selects it again.
   const numbers = await session.until("the label item's numbered evidence", async () => {
     const shown = await session.execute("return [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))");
-    return shown.length >= 2 ? shown : null;
-  });
+    if (shown.length >= 2) return shown;
+    await session.clickOn(tid(`adj-row-${label.task_id}`));
+    return null;
+  }, 20_000, 500);
   assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
   const page = await session.execute("return document.querySelector('[data-testid=adjudicate]').textContent");
   assert.doesNotMatch(page, /sentence 0\b/);
