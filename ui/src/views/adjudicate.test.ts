@@ -33,15 +33,19 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
   };
 }
 
+/** The screen `open` made last, to show it again as returning to it would. */
+let screen: ReturnType<typeof adjudicateScreen> | undefined;
+
 async function open(items: QueueItem[]) {
   mocked.adjudicationQueue.mockResolvedValue(items);
   const deps = { home: vi.fn(), export: vi.fn(), fail: vi.fn() };
-  const screen = adjudicateScreen(deps);
-  document.body.replaceChildren(screen.el);
-  screen.shown?.();
+  screen = adjudicateScreen(deps);
+  const shown = screen;
+  document.body.replaceChildren(shown.el);
+  shown.shown?.();
   await settle();
-  const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
-  return { el: screen.el, press, deps };
+  const press = (key: string) => shown.onKey?.(new KeyboardEvent("keydown", { key }));
+  return { el: shown.el, press, deps };
 }
 
 beforeEach(() => {
@@ -90,6 +94,18 @@ describe("adjudication screen", () => {
     press("1");
     await settle();
     expect(mocked.decide).toHaveBeenCalledWith(3, null, "ana", null, null);
+  });
+
+  it("keeps a row clicked while the queue is read again", async () => {
+    const items = [item(1, "evidence"), item(2, "evidence"), item(3, "evidence")];
+    const { el } = await open(items);
+    let answer: (value: QueueItem[]) => void = () => {};
+    mocked.adjudicationQueue.mockReturnValueOnce(new Promise((resolve) => (answer = resolve)));
+    screen?.shown?.();
+    (q(el, "adj-row-3") as HTMLElement).click();
+    answer(items);
+    await settle();
+    expect(q(el, "adj-row-3")?.classList.contains("current")).toBe(true);
   });
 
   it("shows a label item's evidence, numbered from one", async () => {

@@ -305,8 +305,10 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   }
 
   async function reload(): Promise<void> {
+    const fresh = await api.adjudicationQueue(REQUEST);
+    // The item on screen once the queue is read: a row clicked while it was read stands.
     const task = current()?.task_id;
-    items = await api.adjudicationQueue(REQUEST);
+    items = fresh;
     const again = items.findIndex((i) => i.task_id === task);
     at = again >= 0 ? again : Math.min(at, Math.max(items.length - 1, 0));
   }
