@@ -24,10 +24,16 @@ export async function textOf(session, css) {
   }
 }
 
-/** The data-testid of every element matching `css`. */
+/** The data-testid of every element matching `css`; all looked up again if the screen re-rendered meanwhile. */
 export async function testIds(session, css) {
-  const els = await session.findAll(css);
-  return Promise.all(els.map((e) => session.attribute(e, "data-testid")));
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      const els = await session.findAll(css);
+      return await Promise.all(els.map((e) => session.attribute(e, "data-testid")));
+    } catch (e) {
+      if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || attempt >= 5) throw e;
+    }
+  }
 }
 
 /** On "Who is working?", picks `name` by pressing its number, and waits for home. */

@@ -98,7 +98,7 @@ export async function connectAs(session, url, name, pass) {
     ["server-password", pass],
   ]) {
     const field = await session.find(tid(id));
-    await session.cmd("POST", `/element/${field}/clear`, {});
+    await session.clear(field);
     await session.sendKeys(field, value);
   }
   await session.sendKeys(await session.find(tid("server-password")), Key.Enter);

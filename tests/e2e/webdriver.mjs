@@ -35,6 +35,8 @@ export class Session {
   constructor(base, id) {
     this.base = base;
     this.id = id;
+    /** The selector each element was found by, to find it again once the screen replaced it. */
+    this.selectors = new Map();
   }
 
   /** Starts a session; `capabilities` is the W3C `capabilities` object. */
@@ -49,7 +51,29 @@ export class Session {
 
   async find(css) {
     const value = await this.cmd("POST", "/element", { using: "css selector", value: css });
-    return value[ELEMENT];
+    const element = value[ELEMENT];
+    this.selectors.set(element, css);
+    return element;
+  }
+
+  /**
+   * Runs `command` on `element`. Live screens re-render (the start screen as its recent
+   * projects arrive, a queue read again), and WebKit then answers "stale element
+   * reference" for an element found a moment before: find it again by the selector it
+   * was found by, and run the command on the new one.
+   */
+  async onElement(element, command) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await command(element);
+      } catch (e) {
+        const css = this.selectors.get(element);
+        if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || css === undefined || attempt >= 5) {
+          throw e;
+        }
+        element = await this.waitFor(css, 5_000);
+      }
+    }
   }
 
   /**
@@ -93,7 +117,7 @@ export class Session {
   }
 
   attribute(element, name) {
-    return this.cmd("GET", `/element/${element}/attribute/${encodeURIComponent(name)}`);
+    return this.onElement(element, (e) => this.cmd("GET", `/element/${e}/attribute/${encodeURIComponent(name)}`));
   }
 
   /**
@@ -123,11 +147,11 @@ export class Session {
   }
 
   text(element) {
-    return this.cmd("GET", `/element/${element}/text`);
+    return this.onElement(element, (e) => this.cmd("GET", `/element/${e}/text`));
   }
 
   click(element) {
-    return this.cmd("POST", `/element/${element}/click`, {});
+    return this.onElement(element, (e) => this.cmd("POST", `/element/${e}/click`, {}));
   }
 
   /**
@@ -145,8 +169,12 @@ export class Session {
     }
   }
 
+  clear(element) {
+    return this.onElement(element, (e) => this.cmd("POST", `/element/${e}/clear`, {}));
+  }
+
   sendKeys(element, text) {
-    return this.cmd("POST", `/element/${element}/value`, { text });
+    return this.onElement(element, (e) => this.cmd("POST", `/element/${e}/value`, { text }));
   }
 
   /** Runs `script` in the page; it gets `args` and finishes by calling its last argument. */
