@@ -125,12 +125,30 @@ async function checkQueue(session, prefix, label) {
   // A click that lands while the queue re-renders is lost (the full run once waited 15 s
   // on the item before): until the list shows, the row is clicked again, which only
   // selects it again.
-  const numbers = await session.until("the label item's numbered evidence", async () => {
-    const shown = await session.execute("return [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))");
-    if (shown.length >= 2) return shown;
-    await session.clickOn(tid(`adj-row-${label.task_id}`));
-    return null;
-  }, 20_000, 500);
+  // Stop 26's last full run still waited 20 s here once: every few tries the queue is
+  // left and opened again (read afresh), and a failure says what the screen held.
+  let tries = 0;
+  const labelRow = tid(`adj-row-${label.task_id}`);
+  const numbers = await session
+    .until("the label item's numbered evidence", async () => {
+      const shown = await session.execute("return [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))");
+      if (shown.length >= 2) return shown;
+      tries += 1;
+      if (tries % 8 === 0) {
+        await session.clickOn(tid("adj-home"));
+        await session.waitFor(tid("home"), 10_000);
+        await session.clickOn(tid("open-adjudicate"));
+        await session.waitFor(labelRow, 10_000);
+      }
+      await session.clickOn(labelRow);
+      return null;
+    }, 30_000, 500)
+    .catch(async (e) => {
+      const held = await session.execute(
+        "return [...document.querySelectorAll('[data-testid^=adj-row-]')].map((r) => r.dataset.testid + (r.classList.contains('current') ? '*' : '')).join(' ') + ' | ' + (document.querySelector('.adj-docs')?.textContent ?? 'no .adj-docs')",
+      );
+      throw new Error(`${e.message}; label task ${label.task_id}; rows (current *) and evidence: ${held}`);
+    });
   assert.deepEqual(numbers, numbers.map((_, i) => i + 1));
   const page = await session.execute("return document.querySelector('[data-testid=adjudicate]').textContent");
   assert.doesNotMatch(page, /sentence 0\b/);
