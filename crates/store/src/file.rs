@@ -84,18 +84,22 @@ pub(crate) fn header(path: &Path) -> Result<Option<Header>> {
 /// project just created by a program still running), so the verdict is left to SQLite.
 pub(crate) fn check_header(path: &Path, supported: i64) -> Result<()> {
     let pending = wal_has_changes(path);
-    match header(path)? {
-        None if pending => Ok(()),
-        None => Err(Error::NotAProject(path.to_path_buf())),
-        Some(h) if h.user_version > supported => Err(Error::NewerSchema {
+    match header(path) {
+        // A checkpoint cut off by a kill leaves the file half copied from its log, which
+        // reads as damaged alone; SQLite replays the log on opening, so it judges.
+        Err(Error::Unreadable { .. }) if pending => Ok(()),
+        Err(e) => Err(e),
+        Ok(None) if pending => Ok(()),
+        Ok(None) => Err(Error::NotAProject(path.to_path_buf())),
+        Ok(Some(h)) if h.user_version > supported => Err(Error::NewerSchema {
             path: path.to_path_buf(),
             found: h.user_version,
             supported,
         }),
-        Some(h) if h.application_id != APPLICATION_ID && !pending => {
+        Ok(Some(h)) if h.application_id != APPLICATION_ID && !pending => {
             Err(Error::NotAProject(path.to_path_buf()))
         }
-        Some(_) => Ok(()),
+        Ok(Some(_)) => Ok(()),
     }
 }
 
