@@ -10,18 +10,9 @@ import { WebDriverError } from "./webdriver.mjs";
 /** The CSS selector of a data-testid. */
 export const tid = (id) => `[data-testid="${id}"]`;
 
-/**
- * The text of the element matching `css`. Live screens (the dashboard) replace elements
- * as data arrives, so an element found may be gone when read: then it is found again.
- */
+/** The text of the element matching `css` (found again should a live screen replace it; see Session.onElement). */
 export async function textOf(session, css) {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await session.text(await session.find(css));
-    } catch (e) {
-      if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || attempt >= 5) throw e;
-    }
-  }
+  return session.text(await session.find(css));
 }
 
 /** The data-testid of every element matching `css`; all looked up again if the screen re-rendered meanwhile. */

@@ -154,19 +154,9 @@ export class Session {
     return this.onElement(element, (e) => this.cmd("POST", `/element/${e}/click`, {}));
   }
 
-  /**
-   * Finds `css` and clicks it. A screen that re-renders between the two (the start screen
-   * as its recent projects arrive) makes WebKit answer "stale element reference" and the
-   * click never lands: look again and click the new element.
-   */
+  /** Finds `css` and clicks it (found again should the screen replace it first; see onElement). */
   async clickOn(css) {
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        return await this.click(await this.find(css));
-      } catch (e) {
-        if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || attempt >= 5) throw e;
-      }
-    }
+    return this.click(await this.find(css));
   }
 
   clear(element) {
