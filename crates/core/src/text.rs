@@ -10,7 +10,7 @@
 
 mod abbreviations;
 mod lookalike;
-mod sentences;
+pub(crate) mod sentences;
 mod tokens;
 
 pub use lookalike::as_seen;

@@ -167,6 +167,48 @@ mod tests {
         assert_eq!(u, "file:/tmp/a%20b%3Fc%23d%25.fdesk?immutable=1");
     }
 
+    /// Regression: killed while SQLite copied the log into the file, a project read as
+    /// "malformed" to every later command, though the log held it whole.
+    #[test]
+    fn a_checkpoint_cut_off_by_a_kill_leaves_a_project_that_opens() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let p = dir.path().join("p.fdesk");
+        drop(crate::Store::create(&p, "cut", 0).unwrap_or_else(|e| panic!("{e}")));
+        // Changes kept in the log: a table whose pages lie beyond the file's end.
+        let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "PRAGMA wal_autocheckpoint=0;
+             CREATE TABLE filler(x TEXT);
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+             INSERT INTO filler SELECT printf('%0500d', i) FROM n;",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        // The state a kill leaves: the log whole, the file's first page already copied.
+        let cut = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let q = cut.path().join("p.fdesk");
+        let wal = std::fs::read(sibling(&p, "-wal")).unwrap_or_else(|e| panic!("{e}"));
+        let mut file = std::fs::read(&p).unwrap_or_else(|e| panic!("{e}"));
+        drop(conn);
+        let page = u32::from_be_bytes([wal[8], wal[9], wal[10], wal[11]]) as usize;
+        let first = (32..wal.len())
+            .step_by(24 + page)
+            .rfind(|&f| f + 24 + page <= wal.len() && wal[f..f + 4] == [0, 0, 0, 1])
+            .unwrap_or_else(|| panic!("page 1 is not in the log"));
+        file[..page].copy_from_slice(&wal[first + 24..first + 24 + page]);
+        std::fs::write(&q, &file).unwrap_or_else(|e| panic!("{e}"));
+        std::fs::write(sibling(&q, "-wal"), &wal).unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            header(&q).is_err(),
+            "the file alone should read as damaged, or this test shows nothing"
+        );
+        crate::Store::open(&q).unwrap_or_else(|e| panic!("{e}"));
+        let conn = rusqlite::Connection::open(&q).unwrap_or_else(|e| panic!("{e}"));
+        let rows: i64 = conn
+            .query_row("SELECT count(*) FROM filler", [], |r| r.get(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(rows, 2000);
+    }
+
     #[test]
     fn a_text_file_has_no_header() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));

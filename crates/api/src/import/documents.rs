@@ -200,8 +200,13 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
         let name = p.display().to_string();
-        let bytes = std::fs::read(&p)
-            .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+        let bytes = match read_txt(&name, &p)? {
+            Ok(bytes) => bytes,
+            Err(bad) => {
+                out.push(Err(bad));
+                continue;
+            }
+        };
         let doc = match String::from_utf8(bytes) {
             Ok(text) if text.trim().is_empty() => Err(BadRow {
                 error: Error::input(&name, 1, Some("text"), "the document is empty"),
@@ -250,6 +255,40 @@ fn read_folder(dir: &Path) -> Result<Vec<std::result::Result<DocumentInput, BadR
         out.push(doc);
     }
     Ok(out)
+}
+
+/// One `.txt` document's bytes. A link to a device or a pipe, or a file over the row
+/// limit, is set aside as a bad row rather than read without end.
+fn read_txt(name: &str, path: &Path) -> Result<std::result::Result<Vec<u8>, BadRow>> {
+    use std::io::Read;
+    let bad = |message: String| {
+        Ok(Err(BadRow {
+            error: Error::input(name, 0, Some("text"), message),
+            raw: String::new(),
+        }))
+    };
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
+    if !meta.is_file() {
+        return bad(
+            "is not a regular file (a folder, a device or a pipe); only .txt files are \
+                    read as documents"
+                .to_string(),
+        );
+    }
+    let limit = rows::MAX_ROW_BYTES as u64;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
+        .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return bad(format!(
+            "the document is {:.1} MB long, over the {} MB limit for one document",
+            meta.len().max(limit + 1) as f64 / 1e6,
+            limit / (1024 * 1024)
+        ));
+    }
+    Ok(Ok(bytes))
 }
 
 #[cfg(test)]

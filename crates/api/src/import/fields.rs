@@ -38,7 +38,24 @@ impl Fields<'_> {
 
     fn required(&self, column: &str) -> Result<()> {
         match self.row.fields.get(column) {
-            None => Err(self.err(column, "missing: every row needs this field")),
+            None => {
+                // "Claim" for "claim": names are exact, and a near miss deserves a hint.
+                let near = self
+                    .row
+                    .fields
+                    .keys()
+                    .find(|k| k.trim().eq_ignore_ascii_case(column));
+                Err(self.err(
+                    column,
+                    match near {
+                        Some(k) => format!(
+                            "missing: every row needs this field (the row has {k:?}, but \
+                             field names are case-sensitive: name it {column:?})"
+                        ),
+                        None => "missing: every row needs this field".to_string(),
+                    },
+                ))
+            }
             Some(Value::String(s)) if s.trim().is_empty() => Err(self.err(column, "is empty")),
             Some(_) => Ok(()),
         }

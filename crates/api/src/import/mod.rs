@@ -7,87 +7,26 @@
 //! already taken by different content is refused.
 
 mod claims;
+mod delimited;
 mod documents;
 mod fields;
 mod parallel;
+mod preset;
 mod ranking;
 mod rejects;
 mod rows;
 mod write;
 
 pub use claims::NATIVE_FIELDS;
+pub use preset::Preset;
 pub use rows::MAX_ROW_BYTES;
 
 use crate::actor::Actor;
 use crate::dto::ImportReport;
-use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-
-/// A known input format, mapped onto the native one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Preset {
-    /// Factdesk's own fields (see docs/formats.md).
-    #[default]
-    Native,
-    /// COVID-Fact JSON Lines: claim, label, evidence, gold_source, flair.
-    CovidFact,
-    /// WikiFactCheck-English TSV or JSON Lines: id, claim, context, refuted, url.
-    WikiFactCheck,
-    /// FEVER JSON Lines: id, claim, label, evidence.
-    Fever,
-    /// Any columns, named with `--map field=column`.
-    Generic,
-}
-
-impl Preset {
-    pub const NAMES: [&'static str; 5] =
-        ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
-
-    /// The evidence stance of the preset's dataset: COVID-Fact asked for supporting
-    /// sentences, FEVER for supporting or refuting ones; the others do not say.
-    pub fn stance(self) -> Option<EvidenceStance> {
-        match self {
-            Preset::CovidFact => Some(EvidenceStance::Supports),
-            Preset::Fever => Some(EvidenceStance::SupportsOrRefutes),
-            Preset::Native | Preset::Generic | Preset::WikiFactCheck => None,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Preset::Native => "native",
-            Preset::CovidFact => "covid-fact",
-            Preset::WikiFactCheck => "wikifactcheck",
-            Preset::Fever => "fever",
-            Preset::Generic => "generic",
-        }
-    }
-}
-
-impl std::str::FromStr for Preset {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Preset> {
-        Ok(match s {
-            "native" => Preset::Native,
-            "covid-fact" | "covidfact" => Preset::CovidFact,
-            "wikifactcheck" => Preset::WikiFactCheck,
-            "fever" => Preset::Fever,
-            "generic" => Preset::Generic,
-            _ => {
-                return Err(Error::new(
-                    ErrorCode::InvalidInput,
-                    format!(
-                        "unknown preset {s:?}; choose one of {}",
-                        Preset::NAMES.join(", ")
-                    ),
-                ))
-            }
-        })
-    }
-}
 
 /// What to import.
 #[derive(Debug, Clone, Default)]
@@ -198,14 +137,26 @@ pub fn import(
             progress.set(report.rows);
             progress.check_cancelled()
         };
+        // The first readable row shows whether the file is the preset's dataset.
+        let mut checked = false;
         if rows::is_json_lines(path) {
             // Parsed on every core, a chunk of lines at a time.
             rows::json_line_chunks(path, 4096, |lines| {
+                if !checked {
+                    if let Some(first) = lines.iter().find_map(|l| l.parse(&name).ok()) {
+                        req.preset.check_fits(&name, &first)?;
+                        checked = true;
+                    }
+                }
                 let parsed = parallel::map_ordered(&lines, |l| convert(l.parse(&name)));
                 take(parsed, &mut report)
             })?;
         } else {
-            let parsed = rows::read(path)?.into_iter().map(convert).collect();
+            let rows = rows::read(path)?;
+            if let Some(first) = rows.iter().find_map(|r| r.as_ref().ok()) {
+                req.preset.check_fits(&name, first)?;
+            }
+            let parsed = rows.into_iter().map(convert).collect();
             take(parsed, &mut report)?;
         }
     }
@@ -251,7 +202,17 @@ pub fn import(
         documents_set_aside,
     };
     write::write(project, batch, &mut rejects, &mut report, progress)?;
-    rejects.finish(&mut report, &inputs)?;
+    let all: Vec<&Path> = req
+        .claims
+        .iter()
+        .chain(&req.documents)
+        .map(|p| p.as_path())
+        .collect();
+    rejects.finish(
+        &mut report,
+        &inputs,
+        if req.skip_invalid { &all } else { &[] },
+    )?;
     Ok(report)
 }
 

@@ -36,9 +36,19 @@ impl Rejects {
 
     /// Writes `<input>.rejects.jsonl` for each input with rejected rows, all together; none
     /// may be one of `inputs` or a project file.
-    pub fn finish(self, report: &mut ImportReport, inputs: &Inputs) -> Result<()> {
+    /// An input of `all` without rejected rows loses the rejects file an earlier run left
+    /// beside it, which would otherwise read as this run's.
+    pub fn finish(self, report: &mut ImportReport, inputs: &Inputs, all: &[&Path]) -> Result<()> {
         let mut outputs = Outputs::new(inputs.clone());
-        for (file, rows) in self.by_file {
+        let stale: Vec<PathBuf> = all
+            .iter()
+            .filter(|p| !self.by_file.contains_key(&p.display().to_string()))
+            .map(|p| rejects_path(p))
+            .filter(|p| is_rejects_file(p))
+            .collect();
+        for (file, mut rows) in self.by_file {
+            // Rows are set aside at several steps; the file lists them as the input has them.
+            rows.sort_by_key(|(e, _)| e.location.as_ref().map_or(0, |l| l.line));
             let out = rejects_path(Path::new(&file));
             let w = outputs.file(&out)?;
             let shown = out.display().to_string();
@@ -58,8 +68,45 @@ impl Rejects {
         }
         outputs.commit()?;
         report.rejects_file = report.rejects_files.first().cloned();
+        for path in stale {
+            match std::fs::remove_file(&path) {
+                Ok(()) => {
+                    tracing::info!(path = %path.display(), "removed an earlier run's rejects")
+                }
+                Err(e) => {
+                    tracing::warn!(path = %path.display(), error = %e, "cannot remove an earlier run's rejects")
+                }
+            }
+        }
         Ok(())
     }
+}
+
+/// Whether `path` is a rejects file Factdesk wrote: a regular file whose first line is
+/// a set-aside row. Anything else under that name is left alone.
+fn is_rejects_file(path: &Path) -> bool {
+    use std::io::{BufRead, Read};
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return false;
+    };
+    if !meta.is_file() {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut first = String::new();
+    if std::io::BufReader::new(file)
+        .take(1 << 20)
+        .read_line(&mut first)
+        .is_err()
+    {
+        return false;
+    }
+    matches!(
+        serde_json::from_str::<serde_json::Value>(&first),
+        Ok(serde_json::Value::Object(m)) if m.contains_key("reason") && m.contains_key("row")
+    )
 }
 
 /// Where the rejected rows of `input` go: `<input>.rejects.jsonl` beside it.

@@ -56,20 +56,16 @@ fn format_of(path: &Path) -> Format {
 /// row-level problems come back in the list so that `--skip-invalid` can set them aside.
 pub fn read(path: &Path) -> Result<Vec<std::result::Result<Row, BadRow>>> {
     let name = path.display().to_string();
-    let file =
-        File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
-    let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-    if len == 0 {
-        return Err(Error::input(
-            &name,
-            1,
-            None,
-            "the file is empty: there are no rows to import",
-        ));
-    }
+    let file = open(path)?;
     let rows = match format_of(path) {
         Format::JsonLines => read_json_lines(&name, file)?,
-        Format::Delimited(d) => read_delimited(&name, file, d)?,
+        Format::Delimited(d) => {
+            let mut bytes = Vec::new();
+            BufReader::with_capacity(1 << 20, file)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+            super::delimited::read(&name, &bytes, d)?
+        }
     };
     if rows.is_empty() {
         return Err(Error::input(
@@ -116,16 +112,7 @@ pub fn json_line_chunks(
     f: impl FnMut(Vec<RawLine>) -> Result<()>,
 ) -> Result<()> {
     let name = path.display().to_string();
-    let file =
-        File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
-    if file.metadata().map(|m| m.len()).unwrap_or(0) == 0 {
-        return Err(Error::input(
-            &name,
-            1,
-            None,
-            "the file is empty: there are no rows to import",
-        ));
-    }
+    let file = open(path)?;
     if json_lines(&name, file, chunk, f)? == 0 {
         return Err(Error::input(
             &name,
@@ -135,6 +122,41 @@ pub fn json_line_chunks(
         ));
     }
     Ok(())
+}
+
+/// Opens an input file, refusing what is not a regular file with something in it: a
+/// folder, a device such as `/dev/zero` (endless) or a named pipe (opening one waits for
+/// a writer), also when reached through a link.
+pub(crate) fn open(path: &Path) -> Result<File> {
+    let name = path.display().to_string();
+    let meta = std::fs::metadata(path)
+        .map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
+    if meta.is_dir() {
+        return Err(Error::input(
+            &name,
+            0,
+            None,
+            "is a folder, not a file of rows (a folder of .txt documents goes with --docs)",
+        ));
+    }
+    if !meta.is_file() {
+        return Err(Error::input(
+            &name,
+            0,
+            None,
+            "is not a regular file (a device, a pipe or a socket); save the rows to a file \
+             and import that",
+        ));
+    }
+    if meta.len() == 0 {
+        return Err(Error::input(
+            &name,
+            1,
+            None,
+            "the file is empty: there are no rows to import",
+        ));
+    }
+    File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))
 }
 
 /// Whether `path` is read as JSON Lines (rather than CSV or TSV).
@@ -247,8 +269,24 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
             });
         }
     };
-    match serde_json::from_str::<Value>(text) {
-        Ok(Value::Object(fields)) => {
+    match serde_json::from_str::<TopLevel>(text) {
+        Ok(TopLevel::Object {
+            duplicate: Some(key),
+            ..
+        }) => Err(BadRow {
+            error: Error::input(
+                name,
+                line,
+                Some(&key),
+                "the row names this field twice; keep one (JSON readers disagree on which \
+                 one counts)",
+            ),
+            raw: text.to_string(),
+        }),
+        Ok(TopLevel::Object {
+            fields,
+            duplicate: None,
+        }) => {
             let row = Row {
                 line,
                 exact: exact_numbers(text, &fields),
@@ -264,34 +302,124 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
                 None => Ok(row),
             }
         }
-        Ok(other) => Err(BadRow {
+        Ok(TopLevel::Other(kind)) => Err(BadRow {
             error: Error::input(
                 name,
                 line,
                 None,
-                format!(
-                    "expected a JSON object per line, found {}",
-                    json_kind(&other)
-                ),
+                format!("expected a JSON object per line, found {kind}"),
             ),
             raw: text.to_string(),
         }),
         Err(e) => {
             let field = last_key_before(text, e.column());
-            Err(BadRow {
-                error: Error::input(
+            let error = if text.contains('\0') {
+                // A raw NUL is refused like an escaped one, with the same words.
+                nul_error(name, line, field.as_deref().unwrap_or("?"))
+            } else {
+                Error::input(
                     name,
                     line,
                     field.as_deref(),
                     format!(
                         "invalid JSON at column {}: {}",
                         e.column(),
-                        strip_position(&e.to_string())
+                        explain(strip_position(&e.to_string()))
                     ),
-                ),
+                )
+            };
+            Err(BadRow {
+                error,
                 raw: text.to_string(),
             })
         }
+    }
+}
+
+/// serde_json's words for two mistakes that real files make, said as the user meets them.
+fn explain(msg: &str) -> String {
+    if msg.contains("hex escape") || msg.contains("surrogate") {
+        format!(
+            "{msg} (an escape between \\ud800 and \\udfff must be half of a surrogate pair; \
+             alone it is no character)"
+        )
+    } else if msg == "number out of range" {
+        "the number is too large to read; write such an id as text, in quotes".to_string()
+    } else {
+        msg.to_string()
+    }
+}
+
+/// One line's JSON value: an object with the first key it names twice, if any (a plain
+/// map would keep the last silently), or the kind of anything else.
+enum TopLevel {
+    Object {
+        fields: Map<String, Value>,
+        duplicate: Option<String>,
+    },
+    Other(&'static str),
+}
+
+impl<'de> serde::Deserialize<'de> for TopLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        d.deserialize_any(TopLevelVisitor)
+    }
+}
+
+struct TopLevelVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
+    type Value = TopLevel;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<TopLevel, A::Error> {
+        let mut fields = Map::new();
+        let mut duplicate = None;
+        while let Some((key, value)) = map.next_entry::<String, Value>()? {
+            if fields.contains_key(&key) {
+                duplicate.get_or_insert_with(|| key.clone());
+            }
+            fields.insert(key, value);
+        }
+        Ok(TopLevel::Object { fields, duplicate })
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<TopLevel, A::Error> {
+        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+        Ok(TopLevel::Other("an array"))
+    }
+
+    fn visit_str<E>(self, _: &str) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("a string"))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("a boolean"))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("a number"))
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<TopLevel, E> {
+        Ok(TopLevel::Other("null"))
     }
 }
 
@@ -411,124 +539,6 @@ fn field_with_replacement_char(lossy: &str) -> Option<String> {
     map.iter()
         .find(|(_, v)| v.to_string().contains('\u{FFFD}'))
         .map(|(k, _)| k.clone())
-}
-
-fn read_delimited(
-    name: &str,
-    file: File,
-    delimiter: u8,
-) -> Result<Vec<std::result::Result<Row, BadRow>>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(false)
-        .from_reader(BufReader::with_capacity(1 << 20, file));
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?
-        .clone();
-    let mut header_names = Vec::with_capacity(headers.len());
-    for (i, h) in headers.iter().enumerate() {
-        let h = std::str::from_utf8(h).map_err(|_| {
-            Error::input(
-                name,
-                1,
-                None,
-                format!("column {} of the header row is not valid UTF-8", i + 1),
-            )
-        })?;
-        header_names.push(h.trim_start_matches('\u{FEFF}').trim().to_string());
-    }
-    let mut rows = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    loop {
-        let line = reader.position().line();
-        match reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                // The error knows where its record starts, even after multi-line fields.
-                let line = e.position().map_or(line, csv::Position::line);
-                let message = match e.kind() {
-                    csv::ErrorKind::UnequalLengths {
-                        expected_len, len, ..
-                    } => format!(
-                        "the row has {} but the header has {}",
-                        fields(*len),
-                        fields(*expected_len)
-                    ),
-                    _ => format!("malformed row: {e}"),
-                };
-                rows.push(Err(BadRow {
-                    error: Error::input(name, line, None, message),
-                    raw: String::new(),
-                }));
-                continue;
-            }
-        }
-        let line = record.position().map_or(line, |p| p.line());
-        rows.push(delimited_row(name, line, &header_names, &record));
-    }
-    Ok(rows)
-}
-
-fn fields(n: u64) -> String {
-    if n == 1 {
-        "1 field".to_string()
-    } else {
-        format!("{n} fields")
-    }
-}
-
-fn delimited_row(
-    name: &str,
-    line: u64,
-    headers: &[String],
-    record: &csv::ByteRecord,
-) -> std::result::Result<Row, BadRow> {
-    let raw = || String::from_utf8_lossy(record.as_slice()).into_owned();
-    if record.as_slice().len() > MAX_ROW_BYTES {
-        return Err(BadRow {
-            error: Error::input(
-                name,
-                line,
-                None,
-                format!(
-                    "the row is {:.1} MB long, over the {} MB limit for one row",
-                    record.as_slice().len() as f64 / 1e6,
-                    MAX_ROW_BYTES / (1024 * 1024)
-                ),
-            ),
-            raw: String::new(),
-        });
-    }
-    let mut fields = Map::new();
-    for (header, value) in headers.iter().zip(record.iter()) {
-        let Ok(value) = std::str::from_utf8(value) else {
-            return Err(BadRow {
-                error: Error::input(
-                    name,
-                    line,
-                    Some(header),
-                    "invalid UTF-8; save the file as UTF-8",
-                ),
-                raw: raw(),
-            });
-        };
-        if value.contains('\0') {
-            return Err(BadRow {
-                error: nul_error(name, line, header),
-                raw: raw(),
-            });
-        }
-        fields.insert(header.clone(), Value::String(value.to_string()));
-    }
-    Ok(Row {
-        line,
-        fields,
-        raw: raw(),
-        typed: false,
-        exact: HashMap::new(),
-    })
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ const GOOD: &str = r#"{"id": "good-1", "claim": "The bridge opened in 1932.", "l
 "#;
 
 /// A project holding the two good rows, and a scratch folder for bad files.
-fn setup() -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn setup() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let good = dir.path().join("good.jsonl");
@@ -19,7 +19,7 @@ fn setup() -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Imports `bytes` as `name` and checks the failure and that nothing changed.
-fn assert_refused(name: &str, bytes: &[u8], line: u64, field: Option<&str>, says: &str) {
+pub(crate) fn assert_refused(name: &str, bytes: &[u8], line: u64, field: Option<&str>, says: &str) {
     let (dir, p) = setup();
     let before = (stats(&p), content_digest(&p), file_digest(&p));
     let bad = dir.path().join(name);

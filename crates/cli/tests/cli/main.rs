@@ -2,6 +2,7 @@
 
 mod agreement;
 mod bad_input;
+mod bad_shapes;
 mod claim_numbers;
 mod data_out;
 mod gate;

@@ -332,5 +332,36 @@ fn push_trimmed(text: &str, start: usize, end: usize, out: &mut Vec<Span>) {
             }
         }
     }
+    let mut s = s;
+    while e - s > MAX_SENTENCE_BYTES {
+        let cut = long_sentence_cut(text, s);
+        out.push(Span { start: s, end: cut });
+        s = cut + (text[cut..e].len() - text[cut..e].trim_start().len());
+    }
     out.push(Span { start: s, end: e });
+}
+
+/// The longest sentence kept whole. Prose sentences are far shorter; text without
+/// punctuation (a table dump, a transcript) would otherwise become one candidate too long
+/// to read, so it is cut into pieces of about this size.
+pub const MAX_SENTENCE_BYTES: usize = 4096;
+
+/// Where to end a piece of an over-long sentence starting at `s`: after the last space
+/// in the second half of the allowed length, else at the last character boundary.
+fn long_sentence_cut(text: &str, s: usize) -> usize {
+    let mut limit = s + MAX_SENTENCE_BYTES;
+    while !text.is_char_boundary(limit) {
+        limit -= 1;
+    }
+    let mut half = s + MAX_SENTENCE_BYTES / 2;
+    while !text.is_char_boundary(half) {
+        half += 1;
+    }
+    match text[half..limit].rfind(char::is_whitespace) {
+        Some(at) => {
+            let cut = half + at;
+            cut - (text[s..cut].len() - text[s..cut].trim_end().len())
+        }
+        None => limit,
+    }
 }

@@ -285,3 +285,34 @@ fn char_offsets_count_characters_not_bytes() {
         (21, 21)
     );
 }
+
+#[test]
+fn text_without_punctuation_is_cut_into_readable_pieces() {
+    use crate::text::sentences::MAX_SENTENCE_BYTES;
+    // A megabyte of words with no sentence mark once became one megabyte-long sentence.
+    let words = "żółw ".repeat(200_000);
+    let pieces = split(&words);
+    assert!(pieces.len() > 200, "{} pieces", pieces.len());
+    for p in &pieces {
+        assert!(p.len() <= MAX_SENTENCE_BYTES, "{} bytes", p.len());
+        assert!(p.len() >= MAX_SENTENCE_BYTES / 2 - 8, "{} bytes", p.len());
+        assert_eq!(p.trim(), *p);
+        assert!(
+            p.ends_with("żółw"),
+            "cut inside a word: {:?}",
+            &p[p.len() - 12..]
+        );
+    }
+    assert_eq!(
+        pieces.iter().map(|p| p.len() + 1).sum::<usize>(),
+        words.len()
+    );
+    // No space at all: cut at a character boundary, nothing lost.
+    let blob = "ü".repeat(5_000);
+    let pieces = split(&blob);
+    assert_eq!(pieces.concat(), blob);
+    assert!(pieces.iter().all(|p| p.len() <= MAX_SENTENCE_BYTES));
+    // Ordinary long sentences are untouched.
+    let long = format!("{}end.", "word ".repeat(600));
+    assert_eq!(split(&long), vec![long.trim()]);
+}

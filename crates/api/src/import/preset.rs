@@ -1,0 +1,175 @@
+//! Presets: the fields of a published dataset, mapped onto the native ones, and the
+//! check that a file is that dataset before its rows are read under the mapping.
+
+use super::rows::Row;
+use crate::settings::EvidenceStance;
+use crate::{Error, ErrorCode, Result};
+
+/// A known input format, mapped onto the native one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Preset {
+    /// Factdesk's own fields (see docs/formats.md).
+    #[default]
+    Native,
+    /// COVID-Fact JSON Lines: claim, label, evidence, gold_source, flair.
+    CovidFact,
+    /// WikiFactCheck-English TSV or JSON Lines: id, claim, context, refuted, url.
+    WikiFactCheck,
+    /// FEVER JSON Lines: id, claim, label, evidence.
+    Fever,
+    /// Any columns, named with `--map field=column`.
+    Generic,
+}
+
+impl Preset {
+    pub const NAMES: [&'static str; 5] =
+        ["native", "covid-fact", "wikifactcheck", "fever", "generic"];
+
+    /// The evidence stance of the preset's dataset: COVID-Fact asked for supporting
+    /// sentences, FEVER for supporting or refuting ones; the others do not say.
+    pub fn stance(self) -> Option<EvidenceStance> {
+        match self {
+            Preset::CovidFact => Some(EvidenceStance::Supports),
+            Preset::Fever => Some(EvidenceStance::SupportsOrRefutes),
+            Preset::Native | Preset::Generic | Preset::WikiFactCheck => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::Native => "native",
+            Preset::CovidFact => "covid-fact",
+            Preset::WikiFactCheck => "wikifactcheck",
+            Preset::Fever => "fever",
+            Preset::Generic => "generic",
+        }
+    }
+}
+
+impl std::str::FromStr for Preset {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Preset> {
+        Ok(match s {
+            "native" => Preset::Native,
+            "covid-fact" | "covidfact" => Preset::CovidFact,
+            "wikifactcheck" => Preset::WikiFactCheck,
+            "fever" => Preset::Fever,
+            "generic" => Preset::Generic,
+            _ => {
+                return Err(Error::new(
+                    ErrorCode::InvalidInput,
+                    format!(
+                        "unknown preset {s:?}; choose one of {}",
+                        Preset::NAMES.join(", ")
+                    ),
+                ))
+            }
+        })
+    }
+}
+
+/// The fields a preset's dataset has in every row, and every field the preset reads.
+struct Shape {
+    preset: Preset,
+    dataset: &'static str,
+    always: &'static [&'static str],
+    known: &'static [&'static str],
+}
+
+const SHAPES: [Shape; 3] = [
+    Shape {
+        preset: Preset::CovidFact,
+        dataset: "COVID-Fact",
+        always: &["claim", "label", "evidence"],
+        known: &["claim", "label", "evidence", "gold_source", "flair"],
+    },
+    Shape {
+        preset: Preset::WikiFactCheck,
+        dataset: "WikiFactCheck",
+        always: &["id", "claim", "refuted"],
+        known: &["id", "claim", "context", "refuted", "url", "url_md5", ""],
+    },
+    Shape {
+        preset: Preset::Fever,
+        dataset: "FEVER",
+        always: &["id", "claim"],
+        known: &["id", "claim", "label", "evidence", "verifiable"],
+    },
+];
+
+impl Shape {
+    fn missing(&self, row: &Row) -> Vec<&'static str> {
+        self.always
+            .iter()
+            .copied()
+            .filter(|f| !row.fields.contains_key(*f))
+            .collect()
+    }
+
+    fn unknown<'a>(&self, row: &'a Row) -> Vec<&'a str> {
+        row.fields
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !self.known.contains(k))
+            .collect()
+    }
+}
+
+impl Preset {
+    /// Refuses a file whose first row is not the preset's dataset: one missing a field
+    /// the dataset always has, or one with fields the preset would drop that another
+    /// preset reads whole. Read under the wrong mapping, such a file imports without
+    /// error into wrong ids, labels and evidence.
+    pub(super) fn check_fits(self, file: &str, first: &Row) -> Result<()> {
+        let Some(shape) = SHAPES.iter().find(|s| s.preset == self) else {
+            return Ok(());
+        };
+        let fits = |s: &Shape| s.missing(first).is_empty() && s.unknown(first).is_empty();
+        let better = SHAPES.iter().find(|s| s.preset != self && fits(s));
+        let hint = match better {
+            Some(s) => format!(
+                "it looks like {}: import it with --preset {}",
+                s.dataset,
+                s.preset.name()
+            ),
+            None => "import it with --preset native, or --preset generic with --map".to_string(),
+        };
+        let fields = first
+            .fields
+            .keys()
+            .map(|k| format!("{k:?}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let missing = shape.missing(first);
+        let unknown = shape.unknown(first);
+        let (field, problem) = if let Some(field) = missing.first() {
+            (
+                *field,
+                format!(
+                    "the {} preset reads {} rows, which always have {}; this row lacks {}",
+                    self.name(),
+                    shape.dataset,
+                    shape.always.join(", "),
+                    missing.join(", ")
+                ),
+            )
+        } else if let (Some(field), Some(_)) = (unknown.first(), better) {
+            (
+                *field,
+                format!(
+                    "the {} preset would drop the fields {} of this row",
+                    self.name(),
+                    unknown.join(", ")
+                ),
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::input(
+            file,
+            first.line,
+            Some(field),
+            format!("{problem} (its fields: {fields}); {hint} (nothing was imported)"),
+        ))
+    }
+}
