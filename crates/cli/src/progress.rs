@@ -45,6 +45,15 @@ impl Bar {
     }
 }
 
+impl Bar {
+    /// Whether Ctrl-C was pressed, whether or not the work stopped for it.
+    pub fn interrupted(&self) -> bool {
+        self.stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+}
+
 impl Drop for Bar {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
@@ -81,10 +90,7 @@ impl Progress for Bar {
     }
 
     fn cancelled(&self) -> bool {
-        let stop = self
-            .stop
-            .as_ref()
-            .is_some_and(|s| s.load(Ordering::Relaxed));
+        let stop = self.interrupted();
         if stop {
             self.bar.set_message("cancelling");
         }

@@ -55,7 +55,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = import(&mut project, &by, &req, &mut Bar::cancellable())?;
+    let mut bar = Bar::cancellable();
+    let result = import(&mut project, &by, &req, &mut bar);
+    let late = bar.interrupted();
+    drop(bar);
+    let report = result?;
+    if late {
+        // Past its last check the import commits whatever comes: say that it did.
+        eprintln!(
+            "Ctrl-C came after the import was written, too late to cancel it: the import is kept"
+        );
+    }
     if a.json {
         return super::print_json(&report);
     }

@@ -299,7 +299,17 @@ fn ctrl_c_during_an_import_leaves_the_project_unchanged() {
         assert_eq!((stats(&p), content_digest(&p)), before, "{phase}");
         assert_eq!(unranked(&p), 0, "{phase}");
     }
-    ok([Path::new("import"), &p, &input]);
+    // Once committing, Ctrl-C cannot undo the import: it is kept, and the person is told.
+    let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+        .arg("import")
+        .arg(&p)
+        .arg(&input)
+        .env("FACTDESK_TEST_INTERRUPT_AT_PHASE", "committing")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("too late to cancel it"), "{stderr}");
     assert_eq!(stats(&p)["claims"], 201);
 }
 
