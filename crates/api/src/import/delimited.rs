@@ -5,7 +5,7 @@
 //! swallows the rows after it into one field. Either would become a wrong claim with no
 //! error, so every record is also checked against the quoting rules before it is used.
 
-use super::rows::{nul_error, BadRow, Row, MAX_ROW_BYTES};
+use super::rows::{nul_error, too_long, BadRow, Row, MAX_ROW_BYTES};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -153,19 +153,7 @@ fn row(
 ) -> std::result::Result<Row, BadRow> {
     let raw = || String::from_utf8_lossy(record.as_slice()).into_owned();
     if record.as_slice().len() > MAX_ROW_BYTES {
-        return Err(BadRow {
-            error: Error::input(
-                name,
-                line,
-                None,
-                format!(
-                    "the row is {:.1} MB long, over the {} MB limit for one row",
-                    record.as_slice().len() as f64 / 1e6,
-                    MAX_ROW_BYTES / (1024 * 1024)
-                ),
-            ),
-            raw: String::new(),
-        });
+        return Err(too_long(name, line, record.as_slice().len()));
     }
     let mut fields = Map::new();
     for (header, value) in headers.iter().zip(record.iter()) {

@@ -190,19 +190,7 @@ fn json_lines(
             let skipped = skip_rest_of_line(&mut reader)
                 .map_err(|e| Error::input(name, line, None, format!("cannot read: {e}")))?;
             let total = buf.len() + skipped;
-            lines.push(RawLine::Refused(BadRow {
-                error: Error::input(
-                    name,
-                    line,
-                    None,
-                    format!(
-                        "the row is {:.1} MB long, over the {} MB limit for one row",
-                        total as f64 / 1e6,
-                        MAX_ROW_BYTES / (1024 * 1024)
-                    ),
-                ),
-                raw: String::new(),
-            }));
+            lines.push(RawLine::Refused(too_long(name, line, total)));
         } else {
             let bytes = trim_line_end(&buf);
             if bytes.iter().all(u8::is_ascii_whitespace) {
@@ -470,6 +458,23 @@ fn field_with_nul(fields: &Map<String, Value>) -> Option<String> {
         .iter()
         .find(|(k, v)| k.contains('\0') || has_nul(v))
         .map(|(k, _)| k.replace('\0', "\\u0000"))
+}
+
+/// A row over [`MAX_ROW_BYTES`], refused without its text.
+pub(crate) fn too_long(name: &str, line: u64, bytes: usize) -> BadRow {
+    BadRow {
+        error: Error::input(
+            name,
+            line,
+            None,
+            format!(
+                "the row is {:.1} MB long, over the {} MB limit for one row",
+                bytes as f64 / 1e6,
+                MAX_ROW_BYTES / (1024 * 1024)
+            ),
+        ),
+        raw: String::new(),
+    }
 }
 
 pub(crate) fn nul_error(name: &str, line: u64, field: &str) -> Error {
