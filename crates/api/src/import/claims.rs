@@ -1,7 +1,7 @@
 //! Turning input rows into claims, natively or through a preset for a known dataset.
 
 use super::fields::Fields;
-use super::rows::Row;
+use super::rows::{json_kind, Row};
 use super::Preset;
 use crate::{Error, Result};
 use factdesk_core::claim::Label;
@@ -127,6 +127,7 @@ fn base(file: &Arc<str>, row: &Row, text: String) -> ClaimInput {
 /// Reads one row as a claim under `preset`.
 pub fn from_row(preset: Preset, map: &FieldMap, file: &Arc<str>, row: &Row) -> Result<ClaimInput> {
     let f = Fields { file, row };
+    preset.check_row(file, row)?;
     match preset {
         Preset::Native | Preset::Generic => native(map, &f),
         Preset::CovidFact => covid_fact(&f),
@@ -149,7 +150,7 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     // Columns the format does not know are kept rather than silently dropped.
     let known: BTreeSet<&str> = NATIVE_FIELDS.iter().map(|n| col(n)).collect();
     for (k, v) in &f.row.fields {
-        if !known.contains(k.as_str()) && !k.is_empty() && !v.is_null() {
+        if !known.contains(k.as_str()) && !v.is_null() {
             c.metadata.entry(k.clone()).or_insert_with(|| v.clone());
         }
     }
@@ -190,6 +191,18 @@ fn fever(f: &Fields<'_>) -> Result<ClaimInput> {
     c.doc_ids_optional = true;
     if let Some(evidence) = f.get("evidence") {
         // FEVER evidence: a list of sets of [annotation id, evidence id, page, sentence].
+        let sets = evidence.as_array().map(Vec::as_slice).unwrap_or_default();
+        if let Some(bad) = sets.iter().find(|set| !set.is_array()) {
+            return Err(f.err(
+                "evidence",
+                format!(
+                    "FEVER evidence is a list of evidence sets, each a list of [annotation, \
+                     evidence id, page, sentence]; found {} in the list (is this COVID-Fact? \
+                     try --preset covid-fact)",
+                    json_kind(bad)
+                ),
+            ));
+        }
         let pages: BTreeSet<String> = evidence
             .as_array()
             .into_iter()

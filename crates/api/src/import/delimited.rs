@@ -15,94 +15,200 @@ pub(super) fn read(
     bytes: &[u8],
     delimiter: u8,
 ) -> Result<Vec<std::result::Result<Row, BadRow>>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .delimiter(delimiter)
-        .flexible(false)
-        .from_reader(bytes);
-    let headers = reader
-        .byte_headers()
-        .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?
-        .clone();
-    let header_names = header_names(name, &headers)?;
-    if let Some(bad) = check_quotes(bytes, 0, 1, delimiter) {
-        let column = header_names
-            .get(bad.field)
-            .map_or_else(|| format!("column {}", bad.field + 1), |h| format!("{h:?}"));
+    refuse_long_lines(name, bytes)?;
+    let builder = || {
+        let mut b = csv::ReaderBuilder::new();
+        b.delimiter(delimiter).has_headers(false).flexible(true);
+        b
+    };
+    let mut reader = builder().from_reader(bytes);
+    let mut record = csv::ByteRecord::new();
+    reader
+        .read_byte_record(&mut record)
+        .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?;
+    let header_names = header_names(name, &record)?;
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    if let Some(bad) = check_quotes(bytes, bom, 1, delimiter, None) {
         return Err(Error::input(
             name,
             1,
             None,
-            format!("header row, {column}: {}", bad.message),
+            format!(
+                "header row, {}: {}",
+                column_name(&header_names, bad.field),
+                bad.message
+            ),
         ));
     }
+    let mut lines = Lines::new(bytes);
     let mut rows = Vec::new();
-    let mut record = csv::ByteRecord::new();
-    loop {
-        let line = reader.position().line();
-        let start = reader.position().byte();
-        let result = reader.read_byte_record(&mut record);
-        // A quoting mistake explains a wrong field count better than the count does.
-        if !matches!(result, Ok(false)) {
-            let start = match &result {
-                Err(e) => e.position().map_or(start, csv::Position::byte),
-                Ok(_) => record.position().map_or(start, csv::Position::byte),
+    let mut base = reader.position().byte() as usize;
+    // A quoting mistake ends a segment: the rows after the line where the quote opened are
+    // read again from a new reader, so that under --skip-invalid only that line is lost.
+    'segments: loop {
+        let mut reader = builder().from_reader(&bytes[base..]);
+        loop {
+            match reader.read_byte_record(&mut record) {
+                Ok(true) => {}
+                Ok(false) => break 'segments,
+                Err(e) => {
+                    let (_, line) = lines.locate(base);
+                    rows.push(Err(BadRow {
+                        error: Error::input(name, line, None, format!("malformed row: {e}")),
+                        raw: String::new(),
+                    }));
+                    break 'segments;
+                }
+            }
+            let at = base + record.position().map_or(0, |p| p.byte() as usize);
+            let (start, line) = lines.locate(at);
+            let end = (base + reader.position().byte() as usize).clamp(start, bytes.len());
+            let raw = || String::from_utf8_lossy(trim_end(&bytes[start..end])).into_owned();
+            let shape = Shape {
+                columns: header_names.len(),
+                first: first_field(bytes, start, delimiter),
             };
-            let line = match &result {
-                Err(e) => e.position().map_or(line, csv::Position::line),
-                Ok(_) => record.position().map_or(line, csv::Position::line),
-            };
-            if let Some(bad) = check_quotes(bytes, start as usize, line, delimiter) {
+            if let Some(bad) = check_quotes(bytes, start, line, delimiter, Some(&shape)) {
                 let field = header_names.get(bad.field).map(String::as_str);
+                let next = line_end(bytes, bad.opened);
                 rows.push(Err(BadRow {
                     error: Error::input(name, line, field, bad.message),
-                    raw: String::from_utf8_lossy(record_bytes(bytes, start as usize, &reader))
-                        .into_owned(),
+                    raw: String::from_utf8_lossy(trim_end(&bytes[start..next])).into_owned(),
                 }));
-                continue;
+                if next >= bytes.len() {
+                    break 'segments;
+                }
+                base = next;
+                continue 'segments;
             }
-        }
-        match result {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                // The error knows where its record starts, even after multi-line fields.
-                let line = e.position().map_or(line, csv::Position::line);
-                let message = match e.kind() {
-                    csv::ErrorKind::UnequalLengths {
-                        expected_len, len, ..
-                    } => format!(
-                        "the row has {} but the header has {}",
-                        fields(*len),
-                        fields(*expected_len)
-                    ),
-                    _ => format!("malformed row: {e}"),
-                };
+            if record.len() != header_names.len() {
+                let message = format!(
+                    "the row has {} but the header has {}",
+                    fields(record.len()),
+                    fields(header_names.len())
+                );
                 rows.push(Err(BadRow {
                     error: Error::input(name, line, None, message),
-                    raw: String::new(),
+                    raw: raw(),
                 }));
                 continue;
             }
+            rows.push(row(name, line, &header_names, &record, raw()));
         }
-        let line = record.position().map_or(line, |p| p.line());
-        rows.push(row(name, line, &header_names, &record));
     }
     Ok(rows)
 }
 
-/// The record's own bytes, from its start to where the reader stopped, for the rejects
-/// file.
-fn record_bytes<'a>(bytes: &'a [u8], start: usize, reader: &csv::Reader<&[u8]>) -> &'a [u8] {
-    let end = (reader.position().byte() as usize).clamp(start, bytes.len());
-    let record = &bytes[start.min(end)..end];
-    let mut trimmed = record.len();
-    while trimmed > 0 && matches!(record[trimmed - 1], b'\n' | b'\r') {
-        trimmed -= 1;
+/// A file with a line over the row limit is refused whole, before the CSV reader holds
+/// it: a NUL-filled or binary file would otherwise grow one record without end.
+fn refuse_long_lines(name: &str, bytes: &[u8]) -> Result<()> {
+    let mut line = 1u64;
+    let mut from = 0usize;
+    for (i, &b) in bytes.iter().enumerate() {
+        let brk = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if brk {
+            line += 1;
+            from = i + 1;
+        } else if i - from > MAX_ROW_BYTES {
+            return Err(Error::input(
+                name,
+                line,
+                None,
+                format!(
+                    "the line is over the {} MB limit for one row; is this a CSV or TSV file?",
+                    MAX_ROW_BYTES / (1024 * 1024)
+                ),
+            ));
+        }
     }
-    &record[..trimmed]
+    Ok(())
 }
 
-/// The header's column names; two columns of one name would leave one of them unread.
+/// Line numbers of byte offsets, counted once from the start (a line ends at LF, CRLF or
+/// a lone CR, as the CSV reader reads them).
+struct Lines<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    line: u64,
+}
+
+impl<'a> Lines<'a> {
+    fn new(bytes: &'a [u8]) -> Lines<'a> {
+        Lines {
+            bytes,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    /// The first byte of the record that the reader says starts at `offset` (past any
+    /// line ends before it) and its line.
+    fn locate(&mut self, offset: usize) -> (usize, u64) {
+        let mut start = offset.min(self.bytes.len());
+        while start < self.bytes.len() && matches!(self.bytes[start], b'\n' | b'\r') {
+            start += 1;
+        }
+        if start < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        for i in self.at..start {
+            if is_line_break(self.bytes, i) {
+                self.line += 1;
+            }
+        }
+        self.at = start;
+        (start, self.line)
+    }
+}
+
+fn is_line_break(bytes: &[u8], i: usize) -> bool {
+    bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+}
+
+/// The offset just past the line that holds byte `i`.
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j < bytes.len() && !is_line_break(bytes, j) {
+        j += 1;
+    }
+    (j + 1).min(bytes.len())
+}
+
+fn trim_end(bytes: &[u8]) -> &[u8] {
+    let mut end = bytes.len();
+    while end > 0 && matches!(bytes[end - 1], b'\n' | b'\r') {
+        end -= 1;
+    }
+    &bytes[..end]
+}
+
+/// The record's first field as written, when it is not quoted.
+fn first_field(bytes: &[u8], start: usize, delimiter: u8) -> Option<&[u8]> {
+    if bytes.get(start) == Some(&b'"') {
+        return None;
+    }
+    let rest = &bytes[start..];
+    let end = rest
+        .iter()
+        .position(|&b| b == delimiter || b == b'\n' || b == b'\r')
+        .unwrap_or(rest.len());
+    Some(&rest[..end])
+}
+
+fn column_name(headers: &[String], i: usize) -> String {
+    headers
+        .get(i)
+        .map_or_else(|| format!("column {}", i + 1), |h| format!("{h:?}"))
+}
+
+/// The header's column names; two columns of one name would leave one of them unread,
+/// and a column without a name is called by its number (`column 3`) so that its values
+/// are kept rather than dropped.
 fn header_names(name: &str, headers: &csv::ByteRecord) -> Result<Vec<String>> {
     let mut names = Vec::with_capacity(headers.len());
     let mut seen: HashMap<String, usize> = HashMap::new();
@@ -112,32 +218,35 @@ fn header_names(name: &str, headers: &csv::ByteRecord) -> Result<Vec<String>> {
                 name,
                 1,
                 None,
-                format!("column {} of the header row is not valid UTF-8", i + 1),
+                format!(
+                    "column {} of the header row is not valid UTF-8; save the file as UTF-8",
+                    i + 1
+                ),
             )
         })?;
-        let h = h.trim_start_matches('\u{FEFF}').trim().to_string();
-        // Unnamed columns (an index column, trailing separators) are dropped anyway.
-        if !h.is_empty() {
-            if let Some(first) = seen.insert(h.clone(), i) {
-                return Err(Error::input(
-                    name,
-                    1,
-                    Some(&h),
-                    format!(
-                        "the header names this column twice (columns {} and {}); give each \
-                         column its own name",
-                        first + 1,
-                        i + 1
-                    ),
-                ));
-            }
+        let mut h = h.trim_start_matches('\u{FEFF}').trim().to_string();
+        if h.is_empty() {
+            h = format!("column {}", i + 1);
+        }
+        if let Some(first) = seen.insert(h.clone(), i) {
+            return Err(Error::input(
+                name,
+                1,
+                Some(&h),
+                format!(
+                    "the header names this column twice (columns {} and {}); give each column \
+                     its own name",
+                    first + 1,
+                    i + 1
+                ),
+            ));
         }
         names.push(h);
     }
     Ok(names)
 }
 
-fn fields(n: u64) -> String {
+fn fields(n: usize) -> String {
     if n == 1 {
         "1 field".to_string()
     } else {
@@ -150,8 +259,8 @@ fn row(
     line: u64,
     headers: &[String],
     record: &csv::ByteRecord,
+    raw: String,
 ) -> std::result::Result<Row, BadRow> {
-    let raw = || String::from_utf8_lossy(record.as_slice()).into_owned();
     if record.as_slice().len() > MAX_ROW_BYTES {
         return Err(too_long(name, line, record.as_slice().len()));
     }
@@ -165,13 +274,13 @@ fn row(
                     Some(header),
                     "invalid UTF-8; save the file as UTF-8",
                 ),
-                raw: raw(),
+                raw,
             });
         };
         if value.contains('\0') {
             return Err(BadRow {
                 error: nul_error(name, line, header),
-                raw: raw(),
+                raw,
             });
         }
         fields.insert(header.clone(), Value::String(value.to_string()));
@@ -179,24 +288,72 @@ fn row(
     Ok(Row {
         line,
         fields,
-        raw: raw(),
+        raw,
         typed: false,
         exact: HashMap::new(),
     })
 }
 
-/// A quoting mistake in one record: the field it is in (0-based) and what is wrong.
+/// A quoting mistake in one record: the field it is in (0-based), where its quote opened,
+/// and what is wrong.
 #[derive(Debug, PartialEq, Eq)]
 struct QuoteError {
     field: usize,
+    opened: usize,
     message: String,
+}
+
+/// What rows of the file look like: how many fields, and the record's own first field.
+/// A quoted field holding a line of that shape swallowed a row.
+struct Shape<'a> {
+    columns: usize,
+    first: Option<&'a [u8]>,
+}
+
+impl Shape<'_> {
+    /// Whether `line`, found inside a quoted field, reads like a row of its own: the
+    /// header's number of fields, and a first field of the same kind as the record's
+    /// (`2` after `1`, `c-12` after `c-11`).
+    fn is_row(&self, line: &[u8], delimiter: u8) -> bool {
+        let Some(first) = self.first else {
+            return false;
+        };
+        let cells = line.split(|&b| b == delimiter).count();
+        let its_first = line.split(|&b| b == delimiter).next().unwrap_or_default();
+        self.columns >= 2 && cells == self.columns && kind(first) == kind(its_first)
+    }
+}
+
+/// A value's kind: runs of digits, of letters and of anything else, as `9a-9`.
+fn kind(value: &[u8]) -> Vec<u8> {
+    let mut out: Vec<u8> = Vec::new();
+    for &b in value.trim_ascii() {
+        let class = if b.is_ascii_digit() {
+            b'9'
+        } else if b.is_ascii_alphabetic() || b >= 0x80 {
+            b'a'
+        } else {
+            b
+        };
+        if out.last() != Some(&class) || !matches!(class, b'9' | b'a') {
+            out.push(class);
+        }
+    }
+    out
 }
 
 /// Checks the record that starts at `start` (on line `line`) against the quoting rules:
 /// a field that starts with a quote ends with one, followed by a separator or the end of
 /// the line, and a quote inside it is doubled. A quote inside a field that does not start
-/// with one is read as written.
-fn check_quotes(bytes: &[u8], start: usize, line: u64, delimiter: u8) -> Option<QuoteError> {
+/// with one is read as written. A quoted field over several lines that holds a line
+/// shaped like a row (`rows`) is taken for a missing closing quote.
+fn check_quotes(
+    bytes: &[u8],
+    start: usize,
+    line: u64,
+    delimiter: u8,
+    rows: Option<&Shape<'_>>,
+) -> Option<QuoteError> {
     let mut i = start;
     let mut line = line;
     let mut field = 0;
@@ -213,12 +370,14 @@ fn check_quotes(bytes: &[u8], start: usize, line: u64, delimiter: u8) -> Option<
             continue;
         }
         let (opened, open_line) = (i, line);
+        let mut row_inside = None;
         i += 1;
         loop {
             match bytes.get(i) {
                 None => {
                     return Some(QuoteError {
                         field,
+                        opened,
                         message: format!(
                             "the quote that opens this field on line {open_line} never closes, \
                              so the field would run to the end of the file; is a closing \
@@ -228,38 +387,69 @@ fn check_quotes(bytes: &[u8], start: usize, line: u64, delimiter: u8) -> Option<
                 }
                 Some(b'"') if bytes.get(i + 1) == Some(&b'"') => i += 2,
                 Some(b'"') => break,
-                Some(b'\n') => {
+                Some(_) if is_line_break(bytes, i) => {
                     line += 1;
                     i += 1;
+                    let rest = &bytes[i..];
+                    let end = rest
+                        .iter()
+                        .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
+                        .unwrap_or(rest.len());
+                    if row_inside.is_none()
+                        && rows.is_some_and(|r| r.is_row(&rest[..end], delimiter))
+                    {
+                        row_inside = Some((line, &rest[..end]));
+                    }
                 }
                 Some(_) => i += 1,
             }
         }
         let closing = i;
         i += 1;
+        let after_ok = match bytes.get(i) {
+            None | Some(b'\n' | b'\r') => true,
+            Some(&b) => b == delimiter,
+        };
+        if !after_ok {
+            let at = snippet(bytes, opened, closing);
+            let message = if line == open_line {
+                format!(
+                    "text follows the quote that closes this field ({at}); to keep quotes \
+                     in a field, quote the whole field and double each quote inside it, \
+                     as in \"He said \"\"yes\"\" twice\""
+                )
+            } else {
+                format!(
+                    "the quote that opens this field on line {open_line} closes on line \
+                     {line} with text after it ({at}); a closing quote is probably \
+                     missing, and the field would swallow the rows in between"
+                )
+            };
+            return Some(QuoteError {
+                field,
+                opened,
+                message,
+            });
+        }
+        if let Some((at, text)) = row_inside {
+            let text = String::from_utf8_lossy(&text[..text.len().min(60)]).into_owned();
+            return Some(QuoteError {
+                field,
+                opened,
+                message: format!(
+                    "the quote that opens this field on line {open_line} closes on line \
+                     {line}, and line {at} inside it reads like a row of its own \
+                     ({text:?}); a closing quote is probably missing. A field that truly \
+                     spans lines must not hold a line shaped like a row"
+                ),
+            });
+        }
         match bytes.get(i) {
-            None | Some(b'\n' | b'\r') => return None,
             Some(&b) if b == delimiter => {
                 i += 1;
                 field += 1;
             }
-            Some(_) => {
-                let at = snippet(bytes, opened, closing);
-                let message = if line == open_line {
-                    format!(
-                        "text follows the quote that closes this field ({at}); to keep quotes \
-                         in a field, quote the whole field and double each quote inside it, \
-                         as in \"He said \"\"yes\"\" twice\""
-                    )
-                } else {
-                    format!(
-                        "the quote that opens this field on line {open_line} closes on line \
-                         {line} with text after it ({at}); a closing quote is probably \
-                         missing, and the field would swallow the rows in between"
-                    )
-                };
-                return Some(QuoteError { field, message });
-            }
+            _ => return None,
         }
     }
 }
@@ -282,7 +472,11 @@ mod tests {
     use super::*;
 
     fn check(text: &str) -> Option<QuoteError> {
-        check_quotes(text.as_bytes(), 0, 1, b',')
+        let shape = Shape {
+            columns: 3,
+            first: first_field(text.as_bytes(), 0, b','),
+        };
+        check_quotes(text.as_bytes(), 0, 1, b',', Some(&shape))
     }
 
     #[test]
@@ -313,6 +507,13 @@ mod tests {
         assert!(bad
             .message
             .contains("opens this field on line 1 closes on line 3"));
+        let bad = check("1,\"Vaccines work,S\n2,Masks fail,R\n3,Screens are 5\",R\n")
+            .unwrap_or_else(|| panic!("not refused"));
+        assert!(
+            bad.message.contains("line 2 inside it reads like a row"),
+            "{}",
+            bad.message
+        );
         let bad = check("1,\"Open,S\n2,b,R\n").unwrap_or_else(|| panic!("not refused"));
         assert!(bad.message.contains("never closes"), "{}", bad.message);
     }

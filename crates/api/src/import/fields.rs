@@ -12,7 +12,7 @@ pub struct Fields<'a> {
 }
 
 impl Fields<'_> {
-    fn err(&self, field: &str, msg: impl Into<String>) -> Error {
+    pub fn err(&self, field: &str, msg: impl Into<String>) -> Error {
         Error::input(self.file, self.row.line, Some(field), msg)
     }
 

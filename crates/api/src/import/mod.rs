@@ -19,6 +19,7 @@ mod write;
 
 pub use claims::NATIVE_FIELDS;
 pub use preset::Preset;
+pub use rejects::rejects_path;
 pub use rows::MAX_ROW_BYTES;
 
 use crate::actor::Actor;
@@ -27,6 +28,9 @@ use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+
+/// How many rows at the start of a file show whether it is a preset's dataset.
+const FIRST_ROWS: usize = 256;
 
 /// What to import.
 #[derive(Debug, Clone, Default)]
@@ -76,7 +80,9 @@ pub fn import(
         // folders shown writable: a temporary file is made beside each and dropped.
         let mut probe = crate::output::Outputs::new(inputs.clone());
         for path in req.claims.iter().chain(&req.documents) {
-            probe.file(&rejects::rejects_path(path))?;
+            let out = rejects::rejects_path(path);
+            probe.file(&out)?;
+            rejects::refuse_foreign(&out)?;
         }
     }
     if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
@@ -137,25 +143,32 @@ pub fn import(
             progress.set(report.rows);
             progress.check_cancelled()
         };
-        // The first readable row shows whether the file is the preset's dataset.
+        // The first rows show whether the file is the preset's dataset.
         let mut checked = false;
         if rows::is_json_lines(path) {
             // Parsed on every core, a chunk of lines at a time.
             rows::json_line_chunks(path, 4096, |lines| {
-                if !checked {
-                    if let Some(first) = lines.iter().find_map(|l| l.parse(&name).ok()) {
-                        req.preset.check_fits(&name, &first)?;
-                        checked = true;
-                    }
+                if !checked && req.preset.has_shape() {
+                    let readable: Vec<rows::Row> = lines
+                        .iter()
+                        .take(FIRST_ROWS)
+                        .filter_map(|l| l.parse(&name).ok())
+                        .collect();
+                    req.preset.check_fits(&name, &readable)?;
+                    checked = !readable.is_empty();
                 }
                 let parsed = parallel::map_ordered(&lines, |l| convert(l.parse(&name)));
                 take(parsed, &mut report)
             })?;
         } else {
             let rows = rows::read(path)?;
-            if let Some(first) = rows.iter().find_map(|r| r.as_ref().ok()) {
-                req.preset.check_fits(&name, first)?;
-            }
+            let readable: Vec<rows::Row> = rows
+                .iter()
+                .take(FIRST_ROWS)
+                .filter_map(|r| r.as_ref().ok())
+                .cloned()
+                .collect();
+            req.preset.check_fits(&name, &readable)?;
             let parsed = rows.into_iter().map(convert).collect();
             take(parsed, &mut report)?;
         }
@@ -202,17 +215,7 @@ pub fn import(
         documents_set_aside,
     };
     write::write(project, batch, &mut rejects, &mut report, progress)?;
-    let all: Vec<&Path> = req
-        .claims
-        .iter()
-        .chain(&req.documents)
-        .map(|p| p.as_path())
-        .collect();
-    rejects.finish(
-        &mut report,
-        &inputs,
-        if req.skip_invalid { &all } else { &[] },
-    )?;
+    rejects.finish(&mut report, &inputs)?;
     Ok(report)
 }
 

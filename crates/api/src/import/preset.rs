@@ -87,7 +87,10 @@ const SHAPES: [Shape; 3] = [
         preset: Preset::WikiFactCheck,
         dataset: "WikiFactCheck",
         always: &["id", "claim", "refuted"],
-        known: &["id", "claim", "context", "refuted", "url", "url_md5", ""],
+        // "column 1": the TSV's unnamed index column.
+        known: &[
+            "id", "claim", "context", "refuted", "url", "url_md5", "column 1",
+        ],
     },
     Shape {
         preset: Preset::Fever,
@@ -116,14 +119,65 @@ impl Shape {
 }
 
 impl Preset {
-    /// Refuses a file whose first row is not the preset's dataset: one missing a field
-    /// the dataset always has, or one with fields the preset would drop that another
-    /// preset reads whole. Read under the wrong mapping, such a file imports without
-    /// error into wrong ids, labels and evidence.
-    pub(super) fn check_fits(self, file: &str, first: &Row) -> Result<()> {
+    /// Whether the preset reads a published dataset whose fields are known.
+    pub(super) fn has_shape(self) -> bool {
+        SHAPES.iter().any(|s| s.preset == self)
+    }
+
+    /// Refuses a row that is not the preset's dataset: one lacking a field the dataset
+    /// always has, or holding one the preset does not read (which it would drop, while
+    /// the row may carry its own label or evidence there).
+    pub(super) fn check_row(self, file: &str, row: &Row) -> Result<()> {
         let Some(shape) = SHAPES.iter().find(|s| s.preset == self) else {
             return Ok(());
         };
+        if let Some(field) = shape.missing(row).first() {
+            return Err(Error::input(
+                file,
+                row.line,
+                Some(field),
+                format!(
+                    "missing: every {} row has this field; is this row from another dataset?",
+                    shape.dataset
+                ),
+            ));
+        }
+        if let Some(field) = shape.unknown(row).first() {
+            return Err(Error::input(
+                file,
+                row.line,
+                Some(field),
+                format!(
+                    "the {} preset does not read this field, which {} rows do not have; is \
+                     this row from another dataset? --preset native keeps every field",
+                    self.name(),
+                    shape.dataset
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a file whose first rows are not the preset's dataset: one missing a field
+    /// the dataset always has, or one with fields the preset would drop that another
+    /// preset reads whole. Read under the wrong mapping, such a file imports without
+    /// error into wrong ids, labels and evidence.
+    /// `rows`: the file's first readable rows; one that fits is enough (the others are
+    /// refused one by one, or set aside under --skip-invalid), and the error names the
+    /// first.
+    pub(super) fn check_fits(self, file: &str, rows: &[Row]) -> Result<()> {
+        let Some(shape) = SHAPES.iter().find(|s| s.preset == self) else {
+            return Ok(());
+        };
+        let Some(first) = rows.first() else {
+            return Ok(());
+        };
+        if rows
+            .iter()
+            .any(|r| shape.missing(r).is_empty() && shape.unknown(r).is_empty())
+        {
+            return Ok(());
+        }
         let fits = |s: &Shape| s.missing(first).is_empty() && s.unknown(first).is_empty();
         let better = SHAPES.iter().find(|s| s.preset != self && fits(s));
         let hint = match better {

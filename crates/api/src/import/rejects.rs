@@ -35,17 +35,10 @@ impl Rejects {
     }
 
     /// Writes `<input>.rejects.jsonl` for each input with rejected rows, all together; none
-    /// may be one of `inputs` or a project file.
-    /// An input of `all` without rejected rows loses the rejects file an earlier run left
-    /// beside it, which would otherwise read as this run's.
-    pub fn finish(self, report: &mut ImportReport, inputs: &Inputs, all: &[&Path]) -> Result<()> {
+    /// may be one of `inputs` or a project file. A rejects file an earlier run left beside
+    /// an input without rejected rows now is left alone: it may hold the person's notes.
+    pub fn finish(self, report: &mut ImportReport, inputs: &Inputs) -> Result<()> {
         let mut outputs = Outputs::new(inputs.clone());
-        let stale: Vec<PathBuf> = all
-            .iter()
-            .filter(|p| !self.by_file.contains_key(&p.display().to_string()))
-            .map(|p| rejects_path(p))
-            .filter(|p| is_rejects_file(p))
-            .collect();
         for (file, mut rows) in self.by_file {
             // Rows are set aside at several steps; the file lists them as the input has them.
             rows.sort_by_key(|(e, _)| e.location.as_ref().map_or(0, |l| l.line));
@@ -68,18 +61,36 @@ impl Rejects {
         }
         outputs.commit()?;
         report.rejects_file = report.rejects_files.first().cloned();
-        for path in stale {
-            match std::fs::remove_file(&path) {
-                Ok(()) => {
-                    tracing::info!(path = %path.display(), "removed an earlier run's rejects")
-                }
-                Err(e) => {
-                    tracing::warn!(path = %path.display(), error = %e, "cannot remove an earlier run's rejects")
-                }
-            }
-        }
         Ok(())
     }
+}
+
+/// Refuses, before anything is imported, a rejects file that may not be replaced: a
+/// link (its target, any file, would be written), a read-only file, or a file that is
+/// not a rejects file (a person's own file under that name).
+pub fn refuse_foreign(path: &Path) -> Result<()> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let why = if meta.file_type().is_symlink() {
+        "is a link; Factdesk writes rejected rows only to a file of its own under this name"
+    } else if !meta.is_file() {
+        return Ok(());
+    } else if meta.permissions().readonly() {
+        "is read-only; Factdesk would replace it with this run's rejected rows"
+    } else if !is_rejects_file(path) {
+        "exists and is not a rejects file Factdesk wrote; this run's rejected rows would \
+         replace it"
+    } else {
+        return Ok(());
+    };
+    Err(Error::new(
+        crate::ErrorCode::InvalidInput,
+        format!(
+            "{} {why}: move it away first (nothing was imported)",
+            path.display()
+        ),
+    ))
 }
 
 /// Whether `path` is a rejects file Factdesk wrote: a regular file whose first line is

@@ -300,7 +300,12 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
             raw: text.to_string(),
         }),
         Err(e) => {
-            let field = last_key_before(text, e.column());
+            // Text after the object belongs to no field.
+            let field = if e.to_string().starts_with("trailing characters") {
+                None
+            } else {
+                last_key_before(text, e.column())
+            };
             let error = if text.contains('\0') {
                 // A raw NUL is refused like an escaped one, with the same words.
                 nul_error(name, line, field.as_deref().unwrap_or("?"))
@@ -332,7 +337,7 @@ fn explain(msg: &str) -> String {
              alone it is no character)"
         )
     } else if msg == "number out of range" {
-        "the number is too large to read; write such an id as text, in quotes".to_string()
+        "the number is too large to read; write it as text, in quotes".to_string()
     } else {
         msg.to_string()
     }

@@ -66,6 +66,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             "Ctrl-C came after the import was written, too late to cancel it: the import is kept"
         );
     }
+    if req.skip_invalid {
+        // An earlier run's rejects stay (they may hold notes); say they are not this run's.
+        for input in req.claims.iter().chain(&req.documents) {
+            let old = factdesk_api::import::rejects_path(input);
+            let shown = old.display().to_string();
+            if old.is_file() && !report.rejects_files.contains(&shown) {
+                eprintln!(
+                    "note: {shown} is from an earlier run; this run set no row of {} aside",
+                    input.display()
+                );
+            }
+        }
+    }
     if a.json {
         return super::print_json(&report);
     }

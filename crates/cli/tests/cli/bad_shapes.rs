@@ -199,7 +199,7 @@ fn a_txt_document_over_the_row_limit_is_refused() {
 }
 
 #[test]
-fn skip_invalid_lists_rejects_in_line_order_and_a_clean_run_leaves_none_behind() {
+fn skip_invalid_lists_rejects_in_line_order_and_never_touches_a_file_it_did_not_write() {
     let (dir, p) = setup();
     // Line 2 is refused while reading, line 1 only later, as a changed duplicate of a
     // claim the project already holds.
@@ -215,15 +215,149 @@ fn skip_invalid_lists_rejects_in_line_order_and_a_clean_run_leaves_none_behind()
         .filter_map(|v| v["line"].as_u64())
         .collect();
     assert_eq!(lines, vec![1, 2], "{rejects}");
-    // Fixed and imported again: the old rejects would read as this run's.
+    // Fixed and imported again: the old rejects stay (they may hold notes), and the
+    // summary says they are not this run's.
     std::fs::write(&file, "{\"id\": \"k3\", \"claim\": \"Kept.\"}\n")
         .unwrap_or_else(|e| panic!("{e}"));
+    let out = ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
+    assert!(
+        stderr(&out).contains("is from an earlier run"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&rejects_path).unwrap_or_default(),
+        rejects
+    );
+    // A person's own file, or a link, under that name is never written: refused first.
+    let before = (stats(&p), content_digest(&p));
+    std::fs::write(&file, "{\"id\": \"k4\"}\n").unwrap_or_else(|e| panic!("{e}"));
+    let precious = dir.path().join("precious.txt");
+    std::fs::write(&precious, "mine\n").unwrap_or_else(|e| panic!("{e}"));
+    for (setup_name, says) in [("notes", "is not a rejects file"), ("link", "is a link")] {
+        let _ = std::fs::remove_file(&rejects_path);
+        if setup_name == "notes" {
+            std::fs::write(&rejects_path, "my notes\n").unwrap_or_else(|e| panic!("{e}"));
+        } else {
+            std::os::unix::fs::symlink(&precious, &rejects_path).unwrap_or_else(|e| panic!("{e}"));
+        }
+        let out = factdesk([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
+        assert_eq!(out.status.code(), Some(1), "{setup_name}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(says),
+            "{setup_name}: {}",
+            stderr(&out)
+        );
+        assert_eq!((stats(&p), content_digest(&p)), before, "{setup_name}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&precious).unwrap_or_default(),
+        "mine\n"
+    );
+}
+
+#[test]
+fn crlf_and_lone_cr_files_are_checked_and_located_like_lf_ones() {
+    let crlf = b"id,claim\r\n1,Fine.\r\n2,\"Yes we can\" was his slogan\r\n";
+    assert_refused("crlf.csv", crlf, 3, Some("claim"), "text follows the quote");
+    let open = b"id,claim\r\n1,\"open\r\n2,second\r\n";
+    assert_refused("open.csv", open, 2, Some("claim"), "never closes");
+    let ragged = b"id,claim,label\r\n1,a,SUPPORTED\r\n2,b,REFUTED\r\n3,c\r\n";
+    assert_refused("ragged_crlf.csv", ragged, 4, None, "the row has 2 fields");
+    let cr = b"id,claim,label\r1,a,SUPPORTED\r2,b\r";
+    assert_refused("cr.csv", cr, 3, None, "the row has 2 fields");
+}
+
+#[test]
+fn a_stray_quote_closed_rows_later_does_not_merge_them() {
+    // `5"` closes the quote that `"Vaccines` opened: rows 3 and 4 would join row 2's claim,
+    // under row 4's label.
+    let input = b"id,claim,label\n1,\"Vaccines work,SUPPORTED\n2,Masks fail,REFUTED\n3,Screens are 5\",REFUTED\n4,x,SUPPORTED\n";
+    assert_refused(
+        "stray.csv",
+        input,
+        2,
+        Some("claim"),
+        "reads like a row of its own",
+    );
+    // Under --skip-invalid only the line with the stray quote is set aside.
+    let (dir, p) = setup();
+    let file = dir.path().join("stray.csv");
+    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
+    let before = stats(&p)["claims"].as_u64().unwrap_or(0);
     ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
-    assert!(!rejects_path.exists(), "a stale rejects file was left");
-    // A file of the user's own under that name is not ours to remove.
-    std::fs::write(&rejects_path, "my notes\n").unwrap_or_else(|e| panic!("{e}"));
-    ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
-    assert!(rejects_path.exists());
+    assert_eq!(stats(&p)["claims"].as_u64().unwrap_or(0), before + 3);
+    let rejects =
+        std::fs::read_to_string(dir.path().join("stray.csv.rejects.jsonl")).unwrap_or_default();
+    let rows: Vec<serde_json::Value> = rejects
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert_eq!(rows.len(), 1, "{rejects}");
+    assert_eq!(rows[0]["row"], "1,\"Vaccines work,SUPPORTED");
+}
+
+#[test]
+fn a_column_without_a_name_keeps_its_values() {
+    let (dir, p) = setup();
+    let file = dir.path().join("unnamed.csv");
+    std::fs::write(
+        &file,
+        "id,claim,,notes\nu1,Unnamed kept.,important value,kept\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &file]);
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let metadata: String = conn
+        .query_row("SELECT metadata FROM claims WHERE ext_id = 'u1'", [], |r| {
+            r.get(0)
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        metadata.contains(r#""column 3":"important value""#),
+        "{metadata}"
+    );
+}
+
+#[test]
+fn a_preset_refuses_a_later_row_of_another_dataset() {
+    let covid = r#"{"claim": "Masks reduce spread.", "label": "SUPPORTED", "evidence": ["A study found so."], "gold_source": "https://x", "flair": "news"}"#;
+    let wiki = r#"{"claim": "The Earth is flat.", "label": "REFUTED", "evidence": ["No."], "id": 99, "refuted": "x"}"#;
+    let input = format!("{covid}\n{wiki}\n");
+    let (dir, p) = setup();
+    let before = (stats(&p), content_digest(&p));
+    let file = dir.path().join("mixed.jsonl");
+    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("covid-fact"),
+    ]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    assert!(
+        msg.contains(":2: field \"id\": the covid-fact preset does not read this field"),
+        "{msg}"
+    );
+    assert_eq!((stats(&p), content_digest(&p)), before);
+    // COVID-Fact rows with an id are not FEVER rows: their evidence is text, not sets.
+    let with_id = r#"{"id": 7, "claim": "Masks reduce spread.", "label": "SUPPORTED", "evidence": ["A study found so."]}"#;
+    std::fs::write(&file, format!("{with_id}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("fever"),
+    ]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    assert!(
+        msg.contains("FEVER evidence is a list of evidence sets"),
+        "{msg}"
+    );
 }
 
 #[test]
@@ -237,13 +371,7 @@ fn json_mistakes_are_said_in_the_words_of_the_docs() {
         "holds a NUL character",
     );
     let huge = b"{\"id\": 1E400, \"claim\": \"Fine.\"}\n";
-    assert_refused(
-        "huge.jsonl",
-        huge,
-        1,
-        Some("id"),
-        "write such an id as text",
-    );
+    assert_refused("huge.jsonl", huge, 1, Some("id"), "write it as text");
     let lone = b"{\"id\": \"s1\", \"claim\": \"a\\ud800b\"}\n";
     assert_refused(
         "lone.jsonl",

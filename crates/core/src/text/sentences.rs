@@ -362,6 +362,22 @@ fn long_sentence_cut(text: &str, s: usize) -> usize {
             let cut = half + at;
             cut - (text[s..cut].len() - text[s..cut].trim_end().len())
         }
-        None => limit,
+        // No space: cut at a character boundary, not before an accent or a joiner that
+        // belongs to the character before it.
+        None => {
+            let mut cut = limit;
+            while cut > half {
+                let next = text[cut..].chars().next();
+                let prev = text[..cut].chars().next_back();
+                let joined = next.is_some_and(|c| {
+                    is_combining(c) || matches!(c, '\u{200D}' | '\u{FE00}'..='\u{FE0F}')
+                }) || prev == Some('\u{200D}');
+                if !joined {
+                    break;
+                }
+                cut -= prev.map_or(1, char::len_utf8);
+            }
+            cut
+        }
     }
 }

@@ -312,6 +312,15 @@ fn text_without_punctuation_is_cut_into_readable_pieces() {
     let pieces = split(&blob);
     assert_eq!(pieces.concat(), blob);
     assert!(pieces.iter().all(|p| p.len() <= MAX_SENTENCE_BYTES));
+    // No space and accents written as combining marks: never cut between a letter and
+    // its accent.
+    let accented = "e\u{301}".repeat(2_000);
+    let pieces = split(&accented);
+    assert_eq!(pieces.concat(), accented);
+    assert!(
+        pieces.iter().all(|p| p.starts_with('e')),
+        "a piece starts with a bare accent"
+    );
     // Ordinary long sentences are untouched.
     let long = format!("{}end.", "word ".repeat(600));
     assert_eq!(split(&long), vec![long.trim()]);
