@@ -54,7 +54,7 @@ impl ClaimInput {
             &self.metadata,
             &self.parent_ext_id,
         );
-        super::digest(&serde_json::to_vec(&content).unwrap_or_default())
+        super::digest_json(&content)
     }
 }
 

@@ -49,6 +49,16 @@ pub(crate) fn digest(bytes: &[u8]) -> String {
     blake3::hash(bytes).to_hex().to_string()
 }
 
+/// The digest of `value`'s compact JSON, streamed into the hash rather than built first.
+pub(crate) fn digest_json(value: &impl serde::Serialize) -> String {
+    let mut hasher = blake3::Hasher::new();
+    match serde_json::to_writer(&mut hasher, value) {
+        Ok(()) => hasher.finalize().to_hex().to_string(),
+        // Only a map with keys that are not text fails; hashed as built, it still differs.
+        Err(_) => digest(&serde_json::to_vec(value).unwrap_or_default()),
+    }
+}
+
 /// Rows set aside under `--skip-invalid`, per input file.
 type Rejects = rejects::Rejects;
 
