@@ -313,15 +313,29 @@ struct Shape<'a> {
 impl Shape<'_> {
     /// Whether `line`, found inside a quoted field, reads like a row of its own: the
     /// header's number of fields, and a first field of the same kind as the record's
-    /// (`2` after `1`, `c-12` after `c-11`).
-    fn is_row(&self, line: &[u8], delimiter: u8) -> bool {
+    /// that falls between the record's and the next record's (`2` between `1` and `4`).
+    /// Prose in a field often starts a line with a year and a comma; with ordered ids it
+    /// can never fall between two neighbouring rows.
+    fn is_row(&self, line: &[u8], next: Option<&[u8]>, delimiter: u8) -> bool {
         let Some(first) = self.first else {
             return false;
         };
         let cells = line.split(|&b| b == delimiter).count();
         let its_first = line.split(|&b| b == delimiter).next().unwrap_or_default();
-        self.columns >= 2 && cells == self.columns && kind(first) == kind(its_first)
+        if self.columns < 2 || cells != self.columns || kind(first) != kind(its_first) {
+            return false;
+        }
+        let after = |a: &[u8], b: &[u8]| match (number(a), number(b)) {
+            (Some(a), Some(b)) => b > a,
+            _ => b.trim_ascii() > a.trim_ascii(),
+        };
+        after(first, its_first)
+            && next.is_none_or(|n| kind(n) != kind(first) || after(its_first, n))
     }
+}
+
+fn number(v: &[u8]) -> Option<u64> {
+    std::str::from_utf8(v.trim_ascii()).ok()?.parse().ok()
 }
 
 /// A value's kind: runs of digits, of letters and of anything else, as `9a-9`.
@@ -370,7 +384,7 @@ fn check_quotes(
             continue;
         }
         let (opened, open_line) = (i, line);
-        let mut row_inside = None;
+        let mut inner_lines = Vec::new();
         i += 1;
         loop {
             match bytes.get(i) {
@@ -395,11 +409,7 @@ fn check_quotes(
                         .iter()
                         .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
                         .unwrap_or(rest.len());
-                    if row_inside.is_none()
-                        && rows.is_some_and(|r| r.is_row(&rest[..end], delimiter))
-                    {
-                        row_inside = Some((line, &rest[..end]));
-                    }
+                    inner_lines.push((line, &rest[..end]));
                 }
                 Some(_) => i += 1,
             }
@@ -431,7 +441,17 @@ fn check_quotes(
                 message,
             });
         }
-        if let Some((at, text)) = row_inside {
+        // The next record's first field, when this field ends its line.
+        let next = (rows.is_some() && after_ok)
+            .then(|| line_end(bytes, closing))
+            .and_then(|n| first_field(bytes, n, delimiter))
+            .filter(|f| !f.is_empty());
+        let row_inside = rows.and_then(|r| {
+            inner_lines
+                .iter()
+                .find(|(_, text)| r.is_row(text, next, delimiter))
+        });
+        if let Some(&(at, text)) = row_inside {
             let text = String::from_utf8_lossy(&text[..text.len().min(60)]).into_owned();
             return Some(QuoteError {
                 field,
@@ -486,6 +506,18 @@ mod tests {
         assert_eq!(check("1,\"two\nlines\",c"), None);
         assert_eq!(check("1,5\" screen,c\n"), None);
         assert_eq!(check("1,\"\",c"), None);
+    }
+
+    /// A year opening a line of prose is no row: it does not fall between the record's
+    /// id and the next record's (a false refusal found by generating real-shaped files).
+    #[test]
+    fn a_paragraph_line_starting_with_a_number_is_not_a_row() {
+        let text = "130,\"First line.\n140, a year and a comma,x.\",c\n131,b,c\n";
+        assert_eq!(check(text), None);
+        let text = "130,\"First line.\n131, a year and a comma,x.\",c\n131,b,c\n";
+        assert_eq!(check(text), None);
+        let swallowed = "130,\"Open.\n131,Row,S\n132,Five 5\",R\n133,b,c\n";
+        assert!(check(swallowed).is_some());
     }
 
     #[test]
