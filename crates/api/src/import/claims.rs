@@ -192,14 +192,23 @@ fn fever(f: &Fields<'_>) -> Result<ClaimInput> {
     if let Some(evidence) = f.get("evidence") {
         // FEVER evidence: a list of sets of [annotation id, evidence id, page, sentence].
         let sets = evidence.as_array().map(Vec::as_slice).unwrap_or_default();
-        if let Some(bad) = sets.iter().find(|set| !set.is_array()) {
+        // Each set a list of evidence, each evidence a list [annotation, id, page, line].
+        let not_a_set = |set: &&Value| match set.as_array() {
+            Some(items) => items.iter().any(|e| !e.is_array()),
+            None => true,
+        };
+        if let Some(bad) = sets.iter().find(not_a_set) {
             return Err(f.err(
                 "evidence",
                 format!(
                     "FEVER evidence is a list of evidence sets, each a list of [annotation, \
                      evidence id, page, sentence]; found {} in the list (is this COVID-Fact? \
                      try --preset covid-fact)",
-                    json_kind(bad)
+                    if bad.is_array() {
+                        "a set holding something that is not a list"
+                    } else {
+                        json_kind(bad)
+                    }
                 ),
             ));
         }

@@ -201,9 +201,14 @@ fn first_field(bytes: &[u8], start: usize, delimiter: u8) -> Option<&[u8]> {
 }
 
 fn column_name(headers: &[String], i: usize) -> String {
-    headers
-        .get(i)
-        .map_or_else(|| format!("column {}", i + 1), |h| format!("{h:?}"))
+    headers.get(i).map_or_else(
+        || format!("column {}", i + 1),
+        |h| match h.char_indices().nth(60) {
+            // An unclosed quote in the header holds the rest of the file.
+            Some((cut, _)) => format!("{:?}…", &h[..cut]),
+            None => format!("{h:?}"),
+        },
+    )
 }
 
 /// The header's column names; two columns of one name would leave one of them unread,
@@ -311,26 +316,40 @@ struct Shape<'a> {
 }
 
 impl Shape<'_> {
-    /// Whether `line`, found inside a quoted field, reads like a row of its own: the
-    /// header's number of fields, and a first field of the same kind as the record's
-    /// that falls between the record's and the next record's (`2` between `1` and `4`).
-    /// Prose in a field often starts a line with a year and a comma; with ordered ids it
-    /// can never fall between two neighbouring rows.
-    fn is_row(&self, line: &[u8], next: Option<&[u8]>, delimiter: u8) -> bool {
-        let Some(first) = self.first else {
+    /// Whether `line`, the `k`-th line inside a quoted field, reads like a row of its own:
+    /// the header's number of fields, and a first field that is an id of the same kind as
+    /// the record's (one word holding a digit: `2`, `c-12`) and falls between the
+    /// record's and the next record's (`2` inside row `1` followed by row `4`), a number at
+    /// most `k` past the record's. Prose is never taken for a row: a first field with a
+    /// space (a claim, a wrapped line) is no id, and a year opening a line is far from
+    /// the row's id. Without a next row nothing is taken for a row.
+    fn is_row(&self, line: &[u8], k: u64, next: Option<&[u8]>, delimiter: u8) -> bool {
+        let (Some(first), Some(next)) = (self.first, next) else {
             return false;
         };
         let cells = line.split(|&b| b == delimiter).count();
         let its_first = line.split(|&b| b == delimiter).next().unwrap_or_default();
-        if self.columns < 2 || cells != self.columns || kind(first) != kind(its_first) {
+        let id_kind = kind(first);
+        let id_like = id_kind.contains(&b'9') && !id_kind.contains(&b' ');
+        if self.columns < 2
+            || cells != self.columns
+            || !id_like
+            || kind(its_first) != id_kind
+            || kind(next) != id_kind
+        {
             return false;
         }
-        let after = |a: &[u8], b: &[u8]| match (number(a), number(b)) {
-            (Some(a), Some(b)) => b > a,
-            _ => b.trim_ascii() > a.trim_ascii(),
-        };
-        after(first, its_first)
-            && next.is_none_or(|n| kind(n) != kind(first) || after(its_first, n))
+        match (number(first), number(its_first), number(next)) {
+            (Some(a), Some(b), Some(n)) => a < b && b < n && b - a <= k,
+            _ => {
+                let (a, b, n) = (
+                    first.trim_ascii(),
+                    its_first.trim_ascii(),
+                    next.trim_ascii(),
+                );
+                a < b && b < n
+            }
+        }
     }
 }
 
@@ -409,7 +428,7 @@ fn check_quotes(
                         .iter()
                         .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
                         .unwrap_or(rest.len());
-                    inner_lines.push((line, &rest[..end]));
+                    inner_lines.push((line - open_line, line, &rest[..end]));
                 }
                 Some(_) => i += 1,
             }
@@ -449,9 +468,9 @@ fn check_quotes(
         let row_inside = rows.and_then(|r| {
             inner_lines
                 .iter()
-                .find(|(_, text)| r.is_row(text, next, delimiter))
+                .find(|(k, _, text)| r.is_row(text, *k, next, delimiter))
         });
-        if let Some(&(at, text)) = row_inside {
+        if let Some(&(_, at, text)) = row_inside {
             let text = String::from_utf8_lossy(&text[..text.len().min(60)]).into_owned();
             return Some(QuoteError {
                 field,
@@ -520,6 +539,22 @@ mod tests {
         assert!(check(swallowed).is_some());
     }
 
+    /// Found by the hostile pass: hard-wrapped prose after a claim, a year in the last
+    /// row, and ids with gaps are no rows.
+    #[test]
+    fn prose_lines_are_not_rows() {
+        let wrapped = "Masks cut flu spread,\"A large trial, run in 2020,\nfound masks cut infections, and\nthe effect held.\",x\nNext claim here,b,c\n";
+        assert_eq!(check(wrapped), None);
+        assert_eq!(
+            check("1,\"Official tally\n1990, the band formed,x\nend\",c\n"),
+            None
+        );
+        assert_eq!(
+            check("1000,\"Tally\n1990, the band formed,x\",c\n2000,b,c\n"),
+            None
+        );
+    }
+
     #[test]
     fn text_after_a_closing_quote_is_refused() {
         let bad =
@@ -539,7 +574,7 @@ mod tests {
         assert!(bad
             .message
             .contains("opens this field on line 1 closes on line 3"));
-        let bad = check("1,\"Vaccines work,S\n2,Masks fail,R\n3,Screens are 5\",R\n")
+        let bad = check("1,\"Vaccines work,S\n2,Masks fail,R\n3,Screens are 5\",R\n4,x,S\n")
             .unwrap_or_else(|| panic!("not refused"));
         assert!(
             bad.message.contains("line 2 inside it reads like a row"),

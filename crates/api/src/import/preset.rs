@@ -87,9 +87,19 @@ const SHAPES: [Shape; 3] = [
         preset: Preset::WikiFactCheck,
         dataset: "WikiFactCheck",
         always: &["id", "claim", "refuted"],
-        // "column 1": the TSV's unnamed index column.
+        // The TSV's unnamed index column, as Factdesk, Python's csv and pandas name it.
         known: &[
-            "id", "claim", "context", "refuted", "url", "url_md5", "column 1",
+            "id",
+            "claim",
+            "context",
+            "refuted",
+            "url",
+            "url_md5",
+            "column 1",
+            "",
+            "Unnamed: 0",
+            "index",
+            "__index_level_0__",
         ],
     },
     Shape {

@@ -381,3 +381,56 @@ fn json_mistakes_are_said_in_the_words_of_the_docs() {
         "half of a surrogate pair",
     );
 }
+
+/// The hostile pass's false refusals: hard-wrapped prose after a claim, and the index
+/// column's usual spellings under the WikiFactCheck preset.
+#[test]
+fn legitimate_files_the_checks_once_refused_import() {
+    let (dir, p) = setup();
+    let wrapped = dir.path().join("wrapped.csv");
+    std::fs::write(
+        &wrapped,
+        "claim,context\nMasks cut flu spread,\"A large trial, run in 2020 in Denmark,\nfound masks cut infections, and\nthe effect held across age groups.\"\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &wrapped]);
+    let wiki = dir.path().join("wiki.jsonl");
+    std::fs::write(
+        &wiki,
+        "{\"Unnamed: 0\": 0, \"id\": 7, \"claim\": \"A.\", \"refuted\": \"B.\", \"context\": \"C.\"}\n{\"\": 1, \"id\": 8, \"claim\": \"D.\", \"refuted\": \"E.\"}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let before = stats(&p)["claims"].as_u64().unwrap_or(0);
+    ok([
+        Path::new("import"),
+        &p,
+        &wiki,
+        Path::new("--preset"),
+        Path::new("wikifactcheck"),
+    ]);
+    assert_eq!(stats(&p)["claims"].as_u64().unwrap_or(0), before + 4);
+}
+
+#[test]
+fn fever_evidence_sets_are_checked_to_their_items() {
+    let (dir, p) = setup();
+    let file = dir.path().join("flat.jsonl");
+    std::fs::write(
+        &file,
+        "{\"id\": 4, \"claim\": \"D.\", \"label\": \"SUPPORTS\", \"evidence\": [[\"P\", 3]]}\n",
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let out = factdesk([
+        Path::new("import"),
+        &p,
+        &file,
+        Path::new("--preset"),
+        Path::new("fever"),
+    ]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    assert!(
+        msg.contains("a set holding something that is not a list"),
+        "{msg}"
+    );
+}
