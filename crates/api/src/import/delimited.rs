@@ -108,9 +108,8 @@ pub(super) fn read(
 fn refuse_long_lines(name: &str, bytes: &[u8]) -> Result<()> {
     let mut line = 1u64;
     let mut from = 0usize;
-    for (i, &b) in bytes.iter().enumerate() {
-        let brk = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        if brk {
+    for i in 0..bytes.len() {
+        if is_line_break(bytes, i) {
             line += 1;
             from = i + 1;
         } else if i - from > MAX_ROW_BYTES {
@@ -428,18 +427,18 @@ fn check_quotes(
                         .iter()
                         .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
                         .unwrap_or(rest.len());
-                    inner_lines.push((line - open_line, line, &rest[..end]));
+                    inner_lines.push((line, &rest[..end]));
                 }
                 Some(_) => i += 1,
             }
         }
         let closing = i;
         i += 1;
-        let after_ok = match bytes.get(i) {
+        let ends_field = match bytes.get(i) {
             None | Some(b'\n' | b'\r') => true,
             Some(&b) => b == delimiter,
         };
-        if !after_ok {
+        if !ends_field {
             let at = snippet(bytes, opened, closing);
             let message = if line == open_line {
                 format!(
@@ -460,17 +459,15 @@ fn check_quotes(
                 message,
             });
         }
-        // The next record's first field, when this field ends its line.
-        let next = (rows.is_some() && after_ok)
-            .then(|| line_end(bytes, closing))
-            .and_then(|n| first_field(bytes, n, delimiter))
-            .filter(|f| !f.is_empty());
-        let row_inside = rows.and_then(|r| {
+        let row_inside = rows.filter(|_| !inner_lines.is_empty()).and_then(|r| {
+            // The next record's first field, taken as starting on the line after this one.
+            let next =
+                first_field(bytes, line_end(bytes, closing), delimiter).filter(|f| !f.is_empty());
             inner_lines
                 .iter()
-                .find(|(k, _, text)| r.is_row(text, *k, next, delimiter))
+                .find(|(at, text)| r.is_row(text, at - open_line, next, delimiter))
         });
-        if let Some(&(_, at, text)) = row_inside {
+        if let Some(&(at, text)) = row_inside {
             let text = String::from_utf8_lossy(&text[..text.len().min(60)]).into_owned();
             return Some(QuoteError {
                 field,

@@ -119,6 +119,11 @@ impl Shape {
             .collect()
     }
 
+    /// Whether `row` is this dataset's: every field it always has, none it lacks.
+    fn fits(&self, row: &Row) -> bool {
+        self.missing(row).is_empty() && self.unknown(row).is_empty()
+    }
+
     fn unknown<'a>(&self, row: &'a Row) -> Vec<&'a str> {
         row.fields
             .keys()
@@ -129,16 +134,21 @@ impl Shape {
 }
 
 impl Preset {
+    /// The fields of the published dataset the preset reads, if it reads one.
+    fn shape(self) -> Option<&'static Shape> {
+        SHAPES.iter().find(|s| s.preset == self)
+    }
+
     /// Whether the preset reads a published dataset whose fields are known.
     pub(super) fn has_shape(self) -> bool {
-        SHAPES.iter().any(|s| s.preset == self)
+        self.shape().is_some()
     }
 
     /// Refuses a row that is not the preset's dataset: one lacking a field the dataset
     /// always has, or holding one the preset does not read (which it would drop, while
     /// the row may carry its own label or evidence there).
     pub(super) fn check_row(self, file: &str, row: &Row) -> Result<()> {
-        let Some(shape) = SHAPES.iter().find(|s| s.preset == self) else {
+        let Some(shape) = self.shape() else {
             return Ok(());
         };
         if let Some(field) = shape.missing(row).first() {
@@ -176,20 +186,16 @@ impl Preset {
     /// refused one by one, or set aside under --skip-invalid), and the error names the
     /// first.
     pub(super) fn check_fits(self, file: &str, rows: &[Row]) -> Result<()> {
-        let Some(shape) = SHAPES.iter().find(|s| s.preset == self) else {
+        let Some(shape) = self.shape() else {
             return Ok(());
         };
         let Some(first) = rows.first() else {
             return Ok(());
         };
-        if rows
-            .iter()
-            .any(|r| shape.missing(r).is_empty() && shape.unknown(r).is_empty())
-        {
+        if rows.iter().any(|r| shape.fits(r)) {
             return Ok(());
         }
-        let fits = |s: &Shape| s.missing(first).is_empty() && s.unknown(first).is_empty();
-        let better = SHAPES.iter().find(|s| s.preset != self && fits(s));
+        let better = SHAPES.iter().find(|s| s.preset != self && s.fits(first));
         let hint = match better {
             Some(s) => format!(
                 "it looks like {}: import it with --preset {}",

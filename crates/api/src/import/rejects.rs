@@ -93,16 +93,10 @@ pub fn refuse_foreign(path: &Path) -> Result<()> {
     ))
 }
 
-/// Whether `path` is a rejects file Factdesk wrote: a regular file whose first line is
-/// a set-aside row. Anything else under that name is left alone.
+/// Whether the regular file at `path` is a rejects file Factdesk wrote: its first line
+/// is a set-aside row.
 fn is_rejects_file(path: &Path) -> bool {
     use std::io::{BufRead, Read};
-    let Ok(meta) = std::fs::symlink_metadata(path) else {
-        return false;
-    };
-    if !meta.is_file() {
-        return false;
-    }
     let Ok(file) = std::fs::File::open(path) else {
         return false;
     };

@@ -7,6 +7,20 @@ use crate::bad_input::{assert_refused, setup};
 use crate::{content_digest, data, factdesk, ok, stats, stderr};
 use std::path::Path;
 
+/// Imports `file` under `preset`, which must fail with exit code 1; returns stderr.
+fn refused_under(p: &Path, file: &Path, preset: &str) -> String {
+    let out = factdesk([
+        Path::new("import"),
+        p,
+        file,
+        Path::new("--preset"),
+        Path::new(preset),
+    ]);
+    let msg = stderr(&out);
+    assert_eq!(out.status.code(), Some(1), "{msg}");
+    msg
+}
+
 #[test]
 fn text_after_a_closing_csv_quote_is_refused_not_glued_on() {
     // The csv reader would import `Yes we can was his slogan`, quotes lost.
@@ -95,15 +109,7 @@ fn wikifactcheck_under_the_covid_fact_preset_is_refused_with_the_right_preset_na
     let (_dir, p) = setup();
     let before = (stats(&p), content_digest(&p));
     let wiki = data("wikifactcheck_dev.tsv");
-    let out = factdesk([
-        Path::new("import"),
-        &p,
-        &wiki,
-        Path::new("--preset"),
-        Path::new("covid-fact"),
-    ]);
-    let msg = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let msg = refused_under(&p, &wiki, "covid-fact");
     assert!(
         msg.contains(&format!("{}:2: field \"label\"", wiki.display())),
         "{msg}"
@@ -128,15 +134,7 @@ fn fever_rows_under_the_covid_fact_preset_are_refused() {
     let before = (stats(&p), content_digest(&p));
     let file = dir.path().join("fever.jsonl");
     std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
-    let out = factdesk([
-        Path::new("import"),
-        &p,
-        &file,
-        Path::new("--preset"),
-        Path::new("covid-fact"),
-    ]);
-    let msg = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let msg = refused_under(&p, &file, "covid-fact");
     assert!(
         msg.contains("would drop the fields id, verifiable"),
         "{msg}"
@@ -328,15 +326,7 @@ fn a_preset_refuses_a_later_row_of_another_dataset() {
     let before = (stats(&p), content_digest(&p));
     let file = dir.path().join("mixed.jsonl");
     std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
-    let out = factdesk([
-        Path::new("import"),
-        &p,
-        &file,
-        Path::new("--preset"),
-        Path::new("covid-fact"),
-    ]);
-    let msg = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let msg = refused_under(&p, &file, "covid-fact");
     assert!(
         msg.contains(":2: field \"id\": the covid-fact preset does not read this field"),
         "{msg}"
@@ -345,15 +335,7 @@ fn a_preset_refuses_a_later_row_of_another_dataset() {
     // COVID-Fact rows with an id are not FEVER rows: their evidence is text, not sets.
     let with_id = r#"{"id": 7, "claim": "Masks reduce spread.", "label": "SUPPORTED", "evidence": ["A study found so."]}"#;
     std::fs::write(&file, format!("{with_id}\n")).unwrap_or_else(|e| panic!("{e}"));
-    let out = factdesk([
-        Path::new("import"),
-        &p,
-        &file,
-        Path::new("--preset"),
-        Path::new("fever"),
-    ]);
-    let msg = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let msg = refused_under(&p, &file, "fever");
     assert!(
         msg.contains("FEVER evidence is a list of evidence sets"),
         "{msg}"
@@ -420,15 +402,7 @@ fn fever_evidence_sets_are_checked_to_their_items() {
         "{\"id\": 4, \"claim\": \"D.\", \"label\": \"SUPPORTS\", \"evidence\": [[\"P\", 3]]}\n",
     )
     .unwrap_or_else(|e| panic!("{e}"));
-    let out = factdesk([
-        Path::new("import"),
-        &p,
-        &file,
-        Path::new("--preset"),
-        Path::new("fever"),
-    ]);
-    let msg = stderr(&out);
-    assert_eq!(out.status.code(), Some(1), "{msg}");
+    let msg = refused_under(&p, &file, "fever");
     assert!(
         msg.contains("a set holding something that is not a list"),
         "{msg}"
