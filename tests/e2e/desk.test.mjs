@@ -120,26 +120,19 @@ async function checkQueue(session, prefix, label) {
   assert.equal(await textOf(session, tid("adj-notice")), "");
   // The label item shows its evidence, numbered from one, in order.
   await session.clickOn(tid(`adj-row-${label.task_id}`));
-  // The item before may still be drawn for a moment, with a sentence 1 of its own (the
-  // full run once read that one): wait for the label item's list itself.
-  // A click that lands while the queue re-renders is lost (the full run once waited 15 s
-  // on the item before): until the list shows, the row is clicked again, which only
-  // selects it again.
-  // Stop 26's last full run still waited 20 s here once: every few tries the queue is
-  // left and opened again (read afresh), and a failure says what the screen held.
-  let tries = 0;
+  // The item before may still be drawn for a moment, with a sentence 1 of its own: the
+  // numbers are read only once the detail shows the label item's claim. A claim imported
+  // with its evidence inline has that one sentence as its only candidate (stop 27's CI
+  // run drew such a claim, demo-028, and an older wait for two sentences timed out).
+  // A click that lands while the queue re-renders is lost: until the item shows, the row
+  // is clicked again, which only selects it again.
   const labelRow = tid(`adj-row-${label.task_id}`);
   const numbers = await session
     .until("the label item's numbered evidence", async () => {
-      const shown = await session.execute("return [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))");
-      if (shown.length >= 2) return shown;
-      tries += 1;
-      if (tries % 8 === 0) {
-        await session.clickOn(tid("adj-home"));
-        await session.waitFor(tid("home"), 10_000);
-        await session.clickOn(tid("open-adjudicate"));
-        await session.waitFor(labelRow, 10_000);
-      }
+      const [claim, shown] = await session.execute(
+        "return [document.querySelector('[data-testid=adj-claim]')?.textContent, [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))]",
+      );
+      if (claim === label.claim && shown.length >= 1) return shown;
       await session.clickOn(labelRow);
       return null;
     }, 30_000, 500)
