@@ -4,11 +4,14 @@ Shapes:
   synthetic  N claims of about 15 words, each with its own document of 5 sentences of
              about 25 words; one of the sentences restates the claim loosely.
   fever      PAGES shared pages of about 5 KB and N claims naming 1-3 pages each.
+  csv        the rows of a synthetic OUT_DIR (N and SEED unused) again as claims.csv and
+             documents.csv, the form many teams keep their data in.
 
 Usage: import_generate.py SHAPE OUT_DIR N SEED [PAGES]
-Writes OUT_DIR/claims.jsonl and OUT_DIR/documents.jsonl.
+Writes OUT_DIR/claims.jsonl and OUT_DIR/documents.jsonl (csv: the .csv files beside them).
 """
 
+import csv
 import json
 import os
 import random
@@ -97,16 +100,28 @@ def fever(out: str, n: int, pages: int, rng: random.Random) -> None:
             claims.write(json.dumps(row) + "\n")
 
 
+def as_csv(out: str) -> None:
+    for name, columns in (("claims", ["id", "claim", "label", "doc_ids"]), ("documents", ["id", "title", "text"])):
+        with open(os.path.join(out, f"{name}.jsonl")) as rows, open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(columns)
+            for line in rows:
+                row = json.loads(line)
+                w.writerow(["|".join(v) if isinstance(v, list) else v for v in (row[c] for c in columns)])
+
+
 def main() -> None:
     shape, out, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
     if shape == "synthetic":
         synthetic(out, n, rng)
+    elif shape == "csv":
+        as_csv(out)
     elif shape == "fever":
         fever(out, n, int(sys.argv[5]) if len(sys.argv) > 5 else 10000, rng)
     else:
-        sys.exit(f"unknown shape {shape!r}: synthetic or fever")
+        sys.exit(f"unknown shape {shape!r}: synthetic, fever or csv")
 
 
 if __name__ == "__main__":

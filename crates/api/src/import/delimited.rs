@@ -10,11 +10,15 @@ use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
+/// Reads `bytes` (the whole file) and hands the rows to `f` about `chunk` at a time;
+/// returns how many rows there were.
 pub(super) fn read(
     name: &str,
     bytes: &[u8],
     delimiter: u8,
-) -> Result<Vec<std::result::Result<Row, BadRow>>> {
+    chunk: usize,
+    mut f: impl FnMut(Vec<std::result::Result<Row, BadRow>>) -> Result<()>,
+) -> Result<u64> {
     refuse_long_lines(name, bytes)?;
     let builder = || {
         let mut b = csv::ReaderBuilder::new();
@@ -46,12 +50,17 @@ pub(super) fn read(
     }
     let mut lines = Lines::new(bytes);
     let mut rows = Vec::new();
+    let mut count = 0;
     let mut base = reader.position().byte() as usize;
     // A quoting mistake ends a segment: the rows after the line where the quote opened are
     // read again from a new reader, so that under --skip-invalid only that line is lost.
     'segments: loop {
         let mut reader = builder().from_reader(&bytes[base..]);
         loop {
+            if rows.len() >= chunk {
+                count += rows.len() as u64;
+                f(std::mem::take(&mut rows))?;
+            }
             match reader.read_byte_record(&mut record) {
                 Ok(true) => {}
                 Ok(false) => break 'segments,
@@ -100,7 +109,11 @@ pub(super) fn read(
             rows.push(row(name, line, &header_names, &record, raw()));
         }
     }
-    Ok(rows)
+    if !rows.is_empty() {
+        count += rows.len() as u64;
+        f(rows)?;
+    }
+    Ok(count)
 }
 
 /// A file with a line over the row limit is refused whole, before the CSV reader holds

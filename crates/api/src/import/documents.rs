@@ -132,17 +132,11 @@ pub fn read(
         doc.hash();
         Ok(doc)
     };
-    if !rows::is_json_lines(path) {
-        let rows = rows::read(path)?;
-        return Ok(super::parallel::map_ordered(&rows, |r| convert(r.clone())));
-    }
     // Parsing and splitting dominate reading documents: they run on every core, a chunk
     // at a time, so the file's rows are never all held at once beside the documents.
     let mut out = Vec::new();
-    rows::json_line_chunks(path, CHUNK, |lines| {
-        out.extend(super::parallel::map_ordered(&lines, |l| {
-            convert(l.parse(&name))
-        }));
+    rows::batches(path, CHUNK, |batch| {
+        out.extend(batch.map(&name, convert));
         Ok(())
     })?;
     Ok(out)

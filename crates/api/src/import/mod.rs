@@ -156,33 +156,14 @@ pub fn import(
         };
         // The first rows show whether the file is the preset's dataset.
         let mut checked = false;
-        if rows::is_json_lines(path) {
-            // Parsed on every core, a chunk of lines at a time.
-            rows::json_line_chunks(path, 4096, |lines| {
-                if !checked && req.preset.has_shape() {
-                    let readable: Vec<rows::Row> = lines
-                        .iter()
-                        .take(FIRST_ROWS)
-                        .filter_map(|l| l.parse(&name).ok())
-                        .collect();
-                    req.preset.check_fits(&name, &readable)?;
-                    checked = !readable.is_empty();
-                }
-                let parsed = parallel::map_ordered(&lines, |l| convert(l.parse(&name)));
-                take(parsed, &mut report)
-            })?;
-        } else {
-            let rows = rows::read(path)?;
-            let readable: Vec<rows::Row> = rows
-                .iter()
-                .take(FIRST_ROWS)
-                .filter_map(|r| r.as_ref().ok())
-                .cloned()
-                .collect();
-            req.preset.check_fits(&name, &readable)?;
-            let parsed = rows.into_iter().map(convert).collect();
-            take(parsed, &mut report)?;
-        }
+        rows::batches(path, 4096, |batch| {
+            if !checked && req.preset.has_shape() {
+                let readable = batch.readable(&name, FIRST_ROWS);
+                req.preset.check_fits(&name, &readable)?;
+                checked = !readable.is_empty();
+            }
+            take(batch.map(&name, convert), &mut report)
+        })?;
     }
     assign_ids(req.preset, &mut claims);
     if req.preset == Preset::CovidFact {

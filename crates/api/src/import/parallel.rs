@@ -19,15 +19,47 @@ pub(super) fn map_ordered<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + S
             .chunks(chunk)
             .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<U>>()))
             .collect();
-        let mut out = Vec::with_capacity(items.len());
-        for part in parts {
-            match part.join() {
-                Ok(results) => out.extend(results),
-                // A panic in `f` is a bug; carry it to the caller as it would have been.
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
+        joined(parts, items.len())
+    })
+}
+
+/// The threads' results in the order the threads were started.
+fn joined<U>(parts: Vec<std::thread::ScopedJoinHandle<'_, Vec<U>>>, total: usize) -> Vec<U> {
+    let mut out = Vec::with_capacity(total);
+    for part in parts {
+        match part.join() {
+            Ok(results) => out.extend(results),
+            // A panic in `f` is a bug; carry it to the caller as it would have been.
+            Err(panic) => std::panic::resume_unwind(panic),
         }
-        out
+    }
+    out
+}
+
+/// [`map_ordered`] for items the work consumes, so that none is copied.
+pub(super) fn map_owned<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = cores.min(items.len() / MIN_PER_THREAD).max(1);
+    if threads == 1 {
+        return items.into_iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let mut parts = Vec::with_capacity(threads);
+    let mut rest = items;
+    while rest.len() > chunk {
+        let tail = rest.split_off(chunk);
+        parts.push(rest);
+        rest = tail;
+    }
+    parts.push(rest);
+    let total = parts.iter().map(Vec::len).sum();
+    let f = &f;
+    std::thread::scope(|s| {
+        let handles: Vec<_> = parts
+            .into_iter()
+            .map(|part| s.spawn(move || part.into_iter().map(f).collect::<Vec<U>>()))
+            .collect();
+        joined(handles, total)
     })
 }
 
@@ -41,6 +73,7 @@ mod tests {
             let items: Vec<usize> = (0..n).collect();
             let doubled = map_ordered(&items, |i| i * 2);
             assert_eq!(doubled, (0..n).map(|i| i * 2).collect::<Vec<_>>());
+            assert_eq!(map_owned(items, |i| i * 2), doubled);
         }
     }
 }

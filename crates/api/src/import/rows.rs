@@ -52,41 +52,6 @@ fn format_of(path: &Path) -> Format {
     }
 }
 
-/// Reads every row of `path`. A file-level problem (unreadable, empty) is an `Err`;
-/// row-level problems come back in the list so that `--skip-invalid` can set them aside.
-pub fn read(path: &Path) -> Result<Vec<std::result::Result<Row, BadRow>>> {
-    let name = path.display().to_string();
-    let file = open(path)?;
-    let rows = match format_of(path) {
-        Format::JsonLines => read_json_lines(&name, file)?,
-        Format::Delimited(d) => {
-            let mut bytes = Vec::new();
-            BufReader::with_capacity(1 << 20, file)
-                .read_to_end(&mut bytes)
-                .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
-            super::delimited::read(&name, &bytes, d)?
-        }
-    };
-    if rows.is_empty() {
-        return Err(Error::input(
-            &name,
-            1,
-            None,
-            "the file has no rows, only blank lines or a header",
-        ));
-    }
-    Ok(rows)
-}
-
-fn read_json_lines(name: &str, file: File) -> Result<Vec<std::result::Result<Row, BadRow>>> {
-    let mut rows = Vec::new();
-    json_lines(name, file, usize::MAX, |lines| {
-        rows.extend(lines.iter().map(|l| l.parse(name)));
-        Ok(())
-    })?;
-    Ok(rows)
-}
-
 /// One line of a JSON Lines file, read but not yet parsed.
 #[derive(Debug)]
 pub enum RawLine {
@@ -104,16 +69,65 @@ impl RawLine {
     }
 }
 
-/// Reads a JSON Lines file `chunk` non-blank lines at a time and hands each batch to `f`
-/// unparsed, so that a large file is parsed on every core and never held whole.
-pub fn json_line_chunks(
-    path: &Path,
-    chunk: usize,
-    f: impl FnMut(Vec<RawLine>) -> Result<()>,
-) -> Result<()> {
+/// A batch of an input file's rows as read: JSON Lines lines not yet parsed (parsing
+/// runs on every core), or CSV/TSV rows, which are located and checked in file order.
+#[derive(Debug)]
+pub enum Batch {
+    Lines(Vec<RawLine>),
+    Rows(Vec<std::result::Result<Row, BadRow>>),
+}
+
+impl Batch {
+    /// `f` on every row, parsed where needed, on every core, in the rows' order.
+    pub fn map<U: Send>(
+        self,
+        name: &str,
+        f: impl Fn(std::result::Result<Row, BadRow>) -> U + Sync,
+    ) -> Vec<U> {
+        match self {
+            Batch::Lines(lines) => super::parallel::map_ordered(&lines, |l| f(l.parse(name))),
+            Batch::Rows(rows) => super::parallel::map_owned(rows, f),
+        }
+    }
+
+    /// The first `n` rows that could be read, for a preset to judge the file by.
+    pub fn readable(&self, name: &str, n: usize) -> Vec<Row> {
+        match self {
+            Batch::Lines(lines) => lines
+                .iter()
+                .take(n)
+                .filter_map(|l| l.parse(name).ok())
+                .collect(),
+            Batch::Rows(rows) => rows
+                .iter()
+                .take(n)
+                .filter_map(|r| r.as_ref().ok())
+                .cloned()
+                .collect(),
+        }
+    }
+}
+
+/// Reads `path` about `chunk` rows at a time and hands each batch to `f`, so that a large
+/// file's rows are never all held at once beside what they become. A file-level problem
+/// (unreadable, empty) is an `Err`; row-level problems come in the batches, so that
+/// `--skip-invalid` can set them aside.
+pub fn batches(path: &Path, chunk: usize, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()> {
     let name = path.display().to_string();
     let file = open(path)?;
-    if json_lines(&name, file, chunk, f)? == 0 {
+    let count = match format_of(path) {
+        Format::JsonLines => json_lines(&name, file, chunk, |lines| f(Batch::Lines(lines)))?,
+        Format::Delimited(d) => {
+            // Sized to the file: grown by doubling, a 76 MB file would briefly take 192 MB.
+            let len = file.metadata().map_or(0, |m| m.len());
+            let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+            (&file)
+                .read_to_end(&mut bytes)
+                .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
+            super::delimited::read(&name, &bytes, d, chunk, |rows| f(Batch::Rows(rows)))?
+        }
+    };
+    if count == 0 {
         return Err(Error::input(
             &name,
             1,
@@ -157,11 +171,6 @@ pub(crate) fn open(path: &Path) -> Result<File> {
         ));
     }
     File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))
-}
-
-/// Whether `path` is read as JSON Lines (rather than CSV or TSV).
-pub fn is_json_lines(path: &Path) -> bool {
-    format_of(path) == Format::JsonLines
 }
 
 /// Reads lines in batches of `chunk`; returns how many non-blank lines there were.

@@ -408,3 +408,45 @@ fn fever_evidence_sets_are_checked_to_their_items() {
         "{msg}"
     );
 }
+
+#[test]
+fn a_csv_read_in_batches_keeps_every_row_and_the_lines_of_the_bad_ones() {
+    // CSV rows reach the import a few thousand at a time, so that a large file's rows are
+    // never all held at once: rows on both sides of a batch's end, and bad rows in the
+    // second batch, keep their place and their line.
+    let (dir, p) = setup();
+    let mut input = String::from("id,claim,label\n");
+    let bad_lines = [4_100, 9_000];
+    for line in 2..=10_001u64 {
+        if bad_lines.contains(&line) {
+            input.push_str("broken,\"a quote that closes early\" oops,SUPPORTED\n");
+        } else {
+            input.push_str(&format!("r{line},Claim on line {line}.,SUPPORTED\n"));
+        }
+    }
+    let file = dir.path().join("large.csv");
+    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
+    let before = stats(&p)["claims"].as_u64().unwrap_or(0);
+    ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
+    let after = stats(&p)["claims"].as_u64().unwrap_or(0);
+    assert_eq!(after, before + 10_000 - bad_lines.len() as u64);
+    let rejects = std::fs::read_to_string(dir.path().join("large.csv.rejects.jsonl"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let lines: Vec<u64> = rejects
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|v| v["line"].as_u64())
+        .collect();
+    assert_eq!(lines, bad_lines, "{rejects}");
+    // Each row's text under its own id, in file order, across the batches.
+    let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
+    let rows: Vec<(String, String)> = conn
+        .prepare("SELECT ext_id, text FROM claims WHERE import_id = (SELECT max(id) FROM imports) ORDER BY id")
+        .and_then(|mut s| s.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?.collect())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let expected: Vec<(String, String)> = (2..=10_001u64)
+        .filter(|l| !bad_lines.contains(l))
+        .map(|l| (format!("r{l}"), format!("Claim on line {l}.")))
+        .collect();
+    assert!(rows == expected, "rows out of place");
+}
