@@ -6,37 +6,60 @@
 //! error, so every record is also checked against the quoting rules before it is used.
 
 use super::rows::{nul_error, too_long, BadRow, Row, MAX_ROW_BYTES};
+use super::window::{is_line_break, line_end, refuse_long_lines, Lines, Window, WINDOW_BYTES};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
+use std::io::{Read, Seek, SeekFrom};
 
-/// Reads `bytes` (the whole file) and hands the rows to `f` about `chunk` at a time;
-/// returns how many rows there were.
-pub(super) fn read(
+/// Reads a CSV or TSV file and hands its rows to `f` about `chunk` at a time; returns
+/// how many rows there were.
+pub(super) fn read<R: Read + Seek>(
     name: &str,
-    bytes: &[u8],
+    src: R,
     delimiter: u8,
     chunk: usize,
+    f: impl FnMut(Vec<std::result::Result<Row, BadRow>>) -> Result<()>,
+) -> Result<u64> {
+    read_in(name, src, delimiter, chunk, WINDOW_BYTES, f)
+}
+
+fn read_in<R: Read + Seek>(
+    name: &str,
+    mut src: R,
+    delimiter: u8,
+    chunk: usize,
+    window: usize,
     mut f: impl FnMut(Vec<std::result::Result<Row, BadRow>>) -> Result<()>,
 ) -> Result<u64> {
-    refuse_long_lines(name, bytes)?;
+    refuse_long_lines(name, &mut src)?;
+    src.seek(SeekFrom::Start(0))
+        .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
+    let mut w = Window::new(name, src, window)?;
     let builder = || {
         let mut b = csv::ReaderBuilder::new();
         b.delimiter(delimiter).has_headers(false).flexible(true);
         b
     };
-    let mut reader = builder().from_reader(bytes);
     let mut record = csv::ByteRecord::new();
-    reader
-        .read_byte_record(&mut record)
-        .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?;
+    let mut base = loop {
+        let mut reader = builder().from_reader(w.bytes.as_slice());
+        reader
+            .read_byte_record(&mut record)
+            .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?;
+        let end = reader.position().byte() as usize;
+        if w.holds(end) {
+            break end;
+        }
+        w.move_to(name, 0)?;
+    };
     let header_names = header_names(name, &record)?;
-    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+    let bom = if w.bytes.starts_with(b"\xEF\xBB\xBF") {
         3
     } else {
         0
     };
-    if let Some(bad) = check_quotes(bytes, bom, 1, delimiter, None) {
+    if let Some(bad) = check_quotes(&w.bytes, bom, 1, delimiter, None) {
         return Err(Error::input(
             name,
             1,
@@ -48,13 +71,15 @@ pub(super) fn read(
             ),
         ));
     }
-    let mut lines = Lines::new(bytes);
+    let mut lines = Lines::new();
     let mut rows = Vec::new();
     let mut count = 0;
-    let mut base = reader.position().byte() as usize;
     // A quoting mistake ends a segment: the rows after the line where the quote opened are
     // read again from a new reader, so that under --skip-invalid only that line is lost.
+    // So does the end of the window: the record is read again once the window starts at
+    // it and holds it whole.
     'segments: loop {
+        let bytes = w.bytes.as_slice();
         let mut reader = builder().from_reader(&bytes[base..]);
         loop {
             if rows.len() >= chunk {
@@ -63,9 +88,20 @@ pub(super) fn read(
             }
             match reader.read_byte_record(&mut record) {
                 Ok(true) => {}
-                Ok(false) => break 'segments,
+                Ok(false) if w.at_end() => break 'segments,
+                Ok(false) => {
+                    // Only line ends were left in the window: move past them, keeping a
+                    // last CR, which may be the start of a CRLF.
+                    let keep = usize::from(bytes.last() == Some(&b'\r'));
+                    let to = bytes.len() - keep;
+                    lines.count_to(bytes, to);
+                    lines.moved(to);
+                    w.move_to(name, to)?;
+                    base = 0;
+                    continue 'segments;
+                }
                 Err(e) => {
-                    let (_, line) = lines.locate(base);
+                    let (_, line) = lines.locate(bytes, base);
                     rows.push(Err(BadRow {
                         error: Error::input(name, line, None, format!("malformed row: {e}")),
                         raw: String::new(),
@@ -74,8 +110,14 @@ pub(super) fn read(
                 }
             }
             let at = base + record.position().map_or(0, |p| p.byte() as usize);
-            let (start, line) = lines.locate(at);
+            let (start, line) = lines.locate(bytes, at);
             let end = (base + reader.position().byte() as usize).clamp(start, bytes.len());
+            if !w.holds(end) {
+                lines.moved(start);
+                w.move_to(name, start)?;
+                base = 0;
+                continue 'segments;
+            }
             let raw = || String::from_utf8_lossy(trim_end(&bytes[start..end])).into_owned();
             let shape = Shape {
                 columns: header_names.len(),
@@ -114,81 +156,6 @@ pub(super) fn read(
         f(rows)?;
     }
     Ok(count)
-}
-
-/// A file with a line over the row limit is refused whole, before the CSV reader holds
-/// it: a NUL-filled or binary file would otherwise grow one record without end.
-fn refuse_long_lines(name: &str, bytes: &[u8]) -> Result<()> {
-    let mut line = 1u64;
-    let mut from = 0usize;
-    for i in 0..bytes.len() {
-        if is_line_break(bytes, i) {
-            line += 1;
-            from = i + 1;
-        } else if i - from > MAX_ROW_BYTES {
-            return Err(Error::input(
-                name,
-                line,
-                None,
-                format!(
-                    "the line is over the {} MB limit for one row; is this a CSV or TSV file?",
-                    MAX_ROW_BYTES / (1024 * 1024)
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-/// Line numbers of byte offsets, counted once from the start (a line ends at LF, CRLF or
-/// a lone CR, as the CSV reader reads them).
-struct Lines<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    line: u64,
-}
-
-impl<'a> Lines<'a> {
-    fn new(bytes: &'a [u8]) -> Lines<'a> {
-        Lines {
-            bytes,
-            at: 0,
-            line: 1,
-        }
-    }
-
-    /// The first byte of the record that the reader says starts at `offset` (past any
-    /// line ends before it) and its line.
-    fn locate(&mut self, offset: usize) -> (usize, u64) {
-        let mut start = offset.min(self.bytes.len());
-        while start < self.bytes.len() && matches!(self.bytes[start], b'\n' | b'\r') {
-            start += 1;
-        }
-        if start < self.at {
-            self.at = 0;
-            self.line = 1;
-        }
-        for i in self.at..start {
-            if is_line_break(self.bytes, i) {
-                self.line += 1;
-            }
-        }
-        self.at = start;
-        (start, self.line)
-    }
-}
-
-fn is_line_break(bytes: &[u8], i: usize) -> bool {
-    bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
-}
-
-/// The offset just past the line that holds byte `i`.
-fn line_end(bytes: &[u8], i: usize) -> usize {
-    let mut j = i;
-    while j < bytes.len() && !is_line_break(bytes, j) {
-        j += 1;
-    }
-    (j + 1).min(bytes.len())
 }
 
 fn trim_end(bytes: &[u8]) -> &[u8] {
@@ -517,81 +484,5 @@ fn snippet(bytes: &[u8], opened: usize, closing: usize) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn check(text: &str) -> Option<QuoteError> {
-        let shape = Shape {
-            columns: 3,
-            first: first_field(text.as_bytes(), 0, b','),
-        };
-        check_quotes(text.as_bytes(), 0, 1, b',', Some(&shape))
-    }
-
-    #[test]
-    fn well_quoted_records_pass() {
-        assert_eq!(check("1,\"a, b\",c\n"), None);
-        assert_eq!(check("1,\"He said \"\"yes\"\"\",c\r\n"), None);
-        assert_eq!(check("1,\"two\nlines\",c"), None);
-        assert_eq!(check("1,5\" screen,c\n"), None);
-        assert_eq!(check("1,\"\",c"), None);
-    }
-
-    /// A year opening a line of prose is no row: it does not fall between the record's
-    /// id and the next record's (a false refusal found by generating real-shaped files).
-    #[test]
-    fn a_paragraph_line_starting_with_a_number_is_not_a_row() {
-        let text = "130,\"First line.\n140, a year and a comma,x.\",c\n131,b,c\n";
-        assert_eq!(check(text), None);
-        let text = "130,\"First line.\n131, a year and a comma,x.\",c\n131,b,c\n";
-        assert_eq!(check(text), None);
-        let swallowed = "130,\"Open.\n131,Row,S\n132,Five 5\",R\n133,b,c\n";
-        assert!(check(swallowed).is_some());
-    }
-
-    /// Found by the hostile pass: hard-wrapped prose after a claim, a year in the last
-    /// row, and ids with gaps are no rows.
-    #[test]
-    fn prose_lines_are_not_rows() {
-        let wrapped = "Masks cut flu spread,\"A large trial, run in 2020,\nfound masks cut infections, and\nthe effect held.\",x\nNext claim here,b,c\n";
-        assert_eq!(check(wrapped), None);
-        assert_eq!(
-            check("1,\"Official tally\n1990, the band formed,x\nend\",c\n"),
-            None
-        );
-        assert_eq!(
-            check("1000,\"Tally\n1990, the band formed,x\",c\n2000,b,c\n"),
-            None
-        );
-    }
-
-    #[test]
-    fn text_after_a_closing_quote_is_refused() {
-        let bad =
-            check("1,\"Yes we can\" was his slogan,S\n").unwrap_or_else(|| panic!("not refused"));
-        assert_eq!(bad.field, 1);
-        assert!(
-            bad.message.contains("\"Yes we can\" was"),
-            "{}",
-            bad.message
-        );
-    }
-
-    #[test]
-    fn an_unbalanced_quote_names_where_it_opened() {
-        let bad = check("1,\"Open,S\n2,b,R\n3,\"c\",S\n").unwrap_or_else(|| panic!("not refused"));
-        assert_eq!(bad.field, 1);
-        assert!(bad
-            .message
-            .contains("opens this field on line 1 closes on line 3"));
-        let bad = check("1,\"Vaccines work,S\n2,Masks fail,R\n3,Screens are 5\",R\n4,x,S\n")
-            .unwrap_or_else(|| panic!("not refused"));
-        assert!(
-            bad.message.contains("line 2 inside it reads like a row"),
-            "{}",
-            bad.message
-        );
-        let bad = check("1,\"Open,S\n2,b,R\n").unwrap_or_else(|| panic!("not refused"));
-        assert!(bad.message.contains("never closes"), "{}", bad.message);
-    }
-}
+#[path = "delimited_tests.rs"]
+mod tests;

@@ -15,6 +15,7 @@ mod preset;
 mod ranking;
 mod rejects;
 mod rows;
+mod window;
 mod write;
 
 pub use claims::NATIVE_FIELDS;

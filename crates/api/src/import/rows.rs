@@ -118,13 +118,7 @@ pub fn batches(path: &Path, chunk: usize, mut f: impl FnMut(Batch) -> Result<()>
     let count = match format_of(path) {
         Format::JsonLines => json_lines(&name, file, chunk, |lines| f(Batch::Lines(lines)))?,
         Format::Delimited(d) => {
-            // Sized to the file: grown by doubling, a 76 MB file would briefly take 192 MB.
-            let len = file.metadata().map_or(0, |m| m.len());
-            let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
-            (&file)
-                .read_to_end(&mut bytes)
-                .map_err(|e| Error::input(&name, 0, None, format!("cannot read: {e}")))?;
-            super::delimited::read(&name, &bytes, d, chunk, |rows| f(Batch::Rows(rows)))?
+            super::delimited::read(&name, file, d, chunk, |rows| f(Batch::Rows(rows)))?
         }
     };
     if count == 0 {

@@ -1,0 +1,165 @@
+//! The part of a CSV or TSV file being read, and its line numbers.
+//!
+//! Rows are read from a window of the file rather than the whole of it, so that a large
+//! file is never held at once beside the rows it becomes. A record is only read once the
+//! window holds all of it and the line after it, where the quoting checks look for the
+//! next row's id; otherwise the window moves on to start at the record and grows.
+
+use super::rows::MAX_ROW_BYTES;
+use crate::{Error, Result};
+use std::io::Read;
+
+/// How much of a file is read at a time.
+pub(super) const WINDOW_BYTES: usize = 8 * 1024 * 1024;
+
+pub(super) struct Window<R> {
+    src: R,
+    pub(super) bytes: Vec<u8>,
+    size: usize,
+    eof: bool,
+}
+
+impl<R: Read> Window<R> {
+    /// A window of `size` bytes at the start of `src`.
+    pub(super) fn new(name: &str, src: R, size: usize) -> Result<Window<R>> {
+        let mut w = Window {
+            src,
+            bytes: Vec::new(),
+            size: size.max(1),
+            eof: false,
+        };
+        w.move_to(name, 0)?;
+        Ok(w)
+    }
+
+    /// Drops the bytes before `from` and reads on, to the window's size or twice what is
+    /// left, whichever is more, so that a record longer than the window is read whole.
+    pub(super) fn move_to(&mut self, name: &str, from: usize) -> Result<()> {
+        self.bytes.drain(..from.min(self.bytes.len()));
+        let want = (self.bytes.len() * 2).max(self.size);
+        let missing = want.saturating_sub(self.bytes.len());
+        if missing == 0 || self.eof {
+            return Ok(());
+        }
+        let read = (&mut self.src)
+            .take(missing as u64)
+            .read_to_end(&mut self.bytes)
+            .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
+        self.eof = read < missing;
+        Ok(())
+    }
+
+    /// Whether a record that ends at `end` can be read from the window: the line after it
+    /// ends inside the window (with the byte after that line end, which tells a CRLF from
+    /// a lone CR), or the file ends inside it.
+    pub(super) fn at_end(&self) -> bool {
+        self.eof
+    }
+
+    pub(super) fn holds(&self, end: usize) -> bool {
+        self.eof
+            || self
+                .bytes
+                .get(end..)
+                .and_then(|rest| rest.iter().position(|&b| b == b'\n' || b == b'\r'))
+                .is_some_and(|i| end + i + 1 < self.bytes.len())
+    }
+}
+
+/// Line numbers of byte offsets in the window, counted once (a line ends at LF, CRLF or a
+/// lone CR, as the CSV reader reads them).
+pub(super) struct Lines {
+    at: usize,
+    line: u64,
+}
+
+impl Lines {
+    pub(super) fn new() -> Lines {
+        Lines { at: 0, line: 1 }
+    }
+
+    /// The first byte of the record that the reader says starts at `offset` (past any
+    /// line ends before it) and its line.
+    pub(super) fn locate(&mut self, bytes: &[u8], offset: usize) -> (usize, u64) {
+        let mut start = offset.min(bytes.len());
+        while start < bytes.len() && matches!(bytes[start], b'\n' | b'\r') {
+            start += 1;
+        }
+        (start, self.count_to(bytes, start))
+    }
+
+    /// The line of byte `offset`, counting the line ends before it.
+    pub(super) fn count_to(&mut self, bytes: &[u8], offset: usize) -> u64 {
+        if offset < self.at {
+            self.at = 0;
+            self.line = 1;
+        }
+        for i in self.at..offset {
+            if is_line_break(bytes, i) {
+                self.line += 1;
+            }
+        }
+        self.at = offset;
+        self.line
+    }
+
+    /// The window dropped the `n` bytes before the last offset located.
+    pub(super) fn moved(&mut self, n: usize) {
+        self.at = self.at.saturating_sub(n);
+    }
+}
+
+pub(super) fn is_line_break(bytes: &[u8], i: usize) -> bool {
+    bytes[i] == b'\n' || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'))
+}
+
+/// The offset just past the line that holds byte `i`.
+pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
+    let mut j = i;
+    while j < bytes.len() && !is_line_break(bytes, j) {
+        j += 1;
+    }
+    (j + 1).min(bytes.len())
+}
+
+/// A file with a line over the row limit is refused whole, before the CSV reader holds
+/// it: a NUL-filled or binary file would otherwise grow one record without end. Read
+/// through once, a block at a time.
+pub(super) fn refuse_long_lines(name: &str, mut src: impl Read) -> Result<()> {
+    let mut block = vec![0u8; 1 << 20];
+    let (mut line, mut length, mut after_cr) = (1u64, 0usize, false);
+    loop {
+        let n = match src.read(&mut block) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::input(name, 0, None, format!("cannot read: {e}"))),
+        };
+        for &b in &block[..n] {
+            if after_cr && b != b'\n' {
+                // The CR before this byte ended a line on its own.
+                line += 1;
+                length = 0;
+            }
+            after_cr = b == b'\r';
+            if b == b'\n' {
+                line += 1;
+                length = 0;
+            } else if !after_cr {
+                length += 1;
+                if length > MAX_ROW_BYTES {
+                    return Err(Error::input(
+                        name,
+                        line,
+                        None,
+                        format!(
+                            "the line is over the {} MB limit for one row; is this a CSV or \
+                             TSV file?",
+                            MAX_ROW_BYTES / (1024 * 1024)
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
