@@ -179,7 +179,7 @@ impl Preset {
     }
 
     /// Refuses a file whose first rows are not the preset's dataset: one missing a field
-    /// the dataset always has, or one with fields the preset would drop that another
+    /// the dataset always has, or one with fields the preset does not read that another
     /// preset reads whole. Read under the wrong mapping, such a file imports without
     /// error into wrong ids, labels and evidence.
     /// `rows`: the file's first readable rows; one that fits is enough (the others are
@@ -227,7 +227,7 @@ impl Preset {
             (
                 *field,
                 format!(
-                    "the {} preset would drop the fields {} of this row",
+                    "the {} preset does not read the fields {} of this row",
                     self.name(),
                     unknown.join(", ")
                 ),

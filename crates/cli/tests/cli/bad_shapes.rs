@@ -136,7 +136,7 @@ fn fever_rows_under_the_covid_fact_preset_are_refused() {
     std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
     let msg = refused_under(&p, &file, "covid-fact");
     assert!(
-        msg.contains("would drop the fields id, verifiable"),
+        msg.contains("does not read the fields id, verifiable"),
         "{msg}"
     );
     assert!(msg.contains("--preset fever"), "{msg}");
