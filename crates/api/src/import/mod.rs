@@ -10,6 +10,7 @@ mod claims;
 mod delimited;
 mod documents;
 mod fields;
+mod json_row;
 mod parallel;
 mod preset;
 mod ranking;

@@ -1,6 +1,7 @@
 //! Reading input files into rows: JSON Lines, CSV and TSV, with every problem located by
 //! file, line and field.
 
+use super::json_row::TopLevel;
 use crate::{Error, Result};
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -262,21 +263,27 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
     };
     match serde_json::from_str::<TopLevel>(text) {
         Ok(TopLevel::Object {
-            duplicate: Some(key),
-            ..
+            twice: Some(twice), ..
         }) => Err(BadRow {
             error: Error::input(
                 name,
                 line,
-                Some(&key),
-                "the row names this field twice; keep one (JSON readers disagree on which \
-                 one counts)",
+                Some(&twice.field),
+                match &twice.key {
+                    None => "the row names this field twice; keep one (JSON readers disagree \
+                             on which one counts)"
+                        .to_string(),
+                    Some(key) => format!(
+                        "the key {key:?} is named twice inside this field; keep one (JSON \
+                         readers disagree on which one counts)"
+                    ),
+                },
             ),
             raw: text.to_string(),
         }),
         Ok(TopLevel::Object {
             fields,
-            duplicate: None,
+            twice: None,
         }) => {
             let row = Row {
                 line,
@@ -343,79 +350,6 @@ fn explain(msg: &str) -> String {
         "the number is too large to read; write it as text, in quotes".to_string()
     } else {
         msg.to_string()
-    }
-}
-
-/// One line's JSON value: an object with the first key it names twice, if any (a plain
-/// map would keep the last silently), or the kind of anything else.
-enum TopLevel {
-    Object {
-        fields: Map<String, Value>,
-        duplicate: Option<String>,
-    },
-    Other(&'static str),
-}
-
-impl<'de> serde::Deserialize<'de> for TopLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
-        d.deserialize_any(TopLevelVisitor)
-    }
-}
-
-struct TopLevelVisitor;
-
-impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(
-        self,
-        mut map: A,
-    ) -> std::result::Result<TopLevel, A::Error> {
-        let mut fields = Map::new();
-        let mut duplicate = None;
-        while let Some((key, value)) = map.next_entry::<String, Value>()? {
-            if fields.contains_key(&key) {
-                duplicate.get_or_insert_with(|| key.clone());
-            }
-            fields.insert(key, value);
-        }
-        Ok(TopLevel::Object { fields, duplicate })
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(
-        self,
-        mut seq: A,
-    ) -> std::result::Result<TopLevel, A::Error> {
-        while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-        Ok(TopLevel::Other("an array"))
-    }
-
-    fn visit_str<E>(self, _: &str) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("a string"))
-    }
-
-    fn visit_bool<E>(self, _: bool) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("a boolean"))
-    }
-
-    fn visit_i64<E>(self, _: i64) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("a number"))
-    }
-
-    fn visit_u64<E>(self, _: u64) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("a number"))
-    }
-
-    fn visit_f64<E>(self, _: f64) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("a number"))
-    }
-
-    fn visit_unit<E>(self) -> std::result::Result<TopLevel, E> {
-        Ok(TopLevel::Other("null"))
     }
 }
 

@@ -90,6 +90,15 @@ fn a_json_field_named_twice_is_refused() {
         Some("claim"),
         "the row names this field twice",
     );
+    // Inside metadata too: the export would carry whichever one this reader kept.
+    let input = "{\"id\": \"j3\", \"claim\": \"Three.\", \"metadata\": {\"source\": \"a\", \"source\": \"b\"}}\n";
+    assert_refused(
+        "nested.jsonl",
+        input.as_bytes(),
+        1,
+        Some("metadata"),
+        "the key \"source\" is named twice inside this field",
+    );
 }
 
 #[test]
