@@ -126,8 +126,21 @@ pub(super) fn line_end(bytes: &[u8], i: usize) -> usize {
 /// it: a NUL-filled or binary file would otherwise grow one record without end. Read
 /// through once, a block at a time.
 pub(super) fn refuse_long_lines(name: &str, mut src: impl Read) -> Result<()> {
+    let too_long = |line| {
+        Error::input(
+            name,
+            line,
+            None,
+            format!(
+                "the line is over the {} MB limit for one row; is this a CSV or TSV file?",
+                MAX_ROW_BYTES / (1024 * 1024)
+            ),
+        )
+    };
     let mut block = vec![0u8; 1 << 20];
-    let (mut line, mut length, mut after_cr) = (1u64, 0usize, false);
+    // `at`: the next byte's place in its line. A CR is a line end only when no LF follows,
+    // so it is judged at the next byte.
+    let (mut line, mut at, mut after_cr) = (1u64, 0usize, false);
     loop {
         let n = match src.read(&mut block) {
             Ok(0) => return Ok(()),
@@ -136,30 +149,55 @@ pub(super) fn refuse_long_lines(name: &str, mut src: impl Read) -> Result<()> {
             Err(e) => return Err(Error::input(name, 0, None, format!("cannot read: {e}"))),
         };
         for &b in &block[..n] {
-            if after_cr && b != b'\n' {
-                // The CR before this byte ended a line on its own.
-                line += 1;
-                length = 0;
+            if std::mem::take(&mut after_cr) {
+                if b == b'\n' {
+                    if at > MAX_ROW_BYTES {
+                        return Err(too_long(line));
+                    }
+                    at += 1;
+                } else {
+                    line += 1;
+                    at = 0;
+                }
             }
-            after_cr = b == b'\r';
-            if b == b'\n' {
-                line += 1;
-                length = 0;
-            } else if !after_cr {
-                length += 1;
-                if length > MAX_ROW_BYTES {
-                    return Err(Error::input(
-                        name,
-                        line,
-                        None,
-                        format!(
-                            "the line is over the {} MB limit for one row; is this a CSV or \
-                             TSV file?",
-                            MAX_ROW_BYTES / (1024 * 1024)
-                        ),
-                    ));
+            match b {
+                b'\n' => {
+                    line += 1;
+                    at = 0;
+                }
+                b'\r' => after_cr = true,
+                _ => {
+                    if at > MAX_ROW_BYTES {
+                        return Err(too_long(line));
+                    }
+                    at += 1;
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The limit as the whole-file check counted it: a byte past `MAX_ROW_BYTES` places
+    /// into its line, where the CR of a CRLF is a byte of the line.
+    #[test]
+    fn a_line_is_too_long_at_the_same_byte_as_before() {
+        let line = |n: usize, end: &[u8]| {
+            let mut bytes = b"id,claim\n".to_vec();
+            bytes.resize(bytes.len() + n, b'x');
+            bytes.extend_from_slice(end);
+            bytes.extend_from_slice(b"2,y\n");
+            bytes
+        };
+        let refused = |bytes: Vec<u8>| refuse_long_lines("t.csv", bytes.as_slice()).is_err();
+        let m = MAX_ROW_BYTES;
+        assert!(!refused(line(m + 1, b"\n")));
+        assert!(refused(line(m + 2, b"\n")));
+        assert!(!refused(line(m, b"\r\n")));
+        assert!(refused(line(m + 1, b"\r\n")));
+        assert!(!refused(line(m + 1, b"\r")));
     }
 }
