@@ -118,9 +118,7 @@ pub fn batches(path: &Path, chunk: usize, mut f: impl FnMut(Batch) -> Result<()>
     let file = open(path)?;
     let count = match format_of(path) {
         Format::JsonLines => json_lines(&name, file, chunk, |lines| f(Batch::Lines(lines)))?,
-        Format::Delimited(d) => {
-            super::delimited::read(&name, file, d, chunk, |rows| f(Batch::Rows(rows)))?
-        }
+        Format::Delimited(d) => delimited_beside(&name, file, d, chunk, f)?,
     };
     if count == 0 {
         return Err(Error::input(
@@ -131,6 +129,41 @@ pub fn batches(path: &Path, chunk: usize, mut f: impl FnMut(Batch) -> Result<()>
         ));
     }
     Ok(())
+}
+
+/// Reads a CSV or TSV file on a thread of its own, a batch ahead of `f`: reading and
+/// checking records is serial, and `f` (converting the rows on every core) would leave a
+/// core idle while it ran. Returns how many rows there were.
+fn delimited_beside(
+    name: &str,
+    file: File,
+    delimiter: u8,
+    chunk: usize,
+    mut f: impl FnMut(Batch) -> Result<()>,
+) -> Result<u64> {
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::sync_channel(1);
+        let reader = s.spawn(move || {
+            super::delimited::read(name, file, delimiter, chunk, |rows| {
+                // The receiver only goes when `f` failed, whose error is the one returned.
+                tx.send(rows)
+                    .map_err(|_| Error::input(name, 0, None, "reading stopped"))
+            })
+        });
+        let mut done = Ok(());
+        for rows in rx.iter() {
+            done = f(Batch::Rows(rows));
+            if done.is_err() {
+                break;
+            }
+        }
+        drop(rx);
+        let read = match reader.join() {
+            Ok(read) => read,
+            Err(panic) => std::panic::resume_unwind(panic),
+        };
+        done.and(read)
+    })
 }
 
 /// Opens an input file, refusing what is not a regular file with something in it: a
