@@ -217,3 +217,33 @@ fn an_id_taken_by_a_refutation_of_the_same_import_is_refused_in_an_empty_project
         assert_eq!(common::project_values(&p), before, "{earlier}");
     }
 }
+
+/// Reading a large documents file asks whether to stop after each batch, not only once
+/// every document is read (a Ctrl-C then waited for the whole file).
+#[test]
+fn reading_documents_stops_at_the_first_batch_after_a_cancel() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = ok(Project::create(
+        &dir.path().join("p.fdesk"),
+        Box::new(ManualClock::new(0)),
+    ));
+    let mut progress = Recorder {
+        stop_in: Some("reading"),
+        stop_after: 1,
+        ..Default::default()
+    };
+    let lead = p.lead();
+    let err = match import(
+        &mut p,
+        &lead,
+        &request(inputs(dir.path(), 0, 9000)),
+        &mut progress,
+    ) {
+        Ok(_) => panic!("a cancelled import went through"),
+        Err(e) => e,
+    };
+    assert_eq!(err.code, ErrorCode::Cancelled);
+    // One batch of documents read, no claim yet.
+    assert_eq!(progress.phases.len(), 1);
+    assert_eq!(progress.phases[0].2, [4096]);
+}

@@ -108,9 +108,12 @@ const CHUNK: usize = 4096;
 /// Reads documents from a JSON Lines file (or CSV/TSV) or a folder of `.txt` files. Rows
 /// that cannot be read come back as `Err` so that `--skip-invalid` can set them aside;
 /// good rows keep their raw text only with `keep_raw` (for the rejects file).
+/// Each batch read advances `progress` from `rows_before` and asks whether to stop.
 pub fn read(
     path: &Path,
     keep_raw: bool,
+    rows_before: u64,
+    progress: &mut dyn crate::progress::Progress,
 ) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
     if path.is_dir() {
         return read_folder(path);
@@ -137,7 +140,8 @@ pub fn read(
     let mut out = Vec::new();
     rows::batches(path, CHUNK, |batch| {
         out.extend(batch.map(&name, convert));
-        Ok(())
+        progress.set(rows_before + out.len() as u64);
+        progress.check_cancelled()
     })?;
     Ok(out)
 }

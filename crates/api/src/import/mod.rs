@@ -113,7 +113,7 @@ pub fn import(
     let mut documents_set_aside = std::collections::HashSet::new();
     for path in &req.documents {
         report.files.push(path.display().to_string());
-        for doc in documents::read(path, req.skip_invalid)? {
+        for doc in documents::read(path, req.skip_invalid, report.rows, progress)? {
             report.rows += 1;
             match doc {
                 Ok(d) => docs.push(d),
