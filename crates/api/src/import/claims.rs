@@ -150,8 +150,21 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     // Columns the format does not know are kept rather than silently dropped.
     let known: BTreeSet<&str> = NATIVE_FIELDS.iter().map(|n| col(n)).collect();
     for (k, v) in &f.row.fields {
-        if !known.contains(k.as_str()) && !v.is_null() {
-            c.metadata.entry(k.clone()).or_insert_with(|| v.clone());
+        if known.contains(k.as_str()) || v.is_null() {
+            continue;
+        }
+        match c.metadata.get(k) {
+            None => {
+                c.metadata.insert(k.clone(), v.clone());
+            }
+            Some(kept) if kept == v => {}
+            Some(_) => {
+                return Err(f.err(
+                    k,
+                    "metadata holds this name too, with another value; rename one so that \
+                     neither is lost",
+                ))
+            }
         }
     }
     Ok(c)

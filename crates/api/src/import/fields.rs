@@ -145,8 +145,13 @@ impl Fields<'_> {
     pub fn object(&self, column: &str) -> Result<serde_json::Map<String, Value>> {
         let value = match self.get(column) {
             None => return Ok(serde_json::Map::new()),
-            Some(Value::String(s)) if !self.row.typed => serde_json::from_str::<Value>(s)
-                .map_err(|e| self.err(column, format!("holds invalid JSON: {e}")))?,
+            Some(Value::String(s)) if !self.row.typed => match super::json_row::parse_checked(s) {
+                Ok((value, None)) => value,
+                Ok((_, Some(key))) => {
+                    return Err(self.err(column, super::json_row::named_twice(&key)))
+                }
+                Err(e) => return Err(self.err(column, format!("holds invalid JSON: {e}"))),
+            },
             Some(v) => v.clone(),
         };
         match value {

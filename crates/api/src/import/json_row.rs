@@ -91,6 +91,21 @@ impl<'de> Visitor<'de> for TopLevelVisitor {
     }
 }
 
+/// What is said of a key named twice inside a field.
+pub(super) fn named_twice(key: &str) -> String {
+    format!(
+        "the key {key:?} is named twice inside this field; keep one (JSON readers disagree \
+         on which one counts)"
+    )
+}
+
+/// A JSON text as serde_json reads it, with the first key named twice in any object
+/// inside it (a CSV cell holding JSON).
+pub(super) fn parse_checked(text: &str) -> serde_json::Result<(Value, Option<String>)> {
+    let checked: Checked = serde_json::from_str(text)?;
+    Ok((checked.value, checked.twice))
+}
+
 /// A JSON value as serde_json reads it, with the first key named twice in any object
 /// inside it.
 struct Checked {

@@ -306,10 +306,7 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
                     None => "the row names this field twice; keep one (JSON readers disagree \
                              on which one counts)"
                         .to_string(),
-                    Some(key) => format!(
-                        "the key {key:?} is named twice inside this field; keep one (JSON \
-                         readers disagree on which one counts)"
-                    ),
+                    Some(key) => super::json_row::named_twice(key),
                 },
             ),
             raw: text.to_string(),

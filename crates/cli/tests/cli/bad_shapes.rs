@@ -99,6 +99,35 @@ fn a_json_field_named_twice_is_refused() {
         Some("metadata"),
         "the key \"source\" is named twice inside this field",
     );
+    // A CSV metadata cell is JSON too.
+    let input = "id,claim,metadata\nj4,Four.,\"{\"\"source\"\": 1, \"\"source\"\": 2}\"\n";
+    assert_refused(
+        "nested.csv",
+        input.as_bytes(),
+        2,
+        Some("metadata"),
+        "the key \"source\" is named twice inside this field",
+    );
+}
+
+#[test]
+fn a_column_kept_in_metadata_never_overwrites_a_metadata_key() {
+    // Unknown columns are kept in metadata; one named like a key metadata already holds,
+    // with another value, would lose one of the two.
+    let input = "id,claim,metadata,source\nk1,One.,\"{\"\"source\"\": \"\"a\"\"}\",b\n";
+    assert_refused(
+        "clash.csv",
+        input.as_bytes(),
+        2,
+        Some("source"),
+        "metadata holds this name too, with another value",
+    );
+    // The same value twice loses nothing and imports.
+    let (dir, p) = setup();
+    let file = dir.path().join("same.jsonl");
+    let same = "{\"id\": \"k2\", \"claim\": \"Two.\", \"metadata\": {\"split\": \"dev\"}, \"split\": \"dev\"}\n";
+    std::fs::write(&file, same).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &file]);
 }
 
 #[test]
