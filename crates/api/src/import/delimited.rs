@@ -6,7 +6,7 @@
 //! error, so every record is also checked against the quoting rules before it is used.
 
 use super::rows::{nul_error, too_long, BadRow, Row, MAX_ROW_BYTES};
-use super::window::{is_line_break, line_end, refuse_long_lines, Lines, Window, WINDOW_BYTES};
+use super::window::{is_line_break, line_end, refuse_long_lines, Window, WINDOW_BYTES};
 use crate::{Error, Result};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
@@ -71,7 +71,6 @@ fn read_in<R: Read + Seek>(
             ),
         ));
     }
-    let mut lines = Lines::new();
     let mut rows = Vec::new();
     let mut count = 0;
     // A quoting mistake ends a segment: the rows after the line where the quote opened are
@@ -93,15 +92,12 @@ fn read_in<R: Read + Seek>(
                     // Only line ends were left in the window: move past them, keeping a
                     // last CR, which may be the start of a CRLF.
                     let keep = usize::from(bytes.last() == Some(&b'\r'));
-                    let to = bytes.len() - keep;
-                    lines.count_to(bytes, to);
-                    lines.moved(to);
-                    w.move_to(name, to)?;
+                    w.move_to(name, bytes.len() - keep)?;
                     base = 0;
                     continue 'segments;
                 }
                 Err(e) => {
-                    let (_, line) = lines.locate(bytes, base);
+                    let (_, line) = w.lines.locate(bytes, base);
                     rows.push(Err(BadRow {
                         error: Error::input(name, line, None, format!("malformed row: {e}")),
                         raw: String::new(),
@@ -110,10 +106,9 @@ fn read_in<R: Read + Seek>(
                 }
             }
             let at = base + record.position().map_or(0, |p| p.byte() as usize);
-            let (start, line) = lines.locate(bytes, at);
+            let (start, line) = w.lines.locate(bytes, at);
             let end = (base + reader.position().byte() as usize).clamp(start, bytes.len());
             if !w.holds(end) {
-                lines.moved(start);
                 w.move_to(name, start)?;
                 base = 0;
                 continue 'segments;

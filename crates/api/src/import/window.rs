@@ -15,6 +15,8 @@ pub(super) const WINDOW_BYTES: usize = 8 * 1024 * 1024;
 pub(super) struct Window<R> {
     src: R,
     pub(super) bytes: Vec<u8>,
+    /// The line numbers of `bytes`, carried on as the window moves.
+    pub(super) lines: Lines,
     size: usize,
     eof: bool,
 }
@@ -25,6 +27,7 @@ impl<R: Read> Window<R> {
         let mut w = Window {
             src,
             bytes: Vec::new(),
+            lines: Lines { at: 0, line: 1 },
             size: size.max(1),
             eof: false,
         };
@@ -32,10 +35,14 @@ impl<R: Read> Window<R> {
         Ok(w)
     }
 
-    /// Drops the bytes before `from` and reads on, to the window's size or twice what is
-    /// left, whichever is more, so that a record longer than the window is read whole.
+    /// Drops the bytes before `from` (counting the line ends among them) and reads on, to
+    /// the window's size or twice what is left, whichever is more, so that a record longer
+    /// than the window is read whole.
     pub(super) fn move_to(&mut self, name: &str, from: usize) -> Result<()> {
-        self.bytes.drain(..from.min(self.bytes.len()));
+        let from = from.min(self.bytes.len());
+        self.lines.count_to(&self.bytes, from);
+        self.lines.at = 0;
+        self.bytes.drain(..from);
         let want = (self.bytes.len() * 2).max(self.size);
         let missing = want.saturating_sub(self.bytes.len());
         if missing == 0 || self.eof {
@@ -49,13 +56,14 @@ impl<R: Read> Window<R> {
         Ok(())
     }
 
-    /// Whether a record that ends at `end` can be read from the window: the line after it
-    /// ends inside the window (with the byte after that line end, which tells a CRLF from
-    /// a lone CR), or the file ends inside it.
+    /// Whether the window reaches the end of the file.
     pub(super) fn at_end(&self) -> bool {
         self.eof
     }
 
+    /// Whether a record that ends at `end` can be read from the window: the line after it
+    /// ends inside the window (with the byte after that line end, which tells a CRLF from
+    /// a lone CR), or the file ends inside it.
     pub(super) fn holds(&self, end: usize) -> bool {
         self.eof
             || self
@@ -74,10 +82,6 @@ pub(super) struct Lines {
 }
 
 impl Lines {
-    pub(super) fn new() -> Lines {
-        Lines { at: 0, line: 1 }
-    }
-
     /// The first byte of the record that the reader says starts at `offset` (past any
     /// line ends before it) and its line.
     pub(super) fn locate(&mut self, bytes: &[u8], offset: usize) -> (usize, u64) {
@@ -88,24 +92,20 @@ impl Lines {
         (start, self.count_to(bytes, start))
     }
 
-    /// The line of byte `offset`, counting the line ends before it.
-    pub(super) fn count_to(&mut self, bytes: &[u8], offset: usize) -> u64 {
-        if offset < self.at {
-            self.at = 0;
-            self.line = 1;
-        }
-        for i in self.at..offset {
+    /// The line of byte `offset`, counting the line ends between it and the last offset
+    /// asked for (backwards too: the bytes before the window are gone).
+    fn count_to(&mut self, bytes: &[u8], offset: usize) -> u64 {
+        for i in self.at.min(offset)..self.at.max(offset) {
             if is_line_break(bytes, i) {
-                self.line += 1;
+                if offset > self.at {
+                    self.line += 1;
+                } else {
+                    self.line -= 1;
+                }
             }
         }
         self.at = offset;
         self.line
-    }
-
-    /// The window dropped the `n` bytes before the last offset located.
-    pub(super) fn moved(&mut self, n: usize) {
-        self.at = self.at.saturating_sub(n);
     }
 }
 
