@@ -102,9 +102,6 @@ pub fn from_sentences(
     }
 }
 
-/// Lines of a documents file parsed and split at a time.
-const CHUNK: usize = 4096;
-
 /// Reads documents from a JSON Lines file (or CSV/TSV) or a folder of `.txt` files. Rows
 /// that cannot be read come back as `Err` so that `--skip-invalid` can set them aside;
 /// good rows keep their raw text only with `keep_raw` (for the rejects file).
@@ -138,7 +135,7 @@ pub fn read(
     // Parsing and splitting dominate reading documents: they run on every core, a chunk
     // at a time, so the file's rows are never all held at once beside the documents.
     let mut out = Vec::new();
-    rows::batches(path, CHUNK, |batch| {
+    rows::batches(path, |batch| {
         out.extend(batch.map(&name, convert));
         progress.set(rows_before + out.len() as u64);
         progress.check_cancelled()

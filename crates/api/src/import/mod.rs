@@ -158,7 +158,7 @@ pub fn import(
         };
         // The first rows show whether the file is the preset's dataset.
         let mut checked = false;
-        rows::batches(path, 4096, |batch| {
+        rows::batches(path, |batch| {
             if !checked && req.preset.has_shape() {
                 let readable = batch.readable(&name, FIRST_ROWS);
                 req.preset.check_fits(&name, &readable)?;

@@ -14,6 +14,10 @@ use std::path::Path;
 /// certainly a file that is not what it claims to be.
 pub const MAX_ROW_BYTES: usize = 16 * 1024 * 1024;
 
+/// Rows read, parsed and converted at a time: enough to keep every core busy, few enough
+/// that a large file's rows are never all held at once.
+pub const BATCH_ROWS: usize = 4096;
+
 /// One input row as field name -> value, with its 1-based line number.
 #[derive(Debug, Clone)]
 pub struct Row {
@@ -109,16 +113,16 @@ impl Batch {
     }
 }
 
-/// Reads `path` about `chunk` rows at a time and hands each batch to `f`, so that a large
+/// Reads `path` [`BATCH_ROWS`] rows at a time and hands each batch to `f`, so that a large
 /// file's rows are never all held at once beside what they become. A file-level problem
 /// (unreadable, empty) is an `Err`; row-level problems come in the batches, so that
 /// `--skip-invalid` can set them aside.
-pub fn batches(path: &Path, chunk: usize, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()> {
+pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()> {
     let name = path.display().to_string();
     let file = open(path)?;
     let count = match format_of(path) {
-        Format::JsonLines => json_lines(&name, file, chunk, |lines| f(Batch::Lines(lines)))?,
-        Format::Delimited(d) => delimited_beside(&name, file, d, chunk, f)?,
+        Format::JsonLines => json_lines(&name, file, BATCH_ROWS, |lines| f(Batch::Lines(lines)))?,
+        Format::Delimited(d) => delimited_beside(&name, file, d, BATCH_ROWS, f)?,
     };
     if count == 0 {
         return Err(Error::input(

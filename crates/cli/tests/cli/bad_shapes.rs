@@ -21,6 +21,21 @@ fn refused_under(p: &Path, file: &Path, preset: &str) -> String {
     msg
 }
 
+/// The rejects file at `path`, as text (for failure messages) and as rows.
+fn rejects_at(path: &Path) -> (String, Vec<serde_json::Value>) {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let rows = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    (text, rows)
+}
+
+/// The line of each row in a rejects file, in its order.
+fn lines_of(rows: &[serde_json::Value]) -> Vec<u64> {
+    rows.iter().filter_map(|v| v["line"].as_u64()).collect()
+}
+
 #[test]
 fn text_after_a_closing_csv_quote_is_refused_not_glued_on() {
     // The csv reader would import `Yes we can was his slogan`, quotes lost.
@@ -244,13 +259,8 @@ fn skip_invalid_lists_rejects_in_line_order_and_never_touches_a_file_it_did_not_
     std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
     let rejects_path = dir.path().join("mixed.jsonl.rejects.jsonl");
-    let rejects = std::fs::read_to_string(&rejects_path).unwrap_or_default();
-    let lines: Vec<u64> = rejects
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["line"].as_u64())
-        .collect();
-    assert_eq!(lines, vec![1, 2], "{rejects}");
+    let (rejects, rows) = rejects_at(&rejects_path);
+    assert_eq!(lines_of(&rows), vec![1, 2], "{rejects}");
     // Fixed and imported again: the old rejects stay (they may hold notes), and the
     // summary says they are not this run's.
     std::fs::write(&file, "{\"id\": \"k3\", \"claim\": \"Kept.\"}\n")
@@ -323,12 +333,7 @@ fn a_stray_quote_closed_rows_later_does_not_merge_them() {
     let before = stats(&p)["claims"].as_u64().unwrap_or(0);
     ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
     assert_eq!(stats(&p)["claims"].as_u64().unwrap_or(0), before + 3);
-    let rejects =
-        std::fs::read_to_string(dir.path().join("stray.csv.rejects.jsonl")).unwrap_or_default();
-    let rows: Vec<serde_json::Value> = rejects
-        .lines()
-        .filter_map(|l| serde_json::from_str(l).ok())
-        .collect();
+    let (rejects, rows) = rejects_at(&dir.path().join("stray.csv.rejects.jsonl"));
     assert_eq!(rows.len(), 1, "{rejects}");
     assert_eq!(rows[0]["row"], "1,\"Vaccines work,SUPPORTED");
 }
@@ -468,14 +473,8 @@ fn a_csv_read_in_batches_keeps_every_row_and_the_lines_of_the_bad_ones() {
     ok([Path::new("import"), &p, &file, Path::new("--skip-invalid")]);
     let after = stats(&p)["claims"].as_u64().unwrap_or(0);
     assert_eq!(after, before + 10_000 - bad_lines.len() as u64);
-    let rejects = std::fs::read_to_string(dir.path().join("large.csv.rejects.jsonl"))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let lines: Vec<u64> = rejects
-        .lines()
-        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
-        .filter_map(|v| v["line"].as_u64())
-        .collect();
-    assert_eq!(lines, bad_lines, "{rejects}");
+    let (rejects, rows) = rejects_at(&dir.path().join("large.csv.rejects.jsonl"));
+    assert_eq!(lines_of(&rows), bad_lines, "{rejects}");
     // Each row's text under its own id, in file order, across the batches.
     let conn = rusqlite::Connection::open(&p).unwrap_or_else(|e| panic!("{e}"));
     let rows: Vec<(String, String)> = conn
