@@ -153,6 +153,7 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
         if known.contains(k.as_str()) || v.is_null() {
             continue;
         }
+        f.kept_as_written(k)?;
         match c.metadata.get(k) {
             None => {
                 c.metadata.insert(k.clone(), v.clone());
@@ -234,6 +235,7 @@ fn fever(f: &Fields<'_>) -> Result<ClaimInput> {
             .filter_map(|e| e.get(2).and_then(Value::as_str).map(str::to_string))
             .collect();
         c.doc_ids = pages.into_iter().collect();
+        f.kept_as_written("evidence")?;
         c.metadata.insert("fever_evidence".into(), evidence.clone());
     }
     if let Some(v) = f.opt_str("verifiable")? {

@@ -270,6 +270,7 @@ fn row(
         raw,
         typed: false,
         exact: HashMap::new(),
+        changed: HashMap::new(),
     })
 }
 

@@ -146,13 +146,19 @@ impl Fields<'_> {
         let value = match self.get(column) {
             None => return Ok(serde_json::Map::new()),
             Some(Value::String(s)) if !self.row.typed => match super::json_row::parse_checked(s) {
-                Ok((value, None)) => value,
+                Ok((value, None)) => match super::numbers::first_changed(s) {
+                    None => value,
+                    Some(n) => return Err(self.err(column, super::numbers::changed_message(n))),
+                },
                 Ok((_, Some(key))) => {
                     return Err(self.err(column, super::json_row::named_twice(&key)))
                 }
                 Err(e) => return Err(self.err(column, format!("holds invalid JSON: {e}"))),
             },
-            Some(v) => v.clone(),
+            Some(v) => {
+                self.kept_as_written(column)?;
+                v.clone()
+            }
         };
         match value {
             Value::Object(m) => Ok(m),
@@ -160,6 +166,15 @@ impl Fields<'_> {
                 column,
                 format!("expected an object, found {}", json_kind(&other)),
             )),
+        }
+    }
+
+    /// Refuses a field holding a number that would be kept as another value, for a value
+    /// kept as it is (`metadata`, a column the format does not know).
+    pub fn kept_as_written(&self, column: &str) -> Result<()> {
+        match self.row.changed.get(column) {
+            Some(n) => Err(self.err(column, super::numbers::changed_message(n))),
+            None => Ok(()),
         }
     }
 

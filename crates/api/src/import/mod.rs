@@ -11,6 +11,7 @@ mod delimited;
 mod documents;
 mod fields;
 mod json_row;
+mod numbers;
 mod parallel;
 mod preset;
 mod ranking;

@@ -3,7 +3,6 @@
 
 use super::json_row::TopLevel;
 use crate::{Error, Result};
-use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fs::File;
@@ -30,6 +29,9 @@ pub struct Row {
     /// Numbers as written, where a float could not hold them exactly (an id beyond 2^64),
     /// keyed by field, or `field[i]` for an item of a list.
     pub exact: HashMap<String, String>,
+    /// Per field, a number in it that a float would keep as another value (JSON Lines;
+    /// see [`super::numbers`]): refused where the value is kept, as in `metadata`.
+    pub changed: HashMap<String, String>,
 }
 
 /// A row that could not be read, with enough to report or skip it.
@@ -120,10 +122,22 @@ impl Batch {
 pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()> {
     let name = path.display().to_string();
     let file = open(path)?;
+    // The same open file, to see afterwards whether it changed while it was read.
+    let held = file.try_clone().ok();
+    let before = held.as_ref().and_then(stamp);
     let count = match format_of(path) {
         Format::JsonLines => json_lines(&name, file, BATCH_ROWS, |lines| f(Batch::Lines(lines)))?,
         Format::Delimited(d) => delimited_beside(&name, file, d, BATCH_ROWS, f)?,
     };
+    if held.as_ref().and_then(stamp) != before {
+        return Err(Error::input(
+            &name,
+            0,
+            None,
+            "the file changed while it was read (is it still being written?); import it \
+             again once it is complete (nothing was imported)",
+        ));
+    }
     if count == 0 {
         return Err(Error::input(
             &name,
@@ -133,6 +147,13 @@ pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()
         ));
     }
     Ok(())
+}
+
+/// A file's length and time of last change: a file written to while it is read (a CSV is
+/// read twice, the first time for over-long lines) would give rows from two versions.
+fn stamp(file: &File) -> Option<(u64, std::time::SystemTime)> {
+    let meta = file.metadata().ok()?;
+    Some((meta.len(), meta.modified().ok()?))
 }
 
 /// Reads a CSV or TSV file on a thread of its own, a batch ahead of `f`: reading and
@@ -321,7 +342,8 @@ fn parse_json_row(name: &str, line: u64, bytes: &[u8]) -> std::result::Result<Ro
         }) => {
             let row = Row {
                 line,
-                exact: exact_numbers(text, &fields),
+                exact: super::numbers::exact(text, &fields),
+                changed: super::numbers::changed(text, &fields),
                 fields,
                 raw: text.to_string(),
                 typed: true,
@@ -385,39 +407,6 @@ fn explain(msg: &str) -> String {
     } else {
         msg.to_string()
     }
-}
-
-/// A number serde_json holds as a float lost digits if it was written as an integer or
-/// beyond a float's precision; keep the text of every such number as written.
-fn exact_numbers(text: &str, fields: &Map<String, Value>) -> HashMap<String, String> {
-    let inexact = |v: &Value| matches!(v, Value::Number(n) if n.is_f64());
-    let any = fields.values().any(|v| match v {
-        Value::Array(items) => items.iter().any(inexact),
-        v => inexact(v),
-    });
-    let mut out = HashMap::new();
-    if !any {
-        return out;
-    }
-    let Ok(raw) = serde_json::from_str::<HashMap<String, &RawValue>>(text) else {
-        return out;
-    };
-    for (key, value) in raw {
-        match fields.get(&key) {
-            Some(v) if inexact(v) => {
-                out.insert(key, value.get().trim().to_string());
-            }
-            Some(Value::Array(items)) if items.iter().any(inexact) => {
-                if let Ok(list) = serde_json::from_str::<Vec<&RawValue>>(value.get()) {
-                    for (i, item) in list.iter().enumerate() {
-                        out.insert(format!("{key}[{i}]"), item.get().trim().to_string());
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    out
 }
 
 /// The top-level field holding a NUL character anywhere in its value (or a key).
@@ -525,6 +514,53 @@ fn field_with_replacement_char(lossy: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file written to while it is read is refused, in either format, however many of
+    /// its rows were read before and after the write.
+    #[test]
+    fn a_file_that_changes_while_it_is_read_is_refused() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        for (name, head, row) in [
+            ("c.csv", "id,claim\n", "r{i},Claim {i}.\n"),
+            (
+                "c.jsonl",
+                "",
+                "{\"id\": \"r{i}\", \"claim\": \"Claim {i}.\"}\n",
+            ),
+        ] {
+            for write in ["append", "truncate"] {
+                let path = dir.path().join(name);
+                let rows: String = (0..3 * BATCH_ROWS)
+                    .map(|i| row.replace("{i}", &i.to_string()))
+                    .collect();
+                std::fs::write(&path, format!("{head}{rows}")).unwrap_or_else(|e| panic!("{e}"));
+                let mut first = true;
+                let result = batches(&path, |_| {
+                    if std::mem::take(&mut first) {
+                        let file = std::fs::OpenOptions::new().write(true).open(&path);
+                        let file = file.unwrap_or_else(|e| panic!("{e}"));
+                        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
+                        let cut = match write {
+                            "append" => len + 1,
+                            _ => len - row.len() as u64,
+                        };
+                        file.set_len(cut).unwrap_or_else(|e| panic!("{e}"));
+                    }
+                    Ok(())
+                });
+                let message = result.err().map(|e| e.to_string()).unwrap_or_default();
+                assert!(
+                    message.contains("the file changed while it was read"),
+                    "{name}, {write}: {message}"
+                );
+            }
+            // Unchanged, it reads.
+            let path = dir.path().join(name);
+            let rows: String = (0..3).map(|i| row.replace("{i}", &i.to_string())).collect();
+            std::fs::write(&path, format!("{head}{rows}")).unwrap_or_else(|e| panic!("{e}"));
+            batches(&path, |_| Ok(())).unwrap_or_else(|e| panic!("{name}: {e}"));
+        }
+    }
 
     #[test]
     fn names_the_key_being_read_when_json_breaks() {

@@ -48,10 +48,19 @@ impl<R: Read> Window<R> {
         if missing == 0 || self.eof {
             return Ok(());
         }
-        let read = (&mut self.src)
+        let held = self.bytes.len();
+        let read = match (&mut self.src)
             .take(missing as u64)
             .read_to_end(&mut self.bytes)
-            .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
+        {
+            Ok(n) => n,
+            Err(e) => {
+                // The line being read when it failed: the one after the last whole line held.
+                let line = self.lines.line
+                    + (0..held).filter(|&i| is_line_break(&self.bytes, i)).count() as u64;
+                return Err(Error::input(name, line, None, format!("cannot read: {e}")));
+            }
+        };
         self.eof = read < missing;
         Ok(())
     }
@@ -146,7 +155,7 @@ pub(super) fn refuse_long_lines(name: &str, mut src: impl Read) -> Result<()> {
             Ok(0) => return Ok(()),
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Error::input(name, 0, None, format!("cannot read: {e}"))),
+            Err(e) => return Err(Error::input(name, line, None, format!("cannot read: {e}"))),
         };
         for &b in &block[..n] {
             if std::mem::take(&mut after_cr) {
@@ -180,6 +189,39 @@ pub(super) fn refuse_long_lines(name: &str, mut src: impl Read) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Gives `bytes`, then fails (a disk error, a file on a lost network share).
+    struct FailsAfter<'a>(&'a [u8]);
+
+    impl Read for FailsAfter<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            if self.0.is_empty() {
+                return Err(std::io::Error::other("device gone"));
+            }
+            let n = buf.len().min(self.0.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// A read that fails midway names the line it was reading, in both passes.
+    #[test]
+    fn a_failed_read_names_the_line_it_was_reading() {
+        let bytes = b"id,claim\n1,a\r\n2,b\r3,c\n4,d";
+        let line_of = |e: Error| e.location.map(|l| l.line);
+        let error = refuse_long_lines("t.csv", FailsAfter(bytes)).err();
+        assert_eq!(error.map(line_of), Some(Some(5)));
+        // The window moves on as the reader does, keeping part of what it held.
+        let mut w = Window::new("t.csv", FailsAfter(bytes), 8).unwrap_or_else(|e| panic!("{e}"));
+        let error = loop {
+            let keep = w.bytes.len().min(3);
+            if let Err(e) = w.move_to("t.csv", w.bytes.len() - keep) {
+                break e;
+            }
+        };
+        assert_eq!(line_of(error), Some(5));
+    }
 
     /// The limit as the whole-file check counted it: a byte past `MAX_ROW_BYTES` places
     /// into its line, where the CR of a CRLF is a byte of the line.

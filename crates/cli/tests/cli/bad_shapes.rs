@@ -146,6 +146,43 @@ fn a_column_kept_in_metadata_never_overwrites_a_metadata_key() {
 }
 
 #[test]
+fn a_number_a_float_would_change_is_refused_not_rounded() {
+    // serde_json holds 1e-400 as 0 and 0.12345678901234567890 as 0.12345678901234568:
+    // metadata would keep another value than the file's, with no word.
+    let input = "{\"id\": \"n1\", \"claim\": \"One.\", \"metadata\": {\"p\": [0.5, 1e-400]}}\n";
+    assert_refused(
+        "tiny.jsonl",
+        input.as_bytes(),
+        1,
+        Some("metadata"),
+        "holds the number 1e-400, which would be kept as 0.0",
+    );
+    let input = "{\"id\": \"n2\", \"claim\": \"Two.\"}\n{\"id\": \"n3\", \"claim\": \"Three.\", \"score\": 0.12345678901234567890}\n";
+    assert_refused(
+        "long.jsonl",
+        input.as_bytes(),
+        2,
+        Some("score"),
+        "write it as text, in quotes",
+    );
+    let input = "id,claim,metadata\nn4,Four.,\"{\"\"p\"\": 123456789012345678901234567}\"\n";
+    assert_refused(
+        "cell.csv",
+        input.as_bytes(),
+        2,
+        Some("metadata"),
+        "holds the number 123456789012345678901234567",
+    );
+    // Numbers that come back as the same value import, and so does an id beyond 2^64,
+    // which is kept as written.
+    let (dir, p) = setup();
+    let file = dir.path().join("fine.jsonl");
+    let fine = "{\"id\": 123456789012345678901234567, \"claim\": \"Five.\", \"metadata\": {\"p\": [2.50, 1e5, 0.1, 18446744073709551615]}}\n";
+    std::fs::write(&file, fine).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &file]);
+}
+
+#[test]
 fn a_header_differing_only_in_case_gets_a_hint() {
     let input = b"id,Claim\nc1,Fine.\n";
     assert_refused(
