@@ -158,7 +158,7 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
             None => {
                 c.metadata.insert(k.clone(), v.clone());
             }
-            Some(kept) if kept == v => {}
+            Some(kept) if super::numbers::same_value(kept, v) => {}
             Some(_) => {
                 return Err(f.err(
                     k,

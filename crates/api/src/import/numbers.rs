@@ -1,11 +1,13 @@
-//! Numbers as a JSON reader holds them, and the ones that would not come back as written.
+//! Numbers as a JSON reader holds them, and the ones it would hold as another value.
 //!
-//! serde_json holds a number that is not a 64-bit integer as a float, and writes it back
-//! in the shortest form that reads as the same float. For almost every number that is the
-//! same value (`2.50` comes back as `2.5`); for some it is another one: `1e-400` reads as
-//! 0, `0.12345678901234567890` loses its last digits, `123456789012345678901234` its low
-//! ones. Ids keep their text as written ([`exact`]); anything else kept as a value (a
-//! claim's `metadata`) refuses such a number ([`changed`]) rather than store another.
+//! serde_json holds a number that is not a 64-bit integer as the nearest 64-bit float, and
+//! writes it back in the shortest form that reads as that float. A number written with as
+//! many digits as the float has to that precision (`2.50`, `0.1`, `%.17g`'s
+//! `0.10000000000000001`) is that float, whatever form it comes back in. Others are not:
+//! `1e-400` is held as 0, `3e-324` as 5e-324, `0.12345678901234567890` and
+//! `9007199254740993.0` as their nearest floats. Ids keep their text as written
+//! ([`exact`]); anything else kept as a value (a claim's `metadata`) refuses such a
+//! number ([`changed`]) rather than store another.
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -61,14 +63,56 @@ pub(super) fn changed(text: &str, fields: &Map<String, Value>) -> HashMap<String
     out
 }
 
-/// What is said of a number that would not come back as written.
+/// What is said of a number held as another value.
 pub(super) fn changed_message(number: &str) -> String {
-    let back = read_back(number).unwrap_or_default();
+    let back = held_as(number).unwrap_or_default();
     format!(
-        "holds the number {number}, which would be kept as {back} (a JSON number keeps about \
-         17 significant digits, between 1e-308 and 1e308); write it as text, in quotes, to \
-         keep it exactly"
+        "holds the number {}, which a JSON reader holds as {back}, another value (it reads \
+         numbers as 64-bit floats); write it as text, in quotes, to keep it exactly",
+        shortened(number)
     )
+}
+
+/// A number as it is echoed in a message: a number of a million digits is not.
+fn shortened(number: &str) -> String {
+    const SHOWN: usize = 40;
+    match number.len() > SHOWN {
+        true => format!("{}… ({} characters)", &number[..SHOWN], number.len()),
+        false => number.to_string(),
+    }
+}
+
+/// Whether two JSON values are the same, a number being the same whichever form it was
+/// written in (`1` and `1.0`, `100000` and `1e5`).
+pub(super) fn same_value(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) if x.is_f64() || y.is_f64() => {
+            // Exactly, so that 2^53 + 1 is not the float 2^53.
+            let whole = |n: &serde_json::Number| match n.as_i64() {
+                Some(i) => Some(i128::from(i)),
+                None => match n.as_u64() {
+                    Some(u) => Some(i128::from(u)),
+                    None => n
+                        .as_f64()
+                        .filter(|f| f.fract() == 0.0 && f.abs() < 1e38)
+                        .map(|f| f as i128),
+                },
+            };
+            match x.is_f64() && y.is_f64() {
+                true => x.as_f64() == y.as_f64(),
+                false => whole(x).is_some() && whole(x) == whole(y),
+            }
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_value(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_value(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 fn is_float(v: &Value) -> bool {
@@ -106,7 +150,7 @@ pub(super) fn first_changed(json: &str) -> Option<&str> {
                     i += 1;
                 }
                 let number = &json[start..i];
-                if read_back(number).is_some_and(|back| !same_value(number, &back)) {
+                if held_otherwise(number) {
                     return Some(number);
                 }
             }
@@ -116,20 +160,37 @@ pub(super) fn first_changed(json: &str) -> Option<&str> {
     None
 }
 
-/// How serde_json writes `number` back once read: `None` when it holds it exactly, as a
-/// 64-bit integer.
-fn read_back(number: &str) -> Option<String> {
+/// The float serde_json holds `number` as, written in the shortest form: `None` when it
+/// holds it exactly, as a 64-bit integer.
+fn held_as(number: &str) -> Option<String> {
+    let value = as_float(number)?;
+    serde_json::Number::from_f64(value).map(|n| n.to_string())
+}
+
+fn as_float(number: &str) -> Option<f64> {
     let integer = !number.contains(['.', 'e', 'E']);
     if integer && (number.parse::<i64>().is_ok() || number.parse::<u64>().is_ok()) {
         return None;
     }
-    let value: f64 = number.parse().ok()?;
-    serde_json::Number::from_f64(value).map(|n| n.to_string())
+    number.parse().ok()
 }
 
-/// Whether two JSON numbers are the same decimal value.
-fn same_value(a: &str, b: &str) -> bool {
-    decimal(a) == decimal(b)
+/// Whether `number` is held as a float that, written with as many significant digits as
+/// `number` has (correctly rounded), is another value.
+fn held_otherwise(number: &str) -> bool {
+    let Some(value) = as_float(number) else {
+        return false;
+    };
+    let (negative, digits, power) = decimal(number);
+    if digits.is_empty() {
+        return false;
+    }
+    // A float's exact value has at most 767 significant digits.
+    if digits.len() > 800 {
+        return true;
+    }
+    let written = format!("{:.*e}", digits.len() - 1, value);
+    decimal(&written) != (negative, digits, power)
 }
 
 /// A number as (negative, significant digits, power of ten of the last digit); zero as
@@ -142,7 +203,12 @@ fn decimal(number: &str) -> (bool, String, i64) {
     let (mantissa, exponent) = match rest.find(['e', 'E']) {
         Some(at) => (
             &rest[..at],
-            rest[at + 1..].parse::<i64>().unwrap_or(i64::MAX),
+            rest[at + 1..]
+                .parse::<i64>()
+                .unwrap_or(match rest[at + 1..].starts_with('-') {
+                    true => i64::MIN,
+                    false => i64::MAX,
+                }),
         ),
         None => (rest, 0),
     };
@@ -180,6 +246,11 @@ mod tests {
             "-9223372036854775808",
             "100000000000000000000000",
             "0.30000000000000004",
+            // As many digits as the float has to that precision (printf's %.17g).
+            "0.10000000000000001",
+            "6.5528859239813104e-22",
+            "4.9406564584124654e-324",
+            "0.1000000000000000055511151231257827021181583404541015625",
         ] {
             assert_eq!(first_changed(same), None, "{same}");
         }
@@ -190,9 +261,29 @@ mod tests {
             "123456789012345678901234",
             "18446744073709551617",
             "-9223372036854775809",
+            "9007199254740993.0",
+            "3e-324",
+            "1e-99999999999999999999",
         ] {
             assert_eq!(first_changed(changed), Some(changed), "{changed}");
         }
+    }
+
+    #[test]
+    fn a_number_is_the_same_value_in_any_form() {
+        let v = |t: &str| serde_json::from_str::<Value>(t).unwrap_or_default();
+        assert!(same_value(
+            &v("[1, 100000, {\"b\": 2.50}]"),
+            &v("[1.0, 1e5, {\"b\": 2.5}]")
+        ));
+        assert!(!same_value(&v("[1, 2]"), &v("[1, 2.5]")));
+        assert!(!same_value(
+            &v("9007199254740993"),
+            &v("9007199254740992.0")
+        ));
+        assert!(same_value(&v("9007199254740992"), &v("9007199254740992.0")));
+        assert!(!same_value(&v("{\"a\": 1}"), &v("{\"b\": 1}")));
+        assert!(!same_value(&v("1"), &v("\"1\"")));
     }
 
     #[test]
@@ -213,6 +304,9 @@ mod tests {
             Some("12345678901234567890123")
         );
         assert_eq!(changed.get("x"), None);
-        assert!(changed_message("1e-400").contains("kept as 0.0"));
+        assert!(changed_message("1e-400").contains("holds as 0.0, another value"));
+        let long = format!("1.{}1", "0".repeat(1000));
+        assert_eq!(first_changed(&long), Some(long.as_str()));
+        assert!(changed_message(&long).contains("(1003 characters)"));
     }
 }

@@ -125,10 +125,12 @@ pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()
     // The same open file, to see afterwards whether it changed while it was read.
     let held = file.try_clone().ok();
     let before = held.as_ref().and_then(stamp);
-    let count = match format_of(path) {
-        Format::JsonLines => json_lines(&name, file, BATCH_ROWS, |lines| f(Batch::Lines(lines)))?,
-        Format::Delimited(d) => delimited_beside(&name, file, d, BATCH_ROWS, f)?,
+    let read = match format_of(path) {
+        Format::JsonLines => json_lines(&name, file, BATCH_ROWS, |lines| f(Batch::Lines(lines))),
+        Format::Delimited(d) => delimited_beside(&name, file, d, BATCH_ROWS, f),
     };
+    // Checked before any error of the reading is said too: a file cut short midway reads
+    // as a broken last row.
     if held.as_ref().and_then(stamp) != before {
         return Err(Error::input(
             &name,
@@ -138,6 +140,7 @@ pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()
              again once it is complete (nothing was imported)",
         ));
     }
+    let count = read?;
     if count == 0 {
         return Err(Error::input(
             &name,
@@ -149,11 +152,20 @@ pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()
     Ok(())
 }
 
-/// A file's length and time of last change: a file written to while it is read (a CSV is
-/// read twice, the first time for over-long lines) would give rows from two versions.
-fn stamp(file: &File) -> Option<(u64, std::time::SystemTime)> {
+/// A file's length and times of last change: a file written to while it is read (a CSV
+/// is read twice, the first time for over-long lines) would give rows from two versions.
+/// The status change time is there because a program copying a file in place may set
+/// the modification time back (`rsync --inplace -t`); no program can set that one.
+fn stamp(file: &File) -> Option<(u64, std::time::SystemTime, i64, i64)> {
     let meta = file.metadata().ok()?;
-    Some((meta.len(), meta.modified().ok()?))
+    #[cfg(unix)]
+    let changed = {
+        use std::os::unix::fs::MetadataExt;
+        (meta.ctime(), meta.ctime_nsec())
+    };
+    #[cfg(not(unix))]
+    let changed = (0, 0);
+    Some((meta.len(), meta.modified().ok()?, changed.0, changed.1))
 }
 
 /// Reads a CSV or TSV file on a thread of its own, a batch ahead of `f`: reading and
@@ -528,7 +540,12 @@ mod tests {
                 "{\"id\": \"r{i}\", \"claim\": \"Claim {i}.\"}\n",
             ),
         ] {
-            for write in ["append", "truncate"] {
+            for write in [
+                "append",
+                "truncate",
+                "same size, times put back",
+                "cut, then a bad row",
+            ] {
                 let path = dir.path().join(name);
                 let rows: String = (0..3 * BATCH_ROWS)
                     .map(|i| row.replace("{i}", &i.to_string()))
@@ -536,17 +553,31 @@ mod tests {
                 std::fs::write(&path, format!("{head}{rows}")).unwrap_or_else(|e| panic!("{e}"));
                 let mut first = true;
                 let result = batches(&path, |_| {
-                    if std::mem::take(&mut first) {
-                        let file = std::fs::OpenOptions::new().write(true).open(&path);
-                        let file = file.unwrap_or_else(|e| panic!("{e}"));
-                        let len = file.metadata().map(|m| m.len()).unwrap_or(0);
-                        let cut = match write {
-                            "append" => len + 1,
-                            _ => len - row.len() as u64,
-                        };
-                        file.set_len(cut).unwrap_or_else(|e| panic!("{e}"));
+                    if !std::mem::take(&mut first) {
+                        return Ok(());
                     }
-                    Ok(())
+                    let mut file = std::fs::OpenOptions::new().write(true).open(&path);
+                    let file = file.as_mut().unwrap_or_else(|e| panic!("{e}"));
+                    let meta = file.metadata().unwrap_or_else(|e| panic!("{e}"));
+                    let len = meta.len();
+                    match write {
+                        "append" => file.set_len(len + 1),
+                        "same size, times put back" => {
+                            use std::io::{Seek, Write};
+                            let times = std::fs::FileTimes::new()
+                                .set_modified(meta.modified().unwrap_or_else(|e| panic!("{e}")));
+                            file.seek(std::io::SeekFrom::End(-8))
+                                .and_then(|_| file.write_all(b"Changed."))
+                                .and_then(|()| file.set_times(times))
+                        }
+                        _ => file.set_len(len / 2),
+                    }
+                    .unwrap_or_else(|e| panic!("{e}"));
+                    match write {
+                        // As a row cut in the middle would read.
+                        "cut, then a bad row" => Err(Error::input("x", 7, None, "broken row")),
+                        _ => Ok(()),
+                    }
                 });
                 let message = result.err().map(|e| e.to_string()).unwrap_or_default();
                 assert!(

@@ -140,7 +140,9 @@ fn a_column_kept_in_metadata_never_overwrites_a_metadata_key() {
     // The same value twice loses nothing and imports.
     let (dir, p) = setup();
     let file = dir.path().join("same.jsonl");
-    let same = "{\"id\": \"k2\", \"claim\": \"Two.\", \"metadata\": {\"split\": \"dev\"}, \"split\": \"dev\"}\n";
+    // A number is the same in any form it is written in.
+    let same = "{\"id\": \"k2\", \"claim\": \"Two.\", \"metadata\": {\"split\": \"dev\"}, \"split\": \"dev\"}\n\
+                {\"id\": \"k3\", \"claim\": \"Three.\", \"metadata\": {\"n\": [1, 100000]}, \"n\": [1.0, 1e5]}\n";
     std::fs::write(&file, same).unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &file]);
 }
@@ -155,7 +157,7 @@ fn a_number_a_float_would_change_is_refused_not_rounded() {
         input.as_bytes(),
         1,
         Some("metadata"),
-        "holds the number 1e-400, which would be kept as 0.0",
+        "holds the number 1e-400, which a JSON reader holds as 0.0, another value",
     );
     let input = "{\"id\": \"n2\", \"claim\": \"Two.\"}\n{\"id\": \"n3\", \"claim\": \"Three.\", \"score\": 0.12345678901234567890}\n";
     assert_refused(
@@ -177,7 +179,7 @@ fn a_number_a_float_would_change_is_refused_not_rounded() {
     // which is kept as written.
     let (dir, p) = setup();
     let file = dir.path().join("fine.jsonl");
-    let fine = "{\"id\": 123456789012345678901234567, \"claim\": \"Five.\", \"metadata\": {\"p\": [2.50, 1e5, 0.1, 18446744073709551615]}}\n";
+    let fine = "{\"id\": 123456789012345678901234567, \"claim\": \"Five.\", \"metadata\": {\"p\": [2.50, 1e5, 0.1, 0.10000000000000001, 18446744073709551615]}}\n";
     std::fs::write(&file, fine).unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &file]);
 }
