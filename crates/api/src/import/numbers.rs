@@ -92,14 +92,17 @@ pub(super) fn same_value(a: &Value, b: &Value) -> bool {
                 Some(i) => Some(i128::from(i)),
                 None => match n.as_u64() {
                     Some(u) => Some(i128::from(u)),
+                    // -0.0 is no integer: its sign would be lost.
                     None => n
                         .as_f64()
                         .filter(|f| f.fract() == 0.0 && f.abs() < 1e38)
+                        .filter(|f| *f != 0.0 || f.is_sign_positive())
                         .map(|f| f as i128),
                 },
             };
+            let float = |n: &serde_json::Number| n.as_f64().map(f64::to_bits);
             match x.is_f64() && y.is_f64() {
-                true => x.as_f64() == y.as_f64(),
+                true => float(x) == float(y),
                 false => whole(x).is_some() && whole(x) == whole(y),
             }
         }
@@ -176,21 +179,64 @@ fn as_float(number: &str) -> Option<f64> {
 }
 
 /// Whether `number` is held as a float that, written with as many significant digits as
-/// `number` has (correctly rounded), is another value.
+/// `number` has (correctly rounded, a tie either way), is another value. The digits of an
+/// integer count to its last, zeros included: `100000000000000000000000` is exact, and
+/// no float is.
 fn held_otherwise(number: &str) -> bool {
     let Some(value) = as_float(number) else {
         return false;
     };
-    let (negative, digits, power) = decimal(number);
+    let text = decimal(number);
+    let (_, digits, power) = &text;
     if digits.is_empty() {
         return false;
     }
+    let precision = match number.contains(['.', 'e', 'E']) {
+        true => digits.len(),
+        false => digits
+            .len()
+            .saturating_add(usize::try_from(*power).unwrap_or(0)),
+    };
     // A float's exact value has at most 767 significant digits.
-    if digits.len() > 800 {
+    if precision > 800 {
         return true;
     }
-    let written = format!("{:.*e}", digits.len() - 1, value);
-    decimal(&written) != (negative, digits, power)
+    if decimal(&format!("{:.*e}", precision - 1, value)) == text {
+        return false;
+    }
+    !tie_rounded_the_other_way(value, precision, &text)
+}
+
+/// Whether the float `value` lies exactly halfway between two numbers of `precision`
+/// significant digits and `text` is the one Rust's rounding (half to even) did not pick:
+/// both are correctly rounded, and JavaScript picks the one above.
+fn tie_rounded_the_other_way(value: f64, precision: usize, text: &(bool, String, i64)) -> bool {
+    let (negative, exact, power) = decimal(&format!("{value:.800e}"));
+    if exact.len() != precision + 1 || !exact.ends_with('5') {
+        return false;
+    }
+    let below = exact[..precision].to_string();
+    let mut above = below.clone().into_bytes();
+    let mut carry = true;
+    for digit in above.iter_mut().rev() {
+        if !carry {
+            break;
+        }
+        carry = *digit == b'9';
+        *digit = if carry { b'0' } else { *digit + 1 };
+    }
+    if carry {
+        above.insert(0, b'1');
+    }
+    let above = String::from_utf8(above).unwrap_or_default();
+    let at = |digits: &str| {
+        decimal(&format!(
+            "{}{digits}e{}",
+            if negative { "-" } else { "" },
+            power + 1
+        ))
+    };
+    *text == at(&below) || *text == at(&above)
 }
 
 /// A number as (negative, significant digits, power of ten of the last digit); zero as
@@ -244,13 +290,18 @@ mod tests {
             "1.7976931348623157e308",
             "18446744073709551615",
             "-9223372036854775808",
-            "100000000000000000000000",
+            "1e23",
             "0.30000000000000004",
             // As many digits as the float has to that precision (printf's %.17g).
             "0.10000000000000001",
             "6.5528859239813104e-22",
             "4.9406564584124654e-324",
             "0.1000000000000000055511151231257827021181583404541015625",
+            // A tie (the float is ...682.25), rounded either way.
+            "1996273954943682.2",
+            "1996273954943682.3",
+            "1180591620717411303424",
+            "0.10000000000000000000",
         ] {
             assert_eq!(first_changed(same), None, "{same}");
         }
@@ -264,6 +315,9 @@ mod tests {
             "9007199254740993.0",
             "3e-324",
             "1e-99999999999999999999",
+            "1996273954943682.4",
+            "100000000000000000000000",
+            "1000000000000000000000000000000000000000000000",
         ] {
             assert_eq!(first_changed(changed), Some(changed), "{changed}");
         }
@@ -282,6 +336,8 @@ mod tests {
             &v("9007199254740992.0")
         ));
         assert!(same_value(&v("9007199254740992"), &v("9007199254740992.0")));
+        assert!(!same_value(&v("0.0"), &v("-0.0")));
+        assert!(!same_value(&v("0"), &v("-0.0")));
         assert!(!same_value(&v("{\"a\": 1}"), &v("{\"b\": 1}")));
         assert!(!same_value(&v("1"), &v("\"1\"")));
     }
