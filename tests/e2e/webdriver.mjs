@@ -49,11 +49,23 @@ export class Session {
     return request(this.base, method, `/session/${this.id}${path}`, body);
   }
 
+  /**
+   * Finds the element matching `css`. WebKit answers "stale element reference" to the
+   * find itself when a live screen replaces the node while it makes the handle: look
+   * again (a missing element is still an error at once).
+   */
   async find(css) {
-    const value = await this.cmd("POST", "/element", { using: "css selector", value: css });
-    const element = value[ELEMENT];
-    this.selectors.set(element, css);
-    return element;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        const value = await this.cmd("POST", "/element", { using: "css selector", value: css });
+        const element = value[ELEMENT];
+        this.selectors.set(element, css);
+        return element;
+      } catch (e) {
+        if (!(e instanceof WebDriverError) || e.error !== "stale element reference" || attempt >= 5) throw e;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
   }
 
   /**
