@@ -10,6 +10,7 @@ mod claims;
 mod delimited;
 mod documents;
 mod fields;
+mod input_file;
 mod json_row;
 mod numbers;
 mod parallel;

@@ -1,6 +1,7 @@
 //! Reading input files into rows: JSON Lines, CSV and TSV, with every problem located by
 //! file, line and field.
 
+use super::input_file;
 use super::json_row::TopLevel;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
@@ -121,25 +122,15 @@ impl Batch {
 /// `--skip-invalid` can set them aside.
 pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()> {
     let name = path.display().to_string();
-    let file = open(path)?;
-    // The same open file, to see afterwards whether it changed while it was read.
-    let held = file.try_clone().ok();
-    let before = held.as_ref().and_then(stamp);
+    let file = input_file::open(path)?;
+    let watch = input_file::Unchanged::watch(&file);
     let read = match format_of(path) {
         Format::JsonLines => json_lines(&name, file, BATCH_ROWS, |lines| f(Batch::Lines(lines))),
         Format::Delimited(d) => delimited_beside(&name, file, d, BATCH_ROWS, f),
     };
     // Checked before any error of the reading is said too: a file cut short midway reads
     // as a broken last row.
-    if held.as_ref().and_then(stamp) != before {
-        return Err(Error::input(
-            &name,
-            0,
-            None,
-            "the file changed while it was read (is it still being written?); import it \
-             again once it is complete (nothing was imported)",
-        ));
-    }
+    watch.check(&name)?;
     let count = read?;
     if count == 0 {
         return Err(Error::input(
@@ -150,22 +141,6 @@ pub fn batches(path: &Path, mut f: impl FnMut(Batch) -> Result<()>) -> Result<()
         ));
     }
     Ok(())
-}
-
-/// A file's length and times of last change: a file written to while it is read (a CSV
-/// is read twice, the first time for over-long lines) would give rows from two versions.
-/// The status change time is there because a program copying a file in place may set
-/// the modification time back (`rsync --inplace -t`); no program can set that one.
-fn stamp(file: &File) -> Option<(u64, std::time::SystemTime, i64, i64)> {
-    let meta = file.metadata().ok()?;
-    #[cfg(unix)]
-    let changed = {
-        use std::os::unix::fs::MetadataExt;
-        (meta.ctime(), meta.ctime_nsec())
-    };
-    #[cfg(not(unix))]
-    let changed = (0, 0);
-    Some((meta.len(), meta.modified().ok()?, changed.0, changed.1))
 }
 
 /// Reads a CSV or TSV file on a thread of its own, a batch ahead of `f`: reading and
@@ -201,41 +176,6 @@ fn delimited_beside(
         };
         done.and(read)
     })
-}
-
-/// Opens an input file, refusing what is not a regular file with something in it: a
-/// folder, a device such as `/dev/zero` (endless) or a named pipe (opening one waits for
-/// a writer), also when reached through a link.
-pub(crate) fn open(path: &Path) -> Result<File> {
-    let name = path.display().to_string();
-    let meta = std::fs::metadata(path)
-        .map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))?;
-    if meta.is_dir() {
-        return Err(Error::input(
-            &name,
-            0,
-            None,
-            "is a folder, not a file of rows (a folder of .txt documents goes with --docs)",
-        ));
-    }
-    if !meta.is_file() {
-        return Err(Error::input(
-            &name,
-            0,
-            None,
-            "is not a regular file (a device, a pipe or a socket); save the rows to a file \
-             and import that",
-        ));
-    }
-    if meta.len() == 0 {
-        return Err(Error::input(
-            &name,
-            1,
-            None,
-            "the file is empty: there are no rows to import",
-        ));
-    }
-    File::open(path).map_err(|e| Error::input(&name, 0, None, format!("cannot open: {e}")))
 }
 
 /// Reads lines in batches of `chunk`; returns how many non-blank lines there were.
@@ -526,72 +466,6 @@ fn field_with_replacement_char(lossy: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// A file written to while it is read is refused, in either format, however many of
-    /// its rows were read before and after the write.
-    #[test]
-    fn a_file_that_changes_while_it_is_read_is_refused() {
-        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        for (name, head, row) in [
-            ("c.csv", "id,claim\n", "r{i},Claim {i}.\n"),
-            (
-                "c.jsonl",
-                "",
-                "{\"id\": \"r{i}\", \"claim\": \"Claim {i}.\"}\n",
-            ),
-        ] {
-            for write in [
-                "append",
-                "truncate",
-                "same size, times put back",
-                "cut, then a bad row",
-            ] {
-                let path = dir.path().join(name);
-                let rows: String = (0..3 * BATCH_ROWS)
-                    .map(|i| row.replace("{i}", &i.to_string()))
-                    .collect();
-                std::fs::write(&path, format!("{head}{rows}")).unwrap_or_else(|e| panic!("{e}"));
-                let mut first = true;
-                let result = batches(&path, |_| {
-                    if !std::mem::take(&mut first) {
-                        return Ok(());
-                    }
-                    let mut file = std::fs::OpenOptions::new().write(true).open(&path);
-                    let file = file.as_mut().unwrap_or_else(|e| panic!("{e}"));
-                    let meta = file.metadata().unwrap_or_else(|e| panic!("{e}"));
-                    let len = meta.len();
-                    match write {
-                        "append" => file.set_len(len + 1),
-                        "same size, times put back" => {
-                            use std::io::{Seek, Write};
-                            let times = std::fs::FileTimes::new()
-                                .set_modified(meta.modified().unwrap_or_else(|e| panic!("{e}")));
-                            file.seek(std::io::SeekFrom::End(-8))
-                                .and_then(|_| file.write_all(b"Changed."))
-                                .and_then(|()| file.set_times(times))
-                        }
-                        _ => file.set_len(len / 2),
-                    }
-                    .unwrap_or_else(|e| panic!("{e}"));
-                    match write {
-                        // As a row cut in the middle would read.
-                        "cut, then a bad row" => Err(Error::input("x", 7, None, "broken row")),
-                        _ => Ok(()),
-                    }
-                });
-                let message = result.err().map(|e| e.to_string()).unwrap_or_default();
-                assert!(
-                    message.contains("the file changed while it was read"),
-                    "{name}, {write}: {message}"
-                );
-            }
-            // Unchanged, it reads.
-            let path = dir.path().join(name);
-            let rows: String = (0..3).map(|i| row.replace("{i}", &i.to_string())).collect();
-            std::fs::write(&path, format!("{head}{rows}")).unwrap_or_else(|e| panic!("{e}"));
-            batches(&path, |_| Ok(())).unwrap_or_else(|e| panic!("{name}: {e}"));
-        }
-    }
 
     #[test]
     fn names_the_key_being_read_when_json_breaks() {

@@ -56,8 +56,11 @@ impl<R: Read> Window<R> {
             Ok(n) => n,
             Err(e) => {
                 // The line being read when it failed: the one after the last whole line held.
-                let line = self.lines.line
-                    + (0..held).filter(|&i| is_line_break(&self.bytes, i)).count() as u64;
+                let mut from_start = Lines {
+                    at: 0,
+                    line: self.lines.line,
+                };
+                let line = from_start.count_to(&self.bytes, held);
                 return Err(Error::input(name, line, None, format!("cannot read: {e}")));
             }
         };

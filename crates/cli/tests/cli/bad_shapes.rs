@@ -21,6 +21,16 @@ fn refused_under(p: &Path, file: &Path, preset: &str) -> String {
     msg
 }
 
+/// A new project with `text` imported from a file `name` beside it; the import must
+/// succeed. Returns the folder (kept while the project is used) and the project.
+fn imported(name: &str, text: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let (dir, p) = setup();
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap_or_else(|e| panic!("{e}"));
+    ok([Path::new("import"), &p, &file]);
+    (dir, p)
+}
+
 /// The rejects file at `path`, as text (for failure messages) and as rows.
 fn rejects_at(path: &Path) -> (String, Vec<serde_json::Value>) {
     let text = std::fs::read_to_string(path).unwrap_or_default();
@@ -68,11 +78,8 @@ fn an_unbalanced_csv_quote_does_not_swallow_the_rows_after_it() {
 
 #[test]
 fn a_well_quoted_csv_still_imports_with_its_quotes() {
-    let (dir, p) = setup();
-    let file = dir.path().join("fine.csv");
     let input = "id,claim,context\nw1,\"\"\"Yes we can\"\" was his slogan.\",\"two\nlines\"\nw2,A 5\" screen.,x\n";
-    std::fs::write(&file, input).unwrap_or_else(|e| panic!("{e}"));
-    ok([Path::new("import"), &p, &file]);
+    let (_dir, p) = imported("fine.csv", input);
     let out = ok([
         Path::new("search"),
         &p,
@@ -138,13 +145,10 @@ fn a_column_kept_in_metadata_never_overwrites_a_metadata_key() {
         "metadata holds this name too, with another value",
     );
     // The same value twice loses nothing and imports.
-    let (dir, p) = setup();
-    let file = dir.path().join("same.jsonl");
     // A number is the same in any form it is written in.
     let same = "{\"id\": \"k2\", \"claim\": \"Two.\", \"metadata\": {\"split\": \"dev\"}, \"split\": \"dev\"}\n\
                 {\"id\": \"k3\", \"claim\": \"Three.\", \"metadata\": {\"n\": [1, 100000]}, \"n\": [1.0, 1e5]}\n";
-    std::fs::write(&file, same).unwrap_or_else(|e| panic!("{e}"));
-    ok([Path::new("import"), &p, &file]);
+    imported("same.jsonl", same);
 }
 
 #[test]
@@ -177,11 +181,8 @@ fn a_number_a_float_would_change_is_refused_not_rounded() {
     );
     // Numbers that come back as the same value import, and so does an id beyond 2^64,
     // which is kept as written.
-    let (dir, p) = setup();
-    let file = dir.path().join("fine.jsonl");
     let fine = "{\"id\": 123456789012345678901234567, \"claim\": \"Five.\", \"metadata\": {\"p\": [2.50, 1e5, 0.1, 0.10000000000000001, 18446744073709551615]}}\n";
-    std::fs::write(&file, fine).unwrap_or_else(|e| panic!("{e}"));
-    ok([Path::new("import"), &p, &file]);
+    imported("fine.jsonl", fine);
 }
 
 #[test]
