@@ -391,12 +391,21 @@ mod tests {
 
     #[test]
     fn an_unreachable_server_and_a_failed_handshake_say_so() {
-        // A port with no one listening.
-        let free = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
+        // A port with no one listening, held for the test: bound but never listening, so
+        // a connection to it is refused, and no other socket (a test's bind to port 0, an
+        // outgoing connection's own port) can take it meanwhile, as one closed at once could.
+        let held = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None)
+            .unwrap_or_else(|e| panic!("{e}"));
+        held.bind(&std::net::SocketAddr::from(([127, 0, 0, 1], 0)).into())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let free = held
+            .local_addr()
+            .ok()
+            .and_then(|a| a.as_socket())
             .map(|a| a.port())
-            .unwrap_or(1);
+            .unwrap_or_else(|| panic!("the held socket has no port"));
         let refused = Remote::connect(&format!("http://127.0.0.1:{free}"), "ana", "x");
+        drop(held);
         let refused = refused
             .err()
             .unwrap_or_else(|| panic!("nobody listens there"));

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoFiles, startDisplay, stop } from "./harness.mjs";
+import { cli, demoFiles, startDisplay, stopAll } from "./harness.mjs";
 import { look } from "./screens.mjs";
 import { answerEvidence, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
 import { LABELS, connectAs, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
@@ -98,9 +98,17 @@ async function connectedFiles(t, work, project, photos) {
   const sessions = [];
   try {
     teamOnServer(project);
-    // Cara and dev agree on the evidence of every claim, so the gold data has lines.
+    // Cara and dev agree on the evidence of every claim, so the gold data has lines; ana
+    // gives 20 labels their third answer, since a claim with fewer counted answers than
+    // its overlap is held back from the gold (docs/export.md), and leaves the rest for
+    // the pack below.
     cli(["tasks", project, "--kind", "evidence", "--overlap", "2"]);
     for (const name of ["cara", "dev"]) answerEvidence(project, name, 40);
+    for (let i = 0; i < 20; i += 1) {
+      const item = nextByCli(project, "ana", "label");
+      if (!item) break;
+      submitByCli(project, "ana", [{ task_id: item.task_id, label: LABELS[0], duration_ms: 5000 }]);
+    }
     const server = await serve(project, await freePort());
     processes.push(server.process);
     const display = await startDisplay();
@@ -251,7 +259,10 @@ async function connectedFiles(t, work, project, photos) {
     throw e;
   } finally {
     for (const s of sessions) await s.delete().catch(() => {});
-    for (const p of processes.reverse()) await stop(p);
-    rmSync(work, { recursive: true, force: true });
+    try {
+      await stopAll(processes);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
 }

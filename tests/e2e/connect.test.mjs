@@ -14,9 +14,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, saveScreenshot, startDisplay, stop } from "./harness.mjs";
+import { cli, saveScreenshot, startDisplay, stopAll } from "./harness.mjs";
 import { assertAccessible } from "./screens.mjs";
-import { currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, assertLatencies, currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
 import { LABELS, connectAs, connectError, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -26,6 +26,9 @@ function printedKappa(project) {
   const value = report.metrics.fleiss_kappa.value;
   return value === null ? "—" : value.toFixed(3);
 }
+
+/** How many answers are timed from Enter to the lead's screen. */
+const ROUNDS = 5;
 
 test("connected to a team server, an annotator's answer moves the lead's kappa within a second", async (t) => {
   const work = mkdtempSync(join(tmpdir(), "factdesk-e2e-connect-"));
@@ -93,13 +96,14 @@ async function connectedTeam(t, work, project, photos) {
     await ana.keys("4");
     await ana.waitFor(tid("label-1"), 20_000);
 
-    let answers = 0;
-    for (let round = 0; round < 3; round += 1) {
+    // Every answer is timed, from Enter to the lead's screen (see assertLatencies).
+    const latencies = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
       const task = await currentTask(ana);
       assert.ok(task !== null, "ana has a label item");
       const before = await textOf(lead, tid("fleiss-label"));
       // She disagrees with the others now and then, so each answer moves the kappa.
-      await ana.keys(String(round === 1 ? 3 : 2));
+      await ana.keys(String(round % 2 === 1 ? 3 : 2));
       const pressed = Date.now();
       await ana.keys(Key.Enter);
       const after = await lead.until(
@@ -108,20 +112,19 @@ async function connectedTeam(t, work, project, photos) {
           const now = await lead.execute("const e = document.querySelector('[data-testid=fleiss-label]'); return e && e.textContent");
           return now !== null && now !== before ? now : null;
         },
-        5_000,
+        2 * LIVE_SLOWEST_MS,
         10,
       );
       const took = Date.now() - pressed;
+      latencies.push(took);
       t.diagnostic(`answer ${round + 1}: label kappa ${before} -> ${after} in ${took} ms from Enter in the other window`);
-      assert.ok(took <= 1000, `the lead's dashboard took ${took} ms`);
       assert.equal(after, printedKappa(project), "the kappa factdesk agreement prints");
       await ana.until(`the ack for task ${task}`, async () => {
         const saved = await ana.attribute(await ana.find(tid("saved-indicator")), "data-task");
         return saved === String(task) ? true : null;
       });
-      answers += 1;
     }
-    assert.equal(answers, 3);
+    assertLatencies(t, "the lead's dashboard after an answer in the other window", latencies);
 
     // A network that dies without a word (the server stopped, its connections open): the
     // heartbeats stop, and the lead's dashboard says it is reconnecting; an answer that
@@ -183,7 +186,10 @@ async function connectedTeam(t, work, project, photos) {
     throw e;
   } finally {
     for (const s of sessions) await s.delete().catch(() => {});
-    for (const p of processes.reverse()) await stop(p);
-    rmSync(work, { recursive: true, force: true });
+    try {
+      await stopAll(processes);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
 }

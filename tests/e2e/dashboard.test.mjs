@@ -7,10 +7,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot } from "./harness.mjs";
 import { inApp } from "./screens.mjs";
-import { TRICK, currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, TRICK, assertLatencies, currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
+
+/** How many answers from another process are timed to the lead's screen. */
+const ROUNDS = 5;
 
 /** What `factdesk agreement` prints for a kind, as the dashboard shows it (3 decimals). */
 function printed(project, kind, metric) {
@@ -108,21 +111,28 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       const pace = paceOf(await textOf(session, tid(`pace-label-${name}`)));
       assert.ok(pace === null || (pace > 0 && pace <= 1200), `${name}'s pace: ${pace}`);
     }
-    const before = await textOf(session, tid("fleiss-label"));
 
-    // Ben answers from another process: the kappa changes within a second.
-    const item = nextByCli(project, "ben", "label");
-    assert.ok(item, "ben has a label item left");
-    submitByCli(project, "ben", [{ task_id: item.task_id, label: "NOT ENOUGH INFO" }]);
-    const answeredAt = Date.now();
-    const after = await session.until("the kappa to change", async () => {
-      const now = await session.execute("return document.querySelector('[data-testid=fleiss-label]').textContent");
-      return now !== before ? now : null;
-    }, 5_000, 20);
-    const took = Date.now() - answeredAt;
-    t.diagnostic(`label kappa ${before} -> ${after} in ${took} ms`);
-    assert.ok(took <= 1000, `the dashboard took ${took} ms`);
-    assert.equal(after, printed(project, "label", "fleiss_kappa"));
+    // Ben answers from another process: the kappa changes within a second. Every answer
+    // is timed, from the CLI's return to the lead's screen (see assertLatencies).
+    const latencies = [];
+    for (let round = 0; round < ROUNDS; round += 1) {
+      const before = await textOf(session, tid("fleiss-label"));
+      const item = nextByCli(project, "ben", "label");
+      assert.ok(item, "ben has a label item left");
+      // Each of these answers moves the kappa (demoProject fixes the seed, so ben gets
+      // the same items in every run).
+      submitByCli(project, "ben", [{ task_id: item.task_id, label: "NOT ENOUGH INFO" }]);
+      const answeredAt = Date.now();
+      const after = await session.until("the kappa to change", async () => {
+        const now = await session.execute("return document.querySelector('[data-testid=fleiss-label]')?.textContent ?? null");
+        return now !== null && now !== before ? now : null;
+      }, 2 * LIVE_SLOWEST_MS, 20);
+      const took = Date.now() - answeredAt;
+      latencies.push(took);
+      t.diagnostic(`answer ${round + 1} (task ${item.task_id}): label kappa ${before} -> ${after} in ${took} ms`);
+      assert.equal(after, printed(project, "label", "fleiss_kappa"));
+    }
+    assertLatencies(t, "the dashboard after an answer from another process", latencies);
 
     // Once the intervals have caught up, the screen is complete.
     await session.until("the label interval", async () =>

@@ -130,7 +130,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.clickOn(tid("open-settings"));
     await session.waitFor(tid("setting-overlap"));
     await session.until("the settings read", async () =>
-      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]')?.value ?? null")) === String(before.overlap),
     );
     await look(session, "light-settings", tid("settings-save"));
     // The form is longer than the window; Save stays in view under it.
@@ -224,7 +224,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await home(session);
     await session.clickOn(tid("open-settings"));
     await session.until("the settings read", async () =>
-      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) !== "",
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]')?.value ?? ''")) !== "",
     );
     await look(session, "dark-settings", tid("settings-save"));
     await fill(session, tid("setting-trick_template"), "It is false");
@@ -273,7 +273,7 @@ test("as a hostile user: a review screen left open, a number too large for a set
     const before = settings(project);
     await session.clickOn(tid("open-settings"));
     await session.until("the settings read", async () =>
-      (await session.execute("return document.querySelector('[data-testid=setting-overlap]').value")) === String(before.overlap),
+      (await session.execute("return document.querySelector('[data-testid=setting-overlap]')?.value ?? null")) === String(before.overlap),
     );
     await fill(session, tid("setting-overlap"), "99999999999999999999");
     await session.clickOn(tid("settings-save"));

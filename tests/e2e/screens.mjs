@@ -80,28 +80,48 @@ export async function inApp(t, { make, env = {}, size = [1024, 640], file = "dem
     throw e;
   } finally {
     await session?.delete().catch(() => {});
-    await app?.stop();
-    rmSync(work, { recursive: true, force: true });
+    try {
+      await app?.stop();
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
   }
 }
 
 /**
  * Saves a screenshot of the screen as it is as docs/screenshots/compact/`name`.png and runs
- * axe on it; with `css`, waits for that first (and for a work screen to take keys).
+ * axe on it; with `css`, waits for that first; on a work screen, waits for the item to
+ * take keys and to be drawn in full colour.
  */
 export async function look(session, name, css) {
-  if (css) {
-    await session.waitFor(css, 20_000);
-    // A work screen dims an item until it takes keys: look once it does.
-    if ((await session.findAll("main.work")).length > 0) {
-      await itemReady(session);
-      // ...and once its 0.12 s fade back to full colour has ended, or axe measures a
-      // half-faded text's contrast.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+  if (css) await session.waitFor(css, 20_000);
+  // A work screen dims an item until it takes keys: look once it does...
+  if ((await session.findAll("main.work")).length > 0) {
+    await itemReady(session);
+    // ...and once its 0.12 s fade back to full colour has ended, or axe measures a
+    // half-faded text's contrast.
+    await fadedIn(session);
   }
   await saveScreenshot(session, `compact/${name}.png`);
   await assertAccessible(session, name);
+}
+
+/**
+ * Waits until nothing on the page is mid-transition: every part of the work screen at
+ * full opacity and no animation running (CSS transitions are in document.getAnimations()).
+ */
+export async function fadedIn(session, timeoutMs = 5_000) {
+  await session.until(
+    "the work screen's fade to end",
+    () =>
+      session.execute(
+        `const faded = [...document.querySelectorAll(".work-main > *")].filter((e) => getComputedStyle(e).opacity !== "1").length;
+         const running = document.getAnimations().filter((a) => a.playState === "running").length;
+         return faded === 0 && running === 0;`,
+      ),
+    timeoutMs,
+    20,
+  );
 }
 
 const visit = (session, prefix, name, css) => look(session, `${prefix}-${name}`, css);

@@ -63,6 +63,28 @@ export async function submitByEnter(session, Key, task) {
   });
 }
 
+/** The live dashboard's promise: an answer shows on the lead's screen within a second. */
+export const LIVE_MEDIAN_MS = 1000;
+/** The most any one answer may take to show, on a loaded machine. */
+export const LIVE_SLOWEST_MS = 5000;
+
+/**
+ * Checks the times (ms) `what` took over several answers: the median within a second
+ * (the promise), and every one within five. One slow round on a busy machine (a compile
+ * next door) says nothing about the product, a slow median or a very slow round does;
+ * all of them are printed.
+ */
+export function assertLatencies(t, what, latencies) {
+  assert.ok(latencies.length >= 3, `${what}: only ${latencies.length} rounds timed`);
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  t.diagnostic(`${what}, ms: ${latencies.join(", ")} (median ${median}, slowest ${sorted[sorted.length - 1]})`);
+  assert.ok(median <= LIVE_MEDIAN_MS, `${what}: median ${median} ms over ${LIVE_MEDIAN_MS} ms; each: ${latencies.join(", ")}`);
+  const slow = latencies.filter((ms) => ms > LIVE_SLOWEST_MS);
+  assert.deepEqual(slow, [], `${what}: rounds over ${LIVE_SLOWEST_MS} ms; each: ${latencies.join(", ")}`);
+}
+
 /** The next item `name` would get from the CLI (which reserves it for them). */
 export function nextByCli(project, name, kind = "evidence") {
   return JSON.parse(cli(["next", project, "--as", name, "--kind", kind, "--json"])).item;
@@ -87,6 +109,18 @@ export async function diagnose(t, app, session) {
 
 /** The trick sentence's opening in the demo (its stance is `supports`, so the trick is a negation). */
 export const TRICK = "It is not true that";
+
+/**
+ * The keys ("1", "2", ...) of the evidence item's sentences on screen that are not the
+ * trick, in screen order. The trick's slot is drawn from the project's secret, which no
+ * test fixes: a test that means a real sentence picks it by its text, through these.
+ */
+export async function realOptionKeys(session) {
+  const texts = await session.execute(
+    "return [...document.querySelectorAll('[data-testid^=option-] .option-text')].map((e) => [e.closest('[data-testid^=option-]').dataset.testid, e.textContent])",
+  );
+  return texts.filter(([, text]) => !text.includes(TRICK)).map(([id]) => id.slice("option-".length));
+}
 
 /** The demo project with maria as its lead and `annotators` added. */
 export function teamProject(project, annotators) {

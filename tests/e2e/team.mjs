@@ -14,8 +14,37 @@ export const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
 export const password = (name) => `${name}-pass-7421`;
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** A port nobody listens on now. */
-export function freePort() {
+/**
+ * A port nobody listens on now, for an address that must not answer or a server that must
+ * come back on the same port. It is drawn below the system's ephemeral range (on Linux
+ * /proc/sys/net/ipv4/ip_local_port_range, 32768 up by default; 49152 up elsewhere), where
+ * neither a bind to port 0 (other tests, other servers) nor an outgoing connection's own
+ * port is ever put, so nothing but a process asking for that very port can take it before
+ * it is used. A server that needs no fixed port is better started by serve() without one.
+ */
+export async function freePort() {
+  let low = 32768;
+  try {
+    const { readFileSync } = await import("node:fs");
+    low = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || low;
+  } catch {
+    // Not Linux: the range starts at 49152 or above.
+  }
+  const top = Math.min(low, 32768);
+  const bottom = Math.max(1024, top - 12_000);
+  const listens = (port) =>
+    new Promise((resolve) => {
+      const server = createServer();
+      server.once("error", () => resolve(false));
+      server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+    });
+  if (top - bottom >= 1000) {
+    for (let i = 0; i < 50; i += 1) {
+      const port = bottom + Math.floor(Math.random() * (top - bottom));
+      if (await listens(port)) return port;
+    }
+  }
+  // A system whose ephemeral range leaves no room below it: a port it chooses.
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -44,15 +73,23 @@ export function teamOnServer(project) {
   }
 }
 
-/** `factdesk serve` on `project` (with `args` added), answering at the returned address. */
-export async function serve(project, port, args = []) {
+/**
+ * `factdesk serve` on `project` (with `args` added), answering at the returned address:
+ * on `port`, or without one on a port the system chooses (`--listen 127.0.0.1:0`), read
+ * back from the line the server prints once it is bound ("serving … on http://…").
+ */
+export async function serve(project, port = 0, args = []) {
   const server = launch("factdesk serve", factdeskBin, ["serve", project, "--listen", `127.0.0.1:${port}`, ...args], {});
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${url}/api/v1/openapi.json`)).ok) return { url, process: server };
-    } catch {
-      // Not listening yet.
+  // A minute at most, for a busy machine; the server says where it listens once bound.
+  for (let i = 0; i < 600; i += 1) {
+    const said = /^serving .* on (https?:\/\/\S+)$/m.exec(server.log());
+    if (said) {
+      const url = said[1];
+      try {
+        if ((await fetch(`${url}/api/v1/openapi.json`)).ok) return { url, port: Number(new URL(url).port), process: server };
+      } catch {
+        // Bound, not answering yet.
+      }
     }
     if (server.exitCode !== null) break;
     await sleep(100);

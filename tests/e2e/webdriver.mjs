@@ -72,7 +72,16 @@ export class Session {
    * Runs `command` on `element`. Live screens re-render (the start screen as its recent
    * projects arrive, a queue read again), and WebKit then answers "stale element
    * reference" for an element found a moment before: find it again by the selector it
-   * was found by, and run the command on the new one.
+   * was found by (as a person looks again), and run the command on the new one.
+   *
+   * Only that answer is retried, and it is safe to retry even for a click or typed keys:
+   * WebDriver looks the element up before it does anything with it (W3C WebDriver,
+   * Element Click and Element Send Keys: "get a known element" comes before any input
+   * is dispatched, and WebKitWebDriver computes the element's layout or focuses it, which
+   * is where staleness is found, before it sends the mouse or key events). So a stale
+   * answer means no click and no key reached the page. Any other error (a timeout, an
+   * element not interactable, an unknown error after input went out) is thrown at once:
+   * what it did, if anything, is never done twice.
    */
   async onElement(element, command) {
     for (let attempt = 1; ; attempt += 1) {
@@ -112,16 +121,22 @@ export class Session {
     return value.map((v) => v[ELEMENT]);
   }
 
-  /** Polls until `check()` returns something truthy, and returns it. */
+  /**
+   * Polls until `check()` returns something truthy, and returns it. A check that reads
+   * an element may meet it not there yet or replaced meanwhile ("no such element",
+   * "stale element reference"): that is looked at again on the next poll. Any other
+   * error (a script's "javascript error", a refused command) is thrown at once.
+   */
   async until(what, check, timeoutMs = 15_000, intervalMs = 100) {
     const deadline = Date.now() + timeoutMs;
+    const again = new Set(["no such element", "stale element reference"]);
     let last;
     for (;;) {
       try {
         last = await check();
         if (last) return last;
       } catch (e) {
-        if (!(e instanceof WebDriverError) || Date.now() > deadline) throw e;
+        if (!(e instanceof WebDriverError) || !again.has(e.error) || Date.now() > deadline) throw e;
       }
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
       await new Promise((r) => setTimeout(r, intervalMs));

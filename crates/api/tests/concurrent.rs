@@ -16,6 +16,24 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Runs `act` again while it fails as "unavailable", as a client does with the server's
+/// 503 and Retry-After: another connection held the lock past the store's busy timeout
+/// (SQLite, on a machine busy enough to stall a writer for seconds) or PostgreSQL aborted
+/// the same decision more often than its retries. Nothing of a failed attempt was written,
+/// so the race's invariants hold either way; every other error is returned as it came.
+fn retrying<T>(mut act: impl FnMut() -> factdesk_api::Result<T>) -> factdesk_api::Result<T> {
+    let mut tries = 0;
+    loop {
+        match act() {
+            Err(e) if e.code == factdesk_api::ErrorCode::Unavailable && tries < 20 => {
+                tries += 1;
+                std::thread::sleep(std::time::Duration::from_millis(50 * tries));
+            }
+            other => return other,
+        }
+    }
+}
+
 const CLAIMS: usize = 24;
 const OVERLAP: u32 = 3;
 const PEOPLE: [&str; 6] = ["ana", "ben", "caro", "dev", "eli", "fay"];
@@ -26,7 +44,7 @@ fn work(location: std::path::PathBuf, name: &'static str, clock: ManualClock) ->
     let mut p = ok(Project::open(&location, Box::new(clock)));
     let me = p.who(name);
     let mut answered = Vec::new();
-    while let Some(item) = ok(p.next_item(&me, TaskKind::Evidence)).item {
+    while let Some(item) = ok(retrying(|| p.next_item(&me, TaskKind::Evidence))).item {
         let trick = trick_option(&p, &item).unwrap_or_default();
         let real = item
             .options
@@ -34,14 +52,12 @@ fn work(location: std::path::PathBuf, name: &'static str, clock: ManualClock) ->
             .find(|o| o.id != trick)
             .map(|o| o.id.clone())
             .unwrap_or_default();
-        ok(p.submit(
-            &me,
-            &Answer {
-                task_id: item.task_id,
-                selected: vec![real],
-                ..Default::default()
-            },
-        ));
+        let answer = Answer {
+            task_id: item.task_id,
+            selected: vec![real],
+            ..Default::default()
+        };
+        ok(retrying(|| p.submit(&me, &answer)));
         answered.push(item.task_id);
     }
     answered
@@ -144,15 +160,12 @@ fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
     // Everyone answers the same task at once, none holding it: the first three to
     // commit take its places, the others are refused, none waits forever.
     let answers = race(&location, &clock, move |p, me| {
-        p.submit(
-            me,
-            &Answer {
-                task_id: last,
-                no_evidence: true,
-                ..Default::default()
-            },
-        )
-        .map_err(|e| e.code)
+        let answer = Answer {
+            task_id: last,
+            no_evidence: true,
+            ..Default::default()
+        };
+        retrying(|| p.submit(me, &answer)).map_err(|e| e.code)
     });
     let taken = answers.iter().filter(|a| a.is_ok()).count();
     assert_eq!(taken, OVERLAP as usize, "{answers:?}");
@@ -166,7 +179,7 @@ fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
     // Everyone asks for an item at once: the two other tasks' six places go to six
     // people, three each, and the other six are told nothing is left, not kept waiting.
     let items = race(&location, &clock, |p, me| {
-        ok(p.next_item(me, TaskKind::Evidence))
+        ok(retrying(|| p.next_item(me, TaskKind::Evidence)))
             .item
             .map(|i| i.task_id)
     });
@@ -186,16 +199,14 @@ fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
             let i: usize = me.name().trim_start_matches("racer").parse().unwrap_or(0);
             let task_id =
                 held[i].unwrap_or_else(|| held.iter().flatten().copied().next().unwrap_or(0));
-            p.submit(
-                me,
-                &Answer {
-                    task_id,
-                    no_evidence: true,
-                    ..Default::default()
-                },
-            )
-            .map(|_| ())
-            .map_err(|e| e.code)
+            let answer = Answer {
+                task_id,
+                no_evidence: true,
+                ..Default::default()
+            };
+            retrying(|| p.submit(me, &answer))
+                .map(|_| ())
+                .map_err(|e| e.code)
         }
     });
     for (i, a) in answers.iter().enumerate() {

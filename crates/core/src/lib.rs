@@ -5,6 +5,7 @@
 
 pub mod agreement;
 pub mod answer;
+pub mod chance;
 pub mod checks;
 pub mod claim;
 pub mod gold;
@@ -13,6 +14,7 @@ pub mod key_hash;
 pub mod language;
 pub mod pace;
 pub mod ranking;
+pub mod scores;
 pub mod seeded;
 mod stopwords;
 pub mod task;

@@ -206,8 +206,13 @@ pub enum ServeError {
 }
 
 /// Serves `config` until SIGINT or SIGTERM, then lets requests in flight finish (a few
-/// seconds at most). The project is opened once first, so a wrong path fails at once.
-pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
+/// seconds at most). The project is opened once first, so a wrong path fails at once;
+/// `listening` is told the address once the port is bound (the port the system chose
+/// when `config.listen` has port 0), before the first request is taken.
+pub async fn serve(
+    config: ServeConfig,
+    listening: impl FnOnce(SocketAddr),
+) -> Result<(), ServeError> {
     let open = opener(config.project.clone(), || {
         Box::new(factdesk_api::SystemClock)
     });
@@ -224,6 +229,7 @@ pub async fn serve(config: ServeConfig) -> Result<(), ServeError> {
             addr: config.listen,
             source,
         })?;
+    listening(listener.local_addr()?);
     serve_on(listener, state, config.tls, shutdown_signal()).await
 }
 

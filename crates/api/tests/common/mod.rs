@@ -89,7 +89,7 @@ pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
         .map(|o| o.id.clone())
 }
 
-fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+pub fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 

@@ -49,5 +49,10 @@ pub(crate) fn imported(dir: &Path, name: &str, n: usize, header: bool, preset: P
     };
     let owner = p.lead();
     ok(import(&mut p, &owner, &req, &mut NoProgress));
+    // Which claims each person is served, and in what order, follows the project's seed,
+    // drawn afresh for every project: fixed here, so a scenario plays the same every run.
+    let mut settings = ok(p.settings());
+    settings.seed = 2021;
+    ok(p.set_settings(&owner, &settings));
     p
 }

@@ -15,7 +15,8 @@ const MAX_SESSION_HOURS: f64 = 8784.0;
 pub struct Args {
     /// The project file, or a postgres:// URL.
     project: PathBuf,
-    /// The address and port to listen on, e.g. 127.0.0.1:4470.
+    /// The address and port to listen on, e.g. 127.0.0.1:4470; port 0 takes one the
+    /// system chooses (the line "serving … on http://ADDRESS:PORT" says which).
     #[arg(long)]
     listen: SocketAddr,
     /// The certificate chain, PEM.
@@ -83,15 +84,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     } else {
         "http"
     };
-    // A database URL is shown without its password.
-    eprintln!(
-        "serving {} on {scheme}://{}",
-        factdesk_api::ProjectLocation::parse(&config.project).shown(),
-        config.listen
-    );
+    // A database URL is shown without its password. Said once the port is bound, with
+    // the port the system chose when --listen has port 0: scripts and tests read the
+    // address back from this line.
+    let shown = factdesk_api::ProjectLocation::parse(&config.project).shown();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(factdesk_server::serve(config))?;
+    runtime.block_on(factdesk_server::serve(config, |addr| {
+        eprintln!("serving {shown} on {scheme}://{addr}");
+    }))?;
     Ok(())
 }

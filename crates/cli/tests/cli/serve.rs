@@ -4,7 +4,7 @@
 
 use crate::{demo_project, factdesk, ok, stderr};
 use serde_json::Value;
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -33,31 +33,56 @@ fn add_with_password(project: &Path, name: &str, role: &str) {
     );
 }
 
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn serve(project: &Path, port: u16) -> Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+/// `factdesk serve` on a port the system chooses (`--listen 127.0.0.1:0`), and that port,
+/// read from the line the server prints once it is bound: no port is picked free first
+/// and taken later, when something else may have taken it.
+fn serve(project: &Path) -> (Child, u16) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
         .arg("serve")
         .arg(project)
-        .args(["--listen", &format!("127.0.0.1:{port}")])
+        .args(["--listen", "127.0.0.1:0"])
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
-    let started = Instant::now();
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            started.elapsed() < Duration::from_secs(20),
-            "the server did not start"
-        );
-        std::thread::sleep(Duration::from_millis(50));
+    let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
+    let (tell, told) = std::sync::mpsc::channel();
+    // Reads the server's stderr to its end, so that the server never blocks on a full
+    // pipe, and sends the port once the line says it, or everything said when it ends.
+    std::thread::spawn(move || {
+        let mut said = String::new();
+        let mut tell = Some(tell);
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            let port = line
+                .strip_prefix("serving ")
+                .and_then(|rest| rest.rsplit_once(" on http://"))
+                .and_then(|(_, addr)| addr.trim().parse::<std::net::SocketAddr>().ok())
+                .map(|a| a.port());
+            match (port, tell.take()) {
+                (Some(port), Some(t)) => {
+                    let _ = t.send(Ok(port));
+                }
+                (_, t) => {
+                    tell = t;
+                    said.push_str(&line);
+                    said.push('\n');
+                }
+            }
+        }
+        if let Some(t) = tell {
+            let _ = t.send(Err(said));
+        }
+    });
+    // A bound on a server that never says it listens; the margin is for a busy machine.
+    match told.recv_timeout(Duration::from_secs(120)) {
+        Ok(Ok(port)) => (child, port),
+        Ok(Err(said)) => panic!("the server ended without listening: {said}"),
+        Err(e) => {
+            let _ = child.kill();
+            panic!("the server did not say where it listens: {e}")
+        }
     }
-    child
 }
 
 /// One HTTP/1.1 request; the status and the JSON body, or `None` when the connection
@@ -130,8 +155,7 @@ fn people_added_with_a_password_sign_in_and_plain_http_stays_on_loopback() {
             stderr(&refused)
         );
     }
-    let port = free_port();
-    let mut server = serve(&p, port);
+    let (mut server, port) = serve(&p);
     let ana = login(port, "ana");
     let next = request(port, "GET", "/api/v1/next?kind=evidence", Some(&ana), "");
     let served_json = next.map(|(s, v)| (s, v["item"]["task_id"].is_i64()));
@@ -153,7 +177,7 @@ fn people_added_with_a_password_sign_in_and_plain_http_stays_on_loopback() {
         Path::new("disable"),
         Path::new("ana"),
     ]);
-    let mut server = serve(&p, port);
+    let (mut server, port) = serve(&p);
     let refused = request(
         port,
         "POST",
@@ -175,8 +199,7 @@ fn every_acknowledged_answer_survives_the_server_being_killed() {
     for name in names {
         add_with_password(&p, name, "annotator");
     }
-    let port = free_port();
-    let mut server = serve(&p, port);
+    let (mut server, port) = serve(&p);
     let tokens: Vec<String> = names.iter().map(|n| login(port, n)).collect();
     let acks = Arc::new(Mutex::new(Vec::<String>::new()));
     let clients: Vec<_> = tokens

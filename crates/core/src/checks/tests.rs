@@ -1,5 +1,4 @@
 use super::*;
-use std::time::{Duration, Instant};
 
 const ORIGINAL: &str = "Hydroxychloroquine fails to prevent covid-19";
 
@@ -311,33 +310,45 @@ fn serialises_for_ipc() -> Result<(), serde_json::Error> {
     Ok(())
 }
 
+/// What ten thousand checks cost is measured by `cargo bench -p factdesk-core --bench
+/// checks` (a timed assertion here failed on a busy machine); this keeps what the loop
+/// checked besides the time: the same pair always gets the same verdict, and the pairs
+/// that should block do.
 #[test]
-fn ten_thousand_checks_take_well_under_a_second() {
+fn repeated_checks_give_each_pair_the_same_verdict_every_time() {
     let pairs = [
         (
             ORIGINAL,
             "Hydroxychloroquine succeeds in preventing covid-19",
+            false,
         ),
-        ("The vaccine is effective", "The vaccine isn't effective"),
+        (
+            "The vaccine is effective",
+            "The vaccine isn't effective",
+            true,
+        ),
         (
             "Covid vaccines cause infertility in young women",
             "Covid vaccines prevent infertility in young women",
+            false,
         ),
         (
             "It is not true that 5G towers spread the coronavirus",
             "5G towers spread the flu",
+            true,
         ),
     ];
-    let started = Instant::now();
     let mut failures = 0;
-    for i in 0..10_000 {
-        let (original, written) = pairs[i % pairs.len()];
+    for i in 0..1_000 {
+        let (original, written, blocks) = pairs[i % pairs.len()];
         let results = check_refutation(original, written, &CheckSettings::default());
-        failures += usize::from(blocking(&results).is_some());
+        let blocked = blocking(&results).is_some();
+        assert_eq!(blocked, blocks, "{written:?}: {results:?}");
+        failures += usize::from(blocked);
     }
-    assert!(failures > 0);
-    let elapsed = started.elapsed();
-    assert!(elapsed < Duration::from_secs(2), "{elapsed:?}");
+    let blocking_pairs = pairs.iter().filter(|p| p.2).count();
+    assert!(blocking_pairs > 0);
+    assert_eq!(failures, 1_000 / pairs.len() * blocking_pairs);
 }
 
 #[test]

@@ -44,19 +44,21 @@ async fn the_event_stream_ticks_when_an_answer_lands() {
     let mut stream = team.get("/api/v1/events", Some(&maria)).await;
     assert_eq!(stream.status(), 200);
     let mut seen = String::new();
+    // The bounds below only tell "late" from "never": the tick comes within
+    // milliseconds, and a busy machine may hold the test's threads for seconds.
     while !seen.contains("event: ready") {
-        let chunk = ok(tokio::time::timeout(Duration::from_secs(5), stream.chunk()).await);
+        let chunk = ok(tokio::time::timeout(Duration::from_secs(20), stream.chunk()).await);
         seen.push_str(&String::from_utf8_lossy(&ok(chunk).unwrap_or_default()));
     }
     team.answer_next(&ana, "").await;
-    let arrived = tokio::time::timeout(Duration::from_secs(1), async {
+    let arrived = tokio::time::timeout(Duration::from_secs(10), async {
         while !seen.contains("event: answer") {
             let chunk = ok(stream.chunk().await).unwrap_or_default();
             seen.push_str(&String::from_utf8_lossy(&chunk));
         }
     })
     .await;
-    assert!(arrived.is_ok(), "no tick within a second: {seen}");
+    assert!(arrived.is_ok(), "no tick within ten seconds: {seen}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -67,9 +69,10 @@ async fn the_event_stream_beats_while_nothing_happens() {
     assert_eq!(stream.status(), 200);
     let started = std::time::Instant::now();
     let mut seen = String::new();
-    // No answer comes: two heartbeats within two intervals and a margin.
+    // No answer comes: two heartbeats within two intervals and a margin wide enough for
+    // a busy machine (it only tells "late" from "never").
     let beats = tokio::time::timeout(
-        factdesk_server::HEARTBEAT * 2 + Duration::from_secs(2),
+        factdesk_server::HEARTBEAT * 2 + Duration::from_secs(10),
         async {
             while seen.matches(": heartbeat\n").count() < 2 {
                 let chunk = ok(stream.chunk().await).unwrap_or_default();
