@@ -6,6 +6,9 @@ Shapes:
   fever      PAGES shared pages of about 5 KB and N claims naming 1-3 pages each.
   csv        the rows of a synthetic OUT_DIR (N and SEED unused) again as claims.csv and
              documents.csv, the form many teams keep their data in.
+  narrow     the synthetic shape with documents and claims drawn from 234 content words,
+             so no sentence shares no word with a claim: no trick sentence can be found
+             under the supports-or-refutes stance (scripts/bench-tasks).
 
 Usage: import_generate.py SHAPE OUT_DIR N SEED [PAGES]
 Writes OUT_DIR/claims.jsonl and OUT_DIR/documents.jsonl (csv: the .csv files beside them).
@@ -36,9 +39,12 @@ def word(rank: int) -> str:
             return "".join(out)
 
 
+VOCABULARY = 20000
+
+
 def content_word(rng: random.Random) -> str:
-    # A log-uniform rank gives Zipf-like frequencies over a 20,000-word vocabulary.
-    return word(int(20000 ** rng.random()))
+    # A log-uniform rank gives Zipf-like frequencies over the vocabulary.
+    return word(int(VOCABULARY ** rng.random()))
 
 
 def words(rng: random.Random, n: int) -> list:
@@ -114,14 +120,18 @@ def main() -> None:
     shape, out, n, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     os.makedirs(out, exist_ok=True)
     rng = random.Random(seed)
+    global VOCABULARY
     if shape == "synthetic":
+        synthetic(out, n, rng)
+    elif shape == "narrow":
+        VOCABULARY = 234
         synthetic(out, n, rng)
     elif shape == "csv":
         as_csv(out)
     elif shape == "fever":
         fever(out, n, int(sys.argv[5]) if len(sys.argv) > 5 else 10000, rng)
     else:
-        sys.exit(f"unknown shape {shape!r}: synthetic, fever or csv")
+        sys.exit(f"unknown shape {shape!r}: synthetic, narrow, fever or csv")
 
 
 if __name__ == "__main__":

@@ -116,8 +116,8 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
     );
     for r in &report.rankers {
         println!(
-            "  {:<12} R@1 {:.3} R@3 {:.3} R@5 {:.3} MRR {:.3}",
-            r.ranker, r.recall_at_1, r.recall_at_3, r.recall_at_5, r.mrr
+            "  {:<12} recall@1 {:.3} recall@3 {:.3} recall@5 {:.3} hit@5 {:.3} MRR@5 {:.3}",
+            r.ranker, r.recall_at_1, r.recall_at_3, r.recall_at_5, r.hit_at_5, r.mrr_at_5
         );
     }
     let pass = |ok: bool| if ok { "PASS" } else { "FAIL" };

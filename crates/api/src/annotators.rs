@@ -3,6 +3,7 @@
 use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::chance::wilson_lower;
 use factdesk_store::annotators::{self, AnnotatorRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -91,8 +92,10 @@ pub struct Annotator {
     pub tricks_failed: u64,
     /// Failed share of tricks seen; null before any.
     pub trick_failure_rate: Option<f64>,
-    /// Over the threshold after enough tricks: answers leave aggregation until the lead
-    /// decides.
+    /// The Wilson 95% interval of that share, [low, high]; null before any trick.
+    pub trick_failure_ci95: Option<(f64, f64)>,
+    /// After enough tricks, the interval's low end is above the threshold: answers leave
+    /// aggregation unless the lead includes them.
     pub flagged: bool,
     /// The lead's decision: "include" or "exclude"; null when none.
     pub flag_override: Option<String>,
@@ -100,37 +103,59 @@ pub struct Annotator {
     pub counted: bool,
 }
 
-/// Whether an annotator's trick record puts them over the project's threshold.
-fn is_flagged(seen: u64, failed: u64, settings: &Settings) -> bool {
-    seen >= u64::from(settings.trick_min_seen)
-        && seen > 0
-        && failed as f64 / seen as f64 > settings.trick_flag_threshold
+/// The two-sided 95% normal quantile of the trick-failure interval.
+const Z95: f64 = 1.959_964;
+
+/// The Wilson 95% interval of `failed` of `seen`; none before any trick.
+pub(crate) fn failure_interval(seen: u64, failed: u64) -> Option<(f64, f64)> {
+    let failed = failed.min(seen);
+    (seen > 0).then(|| {
+        (
+            wilson_lower(failed, seen, Z95),
+            // The high end is the low end of the passes, seen from the other side.
+            1.0 - wilson_lower(seen - failed, seen, Z95),
+        )
+    })
 }
 
-/// Whether a person's answers count: the lead's word, else not once flagged. A flag lifts
-/// only by the lead's word: new careful answers that bring the failure rate back under
-/// the threshold do not count the flagged answers again by themselves.
-pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings) -> bool {
+/// Whether an annotator's trick record puts them over the project's threshold: after
+/// enough tricks, even the low end of the interval of their failure rate is above it. A
+/// plain rate flagged a person for one trick in three items; COVID-Fact rejected entries
+/// one by one, and leaving out all of someone's work needs evidence that holds up.
+fn is_flagged(seen: u64, failed: u64, settings: &Settings) -> bool {
+    seen >= u64::from(settings.trick_min_seen)
+        && failure_interval(seen, failed)
+            .is_some_and(|(low, _)| low > settings.trick_flag_threshold)
+}
+
+/// Whether a person's answers count: the lead's word, else not once flagged. New careful
+/// answers that bring the failure rate back under the threshold do not lift a flag by
+/// themselves (else a careless annotator could dilute their record); a change of the
+/// rule (`trick_flag_threshold`, `trick_min_seen`) re-decides every flag from the record
+/// (`fresh`).
+pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings, fresh: bool) -> bool {
     match row.flag_override.as_deref() {
         Some("include") => true,
         Some("exclude") => false,
-        _ => row.counted && !is_flagged(row.tricks_seen, row.tricks_failed, settings),
+        _ => (fresh || row.counted) && !is_flagged(row.tricks_seen, row.tricks_failed, settings),
     }
 }
 
 /// Brings a person's stored `counted` in line with their record, the lead's word and the
 /// settings, inside the caller's transaction; when it changes, every task they answered is
 /// recounted, so a flagged annotator's items reopen and come back if they count again.
-/// True when it changed.
+/// `fresh`: the flag rule changed, and the flag is decided anew from the record. True
+/// when it changed.
 pub(crate) fn sync_counted(
     conn: &factdesk_store::Connection,
     annotator_id: i64,
     settings: &Settings,
+    fresh: bool,
 ) -> Result<bool> {
     let Some(row) = annotators::get(conn, annotator_id)? else {
         return Ok(false);
     };
-    let now_counts = counts(&row, settings);
+    let now_counts = counts(&row, settings, fresh);
     if now_counts == row.counted {
         return Ok(false);
     }
@@ -145,7 +170,7 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
     // Flagged by the record now, or earlier and not yet decided on by the lead.
     let flagged =
         is_flagged(seen, failed, settings) || (!row.counted && row.flag_override.is_none());
-    let counted = counts(&row, settings);
+    let counted = counts(&row, settings, false);
     Annotator {
         id: row.id,
         name: row.name,
@@ -157,6 +182,7 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
         tricks_seen: seen,
         tricks_failed: failed,
         trick_failure_rate: rate,
+        trick_failure_ci95: failure_interval(seen, failed),
         flagged,
         flag_override: row.flag_override,
         counted,
@@ -228,7 +254,7 @@ impl Project {
         let value = include.map(|i| if i { "include" } else { "exclude" });
         let tx = self.store.transaction()?;
         annotators::set_flag_override(&tx, a.id, value)?;
-        sync_counted(&tx, a.id, &settings)?;
+        sync_counted(&tx, a.id, &settings, false)?;
         tx.commit()?;
         self.find_annotator(name)
     }

@@ -103,6 +103,7 @@ struct Person {
     counted: bool,
     tricks_seen: u64,
     trick_failure_rate: Option<f64>,
+    trick_failure_ci95: Option<(f64, f64)>,
 }
 
 /// What the dashboard has read so far, updated from the answers written since.
@@ -309,6 +310,7 @@ impl DashboardState {
                     counted: person.counted,
                     tricks_seen: person.tricks_seen,
                     trick_failure_rate: person.trick_failure_rate,
+                    trick_failure_ci95: person.trick_failure_ci95,
                 },
             );
         }
@@ -501,6 +503,7 @@ impl DashboardState {
                     pace_per_hour: activity.pace(now_ms),
                     tricks_seen: person.tricks_seen,
                     trick_failure_rate: person.trick_failure_rate,
+                    trick_failure_ci95: person.trick_failure_ci95,
                     majority_units,
                     majority_agreement,
                 })

@@ -74,6 +74,11 @@ pub struct ImportReport {
     pub claims_ranked: u64,
     /// The evidence stance this import's preset chose for the project, if it chose one.
     pub evidence_stance: Option<crate::settings::EvidenceStance>,
+    /// Claims whose document holds only their own published evidence sentences (the
+    /// COVID-Fact preset): every candidate of theirs is gold, so their evidence items
+    /// need distractors before they measure anything.
+    #[serde(default)]
+    pub gold_only_candidates: u64,
 }
 
 /// What a search hit is.
@@ -124,30 +129,64 @@ pub struct RankReport {
     pub ranker: String,
     pub claims: u64,
     pub candidates: u64,
+    /// Claims whose candidates were kept as they were: people have been shown them (an
+    /// item served, packed, answered or decided), and answers stay facts about what was
+    /// shown.
+    pub kept: u64,
     /// The semantic model that took part (its id), if any.
     pub semantic_model: Option<String>,
     /// Texts (claims and sentences) embedded for it; the others came from the cache.
     pub embedded: u64,
 }
 
-/// One ranker's figures in a ranking evaluation.
+/// One ranker's figures in a ranking evaluation: each the mean over claims of that
+/// claim's figure at k = 1, 3 and 5 (definitions with formulas in docs/ranking.md). The
+/// JSON names are `hit@1`, `recall@3`, `map@5` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RankerScore {
     pub ranker: String,
-    /// Mean over claims of the share of gold sentences in the top k (out of at most k).
+    /// At least one gold sentence in the top k (1 or 0): COVID-Fact's evidence recall.
+    #[serde(rename = "hit@1")]
+    pub hit_at_1: f64,
+    #[serde(rename = "hit@3")]
+    pub hit_at_3: f64,
+    #[serde(rename = "hit@5")]
+    pub hit_at_5: f64,
+    /// The share of the claim's gold sentences found in the top k.
+    #[serde(rename = "recall@1")]
     pub recall_at_1: f64,
+    #[serde(rename = "recall@3")]
     pub recall_at_3: f64,
+    #[serde(rename = "recall@5")]
     pub recall_at_5: f64,
-    /// Mean reciprocal rank of the first gold sentence.
-    pub mrr: f64,
-    /// Mean over claims of the share of the top k that is gold (out of k).
+    /// The share of the top k that is gold, out of k.
+    #[serde(rename = "precision@1")]
     pub precision_at_1: f64,
+    #[serde(rename = "precision@3")]
     pub precision_at_3: f64,
+    #[serde(rename = "precision@5")]
     pub precision_at_5: f64,
-    /// Mean over claims of the harmonic mean of that precision and recall at k.
+    /// The harmonic mean of the claim's precision and recall at k.
+    #[serde(rename = "f1@1")]
     pub f1_at_1: f64,
+    #[serde(rename = "f1@3")]
     pub f1_at_3: f64,
+    #[serde(rename = "f1@5")]
     pub f1_at_5: f64,
+    /// 1 / the rank of the first gold sentence within the top k, else 0.
+    #[serde(rename = "mrr@1")]
+    pub mrr_at_1: f64,
+    #[serde(rename = "mrr@3")]
+    pub mrr_at_3: f64,
+    #[serde(rename = "mrr@5")]
+    pub mrr_at_5: f64,
+    /// Average precision at k, divided by min(k, the number of gold sentences).
+    #[serde(rename = "map@1")]
+    pub map_at_1: f64,
+    #[serde(rename = "map@3")]
+    pub map_at_3: f64,
+    #[serde(rename = "map@5")]
+    pub map_at_5: f64,
 }
 
 /// What `factdesk eval-ranking` reports.

@@ -9,7 +9,7 @@ use crate::rank::{
 };
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_core::ranking::Ranker;
+use factdesk_core::ranking::{Ranker, RetrievalAtK, CUTOFFS};
 use factdesk_core::seeded::Seeded;
 use factdesk_semantic::Locations;
 use serde_json::{json, Value};
@@ -48,14 +48,10 @@ fn read_gold(path: &Path) -> Result<Vec<Gold>> {
     Ok(out)
 }
 
-/// The figures summed over claims, per ranker: recall, precision and F1 at 1, 3 and 5,
-/// then the reciprocal rank.
-type Sums = [f64; 10];
-
 impl Project {
-    /// Recall, precision and F1 at 1/3/5 and MRR of every ranker against gold evidence
-    /// sentences (matched by their text among the claim's documents' sentences), with the
-    /// project's ranking settings, without the semantic ranker.
+    /// Hit, recall, precision, F1, MRR and MAP at 1/3/5 of every ranker against gold
+    /// evidence sentences (matched by their text among the claim's documents' sentences),
+    /// with the project's ranking settings, without the semantic ranker.
     pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
         self.require_lead(lead, "evaluate the ranking")?;
         let options = RankOptions::of(&self.settings()?.ranking);
@@ -146,49 +142,27 @@ impl Project {
                 *rankings = with_semantic(std::mem::take(rankings), claim, docs, model)?;
             }
         }
-        let mut sums: BTreeMap<&'static str, Sums> = BTreeMap::new();
+        // Each ranker's figures per claim, one list per cut-off in `CUTOFFS` order.
+        let mut per_claim: BTreeMap<&'static str, [Vec<RetrievalAtK>; 3]> = BTreeMap::new();
         for (_, _, relevant, rankings) in &ranked {
             for ranker in rankers(semantic.is_some()) {
-                let order = rankings.get(ranker);
-                let found_in = |k: usize| {
-                    order
-                        .iter()
-                        .take(k)
-                        .filter(|s| relevant.contains(&s.sentence_id))
-                        .count() as f64
-                };
-                let first = order.iter().position(|s| relevant.contains(&s.sentence_id));
-                let n = relevant.len() as f64;
-                let e = sums.entry(ranker.as_str()).or_insert([0.0; 10]);
-                for (i, k) in [1usize, 3, 5].into_iter().enumerate() {
-                    let found = found_in(k);
-                    let recall = found / n.min(k as f64);
-                    let precision = found / k as f64;
-                    e[i] += recall;
-                    e[3 + i] += precision;
-                    e[6 + i] += f1(precision, recall);
+                let is_gold: Vec<bool> = rankings
+                    .get(ranker)
+                    .iter()
+                    .take(CUTOFFS[CUTOFFS.len() - 1])
+                    .map(|s| relevant.contains(&s.sentence_id))
+                    .collect();
+                let lists = per_claim.entry(ranker.as_str()).or_default();
+                for (list, k) in lists.iter_mut().zip(CUTOFFS) {
+                    list.push(RetrievalAtK::of(&is_gold, relevant.len(), k));
                 }
-                e[9] += first.map_or(0.0, |p| 1.0 / (p as f64 + 1.0));
             }
         }
         let claims = ranked.len() as u64;
-        let c = claims.max(1) as f64;
         let rankers = rankers(semantic.is_some())
             .map(|r| {
-                let s = sums.get(r.as_str()).copied().unwrap_or([0.0; 10]);
-                RankerScore {
-                    ranker: r.as_str().to_string(),
-                    recall_at_1: s[0] / c,
-                    recall_at_3: s[1] / c,
-                    recall_at_5: s[2] / c,
-                    mrr: s[9] / c,
-                    precision_at_1: s[3] / c,
-                    precision_at_3: s[4] / c,
-                    precision_at_5: s[5] / c,
-                    f1_at_1: s[6] / c,
-                    f1_at_3: s[7] / c,
-                    f1_at_5: s[8] / c,
-                }
+                let lists = per_claim.remove(r.as_str()).unwrap_or_default();
+                score(r.as_str(), lists.each_ref().map(|l| RetrievalAtK::mean(l)))
             })
             .collect();
         Ok(EvalReport {
@@ -206,12 +180,28 @@ fn rankers(semantic: bool) -> impl Iterator<Item = Ranker> {
         .filter(move |&r| semantic || r != Ranker::Semantic)
 }
 
-/// The harmonic mean of precision and recall; 0 when both are.
-fn f1(precision: f64, recall: f64) -> f64 {
-    if precision + recall > 0.0 {
-        2.0 * precision * recall / (precision + recall)
-    } else {
-        0.0
+/// A ranker's mean figures at k = 1, 3 and 5 as the report carries them.
+fn score(ranker: &str, [one, three, five]: [RetrievalAtK; 3]) -> RankerScore {
+    RankerScore {
+        ranker: ranker.to_string(),
+        hit_at_1: one.hit,
+        hit_at_3: three.hit,
+        hit_at_5: five.hit,
+        recall_at_1: one.recall,
+        recall_at_3: three.recall,
+        recall_at_5: five.recall,
+        precision_at_1: one.precision,
+        precision_at_3: three.precision,
+        precision_at_5: five.precision,
+        f1_at_1: one.f1,
+        f1_at_3: three.f1,
+        f1_at_5: five.f1,
+        mrr_at_1: one.mrr,
+        mrr_at_3: three.mrr,
+        mrr_at_5: five.mrr,
+        map_at_1: one.map,
+        map_at_3: three.map,
+        map_at_5: five.map,
     }
 }
 

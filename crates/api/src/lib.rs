@@ -40,6 +40,7 @@ pub mod settings;
 pub mod sign_in;
 pub mod study;
 pub mod tasks;
+mod trick_search;
 pub mod upload;
 
 pub use actor::Actor;

@@ -29,7 +29,8 @@ pub struct Settings {
     pub reservation_minutes: u32,
     /// Claims up to this many tokens get refutation-writing tasks.
     pub refute_max_tokens: u32,
-    /// An annotator who failed more than this share of tricks is flagged...
+    /// An annotator is flagged when the Wilson 95% lower bound of their share of failed
+    /// tricks is above this, so one trick in a few items flags nobody...
     pub trick_flag_threshold: f64,
     /// ...once they have seen at least this many.
     pub trick_min_seen: u32,
@@ -50,6 +51,10 @@ pub struct Settings {
     pub highlight_claim_words: Option<bool>,
     /// How candidates are ranked.
     pub ranking: RankingSettings,
+    /// Whether the answers a re-annotation study's group gives on its sample count
+    /// towards the gold data. Off by default, as COVID-Fact did: the gold comes from the
+    /// first group, and the study's answers only measure agreement.
+    pub study_answers_in_gold: bool,
 }
 
 /// How candidate evidence is ranked.
@@ -68,13 +73,40 @@ pub struct RankingSettings {
     pub rerank_depth: u32,
     /// BM25's term-frequency saturation; 1.2 (tantivy's and Lucene's) unless set. The
     /// multilingual fact-checking pipeline used 0.9.
+    #[serde(with = "shortest_f32")]
+    #[ts(type = "number")]
     pub bm25_k1: f32,
     /// BM25's length normalisation, from 0 (none) to 1; 0.75 unless set (0.9 in the
     /// multilingual pipeline).
+    #[serde(with = "shortest_f32")]
+    #[ts(type = "number")]
     pub bm25_b: f32,
     /// Whether Jaccard compares word stems (Snowball English), with every web address
     /// and every number counted as one word each, as CrowdChecked did.
     pub jaccard_stemming: bool,
+}
+
+/// An f32 written as the shortest decimal that reads back as the same f32: the number as
+/// the user wrote it. BM25's parameters are f32 because tantivy scores in f32, and
+/// `serde_json::to_value` (how settings are stored and printed) widens an f32 to the f64
+/// nearest it, which prints 1.2 as 1.2000000476837158. Settings stored that way read back
+/// as the same f32 and print short again.
+mod shortest_f32 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &f32, s: S) -> Result<S::Ok, S::Error> {
+        // Display gives the shortest decimal that round-trips through f32; parsing it as
+        // f64 keeps those digits. Not finite (refused by `validate`), it is written widened.
+        let shortest = value
+            .to_string()
+            .parse::<f64>()
+            .unwrap_or(f64::from(*value));
+        s.serialize_f64(shortest)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+        f32::deserialize(d)
+    }
 }
 
 impl RankingSettings {
@@ -315,6 +347,7 @@ impl Default for Settings {
             routing: Routing::default(),
             highlight_claim_words: None,
             ranking: RankingSettings::default(),
+            study_answers_in_gold: false,
         }
     }
 }
@@ -352,7 +385,12 @@ impl Project {
         let value = serde_json::to_value(&settings)
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
         let tx = self.store.transaction()?;
-        let before = from_json(factdesk_store::tx::settings(&tx)?).stance();
+        let old = from_json(factdesk_store::tx::settings(&tx)?);
+        let before = old.stance();
+        // A changed flag rule re-decides every flag from the records; other saves leave
+        // flags as the answers set them.
+        let rule_changed = old.trick_flag_threshold != settings.trick_flag_threshold
+            || old.trick_min_seen != settings.trick_min_seen;
         let answers = factdesk_store::tricks::evidence_answers(&tx)?;
         if settings.stance() != before && answers > 0 {
             return Err(crate::Error::new(
@@ -368,7 +406,7 @@ impl Project {
         factdesk_store::tx::set_settings(&tx, &value)?;
         // New trick thresholds can flag or clear people: their items reopen or fill.
         for person in factdesk_store::annotators::list(&tx)? {
-            crate::annotators::sync_counted(&tx, person.id, &settings)?;
+            crate::annotators::sync_counted(&tx, person.id, &settings, rule_changed)?;
         }
         tx.commit()?;
         Ok(())
@@ -384,6 +422,24 @@ pub fn trick_sentence(template: &str, claim: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `factdesk settings`, the app and the server print the settings as JSON: BM25's
+    /// parameters come out as written (1.2, not 1.2000000476837158), also from a project
+    /// whose settings were stored with the long form.
+    #[test]
+    fn bm25_parameters_print_as_the_user_wrote_them() -> serde_json::Result<()> {
+        let value = serde_json::to_value(Settings::default())?;
+        assert_eq!(value["ranking"]["bm25_k1"], serde_json::json!(1.2));
+        assert_eq!(value["ranking"]["bm25_b"], serde_json::json!(0.75));
+        let text = serde_json::to_string(&Settings::default())?;
+        assert!(text.contains("\"bm25_k1\":1.2,"), "{text}");
+        let stored = serde_json::json!({"ranking": {"bm25_k1": 1.2000000476837158, "bm25_b": 0.9}});
+        let read: Settings = serde_json::from_value(stored)?;
+        let value = serde_json::to_value(read)?;
+        assert_eq!(value["ranking"]["bm25_k1"], serde_json::json!(1.2));
+        assert_eq!(value["ranking"]["bm25_b"], serde_json::json!(0.9));
+        Ok(())
+    }
 
     #[test]
     fn missing_settings_take_defaults() {

@@ -2,13 +2,13 @@
 
 use crate::actor::Actor;
 use crate::settings::{EvidenceStance, Settings};
+use crate::trick_search::{TrickFor, TrickSearch};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
-use factdesk_core::{text, trick};
+use factdesk_core::text;
 use factdesk_store::tasks::{self, Ineligible, NewTask};
 use factdesk_store::tricks;
 use serde::Serialize;
-use std::collections::HashSet;
 use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
@@ -143,51 +143,6 @@ pub(crate) fn secret_draw(secret: &[u8], purpose: &str) -> Seeded {
     Seeded::new(u64::from_le_bytes(first))
 }
 
-/// The real sentence to show as the trick of `claim` under the `supports_or_refutes`
-/// stance: a candidate of another claim, from a document outside the claim's family and
-/// with a text none of the family's sentences has (so no passage shows it twice), that
-/// shares no content word with the claim. Drawn under the secret, with a full pass after
-/// a few draws so a sentence is found whenever one exists.
-fn unrelated_sentence(
-    secret: &[u8],
-    claim_id: i64,
-    claim: &str,
-    donors: &[tricks::Donor],
-    family: &[i64],
-    family_texts: &HashSet<String>,
-    lengths: &std::ops::RangeInclusive<usize>,
-) -> Option<i64> {
-    if donors.is_empty() {
-        return None;
-    }
-    let fits = |d: &tricks::Donor| {
-        !family.contains(&d.document_id)
-            && !family_texts.contains(&d.text)
-            && trick::unrelated(&d.text, claim)
-    };
-    // As long as the claim's own candidates, when one such sentence exists: a sentence
-    // sharing no word with the claim tends to be short, and "the shortest option" would
-    // then find the trick.
-    let sized = |d: &tricks::Donor| fits(d) && lengths.contains(&d.text.chars().count());
-    let mut rng = secret_draw(secret, &format!("trick-sentence:{claim_id}"));
-    let n = donors.len() as u64;
-    // Draws first (each costs a highlight check); a full pass only when they all miss.
-    let mut draw = |wanted: &dyn Fn(&tricks::Donor) -> bool, times: usize| {
-        (0..times)
-            .map(|_| &donors[rng.below(n) as usize])
-            .find(|d| wanted(d))
-            .map(|d| d.sentence_id)
-    };
-    if let Some(id) = draw(&sized, 128).or_else(|| draw(&fits, 32)) {
-        return Some(id);
-    }
-    let start = rng.below(n) as usize;
-    (0..donors.len())
-        .map(|i| &donors[(start + i) % donors.len()])
-        .find(|d| fits(d))
-        .map(|d| d.sentence_id)
-}
-
 /// Where a claim's shuffle key comes from: the project seed and the claim, so the same
 /// project always serves in the same order.
 pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
@@ -276,6 +231,7 @@ impl Project {
         // claims at a time rather than claim by claim.
         tx.bulk_writes()?;
         let evidence = kind == TaskKind::Evidence;
+        let mut search = TrickSearch::new(&donors, claims.len());
         for chunk in claims.chunks(FACTS_CHUNK) {
             let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
             let facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
@@ -316,19 +272,16 @@ impl Project {
                     let own = &facts.candidate_lengths;
                     let lengths = own.iter().copied().min().unwrap_or(0)
                         ..=own.iter().copied().max().unwrap_or(usize::MAX);
-                    let found = unrelated_sentence(
-                        &secret,
-                        claim_id,
-                        claim_text,
-                        &donors,
-                        &facts.family,
-                        &facts.family_texts,
-                        &lengths,
-                    );
-                    match found {
+                    let mut rng = secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
+                    let wanted = TrickFor {
+                        claim: claim_text,
+                        family: &facts.family,
+                        family_texts: &facts.family_texts,
+                        lengths,
+                    };
+                    match search.find(&mut rng, &wanted) {
                         Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,
                         None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
-                            tracing::warn!(claim_id, "no unrelated sentence for the trick");
                             report.without_trick += 1;
                         }
                         None => {}
@@ -337,6 +290,15 @@ impl Project {
             }
         }
         tx.commit()?;
+        if report.without_trick > 0 {
+            // Said once for the run, not once per claim: where the documents draw on a
+            // few hundred words, that was a line for every claim.
+            tracing::warn!(
+                tasks = report.without_trick,
+                looked_at_most = search.pass(),
+                "evidence tasks without a trick: no sentence of another claim's documents shares no word with their claim"
+            );
+        }
         report.existing_overlaps.sort_unstable();
         Ok(report)
     }

@@ -19,7 +19,7 @@ use factdesk_api::dto::{
 };
 use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
-    Outcome, QueueAnswer, QueueCandidate, QueueGroup, QueueItem,
+    Outcome, QueueAnswer, QueueCandidate, QueueGroup, QueueItem, UnderAnnotated,
 };
 use factdesk_api::packs::{
     Manifest, MergeOutcome, MergeReport, PackIssued, PackRequest, PackSummary, RefusedAnswer,
@@ -111,6 +111,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         ExportFormat::decl(cfg),
         DroppedClaim::decl(cfg),
         ExportPreview::decl(cfg),
+        UnderAnnotated::decl(cfg),
         ExportReport::decl(cfg),
         CheckSettings::decl(cfg),
         PackRequest::decl(cfg),

@@ -103,7 +103,11 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
 fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let req = GoldRequest::default();
+    // caro is flagged: every claim rests on 2 of 3 answers, exported only when asked for.
+    let req = GoldRequest {
+        include_under_annotated: true,
+        ..GoldRequest::default()
+    };
 
     let aggregation = ok(p.aggregate(&p.lead(), &req));
     assert_eq!(aggregation.excluded_annotators, vec!["caro".to_string()]);
@@ -191,7 +195,11 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         }
     }
     let task = disputed.unwrap_or_else(|| panic!("no label item"));
-    let req = GoldRequest::default();
+    // caro is flagged: the evidence rests on 2 of 3 answers, exported only when asked for.
+    let req = GoldRequest {
+        include_under_annotated: true,
+        ..GoldRequest::default()
+    };
     let answer = serde_json::json!({"label": "REFUTED"});
     ok(p.decide(
         &p.who("lead"),
@@ -363,4 +371,92 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
         None,
     ));
     assert_eq!(decisions(&p), 1);
+}
+
+/// Issue 30, item 7: with caro flagged, every claim rests on 2 of the 3 answers its
+/// overlap asks for. Such claims are held back by default and listed with their count in
+/// the card; asked for, they are exported and each line says so. A claim a new annotator
+/// brings to 3 counted answers is exported as before, unmarked.
+#[test]
+fn under_annotated_claims_are_held_back_and_listed_unless_asked_for() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = answered(dir.path());
+    ok(p.add_annotator(&p.lead(), "dan", Role::Annotator));
+    // caro's items reopened when she was flagged: dan fills one.
+    work(&mut p, "dan", 1, |_| Some(0));
+    let filled: i64 = ok(p.store().conn().query_row(
+        "SELECT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'dan'",
+        [],
+        |r| r.get(0),
+    ));
+
+    let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+    assert_eq!(lines.len(), 1, "{preview:?}");
+    assert_eq!(lines[0].row_id, filled);
+    assert_eq!(lines[0].agreement.answers, 3);
+    assert!(!lines[0].agreement.under_annotated);
+    assert_eq!(preview.under_annotated.len(), 4, "{preview:?}");
+    assert!(preview
+        .under_annotated
+        .iter()
+        .all(|u| (u.kind.as_str(), u.answers, u.needed) == ("evidence", 2, 3)));
+    assert!(!preview.include_under_annotated);
+    let out = dir.path().join("gold.jsonl");
+    let report = ok(p.export_gold(
+        &p.lead(),
+        &GoldRequest::default(),
+        &out,
+        Default::default(),
+        false,
+    ));
+    let card = ok(std::fs::read_to_string(&report.card));
+    assert!(
+        card.contains("## Under-annotated claims (4)\n\nHeld back"),
+        "{card}"
+    );
+    let first = &preview.under_annotated[0];
+    assert!(
+        card.contains(&format!("| {} | evidence | 2 | 3 |", first.id)),
+        "{card}"
+    );
+    let text = ok(std::fs::read_to_string(&out));
+    assert!(!text.contains("under_annotated"), "{text}");
+
+    let asked = GoldRequest {
+        include_under_annotated: true,
+        ..GoldRequest::default()
+    };
+    let (lines, preview) = ok(p.gold(&p.lead(), &asked));
+    // Unless dan filled it, c0 (ana and ben split) has no strict majority: dropped for
+    // that, as before.
+    assert_eq!(lines.len() + preview.dropped.len(), 5, "{preview:?}");
+    assert!(preview.dropped.iter().all(|d| d.id == "c0"), "{preview:?}");
+    assert_eq!(preview.under_annotated.len(), 4);
+    for l in &lines {
+        assert_eq!(l.agreement.under_annotated, l.row_id != filled, "{l:?}");
+    }
+    let report = ok(p.export_gold(&p.lead(), &asked, &out, Default::default(), true));
+    let text = ok(std::fs::read_to_string(&out));
+    let marked = text.matches("\"under_annotated\":true").count();
+    assert_eq!(marked, lines.len() - 1, "{text}");
+    let card = ok(std::fs::read_to_string(&report.card));
+    assert!(
+        card.contains("## Under-annotated claims (4)\n\nExported as asked"),
+        "{card}"
+    );
+    // A FEVER line has no agreement: the mark is a field of its own there.
+    let fever = dir.path().join("fever.jsonl");
+    let fever_format = factdesk_api::gold::ExportFormat::Fever;
+    ok(p.export_gold(&p.lead(), &asked, &fever, fever_format, false));
+    let text = ok(std::fs::read_to_string(&fever));
+    assert_eq!(
+        text.matches("\"under_annotated\":true").count(),
+        marked,
+        "{text}"
+    );
+    // A Hugging Face folder's Parquet files have no column for it: refused there.
+    let hf = dir.path().join("hf");
+    let refused = p.export_hf(&p.lead(), &asked, &hf, "mit", false);
+    assert_eq!(refused.err().map(|e| e.code), Some(ErrorCode::InvalidInput));
+    assert!(!hf.exists());
 }

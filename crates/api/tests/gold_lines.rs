@@ -21,6 +21,9 @@ fn team(dir: &std::path::Path, n: usize) -> Project {
     let mut p = project(dir, n, &clock);
     let mut settings = ok(p.settings());
     settings.trick_flag_threshold = 1.0;
+    // A team of two: the tasks the project makes itself (a model's counter-claims'
+    // verifications) ask for two answers, or their claims would be under-annotated.
+    settings.overlap = 2;
     ok(p.set_settings(&p.lead(), &settings));
     ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
     for name in ["ana", "ben"] {
@@ -283,4 +286,35 @@ fn the_gold_export_replaces_an_existing_file_only_with_force() {
         ok(p.export_gold(&lead, &req, &target, format, true));
         assert_ne!(ok(std::fs::read_to_string(path)), "mine\n");
     }
+}
+
+/// A claim given for refutation only (no evidence task) stands in the gold data beside its
+/// verified counter-claim with the label it was imported with: no answer stands behind its
+/// line, so its provenance says "imported", not "majority".
+#[test]
+fn a_refutation_only_line_with_no_answers_says_imported_not_majority() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = team(dir.path(), 2);
+    predictions(
+        &mut p,
+        dir.path(),
+        &[
+            serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had no lighthouse before 1900"}),
+        ],
+    );
+    contradicts(&mut p);
+    let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+    let root = lines
+        .iter()
+        .find(|l| l.id == "c1")
+        .unwrap_or_else(|| panic!("c1 not exported: {lines:?} {:?}", preview.dropped));
+    assert_eq!(root.agreement.answers, 0, "{root:?}");
+    assert_eq!(root.label.as_str(), "SUPPORTED");
+    assert_eq!(root.provenance.method, "imported", "{root:?}");
+    let counter = lines
+        .iter()
+        .find(|l| l.parent_id.as_deref() == Some("c1"))
+        .unwrap_or_else(|| panic!("no counter-claim line: {lines:?}"));
+    assert_eq!(counter.agreement.answers, 2, "{counter:?}");
+    assert_eq!(counter.provenance.method, "majority", "{counter:?}");
 }

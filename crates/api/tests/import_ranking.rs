@@ -249,3 +249,94 @@ fn a_later_import_is_not_refused_for_a_damaged_row_it_did_not_write() {
     let report = ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
     assert_eq!(report.claims_added, 1);
 }
+
+/// Issue 30, point 1: ranking again after people have answered (another ranker, another
+/// `--k`) used to replace the candidates their answers selected among, and agreement,
+/// the report, adjudication and export then failed on "not a candidate of claim". What
+/// people were shown now stays; claims nobody has seen are ranked again.
+#[test]
+fn ranking_again_keeps_the_candidates_people_were_shown() {
+    use factdesk_api::agreement::AgreementRequest;
+    use factdesk_api::annotate::Answer;
+    use factdesk_api::annotators::Role;
+    use factdesk_api::gold::GoldRequest;
+    use factdesk_api::tasks::TaskKind;
+
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = common::project(dir.path(), 8, &clock);
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    let candidates = |p: &Project| -> Vec<(i64, i64)> {
+        let conn = p.store().conn();
+        let mut stmt =
+            ok(conn
+                .prepare("SELECT claim_id, sentence_id FROM candidates ORDER BY claim_id, rank"));
+        let rows = ok(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
+        rows.map(ok).collect()
+    };
+    // Two people answer the same three items (fill-first), each picking the first real
+    // candidate shown.
+    let mut answered = std::collections::BTreeSet::new();
+    for name in ["ana", "ben"] {
+        ok(p.add_annotator(&p.lead(), name, Role::Annotator));
+        for _ in 0..3 {
+            let item = ok(p.next_item(&p.who(name), TaskKind::Evidence))
+                .item
+                .unwrap_or_else(|| panic!("no item for {name}"));
+            let trick = common::trick_option(&p, &item);
+            let pick = item.options.iter().find(|o| Some(&o.id) != trick.as_ref());
+            let answer = Answer {
+                task_id: item.task_id,
+                selected: pick.map(|o| o.id.clone()).into_iter().collect(),
+                ..Default::default()
+            };
+            ok(p.submit(&p.who(name), &answer));
+            answered.insert(item.claim.clone());
+        }
+    }
+    assert_eq!(answered.len(), 3);
+    let before = candidates(&p);
+
+    let report = ok(p.rank(
+        &p.lead(),
+        Ranker::Levenshtein,
+        3,
+        false,
+        &mut factdesk_api::NoProgress,
+    ));
+    assert_eq!(report.kept, 3, "{report:?}");
+    assert_eq!(report.claims, 5, "{report:?}");
+    let after = candidates(&p);
+    // The three claims answered keep their five candidates; the others now have three.
+    let shown: std::collections::BTreeSet<i64> = ok(p
+        .store()
+        .conn()
+        .prepare("SELECT DISTINCT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id")
+        .and_then(|mut s| {
+            s.query_map([], |r| r.get(0))
+                .and_then(|rows| rows.collect::<Result<_, _>>())
+        }));
+    for claim in 1..=8 {
+        let of = |rows: &[(i64, i64)]| -> Vec<i64> {
+            rows.iter().filter(|r| r.0 == claim).map(|r| r.1).collect()
+        };
+        if shown.contains(&claim) {
+            assert_eq!(of(&after), of(&before), "claim {claim} was shown");
+        } else {
+            assert_eq!(of(&after).len(), 3, "claim {claim} was never shown");
+        }
+    }
+
+    // Every figure and file a lead asks for still works.
+    let lead = p.lead();
+    let req = AgreementRequest {
+        bootstrap_reps: 0,
+        ..Default::default()
+    };
+    ok(p.agreement(&lead, TaskKind::Evidence, &req));
+    ok(p.report(&lead, &req));
+    let gold = GoldRequest::default();
+    ok(p.adjudication_queue(&lead, &gold));
+    let (lines, _) = ok(p.gold(&lead, &gold));
+    assert!(!lines.is_empty());
+}

@@ -425,3 +425,83 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
         .unwrap_or_else(|| panic!("nothing to go back to"));
     assert_eq!(back.task_id, first.task_id);
 }
+
+/// Issue 30, item 6: a person is flagged only when the trick failures hold up: the Wilson
+/// 95% lower bound of their failure rate above the threshold, the interval shown. One
+/// trick in three items (0.33, interval 0.061 to 0.792) flags nobody at the default 0.2;
+/// three in three (lower bound 0.4385) does; and a raised threshold lifts that flag, since
+/// flags follow the current settings.
+#[test]
+fn a_flag_needs_the_wilson_lower_bound_above_the_threshold_and_follows_the_settings() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 3, &clock);
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for who in ["once", "careless"] {
+        p.add_annotator(&p.lead(), who, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for n in 0..3 {
+            let item = p
+                .next_item(&p.who(who), TaskKind::Evidence)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .item
+                .unwrap_or_else(|| panic!("{who} got nothing"));
+            let pick = if who == "careless" || n == 0 {
+                trick_id(&p, &item)
+            } else {
+                real_id(&p, &item)
+            };
+            p.submit(&p.who(who), &answer(item.task_id, vec![pick]))
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    let person = |p: &Project, name: &str| {
+        p.annotators(&p.lead())
+            .unwrap_or_else(|e| panic!("{e}"))
+            .into_iter()
+            .find(|a| a.name == name)
+            .unwrap_or_else(|| panic!("no {name}"))
+    };
+    let close = |(lo, hi): (f64, f64), want: (f64, f64)| {
+        assert!(
+            (lo - want.0).abs() < 1e-4 && (hi - want.1).abs() < 1e-4,
+            "({lo}, {hi}) against {want:?}"
+        );
+    };
+    let once = person(&p, "once");
+    assert_eq!((once.tricks_seen, once.tricks_failed), (3, 1));
+    assert!(!once.flagged && once.counted, "{once:?}");
+    close(
+        once.trick_failure_ci95
+            .unwrap_or_else(|| panic!("no interval")),
+        (0.0615, 0.7923),
+    );
+    let careless = person(&p, "careless");
+    assert_eq!((careless.tricks_seen, careless.tricks_failed), (3, 3));
+    assert!(careless.flagged && !careless.counted, "{careless:?}");
+    close(
+        careless
+            .trick_failure_ci95
+            .unwrap_or_else(|| panic!("no interval")),
+        (0.4385, 1.0),
+    );
+    // The dashboard shows the same interval beside the rate.
+    let dashboard = p
+        .dashboard(&p.lead(), &Default::default())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let shown = dashboard
+        .kinds
+        .iter()
+        .flat_map(|k| &k.people)
+        .find(|x| x.name == "careless")
+        .unwrap_or_else(|| panic!("careless not on the dashboard"));
+    assert_eq!(shown.trick_failure_ci95, careless.trick_failure_ci95);
+
+    let mut settings = p.settings().unwrap_or_else(|e| panic!("{e}"));
+    settings.trick_flag_threshold = 0.5;
+    p.set_settings(&p.lead(), &settings)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let careless = person(&p, "careless");
+    assert!(!careless.flagged && careless.counted, "{careless:?}");
+}

@@ -9,13 +9,15 @@
 //!
 //! The UI calls [`check_refutation`] over IPC on every keystroke, so each check is a pass
 //! or two over a few dozen words and the whole call takes microseconds. All word handling
-//! goes through the shared tokenizer in [`crate::text`], so a "word" here is the same word
-//! the 15-token limit and the length rule count.
+//! goes through the shared tokenizer in [`crate::text`]; the length rule counts words as
+//! the 15-token limit does ([`crate::text::token_count`]: whitespace-separated, as
+//! WikiFactCheck-English counted), so a claim that may be refuted and its refutation are
+//! measured alike.
 
 mod negation;
 mod subject;
 
-use crate::text::{normalize_token, tokens};
+use crate::text::{normalize_token, token_count, tokens};
 use serde::{Deserialize, Serialize};
 
 /// A live check; results are always reported in this order.
@@ -71,17 +73,23 @@ pub fn is_negation_cue(word: &str) -> bool {
     negation::negates(word)
 }
 
-/// A claim's tokens as typed (for messages) and normalised (for comparing).
+/// A claim's tokens as typed (for messages) and normalised (for comparing), and its
+/// length as the refutation rules count it.
 struct Words<'a> {
     raw: Vec<&'a str>,
     norm: Vec<String>,
+    length: usize,
 }
 
 impl<'a> Words<'a> {
     fn new(text: &'a str) -> Self {
         let raw: Vec<&str> = tokens(text).iter().map(|t| t.text).collect();
         let norm = raw.iter().map(|t| normalize_token(t)).collect();
-        Words { raw, norm }
+        Words {
+            raw,
+            norm,
+            length: token_count(text),
+        }
     }
 }
 
@@ -185,7 +193,7 @@ fn check_identical(original: &Words, written: &Words) -> CheckResult {
 }
 
 fn check_length(original: &Words, written: &Words, max_difference: usize) -> CheckResult {
-    let (n, m) = (written.norm.len(), original.norm.len());
+    let (n, m) = (written.length, original.length);
     let passed = n.abs_diff(m) <= max_difference;
     let message = if passed {
         format!(
@@ -263,5 +271,7 @@ fn check_subject(original: &Words, written: &Words) -> CheckResult {
     }
 }
 
+#[cfg(test)]
+mod length_tests;
 #[cfg(test)]
 mod tests;

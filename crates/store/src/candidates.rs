@@ -78,6 +78,28 @@ pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
+/// The claims whose candidates someone has been shown: a task of the claim, or of one of
+/// its refutations (whose items show the parent's evidence), was served, packed, answered
+/// or decided. Their candidates are facts about what a person saw, which a later ranking
+/// must not replace.
+pub fn seen_claims(conn: &Connection) -> Result<std::collections::HashSet<i64>> {
+    let mut stmt = conn.prepare(
+        "SELECT DISTINCT c.id, c.parent_id FROM tasks t JOIN claims c ON c.id = t.claim_id
+         WHERE t.id IN (SELECT task_id FROM assignments UNION SELECT task_id FROM annotations
+                        UNION SELECT task_id FROM decisions)",
+    )?;
+    let rows = stmt.query_map([], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+    })?;
+    let mut seen = std::collections::HashSet::new();
+    for row in rows {
+        let (claim, parent) = row?;
+        seen.insert(claim);
+        seen.extend(parent);
+    }
+    Ok(seen)
+}
+
 /// The documents a claim's evidence may come from.
 pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(

@@ -408,7 +408,7 @@ pub mod tx {
     pub use crate::candidates::{
         claim_document_ids, claim_document_links, claims_to_rank, count as candidate_count,
         document_sentences, replace as replace_candidates, replace_many as replace_many_candidates,
-        sentences_of_documents,
+        seen_claims, sentences_of_documents,
     };
     pub use crate::claims::{
         any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,

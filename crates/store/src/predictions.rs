@@ -15,12 +15,14 @@ pub struct LabelPrediction {
     pub score: Option<f64>,
 }
 
-/// A counter-claim a model wrote, kept as the claim `counter_claim_id`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A counter-claim a model wrote, kept as the claim `counter_claim_id`, with the score
+/// its line gave (e.g. a contradiction model's confidence).
+#[derive(Debug, Clone, PartialEq)]
 pub struct CounterClaim {
     pub claim_id: i64,
     pub model: String,
     pub counter_claim_id: i64,
+    pub score: Option<f64>,
 }
 
 /// Records (or replaces) a model's label for a claim. Returns whether it changed anything.
@@ -44,16 +46,11 @@ pub fn put_label(conn: &Connection, p: &LabelPrediction, now: i64) -> Result<boo
 }
 
 /// Records that the claim `counter_claim_id` is a model's counter-claim of `claim_id`.
-pub fn put_counter_claim(
-    conn: &Connection,
-    c: &CounterClaim,
-    score: Option<f64>,
-    now: i64,
-) -> Result<()> {
+pub fn put_counter_claim(conn: &Connection, c: &CounterClaim, now: i64) -> Result<()> {
     conn.prepare_cached(
         "INSERT OR IGNORE INTO predictions (claim_id, model, counter_claim_id, score, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![c.claim_id, c.model, c.counter_claim_id, score, now])?;
+    .execute(params![c.claim_id, c.model, c.counter_claim_id, c.score, now])?;
     Ok(())
 }
 
@@ -82,13 +79,14 @@ pub fn labels(conn: &Connection) -> Result<Vec<LabelPrediction>> {
 /// Every counter-claim a model wrote, by model then claim.
 pub fn counter_claims(conn: &Connection) -> Result<Vec<CounterClaim>> {
     let mut stmt = conn.prepare(
-        "SELECT claim_id, model, counter_claim_id FROM predictions WHERE counter_claim_id IS NOT NULL ORDER BY model, claim_id, counter_claim_id",
+        "SELECT claim_id, model, counter_claim_id, score FROM predictions WHERE counter_claim_id IS NOT NULL ORDER BY model, claim_id, counter_claim_id",
     )?;
     let rows = stmt.query_map([], |r| {
         Ok(CounterClaim {
             claim_id: r.get(0)?,
             model: r.get(1)?,
             counter_claim_id: r.get(2)?,
+            score: r.get(3)?,
         })
     })?;
     Ok(rows.collect::<crate::db::Result<_>>()?)

@@ -191,3 +191,26 @@ pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: TaskKind) -> 
     let rows = stmt.query_map(params![annotator_id, kind.as_str()], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
+
+/// Every (task, annotator) of a study member on one of the study's sampled tasks: the
+/// answers there are the study's, not the first group's.
+pub fn member_items(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+    let mut stmt = conn.prepare(
+        "SELECT i.task_id, m.annotator_id FROM study_items i
+         JOIN study_members m ON m.study_id = i.study_id
+         ORDER BY i.task_id, m.annotator_id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Every task's overlap, with the overlap it had before a study added its group's room
+/// (none when the task is in no study), by id.
+pub fn overlaps(conn: &Connection) -> Result<Vec<(i64, u32, Option<u32>)>> {
+    let mut stmt = conn.prepare(
+        "SELECT t.id, t.overlap, i.base_overlap FROM tasks t
+         LEFT JOIN study_items i ON i.task_id = t.id ORDER BY t.id",
+    )?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}

@@ -57,7 +57,13 @@ claims_ranked: number,
 /**
  * The evidence stance this import's preset chose for the project, if it chose one.
  */
-evidence_stance: EvidenceStance | null, };
+evidence_stance: EvidenceStance | null, 
+/**
+ * Claims whose document holds only their own published evidence sentences (the
+ * COVID-Fact preset): every candidate of theirs is gold, so their evidence items
+ * need distractors before they measure anything.
+ */
+gold_only_candidates: number, };
 
 export type ImportProgress = { 
 /**
@@ -110,6 +116,12 @@ placed_by: Array<string>, };
 
 export type RankReport = { ranker: string, claims: number, candidates: number, 
 /**
+ * Claims whose candidates were kept as they were: people have been shown them (an
+ * item served, packed, answered or decided), and answers stay facts about what was
+ * shown.
+ */
+kept: number, 
+/**
  * The semantic model that took part (its id), if any.
  */
 semantic_model: string | null, 
@@ -120,21 +132,29 @@ embedded: number, };
 
 export type RankerScore = { ranker: string, 
 /**
- * Mean over claims of the share of gold sentences in the top k (out of at most k).
+ * At least one gold sentence in the top k (1 or 0): COVID-Fact's evidence recall.
  */
-recall_at_1: number, recall_at_3: number, recall_at_5: number, 
+"hit@1": number, "hit@3": number, "hit@5": number, 
 /**
- * Mean reciprocal rank of the first gold sentence.
+ * The share of the claim's gold sentences found in the top k.
  */
-mrr: number, 
+"recall@1": number, "recall@3": number, "recall@5": number, 
 /**
- * Mean over claims of the share of the top k that is gold (out of k).
+ * The share of the top k that is gold, out of k.
  */
-precision_at_1: number, precision_at_3: number, precision_at_5: number, 
+"precision@1": number, "precision@3": number, "precision@5": number, 
 /**
- * Mean over claims of the harmonic mean of that precision and recall at k.
+ * The harmonic mean of the claim's precision and recall at k.
  */
-f1_at_1: number, f1_at_3: number, f1_at_5: number, };
+"f1@1": number, "f1@3": number, "f1@5": number, 
+/**
+ * 1 / the rank of the first gold sentence within the top k, else 0.
+ */
+"mrr@1": number, "mrr@3": number, "mrr@5": number, 
+/**
+ * Average precision at k, divided by min(k, the number of gold sentences).
+ */
+"map@1": number, "map@3": number, "map@5": number, };
 
 export type EvalReport = { 
 /**
@@ -160,8 +180,12 @@ tricks_seen: number, tricks_failed: number,
  */
 trick_failure_rate: number | null, 
 /**
- * Over the threshold after enough tricks: answers leave aggregation until the lead
- * decides.
+ * The Wilson 95% interval of that share, [low, high]; null before any trick.
+ */
+trick_failure_ci95: [number, number] | null, 
+/**
+ * After enough tricks, the interval's low end is above the threshold: answers leave
+ * aggregation unless the lead includes them.
  */
 flagged: boolean, 
 /**
@@ -357,7 +381,8 @@ reservation_minutes: number,
  */
 refute_max_tokens: number, 
 /**
- * An annotator who failed more than this share of tricks is flagged...
+ * An annotator is flagged when the Wilson 95% lower bound of their share of failed
+ * tricks is above this, so one trick in a few items flags nobody...
  */
 trick_flag_threshold: number, 
 /**
@@ -394,7 +419,13 @@ highlight_claim_words: boolean | null,
 /**
  * How candidates are ranked.
  */
-ranking: RankingSettings, };
+ranking: RankingSettings, 
+/**
+ * Whether the answers a re-annotation study's group gives on its sample count
+ * towards the gold data. Off by default, as COVID-Fact did: the gold comes from the
+ * first group, and the study's answers only measure agreement.
+ */
+study_answers_in_gold: boolean, };
 
 export type RankingSettings = { 
 /**
@@ -483,6 +514,11 @@ pace_per_hour: number | null,
  * Evidence items answered (each showed a trick) and the failed share of them.
  */
 tricks_seen: number, trick_failure_rate: number | null, 
+/**
+ * The Wilson 95% interval of the failure rate, [low, high]: a person is flagged when
+ * its low end is above the threshold (after enough tricks).
+ */
+trick_failure_ci95: [number, number] | null, 
 /**
  * Units (per candidate for evidence) where the other counted annotators had a strict
  * majority, and the share of them where this annotator agreed with it.
@@ -660,6 +696,11 @@ export type GoldRequest = { method: GoldMethod,
  */
 include_flagged: boolean, 
 /**
+ * Export claims with fewer counted answers than their task's overlap, each line
+ * marked `under_annotated`; by default they are held back and listed.
+ */
+include_under_annotated: boolean, 
+/**
  * Relative sizes of the splits, e.g. [70, 15, 15].
  */
 splits: Array<number>, seed: number, };
@@ -668,10 +709,15 @@ export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "
 
 export type QueueAnswer = { annotation_id: number, annotator: string, 
 /**
- * Whether it counts: its annotator is not flagged (or the lead included them) and
- * it did not pick the trick.
+ * Whether it counts: its annotator is not flagged (or the lead included them), it
+ * did not pick the trick, and it is not a study's answer kept apart from the gold.
  */
 counted: boolean, 
+/**
+ * Given by a re-annotation study's group on its sample: counted only when the
+ * project's `study_answers_in_gold` is on.
+ */
+in_study: boolean, 
 /**
  * Rejected because it picked the trick: shown, counted for nothing, never taken.
  */
@@ -748,7 +794,46 @@ refutations: { [key in string]: number },
 /**
  * Splits that miss their requested share by more than 5 points, or are empty.
  */
-split_warnings: Array<string>, };
+split_warnings: Array<string>, 
+/**
+ * Whether study answers counted (the project's `study_answers_in_gold`).
+ */
+study_answers_in_gold: boolean, 
+/**
+ * Study answers left out of the gold (0 when they are pooled).
+ */
+study_answers_apart: number, 
+/**
+ * Claims with fewer counted answers than their overlap: exported (marked) when the
+ * request includes them, held back otherwise.
+ */
+under_annotated: Array<UnderAnnotated>, 
+/**
+ * Whether they were exported.
+ */
+include_under_annotated: boolean, };
+
+export type UnderAnnotated = { 
+/**
+ * The claim's own id, as imported.
+ */
+id: string, 
+/**
+ * The claim's number in the project.
+ */
+number: number, claim: string, 
+/**
+ * The task kind short of answers (evidence, label or verify).
+ */
+kind: string, 
+/**
+ * Counted answers it has...
+ */
+answers: number, 
+/**
+ * ...and how many its overlap asks for.
+ */
+needed: number, };
 
 export type ExportReport = { out: string, card: string, 
 /**

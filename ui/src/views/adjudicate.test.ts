@@ -23,8 +23,8 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     share_agreeing: 0.5,
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
     answers: [
-      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { kind: "evidence", selected: [11], no_evidence: false } : { kind: "label", label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false },
-      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { kind: "evidence", selected: [12], no_evidence: false } : { kind: "label", label: "REFUTED" }, comment: null, trick_failed: false, rejected: false },
+      { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { kind: "evidence", selected: [11], no_evidence: false } : { kind: "label", label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false, in_study: false },
+      { annotation_id: 2, annotator: "ben", counted: true, answer: evidence ? { kind: "evidence", selected: [12], no_evidence: false } : { kind: "label", label: "REFUTED" }, comment: null, trick_failed: false, rejected: false, in_study: false },
     ],
     candidates: evidence
       ? [11, 12, 13].map((id, i) => ({ sentence_id: id, document_id: "d1", sentence_index: i, text: `sentence ${id}` }))
@@ -65,7 +65,7 @@ describe("adjudication screen", () => {
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
     const disputed = item(1, "evidence");
-    disputed.answers.push({ annotation_id: 3, annotator: "caro", counted: false, rejected: true, trick_failed: true, answer: { kind: "evidence", selected: [], no_evidence: false }, comment: null });
+    disputed.answers.push({ annotation_id: 3, annotator: "caro", counted: false, rejected: true, trick_failed: true, answer: { kind: "evidence", selected: [], no_evidence: false }, comment: null, in_study: false });
     const { el, press } = await open([disputed]);
     expect(q(el, "adj-rejected-caro")?.textContent).toContain("REJECTED");
     expect(q(el, "adj-answer-caro")?.querySelector("kbd")).toBeNull();

@@ -29,7 +29,7 @@ export interface AdjudicateDeps {
   fail: (e: unknown) => void;
 }
 
-const REQUEST: GoldRequest = { method: "majority", include_flagged: false, splits: [70, 15, 15], seed: 1 };
+const REQUEST: GoldRequest = { method: "majority", include_flagged: false, include_under_annotated: false, splits: [70, 15, 15], seed: 1 };
 
 const KEYS: [string, string][] = [
   ["1–9", "Take that counted answer (not-counted answers have no key)"],

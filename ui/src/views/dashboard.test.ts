@@ -39,8 +39,8 @@ function labelDashboard(): Dashboard {
         masi: null,
         pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
         people: [
-          { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, majority_units: 3, majority_agreement: 2 / 3 },
-          { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, majority_units: 0, majority_agreement: null },
+          { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, trick_failure_ci95: null, majority_units: 3, majority_agreement: 2 / 3 },
+          { name: "ben", counted: false, flagged: true, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 4, trick_failure_rate: 0.75, trick_failure_ci95: null, majority_units: 0, majority_agreement: null },
         ],
         series: [
           { answers: 2, at_ms: 1, value: 1 },
@@ -151,7 +151,7 @@ describe("dashboard", () => {
           masi: { ...stat(0.372, [0.1, 0.6]), metric: "setsel_masi_krippendorff_alpha" },
           pairs: [],
           people: [
-            { name: "caro", counted: true, flagged: false, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 3, trick_failure_rate: 1 / 3, majority_units: 0, majority_agreement: null },
+            { name: "caro", counted: true, flagged: false, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 3, trick_failure_rate: 1 / 3, trick_failure_ci95: null, majority_units: 0, majority_agreement: null },
           ],
           series: [],
         },

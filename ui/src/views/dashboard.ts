@@ -222,7 +222,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
       ? h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected))
       : null,
     h("td", { class: "num", testid: `pace-${kind}-${a.name}` }, paceText(a.pace_per_hour)),
-    hasTrick(kind) ? h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}` : "—") : null,
+    hasTrick(kind) ? h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}${a.trick_failure_ci95 ? ` (95% CI ${percent(a.trick_failure_ci95[0])}–${percent(a.trick_failure_ci95[1])})` : ""}` : "—") : null,
     h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
     h("td", {}, status),
   );

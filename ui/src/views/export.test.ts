@@ -19,6 +19,10 @@ const preview: ExportPreview = {
   rejected_answers: 2,
   refutations: { accepted: 3, rejected: 1, superseded: 1 },
   split_warnings: ["split dev holds 0 of 3 lines (0%), asked for 15%: too few claim families to split as asked"],
+  study_answers_in_gold: false,
+  study_answers_apart: 0,
+  under_annotated: [],
+  include_under_annotated: false,
 };
 
 describe("export helpers", () => {

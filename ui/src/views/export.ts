@@ -155,6 +155,7 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
       { class: "muted small", testid: "export-annotators" },
       `Counted: ${p.counted_annotators.join(", ") || "nobody"}`,
       p.excluded_annotators.length ? ` · left out (flagged): ${p.excluded_annotators.join(", ")}` : "",
+      p.under_annotated.length ? ` · held back (fewer counted answers than the overlap): ${count(p.under_annotated.length)}` : "",
     ),
     h("div", { class: "export-tables" }, countTable("Per label", "export-label", p.per_label), countTable("Per split", "export-split", p.per_split)),
     h(
@@ -247,7 +248,9 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
     if (typeof ratios === "string") return ratios;
     const s = parseSeed(seed.value);
     if (s === null) return "Seed: a whole number.";
-    return { method: method.value as GoldMethod, include_flagged: flagged.checked, splits: ratios, seed: s };
+    // Under-annotated claims are held back here; the CLI's --include-under-annotated
+    // exports them marked.
+    return { method: method.value as GoldMethod, include_flagged: flagged.checked, include_under_annotated: false, splits: ratios, seed: s };
   }
 
   async function refresh(): Promise<void> {

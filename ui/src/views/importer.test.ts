@@ -28,12 +28,16 @@ describe("import panel", () => {
       rejects_file: null,
       claims_ranked: 30,
       evidence_stance: null,
+      gold_only_candidates: 0,
     };
     expect(importSummary(report)).toBe(
       "30 claims added, 1 document, 12 sentences, 30 claims ranked, 1 row already there.",
     );
     expect(importSummary({ ...report, evidence_stance: "supports" })).toBe(
       "30 claims added, 1 document, 12 sentences, 30 claims ranked, 1 row already there. Evidence tasks ask for sentences that support the claim.",
+    );
+    expect(importSummary({ ...report, gold_only_candidates: 30 })).toContain(
+      "Every candidate of 30 claims is its own published evidence: add distractors before evidence tasks",
     );
   });
 });

@@ -42,7 +42,12 @@ export function importSummary(r: ImportReport): string {
   if (r.unchanged > 0) parts.push(`${plural(r.unchanged, "row")} already there`);
   if (r.rejected > 0) parts.push(`${plural(r.rejected, "row")} rejected`);
   const stance = r.evidence_stance ? ` Evidence tasks ask for sentences that ${STANCES[r.evidence_stance]}.` : "";
-  return parts.join(", ") + "." + stance;
+  // COVID-Fact's rows carry only their gold sentences: evidence items need distractors.
+  const goldOnly =
+    r.gold_only_candidates > 0
+      ? ` Every candidate of ${plural(r.gold_only_candidates, "claim")} is its own published evidence: add distractors before evidence tasks (docs/formats.md).`
+      : "";
+  return parts.join(", ") + "." + stance + goldOnly;
 }
 
 function fileList(paths: string[], empty: string): string {

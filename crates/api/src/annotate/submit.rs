@@ -333,7 +333,7 @@ impl Project {
             i64::from(will_count) - i64::from(was_counted),
             now,
         )?;
-        crate::annotators::sync_counted(&tx, annotator.id, settings)?;
+        crate::annotators::sync_counted(&tx, annotator.id, settings, false)?;
         if let (Response::Refute { text }, Some(parent)) = (&response, &parent) {
             let written = crate::refutation::Written {
                 parent,

@@ -92,6 +92,9 @@ pub struct AnnotatorActivity {
     /// Evidence items answered (each showed a trick) and the failed share of them.
     pub tricks_seen: u64,
     pub trick_failure_rate: Option<f64>,
+    /// The Wilson 95% interval of the failure rate, [low, high]: a person is flagged when
+    /// its low end is above the threshold (after enough tricks).
+    pub trick_failure_ci95: Option<(f64, f64)>,
     /// Units (per candidate for evidence) where the other counted annotators had a strict
     /// majority, and the share of them where this annotator agreed with it.
     pub majority_units: u64,

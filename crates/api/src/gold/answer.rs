@@ -28,9 +28,12 @@ pub enum Outcome {
 pub struct QueueAnswer {
     pub annotation_id: i64,
     pub annotator: String,
-    /// Whether it counts: its annotator is not flagged (or the lead included them) and
-    /// it did not pick the trick.
+    /// Whether it counts: its annotator is not flagged (or the lead included them), it
+    /// did not pick the trick, and it is not a study's answer kept apart from the gold.
     pub counted: bool,
+    /// Given by a re-annotation study's group on its sample: counted only when the
+    /// project's `study_answers_in_gold` is on.
+    pub in_study: bool,
     /// Rejected because it picked the trick: shown, counted for nothing, never taken.
     pub rejected: bool,
     pub answer: Response,

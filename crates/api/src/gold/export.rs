@@ -23,8 +23,15 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The provenance of a line from the tasks behind it (evidence, label, verification): the
-/// first of them the lead decided, else the aggregation method.
+/// first of them the lead decided, else the aggregation method; with no task behind it
+/// (a refutation-only claim beside its verified refutation, an imported refutation beside
+/// its claim) nothing was aggregated, and the line is as imported.
 fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance {
+    let method = if tasks.iter().flatten().next().is_some() {
+        method.as_str()
+    } else {
+        IMPORTED
+    };
     match tasks.iter().flatten().find_map(|t| t.decision.as_ref()) {
         Some(d) => Provenance {
             method: "lead-decision".into(),
@@ -34,7 +41,7 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
             taken_from: d.taken_from.clone(),
         },
         None => Provenance {
-            method: method.as_str().into(),
+            method: method.into(),
             lead: None,
             at: None,
             reason: None,
@@ -42,6 +49,9 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
         },
     }
 }
+
+/// The provenance method of a line no answer or decision stands behind.
+const IMPORTED: &str = "imported";
 
 /// Whether a task's outcome can carry a gold line: it has counted answers, or the lead
 /// decided it.
@@ -53,6 +63,7 @@ fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
     GoldAgreement {
         answers: task.map_or(0, |t| t.counted),
         share_agreeing: task.and_then(|t| t.share_agreeing),
+        under_annotated: false,
     }
 }
 
@@ -85,6 +96,7 @@ impl Project {
         let sentences = self.evidence_sentences(&aggregation)?;
         let mut lines = Vec::new();
         let mut dropped = Vec::new();
+        let mut under = Vec::new();
         let mut texts = family::Texts::default();
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
@@ -104,6 +116,17 @@ impl Project {
                 None => claim.label,
             };
             let (family, family_dropped) = known.family(&children, refutation_only);
+            let short = super::thin::short(&[task, label_task]);
+            if let Some(t) = short {
+                under.push(super::thin::listed(&claim, t));
+            }
+            if short.is_some() && !req.include_under_annotated {
+                for (child, _) in &family {
+                    dropped.push(drop_of(child, super::thin::PARENT_HELD_BACK));
+                }
+                dropped.extend(family_dropped);
+                continue;
+            }
             let root = family::Root {
                 label,
                 evidence: task.map(|t| &t.outcome),
@@ -151,6 +174,8 @@ impl Project {
                 _ => Vec::new(),
             };
             let deciding = task.or(label_task);
+            let mut agreement = agreement(deciding);
+            agreement.under_annotated = short.is_some();
             lines.push(GoldLine {
                 id: claim.ext_id.clone(),
                 claim: claim.text.clone(),
@@ -160,7 +185,7 @@ impl Project {
                 source_url: claim.source_url.clone(),
                 parent_id: None,
                 split: split.clone(),
-                agreement: agreement(deciding),
+                agreement,
                 provenance: provenance(aggregation.method, &[task, label_task]),
                 task_id: deciding.map_or(0, |t| t.task_id),
                 row_id: claim.id,
@@ -175,7 +200,19 @@ impl Project {
                     dropped.push(drop_of(child, &reason));
                     continue;
                 }
-                let line = refutation_line(&lines[root], child, verify, task, aggregation.method);
+                let short_verify = super::thin::short(&[verify]);
+                if let Some(v) = short_verify {
+                    under.push(super::thin::listed(child, v));
+                    if !req.include_under_annotated {
+                        continue;
+                    }
+                }
+                let mut line =
+                    refutation_line(&lines[root], child, verify, task, aggregation.method);
+                // A refutation's line rests on its original's evidence and its own
+                // verification: short on either, it is marked.
+                line.agreement.under_annotated |=
+                    lines[root].agreement.under_annotated || short_verify.is_some();
                 lines.push(line);
             }
         }
@@ -190,6 +227,8 @@ impl Project {
             ));
         }
         let mut preview = preview(&aggregation, &lines, dropped, &names);
+        preview.under_annotated = under;
+        preview.include_under_annotated = req.include_under_annotated;
         preview.split_warnings =
             family::split_warnings(&req.splits, &names, &preview.per_split, preview.lines);
         for state in RefutationState::ALL {
@@ -431,6 +470,10 @@ fn preview(
         rejected_answers: aggregation.rejected_answers,
         refutations: BTreeMap::new(),
         split_warnings: Vec::new(),
+        study_answers_in_gold: aggregation.study_answers_in_gold,
+        study_answers_apart: aggregation.study_answers_apart,
+        under_annotated: Vec::new(),
+        include_under_annotated: false,
     }
 }
 
@@ -455,13 +498,19 @@ fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
             .collect();
         serde_json::json!([set])
     };
-    Ok(serde_json::json!({
+    let mut line = serde_json::json!({
         "id": l.row_id,
         "verifiable": if label == "NOT ENOUGH INFO" { "NOT VERIFIABLE" } else { "VERIFIABLE" },
         "label": label,
         "claim": l.claim,
         "evidence": evidence,
-    }))
+    });
+    // Only on lines the lead asked for (`include_under_annotated`): FEVER has no such
+    // field, and a reader must still be able to tell these lines from the others.
+    if l.agreement.under_annotated {
+        line["under_annotated"] = serde_json::Value::Bool(true);
+    }
+    Ok(line)
 }
 
 /// `gold.jsonl` → `gold.<suffix>` in the same folder.

@@ -43,6 +43,8 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             "- Mean share of counted answers agreeing with the gold: {m:.3}"
         );
     }
+    let _ = writeln!(s, "{}", study_answers(p));
+    let _ = writeln!(s, "{}", under_annotated_rule(p));
     let _ = writeln!(s, "\n## Claims per label\n\n| label | claims |\n|---|---|");
     for (label, n) in &p.per_label {
         let _ = writeln!(s, "| {label} | {n} |");
@@ -72,6 +74,7 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             }
         }
     }
+    under_annotated(&mut s, p);
     let _ = writeln!(s, "\n## Dropped claims ({})\n", p.dropped.len());
     if !p.dropped.is_empty() {
         let _ = writeln!(s, "| id | reason | claim |\n|---|---|---|");
@@ -86,4 +89,58 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         }
     }
     s
+}
+
+/// The card's line on re-annotation studies' answers: which way the project chose.
+pub(crate) fn study_answers(p: &ExportPreview) -> String {
+    if p.study_answers_in_gold {
+        "- Re-annotation study answers: pooled with the first group's in the gold (setting `study_answers_in_gold` on; COVID-Fact kept them apart)".into()
+    } else {
+        format!(
+            "- Re-annotation study answers: kept apart from the gold, which comes from the first group as in COVID-Fact; they only measure agreement (setting `study_answers_in_gold` off, the default): {} left out",
+            p.study_answers_apart
+        )
+    }
+}
+
+/// The card's line on claims short of answers: held back (the default) or marked.
+pub(crate) fn under_annotated_rule(p: &ExportPreview) -> String {
+    let n = p.under_annotated.len();
+    if p.include_under_annotated {
+        format!("- Claims with fewer counted answers than the overlap: {n}, exported as asked (`--include-under-annotated`), each line marked `\"under_annotated\": true`")
+    } else {
+        format!("- Claims with fewer counted answers than the overlap: {n}, held back (the default; `--include-under-annotated` exports them marked)")
+    }
+}
+
+/// The table of claims short of answers, with their counts.
+pub(crate) fn under_annotated(s: &mut String, p: &ExportPreview) {
+    let _ = writeln!(
+        s,
+        "\n## Under-annotated claims ({})\n",
+        p.under_annotated.len()
+    );
+    if p.under_annotated.is_empty() {
+        return;
+    }
+    let what = if p.include_under_annotated {
+        "Exported as asked, each line marked `\"under_annotated\": true`, unless dropped for a reason listed under the dropped claims"
+    } else {
+        "Held back from the gold file until their tasks have the counted answers their overlap asks for (or the lead decides them)"
+    };
+    let _ = writeln!(
+        s,
+        "{what}.\n\n| id | task | counted answers | overlap | claim |\n|---|---|---|---|---|"
+    );
+    for u in &p.under_annotated {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            cell(&u.id),
+            u.kind,
+            u.answers,
+            u.needed,
+            cell(&u.claim)
+        );
+    }
 }

@@ -78,6 +78,7 @@ impl Project {
     ) -> Result<HfReport> {
         self.require_lead(by, "export gold data")?;
         check_license(license)?;
+        super::thin::refuse_unmarked(req, "hf")?;
         if dir.exists() && !dir.is_dir() {
             return Err(Error::new(
                 ErrorCode::InvalidInput,

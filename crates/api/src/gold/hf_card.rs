@@ -168,6 +168,9 @@ impl Card<'_> {
                 "- Mean share of counted answers agreeing with the gold: {m:.3}"
             );
         }
+        let _ = writeln!(s, "{}", super::export_card::study_answers(p));
+        let _ = writeln!(s, "{}", super::export_card::under_annotated_rule(p));
+        super::export_card::under_annotated(&mut s, p);
         let _ = writeln!(s, "\n## Dropped claims ({})\n", p.dropped.len());
         if p.dropped.is_empty() {
             s.push_str("None.\n");

@@ -12,6 +12,7 @@ mod hf_card;
 mod hf_folder;
 mod outcome;
 mod records;
+mod thin;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
 pub use answer::{Decision, Outcome, QueueAnswer};
@@ -20,7 +21,7 @@ pub(crate) use outcome::candidates_by_claim;
 pub use outcome::{Aggregation, TaskOutcome};
 pub use records::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
-    Provenance,
+    Provenance, UnderAnnotated,
 };
 
 use crate::{Error, ErrorCode, Result};
@@ -65,6 +66,10 @@ pub struct GoldRequest {
     pub method: GoldMethod,
     /// Count annotators flagged for failing trick sentences.
     pub include_flagged: bool,
+    /// Export claims with fewer counted answers than their task's overlap, each line
+    /// marked `under_annotated`; by default they are held back and listed.
+    #[serde(default)]
+    pub include_under_annotated: bool,
     /// Relative sizes of the splits, e.g. [70, 15, 15].
     pub splits: Vec<u32>,
     pub seed: u64,
@@ -75,6 +80,7 @@ impl Default for GoldRequest {
         GoldRequest {
             method: GoldMethod::Majority,
             include_flagged: false,
+            include_under_annotated: false,
             splits: vec![70, 15, 15],
             seed: 1,
         }

@@ -12,7 +12,7 @@ use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
 use factdesk_core::key_hash::IdMap;
 use factdesk_store::{decisions, feed};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use ts_rs::TS;
 
 /// One task with its answers and what they (or the lead) settled on.
@@ -25,6 +25,9 @@ pub struct TaskOutcome {
     pub answers: Vec<QueueAnswer>,
     /// Answers counted.
     pub counted: u32,
+    /// Counted answers the task asks for: its overlap, less the room a study added for
+    /// its group when study answers are kept apart from the gold.
+    pub needed: u32,
     /// Answers rejected because they picked the trick: shown, never counted.
     pub rejected: u32,
     /// Share of counted answers equal to the outcome (or to the commonest answer when
@@ -46,6 +49,11 @@ pub struct Aggregation {
     pub excluded_annotators: Vec<String>,
     /// Current answers rejected because they picked the trick.
     pub rejected_answers: u64,
+    /// The project's `study_answers_in_gold` when aggregated.
+    pub study_answers_in_gold: bool,
+    /// Current answers of re-annotation studies' groups on their samples left out of the
+    /// gold (0 when study answers are pooled).
+    pub study_answers_apart: u64,
     /// Dawid-Skene only: each kind's estimated accuracy of each counted annotator.
     pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
 }
@@ -71,6 +79,20 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<Aggregation> {
         let annotators = self.all_annotators()?;
+        let pool_studies = self.settings()?.study_answers_in_gold;
+        let conn = self.store.conn();
+        // COVID-Fact's procedure: the gold comes from the first group; a study's group
+        // answers its sample again only to measure agreement.
+        let in_study: HashSet<(i64, i64)> = factdesk_store::studies::member_items(conn)?
+            .into_iter()
+            .collect();
+        let needed: HashMap<i64, u32> = factdesk_store::studies::overlaps(conn)?
+            .into_iter()
+            .map(|(task, overlap, base)| match base {
+                Some(base) if !pool_studies => (task, base),
+                _ => (task, overlap),
+            })
+            .collect();
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
         let mut names = HashMap::new();
@@ -100,12 +122,17 @@ impl Project {
                 read.refuse_outside_candidates(self, &decided_here)?;
             }
             for a in current {
+                let study = in_study.contains(&(a.task_id, a.annotator_id));
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
                     annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
-                    // A counted answer: current, its annotator counted, and not one that
-                    // picked the trick (such an answer is rejected as a whole).
-                    counted: counted_ids.contains(&a.annotator_id) && !a.trick_failed,
+                    // A counted answer: current, its annotator counted, not one that
+                    // picked the trick (such an answer is rejected as a whole), and not a
+                    // study's answer kept apart from the gold.
+                    counted: counted_ids.contains(&a.annotator_id)
+                        && !a.trick_failed
+                        && (pool_studies || !study),
+                    in_study: study,
                     rejected: a.trick_failed,
                     answer: a.answer.response.clone(),
                     comment: a.answer.comment.clone(),
@@ -155,6 +182,7 @@ impl Project {
                     kind,
                     claim_id: p.claim_id,
                     counted: counted.len() as u32,
+                    needed: needed.get(&p.task_id).copied().unwrap_or(0),
                     share_agreeing: share_agreeing(&counted, &outcome),
                     rejected: p.answers.iter().filter(|a| a.rejected).count() as u32,
                     answers: p.answers,
@@ -171,9 +199,17 @@ impl Project {
         counted_annotators.retain(|n| answered.contains(n.as_str()));
         excluded_annotators.retain(|n| answered.contains(n.as_str()));
         let rejected_answers = tasks.iter().map(|t| u64::from(t.rejected)).sum();
+        let study_answers_apart = if pool_studies {
+            0
+        } else {
+            let apart = tasks.iter().flat_map(|t| &t.answers).filter(|a| a.in_study);
+            apart.count() as u64
+        };
         Ok(Aggregation {
             method: req.method,
             rejected_answers,
+            study_answers_in_gold: pool_studies,
+            study_answers_apart,
             tasks,
             counted_annotators,
             excluded_annotators,

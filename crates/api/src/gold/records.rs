@@ -46,12 +46,17 @@ pub struct GoldAgreement {
     pub answers: u32,
     /// Share of them equal to the gold answer; null without answers.
     pub share_agreeing: Option<f64>,
+    /// Exported with fewer counted answers than its task's overlap, as the lead asked
+    /// (`include_under_annotated`); absent from every other line.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub under_annotated: bool,
 }
 
 /// How a line's label and evidence were reached.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Provenance {
-    /// majority, dawid-skene, or lead-decision.
+    /// majority, dawid-skene, lead-decision, or imported (no task stands behind the line:
+    /// its label is the one imported).
     pub method: String,
     pub lead: Option<String>,
     /// Unix milliseconds of the decision.
@@ -92,6 +97,23 @@ pub struct DroppedClaim {
     pub reason: String,
 }
 
+/// A claim whose task has fewer counted answers than its overlap: held back from the
+/// gold file unless the lead asked for it, and listed either way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct UnderAnnotated {
+    /// The claim's own id, as imported.
+    pub id: String,
+    /// The claim's number in the project.
+    pub number: i64,
+    pub claim: String,
+    /// The task kind short of answers (evidence, label or verify).
+    pub kind: String,
+    /// Counted answers it has...
+    pub answers: u32,
+    /// ...and how many its overlap asks for.
+    pub needed: u32,
+}
+
 /// What an export would write.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct ExportPreview {
@@ -113,6 +135,15 @@ pub struct ExportPreview {
     pub refutations: BTreeMap<String, u64>,
     /// Splits that miss their requested share by more than 5 points, or are empty.
     pub split_warnings: Vec<String>,
+    /// Whether study answers counted (the project's `study_answers_in_gold`).
+    pub study_answers_in_gold: bool,
+    /// Study answers left out of the gold (0 when they are pooled).
+    pub study_answers_apart: u64,
+    /// Claims with fewer counted answers than their overlap: exported (marked) when the
+    /// request includes them, held back otherwise.
+    pub under_annotated: Vec<UnderAnnotated>,
+    /// Whether they were exported.
+    pub include_under_annotated: bool,
 }
 
 /// What an export wrote.

@@ -1,10 +1,14 @@
 //! Predictions against the gold data: per model, the accuracy of its labels (overall and
 //! per gold label, with precision and the confusion matrix), and what became of its
-//! counter-claims once people verified them.
+//! counter-claims once people verified them; where the lines gave a `score`, how well it
+//! separates right from wrong ([`super::score`]).
 
+use super::score::{analyse, ScoreAnalysis};
 use crate::actor::Actor;
-use crate::gold::GoldRequest;
+use crate::gold::{GoldRequest, Outcome};
+use crate::tasks::TaskKind;
 use crate::{Project, Result};
+use factdesk_core::answer::{Judgement, Verdict};
 use factdesk_core::claim::Label;
 use factdesk_store::predictions;
 use serde::Serialize;
@@ -42,6 +46,9 @@ pub struct LabelComparison {
     pub per_label: Vec<PerLabel>,
     /// Rows: gold label, columns: predicted label, in the order of `per_label`.
     pub confusion: Vec<Vec<u64>>,
+    /// The `score` against whether the label is right, over compared predictions; null
+    /// when none has a score.
+    pub score: Option<ScoreAnalysis>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
@@ -68,7 +75,16 @@ pub struct CounterClaimSummary {
     pub share_in_gold: Option<f64>,
     /// The others, by the export's reason (not yet verified, verified as malformed, ...).
     pub not_in_gold: BTreeMap<String, u64>,
+    /// The `score` against people's verdict (contradicts, or does not contradict or
+    /// malformed), over counter-claims whose verification settled; null when none has a
+    /// score.
+    pub score: Option<ScoreAnalysis>,
 }
+
+/// What a label's score is measured against.
+const LABEL_OUTCOME: &str = "label equals the gold label";
+/// What a counter-claim's score is measured against.
+const COUNTER_OUTCOME: &str = "verified as contradicting its claim";
 
 fn share(n: u64, of: u64) -> Option<f64> {
     (of > 0).then(|| n as f64 / of as f64)
@@ -102,9 +118,31 @@ impl Project {
                 models: Vec::new(),
             });
         }
-        let (lines, preview) = match read {
-            Some(read) => self.gold_in(read, req)?,
-            None => self.gold_in(&crate::current::CurrentAnswers::read(self)?, req)?,
+        let owned;
+        let read = match read {
+            Some(read) => read,
+            None => {
+                owned = crate::current::CurrentAnswers::read(self)?;
+                &owned
+            }
+        };
+        let (lines, preview) = self.gold_in(read, req)?;
+        // People's settled verdict on each counter-claim, for its score; aggregated only
+        // when a counter-claim has a score.
+        let verdicts: HashMap<i64, bool> = if counters.iter().any(|c| c.score.is_some()) {
+            self.aggregate_in(read, req)?
+                .tasks
+                .iter()
+                .filter(|t| t.kind == TaskKind::Verify)
+                .filter_map(|t| match &t.outcome {
+                    Outcome::Label {
+                        label: Judgement::Verdict(v),
+                    } => Some((t.claim_id, *v == Verdict::Contradicts)),
+                    _ => None,
+                })
+                .collect()
+        } else {
+            HashMap::new()
         };
         let gold: HashMap<i64, Label> = lines.iter().map(|l| (l.row_id, l.label)).collect();
         let dropped: HashMap<&str, &str> = preview
@@ -124,14 +162,16 @@ impl Project {
                 .model
                 .clone()
         };
-        let mut by_model: BTreeMap<String, Vec<(Option<Label>, Label)>> = BTreeMap::new();
+        let mut by_model: BTreeMap<String, Vec<Predicted>> = BTreeMap::new();
         for p in &labels {
             entry(&mut models, &p.model);
-            by_model
-                .entry(p.model.clone())
-                .or_default()
-                .push((gold.get(&p.claim_id).copied(), p.label));
+            by_model.entry(p.model.clone()).or_default().push((
+                gold.get(&p.claim_id).copied(),
+                p.label,
+                p.score,
+            ));
         }
+        let mut counter_scores: BTreeMap<String, Vec<(Option<f64>, bool)>> = BTreeMap::new();
         for (model, pairs) in by_model {
             if let Some(m) = models.get_mut(&model) {
                 m.labels = Some(label_comparison(&pairs));
@@ -147,8 +187,15 @@ impl Project {
                 in_gold: 0,
                 share_in_gold: None,
                 not_in_gold: BTreeMap::new(),
+                score: None,
             });
             s.written += 1;
+            if let Some(&contradicts) = verdicts.get(&c.counter_claim_id) {
+                counter_scores
+                    .entry(model.clone())
+                    .or_default()
+                    .push((c.score, contradicts));
+            }
             if gold.contains_key(&c.counter_claim_id) {
                 s.in_gold += 1;
             } else {
@@ -162,6 +209,14 @@ impl Project {
             }
             s.share_in_gold = share(s.in_gold, s.written);
         }
+        for (model, items) in counter_scores {
+            if let Some(s) = models
+                .get_mut(&model)
+                .and_then(|m| m.counter_claims.as_mut())
+            {
+                s.score = analyse(COUNTER_OUTCOME, &items);
+            }
+        }
         Ok(PredictionComparison {
             method: req.method.as_str().to_string(),
             models: models.into_values().collect(),
@@ -169,12 +224,20 @@ impl Project {
     }
 }
 
-/// Accuracy, per-label figures and the confusion matrix of (gold, predicted) pairs; a
-/// pair without gold is counted apart.
-fn label_comparison(pairs: &[(Option<Label>, Label)]) -> LabelComparison {
+/// A label prediction as compared: the gold label (none when the claim has no gold
+/// line), the predicted label, and the line's score.
+type Predicted = (Option<Label>, Label, Option<f64>);
+
+/// Accuracy, per-label figures, the confusion matrix and the score's analysis of (gold,
+/// predicted, score) triples; a prediction without gold is counted apart.
+fn label_comparison(pairs: &[Predicted]) -> LabelComparison {
     let compared: Vec<(Label, Label)> = pairs
         .iter()
-        .filter_map(|(g, p)| g.map(|g| (g, *p)))
+        .filter_map(|(g, p, _)| g.map(|g| (g, *p)))
+        .collect();
+    let scored: Vec<(Option<f64>, bool)> = pairs
+        .iter()
+        .filter_map(|(g, p, s)| g.map(|g| (*s, g == *p)))
         .collect();
     let mut seen: Vec<Label> = compared.iter().flat_map(|(g, p)| [*g, *p]).collect();
     seen.sort();
@@ -210,5 +273,6 @@ fn label_comparison(pairs: &[(Option<Label>, Label)]) -> LabelComparison {
         accuracy: share(correct, compared.len() as u64),
         per_label,
         confusion,
+        score: analyse(LABEL_OUTCOME, &scored),
     }
 }

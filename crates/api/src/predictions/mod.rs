@@ -5,8 +5,10 @@
 //! verify blind like any other. [`compare`] sets the predictions against the gold data.
 
 mod compare;
+mod score;
 
 pub use compare::{CounterClaimSummary, LabelComparison, ModelComparison, PredictionComparison};
+pub use score::ScoreAnalysis;
 
 use crate::actor::Actor;
 use crate::{Error, Project, Result};
@@ -180,8 +182,8 @@ impl Project {
                         claim_id: c.claim,
                         model: c.model.clone(),
                         counter_claim_id: child,
+                        score: c.score,
                     },
-                    c.score,
                     now,
                 )?;
                 crate::refutation::open_verification(&tx, &settings, child, now)?;

@@ -123,6 +123,7 @@ pub(crate) fn rank_and_store(
         ranker: run.ranker.as_str().to_string(),
         claims: 0,
         candidates: 0,
+        kept: 0,
         semantic_model: None,
         embedded: 0,
     };
@@ -398,6 +399,7 @@ pub(crate) fn store_candidates(
         ranker: ranker.as_str().to_string(),
         claims: 0,
         candidates: 0,
+        kept: 0,
         semantic_model: None,
         embedded: 0,
     };
@@ -524,13 +526,23 @@ impl Project {
         };
         // Computed before the write transaction, so annotators are not kept waiting; read
         // in one snapshot.
-        let computed = {
+        let (computed, kept) = {
             let snapshot = self.store.read_snapshot()?;
-            let claims = tx::claims_to_rank(&snapshot, only_unranked)?;
-            compute_candidates(&snapshot, &index, &claims, &run, progress)?
+            let mut claims = tx::claims_to_rank(&snapshot, only_unranked)?;
+            // What people were shown stays: an answer selects among the candidates its
+            // item showed, and agreement counts the ones it left unselected.
+            let seen = tx::seen_claims(&snapshot)?;
+            let before = claims.len();
+            claims.retain(|(id, _)| !seen.contains(id));
+            let kept = (before - claims.len()) as u64;
+            (
+                compute_candidates(&snapshot, &index, &claims, &run, progress)?,
+                kept,
+            )
         };
         let tx = self.store.transaction()?;
         let mut report = store_candidates(&tx, &computed, ranker)?;
+        report.kept = kept;
         if let Some(model) = &semantic {
             report.embedded = model.save(&tx)?;
             report.semantic_model = Some(model.model_id().to_string());

@@ -70,6 +70,7 @@ pub fn render(r: &Report) -> String {
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
     super::predictions::section(&mut s, &r.predictions);
+    super::methodology::section(&mut s, &r.methodology);
     s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Only counted answers count: flagged annotators are left out unless the lead included them, and an answer that picked the trick sentence is rejected as a whole.</footer></main></body></html>"#);
     s
 }
@@ -260,7 +261,11 @@ fn people(s: &mut String, k: &KindDashboard) {
                 .pace_per_hour
                 .map_or_else(|| "–".to_string(), |v| format!("{v:.0}")),
             tricks = if p.tricks_seen > 0 {
-                format!("{} of {}", pct(p.trick_failure_rate), p.tricks_seen)
+                // With the interval a flag is decided on (its low end above the threshold).
+                let ci = p.trick_failure_ci95.map_or_else(String::new, |(lo, hi)| {
+                    format!(" (95% CI {}–{})", pct(Some(lo)), pct(Some(hi)))
+                });
+                format!("{} of {}{ci}", pct(p.trick_failure_rate), p.tricks_seen)
             } else {
                 "–".to_string()
             },

@@ -8,6 +8,7 @@
 //! exactly what the lead watched, with every other statistic of `factdesk agreement`.
 
 pub mod html;
+mod methodology;
 mod predictions;
 mod svg;
 pub mod tables;
@@ -21,6 +22,7 @@ use crate::{Project, Result};
 use factdesk_core::answer::Response;
 use factdesk_core::checks::is_negation_cue;
 use factdesk_core::text::{normalize_token, tokens};
+pub use methodology::Methodology;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -46,6 +48,8 @@ pub struct Report {
     /// Model predictions against the gold data (majority, flagged annotators left out);
     /// no models when the project holds no predictions.
     pub predictions: crate::predictions::PredictionComparison,
+    /// The methodology choices behind the gold data (settings and their defaults).
+    pub methodology: Methodology,
 }
 
 /// How often each label was given, for one kind of task (or the claims' own labels).
@@ -248,6 +252,7 @@ impl Project {
             metrics,
             predictions: self
                 .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
+            methodology: self.methodology_in(&read)?,
         })
     }
 

@@ -85,8 +85,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 return super::print_json(&list);
             }
             println!(
-                "{:<20}{:<11}{:>8}{:>8}  status",
-                "name", "role", "tricks", "failed"
+                "{:<20}{:<11}{:>8}{:>8}{:>10}  status",
+                "name", "role", "tricks", "failed", "95% CI"
             );
             for x in list {
                 let status = match (x.flagged, x.flag_override.as_deref()) {
@@ -95,12 +95,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     (true, _) => "FLAGGED: answers left out",
                     _ => "ok",
                 };
+                // The interval the flag is decided on: flagged when its low end is
+                // above the threshold.
+                let interval = x.trick_failure_ci95.map_or_else(
+                    || "-".to_string(),
+                    |(lo, hi)| format!("{:.0}-{:.0}%", 100.0 * lo, 100.0 * hi),
+                );
                 println!(
-                    "{:<20}{:<11}{:>8}{:>8}  {status}",
+                    "{:<20}{:<11}{:>8}{:>8}{:>10}  {status}",
                     x.name,
                     x.role.as_str(),
                     x.tricks_seen,
-                    x.tricks_failed
+                    x.tricks_failed,
+                    interval
                 );
             }
         }

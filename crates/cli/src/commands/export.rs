@@ -30,6 +30,11 @@ pub struct Args {
     /// Count annotators flagged for failing trick sentences.
     #[arg(long)]
     include_flagged: bool,
+    /// Export claims with fewer counted answers than their overlap, each line marked
+    /// "under_annotated": true (factdesk and fever formats); by default they are held
+    /// back and listed in the card.
+    #[arg(long)]
+    include_under_annotated: bool,
     /// --format hf: the license identifier for the dataset card (e.g. cc-by-4.0).
     #[arg(long, default_value = "other")]
     license: String,
@@ -46,6 +51,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let req = GoldRequest {
         method: a.method.parse::<GoldMethod>()?,
         include_flagged: a.include_flagged,
+        include_under_annotated: a.include_under_annotated,
         splits: parse_splits(&a.splits)?,
         seed: a.seed,
     };
@@ -83,6 +89,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             p.rejected_answers
         );
     }
+    under_annotated(p);
     for w in &p.split_warnings {
         println!("warning: {w}");
     }
@@ -105,8 +112,22 @@ fn hf(a: Args, req: &GoldRequest) -> anyhow::Result<()> {
         println!("  {split}: {n}");
     }
     println!("dropped {} claims (reasons in README.md)", p.dropped.len());
+    under_annotated(p);
     for w in &p.split_warnings {
         println!("warning: {w}");
     }
     Ok(())
+}
+
+/// Says how many claims were short of answers, and what became of them.
+fn under_annotated(p: &factdesk_api::gold::ExportPreview) {
+    let n = p.under_annotated.len();
+    if n == 0 {
+        return;
+    }
+    if p.include_under_annotated {
+        println!("{n} claims with fewer counted answers than the overlap exported, marked \"under_annotated\"");
+    } else {
+        println!("{n} claims held back: fewer counted answers than the overlap (listed in the card; --include-under-annotated exports them marked)");
+    }
 }

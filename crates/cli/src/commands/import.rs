@@ -100,5 +100,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             a.preset
         );
     }
+    if report.gold_only_candidates > 0 {
+        println!(
+            "warning: the documents of {} claims hold only their published evidence sentences, so every candidate is gold and an evidence item has nothing wrong to pass over but the trick; to annotate evidence, add distractors (`factdesk make-eval-set`, or documents with --docs and doc_ids): see docs/formats.md",
+            report.gold_only_candidates
+        );
+    }
     Ok(())
 }

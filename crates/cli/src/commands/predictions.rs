@@ -70,6 +70,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 include_flagged,
                 splits: parse_splits("70,15,15")?,
                 seed: 1,
+                ..GoldRequest::default()
             };
             let c = project.compare_predictions(&by, &req)?;
             if json {
@@ -97,6 +98,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                             percent(r.precision)
                         );
                     }
+                    print_score(l.score.as_ref());
                 }
                 if let Some(s) = &m.counter_claims {
                     println!(
@@ -108,6 +110,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     for (why, n) in &s.not_in_gold {
                         println!("    {n}: {why}");
                     }
+                    print_score(s.score.as_ref());
                 }
             }
         }
@@ -117,4 +120,29 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 
 fn percent(v: Option<f64>) -> String {
     v.map_or_else(|| "undefined".into(), |x| format!("{:.1}%", 100.0 * x))
+}
+
+/// The score's analysis in two lines; the whole sweep is in --json.
+fn print_score(score: Option<&factdesk_api::predictions::ScoreAnalysis>) {
+    let Some(s) = score else {
+        return;
+    };
+    let r = s
+        .point_biserial
+        .map_or_else(|| "undefined".into(), |r| format!("{r:.3}"));
+    println!(
+        "    score against \"{}\": {} scored ({} yes, {} without a score), point-biserial r {r}",
+        s.outcome, s.scored, s.positives, s.unscored
+    );
+    if let Some(b) = &s.best_f1 {
+        println!(
+            "    best F1 {} taking score >= {}: {} taken, precision {}, recall {} ({} thresholds in --json)",
+            percent(b.f1),
+            b.threshold,
+            b.taken,
+            percent(Some(b.precision)),
+            percent(b.recall),
+            s.sweep.len()
+        );
+    }
 }

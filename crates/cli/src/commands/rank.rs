@@ -83,5 +83,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if let Some(model) = &report.semantic_model {
         println!("semantic model: {model}");
     }
+    if report.kept > 0 {
+        println!(
+            "kept the candidates of {} claims as they were: their items have been shown to someone, and answers stay facts about what was shown (docs/ranking.md)",
+            report.kept
+        );
+    }
     Ok(())
 }

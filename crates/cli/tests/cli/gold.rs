@@ -233,8 +233,23 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
         assert_eq!(person["counted"].as_bool(), Some(!careless), "{person}");
     }
 
+    // With the careless annotator out, every claim rests on 2 of the 3 answers its
+    // overlap asks for: held back by default and listed with the count (issue 30, item
+    // 7), exported only when asked for, each line marked.
+    let held = dir.path().join("held.jsonl");
+    let held_back = export(&p, &held, &[]);
+    assert_eq!(held_back["preview"]["lines"], 0, "{held_back}");
+    let short = held_back["preview"]["under_annotated"]
+        .as_array()
+        .map_or(0, Vec::len);
+    assert!(short >= 90, "{short} listed under-annotated");
+    let card = std::fs::read_to_string(dir.path().join("held.card.md")).unwrap_or_default();
+    assert!(
+        card.contains(&format!("## Under-annotated claims ({short})\n\nHeld back")),
+        "{card}"
+    );
     let out = dir.path().join("gold.jsonl");
-    let report = export(&p, &out, &[]);
+    let report = export(&p, &out, &["--include-under-annotated"]);
     assert_eq!(
         report["preview"]["excluded_annotators"],
         serde_json::json!(["careless"])
@@ -307,6 +322,7 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
             let agreed: BTreeSet<&str> = agreed.iter().map(|s| s.as_str()).collect();
             assert_eq!(gold, agreed, "claim {id}");
             assert_eq!(line["agreement"]["answers"], 2, "claim {id}");
+            assert_eq!(line["agreement"]["under_annotated"], true, "claim {id}");
             assert_eq!(line["provenance"]["method"], "majority");
             kept += 1;
         }
@@ -330,7 +346,11 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
 
     // Counting the careless annotator again changes the gold: the exclusion matters.
     let with = dir.path().join("with-careless.jsonl");
-    export(&p, &with, &["--include-flagged"]);
+    export(
+        &p,
+        &with,
+        &["--include-flagged", "--include-under-annotated"],
+    );
     assert_ne!(read_jsonl(&with), lines);
 
     // (4) Every line validates against the published schema.
@@ -441,15 +461,22 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
 
     // FEVER variant: FEVER's field names and labels, one file per split beside it.
     let fever = dir.path().join("fever.jsonl");
-    let report = export(&p, &fever, &["--format", "fever"]);
+    let report = export(
+        &p,
+        &fever,
+        &["--format", "fever", "--include-under-annotated"],
+    );
     let fever_lines = read_jsonl(&fever);
     assert_eq!(fever_lines.len(), lines.len());
     for l in &fever_lines {
+        // Each line rests on 2 of 3 answers: marked, FEVER's fields besides.
+        assert_eq!(l["under_annotated"], true, "{l}");
         let keys: BTreeSet<&str> = l
             .as_object()
             .into_iter()
             .flatten()
             .map(|(k, _)| k.as_str())
+            .filter(|k| *k != "under_annotated")
             .collect();
         assert_eq!(
             keys,
@@ -483,7 +510,11 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
     // Dawid-Skene: each counted annotator's estimated accuracy, the careless one absent;
     // the lines still validate and say how they were reached.
     let ds_out = dir.path().join("ds.jsonl");
-    let ds = export(&p, &ds_out, &["--method", "dawid-skene"]);
+    let ds = export(
+        &p,
+        &ds_out,
+        &["--method", "dawid-skene", "--include-under-annotated"],
+    );
     let accuracy = &ds["preview"]["accuracy"]["evidence"];
     for careful in ["careful-a", "careful-b"] {
         let a = accuracy[careful].as_f64().unwrap_or(0.0);

@@ -78,7 +78,13 @@ fn exported_lines_validate_with_the_rust_jsonschema_crate_and_broken_ones_do_not
         assert!(errors.is_empty(), "{line}: {errors:?}");
     }
 
-    let breakages: [Breakage; 5] = [
+    // A line exported with --include-under-annotated carries the mark, and validates.
+    let mut marked = lines[0].clone();
+    marked["agreement"]["under_annotated"] = json!(true);
+    let errors: Vec<String> = schema.iter_errors(&marked).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{marked}: {errors:?}");
+
+    let breakages: [Breakage; 6] = [
         ("unknown label", |l| l["label"] = json!("MAYBE")),
         ("no evidence field", |l| {
             l.as_object_mut().map(|o| o.remove("evidence"));
@@ -88,6 +94,9 @@ fn exported_lines_validate_with_the_rust_jsonschema_crate_and_broken_ones_do_not
         }),
         ("share above one", |l| {
             l["agreement"]["share_agreeing"] = json!(1.5)
+        }),
+        ("under_annotated: false", |l| {
+            l["agreement"]["under_annotated"] = json!(false)
         }),
         ("lead decision without its lead", |l| {
             l["provenance"] = json!({"method": "lead-decision", "lead": null, "at": null,

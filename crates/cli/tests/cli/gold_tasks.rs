@@ -88,3 +88,22 @@ fn claims_without_documents_are_listed_with_the_reason() {
     let text = tasks(&p, &["--kind", "refute"]);
     assert!(text.starts_with("created 20 refute tasks"), "{text}");
 }
+
+/// WikiFactCheck-English kept claims of at most 15 whitespace words, and Factdesk counts
+/// the 15-token rule the same way: every dev claim gets a refute task. Counted with the
+/// search tokenizer, 16 were refused as too long (wikifactcheck:106786 among them).
+#[test]
+fn every_wikifactcheck_dev_claim_gets_a_refute_task_under_the_15_token_rule() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = new_project(dir.path());
+    ok([
+        Path::new("import"),
+        &p,
+        &data("wikifactcheck_dev.tsv"),
+        Path::new("--preset"),
+        Path::new("wikifactcheck"),
+    ]);
+    let text = tasks(&p, &["--kind", "refute"]);
+    assert!(text.starts_with("created 4870 refute tasks"), "{text}");
+    assert!(!text.contains("too long to refute"), "{text}");
+}

@@ -8,13 +8,22 @@ fn covid_fact_imports_every_claim_once_with_labels_flairs_and_evidence() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let p = new_project(dir.path());
     let file = data("covidfact.jsonl");
-    ok([
+    let out = ok([
         Path::new("import"),
         &p,
         &file,
         Path::new("--preset"),
         Path::new("covid-fact"),
     ]);
+    // Issue 30, point 5: every candidate of these claims is one of their own gold
+    // sentences, and the import says so rather than making degenerate items silently.
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(
+            "warning: the documents of 4086 claims hold only their published evidence sentences"
+        ) && said.contains("make-eval-set"),
+        "{said}"
+    );
     let s = stats(&p);
     assert_eq!(s["claims"], 4086);
     // Identical evidence lists become one document: COVID-Fact has 1,290 distinct lists.

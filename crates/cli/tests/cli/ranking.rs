@@ -49,7 +49,7 @@ fn fused_recall_at_5_is_at_least_the_best_single_rankers_on_covid_fact() {
             .into_iter()
             .flatten()
             .find(|r| r["ranker"] == name)
-            .and_then(|r| r["recall_at_5"].as_f64())
+            .and_then(|r| r["recall@5"].as_f64())
             .unwrap_or_else(|| panic!("no {name} in {report}"))
     };
     let best_single = recall("bm25")
@@ -61,6 +61,78 @@ fn fused_recall_at_5_is_at_least_the_best_single_rankers_on_covid_fact() {
         recall("fused")
     );
     assert!(recall("fused") > 0.8, "{report}");
+    // At least one gold sentence found is never rarer than the share of gold found.
+    for r in report["rankers"].as_array().into_iter().flatten() {
+        for k in [1, 3, 5] {
+            let (hit, recall) = (&r[format!("hit@{k}")], &r[format!("recall@{k}")]);
+            assert!(hit.as_f64() >= recall.as_f64(), "{r}");
+        }
+    }
+}
+
+/// Two sentences, both gold: every ranker puts them in its top 2 in some order, so every
+/// figure can be worked by hand (docs/ranking.md gives the formulas). k = 1: one of the two
+/// gold found. k = 3 and 5: both found, the rest of the k places empty.
+#[test]
+fn eval_ranking_reports_hit_recall_precision_f1_mrr_and_map_at_1_3_5() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let sentences = [
+        "The harbour bridge was reopened in late May after repairs.",
+        "Ferries crossed the harbour while the bridge was shut.",
+    ];
+    let p = one_claim(
+        dir.path(),
+        "The harbour bridge reopened in May",
+        &sentences.join(" "),
+    );
+    let gold = dir.path().join("gold.jsonl");
+    let line = serde_json::json!({"claim": "c", "evidence": sentences});
+    std::fs::write(&gold, line.to_string() + "\n").unwrap_or_else(|e| panic!("{e}"));
+    let out = ok([
+        Path::new("eval-ranking"),
+        &p,
+        Path::new("--gold"),
+        &gold,
+        Path::new("--json"),
+    ]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(report["claims"], 1, "{report}");
+    let want = [
+        ("hit@1", 1.0),
+        ("recall@1", 0.5),
+        ("precision@1", 1.0),
+        ("f1@1", 2.0 / 3.0),
+        ("mrr@1", 1.0),
+        ("map@1", 1.0),
+        ("hit@3", 1.0),
+        ("recall@3", 1.0),
+        ("precision@3", 2.0 / 3.0),
+        ("f1@3", 0.8),
+        ("mrr@3", 1.0),
+        ("map@3", 1.0),
+        ("hit@5", 1.0),
+        ("recall@5", 1.0),
+        ("precision@5", 0.4),
+        ("f1@5", 2.0 * 0.4 / 1.4),
+        ("mrr@5", 1.0),
+        ("map@5", 1.0),
+    ];
+    let rankers = report["rankers"].as_array().cloned().unwrap_or_default();
+    assert_eq!(rankers.len(), 4, "{report}");
+    for r in &rankers {
+        for (key, value) in want {
+            let got = r[key].as_f64().unwrap_or_else(|| panic!("no {key} in {r}"));
+            assert!((got - value).abs() < 1e-9, "{key}: {got} != {value} in {r}");
+        }
+        // The capped recall once reported under this name is gone.
+        assert!(r.get("recall_at_1").is_none(), "{r}");
+    }
+    let text = String::from_utf8_lossy(
+        &ok([Path::new("eval-ranking"), &p, Path::new("--gold"), &gold]).stdout,
+    )
+    .into_owned();
+    assert!(text.contains("ranker"), "{text}");
+    assert!(text.contains("MAP"), "{text}");
 }
 
 /// A project with one document of the given sentences and one claim on it.

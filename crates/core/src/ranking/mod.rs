@@ -15,12 +15,14 @@ use std::str::FromStr;
 
 mod edit_distance;
 mod fusion;
+mod metrics;
 mod self_containing;
 mod semantic;
 mod similarity;
 mod stemmed;
 
 pub use fusion::{fuse, fuse_ranks_and_scores, fuse_weighted, min_max, RRF_K};
+pub use metrics::{RetrievalAtK, CUTOFFS};
 pub use self_containing::{contains_claim, drop_self_containing};
 pub use semantic::by_cosine;
 pub use similarity::{

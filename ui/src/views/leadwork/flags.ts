@@ -51,7 +51,8 @@ export function flagsScreen(deps: LeadDeps): Screen {
       h("th", { dir: "auto" }, a.name),
       h("td", { class: "num" }, String(a.tricks_seen)),
       h("td", { class: "num" }, String(a.tricks_failed)),
-      h("td", { class: "num" }, percent(a.trick_failure_rate)),
+      // The interval the flag is decided on: flagged when its low end is above the threshold.
+      h("td", { class: "num", testid: `flag-rate-${a.name}` }, percent(a.trick_failure_rate), a.trick_failure_ci95 ? ` (95% CI ${percent(a.trick_failure_ci95[0])}–${percent(a.trick_failure_ci95[1])})` : ""),
       h(
         "td",
         { testid: `flag-standing-${a.name}` },

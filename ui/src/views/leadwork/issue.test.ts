@@ -16,7 +16,7 @@ beforeEach(() => vi.resetAllMocks());
 describe("issue a pack", () => {
   it("issues one pack for a double-click, and shows it", async () => {
     mocked.annotators.mockResolvedValue([
-      { id: 2, name: "ana", role: "annotator", tricks_seen: 0, tricks_failed: 0, trick_failure_rate: null, flagged: false, flag_override: null, counted: true },
+      { id: 2, name: "ana", role: "annotator", tricks_seen: 0, tricks_failed: 0, trick_failure_rate: null, trick_failure_ci95: null, flagged: false, flag_override: null, counted: true },
     ]);
     let written: (p: PackIssued) => void = () => {};
     mocked.issuePack.mockReturnValue(new Promise((r) => (written = r)));

@@ -13,6 +13,7 @@ const person = (name: string, over: Partial<Annotator> = {}): Annotator => ({
   tricks_seen: 5,
   tricks_failed: 0,
   trick_failure_rate: 0,
+  trick_failure_ci95: null,
   flagged: false,
   flag_override: null,
   counted: true,
@@ -61,6 +62,7 @@ describe("settings", () => {
       routing: "fill_first",
       highlight_claim_words: null,
       ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
+      study_answers_in_gold: false,
     };
     // Another window changed the label guideline and the overlap; this screen changed the
     // reservation only: no clash, and only the reservation is written.

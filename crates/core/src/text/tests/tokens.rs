@@ -117,10 +117,18 @@ fn normalize_token_lower_cases_and_folds_apostrophes() {
 }
 
 #[test]
-fn token_count_matches_tokens() {
+fn token_count_counts_whitespace_words_as_wikifactcheck_did() {
     assert_eq!(token_count("a b, c."), 3);
     assert_eq!(token_count("Don't stop: 2.8 million SARS-CoV-2 cases."), 6);
     assert_eq!(token_count(""), 0);
+    // wikifactcheck:106786, which the tokenizer splits into 16 tokens.
+    let claim = "Grainger is also CEO/Executive producer of the Sydney-based TV Production \
+                 companies: GraingerTV, Corporate Video Australia";
+    assert_eq!(tokens(claim).len(), 16);
+    assert_eq!(token_count(claim), 15);
+    // Punctuation standing alone is no word; a word glued to punctuation is one.
+    assert_eq!(token_count("Paris \u{2013} the capital ."), 3);
+    assert_eq!(token_count("U.S.-based firms\tgrew\n"), 3);
 }
 
 /// ASCII texts take a byte-by-byte path: it splits exactly as the general one, around

@@ -1,0 +1,81 @@
+//! The report's section on the project's methodology choices: each is a project setting
+//! (or an export option) whose default is the papers' choice, and a reader of the figures
+//! needs to know which way it went.
+
+use super::svg::esc;
+use crate::current::CurrentAnswers;
+use crate::gold::{GoldRequest, UnderAnnotated};
+use crate::{Project, Result};
+use serde::Serialize;
+use std::fmt::Write;
+
+/// The choices behind the report's gold data, as the export would make them now.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Methodology {
+    /// The setting `study_answers_in_gold`: whether re-annotation study answers count
+    /// towards the gold (off, COVID-Fact's procedure: they only measure agreement).
+    pub study_answers_in_gold: bool,
+    /// Study answers left out of the gold (0 when pooled).
+    pub study_answers_apart: u64,
+    /// Claims with fewer counted answers than their overlap, which the export holds
+    /// back unless asked for them.
+    pub under_annotated: Vec<UnderAnnotated>,
+    /// A person is flagged when, after `trick_min_seen` tricks, the Wilson 95% lower
+    /// bound of their trick-failure rate is above `trick_flag_threshold`.
+    pub trick_flag_threshold: f64,
+    pub trick_min_seen: u32,
+}
+
+impl Project {
+    /// The methodology of the default export, from answers already read.
+    pub(super) fn methodology_in(&self, read: &CurrentAnswers) -> Result<Methodology> {
+        let (_, preview) = self.gold_in(read, &GoldRequest::default())?;
+        let settings = self.settings()?;
+        Ok(Methodology {
+            trick_flag_threshold: settings.trick_flag_threshold,
+            trick_min_seen: settings.trick_min_seen,
+            study_answers_in_gold: preview.study_answers_in_gold,
+            study_answers_apart: preview.study_answers_apart,
+            under_annotated: preview.under_annotated,
+        })
+    }
+}
+
+pub(super) fn section(s: &mut String, m: &Methodology) {
+    s.push_str(r#"<section><h2>Methodology</h2><div class="card"><ul>"#);
+    if m.study_answers_in_gold {
+        s.push_str("<li>Re-annotation study answers are pooled with the first group's in the gold data (setting <code>study_answers_in_gold</code> on; COVID-Fact kept them apart).</li>");
+    } else {
+        let _ = write!(
+            s,
+            "<li>Re-annotation study answers are kept apart from the gold data, which comes from the first group as in COVID-Fact; they only measure agreement (setting <code>study_answers_in_gold</code> off, the default): {} left out.</li>",
+            m.study_answers_apart
+        );
+    }
+    let _ = write!(
+        s,
+        "<li>A person's answers are left out (flagged) when, after at least {} trick sentences, the Wilson 95% lower bound of their trick-failure rate is above {}; an answer that picked the trick is rejected on its own either way.</li>",
+        m.trick_min_seen, m.trick_flag_threshold
+    );
+    let _ = write!(
+        s,
+        "<li>Claims with fewer counted answers than the overlap are held back from the gold export unless it is asked for them (<code>--include-under-annotated</code>), and then each line is marked: {} now.</li></ul>",
+        m.under_annotated.len()
+    );
+    if !m.under_annotated.is_empty() {
+        s.push_str(r#"<table><tr><th>claim</th><th>task</th><th class="num">counted answers</th><th class="num">overlap</th></tr>"#);
+        for u in &m.under_annotated {
+            let _ = write!(
+                s,
+                r#"<tr><td>{} {}</td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+                esc(&u.id),
+                esc(&u.claim),
+                esc(&u.kind),
+                u.answers,
+                u.needed
+            );
+        }
+        s.push_str("</table>");
+    }
+    s.push_str("</div></section>");
+}
