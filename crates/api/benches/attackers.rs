@@ -1,4 +1,4 @@
-//! The pack attack of `tests/attackers.rs` over many project secrets: how often chance
+//! The pack attack of `tests/api/attackers.rs` over many project secrets: how often chance
 //! alone makes a strategy beat the test's bound (which the test states as at most 1e-6 a
 //! run), and how often it beat the 3.5-standard-deviation bound the test used before.
 //!
@@ -12,10 +12,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-#[path = "../tests/common/attack.rs"]
+#[path = "../tests/api/common/attack.rs"]
 #[allow(dead_code)]
 mod attack;
-#[path = "../tests/common/mod.rs"]
+#[path = "../tests/api/common/mod.rs"]
 #[allow(unused_imports)]
 mod common;
 use common::{must, Acting};

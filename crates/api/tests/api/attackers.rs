@@ -1,0 +1,237 @@
+//! Issue 12, point 1: scripted attackers holding only a pack's bytes guess the trick no
+//! better than chance (by slot, ids, passages or marks) and the gold label no better than
+//! the majority class.
+//!
+//! Each test fails by chance with probability at most [`attack::FALSE_FAILURE`] per run:
+//! hits are held to the exact tail of their count under chance (a Poisson binomial over
+//! the items' own option counts), with that probability shared among the strategies.
+//! `cargo bench -p factdesk-api --bench attackers` runs the pack attack over 10,000
+//! project secrets and prints the rate it observes (docs/testing.md).
+
+use factdesk_api::annotate::Item;
+use factdesk_api::import::{import, ImportRequest, Preset};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, NoProgress, Project};
+
+use crate::attack;
+use crate::common;
+use attack::{judge, pack_contents, stored_trick, Guesser, FALSE_FAILURE};
+use common::Acting;
+use common::{covid_fact_head, imported};
+
+fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The pack attack on a project of 200 made-up topics, where `plant` may change the
+/// stored tasks first: each strategy's verdict.
+fn attack_on_topics(plant: &dyn Fn(&Project)) -> Vec<attack::Verdict> {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    // Under the `supports_or_refutes` stance, where the trick is a real sentence: under
+    // `supports` it is the claim's negation, found by reading it, by design.
+    let mut lead = attack::project_of_distinct_topics(dir.path(), 200, &clock);
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    plant(&lead);
+    let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, 200);
+    let guessers = attack::trick_attack(&lead, &path);
+    assert_eq!(guessers.first().map(|g| g.chances.len()), Some(200));
+    let verdicts = judge(&guessers, FALSE_FAILURE);
+    eprintln!(
+        "trick attacker over 200 items (false failure {:.1e}):\n{}",
+        attack::false_failure(&verdicts),
+        attack::table(&verdicts)
+    );
+    verdicts
+}
+
+#[test]
+fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
+    let verdicts = attack_on_topics(&|_| {});
+    let beaten: Vec<_> = verdicts.iter().filter(|v| v.beats_chance()).collect();
+    assert!(
+        beaten.is_empty(),
+        "strategies beating chance: {beaten:?} (a passage that is a neighbour's plus one sentence is the document view's tell, issue 11 point 8)"
+    );
+}
+
+#[test]
+fn a_trick_planted_in_one_slot_is_caught_by_the_attack() {
+    // The attack must be able to fail: with every trick in the first slot, "slot 0"
+    // hits every item and beats chance; no other strategy is asked about.
+    let verdicts = attack_on_topics(&|lead| {
+        ok(lead
+            .store()
+            .conn()
+            .execute("UPDATE tasks SET trick_slot = 0", []));
+    });
+    let slot0 = verdicts.iter().find(|v| v.name == "slot 0");
+    assert!(
+        slot0.is_some_and(|v| v.hits == 200 && v.beats_chance()),
+        "{slot0:?}"
+    );
+}
+
+#[test]
+fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    // The first 600 COVID-Fact claims: supported claims and their refuted variants.
+    let claims = covid_fact_head(dir.path(), 600);
+    let mut lead = imported(
+        dir.path(),
+        "covid.fdesk",
+        &clock,
+        claims,
+        None,
+        Preset::CovidFact,
+    );
+    // Refuted claims are children of the supported ones; they are labelled too.
+    ok(lead.create_tasks_with(&lead.lead(), TaskKind::Label, Some(1), true));
+    let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Label, 200);
+    let contents = pack_contents(&path);
+    assert_eq!(contents.len(), 200);
+    let gold = |claim: &str| -> String {
+        ok(lead.store().conn().query_row(
+            "SELECT coalesce(label, '') FROM claims WHERE text = ?1 LIMIT 1",
+            [claim],
+            |r| r.get(0),
+        ))
+    };
+    let truth: Vec<bool> = contents
+        .iter()
+        .map(|(i, _)| gold(&i.claim) == "REFUTED")
+        .collect();
+    let refuted = truth.iter().filter(|t| **t).count();
+    let majority = refuted.max(truth.len() - refuted);
+    assert!(
+        refuted > 0 && refuted < truth.len(),
+        "both labels are in the pack"
+    );
+    // Rules over the pack's structure: a context, a counter-claim, more evidence than the
+    // median, the item's place, its id.
+    let mut lengths: Vec<usize> = contents.iter().map(|(i, _)| i.evidence.len()).collect();
+    lengths.sort_unstable();
+    let median = lengths[lengths.len() / 2];
+    type Rule = Box<dyn Fn(usize, &Item) -> bool>;
+    let rules: Vec<(&str, Rule)> = vec![
+        ("has a context", Box::new(|_, i: &Item| i.context.is_some())),
+        (
+            "has a counter-claim",
+            Box::new(|_, i: &Item| i.counter_claim.is_some()),
+        ),
+        (
+            "more evidence than the median",
+            Box::new(move |_, i: &Item| i.evidence.len() > median),
+        ),
+        ("odd place in the pack", Box::new(|k, _| k % 2 == 1)),
+        ("first half of the pack", Box::new(|k, _| k < 100)),
+        ("odd id", Box::new(|_, i: &Item| i.task_id % 2 == 1)),
+    ];
+    // Chance is held to the majority class's rate on every item: a rule independent of
+    // the label gets less on average, so the bound errs towards passing a weak tell, never
+    // towards failing by chance.
+    let rate = majority as f64 / truth.len() as f64;
+    let guessers: Vec<Guesser> = rules
+        .iter()
+        .map(|(name, rule)| {
+            // Either reading of the rule: true means refuted, or true means supported.
+            let right = contents
+                .iter()
+                .enumerate()
+                .filter(|(k, (item, _))| rule(*k, item) == truth[*k])
+                .count();
+            Guesser {
+                name: (*name).to_owned(),
+                hits: right.max(truth.len() - right),
+                chances: vec![rate; truth.len()],
+            }
+        })
+        .collect();
+    // Two readings of each rule: half the false-failure probability for each.
+    let verdicts = judge(&guessers, FALSE_FAILURE / 2.0);
+    eprintln!(
+        "label attacker over {} items, majority class {majority}:\n{}",
+        truth.len(),
+        attack::table(&verdicts)
+    );
+    let beaten: Vec<_> = verdicts.iter().filter(|v| v.beats_chance()).collect();
+    assert!(
+        beaten.is_empty(),
+        "rules beating the majority class: {beaten:?}"
+    );
+}
+
+/// How "the option with the fewest marked words" and "the shortest option" fare in a pack
+/// of 200 COVID-Fact evidence items under `supports_or_refutes`, with claim-word
+/// highlighting as `highlight` says (ties go to the first option), each judged at
+/// `alpha` shared between the two.
+fn fewest_marked_on_covid_fact(highlight: Option<bool>, alpha: f64) -> Vec<attack::Verdict> {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let mut lead = ok(Project::create(
+        &dir.path().join("covid.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let mut settings = ok(lead.settings());
+    settings.evidence_stance = Some(factdesk_api::settings::EvidenceStance::SupportsOrRefutes);
+    settings.highlight_claim_words = highlight;
+    ok(lead.set_settings(&lead.lead(), &settings));
+    let req = ImportRequest {
+        claims: vec![covid_fact_head(dir.path(), 900)],
+        preset: Preset::CovidFact,
+        ..Default::default()
+    };
+    let owner = lead.lead();
+    ok(import(&mut lead, &owner, &req, &mut NoProgress));
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, 200);
+    let mut fewest = Guesser {
+        name: "fewest marked words".into(),
+        ..Default::default()
+    };
+    let mut shortest = Guesser {
+        name: "shortest option".into(),
+        ..Default::default()
+    };
+    // Items show 2 to 6 options: each item's chance is one in its own count.
+    for (item, _) in pack_contents(&path) {
+        let Some(trick) = stored_trick(&lead, &item) else {
+            continue;
+        };
+        let options = &item.options;
+        let Some(truth) = options.iter().position(|o| o.id == trick) else {
+            continue;
+        };
+        let marked = |i: &usize| options[*i].pieces.iter().filter(|p| p.hit).count();
+        let length = |i: &usize| options[*i].text.chars().count();
+        let first_min = |key: &dyn Fn(&usize) -> usize| (0..options.len()).min_by_key(key);
+        fewest.record(first_min(&marked).unwrap_or(0), truth, options.len());
+        shortest.record(first_min(&length).unwrap_or(0), truth, options.len());
+    }
+    let items = fewest.chances.len();
+    assert!(items >= 150, "only {items} items with a trick");
+    let verdicts = judge(&[fewest, shortest], alpha);
+    eprintln!(
+        "highlighting {highlight:?}, {items} items:\n{}",
+        attack::table(&verdicts)
+    );
+    // A sentence sharing no word with the claim tends to be short; the trick is drawn
+    // as long as the claim's candidates, so length tells nothing either.
+    assert!(!verdicts[1].beats_chance(), "{:?}", verdicts[1]);
+    verdicts
+}
+
+#[test]
+fn under_supports_or_refutes_the_unmarked_trick_is_no_tell_while_highlighting_is_off() {
+    // Three checks can fail by chance (two with highlighting off, the shortest option
+    // with it on): each gets a third of the false-failure probability.
+    let alpha = FALSE_FAILURE / 3.0;
+    // Off by the stance's default: the trick is found no better than chance.
+    let off = fewest_marked_on_covid_fact(None, 2.0 * alpha);
+    assert!(!off[0].beats_chance(), "{:?}", off[0]);
+    // Turned on by the lead, the trick is the one option with nothing marked: the tell
+    // this default avoids (docs/annotation.md).
+    let on = fewest_marked_on_covid_fact(Some(true), 2.0 * alpha);
+    assert!(on[0].beats_chance(), "with highlighting on: {:?}", on[0]);
+}

@@ -1,0 +1,219 @@
+//! The app's operations as data ([`factdesk_api::call::Call`]): their JSON shape, and that
+//! running one is running its use case, gate included, on a project or in a pack.
+
+use crate::common;
+use common::Acting;
+
+use factdesk_api::annotators::Role;
+use factdesk_api::call::{run, run_in, Call, OPS};
+use factdesk_api::packs::{PackRequest, Workplace};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ErrorCode, ManualClock, Project, Result};
+use serde_json::json;
+
+fn ok<T>(r: Result<T>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn call(value: serde_json::Value) -> std::result::Result<Call, String> {
+    serde_json::from_value(value).map_err(|e| e.to_string())
+}
+
+fn team(dir: &std::path::Path) -> Project {
+    let clock = ManualClock::new(1_700_000_000_000);
+    let mut p = common::project(dir, 4, &clock);
+    ok(p.add_annotator(&p.lead(), "maria", Role::Lead));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    ok(p.add_annotator(&p.lead(), "ben", Role::Annotator));
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    p
+}
+
+#[test]
+fn a_call_is_an_op_with_its_args_and_nothing_else() {
+    assert_eq!(
+        call(json!({"op": "next_item", "args": {"kind": "evidence"}})),
+        Ok(Call::NextItem {
+            kind: TaskKind::Evidence
+        })
+    );
+    assert_eq!(call(json!({"op": "paces"})), Ok(Call::Paces));
+    assert_eq!(
+        call(json!({"op": "dashboard", "args": {}})),
+        Ok(Call::Dashboard { intervals: false })
+    );
+    // The JSON written is the JSON read.
+    let decide = Call::Decide {
+        task_id: 3,
+        seen: None,
+        take: Some("ana".into()),
+        answer: None,
+        reason: Some("clearer".into()),
+    };
+    assert_eq!(call(ok_json(&decide)), Ok(decide.clone()));
+    assert_eq!(decide.name(), "decide");
+
+    let unknown_op = call(json!({"op": "import_claims", "args": {"path": "/etc/passwd"}}));
+    assert!(
+        unknown_op
+            .as_ref()
+            .is_err_and(|e| e.contains("import_claims")),
+        "{unknown_op:?}"
+    );
+    // An export takes no path: the server chooses where it writes its copy.
+    let with_path =
+        call(json!({"op": "export_answers", "args": {"format": "csv", "out": "/etc/passwd"}}));
+    assert!(
+        with_path.as_ref().is_err_and(|e| e.contains("out")),
+        "{with_path:?}"
+    );
+    let extra = call(json!({"op": "paces", "extra": 1}));
+    assert!(extra.is_err(), "{extra:?}");
+    let extra_arg = call(json!({"op": "next_item", "args": {"kind": "evidence", "as": "maria"}}));
+    assert!(
+        extra_arg.as_ref().is_err_and(|e| e.contains("as")),
+        "no one acts as someone else by adding a field: {extra_arg:?}"
+    );
+    let bad_kind = call(json!({"op": "next_item", "args": {"kind": "gold"}}));
+    assert!(bad_kind.is_err(), "{bad_kind:?}");
+}
+
+#[test]
+fn the_list_of_ops_is_every_op() {
+    let refused = call(json!({"op": "no_such_op"})).err().unwrap_or_default();
+    let listed: Vec<&str> = refused
+        .split("expected one of ")
+        .nth(1)
+        .unwrap_or_default()
+        .split(", ")
+        .map(|op| op.trim_matches('`'))
+        .collect();
+    assert_eq!(listed, OPS, "{refused}");
+}
+
+fn ok_json(c: &Call) -> serde_json::Value {
+    serde_json::to_value(c).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
+    let dir =
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
+    let mut p = team(dir.path());
+    let ana = p.who("ana");
+    let maria = p.who("maria");
+
+    let me = ok(run(&mut p, &ana, Call::Me));
+    assert_eq!(me, json!({"name": "ana", "role": "annotator"}));
+
+    // Remote clients are not told where the server keeps the project.
+    let overview = ok(run(&mut p, &ana, Call::Overview));
+    assert_eq!(overview["path"], "");
+    assert!(overview["stats"].is_object());
+
+    let next = ok(run(
+        &mut p,
+        &ana,
+        Call::NextItem {
+            kind: TaskKind::Evidence,
+        },
+    ));
+    let task_id = next["item"]["task_id"].as_i64().unwrap_or_default();
+    let option = next["item"]["options"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    assert!(task_id > 0, "{next}");
+    let answer = serde_json::from_value(json!({"task_id": task_id, "selected": [option]}));
+    let answer = answer.unwrap_or_else(|e| panic!("{e}"));
+    let ack = ok(run(&mut p, &ana, Call::SubmitAnswer { answer }));
+    assert_eq!(ack["task_id"], task_id);
+    assert!(Call::SubmitAnswer {
+        answer: Default::default()
+    }
+    .moves_the_dashboard());
+
+    // Every lead's operation refuses the annotator by the api's gate, and serves the lead.
+    let lead_only = [
+        Call::Annotators,
+        Call::ClaimsWithoutTasks,
+        Call::Dashboard { intervals: false },
+        Call::PendingReviews,
+        Call::Packs,
+        Call::Settings,
+        Call::SentencePassage { sentence_id: 1 },
+        Call::CreateTasks {
+            kind: TaskKind::Label,
+            overlap: None,
+        },
+        Call::AddPerson {
+            name: "zed".into(),
+            role: Role::Lead,
+        },
+        Call::FlagDecision {
+            name: "ben".into(),
+            include: Some(true),
+        },
+    ];
+    for c in lead_only {
+        let name = c.name();
+        let refused = run(&mut p, &ana, c.clone());
+        assert_eq!(
+            refused.as_ref().map_err(|e| e.code),
+            Err(ErrorCode::Forbidden),
+            "{name} as ana: {refused:?}"
+        );
+        ok(run(&mut p, &maria, c));
+    }
+    let dashboard = ok(run(&mut p, &maria, Call::Dashboard { intervals: false }));
+    // Her answer shows (counted or not: the first option may be the trick).
+    assert_eq!(
+        dashboard["kinds"][0]["people"][0]["answers"], 1,
+        "{dashboard}"
+    );
+    assert!(dashboard["intervals_as_of"].is_null());
+    let full = ok(run(&mut p, &maria, Call::Dashboard { intervals: true }));
+    assert_eq!(full["intervals_as_of"], dashboard["last_annotation_id"]);
+}
+
+#[test]
+fn in_the_app_a_call_needs_someone_chosen_and_a_pack_runs_only_the_annotators_work() {
+    let dir =
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
+    let mut p = team(dir.path());
+    let maria = p.who("maria");
+    let pack_path = dir.path().join("ana.fdpack");
+    let request = PackRequest {
+        annotator: "ana".into(),
+        count: 2,
+        kind: Some(TaskKind::Evidence),
+        ..Default::default()
+    };
+    ok(p.issue_pack(&maria, &request, &pack_path));
+
+    let mut work = Workplace::Project(p);
+    // Before anyone is chosen: the project's face only.
+    ok(run_in(&mut work, None, Call::Overview));
+    let nobody = run_in(&mut work, None, Call::Paces);
+    assert_eq!(nobody.map_err(|e| e.code).err(), Some(ErrorCode::NotFound));
+
+    let mut pack = ok(Workplace::open(
+        &pack_path,
+        Box::new(ManualClock::new(1_700_000_100_000)),
+    ));
+    let holder = pack.who("ana");
+    let next = ok(run_in(
+        &mut pack,
+        Some(&holder),
+        Call::NextItem {
+            kind: TaskKind::Evidence,
+        },
+    ));
+    assert!(next["item"]["task_id"].as_i64().is_some(), "{next}");
+    let refused = run_in(&mut pack, Some(&holder), Call::Annotators);
+    let refused = refused
+        .err()
+        .unwrap_or_else(|| panic!("a pack has no annotators list"));
+    assert_eq!(refused.code, ErrorCode::Forbidden);
+    assert!(refused.message.contains("is a pack"), "{}", refused.message);
+}

@@ -1,0 +1,130 @@
+//! Claims are named by a short number in their project ("#3"): it runs in import order
+//! (written refutations after), the list and search find a claim by it, and an
+//! annotator's "#N" finds nobody else's written refutation.
+
+use factdesk_api::annotate::Answer;
+use factdesk_api::annotators::Role;
+use factdesk_api::claim_view::ClaimStanding;
+use factdesk_api::dto::SearchHitKind;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, Project};
+
+use crate::common;
+use common::project;
+use common::Acting;
+
+fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The claim numbers of `query`'s claim hits, in order.
+fn claim_hits(p: &Project, who: &str, query: &str) -> Vec<i64> {
+    let actor = if who == "lead" { p.lead() } else { p.who(who) };
+    must(p.search(&actor, query, 10))
+        .into_iter()
+        .filter(|h| h.kind == SearchHitKind::Claim)
+        .map(|h| h.id)
+        .collect()
+}
+
+#[test]
+fn claims_are_numbered_in_import_order_and_found_by_number() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 5, &clock);
+    let lead = p.lead();
+    let all = must(p.claims_list(&lead, None, ClaimStanding::Any, 0, 100));
+    let numbered: Vec<(i64, &str)> = (all.lines.iter())
+        .map(|l| (l.id, l.ext_id.as_str()))
+        .collect();
+    assert_eq!(
+        numbered,
+        [(1, "c0"), (2, "c1"), (3, "c2"), (4, "c3"), (5, "c4")]
+    );
+
+    // The list: "#3" is claim 3 alone; a bare 3 is words (here no claim has a "3" in its
+    // id or text but c3's "town 3" and its year 1803).
+    let three = must(p.claims_list(&lead, Some(" #3 "), ClaimStanding::Any, 0, 100));
+    assert_eq!(three.lines.iter().map(|l| l.id).collect::<Vec<_>>(), [3]);
+    assert_eq!(
+        must(p.claims_list(&lead, Some("#99"), ClaimStanding::Any, 0, 100)).total,
+        0
+    );
+    let bare = must(p.claims_list(&lead, Some("3"), ClaimStanding::Any, 0, 100));
+    assert_eq!(bare.lines.iter().map(|l| l.id).collect::<Vec<_>>(), [4]);
+
+    // Search: "#2" puts claim 2 first, for the lead and for an annotator.
+    must(p.add_annotator(&lead, "ana", Role::Annotator));
+    assert_eq!(claim_hits(&p, "lead", "#2").first(), Some(&2));
+    assert_eq!(claim_hits(&p, "ana", "#2").first(), Some(&2));
+    assert!(claim_hits(&p, "lead", "#99").is_empty());
+    // Once, even when its words find it too.
+    let hits = claim_hits(&p, "lead", "#2");
+    assert_eq!(hits.iter().filter(|&&id| id == 2).count(), 1, "{hits:?}");
+}
+
+#[test]
+fn a_written_refutation_is_numbered_after_the_imports_and_kept_from_other_annotators() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 3, &clock);
+    must(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
+    for n in ["ana", "ben"] {
+        must(p.add_annotator(&p.lead(), n, Role::Annotator));
+    }
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Refute))
+        .item
+        .unwrap_or_else(|| panic!("a refute item"));
+    must(p.submit(
+        &p.who("ana"),
+        &Answer {
+            task_id: item.task_id,
+            text: Some(item.claim.replace("lighthouse", "windmill")),
+            ..Default::default()
+        },
+    ));
+    must(p.reindex(&p.lead()));
+    // Three imported claims are 1–3; the written one is 4.
+    assert_eq!(claim_hits(&p, "lead", "#4").first(), Some(&4));
+    assert_eq!(claim_hits(&p, "ana", "#4").first(), Some(&4));
+    assert!(
+        !claim_hits(&p, "ben", "#4").contains(&4),
+        "ben found ana's refutation by its number"
+    );
+}
+
+/// Regression: `factdesk candidates --claim "#3"` named no claim, though every screen names
+/// claims by that number.
+#[test]
+fn a_claims_candidates_are_found_by_its_number_or_its_imported_id() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = project(dir.path(), 5, &clock);
+    let lead = p.lead();
+    let by_number = must(p.candidates(&lead, "#3"));
+    assert!(!by_number.is_empty());
+    assert_eq!(by_number, must(p.candidates(&lead, "c2")));
+    assert_ne!(by_number, must(p.candidates(&lead, "c3")));
+    for unknown in ["#99", "3", "#", "#-1"] {
+        match p.candidates(&lead, unknown) {
+            Ok(found) => panic!("{unknown} named a claim: {found:?}"),
+            Err(e) => assert!(e.to_string().contains("no claim"), "{unknown}: {e}"),
+        }
+    }
+}
+
+/// Regression (second hostile pass): the claims list's words are bounded as a search is.
+#[test]
+fn the_claims_lists_words_are_bounded() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = project(dir.path(), 3, &clock);
+    let lead = p.lead();
+    let long = "town ".repeat(65);
+    match p.claims_list(&lead, Some(&long), ClaimStanding::Any, 0, 10) {
+        Ok(page) => panic!("65 words listed {} claims", page.total),
+        Err(e) => assert!(e.to_string().starts_with("words:"), "{e}"),
+    }
+    let fine = "town ".repeat(64);
+    must(p.claims_list(&lead, Some(&fine), ClaimStanding::Any, 0, 10));
+}

@@ -1,0 +1,49 @@
+//! The api's integration tests, one binary: each module is one capability's tests, the
+//! helpers they share are in `common`. A filter picks a module's tests, e.g.
+//! `cargo test -p factdesk-api --test api attackers::`.
+
+#[path = "common/attack.rs"]
+mod attack;
+mod common;
+
+mod answers;
+mod attackers;
+mod audit;
+mod bindings;
+mod bulk_import;
+mod calls;
+mod claim_numbers;
+mod claim_view;
+mod concurrent;
+mod dashboard;
+mod dashboard_pace;
+mod downloads;
+mod gate;
+mod gold;
+mod gold_bulk;
+mod gold_lines;
+mod hf_dataset;
+mod import_progress;
+mod import_ranking;
+mod layering;
+mod migration;
+mod pack_results;
+mod packs;
+mod predictions;
+mod raw_answers;
+mod refutations;
+mod round_trips;
+mod scenarios;
+mod search;
+mod search_privacy;
+mod semantic;
+mod sentence_passage;
+mod serving;
+mod shared_read;
+mod sign_in;
+mod skip;
+mod stale_review;
+mod study;
+mod team;
+mod trick;
+mod work;

@@ -1,0 +1,294 @@
+//! Signing in: passwords hashed, sessions by bearer token that expire, a lead disabling a
+//! person (who then cannot sign in or act, and whose sessions die), and the limit on
+//! failed sign-ins per name and per address.
+
+use crate::common;
+use common::Acting;
+
+use factdesk_api::annotators::Role;
+use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ErrorCode, ManualClock, Project, Result};
+use std::path::Path;
+
+const START: i64 = 1_700_000_000_000;
+
+fn ok<T>(r: Result<T>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn code<T: std::fmt::Debug>(r: Result<T>) -> ErrorCode {
+    match r {
+        Ok(v) => panic!("expected an error, got {v:?}"),
+        Err(e) => e.code,
+    }
+}
+
+/// A project with a lead (maria) and an annotator (ana), both with passwords.
+fn team(dir: &Path, clock: &ManualClock) -> Project {
+    let mut p = common::project(dir, 4, clock);
+    let owner = p.lead();
+    ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, "maria's secret"));
+    let maria = p.who("maria");
+    ok(p.add_annotator_with_password(&maria, "ana", Role::Annotator, "ana's secret"));
+    ok(p.create_tasks(&maria, TaskKind::Evidence, Some(2)));
+    p
+}
+
+#[test]
+fn a_person_signs_in_with_their_password_and_the_token_stands_for_them() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    let session = ok(p.login("ana", "ana's secret", "10.0.0.1", &policy));
+    assert_eq!(session.role, Role::Annotator);
+    assert_eq!(session.token.len(), 64, "256 random bits, hex");
+    assert_eq!(session.expires_at, START + policy.session_ms);
+    let actor = ok(p.actor_for_token(&session.token));
+    assert_eq!(actor.name(), "ana");
+    assert!(!actor.is_lead());
+    // The token works as any actor does, and the gate stays the api's.
+    assert!(ok(p.next_item(&actor, TaskKind::Evidence)).item.is_some());
+    assert_eq!(code(p.annotators(&actor)), ErrorCode::Forbidden);
+    let lead = ok(p.login(" maria ", "maria's secret", "10.0.0.1", &policy));
+    assert_eq!(lead.role, Role::Lead);
+    assert!(ok(p.actor_for_token(&lead.token)).is_lead());
+    assert_ne!(lead.token, session.token);
+}
+
+#[test]
+fn neither_the_password_nor_the_token_is_stored() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let session = ok(p.login("ana", "ana's secret", "a", &SignInPolicy::default()));
+    let values = common::project_values(&p);
+    let everything: String = values.iter().map(|(_, _, v)| v.as_str()).collect();
+    assert!(!everything.contains("ana's secret"));
+    assert!(!everything.contains(&session.token));
+    assert!(
+        everything.contains("$argon2id$"),
+        "passwords are stored as argon2 PHC strings"
+    );
+}
+
+#[test]
+fn a_wrong_password_or_name_is_unauthorized_with_the_same_message() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    let wrong = p.login("ana", "not her secret", "a", &policy).err();
+    let nobody = p.login("zed", "ana's secret", "b", &policy).err();
+    let (wrong, nobody) = (
+        wrong.map(|e| (e.code, e.message)),
+        nobody.map(|e| (e.code, e.message)),
+    );
+    assert_eq!(wrong, nobody);
+    assert_eq!(wrong.map(|w| w.0), Some(ErrorCode::Unauthorized));
+    // A person without a password cannot sign in at all.
+    let maria = p.who("maria");
+    ok(p.add_annotator(&maria, "ben", Role::Annotator));
+    assert_eq!(
+        code(p.login("ben", "", "c", &policy)),
+        ErrorCode::Unauthorized
+    );
+    assert_eq!(code(p.actor_for_token("0123")), ErrorCode::Unauthorized);
+}
+
+#[test]
+fn tokens_expire_and_end_at_logout() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy {
+        session_ms: 60_000,
+        ..SignInPolicy::default()
+    };
+    let session = ok(p.login("ana", "ana's secret", "a", &policy));
+    clock.advance_ms(59_999);
+    assert!(p.actor_for_token(&session.token).is_ok());
+    clock.advance_ms(1);
+    assert_eq!(
+        code(p.actor_for_token(&session.token)),
+        ErrorCode::Unauthorized
+    );
+    let again = ok(p.login("ana", "ana's secret", "a", &policy));
+    assert!(ok(p.logout(&again.token)));
+    assert_eq!(
+        code(p.actor_for_token(&again.token)),
+        ErrorCode::Unauthorized
+    );
+}
+
+#[test]
+fn a_disabled_person_cannot_sign_in_or_act_and_their_sessions_die() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    let session = ok(p.login("ana", "ana's secret", "a", &policy));
+    let ana = p.who("ana");
+    // Disabling is a lead's, and a lead cannot lock themselves out.
+    assert_eq!(
+        code(p.set_disabled(&ana, "ana", true)),
+        ErrorCode::Forbidden
+    );
+    let maria = p.who("maria");
+    assert_eq!(
+        code(p.set_disabled(&maria, "maria", true)),
+        ErrorCode::Forbidden
+    );
+    ok(p.set_disabled(&maria, "ana", true));
+    assert!(ok(p.is_disabled("ana")));
+    assert_eq!(
+        code(p.actor_for_token(&session.token)),
+        ErrorCode::Unauthorized
+    );
+    // A disabled person's right password gets the answer a wrong one gets.
+    let disabled = p.login("ana", "ana's secret", "a", &policy).err();
+    let wrong = p.login("ana", "not her secret", "a", &policy).err();
+    assert_eq!(
+        disabled.map(|e| (e.code, e.message)),
+        wrong.map(|e| (e.code, e.message))
+    );
+    assert_eq!(code(p.actor("ana")), ErrorCode::Forbidden);
+    ok(p.set_disabled(&maria, "ana", false));
+    let back = ok(p.login("ana", "ana's secret", "a", &policy));
+    assert_eq!(ok(p.actor_for_token(&back.token)).name(), "ana");
+    assert_eq!(
+        code(p.actor_for_token(&session.token)),
+        ErrorCode::Unauthorized,
+        "a session ended by disabling stays ended"
+    );
+}
+
+#[test]
+fn passwords_are_set_by_a_lead_and_checked() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let ana = p.who("ana");
+    assert_eq!(
+        code(p.set_password(&ana, "ana", "a new secret")),
+        ErrorCode::Forbidden
+    );
+    let maria = p.who("maria");
+    assert_eq!(
+        code(p.set_password(&maria, "ana", "short")),
+        ErrorCode::InvalidInput
+    );
+    assert_eq!(
+        code(p.add_annotator_with_password(&maria, "cy", Role::Annotator, "short")),
+        ErrorCode::InvalidInput
+    );
+    for blank in ["        ", "a secret\0with a NUL"] {
+        assert_eq!(
+            code(p.set_password(&maria, "ana", blank)),
+            ErrorCode::InvalidInput,
+            "{blank:?}"
+        );
+    }
+    assert_eq!(
+        code(p.person("cy")),
+        ErrorCode::NotFound,
+        "nobody is added with a refused password"
+    );
+    ok(p.set_password(&maria, "ana", "a new secret"));
+    let policy = SignInPolicy::default();
+    assert_eq!(
+        code(p.login("ana", "ana's secret", "a", &policy)),
+        ErrorCode::Unauthorized
+    );
+    assert!(p.login("ana", "a new secret", "a", &policy).is_ok());
+}
+
+#[test]
+fn failures_block_a_name_from_one_address_and_only_slow_it_elsewhere() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy {
+        failures_per_name_and_address: 3,
+        failures_before_slowing_a_name: 4,
+        window_ms: 60_000,
+        ..SignInPolicy::default()
+    };
+    for _ in 0..3 {
+        assert_eq!(
+            code(p.login("ana", "guess", "10.0.0.1", &policy)),
+            ErrorCode::Unauthorized
+        );
+        clock.advance_ms(1_000);
+    }
+    // From the guessing address even the right password is refused, for as long as
+    // the oldest failure stays in the window (it was 3 s ago: 57 s more).
+    let refused = p.login("ana", "ana's secret", "10.0.0.1", &policy).err();
+    assert_eq!(
+        refused.as_ref().map(|e| e.code),
+        Some(ErrorCode::RateLimited)
+    );
+    assert_eq!(
+        ok(p.sign_in_blocked_ms("ana", "10.0.0.1", &policy)),
+        Some(57_001)
+    );
+    // Her own address is not blocked, and the name is not slowed yet (3 failures of 4).
+    assert_eq!(ok(p.sign_in_delay_ms("ana", &policy)), 0);
+    assert!(p.login("ana", "ana's secret", "10.9.9.9", &policy).is_ok());
+    // Guessing from many addresses slows the name down but never refuses it.
+    for i in 0..6 {
+        let from = format!("10.1.0.{i}");
+        assert_eq!(
+            code(p.login("ana", "guess", &from, &policy)),
+            ErrorCode::Unauthorized
+        );
+    }
+    assert_eq!(ok(p.sign_in_delay_ms("ana", &policy)), 5_000);
+    assert_eq!(ok(p.sign_in_delay_ms("maria", &policy)), 0);
+    assert!(p.login("ana", "ana's secret", "10.9.9.9", &policy).is_ok());
+    // The block ends when its failures leave the window, not before.
+    clock.advance_ms(57_000);
+    assert_eq!(
+        code(p.login("ana", "ana's secret", "10.0.0.1", &policy)),
+        ErrorCode::RateLimited
+    );
+    clock.advance_ms(1);
+    assert!(p.login("ana", "ana's secret", "10.0.0.1", &policy).is_ok());
+}
+
+#[test]
+fn a_name_past_the_bound_is_refused_before_anything_is_stored() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    let long = "n".repeat(201);
+    assert_eq!(
+        code(p.login(&long, "guess", "a", &policy)),
+        ErrorCode::InvalidInput
+    );
+    assert_eq!(
+        code(p.login(&"n".repeat(200), "guess", "a", &policy)),
+        ErrorCode::Unauthorized
+    );
+    let values = common::project_values(&p);
+    assert!(
+        !values.iter().any(|(_, _, v)| v.contains("nnnnnnnnnn")),
+        "failures keep a hash of the name, not the name"
+    );
+}
+
+#[test]
+fn a_disabled_lead_is_not_the_one_scripts_act_as() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let maria = p.who("maria");
+    ok(p.add_annotator(&maria, "lou", Role::Lead));
+    assert_eq!(ok(p.lead_or_owner(None)).name(), "maria");
+    let lou = p.who("lou");
+    ok(p.set_disabled(&lou, "maria", true));
+    assert_eq!(ok(p.lead_or_owner(None)).name(), "lou");
+    assert_eq!(code(p.lead_or_owner(Some("maria"))), ErrorCode::Forbidden);
+}
