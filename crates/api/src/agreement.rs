@@ -8,8 +8,8 @@ use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all, pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa, Rating,
-    RatingTable, SetNames,
+    compute_all, pairs, pooled_pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa,
+    Rating, RatingTable, SetNames,
 };
 use factdesk_core::answer::Response;
 use factdesk_core::key_hash::IdMap;
@@ -49,7 +49,15 @@ pub struct AgreementReport {
     pub annotators: usize,
     pub ratings: usize,
     pub metrics: BTreeMap<String, MetricValue>,
+    /// Cohen's kappa per pair over the items both rated (their mean is
+    /// `cohen_kappa_mean_pairwise`). For evidence each distinct set of sentences is one
+    /// category: a pair agrees on an item only when both chose exactly the same set.
     pub cohen_kappa_pairs: Vec<PairKappa>,
+    /// Evidence (set labels) only: Cohen's kappa per pair over the (item, candidate)
+    /// units both rated, each sentence selected or not (their mean is
+    /// `setsel_pooled_cohen_kappa_mean_pairwise`); the dashboard's and the report's pairs.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub setsel_pooled_cohen_kappa_pairs: Vec<PairKappa>,
     /// Projects: the re-annotation studies of this kind with their figures.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub studies: Vec<StudyAgreement>,
@@ -71,6 +79,7 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
         ratings: table.rating_count(),
         metrics: compute_all(table, &options),
         cohen_kappa_pairs: pairs(table),
+        setsel_pooled_cohen_kappa_pairs: pooled_pairs(table),
         studies: Vec::new(),
     }
 }

@@ -602,7 +602,14 @@ answers: number, fleiss: Statistic, alpha: Statistic,
  */
 masi: Statistic | null, 
 /**
- * Cohen's kappa for each pair of counted annotators, names in sorted order.
+ * The `factdesk agreement --json` name of `pairs`' kappa: `setsel_pooled_cohen_kappa`
+ * for evidence (per candidate sentence; `setsel_pooled_cohen_kappa_pairs` there),
+ * `cohen_kappa` otherwise (`cohen_kappa_pairs` there).
+ */
+pairs_metric: string, 
+/**
+ * Cohen's kappa for each pair of counted annotators, names in sorted order, over the
+ * units both rated (per candidate sentence for evidence).
  */
 pairs: Array<PairAgreement>, 
 /**

@@ -276,7 +276,12 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
     h(
       "div",
       { class: "dash-detail" },
-      h("div", {}, h("h4", {}, "Cohen's κ for each pair"), heatmap(k)),
+      h(
+        "div",
+        {},
+        h("h4", { title: k.pairs_metric }, k.kind === "evidence" ? "Cohen's κ for each pair, per candidate sentence" : "Cohen's κ for each pair"),
+        heatmap(k),
+      ),
       h(
         "div",
         {},

@@ -26,6 +26,16 @@ pub fn metric_names(kind: TaskKind) -> (&'static str, &'static str) {
     }
 }
 
+/// The `factdesk agreement --json` name of the dashboard's pairwise Cohen's kappa for a
+/// kind: per (claim, candidate) unit for evidence, as its Fleiss' kappa.
+pub fn pair_metric_name(kind: TaskKind) -> &'static str {
+    if kind == TaskKind::Evidence {
+        "setsel_pooled_cohen_kappa"
+    } else {
+        "cohen_kappa"
+    }
+}
+
 impl Project {
     /// The newest annotation id (0 with none): a cheap probe for new answers.
     pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {

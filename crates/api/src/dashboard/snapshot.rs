@@ -37,7 +37,12 @@ pub struct KindDashboard {
     /// Evidence only: Krippendorff's alpha with MASI distance over the selected sets
     /// ("no evidence" is the empty set), `setsel_masi_krippendorff_alpha`.
     pub masi: Option<Statistic>,
-    /// Cohen's kappa for each pair of counted annotators, names in sorted order.
+    /// The `factdesk agreement --json` name of `pairs`' kappa: `setsel_pooled_cohen_kappa`
+    /// for evidence (per candidate sentence; `setsel_pooled_cohen_kappa_pairs` there),
+    /// `cohen_kappa` otherwise (`cohen_kappa_pairs` there).
+    pub pairs_metric: String,
+    /// Cohen's kappa for each pair of counted annotators, names in sorted order, over the
+    /// units both rated (per candidate sentence for evidence).
     pub pairs: Vec<PairAgreement>,
     /// Everyone who answered this kind, counted or not, by name.
     pub people: Vec<AnnotatorActivity>,

@@ -6,7 +6,7 @@ use super::svg::{self, esc, Bar};
 use super::{LabelDistribution, LengthDistribution, Negation, Report};
 use crate::agreement::AgreementReport;
 use crate::dashboard::{KindDashboard, Statistic};
-use factdesk_core::agreement::MetricValue;
+use factdesk_core::agreement::{definition, MetricValue};
 use std::fmt::Write;
 
 const STYLE: &str = r#"
@@ -105,11 +105,17 @@ fn agreement(s: &mut String, r: &Report) {
             n = k.annotators,
             a = k.answers,
         );
+        // Evidence is scored per candidate sentence; the title says so beside the name.
+        let per = if k.kind == crate::tasks::TaskKind::Evidence {
+            ", per candidate sentence"
+        } else {
+            ""
+        };
         for (title, st) in [
             ("Fleiss' kappa", &k.fleiss),
             ("Krippendorff's alpha", &k.alpha),
         ] {
-            headline(s, title, st);
+            headline(s, &format!("{title}{per}"), st);
         }
         if let Some(masi) = &k.masi {
             headline(
@@ -119,34 +125,9 @@ fn agreement(s: &mut String, r: &Report) {
             );
         }
         s.push_str("</div>");
-        if !k.pairs.is_empty() {
-            let mut names: Vec<String> = k
-                .pairs
-                .iter()
-                .flat_map(|p| [p.a.clone(), p.b.clone()])
-                .collect();
-            names.sort();
-            names.dedup();
-            let pair = |i: usize, j: usize| {
-                if i == j {
-                    return None;
-                }
-                k.pairs
-                    .iter()
-                    .find(|p| {
-                        (p.a == names[i] && p.b == names[j]) || (p.a == names[j] && p.b == names[i])
-                    })
-                    .and_then(|p| p.value)
-            };
-            s.push_str(r#"<div class="cards"><div><h3>Cohen's kappa per pair</h3>"#);
-            s.push_str(&svg::heatmap(
-                &format!("Cohen's kappa per pair, {kind}"),
-                &names,
-                pair,
-            ));
-            s.push_str("</div>");
-        } else {
-            s.push_str(r#"<div class="cards">"#);
+        s.push_str(r#"<div class="cards">"#);
+        for table in super::pairs::pair_tables(r, k) {
+            heatmap(s, kind, &table);
         }
         let points: Vec<(f64, f64)> = k
             .series
@@ -280,13 +261,49 @@ fn people(s: &mut String, k: &KindDashboard) {
     s.push_str("</table>");
 }
 
+/// One pair table as a heatmap, titled with its metric and unit.
+fn heatmap(s: &mut String, kind: &str, table: &super::pairs::PairTable) {
+    let mut names: Vec<&str> = table
+        .pairs
+        .iter()
+        .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let names: Vec<String> = names.into_iter().map(str::to_string).collect();
+    let pair = |i: usize, j: usize| {
+        if i == j {
+            return None;
+        }
+        table
+            .pairs
+            .iter()
+            .find(|p| (p.a == names[i] && p.b == names[j]) || (p.a == names[j] && p.b == names[i]))
+            .and_then(|p| p.value)
+    };
+    let _ = write!(
+        s,
+        r#"<div><h3>Cohen's kappa per pair, per {unit}</h3><p class="note"><code>{metric}</code>: {what}</p>"#,
+        unit = esc(table.unit),
+        metric = esc(table.metric),
+        what = esc(definition(table.metric).unwrap_or_default()),
+    );
+    s.push_str(&svg::heatmap(
+        &format!("Cohen's kappa per pair, per {}, {kind}", table.unit),
+        &names,
+        pair,
+    ));
+    s.push_str("</div>");
+}
+
 fn every_statistic(s: &mut String, a: &AgreementReport) {
-    s.push_str(r#"<h3 style="margin-top:14px">Every statistic</h3><table><tr><th>statistic</th><th class="num">value</th><th class="num">95% interval</th></tr>"#);
+    s.push_str(r#"<h3 style="margin-top:14px">Every statistic</h3><table><tr><th>statistic</th><th>what it measures</th><th class="num">value</th><th class="num">95% interval</th></tr>"#);
     for (name, m) in &a.metrics {
         let _ = write!(
             s,
-            r#"<tr><td><code>{}</code></td><td class="num">{}</td><td class="num">{}</td></tr>"#,
+            r#"<tr><td><code>{}</code></td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
             esc(name),
+            esc(definition(name).unwrap_or_default()),
             esc(&value(m)),
             esc(&interval(m)),
         );

@@ -9,6 +9,7 @@
 
 pub mod html;
 mod methodology;
+mod pairs;
 mod predictions;
 mod svg;
 pub mod tables;

@@ -189,26 +189,29 @@ fn agreement(r: &Report) -> Table {
 }
 
 fn cohen_pairs(r: &Report) -> Table {
+    let mut rows = Vec::new();
+    for k in &r.agreement.kinds {
+        for table in super::pairs::pair_tables(r, k) {
+            for p in &table.pairs {
+                rows.push(vec![
+                    k.kind.as_str().to_string(),
+                    table.metric.to_string(),
+                    table.unit.to_string(),
+                    p.a.clone(),
+                    p.b.clone(),
+                    p.units.to_string(),
+                    opt(p.value),
+                    p.reason.clone().unwrap_or_default(),
+                ]);
+            }
+        }
+    }
     Table {
         name: "cohen_pairs.csv",
-        header: &["kind", "a", "b", "units", "value", "reason"],
-        rows: r
-            .agreement
-            .kinds
-            .iter()
-            .flat_map(|k| {
-                k.pairs.iter().map(|p| {
-                    vec![
-                        k.kind.as_str().to_string(),
-                        p.a.clone(),
-                        p.b.clone(),
-                        p.units.to_string(),
-                        opt(p.value),
-                        p.reason.clone().unwrap_or_default(),
-                    ]
-                })
-            })
-            .collect(),
+        header: &[
+            "kind", "metric", "unit", "a", "b", "units", "value", "reason",
+        ],
+        rows,
     }
 }
 

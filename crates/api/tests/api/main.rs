@@ -25,6 +25,7 @@ mod gold_lines;
 mod hf_dataset;
 mod import_progress;
 mod import_ranking;
+mod kappa_names;
 mod layering;
 mod migration;
 mod pack_results;

@@ -100,9 +100,24 @@ fn show(kind: Option<&str>, r: &AgreementReport, json: bool) -> anyhow::Result<(
             .unwrap_or_default();
         println!("  {name:<44}{value}{ci}");
     }
-    if !r.cohen_kappa_pairs.is_empty() {
-        println!("  pairwise Cohen's kappa:");
-        for p in &r.cohen_kappa_pairs {
+    // Evidence has two pairwise kappas; each heading names its metric and unit.
+    let (exact, pooled) = if r.setsel_pooled_cohen_kappa_pairs.is_empty() {
+        ("pairwise Cohen's kappa (cohen_kappa_pairs), per item:", "")
+    } else {
+        (
+            "pairwise Cohen's kappa per exact evidence set (cohen_kappa_pairs), per item:",
+            "pairwise Cohen's kappa per candidate sentence (setsel_pooled_cohen_kappa_pairs), per (item, candidate) unit:",
+        )
+    };
+    for (heading, pairs) in [
+        (exact, &r.cohen_kappa_pairs),
+        (pooled, &r.setsel_pooled_cohen_kappa_pairs),
+    ] {
+        if pairs.is_empty() {
+            continue;
+        }
+        println!("  {heading}");
+        for p in pairs {
             let v = p
                 .value
                 .map(|v| format!("{v:.4}"))

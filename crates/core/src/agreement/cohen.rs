@@ -279,10 +279,17 @@ fn quick_kappa(labels: &[(u32, u32)], rows: &mut [f64], cols: &mut [f64]) -> Out
     Ok((agreeing / n - chance) / (1.0 - chance))
 }
 
-/// Unweighted Cohen's kappa for every pair of annotators (names in sorted order).
+/// Unweighted Cohen's kappa for every pair of annotators (names in sorted order), over
+/// the table's units: for set labels (evidence) each distinct set is one category, so
+/// two annotators agree on an item only when they chose exactly the same sentences.
+/// `report::pooled_pairs` gives the per-candidate kappas instead.
 pub fn pairs(table: &RatingTable) -> Vec<PairKappa> {
-    let count = table.annotators.len();
-    let units = &table.units;
+    pairs_over(&table.units, &table.annotators)
+}
+
+/// Unweighted Cohen's kappa for every pair of `annotators` over `units`.
+pub(crate) fn pairs_over(units: &Units, annotators: &[String]) -> Vec<PairKappa> {
+    let count = annotators.len();
     let index = |i: usize, j: usize| i * (2 * count - i - 1) / 2 + (j - i - 1);
     let mut labels: Vec<Vec<(u32, u32)>> = vec![Vec::new(); count * count.saturating_sub(1) / 2];
     for unit in 0..units.len() {
@@ -302,8 +309,8 @@ pub fn pairs(table: &RatingTable) -> Vec<PairKappa> {
             let pair = &labels[index(i, j)];
             let outcome = MetricValue::from_outcome(quick_kappa(pair, &mut rows, &mut cols));
             result.push(PairKappa {
-                a: table.annotators[i].clone(),
-                b: table.annotators[j].clone(),
+                a: annotators[i].clone(),
+                b: annotators[j].clone(),
                 units: pair.len(),
                 value: outcome.value,
                 reason: outcome.reason,
@@ -314,8 +321,8 @@ pub fn pairs(table: &RatingTable) -> Vec<PairKappa> {
 }
 
 /// Mean of the defined pairwise kappas (Light's kappa when every pair rated every unit).
-pub(crate) fn mean_pairwise(table: &RatingTable, pair_kappas: &[PairKappa]) -> MetricValue {
-    if table.annotators.len() < 2 {
+pub(crate) fn mean_pairwise(annotators: usize, pair_kappas: &[PairKappa]) -> MetricValue {
+    if annotators < 2 {
         return MetricValue::undefined("fewer than 2 annotators");
     }
     let defined: Vec<f64> = pair_kappas.iter().filter_map(|p| p.value).collect();

@@ -26,6 +26,7 @@ mod cohen;
 mod groups;
 mod item_draws;
 mod multinomial;
+mod names;
 mod nominal;
 mod packed;
 mod profiles;
@@ -36,8 +37,9 @@ mod table;
 pub use build_sets::{IndexedSets, SetNames};
 pub use cohen::{cohen_kappa, pairs, CohenKappa, PairKappa, Weighting};
 pub use groups::{group_majority_cohen, group_majority_kappa, GroupKappa};
+pub use names::definition;
 pub use nominal::per_category_kappa;
-pub use report::{bootstrap, compute, compute_all, METRIC_NAMES};
+pub use report::{bootstrap, compute, compute_all, pooled_pairs, METRIC_NAMES};
 pub use sets::masi_distance;
 pub use table::{CategoryOrder, RatingTable, TableError};
 

@@ -3,7 +3,9 @@
 
 use super::alpha::{Alpha, Distance};
 use super::bootstrap::{intervals, item_classes, Population, Statistic};
-use super::cohen::{kappa_of_pairs, label_pairs, mean_pairwise, pairs, Weighting};
+use super::cohen::{
+    kappa_of_pairs, label_pairs, mean_pairwise, pairs, pairs_over, PairKappa, Weighting,
+};
 use super::nominal::{fleiss_kappa, percent_agreement, randolph_kappa, unanimous_share};
 use super::packed::Packed;
 use super::profiles::{Profiles, Weighted};
@@ -16,7 +18,7 @@ const NO_CANDIDATES: &str =
     "no (item, candidate) units: nobody selected a candidate and no candidate list was given";
 
 /// Every metric name `compute` knows, in the order of the list.
-pub const METRIC_NAMES: [&str; 19] = [
+pub const METRIC_NAMES: [&str; 20] = [
     "percent_agreement",
     "percent_agreement_unanimous",
     "cohen_kappa",
@@ -31,6 +33,7 @@ pub const METRIC_NAMES: [&str; 19] = [
     "krippendorff_alpha_ratio",
     "setsel_pooled_percent_agreement",
     "setsel_pooled_cohen_kappa",
+    "setsel_pooled_cohen_kappa_mean_pairwise",
     "setsel_pooled_fleiss_kappa",
     "setsel_pooled_krippendorff_alpha_nominal",
     "setsel_masi_krippendorff_alpha",
@@ -82,6 +85,18 @@ pub fn bootstrap(table: &RatingTable, seed: u64, reps: usize) -> BTreeMap<String
     Prepared::new(table).bootstrap(seed, reps)
 }
 
+/// Unweighted Cohen's kappa for every pair of annotators over the (item, candidate) units
+/// of a set-label table: whether each annotator selected each candidate, so a pair agrees
+/// on every sentence both left out or both chose. Empty without set labels or candidates.
+/// The mean of these is `setsel_pooled_cohen_kappa_mean_pairwise`; [`super::pairs`]
+/// gives the per-item (exact set) kappas behind `cohen_kappa_mean_pairwise`.
+pub fn pooled_pairs(table: &RatingTable) -> Vec<PairKappa> {
+    match Prepared::new(table).pooled_pairs() {
+        Some(Ok(found)) => found,
+        _ => Vec::new(),
+    }
+}
+
 fn applicable(table: &RatingTable) -> Vec<&'static str> {
     let two = table.annotators.len() == 2;
     let sets = table.sets.is_some();
@@ -109,6 +124,7 @@ fn applicable(table: &RatingTable) -> Vec<&'static str> {
     } else {
         names.extend([
             "setsel_pooled_percent_agreement",
+            "setsel_pooled_cohen_kappa_mean_pairwise",
             "setsel_pooled_fleiss_kappa",
             "setsel_pooled_krippendorff_alpha_nominal",
             "setsel_masi_krippendorff_alpha",
@@ -289,6 +305,16 @@ impl<'t> Prepared<'t> {
         })
     }
 
+    /// Cohen's kappa per pair over the (item, candidate) units; `None` without set labels.
+    fn pooled_pairs(&self) -> Option<Result<Vec<PairKappa>, MetricValue>> {
+        let population = self.pooled.as_ref()?;
+        Some(if population.units.len() == 0 {
+            Err(MetricValue::undefined(NO_CANDIDATES))
+        } else {
+            Ok(pairs_over(&population.units, &self.table.annotators))
+        })
+    }
+
     fn population(&self, pooled: bool) -> &Profiles {
         match (&self.pooled, pooled) {
             (Some(population), true) => &population.profiles,
@@ -336,7 +362,14 @@ impl<'t> Prepared<'t> {
             "cohen_kappa" => cohen(&self.table.units, Weighting::Unweighted),
             "cohen_kappa_linear" => weighted(Weighting::Linear),
             "cohen_kappa_quadratic" => weighted(Weighting::Quadratic),
-            "cohen_kappa_mean_pairwise" => mean_pairwise(self.table, &pairs(self.table)),
+            "cohen_kappa_mean_pairwise" => {
+                mean_pairwise(self.table.annotators.len(), &pairs(self.table))
+            }
+            "setsel_pooled_cohen_kappa_mean_pairwise" => match self.pooled_pairs() {
+                Some(Ok(found)) => mean_pairwise(self.table.annotators.len(), &found),
+                Some(Err(undefined)) => undefined,
+                None => MetricValue::undefined("labels are not sets of candidates"),
+            },
             "masi_distance" => match (two_annotators(), &self.masi) {
                 (_, None) => MetricValue::undefined("labels are not sets of candidates"),
                 (Err(undefined), _) => undefined,

@@ -291,7 +291,20 @@ for i in range(8):
         add(f"statsmodels_setsel_pooled_fleiss_{i}", "setsel_pooled_fleiss_kappa", matrix,
             library_value(lambda: fleiss_kappa(table)),
             "statsmodels fleiss_kappa on (item, candidate) units", candidates=CANDIDATES)
-    else:
+    if i >= 2:
+        # Per-candidate Cohen's kappa for each pair on the units both rated, then their mean.
+        kappas = []
+        for a in range(annotators):
+            for b in range(a + 1, annotators):
+                both = (pooled[a] >= 0) & (pooled[b] >= 0)
+                value = library_value(lambda: cohen_kappa_score(pooled[a][both], pooled[b][both]))
+                if value is not None:
+                    kappas.append(value)
+        add(f"sklearn_setsel_pooled_cohen_mean_pairwise_{i}", "setsel_pooled_cohen_kappa_mean_pairwise", matrix,
+            float(np.mean(kappas)) if kappas else None,
+            "mean of sklearn.metrics.cohen_kappa_score per pair on (item, candidate) units",
+            candidates=CANDIDATES)
+    if i >= 5:
         add(f"krippendorff_setsel_pooled_nominal_{i}", "setsel_pooled_krippendorff_alpha_nominal", matrix,
             library_value(lambda: krippendorff.alpha(reliability(pooled), level_of_measurement="nominal")),
             "krippendorff.alpha nominal on (item, candidate) units", candidates=CANDIDATES)
