@@ -3,6 +3,7 @@
 //! needs to know which way it went.
 
 use super::svg::esc;
+use crate::agreement::AgreementRequest;
 use crate::current::CurrentAnswers;
 use crate::gold::{GoldRequest, UnderAnnotated};
 use crate::{Project, Result};
@@ -24,16 +25,33 @@ pub struct Methodology {
     /// bound of their trick-failure rate is above `trick_flag_threshold`.
     pub trick_flag_threshold: f64,
     pub trick_min_seen: u32,
+    /// How the gold lines are decided: "majority" (strict, the report's and the default
+    /// export's) or "dawid-skene".
+    pub aggregation: String,
+    /// Written refutations may have at most this many whitespace-separated words
+    /// (WikiFactCheck's rule).
+    pub refute_max_tokens: u32,
+    /// The agreement intervals: bootstrap replicates over items and their seed.
+    pub bootstrap_reps: usize,
+    pub bootstrap_seed: u64,
 }
 
 impl Project {
     /// The methodology of the default export, from answers already read.
-    pub(super) fn methodology_in(&self, read: &CurrentAnswers) -> Result<Methodology> {
+    pub(super) fn methodology_in(
+        &self,
+        read: &CurrentAnswers,
+        req: &AgreementRequest,
+    ) -> Result<Methodology> {
         let (_, preview) = self.gold_in(read, &GoldRequest::default())?;
         let settings = self.settings()?;
         Ok(Methodology {
             trick_flag_threshold: settings.trick_flag_threshold,
             trick_min_seen: settings.trick_min_seen,
+            aggregation: preview.method.as_str().to_string(),
+            refute_max_tokens: settings.refute_max_tokens,
+            bootstrap_reps: req.bootstrap_reps,
+            bootstrap_seed: req.seed,
             study_answers_in_gold: preview.study_answers_in_gold,
             study_answers_apart: preview.study_answers_apart,
             under_annotated: preview.under_annotated,
@@ -43,6 +61,22 @@ impl Project {
 
 pub(super) fn section(s: &mut String, m: &Methodology) {
     s.push_str(r#"<section><h2>Methodology</h2><div class="card"><ul>"#);
+    let _ = write!(
+        s,
+        "<li>Gold lines by {}: a sentence, a label or a verification needs more than half of the counted answers (the default, as COVID-Fact and WikiFactCheck; <code>export --method dawid-skene</code> is the alternative). An answer that picked the trick sentence is rejected on its own and counts for nothing.</li>",
+        if m.aggregation == "majority" { "strict majority" } else { "Dawid-Skene" }
+    );
+    s.push_str("<li>Evidence agreement is headlined per candidate sentence (each claim and candidate a unit, selected or not; the <code>setsel_pooled_*</code> statistics); the exact-set and MASI figures stand beside it under their own names, each defined in the table of every statistic.</li>");
+    let _ = write!(
+        s,
+        "<li>Intervals: bootstrap percentiles over items, {} replicates, seed {}; Cohen's kappa also has its Wald interval.</li>",
+        m.bootstrap_reps, m.bootstrap_seed
+    );
+    let _ = write!(
+        s,
+        "<li>Written refutations have at most {} words, counted as whitespace-separated words as WikiFactCheck counted them (setting <code>refute_max_tokens</code>).</li>",
+        m.refute_max_tokens
+    );
     if m.study_answers_in_gold {
         s.push_str("<li>Re-annotation study answers are pooled with the first group's in the gold data (setting <code>study_answers_in_gold</code> on; COVID-Fact kept them apart).</li>");
     } else {

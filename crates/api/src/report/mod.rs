@@ -253,7 +253,7 @@ impl Project {
             metrics,
             predictions: self
                 .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
-            methodology: self.methodology_in(&read)?,
+            methodology: self.methodology_in(&read, req)?,
         })
     }
 

@@ -166,6 +166,27 @@ fn per_candidate_and_exact_set_kappas_have_their_own_names_everywhere() {
             "the page lacks {plain}"
         );
     }
+    // The page says how the figures and the gold were made.
+    let m = &report.methodology;
+    assert_eq!(
+        (
+            m.aggregation.as_str(),
+            m.refute_max_tokens,
+            m.bootstrap_reps
+        ),
+        ("majority", 15, 0)
+    );
+    for needle in [
+        "Gold lines by strict majority",
+        "headlined per candidate sentence",
+        "Wilson 95% lower bound",
+        "whitespace-separated words",
+    ] {
+        assert!(
+            page.contains(needle),
+            "the Methodology section lacks {needle:?}"
+        );
+    }
     // Every statistic on the page comes with its one definition.
     for name in cli.metrics.keys() {
         let what = definition(name).unwrap_or_else(|| panic!("{name} has no definition"));
