@@ -128,10 +128,13 @@ impl Project {
                 ))
             }
         };
-        let ext_id = self.shown_ext_id(&claim, full)?;
+        let ext_id = self.shown_ext_id(&claim, actor)?;
+        // An annotator learns a claim's parent only for a refutation they wrote: for any
+        // other, "refutation of" would give its label away to a correction.
+        let own = me.is_some() && annotations::writer_of_claim(self.store.conn(), id)? == me;
         let parent = match claim.parent_id {
-            Some(p) => self.store.claim(p)?.map(|c| c.ext_id),
-            None => None,
+            Some(p) if full || own => self.store.claim(p)?.map(|c| c.ext_id),
+            _ => None,
         };
         let (candidates, candidate_rankers): (Vec<QueueCandidate>, Vec<Vec<String>>) = if full {
             (self.store.candidates(id)?.into_iter())
@@ -171,7 +174,12 @@ impl Project {
                     trick_failed: full && a.trick_failed,
                     at: a.created_at,
                 })
-                .collect();
+                .collect::<Vec<_>>();
+            // An annotator sees the tasks they answered, not which kinds of task the claim
+            // has (only a refutation has a verify task).
+            if me.is_some() && answers.is_empty() {
+                continue;
+            }
             shown_tasks.push(ClaimTask {
                 task_id: task.id,
                 kind: task.kind,

@@ -38,8 +38,8 @@ impl Project {
 
     /// Searches claims and sentences; `"quoted words"` match as a phrase, and `#1234`
     /// finds claim number 1234 too. Anyone working on the project may. A lead sees every
-    /// hit as it is stored. An annotator sees
-    /// imported text and their own written refutations only, never another's; a written
+    /// hit as it is stored. An annotator sees the document sentences and the claims they
+    /// have worked on (see `annotator_may_see`), never another's refutation; a written
     /// refutation's id names its parent claim but not the answer that wrote it, and a
     /// sentence comes without its id or document, which would tell the trick (a sentence of an
     /// unrelated document) apart from the real candidates of an item.
@@ -99,7 +99,7 @@ impl Project {
             Some(c) => Some(SearchHit {
                 kind: SearchHitKind::Claim,
                 id: c.id,
-                ext_id: self.shown_ext_id(&c, full)?,
+                ext_id: self.shown_ext_id(&c, actor)?,
                 text: c.text,
                 document_id: None,
                 score,
@@ -108,25 +108,36 @@ impl Project {
         })
     }
 
-    /// Whether an annotator may see `claim`: an original claim, or a refutation they
-    /// wrote themselves. No other refutation, imported, a model's or another person's:
-    /// what an annotator can find must not tell a model's counter-claim they verify from
-    /// a person's (its id names the model's hash, and seeing some refutations but not
-    /// others would sort them too).
+    /// Whether an annotator may see `claim`: one they have worked on (answered an item
+    /// of, or written), and no other. What an annotator can find must not tell them
+    /// anything about an item before they answer it: if search found original claims but
+    /// not refutations, a label item's claim that search cannot find would be a
+    /// refutation, so REFUTED (100 of 100 right in the attack), and a counter-
+    /// claim to verify would be a model's or a person's by whether it is found. Claims
+    /// one has worked on are found alike, whatever they are.
     pub(crate) fn annotator_may_see(&self, claim: &ClaimRow, actor: &Actor) -> Result<bool> {
-        if claim.parent_id.is_none() && claim.refutation_state.is_none() {
+        let Some(me) = actor.id() else {
+            return Ok(false);
+        };
+        if annotations::answered_claim(self.store.conn(), me, claim.id)? {
             return Ok(true);
         }
         let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;
-        Ok(writer.is_some() && writer == actor.id())
+        Ok(writer == Some(me))
     }
 
-    /// A claim's own id as `full` (a lead) or an annotator sees it: a written
-    /// refutation's stored id carries the uuid of the answer that wrote it, which an
-    /// annotator is shown as its parent's id and "/written" only.
-    pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, full: bool) -> Result<String> {
-        if full || claim.refutation_state.is_none() {
+    /// A claim's own id as `full` (a lead) or an annotator sees it. An imported id tells
+    /// a refutation from an original ("…/refuted") and a model's counter-claim from a
+    /// person's ("…/model/…"), so an annotator is shown none: the claim's number names
+    /// it. Their own written refutation shows as its parent's id and "/written" (its
+    /// stored id carries the uuid of the answer that wrote it).
+    pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, actor: &Actor) -> Result<String> {
+        if actor.is_lead() {
             return Ok(claim.ext_id.clone());
+        }
+        let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;
+        if claim.refutation_state.is_none() || writer.is_none() || writer != actor.id() {
+            return Ok(String::new());
         }
         let parent = match claim.parent_id {
             Some(p) => self.store.claim(p)?.map(|c| c.ext_id),

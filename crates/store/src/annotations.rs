@@ -223,6 +223,16 @@ pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
         .query_row([kind.as_str()], |r| r.get(0))?)
 }
 
+/// Whether `annotator_id` has given any answer on a task of `claim_id`, current or not.
+pub fn answered_claim(conn: &Connection, annotator_id: i64, claim_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id
+             WHERE t.claim_id = ?1 AND a.annotator_id = ?2)",
+        )?
+        .query_row([claim_id, annotator_id], |r| r.get(0))?)
+}
+
 /// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).
 pub fn writer_of_claim(conn: &Connection, claim_id: i64) -> Result<Option<i64>> {
     Ok(conn

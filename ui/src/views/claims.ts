@@ -140,7 +140,8 @@ export function claimScreen(id: number, deps: ClaimDeps): Screen {
     shown() {
       api.claimView(id).then(
         (c) => {
-          mount(title, `imported as ${c.ext_id}`);
+          // An annotator is shown no imported id (it would tell a refutation's kind).
+          mount(title, c.ext_id ? `imported as ${c.ext_id}` : "");
           mount(body, ...claimBody(c));
         },
         (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),

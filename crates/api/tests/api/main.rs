@@ -36,6 +36,7 @@ mod refutations;
 mod round_trips;
 mod scenarios;
 mod search;
+mod search_membership;
 mod search_privacy;
 mod semantic;
 mod sentence_passage;
