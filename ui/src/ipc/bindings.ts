@@ -271,6 +271,8 @@ minutes_left: number | null, };
 
 export type KindPace = { kind: TaskKind, pace: Pace, };
 
+export type EvidenceState = { "state": "adjudicated" } | { "state": "majority", answers: number, } | { "state": "imported" } | { "state": "not_settled" } | { "state": "no_evidence_step" };
+
 export type Item = { task_id: number, kind: TaskKind, claim: string, context: string | null, 
 /**
  * Evidence: the candidates and the trick, in display order.
@@ -281,9 +283,16 @@ options: Array<ItemOption>,
  */
 counter_claim: string | null, 
 /**
- * Label: the evidence sentences to judge the claim against.
+ * Label: the evidence sentences to judge the claim against: the claim's settled
+ * evidence (empty when the evidence step settled on no evidence), or its candidates
+ * while nothing is settled; `evidence_state` says which.
  */
-evidence: Array<string>, guidelines: string, previous: PreviousAnswer | null, pace: Pace, };
+evidence: Array<string>, 
+/**
+ * Label: where `evidence` comes from, or that it is not settled yet; null on other
+ * kinds (and in packs made before labels showed settled evidence).
+ */
+evidence_state: EvidenceState | null, guidelines: string, previous: PreviousAnswer | null, pace: Pace, };
 
 export type Next = { item: Item | null, 
 /**

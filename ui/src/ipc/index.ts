@@ -81,6 +81,7 @@ export type {
   StudyRequest,
   ErrorCode,
   EvidenceStance,
+  EvidenceState,
   ImportOutcome,
   ImportProgress,
   ImportReport,

@@ -3,6 +3,7 @@
 //! sentence from the candidates: every option has the same fields, and its id is an
 //! opaque keyed hash.
 
+use crate::gold::EvidenceState;
 use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -64,8 +65,13 @@ pub struct Item {
     pub options: Vec<ItemOption>,
     /// Verify: the counter-claim to judge against `claim`.
     pub counter_claim: Option<String>,
-    /// Label: the evidence sentences to judge the claim against.
+    /// Label: the evidence sentences to judge the claim against: the claim's settled
+    /// evidence (empty when the evidence step settled on no evidence), or its candidates
+    /// while nothing is settled; `evidence_state` says which.
     pub evidence: Vec<String>,
+    /// Label: where `evidence` comes from, or that it is not settled yet; null on other
+    /// kinds (and in packs made before labels showed settled evidence).
+    pub evidence_state: Option<EvidenceState>,
     pub guidelines: String,
     pub previous: Option<PreviousAnswer>,
     pub pace: Pace,
@@ -216,6 +222,7 @@ impl Project {
             options: Vec::new(),
             counter_claim: None,
             evidence: Vec::new(),
+            evidence_state: None,
             guidelines: String::new(),
             previous: None,
             pace: self.pace(annotator_id, kind)?,
@@ -259,7 +266,15 @@ impl Project {
             }
             TaskKind::Label => {
                 item.guidelines = settings.guidelines.label.clone();
-                item.evidence = text.candidates.iter().map(|(_, t)| t.clone()).collect();
+                // A label is judged against the evidence the evidence step settled; until
+                // it has, the candidates are shown, marked as not settled (see
+                // docs/annotation.md, "What a label item shows").
+                let settled = self.settled_evidence(task.claim_id, settings)?;
+                item.evidence = match settled.state.is_settled() {
+                    true => settled.sentences.into_iter().map(|(_, t)| t).collect(),
+                    false => text.candidates.iter().map(|(_, t)| t.clone()).collect(),
+                };
+                item.evidence_state = Some(settled.state);
             }
         }
         item.previous = self.previous_answer(task.id, annotator_id, &slots)?;

@@ -17,6 +17,7 @@ mod item;
 mod study;
 mod submit;
 
+pub use crate::gold::EvidenceState;
 pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub(crate) use submit::{check_shape, Shaped};

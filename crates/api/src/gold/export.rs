@@ -55,7 +55,7 @@ const IMPORTED: &str = "imported";
 
 /// Whether a task's outcome can carry a gold line: it has counted answers, or the lead
 /// decided it.
-fn settles(task: &TaskOutcome) -> bool {
+pub(super) fn settles(task: &TaskOutcome) -> bool {
     task.counted > 0 || task.decision.is_some()
 }
 

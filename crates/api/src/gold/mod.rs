@@ -12,6 +12,7 @@ mod hf_card;
 mod hf_folder;
 mod outcome;
 mod records;
+mod settled;
 mod thin;
 
 pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
@@ -23,6 +24,8 @@ pub use records::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
     Provenance, UnderAnnotated,
 };
+pub use settled::EvidenceState;
+pub(crate) use settled::IMPORTED_EVIDENCE_PREFIX;
 
 use crate::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};

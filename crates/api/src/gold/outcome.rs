@@ -58,11 +58,11 @@ pub struct Aggregation {
     pub accuracy: BTreeMap<String, BTreeMap<String, f64>>,
 }
 
-struct Pending {
-    task_id: i64,
-    claim_id: i64,
-    answers: Vec<QueueAnswer>,
-    candidates: Vec<i64>,
+pub(super) struct Pending {
+    pub task_id: i64,
+    pub claim_id: i64,
+    pub answers: Vec<QueueAnswer>,
+    pub candidates: Vec<i64>,
 }
 
 impl Project {
@@ -88,10 +88,7 @@ impl Project {
             .collect();
         let needed: HashMap<i64, u32> = factdesk_store::studies::overlaps(conn)?
             .into_iter()
-            .map(|(task, overlap, base)| match base {
-                Some(base) if !pool_studies => (task, base),
-                _ => (task, overlap),
-            })
+            .map(|(task, overlap, base)| (task, needed_answers(overlap, base, pool_studies)))
             .collect();
         let mut counted_annotators = Vec::new();
         let mut excluded_annotators = Vec::new();
@@ -126,12 +123,12 @@ impl Project {
                 by_task.entry(a.task_id).or_default().push(QueueAnswer {
                     annotation_id: a.id,
                     annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
-                    // A counted answer: current, its annotator counted, not one that
-                    // picked the trick (such an answer is rejected as a whole), and not a
-                    // study's answer kept apart from the gold.
-                    counted: counted_ids.contains(&a.annotator_id)
-                        && !a.trick_failed
-                        && (pool_studies || !study),
+                    counted: counts(
+                        counted_ids.contains(&a.annotator_id),
+                        a.trick_failed,
+                        study,
+                        pool_studies,
+                    ),
                     in_study: study,
                     rejected: a.trick_failed,
                     answer: a.answer.response.clone(),
@@ -218,6 +215,27 @@ impl Project {
     }
 }
 
+/// Whether a current answer counts: its annotator counted, not one that picked the trick
+/// (such an answer is rejected as a whole), and not a study's answer kept apart from the
+/// gold.
+pub(super) fn counts(
+    annotator_counted: bool,
+    trick_failed: bool,
+    in_study: bool,
+    pool_studies: bool,
+) -> bool {
+    annotator_counted && !trick_failed && (pool_studies || !in_study)
+}
+
+/// The counted answers a task asks for: its overlap, less the room a study added for its
+/// group (`base` is the overlap before the study) when study answers are kept apart.
+pub(super) fn needed_answers(overlap: u32, base: Option<u32>, pool_studies: bool) -> u32 {
+    match base {
+        Some(base) if !pool_studies => base,
+        _ => overlap,
+    }
+}
+
 /// Every claim's candidate sentence ids in rank order, in one read.
 pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<IdMap<Vec<i64>>> {
     let rows = feed::candidate_ids(conn)?;
@@ -237,7 +255,7 @@ pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<I
 
 /// Share of counted answers equal to the outcome (or to the commonest answer when
 /// nothing was settled); none without counted answers.
-fn share_agreeing(counted: &[&QueueAnswer], outcome: &Outcome) -> Option<f64> {
+pub(super) fn share_agreeing(counted: &[&QueueAnswer], outcome: &Outcome) -> Option<f64> {
     if counted.is_empty() {
         return None;
     }
@@ -256,7 +274,7 @@ fn share_agreeing(counted: &[&QueueAnswer], outcome: &Outcome) -> Option<f64> {
 
 /// Outcomes of one kind's tasks from their counted answers, and the Dawid-Skene
 /// accuracy of each annotator when that method is used.
-fn settle(
+pub(super) fn settle(
     kind: TaskKind,
     pending: &[Pending],
     method: GoldMethod,

@@ -92,7 +92,7 @@ pub fn from_sentences(
     DocumentInput {
         file: file.clone(),
         line,
-        ext_id: format!("evidence:{}", &id[..16]),
+        ext_id: format!("{}{}", crate::gold::IMPORTED_EVIDENCE_PREFIX, &id[..16]),
         url,
         title: None,
         text,

@@ -3,7 +3,8 @@
 //! FACTDESK_UPDATE_BINDINGS=1 to rewrite the file.
 
 use factdesk_api::annotate::{
-    Ack, Answer, Check, Item, ItemOption, KindPace, Next, Pace, Passage, PreviousAnswer, TextPiece,
+    Ack, Answer, Check, EvidenceState, Item, ItemOption, KindPace, Next, Pace, Passage,
+    PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
 use factdesk_api::answers::{AnswersFormat, AnswersReport};
@@ -74,6 +75,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         PreviousAnswer::decl(cfg),
         Pace::decl(cfg),
         KindPace::decl(cfg),
+        EvidenceState::decl(cfg),
         Item::decl(cfg),
         Next::decl(cfg),
         Answer::decl(cfg),

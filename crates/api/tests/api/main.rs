@@ -26,6 +26,7 @@ mod hf_dataset;
 mod import_progress;
 mod import_ranking;
 mod kappa_names;
+mod label_evidence;
 mod layering;
 mod migration;
 mod pack_results;

@@ -1,3 +1,4 @@
+use factdesk_api::annotate::EvidenceState;
 use factdesk_api::tasks::TaskKind;
 use std::path::PathBuf;
 
@@ -35,10 +36,40 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             for (i, o) in item.options.iter().enumerate() {
                 println!("  {}. [{}] {}", i + 1, o.id, o.text);
             }
+            if let Some(state) = item.evidence_state {
+                println!("{}", evidence_line(state, item.evidence.len()));
+            }
+            let shown = match item.evidence_state {
+                Some(state) if !state.is_settled() => "candidate",
+                _ => "evidence",
+            };
             for e in &item.evidence {
-                println!("  evidence: {e}");
+                println!("  {shown}: {e}");
             }
         }
     }
     Ok(())
+}
+
+/// What a label item's evidence is, in one line: how it was settled, or that the lines
+/// below are candidates because nothing is settled yet.
+fn evidence_line(state: EvidenceState, sentences: usize) -> String {
+    let by = match state {
+        EvidenceState::Adjudicated => "decided by the lead".to_string(),
+        EvidenceState::Majority { answers: 1 } => "selected by the one answer counted".to_string(),
+        EvidenceState::Majority { answers } => {
+            format!("selected by a strict majority of {answers} answers")
+        }
+        EvidenceState::Imported => "given with the claim when it was imported".to_string(),
+        EvidenceState::NotSettled => {
+            return "evidence not settled yet: the candidates are shown".to_string()
+        }
+        EvidenceState::NoEvidenceStep => {
+            return "no evidence step for this claim: the candidates are shown".to_string()
+        }
+    };
+    match sentences {
+        0 => format!("settled evidence: none ({by})"),
+        _ => format!("settled evidence ({by}):"),
+    }
 }

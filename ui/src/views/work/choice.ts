@@ -1,21 +1,77 @@
 // Verification and labelling: one of a few labels, chosen by number.
 
 import { h } from "../../dom";
-import type { Item } from "../../ipc";
+import type { EvidenceState, Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
 import { claimText } from "./chrome";
 import { diffView, wordDiff } from "./diff";
 import type { WorkDraft } from "./draft";
 import { CHOICES, type KeyAction } from "./keys";
 
+/** What a label item's evidence is, as its heading and a line saying where it came from. */
+export function evidenceHeading(state: EvidenceState | null): { title: string; note: string | null; settled: boolean } {
+  switch (state?.state) {
+    case "adjudicated":
+      return { title: "Settled evidence", note: "Decided by the lead.", settled: true };
+    case "majority":
+      return {
+        title: "Settled evidence",
+        note:
+          state.answers === 1
+            ? "Selected by the one answer counted in the evidence step."
+            : `Selected by a strict majority of ${state.answers} answers in the evidence step.`,
+        settled: true,
+      };
+    case "imported":
+      return { title: "Settled evidence", note: "Given with the claim when it was imported.", settled: true };
+    case "not_settled":
+      return {
+        title: "Candidate sentences",
+        note: "Evidence not settled yet: these are the claim's candidate sentences, not the evidence the evidence step settled on.",
+        settled: false,
+      };
+    case "no_evidence_step":
+      return {
+        title: "Candidate sentences",
+        note: "This claim has no evidence step: these are the sentences found for it, not settled evidence.",
+        settled: false,
+      };
+    default:
+      // An item from a pack made before label items said where their evidence came from.
+      return { title: "Evidence", note: null, settled: true };
+  }
+}
+
 function evidenceList(item: Item): HTMLElement {
+  const state = item.evidence_state;
+  const { title, note, settled } = evidenceHeading(state);
+  const noteEl = note
+    ? h("p", { class: settled ? "evidence-source" : "evidence-source unsettled", testid: "evidence-state" }, note)
+    : null;
+  // Where the sentences come from, for styling and for tests: the state's name.
+  const sectionAttrs = {
+    class: settled ? "evidence-list" : "evidence-list unsettled",
+    testid: "evidence-section",
+    "data-state": state?.state ?? "unknown",
+  };
   if (item.evidence.length === 0) {
-    return h("p", { class: "muted", testid: "item-evidence" }, "This claim has no evidence sentences.");
+    const empty =
+      settled && state
+        ? "The evidence step settled on no evidence: none of the candidate sentences is evidence for this claim."
+        : "This claim has no evidence sentences.";
+    return h(
+      "section",
+      sectionAttrs,
+      h("h2", {}, title),
+      h("p", { class: "muted", testid: "item-evidence" }, empty),
+      noteEl,
+    );
   }
   return h(
     "section",
-    { class: "evidence-list" },
-    h("h2", {}, "Evidence"),
+    sectionAttrs,
+    h("h2", {}, title),
+    noteEl,
     h("ol", { testid: "item-evidence" }, ...item.evidence.map((s) => h("li", { dir: "auto" }, s))),
   );
 }

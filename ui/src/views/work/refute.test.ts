@@ -15,6 +15,7 @@ const item: Item = {
   options: [],
   counter_claim: null,
   evidence: [],
+  evidence_state: null,
   guidelines: "",
   previous: null,
   pace: { done: 0, total: 1, per_hour: null, minutes_left: null },

@@ -37,6 +37,7 @@ function evidence(taskId: number, previous: Item["previous"] = null): Item {
     })),
     counter_claim: null,
     evidence: [],
+    evidence_state: null,
     guidelines: "Pick the evidence.",
     previous,
     pace: { done: taskId, total: 10, per_hour: null, minutes_left: null },
