@@ -816,6 +816,11 @@ split_warnings: Array<string>,
  */
 study_answers_in_gold: boolean, 
 /**
+ * The flag rule the aggregation used: after `trick_min_seen` tricks, a Wilson 95%
+ * lower bound of the failure rate above `trick_flag_threshold`.
+ */
+trick_flag_threshold: number, trick_min_seen: number, 
+/**
  * Study answers left out of the gold (0 when they are pooled).
  */
 study_answers_apart: number, 

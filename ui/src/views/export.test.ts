@@ -23,6 +23,8 @@ const preview: ExportPreview = {
   study_answers_apart: 0,
   under_annotated: [],
   include_under_annotated: false,
+  trick_flag_threshold: 0.2,
+  trick_min_seen: 3,
 };
 
 describe("export helpers", () => {

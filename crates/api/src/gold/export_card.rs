@@ -43,6 +43,8 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             "- Mean share of counted answers agreeing with the gold: {m:.3}"
         );
     }
+    let _ = writeln!(s, "{}", aggregation_rule(p));
+    let _ = writeln!(s, "{}", flag_rule(p));
     let _ = writeln!(s, "{}", study_answers(p));
     let _ = writeln!(s, "{}", under_annotated_rule(p));
     let _ = writeln!(s, "\n## Claims per label\n\n| label | claims |\n|---|---|");
@@ -89,6 +91,22 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         }
     }
     s
+}
+
+/// The card's line on how answers became gold lines.
+pub(crate) fn aggregation_rule(p: &ExportPreview) -> String {
+    match p.method.as_str() {
+        "majority" => "- Gold rule: strict majority of the counted answers (more than half) for each sentence, label and verification; an answer that picked the trick sentence is rejected on its own (the default, as COVID-Fact and WikiFactCheck)".into(),
+        other => format!("- Gold rule: {other} (`--method`; the default is a strict majority); an answer that picked the trick sentence is rejected on its own"),
+    }
+}
+
+/// The card's line on when a person's answers are all left out.
+pub(crate) fn flag_rule(p: &ExportPreview) -> String {
+    format!(
+        "- Flagged annotators: after at least {} trick sentences (`trick_min_seen`), a person whose trick-failure rate has a Wilson 95% lower bound above {} (`trick_flag_threshold`) is left out, unless the lead includes them",
+        p.trick_min_seen, p.trick_flag_threshold
+    )
 }
 
 /// The card's line on re-annotation studies' answers: which way the project chose.

@@ -168,6 +168,8 @@ impl Card<'_> {
                 "- Mean share of counted answers agreeing with the gold: {m:.3}"
             );
         }
+        let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
+        let _ = writeln!(s, "{}", super::export_card::flag_rule(p));
         let _ = writeln!(s, "{}", super::export_card::study_answers(p));
         let _ = writeln!(s, "{}", super::export_card::under_annotated_rule(p));
         super::export_card::under_annotated(&mut s, p);

@@ -51,6 +51,10 @@ pub struct Aggregation {
     pub rejected_answers: u64,
     /// The project's `study_answers_in_gold` when aggregated.
     pub study_answers_in_gold: bool,
+    /// The flag rule in force: a person is left out after `trick_min_seen` tricks when
+    /// the Wilson 95% lower bound of their failure rate is above `trick_flag_threshold`.
+    pub trick_flag_threshold: f64,
+    pub trick_min_seen: u32,
     /// Current answers of re-annotation studies' groups on their samples left out of the
     /// gold (0 when study answers are pooled).
     pub study_answers_apart: u64,
@@ -79,7 +83,8 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<Aggregation> {
         let annotators = self.all_annotators()?;
-        let pool_studies = self.settings()?.study_answers_in_gold;
+        let settings = self.settings()?;
+        let pool_studies = settings.study_answers_in_gold;
         let conn = self.store.conn();
         // COVID-Fact's procedure: the gold comes from the first group; a study's group
         // answers its sample again only to measure agreement.
@@ -206,6 +211,8 @@ impl Project {
             method: req.method,
             rejected_answers,
             study_answers_in_gold: pool_studies,
+            trick_flag_threshold: settings.trick_flag_threshold,
+            trick_min_seen: settings.trick_min_seen,
             study_answers_apart,
             tasks,
             counted_annotators,

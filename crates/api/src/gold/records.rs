@@ -137,6 +137,10 @@ pub struct ExportPreview {
     pub split_warnings: Vec<String>,
     /// Whether study answers counted (the project's `study_answers_in_gold`).
     pub study_answers_in_gold: bool,
+    /// The flag rule the aggregation used: after `trick_min_seen` tricks, a Wilson 95%
+    /// lower bound of the failure rate above `trick_flag_threshold`.
+    pub trick_flag_threshold: f64,
+    pub trick_min_seen: u32,
     /// Study answers left out of the gold (0 when they are pooled).
     pub study_answers_apart: u64,
     /// Claims with fewer counted answers than their overlap: exported (marked) when the

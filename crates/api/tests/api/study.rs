@@ -500,6 +500,14 @@ fn study_answers_stay_out_of_the_gold_unless_the_project_pools_them() {
         card.contains("Re-annotation study answers: kept apart from the gold"),
         "{card}"
     );
+    // The card prints every methodology choice the gold rests on, with its value.
+    for line in [
+        "- Gold rule: strict majority of the counted answers",
+        "- Flagged annotators: after at least 3 trick sentences (`trick_min_seen`), a person whose trick-failure rate has a Wilson 95% lower bound above 0.2",
+        "- Claims with fewer counted answers than the overlap:",
+    ] {
+        assert!(card.contains(line), "the card lacks {line:?}: {card}");
+    }
     let report = must(p.report(&p.lead(), &no_bootstrap()));
     assert!(!report.methodology.study_answers_in_gold);
     assert!(factdesk_api::report::html::render(&report).contains("kept apart from the gold"));
