@@ -150,6 +150,56 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
         as i64
 }
 
+/// What every task a run creates has in common.
+struct NewTasks<'a> {
+    kind: TaskKind,
+    overlap: u32,
+    now: i64,
+    secret: &'a [u8],
+    seed: u64,
+}
+
+/// Inserts a task for each claim of `chunk` that has none, counting in `report` the ones
+/// there already; gives each claim's task id, in order.
+fn insert_tasks(
+    tx: &factdesk_store::Connection,
+    chunk: &[(i64, &str, tricks::ClaimFacts)],
+    new: &NewTasks,
+    report: &mut TasksReport,
+) -> Result<Vec<i64>> {
+    let mut ids = Vec::with_capacity(chunk.len());
+    for (claim_id, _, facts) in chunk {
+        let claim_id = *claim_id;
+        let id = match facts.task {
+            Some((id, held, _)) => {
+                report.existing += 1;
+                if !report.existing_overlaps.contains(&held) {
+                    report.existing_overlaps.push(held);
+                }
+                id
+            }
+            None => {
+                let trick_slot = (new.kind == TaskKind::Evidence).then(|| {
+                    let mut rng = secret_draw(new.secret, &format!("trick-slot:{claim_id}"));
+                    rng.below(facts.candidates + 1) as u32
+                });
+                let task = NewTask {
+                    kind: new.kind,
+                    claim_id,
+                    overlap: new.overlap,
+                    trick_slot,
+                    shuffle_key: shuffle_key(new.seed, new.kind, claim_id),
+                    created_at: new.now,
+                };
+                report.created += 1;
+                tasks::insert_new(tx, &task)?
+            }
+        };
+        ids.push(id);
+    }
+    Ok(ids)
+}
+
 impl Project {
     /// For each kind of task the project has, the claims meant for it that got none,
     /// counted by reason: what the lead's home says without creating tasks again. It
@@ -231,61 +281,60 @@ impl Project {
         // claims at a time rather than claim by claim.
         tx.bulk_writes()?;
         let evidence = kind == TaskKind::Evidence;
-        let mut search = TrickSearch::new(&donors, claims.len());
+        let search = TrickSearch::new(&donors, claims.len());
+        let draw = |claim_id: i64| secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
+        let new_tasks = NewTasks {
+            kind,
+            overlap,
+            now,
+            secret: &secret,
+            seed: settings.seed,
+        };
         for chunk in claims.chunks(FACTS_CHUNK) {
             let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
-            let facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
-            for (claim_id, claim_text) in chunk {
-                let claim_id = *claim_id;
-                if kind == TaskKind::Refute && too_long(claim_text, &settings) {
-                    continue;
-                }
-                let facts = facts.get(&claim_id).cloned().unwrap_or_default();
-                let (task_id, has_trick) = match facts.task {
-                    Some((id, held, has_trick)) => {
-                        report.existing += 1;
-                        if !report.existing_overlaps.contains(&held) {
-                            report.existing_overlaps.push(held);
-                        }
-                        (id, has_trick)
-                    }
-                    None => {
-                        let trick_slot = evidence.then(|| {
-                            let mut rng = secret_draw(&secret, &format!("trick-slot:{claim_id}"));
-                            rng.below(facts.candidates + 1) as u32
-                        });
-                        let new = NewTask {
-                            kind,
-                            claim_id,
-                            overlap,
-                            trick_slot,
-                            shuffle_key: shuffle_key(settings.seed, kind, claim_id),
-                            created_at: now,
-                        };
-                        report.created += 1;
-                        (tasks::insert_new(&tx, &new)?, false)
-                    }
-                };
-                // Chosen under every stance, so a later change of stance finds it ready;
-                // an earlier choice is kept.
-                if evidence && !has_trick {
-                    let own = &facts.candidate_lengths;
+            let mut facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
+            let chunk: Vec<(i64, &str, tricks::ClaimFacts)> = chunk
+                .iter()
+                .filter(|(_, text)| !(kind == TaskKind::Refute && too_long(text, &settings)))
+                .map(|(id, text)| (*id, text.as_str(), facts.remove(id).unwrap_or_default()))
+                .collect();
+            // Chosen under every stance, so a later change of stance finds it ready; an
+            // earlier choice is kept. `slots[k]` is the place in `chunk` of `wanted[k]`.
+            let (slots, wanted): (Vec<usize>, Vec<TrickFor>) = chunk
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, _, f))| evidence && !f.task.is_some_and(|t| t.2))
+                .map(|(at, (claim_id, claim, f))| {
+                    let own = &f.candidate_lengths;
                     let lengths = own.iter().copied().min().unwrap_or(0)
                         ..=own.iter().copied().max().unwrap_or(usize::MAX);
-                    let mut rng = secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
                     let wanted = TrickFor {
-                        claim: claim_text,
-                        family: &facts.family,
-                        family_texts: &facts.family_texts,
+                        claim_id: *claim_id,
+                        claim,
+                        family: &f.family,
+                        family_texts: &f.family_texts,
                         lengths,
                     };
-                    match search.find(&mut rng, &wanted) {
-                        Some(sentence_id) => tricks::set(&tx, task_id, sentence_id)?,
-                        None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
-                            report.without_trick += 1;
-                        }
-                        None => {}
+                    (at, wanted)
+                })
+                .unzip();
+            let (task_ids, found) = std::thread::scope(|s| {
+                // The search runs beside the writes of the chunk's tasks.
+                let finding = s.spawn(|| search.find_all(&wanted, &draw));
+                let task_ids = insert_tasks(&tx, &chunk, &new_tasks, &mut report);
+                let found = finding
+                    .join()
+                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                (task_ids, found)
+            });
+            let task_ids = task_ids?;
+            for (at, found) in slots.into_iter().zip(found) {
+                match found.sentence {
+                    Some(sentence_id) => tricks::set(&tx, task_ids[at], sentence_id)?,
+                    None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
+                        report.without_trick += 1;
                     }
+                    None => {}
                 }
             }
         }

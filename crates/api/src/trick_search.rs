@@ -9,77 +9,165 @@
 //! [`TOTAL_LOOKS`] spread over the claims of a large one: where nothing fits (documents
 //! drawn from a few hundred words), a pass over every sentence for every claim made
 //! creating tasks quadratic (13 minutes for 5,000 claims).
+//!
+//! Every sentence's words are read once, up front and on every core, into a
+//! [`signature::Signature`] that settles most looks in a few ANDs. Each claim's draws
+//! depend only on its own random source, so claims are searched on every core too and
+//! the tricks are the same however the work was split.
 
-use factdesk_core::key_hash::KeyHasher;
+mod signature;
+
+use factdesk_core::seeded::Seeded;
 use factdesk_core::trick;
-use factdesk_store::tricks::Donor;
-use std::cell::OnceCell;
+use factdesk_store::tricks::{text_hash, Donor};
+use signature::{word_hash, Bits, Signature};
 use std::collections::HashSet;
-use std::hash::Hasher;
 use std::ops::RangeInclusive;
 
-/// Looks the passes of one run of task creation share at most (each a comparison of two
-/// short sorted lists): about a second's work.
+/// Looks the passes of one run of task creation share at most (each a few ANDs of two
+/// word signatures): well under a second's work.
 pub(crate) const TOTAL_LOOKS: usize = 20_000_000;
 /// The fewest sentences a claim's pass looks at, however many claims there are.
 pub(crate) const LEAST_PASS: usize = 256;
 /// Random draws of a sentence as long as the claim's candidates, then of any length.
 const SIZED_DRAWS: usize = 128;
 const ANY_DRAWS: usize = 32;
-
-/// A sentence's content words, hashed and sorted, and its length in characters.
-#[derive(Debug)]
-struct Words {
-    hashes: Vec<u64>,
-    chars: usize,
-}
-
-fn hashed_words(text: &str) -> Vec<u64> {
-    let mut hashes: Vec<u64> = trick::content_words(text)
-        .iter()
-        .map(|w| {
-            let mut h = KeyHasher::default();
-            h.write(w.as_bytes());
-            h.finish()
-        })
-        .collect();
-    hashes.sort_unstable();
-    hashes.dedup();
-    hashes
-}
-
-/// Whether two sorted lists share no value.
-fn disjoint(a: &[u64], b: &[u64]) -> bool {
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => return false,
-        }
-    }
-    true
-}
+/// Draws whose quick tests are made together (see [`TrickSearch::find`]).
+const BATCH: usize = 16;
+/// The fewest sentences, and claims, worth a thread of their own.
+const LEAST_SENTENCES_A_THREAD: usize = 4096;
+const LEAST_CLAIMS_A_THREAD: usize = 64;
 
 /// What a claim needs of its trick: the claim, its family's documents and sentence
 /// texts, and the lengths its own candidates span.
 #[derive(Debug)]
 pub(crate) struct TrickFor<'a> {
+    pub claim_id: i64,
     pub claim: &'a str,
     pub family: &'a [i64],
-    pub family_texts: &'a HashSet<String>,
+    /// The [`text_hash`] of each.
+    pub family_texts: &'a HashSet<u64>,
     pub lengths: RangeInclusive<usize>,
 }
 
-/// The search over one run's donor sentences, their words read once each, when first
-/// looked at.
+/// What the draws read of a sentence, in one cache line: a draw lands anywhere among
+/// hundreds of thousands of sentences.
+#[derive(Debug, Clone, Copy, Default)]
+#[repr(align(64))]
+struct Look {
+    sig: Signature,
+    /// Length in characters.
+    chars: u32,
+    /// Whether the sentence has a content word at all.
+    has_words: bool,
+}
+
+/// A claim's words, read once for all its looks.
+#[derive(Debug)]
+struct ClaimWords {
+    sig: Signature,
+    rare: Vec<u64>,
+    /// The content words the highlighting weighs.
+    marks: trick::ClaimMarks,
+}
+
+/// The words of a run of sentences, as one thread reads them.
+#[derive(Debug, Default)]
+struct Read {
+    /// Each sentence's word hashes, sorted, from `hashes_at[k]` to `hashes_at[k + 1]`.
+    hashes: Vec<u64>,
+    hashes_at: Vec<usize>,
+    /// Each sentence's markable words, each followed by a space.
+    marks: String,
+    marks_at: Vec<usize>,
+    chars: Vec<u32>,
+}
+
+impl Read {
+    fn of(donors: &[Donor]) -> Read {
+        let mut out = Read {
+            hashes_at: vec![0],
+            marks_at: vec![0],
+            ..Read::default()
+        };
+        for d in donors {
+            let from = out.hashes.len();
+            trick::each_content_word(&d.text, |w| {
+                let h = word_hash(w);
+                // A word once, however often the sentence says it.
+                if out.hashes[from..].contains(&h) {
+                    return;
+                }
+                out.hashes.push(h);
+                if trick::markable(w) {
+                    out.marks.push_str(w);
+                    out.marks.push(' ');
+                }
+            });
+            out.hashes[from..].sort_unstable();
+            out.hashes_at.push(out.hashes.len());
+            out.marks_at.push(out.marks.len());
+            out.chars
+                .push(u32::try_from(d.text.chars().count()).unwrap_or(u32::MAX));
+        }
+        out
+    }
+
+    fn hashes(&self, k: usize) -> &[u64] {
+        &self.hashes[self.hashes_at[k]..self.hashes_at[k + 1]]
+    }
+}
+
+/// How many threads `work` items are worth, at least `least` each.
+fn threads(work: usize, least: usize) -> usize {
+    std::thread::available_parallelism()
+        .map_or(1, std::num::NonZeroUsize::get)
+        .min(work / least)
+        .max(1)
+}
+
+/// Runs `f` over `items` split into `parts` contiguous runs, one thread each, and gives
+/// the results in the order of the runs.
+fn split<T: Sync, R: Send>(items: &[T], parts: usize, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
+    if parts <= 1 {
+        return vec![f(items)];
+    }
+    let size = items.len().div_ceil(parts).max(1);
+    std::thread::scope(|s| {
+        let f = &f;
+        let handles: Vec<_> = items
+            .chunks(size)
+            .map(|run| s.spawn(move || f(run)))
+            .collect();
+        handles
+            .into_iter()
+            // A panic in a thread is the same bug it would be here.
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    })
+}
+
+/// The search over one run's donor sentences, their words read once each.
 #[derive(Debug)]
 pub(crate) struct TrickSearch<'a> {
     donors: &'a [Donor],
-    words: Vec<OnceCell<Words>>,
+    bits: Bits,
+    looks: Vec<Look>,
+    /// Each sentence's words without a bit of their own, sorted, from `rare_at[i]` to
+    /// `rare_at[i + 1]`.
+    rare: Vec<u64>,
+    rare_at: Vec<usize>,
+    /// Each sentence's markable words, each followed by a space, from `marks_at[i]`.
+    marks: String,
+    marks_at: Vec<usize>,
     /// How many consecutive sentences a claim's pass looks at.
     pass: usize,
-    /// Sentences looked at so far, draws and passes together.
+}
+
+/// A claim's trick, if one was found, and how many sentences were looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub sentence: Option<i64>,
     pub looked: u64,
 }
 
@@ -89,12 +177,58 @@ impl<'a> TrickSearch<'a> {
         let pass = (TOTAL_LOOKS / claims.max(1))
             .max(LEAST_PASS)
             .min(donors.len());
-        TrickSearch {
+        let parts = threads(donors.len(), LEAST_SENTENCES_A_THREAD);
+        let reads = split(donors, parts, Read::of);
+        // Which run of `reads` holds sentence `i`, and where in it.
+        let size = donors.len().div_ceil(parts).max(1);
+        let at = |i: usize| (i / size, i % size);
+        let bits = Bits::choose(donors.len(), |i| {
+            let (r, k) = at(i);
+            reads[r].hashes(k)
+        });
+        let signed = split(&reads, reads.len(), |runs| {
+            runs.iter()
+                .map(|read| {
+                    let mut rare = Vec::new();
+                    let mut rare_at = Vec::with_capacity(read.chars.len());
+                    let looks: Vec<Look> = (0..read.chars.len())
+                        .map(|k| {
+                            let hashes = read.hashes(k);
+                            let sig = bits.sign(hashes, &mut rare);
+                            rare_at.push(rare.len());
+                            Look {
+                                sig,
+                                chars: read.chars[k],
+                                has_words: !hashes.is_empty(),
+                            }
+                        })
+                        .collect();
+                    (looks, rare, rare_at)
+                })
+                .collect::<Vec<_>>()
+        });
+        let mut search = TrickSearch {
             donors,
-            words: donors.iter().map(|_| OnceCell::new()).collect(),
+            bits,
+            looks: Vec::with_capacity(donors.len()),
+            rare: Vec::new(),
+            rare_at: vec![0],
+            marks: String::new(),
+            marks_at: vec![0],
             pass,
-            looked: 0,
+        };
+        for (read, (looks, rare, rare_at)) in reads.iter().zip(signed.into_iter().flatten()) {
+            search.looks.extend(looks);
+            let base = search.rare.len();
+            search.rare.extend(rare);
+            search.rare_at.extend(rare_at.iter().map(|a| base + a));
+            let base = search.marks.len();
+            search.marks.push_str(&read.marks);
+            search
+                .marks_at
+                .extend(read.marks_at[1..].iter().map(|a| base + a));
         }
+        search
     }
 
     /// How many consecutive sentences a claim's pass looks at.
@@ -102,67 +236,125 @@ impl<'a> TrickSearch<'a> {
         self.pass
     }
 
-    fn words(&self, i: usize) -> &Words {
-        self.words[i].get_or_init(|| {
-            let text = &self.donors[i].text;
-            Words {
-                hashes: hashed_words(text),
-                chars: text.chars().count(),
-            }
-        })
+    fn rare(&self, i: usize) -> &[u64] {
+        &self.rare[self.rare_at[i]..self.rare_at[i + 1]]
     }
 
-    /// The trick sentence for `wanted`, drawn with `rng`; `None` when no sentence looked
-    /// at fits.
-    pub fn find(
-        &mut self,
-        rng: &mut factdesk_core::seeded::Seeded,
-        wanted: &TrickFor,
-    ) -> Option<i64> {
-        if self.donors.is_empty() {
-            return None;
+    /// Whether sentence `i` may fit, from what its [`Look`] holds alone: `false` for
+    /// almost every sentence that does not.
+    fn may_fit(&self, i: usize, sized: bool, wanted: &TrickFor, claim: &ClaimWords) -> bool {
+        let look = &self.looks[i];
+        // `&` rather than `&&`: no branch, so the draws of a batch are fetched together.
+        look.has_words
+            & (!sized | wanted.lengths.contains(&(look.chars as usize)))
+            & !look.sig.shares_common(&claim.sig)
+    }
+
+    fn marks(&self, i: usize) -> impl Iterator<Item = &str> + '_ {
+        self.marks[self.marks_at[i]..self.marks_at[i + 1]].split_terminator(' ')
+    }
+
+    fn claim_words(&self, claim: &str) -> ClaimWords {
+        let words = trick::content_word_list(claim);
+        let mut hashes: Vec<u64> = words.iter().map(|w| word_hash(w)).collect();
+        hashes.sort_unstable();
+        hashes.dedup();
+        let mut rare = Vec::new();
+        let sig = self.bits.sign(&hashes, &mut rare);
+        ClaimWords {
+            sig,
+            rare,
+            marks: trick::ClaimMarks::new(words),
         }
-        let claim_words = hashed_words(wanted.claim);
-        let n = self.donors.len();
-        // The cheap word comparison first: it settles almost every look.
-        let fits = |search: &TrickSearch, i: usize, sized: bool| {
-            let words = search.words(i);
-            let d = &search.donors[i];
-            !words.hashes.is_empty()
-                && disjoint(&words.hashes, &claim_words)
-                && (!sized || wanted.lengths.contains(&words.chars))
-                && !wanted.family.contains(&d.document_id)
-                && !wanted.family_texts.contains(&d.text)
-                && trick::unrelated(&d.text, wanted.claim)
+    }
+
+    /// Whether sentence `i` fits `wanted`, whose words are `claim`; `sized`, whether it
+    /// must be as long as the claim's candidates.
+    fn fits(&self, i: usize, sized: bool, wanted: &TrickFor, claim: &ClaimWords) -> bool {
+        // The cheapest tests first: the signature settles almost every look.
+        let d = &self.donors[i];
+        let fits = self.may_fit(i, sized, wanted, claim)
+            && (!self.looks[i].sig.may_share_rare(&claim.sig)
+                || signature::disjoint(self.rare(i), &claim.rare))
+            && !wanted.family.contains(&d.document_id)
+            && claim.marks.none_in(self.marks(i))
+            && !wanted.family_texts.contains(&text_hash(&d.text));
+        // The rule on prepared words is the rule on the texts.
+        debug_assert!(!fits || trick::unrelated(&d.text, wanted.claim));
+        fits
+    }
+
+    /// The trick sentence for `wanted`, drawn with `rng`.
+    pub fn find(&self, rng: &mut Seeded, wanted: &TrickFor) -> Found {
+        let mut found = Found {
+            sentence: None,
+            looked: 0,
         };
+        if self.donors.is_empty() {
+            return found;
+        }
+        let claim = self.claim_words(wanted.claim);
+        let n = self.donors.len();
         // As long as the claim's own candidates, when one such sentence is drawn: a
         // sentence sharing no word with the claim tends to be short, and "the shortest
         // option" would then find the trick.
-        for (times, sized) in [(SIZED_DRAWS, true), (ANY_DRAWS, false)] {
-            for _ in 0..times {
-                let i = rng.below(n as u64) as usize;
-                self.looked += 1;
-                if fits(self, i, sized) {
-                    return Some(self.donors[i].sentence_id);
+        // Drawn in the order they are looked at, all before the first look: what is drawn
+        // does not depend on what fits.
+        let draws: [usize; SIZED_DRAWS + ANY_DRAWS] =
+            std::array::from_fn(|_| rng.below(n as u64) as usize);
+        let start = rng.below(n as u64) as usize;
+        // A draw lands anywhere, so nearly every look waits on memory: the quick test of a
+        // batch of draws is made for all of them at once, so that they wait together.
+        for (b, batch) in draws.chunks(BATCH).enumerate() {
+            let sized = |k: usize| b * BATCH + k < SIZED_DRAWS;
+            let quick: [bool; BATCH] = std::array::from_fn(|k| {
+                batch
+                    .get(k)
+                    .is_some_and(|&i| self.may_fit(i, sized(k), wanted, &claim))
+            });
+            for (k, &i) in batch.iter().enumerate() {
+                if quick[k] && self.fits(i, sized(k), wanted, &claim) {
+                    found.looked += k as u64 + 1;
+                    found.sentence = Some(self.donors[i].sentence_id);
+                    return found;
                 }
             }
+            found.looked += batch.len() as u64;
         }
-        let start = rng.below(n as u64) as usize;
         for k in 0..self.pass {
             let i = (start + k) % n;
-            self.looked += 1;
-            if fits(self, i, false) {
-                return Some(self.donors[i].sentence_id);
+            found.looked += 1;
+            if self.fits(i, false, wanted, &claim) {
+                found.sentence = Some(self.donors[i].sentence_id);
+                return found;
             }
         }
-        None
+        found
+    }
+
+    /// [`TrickSearch::find`] for each of `wanted`, on every core, each claim with its own
+    /// random source `draw(claim_id)`: what a claim gets does not depend on the others,
+    /// nor on how the claims were split between threads.
+    pub fn find_all(
+        &self,
+        wanted: &[TrickFor],
+        draw: &(dyn Fn(i64) -> Seeded + Sync),
+    ) -> Vec<Found> {
+        let parts = threads(wanted.len(), LEAST_CLAIMS_A_THREAD);
+        split(wanted, parts, |run| {
+            run.iter()
+                .map(|w| self.find(&mut draw(w.claim_id), w))
+                .collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use factdesk_core::seeded::Seeded;
 
     fn donor(id: i64, text: &str) -> Donor {
         Donor {
@@ -172,8 +364,9 @@ mod tests {
         }
     }
 
-    fn wanted<'a>(claim: &'a str, texts: &'a HashSet<String>) -> TrickFor<'a> {
+    fn wanted<'a>(claim: &'a str, texts: &'a HashSet<u64>) -> TrickFor<'a> {
         TrickFor {
+            claim_id: 1,
             claim,
             family: &[],
             family_texts: texts,
@@ -189,18 +382,16 @@ mod tests {
             .map(|i| donor(i, &format!("The harbour held {i} ships.")))
             .collect();
         let claims = 100_000;
-        let mut search = TrickSearch::new(&donors, claims);
+        let search = TrickSearch::new(&donors, claims);
         let texts = HashSet::new();
         let mut rng = Seeded::new(7);
-        for _ in 0..10 {
-            assert_eq!(
-                search.find(&mut rng, &wanted("A harbour for boats", &texts)),
-                None
-            );
-        }
         let per_claim = (SIZED_DRAWS + ANY_DRAWS + LEAST_PASS) as u64;
         assert_eq!(search.pass(), LEAST_PASS);
-        assert_eq!(search.looked, 10 * per_claim);
+        for _ in 0..10 {
+            let found = search.find(&mut rng, &wanted("A harbour for boats", &texts));
+            assert_eq!(found.sentence, None);
+            assert_eq!(found.looked, per_claim);
+        }
     }
 
     #[test]
@@ -210,12 +401,14 @@ mod tests {
             .map(|i| donor(i, &format!("The harbour held {i} ships.")))
             .collect();
         donors[3_000] = donor(3_000, "Volcanic glass shatters easily.");
-        let mut search = TrickSearch::new(&donors, 20);
+        let search = TrickSearch::new(&donors, 20);
         assert_eq!(search.pass(), 5_000);
         let texts = HashSet::new();
         let mut rng = Seeded::new(11);
         assert_eq!(
-            search.find(&mut rng, &wanted("A harbour for boats", &texts)),
+            search
+                .find(&mut rng, &wanted("A harbour for boats", &texts))
+                .sentence,
             Some(3_000)
         );
     }
@@ -225,18 +418,117 @@ mod tests {
         let donors = vec![
             donor(1, "The harbour held ships."),
             donor(2, "Volcanic glass shatters easily."),
+            donor(3, "Harbours were built."),
         ];
-        let mut search = TrickSearch::new(&donors, 1);
-        let texts: HashSet<String> = ["Volcanic glass shatters easily.".to_owned()].into();
+        let search = TrickSearch::new(&donors, 1);
+        let texts: HashSet<u64> = [text_hash("Volcanic glass shatters easily.")].into();
         let mut rng = Seeded::new(3);
-        assert_eq!(
-            search.find(&mut rng, &wanted("A harbour for boats", &texts)),
-            None
-        );
+        let claim = "A harbour for boats";
+        assert_eq!(search.find(&mut rng, &wanted(claim, &texts)).sentence, None);
         let none = HashSet::new();
         assert_eq!(
-            search.find(&mut rng, &wanted("A harbour for boats", &none)),
+            search.find(&mut rng, &wanted(claim, &none)).sentence,
             Some(2)
         );
+        let family = [1002];
+        let mut of_family = wanted(claim, &none);
+        of_family.family = &family;
+        assert_eq!(search.find(&mut rng, &of_family).sentence, None);
+    }
+
+    /// Sentences and claims over a vocabulary of syllable words, many alike to
+    /// Jaro-Winkler, as scripts/bench-tasks writes them.
+    fn syllable_text(rng: &mut Seeded, words: usize, vocabulary: u64) -> String {
+        const SYLLABLES: [&str; 8] = ["ka", "ter", "lo", "vin", "ma", "sel", "dra", "po"];
+        let mut out = vec!["The".to_owned()];
+        for _ in 0..words {
+            let top = 1 + rng.below(vocabulary);
+            let mut rank = rng.below(top) as usize;
+            let mut word = String::new();
+            loop {
+                word.push_str(SYLLABLES[rank % SYLLABLES.len()]);
+                rank /= SYLLABLES.len();
+                if rank == 0 {
+                    break;
+                }
+            }
+            out.push(word);
+        }
+        out.join(" ") + "."
+    }
+
+    #[test]
+    fn a_look_fits_exactly_when_the_texts_rule_says_unrelated() {
+        // Few words, so that many pairs share one or resemble one another.
+        let mut rng = Seeded::new(17);
+        let mut donors: Vec<Donor> = (0..1_000)
+            .map(|i| donor(i, &syllable_text(&mut rng, 4, 400)))
+            .collect();
+        donors.push(donor(1_000, "It is what it is."));
+        donors.push(donor(1_001, "Masks reduce transmission."));
+        let mut claims: Vec<String> = (0..60).map(|_| syllable_text(&mut rng, 4, 400)).collect();
+        claims.push("A mask was found.".to_owned());
+        let search = TrickSearch::new(&donors, claims.len());
+        let texts = HashSet::new();
+        let (mut fit, mut not) = (0, 0);
+        for claim in &claims {
+            let w = wanted(claim, &texts);
+            let words = search.claim_words(claim);
+            for (i, d) in donors.iter().enumerate() {
+                let truth = trick::unrelated(&d.text, claim);
+                assert_eq!(
+                    search.fits(i, false, &w, &words),
+                    truth,
+                    "{} / {claim}",
+                    d.text
+                );
+                if truth {
+                    fit += 1;
+                } else {
+                    not += 1;
+                }
+            }
+        }
+        assert!(fit > 1_000 && not > 1_000, "{fit} fit, {not} not");
+    }
+
+    #[test]
+    fn tricks_are_the_texts_rule_and_do_not_depend_on_threads() {
+        let mut rng = Seeded::new(5);
+        let donors: Vec<Donor> = (0..20_000)
+            .map(|i| donor(i, &syllable_text(&mut rng, 6, 3_000)))
+            .collect();
+        let claims: Vec<String> = (0..400)
+            .map(|_| syllable_text(&mut rng, 5, 3_000))
+            .collect();
+        let search = TrickSearch::new(&donors, claims.len());
+        let texts = HashSet::new();
+        let wanted: Vec<TrickFor> = claims
+            .iter()
+            .enumerate()
+            .map(|(k, c)| TrickFor {
+                claim_id: k as i64,
+                ..wanted(c, &texts)
+            })
+            .collect();
+        let draw = |claim_id: i64| Seeded::for_purpose(9, &format!("t:{claim_id}"));
+        let together = search.find_all(&wanted, &draw);
+        let one_by_one: Vec<Found> = wanted
+            .iter()
+            .map(|w| search.find(&mut draw(w.claim_id), w))
+            .collect();
+        assert_eq!(together, one_by_one);
+        let mut seen = HashSet::new();
+        for (w, found) in wanted.iter().zip(&together) {
+            if let Some(id) = found.sentence {
+                let text = &donors[id as usize].text;
+                assert!(trick::unrelated(text, w.claim), "{text} / {}", w.claim);
+                seen.insert(id);
+            }
+        }
+        // Found for most claims, and drawn from many sentences rather than a few.
+        let found = together.iter().filter(|f| f.sentence.is_some()).count();
+        assert!(found > 300, "{found}");
+        assert!(seen.len() > found * 9 / 10, "{} of {found}", seen.len());
     }
 }

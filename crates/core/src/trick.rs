@@ -12,6 +12,8 @@ use crate::stopwords::is_stopword;
 use crate::text;
 use std::collections::HashSet;
 
+mod jaro;
+
 /// The template a project has until its lead writes another. It stands for the same
 /// negation in the claim's own language ([`language::negation_template`]), so that the
 /// trick reads like the sentences around it in an Arabic or French project too.
@@ -122,6 +124,100 @@ pub fn unrelated(sentence: &str, claim: &str) -> bool {
         && highlight(sentence, claim, &HighlightOptions::default()).is_empty()
 }
 
+/// [`content_words`] sorted, each once: the form the trick search keeps of every
+/// sentence it may draw, computed once per run rather than once per look.
+pub fn content_word_list(text: &str) -> Vec<String> {
+    let mut words: Vec<String> = text::tokens(text)
+        .into_iter()
+        .map(|t| text::normalize_token(t.text))
+        .filter(|w| !is_stopword(w))
+        .collect();
+    words.sort_unstable();
+    words.dedup();
+    words
+}
+
+/// Calls `f` with each content word of `text`, in order, repeats included: the words of
+/// [`content_words`] without a string for each (a word already lower-case is lent).
+pub fn each_content_word(text: &str, mut f: impl FnMut(&str)) {
+    for t in text::tokens(text) {
+        let word = crate::ranking::normalized_word(t.text);
+        if !is_stopword(&word) {
+            f(&word);
+        }
+    }
+}
+
+/// Whether the claim-word highlighting weighs content word `word` at all, on either
+/// side: it is longer than the shortest word it marks.
+pub fn markable(word: &str) -> bool {
+    word.chars().count() > HighlightOptions::default().min_len
+}
+
+/// Whether the highlighting would mark sentence word `word` for claim word
+/// `claim_word`, both [`markable`] content words: their Jaro-Winkler similarity reaches
+/// its threshold.
+pub fn resembles(word: &str, claim_word: &str) -> bool {
+    jaro::jaro_winkler(word, claim_word) >= HighlightOptions::default().threshold
+}
+
+/// A claim's [`markable`] words, read once for comparing with many sentences' words.
+#[derive(Debug, Clone, Default)]
+pub struct ClaimMarks {
+    words: Vec<(String, jaro::Letters)>,
+}
+
+impl ClaimMarks {
+    /// The marks of a claim's content words (any order).
+    pub fn new(content_words: impl IntoIterator<Item = String>) -> ClaimMarks {
+        ClaimMarks {
+            words: content_words
+                .into_iter()
+                .filter(|w| markable(w))
+                .map(|w| {
+                    let letters = jaro::Letters::of(&w);
+                    (w, letters)
+                })
+                .collect(),
+        }
+    }
+
+    /// Whether the highlighting marks none of a sentence's content `words` for the
+    /// claim. Most pairs of words are told apart by their letters alone (too few in
+    /// common for the similarity to reach the threshold); only the rest are compared.
+    pub fn none_in<'a>(&self, words: impl Iterator<Item = &'a str>) -> bool {
+        if self.words.is_empty() {
+            return true;
+        }
+        let threshold = HighlightOptions::default().threshold;
+        words.filter(|w| markable(w)).all(|w| {
+            let letters = jaro::Letters::of(w);
+            self.words
+                .iter()
+                .all(|(c, c_letters)| !letters.may_reach(c_letters, threshold) || !resembles(w, c))
+        })
+    }
+}
+
+/// [`unrelated`] from the two texts' [`content_word_list`]s, so that a claim's words are
+/// read once for all the sentences it is compared with. The same rule: the sentence has a
+/// content word, shares none with the claim, and has none the highlighting would mark.
+pub fn unrelated_words(sentence: &[String], claim: &[String]) -> bool {
+    if sentence.is_empty() {
+        return false;
+    }
+    // Both lists are sorted: one merge finds a shared word.
+    let (mut i, mut j) = (0, 0);
+    while i < sentence.len() && j < claim.len() {
+        match sentence[i].cmp(&claim[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => return false,
+        }
+    }
+    ClaimMarks::new(claim.iter().cloned()).none_in(sentence.iter().map(String::as_str))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,5 +315,72 @@ mod tests {
             "stop words alone say nothing"
         );
         assert!(!unrelated("", claim));
+    }
+
+    proptest::proptest! {
+        /// The rule on word lists is the rule on texts, highlighting included.
+        #[test]
+        fn unrelated_words_is_unrelated(
+            s in proptest::collection::vec(0..WORDS.len(), 0..8),
+            c in proptest::collection::vec(0..WORDS.len(), 0..6),
+        ) {
+            let text = |ix: &[usize]| ix.iter().map(|&i| WORDS[i]).collect::<Vec<_>>().join(" ");
+            let (sentence, claim) = (text(&s), text(&c));
+            proptest::prop_assert_eq!(
+                unrelated_words(&content_word_list(&sentence), &content_word_list(&claim)),
+                unrelated(&sentence, &claim),
+                "{:?} / {:?}", sentence, claim
+            );
+        }
+    }
+
+    /// Words with inflections, spelling variants, stop words that look like content
+    /// words to Jaro-Winkler, short words, capitals, apostrophes and accents.
+    const WORDS: [&str; 26] = [
+        "Vaccine",
+        "vaccines",
+        "mask",
+        "Masks",
+        "the",
+        "that",
+        "theft",
+        "school,",
+        "Schools.",
+        "hospitalisation",
+        "hospitalizations",
+        "river",
+        "flooded",
+        "1890",
+        "it's",
+        "don\u{2019}t",
+        "Été",
+        "ete",
+        "ka",
+        "terlo",
+        "tersel",
+        "domvel",
+        "velmont",
+        "COVID-19",
+        "covid",
+        "of",
+    ];
+
+    #[test]
+    fn word_lists_are_sorted_content_words_once() {
+        assert_eq!(
+            content_word_list("Masks, masks and the MASKS of Été"),
+            vec!["masks".to_owned(), "été".to_owned()]
+        );
+        assert!(markable("mask") && !markable("ska") && markable("été!"));
+        let mut each = Vec::new();
+        each_content_word("Masks, masks and the MASKS of Été", |w| {
+            each.push(w.to_owned())
+        });
+        assert_eq!(each, ["masks", "masks", "masks", "été"]);
+        assert!(resembles("vaccine", "vaccines") && !resembles("river", "vaccines"));
+        let marks = ClaimMarks::new(["vaccines".to_owned(), "ska".to_owned()]);
+        assert!(!marks.none_in(["river", "vaccine"].into_iter()));
+        assert!(marks.none_in(["river", "ska", "the"].into_iter()));
+        assert!(ClaimMarks::new(["ska".to_owned()]).none_in(["skaa"].into_iter()));
     }
 }

@@ -4,7 +4,9 @@
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
 use crate::Result;
+use factdesk_core::key_hash::KeyHasher;
 use std::collections::{HashMap, HashSet};
+use std::hash::Hasher;
 
 /// A sentence that may serve as another claim's trick: a candidate of some claim.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,6 +112,22 @@ pub fn candidate_texts(conn: &Connection, claim_id: i64) -> Result<Vec<String>> 
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
+/// A sentence text's hash, as [`ClaimFacts::family_texts`] holds it: equal texts have
+/// equal hashes (two texts that collide only rule out a trick that would have fitted).
+pub fn text_hash(text: &str) -> u64 {
+    let mut h = KeyHasher::default();
+    h.write(text.as_bytes());
+    h.finish()
+}
+
+/// The text in column `idx`, lent rather than copied.
+fn text_at<'r>(r: &'r crate::db::Row<'_>, idx: usize) -> crate::db::Result<&'r str> {
+    r.get_ref(idx)?.as_str().map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(idx, rusqlite::types::Type::Text, Box::new(e))
+            .into()
+    })
+}
+
 /// What creating a task of a kind needs to know of one claim.
 #[derive(Debug, Clone, Default)]
 pub struct ClaimFacts {
@@ -120,8 +138,8 @@ pub struct ClaimFacts {
     /// Evidence only: the documents of the claim's family (see [`family_documents`]),
     /// ascending.
     pub family: Vec<i64>,
-    /// Evidence only: the texts of every sentence of those documents.
-    pub family_texts: HashSet<String>,
+    /// Evidence only: the [`text_hash`] of every sentence of those documents.
+    pub family_texts: HashSet<u64>,
     /// Evidence only: the length in characters of each candidate's text.
     pub candidate_lengths: Vec<usize>,
 }
@@ -176,12 +194,12 @@ pub fn facts(
         list(1)
     ))?;
     for row in stmt.query_map(ids.as_slice(), |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+        Ok((r.get::<_, i64>(0)?, text_at(r, 1)?.chars().count()))
     })? {
-        let (claim, text) = row?;
+        let (claim, length) = row?;
         if let Some(f) = out.get_mut(&claim) {
             f.candidates += 1;
-            f.candidate_lengths.push(text.chars().count());
+            f.candidate_lengths.push(length);
         }
     }
     // The claim's own documents, its children's and its parent's.
@@ -206,7 +224,7 @@ pub fn facts(
     }
     let mut documents: Vec<i64> = documents.into_iter().collect();
     documents.sort_unstable();
-    let mut texts: HashMap<i64, Vec<String>> = HashMap::new();
+    let mut texts: HashMap<i64, Vec<u64>> = HashMap::new();
     for chunk in documents.chunks(claim_ids.len().max(1)) {
         let mut stmt = conn.prepare_cached(&format!(
             "SELECT document_id, text FROM sentences WHERE document_id IN ({})",
@@ -218,7 +236,7 @@ pub fn facts(
         let values: Vec<&dyn rusqlite::ToSql> =
             chunk.iter().map(|id| id as &dyn rusqlite::ToSql).collect();
         for row in stmt.query_map(values.as_slice(), |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?))
+            Ok((r.get::<_, i64>(0)?, text_hash(text_at(r, 1)?)))
         })? {
             let (document, text) = row?;
             texts.entry(document).or_default().push(text);
@@ -229,7 +247,7 @@ pub fn facts(
         f.family.dedup();
         for d in &f.family {
             f.family_texts
-                .extend(texts.get(d).into_iter().flatten().cloned());
+                .extend(texts.get(d).into_iter().flatten().copied());
         }
     }
     Ok(out)
