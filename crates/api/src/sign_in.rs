@@ -1,8 +1,8 @@
 //! Signing in to a shared project: passwords (argon2, stored as PHC strings), sessions
-//! held by random bearer tokens of which only a hash is stored, a lead disabling a
-//! person, and a limit on guessing per name and per address. A front end (the team
-//! server) turns a token into an [`Actor`] here and passes it on: the roles stay the
-//! api's to check.
+//! held by random bearer tokens of which only a hash is stored (listed and ended by a
+//! lead, ended by a password change), a lead disabling a person, and limits on guessing
+//! per name and address and per name from anywhere. A front end (the team server) turns
+//! a token into an [`Actor`] here and passes it on: the roles stay the api's to check.
 
 use crate::annotators::{name_of, Role};
 use crate::{Actor, Error, ErrorCode, Project, Result};
@@ -25,13 +25,27 @@ pub const MAX_NAME_CHARS: usize = 200;
 /// The longest a much-guessed name's sign-ins are held back, in milliseconds.
 pub const MAX_SLOWDOWN_MS: i64 = 5_000;
 
+/// A name past its budget of failures is next checked this long after its last failure,
+/// twice as long after each failure more.
+pub const FIRST_NAME_WAIT_MS: i64 = 1_000;
+/// A name's failures from anywhere are forgotten after a day without one.
+pub const NAME_MEMORY_MS: i64 = 24 * 3600 * 1000;
+/// How long an address a name signed in from stays known for it: 30 days.
+pub const KNOWN_ADDRESS_MS: i64 = 30 * 24 * 3600 * 1000;
+/// A session's last use is noted at most this often (it costs a write).
+pub const LAST_SEEN_EVERY_MS: i64 = 60_000;
+
 /// How long sessions last and how much guessing is allowed; the server's options.
 ///
 /// Guessing is blocked per name *and* address: whoever guesses a name from one address
 /// is refused there, while its owner still signs in from their own. Failures for a name
-/// from anywhere only slow its sign-ins down (a second more per failure past
-/// `failures_before_slowing_a_name`, at most [`MAX_SLOWDOWN_MS`]), so nobody can lock
-/// another person out.
+/// from anywhere first slow its sign-ins down (a second more per failure past
+/// `failures_before_slowing_a_name`, at most [`MAX_SLOWDOWN_MS`]); past
+/// `failures_per_name` the name is checked at most once per wait, a wait that doubles
+/// with each failure (from [`FIRST_NAME_WAIT_MS`] to `longest_name_wait_ms`), so guesses
+/// spread over many addresses get a few dozen checks a day, not millions. Meanwhile the
+/// name's owner still signs in from an address they signed in from within
+/// [`KNOWN_ADDRESS_MS`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct SignInPolicy {
     /// A session's lifetime from sign-in.
@@ -43,6 +57,11 @@ pub struct SignInPolicy {
     /// sign-ins are slowed down.
     pub failures_before_slowing_a_name: u64,
     pub window_ms: i64,
+    /// Failed checks of one name from anywhere (forgotten after [`NAME_MEMORY_MS`]
+    /// without one) before further checks of it wait.
+    pub failures_per_name: u64,
+    /// The longest wait between two checks of a much-guessed name.
+    pub longest_name_wait_ms: i64,
 }
 
 impl Default for SignInPolicy {
@@ -52,6 +71,8 @@ impl Default for SignInPolicy {
             failures_per_name_and_address: 5,
             failures_before_slowing_a_name: 10,
             window_ms: 15 * 60 * 1000,
+            failures_per_name: 20,
+            longest_name_wait_ms: 3600 * 1000,
         }
     }
 }
@@ -70,6 +91,22 @@ pub struct Session {
     pub token: String,
     pub role: Role,
     /// When the token stops working, unix milliseconds.
+    pub expires_at: i64,
+}
+
+/// A live session as a lead lists it: who holds it and since when, never its token.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SessionInfo {
+    /// The start of the token's hash: names the session to end it.
+    pub id: String,
+    pub name: String,
+    pub role: Role,
+    /// The address it was opened from (the caller's, behind a trusted proxy).
+    pub address: Option<String>,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// When it was last used, to the minute; unix milliseconds.
+    pub last_seen_at: Option<i64>,
     pub expires_at: i64,
 }
 
@@ -177,6 +214,23 @@ fn sign_in_name(name: &str) -> Result<&str> {
     Ok(name)
 }
 
+/// An address a name signed in from.
+fn known_subject(name: &str, address: &str) -> String {
+    let address: String = address.chars().take(64).collect();
+    format!("known:{}@{address}", token_hash(name))
+}
+
+/// When a name that failed `failures` times, the last at `last_at`, may be checked
+/// again: `None` within its budget.
+fn name_free_at(failures: u64, last_at: i64, policy: &SignInPolicy) -> Option<i64> {
+    let past = failures.checked_sub(policy.failures_per_name.max(1))?;
+    let doublings = u32::try_from(past).unwrap_or(u32::MAX).min(40);
+    let wait = FIRST_NAME_WAIT_MS
+        .saturating_mul(1_i64 << doublings)
+        .min(policy.longest_name_wait_ms.max(FIRST_NAME_WAIT_MS));
+    Some(last_at.saturating_add(wait))
+}
+
 /// When `times` (oldest first, all within the window) leave fewer than `limit` failures
 /// in the window: never blocked below the limit.
 fn free_at(times: &[i64], limit: u64, window_ms: i64) -> Option<i64> {
@@ -211,7 +265,8 @@ impl Project {
         self.find_annotator(&name)
     }
 
-    /// Sets the password `name` signs in with; a lead's, and checked like any new one.
+    /// Sets the password `name` signs in with, ending their sessions (a password is
+    /// changed because it may have leaked); a lead's, and checked like any new one.
     pub fn set_password(&mut self, by: &Actor, name: &str, password: &str) -> Result<()> {
         self.require_lead(by, "set passwords")?;
         self.store.require_writable()?;
@@ -254,10 +309,11 @@ impl Project {
     /// Signs `name` in from `address` (what the front end knows of the caller, e.g. an
     /// IP address): a new session, or `Unauthorized` for a wrong name or password or a
     /// disabled person (the same message for all three), or `RateLimited` once the name
-    /// failed too often from this address within the policy's window, whatever the
-    /// password. The attempt is recorded before the password is checked, in the
-    /// transaction that counts the earlier ones, so simultaneous guesses cannot pass the
-    /// limit; a success removes it.
+    /// failed too often from this address within the policy's window, or from anywhere
+    /// past its budget and wait (unless it signed in from this address before), whatever
+    /// the password: a refused attempt checks no password. The attempt is recorded
+    /// before the password is checked, in the transaction that counts the earlier ones,
+    /// so simultaneous guesses cannot pass the limits; a success removes it.
     pub fn login(
         &mut self,
         name: &str,
@@ -269,8 +325,10 @@ impl Project {
         let now = self.clock.now_ms();
         let since = now - policy.window_ms;
         let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
+        let known = known_subject(name, address);
         let tx = self.store.transaction()?;
         sign_in::prune_failures(&tx, since)?;
+        sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
         let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
         if let Some(free) = free_at(
             &earlier,
@@ -284,8 +342,17 @@ impl Project {
                 format!("too many failed sign-ins for this name from this address; try again in {seconds} s"),
             ));
         }
+        if let Some(free) = name_blocked_at(&tx, name, &known, now, policy)? {
+            tx.commit()?;
+            let seconds = (free - now + 999) / 1000;
+            return Err(Error::new(
+                ErrorCode::RateLimited,
+                format!("too many failed sign-ins for this name; try again in {seconds} s"),
+            ));
+        }
         sign_in::record_failure(&tx, &by_pair, now)?;
         sign_in::record_failure(&tx, &by_name, now)?;
+        sign_in::record_name_failure(&tx, &by_name, now)?;
         tx.commit()?;
         let person = sign_in::by_name(self.store.conn(), name)?;
         let stored = person
@@ -307,12 +374,17 @@ impl Project {
         let tx = self.store.transaction()?;
         sign_in::clear_failures(&tx, &by_pair)?;
         sign_in::forget_attempt(&tx, &by_name, now)?;
+        sign_in::forget_name_failure(&tx, &by_name)?;
+        sign_in::remember_known(&tx, &known, now)?;
         sign_in::insert_session(
             &tx,
-            &token_hash(&token),
-            person.annotator_id,
-            now,
-            expires_at,
+            &sign_in::NewSession {
+                token_hash: &token_hash(&token),
+                annotator_id: person.annotator_id,
+                address,
+                now,
+                expires_at,
+            },
         )?;
         tx.commit()?;
         Ok(Session {
@@ -322,7 +394,8 @@ impl Project {
         })
     }
 
-    /// Milliseconds until `name` may try again from `address`, while it is refused there.
+    /// Milliseconds until `name` may try again from `address`, while it is refused there
+    /// (for this name and address, or for the name from anywhere).
     pub fn sign_in_blocked_ms(
         &self,
         name: &str,
@@ -331,17 +404,17 @@ impl Project {
     ) -> Result<Option<i64>> {
         let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
-        let times = sign_in::failure_times(
-            self.store.conn(),
-            &pair_subject(name, address),
-            now - policy.window_ms,
-        )?;
-        Ok(free_at(
+        let conn = self.store.conn();
+        let times =
+            sign_in::failure_times(conn, &pair_subject(name, address), now - policy.window_ms)?;
+        let pair = free_at(
             &times,
             policy.failures_per_name_and_address,
             policy.window_ms,
-        )
-        .map(|at| at - now))
+        );
+        let known = known_subject(name, address);
+        let by_name = name_blocked_at(conn, name, &known, now, policy)?;
+        Ok(pair.max(by_name).map(|at| at - now))
     }
 
     /// How long a front end holds back a sign-in for `name` before checking it: nothing
@@ -366,9 +439,22 @@ impl Project {
     /// when the token is unknown, expired, or its holder was disabled.
     pub fn actor_for_token(&self, token: &str) -> Result<Actor> {
         let now = self.clock.now_ms();
-        sign_in::session_person(self.store.conn(), &token_hash(token), now)?
-            .map(|p| Actor::person(&self.id, p.annotator_id, &p.name, role_of(&p.role)))
-            .ok_or_else(|| unauthorized("this sign-in is unknown, expired or ended: sign in again"))
+        let hash = token_hash(token);
+        let (p, last_seen) =
+            sign_in::session_person(self.store.conn(), &hash, now)?.ok_or_else(|| {
+                unauthorized("this sign-in is unknown, expired or ended: sign in again")
+            })?;
+        if last_seen.is_none_or(|at| now - at >= LAST_SEEN_EVERY_MS) {
+            // Only for the lead's list of sessions: a request does not fail, or wait,
+            // because noting its time could not be written now.
+            let _ = sign_in::touch_session(self.store.conn(), &hash, now);
+        }
+        Ok(Actor::person(
+            &self.id,
+            p.annotator_id,
+            &p.name,
+            role_of(&p.role),
+        ))
     }
 
     /// Ends the session of `token`; true when there was one.
@@ -378,6 +464,88 @@ impl Project {
         tx.commit()?;
         Ok(ended)
     }
+
+    /// Every session still valid, by name and then oldest first: who, from where, when
+    /// it was opened and last used, when it expires; never its token. A lead's.
+    pub fn sessions(&self, by: &Actor) -> Result<Vec<SessionInfo>> {
+        self.require_lead(by, "list sessions")?;
+        let now = self.clock.now_ms();
+        Ok(sign_in::live_sessions(self.store.conn(), now)?
+            .into_iter()
+            .map(|s| SessionInfo {
+                role: role_of(&s.role),
+                id: s.id,
+                name: s.name,
+                address: s.address,
+                created_at: s.created_at,
+                last_seen_at: s.last_seen_at,
+                expires_at: s.expires_at,
+            })
+            .collect())
+    }
+
+    /// Ends every session of `name` (they sign in again, with their password); how many
+    /// there were. A lead's.
+    pub fn end_sessions(&mut self, by: &Actor, name: &str) -> Result<usize> {
+        self.require_lead(by, "end sessions")?;
+        self.store.require_writable()?;
+        let person = self.annotator_row(name)?;
+        let tx = self.store.transaction()?;
+        let ended = sign_in::end_sessions_of(&tx, person.id)?;
+        tx.commit()?;
+        Ok(ended)
+    }
+
+    /// Ends the session whose id (as [`Project::sessions`] lists it) is `id`. A lead's;
+    /// `NotFound` when no session has that id.
+    pub fn end_session(&mut self, by: &Actor, id: &str) -> Result<()> {
+        self.require_lead(by, "end sessions")?;
+        self.store.require_writable()?;
+        let id = id.trim().to_ascii_lowercase();
+        let well_formed =
+            id.len() == sign_in::SESSION_ID_CHARS && id.bytes().all(|b| b.is_ascii_hexdigit());
+        if !well_formed {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "a session id is {} hexadecimal characters, as `annotators … sessions` lists it",
+                    sign_in::SESSION_ID_CHARS
+                ),
+            ));
+        }
+        let tx = self.store.transaction()?;
+        let ended = sign_in::end_session_by_id(&tx, &id)?;
+        tx.commit()?;
+        if ended == 0 {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no session has the id {id}: it ended or expired"),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// When `name` may next be checked from the address of `known`, while its failures from
+/// anywhere hold it back there; an address it signed in from lately is not held back.
+fn name_blocked_at(
+    conn: &factdesk_store::Connection,
+    name: &str,
+    known: &str,
+    now: i64,
+    policy: &SignInPolicy,
+) -> Result<Option<i64>> {
+    let Some((failures, last_at)) = sign_in::name_failures(conn, &name_subject(name))? else {
+        return Ok(None);
+    };
+    if last_at < now - NAME_MEMORY_MS {
+        return Ok(None);
+    }
+    let free = name_free_at(failures, last_at, policy).filter(|free| *free > now);
+    if free.is_none() || sign_in::is_known(conn, known, now - KNOWN_ADDRESS_MS)? {
+        return Ok(None);
+    }
+    Ok(free)
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 
 use crate::dto::{ImportOutcome, ImportProgress, ImportReport};
 use crate::import::{import, ImportRequest, Preset};
-use crate::packs::{MergeOutcome, Unanswered};
+use crate::packs::{MergeOutcome, ReturnedUpload};
 use crate::{Actor, Error, ErrorCode, Progress, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -68,7 +68,12 @@ fn bad(field: String, message: String) -> Error {
 }
 
 /// Writes each file under its own numbered folder of `dir` (two files may share a name).
-fn place(dir: &Path, files: &[UploadFile], what: &str, first: usize) -> Result<Vec<PathBuf>> {
+pub(crate) fn place(
+    dir: &Path,
+    files: &[UploadFile],
+    what: &str,
+    first: usize,
+) -> Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let field = format!("{what}[{i}]");
@@ -101,7 +106,7 @@ fn place(dir: &Path, files: &[UploadFile], what: &str, first: usize) -> Result<V
 }
 
 /// `text` with the server's folders taken out, so each file reads as its sent name.
-fn as_sent(dir: &Path, text: &str, count: usize) -> String {
+pub(crate) fn as_sent(dir: &Path, text: &str, count: usize) -> String {
     let mut text = text.to_string();
     for i in 0..count {
         let folder = format!("{}/", dir.join(i.to_string()).display());
@@ -121,41 +126,17 @@ pub struct PacksUpload {
 }
 
 /// Merges returned packs sent as bytes, each as [`Project::merge_packs`] merges a file:
-/// validated whole before anything changes; outcomes name each file as sent.
+/// validated whole before anything changes; outcomes name each file as sent. A server
+/// reads them first, without a connection to the project ([`ReturnedUpload::read`]), then
+/// merges them ([`Project::merge_upload_read`]).
 pub fn merge_upload(
     project: &mut Project,
     lead: &Actor,
     upload: &PacksUpload,
 ) -> Result<Vec<MergeOutcome>> {
     project.require_lead(lead, "merge packs")?;
-    let scratch = tempfile::tempdir().map_err(|e| {
-        Error::new(
-            ErrorCode::Io,
-            format!("cannot make a temporary folder for the packs: {e}"),
-        )
-    })?;
-    let dir = scratch.path();
-    let paths = place(dir, &upload.packs, "packs", 0)?;
-    let unanswered = if upload.give_back {
-        Unanswered::GiveBack
-    } else {
-        Unanswered::Refuse
-    };
-    let count = paths.len();
-    let mut outcomes = project.merge_packs(lead, &paths, unanswered)?;
-    for o in &mut outcomes {
-        o.file = as_sent(dir, &o.file, count);
-        if let Some(r) = o.report.as_mut() {
-            r.file = as_sent(dir, &r.file, count);
-        }
-        if let Some(e) = o.error.as_mut() {
-            e.message = as_sent(dir, &e.message, count);
-            if let Some(at) = e.location.as_mut() {
-                at.file = as_sent(dir, &at.file, count);
-            }
-        }
-    }
-    Ok(outcomes)
+    let read = ReturnedUpload::read(upload)?;
+    project.merge_upload_read(lead, &read)
 }
 
 /// An import a server runs as a job for the lead who sent it: how far it has come, and

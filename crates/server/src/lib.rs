@@ -56,6 +56,9 @@ pub const BULK_BODY_TIMEOUT: Duration = Duration::from_secs(600);
 /// Connections one address may hold open at once by default: enough for a reverse proxy
 /// carrying a team's requests and event streams, far below the process's descriptors.
 pub const DEFAULT_CONNECTIONS_PER_ADDRESS: usize = 512;
+/// Connections held open at once from all addresses together, at most: [`serve`] lowers
+/// it below the process's open-file limit (see [`door`]).
+pub const DEFAULT_CONNECTIONS_IN_ALL: usize = 8192;
 
 /// How often `GET /api/v1/events` sends a heartbeat (the comment line `: heartbeat`)
 /// when nothing else is sent, so a client notices a silently dead network: the app
@@ -91,6 +94,8 @@ pub struct AppState {
     pub(crate) bulk_body_timeout: Duration,
     /// Connections one address may hold open at once.
     pub(crate) connections_per_address: usize,
+    /// Connections all addresses together may hold open at once.
+    pub(crate) connections_in_all: usize,
     /// A reverse proxy whose X-Forwarded-For names the caller.
     pub(crate) trusted_proxy: Option<std::net::IpAddr>,
 }
@@ -120,6 +125,7 @@ impl AppState {
             body_timeout: DEFAULT_READ_TIMEOUT,
             bulk_body_timeout: BULK_BODY_TIMEOUT,
             connections_per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
+            connections_in_all: DEFAULT_CONNECTIONS_IN_ALL,
             trusted_proxy: None,
         }
     }
@@ -134,6 +140,13 @@ impl AppState {
     /// The same state letting one address hold at most `cap` connections open.
     pub fn with_connections_per_address(mut self, cap: usize) -> Self {
         self.connections_per_address = cap;
+        self
+    }
+
+    /// The same state letting all addresses together hold at most `cap` connections open
+    /// (the last eighth of them kept for addresses holding few).
+    pub fn with_connections_in_all(mut self, cap: usize) -> Self {
+        self.connections_in_all = cap;
         self
     }
 
@@ -201,12 +214,16 @@ pub enum ServeError {
     },
     #[error("cannot read the TLS certificate or key: {0}")]
     Tls(std::io::Error),
+    #[error("{0}")]
+    OpenFiles(#[from] door::TooFewFiles),
     #[error("the server failed: {0}")]
     Io(#[from] std::io::Error),
 }
 
 /// Serves `config` until SIGINT or SIGTERM, then lets requests in flight finish (a few
-/// seconds at most). The project is opened once first, so a wrong path fails at once;
+/// seconds at most). The open-file limit is raised first and the connection caps sized
+/// below it (or the server refuses to start, saying how to raise it); the project is
+/// opened once, so a wrong path fails at once;
 /// `listening` is told the address once the port is bound (the port the system chose
 /// when `config.listen` has port 0), before the first request is taken.
 pub async fn serve(
@@ -221,9 +238,26 @@ pub async fn serve(
     tokio::task::spawn_blocking(move || first().map(drop))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
+    let files = door::raise_open_file_limit();
+    let caps = door::caps_within(
+        files,
+        config.connections,
+        door::Caps {
+            total: DEFAULT_CONNECTIONS_IN_ALL,
+            per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
+        },
+    )?;
+    tracing::info!(
+        open_files = ?files.soft,
+        connections = caps.total,
+        per_address = caps.per_address,
+        "connection caps"
+    );
     let state = AppState::new(open, config.connections, config.policy, config.body_limit)
         .with_import_limit(config.import_limit)
-        .with_trusted_proxy(config.trusted_proxy);
+        .with_trusted_proxy(config.trusted_proxy)
+        .with_connections_in_all(caps.total)
+        .with_connections_per_address(caps.per_address);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|source| ServeError::Listen {
             addr: config.listen,
@@ -242,7 +276,11 @@ pub async fn serve_on(
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
     let header_timeout = state.header_timeout;
-    let (cap, proxy) = (state.connections_per_address, state.trusted_proxy);
+    let caps = door::Caps {
+        total: state.connections_in_all,
+        per_address: state.connections_per_address,
+    };
+    let proxy = state.trusted_proxy;
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
@@ -254,9 +292,9 @@ pub async fn serve_on(
         None => {
             let mut server = axum_server::from_tcp(listener)?
                 .http1_only()
-                .acceptor(door::PerAddress::new(
+                .acceptor(door::Capped::new(
                     axum_server::accept::DefaultAcceptor,
-                    cap,
+                    caps,
                     proxy,
                 ))
                 .accept_error_handler(log_accept_error);
@@ -273,7 +311,7 @@ pub async fn serve_on(
                 .await
                 .map_err(ServeError::Tls)?;
             let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
-                door::PerAddress::new(axum_server::accept::DefaultAcceptor, cap, proxy),
+                door::Capped::new(axum_server::accept::DefaultAcceptor, caps, proxy),
             );
             let mut server = axum_server::from_tcp(listener)?
                 .http1_only()

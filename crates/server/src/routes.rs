@@ -16,6 +16,7 @@ use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
 use factdesk_api::call::Call;
+use factdesk_api::packs::ReturnedUpload;
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::upload::{PacksUpload, Upload};
@@ -544,11 +545,28 @@ async fn cancel_import(
 async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
     let token = bearer(&headers)?;
     let upload: PacksUpload = parse(&raw.0?)?;
+    // The packs are read (as hostile input, within a deadline) before a connection to
+    // the project is taken, and one merge at a time takes one: however long a pack takes
+    // to read or refuse, /next and /login keep the rest of the pool.
+    let read = tokio::task::spawn_blocking(move || ReturnedUpload::read(&upload))
+        .await
+        .map_err(|e| {
+            factdesk_api::Error::new(
+                factdesk_api::ErrorCode::Io,
+                format!("the request failed inside the server: {e}"),
+            )
+        })??;
+    let _merging = MERGING.acquire().await.map_err(|_| {
+        factdesk_api::Error::new(
+            factdesk_api::ErrorCode::Unavailable,
+            "the server is shutting down",
+        )
+    })?;
     let outcomes = state
         .pool
         .run(move |p| {
             let actor = p.actor_for_token(&token)?;
-            factdesk_api::upload::merge_upload(p, &actor, &upload)
+            p.merge_upload_read(&actor, &read)
         })
         .await?;
     if outcomes.iter().any(|o| o.report.is_some()) {
@@ -556,6 +574,9 @@ async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> 
     }
     Ok(Json(outcomes).into_response())
 }
+
+/// Merges waiting for, or holding, one of the pool's connections: one at a time.
+static MERGING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
 async fn openapi() -> Json<serde_json::Value> {
     Json(crate::openapi::document())

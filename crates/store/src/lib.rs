@@ -31,6 +31,7 @@ mod index_tokens;
 mod location;
 mod migrate;
 pub mod pack_file;
+pub mod pack_returned;
 pub mod pack_store;
 pub mod predictions;
 mod project;

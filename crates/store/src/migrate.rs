@@ -23,6 +23,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0015_open_task_shards.sql"),
     include_str!("migrations/0016_open_tasks_per_statement.sql"),
     include_str!("migrations/0017_checks_as_comparisons.sql"),
+    include_str!("migrations/0018_session_activity.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -50,6 +51,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         17,
         include_str!("migrations/postgres/0017_checks_as_comparisons.sql"),
+    ),
+    (
+        18,
+        include_str!("migrations/postgres/0018_session_activity.sql"),
     ),
 ];
 

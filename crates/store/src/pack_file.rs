@@ -1,6 +1,8 @@
 //! Packs of work as the lead's project records them: the `packs` table, the opaque task
 //! ids each pack uses, and which of a pack's answers a merge already took in. The pack
-//! file itself is `pack_store`.
+//! file itself is `pack_store`. A merge is one write transaction, so `packs.merging_since`
+//! (migration 0010, a claim on the pack that a killed merge left behind) is no longer
+//! read or written.
 
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
@@ -162,21 +164,21 @@ pub fn record_merged(
     Ok(())
 }
 
-/// How long a merge may hold a pack before another may take it over (a merge killed
-/// halfway never finishes to let go).
-const MERGE_HOLD_MS: i64 = 10 * 60_000;
-
-/// Takes the pack for a merge; false when another merge holds it. Call in a BEGIN
-/// IMMEDIATE transaction, so two merges cannot both take it.
-pub fn begin_merge(conn: &Connection, id: &str, now: i64) -> Result<bool> {
-    Ok(conn.execute(
-        "UPDATE packs SET merging_since = ?2 WHERE id = ?1 AND (merging_since IS NULL OR merging_since < ?2 - ?3)",
-        params![id, now, MERGE_HOLD_MS],
-    )? == 1)
+/// Marks where one answer of a merge starts, inside the merge's transaction, so that an
+/// answer refused halfway can be undone while the merge goes on ([`undo_answer`]).
+pub fn begin_answer(conn: &Connection) -> Result<()> {
+    conn.execute_batch("SAVEPOINT pack_answer")?;
+    Ok(())
 }
 
-/// Lets go of the pack after a merge.
-pub fn end_merge(conn: &Connection, id: &str) -> Result<()> {
-    conn.execute("UPDATE packs SET merging_since = NULL WHERE id = ?1", [id])?;
+/// Keeps what the answer begun by [`begin_answer`] wrote.
+pub fn keep_answer(conn: &Connection) -> Result<()> {
+    conn.execute_batch("RELEASE pack_answer")?;
+    Ok(())
+}
+
+/// Undoes what the answer begun by [`begin_answer`] wrote.
+pub fn undo_answer(conn: &Connection) -> Result<()> {
+    conn.execute_batch("ROLLBACK TO pack_answer; RELEASE pack_answer")?;
     Ok(())
 }

@@ -19,7 +19,7 @@ const PACK_APPLICATION_ID: i64 = 0x4644_504B;
 /// The pack layout this build writes and reads (`PRAGMA user_version`).
 pub const PACK_VERSION: i64 = 1;
 
-const SCHEMA: &str = "
+pub(crate) const SCHEMA: &str = "
 CREATE TABLE manifest (manifest TEXT NOT NULL, signature TEXT NOT NULL);
 CREATE TABLE items (
     position INTEGER PRIMARY KEY,

@@ -1,6 +1,7 @@
 //! Sign-in tables: a person's password hash and whether they are disabled
-//! (`credentials`), signed-in sessions by token hash (`sessions`), and failed sign-ins
-//! for the limit on guessing (`sign_in_failures`).
+//! (`credentials`), signed-in sessions by token hash (`sessions`), failed sign-ins for
+//! the limits on guessing (`sign_in_failures` per name and address, `sign_in_names` per
+//! name from anywhere), and the addresses a name signed in from (`sign_in_known`).
 
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
@@ -39,13 +40,15 @@ pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
         .optional()?)
 }
 
-/// Sets a person's password hash.
+/// Sets a person's password hash and ends their sessions in the same transaction: a
+/// password changed because it leaked must shut out whoever signed in with it.
 pub fn set_password(conn: &Connection, annotator_id: i64, hash: &str) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO credentials (annotator_id, password_hash) VALUES (?1, ?2)
          ON CONFLICT (annotator_id) DO UPDATE SET password_hash = excluded.password_hash",
     )?
     .execute(params![annotator_id, hash])?;
+    end_sessions_of(conn, annotator_id)?;
     Ok(())
 }
 
@@ -57,8 +60,7 @@ pub fn set_disabled(conn: &Connection, annotator_id: i64, disabled: bool) -> Res
     )?
     .execute(params![annotator_id, disabled])?;
     if disabled {
-        conn.prepare_cached("DELETE FROM sessions WHERE annotator_id = ?1")?
-            .execute([annotator_id])?;
+        end_sessions_of(conn, annotator_id)?;
     }
     Ok(())
 }
@@ -72,33 +74,126 @@ pub fn is_disabled(conn: &Connection, annotator_id: i64) -> Result<bool> {
         .unwrap_or(false))
 }
 
+/// A new session: whose, opened from where, when, and until when.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewSession<'a> {
+    pub token_hash: &'a str,
+    pub annotator_id: i64,
+    pub address: &'a str,
+    pub now: i64,
+    pub expires_at: i64,
+}
+
 /// Stores a new session; sessions that expired before `now` are removed on the way.
-pub fn insert_session(
-    conn: &Connection,
-    token_hash: &str,
-    annotator_id: i64,
-    now: i64,
-    expires_at: i64,
-) -> Result<()> {
+pub fn insert_session(conn: &Connection, session: &NewSession<'_>) -> Result<()> {
     conn.prepare_cached("DELETE FROM sessions WHERE expires_at <= ?1")?
-        .execute([now])?;
+        .execute([session.now])?;
     conn.prepare_cached(
-        "INSERT INTO sessions (token_hash, annotator_id, created_at, expires_at)
-         VALUES (?1, ?2, ?3, ?4)",
+        "INSERT INTO sessions (token_hash, annotator_id, created_at, expires_at, address, last_seen_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?3)",
     )?
-    .execute(params![token_hash, annotator_id, now, expires_at])?;
+    .execute(params![
+        session.token_hash,
+        session.annotator_id,
+        session.now,
+        session.expires_at,
+        session.address
+    ])?;
     Ok(())
 }
 
-/// The person holding a session that is still valid at `now` and not disabled.
-pub fn session_person(conn: &Connection, token_hash: &str, now: i64) -> Result<Option<Credential>> {
+/// The person holding a session that is still valid at `now` and not disabled, and when
+/// the session was last used.
+pub fn session_person(
+    conn: &Connection,
+    token_hash: &str,
+    now: i64,
+) -> Result<Option<(Credential, Option<i64>)>> {
     Ok(conn
-        .prepare_cached(&format!(
-            "{SELECT} JOIN sessions s ON s.annotator_id = a.id
-             WHERE s.token_hash = ?1 AND s.expires_at > ?2 AND COALESCE(c.disabled, 0) = 0"
-        ))?
-        .query_row(params![token_hash, now], from_row)
+        .prepare_cached(
+            "SELECT a.id, a.name, a.role, c.password_hash, c.disabled, s.last_seen_at
+             FROM sessions s JOIN annotators a ON a.id = s.annotator_id
+             LEFT JOIN credentials c ON c.annotator_id = a.id
+             WHERE s.token_hash = ?1 AND s.expires_at > ?2 AND COALESCE(c.disabled, 0) = 0",
+        )?
+        .query_row(params![token_hash, now], |r| {
+            Ok((from_row(r)?, r.get::<_, Option<i64>>(5)?))
+        })
         .optional()?)
+}
+
+/// Notes that a session was used at `now`, without waiting: on a file another
+/// connection's write (an import can take minutes) makes it fail at once rather than
+/// hold the request back; the session's next request notes it then.
+pub fn touch_session(conn: &Connection, token_hash: &str, now: i64) -> Result<()> {
+    const SQL: &str = "UPDATE sessions SET last_seen_at = ?2 WHERE token_hash = ?1";
+    let Some(file) = conn.sqlite() else {
+        conn.prepare_cached(SQL)?
+            .execute(params![token_hash, now])?;
+        return Ok(());
+    };
+    file.busy_timeout(std::time::Duration::ZERO)?;
+    let touched = conn
+        .prepare_cached(SQL)
+        .and_then(|mut s| s.execute(params![token_hash, now]));
+    file.busy_timeout(crate::BUSY_TIMEOUT)?;
+    touched?;
+    Ok(())
+}
+
+/// The length of a session's id (the `12` of the queries below): the start of its
+/// token's hash, enough to tell sessions apart and no help in forging a token.
+pub const SESSION_ID_CHARS: usize = 12;
+
+/// A live session as a lead sees it; never its token.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: String,
+    pub name: String,
+    /// "lead" or "annotator".
+    pub role: String,
+    pub created_at: i64,
+    pub last_seen_at: Option<i64>,
+    pub expires_at: i64,
+    /// The address it was opened from; `None` for sessions older than the column.
+    pub address: Option<String>,
+}
+
+/// Every session still valid at `now`, by name and then oldest first.
+pub fn live_sessions(conn: &Connection, now: i64) -> Result<Vec<SessionRow>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT substr(s.token_hash, 1, 12), a.name, a.role, s.created_at, s.last_seen_at,
+                s.expires_at, s.address
+         FROM sessions s JOIN annotators a ON a.id = s.annotator_id
+         WHERE s.expires_at > ?1
+         ORDER BY a.name, s.created_at, s.token_hash",
+    )?;
+    let rows = stmt.query_map([now], |r| {
+        Ok(SessionRow {
+            id: r.get(0)?,
+            name: r.get(1)?,
+            role: r.get(2)?,
+            created_at: r.get(3)?,
+            last_seen_at: r.get(4)?,
+            expires_at: r.get(5)?,
+            address: r.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<std::result::Result<Vec<_>, _>>()?)
+}
+
+/// Ends every session of a person; how many there were.
+pub fn end_sessions_of(conn: &Connection, annotator_id: i64) -> Result<usize> {
+    Ok(conn
+        .prepare_cached("DELETE FROM sessions WHERE annotator_id = ?1")?
+        .execute([annotator_id])?)
+}
+
+/// Ends the sessions whose id is `id`; how many there were.
+pub fn end_session_by_id(conn: &Connection, id: &str) -> Result<usize> {
+    Ok(conn
+        .prepare_cached("DELETE FROM sessions WHERE substr(token_hash, 1, 12) = ?1")?
+        .execute([id])?)
 }
 
 /// Ends one session; true when there was one.
@@ -153,5 +248,66 @@ pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u6
 pub fn clear_failures(conn: &Connection, subject: &str) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1")?
         .execute([subject])?;
+    Ok(())
+}
+
+/// A name's failed password checks from anywhere (`sign_in_names`): how many, and when
+/// the last one was.
+pub fn name_failures(conn: &Connection, subject: &str) -> Result<Option<(u64, i64)>> {
+    Ok(conn
+        .prepare_cached("SELECT failures, last_at FROM sign_in_names WHERE subject = ?1")?
+        .query_row([subject], |r| {
+            Ok((r.get::<_, i64>(0)?.max(0) as u64, r.get::<_, i64>(1)?))
+        })
+        .optional()?)
+}
+
+/// Counts one more check of a name at `now`; it stays a failure unless
+/// [`forget_name_failure`] takes it back.
+pub fn record_name_failure(conn: &Connection, subject: &str, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sign_in_names (subject, failures, last_at) VALUES (?1, 1, ?2)
+         ON CONFLICT (subject) DO UPDATE
+         SET failures = sign_in_names.failures + 1, last_at = excluded.last_at",
+    )?
+    .execute(params![subject, now])?;
+    Ok(())
+}
+
+/// Takes back one check of a name (it succeeded).
+pub fn forget_name_failure(conn: &Connection, subject: &str) -> Result<()> {
+    conn.prepare_cached(
+        "UPDATE sign_in_names SET failures = failures - 1 WHERE subject = ?1 AND failures > 0",
+    )?
+    .execute([subject])?;
+    Ok(())
+}
+
+/// Forgets names whose last failure was before `before`, and known addresses last used
+/// before `known_before`.
+pub fn prune_names(conn: &Connection, before: i64, known_before: i64) -> Result<()> {
+    conn.prepare_cached("DELETE FROM sign_in_names WHERE last_at < ?1")?
+        .execute([before])?;
+    conn.prepare_cached("DELETE FROM sign_in_known WHERE at < ?1")?
+        .execute([known_before])?;
+    Ok(())
+}
+
+/// Whether `subject` (a name at an address) signed in at or after `since`.
+pub fn is_known(conn: &Connection, subject: &str, since: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached("SELECT 1 FROM sign_in_known WHERE subject = ?1 AND at >= ?2")?
+        .query_row(params![subject, since], |r| r.get::<_, i64>(0))
+        .optional()?
+        .is_some())
+}
+
+/// Remembers that `subject` (a name at an address) signed in at `now`.
+pub fn remember_known(conn: &Connection, subject: &str, now: i64) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO sign_in_known (subject, at) VALUES (?1, ?2)
+         ON CONFLICT (subject) DO UPDATE SET at = excluded.at",
+    )?
+    .execute(params![subject, now])?;
     Ok(())
 }

@@ -184,18 +184,18 @@ impl Project {
         self.take_answer(self.member(actor)?, answer, Origin::Live)
     }
 
-    /// An answer returned in pack `pack_id`, made at `created_at` with id `uuid`: checked
-    /// exactly as [`Project::submit`] checks a live one; the pack's reservation is
-    /// honoured, and the answer keeps its id (refused when it is not plain or is already
-    /// another answer's).
-    pub(crate) fn submit_returned(
-        &mut self,
+    /// An answer returned in pack `pack_id`, made at `created_at` with id `uuid`, checked
+    /// exactly as [`Project::submit`] checks a live one up to its write: the answer keeps
+    /// its id (refused when it is not plain). [`Checked::store`] writes it in the merge's
+    /// own transaction, so a pack's answers are merged all together or not at all.
+    pub(crate) fn check_returned<'a>(
+        &self,
         name: &str,
         answer: &Answer,
         created_at: i64,
-        pack_id: &str,
-        uuid: &str,
-    ) -> Result<Ack> {
+        pack_id: &'a str,
+        uuid: &'a str,
+    ) -> Result<Checked<'a>> {
         // A pack Factdesk wrote holds uuids; whatever a rewritten one holds becomes part
         // of a written refutation's id, so it stays short and plain.
         let plain = (1..=64).contains(&uuid.len())
@@ -206,7 +206,7 @@ impl Project {
                 uuid.chars().take(80).collect::<String>()
             )));
         }
-        self.take_answer(
+        self.check_answer(
             name,
             answer,
             Origin::Pack {
@@ -222,9 +222,32 @@ impl Project {
     }
 
     fn take_answer_once(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
+        let now = self.clock.now_ms();
+        let checked = self.check_answer(name, answer, origin)?;
+        // From here to the commit is one write transaction: the earlier answer, the
+        // item's room and the new row are read and written with no other writer between
+        // (on PostgreSQL, none on this task or for this person: the decision holds both;
+        // a written refutation creates claims and tasks, so it holds the whole project).
+        let tx = if checked.task.kind == TaskKind::Refute {
+            self.store.transaction()?
+        } else {
+            self.store.decision(checked.annotator_id)?
+        };
+        let ack = store_checked(&tx, &checked, now)?;
+        tx.commit()?;
+        Ok(ack)
+    }
+
+    /// The checks that read the project but write nothing: the person, the task, the
+    /// answer's shape and options.
+    fn check_answer<'a>(
+        &self,
+        name: &str,
+        answer: &Answer,
+        origin: Origin<'a>,
+    ) -> Result<Checked<'a>> {
         let work = self.at_work(name)?;
         let (annotator, settings) = (&work.annotator, &work.settings);
-        let now = self.clock.now_ms();
         // Task ids start at 1: 0 is the default of an answer that gave none.
         if answer.task_id == 0 {
             return Err(invalid("missing field \"task_id\""));
@@ -254,102 +277,16 @@ impl Project {
             }
             _ => None,
         };
-        let created_at = match origin {
-            Origin::Live => now,
-            Origin::Pack { created_at, .. } => created_at,
-        };
-        // From here to the commit is one write transaction: the earlier answer, the
-        // item's room and the new row are read and written with no other writer between
-        // (on PostgreSQL, none on this task or for this person: the decision holds both;
-        // a written refutation creates claims and tasks, so it holds the whole project).
-        let tx = if task.kind == TaskKind::Refute {
-            self.store.transaction()?
-        } else {
-            self.store.decision(annotator.id)?
-        };
-        let state = serving::hold_for_answer(&tx, task.id, annotator.id)?
-            .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
-        if state.closed {
-            return Err(Error::new(
-                ErrorCode::Conflict,
-                format!(
-                    "task {} is closed: the refutation it verifies was rejected or replaced",
-                    task.id
-                ),
-            ));
-        }
-        let earlier = state.current;
-        // A pack answer never replaces a newer one given since in the project: the
-        // annotator's latest word on the task stands.
-        if let (Origin::Pack { .. }, Some(e)) = (origin, &earlier) {
-            if e.created_at > created_at {
-                return Err(Error::new(
-                    ErrorCode::InvalidInput,
-                    format!(
-                        "task {}: this answer is older than your answer in the project, which stands",
-                        task.id
-                    ),
-                ));
-            }
-        }
-        let was_counted = earlier
-            .as_ref()
-            .is_some_and(|e| !e.trick_failed && state.counted);
-        let will_count = !trick_failed && state.counted;
-        let needs_room = earlier.is_none() || (will_count && !was_counted);
-        if needs_room {
-            ensure_room(&tx, &task, annotator.id, earlier.is_none(), origin, now)?;
-        }
-        let duration = duration(answer, origin, state.reserved_at, now);
-        let uuid = match origin {
-            Origin::Live => uuid::Uuid::new_v4().to_string(),
-            Origin::Pack { uuid, .. } => {
-                // Unique in the project: a copied or forged id is refused, not merged
-                // under another answer's name.
-                if annotations::by_uuid(&tx, uuid)?.is_some() {
-                    return Err(invalid(format!(
-                        "answer id {uuid} is already another answer's in the project"
-                    )));
-                }
-                uuid.to_string()
-            }
-        };
-        // The task's count moves with the answer; when the insert's trigger changed the
-        // annotator's trick record so that they are flagged or cleared, all their tasks
-        // are recounted from the answers, this one included, which overrides that move.
-        let id = serving::store_answer(
-            &tx,
-            &NewAnnotation {
-                uuid: &uuid,
-                task_id: task.id,
-                annotator_id: annotator.id,
-                response: &response,
-                comment: answer.comment.as_deref().filter(|c| !c.trim().is_empty()),
-                trick_failed,
-                duration_ms: duration,
-                supersedes: earlier.as_ref().map(|e| e.id),
-                created_at,
-            },
-            i64::from(will_count) - i64::from(was_counted),
-            now,
-        )?;
-        crate::annotators::sync_counted(&tx, annotator.id, settings, false)?;
-        if let (Response::Refute { text }, Some(parent)) = (&response, &parent) {
-            let written = crate::refutation::Written {
-                parent,
-                text,
-                annotation_id: id,
-                uuid: &uuid,
-                writer_id: annotator.id,
-                supersedes: earlier.as_ref().map(|e| e.id),
-                now,
-            };
-            crate::refutation::write(&tx, settings, &written)?;
-        }
-        tx.commit()?;
-        Ok(Ack {
-            ack: uuid,
-            task_id: task.id,
+        Ok(Checked {
+            name: name.to_string(),
+            annotator_id: annotator.id,
+            settings: work.settings,
+            task,
+            response,
+            trick_failed,
+            parent,
+            answer: answer.clone(),
+            origin,
         })
     }
 
@@ -400,6 +337,131 @@ impl Project {
             Shaped::Response(response) => Ok((response, false)),
         }
     }
+}
+
+/// An answer checked against the project, ready to be written in a transaction.
+pub(crate) struct Checked<'a> {
+    name: String,
+    annotator_id: i64,
+    settings: Settings,
+    task: TaskRow,
+    response: Response,
+    trick_failed: bool,
+    parent: Option<factdesk_store::ClaimRow>,
+    answer: Answer,
+    origin: Origin<'a>,
+}
+
+impl Checked<'_> {
+    /// Writes a pack's answer checked by [`Project::check_returned`] in the caller's
+    /// transaction (which must hold the whole project), with the checks that read what
+    /// the transaction may have changed: the item's room, the earlier answer, the id.
+    pub(crate) fn store(&self, tx: &factdesk_store::Tx<'_>, now: i64) -> Result<Ack> {
+        store_checked(tx, self, now)
+    }
+}
+
+/// The part of taking an answer that reads and writes inside the write transaction.
+fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -> Result<Ack> {
+    let Checked {
+        name,
+        annotator_id,
+        settings,
+        task,
+        response,
+        trick_failed,
+        parent,
+        answer,
+        origin,
+    } = checked;
+    let (annotator_id, trick_failed, origin) = (*annotator_id, *trick_failed, *origin);
+    let created_at = match origin {
+        Origin::Live => now,
+        Origin::Pack { created_at, .. } => created_at,
+    };
+    let state = serving::hold_for_answer(tx, task.id, annotator_id)?
+        .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator {name:?}")))?;
+    if state.closed {
+        return Err(Error::new(
+            ErrorCode::Conflict,
+            format!(
+                "task {} is closed: the refutation it verifies was rejected or replaced",
+                task.id
+            ),
+        ));
+    }
+    let earlier = state.current;
+    // A pack answer never replaces a newer one given since in the project: the
+    // annotator's latest word on the task stands.
+    if let (Origin::Pack { .. }, Some(e)) = (origin, &earlier) {
+        if e.created_at > created_at {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "task {}: this answer is older than your answer in the project, which stands",
+                    task.id
+                ),
+            ));
+        }
+    }
+    let was_counted = earlier
+        .as_ref()
+        .is_some_and(|e| !e.trick_failed && state.counted);
+    let will_count = !trick_failed && state.counted;
+    let needs_room = earlier.is_none() || (will_count && !was_counted);
+    if needs_room {
+        ensure_room(tx, task, annotator_id, earlier.is_none(), origin, now)?;
+    }
+    let duration = duration(answer, origin, state.reserved_at, now);
+    let uuid = match origin {
+        Origin::Live => uuid::Uuid::new_v4().to_string(),
+        Origin::Pack { uuid, .. } => {
+            // Unique in the project: a copied or forged id is refused, not merged
+            // under another answer's name.
+            if annotations::by_uuid(tx, uuid)?.is_some() {
+                return Err(invalid(format!(
+                    "answer id {uuid} is already another answer's in the project"
+                )));
+            }
+            uuid.to_string()
+        }
+    };
+    // The task's count moves with the answer; when the insert's trigger changed the
+    // annotator's trick record so that they are flagged or cleared, all their tasks
+    // are recounted from the answers, this one included, which overrides that move.
+    let id = serving::store_answer(
+        tx,
+        &NewAnnotation {
+            uuid: &uuid,
+            task_id: task.id,
+            annotator_id,
+            response,
+            comment: answer.comment.as_deref().filter(|c| !c.trim().is_empty()),
+            trick_failed,
+            duration_ms: duration,
+            supersedes: earlier.as_ref().map(|e| e.id),
+            created_at,
+        },
+        i64::from(will_count) - i64::from(was_counted),
+        now,
+    )?;
+    crate::annotators::sync_counted(tx, annotator_id, settings, false)?;
+    if let (Response::Refute { text }, Some(parent)) = (response, parent) {
+        let written = crate::refutation::Written {
+            parent,
+            text,
+            annotation_id: id,
+            uuid: &uuid,
+            writer_id: annotator_id,
+            supersedes: earlier.as_ref().map(|e| e.id),
+            now,
+        };
+        crate::refutation::write(tx, settings, &written)?;
+    }
+    Ok(Ack {
+        ack: uuid,
+        task_id: task.id,
+    })
 }
 
 /// The time the answer took: as the client measured it, else since the item was

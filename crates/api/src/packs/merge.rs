@@ -1,13 +1,16 @@
-//! Merging a returned pack: read it without writing a byte, check it is this project's
-//! and unaltered, then take each answer through the project's own checks, as `submit`
-//! does, and give the unanswered items back to the pool.
+//! Merging a returned pack: read it as hostile input without writing a byte of it (see
+//! `returned`), check it is this project's and unaltered, then take each answer through
+//! the project's own checks, as `submit` does, and give the unanswered items back to the
+//! pool, all in one transaction: a merge stopped halfway (killed, a failed write) leaves
+//! nothing of the pack, and the next merge of it starts afresh.
 
-use super::{read_manifest, sign, signature};
+use super::returned::{refused, ReturnedPack};
+use super::{sign, signature};
 use crate::actor::Actor;
 use crate::annotate::Answer;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::pack_file;
-use factdesk_store::pack_store::{self, PackAnswerRow, PackFile};
+use factdesk_store::pack_store::PackAnswerRow;
 use serde::Serialize;
 use std::path::Path;
 use ts_rs::TS;
@@ -44,13 +47,6 @@ pub struct MergeReport {
     pub refused: Vec<RefusedAnswer>,
 }
 
-fn refused(file: &str, why: impl std::fmt::Display) -> Error {
-    Error::new(
-        ErrorCode::Conflict,
-        format!("{file}: refused, nothing was changed: {why}"),
-    )
-}
-
 /// An answer of the pack, read as `factdesk submit` reads one, and its time and duration
 /// brought into range: made between the pack's issue and now, within a day.
 struct Returned {
@@ -83,15 +79,6 @@ fn read_answer(
     })
 }
 
-/// Whether the file starts as every SQLite database does.
-fn is_sqlite(path: &Path) -> bool {
-    use std::io::Read;
-    let mut header = [0u8; 16];
-    std::fs::File::open(path)
-        .and_then(|mut f| f.read_exact(&mut header))
-        .is_ok_and(|()| &header == b"SQLite format 3\0")
-}
-
 /// What a merge does with a pack that is still out and holds no answer at all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Unanswered {
@@ -102,6 +89,18 @@ pub enum Unanswered {
     /// Merge it anyway: the pack is marked returned and its items go back to the pool
     /// (the lead takes the work back).
     GiveBack,
+}
+
+/// What the checks made before the write transaction say of one answer of the pack.
+enum Skip {
+    /// Another answer of the pack has its id (the first one is merged).
+    Copy,
+    /// Refused, with the reason.
+    Refused(String),
+    /// On an item given back by an earlier merge and filled by others since.
+    Late,
+    /// Merged before (counted so inside the transaction, which looks again).
+    Merged,
 }
 
 impl Project {
@@ -120,34 +119,25 @@ impl Project {
         unanswered: Unanswered,
     ) -> Result<MergeReport> {
         self.require_lead(lead, "merge packs")?;
-        let name = file.display().to_string();
-        if !file.is_file() {
-            return Err(refused(&name, "there is no such file"));
-        }
-        let unreadable = |e: &dyn std::fmt::Display| {
-            refused(
-                &name,
-                format!("it cannot be read as a pack (damaged or altered): {e}"),
-            )
-        };
-        let pack = match PackFile::open_read_only(file) {
-            Ok(p) => p,
-            Err(factdesk_store::Error::NotAPack(_)) if is_sqlite(file) => {
-                return Err(refused(
-                    &name,
-                    "it is not a pack (it has no manifest): a project file or another database",
-                ))
-            }
-            Err(e) => return Err(unreadable(&e)),
-        };
-        let conn = pack.conn();
-        let (manifest, text, sig) = read_manifest(conn, file)
-            .map_err(|e| unreadable(&e))?
-            .ok_or_else(|| refused(&name, "it is not a pack (it has no manifest)"))?;
+        let pack = ReturnedPack::read(file)?;
+        self.merge_returned(lead, &pack, unanswered)
+    }
+
+    /// Merges a pack already read (see [`ReturnedPack::read`]): all its answers and their
+    /// records in one transaction, or nothing.
+    pub fn merge_returned(
+        &mut self,
+        lead: &Actor,
+        pack: &ReturnedPack,
+        unanswered: Unanswered,
+    ) -> Result<MergeReport> {
+        self.require_lead(lead, "merge packs")?;
+        let name = &pack.name;
+        let manifest = &pack.manifest;
         let project = self.store.project()?;
         if manifest.project_id != project.id {
             return Err(refused(
-                &name,
+                name,
                 format!(
                     "it belongs to another project ({}), not this one ({})",
                     manifest.project_id, project.id
@@ -155,30 +145,25 @@ impl Project {
             ));
         }
         let secret = factdesk_store::tx::secret(self.store.conn())?;
-        if !sign::same(&signature(&secret, &text), &sig) {
+        if !sign::same(&signature(&secret, &pack.text), &pack.signature) {
             return Err(refused(
-                &name,
+                name,
                 "its manifest was altered after it was issued (the signature does not match)",
             ));
         }
-        let digest =
-            sign::digest_lines(&pack_store::issued_rows(conn).map_err(|e| unreadable(&e))?);
-        if !sign::same(&digest, &manifest.digest) {
-            return Err(refused(&name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
+        if !sign::same(&pack.digest, &manifest.digest) {
+            return Err(refused(name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
         }
         let row = pack_file::get(self.store.conn(), &manifest.pack_id)?.ok_or_else(|| {
-            refused(&name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))
+            refused(name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))
         })?;
         let now = self.clock.now_ms();
         if row.returned_at.is_none() && row.expires_at <= now {
             let days = (now - row.expires_at) / 86_400_000;
-            return Err(refused(&name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
+            return Err(refused(name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
         }
-        let answers = pack_store::answers(conn).map_err(|e| unreadable(&e))?;
-        let malformed = pack_store::malformed_answers(conn).map_err(|e| unreadable(&e))?;
-        drop(pack);
-        if answers.is_empty()
-            && malformed.is_empty()
+        if pack.answers.is_empty()
+            && pack.malformed.is_empty()
             && row.returned_at.is_none()
             && unanswered == Unanswered::Refuse
         {
@@ -187,51 +172,44 @@ impl Project {
                 format!("{name}: refused, nothing was changed: pack {} for {} has no answers yet (it looks like the file as issued, and {} may still be working on their copy); merge it anyway only to take the work back, which puts its {} items back in the pool", row.id, row.annotator, row.annotator, row.items),
             ));
         }
-        {
-            let tx = self.store.transaction()?;
-            if !pack_file::begin_merge(&tx, &row.id, now)? {
-                return Err(refused(&name, format!("pack {} is already being merged by another merge; its answers are already merged or about to be, run the merge again afterwards to see", row.id)));
-            }
-            tx.commit()?;
+        // The checks that only read (the answer's shape, its task, its options) run
+        // before the write transaction; the rest, and every write, inside it.
+        let mut seen = std::collections::HashSet::new();
+        let mut checked = Vec::with_capacity(pack.answers.len());
+        for answer in &pack.answers {
+            let outcome = 'check: {
+                if !seen.insert(answer.uuid.as_str()) {
+                    break 'check Err(Skip::Copy);
+                }
+                if pack_file::answer_merged(self.store.conn(), &row.id, &answer.uuid)? {
+                    break 'check Err(Skip::Merged);
+                }
+                let mut returned = match read_answer(answer, manifest.issued_at, now) {
+                    Ok(r) => r,
+                    Err(why) => break 'check Err(Skip::Refused(why)),
+                };
+                let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, answer.task_id)?
+                else {
+                    let why = format!("task {} is not in this pack", answer.task_id);
+                    break 'check Err(Skip::Refused(why));
+                };
+                returned.answer.task_id = task_id;
+                let (a, at) = (&returned.answer, returned.created_at);
+                match self.check_returned(&row.annotator, a, at, &row.id, &answer.uuid) {
+                    Ok(c) => Ok((c, returned.clamped)),
+                    Err(e) if e.code == ErrorCode::Conflict => Err(Skip::Late),
+                    Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => {
+                        return Err(e)
+                    }
+                    Err(e) => Err(Skip::Refused(e.message)),
+                }
+            };
+            checked.push((answer, outcome));
         }
-        let took = self.take_answers(&row.id, &row.annotator, manifest.issued_at, now, &answers);
-        let tx = self.store.transaction()?;
-        let released = match &took {
-            Ok(t) => {
-                let released = pack_file::release(&tx, &row.id)?;
-                pack_file::mark_returned(&tx, &row.id, now, t.added as i64)?;
-                released
-            }
-            Err(_) => 0,
-        };
-        pack_file::end_merge(&tx, &row.id)?;
-        tx.commit()?;
-        let mut report = took?;
-        report.refused.extend(
-            malformed
-                .into_iter()
-                .map(|(uuid, reason)| RefusedAnswer { uuid, reason }),
-        );
-        report.file = name;
-        report.released = released;
-        tracing::info!(pack = %row.id, added = report.added, already = report.already, released, late = report.late, refused = report.refused.len(), "pack merged");
-        Ok(report)
-    }
-
-    /// Takes each answer of the pack in the order it was made, through the project's
-    /// checks for a returned answer; each one taken is committed with its record.
-    fn take_answers(
-        &mut self,
-        pack_id: &str,
-        annotator: &str,
-        issued_at: i64,
-        now: i64,
-        answers: &[PackAnswerRow],
-    ) -> Result<MergeReport> {
         let mut report = MergeReport {
-            file: String::new(),
-            pack_id: pack_id.to_string(),
-            annotator: annotator.to_string(),
+            file: name.clone(),
+            pack_id: row.id.clone(),
+            annotator: row.annotator.clone(),
             added: 0,
             already: 0,
             released: 0,
@@ -239,57 +217,70 @@ impl Project {
             clamped: 0,
             refused: Vec::new(),
         };
-        let mut seen = std::collections::HashSet::new();
-        for row in answers {
+        // One transaction holding the whole project: two merges of one pack follow each
+        // other (the second finds the first's answers merged), and a merge that stops
+        // halfway leaves nothing behind, so there is no claim on the pack to go stale.
+        let tx = self.store.transaction()?;
+        for (answer, outcome) in &checked {
             let refuse = |reason: String| RefusedAnswer {
-                uuid: row.uuid.clone(),
+                uuid: answer.uuid.clone(),
                 reason,
             };
-            // Ids are unique in a pack Factdesk wrote; a copy is a rewritten file's.
-            if !seen.insert(row.uuid.as_str()) {
-                report.refused.push(refuse(
-                    "another answer in this pack has the same id".to_string(),
-                ));
-                continue;
-            }
-            if pack_file::answer_merged(self.store.conn(), pack_id, &row.uuid)? {
-                report.already += 1;
-                continue;
-            }
-            let mut returned = match read_answer(row, issued_at, now) {
-                Ok(r) => r,
-                Err(why) => {
-                    report.refused.push(refuse(why));
+            let (checked, clamped) = match outcome {
+                Err(Skip::Copy) => {
+                    report.refused.push(refuse(
+                        "another answer in this pack has the same id".to_string(),
+                    ));
                     continue;
                 }
-            };
-            let Some(task_id) = pack_file::task_of(self.store.conn(), pack_id, row.task_id)? else {
-                report
-                    .refused
-                    .push(refuse(format!("task {} is not in this pack", row.task_id)));
-                continue;
-            };
-            returned.answer.task_id = task_id;
-            match self.submit_returned(
-                annotator,
-                &returned.answer,
-                returned.created_at,
-                pack_id,
-                &row.uuid,
-            ) {
-                Ok(ack) => {
-                    let tx = self.store.transaction()?;
-                    pack_file::record_merged(&tx, pack_id, &row.uuid, &ack.ack, now)?;
-                    tx.commit()?;
-                    report.added += 1;
-                    report.clamped += u64::from(returned.clamped);
+                _ if pack_file::answer_merged(&tx, &row.id, &answer.uuid)? => {
+                    report.already += 1;
+                    continue;
                 }
-                // The item was given back by an earlier merge and others have filled it.
-                Err(e) if e.code == ErrorCode::Conflict => report.late += 1,
+                Err(Skip::Refused(why)) => {
+                    report.refused.push(refuse(why.clone()));
+                    continue;
+                }
+                Err(Skip::Late) => {
+                    report.late += 1;
+                    continue;
+                }
+                Err(Skip::Merged) => {
+                    report.already += 1;
+                    continue;
+                }
+                Ok(c) => c,
+            };
+            // A refused answer undoes what it wrote and the merge goes on; a failed write
+            // ends the whole merge, which then leaves nothing.
+            pack_file::begin_answer(&tx)?;
+            match checked.store(&tx, now) {
+                Ok(ack) => {
+                    pack_file::record_merged(&tx, &row.id, &answer.uuid, &ack.ack, now)?;
+                    pack_file::keep_answer(&tx)?;
+                    report.added += 1;
+                    report.clamped += u64::from(*clamped);
+                }
                 Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => return Err(e),
-                Err(e) => report.refused.push(refuse(e.message)),
+                Err(e) => {
+                    pack_file::undo_answer(&tx)?;
+                    match e.code {
+                        ErrorCode::Conflict => report.late += 1,
+                        _ => report.refused.push(refuse(e.message)),
+                    }
+                }
             }
         }
+        report.released = pack_file::release(&tx, &row.id)?;
+        pack_file::mark_returned(&tx, &row.id, now, report.added as i64)?;
+        tx.commit()?;
+        report
+            .refused
+            .extend(pack.malformed.iter().map(|(uuid, reason)| RefusedAnswer {
+                uuid: uuid.clone(),
+                reason: reason.clone(),
+            }));
+        tracing::info!(pack = %row.id, added = report.added, already = report.already, released = report.released, late = report.late, refused = report.refused.len(), "pack merged");
         Ok(report)
     }
 }

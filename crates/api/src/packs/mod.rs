@@ -7,14 +7,16 @@
 //! the answers made on it. Task ids are opaque too, drawn from the project's secret and
 //! the pack id; the lead's project keeps the map. A manifest signed with HMAC-SHA256
 //! under the secret names the pack, the project, the annotator, the items, a digest of
-//! what was issued and the expiry. A merge reads the pack without writing to it and
-//! takes every answer through the project's own checks, as `submit` does.
+//! what was issued and the expiry. A merge reads the pack as hostile input without writing
+//! to it (its schema exactly as written, its rows and time bounded), then takes every
+//! answer through the project's own checks, as `submit` does, all in one transaction.
 
 mod issue;
 mod merge;
 pub(crate) use merge::MAX_DURATION_MS;
 mod outcome;
 mod results;
+mod returned;
 mod session;
 mod sign;
 mod workplace;
@@ -25,6 +27,7 @@ pub use merge::RefusedAnswer;
 pub use merge::{MergeReport, Unanswered};
 pub use outcome::MergeOutcome;
 pub use results::default_results_path;
+pub use returned::{ReturnedPack, ReturnedUpload};
 pub use session::PackSession;
 pub use workplace::Workplace;
 
@@ -117,7 +120,12 @@ fn read_manifest(
     let Some((text, signature)) = factdesk_store::pack_store::manifest(conn)? else {
         return Ok(None);
     };
-    let manifest: Manifest = serde_json::from_str(&text).map_err(|e| {
+    Ok(Some((parse_manifest(&text, path)?, text, signature)))
+}
+
+/// The manifest a pack's text says, refused when it cannot be read or is of another format.
+fn parse_manifest(text: &str, path: &Path) -> Result<Manifest> {
+    let manifest: Manifest = serde_json::from_str(text).map_err(|e| {
         Error::input(
             &path.display().to_string(),
             0,
@@ -135,7 +143,7 @@ fn read_manifest(
             ),
         ));
     }
-    Ok(Some((manifest, text, signature)))
+    Ok(manifest)
 }
 
 /// The signature of a manifest's exact text under the project's secret.

@@ -1,7 +1,7 @@
 //! Merging several returned packs at once, as the lead's app does: each file gets its own
 //! outcome, and a refused file does not stop the others.
 
-use super::{MergeReport, Unanswered};
+use super::{MergeReport, ReturnedUpload, Unanswered};
 use crate::{Actor, Error, Project, Result};
 use serde::Serialize;
 use std::path::PathBuf;
@@ -13,6 +13,20 @@ pub struct MergeOutcome {
     pub file: String,
     pub report: Option<MergeReport>,
     pub error: Option<Error>,
+}
+
+impl MergeOutcome {
+    fn of(file: String, merged: Result<MergeReport>) -> MergeOutcome {
+        let (report, error) = match merged {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e)),
+        };
+        MergeOutcome {
+            file,
+            report,
+            error,
+        }
+    }
 }
 
 impl Project {
@@ -27,16 +41,38 @@ impl Project {
         Ok(files
             .iter()
             .map(|f| {
-                let (report, error) = match self.merge_pack_with(lead, f, unanswered) {
-                    Ok(r) => (Some(r), None),
-                    Err(e) => (None, Some(e)),
-                };
-                MergeOutcome {
-                    file: f.display().to_string(),
-                    report,
-                    error,
-                }
+                let merged = self.merge_pack_with(lead, f, unanswered);
+                MergeOutcome::of(f.display().to_string(), merged)
             })
             .collect())
+    }
+
+    /// Leads only: merges packs sent to a server and read there before the project was
+    /// taken (see [`ReturnedUpload::read`]); outcomes name each pack as sent.
+    pub fn merge_upload_read(
+        &mut self,
+        lead: &Actor,
+        upload: &ReturnedUpload,
+    ) -> Result<Vec<MergeOutcome>> {
+        self.require_lead(lead, "merge packs")?;
+        let mut outcomes = Vec::with_capacity(upload.packs.len());
+        for (file, pack) in &upload.packs {
+            let merged = match pack {
+                Ok(pack) => self.merge_returned(lead, pack, upload.unanswered),
+                Err(e) => Err(e.clone()),
+            };
+            let mut o = MergeOutcome::of(upload.as_sent(file), merged);
+            if let Some(r) = o.report.as_mut() {
+                r.file = upload.as_sent(&r.file);
+            }
+            if let Some(e) = o.error.as_mut() {
+                e.message = upload.as_sent(&e.message);
+                if let Some(at) = e.location.as_mut() {
+                    at.file = upload.as_sent(&at.file);
+                }
+            }
+            outcomes.push(o);
+        }
+        Ok(outcomes)
     }
 }

@@ -63,6 +63,38 @@ const LEAD_ONLY: &[Call] = &[
         };
         factdesk_api::upload::merge_upload(p, a, &upload).map(drop)
     }),
+    ("merge_upload_read", |p, a, _| {
+        let upload = factdesk_api::upload::PacksUpload {
+            packs: vec![factdesk_api::upload::UploadFile {
+                name: "x.fdpack".into(),
+                base64: String::new(),
+            }],
+            give_back: false,
+        };
+        let read = factdesk_api::packs::ReturnedUpload::read(&upload)?;
+        p.merge_upload_read(a, &read).map(drop)
+    }),
+    ("merge_returned", |p, a, _| {
+        // A real pack, issued by another project so this one stays as it was.
+        let other = tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e))?;
+        let clock = ManualClock::new(1_700_000_000_000);
+        let mut q = common::project(other.path(), 2, &clock);
+        q.add_annotator(&q.lead(), "ana", Role::Annotator)?;
+        q.create_tasks(&q.lead(), TaskKind::Evidence, Some(1))?;
+        let req = PackRequest {
+            annotator: "ana".to_string(),
+            count: 1,
+            kind: None,
+            expires_days: 14,
+        };
+        let path = other.path().join("ana.fdpack");
+        q.issue_pack(&q.lead(), &req, &path)?;
+        let pack = factdesk_api::packs::ReturnedPack::read(&path)?;
+        p.merge_returned(a, &pack, Unanswered::GiveBack).map(drop)
+    }),
+    ("sessions", |p, a, _| p.sessions(a).map(drop)),
+    ("end_sessions", |p, a, _| p.end_sessions(a, "ana").map(drop)),
+    ("end_session", |p, a, _| p.end_session(a, "0123456789ab")),
     ("may_import", |p, a, _| {
         factdesk_api::upload::may_import(p, a)
     }),

@@ -21,6 +21,7 @@ mod report;
 mod safe_outputs;
 mod search;
 mod serve;
+mod sessions_and_limits;
 mod small_refusals;
 mod stance;
 mod submit_kill;

@@ -81,7 +81,13 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
         }
         "check_refutation" => json!({"task_id": 1, "text": "Town 1 had no lighthouse"}),
         "search" => json!({"query": "lighthouse"}),
-        "claim_view" => json!({"id": 1}),
+        // A claim ana has answered: an annotator finds no other (search_membership).
+        "claim_view" => {
+            let p = team.project();
+            let ana = ok(p.actor("ana"));
+            let answered = (1..=200).find(|&id| p.claim_view(&ana, id).is_ok());
+            json!({"id": answered.unwrap_or(1)})
+        }
         "claims_list" => json!({"words": null, "standing": "any", "offset": 0, "limit": 10}),
         "create_study" => {
             json!({"request": {"kind": "evidence", "sample": 1, "members": ["ben"], "seed": 1}})
@@ -189,6 +195,10 @@ async fn every_operation_with_each_role_meets_the_apis_gate() {
     // Someone else's answer and note, which ana must never see.
     let ben = team.token("ben").await;
     team.answer_next(&ben, "ben's note 5d1e").await;
+    // Ana's own answer, on the item ben answered (fill-first), whose claim she may open.
+    if let Some(ana) = cast.token(Who::Annotator) {
+        team.answer_next(ana, "ana's own note").await;
+    }
     for (n, op) in OPS.iter().enumerate() {
         for who in EVERYONE {
             let (status, body) = walk(&team, &cast, op, who, n).await;

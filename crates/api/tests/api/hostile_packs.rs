@@ -1,0 +1,338 @@
+//! Issue 31, items 3 and 8: a returned pack is read as hostile input (its schema exactly
+//! as Factdesk writes it, its rows bounded, so a doctored pack is refused at once with
+//! nothing changed), and a merge is all or nothing (a merge that fails halfway leaves
+//! nothing of the pack, and the next merge of it proceeds at once with exact counts).
+
+use factdesk_api::annotate::Answer;
+use factdesk_api::annotators::Role;
+use factdesk_api::packs::{PackRequest, PackSession, ReturnedPack};
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ManualClock, Project};
+use factdesk_store::pack_returned::Bounds;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::common;
+use common::{project, project_values, Acting};
+
+fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
+    r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+const NOW: i64 = 1_790_000_000_000;
+
+/// A project of `claims` label items of overlap 2, with ana, and a pack of all of them
+/// for her, every item answered on her laptop.
+fn answered_pack(dir: &Path, clock: &ManualClock, claims: usize) -> (Project, PathBuf) {
+    let mut lead = project(dir, claims, clock);
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(2)));
+    ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
+    let path = dir.join("ana.fdpack");
+    let req = PackRequest {
+        annotator: "ana".to_string(),
+        count: claims as u64,
+        kind: Some(TaskKind::Label),
+        expires_days: 7,
+    };
+    ok(lead.issue_pack(&lead.lead(), &req, &path));
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    while let Some(item) = ok(pack.next_item(&pack.who("ana"), TaskKind::Label)).item {
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("SUPPORTED".to_string()),
+            ..Default::default()
+        };
+        ok(pack.submit(&pack.who("ana"), &answer));
+    }
+    (lead, path)
+}
+
+/// A copy of the pack at `path`, named `name`, rewritten by `sql` as its owner can.
+fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
+    let copy = path.with_file_name(name);
+    ok(std::fs::copy(path, &copy));
+    let conn = ok(rusqlite::Connection::open(&copy));
+    ok(conn.execute_batch(&format!("PRAGMA foreign_keys = OFF; {sql}")));
+    copy
+}
+
+/// The answers table replaced by a view that never ends, as in the issue.
+const ENDLESS_ANSWERS: &str = "
+    DROP TRIGGER answers_kept;
+    DROP TRIGGER answers_not_deleted;
+    DROP TABLE answers;
+    CREATE VIEW answers (seq, uuid, task_id, answer, created_at, supersedes) AS
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)
+        SELECT i, 'a' || i, 1, '{}', 0, NULL FROM n;";
+
+/// Merges `pack` into the project at `at` on a thread of its own, giving it a generous
+/// minute to return (a merge that hangs fails the test instead of hanging it).
+fn merge_on_a_thread(
+    at: &Path,
+    clock: &ManualClock,
+    pack: &Path,
+) -> factdesk_api::Result<factdesk_api::packs::MergeReport> {
+    let name = pack.display().to_string();
+    let (at, clock, pack) = (at.to_path_buf(), clock.clone(), pack.to_path_buf());
+    let (done, merged) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut lead = ok(Project::open(&at, Box::new(clock)));
+        let _ = done.send(lead.merge_pack(&lead.lead(), &pack));
+    });
+    merged
+        .recv_timeout(Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("the merge of {name} did not return"))
+}
+
+#[test]
+fn a_pack_whose_answers_are_a_view_that_never_ends_is_refused_at_once_and_changes_nothing() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (lead, path) = answered_pack(dir.path(), &clock, 3);
+    let endless = doctored(&path, "endless.fdpack", ENDLESS_ANSWERS);
+    let before = project_values(&lead);
+    let at = common::location(dir.path(), "p.fdesk");
+    let err = merge_on_a_thread(&at, &clock, &endless)
+        .err()
+        .unwrap_or_else(|| panic!("a pack of endless answers merged"));
+    assert!(
+        err.message
+            .contains("endless.fdpack: refused, nothing was changed:")
+            && err
+                .message
+                .contains("\"answers\" is a view where Factdesk writes a table"),
+        "{}",
+        err.message
+    );
+    assert_eq!(project_values(&lead), before);
+}
+
+#[test]
+fn a_pack_with_any_object_or_column_type_factdesk_does_not_write_is_refused_whole() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 3);
+    let cases = [
+        (
+            "trigger.fdpack",
+            "CREATE TRIGGER extra AFTER INSERT ON items BEGIN SELECT 1; END;",
+            "trigger \"extra\" (on \"items\") that Factdesk never writes",
+        ),
+        (
+            "table.fdpack",
+            "CREATE TABLE extra (x); INSERT INTO extra VALUES (1);",
+            "table \"extra\" (on \"extra\") that Factdesk never writes",
+        ),
+        (
+            "view.fdpack",
+            "CREATE VIEW recent AS SELECT * FROM answers;",
+            "view \"recent\" (on \"recent\") that Factdesk never writes",
+        ),
+        (
+            "index.fdpack",
+            "CREATE INDEX answers_by_time ON answers (created_at);",
+            "index \"answers_by_time\" (on \"answers\") that Factdesk never writes",
+        ),
+        (
+            "type.fdpack",
+            "ALTER TABLE manifest RENAME TO kept;
+             CREATE TABLE manifest (manifest BLOB NOT NULL, signature TEXT NOT NULL);
+             INSERT INTO manifest SELECT * FROM kept;
+             DROP TABLE kept;",
+            "its table \"manifest\" is not as Factdesk writes it",
+        ),
+        (
+            "trigger-gone.fdpack",
+            "DROP TRIGGER answers_kept;",
+            "it lacks the trigger \"answers_kept\" every pack has",
+        ),
+    ];
+    let before = project_values(&lead);
+    for (name, sql, why) in cases {
+        let pack = doctored(&path, name, sql);
+        let err = lead
+            .merge_pack(&lead.lead(), &pack)
+            .err()
+            .unwrap_or_else(|| panic!("{name} merged"));
+        assert!(
+            err.message.starts_with(&format!(
+                "{}: refused, nothing was changed: its schema is not the one Factdesk writes",
+                pack.display()
+            )) && err.message.contains(why),
+            "{name}: {}",
+            err.message
+        );
+        assert_eq!(project_values(&lead), before, "{name} changed the project");
+    }
+    // The pack as its annotator returned it merges.
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!((report.added, report.refused.len()), (3, 0), "{report:?}");
+}
+
+#[test]
+fn a_pack_with_more_rows_than_the_bounds_allow_is_refused() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (_lead, path) = answered_pack(dir.path(), &clock, 3);
+    let bounds = Bounds {
+        rows: 2,
+        ..Bounds::default()
+    };
+    let err = ReturnedPack::read_within(&path, &bounds)
+        .err()
+        .unwrap_or_else(|| panic!("a pack past the bounds was read"));
+    assert!(
+        err.message
+            .contains("its items table holds more than 2 rows"),
+        "{}",
+        err.message
+    );
+    ok(ReturnedPack::read(&path));
+}
+
+/// Makes the project's merge record of the `after`-th answer fail, as a crash or a
+/// failed write halfway through a merge would: a trigger only this test adds.
+fn fail_merges_after(lead: &Project, after: usize) {
+    let conn = lead.store().conn();
+    let sql = if common::on_postgres() {
+        format!(
+            "CREATE FUNCTION fail_merge() RETURNS trigger LANGUAGE plpgsql AS $f$
+             BEGIN
+                 IF (SELECT count(*) FROM pack_answers) >= {after} THEN
+                     RAISE EXCEPTION 'injected failure';
+                 END IF;
+                 RETURN NEW;
+             END $f$;
+             CREATE TRIGGER fail_merge BEFORE INSERT ON pack_answers
+                 FOR EACH ROW EXECUTE FUNCTION fail_merge();"
+        )
+    } else {
+        format!(
+            "CREATE TRIGGER fail_merge BEFORE INSERT ON pack_answers
+             WHEN (SELECT count(*) FROM pack_answers) >= {after}
+             BEGIN SELECT RAISE(ABORT, 'injected failure'); END;"
+        )
+    };
+    ok(conn.execute_batch(&sql));
+}
+
+fn let_merges_finish(lead: &Project) {
+    let sql = if common::on_postgres() {
+        "DROP TRIGGER fail_merge ON pack_answers; DROP FUNCTION fail_merge();"
+    } else {
+        "DROP TRIGGER fail_merge;"
+    };
+    ok(lead.store().conn().execute_batch(sql));
+}
+
+fn count(lead: &Project, table: &str) -> i64 {
+    ok(lead
+        .store()
+        .conn()
+        .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)))
+}
+
+#[test]
+fn a_merge_that_fails_halfway_leaves_nothing_and_the_next_merge_takes_every_answer() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 20);
+    let before = project_values(&lead);
+    fail_merges_after(&lead, 10);
+    let err = lead
+        .merge_pack(&lead.lead(), &path)
+        .err()
+        .unwrap_or_else(|| panic!("the merge went through its failure"));
+    assert!(err.message.contains("injected failure"), "{}", err.message);
+    let_merges_finish(&lead);
+    // Nothing of the pack: no answer, no record, the pack still out, its items still its.
+    assert_eq!(project_values(&lead), before);
+
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!(
+        (
+            report.added,
+            report.already,
+            report.late,
+            report.refused.len()
+        ),
+        (20, 0, 0, 0),
+        "{report:?}"
+    );
+    assert_eq!(
+        (count(&lead, "annotations"), count(&lead, "pack_answers")),
+        (20, 20)
+    );
+    let packs = ok(lead.packs(&lead.lead()));
+    assert_eq!((packs[0].state.as_str(), packs[0].merged), ("returned", 20));
+    let again = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!((again.added, again.already), (0, 20), "{again:?}");
+    assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 20);
+}
+
+#[test]
+fn a_claim_on_a_pack_left_by_a_killed_merge_does_not_hold_the_next_merge() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 4);
+    // What a merge killed by an earlier Factdesk left: the pack marked as being merged.
+    ok(lead
+        .store()
+        .conn()
+        .execute("UPDATE packs SET merging_since = ?1", [NOW]));
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!((report.added, report.already), (4, 0), "{report:?}");
+    assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 4);
+}
+
+/// The child process of [`a_merge_killed_at_any_moment_leaves_all_or_nothing`]: merges
+/// the pack its environment names, and does nothing when run on its own.
+#[test]
+#[ignore = "run by a_merge_killed_at_any_moment_leaves_all_or_nothing as its child"]
+fn merge_child() {
+    let (Ok(at), Ok(pack), Ok(now)) = (
+        std::env::var("FACTDESK_MERGE_CHILD_PROJECT"),
+        std::env::var("FACTDESK_MERGE_CHILD_PACK"),
+        std::env::var("FACTDESK_MERGE_CHILD_NOW"),
+    ) else {
+        return;
+    };
+    let clock = ManualClock::new(ok(now.parse::<i64>()));
+    let mut lead = ok(Project::open(Path::new(&at), Box::new(clock)));
+    let _ = lead.merge_pack(&lead.lead(), Path::new(&pack));
+}
+
+#[test]
+fn a_merge_killed_at_any_moment_leaves_all_or_nothing() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 200);
+    let at = common::location(dir.path(), "p.fdesk");
+    // Killed at moments from before the merge begins to after it may have ended: each
+    // time the project holds none of the pack or all of it, with a record per answer.
+    for delay_ms in [0, 20, 50, 80, 100, 120, 140, 160, 180, 250, 400] {
+        let mut child = ok(std::process::Command::new(ok(std::env::current_exe()))
+            .args(["--exact", "hostile_packs::merge_child", "--ignored"])
+            .env("FACTDESK_MERGE_CHILD_PROJECT", &at)
+            .env("FACTDESK_MERGE_CHILD_PACK", &path)
+            .env("FACTDESK_MERGE_CHILD_NOW", NOW.to_string())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn());
+        std::thread::sleep(Duration::from_millis(delay_ms));
+        let _ = child.kill();
+        ok(child.wait());
+        let answers = count(&lead, "annotations");
+        assert!(
+            answers == 0 || answers == 200,
+            "{answers} answers after a kill"
+        );
+        assert_eq!(count(&lead, "pack_answers"), answers);
+        assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, answers as u64);
+    }
+    // The next merge proceeds at once, and the counts are exact.
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!(report.added + report.already, 200, "{report:?}");
+    assert_eq!(count(&lead, "annotations"), 200);
+    assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 200);
+}

@@ -1,0 +1,268 @@
+//! Issue 31: a password change ends the person's sessions (every route and the event
+//! stream), a lead lists and ends sessions; connections are capped in all, with places
+//! kept for addresses holding few; guesses spread over many addresses hit the name's
+//! budget, after which its passwords are not checked at all.
+
+use crate::harness::{error_of, ok, password, Team, START};
+use crate::postgres::fresh_database;
+use factdesk_api::annotators::Role;
+use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::{ManualClock, Project};
+use factdesk_server::AppState;
+use serde_json::json;
+use std::time::Duration;
+
+/// The team on a project file, and on PostgreSQL too when FACTDESK_TEST_PG is set.
+async fn on_both_engines() -> Vec<Team> {
+    let mut teams = vec![Team::start(SignInPolicy::default()).await];
+    match tokio::task::block_in_place(|| fresh_database().map(|(url, _, _)| url)) {
+        Some(url) => teams.push(Team::start_on_postgres(&url, 4).await),
+        None => eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL case did not run"),
+    }
+    teams
+}
+
+/// Whether the event stream of `response` ends within `wait` (heartbeats are 4 s apart).
+async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
+    tokio::time::timeout(wait, async {
+        while let Ok(Some(_)) = response.chunk().await {}
+    })
+    .await
+    .is_ok()
+}
+
+/// What `token` gets from `/next`, `/call` and `/events`.
+async fn statuses(team: &Team, token: &str) -> [u16; 3] {
+    let next = team.get("/api/v1/next?kind=evidence", Some(token)).await;
+    let call = json!({"op": "next_item", "args": {"kind": "evidence"}}).to_string();
+    let call = team.post("/api/v1/call", Some(token), &call).await;
+    let events = team.get("/api/v1/events", Some(token)).await;
+    [next, call, events].map(|r| r.status().as_u16())
+}
+
+/// Runs `change` on the project beside the server, as maria (the CLI's way in).
+fn as_lead<T>(team: &Team, change: impl FnOnce(&mut Project, &factdesk_api::Actor) -> T) -> T {
+    tokio::task::block_in_place(|| {
+        let mut p = ok(Project::open(&team.path, Box::new(team.clock.clone())));
+        let maria = ok(p.actor("maria"));
+        change(&mut p, &maria)
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_change_ends_every_session_of_that_person_and_a_lead_ends_sessions() {
+    for team in on_both_engines().await {
+        let ana = team.token("ana").await;
+        let also_ana = team.token("ana").await;
+        let ben = team.token("ben").await;
+        assert_eq!(statuses(&team, &ana).await, [200, 200, 200]);
+        let stream = team.get("/api/v1/events", Some(&also_ana)).await;
+        let kept = team.get("/api/v1/events", Some(&ben)).await;
+        assert_eq!(
+            (stream.status().as_u16(), kept.status().as_u16()),
+            (200, 200)
+        );
+
+        let listed = as_lead(&team, |p, maria| ok(p.sessions(maria)));
+        let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["ana", "ana", "ben"]);
+        let shown = ok(serde_json::to_string(&listed));
+        for token in [&ana, &also_ana, &ben] {
+            assert!(!shown.contains(token.as_str()), "a token is never listed");
+        }
+        assert!(listed
+            .iter()
+            .all(|s| s.address.as_deref() == Some("127.0.0.1")));
+        assert!(listed.iter().all(|s| s.last_seen_at >= Some(s.created_at)));
+
+        as_lead(&team, |p, maria| {
+            ok(p.set_password(maria, "ana", "a brand new secret"))
+        });
+        for token in [&ana, &also_ana] {
+            assert_eq!(statuses(&team, token).await, [401, 401, 401]);
+        }
+        assert!(
+            stream_ends(stream, Duration::from_secs(20)).await,
+            "ana's open event stream ended"
+        );
+        assert_eq!(statuses(&team, &ben).await, [200, 200, 200]);
+        let after = as_lead(&team, |p, maria| ok(p.sessions(maria)));
+        assert_eq!(after.iter().filter(|s| s.name == "ana").count(), 0);
+
+        // A lead ends ben's sessions by name, and a new one of ana's by its id.
+        let ended = as_lead(&team, |p, maria| ok(p.end_sessions(maria, "ben")));
+        assert_eq!(ended, 1);
+        assert_eq!(statuses(&team, &ben).await, [401, 401, 401]);
+        assert!(stream_ends(kept, Duration::from_secs(20)).await);
+        let again = ok(team
+            .login("ana", "a brand new secret")
+            .await
+            .json::<serde_json::Value>()
+            .await);
+        let again = again["token"].as_str().unwrap_or_default().to_string();
+        assert_eq!(statuses(&team, &again).await, [200, 200, 200]);
+        let id = as_lead(&team, |p, maria| ok(p.sessions(maria)))
+            .into_iter()
+            .find(|s| s.name == "ana")
+            .map(|s| s.id)
+            .unwrap_or_default();
+        as_lead(&team, |p, maria| ok(p.end_session(maria, &id)));
+        assert_eq!(statuses(&team, &again).await, [401, 401, 401]);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guesses_from_many_addresses_hit_the_names_budget_and_no_password_is_checked_past_it() {
+    let policy = SignInPolicy {
+        failures_per_name: 6,
+        ..SignInPolicy::default()
+    };
+    let team = Team::start(policy).await;
+    // Ben worked from 127.0.0.3 before the guessing began.
+    let home = Team::client_from("127.0.0.3");
+    assert_eq!(
+        team.login_with(&home, "ben", &password("ben"))
+            .await
+            .status(),
+        200
+    );
+    // Two guesses from each address: the limit per name and address (5) never trips.
+    for i in 0..3 {
+        let guesser = Team::client_from(&format!("127.0.1.{i}"));
+        for _ in 0..2 {
+            let wrong = team.login_with(&guesser, "ben", "a guess").await;
+            assert_eq!(wrong.status(), 401);
+        }
+    }
+    let checks = |team: &Team| -> i64 {
+        let conn = ok(rusqlite::Connection::open(&team.path));
+        ok(conn.query_row("SELECT SUM(failures) FROM sign_in_names", [], |r| r.get(0)))
+    };
+    assert_eq!(checks(&team), 6);
+    // Past the budget, from fresh addresses, the right password and a wrong one get the
+    // same refusal: neither is checked.
+    for i in 0..8 {
+        let fresh = Team::client_from(&format!("127.0.2.{i}"));
+        let right = team.login_with(&fresh, "ben", &password("ben")).await;
+        assert!(right.headers().contains_key("retry-after"));
+        let right = error_of(right).await;
+        let wrong = error_of(team.login_with(&fresh, "ben", "a guess").await).await;
+        assert_eq!(right.0, 429, "{right:?}");
+        assert_eq!(right, wrong);
+    }
+    assert_eq!(checks(&team), 6, "no password was checked past the budget");
+    // Meanwhile the lead signs in from one of those addresses, and ben from home.
+    let fresh = Team::client_from("127.0.2.0");
+    assert_eq!(
+        team.login_with(&fresh, "maria", &password("maria"))
+            .await
+            .status(),
+        200
+    );
+    assert_eq!(
+        team.login_with(&home, "ben", &password("ben"))
+            .await
+            .status(),
+        200
+    );
+    // The name is checked again a second after its last failure, then after 2 s.
+    team.clock.advance_ms(1_000);
+    let next = Team::client_from("127.0.3.1");
+    assert_eq!(team.login_with(&next, "ben", "a guess").await.status(), 401);
+    team.clock.advance_ms(1_000);
+    assert_eq!(team.login_with(&next, "ben", "a guess").await.status(), 429);
+    team.clock.advance_ms(1_000);
+    assert_eq!(team.login_with(&next, "ben", "a guess").await.status(), 401);
+    assert_eq!(checks(&team), 8);
+}
+
+/// A server over a project with one lead, capped at `total` connections in all (and as
+/// many per address), whose idle connections stay open for the test's length.
+fn capped_server(total: usize) -> (tempfile::TempDir, String, tokio::sync::oneshot::Sender<()>) {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(START);
+    let path = dir.path().join("capped.fdesk");
+    let mut p = ok(Project::create(&path, Box::new(clock.clone())));
+    let owner = ok(p.lead_or_owner(None));
+    ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, &password("maria")));
+    drop(p);
+    let open = factdesk_server::opener(path, move || Box::new(clock.clone()));
+    let state = AppState::new(open, 2, SignInPolicy::default(), 64 * 1024)
+        .with_connections_in_all(total)
+        .with_connections_per_address(total)
+        .with_read_timeouts(Duration::from_secs(300), Duration::from_secs(30));
+    let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
+    let base = format!("http://{}", ok(listener.local_addr()));
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    tokio::spawn(factdesk_server::serve_on(
+        listener,
+        state,
+        None,
+        async move {
+            let _ = stopped.await;
+        },
+    ));
+    (dir, base, stop)
+}
+
+/// One request on a new connection of `client` that the client keeps open after: the
+/// status, or `None` when the server closed the connection instead of answering.
+async fn hold(client: &reqwest::Client, base: &str) -> Option<u16> {
+    let response = client
+        .get(format!("{base}/api/v1/openapi.json"))
+        .send()
+        .await
+        .ok()?;
+    let status = response.status().as_u16();
+    response.bytes().await.ok()?;
+    Some(status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_past_the_cap_in_all_are_closed_and_the_last_places_kept_for_light_addresses() {
+    const TOTAL: usize = 24; // the last 3 kept for addresses holding fewer than 8
+    let (_dir, base, _stop) = capped_server(TOTAL);
+    let client = |address: &str| {
+        let ip: std::net::IpAddr = ok(address.parse());
+        ok(reqwest::Client::builder()
+            .local_address(ip)
+            .pool_max_idle_per_host(1)
+            .build())
+    };
+    // One address takes all but the kept places, then is refused.
+    let mut heavy = Vec::new();
+    for _ in 0..TOTAL - 3 {
+        let c = client("127.0.4.1");
+        assert_eq!(hold(&c, &base).await, Some(200));
+        heavy.push(c);
+    }
+    let one_more = client("127.0.4.1");
+    assert_eq!(hold(&one_more, &base).await, None, "past its share");
+    // A light address still gets in and signs in, until the cap in all is reached.
+    let lead = client("127.0.4.2");
+    let signed_in = ok(lead
+        .post(format!("{base}/api/v1/login"))
+        .json(&json!({"name": "maria", "password": password("maria")}))
+        .send()
+        .await);
+    assert_eq!(signed_in.status(), 200);
+    let others = [client("127.0.4.3"), client("127.0.4.4")];
+    for c in &others {
+        assert_eq!(hold(c, &base).await, Some(200));
+    }
+    let late = client("127.0.4.5");
+    assert_eq!(hold(&late, &base).await, None, "the cap in all is reached");
+    // Places come back as connections close, and the server accepts again.
+    drop(heavy);
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        if hold(&client("127.0.4.5"), &base).await == Some(200) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "closed connections gave their places back"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
