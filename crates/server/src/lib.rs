@@ -84,6 +84,9 @@ pub struct AppState {
     /// Password checks running at once: each costs tens of milliseconds of a core, so a
     /// flood of sign-ins must not take every core from the team's work.
     pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// Merges waiting for, or holding, one of the pool's connections: one at a time, so a
+    /// merge never holds more than one of the team's connections.
+    pub(crate) merging: Arc<tokio::sync::Semaphore>,
     /// How long a sign-in waits for a turn to check its password before it gets 503.
     pub(crate) hashing_wait: Duration,
     /// How long a connection may take to send a request's headers (an idle connection
@@ -120,6 +123,7 @@ impl AppState {
             import_limit: DEFAULT_IMPORT_LIMIT,
             jobs: Arc::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
+            merging: Arc::new(tokio::sync::Semaphore::new(1)),
             hashing_wait: DEFAULT_HASHING_WAIT,
             header_timeout: DEFAULT_READ_TIMEOUT,
             body_timeout: DEFAULT_READ_TIMEOUT,

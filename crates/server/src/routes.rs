@@ -556,7 +556,7 @@ async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> 
                 format!("the request failed inside the server: {e}"),
             )
         })??;
-    let _merging = MERGING.acquire().await.map_err(|_| {
+    let _merging = state.merging.acquire().await.map_err(|_| {
         factdesk_api::Error::new(
             factdesk_api::ErrorCode::Unavailable,
             "the server is shutting down",
@@ -574,9 +574,6 @@ async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> 
     }
     Ok(Json(outcomes).into_response())
 }
-
-/// Merges waiting for, or holding, one of the pool's connections: one at a time.
-static MERGING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(1);
 
 async fn openapi() -> Json<serde_json::Value> {
     Json(crate::openapi::document())
