@@ -19,24 +19,6 @@ fn window(pos: usize, len: usize) -> (usize, usize) {
     (pos.saturating_sub(AROUND), (pos + AROUND + 1).min(len))
 }
 
-/// The positions shown around `pos` of `len`: those nearer to `pos` than to any of
-/// `peers` (a tie goes to the earlier one), `AROUND` each side of `pos` among them. Two
-/// positions' cells never share a position, whatever their peers, as long as each is the
-/// other's peer.
-fn cell_window(pos: usize, peers: &[usize], len: usize) -> Vec<usize> {
-    let owns = |i: usize| {
-        let mine = i.abs_diff(pos);
-        peers.iter().all(|&p| {
-            let theirs = i.abs_diff(p);
-            mine < theirs || (mine == theirs && pos < p)
-        })
-    };
-    let cell: Vec<usize> = (0..len).filter(|&i| i == pos || owns(i)).collect();
-    let at = cell.iter().position(|&i| i == pos).unwrap_or(0);
-    let (from, to) = window(at, cell.len());
-    cell[from..to].to_vec()
-}
-
 /// One live check of a refutation being written.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct Check {
@@ -87,33 +69,24 @@ impl Project {
                 format!("no option {option_id:?} in task {task_id}"),
             )
         })?;
-        // Each option's passage is the part of its document nearer to it than to any
-        // sentence ranked beside it (the other candidates of every claim it is a candidate
-        // of, and the item's other options), so no two options' passages share a sentence:
-        // shared neighbours told which options came from one document, and the trick,
-        // from another, overlapped none (180 of 200 found so). The trick, a candidate of
-        // another claim, gets its passage by the same rule among its own fellows, so its
-        // passage is shaped as a real candidate's is.
-        let sentence = slot.sentence_id.or(slot.trick_sentence_id);
-        let peers: Vec<i64> = match sentence {
-            Some(id) => {
-                let mut peers = self.store.fellow_candidates(id)?;
-                if slot.sentence_id.is_some() {
-                    peers.extend(
-                        slots
-                            .iter()
-                            .filter(|s| s.id != slot.id)
-                            .filter_map(|s| s.sentence_id.or(s.trick_sentence_id)),
-                    );
-                }
-                peers
-            }
-            None => Vec::new(),
+        // The sentences ranked beside the shown one are left out of its passage (the window
+        // reaches past them): the other options for a real candidate, the fellow candidates
+        // of the claim it came from for a trick taken from another document. So whether
+        // two options share a document, and how much of a document the options fill,
+        // cannot be read from a passage to tell a real candidate from the trick.
+        let hidden: Vec<i64> = match (slot.sentence_id, slot.trick_sentence_id) {
+            (Some(_), _) => slots
+                .iter()
+                .filter(|s| s.id != slot.id)
+                .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
+                .collect(),
+            (None, Some(trick)) => self.store.fellow_candidates(trick)?,
+            (None, None) => Vec::new(),
         };
-        match sentence {
+        match slot.sentence_id.or(slot.trick_sentence_id) {
             Some(sentence_id) => Ok(Passage {
                 title: None,
-                ..self.passage_around(sentence_id, &peers)?
+                ..self.passage_around(sentence_id, &hidden)?
             }),
             None => self.negation_passage(task_id, settings.seed, &slots, &slot.text),
         }
@@ -145,30 +118,25 @@ impl Project {
         let Some(host) = self.store.sentence(host)? else {
             return Ok(alone());
         };
-        // The negation stands at a seeded place among the host document's sentences, and
-        // its passage is the part of the document nearer to it than to any option there,
-        // as every option's passage is.
-        let mut doc: Vec<(Option<i64>, String)> = self
+        let mut around: Vec<TextPiece> = self
             .store
             .document_sentences(&[host.document_id])?
             .into_iter()
-            .map(|(id, text)| (Some(id), text))
+            .filter(|(id, _)| !options.contains(id))
+            .map(|(_, text)| TextPiece { text, hit: false })
             .collect();
-        let pos = draw.below(doc.len() as u64 + 1) as usize;
-        doc.insert(pos, (None, text.to_string()));
-        let peers: Vec<usize> = (doc.iter().enumerate())
-            .filter(|(_, (id, _))| id.is_some_and(|id| options.contains(&id)))
-            .map(|(i, _)| i)
-            .collect();
+        let pos = draw.below(around.len() as u64 + 1) as usize;
+        around.insert(
+            pos,
+            TextPiece {
+                text: text.to_string(),
+                hit: true,
+            },
+        );
+        let (from, to) = window(pos, around.len());
         Ok(Passage {
             title: None,
-            sentences: cell_window(pos, &peers, doc.len())
-                .into_iter()
-                .map(|i| TextPiece {
-                    text: doc[i].1.clone(),
-                    hit: i == pos,
-                })
-                .collect(),
+            sentences: around.drain(from..to).collect(),
         })
     }
 
@@ -180,9 +148,8 @@ impl Project {
     }
 
     /// Sentence `sentence_id` marked among its document's sentences, `AROUND` each side,
-    /// within the part of the document nearer to it than to any of `peers` (none of which
-    /// is shown).
-    fn passage_around(&self, sentence_id: i64, peers: &[i64]) -> Result<Passage> {
+    /// leaving out the sentences in `hidden`.
+    fn passage_around(&self, sentence_id: i64, hidden: &[i64]) -> Result<Passage> {
         let sentence = self.store.sentence(sentence_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
@@ -190,22 +157,24 @@ impl Project {
             )
         })?;
         let doc = self.store.document(sentence.document_id)?;
-        let all = self.store.document_sentences(&[sentence.document_id])?;
-        let pos = all
+        let around: Vec<(i64, String)> = self
+            .store
+            .document_sentences(&[sentence.document_id])?
+            .into_iter()
+            .filter(|(id, _)| *id == sentence_id || !hidden.contains(id))
+            .collect();
+        let pos = around
             .iter()
             .position(|(id, _)| *id == sentence_id)
             .unwrap_or(0);
-        let peer_positions: Vec<usize> = (all.iter().enumerate())
-            .filter(|(i, (id, _))| *i != pos && peers.contains(id))
-            .map(|(i, _)| i)
-            .collect();
+        let (from, to) = window(pos, around.len());
         Ok(Passage {
             title: doc.and_then(|d| d.title),
-            sentences: cell_window(pos, &peer_positions, all.len())
-                .into_iter()
-                .map(|i| TextPiece {
-                    text: all[i].1.clone(),
-                    hit: i == pos,
+            sentences: around[from..to]
+                .iter()
+                .map(|(id, text)| TextPiece {
+                    text: text.clone(),
+                    hit: *id == sentence_id,
                 })
                 .collect(),
         })
@@ -233,22 +202,5 @@ impl Project {
                 })
                 .collect(),
         )
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::cell_window;
-
-    #[test]
-    fn neighbouring_options_never_share_a_sentence() {
-        // Options at 2 and 6 of 10: 4 is as near to both and goes to the earlier.
-        assert_eq!(cell_window(2, &[6], 10), vec![0, 1, 2, 3, 4]);
-        assert_eq!(cell_window(6, &[2], 10), vec![5, 6, 7, 8, 9]);
-        // Side by side, each is alone on the side of the other.
-        assert_eq!(cell_window(3, &[4], 5), vec![0, 1, 2, 3]);
-        assert_eq!(cell_window(4, &[3], 5), vec![4]);
-        // Without peers, `AROUND` each side.
-        assert_eq!(cell_window(5, &[], 20), vec![2, 3, 4, 5, 6, 7, 8]);
     }
 }

@@ -162,18 +162,6 @@ pub fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usi
         .find(|&i| title(i).is_some() && (0..n).all(|j| j == i || title(j) != title(i)))
         .unwrap_or(0);
     guesses.push(("odd title out".into(), odd_title));
-    // The option whose passage shares the fewest (or most) sentences with the others':
-    // options from one document shared neighbours, and the trick, from another, none
-    // (issue 31: 180 of 200 on WikiFactCheck contexts).
-    let overlap = |i: usize| -> i64 {
-        let mine = texts(i, true);
-        (0..n)
-            .filter(|&j| j != i)
-            .map(|j| texts(j, true).iter().filter(|t| mine.contains(t)).count() as i64)
-            .sum()
-    };
-    guesses.push(("least passage overlap".into(), by(&|i| -overlap(i))));
-    guesses.push(("most passage overlap".into(), by(&|i| overlap(i))));
     guesses
 }
 
