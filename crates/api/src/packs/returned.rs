@@ -41,6 +41,10 @@ fn is_sqlite(path: &Path) -> bool {
         .is_ok_and(|()| &header == b"SQLite format 3\0")
 }
 
+/// The most answers a returned pack may hold per item it was issued (corrections
+/// included).
+pub const ANSWERS_PER_ITEM: usize = 50;
+
 impl ReturnedPack {
     /// Reads the pack at `file` without writing a byte of it, within the default bounds.
     pub fn read(file: &Path) -> Result<ReturnedPack> {
@@ -71,6 +75,20 @@ impl ReturnedPack {
             Err(ReadError::Refused(why)) => return Err(refused(&name, why)),
             Err(ReadError::Store(e)) => return Err(unreadable(&e)),
         };
+        // An annotator answers an item once and corrects it a few times at most; a pack
+        // with far more answers than items was filled by hand (500,000 rows took 35 s to
+        // refuse one by one), and is refused whole before any is checked.
+        let answers = rows.answers.len() + rows.malformed.len();
+        let most = ANSWERS_PER_ITEM.saturating_mul(rows.issued.len().max(1));
+        if answers > most {
+            return Err(refused(
+                &name,
+                format!(
+                    "it holds {answers} answers for {} items, more than {ANSWERS_PER_ITEM} an item: Factdesk never writes such a pack",
+                    rows.issued.len()
+                ),
+            ));
+        }
         let (text, signature) = rows
             .manifest
             .ok_or_else(|| refused(&name, "it is not a pack (it has no manifest)"))?;

@@ -190,6 +190,36 @@ fn a_pack_with_more_rows_than_the_bounds_allow_is_refused() {
     ok(ReturnedPack::read(&path));
 }
 
+/// A pack filled with answers by hand (the triggers stop updates and deletes, not
+/// inserts) is refused whole at once, not answer by answer (the hostile pass: 500,000
+/// rows took 35 s and printed a line each).
+#[test]
+fn a_pack_with_far_more_answers_than_items_is_refused_whole() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (lead, path) = answered_pack(dir.path(), &clock, 3);
+    let before = common::project_values(&lead);
+    let filled = doctored(
+        &path,
+        "filled.fdpack",
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
+         INSERT INTO answers (uuid, task_id, answer, created_at)
+         SELECT 'm' || i, (SELECT task_id FROM answers LIMIT 1), '{}', 1 FROM n;",
+    );
+    let err = ReturnedPack::read(&filled)
+        .err()
+        .unwrap_or_else(|| panic!("a pack of 5,000 answers for 3 items was read"));
+    assert!(
+        err.message
+            .contains("answers for 3 items, more than 50 an item"),
+        "{}",
+        err.message
+    );
+    assert!(err.message.contains("filled.fdpack"), "{}", err.message);
+    assert_eq!(common::project_values(&lead), before);
+    ok(ReturnedPack::read(&path));
+}
+
 /// Makes the project's merge record of the `after`-th answer fail, as a crash or a
 /// failed write halfway through a merge would: a trigger only this test adds.
 fn fail_merges_after(lead: &Project, after: usize) {
