@@ -118,20 +118,22 @@ impl Project {
         } else {
             Some(self.annotator_row(name)?.id)
         };
-        // Another annotator's written refutation is as if it were not there.
-        let claim = match self.store.claim(id)? {
-            Some(c) if full || self.annotator_may_see(&c, actor)? => c,
-            _ => {
-                return Err(Error::new(
-                    ErrorCode::NotFound,
-                    format!("no claim {id} in this project"),
-                ))
-            }
+        // A claim an annotator has not worked on is as if it were not there.
+        let not_found = || {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no claim {id} in this project"),
+            )
         };
-        let ext_id = self.shown_ext_id(&claim, actor)?;
+        let claim = self.store.claim(id)?.ok_or_else(not_found)?;
+        let own = if full {
+            false
+        } else {
+            self.annotator_sight(&claim, actor)?.ok_or_else(not_found)?
+        };
+        let ext_id = self.shown_ext_id(&claim, full, own)?;
         // An annotator learns a claim's parent only for a refutation they wrote: for any
         // other, "refutation of" would give its label away to a correction.
-        let own = me.is_some() && annotations::writer_of_claim(self.store.conn(), id)? == me;
         let parent = match claim.parent_id {
             Some(p) if full || own => self.store.claim(p)?.map(|c| c.ext_id),
             _ => None,

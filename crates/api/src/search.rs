@@ -39,7 +39,7 @@ impl Project {
     /// Searches claims and sentences; `"quoted words"` match as a phrase, and `#1234`
     /// finds claim number 1234 too. Anyone working on the project may. A lead sees every
     /// hit as it is stored. An annotator sees the document sentences and the claims they
-    /// have worked on (see `annotator_may_see`), never another's refutation; a written
+    /// have worked on (see `annotator_sight`), never another's refutation; a written
     /// refutation's id names its parent claim but not the answer that wrote it, and a
     /// sentence comes without its id or document, which would tell the trick (a sentence of an
     /// unrelated document) apart from the real candidates of an item.
@@ -94,49 +94,55 @@ impl Project {
     /// Claim `id` as a search hit, if `actor` may see it.
     fn claim_hit(&self, actor: &Actor, id: i64, score: f32) -> Result<Option<SearchHit>> {
         let full = actor.is_lead();
-        Ok(match self.store.claim(id)? {
-            Some(c) if !full && !self.annotator_may_see(&c, actor)? => None,
-            Some(c) => Some(SearchHit {
-                kind: SearchHitKind::Claim,
-                id: c.id,
-                ext_id: self.shown_ext_id(&c, actor)?,
-                text: c.text,
-                document_id: None,
-                score,
-            }),
-            None => None,
-        })
-    }
-
-    /// Whether an annotator may see `claim`: one they have worked on (answered an item
-    /// of, or written), and no other. What an annotator can find must not tell them
-    /// anything about an item before they answer it: if search found original claims but
-    /// not refutations, a label item's claim that search cannot find would be a
-    /// refutation, so REFUTED (100 of 100 right in the attack), and a counter-
-    /// claim to verify would be a model's or a person's by whether it is found. Claims
-    /// one has worked on are found alike, whatever they are.
-    pub(crate) fn annotator_may_see(&self, claim: &ClaimRow, actor: &Actor) -> Result<bool> {
-        let Some(me) = actor.id() else {
-            return Ok(false);
+        let Some(c) = self.store.claim(id)? else {
+            return Ok(None);
         };
-        if annotations::answered_claim(self.store.conn(), me, claim.id)? {
-            return Ok(true);
-        }
-        let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;
-        Ok(writer == Some(me))
+        let own = if full {
+            false
+        } else {
+            match self.annotator_sight(&c, actor)? {
+                Some(own) => own,
+                None => return Ok(None),
+            }
+        };
+        Ok(Some(SearchHit {
+            kind: SearchHitKind::Claim,
+            id: c.id,
+            ext_id: self.shown_ext_id(&c, full, own)?,
+            text: c.text,
+            document_id: None,
+            score,
+        }))
     }
 
-    /// A claim's own id as `full` (a lead) or an annotator sees it. An imported id tells
-    /// a refutation from an original ("…/refuted") and a model's counter-claim from a
-    /// person's ("…/model/…"), so an annotator is shown none: the claim's number names
-    /// it. Their own written refutation shows as its parent's id and "/written" (its
-    /// stored id carries the uuid of the answer that wrote it).
-    pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, actor: &Actor) -> Result<String> {
-        if actor.is_lead() {
+    /// Whether an annotator may see `claim`: `None` unless they have worked on it
+    /// (answered an item of it, or written it), else `Some(own)`, `own` when they wrote
+    /// it. What an annotator can find must not tell them anything about an item before
+    /// they answer it: if search found original claims but not refutations, a label
+    /// item's claim that search cannot find would be a refutation, so REFUTED (100 of 100
+    /// right in the attack), and a counter-claim to verify would be a model's or
+    /// a person's by whether it is found. Claims one has worked on are found alike,
+    /// whatever they are.
+    pub(crate) fn annotator_sight(&self, claim: &ClaimRow, actor: &Actor) -> Result<Option<bool>> {
+        let Some(me) = actor.id() else {
+            return Ok(None);
+        };
+        let conn = self.store.conn();
+        let own = annotations::writer_of_claim(conn, claim.id)? == Some(me);
+        Ok((own || annotations::answered_claim(conn, me, claim.id)?).then_some(own))
+    }
+
+    /// A claim's own id as `full` (a lead) or an annotator sees it; `own` when the
+    /// annotator wrote it. An imported id tells a refutation from an original
+    /// ("…/refuted") and a model's counter-claim from a person's ("…/model/…"), so an
+    /// annotator is shown none: the claim's number names it. Their own written
+    /// refutation shows as its parent's id and "/written" (its stored id carries the uuid
+    /// of the answer that wrote it).
+    pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, full: bool, own: bool) -> Result<String> {
+        if full {
             return Ok(claim.ext_id.clone());
         }
-        let writer = annotations::writer_of_claim(self.store.conn(), claim.id)?;
-        if claim.refutation_state.is_none() || writer.is_none() || writer != actor.id() {
+        if claim.refutation_state.is_none() || !own {
             return Ok(String::new());
         }
         let parent = match claim.parent_id {
