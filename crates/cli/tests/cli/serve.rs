@@ -37,7 +37,7 @@ fn add_with_password(project: &Path, name: &str, role: &str) {
 /// read from the line the server prints once it is bound: no port is picked free first
 /// and taken later, when something else may have taken it.
 fn serve(project: &Path) -> (Child, u16) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
+    let child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
         .arg("serve")
         .arg(project)
         .args(["--listen", "127.0.0.1:0"])
@@ -45,6 +45,12 @@ fn serve(project: &Path) -> (Child, u16) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
+    listening(child).unwrap_or_else(|said| panic!("the server ended without listening: {said}"))
+}
+
+/// A started `factdesk serve` (stderr piped) and the port it says it listens on, or
+/// everything it said when it ended without listening.
+pub(crate) fn listening(mut child: Child) -> Result<(Child, u16), String> {
     let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
     let (tell, told) = std::sync::mpsc::channel();
     // Reads the server's stderr to its end, so that the server never blocks on a full
@@ -76,8 +82,11 @@ fn serve(project: &Path) -> (Child, u16) {
     });
     // A bound on a server that never says it listens; the margin is for a busy machine.
     match told.recv_timeout(Duration::from_secs(120)) {
-        Ok(Ok(port)) => (child, port),
-        Ok(Err(said)) => panic!("the server ended without listening: {said}"),
+        Ok(Ok(port)) => Ok((child, port)),
+        Ok(Err(said)) => {
+            let _ = child.wait();
+            Err(said)
+        }
         Err(e) => {
             let _ = child.kill();
             panic!("the server did not say where it listens: {e}")
@@ -87,7 +96,7 @@ fn serve(project: &Path) -> (Child, u16) {
 
 /// One HTTP/1.1 request; the status and the JSON body, or `None` when the connection
 /// failed (the server is down).
-fn request(
+pub(crate) fn request(
     port: u16,
     method: &str,
     path: &str,

@@ -4,11 +4,9 @@
 
 use crate::{new_project, ok, stderr};
 use serde_json::Value;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
-use std::time::Duration;
 
 /// `factdesk annotators P ARGS…` with `stdin` piped in.
 fn annotators(project: &Path, args: &[&str], stdin: &str) -> Output {
@@ -47,7 +45,7 @@ fn team(dir: &Path) -> std::path::PathBuf {
 /// `factdesk serve P` run by bash after `limit` (a `ulimit` command): the server and
 /// its port, or everything it said when it ended without listening.
 fn serve_under(project: &Path, limit: &str) -> Result<(Child, u16), String> {
-    let mut child = Command::new("bash")
+    let child = Command::new("bash")
         .arg("-c")
         .arg(format!(
             "{limit} && exec \"$0\" serve \"$1\" --listen 127.0.0.1:0"
@@ -58,44 +56,7 @@ fn serve_under(project: &Path, limit: &str) -> Result<(Child, u16), String> {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("{e}"));
-    let stderr = child.stderr.take().unwrap_or_else(|| panic!("no stderr"));
-    let (tell, told) = std::sync::mpsc::channel();
-    // Reads stderr to its end (the server must never block on a full pipe) and tells
-    // the port once said, or everything said when it ends.
-    std::thread::spawn(move || {
-        let mut said = String::new();
-        let mut tell = Some(tell);
-        for line in BufReader::new(stderr).lines() {
-            let Ok(line) = line else { break };
-            let port = line
-                .rsplit_once(" on http://")
-                .and_then(|(_, addr)| addr.trim().parse::<std::net::SocketAddr>().ok());
-            match (port, tell.take()) {
-                (Some(addr), Some(t)) => {
-                    let _ = t.send(Ok(addr.port()));
-                }
-                (_, t) => {
-                    tell = t;
-                    said.push_str(&line);
-                    said.push('\n');
-                }
-            }
-        }
-        if let Some(t) = tell {
-            let _ = t.send(Err(said));
-        }
-    });
-    match told.recv_timeout(Duration::from_secs(120)) {
-        Ok(Ok(port)) => Ok((child, port)),
-        Ok(Err(said)) => {
-            let _ = child.wait();
-            Err(said)
-        }
-        Err(e) => {
-            let _ = child.kill();
-            panic!("the server did not say where it listens: {e}")
-        }
-    }
+    crate::serve::listening(child)
 }
 
 /// Kills the server when the test ends, however it ends.
@@ -110,32 +71,8 @@ impl Drop for Running {
 
 /// One HTTP/1.1 request: the status and the JSON body.
 fn request(port: u16, method: &str, path: &str, token: Option<&str>, body: &str) -> (u16, Value) {
-    let mut stream =
-        TcpStream::connect(("127.0.0.1", port)).unwrap_or_else(|e| panic!("connect: {e}"));
-    stream
-        .set_read_timeout(Some(Duration::from_secs(30)))
-        .unwrap_or_else(|e| panic!("{e}"));
-    let auth = token
-        .map(|t| format!("Authorization: Bearer {t}\r\n"))
-        .unwrap_or_default();
-    let head = format!(
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: application/json\r\n{auth}Content-Length: {}\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(head.as_bytes())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut response = String::new();
-    stream
-        .read_to_string(&mut response)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let status = response
-        .split_whitespace()
-        .nth(1)
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(0);
-    let body = response.split("\r\n\r\n").nth(1).unwrap_or("");
-    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+    crate::serve::request(port, method, path, token, body)
+        .unwrap_or_else(|| panic!("no answer to {method} {path}"))
 }
 
 fn login(port: u16, name: &str, password: &str) -> String {
