@@ -2,18 +2,8 @@
 //! as both the HTML page and `cohen_pairs.csv` print them.
 
 use super::Report;
-use crate::dashboard::KindDashboard;
+use crate::dashboard::{KindDashboard, PairAgreement};
 use crate::tasks::TaskKind;
-
-/// One pair's kappa.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Pair {
-    pub a: String,
-    pub b: String,
-    pub units: u64,
-    pub value: Option<f64>,
-    pub reason: Option<String>,
-}
 
 /// Every pair's kappa under one metric.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,7 +12,7 @@ pub(crate) struct PairTable {
     pub metric: &'static str,
     /// What one unit is, in words.
     pub unit: &'static str,
-    pub pairs: Vec<Pair>,
+    pub pairs: Vec<PairAgreement>,
 }
 
 /// The dashboard's pairs (per candidate sentence for evidence, per item otherwise) and,
@@ -36,17 +26,7 @@ pub(crate) fn pair_tables(r: &Report, k: &KindDashboard) -> Vec<PairTable> {
         } else {
             "item"
         },
-        pairs: k
-            .pairs
-            .iter()
-            .map(|p| Pair {
-                a: p.a.clone(),
-                b: p.b.clone(),
-                units: p.units,
-                value: p.value,
-                reason: p.reason.clone(),
-            })
-            .collect(),
+        pairs: k.pairs.clone(),
     }];
     if evidence {
         if let Some(all) = r.metrics.get(k.kind.as_str()) {
@@ -56,7 +36,7 @@ pub(crate) fn pair_tables(r: &Report, k: &KindDashboard) -> Vec<PairTable> {
                 pairs: all
                     .cohen_kappa_pairs
                     .iter()
-                    .map(|p| Pair {
+                    .map(|p| PairAgreement {
                         a: p.a.clone(),
                         b: p.b.clone(),
                         units: p.units as u64,
