@@ -420,9 +420,8 @@ impl SearchIndex {
     /// so that indexing runs beside the write instead of after it.
     pub fn begin(store: &Store) -> Result<IndexBatch> {
         let current = SearchIndex::open(store)?;
-        let writer = current
-            .index
-            .writer_with_num_threads(IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
+        let writer =
+            crate::index_lock::writer(&current.index, IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
         Ok(IndexBatch {
             index: current.index,
             writer,
@@ -525,7 +524,7 @@ fn last_claim_hash(conn: &crate::db::Connection, id: i64) -> Result<Option<Strin
 fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Stamp) -> Result<()> {
     let after = after.unwrap_or_default();
     let mut writer: IndexWriter<Row> =
-        index.writer_with_num_threads(WRITER_THREADS, WRITER_MEMORY)?;
+        crate::index_lock::writer(index, WRITER_THREADS, WRITER_MEMORY)?;
     let mut added = Rows::new(schema().1.rows());
     {
         let mut stmt = store

@@ -26,6 +26,7 @@ mod evidence;
 pub mod feed;
 mod file;
 mod index;
+mod index_lock;
 mod index_rows;
 mod index_tokens;
 mod location;
