@@ -13,8 +13,12 @@ use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
 
-/// Claims whose facts (existing task, candidates, family) are read at once.
+/// Claims whose facts (existing task, candidates, family) are read and whose tasks are
+/// written in one transaction: at most this many, and a smaller run is cut in about
+/// [`CHUNKS`] (each at least [`LEAST_CHUNK`]), so an answer waits for a small part of it.
 const FACTS_CHUNK: usize = 1000;
+const CHUNKS: usize = 16;
+const LEAST_CHUNK: usize = 64;
 
 /// What creating tasks did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -150,6 +154,18 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
         as i64
 }
 
+/// Where a run's time went, summed over its chunks, for the debug log.
+#[derive(Debug, Default)]
+struct Spent {
+    facts: std::time::Duration,
+    inserts: std::time::Duration,
+    search: std::time::Duration,
+    /// The inserts and the search beside them, until both are done.
+    beside: std::time::Duration,
+    /// The chunk's tricks and its commit.
+    tricks: std::time::Duration,
+}
+
 /// What every task a run creates has in common.
 struct NewTasks<'a> {
     kind: TaskKind,
@@ -234,7 +250,7 @@ impl Project {
         overlap: Option<u32>,
     ) -> Result<TasksReport> {
         self.require_lead(lead, "create tasks")?;
-        self.create_tasks_with(lead, kind, overlap, false)
+        self.create_tasks_with(lead, kind, overlap, false, &mut crate::NoProgress)
     }
 
     /// [`Project::create_tasks`]; with `include_children`, evidence and label tasks are
@@ -245,6 +261,7 @@ impl Project {
         kind: TaskKind,
         overlap: Option<u32>,
         include_children: bool,
+        progress: &mut dyn crate::Progress,
     ) -> Result<TasksReport> {
         self.require_lead(lead, "create tasks")?;
         self.check_stored()?;
@@ -263,11 +280,22 @@ impl Project {
         } else {
             Vec::new()
         };
-        let tx = self.store.transaction()?;
-        // Read inside the write transaction, so the eligible and the skipped claims are
-        // of one moment.
-        let claims = tasks::eligible_claims(&tx, kind, include_children)?;
-        let skipped = ineligible(&tx, kind, include_children, &settings)?;
+        // With FACTDESK_LOG=debug the log's timestamps time each phase.
+        tracing::debug!(donors = donors.len(), "trick donors read");
+        // Read in one transaction, so the eligible and the skipped claims are of one
+        // moment; whether a claim has a task is read again as its chunk is written.
+        let (claims, skipped) = {
+            let tx = self.store.transaction()?;
+            let claims = tasks::eligible_claims(&tx, kind, include_children)?;
+            let skipped = ineligible(&tx, kind, include_children, &settings)?;
+            tx.commit()?;
+            (claims, skipped)
+        };
+        tracing::debug!(
+            eligible = claims.len(),
+            skipped = skipped.len(),
+            "claims read"
+        );
         let mut report = TasksReport {
             kind,
             created: 0,
@@ -277,11 +305,9 @@ impl Project {
             skipped: grouped(skipped, &settings),
             without_trick: 0,
         };
-        // Rows go out with COPY on PostgreSQL; what each claim needs is read a chunk of
-        // claims at a time rather than claim by claim.
-        tx.bulk_writes()?;
         let evidence = kind == TaskKind::Evidence;
         let search = TrickSearch::new(&donors, claims.len());
+        tracing::debug!("donor words read");
         let draw = |claim_id: i64| secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
         let new_tasks = NewTasks {
             kind,
@@ -290,9 +316,21 @@ impl Project {
             secret: &secret,
             seed: settings.seed,
         };
-        for chunk in claims.chunks(FACTS_CHUNK) {
+        let mut spent = Spent::default();
+        progress.phase("tasks", claims.len() as u64);
+        let mut done = 0;
+        let size = (claims.len() / CHUNKS).clamp(LEAST_CHUNK, FACTS_CHUNK);
+        for chunk in claims.chunks(size) {
+            // Each chunk is a transaction of its own, so that answers submitted meanwhile
+            // wait for one chunk, not for the run: a run cut short leaves whole chunks,
+            // and running it again makes the rest. Rows go out with COPY on PostgreSQL;
+            // what each claim needs is read a chunk of claims at a time.
+            let tx = self.store.transaction()?;
+            tx.bulk_writes()?;
             let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
+            let started = std::time::Instant::now();
             let mut facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
+            spent.facts += started.elapsed();
             let chunk: Vec<(i64, &str, tricks::ClaimFacts)> = chunk
                 .iter()
                 .filter(|(_, text)| !(kind == TaskKind::Refute && too_long(text, &settings)))
@@ -320,14 +358,23 @@ impl Project {
                 .unzip();
             let (task_ids, found) = std::thread::scope(|s| {
                 // The search runs beside the writes of the chunk's tasks.
-                let finding = s.spawn(|| search.find_all(&wanted, &draw));
+                let started = std::time::Instant::now();
+                let (search, wanted, draw) = (&search, &wanted, &draw);
+                let finding = s.spawn(move || {
+                    let found = search.find_all(wanted, draw);
+                    (found, started.elapsed())
+                });
                 let task_ids = insert_tasks(&tx, &chunk, &new_tasks, &mut report);
-                let found = finding
+                spent.inserts += started.elapsed();
+                let (found, searched) = finding
                     .join()
                     .unwrap_or_else(|e| std::panic::resume_unwind(e));
+                spent.search += searched;
+                spent.beside += started.elapsed();
                 (task_ids, found)
             });
             let task_ids = task_ids?;
+            let started = std::time::Instant::now();
             for (at, found) in slots.into_iter().zip(found) {
                 match found.sentence {
                     Some(sentence_id) => tricks::set(&tx, task_ids[at], sentence_id)?,
@@ -337,8 +384,13 @@ impl Project {
                     None => {}
                 }
             }
+            tx.commit()?;
+            spent.tricks += started.elapsed();
+            done += chunk.len() as u64;
+            progress.set(done);
+            self.store.yield_to_writers();
         }
-        tx.commit()?;
+        tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
             // Said once for the run, not once per claim: where the documents draw on a
             // few hundred words, that was a line for every claim.

@@ -14,6 +14,13 @@
 //! an exponential pause of mean M ms between an item's arrival and its answer (0, the
 //! default, is the saturation run). `--connections N` sizes the server's pool.
 //!
+//! `--kind label` has the annotators label claims instead of picking evidence.
+//!
+//! `--during 'CMD' [--during-after S]` runs the shell command CMD (a lead's `factdesk
+//! tasks P …`) S seconds (default 3) into the run, beside the annotators, and checks
+//! issue 31's target for the submits that began while it ran: p99 at most 1 s counting
+//! every retry, and no 503. The run must outlast the command.
+//!
 //! P is whatever `factdesk serve` takes: a project file or a `postgres://` URL. Its
 //! annotators sign in with the password `NAME-bench-password`; scripts/bench-server
 //! makes such a project. The run ends with one PASS or FAIL line per target of issue 16
@@ -26,6 +33,9 @@ use factdesk_api::{Project, SystemClock};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+#[path = "load/during.rs"]
+mod during;
 
 fn fail(message: impl std::fmt::Display) -> ! {
     eprintln!("error: {message}");
@@ -42,6 +52,9 @@ struct Options {
     server_bin: Option<PathBuf>,
     think_ms: f64,
     db_restart: Option<String>,
+    during: Option<String>,
+    during_after: f64,
+    kind: String,
 }
 
 fn options() -> Options {
@@ -54,6 +67,9 @@ fn options() -> Options {
         server_bin: None,
         think_ms: 0.0,
         db_restart: None,
+        during: None,
+        during_after: 3.0,
+        kind: "evidence".to_string(),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -71,6 +87,9 @@ fn options() -> Options {
             "--server-bin" => o.server_bin = Some(PathBuf::from(value())),
             "--think-ms" => o.think_ms = value().parse().unwrap_or_else(|e| fail(e)),
             "--db-restart" => o.db_restart = Some(value()),
+            "--during" => o.during = Some(value()),
+            "--kind" => o.kind = value(),
+            "--during-after" => o.during_after = value().parse().unwrap_or_else(|e| fail(e)),
             other => fail(format!("unknown option {other}")),
         }
     }
@@ -91,6 +110,9 @@ fn options() -> Options {
 struct Tally {
     next_ms: Vec<f64>,
     submit_ms: Vec<f64>,
+    /// Each acknowledged submit: when its first try began (seconds into the run), how
+    /// long it took with every retry (ms), and how many 503s it met.
+    submits: Vec<(f64, f64, u64)>,
     acks: Vec<String>,
     retries: u64,
     /// 503 answers, and those of them without a Retry-After header.
@@ -163,18 +185,33 @@ fn think(seed: &mut u64, mean_ms: f64) -> Duration {
     Duration::from_secs_f64(-uniform.ln() * mean_ms / 1e3)
 }
 
-/// An annotator: signs in, waits for everyone to have signed in (a sign-in hashes a
-/// password, which is meant to be slow, and is not what this bench measures), then
-/// next → submit ("no evidence", so every answer counts and the overlap check is exact)
-/// for `seconds`.
-async fn annotator(
+/// What every annotator of a run shares.
+struct Run {
     base: String,
-    name: String,
     seconds: u64,
     ready: Arc<tokio::sync::Barrier>,
     think_ms: f64,
     tally: Arc<Mutex<Tally>>,
-) {
+    /// When the run began, once everyone has signed in.
+    origin: std::sync::OnceLock<Instant>,
+    kind: String,
+}
+
+/// An annotator: signs in, waits for everyone to have signed in (a sign-in hashes a
+/// password, which is meant to be slow, and is not what this bench measures), then
+/// next → submit ("no evidence", so every answer counts and the overlap check is exact)
+/// for `seconds`.
+async fn annotator(run: Arc<Run>, name: String) {
+    let Run {
+        base,
+        seconds,
+        ready,
+        think_ms,
+        tally,
+        origin,
+        kind,
+    } = &*run;
+    let (seconds, think_ms) = (*seconds, *think_ms);
     // A request that hangs is cut after 10 s and counted as a transport error.
     let http = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
@@ -213,7 +250,10 @@ async fn annotator(
     loop {
         let Some((status, next, ms)) = send(
             &http,
-            |h| h.get(url("/api/v1/next?kind=evidence")).bearer_auth(&token),
+            |h| {
+                h.get(url(&format!("/api/v1/next?kind={kind}")))
+                    .bearer_auth(&token)
+            },
             deadline,
             &mut mine,
         )
@@ -235,7 +275,12 @@ async fn annotator(
             break;
         }
         tokio::time::sleep(pause).await;
-        let answer = serde_json::json!({"task_id": task_id, "no_evidence": true});
+        let answer = if kind == "label" {
+            serde_json::json!({"task_id": task_id, "label": "NOT ENOUGH INFO"})
+        } else {
+            serde_json::json!({"task_id": task_id, "no_evidence": true})
+        };
+        let (began, unavailable) = (Instant::now(), mine.unavailable);
         let Some((status, ack, ms)) = send(
             &http,
             |h| {
@@ -255,12 +300,21 @@ async fn annotator(
             continue;
         }
         mine.submit_ms.push(ms);
+        let at = origin
+            .get()
+            .map_or(0.0, |o| began.duration_since(*o).as_secs_f64());
+        mine.submits.push((
+            at,
+            began.elapsed().as_secs_f64() * 1e3,
+            mine.unavailable - unavailable,
+        ));
         mine.acks
             .push(ack["ack"].as_str().unwrap_or_default().to_string());
     }
     if let Ok(mut all) = tally.lock() {
         all.next_ms.extend(mine.next_ms);
         all.submit_ms.extend(mine.submit_ms);
+        all.submits.extend(mine.submits);
         all.acks.extend(mine.acks);
         all.retries += mine.retries;
         all.unavailable += mine.unavailable;
@@ -429,18 +483,18 @@ async fn main() {
     }
     let tally = Arc::new(Mutex::new(Tally::default()));
     let ready = Arc::new(tokio::sync::Barrier::new(names.len() + 1));
+    let run = Arc::new(Run {
+        base: base.clone(),
+        seconds: o.seconds,
+        ready: ready.clone(),
+        think_ms: o.think_ms,
+        tally: tally.clone(),
+        origin: std::sync::OnceLock::new(),
+        kind: o.kind.clone(),
+    });
     let clients: Vec<_> = names
         .into_iter()
-        .map(|name| {
-            tokio::spawn(annotator(
-                base.clone(),
-                name,
-                o.seconds,
-                ready.clone(),
-                o.think_ms,
-                tally.clone(),
-            ))
-        })
+        .map(|name| tokio::spawn(annotator(run.clone(), name)))
         .collect();
     let signing_in = Instant::now();
     ready.wait().await;
@@ -450,6 +504,11 @@ async fn main() {
         load_average()
     );
     let started = Instant::now();
+    let _ = run.origin.set(started);
+    let during = o.during.clone().map(|command| {
+        let after = Duration::from_secs_f64(o.during_after);
+        tokio::spawn(during::run(command, after, started))
+    });
     let mut kills = 0;
     let mut restarted = false;
     if let (Some(bin), Some(c)) = (&o.server_bin, child.as_mut()) {
@@ -484,6 +543,10 @@ async fn main() {
         let _ = c.wait();
     }
     let _ = stop.send(());
+    let lead = match during {
+        Some(handle) => Some(handle.await.unwrap_or_else(|e| fail(e))),
+        None => None,
+    };
     let mut t = std::mem::take(&mut *tally.lock().unwrap_or_else(|e| e.into_inner()));
     t.next_ms.sort_by(f64::total_cmp);
     t.submit_ms.sort_by(f64::total_cmp);
@@ -531,7 +594,9 @@ async fn main() {
         (a, m)
     };
     let mut pass = true;
-    if o.fault == 0 {
+    if let Some(lead) = &lead {
+        pass &= during::verdicts(lead, &t.submits, elapsed);
+    } else if o.fault == 0 {
         pass &= verdict(
             next_p95 <= 20.0,
             "next p95 <= 20 ms",

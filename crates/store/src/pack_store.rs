@@ -195,8 +195,7 @@ impl PackFile {
         self.raw()?.pragma_update(None, "secure_delete", true)?;
         self.raw()?.pragma_update(None, "foreign_keys", true)?;
         self.raw()?.pragma_update(None, "trusted_schema", false)?;
-        self.raw()?
-            .busy_timeout(std::time::Duration::from_secs(5))?;
+        crate::wait_when_busy(self.raw()?)?;
         Ok(())
     }
 

@@ -136,7 +136,7 @@ pub fn touch_session(conn: &Connection, token_hash: &str, now: i64) -> Result<()
     let touched = conn
         .prepare_cached(SQL)
         .and_then(|mut s| s.execute(params![token_hash, now]));
-    file.busy_timeout(crate::BUSY_TIMEOUT)?;
+    crate::wait_when_busy(file)?;
     touched?;
     Ok(())
 }

@@ -87,7 +87,13 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
         Preset::CovidFact,
     );
     // Refuted claims are children of the supported ones; they are labelled too.
-    ok(lead.create_tasks_with(&lead.lead(), TaskKind::Label, Some(1), true));
+    ok(lead.create_tasks_with(
+        &lead.lead(),
+        TaskKind::Label,
+        Some(1),
+        true,
+        &mut NoProgress,
+    ));
     let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Label, 200);
     let contents = pack_contents(&path);
     assert_eq!(contents.len(), 200);

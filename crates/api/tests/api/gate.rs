@@ -102,8 +102,14 @@ const LEAD_ONLY: &[Call] = &[
         p.create_tasks(a, TaskKind::Label, None).map(drop)
     }),
     ("create_tasks_with", |p, a, _| {
-        p.create_tasks_with(a, TaskKind::Label, None, true)
-            .map(drop)
+        p.create_tasks_with(
+            a,
+            TaskKind::Label,
+            None,
+            true,
+            &mut factdesk_api::NoProgress,
+        )
+        .map(drop)
     }),
     ("claims_without_tasks", |p, a, _| {
         p.claims_without_tasks(a).map(drop)

@@ -29,6 +29,7 @@ mod import_ranking;
 mod kappa_names;
 mod label_evidence;
 mod layering;
+mod lead_commands;
 mod migration;
 mod pack_results;
 mod packs;

@@ -9,7 +9,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::dto::SearchHitKind;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ManualClock, Project};
+use factdesk_api::{ManualClock, NoProgress, Project};
 
 use crate::common;
 use common::{must, Acting};
@@ -37,7 +37,7 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
         .collect();
     must(std::fs::write(&path, lines.join("\n") + "\n"));
     must(p.import_predictions(&p.lead(), &path, None));
-    must(p.create_tasks_with(&p.lead(), TaskKind::Label, Some(1), true));
+    must(p.create_tasks_with(&p.lead(), TaskKind::Label, Some(1), true, &mut NoProgress));
     must(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     must(p.reindex(&p.lead()));
     let mut seen = Vec::new();

@@ -32,7 +32,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let kind: TaskKind = a.kind.parse()?;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
-    let report = project.create_tasks_with(&by, kind, a.overlap, a.include_children)?;
+    let report = project.create_tasks_with(
+        &by,
+        kind,
+        a.overlap,
+        a.include_children,
+        &mut crate::progress::Bar::new(),
+    )?;
     if a.json {
         return super::print_json(&report);
     }
