@@ -162,8 +162,17 @@ struct Spent {
     search: std::time::Duration,
     /// The inserts and the search beside them, until both are done.
     beside: std::time::Duration,
-    /// The chunk's tricks and its commit.
     tricks: std::time::Duration,
+    commits: std::time::Duration,
+}
+
+/// What every chunk of a run shares.
+struct ChunkRun<'a> {
+    kind: TaskKind,
+    settings: &'a Settings,
+    search: &'a TrickSearch<'a>,
+    draw: &'a (dyn Fn(i64) -> Seeded + Sync),
+    new_tasks: &'a NewTasks<'a>,
 }
 
 /// What every task a run creates has in common.
@@ -305,7 +314,6 @@ impl Project {
             skipped: grouped(skipped, &settings),
             without_trick: 0,
         };
-        let evidence = kind == TaskKind::Evidence;
         let search = TrickSearch::new(&donors, claims.len());
         tracing::debug!("donor words read");
         let draw = |claim_id: i64| secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
@@ -320,76 +328,34 @@ impl Project {
         progress.phase("tasks", claims.len() as u64);
         let mut done = 0;
         let size = (claims.len() / CHUNKS).clamp(LEAST_CHUNK, FACTS_CHUNK);
-        for chunk in claims.chunks(size) {
-            // Each chunk is a transaction of its own, so that answers submitted meanwhile
-            // wait for one chunk, not for the run: a run cut short leaves whole chunks,
-            // and running it again makes the rest. Rows go out with COPY on PostgreSQL;
-            // what each claim needs is read a chunk of claims at a time.
-            let tx = self.store.transaction()?;
-            tx.bulk_writes()?;
-            let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
-            let started = std::time::Instant::now();
-            let mut facts = tricks::facts(&tx, kind.as_str(), &ids, evidence)?;
-            spent.facts += started.elapsed();
-            let chunk: Vec<(i64, &str, tricks::ClaimFacts)> = chunk
-                .iter()
-                .filter(|(_, text)| !(kind == TaskKind::Refute && too_long(text, &settings)))
-                .map(|(id, text)| (*id, text.as_str(), facts.remove(id).unwrap_or_default()))
-                .collect();
-            // Chosen under every stance, so a later change of stance finds it ready; an
-            // earlier choice is kept. `slots[k]` is the place in `chunk` of `wanted[k]`.
-            let (slots, wanted): (Vec<usize>, Vec<TrickFor>) = chunk
-                .iter()
-                .enumerate()
-                .filter(|(_, (_, _, f))| evidence && !f.task.is_some_and(|t| t.2))
-                .map(|(at, (claim_id, claim, f))| {
-                    let own = &f.candidate_lengths;
-                    let lengths = own.iter().copied().min().unwrap_or(0)
-                        ..=own.iter().copied().max().unwrap_or(usize::MAX);
-                    let wanted = TrickFor {
-                        claim_id: *claim_id,
-                        claim,
-                        family: &f.family,
-                        family_texts: &f.family_texts,
-                        lengths,
-                    };
-                    (at, wanted)
-                })
-                .unzip();
-            let (task_ids, found) = std::thread::scope(|s| {
-                // The search runs beside the writes of the chunk's tasks.
-                let started = std::time::Instant::now();
-                let (search, wanted, draw) = (&search, &wanted, &draw);
-                let finding = s.spawn(move || {
-                    let found = search.find_all(wanted, draw);
-                    (found, started.elapsed())
-                });
-                let task_ids = insert_tasks(&tx, &chunk, &new_tasks, &mut report);
-                spent.inserts += started.elapsed();
-                let (found, searched) = finding
-                    .join()
-                    .unwrap_or_else(|e| std::panic::resume_unwind(e));
-                spent.search += searched;
-                spent.beside += started.elapsed();
-                (task_ids, found)
-            });
-            let task_ids = task_ids?;
-            let started = std::time::Instant::now();
-            for (at, found) in slots.into_iter().zip(found) {
-                match found.sentence {
-                    Some(sentence_id) => tricks::set(&tx, task_ids[at], sentence_id)?,
-                    None if settings.stance() == EvidenceStance::SupportsOrRefutes => {
-                        report.without_trick += 1;
-                    }
-                    None => {}
-                }
+        let chunks: Vec<&[(i64, String)]> = claims.chunks(size).collect();
+        let run = ChunkRun {
+            kind,
+            settings: &settings,
+            search: &search,
+            draw: &draw,
+            new_tasks: &new_tasks,
+        };
+        // Each chunk is a transaction of its own, so that answers submitted meanwhile
+        // wait for one chunk, not for the run: a run cut short leaves whole chunks, and
+        // running it again makes the rest. Only the last commit waits for the disk, and
+        // takes the earlier ones with it.
+        self.store.set_durable_commits(chunks.len() <= 1)?;
+        let mut outcome = Ok(());
+        for (i, chunk) in chunks.iter().enumerate() {
+            if i + 1 == chunks.len() {
+                outcome = self.store.set_durable_commits(true).map_err(Error::from);
             }
-            tx.commit()?;
-            spent.tricks += started.elapsed();
+            outcome = outcome.and_then(|()| self.write_chunk(chunk, &run, &mut report, &mut spent));
+            if outcome.is_err() {
+                break;
+            }
             done += chunk.len() as u64;
             progress.set(done);
             self.store.yield_to_writers();
         }
+        self.store.set_durable_commits(true)?;
+        outcome?;
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
             // Said once for the run, not once per claim: where the documents draw on a
@@ -402,5 +368,82 @@ impl Project {
         }
         report.existing_overlaps.sort_unstable();
         Ok(report)
+    }
+
+    /// Writes the tasks of one chunk of claims, with their tricks, in one transaction.
+    fn write_chunk(
+        &mut self,
+        chunk: &[(i64, String)],
+        run: &ChunkRun<'_>,
+        report: &mut TasksReport,
+        spent: &mut Spent,
+    ) -> Result<()> {
+        let evidence = run.kind == TaskKind::Evidence;
+        // Rows go out with COPY on PostgreSQL; what each claim needs is read a chunk
+        // of claims at a time.
+        let tx = self.store.transaction()?;
+        tx.bulk_writes()?;
+        let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
+        let started = std::time::Instant::now();
+        let mut facts = tricks::facts(&tx, run.kind.as_str(), &ids, evidence)?;
+        spent.facts += started.elapsed();
+        let chunk: Vec<(i64, &str, tricks::ClaimFacts)> = chunk
+            .iter()
+            .filter(|(_, text)| !(run.kind == TaskKind::Refute && too_long(text, run.settings)))
+            .map(|(id, text)| (*id, text.as_str(), facts.remove(id).unwrap_or_default()))
+            .collect();
+        // Chosen under every stance, so a later change of stance finds it ready; an
+        // earlier choice is kept. `slots[k]` is the place in `chunk` of `wanted[k]`.
+        let (slots, wanted): (Vec<usize>, Vec<TrickFor>) = chunk
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, _, f))| evidence && !f.task.is_some_and(|t| t.2))
+            .map(|(at, (claim_id, claim, f))| {
+                let own = &f.candidate_lengths;
+                let lengths = own.iter().copied().min().unwrap_or(0)
+                    ..=own.iter().copied().max().unwrap_or(usize::MAX);
+                let wanted = TrickFor {
+                    claim_id: *claim_id,
+                    claim,
+                    family: &f.family,
+                    family_texts: &f.family_texts,
+                    lengths,
+                };
+                (at, wanted)
+            })
+            .unzip();
+        let (task_ids, found) = std::thread::scope(|s| {
+            // The search runs beside the writes of the chunk's tasks.
+            let started = std::time::Instant::now();
+            let (search, wanted, draw) = (run.search, &wanted, run.draw);
+            let finding = s.spawn(move || {
+                let found = search.find_all(wanted, draw);
+                (found, started.elapsed())
+            });
+            let task_ids = insert_tasks(&tx, &chunk, run.new_tasks, report);
+            spent.inserts += started.elapsed();
+            let (found, searched) = finding
+                .join()
+                .unwrap_or_else(|e| std::panic::resume_unwind(e));
+            spent.search += searched;
+            spent.beside += started.elapsed();
+            (task_ids, found)
+        });
+        let task_ids = task_ids?;
+        let started = std::time::Instant::now();
+        for (at, found) in slots.into_iter().zip(found) {
+            match found.sentence {
+                Some(sentence_id) => tricks::set(&tx, task_ids[at], sentence_id)?,
+                None if run.settings.stance() == EvidenceStance::SupportsOrRefutes => {
+                    report.without_trick += 1;
+                }
+                None => {}
+            }
+        }
+        spent.tricks += started.elapsed();
+        let started = std::time::Instant::now();
+        tx.commit()?;
+        spent.commits += started.elapsed();
+        Ok(())
     }
 }

@@ -73,3 +73,23 @@ fn answers_go_in_between_the_chunks_of_a_tasks_run() {
     let again = must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
     assert_eq!((again.created, again.existing), (0, 200));
 }
+
+/// The chunks before the last commit without waiting for the disk; afterwards every
+/// commit of the project's connection waits for it again (answers among them).
+#[test]
+fn commits_wait_for_the_disk_again_after_a_tasks_run() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = common::project(dir.path(), 200, &clock);
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    let conn = p.store().conn();
+    let durable = match conn.engine() {
+        factdesk_store::Engine::Sqlite => {
+            must(conn.query_row("PRAGMA synchronous", [], |r| r.get::<_, i64>(0))) == 2
+        }
+        factdesk_store::Engine::Postgres => {
+            must(conn.query_row("SHOW synchronous_commit", [], |r| r.get::<_, String>(0))) == "on"
+        }
+    };
+    assert!(durable, "commits no longer wait for the disk");
+}
