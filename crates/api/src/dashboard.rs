@@ -35,7 +35,7 @@ use factdesk_core::agreement::landis_koch;
 use factdesk_core::key_hash::IdMap;
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
-pub use intervals::{metric_names, pair_metric_name, MASI_METRIC};
+pub use intervals::{metric_names, pair_metric_name, pair_unit_name, MASI_METRIC};
 use masi::MasiTally;
 use running::{extend_series, retract};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -529,6 +529,7 @@ impl DashboardState {
             masi: (kind == TaskKind::Evidence)
                 .then(|| statistic(MASI_METRIC, state.masi.alpha(rated_by), ci.masi)),
             pairs_metric: pair_metric_name(kind).to_string(),
+            pairs_unit: pair_unit_name(kind).to_string(),
             pairs,
             people,
             series,

@@ -502,14 +502,17 @@ fn job_id(id: Result<Path<u64>, PathRejection>) -> Reply<u64> {
         .map_err(|e| ApiError::bad_json(format!("invalid job id: {}", e.body_text())))
 }
 
-/// The person's job `id`; 404 for anyone else's, as for one that does not exist.
+/// The person's job `id`; 404 for anyone else's, as for one that does not exist. Who
+/// asks is checked before the id is read: a caller without a live session learns
+/// nothing about ids, not even that one is malformed.
 async fn job_of(
     state: &AppState,
     headers: &HeaderMap,
-    id: u64,
+    id: Result<Path<u64>, PathRejection>,
 ) -> Reply<std::sync::Arc<crate::jobs::Job>> {
     let token = bearer(headers)?;
     let actor = state.pool.run(move |p| p.actor_for_token(&token)).await?;
+    let id = job_id(id)?;
     state.jobs.of(id, actor.name()).ok_or_else(|| {
         ApiError::new(
             StatusCode::NOT_FOUND,
@@ -525,7 +528,7 @@ async fn import_job(
     headers: HeaderMap,
     id: Result<Path<u64>, PathRejection>,
 ) -> Reply<Response> {
-    let job = job_of(&state, &headers, job_id(id)?).await?;
+    let job = job_of(&state, &headers, id).await?;
     Ok(Json(job.state()).into_response())
 }
 
@@ -535,7 +538,7 @@ async fn cancel_import(
     headers: HeaderMap,
     id: Result<Path<u64>, PathRejection>,
 ) -> Reply<Response> {
-    let job = job_of(&state, &headers, job_id(id)?).await?;
+    let job = job_of(&state, &headers, id).await?;
     job.cancel();
     Ok(Json(job.state()).into_response())
 }

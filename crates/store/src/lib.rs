@@ -92,8 +92,6 @@ pub(crate) fn wait_when_busy(conn: &rusqlite::Connection) -> rusqlite::Result<()
     }
     conn.busy_handler(Some(again))
 }
-/// The page cache of a connection, in KiB as SQLite takes it (negative), 64 MiB.
-const CACHE_KIB: i64 = -65_536;
 
 /// How many times a decision PostgreSQL aborted to break a deadlock is run again before
 /// its caller is told to retry later.
@@ -298,10 +296,6 @@ impl Store {
             })?;
         conn.pragma_update(None, "synchronous", "FULL")?;
         conn.pragma_update(None, "foreign_keys", true)?;
-        // SQLite's own default is 2 MiB: a write of 100,000 rows then spills pages to the
-        // log before its commit and inserting 100,000 tasks took twice as long (1.9 s
-        // against 0.9 s in the sqlite3 shell). Pages are taken as used, not up front.
-        conn.pragma_update(None, "cache_size", CACHE_KIB)?;
         Ok(())
     }
 

@@ -617,6 +617,11 @@ masi: Statistic | null,
  */
 pairs_metric: string, 
 /**
+ * What `pairs[].units` counts: "candidate sentence" for evidence, "item" otherwise
+ * (`units` above counts items for every kind).
+ */
+pairs_unit: string, 
+/**
  * Cohen's kappa for each pair of counted annotators, names in sorted order, over the
  * units both rated (per candidate sentence for evidence).
  */

@@ -38,6 +38,7 @@ function labelDashboard(): Dashboard {
         alpha: { ...stat(0.3, null), metric: "krippendorff_alpha_nominal" },
         masi: null,
         pairs_metric: "cohen_kappa",
+        pairs_unit: "item",
         pairs: [{ a: "ana", b: "ben", units: 3, value: 0.25, reason: null }],
         people: [
           { name: "ana", counted: true, flagged: false, answers: 3, rejected: 0, active_ms: 9000, pace_per_hour: 1200, tricks_seen: 0, trick_failure_rate: null, trick_failure_ci95: null, majority_units: 3, majority_agreement: 2 / 3 },
@@ -75,6 +76,7 @@ describe("dashboard", () => {
       alpha: stat(null, null),
       masi: null,
       pairs_metric: "setsel_pooled_cohen_kappa",
+      pairs_unit: "candidate sentence",
       pairs: [],
       people: [],
       series: [],
@@ -152,6 +154,7 @@ describe("dashboard", () => {
           alpha: { ...stat(0.41, null), metric: "setsel_pooled_krippendorff_alpha_nominal" },
           masi: { ...stat(0.372, [0.1, 0.6]), metric: "setsel_masi_krippendorff_alpha" },
           pairs_metric: "setsel_pooled_cohen_kappa",
+          pairs_unit: "candidate sentence",
           pairs: [],
           people: [
             { name: "caro", counted: true, flagged: false, answers: 3, rejected: 1, active_ms: 0, pace_per_hour: null, tricks_seen: 3, trick_failure_rate: 1 / 3, trick_failure_ci95: null, majority_units: 0, majority_agreement: null },

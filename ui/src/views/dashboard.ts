@@ -279,7 +279,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
       h(
         "div",
         {},
-        h("h4", { title: k.pairs_metric }, k.kind === "evidence" ? "Cohen's κ for each pair, per candidate sentence" : "Cohen's κ for each pair"),
+        h("h4", { title: k.pairs_metric }, `Cohen's κ for each pair, per ${k.pairs_unit}`),
         heatmap(k),
       ),
       h(

@@ -36,6 +36,16 @@ pub fn pair_metric_name(kind: TaskKind) -> &'static str {
     }
 }
 
+/// What one unit of [`pair_metric_name`]'s kappa is, in words: each pair agrees or not
+/// on each candidate sentence for evidence, on each item otherwise.
+pub fn pair_unit_name(kind: TaskKind) -> &'static str {
+    if kind == TaskKind::Evidence {
+        "candidate sentence"
+    } else {
+        "item"
+    }
+}
+
 impl Project {
     /// The newest annotation id (0 with none): a cheap probe for new answers.
     pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {

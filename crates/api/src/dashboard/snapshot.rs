@@ -41,6 +41,9 @@ pub struct KindDashboard {
     /// for evidence (per candidate sentence; `setsel_pooled_cohen_kappa_pairs` there),
     /// `cohen_kappa` otherwise (`cohen_kappa_pairs` there).
     pub pairs_metric: String,
+    /// What `pairs[].units` counts: "candidate sentence" for evidence, "item" otherwise
+    /// (`units` above counts items for every kind).
+    pub pairs_unit: String,
     /// Cohen's kappa for each pair of counted annotators, names in sorted order, over the
     /// units both rated (per candidate sentence for evidence).
     pub pairs: Vec<PairAgreement>,

@@ -21,11 +21,7 @@ pub(crate) fn pair_tables(r: &Report, k: &KindDashboard) -> Vec<PairTable> {
     let evidence = k.kind == TaskKind::Evidence;
     let mut tables = vec![PairTable {
         metric: crate::dashboard::pair_metric_name(k.kind),
-        unit: if evidence {
-            "candidate sentence"
-        } else {
-            "item"
-        },
+        unit: crate::dashboard::pair_unit_name(k.kind),
         pairs: k.pairs.clone(),
     }];
     if evidence {

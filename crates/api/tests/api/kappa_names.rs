@@ -124,6 +124,10 @@ fn per_candidate_and_exact_set_kappas_have_their_own_names_everywhere() {
         .find(|k| k.kind == TaskKind::Evidence)
         .unwrap_or_else(|| panic!("no evidence on the dashboard"));
     assert_eq!(shown.pairs_metric, "setsel_pooled_cohen_kappa");
+    // Its pairs count candidate sentences while its `units` counts items: it says so (the
+    // hostile pass read both as one thing).
+    assert_eq!(shown.pairs_unit, "candidate sentence");
+    assert!(shown.pairs.iter().all(|d| d.units > shown.units));
     assert_eq!(shown.pairs.len(), pooled.len());
     for (d, q) in shown.pairs.iter().zip(pooled) {
         assert_eq!((&d.a, &d.b, d.units), (&q.a, &q.b, q.units as u64));

@@ -191,4 +191,11 @@ async fn a_job_is_its_starters_and_a_bad_file_ends_it_with_the_error_by_line_and
         team.get("/api/v1/imports/x", Some(&maria)).await.status(),
         400
     );
+    // Without a live session, who asks is refused before the id is read (the hostile
+    // pass got 400 for a malformed id from an ended session, 401 for a well-formed one).
+    for token in [None, Some("not-a-session")] {
+        assert_eq!(team.get("/api/v1/imports/x", token).await.status(), 401);
+        let cancel = team.post("/api/v1/imports/x/cancel", token, "").await;
+        assert_eq!(cancel.status(), 401);
+    }
 }
