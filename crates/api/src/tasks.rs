@@ -340,11 +340,11 @@ impl Project {
         // wait for one chunk, not for the run: a run cut short leaves whole chunks, and
         // running it again makes the rest. Only the last commit waits for the disk, and
         // takes the earlier ones with it.
-        self.store.set_durable_commits(chunks.len() <= 1)?;
+        self.store.set_long_run(chunks.len() > 1)?;
         let mut outcome = Ok(());
         for (i, chunk) in chunks.iter().enumerate() {
             if i + 1 == chunks.len() {
-                outcome = self.store.set_durable_commits(true).map_err(Error::from);
+                outcome = self.store.set_long_run(false).map_err(Error::from);
             }
             outcome = outcome.and_then(|()| self.write_chunk(chunk, &run, &mut report, &mut spent));
             if outcome.is_err() {
@@ -354,7 +354,7 @@ impl Project {
             progress.set(done);
             self.store.yield_to_writers();
         }
-        self.store.set_durable_commits(true)?;
+        self.store.set_long_run(false)?;
         outcome?;
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {

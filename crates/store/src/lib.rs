@@ -303,20 +303,26 @@ impl Store {
         &self.path
     }
 
-    /// Whether a commit waits until it is on disk (the default). A long run of
-    /// transactions that can be run again turns it off until its last one: a crash or a
-    /// power cut keeps or loses whole transactions, never part of one (the latest ones
-    /// may be lost, not the answers others committed, which wait for the disk as ever),
-    /// and the last commit, waiting again, puts every earlier one on disk with it.
-    pub fn set_durable_commits(&self, durable: bool) -> Result<()> {
-        // On a file, its log is also copied back into it (a checkpoint) only after the
-        // last commit: every 1,000 pages (SQLite's default) a commit of the run copied
-        // back the pages each chunk rewrites, and 100 such commits took 1.2 s.
-        let sql = match (self.conn.engine(), durable) {
-            (Engine::Sqlite, true) => "PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 1000",
-            (Engine::Sqlite, false) => "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0",
-            (Engine::Postgres, true) => "SET synchronous_commit = on",
-            (Engine::Postgres, false) => "SET synchronous_commit = off",
+    /// Starts (`true`) or ends a long run of transactions that can be run again, such
+    /// as creating tasks chunk by chunk. Within it a commit does not wait for the disk: a
+    /// crash or a power cut keeps or loses whole transactions, never part of one (the
+    /// latest ones may be lost, not the answers others committed, which wait for the disk
+    /// as ever), and the run's last commit, made after it ends, puts every earlier one on
+    /// disk with it. On a file the log is not copied back into it until then either
+    /// (every 1,000 pages, SQLite's default, a commit copied back the pages each chunk
+    /// rewrites), and the connection keeps 64 MiB of pages rather than 2 (the run's
+    /// writes spilled pages to the log before each commit). Not for an import: the
+    /// project file alone must stay whole while it writes (tests/cli import_kill).
+    pub fn set_long_run(&self, on: bool) -> Result<()> {
+        let sql = match (self.conn.engine(), on) {
+            (Engine::Sqlite, false) => {
+                "PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000"
+            }
+            (Engine::Sqlite, true) => {
+                "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536"
+            }
+            (Engine::Postgres, false) => "SET synchronous_commit = on",
+            (Engine::Postgres, true) => "SET synchronous_commit = off",
         };
         self.conn.execute_batch(sql)?;
         Ok(())

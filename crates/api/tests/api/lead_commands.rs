@@ -85,7 +85,13 @@ fn commits_wait_for_the_disk_again_after_a_tasks_run() {
     let conn = p.store().conn();
     let durable = match conn.engine() {
         factdesk_store::Engine::Sqlite => {
-            must(conn.query_row("PRAGMA synchronous", [], |r| r.get::<_, i64>(0))) == 2
+            let pragma = |name: &str| {
+                must(conn.query_row(&format!("PRAGMA {name}"), [], |r| r.get::<_, i64>(0)))
+            };
+            // And the run's larger page cache and its pause of checkpoints end with it.
+            assert_eq!(pragma("wal_autocheckpoint"), 1000);
+            assert_eq!(pragma("cache_size"), -2000);
+            pragma("synchronous") == 2
         }
         factdesk_store::Engine::Postgres => {
             must(conn.query_row("SHOW synchronous_commit", [], |r| r.get::<_, String>(0))) == "on"
