@@ -325,10 +325,6 @@ impl Project {
             seed: settings.seed,
         };
         let mut spent = Spent::default();
-        progress.phase("tasks", claims.len() as u64);
-        let mut done = 0;
-        let size = (claims.len() / CHUNKS).clamp(LEAST_CHUNK, FACTS_CHUNK);
-        let chunks: Vec<&[(i64, String)]> = claims.chunks(size).collect();
         let run = ChunkRun {
             kind,
             settings: &settings,
@@ -336,26 +332,11 @@ impl Project {
             draw: &draw,
             new_tasks: &new_tasks,
         };
-        // Each chunk is a transaction of its own, so that answers submitted meanwhile
-        // wait for one chunk, not for the run: a run cut short leaves whole chunks, and
-        // running it again makes the rest. Only the last commit waits for the disk, and
-        // takes the earlier ones with it.
-        self.store.set_long_run(chunks.len() > 1)?;
-        let mut outcome = Ok(());
-        for (i, chunk) in chunks.iter().enumerate() {
-            if i + 1 == chunks.len() {
-                outcome = self.store.set_long_run(false).map_err(Error::from);
-            }
-            outcome = outcome.and_then(|()| self.write_chunk(chunk, &run, &mut report, &mut spent));
-            if outcome.is_err() {
-                break;
-            }
-            done += chunk.len() as u64;
-            progress.set(done);
-            self.store.yield_to_writers();
-        }
+        self.store.set_long_run(true)?;
+        let written = self.write_chunks(&claims, &run, &mut report, &mut spent, progress);
+        // Whatever became of the run, the connection writes as usual afterwards.
         self.store.set_long_run(false)?;
-        outcome?;
+        written?;
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
             // Said once for the run, not once per claim: where the documents draw on a
@@ -368,6 +349,34 @@ impl Project {
         }
         report.existing_overlaps.sort_unstable();
         Ok(report)
+    }
+
+    /// Writes the tasks of `claims` a chunk at a time. Each chunk is a transaction of its
+    /// own, so that answers submitted meanwhile wait for one chunk, not for the run: a
+    /// run cut short leaves whole chunks, and running it again makes the rest. The long
+    /// run ([`factdesk_store::Store::set_long_run`]) ends before the last chunk, whose
+    /// commit waits for the disk and takes the earlier ones with it.
+    fn write_chunks(
+        &mut self,
+        claims: &[(i64, String)],
+        run: &ChunkRun<'_>,
+        report: &mut TasksReport,
+        spent: &mut Spent,
+        progress: &mut dyn crate::Progress,
+    ) -> Result<()> {
+        progress.phase("tasks", claims.len() as u64);
+        let size = (claims.len() / CHUNKS).clamp(LEAST_CHUNK, FACTS_CHUNK);
+        let (mut done, last) = (0, claims.len().saturating_sub(1) / size);
+        for (i, chunk) in claims.chunks(size).enumerate() {
+            if i == last {
+                self.store.set_long_run(false)?;
+            }
+            self.write_chunk(chunk, run, report, spent)?;
+            done += chunk.len() as u64;
+            progress.set(done);
+            self.store.yield_to_writers();
+        }
+        Ok(())
     }
 
     /// Writes the tasks of one chunk of claims, with their tricks, in one transaction.

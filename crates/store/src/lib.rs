@@ -93,6 +93,15 @@ pub(crate) fn wait_when_busy(conn: &rusqlite::Connection) -> rusqlite::Result<()
     conn.busy_handler(Some(again))
 }
 
+/// How a project file's connection writes: every commit waits for the disk, the log is
+/// copied back into the file every 1,000 pages, 2 MiB of pages are kept (SQLite's own
+/// checkpoint and cache defaults, set again when a long run ends).
+const WRITING_ALONE: &str =
+    "PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000";
+/// How it writes within a long run ([`Store::set_long_run`]).
+const WRITING_A_LONG_RUN: &str =
+    "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536";
+
 /// How many times a decision PostgreSQL aborted to break a deadlock is run again before
 /// its caller is told to retry later.
 pub const DECISION_RETRIES: u32 = 3;
@@ -294,7 +303,7 @@ impl Store {
                 Some(rusqlite::ErrorCode::DatabaseBusy) => Error::Busy(self.path.clone()),
                 _ => Error::from(e),
             })?;
-        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.execute_batch(WRITING_ALONE)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         Ok(())
     }
@@ -315,12 +324,8 @@ impl Store {
     /// project file alone must stay whole while it writes (tests/cli import_kill).
     pub fn set_long_run(&self, on: bool) -> Result<()> {
         let sql = match (self.conn.engine(), on) {
-            (Engine::Sqlite, false) => {
-                "PRAGMA synchronous = FULL; PRAGMA wal_autocheckpoint = 1000; PRAGMA cache_size = -2000"
-            }
-            (Engine::Sqlite, true) => {
-                "PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA cache_size = -65536"
-            }
+            (Engine::Sqlite, false) => WRITING_ALONE,
+            (Engine::Sqlite, true) => WRITING_A_LONG_RUN,
             (Engine::Postgres, false) => "SET synchronous_commit = on",
             (Engine::Postgres, true) => "SET synchronous_commit = off",
         };
