@@ -100,6 +100,38 @@ pub fn seen_claims(conn: &Connection) -> Result<std::collections::HashSet<i64>> 
     Ok(seen)
 }
 
+/// Which of `claim_ids` someone has seen, as [`seen_claims`] counts it (a task of the
+/// claim or of one of its refutations served, packed, answered or decided), read inside
+/// the caller's transaction so a claim served a moment ago counts.
+pub fn seen_among(conn: &Connection, claim_ids: &[i64]) -> Result<std::collections::HashSet<i64>> {
+    let mut seen = std::collections::HashSet::new();
+    if claim_ids.is_empty() {
+        return Ok(seen);
+    }
+    let list = serde_json::to_string(claim_ids)?;
+    let ids_in = crate::evidence::id_list(conn);
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT DISTINCT c.id, c.parent_id FROM claims c JOIN tasks t ON t.claim_id = c.id
+         WHERE (c.id IN ({ids_in}) OR c.parent_id IN ({ids_in}))
+           AND (EXISTS (SELECT 1 FROM assignments a WHERE a.task_id = t.id)
+             OR EXISTS (SELECT 1 FROM annotations n WHERE n.task_id = t.id)
+             OR EXISTS (SELECT 1 FROM decisions d WHERE d.task_id = t.id))"
+    ))?;
+    let rows = stmt.query_map([&list], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+    })?;
+    let wanted: std::collections::HashSet<i64> = claim_ids.iter().copied().collect();
+    for row in rows {
+        let (claim, parent) = row?;
+        seen.extend(
+            std::iter::once(claim)
+                .chain(parent)
+                .filter(|c| wanted.contains(c)),
+        );
+    }
+    Ok(seen)
+}
+
 /// The documents a claim's evidence may come from.
 pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
@@ -399,16 +431,6 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
                 .collect(),
         })
     })?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
-}
-
-/// The other candidates of every claim that has `sentence_id` among its candidates.
-pub fn fellow_candidates(conn: &Connection, sentence_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT b.sentence_id FROM candidates a JOIN candidates b ON b.claim_id = a.claim_id
-         WHERE a.sentence_id = ?1 AND b.sentence_id != ?1",
-    )?;
-    let rows = stmt.query_map([sentence_id], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 

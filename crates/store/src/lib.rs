@@ -468,7 +468,7 @@ pub mod tx {
     pub use crate::candidates::{
         claim_document_ids, claim_document_links, claims_to_rank, count as candidate_count,
         document_sentences, replace as replace_candidates, replace_many as replace_many_candidates,
-        seen_claims, sentences_of_documents,
+        seen_among, seen_claims, sentences_of_documents,
     };
     pub use crate::claims::{
         any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,
@@ -552,11 +552,6 @@ impl Store {
 
     pub fn candidates(&self, claim_id: i64) -> Result<Vec<CandidateRow>> {
         candidates::of_claim(&self.conn, claim_id)
-    }
-
-    /// The other candidates of every claim that has `sentence_id` among its candidates.
-    pub fn fellow_candidates(&self, sentence_id: i64) -> Result<Vec<i64>> {
-        candidates::fellow_candidates(&self.conn, sentence_id)
     }
 
     /// The sentences with these ids (in no particular order; unknown ids are left out),

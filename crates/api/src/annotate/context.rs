@@ -2,6 +2,7 @@
 //! a refutation being written.
 
 use super::item::TextPiece;
+use super::trick_place::{self, Seat};
 use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -9,6 +10,9 @@ use factdesk_core::checks;
 use factdesk_core::seeded::Seeded;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+/// A document's id and its sentences (id, text) in order.
+type DocumentText = (i64, Vec<(i64, String)>);
 
 /// Sentences shown on each side of the one asked about.
 const AROUND: usize = 3;
@@ -38,14 +42,13 @@ pub struct Passage {
 
 impl Project {
     /// The passage around option `option_id` of an evidence task: a candidate among its
-    /// real neighbours, never with the trick inserted. The trick's own passage has the
-    /// same shape and shows nothing a real sentence's would not: a real sentence from
-    /// another document (the `supports_or_refutes` stance) shows its own real neighbours;
-    /// the negation (the `supports` stance) shows among the real sentences of one of the
-    /// item's documents, at a seeded place, as a candidate among its neighbours would (a
-    /// negation alone told it apart: real candidates come with neighbours). No passage an
-    /// annotator sees carries its document's title: the trick's would name a document none
-    /// of the other options come from.
+    /// real neighbours, never with the trick inserted. The trick's passage reads as a
+    /// candidate's would: whatever the trick is (a real sentence from another document
+    /// under `supports_or_refutes`, the claim's negation under `supports`), it is shown
+    /// among the real sentences of one of the item's documents, at a place drawn to lie
+    /// among the candidates as they lie among each other (`trick_place`). No passage an
+    /// annotator sees carries its document's title: the trick's would name a document
+    /// none of the other options come from.
     pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
@@ -69,33 +72,29 @@ impl Project {
                 format!("no option {option_id:?} in task {task_id}"),
             )
         })?;
-        // The sentences ranked beside the shown one are left out of its passage (the window
-        // reaches past them): the other options for a real candidate, the fellow candidates
-        // of the claim it came from for a trick taken from another document. So whether
-        // two options share a document, and how much of a document the options fill,
-        // cannot be read from a passage to tell a real candidate from the trick.
-        let hidden: Vec<i64> = match (slot.sentence_id, slot.trick_sentence_id) {
-            (Some(_), _) => slots
-                .iter()
-                .filter(|s| s.id != slot.id)
-                .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
-                .collect(),
-            (None, Some(trick)) => self.store.fellow_candidates(trick)?,
-            (None, None) => Vec::new(),
-        };
-        match slot.sentence_id.or(slot.trick_sentence_id) {
-            Some(sentence_id) => Ok(Passage {
-                title: None,
-                ..self.passage_around(sentence_id, &hidden)?
-            }),
-            None => self.negation_passage(task_id, settings.seed, &slots, &slot.text),
+        match slot.sentence_id {
+            // The other options are left out of a candidate's passage (the window reaches
+            // past them), so how much of a document the options fill cannot be read from it.
+            Some(sentence_id) => {
+                let hidden: Vec<i64> = slots
+                    .iter()
+                    .filter(|s| s.id != slot.id)
+                    .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
+                    .collect();
+                Ok(Passage {
+                    title: None,
+                    ..self.passage_around(sentence_id, &hidden)?
+                })
+            }
+            None => self.trick_passage(task_id, settings.seed, &slots, &slot.text),
         }
     }
 
-    /// The negation trick `text` inserted among the real sentences of one of the item's
-    /// documents (the options left out, as in every option's passage), both chosen from
-    /// the project's seed and the task, so a pack and the project show the same.
-    fn negation_passage(
+    /// The trick `text` among the real sentences of one of the item's documents (the
+    /// options left out, as in every option's passage), at a place `trick_place` draws
+    /// from the project's seed and the task, so a pack and the project show the same.
+    /// Shown alone when the item has no real sentence.
+    fn trick_passage(
         &self,
         task_id: i64,
         seed: u64,
@@ -103,41 +102,77 @@ impl Project {
         text: &str,
     ) -> Result<Passage> {
         let options: Vec<i64> = slots.iter().filter_map(|s| s.sentence_id).collect();
-        let alone = || Passage {
-            title: None,
-            sentences: vec![TextPiece {
-                text: text.to_string(),
-                hit: true,
-            }],
-        };
-        if options.is_empty() {
-            return Ok(alone());
+        let documents = self.documents_of(&options)?;
+        // Each option's document and gap (its document's non-option sentences before it).
+        let mut seats = Vec::new();
+        for (doc, sentences) in &documents {
+            let mut gap = 0;
+            for (id, _) in sentences {
+                if options.contains(id) {
+                    seats.push(Seat { doc: *doc, gap });
+                } else {
+                    gap += 1;
+                }
+            }
         }
-        let mut draw = Seeded::for_purpose(seed ^ task_id as u64, "trick passage");
-        let host = options[draw.below(options.len() as u64) as usize];
-        let Some(host) = self.store.sentence(host)? else {
-            return Ok(alone());
+        let rest = |doc: i64| -> Vec<TextPiece> {
+            documents
+                .iter()
+                .filter(|(d, _)| *d == doc)
+                .flat_map(|(_, sentences)| sentences)
+                .filter(|(id, _)| !options.contains(id))
+                .map(|(_, text)| TextPiece {
+                    text: text.clone(),
+                    hit: false,
+                })
+                .collect()
         };
-        let mut around: Vec<TextPiece> = self
-            .store
-            .document_sentences(&[host.document_id])?
-            .into_iter()
-            .filter(|(id, _)| !options.contains(id))
-            .map(|(_, text)| TextPiece { text, hit: false })
-            .collect();
-        let pos = draw.below(around.len() as u64 + 1) as usize;
-        around.insert(
-            pos,
-            TextPiece {
-                text: text.to_string(),
-                hit: true,
-            },
-        );
+        let mut draw = Seeded::for_purpose(seed ^ task_id as u64, "trick passage");
+        let gaps = |doc: i64| rest(doc).len() + 1;
+        let marked = TextPiece {
+            text: text.to_string(),
+            hit: true,
+        };
+        let Some(at) = trick_place::place(&seats, &gaps, AROUND, &mut draw) else {
+            return Ok(Passage {
+                title: None,
+                sentences: vec![marked],
+            });
+        };
+        let mut around = rest(at.doc);
+        let pos = at.gap.min(around.len());
+        around.insert(pos, marked);
         let (from, to) = window(pos, around.len());
         Ok(Passage {
             title: None,
             sentences: around.drain(from..to).collect(),
         })
+    }
+
+    /// The document of sentence `id`.
+    fn document_of(&self, id: i64) -> Result<i64> {
+        self.store
+            .sentence(id)?
+            .map(|s| s.document_id)
+            .ok_or_else(|| {
+                Error::new(
+                    ErrorCode::NotFound,
+                    format!("no sentence {id} in this project"),
+                )
+            })
+    }
+
+    /// The sentences of the documents the sentences `ids` come from, document by
+    /// document in the order first met.
+    fn documents_of(&self, ids: &[i64]) -> Result<Vec<DocumentText>> {
+        let mut out: Vec<DocumentText> = Vec::new();
+        for &id in ids {
+            let doc = self.document_of(id)?;
+            if !out.iter().any(|(d, _)| *d == doc) {
+                out.push((doc, self.store.document_sentences(&[doc])?));
+            }
+        }
+        Ok(out)
     }
 
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the

@@ -16,6 +16,7 @@ mod context;
 mod item;
 mod study;
 mod submit;
+mod trick_place;
 
 pub use crate::gold::EvidenceState;
 pub use context::{Check, Passage};

@@ -388,11 +388,14 @@ pub(crate) fn top_of(r: &Rankings, run: &RankRun<'_>) -> Top {
 /// Claims whose candidates are stored together.
 const STORE_CHUNK: usize = 4096;
 
+/// Claims whose candidates `rank` writes in one transaction.
+const WRITE_CHUNK: usize = 1000;
+
 /// Replaces the candidates of the computed claims (each once), in the caller's
 /// transaction.
 pub(crate) fn store_candidates(
     conn: &Connection,
-    computed: &Computed,
+    computed: &[(i64, Top)],
     ranker: Ranker,
 ) -> Result<RankReport> {
     let mut report = RankReport {
@@ -540,14 +543,47 @@ impl Project {
                 kept,
             )
         };
-        let tx = self.store.transaction()?;
-        let mut report = store_candidates(&tx, &computed, ranker)?;
-        report.kept = kept;
+        let mut report = self.write_candidates(computed, ranker)?;
+        report.kept += kept;
         if let Some(model) = &semantic {
+            let tx = self.store.transaction()?;
             report.embedded = model.save(&tx)?;
             report.semantic_model = Some(model.model_id().to_string());
+            tx.commit()?;
         }
-        tx.commit()?;
+        Ok(report)
+    }
+
+    /// Writes computed candidates a chunk of claims at a time, each chunk in its own
+    /// transaction, so an answer waits for one chunk rather than the whole run (issue 31,
+    /// item 7). Each chunk first leaves out the claims someone was shown since the
+    /// candidates were computed (counted as kept): what a person saw stays. A run stopped
+    /// midway leaves every claim with the candidates of one ranking or the other.
+    fn write_candidates(&mut self, computed: Computed, ranker: Ranker) -> Result<RankReport> {
+        let mut report = RankReport {
+            ranker: ranker.as_str().to_string(),
+            claims: 0,
+            candidates: 0,
+            kept: 0,
+            semantic_model: None,
+            embedded: 0,
+        };
+        for chunk in computed.chunks(WRITE_CHUNK) {
+            let tx = self.store.transaction()?;
+            let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
+            let seen = tx::seen_among(&tx, &ids)?;
+            let unseen: Vec<(i64, Top)> = chunk
+                .iter()
+                .filter(|(id, _)| !seen.contains(id))
+                .cloned()
+                .collect();
+            let written = store_candidates(&tx, &unseen, ranker)?;
+            tx.commit()?;
+            report.claims += written.claims;
+            report.candidates += written.candidates;
+            report.kept += seen.len() as u64;
+            self.store.yield_to_writers();
+        }
         Ok(report)
     }
 

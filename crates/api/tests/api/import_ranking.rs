@@ -340,3 +340,78 @@ fn ranking_again_keeps_the_candidates_people_were_shown() {
     let (lines, _) = ok(p.gold(&lead, &gold));
     assert!(!lines.is_empty());
 }
+
+/// Issue 31, item 7: `rank` computes outside any transaction and then writes. A claim
+/// first shown to someone in between had its candidates replaced under the item they
+/// were looking at (their answer would then select a sentence that is no candidate).
+/// Each chunk of the write now leaves out the claims someone has seen by then, and
+/// writes in its own transaction.
+#[test]
+fn a_claim_shown_while_rank_computes_keeps_its_candidates() {
+    use factdesk_api::annotators::Role;
+    use factdesk_api::tasks::TaskKind;
+
+    /// Serves one item to ana from another connection the first time `rank` reports
+    /// progress, as the team server would while the lead's command computes.
+    struct ServeMeanwhile {
+        location: std::path::PathBuf,
+        clock: ManualClock,
+        served: Option<String>,
+    }
+    impl factdesk_api::Progress for ServeMeanwhile {
+        fn phase(&mut self, _: &str, _: u64) {}
+        fn set(&mut self, _: u64) {
+            if self.served.is_some() {
+                return;
+            }
+            let mut other = ok(Project::open(&self.location, Box::new(self.clock.clone())));
+            let item = ok(other.next_item(&other.who("ana"), TaskKind::Evidence)).item;
+            self.served = Some(item.map(|i| i.claim).unwrap_or_default());
+        }
+    }
+
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = common::project(dir.path(), 8, &clock);
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    let candidates_of = |p: &Project, claim: &str| -> Vec<i64> {
+        let conn = p.store().conn();
+        let mut stmt = ok(conn.prepare(
+            "SELECT k.sentence_id FROM candidates k JOIN claims c ON c.id = k.claim_id
+             WHERE c.text = ?1 ORDER BY k.rank",
+        ));
+        let rows = ok(stmt.query_map([claim], |r| r.get(0)));
+        rows.map(ok).collect()
+    };
+    let before: Vec<(String, Vec<i64>)> = {
+        let conn = p.store().conn();
+        let mut stmt = ok(conn.prepare("SELECT text FROM claims ORDER BY id"));
+        let texts: Vec<String> = ok(stmt.query_map([], |r| r.get(0))).map(ok).collect();
+        texts
+            .into_iter()
+            .map(|t| {
+                let c = candidates_of(&p, &t);
+                (t, c)
+            })
+            .collect()
+    };
+    let mut meanwhile = ServeMeanwhile {
+        location: common::location(dir.path(), "p.fdesk"),
+        clock: clock.clone(),
+        served: None,
+    };
+    let report = ok(p.rank(&p.lead(), Ranker::Levenshtein, 3, false, &mut meanwhile));
+    let served = meanwhile.served.unwrap_or_default();
+    assert!(!served.is_empty(), "an item was served while rank computed");
+    assert_eq!(report.kept, 1, "{report:?}");
+    assert_eq!(report.claims, 7, "{report:?}");
+    for (claim, was) in &before {
+        let now = candidates_of(&p, claim);
+        if *claim == served {
+            assert_eq!(&now, was, "the claim shown meanwhile keeps what was shown");
+        } else {
+            assert_eq!(now.len(), 3, "{claim} was never shown");
+        }
+    }
+}

@@ -342,9 +342,10 @@ fn knowing_the_seed_the_claim_ids_and_every_setting_predicts_the_trick_no_better
         }
     }
     // The secret is drawn anew each run, so each check below may fail by chance: the
-    // exact tails, with the test's 1e-6 shared by the guess and the slots it checks.
+    // exact tails, with the test's 5e-7 (1e-6 a CI run, which runs it twice) shared by
+    // the guess and the slots it checks.
     let shown = items[0].options.len();
-    let alpha = 1e-6 / (1 + shown) as f64;
+    let alpha = 5e-7 / (1 + shown) as f64;
     let most = chance::bound(&chances, alpha);
     assert!(hits <= most.count, "{hits} of 200 predicted ({most:?})");
     // And the slot really varies: every place is used.
@@ -395,50 +396,46 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
                     .collect();
                 assert_eq!(hits, [o.text.as_str()]);
             }
+            // Under either stance the trick is shown among the real sentences of one of
+            // the item's documents, as a candidate is: alone the negation was told apart
+            // by its size (a hostile tester's finding), and a real sentence in its own
+            // document shared no neighbour with the others (issue 31, item 1).
             let passage = ok(p.passage(&p.who("ana"), item.task_id, &trick));
-            match stance {
-                // The negation among real neighbours, as a candidate is shown: alone it
-                // was told apart by its size (a hostile tester's finding).
-                EvidenceStance::Supports => {
-                    assert_eq!(passage.title, None);
-                    assert!(passage.sentences.len() > 1, "{passage:?}");
-                    let hits: Vec<&str> = passage
-                        .sentences
-                        .iter()
-                        .filter(|x| x.hit)
-                        .map(|x| x.text.as_str())
-                        .collect();
-                    assert_eq!(hits, [trick_text.as_str()]);
-                    let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
-                    for x in passage.sentences.iter().filter(|x| !x.hit) {
-                        assert!(
-                            !options.contains(&x.text.as_str()),
-                            "an option in {passage:?}"
-                        );
-                    }
-                }
-                // A real sentence shows its own real neighbours from its own document (the
-                // sentences ranked beside it for its own claim left out, as for any option).
-                EvidenceStance::SupportsOrRefutes => {
-                    let (sentence_id, _) = stored_trick(&p, item.task_id).unwrap_or_default();
-                    let own: Vec<String> = {
-                        let conn = p.store().conn();
-                        let mut stmt = ok(conn.prepare(
-                            "SELECT text FROM sentences WHERE document_id =
-                               (SELECT document_id FROM sentences WHERE id = ?1) ORDER BY idx",
-                        ));
-                        let rows = ok(stmt.query_map([sentence_id], |r| r.get(0)));
-                        ok(rows.collect::<Result<_, _>>())
-                    };
-                    assert!(passage.sentences.len() > 1);
-                    for x in &passage.sentences {
-                        assert!(
-                            own.contains(&x.text),
-                            "{x:?} is not from the trick's document"
-                        );
-                        assert_eq!(x.hit, x.text == trick_text);
-                    }
-                }
+            assert_eq!(passage.title, None, "{stance:?}");
+            assert!(passage.sentences.len() > 1, "{stance:?}: {passage:?}");
+            let hits: Vec<&str> = passage
+                .sentences
+                .iter()
+                .filter(|x| x.hit)
+                .map(|x| x.text.as_str())
+                .collect();
+            assert_eq!(hits, [trick_text.as_str()], "{stance:?}");
+            let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
+            // Every sentence of a document that holds one of the options.
+            let documents: Vec<String> = {
+                let conn = p.store().conn();
+                let mut stmt = ok(conn.prepare("SELECT document_id, text FROM sentences"));
+                let rows = ok(stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?))));
+                let all: Vec<(i64, String)> = ok(rows.collect::<Result<_, _>>());
+                let docs: Vec<i64> = all
+                    .iter()
+                    .filter(|(_, t)| options.contains(&t.as_str()))
+                    .map(|(d, _)| *d)
+                    .collect();
+                all.into_iter()
+                    .filter(|(d, _)| docs.contains(d))
+                    .map(|(_, t)| t)
+                    .collect()
+            };
+            for x in passage.sentences.iter().filter(|x| !x.hit) {
+                assert!(
+                    !options.contains(&x.text.as_str()),
+                    "an option in {passage:?}"
+                );
+                assert!(
+                    documents.contains(&x.text),
+                    "{stance:?}: {x:?} is from none of the item's documents"
+                );
             }
         }
     }

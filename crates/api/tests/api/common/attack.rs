@@ -12,8 +12,10 @@ use std::io::Write;
 use std::path::Path;
 
 /// The false-failure probability each attack test allows per run, shared among its
-/// strategies (Bonferroni): a test that checks 15 strategies gives each 1e-6 / 15.
-pub const FALSE_FAILURE: f64 = 1e-6;
+/// strategies (Bonferroni): a test that checks 20 strategies gives each a twentieth.
+/// CI runs the api's tests twice (on files, then on PostgreSQL), so each test fails by
+/// chance at most once in a million CI runs.
+pub const FALSE_FAILURE: f64 = 5e-7;
 
 /// One strategy's record over a pack: its hits, and for each item the probability that
 /// a guess hits by chance (one in the item's options while the guess names one of them;
@@ -162,7 +164,55 @@ pub fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usi
         .find(|&i| title(i).is_some() && (0..n).all(|j| j == i || title(j) != title(i)))
         .unwrap_or(0);
     guesses.push(("odd title out".into(), odd_title));
+    // Options from one document share neighbours in their passages: the option whose
+    // passage shares the fewest (or most) sentences with the others', and the one that
+    // shares any with the fewest (or most) other options (issue 31, item 1).
+    let shared = passage_sharing(passages);
+    guesses.push((
+        "least passage overlap".into(),
+        by(&|i| -(shared[i].0 as i64)),
+    ));
+    guesses.push(("most passage overlap".into(), by(&|i| shared[i].0 as i64)));
+    guesses.push((
+        "fewest passage partners".into(),
+        by(&|i| -(shared[i].1 as i64)),
+    ));
+    guesses.push(("most passage partners".into(), by(&|i| shared[i].1 as i64)));
+    // An option whose passage shows exactly another option's neighbours (a trick placed
+    // beside a candidate would have such a twin every time).
+    let twin = (0..n)
+        .find(|&i| (0..n).any(|j| j != i && texts(i, false) == texts(j, false)))
+        .unwrap_or(0);
+    guesses.push(("same neighbours as another".into(), twin));
     guesses
+}
+
+/// For each option: how many of its passage's unmarked sentences appear in another
+/// option's passage, and with how many other options its passage shares any.
+fn passage_sharing(passages: &[Passage]) -> Vec<(usize, usize)> {
+    let unmarked: Vec<std::collections::HashSet<&str>> = passages
+        .iter()
+        .map(|p| {
+            p.sentences
+                .iter()
+                .filter(|s| !s.hit)
+                .map(|s| s.text.as_str())
+                .collect()
+        })
+        .collect();
+    (0..passages.len())
+        .map(|i| {
+            let others = |j: usize| j != i;
+            let sentences = unmarked[i]
+                .iter()
+                .filter(|t| (0..passages.len()).any(|j| others(j) && unmarked[j].contains(*t)))
+                .count();
+            let partners = (0..passages.len())
+                .filter(|&j| others(j) && !unmarked[i].is_disjoint(&unmarked[j]))
+                .count();
+            (sentences, partners)
+        })
+        .collect()
 }
 
 /// The trick option of a pack's item, found through the lead's project by the item's
@@ -269,6 +319,41 @@ pub fn project_of_distinct_topics(dir: &Path, n: usize, clock: &ManualClock) -> 
         Some(docs),
         Preset::Native,
     )
+}
+
+/// A project of WikiFactCheck's first `pages * 5` claims, every five rows' contexts
+/// joined into one titled page (about 18 real sentences) that those five claims point
+/// to, with no stance chosen (served as `supports_or_refutes`): real-shaped documents
+/// where a claim's candidates share a page and the trick comes from another.
+pub fn project_of_wikifactcheck_pages(dir: &Path, pages: usize, clock: &ManualClock) -> Project {
+    let mut reader = must(
+        csv::ReaderBuilder::new()
+            .delimiter(b'\t')
+            .from_path(crate::common::data("wikifactcheck_dev.tsv")),
+    );
+    let headers = must(reader.headers()).clone();
+    let column = |name: &str| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("wikifactcheck_dev.tsv has no {name} column"))
+    };
+    let (context, claim) = (column("context"), column("claim"));
+    let rows: Vec<csv::StringRecord> = reader.records().take(pages * 5).map(must).collect();
+    let docs = dir.join("wfc-docs.jsonl");
+    let claims = dir.join("wfc-claims.jsonl");
+    let mut d = must(std::fs::File::create(&docs));
+    let mut c = must(std::fs::File::create(&claims));
+    for (page, five) in rows.chunks(5).enumerate() {
+        let text: Vec<&str> = five.iter().map(|r| r.get(context).unwrap_or("")).collect();
+        let doc = serde_json::json!({"id": format!("p{page}"), "title": format!("Page {page}"), "text": text.join(" ")});
+        must(writeln!(d, "{doc}"));
+        for (k, row) in five.iter().enumerate() {
+            let line = serde_json::json!({"id": format!("w{page}-{k}"), "claim": row.get(claim).unwrap_or(""), "doc_ids": [format!("p{page}")]});
+            must(writeln!(c, "{line}"));
+        }
+    }
+    imported(dir, "wfc.fdesk", clock, claims, Some(docs), Preset::Native)
 }
 
 /// The annotator the attacked packs are issued to.
