@@ -408,9 +408,10 @@ impl Project {
             .enumerate()
             .filter(|(_, (_, _, f))| evidence && !f.task.is_some_and(|t| t.2))
             .map(|(at, (claim_id, claim, f))| {
-                let own = &f.candidate_lengths;
-                let lengths = own.iter().copied().min().unwrap_or(0)
-                    ..=own.iter().copied().max().unwrap_or(usize::MAX);
+                let places = f.candidate_lengths.len() as u64 + 1;
+                let slot = secret_draw(run.new_tasks.secret, &format!("trick-length:{claim_id}"))
+                    .below(places) as usize;
+                let lengths = trick_lengths(&f.candidate_lengths, slot);
                 let wanted = TrickFor {
                     claim_id: *claim_id,
                     claim,
@@ -454,5 +455,52 @@ impl Project {
         tx.commit()?;
         spent.commits += started.elapsed();
         Ok(())
+    }
+}
+
+/// The lengths a trick may have, from its claim's candidates' lengths in characters and
+/// a place `slot` drawn in `0..=candidates.len()` from the project's secret: the trick's
+/// length falls below the shortest candidate (slot 0), between two neighbouring lengths,
+/// or above the longest (the last slot), so its place among the options' lengths is
+/// drawn alike among all the places it can take. Each range is at least the mean gap
+/// between neighbouring lengths wide, so the draws find a sentence in it. Held to the
+/// candidates' span, the trick was never the longest or the shortest option, and
+/// "neither longest nor shortest" found it in a quarter of the items where chance gives
+/// a sixth (issue 31's hostile pass). Any length when the claim has no candidates.
+fn trick_lengths(candidates: &[usize], slot: usize) -> std::ops::RangeInclusive<usize> {
+    let mut sorted = candidates.to_vec();
+    sorted.sort_unstable();
+    let (Some(&min), Some(&max)) = (sorted.first(), sorted.last()) else {
+        return 0..=usize::MAX;
+    };
+    let gap = match sorted.len() {
+        0 | 1 => max / 4,
+        n => (max - min) / (n - 1),
+    }
+    .max(1);
+    let (low, high) = match slot {
+        0 => (min.saturating_sub(gap), min),
+        k if k >= sorted.len() => (max, max.saturating_add(gap)),
+        k => (sorted[k - 1], sorted[k]),
+    };
+    let short = gap.saturating_sub(high - low) / 2;
+    low.saturating_sub(short)..=high.saturating_add(short)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trick_lengths;
+
+    #[test]
+    fn a_trick_may_be_shorter_than_every_candidate_between_two_or_longer_than_every_one() {
+        // Five candidates from 40 to 120 characters: the mean gap is 20.
+        let lengths = [100, 40, 120, 60, 80];
+        assert_eq!(trick_lengths(&lengths, 0), 20..=40);
+        assert_eq!(trick_lengths(&lengths, 2), 60..=80);
+        assert_eq!(trick_lengths(&lengths, 5), 120..=140);
+        // Two candidates as long as each other: a range the mean gap (26) wide around them.
+        assert_eq!(trick_lengths(&[40, 50, 50, 120], 2), 37..=63);
+        assert_eq!(trick_lengths(&[80], 1), 80..=100);
+        assert_eq!(trick_lengths(&[], 0), 0..=usize::MAX);
     }
 }

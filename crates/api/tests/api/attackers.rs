@@ -64,6 +64,53 @@ fn an_attacker_holding_a_pack_finds_the_trick_no_better_than_chance() {
     );
 }
 
+/// Issue 31's hostile pass: the trick was drawn within the span of its claim's candidate
+/// lengths, so it was almost never the longest or the shortest option ("neither" found it
+/// in a quarter of the items). Over 200 WikiFactCheck items it is now one of the two
+/// about as often as chance makes any option one of them: the count is held to chance's
+/// lower tail.
+#[test]
+fn the_trick_is_the_longest_or_shortest_option_as_often_as_chance() {
+    if common::on_postgres() {
+        return;
+    }
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let mut lead = attack::project_of_wikifactcheck_pages(dir.path(), 200, &clock);
+    ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, 200);
+    let (mut extreme, mut chances) = (0, Vec::new());
+    for (item, _) in pack_contents(&path) {
+        let Some(trick) = stored_trick(&lead, &item) else {
+            continue;
+        };
+        let lengths: Vec<usize> = item
+            .options
+            .iter()
+            .map(|o| o.text.chars().count())
+            .collect();
+        let Some(at) = item.options.iter().position(|o| o.id == trick) else {
+            continue;
+        };
+        let (min, max) = (lengths.iter().min(), lengths.iter().max());
+        extreme += usize::from(Some(&lengths[at]) == min || Some(&lengths[at]) == max);
+        chances.push((2.0 / lengths.len() as f64).min(1.0));
+    }
+    assert!(
+        chances.len() >= 150,
+        "only {} items with a trick",
+        chances.len()
+    );
+    let floor = factdesk_core::chance::floor(&chances, FALSE_FAILURE);
+    eprintln!(
+        "the trick was the longest or shortest option in {extreme} of {} items (chance {:.1}, at least {})",
+        chances.len(),
+        floor.expected,
+        floor.count
+    );
+    assert!(extreme >= floor.count, "{extreme} against {floor:?}");
+}
+
 #[test]
 fn on_wikifactcheck_pages_an_attacker_finds_the_trick_no_better_than_chance() {
     // Where passages put the trick depends on the data, not the engine: the run on

@@ -184,6 +184,11 @@ pub fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usi
         .find(|&i| (0..n).any(|j| j != i && texts(i, false) == texts(j, false)))
         .unwrap_or(0);
     guesses.push(("same neighbours as another".into(), twin));
+    // The option text's own length (the trick is drawn among sentences about as long as
+    // the claim's candidates).
+    let chars = |i: usize| item.options[i].text.chars().count() as i64;
+    guesses.push(("longest option".into(), by(&|i| chars(i))));
+    guesses.push(("shortest option".into(), by(&|i| -chars(i))));
     guesses
 }
 
