@@ -7,7 +7,6 @@ use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
-use factdesk_core::seeded::Seeded;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -86,18 +85,17 @@ impl Project {
                     ..self.passage_around(sentence_id, &hidden)?
                 })
             }
-            None => self.trick_passage(task_id, settings.seed, &slots, &slot.text),
+            None => self.trick_passage(task_id, &slots, &slot.text),
         }
     }
 
     /// The trick `text` among the real sentences of one of the item's documents (the
     /// options left out, as in every option's passage), at a place `trick_place` draws
-    /// from the project's seed and the task, so a pack and the project show the same.
+    /// from the project's secret and the task, so a pack and the project show the same.
     /// Shown alone when the item has no real sentence.
     fn trick_passage(
         &self,
         task_id: i64,
-        seed: u64,
         slots: &[super::item::Slot],
         text: &str,
     ) -> Result<Passage> {
@@ -127,7 +125,10 @@ impl Project {
                 })
                 .collect()
         };
-        let mut draw = Seeded::for_purpose(seed ^ task_id as u64, "trick passage");
+        // From the project's secret, never from its seed: knowing the seed, a script
+        // could test each option for the place the rule would give it.
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let mut draw = crate::tasks::secret_draw(&secret, &format!("trick-passage:{task_id}"));
         let gaps = |doc: i64| rest(doc).len() + 1;
         let marked = TextPiece {
             text: text.to_string(),
