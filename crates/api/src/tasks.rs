@@ -474,7 +474,7 @@ fn trick_lengths(candidates: &[usize], slot: usize) -> std::ops::RangeInclusive<
         return 0..=usize::MAX;
     };
     let gap = match sorted.len() {
-        0 | 1 => max / 4,
+        1 => max / 4,
         n => (max - min) / (n - 1),
     }
     .max(1);

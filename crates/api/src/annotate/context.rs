@@ -113,23 +113,18 @@ impl Project {
                 }
             }
         }
-        let rest = |doc: i64| -> Vec<TextPiece> {
+        let rest = |doc: i64| {
             documents
                 .iter()
-                .filter(|(d, _)| *d == doc)
+                .filter(move |(d, _)| *d == doc)
                 .flat_map(|(_, sentences)| sentences)
                 .filter(|(id, _)| !options.contains(id))
-                .map(|(_, text)| TextPiece {
-                    text: text.clone(),
-                    hit: false,
-                })
-                .collect()
         };
         // From the project's secret, never from its seed: knowing the seed, a script
         // could test each option for the place the rule would give it.
         let secret = factdesk_store::tx::secret(self.store.conn())?;
         let mut draw = crate::tasks::secret_draw(&secret, &format!("trick-passage:{task_id}"));
-        let gaps = |doc: i64| rest(doc).len() + 1;
+        let gaps = |doc: i64| rest(doc).count() + 1;
         let marked = TextPiece {
             text: text.to_string(),
             hit: true,
@@ -140,7 +135,12 @@ impl Project {
                 sentences: vec![marked],
             });
         };
-        let mut around = rest(at.doc);
+        let mut around: Vec<TextPiece> = rest(at.doc)
+            .map(|(_, text)| TextPiece {
+                text: text.clone(),
+                hit: false,
+            })
+            .collect();
         let pos = at.gap.min(around.len());
         around.insert(pos, marked);
         let (from, to) = window(pos, around.len());
@@ -186,16 +186,11 @@ impl Project {
     /// Sentence `sentence_id` marked among its document's sentences, `AROUND` each side,
     /// leaving out the sentences in `hidden`.
     fn passage_around(&self, sentence_id: i64, hidden: &[i64]) -> Result<Passage> {
-        let sentence = self.store.sentence(sentence_id)?.ok_or_else(|| {
-            Error::new(
-                ErrorCode::NotFound,
-                format!("no sentence {sentence_id} in this project"),
-            )
-        })?;
-        let doc = self.store.document(sentence.document_id)?;
+        let document_id = self.document_of(sentence_id)?;
+        let doc = self.store.document(document_id)?;
         let around: Vec<(i64, String)> = self
             .store
-            .document_sentences(&[sentence.document_id])?
+            .document_sentences(&[document_id])?
             .into_iter()
             .filter(|(id, _)| *id == sentence_id || !hidden.contains(id))
             .collect();

@@ -398,14 +398,7 @@ pub(crate) fn store_candidates(
     computed: &[(i64, Top)],
     ranker: Ranker,
 ) -> Result<RankReport> {
-    let mut report = RankReport {
-        ranker: ranker.as_str().to_string(),
-        claims: 0,
-        candidates: 0,
-        kept: 0,
-        semantic_model: None,
-        embedded: 0,
-    };
+    let mut report = RankReport::nothing_yet(ranker);
     // A chunk of claims at a time: the rows of every claim at once would hold another
     // copy of all the candidates.
     for chunk in computed.chunks(STORE_CHUNK) {
@@ -435,6 +428,20 @@ pub(crate) fn store_candidates(
             .sum::<u64>();
     }
     Ok(report)
+}
+
+impl RankReport {
+    /// A report of `ranker` before anything is written.
+    fn nothing_yet(ranker: Ranker) -> RankReport {
+        RankReport {
+            ranker: ranker.as_str().to_string(),
+            claims: 0,
+            candidates: 0,
+            kept: 0,
+            semantic_model: None,
+            embedded: 0,
+        }
+    }
 }
 
 /// One run's departures from the project's ranking settings (the command line's flags).
@@ -560,14 +567,7 @@ impl Project {
     /// candidates were computed (counted as kept): what a person saw stays. A run stopped
     /// midway leaves every claim with the candidates of one ranking or the other.
     fn write_candidates(&mut self, computed: Computed, ranker: Ranker) -> Result<RankReport> {
-        let mut report = RankReport {
-            ranker: ranker.as_str().to_string(),
-            claims: 0,
-            candidates: 0,
-            kept: 0,
-            semantic_model: None,
-            embedded: 0,
-        };
+        let mut report = RankReport::nothing_yet(ranker);
         for chunk in computed.chunks(WRITE_CHUNK) {
             let tx = self.store.transaction()?;
             let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();

@@ -28,12 +28,7 @@ fn a_lead_sees_a_candidate_marked_among_its_neighbours_and_an_annotator_is_refus
         .unwrap_or_else(|| panic!("a candidate inside the document: {candidates:?}"));
 
     let passage = ok(p.sentence_passage(&p.who("lead"), candidate.sentence_id));
-    let hits: Vec<&str> = passage
-        .sentences
-        .iter()
-        .filter(|s| s.hit)
-        .map(|s| s.text.as_str())
-        .collect();
+    let hits = common::marked(&passage);
     assert_eq!(hits, vec![candidate.text.as_str()]);
     assert!(passage.sentences.len() > 3, "neighbours on both sides");
     let at = passage.sentences.iter().position(|s| s.hit).unwrap_or(0);

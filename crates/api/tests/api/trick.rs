@@ -388,12 +388,7 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
                     passage.sentences.iter().all(|x| x.text != trick_text),
                     "{stance:?}: the trick in {passage:?}"
                 );
-                let hits: Vec<&str> = passage
-                    .sentences
-                    .iter()
-                    .filter(|x| x.hit)
-                    .map(|x| x.text.as_str())
-                    .collect();
+                let hits = common::marked(&passage);
                 assert_eq!(hits, [o.text.as_str()]);
             }
             // Under either stance the trick is shown among the real sentences of one of
@@ -403,12 +398,7 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
             let passage = ok(p.passage(&p.who("ana"), item.task_id, &trick));
             assert_eq!(passage.title, None, "{stance:?}");
             assert!(passage.sentences.len() > 1, "{stance:?}: {passage:?}");
-            let hits: Vec<&str> = passage
-                .sentences
-                .iter()
-                .filter(|x| x.hit)
-                .map(|x| x.text.as_str())
-                .collect();
+            let hits = common::marked(&passage);
             assert_eq!(hits, [trick_text.as_str()], "{stance:?}");
             let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
             // Every sentence of a document that holds one of the options.

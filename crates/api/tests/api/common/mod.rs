@@ -355,3 +355,13 @@ impl Acting for factdesk_api::packs::PackSession {
         panic!("a pack is for its holder's work")
     }
 }
+
+/// The marked sentences of a passage, in order: the one it was asked about.
+pub fn marked(passage: &factdesk_api::annotate::Passage) -> Vec<&str> {
+    passage
+        .sentences
+        .iter()
+        .filter(|s| s.hit)
+        .map(|s| s.text.as_str())
+        .collect()
+}
