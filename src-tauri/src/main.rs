@@ -11,6 +11,7 @@ mod remote;
 mod startup;
 mod state;
 
+use commands::operations::{handler_list, shell_handlers};
 use state::AppState;
 use tauri::Manager;
 
@@ -30,53 +31,7 @@ fn main() {
             app.manage(AppState::new(config_dir, startup.clone()));
             Ok(())
         })
-        .invoke_handler(tauri::generate_handler![
-            commands::project::startup_project,
-            commands::project::open_project,
-            commands::project::create_project,
-            commands::project::overview,
-            commands::project::recent_projects,
-            commands::work::people,
-            commands::work::sign_in,
-            commands::work::add_person,
-            commands::work::annotators,
-            commands::work::create_tasks,
-            commands::work::claims_without_tasks,
-            commands::work::next_item,
-            commands::work::previous_item,
-            commands::work::submit_answer,
-            commands::work::passage,
-            commands::work::check_refutation,
-            commands::work::search,
-            commands::work::paces,
-            commands::import::start_import,
-            commands::import::cancel_import,
-            commands::dashboard::watch_dashboard,
-            commands::dashboard::stop_dashboard,
-            commands::dashboard::create_study,
-            commands::packs::merge_packs,
-            commands::packs::packs,
-            commands::packs::pack_info,
-            commands::packs::return_results,
-            commands::gold::adjudication_queue,
-            commands::gold::decide,
-            commands::gold::undo_decision,
-            commands::gold::sentence_passage,
-            commands::gold::export_preview,
-            commands::gold::export_gold,
-            commands::lead::pending_reviews,
-            commands::lead::review_refutation,
-            commands::lead::settings,
-            commands::lead::save_settings,
-            commands::lead::flag_decision,
-            commands::lead::issue_pack,
-            commands::work::skip_item,
-            commands::work::claim_view,
-            commands::work::claims_list,
-            commands::gold::export_answers,
-            commands::project::connect_server,
-            commands::project::current_person,
-        ])
+        .invoke_handler(factdesk_api::for_each_operation!(handler_list))
         .run(tauri::generate_context!());
     if let Err(e) = result {
         tracing::error!("Factdesk could not start: {e}");

@@ -1,7 +1,7 @@
 //! What the app holds between commands.
 
 use crate::remote::Remote;
-use factdesk_api::call::{self, Call};
+use factdesk_api::call::{self, Call, Reply};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
@@ -58,14 +58,22 @@ impl AppState {
     }
 
     /// Runs one of the app's operations where the work is: on the open file for the
-    /// person chosen, or on the server for the signed-in person.
-    pub fn call(&self, op: Call) -> Result<serde_json::Value> {
+    /// person chosen, or on the server for the signed-in person. `pick` takes the
+    /// operation's response out of the reply.
+    pub fn run<T>(&self, op: Call, pick: impl FnOnce(Reply) -> Option<T>) -> Result<Returned<T>> {
         // The server is asked without holding the lock, so a slow answer blocks nothing.
         if let Some(remote) = self.remote() {
-            return remote.call(&op);
+            return remote.call(&op).map(Returned::Server);
         }
+        let name = op.name();
         let user = self.user().ok();
-        self.with_work(|w| call::run_in(w, user.as_ref(), op))
+        let reply = self.with_work(|w| call::run_in(w, user.as_ref(), op))?;
+        pick(reply).map(Returned::Here).ok_or_else(|| {
+            Error::new(
+                ErrorCode::Io,
+                format!("{name} answered with another operation's reply"),
+            )
+        })
     }
 
     /// Runs `f` on the open project or pack; a server refuses with `on_server`'s error.
@@ -118,5 +126,22 @@ impl AppState {
             std::thread::spawn(move || old.sign_out());
         }
         Ok(overview)
+    }
+}
+
+/// What an operation's command returns: its response as run here, or as the team server
+/// sent it (the JSON of the same type, written by the same version of the api).
+#[derive(Debug)]
+pub enum Returned<T> {
+    Here(T),
+    Server(serde_json::Value),
+}
+
+impl<T: serde::Serialize> serde::Serialize for Returned<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        match self {
+            Returned::Here(value) => value.serialize(s),
+            Returned::Server(value) => value.serialize(s),
+        }
     }
 }

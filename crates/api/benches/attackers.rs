@@ -87,6 +87,9 @@ struct Outcome {
     false_failure: f64,
     /// Each strategy's name, hits and the hits chance gives on average.
     pooled: Vec<(String, usize, f64)>,
+    /// The same for the strategies that read the options' words (measured, not judged:
+    /// the trick's words are meant to tell a reader).
+    content: Vec<(String, usize, f64)>,
 }
 
 fn attack_with_secret(template: &Path, seed: u64) -> Outcome {
@@ -104,7 +107,8 @@ fn attack_with_secret(template: &Path, seed: u64) -> Outcome {
     must(lead.set_settings(&lead.lead(), &settings));
     must(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
     let pack = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, CLAIMS as u64);
-    let guessers = attack::trick_attack(&lead, &pack);
+    let guessers = attack::trick_attack(&lead, &pack, attack::structural_guesses);
+    let content = attack::trick_attack(&lead, &pack, attack::content_guesses);
     let verdicts = attack::judge(&guessers, attack::FALSE_FAILURE);
     Outcome {
         beaten: verdicts
@@ -117,11 +121,16 @@ fn attack_with_secret(template: &Path, seed: u64) -> Outcome {
             .filter(|g| g.hits > old_bound(&g.chances))
             .count(),
         false_failure: attack::false_failure(&verdicts),
-        pooled: guessers
-            .iter()
-            .map(|g| (g.name.clone(), g.hits, g.chances.iter().sum()))
-            .collect(),
+        pooled: pooled(&guessers),
+        content: pooled(&content),
     }
+}
+
+fn pooled(guessers: &[attack::Guesser]) -> Vec<(String, usize, f64)> {
+    guessers
+        .iter()
+        .map(|g| (g.name.clone(), g.hits, g.chances.iter().sum()))
+        .collect()
 }
 
 fn main() {
@@ -190,7 +199,10 @@ fn main() {
         "  the old bound (chance + 3.5 sd per strategy): {failed_before} failed, {:.2e} observed",
         failed_before as f64 / n.max(1) as f64
     );
-    print_pooled(&results);
+    println!("  pooled over {} items:", n * CLAIMS);
+    print_pooled(&results, |o| &o.pooled);
+    println!("  reading the words (the trick's designed tell, not judged):");
+    print_pooled(&results, |o| &o.content);
     for (seed, o) in &failed {
         println!("  secret {seed}: {}", o.beaten.join(", "));
     }
@@ -202,15 +214,14 @@ fn main() {
 /// Every strategy's hits over all secrets' items beside chance: the rate, chance's rate
 /// and the margin (4 standard deviations of the pooled count under chance, a Poisson
 /// binomial bounded by its binomial variance).
-fn print_pooled(results: &[(u64, Outcome)]) {
+fn print_pooled(results: &[(u64, Outcome)], of: impl Fn(&Outcome) -> &[(String, usize, f64)]) {
     let Some((_, first)) = results.first() else {
         return;
     };
     let items: usize = results.len() * CLAIMS;
-    println!("  pooled over {items} items:");
-    for (k, (name, _, _)) in first.pooled.iter().enumerate() {
-        let hits: usize = results.iter().map(|(_, o)| o.pooled[k].1).sum();
-        let expected: f64 = results.iter().map(|(_, o)| o.pooled[k].2).sum();
+    for (k, (name, _, _)) in of(first).iter().enumerate() {
+        let hits: usize = results.iter().map(|(_, o)| of(o)[k].1).sum();
+        let expected: f64 = results.iter().map(|(_, o)| of(o)[k].2).sum();
         let p = expected / items as f64;
         let margin = 4.0 * (items as f64 * p * (1.0 - p)).sqrt();
         let flag = if hits as f64 > expected + margin {

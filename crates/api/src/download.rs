@@ -11,12 +11,13 @@ use crate::{Actor, Error, ErrorCode, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
+use ts_rs::TS;
 
 /// The stem the server names its own copy of an export with.
 const STEM: &str = "export";
 
 /// One file of an export.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct DownloadFile {
     /// `None`: the file the user names; `Some(s)`: the file `<stem>.<s>` beside it (the
@@ -28,7 +29,7 @@ pub struct DownloadFile {
 
 /// An export's files and what the export reported (its paths are the client's once
 /// written).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(deny_unknown_fields)]
 pub struct Download {
     pub files: Vec<DownloadFile>,

@@ -125,10 +125,7 @@ fn role_of(stored: &str) -> Role {
 /// The stored form of a token: its SHA-256, hex. Tokens are 256 random bits, so a fast
 /// hash is enough (no one can guess one to test against a stolen hash).
 fn token_hash(token: &str) -> String {
-    Sha256::digest(token.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex::encode(Sha256::digest(token.as_bytes()))
 }
 
 fn random_bytes<const N: usize>() -> Result<[u8; N]> {

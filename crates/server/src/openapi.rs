@@ -111,6 +111,15 @@ fn errors_of(method: &str, path: &str) -> &'static [u16] {
 }
 
 /// The document served at `/api/v1/openapi.json`.
+/// Who may call each operation, from its declaration: `anyone`, `person` or `lead`.
+fn who_may_call() -> Value {
+    factdesk_api::call::OPS
+        .iter()
+        .map(|op| (op.to_string(), json!(factdesk_api::call::who_may(op))))
+        .collect::<serde_json::Map<_, _>>()
+        .into()
+}
+
 pub fn document() -> Value {
     let bearer = json!([{"bearer": []}]);
     let obj = |r: &str| json!({"$ref": format!("#/components/schemas/{r}")});
@@ -226,7 +235,7 @@ pub fn document() -> Value {
                 "Call": {"type": "object", "required": ["op"], "additionalProperties": false, "properties": {
                     "op": {"type": "string", "enum": factdesk_api::call::OPS},
                     "args": {"type": "object", "description": "the operation's fields, snake_case, as the app's command of the same name takes them"}
-                }},
+                }, "x-who": who_may_call()},
                 "Upload": {"type": "object", "additionalProperties": false, "properties": {
                     "claims": {"type": "array", "items": obj("UploadFile")},
                     "documents": {"type": "array", "items": obj("UploadFile")},

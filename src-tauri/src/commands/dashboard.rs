@@ -1,12 +1,9 @@
 //! The lead's live agreement dashboard: start following the project (snapshots arrive as
-//! `dashboard` events, failures as `dashboard-error`), and stop; draw a re-annotation
-//! study.
+//! `dashboard` events, failures as `dashboard-error`), and stop.
 
 use crate::state::AppState;
 use factdesk_api::call::Call;
-use factdesk_api::study::StudyRequest;
 use factdesk_api::Result;
-use serde_json::Value;
 use tauri::{AppHandle, State};
 
 /// Leads only (the api refuses anyone else). Sends the current snapshot at once, then one on every change.
@@ -30,10 +27,4 @@ pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()>
 #[tauri::command]
 pub fn stop_dashboard(app: AppHandle) {
     crate::live::stop(&app);
-}
-
-/// Leads only: draws a re-annotation study; returns every study with its figures.
-#[tauri::command(async)]
-pub fn create_study(state: State<'_, AppState>, request: StudyRequest) -> Result<Value> {
-    state.call(Call::CreateStudy { request })
 }

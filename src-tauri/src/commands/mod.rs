@@ -7,6 +7,8 @@ pub mod dashboard;
 pub mod gold;
 pub mod import;
 pub mod lead;
+pub mod operations;
+mod own;
 pub mod packs;
 pub mod project;
 pub mod work;

@@ -1,12 +1,10 @@
 //! Packs in the app: the lead merges returned packs and lists them; in a pack, the
 //! annotator sees whose it is and returns the results.
 
-use crate::state::AppState;
-use factdesk_api::call::Call;
-use factdesk_api::packs::{Manifest, Unanswered, Workplace};
+use crate::state::{AppState, Returned};
+use factdesk_api::packs::{Manifest, MergeOutcome, Unanswered, Workplace};
 use factdesk_api::upload::{PacksUpload, UploadFile};
 use factdesk_api::{Error, ErrorCode, Result};
-use serde_json::Value;
 use std::path::PathBuf;
 use tauri::State;
 
@@ -18,25 +16,21 @@ pub fn merge_packs(
     state: State<'_, AppState>,
     paths: Vec<PathBuf>,
     give_back: bool,
-) -> Result<Value> {
+) -> Result<Returned<Vec<MergeOutcome>>> {
     if let Some(remote) = state.remote() {
         let packs = UploadFile::read_all(&paths)?;
-        return remote.merge(&PacksUpload { packs, give_back });
+        return remote
+            .merge(&PacksUpload { packs, give_back })
+            .map(Returned::Server);
     }
     let unanswered = if give_back {
         Unanswered::GiveBack
     } else {
         Unanswered::Refuse
     };
-    let outcomes = state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))?;
-    serde_json::to_value(outcomes)
-        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot send the outcomes: {e}")))
-}
-
-/// Leads only: the packs this project issued.
-#[tauri::command(async)]
-pub fn packs(state: State<'_, AppState>) -> Result<Value> {
-    state.call(Call::Packs)
+    state
+        .as_user(|p, user| p.merge_packs(user, &paths, unanswered))
+        .map(Returned::Here)
 }
 
 /// The open file's manifest when it is a pack; null for a project or a server.

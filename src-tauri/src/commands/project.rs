@@ -2,9 +2,9 @@
 //! projects.
 
 use crate::remote::Remote;
-use crate::state::{AppState, Place};
+use crate::state::{AppState, Place, Returned};
 use factdesk_api::annotators::Person;
-use factdesk_api::call::Call;
+use factdesk_api::call::{Call, Reply};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::recent::{self, RecentProject};
@@ -83,14 +83,20 @@ pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
     match state.remote() {
         Some(remote) => Some(remote.person),
         None => state
-            .call(Call::Me)
+            .run(Call::Me, |reply| match reply {
+                Reply::Me(person) => Some(person),
+                _ => None,
+            })
             .ok()
-            .and_then(|me| serde_json::from_value(me).ok()),
+            .and_then(|me| match me {
+                Returned::Here(person) => Some(person),
+                Returned::Server(_) => None,
+            }),
     }
 }
 
-#[tauri::command(async)]
-pub fn overview(state: State<'_, AppState>) -> Result<Overview> {
+/// The `overview` operation: a server's names its address where a file's path would be.
+pub fn overview(state: &AppState) -> Result<Overview> {
     match state.remote() {
         Some(remote) => server_overview(&remote),
         None => state.with_work(|w| w.overview()),

@@ -3,6 +3,8 @@
 
 export type ErrorCode = "not_found" | "already_exists" | "not_a_project" | "newer_schema" | "read_only" | "invalid_input" | "conflict" | "forbidden" | "check_failed" | "cancelled" | "unanswered" | "io" | "database" | "unauthorized" | "rate_limited" | "unavailable";
 
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
 export type Location = { file: string, 
 /**
  * 1-based line number; 0 when the problem concerns the whole file.

@@ -1,7 +1,7 @@
 // Pure helpers of the adjudication queue: how answers, outcomes and decisions read, which
 // labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
 
-import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+import type { Decision, Judgement, JsonValue, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
 
 /** The verdicts or labels the lead can give by hand, in key order (1 first). */
@@ -78,7 +78,7 @@ export function decisionText(d: Decision, candidates: QueueCandidate[]): string 
 }
 
 /** The answer the lead gives by hand, in the stored shape. */
-export function handAnswer(kind: TaskKind, selected: number[], label: Judgement | null): unknown {
+export function handAnswer(kind: TaskKind, selected: number[], label: Judgement | null): JsonValue {
   if (kind === "evidence") return selected.length === 0 ? { selected: [], no_evidence: true } : { selected, no_evidence: false };
   return { label };
 }

@@ -72,7 +72,7 @@ export function returnPanel(m: Manifest, fail: (e: unknown) => void): HTMLElemen
   button.addEventListener("click", () => {
     button.disabled = true;
     api
-      .returnResults()
+      .returnResults(null)
       .then((path) =>
         mount(
           said,

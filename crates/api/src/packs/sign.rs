@@ -1,32 +1,21 @@
-//! HMAC-SHA256 (RFC 2104) keyed by the project's secret: signs a pack's manifest and
+//! HMAC-SHA256 (RFC 2104, the `hmac` crate) keyed by the project's secret: signs a pack's manifest and
 //! derives the opaque sentence ids a pack uses, so only the lead's project can map them.
 
+use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
-
-const BLOCK: usize = 64;
+use subtle::ConstantTimeEq;
 
 /// HMAC-SHA256 of `message` under `key`.
 pub(crate) fn hmac_sha256(key: &[u8], message: &[u8]) -> [u8; 32] {
-    let mut k = [0u8; BLOCK];
-    if key.len() > BLOCK {
-        k[..32].copy_from_slice(&Sha256::digest(key));
-    } else {
-        k[..key.len()].copy_from_slice(key);
-    }
-    let pad = |byte: u8| k.map(|b| b ^ byte);
-    let inner = Sha256::new()
-        .chain_update(pad(0x36))
-        .chain_update(message)
-        .finalize();
-    Sha256::new()
-        .chain_update(pad(0x5c))
-        .chain_update(inner)
-        .finalize()
-        .into()
+    let Ok(mut mac) = Hmac::<Sha256>::new_from_slice(key) else {
+        unreachable!("HMAC takes a key of any length")
+    };
+    mac.update(message);
+    mac.finalize().into_bytes().into()
 }
 
 pub(crate) fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    hex::encode(bytes)
 }
 
 /// SHA-256 of the lines, each ended by a newline, hex encoded.
@@ -41,11 +30,7 @@ pub(crate) fn digest_lines(lines: &[String]) -> String {
 
 /// Compares two signatures in time independent of where they differ.
 pub(crate) fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+    a.as_bytes().ct_eq(b.as_bytes()).into()
 }
 
 /// A positive 62-bit row id drawn from `label` under the key: looks like any other id.

@@ -26,7 +26,11 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 /// The pack attack on a project of 200 made-up topics, where `plant` may change the
 /// stored tasks first: each strategy's verdict.
 fn attack_on_topics(plant: &dyn Fn(&Project)) -> Vec<attack::Verdict> {
-    attack_on(&attack::project_of_distinct_topics, plant)
+    attack_on(
+        &attack::project_of_distinct_topics,
+        plant,
+        attack::structural_guesses,
+    )
 }
 
 /// The pack attack on 200 evidence items of the project `make` builds, where `plant`
@@ -34,6 +38,7 @@ fn attack_on_topics(plant: &dyn Fn(&Project)) -> Vec<attack::Verdict> {
 fn attack_on(
     make: &dyn Fn(&std::path::Path, usize, &ManualClock) -> Project,
     plant: &dyn Fn(&Project),
+    guesses: attack::Guesses,
 ) -> Vec<attack::Verdict> {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(5_000_000);
@@ -43,7 +48,7 @@ fn attack_on(
     ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
     plant(&lead);
     let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, 200);
-    let guessers = attack::trick_attack(&lead, &path);
+    let guessers = attack::trick_attack(&lead, &path, guesses);
     assert_eq!(guessers.first().map(|g| g.chances.len()), Some(200));
     let verdicts = judge(&guessers, FALSE_FAILURE);
     eprintln!(
@@ -118,7 +123,11 @@ fn on_wikifactcheck_pages_an_attacker_finds_the_trick_no_better_than_chance() {
     if common::on_postgres() {
         return;
     }
-    let verdicts = attack_on(&attack::project_of_wikifactcheck_pages, &|_| {});
+    let verdicts = attack_on(
+        &attack::project_of_wikifactcheck_pages,
+        &|_| {},
+        attack::structural_guesses,
+    );
     let beaten: Vec<_> = verdicts.iter().filter(|v| v.beats_chance()).collect();
     assert!(beaten.is_empty(), "strategies beating chance: {beaten:?}");
 }
@@ -154,9 +163,35 @@ fn on_covid_fact_an_attacker_finds_the_trick_no_better_than_chance() {
     if common::on_postgres() {
         return;
     }
-    let verdicts = attack_on(&covid_fact_under_supports_or_refutes, &|_| {});
+    let verdicts = attack_on(
+        &covid_fact_under_supports_or_refutes,
+        &|_| {},
+        attack::structural_guesses,
+    );
     let beaten: Vec<_> = verdicts.iter().filter(|v| v.beats_chance()).collect();
     assert!(beaten.is_empty(), "strategies beating chance: {beaten:?}");
+}
+
+/// Under `supports_or_refutes` the trick shares no content word with the claim, by design:
+/// a careful reader sees that it does not belong. So a reader's guess, "the option
+/// sharing the fewest of the claim's words", finds it far above chance, as
+/// docs/annotation.md says; pinned here so that a change of the trick's rule changes that
+/// page with it.
+#[test]
+fn the_tricks_words_tell_it_to_a_reader_as_documented() {
+    if common::on_postgres() {
+        return;
+    }
+    let verdicts = attack_on(
+        &attack::project_of_wikifactcheck_pages,
+        &|_| {},
+        attack::content_guesses,
+    );
+    let fewest = verdicts
+        .iter()
+        .find(|v| v.name == "fewest claim words")
+        .unwrap_or_else(|| panic!("no such guess"));
+    assert!(fewest.beats_chance(), "{fewest:?}");
 }
 
 #[test]

@@ -192,6 +192,36 @@ pub fn structural_guesses(item: &Item, passages: &[Passage]) -> Vec<(String, usi
     guesses
 }
 
+/// Strategies that read the options' words, as a reader does: the option sharing the
+/// fewest (or most) of the claim's words, counted from the texts alone (highlighting
+/// off). Under `supports_or_refutes` the trick shares none by design, so that a careful
+/// reader sees it does not belong; these measure that tell rather than guard against it
+/// (docs/annotation.md).
+pub fn content_guesses(item: &Item, _passages: &[Passage]) -> Vec<(String, usize)> {
+    let n = item.options.len();
+    let claim = content_words(&item.claim);
+    let shared = |i: usize| {
+        content_words(&item.options[i].text)
+            .intersection(&claim)
+            .count() as i64
+    };
+    let by = |f: &dyn Fn(usize) -> i64| -> usize {
+        (0..n).max_by_key(|&i| (f(i), -(i as i64))).unwrap_or(0)
+    };
+    vec![
+        ("fewest claim words".into(), by(&|i| -shared(i))),
+        ("most claim words".into(), by(&|i| shared(i))),
+    ]
+}
+
+/// A text's lower-cased words of three letters or more, as a script would split them.
+fn content_words(text: &str) -> std::collections::HashSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 3)
+        .map(str::to_lowercase)
+        .collect()
+}
+
 /// For each option: how many of its passage's unmarked sentences appear in another
 /// option's passage, and with how many other options its passage shares any.
 fn passage_sharing(passages: &[Passage]) -> Vec<(usize, usize)> {
@@ -240,9 +270,12 @@ pub fn stored_trick(lead: &Project, item: &Item) -> Option<String> {
         .map(|o| o.id.clone())
 }
 
-/// Every structural strategy's record over the pack at `path`, the truth taken from
+/// How a family of strategies guesses on one item.
+pub type Guesses = fn(&Item, &[Passage]) -> Vec<(String, usize)>;
+
+/// Every strategy of `guesses`, recorded over the pack at `path`, the truth taken from
 /// the lead's project.
-pub fn trick_attack(lead: &Project, path: &Path) -> Vec<Guesser> {
+pub fn trick_attack(lead: &Project, path: &Path, guesses: Guesses) -> Vec<Guesser> {
     let mut guessers: Vec<Guesser> = Vec::new();
     for (item, passages) in pack_contents(path) {
         let trick = stored_trick(lead, &item).unwrap_or_else(|| panic!("no trick"));
@@ -251,7 +284,7 @@ pub fn trick_attack(lead: &Project, path: &Path) -> Vec<Guesser> {
             .iter()
             .position(|o| o.id == trick)
             .unwrap_or_else(|| panic!("the trick is not among the options"));
-        let guesses = structural_guesses(&item, &passages);
+        let guesses = guesses(&item, &passages);
         if guessers.is_empty() {
             guessers = guesses
                 .iter()

@@ -1,0 +1,237 @@
+//! Every operation on a project file, for the person chosen (or no one yet): the
+//! [`Host`] the desktop app and the team server share.
+
+use super::{nobody, Host};
+use crate::agreement::AgreementRequest;
+use crate::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
+use crate::annotators::{Annotator, Person, Role};
+use crate::answers::AnswersFormat;
+use crate::claim_view::{ClaimPage, ClaimStanding, ClaimView};
+use crate::dashboard::{Dashboard, DashboardState};
+use crate::download::Download;
+use crate::dto::{NoTask, Overview, SearchHit};
+use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem};
+use crate::packs::{PackRequest, PackSummary};
+use crate::review::PendingReview;
+use crate::settings::Settings;
+use crate::study::{StudyAgreement, StudyRequest};
+use crate::tasks::{TaskKind, TasksReport};
+use crate::{Actor, Project, Result};
+
+/// A project and the person its operations run for.
+#[derive(Debug)]
+pub struct OnProject<'a> {
+    project: &'a mut Project,
+    actor: Option<&'a Actor>,
+}
+
+impl<'a> OnProject<'a> {
+    pub fn new(project: &'a mut Project, actor: Option<&'a Actor>) -> OnProject<'a> {
+        OnProject { project, actor }
+    }
+
+    /// The project and the person working; an operation that acts for someone needs one.
+    fn user(&mut self) -> Result<(&mut Project, &'a Actor)> {
+        let actor = self.actor.ok_or_else(nobody)?;
+        Ok((&mut *self.project, actor))
+    }
+}
+
+/// The person an actor is.
+pub(super) fn person(actor: &Actor) -> Person {
+    Person {
+        name: actor.name().to_string(),
+        role: actor.role(),
+    }
+}
+
+impl Host for OnProject<'_> {
+    // Only these three run with no one chosen: the project's face, and its first person.
+    fn overview(&mut self) -> Result<Overview> {
+        self.project.overview()
+    }
+
+    fn settings(&mut self) -> Result<Settings> {
+        self.project.settings()
+    }
+
+    fn add_person(&mut self, name: String, role: Role) -> Result<Person> {
+        self.project.add_person(self.actor, &name, role)
+    }
+
+    fn me(&mut self) -> Result<Person> {
+        Ok(person(self.user()?.1))
+    }
+
+    fn annotators(&mut self) -> Result<Vec<Annotator>> {
+        let (p, user) = self.user()?;
+        p.annotators(user)
+    }
+
+    fn create_tasks(&mut self, kind: TaskKind, overlap: Option<u32>) -> Result<TasksReport> {
+        let (p, user) = self.user()?;
+        p.create_tasks(user, kind, overlap)
+    }
+
+    fn claims_without_tasks(&mut self) -> Result<Vec<NoTask>> {
+        let (p, user) = self.user()?;
+        p.claims_without_tasks(user)
+    }
+
+    fn next_item(&mut self, kind: TaskKind) -> Result<Next> {
+        let (p, user) = self.user()?;
+        p.next_item(user, kind)
+    }
+
+    fn paces(&mut self) -> Result<Vec<KindPace>> {
+        let (p, user) = self.user()?;
+        p.paces(user)
+    }
+
+    fn previous_item(&mut self, kind: TaskKind, current: Option<i64>) -> Result<Option<Item>> {
+        let (p, user) = self.user()?;
+        p.previous_item(user, kind, current)
+    }
+
+    fn submit_answer(&mut self, answer: Answer) -> Result<Ack> {
+        let (p, user) = self.user()?;
+        p.submit(user, &answer)
+    }
+
+    fn passage(&mut self, task_id: i64, option_id: String) -> Result<Passage> {
+        let (p, user) = self.user()?;
+        p.passage(user, task_id, &option_id)
+    }
+
+    fn check_refutation(&mut self, task_id: i64, text: String) -> Result<Vec<Check>> {
+        let (p, user) = self.user()?;
+        p.check_refutation(user, task_id, &text)
+    }
+
+    fn search(&mut self, query: String) -> Result<Vec<SearchHit>> {
+        let (p, user) = self.user()?;
+        p.search(user, &query, 50)
+    }
+
+    fn skip_item(&mut self, task_id: i64) -> Result<bool> {
+        let (p, user) = self.user()?;
+        p.skip_item(user, task_id)
+    }
+
+    fn claim_view(&mut self, id: i64) -> Result<ClaimView> {
+        let (p, user) = self.user()?;
+        p.claim_view(user, id)
+    }
+
+    fn claims_list(
+        &mut self,
+        words: Option<String>,
+        standing: ClaimStanding,
+        offset: u64,
+        limit: u64,
+    ) -> Result<ClaimPage> {
+        let (p, user) = self.user()?;
+        p.claims_list(user, words.as_deref(), standing, offset, limit)
+    }
+
+    fn create_study(&mut self, request: StudyRequest) -> Result<Vec<StudyAgreement>> {
+        let (p, user) = self.user()?;
+        p.create_study(user, &request)?;
+        p.study_agreements(user, None, &AgreementRequest::default())
+    }
+
+    fn dashboard(&mut self, intervals: bool) -> Result<Dashboard> {
+        let (p, user) = self.user()?;
+        if intervals {
+            return p.dashboard(user, &AgreementRequest::default());
+        }
+        let mut state = DashboardState::new();
+        state.refresh(p, user)?;
+        Ok(state.snapshot(p.clock.now_ms()))
+    }
+
+    fn adjudication_queue(&mut self, request: GoldRequest) -> Result<Vec<QueueItem>> {
+        let (p, user) = self.user()?;
+        p.adjudication_queue(user, &request)
+    }
+
+    fn decide(
+        &mut self,
+        task_id: i64,
+        seen: Option<i64>,
+        take: Option<String>,
+        answer: Option<serde_json::Value>,
+        reason: Option<String>,
+    ) -> Result<Outcome> {
+        let (p, user) = self.user()?;
+        p.decide_seen(
+            user,
+            task_id,
+            seen,
+            take.as_deref(),
+            answer,
+            reason.as_deref(),
+        )
+    }
+
+    fn undo_decision(&mut self, task_id: i64, seen: i64, reason: Option<String>) -> Result<()> {
+        let (p, user) = self.user()?;
+        p.undo_decision_seen(user, task_id, seen, reason.as_deref())
+    }
+
+    fn sentence_passage(&mut self, sentence_id: i64) -> Result<Passage> {
+        let (p, user) = self.user()?;
+        p.sentence_passage(user, sentence_id)
+    }
+
+    fn export_preview(&mut self, request: GoldRequest) -> Result<ExportPreview> {
+        let (p, user) = self.user()?;
+        p.export_preview(user, &request)
+    }
+
+    fn pending_reviews(&mut self) -> Result<Vec<PendingReview>> {
+        let (p, user) = self.user()?;
+        p.pending_reviews(user)
+    }
+
+    fn review_refutation(
+        &mut self,
+        annotation_id: i64,
+        accepted: bool,
+        note: Option<String>,
+    ) -> Result<()> {
+        let (p, user) = self.user()?;
+        p.review_pending(user, annotation_id, accepted, note.as_deref())
+    }
+
+    fn save_settings(&mut self, settings: Settings) -> Result<Settings> {
+        let (p, user) = self.user()?;
+        p.set_settings(user, &settings)?;
+        p.settings()
+    }
+
+    fn flag_decision(&mut self, name: String, include: Option<bool>) -> Result<Annotator> {
+        let (p, user) = self.user()?;
+        p.set_flag_override(user, &name, include)
+    }
+
+    fn packs(&mut self) -> Result<Vec<PackSummary>> {
+        let (p, user) = self.user()?;
+        p.packs(user)
+    }
+
+    fn export_gold(&mut self, request: GoldRequest, format: ExportFormat) -> Result<Download> {
+        let (p, user) = self.user()?;
+        p.gold_download(user, &request, format)
+    }
+
+    fn export_answers(&mut self, format: AnswersFormat) -> Result<Download> {
+        let (p, user) = self.user()?;
+        p.answers_download(user, format)
+    }
+
+    fn issue_pack(&mut self, request: PackRequest) -> Result<Download> {
+        let (p, user) = self.user()?;
+        p.pack_download(user, &request)
+    }
+}
