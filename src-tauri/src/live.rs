@@ -1,25 +1,24 @@
-//! The lead's live dashboard: a thread with its own connection to the project file
-//! follows the answers (a probe of the newest annotation id four times a second, so
-//! answers from other processes such as `factdesk submit` show too) and sends a
-//! `dashboard` event whenever something changed. Bootstrap intervals need every answer,
-//! so they are computed on one more thread, one computation at a time, and arrive later.
-//! Connected to a team server, the dashboard follows the server's events instead
-//! ([`watch_server`], in `live/server.rs`).
+//! The lead's live dashboard: a thread with its own connection to the project file is
+//! woken whenever the file is written, by any process, and sends a `dashboard` event
+//! whenever something changed ([`file::follow`], in `live/file.rs`). Connected to a team
+//! server, the dashboard follows the server's events instead ([`watch_server`], in
+//! `live/server.rs`).
 
+mod file;
 mod server;
 pub use server::watch_server;
 
-use factdesk_api::agreement::AgreementRequest;
-use factdesk_api::dashboard::{DashboardState, Intervals};
-use factdesk_api::{Actor, Clock, Error, Project, Result, SystemClock};
-use std::path::{Path, PathBuf};
+use factdesk_api::dashboard::Dashboard;
+use factdesk_api::{Actor, Error};
+use file::Wake;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc;
+use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tauri::{AppHandle, Emitter, Manager};
 
-/// How often the project file is probed for new answers.
+/// How often the server's follower looks whether it is still wanted between events.
 pub(crate) const POLL: Duration = Duration::from_millis(250);
 /// How often the snapshot is sent again with no new answer, so paces (the last half
 /// hour's) age as time passes.
@@ -33,6 +32,16 @@ pub struct DashboardWatch {
     /// What is followed: a project file's path, or a server's address and person.
     followed: Mutex<Option<String>>,
     resend: AtomicBool,
+    /// Wakes the running watcher (to resend, or to notice it was stopped).
+    wake: Mutex<Option<Sender<Wake>>>,
+}
+
+impl DashboardWatch {
+    fn wake(&self) {
+        if let Some(wake) = self.wake.lock().unwrap_or_else(|p| p.into_inner()).as_ref() {
+            let _ = wake.send(Wake::Asked);
+        }
+    }
 }
 
 fn watch_state(app: &AppHandle) -> tauri::State<'_, DashboardWatch> {
@@ -45,25 +54,68 @@ fn watch_state(app: &AppHandle) -> tauri::State<'_, DashboardWatch> {
 /// Starts following `path` (or asks the running watcher to send its snapshot again).
 pub fn watch(app: &AppHandle, path: PathBuf, lead: Actor) {
     let key = path.display().to_string();
-    start(app, key, move |app, generation| {
-        run(app, &path, &lead, generation)
+    start(app, key, move |app, generation, (send, woken)| {
+        let sink = AppSink { app, generation };
+        file::follow(&path, &lead, &sink, send, woken)
     });
 }
 
+/// The window of the app, for the watcher of `generation`.
+struct AppSink<'a> {
+    app: &'a AppHandle,
+    generation: u64,
+}
+
+impl file::Sink for AppSink<'_> {
+    fn wanted(&self) -> bool {
+        wanted(self.app, self.generation)
+    }
+
+    fn resend_asked(&self) -> bool {
+        resend_asked(self.app)
+    }
+
+    fn snapshot(&self, dashboard: Dashboard) {
+        emit_snapshot(self.app, dashboard);
+    }
+
+    fn error(&self, error: Error) {
+        emit_error(self.app, error);
+    }
+}
+
+/// The two ends of a watcher's wake-up channel.
+type Wakes = (Sender<Wake>, Receiver<Wake>);
+
 /// Runs `follow` on a thread of its own as the one watcher of `key`, unless `key` is
 /// followed already: that watcher is asked to send its snapshot again.
-fn start(app: &AppHandle, key: String, follow: impl FnOnce(&AppHandle, u64) + Send + 'static) {
+fn start(
+    app: &AppHandle,
+    key: String,
+    follow: impl FnOnce(&AppHandle, u64, Wakes) + Send + 'static,
+) {
     let watch = watch_state(app);
     let mut current = watch.followed.lock().unwrap_or_else(|p| p.into_inner());
     if current.as_ref() == Some(&key) {
         watch.resend.store(true, Ordering::SeqCst);
+        watch.wake();
         return;
     }
     let generation = watch.generation.fetch_add(1, Ordering::SeqCst) + 1;
     *current = Some(key);
+    let (send, woken) = mpsc::channel();
+    let old = watch
+        .wake
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .replace(send.clone());
+    // The older watcher notices at once that it is no longer wanted.
+    if let Some(old) = old {
+        let _ = old.send(Wake::Asked);
+    }
     let app = app.clone();
     std::thread::spawn(move || {
-        follow(&app, generation);
+        follow(&app, generation, (send, woken));
         // Ended by itself (the file could not be opened): let the next watch start anew.
         let watch = watch_state(&app);
         let mut current = watch.followed.lock().unwrap_or_else(|p| p.into_inner());
@@ -88,6 +140,7 @@ pub fn stop(app: &AppHandle) {
     let watch = watch_state(app);
     watch.generation.fetch_add(1, Ordering::SeqCst);
     *watch.followed.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    watch.wake();
 }
 
 pub(crate) fn emit_error(app: &AppHandle, error: Error) {
@@ -107,63 +160,5 @@ pub(crate) fn emit_link(app: &AppHandle, down: Option<Error>) {
 fn emit_snapshot(app: &AppHandle, snapshot: impl serde::Serialize + Clone) {
     if let Err(e) = app.emit("dashboard", snapshot) {
         tracing::warn!("cannot send the dashboard: {e}");
-    }
-}
-
-/// Intervals with how long they took, from a thread of their own.
-type Computed = (Result<Intervals>, Duration);
-
-fn run(app: &AppHandle, path: &Path, lead: &Actor, generation: u64) {
-    let project = match Project::open(path, Box::new(SystemClock)) {
-        Ok(p) => p,
-        Err(e) => {
-            emit_error(app, e);
-            return;
-        }
-    };
-    let mut state = DashboardState::new();
-    let (send, receive) = mpsc::channel::<Computed>();
-    let mut computing = false;
-    let mut next_intervals = Instant::now();
-    let mut first = true;
-    let mut sent = Instant::now();
-    while wanted(app, generation) {
-        let mut changed = match state.refresh(&project, lead) {
-            Ok(changed) => changed,
-            Err(e) => {
-                emit_error(app, e);
-                false
-            }
-        };
-        while let Ok((result, took)) = receive.try_recv() {
-            computing = false;
-            // Never more than a third of one core on intervals, however large the project.
-            next_intervals = Instant::now() + took * 2;
-            match result {
-                Ok(intervals) => {
-                    state.set_intervals(intervals);
-                    changed = true;
-                }
-                Err(e) => tracing::warn!("dashboard intervals: {e}"),
-            }
-        }
-        if changed || first || resend_asked(app) || sent.elapsed() >= RESEND {
-            emit_snapshot(app, state.snapshot(SystemClock.now_ms()));
-            first = false;
-            sent = Instant::now();
-        }
-        let stale = state.intervals_as_of() != Some(state.last_annotation_id());
-        if stale && !computing && Instant::now() >= next_intervals {
-            computing = true;
-            let (path, send, lead) = (path.to_path_buf(), send.clone(), lead.clone());
-            std::thread::spawn(move || {
-                let started = Instant::now();
-                let result = Project::open(&path, Box::new(SystemClock))
-                    .and_then(|p| p.dashboard_intervals(&lead, &AgreementRequest::default()));
-                // The watcher may have ended; then nobody needs these.
-                let _ = send.send((result, started.elapsed()));
-            });
-        }
-        std::thread::sleep(POLL);
     }
 }

@@ -24,7 +24,8 @@ const MIN_GAP: Duration = Duration::from_millis(100);
 /// proved the person a lead).
 pub fn watch_server(app: &AppHandle, remote: Remote, first: Value) {
     let key = format!("{}#{}", remote.url, remote.person.name);
-    start(app, key, move |app, generation| {
+    // The server's events wake this follower, not the file's channel.
+    start(app, key, move |app, generation, _| {
         follow(app, &remote, first, generation)
     });
 }
