@@ -218,7 +218,7 @@ impl Project {
         let annotators = self.all_annotators()?;
         let counted: HashSet<i64> = annotators
             .iter()
-            .filter(|a| include_flagged || a.counted)
+            .filter(|a| a.counts_with(include_flagged))
             .map(|a| a.id)
             .collect();
         let names: BTreeMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
@@ -281,7 +281,7 @@ impl Project {
         // A handful of people: a sorted list is quicker to ask than a hashed set.
         let mut counted: Vec<i64> = annotators
             .iter()
-            .filter(|a| include_flagged || a.counted)
+            .filter(|a| a.counts_with(include_flagged))
             .map(|a| a.id)
             .collect();
         counted.sort_unstable();
@@ -377,6 +377,12 @@ impl Project {
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
         self.require_lead(lead, "see agreement")?;
+        if kind == TaskKind::Refute {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                "refutations are free text and have no agreement: --kind is evidence, verify or label",
+            ));
+        }
         self.agreement_in(lead, &CurrentAnswers::read(self)?, kind, req)
     }
 

@@ -49,7 +49,7 @@ pub(crate) fn name_of(given: &str) -> &str {
 }
 
 /// A new person's name, checked: not empty, no control characters (a newline or tab
-/// would break every list and file that shows it), at most [`MAX_NAME_CHARS`].
+/// would break every list and file that shows it), no comma, at most [`MAX_NAME_CHARS`].
 pub(crate) fn new_name(given: &str) -> Result<&str> {
     let name = name_of(given);
     if name.is_empty() {
@@ -62,6 +62,14 @@ pub(crate) fn new_name(given: &str) -> Result<&str> {
         return Err(Error::new(
             ErrorCode::InvalidInput,
             format!("the name {name:?} has a control character (a newline, a tab…): use letters, digits, spaces and punctuation"),
+        ));
+    }
+    // Lists of people on the command line are comma-separated (`study --group ana,ben`):
+    // a comma inside a name would make that person impossible to name there.
+    if name.contains(',') {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("the name {name:?} has a comma, which separates names in lists such as `study --group ana,ben`: use another character"),
         ));
     }
     let chars = name.chars().count();
@@ -186,6 +194,15 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
         flagged,
         flag_override: row.flag_override,
         counted,
+    }
+}
+
+impl Annotator {
+    /// Whether this person's answers count under a request's `include_flagged`: it
+    /// brings back people the flag left out, never someone the lead excluded by name
+    /// (`flag NAME --exclude`).
+    pub(crate) fn counts_with(&self, include_flagged: bool) -> bool {
+        self.counted || (include_flagged && self.flag_override.as_deref() != Some("exclude"))
     }
 }
 

@@ -209,7 +209,9 @@ pub fn semantic_for(
     let setting = settings.model_dir.as_deref().map(Path::new);
     match locate(named.or(setting), locations) {
         Ok(dir) => SemanticRanker::load(&dir, settings.rerank_depth as usize).map(Some),
-        Err(e) if need == Need::IfAvailable && named.is_none() => {
+        // A folder the project names is asked for by name: missing, it fails the run as
+        // `rank` does, rather than ranking an import's claims without it.
+        Err(e) if need == Need::IfAvailable && named.is_none() && setting.is_none() => {
             tracing::warn!("ranking.semantic is on but fused ranks without it: {e}");
             Ok(None)
         }

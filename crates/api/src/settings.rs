@@ -368,8 +368,8 @@ impl Project {
     }
 
     /// Stores `settings`. A built-in evidence guideline is rewritten to match the stance.
-    /// The stance cannot change once evidence answers exist: they were given under the
-    /// other guideline, and their tricks were the other kind.
+    /// The stance cannot change once evidence answers exist, nor while evidence items
+    /// shown under it can still be answered (see [`stance_may_change`]).
     pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
         self.require_lead(lead, "change the project's settings")?;
         settings.validate()?;
@@ -391,17 +391,11 @@ impl Project {
         // flags as the answers set them.
         let rule_changed = old.trick_flag_threshold != settings.trick_flag_threshold
             || old.trick_min_seen != settings.trick_min_seen;
-        let answers = factdesk_store::tricks::evidence_answers(&tx)?;
-        if settings.stance() != before && answers > 0 {
-            return Err(crate::Error::new(
-                crate::ErrorCode::Conflict,
-                format!(
-                    "evidence_stance cannot change from {} to {}: {answers} evidence answers were given under the {} guideline",
-                    before.as_str(),
-                    settings.stance().as_str(),
-                    before.as_str()
-                ),
-            ));
+        if settings.stance() != before {
+            stance_may_change(&tx, before, settings.stance(), self.clock.now_ms())?;
+        }
+        if settings.ranking.model_dir != old.ranking.model_dir {
+            model_dir_holds_a_model(settings.ranking.model_dir.as_deref())?;
         }
         factdesk_store::tx::set_settings(&tx, &value)?;
         // New trick thresholds can flag or clear people: their items reopen or fill.
@@ -417,6 +411,69 @@ impl Project {
 /// [`factdesk_core::trick::negation`]).
 pub fn trick_sentence(template: &str, claim: &str) -> String {
     factdesk_core::trick::negation(template, claim)
+}
+
+/// Refuses a change of the evidence stance from `from` to `to` while answers exist that
+/// were taken under `from` (their guideline and trick were `from`'s), or while evidence
+/// items shown under `from` can still be answered (see
+/// `factdesk_store::assignments::outstanding_of_kind`): such an answer would be stored as
+/// given under `to`, its option ids read against `to`'s trick.
+fn stance_may_change(
+    tx: &factdesk_store::Connection,
+    from: EvidenceStance,
+    to: EvidenceStance,
+    now: i64,
+) -> Result<()> {
+    let refuse = |why: String| {
+        Err(crate::Error::new(
+            crate::ErrorCode::Conflict,
+            format!(
+                "evidence_stance cannot change from {} to {}: {why}",
+                from.as_str(),
+                to.as_str()
+            ),
+        ))
+    };
+    let answers = factdesk_store::tricks::evidence_answers(tx)?;
+    if answers > 0 {
+        return refuse(format!(
+            "the project holds {answers} evidence answers, taken under the {} guideline and trick",
+            from.as_str()
+        ));
+    }
+    let kind = crate::tasks::TaskKind::Evidence;
+    let out = factdesk_store::assignments::outstanding_of_kind(tx, kind, now)?;
+    if out.is_empty() {
+        return Ok(());
+    }
+    let held: Vec<String> = out
+        .iter()
+        .map(|o| {
+            let (name, n) = (&o.name, o.tasks);
+            match &o.pack_id {
+                Some(pack) if o.returned => format!("{n} of {name}'s pack {pack} came back unanswered, and merging that pack again still answers them"),
+                Some(pack) => format!("{name} holds {n} in pack {pack}, not merged yet"),
+                None => format!("{name} was served {n} and has neither answered nor skipped them"),
+            }
+        })
+        .collect();
+    refuse(format!(
+        "evidence items shown under the {} guideline can still be answered ({}), and their answers would be read under the new one",
+        from.as_str(),
+        held.join("; ")
+    ))
+}
+
+/// Refuses a newly set `ranking.model_dir` that does not hold the model, naming the
+/// folder and the missing file: `rank` would fail on it, and an import would rank
+/// without the semantic ranker.
+fn model_dir_holds_a_model(dir: Option<&str>) -> Result<()> {
+    let Some(dir) = dir else {
+        return Ok(());
+    };
+    factdesk_semantic::locate(Some(std::path::Path::new(dir)), &Default::default())
+        .map(drop)
+        .map_err(|e| invalid("ranking.model_dir", e.to_string()))
 }
 
 #[cfg(test)]

@@ -56,6 +56,16 @@ pub struct Study {
     pub items: Vec<i64>,
 }
 
+/// What deleting a study undid.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct DeletedStudy {
+    pub id: i64,
+    /// Sampled items given back their overlap.
+    pub items: u64,
+    /// The members' current answers on those items, ordinary answers from now on.
+    pub member_answers: u64,
+}
+
 /// A study's agreement figures.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct StudyAgreement {
@@ -127,8 +137,9 @@ fn per_candidate(ratings: &[Rating], candidates: &BTreeMap<String, Vec<String>>)
 }
 
 impl Project {
-    /// Draws a study for `lead`: `req.sample` tasks of `req.kind` that are in no study yet,
-    /// seeded, each given room for the group, in one write transaction.
+    /// Draws a study for `lead`: `req.sample` tasks of `req.kind` that are in no study yet
+    /// and that no member has met (`studies::met_by`), seeded, each given room for the
+    /// group, in one write transaction.
     pub fn create_study(&mut self, lead: &Actor, req: &StudyRequest) -> Result<Study> {
         self.require_lead(lead, "draw studies")?;
         let lead_id = self.annotator_row(lead.name())?.id;
@@ -150,7 +161,7 @@ impl Project {
             if !members.insert(name.to_string()) {
                 return Err(invalid(format!("{name:?} is named twice in the group")));
             }
-            member_ids.push(self.annotator_row(name)?.id);
+            member_ids.push(self.study_member(name)?);
         }
         if member_ids.is_empty() {
             return Err(invalid(
@@ -167,14 +178,27 @@ impl Project {
         // Read inside the write transaction: a study drawn at the same time elsewhere
         // cannot take the same tasks.
         let free = studies::free_tasks(&tx, kind)?;
-        if free.len() < req.sample as usize {
+        // Only items no member has met: an answer a member gave before the draw is a
+        // first-round answer, and counting it as the study's would take it out of the
+        // gold and report the first round split in two as a re-annotation kappa.
+        let mut met = HashSet::new();
+        for &member in &member_ids {
+            met.extend(studies::met_by(&tx, member, kind)?);
+        }
+        let mut items: Vec<i64> = free
+            .iter()
+            .map(|&(id, _)| id)
+            .filter(|id| !met.contains(id))
+            .collect();
+        if items.len() < req.sample as usize {
+            let group = members.iter().cloned().collect::<Vec<_>>().join(", ");
             return Err(invalid(format!(
-                "--sample {}: only {} {kind} tasks are in no study yet (create tasks with `factdesk tasks`)",
+                "--sample {}: only {} {kind} tasks are in no study yet and unseen by the group ({group}); {} more were already answered, served, packed or written by one of them (create tasks with `factdesk tasks`, or name people who have not worked on them)",
                 req.sample,
-                free.len()
+                items.len(),
+                free.len() - items.len()
             )));
         }
-        let mut items: Vec<i64> = free.into_iter().map(|(id, _)| id).collect();
         Seeded::for_purpose(seed, &format!("study:{kind}")).shuffle(&mut items);
         items.truncate(req.sample as usize);
         items.sort_unstable();
@@ -205,6 +229,48 @@ impl Project {
             .into_iter()
             .find(|s| s.id == id)
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("study {id} vanished")))
+    }
+
+    /// A study member's id: an annotator whom a lead has not disabled. A lead is refused:
+    /// they adjudicate with everyone's answers in view, so theirs would be no independent
+    /// second opinion; a disabled person could never fill the room the study keeps.
+    fn study_member(&self, name: &str) -> Result<i64> {
+        let row = self.annotator_row(name)?;
+        if row.role == crate::annotators::Role::Lead.as_str() {
+            return Err(invalid(format!(
+                "{} is a lead of this project: a study's group re-annotates blind, and a lead sees everyone's answers; name annotators",
+                row.name
+            )));
+        }
+        if factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)? {
+            return Err(invalid(format!(
+                "{} was disabled by a lead of this project and could never answer the study's items; enable them first (`factdesk annotators P enable {}`) or name someone else",
+                row.name, row.name
+            )));
+        }
+        Ok(row.id)
+    }
+
+    /// Deletes a study drawn by mistake: its items get back the overlap they had before
+    /// it (or their counted answers, when more), and its members' answers on them count
+    /// as ordinary answers from then on.
+    pub fn delete_study(&mut self, lead: &Actor, id: i64) -> Result<DeletedStudy> {
+        self.require_lead(lead, "delete studies")?;
+        self.store.require_writable()?;
+        let tx = self.store.transaction()?;
+        let deleted = studies::delete(&tx, id)?.ok_or_else(|| {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("no study {id}; `factdesk study P` lists them"),
+            )
+        })?;
+        tx.commit()?;
+        tracing::info!(study = id, items = deleted.items, "study deleted");
+        Ok(DeletedStudy {
+            id,
+            items: deleted.items,
+            member_answers: deleted.member_answers,
+        })
     }
 
     /// Every study, oldest first.

@@ -69,3 +69,45 @@ pub fn release(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> 
         .execute(params![task_id, annotator_id, now])?;
     Ok(n > 0)
 }
+
+/// A task of one kind that can still be answered by someone it was shown to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outstanding {
+    pub name: String,
+    /// The pack it went out in; `None`: served in the project.
+    pub pack_id: Option<String>,
+    /// Whether that pack was returned (merging it again can still answer its items).
+    pub returned: bool,
+    pub tasks: u64,
+}
+
+/// Tasks of `kind` shown to someone who has not answered them and can still send an
+/// answer at `now`, by person and pack: held in the project, live or lapsed (a screen
+/// left open still sends its answer; a skip ends it); in a pack not returned and not
+/// expired (an expired one is refused at merge); or given back unanswered by a pack's
+/// merge (merging that pack again still takes answers on them).
+pub fn outstanding_of_kind(
+    conn: &Connection,
+    kind: factdesk_core::task::TaskKind,
+    now: i64,
+) -> Result<Vec<Outstanding>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT a.name, s.pack_id, p.returned_at IS NOT NULL, count(*) FROM assignments s
+         JOIN tasks t ON t.id = s.task_id JOIN annotators a ON a.id = s.annotator_id
+         LEFT JOIN packs p ON p.id = s.pack_id
+         WHERE t.kind = ?1
+           AND ((s.pack_id IS NULL AND s.state = 'reserved')
+             OR (s.pack_id IS NOT NULL AND s.state != 'answered'
+                 AND (p.returned_at IS NOT NULL OR p.expires_at > ?2)))
+         GROUP BY a.name, s.pack_id, p.returned_at IS NOT NULL ORDER BY a.name, s.pack_id",
+    )?;
+    let rows = stmt.query_map(params![kind.as_str(), now], |r| {
+        Ok(Outstanding {
+            name: r.get(0)?,
+            pack_id: r.get(1)?,
+            returned: r.get(2)?,
+            tasks: r.get::<_, i64>(3)? as u64,
+        })
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}

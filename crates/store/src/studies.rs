@@ -59,6 +59,73 @@ pub fn free_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, u32)>> 
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
+/// Tasks of `kind` that `annotator_id` has already met: answered, been served (held,
+/// lapsed or skipped), carried in a pack, or (verification) whose refutation they wrote.
+/// A study member's answer on one of these would be no second group's: an answer given
+/// before the draw is a first-round answer, one given after it was still formed in the
+/// first round's view of the item, and nobody verifies a refutation they wrote.
+pub fn met_by(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT t.id FROM tasks t
+         WHERE t.kind = ?2
+           AND (EXISTS (SELECT 1 FROM annotations a WHERE a.task_id = t.id AND a.annotator_id = ?1)
+             OR EXISTS (SELECT 1 FROM assignments s WHERE s.task_id = t.id AND s.annotator_id = ?1)
+             OR EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
+                        WHERE c.id = t.claim_id AND w.annotator_id = ?1))
+         ORDER BY t.id",
+    )?;
+    let rows = stmt.query_map(params![annotator_id, kind.as_str()], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// What deleting a study undid.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deleted {
+    /// Sampled tasks given back their overlap.
+    pub items: u64,
+    /// Current answers of its members on its items, which are ordinary answers from now.
+    pub member_answers: u64,
+}
+
+/// Deletes a study: each sampled task gets back the overlap it had before the draw, or
+/// its counted answers when more (so no task holds more counted answers than its
+/// overlap); the members' answers on those tasks stay, as ordinary answers. `None` when
+/// there is no such study.
+pub fn delete(conn: &Connection, study_id: i64) -> Result<Option<Deleted>> {
+    let exists: bool = conn
+        .prepare_cached("SELECT count(*) > 0 FROM studies WHERE id = ?1")?
+        .query_row([study_id], |r| r.get(0))?;
+    if !exists {
+        return Ok(None);
+    }
+    let member_answers: u64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM annotations a
+             JOIN study_items i ON i.task_id = a.task_id AND i.study_id = ?1
+             JOIN study_members m ON m.study_id = ?1 AND m.annotator_id = a.annotator_id
+             WHERE NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",
+        )?
+        .query_row([study_id], |r| r.get::<_, i64>(0))? as u64;
+    conn.prepare_cached(
+        "UPDATE tasks SET overlap = (
+             SELECT CASE WHEN tasks.answered > i.base_overlap THEN tasks.answered ELSE i.base_overlap END
+             FROM study_items i WHERE i.task_id = tasks.id)
+         WHERE id IN (SELECT task_id FROM study_items WHERE study_id = ?1)",
+    )?
+    .execute([study_id])?;
+    let items = conn
+        .prepare_cached("DELETE FROM study_items WHERE study_id = ?1")?
+        .execute([study_id])? as u64;
+    conn.prepare_cached("DELETE FROM study_members WHERE study_id = ?1")?
+        .execute([study_id])?;
+    conn.prepare_cached("DELETE FROM studies WHERE id = ?1")?
+        .execute([study_id])?;
+    Ok(Some(Deleted {
+        items,
+        member_answers,
+    }))
+}
+
 /// Creates the study row; returns its id.
 pub fn insert(conn: &Connection, s: &NewStudy) -> Result<i64> {
     conn.execute(

@@ -590,6 +590,16 @@ majority_kappa: Statistic,
  */
 fleiss_a: Statistic, fleiss_b: Statistic, };
 
+export type DeletedStudy = { id: number, 
+/**
+ * Sampled items given back their overlap.
+ */
+items: number, 
+/**
+ * The members' current answers on those items, ordinary answers from now on.
+ */
+member_answers: number, };
+
 export type KindDashboard = { kind: TaskKind, 
 /**
  * Items with a counted answer, as `factdesk agreement` counts "units".

@@ -391,28 +391,6 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
         ));
     }
     let earlier = state.current;
-    // A pack answer never replaces a newer one given since in the project: the
-    // annotator's latest word on the task stands.
-    if let (Origin::Pack { .. }, Some(e)) = (origin, &earlier) {
-        if e.created_at > created_at {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!(
-                    "task {}: this answer is older than your answer in the project, which stands",
-                    task.id
-                ),
-            ));
-        }
-    }
-    let was_counted = earlier
-        .as_ref()
-        .is_some_and(|e| !e.trick_failed && state.counted);
-    let will_count = !trick_failed && state.counted;
-    let needs_room = earlier.is_none() || (will_count && !was_counted);
-    if needs_room {
-        ensure_room(tx, task, annotator_id, earlier.is_none(), origin, now)?;
-    }
-    let duration = duration(answer, origin, state.reserved_at, now);
     let uuid = match origin {
         Origin::Live => uuid::Uuid::new_v4().to_string(),
         Origin::Pack { uuid, .. } => {
@@ -426,6 +404,16 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
             uuid.to_string()
         }
     };
+    refuse_replacing(task.id, earlier.as_ref(), origin, created_at)?;
+    let was_counted = earlier
+        .as_ref()
+        .is_some_and(|e| !e.trick_failed && state.counted);
+    let will_count = !trick_failed && state.counted;
+    let needs_room = earlier.is_none() || (will_count && !was_counted);
+    if needs_room {
+        ensure_room(tx, task, annotator_id, earlier.is_none(), origin, now)?;
+    }
+    let duration = duration(answer, origin, state.reserved_at, now);
     // The task's count moves with the answer; when the insert's trigger changed the
     // annotator's trick record so that they are flagged or cleared, all their tasks
     // are recounted from the answers, this one included, which overrides that move.
@@ -462,6 +450,34 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
         ack: uuid,
         task_id: task.id,
     })
+}
+
+/// Refuses an answer that may not replace the annotator's `earlier` one on a task: a
+/// pack answer older than one given since in the project (their latest word stands), and
+/// any correction of an answer that picked the trick, rejected as COVID-Fact rejected
+/// such entries, for good (corrected, it would count or not by whether someone else had
+/// taken the slot it opened meanwhile). Not `Conflict`, which a pack's merge reads as a
+/// slot filled meanwhile ("late").
+fn refuse_replacing(
+    task_id: i64,
+    earlier: Option<&annotations::AnnotationRow>,
+    origin: Origin<'_>,
+    created_at: i64,
+) -> Result<()> {
+    let Some(e) = earlier else {
+        return Ok(());
+    };
+    if matches!(origin, Origin::Pack { .. }) && e.created_at > created_at {
+        return Err(invalid(format!(
+            "task {task_id}: this answer is older than your answer in the project, which stands"
+        )));
+    }
+    if e.trick_failed {
+        return Err(invalid(format!(
+            "task {task_id}: your answer here picked the trick sentence and was rejected; a rejected answer stays as given, and the item goes to another annotator"
+        )));
+    }
+    Ok(())
 }
 
 /// The time the answer took: as the client measured it, else since the item was

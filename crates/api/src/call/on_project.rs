@@ -14,7 +14,7 @@ use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem};
 use crate::packs::{PackRequest, PackSummary};
 use crate::review::PendingReview;
 use crate::settings::Settings;
-use crate::study::{StudyAgreement, StudyRequest};
+use crate::study::{DeletedStudy, StudyAgreement, StudyRequest};
 use crate::tasks::{TaskKind, TasksReport};
 use crate::{Actor, Project, Result};
 
@@ -138,6 +138,11 @@ impl Host for OnProject<'_> {
         let (p, user) = self.user()?;
         p.create_study(user, &request)?;
         p.study_agreements(user, None, &AgreementRequest::default())
+    }
+
+    fn delete_study(&mut self, id: i64) -> Result<DeletedStudy> {
+        let (p, user) = self.user()?;
+        p.delete_study(user, id)
     }
 
     fn dashboard(&mut self, intervals: bool) -> Result<Dashboard> {

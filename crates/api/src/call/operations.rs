@@ -86,6 +86,11 @@ macro_rules! for_each_operation {
             CreateStudy create_study {
                 request: $crate::study::StudyRequest,
             } -> Vec<$crate::study::StudyAgreement>, Lead, Local;
+            /// Deletes a study drawn by mistake: its items get their overlap back and its
+            /// members' answers count as ordinary answers.
+            DeleteStudy delete_study {
+                id: i64,
+            } -> $crate::study::DeletedStudy, Lead, Local;
             /// The live dashboard as of now; with `intervals`, the bootstrap intervals too
             /// (a full pass over the answers, so a client asks for them less often).
             Dashboard dashboard {

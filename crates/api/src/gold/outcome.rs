@@ -101,7 +101,7 @@ impl Project {
         let mut counted_ids = BTreeSet::new();
         for a in &annotators {
             names.insert(a.id, a.name.clone());
-            if req.include_flagged || a.counted {
+            if a.counts_with(req.include_flagged) {
                 counted_ids.insert(a.id);
                 counted_annotators.push(a.name.clone());
             } else {

@@ -167,7 +167,10 @@ impl Project {
         let people: HashMap<i64, (String, bool)> = self
             .all_annotators()?
             .into_iter()
-            .map(|a| (a.id, (a.name, req.include_flagged || a.counted)))
+            .map(|a| {
+                let counted = a.counts_with(req.include_flagged);
+                (a.id, (a.name, counted))
+            })
             .collect();
         let in_study: HashSet<i64> = studies::member_items(conn)?
             .into_iter()

@@ -28,8 +28,8 @@ pub struct Methodology {
     /// How the gold lines are decided: "majority" (strict, the report's and the default
     /// export's) or "dawid-skene".
     pub aggregation: String,
-    /// Written refutations may have at most this many whitespace-separated words
-    /// (WikiFactCheck's rule).
+    /// Claims of at most this many words get a refutation-writing task (WikiFactCheck's
+    /// rule), words counted as `factdesk_core::text::token_count` counts them.
     pub refute_max_tokens: u32,
     /// The agreement intervals: bootstrap replicates over items and their seed.
     pub bootstrap_reps: usize,
@@ -74,7 +74,7 @@ pub(super) fn section(s: &mut String, m: &Methodology) {
     );
     let _ = write!(
         s,
-        "<li>Written refutations have at most {} words, counted as whitespace-separated words as WikiFactCheck counted them (setting <code>refute_max_tokens</code>).</li>",
+        "<li>Claims of at most {} words get a refutation-writing task (setting <code>refute_max_tokens</code>, WikiFactCheck's rule); words are counted as whitespace-separated words with at least one letter or digit, so a dash standing alone is none. A written refutation's own length is held to its original's by the length check, not by this limit.</li>",
         m.refute_max_tokens
     );
     if m.study_answers_in_gold {

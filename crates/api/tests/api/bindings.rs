@@ -29,7 +29,7 @@ use factdesk_api::packs::{
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, RankingSettings, Routing, Settings};
-use factdesk_api::study::{Study, StudyAgreement, StudyRequest};
+use factdesk_api::study::{DeletedStudy, Study, StudyAgreement, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use factdesk_core::answer::{Judgement, Response, Verdict};
@@ -98,6 +98,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         StudyRequest::decl(cfg),
         Study::decl(cfg),
         StudyAgreement::decl(cfg),
+        DeletedStudy::decl(cfg),
         KindDashboard::decl(cfg),
         Dashboard::decl(cfg),
         Manifest::decl(cfg),

@@ -190,6 +190,7 @@ const LEAD_ONLY: &[Call] = &[
         };
         p.create_study(a, &req).map(drop)
     }),
+    ("delete_study", |p, a, _| p.delete_study(a, 1).map(drop)),
     ("studies", |p, a, _| p.studies(a).map(drop)),
     ("study_agreements", |p, a, _| {
         p.study_agreements(a, None, &AgreementRequest::default())
@@ -506,7 +507,9 @@ fn role_checks_in(dir: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for path in rust_files(dir) {
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-        for (n, line) in text.lines().enumerate() {
+        // A file's tests may set people up in a role; the rule is about the code shipped.
+        let shipped = text.split("#[cfg(test)]").next().unwrap_or_default();
+        for (n, line) in shipped.lines().enumerate() {
             for check in ROLE_CHECKS {
                 if line.contains(check) {
                     found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));

@@ -55,6 +55,14 @@ fn project(dir: &std::path::Path) -> Project {
     p
 }
 
+/// A claims file with one claim more, on the project's document.
+fn more_claims(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("more.jsonl");
+    let row = serde_json::json!({"id": "c3", "claim": "Masks are sold in the old town", "doc_ids": ["d1"]});
+    must(std::fs::write(&path, format!("{row}\n")));
+    path
+}
+
 #[test]
 fn semantic_is_refused_without_a_model_naming_the_install_and_the_others_work() {
     let dir = must(tempfile::tempdir());
@@ -122,11 +130,35 @@ fn semantic_is_refused_without_a_model_naming_the_install_and_the_others_work() 
             .iter()
             .all(|c| !c.placed_by.iter().any(|r| r == "semantic")));
     }
-    // A project that asks for the semantic ranker in a folder without one is told so.
+    // A folder without the model is refused as the setting, naming it (hostile pass of
+    // issue 30: it was taken, and an import then ranked without it).
     let mut settings = must(p.settings());
     settings.ranking.semantic = true;
     settings.ranking.model_dir = Some(empty.display().to_string());
+    let refused = p.set_settings(&lead, &settings).err();
+    let refused = refused.unwrap_or_else(|| panic!("a folder without the model was taken"));
+    let field = refused.location.as_ref().and_then(|l| l.field.as_deref());
+    assert_eq!(field, Some("ranking.model_dir"));
+    assert!(
+        refused.message.contains("model.safetensors")
+            && refused.message.contains(&empty.display().to_string()),
+        "{}",
+        refused.message
+    );
+    // A project whose folder lost the model since is told so by rank and by import.
+    for f in factdesk_semantic::MODEL_FILES {
+        must(std::fs::write(empty.join(f), b"x"));
+    }
     must(p.set_settings(&lead, &settings));
+    must(std::fs::remove_file(empty.join("model.safetensors")));
+    let req = ImportRequest {
+        claims: vec![more_claims(dir.path())],
+        ..Default::default()
+    };
+    let err = import(&mut p, &lead, &req, &mut NoProgress)
+        .err()
+        .unwrap_or_else(|| panic!("the import ranked without the folder's model"));
+    assert!(err.message.contains("model.safetensors"), "{}", err.message);
     let err = p
         .rank(&lead, Ranker::Fused, 5, false, &mut NoProgress)
         .err()

@@ -138,7 +138,36 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
         0,
         "a rejected answer counted"
     );
-    // Its slot is open again: two careful annotators still fit on the item.
+    // Ana's rejected answer is kept, and she cannot correct it, even with the slot still
+    // open (issue 30's hostile pass: her correction took it, 1 of 1 counted).
+    let back = must(p.previous_item(&p.who("ana"), TaskKind::Evidence, None))
+        .unwrap_or_else(|| panic!("ana's answer is gone"));
+    assert_eq!(back.task_id, item.task_id);
+    let real = back
+        .options
+        .iter()
+        .find(|o| Some(&o.id) != trick_option(&p, &back).as_ref())
+        .map(|o| o.id.clone())
+        .unwrap_or_default();
+    let correction = p.submit(
+        &p.who("ana"),
+        &Answer {
+            task_id: item.task_id,
+            selected: vec![real],
+            ..Default::default()
+        },
+    );
+    let refused = correction
+        .err()
+        .unwrap_or_else(|| panic!("the correction was taken"));
+    assert_eq!(refused.code, ErrorCode::InvalidInput);
+    assert!(
+        refused.message.contains("was rejected"),
+        "{}",
+        refused.message
+    );
+    assert_eq!(answered_of(&p, item.task_id), 0);
+    // Its slot goes to others: two careful annotators still fit on the item.
     for n in ["ben", "caro"] {
         let got = next(&mut p, n, TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
         assert_eq!(
@@ -150,26 +179,6 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_its_slot_reopens() {
     assert_eq!(answered_of(&p, item.task_id), 2);
     let got = next(&mut p, "dan", TaskKind::Evidence).map(|i| i.task_id);
     assert_ne!(got, Some(item.task_id), "a full item was served again");
-    // Ana's rejected answer is kept, and she can correct it only while there is room.
-    let back = must(p.previous_item(&p.who("ana"), TaskKind::Evidence, None))
-        .unwrap_or_else(|| panic!("ana's answer is gone"));
-    assert_eq!(back.task_id, item.task_id);
-    let real = back
-        .options
-        .iter()
-        .find(|o| Some(&o.id) != trick_option(&p, &back).as_ref())
-        .map(|o| o.id.clone())
-        .unwrap_or_default();
-    let late = p.submit(
-        &p.who("ana"),
-        &Answer {
-            task_id: item.task_id,
-            selected: vec![real],
-            ..Default::default()
-        },
-    );
-    assert_eq!(late.map_err(|e| e.code).err(), Some(ErrorCode::Conflict));
-    assert_eq!(answered_of(&p, item.task_id), 2);
 }
 
 #[test]
@@ -298,7 +307,9 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
         let item = next(&mut p, "eve", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));
         answer_evidence(&mut p, "eve", &item, false);
     }
-    // Dan corrects each answer that picked the trick, then answers many new items carefully.
+    // Dan tries to correct each answer that picked the trick: a rejected answer is final
+    // (issue 30's hostile pass: his correction took the slot the rejection opened for
+    // another annotator). Then he answers many new items carefully.
     for task in &tricked {
         // Walk back through his answers to this task.
         let mut cur = None;
@@ -310,7 +321,23 @@ fn a_flagged_annotator_cannot_clear_the_flag_by_answering_again() {
             }
             cur = Some(i.task_id);
         };
-        answer_evidence(&mut p, "dan", &item, false);
+        let trick = trick_option(&p, &item);
+        let careful = (item.options.iter()).find(|o| Some(&o.id) != trick.as_ref());
+        let correction = Answer {
+            task_id: item.task_id,
+            selected: careful.map(|o| o.id.clone()).into_iter().collect(),
+            ..Default::default()
+        };
+        let refused = p.submit(&p.who("dan"), &correction).err();
+        let refused = refused.unwrap_or_else(|| panic!("task {task}: the correction was taken"));
+        assert_eq!(refused.code, ErrorCode::InvalidInput);
+        assert!(
+            refused
+                .message
+                .contains("picked the trick sentence and was rejected"),
+            "{}",
+            refused.message
+        );
     }
     for _ in 0..20 {
         let item = next(&mut p, "dan", TaskKind::Evidence).unwrap_or_else(|| panic!("no item"));

@@ -26,7 +26,8 @@ pub struct Args {
     /// Candidate list for set labels in a records file: s1,s2,...
     #[arg(long, value_delimiter = ',')]
     candidates: Option<Vec<String>>,
-    /// Count annotators flagged for failing trick sentences.
+    /// Count annotators flagged for failing trick sentences (not those the lead
+    /// excluded with `annotators P flag NAME --exclude`).
     #[arg(long)]
     include_flagged: bool,
     /// Bootstrap replicates for the 95% intervals (0: none).

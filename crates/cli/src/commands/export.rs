@@ -27,7 +27,8 @@ pub struct Args {
     /// majority or dawid-skene.
     #[arg(long, default_value = "majority")]
     method: String,
-    /// Count annotators flagged for failing trick sentences.
+    /// Count annotators flagged for failing trick sentences (not those the lead
+    /// excluded with `annotators P flag NAME --exclude`).
     #[arg(long)]
     include_flagged: bool,
     /// Export claims with fewer counted answers than their overlap, each line marked

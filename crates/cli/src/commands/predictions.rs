@@ -33,7 +33,8 @@ enum Action {
         /// majority or dawid-skene.
         #[arg(long, default_value = "majority")]
         method: String,
-        /// Count annotators flagged for failing trick sentences.
+        /// Count annotators flagged for failing trick sentences (not those the lead
+        /// excluded with `annotators P flag NAME --exclude`).
         #[arg(long)]
         include_flagged: bool,
         #[arg(long)]

@@ -12,6 +12,10 @@ use std::path::PathBuf;
 /// are served these items first. Without --sample, lists every study with Cohen's kappa
 /// between the two groups' majority votes (bootstrap 95% interval over items) and Fleiss'
 /// kappa within each group. Group A is everyone else with a counted answer on the items.
+/// The sample holds only items no member of the group has answered, been served, carried
+/// in a pack or written; the group names annotators, not leads or disabled people.
+/// --delete ID removes a study drawn by mistake: its items get back their overlap, and
+/// its members' answers on them count as ordinary answers.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -20,8 +24,11 @@ pub struct Args {
     #[arg(long)]
     kind: Option<String>,
     /// How many items to sample (draws a new study).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "delete")]
     sample: Option<u32>,
+    /// Delete the study with this id (as listed).
+    #[arg(long, value_name = "ID")]
+    delete: Option<i64>,
     /// The second group's annotators: ana,ben,caro
     #[arg(long, value_delimiter = ',')]
     group: Vec<String>,
@@ -41,6 +48,17 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
     let lead = a.by.resolve(&project)?;
+    if let Some(id) = a.delete {
+        let deleted = project.delete_study(&lead, id)?;
+        if a.json {
+            return super::print_json(&deleted);
+        }
+        println!(
+            "study {}: deleted; {} items back to their overlap, {} answers of its group now count as ordinary answers",
+            deleted.id, deleted.items, deleted.member_answers
+        );
+        return Ok(());
+    }
     let kind: Option<TaskKind> = a.kind.as_deref().map(str::parse).transpose()?;
     if let Some(sample) = a.sample {
         let Some(kind) = kind else {

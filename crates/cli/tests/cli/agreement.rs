@@ -219,3 +219,64 @@ fn a_study_is_drawn_listed_and_reported_from_the_command_line() {
     let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap_or_default();
     assert!(html.contains("Re-annotation studies") && html.contains("MASI"));
 }
+
+/// The hostile pass of issue 30 from the command line: a study's group is annotators who
+/// never met its items, a study drawn by mistake is deleted with `--delete`, agreement on
+/// refutations is refused, and a name with a comma (which `--group` splits on) is too.
+#[test]
+fn a_study_is_drawn_around_the_groups_work_and_deleted_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = crate::demo_project(dir.path(), "p.fdesk", &["ana", "ben", "caro"]);
+    let project = p.display().to_string();
+    ok(["annotators", &project, "add", "maria", "--role", "lead"]);
+    let next = json(&[
+        "next", &project, "--as", "ana", "--kind", "evidence", "--json",
+    ]);
+    let answered = next["item"]["task_id"].as_i64().unwrap_or_default();
+    crate::submit(
+        &p,
+        "ana",
+        &[serde_json::json!({"task_id": answered, "no_evidence": true})],
+    );
+    let refused = |args: &[&str], needle: &str| {
+        let out = crate::factdesk(args);
+        let err = crate::stderr(&out);
+        assert!(
+            !out.status.success() && err.contains(needle),
+            "{args:?}: {err}"
+        );
+    };
+    refused(
+        &[
+            "study",
+            &project,
+            "--kind",
+            "evidence",
+            "--sample",
+            "1",
+            "--group",
+            "ana,maria",
+        ],
+        "maria is a lead",
+    );
+    let study = json(&[
+        "study", &project, "--kind", "evidence", "--sample", "2", "--group", "ana", "--json",
+    ]);
+    let items = study["items"].as_array().cloned().unwrap_or_default();
+    assert_eq!(items.len(), 2, "{study}");
+    assert!(!items.contains(&Value::from(answered)), "{study}");
+    let id = study["id"].as_i64().unwrap_or_default().to_string();
+    let out = ok(["study", &project, "--delete", &id]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains(&format!("study {id}: deleted; 2 items")),
+        "{said}"
+    );
+    assert_eq!(json(&["study", &project, "--json"]), serde_json::json!([]));
+    refused(&["study", &project, "--delete", &id], "no study");
+    refused(
+        &["agreement", &project, "--kind", "refute"],
+        "evidence, verify or label",
+    );
+    refused(&["annotators", &project, "add", "x,y"], "comma");
+}

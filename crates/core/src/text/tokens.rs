@@ -157,8 +157,9 @@ pub fn normalize_token(t: &str) -> String {
 /// The number of tokens in `text` as the refutation rules count them: the 15-token limit
 /// on claims to refute and the live length check. A token here is a whitespace-separated
 /// word, as WikiFactCheck-English counted when it kept claims of at most 15 tokens, so
-/// "CEO/Executive" and "Sydney-based" are one each; a run of punctuation alone (a dash
-/// between spaces, a stray full stop) is no word to a reader and is not counted.
+/// "CEO/Executive" and "Sydney-based" are one each; a piece with no letter or digit (a
+/// dash between spaces, a stray full stop, a lone "&") is no word to a reader and is not
+/// counted.
 ///
 /// This is not the length of [`tokens`], which splits at every punctuation mark for
 /// ranking, search and highlighting: counted that way 16 WikiFactCheck dev claims of at

@@ -22,6 +22,7 @@ const RULED: &[&str] = &[
     "check_refutation",
     "decide",
     "create_study",
+    "delete_study",
 ];
 
 async fn post(team: &Team, token: Option<&str>, body: &Value) -> (u16, Value) {
@@ -73,6 +74,8 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
         "create_study" => {
             json!({"request": {"kind": "evidence", "sample": 1, "members": ["ben"], "seed": 1}})
         }
+        // No such study: the lead meets the project's rule (404).
+        "delete_study" => json!({"id": 999_999}),
         "dashboard" => json!({"intervals": n.is_multiple_of(2)}),
         "adjudication_queue" | "export_preview" => {
             json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}})
