@@ -1,24 +1,20 @@
 //! Creating tasks: one per claim and kind, to be answered by `overlap` annotators.
 
+mod chunks;
+
 use crate::actor::Actor;
-use crate::settings::{EvidenceStance, Settings};
-use crate::trick_search::{TrickFor, TrickSearch};
+use crate::settings::Settings;
 use crate::{Error, ErrorCode, Project, Result};
+use chunks::{NewTasks, Plan, Spent};
 use factdesk_core::seeded::Seeded;
 use factdesk_core::text;
-use factdesk_store::tasks::{self, Ineligible, NewTask};
-use factdesk_store::tricks;
+use factdesk_store::tasks::{self, Ineligible};
+use factdesk_store::tricks::{self, Donor};
+use factdesk_store::{Connection, Store};
 use serde::Serialize;
 use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
-
-/// Claims whose facts (existing task, candidates, family) are read and whose tasks are
-/// written in one transaction: at most this many, and a smaller run is cut in about
-/// [`CHUNKS`] (each at least [`LEAST_CHUNK`]), so an answer waits for a small part of it.
-const FACTS_CHUNK: usize = 1000;
-const CHUNKS: usize = 16;
-const LEAST_CHUNK: usize = 64;
 
 /// What creating tasks did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
@@ -154,77 +150,6 @@ pub(crate) fn shuffle_key(seed: u64, kind: TaskKind, claim_id: i64) -> i64 {
         as i64
 }
 
-/// Where a run's time went, summed over its chunks, for the debug log.
-#[derive(Debug, Default)]
-struct Spent {
-    facts: std::time::Duration,
-    inserts: std::time::Duration,
-    search: std::time::Duration,
-    /// The inserts and the search beside them, until both are done.
-    beside: std::time::Duration,
-    tricks: std::time::Duration,
-    commits: std::time::Duration,
-}
-
-/// What every chunk of a run shares.
-struct ChunkRun<'a> {
-    kind: TaskKind,
-    settings: &'a Settings,
-    search: &'a TrickSearch<'a>,
-    draw: &'a (dyn Fn(i64) -> Seeded + Sync),
-    new_tasks: &'a NewTasks<'a>,
-}
-
-/// What every task a run creates has in common.
-struct NewTasks<'a> {
-    kind: TaskKind,
-    overlap: u32,
-    now: i64,
-    secret: &'a [u8],
-    seed: u64,
-}
-
-/// Inserts a task for each claim of `chunk` that has none, counting in `report` the ones
-/// there already; gives each claim's task id, in order.
-fn insert_tasks(
-    tx: &factdesk_store::Connection,
-    chunk: &[(i64, &str, tricks::ClaimFacts)],
-    new: &NewTasks,
-    report: &mut TasksReport,
-) -> Result<Vec<i64>> {
-    let mut ids = Vec::with_capacity(chunk.len());
-    for (claim_id, _, facts) in chunk {
-        let claim_id = *claim_id;
-        let id = match facts.task {
-            Some((id, held, _)) => {
-                report.existing += 1;
-                if !report.existing_overlaps.contains(&held) {
-                    report.existing_overlaps.push(held);
-                }
-                id
-            }
-            None => {
-                let trick_slot = (new.kind == TaskKind::Evidence).then(|| {
-                    let mut rng = secret_draw(new.secret, &format!("trick-slot:{claim_id}"));
-                    rng.below(facts.candidates + 1) as u32
-                });
-                let task = NewTask {
-                    kind: new.kind,
-                    claim_id,
-                    overlap: new.overlap,
-                    trick_slot,
-                    shuffle_key: shuffle_key(new.seed, new.kind, claim_id),
-                    created_at: new.now,
-                };
-                report.created += 1;
-                tasks::insert_new(tx, &task)?
-            }
-        };
-        ids.push(id);
-    }
-    Ok(ids)
-}
-
 impl Project {
     /// For each kind of task the project has, the claims meant for it that got none,
     /// counted by reason: what the lead's home says without creating tasks again. It
@@ -284,26 +209,18 @@ impl Project {
         }
         let now = self.clock.now_ms();
         let secret = factdesk_store::tx::secret(self.store.conn())?;
-        let donors = if kind == TaskKind::Evidence {
-            tricks::donors(self.store.conn())?
-        } else {
-            Vec::new()
-        };
         // With FACTDESK_LOG=debug the log's timestamps time each phase.
-        tracing::debug!(donors = donors.len(), "trick donors read");
-        // Read in one transaction, so the eligible and the skipped claims are of one
-        // moment; whether a claim has a task is read again as its chunk is written.
-        let (claims, skipped) = {
-            let tx = self.store.transaction()?;
-            let claims = tasks::eligible_claims(&tx, kind, include_children)?;
-            let skipped = ineligible(&tx, kind, include_children, &settings)?;
-            tx.commit()?;
-            (claims, skipped)
-        };
+        let Setup {
+            reader,
+            donors,
+            claims,
+            skipped,
+        } = self.read_setup(kind, include_children, &settings)?;
         tracing::debug!(
+            donors = donors.len(),
             eligible = claims.len(),
             skipped = skipped.len(),
-            "claims read"
+            "trick donors and claims read"
         );
         let mut report = TasksReport {
             kind,
@@ -314,8 +231,6 @@ impl Project {
             skipped: grouped(skipped, &settings),
             without_trick: 0,
         };
-        let search = TrickSearch::new(&donors, claims.len());
-        tracing::debug!("donor words read");
         let draw = |claim_id: i64| secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
         let new_tasks = NewTasks {
             kind,
@@ -325,25 +240,25 @@ impl Project {
             seed: settings.seed,
         };
         let mut spent = Spent::default();
-        let run = ChunkRun {
+        let plan = Plan {
             kind,
             settings: &settings,
-            search: &search,
+            donors: &donors,
             draw: &draw,
             new_tasks: &new_tasks,
         };
         self.store.set_long_run(true)?;
-        let written = self.write_chunks(&claims, &run, &mut report, &mut spent, progress);
+        let written = self.write_chunks(&claims, reader, &plan, &mut report, &mut spent, progress);
         // Whatever became of the run, the connection writes as usual afterwards.
         self.store.set_long_run(false)?;
-        written?;
+        let pass = written?;
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
             // Said once for the run, not once per claim: where the documents draw on a
             // few hundred words, that was a line for every claim.
             tracing::warn!(
                 tasks = report.without_trick,
-                looked_at_most = search.pass(),
+                looked_at_most = pass,
                 "evidence tasks without a trick: no sentence of another claim's documents shares no word with their claim"
             );
         }
@@ -351,111 +266,78 @@ impl Project {
         Ok(report)
     }
 
-    /// Writes the tasks of `claims` a chunk at a time. Each chunk is a transaction of its
-    /// own, so that answers submitted meanwhile wait for one chunk, not for the run: a
-    /// run cut short leaves whole chunks, and running it again makes the rest. The long
-    /// run ([`factdesk_store::Store::set_long_run`]) ends before the last chunk, whose
-    /// commit waits for the disk and takes the earlier ones with it.
-    fn write_chunks(
+    /// What a run reads before its first chunk: the donors of evidence tasks' tricks, and
+    /// the eligible and the skipped claims, the two in one transaction so that they are of
+    /// one moment (whether a claim has a task is read again as its chunk is written). On
+    /// a project file, evidence tasks' claims are read on a second connection beside the
+    /// donors, and that connection goes on to read the chunks' facts.
+    fn read_setup(
         &mut self,
-        claims: &[(i64, String)],
-        run: &ChunkRun<'_>,
-        report: &mut TasksReport,
-        spent: &mut Spent,
-        progress: &mut dyn crate::Progress,
-    ) -> Result<()> {
-        progress.phase("tasks", claims.len() as u64);
-        let size = (claims.len() / CHUNKS).clamp(LEAST_CHUNK, FACTS_CHUNK);
-        let (mut done, last) = (0, claims.len().saturating_sub(1) / size);
-        for (i, chunk) in claims.chunks(size).enumerate() {
-            if i == last {
-                self.store.set_long_run(false)?;
-            }
-            self.write_chunk(chunk, run, report, spent)?;
-            done += chunk.len() as u64;
-            progress.set(done);
-            self.store.yield_to_writers();
-        }
-        Ok(())
-    }
-
-    /// Writes the tasks of one chunk of claims, with their tricks, in one transaction.
-    fn write_chunk(
-        &mut self,
-        chunk: &[(i64, String)],
-        run: &ChunkRun<'_>,
-        report: &mut TasksReport,
-        spent: &mut Spent,
-    ) -> Result<()> {
-        let evidence = run.kind == TaskKind::Evidence;
-        // Rows go out with COPY on PostgreSQL; what each claim needs is read a chunk
-        // of claims at a time.
-        let tx = self.store.transaction()?;
-        tx.bulk_writes()?;
-        let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
-        let started = std::time::Instant::now();
-        let mut facts = tricks::facts(&tx, run.kind.as_str(), &ids, evidence)?;
-        spent.facts += started.elapsed();
-        let chunk: Vec<(i64, &str, tricks::ClaimFacts)> = chunk
-            .iter()
-            .filter(|(_, text)| !(run.kind == TaskKind::Refute && too_long(text, run.settings)))
-            .map(|(id, text)| (*id, text.as_str(), facts.remove(id).unwrap_or_default()))
-            .collect();
-        // Chosen under every stance, so a later change of stance finds it ready; an
-        // earlier choice is kept. `slots[k]` is the place in `chunk` of `wanted[k]`.
-        let (slots, wanted): (Vec<usize>, Vec<TrickFor>) = chunk
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, _, f))| evidence && !f.task.is_some_and(|t| t.2))
-            .map(|(at, (claim_id, claim, f))| {
-                let places = f.candidate_lengths.len() as u64 + 1;
-                let slot = secret_draw(run.new_tasks.secret, &format!("trick-length:{claim_id}"))
-                    .below(places) as usize;
-                let lengths = trick_lengths(&f.candidate_lengths, slot);
-                let wanted = TrickFor {
-                    claim_id: *claim_id,
-                    claim,
-                    family: &f.family,
-                    family_texts: &f.family_texts,
-                    lengths,
-                };
-                (at, wanted)
-            })
-            .unzip();
-        let (task_ids, found) = std::thread::scope(|s| {
-            // The search runs beside the writes of the chunk's tasks.
-            let started = std::time::Instant::now();
-            let (search, wanted, draw) = (run.search, &wanted, run.draw);
-            let finding = s.spawn(move || {
-                let found = search.find_all(wanted, draw);
-                (found, started.elapsed())
+        kind: TaskKind,
+        include_children: bool,
+        settings: &Settings,
+    ) -> Result<Setup> {
+        let read_claims = |conn: &Connection| -> Result<(Claims, Vec<Skipped>)> {
+            let claims = tasks::eligible_claims(conn, kind, include_children)?;
+            let skipped = ineligible(conn, kind, include_children, settings)?;
+            Ok((claims, skipped))
+        };
+        let reader = match kind {
+            TaskKind::Evidence => self.store.reader().unwrap_or_else(|e| {
+                tracing::debug!("no second connection to read claims' facts with: {e}");
+                None
+            }),
+            _ => None,
+        };
+        let Some(reader) = reader else {
+            let donors = match kind {
+                TaskKind::Evidence => tricks::donors(self.store.conn())?,
+                _ => Vec::new(),
+            };
+            let tx = self.store.transaction()?;
+            let (claims, skipped) = read_claims(&tx)?;
+            tx.commit()?;
+            return Ok(Setup {
+                reader: None,
+                donors,
+                claims,
+                skipped,
             });
-            let task_ids = insert_tasks(&tx, &chunk, run.new_tasks, report);
-            spent.inserts += started.elapsed();
-            let (found, searched) = finding
+        };
+        std::thread::scope(|s| {
+            let reading = s.spawn(move || {
+                let read = match reader.read_snapshot() {
+                    Ok(snapshot) => read_claims(&snapshot),
+                    Err(e) => Err(e.into()),
+                };
+                read.map(|read| (reader, read))
+            });
+            let donors = tricks::donors(self.store.conn());
+            let (reader, (claims, skipped)) = reading
                 .join()
-                .unwrap_or_else(|e| std::panic::resume_unwind(e));
-            spent.search += searched;
-            spent.beside += started.elapsed();
-            (task_ids, found)
-        });
-        let task_ids = task_ids?;
-        let started = std::time::Instant::now();
-        for (at, found) in slots.into_iter().zip(found) {
-            match found.sentence {
-                Some(sentence_id) => tricks::set(&tx, task_ids[at], sentence_id)?,
-                None if run.settings.stance() == EvidenceStance::SupportsOrRefutes => {
-                    report.without_trick += 1;
-                }
-                None => {}
-            }
-        }
-        spent.tricks += started.elapsed();
-        let started = std::time::Instant::now();
-        tx.commit()?;
-        spent.commits += started.elapsed();
-        Ok(())
+                .unwrap_or_else(|e| std::panic::resume_unwind(e))?;
+            Ok(Setup {
+                reader: Some(reader),
+                donors: donors?,
+                claims,
+                skipped,
+            })
+        })
     }
+}
+
+/// Claims as (row id, text).
+type Claims = Vec<(i64, String)>;
+/// A claim that gets no task: (row id, id as imported, why).
+type Skipped = (i64, String, SkipReason);
+
+/// What [`Project::read_setup`] read.
+struct Setup {
+    /// The second connection that reads the chunks' facts, if any.
+    reader: Option<Store>,
+    donors: Vec<Donor>,
+    claims: Claims,
+    skipped: Vec<Skipped>,
 }
 
 /// The lengths a trick may have, from its claim's candidates' lengths in characters and

@@ -5,6 +5,7 @@ use crate::params;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 use serde::Serialize;
+use std::collections::HashMap;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct TaskRow {
@@ -92,6 +93,73 @@ pub fn insert_new(conn: &Connection, t: &NewTask) -> Result<i64> {
         t.created_at
     ])?;
     Ok(conn.last_insert_rowid()?)
+}
+
+/// Rows a statement of [`insert_new_many`] or `tricks::set_many` writes at most.
+pub(crate) const ROWS_A_STATEMENT: usize = 500;
+
+/// [`insert_new`] for many tasks, in order; gives their ids in the same order. On a file
+/// a statement writes up to [`ROWS_A_STATEMENT`] rows: the open-task trigger makes an
+/// insert journal each page it changes for its own rollback, once a statement, and one
+/// row a statement copied a few pages per task.
+pub fn insert_new_many(conn: &Connection, tasks: &[NewTask]) -> Result<Vec<i64>> {
+    if conn.sqlite().is_none() {
+        return tasks.iter().map(|t| insert_new(conn, t)).collect();
+    }
+    let mut ids = Vec::with_capacity(tasks.len());
+    for batch in tasks.chunks(ROWS_A_STATEMENT) {
+        let rows = (0..batch.len())
+            .map(|i| {
+                let p = 6 * i;
+                format!(
+                    "(?{}, ?{}, ?{}, ?{}, ?{}, ?{})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5,
+                    p + 6
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let kinds: Vec<&str> = batch.iter().map(|t| t.kind.as_str()).collect();
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(6 * batch.len());
+        for (t, kind) in batch.iter().zip(&kinds) {
+            values.extend([
+                kind as &dyn rusqlite::ToSql,
+                &t.claim_id,
+                &t.overlap,
+                &t.trick_slot,
+                &t.shuffle_key,
+                &t.created_at,
+            ]);
+        }
+        // The order RETURNING gives its rows in is SQLite's to choose: ids are matched to
+        // tasks by (kind, claim), which is unique.
+        let mut stmt = conn.prepare_cached(&format!(
+            "INSERT INTO tasks (kind, claim_id, overlap, trick_slot, shuffle_key, created_at)
+             VALUES {rows} RETURNING kind, claim_id, id"
+        ))?;
+        let mut made: HashMap<(String, i64), i64> = HashMap::with_capacity(batch.len());
+        for row in stmt.query_map(values.as_slice(), |r| {
+            Ok(((r.get(0)?, r.get(1)?), r.get(2)?))
+        })? {
+            let (key, id) = row?;
+            made.insert(key, id);
+        }
+        for t in batch {
+            let id = made.get(&(t.kind.as_str().to_owned(), t.claim_id));
+            ids.push(*id.ok_or_else(|| {
+                crate::Error::Corrupt(format!(
+                    "the {} task of claim {} was inserted without an id",
+                    t.kind.as_str(),
+                    t.claim_id
+                ))
+            })?);
+        }
+    }
+    Ok(ids)
 }
 
 pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
@@ -347,17 +415,18 @@ pub enum Ineligible {
 /// candidates; `label`: claims with documents; both leave out refutations (whose evidence
 /// is their parent's) unless `include_children`. `verify`: imported refutations and
 /// written ones that are accepted or need no review. `refute`: original claims (the
-/// caller keeps the short ones).
+/// caller keeps the short ones). None of an import still writing (`unfinished`): its
+/// claims may not have their candidates yet.
 pub fn eligible_claims(
     conn: &Connection,
     kind: TaskKind,
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id",
-        TaskKind::Verify => "SELECT id, text FROM claims WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) ORDER BY id",
-        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) ORDER BY id",
-        TaskKind::Refute => "SELECT id, text FROM claims WHERE parent_id IS NULL ORDER BY id",
+        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        TaskKind::Verify => "SELECT id, text FROM claims c WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        TaskKind::Refute => "SELECT id, text FROM claims c WHERE parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);
