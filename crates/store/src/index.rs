@@ -5,6 +5,7 @@
 //! highest ids) written atomically with the commit, so a stale or foreign index is
 //! noticed and brought up to date: new rows are added, anything else rebuilds.
 
+use crate::index_lock;
 use crate::index_rows::{Row, RowFields, Rows};
 use crate::index_tokens::{analyzer, TOKENIZER};
 use crate::params;
@@ -151,8 +152,16 @@ impl std::fmt::Debug for SearchIndex {
 
 impl SearchIndex {
     /// Opens the project's index, building or updating it first if it is missing or
-    /// behind the project.
+    /// behind the project. An index only behind while an import writes into the project
+    /// (which holds the index's writer until it commits the new rows with their stamp)
+    /// is used as it stands: those rows are not the team's to see yet.
     pub fn open(store: &Store) -> Result<SearchIndex> {
+        SearchIndex::open_current(store, true)
+    }
+
+    /// [`SearchIndex::open`]; with `stale_when_busy` false, an index behind is always
+    /// brought up to date first, waiting for the writer.
+    fn open_current(store: &Store, stale_when_busy: bool) -> Result<SearchIndex> {
         if store.access() == crate::Access::ReadOnly {
             return SearchIndex::open_read_only(store);
         }
@@ -171,10 +180,19 @@ impl SearchIndex {
                         return SearchIndex::ready(index);
                     }
                     if only_appended {
+                        let writer = match stale_when_busy {
+                            true => index_lock::try_writer(&index, WRITER_THREADS, WRITER_MEMORY)?,
+                            false => {
+                                Some(index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?)
+                            }
+                        };
+                        let Some(writer) = writer else {
+                            return SearchIndex::ready(index);
+                        };
                         tracing::info!("adding new rows to the search index");
                         write_rows(
                             store,
-                            &index,
+                            writer,
                             Some(stamp.coverage.clone()),
                             &Stamp {
                                 layout: LAYOUT,
@@ -209,7 +227,8 @@ impl SearchIndex {
         let (schema, _) = schema();
         let index = Index::create_in_ram(schema);
         index.tokenizers().register(TOKENIZER, analyzer());
-        write_rows(store, &index, None, &stamp)?;
+        let writer = index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?;
+        write_rows(store, writer, None, &stamp)?;
         SearchIndex::ready(index)
     }
 
@@ -231,7 +250,8 @@ impl SearchIndex {
             project_id: store.project()?.id,
             coverage: coverage(store.conn(), None)?,
         };
-        write_rows(store, &index, None, &stamp)?;
+        let writer = index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?;
+        write_rows(store, writer, None, &stamp)?;
         SearchIndex::ready(index)
     }
 
@@ -419,7 +439,7 @@ impl SearchIndex {
     /// Brings the index up to date, then starts adding the rows a write is about to make,
     /// so that indexing runs beside the write instead of after it.
     pub fn begin(store: &Store) -> Result<IndexBatch> {
-        let current = SearchIndex::open(store)?;
+        let current = SearchIndex::open_current(store, false)?;
         let writer =
             crate::index_lock::writer(&current.index, IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
         Ok(IndexBatch {
@@ -462,6 +482,13 @@ impl IndexBatch {
             project_id,
             coverage: coverage(conn, None)?,
         }))
+    }
+
+    /// The highest claim and sentence ids the index held when this batch began: rows
+    /// above them that the batch was not given are not in the index (a write between
+    /// the transactions of an import into a live project).
+    pub fn covered(&self) -> Option<(i64, i64)> {
+        read_stamp(&self.index).map(|s| (s.coverage.claims_max, s.coverage.sentences_max))
     }
 
     /// [`IndexBatch::commit`] with a stamp taken earlier by [`IndexBatch::stamp`].
@@ -520,11 +547,14 @@ fn last_claim_hash(conn: &crate::db::Connection, id: i64) -> Result<Option<Strin
         .optional()?)
 }
 
-/// Adds claims and sentences newer than `after` and commits with `stamp`.
-fn write_rows(store: &Store, index: &Index, after: Option<Coverage>, stamp: &Stamp) -> Result<()> {
+/// Adds claims and sentences newer than `after` through `writer` and commits with `stamp`.
+fn write_rows(
+    store: &Store,
+    mut writer: IndexWriter<Row>,
+    after: Option<Coverage>,
+    stamp: &Stamp,
+) -> Result<()> {
     let after = after.unwrap_or_default();
-    let mut writer: IndexWriter<Row> =
-        crate::index_lock::writer(index, WRITER_THREADS, WRITER_MEMORY)?;
     let mut added = Rows::new(schema().1.rows());
     {
         let mut stmt = store

@@ -34,6 +34,20 @@ pub(crate) fn writer<D: tantivy::Document>(
     }
 }
 
+/// A writer of `index` if none runs now (an import writing its rows), without waiting.
+/// A lock held for an instant by a process being started (see above) reads as taken too,
+/// which only makes a search use the index as it stands once.
+pub(crate) fn try_writer<D: tantivy::Document>(
+    index: &Index,
+    threads: usize,
+    memory: usize,
+) -> Result<Option<IndexWriter<D>>> {
+    match index.writer_with_num_threads(threads, memory) {
+        Err(TantivyError::LockFailure(LockError::LockBusy, _)) => Ok(None),
+        r => Ok(Some(r?)),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

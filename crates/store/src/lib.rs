@@ -45,6 +45,7 @@ pub mod tasks;
 mod transient;
 pub mod tricks;
 mod typed;
+pub mod unfinished;
 mod write;
 
 pub use bm25::{
@@ -124,12 +125,18 @@ impl Store {
         }
     }
 
-    /// Opens an existing project at `location`.
+    /// Opens an existing project at `location`, first removing what an import killed
+    /// midway left (see [`unfinished`]).
     pub fn open_at(location: &ProjectLocation) -> Result<Store> {
-        match location {
-            ProjectLocation::File(path) => Store::open(path),
-            ProjectLocation::Postgres(url) => location::open_postgres(url),
+        let mut store = match location {
+            ProjectLocation::File(path) => Store::open(path)?,
+            ProjectLocation::Postgres(url) => location::open_postgres(url)?,
+        };
+        // Its rows are hidden from annotators meanwhile, so a failure here only delays it.
+        if let Err(e) = unfinished::remove_dead(&mut store) {
+            tracing::warn!("removing the rows of an import that did not finish: {e}");
         }
+        Ok(store)
     }
 
     /// Which engine holds the project.

@@ -64,6 +64,12 @@ pub fn split(text: &str) -> Vec<SentenceSpan> {
     out
 }
 
+/// The id of the document [`from_sentences`] makes of these sentences.
+pub fn evidence_id(sentences: &[String]) -> String {
+    let id = super::digest(serde_json::json!(sentences).to_string().as_bytes());
+    format!("{}{}", crate::gold::IMPORTED_EVIDENCE_PREFIX, &id[..16])
+}
+
 /// A document made of sentences given one by one (a claim's `evidence` list): they are
 /// kept as given rather than split again, joined by single spaces.
 pub fn from_sentences(
@@ -88,11 +94,10 @@ pub fn from_sentences(
         chars += n;
         text.push_str(s);
     }
-    let id = super::digest(serde_json::json!(sentences).to_string().as_bytes());
     DocumentInput {
         file: file.clone(),
         line,
-        ext_id: format!("{}{}", crate::gold::IMPORTED_EVIDENCE_PREFIX, &id[..16]),
+        ext_id: evidence_id(sentences),
         url,
         title: None,
         text,

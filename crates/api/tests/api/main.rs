@@ -24,6 +24,7 @@ mod gold_bulk;
 mod gold_lines;
 mod hf_dataset;
 mod hostile_packs;
+mod import_live;
 mod import_progress;
 mod import_ranking;
 mod kappa_names;

@@ -10,6 +10,7 @@ mod gold;
 mod gold_schema;
 mod gold_tasks;
 mod import_kill;
+mod import_kill_live;
 mod import_real;
 mod names;
 mod packs;

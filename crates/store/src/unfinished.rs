@@ -1,0 +1,344 @@
+//! Imports into a live project, which write in several transactions so that answers
+//! never wait for a whole import: the mark of one still writing, the lock that tells a
+//! running one from a killed one, and the removal of a killed or stopped one's rows.
+//!
+//! An unfinished import's claims get no task (`tasks::eligible_claims`), so nobody is
+//! given a claim before its candidates are written; its rows are removed by the import
+//! itself when it fails or is cancelled, and otherwise by the next import or opening of
+//! the project once nobody holds the import lock (the process was killed).
+
+use crate::db::{Connection, Engine, OptionalExtension};
+use crate::{params, Access, Result, Store};
+use std::collections::HashSet;
+
+/// `imports.rows_added` of an import still writing; its finish sets the real count.
+pub const UNFINISHED: i64 = -1;
+
+/// The session-level advisory lock an import holds on PostgreSQL while it writes (the
+/// write lock of `db::pg` is another key, held per transaction).
+const IMPORT_LOCK: i64 = 0x4644_494d;
+
+/// Rows removed in one transaction, so answers wait for a part of the removal only.
+const CHUNK: usize = 1000;
+
+/// Records an import that is about to write in several transactions; returns its id.
+pub fn record(
+    conn: &Connection,
+    file: &str,
+    preset: &str,
+    rows_seen: u64,
+    now_ms: i64,
+) -> Result<i64> {
+    conn.execute(
+        "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![file, preset, UNFINISHED, rows_seen as i64, now_ms],
+    )?;
+    Ok(conn.last_insert_rowid()?)
+}
+
+/// The unfinished imports, oldest first.
+pub fn list(conn: &Connection) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare("SELECT id FROM imports WHERE rows_added < 0 ORDER BY id")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The highest claim and sentence ids, to tell later rows apart.
+pub fn highest_ids(conn: &Connection) -> Result<(i64, i64)> {
+    Ok(conn.query_row(
+        "SELECT (SELECT coalesce(max(id), 0) FROM claims), (SELECT coalesce(max(id), 0) FROM sentences)",
+        [],
+        |r| Ok((r.get(0)?, r.get(1)?)),
+    )?)
+}
+
+/// Claims after `after` that import `import_id` did not write (written refutations
+/// committed between its transactions): (id, text).
+pub fn other_claims_since(
+    conn: &Connection,
+    after: i64,
+    import_id: i64,
+) -> Result<Vec<(i64, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT id, text FROM claims WHERE id > ?1 AND (import_id IS NULL OR import_id <> ?2) ORDER BY id",
+    )?;
+    let rows = stmt.query_map(params![after, import_id], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Sentences after `after` that import `import_id` did not write: (id, document, text).
+pub fn other_sentences_since(
+    conn: &Connection,
+    after: i64,
+    import_id: i64,
+) -> Result<Vec<(i64, i64, String)>> {
+    let mut stmt = conn.prepare(
+        "SELECT s.id, s.document_id, s.text FROM sentences s JOIN documents d ON d.id = s.document_id
+         WHERE s.id > ?1 AND (d.import_id IS NULL OR d.import_id <> ?2) ORDER BY s.id",
+    )?;
+    let rows = stmt.query_map(params![after, import_id], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The rows of `documents` or `claims` under these external ids, in one read: (external
+/// id, row id, content hash). An import looks its rows up this way before writing.
+pub fn find_by_ext_ids(
+    conn: &Connection,
+    table: Imported,
+    ext_ids: &[&str],
+) -> Result<Vec<(String, i64, String)>> {
+    if ext_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = serde_json::to_string(ext_ids)?;
+    let texts_in = match conn.engine() {
+        Engine::Sqlite => "SELECT value FROM json_each(?1)",
+        Engine::Postgres => "SELECT value FROM jsonb_array_elements_text(CAST(?1 AS jsonb))",
+    };
+    let table = match table {
+        Imported::Documents => "documents",
+        Imported::Claims => "claims",
+    };
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT ext_id, id, hash FROM {table} WHERE ext_id IN ({texts_in})"
+    ))?;
+    let rows = stmt.query_map([&list], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The tables whose rows [`find_by_ext_ids`] finds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Imported {
+    Documents,
+    Claims,
+}
+
+/// How many claims and sentences have ids above `after` (claims, sentences).
+pub fn count_since(conn: &Connection, after: (i64, i64)) -> Result<(u64, u64)> {
+    Ok(conn.query_row(
+        "SELECT (SELECT count(*) FROM claims WHERE id > ?1), (SELECT count(*) FROM sentences WHERE id > ?2)",
+        params![after.0, after.1],
+        |r| Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64)),
+    )?)
+}
+
+/// Held while an import writes in several transactions. A file's lock is a `flock` on
+/// `<project>-import` (beside the project, not in its index folder, which a rebuild
+/// deletes); a database's, a session-level advisory lock. Both end with the process.
+#[derive(Debug)]
+pub struct ImportLock {
+    _file: Option<std::fs::File>,
+}
+
+impl Store {
+    /// Takes the import lock without waiting; `None` when another import holds it.
+    pub fn try_lock_imports(&self) -> Result<Option<ImportLock>> {
+        match self.engine() {
+            Engine::Postgres => {
+                let held: i64 = self.conn().query_row(
+                    "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
+                    params![IMPORT_LOCK],
+                    |r| r.get(0),
+                )?;
+                Ok((held == 1).then_some(ImportLock { _file: None }))
+            }
+            Engine::Sqlite => {
+                let path = crate::file::sibling(self.path(), "-import");
+                let file = std::fs::OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(&path)
+                    .map_err(|source| crate::Error::Unreadable {
+                        path: path.clone(),
+                        source,
+                    })?;
+                match file.try_lock() {
+                    Ok(()) => Ok(Some(ImportLock { _file: Some(file) })),
+                    Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+                    Err(std::fs::TryLockError::Error(source)) => {
+                        Err(crate::Error::Unreadable { path, source })
+                    }
+                }
+            }
+        }
+    }
+
+    /// Gives the import lock back (a file's goes with its handle).
+    pub fn unlock_imports(&self, lock: ImportLock) -> Result<()> {
+        if lock._file.is_none() && self.engine() == Engine::Postgres {
+            self.conn().query_row(
+                "SELECT CASE WHEN pg_advisory_unlock(?1) THEN 1 ELSE 0 END",
+                params![IMPORT_LOCK],
+                |r| r.get::<_, i64>(0),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// What removing an unfinished import did.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Removed {
+    pub claims: u64,
+    pub documents: u64,
+    /// Claims left because something else refers to them (a task, a prediction, a
+    /// refutation not of the import): the import stays unfinished, its claims hidden.
+    pub kept_claims: u64,
+}
+
+/// Removes the rows of every unfinished import when no import is running (nobody holds
+/// the import lock): what a killed import left. A no-op, one small read, when there are
+/// none; nothing on a project open read-only.
+pub fn remove_dead(store: &mut Store) -> Result<Removed> {
+    if store.access() == Access::ReadOnly || list(store.conn())?.is_empty() {
+        return Ok(Removed::default());
+    }
+    let Some(lock) = store.try_lock_imports()? else {
+        return Ok(Removed::default());
+    };
+    let removed = remove_all_under_lock(store);
+    let unlocked = store.unlock_imports(lock);
+    let removed = removed?;
+    unlocked?;
+    Ok(removed)
+}
+
+/// [`remove_dead`] for the holder of the import lock.
+pub fn remove_all_under_lock(store: &mut Store) -> Result<Removed> {
+    let mut all = Removed::default();
+    for id in list(store.conn())? {
+        let r = remove(store, id)?;
+        all.claims += r.claims;
+        all.documents += r.documents;
+        all.kept_claims += r.kept_claims;
+    }
+    if all.kept_claims > 0 {
+        tracing::warn!(
+            claims = all.kept_claims,
+            "claims of an unfinished import are kept hidden: a task, prediction or refutation refers to them"
+        );
+    }
+    Ok(all)
+}
+
+/// Removes the rows of unfinished import `import_id` (claims with their links and
+/// candidates, then the documents and sentences nothing else refers to), a chunk at a
+/// time, each chunk a transaction of its own; then the import's row, or, when documents
+/// stay, marks it finished.
+pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
+    let mut removed = Removed::default();
+    let kept = referenced_claims(store.conn(), import_id)?;
+    // Highest ids first: a refutation imported with its claim comes after it.
+    let claims: Vec<i64> = ids_of(store.conn(), "claims", import_id)?
+        .into_iter()
+        .filter(|id| !kept.contains(id))
+        .collect();
+    for part in claims.chunks(CHUNK) {
+        let tx = store.transaction()?;
+        let list = serde_json::to_string(part)?;
+        let ids_in = crate::evidence::id_list(&tx);
+        for sql in [
+            "DELETE FROM candidates WHERE claim_id IN ({ids})",
+            "DELETE FROM claim_documents WHERE claim_id IN ({ids})",
+            "DELETE FROM claims WHERE id IN ({ids})",
+        ] {
+            tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
+        }
+        tx.commit()?;
+        store.yield_to_writers();
+        removed.claims += part.len() as u64;
+    }
+    removed.kept_claims = kept.len() as u64;
+    let kept_documents = referenced_documents(store.conn(), import_id)?;
+    let documents: Vec<i64> = ids_of(store.conn(), "documents", import_id)?
+        .into_iter()
+        .filter(|id| !kept_documents.contains(id))
+        .collect();
+    for part in documents.chunks(CHUNK) {
+        let tx = store.transaction()?;
+        let list = serde_json::to_string(part)?;
+        let ids_in = crate::evidence::id_list(&tx);
+        for sql in [
+            "DELETE FROM sentences WHERE document_id IN ({ids})",
+            "DELETE FROM documents WHERE id IN ({ids})",
+        ] {
+            tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
+        }
+        tx.commit()?;
+        store.yield_to_writers();
+        removed.documents += part.len() as u64;
+    }
+    let tx = store.transaction()?;
+    if kept.is_empty() && kept_documents.is_empty() {
+        tx.execute("DELETE FROM imports WHERE id = ?1", [import_id])?;
+    } else if kept.is_empty() {
+        // Documents another claim or a task's trick uses stay, as part of the project.
+        tx.execute(
+            "UPDATE imports SET rows_added = ?1 WHERE id = ?2",
+            params![kept_documents.len() as i64, import_id],
+        )?;
+    }
+    tx.commit()?;
+    Ok(removed)
+}
+
+/// The row ids of a table's rows written by an import, highest first.
+fn ids_of(conn: &Connection, table: &str, import_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT id FROM {table} WHERE import_id = ?1 ORDER BY id DESC"
+    ))?;
+    let rows = stmt.query_map([import_id], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The import's claims that rows outside it refer to (a task, a prediction, a refutation
+/// of another origin), with the claims these refute, which must stay with them.
+fn referenced_claims(conn: &Connection, import_id: i64) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare(
+        "SELECT c.id, c.parent_id FROM claims c WHERE c.import_id = ?1 AND (
+            EXISTS (SELECT 1 FROM tasks t WHERE t.kind IN ('evidence', 'refute', 'verify', 'label') AND t.claim_id = c.id)
+            OR EXISTS (SELECT 1 FROM claims k WHERE k.parent_id = c.id AND (k.import_id IS NULL OR k.import_id <> ?1))
+            OR EXISTS (SELECT 1 FROM predictions p WHERE p.claim_id = c.id)
+            OR EXISTS (SELECT 1 FROM predictions p WHERE p.counter_claim_id = c.id))",
+    )?;
+    let rows = stmt.query_map([import_id], |r| {
+        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
+    })?;
+    let mut kept = HashSet::new();
+    for row in rows {
+        let (id, parent) = row?;
+        kept.insert(id);
+        kept.extend(parent);
+    }
+    Ok(kept)
+}
+
+/// The import's documents that something left in the project uses: a claim's link, or
+/// a sentence that is a candidate or a task's trick.
+fn referenced_documents(conn: &Connection, import_id: i64) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare(
+        "SELECT cd.document_id FROM claim_documents cd JOIN documents d ON d.id = cd.document_id
+           WHERE d.import_id = ?1
+         UNION SELECT s.document_id FROM candidates k JOIN sentences s ON s.id = k.sentence_id
+           JOIN documents d ON d.id = s.document_id WHERE d.import_id = ?1
+         UNION SELECT s.document_id FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id
+           JOIN documents d ON d.id = s.document_id WHERE d.import_id = ?1",
+    )?;
+    let rows = stmt.query_map([import_id], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Whether import `import_id` is unfinished.
+pub fn is_unfinished(conn: &Connection, import_id: i64) -> Result<bool> {
+    Ok(conn
+        .query_row(
+            "SELECT rows_added FROM imports WHERE id = ?1",
+            [import_id],
+            |r| r.get::<_, i64>(0),
+        )
+        .optional()?
+        .is_some_and(|n| n < 0))
+}
