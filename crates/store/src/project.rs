@@ -56,9 +56,22 @@ pub fn record_import(
     rows_seen: u64,
     now_ms: i64,
 ) -> Result<i64> {
+    insert_import(conn, file, preset, 0, rows_seen, now_ms)
+}
+
+/// The `imports` row of an import, with `rows_added` as it starts (0, or the mark of an
+/// import still writing, `unfinished::UNFINISHED`).
+pub(crate) fn insert_import(
+    conn: &Connection,
+    file: &str,
+    preset: &str,
+    rows_added: i64,
+    rows_seen: u64,
+    now_ms: i64,
+) -> Result<i64> {
     conn.execute(
-        "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, 0, ?3, ?4)",
-        params![file, preset, rows_seen as i64, now_ms],
+        "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        params![file, preset, rows_added, rows_seen as i64, now_ms],
     )?;
     Ok(conn.last_insert_rowid()?)
 }

@@ -29,11 +29,7 @@ pub fn record(
     rows_seen: u64,
     now_ms: i64,
 ) -> Result<i64> {
-    conn.execute(
-        "INSERT INTO imports (file, preset, rows_added, rows_seen, at) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![file, preset, UNFINISHED, rows_seen as i64, now_ms],
-    )?;
-    Ok(conn.last_insert_rowid()?)
+    crate::project::insert_import(conn, file, preset, UNFINISHED, rows_seen, now_ms)
 }
 
 /// The unfinished imports, oldest first.

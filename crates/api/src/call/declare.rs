@@ -86,7 +86,6 @@ macro_rules! declare_calls {
                 Signature {
                     name: stringify!($name),
                     doc: concat!($($doc, "\n"),*),
-                    who: Who::$who,
                     shell: Shell::$shell,
                     args: vec![$($(
                         (stringify!($arg), <$ty as ts_rs::TS>::name(cfg)),

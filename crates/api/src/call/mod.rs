@@ -53,7 +53,6 @@ pub struct Signature {
     pub name: &'static str,
     /// Its doc comment, one line of text per line.
     pub doc: &'static str,
-    pub who: Who,
     pub shell: Shell,
     /// Each argument's name and type.
     pub args: Vec<(&'static str, String)>,
@@ -117,16 +116,4 @@ pub fn run_in(work: &mut Workplace, actor: Option<&Actor>, call: Call) -> Result
             return Err(Error::new(ErrorCode::Io, "a pack runs no lead operation"));
         }
     })
-}
-
-impl Reply {
-    /// The response as JSON, as a server sends it.
-    pub fn to_json(&self) -> Result<serde_json::Value> {
-        serde_json::to_value(self).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!("cannot write the answer as JSON: {e}"),
-            )
-        })
-    }
 }

@@ -91,7 +91,6 @@ mod tests {
         let s = Signature {
             name: "next_item",
             doc: " The next item.\n",
-            who: super::super::Who::Person,
             shell: super::super::Shell::Local,
             args: vec![("task_kind", "TaskKind".into())],
             response: "Array<Next> | null".into(),

@@ -17,7 +17,7 @@ fn ok<T>(r: Result<T>) -> T {
 
 /// A call's response as the JSON a server sends.
 fn reply(r: Result<Reply>) -> serde_json::Value {
-    ok(ok(r).to_json())
+    serde_json::to_value(ok(r)).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn call(value: serde_json::Value) -> std::result::Result<Call, String> {

@@ -1,7 +1,7 @@
 //! The UI's functions for the shell's own commands (ui/src/ipc/shell.ts), from their one
 //! declaration; fails when the committed file is out of date.
 
-use factdesk_api::call::{typescript, Shell, Signature, Who};
+use factdesk_api::call::{typescript, Shell, Signature};
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -14,7 +14,6 @@ macro_rules! shell_signatures {
             Signature {
                 name: stringify!($name),
                 doc: concat!($($doc, "\n"),*),
-                who: Who::Anyone,
                 shell: Shell::Own,
                 args: vec![$((stringify!($arg), <$ty as TS>::name(&$cfg))),*],
                 response: <$res as TS>::name(&$cfg),
