@@ -224,61 +224,143 @@ pub fn remove_all_under_lock(store: &mut Store) -> Result<Removed> {
 /// candidates, then the documents and sentences nothing else refers to), a chunk at a
 /// time, each chunk a transaction of its own; then the import's row, or, when documents
 /// stay, marks it finished.
+///
+/// `tasks.claim_id`, `candidates.sentence_id` and `task_tricks.sentence_id` have no index
+/// of their own, so the database's check of each deleted row's references reads the
+/// whole child table (minutes for a large import). On a file each chunk's references are
+/// checked set-wise inside its transaction instead, with the row-by-row check off for it;
+/// PostgreSQL keeps its check (turning it off needs a superuser), and a chunk there is a
+/// few rows, so an answer still waits for one short transaction.
 pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
     let mut removed = Removed::default();
-    let kept = referenced_claims(store.conn(), import_id)?;
+    let (claim_chunk, document_chunk) = match store.engine() {
+        Engine::Sqlite => (CHUNK, CHUNK),
+        Engine::Postgres => (PG_CLAIMS, PG_DOCUMENTS),
+    };
+    let kept = referenced_claims(store.conn(), import_id, None)?;
     // Highest ids first: a refutation imported with its claim comes after it.
     let claims: Vec<i64> = ids_of(store.conn(), "claims", import_id)?
         .into_iter()
         .filter(|id| !kept.contains(id))
         .collect();
-    for part in claims.chunks(CHUNK) {
-        let tx = store.transaction()?;
-        let list = serde_json::to_string(part)?;
-        let ids_in = crate::evidence::id_list(&tx);
-        for sql in [
+    let (gone, now_kept) = remove_in_chunks(
+        store,
+        &claims,
+        claim_chunk,
+        |tx, list| referenced_claims(tx, import_id, Some(list)),
+        &[
             "DELETE FROM candidates WHERE claim_id IN ({ids})",
             "DELETE FROM claim_documents WHERE claim_id IN ({ids})",
             "DELETE FROM claims WHERE id IN ({ids})",
-        ] {
-            tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
-        }
-        tx.commit()?;
-        store.yield_to_writers();
-        removed.claims += part.len() as u64;
-    }
-    removed.kept_claims = kept.len() as u64;
+        ],
+    )?;
+    removed.claims = gone;
+    let kept_claims = kept.len() as u64 + now_kept;
+    removed.kept_claims = kept_claims;
     let kept_documents = referenced_documents(store.conn(), import_id)?;
     let documents: Vec<i64> = ids_of(store.conn(), "documents", import_id)?
         .into_iter()
         .filter(|id| !kept_documents.contains(id))
         .collect();
-    for part in documents.chunks(CHUNK) {
-        let tx = store.transaction()?;
-        let list = serde_json::to_string(part)?;
-        let ids_in = crate::evidence::id_list(&tx);
-        for sql in [
+    // A trick chosen since the first look (`tasks` beside this removal) keeps its
+    // document; links and candidates come only from claims, which an import's documents
+    // get from its own claims (removed above) or a later import (which removes this first).
+    let (gone, now_kept) = remove_in_chunks(
+        store,
+        &documents,
+        document_chunk,
+        tricks_among,
+        &[
             "DELETE FROM sentences WHERE document_id IN ({ids})",
             "DELETE FROM documents WHERE id IN ({ids})",
-        ] {
-            tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
-        }
-        tx.commit()?;
-        store.yield_to_writers();
-        removed.documents += part.len() as u64;
-    }
+        ],
+    )?;
+    removed.documents = gone;
+    let documents_kept = kept_documents.len() as u64 + now_kept;
     let tx = store.transaction()?;
-    if kept.is_empty() && kept_documents.is_empty() {
+    if kept_claims == 0 && documents_kept == 0 {
         tx.execute("DELETE FROM imports WHERE id = ?1", [import_id])?;
-    } else if kept.is_empty() {
+    } else if kept_claims == 0 {
         // Documents another claim or a task's trick uses stay, as part of the project.
         tx.execute(
             "UPDATE imports SET rows_added = ?1 WHERE id = ?2",
-            params![kept_documents.len() as i64, import_id],
+            params![documents_kept as i64, import_id],
         )?;
     }
     tx.commit()?;
     Ok(removed)
+}
+
+/// Deletes `ids` `chunk` at a time, each chunk in a transaction of its own (`unchecked`):
+/// in each, the ids `kept` finds referred to (a JSON array of the chunk's ids in) stay and
+/// `deletes` (each with `{ids}` for the list) remove the others. Returns how many went
+/// and how many stayed.
+fn remove_in_chunks(
+    store: &mut Store,
+    ids: &[i64],
+    chunk: usize,
+    kept: impl Fn(&Connection, &str) -> Result<HashSet<i64>>,
+    deletes: &[&str],
+) -> Result<(u64, u64)> {
+    let (mut gone, mut stayed) = (0, 0);
+    for part in ids.chunks(chunk) {
+        let now_kept = unchecked(store, |tx| {
+            let list = serde_json::to_string(part)?;
+            let now_kept = kept(tx, &list)?;
+            let doomed: Vec<i64> = part
+                .iter()
+                .copied()
+                .filter(|id| !now_kept.contains(id))
+                .collect();
+            let list = serde_json::to_string(&doomed)?;
+            let ids_in = crate::evidence::id_list(tx);
+            for sql in deletes {
+                tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
+            }
+            Ok(now_kept.len() as u64)
+        })?;
+        gone += part.len() as u64 - now_kept;
+        stayed += now_kept;
+    }
+    Ok((gone, stayed))
+}
+
+/// Rows a removal deletes per transaction on PostgreSQL, whose check of each deleted
+/// row reads `tasks` (a claim) or `candidates` (a document's sentences) whole.
+const PG_CLAIMS: usize = 50;
+const PG_DOCUMENTS: usize = 2;
+
+/// Runs `work` in a transaction of its own; on a file, without SQLite's row-by-row check
+/// of references (`work` checks them set-wise in the same transaction, which no other
+/// writer can enter), turned on again afterwards whatever happened.
+fn unchecked<T>(store: &mut Store, work: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+    let file = store.engine() == Engine::Sqlite;
+    if file {
+        store.conn().execute_batch("PRAGMA foreign_keys = OFF")?;
+    }
+    let done = (|| {
+        let tx = store.transaction()?;
+        let out = work(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    })();
+    if file {
+        store.conn().execute_batch("PRAGMA foreign_keys = ON")?;
+    }
+    store.yield_to_writers();
+    done
+}
+
+/// The documents among `list` (a JSON array of ids) one of whose sentences is a task's
+/// trick.
+fn tricks_among(conn: &Connection, list: &str) -> Result<HashSet<i64>> {
+    let ids_in = crate::evidence::id_list(conn);
+    let mut stmt = conn.prepare(&format!(
+        "SELECT DISTINCT s.document_id FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id
+         WHERE s.document_id IN ({ids_in})"
+    ))?;
+    let rows = stmt.query_map([list], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The row ids of a table's rows written by an import, highest first.
@@ -291,21 +373,37 @@ fn ids_of(conn: &Connection, table: &str, import_id: i64) -> Result<Vec<i64>> {
 }
 
 /// The import's claims that rows outside it refer to (a task, a prediction, a refutation
-/// of another origin), with the claims these refute, which must stay with them.
-fn referenced_claims(conn: &Connection, import_id: i64) -> Result<HashSet<i64>> {
-    let mut stmt = conn.prepare(
-        "SELECT c.id, c.parent_id FROM claims c WHERE c.import_id = ?1 AND (
-            EXISTS (SELECT 1 FROM tasks t WHERE t.kind IN ('evidence', 'refute', 'verify', 'label') AND t.claim_id = c.id)
+/// of another origin), with the claims these refute, which must stay with them; with
+/// `among` (a JSON array of ids), of those claims only. Each child table is read once
+/// (`IN`), not once per claim.
+fn referenced_claims(
+    conn: &Connection,
+    import_id: i64,
+    among: Option<&str>,
+) -> Result<HashSet<i64>> {
+    let ids_in = crate::evidence::id_list(conn).replace("?1", "?2");
+    let mine = match among {
+        Some(_) => format!("c.import_id = ?1 AND c.id IN ({ids_in})"),
+        None => "c.import_id = ?1".to_string(),
+    };
+    let mut stmt = conn.prepare(&format!(
+        "SELECT c.id, c.parent_id FROM claims c WHERE {mine} AND (
+            c.id IN (SELECT claim_id FROM tasks)
             OR EXISTS (SELECT 1 FROM claims k WHERE k.parent_id = c.id AND (k.import_id IS NULL OR k.import_id <> ?1))
-            OR EXISTS (SELECT 1 FROM predictions p WHERE p.claim_id = c.id)
-            OR EXISTS (SELECT 1 FROM predictions p WHERE p.counter_claim_id = c.id))",
-    )?;
-    let rows = stmt.query_map([import_id], |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?))
-    })?;
+            OR c.id IN (SELECT claim_id FROM predictions)
+            OR c.id IN (SELECT counter_claim_id FROM predictions WHERE counter_claim_id IS NOT NULL))"
+    ))?;
+    let read = |r: &crate::db::Row<'_>| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?));
+    let rows: Vec<(i64, Option<i64>)> = match among {
+        Some(list) => stmt
+            .query_map(params![import_id, list], read)?
+            .collect::<crate::db::Result<_>>()?,
+        None => stmt
+            .query_map([import_id], read)?
+            .collect::<crate::db::Result<_>>()?,
+    };
     let mut kept = HashSet::new();
-    for row in rows {
-        let (id, parent) = row?;
+    for (id, parent) in rows {
         kept.insert(id);
         kept.extend(parent);
     }
