@@ -36,74 +36,10 @@ use std::time::{Duration, Instant};
 
 #[path = "load/during.rs"]
 mod during;
+#[path = "load/options.rs"]
+mod options;
 
-fn fail(message: impl std::fmt::Display) -> ! {
-    eprintln!("error: {message}");
-    std::process::exit(2)
-}
-
-#[derive(Debug)]
-struct Options {
-    project: String,
-    clients: usize,
-    seconds: u64,
-    connections: usize,
-    fault: usize,
-    server_bin: Option<PathBuf>,
-    think_ms: f64,
-    db_restart: Option<String>,
-    during: Option<String>,
-    during_after: f64,
-    kind: String,
-}
-
-fn options() -> Options {
-    let mut o = Options {
-        project: String::new(),
-        clients: 200,
-        seconds: 60,
-        connections: 8,
-        fault: 0,
-        server_bin: None,
-        think_ms: 0.0,
-        db_restart: None,
-        during: None,
-        during_after: 3.0,
-        kind: "evidence".to_string(),
-    };
-    let mut args = std::env::args().skip(1);
-    while let Some(arg) = args.next() {
-        let mut value = || {
-            args.next()
-                .unwrap_or_else(|| fail(format!("{arg} needs a value")))
-        };
-        match arg.as_str() {
-            "--bench" => {}
-            "--project" => o.project = value(),
-            "--clients" => o.clients = value().parse().unwrap_or_else(|e| fail(e)),
-            "--seconds" => o.seconds = value().parse().unwrap_or_else(|e| fail(e)),
-            "--connections" => o.connections = value().parse().unwrap_or_else(|e| fail(e)),
-            "--fault" => o.fault = value().parse().unwrap_or_else(|e| fail(e)),
-            "--server-bin" => o.server_bin = Some(PathBuf::from(value())),
-            "--think-ms" => o.think_ms = value().parse().unwrap_or_else(|e| fail(e)),
-            "--db-restart" => o.db_restart = Some(value()),
-            "--during" => o.during = Some(value()),
-            "--kind" => o.kind = value(),
-            "--during-after" => o.during_after = value().parse().unwrap_or_else(|e| fail(e)),
-            other => fail(format!("unknown option {other}")),
-        }
-    }
-    if o.project.is_empty() {
-        fail("--project P is needed (see the top of benches/load.rs)");
-    }
-    if o.db_restart.is_some() && o.fault == 0 {
-        fail("--db-restart is part of the fault run: give --fault K too");
-    }
-    if o.fault > 0 && o.server_bin.is_none() {
-        fail("--fault needs --server-bin (the factdesk binary to run `serve` with)");
-    }
-    o
-}
+use options::{fail, options, Options};
 
 /// What the clients measured.
 #[derive(Debug, Default)]

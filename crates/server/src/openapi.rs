@@ -110,7 +110,6 @@ fn errors_of(method: &str, path: &str) -> &'static [u16] {
         .unwrap_or(&[])
 }
 
-/// The document served at `/api/v1/openapi.json`.
 /// Who may call each operation, from its declaration: `anyone`, `person` or `lead`.
 fn who_may_call() -> Value {
     factdesk_api::call::OPS
@@ -120,9 +119,12 @@ fn who_may_call() -> Value {
         .into()
 }
 
+/// The document served at `/api/v1/openapi.json`.
 pub fn document() -> Value {
-    let bearer = json!([{"bearer": []}]);
-    let obj = |r: &str| json!({"$ref": format!("#/components/schemas/{r}")});
+    let mut paths = work_paths();
+    if let (Some(all), Value::Object(more)) = (paths.as_object_mut(), lead_paths()) {
+        all.extend(more);
+    }
     json!({
         "openapi": "3.1.0",
         "info": {
@@ -130,7 +132,28 @@ pub fn document() -> Value {
             "version": env!("CARGO_PKG_VERSION"),
             "description": "Bodies have the shapes of the factdesk CLI's --json output. Errors are {code, message}."
         },
-        "paths": {
+        "paths": paths,
+        "components": {
+            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "schemas": schemas()
+        }
+    })
+}
+
+/// A reference to one of the document's schemas.
+fn obj(name: &str) -> Value {
+    json!({"$ref": format!("#/components/schemas/{name}")})
+}
+
+/// What a signed-in request carries.
+fn bearer() -> Value {
+    json!([{"bearer": []}])
+}
+
+/// Signing in and out, work, counts, agreement, events and the operations' call.
+fn work_paths() -> Value {
+    let bearer = bearer();
+    json!({
             "/api/v1/login": {"post": {
                 "summary": "Sign in: a bearer token and the person's role",
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Login")}}},
@@ -189,7 +212,14 @@ pub fn document() -> Value {
                 "security": bearer,
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Call")}}},
                 "responses": responses(("what the operation returns, as the app receives it", json!({})), errors_of("post", "/api/v1/call"))
-            }},
+            }}
+    })
+}
+
+/// A lead's uploads (imports, import jobs, merges), and this document.
+fn lead_paths() -> Value {
+    let bearer = bearer();
+    json!({
             "/api/v1/import": {"post": {
                 "summary": "Imports claims and documents files a lead sent as bytes (leads only), as `factdesk import` does; errors name the file as sent, its line and field. Bodies up to `--import-limit` (256 MiB unless set)",
                 "security": bearer,
@@ -224,10 +254,12 @@ pub fn document() -> Value {
                 "summary": "This document",
                 "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {"schema": {"type": "object"}}}}}
             }}
-        },
-        "components": {
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
-            "schemas": {
+    })
+}
+
+/// The bodies' schemas.
+fn schemas() -> Value {
+    json!({
                 "Error": {"type": "object", "required": ["code", "message"], "properties": {
                     "code": {"type": "string", "description": "stable: unauthorized, forbidden, invalid_input, not_found, conflict, too_large, rate_limited, unavailable, ..."},
                     "message": {"type": "string"}
@@ -276,7 +308,5 @@ pub fn document() -> Value {
                     "documents": {"type": "integer"}, "sentences": {"type": "integer"}, "candidates": {"type": "integer"},
                     "tasks": {"type": "integer"}, "annotations": {"type": "integer"}, "annotators": {"type": "integer"}
                 }}
-            }
-        }
     })
 }

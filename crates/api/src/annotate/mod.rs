@@ -21,7 +21,7 @@ mod trick_place;
 pub use crate::gold::EvidenceState;
 pub use context::{Check, Passage};
 pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
-pub(crate) use submit::{check_shape, Shaped};
+pub(crate) use submit::{check_shape, Checked, Shaped};
 pub use submit::{Ack, Answer};
 
 use crate::actor::Actor;

@@ -4,23 +4,23 @@
 
 use super::answer::Outcome;
 use super::family;
+use super::gold_file::{beside, fever_line, write_lines};
 use super::outcome::{Aggregation, TaskOutcome};
 use super::records::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
-    Provenance,
+    Provenance, UnderAnnotated,
 };
 use super::{split_names, GoldMethod, GoldRequest};
 use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::tasks::{ineligible, SkipReason, TaskKind};
-use crate::{Error, ErrorCode, Project, Result};
+use crate::{Project, Result};
 use factdesk_core::answer::Judgement;
 use factdesk_core::claim::{Label, RefutationState};
 use factdesk_core::gold::split_of;
 use factdesk_store::{tasks, ClaimRow};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The provenance of a line from the tasks behind it (evidence, label, verification): the
 /// first of them the lead decided, else the aggregation method; with no task behind it
@@ -94,128 +94,28 @@ impl Project {
             }
         }
         let sentences = self.evidence_sentences(&aggregation)?;
-        let mut lines = Vec::new();
-        let mut dropped = Vec::new();
-        let mut under = Vec::new();
-        let mut texts = family::Texts::default();
+        let mut walk = Walk {
+            req,
+            settings: &settings,
+            known: &known,
+            sentences: &sentences,
+            method: aggregation.method,
+            lines: Vec::new(),
+            dropped: Vec::new(),
+            under: Vec::new(),
+            texts: family::Texts::default(),
+        };
         for claim in self.store.root_claims()? {
             let split = names[split_of(&claim.ext_id, req.seed, &req.splits)].clone();
             let children = children_of.remove(&claim.id).unwrap_or_default();
-            // A task a line rests on needs counted answers or the lead's decision: one
-            // whose answers were all rejected (the trick) or left out (flagged) settles
-            // nothing, as if it had no answers yet.
-            let any_evidence = known.task(TaskKind::Evidence, claim.id);
-            let task = any_evidence.filter(|t| settles(t));
-            let label_task = known.task(TaskKind::Label, claim.id).filter(|t| settles(t));
-            let refutation_only = !known.with_evidence_task.contains(&claim.id);
-            let label = match label_task.map(|t| &t.outcome) {
-                Some(Outcome::Label {
-                    label: Judgement::Label(label),
-                }) => Some(*label),
-                Some(_) => None,
-                None => claim.label,
-            };
-            let (family, family_dropped) = known.family(&children, refutation_only);
-            let short = super::thin::short(&[task, label_task]);
-            if let Some(t) = short {
-                under.push(super::thin::listed(&claim, t));
-            }
-            if short.is_some() && !req.include_under_annotated {
-                for (child, _) in &family {
-                    dropped.push(drop_of(child, super::thin::PARENT_HELD_BACK));
-                }
-                dropped.extend(family_dropped);
-                continue;
-            }
-            let root = family::Root {
-                label,
-                evidence: task.map(|t| &t.outcome),
-                label_task: label_task.is_some(),
-                refutation_only,
-                children: children.len(),
-                family: family.len(),
-                uncounted: any_evidence.map_or(0, |t| t.answers.len()),
-                no_evidence_task: known.no_evidence_task.get(&claim.id).copied(),
-                // Read only where a reason names it: a claim with no work at all.
-                too_long: refutation_only
-                    && family.is_empty()
-                    && children.is_empty()
-                    && crate::tasks::too_long(&claim.text, &settings),
-            };
-            let mut key = None;
-            let reason = match family::drop_reason(&root, &settings) {
-                Some(reason) => Some(reason),
-                None => {
-                    let text_key = family::Texts::key(&claim.text);
-                    let same = texts.same_as(&text_key).map(family::same_claim);
-                    key = Some(text_key);
-                    same
-                }
-            };
-            let label = match (reason, label) {
-                (None, Some(label)) => label,
-                // A claim without a label always has a reason to drop it.
-                (reason, _) => {
-                    let reason = reason.unwrap_or_else(|| "no label".into());
-                    dropped.push(drop_of(&claim, &reason));
-                    for (child, _) in &family {
-                        dropped.push(drop_of(child, "its original claim was dropped"));
-                    }
-                    dropped.extend(family_dropped);
-                    continue;
-                }
-            };
-            dropped.extend(family_dropped);
-            let evidence = match task.map(|t| &t.outcome) {
-                Some(Outcome::Evidence { sentences: ids }) => ids
-                    .iter()
-                    .filter_map(|id| sentences.get(id).cloned())
-                    .collect(),
-                _ => Vec::new(),
-            };
-            let deciding = task.or(label_task);
-            let mut agreement = agreement(deciding);
-            agreement.under_annotated = short.is_some();
-            lines.push(GoldLine {
-                id: claim.ext_id.clone(),
-                claim: claim.text.clone(),
-                label,
-                evidence: evidence.clone(),
-                context: claim.context.clone(),
-                source_url: claim.source_url.clone(),
-                parent_id: None,
-                split: split.clone(),
-                agreement,
-                provenance: provenance(aggregation.method, &[task, label_task]),
-                task_id: deciding.map_or(0, |t| t.task_id),
-                row_id: claim.id,
-            });
-            let key = key.unwrap_or_else(|| family::Texts::key(&claim.text));
-            texts.keep(key, &claim.ext_id);
-            let root = lines.len() - 1;
-            for (child, verify) in family {
-                if let Err(reason) =
-                    family::refutation_of(label, refutation_only, &mut texts, child)
-                {
-                    dropped.push(drop_of(child, &reason));
-                    continue;
-                }
-                let short_verify = super::thin::short(&[verify]);
-                if let Some(v) = short_verify {
-                    under.push(super::thin::listed(child, v));
-                    if !req.include_under_annotated {
-                        continue;
-                    }
-                }
-                let mut line =
-                    refutation_line(&lines[root], child, verify, task, aggregation.method);
-                // A refutation's line rests on its original's evidence and its own
-                // verification: short on either, it is marked.
-                line.agreement.under_annotated |=
-                    lines[root].agreement.under_annotated || short_verify.is_some();
-                lines.push(line);
-            }
+            walk.claim(&claim, split, &children);
         }
+        let Walk {
+            lines,
+            mut dropped,
+            under,
+            ..
+        } = walk;
         // Refutations of refutations: the gold data pairs a refutation with an original
         // claim only.
         let mut deeper: Vec<ClaimRow> = children_of.into_values().flatten().collect();
@@ -358,6 +258,158 @@ impl Project {
     }
 }
 
+/// The gold export's walk over the root claims, gathering lines, dropped claims and the
+/// under-annotated ones.
+struct Walk<'w, 'a> {
+    req: &'w GoldRequest,
+    settings: &'w Settings,
+    known: &'w Known<'a>,
+    sentences: &'w HashMap<i64, GoldEvidence>,
+    method: GoldMethod,
+    lines: Vec<GoldLine>,
+    dropped: Vec<DroppedClaim>,
+    under: Vec<UnderAnnotated>,
+    texts: family::Texts,
+}
+
+impl<'a> Walk<'_, 'a> {
+    /// A root claim's line (in `split`) and its refutations', or why not.
+    fn claim(&mut self, claim: &ClaimRow, split: String, children: &[ClaimRow]) {
+        // A task a line rests on needs counted answers or the lead's decision: one
+        // whose answers were all rejected (the trick) or left out (flagged) settles
+        // nothing, as if it had no answers yet.
+        let any_evidence = self.known.task(TaskKind::Evidence, claim.id);
+        let task = any_evidence.filter(|t| settles(t));
+        let label_task = self
+            .known
+            .task(TaskKind::Label, claim.id)
+            .filter(|t| settles(t));
+        let refutation_only = !self.known.with_evidence_task.contains(&claim.id);
+        let label = match label_task.map(|t| &t.outcome) {
+            Some(Outcome::Label {
+                label: Judgement::Label(label),
+            }) => Some(*label),
+            Some(_) => None,
+            None => claim.label,
+        };
+        let (family, family_dropped) = self.known.family(children, refutation_only);
+        let short = super::thin::short(&[task, label_task]);
+        if let Some(t) = short {
+            self.under.push(super::thin::listed(claim, t));
+        }
+        if short.is_some() && !self.req.include_under_annotated {
+            for (child, _) in &family {
+                self.dropped
+                    .push(drop_of(child, super::thin::PARENT_HELD_BACK));
+            }
+            self.dropped.extend(family_dropped);
+            return;
+        }
+        let root = family::Root {
+            label,
+            evidence: task.map(|t| &t.outcome),
+            label_task: label_task.is_some(),
+            refutation_only,
+            children: children.len(),
+            family: family.len(),
+            uncounted: any_evidence.map_or(0, |t| t.answers.len()),
+            no_evidence_task: self.known.no_evidence_task.get(&claim.id).copied(),
+            // Read only where a reason names it: a claim with no work at all.
+            too_long: refutation_only
+                && family.is_empty()
+                && children.is_empty()
+                && crate::tasks::too_long(&claim.text, self.settings),
+        };
+        let mut key = None;
+        let reason = match family::drop_reason(&root, self.settings) {
+            Some(reason) => Some(reason),
+            None => {
+                let text_key = family::Texts::key(&claim.text);
+                let same = self.texts.same_as(&text_key).map(family::same_claim);
+                key = Some(text_key);
+                same
+            }
+        };
+        let label = match (reason, label) {
+            (None, Some(label)) => label,
+            // A claim without a label always has a reason to drop it.
+            (reason, _) => {
+                let reason = reason.unwrap_or_else(|| "no label".into());
+                self.dropped.push(drop_of(claim, &reason));
+                for (child, _) in &family {
+                    self.dropped
+                        .push(drop_of(child, "its original claim was dropped"));
+                }
+                self.dropped.extend(family_dropped);
+                return;
+            }
+        };
+        self.dropped.extend(family_dropped);
+        let evidence = match task.map(|t| &t.outcome) {
+            Some(Outcome::Evidence { sentences: ids }) => ids
+                .iter()
+                .filter_map(|id| self.sentences.get(id).cloned())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let deciding = task.or(label_task);
+        let mut agreement = agreement(deciding);
+        agreement.under_annotated = short.is_some();
+        self.lines.push(GoldLine {
+            id: claim.ext_id.clone(),
+            claim: claim.text.clone(),
+            label,
+            evidence: evidence.clone(),
+            context: claim.context.clone(),
+            source_url: claim.source_url.clone(),
+            parent_id: None,
+            split,
+            agreement,
+            provenance: provenance(self.method, &[task, label_task]),
+            task_id: deciding.map_or(0, |t| t.task_id),
+            row_id: claim.id,
+        });
+        let key = key.unwrap_or_else(|| family::Texts::key(&claim.text));
+        self.texts.keep(key, &claim.ext_id);
+
+        let root = self.lines.len() - 1;
+        self.refutations(root, family, label, refutation_only, task);
+    }
+
+    /// The lines of a root claim's refutations (`family`, with their verification),
+    /// after the root's line at `root`.
+    fn refutations(
+        &mut self,
+        root: usize,
+        family: Vec<(&ClaimRow, Option<&'a TaskOutcome>)>,
+        label: Label,
+        refutation_only: bool,
+        task: Option<&'a TaskOutcome>,
+    ) {
+        for (child, verify) in family {
+            if let Err(reason) =
+                family::refutation_of(label, refutation_only, &mut self.texts, child)
+            {
+                self.dropped.push(drop_of(child, &reason));
+                continue;
+            }
+            let short_verify = super::thin::short(&[verify]);
+            if let Some(v) = short_verify {
+                self.under.push(super::thin::listed(child, v));
+                if !self.req.include_under_annotated {
+                    continue;
+                }
+            }
+            let mut line = refutation_line(&self.lines[root], child, verify, task, self.method);
+            // A refutation's line rests on its original's evidence and its own
+            // verification: short on either, it is marked.
+            line.agreement.under_annotated |=
+                self.lines[root].agreement.under_annotated || short_verify.is_some();
+            self.lines.push(line);
+        }
+    }
+}
+
 /// The line of a refutation that stands beside its original claim's line `root`.
 fn refutation_line(
     root: &GoldLine,
@@ -477,98 +529,4 @@ fn preview(
         under_annotated: Vec::new(),
         include_under_annotated: false,
     }
-}
-
-/// A FEVER-shaped line: FEVER's field names and labels; one evidence set holding every
-/// gold sentence as [annotation id, evidence id, page, sentence id].
-fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> {
-    let label = match l.label {
-        Label::Supported => "SUPPORTS",
-        Label::Refuted => "REFUTES",
-        Label::NotEnoughInfo | Label::Failed => "NOT ENOUGH INFO",
-    };
-    // FEVER's NOT ENOUGH INFO claims have no evidence, whatever sentences were picked.
-    let nei = matches!(l.label, Label::NotEnoughInfo | Label::Failed);
-    let evidence = if l.evidence.is_empty() || nei {
-        serde_json::json!([[[l.task_id, null, null, null]]])
-    } else {
-        let set: Vec<serde_json::Value> = l
-            .evidence
-            .iter()
-            .enumerate()
-            .map(|(i, e)| serde_json::json!([l.task_id, i, e.document_id, e.sentence_index]))
-            .collect();
-        serde_json::json!([set])
-    };
-    let mut line = serde_json::json!({
-        "id": l.row_id,
-        "verifiable": if label == "NOT ENOUGH INFO" { "NOT VERIFIABLE" } else { "VERIFIABLE" },
-        "label": label,
-        "claim": l.claim,
-        "evidence": evidence,
-    });
-    // Only on lines the lead asked for (`include_under_annotated`): FEVER has no such
-    // field, and a reader must still be able to tell these lines from the others.
-    if l.agreement.under_annotated {
-        line["under_annotated"] = serde_json::Value::Bool(true);
-    }
-    Ok(line)
-}
-
-/// `gold.jsonl` → `gold.<suffix>` in the same folder.
-fn beside(out: &Path, suffix: &str) -> PathBuf {
-    let stem = out
-        .file_stem()
-        .map_or_else(|| "gold".to_string(), |s| s.to_string_lossy().into_owned());
-    out.with_file_name(format!("{stem}.{suffix}"))
-}
-
-fn io_error(path: &Path, e: std::io::Error) -> Error {
-    Error::new(
-        ErrorCode::Io,
-        format!("{}: cannot write: {e}", path.display()),
-    )
-}
-
-/// Writes `json` of each line `keep` takes, one per line, into an output being staged at
-/// `path`. The later half of the lines is turned into text on a second thread while the
-/// first half is written.
-fn write_lines(
-    path: &Path,
-    file: &mut dyn Write,
-    lines: &[GoldLine],
-    keep: &(dyn Fn(&GoldLine) -> bool + Sync),
-    json: fn(&GoldLine) -> serde_json::Result<serde_json::Value>,
-) -> Result<()> {
-    let write = |part: &[GoldLine], out: &mut dyn Write| -> Result<()> {
-        // Each line serialised into one buffer and written whole: formatting the value
-        // straight into the file went through a formatter adapter a few bytes at a time.
-        let mut buffer = Vec::new();
-        for line in part.iter().filter(|l| keep(l)) {
-            let value = json(line).map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
-            buffer.clear();
-            serde_json::to_writer(&mut buffer, &value)
-                .map_err(|e| Error::new(ErrorCode::Io, e.to_string()))?;
-            buffer.push(b'\n');
-            out.write_all(&buffer).map_err(|e| io_error(path, e))?;
-        }
-        Ok(())
-    };
-    if lines.len() < 4096 {
-        return write(lines, file);
-    }
-    let (first, later) = lines.split_at(lines.len() / 2);
-    std::thread::scope(|s| {
-        let later = s.spawn(|| {
-            let mut text = Vec::new();
-            write(later, &mut text).map(|()| text)
-        });
-        let first = write(first, file);
-        let later = later.join();
-        // The first half's failure first: it is the first line that could not be written.
-        first?;
-        let later = later
-            .map_err(|_| Error::new(ErrorCode::Io, "turning the gold lines into text stopped"))??;
-        file.write_all(&later).map_err(|e| io_error(path, e))
-    })
 }

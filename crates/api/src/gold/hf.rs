@@ -101,23 +101,7 @@ impl Project {
                 ),
             ));
         }
-        for l in &mut lines {
-            l.split = hub_split(&l.split);
-        }
-        // The splits by the names this folder gives them, in counts and warnings alike.
-        preview.per_split = (preview.per_split.iter())
-            .map(|(name, n)| (hub_split(name), *n))
-            .collect();
-        let hub_names: Vec<String> = super::split_names(req.splits.len())
-            .iter()
-            .map(|n| hub_split(n))
-            .collect();
-        preview.split_warnings = super::family::split_warnings(
-            &req.splits,
-            &hub_names,
-            &preview.per_split,
-            preview.lines,
-        );
+        let names = to_hub_splits(req, &mut lines, &mut preview);
         let mut agreement = Vec::new();
         let areq = AgreementRequest {
             include_flagged: req.include_flagged,
@@ -126,10 +110,6 @@ impl Project {
         for kind in self.kinds_with_answers(by)? {
             agreement.push((kind, self.agreement(by, kind, &areq)?));
         }
-        let names: Vec<String> = super::split_names(req.splits.len())
-            .iter()
-            .map(|n| hub_split(n))
-            .collect();
         let inputs = crate::output::Inputs::project(self.path());
         let mut outputs = crate::output::Outputs::new(inputs);
         let mut splits = Vec::new();
@@ -139,27 +119,9 @@ impl Project {
             if part.is_empty() {
                 continue;
             }
-            let jsonl = dir.join("data").join(format!("{name}.jsonl"));
-            let file = outputs.file_in_new_folder(&jsonl)?;
-            for l in &part {
-                serde_json::to_writer(&mut *file, l).map_err(|e| write_error(&jsonl, e))?;
-                file.write_all(b"\n").map_err(|e| write_error(&jsonl, e))?;
-            }
-            let pq = dir.join("data").join(format!("{name}.parquet"));
-            let bytes = batch(&part)
-                .map_err(|e| write_error(&pq, e))
-                .and_then(|b| crate::columnar::parquet(&b).map_err(|e| write_error(&pq, e)))?;
-            outputs
-                .file_in_new_folder(&pq)?
-                .write_all(&bytes)
-                .map_err(|e| write_error(&pq, e))?;
-            files.push(jsonl.display().to_string());
-            files.push(pq.display().to_string());
-            splits.push(super::hf_card::Split {
-                name: name.clone(),
-                examples: part.len() as u64,
-                bytes: bytes.len() as u64,
-            });
+            let (split, written) = write_split(&mut outputs, dir, name, &part)?;
+            files.extend(written);
+            splits.push(split);
         }
         let card = super::hf_card::Card {
             name: &self.store.project()?.name,
@@ -193,6 +155,61 @@ impl Project {
             preview,
         })
     }
+}
+
+/// Gives the lines, counts and warnings the splits' names in this folder; returns the
+/// names in order.
+fn to_hub_splits(
+    req: &GoldRequest,
+    lines: &mut [GoldLine],
+    preview: &mut ExportPreview,
+) -> Vec<String> {
+    for l in lines.iter_mut() {
+        l.split = hub_split(&l.split);
+    }
+    preview.per_split = (preview.per_split.iter())
+        .map(|(name, n)| (hub_split(name), *n))
+        .collect();
+    let names: Vec<String> = super::split_names(req.splits.len())
+        .iter()
+        .map(|n| hub_split(n))
+        .collect();
+    preview.split_warnings =
+        super::family::split_warnings(&req.splits, &names, &preview.per_split, preview.lines);
+    names
+}
+
+/// Writes one split's lines as JSON Lines and Parquet under `dir/data`; returns the split
+/// and the two files.
+fn write_split(
+    outputs: &mut crate::output::Outputs,
+    dir: &Path,
+    name: &str,
+    part: &[&GoldLine],
+) -> Result<(super::hf_card::Split, [String; 2])> {
+    let jsonl = dir.join("data").join(format!("{name}.jsonl"));
+    let file = outputs.file_in_new_folder(&jsonl)?;
+    for l in part {
+        serde_json::to_writer(&mut *file, l).map_err(|e| write_error(&jsonl, e))?;
+        file.write_all(b"\n").map_err(|e| write_error(&jsonl, e))?;
+    }
+    let pq = dir.join("data").join(format!("{name}.parquet"));
+    let bytes = batch(part)
+        .map_err(|e| write_error(&pq, e))
+        .and_then(|b| crate::columnar::parquet(&b).map_err(|e| write_error(&pq, e)))?;
+    outputs
+        .file_in_new_folder(&pq)?
+        .write_all(&bytes)
+        .map_err(|e| write_error(&pq, e))?;
+    let split = super::hf_card::Split {
+        name: name.to_string(),
+        examples: part.len() as u64,
+        bytes: bytes.len() as u64,
+    };
+    Ok((
+        split,
+        [jsonl.display().to_string(), pq.display().to_string()],
+    ))
 }
 
 fn write_error(path: &Path, e: impl std::fmt::Display) -> Error {

@@ -7,6 +7,7 @@ mod card_text;
 mod export;
 mod export_card;
 mod family;
+mod gold_file;
 mod hf;
 mod hf_card;
 mod hf_folder;

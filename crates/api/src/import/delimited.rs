@@ -36,41 +36,9 @@ fn read_in<R: Read + Seek>(
     src.seek(SeekFrom::Start(0))
         .map_err(|e| Error::input(name, 0, None, format!("cannot read: {e}")))?;
     let mut w = Window::new(name, src, window)?;
-    let builder = || {
-        let mut b = csv::ReaderBuilder::new();
-        b.delimiter(delimiter).has_headers(false).flexible(true);
-        b
-    };
+    let builder = || reader_builder(delimiter);
     let mut record = csv::ByteRecord::new();
-    let mut base = loop {
-        let mut reader = builder().from_reader(w.bytes.as_slice());
-        reader
-            .read_byte_record(&mut record)
-            .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?;
-        let end = reader.position().byte() as usize;
-        if w.holds(end) {
-            break end;
-        }
-        w.move_to(name, 0)?;
-    };
-    let header_names = header_names(name, &record)?;
-    let bom = if w.bytes.starts_with(b"\xEF\xBB\xBF") {
-        3
-    } else {
-        0
-    };
-    if let Some(bad) = check_quotes(&w.bytes, bom, 1, delimiter, None) {
-        return Err(Error::input(
-            name,
-            1,
-            None,
-            format!(
-                "header row, {}: {}",
-                column_name(&header_names, bad.field),
-                bad.message
-            ),
-        ));
-    }
+    let (mut base, header_names) = read_header(name, &mut w, delimiter, &mut record)?;
     let mut rows = Vec::new();
     let mut count = 0;
     // A quoting mistake ends a segment: the rows after the line where the quote opened are
@@ -151,6 +119,53 @@ fn read_in<R: Read + Seek>(
         f(rows)?;
     }
     Ok(count)
+}
+
+/// A CSV reader of `delimiter`-separated rows of any width, without a header of its own.
+fn reader_builder(delimiter: u8) -> csv::ReaderBuilder {
+    let mut b = csv::ReaderBuilder::new();
+    b.delimiter(delimiter).has_headers(false).flexible(true);
+    b
+}
+
+/// Reads the header row from the window's start (moving the window until it holds it
+/// whole) and checks its quotes; returns where the rows begin and the column names.
+fn read_header<R: Read + Seek>(
+    name: &str,
+    w: &mut Window<R>,
+    delimiter: u8,
+    record: &mut csv::ByteRecord,
+) -> Result<(usize, Vec<String>)> {
+    let base = loop {
+        let mut reader = reader_builder(delimiter).from_reader(w.bytes.as_slice());
+        reader
+            .read_byte_record(record)
+            .map_err(|e| Error::input(name, 1, None, format!("cannot read the header row: {e}")))?;
+        let end = reader.position().byte() as usize;
+        if w.holds(end) {
+            break end;
+        }
+        w.move_to(name, 0)?;
+    };
+    let header_names = header_names(name, record)?;
+    let bom = if w.bytes.starts_with(b"\xEF\xBB\xBF") {
+        3
+    } else {
+        0
+    };
+    if let Some(bad) = check_quotes(&w.bytes, bom, 1, delimiter, None) {
+        return Err(Error::input(
+            name,
+            1,
+            None,
+            format!(
+                "header row, {}: {}",
+                column_name(&header_names, bad.field),
+                bad.message
+            ),
+        ));
+    }
+    Ok((base, header_names))
 }
 
 fn trim_end(bytes: &[u8]) -> &[u8] {
@@ -378,38 +393,18 @@ fn check_quotes(
             continue;
         }
         let (opened, open_line) = (i, line);
-        let mut inner_lines = Vec::new();
-        i += 1;
-        loop {
-            match bytes.get(i) {
-                None => {
-                    return Some(QuoteError {
-                        field,
-                        opened,
-                        message: format!(
-                            "the quote that opens this field on line {open_line} never closes, \
-                             so the field would run to the end of the file; is a closing \
-                             quote missing?"
-                        ),
-                    })
-                }
-                Some(b'"') if bytes.get(i + 1) == Some(&b'"') => i += 2,
-                Some(b'"') => break,
-                Some(_) if is_line_break(bytes, i) => {
-                    line += 1;
-                    i += 1;
-                    let rest = &bytes[i..];
-                    let end = rest
-                        .iter()
-                        .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
-                        .unwrap_or(rest.len());
-                    inner_lines.push((line, &rest[..end]));
-                }
-                Some(_) => i += 1,
+        let (closing, close_line, inner_lines) = match scan_quoted(bytes, opened, open_line) {
+            Ok(found) => found,
+            Err(message) => {
+                return Some(QuoteError {
+                    field,
+                    opened,
+                    message,
+                })
             }
-        }
-        let closing = i;
-        i += 1;
+        };
+        line = close_line;
+        i = closing + 1;
         let ends_field = match bytes.get(i) {
             None | Some(b'\n' | b'\r') => true,
             Some(&b) => b == delimiter,
@@ -462,6 +457,46 @@ fn check_quotes(
                 field += 1;
             }
             _ => return None,
+        }
+    }
+}
+
+/// The lines inside a quoted field, numbered, as `(line, text up to a line end or quote)`.
+type InnerLines<'b> = Vec<(u64, &'b [u8])>;
+
+/// Reads a quoted field from its opening quote at `opened` (on `open_line`): where its
+/// closing quote is, the line it closes on, and the lines inside it; the message when it
+/// never closes.
+fn scan_quoted(
+    bytes: &[u8],
+    opened: usize,
+    open_line: u64,
+) -> std::result::Result<(usize, u64, InnerLines<'_>), String> {
+    let mut inner_lines = Vec::new();
+    let mut line = open_line;
+    let mut i = opened + 1;
+    loop {
+        match bytes.get(i) {
+            None => {
+                return Err(format!(
+                    "the quote that opens this field on line {open_line} never closes, \
+                     so the field would run to the end of the file; is a closing \
+                     quote missing?"
+                ))
+            }
+            Some(b'"') if bytes.get(i + 1) == Some(&b'"') => i += 2,
+            Some(b'"') => return Ok((i, line, inner_lines)),
+            Some(_) if is_line_break(bytes, i) => {
+                line += 1;
+                i += 1;
+                let rest = &bytes[i..];
+                let end = rest
+                    .iter()
+                    .position(|&b| matches!(b, b'\n' | b'\r' | b'"'))
+                    .unwrap_or(rest.len());
+                inner_lines.push((line, &rest[..end]));
+            }
+            Some(_) => i += 1,
         }
     }
 }

@@ -77,37 +77,7 @@ pub fn import(
     progress: &mut dyn Progress,
 ) -> Result<ImportReport> {
     project.require_lead(lead, "import data")?;
-    if req.claims.is_empty() && req.documents.is_empty() {
-        return Err(Error::new(
-            ErrorCode::InvalidInput,
-            "nothing to import: name a claims file or --docs",
-        ));
-    }
-    project.store.require_writable()?;
-    refuse_repeated_inputs(req)?;
-    let inputs = req
-        .claims
-        .iter()
-        .chain(&req.documents)
-        .fold(crate::output::Inputs::project(project.path()), |i, p| {
-            i.file(p)
-        });
-    if req.skip_invalid {
-        // The rejects files are refused now, before the project changes, and their
-        // folders shown writable: a temporary file is made beside each and dropped.
-        let mut probe = crate::output::Outputs::new(inputs.clone());
-        for path in req.claims.iter().chain(&req.documents) {
-            let out = rejects::rejects_path(path);
-            probe.file(&out)?;
-            rejects::refuse_foreign(&out)?;
-        }
-    }
-    if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
-        return Err(Error::new(
-            ErrorCode::InvalidInput,
-            "--map goes with the generic preset",
-        ));
-    }
+    let inputs = check_request(project, req)?;
     let map = FieldMap::parse(&req.map)?;
     let mut rejects = Rejects::default();
     let mut report = ImportReport::default();
@@ -130,46 +100,15 @@ pub fn import(
     }
     let mut claims = Vec::new();
     for path in &req.claims {
-        let name: std::sync::Arc<str> = path.display().to_string().into();
-        report.files.push(name.to_string());
-        let convert = |row: std::result::Result<rows::Row, rows::BadRow>| {
-            let row = row?;
-            match claims::from_row(req.preset, &map, &name, &row) {
-                Ok(mut c) => {
-                    if req.skip_invalid {
-                        c.raw = row.raw;
-                    }
-                    Ok(c)
-                }
-                Err(error) => Err(rows::BadRow {
-                    error,
-                    raw: row.raw,
-                }),
-            }
-        };
-        let mut take = |parsed: Vec<std::result::Result<ClaimInput, rows::BadRow>>,
-                        report: &mut ImportReport|
-         -> Result<()> {
-            for c in parsed {
-                report.rows += 1;
-                match c {
-                    Ok(c) => claims.push(c),
-                    Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
-                }
-            }
-            progress.set(report.rows);
-            progress.check_cancelled()
-        };
-        // The first rows show whether the file is the preset's dataset.
-        let mut checked = false;
-        rows::batches(path, |batch| {
-            if !checked && req.preset.has_shape() {
-                let readable = batch.readable(&name, FIRST_ROWS);
-                req.preset.check_fits(&name, &readable)?;
-                checked = !readable.is_empty();
-            }
-            take(batch.map(&name, convert), &mut report)
-        })?;
+        read_claims(
+            req,
+            &map,
+            path,
+            &mut claims,
+            &mut rejects,
+            &mut report,
+            progress,
+        )?;
     }
     assign_ids(req.preset, &mut claims);
     if req.preset == Preset::CovidFact {
@@ -215,6 +154,97 @@ pub fn import(
     write::write(project, batch, &mut rejects, &mut report, progress)?;
     rejects.finish(&mut report, &inputs)?;
     Ok(report)
+}
+
+/// The request's checks before anything is read: something to import, a writable
+/// project, no file named twice, rejects files that can be written, `--map` only with
+/// the generic preset. Returns the import's inputs, which no output may overwrite.
+fn check_request(project: &Project, req: &ImportRequest) -> Result<crate::output::Inputs> {
+    if req.claims.is_empty() && req.documents.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "nothing to import: name a claims file or --docs",
+        ));
+    }
+    project.store.require_writable()?;
+    refuse_repeated_inputs(req)?;
+    let inputs = req
+        .claims
+        .iter()
+        .chain(&req.documents)
+        .fold(crate::output::Inputs::project(project.path()), |i, p| {
+            i.file(p)
+        });
+    if req.skip_invalid {
+        // The rejects files are refused now, before the project changes, and their
+        // folders shown writable: a temporary file is made beside each and dropped.
+        let mut probe = crate::output::Outputs::new(inputs.clone());
+        for path in req.claims.iter().chain(&req.documents) {
+            let out = rejects::rejects_path(path);
+            probe.file(&out)?;
+            rejects::refuse_foreign(&out)?;
+        }
+    }
+    if !req.map.is_empty() && !matches!(req.preset, Preset::Native | Preset::Generic) {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "--map goes with the generic preset",
+        ));
+    }
+    Ok(inputs)
+}
+
+/// Reads the claims file at `path` into `claims`, rows set aside into `rejects`; the
+/// first rows show whether the file is the preset's dataset.
+fn read_claims(
+    req: &ImportRequest,
+    map: &FieldMap,
+    path: &Path,
+    claims: &mut Vec<ClaimInput>,
+    rejects: &mut Rejects,
+    report: &mut ImportReport,
+    progress: &mut dyn Progress,
+) -> Result<()> {
+    let name: std::sync::Arc<str> = path.display().to_string().into();
+    report.files.push(name.to_string());
+    let convert = |row: std::result::Result<rows::Row, rows::BadRow>| {
+        let row = row?;
+        match claims::from_row(req.preset, map, &name, &row) {
+            Ok(mut c) => {
+                if req.skip_invalid {
+                    c.raw = row.raw;
+                }
+                Ok(c)
+            }
+            Err(error) => Err(rows::BadRow {
+                error,
+                raw: row.raw,
+            }),
+        }
+    };
+    let mut take = |parsed: Vec<std::result::Result<ClaimInput, rows::BadRow>>,
+                    report: &mut ImportReport|
+     -> Result<()> {
+        for c in parsed {
+            report.rows += 1;
+            match c {
+                Ok(c) => claims.push(c),
+                Err(bad) => rejects.add(path, bad, req.skip_invalid)?,
+            }
+        }
+        progress.set(report.rows);
+        progress.check_cancelled()
+    };
+    let mut checked = false;
+    rows::batches(path, |batch| {
+        if !checked && req.preset.has_shape() {
+            let readable = batch.readable(&name, FIRST_ROWS);
+            req.preset.check_fits(&name, &readable)?;
+            checked = !readable.is_empty();
+        }
+        take(batch.map(&name, convert), report)
+    })?;
+    Ok(())
 }
 
 /// Refuses a file named twice in one import: rows without an id take one from their

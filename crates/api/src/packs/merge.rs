@@ -8,6 +8,7 @@ use super::returned::{refused, ReturnedPack};
 use super::{sign, signature};
 use crate::actor::Actor;
 use crate::annotate::Answer;
+use crate::annotate::Checked;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::pack_file;
 use factdesk_store::pack_store::PackAnswerRow;
@@ -92,6 +93,10 @@ pub enum Unanswered {
 }
 
 /// What the checks made before the write transaction say of one answer of the pack.
+/// An answer's outcome of the checks before the write: ready (and whether its time was
+/// clamped), or why it is left out.
+type Checking<'a> = std::result::Result<(Checked<'a>, bool), Skip>;
+
 enum Skip {
     /// Another answer of the pack has its id (the first one is merged).
     Copy,
@@ -132,82 +137,11 @@ impl Project {
         unanswered: Unanswered,
     ) -> Result<MergeReport> {
         self.require_lead(lead, "merge packs")?;
-        let name = &pack.name;
-        let manifest = &pack.manifest;
-        let project = self.store.project()?;
-        if manifest.project_id != project.id {
-            return Err(refused(
-                name,
-                format!(
-                    "it belongs to another project ({}), not this one ({})",
-                    manifest.project_id, project.id
-                ),
-            ));
-        }
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
-        if !sign::same(&signature(&secret, &pack.text), &pack.signature) {
-            return Err(refused(
-                name,
-                "its manifest was altered after it was issued (the signature does not match)",
-            ));
-        }
-        if !sign::same(&pack.digest, &manifest.digest) {
-            return Err(refused(name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
-        }
-        let row = pack_file::get(self.store.conn(), &manifest.pack_id)?.ok_or_else(|| {
-            refused(name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))
-        })?;
         let now = self.clock.now_ms();
-        if row.returned_at.is_none() && row.expires_at <= now {
-            let days = (now - row.expires_at) / 86_400_000;
-            return Err(refused(name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
-        }
-        if pack.answers.is_empty()
-            && pack.malformed.is_empty()
-            && row.returned_at.is_none()
-            && unanswered == Unanswered::Refuse
-        {
-            return Err(Error::new(
-                ErrorCode::Unanswered,
-                format!("{name}: refused, nothing was changed: pack {} for {} has no answers yet (it looks like the file as issued, and {} may still be working on their copy); merge it anyway only to take the work back, which puts its {} items back in the pool", row.id, row.annotator, row.annotator, row.items),
-            ));
-        }
-        // The checks that only read (the answer's shape, its task, its options) run
-        // before the write transaction; the rest, and every write, inside it.
-        let mut seen = std::collections::HashSet::new();
-        let mut checked = Vec::with_capacity(pack.answers.len());
-        for answer in &pack.answers {
-            let outcome = 'check: {
-                if !seen.insert(answer.uuid.as_str()) {
-                    break 'check Err(Skip::Copy);
-                }
-                if pack_file::answer_merged(self.store.conn(), &row.id, &answer.uuid)? {
-                    break 'check Err(Skip::Merged);
-                }
-                let mut returned = match read_answer(answer, manifest.issued_at, now) {
-                    Ok(r) => r,
-                    Err(why) => break 'check Err(Skip::Refused(why)),
-                };
-                let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, answer.task_id)?
-                else {
-                    let why = format!("task {} is not in this pack", answer.task_id);
-                    break 'check Err(Skip::Refused(why));
-                };
-                returned.answer.task_id = task_id;
-                let (a, at) = (&returned.answer, returned.created_at);
-                match self.check_returned(&row.annotator, a, at, &row.id, &answer.uuid) {
-                    Ok(c) => Ok((c, returned.clamped)),
-                    Err(e) if e.code == ErrorCode::Conflict => Err(Skip::Late),
-                    Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => {
-                        return Err(e)
-                    }
-                    Err(e) => Err(Skip::Refused(e.message)),
-                }
-            };
-            checked.push((answer, outcome));
-        }
+        let row = self.admit(pack, unanswered, now)?;
+        let checked = self.check_answers(pack, &row, now)?;
         let mut report = MergeReport {
-            file: name.clone(),
+            file: pack.name.clone(),
             pack_id: row.id.clone(),
             annotator: row.annotator.clone(),
             added: 0,
@@ -282,5 +216,98 @@ impl Project {
             }));
         tracing::info!(pack = %row.id, added = report.added, already = report.already, released = report.released, late = report.late, refused = report.refused.len(), "pack merged");
         Ok(report)
+    }
+
+    /// The pack's own checks, before any of its answers: this project's, signed, its
+    /// items as issued, on record, not expired, and (unless told) holding answers.
+    fn admit(
+        &self,
+        pack: &ReturnedPack,
+        unanswered: Unanswered,
+        now: i64,
+    ) -> Result<pack_file::PackRow> {
+        let name = &pack.name;
+        let manifest = &pack.manifest;
+        let project = self.store.project()?;
+        if manifest.project_id != project.id {
+            return Err(refused(
+                name,
+                format!(
+                    "it belongs to another project ({}), not this one ({})",
+                    manifest.project_id, project.id
+                ),
+            ));
+        }
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        if !sign::same(&signature(&secret, &pack.text), &pack.signature) {
+            return Err(refused(
+                name,
+                "its manifest was altered after it was issued (the signature does not match)",
+            ));
+        }
+        if !sign::same(&pack.digest, &manifest.digest) {
+            return Err(refused(name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
+        }
+        let row = pack_file::get(self.store.conn(), &manifest.pack_id)?.ok_or_else(|| {
+            refused(name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))
+        })?;
+        if row.returned_at.is_none() && row.expires_at <= now {
+            let days = (now - row.expires_at) / 86_400_000;
+            return Err(refused(name, format!("pack {} for {} expired {days} day(s) ago and its items went back to the pool; ask the lead for a new pack", row.id, row.annotator)));
+        }
+        if pack.answers.is_empty()
+            && pack.malformed.is_empty()
+            && row.returned_at.is_none()
+            && unanswered == Unanswered::Refuse
+        {
+            return Err(Error::new(
+                ErrorCode::Unanswered,
+                format!("{name}: refused, nothing was changed: pack {} for {} has no answers yet (it looks like the file as issued, and {} may still be working on their copy); merge it anyway only to take the work back, which puts its {} items back in the pool", row.id, row.annotator, row.annotator, row.items),
+            ));
+        }
+        Ok(row)
+    }
+
+    /// Each answer's checks that only read (its shape, its task, its options), run before
+    /// the write transaction; the rest, and every write, run inside it.
+    fn check_answers<'p>(
+        &self,
+        pack: &'p ReturnedPack,
+        row: &'p pack_file::PackRow,
+        now: i64,
+    ) -> Result<Vec<(&'p PackAnswerRow, Checking<'p>)>> {
+        let mut seen = std::collections::HashSet::new();
+        let mut checked = Vec::with_capacity(pack.answers.len());
+        for answer in &pack.answers {
+            let outcome = 'check: {
+                if !seen.insert(answer.uuid.as_str()) {
+                    break 'check Err(Skip::Copy);
+                }
+                if pack_file::answer_merged(self.store.conn(), &row.id, &answer.uuid)? {
+                    break 'check Err(Skip::Merged);
+                }
+                let mut returned = match read_answer(answer, pack.manifest.issued_at, now) {
+                    Ok(r) => r,
+                    Err(why) => break 'check Err(Skip::Refused(why)),
+                };
+                let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, answer.task_id)?
+                else {
+                    let why = format!("task {} is not in this pack", answer.task_id);
+                    break 'check Err(Skip::Refused(why));
+                };
+                returned.answer.task_id = task_id;
+                let (a, at) = (&returned.answer, returned.created_at);
+                match self.check_returned(&row.annotator, a, at, &row.id, &answer.uuid) {
+                    Ok(c) => Ok((c, returned.clamped)),
+                    Err(e) if e.code == ErrorCode::Conflict => Err(Skip::Late),
+                    Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => {
+                        return Err(e)
+                    }
+                    Err(e) => Err(Skip::Refused(e.message)),
+                }
+            };
+            checked.push((answer, outcome));
+        }
+        Ok(checked)
     }
 }

@@ -151,37 +151,40 @@ impl Project {
             .map(|d| (d.id.as_str(), d.reason.as_str()))
             .collect();
         let mut models: BTreeMap<String, ModelComparison> = BTreeMap::new();
-        let entry = |models: &mut BTreeMap<String, ModelComparison>, m: &str| {
-            models
-                .entry(m.to_string())
-                .or_insert_with(|| ModelComparison {
-                    model: m.to_string(),
-                    labels: None,
-                    counter_claims: None,
-                })
-                .model
-                .clone()
-        };
         let mut by_model: BTreeMap<String, Vec<Predicted>> = BTreeMap::new();
         for p in &labels {
-            entry(&mut models, &p.model);
+            model_entry(&mut models, &p.model);
             by_model.entry(p.model.clone()).or_default().push((
                 gold.get(&p.claim_id).copied(),
                 p.label,
                 p.score,
             ));
         }
-        let mut counter_scores: BTreeMap<String, Vec<(Option<f64>, bool)>> = BTreeMap::new();
         for (model, pairs) in by_model {
             if let Some(m) = models.get_mut(&model) {
                 m.labels = Some(label_comparison(&pairs));
             }
         }
-        for c in &counters {
-            let model = entry(&mut models, &c.model);
-            let Some(m) = models.get_mut(&model) else {
-                continue;
-            };
+        self.compare_counter_claims(&mut models, &counters, &gold, &dropped, &verdicts)?;
+        Ok(PredictionComparison {
+            method: req.method.as_str().to_string(),
+            models: models.into_values().collect(),
+        })
+    }
+
+    /// Each model's counter-claims: how many were written, how many reached the gold data
+    /// (and why the others did not), and how their scores follow people's verdicts.
+    fn compare_counter_claims(
+        &self,
+        models: &mut BTreeMap<String, ModelComparison>,
+        counters: &[predictions::CounterClaim],
+        gold: &HashMap<i64, Label>,
+        dropped: &HashMap<&str, &str>,
+        verdicts: &HashMap<i64, bool>,
+    ) -> Result<()> {
+        let mut counter_scores: BTreeMap<String, Vec<(Option<f64>, bool)>> = BTreeMap::new();
+        for c in counters {
+            let m = model_entry(models, &c.model);
             let s = m.counter_claims.get_or_insert_with(|| CounterClaimSummary {
                 written: 0,
                 in_gold: 0,
@@ -192,7 +195,7 @@ impl Project {
             s.written += 1;
             if let Some(&contradicts) = verdicts.get(&c.counter_claim_id) {
                 counter_scores
-                    .entry(model.clone())
+                    .entry(c.model.clone())
                     .or_default()
                     .push((c.score, contradicts));
             }
@@ -217,11 +220,22 @@ impl Project {
                 s.score = analyse(COUNTER_OUTCOME, &items);
             }
         }
-        Ok(PredictionComparison {
-            method: req.method.as_str().to_string(),
-            models: models.into_values().collect(),
-        })
+        Ok(())
     }
+}
+
+/// A model's comparison, begun empty the first time the model is met.
+fn model_entry<'m>(
+    models: &'m mut BTreeMap<String, ModelComparison>,
+    model: &str,
+) -> &'m mut ModelComparison {
+    models
+        .entry(model.to_string())
+        .or_insert_with(|| ModelComparison {
+            model: model.to_string(),
+            labels: None,
+            counter_claims: None,
+        })
 }
 
 /// A label prediction as compared: the gold label (none when the claim has no gold

@@ -11,11 +11,12 @@ pub use compare::{CounterClaimSummary, LabelComparison, ModelComparison, Predict
 pub use score::ScoreAnalysis;
 
 use crate::actor::Actor;
+use crate::settings::Settings;
 use crate::{Error, Project, Result};
 use factdesk_core::checks::{blocking, check_refutation, CheckSettings};
 use factdesk_core::claim::Label;
 use factdesk_store::predictions::{self, CounterClaim, LabelPrediction};
-use factdesk_store::{tx, NewClaim};
+use factdesk_store::{tx, Connection, NewClaim};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -85,47 +86,7 @@ impl Project {
         self.require_lead(by, "import model predictions")?;
         let shown = file.display().to_string();
         let text = std::fs::read_to_string(file).map_err(|e| Error::io(&shown, &e))?;
-        let mut checked: Vec<Checked> = Vec::new();
-        let mut lines = 0;
-        // Each (claim, model)'s label and the line that gave it: one file gives one.
-        let mut labels: HashMap<(i64, String), (Label, u64)> = HashMap::new();
-        for (i, raw) in text.lines().enumerate() {
-            if raw.trim().is_empty() {
-                continue;
-            }
-            lines += 1;
-            let n = i as u64 + 1;
-            let c = self.check_line(&shown, n, raw, default_model)?;
-            if let Some(label) = c.label {
-                let key = (c.claim, c.model.clone());
-                match labels.get(&key) {
-                    Some(&(first, at)) if first != label => {
-                        return Err(Error::input(
-                            &shown,
-                            n,
-                            Some("prediction"),
-                            format!(
-                                "{label} for claim {:?} by {}, which line {at} predicted {first}: one file gives one label per claim and model",
-                                c.claim_ext, c.model
-                            ),
-                        ));
-                    }
-                    Some(_) => {}
-                    None => {
-                        labels.insert(key, (label, n));
-                    }
-                }
-            }
-            checked.push(c);
-        }
-        if lines == 0 {
-            return Err(Error::input(
-                &shown,
-                0,
-                None,
-                "holds no prediction: write one JSON object per line (JSON Lines)",
-            ));
-        }
+        let (checked, lines) = self.check_lines(&shown, &text, default_model)?;
         let settings = self.settings()?;
         let now = self.clock.now_ms();
         let mut report = PredictionImport {
@@ -151,48 +112,68 @@ impl Project {
                 report.labels += u64::from(predictions::put_label(&tx, &p, now)?);
             }
             for text in &c.texts {
-                // The same model's same text for the same claim is the same counter-claim.
-                let key =
-                    blake3::hash(format!("{}\0{}\0{}", c.claim_ext, c.model, text).as_bytes());
-                let ext_id = format!("{}/model/{}", c.claim_ext, &key.to_hex()[..16]);
-                if tx::find_claim(&tx, &ext_id)?.is_some() {
+                if write_counter_claim(&tx, c, text, &settings, now)? {
+                    report.counter_claims += 1;
+                } else {
                     report.counter_claims_known += 1;
-                    continue;
                 }
-                let hash = crate::import::digest(text.as_bytes());
-                let child = tx::insert_claim(
-                    &tx,
-                    &NewClaim {
-                        ext_id: &ext_id,
-                        text,
-                        context: c.context.as_deref(),
-                        label: None,
-                        source_url: c.source_url.as_deref(),
-                        parent_id: Some(c.claim),
-                        metadata: "{}",
-                        hash: &hash,
-                        import_id: None,
-                        created_at: now,
-                    },
-                )?;
-                tx::copy_documents(&tx, c.claim, child)?;
-                predictions::put_counter_claim(
-                    &tx,
-                    &CounterClaim {
-                        claim_id: c.claim,
-                        model: c.model.clone(),
-                        counter_claim_id: child,
-                        score: c.score,
-                    },
-                    now,
-                )?;
-                crate::refutation::open_verification(&tx, &settings, child, now)?;
-                report.counter_claims += 1;
             }
         }
         tx.commit()?;
         report.models.sort();
         Ok(report)
+    }
+
+    /// Checks every line of a predictions file (one label per claim and model); returns
+    /// the checked lines and how many there were.
+    fn check_lines(
+        &self,
+        shown: &str,
+        text: &str,
+        default_model: Option<&str>,
+    ) -> Result<(Vec<Checked>, u64)> {
+        let mut checked: Vec<Checked> = Vec::new();
+        let mut lines = 0;
+        // Each (claim, model)'s label and the line that gave it: one file gives one.
+        let mut labels: HashMap<(i64, String), (Label, u64)> = HashMap::new();
+        for (i, raw) in text.lines().enumerate() {
+            if raw.trim().is_empty() {
+                continue;
+            }
+            lines += 1;
+            let n = i as u64 + 1;
+            let c = self.check_line(shown, n, raw, default_model)?;
+            if let Some(label) = c.label {
+                let key = (c.claim, c.model.clone());
+                match labels.get(&key) {
+                    Some(&(first, at)) if first != label => {
+                        return Err(Error::input(
+                            shown,
+                            n,
+                            Some("prediction"),
+                            format!(
+                                "{label} for claim {:?} by {}, which line {at} predicted {first}: one file gives one label per claim and model",
+                                c.claim_ext, c.model
+                            ),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => {
+                        labels.insert(key, (label, n));
+                    }
+                }
+            }
+            checked.push(c);
+        }
+        if lines == 0 {
+            return Err(Error::input(
+                shown,
+                0,
+                None,
+                "holds no prediction: write one JSON object per line (JSON Lines)",
+            ));
+        }
+        Ok((checked, lines))
     }
 
     fn check_line(
@@ -217,27 +198,7 @@ impl Project {
         }
         let line: Line = serde_json::from_str(raw)
             .map_err(|e| bad(None, format!("not a prediction line ({e})")))?;
-        let model = line
-            .model
-            .as_deref()
-            .or(default_model)
-            .map(str::trim)
-            .unwrap_or_default()
-            .to_string();
-        if model.is_empty() {
-            return Err(bad(
-                Some("model"),
-                "no model named (give \"model\" or --model)".into(),
-            ));
-        }
-        if model.chars().count() > MAX_MODEL || model.chars().any(char::is_control) {
-            return Err(bad(
-                Some("model"),
-                format!(
-                    "a model name is at most {MAX_MODEL} characters, without control characters"
-                ),
-            ));
-        }
+        let model = model_of(&line, default_model).map_err(|msg| bad(Some("model"), msg))?;
         let claim = self.store.claim_by_ext_id(&line.claim_id)?.ok_or_else(|| {
             bad(
                 Some("claim_id"),
@@ -273,29 +234,7 @@ impl Project {
             ));
         }
         for t in &texts {
-            if t.is_empty() || t.chars().count() > MAX_TEXT || t.contains('\0') {
-                return Err(bad(
-                    Some("refuted"),
-                    format!("a counter-claim is 1 to {MAX_TEXT} characters, without NUL"),
-                ));
-            }
-            // The live checks a person's refutation passes, for what a machine gets
-            // wrong alike: the claim retyped with only case, spacing or punctuation
-            // changed (length, negation and subject are the verifiers' to judge).
-            let copy = CheckSettings {
-                empty: true,
-                identical: true,
-                length: false,
-                negation_only: false,
-                subject: false,
-                ..CheckSettings::default()
-            };
-            if let Some(fail) = blocking(&check_refutation(&claim.text, t, &copy)) {
-                return Err(bad(
-                    Some("refuted"),
-                    format!("counter-claim {t:?}: {}", fail.message),
-                ));
-            }
+            check_counter_claim(&claim.text, t).map_err(|msg| bad(Some("refuted"), msg))?;
         }
         if label.is_none() && texts.is_empty() {
             return Err(bad(
@@ -319,5 +258,95 @@ impl Project {
             texts,
             score: line.score,
         })
+    }
+}
+
+/// Writes a model's counter-claim `text` of `c`'s claim as a refutation of it, with its
+/// documents and a verification task; false when the same model gave the same text for
+/// the same claim before (it is that counter-claim).
+fn write_counter_claim(
+    tx: &Connection,
+    c: &Checked,
+    text: &str,
+    settings: &Settings,
+    now: i64,
+) -> Result<bool> {
+    let key = blake3::hash(format!("{}\0{}\0{}", c.claim_ext, c.model, text).as_bytes());
+    let ext_id = format!("{}/model/{}", c.claim_ext, &key.to_hex()[..16]);
+    if tx::find_claim(tx, &ext_id)?.is_some() {
+        return Ok(false);
+    }
+    let hash = crate::import::digest(text.as_bytes());
+    let child = tx::insert_claim(
+        tx,
+        &NewClaim {
+            ext_id: &ext_id,
+            text,
+            context: c.context.as_deref(),
+            label: None,
+            source_url: c.source_url.as_deref(),
+            parent_id: Some(c.claim),
+            metadata: "{}",
+            hash: &hash,
+            import_id: None,
+            created_at: now,
+        },
+    )?;
+    tx::copy_documents(tx, c.claim, child)?;
+    predictions::put_counter_claim(
+        tx,
+        &CounterClaim {
+            claim_id: c.claim,
+            model: c.model.clone(),
+            counter_claim_id: child,
+            score: c.score,
+        },
+        now,
+    )?;
+    crate::refutation::open_verification(tx, settings, child, now)?;
+    Ok(true)
+}
+
+/// The line's model, or the default; why not when there is none or it is not a name.
+fn model_of(line: &Line, default_model: Option<&str>) -> std::result::Result<String, String> {
+    let model = line
+        .model
+        .as_deref()
+        .or(default_model)
+        .map(str::trim)
+        .unwrap_or_default()
+        .to_string();
+    if model.is_empty() {
+        return Err("no model named (give \"model\" or --model)".into());
+    }
+    if model.chars().count() > MAX_MODEL || model.chars().any(char::is_control) {
+        return Err(format!(
+            "a model name is at most {MAX_MODEL} characters, without control characters"
+        ));
+    }
+    Ok(model)
+}
+
+/// Why a model's counter-claim `t` of `claim` is refused, if it is.
+fn check_counter_claim(claim: &str, t: &str) -> std::result::Result<(), String> {
+    if t.is_empty() || t.chars().count() > MAX_TEXT || t.contains('\0') {
+        return Err(format!(
+            "a counter-claim is 1 to {MAX_TEXT} characters, without NUL"
+        ));
+    }
+    // The live checks a person's refutation passes, for what a machine gets wrong
+    // alike: the claim retyped with only case, spacing or punctuation changed (length,
+    // negation and subject are the verifiers' to judge).
+    let copy = CheckSettings {
+        empty: true,
+        identical: true,
+        length: false,
+        negation_only: false,
+        subject: false,
+        ..CheckSettings::default()
+    };
+    match blocking(&check_refutation(claim, t, &copy)) {
+        Some(fail) => Err(format!("counter-claim {t:?}: {}", fail.message)),
+        None => Ok(()),
     }
 }

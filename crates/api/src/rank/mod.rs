@@ -4,15 +4,16 @@ use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
-use factdesk_core::ranking::{self, Ranker, Scored};
+use factdesk_core::ranking::{self, Ranker};
 use factdesk_store::Connection;
-use factdesk_store::{tx, Bm25Corpus, NewCandidate, RankerScores, SearchIndex};
+use factdesk_store::{tx, Bm25Corpus, SearchIndex};
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 mod sentences;
+mod top;
 
 pub use sentences::{
     lexical_parts, rank_lexical, rank_sentences, rank_sentences_with, semantic_texts,
@@ -20,67 +21,11 @@ pub use sentences::{
     FUSED_WEIGHTS, SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS, SEMANTIC_SCORE_WEIGHTS,
 };
 
+use top::{placed_by, scores_of};
+pub(crate) use top::{store_candidates, Computed, Top};
+
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
-
-/// The rankers that can place a candidate, in the order their names are stored.
-const PLACING: [Ranker; 4] = [
-    Ranker::Bm25,
-    Ranker::Levenshtein,
-    Ranker::Jaccard,
-    Ranker::Semantic,
-];
-
-/// The rankers whose own top `k` hold `sentence_id`, one bit each in [`PLACING`]'s order:
-/// kept for every candidate until stored, when [`placed_names`] spells them out.
-fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> u8 {
-    PLACING
-        .iter()
-        .enumerate()
-        .filter(|(_, &ranker)| {
-            r.get(ranker)
-                .iter()
-                .take(k)
-                .any(|s| s.sentence_id == sentence_id)
-        })
-        .fold(0, |bits, (i, _)| bits | 1 << i)
-}
-
-/// The names of the rankers in `placed` ([`placed_by`]), as stored beside a candidate.
-fn placed_names(placed: u8) -> String {
-    PLACING
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| placed & (1 << i) != 0)
-        .map(|(_, r)| r.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-/// The score each ranker gave one sentence, for storing beside the candidate.
-fn scores_of(r: &Rankings, sentence_id: i64) -> RankerScores {
-    let find = |ranking: &[Scored]| {
-        ranking
-            .iter()
-            .find(|s| s.sentence_id == sentence_id)
-            .map(|s| s.score)
-    };
-    RankerScores {
-        bm25: find(&r.bm25),
-        levenshtein: find(&r.levenshtein),
-        jaccard: find(&r.jaccard),
-        fused: find(&r.fused),
-        semantic: find(&r.semantic),
-    }
-}
-
-/// The top `k` sentences of each claim with `ranker`, with every ranker's scores and the
-/// rankers that placed each.
-pub(crate) type Computed = Vec<(i64, Top)>;
-
-/// One claim's candidates: each sentence's score, every ranker's scores and the rankers
-/// that placed it ([`placed_by`]).
-pub(crate) type Top = Vec<(Scored, RankerScores, u8)>;
 
 /// Claims ranked between two progress reports (and checks for cancelling).
 const BATCH: usize = 2048;
@@ -385,64 +330,8 @@ pub(crate) fn top_of(r: &Rankings, run: &RankRun<'_>) -> Top {
         .collect()
 }
 
-/// Claims whose candidates are stored together.
-const STORE_CHUNK: usize = 4096;
-
 /// Claims whose candidates `rank` writes in one transaction.
 const WRITE_CHUNK: usize = 1000;
-
-/// Replaces the candidates of the computed claims (each once), in the caller's
-/// transaction.
-pub(crate) fn store_candidates(
-    conn: &Connection,
-    computed: &[(i64, Top)],
-    ranker: Ranker,
-) -> Result<RankReport> {
-    let mut report = RankReport::nothing_yet(ranker);
-    // A chunk of claims at a time: the rows of every claim at once would hold another
-    // copy of all the candidates.
-    for chunk in computed.chunks(STORE_CHUNK) {
-        let claims: Vec<(i64, Vec<NewCandidate<'_>>)> = chunk
-            .iter()
-            .map(|(claim_id, top)| {
-                let rows = top
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (s, scores, placed))| NewCandidate {
-                        rank: i as u32 + 1,
-                        sentence_id: s.sentence_id,
-                        ranker: ranker.as_str(),
-                        score: s.score,
-                        scores: *scores,
-                        placed_by: placed_names(*placed),
-                    })
-                    .collect();
-                (*claim_id, rows)
-            })
-            .collect();
-        tx::replace_many_candidates(conn, &claims)?;
-        report.claims += claims.len() as u64;
-        report.candidates += claims
-            .iter()
-            .map(|(_, rows)| rows.len() as u64)
-            .sum::<u64>();
-    }
-    Ok(report)
-}
-
-impl RankReport {
-    /// A report of `ranker` before anything is written.
-    fn nothing_yet(ranker: Ranker) -> RankReport {
-        RankReport {
-            ranker: ranker.as_str().to_string(),
-            claims: 0,
-            candidates: 0,
-            kept: 0,
-            semantic_model: None,
-            embedded: 0,
-        }
-    }
-}
 
 /// One run's departures from the project's ranking settings (the command line's flags).
 #[derive(Debug, Clone, Default, PartialEq)]

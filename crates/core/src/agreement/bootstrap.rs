@@ -159,86 +159,10 @@ pub(crate) fn intervals(
     }
     let mut master = Seeded::new(seed);
     let rep_seeds: Vec<u64> = (0..reps).map(|_| master.next_u64()).collect();
-    // Items per class: a resample is a multinomial draw over them.
-    let mut sizes = vec![0u64; class_count];
-    for &class in class_of_item {
-        sizes[class as usize] += 1;
-    }
-    let by_items = class_count.saturating_mul(ITEMS_PER_CLASS) > class_of_item.len();
-    let (plan, groups) = if by_items {
-        (None, Some(ItemGroups::new(class_of_item, populations)))
-    } else {
-        (Some(multinomial::Plan::new(&sizes)), None)
-    };
-    // One worker's replicates, with buffers allocated once and reused.
+    let draws = Draws::new(class_of_item, class_count, populations);
     let run = |seeds: &[u64]| -> Vec<Vec<Option<f64>>> {
-        let mut drawn = vec![0u32; class_count];
-        let mut drawn_items: Vec<u32> = Vec::new();
-        let mut group_counts: Vec<Vec<u32>> = groups
-            .as_ref()
-            .map(|g| g.groups.iter().map(|&n| vec![0u32; n]).collect())
-            .unwrap_or_default();
-        // A packed population's replicates fill no weights or totals.
-        let mut scratch: Vec<Weighted> = populations
-            .iter()
-            .enumerate()
-            .map(|(i, p)| {
-                let counts_are_weights = groups.as_ref().is_some_and(|g| g.expansion[i].is_none());
-                match p.packed {
-                    Some(_) if counts_are_weights => Weighted::unfilled(),
-                    _ => Weighted::new(p.profiles),
-                }
-            })
-            .collect();
-        let mut packed_scratch: Vec<packed::Scratch> = populations
-            .iter()
-            .map(|p| p.packed.as_ref().map(Packed::scratch).unwrap_or_default())
-            .collect();
-        seeds
-            .iter()
-            .map(|&rep_seed| {
-                let mut rng = Seeded::new(rep_seed);
-                match (&plan, &groups) {
-                    (Some(plan), _) => multinomial::draw(&mut rng, plan, &mut drawn),
-                    (None, Some(groups)) => {
-                        groups.draw(&mut rng, &mut drawn_items, &mut group_counts);
-                    }
-                    (None, None) => {}
-                }
-                let mut values = Vec::new();
-                for (p, (population, weighted)) in populations.iter().zip(&mut scratch).enumerate()
-                {
-                    match (&groups, &population.packed) {
-                        // The counts are the weights.
-                        (Some(groups), Some(packed)) if groups.expansion[p].is_none() => {
-                            packed.update(&group_counts[p], weighted, &mut packed_scratch[p]);
-                        }
-                        // The counts are the weights: set in the pass that sums them.
-                        (Some(groups), None) if groups.expansion[p].is_none() => weighted
-                            .update_counts(
-                                population.profiles,
-                                &group_counts[p],
-                                &population.columns,
-                            ),
-                        (Some(groups), _) => {
-                            groups.weigh(p, &group_counts[p], &mut weighted.weights);
-                            weighted.update_with(population.profiles, &population.columns);
-                        }
-                        (None, _) => {
-                            population.expansion.weigh(&drawn, &mut weighted.weights);
-                            weighted.update_with(population.profiles, &population.columns);
-                        }
-                    }
-                    values.extend(
-                        population
-                            .statistics
-                            .iter()
-                            .map(|statistic| statistic(weighted).ok().filter(|v| v.is_finite())),
-                    );
-                }
-                values
-            })
-            .collect()
+        let mut worker = Worker::new(&draws);
+        seeds.iter().map(|&s| worker.replicate(s)).collect()
     };
     let threads = if class_of_item.len().saturating_mul(reps) < PARALLEL_DRAWS {
         1
@@ -265,6 +189,139 @@ pub(crate) fn intervals(
     if per_rep.len() != reps {
         return undefined();
     }
+    percentile_intervals(populations, &per_rep, reps)
+}
+
+/// How a replicate draws: counts per class as a multinomial (`plan`), or the items
+/// themselves (`groups`) when most classes hold an item or two.
+struct Draws<'p, 'a> {
+    class_count: usize,
+    populations: &'p [Population<'a>],
+    plan: Option<multinomial::Plan>,
+    groups: Option<ItemGroups>,
+}
+
+impl<'p, 'a> Draws<'p, 'a> {
+    fn new(class_of_item: &[u32], class_count: usize, populations: &'p [Population<'a>]) -> Self {
+        // Items per class: a resample is a multinomial draw over them.
+        let mut sizes = vec![0u64; class_count];
+        for &class in class_of_item {
+            sizes[class as usize] += 1;
+        }
+        let by_items = class_count.saturating_mul(ITEMS_PER_CLASS) > class_of_item.len();
+        let (plan, groups) = if by_items {
+            (None, Some(ItemGroups::new(class_of_item, populations)))
+        } else {
+            (Some(multinomial::Plan::new(&sizes)), None)
+        };
+        Draws {
+            class_count,
+            populations,
+            plan,
+            groups,
+        }
+    }
+
+    /// Whether population `p`'s draw counts are its weights (no expansion to apply).
+    fn counts_are_weights(&self, p: usize) -> bool {
+        self.groups
+            .as_ref()
+            .is_some_and(|g| g.expansion[p].is_none())
+    }
+}
+
+/// One thread's replicates, with buffers allocated once and reused.
+struct Worker<'d, 'p, 'a> {
+    draws: &'d Draws<'p, 'a>,
+    drawn: Vec<u32>,
+    drawn_items: Vec<u32>,
+    group_counts: Vec<Vec<u32>>,
+    weighted: Vec<Weighted>,
+    packed_scratch: Vec<packed::Scratch>,
+}
+
+impl<'d, 'p, 'a> Worker<'d, 'p, 'a> {
+    fn new(draws: &'d Draws<'p, 'a>) -> Self {
+        let populations = draws.populations;
+        Worker {
+            draws,
+            drawn: vec![0u32; draws.class_count],
+            drawn_items: Vec::new(),
+            group_counts: draws
+                .groups
+                .as_ref()
+                .map(|g| g.groups.iter().map(|&n| vec![0u32; n]).collect())
+                .unwrap_or_default(),
+            // A packed population's replicates fill no weights or totals.
+            weighted: populations
+                .iter()
+                .enumerate()
+                .map(|(i, p)| match p.packed {
+                    Some(_) if draws.counts_are_weights(i) => Weighted::unfilled(),
+                    _ => Weighted::new(p.profiles),
+                })
+                .collect(),
+            packed_scratch: populations
+                .iter()
+                .map(|p| p.packed.as_ref().map(Packed::scratch).unwrap_or_default())
+                .collect(),
+        }
+    }
+
+    /// Every population's statistics on the resample drawn from `rep_seed`, in order.
+    fn replicate(&mut self, rep_seed: u64) -> Vec<Option<f64>> {
+        let draws = self.draws;
+        let mut rng = Seeded::new(rep_seed);
+        match (&draws.plan, &draws.groups) {
+            (Some(plan), _) => multinomial::draw(&mut rng, plan, &mut self.drawn),
+            (None, Some(groups)) => {
+                groups.draw(&mut rng, &mut self.drawn_items, &mut self.group_counts);
+            }
+            (None, None) => {}
+        }
+        let mut values = Vec::new();
+        for (p, population) in draws.populations.iter().enumerate() {
+            let weighted = &mut self.weighted[p];
+            match (&draws.groups, &population.packed) {
+                // The counts are the weights.
+                (Some(_), Some(packed)) if draws.counts_are_weights(p) => {
+                    packed.update(&self.group_counts[p], weighted, &mut self.packed_scratch[p]);
+                }
+                // The counts are the weights: set in the pass that sums them.
+                (Some(_), None) if draws.counts_are_weights(p) => weighted.update_counts(
+                    population.profiles,
+                    &self.group_counts[p],
+                    &population.columns,
+                ),
+                (Some(groups), _) => {
+                    groups.weigh(p, &self.group_counts[p], &mut weighted.weights);
+                    weighted.update_with(population.profiles, &population.columns);
+                }
+                (None, _) => {
+                    population
+                        .expansion
+                        .weigh(&self.drawn, &mut weighted.weights);
+                    weighted.update_with(population.profiles, &population.columns);
+                }
+            }
+            values.extend(
+                population
+                    .statistics
+                    .iter()
+                    .map(|statistic| statistic(weighted).ok().filter(|v| v.is_finite())),
+            );
+        }
+        values
+    }
+}
+
+/// Each statistic's 2.5th and 97.5th percentiles over the replicates (`per_rep`, one row
+/// of every population's statistics each); `None` where too few were defined.
+fn percentile_intervals(
+    populations: &[Population<'_>],
+    per_rep: &[Vec<Option<f64>>],
+    reps: usize,
+) -> Vec<Vec<Option<(f64, f64)>>> {
     let mut column = 0;
     populations
         .iter()

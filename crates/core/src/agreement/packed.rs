@@ -104,6 +104,135 @@ pub(crate) struct Scratch {
     firsts: Vec<u32>,
 }
 
+/// Whether the profiles' sums stay exact when packed: few enough columns of the right
+/// length, no negative (or −0.0) pair agreement or column value (every term added to a
+/// sum started at +0.0 is then +0.0 or more, so a profile without weight leaves each sum
+/// as it was), and few enough ratings that the sums of squares stay below 2⁵³.
+fn packable(profiles: &Profiles, columns: &[&[f64]]) -> bool {
+    if columns.len() > MAX_COLUMNS || columns.iter().any(|c| c.len() != profiles.len()) {
+        return false;
+    }
+    let non_negative = |x: &f64| x.is_sign_positive() && !x.is_nan();
+    if !profiles.pair_agreement.iter().all(non_negative)
+        || !columns.iter().all(|c| c.iter().all(non_negative))
+    {
+        return false;
+    }
+    let items: f64 = profiles.multiplicity.iter().sum();
+    let widest = profiles.sizes.iter().copied().fold(0.0, f64::max);
+    // A replicate draws `items` items of at most `widest` ratings each.
+    let most_ratings = items * widest;
+    most_ratings * most_ratings < 2f64.powi(53) && most_ratings < f64::from(SHARED)
+}
+
+/// Per value: how many profiles hold it, and the first one with its count; `None` when a
+/// profile has more than [`MAX_SLOTS`] values.
+fn value_holders(profiles: &Profiles) -> Option<(Vec<u32>, Vec<(u32, u32)>)> {
+    let mut holders = vec![0u32; profiles.value_count];
+    let mut first = vec![(0u32, 0u32); profiles.value_count];
+    for k in 0..profiles.len() {
+        let (values, counts) = profiles.slices(k);
+        if values.len() > MAX_SLOTS {
+            return None;
+        }
+        for (&value, &count) in values.iter().zip(counts) {
+            let v = value as usize;
+            if holders[v] == 0 {
+                first[v] = (k as u32, count as u32);
+            }
+            holders[v] = holders[v].saturating_add(1);
+        }
+    }
+    Some((holders, first))
+}
+
+/// The profiles' distinct shapes and which shape each profile has.
+struct ShapeTable {
+    shape_of: Vec<u16>,
+    shapes: Vec<Shape>,
+    memberships: Vec<(u32, u32, u32)>,
+    stride: usize,
+    most_private: u64,
+}
+
+impl ShapeTable {
+    /// `None` when there are more than 2¹⁶ shapes.
+    fn new(profiles: &Profiles, columns: &[&[f64]], shared_index: &[u32]) -> Option<Self> {
+        type Key = (u64, [u64; MAX_COLUMNS], u64, u64, [u32; MAX_SLOTS]);
+        let mut index: HashMap<Key, u16> = HashMap::new();
+        let mut table = ShapeTable {
+            shape_of: Vec::with_capacity(profiles.len()),
+            shapes: Vec::new(),
+            memberships: Vec::new(),
+            stride: 1,
+            most_private: 0,
+        };
+        for k in 0..profiles.len() {
+            let shape = table.shape(profiles, columns, shared_index, k);
+            let key = (
+                shape.pair_agreement.to_bits(),
+                shape.columns.map(f64::to_bits),
+                shape.unanimous,
+                shape.size,
+                shape.slots,
+            );
+            let s = match index.get(&key) {
+                Some(&s) => s,
+                None => {
+                    let s = u16::try_from(table.shapes.len()).ok()?;
+                    index.insert(key, s);
+                    table.shapes.push(shape);
+                    s
+                }
+            };
+            table.shape_of.push(s);
+        }
+        Some(table)
+    }
+
+    /// Profile `k`'s shape: a shared value's slot names it (`SHARED | index`, its count
+    /// recorded in `memberships`), a private one holds its count.
+    fn shape(
+        &mut self,
+        profiles: &Profiles,
+        columns: &[&[f64]],
+        shared_index: &[u32],
+        k: usize,
+    ) -> Shape {
+        let (values, counts) = profiles.slices(k);
+        let mut slots = [0u32; MAX_SLOTS];
+        let mut private_squares = 0u64;
+        for (slot, (&value, &count)) in slots.iter_mut().zip(values.iter().zip(counts)) {
+            let count = count as u32;
+            *slot = match shared_index[value as usize] {
+                NONE => {
+                    private_squares += u64::from(count) * u64::from(count);
+                    self.most_private = self.most_private.max(u64::from(count));
+                    count
+                }
+                h => {
+                    self.memberships.push((k as u32, h, count));
+                    SHARED | h
+                }
+            };
+        }
+        self.stride = self.stride.max(values.len());
+        let mut column_values = [0.0; MAX_COLUMNS];
+        for (x, column) in column_values.iter_mut().zip(columns) {
+            *x = column[k];
+        }
+        Shape {
+            pair_agreement: profiles.pair_agreement[k],
+            columns: column_values,
+            unanimous: profiles.unanimous[k] as u64,
+            size: profiles.sizes[k] as u64,
+            private_squares,
+            slots,
+            private: slots.map(|code| if code >= SHARED { 0 } else { code }),
+        }
+    }
+}
+
 impl Packed {
     /// `columns` as handed to [`Weighted::update_with`]; `similar` the MASI model's pairs
     /// when MASI alpha is among the statistics. `None` when the profiles do not pack:
@@ -115,40 +244,10 @@ impl Packed {
         columns: &[&[f64]],
         similar: Option<&[(u32, u32, f64)]>,
     ) -> Option<Packed> {
-        if columns.len() > MAX_COLUMNS || columns.iter().any(|c| c.len() != profiles.len()) {
+        if !packable(profiles, columns) {
             return None;
         }
-        // Every term added to the sums started at +0.0 is then +0.0 or more, so adding the
-        // +0.0 of a profile without weight leaves each sum as it was.
-        let non_negative = |x: &f64| x.is_sign_positive() && !x.is_nan();
-        if !profiles.pair_agreement.iter().all(non_negative)
-            || !columns.iter().all(|c| c.iter().all(non_negative))
-        {
-            return None;
-        }
-        let items: f64 = profiles.multiplicity.iter().sum();
-        let widest = profiles.sizes.iter().copied().fold(0.0, f64::max);
-        // A replicate draws `items` items of at most `widest` ratings each.
-        let most_ratings = items * widest;
-        if most_ratings * most_ratings >= 2f64.powi(53) || most_ratings >= f64::from(SHARED) {
-            return None;
-        }
-        // Per value: how many profiles hold it, and the first one with its count.
-        let mut holders = vec![0u32; profiles.value_count];
-        let mut first = vec![(0u32, 0u32); profiles.value_count];
-        for k in 0..profiles.len() {
-            let (values, counts) = profiles.slices(k);
-            if values.len() > MAX_SLOTS {
-                return None;
-            }
-            for (&value, &count) in values.iter().zip(counts) {
-                let v = value as usize;
-                if holders[v] == 0 {
-                    first[v] = (k as u32, count as u32);
-                }
-                holders[v] = holders[v].saturating_add(1);
-            }
-        }
+        let (holders, first) = value_holders(profiles)?;
         let mut shared_index = vec![NONE; profiles.value_count];
         let mut shared = 0u32;
         for (index, &held) in shared_index.iter_mut().zip(&holders) {
@@ -157,63 +256,7 @@ impl Packed {
                 shared += 1;
             }
         }
-        type Key = (u64, [u64; MAX_COLUMNS], u64, u64, [u32; MAX_SLOTS]);
-        let mut index: HashMap<Key, u16> = HashMap::new();
-        let mut shapes: Vec<Shape> = Vec::new();
-        let mut shape_of = Vec::with_capacity(profiles.len());
-        let mut memberships = Vec::new();
-        let mut stride = 1;
-        let mut most_private = 0;
-        for k in 0..profiles.len() {
-            let (values, counts) = profiles.slices(k);
-            let mut slots = [0u32; MAX_SLOTS];
-            let mut private_squares = 0u64;
-            for (slot, (&value, &count)) in slots.iter_mut().zip(values.iter().zip(counts)) {
-                let count = count as u32;
-                *slot = match shared_index[value as usize] {
-                    NONE => {
-                        private_squares += u64::from(count) * u64::from(count);
-                        most_private = most_private.max(u64::from(count));
-                        count
-                    }
-                    h => {
-                        memberships.push((k as u32, h, count));
-                        SHARED | h
-                    }
-                };
-            }
-            stride = stride.max(values.len());
-            let mut column_values = [0.0; MAX_COLUMNS];
-            for (x, column) in column_values.iter_mut().zip(columns) {
-                *x = column[k];
-            }
-            let shape = Shape {
-                pair_agreement: profiles.pair_agreement[k],
-                columns: column_values,
-                unanimous: profiles.unanimous[k] as u64,
-                size: profiles.sizes[k] as u64,
-                private_squares,
-                slots,
-                private: slots.map(|code| if code >= SHARED { 0 } else { code }),
-            };
-            let key = (
-                shape.pair_agreement.to_bits(),
-                column_values.map(f64::to_bits),
-                shape.unanimous,
-                shape.size,
-                slots,
-            );
-            let s = match index.get(&key) {
-                Some(&s) => s,
-                None => {
-                    let s = u16::try_from(shapes.len()).ok()?;
-                    index.insert(key, s);
-                    shapes.push(shape);
-                    s
-                }
-            };
-            shape_of.push(s);
-        }
+        let table = ShapeTable::new(profiles, columns, &shared_index)?;
         let source = |value: u32| match holders[value as usize] {
             0 => Source::Absent,
             1 => Source::Private {
@@ -223,11 +266,11 @@ impl Packed {
             _ => Source::Shared(shared_index[value as usize]),
         };
         Some(Packed {
-            shape_of,
-            shapes,
-            stride,
-            most_private,
-            memberships,
+            shape_of: table.shape_of,
+            shapes: table.shapes,
+            stride: table.stride,
+            most_private: table.most_private,
+            memberships: table.memberships,
             shared: shared as usize,
             columns: columns.iter().map(|c| c.as_ptr() as usize).collect(),
             similar: similar.map(|pairs| {
