@@ -1,5 +1,5 @@
 -- The statements of one `next` and one answer on a PostgreSQL project, each under
--- EXPLAIN (ANALYZE, BUFFERS), for docs/performance.md ("Team server", session 8).
+-- EXPLAIN (ANALYZE, BUFFERS), for docs/performance-history.md ("Session 8: the hot path at 300,000 claims").
 -- Everything runs in one transaction that is rolled back: the project is left as it was.
 --   psql "$URL" -v who=a1 -v plan=force_generic_plan -f scripts/bench/hot_path_explain.sql
 -- Prepared statements as the server sends them; `plan_cache_mode` is set to show the
