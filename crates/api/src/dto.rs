@@ -1,5 +1,6 @@
 //! What the use cases return, shaped for JSON output and the app's typed bindings.
 
+pub use crate::tasks::NoTask;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -41,15 +42,6 @@ pub struct Overview {
     pub path: String,
     pub schema_version: u32,
     pub stats: Stats,
-}
-
-/// Claims meant for a kind of task that got none, for one reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
-pub struct NoTask {
-    pub kind: crate::tasks::TaskKind,
-    pub reason: crate::tasks::SkipReason,
-    pub message: String,
-    pub count: u64,
 }
 
 /// What an import did.

@@ -16,6 +16,15 @@ use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
 
+/// Claims meant for a kind of task that got none, for one reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+pub struct NoTask {
+    pub kind: TaskKind,
+    pub reason: SkipReason,
+    pub message: String,
+    pub count: u64,
+}
+
 /// What creating tasks did.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
 pub struct TasksReport {
@@ -154,7 +163,7 @@ impl Project {
     /// For each kind of task the project has, the claims meant for it that got none,
     /// counted by reason: what the lead's home says without creating tasks again. It
     /// reads every claim, so the lead's home asks for it; it is not in every overview.
-    pub fn claims_without_tasks(&self, lead: &Actor) -> Result<Vec<crate::dto::NoTask>> {
+    pub fn claims_without_tasks(&self, lead: &Actor) -> Result<Vec<NoTask>> {
         self.require_lead(lead, "see the claims without tasks")?;
         let settings = self.settings()?;
         let conn = self.store.conn();
@@ -164,7 +173,7 @@ impl Project {
                 continue;
             }
             for group in grouped(ineligible(conn, kind, false, &settings)?, &settings) {
-                out.push(crate::dto::NoTask {
+                out.push(NoTask {
                     kind,
                     reason: group.reason,
                     message: group.message,

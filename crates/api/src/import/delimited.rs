@@ -5,7 +5,7 @@
 //! swallows the rows after it into one field. Either would become a wrong claim with no
 //! error, so every record is also checked against the quoting rules before it is used.
 
-use super::rows::{nul_error, too_long, BadRow, Row, MAX_ROW_BYTES};
+use super::row::{nul_error, too_long, BadRow, Row, MAX_ROW_BYTES};
 use super::window::{is_line_break, line_end, refuse_long_lines, Window, WINDOW_BYTES};
 use crate::{Error, Result};
 use serde_json::{Map, Value};

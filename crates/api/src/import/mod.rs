@@ -6,6 +6,7 @@
 //! content hash, so importing the same rows again adds nothing, while a row whose id is
 //! already taken by different content is refused.
 
+mod batch;
 mod claims;
 mod delimited;
 mod documents;
@@ -19,6 +20,7 @@ mod preset;
 mod put;
 mod ranking;
 mod rejects;
+mod row;
 mod rows;
 mod window;
 mod write;

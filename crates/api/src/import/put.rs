@@ -3,10 +3,10 @@
 //! writing ([`Ids::checking`]), so an import into a live project, which writes in several
 //! transactions, refuses bad rows before its first transaction commits.
 
+use super::batch::Batch;
 use super::claims::ClaimInput;
 use super::documents::{self, DocumentInput};
 use super::rejects::Rejects;
-use super::write::Batch;
 use super::{digest, ranking};
 use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Result};

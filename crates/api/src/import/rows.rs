@@ -1,46 +1,20 @@
 //! Reading input files into rows: JSON Lines, CSV and TSV, with every problem located by
 //! file, line and field.
 
+pub(crate) use super::row::{nul_error, too_long};
+pub use super::row::{BadRow, Row, MAX_ROW_BYTES};
+
 use super::input_file;
 use super::json_row::TopLevel;
 use crate::{Error, Result};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-/// The longest row accepted. Real claim rows are kilobytes; a larger one is almost
-/// certainly a file that is not what it claims to be.
-pub const MAX_ROW_BYTES: usize = 16 * 1024 * 1024;
-
 /// Rows read, parsed and converted at a time: enough to keep every core busy, few enough
 /// that a large file's rows are never all held at once.
 pub const BATCH_ROWS: usize = 4096;
-
-/// One input row as field name -> value, with its 1-based line number.
-#[derive(Debug, Clone)]
-pub struct Row {
-    pub line: u64,
-    pub fields: Map<String, Value>,
-    /// The row's own text, for the rejects file.
-    pub raw: String,
-    /// Whether values carry JSON types (JSON Lines); CSV and TSV cells are all text.
-    pub typed: bool,
-    /// Numbers as written, where a float could not hold them exactly (an id beyond 2^64),
-    /// keyed by field, or `field[i]` for an item of a list.
-    pub exact: HashMap<String, String>,
-    /// Per field, a number in it that a float would keep as another value (JSON Lines;
-    /// see [`super::numbers`]): refused where the value is kept, as in `metadata`.
-    pub changed: HashMap<String, String>,
-}
-
-/// A row that could not be read, with enough to report or skip it.
-#[derive(Debug, Clone)]
-pub struct BadRow {
-    pub error: Error,
-    pub raw: String,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Format {
@@ -375,32 +349,6 @@ fn field_with_nul(fields: &Map<String, Value>) -> Option<String> {
         .iter()
         .find(|(k, v)| k.contains('\0') || has_nul(v))
         .map(|(k, _)| k.replace('\0', "\\u0000"))
-}
-
-/// A row over [`MAX_ROW_BYTES`], refused without its text.
-pub(crate) fn too_long(name: &str, line: u64, bytes: usize) -> BadRow {
-    BadRow {
-        error: Error::input(
-            name,
-            line,
-            None,
-            format!(
-                "the row is {:.1} MB long, over the {} MB limit for one row",
-                bytes as f64 / 1e6,
-                MAX_ROW_BYTES / (1024 * 1024)
-            ),
-        ),
-        raw: String::new(),
-    }
-}
-
-pub(crate) fn nul_error(name: &str, line: u64, field: &str) -> Error {
-    Error::input(
-        name,
-        line,
-        Some(field),
-        "holds a NUL character (\\u0000), which text may not contain",
-    )
 }
 
 /// serde_json appends " at line 1 column 17"; we report the position ourselves.

@@ -5,7 +5,7 @@
 //! window holds all of it and the line after it, where the quoting checks look for the
 //! next row's id; otherwise the window moves on to start at the record and grows.
 
-use super::rows::MAX_ROW_BYTES;
+use super::row::MAX_ROW_BYTES;
 use crate::{Error, Result};
 use std::io::Read;
 

@@ -1,6 +1,7 @@
 //! Writing checked import rows, and the new claims' candidates: in one transaction, or
 //! into a live project in several ([`super::live`]).
 
+pub(super) use super::batch::Batch;
 use super::documents::DocumentInput;
 use super::put::{put_all, Ids, OneTransaction, Target, CHUNK};
 use super::rejects::Rejects;
@@ -12,21 +13,6 @@ use crate::{rank, Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::Ranker;
 use factdesk_store::Connection;
 use factdesk_store::{tx, SearchIndex};
-
-/// Everything one import writes.
-#[derive(Debug)]
-pub(super) struct Batch<'a> {
-    pub source: &'a str,
-    pub preset: Preset,
-    /// Dropped once written and ranked.
-    pub documents: Vec<DocumentInput>,
-    pub claims: &'a [super::claims::ClaimInput],
-    pub now: i64,
-    pub skip_invalid: bool,
-    /// Ids of document rows set aside before writing (unreadable, or a second version
-    /// of an id in this import): claims naming them are set aside too.
-    pub documents_set_aside: std::collections::HashSet<String>,
-}
 
 /// The semantic ranker where the project turned it on, for ranking an import's claims.
 /// It joins the fusion only then: embedding costs far more than the other rankers
