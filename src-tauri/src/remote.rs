@@ -276,6 +276,21 @@ impl Remote {
         send(&self.agent, &self.url, &self.token, call)
     }
 
+    /// [`Remote::call`], read as the operation's response type: a server that answers in
+    /// another shape (another version) is an error naming the operation.
+    pub fn call_as<T: serde::de::DeserializeOwned>(&self, call: &Call) -> Result<T> {
+        serde_json::from_value(self.call(call)?).map_err(|e| {
+            Error::new(
+                ErrorCode::Io,
+                format!(
+                    "the server at {} answered {} in a shape this app cannot read ({e}); is it another version?",
+                    self.url,
+                    call.name()
+                ),
+            )
+        })
+    }
+
     /// Sends files to import to the server, which starts importing them as a job for the
     /// signed-in person; the job as it starts.
     pub fn start_import(&self, upload: &Upload) -> Result<ImportJob> {

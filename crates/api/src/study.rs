@@ -40,7 +40,7 @@ pub struct StudyRequest {
 }
 
 /// A drawn study.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Study {
     pub id: i64,
     pub kind: TaskKind,
@@ -67,7 +67,7 @@ pub struct DeletedStudy {
 }
 
 /// A study's agreement figures.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct StudyAgreement {
     pub study: Study,
     /// Everyone else with a counted answer on the sampled items, sorted by name.

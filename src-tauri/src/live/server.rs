@@ -8,8 +8,8 @@
 use super::{emit_error, emit_link, emit_snapshot, resend_asked, start, wanted, POLL, RESEND};
 use crate::remote::{Heard, Remote};
 use factdesk_api::call::Call;
+use factdesk_api::dashboard::Dashboard;
 use factdesk_api::{Error, ErrorCode, Result};
-use serde_json::Value;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 use tauri::AppHandle;
@@ -22,7 +22,7 @@ const MIN_GAP: Duration = Duration::from_millis(100);
 
 /// Follows the dashboard on `remote`, starting from `first` (already fetched, which also
 /// proved the person a lead).
-pub fn watch_server(app: &AppHandle, remote: Remote, first: Value) {
+pub fn watch_server(app: &AppHandle, remote: Remote, first: Dashboard) {
     let key = format!("{}#{}", remote.url, remote.person.name);
     // The server's events wake this follower, not the file's channel.
     start(app, key, move |app, generation, _| {
@@ -32,27 +32,10 @@ pub fn watch_server(app: &AppHandle, remote: Remote, first: Value) {
 
 /// The snapshot `latest` with the intervals (and studies) of `full`, an earlier or equal
 /// complete dashboard.
-pub fn with_intervals(latest: &Value, full: Option<&Value>) -> Value {
+pub fn with_intervals(latest: &Dashboard, full: Option<&Dashboard>) -> Dashboard {
     let mut out = latest.clone();
-    let Some(full) = full else {
-        return out;
-    };
-    if let Some(map) = out.as_object_mut() {
-        map.insert("intervals_as_of".into(), full["intervals_as_of"].clone());
-        map.insert("studies".into(), full["studies"].clone());
-    }
-    let full_kinds = full["kinds"].as_array().cloned().unwrap_or_default();
-    if let Some(kinds) = out.get_mut("kinds").and_then(Value::as_array_mut) {
-        for kind in kinds {
-            let Some(done) = full_kinds.iter().find(|f| f["kind"] == kind["kind"]) else {
-                continue;
-            };
-            for stat in ["fleiss", "alpha", "masi"] {
-                if let Some(target) = kind.get_mut(stat).and_then(Value::as_object_mut) {
-                    target.insert("ci95".into(), done[stat]["ci95"].clone());
-                }
-            }
-        }
+    if let Some(full) = full {
+        out.lay_intervals_from(full);
     }
     out
 }
@@ -103,9 +86,9 @@ fn refresh_failed(app: &AppHandle, e: Error) {
     }
 }
 
-type Computed = (Result<Value>, Duration);
+type Computed = (Result<Dashboard>, Duration);
 
-fn follow(app: &AppHandle, remote: &Remote, first: Value, generation: u64) {
+fn follow(app: &AppHandle, remote: &Remote, first: Dashboard, generation: u64) {
     let (tick, ticks) = mpsc::channel::<()>();
     {
         let (app, remote) = (app.clone(), remote.clone());
@@ -113,7 +96,7 @@ fn follow(app: &AppHandle, remote: &Remote, first: Value, generation: u64) {
     }
     let (send, receive) = mpsc::channel::<Computed>();
     let mut latest = first;
-    let mut full: Option<Value> = None;
+    let mut full: Option<Dashboard> = None;
     let mut computing = false;
     let mut next_intervals = Instant::now();
     let mut changed = true;
@@ -129,7 +112,7 @@ fn follow(app: &AppHandle, remote: &Remote, first: Value, generation: u64) {
         // Paces are the last half hour's: fetched again now and then so they age.
         dirty |= sent.elapsed() >= RESEND;
         if dirty {
-            match remote.call(&Call::Dashboard { intervals: false }) {
+            match remote.call_as(&Call::Dashboard { intervals: false }) {
                 Ok(snapshot) => {
                     latest = snapshot;
                     changed = true;
@@ -159,14 +142,14 @@ fn follow(app: &AppHandle, remote: &Remote, first: Value, generation: u64) {
             changed = false;
             sent = Instant::now();
         }
-        let as_of = full.as_ref().map(|f| f["intervals_as_of"].clone());
-        let stale = as_of.as_ref() != Some(&latest["last_annotation_id"]);
+        let as_of = full.as_ref().and_then(|f| f.intervals_as_of);
+        let stale = as_of != Some(latest.last_annotation_id);
         if stale && !computing && Instant::now() >= next_intervals {
             computing = true;
             let (remote, send) = (remote.clone(), send.clone());
             std::thread::spawn(move || {
                 let started = Instant::now();
-                let result = remote.call(&Call::Dashboard { intervals: true });
+                let result = remote.call_as(&Call::Dashboard { intervals: true });
                 // The watcher may have ended; then nobody needs these.
                 let _ = send.send((result, started.elapsed()));
             });
@@ -182,26 +165,50 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn dashboard(value: serde_json::Value) -> Dashboard {
+        serde_json::from_value(value).unwrap_or_else(|e| panic!("not a dashboard: {e}"))
+    }
+
+    fn statistic(value: f64, ci95: Option<[f64; 2]>) -> serde_json::Value {
+        json!({"metric": "fleiss_kappa", "value": value, "reason": null, "ci95": ci95, "reading": null})
+    }
+
+    fn kind(fleiss: serde_json::Value, alpha: serde_json::Value) -> serde_json::Value {
+        json!({
+            "kind": "label", "units": 3, "paired": 3, "annotators": 2, "answers": 6,
+            "fleiss": fleiss, "alpha": alpha, "masi": null,
+            "pairs_metric": "cohen_kappa", "pairs_unit": "item", "pairs": [], "people": [], "series": []
+        })
+    }
+
     #[test]
     fn intervals_of_an_earlier_dashboard_lie_over_the_newer_figures() {
-        let latest = json!({
+        let latest = dashboard(json!({
             "last_annotation_id": 9, "intervals_as_of": null, "studies": [],
-            "kinds": [{"kind": "label", "fleiss": {"value": 0.5, "ci95": null}, "alpha": {"value": 0.4, "ci95": null}, "masi": null}]
-        });
-        let full = json!({
-            "last_annotation_id": 7, "intervals_as_of": 7, "studies": [{"id": 1}],
-            "kinds": [{"kind": "label", "fleiss": {"value": 0.45, "ci95": [0.1, 0.8]}, "alpha": {"value": 0.3, "ci95": [0.0, 0.7]}, "masi": null}]
-        });
+            "kinds": [kind(statistic(0.5, None), statistic(0.4, None))]
+        }));
+        let full = dashboard(json!({
+            "last_annotation_id": 7, "intervals_as_of": 7, "studies": [],
+            "kinds": [kind(statistic(0.45, Some([0.1, 0.8])), statistic(0.3, Some([0.0, 0.7])))]
+        }));
         let out = with_intervals(&latest, Some(&full));
-        assert_eq!(out["last_annotation_id"], 9);
-        assert_eq!(out["intervals_as_of"], 7);
-        assert_eq!(
-            out["kinds"][0]["fleiss"],
-            json!({"value": 0.5, "ci95": [0.1, 0.8]})
-        );
-        assert_eq!(out["kinds"][0]["alpha"]["ci95"], json!([0.0, 0.7]));
-        assert!(out["kinds"][0]["masi"].is_null());
-        assert_eq!(out["studies"], json!([{"id": 1}]));
+        assert_eq!(out.last_annotation_id, 9);
+        assert_eq!(out.intervals_as_of, Some(7));
+        assert_eq!(out.kinds[0].fleiss.value, Some(0.5));
+        assert_eq!(out.kinds[0].fleiss.ci95, Some((0.1, 0.8)));
+        assert_eq!(out.kinds[0].alpha.ci95, Some((0.0, 0.7)));
+        assert!(out.kinds[0].masi.is_none());
         assert_eq!(with_intervals(&latest, None), latest);
+    }
+
+    #[test]
+    fn a_dashboard_round_trips_through_the_servers_json() {
+        let d = dashboard(json!({
+            "last_annotation_id": 1, "intervals_as_of": 1, "studies": [],
+            "kinds": [kind(statistic(0.5, Some([0.1, 0.9])), statistic(0.4, None))]
+        }));
+        let again: Dashboard = serde_json::from_value(serde_json::to_value(&d).unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again, d);
     }
 }

@@ -2,12 +2,12 @@
 
 use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// Everything the dashboard shows.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Dashboard {
     /// The newest answer included; the app polls for a larger one.
     pub last_annotation_id: i64,
@@ -20,8 +20,27 @@ pub struct Dashboard {
     pub studies: Vec<StudyAgreement>,
 }
 
+impl Dashboard {
+    /// Lays the intervals (and studies) of `full`, an earlier or equal dashboard computed
+    /// with them, over this newer one's figures, until fresh ones are computed.
+    pub fn lay_intervals_from(&mut self, full: &Dashboard) {
+        self.intervals_as_of = full.intervals_as_of;
+        self.studies.clone_from(&full.studies);
+        for kind in &mut self.kinds {
+            let Some(done) = full.kinds.iter().find(|f| f.kind == kind.kind) else {
+                continue;
+            };
+            kind.fleiss.ci95 = done.fleiss.ci95;
+            kind.alpha.ci95 = done.alpha.ci95;
+            if let (Some(masi), Some(done)) = (kind.masi.as_mut(), done.masi.as_ref()) {
+                masi.ci95 = done.ci95;
+            }
+        }
+    }
+}
+
 /// One task kind's agreement.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KindDashboard {
     pub kind: TaskKind,
     /// Items with a counted answer, as `factdesk agreement` counts "units".
@@ -54,7 +73,7 @@ pub struct KindDashboard {
 }
 
 /// A statistic as `factdesk agreement --json` prints it, with its verbal reading.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Statistic {
     /// The metric's name in `factdesk agreement --json` (evidence is scored per
     /// candidate: the `setsel_pooled_*` metrics).
@@ -68,7 +87,7 @@ pub struct Statistic {
     pub reading: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct PairAgreement {
     pub a: String,
     pub b: String,
@@ -79,7 +98,7 @@ pub struct PairAgreement {
 }
 
 /// One annotator's work on a kind.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct AnnotatorActivity {
     pub name: String,
     /// Whether these answers count (not flagged, or included by the lead).
@@ -110,7 +129,7 @@ pub struct AnnotatorActivity {
 }
 
 /// Kappa after `answers` counted answers (the answer at `at_ms`).
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KappaPoint {
     pub answers: u64,
     pub at_ms: i64,
