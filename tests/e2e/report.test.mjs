@@ -52,16 +52,21 @@ function annotate(project) {
     return labels[labels.length - 1];
   };
   const truths = kinds.map((k) => Array.from({ length: k.count }, () => pick(k.labels, k.weights)));
+  // Each item is served before it is answered, as the project takes answers only on
+  // items given to their annotator.
   for (const [name, accuracy] of [["ana", 0.9], ["ben", 0.8], ["cy", 0.65], ["dee", 0.85]]) {
     cli(["annotators", project, "add", name]);
-    const lines = [];
     kinds.forEach((k, i) => {
-      for (let t = 0; t < k.count; t += 1) {
+      const kind = i === 0 ? "label" : "verify";
+      for (let n = 0; n < k.count; n += 1) {
+        const item = JSON.parse(cli(["next", project, "--as", name, "--kind", kind, "--json"])).item;
+        if (!item) break;
+        const t = item.task_id - k.first;
         const answer = random() < accuracy ? truths[i][t] : k.labels[Math.floor(random() * k.labels.length)];
-        lines.push(JSON.stringify({ task_id: k.first + t, label: answer, duration_ms: 3000 + Math.floor(random() * 9000) }));
+        const line = JSON.stringify({ task_id: item.task_id, label: answer, duration_ms: 3000 + Math.floor(random() * 9000) });
+        cli(["submit", project, "--as", name], line + "\n");
       }
     });
-    cli(["submit", project, "--as", name], lines.join("\n") + "\n");
   }
 }
 

@@ -4,6 +4,8 @@
 //! the api on a freshly opened project. The project is built once and kept in the
 //! system's temporary folder between runs (`--rebuild` builds it again). Run with
 //! `cargo bench -p factdesk-api --bench export`; figures go to docs/performance.md.
+// A bench reads best top to bottom: its functions may run past 100 lines.
+#![allow(clippy::too_many_lines)]
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::gold::{ExportFormat, GoldRequest};

@@ -2,8 +2,8 @@
 //! use case makes itself. Front ends (the CLI, the desktop shell, a server) pass an
 //! [`Actor`] along and never check roles, so a second front end cannot forget a check.
 
-use crate::annotators::Role;
 use crate::{Error, ErrorCode, Project, Result};
+use factdesk_core::role::Role;
 use factdesk_store::annotators;
 
 /// The person a use case acts for. Only the api makes one ([`Project::actor`],
@@ -105,7 +105,7 @@ impl Project {
 
     /// Resolves `name` to the person acting for a session; an unknown name is an error.
     pub fn actor(&self, name: &str) -> Result<Actor> {
-        let name = crate::annotators::name_of(name);
+        let name = name_of(name);
         let row = annotators::by_name(self.store.conn(), name)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
@@ -118,12 +118,7 @@ impl Project {
                 format!("{} was disabled by a lead of this project", row.name),
             ));
         }
-        let role = if row.role == Role::Lead.as_str() {
-            Role::Lead
-        } else {
-            Role::Annotator
-        };
-        Ok(Actor::person(&self.id, row.id, &row.name, role))
+        Ok(Actor::person(&self.id, row.id, &row.name, row.role))
     }
 
     /// The person a lead's script acts as: `name` when given (whatever their role: a
@@ -138,7 +133,7 @@ impl Project {
         // A lead disabled by another lead acts for no one, scripts included.
         let mut first_lead = None;
         for row in annotators::list(self.store.conn())? {
-            if row.role == Role::Lead.as_str()
+            if row.role == Role::Lead
                 && !factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)?
             {
                 first_lead = Some(row);
@@ -155,4 +150,11 @@ impl Project {
             },
         })
     }
+}
+
+/// A person's name as it came in (from a flag, a form, a pack request), as the project
+/// stores and looks it up: without the spaces around it. Every name the api takes in
+/// passes here, so " cy" finds cy wherever it is typed.
+pub(crate) fn name_of(given: &str) -> &str {
+    given.trim()
 }

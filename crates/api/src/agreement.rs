@@ -2,9 +2,12 @@
 //! ratings made anywhere (a records file), with every statistic of
 //! `factdesk_core::agreement`.
 
+mod studies;
+
+pub use studies::{StudyAgreement, MAJORITY_METRIC};
+
 use crate::actor::Actor;
 use crate::current::CurrentAnswers;
-use crate::study::StudyAgreement;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
@@ -13,9 +16,25 @@ use factdesk_core::agreement::{
 };
 use factdesk_core::answer::Response;
 use factdesk_core::key_hash::IdMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::Path;
+use ts_rs::TS;
+
+/// A statistic as `factdesk agreement --json` prints it, with its verbal reading.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct Statistic {
+    /// The metric's name in `factdesk agreement --json` (evidence is scored per
+    /// candidate: the `setsel_pooled_*` metrics).
+    pub metric: String,
+    pub value: Option<f64>,
+    /// Why the value is undefined.
+    pub reason: Option<String>,
+    /// Bootstrap 95% interval (on the dashboard, as of `Dashboard::intervals_as_of`).
+    pub ci95: Option<(f64, f64)>,
+    /// Landis & Koch (1977): "slight", "fair", ... "almost perfect".
+    pub reading: Option<String>,
+}
 
 /// How to compute agreement.
 #[derive(Debug, Clone)]

@@ -8,45 +8,13 @@ use factdesk_store::annotators::{self, AnnotatorRow};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Lead,
-    Annotator,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::Lead => "lead",
-            Role::Annotator => "annotator",
-        }
-    }
-}
-
-impl std::str::FromStr for Role {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Role> {
-        match s {
-            "lead" => Ok(Role::Lead),
-            "annotator" => Ok(Role::Annotator),
-            _ => Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("unknown role {s:?}: use lead or annotator"),
-            )),
-        }
-    }
-}
+/// Lives in core, below the store, which reads it from the project once.
+pub use factdesk_core::role::{Role, UnknownRole};
 
 /// The longest name a person may have, in characters.
 pub const MAX_NAME_CHARS: usize = 100;
 
-/// A person's name as it came in (from a flag, a form, a pack request), as the project
-/// stores and looks it up: without the spaces around it. Every name the api takes in
-/// passes here, so " cy" finds cy wherever it is typed.
-pub(crate) fn name_of(given: &str) -> &str {
-    given.trim()
-}
+pub(crate) use crate::actor::name_of;
 
 /// A new person's name, checked: not empty, no control characters (a newline or tab
 /// would break every list and file that shows it), no comma, at most [`MAX_NAME_CHARS`].
@@ -182,11 +150,7 @@ pub(crate) fn describe(row: AnnotatorRow, settings: &Settings) -> Annotator {
     Annotator {
         id: row.id,
         name: row.name,
-        role: if row.role == "lead" {
-            Role::Lead
-        } else {
-            Role::Annotator
-        },
+        role: row.role,
         tricks_seen: seen,
         tricks_failed: failed,
         trick_failure_rate: rate,
@@ -219,7 +183,7 @@ impl Project {
         self.store.require_writable()?;
         let name = new_name(name)?;
         let now = self.clock.now_ms();
-        if annotators::insert(self.store.conn(), name, role.as_str(), now)?.is_none() {
+        if annotators::insert(self.store.conn(), name, role, now)?.is_none() {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,
                 format!("there is already an annotator called {name:?}"),
@@ -282,11 +246,7 @@ impl Project {
         Ok(annotators::list(self.store.conn())?
             .into_iter()
             .map(|r| Person {
-                role: if r.role == "lead" {
-                    Role::Lead
-                } else {
-                    Role::Annotator
-                },
+                role: r.role,
                 name: r.name,
             })
             .collect())

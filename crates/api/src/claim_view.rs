@@ -71,6 +71,7 @@ pub struct ClaimView {
 /// Which claims the list shows.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum ClaimStanding {
     #[default]
     Any,

@@ -11,7 +11,7 @@ use factdesk_core::answer::Response;
 use factdesk_core::key_hash::IdMap;
 use factdesk_store::annotations::AnnotationRow;
 use factdesk_store::decisions::DecisionRow;
-use factdesk_store::feed::FeedRow;
+use factdesk_store::feed::{self, FeedRow};
 use std::cell::{Cell, OnceCell, RefCell};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
@@ -108,7 +108,7 @@ impl CurrentAnswers {
             let newer = s.spawn(move || {
                 let rows = annotations::range(reader.conn(), middle, None)?;
                 // A failure here is met again where the candidates are read for use.
-                let candidates = crate::gold::candidates_by_claim(reader.conn()).ok();
+                let candidates = candidates_by_claim(reader.conn()).ok();
                 Ok::<_, crate::Error>((rows, candidates))
             });
             let older = annotations::range(conn, i64::MIN, Some(middle));
@@ -197,7 +197,7 @@ impl CurrentAnswers {
         if let Some(map) = self.candidates.get() {
             return Ok(map);
         }
-        let map = crate::gold::candidates_by_claim(project.store.conn())?;
+        let map = candidates_by_claim(project.store.conn())?;
         Ok(self.candidates.get_or_init(|| map))
     }
 
@@ -274,6 +274,23 @@ impl CurrentAnswers {
     }
 }
 
+/// Every claim's candidate sentence ids in rank order, in one read.
+pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<IdMap<Vec<i64>>> {
+    let rows = feed::candidate_ids(conn)?;
+    let mut out: IdMap<Vec<i64>> = IdMap::default();
+    // The rows come by claim: each claim's list is made at its size, not grown.
+    let mut start = 0;
+    while start < rows.len() {
+        let claim = rows[start].0;
+        let end = start + rows[start..].iter().take_while(|r| r.0 == claim).count();
+        out.entry(claim)
+            .or_default()
+            .extend(rows[start..end].iter().map(|r| r.1));
+        start = end;
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -304,8 +321,7 @@ mod tests {
         let beside = CurrentAnswers::read_rows(&project, 1)
             .unwrap_or_else(|e| panic!("{e}"))
             .candidates;
-        let alone = crate::gold::candidates_by_claim(project.store.conn())
-            .unwrap_or_else(|e| panic!("{e}"));
+        let alone = candidates_by_claim(project.store.conn()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!alone.is_empty());
         assert_eq!(beside, Some(alone));
     }

@@ -20,9 +20,10 @@ mod running;
 mod snapshot;
 mod tally;
 
+pub use crate::agreement::Statistic;
 pub use snapshot::{
     AnnotatorActivity, Dashboard, Interval, Intervals, KappaPoint, KindDashboard, KindIntervals,
-    PairAgreement, Statistic,
+    PairAgreement,
 };
 
 use crate::actor::Actor;

@@ -129,6 +129,7 @@ impl From<factdesk_store::Error> for Error {
             | S::Json(_)
             | S::Index(_)
             | S::UnknownTaskKind { .. }
+            | S::UnknownRole { .. }
             | S::BadAnswer { .. }
             | S::BadValue { .. } => ErrorCode::Database,
         };
@@ -138,6 +139,12 @@ impl From<factdesk_store::Error> for Error {
             code
         };
         Error::new(code, e.to_string())
+    }
+}
+
+impl From<factdesk_core::role::UnknownRole> for Error {
+    fn from(e: factdesk_core::role::UnknownRole) -> Error {
+        Error::new(ErrorCode::InvalidInput, e.to_string())
     }
 }
 

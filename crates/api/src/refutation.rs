@@ -41,7 +41,7 @@ pub(crate) fn write(conn: &Connection, settings: &Settings, w: &Written<'_>) -> 
         RefutationState::PendingReview
     };
     let ext_id = format!("{}/written/{}", w.parent.ext_id, w.uuid);
-    let hash = crate::import::digest(w.text.as_bytes());
+    let hash = factdesk_core::digest::digest(w.text.as_bytes());
     let child = tx::insert_claim(
         conn,
         &NewClaim {

@@ -17,7 +17,7 @@ use std::sync::{Arc, Mutex, RwLock};
 
 /// How many sentences per claim the semantic ranker re-ranks unless the project
 /// says otherwise.
-pub const DEFAULT_DEPTH: usize = 50;
+pub const DEFAULT_DEPTH: usize = crate::settings::DEFAULT_RERANK_DEPTH as usize;
 
 /// A loaded model with the embeddings known so far in this run.
 #[derive(Debug)]

@@ -1,7 +1,6 @@
 //! Project settings: how work is served and checked. Stored as JSON in the project file;
 //! anything missing takes its default, so older projects keep working.
 
-use crate::actor::Actor;
 use crate::{Project, Result};
 use factdesk_core::checks::CheckSettings;
 use serde::{Deserialize, Serialize};
@@ -109,6 +108,10 @@ mod shortest_f32 {
     }
 }
 
+/// How many sentences per claim the semantic ranker re-ranks unless the project says
+/// otherwise.
+pub const DEFAULT_RERANK_DEPTH: u32 = 50;
+
 impl RankingSettings {
     /// BM25's parameters as set.
     pub fn bm25(&self) -> factdesk_store::Bm25Params {
@@ -124,7 +127,7 @@ impl Default for RankingSettings {
         RankingSettings {
             semantic: false,
             model_dir: None,
-            rerank_depth: crate::semantic::DEFAULT_DEPTH as u32,
+            rerank_depth: DEFAULT_RERANK_DEPTH,
             bm25_k1: factdesk_store::Bm25Params::default().k1,
             bm25_b: factdesk_store::Bm25Params::default().b,
             jaccard_stemming: false,
@@ -244,7 +247,7 @@ impl Settings {
 }
 
 /// A setting the lead cannot have, named by its field so a screen can show it there.
-fn invalid(field: &str, message: String) -> crate::Error {
+pub(crate) fn invalid(field: &str, message: String) -> crate::Error {
     crate::Error::input("settings", 0, Some(field), message)
 }
 
@@ -294,6 +297,19 @@ impl Settings {
             return Err(invalid(
                 "trick_template",
                 "the trick sentence must contain {claim}, where the claim goes".into(),
+            ));
+        }
+        // Only spaces and punctuation around the claim make the trick the claim itself,
+        // which supports the claim: careful annotators would select it and be rejected.
+        if !self
+            .trick_template
+            .replace("{claim}", "")
+            .chars()
+            .any(char::is_alphanumeric)
+        {
+            return Err(invalid(
+                "trick_template",
+                format!("{:?} makes the trick sentence the claim itself, which supports the claim; write words around {{claim}} that contradict it (the default is {:?})", self.trick_template, factdesk_core::trick::DEFAULT_TEMPLATE),
             ));
         }
         for (field, text) in [
@@ -366,114 +382,12 @@ impl Project {
     pub fn settings(&self) -> Result<Settings> {
         Ok(from_json(self.store.project()?.settings))
     }
-
-    /// Stores `settings`. A built-in evidence guideline is rewritten to match the stance.
-    /// The stance cannot change once evidence answers exist, nor while evidence items
-    /// shown under it can still be answered (see [`stance_may_change`]).
-    pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
-        self.require_lead(lead, "change the project's settings")?;
-        settings.validate()?;
-        self.store_settings(settings)
-    }
-
-    pub(crate) fn store_settings(&mut self, settings: &Settings) -> Result<()> {
-        self.store.require_writable()?;
-        let mut settings = settings.clone();
-        if let Some(stance) = settings.evidence_stance {
-            settings.choose_stance(stance);
-        }
-        let value = serde_json::to_value(&settings)
-            .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
-        let tx = self.store.transaction()?;
-        let old = from_json(factdesk_store::tx::settings(&tx)?);
-        let before = old.stance();
-        // A changed flag rule re-decides every flag from the records; other saves leave
-        // flags as the answers set them.
-        let rule_changed = old.trick_flag_threshold != settings.trick_flag_threshold
-            || old.trick_min_seen != settings.trick_min_seen;
-        if settings.stance() != before {
-            stance_may_change(&tx, before, settings.stance(), self.clock.now_ms())?;
-        }
-        if settings.ranking.model_dir != old.ranking.model_dir {
-            model_dir_holds_a_model(settings.ranking.model_dir.as_deref())?;
-        }
-        factdesk_store::tx::set_settings(&tx, &value)?;
-        // New trick thresholds can flag or clear people: their items reopen or fill.
-        for person in factdesk_store::annotators::list(&tx)? {
-            crate::annotators::sync_counted(&tx, person.id, &settings, rule_changed)?;
-        }
-        tx.commit()?;
-        Ok(())
-    }
 }
 
 /// The negation trick for a claim, written like a document's sentence (see
 /// [`factdesk_core::trick::negation`]).
 pub fn trick_sentence(template: &str, claim: &str) -> String {
     factdesk_core::trick::negation(template, claim)
-}
-
-/// Refuses a change of the evidence stance from `from` to `to` while answers exist that
-/// were taken under `from` (their guideline and trick were `from`'s), or while evidence
-/// items shown under `from` can still be answered (see
-/// `factdesk_store::assignments::outstanding_of_kind`): such an answer would be stored as
-/// given under `to`, its option ids read against `to`'s trick.
-fn stance_may_change(
-    tx: &factdesk_store::Connection,
-    from: EvidenceStance,
-    to: EvidenceStance,
-    now: i64,
-) -> Result<()> {
-    let refuse = |why: String| {
-        Err(crate::Error::new(
-            crate::ErrorCode::Conflict,
-            format!(
-                "evidence_stance cannot change from {} to {}: {why}",
-                from.as_str(),
-                to.as_str()
-            ),
-        ))
-    };
-    let answers = factdesk_store::tricks::evidence_answers(tx)?;
-    if answers > 0 {
-        return refuse(format!(
-            "the project holds {answers} evidence answers, taken under the {} guideline and trick",
-            from.as_str()
-        ));
-    }
-    let kind = crate::tasks::TaskKind::Evidence;
-    let out = factdesk_store::assignments::outstanding_of_kind(tx, kind, now)?;
-    if out.is_empty() {
-        return Ok(());
-    }
-    let held: Vec<String> = out
-        .iter()
-        .map(|o| {
-            let (name, n) = (&o.name, o.tasks);
-            match &o.pack_id {
-                Some(pack) if o.returned => format!("{n} of {name}'s pack {pack} came back unanswered, and merging that pack again still answers them"),
-                Some(pack) => format!("{name} holds {n} in pack {pack}, not merged yet"),
-                None => format!("{name} was served {n} and has neither answered nor skipped them"),
-            }
-        })
-        .collect();
-    refuse(format!(
-        "evidence items shown under the {} guideline can still be answered ({}), and their answers would be read under the new one",
-        from.as_str(),
-        held.join("; ")
-    ))
-}
-
-/// Refuses a newly set `ranking.model_dir` that does not hold the model, naming the
-/// folder and the missing file: `rank` would fail on it, and an import would rank
-/// without the semantic ranker.
-fn model_dir_holds_a_model(dir: Option<&str>) -> Result<()> {
-    let Some(dir) = dir else {
-        return Ok(());
-    };
-    factdesk_semantic::locate(Some(std::path::Path::new(dir)), &Default::default())
-        .map(drop)
-        .map_err(|e| invalid("ranking.model_dir", e.to_string()))
 }
 
 #[cfg(test)]

@@ -13,6 +13,9 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use ts_rs::TS;
 
+mod login;
+pub use login::CheckedSignIn;
+
 /// The shortest password accepted, in characters.
 pub const MIN_PASSWORD_CHARS: usize = 8;
 /// The longest password accepted, in bytes: hashing is costly enough without letting a
@@ -112,14 +115,6 @@ pub struct SessionInfo {
 
 fn unauthorized(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::Unauthorized, message)
-}
-
-fn role_of(stored: &str) -> Role {
-    if stored == Role::Lead.as_str() {
-        Role::Lead
-    } else {
-        Role::Annotator
-    }
 }
 
 /// The stored form of a token: its SHA-256, hex. Tokens are 256 random bits, so a fast
@@ -251,7 +246,7 @@ impl Project {
         let hash = hash_password(password)?;
         let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
-        let Some(id) = factdesk_store::annotators::insert(&tx, &name, role.as_str(), now)? else {
+        let Some(id) = factdesk_store::annotators::insert(&tx, &name, role, now)? else {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,
                 format!("there is already an annotator called {name:?}"),
@@ -276,8 +271,11 @@ impl Project {
     }
 
     /// Disables (or enables again) a person: a disabled person cannot sign in or act, and
-    /// their sessions end now. A lead's; a lead cannot disable themselves, so a project
-    /// always keeps someone who can undo it.
+    /// their sessions end now. Disabling also gives back the items they were served and
+    /// have neither answered nor skipped (they cannot any more), to the pool, so nothing
+    /// waits on them; disabling someone already disabled gives back what they still hold.
+    /// A lead's; a lead cannot disable themselves, so a project always keeps someone who
+    /// can undo it.
     pub fn set_disabled(&mut self, by: &Actor, name: &str, disabled: bool) -> Result<()> {
         self.require_lead(by, "disable people")?;
         self.store.require_writable()?;
@@ -291,8 +289,12 @@ impl Project {
                 ),
             ));
         }
+        let now = self.clock.now_ms();
         let tx = self.store.transaction()?;
         sign_in::set_disabled(&tx, person.id, disabled)?;
+        if disabled {
+            factdesk_store::assignments::release_all_of(&tx, person.id, now)?;
+        }
         tx.commit()?;
         Ok(())
     }
@@ -301,94 +303,6 @@ impl Project {
     pub fn is_disabled(&self, name: &str) -> Result<bool> {
         let person = self.annotator_row(name)?;
         Ok(sign_in::is_disabled(self.store.conn(), person.id)?)
-    }
-
-    /// Signs `name` in from `address` (what the front end knows of the caller, e.g. an
-    /// IP address): a new session, or `Unauthorized` for a wrong name or password or a
-    /// disabled person (the same message for all three), or `RateLimited` once the name
-    /// failed too often from this address within the policy's window, or from anywhere
-    /// past its budget and wait (unless it signed in from this address before), whatever
-    /// the password: a refused attempt checks no password. The attempt is recorded
-    /// before the password is checked, in the transaction that counts the earlier ones,
-    /// so simultaneous guesses cannot pass the limits; a success removes it.
-    pub fn login(
-        &mut self,
-        name: &str,
-        password: &str,
-        address: &str,
-        policy: &SignInPolicy,
-    ) -> Result<Session> {
-        let name = sign_in_name(name)?;
-        let now = self.clock.now_ms();
-        let since = now - policy.window_ms;
-        let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
-        let known = known_subject(name, address);
-        let tx = self.store.transaction()?;
-        sign_in::prune_failures(&tx, since)?;
-        sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
-        let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
-        if let Some(free) = free_at(
-            &earlier,
-            policy.failures_per_name_and_address,
-            policy.window_ms,
-        ) {
-            tx.commit()?;
-            let seconds = (free - now + 999) / 1000;
-            return Err(Error::new(
-                ErrorCode::RateLimited,
-                format!("too many failed sign-ins for this name from this address; try again in {seconds} s"),
-            ));
-        }
-        if let Some(free) = name_blocked_at(&tx, name, &known, now, policy)? {
-            tx.commit()?;
-            let seconds = (free - now + 999) / 1000;
-            return Err(Error::new(
-                ErrorCode::RateLimited,
-                format!("too many failed sign-ins for this name; try again in {seconds} s"),
-            ));
-        }
-        sign_in::record_failure(&tx, &by_pair, now)?;
-        sign_in::record_failure(&tx, &by_name, now)?;
-        sign_in::record_name_failure(&tx, &by_name, now)?;
-        tx.commit()?;
-        let person = sign_in::by_name(self.store.conn(), name)?;
-        let stored = person
-            .as_ref()
-            .and_then(|p| p.password_hash.clone())
-            .unwrap_or_else(decoy_hash);
-        let matches = password.len() <= MAX_PASSWORD_BYTES && verify_password(password, &stored);
-        let person = match person {
-            Some(p) if matches && p.password_hash.is_some() && !p.disabled => p,
-            // A disabled person's right password is as wrong as any other: the answer
-            // must not confirm it.
-            _ => return Err(unauthorized("wrong name or password")),
-        };
-        let token: String = random_bytes::<32>()?
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
-        let expires_at = now.saturating_add(policy.session_ms);
-        let tx = self.store.transaction()?;
-        sign_in::clear_failures(&tx, &by_pair)?;
-        sign_in::forget_attempt(&tx, &by_name, now)?;
-        sign_in::forget_name_failure(&tx, &by_name)?;
-        sign_in::remember_known(&tx, &known, now)?;
-        sign_in::insert_session(
-            &tx,
-            &sign_in::NewSession {
-                token_hash: &token_hash(&token),
-                annotator_id: person.annotator_id,
-                address,
-                now,
-                expires_at,
-            },
-        )?;
-        tx.commit()?;
-        Ok(Session {
-            token,
-            role: role_of(&person.role),
-            expires_at,
-        })
     }
 
     /// Milliseconds until `name` may try again from `address`, while it is refused there
@@ -446,12 +360,7 @@ impl Project {
             // because noting its time could not be written now.
             let _ = sign_in::touch_session(self.store.conn(), &hash, now);
         }
-        Ok(Actor::person(
-            &self.id,
-            p.annotator_id,
-            &p.name,
-            role_of(&p.role),
-        ))
+        Ok(Actor::person(&self.id, p.annotator_id, &p.name, p.role))
     }
 
     /// Ends the session of `token`; true when there was one.
@@ -470,7 +379,7 @@ impl Project {
         Ok(sign_in::live_sessions(self.store.conn(), now)?
             .into_iter()
             .map(|s| SessionInfo {
-                role: role_of(&s.role),
+                role: s.role,
                 id: s.id,
                 name: s.name,
                 address: s.address,

@@ -9,22 +9,13 @@
 //! (`annotate::study`) keeps those extra slots for the members.
 
 use crate::actor::Actor;
-use crate::agreement::AgreementRequest;
-use crate::dashboard::Statistic;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_core::agreement::{
-    compute_all, group_majority_kappa, landis_koch, AgreementOptions, Label, MetricValue, Rating,
-    RatingTable,
-};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::studies::{self, NewStudy, StudyRow};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use ts_rs::TS;
-
-/// The metric name of the group-majority kappa in reports.
-pub const MAJORITY_METRIC: &str = "group_majority_cohen_kappa";
 
 /// A study to draw.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -66,37 +57,8 @@ pub struct DeletedStudy {
     pub member_answers: u64,
 }
 
-/// A study's agreement figures.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct StudyAgreement {
-    pub study: Study,
-    /// Everyone else with a counted answer on the sampled items, sorted by name.
-    pub group_a: Vec<String>,
-    /// Sampled items with counted answers from both groups.
-    pub items_answered: u64,
-    /// Units (per candidate sentence for evidence) where both groups have a strict
-    /// majority: the units the kappa is computed on.
-    pub majority_units: u64,
-    /// Cohen's kappa between the two groups' majority votes, bootstrap 95% interval over
-    /// items (`group_majority_cohen_kappa`).
-    pub majority_kappa: Statistic,
-    /// Fleiss' kappa within group A and within group B, on the sampled items.
-    pub fleiss_a: Statistic,
-    pub fleiss_b: Statistic,
-}
-
 fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, message)
-}
-
-fn statistic(metric: &str, m: &MetricValue) -> Statistic {
-    Statistic {
-        metric: metric.to_string(),
-        value: m.value,
-        reason: m.reason.clone(),
-        ci95: m.value.and(m.ci95),
-        reading: m.value.map(|v| landis_koch(v).to_string()),
-    }
 }
 
 fn study_of(row: StudyRow) -> Study {
@@ -112,28 +74,67 @@ fn study_of(row: StudyRow) -> Study {
     }
 }
 
-/// Evidence sets as per-candidate "selected" / "not selected" ratings, units named
-/// "item/candidate", as agreement scores evidence.
-fn per_candidate(ratings: &[Rating], candidates: &BTreeMap<String, Vec<String>>) -> Vec<Rating> {
-    let mut out = Vec::new();
-    for r in ratings {
-        let Label::Set(selected) = &r.label else {
+/// Refuses a draw whose sampled items could never get their answers from outside the
+/// group. Serving keeps each sampled item's original overlap for non-members and only
+/// the room the study adds for the members, and the gold needs that overlap from
+/// non-members (kept apart) or overlap plus group (pooled): either way an item needs
+/// `overlap` non-members who answered it or still can. Those are the non-members with an
+/// answer on it that did not pick the trick, and everyone outside the group who has not
+/// answered it, is not disabled, and is an annotator or a lead who works on this kind
+/// (a lead who never annotates would fill nothing).
+fn fillable_outside(
+    tx: &factdesk_store::Connection,
+    kind: TaskKind,
+    items: &[i64],
+    overlaps: &HashMap<i64, u32>,
+    member_ids: &[i64],
+) -> Result<()> {
+    use crate::annotators::Role;
+    let mut answers = HashMap::new();
+    for &task in items {
+        answers.insert(
+            task,
+            factdesk_store::annotations::current_of_task(tx, task)?,
+        );
+    }
+    let mut outside = Vec::new();
+    for person in factdesk_store::annotators::list(tx)? {
+        if member_ids.contains(&person.id) || factdesk_store::sign_in::is_disabled(tx, person.id)? {
             continue;
-        };
-        for c in candidates.get(&r.item).into_iter().flatten() {
-            let label = if selected.contains(c) {
-                "selected"
-            } else {
-                "not selected"
-            };
-            out.push(Rating {
-                item: format!("{}/{c}", r.item),
-                annotator: r.annotator.clone(),
-                label: Label::Category(label.to_string()),
-            });
+        }
+        // A lead counts once they work on this kind (served or answered any of its items).
+        if person.role == Role::Annotator || !studies::met_by(tx, person.id, kind)?.is_empty() {
+            outside.push((person.id, person.name));
         }
     }
-    out
+    let mut short = Vec::new();
+    for &task in items {
+        let rows = answers.get(&task).map(Vec::as_slice).unwrap_or_default();
+        let answered: HashSet<i64> = rows.iter().map(|a| a.annotator_id).collect();
+        let done = rows
+            .iter()
+            .filter(|a| !a.trick_failed && !member_ids.contains(&a.annotator_id))
+            .count();
+        let can = outside
+            .iter()
+            .filter(|(id, _)| !answered.contains(id))
+            .count();
+        let need = overlaps.get(&task).copied().unwrap_or(0) as usize;
+        if done + can < need {
+            short.push((task, need, done + can));
+        }
+    }
+    let Some(&(_, need, have)) = short.iter().max_by_key(|(_, need, have)| need - have) else {
+        return Ok(());
+    };
+    let names: Vec<&str> = outside.iter().map(|(_, n)| n.as_str()).collect();
+    Err(invalid(format!(
+        "--group: {} of the {} sampled {kind} items could never be filled: an item needs {need} answers from people outside the group (its overlap; the members only fill the room the study adds), and at most {have} can come ({} outside the group who can still answer: {}; leads who do not annotate and disabled people do not count). Name fewer people in the group, add annotators (`factdesk annotators P add NAME`) or enable one, then draw again",
+        short.len(),
+        items.len(),
+        outside.len(),
+        if names.is_empty() { "nobody".to_string() } else { names.join(", ") },
+    )))
 }
 
 impl Project {
@@ -202,6 +203,8 @@ impl Project {
         Seeded::for_purpose(seed, &format!("study:{kind}")).shuffle(&mut items);
         items.truncate(req.sample as usize);
         items.sort_unstable();
+        let overlaps: HashMap<i64, u32> = free.iter().copied().collect();
+        fillable_outside(&tx, kind, &items, &overlaps, &member_ids)?;
         let id = studies::insert(
             &tx,
             &NewStudy {
@@ -236,7 +239,7 @@ impl Project {
     /// second opinion; a disabled person could never fill the room the study keeps.
     fn study_member(&self, name: &str) -> Result<i64> {
         let row = self.annotator_row(name)?;
-        if row.role == crate::annotators::Role::Lead.as_str() {
+        if row.role == crate::annotators::Role::Lead {
             return Err(invalid(format!(
                 "{} is a lead of this project: a study's group re-annotates blind, and a lead sees everyone's answers; name annotators",
                 row.name
@@ -281,135 +284,4 @@ impl Project {
             .map(study_of)
             .collect())
     }
-
-    /// The figures of every study (of `kind`, when given), from counted answers only.
-    pub fn study_agreements(
-        &self,
-        lead: &Actor,
-        kind: Option<TaskKind>,
-        req: &AgreementRequest,
-    ) -> Result<Vec<StudyAgreement>> {
-        self.require_lead(lead, "see the studies' agreement")?;
-        let studies = self.studies(lead)?;
-        if !studies.iter().any(|s| kind.is_none_or(|k| k == s.kind)) {
-            return Ok(Vec::new());
-        }
-        let read = crate::current::CurrentAnswers::read(self)?;
-        self.study_agreements_in(lead, &read, kind, req)
-    }
-
-    /// [`Project::study_agreements`] from answers already read.
-    pub(crate) fn study_agreements_in(
-        &self,
-        lead: &Actor,
-        read: &crate::current::CurrentAnswers,
-        kind: Option<TaskKind>,
-        req: &AgreementRequest,
-    ) -> Result<Vec<StudyAgreement>> {
-        let mut by_kind: BTreeMap<&str, crate::agreement::Ratings> = BTreeMap::new();
-        let mut out = Vec::new();
-        for study in self.studies(lead)? {
-            if kind.is_some_and(|k| k != study.kind) {
-                continue;
-            }
-            let ratings = match by_kind.get(study.kind.as_str()) {
-                Some(r) => r,
-                None => {
-                    let r = self.ratings_in(read, study.kind, req.include_flagged)?;
-                    by_kind.entry(study.kind.as_str()).or_insert(r)
-                }
-            };
-            out.push(study_agreement(study, ratings, req)?);
-        }
-        Ok(out)
-    }
-}
-
-fn study_agreement(
-    study: Study,
-    (ratings, candidates): &crate::agreement::Ratings,
-    req: &AgreementRequest,
-) -> Result<StudyAgreement> {
-    let items: HashSet<String> = study.items.iter().map(|t| format!("task-{t}")).collect();
-    let sampled: Vec<Rating> = ratings
-        .iter()
-        .filter(|r| items.contains(&r.item))
-        .cloned()
-        .collect();
-    let is_member = |name: &str| study.members.iter().any(|m| m == name);
-    let group_a: Vec<String> = sampled
-        .iter()
-        .map(|r| r.annotator.clone())
-        .filter(|name| !is_member(name))
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let mut sides: BTreeMap<&str, (bool, bool)> = BTreeMap::new();
-    for r in &sampled {
-        let side = sides.entry(&r.item).or_default();
-        if is_member(&r.annotator) {
-            side.1 = true;
-        } else {
-            side.0 = true;
-        }
-    }
-    let items_answered = sides.values().filter(|s| s.0 && s.1).count() as u64;
-    let evidence = study.kind == TaskKind::Evidence;
-    let to_error = |e: factdesk_core::agreement::TableError| invalid(e.to_string());
-    let majority_ratings = if evidence {
-        per_candidate(&sampled, candidates)
-    } else {
-        sampled.clone()
-    };
-    let table = RatingTable::new(&majority_ratings, None, None).map_err(to_error)?;
-    let cluster = |unit: &str| unit.split('/').next().unwrap_or(unit).to_string();
-    let majority = group_majority_kappa(
-        &table,
-        &group_a,
-        &study.members,
-        &cluster,
-        req.seed,
-        req.bootstrap_reps,
-    );
-    let options = AgreementOptions {
-        bootstrap_reps: req.bootstrap_reps,
-        seed: req.seed,
-    };
-    let fleiss_metric = if evidence {
-        "setsel_pooled_fleiss_kappa"
-    } else {
-        "fleiss_kappa"
-    };
-    let fleiss = |members: bool| -> Result<Statistic> {
-        let group: Vec<Rating> = sampled
-            .iter()
-            .filter(|r| is_member(&r.annotator) == members)
-            .cloned()
-            .collect();
-        if group.is_empty() {
-            return Ok(statistic(
-                fleiss_metric,
-                &MetricValue::undefined("no counted answers from this group yet"),
-            ));
-        }
-        let table = if evidence {
-            RatingTable::with_item_candidates(&group, None, candidates)
-        } else {
-            RatingTable::new(&group, None, None)
-        }
-        .map_err(to_error)?;
-        let value = compute_all(&table, &options)
-            .remove(fleiss_metric)
-            .unwrap_or_else(|| MetricValue::undefined("no counted answers from this group yet"));
-        Ok(statistic(fleiss_metric, &value))
-    };
-    Ok(StudyAgreement {
-        group_a,
-        items_answered,
-        majority_units: majority.units as u64,
-        majority_kappa: statistic(MAJORITY_METRIC, &majority.value),
-        fleiss_a: fleiss(false)?,
-        fleiss_b: fleiss(true)?,
-        study,
-    })
 }

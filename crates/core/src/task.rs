@@ -2,11 +2,30 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
-use std::str::FromStr;
 use ts_rs::TS;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    TS,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(
+    serialize_all = "lowercase",
+    parse_err_ty = UnknownTaskKind,
+    parse_err_fn = UnknownTaskKind::of
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TaskKind {
     /// Pick the evidence among a claim's candidates (and a hidden trick).
     Evidence,
@@ -28,12 +47,7 @@ impl TaskKind {
 
     /// The spelling used in the project file, on the command line and across IPC.
     pub fn as_str(self) -> &'static str {
-        match self {
-            TaskKind::Evidence => "evidence",
-            TaskKind::Refute => "refute",
-            TaskKind::Verify => "verify",
-            TaskKind::Label => "label",
-        }
+        self.into()
     }
 }
 
@@ -69,18 +83,13 @@ impl fmt::Display for UnknownTaskKind {
     }
 }
 
-impl std::error::Error for UnknownTaskKind {}
-
-impl FromStr for TaskKind {
-    type Err = UnknownTaskKind;
-
-    fn from_str(s: &str) -> Result<TaskKind, UnknownTaskKind> {
-        TaskKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| UnknownTaskKind(s.to_string()))
+impl UnknownTaskKind {
+    fn of(s: &str) -> UnknownTaskKind {
+        UnknownTaskKind(s.to_string())
     }
 }
+
+impl std::error::Error for UnknownTaskKind {}
 
 #[cfg(test)]
 mod tests {

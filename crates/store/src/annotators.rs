@@ -3,14 +3,14 @@
 use crate::db::{Connection, OptionalExtension, Row};
 use crate::params;
 use crate::Result;
+use factdesk_core::role::Role;
 use serde::Serialize;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AnnotatorRow {
     pub id: i64,
     pub name: String,
-    /// "lead" or "annotator".
-    pub role: String,
+    pub role: Role,
     pub created_at: i64,
     /// The lead's decision on a flagged annotator: "include" or "exclude".
     pub flag_override: Option<String>,
@@ -27,10 +27,12 @@ const COLUMNS: &str =
     "id, name, role, created_at, flag_override, tricks_seen, tricks_failed, counted";
 
 pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
+    let id: i64 = r.get(0)?;
+    let name: String = r.get(1)?;
     Ok(AnnotatorRow {
-        id: r.get(0)?,
-        name: r.get(1)?,
-        role: r.get(2)?,
+        role: crate::typed::role(r, 2, || format!("annotator {name:?} (id {id})"))?,
+        id,
+        name,
         created_at: r.get(3)?,
         flag_override: r.get(4)?,
         tricks_seen: r.get::<_, i64>(5)?.max(0) as u64,
@@ -40,10 +42,10 @@ pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
 }
 
 /// Adds an annotator; `None` when the name is taken.
-pub fn insert(conn: &Connection, name: &str, role: &str, now: i64) -> Result<Option<i64>> {
+pub fn insert(conn: &Connection, name: &str, role: Role, now: i64) -> Result<Option<i64>> {
     let n = conn.execute(
         "INSERT OR IGNORE INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)",
-        params![name, role, now],
+        params![name, role.as_str(), now],
     )?;
     if n == 1 {
         Ok(Some(conn.last_insert_rowid()?))

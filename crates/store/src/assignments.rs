@@ -22,6 +22,29 @@ pub fn state(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Optio
         .optional()?)
 }
 
+/// Whether a task was given to this annotator: they hold or held it (served, skipped,
+/// carried in a pack: an assignment row, which nothing deletes) or they answered it. As
+/// `serving::answer_text` reads it.
+pub fn given(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM assignments WHERE task_id = ?1 AND annotator_id = ?2)
+                 OR EXISTS (SELECT 1 FROM annotations WHERE task_id = ?1 AND annotator_id = ?2)",
+        )?
+        .query_row(params![task_id, annotator_id], |r| r.get(0))?)
+}
+
+/// Whether this annotator's reservation of a task is live at `now` (held, not lapsed,
+/// not released, not answered).
+pub fn holds_live(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) > 0 FROM assignments WHERE task_id = ?1 AND annotator_id = ?2
+               AND state = 'reserved' AND (expires_at IS NULL OR expires_at > ?3)",
+        )?
+        .query_row(params![task_id, annotator_id, now], |r| r.get(0))?)
+}
+
 /// Reserves a task for an annotator until `expires_at` (`None`: until answered), renewing
 /// an earlier reservation that lapsed. A live reservation held for a pack is left as it
 /// is: the pack's items stay the pack's until it is merged or expires.
@@ -110,4 +133,18 @@ pub fn outstanding_of_kind(
         })
     })?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Gives back every item a person holds in the project, live or lapsed (a lead disabled
+/// them: they can no longer answer or skip, and their items would otherwise wait on
+/// them and hold a change of the evidence stance back), as a skip does: the tasks go
+/// back to the pool. A pack's hold and answered tasks are left as they are. How many
+/// were given back.
+pub fn release_all_of(conn: &Connection, annotator_id: i64, now: i64) -> Result<usize> {
+    Ok(conn
+        .prepare_cached(
+            "UPDATE assignments SET state = 'released', reserved_at = ?2, expires_at = NULL
+             WHERE annotator_id = ?1 AND state = 'reserved' AND pack_id IS NULL",
+        )?
+        .execute(params![annotator_id, now])?)
 }

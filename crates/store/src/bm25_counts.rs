@@ -107,6 +107,7 @@ mod tests {
     /// Scores with the statistics of the index before a batch plus the batch's texts as
     /// counted here equal, bit for bit, the scores with the committed index's statistics.
     #[test]
+    #[allow(clippy::too_many_lines)]
     fn counted_texts_give_the_committed_index_statistics() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let store =

@@ -75,6 +75,8 @@ pub enum Error {
     Connect { location: String, reason: String },
     #[error("{row} has an unknown task kind {kind:?}: the project file is damaged or comes from a newer Factdesk")]
     UnknownTaskKind { row: String, kind: String },
+    #[error("{row} has an unknown role {role:?} (Factdesk knows lead and annotator): the project file is damaged or comes from a newer Factdesk")]
+    UnknownRole { row: String, role: String },
     #[error("{row}: the stored answer cannot be read: {reason}")]
     BadAnswer { row: String, reason: String },
     #[error("{row}: {reason}")]

@@ -206,21 +206,53 @@ pub struct ItemText {
 /// Task `task_id` with the [`ItemText`] of its claim, in one statement: `None` when
 /// there is no such task, no text when its claim is missing.
 pub fn task_text(conn: &Connection, task_id: i64) -> Result<Option<(TaskRow, Option<ItemText>)>> {
-    let mut stmt = conn.prepare_cached(
+    let sql = text_sql("");
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let found = read_text(stmt.query([task_id])?, false)?;
+    Ok(found.map(|(task, text, _)| (task, text)))
+}
+
+/// [`task_text`] for an answer by `annotator_id`, with whether the task was given to
+/// them: they hold or held it (served, skipped, carried in a pack: an assignment row of
+/// theirs, which nothing deletes) or they answered it. Still one statement.
+pub fn answer_text(
+    conn: &Connection,
+    task_id: i64,
+    annotator_id: i64,
+) -> Result<Option<(TaskRow, Option<ItemText>, bool)>> {
+    let sql = text_sql(
+        ", EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2)
+           OR EXISTS (SELECT 1 FROM annotations n WHERE n.task_id = t.id AND n.annotator_id = ?2)",
+    );
+    let mut stmt = conn.prepare_cached(&sql)?;
+    let rows = stmt.query(params![task_id, annotator_id])?;
+    read_text(rows, true)
+}
+
+/// The statement of [`task_text`], with `extra` columns after its own.
+fn text_sql(extra: &str) -> String {
+    format!(
         "SELECT t.id, t.kind, t.claim_id, t.overlap, t.trick_slot, t.answered,
                 c.id, c.text, c.context, c.parent_id, k.sentence_id, s.text,
                 (SELECT x.id FROM task_tricks tt JOIN sentences x ON x.id = tt.sentence_id WHERE tt.task_id = t.id),
                 (SELECT x.text FROM task_tricks tt JOIN sentences x ON x.id = tt.sentence_id WHERE tt.task_id = t.id)
+                {extra}
          FROM tasks t
          LEFT JOIN claims c ON c.id = t.claim_id
          LEFT JOIN candidates k ON k.claim_id = c.id
          LEFT JOIN sentences s ON s.id = k.sentence_id
-         WHERE t.id = ?1 ORDER BY k.rank",
-    )?;
-    let mut rows = stmt.query([task_id])?;
-    let mut found: Option<(TaskRow, Option<ItemText>)> = None;
+         WHERE t.id = ?1 ORDER BY k.rank"
+    )
+}
+
+/// The task, its text and (when `flag`, column 14) the flag of [`text_sql`]'s rows.
+fn read_text(
+    mut rows: crate::db::Rows<'_>,
+    flag: bool,
+) -> Result<Option<(TaskRow, Option<ItemText>, bool)>> {
+    let mut found: Option<(TaskRow, Option<ItemText>, bool)> = None;
     while let Some(r) = rows.next()? {
-        let (_, text) = match &mut found {
+        let (_, text, _) = match &mut found {
             Some(found) => found,
             None => {
                 let task = crate::tasks::from_row(&r)?;
@@ -239,7 +271,8 @@ pub fn task_text(conn: &Connection, task_id: i64) -> Result<Option<(TaskRow, Opt
                         })
                     }
                 };
-                found.insert((task, text))
+                let flagged = if flag { r.get(14)? } else { false };
+                found.insert((task, text, flagged))
             }
         };
         let sentence: Option<i64> = r.get(10)?;

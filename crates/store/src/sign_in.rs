@@ -6,24 +6,26 @@
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
 use crate::Result;
+use factdesk_core::role::Role;
 
 /// A person as sign-in sees them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
     pub annotator_id: i64,
     pub name: String,
-    /// "lead" or "annotator".
-    pub role: String,
+    pub role: Role,
     /// An argon2 PHC string; `None` when no password was ever set.
     pub password_hash: Option<String>,
     pub disabled: bool,
 }
 
 fn from_row(r: &crate::db::Row<'_>) -> crate::db::Result<Credential> {
+    let annotator_id: i64 = r.get(0)?;
+    let name: String = r.get(1)?;
     Ok(Credential {
-        annotator_id: r.get(0)?,
-        name: r.get(1)?,
-        role: r.get(2)?,
+        role: crate::typed::role(r, 2, || format!("annotator {name:?} (id {annotator_id})"))?,
+        annotator_id,
+        name,
         password_hash: r.get(3)?,
         disabled: r.get::<_, Option<bool>>(4)?.unwrap_or(false),
     })
@@ -74,7 +76,8 @@ pub fn is_disabled(conn: &Connection, annotator_id: i64) -> Result<bool> {
         .unwrap_or(false))
 }
 
-/// A new session: whose, opened from where, when, and until when.
+/// A new session: whose, opened from where, when, and until when, and the password hash
+/// the sign-in checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewSession<'a> {
     pub token_hash: &'a str,
@@ -82,24 +85,33 @@ pub struct NewSession<'a> {
     pub address: &'a str,
     pub now: i64,
     pub expires_at: i64,
+    /// The stored hash the password was verified against, read before the (slow) check.
+    pub verified_hash: &'a str,
 }
 
-/// Stores a new session; sessions that expired before `now` are removed on the way.
-pub fn insert_session(conn: &Connection, session: &NewSession<'_>) -> Result<()> {
+/// Stores a new session, only while `verified_hash` is still the person's password hash
+/// and they are not disabled: the check and the insert are one statement, so a password
+/// reset or a disabling committed after the password was verified leaves no session
+/// behind. False when it was refused. Sessions that expired before `now` are removed on
+/// the way.
+pub fn insert_session(conn: &Connection, session: &NewSession<'_>) -> Result<bool> {
     conn.prepare_cached("DELETE FROM sessions WHERE expires_at <= ?1")?
         .execute([session.now])?;
-    conn.prepare_cached(
-        "INSERT INTO sessions (token_hash, annotator_id, created_at, expires_at, address, last_seen_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?3)",
-    )?
-    .execute(params![
-        session.token_hash,
-        session.annotator_id,
-        session.now,
-        session.expires_at,
-        session.address
-    ])?;
-    Ok(())
+    let inserted = conn
+        .prepare_cached(
+            "INSERT INTO sessions (token_hash, annotator_id, created_at, expires_at, address, last_seen_at)
+             SELECT ?1, c.annotator_id, ?3, ?4, ?5, ?3 FROM credentials c
+             WHERE c.annotator_id = ?2 AND c.password_hash = ?6 AND COALESCE(c.disabled, 0) = 0",
+        )?
+        .execute(params![
+            session.token_hash,
+            session.annotator_id,
+            session.now,
+            session.expires_at,
+            session.address,
+            session.verified_hash
+        ])?;
+    Ok(inserted == 1)
 }
 
 /// The person holding a session that is still valid at `now` and not disabled, and when
@@ -150,8 +162,7 @@ pub const SESSION_ID_CHARS: usize = 12;
 pub struct SessionRow {
     pub id: String,
     pub name: String,
-    /// "lead" or "annotator".
-    pub role: String,
+    pub role: Role,
     pub created_at: i64,
     pub last_seen_at: Option<i64>,
     pub expires_at: i64,
@@ -169,10 +180,11 @@ pub fn live_sessions(conn: &Connection, now: i64) -> Result<Vec<SessionRow>> {
          ORDER BY a.name, s.created_at, s.token_hash",
     )?;
     let rows = stmt.query_map([now], |r| {
+        let name: String = r.get(1)?;
         Ok(SessionRow {
+            role: crate::typed::role(r, 2, || format!("annotator {name:?}"))?,
             id: r.get(0)?,
-            name: r.get(1)?,
-            role: r.get(2)?,
+            name,
             created_at: r.get(3)?,
             last_seen_at: r.get(4)?,
             expires_at: r.get(5)?,

@@ -6,6 +6,7 @@ use crate::db::Row;
 use crate::Error;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::claim::{Label, UnknownLabel};
+use factdesk_core::role::Role;
 use factdesk_core::task::TaskKind;
 
 pub(crate) fn carried(column: usize, e: Error) -> crate::db::Error {
@@ -34,6 +35,25 @@ pub(crate) fn kind_of(
             Error::UnknownTaskKind {
                 row: row(),
                 kind: text,
+            },
+        )
+    })
+}
+
+/// A person's role in `column`; `row` names the row in the error. An unknown role is
+/// refused rather than read as an annotator: guessing would hand someone the wrong rights.
+pub(crate) fn role(
+    r: &Row<'_>,
+    column: usize,
+    row: impl FnOnce() -> String,
+) -> crate::db::Result<Role> {
+    let text: String = r.get(column)?;
+    text.parse().map_err(|_| {
+        carry(
+            column,
+            Error::UnknownRole {
+                row: row(),
+                role: text,
             },
         )
     })

@@ -3,8 +3,6 @@
 
 export type ErrorCode = "not_found" | "already_exists" | "not_a_project" | "newer_schema" | "read_only" | "invalid_input" | "conflict" | "forbidden" | "check_failed" | "cancelled" | "unanswered" | "io" | "database" | "unauthorized" | "rate_limited" | "unavailable";
 
-export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
-
 export type Location = { file: string, 
 /**
  * 1-based line number; 0 when the problem concerns the whole file.
@@ -482,7 +480,7 @@ metric: string, value: number | null,
  */
 reason: string | null, 
 /**
- * Bootstrap 95% interval, as of `Dashboard::intervals_as_of`.
+ * Bootstrap 95% interval (on the dashboard, as of `Dashboard::intervals_as_of`).
  */
 ci95: [number, number] | null, 
 /**
@@ -793,6 +791,8 @@ answers: Array<QueueAnswer>,
  * document's in sentence order, so their numbers on screen read in order.
  */
 candidates: Array<QueueCandidate>, decision: Decision | null, };
+
+export type Ruling = { "take": string } | { "answer": KindAnswer };
 
 export type ExportFormat = "factdesk" | "fever";
 

@@ -20,7 +20,6 @@ import type { Send } from "./send";
 export { LABELS, TASK_KINDS, VERDICTS } from "./bindings";
 export type {
   Decision,
-  JsonValue,
   DroppedClaim,
   Judgement,
   KindAnswer,
@@ -35,6 +34,7 @@ export type {
   QueueAnswer,
   QueueCandidate,
   QueueItem,
+  Ruling,
   Ack,
   Annotator,
   AnnotatorActivity,

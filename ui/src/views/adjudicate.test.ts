@@ -60,7 +60,7 @@ describe("adjudication screen", () => {
     (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(1, null, "ben", null, "ben read the source");
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ben" }, "ben read the source");
   });
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
@@ -93,7 +93,7 @@ describe("adjudication screen", () => {
     expect(mocked.decide).not.toHaveBeenCalled();
     press("1");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(3, null, "ana", null, null);
+    expect(mocked.decide).toHaveBeenCalledWith(3, null, { take: "ana" }, null);
   });
 
   it("keeps a row clicked while the queue is read again", async () => {
@@ -124,12 +124,12 @@ describe("adjudication screen", () => {
     press("1");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [11, 13], no_evidence: false }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [11, 13], no_evidence: false } }, null);
     press("E");
     press("0");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, null, { selected: [], no_evidence: true }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [], no_evidence: true } }, null);
   });
 
   it("picks a label by hand, moves with J/K and undoes with U", async () => {
@@ -147,7 +147,7 @@ describe("adjudication screen", () => {
     expect(q(el, "adj-labels")).not.toBeNull();
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, null, { label: "REFUTED" }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, { answer: { kind: "label", label: "REFUTED" } }, null);
     press("k");
     expect(q(el, "adj-task")?.textContent).toMatch(/^task 1 /);
   });

@@ -349,14 +349,15 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     // Only counted answers have keys (they come first): a rejected or not-counted answer
     // is shown for reference, never taken by a digit.
     if (!item || !a || !a.counted) return;
-    void act(() => api.decide(item.task_id, item.decision?.at ?? null, a.annotator, null, why()), said, true);
+    void act(() => api.decide(item.task_id, item.decision?.at ?? null, { take: a.annotator }, why()), said, true);
   }
 
   async function decideByHand(label: Judgement | null): Promise<void> {
     const item = current();
     if (!item || editing === null) return;
     const answer = handAnswer(item.kind, editing, label);
-    await act(() => api.decide(item.task_id, item.decision?.at ?? null, null, answer, why()), said, true);
+    if (!answer) return;
+    await act(() => api.decide(item.task_id, item.decision?.at ?? null, { answer }, why()), said, true);
   }
 
   function undo(): void {

@@ -64,10 +64,15 @@ describe("adjudication helpers", () => {
     );
   });
 
-  it("builds a hand answer in the stored shape and toggles in the order shown", () => {
-    expect(handAnswer("evidence", [], null)).toEqual({ selected: [], no_evidence: true });
-    expect(handAnswer("evidence", [12], null)).toEqual({ selected: [12], no_evidence: false });
-    expect(handAnswer("verify", [], "malformed")).toEqual({ label: "malformed" });
+  it("builds a hand answer typed for its kind and toggles in the order shown", () => {
+    expect(handAnswer("evidence", [], null)).toEqual({ kind: "evidence", selected: [], no_evidence: true });
+    expect(handAnswer("evidence", [12], null)).toEqual({ kind: "evidence", selected: [12], no_evidence: false });
+    expect(handAnswer("verify", [], "malformed")).toEqual({ kind: "verify", label: "malformed" });
+    expect(handAnswer("label", [], "REFUTED")).toEqual({ kind: "label", label: "REFUTED" });
+    // A label of the other kind, or none, gives no answer to send.
+    expect(handAnswer("verify", [], "REFUTED")).toBeNull();
+    expect(handAnswer("label", [], null)).toBeNull();
+    expect(handAnswer("refute", [], null)).toBeNull();
     expect(toggled([12], 10, candidates)).toEqual([10, 12]);
     expect(toggled([10, 12], 10, candidates)).toEqual([12]);
     expect(labelsFor("label")).toHaveLength(4);

@@ -1,7 +1,7 @@
 // Pure helpers of the adjudication queue: how answers, outcomes and decisions read, which
 // labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
 
-import type { Decision, Judgement, JsonValue, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
 
 /** The verdicts or labels the lead can give by hand, in key order (1 first). */
@@ -77,10 +77,19 @@ export function decisionText(d: Decision, candidates: QueueCandidate[]): string 
   return `${d.lead} ${what} on ${when}${d.reason ? ` — “${d.reason}”` : ""}`;
 }
 
-/** The answer the lead gives by hand, in the stored shape. */
-export function handAnswer(kind: TaskKind, selected: number[], label: Judgement | null): JsonValue {
-  if (kind === "evidence") return selected.length === 0 ? { selected: [], no_evidence: true } : { selected, no_evidence: false };
-  return { label };
+/** The answer the lead gives by hand, typed for the item's kind; null when the label
+ * given is not one of that kind's (a refutation is reviewed, never decided here). */
+export function handAnswer(kind: TaskKind, selected: number[], label: Judgement | null): KindAnswer | null {
+  if (kind === "evidence") return selected.length === 0 ? { kind, selected: [], no_evidence: true } : { kind, selected, no_evidence: false };
+  if (kind === "verify") {
+    const verdict = VERDICT_CHOICES.find((v) => v === label);
+    return verdict ? { kind, label: verdict } : null;
+  }
+  if (kind === "label") {
+    const given = LABEL_CHOICES.find((l) => l === label);
+    return given ? { kind, label: given } : null;
+  }
+  return null;
 }
 
 /** Toggles a sentence in a selection, keeping the candidates' order. */

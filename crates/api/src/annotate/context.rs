@@ -211,10 +211,28 @@ impl Project {
         })
     }
 
-    /// The live checks of a refutation being written for task `task_id`.
+    /// The live checks of a refutation being written for task `task_id`: a refute task
+    /// given to the acting person (served, or answered and being corrected). The checks
+    /// tell the claim's words, so any other task, of any kind and whoever asks, is
+    /// refused alike, existing or not.
     pub fn check_refutation(&self, actor: &Actor, task_id: i64, text: &str) -> Result<Vec<Check>> {
-        self.member(actor)?;
-        let task = self.task(task_id)?;
+        let name = self.member(actor)?;
+        let annotator = self.annotator_row(name)?;
+        let refused = || {
+            Error::new(
+                ErrorCode::NotFound,
+                format!("task {task_id} is no refutation you are writing: ask for one with next"),
+            )
+        };
+        if !factdesk_store::assignments::given(self.store.conn(), task_id, annotator.id)? {
+            return Err(refused());
+        }
+        let task = match self.task(task_id) {
+            Ok(task) if task.kind == TaskKind::Refute => task,
+            Ok(_) => return Err(refused()),
+            Err(e) if e.code == ErrorCode::NotFound => return Err(refused()),
+            Err(e) => return Err(e),
+        };
         let claim = self
             .store
             .claim(task.claim_id)?

@@ -3,7 +3,6 @@
 //! sentence from the candidates: every option has the same fields, and its id is an
 //! opaque keyed hash.
 
-use crate::gold::EvidenceState;
 use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
@@ -12,6 +11,37 @@ use factdesk_core::highlight::{segments, HighlightOptions, Segment};
 use factdesk_store::tasks::TaskRow;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+/// Where the evidence a label item shows comes from. The item names no annotator and no
+/// vote: only how its evidence was settled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum EvidenceState {
+    /// The lead decided the claim's evidence task.
+    Adjudicated,
+    /// A strict majority of the counted answers on the claim's evidence task; `answers`
+    /// is how many answers were counted (as the gold line's `agreement.answers`).
+    Majority { answers: u32 },
+    /// Given with the claim when it was imported (its `evidence` field); the claim has
+    /// no evidence task.
+    Imported,
+    /// The claim's evidence task has not settled yet: too few counted answers, or no
+    /// sentence with a strict majority and no decision. The item shows the candidates.
+    NotSettled,
+    /// The claim has no evidence task and was imported without evidence, so nothing will
+    /// settle its evidence. The item shows the candidates.
+    NoEvidenceStep,
+}
+
+impl EvidenceState {
+    /// Whether the evidence is settled (possibly on no evidence at all).
+    pub fn is_settled(self) -> bool {
+        !matches!(
+            self,
+            EvidenceState::NotSettled | EvidenceState::NoEvidenceStep
+        )
+    }
+}
 
 /// A piece of text, highlighted where it shares a word with the claim.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]

@@ -18,10 +18,9 @@ mod study;
 mod submit;
 mod trick_place;
 
-pub use crate::gold::EvidenceState;
 pub use context::{Check, Passage};
-pub use item::{Item, ItemOption, Pace, PreviousAnswer, TextPiece};
-pub(crate) use submit::{check_shape, Checked, Shaped};
+pub use item::{EvidenceState, Item, ItemOption, Pace, PreviousAnswer, TextPiece};
+pub(crate) use submit::{check_shape, Checked, Shaped, MAX_DURATION_MS};
 pub use submit::{Ack, Answer};
 
 use crate::actor::Actor;

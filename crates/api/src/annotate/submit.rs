@@ -15,6 +15,10 @@ use factdesk_store::tasks::TaskRow;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// The longest time an answer can have taken (live or in a pack); a longer one is cut to
+/// it.
+pub(crate) const MAX_DURATION_MS: i64 = 24 * 3_600_000;
+
 /// An answer as the annotator's side sends it (one JSON line of `factdesk submit`, a
 /// pack's answer, the app's IPC). [`check_shape`] turns it into the typed answer that is
 /// stored; nothing reads this shape after that.
@@ -45,6 +49,15 @@ pub struct Ack {
 
 fn invalid(msg: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, msg)
+}
+
+/// The refusal of an answer to an item the annotator was never given (not served to
+/// them, in none of their packs, not answered by them).
+fn not_given(task_id: i64) -> Error {
+    Error::new(
+        ErrorCode::Forbidden,
+        format!("task {task_id} was not given to you: ask for it with next"),
+    )
 }
 
 /// An answer as sent, checked and typed, save for an evidence selection: the options'
@@ -252,10 +265,17 @@ impl Project {
         if answer.task_id == 0 {
             return Err(invalid("missing field \"task_id\""));
         }
-        let (task, text) =
-            serving::task_text(self.store.conn(), answer.task_id)?.ok_or_else(|| {
-                Error::new(ErrorCode::NotFound, format!("no task {}", answer.task_id))
-            })?;
+        let (task, text, given) =
+            serving::answer_text(self.store.conn(), answer.task_id, annotator.id)?.ok_or_else(
+                || Error::new(ErrorCode::NotFound, format!("no task {}", answer.task_id)),
+            )?;
+        // Before anything reads the answer against the task: an item never shown to the
+        // annotator would let them pick their claims, pad their trick record with "no
+        // evidence", or probe a claim through the refutation checks. Rows are never
+        // deleted, so what this reads outside the write transaction stays true.
+        if !given {
+            return Err(not_given(task.id));
+        }
         let text =
             text.ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
         let (response, trick_failed) =
@@ -495,7 +515,7 @@ fn duration(
         (None, Origin::Live) => reserved_at.map(|at| now - at),
     };
     // Brought into range as a pack's durations are: a client's clock is no authority.
-    measured.map(|ms| ms.clamp(0, crate::packs::MAX_DURATION_MS))
+    measured.map(|ms| ms.clamp(0, MAX_DURATION_MS))
 }
 
 /// Refuses an answer that needs a place on a task with none left for the annotator: a
@@ -516,7 +536,12 @@ fn ensure_room(
         return Ok(());
     }
     let held = assignments::state(tx, task.id, annotator_id)?.is_some();
+    let live = held && assignments::holds_live(tx, task.id, annotator_id, now)?;
     let why = match origin {
+        // Still held, yet full: its places were taken from under the reservation, which
+        // only a deleted study (its overlap back to what it was) or answers counting
+        // again (an annotator included again) do; "lapsed" would be false.
+        Origin::Live if live => "it filled up while you held it: the study that kept a place for you was deleted, or answers that count again took its places".to_string(),
         Origin::Live if held => "your reservation lapsed and it went to others".to_string(),
         Origin::Live => "others hold or filled its places".to_string(),
         Origin::Pack { id, .. } => format!("pack {id}'s hold on it lapsed and it went to others"),

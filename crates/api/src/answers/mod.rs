@@ -17,8 +17,26 @@ use ts_rs::TS;
 pub use write::columns;
 
 /// The file format of the raw answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    TS,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(
+    serialize_all = "lowercase",
+    parse_err_ty = Error,
+    parse_err_fn = unknown_format
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum AnswersFormat {
     #[default]
     Jsonl,
@@ -28,11 +46,7 @@ pub enum AnswersFormat {
 
 impl AnswersFormat {
     pub fn as_str(self) -> &'static str {
-        match self {
-            AnswersFormat::Jsonl => "jsonl",
-            AnswersFormat::Csv => "csv",
-            AnswersFormat::Parquet => "parquet",
-        }
+        self.into()
     }
 
     /// The format a file name's extension names (`.csv`, `.parquet`), else JSON Lines.
@@ -49,19 +63,11 @@ impl AnswersFormat {
     }
 }
 
-impl std::str::FromStr for AnswersFormat {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<AnswersFormat> {
-        match s {
-            "jsonl" => Ok(AnswersFormat::Jsonl),
-            "csv" => Ok(AnswersFormat::Csv),
-            "parquet" => Ok(AnswersFormat::Parquet),
-            _ => Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("unknown format {s:?}: use jsonl, csv or parquet"),
-            )),
-        }
-    }
+fn unknown_format(s: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidInput,
+        format!("unknown format {s:?}: use jsonl, csv or parquet"),
+    )
 }
 
 /// Where an answer stands.

@@ -3,6 +3,7 @@
 
 use super::{nobody, Host};
 use crate::agreement::AgreementRequest;
+use crate::agreement::StudyAgreement;
 use crate::annotate::{Ack, Answer, Check, Item, KindPace, Next, Passage};
 use crate::annotators::{Annotator, Person, Role};
 use crate::answers::AnswersFormat;
@@ -10,11 +11,11 @@ use crate::claim_view::{ClaimPage, ClaimStanding, ClaimView};
 use crate::dashboard::{Dashboard, DashboardState};
 use crate::download::Download;
 use crate::dto::{NoTask, Overview, SearchHit};
-use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem};
+use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem, Ruling};
 use crate::packs::{PackRequest, PackSummary};
 use crate::review::PendingReview;
 use crate::settings::Settings;
-use crate::study::{DeletedStudy, StudyAgreement, StudyRequest};
+use crate::study::{DeletedStudy, StudyRequest};
 use crate::tasks::{TaskKind, TasksReport};
 use crate::{Actor, Project, Result};
 
@@ -164,19 +165,11 @@ impl Host for OnProject<'_> {
         &mut self,
         task_id: i64,
         seen: Option<i64>,
-        take: Option<String>,
-        answer: Option<serde_json::Value>,
+        ruling: Ruling,
         reason: Option<String>,
     ) -> Result<Outcome> {
         let (p, user) = self.user()?;
-        p.decide_seen(
-            user,
-            task_id,
-            seen,
-            take.as_deref(),
-            answer,
-            reason.as_deref(),
-        )
+        p.decide_seen(user, task_id, seen, ruling, reason.as_deref())
     }
 
     fn undo_decision(&mut self, task_id: i64, seen: i64, reason: Option<String>) -> Result<()> {

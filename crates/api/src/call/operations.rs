@@ -85,7 +85,7 @@ macro_rules! for_each_operation {
             /// Draws a re-annotation study; every study with its figures comes back.
             CreateStudy create_study {
                 request: $crate::study::StudyRequest,
-            } -> Vec<$crate::study::StudyAgreement>, Lead, Local;
+            } -> Vec<$crate::agreement::StudyAgreement>, Lead, Local;
             /// Deletes a study drawn by mistake: its items get their overlap back and its
             /// members' answers count as ordinary answers.
             DeleteStudy delete_study {
@@ -101,13 +101,12 @@ macro_rules! for_each_operation {
             AdjudicationQueue adjudication_queue {
                 request: $crate::gold::GoldRequest,
             } -> Vec<$crate::gold::QueueItem>, Lead, Local;
-            /// The lead's decision: take an annotator's answer, or give one as stored;
-            /// refused when the decision is no longer the one `seen`.
+            /// The lead's decision: take an annotator's answer, or give one; refused when
+            /// the decision is no longer the one `seen`.
             Decide decide {
                 task_id: i64,
                 seen: Option<i64>,
-                take: Option<String>,
-                answer: Option<serde_json::Value>,
+                ruling: $crate::gold::Ruling,
                 reason: Option<String>,
             } -> $crate::gold::Outcome, Lead, Local;
             /// Undoes the lead's decision `seen`.

@@ -1,6 +1,6 @@
 //! What the dashboard shows, as it crosses IPC (and as reports reuse it).
 
-use crate::study::StudyAgreement;
+use crate::agreement::{Statistic, StudyAgreement};
 use crate::tasks::TaskKind;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -70,21 +70,6 @@ pub struct KindDashboard {
     pub people: Vec<AnnotatorActivity>,
     /// Fleiss' kappa as the counted answers accumulated, oldest first.
     pub series: Vec<KappaPoint>,
-}
-
-/// A statistic as `factdesk agreement --json` prints it, with its verbal reading.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
-pub struct Statistic {
-    /// The metric's name in `factdesk agreement --json` (evidence is scored per
-    /// candidate: the `setsel_pooled_*` metrics).
-    pub metric: String,
-    pub value: Option<f64>,
-    /// Why the value is undefined.
-    pub reason: Option<String>,
-    /// Bootstrap 95% interval, as of `Dashboard::intervals_as_of`.
-    pub ci95: Option<(f64, f64)>,
-    /// Landis & Koch (1977): "slight", "fair", ... "almost perfect".
-    pub reading: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]

@@ -13,6 +13,42 @@ use factdesk_store::decisions::{self, NewDecision};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+/// What the lead decides on a task: one of two cases, so a decision with both or neither
+/// cannot be sent. As JSON `{"take": "ana"}` or `{"answer": {"kind": "label", "label":
+/// "REFUTED"}}`: externally tagged, as `Response` carries its own `kind` tag.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum Ruling {
+    /// Take this annotator's current answer.
+    Take(String),
+    /// The lead's own answer, checked as an annotator's is.
+    Answer(Response),
+}
+
+/// Read by hand, not derived: serde's own message for an object with both keys is
+/// "expected value", which tells a client nothing.
+impl<'de> Deserialize<'de> for Ruling {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Ruling, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(deny_unknown_fields)]
+        struct Keys {
+            take: Option<String>,
+            answer: Option<Response>,
+        }
+        let keys = Keys::deserialize(d)?;
+        match (keys.take, keys.answer) {
+            (Some(name), None) => Ok(Ruling::Take(name)),
+            (None, Some(answer)) => Ok(Ruling::Answer(answer)),
+            (Some(_), Some(_)) => Err(serde::de::Error::custom(
+                "a ruling takes an annotator's answer (\"take\") or gives one (\"answer\"), not both",
+            )),
+            (None, None) => Err(serde::de::Error::custom(
+                "a ruling needs \"take\" (an annotator's name) or \"answer\" (an answer with its \"kind\")",
+            )),
+        }
+    }
+}
+
 /// A candidate sentence in its document.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct QueueCandidate {
@@ -128,18 +164,17 @@ impl Project {
         Ok(items)
     }
 
-    /// Records the lead's decision on a task: `take` an annotator's current answer, or
-    /// give `answer` (stored like an annotator's answer). Returns the resulting outcome.
+    /// Records the lead's decision on a task: take an annotator's current answer, or give
+    /// one (stored like an annotator's answer). Returns the resulting outcome.
     pub fn decide(
         &mut self,
         lead: &Actor,
         task_id: i64,
-        take: Option<&str>,
-        answer: Option<serde_json::Value>,
+        ruling: Ruling,
         reason: Option<&str>,
     ) -> Result<Outcome> {
         self.require_lead(lead, "decide tasks")?;
-        self.decide_task(lead, task_id, None, take, answer, reason)
+        self.decide_task(lead, task_id, None, ruling, reason)
     }
 
     /// [`Project::decide`] from a screen that showed the task's decision as `seen` (its
@@ -151,27 +186,26 @@ impl Project {
         lead: &Actor,
         task_id: i64,
         seen: Option<i64>,
-        take: Option<&str>,
-        answer: Option<serde_json::Value>,
+        ruling: Ruling,
         reason: Option<&str>,
     ) -> Result<Outcome> {
         self.require_lead(lead, "decide tasks")?;
-        self.decide_task(lead, task_id, Some(seen), take, answer, reason)
+        self.decide_task(lead, task_id, Some(seen), ruling, reason)
     }
 
-    fn decide_task(
-        &mut self,
-        lead: &Actor,
-        task_id: i64,
-        seen: Option<Option<i64>>,
-        take: Option<&str>,
-        answer: Option<serde_json::Value>,
-        reason: Option<&str>,
-    ) -> Result<Outcome> {
-        let lead_id = self.find_annotator(lead.name())?.id;
+    /// The lead's answer written by hand (`factdesk adjudicate --answer`), typed for task
+    /// `task_id`'s kind and checked against its candidates, ready for [`Ruling::Answer`].
+    pub fn hand_answer(&self, lead: &Actor, task_id: i64, given: &HandAnswer) -> Result<Response> {
+        self.require_lead(lead, "decide tasks")?;
+        let task = self.decidable_task(task_id)?;
+        self.checked_answer(task.kind, task_id, task.claim_id, given)
+    }
+
+    /// Task `task_id`, refused when it takes no decision: a written refutation (reviewed
+    /// instead) or a closed verification.
+    fn decidable_task(&self, task_id: i64) -> Result<factdesk_store::tasks::TaskRow> {
         let task = self.task(task_id)?;
-        let kind = task.kind;
-        if kind == TaskKind::Refute {
+        if task.kind == TaskKind::Refute {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
                 "written refutations are reviewed (factdesk review), not adjudicated",
@@ -184,9 +218,23 @@ impl Project {
                 format!("task {task_id} is closed: the refutation it verifies was rejected or replaced, so there is nothing to decide"),
             ));
         }
-        let (answer, taken_from) = match (take, answer) {
-            (Some(name), None) => {
-                let who = self.find_annotator(name)?;
+        Ok(task)
+    }
+
+    fn decide_task(
+        &mut self,
+        lead: &Actor,
+        task_id: i64,
+        seen: Option<Option<i64>>,
+        ruling: Ruling,
+        reason: Option<&str>,
+    ) -> Result<Outcome> {
+        let lead_id = self.find_annotator(lead.name())?.id;
+        let task = self.decidable_task(task_id)?;
+        let kind = task.kind;
+        let (answer, taken_from) = match ruling {
+            Ruling::Take(name) => {
+                let who = self.find_annotator(&name)?;
                 let taken =
                     factdesk_store::annotations::current(self.store.conn(), task_id, who.id)?
                         .ok_or_else(|| {
@@ -203,15 +251,22 @@ impl Project {
                 }
                 (taken.answer.response, Some(taken.id))
             }
-            (None, Some(answer)) => (
-                self.checked_answer(kind, task_id, task.claim_id, answer)?,
-                None,
-            ),
-            _ => {
-                return Err(Error::new(
-                    ErrorCode::InvalidInput,
-                    "give either an annotator whose answer to take or an answer, not both",
-                ))
+            Ruling::Answer(given) => {
+                if given.kind() != kind {
+                    return Err(Error::new(
+                        ErrorCode::InvalidInput,
+                        format!(
+                            "answer: field \"kind\" is {}, but task {task_id} is {} task",
+                            given.kind(),
+                            kind.with_article()
+                        ),
+                    ));
+                }
+                let as_given = HandAnswer::from(&given);
+                (
+                    self.checked_answer(kind, task_id, task.claim_id, &as_given)?,
+                    None,
+                )
             }
         };
         let now = self.clock.now_ms();
@@ -297,18 +352,16 @@ impl Project {
         Ok(())
     }
 
-    /// A lead's own answer, sent as `{"selected": [sentence ids]}`, `{"no_evidence":
+    /// A lead's own answer, written as `{"selected": [sentence ids]}`, `{"no_evidence":
     /// true}` or `{"label": ...}`, typed, with its sentences among the candidates.
     fn checked_answer(
         &self,
         kind: TaskKind,
         task_id: i64,
         claim_id: i64,
-        answer: serde_json::Value,
+        given: &HandAnswer,
     ) -> Result<Response> {
         let invalid = |m: String| Error::new(ErrorCode::InvalidInput, m);
-        let given: LeadAnswer =
-            serde_json::from_value(answer).map_err(|e| invalid(format!("answer: {e}")))?;
         if given.v.is_some_and(|v| v != STORED_VERSION) {
             return Err(invalid(format!(
                 "answer: field \"v\" must be {STORED_VERSION} when given"
@@ -332,8 +385,8 @@ impl Project {
             task_id,
             selected: given.selected.iter().map(i64::to_string).collect(),
             no_evidence: given.no_evidence,
-            text: given.text,
-            label: given.label,
+            text: given.text.clone(),
+            label: given.label.clone(),
             comment: None,
             duration_ms: None,
         };
@@ -350,7 +403,7 @@ impl Project {
             .map_err(|e| invalid(format!("answer: {}", e.message)))?;
         Ok(match shaped {
             Shaped::Options(_) => Response::Evidence {
-                selection: Selection::sentences(given.selected),
+                selection: Selection::sentences(given.selected.clone()),
             },
             Shaped::Response(response) => response,
         })
@@ -373,17 +426,38 @@ fn in_reading_order(mut candidates: Vec<QueueCandidate>) -> Vec<QueueCandidate> 
     candidates
 }
 
-/// A lead's own answer as sent: the fields of `factdesk submit`'s answers, with sentence
-/// ids instead of option ids; `v` and `kind` may come along when a stored answer is pasted.
-#[derive(Debug, Default, Deserialize)]
+/// A lead's own answer as a person writes it (`factdesk adjudicate --answer`): the fields
+/// of `factdesk submit`'s answers, with sentence ids instead of option ids; `v` and `kind`
+/// may come along when a stored answer is pasted. [`Project::hand_answer`] types it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-struct LeadAnswer {
+pub struct HandAnswer {
     v: Option<u32>,
     kind: Option<TaskKind>,
     selected: Vec<i64>,
     no_evidence: bool,
     text: Option<String>,
     label: Option<String>,
+}
+
+/// A typed answer in the written fields, so it passes the very checks a written one does.
+impl From<&Response> for HandAnswer {
+    fn from(r: &Response) -> HandAnswer {
+        let mut given = HandAnswer {
+            kind: Some(r.kind()),
+            ..HandAnswer::default()
+        };
+        match r {
+            Response::Evidence { selection } => {
+                given.selected = selection.ids().to_vec();
+                given.no_evidence = *selection == Selection::NoEvidence;
+            }
+            Response::Refute { text } => given.text = Some(text.clone()),
+            Response::Verify { verdict } => given.label = Some(verdict.as_str().into()),
+            Response::Label { label } => given.label = Some(label.as_str().into()),
+        }
+        given
+    }
 }
 
 /// Refuses, as a conflict, when task `task_id`'s current decision is not the one made at

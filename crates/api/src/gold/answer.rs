@@ -71,35 +71,50 @@ impl Decision {
     }
 }
 
-/// An answer reduced to what is compared: the selected set ("none" for "no evidence"),
-/// or the verdict or label. Sorting these strings orders the categories of a kind.
-pub(crate) fn key(response: &Response) -> String {
-    match response {
-        Response::Evidence {
-            selection: Selection::NoEvidence,
-        } => "none".into(),
-        Response::Evidence {
-            selection: Selection::Sentences(ids),
-        } => ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","),
-        Response::Refute { .. } => String::new(),
-        Response::Verify { verdict } => verdict.as_str().into(),
-        Response::Label { label } => label.as_str().into(),
-    }
+/// An answer reduced to what is compared when votes are counted: two answers that agree
+/// have equal keys, and an outcome's key equals the keys of the answers agreeing with it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum VoteKey {
+    /// The selected sentences, in id order.
+    Sentences(Vec<i64>),
+    /// None of the sentences is evidence.
+    NoEvidence,
+    /// A verdict or a label.
+    Judgement(Judgement),
+    /// A written refutation: reviewed, never compared, so all of them alike.
+    Written,
 }
 
-/// The key an outcome agrees with; none when nothing was settled.
-pub(crate) fn outcome_key(outcome: &Outcome) -> Option<String> {
-    match outcome {
-        Outcome::Evidence { sentences } => {
-            // In id order, as `key` writes an answer's selection; the outcome lists the
-            // sentences in candidate order.
-            let mut ids = sentences.clone();
-            ids.sort_unstable();
-            Some(ids.iter().map(i64::to_string).collect::<Vec<_>>().join(","))
+impl VoteKey {
+    /// What `response` votes for.
+    pub(crate) fn of(response: &Response) -> VoteKey {
+        match response {
+            Response::Evidence {
+                selection: Selection::NoEvidence,
+            } => VoteKey::NoEvidence,
+            Response::Evidence {
+                selection: Selection::Sentences(ids),
+            } => VoteKey::Sentences(ids.clone()),
+            Response::Refute { .. } => VoteKey::Written,
+            Response::Verify { verdict } => VoteKey::Judgement(Judgement::Verdict(*verdict)),
+            Response::Label { label } => VoteKey::Judgement(Judgement::Label(*label)),
         }
-        Outcome::NoEvidence => Some("none".into()),
-        Outcome::Label { label } => Some(label.as_str().into()),
-        Outcome::NoGoldEvidence | Outcome::NoMajority => None,
+    }
+
+    /// What `outcome` settled on; none when nothing was settled.
+    pub(crate) fn of_outcome(outcome: &Outcome) -> Option<VoteKey> {
+        match outcome {
+            Outcome::Evidence { sentences } => {
+                // In id order, as an answer's selection is; the outcome lists the
+                // sentences in candidate order.
+                let mut ids = sentences.clone();
+                ids.sort_unstable();
+                Some(VoteKey::Sentences(ids))
+            }
+            Outcome::NoEvidence => Some(VoteKey::NoEvidence),
+            Outcome::Label { label } => Some(VoteKey::Judgement(*label)),
+            Outcome::NoGoldEvidence | Outcome::NoMajority => None,
+        }
     }
 }
 
@@ -156,5 +171,51 @@ impl crate::Project {
             .checked_at
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner) = mark;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use factdesk_core::answer::Verdict;
+    use factdesk_core::claim::Label;
+
+    #[test]
+    fn an_outcome_has_the_key_of_the_answers_agreeing_with_it() {
+        let evidence = |ids: Vec<i64>| Response::Evidence {
+            selection: Selection::sentences(ids),
+        };
+        // The outcome lists its sentences in candidate order, the answer in id order.
+        let settled = Outcome::Evidence {
+            sentences: vec![7, 3],
+        };
+        assert_eq!(
+            VoteKey::of_outcome(&settled),
+            Some(VoteKey::of(&evidence(vec![3, 7])))
+        );
+        assert_ne!(
+            VoteKey::of(&evidence(vec![3])),
+            VoteKey::of(&evidence(vec![3, 7]))
+        );
+        let none = Response::Evidence {
+            selection: Selection::NoEvidence,
+        };
+        assert_eq!(
+            VoteKey::of_outcome(&Outcome::NoEvidence),
+            Some(VoteKey::of(&none))
+        );
+        let refuted = Response::Label {
+            label: Label::Refuted,
+        };
+        let label = Outcome::Label {
+            label: Judgement::Label(Label::Refuted),
+        };
+        assert_eq!(VoteKey::of_outcome(&label), Some(VoteKey::of(&refuted)));
+        let verdict = Response::Verify {
+            verdict: Verdict::Malformed,
+        };
+        assert_ne!(VoteKey::of(&verdict), VoteKey::of(&refuted));
+        assert_eq!(VoteKey::of_outcome(&Outcome::NoGoldEvidence), None);
+        assert_eq!(VoteKey::of_outcome(&Outcome::NoMajority), None);
     }
 }

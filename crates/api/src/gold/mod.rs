@@ -16,16 +16,15 @@ mod records;
 mod settled;
 mod thin;
 
-pub use adjudicate::{QueueCandidate, QueueGroup, QueueItem};
+pub use crate::annotate::EvidenceState;
+pub use adjudicate::{HandAnswer, QueueCandidate, QueueGroup, QueueItem, Ruling};
 pub use answer::{Decision, Outcome, QueueAnswer};
 pub use hf::HfReport;
-pub(crate) use outcome::candidates_by_claim;
 pub use outcome::{Aggregation, TaskOutcome};
 pub use records::{
     DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldAgreement, GoldEvidence, GoldLine,
     Provenance, UnderAnnotated,
 };
-pub use settled::EvidenceState;
 pub(crate) use settled::IMPORTED_EVIDENCE_PREFIX;
 
 use crate::{Error, ErrorCode, Result};
@@ -33,8 +32,26 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// How answers become one label.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    Serialize,
+    Deserialize,
+    TS,
+    strum::EnumString,
+    strum::IntoStaticStr,
+)]
 #[serde(rename_all = "kebab-case")]
+#[strum(
+    serialize_all = "kebab-case",
+    parse_err_ty = Error,
+    parse_err_fn = unknown_method
+)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum GoldMethod {
     #[default]
     Majority,
@@ -43,25 +60,15 @@ pub enum GoldMethod {
 
 impl GoldMethod {
     pub fn as_str(self) -> &'static str {
-        match self {
-            GoldMethod::Majority => "majority",
-            GoldMethod::DawidSkene => "dawid-skene",
-        }
+        self.into()
     }
 }
 
-impl std::str::FromStr for GoldMethod {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<GoldMethod> {
-        match s {
-            "majority" => Ok(GoldMethod::Majority),
-            "dawid-skene" => Ok(GoldMethod::DawidSkene),
-            _ => Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("unknown method {s:?}: use majority or dawid-skene"),
-            )),
-        }
-    }
+fn unknown_method(s: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidInput,
+        format!("unknown method {s:?}: use majority or dawid-skene"),
+    )
 }
 
 /// What to aggregate and how to split.
@@ -122,5 +129,50 @@ pub fn split_names(count: usize) -> Vec<String> {
         2 => vec!["train".into(), "test".into()],
         3 => vec!["train".into(), "dev".into(), "test".into()],
         n => (1..=n).map(|i| format!("split{i}")).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ExportFormat, GoldMethod};
+    use crate::answers::AnswersFormat;
+
+    /// Each request enum reads the spelling it writes (serde's, the command line's), and
+    /// names the choices when a value is none of them.
+    #[test]
+    fn request_enums_read_their_one_spelling() {
+        for m in [GoldMethod::Majority, GoldMethod::DawidSkene] {
+            assert_eq!(m.as_str().parse::<GoldMethod>().ok(), Some(m));
+            let json = serde_json::to_string(&m).unwrap_or_default();
+            assert_eq!(json, format!("\"{}\"", m.as_str()));
+        }
+        for f in [
+            AnswersFormat::Jsonl,
+            AnswersFormat::Csv,
+            AnswersFormat::Parquet,
+        ] {
+            assert_eq!(f.as_str().parse::<AnswersFormat>().ok(), Some(f));
+        }
+        assert_eq!(
+            "fever".parse::<ExportFormat>().ok(),
+            Some(ExportFormat::Fever)
+        );
+        for (refused, says) in [
+            (
+                "vote".parse::<GoldMethod>().err(),
+                "use majority or dawid-skene",
+            ),
+            (
+                "xlsx".parse::<AnswersFormat>().err(),
+                "use jsonl, csv or parquet",
+            ),
+            (
+                "csv".parse::<ExportFormat>().err(),
+                "use factdesk, fever or hf",
+            ),
+        ] {
+            let message = refused.map(|e| e.message).unwrap_or_default();
+            assert!(message.contains(says), "{message}");
+        }
     }
 }

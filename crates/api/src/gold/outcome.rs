@@ -1,7 +1,7 @@
 //! Each task's outcome: from the counted annotators' answers by strict majority or
 //! Dawid-Skene, unless the lead decided it.
 
-use super::answer::{from_answer, key, outcome_key, Decision, Outcome, QueueAnswer};
+use super::answer::{from_answer, Decision, Outcome, QueueAnswer, VoteKey};
 use super::{GoldMethod, GoldRequest};
 use crate::actor::Actor;
 use crate::current::CurrentAnswers;
@@ -10,7 +10,7 @@ use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
 use factdesk_core::key_hash::IdMap;
-use factdesk_store::{decisions, feed};
+use factdesk_store::decisions;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use ts_rs::TS;
@@ -116,35 +116,18 @@ impl Project {
         let mut tasks = Vec::new();
         let mut accuracy = BTreeMap::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
-            let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
-            let current = read.of_kind(kind);
             // Decisions select sentences only on evidence items: one check, one bulk read.
             if kind == TaskKind::Evidence {
                 let decided_here: Vec<&decisions::DecisionRow> = decided.values().collect();
                 read.refuse_outside_candidates(self, &decided_here)?;
             }
-            for a in current {
-                let study = in_study.contains(&(a.task_id, a.annotator_id));
-                by_task.entry(a.task_id).or_default().push(QueueAnswer {
-                    annotation_id: a.id,
-                    annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
-                    counted: counts(
-                        counted_ids.contains(&a.annotator_id),
-                        a.trick_failed,
-                        study,
-                        pool_studies,
-                    ),
-                    in_study: study,
-                    rejected: a.trick_failed,
-                    answer: a.answer.response.clone(),
-                    comment: a.answer.comment.clone(),
-                    trick_failed: a.trick_failed,
-                });
-            }
-            for answers in by_task.values_mut() {
-                // Rejected answers last, so the lead's numbers run over the others only.
-                answers.sort_by_key(|a| a.rejected);
-            }
+            let who = Counting {
+                names: &names,
+                counted_ids: &counted_ids,
+                in_study: &in_study,
+                pool_studies,
+            };
+            let by_task = who.answers_by_task(read.of_kind(kind));
             // Each task's claim and each claim's candidates in one read apiece, not one
             // query per task.
             let claim_of = read.claim_of(self, kind)?;
@@ -170,28 +153,12 @@ impl Project {
             if let Some(acc) = acc {
                 accuracy.insert(kind.as_str().to_string(), acc);
             }
-            for (p, outcome) in pending.into_iter().zip(outcomes) {
-                let decision = decided
-                    .get(&p.task_id)
-                    .and_then(|d| Decision::from_row(d, &p.answers));
-                let outcome = match &decision {
-                    Some(d) => from_answer(&d.answer),
-                    None => outcome,
-                };
-                let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
-                tasks.push(TaskOutcome {
-                    task_id: p.task_id,
-                    kind,
-                    claim_id: p.claim_id,
-                    counted: counted.len() as u32,
-                    needed: needed.get(&p.task_id).copied().unwrap_or(0),
-                    share_agreeing: share_agreeing(&counted, &outcome),
-                    rejected: p.answers.iter().filter(|a| a.rejected).count() as u32,
-                    answers: p.answers,
-                    outcome,
-                    decision,
-                });
-            }
+            tasks.extend(
+                pending
+                    .into_iter()
+                    .zip(outcomes)
+                    .map(|(p, outcome)| task_outcome(kind, p, outcome, &decided, &needed)),
+            );
         }
         // Only people who answered something: a lead who never annotated is not "counted".
         let answered: BTreeSet<&str> = tasks
@@ -222,6 +189,77 @@ impl Project {
     }
 }
 
+/// A task's outcome: the lead's decision where there is one, else what its answers settled.
+fn task_outcome(
+    kind: TaskKind,
+    p: Pending,
+    settled: Outcome,
+    decided: &HashMap<i64, decisions::DecisionRow>,
+    needed: &HashMap<i64, u32>,
+) -> TaskOutcome {
+    let decision = decided
+        .get(&p.task_id)
+        .and_then(|d| Decision::from_row(d, &p.answers));
+    let outcome = match &decision {
+        Some(d) => from_answer(&d.answer),
+        None => settled,
+    };
+    let counted: Vec<&QueueAnswer> = p.answers.iter().filter(|a| a.counted).collect();
+    TaskOutcome {
+        task_id: p.task_id,
+        kind,
+        claim_id: p.claim_id,
+        counted: counted.len() as u32,
+        needed: needed.get(&p.task_id).copied().unwrap_or(0),
+        share_agreeing: share_agreeing(&counted, &outcome),
+        rejected: p.answers.iter().filter(|a| a.rejected).count() as u32,
+        answers: p.answers,
+        outcome,
+        decision,
+    }
+}
+
+/// Who counts, for turning stored answers into the queue's answers.
+struct Counting<'a> {
+    names: &'a HashMap<i64, String>,
+    counted_ids: &'a BTreeSet<i64>,
+    in_study: &'a HashSet<(i64, i64)>,
+    pool_studies: bool,
+}
+
+impl Counting<'_> {
+    /// The current answers of one kind by task, each marked counted or not, rejected
+    /// answers last so the lead's numbers run over the others only.
+    fn answers_by_task<'r>(
+        &self,
+        current: impl Iterator<Item = &'r factdesk_store::annotations::AnnotationRow>,
+    ) -> BTreeMap<i64, Vec<QueueAnswer>> {
+        let mut by_task: BTreeMap<i64, Vec<QueueAnswer>> = BTreeMap::new();
+        for a in current {
+            let study = self.in_study.contains(&(a.task_id, a.annotator_id));
+            by_task.entry(a.task_id).or_default().push(QueueAnswer {
+                annotation_id: a.id,
+                annotator: self.names.get(&a.annotator_id).cloned().unwrap_or_default(),
+                counted: counts(
+                    self.counted_ids.contains(&a.annotator_id),
+                    a.trick_failed,
+                    study,
+                    self.pool_studies,
+                ),
+                in_study: study,
+                rejected: a.trick_failed,
+                answer: a.answer.response.clone(),
+                comment: a.answer.comment.clone(),
+                trick_failed: a.trick_failed,
+            });
+        }
+        for answers in by_task.values_mut() {
+            answers.sort_by_key(|a| a.rejected);
+        }
+        by_task
+    }
+}
+
 /// Whether a current answer counts: its annotator counted, not one that picked the trick
 /// (such an answer is rejected as a whole), and not a study's answer kept apart from the
 /// gold.
@@ -243,35 +281,21 @@ pub(super) fn needed_answers(overlap: u32, base: Option<u32>, pool_studies: bool
     }
 }
 
-/// Every claim's candidate sentence ids in rank order, in one read.
-pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<IdMap<Vec<i64>>> {
-    let rows = feed::candidate_ids(conn)?;
-    let mut out: IdMap<Vec<i64>> = IdMap::default();
-    // The rows come by claim: each claim's list is made at its size, not grown.
-    let mut start = 0;
-    while start < rows.len() {
-        let claim = rows[start].0;
-        let end = start + rows[start..].iter().take_while(|r| r.0 == claim).count();
-        out.entry(claim)
-            .or_default()
-            .extend(rows[start..end].iter().map(|r| r.1));
-        start = end;
-    }
-    Ok(out)
-}
-
 /// Share of counted answers equal to the outcome (or to the commonest answer when
 /// nothing was settled); none without counted answers.
 pub(super) fn share_agreeing(counted: &[&QueueAnswer], outcome: &Outcome) -> Option<f64> {
     if counted.is_empty() {
         return None;
     }
-    let agreeing = match outcome_key(outcome) {
-        Some(k) => counted.iter().filter(|a| key(&a.answer) == k).count(),
+    let agreeing = match VoteKey::of_outcome(outcome) {
+        Some(k) => counted
+            .iter()
+            .filter(|a| VoteKey::of(&a.answer) == k)
+            .count(),
         None => {
-            let mut groups: HashMap<String, usize> = HashMap::new();
+            let mut groups: HashMap<VoteKey, usize> = HashMap::new();
             for a in counted {
-                *groups.entry(key(&a.answer)).or_default() += 1;
+                *groups.entry(VoteKey::of(&a.answer)).or_default() += 1;
             }
             groups.values().copied().max().unwrap_or(0)
         }
@@ -397,17 +421,22 @@ fn settle_evidence(pending: &[Pending], vote: &Voting<'_>) -> (Vec<Outcome>, Opt
 /// Verification and labelling: one item per task, the categories being the verdicts or
 /// labels the counted answers gave, in their spelling's order.
 fn settle_categories(pending: &[Pending], vote: &Voting<'_>) -> (Vec<Outcome>, Option<Vec<f64>>) {
-    let given: BTreeMap<String, Judgement> = pending
+    let mut categories: Vec<Judgement> = pending
         .iter()
         .flat_map(|p| p.answers.iter().filter(|a| a.counted))
-        .filter_map(|a| a.answer.judgement().map(|j| (key(&a.answer), j)))
+        .filter_map(|a| a.answer.judgement())
         .collect();
-    let categories: Vec<(&String, &Judgement)> = given.iter().collect();
+    // Numbered in their spelling's order, as they always were: Dawid-Skene's start and
+    // its ties follow the numbers.
+    categories.sort_unstable_by_key(|j| j.as_str());
+    categories.dedup();
     let mut votes = Vec::new();
     for (item, p) in pending.iter().enumerate() {
         for a in p.answers.iter().filter(|a| a.counted) {
-            let k = key(&a.answer);
-            if let Some(category) = categories.iter().position(|(c, _)| **c == k) {
+            let Some(given) = a.answer.judgement() else {
+                continue;
+            };
+            if let Some(category) = categories.iter().position(|c| *c == given) {
                 votes.push(Vote {
                     item,
                     annotator: vote.annotator_index[&a.annotator],
@@ -421,7 +450,7 @@ fn settle_categories(pending: &[Pending], vote: &Voting<'_>) -> (Vec<Outcome>, O
         .into_iter()
         .map(|l| match l {
             Some(i) => Outcome::Label {
-                label: *categories[i].1,
+                label: categories[i],
             },
             None => Outcome::NoMajority,
         })

@@ -3,33 +3,33 @@
 //! report of an export.
 
 use super::GoldMethod;
-use crate::{Error, ErrorCode, Result};
+use crate::{Error, ErrorCode};
 use factdesk_core::claim::Label;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// The shape of the exported lines.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS, strum::EnumString,
+)]
 #[serde(rename_all = "lowercase")]
+#[strum(
+    serialize_all = "lowercase",
+    parse_err_ty = Error,
+    parse_err_fn = unknown_format
+)]
 pub enum ExportFormat {
     #[default]
     Factdesk,
     Fever,
 }
 
-impl std::str::FromStr for ExportFormat {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<ExportFormat> {
-        match s {
-            "factdesk" => Ok(ExportFormat::Factdesk),
-            "fever" => Ok(ExportFormat::Fever),
-            _ => Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("unknown format {s:?}: use factdesk, fever or hf"),
-            )),
-        }
-    }
+fn unknown_format(s: &str) -> Error {
+    Error::new(
+        ErrorCode::InvalidInput,
+        format!("unknown format {s:?}: use factdesk, fever or hf"),
+    )
 }
 
 /// One gold evidence sentence.

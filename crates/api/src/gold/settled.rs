@@ -7,45 +7,13 @@
 use super::answer::{Decision, Outcome, QueueAnswer};
 use super::outcome::{counts, needed_answers, settle, share_agreeing, Pending, TaskOutcome};
 use super::{GoldMethod, GoldRequest};
+use crate::annotate::EvidenceState;
 use crate::settings::Settings;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use factdesk_store::tasks::TaskRow;
 use factdesk_store::{annotations, decisions, feed, studies};
-use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
-use ts_rs::TS;
-
-/// Where the evidence a label item shows comes from. The item names no annotator and no
-/// vote: only how its evidence was settled.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum EvidenceState {
-    /// The lead decided the claim's evidence task.
-    Adjudicated,
-    /// A strict majority of the counted answers on the claim's evidence task; `answers`
-    /// is how many answers were counted (as the gold line's `agreement.answers`).
-    Majority { answers: u32 },
-    /// Given with the claim when it was imported (its `evidence` field); the claim has
-    /// no evidence task.
-    Imported,
-    /// The claim's evidence task has not settled yet: too few counted answers, or no
-    /// sentence with a strict majority and no decision. The item shows the candidates.
-    NotSettled,
-    /// The claim has no evidence task and was imported without evidence, so nothing will
-    /// settle its evidence. The item shows the candidates.
-    NoEvidenceStep,
-}
-
-impl EvidenceState {
-    /// Whether the evidence is settled (possibly on no evidence at all).
-    pub fn is_settled(self) -> bool {
-        !matches!(
-            self,
-            EvidenceState::NotSettled | EvidenceState::NoEvidenceStep
-        )
-    }
-}
 
 /// A claim's settled evidence with how it was settled.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -52,10 +52,7 @@ pub struct ImportRequest {
     pub skip_invalid: bool,
 }
 
-/// A content digest, hex encoded.
-pub(crate) fn digest(bytes: &[u8]) -> String {
-    blake3::hash(bytes).to_hex().to_string()
-}
+pub(crate) use factdesk_core::digest::digest;
 
 /// The digest of `value`'s compact JSON, streamed into the hash rather than built first.
 pub(crate) fn digest_json(value: &impl serde::Serialize) -> String {

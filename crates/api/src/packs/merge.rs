@@ -16,8 +16,7 @@ use serde::Serialize;
 use std::path::Path;
 use ts_rs::TS;
 
-/// The longest time an answer can have taken; a longer one is cut to it.
-pub(crate) const MAX_DURATION_MS: i64 = 24 * 3_600_000;
+use crate::annotate::MAX_DURATION_MS;
 
 /// An answer in a pack that the merge did not take in, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]

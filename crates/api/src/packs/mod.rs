@@ -13,7 +13,6 @@
 
 mod issue;
 mod merge;
-pub(crate) use merge::MAX_DURATION_MS;
 mod outcome;
 mod results;
 mod returned;
@@ -27,7 +26,7 @@ pub use merge::RefusedAnswer;
 pub use merge::{MergeReport, Unanswered};
 pub use outcome::MergeOutcome;
 pub use results::default_results_path;
-pub use returned::{ReturnedPack, ReturnedUpload};
+pub use returned::{may_merge, merge_upload, PacksUpload, ReturnedPack, ReturnedUpload};
 pub use session::PackSession;
 pub use workplace::Workplace;
 

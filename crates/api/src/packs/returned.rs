@@ -3,11 +3,14 @@
 //! rewritten pack is refused at once and the project (or a server's connection to it) is
 //! only taken once the pack is in memory.
 
+use super::MergeOutcome;
 use super::{parse_manifest, sign, Manifest, Unanswered};
-use crate::upload::{as_sent, place, PacksUpload};
+use crate::sent::{as_sent, place, UploadFile};
+use crate::{Actor, Project};
 use crate::{Error, ErrorCode, Result};
 use factdesk_store::pack_returned::{self, Bounds, ReadError};
 use factdesk_store::pack_store::PackAnswerRow;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// A pack read whole within bounds: what its manifest says and what it holds.
@@ -148,4 +151,34 @@ impl ReturnedUpload {
     pub(super) fn as_sent(&self, text: &str) -> String {
         as_sent(self.scratch.path(), text, self.packs.len())
     }
+}
+
+/// Returned packs as sent, to merge.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PacksUpload {
+    pub packs: Vec<UploadFile>,
+    /// Take back the work of a pack with no answers instead of refusing it.
+    #[serde(default)]
+    pub give_back: bool,
+}
+
+/// Merges returned packs sent as bytes, each as [`Project::merge_packs`] merges a file:
+/// validated whole before anything changes; outcomes name each file as sent. A server
+/// reads them first, without a connection to the project ([`ReturnedUpload::read`]), then
+/// merges them ([`Project::merge_upload_read`]).
+pub fn merge_upload(
+    project: &mut Project,
+    lead: &Actor,
+    upload: &PacksUpload,
+) -> Result<Vec<MergeOutcome>> {
+    project.require_lead(lead, "merge packs")?;
+    let read = ReturnedUpload::read(upload)?;
+    project.merge_upload_read(lead, &read)
+}
+
+/// Whether `lead` may merge packs into `project` (the check [`merge_upload`] makes first),
+/// so a server refuses a large body before it reads it.
+pub fn may_merge(project: &Project, lead: &Actor) -> Result<()> {
+    project.require_lead(lead, "merge packs")
 }

@@ -276,7 +276,7 @@ fn write_counter_claim(
     if tx::find_claim(tx, &ext_id)?.is_some() {
         return Ok(false);
     }
-    let hash = crate::import::digest(text.as_bytes());
+    let hash = factdesk_core::digest::digest(text.as_bytes());
     let child = tx::insert_claim(
         tx,
         &NewClaim {

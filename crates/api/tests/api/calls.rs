@@ -6,9 +6,12 @@ use common::Acting;
 
 use factdesk_api::annotators::Role;
 use factdesk_api::call::{run, run_in, Call, Reply, Who, OPS};
+use factdesk_api::gold::Ruling;
 use factdesk_api::packs::{PackRequest, Workplace};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project, Result};
+use factdesk_core::answer::{Response, Selection};
+use factdesk_core::claim::Label;
 use serde_json::json;
 
 fn ok<T>(r: Result<T>) -> T {
@@ -51,8 +54,7 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
     let decide = Call::Decide {
         task_id: 3,
         seen: None,
-        take: Some("ana".into()),
-        answer: None,
+        ruling: Ruling::Take("ana".into()),
         reason: Some("clearer".into()),
     };
     assert_eq!(call(ok_json(&decide)), Ok(decide.clone()));
@@ -81,6 +83,87 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
     );
     let bad_kind = call(json!({"op": "next_item", "args": {"kind": "gold"}}));
     assert!(bad_kind.is_err(), "{bad_kind:?}");
+}
+
+/// A decision takes one annotator's answer or gives the lead's own, typed: both, neither
+/// or an untyped answer is refused as the call is read, before any use case runs.
+#[test]
+fn a_decision_is_one_of_its_two_cases() {
+    let decide = |ruling: serde_json::Value| {
+        call(
+            json!({"op": "decide", "args": {"task_id": 1, "seen": null, "ruling": ruling, "reason": null}}),
+        )
+    };
+    assert_eq!(
+        decide(json!({"take": "ana"})),
+        Ok(Call::Decide {
+            task_id: 1,
+            seen: None,
+            ruling: Ruling::Take("ana".into()),
+            reason: None,
+        })
+    );
+    let given =
+        decide(json!({"answer": {"kind": "evidence", "selected": [7, 3], "no_evidence": false}}));
+    assert_eq!(
+        given,
+        Ok(Call::Decide {
+            task_id: 1,
+            seen: None,
+            ruling: Ruling::Answer(Response::Evidence {
+                selection: Selection::sentences(vec![3, 7]),
+            }),
+            reason: None,
+        })
+    );
+    assert_eq!(
+        ok_json(&Call::Decide {
+            task_id: 1,
+            seen: None,
+            ruling: Ruling::Answer(Response::Label {
+                label: Label::Refuted
+            }),
+            reason: None,
+        })["args"]["ruling"],
+        json!({"answer": {"kind": "label", "label": "REFUTED"}})
+    );
+    for bad in [
+        json!({"take": "ana", "answer": {"kind": "label", "label": "REFUTED"}}),
+        json!({}),
+        json!(null),
+        json!("ana"),
+        // The old untyped shape: an answer with no kind.
+        json!({"answer": {"label": "REFUTED"}}),
+        json!({"answer": {"kind": "evidence", "selected": [3], "no_evidence": true}}),
+        json!({"give": {"kind": "label", "label": "REFUTED"}}),
+    ] {
+        let refused = decide(bad.clone());
+        assert!(refused.is_err(), "{bad} was read as {refused:?}");
+    }
+    // Read from the bytes of a body, as the server reads it, both keys say so.
+    let both = serde_json::from_str::<Ruling>(
+        r#"{"take": "ana", "answer": {"kind": "label", "label": "REFUTED"}}"#,
+    );
+    assert!(
+        both.as_ref()
+            .is_err_and(|e| e.to_string().contains("not both")),
+        "{both:?}"
+    );
+    let neither = serde_json::from_str::<Ruling>("{}");
+    assert!(
+        neither
+            .as_ref()
+            .is_err_and(|e| e.to_string().contains("needs \"take\"")),
+        "{neither:?}"
+    );
+    // The fields before this type are gone, not ignored.
+    let old = call(
+        json!({"op": "decide", "args": {"task_id": 1, "seen": null, "take": "ana", "answer": null, "reason": null}}),
+    );
+    assert!(
+        old.as_ref().is_err_and(|e| e.contains("unknown field")),
+        "{old:?}"
+    );
 }
 
 #[test]

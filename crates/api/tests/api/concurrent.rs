@@ -143,6 +143,23 @@ fn race<T: Send + 'static>(
         .collect()
 }
 
+/// Serves every racer each of the three tasks, every reservation lapsing before the
+/// next round: each round three groups of three fill the tasks' places in walk order (a
+/// fourth group sits out), and the groups rotate so each meets every task once.
+fn serve_all_then_lapse(p: &mut Project, clock: &ManualClock) {
+    let lapse = i64::from(ok(p.settings()).reservation_minutes) * 60_000 + 1;
+    let groups = RACERS / OVERLAP as usize;
+    for round in 0..groups {
+        for g in (0..OVERLAP as usize).map(|k| (round + k) % groups) {
+            for i in 0..OVERLAP as usize {
+                let me = p.who(&format!("racer{}", g * OVERLAP as usize + i));
+                assert!(ok(p.next_item(&me, TaskKind::Evidence)).item.is_some());
+            }
+        }
+        clock.advance_ms(lapse);
+    }
+}
+
 #[test]
 fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
     let dir = ok(tempfile::tempdir());
@@ -153,11 +170,14 @@ fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
         ok(p.add_annotator(&p.lead(), &format!("racer{i}"), Role::Annotator));
     }
     let location = common::location(dir.path(), "p.fdesk");
+    serve_all_then_lapse(&mut p, &clock);
     let conn = p.store().conn();
     let count = |sql: &str| -> i64 { ok(conn.query_row(sql, [], |r| r.get(0))) };
     let last = count("SELECT max(id) FROM tasks");
+    assert_eq!(count("SELECT count(*) FROM assignments"), 3 * RACERS as i64);
 
-    // Everyone answers the same task at once, none holding it: the first three to
+    // Everyone answers the same task at once, none holding it (all were served it and
+    // let it lapse, as answers are taken only on items given): the first three to
     // commit take its places, the others are refused, none waits forever.
     let answers = race(&location, &clock, move |p, me| {
         let answer = Answer {

@@ -9,7 +9,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::answers::AnswersFormat;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dashboard::DashboardState;
-use factdesk_api::gold::{ExportFormat, GoldRequest};
+use factdesk_api::gold::{ExportFormat, GoldRequest, HandAnswer, Ruling};
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::report::ReportFiles;
@@ -213,11 +213,14 @@ const LEAD_ONLY: &[Call] = &[
         p.adjudication_queue(a, &GoldRequest::default()).map(drop)
     }),
     ("decide", |p, a, _| {
-        p.decide(a, 1, Some("maria"), None, None).map(drop)
+        p.decide(a, 1, Ruling::Take("maria".into()), None).map(drop)
+    }),
+    ("hand_answer", |p, a, _| {
+        p.hand_answer(a, 1, &HandAnswer::default()).map(drop)
     }),
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
     ("decide_seen", |p, a, _| {
-        p.decide_seen(a, 1, None, Some("maria"), None, None)
+        p.decide_seen(a, 1, None, Ruling::Take("maria".into()), None)
             .map(drop)
     }),
     ("undo_decision_seen", |p, a, _| {

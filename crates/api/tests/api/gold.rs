@@ -3,9 +3,11 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::{GoldRequest, Outcome, QueueGroup};
+use factdesk_api::gold::{GoldRequest, HandAnswer, Outcome, QueueGroup, Ruling};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
+use factdesk_core::answer::{Response, Selection};
+use factdesk_core::claim::Label;
 
 use crate::common;
 use common::Acting;
@@ -13,6 +15,16 @@ use common::{project, trick_option};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The evidence task of claim `c0`, the one ana and ben disagree on (task ids follow the
+/// serving order, not the claims').
+fn first_claims_task(p: &Project) -> i64 {
+    ok(p.store().conn().query_row(
+        "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE c.ext_id = 'c0' AND t.kind = 'evidence'",
+        [],
+        |r| r.get(0),
+    ))
 }
 
 fn decisions(p: &Project) -> i64 {
@@ -42,7 +54,7 @@ fn answered(dir: &std::path::Path) -> Project {
                 .collect();
             let selected = match name {
                 "ana" => vec![real[0].clone()],
-                "ben" if item.task_id == 1 => vec![real[1].clone()],
+                "ben" if item.claim.starts_with("Town 0 ") => vec![real[1].clone()],
                 "ben" => vec![real[0].clone()],
                 _ => vec![trick],
             };
@@ -66,14 +78,17 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
 
     let e = p.adjudication_queue(&p.who("ana"), &req).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
-    let e = p.decide(&p.who("ana"), 1, Some("ben"), None, None).err();
+    let e = p
+        .decide(&p.who("ana"), 1, Ruling::Take("ben".into()), None)
+        .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     let e = p
         .decide(
             &p.who("lead"),
             1,
-            None,
-            Some(serde_json::json!({"selected": [999_999]})),
+            Ruling::Answer(Response::Evidence {
+                selection: Selection::sentences(vec![999_999]),
+            }),
             None,
         )
         .err()
@@ -84,14 +99,15 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
         .decide(
             &p.who("lead"),
             1,
-            None,
-            Some(serde_json::json!({"label": "SUPPORTED"})),
+            Ruling::Answer(Response::Label {
+                label: Label::Supported,
+            }),
             None,
         )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
     let e = p
-        .decide(&p.who("lead"), 1, Some("nobody"), None, None)
+        .decide(&p.who("lead"), 1, Ruling::Take("nobody".into()), None)
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
     let e = p.undo_decision(&p.who("lead"), 1, None).err();
@@ -111,7 +127,12 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
 
     let aggregation = ok(p.aggregate(&p.lead(), &req));
     assert_eq!(aggregation.excluded_annotators, vec!["caro".to_string()]);
-    let first = &aggregation.tasks[0];
+    let c0 = first_claims_task(&p);
+    let first = aggregation
+        .tasks
+        .iter()
+        .find(|t| t.task_id == c0)
+        .unwrap_or_else(|| panic!("no outcome for c0's task"));
     assert_eq!(first.outcome, Outcome::NoGoldEvidence);
     assert_eq!(first.counted, 2);
     // The trick caro picked is never a sentence, even when she is counted.
@@ -143,9 +164,8 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
 
     let taken = ok(p.decide(
         &p.who("lead"),
-        1,
-        Some("ben"),
-        None,
+        c0,
+        Ruling::Take("ben".into()),
         Some("ben checked the source"),
     ));
     assert!(matches!(taken, Outcome::Evidence { .. }));
@@ -164,7 +184,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     );
     assert_eq!(line.provenance.at, Some(1_000_000));
 
-    ok(p.undo_decision(&p.who("lead"), 1, Some("wrong claim")));
+    ok(p.undo_decision(&p.who("lead"), c0, Some("wrong claim")));
     assert_eq!(ok(p.export_preview(&p.lead(), &req)), before);
     assert_eq!(decisions(&p), 2, "decisions are appended, an undo too");
 }
@@ -200,12 +220,13 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         include_under_annotated: true,
         ..GoldRequest::default()
     };
-    let answer = serde_json::json!({"label": "REFUTED"});
+    let answer = Response::Label {
+        label: Label::Refuted,
+    };
     ok(p.decide(
         &p.who("lead"),
         task,
-        None,
-        Some(answer),
+        Ruling::Answer(answer),
         Some("the source says otherwise"),
     ));
     let claim_id =
@@ -347,29 +368,58 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
         .and_then(|t| t.answers.iter().find_map(|a| a.answer.selection().cloned()))
         .and_then(|s| s.ids().first().copied())
         .unwrap_or_else(|| panic!("task 1 has an answer selecting a sentence"));
+    // Written by hand (factdesk adjudicate --answer): typed for the task's kind.
+    let by_hand = |p: &Project, written: serde_json::Value| {
+        let written: HandAnswer = serde_json::from_value(written).map_err(|e| e.to_string())?;
+        p.hand_answer(&p.who("lead"), 1, &written)
+            .map_err(|e| format!("{:?}: {}", e.code, e.message))
+    };
     for bad in [
         serde_json::json!({"label": "SUPPORTED", "selected": [candidate]}),
         serde_json::json!({"selected": [candidate], "text": "x"}),
         serde_json::json!({"selected": [candidate], "no_evidence": true}),
         serde_json::json!({"v": 99, "selected": [candidate]}),
         serde_json::json!({"kind": "label", "selected": [candidate]}),
-        serde_json::json!({"selected": [candidate], "colour": "red"}),
         serde_json::json!({}),
     ] {
-        let e = p
-            .decide(&p.who("lead"), 1, None, Some(bad.clone()), None)
+        let e = by_hand(&p, bad.clone())
             .err()
             .unwrap_or_else(|| panic!("{bad} was taken as the lead's answer"));
-        assert_eq!(e.code, ErrorCode::InvalidInput, "{bad}: {}", e.message);
+        assert!(e.starts_with("InvalidInput"), "{bad}: {e}");
+    }
+    let unknown = by_hand(
+        &p,
+        serde_json::json!({"selected": [candidate], "colour": "red"}),
+    );
+    assert!(
+        unknown.as_ref().is_err_and(|e| e.contains("colour")),
+        "{unknown:?}"
+    );
+    // Typed, the same checks hold: no empty selection, none of another kind.
+    for bad in [
+        Response::Evidence {
+            selection: Selection::Sentences(Vec::new()),
+        },
+        Response::Label {
+            label: Label::Supported,
+        },
+    ] {
+        let e = p
+            .decide(&p.who("lead"), 1, Ruling::Answer(bad.clone()), None)
+            .err()
+            .unwrap_or_else(|| panic!("{bad:?} was taken as the lead's answer"));
+        assert_eq!(e.code, ErrorCode::InvalidInput, "{bad:?}: {}", e.message);
     }
     assert_eq!(decisions(&p), 0, "refused answers leave no row");
-    ok(p.decide(
-        &p.who("lead"),
-        1,
-        None,
-        Some(serde_json::json!({"v": 2, "kind": "evidence", "selected": [candidate]})),
-        None,
-    ));
+    let pasted = serde_json::json!({"v": 2, "kind": "evidence", "selected": [candidate]});
+    let answer = by_hand(&p, pasted).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        answer,
+        Response::Evidence {
+            selection: Selection::sentences(vec![candidate]),
+        }
+    );
+    ok(p.decide(&p.who("lead"), 1, Ruling::Answer(answer), None));
     assert_eq!(decisions(&p), 1);
 }
 

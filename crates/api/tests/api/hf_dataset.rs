@@ -11,7 +11,7 @@ use common::{project, trick_option, Acting};
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::GoldRequest;
+use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::Path;
@@ -41,7 +41,7 @@ fn answered(dir: &Path) -> Project {
                 .filter(|o| o.id != trick)
                 .map(|o| o.id.clone())
                 .collect();
-            let pick = usize::from(name == "ben" && item.task_id == 1);
+            let pick = usize::from(name == "ben" && item.claim.starts_with("Town 0 "));
             ok(p.submit(
                 &p.who(name),
                 &Answer {
@@ -52,7 +52,18 @@ fn answered(dir: &Path) -> Project {
             ));
         }
     }
-    ok(p.decide(&p.who("lead"), 2, Some("ben"), None, Some("ben | saw\nit")));
+    // Task ids follow the serving order, not the claims': the second claim's task by its id.
+    let second: i64 = ok(p.store().conn().query_row(
+        "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE c.ext_id = 'c1' AND t.kind = 'evidence'",
+        [],
+        |r| r.get(0),
+    ));
+    ok(p.decide(
+        &p.who("lead"),
+        second,
+        Ruling::Take("ben".into()),
+        Some("ben | saw\nit"),
+    ));
     p
 }
 

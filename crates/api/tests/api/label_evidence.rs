@@ -5,9 +5,11 @@
 
 use factdesk_api::annotate::{Answer, EvidenceState, Item};
 use factdesk_api::annotators::Role;
+use factdesk_api::gold::Ruling;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, NoProgress, Project};
+use factdesk_core::answer::{Response, Selection};
 use std::io::Write;
 
 use crate::common::{self, must, trick_option, Acting};
@@ -126,22 +128,31 @@ fn the_leads_decision_changes_what_a_label_item_shows() {
         [],
         |r| r.get::<_, i64>(0),
     ));
-    must(p.decide(&p.lead(), task, Some("ben"), None, Some("ben is right")));
+    must(p.decide(
+        &p.lead(),
+        task,
+        Ruling::Take("ben".into()),
+        Some("ben is right"),
+    ));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
     assert_eq!(item.evidence, texts(&p, &[1]));
 
     // A decision for other sentences shows those.
     let ids: Vec<i64> = candidates(&p)[3..5].iter().map(|(id, _)| *id).collect();
-    let answer = serde_json::json!({ "selected": ids });
-    must(p.decide(&p.lead(), task, None, Some(answer), None));
+    let answer = Response::Evidence {
+        selection: Selection::sentences(ids),
+    };
+    must(p.decide(&p.lead(), task, Ruling::Answer(answer), None));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
     assert_eq!(item.evidence, texts(&p, &[3, 4]));
 
     // "No evidence" settles on none: the item shows no sentence and says it is settled.
-    let none = serde_json::json!({ "no_evidence": true });
-    must(p.decide(&p.lead(), task, None, Some(none), None));
+    let none = Response::Evidence {
+        selection: Selection::NoEvidence,
+    };
+    must(p.decide(&p.lead(), task, Ruling::Answer(none), None));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
     assert!(item.evidence.is_empty(), "{:?}", item.evidence);

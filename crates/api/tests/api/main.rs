@@ -1,6 +1,8 @@
 //! The api's integration tests, one binary: each module is one capability's tests, the
 //! helpers they share are in `common`. A filter picks a module's tests, e.g.
 //! `cargo test -p factdesk-api --test api attackers::`.
+// A scenario reads best top to bottom: test functions may run past 100 lines.
+#![allow(clippy::too_many_lines)]
 
 #[path = "common/attack.rs"]
 mod attack;
@@ -19,6 +21,7 @@ mod dashboard;
 mod dashboard_pace;
 mod downloads;
 mod gate;
+mod given_items;
 mod gold;
 mod gold_bulk;
 mod gold_lines;
@@ -35,6 +38,7 @@ mod lead_rules;
 mod migration;
 mod pack_results;
 mod packs;
+mod password_race;
 mod predictions;
 mod raw_answers;
 mod refutations;
@@ -52,8 +56,11 @@ mod sign_in;
 mod skip;
 mod stale_review;
 mod stance_lock;
+mod stored_roles;
+mod stuck_work;
 mod study;
 mod study_draw;
+mod task_order;
 mod team;
 mod trick;
 mod work;

@@ -157,6 +157,8 @@ fn three_packs_merged_give_the_agreement_of_the_same_answers_made_in_the_project
                     .item
                     .unwrap_or_else(|| panic!("no label item"));
                 let task = label_task(&c, &item.claim);
+                // Served in the project too: answers are taken only on items given.
+                common::give(&c, name, task);
                 let mut answer = label_answer(name, task);
                 ok(c.submit(&c.who(name), &answer));
                 answer.task_id = item.task_id;

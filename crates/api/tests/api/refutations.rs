@@ -4,9 +4,10 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::GoldRequest;
+use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
+use factdesk_core::answer::{Response, Verdict};
 use factdesk_core::claim::Label;
 use std::collections::BTreeMap;
 
@@ -351,7 +352,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
     assert_eq!(item.answers.len(), 3);
     assert!(item.answers[2].rejected && item.answers[2].annotator == "caro");
     let e = p
-        .decide(&p.who("lead"), tricked, Some("caro"), None, None)
+        .decide(&p.who("lead"), tricked, Ruling::Take("caro".into()), None)
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
 
@@ -431,8 +432,9 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     let decided = p.decide(
         &p.who("lead"),
         task,
-        None,
-        Some(serde_json::json!({"label": "contradicts"})),
+        Ruling::Answer(Response::Verify {
+            verdict: Verdict::Contradicts,
+        }),
         None,
     );
     assert_eq!(

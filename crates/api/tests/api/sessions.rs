@@ -2,6 +2,7 @@
 //! name from many addresses is held to the name's budget, with a wait that doubles.
 
 use crate::common;
+use common::code;
 use common::Acting;
 
 use factdesk_api::annotators::Role;
@@ -13,13 +14,6 @@ const START: i64 = 1_700_000_000_000;
 
 fn ok<T>(r: Result<T>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn code<T: std::fmt::Debug>(r: Result<T>) -> ErrorCode {
-    match r {
-        Ok(v) => panic!("expected an error, got {v:?}"),
-        Err(e) => e.code,
-    }
 }
 
 /// A project with a lead (maria) and annotators (ana, ben), all with passwords.

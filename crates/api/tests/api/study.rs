@@ -4,10 +4,11 @@
 //! Fleiss' kappa per group.
 
 use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::agreement::MAJORITY_METRIC;
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::import::Preset;
-use factdesk_api::study::{StudyRequest, MAJORITY_METRIC};
+use factdesk_api::study::StudyRequest;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_core::agreement::{
@@ -149,7 +150,8 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     let mut twin = project(other_dir.path(), 6, &clock);
     must(twin.create_tasks(&twin.lead(), TaskKind::Evidence, Some(2)));
     must(twin.add_annotator(&twin.lead(), "maria", Role::Lead));
-    for n in ["b1", "b2"] {
+    // a1 and a2 fill the items' overlap outside the group; a draw without them is refused.
+    for n in ["a1", "a2", "b1", "b2"] {
         must(twin.add_annotator(&twin.lead(), n, Role::Annotator));
     }
     let same = must(twin.create_study(&twin.who("maria"), &request(2, &["b1", "b2"])));
@@ -235,6 +237,8 @@ fn undefined_figures_say_why() {
     let mut p = project(dir.path(), 3, &clock);
     must(p.create_tasks(&p.lead(), TaskKind::Label, Some(1)));
     must(p.add_annotator(&p.lead(), "maria", Role::Lead));
+    // a1 fills the items' overlap outside the group; b1 alone would leave nobody to.
+    must(p.add_annotator(&p.lead(), "a1", Role::Annotator));
     must(p.add_annotator(&p.lead(), "b1", Role::Annotator));
     let study = must(p.create_study(
         &p.who("maria"),

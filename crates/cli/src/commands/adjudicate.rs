@@ -1,6 +1,6 @@
 //! `factdesk adjudicate`: the lead's queue of disagreements, and decisions for scripts.
 
-use factdesk_api::gold::{GoldMethod, GoldRequest};
+use factdesk_api::gold::{GoldMethod, GoldRequest, HandAnswer, Ruling};
 use std::path::PathBuf;
 
 /// List the tasks annotators disagree on, most disagreement first, or decide one.
@@ -41,9 +41,9 @@ pub struct Args {
     /// Why (kept with the decision).
     #[arg(long)]
     reason: Option<String>,
-    /// How the queue's outcomes are computed: majority or dawid-skene.
-    #[arg(long, default_value = "majority")]
-    method: String,
+    /// How the queue's outcomes are computed.
+    #[arg(long, value_enum, default_value = "majority")]
+    method: GoldMethod,
     /// Count annotators flagged for failing trick sentences (not those the lead
     /// excluded with `annotators P flag NAME --exclude`).
     #[arg(long)]
@@ -54,17 +54,23 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
     let lead = a.by.resolve(&project)?;
     if let Some(task) = a.decide {
-        let answer = a
-            .answer
-            .as_deref()
-            .map(serde_json::from_str::<serde_json::Value>)
-            .transpose()
-            .map_err(|e| anyhow::anyhow!("--answer: not JSON: {e}"))?;
-        if a.take.is_none() && answer.is_none() {
-            anyhow::bail!("--decide needs --take NAME or --answer JSON");
-        }
-        let outcome =
-            project.decide(&lead, task, a.take.as_deref(), answer, a.reason.as_deref())?;
+        let ruling = match (a.take, a.answer.as_deref()) {
+            (Some(name), None) => Ruling::Take(name),
+            (None, Some(json)) => {
+                let written: HandAnswer = serde_json::from_str(json).map_err(|e| {
+                    if e.is_syntax() || e.is_eof() {
+                        anyhow::anyhow!("--answer: not JSON: {e}")
+                    } else {
+                        anyhow::anyhow!("--answer: {e}")
+                    }
+                })?;
+                Ruling::Answer(project.hand_answer(&lead, task, &written)?)
+            }
+            // clap refuses both already; said again so the match needs no default.
+            (Some(_), Some(_)) => anyhow::bail!("give --take NAME or --answer JSON, not both"),
+            (None, None) => anyhow::bail!("--decide needs --take NAME or --answer JSON"),
+        };
+        let outcome = project.decide(&lead, task, ruling, a.reason.as_deref())?;
         println!("task {task} decided: {}", serde_json::to_string(&outcome)?);
         return Ok(());
     }
@@ -77,7 +83,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         anyhow::bail!("say --list, --decide TASK or --undo TASK");
     }
     let req = GoldRequest {
-        method: a.method.parse::<GoldMethod>()?,
+        method: a.method,
         include_flagged: a.include_flagged,
         ..GoldRequest::default()
     };

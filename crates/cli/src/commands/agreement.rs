@@ -17,9 +17,10 @@ pub struct Args {
     source: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// Projects: evidence, verify or label.
-    #[arg(long)]
-    kind: Option<String>,
+    /// Projects: only this kind (evidence, verify or label; refutation writing has no
+    /// agreement).
+    #[arg(long, value_enum)]
+    kind: Option<TaskKind>,
     /// Category order for weighted kappa and ordinal alpha: a,b,c
     #[arg(long, value_delimiter = ',')]
     categories: Option<Vec<String>>,
@@ -57,8 +58,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let project = super::open(&a.source)?;
     let by = a.by.resolve(&project)?;
-    if let Some(kind) = &a.kind {
-        let kind: TaskKind = kind.parse()?;
+    if let Some(kind) = a.kind {
         return show(None, &project.agreement(&by, kind, &req)?, a.json);
     }
     let mut all = serde_json::Map::new();

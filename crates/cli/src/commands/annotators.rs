@@ -17,9 +17,9 @@ enum Action {
     /// Add an annotator (or a lead).
     Add {
         name: String,
-        /// lead or annotator.
-        #[arg(long, default_value = "annotator")]
-        role: String,
+        /// What the person does on the project.
+        #[arg(long, value_enum, default_value = "annotator")]
+        role: Role,
         /// Read the person's password for signing in to a team server from the first
         /// line of standard input.
         #[arg(long)]
@@ -71,7 +71,6 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             role,
             password_stdin,
         } => {
-            let role = role.parse::<Role>()?;
             let added = if password_stdin {
                 project.add_annotator_with_password(&by, &name, role, &read_password()?)?
             } else {
@@ -86,7 +85,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         Action::Disable { name } => {
             project.set_disabled(&by, &name, true)?;
-            println!("{} is disabled; their sessions ended", name.trim());
+            println!(
+                "{} is disabled; their sessions ended and the items they held went back to the pool",
+                name.trim()
+            );
         }
         Action::Enable { name } => {
             project.set_disabled(&by, &name, false)?;

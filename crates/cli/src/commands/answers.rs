@@ -15,8 +15,8 @@ pub struct Args {
     #[arg(long)]
     out: PathBuf,
     /// jsonl, csv or parquet; by default from --out's extension (.csv, .parquet), else jsonl.
-    #[arg(long)]
-    format: Option<String>,
+    #[arg(long, value_enum)]
+    format: Option<AnswersFormat>,
     /// Replace an existing file at --out (never a project).
     #[arg(long)]
     force: bool,
@@ -26,10 +26,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let format = match &a.format {
-        Some(f) => f.parse()?,
-        None => AnswersFormat::from_path(&a.out),
-    };
+    let format = a.format.unwrap_or_else(|| AnswersFormat::from_path(&a.out));
     let project = super::open(&a.project)?;
     let report = project.export_answers(&a.by.resolve(&project)?, &a.out, format, a.force)?;
     if a.json {

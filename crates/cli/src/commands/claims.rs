@@ -13,8 +13,8 @@ pub struct Args {
     #[arg(long)]
     filter: Option<String>,
     /// Only claims whose tasks stand so.
-    #[arg(long, value_enum, default_value_t = Standing::Any)]
-    standing: Standing,
+    #[arg(long, value_enum, default_value_t = ClaimStanding::Any)]
+    standing: ClaimStanding,
     /// How many claims to show (at most 500).
     #[arg(long, default_value_t = 50)]
     limit: u64,
@@ -26,25 +26,9 @@ pub struct Args {
     json: bool,
 }
 
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-enum Standing {
-    Any,
-    /// No open task.
-    NoTasks,
-    /// Some task still wants answers.
-    Open,
-    /// Every task has its answers.
-    Complete,
-}
-
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let standing = match a.standing {
-        Standing::Any => ClaimStanding::Any,
-        Standing::NoTasks => ClaimStanding::NoTasks,
-        Standing::Open => ClaimStanding::Open,
-        Standing::Complete => ClaimStanding::Complete,
-    };
+    let standing = a.standing;
     let page = project.claims_list(
         &a.by.resolve(&project)?,
         a.filter.as_deref(),

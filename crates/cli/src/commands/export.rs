@@ -14,19 +14,18 @@ pub struct Args {
     /// Where to write the gold JSON Lines (with --format hf, the dataset folder).
     #[arg(long)]
     out: PathBuf,
-    /// factdesk, fever, or hf (a Hugging Face dataset folder: Parquet and JSON Lines per
-    /// split and a README.md dataset card).
-    #[arg(long, default_value = "factdesk")]
-    format: String,
+    /// The shape of what is written.
+    #[arg(long, value_enum, default_value = "factdesk")]
+    format: Format,
     /// Relative split sizes.
     #[arg(long, default_value = "70,15,15")]
     splits: String,
     /// Seed of the split hash.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// majority or dawid-skene.
-    #[arg(long, default_value = "majority")]
-    method: String,
+    /// How answers become one label.
+    #[arg(long, value_enum, default_value = "majority")]
+    method: GoldMethod,
     /// Count annotators flagged for failing trick sentences (not those the lead
     /// excluded with `annotators P flag NAME --exclude`).
     #[arg(long)]
@@ -48,21 +47,35 @@ pub struct Args {
     json: bool,
 }
 
+/// What `export` writes: a gold file in one of the api's line shapes, or a Hugging Face
+/// dataset folder (a use case of its own, so not one of those shapes).
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+enum Format {
+    /// Factdesk's gold lines (docs/export.md).
+    Factdesk,
+    /// FEVER's lines, and a file per split.
+    Fever,
+    /// A Hugging Face dataset folder: Parquet and JSON Lines per split and a README.md
+    /// dataset card.
+    Hf,
+}
+
 pub fn run(a: Args) -> anyhow::Result<()> {
     let req = GoldRequest {
-        method: a.method.parse::<GoldMethod>()?,
+        method: a.method,
         include_flagged: a.include_flagged,
         include_under_annotated: a.include_under_annotated,
         splits: parse_splits(&a.splits)?,
         seed: a.seed,
     };
-    if a.format == "hf" {
-        return hf(a, &req);
-    }
+    let format = match a.format {
+        Format::Hf => return hf(a, &req),
+        Format::Factdesk => ExportFormat::Factdesk,
+        Format::Fever => ExportFormat::Fever,
+    };
     if a.license != "other" {
         anyhow::bail!("--license is for --format hf (nothing was written)");
     }
-    let format: ExportFormat = a.format.parse()?;
     let project = super::open(&a.project)?;
     let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format, a.force)?;
     if a.json {

@@ -17,10 +17,10 @@ pub struct Args {
     by: super::Acting,
     /// Claims files: .jsonl, .csv or .tsv.
     files: Vec<PathBuf>,
-    /// The input's format: native (Factdesk's fields, the default), covid-fact,
-    /// wikifactcheck, fever, or generic with --map.
-    #[arg(long, default_value = "native")]
-    preset: String,
+    /// The input's format: Factdesk's own fields, a published dataset's, or generic with
+    /// --map.
+    #[arg(long, value_enum, default_value = "native")]
+    preset: Preset,
     /// Evidence documents: a JSONL file (id, url, title, text) or a folder of .txt files.
     #[arg(long = "docs", value_name = "FILE|DIR")]
     docs: Vec<PathBuf>,
@@ -49,7 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let req = ImportRequest {
         claims: a.files,
         documents: a.docs,
-        preset: a.preset.parse::<Preset>()?,
+        preset: a.preset,
         map,
         skip_invalid: a.skip_invalid,
     };
@@ -97,7 +97,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!(
             "evidence stance set to {} (the {} preset's dataset); change it with `settings --set evidence_stance=...` before making evidence tasks",
             stance.as_str(),
-            a.preset
+            a.preset.name()
         );
     }
     if report.gold_only_candidates > 0 {

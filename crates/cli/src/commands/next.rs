@@ -10,19 +10,18 @@ pub struct Args {
     /// The annotator's name.
     #[arg(long = "as", value_name = "NAME")]
     annotator: String,
-    /// evidence, refute, verify or label.
-    #[arg(long, default_value = "evidence")]
-    kind: String,
+    /// The kind of task to serve.
+    #[arg(long, value_enum, default_value = "evidence")]
+    kind: TaskKind,
     /// Print the item as JSON, as the annotator's side receives it.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let kind: TaskKind = a.kind.parse()?;
     let mut work = super::open_work(&a.project)?;
     let actor = work.actor(&a.annotator)?;
-    let next = work.next_item(&actor, kind)?;
+    let next = work.next_item(&actor, a.kind)?;
     if a.json {
         return super::print_json(&next);
     }

@@ -30,9 +30,9 @@ enum Action {
     /// Accuracy per model and label, confusion matrices, and how many counter-claims
     /// people verified as contradicting.
     Compare {
-        /// majority or dawid-skene.
-        #[arg(long, default_value = "majority")]
-        method: String,
+        /// How answers become one label.
+        #[arg(long, value_enum, default_value = "majority")]
+        method: GoldMethod,
         /// Count annotators flagged for failing trick sentences (not those the lead
         /// excluded with `annotators P flag NAME --exclude`).
         #[arg(long)]
@@ -67,7 +67,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             json,
         } => {
             let req = GoldRequest {
-                method: method.parse::<GoldMethod>()?,
+                method,
                 include_flagged,
                 splits: parse_splits("70,15,15")?,
                 seed: 1,

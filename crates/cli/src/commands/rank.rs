@@ -40,12 +40,11 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// bm25, levenshtein, jaccard, semantic (sentence embeddings over BM25's best and the
-    /// sentences it cannot score), or
-    /// fused (weighted reciprocal rank fusion of the others; with the semantic ranker when
-    /// the project's ranking.semantic is on or --model is given).
-    #[arg(long, default_value = "fused")]
-    ranker: String,
+    /// The ranker: semantic scores sentence embeddings over BM25's best and the sentences
+    /// it cannot score; fused is weighted reciprocal rank fusion of the others, with the
+    /// semantic ranker when the project's ranking.semantic is on or --model is given.
+    #[arg(long, value_enum, ignore_case = true, default_value = "fused")]
+    ranker: Ranker,
     /// The sentence-embedding model's folder (model.safetensors, config.json,
     /// tokenizer.json); default: the project's ranking.model_dir, else the folder
     /// scripts/setup fills, else the Hugging Face cache.
@@ -62,7 +61,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let ranker: Ranker = a.ranker.parse()?;
+    let ranker = a.ranker;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
     let report = project.rank_with(

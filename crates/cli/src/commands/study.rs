@@ -1,6 +1,7 @@
 use factdesk_api::agreement::AgreementRequest;
+use factdesk_api::agreement::StudyAgreement;
 use factdesk_api::dashboard::Statistic;
-use factdesk_api::study::{StudyAgreement, StudyRequest};
+use factdesk_api::study::StudyRequest;
 use factdesk_api::tasks::TaskKind;
 use std::path::PathBuf;
 
@@ -20,9 +21,9 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
-    /// evidence, verify or label.
-    #[arg(long)]
-    kind: Option<String>,
+    /// The kind of the items: evidence, verify or label.
+    #[arg(long, value_enum)]
+    kind: Option<TaskKind>,
     /// How many items to sample (draws a new study).
     #[arg(long, conflicts_with = "delete")]
     sample: Option<u32>,
@@ -59,7 +60,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         );
         return Ok(());
     }
-    let kind: Option<TaskKind> = a.kind.as_deref().map(str::parse).transpose()?;
+    let kind = a.kind;
     if let Some(sample) = a.sample {
         let Some(kind) = kind else {
             anyhow::bail!("--sample needs --kind (evidence, verify or label)");
@@ -84,6 +85,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             study.members.join(", "),
             study.seed
         );
+        if study.members.len() < 2 {
+            println!("note: a group of one has no agreement within it, so Fleiss' kappa for group B stays undefined; the majority kappa compares this person with group A");
+        }
         return Ok(());
     }
     let req = AgreementRequest {

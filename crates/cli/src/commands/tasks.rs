@@ -13,9 +13,9 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// evidence, refute, verify or label.
-    #[arg(long)]
-    kind: String,
+    /// The kind of task to create.
+    #[arg(long, value_enum)]
+    kind: TaskKind,
     /// Annotators per item (default: the project's, 3).
     #[arg(long)]
     overlap: Option<u32>,
@@ -29,7 +29,7 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let kind: TaskKind = a.kind.parse()?;
+    let kind = a.kind;
     let mut project = super::open(&a.project)?;
     let by = a.by.resolve(&project)?;
     let report = project.create_tasks_with(

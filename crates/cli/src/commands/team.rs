@@ -25,8 +25,8 @@ pub struct PackArgs {
     #[arg(long, default_value_t = 50)]
     count: u64,
     /// Only this kind: evidence, verify or label (refutation writing stays in the project).
-    #[arg(long)]
-    kind: Option<String>,
+    #[arg(long, value_enum)]
+    kind: Option<TaskKind>,
     /// Days until the pack expires and its items go back to the pool.
     #[arg(
         long = "days",
@@ -85,19 +85,12 @@ pub struct PacksArgs {
     json: bool,
 }
 
-fn kind(name: &str) -> anyhow::Result<TaskKind> {
-    TaskKind::ALL
-        .into_iter()
-        .find(|k| k.as_str() == name)
-        .ok_or_else(|| anyhow::anyhow!("--kind: {name:?} is not one of evidence, verify, label"))
-}
-
 pub fn pack(a: PackArgs) -> anyhow::Result<()> {
     let mut p = super::open(&a.project)?;
     let req = PackRequest {
         annotator: a.annotator,
         count: a.count,
-        kind: a.kind.as_deref().map(kind).transpose()?,
+        kind: a.kind,
         expires_days: a.expires,
     };
     let by = a.by.resolve(&p)?;

@@ -540,8 +540,12 @@ fn gold_export_refuses_bad_splits_and_methods_and_writes_nothing() {
     for (flag, value, says) in [
         ("--splits", "70,x,15", "splits"),
         ("--splits", "0,0", "above zero"),
-        ("--method", "vote", "unknown method"),
-        ("--format", "csv", "unknown format"),
+        (
+            "--method",
+            "vote",
+            "[possible values: majority, dawid-skene]",
+        ),
+        ("--format", "csv", "[possible values: factdesk, fever, hf]"),
     ] {
         let o = factdesk([
             "export",

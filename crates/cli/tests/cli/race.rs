@@ -52,6 +52,10 @@ fn two_thirds_full(dir: &Path) -> (PathBuf, Vec<i64>) {
         must(rows.collect::<Result<_, _>>())
     };
     assert_eq!(ids.len(), TASKS);
+    drop(conn);
+    for name in ["a1", "a2", "r1", "r2", "r3", "r4", "twin"] {
+        crate::served_everything(&p, name);
+    }
     for name in ["a1", "a2"] {
         let out = submit(&p, name, &ids).wait_with_output();
         assert!(must(out).status.success());

@@ -46,12 +46,28 @@ fn annotate(p: &Path, labels: &[(&str, [&str; 6])]) {
             Path::new("add"),
             Path::new(name),
         ]);
-        let lines: Vec<Value> = answers
-            .iter()
-            .enumerate()
-            .map(|(t, label)| serde_json::json!({"task_id": t + 1, "label": label}))
-            .collect();
-        submit(p, name, &lines);
+        // Each item served before it is answered, as answers are taken only on items given.
+        loop {
+            let out = ok([
+                Path::new("next"),
+                p,
+                Path::new("--as"),
+                Path::new(name),
+                Path::new("--kind"),
+                Path::new("label"),
+                Path::new("--json"),
+            ]);
+            let next: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+            let Some(task) = next["item"]["task_id"].as_u64() else {
+                break;
+            };
+            let label = answers[task as usize - 1];
+            submit(
+                p,
+                name,
+                &[serde_json::json!({"task_id": task, "label": label})],
+            );
+        }
     }
 }
 

@@ -111,3 +111,46 @@ fn a_search_for_no_hits_is_refused() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("no matches"));
     ok(["search", p, "the", "--limit", "1"]);
 }
+
+/// `adjudicate --decide` takes one annotator's answer or one written by hand, never both
+/// or neither, and says what is wrong with a hand-written answer before deciding anything.
+#[test]
+fn a_decision_takes_an_answer_or_gives_one_and_says_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "d.fdesk", &["ana", "ben"]);
+    let p = p.to_str().unwrap_or_else(|| panic!("path"));
+    ok(["annotators", p, "add", "lea", "--role", "lead"]);
+    let decide = ["adjudicate", p, "--as", "lea", "--decide", "1"];
+    let both = factdesk(
+        [
+            &decide[..],
+            &["--take", "ana", "--answer", r#"{"no_evidence": true}"#],
+        ]
+        .concat(),
+    );
+    assert_eq!(both.status.code(), Some(2), "{}", stderr(&both));
+    assert!(stderr(&both).contains("--answer"), "{}", stderr(&both));
+    refused(&decide, "--decide needs --take NAME or --answer JSON");
+    refused(
+        &[&decide[..], &["--answer", "{selected: [1]}"]].concat(),
+        "--answer: not JSON",
+    );
+    refused(
+        &[
+            &decide[..],
+            &["--answer", r#"{"no_evidence": true, "colour": "red"}"#],
+        ]
+        .concat(),
+        "--answer: unknown field `colour`",
+    );
+    refused(
+        &[&decide[..], &["--answer", r#"{"label": "REFUTED"}"#]].concat(),
+        "label does not belong",
+    );
+    let out = ok([&decide[..], &["--answer", r#"{"no_evidence": true}"#]].concat());
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.starts_with("task 1 decided:"), "{said}");
+    // A stored answer pasted whole, its kind and version along, is taken too.
+    let pasted = r#"{"v": 2, "kind": "evidence", "selected": [], "no_evidence": true}"#;
+    ok([&decide[..], &["--answer", pasted]].concat());
+}

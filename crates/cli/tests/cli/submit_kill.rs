@@ -31,6 +31,7 @@ fn labelling_project(dir: &Path, n: usize) -> std::path::PathBuf {
         Path::new("add"),
         Path::new("ana"),
     ]);
+    crate::served_everything(&p, "ana");
     p
 }
 

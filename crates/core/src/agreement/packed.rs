@@ -125,9 +125,12 @@ fn packable(profiles: &Profiles, columns: &[&[f64]]) -> bool {
     most_ratings * most_ratings < 2f64.powi(53) && most_ratings < f64::from(SHARED)
 }
 
+/// Per value: how many profiles hold it; and the first profile holding it, with its count.
+type Holders = (Vec<u32>, Vec<(u32, u32)>);
+
 /// Per value: how many profiles hold it, and the first one with its count; `None` when a
 /// profile has more than [`MAX_SLOTS`] values.
-fn value_holders(profiles: &Profiles) -> Option<(Vec<u32>, Vec<(u32, u32)>)> {
+fn value_holders(profiles: &Profiles) -> Option<Holders> {
     let mut holders = vec![0u32; profiles.value_count];
     let mut first = vec![(0u32, 0u32); profiles.value_count];
     for k in 0..profiles.len() {

@@ -46,8 +46,10 @@ pub struct Scored {
 }
 
 /// The ways of ranking candidate sentences a project can choose from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, strum::IntoStaticStr)]
 #[serde(rename_all = "lowercase")]
+#[strum(serialize_all = "lowercase")]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Ranker {
     Bm25,
     Levenshtein,
@@ -68,13 +70,7 @@ impl Ranker {
     ];
 
     pub fn as_str(self) -> &'static str {
-        match self {
-            Ranker::Bm25 => "bm25",
-            Ranker::Levenshtein => "levenshtein",
-            Ranker::Jaccard => "jaccard",
-            Ranker::Fused => "fused",
-            Ranker::Semantic => "semantic",
-        }
+        self.into()
     }
 }
 

@@ -7,6 +7,7 @@ use crate::harness::{ok, Team};
 use crate::routes::{cast, Cast, Who, EVERYONE};
 use factdesk_api::call::{who_may, Who as Declared, OPS};
 use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::tasks::TaskKind;
 use serde_json::{json, Value};
 
 /// Whether an annotator is refused the operation: a lead's, as declared, and adding a
@@ -61,7 +62,16 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
             let item = next().await;
             json!({"task_id": item["item"]["task_id"]})
         }
-        "check_refutation" => json!({"task_id": 1, "text": "Town 1 had no lighthouse"}),
+        // The checks run only on a refute item given to the caller: one is served first.
+        "check_refutation" => {
+            let (_, next) = post(
+                team,
+                token,
+                &json!({"op": "next_item", "args": {"kind": "refute"}}),
+            )
+            .await;
+            json!({"task_id": next["item"]["task_id"], "text": "Town 1 had no lighthouse"})
+        }
         "search" => json!({"query": "lighthouse"}),
         // A claim ana has answered: an annotator finds no other (search_membership).
         "claim_view" => {
@@ -81,7 +91,7 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
             json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}})
         }
         "decide" => {
-            json!({"task_id": 1, "seen": null, "take": null, "answer": {"no_evidence": true}, "reason": "walk"})
+            json!({"task_id": 1, "seen": null, "ruling": {"answer": {"kind": "evidence", "selected": [], "no_evidence": true}}, "reason": "walk"})
         }
         "undo_decision" => json!({"task_id": 1, "seen": 0, "reason": null}),
         "sentence_passage" => json!({"sentence_id": 1}),
@@ -176,9 +186,15 @@ async fn every_operation_with_each_role_meets_the_apis_gate() {
     let policy = SignInPolicy::default();
     let team = Team::start(policy).await;
     let cast = cast(&team, &policy).await;
-    // Someone else's answer and note, which ana must never see.
+    // Refute items, for the refutation checks an annotator runs on the one she holds.
+    let mut p = team.project();
+    let maria = ok(p.actor("maria"));
+    ok(p.create_tasks(&maria, TaskKind::Refute, Some(2)));
+    drop(p);
+    // Someone else's answer and note, which ana must never see: marked with letters no
+    // hex id holds (a hex mark was found by chance inside an option's keyed id).
     let ben = team.token("ben").await;
-    team.answer_next(&ben, "ben's note 5d1e").await;
+    team.answer_next(&ben, "ben's note qzxw").await;
     // Ana's own answer, on the item ben answered (fill-first), whose claim she may open.
     if let Some(ana) = cast.token(Who::Annotator) {
         team.answer_next(ana, "ana's own note").await;
@@ -199,7 +215,7 @@ async fn every_operation_with_each_role_meets_the_apis_gate() {
                 }
                 Who::Annotator => {
                     assert_eq!(status, 200, "{op} as ana: {body}");
-                    assert!(!body.to_string().contains("5d1e"), "{op}: {body}");
+                    assert!(!body.to_string().contains("qzxw"), "{op}: {body}");
                     assert_blind(op, &body);
                 }
                 Who::Lead => {

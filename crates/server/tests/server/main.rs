@@ -1,5 +1,7 @@
 //! The team server over HTTP on loopback: every route with each role, what an annotator
 //! may never see, bad input, limits, expiry, live events and the ack after the commit.
+// A scenario reads best top to bottom: test functions may run past 100 lines.
+#![allow(clippy::too_many_lines)]
 
 mod calls;
 mod downloads;

@@ -24,7 +24,7 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
     let ana = team.token("ana").await;
     let ben = team.token("ben").await;
     // Ana answers first; with fill-first routing ben is then served the same item.
-    let ack = team.answer_next(&ana, "ana's private note 7f3c").await;
+    let ack = team.answer_next(&ana, "ana's private note qzxv").await;
     let mut bodies = Vec::new();
     let next = team.next(&ben).await;
     assert_eq!(
@@ -71,7 +71,7 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
     }
     for body in &bodies {
         let text = body.to_string();
-        assert!(!text.contains("7f3c"), "ana's note reached ben: {text}");
+        assert!(!text.contains("qzxv"), "ana's note reached ben: {text}");
         assert!(!text.contains("\"ana\""), "ana's name reached ben: {text}");
         assert!(
             !text.contains("REFUTED"),

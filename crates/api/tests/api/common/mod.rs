@@ -365,3 +365,25 @@ pub fn marked(passage: &factdesk_api::annotate::Passage) -> Vec<&str> {
         .map(|s| s.text.as_str())
         .collect()
 }
+
+/// Gives `task` to `name` in the project file `p` as a reservation that has lapsed, the
+/// state `next` leaves once its time ran out: answers are taken only on items given, and
+/// a test that answers a chosen item (the same one as in a pack, whose order is its own)
+/// cannot reach it through `next` and skips, whose order the project's secret draws.
+pub fn give(p: &Project, name: &str, task: i64) {
+    let conn = must(rusqlite::Connection::open(p.path()));
+    let n = must(conn.execute(
+        "INSERT INTO assignments (task_id, annotator_id, reserved_at, expires_at, state)
+         SELECT ?1, a.id, 0, 0, 'reserved' FROM annotators a WHERE a.name = ?2",
+        rusqlite::params![task, name],
+    ));
+    assert_eq!(n, 1, "no annotator {name}");
+}
+
+/// The code of the error `r` must be.
+pub fn code<T: std::fmt::Debug>(r: factdesk_api::Result<T>) -> factdesk_api::ErrorCode {
+    match r {
+        Ok(v) => panic!("expected an error, got {v:?}"),
+        Err(e) => e.code,
+    }
+}

@@ -6,10 +6,11 @@ use crate::common;
 use common::Acting;
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::gold::GoldRequest;
+use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::import::Preset;
 use factdesk_api::tasks::{SkipReason, TaskKind};
 use factdesk_api::{ErrorCode, Project};
+use factdesk_core::answer::{Response, Verdict};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// Candidate refutations for a WikiFactCheck claim, best first: the published one, then a
 /// changed number, then a changed place or colour.
@@ -230,8 +231,9 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     ok(p.decide(
         &p.who("lead"),
         overruled,
-        None,
-        Some(serde_json::json!({"label": "contradicts"})),
+        Ruling::Answer(Response::Verify {
+            verdict: Verdict::Contradicts,
+        }),
         Some("the dates differ"),
     ));
     judged.insert(overruled, "contradicts");

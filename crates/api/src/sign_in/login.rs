@@ -1,0 +1,169 @@
+//! Signing in: the limits on guessing and the password checked first, outside any
+//! transaction (argon2 is slow on purpose), then the session written only while the
+//! password hash checked is still the person's, so a reset or a disabling that lands in
+//! between leaves no session opened with the old password.
+
+use super::{
+    decoy_hash, free_at, known_subject, name_blocked_at, name_subject, pair_subject, random_bytes,
+    sign_in_name, token_hash, unauthorized, verify_password, Session, SignInPolicy,
+    KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
+};
+use crate::annotators::Role;
+use crate::{Error, ErrorCode, Project, Result};
+use factdesk_store::sign_in;
+
+/// A sign-in whose password matched, not yet a session ([`Project::check_sign_in`]):
+/// [`Project::open_session`] opens it only while the hash it was checked against is
+/// still the person's.
+pub struct CheckedSignIn {
+    annotator_id: i64,
+    role: Role,
+    verified_hash: String,
+    address: String,
+    by_pair: String,
+    by_name: String,
+    known: String,
+    now: i64,
+}
+
+impl std::fmt::Debug for CheckedSignIn {
+    // Never the hash, even in a log.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CheckedSignIn")
+            .field("annotator_id", &self.annotator_id)
+            .field("role", &self.role)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Project {
+    /// Signs `name` in from `address` (what the front end knows of the caller, e.g. an
+    /// IP address): a new session, or `Unauthorized` for a wrong name or password or a
+    /// disabled person (the same message for all three), or `RateLimited` once the name
+    /// failed too often from this address within the policy's window, or from anywhere
+    /// past its budget and wait (unless it signed in from this address before), whatever
+    /// the password: a refused attempt checks no password. The attempt is recorded
+    /// before the password is checked, in the transaction that counts the earlier ones,
+    /// so simultaneous guesses cannot pass the limits; a success removes it.
+    /// [`Project::check_sign_in`] then [`Project::open_session`].
+    pub fn login(
+        &mut self,
+        name: &str,
+        password: &str,
+        address: &str,
+        policy: &SignInPolicy,
+    ) -> Result<Session> {
+        let checked = self.check_sign_in(name, password, address, policy)?;
+        self.open_session(checked, policy)
+    }
+
+    /// The first half of [`Project::login`]: the limits, then the password, checked
+    /// outside any transaction (argon2 is slow on purpose).
+    pub fn check_sign_in(
+        &mut self,
+        name: &str,
+        password: &str,
+        address: &str,
+        policy: &SignInPolicy,
+    ) -> Result<CheckedSignIn> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        let since = now - policy.window_ms;
+        let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
+        let known = known_subject(name, address);
+        let tx = self.store.transaction()?;
+        sign_in::prune_failures(&tx, since)?;
+        sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
+        let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
+        if let Some(free) = free_at(
+            &earlier,
+            policy.failures_per_name_and_address,
+            policy.window_ms,
+        ) {
+            tx.commit()?;
+            let seconds = (free - now + 999) / 1000;
+            return Err(Error::new(
+                ErrorCode::RateLimited,
+                format!("too many failed sign-ins for this name from this address; try again in {seconds} s"),
+            ));
+        }
+        if let Some(free) = name_blocked_at(&tx, name, &known, now, policy)? {
+            tx.commit()?;
+            let seconds = (free - now + 999) / 1000;
+            return Err(Error::new(
+                ErrorCode::RateLimited,
+                format!("too many failed sign-ins for this name; try again in {seconds} s"),
+            ));
+        }
+        sign_in::record_failure(&tx, &by_pair, now)?;
+        sign_in::record_failure(&tx, &by_name, now)?;
+        sign_in::record_name_failure(&tx, &by_name, now)?;
+        tx.commit()?;
+        let person = sign_in::by_name(self.store.conn(), name)?;
+        let stored = person
+            .as_ref()
+            .and_then(|p| p.password_hash.clone())
+            .unwrap_or_else(decoy_hash);
+        let matches = password.len() <= MAX_PASSWORD_BYTES && verify_password(password, &stored);
+        match person {
+            Some(p) if matches && p.password_hash.is_some() && !p.disabled => Ok(CheckedSignIn {
+                annotator_id: p.annotator_id,
+                role: p.role,
+                verified_hash: stored,
+                address: address.to_string(),
+                by_pair,
+                by_name,
+                known,
+                now,
+            }),
+            // A disabled person's right password is as wrong as any other: the answer
+            // must not confirm it.
+            _ => Err(unauthorized("wrong name or password")),
+        }
+    }
+
+    /// The second half of [`Project::login`]: the session, written only if the password
+    /// hash `checked` was verified against is still the person's and they are still
+    /// enabled, checked in the statement that writes it. A reset or a disabling that
+    /// committed while the password was being checked refuses the sign-in as a wrong
+    /// password, and the attempt stays counted as a failure.
+    pub fn open_session(
+        &mut self,
+        checked: CheckedSignIn,
+        policy: &SignInPolicy,
+    ) -> Result<Session> {
+        let token: String = random_bytes::<32>()?
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let now = checked.now;
+        let expires_at = now.saturating_add(policy.session_ms);
+        let tx = self.store.transaction()?;
+        let opened = sign_in::insert_session(
+            &tx,
+            &sign_in::NewSession {
+                token_hash: &token_hash(&token),
+                annotator_id: checked.annotator_id,
+                address: &checked.address,
+                now,
+                expires_at,
+                verified_hash: &checked.verified_hash,
+            },
+        )?;
+        if !opened {
+            // Dropping the transaction rolls it back; the attempt recorded by the check
+            // stays a failure, as for any wrong password.
+            return Err(unauthorized("wrong name or password"));
+        }
+        sign_in::clear_failures(&tx, &checked.by_pair)?;
+        sign_in::forget_attempt(&tx, &checked.by_name, now)?;
+        sign_in::forget_name_failure(&tx, &checked.by_name)?;
+        sign_in::remember_known(&tx, &checked.known, now)?;
+        tx.commit()?;
+        Ok(Session {
+            token,
+            role: checked.role,
+            expires_at,
+        })
+    }
+}
