@@ -237,17 +237,14 @@ pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
         Engine::Sqlite => (CHUNK, CHUNK),
         Engine::Postgres => (PG_CLAIMS, PG_DOCUMENTS),
     };
-    let kept = referenced_claims(store.conn(), import_id, None)?;
-    // Highest ids first: a refutation imported with its claim comes after it.
-    let claims: Vec<i64> = ids_of(store.conn(), "claims", import_id)?
-        .into_iter()
-        .filter(|id| !kept.contains(id))
-        .collect();
-    let (gone, now_kept) = remove_in_chunks(
+    // Highest ids first: a refutation imported with its claim comes after it, so a kept
+    // refutation keeps its claim before that claim's chunk.
+    let claims = ids_of(store.conn(), "claims", import_id)?;
+    let (gone, kept_claims) = remove_in_chunks(
         store,
         &claims,
         claim_chunk,
-        |tx, list| referenced_claims(tx, import_id, Some(list)),
+        |tx, list| referenced_claims(tx, import_id, list),
         &[
             "DELETE FROM candidates WHERE claim_id IN ({ids})",
             "DELETE FROM claim_documents WHERE claim_id IN ({ids})",
@@ -255,7 +252,6 @@ pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
         ],
     )?;
     removed.claims = gone;
-    let kept_claims = kept.len() as u64 + now_kept;
     removed.kept_claims = kept_claims;
     let kept_documents = referenced_documents(store.conn(), import_id)?;
     let documents: Vec<i64> = ids_of(store.conn(), "documents", import_id)?
@@ -292,9 +288,9 @@ pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
 }
 
 /// Deletes `ids` `chunk` at a time, each chunk in a transaction of its own (`unchecked`):
-/// in each, the ids `kept` finds referred to (a JSON array of the chunk's ids in) stay and
-/// `deletes` (each with `{ids}` for the list) remove the others. Returns how many went
-/// and how many stayed.
+/// in each, the ids `kept` finds referred to (given a JSON array of the chunk's ids), or
+/// found so in an earlier chunk, stay and `deletes` (each with `{ids}` for the list)
+/// remove the others. Returns how many went and how many stayed.
 fn remove_in_chunks(
     store: &mut Store,
     ids: &[i64],
@@ -303,24 +299,27 @@ fn remove_in_chunks(
     deletes: &[&str],
 ) -> Result<(u64, u64)> {
     let (mut gone, mut stayed) = (0, 0);
+    // What the checks kept so far, across chunks: a claim's check keeps its parent too,
+    // which comes in a later chunk (highest ids first) and must not be deleted there.
+    let mut held = HashSet::new();
     for part in ids.chunks(chunk) {
-        let now_kept = unchecked(store, |tx| {
+        let kept_here = unchecked(store, |tx| {
             let list = serde_json::to_string(part)?;
-            let now_kept = kept(tx, &list)?;
+            held.extend(kept(tx, &list)?);
             let doomed: Vec<i64> = part
                 .iter()
                 .copied()
-                .filter(|id| !now_kept.contains(id))
+                .filter(|id| !held.contains(id))
                 .collect();
             let list = serde_json::to_string(&doomed)?;
             let ids_in = crate::evidence::id_list(tx);
             for sql in deletes {
                 tx.execute(&sql.replace("{ids}", ids_in), [&list])?;
             }
-            Ok(now_kept.len() as u64)
+            Ok((part.len() - doomed.len()) as u64)
         })?;
-        gone += part.len() as u64 - now_kept;
-        stayed += now_kept;
+        gone += part.len() as u64 - kept_here;
+        stayed += kept_here;
     }
     Ok((gone, stayed))
 }
@@ -372,36 +371,21 @@ fn ids_of(conn: &Connection, table: &str, import_id: i64) -> Result<Vec<i64>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// The import's claims that rows outside it refer to (a task, a prediction, a refutation
-/// of another origin), with the claims these refute, which must stay with them; with
-/// `among` (a JSON array of ids), of those claims only. Each child table is read once
-/// (`IN`), not once per claim.
-fn referenced_claims(
-    conn: &Connection,
-    import_id: i64,
-    among: Option<&str>,
-) -> Result<HashSet<i64>> {
+/// The import's claims among `among` (a JSON array of ids) that rows outside it refer to
+/// (a task, a prediction, a refutation of another origin), with the claims these refute,
+/// which must stay with them. Each child table is read once (`IN`), not once per claim.
+fn referenced_claims(conn: &Connection, import_id: i64, among: &str) -> Result<HashSet<i64>> {
     let ids_in = crate::evidence::id_list(conn).replace("?1", "?2");
-    let mine = match among {
-        Some(_) => format!("c.import_id = ?1 AND c.id IN ({ids_in})"),
-        None => "c.import_id = ?1".to_string(),
-    };
     let mut stmt = conn.prepare(&format!(
-        "SELECT c.id, c.parent_id FROM claims c WHERE {mine} AND (
+        "SELECT c.id, c.parent_id FROM claims c WHERE c.import_id = ?1 AND c.id IN ({ids_in}) AND (
             c.id IN (SELECT claim_id FROM tasks)
             OR EXISTS (SELECT 1 FROM claims k WHERE k.parent_id = c.id AND (k.import_id IS NULL OR k.import_id <> ?1))
             OR c.id IN (SELECT claim_id FROM predictions)
             OR c.id IN (SELECT counter_claim_id FROM predictions WHERE counter_claim_id IS NOT NULL))"
     ))?;
-    let read = |r: &crate::db::Row<'_>| Ok((r.get::<_, i64>(0)?, r.get::<_, Option<i64>>(1)?));
-    let rows: Vec<(i64, Option<i64>)> = match among {
-        Some(list) => stmt
-            .query_map(params![import_id, list], read)?
-            .collect::<crate::db::Result<_>>()?,
-        None => stmt
-            .query_map([import_id], read)?
-            .collect::<crate::db::Result<_>>()?,
-    };
+    let rows: Vec<(i64, Option<i64>)> = stmt
+        .query_map(params![import_id, among], |r| Ok((r.get(0)?, r.get(1)?)))?
+        .collect::<crate::db::Result<_>>()?;
     let mut kept = HashSet::new();
     for (id, parent) in rows {
         kept.insert(id);
