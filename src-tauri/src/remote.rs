@@ -279,13 +279,21 @@ impl Remote {
     /// [`Remote::call`], read as the operation's response type: a server that answers in
     /// another shape (another version) is an error naming the operation.
     pub fn call_as<T: serde::de::DeserializeOwned>(&self, call: &Call) -> Result<T> {
-        serde_json::from_value(self.call(call)?).map_err(|e| {
+        self.read(self.call(call)?, &format!("its answer to {}", call.name()))
+    }
+
+    /// `value`, which the server sent as `what`, read as the type this app expects.
+    fn read<T: serde::de::DeserializeOwned>(
+        &self,
+        value: serde_json::Value,
+        what: &str,
+    ) -> Result<T> {
+        serde_json::from_value(value).map_err(|e| {
             Error::new(
                 ErrorCode::Io,
                 format!(
-                    "the server at {} answered {} in a shape this app cannot read ({e}); is it another version?",
-                    self.url,
-                    call.name()
+                    "the server at {} sent {what} in a shape this app cannot read ({e}); is it another version?",
+                    self.url
                 ),
             )
         })
@@ -329,15 +337,7 @@ impl Remote {
     }
 
     fn job(&self, value: serde_json::Value) -> Result<ImportJob> {
-        serde_json::from_value(value).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!(
-                    "the server at {} sent an import job this app cannot read: {e}",
-                    self.url
-                ),
-            )
-        })
+        self.read(value, "an import job")
     }
 
     /// Sends returned packs to the server, which merges them; each pack's outcome.
@@ -353,16 +353,7 @@ impl Remote {
 
     /// Runs an export on the server and takes its files' bytes back.
     pub fn download(&self, call: &Call) -> Result<Download> {
-        let value = self.call(call)?;
-        serde_json::from_value(value).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!(
-                    "the server at {} sent an export this app cannot read: {e}",
-                    self.url
-                ),
-            )
-        })
+        self.read(self.call(call)?, "an export")
     }
 
     /// Follows the server's events, calling `tick` with each, until it returns false

@@ -437,23 +437,7 @@ mod tests {
             "VACCINE vaccine Vaccine: a word said three times, and Spain once.",
             "Ärzte in Spanien berichteten über den Impfstoff und die Studie.",
         ];
-        let sentences: Vec<crate::NewSentence<'_>> = texts
-            .iter()
-            .map(|t| crate::NewSentence {
-                start_char: 0,
-                end_char: 0,
-                text: t,
-            })
-            .collect();
-        let doc = crate::NewDocument {
-            ext_id: "d",
-            url: None,
-            title: None,
-            text: "",
-            hash: "h",
-            import_id: None,
-        };
-        let (doc_id, ids) = crate::documents::insert(store.conn(), &doc, &sentences)
+        let (doc_id, ids) = crate::documents::insert_bare(store.conn(), "d", &texts)
             .unwrap_or_else(|e| panic!("{e}"));
         let index = SearchIndex::open(&store).unwrap_or_else(|e| panic!("{e}"));
         let mut corpus = index.bm25_corpus().unwrap_or_else(|e| panic!("{e}"));

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{documents, NewDocument, NewSentence};
+use crate::documents;
 
 /// Candidate rows of `claims` claims over one document of eight sentences: claim 1
 /// with five, 2 with three, 3 with none, 4 with two.
@@ -10,23 +10,7 @@ fn with_candidates(dir: &std::path::Path, claims: usize) -> crate::Store {
     let texts = [
         "One.", "Two.", "Three.", "Four.", "Five.", "Six.", "Seven.", "Eight.",
     ];
-    let rows: Vec<NewSentence<'_>> = texts
-        .iter()
-        .map(|text| NewSentence {
-            start_char: 0,
-            end_char: 0,
-            text,
-        })
-        .collect();
-    let doc = NewDocument {
-        ext_id: "d",
-        url: None,
-        title: None,
-        text: "",
-        hash: "d",
-        import_id: None,
-    };
-    let (_, sentences) = documents::insert(&tx, &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
+    let (_, sentences) = documents::insert_bare(&tx, "d", &texts).unwrap_or_else(|e| panic!("{e}"));
     for c in 1..=claims {
         let ext_id = format!("c{c}");
         let claim = crate::NewClaim {
@@ -136,25 +120,8 @@ fn sentences_of_documents_equal_reading_each_document() {
     let texts = [vec!["One.", "Two.", "Three."], vec![], vec!["Alone."]];
     let mut ids = Vec::new();
     for (i, sentences) in texts.iter().enumerate() {
-        let rows: Vec<NewSentence<'_>> = sentences
-            .iter()
-            .map(|text| NewSentence {
-                start_char: 0,
-                end_char: 0,
-                text,
-            })
-            .collect();
-        let ext_id = format!("d{i}");
-        let doc = NewDocument {
-            ext_id: &ext_id,
-            url: None,
-            title: None,
-            text: "",
-            hash: &ext_id,
-            import_id: None,
-        };
-        let (id, _) =
-            documents::insert(store.conn(), &doc, &rows).unwrap_or_else(|e| panic!("{e}"));
+        let (id, _) = documents::insert_bare(store.conn(), &format!("d{i}"), sentences)
+            .unwrap_or_else(|e| panic!("{e}"));
         ids.push(id);
     }
     let asked = [ids[2], ids[0], ids[1], ids[0], 9999];

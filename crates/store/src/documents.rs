@@ -243,6 +243,33 @@ pub(crate) fn sentence(conn: &Connection, id: i64) -> Result<Option<SentenceRow>
         .optional()?)
 }
 
+/// A document `ext_id` of bare `sentences` (no text kept, no offsets), as the store's
+/// tests make them: its id and its sentences' ids, in order.
+#[cfg(test)]
+pub(crate) fn insert_bare(
+    conn: &Connection,
+    ext_id: &str,
+    sentences: &[&str],
+) -> Result<(i64, Vec<i64>)> {
+    let rows: Vec<NewSentence<'_>> = sentences
+        .iter()
+        .map(|text| NewSentence {
+            start_char: 0,
+            end_char: 0,
+            text,
+        })
+        .collect();
+    let doc = NewDocument {
+        ext_id,
+        url: None,
+        title: None,
+        text: "",
+        hash: ext_id,
+        import_id: None,
+    };
+    insert(conn, &doc, &rows)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -414,7 +414,7 @@ fn document_texts(
 mod tests {
     use super::*;
     use crate::tasks::{insert_new, insert_new_many, NewTask};
-    use crate::{claims, documents, NewCandidate, NewClaim, NewDocument, NewSentence, Store};
+    use crate::{claims, documents, NewCandidate, NewClaim, Store};
     use factdesk_core::task::TaskKind;
 
     fn must<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {
@@ -436,24 +436,8 @@ mod tests {
                 format!("Third of {d}."),
                 format!("Last sentence of document {d}."),
             ];
-            let rows: Vec<NewSentence<'_>> = texts
-                .iter()
-                .map(|text| NewSentence {
-                    start_char: 0,
-                    end_char: 0,
-                    text,
-                })
-                .collect();
-            let ext_id = format!("d{d}");
-            let doc = NewDocument {
-                ext_id: &ext_id,
-                url: None,
-                title: None,
-                text: "",
-                hash: &ext_id,
-                import_id: None,
-            };
-            let (id, ids) = must(documents::insert(&tx, &doc, &rows));
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            let (id, ids) = must(documents::insert_bare(&tx, &format!("d{d}"), &texts));
             documents.push(id);
             sentences.push(ids);
         }

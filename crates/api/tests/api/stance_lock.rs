@@ -7,29 +7,16 @@ use factdesk_api::annotators::Role;
 use factdesk_api::packs::PackRequest;
 use factdesk_api::settings::EvidenceStance;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ErrorCode, ManualClock, Project};
+use factdesk_api::{ManualClock, Project};
 
 use crate::common;
-use common::{project, Acting};
+use common::{project, set_stance, Acting};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
 const MINUTE: i64 = 60_000;
-
-/// Sets the stance; the refusal's message when refused.
-fn set_stance(p: &mut Project, stance: EvidenceStance) -> Option<String> {
-    let mut s = must(p.settings());
-    s.evidence_stance = Some(stance);
-    match p.set_settings(&p.lead(), &s) {
-        Ok(()) => None,
-        Err(e) => {
-            assert_eq!(e.code, ErrorCode::Conflict, "{e}");
-            Some(e.message)
-        }
-    }
-}
 
 fn team(dir: &std::path::Path, clock: &ManualClock) -> Project {
     let mut p = project(dir, 6, clock);

@@ -12,22 +12,9 @@ use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
-use common::{must, project, Acting};
+use common::{must, project, set_stance, Acting};
 
 const MINUTE: i64 = 60_000;
-
-/// Sets the stance; the refusal's message when refused.
-fn set_stance(p: &mut Project, stance: EvidenceStance) -> Option<String> {
-    let mut s = must(p.settings());
-    s.evidence_stance = Some(stance);
-    match p.set_settings(&p.lead(), &s) {
-        Ok(()) => None,
-        Err(e) => {
-            assert_eq!(e.code, ErrorCode::Conflict, "{e}");
-            Some(e.message)
-        }
-    }
-}
 
 /// A lead (maria) and annotators, evidence tasks of `overlap` over `claims` claims.
 fn team(

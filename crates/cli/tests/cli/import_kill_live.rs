@@ -3,27 +3,10 @@
 //! that opens the project removes, after which every lead command works and the same
 //! import goes through whole.
 
-use crate::{content_digest, demo_project, factdesk, ok, stats};
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use crate::{claims_with_evidence, content_digest, demo_project, factdesk, ok, stats};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-/// `n` claims with their evidence: more than one chunk of rows.
-fn input(dir: &Path, n: usize) -> PathBuf {
-    let path = dir.join("more.jsonl");
-    let mut w =
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
-    for i in 0..n {
-        writeln!(
-            w,
-            r#"{{"id": "k{i}", "claim": "Claim number {i} says the harbour held {i} ships in 1900.", "evidence": ["The harbour held {i} ships.", "Records from {i} confirm it."]}}"#
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(w);
-    path
-}
 
 fn count(p: &Path, sql: &str) -> i64 {
     let conn = rusqlite::Connection::open(p).unwrap_or_else(|e| panic!("{e}"));
@@ -63,7 +46,8 @@ fn an_import_into_a_live_project_killed_midway_is_removed_and_runs_again() {
     let p = demo_project(dir.path(), "p.fdesk", &["ana", "ben"]);
     let before = (stats(&p), content_digest(&p));
     let claims_before = before.0["claims"].as_i64().unwrap_or(-1);
-    let more = input(dir.path(), 2500);
+    // More than one chunk of rows.
+    let more = claims_with_evidence(dir.path(), 2500);
     // The test hook aborts the process, as a kill would, once every claim is stored
     // and before their candidates are.
     let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))

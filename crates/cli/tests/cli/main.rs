@@ -154,6 +154,24 @@ pub fn served_everything(project: &Path, who: &str) {
     assert!(n > 0, "no tasks served to {who}");
 }
 
+/// `big.jsonl` in `dir`: `n` claims with their evidence sentences, enough rows that an
+/// import takes a while (and, past 1,000, writes a live project in several chunks).
+pub fn claims_with_evidence(dir: &Path, n: usize) -> PathBuf {
+    use std::io::Write;
+    let path = dir.join("big.jsonl");
+    let mut w =
+        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
+    for i in 0..n {
+        writeln!(
+            w,
+            r#"{{"id": "k{i}", "claim": "Claim number {i} says the harbour held {i} ships in 1900.", "evidence": ["The harbour held {i} ships.", "Records from {i} confirm it."]}}"#
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+    }
+    drop(w);
+    path
+}
+
 /// `factdesk stats --json` as a JSON object.
 pub fn stats(project: &Path) -> Value {
     let out = ok([Path::new("stats"), project, Path::new("--json")]);

@@ -1,6 +1,6 @@
 //! The project file: refusing what it cannot read, and surviving a killed import.
 
-use crate::{content_digest, factdesk, new_project, ok, stats, stderr};
+use crate::{claims_with_evidence, content_digest, factdesk, new_project, ok, stats, stderr};
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -62,23 +62,6 @@ fn stats_json_has_the_integer_counts() {
     }
 }
 
-/// Writes `n` claims with documents, enough that the import takes a while.
-fn big_input(dir: &Path, n: usize) -> std::path::PathBuf {
-    use std::io::Write;
-    let path = dir.join("big.jsonl");
-    let mut w =
-        std::io::BufWriter::new(std::fs::File::create(&path).unwrap_or_else(|e| panic!("{e}")));
-    for i in 0..n {
-        writeln!(
-            w,
-            r#"{{"id": "k{i}", "claim": "Claim number {i} says the harbour held {i} ships in 1900.", "evidence": ["The harbour held {i} ships.", "Records from {i} confirm it."]}}"#
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(w);
-    path
-}
-
 #[test]
 fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -91,7 +74,7 @@ fn killing_an_import_midway_leaves_the_project_intact_and_unchanged() {
     .unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &seed]);
     let before = (stats(&p), content_digest(&p));
-    let input = big_input(dir.path(), 300_000);
+    let input = claims_with_evidence(dir.path(), 300_000);
     let wal = dir.path().join("p.fdesk-wal");
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
@@ -246,7 +229,7 @@ fn an_import_killed_while_ranking_leaves_no_claim_without_candidates() {
     .unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &seed]);
     let before = (stats(&p), content_digest(&p));
-    let input = big_input(dir.path(), 200);
+    let input = claims_with_evidence(dir.path(), 200);
     // The test hook aborts the process, as a kill would, when ranking starts: after the
     // claims are stored, before their candidates are.
     let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))
@@ -280,7 +263,7 @@ fn ctrl_c_during_an_import_leaves_the_project_unchanged() {
     .unwrap_or_else(|e| panic!("{e}"));
     ok([Path::new("import"), &p, &seed]);
     let before = (stats(&p), content_digest(&p));
-    let input = big_input(dir.path(), 200);
+    let input = claims_with_evidence(dir.path(), 200);
     // The test hook sends the process Ctrl-C as each phase starts, as a person would.
     for phase in ["reading", "documents", "claims", "ranking"] {
         let out = Command::new(env!("CARGO_BIN_EXE_factdesk"))

@@ -387,3 +387,17 @@ pub fn code<T: std::fmt::Debug>(r: factdesk_api::Result<T>) -> factdesk_api::Err
         Err(e) => e.code,
     }
 }
+
+/// Sets the evidence stance as the lead; the refusal's message when refused (always a
+/// conflict: answers or items out under the old stance).
+pub fn set_stance(p: &mut Project, stance: EvidenceStance) -> Option<String> {
+    let mut s = must(p.settings());
+    s.evidence_stance = Some(stance);
+    match p.set_settings(&p.lead(), &s) {
+        Ok(()) => None,
+        Err(e) => {
+            assert_eq!(e.code, factdesk_api::ErrorCode::Conflict, "{e}");
+            Some(e.message)
+        }
+    }
+}
