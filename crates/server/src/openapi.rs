@@ -72,7 +72,7 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
     ),
     ("get", "/api/v1/stats", &[401, 500, 503]),
     ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
-    ("get", "/api/v1/events", &[401, 500, 503]),
+    ("get", "/api/v1/events", &[401, 403, 500, 503]),
     ("get", "/api/v1/openapi.json", &[]),
     (
         "post",
@@ -198,11 +198,12 @@ fn work_paths() -> Value {
                 "responses": responses(("one report, or one per kind keyed by kind", json!({"type": "object"})), errors_of("get", "/api/v1/agreement"))
             }},
             "/api/v1/events": {"get": {
-                "summary": "Server-sent events: `ready` once, then `answer` each time an answer is committed through this server",
+                "summary": "Server-sent events for the lead's dashboard (a lead's): `ready` once, then `answer` each time an answer is committed through this server; the stream ends once the session does or its holder is no longer a lead",
                 "security": bearer,
                 "responses": {
                     "200": {"description": "an event stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
                     "401": {"description": status(401).0, "content": {"application/json": {"schema": status(401).1}}},
+                    "403": {"description": status(403).0, "content": {"application/json": {"schema": status(403).1}}},
                     "500": {"description": status(500).0, "content": {"application/json": {"schema": status(500).1}}},
                     "503": {"description": status(503).0, "content": {"application/json": {"schema": status(503).1}}}
                 }

@@ -1,5 +1,6 @@
 //! The routes: each takes its input, turns the bearer token into the api's actor and
-//! calls one use case on a pooled project. No route checks a role: the use case does.
+//! calls one use case on a pooled project. No route checks a role: the use case does,
+//! but for the event stream, which is the server's own and no use case of the api.
 
 use crate::error::ApiError;
 use crate::gate::{BodyDeadline, Bulk};
@@ -20,7 +21,7 @@ use factdesk_api::packs::ReturnedUpload;
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::upload::{PacksUpload, Upload};
-use factdesk_api::NoProgress;
+use factdesk_api::{ErrorCode, NoProgress, Project};
 use futures_util::Stream;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
@@ -390,19 +391,17 @@ async fn agreement(
 }
 
 /// A tick each time an answer is committed through this server (`event: answer`),
-/// after a first `event: ready`; a dashboard refreshes on each. A `: heartbeat` comment
-/// comes every [`crate::HEARTBEAT`], after the token is checked again: the stream ends
-/// once its session ended, expired or its holder was disabled.
+/// after a first `event: ready`; the lead's dashboard refreshes on each. A lead's only
+/// ([`watcher`]). A `: heartbeat` comment comes every [`crate::HEARTBEAT`], after the
+/// token and the role are checked again: the stream ends once its session ended or
+/// expired, or its holder was disabled or is no longer a lead.
 async fn events(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Reply<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let token = bearer(&headers)?;
     let first = token.clone();
-    state
-        .pool
-        .run(move |p| p.actor_for_token(&first).map(drop))
-        .await?;
+    state.pool.run(move |p| watcher(p, &first)).await?;
     let ticks = state.answers.subscribe();
     let ready =
         futures_util::stream::once(async { Ok(Event::default().event("ready").data("{}")) });
@@ -422,9 +421,12 @@ async fn events(
             },
             _ = beat.tick() => {
                 let token = token.clone();
-                let held = pool.run(move |p| p.actor_for_token(&token).map(drop)).await;
+                let held = pool.run(move |p| watcher(p, &token)).await;
                 match held {
-                    Err(e) if e.code == factdesk_api::ErrorCode::Unauthorized => None,
+                    // A session ended, or a lead demoted or disabled since it opened.
+                    Err(e) if matches!(e.code, ErrorCode::Unauthorized | ErrorCode::Forbidden) => {
+                        None
+                    }
                     // A store out of reach now is no reason to end a dashboard's stream.
                     _ => Some((Ok(Event::default().comment("heartbeat")), watch)),
                 }
@@ -433,6 +435,23 @@ async fn events(
     });
     use futures_util::StreamExt;
     Ok(Sse::new(ready.chain(answers)))
+}
+
+/// Whether `token`'s person may follow the event stream: a lead, for the dashboard. The
+/// stream tells the moment each answer is committed, which an annotator must not learn,
+/// so anyone else gets `Forbidden`, as on a lead's use case.
+fn watcher(p: &Project, token: &str) -> factdesk_api::Result<()> {
+    let actor = p.actor_for_token(token)?;
+    if actor.is_lead() {
+        return Ok(());
+    }
+    Err(factdesk_api::Error::new(
+        ErrorCode::Forbidden,
+        format!(
+            "{} is not a lead of this project and may not follow the event stream: it is the lead's dashboard's",
+            actor.name()
+        ),
+    ))
 }
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function

@@ -254,11 +254,13 @@ async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_event_stream_ends_when_its_holder_is_disabled() {
     for team in on_both_engines().await {
-        let ana = team.token("ana").await;
-        let ben = team.token("ben").await;
+        // The stream is a lead's: a second lead is disabled, maria's stream goes on.
+        team.add_lead("lea");
+        let lea = team.token("lea").await;
+        let maria = team.token("maria").await;
         let (stream, kept) = (
-            team.get("/api/v1/events", Some(&ana)).await,
-            team.get("/api/v1/events", Some(&ben)).await,
+            team.get("/api/v1/events", Some(&lea)).await,
+            team.get("/api/v1/events", Some(&maria)).await,
         );
         assert_eq!(
             (stream.status().as_u16(), kept.status().as_u16()),
@@ -269,20 +271,47 @@ async fn an_event_stream_ends_when_its_holder_is_disabled() {
         tokio::task::block_in_place(move || {
             let mut p = ok(factdesk_api::Project::open(&path, Box::new(clock)));
             let maria = ok(p.actor("maria"));
-            ok(p.set_disabled(&maria, "ana", true));
+            ok(p.set_disabled(&maria, "lea", true));
         });
         assert!(
             stream_ends(stream, Duration::from_secs(10)).await,
-            "ana's stream ended"
+            "lea's stream ended"
         );
         assert!(
             !stream_ends(kept, Duration::from_secs(5)).await,
-            "ben's stream goes on"
+            "maria's stream goes on"
         );
         // Her right password now gets the answer a wrong one gets.
-        let disabled = error_of(team.login("ana", &password("ana")).await).await;
-        let wrong = error_of(team.login("ana", "a guess").await).await;
+        let disabled = error_of(team.login("lea", &password("lea")).await).await;
+        let wrong = error_of(team.login("lea", "a guess").await).await;
         assert_eq!(disabled, wrong);
+    }
+}
+
+/// Issue 31: the role is checked again at each heartbeat, so a lead who is no longer one
+/// stops learning when answers land, though still signed in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_event_stream_ends_when_its_holder_is_no_longer_a_lead() {
+    for team in on_both_engines().await {
+        team.add_lead("lea");
+        let lea = team.token("lea").await;
+        let maria = team.token("maria").await;
+        let stream = team.events_ready(&lea).await;
+        let kept = team.events_ready(&maria).await;
+        team.demote("lea");
+        assert!(
+            stream_ends(stream, Duration::from_secs(10)).await,
+            "lea's stream ended"
+        );
+        assert!(
+            !stream_ends(kept, Duration::from_secs(5)).await,
+            "maria's stream goes on"
+        );
+        // Her session lives on as an annotator's: her work, but not the stream.
+        let (status, code, message) = error_of(team.get("/api/v1/events", Some(&lea)).await).await;
+        assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");
+        let next = team.get("/api/v1/next?kind=evidence", Some(&lea)).await;
+        assert_eq!(next.status(), 200);
     }
 }
 
@@ -293,12 +322,19 @@ async fn an_event_stream_ends_when_its_session_expires_or_is_ended() {
         ..SignInPolicy::default()
     })
     .await;
-    let ana = team.token("ana").await;
-    let ben = team.token("ben").await;
-    let expiring = team.get("/api/v1/events", Some(&ana)).await;
-    let ended = team.get("/api/v1/events", Some(&ben)).await;
+    // Two sessions of the lead's, whose stream it is: one expires, one logs out.
+    let expires = team.token("maria").await;
+    let logs_out = team.token("maria").await;
+    let expiring = team.get("/api/v1/events", Some(&expires)).await;
+    let ended = team.get("/api/v1/events", Some(&logs_out)).await;
     assert_eq!(
-        team.post("/api/v1/logout", Some(&ben), "").await.status(),
+        (expiring.status().as_u16(), ended.status().as_u16()),
+        (200, 200)
+    );
+    assert_eq!(
+        team.post("/api/v1/logout", Some(&logs_out), "")
+            .await
+            .status(),
         204
     );
     team.clock.advance_ms(3_600_000);

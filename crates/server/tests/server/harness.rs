@@ -261,6 +261,46 @@ impl Team {
         ok(Project::open(&self.path, Box::new(self.clock.clone())))
     }
 
+    /// Adds `name` as a second lead (maria adds them, beside the server), who signs in
+    /// with [`password`]: for a lead's stream a test ends while maria's goes on. Blocks in
+    /// place, as PostgreSQL's client does.
+    pub fn add_lead(&self, name: &str) {
+        tokio::task::block_in_place(|| {
+            let mut p = self.project();
+            let maria = ok(p.actor("maria"));
+            ok(p.add_annotator_with_password(&maria, name, Role::Lead, &password(name)));
+        });
+    }
+
+    /// Makes the lead `name` an annotator, beside the server, as no use case does: the
+    /// stored role is what the server reads on each check.
+    pub fn demote(&self, name: &str) {
+        tokio::task::block_in_place(|| {
+            let p = self.project();
+            let changed = ok(p.store().conn().execute(
+                "UPDATE annotators SET role = 'annotator' WHERE name = ?1",
+                [name],
+            ));
+            assert_eq!(changed, 1, "{name} was demoted");
+        });
+    }
+
+    /// The lead's event stream for `token`, read up to its first event (`event: ready`).
+    pub async fn events_ready(&self, token: &str) -> reqwest::Response {
+        let mut stream = self.get("/api/v1/events", Some(token)).await;
+        assert_eq!(stream.status(), 200, "the stream opens");
+        let mut seen = String::new();
+        // The bound only tells "late" from "never" on a busy machine.
+        while !seen.contains("event: ready") {
+            let chunk =
+                ok(tokio::time::timeout(std::time::Duration::from_secs(20), stream.chunk()).await);
+            let chunk = ok(chunk);
+            assert!(chunk.is_some(), "the stream ended before ready: {seen:?}");
+            seen.push_str(&String::from_utf8_lossy(&chunk.unwrap_or_default()));
+        }
+        stream
+    }
+
     pub async fn login(&self, name: &str, password: &str) -> reqwest::Response {
         ok(self
             .http

@@ -1,7 +1,7 @@
 //! What an annotator may never see in any response: another person's answers, which
-//! option is the trick sentence, a gold label.
+//! option is the trick sentence, a gold label, the moment anyone else commits an answer.
 
-use crate::harness::{ok, Team};
+use crate::harness::{error_of, ok, Team};
 use factdesk_api::sign_in::SignInPolicy;
 
 /// Every key of a JSON value, at any depth.
@@ -89,4 +89,35 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
             );
         }
     }
+}
+
+/// Issue 31: the event stream ticks the moment anyone commits an answer, so it is the
+/// lead's dashboard's; an annotator following it would learn when each other person
+/// answers.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_annotator_may_not_follow_the_event_stream_and_a_lead_may() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let ana = team.token("ana").await;
+    let maria = team.token("maria").await;
+    let refused = team.get("/api/v1/events", Some(&ana)).await;
+    let kind = refused
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .to_string();
+    assert!(kind.starts_with("application/json"), "{kind}");
+    let (status, code, message) = error_of(refused).await;
+    assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");
+    assert!(
+        message.contains("ana") && message.contains("lead's dashboard"),
+        "{message}"
+    );
+    let stream = team.events_ready(&maria).await;
+    let kind = stream
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    assert!(kind.starts_with("text/event-stream"), "{kind}");
 }

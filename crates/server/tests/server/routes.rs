@@ -34,13 +34,16 @@ fn expected(method: &str, path: &str, who: Who) -> u16 {
             Who::Nobody | Who::Disabled => 401,
             _ => 200,
         },
-        ("get", "/api/v1/agreement") | ("post", "/api/v1/import") | ("post", "/api/v1/merge") => {
-            match who {
-                Who::Lead => 200,
-                Who::Annotator => 403,
-                _ => 401,
-            }
-        }
+        // The event stream is the lead's dashboard's: it would tell an annotator the
+        // moment anyone else answers.
+        ("get", "/api/v1/agreement")
+        | ("get", "/api/v1/events")
+        | ("post", "/api/v1/import")
+        | ("post", "/api/v1/merge") => match who {
+            Who::Lead => 200,
+            Who::Annotator => 403,
+            _ => 401,
+        },
         ("post", "/api/v1/imports") => match who {
             Who::Lead => 200,
             Who::Annotator => 403,

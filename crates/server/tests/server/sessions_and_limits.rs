@@ -31,7 +31,8 @@ async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
     .is_ok()
 }
 
-/// What `token` gets from `/next`, `/call` and `/events`.
+/// What `token` gets from `/next`, `/call` and `/events` (a lead's: 403 for an
+/// annotator signed in).
 async fn statuses(team: &Team, token: &str) -> [u16; 3] {
     let next = team.get("/api/v1/next?kind=evidence", Some(token)).await;
     let call = json!({"op": "next_item", "args": {"kind": "evidence"}}).to_string();
@@ -49,15 +50,26 @@ fn as_lead<T>(team: &Team, change: impl FnOnce(&mut Project, &factdesk_api::Acto
     })
 }
 
+/// What an annotator signed in gets: their work, but not the lead's event stream.
+const ANNOTATOR: [u16; 3] = [200, 200, 403];
+const ENDED: [u16; 3] = [401, 401, 401];
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_password_change_ends_every_session_of_that_person_and_a_lead_ends_sessions() {
     for team in on_both_engines().await {
+        // The event stream is a lead's: lea, a second lead, holds the one a password
+        // change ends, maria the one kept until a lead ends her sessions.
+        team.add_lead("lea");
         let ana = team.token("ana").await;
         let also_ana = team.token("ana").await;
         let ben = team.token("ben").await;
-        assert_eq!(statuses(&team, &ana).await, [200, 200, 200]);
-        let stream = team.get("/api/v1/events", Some(&also_ana)).await;
-        let kept = team.get("/api/v1/events", Some(&ben)).await;
+        let lea = team.token("lea").await;
+        let also_lea = team.token("lea").await;
+        let maria = team.token("maria").await;
+        assert_eq!(statuses(&team, &ana).await, ANNOTATOR);
+        assert_eq!(statuses(&team, &lea).await, [200, 200, 200]);
+        let stream = team.get("/api/v1/events", Some(&also_lea)).await;
+        let kept = team.get("/api/v1/events", Some(&maria)).await;
         assert_eq!(
             (stream.status().as_u16(), kept.status().as_u16()),
             (200, 200)
@@ -65,9 +77,9 @@ async fn a_password_change_ends_every_session_of_that_person_and_a_lead_ends_ses
 
         let listed = as_lead(&team, |p, maria| ok(p.sessions(maria)));
         let names: Vec<&str> = listed.iter().map(|s| s.name.as_str()).collect();
-        assert_eq!(names, ["ana", "ana", "ben"]);
+        assert_eq!(names, ["ana", "ana", "ben", "lea", "lea", "maria"]);
         let shown = ok(serde_json::to_string(&listed));
-        for token in [&ana, &also_ana, &ben] {
+        for token in [&ana, &also_ana, &ben, &lea, &also_lea, &maria] {
             assert!(!shown.contains(token.as_str()), "a token is never listed");
         }
         assert!(listed
@@ -76,38 +88,46 @@ async fn a_password_change_ends_every_session_of_that_person_and_a_lead_ends_ses
         assert!(listed.iter().all(|s| s.last_seen_at >= Some(s.created_at)));
 
         as_lead(&team, |p, maria| {
-            ok(p.set_password(maria, "ana", "a brand new secret"))
+            ok(p.set_password(maria, "ana", "a brand new secret"));
+            ok(p.set_password(maria, "lea", "a brand new secret"));
         });
-        for token in [&ana, &also_ana] {
-            assert_eq!(statuses(&team, token).await, [401, 401, 401]);
+        for token in [&ana, &also_ana, &lea, &also_lea] {
+            assert_eq!(statuses(&team, token).await, ENDED);
         }
         assert!(
             stream_ends(stream, Duration::from_secs(20)).await,
-            "ana's open event stream ended"
+            "lea's open event stream ended"
         );
-        assert_eq!(statuses(&team, &ben).await, [200, 200, 200]);
+        assert_eq!(statuses(&team, &ben).await, ANNOTATOR);
         let after = as_lead(&team, |p, maria| ok(p.sessions(maria)));
-        assert_eq!(after.iter().filter(|s| s.name == "ana").count(), 0);
+        assert!(after.iter().all(|s| s.name != "ana" && s.name != "lea"));
 
-        // A lead ends ben's sessions by name, and a new one of ana's by its id.
+        // A lead ends ben's sessions and maria's by name, and a new one of ana's by its id.
         let ended = as_lead(&team, |p, maria| ok(p.end_sessions(maria, "ben")));
         assert_eq!(ended, 1);
-        assert_eq!(statuses(&team, &ben).await, [401, 401, 401]);
-        assert!(stream_ends(kept, Duration::from_secs(20)).await);
+        assert_eq!(statuses(&team, &ben).await, ENDED);
+        assert_eq!(statuses(&team, &maria).await, [200, 200, 200]);
+        let ended = as_lead(&team, |p, maria| ok(p.end_sessions(maria, "maria")));
+        assert_eq!(ended, 1);
+        assert_eq!(statuses(&team, &maria).await, ENDED);
+        assert!(
+            stream_ends(kept, Duration::from_secs(20)).await,
+            "maria's open event stream ended"
+        );
         let again = ok(team
             .login("ana", "a brand new secret")
             .await
             .json::<serde_json::Value>()
             .await);
         let again = again["token"].as_str().unwrap_or_default().to_string();
-        assert_eq!(statuses(&team, &again).await, [200, 200, 200]);
+        assert_eq!(statuses(&team, &again).await, ANNOTATOR);
         let id = as_lead(&team, |p, maria| ok(p.sessions(maria)))
             .into_iter()
             .find(|s| s.name == "ana")
             .map(|s| s.id)
             .unwrap_or_default();
         as_lead(&team, |p, maria| ok(p.end_session(maria, &id)));
-        assert_eq!(statuses(&team, &again).await, [401, 401, 401]);
+        assert_eq!(statuses(&team, &again).await, ENDED);
     }
 }
 
