@@ -8,6 +8,8 @@ use factdesk_api::annotators::Role;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Progress, Project};
+use factdesk_store::unfinished::{self, Removed};
+use factdesk_store::{ProjectLocation, Store};
 use std::io::Write;
 use std::path::Path;
 
@@ -292,5 +294,144 @@ impl Progress for Watch {
         self.most = self
             .most
             .max(count(&self.other, "SELECT count(*) FROM claims"));
+    }
+}
+
+/// Regression (7dfdd56): removing a killed import, a chunk at a time with the highest ids
+/// first, spares the claims that something outside the import refers to, with the claims
+/// those refute. A refutation imported with its claim comes a chunk before it. When a
+/// prediction named the refutation between two of the removal's transactions (as the
+/// lead's `predictions`, which finds a claim by its id, may), the refutation's chunk kept
+/// it and named its claim, but only that chunk's own ids were spared: the claim's chunk
+/// deleted it, leaving the refutation pointing at nothing on a file, and failing the
+/// removal on PostgreSQL, whose check refuses the delete.
+#[test]
+fn a_refutation_kept_in_one_chunk_of_a_removal_keeps_its_claim_in_a_later_chunk() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = live(dir.path(), 20, &clock);
+    let req = inputs(dir.path(), 20, 2520, None);
+    refute(&req.claims[0], "c520");
+    let mut team = Team {
+        other: team_connection(dir.path(), &clock),
+        answered: 0,
+        seen: Vec::new(),
+        phase: String::new(),
+        die_at: Some("ranking"),
+    };
+    let lead = p.lead();
+    let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        import(&mut p, &lead, &req, &mut team)
+    }));
+    assert!(died.is_err(), "the import was not stopped");
+    drop(p);
+    let other = team.other;
+    let claim = claim_id(&other, "c520");
+    let refutation = claim_id(&other, "c520/refuted");
+    let import_id = count(&other, "SELECT max(id) FROM imports");
+    let order = import_claims(&other, import_id);
+    // 1,000 claims to a chunk on a file, 50 on PostgreSQL: the refutation, written right
+    // after its claim, ends a chunk and its claim starts the next.
+    let at = |id: i64| order.iter().position(|&c| c == id);
+    assert_eq!((at(refutation), at(claim)), (Some(1999), Some(2000)));
+    // The prediction comes with the first chunk, before the refutation's chunk is checked.
+    let location = common::location(dir.path(), "p.fdesk");
+    between_chunks(&location, order[0], refutation, true);
+    // Opened while the import lock is held, the project is left as it is; the removal
+    // runs here, to see what it reports.
+    let lock = must(other.store().try_lock_imports()).unwrap_or_else(|| panic!("lock held"));
+    let mut store = must(Store::open_at(&ProjectLocation::parse(&location)));
+    must(other.store().unlock_imports(lock));
+    let removed = must(unfinished::remove_dead(&mut store));
+    between_chunks(&location, order[0], refutation, false);
+    let kept = Removed {
+        claims: 2499,
+        documents: 2499,
+        kept_claims: 2,
+    };
+    assert_eq!(removed, kept);
+    // The refutation and its claim stay, as many as reported, hidden in the unfinished
+    // import: nobody is given them.
+    drop(store);
+    let mut p = must(Project::open(&location, Box::new(clock.clone())));
+    let left = |p: &Project| {
+        let sql =
+            format!("SELECT id, parent_id FROM claims WHERE import_id = {import_id} ORDER BY id");
+        let mut stmt = must(p.store().conn().prepare(&sql));
+        let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
+        must(rows.collect::<Result<Vec<(i64, Option<i64>)>, _>>())
+    };
+    assert_eq!(left(&p), [(claim, None), (refutation, Some(claim))]);
+    assert_eq!(
+        count(&p, "SELECT count(*) FROM imports WHERE rows_added < 0"),
+        1
+    );
+    let lead = p.lead();
+    for kind in [TaskKind::Label, TaskKind::Evidence, TaskKind::Verify] {
+        must(p.create_tasks(&lead, kind, Some(1)));
+    }
+    assert_eq!(
+        count(&p, "SELECT count(*) FROM tasks WHERE claim_id > 20"),
+        0
+    );
+}
+
+/// Gives claim `id` of the claims file at `path` a refutation, imported with it.
+fn refute(path: &Path, id: &str) {
+    let text = must(std::fs::read_to_string(path));
+    let mut out = String::new();
+    for line in text.lines() {
+        let mut row: serde_json::Value = must(serde_json::from_str(line));
+        if row["id"] == id {
+            row["refuted"] = serde_json::json!(format!("Claim {id} is false"));
+        }
+        out.push_str(&format!("{row}\n"));
+    }
+    must(std::fs::write(path, out));
+}
+
+fn claim_id(p: &Project, ext_id: &str) -> i64 {
+    must(
+        p.store()
+            .conn()
+            .query_row("SELECT id FROM claims WHERE ext_id = ?1", [ext_id], |r| {
+                r.get(0)
+            }),
+    )
+}
+
+/// The claims of import `import_id`, in the order its removal takes them.
+fn import_claims(p: &Project, import_id: i64) -> Vec<i64> {
+    let sql = "SELECT id FROM claims WHERE import_id = ?1 ORDER BY id DESC";
+    let mut stmt = must(p.store().conn().prepare(sql));
+    let rows = must(stmt.query_map([import_id], |r| r.get(0)));
+    must(rows.collect::<Result<_, _>>())
+}
+
+/// With `on`, has the deletion of claim `first` record a model's prediction on claim
+/// `named` in the same transaction, as another command could between two of a removal's
+/// transactions; without, takes that back.
+fn between_chunks(location: &Path, first: i64, named: i64, on: bool) {
+    let insert = format!(
+        "INSERT INTO predictions (claim_id, model, label, created_at) VALUES ({named}, 'model-a', 'REFUTED', 0)"
+    );
+    if common::on_postgres() {
+        let url = location.to_string_lossy();
+        let mut db = must(postgres::Client::connect(&url, postgres::NoTls));
+        must(db.batch_execute(&match on {
+            true => format!(
+                "CREATE FUNCTION between_chunks() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {insert}; RETURN NULL; END $$;
+                 CREATE TRIGGER between_chunks AFTER DELETE ON claims FOR EACH ROW WHEN (OLD.id = {first}) EXECUTE FUNCTION between_chunks();"
+            ),
+            false => "DROP TRIGGER between_chunks ON claims; DROP FUNCTION between_chunks();".to_string(),
+        }));
+    } else {
+        let db = must(rusqlite::Connection::open(location));
+        must(db.execute_batch(&match on {
+            true => format!(
+                "CREATE TRIGGER between_chunks AFTER DELETE ON claims WHEN OLD.id = {first} BEGIN {insert}; END;"
+            ),
+            false => "DROP TRIGGER between_chunks;".to_string(),
+        }));
     }
 }

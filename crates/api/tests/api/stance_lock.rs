@@ -3,8 +3,9 @@
 //! yet merged hold it, and the refusal names who holds what; a skip, or a pack that can
 //! no longer merge, lets it go.
 
+use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::packs::PackRequest;
+use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::settings::EvidenceStance;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ManualClock, Project};
@@ -91,4 +92,52 @@ fn answers_lock_the_stance_and_the_refusal_says_under_which_guideline() {
         refused.contains("holds 1 evidence answers, taken under the supports guideline"),
         "{refused}"
     );
+}
+
+/// Suspected: a pack merged with its items unanswered (the lead took the work back) held
+/// the stance for good once it expired, its merge then refused. It is not refused: the
+/// expiry ends a pack still out, and a returned pack merges again whenever its holder
+/// sends their copy, answering what it gave back, so those items rightly hold the stance.
+#[test]
+fn items_a_pack_gave_back_hold_the_stance_past_its_expiry_as_they_still_merge() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = team(dir.path(), &clock);
+    let req = PackRequest {
+        annotator: "ivy".into(),
+        count: 3,
+        kind: Some(TaskKind::Evidence),
+        expires_days: 7,
+    };
+    let issued_at = dir.path().join("ivy.fdpack");
+    let issued = must(p.issue_pack(&p.lead(), &req, &issued_at));
+    let copy = dir.path().join("ivy-copy.fdpack");
+    must(std::fs::copy(&issued_at, &copy));
+    let back = must(p.merge_pack_with(&p.lead(), &issued_at, Unanswered::GiveBack));
+    assert_eq!((back.added, back.released), (0, 3));
+    // Ivy answers her copy meanwhile and sends it after the pack's expiry.
+    let mut work = must(PackSession::open(&copy, Box::new(clock.clone())));
+    while let Some(item) = must(work.next_item(&work.who("ivy"), TaskKind::Evidence)).item {
+        let answer = Answer {
+            task_id: item.task_id,
+            no_evidence: true,
+            ..Default::default()
+        };
+        must(work.submit(&work.who("ivy"), &answer));
+    }
+    drop(work);
+    clock.advance_ms(8 * 24 * 60 * MINUTE);
+    assert_eq!(must(p.packs(&p.lead()))[0].state, "returned");
+    let refused = set_stance(&mut p, EvidenceStance::SupportsOrRefutes)
+        .unwrap_or_else(|| panic!("the stance changed under items a merge still answers"));
+    let held = format!(
+        "3 of ivy's pack {} came back unanswered, and merging that pack again still answers them",
+        issued.pack_id
+    );
+    assert!(refused.contains(&held), "{refused}");
+    let late = must(p.merge_pack(&p.lead(), &copy));
+    assert_eq!((late.added, late.late, late.refused.len()), (3, 0, 0));
+    let refused = set_stance(&mut p, EvidenceStance::SupportsOrRefutes)
+        .unwrap_or_else(|| panic!("the stance changed under answers"));
+    assert!(refused.contains("holds 3 evidence answers"), "{refused}");
 }
