@@ -135,6 +135,22 @@ fn resend_asked(app: &AppHandle) -> bool {
     watch_state(app).resend.swap(false, Ordering::SeqCst)
 }
 
+/// Ends the watcher of `generation` from within (the server refused it for good): its
+/// threads stop, and the next watch starts anew. A newer watcher is left alone.
+fn end(app: &AppHandle, generation: u64) {
+    let watch = watch_state(app);
+    let mut current = watch.followed.lock().unwrap_or_else(|p| p.into_inner());
+    let ours = watch.generation.compare_exchange(
+        generation,
+        generation + 1,
+        Ordering::SeqCst,
+        Ordering::SeqCst,
+    );
+    if ours.is_ok() {
+        *current = None;
+    }
+}
+
 /// Stops following.
 pub fn stop(app: &AppHandle) {
     let watch = watch_state(app);

@@ -10,9 +10,10 @@ pub use events::Heard;
 use events::{follow_events, SILENCE};
 use factdesk_api::annotators::Person;
 use factdesk_api::call::Call;
-use factdesk_api::download::Download;
+use factdesk_api::packs::MergeOutcome;
 use factdesk_api::upload::{ImportJob, PacksUpload, Upload};
 use factdesk_api::{Error, ErrorCode, Result};
+use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::time::Duration;
 use ureq::tls::{RootCerts, TlsConfig};
@@ -27,6 +28,8 @@ const CALL: Duration = Duration::from_secs(120);
 const IMPORT: Duration = Duration::from_secs(60 * 60);
 /// The largest response taken: a page of claims or the adjudication queue.
 const MAX_RESPONSE: u64 = 256 * 1024 * 1024;
+/// What the import routes answer with, as an error that cannot read it says.
+const JOB: &str = "an import job";
 
 /// A signed-in session on a server.
 #[derive(Clone)]
@@ -172,53 +175,79 @@ fn read_body(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<(u
     Ok((status, body))
 }
 
-/// Sends `call` to `POST /api/v1/call` with `token`.
-fn send(agent: &Agent, url: &str, token: &str, call: &Call) -> Result<serde_json::Value> {
-    send_to(agent, url, token, "/api/v1/call", call)
+/// Sends `call` to `POST /api/v1/call` with `token`: the operation's response.
+fn send<T: DeserializeOwned>(agent: &Agent, url: &str, token: &str, call: &Call) -> Result<T> {
+    let what = format!("its answer to {}", call.name());
+    send_to(agent, url, token, "/api/v1/call", call, &what)
 }
 
-fn send_to<T: serde::Serialize>(
+/// `POST route` with `body` and `token`: the answer, which the server sends as `what`.
+fn send_to<T: DeserializeOwned>(
     agent: &Agent,
     url: &str,
     token: &str,
     route: &str,
-    body: &T,
-) -> Result<serde_json::Value> {
+    body: &impl serde::Serialize,
+    what: &str,
+) -> Result<T> {
     let response = agent
         .post(format!("{url}{route}"))
         .header("authorization", format!("Bearer {token}"))
         .send_json(body)
         .map_err(|e| transport(url, e))?;
-    answer(url, response)
+    answer(url, response, what)
 }
 
-/// `GET route` with `token`: the JSON answered.
-fn get_from(agent: &Agent, url: &str, token: &str, route: &str) -> Result<serde_json::Value> {
+/// `GET route` with `token`: the answer, which the server sends as `what`.
+fn get_from<T: DeserializeOwned>(
+    agent: &Agent,
+    url: &str,
+    token: &str,
+    route: &str,
+    what: &str,
+) -> Result<T> {
     let response = agent
         .get(format!("{url}{route}"))
         .header("authorization", format!("Bearer {token}"))
         .call()
         .map_err(|e| transport(url, e))?;
-    answer(url, response)
+    answer(url, response, what)
 }
 
-/// A response's JSON, or the error the server sent (an ended session said as such).
-fn answer(url: &str, response: ureq::http::Response<ureq::Body>) -> Result<serde_json::Value> {
+/// A response read as `T`, or the error the server sent (an ended session said as such).
+fn answer<T: DeserializeOwned>(
+    url: &str,
+    response: ureq::http::Response<ureq::Body>,
+    what: &str,
+) -> Result<T> {
     let (status, body) = read_body(url, response)?;
     if status != 200 {
-        let e = refusal(status, &body);
-        if e.code == ErrorCode::Unauthorized {
-            return Err(Error::new(
-                ErrorCode::Unauthorized,
-                format!("your session on {url} ended (it expired, or a lead disabled you): sign in again"),
-            ));
-        }
-        return Err(e);
+        return Err(refused(url, status, &body));
     }
-    serde_json::from_str(&body).map_err(|e| {
+    read(url, &body, what)
+}
+
+/// The server's refusal of a signed-in person's request: an ended session said as such.
+fn refused(url: &str, status: u16, body: &str) -> Error {
+    let e = refusal(status, body);
+    if e.code != ErrorCode::Unauthorized {
+        return e;
+    }
+    Error::new(
+        ErrorCode::Unauthorized,
+        format!("your session on {url} ended (it expired, or a lead disabled you): sign in again"),
+    )
+}
+
+/// `body`, which the server at `url` sent as `what`, read as the type this app expects: a
+/// server that answers in another shape (another version) is an error saying what.
+fn read<T: DeserializeOwned>(url: &str, body: &str, what: &str) -> Result<T> {
+    serde_json::from_str(body).map_err(|e| {
         Error::new(
             ErrorCode::Io,
-            format!("the server's answer was not understood: {e}"),
+            format!(
+                "the server at {url} sent {what} in a shape this app cannot read ({e}); is it another version?"
+            ),
         )
     })
 }
@@ -256,13 +285,7 @@ impl Remote {
                 ),
             )
         })?;
-        let me = send(&agent, &url, &session.token, &Call::Me)?;
-        let person = serde_json::from_value(me).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!("the server's answer was not understood: {e}"),
-            )
-        })?;
+        let person = send(&agent, &url, &session.token, &Call::Me)?;
         Ok(Remote {
             url,
             token: session.token,
@@ -271,89 +294,53 @@ impl Remote {
         })
     }
 
-    /// Runs `call` on the server for the signed-in person: what the api returned.
-    pub fn call(&self, call: &Call) -> Result<serde_json::Value> {
+    /// Runs `call` on the server for the signed-in person: its response, read as the
+    /// operation's type (`T`); a server that answers in another shape (another version)
+    /// is an error naming the operation.
+    pub fn call<T: DeserializeOwned>(&self, call: &Call) -> Result<T> {
         send(&self.agent, &self.url, &self.token, call)
-    }
-
-    /// [`Remote::call`], read as the operation's response type: a server that answers in
-    /// another shape (another version) is an error naming the operation.
-    pub fn call_as<T: serde::de::DeserializeOwned>(&self, call: &Call) -> Result<T> {
-        self.read(self.call(call)?, &format!("its answer to {}", call.name()))
-    }
-
-    /// `value`, which the server sent as `what`, read as the type this app expects.
-    fn read<T: serde::de::DeserializeOwned>(
-        &self,
-        value: serde_json::Value,
-        what: &str,
-    ) -> Result<T> {
-        serde_json::from_value(value).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!(
-                    "the server at {} sent {what} in a shape this app cannot read ({e}); is it another version?",
-                    self.url
-                ),
-            )
-        })
     }
 
     /// Sends files to import to the server, which starts importing them as a job for the
     /// signed-in person; the job as it starts.
     pub fn start_import(&self, upload: &Upload) -> Result<ImportJob> {
         // The files' bytes go up in this one request: as long as an upload may take.
-        let value = send_to(
-            &agent(Some(IMPORT)),
+        let agent = agent(Some(IMPORT));
+        send_to(
+            &agent,
             &self.url,
             &self.token,
             "/api/v1/imports",
             upload,
-        )?;
-        self.job(value)
+            JOB,
+        )
     }
 
     /// Where import job `id` stands.
     pub fn import_job(&self, id: u64) -> Result<ImportJob> {
-        let value = get_from(
-            &self.agent,
-            &self.url,
-            &self.token,
-            &format!("/api/v1/imports/{id}"),
-        )?;
-        self.job(value)
+        let route = format!("/api/v1/imports/{id}");
+        get_from(&self.agent, &self.url, &self.token, &route, JOB)
     }
 
     /// Asks import job `id` to stop; it ends `cancelled`, nothing imported.
     pub fn cancel_import(&self, id: u64) -> Result<ImportJob> {
-        let value = send_to(
-            &self.agent,
-            &self.url,
-            &self.token,
-            &format!("/api/v1/imports/{id}/cancel"),
-            &serde_json::Value::Null,
-        )?;
-        self.job(value)
-    }
-
-    fn job(&self, value: serde_json::Value) -> Result<ImportJob> {
-        self.read(value, "an import job")
+        let route = format!("/api/v1/imports/{id}/cancel");
+        // The route reads no body: `null`.
+        send_to(&self.agent, &self.url, &self.token, &route, &(), JOB)
     }
 
     /// Sends returned packs to the server, which merges them; each pack's outcome.
-    pub fn merge(&self, upload: &PacksUpload) -> Result<serde_json::Value> {
+    pub fn merge(&self, upload: &PacksUpload) -> Result<Vec<MergeOutcome>> {
+        let agent = agent(Some(IMPORT));
+        let what = "the outcomes of a merge";
         send_to(
-            &agent(Some(IMPORT)),
+            &agent,
             &self.url,
             &self.token,
             "/api/v1/merge",
             upload,
+            what,
         )
-    }
-
-    /// Runs an export on the server and takes its files' bytes back.
-    pub fn download(&self, call: &Call) -> Result<Download> {
-        self.read(self.call(call)?, "an export")
     }
 
     /// Follows the server's events, calling `tick` with each, until it returns false
@@ -371,6 +358,73 @@ impl Remote {
             .send_empty();
         if let Err(e) = sent {
             tracing::warn!("could not sign out of {}: {e}", self.url);
+        }
+    }
+}
+
+/// A team server played by the tests: one answer to one request.
+#[cfg(test)]
+pub(crate) mod fake {
+    use super::{agent, Remote, CALL};
+    use factdesk_api::annotators::{Person, Role};
+    use std::io::{Read, Write};
+
+    /// Whether `request` (head and body) has come whole.
+    fn whole(request: &[u8]) -> bool {
+        let text = String::from_utf8_lossy(request);
+        let Some(head) = text.find("\r\n\r\n") else {
+            return false;
+        };
+        let lower = text[..head].to_ascii_lowercase();
+        if lower.contains("transfer-encoding: chunked") {
+            return text.ends_with("0\r\n\r\n");
+        }
+        let length = lower
+            .lines()
+            .find_map(|l| l.strip_prefix("content-length:"))
+            .and_then(|v| v.trim().parse::<usize>().ok())
+            .unwrap_or(0);
+        request.len() >= head + 4 + length
+    }
+
+    /// A server on a loopback port that answers its first request with `status` and
+    /// `body`; its address.
+    pub fn answering(status: u16, body: &'static str) -> String {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap_or_else(|e| panic!("{e}"));
+        let port = listener.local_addr().map(|a| a.port()).unwrap_or(1);
+        std::thread::spawn(move || {
+            let Ok((mut stream, _)) = listener.accept() else {
+                return;
+            };
+            // The whole request is read first: closing on unread bytes would reset the
+            // connection before the client reads the answer.
+            let mut request = Vec::new();
+            let mut buf = [0u8; 4096];
+            while !whole(&request) {
+                match stream.read(&mut buf) {
+                    Ok(0) | Err(_) => return,
+                    Ok(n) => request.extend_from_slice(&buf[..n]),
+                }
+            }
+            let answer = format!(
+                "HTTP/1.1 {status} X\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = stream.write_all(answer.as_bytes());
+        });
+        format!("http://127.0.0.1:{port}")
+    }
+
+    /// A session on `url` for maria, a lead, as if she had signed in.
+    pub fn signed_in(url: String) -> Remote {
+        Remote {
+            url,
+            token: "t".into(),
+            person: Person {
+                name: "maria".into(),
+                role: Role::Lead,
+            },
+            agent: agent(Some(CALL)),
         }
     }
 }
@@ -435,6 +489,37 @@ mod tests {
         let tls = tls.err().unwrap_or_else(|| panic!("no TLS was spoken"));
         assert_eq!(tls.code, ErrorCode::Unavailable);
         assert!(tls.message.contains("TLS"), "{}", tls.message);
+    }
+
+    #[test]
+    fn a_servers_answer_is_read_as_the_operations_response_and_another_shape_names_it() {
+        use factdesk_api::annotate::Ack;
+        let submit = Call::SubmitAnswer {
+            answer: Default::default(),
+        };
+        let url = fake::answering(200, r#"{"ack":"stored","task_id":7}"#);
+        let ack: Ack = fake::signed_in(url)
+            .call(&submit)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!((ack.ack.as_str(), ack.task_id), ("stored", 7));
+
+        let url = fake::answering(200, r#"{"ack":"stored","task":"seven"}"#);
+        let e = fake::signed_in(url.clone()).call::<Ack>(&submit).err();
+        let e = e.unwrap_or_else(|| panic!("another shape was read as an ack"));
+        assert_eq!(e.code, ErrorCode::Io);
+        assert!(
+            e.message.contains("its answer to submit_answer") && e.message.contains(&url),
+            "{}",
+            e.message
+        );
+
+        // A refusal is the server's error, whatever type was expected.
+        let url = fake::answering(403, r#"{"code":"forbidden","message":"ana is not a lead"}"#);
+        let e = fake::signed_in(url)
+            .call::<Ack>(&submit)
+            .err()
+            .map(|e| e.code);
+        assert_eq!(e, Some(ErrorCode::Forbidden));
     }
 
     #[test]

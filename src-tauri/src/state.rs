@@ -5,6 +5,7 @@ use factdesk_api::call::{self, Call, Reply};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
+use serde::de::DeserializeOwned;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -58,17 +59,21 @@ impl AppState {
     }
 
     /// Runs one of the app's operations where the work is: on the open file for the
-    /// person chosen, or on the server for the signed-in person. `pick` takes the
-    /// operation's response out of the reply.
-    pub fn run<T>(&self, op: Call, pick: impl FnOnce(Reply) -> Option<T>) -> Result<Returned<T>> {
+    /// person chosen, or on the server for the signed-in person, whose answer is read as
+    /// the operation's response type `T`. `pick` takes the response out of the reply.
+    pub fn run<T: DeserializeOwned>(
+        &self,
+        op: Call,
+        pick: impl FnOnce(Reply) -> Option<T>,
+    ) -> Result<T> {
         // The server is asked without holding the lock, so a slow answer blocks nothing.
         if let Some(remote) = self.remote() {
-            return remote.call(&op).map(Returned::Server);
+            return remote.call(&op);
         }
         let name = op.name();
         let user = self.user().ok();
         let reply = self.with_work(|w| call::run_in(w, user.as_ref(), op))?;
-        pick(reply).map(Returned::Here).ok_or_else(|| {
+        pick(reply).ok_or_else(|| {
             Error::new(
                 ErrorCode::Io,
                 format!("{name} answered with another operation's reply"),
@@ -129,19 +134,39 @@ impl AppState {
     }
 }
 
-/// What an operation's command returns: its response as run here, or as the team server
-/// sent it (the JSON of the same type, written by the same version of the api).
-#[derive(Debug)]
-pub enum Returned<T> {
-    Here(T),
-    Server(serde_json::Value),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::remote::fake;
+    use factdesk_api::annotate::Ack;
 
-impl<T: serde::Serialize> serde::Serialize for Returned<T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        match self {
-            Returned::Here(value) => value.serialize(s),
-            Returned::Server(value) => value.serialize(s),
-        }
+    /// The app connected to a server that answers its first call with `body`.
+    fn on_server(body: &'static str) -> AppState {
+        let state = AppState::new(PathBuf::new(), None);
+        let remote = fake::signed_in(fake::answering(200, body));
+        *state.lock() = Some(Place::Server(remote));
+        state
+    }
+
+    fn submit(state: &AppState) -> Result<Ack> {
+        let answer = Default::default();
+        state.run(Call::SubmitAnswer { answer }, |reply| match reply {
+            Reply::SubmitAnswer(ack) => Some(ack),
+            _ => None,
+        })
+    }
+
+    #[test]
+    fn an_operation_run_on_a_server_returns_its_response_typed() {
+        let ack = submit(&on_server(r#"{"ack":"stored","task_id":7}"#));
+        let expected = Ack {
+            ack: "stored".into(),
+            task_id: 7,
+        };
+        assert_eq!(ack.ok(), Some(expected));
+        let wrong = submit(&on_server(r#"[{"ack":"stored"}]"#)).err();
+        let wrong = wrong.unwrap_or_else(|| panic!("a list was read as an ack"));
+        assert_eq!(wrong.code, ErrorCode::Io);
+        assert!(wrong.message.contains("submit_answer"), "{}", wrong.message);
     }
 }

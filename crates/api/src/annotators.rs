@@ -58,7 +58,7 @@ pub struct Person {
 }
 
 /// An annotator as the lead sees them.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Annotator {
     pub id: i64,
     pub name: String,

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// One current answer on a task, in words.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimAnswer {
     pub annotator: String,
     /// "sentences 2, 4", "no evidence", a label, a verdict or the written claim.
@@ -28,7 +28,7 @@ pub struct ClaimAnswer {
 }
 
 /// One task of the claim.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimTask {
     pub task_id: i64,
     pub kind: TaskKind,
@@ -41,7 +41,7 @@ pub struct ClaimTask {
 }
 
 /// A claim as the data manager shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimView {
     pub id: i64,
     /// The claim's own id, from the import (or given to a written refutation).
@@ -84,7 +84,7 @@ pub enum ClaimStanding {
 }
 
 /// One line of the list of claims.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimLine {
     pub id: i64,
     pub ext_id: String,
@@ -97,7 +97,7 @@ pub struct ClaimLine {
 }
 
 /// A page of the list, with how many claims match in all.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimPage {
     pub total: u64,
     pub offset: u64,

@@ -3,10 +3,10 @@
 //! and sends their bytes back; the client writes them where its user chose, through the
 //! same output checks as an export on its own machine ([`crate::output`]).
 
-use crate::answers::AnswersFormat;
-use crate::gold::{ExportFormat, GoldRequest};
+use crate::answers::{AnswersFormat, AnswersReport};
+use crate::gold::{ExportFormat, ExportReport, GoldRequest};
 use crate::output::{Inputs, Outputs};
-use crate::packs::PackRequest;
+use crate::packs::{PackIssued, PackRequest};
 use crate::{Actor, Error, ErrorCode, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
@@ -33,7 +33,102 @@ pub struct DownloadFile {
 #[serde(deny_unknown_fields)]
 pub struct Download {
     pub files: Vec<DownloadFile>,
-    pub report: serde_json::Value,
+    pub report: Report,
+}
+
+/// What the export behind a [`Download`] reported, as that export reports it on the
+/// machine it runs on: the JSON is the export's own report, no tag added (each export's
+/// report has fields the others lack, which tells them apart).
+// One report per export, moved along and never kept in bulk: the gold one's size costs
+// nothing worth a box.
+#[allow(clippy::large_enum_variant)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum Report {
+    Gold(ExportReport),
+    Answers(AnswersReport),
+    Pack(PackIssued),
+}
+
+/// Each export's report as a [`Report`], and back: a download that carries another
+/// export's report than the one asked for is refused.
+macro_rules! reports {
+    ($($variant:ident($ty:ty) $what:literal),*) => {
+        impl Report {
+            /// The export, in words.
+            fn what(&self) -> &'static str {
+                match self {
+                    $(Report::$variant(_) => $what,)*
+                }
+            }
+        }
+        $(
+            impl From<$ty> for Report {
+                fn from(report: $ty) -> Report {
+                    Report::$variant(report)
+                }
+            }
+
+            impl TryFrom<Report> for $ty {
+                type Error = Error;
+
+                fn try_from(report: Report) -> Result<$ty> {
+                    match report {
+                        Report::$variant(report) => Ok(report),
+                        other => Err(Error::new(
+                            ErrorCode::Io,
+                            format!(
+                                "the server sent {} where {} was asked for; nothing was written",
+                                other.what(),
+                                $what
+                            ),
+                        )),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+reports!(
+    Gold(ExportReport) "a gold export",
+    Answers(AnswersReport) "the raw answers",
+    Pack(PackIssued) "a pack"
+);
+
+impl Report {
+    /// The report without the server's paths: they are the server's business, and the
+    /// client fills in its own once written.
+    fn without_paths(mut self) -> Report {
+        match &mut self {
+            Report::Gold(r) => {
+                r.out.clear();
+                r.card.clear();
+                r.split_files.clear();
+            }
+            Report::Answers(r) => r.out.clear(),
+            Report::Pack(r) => r.path.clear(),
+        }
+        self
+    }
+
+    /// The report with the paths the client wrote: `out`, and the gold export's card and
+    /// splits beside it.
+    fn written_at(mut self, out: &Path, card: Option<String>, splits: Vec<String>) -> Report {
+        let out = out.display().to_string();
+        match &mut self {
+            Report::Gold(r) => {
+                r.out = out;
+                if let Some(card) = card {
+                    r.card = card;
+                }
+                r.split_files = splits;
+            }
+            Report::Answers(r) => r.out = out,
+            Report::Pack(r) => r.path = out,
+        }
+        self
+    }
 }
 
 fn io(what: &Path, e: &std::io::Error) -> Error {
@@ -46,23 +141,6 @@ fn file(path: &Path, beside: Option<String>) -> Result<DownloadFile> {
         beside,
         base64: base64::engine::general_purpose::STANDARD.encode(bytes),
     })
-}
-
-/// The report of an export, without the server's paths (the client fills in its own).
-fn report<T: Serialize>(value: &T) -> Result<serde_json::Value> {
-    let mut report = serde_json::to_value(value)
-        .map_err(|e| Error::new(ErrorCode::Io, format!("cannot write the report: {e}")))?;
-    if let Some(fields) = report.as_object_mut() {
-        for key in ["out", "card", "path"] {
-            if fields.contains_key(key) {
-                fields.insert(key.into(), String::new().into());
-            }
-        }
-        if fields.contains_key("split_files") {
-            fields.insert("split_files".into(), serde_json::Value::Array(Vec::new()));
-        }
-    }
-    Ok(report)
 }
 
 fn scratch() -> Result<tempfile::TempDir> {
@@ -100,7 +178,7 @@ impl Project {
         }
         Ok(Download {
             files,
-            report: report(&done)?,
+            report: Report::from(done).without_paths(),
         })
     }
 
@@ -113,7 +191,7 @@ impl Project {
         let done = self.issue_pack(by, req, &out)?;
         Ok(Download {
             files: vec![file(&out, None)?],
-            report: report(&done)?,
+            report: Report::from(done).without_paths(),
         })
     }
 
@@ -125,7 +203,7 @@ impl Project {
         let done = self.export_answers(by, &out, format, false)?;
         Ok(Download {
             files: vec![file(&out, None)?],
-            report: report(&done)?,
+            report: Report::from(done).without_paths(),
         })
     }
 }
@@ -152,8 +230,13 @@ fn beside(out: &Path, suffix: &str) -> Result<PathBuf> {
 /// Writes `download` at `out` (and its other files beside it), all together or none,
 /// refusing what a local export refuses (a project or pack, a folder, a name given
 /// twice); with `replace: false` an existing `out` is refused too, as the raw answers
-/// are. The report comes back with the paths written.
-pub fn write(download: Download, out: &Path, replace: bool) -> Result<serde_json::Value> {
+/// are. The report comes back as the export's own (another export's is refused before
+/// anything is written), with the paths written.
+pub fn write<R>(download: Download, out: &Path, replace: bool) -> Result<R>
+where
+    R: TryFrom<Report, Error = Error> + Into<Report>,
+{
+    let report = R::try_from(download.report)?;
     crate::output::refuse_existing(out, replace)?;
     let mut outputs = Outputs::new(Inputs::default());
     let mut card = None;
@@ -188,19 +271,5 @@ pub fn write(download: Download, out: &Path, replace: bool) -> Result<serde_json
         ));
     }
     outputs.commit()?;
-    let mut report = download.report;
-    if let Some(fields) = report.as_object_mut() {
-        for key in ["out", "path"] {
-            if fields.contains_key(key) {
-                fields.insert(key.into(), out.display().to_string().into());
-            }
-        }
-        if let Some(card) = card {
-            fields.insert("card".into(), card.into());
-        }
-        if fields.contains_key("split_files") {
-            fields.insert("split_files".into(), splits.into());
-        }
-    }
-    Ok(report)
+    R::try_from(report.into().written_at(out, card, splits))
 }

@@ -74,7 +74,7 @@ pub struct ImportReport {
 }
 
 /// What a search hit is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum SearchHitKind {
     Claim,
@@ -82,7 +82,7 @@ pub enum SearchHitKind {
 }
 
 /// A claim or sentence found by full-text search.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct SearchHit {
     pub kind: SearchHitKind,
     /// The claim's or sentence's id in the project; 0 for a sentence an annotator found.

@@ -6,11 +6,11 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::claim::RefutationState;
 use factdesk_store::{reviews, tasks, tx};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// A written refutation waiting for the lead's accept or reject.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PendingReview {
     pub annotation_id: i64,
     pub annotator: String,

@@ -48,7 +48,7 @@ pub struct Study {
 }
 
 /// What deleting a study undid.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct DeletedStudy {
     pub id: i64,
     /// Sampled items given back their overlap.

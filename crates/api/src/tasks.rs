@@ -11,13 +11,13 @@ use factdesk_core::text;
 use factdesk_store::tasks::{self, Ineligible};
 use factdesk_store::tricks::{self, Donor};
 use factdesk_store::{Connection, Store};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 pub use factdesk_core::task::TaskKind;
 
 /// Claims meant for a kind of task that got none, for one reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct NoTask {
     pub kind: TaskKind,
     pub reason: SkipReason,
@@ -26,7 +26,7 @@ pub struct NoTask {
 }
 
 /// What creating tasks did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct TasksReport {
     pub kind: TaskKind,
     pub created: u64,
@@ -45,7 +45,7 @@ pub struct TasksReport {
 }
 
 /// Why a claim gets no task of a kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     NoDocuments,
@@ -90,7 +90,7 @@ impl SkipReason {
 }
 
 /// Claims that got no task, for one reason.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct SkippedClaims {
     pub reason: SkipReason,
     pub message: String,

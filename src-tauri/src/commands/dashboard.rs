@@ -11,7 +11,7 @@ use tauri::{AppHandle, State};
 pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()> {
     if let Some(remote) = state.remote() {
         // The server's gate refuses anyone but a lead here, so the refusal reaches the caller.
-        let first = remote.call_as(&Call::Dashboard { intervals: false })?;
+        let first = remote.call(&Call::Dashboard { intervals: false })?;
         crate::live::watch_server(&app, remote, first);
         return Ok(());
     }

@@ -1,7 +1,7 @@
 //! The lead's exports, written to a file the lead chose (the queue, decisions and the
 //! preview are the api's operations, [`super::operations`]). Leads only.
 
-use crate::state::{AppState, Returned};
+use crate::state::AppState;
 use factdesk_api::answers::{AnswersFormat, AnswersReport};
 use factdesk_api::call::Call;
 use factdesk_api::download;
@@ -20,14 +20,12 @@ pub fn export_gold(
     out: PathBuf,
     format: ExportFormat,
     force: bool,
-) -> Result<Returned<ExportReport>> {
+) -> Result<ExportReport> {
     if let Some(remote) = state.remote() {
-        let files = remote.download(&Call::ExportGold { request, format })?;
-        return download::write(files, &out, force).map(Returned::Server);
+        let files = remote.call(&Call::ExportGold { request, format })?;
+        return download::write(files, &out, force);
     }
-    state
-        .as_user(|p, user| p.export_gold(user, &request, &out, format, force))
-        .map(Returned::Here)
+    state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))
 }
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
@@ -38,14 +36,12 @@ pub fn export_answers(
     out: PathBuf,
     format: AnswersFormat,
     force: bool,
-) -> Result<Returned<AnswersReport>> {
+) -> Result<AnswersReport> {
     if let Some(remote) = state.remote() {
         // Refused before the server does the work.
         factdesk_api::output::refuse_existing(&out, force)?;
-        let files = remote.download(&Call::ExportAnswers { format })?;
-        return download::write(files, &out, force).map(Returned::Server);
+        let files = remote.call(&Call::ExportAnswers { format })?;
+        return download::write(files, &out, force);
     }
-    state
-        .as_user(|p, user| p.export_answers(user, &out, format, force))
-        .map(Returned::Here)
+    state.as_user(|p, user| p.export_answers(user, &out, format, force))
 }

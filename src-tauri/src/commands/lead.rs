@@ -1,7 +1,7 @@
 //! Issuing packs from the lead's screen; the lead's other screens run the api's
 //! operations ([`super::operations`]). The api checks the role.
 
-use crate::state::{AppState, Returned};
+use crate::state::AppState;
 use factdesk_api::call::Call;
 use factdesk_api::packs::{PackIssued, PackRequest};
 use factdesk_api::Result;
@@ -15,14 +15,12 @@ pub fn issue_pack(
     state: State<'_, AppState>,
     request: PackRequest,
     out: PathBuf,
-) -> Result<Returned<PackIssued>> {
+) -> Result<PackIssued> {
     if let Some(remote) = state.remote() {
         // Refused here before the server reserves any item.
         factdesk_api::output::refuse_existing(&out, false)?;
-        let files = remote.download(&Call::IssuePack { request })?;
-        return factdesk_api::download::write(files, &out, false).map(Returned::Server);
+        let files = remote.call(&Call::IssuePack { request })?;
+        return factdesk_api::download::write(files, &out, false);
     }
-    state
-        .as_user(|p, user| p.issue_pack(user, &request, &out))
-        .map(Returned::Here)
+    state.as_user(|p, user| p.issue_pack(user, &request, &out))
 }

@@ -6,7 +6,7 @@
 //! shell's own ([`for_each_shell_command!`]), so an operation declared but not served
 //! here fails to compile, and the UI calls no command by a name written by hand.
 
-use crate::state::{AppState, Returned};
+use crate::state::AppState;
 use factdesk_api::call::{Call, Reply};
 use factdesk_api::Result;
 
@@ -29,7 +29,7 @@ macro_rules! shell_command {
     (Local $variant:ident $name:ident ($($arg:ident: $ty:ty),*) -> $res:ty; $($doc:literal)*) => {
         $(#[doc = $doc])*
         #[tauri::command(async)]
-        pub fn $name(state: tauri::State<'_, AppState>, $($arg: $ty),*) -> Result<Returned<$res>> {
+        pub fn $name(state: tauri::State<'_, AppState>, $($arg: $ty),*) -> Result<$res> {
             state.run(Call::$variant { $($arg),* }, |reply| match reply {
                 Reply::$variant(value) => Some(value),
                 _ => None,

@@ -1,7 +1,7 @@
 //! Packs in the app: the lead merges returned packs and lists them; in a pack, the
 //! annotator sees whose it is and returns the results.
 
-use crate::state::{AppState, Returned};
+use crate::state::AppState;
 use factdesk_api::packs::{Manifest, MergeOutcome, Unanswered, Workplace};
 use factdesk_api::upload::{PacksUpload, UploadFile};
 use factdesk_api::{Error, ErrorCode, Result};
@@ -16,21 +16,17 @@ pub fn merge_packs(
     state: State<'_, AppState>,
     paths: Vec<PathBuf>,
     give_back: bool,
-) -> Result<Returned<Vec<MergeOutcome>>> {
+) -> Result<Vec<MergeOutcome>> {
     if let Some(remote) = state.remote() {
         let packs = UploadFile::read_all(&paths)?;
-        return remote
-            .merge(&PacksUpload { packs, give_back })
-            .map(Returned::Server);
+        return remote.merge(&PacksUpload { packs, give_back });
     }
     let unanswered = if give_back {
         Unanswered::GiveBack
     } else {
         Unanswered::Refuse
     };
-    state
-        .as_user(|p, user| p.merge_packs(user, &paths, unanswered))
-        .map(Returned::Here)
+    state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))
 }
 
 /// The open file's manifest when it is a pack; null for a project or a server.

@@ -2,13 +2,13 @@
 //! projects.
 
 use crate::remote::Remote;
-use crate::state::{AppState, Place, Returned};
+use crate::state::{AppState, Place};
 use factdesk_api::annotators::Person;
 use factdesk_api::call::{Call, Reply};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
 use factdesk_api::recent::{self, RecentProject};
-use factdesk_api::{Error, ErrorCode, Result, SystemClock};
+use factdesk_api::{Result, SystemClock};
 use std::path::{Path, PathBuf};
 use tauri::State;
 
@@ -22,13 +22,7 @@ fn open_any(config_dir: &Path, path: &Path) -> Result<(Place, Overview)> {
 
 /// A server's overview, its address where a file's path would be.
 fn server_overview(remote: &Remote) -> Result<Overview> {
-    let mut overview: Overview =
-        serde_json::from_value(remote.call(&Call::Overview)?).map_err(|e| {
-            Error::new(
-                ErrorCode::Io,
-                format!("the server's overview was not understood: {e}"),
-            )
-        })?;
+    let mut overview: Overview = remote.call(&Call::Overview)?;
     overview.path = remote.url.clone();
     Ok(overview)
 }
@@ -87,11 +81,7 @@ pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
                 Reply::Me(person) => Some(person),
                 _ => None,
             })
-            .ok()
-            .and_then(|me| match me {
-                Returned::Here(person) => Some(person),
-                Returned::Server(_) => None,
-            }),
+            .ok(),
     }
 }
 

@@ -5,7 +5,7 @@
 //! separately, one request at a time and no more than a third of the time, and are laid
 //! over the newer snapshots until fresh ones arrive (as on a file).
 
-use super::{emit_error, emit_link, emit_snapshot, resend_asked, start, wanted, POLL, RESEND};
+use super::{emit_error, emit_link, emit_snapshot, end, resend_asked, start, wanted, POLL, RESEND};
 use crate::remote::{Heard, Remote};
 use factdesk_api::call::Call;
 use factdesk_api::dashboard::Dashboard;
@@ -40,11 +40,39 @@ pub fn with_intervals(latest: &Dashboard, full: Option<&Dashboard>) -> Dashboard
     out
 }
 
+/// What a failure of the event stream or of a refresh means for the follower.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failure {
+    /// The server refused this person the dashboard: their session ended, or they are no
+    /// longer a lead. Asking again cannot change that, so the follower stops and the
+    /// window is told once.
+    Final,
+    /// The server is out of reach: the link is down while it is followed again.
+    LinkDown,
+    /// Anything else: the window is told, and the server followed again.
+    Passing,
+}
+
+impl Failure {
+    fn of(code: ErrorCode) -> Failure {
+        match code {
+            ErrorCode::Unauthorized | ErrorCode::Forbidden => Failure::Final,
+            ErrorCode::Unavailable => Failure::LinkDown,
+            _ => Failure::Passing,
+        }
+    }
+}
+
+/// What the events' thread tells the refresher: `Ok` on each answer (and once the stream
+/// is back), the server's refusal when the stream was refused for good.
+type Tick = Result<()>;
+
 /// Ticks on each answer committed on the server until the watcher is no longer wanted.
 /// A broken or silent stream (the server's heartbeats stopped) says "reconnecting" on the
 /// dashboard and is followed again; once it is back, the dashboard is asked for at once,
-/// since answers may have come while it was down.
-fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sender<()>) {
+/// since answers may have come while it was down. A refusal for good ends it, passed on
+/// to the refresher.
+fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sender<Tick>) {
     let mut broken = false;
     loop {
         let followed = remote.follow(|heard| {
@@ -52,10 +80,10 @@ fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sende
                 Heard::Ready if broken => {
                     broken = false;
                     emit_link(app, None);
-                    let _ = ticks.send(());
+                    let _ = ticks.send(Ok(()));
                 }
                 Heard::Answer => {
-                    let _ = ticks.send(());
+                    let _ = ticks.send(Ok(()));
                 }
                 Heard::Ready | Heard::Other => {}
             }
@@ -65,31 +93,63 @@ fn events(app: &AppHandle, remote: &Remote, generation: u64, ticks: &mpsc::Sende
             return;
         }
         if let Err(e) = followed {
-            if e.code == ErrorCode::Unavailable {
-                broken = true;
-                emit_link(app, Some(e));
-            } else {
-                emit_error(app, e);
+            match Failure::of(e.code) {
+                Failure::Final => {
+                    let _ = ticks.send(Err(e));
+                    return;
+                }
+                Failure::LinkDown => {
+                    broken = true;
+                    emit_link(app, Some(e));
+                }
+                Failure::Passing => emit_error(app, e),
             }
         }
         std::thread::sleep(RECONNECT);
     }
 }
 
-/// A refresh that failed: out of reach is the link's state, anything else (the session
-/// ended) an error the window acts on.
-fn refresh_failed(app: &AppHandle, e: Error) {
-    if e.code == ErrorCode::Unavailable {
-        emit_link(app, Some(e));
-    } else {
-        emit_error(app, e);
+/// Whether ticks came within [`POLL`] (all of them taken), or the stream's refusal.
+fn heard(ticks: &mpsc::Receiver<Tick>) -> Result<bool> {
+    let Ok(first) = ticks.recv_timeout(POLL) else {
+        return Ok(false);
+    };
+    first?;
+    while let Ok(tick) = ticks.try_recv() {
+        tick?;
     }
+    Ok(true)
+}
+
+/// A refresh that failed: out of reach is the link's state, anything else an error the
+/// window acts on. False when the follower stops: the server refused for good.
+fn refresh_failed(app: &AppHandle, generation: u64, e: Error) -> bool {
+    match Failure::of(e.code) {
+        Failure::Final => {
+            give_up(app, generation, e);
+            return false;
+        }
+        Failure::LinkDown => emit_link(app, Some(e)),
+        Failure::Passing => emit_error(app, e),
+    }
+    true
+}
+
+/// Stops the watcher of `generation` for good, telling the window why, once; the link is
+/// no longer followed, so it shows no "reconnecting" either.
+fn give_up(app: &AppHandle, generation: u64, e: Error) {
+    if !wanted(app, generation) {
+        return;
+    }
+    end(app, generation);
+    emit_link(app, None);
+    emit_error(app, e);
 }
 
 type Computed = (Result<Dashboard>, Duration);
 
 fn follow(app: &AppHandle, remote: &Remote, first: Dashboard, generation: u64) {
-    let (tick, ticks) = mpsc::channel::<()>();
+    let (tick, ticks) = mpsc::channel::<Tick>();
     {
         let (app, remote) = (app.clone(), remote.clone());
         std::thread::spawn(move || events(&app, &remote, generation, &tick));
@@ -102,17 +162,14 @@ fn follow(app: &AppHandle, remote: &Remote, first: Dashboard, generation: u64) {
     let mut changed = true;
     let mut sent = Instant::now();
     while wanted(app, generation) {
-        let mut dirty = match ticks.recv_timeout(POLL) {
-            Ok(()) => {
-                while ticks.try_recv().is_ok() {}
-                true
-            }
-            Err(_) => false,
+        let mut dirty = match heard(&ticks) {
+            Ok(dirty) => dirty,
+            Err(e) => return give_up(app, generation, e),
         };
         // Paces are the last half hour's: fetched again now and then so they age.
         dirty |= sent.elapsed() >= RESEND;
         if dirty {
-            match remote.call_as(&Call::Dashboard { intervals: false }) {
+            match remote.call(&Call::Dashboard { intervals: false }) {
                 Ok(snapshot) => {
                     latest = snapshot;
                     changed = true;
@@ -122,7 +179,9 @@ fn follow(app: &AppHandle, remote: &Remote, first: Dashboard, generation: u64) {
                     // next try waits for the stream to be back or the resend interval.
                     dirty = false;
                     sent = Instant::now();
-                    refresh_failed(app, e);
+                    if !refresh_failed(app, generation, e) {
+                        return;
+                    }
                 }
             }
         }
@@ -149,7 +208,7 @@ fn follow(app: &AppHandle, remote: &Remote, first: Dashboard, generation: u64) {
             let (remote, send) = (remote.clone(), send.clone());
             std::thread::spawn(move || {
                 let started = Instant::now();
-                let result = remote.call_as(&Call::Dashboard { intervals: true });
+                let result = remote.call(&Call::Dashboard { intervals: true });
                 // The watcher may have ended; then nobody needs these.
                 let _ = send.send((result, started.elapsed()));
             });
@@ -179,6 +238,36 @@ mod tests {
             "fleiss": fleiss, "alpha": alpha, "masi": null,
             "pairs_metric": "cohen_kappa", "pairs_unit": "item", "pairs": [], "people": [], "series": []
         })
+    }
+
+    #[test]
+    fn a_refusal_ends_the_following_and_only_out_of_reach_is_the_links() {
+        // 401: the session ended; 403: no longer a lead (the server's events route).
+        for code in [ErrorCode::Unauthorized, ErrorCode::Forbidden] {
+            assert_eq!(Failure::of(code), Failure::Final, "{code:?}");
+        }
+        assert_eq!(Failure::of(ErrorCode::Unavailable), Failure::LinkDown);
+        for code in [ErrorCode::Io, ErrorCode::RateLimited, ErrorCode::NotFound] {
+            assert_eq!(Failure::of(code), Failure::Passing, "{code:?}");
+        }
+    }
+
+    #[test]
+    fn ticks_are_taken_together_and_a_refusal_among_them_ends_the_refresher() {
+        let (tick, ticks) = mpsc::channel::<Tick>();
+        assert!(matches!(heard(&ticks), Ok(false)));
+        for _ in 0..3 {
+            let _ = tick.send(Ok(()));
+        }
+        assert!(matches!(heard(&ticks), Ok(true)));
+        assert!(matches!(heard(&ticks), Ok(false)), "all three were taken");
+        let _ = tick.send(Ok(()));
+        let _ = tick.send(Err(Error::new(ErrorCode::Forbidden, "not a lead")));
+        let refused = heard(&ticks).err().map(|e| e.code);
+        assert_eq!(refused, Some(ErrorCode::Forbidden));
+        // The events' thread gone: nothing more comes, and nothing fails.
+        drop(tick);
+        assert!(matches!(heard(&ticks), Ok(false)));
     }
 
     #[test]

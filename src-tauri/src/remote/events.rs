@@ -2,7 +2,7 @@
 //! timeout: the server sends a heartbeat every few seconds, so a stream silent for longer
 //! is dead (a network gone without a word) and ends with an `unavailable` error.
 
-use super::{read_body, refusal, transport};
+use super::{read_body, refused, transport};
 use factdesk_api::{Error, ErrorCode, Result};
 use std::io::{BufRead, BufReader};
 use std::time::Duration;
@@ -39,8 +39,9 @@ pub(super) fn follow_events(
         .map_err(|e| quiet(url, silence, e))?;
     let status = response.status().as_u16();
     if status != 200 {
+        // Refused: 403 to anyone but a lead, 401 once the session ended.
         let (_, body) = read_body(url, response)?;
-        return Err(refusal(status, &body));
+        return Err(refused(url, status, &body));
     }
     let reader = BufReader::new(response.into_body().into_reader());
     for line in reader.lines() {
@@ -124,6 +125,29 @@ mod tests {
             }
         });
         format!("http://127.0.0.1:{port}")
+    }
+
+    #[test]
+    fn a_refused_stream_ends_at_once_with_the_servers_refusal() {
+        use crate::remote::fake::answering;
+        let forbidden = r#"{"code":"forbidden","message":"ana is not a lead"}"#;
+        let unauthorized = r#"{"code":"unauthorized","message":"unknown token"}"#;
+        for (status, body, code, said) in [
+            (403, forbidden, ErrorCode::Forbidden, "ana is not a lead"),
+            (401, unauthorized, ErrorCode::Unauthorized, "sign in again"),
+        ] {
+            let mut ticks = 0;
+            let ended = follow_events(&answering(status, body), "t", SILENCE, |_| {
+                ticks += 1;
+                true
+            });
+            let e = ended
+                .err()
+                .unwrap_or_else(|| panic!("{status} was followed"));
+            assert_eq!(e.code, code);
+            assert!(e.message.contains(said), "{}", e.message);
+            assert_eq!(ticks, 0);
+        }
     }
 
     #[test]

@@ -23,7 +23,7 @@ fn window(pos: usize, len: usize) -> (usize, usize) {
 }
 
 /// One live check of a refutation being written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Check {
     /// empty, identical, length, negation_only or subject.
     pub kind: String,

@@ -30,11 +30,11 @@ use crate::{Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::Hold;
 use factdesk_store::{annotations, assignments, reviews, serving, tasks};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// The next item, or why there is none.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Next {
     pub item: Option<Item>,
     /// Why there is no item: all done, or waiting for the lead's review.
@@ -42,7 +42,7 @@ pub struct Next {
 }
 
 /// An annotator's progress on one kind of task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct KindPace {
     pub kind: TaskKind,
     pub pace: Pace,

@@ -41,7 +41,7 @@ pub struct Answer {
 }
 
 /// The acknowledgement of a committed answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Ack {
     pub ack: String,
     pub task_id: i64,

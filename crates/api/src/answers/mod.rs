@@ -139,7 +139,7 @@ pub struct AnswerRow {
 }
 
 /// What `export_answers` wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct AnswersReport {
     pub out: String,
     pub format: AnswersFormat,

@@ -50,7 +50,7 @@ impl<'de> Deserialize<'de> for Ruling {
 }
 
 /// A candidate sentence in its document.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct QueueCandidate {
     pub sentence_id: i64,
     pub document_id: String,
@@ -59,7 +59,7 @@ pub struct QueueCandidate {
 }
 
 /// Which part of the queue an item sits in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum QueueGroup {
     /// Two or more counted answers that disagree (or settle on nothing): first.
@@ -70,7 +70,7 @@ pub enum QueueGroup {
 }
 
 /// A task waiting for (or holding) the lead's decision.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct QueueItem {
     pub task_id: i64,
     pub kind: TaskKind,

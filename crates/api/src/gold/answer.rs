@@ -4,11 +4,11 @@
 
 use factdesk_core::answer::{Judgement, Response, Selection};
 use factdesk_store::decisions::DecisionRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// What a task settled on.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "outcome", rename_all = "snake_case")]
 pub enum Outcome {
     /// Evidence: the gold sentences (ids in the project).
@@ -24,7 +24,7 @@ pub enum Outcome {
 }
 
 /// One annotator's current answer on a task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct QueueAnswer {
     pub annotation_id: i64,
     pub annotator: String,
@@ -42,7 +42,7 @@ pub struct QueueAnswer {
 }
 
 /// The lead's current decision on a task.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct Decision {
     pub lead: String,
     /// Unix milliseconds.

@@ -87,7 +87,7 @@ pub struct GoldLine {
 }
 
 /// A claim left out of the gold file, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct DroppedClaim {
     /// The claim's own id, as imported (and as the gold file would name it).
     pub id: String,
@@ -99,7 +99,7 @@ pub struct DroppedClaim {
 
 /// A claim whose task has fewer counted answers than its overlap: held back from the
 /// gold file unless the lead asked for it, and listed either way.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct UnderAnnotated {
     /// The claim's own id, as imported.
     pub id: String,
@@ -115,7 +115,7 @@ pub struct UnderAnnotated {
 }
 
 /// What an export would write.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ExportPreview {
     pub method: GoldMethod,
     pub lines: u64,
@@ -151,7 +151,7 @@ pub struct ExportPreview {
 }
 
 /// What an export wrote.
-#[derive(Debug, Clone, PartialEq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ExportReport {
     pub out: String,
     pub card: String,

@@ -12,14 +12,14 @@ use crate::annotate::Checked;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::pack_file;
 use factdesk_store::pack_store::PackAnswerRow;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::Path;
 use ts_rs::TS;
 
 use crate::annotate::MAX_DURATION_MS;
 
 /// An answer in a pack that the merge did not take in, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct RefusedAnswer {
     /// The answer's id in the pack.
     pub uuid: String,
@@ -27,7 +27,7 @@ pub struct RefusedAnswer {
 }
 
 /// What merging one pack did.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct MergeReport {
     pub file: String,
     pub pack_id: String,

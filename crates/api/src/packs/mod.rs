@@ -55,7 +55,7 @@ pub struct Manifest {
 }
 
 /// A pack just written.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PackIssued {
     pub pack_id: String,
     pub path: String,
@@ -65,7 +65,7 @@ pub struct PackIssued {
 }
 
 /// One pack as `factdesk packs` lists it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct PackSummary {
     pub id: String,
     pub annotator: String,

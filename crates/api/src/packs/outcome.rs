@@ -3,12 +3,12 @@
 
 use super::{MergeReport, ReturnedUpload, Unanswered};
 use crate::{Actor, Error, Project, Result};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use ts_rs::TS;
 
 /// One file's outcome: its report when merged, else why it was refused (nothing changed).
-#[derive(Debug, Clone, Serialize, TS)]
+#[derive(Debug, Clone, Serialize, Deserialize, TS)]
 pub struct MergeOutcome {
     pub file: String,
     pub report: Option<MergeReport>,

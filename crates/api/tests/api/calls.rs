@@ -309,3 +309,233 @@ fn in_the_app_a_call_needs_someone_chosen_and_a_pack_runs_only_the_annotators_wo
     assert_eq!(refused.code, ErrorCode::Forbidden);
     assert!(refused.message.contains("is a pack"), "{}", refused.message);
 }
+
+/// An operation's response as a server sends it, read back as the operation's declared
+/// response type (as the app reads a team server's answer) and written again.
+macro_rules! reread {
+    ($(
+        $(#[doc = $doc:literal])*
+        $variant:ident $name:ident $({
+            $( $(#[$field:meta])* $arg:ident : $ty:ty ),* $(,)?
+        })? -> $res:ty, $who:ident, $shell:ident;
+    )*) => {
+        fn reread(call: &Call, sent: &serde_json::Value) -> std::result::Result<serde_json::Value, String> {
+            match call {
+                $(Call::$variant { .. } => serde_json::from_value::<$res>(sent.clone())
+                    .and_then(|read| serde_json::to_value(read))
+                    .map_err(|e| format!("{}: {e}", stringify!($name))),)*
+            }
+        }
+    };
+}
+
+factdesk_api::for_each_operation!(reread);
+
+/// Runs operations and checks that each response reads back as its type, unchanged;
+/// remembers which operations were checked.
+#[derive(Default)]
+struct ReadBack {
+    checked: std::collections::BTreeSet<&'static str>,
+}
+
+impl ReadBack {
+    /// `call` run for `who`: its response as sent, once checked.
+    fn run(&mut self, p: &mut Project, who: &factdesk_api::Actor, call: Call) -> serde_json::Value {
+        let sent = reply(run(p, who, call.clone()));
+        assert_eq!(reread(&call, &sent), Ok(sent.clone()), "{}", call.name());
+        self.checked.insert(call.name());
+        sent
+    }
+}
+
+/// Ana's work: an evidence answer, an item skipped, and a refutation written (left for
+/// the lead's review); the evidence task she answered.
+fn annotators_work(p: &mut Project, back: &mut ReadBack) -> i64 {
+    let ana = p.who("ana");
+    back.run(p, &ana, Call::Me);
+    back.run(p, &ana, Call::Overview);
+    let kind = TaskKind::Evidence;
+    let next = back.run(p, &ana, Call::NextItem { kind });
+    let task_id = next["item"]["task_id"].as_i64().unwrap_or_default();
+    let option_id = next["item"]["options"][0]["id"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
+    back.run(
+        p,
+        &ana,
+        Call::Passage {
+            task_id,
+            option_id: option_id.clone(),
+        },
+    );
+    back.run(
+        p,
+        &ana,
+        Call::Search {
+            query: "lighthouse".into(),
+        },
+    );
+    let answer = ok_answer(json!({"task_id": task_id, "selected": [option_id]}));
+    back.run(p, &ana, Call::SubmitAnswer { answer });
+    back.run(
+        p,
+        &ana,
+        Call::PreviousItem {
+            kind,
+            current: None,
+        },
+    );
+    let next = back.run(p, &ana, Call::NextItem { kind });
+    let skipped = next["item"]["task_id"].as_i64().unwrap_or_default();
+    back.run(p, &ana, Call::SkipItem { task_id: skipped });
+    back.run(p, &ana, Call::Paces);
+
+    let kind = TaskKind::Refute;
+    let next = back.run(p, &ana, Call::NextItem { kind });
+    let refute = next["item"]["task_id"].as_i64().unwrap_or_default();
+    // The claim with another year: its facts changed, not only negated.
+    let claim = next["item"]["claim"].as_str().unwrap_or_default();
+    let text = claim.replace("built in 18", "built in 17");
+    back.run(
+        p,
+        &ana,
+        Call::CheckRefutation {
+            task_id: refute,
+            text: text.clone(),
+        },
+    );
+    let answer = ok_answer(json!({"task_id": refute, "text": text}));
+    back.run(p, &ana, Call::SubmitAnswer { answer });
+    task_id
+}
+
+fn ok_answer(value: serde_json::Value) -> factdesk_api::annotate::Answer {
+    serde_json::from_value(value).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The lead's work on what ana did: every lead's screen, a decision taken back, a
+/// study drawn and deleted, the exports.
+fn leads_work(p: &mut Project, back: &mut ReadBack, answered: i64) {
+    let maria = p.who("maria");
+    let name = "zed".to_string();
+    back.run(
+        p,
+        &maria,
+        Call::AddPerson {
+            name,
+            role: Role::Annotator,
+        },
+    );
+    back.run(p, &maria, Call::Annotators);
+    back.run(p, &maria, Call::ClaimsWithoutTasks);
+    back.run(p, &maria, Call::ClaimView { id: 1 });
+    let standing = Default::default();
+    back.run(
+        p,
+        &maria,
+        Call::ClaimsList {
+            words: None,
+            standing,
+            offset: 0,
+            limit: 10,
+        },
+    );
+    let pending = back.run(p, &maria, Call::PendingReviews);
+    let annotation_id = pending[0]["annotation_id"].as_i64().unwrap_or_default();
+    let review = Call::ReviewRefutation {
+        annotation_id,
+        accepted: true,
+        note: None,
+    };
+    back.run(p, &maria, review);
+    // The lead's own answer: ana's may have picked the trick, which is never taken.
+    let request = factdesk_api::gold::GoldRequest::default();
+    let queue = Call::AdjudicationQueue { request };
+    let given = json!({"answer": {"kind": "evidence", "selected": [], "no_evidence": true}});
+    let ruling = serde_json::from_value(given).unwrap_or_else(|e| panic!("{e}"));
+    let decide = Call::Decide {
+        task_id: answered,
+        seen: None,
+        ruling,
+        reason: None,
+    };
+    back.run(p, &maria, decide);
+    let queue = back.run(p, &maria, queue);
+    let decided = queue
+        .as_array()
+        .and_then(|q| q.iter().find(|i| i["task_id"] == answered));
+    let seen = decided.and_then(|i| i["decision"]["at"].as_i64());
+    let seen = seen.unwrap_or_else(|| panic!("the decision is in the queue: {queue}"));
+    let undo = Call::UndoDecision {
+        task_id: answered,
+        seen,
+        reason: None,
+    };
+    back.run(p, &maria, undo);
+    back.run(p, &maria, Call::SentencePassage { sentence_id: 1 });
+    let study = json!({"kind": "evidence", "sample": 1, "members": ["ben"], "seed": 1});
+    let request = serde_json::from_value(study).unwrap_or_else(|e| panic!("{e}"));
+    let studies = back.run(p, &maria, Call::CreateStudy { request });
+    let id = studies[0]["study"]["id"].as_i64().unwrap_or_default();
+    back.run(p, &maria, Call::DeleteStudy { id });
+    back.run(p, &maria, Call::Dashboard { intervals: true });
+    let settings = back.run(p, &maria, Call::Settings);
+    let settings = serde_json::from_value(settings).unwrap_or_else(|e| panic!("{e}"));
+    back.run(p, &maria, Call::SaveSettings { settings });
+    back.run(
+        p,
+        &maria,
+        Call::FlagDecision {
+            name: "ben".into(),
+            include: Some(true),
+        },
+    );
+    let request = factdesk_api::gold::GoldRequest::default();
+    back.run(
+        p,
+        &maria,
+        Call::ExportPreview {
+            request: request.clone(),
+        },
+    );
+    let format = factdesk_api::gold::ExportFormat::Fever;
+    back.run(p, &maria, Call::ExportGold { request, format });
+    let format = factdesk_api::answers::AnswersFormat::Csv;
+    back.run(p, &maria, Call::ExportAnswers { format });
+    let request = PackRequest {
+        annotator: "ben".into(),
+        count: 1,
+        kind: Some(TaskKind::Evidence),
+        ..Default::default()
+    };
+    back.run(p, &maria, Call::IssuePack { request });
+    back.run(p, &maria, Call::Packs);
+}
+
+#[test]
+fn every_operations_response_reads_back_as_its_type_as_the_app_reads_a_servers() {
+    let dir =
+        ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
+    let mut p = team(dir.path());
+    let maria = p.who("maria");
+    let mut back = ReadBack::default();
+    back.run(
+        &mut p,
+        &maria,
+        Call::CreateTasks {
+            kind: TaskKind::Refute,
+            overlap: Some(1),
+        },
+    );
+    let answered = annotators_work(&mut p, &mut back);
+    leads_work(&mut p, &mut back, answered);
+    assert_eq!(back.checked.iter().copied().collect::<Vec<_>>(), {
+        let mut all = OPS.to_vec();
+        all.sort_unstable();
+        all
+    });
+    // Another shape is an error naming the operation.
+    let wrong = reread(&Call::Paces, &json!({"kind": "evidence"}));
+    assert!(wrong.is_err_and(|e| e.starts_with("paces: ")));
+}

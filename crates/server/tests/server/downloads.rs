@@ -3,9 +3,10 @@
 //! own machine; no path crosses.
 
 use crate::harness::{error_of, ok, Team};
-use factdesk_api::answers::AnswersFormat;
+use factdesk_api::answers::{AnswersFormat, AnswersReport};
 use factdesk_api::download::{self, Download};
-use factdesk_api::gold::{ExportFormat, GoldRequest};
+use factdesk_api::gold::{ExportFormat, ExportReport, GoldRequest};
+use factdesk_api::packs::{MergeOutcome, PackIssued};
 use factdesk_api::sign_in::SignInPolicy;
 use serde_json::{json, Value};
 
@@ -49,20 +50,19 @@ async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_t
         )
         .await;
         // No path of the server's comes back: only names beside the client's file.
-        assert!(!got.report.to_string().contains("/tmp/"), "{}", got.report);
+        let sent = ok(serde_json::to_string(&got.report));
+        assert!(!sent.contains("/tmp/"), "{sent}");
         let out = laptop.path().join(format!("{name}.jsonl"));
-        let report = ok(download::write(got, &out, true));
+        let report: ExportReport = ok(download::write(got, &out, true));
         let local = here.path().join(format!("{name}.jsonl"));
         let expected = ok(project.export_gold(&lead, &req, &local, format, false));
-        assert_eq!(report["out"], out.display().to_string());
+        assert_eq!(report.out, out.display().to_string());
         assert_eq!(read(&out), read(&local), "{name}");
         let card = laptop.path().join(format!("{name}.card.md"));
-        assert_eq!(report["card"], card.display().to_string());
+        assert_eq!(report.card, card.display().to_string());
         assert_eq!(read(&card), read(std::path::Path::new(&expected.card)));
-        assert_eq!(
-            report["split_files"].as_array().map(Vec::len),
-            Some(expected.split_files.len())
-        );
+        assert_eq!(report.split_files.len(), expected.split_files.len());
+        assert_eq!(report.preview, expected.preview);
         for split in &expected.split_files {
             let file = std::path::Path::new(split).file_name().unwrap_or_default();
             assert_eq!(
@@ -95,18 +95,19 @@ async fn raw_answers_through_the_server_in_each_format_are_the_local_ones() {
         )
         .await;
         let out = laptop.path().join(format!("answers.{}", format.as_str()));
-        let report = ok(download::write(got.clone(), &out, false));
-        assert_eq!(report["rows"], 1, "{report}");
+        let report: AnswersReport = ok(download::write(got.clone(), &out, false));
+        assert_eq!(report.rows, 1, "{report:?}");
+        assert_eq!(report.out, out.display().to_string());
         let local = here.path().join(format!("answers.{}", format.as_str()));
         ok(project.export_answers(&lead, &local, format, false));
         assert_eq!(read(&out), read(&local), "{}", format.as_str());
         // Written once, the file is replaced only when the user says so.
-        let again = download::write(got.clone(), &out, false);
+        let again = download::write::<AnswersReport>(got.clone(), &out, false);
         assert!(
             again.is_err(),
             "an existing file was replaced without force"
         );
-        ok(download::write(got, &out, true));
+        ok(download::write::<AnswersReport>(got, &out, true));
     }
 }
 
@@ -257,11 +258,11 @@ async fn a_pack_issued_and_merged_through_the_server_never_touches_a_path_of_the
     )
     .await;
     let out = laptop.path().join("eve.fdpack");
-    let issued = ok(download::write(got.clone(), &out, false));
-    assert_eq!(issued["path"], out.display().to_string(), "{issued}");
-    assert_eq!(issued["items"], 1, "{issued}");
+    let issued: PackIssued = ok(download::write(got.clone(), &out, false));
+    assert_eq!(issued.path, out.display().to_string(), "{issued:?}");
+    assert_eq!(issued.items, 1, "{issued:?}");
     // The same bytes again do not replace the pack written.
-    assert!(download::write(got, &out, false).is_err());
+    assert!(download::write::<PackIssued>(got, &out, false).is_err());
     // Eve answers on her laptop.
     let mut pack = ok(PackSession::open(&out, Box::new(team.clock.clone())));
     let eve = ok(pack.actor("eve"));
@@ -296,4 +297,8 @@ async fn a_pack_issued_and_merged_through_the_server_never_touches_a_path_of_the
     assert_eq!(outcomes[1]["file"], "garbage.fdpack", "{outcomes}");
     assert!(outcomes[1]["report"].is_null(), "{outcomes}");
     assert!(!outcomes.to_string().contains("/tmp"), "{outcomes}");
+    // The app reads the answer as the api's outcomes (`Remote::merge`).
+    let read: Vec<MergeOutcome> = ok(serde_json::from_value(outcomes.clone()));
+    assert_eq!(ok(serde_json::to_value(&read)), outcomes);
+    assert!(read[1].error.is_some(), "{outcomes}");
 }
