@@ -4,12 +4,12 @@ mod chunks;
 
 use crate::actor::Actor;
 use crate::settings::Settings;
+use crate::trick_search::DonorWords;
 use crate::{Error, ErrorCode, Project, Result};
 use chunks::{NewTasks, Plan, Spent};
 use factdesk_core::seeded::Seeded;
 use factdesk_core::text;
 use factdesk_store::tasks::{self, Ineligible};
-use factdesk_store::tricks::{self, Donor};
 use factdesk_store::{Connection, Store};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -226,7 +226,7 @@ impl Project {
             skipped,
         } = self.read_setup(kind, include_children, &settings)?;
         tracing::debug!(
-            donors = donors.len(),
+            donors = donors.donors.len(),
             eligible = claims.len(),
             skipped = skipped.len(),
             "trick donors and claims read"
@@ -300,8 +300,8 @@ impl Project {
         };
         let Some(reader) = reader else {
             let donors = match kind {
-                TaskKind::Evidence => tricks::donors(self.store.conn())?,
-                _ => Vec::new(),
+                TaskKind::Evidence => DonorWords::read(self.store.conn())?,
+                _ => DonorWords::default(),
             };
             let tx = self.store.transaction()?;
             let (claims, skipped) = read_claims(&tx)?;
@@ -321,7 +321,7 @@ impl Project {
                 };
                 read.map(|read| (reader, read))
             });
-            let donors = tricks::donors(self.store.conn());
+            let donors = DonorWords::read(self.store.conn());
             let (reader, (claims, skipped)) = reading
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e))?;
@@ -344,7 +344,8 @@ type Skipped = (i64, String, SkipReason);
 struct Setup {
     /// The second connection that reads the chunks' facts, if any.
     reader: Option<Store>,
-    donors: Vec<Donor>,
+    /// The sentences evidence tasks' tricks are drawn from, and their words.
+    donors: DonorWords,
     claims: Claims,
     skipped: Vec<Skipped>,
 }

@@ -15,11 +15,14 @@
 //! depend only on its own random source, so claims are searched on every core too and
 //! the tricks are the same however the work was split.
 
+mod donor_words;
 mod signature;
+
+pub(crate) use donor_words::DonorWords;
 
 use factdesk_core::seeded::Seeded;
 use factdesk_core::trick;
-use factdesk_store::tricks::{text_hash, Donor};
+use factdesk_store::tricks::Donor;
 use signature::{word_hash, Bits, Signature};
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
@@ -69,53 +72,6 @@ struct ClaimWords {
     rare: Vec<u64>,
     /// The content words the highlighting weighs.
     marks: trick::ClaimMarks,
-}
-
-/// The words of a run of sentences, as one thread reads them.
-#[derive(Debug, Default)]
-struct Read {
-    /// Each sentence's word hashes, sorted, from `hashes_at[k]` to `hashes_at[k + 1]`.
-    hashes: Vec<u64>,
-    hashes_at: Vec<usize>,
-    /// Each sentence's markable words, each followed by a space.
-    marks: String,
-    marks_at: Vec<usize>,
-    chars: Vec<u32>,
-}
-
-impl Read {
-    fn of(donors: &[Donor]) -> Read {
-        let mut out = Read {
-            hashes_at: vec![0],
-            marks_at: vec![0],
-            ..Read::default()
-        };
-        for d in donors {
-            let from = out.hashes.len();
-            trick::each_content_word(&d.text, |w| {
-                let h = word_hash(w);
-                // A word once, however often the sentence says it.
-                if out.hashes[from..].contains(&h) {
-                    return;
-                }
-                out.hashes.push(h);
-                if trick::markable(w) {
-                    out.marks.push_str(w);
-                    out.marks.push(' ');
-                }
-            });
-            out.hashes[from..].sort_unstable();
-            out.hashes_at.push(out.hashes.len());
-            out.marks_at.push(out.marks.len());
-            out.chars
-                .push(u32::try_from(d.text.chars().count()).unwrap_or(u32::MAX));
-        }
-        out
-    }
-
-    fn hashes(&self, k: usize) -> &[u64] {
-        &self.hashes[self.hashes_at[k]..self.hashes_at[k + 1]]
-    }
 }
 
 /// How many threads `work` items are worth, at least `least` each.
@@ -172,33 +128,45 @@ pub(crate) struct Found {
 }
 
 impl<'a> TrickSearch<'a> {
-    /// A search over `donors` for the tricks of up to `claims` claims.
-    pub fn new(donors: &'a [Donor], claims: usize) -> TrickSearch<'a> {
+    /// A search over `words`' donors for the tricks of up to `claims` claims.
+    pub fn new(words: &'a DonorWords, claims: usize) -> TrickSearch<'a> {
+        let donors: &'a [Donor] = &words.donors;
+        let reads = &words.reads;
         let pass = (TOTAL_LOOKS / claims.max(1))
             .max(LEAST_PASS)
             .min(donors.len());
-        let parts = threads(donors.len(), LEAST_SENTENCES_A_THREAD);
-        let reads = split(donors, parts, Read::of);
-        // Which run of `reads` holds sentence `i`, and where in it.
-        let size = donors.len().div_ceil(parts).max(1);
-        let at = |i: usize| (i / size, i % size);
+        // Which of `reads` holds sentence `i`, and where in it.
+        let starts: Vec<usize> = reads
+            .iter()
+            .scan(0, |at, r| {
+                let start = *at;
+                *at += r.len();
+                Some(start)
+            })
+            .collect();
+        let at = |i: usize| {
+            let r = starts.partition_point(|&s| s <= i).saturating_sub(1);
+            (r, i - starts[r])
+        };
         let bits = Bits::choose(donors.len(), |i| {
             let (r, k) = at(i);
             reads[r].hashes(k)
         });
-        let signed = split(&reads, reads.len(), |runs| {
-            runs.iter()
-                .map(|read| {
+        let parts = threads(donors.len(), LEAST_SENTENCES_A_THREAD);
+        let signed = split(&starts, parts, |run| {
+            run.iter()
+                .map(|&start| {
+                    let read = &reads[at(start).0];
                     let mut rare = Vec::new();
-                    let mut rare_at = Vec::with_capacity(read.chars.len());
-                    let looks: Vec<Look> = (0..read.chars.len())
+                    let mut rare_at = Vec::with_capacity(read.len());
+                    let looks: Vec<Look> = (0..read.len())
                         .map(|k| {
                             let hashes = read.hashes(k);
                             let sig = bits.sign(hashes, &mut rare);
                             rare_at.push(rare.len());
                             Look {
                                 sig,
-                                chars: read.chars[k],
+                                chars: u32::try_from(donors[start + k].chars).unwrap_or(u32::MAX),
                                 has_words: !hashes.is_empty(),
                             }
                         })
@@ -273,15 +241,12 @@ impl<'a> TrickSearch<'a> {
     fn fits(&self, i: usize, sized: bool, wanted: &TrickFor, claim: &ClaimWords) -> bool {
         // The cheapest tests first: the signature settles almost every look.
         let d = &self.donors[i];
-        let fits = self.may_fit(i, sized, wanted, claim)
+        self.may_fit(i, sized, wanted, claim)
             && (!self.looks[i].sig.may_share_rare(&claim.sig)
                 || signature::disjoint(self.rare(i), &claim.rare))
             && !wanted.family.contains(&d.document_id)
             && claim.marks.none_in(self.marks(i))
-            && !wanted.family_texts.contains(&text_hash(&d.text));
-        // The rule on prepared words is the rule on the texts.
-        debug_assert!(!fits || trick::unrelated(&d.text, wanted.claim));
-        fits
+            && !wanted.family_texts.contains(&d.text_hash)
     }
 
     /// The trick sentence for `wanted`, drawn with `rng`.
@@ -355,13 +320,29 @@ impl<'a> TrickSearch<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use factdesk_store::tricks::text_hash;
 
-    fn donor(id: i64, text: &str) -> Donor {
-        Donor {
+    /// A donor as a test writes it: with its text.
+    struct TextDonor {
+        sentence_id: i64,
+        document_id: i64,
+        text: String,
+    }
+
+    fn donor(id: i64, text: &str) -> TextDonor {
+        TextDonor {
             sentence_id: id,
             document_id: 1000 + id,
             text: text.to_owned(),
         }
+    }
+
+    fn donor_words(donors: &[TextDonor]) -> DonorWords {
+        let rows: Vec<(i64, i64, &str)> = donors
+            .iter()
+            .map(|d| (d.sentence_id, d.document_id, d.text.as_str()))
+            .collect();
+        DonorWords::of(&rows)
     }
 
     fn wanted<'a>(claim: &'a str, texts: &'a HashSet<u64>) -> TrickFor<'a> {
@@ -378,11 +359,12 @@ mod tests {
     fn a_claim_where_nothing_fits_costs_a_bounded_number_of_looks() {
         // 200,000 sentences, every one sharing "harbour" with the claim: before, each claim
         // looked at all of them.
-        let donors: Vec<Donor> = (0..200_000)
+        let donors: Vec<TextDonor> = (0..200_000)
             .map(|i| donor(i, &format!("The harbour held {i} ships.")))
             .collect();
         let claims = 100_000;
-        let search = TrickSearch::new(&donors, claims);
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, claims);
         let texts = HashSet::new();
         let mut rng = Seeded::new(7);
         let per_claim = (SIZED_DRAWS + ANY_DRAWS + LEAST_PASS) as u64;
@@ -397,11 +379,12 @@ mod tests {
     #[test]
     fn a_small_project_passes_over_every_sentence() {
         // One sentence in 5,000 fits: the draws miss it, the pass finds it.
-        let mut donors: Vec<Donor> = (0..5_000)
+        let mut donors: Vec<TextDonor> = (0..5_000)
             .map(|i| donor(i, &format!("The harbour held {i} ships.")))
             .collect();
         donors[3_000] = donor(3_000, "Volcanic glass shatters easily.");
-        let search = TrickSearch::new(&donors, 20);
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, 20);
         assert_eq!(search.pass(), 5_000);
         let texts = HashSet::new();
         let mut rng = Seeded::new(11);
@@ -420,7 +403,8 @@ mod tests {
             donor(2, "Volcanic glass shatters easily."),
             donor(3, "Harbours were built."),
         ];
-        let search = TrickSearch::new(&donors, 1);
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, 1);
         let texts: HashSet<u64> = [text_hash("Volcanic glass shatters easily.")].into();
         let mut rng = Seeded::new(3);
         let claim = "A harbour for boats";
@@ -461,14 +445,15 @@ mod tests {
     fn a_look_fits_exactly_when_the_texts_rule_says_unrelated() {
         // Few words, so that many pairs share one or resemble one another.
         let mut rng = Seeded::new(17);
-        let mut donors: Vec<Donor> = (0..1_000)
+        let mut donors: Vec<TextDonor> = (0..1_000)
             .map(|i| donor(i, &syllable_text(&mut rng, 4, 400)))
             .collect();
         donors.push(donor(1_000, "It is what it is."));
         donors.push(donor(1_001, "Masks reduce transmission."));
         let mut claims: Vec<String> = (0..60).map(|_| syllable_text(&mut rng, 4, 400)).collect();
         claims.push("A mask was found.".to_owned());
-        let search = TrickSearch::new(&donors, claims.len());
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, claims.len());
         let texts = HashSet::new();
         let (mut fit, mut not) = (0, 0);
         for claim in &claims {
@@ -495,13 +480,14 @@ mod tests {
     #[test]
     fn tricks_are_the_texts_rule_and_do_not_depend_on_threads() {
         let mut rng = Seeded::new(5);
-        let donors: Vec<Donor> = (0..20_000)
+        let donors: Vec<TextDonor> = (0..20_000)
             .map(|i| donor(i, &syllable_text(&mut rng, 6, 3_000)))
             .collect();
         let claims: Vec<String> = (0..400)
             .map(|_| syllable_text(&mut rng, 5, 3_000))
             .collect();
-        let search = TrickSearch::new(&donors, claims.len());
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, claims.len());
         let texts = HashSet::new();
         let wanted: Vec<TrickFor> = claims
             .iter()

@@ -164,7 +164,7 @@ pub fn resembles(word: &str, claim_word: &str) -> bool {
 /// A claim's [`markable`] words, read once for comparing with many sentences' words.
 #[derive(Debug, Clone, Default)]
 pub struct ClaimMarks {
-    words: Vec<(String, jaro::Letters)>,
+    words: Vec<(jaro::Prepared, jaro::Letters)>,
 }
 
 impl ClaimMarks {
@@ -174,10 +174,7 @@ impl ClaimMarks {
             words: content_words
                 .into_iter()
                 .filter(|w| markable(w))
-                .map(|w| {
-                    let letters = jaro::Letters::of(&w);
-                    (w, letters)
-                })
+                .map(|w| (jaro::Prepared::of(&w), jaro::Letters::of(&w)))
                 .collect(),
         }
     }
@@ -194,7 +191,9 @@ impl ClaimMarks {
             let letters = jaro::Letters::of(w);
             self.words
                 .iter()
-                .all(|(c, c_letters)| !letters.may_reach(c_letters, threshold) || !resembles(w, c))
+                .all(|(c, c_letters)| {
+                    !letters.may_reach(c_letters, threshold) || c.winkler_from(w) < threshold
+                })
         })
     }
 }

@@ -8,29 +8,54 @@ use factdesk_core::key_hash::KeyHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
-/// A sentence that may serve as another claim's trick: a candidate of some claim.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A sentence that may serve as another claim's trick: a candidate of some claim. Its
+/// text is not kept: what a run needs of it is read as the rows go by ([`each_donor`]),
+/// so half a million sentences cost no copy of their texts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Donor {
     pub sentence_id: i64,
     pub document_id: i64,
-    pub text: String,
+    /// Length in characters.
+    pub chars: usize,
+    /// The [`text_hash`] of its text.
+    pub text_hash: u64,
 }
 
-/// Every candidate sentence of the project once, in id order: the sentences a trick is
-/// drawn from, since a ranked sentence looks like the candidates it sits among.
-pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
+impl Donor {
+    pub fn of(sentence_id: i64, document_id: i64, text: &str) -> Donor {
+        Donor {
+            sentence_id,
+            document_id,
+            chars: text.chars().count(),
+            text_hash: text_hash(text),
+        }
+    }
+}
+
+/// Calls `each` with every candidate sentence of the project once, in id order, and its
+/// text: the sentences a trick is drawn from, since a ranked sentence looks like the
+/// candidates it sits among.
+pub fn each_donor(conn: &Connection, mut each: impl FnMut(Donor, &str)) -> Result<()> {
     let mut stmt = conn.prepare(
         "SELECT s.id, s.document_id, s.text FROM sentences s
          WHERE s.id IN (SELECT sentence_id FROM candidates) ORDER BY s.id",
     )?;
     let rows = stmt.query_map([], |r| {
-        Ok(Donor {
-            sentence_id: r.get(0)?,
-            document_id: r.get(1)?,
-            text: r.get(2)?,
-        })
+        let text = text_at(r, 2)?;
+        each(Donor::of(r.get(0)?, r.get(1)?, text), text);
+        Ok(())
     })?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
+    for row in rows {
+        row?;
+    }
+    Ok(())
+}
+
+/// [`each_donor`]'s donors.
+pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
+    let mut out = Vec::new();
+    each_donor(conn, |d, _| out.push(d))?;
+    Ok(out)
 }
 
 /// The documents of a claim's family (the claim, its parent and its children): a trick
@@ -193,8 +218,8 @@ impl KnownSentences {
         order.dedup_by_key(|d| d.sentence_id);
         KnownSentences {
             ids: order.iter().map(|d| d.sentence_id).collect(),
-            chars: order.iter().map(|d| d.text.chars().count()).collect(),
-            hashes: order.iter().map(|d| text_hash(&d.text)).collect(),
+            chars: order.iter().map(|d| d.chars).collect(),
+            hashes: order.iter().map(|d| d.text_hash).collect(),
         }
     }
 

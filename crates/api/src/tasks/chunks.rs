@@ -8,11 +8,11 @@
 
 use super::{secret_draw, shuffle_key, too_long, trick_lengths, TaskKind, TasksReport};
 use crate::settings::{EvidenceStance, Settings};
-use crate::trick_search::{Found, TrickFor, TrickSearch};
+use crate::trick_search::{DonorWords, Found, TrickFor, TrickSearch};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::{self, NewTask};
-use factdesk_store::tricks::{self, ClaimFacts, Donor, KnownSentences, TaskState};
+use factdesk_store::tricks::{self, ClaimFacts, KnownSentences, TaskState};
 use factdesk_store::Connection;
 use std::collections::HashMap;
 use std::sync::mpsc;
@@ -58,8 +58,9 @@ pub(super) struct NewTasks<'a> {
 pub(super) struct Plan<'a> {
     pub kind: TaskKind,
     pub settings: &'a Settings,
-    /// The sentences the tricks are drawn from (none but for evidence tasks).
-    pub donors: &'a [Donor],
+    /// The sentences the tricks are drawn from, with their words (none but for evidence
+    /// tasks).
+    pub donors: &'a DonorWords,
     pub draw: &'a (dyn Fn(i64) -> Seeded + Sync),
     pub new_tasks: &'a NewTasks<'a>,
 }
@@ -181,7 +182,7 @@ fn read_ahead<'c>(
     tx: mpsc::SyncSender<(Result<Read<'c>>, Duration)>,
 ) {
     // Here, beside the search's reading of the same sentences' words.
-    let known = KnownSentences::of(plan.donors);
+    let known = KnownSentences::of(&plan.donors.donors);
     for chunk in chunks {
         let started = Instant::now();
         let read = read_chunk(reader.conn(), chunk, plan.kind, plan.settings, &known);
@@ -261,7 +262,7 @@ impl Project {
                     chunks: chunks.iter(),
                     next: None,
                     plan,
-                    known: KnownSentences::of(plan.donors),
+                    known: KnownSentences::of(&plan.donors.donors),
                 },
             };
             let run = ChunkRun {
