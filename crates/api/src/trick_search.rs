@@ -23,6 +23,7 @@ pub(crate) use donor_words::DonorWords;
 use factdesk_core::seeded::Seeded;
 use factdesk_core::trick;
 use factdesk_store::tricks::Donor;
+use rayon::prelude::*;
 use signature::{word_hash, Bits, Signature};
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
@@ -37,8 +38,7 @@ const SIZED_DRAWS: usize = 128;
 const ANY_DRAWS: usize = 32;
 /// Draws whose quick tests are made together (see [`TrickSearch::find`]).
 const BATCH: usize = 16;
-/// The fewest sentences, and claims, worth a thread of their own.
-const LEAST_SENTENCES_A_THREAD: usize = 4096;
+/// The fewest claims worth a thread of their own.
 const LEAST_CLAIMS_A_THREAD: usize = 64;
 
 /// What a claim needs of its trick: the claim, its family's documents and sentence
@@ -72,35 +72,6 @@ struct ClaimWords {
     rare: Vec<u64>,
     /// The content words the highlighting weighs.
     marks: trick::ClaimMarks,
-}
-
-/// How many threads `work` items are worth, at least `least` each.
-fn threads(work: usize, least: usize) -> usize {
-    std::thread::available_parallelism()
-        .map_or(1, std::num::NonZeroUsize::get)
-        .min(work / least)
-        .max(1)
-}
-
-/// Runs `f` over `items` split into `parts` contiguous runs, one thread each, and gives
-/// the results in the order of the runs.
-fn split<T: Sync, R: Send>(items: &[T], parts: usize, f: impl Fn(&[T]) -> R + Sync) -> Vec<R> {
-    if parts <= 1 {
-        return vec![f(items)];
-    }
-    let size = items.len().div_ceil(parts).max(1);
-    std::thread::scope(|s| {
-        let f = &f;
-        let handles: Vec<_> = items
-            .chunks(size)
-            .map(|run| s.spawn(move || f(run)))
-            .collect();
-        handles
-            .into_iter()
-            // A panic in a thread is the same bug it would be here.
-            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    })
 }
 
 /// The search over one run's donor sentences, their words read once each.
@@ -152,29 +123,27 @@ impl<'a> TrickSearch<'a> {
             let (r, k) = at(i);
             reads[r].hashes(k)
         });
-        let parts = threads(donors.len(), LEAST_SENTENCES_A_THREAD);
-        let signed = split(&starts, parts, |run| {
-            run.iter()
-                .map(|&start| {
-                    let read = &reads[at(start).0];
-                    let mut rare = Vec::new();
-                    let mut rare_at = Vec::with_capacity(read.len());
-                    let looks: Vec<Look> = (0..read.len())
-                        .map(|k| {
-                            let hashes = read.hashes(k);
-                            let sig = bits.sign(hashes, &mut rare);
-                            rare_at.push(rare.len());
-                            Look {
-                                sig,
-                                chars: u32::try_from(donors[start + k].chars).unwrap_or(u32::MAX),
-                                has_words: !hashes.is_empty(),
-                            }
-                        })
-                        .collect();
-                    (looks, rare, rare_at)
-                })
-                .collect::<Vec<_>>()
-        });
+        let signed: Vec<_> = reads
+            .par_iter()
+            .zip(&starts)
+            .map(|(read, &start)| {
+                let mut rare = Vec::new();
+                let mut rare_at = Vec::with_capacity(read.len());
+                let looks: Vec<Look> = (0..read.len())
+                    .map(|k| {
+                        let hashes = read.hashes(k);
+                        let sig = bits.sign(hashes, &mut rare);
+                        rare_at.push(rare.len());
+                        Look {
+                            sig,
+                            chars: u32::try_from(donors[start + k].chars).unwrap_or(u32::MAX),
+                            has_words: !hashes.is_empty(),
+                        }
+                    })
+                    .collect();
+                (looks, rare, rare_at)
+            })
+            .collect();
         let mut search = TrickSearch {
             donors,
             bits,
@@ -185,7 +154,7 @@ impl<'a> TrickSearch<'a> {
             marks_at: vec![0],
             pass,
         };
-        for (read, (looks, rare, rare_at)) in reads.iter().zip(signed.into_iter().flatten()) {
+        for (read, (looks, rare, rare_at)) in reads.iter().zip(signed) {
             search.looks.extend(looks);
             let base = search.rare.len();
             search.rare.extend(rare);
@@ -305,15 +274,11 @@ impl<'a> TrickSearch<'a> {
         wanted: &[TrickFor],
         draw: &(dyn Fn(i64) -> Seeded + Sync),
     ) -> Vec<Found> {
-        let parts = threads(wanted.len(), LEAST_CLAIMS_A_THREAD);
-        split(wanted, parts, |run| {
-            run.iter()
-                .map(|w| self.find(&mut draw(w.claim_id), w))
-                .collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
+        wanted
+            .par_iter()
+            .with_min_len(LEAST_CLAIMS_A_THREAD)
+            .map(|w| self.find(&mut draw(w.claim_id), w))
+            .collect()
     }
 }
 

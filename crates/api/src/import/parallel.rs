@@ -1,66 +1,27 @@
 //! Spreading per-row work (sentence splitting, hashing) over the machine's cores while
 //! keeping the rows' order, so results and error lines stay deterministic.
 
-/// Rows per thread below which one thread is quicker than starting more.
+use rayon::prelude::*;
+
+/// Rows a thread takes at least: below that, one thread is quicker than starting more.
 const MIN_PER_THREAD: usize = 256;
 
-/// `f` applied to every item, on up to as many threads as there are cores; the results
-/// are in the items' order.
+/// `f` applied to every item, on every core; the results are in the items' order.
 pub(super) fn map_ordered<T: Sync, U: Send>(items: &[T], f: impl Fn(&T) -> U + Sync) -> Vec<U> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let threads = cores.min(items.len() / MIN_PER_THREAD).max(1);
-    if threads == 1 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let f = &f;
-    std::thread::scope(|s| {
-        let parts: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(f).collect::<Vec<U>>()))
-            .collect();
-        joined(parts, items.len())
-    })
-}
-
-/// The threads' results in the order the threads were started.
-fn joined<U>(parts: Vec<std::thread::ScopedJoinHandle<'_, Vec<U>>>, total: usize) -> Vec<U> {
-    let mut out = Vec::with_capacity(total);
-    for part in parts {
-        match part.join() {
-            Ok(results) => out.extend(results),
-            // A panic in `f` is a bug; carry it to the caller as it would have been.
-            Err(panic) => std::panic::resume_unwind(panic),
-        }
-    }
-    out
+    items
+        .par_iter()
+        .with_min_len(MIN_PER_THREAD)
+        .map(&f)
+        .collect()
 }
 
 /// [`map_ordered`] for items the work consumes, so that none is copied.
 pub(super) fn map_owned<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
-    let cores = std::thread::available_parallelism().map_or(1, usize::from);
-    let threads = cores.min(items.len() / MIN_PER_THREAD).max(1);
-    if threads == 1 {
-        return items.into_iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    let mut parts = Vec::with_capacity(threads);
-    let mut rest = items;
-    while rest.len() > chunk {
-        let tail = rest.split_off(chunk);
-        parts.push(rest);
-        rest = tail;
-    }
-    parts.push(rest);
-    let total = parts.iter().map(Vec::len).sum();
-    let f = &f;
-    std::thread::scope(|s| {
-        let handles: Vec<_> = parts
-            .into_iter()
-            .map(|part| s.spawn(move || part.into_iter().map(f).collect::<Vec<U>>()))
-            .collect();
-        joined(handles, total)
-    })
+    items
+        .into_par_iter()
+        .with_min_len(MIN_PER_THREAD)
+        .map(&f)
+        .collect()
 }
 
 #[cfg(test)]
