@@ -189,11 +189,9 @@ impl ClaimMarks {
         let threshold = HighlightOptions::default().threshold;
         words.filter(|w| markable(w)).all(|w| {
             let letters = jaro::Letters::of(w);
-            self.words
-                .iter()
-                .all(|(c, c_letters)| {
-                    !letters.may_reach(c_letters, threshold) || c.winkler_from(w) < threshold
-                })
+            self.words.iter().all(|(c, c_letters)| {
+                !letters.may_reach(c_letters, threshold) || c.winkler_from(w) < threshold
+            })
         })
     }
 }
