@@ -154,13 +154,11 @@ impl Prepared {
 
 /// [`jaro`] of ASCII `a` and `b`, where `at` holds the positions of each byte in `b`.
 fn jaro_at(a: &[u8], b: &[u8], at: &[u64; 128]) -> f64 {
-    let (a_len, b_len) = (a.len(), b.len());
-    if a_len == 0 && b_len == 0 {
-        return 1.0;
-    } else if a_len == 0 || b_len == 0 {
-        return 0.0;
-    }
-    let range = (a_len.max(b_len) / 2).saturating_sub(1);
+    let b_len = b.len();
+    let range = match match_range(a.len(), b_len) {
+        Ok(range) => range,
+        Err(sim) => return sim,
+    };
     let (mut a_flags, mut b_flags) = (0u64, 0u64);
     let mut matches = 0usize;
     for (i, &x) in a.iter().enumerate() {
@@ -180,15 +178,22 @@ fn jaro_at(a: &[u8], b: &[u8], at: &[u64; 128]) -> f64 {
     score(a, b, a_flags, b_flags, matches)
 }
 
+/// How far apart two matched items may stand; `Err`, Jaro itself where a side is empty.
+fn match_range(a_len: usize, b_len: usize) -> Result<usize, f64> {
+    match (a_len, b_len) {
+        (0, 0) => Err(1.0),
+        (0, _) | (_, 0) => Err(0.0),
+        _ => Ok((a_len.max(b_len) / 2).saturating_sub(1)),
+    }
+}
+
 /// Jaro similarity of two sequences of at most [`MAX_LEN`] items.
 fn jaro<T: PartialEq>(a: &[T], b: &[T]) -> f64 {
-    let (a_len, b_len) = (a.len(), b.len());
-    if a_len == 0 && b_len == 0 {
-        return 1.0;
-    } else if a_len == 0 || b_len == 0 {
-        return 0.0;
-    }
-    let range = (a_len.max(b_len) / 2).saturating_sub(1);
+    let b_len = b.len();
+    let range = match match_range(a.len(), b_len) {
+        Ok(range) => range,
+        Err(sim) => return sim,
+    };
     // Which items of each side are matched, one bit each.
     let (mut a_flags, mut b_flags) = (0u64, 0u64);
     let mut matches = 0usize;
