@@ -43,7 +43,8 @@ pub struct TaskOutcome {
 pub struct Aggregation {
     pub method: GoldMethod,
     pub tasks: Vec<TaskOutcome>,
-    /// Annotators whose answers count (those with at least one answer).
+    /// Annotators the gold is made from: at least one of their answers was aggregated
+    /// (not only answers in a study kept apart, nor only answers that picked the trick).
     pub counted_annotators: Vec<String>,
     /// Left out: flagged for failing trick sentences and not included by the lead.
     pub excluded_annotators: Vec<String>,
@@ -160,13 +161,7 @@ impl Project {
                     .map(|(p, outcome)| task_outcome(kind, p, outcome, &decided, &needed)),
             );
         }
-        // Only people who answered something: a lead who never annotated is not "counted".
-        let answered: BTreeSet<&str> = tasks
-            .iter()
-            .flat_map(|t| t.answers.iter().map(|a| a.annotator.as_str()))
-            .collect();
-        counted_annotators.retain(|n| answered.contains(n.as_str()));
-        excluded_annotators.retain(|n| answered.contains(n.as_str()));
+        keep_who_answered(&tasks, &mut counted_annotators, &mut excluded_annotators);
         let rejected_answers = tasks.iter().map(|t| u64::from(t.rejected)).sum();
         let study_answers_apart = if pool_studies {
             0
@@ -187,6 +182,20 @@ impl Project {
             accuracy,
         })
     }
+}
+
+/// Counted are the people the gold is made from, as the cards say: not a lead who never
+/// annotated, a study's member who answered only its sample kept apart, or someone whose
+/// every answer picked the trick. Left out are those flagged who answered something.
+fn keep_who_answered(tasks: &[TaskOutcome], counted: &mut Vec<String>, excluded: &mut Vec<String>) {
+    let answers = || tasks.iter().flat_map(|t| &t.answers);
+    let aggregated: BTreeSet<&str> = answers()
+        .filter(|a| a.counted)
+        .map(|a| a.annotator.as_str())
+        .collect();
+    let answered: BTreeSet<&str> = answers().map(|a| a.annotator.as_str()).collect();
+    counted.retain(|n| aggregated.contains(n.as_str()));
+    excluded.retain(|n| answered.contains(n.as_str()));
 }
 
 /// A task's outcome: the lead's decision where there is one, else what its answers settled.
