@@ -1,6 +1,5 @@
 //! The routes: each takes its input, turns the bearer token into the api's actor and
-//! calls one use case on a pooled project. No route checks a role: the use case does,
-//! but for the event stream, which is the server's own and no use case of the api.
+//! calls one use case on a pooled project. No route checks a role: the use case does.
 
 use crate::error::ApiError;
 use crate::gate::{BodyDeadline, Bulk};
@@ -17,13 +16,12 @@ use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
 use factdesk_api::call::Call;
-use factdesk_api::packs::ReturnedUpload;
+use factdesk_api::packs::{ReturnedUpload, SentPacks};
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::upload::{PacksUpload, Upload};
+use factdesk_api::upload::Upload;
 use factdesk_api::{ErrorCode, NoProgress, Project};
 use futures_util::Stream;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::convert::Infallible;
 use std::net::SocketAddr;
@@ -160,7 +158,7 @@ impl FromRequest<AppState> for Body {
 }
 
 /// Parses a JSON body; a failure names the field it is about.
-fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Reply<T> {
+fn parse<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Reply<T> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
         let path = e.path().to_string();
@@ -437,21 +435,10 @@ async fn events(
     Ok(Sse::new(ready.chain(answers)))
 }
 
-/// Whether `token`'s person may follow the event stream: a lead, for the dashboard. The
-/// stream tells the moment each answer is committed, which an annotator must not learn,
-/// so anyone else gets `Forbidden`, as on a lead's use case.
+/// Whether `token`'s person may follow the event stream (a lead, for the dashboard; the
+/// use case says).
 fn watcher(p: &Project, token: &str) -> factdesk_api::Result<()> {
-    let actor = p.actor_for_token(token)?;
-    if actor.is_lead() {
-        return Ok(());
-    }
-    Err(factdesk_api::Error::new(
-        ErrorCode::Forbidden,
-        format!(
-            "{} is not a lead of this project and may not follow the event stream: it is the lead's dashboard's",
-            actor.name()
-        ),
-    ))
+    p.may_follow_answers(&p.actor_for_token(token)?)
 }
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function
@@ -565,24 +552,23 @@ async fn cancel_import(
 /// Merges returned packs a lead sent as bytes, as `factdesk merge` would; each pack is
 /// validated whole before it changes anything.
 async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
-    let token = bearer(&headers)?;
-    let upload: PacksUpload = parse(&raw.0?)?;
-    // The packs are read (as hostile input, within a deadline) before a connection to
-    // the project is taken, and one merge at a time takes one: however long a pack takes
-    // to read or refuse, /next and /login keep the rest of the pool.
-    let read = tokio::task::spawn_blocking(move || ReturnedUpload::read(&upload))
-        .await
-        .map_err(|e| {
-            factdesk_api::Error::new(
-                factdesk_api::ErrorCode::Io,
-                format!("the request failed inside the server: {e}"),
-            )
-        })??;
+    let (token, body) = (bearer(&headers)?, raw.0?);
+    // The packs are read (hostile input, within a deadline, each manifest checked against
+    // the project's key first) before a connection is taken for the merge, one merge at a
+    // time: /next and /login keep the rest of the pool. The body is held once (parsed
+    // borrowing it, each pack decoded straight into a file).
+    let key = state.pool.run(|p| p.pack_key()).await?;
+    let read = tokio::task::spawn_blocking(move || -> Reply<ReturnedUpload> {
+        let written = parse::<SentPacks>(&body)?.write()?;
+        drop(body);
+        Ok(written.read(Some(&key)))
+    });
+    let read = read.await.map_err(|e| {
+        let inside = format!("the request failed inside the server: {e}");
+        factdesk_api::Error::new(ErrorCode::Io, inside)
+    })??;
     let _merging = state.merging.acquire().await.map_err(|_| {
-        factdesk_api::Error::new(
-            factdesk_api::ErrorCode::Unavailable,
-            "the server is shutting down",
-        )
+        factdesk_api::Error::new(ErrorCode::Unavailable, "the server is shutting down")
     })?;
     let outcomes = state
         .pool

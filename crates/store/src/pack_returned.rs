@@ -1,8 +1,11 @@
 //! Reading a returned pack as hostile input. The annotator owns the file and can rewrite
-//! anything in it, so a merge reads it in three steps, each bounded, before the project is
+//! anything in it, so a merge reads it in steps, each bounded, before the project is
 //! touched: the schema must be exactly the one a pack is written with (the same tables,
 //! columns, types, indexes and triggers, nothing more: a view or trigger could make a read
-//! run forever), the rows it reads are capped, and every read stops at a deadline.
+//! run forever); then the manifest, and what the pack holds is measured without loading a
+//! value (SQLite takes a text's size from its row's header, `octet_length`), so the caller
+//! refuses a pack far larger than its manifest allows before any of its bulk is read; the
+//! issued rows are hashed one at a time, never held; and every read stops at a deadline.
 
 use crate::db::Connection;
 use crate::pack_store::{self, PackAnswerRow, PackFile};
@@ -11,7 +14,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-/// How much a merge reads of one pack at most.
+mod lines;
+
+/// How much a merge reads of one pack at most, whatever its manifest says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Bounds {
     /// Reading the whole pack stops after this long.
@@ -34,17 +39,28 @@ impl Default for Bounds {
     }
 }
 
-/// What a returned pack holds, read within [`Bounds`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReturnedRows {
-    /// The manifest's text and signature, if it has one.
-    pub manifest: Option<(String, String)>,
-    /// The issued rows, as [`pack_store::issued_rows`] gives them for the digest.
-    pub issued: Vec<String>,
-    /// The well-typed answers in the order they were made.
-    pub answers: Vec<PackAnswerRow>,
-    /// The answers whose columns hold the wrong type: (id, what is wrong).
-    pub malformed: Vec<(String, String)>,
+/// What a returned pack holds, measured without reading any value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Census {
+    /// The file's size.
+    pub file_bytes: u64,
+    /// Rows of each table.
+    pub items: u64,
+    pub passages: u64,
+    pub answers: u64,
+    /// Bytes of the issued text (see [`issued_bytes`]).
+    pub issued_bytes: u64,
+    /// Bytes of the answers' text (id, answer, what it supersedes), in all...
+    pub answer_bytes: u64,
+    /// ...and in the largest answer.
+    pub largest_answer: u64,
+}
+
+impl Census {
+    /// Rows of the three tables together.
+    pub fn rows(&self) -> u64 {
+        self.items + self.passages + self.answers
+    }
 }
 
 /// Why a returned pack was not read.
@@ -57,65 +73,182 @@ pub enum ReadError {
     Store(#[from] crate::Error),
 }
 
-/// Reads the pack at `path` within `bounds`, without writing a byte of it (see
-/// [`PackFile::open_read_only`]).
-pub fn read(path: &Path, bounds: &Bounds) -> Result<ReturnedRows, ReadError> {
-    let pack = PackFile::open_read_only(path)?;
-    let raw = pack
-        .conn()
-        .sqlite_only("a pack")
-        .map_err(crate::Error::from)?;
-    let watch = Watchdog::start(raw.get_interrupt_handle(), bounds.deadline);
-    let read = read_rows(pack.conn(), bounds);
-    if watch.stop() {
-        return Err(ReadError::Refused(format!(
-            "reading it took longer than {} seconds, far longer than any pack Factdesk writes",
-            bounds.deadline.as_secs_f64()
-        )));
+impl From<rusqlite::Error> for ReadError {
+    fn from(e: rusqlite::Error) -> ReadError {
+        ReadError::Store(e.into())
     }
-    read
 }
 
-fn read_rows(conn: &Connection, bounds: &Bounds) -> Result<ReturnedRows, ReadError> {
-    check_schema(conn)?;
-    for table in ["items", "passages", "answers"] {
-        let rows: i64 = conn
+impl From<crate::db::Error> for ReadError {
+    fn from(e: crate::db::Error) -> ReadError {
+        ReadError::Store(e.into())
+    }
+}
+
+/// The bytes of a pack's issued text, as SQLite stores it: its items' kinds and items, its
+/// passages' option ids and passages. A pack's manifest signs it, so a merge refuses a
+/// pack whose issued rows changed size before it reads them.
+pub fn issued_bytes(conn: &Connection) -> crate::Result<u64> {
+    let bytes: i64 = conn.query_row(
+        "SELECT (SELECT coalesce(sum(octet_length(kind) + octet_length(item)), 0) FROM items)
+              + (SELECT coalesce(sum(octet_length(option_id) + octet_length(passage)), 0) FROM passages)",
+        [],
+        |r| r.get(0),
+    )?;
+    Ok(bytes.max(0) as u64)
+}
+
+/// Opens the pack at `path` without writing a byte of it (see
+/// [`PackFile::open_read_only`]), checks its schema, and hands it to `read`, every read
+/// under `bounds.deadline`.
+pub fn read<T, E: From<ReadError>>(
+    path: &Path,
+    bounds: &Bounds,
+    read: impl FnOnce(&Reader<'_>) -> Result<T, E>,
+) -> Result<T, E> {
+    let pack = PackFile::open_read_only(path).map_err(ReadError::from)?;
+    let raw = pack.conn().sqlite_only("a pack").map_err(ReadError::from)?;
+    let file_bytes = std::fs::metadata(path)
+        .map_err(|source| {
+            ReadError::Store(crate::Error::Unreadable {
+                path: path.to_path_buf(),
+                source,
+            })
+        })?
+        .len();
+    let watch = Watchdog::start(raw.get_interrupt_handle(), bounds.deadline);
+    let reader = Reader {
+        conn: pack.conn(),
+        raw,
+        bounds,
+        file_bytes,
+        expired: &watch.expired,
+    };
+    let done = check_schema(pack.conn())
+        .map_err(E::from)
+        .and_then(|()| read(&reader));
+    if watch.stop() {
+        return Err(E::from(ReadError::Refused(format!(
+            "reading it took longer than {} seconds, far longer than any pack Factdesk writes",
+            bounds.deadline.as_secs_f64()
+        ))));
+    }
+    done
+}
+
+/// A returned pack whose schema is the one Factdesk writes, to read within bounds.
+#[derive(Debug)]
+pub struct Reader<'a> {
+    conn: &'a Connection,
+    raw: &'a rusqlite::Connection,
+    bounds: &'a Bounds,
+    file_bytes: u64,
+    expired: &'a AtomicBool,
+}
+
+impl Reader<'_> {
+    /// The manifest's text and its signature, if the pack has one; refused unread when
+    /// longer than the manifest of a pack of `bounds.rows` items.
+    pub fn manifest(&self) -> Result<Option<(String, String)>, ReadError> {
+        use rusqlite::OptionalExtension;
+        let size: Option<Option<i64>> = self
+            .raw
             .query_row(
-                &format!("SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT ?1)"),
-                [bounds.rows as i64 + 1],
+                "SELECT octet_length(manifest) + octet_length(signature) FROM manifest LIMIT 1",
+                [],
                 |r| r.get(0),
             )
-            .map_err(crate::Error::from)?;
-        if rows as u64 > bounds.rows {
+            .optional()?;
+        // An item's id and its comma take 17 bytes at most; the rest a few hundred.
+        let most = 4096 + 24 * self.bounds.rows;
+        if let Some(Some(size)) = size.filter(|s| s.unwrap_or(0) as u64 > most) {
             return Err(ReadError::Refused(format!(
-                "its {table} table holds more than {} rows, more than any pack Factdesk writes",
-                bounds.rows
+                "its manifest holds {size} bytes, more than the manifest of any pack Factdesk writes ({most} at most)"
             )));
         }
+        Ok(pack_store::manifest(self.conn)?)
     }
-    let manifest = pack_store::manifest(conn)?;
-    let issued = pack_store::issued_rows(conn)?;
-    let answers = pack_store::answers(conn)?;
-    let malformed = pack_store::malformed_answers(conn)?;
-    let bytes: usize = manifest.as_ref().map_or(0, |(m, s)| m.len() + s.len())
-        + issued.iter().map(String::len).sum::<usize>()
-        + answers
-            .iter()
-            .map(|a| a.uuid.len() + a.answer.len())
-            .sum::<usize>();
-    if bytes as u64 > bounds.bytes {
-        return Err(ReadError::Refused(format!(
-            "it holds more than {} MiB of text, more than any pack Factdesk writes",
-            bounds.bytes / (1024 * 1024)
-        )));
+
+    /// What the pack holds, measured without reading a value; refused past `bounds`.
+    pub fn census(&self) -> Result<Census, ReadError> {
+        let mut rows = [0u64; 3];
+        for (table, count) in ["items", "passages", "answers"].iter().zip(&mut rows) {
+            let found: i64 = self.raw.query_row(
+                &format!("SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT ?1)"),
+                [self.bounds.rows as i64 + 1],
+                |r| r.get(0),
+            )?;
+            *count = found.max(0) as u64;
+            if *count > self.bounds.rows {
+                return Err(ReadError::Refused(format!(
+                    "its {table} table holds more than {} rows, more than any pack Factdesk writes",
+                    self.bounds.rows
+                )));
+            }
+        }
+        let (answer_bytes, largest_answer): (i64, i64) = self.raw.query_row(
+            "SELECT coalesce(sum(octet_length(uuid) + octet_length(answer) + coalesce(octet_length(supersedes), 0)), 0),
+                    coalesce(max(octet_length(uuid) + octet_length(answer) + coalesce(octet_length(supersedes), 0)), 0)
+             FROM answers",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?;
+        let census = Census {
+            file_bytes: self.file_bytes,
+            items: rows[0],
+            passages: rows[1],
+            answers: rows[2],
+            issued_bytes: issued_bytes(self.conn)?,
+            answer_bytes: answer_bytes.max(0) as u64,
+            largest_answer: largest_answer.max(0) as u64,
+        };
+        if census.issued_bytes.saturating_add(census.answer_bytes) > self.bounds.bytes {
+            return Err(ReadError::Refused(format!(
+                "it holds more than {} MiB of text, more than any pack Factdesk writes",
+                self.bounds.bytes / (1024 * 1024)
+            )));
+        }
+        Ok(census)
     }
-    Ok(ReturnedRows {
-        manifest,
-        issued,
-        answers,
-        malformed,
-    })
+
+    /// Hands `each` the issued rows as [`pack_store::issued_rows`] writes them, each line
+    /// followed by a newline (the bytes a pack's digest is taken over), a buffer at a time
+    /// (see [`lines`]).
+    pub fn issued(&self, each: &mut dyn FnMut(&[u8])) -> Result<(), ReadError> {
+        let tables = [
+            (
+                "[\"item\"",
+                "SELECT position, task_id, kind, item FROM items ORDER BY position",
+            ),
+            (
+                "[\"passage\"",
+                "SELECT task_id, option_id, passage FROM passages ORDER BY task_id, option_id",
+            ),
+        ];
+        let mut lines = lines::Lines::new(each, self.expired);
+        for (head, sql) in tables {
+            let mut stmt = self.raw.prepare(sql)?;
+            let mut rows = stmt.query([])?;
+            while let Some(row) = rows.next()? {
+                lines.row(head, row)?;
+            }
+        }
+        lines.flush();
+        Ok(())
+    }
+
+    /// The well-typed answers in the order they were made, and the others with what is
+    /// wrong with each.
+    pub fn answers(&self) -> Result<AnswerRows, ReadError> {
+        Ok((
+            pack_store::answers(self.conn)?,
+            pack_store::malformed_answers(self.conn)?,
+        ))
+    }
 }
+
+/// A pack's answers as read: the well-typed ones, and the others as (id, what is wrong).
+pub type AnswerRows = (Vec<PackAnswerRow>, Vec<(String, String)>);
 
 /// One entry of `sqlite_master`: type, name, table and the SQL that made it.
 type SchemaEntry = (String, String, String, Option<String>);
@@ -244,6 +377,48 @@ mod tests {
             .recv_timeout(Duration::from_secs(60))
             .unwrap_or_else(|_| panic!("the read was not stopped"));
         assert_eq!(outcome, (true, true, true));
+    }
+
+    /// The census counts rows and bytes as they are.
+    #[test]
+    fn the_census_counts_rows_and_bytes() {
+        let dir = ok(tempfile::tempdir());
+        let path = dir.path().join("a.fdpack");
+        let mut pack = ok(PackFile::create(&path));
+        let tx = ok(pack.transaction());
+        let row = pack_store::PackItemRow {
+            position: 1,
+            task_id: 7,
+            kind: factdesk_core::task::TaskKind::Label,
+            item: "x".repeat(10_000),
+        };
+        ok(pack_store::insert_item(&tx, &row));
+        ok(pack_store::insert_passage(&tx, 7, "o1", "ab"));
+        for (uuid, answer) in [("u1", "y".repeat(5000)), ("u2", "{}".to_string())] {
+            let a = PackAnswerRow {
+                seq: 0,
+                uuid: uuid.into(),
+                task_id: 7,
+                answer,
+                created_at: 1,
+                supersedes: None,
+            };
+            ok(pack_store::insert_answer(&tx, &a));
+        }
+        ok(tx.commit());
+        drop(pack);
+        let census = ok(read(&path, &Bounds::default(), |r| r.census()));
+        let file_bytes = ok(std::fs::metadata(&path)).len();
+        let expected = Census {
+            file_bytes,
+            items: 1,
+            passages: 1,
+            answers: 2,
+            issued_bytes: 5 + 10_000 + 2 + 2,
+            answer_bytes: 2 + 5000 + 2 + 2,
+            largest_answer: 5002,
+        };
+        assert_eq!(census, expected);
     }
 
     /// A pack just written has exactly the schema a merge expects.

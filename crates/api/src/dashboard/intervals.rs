@@ -47,6 +47,16 @@ pub fn pair_unit_name(kind: TaskKind) -> &'static str {
 }
 
 impl Project {
+    /// Whether `actor` may follow the moments answers are committed (a team server's event
+    /// stream): a lead's dashboard may; an annotator would learn when each other person
+    /// answers.
+    pub fn may_follow_answers(&self, actor: &Actor) -> Result<()> {
+        self.require_lead(
+            actor,
+            "follow the event stream: it is the lead's dashboard's",
+        )
+    }
+
     /// The newest annotation id (0 with none): a cheap probe for new answers.
     pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {
         self.require_lead(lead, "watch the answers come in")?;

@@ -240,6 +240,7 @@ impl Project {
             digest: sign::digest_lines(&pack_store::issued_rows(&tx)?),
             issued_at: now,
             expires_at,
+            issued_bytes: Some(factdesk_store::pack_returned::issued_bytes(&tx)?),
         };
         let text = json(&manifest)?;
         pack_store::insert_manifest(&tx, &text, &signature(&secret, &text))?;

@@ -4,8 +4,8 @@
 //! pool, all in one transaction: a merge stopped halfway (killed, a failed write) leaves
 //! nothing of the pack, and the next merge of it starts afresh.
 
-use super::returned::{refused, ReturnedPack};
-use super::{sign, signature};
+use super::returned::{refused, ReturnedPack, ALTERED_ITEMS};
+use super::sign;
 use crate::actor::Actor;
 use crate::annotate::Answer;
 use crate::annotate::Checked;
@@ -123,7 +123,7 @@ impl Project {
         unanswered: Unanswered,
     ) -> Result<MergeReport> {
         self.require_lead(lead, "merge packs")?;
-        let pack = ReturnedPack::read(file)?;
+        let pack = ReturnedPack::read_signed(file, &self.pack_key()?)?;
         self.merge_returned(lead, &pack, unanswered)
     }
 
@@ -227,25 +227,12 @@ impl Project {
     ) -> Result<pack_file::PackRow> {
         let name = &pack.name;
         let manifest = &pack.manifest;
-        let project = self.store.project()?;
-        if manifest.project_id != project.id {
-            return Err(refused(
-                name,
-                format!(
-                    "it belongs to another project ({}), not this one ({})",
-                    manifest.project_id, project.id
-                ),
-            ));
-        }
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
-        if !sign::same(&signature(&secret, &pack.text), &pack.signature) {
-            return Err(refused(
-                name,
-                "its manifest was altered after it was issued (the signature does not match)",
-            ));
-        }
+        // Checked again whichever way the pack was read.
+        (self.pack_key()?)
+            .vouch(manifest, &pack.text, &pack.signature)
+            .map_err(|why| refused(name, why))?;
         if !sign::same(&pack.digest, &manifest.digest) {
-            return Err(refused(name, "its issued items were altered after it was issued (the contents do not match the signed digest)"));
+            return Err(refused(name, ALTERED_ITEMS));
         }
         let row = pack_file::get(self.store.conn(), &manifest.pack_id)?.ok_or_else(|| {
             refused(name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))

@@ -7,27 +7,34 @@
 //! the answers made on it. Task ids are opaque too, drawn from the project's secret and
 //! the pack id; the lead's project keeps the map. A manifest signed with HMAC-SHA256
 //! under the secret names the pack, the project, the annotator, the items, a digest of
-//! what was issued and the expiry. A merge reads the pack as hostile input without writing
-//! to it (its schema exactly as written, its rows and time bounded), then takes every
-//! answer through the project's own checks, as `submit` does, all in one transaction.
+//! what was issued (and its size) and the expiry. A merge reads the pack as hostile input
+//! without writing to it (its schema exactly as written, its manifest checked first, then
+//! what it holds bounded by what was issued before any of it is read, its time bounded),
+//! then takes every answer through the project's own checks, as `submit` does, all in one
+//! transaction.
 
 mod issue;
+mod limits;
 mod merge;
 mod outcome;
 mod results;
 mod returned;
 mod session;
 mod sign;
+mod upload;
 mod workplace;
 
 pub use factdesk_store::pack_store::is_pack;
 pub use issue::PackRequest;
+pub use limits::PackKey;
 pub use merge::RefusedAnswer;
 pub use merge::{MergeReport, Unanswered};
 pub use outcome::MergeOutcome;
 pub use results::default_results_path;
-pub use returned::{may_merge, merge_upload, PacksUpload, ReturnedPack, ReturnedUpload};
+pub use returned::ReturnedPack;
 pub use session::PackSession;
+pub use upload::{may_merge, merge_upload, PacksUpload, ReturnedUpload};
+pub use upload::{SentPack, SentPacks, WrittenPacks};
 pub use workplace::Workplace;
 
 use crate::actor::Actor;
@@ -52,6 +59,12 @@ pub struct Manifest {
     pub digest: String,
     pub issued_at: i64,
     pub expires_at: i64,
+    /// Bytes of the issued rows' text (see `factdesk_store::pack_returned::issued_bytes`):
+    /// a merge refuses a pack whose issued rows grew before it reads them. Packs made
+    /// before it was signed lack it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(skip)]
+    pub issued_bytes: Option<u64>,
 }
 
 /// A pack just written.

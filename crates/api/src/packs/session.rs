@@ -16,7 +16,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug)]
 pub struct PackSession {
     file: PackFile,
-    manifest: Manifest,
+    /// Boxed: the app holds a session or a project in one place, and these are large.
+    manifest: Box<Manifest>,
     clock: Box<dyn Clock>,
     /// Items skipped while the pack is open, oldest first: they stay the pack's (nobody
     /// else can take them offline) and come back once nothing else is left.
@@ -43,7 +44,7 @@ impl PackSession {
         })?;
         Ok(PackSession {
             file,
-            manifest,
+            manifest: Box::new(manifest),
             clock,
             skipped: Vec::new(),
         })

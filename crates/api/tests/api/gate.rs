@@ -209,6 +209,7 @@ const LEAD_ONLY: &[Call] = &[
     ("last_annotation_id", |p, a, _| {
         p.last_annotation_id(a).map(drop)
     }),
+    ("may_follow_answers", |p, a, _| p.may_follow_answers(a)),
     ("adjudication_queue", |p, a, _| {
         p.adjudication_queue(a, &GoldRequest::default()).map(drop)
     }),

@@ -220,6 +220,83 @@ fn a_pack_with_far_more_answers_than_items_is_refused_whole() {
     ok(ReturnedPack::read(&path));
 }
 
+/// Issue 31, F7: a pack padded within the general bounds (hundreds of MiB of answers,
+/// rows, text or free pages took seconds and hundreds of MiB to refuse) is refused by
+/// what its signed manifest says was issued, from sizes SQLite keeps in each row's header:
+/// none of the padding is read. Each refusal names the file and says what is too large;
+/// nothing changes, and the pack as returned still merges. (Figures by hand in
+/// docs/team.md; no timing here.)
+#[test]
+fn a_pack_padded_within_the_general_bounds_is_refused_before_its_padding_is_read() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 3);
+    let task = "(SELECT task_id FROM items LIMIT 1)";
+    let cases = [
+        (
+            "answers.fdpack",
+            format!(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+                 INSERT INTO answers (uuid, task_id, answer, created_at)
+                 SELECT 'p' || i, {task}, printf('{{\"comment\":\"%.20000c\"}}', 'x'), 1 FROM n;"
+            ),
+            "its answers take 1.9 MiB, more than the answers to 3 items ever take (1.8 MiB at most)",
+        ),
+        (
+            "answer.fdpack",
+            format!(
+                "INSERT INTO answers (uuid, task_id, answer, created_at)
+                 VALUES ('p', {task}, printf('%.300000c', 'x'), 1);"
+            ),
+            "one of its answers takes 293.0 KiB, more than any answer Factdesk writes (256.0 KiB at most)",
+        ),
+        (
+            "item.fdpack",
+            "UPDATE items SET item = item || printf('%.8388608c', ' ') WHERE position = 1;".into(),
+            "its issued items were altered after it was issued (the contents do not match the signed digest: its items and passages take 8.0 MiB where",
+        ),
+        (
+            "items.fdpack",
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+             INSERT INTO items (position, task_id, kind, item)
+             SELECT 100 + i, 1000000 + i, 'label', '{}' FROM n;"
+                .into(),
+            "(the contents do not match the signed digest: it holds 1003 items where 3 were issued)",
+        ),
+        (
+            "free.fdpack",
+            "CREATE TABLE pad (x); INSERT INTO pad VALUES (zeroblob(16777216)); DROP TABLE pad;"
+                .into(),
+            "its file takes 16.1 MiB where its rows take",
+        ),
+        (
+            // The same size, so only reading the item finds it.
+            "control.fdpack",
+            "UPDATE items SET item = replace(item, '{', char(1)) WHERE position = 1;".into(),
+            "(the contents do not match the signed digest: an item or passage holds a control character, which Factdesk writes escaped)",
+        ),
+    ];
+    let before = project_values(&lead);
+    for (name, sql, why) in cases {
+        let pack = doctored(&path, name, &sql);
+        let err = lead
+            .merge_pack(&lead.lead(), &pack)
+            .err()
+            .unwrap_or_else(|| panic!("{name} merged"));
+        assert!(
+            err.message.starts_with(&format!(
+                "{}: refused, nothing was changed: ",
+                pack.display()
+            )) && err.message.contains(why),
+            "{name}: {}",
+            err.message
+        );
+        assert_eq!(project_values(&lead), before, "{name} changed the project");
+    }
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!((report.added, report.refused.len()), (3, 0), "{report:?}");
+}
+
 /// Makes the project's merge record of the `after`-th answer fail, as a crash or a
 /// failed write halfway through a merge would: a trigger only this test adds.
 fn fail_merges_after(lead: &Project, after: usize) {
