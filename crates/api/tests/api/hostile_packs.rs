@@ -56,6 +56,36 @@ fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
     copy
 }
 
+/// Merges each doctored copy of the pack at `path` (its name, the SQL that doctors it,
+/// what its refusal names) and checks it is refused by name, its message starting with
+/// `refusal`, the project unchanged; then the pack as its annotator returned it merges.
+fn refused_then_merged(
+    lead: &mut Project,
+    path: &Path,
+    cases: &[(&str, String, &str)],
+    refusal: &str,
+) {
+    let before = project_values(lead);
+    for (name, sql, why) in cases {
+        let pack = doctored(path, name, sql);
+        let err = lead
+            .merge_pack(&lead.lead(), &pack)
+            .err()
+            .unwrap_or_else(|| panic!("{name} merged"));
+        assert!(
+            err.message.starts_with(&format!(
+                "{}: refused, nothing was changed: {refusal}",
+                pack.display()
+            )) && err.message.contains(why),
+            "{name}: {}",
+            err.message
+        );
+        assert_eq!(project_values(lead), before, "{name} changed the project");
+    }
+    let report = ok(lead.merge_pack(&lead.lead(), path));
+    assert_eq!((report.added, report.refused.len()), (3, 0), "{report:?}");
+}
+
 /// The answers table replaced by a view that never ends, as in the issue.
 const ENDLESS_ANSWERS: &str = "
     DROP TRIGGER answers_kept;
@@ -147,26 +177,13 @@ fn a_pack_with_any_object_or_column_type_factdesk_does_not_write_is_refused_whol
             "it lacks the trigger \"answers_kept\" every pack has",
         ),
     ];
-    let before = project_values(&lead);
-    for (name, sql, why) in cases {
-        let pack = doctored(&path, name, sql);
-        let err = lead
-            .merge_pack(&lead.lead(), &pack)
-            .err()
-            .unwrap_or_else(|| panic!("{name} merged"));
-        assert!(
-            err.message.starts_with(&format!(
-                "{}: refused, nothing was changed: its schema is not the one Factdesk writes",
-                pack.display()
-            )) && err.message.contains(why),
-            "{name}: {}",
-            err.message
-        );
-        assert_eq!(project_values(&lead), before, "{name} changed the project");
-    }
-    // The pack as its annotator returned it merges.
-    let report = ok(lead.merge_pack(&lead.lead(), &path));
-    assert_eq!((report.added, report.refused.len()), (3, 0), "{report:?}");
+    let cases = cases.map(|(name, sql, why)| (name, sql.to_owned(), why));
+    refused_then_merged(
+        &mut lead,
+        &path,
+        &cases,
+        "its schema is not the one Factdesk writes",
+    );
 }
 
 #[test]
@@ -276,25 +293,7 @@ fn a_pack_padded_within_the_general_bounds_is_refused_before_its_padding_is_read
             "(the contents do not match the signed digest: an item or passage holds a control character, which Factdesk writes escaped)",
         ),
     ];
-    let before = project_values(&lead);
-    for (name, sql, why) in cases {
-        let pack = doctored(&path, name, &sql);
-        let err = lead
-            .merge_pack(&lead.lead(), &pack)
-            .err()
-            .unwrap_or_else(|| panic!("{name} merged"));
-        assert!(
-            err.message.starts_with(&format!(
-                "{}: refused, nothing was changed: ",
-                pack.display()
-            )) && err.message.contains(why),
-            "{name}: {}",
-            err.message
-        );
-        assert_eq!(project_values(&lead), before, "{name} changed the project");
-    }
-    let report = ok(lead.merge_pack(&lead.lead(), &path));
-    assert_eq!((report.added, report.refused.len()), (3, 0), "{report:?}");
+    refused_then_merged(&mut lead, &path, &cases, "");
 }
 
 /// Makes the project's merge record of the `after`-th answer fail, as a crash or a

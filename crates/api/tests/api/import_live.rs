@@ -96,6 +96,18 @@ struct Team {
     die_at: Option<&'static str>,
 }
 
+impl Team {
+    fn new(other: Project, die_at: Option<&'static str>) -> Team {
+        Team {
+            other,
+            answered: 0,
+            seen: Vec::new(),
+            phase: String::new(),
+            die_at,
+        }
+    }
+}
+
 impl Progress for Team {
     fn phase(&mut self, name: &str, _total: u64) {
         if self.die_at == Some(name) {
@@ -139,13 +151,7 @@ fn answers_go_in_while_an_import_into_a_live_project_writes() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = live(dir.path(), 20, &clock);
-    let mut team = Team {
-        other: team_connection(dir.path(), &clock),
-        answered: 0,
-        seen: Vec::new(),
-        phase: String::new(),
-        die_at: None,
-    };
+    let mut team = Team::new(team_connection(dir.path(), &clock), None);
     let lead = p.lead();
     let report = must(import(
         &mut p,
@@ -192,13 +198,7 @@ fn an_import_killed_midway_leaves_nothing_to_answer_and_is_removed() {
             .collect()
     };
     let before = counts(&p);
-    let mut team = Team {
-        other: team_connection(dir.path(), &clock),
-        answered: 0,
-        seen: Vec::new(),
-        phase: String::new(),
-        die_at: Some("ranking"),
-    };
+    let mut team = Team::new(team_connection(dir.path(), &clock), Some("ranking"));
     let req = inputs(dir.path(), 20, 2520, None);
     let lead = p.lead();
     let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -312,13 +312,7 @@ fn a_refutation_kept_in_one_chunk_of_a_removal_keeps_its_claim_in_a_later_chunk(
     let mut p = live(dir.path(), 20, &clock);
     let req = inputs(dir.path(), 20, 2520, None);
     refute(&req.claims[0], "c520");
-    let mut team = Team {
-        other: team_connection(dir.path(), &clock),
-        answered: 0,
-        seen: Vec::new(),
-        phase: String::new(),
-        die_at: Some("ranking"),
-    };
+    let mut team = Team::new(team_connection(dir.path(), &clock), Some("ranking"));
     let lead = p.lead();
     let died = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         import(&mut p, &lead, &req, &mut team)

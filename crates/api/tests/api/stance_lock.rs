@@ -52,17 +52,22 @@ fn a_served_item_holds_the_stance_until_it_is_skipped() {
     assert_eq!(set_stance(&mut p, EvidenceStance::Supports), None);
 }
 
+/// Three evidence items for ivy, for a week.
+fn ivys_pack() -> PackRequest {
+    PackRequest {
+        annotator: "ivy".into(),
+        count: 3,
+        kind: Some(TaskKind::Evidence),
+        expires_days: 7,
+    }
+}
+
 #[test]
 fn a_pack_holds_the_stance_until_it_can_no_longer_merge() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = team(dir.path(), &clock);
-    let req = PackRequest {
-        annotator: "ivy".into(),
-        count: 3,
-        kind: Some(TaskKind::Evidence),
-        expires_days: 7,
-    };
+    let req = ivys_pack();
     let issued = must(p.issue_pack(&p.lead(), &req, &dir.path().join("ivy.fdpack")));
     let refused = set_stance(&mut p, EvidenceStance::SupportsOrRefutes)
         .unwrap_or_else(|| panic!("the stance changed under a pack"));
@@ -103,12 +108,7 @@ fn items_a_pack_gave_back_hold_the_stance_past_its_expiry_as_they_still_merge() 
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = team(dir.path(), &clock);
-    let req = PackRequest {
-        annotator: "ivy".into(),
-        count: 3,
-        kind: Some(TaskKind::Evidence),
-        expires_days: 7,
-    };
+    let req = ivys_pack();
     let issued_at = dir.path().join("ivy.fdpack");
     let issued = must(p.issue_pack(&p.lead(), &req, &issued_at));
     let copy = dir.path().join("ivy-copy.fdpack");

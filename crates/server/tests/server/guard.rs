@@ -2,7 +2,7 @@
 //! check, unbounded searches, sign-in lockouts and floods, disabled people and their
 //! streams, idle connections.
 
-use crate::harness::{error_of, ok, password, Team};
+use crate::harness::{error_of, ok, password, stream_ends, Team};
 use crate::postgres::fresh_database;
 use factdesk_api::sign_in::SignInPolicy;
 use std::time::Duration;
@@ -242,13 +242,16 @@ async fn long_names_are_refused_and_old_failures_are_pruned_for_every_name() {
     assert_eq!(rows(&team.path), 2, "only the new failure is left");
 }
 
-/// Whether the event stream of `response` ends within `wait` (heartbeats are 4 s apart).
-async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
-    tokio::time::timeout(wait, async {
-        while let Ok(Some(_)) = response.chunk().await {}
-    })
-    .await
-    .is_ok()
+/// Lea's stream `ending` ends within 10 s while maria's `kept` goes on.
+async fn ends_beside(ending: reqwest::Response, kept: reqwest::Response) {
+    assert!(
+        stream_ends(ending, Duration::from_secs(10)).await,
+        "lea's stream ended"
+    );
+    assert!(
+        !stream_ends(kept, Duration::from_secs(5)).await,
+        "maria's stream goes on"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -273,14 +276,7 @@ async fn an_event_stream_ends_when_its_holder_is_disabled() {
             let maria = ok(p.actor("maria"));
             ok(p.set_disabled(&maria, "lea", true));
         });
-        assert!(
-            stream_ends(stream, Duration::from_secs(10)).await,
-            "lea's stream ended"
-        );
-        assert!(
-            !stream_ends(kept, Duration::from_secs(5)).await,
-            "maria's stream goes on"
-        );
+        ends_beside(stream, kept).await;
         // Her right password now gets the answer a wrong one gets.
         let disabled = error_of(team.login("lea", &password("lea")).await).await;
         let wrong = error_of(team.login("lea", "a guess").await).await;
@@ -299,14 +295,7 @@ async fn an_event_stream_ends_when_its_holder_is_no_longer_a_lead() {
         let stream = team.events_ready(&lea).await;
         let kept = team.events_ready(&maria).await;
         team.demote("lea");
-        assert!(
-            stream_ends(stream, Duration::from_secs(10)).await,
-            "lea's stream ended"
-        );
-        assert!(
-            !stream_ends(kept, Duration::from_secs(5)).await,
-            "maria's stream goes on"
-        );
+        ends_beside(stream, kept).await;
         // Her session lives on as an annotator's: her work, but not the stream.
         let (status, code, message) = error_of(team.get("/api/v1/events", Some(&lea)).await).await;
         assert_eq!((status, code.as_str()), (403, "forbidden"), "{message}");

@@ -372,3 +372,12 @@ pub async fn error_of(response: reqwest::Response) -> (u16, String, String) {
         body["message"].as_str().unwrap_or_default().to_string(),
     )
 }
+
+/// Whether the event stream of `response` ends within `wait` (heartbeats are 4 s apart).
+pub async fn stream_ends(mut response: reqwest::Response, wait: std::time::Duration) -> bool {
+    tokio::time::timeout(wait, async {
+        while let Ok(Some(_)) = response.chunk().await {}
+    })
+    .await
+    .is_ok()
+}

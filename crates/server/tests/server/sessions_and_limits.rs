@@ -3,7 +3,7 @@
 //! kept for addresses holding few; guesses spread over many addresses hit the name's
 //! budget, after which its passwords are not checked at all.
 
-use crate::harness::{error_of, ok, password, Team, START};
+use crate::harness::{error_of, ok, password, stream_ends, Team, START};
 use crate::postgres::fresh_database;
 use factdesk_api::annotators::Role;
 use factdesk_api::sign_in::SignInPolicy;
@@ -20,15 +20,6 @@ async fn on_both_engines() -> Vec<Team> {
         None => eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL case did not run"),
     }
     teams
-}
-
-/// Whether the event stream of `response` ends within `wait` (heartbeats are 4 s apart).
-async fn stream_ends(mut response: reqwest::Response, wait: Duration) -> bool {
-    tokio::time::timeout(wait, async {
-        while let Ok(Some(_)) = response.chunk().await {}
-    })
-    .await
-    .is_ok()
 }
 
 /// What `token` gets from `/next`, `/call` and `/events` (a lead's: 403 for an
