@@ -40,6 +40,32 @@ fn bad(field: String, message: String) -> Error {
     Error::new(ErrorCode::InvalidInput, format!("{field}: {message}"))
 }
 
+/// The longest file name taken from the network, in bytes: what file systems hold.
+const LONGEST_NAME: usize = 255;
+
+/// Refuses `name`, sent as `field`'s, unless it is one plain file name that a file system
+/// takes: nothing that climbs out of the folder it is put in, and not too long (a name a
+/// file system refuses was a server error, its whole text in the reply). `done` says what
+/// nothing was.
+pub(crate) fn plain_name(name: &str, field: &str, done: &str) -> Result<()> {
+    let plain = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains(['/', '\\', '\0'])
+        && name.len() <= LONGEST_NAME;
+    if plain {
+        return Ok(());
+    }
+    let shown: String = name.chars().take(80).collect();
+    let more = if shown.len() < name.len() { "…" } else { "" };
+    Err(bad(
+        format!("{field}.name"),
+        format!(
+            "{shown:?}{more} is not a file name of at most {LONGEST_NAME} bytes without a folder (nothing was {done})"
+        ),
+    ))
+}
+
 /// Writes each file under its own numbered folder of `dir` (two files may share a name).
 pub(crate) fn place(
     dir: &Path,
@@ -50,17 +76,7 @@ pub(crate) fn place(
     let mut paths = Vec::new();
     for (i, f) in files.iter().enumerate() {
         let field = format!("{what}[{i}]");
-        // A name from the network: one plain file name, nothing that climbs out.
-        let plain = !f.name.is_empty()
-            && f.name != "."
-            && f.name != ".."
-            && !f.name.contains(['/', '\\', '\0']);
-        if !plain {
-            return Err(bad(
-                format!("{field}.name"),
-                format!("{:?} is not a file name (nothing was imported)", f.name),
-            ));
-        }
+        plain_name(&f.name, &field, "imported")?;
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(&f.base64)
             .map_err(|e| {
@@ -86,4 +102,30 @@ pub(crate) fn as_sent(dir: &Path, text: &str, count: usize) -> String {
         text = text.replace(&folder, "");
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_name;
+    use crate::ErrorCode;
+
+    /// Hostile pass 22: a pack named with 5,000 characters got a 500 ("File name too
+    /// long") with the whole name in the reply.
+    #[test]
+    fn a_name_too_long_for_a_file_system_is_refused_shortly() {
+        let long = "a".repeat(5_000);
+        let err = plain_name(&long, "packs[0]", "merged").err();
+        let err = err.unwrap_or_else(|| panic!("a 5,000-byte name was taken"));
+        assert_eq!(err.code, ErrorCode::InvalidInput);
+        assert!(
+            err.message.starts_with("packs[0].name: "),
+            "{}",
+            err.message
+        );
+        assert!(err.message.len() < 300, "{}", err.message);
+        assert!(plain_name(&"a".repeat(255), "packs[0]", "merged").is_ok());
+        for bad in ["", ".", "..", "a/b", "a\\b", "a\0b"] {
+            assert!(plain_name(bad, "files[0]", "imported").is_err(), "{bad:?}");
+        }
+    }
 }

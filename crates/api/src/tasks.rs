@@ -222,9 +222,14 @@ impl Project {
         let Setup {
             reader,
             donors,
-            claims,
+            mut claims,
             skipped,
         } = self.read_setup(kind, include_children, &settings)?;
+        // The run goes in serving order, not the claims' order, so task ids ascend with
+        // the secret order across the whole run: an id is what an annotator sees of an
+        // item, and ids in import order (even shuffled within each chunk) told the
+        // refutations, imported after their claims, and so the label.
+        claims.sort_by_cached_key(|(id, _)| shuffle_key(settings.seed, kind, *id));
         tracing::debug!(
             donors = donors.donors.len(),
             eligible = claims.len(),

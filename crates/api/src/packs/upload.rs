@@ -115,17 +115,7 @@ impl<'a> SentPacks<'a> {
         for (i, pack) in self.packs.iter().enumerate() {
             let field = format!("packs[{i}]");
             let name: &str = &pack.name;
-            // A name from the network: one plain file name, nothing that climbs out.
-            let plain = !name.is_empty()
-                && name != "."
-                && name != ".."
-                && !name.contains(['/', '\\', '\0']);
-            if !plain {
-                return Err(bad(
-                    format!("{field}.name"),
-                    format!("{name:?} is not a file name (nothing was merged)"),
-                ));
-            }
+            crate::sent::plain_name(name, &field, "merged")?;
             let folder = scratch.path().join(i.to_string());
             std::fs::create_dir(&folder)
                 .map_err(|e| Error::io(&folder.display().to_string(), &e))?;

@@ -407,9 +407,7 @@ fn insert_tasks(
         ));
         ids.push(0);
     }
-    // Written in their serving order, not the claims': ids are what an annotator sees of
-    // an item, and in claim order they told a refutation (imported after its claim) from
-    // its original, and so the label.
+    // Written in their serving order, as the run's claims come (see `create_tasks_with`).
     created.sort_by_key(|(_, t)| t.shuffle_key);
     let tasks: Vec<NewTask> = created.iter().map(|(_, t)| *t).collect();
     for ((at, _), id) in created.iter().zip(tasks::insert_new_many(tx, &tasks)?) {
