@@ -407,8 +407,8 @@ fn insert_tasks(
         ));
         ids.push(0);
     }
-    // Written in their serving order, as the run's claims come (see `create_tasks_with`).
-    created.sort_by_key(|(_, t)| t.shuffle_key);
+    // The run's claims come in serving order (see `create_tasks_with`), so the new tasks
+    // are written, and numbered, in it.
     let tasks: Vec<NewTask> = created.iter().map(|(_, t)| *t).collect();
     for ((at, _), id) in created.iter().zip(tasks::insert_new_many(tx, &tasks)?) {
         ids[*at] = id;
