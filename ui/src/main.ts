@@ -215,14 +215,14 @@ function showClaims(): void {
   setScreen(claimsScreen(claimsState, { home: showHome, open: showClaim, fail }));
 }
 
-/** A claim, from the list or a search hit; Esc goes back to where it was opened. */
-function showClaim(id: number): void {
+/** A claim by its reference, from the list or a search hit; Esc goes back to where it was opened. */
+function showClaim(reference: string): void {
   const back = again;
-  setScreen(claimScreen(id, { back, fail }));
+  setScreen(claimScreen(reference, { back, fail }));
 }
 
 function openHit(hit: SearchHit): void {
-  if (hit.kind === "claim") return showClaim(hit.id);
+  if (hit.kind === "claim") return showClaim(hit.reference);
   const back = again;
   setScreen(sentenceScreen(hit, { back, fail }));
 }

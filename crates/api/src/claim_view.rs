@@ -43,15 +43,23 @@ pub struct ClaimTask {
 /// A claim as the data manager shows it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct ClaimView {
+    /// The claim's number in the project; 0 in an annotator's view, where it would tell
+    /// the import order (a refutation comes after its original).
     pub id: i64,
+    /// How the person names the claim: a lead its number ("#12"), an annotator their own
+    /// opaque reference, as their search hits show it.
+    pub reference: String,
     /// The claim's own id, from the import (or given to a written refutation).
     pub ext_id: String,
     pub text: String,
     pub context: Option<String>,
     /// The claim a refutation was written for, by its own id.
     pub parent: Option<String>,
-    /// And by its number in the project.
+    /// And by its number in the project: a lead's view only.
     pub parent_number: Option<i64>,
+    /// And by the person's reference of it (a lead's "#12"; an annotator's own, for a
+    /// refutation they wrote).
+    pub parent_reference: Option<String>,
     /// Whether this is the lead's full view.
     pub full: bool,
     /// Lead only: the label imported with the claim.
@@ -108,9 +116,11 @@ pub struct ClaimPage {
 const MAX_PAGE: u64 = 500;
 
 impl Project {
-    /// Claim `id` as `actor` may see it (see the module's note). Anyone working on the
+    /// The claim `reference` names, as `actor` may see it (see the module's note): a
+    /// lead names it by its number ("#12", or 12), an annotator by their own reference
+    /// from a search hit (`crate::opaque`), never by its number. Anyone working on the
     /// project may open a claim.
-    pub fn claim_view(&self, actor: &Actor, id: i64) -> Result<ClaimView> {
+    pub fn claim_view(&self, actor: &Actor, reference: &str) -> Result<ClaimView> {
         let name = self.member(actor)?;
         let full = actor.is_lead();
         // A lead sees every answer; anyone else only their own.
@@ -123,9 +133,11 @@ impl Project {
         let not_found = || {
             Error::new(
                 ErrorCode::NotFound,
-                format!("no claim {id} in this project"),
+                format!("no claim {} in this project", reference.trim()),
             )
         };
+        let namer = self.namer(actor)?;
+        let id = (self.claim_named(&namer, reference)?).ok_or_else(not_found)?;
         let claim = self.store.claim(id)?.ok_or_else(not_found)?;
         let own = if full {
             false
@@ -192,9 +204,13 @@ impl Project {
                 answers,
             });
         }
+        // An annotator's view carries no row id: the parent is named by their reference.
+        let parent_id = parent.as_ref().and(claim.parent_id);
         Ok(ClaimView {
-            id,
-            parent_number: parent.as_ref().and(claim.parent_id),
+            id: namer.number(id),
+            reference: namer.reference(id),
+            parent_number: parent_id.filter(|_| namer.by_number()),
+            parent_reference: parent_id.map(|p| namer.reference(p)),
             ext_id,
             text: claim.text,
             context: claim.context,

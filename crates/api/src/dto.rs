@@ -41,7 +41,11 @@ pub struct Overview {
     pub name: String,
     pub path: String,
     pub schema_version: u32,
-    pub stats: Stats,
+    /// The project's counts: a lead's, or whoever holds the file before choosing who is
+    /// working; a pack's own items and answers. Null for an annotator: the count of
+    /// originals would tell which claim numbers are refutations, and the count of answers
+    /// would tick as others answer.
+    pub stats: Option<Stats>,
 }
 
 /// What an import did.
@@ -85,8 +89,14 @@ pub enum SearchHitKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct SearchHit {
     pub kind: SearchHitKind,
-    /// The claim's or sentence's id in the project; 0 for a sentence an annotator found.
+    /// The claim's or sentence's id in the project (a claim's number); 0 in an
+    /// annotator's hits, where it would tell the import order (a refutation comes after
+    /// its original).
     pub id: i64,
+    /// How the person names a claim hit and opens its page (`claim_view`): a lead its
+    /// number ("#12"), an annotator an opaque reference of their own ("c" and 12 hex
+    /// digits). Empty for a sentence.
+    pub reference: String,
     /// The claim's own id, or the id of the sentence's document (empty for an annotator:
     /// it would tell the trick's document from the real candidates').
     pub ext_id: String,

@@ -25,6 +25,7 @@ pub mod error;
 pub mod eval;
 pub mod gold;
 pub mod import;
+mod opaque;
 pub mod output;
 pub mod packs;
 pub mod predictions;

@@ -1,7 +1,7 @@
 //! Creating, opening and describing a project.
 
 use crate::dto::{Overview, Stats};
-use crate::{Clock, Result};
+use crate::{Actor, Clock, Result};
 use factdesk_store::{ProjectLocation, Store};
 use std::path::Path;
 
@@ -103,20 +103,32 @@ impl Project {
         &self.store
     }
 
-    /// Row counts, as `factdesk stats` prints them.
-    pub fn stats(&self) -> Result<Stats> {
+    /// Row counts, as `factdesk stats` prints them. A lead's: the count of originals
+    /// tells an annotator which claim numbers are refutations, and the count of answers
+    /// ticks as others answer.
+    pub fn stats(&self, lead: &Actor) -> Result<Stats> {
+        self.require_lead(lead, "read the project's counts")?;
         Ok(Stats::from(self.store.counts()?))
     }
 
-    /// What the app's overview screen shows.
-    pub fn overview(&self) -> Result<Overview> {
+    /// What the app's overview screen shows, to `actor`, or to whoever holds the file
+    /// when no one is chosen yet (they could read the file itself). The counts are left
+    /// out for an annotator ([`Project::stats`]).
+    pub fn overview(&self, actor: Option<&Actor>) -> Result<Overview> {
+        if let Some(actor) = actor {
+            self.member(actor)?;
+        }
         let project = self.store.project()?;
+        let stats = match actor {
+            Some(a) if !a.is_lead() => None,
+            _ => Some(Stats::from(self.store.counts()?)),
+        };
         Ok(Overview {
             id: project.id,
             name: project.name,
             path: self.path().display().to_string(),
             schema_version: factdesk_store::SCHEMA_VERSION as u32,
-            stats: self.stats()?,
+            stats,
         })
     }
 }

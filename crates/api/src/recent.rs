@@ -103,7 +103,8 @@ pub fn create(dir: &Path, path: &Path, clock: Box<dyn Clock>) -> Result<(Project
 }
 
 fn remembered(dir: &Path, path: &Path, project: Project) -> Result<(Project, Overview)> {
-    let overview = project.overview()?;
+    // Just opened: no one is chosen yet, and whoever holds the file sees its counts.
+    let overview = project.overview(None)?;
     remember(dir, path, &overview.name);
     Ok((project, overview))
 }

@@ -2,6 +2,7 @@
 
 use crate::actor::Actor;
 use crate::dto::{SearchHit, SearchHitKind};
+use crate::opaque::Namer;
 use crate::{Project, Result};
 use factdesk_store::{annotations, ClaimRow, HitKind, SearchIndex};
 
@@ -36,17 +37,20 @@ impl Project {
         Ok(SearchIndex::open(&self.store)?)
     }
 
-    /// Searches claims and sentences; `"quoted words"` match as a phrase, and `#1234`
-    /// finds claim number 1234 too. Anyone working on the project may. A lead sees every
-    /// hit as it is stored. An annotator sees the document sentences and the claims they
-    /// have worked on (see `annotator_sight`), never another's refutation; a written
-    /// refutation's id names its parent claim but not the answer that wrote it, and a
-    /// sentence comes without its id or document, which would tell the trick (a sentence of an
-    /// unrelated document) apart from the real candidates of an item.
+    /// Searches claims and sentences; `"quoted words"` match as a phrase, and a claim's
+    /// reference finds that claim too (a lead's `#1234`, an annotator's own opaque one).
+    /// Anyone working on the project may. A lead sees every hit as it is stored. An
+    /// annotator sees the document sentences and the claims they have worked on (see
+    /// `annotator_sight`), never another's refutation, and a claim by their own reference
+    /// only, never by its number, which follows import order (`crate::opaque`); a
+    /// written refutation's id names its parent claim but not the answer that wrote it,
+    /// and a sentence comes without its id or document, which would tell the trick (a
+    /// sentence of an unrelated document) apart from the real candidates of an item.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
         self.member(actor)?;
         bounded("query", query)?;
         let full = actor.is_lead();
+        let namer = self.namer(actor)?;
         let fetch = if full {
             limit
         } else {
@@ -54,11 +58,16 @@ impl Project {
         };
         let hits = SearchIndex::open(&self.store)?.search(query, fetch)?;
         let mut out = Vec::with_capacity(hits.len().min(limit));
-        // "#1234" names a claim by its number: that claim comes first, scored as the best
-        // hit, then whatever the words find.
-        let named = match factdesk_core::claim::number_in(query) {
+        // A claim's reference names it: that claim comes first, scored as the best hit,
+        // then whatever the words find. A lead's bare number is words (a year, a figure).
+        let reference = if full {
+            factdesk_core::claim::number_in(query)
+        } else {
+            self.claim_named(&namer, query)?
+        };
+        let named = match reference {
             Some(n) if limit > 0 => {
-                self.claim_hit(actor, n, hits.first().map_or(1.0, |h| h.score))?
+                self.claim_hit(actor, &namer, n, hits.first().map_or(1.0, |h| h.score))?
             }
             _ => None,
         };
@@ -70,12 +79,13 @@ impl Project {
             }
             let found = match hit.kind {
                 HitKind::Claim if Some(hit.id) == named_id => None,
-                HitKind::Claim => self.claim_hit(actor, hit.id, hit.score)?,
+                HitKind::Claim => self.claim_hit(actor, &namer, hit.id, hit.score)?,
                 HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
                     kind: SearchHitKind::Sentence,
                     // Sentence ids run through a document in order, so an id would tie
                     // a sentence to its neighbours' document too.
                     id: if full { s.id } else { 0 },
+                    reference: String::new(),
                     ext_id: if full {
                         s.document_ext_id
                     } else {
@@ -91,8 +101,14 @@ impl Project {
         Ok(out)
     }
 
-    /// Claim `id` as a search hit, if `actor` may see it.
-    fn claim_hit(&self, actor: &Actor, id: i64, score: f32) -> Result<Option<SearchHit>> {
+    /// Claim `id` as a search hit, if `actor` may see it, named as `namer` names it.
+    fn claim_hit(
+        &self,
+        actor: &Actor,
+        namer: &Namer,
+        id: i64,
+        score: f32,
+    ) -> Result<Option<SearchHit>> {
         let full = actor.is_lead();
         let Some(c) = self.store.claim(id)? else {
             return Ok(None);
@@ -107,7 +123,8 @@ impl Project {
         };
         Ok(Some(SearchHit {
             kind: SearchHitKind::Claim,
-            id: c.id,
+            id: namer.number(c.id),
+            reference: namer.reference(c.id),
             ext_id: self.shown_ext_id(&c, full, own)?,
             text: c.text,
             document_id: None,
@@ -135,7 +152,7 @@ impl Project {
     /// A claim's own id as `full` (a lead) or an annotator sees it; `own` when the
     /// annotator wrote it. An imported id tells a refutation from an original
     /// ("…/refuted") and a model's counter-claim from a person's ("…/model/…"), so an
-    /// annotator is shown none: the claim's number names it. Their own written
+    /// annotator is shown none: their own reference names it. Their own written
     /// refutation shows as its parent's id and "/written" (its stored id carries the uuid
     /// of the answer that wrote it).
     pub(crate) fn shown_ext_id(&self, claim: &ClaimRow, full: bool, own: bool) -> Result<String> {

@@ -70,7 +70,7 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
         "/api/v1/answers",
         &[400, 401, 403, 404, 408, 409, 413, 415, 500, 503],
     ),
-    ("get", "/api/v1/stats", &[401, 500, 503]),
+    ("get", "/api/v1/stats", &[401, 403, 500, 503]),
     ("get", "/api/v1/agreement", &[400, 401, 403, 500, 503]),
     ("get", "/api/v1/events", &[401, 403, 500, 503]),
     ("get", "/api/v1/openapi.json", &[]),
@@ -182,7 +182,7 @@ fn work_paths() -> Value {
                 "responses": responses(("committed", obj("Ack")), errors_of("post", "/api/v1/answers"))
             }},
             "/api/v1/stats": {"get": {
-                "summary": "Row counts (factdesk stats --json)",
+                "summary": "Row counts (factdesk stats --json); a lead's",
                 "security": bearer,
                 "responses": responses(("the counts", obj("Stats")), errors_of("get", "/api/v1/stats"))
             }},

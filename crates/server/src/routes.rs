@@ -324,8 +324,8 @@ async fn stats(State(state): State<AppState>, headers: HeaderMap) -> Reply<Respo
     let stats = state
         .pool
         .run(move |p| {
-            p.actor_for_token(&token)?;
-            p.stats()
+            let actor = p.actor_for_token(&token)?;
+            p.stats(&actor)
         })
         .await?;
     Ok(Json(stats).into_response())

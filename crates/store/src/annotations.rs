@@ -242,3 +242,18 @@ pub fn writer_of_claim(conn: &Connection, claim_id: i64) -> Result<Option<i64>> 
         .query_row([claim_id], |r| r.get(0))
         .optional()?)
 }
+
+/// The claims `annotator_id` has worked on: those of the tasks they gave any answer on
+/// (current or not), and the refutations their answers wrote. They are the claims an
+/// annotator may see, and the ones their opaque claim references name.
+pub fn claims_worked_on(conn: &Connection, annotator_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id
+         WHERE a.annotator_id = ?1
+         UNION
+         SELECT c.id FROM annotations w JOIN claims c ON c.written_in = w.id
+         WHERE w.annotator_id = ?1",
+    )?;
+    let rows = stmt.query_map([annotator_id], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}

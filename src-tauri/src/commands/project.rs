@@ -15,7 +15,8 @@ use tauri::State;
 /// Opens a project, or a pack in annotator mode, and puts it at the top of the recent list.
 fn open_any(config_dir: &Path, path: &Path) -> Result<(Place, Overview)> {
     let work = Workplace::open(path, Box::new(SystemClock))?;
-    let overview = work.overview()?;
+    // Just opened: no one is chosen yet.
+    let overview = work.overview(None)?;
     recent::remember(config_dir, path, &overview.name);
     Ok((Place::Local(work), overview))
 }
@@ -89,7 +90,10 @@ pub fn current_person(state: State<'_, AppState>) -> Option<Person> {
 pub fn overview(state: &AppState) -> Result<Overview> {
     match state.remote() {
         Some(remote) => server_overview(&remote),
-        None => state.with_work(|w| w.overview()),
+        None => {
+            let user = state.user().ok();
+            state.with_work(|w| w.overview(user.as_ref()))
+        }
     }
 }
 

@@ -15,7 +15,14 @@ export type Stats = { claims: number, root_claims: number, refutations: number, 
 
 export type NoTask = { kind: TaskKind, reason: SkipReason, message: string, count: number, };
 
-export type Overview = { id: string, name: string, path: string, schema_version: number, stats: Stats, };
+export type Overview = { id: string, name: string, path: string, schema_version: number, 
+/**
+ * The project's counts: a lead's, or whoever holds the file before choosing who is
+ * working; a pack's own items and answers. Null for an annotator: the count of
+ * originals would tell which claim numbers are refutations, and the count of answers
+ * would tick as others answer.
+ */
+stats: Stats | null, };
 
 export type RecentProject = { path: string, name: string, 
 /**
@@ -81,9 +88,17 @@ export type SearchHitKind = "claim" | "sentence";
 
 export type SearchHit = { kind: SearchHitKind, 
 /**
- * The claim's or sentence's id in the project; 0 for a sentence an annotator found.
+ * The claim's or sentence's id in the project (a claim's number); 0 in an
+ * annotator's hits, where it would tell the import order (a refutation comes after
+ * its original).
  */
 id: number, 
+/**
+ * How the person names a claim hit and opens its page (`claim_view`): a lead its
+ * number ("#12"), an annotator an opaque reference of their own ("c" and 12 hex
+ * digits). Empty for a sentence.
+ */
+reference: string, 
 /**
  * The claim's own id, or the id of the sentence's document (empty for an annotator:
  * it would tell the trick's document from the real candidates').
@@ -229,7 +244,14 @@ skipped: Array<SkippedClaims>,
  * Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
  * sentence sharing no word with the claim was found in another claim's documents.
  */
-without_trick: number, };
+without_trick: number, 
+/**
+ * Evidence tasks whose trick other items show more or less often than the item's
+ * real options (no sentence shown as they are fitted): a script comparing many
+ * items can tell those tricks. Documents no claim names, imported with `--docs`,
+ * give tricks sentences no item shows.
+ */
+tricks_unlike_options: number, };
 
 export type SkipReason = "no_documents" | "no_candidates" | "evidence_from_parent" | "too_long_to_refute" | "pending_review" | "rejected" | "superseded";
 
@@ -921,7 +943,17 @@ answered: number, closed: boolean,
  */
 answers: Array<ClaimAnswer>, };
 
-export type ClaimView = { id: number, 
+export type ClaimView = { 
+/**
+ * The claim's number in the project; 0 in an annotator's view, where it would tell
+ * the import order (a refutation comes after its original).
+ */
+id: number, 
+/**
+ * How the person names the claim: a lead its number ("#12"), an annotator their own
+ * opaque reference, as their search hits show it.
+ */
+reference: string, 
 /**
  * The claim's own id, from the import (or given to a written refutation).
  */
@@ -931,9 +963,14 @@ ext_id: string, text: string, context: string | null,
  */
 parent: string | null, 
 /**
- * And by its number in the project.
+ * And by its number in the project: a lead's view only.
  */
 parent_number: number | null, 
+/**
+ * And by the person's reference of it (a lead's "#12"; an annotator's own, for a
+ * refutation they wrote).
+ */
+parent_reference: string | null, 
 /**
  * Whether this is the lead's full view.
  */

@@ -7,7 +7,7 @@ import type { Send } from "./send";
 /** Every operation of the api the desktop shell serves, typed as the api declares it. */
 export function operations(send: Send) {
   return {
-    /** The project's name and counts. On a server the project's path is left out: it is the server's business where it keeps it. */
+    /** The project's name and counts (no counts for an annotator). On a server the project's path is left out: it is the server's business where it keeps it. */
     overview: () => send<Overview>("overview"),
     /** Who the call runs for: name and role. */
     me: () => send<Person>("me"),
@@ -35,8 +35,8 @@ export function operations(send: Send) {
     search: (query: string) => send<Array<SearchHit>>("search", { query }),
     /** Releases the item the person holds: it goes back to the pool. True when there was a reservation to release. */
     skipItem: (taskId: number) => send<boolean>("skip_item", { taskId }),
-    /** A claim as the person may see it: a lead everything, an annotator their own answers. */
-    claimView: (id: number) => send<ClaimView>("claim_view", { id }),
+    /** A claim as the person may see it: a lead everything, an annotator their own answers. `claim` is its reference as search showed it: a lead's number ("#12"), an annotator's own opaque reference. */
+    claimView: (claim: string) => send<ClaimView>("claim_view", { claim }),
     /** The claims matching `words` in a standing, a page at a time. */
     claimsList: (words: string | null, standing: ClaimStanding, offset: number, limit: number) => send<ClaimPage>("claims_list", { words, standing, offset, limit }),
     /** Draws a re-annotation study; every study with its figures comes back. */

@@ -11,13 +11,16 @@ const mocked = vi.mocked(api);
 const settle = () => new Promise((r) => setTimeout(r, 0));
 const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-testid="${id}"]`);
 
+// An annotator's view: no number, no imported id; the claim is named by their reference.
 const own: ClaimView = {
-  id: 4,
-  ext_id: "covid-0004",
+  id: 0,
+  reference: "c3fa81b20d4e",
+  ext_id: "",
   text: "Masks cut transmission",
   context: null,
   parent: null,
   parent_number: null,
+  parent_reference: null,
   full: false,
   label: null,
   documents: [],
@@ -32,13 +35,14 @@ describe("claim screen", () => {
   it("shows an annotator's own answer, labelled as theirs, and goes back on Esc", async () => {
     mocked.claimView.mockResolvedValueOnce(own);
     const back = vi.fn();
-    const s = claimScreen(4, { back, fail: vi.fn() });
+    const s = claimScreen("c3fa81b20d4e", { back, fail: vi.fn() });
     document.body.replaceChildren(s.el);
     s.shown?.();
     await settle();
-    // Named by its number in the project, the imported id kept as provenance.
-    expect(q(s.el, "claim-number")?.textContent).toBe("#4");
-    expect(q(s.el, "claim-ext-id")?.textContent).toBe("imported as covid-0004");
+    // Opened and named by the annotator's own reference: no number, no imported id.
+    expect(mocked.claimView).toHaveBeenCalledWith("c3fa81b20d4e");
+    expect(q(s.el, "claim-number")?.textContent).toBe("c3fa81b20d4e");
+    expect(q(s.el, "claim-ext-id")?.textContent).toBe("");
     expect(q(s.el, "claim-answer-ana")?.textContent).toContain("Your answer");
     expect(q(s.el, "claim-own-only")).not.toBeNull();
     expect(q(s.el, "claim-candidates")).toBeNull();
@@ -51,6 +55,12 @@ describe("claim screen, lead", () => {
   it("lists the candidates and shows one in its document", async () => {
     const full: ClaimView = {
       ...own,
+      id: 4,
+      reference: "#4",
+      ext_id: "covid-0004",
+      parent: "covid-0001",
+      parent_number: 1,
+      parent_reference: "#1",
       full: true,
       label: "SUPPORTED",
       documents: ["d1"],
@@ -62,10 +72,14 @@ describe("claim screen, lead", () => {
     };
     mocked.claimView.mockResolvedValueOnce(full);
     mocked.sentencePassage.mockResolvedValueOnce({ title: "Masks", sentences: [{ text: "The masks worked.", hit: true }] });
-    const s = claimScreen(4, { back: vi.fn(), fail: vi.fn() });
+    const s = claimScreen("#4", { back: vi.fn(), fail: vi.fn() });
     document.body.replaceChildren(s.el);
     s.shown?.();
     await settle();
+    // Named by its number in the project, the imported id kept as provenance.
+    expect(q(s.el, "claim-number")?.textContent).toBe("#4");
+    expect(q(s.el, "claim-ext-id")?.textContent).toBe("imported as covid-0004");
+    expect(q(s.el, "claim-facts")?.textContent).toContain("refutation of #1 (covid-0001)");
     expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
     expect(q(s.el, "claim-placed-1")?.textContent).toBe("placed by bm25, semantic");
     // The sentence's number and "placed by" are kept apart by a separator of their own.
@@ -100,13 +114,13 @@ describe("list of claims", () => {
     expect([...s.el.querySelectorAll('[data-testid="claims-number"]')].map((e) => e.textContent)).toEqual(["#1", "#2", "#3"]);
     press("k");
     press("Enter");
-    expect(open).toHaveBeenCalledWith(2);
+    expect(open).toHaveBeenCalledWith("#2");
     expect(state.at).toBe(1);
   });
 });
 
 describe("sentence screen", () => {
-  const hit = { kind: "sentence" as const, id: 5, ext_id: "doc-1", text: "The port closed.", document_id: 1, score: 1 };
+  const hit = { kind: "sentence" as const, id: 5, reference: "", ext_id: "doc-1", text: "The port closed.", document_id: 1, score: 1 };
 
   it("shows the sentence among its neighbours when the api allows it", async () => {
     mocked.sentencePassage.mockResolvedValueOnce({ title: "Port", sentences: [{ text: "It opened.", hit: false }, { text: "The port closed.", hit: true }] });

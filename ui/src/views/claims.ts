@@ -75,7 +75,7 @@ function showInDocument(into: HTMLElement, sentenceId: number, number: number): 
 function claimBody(c: ClaimView): HTMLElement[] {
   const passage = h("div", { class: "claim-passage", testid: "claim-passage" });
   const facts = [
-    c.parent !== null && c.parent_number !== null ? `refutation of ${claimNumber(c.parent_number)} (${c.parent})` : null,
+    c.parent !== null && c.parent_reference !== null ? `refutation of ${c.parent_reference} (${c.parent})` : null,
     c.full ? (c.label ? `imported label ${c.label}` : "no imported label") : null,
     c.full && c.documents.length ? `${plural(c.documents.length, "document")}: ${c.documents.join(", ")}` : null,
   ].filter((f): f is string => f !== null);
@@ -124,10 +124,14 @@ function claimBody(c: ClaimView): HTMLElement[] {
   ].filter((e): e is HTMLElement => e !== null);
 }
 
-/** One claim, as the api lets the person see it. */
-export function claimScreen(id: number, deps: ClaimDeps): Screen {
+/**
+ * One claim, as the api lets the person see it, opened by its reference: a lead's "#12",
+ * an annotator's own opaque one (an annotator is shown no number: it follows import order,
+ * and a refutation comes after its original).
+ */
+export function claimScreen(reference: string, deps: ClaimDeps): Screen {
   const title = h("span", { testid: "claim-ext-id" }, "…");
-  const heading = h("span", {}, "Claim ", h("span", { class: "claim-number", testid: "claim-number" }, claimNumber(id)));
+  const heading = h("span", {}, "Claim ", h("span", { class: "claim-number", testid: "claim-number" }, reference));
   const body = h("div", { class: "claim-body" }, h("p", { class: "muted" }, "Loading…"));
   const el = h("main", { class: "claim-page", testid: "claim-screen" }, head(heading, title, deps.back), body);
   return {
@@ -138,7 +142,7 @@ export function claimScreen(id: number, deps: ClaimDeps): Screen {
       return true;
     },
     shown() {
-      api.claimView(id).then(
+      api.claimView(reference).then(
         (c) => {
           // An annotator is shown no imported id (it would tell a refutation's kind).
           mount(title, c.ext_id ? `imported as ${c.ext_id}` : "");
@@ -177,7 +181,8 @@ export function sentenceScreen(hit: SearchHit, deps: ClaimDeps): Screen {
 
 export interface ClaimsDeps {
   home: () => void;
-  open: (id: number) => void;
+  /** Opens a claim by its reference ("#12"). */
+  open: (reference: string) => void;
   fail: (e: unknown) => void;
 }
 
@@ -249,7 +254,7 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
         "aria-selected": String(i === state.at),
         onclick: () => {
           state.at = i;
-          deps.open(line.id);
+          deps.open(claimNumber(line.id));
         },
       },
       h("span", { class: "claim-number claims-number", testid: "claims-number" }, claimNumber(line.id)),
@@ -331,7 +336,7 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
       else if (key === "ArrowUp" || key === "k") go(state.at - 1);
       else if (key === "Enter") {
         const line = lines[state.at];
-        if (line) deps.open(line.id);
+        if (line) deps.open(claimNumber(line.id));
       } else if (key === "f") {
         words.focus();
         words.select();

@@ -1,23 +1,25 @@
 import { describe, expect, it } from "vitest";
-import type { Overview } from "../ipc";
+import type { Overview, Stats } from "../ipc";
 import { overviewView } from "./overview";
+
+const stats: Stats = {
+  claims: 12345,
+  root_claims: 12000,
+  refutations: 345,
+  documents: 40,
+  sentences: 1200,
+  candidates: 60000,
+  tasks: 0,
+  annotations: 0,
+  annotators: 3,
+};
 
 const overview: Overview = {
   id: "p1",
   name: "<b>demo</b>",
   path: "/tmp/demo.fdesk",
   schema_version: 1,
-  stats: {
-    claims: 12345,
-    root_claims: 12000,
-    refutations: 345,
-    documents: 40,
-    sentences: 1200,
-    candidates: 60000,
-    tasks: 0,
-    annotations: 0,
-    annotators: 3,
-  },
+  stats,
 };
 
 describe("overviewView", () => {
@@ -41,8 +43,15 @@ describe("overviewView", () => {
   });
 
   it("hints at importing when there are no claims", () => {
-    const empty = overviewView({ ...overview, stats: { ...overview.stats, claims: 0 } });
+    const empty = overviewView({ ...overview, stats: { ...stats, claims: 0 } });
     expect(empty.querySelector("[data-testid=empty-hint]")).not.toBeNull();
     expect(overviewView(overview).querySelector("[data-testid=empty-hint]")).toBeNull();
+  });
+
+  it("shows no count to an annotator, whose overview has none", () => {
+    const el = overviewView({ ...overview, stats: null });
+    expect(el.querySelector("[data-testid^=count-]")).toBeNull();
+    expect(el.querySelector("[data-testid=no-counts]")?.textContent).toBe("The project's counts are the lead's.");
+    expect(el.querySelector("[data-testid=empty-hint]")).toBeNull();
   });
 });

@@ -55,9 +55,15 @@ export function overviewHead(o: Overview): HTMLElement {
   );
 }
 
-/** The project's counts, grouped; the same test ids wherever they are shown. */
+/**
+ * The project's counts, grouped; the same test ids wherever they are shown. An annotator
+ * gets none from the api (the count of originals would tell which claims are refutations).
+ */
 export function overviewGroups(o: Overview): HTMLElement {
   const s = o.stats;
+  if (s === null) {
+    return h("div", { class: "overview-groups", testid: "overview" }, h("p", { class: "hint", testid: "no-counts" }, "The project's counts are the lead's."));
+  }
   const data: Tile[] = [
     {
       key: "claims",

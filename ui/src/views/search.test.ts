@@ -8,7 +8,15 @@ vi.mock("../ipc", async (load) => {
 });
 
 const settle = () => new Promise((r) => setTimeout(r, 0));
-const hit = (id: number, kind: SearchHit["kind"], ext_id: string): SearchHit => ({ kind, id, ext_id, text: `text ${id}`, document_id: kind === "sentence" ? 1 : null, score: 1 });
+const hit = (id: number, kind: SearchHit["kind"], ext_id: string): SearchHit => ({
+  kind,
+  id,
+  reference: kind === "claim" ? `#${id}` : "",
+  ext_id,
+  text: `text ${id}`,
+  document_id: kind === "sentence" ? 1 : null,
+  score: 1,
+});
 const key = (el: Element, k: string) => el.dispatchEvent(new KeyboardEvent("keydown", { key: k, bubbles: true, cancelable: true }));
 
 describe("search box", () => {
@@ -52,5 +60,23 @@ describe("search box", () => {
     expect(outside.mock.calls.map(([ev]) => (ev as KeyboardEvent).target)).toEqual([input, input]);
     expect(box.el.querySelector(".search-results.open")).toBeNull();
     document.removeEventListener("keydown", outside);
+  });
+
+  it("names an annotator's claim hit by their own reference, never by a number", async () => {
+    const anas: SearchHit = { ...hit(0, "claim", ""), reference: "c3fa81b20d4e" };
+    vi.mocked(api.search).mockResolvedValueOnce([anas]);
+    const opened = vi.fn();
+    const box = searchBox(opened);
+    document.body.replaceChildren(box.el);
+    const input = box.el.querySelector("input") as HTMLInputElement;
+    input.value = "mask";
+    key(input, "Enter");
+    await settle();
+    const numbers = [...box.el.querySelectorAll('[data-testid="search-hit-number"]')].map((e) => e.textContent);
+    expect(numbers).toEqual(["c3fa81b20d4e"]);
+    expect(box.el.textContent).not.toContain("#0");
+    key(input, "ArrowDown");
+    key(document.activeElement as Element, "Enter");
+    expect(opened).toHaveBeenCalledWith(expect.objectContaining({ reference: "c3fa81b20d4e" }));
   });
 });

@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
-import { claimNumber, plural } from "../format";
+import { plural } from "../format";
 import { api, type SearchHit } from "../ipc";
 
 export interface SearchBox {
@@ -25,7 +25,7 @@ function hitView(hit: SearchHit, i: number, open: (i: number) => void): HTMLElem
       { class: "hit-meta" },
       h("span", { class: `badge badge-${hit.kind}`, testid: "search-hit-kind" }, hit.kind === "claim" ? "Claim" : "Sentence"),
       ...(hit.kind === "claim"
-        ? [h("span", { class: "claim-number", testid: "search-hit-number" }, claimNumber(hit.id)), h("span", { class: "hit-id", testid: "search-hit-id" }, hit.ext_id)]
+        ? [h("span", { class: "claim-number", testid: "search-hit-number" }, hit.reference), h("span", { class: "hit-id", testid: "search-hit-id" }, hit.ext_id)]
         : [h("span", { class: "hit-id", testid: "search-hit-id" }, hit.ext_id ? `in document ${hit.ext_id}` : "")]),
     ),
     h("p", { class: "hit-text", testid: "search-hit-text", dir: "auto" }, hit.text),

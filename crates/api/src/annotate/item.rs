@@ -121,15 +121,8 @@ pub(crate) struct Slot {
 
 /// The opaque id of display slot `slot` for this annotator and task.
 fn option_id(secret: &[u8], task_id: i64, annotator_id: i64, slot: usize) -> String {
-    let mut key = [0u8; 32];
-    for (k, s) in key.iter_mut().zip(secret) {
-        *k = *s;
-    }
-    let h = blake3::keyed_hash(
-        &key,
-        format!("option:{task_id}:{annotator_id}:{slot}").as_bytes(),
-    );
-    format!("o{}", &h.to_hex()[..12])
+    let message = format!("option:{task_id}:{annotator_id}:{slot}");
+    format!("o{}", crate::opaque::keyed_hex(secret, &message))
 }
 
 /// The trick shown among an evidence task's options, with its real sentence id when it is

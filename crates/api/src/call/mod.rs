@@ -75,7 +75,7 @@ fn nobody() -> Error {
 pub fn run(project: &mut Project, actor: &Actor, call: Call) -> Result<Reply> {
     match call {
         Call::Overview => {
-            let mut overview = project.overview()?;
+            let mut overview = project.overview(Some(actor))?;
             overview.path = String::new();
             Ok(Reply::Overview(overview))
         }

@@ -49,7 +49,7 @@ pub(super) fn person(actor: &Actor) -> Person {
 impl Host for OnProject<'_> {
     // Only these three run with no one chosen: the project's face, and its first person.
     fn overview(&mut self) -> Result<Overview> {
-        self.project.overview()
+        self.project.overview(self.actor)
     }
 
     fn settings(&mut self) -> Result<Settings> {
@@ -119,9 +119,9 @@ impl Host for OnProject<'_> {
         p.skip_item(user, task_id)
     }
 
-    fn claim_view(&mut self, id: i64) -> Result<ClaimView> {
+    fn claim_view(&mut self, claim: String) -> Result<ClaimView> {
         let (p, user) = self.user()?;
-        p.claim_view(user, id)
+        p.claim_view(user, &claim)
     }
 
     fn claims_list(

@@ -16,8 +16,8 @@
 macro_rules! for_each_operation {
     ($callback:ident) => {
         $callback! {
-            /// The project's name and counts. On a server the project's path is left out:
-            /// it is the server's business where it keeps it.
+            /// The project's name and counts (no counts for an annotator). On a server the
+            /// project's path is left out: it is the server's business where it keeps it.
             Overview overview -> $crate::dto::Overview, Anyone, Own;
             /// Who the call runs for: name and role.
             Me me -> $crate::annotators::Person, Person, Local;
@@ -71,9 +71,10 @@ macro_rules! for_each_operation {
                 task_id: i64,
             } -> bool, Person, Local;
             /// A claim as the person may see it: a lead everything, an annotator their
-            /// own answers.
+            /// own answers. `claim` is its reference as search showed it: a lead's
+            /// number ("#12"), an annotator's own opaque reference.
             ClaimView claim_view {
-                id: i64,
+                claim: String,
             } -> $crate::claim_view::ClaimView, Person, Local;
             /// The claims matching `words` in a standing, a page at a time.
             ClaimsList claims_list {

@@ -58,7 +58,9 @@ impl PackSession {
         self.file.path()
     }
 
-    /// The home screen's overview: the pack's name and how many items it holds.
+    /// The home screen's overview: the pack's name, how many items it holds and how many
+    /// its holder answered. Its own progress only: the project's counts stay with the
+    /// lead ([`crate::Project::stats`]).
     pub fn overview(&self) -> Result<Overview> {
         let conn = self.file.conn();
         let items = pack_store::items(conn)?.len() as u64;
@@ -68,7 +70,7 @@ impl PackSession {
             name: format!("Pack for {}", self.manifest.annotator),
             path: self.path().display().to_string(),
             schema_version: pack_store::PACK_VERSION as u32,
-            stats: Stats {
+            stats: Some(Stats {
                 claims: 0,
                 root_claims: 0,
                 refutations: 0,
@@ -78,7 +80,7 @@ impl PackSession {
                 tasks: items,
                 annotations: answers,
                 annotators: 1,
-            },
+            }),
         })
     }
 

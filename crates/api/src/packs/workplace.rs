@@ -48,9 +48,10 @@ impl Workplace {
         }
     }
 
-    pub fn overview(&self) -> Result<Overview> {
+    /// The overview, for the person working (`None` before anyone is chosen).
+    pub fn overview(&self, actor: Option<&Actor>) -> Result<Overview> {
         match self {
-            Workplace::Project(p) => p.overview(),
+            Workplace::Project(p) => p.overview(actor),
             Workplace::Pack(s) => s.overview(),
         }
     }

@@ -1,6 +1,7 @@
 //! Claims are named by a short number in their project ("#3"): it runs in import order
-//! (written refutations after), the list and search find a claim by it, and an
-//! annotator's "#N" finds nobody else's written refutation.
+//! (written refutations after), and the lead's list and search find a claim by it. An
+//! annotator sees no number (it would tell a refutation: `claim_refs`): their own
+//! reference names a claim, and finds nobody else's written refutation.
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -87,11 +88,50 @@ fn a_written_refutation_is_numbered_after_the_imports_and_kept_from_other_annota
     must(p.reindex(&p.lead()));
     // Three imported claims are 1–3; the written one is 4.
     assert_eq!(claim_hits(&p, "lead", "#4").first(), Some(&4));
-    assert_eq!(claim_hits(&p, "ana", "#4").first(), Some(&4));
+    // Ana finds hers by its words, named by her own reference, which finds it too; the
+    // page names its parent by her reference of it, never by number.
+    let hers = must(p.search(&p.who("ana"), "windmill", 10));
+    let hers = (hers.into_iter())
+        .find(|h| h.kind == SearchHitKind::Claim && h.text.contains("windmill"))
+        .unwrap_or_else(|| panic!("ana finds the refutation she wrote"));
+    assert_eq!(hers.id, 0);
+    assert!(
+        claim_hits(&p, "ana", "#4").is_empty(),
+        "a number names nothing for ana"
+    );
+    let again = must(p.search(&p.who("ana"), &hers.reference, 10));
+    assert_eq!(again.first().map(|h| &h.text), Some(&hers.text));
+    let page = must(p.claim_view(&p.who("ana"), &hers.reference));
+    assert_eq!((page.id, page.parent_number), (0, None));
+    let parent = page.parent_reference.unwrap_or_default();
+    let parents_page = must(p.claim_view(&p.who("ana"), &parent));
+    assert_eq!(
+        parents_page.text, item.claim,
+        "her reference of the parent opens it"
+    );
+    let found = must(p.search(&p.who("ben"), &hers.reference, 10));
+    assert!(
+        found.iter().all(|h| h.text != hers.text),
+        "ben found ana's refutation by her reference"
+    );
     assert!(
         !claim_hits(&p, "ben", "#4").contains(&4),
         "ben found ana's refutation by its number"
     );
+    let leads = must(p.claim_view(&p.lead(), "#4"));
+    assert_eq!((leads.id, leads.parent_number), (4, Some(parent_of(&p, 4))));
+    assert_eq!(leads.reference, "#4");
+}
+
+/// The parent of claim `id`, as stored.
+fn parent_of(p: &Project, id: i64) -> i64 {
+    must(
+        p.store()
+            .conn()
+            .query_row("SELECT parent_id FROM claims WHERE id = ?1", [id], |r| {
+                r.get(0)
+            }),
+    )
 }
 
 /// Regression: `factdesk candidates --claim "#3"` named no claim, though every screen names

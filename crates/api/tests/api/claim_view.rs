@@ -10,7 +10,7 @@ use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
 use common::Acting;
-use common::{project, trick_option};
+use common::{project, reference_of, trick_option};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -66,7 +66,7 @@ fn answered(dir: &std::path::Path) -> (Project, i64, String) {
 fn a_lead_sees_every_answer_the_label_and_the_candidates() {
     let dir = must(tempfile::tempdir());
     let (p, claim, _) = answered(dir.path());
-    let view = must(p.claim_view(&p.lead(), claim));
+    let view = must(p.claim_view(&p.lead(), &format!("#{claim}")));
     assert!(view.full);
     assert!(
         view.ext_id.starts_with('c'),
@@ -96,7 +96,8 @@ fn a_lead_sees_every_answer_the_label_and_the_candidates() {
 fn an_annotator_sees_only_their_own_answer_and_nothing_that_tells_the_trick() {
     let dir = must(tempfile::tempdir());
     let (p, claim, trick) = answered(dir.path());
-    let view = must(p.claim_view(&p.who("ana"), claim));
+    let anas = reference_of(&p, "ana", claim).unwrap_or_default();
+    let view = must(p.claim_view(&p.who("ana"), &anas));
     assert!(!view.full);
     assert_eq!(view.label, None);
     assert!(view.documents.is_empty() && view.candidates.is_empty());
@@ -111,7 +112,8 @@ fn an_annotator_sees_only_their_own_answer_and_nothing_that_tells_the_trick() {
         assert!(!json.contains(secret), "{secret:?} in {json}");
     }
     // Ben, who picked the trick, is not told so either.
-    let bens = must(p.claim_view(&p.who("ben"), claim));
+    let bens = reference_of(&p, "ben", claim).unwrap_or_default();
+    let bens = must(p.claim_view(&p.who("ben"), &bens));
     let json = must(serde_json::to_string(&bens));
     assert!(!json.contains("\"trick_failed\":true"), "{json}");
     assert!(!json.contains("ana"), "{json}");
@@ -176,14 +178,15 @@ fn the_list_filters_by_words_and_standing_and_is_the_leads() {
 fn which_rankers_placed_a_candidate_is_shown_to_the_lead_only() {
     let dir = must(tempfile::tempdir());
     let (mut p, claim, _) = answered(dir.path());
-    let lead_view = must(p.claim_view(&p.lead(), claim));
+    let lead_view = must(p.claim_view(&p.lead(), &claim.to_string()));
     assert!(
         !lead_view.candidate_rankers.is_empty()
             && lead_view.candidate_rankers.iter().all(|r| !r.is_empty()),
         "{:?}",
         lead_view.candidate_rankers
     );
-    let ana_view = must(p.claim_view(&p.who("ana"), claim));
+    let anas = reference_of(&p, "ana", claim).unwrap_or_default();
+    let ana_view = must(p.claim_view(&p.who("ana"), &anas));
     assert!(ana_view.candidate_rankers.is_empty());
     let item = must(p.next_item(&p.who("ana"), TaskKind::Evidence))
         .item

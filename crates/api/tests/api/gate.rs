@@ -92,6 +92,7 @@ const LEAD_ONLY: &[Call] = &[
         let pack = factdesk_api::packs::ReturnedPack::read(&path)?;
         p.merge_returned(a, &pack, Unanswered::GiveBack).map(drop)
     }),
+    ("stats", |p, a, _| p.stats(a).map(drop)),
     ("sessions", |p, a, _| p.sessions(a).map(drop)),
     ("end_sessions", |p, a, _| p.end_sessions(a, "ana").map(drop)),
     ("end_session", |p, a, _| p.end_session(a, "0123456789ab")),

@@ -15,6 +15,7 @@ mod bindings;
 mod bulk_import;
 mod calls;
 mod claim_numbers;
+mod claim_refs;
 mod claim_view;
 mod concurrent;
 mod dashboard;

@@ -14,12 +14,13 @@ use factdesk_api::{ManualClock, NoProgress, Project};
 use crate::common;
 use common::{must, Acting};
 
-/// Whether `who` finds the claim `id` by searching its text as a quoted phrase.
-fn found(p: &Project, who: &str, id: i64, text: &str) -> bool {
+/// Whether `who` finds the claim `text` by searching it as a quoted phrase (an annotator's
+/// hits carry no claim number: `claim_refs`).
+fn found(p: &Project, who: &str, text: &str) -> bool {
     let phrase: String = text.chars().filter(|c| *c != '"').collect();
     must(p.search(&p.who(who), &format!("\"{phrase}\""), 50))
         .iter()
-        .any(|h| h.kind == SearchHitKind::Claim && h.id == id)
+        .any(|h| h.kind == SearchHitKind::Claim && h.text == text)
 }
 
 #[test]
@@ -49,7 +50,7 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
             [item.task_id],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, bool>(1)?)),
         ));
-        let before = found(&p, "ana", claim.0, &item.claim);
+        let before = found(&p, "ana", &item.claim);
         must(p.submit(
             &p.who("ana"),
             &Answer {
@@ -58,7 +59,7 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
                 ..Default::default()
             },
         ));
-        let after = found(&p, "ana", claim.0, &item.claim);
+        let after = found(&p, "ana", &item.claim);
         outcomes.push((claim.1, before, after));
         seen.push(claim.0);
     }
@@ -75,7 +76,10 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
     // The claim view answers alike too: a claim not worked on is not found, whatever it is.
     must(p.add_annotator(&p.lead(), "ben", Role::Annotator));
     for id in seen {
-        let err = p.claim_view(&p.who("ben"), id).err().map(|e| e.code);
-        assert_eq!(err, Some(factdesk_api::ErrorCode::NotFound), "claim {id}");
+        let anas = common::reference_of(&p, "ana", id).unwrap_or_default();
+        for asked in [anas, format!("#{id}")] {
+            let err = p.claim_view(&p.who("ben"), &asked).err().map(|e| e.code);
+            assert_eq!(err, Some(factdesk_api::ErrorCode::NotFound), "claim {id}");
+        }
     }
 }

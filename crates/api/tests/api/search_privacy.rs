@@ -9,8 +9,8 @@ use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
-use common::project;
 use common::Acting;
+use common::{project, reference_of};
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -43,13 +43,23 @@ fn write(p: &mut Project, writer: &str, word: &str) -> (i64, String) {
     ))
 }
 
-fn written_hits(p: &Project, who: &str, query: &str) -> Vec<(i64, String)> {
+/// The written (or model) refutations `who` finds: each one's text and own id as shown.
+fn written_hits(p: &Project, who: &str, query: &str) -> Vec<(String, String)> {
     let actor = if who == "lead" { p.lead() } else { p.who(who) };
     must(p.search(&actor, query, 20))
         .into_iter()
         .filter(|h| h.kind == SearchHitKind::Claim && h.text.contains("defences"))
-        .map(|h| (h.id, h.ext_id))
+        .map(|h| (h.text, h.ext_id))
         .collect()
+}
+
+/// Claim `id`'s text.
+fn text_of(p: &Project, id: i64) -> String {
+    must(
+        p.store()
+            .conn()
+            .query_row("SELECT text FROM claims WHERE id = ?1", [id], |r| r.get(0)),
+    )
 }
 
 #[test]
@@ -70,27 +80,37 @@ fn an_annotator_finds_only_their_own_written_refutations_and_never_an_answer_uui
         "the stored id carries the answer's uuid: {anas_ext}"
     );
 
+    let (anas_text, bens_text) = (text_of(&p, anas), text_of(&p, bens));
     let bens_view = written_hits(&p, "ben", "Sedgeford defences");
     assert!(
-        bens_view.iter().all(|(id, _)| *id != anas),
+        bens_view.iter().all(|(text, _)| *text != anas_text),
         "ben found ana's refutation: {bens_view:?}"
     );
-    let err = p.claim_view(&p.who("ben"), anas).err();
-    assert_eq!(err.map(|e| e.code), Some(ErrorCode::NotFound));
+    let anas_reference = reference_of(&p, "ana", anas).unwrap_or_default();
+    for asked in [anas_reference.clone(), format!("#{anas}")] {
+        let err = p.claim_view(&p.who("ben"), &asked).err();
+        assert_eq!(err.map(|e| e.code), Some(ErrorCode::NotFound), "{asked}");
+    }
     let bens_own = written_hits(&p, "ben", "Holloway defences");
-    assert!(bens_own.iter().any(|(id, _)| *id == bens), "{bens_own:?}");
+    assert!(
+        bens_own.iter().any(|(text, _)| *text == bens_text),
+        "{bens_own:?}"
+    );
 
     let anas_view = written_hits(&p, "ana", "Sedgeford defences");
-    assert!(anas_view.iter().any(|(id, _)| *id == anas), "{anas_view:?}");
+    assert!(
+        anas_view.iter().any(|(text, _)| *text == anas_text),
+        "{anas_view:?}"
+    );
     assert!(anas_view.iter().all(|(_, ext)| !ext.contains(&uuid)));
-    let seen = must(p.claim_view(&p.who("ana"), anas));
+    let seen = must(p.claim_view(&p.who("ana"), &anas_reference));
     assert!(!seen.ext_id.contains(&uuid), "{}", seen.ext_id);
 
     let leads = written_hits(&p, "lead", "defences");
     assert!(leads
         .iter()
-        .any(|(id, ext)| *id == anas && ext.contains(&uuid)));
-    assert!(leads.iter().any(|(id, _)| *id == bens));
+        .any(|(text, ext)| *text == anas_text && ext.contains(&uuid)));
+    assert!(leads.iter().any(|(text, _)| *text == bens_text));
 }
 
 #[test]
@@ -135,15 +155,16 @@ fn an_annotator_never_finds_a_models_counter_claim_or_its_id_and_a_lead_does() {
         |r| r.get(0),
     ));
 
+    let counter_text = text_of(&p, counter);
     for query in ["Quarrington defences", &format!("#{counter}")] {
         let hits = must(p.search(&p.who("ana"), query, 20));
         assert!(
             hits.iter()
-                .all(|h| h.id != counter && !h.ext_id.contains("/model/")),
+                .all(|h| h.text != counter_text && !h.ext_id.contains("/model/")),
             "{query}: {hits:?}"
         );
     }
-    let err = p.claim_view(&p.who("ana"), counter).err();
+    let err = p.claim_view(&p.who("ana"), &format!("#{counter}")).err();
     assert_eq!(err.map(|e| e.code), Some(ErrorCode::NotFound));
     // ana still verifies it, from a screen that names no id.
     let item = must(p.next_item(&p.who("ana"), TaskKind::Verify))
@@ -155,10 +176,10 @@ fn an_annotator_never_finds_a_models_counter_claim_or_its_id_and_a_lead_does() {
     assert!(
         leads
             .iter()
-            .any(|(id, ext)| *id == counter && ext.starts_with("c1/model/")),
+            .any(|(text, ext)| *text == counter_text && ext.starts_with("c1/model/")),
         "{leads:?}"
     );
-    assert!(must(p.claim_view(&p.lead(), counter))
+    assert!(must(p.claim_view(&p.lead(), &format!("#{counter}")))
         .ext_id
         .starts_with("c1/model/"));
 }

@@ -258,7 +258,7 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
         .unwrap_or_else(|e| panic!("{e}"))
         .unwrap_or_else(|| panic!("none"));
     assert_eq!(again.previous.map(|a| a.selected), Some(vec![pick]));
-    let stats = p.stats().unwrap_or_else(|e| panic!("{e}"));
+    let stats = p.stats(&p.lead()).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(stats.annotations, 2, "both answers are kept");
     // The second item is still served: the correction did not use up the overlap twice.
     assert!(p

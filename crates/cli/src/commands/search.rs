@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 /// Search claims and evidence sentences by words or a "quoted phrase"; "#12" finds claim
-/// number 12.
+/// number 12 (an annotator's search shows and finds claims by their own reference).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -28,17 +28,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         println!("no matches for {:?}", a.query);
     }
     for h in hits {
-        // A claim by its number ("#12"), its imported id after it as provenance; a
-        // sentence by its document.
-        let (kind, number) = match h.kind {
-            factdesk_api::dto::SearchHitKind::Claim => {
-                ("claim", factdesk_core::claim::number_text(h.id))
-            }
-            factdesk_api::dto::SearchHitKind::Sentence => ("sentence", String::new()),
+        // A claim by its reference (a lead's "#12", an annotator's own), its imported id
+        // after it as provenance; a sentence by its document.
+        let kind = match h.kind {
+            factdesk_api::dto::SearchHitKind::Claim => "claim",
+            factdesk_api::dto::SearchHitKind::Sentence => "sentence",
         };
         println!(
-            "{kind:<9}{number:<8}{:<28}{:>7.2}  {}",
-            h.ext_id, h.score, h.text
+            "{kind:<9}{:<8}{:<28}{:>7.2}  {}",
+            h.reference, h.ext_id, h.score, h.text
         );
     }
     Ok(())

@@ -1,17 +1,20 @@
 use std::path::PathBuf;
 
-/// Show how many claims, documents, tasks and answers a project holds.
+/// Show how many claims, documents, tasks and answers a project holds (a lead's command).
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
     project: PathBuf,
+    #[command(flatten)]
+    by: super::Acting,
     /// Print one JSON object instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let stats = super::open(&a.project)?.stats()?;
+    let project = super::open(&a.project)?;
+    let stats = project.stats(&a.by.resolve(&project)?)?;
     if a.json {
         return super::print_json(&stats);
     }

@@ -161,7 +161,7 @@ pub(crate) fn upload(name: &str, text: &str) -> Value {
 async fn a_lead_imports_a_file_sent_from_the_laptop_and_errors_name_it_with_line_and_field() {
     let team = Team::start(SignInPolicy::default()).await;
     let maria = team.token("maria").await;
-    let before = ok(team.project().overview()).stats.claims;
+    let before = team.counts().claims;
     let good = format!("{}{}", claim_line("new1"), claim_line("new2"));
     let response = team
         .post(
@@ -174,7 +174,7 @@ async fn a_lead_imports_a_file_sent_from_the_laptop_and_errors_name_it_with_line
     let report: Value = ok(response.json().await);
     assert_eq!(report["claims_added"], 2, "{report}");
     assert_eq!(report["files"], json!(["mine.jsonl"]), "{report}");
-    assert_eq!(ok(team.project().overview()).stats.claims, before + 2);
+    assert_eq!(team.counts().claims, before + 2);
     // A bad line: named by the laptop's file name, its line and field; nothing imported.
     let bad = format!(
         "{}{}\n",
@@ -196,7 +196,7 @@ async fn a_lead_imports_a_file_sent_from_the_laptop_and_errors_name_it_with_line
         "{message}"
     );
     assert!(!message.contains("/tmp"), "a server path leaked: {message}");
-    assert_eq!(ok(team.project().overview()).stats.claims, before + 2);
+    assert_eq!(team.counts().claims, before + 2);
     // A name that climbs out, or bytes that are no base64, are refused by field.
     for (body, field) in [
         (upload("../x.jsonl", &good), "claims[0].name"),
@@ -237,10 +237,10 @@ async fn an_import_past_its_limit_is_413() {
     let maria = team.token("maria").await;
     let lines: String = (0..200).map(|i| claim_line(&format!("big{i}"))).collect();
     let body = upload("big.jsonl", &lines).to_string();
-    let before = ok(team.project().overview()).stats.claims;
+    let before = team.counts().claims;
     let (status, code, _) = error_of(team.post("/api/v1/import", Some(&maria), &body).await).await;
     assert_eq!((status, code.as_str()), (413, "too_large"));
-    assert_eq!(ok(team.project().overview()).stats.claims, before);
+    assert_eq!(team.counts().claims, before);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

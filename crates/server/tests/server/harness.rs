@@ -261,6 +261,12 @@ impl Team {
         ok(Project::open(&self.path, Box::new(self.clock.clone())))
     }
 
+    /// The project's counts, as its lead reads them beside the server.
+    pub fn counts(&self) -> factdesk_api::dto::Stats {
+        let p = self.project();
+        ok(p.stats(&ok(p.lead_or_owner(None))))
+    }
+
     /// Adds `name` as a second lead (maria adds them, beside the server), who signs in
     /// with [`password`]: for a lead's stream a test ends while maria's goes on. Blocks in
     /// place, as PostgreSQL's client does.

@@ -73,7 +73,7 @@ async fn a_pack_that_never_ends_is_refused_while_next_and_login_keep_answering()
         "base64": base64::engine::general_purpose::STANDARD.encode(bytes),
     }]})
     .to_string();
-    let before = ok(team.project().overview()).stats.annotations;
+    let before = team.counts().annotations;
 
     // Two merges of it at once, as in the issue.
     let merges: Vec<_> = (0..2)
@@ -117,7 +117,7 @@ async fn a_pack_that_never_ends_is_refused_while_next_and_login_keep_answering()
             "{outcomes}"
         );
     }
-    assert_eq!(ok(team.project().overview()).stats.annotations, before);
+    assert_eq!(team.counts().annotations, before);
 }
 
 /// Posts `body` to /api/v1/merge as maria; the status and the outcomes.
@@ -156,7 +156,7 @@ async fn a_padded_pack_is_refused_as_sent_and_an_escaped_one_merges() {
     let base64 = |p: &std::path::Path| {
         base64::engine::general_purpose::STANDARD.encode(ok(std::fs::read(p)))
     };
-    let before = ok(team.project().overview()).stats.annotations;
+    let before = team.counts().annotations;
 
     let body = json!({"packs": [{"name": "padded.fdpack", "base64": base64(&padded)}]});
     let (status, outcomes) = merge(&team, body.to_string()).await;
@@ -166,7 +166,7 @@ async fn a_padded_pack_is_refused_as_sent_and_an_escaped_one_merges() {
         message.starts_with("padded.fdpack: refused, nothing was changed: its file takes 16.1 MiB where its rows take"),
         "{outcomes}"
     );
-    assert_eq!(ok(team.project().overview()).stats.annotations, before);
+    assert_eq!(team.counts().annotations, before);
 
     let sent = base64(&path);
     assert!(sent.contains('/'), "no slash to escape in {sent}");
@@ -177,5 +177,5 @@ async fn a_padded_pack_is_refused_as_sent_and_an_escaped_one_merges() {
     let (status, outcomes) = merge(&team, body).await;
     assert_eq!(status, 200, "{outcomes}");
     assert_eq!(outcomes[0]["report"]["added"], 1, "{outcomes}");
-    assert_eq!(ok(team.project().overview()).stats.annotations, before + 1);
+    assert_eq!(team.counts().annotations, before + 1);
 }

@@ -43,7 +43,7 @@ fn claims(prefix: &str, n: usize) -> String {
 async fn an_import_job_reports_progress_then_its_report() {
     let team = Team::start(SignInPolicy::default()).await;
     let maria = team.token("maria").await;
-    let mut expected = ok(team.project().overview()).stats.claims;
+    let mut expected = team.counts().claims;
     let total = |p: &Value| p["total"].as_u64().unwrap_or(0);
     let done = |p: &Value| p["done"].as_u64().unwrap_or(0);
     // Whether a poll lands while a phase is partly done is the machine's: an import that
@@ -70,7 +70,7 @@ async fn an_import_job_reports_progress_then_its_report() {
             "{seen:?}"
         );
         expected += size as u64;
-        assert_eq!(ok(team.project().overview()).stats.claims, expected);
+        assert_eq!(team.counts().claims, expected);
         last = job;
         // While it ran: a phase with a known total, partly done.
         if seen.iter().any(|p| total(p) > 0 && done(p) < total(p)) {
@@ -100,7 +100,7 @@ async fn an_import_job_reports_progress_then_its_report() {
 async fn a_cancelled_import_job_changes_nothing() {
     let team = Team::start(SignInPolicy::default()).await;
     let maria = team.token("maria").await;
-    let before = ok(team.project().overview()).stats.claims;
+    let before = team.counts().claims;
     let body = upload("huge.jsonl", &claims("k", 20_000)).to_string();
     // The import cannot commit before the cancel arrives: a writer behind the server's
     // back holds the project's write lock until the server has taken the cancel, so the
@@ -132,7 +132,7 @@ async fn a_cancelled_import_job_changes_nothing() {
         drop(blocker);
         let ended = until_ended(&team, &maria, &job["id"]).await;
         assert!(ended["outcome"]["report"].is_null(), "{ended}");
-        assert_eq!(ok(team.project().overview()).stats.claims, before);
+        assert_eq!(team.counts().claims, before);
         outcome = ended["outcome"].clone();
         if outcome["error"]["code"] != "unavailable" {
             break;
@@ -146,7 +146,7 @@ async fn a_job_is_its_starters_and_a_bad_file_ends_it_with_the_error_by_line_and
     let team = Team::start(SignInPolicy::default()).await;
     let maria = team.token("maria").await;
     let ana = team.token("ana").await;
-    let before = ok(team.project().overview()).stats.claims;
+    let before = team.counts().claims;
     let bad = format!(
         "{}{}\n",
         claim_line("b1"),
@@ -177,7 +177,7 @@ async fn a_job_is_its_starters_and_a_bad_file_ends_it_with_the_error_by_line_and
         !ended.to_string().contains("/tmp"),
         "a server path leaked: {ended}"
     );
-    assert_eq!(ok(team.project().overview()).stats.claims, before);
+    assert_eq!(team.counts().claims, before);
     // An annotator cannot start one; a job id that is not a number is 400.
     let refused = team
         .post(

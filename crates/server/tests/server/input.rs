@@ -104,10 +104,10 @@ async fn an_expired_token_is_401() {
         ..SignInPolicy::default()
     };
     let team = Team::start(policy).await;
-    let ana = team.token("ana").await;
-    assert_eq!(team.get("/api/v1/stats", Some(&ana)).await.status(), 200);
+    let maria = team.token("maria").await;
+    assert_eq!(team.get("/api/v1/stats", Some(&maria)).await.status(), 200);
     team.clock.advance_ms(3_600_000);
-    let (status, code, _) = error_of(team.get("/api/v1/stats", Some(&ana)).await).await;
+    let (status, code, _) = error_of(team.get("/api/v1/stats", Some(&maria)).await).await;
     assert_eq!((status, code.as_str()), (401, "unauthorized"));
     let (status, _, _) = error_of(team.get("/api/v1/next", Some("not-a-token")).await).await;
     assert_eq!(status, 401);

@@ -4,6 +4,7 @@
 #![allow(clippy::too_many_lines)]
 
 mod calls;
+mod counts;
 mod downloads;
 mod guard;
 mod harness;

@@ -35,9 +35,11 @@ fn expected(method: &str, path: &str, who: Who) -> u16 {
             _ => 200,
         },
         // The event stream is the lead's dashboard's: it would tell an annotator the
-        // moment anyone else answers.
+        // moment anyone else answers. The counts would too, and the count of originals
+        // which claims are refutations.
         ("get", "/api/v1/agreement")
         | ("get", "/api/v1/events")
+        | ("get", "/api/v1/stats")
         | ("post", "/api/v1/import")
         | ("post", "/api/v1/merge") => match who {
             Who::Lead => 200,

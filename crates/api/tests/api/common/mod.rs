@@ -401,3 +401,20 @@ pub fn set_stance(p: &mut Project, stance: EvidenceStance) -> Option<String> {
         }
     }
 }
+
+/// The reference `who` ("lead" for the project's first lead) opens claim `id` by, as
+/// their search shows it: the lead's number, an annotator's own opaque reference (found
+/// by searching the claim's text as a phrase); `None` when they do not find it.
+pub fn reference_of(p: &factdesk_api::Project, who: &str, id: i64) -> Option<String> {
+    let actor = if who == "lead" { p.lead() } else { p.who(who) };
+    let text: String = must(p.store().conn().query_row(
+        "SELECT text FROM claims WHERE id = ?1",
+        [id],
+        |r| r.get(0),
+    ));
+    let phrase: String = text.chars().filter(|c| *c != '"').collect();
+    must(p.search(&actor, &format!("\"{phrase}\""), 50))
+        .into_iter()
+        .find(|h| h.kind == factdesk_api::dto::SearchHitKind::Claim && h.text == text)
+        .map(|h| h.reference)
+}
