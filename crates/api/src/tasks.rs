@@ -42,6 +42,12 @@ pub struct TasksReport {
     /// Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
     /// sentence sharing no word with the claim was found in another claim's documents.
     pub without_trick: u64,
+    /// Evidence tasks whose trick other items show more or less often than the item's
+    /// real options (no sentence shown as they are fitted): a script comparing many
+    /// items can tell those tricks. Documents no claim names, imported with `--docs`,
+    /// give tricks sentences no item shows.
+    #[serde(default)]
+    pub tricks_unlike_options: u64,
 }
 
 /// Why a claim gets no task of a kind.
@@ -244,6 +250,7 @@ impl Project {
             existing_overlaps: Vec::new(),
             skipped: grouped(skipped, &settings),
             without_trick: 0,
+            tricks_unlike_options: 0,
         };
         let draw = |claim_id: i64| secret_draw(&secret, &format!("trick-sentence:{claim_id}"));
         let new_tasks = NewTasks {
@@ -305,7 +312,7 @@ impl Project {
         };
         let Some(reader) = reader else {
             let donors = match kind {
-                TaskKind::Evidence => DonorWords::read(self.store.conn())?,
+                TaskKind::Evidence => DonorWords::read(self.store.conn(), include_children)?,
                 _ => DonorWords::default(),
             };
             let tx = self.store.transaction()?;
@@ -326,7 +333,7 @@ impl Project {
                 };
                 read.map(|read| (reader, read))
             });
-            let donors = DonorWords::read(self.store.conn());
+            let donors = DonorWords::read(self.store.conn(), include_children);
             let (reader, (claims, skipped)) = reading
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e))?;

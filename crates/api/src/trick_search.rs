@@ -1,14 +1,27 @@
 //! Finding the real sentence that stands as an evidence item's trick under the
 //! `supports_or_refutes` stance, in a bounded number of looks per claim.
 //!
-//! A sentence fits a claim when it is a candidate of another claim, from a document
-//! outside the claim's family, with a text none of the family's sentences has, and shares
-//! no content word with the claim (nor one the highlighting would mark). It is drawn under
-//! the project's secret: random draws first, then a pass over consecutive sentences from a
-//! drawn start. The pass looks at every sentence of a small project, but at most
-//! [`TOTAL_LOOKS`] spread over the claims of a large one: where nothing fits (documents
-//! drawn from a few hundred words), a pass over every sentence for every claim made
-//! creating tasks quadratic (13 minutes for 5,000 claims).
+//! A sentence fits a claim when it comes from a document outside the claim's family, has
+//! a text none of the family's sentences has, and shares no content word with the claim
+//! (nor one the highlighting would mark). Its text should be shown in other items as
+//! often, and as, the item's real options' texts are: where no other claim ranks a
+//! claim's candidates (each claim with its own documents), a trick that was another
+//! claim's candidate was the one option whose text another item showed too ("an option
+//! whose text appears in another item" found it in 70 of 99 items). So each claim draws
+//! a model among its candidates and counts the other items that show the model
+//! ([`exposure`]) as an option, and those that show it in a passage only. It looks first
+//! among the sentences shown so: as an option by as many other items, and in as many
+//! passages, where the model is in some; where it is in none, the trick is left out of
+//! every passage (see `annotate::context`), and sentences no passage shows come first.
+//! Where nothing fits it falls back to the nearest counts. A sentence that is already a
+//! trick is taken only where no other fits, so no text is two items' trick.
+//!
+//! Within a pool the sentence is drawn under the project's secret: random draws first,
+//! then a pass over consecutive sentences from a drawn start. The pass looks at every
+//! sentence of a small project, but the looks of a large one are bounded ([`TOTAL_LOOKS`]
+//! spread over its claims, at most three pools' worth a claim): where nothing fits
+//! (documents drawn from a few hundred words), a pass over every sentence for every claim
+//! made creating tasks quadratic (13 minutes for 5,000 claims).
 //!
 //! Every sentence's words are read once, up front and on every core, into a
 //! [`signature::Signature`] that settles most looks in a few ANDs. Each claim's draws
@@ -16,6 +29,7 @@
 //! the tricks are the same however the work was split.
 
 mod donor_words;
+mod exposure;
 mod signature;
 
 pub(crate) use donor_words::DonorWords;
@@ -28,10 +42,11 @@ use signature::{word_hash, Bits, Signature};
 use std::collections::HashSet;
 use std::ops::RangeInclusive;
 
-/// Looks the passes of one run of task creation share at most (each a few ANDs of two
-/// word signatures): well under a second's work.
+/// Looks the passes of one run of task creation share at most, three pools' worth a
+/// claim (each look a few ANDs of two word signatures): well under a second's work.
 pub(crate) const TOTAL_LOOKS: usize = 20_000_000;
-/// The fewest sentences a claim's pass looks at, however many claims there are.
+/// The fewest sentences a claim's pass over a pool looks at, however many claims there
+/// are.
 pub(crate) const LEAST_PASS: usize = 256;
 /// Random draws of a sentence as long as the claim's candidates, then of any length.
 const SIZED_DRAWS: usize = 128;
@@ -51,6 +66,9 @@ pub(crate) struct TrickFor<'a> {
     /// The [`text_hash`] of each.
     pub family_texts: &'a HashSet<u64>,
     pub lengths: RangeInclusive<usize>,
+    /// For each of the claim's candidates, how many other claims' items show it as an
+    /// option, and how many in a passage only.
+    pub elsewhere: &'a [(u32, u32)],
 }
 
 /// What the draws read of a sentence, in one cache line: a draw lands anywhere among
@@ -87,7 +105,10 @@ pub(crate) struct TrickSearch<'a> {
     /// Each sentence's markable words, each followed by a space, from `marks_at[i]`.
     marks: String,
     marks_at: Vec<usize>,
-    /// How many consecutive sentences a claim's pass looks at.
+    /// The sentences by index, by how many items show them as an option and in a passage
+    /// only (see [`pool_of`]).
+    pools: Vec<Vec<u32>>,
+    /// How many consecutive sentences of a pool a claim's pass looks at, at most.
     pass: usize,
 }
 
@@ -96,6 +117,52 @@ pub(crate) struct TrickSearch<'a> {
 pub(crate) struct Found {
     pub sentence: Option<i64>,
     pub looked: u64,
+    /// Whether the sentence was already another item's trick: none other fitted.
+    pub repeated: bool,
+    /// Whether passages leave the sentence out: the model was in none.
+    pub left_out: bool,
+    /// Whether other items show it more or less often than the model: no sentence shown
+    /// as the model is fitted.
+    pub unlike: bool,
+}
+
+/// The most items showing a sentence, as an option or in a passage only, that have a
+/// pool of their own; a sentence more show is in the last.
+const MOST: usize = 4;
+
+/// The pool of a sentence that `options` items show as an option and `passages` others
+/// in a passage only.
+fn pool_of(options: usize, passages: usize) -> usize {
+    options.min(MOST) * (MOST + 1) + passages.min(MOST)
+}
+
+/// Whether other items show a sentence of pool `p` otherwise than the model, once it is
+/// left out of passages where the model is in none.
+fn unlike(p: usize, (options, passages): (usize, usize)) -> bool {
+    let (o, q) = (p / (MOST + 1), p % (MOST + 1));
+    let (options, passages) = (options.min(MOST), passages.min(MOST));
+    o != options || (passages > 0 && q != passages)
+}
+
+/// How far a sentence of pool `p` is from a model that `options` other items show as an
+/// option and `passages` in a passage only: when the model is in no passage, the trick
+/// is left out of every passage, so any sentence shown as an option as often matches,
+/// those no passage shows first (they lose no passage a neighbour).
+fn distance(p: usize, (options, passages): (usize, usize)) -> usize {
+    let (o, q) = (p / (MOST + 1), p % (MOST + 1));
+    let (options, passages) = (options.min(MOST), passages.min(MOST));
+    if passages == 0 {
+        2 * o.abs_diff(options) + usize::from(q > 0)
+    } else {
+        2 * (o.abs_diff(options) + q.abs_diff(passages))
+    }
+}
+
+/// A claim's draws in one pool, all made before its first look.
+struct Draws {
+    pool: usize,
+    at: [usize; SIZED_DRAWS + ANY_DRAWS],
+    start: usize,
 }
 
 impl<'a> TrickSearch<'a> {
@@ -103,9 +170,15 @@ impl<'a> TrickSearch<'a> {
     pub fn new(words: &'a DonorWords, claims: usize) -> TrickSearch<'a> {
         let donors: &'a [Donor] = &words.donors;
         let reads = &words.reads;
-        let pass = (TOTAL_LOOKS / claims.max(1))
+        let pass = (TOTAL_LOOKS / (3 * claims.max(1)))
             .max(LEAST_PASS)
             .min(donors.len());
+        let mut pools = vec![Vec::new(); (MOST + 1) * (MOST + 1)];
+        for (i, d) in donors.iter().enumerate() {
+            let passages = d.shown.saturating_sub(d.options);
+            // Indices fit: a project holds far fewer than 4 billion sentences.
+            pools[pool_of(d.options as usize, passages as usize)].push(i as u32);
+        }
         // Which of `reads` holds sentence `i`, and where in it.
         let starts: Vec<usize> = reads
             .iter()
@@ -152,6 +225,7 @@ impl<'a> TrickSearch<'a> {
             rare_at: vec![0],
             marks: String::new(),
             marks_at: vec![0],
+            pools,
             pass,
         };
         for (read, (looks, rare, rare_at)) in reads.iter().zip(signed) {
@@ -168,7 +242,7 @@ impl<'a> TrickSearch<'a> {
         search
     }
 
-    /// How many consecutive sentences a claim's pass looks at.
+    /// How many consecutive sentences of a pool a claim's pass looks at, at most.
     pub fn pass(&self) -> usize {
         self.pass
     }
@@ -218,67 +292,148 @@ impl<'a> TrickSearch<'a> {
             && !wanted.family_texts.contains(&d.text_hash)
     }
 
-    /// The trick sentence for `wanted`, drawn with `rng`.
-    pub fn find(&self, rng: &mut Seeded, wanted: &TrickFor) -> Found {
+    /// The trick sentence for `wanted`, drawn with `rng`: one that is no sentence of
+    /// `taken` where any fits.
+    pub fn find(&self, rng: &mut Seeded, wanted: &TrickFor, taken: &HashSet<i64>) -> Found {
         let mut found = Found {
             sentence: None,
             looked: 0,
+            repeated: false,
+            left_out: false,
+            unlike: false,
         };
         if self.donors.is_empty() {
             return found;
         }
         let claim = self.claim_words(wanted.claim);
-        let n = self.donors.len();
+        // The model: the trick is shown elsewhere as often, and as, it is.
+        let model = match wanted.elsewhere.len() {
+            0 => (0, 0),
+            n => wanted.elsewhere[rng.below(n as u64) as usize],
+        };
+        let model = (model.0 as usize, model.1 as usize);
+        found.left_out = model.1 == 0;
+        let mut order: Vec<usize> = (0..self.pools.len()).collect();
+        order.sort_by_key(|&p| (distance(p, model), p));
+        // Three pools' worth of looks at most.
+        let budget = 3 * (SIZED_DRAWS + ANY_DRAWS + self.pass) as u64;
+        let mut spare = None;
+        for pool in order {
+            let n = self.pools[pool].len() as u64;
+            if n == 0 {
+                continue;
+            }
+            if found.looked >= budget {
+                break;
+            }
+            // Drawn before the pool's first look: what is drawn in a pool does not depend
+            // on what fits there.
+            let draws = Draws {
+                pool,
+                at: std::array::from_fn(|_| rng.below(n) as usize),
+                start: rng.below(n) as usize,
+            };
+            if let Some(i) = self.find_in(&draws, wanted, &claim, taken, &mut spare, &mut found) {
+                found.sentence = Some(self.donors[i].sentence_id);
+                found.unlike = unlike(pool, model);
+                return found;
+            }
+        }
+        found.sentence = spare;
+        found.repeated = spare.is_some();
+        // A repeat is shown in one item more than its pool says.
+        found.unlike = spare.is_some();
+        found
+    }
+
+    /// The first sentence of `draws`' pool that fits and is not `taken`; the first that
+    /// fits but is taken goes in `spare`. Counts the looks in `found`.
+    fn find_in(
+        &self,
+        draws: &Draws,
+        wanted: &TrickFor,
+        claim: &ClaimWords,
+        taken: &HashSet<i64>,
+        spare: &mut Option<i64>,
+        found: &mut Found,
+    ) -> Option<usize> {
+        let pool = &self.pools[draws.pool];
+        if pool.is_empty() {
+            return None;
+        }
+        let mut fits = |i: usize, sized: bool| {
+            if !self.fits(i, sized, wanted, claim) {
+                return false;
+            }
+            let id = self.donors[i].sentence_id;
+            if !taken.contains(&id) {
+                return true;
+            }
+            spare.get_or_insert(id);
+            false
+        };
         // As long as the claim's own candidates, when one such sentence is drawn: a
         // sentence sharing no word with the claim tends to be short, and "the shortest
         // option" would then find the trick.
-        // Drawn in the order they are looked at, all before the first look: what is drawn
-        // does not depend on what fits.
-        let draws: [usize; SIZED_DRAWS + ANY_DRAWS] =
-            std::array::from_fn(|_| rng.below(n as u64) as usize);
-        let start = rng.below(n as u64) as usize;
         // A draw lands anywhere, so nearly every look waits on memory: the quick test of a
         // batch of draws is made for all of them at once, so that they wait together.
-        for (b, batch) in draws.chunks(BATCH).enumerate() {
+        for (b, batch) in draws.at.chunks(BATCH).enumerate() {
             let sized = |k: usize| b * BATCH + k < SIZED_DRAWS;
             let quick: [bool; BATCH] = std::array::from_fn(|k| {
                 batch
                     .get(k)
-                    .is_some_and(|&i| self.may_fit(i, sized(k), wanted, &claim))
+                    .is_some_and(|&d| self.may_fit(pool[d] as usize, sized(k), wanted, claim))
             });
-            for (k, &i) in batch.iter().enumerate() {
-                if quick[k] && self.fits(i, sized(k), wanted, &claim) {
+            for (k, &d) in batch.iter().enumerate() {
+                let i = pool[d] as usize;
+                if quick[k] && fits(i, sized(k)) {
                     found.looked += k as u64 + 1;
-                    found.sentence = Some(self.donors[i].sentence_id);
-                    return found;
+                    return Some(i);
                 }
             }
             found.looked += batch.len() as u64;
         }
-        for k in 0..self.pass {
-            let i = (start + k) % n;
+        for k in 0..self.pass.min(pool.len()) {
+            let i = pool[(draws.start + k) % pool.len()] as usize;
             found.looked += 1;
-            if self.fits(i, false, wanted, &claim) {
-                found.sentence = Some(self.donors[i].sentence_id);
-                return found;
+            if fits(i, false) {
+                return Some(i);
             }
         }
-        found
+        None
     }
 
     /// [`TrickSearch::find`] for each of `wanted`, on every core, each claim with its own
-    /// random source `draw(claim_id)`: what a claim gets does not depend on the others,
-    /// nor on how the claims were split between threads.
+    /// random source `draw(claim_id)`: what a claim gets does not depend on the others'
+    /// searches, nor on how the claims were split between threads. A sentence two claims
+    /// found goes to the first, in `wanted`'s order, and the later ones search again; each
+    /// trick is added to `taken`.
     pub fn find_all(
         &self,
         wanted: &[TrickFor],
         draw: &(dyn Fn(i64) -> Seeded + Sync),
+        taken: &mut HashSet<i64>,
     ) -> Vec<Found> {
-        wanted
+        let before: &HashSet<i64> = taken;
+        let mut found: Vec<Found> = wanted
             .par_iter()
             .with_min_len(LEAST_CLAIMS_A_THREAD)
-            .map(|w| self.find(&mut draw(w.claim_id), w))
-            .collect()
+            .map(|w| self.find(&mut draw(w.claim_id), w, before))
+            .collect();
+        for (w, f) in wanted.iter().zip(&mut found) {
+            let Some(sentence) = f.sentence else { continue };
+            if !f.repeated && taken.contains(&sentence) {
+                let again = self.find(&mut draw(w.claim_id), w, taken);
+                *f = Found {
+                    looked: f.looked + again.looked,
+                    ..again
+                };
+            }
+            if let Some(sentence) = f.sentence {
+                taken.insert(sentence);
+            }
+        }
+        found
     }
 }
 
@@ -292,22 +447,29 @@ mod tests {
         sentence_id: i64,
         document_id: i64,
         text: String,
+        ranked: u32,
     }
 
+    /// A candidate of one claim.
     fn donor(id: i64, text: &str) -> TextDonor {
         TextDonor {
             sentence_id: id,
             document_id: 1000 + id,
             text: text.to_owned(),
+            ranked: 1,
         }
     }
 
     fn donor_words(donors: &[TextDonor]) -> DonorWords {
-        let rows: Vec<(i64, i64, &str)> = donors
+        let rows: Vec<(i64, i64, &str, u32)> = donors
             .iter()
-            .map(|d| (d.sentence_id, d.document_id, d.text.as_str()))
+            .map(|d| (d.sentence_id, d.document_id, d.text.as_str(), d.ranked))
             .collect();
         DonorWords::of(&rows)
+    }
+
+    fn none() -> HashSet<i64> {
+        HashSet::new()
     }
 
     fn wanted<'a>(claim: &'a str, texts: &'a HashSet<u64>) -> TrickFor<'a> {
@@ -317,6 +479,7 @@ mod tests {
             family: &[],
             family_texts: texts,
             lengths: 0..=usize::MAX,
+            elsewhere: &[],
         }
     }
 
@@ -335,7 +498,7 @@ mod tests {
         let per_claim = (SIZED_DRAWS + ANY_DRAWS + LEAST_PASS) as u64;
         assert_eq!(search.pass(), LEAST_PASS);
         for _ in 0..10 {
-            let found = search.find(&mut rng, &wanted("A harbour for boats", &texts));
+            let found = search.find(&mut rng, &wanted("A harbour for boats", &texts), &none());
             assert_eq!(found.sentence, None);
             assert_eq!(found.looked, per_claim);
         }
@@ -355,7 +518,7 @@ mod tests {
         let mut rng = Seeded::new(11);
         assert_eq!(
             search
-                .find(&mut rng, &wanted("A harbour for boats", &texts))
+                .find(&mut rng, &wanted("A harbour for boats", &texts), &none())
                 .sentence,
             Some(3_000)
         );
@@ -373,16 +536,23 @@ mod tests {
         let texts: HashSet<u64> = [text_hash("Volcanic glass shatters easily.")].into();
         let mut rng = Seeded::new(3);
         let claim = "A harbour for boats";
-        assert_eq!(search.find(&mut rng, &wanted(claim, &texts)).sentence, None);
-        let none = HashSet::new();
         assert_eq!(
-            search.find(&mut rng, &wanted(claim, &none)).sentence,
+            search
+                .find(&mut rng, &wanted(claim, &texts), &none())
+                .sentence,
+            None
+        );
+        let no_texts = HashSet::new();
+        assert_eq!(
+            search
+                .find(&mut rng, &wanted(claim, &no_texts), &none())
+                .sentence,
             Some(2)
         );
         let family = [1002];
-        let mut of_family = wanted(claim, &none);
+        let mut of_family = wanted(claim, &no_texts);
         of_family.family = &family;
-        assert_eq!(search.find(&mut rng, &of_family).sentence, None);
+        assert_eq!(search.find(&mut rng, &of_family, &none()).sentence, None);
     }
 
     /// Sentences and claims over a vocabulary of syllable words, many alike to
@@ -463,12 +633,22 @@ mod tests {
             })
             .collect();
         let draw = |claim_id: i64| Seeded::for_purpose(9, &format!("t:{claim_id}"));
-        let together = search.find_all(&wanted, &draw);
+        let together = search.find_all(&wanted, &draw, &mut HashSet::new());
+        let mut taken = HashSet::new();
         let one_by_one: Vec<Found> = wanted
             .iter()
-            .map(|w| search.find(&mut draw(w.claim_id), w))
+            .map(|w| {
+                let found = search.find(&mut draw(w.claim_id), w, &taken);
+                taken.extend(found.sentence);
+                found
+            })
             .collect();
-        assert_eq!(together, one_by_one);
+        // The same tricks however the claims were split, each the first fit of the
+        // claim's draws not taken by a claim before it (the looks differ: a claim whose
+        // first fit was taken looked twice).
+        let tricks =
+            |f: &[Found]| -> Vec<_> { f.iter().map(|f| (f.sentence, f.repeated)).collect() };
+        assert_eq!(tricks(&together), tricks(&one_by_one));
         let mut seen = HashSet::new();
         for (w, found) in wanted.iter().zip(&together) {
             if let Some(id) = found.sentence {
@@ -477,9 +657,81 @@ mod tests {
                 seen.insert(id);
             }
         }
-        // Found for most claims, and drawn from many sentences rather than a few.
+        // Found for most claims, and no sentence twice.
         let found = together.iter().filter(|f| f.sentence.is_some()).count();
         assert!(found > 300, "{found}");
-        assert!(seen.len() > found * 9 / 10, "{} of {found}", seen.len());
+        assert_eq!(seen.len(), found);
+    }
+
+    /// 600 sentences no item shows and 600 that one item shows as an option, every one
+    /// fitting every claim.
+    fn two_pools() -> Vec<TextDonor> {
+        (0..1_200)
+            .map(|i| TextDonor {
+                ranked: u32::from(i % 2 == 1),
+                ..donor(i, "Volcanic glass shatters easily.")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_trick_is_shown_elsewhere_as_often_as_a_model_candidate() {
+        let donors = two_pools();
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, 300);
+        let texts = HashSet::new();
+        // Out of 300 claims whose 4 candidates other items show as `elsewhere` says, how
+        // many tricks another item shows as an option.
+        let shown = |elsewhere: &[(u32, u32)]| {
+            let wanted: Vec<TrickFor> = (0..300)
+                .map(|k| TrickFor {
+                    claim_id: k,
+                    elsewhere,
+                    ..wanted("A harbour for boats", &texts)
+                })
+                .collect();
+            let draw = |claim_id: i64| Seeded::for_purpose(3, &format!("p:{claim_id}"));
+            let found = search.find_all(&wanted, &draw, &mut HashSet::new());
+            found
+                .iter()
+                .filter(|f| donors[f.sentence.unwrap_or(0) as usize].ranked > 0)
+                .count()
+        };
+        // Before, every trick was a candidate: under a claim whose candidates no other
+        // item shows, it was the one option shown in another item.
+        assert_eq!(shown(&[(0, 0); 4]), 0);
+        assert_eq!(shown(&[(1, 0); 4]), 300);
+        // Shown by two others: none has that many, one is nearer than none.
+        assert_eq!(shown(&[(2, 0); 4]), 300);
+        // A half: 150 expected, 4.9 standard deviations either side.
+        let half = shown(&[(0, 0), (1, 0), (0, 0), (1, 0)]);
+        assert!((110..=190).contains(&half), "{half}");
+    }
+
+    #[test]
+    fn a_sentence_is_two_claims_trick_only_when_no_other_fits() {
+        let donors = two_pools();
+        let words = donor_words(&donors);
+        let search = TrickSearch::new(&words, 1_300);
+        let texts = HashSet::new();
+        let wanted: Vec<TrickFor> = (0..1_300)
+            .map(|k| TrickFor {
+                claim_id: k,
+                ..wanted("A harbour for boats", &texts)
+            })
+            .collect();
+        let draw = |claim_id: i64| Seeded::for_purpose(4, &format!("u:{claim_id}"));
+        // Ten tricks of an earlier run.
+        let mut taken: HashSet<i64> = (0..10).collect();
+        let found = search.find_all(&wanted, &draw, &mut taken);
+        let (once, repeated): (Vec<&Found>, Vec<&Found>) = found.iter().partition(|f| !f.repeated);
+        // The 1,190 sentences left, each once (the hidden pool first), then repeats.
+        assert_eq!(once.len(), 1_190);
+        let distinct: HashSet<i64> = once.iter().filter_map(|f| f.sentence).collect();
+        assert_eq!(distinct.len(), 1_190);
+        assert!(distinct.iter().all(|s| *s >= 10));
+        assert_eq!(repeated.len(), 110);
+        assert!(repeated.iter().all(|f| f.sentence.is_some()));
+        assert_eq!(taken.len(), 1_200);
     }
 }

@@ -24,6 +24,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0016_open_tasks_per_statement.sql"),
     include_str!("migrations/0017_checks_as_comparisons.sql"),
     include_str!("migrations/0018_session_activity.sql"),
+    include_str!("migrations/0019_trick_sentences.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -55,6 +56,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         18,
         include_str!("migrations/postgres/0018_session_activity.sql"),
+    ),
+    (
+        19,
+        include_str!("migrations/postgres/0019_trick_sentences.sql"),
     ),
 ];
 

@@ -8,9 +8,9 @@ use factdesk_core::key_hash::KeyHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
-/// A sentence that may serve as another claim's trick: a candidate of some claim. Its
-/// text is not kept: what a run needs of it is read as the rows go by ([`each_donor`]),
-/// so half a million sentences cost no copy of their texts.
+/// A sentence that may serve as a claim's trick: any sentence of the project. Its text is
+/// not kept: what a run needs of it is read as the rows go by ([`each_donor`]), so half a
+/// million sentences cost no copy of their texts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Donor {
     pub sentence_id: i64,
@@ -19,6 +19,11 @@ pub struct Donor {
     pub chars: usize,
     /// The [`text_hash`] of its text.
     pub text_hash: u64,
+    /// How many claims' items show it as an option, and how many show it at all (as an
+    /// option or beside one in a passage), as the api reckons them from [`candidates`]
+    /// (0 until it has).
+    pub options: u32,
+    pub shown: u32,
 }
 
 impl Donor {
@@ -28,18 +33,16 @@ impl Donor {
             document_id,
             chars: text.chars().count(),
             text_hash: text_hash(text),
+            options: 0,
+            shown: 0,
         }
     }
 }
 
-/// Calls `each` with every candidate sentence of the project once, in id order, and its
-/// text: the sentences a trick is drawn from, since a ranked sentence looks like the
-/// candidates it sits among.
+/// Calls `each` with every sentence of the project once, in id order, and its text. A
+/// trick is drawn among them (see `trick_search` in the api).
 pub fn each_donor(conn: &Connection, mut each: impl FnMut(Donor, &str)) -> Result<()> {
-    let mut stmt = conn.prepare(
-        "SELECT s.id, s.document_id, s.text FROM sentences s
-         WHERE s.id IN (SELECT sentence_id FROM candidates) ORDER BY s.id",
-    )?;
+    let mut stmt = conn.prepare("SELECT id, document_id, text FROM sentences ORDER BY id")?;
     let rows = stmt.query_map([], |r| {
         let text = text_at(r, 2)?;
         each(Donor::of(r.get(0)?, r.get(1)?, text), text);
@@ -51,11 +54,49 @@ pub fn each_donor(conn: &Connection, mut each: impl FnMut(Donor, &str)) -> Resul
     Ok(())
 }
 
+/// A claim's candidate: (claim, sentence, whether the claim gets evidence items: a
+/// claim without a parent, any claim when `children` is set, and a claim that has an
+/// evidence task). Ordered by claim.
+pub type RankedSentence = (i64, i64, bool);
+
+/// Every candidate of every claim, as [`RankedSentence`]s.
+pub fn candidates(conn: &Connection, children: bool) -> Result<Vec<RankedSentence>> {
+    let mut stmt = conn.prepare(
+        "SELECT k.claim_id, k.sentence_id,
+                c.parent_id IS NULL OR ?1 <> 0 OR EXISTS (
+                    SELECT 1 FROM tasks t WHERE t.kind = 'evidence' AND t.claim_id = k.claim_id)
+         FROM candidates k JOIN claims c ON c.id = k.claim_id ORDER BY k.claim_id, k.rank",
+    )?;
+    let rows = stmt.query_map(params![i64::from(children)], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
 /// [`each_donor`]'s donors.
 pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
     let mut out = Vec::new();
     each_donor(conn, |d, _| out.push(d))?;
     Ok(out)
+}
+
+/// Every sentence some task shows as its trick: a run draws new tricks among the others
+/// where it can, so that no text is two items' trick.
+pub fn trick_sentences(conn: &Connection) -> Result<HashSet<i64>> {
+    let mut stmt = conn.prepare("SELECT DISTINCT sentence_id FROM task_tricks")?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The sentences of document `document_id` that passages leave out: tricks chosen to be
+/// shown in no other item's passage.
+pub fn tricks_in(conn: &Connection, document_id: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT DISTINCT s.id FROM sentences s JOIN task_tricks x ON x.sentence_id = s.id
+         WHERE s.document_id = ?1 AND x.left_out = 1",
+    )?;
+    let rows = stmt.query_map([document_id], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The documents of a claim's family (the claim, its parent and its children): a trick
@@ -71,43 +112,51 @@ pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice.
-pub fn set(conn: &Connection, task_id: i64, sentence_id: i64) -> Result<()> {
+/// A task's trick: (task, sentence, whether passages leave the sentence out).
+pub type NewTrick = (i64, i64, bool);
+
+/// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice; with
+/// `left_out`, no passage shows the sentence ([`tricks_in`]).
+pub fn set(conn: &Connection, (task_id, sentence_id, left_out): NewTrick) -> Result<()> {
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let row = crate::db::CopyRow {
             table: "task_tricks",
-            columns: "task_id, sentence_id",
+            columns: "task_id, sentence_id, left_out",
             ignore_conflicts: true,
         };
-        return Ok(pg.stage(row, params![task_id, sentence_id])?);
+        return Ok(pg.stage(row, params![task_id, sentence_id, left_out])?);
     }
     conn.prepare_cached(
-        "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id) VALUES (?1, ?2)",
+        "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id, left_out) VALUES (?1, ?2, ?3)",
     )?
-    .execute(params![task_id, sentence_id])?;
+    .execute(params![task_id, sentence_id, left_out])?;
     Ok(())
 }
 
-/// [`set`] for each (task, sentence) of `tricks`. On a file a statement writes up to
+/// [`set`] for each of `tricks`. On a file a statement writes up to
 /// [`crate::tasks::ROWS_A_STATEMENT`] rows.
-pub fn set_many(conn: &Connection, tricks: &[(i64, i64)]) -> Result<()> {
+pub fn set_many(conn: &Connection, tricks: &[NewTrick]) -> Result<()> {
     if conn.sqlite().is_none() {
-        return tricks
-            .iter()
-            .try_for_each(|&(task, sentence)| set(conn, task, sentence));
+        return tricks.iter().try_for_each(|&trick| set(conn, trick));
     }
     for batch in tricks.chunks(crate::tasks::ROWS_A_STATEMENT) {
         let rows = (0..batch.len())
-            .map(|i| format!("(?{}, ?{})", 2 * i + 1, 2 * i + 2))
+            .map(|i| format!("(?{}, ?{}, ?{})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
             .collect::<Vec<_>>()
             .join(", ");
         let values: Vec<&dyn rusqlite::ToSql> = batch
             .iter()
-            .flat_map(|(task, sentence)| [task as &dyn rusqlite::ToSql, sentence])
+            .flat_map(|(task, sentence, left_out)| {
+                [
+                    task as &dyn rusqlite::ToSql,
+                    sentence as &dyn rusqlite::ToSql,
+                    left_out as &dyn rusqlite::ToSql,
+                ]
+            })
             .collect();
         conn.prepare_cached(&format!(
-            "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id) VALUES {rows}"
+            "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id, left_out) VALUES {rows}"
         ))?
         .execute(values.as_slice())?;
     }
@@ -195,6 +244,9 @@ pub struct ClaimFacts {
     pub family_texts: HashSet<u64>,
     /// Evidence only: the length in characters of each candidate's text.
     pub candidate_lengths: Vec<usize>,
+    /// Evidence only: for each candidate, as `candidate_lengths`, how many other claims'
+    /// items show it as an option, and how many in a passage only (see [`Donor`]).
+    pub candidate_elsewhere: Vec<(u32, u32)>,
 }
 
 /// The length and [`text_hash`] of sentences whose texts are already in memory (a run's
@@ -206,6 +258,8 @@ pub struct KnownSentences {
     ids: Vec<i64>,
     chars: Vec<usize>,
     hashes: Vec<u64>,
+    /// Each sentence's [`Donor::options`] and [`Donor::shown`].
+    shown: Vec<(u32, u32)>,
 }
 
 impl KnownSentences {
@@ -220,6 +274,7 @@ impl KnownSentences {
             ids: order.iter().map(|d| d.sentence_id).collect(),
             chars: order.iter().map(|d| d.chars).collect(),
             hashes: order.iter().map(|d| d.text_hash).collect(),
+            shown: order.iter().map(|d| (d.options, d.shown)).collect(),
         }
     }
 
@@ -330,7 +385,8 @@ fn unknown_texts<T>(
     Ok(out)
 }
 
-/// Each claim's count of candidates and their lengths in characters.
+/// Each claim's count of candidates, their lengths in characters and how many other
+/// items show each.
 fn candidate_lengths(
     conn: &Connection,
     claim_ids: &[i64],
@@ -354,17 +410,21 @@ fn candidate_lengths(
         .collect();
     let read = unknown_texts(conn, &unknown, |t| t.chars().count())?;
     for (claim, sentence) in pairs {
-        let length = match known.at(sentence) {
-            Some(i) => known.chars[i],
+        // A sentence ranked after the donors were read counts as this claim's alone.
+        let (length, (options, shown)) = match known.at(sentence) {
+            Some(i) => (known.chars[i], known.shown[i]),
             // As the join with the sentences did, a candidate without a sentence is none.
             None => match read.get(&sentence) {
-                Some(&length) => length,
+                Some(&length) => (length, (1, 1)),
                 None => continue,
             },
         };
         if let Some(f) = out.get_mut(&claim) {
             f.candidates += 1;
             f.candidate_lengths.push(length);
+            // This claim's item shows it as an option: the rest show it elsewhere.
+            f.candidate_elsewhere
+                .push((options.saturating_sub(1), shown.saturating_sub(options)));
         }
     }
     Ok(())
@@ -436,158 +496,5 @@ fn document_texts(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tasks::{insert_new, insert_new_many, NewTask};
-    use crate::{claims, documents, NewCandidate, NewClaim, Store};
-    use factdesk_core::task::TaskKind;
-
-    fn must<T, E: std::fmt::Display>(r: std::result::Result<T, E>) -> T {
-        r.unwrap_or_else(|e| panic!("{e}"))
-    }
-
-    /// Three documents of four sentences (one text in two of them) and six claims: claim
-    /// `k` links document `k % 3` and has its first `k % 4` sentences as candidates; claim
-    /// 4's parent is claim 2.
-    fn project(dir: &std::path::Path) -> (Store, Vec<i64>, Vec<i64>) {
-        let mut store = must(Store::create(&dir.join("p.fdesk"), "p", 0));
-        let tx = must(store.transaction());
-        let mut documents = Vec::new();
-        let mut sentences = Vec::new();
-        for d in 0..3 {
-            let texts = [
-                format!("First of {d}."),
-                "Shared.".into(),
-                format!("Third of {d}."),
-                format!("Last sentence of document {d}."),
-            ];
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            let (id, ids) = must(documents::insert_bare(&tx, &format!("d{d}"), &texts));
-            documents.push(id);
-            sentences.push(ids);
-        }
-        let mut ids: Vec<i64> = Vec::new();
-        for k in 0..6 {
-            let ext_id = format!("c{k}");
-            let claim = NewClaim {
-                ext_id: &ext_id,
-                text: "A claim.",
-                context: None,
-                label: None,
-                source_url: None,
-                parent_id: (k == 4).then(|| ids[2]),
-                metadata: "{}",
-                hash: &ext_id,
-                import_id: None,
-                created_at: 0,
-            };
-            let id = must(claims::insert(&tx, &claim));
-            must(claims::link_document(&tx, id, documents[k % 3]));
-            let rows: Vec<NewCandidate<'_>> = sentences[k % 3][..k % 4]
-                .iter()
-                .enumerate()
-                .map(|(i, &sentence_id)| NewCandidate {
-                    rank: i as u32 + 1,
-                    sentence_id,
-                    ranker: "bm25",
-                    score: 1.0,
-                    scores: Default::default(),
-                    placed_by: String::new(),
-                })
-                .collect();
-            must(crate::candidates::replace(&tx, id, &rows));
-            ids.push(id);
-        }
-        must(tx.commit());
-        (store, ids, sentences.concat())
-    }
-
-    /// What is taken from known sentences is what reading them gives: with every other
-    /// sentence known, and with none.
-    #[test]
-    fn facts_from_known_sentences_are_the_facts_read_whole() {
-        let dir = must(tempfile::tempdir());
-        let (store, claims, sentences) = project(dir.path());
-        let donors: Vec<Donor> = must(donors(store.conn()))
-            .into_iter()
-            .filter(|d| {
-                sentences
-                    .iter()
-                    .position(|&s| s == d.sentence_id)
-                    .is_some_and(|i| i % 2 == 0)
-            })
-            .collect();
-        assert!(!donors.is_empty());
-        let known = KnownSentences::of(&donors);
-        let some = must(facts(store.conn(), "evidence", &claims, Some(&known)));
-        let none = must(facts(
-            store.conn(),
-            "evidence",
-            &claims,
-            Some(&KnownSentences::default()),
-        ));
-        for id in &claims {
-            let (a, b) = (&some[id], &none[id]);
-            assert_eq!(
-                (a.candidates, &a.family, &a.family_texts),
-                (b.candidates, &b.family, &b.family_texts)
-            );
-            let sorted = |v: &[usize]| {
-                let mut v = v.to_vec();
-                v.sort_unstable();
-                v
-            };
-            assert_eq!(sorted(&a.candidate_lengths), sorted(&b.candidate_lengths));
-        }
-        // Claim 2's family holds claim 4's document, and the reverse.
-        assert_eq!(some[&claims[2]].family.len(), 2);
-        assert_eq!(some[&claims[4]].family, some[&claims[2]].family);
-        // "Shared." is in two documents: one hash for both.
-        assert_eq!(some[&claims[2]].family_texts.len(), 7);
-    }
-
-    /// Many tasks written at once get the ids, and the rows, that one at a time gives.
-    #[test]
-    fn many_tasks_at_once_are_the_tasks_one_at_a_time() {
-        let (one, many) = (must(tempfile::tempdir()), must(tempfile::tempdir()));
-        let (mut one, claims, _) = project(one.path());
-        let (mut many, _, _) = project(many.path());
-        let tasks: Vec<NewTask> = claims
-            .iter()
-            .map(|&claim_id| NewTask {
-                kind: TaskKind::Evidence,
-                claim_id,
-                overlap: 2,
-                trick_slot: Some(claim_id as u32 % 3),
-                shuffle_key: (claim_id * 7919) % 101,
-                created_at: 5,
-            })
-            .collect();
-        let tx = must(one.transaction());
-        let each: Vec<i64> = tasks.iter().map(|t| must(insert_new(&tx, t))).collect();
-        must(tx.commit());
-        let tx = must(many.transaction());
-        let at_once = must(insert_new_many(&tx, &tasks));
-        must(set_many(&tx, &[(at_once[0], 1), (at_once[1], 2)]));
-        must(set_many(&tx, &[(at_once[0], 3)]));
-        must(tx.commit());
-        assert_eq!(each, at_once);
-        let rows = |s: &Store| {
-            let mut stmt = must(s.conn().prepare("SELECT id, kind, claim_id, overlap, trick_slot, shuffle_key, created_at FROM tasks ORDER BY id"));
-            let rows = must(stmt.query_map([], |r| {
-                Ok((0..7)
-                    .map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).ok()))
-                    .collect::<Vec<_>>())
-            }));
-            must(rows.collect::<crate::db::Result<Vec<_>>>())
-        };
-        assert_eq!(rows(&one), rows(&many));
-        // An earlier trick is kept.
-        let trick = must(many.conn().query_row(
-            "SELECT sentence_id FROM task_tricks WHERE task_id = ?1",
-            [at_once[0]],
-            |r| r.get::<_, i64>(0),
-        ));
-        assert_eq!(trick, 1);
-    }
-}
+#[path = "tricks_tests.rs"]
+mod tests;

@@ -10,6 +10,7 @@ describe("lead's task creation", () => {
       overlap: 3,
       existing_overlaps: [],
       without_trick: 0,
+      tricks_unlike_options: 0,
       skipped: [
         { reason: "no_documents", message: "no documents", count: 4, claims: ["a", "b", "c", "d"] },
         { reason: "evidence_from_parent", message: "a refutation whose evidence comes from its parent", count: 201, claims: [] },
@@ -21,12 +22,12 @@ describe("lead's task creation", () => {
   });
 
   it("says how many evidence items show no trick", () => {
-    const text = tasksText({ kind: "evidence", created: 2, existing: 0, overlap: 3, existing_overlaps: [], without_trick: 2, skipped: [] });
+    const text = tasksText({ kind: "evidence", created: 2, existing: 0, overlap: 3, existing_overlaps: [], without_trick: 2, tricks_unlike_options: 0, skipped: [] });
     expect(text).toBe("2 created (overlap 3); 2 show no trick: no unrelated sentence was found for them");
   });
 
   it("gives the tasks already there the overlap they were made with, not the one asked for", () => {
-    const text = tasksText({ kind: "evidence", created: 0, existing: 30, overlap: 3, existing_overlaps: [1], without_trick: 0, skipped: [] });
+    const text = tasksText({ kind: "evidence", created: 0, existing: 30, overlap: 3, existing_overlaps: [1], without_trick: 0, tricks_unlike_options: 0, skipped: [] });
     expect(text).toBe("none created, 30 already there (made with overlap 1)");
     expect(text).not.toContain("overlap 3");
   });

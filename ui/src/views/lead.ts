@@ -25,7 +25,11 @@ export function tasksText(r: TasksReport): string {
   const made = r.existing > 0 ? `${created}, ${r.existing} already there${held}` : created;
   const none = r.skipped.map((s) => `${s.count} claims got none: ${s.message}`);
   const noTrick = r.without_trick > 0 ? [`${r.without_trick} show no trick: no unrelated sentence was found for them`] : [];
-  return [made, ...none, ...noTrick].join("; ");
+  const unlike =
+    r.tricks_unlike_options > 0
+      ? [`${r.tricks_unlike_options} show a trick other items show more or less often than real options: import documents no claim names to avoid it`]
+      : [];
+  return [made, ...none, ...noTrick, ...unlike].join("; ");
 }
 
 function taskRow(kind: TaskKind, deps: HomeDeps, refresh: () => Promise<void>): HTMLElement {

@@ -7,6 +7,7 @@ use crate::actor::Actor;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
+use factdesk_store::tricks;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -74,12 +75,16 @@ impl Project {
         match slot.sentence_id {
             // The other options are left out of a candidate's passage (the window reaches
             // past them), so how much of a document the options fill cannot be read from it.
+            // Every item's trick is left out too, so that a trick's text is shown in its
+            // own item alone, as a real option's is where no other claim ranks it.
             Some(sentence_id) => {
-                let hidden: Vec<i64> = slots
+                let mut hidden: Vec<i64> = slots
                     .iter()
                     .filter(|s| s.id != slot.id)
                     .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
                     .collect();
+                let document = self.document_of(sentence_id)?;
+                hidden.extend(tricks::tricks_in(self.store.conn(), document)?);
                 Ok(Passage {
                     title: None,
                     ..self.passage_around(sentence_id, &hidden)?
@@ -101,6 +106,11 @@ impl Project {
     ) -> Result<Passage> {
         let options: Vec<i64> = slots.iter().filter_map(|s| s.sentence_id).collect();
         let documents = self.documents_of(&options)?;
+        // Left out as the options are, but not counted among them.
+        let mut tricks = Vec::new();
+        for (doc, _) in &documents {
+            tricks.extend(tricks::tricks_in(self.store.conn(), *doc)?);
+        }
         // Each option's document and gap (its document's non-option sentences before it).
         let mut seats = Vec::new();
         for (doc, sentences) in &documents {
@@ -108,7 +118,7 @@ impl Project {
             for (id, _) in sentences {
                 if options.contains(id) {
                     seats.push(Seat { doc: *doc, gap });
-                } else {
+                } else if !tricks.contains(id) {
                     gap += 1;
                 }
             }
@@ -118,7 +128,7 @@ impl Project {
                 .iter()
                 .filter(move |(d, _)| *d == doc)
                 .flat_map(|(_, sentences)| sentences)
-                .filter(|(id, _)| !options.contains(id))
+                .filter(|(id, _)| !options.contains(id) && !tricks.contains(id))
         };
         // From the project's secret, never from its seed: knowing the seed, a script
         // could test each option for the place the rule would give it.

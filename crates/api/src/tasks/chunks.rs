@@ -14,7 +14,7 @@ use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::{self, NewTask};
 use factdesk_store::tricks::{self, ClaimFacts, KnownSentences, TaskState};
 use factdesk_store::Connection;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
@@ -219,6 +219,7 @@ fn trick_for<'r>(claim: &'r (i64, &str, ClaimFacts), secret: &[u8]) -> TrickFor<
         family: &f.family,
         family_texts: &f.family_texts,
         lengths: trick_lengths(&f.candidate_lengths, slot),
+        elsewhere: &f.candidate_elsewhere,
     }
 }
 
@@ -286,6 +287,8 @@ impl Project {
     ) -> Result<()> {
         let mut pending: Option<Searched> = None;
         let (mut written, mut done) = (0, 0);
+        // The sentences already some task's trick, and those found since, chunk by chunk.
+        let mut taken = run.plan.donors.taken.clone();
         let mut write = |project: &mut Project, chunk: Searched, spent: &mut Spent| {
             written += 1;
             if written == chunks {
@@ -301,9 +304,10 @@ impl Project {
             let (searched, wanted) = wanted(&claims, run.plan);
             let found = std::thread::scope(|s| {
                 let (search, wanted, draw) = (run.search, &wanted, run.plan.draw);
+                let taken = &mut taken;
                 let finding = s.spawn(move || {
                     let started = Instant::now();
-                    (search.find_all(wanted, draw), started.elapsed())
+                    (search.find_all(wanted, draw, taken), started.elapsed())
                 });
                 if let Some(chunk) = pending.take() {
                     write(self, chunk, spent)?;
@@ -438,14 +442,19 @@ fn set_tricks(
         if states.get(&claim.0).is_some_and(|s| s.2) {
             continue;
         }
+        // Rare enough that a trick found here may repeat another item's.
         let found = found[at].unwrap_or_else(|| {
             run.search.find(
                 &mut (run.plan.draw)(claim.0),
                 &trick_for(claim, run.plan.new_tasks.secret),
+                &HashSet::new(),
             )
         });
         match found.sentence {
-            Some(sentence_id) => set.push((task_ids[at], sentence_id)),
+            Some(sentence_id) => {
+                report.tricks_unlike_options += u64::from(found.unlike);
+                set.push((task_ids[at], sentence_id, found.left_out));
+            }
             None if run.plan.settings.stance() == EvidenceStance::SupportsOrRefutes => {
                 report.without_trick += 1;
             }

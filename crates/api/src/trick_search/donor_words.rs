@@ -6,6 +6,7 @@ use super::signature::word_hash;
 use factdesk_core::trick;
 use factdesk_store::tricks::{self, Donor};
 use factdesk_store::Connection;
+use std::collections::HashSet;
 use std::sync::{mpsc, Mutex};
 
 /// Sentences a batch sent to a words thread holds.
@@ -84,16 +85,21 @@ impl Texts {
 }
 
 /// A run's donor sentences, in id order, and their words: `reads` hold them in order, in
-/// runs of any length.
+/// runs of any length. With them, the sentences already some task's trick.
 #[derive(Debug, Default)]
 pub(crate) struct DonorWords {
     pub donors: Vec<Donor>,
     pub(super) reads: Vec<Read>,
+    pub taken: HashSet<i64>,
 }
 
 impl DonorWords {
-    /// Every donor sentence of the project and its words, on every core.
-    pub fn read(conn: &Connection) -> factdesk_store::Result<DonorWords> {
+    /// Every sentence of the project and its words, on every core, with how many items
+    /// show it (evidence items of claims without a parent, and of every claim when
+    /// `children` is set).
+    pub fn read(conn: &Connection, children: bool) -> factdesk_store::Result<DonorWords> {
+        let taken = tricks::trick_sentences(conn)?;
+        let ranked = tricks::candidates(conn, children)?;
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let (tx, rx) = mpsc::sync_channel::<(usize, Texts)>(2 * workers);
         let rx = Mutex::new(rx);
@@ -136,27 +142,35 @@ impl DonorWords {
                 .collect();
             read?;
             reads.sort_unstable_by_key(|(k, _)| *k);
+            super::exposure::mark(&mut donors, &ranked);
             Ok(DonorWords {
                 donors,
                 reads: reads.into_iter().map(|(_, r)| r).collect(),
+                taken,
             })
         })
     }
 
-    /// The donors `(sentence id, document id, text)`, their words read here.
+    /// The donors `(sentence id, document id, text, items showing it)`, their words read
+    /// here: each item shows it as an option.
     #[cfg(test)]
-    pub fn of(sentences: &[(i64, i64, &str)]) -> DonorWords {
+    pub fn of(sentences: &[(i64, i64, &str, u32)]) -> DonorWords {
         let mut read = Read::default();
         let donors = sentences
             .iter()
-            .map(|&(id, document, text)| {
+            .map(|&(id, document, text, shown)| {
                 read.push(text);
-                Donor::of(id, document, text)
+                Donor {
+                    options: shown,
+                    shown,
+                    ..Donor::of(id, document, text)
+                }
             })
             .collect();
         DonorWords {
             donors,
             reads: vec![read],
+            taken: HashSet::new(),
         }
     }
 }

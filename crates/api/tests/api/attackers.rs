@@ -132,6 +132,120 @@ fn on_wikifactcheck_pages_an_attacker_finds_the_trick_no_better_than_chance() {
     assert!(beaten.is_empty(), "strategies beating chance: {beaten:?}");
 }
 
+/// Hostile pass of session 22: under `supports_or_refutes` the trick was another claim's
+/// candidate, so an attacker keeping a whole pack saw its text twice, as a real option
+/// of one item and the trick of another, where a real option's text was shown in its
+/// own item only: "an option whose text appears in another item" found it in 70 of 99
+/// items (chance 32). Now a trick is shown elsewhere as often, and as, a model option
+/// of its item: where a claim has documents of its own (made-up topics; COVID-Fact, its
+/// every sentence a candidate, once documents no claim names are imported beside it)
+/// no guess that compares items beats chance. Without those documents COVID-Fact has no
+/// sentence that is no item's option, and `tasks` says how many tricks other items show.
+#[test]
+fn an_option_shown_in_another_item_tells_the_trick_no_better_than_chance() {
+    let mut makes: Vec<(&str, Make)> =
+        vec![("made-up topics", &attack::project_of_distinct_topics)];
+    // The COVID-Fact import takes minutes on PostgreSQL; what is shown is the data's.
+    if !common::on_postgres() {
+        makes.push((
+            "COVID-Fact beside unnamed documents",
+            &covid_fact_beside_unnamed_documents,
+        ));
+    }
+    for (name, make) in makes {
+        let (verdicts, unlike) = cross_item_attack_on(make);
+        assert_eq!(unlike, 0, "{name}");
+        let beaten: Vec<_> = verdicts.iter().filter(|v| v.beats_chance()).collect();
+        assert!(
+            beaten.is_empty(),
+            "{name}: strategies beating chance: {beaten:?}"
+        );
+    }
+}
+
+/// Where every sentence is some claim's option (COVID-Fact alone), `tasks` counts the
+/// tricks that other items show as an option, and the attack finds them, as
+/// docs/annotation.md says.
+#[test]
+fn tricks_shown_as_other_items_options_are_counted_and_found_as_documented() {
+    if common::on_postgres() {
+        return;
+    }
+    let (verdicts, unlike) = cross_item_attack_on(&covid_fact_under_supports_or_refutes);
+    assert!(unlike >= 190, "{unlike} of 200");
+    let found = verdicts.iter().find(|v| v.name == "an option elsewhere");
+    assert!(found.is_some_and(|v| v.beats_chance()), "{verdicts:?}");
+}
+
+/// Claims shares pages (WikiFactCheck, five claims a page): the counts match, but the
+/// items showing a real option are its page's, and a trick's are another page's. The
+/// figures docs/annotation.md gives, printed.
+#[test]
+fn on_shared_pages_the_cross_item_attack_is_measured() {
+    if common::on_postgres() {
+        return;
+    }
+    let (verdicts, unlike) = cross_item_attack_on(&attack::project_of_wikifactcheck_pages);
+    assert!(unlike <= 20, "{unlike} of 200");
+    assert_eq!(verdicts.len(), 6);
+}
+
+type Make<'a> = &'a dyn Fn(&std::path::Path, usize, &ManualClock) -> Project;
+
+/// The cross-item attack on a pack of 200 evidence items of the project `make` builds:
+/// each guess's verdict, and how many of its tricks `tasks` counted unlike options.
+fn cross_item_attack_on(make: Make) -> (Vec<attack::Verdict>, u64) {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(5_000_000);
+    let mut lead = make(dir.path(), 200, &clock);
+    let report = ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
+    let path = attack::pack_for_holder(&mut lead, dir.path(), TaskKind::Evidence, 200);
+    let guessers = attack::cross_item_attack(&lead, &path);
+    assert_eq!(guessers.first().map(|g| g.chances.len()), Some(200));
+    let verdicts = judge(&guessers, FALSE_FAILURE / 2.0);
+    eprintln!(
+        "cross-item attacker over 200 items ({} tricks unlike options):\n{}",
+        report.tricks_unlike_options,
+        attack::table(&verdicts)
+    );
+    (verdicts, report.tricks_unlike_options)
+}
+
+/// [`covid_fact_under_supports_or_refutes`] with 400 documents no claim names beside it
+/// (made-up words, 4 to 40 a sentence).
+fn covid_fact_beside_unnamed_documents(
+    dir: &std::path::Path,
+    n: usize,
+    clock: &ManualClock,
+) -> Project {
+    let mut lead = covid_fact_under_supports_or_refutes(dir, n, clock);
+    let docs = dir.join("unnamed.jsonl");
+    let mut text = String::new();
+    for d in 0..400u64 {
+        let sentences: Vec<String> = (0..8u64)
+            .map(|k| {
+                let words = 4 + (attack::word(d * 31 + k).len() as u64 * (d + k)) % 37;
+                let body: Vec<String> = (0..words)
+                    .map(|w| attack::word(d * 10_000 + k * 100 + w))
+                    .collect();
+                let mut s = body.join(" ");
+                s[..1].make_ascii_uppercase();
+                s + "."
+            })
+            .collect();
+        let doc = serde_json::json!({"id": format!("unnamed-{d}"), "text": sentences.join(" ")});
+        text.push_str(&format!("{doc}\n"));
+    }
+    ok(std::fs::write(&docs, text));
+    let req = ImportRequest {
+        documents: vec![docs],
+        ..Default::default()
+    };
+    let owner = lead.lead();
+    ok(import(&mut lead, &owner, &req, &mut NoProgress));
+    lead
+}
+
 /// A project of COVID-Fact's first `n * 4` lines (the trick attack takes 200 items of
 /// it) under `supports_or_refutes`, where the trick is a real sentence.
 fn covid_fact_under_supports_or_refutes(

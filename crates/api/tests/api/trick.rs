@@ -28,7 +28,8 @@ fn data(name: &str) -> PathBuf {
 }
 
 /// A project of `n` claims, each with its own document whose sentences no other document
-/// repeats, under the stance a project gets without a preset.
+/// repeats, under the stance a project gets without a preset. Eleven sentences a
+/// document, so that beside a claim's candidates some are no item's option.
 fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
     let docs = dir.join("docs.jsonl");
     let claims = dir.join("claims.jsonl");
@@ -36,8 +37,12 @@ fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
     let mut c = String::new();
     for i in 0..n {
         let text = format!(
-            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. Tourism grew by {i} percent in the 1990s. A ferry linked town {i} to the island. The river flooded {i} times. Fishing declined after war {i}.",
-            1800 + i
+            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. Tourism grew by {i} percent in the 1990s. A ferry linked town {i} to the island. The river flooded {i} times. Fishing declined after war {i}. Bakeries sold {} loaves daily. Schools taught {} pupils. The choir sang {i} hymns. Markets opened {} stalls. Winters brought {} storms.",
+            1800 + i,
+            100 + i,
+            200 + i,
+            300 + i,
+            400 + i
         );
         d.push_str(&serde_json::json!({"id": format!("d{i}"), "text": text}).to_string());
         d.push('\n');
@@ -436,8 +441,38 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     // Every document repeats the others' unrelated sentences word for word, so any of them
-    // would also stand in the claim's own document.
-    let mut p = common::project_of_default_stance(dir.path(), 4, &clock);
+    // would also stand in the claim's own document; every other sentence names its town.
+    let docs = dir.path().join("docs.jsonl");
+    let claims = dir.path().join("claims.jsonl");
+    let (mut d, mut c) = (String::new(), String::new());
+    for i in 0..4 {
+        let text = format!(
+            "The harbour of town {i} held {i} ships in 1900. Its lighthouse was built in {}. The mayor of town {i} opened a museum. Fishing declined after the war. A ferry linked town {i} to the island. The river flooded twice. Tourism grew in the 1990s.",
+            1800 + i
+        );
+        d.push_str(&format!(
+            "{}\n",
+            serde_json::json!({"id": format!("d{i}"), "text": text})
+        ));
+        let claim = format!("Town {i} had a lighthouse built in {}", 1800 + i);
+        c.push_str(&format!(
+            "{}\n",
+            serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]})
+        ));
+    }
+    ok(std::fs::write(&docs, d));
+    ok(std::fs::write(&claims, c));
+    let mut p = ok(Project::create(
+        &common::location(dir.path(), "p.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    let owner = p.lead();
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
     let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     assert_eq!(report.without_trick, 4);
     ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));

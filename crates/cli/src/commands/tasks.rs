@@ -69,5 +69,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             report.without_trick
         );
     }
+    if report.tricks_unlike_options > 0 {
+        println!(
+            "{} evidence tasks show a trick that other items show more or less often than their real options, which a script comparing many items can tell: import documents no claim names (--docs) to give tricks sentences of their own (docs/annotation.md)",
+            report.tricks_unlike_options
+        );
+    }
     Ok(())
 }

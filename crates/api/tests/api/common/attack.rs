@@ -276,15 +276,26 @@ pub type Guesses = fn(&Item, &[Passage]) -> Vec<(String, usize)>;
 /// Every strategy of `guesses`, recorded over the pack at `path`, the truth taken from
 /// the lead's project.
 pub fn trick_attack(lead: &Project, path: &Path, guesses: Guesses) -> Vec<Guesser> {
+    let contents = pack_contents(path);
+    let all = contents.iter().map(|(item, p)| guesses(item, p)).collect();
+    record(lead, &contents, all)
+}
+
+/// Each strategy's record over `contents`, where `all[k]` holds each strategy's guess on
+/// item `k`, the truth taken from the lead's project.
+fn record(
+    lead: &Project,
+    contents: &[(Item, Vec<Passage>)],
+    all: Vec<Vec<(String, usize)>>,
+) -> Vec<Guesser> {
     let mut guessers: Vec<Guesser> = Vec::new();
-    for (item, passages) in pack_contents(path) {
-        let trick = stored_trick(lead, &item).unwrap_or_else(|| panic!("no trick"));
+    for ((item, _), guesses) in contents.iter().zip(all) {
+        let trick = stored_trick(lead, item).unwrap_or_else(|| panic!("no trick"));
         let truth = item
             .options
             .iter()
             .position(|o| o.id == trick)
             .unwrap_or_else(|| panic!("the trick is not among the options"));
-        let guesses = guesses(&item, &passages);
         if guessers.is_empty() {
             guessers = guesses
                 .iter()
@@ -431,4 +442,61 @@ pub fn table(verdicts: &[Verdict]) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// Strategies that read many items together, as an attacker keeping a whole pack does:
+/// the first option whose text another item shows too (as an option, in a passage, or
+/// either), and the first whose text no other item shows so (hostile pass of session 22: the trick was
+/// another claim's candidate, so its text was shown twice). For each item, the options
+/// each guess names.
+pub fn cross_item_guesses(contents: &[(Item, Vec<Passage>)]) -> Vec<Vec<(String, usize)>> {
+    use std::collections::{HashMap, HashSet};
+    // Which items show each text, as an option and in a passage.
+    let mut as_option: HashMap<&str, HashSet<usize>> = HashMap::new();
+    let mut in_passage: HashMap<&str, HashSet<usize>> = HashMap::new();
+    for (k, (item, passages)) in contents.iter().enumerate() {
+        for o in &item.options {
+            as_option.entry(o.text.as_str()).or_default().insert(k);
+        }
+        for s in passages.iter().flat_map(|p| &p.sentences) {
+            in_passage.entry(s.text.as_str()).or_default().insert(k);
+        }
+    }
+    let elsewhere = |map: &HashMap<&str, HashSet<usize>>, text: &str, k: usize| {
+        map.get(text)
+            .is_some_and(|items| items.iter().any(|&j| j != k))
+    };
+    contents
+        .iter()
+        .enumerate()
+        .map(|(k, (item, _))| {
+            let first = |f: &dyn Fn(&str) -> bool| {
+                item.options.iter().position(|o| f(&o.text)).unwrap_or(0)
+            };
+            let option = |t: &str| elsewhere(&as_option, t, k);
+            let passage = |t: &str| elsewhere(&in_passage, t, k);
+            vec![
+                ("an option elsewhere".into(), first(&option)),
+                ("no option elsewhere".into(), first(&|t| !option(t))),
+                ("in a passage elsewhere".into(), first(&passage)),
+                ("in no passage elsewhere".into(), first(&|t| !passage(t))),
+                (
+                    "shown elsewhere".into(),
+                    first(&|t| option(t) || passage(t)),
+                ),
+                (
+                    "shown nowhere else".into(),
+                    first(&|t| !option(t) && !passage(t)),
+                ),
+            ]
+        })
+        .collect()
+}
+
+/// [`cross_item_guesses`] recorded over the pack at `path`, the truth taken from the
+/// lead's project.
+pub fn cross_item_attack(lead: &Project, path: &Path) -> Vec<Guesser> {
+    let contents = pack_contents(path);
+    let all = cross_item_guesses(&contents);
+    record(lead, &contents, all)
 }
