@@ -25,6 +25,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0017_checks_as_comparisons.sql"),
     include_str!("migrations/0018_session_activity.sql"),
     include_str!("migrations/0019_trick_sentences.sql"),
+    include_str!("migrations/0020_one_task_queue.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -60,6 +61,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         19,
         include_str!("migrations/postgres/0019_trick_sentences.sql"),
+    ),
+    (
+        20,
+        include_str!("migrations/postgres/0020_one_task_queue.sql"),
     ),
 ];
 
