@@ -224,13 +224,19 @@ impl Project {
         }
         let now = self.clock.now_ms();
         let secret = factdesk_store::tx::secret(self.store.conn())?;
-        // With FACTDESK_LOG=debug the log's timestamps time each phase.
+        // With FACTDESK_LOG=debug the log's timestamps time each phase. The long run
+        // begins before the setup's reads of whole tables (see `set_long_run`).
+        self.store.set_long_run(true)?;
+        let setup = self.read_setup(kind, include_children, &settings);
+        if setup.is_err() {
+            self.store.set_long_run(false)?;
+        }
         let Setup {
             reader,
             donors,
             mut claims,
             skipped,
-        } = self.read_setup(kind, include_children, &settings)?;
+        } = setup?;
         // The run goes in serving order, not the claims' order, so task ids ascend with
         // the secret order across the whole run: an id is what an annotator sees of an
         // item, and ids in import order (even shuffled within each chunk) told the
@@ -268,7 +274,6 @@ impl Project {
             draw: &draw,
             new_tasks: &new_tasks,
         };
-        self.store.set_long_run(true)?;
         let written = self.write_chunks(&claims, reader, &plan, &mut report, &mut spent, progress);
         // Whatever became of the run, the connection writes as usual afterwards.
         self.store.set_long_run(false)?;

@@ -23,15 +23,7 @@ const ORIGINALS: usize = 30;
 /// a label task of overlap 2 on every one of the 60.
 fn originals_and_refutations(dir: &std::path::Path, clock: &ManualClock) -> Project {
     let mut p = common::project(dir, ORIGINALS, clock);
-    let path = dir.join("predictions.jsonl");
-    let lines: Vec<String> = (0..ORIGINALS)
-        .map(|i| {
-            serde_json::json!({"claim_id": format!("c{i}"), "model": "m", "refuted": format!("Town {i} never had Quarrington walls of stone")})
-                .to_string()
-        })
-        .collect();
-    must(std::fs::write(&path, lines.join("\n") + "\n"));
-    must(p.import_predictions(&p.lead(), &path, None));
+    common::import_model_refutations(&mut p, dir, 0..ORIGINALS);
     must(p.create_tasks_with(&p.lead(), TaskKind::Label, Some(2), true, &mut NoProgress));
     for name in ["ana", "ben"] {
         must(p.add_annotator(&p.lead(), name, Role::Annotator));

@@ -29,15 +29,7 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
     let clock = ManualClock::new(1_000_000);
     let mut p = common::project(dir.path(), 24, &clock);
     // Half the claims get a model's counter-claim: refutations, so REFUTED.
-    let path = dir.path().join("predictions.jsonl");
-    let lines: Vec<String> = (1..=12)
-        .map(|i| {
-            serde_json::json!({"claim_id": format!("c{i}"), "model": "m", "refuted": format!("Town {i} never had Quarrington walls of stone")})
-                .to_string()
-        })
-        .collect();
-    must(std::fs::write(&path, lines.join("\n") + "\n"));
-    must(p.import_predictions(&p.lead(), &path, None));
+    common::import_model_refutations(&mut p, dir.path(), 1..=12);
     must(p.create_tasks_with(&p.lead(), TaskKind::Label, Some(1), true, &mut NoProgress));
     must(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     must(p.reindex(&p.lead()));

@@ -27,12 +27,29 @@ fn data(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// A project of the documents and claims given as JSON lines, imported without a preset.
+fn imported_lines(dir: &Path, clock: &ManualClock, documents: &str, claims: &str) -> Project {
+    let (docs, claims_file) = (dir.join("docs.jsonl"), dir.join("claims.jsonl"));
+    ok(std::fs::write(&docs, documents));
+    ok(std::fs::write(&claims_file, claims));
+    let mut p = ok(Project::create(
+        &common::location(dir, "p.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let req = ImportRequest {
+        claims: vec![claims_file],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    let owner = p.lead();
+    ok(import(&mut p, &owner, &req, &mut NoProgress));
+    p
+}
+
 /// A project of `n` claims, each with its own document whose sentences no other document
 /// repeats, under the stance a project gets without a preset. Eleven sentences a
 /// document, so that beside a claim's candidates some are no item's option.
 fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
-    let docs = dir.join("docs.jsonl");
-    let claims = dir.join("claims.jsonl");
     let mut d = String::new();
     let mut c = String::new();
     for i in 0..n {
@@ -50,20 +67,7 @@ fn varied(dir: &Path, n: usize, clock: &ManualClock) -> Project {
         c.push_str(&serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]}).to_string());
         c.push('\n');
     }
-    ok(std::fs::write(&docs, d));
-    ok(std::fs::write(&claims, c));
-    let mut p = ok(Project::create(
-        &common::location(dir, "p.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    ok(import(&mut p, &owner, &req, &mut NoProgress));
-    p
+    imported_lines(dir, clock, &d, &c)
 }
 
 /// Every evidence item `name` is served, answered with `choose`, until none is left.
@@ -442,8 +446,6 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
     let clock = ManualClock::new(1_000_000);
     // Every document repeats the others' unrelated sentences word for word, so any of them
     // would also stand in the claim's own document; every other sentence names its town.
-    let docs = dir.path().join("docs.jsonl");
-    let claims = dir.path().join("claims.jsonl");
     let (mut d, mut c) = (String::new(), String::new());
     for i in 0..4 {
         let text = format!(
@@ -460,19 +462,7 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
             serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]})
         ));
     }
-    ok(std::fs::write(&docs, d));
-    ok(std::fs::write(&claims, c));
-    let mut p = ok(Project::create(
-        &common::location(dir.path(), "p.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    ok(import(&mut p, &owner, &req, &mut NoProgress));
+    let mut p = imported_lines(dir.path(), &clock, &d, &c);
     let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     assert_eq!(report.without_trick, 4);
     ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
@@ -496,33 +486,18 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
 fn the_default_trick_of_an_arabic_project_is_arabic_like_its_neighbours() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let docs = dir.path().join("docs.jsonl");
-    let claims = dir.path().join("claims.jsonl");
     // Sentences written for this test: a town's port, its lighthouse and its ferry.
     let doc = "بنيت المنارة في المدينة الساحلية عام 1860. كان الميناء يستقبل عشرات السفن كل شهر. ربطت العبارة المدينة بالجزيرة القريبة. تراجع الصيد بعد الحرب. فاض النهر مرتين في القرن الماضي. نمت السياحة في التسعينيات.";
-    ok(std::fs::write(
-        &docs,
-        format!("{}\n", serde_json::json!({"id": "d0", "text": doc})),
-    ));
     let claim = "بنيت المنارة في المدينة الساحلية عام 1860";
-    ok(std::fs::write(
-        &claims,
-        format!(
+    let mut p = imported_lines(
+        dir.path(),
+        &clock,
+        &format!("{}\n", serde_json::json!({"id": "d0", "text": doc})),
+        &format!(
             "{}\n",
             serde_json::json!({"id": "c0", "claim": claim, "doc_ids": ["d0"], "label": "SUPPORTED"})
         ),
-    ));
-    let mut p = ok(Project::create(
-        &common::location(dir.path(), "p.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    let owner = p.lead();
-    ok(import(&mut p, &owner, &req, &mut NoProgress));
+    );
     let mut settings = ok(p.settings());
     settings.choose_stance(EvidenceStance::Supports);
     ok(p.set_settings(&p.lead(), &settings));

@@ -418,3 +418,21 @@ pub fn reference_of(p: &factdesk_api::Project, who: &str, id: i64) -> Option<Str
         .find(|h| h.kind == factdesk_api::dto::SearchHitKind::Claim && h.text == text)
         .map(|h| h.reference)
 }
+
+/// Imports a model's refutation of each claim `c{i}` of `ids` ("Town {i} never had
+/// Quarrington walls of stone"), as a predictions file written into `dir`.
+pub fn import_model_refutations(
+    p: &mut Project,
+    dir: &std::path::Path,
+    ids: impl Iterator<Item = usize>,
+) {
+    let path = dir.join("predictions.jsonl");
+    let lines: Vec<String> = ids
+        .map(|i| {
+            serde_json::json!({"claim_id": format!("c{i}"), "model": "m", "refuted": format!("Town {i} never had Quarrington walls of stone")})
+                .to_string()
+        })
+        .collect();
+    must(std::fs::write(&path, lines.join("\n") + "\n"));
+    must(p.import_predictions(&p.lead(), &path, None));
+}
