@@ -33,8 +33,10 @@ pub struct ClaimTask {
     pub task_id: i64,
     pub kind: TaskKind,
     pub overlap: u32,
-    /// Counted answers so far.
+    /// Counted answers so far; in an annotator's view, their own (others' answers, and
+    /// the task's closing, would tick as others answer: hostile pass of session 23).
     pub answered: u32,
+    /// Lead's view only; `false` in an annotator's.
     pub closed: bool,
     /// The lead's view: every current answer. An annotator's: their own only.
     pub answers: Vec<ClaimAnswer>,
@@ -172,38 +174,7 @@ impl Project {
                 documents.extend(self.store.document(d)?.map(|d| d.ext_id));
             }
         }
-        let names: std::collections::HashMap<i64, String> = self
-            .all_annotators()?
-            .into_iter()
-            .map(|a| (a.id, a.name))
-            .collect();
-        let mut shown_tasks = Vec::new();
-        for (task, closed) in tasks::of_claim(self.store.conn(), id)? {
-            let answers = annotations::current_of_task(self.store.conn(), task.id)?
-                .into_iter()
-                .filter(|a| me.is_none_or(|id| a.annotator_id == id))
-                .map(|a| ClaimAnswer {
-                    annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
-                    summary: summary(&a.answer.response, &candidates, full),
-                    comment: a.answer.comment.clone(),
-                    trick_failed: full && a.trick_failed,
-                    at: a.created_at,
-                })
-                .collect::<Vec<_>>();
-            // An annotator sees the tasks they answered, not which kinds of task the claim
-            // has (only a refutation has a verify task).
-            if me.is_some() && answers.is_empty() {
-                continue;
-            }
-            shown_tasks.push(ClaimTask {
-                task_id: task.id,
-                kind: task.kind,
-                overlap: task.overlap,
-                answered: task.answered,
-                closed,
-                answers,
-            });
-        }
+        let shown_tasks = self.claim_tasks(id, me, &candidates, full)?;
         // An annotator's view carries no row id: the parent is named by their reference.
         let parent_id = parent.as_ref().and(claim.parent_id);
         Ok(ClaimView {
@@ -226,6 +197,54 @@ impl Project {
             candidate_rankers,
             tasks: shown_tasks,
         })
+    }
+
+    /// The tasks of claim `id` as the claim page shows them: every one with every answer
+    /// for a lead (`me` none), an annotator's answered ones with their own answer only.
+    fn claim_tasks(
+        &self,
+        id: i64,
+        me: Option<i64>,
+        candidates: &[QueueCandidate],
+        full: bool,
+    ) -> Result<Vec<ClaimTask>> {
+        let names: std::collections::HashMap<i64, String> = self
+            .all_annotators()?
+            .into_iter()
+            .map(|a| (a.id, a.name))
+            .collect();
+        let mut shown_tasks = Vec::new();
+        for (task, closed) in tasks::of_claim(self.store.conn(), id)? {
+            let answers = annotations::current_of_task(self.store.conn(), task.id)?
+                .into_iter()
+                .filter(|a| me.is_none_or(|id| a.annotator_id == id))
+                .map(|a| ClaimAnswer {
+                    annotator: names.get(&a.annotator_id).cloned().unwrap_or_default(),
+                    summary: summary(&a.answer.response, candidates, full),
+                    comment: a.answer.comment.clone(),
+                    trick_failed: full && a.trick_failed,
+                    at: a.created_at,
+                })
+                .collect::<Vec<_>>();
+            // An annotator sees the tasks they answered, not which kinds of task the claim
+            // has (only a refutation has a verify task).
+            if me.is_some() && answers.is_empty() {
+                continue;
+            }
+            let (answered, closed) = match me {
+                None => (task.answered, closed),
+                Some(_) => (answers.len() as u32, false),
+            };
+            shown_tasks.push(ClaimTask {
+                task_id: task.id,
+                kind: task.kind,
+                overlap: task.overlap,
+                answered,
+                closed,
+                answers,
+            });
+        }
+        Ok(shown_tasks)
     }
 
     /// The claims whose own id or text contains `words` (any case) or whose number

@@ -10,6 +10,7 @@ use chunks::{NewTasks, Plan, Spent};
 use factdesk_core::seeded::Seeded;
 use factdesk_core::text;
 use factdesk_store::tasks::{self, Ineligible};
+use factdesk_store::tricks;
 use factdesk_store::{Connection, Store};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
@@ -42,9 +43,9 @@ pub struct TasksReport {
     /// Evidence tasks that show no trick: under the `supports_or_refutes` stance no real
     /// sentence sharing no word with the claim was found in another claim's documents.
     pub without_trick: u64,
-    /// Evidence tasks whose trick other items show more or less often than the item's
-    /// real options (no sentence shown as they are fitted): a script comparing many
-    /// items can tell those tricks. Documents no claim names, imported with `--docs`,
+    /// Evidence tasks of the project whose trick other items show more or less often
+    /// than the item's real options (no sentence shown as they are fitted), this run's
+    /// and earlier ones': a script comparing many items can tell those tricks. Documents no claim names, imported with `--docs`,
     /// give tricks sentences no item shows.
     #[serde(default)]
     pub tricks_unlike_options: u64,
@@ -278,6 +279,9 @@ impl Project {
         // Whatever became of the run, the connection writes as usual afterwards.
         self.store.set_long_run(false)?;
         let pass = written?;
+        if kind == TaskKind::Evidence {
+            report.tricks_unlike_options = tricks::unlike_options(self.store.conn())?;
+        }
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
             // Said once for the run, not once per claim: where the documents draw on a

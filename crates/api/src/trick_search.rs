@@ -13,8 +13,10 @@
 //! among the sentences shown so: as an option by as many other items, and in as many
 //! passages, where the model is in some; where it is in none, the trick is left out of
 //! every passage (see `annotate::context`), and sentences no passage shows come first.
-//! Where nothing fits it falls back to the nearest counts. A sentence that is already a
-//! trick is taken only where no other fits, so no text is two items' trick.
+//! Where nothing fits it falls back to the nearest counts. Everything is counted by text,
+//! as a reader compares (documents made by `make-eval-set` repeat sentences): a text
+//! that is already a trick is taken only where no other fits, so no text is two items'
+//! trick.
 //!
 //! Within a pool the sentence is drawn under the project's secret: random draws first,
 //! then a pass over consecutive sentences from a drawn start. The pass looks at every
@@ -124,6 +126,8 @@ pub(crate) struct Found {
     /// Whether other items show it more or less often than the model: no sentence shown
     /// as the model is fitted.
     pub unlike: bool,
+    /// The [`text_hash`](factdesk_store::tricks::text_hash) of its text, 0 for none.
+    pub text_hash: u64,
 }
 
 /// The most items showing a sentence, as an option or in a passage only, that have a
@@ -292,15 +296,16 @@ impl<'a> TrickSearch<'a> {
             && !wanted.family_texts.contains(&d.text_hash)
     }
 
-    /// The trick sentence for `wanted`, drawn with `rng`: one that is no sentence of
-    /// `taken` where any fits.
-    pub fn find(&self, rng: &mut Seeded, wanted: &TrickFor, taken: &HashSet<i64>) -> Found {
+    /// The trick sentence for `wanted`, drawn with `rng`: one whose text is none of
+    /// `taken` (text hashes) where any fits.
+    pub fn find(&self, rng: &mut Seeded, wanted: &TrickFor, taken: &HashSet<u64>) -> Found {
         let mut found = Found {
             sentence: None,
             looked: 0,
             repeated: false,
             left_out: false,
             unlike: false,
+            text_hash: 0,
         };
         if self.donors.is_empty() {
             return found;
@@ -335,26 +340,30 @@ impl<'a> TrickSearch<'a> {
             };
             if let Some(i) = self.find_in(&draws, wanted, &claim, taken, &mut spare, &mut found) {
                 found.sentence = Some(self.donors[i].sentence_id);
+                found.text_hash = self.donors[i].text_hash;
                 found.unlike = unlike(pool, model);
                 return found;
             }
         }
-        found.sentence = spare;
-        found.repeated = spare.is_some();
-        // A repeat is shown in one item more than its pool says.
-        found.unlike = spare.is_some();
+        if let Some(i) = spare {
+            found.sentence = Some(self.donors[i].sentence_id);
+            found.text_hash = self.donors[i].text_hash;
+            found.repeated = true;
+            // A repeat is shown in one item more than its pool says.
+            found.unlike = true;
+        }
         found
     }
 
-    /// The first sentence of `draws`' pool that fits and is not `taken`; the first that
-    /// fits but is taken goes in `spare`. Counts the looks in `found`.
+    /// The first sentence of `draws`' pool that fits and whose text is not `taken`; the
+    /// first that fits but is taken goes in `spare`. Counts the looks in `found`.
     fn find_in(
         &self,
         draws: &Draws,
         wanted: &TrickFor,
         claim: &ClaimWords,
-        taken: &HashSet<i64>,
-        spare: &mut Option<i64>,
+        taken: &HashSet<u64>,
+        spare: &mut Option<usize>,
         found: &mut Found,
     ) -> Option<usize> {
         let pool = &self.pools[draws.pool];
@@ -365,11 +374,10 @@ impl<'a> TrickSearch<'a> {
             if !self.fits(i, sized, wanted, claim) {
                 return false;
             }
-            let id = self.donors[i].sentence_id;
-            if !taken.contains(&id) {
+            if !taken.contains(&self.donors[i].text_hash) {
                 return true;
             }
-            spare.get_or_insert(id);
+            spare.get_or_insert(i);
             false
         };
         // As long as the claim's own candidates, when one such sentence is drawn: a
@@ -412,25 +420,27 @@ impl<'a> TrickSearch<'a> {
         &self,
         wanted: &[TrickFor],
         draw: &(dyn Fn(i64) -> Seeded + Sync),
-        taken: &mut HashSet<i64>,
+        taken: &mut HashSet<u64>,
     ) -> Vec<Found> {
-        let before: &HashSet<i64> = taken;
+        let before: &HashSet<u64> = taken;
         let mut found: Vec<Found> = wanted
             .par_iter()
             .with_min_len(LEAST_CLAIMS_A_THREAD)
             .map(|w| self.find(&mut draw(w.claim_id), w, before))
             .collect();
         for (w, f) in wanted.iter().zip(&mut found) {
-            let Some(sentence) = f.sentence else { continue };
-            if !f.repeated && taken.contains(&sentence) {
+            if f.sentence.is_none() {
+                continue;
+            }
+            if !f.repeated && taken.contains(&f.text_hash) {
                 let again = self.find(&mut draw(w.claim_id), w, taken);
                 *f = Found {
                     looked: f.looked + again.looked,
                     ..again
                 };
             }
-            if let Some(sentence) = f.sentence {
-                taken.insert(sentence);
+            if f.sentence.is_some() {
+                taken.insert(f.text_hash);
             }
         }
         found
@@ -468,7 +478,7 @@ mod tests {
         DonorWords::of(&rows)
     }
 
-    fn none() -> HashSet<i64> {
+    fn none() -> HashSet<u64> {
         HashSet::new()
     }
 
@@ -639,7 +649,9 @@ mod tests {
             .iter()
             .map(|w| {
                 let found = search.find(&mut draw(w.claim_id), w, &taken);
-                taken.extend(found.sentence);
+                if found.sentence.is_some() {
+                    taken.insert(found.text_hash);
+                }
                 found
             })
             .collect();
@@ -669,7 +681,7 @@ mod tests {
         (0..1_200)
             .map(|i| TextDonor {
                 ranked: u32::from(i % 2 == 1),
-                ..donor(i, "Volcanic glass shatters easily.")
+                ..donor(i, &format!("Volcanic glass {i} shatters easily."))
             })
             .collect()
     }
@@ -722,7 +734,7 @@ mod tests {
             .collect();
         let draw = |claim_id: i64| Seeded::for_purpose(4, &format!("u:{claim_id}"));
         // Ten tricks of an earlier run.
-        let mut taken: HashSet<i64> = (0..10).collect();
+        let mut taken: HashSet<u64> = donors[..10].iter().map(|d| text_hash(&d.text)).collect();
         let found = search.find_all(&wanted, &draw, &mut taken);
         let (once, repeated): (Vec<&Found>, Vec<&Found>) = found.iter().partition(|f| !f.repeated);
         // The 1,190 sentences left, each once (the hidden pool first), then repeats.

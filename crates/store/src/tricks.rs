@@ -88,15 +88,22 @@ pub fn trick_sentences(conn: &Connection) -> Result<HashSet<i64>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// The sentences of document `document_id` that passages leave out: tricks chosen to be
-/// shown in no other item's passage.
-pub fn tricks_in(conn: &Connection, document_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT s.id FROM sentences s JOIN task_tricks x ON x.sentence_id = s.id
-         WHERE s.document_id = ?1 AND x.left_out = 1",
-    )?;
-    let rows = stmt.query_map([document_id], |r| r.get(0))?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
+/// Which of the texts `hashes` (see [`text_hash`]) passages leave out: the texts of
+/// tricks chosen to be shown in no other item's passage.
+pub fn left_out_of(conn: &Connection, hashes: &[u64]) -> Result<HashSet<u64>> {
+    let mut out = HashSet::new();
+    for chunk in hashes.chunks(500) {
+        let values: Vec<i64> = chunk.iter().map(|&h| h as i64).collect();
+        let mut stmt = conn.prepare_cached(&format!(
+            "SELECT DISTINCT text_hash FROM task_tricks WHERE left_out = 1 AND text_hash IN ({})",
+            placeholders(1, values.len())
+        ))?;
+        let rows = stmt.query_map(as_params(&values).as_slice(), |r| r.get::<_, i64>(0))?;
+        for h in rows {
+            out.insert(h? as u64);
+        }
+    }
+    Ok(out)
 }
 
 /// The documents of a claim's family (the claim, its parent and its children): a trick
@@ -112,25 +119,50 @@ pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// A task's trick: (task, sentence, whether passages leave the sentence out).
-pub type NewTrick = (i64, i64, bool);
+/// A task's trick as a run chose it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NewTrick {
+    pub task_id: i64,
+    pub sentence_id: i64,
+    /// The [`text_hash`] of the sentence's text.
+    pub text_hash: u64,
+    /// Whether passages leave out every sentence of its text ([`left_out_of`]).
+    pub left_out: bool,
+    /// Whether other items show its text otherwise than the item's real options.
+    pub unlike: bool,
+}
 
-/// Records `sentence_id` as the trick of `task_id`, keeping an earlier choice; with
-/// `left_out`, no passage shows the sentence ([`tricks_in`]).
-pub fn set(conn: &Connection, (task_id, sentence_id, left_out): NewTrick) -> Result<()> {
+/// `?from, …` and the values of `t`, as a row of `task_tricks`.
+fn trick_values(t: &NewTrick) -> [Box<dyn rusqlite::ToSql + '_>; 5] {
+    [
+        Box::new(t.task_id),
+        Box::new(t.sentence_id),
+        // The hash's bits as a signed integer, which both engines store.
+        Box::new(t.text_hash as i64),
+        Box::new(t.left_out),
+        Box::new(t.unlike),
+    ]
+}
+
+const TRICK_COLUMNS: &str = "task_id, sentence_id, text_hash, left_out, unlike";
+
+/// Records `t`, keeping a task's earlier choice.
+pub fn set(conn: &Connection, t: &NewTrick) -> Result<()> {
+    let values = trick_values(t);
+    let refs: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref()).collect();
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let row = crate::db::CopyRow {
             table: "task_tricks",
-            columns: "task_id, sentence_id, left_out",
+            columns: TRICK_COLUMNS,
             ignore_conflicts: true,
         };
-        return Ok(pg.stage(row, params![task_id, sentence_id, left_out])?);
+        return Ok(pg.stage(row, refs.as_slice())?);
     }
-    conn.prepare_cached(
-        "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id, left_out) VALUES (?1, ?2, ?3)",
-    )?
-    .execute(params![task_id, sentence_id, left_out])?;
+    conn.prepare_cached(&format!(
+        "INSERT OR IGNORE INTO task_tricks ({TRICK_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5)"
+    ))?
+    .execute(refs.as_slice())?;
     Ok(())
 }
 
@@ -138,29 +170,41 @@ pub fn set(conn: &Connection, (task_id, sentence_id, left_out): NewTrick) -> Res
 /// [`crate::tasks::ROWS_A_STATEMENT`] rows.
 pub fn set_many(conn: &Connection, tricks: &[NewTrick]) -> Result<()> {
     if conn.sqlite().is_none() {
-        return tricks.iter().try_for_each(|&trick| set(conn, trick));
+        return tricks.iter().try_for_each(|t| set(conn, t));
     }
     for batch in tricks.chunks(crate::tasks::ROWS_A_STATEMENT) {
         let rows = (0..batch.len())
-            .map(|i| format!("(?{}, ?{}, ?{})", 3 * i + 1, 3 * i + 2, 3 * i + 3))
+            .map(|i| {
+                let p = 5 * i;
+                format!(
+                    "(?{}, ?{}, ?{}, ?{}, ?{})",
+                    p + 1,
+                    p + 2,
+                    p + 3,
+                    p + 4,
+                    p + 5
+                )
+            })
             .collect::<Vec<_>>()
             .join(", ");
-        let values: Vec<&dyn rusqlite::ToSql> = batch
-            .iter()
-            .flat_map(|(task, sentence, left_out)| {
-                [
-                    task as &dyn rusqlite::ToSql,
-                    sentence as &dyn rusqlite::ToSql,
-                    left_out as &dyn rusqlite::ToSql,
-                ]
-            })
-            .collect();
+        let values: Vec<_> = batch.iter().flat_map(trick_values).collect();
+        let refs: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref()).collect();
         conn.prepare_cached(&format!(
-            "INSERT OR IGNORE INTO task_tricks (task_id, sentence_id, left_out) VALUES {rows}"
+            "INSERT OR IGNORE INTO task_tricks ({TRICK_COLUMNS}) VALUES {rows}"
         ))?
-        .execute(values.as_slice())?;
+        .execute(refs.as_slice())?;
     }
     Ok(())
+}
+
+/// How many evidence tasks of the project show a trick that other items show otherwise
+/// than the item's real options.
+pub fn unlike_options(conn: &Connection) -> Result<u64> {
+    Ok(conn.query_row(
+        "SELECT count(*) FROM task_tricks WHERE unlike = 1",
+        [],
+        |r| r.get(0),
+    )?)
 }
 
 /// The id of the `kind` task of `claim_id`, if there is one.

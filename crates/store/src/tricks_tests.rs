@@ -131,11 +131,15 @@ fn many_tasks_at_once_are_the_tasks_one_at_a_time() {
     must(tx.commit());
     let tx = must(many.transaction());
     let at_once = must(insert_new_many(&tx, &tasks));
-    must(set_many(
-        &tx,
-        &[(at_once[0], 1, false), (at_once[1], 2, true)],
-    ));
-    must(set_many(&tx, &[(at_once[0], 3, true)]));
+    let trick = |task_id, sentence_id| NewTrick {
+        task_id,
+        sentence_id,
+        text_hash: 7,
+        left_out: true,
+        unlike: false,
+    };
+    must(set_many(&tx, &[trick(at_once[0], 1), trick(at_once[1], 2)]));
+    must(set_many(&tx, &[trick(at_once[0], 3)]));
     must(tx.commit());
     assert_eq!(each, at_once);
     let rows = |s: &Store| {

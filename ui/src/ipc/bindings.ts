@@ -246,9 +246,9 @@ skipped: Array<SkippedClaims>,
  */
 without_trick: number, 
 /**
- * Evidence tasks whose trick other items show more or less often than the item's
- * real options (no sentence shown as they are fitted): a script comparing many
- * items can tell those tricks. Documents no claim names, imported with `--docs`,
+ * Evidence tasks of the project whose trick other items show more or less often
+ * than the item's real options (no sentence shown as they are fitted), this run's
+ * and earlier ones': a script comparing many items can tell those tricks. Documents no claim names, imported with `--docs`,
  * give tricks sentences no item shows.
  */
 tricks_unlike_options: number, };
@@ -935,9 +935,14 @@ at: number, };
 
 export type ClaimTask = { task_id: number, kind: TaskKind, overlap: number, 
 /**
- * Counted answers so far.
+ * Counted answers so far; in an annotator's view, their own (others' answers, and
+ * the task's closing, would tick as others answer: hostile pass of session 23).
  */
-answered: number, closed: boolean, 
+answered: number, 
+/**
+ * Lead's view only; `false` in an annotator's.
+ */
+closed: boolean, 
 /**
  * The lead's view: every current answer. An annotator's: their own only.
  */

@@ -84,7 +84,7 @@ impl Project {
                     .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
                     .collect();
                 let document = self.document_of(sentence_id)?;
-                hidden.extend(tricks::tricks_in(self.store.conn(), document)?);
+                hidden.extend(self.left_out_in(&self.store.document_sentences(&[document])?)?);
                 Ok(Passage {
                     title: None,
                     ..self.passage_around(sentence_id, &hidden)?
@@ -108,8 +108,8 @@ impl Project {
         let documents = self.documents_of(&options)?;
         // Left out as the options are, but not counted among them.
         let mut tricks = Vec::new();
-        for (doc, _) in &documents {
-            tricks.extend(tricks::tricks_in(self.store.conn(), *doc)?);
+        for (_, sentences) in &documents {
+            tricks.extend(self.left_out_in(sentences)?);
         }
         // Each option's document and gap (its document's non-option sentences before it).
         let mut seats = Vec::new();
@@ -158,6 +158,21 @@ impl Project {
             title: None,
             sentences: around.drain(from..to).collect(),
         })
+    }
+
+    /// The ids of `sentences` whose text passages leave out: some item's trick says it.
+    fn left_out_in(&self, sentences: &[(i64, String)]) -> Result<Vec<i64>> {
+        let hashes: Vec<u64> = sentences
+            .iter()
+            .map(|(_, t)| tricks::text_hash(t))
+            .collect();
+        let left_out = tricks::left_out_of(self.store.conn(), &hashes)?;
+        Ok(sentences
+            .iter()
+            .zip(&hashes)
+            .filter(|(_, h)| left_out.contains(h))
+            .map(|((id, _), _)| *id)
+            .collect())
     }
 
     /// The document of sentence `id`.

@@ -451,10 +451,13 @@ fn set_tricks(
             )
         });
         match found.sentence {
-            Some(sentence_id) => {
-                report.tricks_unlike_options += u64::from(found.unlike);
-                set.push((task_ids[at], sentence_id, found.left_out));
-            }
+            Some(sentence_id) => set.push(tricks::NewTrick {
+                task_id: task_ids[at],
+                sentence_id,
+                text_hash: found.text_hash,
+                left_out: found.left_out,
+                unlike: found.unlike,
+            }),
             None if run.plan.settings.stance() == EvidenceStance::SupportsOrRefutes => {
                 report.without_trick += 1;
             }

@@ -90,7 +90,8 @@ impl Texts {
 pub(crate) struct DonorWords {
     pub donors: Vec<Donor>,
     pub(super) reads: Vec<Read>,
-    pub taken: HashSet<i64>,
+    /// The text hashes of the sentences already some task's trick.
+    pub taken: HashSet<u64>,
 }
 
 impl DonorWords {
@@ -98,7 +99,6 @@ impl DonorWords {
     /// show it (evidence items of claims without a parent, and of every claim when
     /// `children` is set).
     pub fn read(conn: &Connection, children: bool) -> factdesk_store::Result<DonorWords> {
-        let taken = tricks::trick_sentences(conn)?;
         let ranked = tricks::candidates(conn, children)?;
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let (tx, rx) = mpsc::sync_channel::<(usize, Texts)>(2 * workers);
@@ -143,6 +143,13 @@ impl DonorWords {
             read?;
             reads.sort_unstable_by_key(|(k, _)| *k);
             super::exposure::mark(&mut donors, &ranked);
+            let taken = tricks::trick_sentences(conn)?
+                .into_iter()
+                .filter_map(|id| {
+                    let at = donors.binary_search_by_key(&id, |d| d.sentence_id).ok()?;
+                    Some(donors[at].text_hash)
+                })
+                .collect();
             Ok(DonorWords {
                 donors,
                 reads: reads.into_iter().map(|(_, r)| r).collect(),

@@ -11,8 +11,10 @@ use std::collections::HashMap;
 const AROUND: usize = 3;
 
 /// Sets each donor's `options` and `shown` from `ranked`, every claim's candidates
-/// ordered by claim. `donors` are in id order; a document's sentences are ordered by id
-/// as by position.
+/// ordered by claim, by text: a reader compares texts, and documents may repeat a
+/// sentence (`make-eval-set` draws its distractors from other claims' documents), so a
+/// sentence counts what every sentence of its text is shown as. `donors` are in id
+/// order; a document's sentences are ordered by id as by position.
 pub(super) fn mark(donors: &mut [Donor], ranked: &[RankedSentence]) {
     // Each claim's candidates, by donor index, and the documents they are in.
     let mut claims: Vec<Vec<usize>> = Vec::new();
@@ -63,6 +65,16 @@ pub(super) fn mark(donors: &mut [Donor], ranked: &[RankedSentence]) {
             }
         }
     }
+    let mut by_text: HashMap<u64, (u32, u32)> = HashMap::new();
+    for d in donors.iter().filter(|d| d.shown > 0) {
+        let seen = by_text.entry(d.text_hash).or_default();
+        *seen = (seen.0 + d.options, seen.1 + d.shown);
+    }
+    for d in donors.iter_mut() {
+        if let Some(&(options, shown)) = by_text.get(&d.text_hash) {
+            (d.options, d.shown) = (options, shown);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -99,5 +111,15 @@ mod tests {
         assert_eq!(&s[10..20], &[0, 0, 1, 1, 1, 2, 2, 2, 2, 1]);
         assert_eq!((d[11].options, d[15].options, d[18].options), (0, 1, 1));
         assert_eq!(&s[..10], &[0; 10]);
+    }
+
+    #[test]
+    fn a_sentence_counts_what_its_text_is_shown_as_anywhere() {
+        let mut d = donors();
+        // Sentence 19 says what sentence 2 says; claim 1 ranks 2.
+        d[19] = Donor::of(19, 1, "Sentence 2.");
+        mark(&mut d, &[(1, 2, true)]);
+        assert_eq!((d[19].options, d[19].shown), (1, 1));
+        assert_eq!((d[2].options, d[2].shown), (1, 1));
     }
 }

@@ -193,3 +193,26 @@ fn an_annotator_gets_no_counts_and_a_lead_does() {
     assert_eq!((own.tasks, own.annotations, own.annotators), (4, 0, 1));
     assert_eq!((own.claims, own.root_claims, own.refutations), (0, 0, 0));
 }
+
+/// Hostile pass of session 23: the claim page counted every answer on a task the
+/// annotator answered, so they watched others answer (1, 2, 3). An
+/// annotator's page now counts their own answer only, the same before and after others'.
+#[test]
+fn an_annotators_claim_page_does_not_tick_as_others_answer() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = originals_and_refutations(dir.path(), &clock);
+    let anas = answer_all(&mut p, "ana");
+    let page = |p: &Project| {
+        let hit = hit_of(p, "ana", &anas[0].2);
+        must(p.claim_view(&p.who("ana"), &hit.reference))
+    };
+    let before = page(&p);
+    answer_all(&mut p, "ben");
+    let after = page(&p);
+    assert_eq!(before, after);
+    assert!(after.tasks.iter().all(|t| t.answered == 1 && !t.closed));
+    // The lead sees both answers.
+    let lead_view = must(p.claim_view(&p.lead(), &format!("#{}", anas[0].0)));
+    assert!(lead_view.tasks.iter().any(|t| t.answered == 2));
+}
