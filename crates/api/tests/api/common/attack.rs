@@ -251,22 +251,25 @@ fn passage_sharing(passages: &[Passage]) -> Vec<(usize, usize)> {
 }
 
 /// The trick option of a pack's item, found through the lead's project by the item's
-/// claim text (a pack's task ids are its own).
+/// claim text (a pack's task ids are its own): the trick of a claim of that text that
+/// the item shows (COVID-Fact repeats some claims word for word).
 pub fn stored_trick(lead: &Project, item: &Item) -> Option<String> {
-    let text: String = lead
-        .store()
-        .conn()
-        .query_row(
+    let conn = lead.store().conn();
+    let mut stmt = conn
+        .prepare(
             "SELECT s.text FROM task_tricks t JOIN tasks k ON k.id = t.task_id
              JOIN claims c ON c.id = k.claim_id JOIN sentences s ON s.id = t.sentence_id
              WHERE c.text = ?1",
-            [&item.claim],
-            |r| r.get(0),
         )
         .ok()?;
+    let texts: Vec<String> = stmt
+        .query_map([&item.claim], |r| r.get(0))
+        .ok()?
+        .filter_map(Result::ok)
+        .collect();
     item.options
         .iter()
-        .find(|o| o.text == text)
+        .find(|o| texts.contains(&o.text))
         .map(|o| o.id.clone())
 }
 
