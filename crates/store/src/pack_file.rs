@@ -101,9 +101,10 @@ pub fn open_tasks(
     now: i64,
     limit: u64,
 ) -> Result<Vec<crate::tasks::TaskRow>> {
-    let mut stmt = conn.prepare(
+    let mut stmt = conn.prepare(&format!(
         "SELECT t.id, t.kind, t.claim_id, t.overlap, t.trick_slot, t.answered FROM tasks t
          WHERE t.answered < t.overlap AND t.closed_at IS NULL AND t.kind != 'refute' AND (?2 IS NULL OR t.kind = ?2)
+           {}
            AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
                            WHERE c.id = t.claim_id AND w.annotator_id = ?1)
            AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
@@ -112,7 +113,8 @@ pub fn open_tasks(
            AND t.answered + (SELECT count(*) FROM assignments a WHERE a.task_id = t.id AND a.annotator_id != ?1
                  AND a.state = 'reserved' AND (a.expires_at IS NULL OR a.expires_at > ?3)) < t.overlap
          ORDER BY t.kind, t.shuffle_key, t.id LIMIT ?4",
-    )?;
+        crate::tasks::GIVEN_ACROSS_KINDS_OF_FIRST
+    ))?;
     let rows = stmt.query_map(
         params![annotator_id, kind.map(TaskKind::as_str), now, limit as i64],
         crate::tasks::from_row,

@@ -219,11 +219,35 @@ pub fn open_for_annotator(
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
+/// Whether task `t` is no label item of a claim family whose verify or refute items
+/// annotator `who` was given (see [`OPEN_TO`]).
+macro_rules! given_across_kinds {
+    ($who:literal) => {
+        concat!(
+            // CROSS JOIN keeps SQLite to this order, from the family's few claims through
+            // indexes; driven by the person's assignments it read all of them each time.
+            " AND (t.kind <> 'label' OR NOT EXISTS (SELECT 1 FROM claims k
+                 CROSS JOIN tasks u CROSS JOIN assignments g
+                 WHERE u.claim_id = k.id AND g.task_id = u.id AND g.annotator_id = ",
+            $who,
+            "
+                   AND u.kind IN ('verify', 'refute')
+                   AND (k.id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id)
+                        OR k.parent_id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id))))"
+        )
+    };
+}
+
 /// Whether task `t` is open to annotator `?2` at time `?6`, beyond being short of
 /// answers: not answered by them, not released by their skip, not held for them in a
-/// pack, others' counted answers and live reservations under its overlap, and not a
-/// verification of a refutation they wrote.
-pub(crate) const OPEN_TO: &str =
+/// pack, others' counted answers and live reservations under its overlap, not a
+/// verification of a refutation they wrote, and not a label item of a claim family whose
+/// verify or refute items they were given: a verify item shows an original beside its
+/// counter-claim and a refute item shows originals, which told the family's label items'
+/// claims apart (600 of 600, hostile pass of session 23). A label given before stands,
+/// but cannot be corrected after ([`given_across_kinds`]). The last clause is also
+/// [`GIVEN_ACROSS_KINDS_OF_FIRST`], for `?1`.
+pub(crate) const OPEN_TO: &str = concat!(
     "NOT EXISTS (SELECT 1 FROM assignments m WHERE m.task_id = t.id AND m.annotator_id = ?2
                  AND (m.state = 'answered' OR (m.state = 'released' AND m.pack_id IS NULL)
                       OR (m.state = 'reserved' AND m.pack_id IS NOT NULL
@@ -232,7 +256,24 @@ pub(crate) const OPEN_TO: &str =
                  AND o.annotator_id != ?2 AND o.state = 'reserved'
                  AND (o.expires_at IS NULL OR o.expires_at > ?6)) < t.overlap
            AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
-                 WHERE c.id = t.claim_id AND w.annotator_id = ?2)";
+                 WHERE c.id = t.claim_id AND w.annotator_id = ?2)",
+    given_across_kinds!("?2")
+);
+
+/// The last clause of [`OPEN_TO`], for a query that names the annotator `?1`.
+pub(crate) const GIVEN_ACROSS_KINDS_OF_FIRST: &str = given_across_kinds!("?1");
+
+/// Whether `task_id` is a label item of a claim family whose verify or refute items
+/// `annotator_id` was given: their answer to it would be read off those.
+pub fn given_across_kinds(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<bool> {
+    let sql = format!(
+        "SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.id = ?1 AND NOT (1 = 1{}))",
+        given_across_kinds!("?2")
+    );
+    Ok(conn
+        .prepare_cached(&sql)?
+        .query_row(params![task_id, annotator_id], |r| r.get(0))?)
+}
 
 /// PostgreSQL's walk of the open tasks of kind `?1` in shuffle order from the `(?3, ?4)`
 /// cursor to key `?5`, each with `open`: [`OPEN_TO`] for annotator `?2` at `?6`, computed

@@ -425,6 +425,14 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
         }
     };
     refuse_replacing(task.id, earlier.as_ref(), origin, created_at)?;
+    if task.kind == TaskKind::Label
+        && factdesk_store::tasks::given_across_kinds(tx, task.id, annotator_id)?
+    {
+        return Err(invalid(format!(
+            "task {}: you have been given this claim's verify or refute items, which tell its label; a label given before stands as given",
+            task.id
+        )));
+    }
     let was_counted = earlier
         .as_ref()
         .is_some_and(|e| !e.trick_failed && state.counted);

@@ -18,6 +18,7 @@ mod claim_numbers;
 mod claim_refs;
 mod claim_view;
 mod concurrent;
+mod cross_kinds;
 mod dashboard;
 mod dashboard_pace;
 mod downloads;
