@@ -132,15 +132,17 @@ pub struct NewTrick {
     pub unlike: bool,
 }
 
-/// `?from, …` and the values of `t`, as a row of `task_tricks`.
-fn trick_values(t: &NewTrick) -> [Box<dyn rusqlite::ToSql + '_>; 5] {
+/// The values of `t`, as a row of `task_tricks` in [`TRICK_COLUMNS`]' order: integers,
+/// so a row costs no allocation.
+fn trick_values(t: &NewTrick) -> [rusqlite::types::Value; 5] {
+    use rusqlite::types::Value::Integer;
     [
-        Box::new(t.task_id),
-        Box::new(t.sentence_id),
+        Integer(t.task_id),
+        Integer(t.sentence_id),
         // The hash's bits as a signed integer, which both engines store.
-        Box::new(t.text_hash as i64),
-        Box::new(t.left_out),
-        Box::new(t.unlike),
+        Integer(t.text_hash as i64),
+        Integer(i64::from(t.left_out)),
+        Integer(i64::from(t.unlike)),
     ]
 }
 
@@ -149,7 +151,8 @@ const TRICK_COLUMNS: &str = "task_id, sentence_id, text_hash, left_out, unlike";
 /// Records `t`, keeping a task's earlier choice.
 pub fn set(conn: &Connection, t: &NewTrick) -> Result<()> {
     let values = trick_values(t);
-    let refs: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref()).collect();
+    let refs: Vec<&dyn rusqlite::ToSql> =
+        values.iter().map(|v| v as &dyn rusqlite::ToSql).collect();
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let row = crate::db::CopyRow {
@@ -188,7 +191,8 @@ pub fn set_many(conn: &Connection, tricks: &[NewTrick]) -> Result<()> {
             .collect::<Vec<_>>()
             .join(", ");
         let values: Vec<_> = batch.iter().flat_map(trick_values).collect();
-        let refs: Vec<&dyn rusqlite::ToSql> = values.iter().map(|v| v.as_ref()).collect();
+        let refs: Vec<&dyn rusqlite::ToSql> =
+            values.iter().map(|v| v as &dyn rusqlite::ToSql).collect();
         conn.prepare_cached(&format!(
             "INSERT OR IGNORE INTO task_tricks ({TRICK_COLUMNS}) VALUES {rows}"
         ))?
