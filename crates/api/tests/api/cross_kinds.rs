@@ -88,6 +88,24 @@ fn a_person_given_a_familys_verify_or_refute_items_never_gets_its_label_items() 
     assert_eq!(look_at_all(&mut p, "cal", TaskKind::Label).len(), 20);
 }
 
+/// A skipped item comes back once nothing new is left: a label item skipped before its
+/// family's verify items were seen came back that way, to be refused on submit.
+#[test]
+fn a_label_item_skipped_before_its_familys_verify_items_does_not_come_back() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = families(dir.path(), &clock);
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Label))
+        .item
+        .unwrap_or_else(|| panic!("a label item for ana"));
+    must(p.skip_item(&p.who("ana"), item.task_id));
+    look_at_all(&mut p, "ana", TaskKind::Verify);
+    look_at_all(&mut p, "ana", TaskKind::Refute);
+    assert!(must(p.next_item(&p.who("ana"), TaskKind::Label))
+        .item
+        .is_none());
+}
+
 #[test]
 fn a_pack_holds_a_familys_label_items_or_its_verify_items_never_both() {
     let dir = must(tempfile::tempdir());

@@ -122,7 +122,8 @@ pub(crate) fn open_walk() -> String {
 }
 
 /// The task of `kind` this annotator skipped longest ago that is still open, unanswered by
-/// them and has room for them: skipped items come back only once nothing new is left.
+/// them, has room for them and is still theirs to label ([`given_across_kinds`]): skipped
+/// items come back only once nothing new is left.
 pub fn skipped_with_room(
     conn: &Connection,
     kind: TaskKind,
@@ -130,15 +131,17 @@ pub fn skipped_with_room(
     now: i64,
 ) -> Result<Option<i64>> {
     Ok(conn
-        .prepare_cached(
+        .prepare_cached(concat!(
             "SELECT t.id FROM assignments m JOIN tasks t ON t.id = m.task_id
              WHERE m.annotator_id = ?2 AND m.state = 'released' AND m.pack_id IS NULL
                AND t.kind = ?1 AND t.closed_at IS NULL AND t.answered < t.overlap
                AND t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
                      AND o.annotator_id != ?2 AND o.state = 'reserved'
-                     AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap
-             ORDER BY m.reserved_at, m.id LIMIT 1",
-        )?
+                     AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap",
+            given_across_kinds!("?2"),
+            "
+             ORDER BY m.reserved_at, m.id LIMIT 1"
+        ))?
         .query_row(params![kind.as_str(), annotator_id, now], |r| r.get(0))
         .optional()?)
 }
