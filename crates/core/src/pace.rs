@@ -14,6 +14,10 @@ pub const BREAK_MS: i64 = 5 * 60_000;
 pub const FLOOR_MS: i64 = 3_000;
 /// Gaps needed before a pace is given.
 pub const MIN_GAPS: usize = 3;
+/// The most items an annotator is told are left. A full count would tell them how many
+/// tasks the project has and, as it dropped while they paused, when others answered
+/// (hostile pass of session 23); the last few they must see, to know the end is near.
+pub const SHOWN_LEFT: u64 = 20;
 
 /// Items per hour from answer times (unix ms, any order) as of `now`, or `None` when
 /// there are too few recent answers to say.

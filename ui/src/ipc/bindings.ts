@@ -278,9 +278,15 @@ export type Pace = {
 done: number, 
 /**
  * Items of this kind this annotator can do: those done plus those still open to them
- * (short of answers and not answered by them).
+ * (short of answers and not answered by them), of which at most
+ * [`factdesk_core::pace::SHOWN_LEFT`] are counted.
  */
 total: number, 
+/**
+ * More items are left than `total` counts: the count stops at
+ * [`factdesk_core::pace::SHOWN_LEFT`], so that it does not tell the project's size.
+ */
+more: boolean, 
 /**
  * Items per hour over the answers of the last half hour, breaks left out and each
  * item taken to need at least three seconds; null until there are four.

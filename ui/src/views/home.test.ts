@@ -19,8 +19,11 @@ describe("home keys", () => {
 
   it("says how far along a person is", () => {
     expect(progressText(null)).toBe("Nothing to do yet");
-    expect(progressText({ done: 0, total: 12, per_hour: null, minutes_left: null })).toBe("12 to do");
-    expect(progressText({ done: 12, total: 12, per_hour: null, minutes_left: null })).toBe("All 12 done");
-    expect(progressText({ done: 5, total: 38, per_hour: null, minutes_left: null })).toBe("5 of 38 done");
+    expect(progressText({ done: 0, total: 12, per_hour: null, minutes_left: null, more: false })).toBe("12 to do");
+    expect(progressText({ done: 12, total: 12, per_hour: null, minutes_left: null, more: false })).toBe("All 12 done");
+    expect(progressText({ done: 5, total: 38, per_hour: null, minutes_left: null, more: false })).toBe("5 of 38 done");
+    // Many items left: the count of them stops at 20, so only what is done is said.
+    expect(progressText({ done: 0, total: 20, per_hour: null, minutes_left: null, more: true })).toBe("Items to do");
+    expect(progressText({ done: 7, total: 27, per_hour: null, minutes_left: null, more: true })).toBe("7 done · more to do");
   });
 });

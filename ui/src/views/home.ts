@@ -44,9 +44,11 @@ export function kindForKey(key: string): TaskKind | null {
   return /^[1-4]$/.test(key) ? (KINDS[Number(key) - 1] ?? null) : null;
 }
 
-/** "5 of 38 done", or what to say before the first answer. */
+/** "5 of 18 done", or what to say before the first answer; with many items left only
+ * what is done (the count of items left stops at 20, so it does not tell the project's size). */
 export function progressText(pace: Pace | null): string {
   if (!pace || (pace.done === 0 && pace.total === 0)) return "Nothing to do yet";
+  if (pace.more) return pace.done === 0 ? "Items to do" : `${pace.done} done · more to do`;
   if (pace.done === 0) return `${pace.total} to do`;
   if (pace.done >= pace.total) return `All ${pace.done} done`;
   return `${pace.done} of ${pace.total} done`;
@@ -66,11 +68,11 @@ function kindCard(kind: TaskKind, i: number, deps: HomeDeps): { el: HTMLElement;
 
 function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): void {
   const bar = h("progress", { class: "progress-bar" });
-  if (pace) {
+  if (pace && !pace.more) {
     bar.max = Math.max(pace.total, 1);
     bar.value = Math.min(pace.done, bar.max);
   }
-  mount(into, pace ? bar : null, h("span", { testid: `kind-done-${kind}` }, progressText(pace)));
+  mount(into, pace && !pace.more ? bar : null, h("span", { testid: `kind-done-${kind}` }, progressText(pace)));
 }
 
 export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {

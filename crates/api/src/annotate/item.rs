@@ -75,8 +75,12 @@ pub struct Pace {
     /// Items this annotator has answered.
     pub done: u64,
     /// Items of this kind this annotator can do: those done plus those still open to them
-    /// (short of answers and not answered by them).
+    /// (short of answers and not answered by them), of which at most
+    /// [`factdesk_core::pace::SHOWN_LEFT`] are counted.
     pub total: u64,
+    /// More items are left than `total` counts: the count stops at
+    /// [`factdesk_core::pace::SHOWN_LEFT`], so that it does not tell the project's size.
+    pub more: bool,
     /// Items per hour over the answers of the last half hour, breaks left out and each
     /// item taken to need at least three seconds; null until there are four.
     pub per_hour: Option<f64>,
@@ -323,14 +327,16 @@ impl Project {
         let counts =
             factdesk_store::serving::pace_counts(self.store.conn(), annotator_id, kind, 200)?;
         let done = counts.done;
-        let total = done + counts.open.saturating_sub(counts.mine);
+        let left = counts.open.saturating_sub(counts.mine);
+        let shown = left.min(factdesk_core::pace::SHOWN_LEFT);
+        let more = left > shown;
         let per_hour = factdesk_core::pace::per_hour(&counts.times, self.clock.now_ms());
-        let left = total.saturating_sub(done) as f64;
         Ok(Pace {
             done,
-            total,
+            total: done + shown,
+            more,
             per_hour,
-            minutes_left: per_hour.map(|p| left / p * 60.0),
+            minutes_left: per_hour.filter(|_| !more).map(|p| left as f64 / p * 60.0),
         })
     }
 }

@@ -201,6 +201,7 @@ impl Project {
             item.pace = Pace {
                 done: 0,
                 total: 0,
+                more: false,
                 per_hour: None,
                 minutes_left: None,
             };

@@ -232,6 +232,8 @@ impl PackSession {
         Ok(Pace {
             done: done.len() as u64,
             total: tasks.len() as u64,
+            // A pack's own items: their count is the pack's, not the project's.
+            more: false,
             per_hour,
             minutes_left: per_hour.map(|p| left / p * 60.0),
         })

@@ -426,6 +426,60 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     assert_eq!(back.task_id, first.task_id);
 }
 
+/// Issue 31, hostile pass of session 23 (F4): the pace counted every open task of the
+/// project, so it told an annotator how many tasks there were and, dropping while they
+/// paused, when others answered. It counts at most `SHOWN_LEFT` items left; only the last
+/// ones are counted exactly, so an annotator still sees the end coming.
+#[test]
+fn the_pace_tells_neither_the_projects_size_nor_others_answers_until_the_last_items() {
+    use factdesk_core::pace::SHOWN_LEFT;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 30, &clock);
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben"] {
+        p.add_annotator(&p.lead(), n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let pace = |p: &Project, name: &str| {
+        let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
+        let k = paces
+            .into_iter()
+            .find(|k| k.kind == TaskKind::Evidence)
+            .unwrap_or_else(|| panic!("no evidence pace"));
+        (k.pace.done, k.pace.total, k.pace.more)
+    };
+    let ben_answers = |p: &mut Project, n: usize| {
+        for _ in 0..n {
+            let item = p
+                .next_item(&p.who("ben"), TaskKind::Evidence)
+                .unwrap_or_else(|e| panic!("{e}"))
+                .item
+                .unwrap_or_else(|| panic!("no item"));
+            p.submit(
+                &p.who("ben"),
+                &answer(item.task_id, vec![real_id(p, &item)]),
+            )
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+    };
+    assert_eq!(pace(&p, "ana"), (0, SHOWN_LEFT, true));
+    // Ben answering (each answer takes an item from Ana, at overlap 1) does not show.
+    ben_answers(&mut p, 9);
+    assert_eq!(pace(&p, "ana"), (0, SHOWN_LEFT, true));
+    assert_eq!(pace(&p, "ben"), (9, 9 + SHOWN_LEFT, true));
+    // Once no more than that are left, the count is exact, and so is the time left.
+    ben_answers(&mut p, 3);
+    assert_eq!(pace(&p, "ana"), (0, 18, false));
+    let item = p
+        .next_item(&p.who("ana"), TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+        .unwrap_or_else(|| panic!("no item"));
+    assert_eq!((item.pace.total, item.pace.more), (18, false));
+}
+
 /// Issue 30, item 6: a person is flagged only when the trick failures hold up: the Wilson
 /// 95% lower bound of their failure rate above the threshold, the interval shown. One
 /// trick in three items (0.33, interval 0.061 to 0.792) flags nobody at the default 0.2;

@@ -14,7 +14,7 @@ function label(evidence: string[], state: EvidenceState | null): Item {
     evidence_state: state,
     guidelines: "",
     previous: null,
-    pace: { done: 0, total: 1, per_hour: null, minutes_left: null },
+    pace: { done: 0, total: 1, per_hour: null, minutes_left: null, more: false },
   };
 }
 

@@ -91,12 +91,15 @@ export function guidelines(text: string): HTMLElement | null {
   return text ? h("p", { class: "guidelines", testid: "guidelines", dir: "auto" }, text) : null;
 }
 
-/** Done out of total, a bar, and the pace when there is one. */
+/** Done out of total, a bar, and the pace when there is one; with many items left, what
+ * is done and the pace only (the count of items left stops at 20). */
 export function progressView(pace: Pace | null): HTMLElement {
   if (!pace) return h("div", { class: "progress", testid: "progress" });
-  const bar = h("progress", { class: "progress-bar", "aria-label": "Items done" });
-  bar.max = Math.max(pace.total, 1);
-  bar.value = Math.min(pace.done, bar.max);
+  const bar = pace.more ? null : h("progress", { class: "progress-bar", "aria-label": "Items done" });
+  if (bar) {
+    bar.max = Math.max(pace.total, 1);
+    bar.value = Math.min(pace.done, bar.max);
+  }
   const rate =
     pace.per_hour !== null
       ? h(
@@ -106,20 +109,15 @@ export function progressView(pace: Pace | null): HTMLElement {
           pace.minutes_left !== null && pace.done < pace.total ? ` · ${minutes(pace.minutes_left)} left` : null,
         )
       : null;
-  return h(
-    "div",
-    { class: "progress", testid: "progress" },
-    bar,
-    h(
-      "span",
-      { class: "progress-count" },
-      h("span", { testid: "progress-done" }, String(pace.done)),
-      " of ",
-      h("span", { testid: "progress-total", title: count(pace.total) }, String(pace.total)),
-      " done",
-    ),
-    rate,
-  );
+  const counted = pace.more
+    ? [h("span", { testid: "progress-done" }, String(pace.done)), " done · more to do"]
+    : [
+        h("span", { testid: "progress-done" }, String(pace.done)),
+        " of ",
+        h("span", { testid: "progress-total", title: count(pace.total) }, String(pace.total)),
+        " done",
+      ];
+  return h("div", { class: "progress", testid: "progress" }, bar, h("span", { class: "progress-count" }, ...counted), rate);
 }
 
 /** The list of keys for this kind of item, shown by "?". */

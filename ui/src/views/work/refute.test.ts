@@ -18,7 +18,7 @@ const item: Item = {
   evidence_state: null,
   guidelines: "",
   previous: null,
-  pace: { done: 0, total: 1, per_hour: null, minutes_left: null },
+  pace: { done: 0, total: 1, per_hour: null, minutes_left: null, more: false },
 };
 
 const settle = () => new Promise((r) => setTimeout(r, 0));

@@ -40,7 +40,7 @@ function evidence(taskId: number, previous: Item["previous"] = null): Item {
     evidence_state: null,
     guidelines: "Pick the evidence.",
     previous,
-    pace: { done: taskId, total: 10, per_hour: null, minutes_left: null },
+    pace: { done: taskId, total: 10, per_hour: null, minutes_left: null, more: false },
   };
 }
 
@@ -191,7 +191,7 @@ describe("work screen", () => {
     expect(q(again.el, "draft-restored")).not.toBeNull();
     mocked.submitAnswer.mockResolvedValueOnce(ack(4));
     mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "all done" });
-    mocked.paces.mockResolvedValue([{ kind: "evidence", pace: { done: 5, total: 5, per_hour: null, minutes_left: null } }]);
+    mocked.paces.mockResolvedValue([{ kind: "evidence", pace: { done: 5, total: 5, per_hour: null, minutes_left: null, more: false } }]);
     again.press("Enter");
     await settle();
     await settle();
