@@ -8,6 +8,9 @@ use factdesk_core::key_hash::KeyHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
+mod corpus;
+pub use corpus::{Corpus, Families};
+
 /// A sentence that may serve as a claim's trick: any sentence of the project. Its text is
 /// not kept: what a run needs of it is read as the rows go by ([`each_donor`]), so half a
 /// million sentences cost no copy of their texts.
@@ -104,19 +107,6 @@ pub fn left_out_of(conn: &Connection, hashes: &[u64]) -> Result<HashSet<u64>> {
         }
     }
     Ok(out)
-}
-
-/// The documents of a claim's family (the claim, its parent and its children): a trick
-/// must come from none of them.
-pub fn family_documents(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT DISTINCT cd.document_id FROM claim_documents cd JOIN claims k ON k.id = cd.claim_id
-         WHERE k.id = ?1 OR k.parent_id = ?1
-            OR k.id = (SELECT parent_id FROM claims WHERE id = ?1)
-         ORDER BY cd.document_id",
-    )?;
-    let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// A task's trick as a run chose it.
@@ -237,28 +227,6 @@ pub fn evidence_answers(conn: &Connection) -> Result<u64> {
     )?)
 }
 
-/// The texts of every sentence of the given documents.
-pub fn sentence_texts(conn: &Connection, document_ids: &[i64]) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached("SELECT text FROM sentences WHERE document_id = ?1")?;
-    let mut out = Vec::new();
-    for id in document_ids {
-        let rows = stmt.query_map([id], |r| r.get(0))?;
-        for text in rows {
-            out.push(text?);
-        }
-    }
-    Ok(out)
-}
-
-/// The texts of a claim's ranked candidate sentences.
-pub fn candidate_texts(conn: &Connection, claim_id: i64) -> Result<Vec<String>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id WHERE k.claim_id = ?1",
-    )?;
-    let rows = stmt.query_map([claim_id], |r| r.get(0))?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
-}
-
 /// A sentence text's hash, as [`ClaimFacts::family_texts`] holds it: equal texts have
 /// equal hashes (two texts that collide only rule out a trick that would have fitted).
 pub fn text_hash(text: &str) -> u64 {
@@ -285,8 +253,8 @@ pub struct ClaimFacts {
     pub task: Option<TaskState>,
     /// Evidence only: how many candidates the claim shows.
     pub candidates: u64,
-    /// Evidence only: the documents of the claim's family (see [`family_documents`]),
-    /// ascending.
+    /// Evidence only: the documents of the claim's family (its own, its children's and
+    /// its parent's), ascending.
     pub family: Vec<i64>,
     /// Evidence only: the [`text_hash`] of every sentence of those documents.
     pub family_texts: HashSet<u64>,
@@ -295,40 +263,6 @@ pub struct ClaimFacts {
     /// Evidence only: for each candidate, as `candidate_lengths`, how many other claims'
     /// items show it as an option, and how many in a passage only (see [`Donor`]).
     pub candidate_elsewhere: Vec<(u32, u32)>,
-}
-
-/// The length and [`text_hash`] of sentences whose texts are already in memory (a run's
-/// donors), by id: the evidence facts of a claim take them from here rather than read
-/// and hash each text again, once per claim whose family holds it.
-#[derive(Debug, Default)]
-pub struct KnownSentences {
-    /// Ascending.
-    ids: Vec<i64>,
-    chars: Vec<usize>,
-    hashes: Vec<u64>,
-    /// Each sentence's [`Donor::options`] and [`Donor::shown`].
-    shown: Vec<(u32, u32)>,
-}
-
-impl KnownSentences {
-    pub fn of(donors: &[Donor]) -> KnownSentences {
-        let mut order: Vec<&Donor> = donors.iter().collect();
-        // [`donors`] gives them in id order already.
-        if !order.is_sorted_by_key(|d| d.sentence_id) {
-            order.sort_by_key(|d| d.sentence_id);
-        }
-        order.dedup_by_key(|d| d.sentence_id);
-        KnownSentences {
-            ids: order.iter().map(|d| d.sentence_id).collect(),
-            chars: order.iter().map(|d| d.chars).collect(),
-            hashes: order.iter().map(|d| d.text_hash).collect(),
-            shown: order.iter().map(|d| (d.options, d.shown)).collect(),
-        }
-    }
-
-    fn at(&self, sentence_id: i64) -> Option<usize> {
-        self.ids.binary_search(&sentence_id).ok()
-    }
 }
 
 /// `?from, ?from+1, …` for `n` values.
@@ -372,14 +306,13 @@ pub fn task_states(
     Ok(out)
 }
 
-/// [`ClaimFacts`] of many claims in a few reads (the claims' own reads, one by one, cost
-/// a round trip each on PostgreSQL). With `evidence`, the evidence facts too, taking what
-/// it can of the sentences from `evidence`'s [`KnownSentences`].
+/// [`ClaimFacts`] of many claims: their tasks in one read (a claim's own read costs a
+/// round trip on PostgreSQL) and, with a run's [`Corpus`], their evidence facts.
 pub fn facts(
     conn: &Connection,
     kind: &str,
     claim_ids: &[i64],
-    evidence: Option<&KnownSentences>,
+    evidence: Option<&Corpus<'_>>,
 ) -> Result<HashMap<i64, ClaimFacts>> {
     let mut out: HashMap<i64, ClaimFacts> = claim_ids
         .iter()
@@ -390,157 +323,12 @@ pub fn facts(
             f.task = Some(state);
         }
     }
-    let Some(known) = evidence else {
-        return Ok(out);
-    };
-    if claim_ids.is_empty() {
-        return Ok(out);
-    }
-    candidate_lengths(conn, claim_ids, known, &mut out)?;
-    let documents = families(conn, claim_ids, &mut out)?;
-    let texts = document_texts(conn, &documents, known)?;
-    for f in out.values_mut() {
-        f.family.sort_unstable();
-        f.family.dedup();
-        for d in &f.family {
-            f.family_texts
-                .extend(texts.get(d).into_iter().flatten().copied());
+    if let Some(corpus) = evidence {
+        for (&claim, f) in &mut out {
+            corpus.fill(claim, f);
         }
     }
     Ok(out)
-}
-
-/// `each` of the texts of sentences `ids`, by id: for the few that [`KnownSentences`]
-/// lacks.
-fn unknown_texts<T>(
-    conn: &Connection,
-    ids: &[i64],
-    each: impl Fn(&str) -> T,
-) -> Result<HashMap<i64, T>> {
-    let mut out = HashMap::with_capacity(ids.len());
-    for chunk in ids.chunks(1000) {
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT id, text FROM sentences WHERE id IN ({})",
-            placeholders(1, chunk.len())
-        ))?;
-        for row in stmt.query_map(as_params(chunk).as_slice(), |r| {
-            Ok((r.get::<_, i64>(0)?, each(text_at(r, 1)?)))
-        })? {
-            let (id, value) = row?;
-            out.insert(id, value);
-        }
-    }
-    Ok(out)
-}
-
-/// Each claim's count of candidates, their lengths in characters and how many other
-/// items show each.
-fn candidate_lengths(
-    conn: &Connection,
-    claim_ids: &[i64],
-    known: &KnownSentences,
-    out: &mut HashMap<i64, ClaimFacts>,
-) -> Result<()> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT claim_id, sentence_id FROM candidates WHERE claim_id IN ({})",
-        placeholders(1, claim_ids.len())
-    ))?;
-    let pairs = stmt
-        .query_map(as_params(claim_ids).as_slice(), |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-        })?
-        .collect::<crate::db::Result<Vec<_>>>()?;
-    // A candidate is a donor unless it was ranked after the donors were read.
-    let unknown: Vec<i64> = pairs
-        .iter()
-        .filter(|(_, s)| known.at(*s).is_none())
-        .map(|(_, s)| *s)
-        .collect();
-    let read = unknown_texts(conn, &unknown, |t| t.chars().count())?;
-    for (claim, sentence) in pairs {
-        // A sentence ranked after the donors were read counts as this claim's alone.
-        let (length, (options, shown)) = match known.at(sentence) {
-            Some(i) => (known.chars[i], known.shown[i]),
-            // As the join with the sentences did, a candidate without a sentence is none.
-            None => match read.get(&sentence) {
-                Some(&length) => (length, (1, 1)),
-                None => continue,
-            },
-        };
-        if let Some(f) = out.get_mut(&claim) {
-            f.candidates += 1;
-            f.candidate_lengths.push(length);
-            // This claim's item shows it as an option: the rest show it elsewhere.
-            f.candidate_elsewhere
-                .push((options.saturating_sub(1), shown.saturating_sub(options)));
-        }
-    }
-    Ok(())
-}
-
-/// Each claim's family documents: its own, its children's and its parent's. Gives every
-/// document named, ascending.
-fn families(
-    conn: &Connection,
-    claim_ids: &[i64],
-    out: &mut HashMap<i64, ClaimFacts>,
-) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT k.id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.id
-         WHERE k.id IN ({l})
-         UNION SELECT k.parent_id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.id
-         WHERE k.parent_id IN ({l})
-         UNION SELECT k.id, cd.document_id FROM claims k JOIN claim_documents cd ON cd.claim_id = k.parent_id
-         WHERE k.id IN ({l})",
-        l = placeholders(1, claim_ids.len())
-    ))?;
-    let mut documents: HashSet<i64> = HashSet::new();
-    for row in stmt.query_map(as_params(claim_ids).as_slice(), |r| {
-        Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-    })? {
-        let (claim, document) = row?;
-        if let Some(f) = out.get_mut(&claim) {
-            f.family.push(document);
-            documents.insert(document);
-        }
-    }
-    let mut documents: Vec<i64> = documents.into_iter().collect();
-    documents.sort_unstable();
-    Ok(documents)
-}
-
-/// The [`text_hash`] of every sentence of `documents`, by document. The sentences' ids
-/// come from the (document, position) index alone; only the texts `known` lacks are read.
-fn document_texts(
-    conn: &Connection,
-    documents: &[i64],
-    known: &KnownSentences,
-) -> Result<HashMap<i64, Vec<u64>>> {
-    let mut texts: HashMap<i64, Vec<u64>> = HashMap::with_capacity(documents.len());
-    let mut unknown: Vec<(i64, i64)> = Vec::new();
-    for chunk in documents.chunks(1000) {
-        let mut stmt = conn.prepare_cached(&format!(
-            "SELECT document_id, id FROM sentences WHERE document_id IN ({})",
-            placeholders(1, chunk.len())
-        ))?;
-        for row in stmt.query_map(as_params(chunk).as_slice(), |r| {
-            Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?))
-        })? {
-            let (document, sentence) = row?;
-            match known.at(sentence) {
-                Some(i) => texts.entry(document).or_default().push(known.hashes[i]),
-                None => unknown.push((document, sentence)),
-            }
-        }
-    }
-    let ids: Vec<i64> = unknown.iter().map(|(_, s)| *s).collect();
-    let read = unknown_texts(conn, &ids, text_hash)?;
-    for (document, sentence) in unknown {
-        if let Some(&hash) = read.get(&sentence) {
-            texts.entry(document).or_default().push(hash);
-        }
-    }
-    Ok(texts)
 }
 
 #[cfg(test)]

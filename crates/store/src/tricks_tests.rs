@@ -65,48 +65,74 @@ fn project(dir: &std::path::Path) -> (Store, Vec<i64>, Vec<i64>) {
     (store, ids, sentences.concat())
 }
 
-/// What is taken from known sentences is what reading them gives: with every other
-/// sentence known, and with none.
-#[test]
-fn facts_from_known_sentences_are_the_facts_read_whole() {
-    let dir = must(tempfile::tempdir());
-    let (store, claims, sentences) = project(dir.path());
-    let donors: Vec<Donor> = must(donors(store.conn()))
-        .into_iter()
-        .filter(|d| {
-            sentences
-                .iter()
-                .position(|&s| s == d.sentence_id)
-                .is_some_and(|i| i % 2 == 0)
-        })
-        .collect();
-    assert!(!donors.is_empty());
-    let known = KnownSentences::of(&donors);
-    let some = must(facts(store.conn(), "evidence", &claims, Some(&known)));
-    let none = must(facts(
-        store.conn(),
-        "evidence",
-        &claims,
-        Some(&KnownSentences::default()),
+/// The documents of a claim's family, read on their own: the test's reference.
+fn family_documents(conn: &Connection, claim_id: i64) -> Vec<i64> {
+    let mut stmt = must(conn.prepare(
+        "SELECT DISTINCT cd.document_id FROM claim_documents cd JOIN claims k ON k.id = cd.claim_id
+         WHERE k.id = ?1 OR k.parent_id = ?1
+            OR k.id = (SELECT parent_id FROM claims WHERE id = ?1)
+         ORDER BY cd.document_id",
     ));
+    let rows = must(stmt.query_map([claim_id], |r| r.get(0)));
+    must(rows.collect::<crate::db::Result<_>>())
+}
+
+/// `sql`'s texts (column 0) for the value `id`.
+fn texts(conn: &Connection, sql: &str, id: i64) -> Vec<String> {
+    let mut stmt = must(conn.prepare(sql));
+    let rows = must(stmt.query_map([id], |r| r.get(0)));
+    must(rows.collect::<crate::db::Result<_>>())
+}
+
+/// A run's corpus gives each claim the facts that reading them claim by claim gives.
+#[test]
+fn facts_from_the_corpus_are_the_facts_read_claim_by_claim() {
+    let dir = must(tempfile::tempdir());
+    let (store, claims, _) = project(dir.path());
+    let conn = store.conn();
+    let donors = must(donors(conn));
+    let ranked = must(candidates(conn, true));
+    let families = must(Families::read(conn));
+    let corpus = Corpus::new(&donors, &ranked, &families);
+    let facts = must(facts(conn, "evidence", &claims, Some(&corpus)));
     for id in &claims {
-        let (a, b) = (&some[id], &none[id]);
-        assert_eq!(
-            (a.candidates, &a.family, &a.family_texts),
-            (b.candidates, &b.family, &b.family_texts)
-        );
-        let sorted = |v: &[usize]| {
-            let mut v = v.to_vec();
-            v.sort_unstable();
-            v
-        };
-        assert_eq!(sorted(&a.candidate_lengths), sorted(&b.candidate_lengths));
+        let f = &facts[id];
+        let family = family_documents(conn, *id);
+        let family_texts: HashSet<u64> = family
+            .iter()
+            .flat_map(|d| {
+                texts(
+                    conn,
+                    "SELECT text FROM sentences WHERE document_id = ?1",
+                    *d,
+                )
+            })
+            .map(|t| text_hash(&t))
+            .collect();
+        let mut lengths: Vec<usize> = texts(
+            conn,
+            "SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id WHERE k.claim_id = ?1",
+            *id,
+        )
+        .iter()
+        .map(|t| t.chars().count())
+        .collect();
+        lengths.sort_unstable();
+        let mut got = f.candidate_lengths.clone();
+        got.sort_unstable();
+        assert_eq!((&f.family, &f.family_texts), (&family, &family_texts));
+        assert_eq!((f.candidates, got), (lengths.len() as u64, lengths));
     }
     // Claim 2's family holds claim 4's document, and the reverse.
-    assert_eq!(some[&claims[2]].family.len(), 2);
-    assert_eq!(some[&claims[4]].family, some[&claims[2]].family);
+    assert_eq!(facts[&claims[2]].family.len(), 2);
+    assert_eq!(facts[&claims[4]].family, facts[&claims[2]].family);
     // "Shared." is in two documents: one hash for both.
-    assert_eq!(some[&claims[2]].family_texts.len(), 7);
+    assert_eq!(facts[&claims[2]].family_texts.len(), 7);
+    // Without a corpus, only the tasks are read.
+    let bare = must(super::facts(conn, "evidence", &claims, None));
+    assert!(bare
+        .values()
+        .all(|f| f.family.is_empty() && f.candidates == 0));
 }
 
 /// Many tasks written at once get the ids, and the rows, that one at a time gives.

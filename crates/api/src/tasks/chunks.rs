@@ -12,7 +12,7 @@ use crate::trick_search::{DonorWords, Found, TrickFor, TrickSearch};
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::{self, NewTask};
-use factdesk_store::tricks::{self, ClaimFacts, KnownSentences, TaskState};
+use factdesk_store::tricks::{self, ClaimFacts, Corpus, TaskState};
 use factdesk_store::Connection;
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
@@ -90,7 +90,7 @@ fn read_chunk<'c>(
     chunk: &'c [(i64, String)],
     kind: TaskKind,
     settings: &Settings,
-    known: &KnownSentences,
+    corpus: &Corpus<'_>,
 ) -> Result<Read<'c>> {
     let claims: Vec<&(i64, String)> = chunk
         .iter()
@@ -99,7 +99,7 @@ fn read_chunk<'c>(
     // The write reads each claim's task itself.
     let mut facts = if kind == TaskKind::Evidence {
         let ids: Vec<i64> = claims.iter().map(|(id, _)| *id).collect();
-        tricks::facts(conn, kind.as_str(), &ids, Some(known))?
+        tricks::facts(conn, kind.as_str(), &ids, Some(corpus))?
     } else {
         HashMap::new()
     };
@@ -118,7 +118,7 @@ enum Ahead<'c, 'a> {
         chunks: std::slice::Iter<'c, &'c [(i64, String)]>,
         next: Option<Read<'c>>,
         plan: &'a Plan<'a>,
-        known: KnownSentences,
+        corpus: Corpus<'a>,
     },
 }
 
@@ -156,7 +156,7 @@ impl<'c, 'a> Ahead<'c, 'a> {
             chunks,
             next,
             plan,
-            known,
+            corpus,
         } = self
         else {
             return Ok(());
@@ -166,7 +166,7 @@ impl<'c, 'a> Ahead<'c, 'a> {
         }
         if let Some(chunk) = chunks.next() {
             let started = Instant::now();
-            *next = Some(read_chunk(conn, chunk, plan.kind, plan.settings, known)?);
+            *next = Some(read_chunk(conn, chunk, plan.kind, plan.settings, corpus)?);
             spent.facts += started.elapsed();
         }
         Ok(())
@@ -182,10 +182,10 @@ fn read_ahead<'c>(
     tx: mpsc::SyncSender<(Result<Read<'c>>, Duration)>,
 ) {
     // Here, beside the search's reading of the same sentences' words.
-    let known = KnownSentences::of(&plan.donors.donors);
+    let corpus = plan.donors.corpus();
     for chunk in chunks {
         let started = Instant::now();
-        let read = read_chunk(reader.conn(), chunk, plan.kind, plan.settings, &known);
+        let read = read_chunk(reader.conn(), chunk, plan.kind, plan.settings, &corpus);
         let failed = read.is_err();
         if tx.send((read, started.elapsed())).is_err() || failed {
             return;
@@ -263,7 +263,7 @@ impl Project {
                     chunks: chunks.iter(),
                     next: None,
                     plan,
-                    known: KnownSentences::of(&plan.donors.donors),
+                    corpus: plan.donors.corpus(),
                 },
             };
             let run = ChunkRun {

@@ -4,7 +4,7 @@
 
 use super::signature::word_hash;
 use factdesk_core::trick;
-use factdesk_store::tricks::{self, Donor};
+use factdesk_store::tricks::{self, Corpus, Donor, Families, RankedSentence};
 use factdesk_store::Connection;
 use std::collections::HashSet;
 use std::sync::{mpsc, Mutex};
@@ -92,9 +92,18 @@ pub(crate) struct DonorWords {
     pub(super) reads: Vec<Read>,
     /// The text hashes of the sentences already some task's trick.
     pub taken: HashSet<u64>,
+    /// Every claim's candidates, ordered by claim, and every claim's family: with the
+    /// donors, what each claim's facts are taken from ([`DonorWords::corpus`]).
+    ranked: Vec<RankedSentence>,
+    families: Families,
 }
 
 impl DonorWords {
+    /// The run's corpus: its donors, candidates and families.
+    pub fn corpus(&self) -> Corpus<'_> {
+        Corpus::new(&self.donors, &self.ranked, &self.families)
+    }
+
     /// Every sentence of the project and its words, on every core, with how many items
     /// show it (evidence items of claims without a parent, and of every claim when
     /// `children` is set).
@@ -154,6 +163,8 @@ impl DonorWords {
                 donors,
                 reads: reads.into_iter().map(|(_, r)| r).collect(),
                 taken,
+                ranked,
+                families: Families::read(conn)?,
             })
         })
     }
@@ -178,6 +189,8 @@ impl DonorWords {
             donors,
             reads: vec![read],
             taken: HashSet::new(),
+            ranked: Vec::new(),
+            families: Families::default(),
         }
     }
 }
