@@ -32,8 +32,24 @@ pub struct Statistic {
     pub reason: Option<String>,
     /// Bootstrap 95% interval (on the dashboard, as of `Dashboard::intervals_as_of`).
     pub ci95: Option<(f64, f64)>,
-    /// Landis & Koch (1977): "slight", "fair", ... "almost perfect".
+    /// A kappa's or an alpha's reading once it has an interval: its Landis & Koch (1977)
+    /// band ("slight", "fair", ... "almost perfect") when the value and the interval lie
+    /// in one band, "uncertain" when the interval reaches into another
+    /// (`factdesk_core::agreement::reading`).
     pub reading: Option<String>,
+}
+
+impl Statistic {
+    /// Sets the reading from the value and the interval, as `factdesk agreement --json`
+    /// gives it.
+    pub fn read(&mut self) {
+        self.reading = match self.value {
+            Some(v) if factdesk_core::agreement::is_chance_corrected(&self.metric) => {
+                factdesk_core::agreement::reading(v, self.ci95).map(str::to_string)
+            }
+            _ => None,
+        };
+    }
 }
 
 /// How to compute agreement.

@@ -32,7 +32,6 @@ use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
 use crate::{Project, Result};
 use activity::Activity;
-use factdesk_core::agreement::landis_koch;
 use factdesk_core::key_hash::IdMap;
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
@@ -549,11 +548,13 @@ impl DashboardState {
 
 fn statistic(metric: &str, outcome: Outcome, ci95: Option<(f64, f64)>) -> Statistic {
     let value = outcome.as_ref().ok().copied();
-    Statistic {
+    let mut statistic = Statistic {
         metric: metric.to_string(),
         value,
         reason: outcome.err(),
         ci95: value.and(ci95),
-        reading: value.map(|v| landis_koch(v).to_string()),
-    }
+        reading: None,
+    };
+    statistic.read();
+    statistic
 }

@@ -512,7 +512,10 @@ reason: string | null,
  */
 ci95: [number, number] | null, 
 /**
- * Landis & Koch (1977): "slight", "fair", ... "almost perfect".
+ * A kappa's or an alpha's reading once it has an interval: its Landis & Koch (1977)
+ * band ("slight", "fair", ... "almost perfect") when the value and the interval lie
+ * in one band, "uncertain" when the interval reaches into another
+ * (`factdesk_core::agreement::reading`).
  */
 reading: string | null, };
 

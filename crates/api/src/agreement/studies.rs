@@ -9,8 +9,7 @@ use crate::study::Study;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all, group_majority_kappa, landis_koch, AgreementOptions, Label, MetricValue, Rating,
-    RatingTable,
+    compute_all, group_majority_kappa, AgreementOptions, Label, MetricValue, Rating, RatingTable,
 };
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -44,7 +43,7 @@ fn statistic(metric: &str, m: &MetricValue) -> Statistic {
         value: m.value,
         reason: m.reason.clone(),
         ci95: m.value.and(m.ci95),
-        reading: m.value.map(|v| landis_koch(v).to_string()),
+        reading: m.reading.map(str::to_string),
     }
 }
 

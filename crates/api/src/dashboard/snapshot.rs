@@ -32,8 +32,11 @@ impl Dashboard {
             };
             kind.fleiss.ci95 = done.fleiss.ci95;
             kind.alpha.ci95 = done.alpha.ci95;
+            kind.fleiss.read();
+            kind.alpha.read();
             if let (Some(masi), Some(done)) = (kind.masi.as_mut(), done.masi.as_ref()) {
                 masi.ci95 = done.ci95;
+                masi.read();
             }
         }
     }

@@ -197,11 +197,14 @@ impl Card<'_> {
             s.push_str("No answers to compare.\n");
             return;
         }
-        s.push_str("Evidence is scored per (claim, candidate sentence), selected or not; undefined values say why. Intervals are 95% bootstrap intervals over units.\n\n| task kind | units | annotators | statistic | value |\n|---|---|---|---|---|\n");
+        s.push_str("Evidence is scored per (claim, candidate sentence), selected or not; undefined values say why. Intervals are 95% bootstrap intervals over units; a kappa's or an alpha's Landis–Koch reading is given where the interval stays within one band, and \"uncertain\" where it does not.\n\n| task kind | units | annotators | statistic | value |\n|---|---|---|---|---|\n");
         for (kind, r) in self.agreement {
             for (metric, v) in &r.metrics {
                 let value = match (v.value, &v.reason, v.ci95) {
-                    (Some(x), _, Some((lo, hi))) => format!("{x:.3} [{lo:.3}, {hi:.3}]"),
+                    (Some(x), _, Some((lo, hi))) => match v.reading {
+                        Some(r) => format!("{x:.3} [{lo:.3}, {hi:.3}] {r}"),
+                        None => format!("{x:.3} [{lo:.3}, {hi:.3}]"),
+                    },
                     (Some(x), _, None) => format!("{x:.3}"),
                     (None, Some(why), _) => format!("undefined: {}", cell(why)),
                     (None, None, _) => "undefined".into(),

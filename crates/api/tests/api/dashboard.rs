@@ -358,6 +358,29 @@ fn intervals_are_those_factdesk_agreement_prints() {
         report.metrics["krippendorff_alpha_nominal"].ci95
     );
     assert_eq!(d.intervals_as_of, Some(d.last_annotation_id));
+    // Issue 36: six items leave an interval that reaches over several Landis–Koch bands,
+    // so no band is read into the value: "uncertain", in `agreement --json`, on the
+    // dashboard and in the report alike.
+    let (fleiss, alpha) = (
+        &report.metrics["fleiss_kappa"],
+        &report.metrics["krippendorff_alpha_nominal"],
+    );
+    assert_eq!(
+        (fleiss.reading, alpha.reading),
+        (Some("uncertain"), Some("uncertain"))
+    );
+    assert_eq!(
+        (
+            shown.fleiss.reading.as_deref(),
+            shown.alpha.reading.as_deref()
+        ),
+        (fleiss.reading, alpha.reading)
+    );
+    let json = serde_json::to_value(fleiss).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(json["reading"], "uncertain");
+    let full = p.report(&p.lead(), &req).unwrap_or_else(|e| panic!("{e}"));
+    let page = factdesk_api::report::html::render(&full);
+    assert!(page.contains(r#"<span class="reading">uncertain</span>"#));
     // Six answers each measured at 1.5 s, all stamped at one instant: the pace is the
     // work screen's, bounded at one item per three seconds (1,200 an hour).
     let ana = &shown.people[0];

@@ -99,7 +99,8 @@ fn show(kind: Option<&str>, r: &AgreementReport, json: bool) -> anyhow::Result<(
             .ci95
             .map(|(lo, hi)| format!("  [{lo:.3}, {hi:.3}]"))
             .unwrap_or_default();
-        println!("  {name:<44}{value}{ci}");
+        let reading = m.reading.map(|r| format!("  {r}")).unwrap_or_default();
+        println!("  {name:<44}{value}{ci}{reading}");
     }
     // Evidence has two pairwise kappas; each heading names its metric and unit.
     let (exact, pooled) = if r.setsel_pooled_cohen_kappa_pairs.is_empty() {

@@ -148,6 +148,7 @@ pub fn group_majority_kappa(
             value.ci95 = Some((percentile(&values, 0.025), percentile(&values, 0.975)));
         }
     }
+    value.read_as("group_majority_kappa");
     GroupKappa {
         units: pairs.len(),
         value,

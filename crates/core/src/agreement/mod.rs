@@ -106,6 +106,9 @@ pub struct MetricValue {
     /// 95% interval: bootstrap percentiles over units, or Wald (kappa ± 1.96·SE) for Cohen.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ci95: Option<(f64, f64)>,
+    /// A kappa's or an alpha's verbal [`reading`], once it has an interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reading: Option<&'static str>,
 }
 
 impl MetricValue {
@@ -118,6 +121,7 @@ impl MetricValue {
             value: None,
             reason: Some(reason.into()),
             ci95: None,
+            reading: None,
         }
     }
 
@@ -129,6 +133,7 @@ impl MetricValue {
                 value: Some(value),
                 reason: None,
                 ci95: None,
+                reading: None,
             },
             Ok(_) => MetricValue::undefined("the statistic is not a finite number for this data"),
             Err(reason) => MetricValue::undefined(reason),
@@ -157,6 +162,40 @@ impl Default for AgreementOptions {
 pub(crate) type Outcome = Result<f64, String>;
 
 pub(crate) const NO_VARIATION: &str = "no variation: every rating is the same category";
+
+/// What a statistic's [`reading`] is when its interval spans more than one band.
+pub const UNCERTAIN: &str = "uncertain";
+
+/// Whether the metric `name` is chance-corrected (a kappa or an alpha): the statistics a
+/// Landis & Koch reading is for, and not percent agreement or a distance.
+pub fn is_chance_corrected(name: &str) -> bool {
+    name.contains("kappa") || name.contains("alpha")
+}
+
+/// The verbal reading of a chance-corrected statistic and its 95% interval: the Landis &
+/// Koch (1977) band when the value and both ends of the interval lie in one band,
+/// [`UNCERTAIN`] when the interval reaches into another, and none without an interval.
+/// A κ of 0.458 over 8 units with an interval from −0.143 to 0.851 is not "moderate":
+/// the data allow anything from poor to almost perfect.
+pub fn reading(value: f64, ci95: Option<(f64, f64)>) -> Option<&'static str> {
+    let (low, high) = ci95?;
+    let band = landis_koch(value);
+    Some(if landis_koch(low) == band && landis_koch(high) == band {
+        band
+    } else {
+        UNCERTAIN
+    })
+}
+
+impl MetricValue {
+    /// Sets the [`reading`] of the metric `name` from its value and interval.
+    pub fn read_as(&mut self, name: &str) {
+        self.reading = match self.value {
+            Some(v) if is_chance_corrected(name) => reading(v, self.ci95),
+            _ => None,
+        };
+    }
+}
 
 /// The verbal reading of a kappa by Landis & Koch (1977); upper bounds are inclusive.
 pub fn landis_koch(kappa: f64) -> &'static str {

@@ -67,13 +67,18 @@ pub fn compute_all(
             }
         }
     }
+    for (name, metric) in &mut metrics {
+        metric.read_as(name);
+    }
     metrics
 }
 
 /// One metric by name, whether or not it applies (then undefined with the reason);
 /// `None` for an unknown name.
 pub fn compute(table: &RatingTable, name: &str) -> Option<MetricValue> {
-    Prepared::new(table).value(name)
+    let mut metric = Prepared::new(table).value(name)?;
+    metric.read_as(name);
+    Some(metric)
 }
 
 /// Bootstrap 95% percentile intervals for every applicable metric that has one: percent

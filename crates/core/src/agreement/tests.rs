@@ -213,6 +213,27 @@ fn metric_values_serialize_as_the_cli_prints_them() {
     assert_eq!(MetricValue::defined(f64::NAN).value, None);
 }
 
+/// A band is read only where the value and its whole interval lie in it.
+#[test]
+fn a_reading_needs_the_interval_within_one_band() {
+    assert_eq!(reading(0.458, Some((-0.143, 0.851))), Some(UNCERTAIN));
+    assert_eq!(reading(0.5, Some((0.41, 0.6))), Some("moderate"));
+    assert_eq!(reading(0.5, Some((0.39, 0.6))), Some(UNCERTAIN));
+    assert_eq!(reading(0.9, Some((0.81, 1.0))), Some("almost perfect"));
+    assert_eq!(reading(0.5, None), None);
+    let mut m = MetricValue::defined(0.5);
+    m.ci95 = Some((0.45, 0.55));
+    m.read_as("percent_agreement");
+    assert_eq!(m.reading, None);
+    m.read_as("fleiss_kappa");
+    assert_eq!(m.reading, Some("moderate"));
+    let json = serde_json::to_string(&m).unwrap_or_default();
+    assert_eq!(
+        json,
+        r#"{"value":0.5,"ci95":[0.45,0.55],"reading":"moderate"}"#
+    );
+}
+
 #[test]
 fn landis_koch_bands() {
     let readings: Vec<&str> = [-0.1, 0.0, 0.2, 0.21, 0.4, 0.6, 0.8, 0.81, 1.0]
