@@ -89,6 +89,16 @@ pub fn any(conn: &Connection) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM claims)", [], |r| r.get(0))?)
 }
 
+impl crate::Store {
+    /// Whether claim `id` has refutations (claims whose parent it is).
+    pub fn has_refutations(&self, id: i64) -> Result<bool> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM claims WHERE parent_id = ?1)")?
+            .query_row([id], |r| r.get(0))?)
+    }
+}
+
 /// The row id and content hash of the claim imported under `ext_id`, if any.
 pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn

@@ -150,8 +150,10 @@ impl Project {
     /// The tasks a pack can carry: an evidence item needs candidates.
     fn packable(&self, open: Vec<TaskRow>, count: u64) -> Result<Vec<TaskRow>> {
         let mut chosen = Vec::new();
-        // Each claim family's items in the pack are label items, or verify items, never
-        // both: a verify item's counter-claim would tell the label items' claims apart.
+        // Each claim family's items in the pack are label items, or its other items,
+        // never both: a verify item's counter-claim, a refute item's original, or an
+        // evidence item of a family with a refutation tell the label items' claims apart
+        // (the rule of `factdesk_store::tasks::OPEN_TO`).
         let mut families: std::collections::HashMap<i64, bool> = Default::default();
         for t in open {
             if chosen.len() as u64 >= count {
@@ -160,16 +162,15 @@ impl Project {
             if t.kind == TaskKind::Evidence && self.store.candidates(t.claim_id)?.is_empty() {
                 continue;
             }
-            if t.kind != TaskKind::Evidence {
-                let root = self
-                    .store
-                    .claim(t.claim_id)?
-                    .and_then(|c| c.parent_id)
-                    .unwrap_or(t.claim_id);
-                let label = t.kind == TaskKind::Label;
-                if *families.entry(root).or_insert(label) != label {
-                    continue;
-                }
+            let root = self
+                .store
+                .claim(t.claim_id)?
+                .and_then(|c| c.parent_id)
+                .unwrap_or(t.claim_id);
+            let label = t.kind == TaskKind::Label;
+            let tells = t.kind != TaskKind::Evidence || self.store.has_refutations(root)?;
+            if tells && *families.entry(root).or_insert(label) != label {
+                continue;
             }
             chosen.push(t);
         }

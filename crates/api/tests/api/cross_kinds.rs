@@ -142,3 +142,60 @@ fn a_pack_holds_a_familys_label_items_or_its_verify_items_never_both() {
     assert_eq!(label.len(), 20, "{kinds:?}");
     assert!(label.is_disjoint(&verify), "{label:?} {verify:?}");
 }
+
+/// Hostile pass of session 24: evidence items are made for originals, so a label item's
+/// claim seen among them was an original (596 of 600 labels named so). A person given a
+/// family's evidence items never gets its label items once the family has a refutation;
+/// families without one stay open to evidence then label, as FEVER-like projects work.
+#[test]
+fn a_person_given_a_familys_evidence_items_gets_its_label_items_only_without_a_refutation() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = common::project(dir.path(), 20, &clock);
+    common::import_model_refutations(&mut p, dir.path(), 0..10);
+    must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
+    must(p.create_tasks_with(&p.lead(), TaskKind::Label, Some(3), true, &mut NoProgress));
+    must(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    let seen = look_at_all(&mut p, "ana", TaskKind::Evidence);
+    assert_eq!(seen.len(), 20);
+    let labels = look_at_all(&mut p, "ana", TaskKind::Label);
+    let refuted: HashSet<i64> = {
+        let conn = p.store().conn();
+        let mut stmt =
+            must(conn.prepare("SELECT DISTINCT parent_id FROM claims WHERE parent_id IS NOT NULL"));
+        let rows = must(stmt.query_map([], |r| r.get(0)));
+        must(rows.collect::<Result<_, _>>())
+    };
+    assert_eq!(refuted.len(), 10);
+    // Before, all 30 label items (20 originals, 10 refutations) came next.
+    assert_eq!(labels.len(), 10, "{labels:?}");
+    assert!(labels.is_disjoint(&refuted));
+}
+
+/// Hostile pass of session 24: a label pack and then a verify pack covered the same
+/// families, and every label answer was refused at merge, the work lost. Items of a
+/// family whose label items a person holds unanswered are not theirs until those are
+/// answered or expire.
+#[test]
+fn a_label_item_held_keeps_its_familys_other_items_from_the_same_person() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = families(dir.path(), &clock);
+    let lead = p.lead();
+    let pack = |kind: TaskKind| PackRequest {
+        annotator: "cal".into(),
+        count: 200,
+        kind: Some(kind),
+        expires_days: 7,
+    };
+    must(p.issue_pack(&lead, &pack(TaskKind::Label), &dir.path().join("l.fdpack")));
+    let second = p.issue_pack(&lead, &pack(TaskKind::Verify), &dir.path().join("v.fdpack"));
+    assert_eq!(second.map_err(|e| e.code).err(), Some(ErrorCode::NotFound));
+    // Live too: with a label item reserved, the family's verify item is someone else's.
+    let held = must(p.next_item(&p.who("ana"), TaskKind::Label))
+        .item
+        .unwrap_or_else(|| panic!("a label item for ana"));
+    let verify = look_at_all(&mut p, "ana", TaskKind::Verify);
+    assert_eq!(verify.len(), 19);
+    assert!(!verify.contains(&family(&p, held.task_id)));
+}

@@ -49,8 +49,12 @@ pub fn open_for_annotator(
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// Whether task `t` is no label item of a claim family whose verify or refute items
-/// annotator `who` was given (see [`OPEN_TO`]).
+/// Whether task `t` is no label item of a claim family whose other items annotator
+/// `who` was given: its verify or refute items, or its evidence items once the family
+/// has a refutation (evidence items are made for originals, so a label item's claim seen
+/// among them was an original: 596 of 600 labels named so, hostile pass of session 24).
+/// A family without refutations keeps evidence then label to one person, as FEVER-like
+/// projects work.
 macro_rules! given_across_kinds {
     ($who:literal) => {
         concat!(
@@ -61,7 +65,32 @@ macro_rules! given_across_kinds {
                  WHERE u.claim_id = k.id AND g.task_id = u.id AND g.annotator_id = ",
             $who,
             "
-                   AND u.kind IN ('verify', 'refute')
+                   AND u.kind <> 'label'
+                   AND (u.kind <> 'evidence' OR EXISTS (SELECT 1 FROM claims r
+                        WHERE r.parent_id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id)))
+                   AND (k.id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id)
+                        OR k.parent_id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id))))"
+        )
+    };
+}
+
+/// Whether task `t`, of another kind than label, is of no claim family whose label item
+/// annotator `who` holds unanswered at time `now` (live, or in a pack): a label given
+/// first and answered stays allowed, but held beside the family's other items it could
+/// be answered from them (and would then be refused, the work lost: two packs, hostile
+/// pass of session 24).
+macro_rules! holding_a_label_of_family {
+    ($who:literal, $now:literal) => {
+        concat!(
+            " AND (t.kind = 'label' OR NOT EXISTS (SELECT 1 FROM claims k
+                 CROSS JOIN tasks u CROSS JOIN assignments g
+                 WHERE u.claim_id = k.id AND g.task_id = u.id AND g.annotator_id = ",
+            $who,
+            "
+                   AND u.kind = 'label' AND g.state = 'reserved'
+                   AND (g.expires_at IS NULL OR g.expires_at > ",
+            $now,
+            ")
                    AND (k.id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id)
                         OR k.parent_id = (SELECT coalesce(f.parent_id, f.id) FROM claims f WHERE f.id = t.claim_id))))"
         )
@@ -87,11 +116,16 @@ pub(crate) const OPEN_TO: &str = concat!(
                  AND (o.expires_at IS NULL OR o.expires_at > ?6)) < t.overlap
            AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
                  WHERE c.id = t.claim_id AND w.annotator_id = ?2)",
-    given_across_kinds!("?2")
+    given_across_kinds!("?2"),
+    holding_a_label_of_family!("?2", "?6")
 );
 
-/// The last clause of [`OPEN_TO`], for a query that names the annotator `?1`.
-pub(crate) const GIVEN_ACROSS_KINDS_OF_FIRST: &str = given_across_kinds!("?1");
+/// The last clauses of [`OPEN_TO`], for a query that names the annotator `?1` and the
+/// time `?3`.
+pub(crate) const GIVEN_ACROSS_KINDS_OF_FIRST: &str = concat!(
+    given_across_kinds!("?1"),
+    holding_a_label_of_family!("?1", "?3")
+);
 
 /// Whether `task_id` is a label item of a claim family whose verify or refute items
 /// `annotator_id` was given: their answer to it would be read off those.
@@ -139,6 +173,7 @@ pub fn skipped_with_room(
                      AND o.annotator_id != ?2 AND o.state = 'reserved'
                      AND (o.expires_at IS NULL OR o.expires_at > ?3)) < t.overlap",
             given_across_kinds!("?2"),
+            holding_a_label_of_family!("?2", "?3"),
             "
              ORDER BY m.reserved_at, m.id LIMIT 1"
         ))?
