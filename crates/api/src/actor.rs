@@ -93,7 +93,10 @@ impl Project {
     /// `what` completes "… may not …".
     pub(crate) fn require_lead(&self, actor: &Actor, what: &str) -> Result<()> {
         actor.require_place(&self.id)?;
-        actor.require_role_lead(what)
+        actor.require_role_lead(what)?;
+        // A lead's work may open items (tasks, a person disabled, a study deleted).
+        self.nothing(std::collections::HashMap::clear);
+        Ok(())
     }
 
     /// The gate of an annotator's use case: the actor's name, once they are known to be

@@ -1,6 +1,7 @@
 //! Creating, opening and describing a project.
 
 use crate::dto::{Overview, Stats};
+use crate::tasks::TaskKind;
 use crate::{Actor, Clock, Result};
 use factdesk_store::{ProjectLocation, Store};
 use std::path::Path;
@@ -15,6 +16,10 @@ pub struct Project {
     /// The project's change mark ([`Store::change_mark`]) when every stored answer last
     /// read back whole (`check_stored`): unchanged since, the check is not repeated.
     pub(crate) checked_at: std::sync::Mutex<Option<(i64, u64)>>,
+    /// Until when (unix ms) an annotator's ask for the next item of a kind, having found
+    /// nothing, is answered so again without a search (`annotate::NOTHING_STANDS_MS`).
+    /// A lead's use case forgets them: a lead's work may open items.
+    pub(crate) nothing_until: std::sync::Mutex<std::collections::HashMap<(i64, TaskKind), i64>>,
 }
 
 impl Project {
@@ -55,6 +60,7 @@ impl Project {
             clock,
             id,
             checked_at: Default::default(),
+            nothing_until: Default::default(),
         };
         // Each project draws from its own seed (kept in its settings, so it can be set).
         let seed = u64::from_le_bytes(
@@ -84,6 +90,7 @@ impl Project {
             clock,
             id,
             checked_at: Default::default(),
+            nothing_until: Default::default(),
         })
     }
 

@@ -559,3 +559,35 @@ fn a_flag_needs_the_wilson_lower_bound_above_the_threshold_and_follows_the_setti
     let careless = person(&p, "careless");
     assert!(!careless.flagged && careless.counted, "{careless:?}");
 }
+
+/// Hostile pass of session 24: finding nothing walks every open task of the kind, and one
+/// annotator asking again and again from many sessions slowed everyone's next item. An
+/// ask that found nothing is answered so for `NOTHING_STANDS_MS` without a search; an
+/// item that opens meanwhile is served once that time has passed.
+#[test]
+fn finding_nothing_stands_for_two_seconds_then_what_opened_is_served() {
+    use factdesk_api::annotate::NOTHING_STANDS_MS;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 1, &clock);
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben"] {
+        p.add_annotator(&p.lead(), n, Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    let next = |p: &mut Project, name: &str| {
+        p.next_item(&p.who(name), TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+    };
+    let held = next(&mut p, "ben").unwrap_or_else(|| panic!("ben's item"));
+    assert!(next(&mut p, "ana").is_none());
+    p.skip_item(&p.who("ben"), held.task_id)
+        .unwrap_or_else(|e| panic!("{e}"));
+    clock.advance_ms(NOTHING_STANDS_MS - 1);
+    assert!(next(&mut p, "ana").is_none());
+    clock.advance_ms(1);
+    let opened = next(&mut p, "ana").unwrap_or_else(|| panic!("the released item for ana"));
+    assert_eq!(opened.task_id, held.task_id);
+}
