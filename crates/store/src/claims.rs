@@ -89,7 +89,59 @@ pub fn any(conn: &Connection) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM claims)", [], |r| r.get(0))?)
 }
 
+/// The store's reads of claims and their families.
 impl crate::Store {
+    pub fn claim(&self, id: i64) -> Result<Option<ClaimRow>> {
+        get(&self.conn, id)
+    }
+
+    pub fn claim_by_ext_id(&self, ext_id: &str) -> Result<Option<ClaimRow>> {
+        get_by_ext_id(&self.conn, ext_id)
+    }
+
+    /// Claims in import order, `limit` at a time.
+    pub fn claims_page(&self, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
+        page(&self.conn, offset, limit)
+    }
+
+    /// Claims whose own id or text contains `words`, in a standing, a page at a time;
+    /// with how many match in all.
+    pub fn claims_list(
+        &self,
+        words: Option<&str>,
+        standing: Standing,
+        offset: u64,
+        limit: u64,
+    ) -> Result<(u64, Vec<ListedClaim>)> {
+        list(&self.conn, words, standing, offset, limit)
+    }
+
+    /// The refutations written for or imported with a claim.
+    pub fn claim_children(&self, parent_id: i64) -> Result<Vec<ClaimRow>> {
+        children(&self.conn, parent_id)
+    }
+
+    /// Every refutation, by parent then in import order: each parent's `claim_children`
+    /// in one read.
+    pub fn all_claim_children(&self) -> Result<Vec<ClaimRow>> {
+        all_children(&self.conn)
+    }
+
+    /// Every claim's text, label and whether it is a refutation, in import order.
+    pub fn claim_texts(&self) -> Result<Vec<(String, Option<String>, bool)>> {
+        texts(&self.conn)
+    }
+
+    /// Claims that refute no other claim, in import order.
+    pub fn root_claims(&self) -> Result<Vec<ClaimRow>> {
+        roots(&self.conn)
+    }
+
+    /// How many written refutations are in each state.
+    pub fn refutation_states(&self) -> Result<Vec<(factdesk_core::claim::RefutationState, u64)>> {
+        refutation_states(&self.conn)
+    }
+
     /// Whether claim `id` has refutations (claims whose parent it is).
     pub fn has_refutations(&self, id: i64) -> Result<bool> {
         Ok(self

@@ -490,57 +490,6 @@ pub mod tx {
 }
 
 impl Store {
-    pub fn claim(&self, id: i64) -> Result<Option<ClaimRow>> {
-        claims::get(&self.conn, id)
-    }
-
-    pub fn claim_by_ext_id(&self, ext_id: &str) -> Result<Option<ClaimRow>> {
-        claims::get_by_ext_id(&self.conn, ext_id)
-    }
-
-    /// Claims in import order, `limit` at a time.
-    pub fn claims_page(&self, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
-        claims::page(&self.conn, offset, limit)
-    }
-
-    /// Claims whose own id or text contains `words`, in a standing, a page at a time;
-    /// with how many match in all.
-    pub fn claims_list(
-        &self,
-        words: Option<&str>,
-        standing: Standing,
-        offset: u64,
-        limit: u64,
-    ) -> Result<(u64, Vec<ListedClaim>)> {
-        claims::list(&self.conn, words, standing, offset, limit)
-    }
-
-    /// The refutations written for or imported with a claim.
-    pub fn claim_children(&self, parent_id: i64) -> Result<Vec<ClaimRow>> {
-        claims::children(&self.conn, parent_id)
-    }
-
-    /// Every refutation, by parent then in import order: each parent's `claim_children`
-    /// in one read.
-    pub fn all_claim_children(&self) -> Result<Vec<ClaimRow>> {
-        claims::all_children(&self.conn)
-    }
-
-    /// Every claim's text, label and whether it is a refutation, in import order.
-    pub fn claim_texts(&self) -> Result<Vec<(String, Option<String>, bool)>> {
-        claims::texts(&self.conn)
-    }
-
-    /// Claims that refute no other claim, in import order.
-    pub fn root_claims(&self) -> Result<Vec<ClaimRow>> {
-        claims::roots(&self.conn)
-    }
-
-    /// How many written refutations are in each state.
-    pub fn refutation_states(&self) -> Result<Vec<(factdesk_core::claim::RefutationState, u64)>> {
-        claims::refutation_states(&self.conn)
-    }
-
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {
         documents::get(&self.conn, id)
     }
