@@ -90,6 +90,16 @@ impl Project {
         })
     }
 
+    /// The item ids `actor` sees: an annotator's own ([`TaskIds`]); a lead sees the rows'
+    /// ids, as their screens of the project name tasks.
+    pub(crate) fn task_ids(&self, actor: &Actor) -> Result<Option<TaskIds>> {
+        if actor.is_lead() {
+            return Ok(None);
+        }
+        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        Ok(Some(TaskIds::new(&secret, actor.id().unwrap_or_default())))
+    }
+
     /// The claim `text` names as `namer` names claims: a lead's number ("#12" or "12"),
     /// or one of the annotator's own references, which only the claims they have worked
     /// on have (the ones they may see). `None` when it names none of those.
@@ -109,5 +119,131 @@ impl Project {
             }
         }
         Ok(None)
+    }
+}
+
+/// The ids an annotator's items carry, keyed to them: a permutation of task row ids below
+/// 2^48 (a four-round Feistel network over two 24-bit halves, each round a keyed hash),
+/// so an item's id comes back to its task without a table, and says nothing of the row.
+/// Row ids are dense and follow the serving order: an annotator's first item of a kind
+/// told how many tasks of the kinds before it there were, and a jump between two of
+/// their items how many others had filled meanwhile (hostile pass of session 24).
+#[derive(Debug, Clone)]
+pub(crate) struct TaskIds {
+    key: [u8; 32],
+}
+
+const HALF_BITS: u32 = 24;
+const HALF: u64 = (1 << HALF_BITS) - 1;
+const ROUNDS: u8 = 4;
+
+impl TaskIds {
+    /// `annotator`'s item ids under the project's `secret`.
+    pub(crate) fn new(secret: &[u8], annotator: i64) -> TaskIds {
+        let mut key = [0u8; 32];
+        for (k, s) in key.iter_mut().zip(secret) {
+            *k = *s;
+        }
+        let message = format!("task-ids:{annotator}");
+        TaskIds {
+            key: *blake3::keyed_hash(&key, message.as_bytes()).as_bytes(),
+        }
+    }
+
+    fn round(&self, round: u8, half: u64) -> u64 {
+        let mut message = [0u8; 9];
+        message[0] = round;
+        message[1..].copy_from_slice(&half.to_le_bytes());
+        let hash = blake3::keyed_hash(&self.key, &message);
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&hash.as_bytes()[..8]);
+        u64::from_le_bytes(bytes) & HALF
+    }
+
+    /// The id the annotator sees for task `row`; a row id outside the permutation's
+    /// range (none a project makes) is shown as it is.
+    pub(crate) fn shown(&self, row: i64) -> i64 {
+        let Ok(x) = u64::try_from(row) else {
+            return row;
+        };
+        if x >> (2 * HALF_BITS) != 0 {
+            return row;
+        }
+        let (mut left, mut right) = (x >> HALF_BITS, x & HALF);
+        for r in 0..ROUNDS {
+            (left, right) = (right, left ^ self.round(r, right));
+        }
+        ((left << HALF_BITS) | right) as i64
+    }
+
+    /// The task row behind an id the annotator sent: the inverse of [`TaskIds::shown`].
+    pub(crate) fn row(&self, shown: i64) -> i64 {
+        let Ok(x) = u64::try_from(shown) else {
+            return shown;
+        };
+        if x >> (2 * HALF_BITS) != 0 {
+            return shown;
+        }
+        let (mut left, mut right) = (x >> HALF_BITS, x & HALF);
+        for r in (0..ROUNDS).rev() {
+            (left, right) = (right ^ self.round(r, left), left);
+        }
+        ((left << HALF_BITS) | right) as i64
+    }
+
+    /// `e` with each "task ROW" in its message said as "task SHOWN".
+    pub(crate) fn error(&self, e: crate::Error, row: i64) -> crate::Error {
+        crate::Error {
+            message: self.in_message(&e.message, row),
+            ..e
+        }
+    }
+
+    /// `message` with each "task ROW" in it said as "task SHOWN" (errors name the task).
+    pub(crate) fn in_message(&self, message: &str, row: i64) -> String {
+        let said = format!("task {row}");
+        let mut out = String::with_capacity(message.len());
+        let mut rest = message;
+        while let Some(at) = rest.find(&said) {
+            let after = &rest[at + said.len()..];
+            out.push_str(&rest[..at]);
+            if after.starts_with(|c: char| c.is_ascii_digit()) {
+                out.push_str(&said);
+            } else {
+                out.push_str(&format!("task {}", self.shown(row)));
+            }
+            rest = after;
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TaskIds;
+
+    #[test]
+    fn item_ids_come_back_to_their_tasks_and_differ_per_person() {
+        let (ana, ben) = (TaskIds::new(b"secret", 1), TaskIds::new(b"secret", 2));
+        let rows = [1_i64, 2, 3, 601, 602, 1_000_000, (1 << 48) - 1];
+        for &row in &rows {
+            assert_eq!(ana.row(ana.shown(row)), row);
+            assert_ne!(ana.shown(row), ben.shown(row));
+            assert!((0..1 << 48).contains(&ana.shown(row)));
+        }
+        // Neighbouring rows are far apart once shown.
+        let shown: Vec<i64> = (1..=3).map(|r| ana.shown(r)).collect();
+        assert!(
+            shown.windows(2).all(|w| (w[0] - w[1]).abs() > 1_000),
+            "{shown:?}"
+        );
+        // Outside the range, ids pass as they are.
+        assert_eq!((ana.shown(-5), ana.row(1 << 50)), (-5, 1 << 50));
+        let said = ana.in_message("task 3 was not given to you; task 31 is", 3);
+        assert_eq!(
+            said,
+            format!("task {} was not given to you; task 31 is", ana.shown(3))
+        );
     }
 }

@@ -15,7 +15,7 @@ use axum::routing::{get, post, MethodRouter};
 use axum::{Json, Router};
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
-use factdesk_api::call::Call;
+use factdesk_api::call::{Call, Host, OnProject};
 use factdesk_api::packs::{ReturnedUpload, SentPacks};
 use factdesk_api::sign_in::Login;
 use factdesk_api::tasks::TaskKind;
@@ -298,7 +298,8 @@ async fn next(
         .pool
         .run(move |p| {
             let actor = p.actor_for_token(&token)?;
-            p.next_item(&actor, kind)
+            // As the app's calls serve it: an annotator's item under their own id.
+            OnProject::new(p, Some(&actor)).next_item(kind)
         })
         .await?;
     Ok(Json(next).into_response())
@@ -312,7 +313,7 @@ async fn answers(State(state): State<AppState>, headers: HeaderMap, raw: Body) -
         .pool
         .run(move |p| {
             let actor = p.actor_for_token(&token)?;
-            p.submit(&actor, &answer)
+            OnProject::new(p, Some(&actor)).submit_answer(answer)
         })
         .await?;
     let _ = state.answers.send(());

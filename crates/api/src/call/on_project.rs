@@ -12,6 +12,7 @@ use crate::dashboard::{Dashboard, DashboardState};
 use crate::download::Download;
 use crate::dto::{NoTask, Overview, SearchHit};
 use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem, Ruling};
+use crate::opaque::TaskIds;
 use crate::packs::{PackRequest, PackSummary};
 use crate::review::PendingReview;
 use crate::settings::Settings;
@@ -35,6 +36,26 @@ impl<'a> OnProject<'a> {
     fn user(&mut self) -> Result<(&mut Project, &'a Actor)> {
         let actor = self.actor.ok_or_else(nobody)?;
         Ok((&mut *self.project, actor))
+    }
+}
+
+/// An item as an annotator sees it: under their own id for its task (`opaque::TaskIds`).
+fn shown(ids: Option<&TaskIds>, item: &mut Item) {
+    if let Some(ids) = ids {
+        item.task_id = ids.shown(item.task_id);
+    }
+}
+
+/// The task row behind an id the person sent.
+fn row(ids: Option<&TaskIds>, id: i64) -> i64 {
+    ids.map_or(id, |ids| ids.row(id))
+}
+
+/// An error as the person may read it: naming the task by the id they know it by.
+fn said(ids: Option<&TaskIds>, e: crate::Error, task: i64) -> crate::Error {
+    match ids {
+        Some(ids) => ids.error(e, task),
+        None => e,
     }
 }
 
@@ -81,7 +102,12 @@ impl Host for OnProject<'_> {
 
     fn next_item(&mut self, kind: TaskKind) -> Result<Next> {
         let (p, user) = self.user()?;
-        p.next_item(user, kind)
+        let ids = p.task_ids(user)?;
+        let mut next = p.next_item(user, kind)?;
+        if let Some(item) = next.item.as_mut() {
+            shown(ids.as_ref(), item);
+        }
+        Ok(next)
     }
 
     fn paces(&mut self) -> Result<Vec<KindPace>> {
@@ -91,22 +117,43 @@ impl Host for OnProject<'_> {
 
     fn previous_item(&mut self, kind: TaskKind, current: Option<i64>) -> Result<Option<Item>> {
         let (p, user) = self.user()?;
-        p.previous_item(user, kind, current)
+        let ids = p.task_ids(user)?;
+        let current = current.map(|id| row(ids.as_ref(), id));
+        let mut item = p.previous_item(user, kind, current)?;
+        if let Some(item) = item.as_mut() {
+            shown(ids.as_ref(), item);
+        }
+        Ok(item)
     }
 
-    fn submit_answer(&mut self, answer: Answer) -> Result<Ack> {
+    fn submit_answer(&mut self, mut answer: Answer) -> Result<Ack> {
         let (p, user) = self.user()?;
-        p.submit(user, &answer)
+        let ids = p.task_ids(user)?;
+        answer.task_id = row(ids.as_ref(), answer.task_id);
+        let task = answer.task_id;
+        let mut ack = p
+            .submit(user, &answer)
+            .map_err(|e| said(ids.as_ref(), e, task))?;
+        ack.task_id = ids
+            .as_ref()
+            .map_or(ack.task_id, |ids| ids.shown(ack.task_id));
+        Ok(ack)
     }
 
     fn passage(&mut self, task_id: i64, option_id: String) -> Result<Passage> {
         let (p, user) = self.user()?;
-        p.passage(user, task_id, &option_id)
+        let ids = p.task_ids(user)?;
+        let task = row(ids.as_ref(), task_id);
+        p.passage(user, task, &option_id)
+            .map_err(|e| said(ids.as_ref(), e, task))
     }
 
     fn check_refutation(&mut self, task_id: i64, text: String) -> Result<Vec<Check>> {
         let (p, user) = self.user()?;
-        p.check_refutation(user, task_id, &text)
+        let ids = p.task_ids(user)?;
+        let task = row(ids.as_ref(), task_id);
+        p.check_refutation(user, task, &text)
+            .map_err(|e| said(ids.as_ref(), e, task))
     }
 
     fn search(&mut self, query: String) -> Result<Vec<SearchHit>> {
@@ -116,7 +163,10 @@ impl Host for OnProject<'_> {
 
     fn skip_item(&mut self, task_id: i64) -> Result<bool> {
         let (p, user) = self.user()?;
-        p.skip_item(user, task_id)
+        let ids = p.task_ids(user)?;
+        let task = row(ids.as_ref(), task_id);
+        p.skip_item(user, task)
+            .map_err(|e| said(ids.as_ref(), e, task))
     }
 
     fn claim_view(&mut self, claim: String) -> Result<ClaimView> {

@@ -410,7 +410,17 @@ fn annotators_work(p: &mut Project, back: &mut ReadBack) -> i64 {
     );
     let answer = ok_answer(json!({"task_id": refute, "text": text}));
     back.run(p, &ana, Call::SubmitAnswer { answer });
-    task_id
+    // Ana's items carry ids of her own: the lead names the task by its row.
+    ok(p.store()
+        .conn()
+        .query_row(
+            "SELECT a.task_id FROM annotations a JOIN annotators n ON n.id = a.annotator_id
+             JOIN tasks t ON t.id = a.task_id WHERE n.name = 'ana' AND t.kind = 'evidence'
+             ORDER BY a.id LIMIT 1",
+            [],
+            |r| r.get(0),
+        )
+        .map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())))
 }
 
 fn ok_answer(value: serde_json::Value) -> factdesk_api::annotate::Answer {

@@ -216,3 +216,78 @@ fn an_annotators_claim_page_does_not_tick_as_others_answer() {
     let lead_view = must(p.claim_view(&p.lead(), &format!("#{}", anas[0].0)));
     assert!(lead_view.tasks.iter().any(|t| t.answered == 2));
 }
+
+/// Hostile pass of session 24: live items carried their task's row id, dense and in
+/// serving order, so an annotator's first item of a kind told how many tasks the kinds
+/// before it held, a jump between their items how many others filled meanwhile, and
+/// "no task N" against "not given" found the last id. An annotator's items now carry ids
+/// of their own, as a pack's do; the lead's screens keep the rows' ids.
+#[test]
+fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = originals_and_refutations(dir.path(), &clock);
+    must(p.add_annotator(&p.lead(), "maria", Role::Lead));
+    let (ana, ben, lead) = (p.who("ana"), p.who("ben"), p.who("maria"));
+    let next = |p: &mut Project, who| match must(run(
+        p,
+        who,
+        Call::NextItem {
+            kind: TaskKind::Label,
+        },
+    )) {
+        Reply::NextItem(n) => n.item.unwrap_or_else(|| panic!("no item")),
+        other => panic!("{other:?}"),
+    };
+    let rows: std::collections::HashSet<i64> = {
+        let conn = p.store().conn();
+        let mut stmt = must(conn.prepare("SELECT id FROM tasks"));
+        let ids = must(stmt.query_map([], |r| r.get(0)));
+        must(ids.collect::<Result<_, _>>())
+    };
+    let mut shown = Vec::new();
+    for _ in 0..5 {
+        let item = next(&mut p, &ana);
+        assert!(
+            !rows.contains(&item.task_id),
+            "{} is a row id",
+            item.task_id
+        );
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("SUPPORTED".into()),
+            ..Default::default()
+        };
+        match must(run(&mut p, &ana, Call::SubmitAnswer { answer })) {
+            Reply::SubmitAnswer(ack) => assert_eq!(ack.task_id, item.task_id),
+            other => panic!("{other:?}"),
+        }
+        shown.push(item.task_id);
+    }
+    // Stored under the rows, as the lead sees them.
+    let stored: i64 = must(p.store().conn().query_row(
+        "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'ana'",
+        [],
+        |r| r.get(0),
+    ));
+    assert_eq!(stored, 5);
+    // Ben's id for an item is not Ana's: hers name nothing of his, and the refusal of
+    // one says the id he sent, no row.
+    let bens = next(&mut p, &ben);
+    let answer = Answer {
+        task_id: shown[0],
+        label: Some("REFUTED".into()),
+        ..Default::default()
+    };
+    let refused = run(&mut p, &ben, Call::SubmitAnswer { answer }).err();
+    let message = refused.map(|e| e.message).unwrap_or_default();
+    assert!(
+        rows.iter()
+            .all(|r| !message.contains(&format!("task {r} "))),
+        "{message}"
+    );
+    assert!(!rows.contains(&bens.task_id));
+    // The lead's items are the rows.
+    let leads = next(&mut p, &lead);
+    assert!(rows.contains(&leads.task_id));
+}

@@ -27,10 +27,17 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
     let ack = team.answer_next(&ana, "ana's private note qzxv").await;
     let mut bodies = Vec::new();
     let next = team.next(&ben).await;
-    assert_eq!(
-        next["item"]["task_id"], ack["task_id"],
-        "ben gets the item ana answered"
-    );
+    // Each person's items carry ids of their own: the item ana answered, held now by
+    // ben, has another id for him.
+    assert_ne!(next["item"]["task_id"], ack["task_id"]);
+    let held: i64 = ok(team.project().store().conn().query_row(
+        "SELECT count(*) FROM assignments b JOIN annotators n ON n.id = b.annotator_id
+         WHERE n.name = 'ben' AND b.state = 'reserved' AND b.task_id IN (SELECT a.task_id
+             FROM annotations a JOIN annotators m ON m.id = a.annotator_id WHERE m.name = 'ana')",
+        [],
+        |r| r.get(0),
+    ));
+    assert_eq!(held, 1, "ben gets the item ana answered");
     assert!(
         next["item"]["previous"].is_null(),
         "no answer of anyone else comes with it"
