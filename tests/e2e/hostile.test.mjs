@@ -79,7 +79,7 @@ test("long, CJK and Arabic claims stay in the window; a double-click on Submit a
     const first = await currentTask(session);
     const next = await session.executeAsync(
       `const done = arguments[arguments.length - 1];
-       const id = () => document.querySelector("[data-testid=item-task-id]")?.textContent;
+       const id = () => document.querySelector("[data-testid=item-task-id]")?.dataset.task;
        const was = id();
        const submit = () => document.querySelector("[data-testid=submit]").click();
        new MutationObserver((_, o) => { if (id() && id() !== was) { o.disconnect(); submit(); done(id()); } })

@@ -51,7 +51,8 @@ export async function currentTask(session) {
   if ((await session.findAll(tid("item-task-id"))).length === 0) return null;
   await itemReady(session);
   const ids = await session.findAll(tid("item-task-id"));
-  return ids.length ? Number(await session.text(ids[0])) : null;
+  // The id is kept on the element: an annotator's own long id is not shown.
+  return ids.length ? Number(await session.attribute(ids[0], "data-task")) : null;
 }
 
 /** Submits with Enter and waits until the ack for `task` arrived and another item shows. */

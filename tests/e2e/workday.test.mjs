@@ -78,7 +78,7 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
          const at = document.activeElement ?? document.body;
          for (const type of ["keydown", "keyup"]) at.dispatchEvent(new KeyboardEvent(type, { key, bubbles: true, cancelable: true }));
        };
-       const shown = () => document.querySelector("[data-testid=item-task-id]")?.textContent;
+       const shown = () => document.querySelector("[data-testid=item-task-id]")?.dataset.task;
        const first = shown();
        window.__fdLate = null;
        new MutationObserver((_, observer) => {

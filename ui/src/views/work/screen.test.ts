@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, type Ack, type Item } from "../../ipc";
 import type { Drafts } from "./draft";
-import { workScreen } from "./screen";
+import { itemLabel, workScreen } from "./screen";
 
 vi.mock("../../ipc", async (load) => {
   const real = await load<typeof import("../../ipc")>();
@@ -94,7 +94,7 @@ describe("work screen", () => {
     const sent = mocked.submitAnswer.mock.calls[0]?.[0];
     expect(sent).toMatchObject({ task_id: 1, selected: ["o1-2", "o1-3"], no_evidence: false, text: null, label: null });
     expect(typeof sent?.duration_ms).toBe("number");
-    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
     expect(q(el, "saved-indicator")?.textContent).toContain("Saved");
     expect(q(el, "saved-indicator")?.dataset["task"]).toBe("1");
     expect(q(el, "option-2")?.getAttribute("aria-checked")).toBe("false");
@@ -119,7 +119,7 @@ describe("work screen", () => {
     release(ack(1));
     await settle();
     await settle();
-    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
     press("Enter");
     press("2");
     expect(mocked.submitAnswer).toHaveBeenCalledTimes(1);
@@ -146,7 +146,7 @@ describe("work screen", () => {
     submit.click();
     await settle();
     await settle();
-    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
     // Item 2 has not painted: a click now is the tail of the double-click.
     (q(el, "submit") as HTMLElement).click();
     (q(el, "skip") as HTMLElement).click();
@@ -163,7 +163,7 @@ describe("work screen", () => {
     await settle();
     expect(mocked.skipItem).toHaveBeenCalledTimes(1);
     expect(mocked.skipItem).toHaveBeenCalledWith(2);
-    expect(q(el, "item-task-id")?.textContent).toBe("3");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("3");
   });
 
   it("lets Esc leave an item that has not painted yet: it answers nothing", async () => {
@@ -251,7 +251,7 @@ describe("work screen", () => {
     await settle();
     // The item on screen was not answered yet, so it has no place in the history.
     expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", null);
-    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
     expect(q(el, "editing-previous")).not.toBeNull();
     expect(q(el, "option-1")?.getAttribute("aria-checked")).toBe("true");
     expect((q(el, "comment") as HTMLInputElement).value).toBe("unsure");
@@ -273,7 +273,7 @@ describe("work screen", () => {
     await settle();
     expect(mocked.skipItem).toHaveBeenCalledWith(1);
     expect(mocked.submitAnswer).not.toHaveBeenCalled();
-    expect(q(el, "item-task-id")?.textContent).toBe("2");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
     expect(q(el, "skipped")).not.toBeNull();
     expect(drafts.has(1)).toBe(true);
   });
@@ -312,6 +312,15 @@ describe("work screen", () => {
     expect(mocked.submitAnswer.mock.calls[0]?.[0]).toMatchObject({ task_id: 5, text: "claim 5" });
     expect(q(el, "refute-error")?.textContent).toContain("Only a negation was added");
     expect(fail).not.toHaveBeenCalled();
-    expect(q(el, "item-task-id")?.textContent).toBe("5");
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("5");
+  });
+});
+
+describe("item label", () => {
+  it("numbers a lead's item by its task and shows nothing of an annotator's own long id", () => {
+    const lead = itemLabel(29);
+    expect([lead.textContent, lead.dataset["task"]]).toEqual(["Item 29", "29"]);
+    const own = itemLabel(93810275512841);
+    expect([own.textContent, own.dataset["task"]]).toEqual(["", "93810275512841"]);
   });
 });

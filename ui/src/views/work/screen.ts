@@ -233,7 +233,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     );
     toggleContext = card.toggle;
     comment.value = kept?.comment ?? next.previous?.comment ?? "";
-    mount(itemRef, "Item ", h("span", { testid: "item-task-id" }, String(next.task_id)));
+    mount(itemRef, itemLabel(next.task_id));
     mount(
       main,
       next.previous
@@ -427,4 +427,15 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       document.removeEventListener("visibilitychange", onVisibility);
     },
   };
+}
+
+/** The largest id shown as the item's number: a lead's items carry their task's number;
+ * an annotator's carry a long id of their own, which tells nothing and is not shown. */
+const SHOWN_ID_MAX = 9_999_999;
+
+/** "Item 29" for a task numbered so; for an annotator's own long id, only the id kept on
+ * the element (the end-to-end tests read it), nothing to read. */
+export function itemLabel(taskId: number): HTMLElement {
+  const shown = taskId <= SHOWN_ID_MAX;
+  return h("span", { testid: "item-task-id", "data-task": String(taskId) }, shown ? `Item ${taskId}` : "");
 }
