@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ApiError, api, type ClaimView } from "../ipc";
-import { claimScreen, claimsScreen, newClaimsState, sentenceScreen } from "./claims";
+import { claimScreen, claimsScreen, newClaimsState, sentenceScreen, taskState } from "./claims";
 
 vi.mock("../ipc", async (load) => {
   const real = await load<typeof import("../ipc")>();
@@ -138,5 +138,17 @@ describe("sentence screen", () => {
     await settle();
     expect(fail).not.toHaveBeenCalled();
     expect(q(s.el, "sentence-passage")?.textContent).toBe("The port closed.");
+  });
+});
+
+describe("a task on the claim page", () => {
+  const task = { task_id: 93810275512841, kind: "label" as const, overlap: 2, answered: 1, closed: false, answers: [] };
+  it("tells an annotator only whether they answered it", () => {
+    expect(taskState(task, false)).toBe("answered by you");
+    expect(taskState({ ...task, answered: 0 }, false)).toBe("not answered by you");
+  });
+  it("tells a lead its number and counted answers", () => {
+    expect(taskState({ ...task, task_id: 12 }, true)).toBe("task 12 · 1 of 2 counted answers");
+    expect(taskState({ ...task, task_id: 12, closed: true }, true)).toBe("task 12 · closed");
   });
 });

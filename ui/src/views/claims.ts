@@ -27,8 +27,15 @@ function head(title: HTMLElement | string, sub: HTMLElement | string, back: () =
   );
 }
 
-function taskView(t: ClaimTask, full: boolean): HTMLElement {
+/** How a task stands: for a lead, its number and counted answers; for an annotator, only
+ * whether they answered it (others' answers, and the task's number, are not theirs). */
+export function taskState(t: ClaimTask, full: boolean): string {
+  if (!full) return t.answered > 0 ? "answered by you" : "not answered by you";
   const state = t.closed ? "closed" : `${t.answered} of ${t.overlap} counted ${t.overlap === 1 ? "answer" : "answers"}`;
+  return `task ${t.task_id} · ${state}`;
+}
+
+function taskView(t: ClaimTask, full: boolean): HTMLElement {
   return h(
     "section",
     { class: "panel claim-task", testid: `claim-task-${t.kind}` },
@@ -36,7 +43,7 @@ function taskView(t: ClaimTask, full: boolean): HTMLElement {
       "div",
       { class: "claim-task-head" },
       h("span", { class: "badge badge-info" }, KIND_TITLES[t.kind]),
-      h("span", { class: "muted small" }, `task ${t.task_id} · ${state}`),
+      h("span", { class: "muted small", testid: "claim-task-state" }, taskState(t, full)),
     ),
     t.answers.length === 0
       ? h("p", { class: "muted small", testid: "claim-no-answers" }, full ? "No answers yet." : "You have not answered it.")

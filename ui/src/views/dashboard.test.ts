@@ -82,6 +82,8 @@ describe("dashboard", () => {
       series: [],
     };
     expect(countsText(k)).toBe("45 items · 0 with two or more answers · 2 annotators · 45 answers");
+    // One of a thing is said so (issue 36: "1 annotators").
+    expect(countsText({ ...k, units: 1, annotators: 1, answers: 1 })).toBe("1 item · 0 with two or more answers · 1 annotator · 1 answer");
     expect(whyNoAgreement(k)).toMatch(/^No item has two counted answers yet/);
     expect(whyNoAgreement({ ...k, paired: 1 })).toMatch(/^Only 1 item has two or more counted answers/);
   });
@@ -101,7 +103,7 @@ describe("dashboard", () => {
     expect(q("fleiss-label-ci")).toBe("95% CI 0.100 – 0.400");
     expect(q("pair-label-ana-ben")).toBe("0.250");
     expect(q("pair-label-ben-ana")).toBe("0.250");
-    expect(q("majority-label-ana")).toBe("67% of 3");
+    expect(q("majority-label-ana")).toBe("67% of 3 items");
     expect(q("activity-label-ben")).toContain("FLAGGED");
     // The pace is the backend's bounded figure per hour; none yet is a dash.
     expect(q("pace-label-ana")).toBe("1\u202f200/h");

@@ -6,7 +6,7 @@
 // answer; this screen only draws what arrives.
 
 import { h, mount } from "../dom";
-import { count, percent } from "../format";
+import { count, percent, plural } from "../format";
 import {
   api,
   onDashboard,
@@ -212,7 +212,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
       ? h("span", { class: "muted" }, "counted")
       : h("span", { class: "muted" }, "left out");
   const majority =
-    a.majority_agreement === null ? "—" : `${percent(a.majority_agreement)} of ${count(a.majority_units)}`;
+    a.majority_agreement === null ? "—" : `${percent(a.majority_agreement)} of ${plural(a.majority_units, "item")}`;
   return h(
     "tr",
     { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },
@@ -222,15 +222,15 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
       ? h("td", { class: "num", testid: `rejected-${kind}-${a.name}`, title: "answers that picked the trick: shown, counted for nothing" }, count(a.rejected))
       : null,
     h("td", { class: "num", testid: `pace-${kind}-${a.name}` }, paceText(a.pace_per_hour)),
-    hasTrick(kind) ? h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${count(a.tricks_seen)}${a.trick_failure_ci95 ? ` (95% CI ${percent(a.trick_failure_ci95[0])}–${percent(a.trick_failure_ci95[1])})` : ""}` : "—") : null,
+    hasTrick(kind) ? h("td", { class: "num" }, a.tricks_seen > 0 ? `${percent(a.trick_failure_rate)} of ${plural(a.tricks_seen, "trick")}${a.trick_failure_ci95 ? ` (95% CI ${percent(a.trick_failure_ci95[0])}–${percent(a.trick_failure_ci95[1])})` : ""}` : "—") : null,
     h("td", { class: "num", testid: `majority-${kind}-${a.name}` }, majority),
     h("td", {}, status),
   );
 }
 
-/** "45 items · 12 with two or more answers · 2 annotators · 57 answers". */
+/** "45 items · 12 with two or more answers · 2 annotators · 57 answers" ("1 annotator"). */
 export function countsText(k: KindDashboard): string {
-  return `${count(k.units)} items · ${count(k.paired)} with two or more answers · ${count(k.annotators)} annotators · ${count(k.answers)} answers`;
+  return `${plural(k.units, "item")} · ${count(k.paired)} with two or more answers · ${plural(k.annotators, "annotator")} · ${plural(k.answers, "answer")}`;
 }
 
 /** Why κ is undefined, with how many items agreement could be measured on. */

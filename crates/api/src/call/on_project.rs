@@ -171,7 +171,14 @@ impl Host for OnProject<'_> {
 
     fn claim_view(&mut self, claim: String) -> Result<ClaimView> {
         let (p, user) = self.user()?;
-        p.claim_view(user, &claim)
+        let ids = p.task_ids(user)?;
+        let mut view = p.claim_view(user, &claim)?;
+        if let Some(ids) = ids {
+            for task in &mut view.tasks {
+                task.task_id = ids.shown(task.task_id);
+            }
+        }
+        Ok(view)
     }
 
     fn claims_list(

@@ -246,8 +246,12 @@ fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
         must(ids.collect::<Result<_, _>>())
     };
     let mut shown = Vec::new();
+    let mut first_claim = String::new();
     for _ in 0..5 {
         let item = next(&mut p, &ana);
+        if first_claim.is_empty() {
+            first_claim.clone_from(&item.claim);
+        }
         assert!(
             !rows.contains(&item.task_id),
             "{} is a row id",
@@ -271,6 +275,17 @@ fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
         |r| r.get(0),
     ));
     assert_eq!(stored, 5);
+    // The claim page names the task by her id too.
+    let claim = hit_of(&p, "ana", &first_claim).reference;
+    let view = match must(run(&mut p, &ana, Call::ClaimView { claim })) {
+        Reply::ClaimView(v) => v,
+        other => panic!("{other:?}"),
+    };
+    let ids: Vec<i64> = view.tasks.iter().map(|t| t.task_id).collect();
+    assert!(
+        ids.contains(&shown[0]) && ids.iter().all(|i| !rows.contains(i)),
+        "{ids:?}"
+    );
     // Ben's id for an item is not Ana's: hers name nothing of his, and the refusal of
     // one says the id he sent, no row.
     let bens = next(&mut p, &ben);
