@@ -248,7 +248,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         h(
           "div",
           { class: "adj-outcome" },
-          h("span", { testid: "adj-outcome" }, outcomeText(item.outcome, item.candidates)),
+          h("span", { testid: "adj-outcome" }, outcomeText(item.outcome, item.candidates, item.share_agreeing !== null)),
           item.decision
             ? h("p", { class: "adj-decision", testid: "adj-decision" }, decisionText(item.decision, item.candidates), " ", h("kbd", {}, "U"), " undoes")
             : null,

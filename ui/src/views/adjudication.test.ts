@@ -51,6 +51,9 @@ describe("adjudication helpers", () => {
   it("says what was settled and how much the annotators agree", () => {
     expect(outcomeText({ outcome: "evidence", sentences: [11] }, candidates)).toBe("Gold: sentence 2");
     expect(outcomeText({ outcome: "no_majority" }, [])).toBe("No label has a majority (dropped)");
+    // Issue 36: an item nobody counted answered says so, not "no majority".
+    expect(outcomeText({ outcome: "no_gold_evidence" }, [], false)).toBe("No counted answers (dropped)");
+    expect(outcomeText({ outcome: "no_majority" }, [], false)).toBe("No counted answers (dropped)");
     expect(outcomeText({ outcome: "label", label: "does_not_contradict" }, [])).toBe("Gold: Does not contradict");
     expect(shareText(2 / 3)).toBe("67% agree");
     expect(shareText(null)).toBe("no counted answers");

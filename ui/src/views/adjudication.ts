@@ -49,8 +49,12 @@ export function selectedOf(answer: KindAnswer): number[] {
   return answer.kind === "evidence" ? answer.selected : [];
 }
 
-/** What the answers (or the lead) settled on, in words. */
-export function outcomeText(outcome: Outcome, candidates: QueueCandidate[]): string {
+/** What the answers (or the lead) settled on, in words; `counted` false when the item
+ * has no counted answers, so nothing could have a majority. */
+export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], counted = true): string {
+  if (!counted && (outcome.outcome === "no_gold_evidence" || outcome.outcome === "no_majority")) {
+    return "No counted answers (dropped)";
+  }
   switch (outcome.outcome) {
     case "evidence":
       return `Gold: ${numbersText(candidateNumbers(outcome.sentences, candidates))}`;
