@@ -137,6 +137,12 @@ const HALF_BITS: u32 = 24;
 const HALF: u64 = (1 << HALF_BITS) - 1;
 const ROUNDS: u8 = 4;
 
+/// The two 24-bit halves of `id`, when it is in the permutation's range.
+fn halves(id: i64) -> Option<(u64, u64)> {
+    let x = u64::try_from(id).ok()?;
+    (x >> (2 * HALF_BITS) == 0).then_some((x >> HALF_BITS, x & HALF))
+}
+
 impl TaskIds {
     /// `annotator`'s item ids under the project's `secret`.
     pub(crate) fn new(secret: &[u8], annotator: i64) -> TaskIds {
@@ -163,13 +169,9 @@ impl TaskIds {
     /// The id the annotator sees for task `row`; a row id outside the permutation's
     /// range (none a project makes) is shown as it is.
     pub(crate) fn shown(&self, row: i64) -> i64 {
-        let Ok(x) = u64::try_from(row) else {
+        let Some((mut left, mut right)) = halves(row) else {
             return row;
         };
-        if x >> (2 * HALF_BITS) != 0 {
-            return row;
-        }
-        let (mut left, mut right) = (x >> HALF_BITS, x & HALF);
         for r in 0..ROUNDS {
             (left, right) = (right, left ^ self.round(r, right));
         }
@@ -178,13 +180,9 @@ impl TaskIds {
 
     /// The task row behind an id the annotator sent: the inverse of [`TaskIds::shown`].
     pub(crate) fn row(&self, shown: i64) -> i64 {
-        let Ok(x) = u64::try_from(shown) else {
+        let Some((mut left, mut right)) = halves(shown) else {
             return shown;
         };
-        if x >> (2 * HALF_BITS) != 0 {
-            return shown;
-        }
-        let (mut left, mut right) = (x >> HALF_BITS, x & HALF);
         for r in (0..ROUNDS).rev() {
             (left, right) = (right ^ self.round(r, left), left);
         }

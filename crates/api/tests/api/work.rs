@@ -349,25 +349,37 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
     assert_eq!(verify.skipped[0].count, 1);
 }
 
-#[test]
-fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_item() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let clock = ManualClock::new(1_000_000);
-    let mut p = project(dir.path(), 4, &clock);
+/// `name`'s pace on evidence items, of the four kinds' paces.
+fn evidence_pace(p: &Project, name: &str) -> factdesk_api::annotate::Pace {
+    let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(paces.len(), 4);
+    paces
+        .into_iter()
+        .find(|k| k.kind == TaskKind::Evidence)
+        .map(|k| k.pace)
+        .unwrap_or_else(|| panic!("no evidence pace"))
+}
+
+/// `claims` claims with evidence tasks of overlap 1, and annotators ana and ben.
+fn ana_and_ben(claims: usize, dir: &std::path::Path, clock: &ManualClock) -> Project {
+    let mut p = project(dir, claims, clock);
     p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
         .unwrap_or_else(|e| panic!("{e}"));
     for n in ["ana", "ben"] {
         p.add_annotator(&p.lead(), n, Role::Annotator)
             .unwrap_or_else(|e| panic!("{e}"));
     }
+    p
+}
+
+#[test]
+fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_item() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = ana_and_ben(4, dir.path(), &clock);
     let evidence_pace = |p: &Project, name: &str| {
-        let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(paces.len(), 4);
-        paces
-            .into_iter()
-            .find(|k| k.kind == TaskKind::Evidence)
-            .map(|k| (k.pace.done, k.pace.total))
-            .unwrap_or_default()
+        let pace = evidence_pace(p, name);
+        (pace.done, pace.total)
     };
     assert_eq!(evidence_pace(&p, "ana"), (0, 4));
     // With overlap 1, each item Ben answers is one Ana can no longer get.
@@ -435,20 +447,10 @@ fn the_pace_tells_neither_the_projects_size_nor_others_answers_until_the_last_it
     use factdesk_core::pace::SHOWN_LEFT;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
-    let mut p = project(dir.path(), 30, &clock);
-    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
-        .unwrap_or_else(|e| panic!("{e}"));
-    for n in ["ana", "ben"] {
-        p.add_annotator(&p.lead(), n, Role::Annotator)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    let mut p = ana_and_ben(30, dir.path(), &clock);
     let pace = |p: &Project, name: &str| {
-        let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
-        let k = paces
-            .into_iter()
-            .find(|k| k.kind == TaskKind::Evidence)
-            .unwrap_or_else(|| panic!("no evidence pace"));
-        (k.pace.done, k.pace.total, k.pace.more)
+        let pace = evidence_pace(p, name);
+        (pace.done, pace.total, pace.more)
     };
     let ben_answers = |p: &mut Project, n: usize| {
         for _ in 0..n {
@@ -569,13 +571,7 @@ fn finding_nothing_stands_for_two_seconds_then_what_opened_is_served() {
     use factdesk_api::annotate::NOTHING_STANDS_MS;
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let clock = ManualClock::new(1_000_000);
-    let mut p = project(dir.path(), 1, &clock);
-    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
-        .unwrap_or_else(|e| panic!("{e}"));
-    for n in ["ana", "ben"] {
-        p.add_annotator(&p.lead(), n, Role::Annotator)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
+    let mut p = ana_and_ben(1, dir.path(), &clock);
     let next = |p: &mut Project, name: &str| {
         p.next_item(&p.who(name), TaskKind::Evidence)
             .unwrap_or_else(|e| panic!("{e}"))
