@@ -32,6 +32,11 @@ describe("peopleScreen", () => {
     const screen = peopleScreen(overview, people, { signIn, addFirst: vi.fn() });
     document.body.replaceChildren(screen.el);
     screen.shown?.();
+    // No one is chosen to begin with: Enter opens no one's home.
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("who-is-working");
+    expect(screen.onKey?.(key("ArrowUp"))).toBe(true);
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-<b>ana</b>");
+    expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
     expect(document.activeElement?.getAttribute("data-testid")).toBe("person-lead");
     expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
     expect(document.activeElement?.getAttribute("data-testid")).toBe("person-<b>ana</b>");

@@ -65,7 +65,9 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
 
   function move(delta: number): void {
     const at = buttons.findIndex((b) => b === document.activeElement);
-    const next = buttons[(at + delta + buttons.length) % buttons.length];
+    // From no row, down goes to the first and up to the last.
+    const from = at < 0 ? (delta > 0 ? -1 : 0) : at;
+    const next = buttons[(from + delta + buttons.length) % buttons.length];
     next?.focus();
   }
 
@@ -85,8 +87,15 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
       return false;
     },
     shown(): void {
-      const first = buttons[0] ?? card.querySelector("input");
-      first?.focus();
+      // No row is chosen for anyone: a stray Enter on a shared machine opened the lead's
+      // home, with its gold labels and everyone's answers (issue 36). The card takes the
+      // keys; the first person's form, when there is no one yet, its name.
+      const input = card.querySelector("input");
+      if (input) input.focus();
+      else {
+        card.tabIndex = -1;
+        card.focus();
+      }
     },
   };
 }
