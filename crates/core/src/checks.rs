@@ -210,11 +210,16 @@ fn check_length(original: &Words, written: &Words, max_difference: usize) -> Che
 }
 
 fn check_negation_only(original: &Words, written: &Words) -> CheckResult {
-    let edit = if written.norm.is_empty() || written.norm == original.norm {
-        None
-    } else {
-        negation::negation_edit(&original.norm, &written.norm)
-    };
+    // Nothing written, or the original's words: no change yet, so not "more than a
+    // negation" either (a tick there contradicted the identical check, issue 36).
+    if written.norm.is_empty() || written.norm == original.norm {
+        return result(
+            CheckKind::NegationOnly,
+            false,
+            "Nothing changed yet; change the facts (e.g. a number, a name, a place)".to_string(),
+        );
+    }
+    let edit = negation::negation_edit(&original.norm, &written.norm);
     let what = match edit {
         None => {
             return result(
