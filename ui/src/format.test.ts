@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimNumber, count, digitGroups, fileName, minutes, percent, plural } from "./format";
+import { claimNumber, count, dayText, digitGroups, fileName, minutes, momentText, percent, plural, timeText } from "./format";
 
 describe("format", () => {
   it("groups thousands", () => {
@@ -43,5 +43,12 @@ describe("format", () => {
     expect(percent(null)).toBe("—");
     expect(percent(0.2)).toBe("20%");
     expect(percent(1)).toBe("100%");
+  });
+
+  it("writes days and times one way everywhere (issue 36)", () => {
+    const at = Date.UTC(2026, 10, 28, 15, 23, 52);
+    expect(dayText(at, true)).toBe("28 Nov 2026");
+    expect(timeText(at, true)).toMatch(/^\d\d:\d\d:\d\d$/);
+    expect(momentText(at)).toMatch(/^\d{1,2} \w{3} 2026, \d\d:\d\d$/);
   });
 });

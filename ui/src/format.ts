@@ -19,6 +19,22 @@ export function digitGroups(n: number): string[] {
   return groups;
 }
 
+/** The one way the app writes a day: "30 Nov 2026" (in UTC for due dates, as the CLI
+ * prints them; else in local time). */
+export function dayText(ms: number, utc = false): string {
+  return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", ...(utc ? { timeZone: "UTC" } : {}) });
+}
+
+/** A time of day on the 24-hour clock: "15:23" (with `seconds`, "15:23:52"). */
+export function timeText(ms: number, seconds = false): string {
+  return new Date(ms).toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit", ...(seconds ? { second: "2-digit" } : {}), hourCycle: "h23" });
+}
+
+/** A moment, in local time: "30 Nov 2026, 15:23". */
+export function momentText(ms: number): string {
+  return `${dayText(ms)}, ${timeText(ms)}`;
+}
+
 /** "1 claim", "2 claims". */
 export function plural(n: number, one: string, many = `${one}s`): string {
   return `${count(n)} ${n === 1 ? one : many}`;

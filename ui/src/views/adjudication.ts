@@ -1,6 +1,7 @@
 // Pure helpers of the adjudication queue: how answers, outcomes and decisions read, which
 // labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
 
+import { momentText } from "../format";
 import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
 
@@ -76,7 +77,7 @@ export function shareText(share: number | null): string {
 
 /** Who decided, when and why, in one line. */
 export function decisionText(d: Decision, candidates: QueueCandidate[]): string {
-  const when = new Date(d.at).toLocaleString();
+  const when = momentText(d.at);
   const what = d.taken_from ? `took ${d.taken_from}'s answer (${answerText(d.answer, candidates)})` : `set ${answerText(d.answer, candidates)}`;
   return `${d.lead} ${what} on ${when}${d.reason ? ` — “${d.reason}”` : ""}`;
 }

@@ -6,7 +6,7 @@
 // answer; this screen only draws what arrives.
 
 import { h, mount } from "../dom";
-import { count, percent, plural } from "../format";
+import { count, percent, plural, timeText } from "../format";
 import {
   api,
   onDashboard,
@@ -474,7 +474,7 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
           if (d.intervals_as_of !== null) studies.show(d.studies);
           updated.dataset["lastAnnotation"] = String(d.last_annotation_id);
           updated.dataset["intervalsAsOf"] = String(d.intervals_as_of ?? "");
-          mount(updated, `Updated ${new Date().toLocaleTimeString()}`);
+          mount(updated, `Updated ${timeText(Date.now(), true)}`);
         },
         deps.fail,
         (down) => {

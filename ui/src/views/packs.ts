@@ -3,13 +3,13 @@
 // returned and expired, and "Merge results…" with each file's outcome.
 
 import { h, mount } from "../dom";
-import { fileName, plural } from "../format";
+import { dayText, fileName, plural } from "../format";
 import { api, pickPacks, type Manifest, type MergeOutcome, type PackSummary } from "../ipc";
 import { oneAtATime } from "../once";
 
 /** A day as people read it on a due date: "30 Nov 2026" (UTC, as the CLI prints). */
 export function dueDate(ms: number): string {
-  return new Date(ms).toLocaleDateString("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
+  return dayText(ms, true);
 }
 
 /** The top bar's words for a pack: "Pack for ana · due 30 Nov 2026", or that it expired. */
