@@ -164,6 +164,10 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
     await session.keys(Key.Escape);
     await session.clickOn(tid("switch-person"));
     await session.waitFor(tid("who-is-working"));
+    // No one is chosen to begin with: a stray Enter opens no one's home (issue 36).
+    await session.keys(Key.Enter);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal((await session.findAll(tid("home"))).length, 0, "Enter opened someone's home");
     await signInByKeys(session, "ana");
     assert.equal(await session.execute("return document.querySelector('[data-testid=search-input]').value"), "");
 
