@@ -52,4 +52,4 @@ pub use error::{Error, ErrorCode, Location, Result};
 /// Where a project lives: a file, or a PostgreSQL database named by a `postgres://` URL.
 pub use factdesk_store::ProjectLocation;
 pub use progress::{NoProgress, Progress};
-pub use project::Project;
+pub use project::{FoundNothing, Project};

@@ -6,6 +6,15 @@ use crate::{Actor, Clock, Result};
 use factdesk_store::{ProjectLocation, Store};
 use std::path::Path;
 
+/// The asks for a next item that found nothing, by (annotator, kind), with until when
+/// each stands. Projects opened on one file or database for one server share them
+/// ([`Project::sharing_found_nothing`]), so that asking through every connection of a
+/// pool searches once, not once a connection (second hostile pass of session 24).
+#[derive(Debug, Clone, Default)]
+pub struct FoundNothing(
+    pub(crate) std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(i64, TaskKind), i64>>>,
+);
+
 /// An open project: the store plus the clock its writes are stamped with.
 #[derive(Debug)]
 pub struct Project {
@@ -19,7 +28,7 @@ pub struct Project {
     /// Until when (unix ms) an annotator's ask for the next item of a kind, having found
     /// nothing, is answered so again without a search (`annotate::NOTHING_STANDS_MS`).
     /// A lead's use case forgets them: a lead's work may open items.
-    pub(crate) nothing_until: std::sync::Mutex<std::collections::HashMap<(i64, TaskKind), i64>>,
+    pub(crate) nothing_until: FoundNothing,
 }
 
 impl Project {
@@ -92,6 +101,13 @@ impl Project {
             checked_at: Default::default(),
             nothing_until: Default::default(),
         })
+    }
+
+    /// This project with `found_nothing` for the asks that found nothing, shared with the
+    /// other projects opened with it.
+    pub fn sharing_found_nothing(mut self, found_nothing: &FoundNothing) -> Project {
+        self.nothing_until = found_nothing.clone();
+        self
     }
 
     /// The project file, or for a database its URL without the password.

@@ -177,12 +177,16 @@ impl AppState {
     }
 }
 
-/// Opens `project` with `clock` each time a connection is needed.
+/// Opens `project` with `clock` each time a connection is needed; the projects share
+/// what asks for a next item found nothing.
 pub fn opener(
     project: PathBuf,
     clock: impl Fn() -> Box<dyn Clock> + Send + Sync + 'static,
 ) -> Opener {
-    Arc::new(move || Project::open(&project, clock()))
+    let found_nothing = factdesk_api::FoundNothing::default();
+    Arc::new(move || {
+        Project::open(&project, clock()).map(|p| p.sharing_found_nothing(&found_nothing))
+    })
 }
 
 /// TLS material: PEM files of the certificate chain and its private key.

@@ -142,12 +142,12 @@ impl crate::Store {
         refutation_states(&self.conn)
     }
 
-    /// Whether claim `id` has refutations (claims whose parent it is).
-    pub fn has_refutations(&self, id: i64) -> Result<bool> {
+    /// Whether any claim of the project is a refutation (has a parent).
+    pub fn has_refutations(&self) -> Result<bool> {
         Ok(self
             .conn
-            .prepare_cached("SELECT EXISTS (SELECT 1 FROM claims WHERE parent_id = ?1)")?
-            .query_row([id], |r| r.get(0))?)
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM claims WHERE parent_id IS NOT NULL)")?
+            .query_row([], |r| r.get(0))?)
     }
 }
 

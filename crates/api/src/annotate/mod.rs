@@ -208,7 +208,11 @@ impl Project {
         f: impl FnOnce(&mut std::collections::HashMap<(i64, TaskKind), i64>) -> T,
     ) -> T {
         // A poisoned lock only says a thread panicked while it held the map.
-        f(&mut self.nothing_until.lock().unwrap_or_else(|e| e.into_inner()))
+        f(&mut self
+            .nothing_until
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner()))
     }
 
     /// The next item of `kind` for the acting person, reserved for them.
@@ -269,7 +273,11 @@ impl Project {
         };
         let Some((task, to_reserve)) = chosen else {
             let found_nothing = (annotator.id, kind);
-            let mut nothing = self.nothing_until.lock().unwrap_or_else(|e| e.into_inner());
+            let mut nothing = self
+                .nothing_until
+                .0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
             nothing.insert(found_nothing, now + NOTHING_STANDS_MS);
             return Ok(nothing_left(kind));
         };

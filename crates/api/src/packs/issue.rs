@@ -151,10 +151,11 @@ impl Project {
     fn packable(&self, open: Vec<TaskRow>, count: u64) -> Result<Vec<TaskRow>> {
         let mut chosen = Vec::new();
         // Each claim family's items in the pack are label items, or its other items,
-        // never both: a verify item's counter-claim, a refute item's original, or an
-        // evidence item of a family with a refutation tell the label items' claims apart
-        // (the rule of `factdesk_store::tasks::OPEN_TO`).
+        // never both: a verify item's counter-claim, a refute item's original, or, once
+        // the project has refutations, an evidence item tell the label items' claims
+        // apart (the rule of `factdesk_store::tasks::OPEN_TO`).
         let mut families: std::collections::HashMap<i64, bool> = Default::default();
+        let refutations = self.store.has_refutations()?;
         for t in open {
             if chosen.len() as u64 >= count {
                 break;
@@ -168,7 +169,7 @@ impl Project {
                 .and_then(|c| c.parent_id)
                 .unwrap_or(t.claim_id);
             let label = t.kind == TaskKind::Label;
-            let tells = t.kind != TaskKind::Evidence || self.store.has_refutations(root)?;
+            let tells = t.kind != TaskKind::Evidence || refutations;
             if tells && *families.entry(root).or_insert(label) != label {
                 continue;
             }

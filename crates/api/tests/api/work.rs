@@ -587,3 +587,31 @@ fn finding_nothing_stands_for_two_seconds_then_what_opened_is_served() {
     let opened = next(&mut p, "ana").unwrap_or_else(|| panic!("the released item for ana"));
     assert_eq!(opened.task_id, held.task_id);
 }
+
+/// Second hostile pass of session 24: each of a server's connections kept its own record
+/// of asks that found nothing, so asking through all of them searched once a connection.
+/// Projects that share the record search once between them.
+#[test]
+fn projects_that_share_what_found_nothing_search_once_between_them() {
+    use factdesk_api::annotate::NOTHING_STANDS_MS;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let shared = factdesk_api::FoundNothing::default();
+    let mut p = ana_and_ben(1, dir.path(), &clock).sharing_found_nothing(&shared);
+    let mut q = Project::open(p.path(), Box::new(clock.clone()))
+        .unwrap_or_else(|e| panic!("{e}"))
+        .sharing_found_nothing(&shared);
+    let next = |p: &mut Project, name: &str| {
+        p.next_item(&p.who(name), TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+    };
+    let held = next(&mut p, "ben").unwrap_or_else(|| panic!("ben's item"));
+    assert!(next(&mut p, "ana").is_none());
+    p.skip_item(&p.who("ben"), held.task_id)
+        .unwrap_or_else(|e| panic!("{e}"));
+    // Through the other connection, the answer stands too.
+    assert!(next(&mut q, "ana").is_none());
+    clock.advance_ms(NOTHING_STANDS_MS);
+    assert!(next(&mut q, "ana").is_some());
+}
