@@ -598,7 +598,9 @@ fn projects_that_share_what_found_nothing_search_once_between_them() {
     let clock = ManualClock::new(1_000_000);
     let shared = factdesk_api::FoundNothing::default();
     let mut p = ana_and_ben(1, dir.path(), &clock).sharing_found_nothing(&shared);
-    let mut q = Project::open(p.path(), Box::new(clock.clone()))
+    // `project` made it at `location` "p.fdesk": a file, or a database on PostgreSQL.
+    let place = common::location(dir.path(), "p.fdesk");
+    let mut q = Project::open(&place, Box::new(clock.clone()))
         .unwrap_or_else(|e| panic!("{e}"))
         .sharing_found_nothing(&shared);
     let next = |p: &mut Project, name: &str| {
