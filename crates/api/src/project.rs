@@ -11,9 +11,18 @@ use std::path::Path;
 /// ([`Project::sharing_found_nothing`]), so that asking through every connection of a
 /// pool searches once, not once a connection (second hostile pass of session 24).
 #[derive(Debug, Clone, Default)]
-pub struct FoundNothing(
-    pub(crate) std::sync::Arc<std::sync::Mutex<std::collections::HashMap<(i64, TaskKind), i64>>>,
-);
+pub struct FoundNothing(pub(crate) std::sync::Arc<std::sync::Mutex<SearchedMap>>);
+
+/// [`Searched`] by (annotator, kind).
+pub(crate) type SearchedMap = std::collections::HashMap<(i64, TaskKind), Searched>;
+
+/// Until when (unix ms) what a person's last search for a next item of a kind found
+/// stands: nothing at all, or nothing new (only their skipped items).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Searched {
+    pub(crate) nothing: i64,
+    pub(crate) nothing_new: i64,
+}
 
 /// An open project: the store plus the clock its writes are stamped with.
 #[derive(Debug)]

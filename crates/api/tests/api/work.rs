@@ -617,3 +617,38 @@ fn projects_that_share_what_found_nothing_search_once_between_them() {
     clock.advance_ms(NOTHING_STANDS_MS);
     assert!(next(&mut q, "ana").is_some());
 }
+
+/// Third hostile pass of session 24: one who skipped every item was served from their
+/// skipped pile only after a search of every open task, on each ask. Nothing new found
+/// stands two seconds too: meanwhile their skipped items come straight back, and what
+/// opened is served once that time has passed.
+#[test]
+fn with_nothing_new_found_skipped_items_come_back_without_a_search() {
+    use factdesk_api::annotate::NOTHING_STANDS_MS;
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = ana_and_ben(2, dir.path(), &clock);
+    let next = |p: &mut Project, name: &str| {
+        p.next_item(&p.who(name), TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .item
+            .unwrap_or_else(|| panic!("an item for {name}"))
+            .task_id
+    };
+    let skip = |p: &mut Project, name: &str, task: i64| {
+        p.skip_item(&p.who(name), task)
+            .unwrap_or_else(|e| panic!("{e}"));
+    };
+    let bens = next(&mut p, "ben");
+    let anas = next(&mut p, "ana");
+    skip(&mut p, "ana", anas);
+    // Nothing new: her skipped item comes back.
+    assert_eq!(next(&mut p, "ana"), anas);
+    skip(&mut p, "ana", anas);
+    skip(&mut p, "ben", bens);
+    // Ben's item opened, but nothing new stands for two seconds.
+    assert_eq!(next(&mut p, "ana"), anas);
+    skip(&mut p, "ana", anas);
+    clock.advance_ms(NOTHING_STANDS_MS);
+    assert_eq!(next(&mut p, "ana"), bens);
+}
