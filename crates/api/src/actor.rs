@@ -95,7 +95,7 @@ impl Project {
         actor.require_place(&self.id)?;
         actor.require_role_lead(what)?;
         // A lead's work may open items (tasks, a person disabled, a study deleted).
-        self.nothing(std::collections::HashMap::clear);
+        self.nothing_until.with(std::collections::HashMap::clear);
         Ok(())
     }
 

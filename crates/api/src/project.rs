@@ -16,6 +16,14 @@ pub struct FoundNothing(pub(crate) std::sync::Arc<std::sync::Mutex<SearchedMap>>
 /// [`Searched`] by (annotator, kind).
 pub(crate) type SearchedMap = std::collections::HashMap<(i64, TaskKind), Searched>;
 
+impl FoundNothing {
+    /// Runs `f` on the record (`annotate::NOTHING_STANDS_MS`).
+    pub(crate) fn with<T>(&self, f: impl FnOnce(&mut SearchedMap) -> T) -> T {
+        // A poisoned lock only says a thread panicked while it held the map.
+        f(&mut self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
 /// Until when (unix ms) what a person's last search for a next item of a kind found
 /// stands: nothing at all, or nothing new (only their skipped items).
 #[derive(Debug, Clone, Copy, Default)]

@@ -202,16 +202,6 @@ fn skipped_with_room(
 pub const NOTHING_STANDS_MS: i64 = 2_000;
 
 impl Project {
-    /// Runs `f` on the asks that found nothing ([`NOTHING_STANDS_MS`]).
-    pub(crate) fn nothing<T>(&self, f: impl FnOnce(&mut crate::project::SearchedMap) -> T) -> T {
-        // A poisoned lock only says a thread panicked while it held the map.
-        f(&mut self
-            .nothing_until
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner()))
-    }
-
     /// The next item of `kind` for the acting person, reserved for them.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         self.retrying(|p| p.next_item_once(actor, kind))
@@ -239,7 +229,8 @@ impl Project {
             }
         };
         let expires = now + i64::from(settings.reservation_minutes) * 60_000;
-        let searched = self.nothing(|n| n.get(&(annotator.id, kind)).copied().unwrap_or_default());
+        let key = (annotator.id, kind);
+        let searched = (self.nothing_until).with(|n| n.get(&key).copied().unwrap_or_default());
         if now < searched.nothing {
             return Ok(nothing_left(kind));
         }
@@ -270,10 +261,10 @@ impl Project {
                             Some(task) => Some((task, false)),
                             None => {
                                 if now >= searched.nothing_new {
-                                    let mut found = (self.nothing_until.0.lock())
-                                        .unwrap_or_else(|e| e.into_inner());
-                                    found.entry((annotator.id, kind)).or_default().nothing_new =
-                                        now + NOTHING_STANDS_MS;
+                                    self.nothing_until.with(|n| {
+                                        n.entry(key).or_default().nothing_new =
+                                            now + NOTHING_STANDS_MS;
+                                    });
                                 }
                                 match skipped_with_room(&tx, annotator.id, kind, now)? {
                                     Some(id) => tasks::get(&tx, id)?.map(|t| (t, true)),
@@ -286,13 +277,8 @@ impl Project {
             }
         };
         let Some((task, to_reserve)) = chosen else {
-            let found_nothing = (annotator.id, kind);
-            let mut nothing = self
-                .nothing_until
-                .0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            nothing.entry(found_nothing).or_default().nothing = now + NOTHING_STANDS_MS;
+            (self.nothing_until)
+                .with(|n| n.entry(key).or_default().nothing = now + NOTHING_STANDS_MS);
             return Ok(nothing_left(kind));
         };
         if to_reserve {

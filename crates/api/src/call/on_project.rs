@@ -39,11 +39,10 @@ impl<'a> OnProject<'a> {
     }
 }
 
-/// An item as an annotator sees it: under their own id for its task (`opaque::TaskIds`).
-fn shown(ids: Option<&TaskIds>, item: &mut Item) {
-    if let Some(ids) = ids {
-        item.task_id = ids.shown(item.task_id);
-    }
+/// The id the person knows task `row` by: an annotator's own (`opaque::TaskIds`), a
+/// lead's the row's.
+fn shown(ids: Option<&TaskIds>, row: i64) -> i64 {
+    ids.map_or(row, |ids| ids.shown(row))
 }
 
 /// The task row behind an id the person sent.
@@ -105,7 +104,7 @@ impl Host for OnProject<'_> {
         let ids = p.task_ids(user)?;
         let mut next = p.next_item(user, kind)?;
         if let Some(item) = next.item.as_mut() {
-            shown(ids.as_ref(), item);
+            item.task_id = shown(ids.as_ref(), item.task_id);
         }
         Ok(next)
     }
@@ -121,7 +120,7 @@ impl Host for OnProject<'_> {
         let current = current.map(|id| row(ids.as_ref(), id));
         let mut item = p.previous_item(user, kind, current)?;
         if let Some(item) = item.as_mut() {
-            shown(ids.as_ref(), item);
+            item.task_id = shown(ids.as_ref(), item.task_id);
         }
         Ok(item)
     }
@@ -134,9 +133,7 @@ impl Host for OnProject<'_> {
         let mut ack = p
             .submit(user, &answer)
             .map_err(|e| said(ids.as_ref(), e, task))?;
-        ack.task_id = ids
-            .as_ref()
-            .map_or(ack.task_id, |ids| ids.shown(ack.task_id));
+        ack.task_id = shown(ids.as_ref(), ack.task_id);
         Ok(ack)
     }
 
@@ -173,10 +170,8 @@ impl Host for OnProject<'_> {
         let (p, user) = self.user()?;
         let ids = p.task_ids(user)?;
         let mut view = p.claim_view(user, &claim)?;
-        if let Some(ids) = ids {
-            for task in &mut view.tasks {
-                task.task_id = ids.shown(task.task_id);
-            }
+        for task in &mut view.tasks {
+            task.task_id = shown(ids.as_ref(), task.task_id);
         }
         Ok(view)
     }
