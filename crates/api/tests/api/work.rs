@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::common;
 use common::Acting;
-use common::{project, trick_option};
+use common::{ana_and_ben, project, trick_option};
 
 fn trick_id(p: &Project, item: &Item) -> String {
     trick_option(p, item).unwrap_or_else(|| panic!("no trick among {:?}", item.options))
@@ -360,18 +360,6 @@ fn evidence_pace(p: &Project, name: &str) -> factdesk_api::annotate::Pace {
         .unwrap_or_else(|| panic!("no evidence pace"))
 }
 
-/// `claims` claims with evidence tasks of overlap 1, and annotators ana and ben.
-fn ana_and_ben(claims: usize, dir: &std::path::Path, clock: &ManualClock) -> Project {
-    let mut p = project(dir, claims, clock);
-    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
-        .unwrap_or_else(|e| panic!("{e}"));
-    for n in ["ana", "ben"] {
-        p.add_annotator(&p.lead(), n, Role::Annotator)
-            .unwrap_or_else(|e| panic!("{e}"));
-    }
-    p
-}
-
 #[test]
 fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_item() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -560,95 +548,4 @@ fn a_flag_needs_the_wilson_lower_bound_above_the_threshold_and_follows_the_setti
         .unwrap_or_else(|e| panic!("{e}"));
     let careless = person(&p, "careless");
     assert!(!careless.flagged && careless.counted, "{careless:?}");
-}
-
-/// Hostile pass of session 24: finding nothing walks every open task of the kind, and one
-/// annotator asking again and again from many sessions slowed everyone's next item. An
-/// ask that found nothing is answered so for `NOTHING_STANDS_MS` without a search; an
-/// item that opens meanwhile is served once that time has passed.
-#[test]
-fn finding_nothing_stands_for_two_seconds_then_what_opened_is_served() {
-    use factdesk_api::annotate::NOTHING_STANDS_MS;
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let clock = ManualClock::new(1_000_000);
-    let mut p = ana_and_ben(1, dir.path(), &clock);
-    let next = |p: &mut Project, name: &str| {
-        p.next_item(&p.who(name), TaskKind::Evidence)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .item
-    };
-    let held = next(&mut p, "ben").unwrap_or_else(|| panic!("ben's item"));
-    assert!(next(&mut p, "ana").is_none());
-    p.skip_item(&p.who("ben"), held.task_id)
-        .unwrap_or_else(|e| panic!("{e}"));
-    clock.advance_ms(NOTHING_STANDS_MS - 1);
-    assert!(next(&mut p, "ana").is_none());
-    clock.advance_ms(1);
-    let opened = next(&mut p, "ana").unwrap_or_else(|| panic!("the released item for ana"));
-    assert_eq!(opened.task_id, held.task_id);
-}
-
-/// Second hostile pass of session 24: each of a server's connections kept its own record
-/// of asks that found nothing, so asking through all of them searched once a connection.
-/// Projects that share the record search once between them.
-#[test]
-fn projects_that_share_what_found_nothing_search_once_between_them() {
-    use factdesk_api::annotate::NOTHING_STANDS_MS;
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let clock = ManualClock::new(1_000_000);
-    let shared = factdesk_api::FoundNothing::default();
-    let mut p = ana_and_ben(1, dir.path(), &clock).sharing_found_nothing(&shared);
-    // `project` made it at `location` "p.fdesk": a file, or a database on PostgreSQL.
-    let place = common::location(dir.path(), "p.fdesk");
-    let mut q = Project::open(&place, Box::new(clock.clone()))
-        .unwrap_or_else(|e| panic!("{e}"))
-        .sharing_found_nothing(&shared);
-    let next = |p: &mut Project, name: &str| {
-        p.next_item(&p.who(name), TaskKind::Evidence)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .item
-    };
-    let held = next(&mut p, "ben").unwrap_or_else(|| panic!("ben's item"));
-    assert!(next(&mut p, "ana").is_none());
-    p.skip_item(&p.who("ben"), held.task_id)
-        .unwrap_or_else(|e| panic!("{e}"));
-    // Through the other connection, the answer stands too.
-    assert!(next(&mut q, "ana").is_none());
-    clock.advance_ms(NOTHING_STANDS_MS);
-    assert!(next(&mut q, "ana").is_some());
-}
-
-/// Third hostile pass of session 24: one who skipped every item was served from their
-/// skipped pile only after a search of every open task, on each ask. Nothing new found
-/// stands two seconds too: meanwhile their skipped items come straight back, and what
-/// opened is served once that time has passed.
-#[test]
-fn with_nothing_new_found_skipped_items_come_back_without_a_search() {
-    use factdesk_api::annotate::NOTHING_STANDS_MS;
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let clock = ManualClock::new(1_000_000);
-    let mut p = ana_and_ben(2, dir.path(), &clock);
-    let next = |p: &mut Project, name: &str| {
-        p.next_item(&p.who(name), TaskKind::Evidence)
-            .unwrap_or_else(|e| panic!("{e}"))
-            .item
-            .unwrap_or_else(|| panic!("an item for {name}"))
-            .task_id
-    };
-    let skip = |p: &mut Project, name: &str, task: i64| {
-        p.skip_item(&p.who(name), task)
-            .unwrap_or_else(|e| panic!("{e}"));
-    };
-    let bens = next(&mut p, "ben");
-    let anas = next(&mut p, "ana");
-    skip(&mut p, "ana", anas);
-    // Nothing new: her skipped item comes back.
-    assert_eq!(next(&mut p, "ana"), anas);
-    skip(&mut p, "ana", anas);
-    skip(&mut p, "ben", bens);
-    // Ben's item opened, but nothing new stands for two seconds.
-    assert_eq!(next(&mut p, "ana"), anas);
-    skip(&mut p, "ana", anas);
-    clock.advance_ms(NOTHING_STANDS_MS);
-    assert_eq!(next(&mut p, "ana"), bens);
 }

@@ -436,3 +436,15 @@ pub fn import_model_refutations(
     must(std::fs::write(&path, lines.join("\n") + "\n"));
     must(p.import_predictions(&p.lead(), &path, None));
 }
+
+/// `claims` claims with evidence tasks of overlap 1, and annotators ana and ben.
+pub fn ana_and_ben(claims: usize, dir: &std::path::Path, clock: &ManualClock) -> Project {
+    let mut p = project(dir, claims, clock);
+    p.create_tasks(&p.lead(), factdesk_api::tasks::TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    for n in ["ana", "ben"] {
+        p.add_annotator(&p.lead(), n, factdesk_api::annotators::Role::Annotator)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+    p
+}
