@@ -4,6 +4,7 @@
 use super::item::TextPiece;
 use super::trick_place::{self, Seat};
 use crate::actor::Actor;
+use crate::settings::EvidenceStance;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
@@ -78,19 +79,21 @@ impl Project {
             // Every item's trick is left out too, so that a trick's text is shown in its
             // own item alone, as a real option's is where no other claim ranks it.
             Some(sentence_id) => {
+                let stance = settings.stance();
                 let mut hidden: Vec<i64> = slots
                     .iter()
                     .filter(|s| s.id != slot.id)
                     .filter_map(|s| s.sentence_id.or(s.trick_sentence_id))
                     .collect();
                 let document = self.document_of(sentence_id)?;
-                hidden.extend(self.left_out_in(&self.store.document_sentences(&[document])?)?);
+                let sentences = self.store.document_sentences(&[document])?;
+                hidden.extend(self.left_out_in(&sentences, stance)?);
                 Ok(Passage {
                     title: None,
                     ..self.passage_around(sentence_id, &hidden)?
                 })
             }
-            None => self.trick_passage(task_id, &slots, &slot.text),
+            None => self.trick_passage(task_id, &slots, &slot.text, settings.stance()),
         }
     }
 
@@ -103,13 +106,14 @@ impl Project {
         task_id: i64,
         slots: &[super::item::Slot],
         text: &str,
+        stance: EvidenceStance,
     ) -> Result<Passage> {
         let options: Vec<i64> = slots.iter().filter_map(|s| s.sentence_id).collect();
         let documents = self.documents_of(&options)?;
         // Left out as the options are, but not counted among them.
         let mut tricks = Vec::new();
         for (_, sentences) in &documents {
-            tricks.extend(self.left_out_in(sentences)?);
+            tricks.extend(self.left_out_in(sentences, stance)?);
         }
         // Each option's document and gap (its document's non-option sentences before it).
         let mut seats = Vec::new();
@@ -161,7 +165,13 @@ impl Project {
     }
 
     /// The ids of `sentences` whose text passages leave out: some item's trick says it.
-    fn left_out_in(&self, sentences: &[(i64, String)]) -> Result<Vec<i64>> {
+    /// None under the `supports` stance: its trick is the claim's negation, never a
+    /// document's sentence, and the sentence tricks chosen for a later change of stance
+    /// would only cut holes in the passages read meanwhile.
+    fn left_out_in(&self, sentences: &[(i64, String)], stance: EvidenceStance) -> Result<Vec<i64>> {
+        if stance == EvidenceStance::Supports {
+            return Ok(Vec::new());
+        }
         let hashes: Vec<u64> = sentences
             .iter()
             .map(|(_, t)| tricks::text_hash(t))

@@ -524,3 +524,49 @@ fn the_default_trick_of_an_arabic_project_is_arabic_like_its_neighbours() {
         );
     }
 }
+
+/// Regression (issue 37, a chance failure of the untrusted-markup end-to-end test): under
+/// the `supports` stance, whose trick is the claim's negation, a passage lost any real
+/// sentence that another item's unused sentence trick (chosen for a change of stance)
+/// happened to be, so what an annotator read depended on the project's secret. Only the
+/// stance that shows sentence tricks leaves them out.
+#[test]
+fn only_the_stance_that_shows_sentence_tricks_leaves_them_out_of_passages() {
+    for stance in [EvidenceStance::Supports, EvidenceStance::SupportsOrRefutes] {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(1_000_000);
+        let mut p = varied(dir.path(), 4, &clock);
+        let mut s = ok(p.settings());
+        s.choose_stance(stance);
+        ok(p.set_settings(&p.lead(), &s));
+        ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
+        ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+        let items = answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
+        let (item, other) = (&items[0], &items[1]);
+        let trick = trick_option(&p, item).unwrap_or_default();
+        let option = item.options.iter().find(|o| o.id != trick);
+        let option = option.unwrap_or_else(|| panic!("no real option in {item:?}"));
+        let before = ok(p.passage(&p.who("ana"), item.task_id, &option.id));
+        let neighbour = before.sentences.iter().find(|x| !x.hit);
+        let neighbour = neighbour.unwrap_or_else(|| panic!("no neighbour in {before:?}"));
+        // The neighbour becomes the other item's stored trick, one passages leave out.
+        let sentence: i64 = ok(p.store().conn().query_row(
+            "SELECT id FROM sentences WHERE text = ?1",
+            [&neighbour.text],
+            |r| r.get(0),
+        ));
+        let hash = factdesk_store::tricks::text_hash(&neighbour.text) as i64;
+        ok(p.store().conn().execute(
+            "UPDATE task_tricks SET sentence_id = ?1, text_hash = ?2, left_out = 1 WHERE task_id = ?3",
+            [sentence, hash, other.task_id],
+        ));
+        let after = ok(p.passage(&p.who("ana"), item.task_id, &option.id));
+        let shown = after.sentences.iter().any(|x| x.text == neighbour.text);
+        assert_eq!(
+            shown,
+            stance == EvidenceStance::Supports,
+            "{stance:?}: {:?} in {after:?}",
+            neighbour.text
+        );
+    }
+}
