@@ -170,6 +170,25 @@ impl EvidenceStance {
         }
     }
 
+    /// What annotators are asked to select sentences for: "support" or "support or
+    /// refute" (the claim).
+    pub fn asks_for(self) -> &'static str {
+        match self {
+            EvidenceStance::Supports => "support",
+            EvidenceStance::SupportsOrRefutes => "support or refute",
+        }
+    }
+
+    /// What the trick sentence checks under this stance, as the settings screen, the
+    /// report and the dataset cards say it: a lead choosing `supports` should know its
+    /// trick can be told by its form.
+    pub fn trick_measures(self) -> &'static str {
+        match self {
+            EvidenceStance::Supports => "the trick is the claim's negation (\"It is not true that …\"), which can be recognised by its form without reading the evidence: it checks attention, not careful reading",
+            EvidenceStance::SupportsOrRefutes => "the trick is a real sentence from another document that neither supports nor refutes the claim: picking it shows the options were not read",
+        }
+    }
+
     /// The evidence guideline served under this stance unless the lead wrote their own.
     pub fn default_guideline(self) -> &'static str {
         match self {

@@ -869,6 +869,10 @@ study_answers_in_gold: boolean,
  */
 trick_flag_threshold: number, trick_min_seen: number, 
 /**
+ * The stance evidence was asked for under, which decides what the trick checks.
+ */
+evidence_stance: EvidenceStance, 
+/**
  * Study answers left out of the gold (0 when they are pooled).
  */
 study_answers_apart: number, 

@@ -25,6 +25,7 @@ const preview: ExportPreview = {
   include_under_annotated: false,
   trick_flag_threshold: 0.2,
   trick_min_seen: 3,
+  evidence_stance: "supports",
 };
 
 describe("export helpers", () => {

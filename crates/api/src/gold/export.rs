@@ -525,6 +525,7 @@ fn preview(
         study_answers_in_gold: aggregation.study_answers_in_gold,
         trick_flag_threshold: aggregation.trick_flag_threshold,
         trick_min_seen: aggregation.trick_min_seen,
+        evidence_stance: aggregation.evidence_stance,
         study_answers_apart: aggregation.study_answers_apart,
         under_annotated: Vec::new(),
         include_under_annotated: false,

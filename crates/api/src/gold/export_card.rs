@@ -44,6 +44,7 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         );
     }
     let _ = writeln!(s, "{}", aggregation_rule(p));
+    let _ = writeln!(s, "{}", trick_rule(p));
     let _ = writeln!(s, "{}", flag_rule(p));
     let _ = writeln!(s, "{}", study_answers(p));
     let _ = writeln!(s, "{}", under_annotated_rule(p));
@@ -99,6 +100,16 @@ pub(crate) fn aggregation_rule(p: &ExportPreview) -> String {
         "majority" => "- Gold rule: strict majority of the counted answers (more than half) for each sentence, label and verification; an answer that picked the trick sentence is rejected on its own (the default, as COVID-Fact and WikiFactCheck)".into(),
         other => format!("- Gold rule: {other} (`--method`; the default is a strict majority); an answer that picked the trick sentence is rejected on its own"),
     }
+}
+
+/// The card's line on the evidence stance and what its trick sentence checks.
+pub(crate) fn trick_rule(p: &ExportPreview) -> String {
+    format!(
+        "- Evidence asked for: sentences that {} the claim (setting `evidence_stance` `{}`); {}",
+        p.evidence_stance.asks_for(),
+        p.evidence_stance.as_str(),
+        p.evidence_stance.trick_measures()
+    )
 }
 
 /// The card's line on when a person's answers are all left out.

@@ -169,6 +169,7 @@ impl Card<'_> {
             );
         }
         let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
+        let _ = writeln!(s, "{}", super::export_card::trick_rule(p));
         let _ = writeln!(s, "{}", super::export_card::flag_rule(p));
         let _ = writeln!(s, "{}", super::export_card::study_answers(p));
         let _ = writeln!(s, "{}", super::export_card::under_annotated_rule(p));

@@ -5,6 +5,7 @@ use super::answer::{from_answer, Decision, Outcome, QueueAnswer, VoteKey};
 use super::{GoldMethod, GoldRequest};
 use crate::actor::Actor;
 use crate::current::CurrentAnswers;
+use crate::settings::EvidenceStance;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
@@ -56,6 +57,8 @@ pub struct Aggregation {
     /// the Wilson 95% lower bound of their failure rate is above `trick_flag_threshold`.
     pub trick_flag_threshold: f64,
     pub trick_min_seen: u32,
+    /// The stance evidence was asked for under, which decides what the trick checks.
+    pub evidence_stance: EvidenceStance,
     /// Current answers of re-annotation studies' groups on their samples left out of the
     /// gold (0 when study answers are pooled).
     pub study_answers_apart: u64,
@@ -175,6 +178,7 @@ impl Project {
             study_answers_in_gold: pool_studies,
             trick_flag_threshold: settings.trick_flag_threshold,
             trick_min_seen: settings.trick_min_seen,
+            evidence_stance: settings.stance(),
             study_answers_apart,
             tasks,
             counted_annotators,

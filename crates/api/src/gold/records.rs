@@ -3,6 +3,7 @@
 //! report of an export.
 
 use super::GoldMethod;
+use crate::settings::EvidenceStance;
 use crate::{Error, ErrorCode};
 use factdesk_core::claim::Label;
 use serde::{Deserialize, Serialize};
@@ -141,6 +142,8 @@ pub struct ExportPreview {
     /// lower bound of the failure rate above `trick_flag_threshold`.
     pub trick_flag_threshold: f64,
     pub trick_min_seen: u32,
+    /// The stance evidence was asked for under, which decides what the trick checks.
+    pub evidence_stance: EvidenceStance,
     /// Study answers left out of the gold (0 when they are pooled).
     pub study_answers_apart: u64,
     /// Claims with fewer counted answers than their overlap: exported (marked) when the

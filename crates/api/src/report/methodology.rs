@@ -6,6 +6,7 @@ use super::svg::esc;
 use crate::agreement::AgreementRequest;
 use crate::current::CurrentAnswers;
 use crate::gold::{GoldRequest, UnderAnnotated};
+use crate::settings::EvidenceStance;
 use crate::{Project, Result};
 use serde::Serialize;
 use std::fmt::Write;
@@ -25,6 +26,8 @@ pub struct Methodology {
     /// bound of their trick-failure rate is above `trick_flag_threshold`.
     pub trick_flag_threshold: f64,
     pub trick_min_seen: u32,
+    /// The stance evidence was asked for under, which decides what the trick checks.
+    pub evidence_stance: EvidenceStance,
     /// How the gold lines are decided: "majority" (strict, the report's and the default
     /// export's) or "dawid-skene".
     pub aggregation: String,
@@ -48,6 +51,7 @@ impl Project {
         Ok(Methodology {
             trick_flag_threshold: settings.trick_flag_threshold,
             trick_min_seen: settings.trick_min_seen,
+            evidence_stance: settings.stance(),
             aggregation: preview.method.as_str().to_string(),
             refute_max_tokens: settings.refute_max_tokens,
             bootstrap_reps: req.bootstrap_reps,
@@ -86,6 +90,13 @@ pub(super) fn section(s: &mut String, m: &Methodology) {
             m.study_answers_apart
         );
     }
+    let _ = write!(
+        s,
+        "<li>Evidence asked for: sentences that {} the claim (setting <code>evidence_stance</code> <code>{}</code>); {}.</li>",
+        m.evidence_stance.asks_for(),
+        m.evidence_stance.as_str(),
+        esc(m.evidence_stance.trick_measures())
+    );
     let _ = write!(
         s,
         "<li>A person's answers are left out (flagged) when, after at least {} trick sentences, the Wilson 95% lower bound of their trick-failure rate is above {}; an answer that picked the trick is rejected on its own either way.</li>",

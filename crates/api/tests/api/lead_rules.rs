@@ -6,6 +6,8 @@
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
+use factdesk_api::gold::GoldRequest;
+use factdesk_api::settings::EvidenceStance;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock};
 
@@ -114,4 +116,43 @@ fn the_report_says_the_word_limit_is_on_which_claims_get_a_refutation_task() {
         "the Methodology section does not say how words are counted"
     );
     assert!(!page.contains("Written refutations have at most"));
+}
+
+/// Issue 36, item 2: under `supports` the trick is the claim's negation, which can be told
+/// by its form; the report and the dataset card say what each stance's trick checks.
+#[test]
+fn the_report_and_the_card_say_what_the_trick_checks_under_the_stance() {
+    for (stance, says) in [
+        (EvidenceStance::Supports, "recognised by its form"),
+        (EvidenceStance::SupportsOrRefutes, "from another document"),
+    ] {
+        let dir = must(tempfile::tempdir());
+        let clock = ManualClock::new(1_000_000);
+        let mut p = project(dir.path(), 2, &clock);
+        assert_eq!(common::set_stance(&mut p, stance), None);
+        let req = AgreementRequest {
+            bootstrap_reps: 0,
+            ..Default::default()
+        };
+        let page = factdesk_api::report::html::render(&must(p.report(&p.lead(), &req)));
+        let line = format!(
+            "<code>evidence_stance</code> <code>{}</code>",
+            stance.as_str()
+        );
+        assert!(
+            page.contains(&line),
+            "{stance:?}: the report names no stance"
+        );
+        assert!(
+            page.contains(says),
+            "{stance:?}: the report says no {says:?}"
+        );
+        let out = dir.path().join("gold.jsonl");
+        let gold = GoldRequest::default();
+        let report = must(p.export_gold(&p.lead(), &gold, &out, Default::default(), false));
+        let card = must(std::fs::read_to_string(&report.card));
+        let line = format!("(setting `evidence_stance` `{}`)", stance.as_str());
+        assert!(card.contains(&line), "{stance:?}: {card}");
+        assert!(card.contains(says), "{stance:?}: {card}");
+    }
 }

@@ -4,7 +4,7 @@ import { shortId, unansweredQuestion } from "../packs";
 import { flagOrder, standing } from "./flags";
 import { dayValue, daysUntil, issueField, suggestedPath } from "./issue";
 import { decidedText, waitingText } from "./review";
-import { fieldOf, mergeSettings, percentText, share, wholeNumber } from "./settings";
+import { fieldOf, mergeSettings, percentText, share, stanceNote, wholeNumber } from "./settings";
 
 const person = (name: string, over: Partial<Annotator> = {}): Annotator => ({
   id: 1,
@@ -79,6 +79,12 @@ describe("settings", () => {
     // Both set it to the same value: no clash.
     typed.set("overlap", "2");
     expect(mergeSettings(read, now, typed).clashes).toEqual([]);
+  });
+
+  it("tells the lead what the trick checks under the stance chosen", () => {
+    expect(stanceNote("supports")).toContain("its form gives it away");
+    expect(stanceNote("supports_or_refutes")).toContain("another document");
+    for (const v of ["supports", "supports_or_refutes"]) expect(stanceNote(v)).toContain("Fixed once evidence answers exist");
   });
 
   it("finds the field a refusal is about", () => {

@@ -16,7 +16,8 @@ interface Field {
   /** The settings' own name (dotted for guidelines): errors name it. */
   key: string;
   label: string;
-  note?: string;
+  /** A line under the box; one that depends on the value is told it as it changes. */
+  note?: string | ((value: string) => string);
   input: () => Input;
   show: (s: Settings, el: Input) => void;
   /** Writes the value into `s`, or returns what is wrong with it in plain words. */
@@ -106,6 +107,19 @@ function guideline(kind: "evidence" | "refute" | "verify" | "label", label: stri
   };
 }
 
+/**
+ * What the trick checks under each stance (the report and the dataset card say the same):
+ * under `supports` the negation can be told by its form, so a lead should know that its
+ * trick measures attention rather than reading.
+ */
+export function stanceNote(value: string): string {
+  const trick =
+    value === "supports"
+      ? "The trick is the claim's negation (“It is not true that …”): its form gives it away, so it checks attention, not careful reading."
+      : "The trick is a real sentence from another document that neither supports nor refutes the claim: picking it shows the options were not read.";
+  return `${trick} Fixed once evidence answers exist.`;
+}
+
 const FIELDS: Field[] = [
   whole("overlap", "Annotators per item", "for tasks created from now on"),
   {
@@ -127,7 +141,7 @@ const FIELDS: Field[] = [
   {
     key: "evidence_stance",
     label: "Evidence asked for",
-    note: "fixed once evidence answers exist",
+    note: stanceNote,
     input: () =>
       select("evidence_stance", [
         ["supports_or_refutes", "Sentences that support or refute the claim"],
@@ -230,6 +244,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
   const problem = h("p", { class: "error-text field-error", testid: "settings-problem", role: "alert" });
   const form = h("div", { class: "settings-form", testid: "settings-form" });
 
+  const notes: (() => void)[] = [];
   const rows = FIELDS.flatMap((f) => {
     const input = f.input();
     const id = `setting-${f.key.replace(".", "-")}`;
@@ -241,7 +256,15 @@ export function settingsScreen(deps: LeadDeps): Screen {
     problems.set(f.key, err);
     const label = h("label", { class: "export-label" }, f.label);
     label.htmlFor = id;
-    return [label, h("div", {}, input, f.note ? h("span", { class: "muted small export-note" }, f.note) : null, err)];
+    const { note } = f;
+    const noteEl = note ? h("span", { class: "muted small export-note", testid: `setting-note-${f.key.replace(".", "-")}` }) : null;
+    if (noteEl && note) {
+      const refresh = (): void => mount(noteEl, typeof note === "function" ? note(input.value) : note);
+      refresh();
+      input.addEventListener("change", refresh);
+      notes.push(refresh);
+    }
+    return [label, h("div", {}, input, noteEl, err)];
   });
   mount(form, ...rows);
 
@@ -256,6 +279,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       const el = inputs.get(f.key);
       if (el) f.show(s, el);
     }
+    for (const refresh of notes) refresh();
   }
 
   const save = oneAtATime(async (): Promise<void> => {
