@@ -64,9 +64,18 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.match(await textOf(session, tid("adj-task")), new RegExp(`^task ${first.task_id} `));
     assert.equal(await textOf(session, tid("adj-claim")), first.claim);
     assert.equal(first.answers.length, 3, JSON.stringify(first.answers));
+    // Each card shows what its answer chose: the sentence's text, not only its number.
     for (const a of first.answers) {
-      const shown = await textOf(session, tid(`adj-value-${a.annotator}`));
-      assert.match(shown, a.answer.no_evidence ? /^No evidence$/ : /^sentence \d$/, `${a.annotator}: ${shown}`);
+      const shown = await session.execute("return document.querySelector(arguments[0]).textContent", [tid(`adj-value-${a.annotator}`)]);
+      if (a.answer.no_evidence) {
+        assert.equal(shown, "No evidence", a.annotator);
+        continue;
+      }
+      for (const id of a.answer.selected) {
+        const at = first.candidates.findIndex((c) => c.sentence_id === id);
+        assert.ok(at >= 0, `${a.annotator} chose a sentence that is no candidate`);
+        assert.ok(shown.includes(`${at + 1}`) && shown.includes(first.candidates[at].text.slice(0, 30)), `${a.annotator}: ${shown}`);
+      }
     }
     const takenFrom = first.answers[1].annotator;
     const reason = `${takenFrom} checked the primary source`;

@@ -39,6 +39,29 @@ export async function assertInView(session, css, what) {
 }
 
 /**
+ * On an evidence item at the current size (`size` names it in messages): the action bar,
+ * Submit, the claim, every candidate and "no evidence" in view above the bar, and the
+ * comment box wide enough for its placeholder; `least` candidates at least.
+ */
+export async function assertFits(session, size, least = 5) {
+  const bar = await assertInView(session, tid("action-bar"), `the action bar at ${size}`);
+  await assertInView(session, tid("submit"), `Submit at ${size}`);
+  await assertInView(session, tid("item-claim"), `the claim at ${size}`);
+  const cards = await session.findAll("[data-testid^='card-']");
+  assert.ok(cards.length >= least, `${cards.length} candidates`);
+  for (const css of [...cards.map((_, i) => tid(`card-${i + 1}`)), tid("no-evidence")]) {
+    const r = await rectOf(session, css);
+    assert.ok(r.top >= 0 && r.bottom <= bar.top + 1, `${css} at ${size} is hidden (bar at ${bar.top}): ${JSON.stringify(r)}`);
+  }
+  const [needed, room] = await session.execute(
+    `const c = document.querySelector("[data-testid=comment]"); const s = getComputedStyle(c);
+     const ctx = document.createElement("canvas").getContext("2d"); ctx.font = s.font;
+     return [ctx.measureText(c.placeholder).width, c.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight)];`,
+  );
+  assert.ok(needed <= room + 1, `the comment's placeholder is cut at ${size}: ${needed} px in ${room}`);
+}
+
+/**
  * Runs axe-core in the webview on the screen as it is and fails on any serious or critical
  * violation, naming the rule and the elements.
  */
@@ -164,6 +187,7 @@ export async function tour(session, prefix, annotator, lead) {
   await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
+  await assertFits(session, `${prefix}, the passage open`, 1);
   await session.keys(Key.Escape);
   await home(session);
 

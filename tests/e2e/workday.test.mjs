@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cli, saveScreenshot } from "./harness.mjs";
-import { assertAccessible, assertInView, fadedIn, inApp, rectOf, tour, windowSize } from "./screens.mjs";
+import { assertAccessible, assertFits, fadedIn, inApp, rectOf, tour, windowSize } from "./screens.mjs";
 import { TRICK, answerEvidence, carelessAnswers, currentTask, importedProject, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -40,19 +40,6 @@ function workdayProject(project) {
 
 const answers = (project) => JSON.parse(cli(["stats", project, "--json"])).annotations;
 
-/** On an evidence item at the current size: the action bar, Submit and every card in view. */
-async function assertFits(session, size) {
-  const bar = await assertInView(session, tid("action-bar"), `the action bar at ${size}`);
-  await assertInView(session, tid("submit"), `Submit at ${size}`);
-  await assertInView(session, tid("item-claim"), `the claim at ${size}`);
-  const cards = await session.findAll("[data-testid^='card-']");
-  assert.ok(cards.length >= 5, `${cards.length} candidates`);
-  for (let n = 1; n <= cards.length; n += 1) {
-    const r = await rectOf(session, tid(`card-${n}`));
-    assert.ok(r.top >= 0 && r.bottom <= bar.top + 1, `candidate ${n} at ${size} is hidden (bar at ${bar.top}): ${JSON.stringify(r)}`);
-  }
-}
-
 test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects the old query; light tour", async (t) => {
   await inApp(t, { make: workdayProject, size: [1280, 720] }, async (session, { project }) => {
     await signInByKeys(session, "ana");
@@ -65,6 +52,17 @@ test("a working day: sizes, the type-ahead guard, Esc keeps a draft, / selects t
     await saveScreenshot(session, "compact/light-evidence-1280x720.png");
     await windowSize(session, 1024, 640);
     await assertFits(session, "1024×640");
+    // With the passage beside them too, and the passage's mark not the claim words' yellow.
+    await session.keys("d");
+    await session.waitFor(tid("passage-hit"));
+    await assertFits(session, "1024×640, the passage open");
+    const [mark, word] = await session.execute(
+      `const bg = (css) => { const e = document.querySelector(css); return e && getComputedStyle(e).backgroundColor; };
+       return [bg("[data-testid=passage-hit]"), bg(".option mark.hit")];`,
+    );
+    assert.ok(word && mark !== word, `the passage's mark is the claim words' colour: ${mark}`);
+    await session.keys(Key.Escape);
+    await session.until("the passage closed", async () => ((await session.findAll(tid("passage"))).length ? null : true));
 
     // Type-ahead: 1 Enter 0 Enter in one burst answers the first item only. How far apart
     // WebDriver's key presses land depends on the machine, so the burst is pressed from
@@ -238,6 +236,15 @@ test("Arabic claims read right to left, with Japanese and emoji in their fonts",
     );
     assert.ok(options.length >= 2, JSON.stringify(options));
     for (const [text, dir] of options) assert.equal(dir, text.startsWith(TRICK) ? "ltr" : "rtl", text);
+    // The rows mirror with the claim: each key at its sentence's start (the right) and
+    // "In document" at its end (the left), the "no evidence" row's key in the same column.
+    const key = await rectOf(session, `${tid("option-1")} .option-key`);
+    const text = await rectOf(session, `${tid("option-1")} .option-text`);
+    const doc = await rectOf(session, tid("show-doc-1"));
+    const noneKey = await rectOf(session, `${tid("no-evidence")} .option-key`);
+    assert.ok(key.left >= text.right - 1, `the key is not right of its sentence: ${JSON.stringify({ key, text })}`);
+    assert.ok(doc.right <= text.left + 1, `"In document" is not left of its sentence: ${JSON.stringify({ doc, text })}`);
+    assert.ok(Math.abs(noneKey.right - key.right) <= 1, `the keys are not in one column: ${JSON.stringify({ key, noneKey })}`);
     await session.keys("c");
     await session.keys("تاريخ الافتتاح واضح");
     assert.equal(await direction(tid("comment")), "rtl", "the comment box");

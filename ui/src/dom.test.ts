@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { h, mount } from "./dom";
+import { h, mount, textDirection } from "./dom";
 
 describe("h", () => {
   it("renders untrusted markup as text, never as elements", () => {
@@ -40,5 +40,16 @@ describe("h", () => {
     mount(root, "a", h("b", {}, "<c>"), 3);
     expect(root.textContent).toBe("a<c>3");
     expect(root.querySelector("i")).toBeNull();
+  });
+});
+
+describe("textDirection", () => {
+  it("follows the first strong letter, as dir=auto does", () => {
+    expect(textDirection("افتُتح جسر النهر عام 2019.")).toBe("rtl");
+    expect(textDirection("2019: افتُتح الجسر")).toBe("rtl");
+    expect(textDirection("« שלום »")).toBe("rtl");
+    expect(textDirection("The bridge opened in 2019 (افتُتح).")).toBe("ltr");
+    expect(textDirection("橋の交通量")).toBe("ltr");
+    expect(textDirection("2019 — 🚗")).toBe("ltr");
   });
 });

@@ -19,6 +19,23 @@ export interface Attrs {
   [data: `data-${string}`]: string;
 }
 
+/** Letters of scripts written right to left: Hebrew, Arabic, Syriac, Thaana, N'Ko and their presentation forms. */
+const RTL_LETTER = /[\u0590-\u08FF\uFB1D-\uFDFF\uFE70-\uFEFF]/u;
+/** Any letter. */
+const LETTER = /\p{L}/u;
+
+/**
+ * The direction of `text` by its first strong letter, as `dir="auto"` decides it: for a
+ * row whose parts (a key, the text, a button) should mirror with the text it holds.
+ */
+export function textDirection(text: string): "ltr" | "rtl" {
+  for (const ch of text) {
+    if (RTL_LETTER.test(ch)) return "rtl";
+    if (LETTER.test(ch)) return "ltr";
+  }
+  return "ltr";
+}
+
 export function h<K extends keyof HTMLElementTagNameMap>(
   tag: K,
   attrs: Attrs = {},

@@ -8,6 +8,7 @@ import { claimNumber } from "../format";
 import { ApiError, api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
   answerText,
+  chosenSentences,
   decisionText,
   documentGroups,
   handAnswer,
@@ -140,7 +141,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       h(
         "div",
         { class: "adj-answer-head" },
-        i < 9 && a.counted ? h("kbd", {}, String(i + 1)) : null,
+        // While deciding by hand the digits toggle sentences, so only then do the
+        // sentences, not the answers, show keys.
+        i < 9 && a.counted && !editing ? h("kbd", {}, String(i + 1)) : null,
         h("span", { class: "adj-who" }, a.annotator),
         a.rejected
           ? h("span", { class: "badge badge-danger", testid: `adj-rejected-${a.annotator}` }, "REJECTED (picked the trick)")
@@ -150,8 +153,24 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         a.trick_failed ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
         taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
       ),
-      h("div", { class: "adj-answer-value", testid: `adj-value-${a.annotator}` }, answerText(a.answer, item.candidates)),
+      answerValue(a.annotator, a.answer, item),
       h("div", { class: a.comment ? "adj-comment" : "adj-comment faint", dir: "auto" }, a.comment ?? "no comment"),
+    );
+  }
+
+  /** What an answer says: the text of each sentence it chose, or its label in words. */
+  function answerValue(who: string, answer: QueueItem["answers"][number]["answer"], item: QueueItem): HTMLElement {
+    const chosen = chosenSentences(answer, item.candidates);
+    if (!chosen || chosen.sentences.length === 0) {
+      return h("div", { class: "adj-answer-value", testid: `adj-value-${who}` }, answerText(answer, item.candidates));
+    }
+    return h(
+      "ol",
+      { class: "adj-answer-value adj-answer-sentences", testid: `adj-value-${who}` },
+      ...chosen.sentences.map(({ number, text }) =>
+        h("li", {}, h("span", { class: "adj-num", title: `Candidate ${number}` }, String(number)), h("span", { class: "adj-answer-text", dir: "auto" }, text)),
+      ),
+      chosen.outside > 0 ? h("li", { class: "muted small" }, `+${chosen.outside} not shown`) : null,
     );
   }
 
@@ -185,9 +204,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
               return h(
                 "li",
                 { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}` },
-                h("kbd", {}, String(number)),
+                editing ? h("kbd", {}, String(number)) : h("span", { class: "adj-num" }, String(number)),
                 h("span", { class: "adj-sentence-text", dir: "auto" }, candidate.text),
-                h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : `sentence ${candidate.sentence_index + 1} of its document`),
+                h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : "chosen by nobody"),
                 h(
                   "button",
                   { class: "ghost small", testid: `adj-show-${number}`, title: "Show in document (D, then its number)", onclick: () => showPassage(candidate, number) },

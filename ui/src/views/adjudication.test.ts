@@ -3,6 +3,7 @@ import type { QueueCandidate, QueueItem } from "../ipc";
 import {
   answerText,
   candidateNumbers,
+  chosenSentences,
   decisionText,
   documentGroups,
   handAnswer,
@@ -94,5 +95,21 @@ describe("adjudication helpers", () => {
     expect(nextIndex(items, 0)).toBe(3);
     expect(nextIndex(items, 3)).toBe(0);
     expect(nextIndex([item(1, true), item(2, true)], 0)).toBe(1);
+  });
+});
+
+describe("chosenSentences", () => {
+  it("gives the text of each chosen candidate with its number, so a card shows what was chosen", () => {
+    const answer = { kind: "evidence" as const, selected: [12, 10, 99], no_evidence: false };
+    expect(chosenSentences(answer, candidates)).toEqual({
+      sentences: [
+        { number: 1, text: "s10" },
+        { number: 3, text: "s12" },
+      ],
+      outside: 1,
+    });
+    expect(chosenSentences({ kind: "evidence", selected: [], no_evidence: true }, candidates)).toBeNull();
+    expect(chosenSentences({ kind: "label", label: "SUPPORTED" }, candidates)).toBeNull();
+    expect(chosenSentences(null, candidates)).toBeNull();
   });
 });

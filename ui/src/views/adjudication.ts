@@ -45,6 +45,20 @@ export function answerText(answer: KindAnswer | null, candidates: QueueCandidate
   }
 }
 
+/**
+ * The candidates an evidence answer selected, each with its number in the list shown, so
+ * a card can show what was chosen rather than "sentence 4"; `outside` counts selected
+ * sentences that are no candidate shown. Null for any other answer, and for no evidence.
+ */
+export function chosenSentences(
+  answer: KindAnswer | null,
+  candidates: QueueCandidate[],
+): { sentences: { number: number; text: string }[]; outside: number } | null {
+  if (answer?.kind !== "evidence" || answer.no_evidence) return null;
+  const sentences = candidates.flatMap((c, i) => (answer.selected.includes(c.sentence_id) ? [{ number: i + 1, text: c.text }] : []));
+  return { sentences, outside: answer.selected.length - sentences.length };
+}
+
 /** The sentences an answer selected; none for any other kind. */
 export function selectedOf(answer: KindAnswer): number[] {
   return answer.kind === "evidence" ? answer.selected : [];

@@ -1,7 +1,7 @@
 // Evidence selection: the candidate sentences (and, unmarked among them, the trick) as
 // numbered cards; any subset, or "no evidence".
 
-import { h } from "../../dom";
+import { h, textDirection } from "../../dom";
 import type { Item } from "../../ipc";
 import type { BodyHooks, Draft, ItemBody } from "./body";
 import { pieces } from "./chrome";
@@ -74,7 +74,7 @@ export function evidenceBody(item: Item, hooks: BodyHooks, kept: WorkDraft | nul
       onclick: () => set(toggleNoEvidence(sel)),
     },
     h("span", { class: "option-key", "aria-hidden": "true" }, "0"),
-    h("span", { class: "option-text" }, "No evidence — none of these sentences is what the guideline asks for"),
+    h("span", { class: "option-text", dir: "ltr" }, "No evidence — none of these sentences is what the guideline asks for"),
   );
 
   function paint(): void {
@@ -116,7 +116,9 @@ export function evidenceBody(item: Item, hooks: BodyHooks, kept: WorkDraft | nul
   return {
     el: h(
       "section",
-      { class: "options", "aria-label": "Candidate sentences" },
+      // The rows mirror with the claim's script: in an Arabic item the key sits at the
+      // sentence's start, on the right, and "In document" at its end.
+      { class: "options", "aria-label": "Candidate sentences", dir: textDirection(item.claim) },
       h("div", { class: "options-list" }, ...cards),
       none,
     ),

@@ -60,7 +60,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     class: "comment",
     testid: "comment",
     type: "text",
-    placeholder: "Comment (optional) — press C",
+    placeholder: "Optional comment (C)",
     "aria-label": "Comment",
     dir: "auto",
   });
