@@ -80,8 +80,8 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const takenFrom = first.answers[1].annotator;
     const reason = `${takenFrom} checked the primary source`;
 
-    // R writes the reason, Enter goes back to the keys, 2 takes the second answer.
-    await session.keys("r");
+    // C writes the reason, Enter goes back to the keys, 2 takes the second answer.
+    await session.keys("c");
     await session.keys(reason);
     await session.keys(Key.Enter);
     await session.keys("2");
@@ -115,8 +115,8 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     await session.keys(Key.Escape);
     await session.until("the passage closed", async () => ((await session.findAll(tid("passage"))).length ? null : true));
 
-    // X goes to the export: the preview, then the file where the field says.
-    await session.keys("x");
+    // E goes to the export: the preview, then the file where the field says.
+    await session.keys("e");
     await session.waitFor(tid("export-lines"), 20_000);
     assert.match(await session.attribute(await session.find(tid("export-out")), "value"), /demo\.gold\.jsonl$/);
     const typeOut = (path) =>
@@ -169,12 +169,12 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(readFileSync(answersOut, "utf8"), readFileSync(byCli, "utf8"));
     assert.match(readFileSync(answersOut, "utf8"), /^answer_id,answer_uuid,task_id,task_kind,/);
 
-    // Back in the queue: E decides another item by hand (1 toggles the first sentence,
+    // Back in the queue: H decides another item by hand (1 toggles the first sentence,
     // Enter saves), and U undoes that decision.
     await session.clickOn(tid("export-adjudicate"));
     const second = queued[1];
     await session.click(await session.waitFor(tid(`adj-row-${second.task_id}`), 20_000));
-    await session.keys("e");
+    await session.keys("h");
     await session.waitFor(`${tid("adj-sentence-1")}`);
     await session.keys("1");
     await session.waitFor(`.adj-sentence.on${tid("adj-sentence-1")}`);

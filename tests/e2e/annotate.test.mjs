@@ -154,7 +154,7 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
     await session.waitFor(tid("progress-done"));
     assert.equal(await textOf(session, tid("progress-done")), "5");
     await itemReady(session);
-    await session.keys(Key.Backspace);
+    await session.keys("p");
     const last = answered[answered.length - 1];
     await session.until("the last evidence item again", async () => (await currentTask(session)) === last.task);
     await session.waitFor(tid("editing-previous"));

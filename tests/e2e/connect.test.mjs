@@ -65,10 +65,10 @@ async function connectedTeam(t, work, project, photos) {
     const lead = await instance("lead", base, {});
     const ana = await instance("ana", base + 2, { GTK_THEME: "Adwaita:dark" });
 
-    // The lead: "C" opens the connect screen; an unreachable address and a wrong password
+    // The lead: "T" opens the connect screen; an unreachable address and a wrong password
     // are said plainly; then the right one goes home, as maria, on the server.
     await lead.waitFor(tid("start-screen"), 30_000);
-    await lead.keys("c");
+    await lead.keys("t");
     await connectAs(lead, `http://127.0.0.1:${await freePort()}`, "maria", password("maria"));
     assert.match(await connectError(lead), /cannot reach/i);
     await connectAs(lead, server.url, "maria", "not her password");
@@ -87,7 +87,7 @@ async function connectedTeam(t, work, project, photos) {
 
     // Ana, in the other instance (dark): connects and opens label work by keyboard.
     await ana.waitFor(tid("start-screen"), 30_000);
-    await ana.keys("c");
+    await ana.keys("t");
     await ana.waitFor(tid("connect-screen"));
     if (photos) await saveScreenshot(ana, "connect-dark.png");
     await assertAccessible(ana, "connect (dark)");

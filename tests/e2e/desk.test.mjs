@@ -135,7 +135,7 @@ async function checkQueue(session, prefix, label) {
   const numbers = await session
     .until("the label item's numbered evidence", async () => {
       const [claim, shown] = await session.execute(
-        "return [document.querySelector('[data-testid=adj-claim]')?.textContent, [...document.querySelectorAll('.adj-sentence kbd')].map((k) => Number(k.textContent))]",
+        "return [document.querySelector('[data-testid=adj-claim]')?.textContent, [...document.querySelectorAll('.adj-sentence .adj-num')].map((k) => Number(k.textContent))]",
       );
       return claim === label.claim && shown.length >= 1 ? shown : null;
     }, 10_000)

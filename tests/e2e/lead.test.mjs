@@ -83,8 +83,8 @@ test("refutation review: accept and reject by key with a note", async (t) => {
     await assertInView(session, tid("review-accept"), "Accept at 1024×640");
     await look(session, "light-review", tid("review-written"));
 
-    // N to the note, Enter back to the keys, A accepts: its verification opens.
-    await session.keys("n");
+    // C to the note, Enter back to the keys, A accepts: its verification opens.
+    await session.keys("c");
     await session.keys(`Good: one fact changed.${Key.Enter}`);
     await session.keys("a");
     await session.until("the acceptance", async () => (await textOf(session, tid("review-count"))) === "2 waiting");
@@ -109,16 +109,16 @@ test("refutation review: accept and reject by key with a note", async (t) => {
 
 test("flag decisions, settings with errors under their field, issuing a pack, merging an unanswered one", async (t) => {
   await asLead(t, {}, async (session, project, work) => {
-    // Flags: Dan failed every trick; C counts him, X leaves him out, F follows the flag.
+    // Flags: Dan failed every trick; I counts him, L leaves him out, the button follows the flag.
     assert.equal(person(project, "dan").flagged, true);
     await session.clickOn(tid("open-flags"));
     await session.waitFor(tid("flag-row-dan"));
     assert.equal(await textOf(session, tid("flag-standing-dan")), "FLAGGED flagged: answers left out until you decide");
     await look(session, "light-flags", tid("flag-row-dan"));
-    await session.keys("c");
+    await session.keys("i");
     await session.until("Dan counted", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("counted by your decision"));
     assert.deepEqual([person(project, "dan").flag_override, person(project, "dan").counted], ["include", true]);
-    await session.keys("x");
+    await session.keys("l");
     await session.until("Dan left out", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("left out by your decision"));
     assert.deepEqual([person(project, "dan").flag_override, person(project, "dan").counted], ["exclude", false]);
     await session.clickOn(tid("flag-clear-dan"));
@@ -199,6 +199,9 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     assert.equal(packs(project)[0].state, "out", "asking changed nothing");
     await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
     await look(session, "light-merge-ask", tid("merge-ask"));
+    // The safe answer is the default: it has the focus and is the primary button.
+    assert.equal(await session.execute("return document.activeElement?.dataset.testid"), "merge-keep");
+    assert.match(await session.attribute(await session.find(tid("merge-keep")), "class"), /primary/);
     // Keep it out: still out, nothing merged.
     await session.clickOn(tid("merge-keep"));
     await session.until("kept out", async () => (await textOf(session, tid("merge-outcome"))).includes("not merged; the pack is still out"));

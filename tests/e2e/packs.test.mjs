@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli, demoProject, saveScreenshot, startApp } from "./harness.mjs";
-import { look, rectOf, windowSize } from "./screens.mjs";
-import { currentTask, diagnose, itemReady, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { assertInView, look, rectOf, windowSize } from "./screens.mjs";
+import { currentTask, diagnose, itemReady, signInByKeys, submitByCli, submitByEnter, testIds, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 /** The trick sentence's wording in the demo project (settings.trick_template). */
@@ -101,6 +101,12 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       // The pack's screens at 1024×640: its home and its last item, left unanswered.
       await windowSize(session, 1024, 640);
       await session.execute("window.scrollTo(0, 0)");
+      // A pack's home shows its own kind of work only, and "Return results" in view.
+      await session.until("the pack's one kind of work", async () => {
+        const shown = await testIds(session, ".kind-card:not([hidden])");
+        return shown.length === 1 && shown[0] === "kind-evidence" ? true : null;
+      });
+      await assertInView(session, tid("return-results"), "Return results on the pack's first screen");
       await look(session, "light-pack-home", tid("return-results"));
       await session.keys("1");
       await look(session, "light-pack-evidence", tid("option-1"));

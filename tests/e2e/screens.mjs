@@ -226,6 +226,12 @@ export async function tour(session, prefix, annotator, lead) {
   await session.clickOn(tid("switch-person"));
   await signInByKeys(session, lead);
   await visit(session, prefix, "lead", tid("open-dashboard"));
+  // The lead's home opens on the project: every tool and the annotators' table in view.
+  for (const tool of ["open-dashboard", "open-adjudicate", "open-export", "open-claims", "open-review", "open-flags", "open-settings", "open-issue-pack"]) {
+    await assertInView(session, tid(tool), `${tool} on the lead's first screen (${prefix})`);
+  }
+  const table = await rectOf(session, tid("annotators"));
+  assert.ok(table.top < table.vh - 40, `the annotators' table is out of sight (${prefix}): ${JSON.stringify(table)}`);
   // The lower half of the lead's home: packs and import.
   await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
   await visit(session, prefix, "lead-packs", tid("packs-panel"));

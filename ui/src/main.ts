@@ -1,6 +1,7 @@
 // The app's entry: which screen shows (start, who is working, home, work), the header
 // and error banner around it, and the keyboard routing between them.
 
+import { meaningOf } from "./keymap";
 import { h, mount } from "./dom";
 import { readable } from "./errors";
 import {
@@ -285,10 +286,10 @@ document.addEventListener("keydown", (ev) => {
   if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement) return;
   if (ev.ctrlKey || ev.metaKey || ev.altKey || ev.isComposing) return;
   // A focused button takes Enter and Space itself, as buttons do.
-  if (t instanceof HTMLButtonElement && (ev.key === "Enter" || ev.key === " ")) return;
+  if (t instanceof HTMLButtonElement && (meaningOf(ev.key) === "submit" || meaningOf(ev.key) === "select")) return;
   if (ev.repeat && !REPEATING.has(ev.key)) return;
   if (ev.key === "Escape" && search.close()) return;
-  if (ev.key === "/" && project) {
+  if (meaningOf(ev.key) === "search" && project) {
     ev.preventDefault();
     search.focus();
     return;
@@ -297,10 +298,11 @@ document.addEventListener("keydown", (ev) => {
     ev.preventDefault();
     return;
   }
-  if (screen.appKeys && ev.key === "o") startActions.open();
-  else if (screen.appKeys && ev.key === "n" && !project) startActions.create();
-  else if (screen.appKeys && ev.key === "c" && !project) {
-    // The connect screen focuses its first field: the C must not be typed into it.
+  const meaning = meaningOf(ev.key);
+  if (screen.appKeys && meaning === "open") startActions.open();
+  else if (screen.appKeys && meaning === "new" && !project) startActions.create();
+  else if (screen.appKeys && meaning === "team" && !project) {
+    // The connect screen focuses its first field: the T must not be typed into it.
     ev.preventDefault();
     startActions.connect();
   }

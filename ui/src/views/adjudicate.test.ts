@@ -55,8 +55,10 @@ beforeEach(() => {
 describe("adjudication screen", () => {
   it("shows every answer side by side and takes one by its number with the reason", async () => {
     const { el, press } = await open([item(1, "evidence"), item(2, "label")]);
-    expect(q(el, "adj-value-ana")?.textContent).toBe("sentence 1");
-    expect(q(el, "adj-value-ben")?.textContent).toBe("sentence 2");
+    // Each card shows the chosen sentence's text beside its number.
+    expect(q(el, "adj-value-ana")?.textContent).toBe(`1${item(1, "evidence").candidates[0]?.text}`);
+    expect(q(el, "adj-value-ben")?.textContent).toBe(`2${item(1, "evidence").candidates[1]?.text}`);
+    expect(q(el, "adj-value-ana")?.querySelector("kbd")).toBeNull();
     (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
     press("2");
     await settle();
@@ -113,19 +115,25 @@ describe("adjudication screen", () => {
     label.candidates = [21, 22].map((id, i) => ({ sentence_id: id, document_id: "d2", sentence_index: i, text: `evidence ${id}` }));
     const { el } = await open([label]);
     expect(q(el, "adj-sentence-1")?.textContent).toContain("evidence 21");
-    expect(q(el, "adj-sentence-1")?.textContent).toContain("sentence 1 of its document");
+    expect(q(el, "adj-sentence-1")?.textContent).toContain("chosen by nobody");
+    // Numbered once (no "sentence 1 of its document"), and no key while 1–9 take answers.
+    expect(el.textContent).not.toContain("of its document");
+    expect(q(el, "adj-sentence-1")?.querySelector("kbd")).toBeNull();
     expect(el.textContent).not.toContain("sentence 0");
   });
 
-  it("decides evidence by hand: E, toggle sentences, Enter; 0 is no evidence", async () => {
-    const { press } = await open([item(1, "evidence")]);
-    press("e");
+  it("decides evidence by hand: H, toggle sentences, Enter; 0 is no evidence", async () => {
+    const { el, press } = await open([item(1, "evidence")]);
+    press("h");
+    // Deciding by hand, the digits toggle sentences: they carry the keys, the answers none.
+    expect(q(el, "adj-sentence-1")?.querySelector("kbd")?.textContent).toBe("1");
+    expect(q(el, "adj-answer-ana")?.querySelector("kbd")).toBeNull();
     press("3");
     press("1");
     press("Enter");
     await settle();
     expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [11, 13], no_evidence: false } }, null);
-    press("E");
+    press("H");
     press("0");
     press("Enter");
     await settle();
@@ -143,7 +151,7 @@ describe("adjudication screen", () => {
     await settle();
     // The decision the screen showed is named, so one taken meanwhile elsewhere is not undone.
     expect(mocked.undoDecision).toHaveBeenCalledWith(2, 0, null);
-    press("e");
+    press("h");
     expect(q(el, "adj-labels")).not.toBeNull();
     press("2");
     await settle();

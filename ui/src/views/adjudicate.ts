@@ -2,6 +2,7 @@
 // comment side by side, evidence candidates in their documents, and one key to take an
 // answer or set the decision by hand. Decisions keep who, when and why, and can be undone.
 
+import { capOf, keyRows, meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
 import { claimNumber } from "../format";
@@ -33,15 +34,20 @@ export interface AdjudicateDeps {
 const REQUEST: GoldRequest = { method: "majority", include_flagged: false, include_under_annotated: false, splits: [70, 15, 15], seed: 1 };
 
 const KEYS: [string, string][] = [
-  ["1–9", "Take that counted answer (not-counted answers have no key)"],
-  ["E", "Decide by hand: digits toggle sentences (or pick the label), Enter saves"],
-  ["D then 1–9", "Show that sentence in its document"],
-  ["R", "Write the reason (Enter returns to the keys)"],
-  ["U", "Undo the decision on this item"],
-  ["J / ↓", "Next item"],
-  ["K / ↑", "Previous item"],
-  ["X", "Export the gold data"],
-  ["Esc", "Home (or leave editing)"],
+  ...keyRows([
+    ["number", "take that counted answer (not-counted answers have no key)"],
+    ["by-hand", "digits toggle sentences (or pick the label), Enter saves"],
+  ]),
+  [`${capOf("document")} then 1–9`, "show that sentence in its document"],
+  ...keyRows([
+    ["comment", "the reason kept with the decision (Enter returns to the keys)"],
+    ["undo", "on this item"],
+    ["next", "the next item"],
+    ["back", "the item before"],
+    "export",
+    ["escape", "or leave deciding by hand"],
+    "help",
+  ]),
 ];
 
 export function adjudicateScreen(deps: AdjudicateDeps): Screen {
@@ -65,7 +71,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     class: "text-input adj-reason",
     testid: "adj-reason",
     type: "text",
-    placeholder: "Why (kept with the decision)",
+    placeholder: "Why (kept with the decision) — C",
     "aria-label": "Reason for the decision",
     dir: "auto",
   });
@@ -84,7 +90,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       { class: "dash-head" },
       h("div", {}, h("h1", {}, "Adjudication"), h("p", { class: "muted" }, "Items the counted annotators disagree on, most disagreement first; items with fewer than two counted answers after them. ", count)),
       h("span", { class: "spacer" }),
-      h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, "X")),
+      h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, capOf("export"))),
       h("button", { class: "ghost", testid: "adj-keys", onclick: () => toggleHelp() }, "Keys ", h("kbd", {}, "?")),
       h("button", { testid: "adj-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
     ),
@@ -272,7 +278,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
             ? h("p", { class: "adj-decision", testid: "adj-decision" }, decisionText(item.decision, item.candidates), " ", h("kbd", {}, "U"), " undoes")
             : null,
         ),
-        h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, "1–9 take an answer · E decide by hand · ? keys")),
+        h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, `1–9 take an answer · ${capOf("by-hand")} decide by hand · ? keys`)),
         labelPicker(item),
         candidatesView(item),
         passage,
@@ -438,7 +444,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     el,
     onKey(ev: KeyboardEvent): boolean {
       if (help) {
-        if (ev.key === "Escape" || ev.key === "?") toggleHelp();
+        const meaning = meaningOf(ev.key);
+        if (meaning === "escape" || meaning === "help") toggleHelp();
         return true;
       }
       const item = current();
@@ -454,20 +461,21 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         closePassage();
         return true;
       }
-      if (key === "?") toggleHelp();
-      else if (key === "Escape" || key === "Backspace") deps.home();
-      else if (key === "j" || key === "ArrowDown") go(at + 1);
-      else if (key === "k" || key === "ArrowUp") go(at - 1);
-      else if (key === "x") deps.export();
-      else if (key === "r") {
+      const meaning = meaningOf(key);
+      if (meaning === "help") toggleHelp();
+      else if (meaning === "escape") deps.home();
+      else if (meaning === "next") go(at + 1);
+      else if (meaning === "back") go(at - 1);
+      else if (meaning === "export") deps.export();
+      else if (meaning === "comment") {
         ev.preventDefault();
         reason.focus();
-      } else if (key === "u") undo();
-      else if (key === "d" && (item?.kind === "evidence" || item?.kind === "label")) showing = true;
-      else if (key === "e" && item && item.kind !== "refute") {
+      } else if (meaning === "undo") undo();
+      else if (meaning === "document" && (item?.kind === "evidence" || item?.kind === "label")) showing = true;
+      else if (meaning === "by-hand" && item && item.kind !== "refute") {
         editing = item.kind === "evidence" ? candidatesOf(item) : [];
         draw();
-      } else if (/^[1-9]$/.test(key)) take(Number(key) - 1);
+      } else if (meaning === "number") take(Number(key) - 1);
       else return false;
       return true;
     },

@@ -3,6 +3,7 @@
 // lead gets every answer, the label, candidates and documents; an annotator the claim,
 // its tasks and their own answers. Lists move with ↑/↓ (or J/K) and open with Enter.
 
+import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
 import { claimNumber, plural } from "../format";
@@ -338,16 +339,17 @@ export function claimsScreen(state: ClaimsState, deps: ClaimsDeps): Screen {
   return {
     el,
     onKey(ev) {
-      const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
-      if (key === "ArrowDown" || key === "j") go(state.at + 1);
-      else if (key === "ArrowUp" || key === "k") go(state.at - 1);
-      else if (key === "Enter") {
+      const meaning = meaningOf(ev.key);
+      if (meaning === "next") go(state.at + 1);
+      else if (meaning === "back") go(state.at - 1);
+      else if (meaning === "submit") {
         const line = lines[state.at];
         if (line) deps.open(claimNumber(line.id));
-      } else if (key === "f") {
+      } else if (meaning === "find") {
+        ev.preventDefault();
         words.focus();
         words.select();
-      } else if (key === "Escape") deps.home();
+      } else if (meaning === "escape") deps.home();
       else return false;
       return true;
     },

@@ -5,6 +5,7 @@
 // with a small form to draw one. The backend sends a new snapshot within a second of any
 // answer; this screen only draws what arrives.
 
+import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { count, percent, plural, timeText } from "../format";
 import {
@@ -461,9 +462,7 @@ export function dashboardScreen(deps: DashboardDeps): Screen {
       studies.el,
     ),
     onKey(ev: KeyboardEvent): boolean {
-      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
-      // Backspace in the study form edits the field.
-      if (ev.key === "Backspace" && (ev.target instanceof HTMLInputElement || ev.target instanceof HTMLSelectElement)) return false;
+      if (meaningOf(ev.key) !== "escape") return false;
       deps.home();
       return true;
     },

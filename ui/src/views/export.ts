@@ -2,6 +2,7 @@
 // live preview of what would be written (counts per label and split, dropped claims and
 // why) before anything is; then the file and its dataset card, and where they went.
 
+import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { plainError } from "../errors";
 import { CHOOSE_HERE, claimNumber, count, isServerAddress, percent } from "../format";
@@ -370,7 +371,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       answersPanel(project, deps.fail),
     ),
     onKey(ev: KeyboardEvent): boolean {
-      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      if (meaningOf(ev.key) !== "escape") return false;
       deps.home();
       return true;
     },

@@ -78,6 +78,9 @@ function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): voi
 export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {
   const cards = KINDS.map((k, i) => kindCard(k, i, deps));
   const lead = person.role === "lead" && !deps.pack ? leadPanel(o, deps) : null;
+  // A pack holds one kind of work: the other kinds' cards only said "Nothing to do yet".
+  const packKind = deps.pack?.kind ?? null;
+  const offered = (kind: TaskKind): boolean => packKind === null || kind === packKind;
   return {
     el: h(
       "main",
@@ -86,16 +89,19 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
         "div",
         { class: "home-head" },
         h("h1", {}, `Hello, ${person.name}`),
-        h("p", { class: "muted" }, "Choose the work to do. Press its number, or click it."),
+        h("p", { class: "muted" }, lead ? "Your project first; your own work, by its number, below." : "Choose the work to do. Press its number, or click it."),
       ),
-      h("section", { class: "kinds" }, ...cards.map((c) => c.el)),
+      // A lead opens on the project, an annotator on their work; a pack's way back (Return
+      // results) sits right under its work, never below empty cards.
       lead?.el,
+      lead ? h("h2", { class: "section-title" }, "Your own work") : null,
+      h("section", { class: "kinds" }, ...KINDS.flatMap((k, i) => (offered(k) && cards[i] ? [cards[i].el] : []))),
       deps.pack ? returnPanel(deps.pack, deps.fail) : null,
     ),
     appKeys: true,
     onKey(ev: KeyboardEvent): boolean {
       const kind = kindForKey(ev.key);
-      if (!kind) return false;
+      if (!kind || !offered(kind) || cards[KINDS.indexOf(kind)]?.el.hidden) return false;
       deps.work(kind);
       return true;
     },
@@ -105,7 +111,10 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
         .then((paces) => {
           for (const [i, kind] of KINDS.entries()) {
             const card = cards[i];
-            if (card) showProgress(kind, card.progress, paces.find((p) => p.kind === kind)?.pace ?? null);
+            const pace = paces.find((p) => p.kind === kind)?.pace ?? null;
+            if (card) showProgress(kind, card.progress, pace);
+            // A pack counts its own items: a kind it holds none of is no work here.
+            if (card && deps.pack) card.el.hidden = !pace || pace.total === 0;
           }
         })
         .catch(deps.fail);

@@ -145,29 +145,30 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
     "section",
     { class: "lead", testid: "lead-panel" },
     h("h2", { class: "section-title" }, "Lead"),
-    deps.dashboard
-      ? h(
-          "div",
-          { class: "lead-links" },
-          h("button", { class: "primary", testid: "open-dashboard", onclick: () => deps.dashboard?.() }, "Agreement dashboard"),
-          h("span", { class: "muted small" }, "Kappa and alpha per kind, pairs, pace and trick failures, live."),
-          deps.adjudicate
-            ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue")
-            : null,
-          deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
-          deps.claims ? h("button", { testid: "open-claims", onclick: () => deps.claims?.() }, "Claims") : null,
-        )
-      : null,
-    deps.lead
-      ? h(
-          "div",
-          { class: "lead-links" },
-          h("button", { testid: "open-review", onclick: () => deps.lead?.("review") }, "Refutation review"),
-          h("button", { testid: "open-flags", onclick: () => deps.lead?.("flags") }, "Flagged annotators"),
-          h("button", { testid: "open-settings", onclick: () => deps.lead?.("settings") }, "Project settings"),
-          h("button", { testid: "open-issue-pack", onclick: () => deps.lead?.("issue") }, "Issue a pack"),
-        )
-      : null,
+    // The tools in one block of even buttons, so that all of them and the table of
+    // annotators below fit the first screen at 1024×640.
+    h(
+      "div",
+      { class: "lead-tools" },
+      deps.dashboard
+        ? h(
+            "button",
+            { class: "primary", testid: "open-dashboard", title: "Kappa and alpha per kind, pairs, pace and trick failures, live", onclick: () => deps.dashboard?.() },
+            "Agreement dashboard",
+          )
+        : null,
+      deps.adjudicate ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue") : null,
+      deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
+      deps.claims ? h("button", { testid: "open-claims", onclick: () => deps.claims?.() }, "Claims") : null,
+      ...(deps.lead
+        ? [
+            h("button", { testid: "open-review", onclick: () => deps.lead?.("review") }, "Refutation review"),
+            h("button", { testid: "open-flags", onclick: () => deps.lead?.("flags") }, "Flagged annotators"),
+            h("button", { testid: "open-settings", onclick: () => deps.lead?.("settings") }, "Project settings"),
+            h("button", { testid: "open-issue-pack", onclick: () => deps.lead?.("issue") }, "Issue a pack"),
+          ]
+        : []),
+    ),
     h(
       "div",
       { class: "lead-grid" },

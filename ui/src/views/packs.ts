@@ -156,8 +156,10 @@ export function packsPanel(
   /** Packs with no answers, held back from the merge until the lead says. */
   function askAbout(empty: MergeOutcome[]): void {
     if (!empty.length) return void mount(ask);
-    const giveBack = h("button", { class: "primary", testid: "merge-give-back" }, "Take the work back");
-    const keep = h("button", { testid: "merge-keep" }, "Keep it out");
+    // The safe answer is the primary one and has the focus: the question warns that the
+    // annotator may still be working, so taking the work back must be a deliberate click.
+    const giveBack = h("button", { class: "danger", testid: "merge-give-back" }, "Take the work back");
+    const keep = h("button", { class: "primary", testid: "merge-keep" }, "Keep it out");
     giveBack.addEventListener("click", () => void merge(empty.map((o) => o.file), true));
     keep.addEventListener("click", () => {
       mount(ask);
@@ -169,10 +171,10 @@ export function packsPanel(
         "div",
         { class: "merge-ask", testid: "merge-ask", role: "alertdialog", "aria-label": "Merge a pack with no answers?" },
         ...empty.map((o) => h("p", { testid: "merge-question" }, unansweredQuestion(o))),
-        h("div", { class: "pack-actions" }, giveBack, keep),
+        h("div", { class: "pack-actions" }, keep, giveBack),
       ),
     );
-    giveBack.focus();
+    keep.focus();
   }
 
   // One merge at a time: the second click of a double-click would merge the same files

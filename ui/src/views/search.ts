@@ -2,6 +2,7 @@
 // accents ignored. Results are labelled by what they are and their own ids; ↓ from the
 // box (or ↑/↓ among them) moves through them and Enter opens one.
 
+import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { errorText } from "../errors";
 import { plural } from "../format";
@@ -119,15 +120,16 @@ export function searchBox(openHit: (hit: SearchHit) => void = () => {}): SearchB
   // Among the results: the keys stay here, not with the screen underneath.
   results.addEventListener("keydown", (ev) => {
     const at = selected();
-    if (ev.key === "ArrowDown" || ev.key === "j") select(at + 1);
-    else if (ev.key === "ArrowUp" || ev.key === "k") {
+    const meaning = meaningOf(ev.key);
+    if (meaning === "next") select(at + 1);
+    else if (meaning === "back") {
       if (at <= 0) input.focus();
       else select(at - 1);
-    } else if (ev.key === "Enter") open(at);
-    else if (ev.key === "Escape") {
+    } else if (meaning === "submit") open(at);
+    else if (meaning === "escape") {
       close();
       input.focus();
-    } else if (ev.key === "/") {
+    } else if (meaning === "search") {
       input.focus();
       input.select();
     } else return;

@@ -1,6 +1,7 @@
 // The start screen: open or create a project, connect to a team server, or pick a recent
 // one.
 
+import { capOf } from "../keymap";
 import { h } from "../dom";
 import { fileName } from "../format";
 import type { RecentProject } from "../ipc";
@@ -64,13 +65,13 @@ export function startView(recent: RecentProject[], actions: StartActions): HTMLE
       h(
         "div",
         { class: "actions" },
-        h("button", { class: "primary", testid: "open-project", onclick: actions.open }, "Open project…", h("kbd", {}, "O")),
-        h("button", { testid: "new-project", onclick: actions.create }, "New project…", h("kbd", {}, "N")),
+        h("button", { class: "primary", testid: "open-project", onclick: actions.open }, "Open project…", h("kbd", {}, capOf("open"))),
+        h("button", { testid: "new-project", onclick: actions.create }, "New project…", h("kbd", {}, capOf("new"))),
         h(
           "button",
           { testid: "connect-server", onclick: () => actions.connect() },
           "Connect to a team server…",
-          h("kbd", {}, "C"),
+          h("kbd", {}, capOf("team")),
         ),
       ),
       h("h2", {}, "Recent projects"),

@@ -3,20 +3,21 @@
 // good. Every annotator with a trick record is listed; a decision can be taken back.
 
 import { h, mount } from "../../dom";
+import { keyRows, meaningOf } from "../../keymap";
 import { plainError } from "../../errors";
 import { percent } from "../../format";
 import { api, type Annotator } from "../../ipc";
 import type { Screen } from "../screen";
 import { keysPanel, type LeadDeps } from "./review";
 
-const KEYS: [string, string][] = [
-  ["C", "Count their answers"],
-  ["X", "Leave their answers out"],
-  ["F", "Follow the flag again (no decision)"],
-  ["J / ↓", "Next person"],
-  ["K / ↑", "Previous person"],
-  ["Esc", "Home"],
-];
+const KEYS: [string, string][] = keyRows([
+  "include",
+  "leave-out",
+  ["undo", "the flag decides again"],
+  ["next", "the next person"],
+  ["back", "the person before"],
+  "escape",
+]);
 
 /** Where someone stands, in words: flagged or not, and the lead's decision. */
 export function standing(a: Annotator): string {
@@ -142,13 +143,13 @@ export function flagsScreen(deps: LeadDeps): Screen {
   return {
     el,
     onKey(ev: KeyboardEvent): boolean {
-      const key = ev.key.toLowerCase();
-      if (ev.key === "Escape") deps.home();
-      else if (key === "c") void decide(at, true);
-      else if (key === "x") void decide(at, false);
-      else if (key === "f") void decide(at, null);
-      else if (key === "j" || ev.key === "ArrowDown") move(1);
-      else if (key === "k" || ev.key === "ArrowUp") move(-1);
+      const meaning = meaningOf(ev.key);
+      if (meaning === "escape") deps.home();
+      else if (meaning === "include") void decide(at, true);
+      else if (meaning === "leave-out") void decide(at, false);
+      else if (meaning === "undo") void decide(at, null);
+      else if (meaning === "next") move(1);
+      else if (meaning === "back") move(-1);
       else return false;
       return true;
     },

@@ -3,6 +3,7 @@
 // Accepting opens its verification; rejecting closes it.
 
 import { h, mount } from "../../dom";
+import { keyRows, meaningOf } from "../../keymap";
 import { plainError } from "../../errors";
 import { claimNumber } from "../../format";
 import { ApiError, api, type PendingReview } from "../../ipc";
@@ -24,14 +25,14 @@ export function keysPanel(keys: [string, string][]): HTMLElement {
   );
 }
 
-const KEYS: [string, string][] = [
-  ["A", "Accept: its verification opens"],
-  ["R", "Reject: it is closed"],
-  ["N", "Write a note (Enter returns to the keys)"],
-  ["J / ↓", "Next"],
-  ["K / ↑", "Previous"],
-  ["Esc", "Home"],
-];
+const KEYS: [string, string][] = keyRows([
+  ["accept", "its verification opens"],
+  ["reject", "it is closed"],
+  ["comment", "a note for the writer (Enter returns to the keys)"],
+  "next",
+  "back",
+  "escape",
+]);
 
 /** "3 waiting", or that none is. */
 export function waitingText(n: number): string {
@@ -155,13 +156,15 @@ export function reviewScreen(deps: LeadDeps): Screen {
   return {
     el,
     onKey(ev: KeyboardEvent): boolean {
-      const key = ev.key.toLowerCase();
-      if (ev.key === "Escape") deps.home();
-      else if (key === "a") void decide(true);
-      else if (key === "r") void decide(false);
-      else if (key === "n") note.focus();
-      else if (key === "j" || ev.key === "ArrowDown") move(1);
-      else if (key === "k" || ev.key === "ArrowUp") move(-1);
+      const meaning = meaningOf(ev.key);
+      if (meaning === "escape") deps.home();
+      else if (meaning === "accept") void decide(true);
+      else if (meaning === "reject") void decide(false);
+      else if (meaning === "comment") {
+        ev.preventDefault();
+        note.focus();
+      } else if (meaning === "next") move(1);
+      else if (meaning === "back") move(-1);
       else return false;
       return true;
     },

@@ -3,6 +3,7 @@
 // guidelines. A setting the project refuses is explained under its own field.
 
 import { h, mount } from "../../dom";
+import { keyName } from "../../keymap";
 import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
 import { oneAtATime } from "../../once";
@@ -333,7 +334,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
   });
 
   form.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || ev.key === "s")) {
+    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || keyName(ev.key) === "s")) {
       ev.preventDefault();
       void save();
     }

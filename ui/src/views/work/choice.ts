@@ -72,7 +72,8 @@ function evidenceList(item: Item): HTMLElement {
     sectionAttrs,
     h("h2", {}, title),
     noteEl,
-    h("ol", { testid: "item-evidence" }, ...item.evidence.map((s) => h("li", { dir: "auto" }, s))),
+    // Bullets, not numbers: on this screen the digits choose a label.
+    h("ul", { testid: "item-evidence" }, ...item.evidence.map((s) => h("li", { dir: "auto" }, s))),
   );
 }
 

@@ -88,7 +88,7 @@ export function claimCard(
 }
 
 export function guidelines(text: string): HTMLElement | null {
-  return text ? h("p", { class: "guidelines", testid: "guidelines", dir: "auto" }, text) : null;
+  return text ? h("p", { class: "guidelines", testid: "guidelines", dir: "auto", title: text }, text) : null;
 }
 
 /** Done out of total, a bar, and the pace when there is one; with many items left, what

@@ -22,7 +22,9 @@ describe("keyAction", () => {
   it("shares submit, previous, comment, help and escape across kinds", () => {
     for (const kind of ["evidence", "refute", "verify", "label"] as const) {
       expect(keyAction(kind, "Enter", 3)).toEqual({ type: "submit" });
-      expect(keyAction(kind, "Backspace", 3)).toEqual({ type: "previous" });
+      expect(keyAction(kind, "p", 3)).toEqual({ type: "previous" });
+      // Backspace after leaving a text field went back an item (issue 36).
+      expect(keyAction(kind, "Backspace", 3)).toBeNull();
       expect(keyAction(kind, "S", 3)).toEqual({ type: "skip" });
       expect(keyAction(kind, "c", 3)).toEqual({ type: "comment" });
       expect(keyAction(kind, "C", 3)).toEqual({ type: "comment" });
@@ -47,7 +49,8 @@ describe("keyHelp", () => {
     const keys = keyHelp("evidence", 6).map(([k]) => k);
     expect(keys).toContain("1–6");
     expect(keys).toContain("Enter");
-    expect(keys).toContain("Backspace");
+    expect(keys).toContain("P");
+    expect(keys).not.toContain("Backspace");
     expect(keyHelp("verify", 3).slice(0, 3).map(([, what]) => what)).toEqual([
       "Contradicts",
       "Does not contradict",

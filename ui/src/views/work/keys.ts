@@ -3,6 +3,7 @@
 // generated from the same table the handler uses.
 
 import type { TaskKind } from "../../ipc";
+import { digitOf, KEYMAP, keyRows, meaningOf, type Meaning } from "../../keymap";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "../judgements";
 
 export type KeyAction =
@@ -27,14 +28,15 @@ export const CHOICES: Partial<Record<TaskKind, { value: string; title: string }[
   label: LABEL_CHOICES.map((value) => ({ value, title: judgementText(value) })),
 };
 
-const common: Record<string, KeyAction> = {
-  Enter: { type: "submit" },
-  Backspace: { type: "previous" },
-  s: { type: "skip" },
-  c: { type: "comment" },
-  x: { type: "context" },
-  "?": { type: "help" },
-  Escape: { type: "escape" },
+/** The actions every kind shares, by the key's one meaning (`keymap`). */
+const COMMON: Partial<Record<Meaning, KeyAction>> = {
+  submit: { type: "submit" },
+  "previous-item": { type: "previous" },
+  skip: { type: "skip" },
+  comment: { type: "comment" },
+  context: { type: "context" },
+  help: { type: "help" },
+  escape: { type: "escape" },
 };
 
 /**
@@ -42,46 +44,46 @@ const common: Record<string, KeyAction> = {
  * or choices; null when the key means nothing there.
  */
 export function keyAction(kind: TaskKind, key: string, count: number): KeyAction | null {
-  const k = key.length === 1 ? key.toLowerCase() : key;
-  const digit = /^[0-9]$/.test(k) ? Number(k) : null;
+  const digit = digitOf(key);
+  const meaning = meaningOf(key);
   if (kind === "evidence") {
     if (digit === 0) return { type: "no-evidence" };
     if (digit !== null) return digit <= count ? { type: "toggle", index: digit - 1 } : null;
-    if (k === "ArrowDown" || k === "j") return { type: "cursor", delta: 1 };
-    if (k === "ArrowUp" || k === "k") return { type: "cursor", delta: -1 };
-    if (k === " ") return { type: "toggle-cursor" };
-    if (k === "d") return { type: "document" };
+    if (meaning === "next") return { type: "cursor", delta: 1 };
+    if (meaning === "back") return { type: "cursor", delta: -1 };
+    if (meaning === "select") return { type: "toggle-cursor" };
+    if (meaning === "document") return { type: "document" };
   } else if (kind === "refute") {
-    if (k === "w") return { type: "write" };
+    if (meaning === "write") return { type: "write" };
   } else if (digit !== null) {
     return digit >= 1 && digit <= count ? { type: "choose", index: digit - 1 } : null;
   }
-  return common[k] ?? null;
+  return meaning ? (COMMON[meaning] ?? null) : null;
 }
 
-/** The list of keys shown by "?", per kind. */
+/** The list of keys shown by "?", per kind: the meanings of `keymap`, with what each acts on. */
 export function keyHelp(kind: TaskKind, count: number): [string, string][] {
-  const last = String(Math.max(count, 1));
+  const numbered = (to: string): [string, string] => [`1–${Math.max(count, 1)}`, `${KEYMAP.number.does}: ${to}`];
+  const choices = (kind === "verify" ? CHOICES.verify : CHOICES.label) ?? [];
   const specific: Record<TaskKind, [string, string][]> = {
     evidence: [
-      [`1–${last}`, "select or unselect a sentence"],
-      ["0", "no evidence among these sentences"],
-      ["↑ ↓  or  J K", "move between sentences"],
-      ["Space", "select the sentence under the cursor"],
-      ["D", "show the sentence in its document"],
+      numbered("select or unselect a sentence"),
+      ...keyRows([["none", "no evidence among these sentences"], ["next", "the next sentence"], ["back", "the sentence before"], "select", "document"]),
     ],
-    refute: [["W", "write (back into the text field)"]],
-    verify: (CHOICES.verify ?? []).map((c, i) => [String(i + 1), c.title]),
-    label: (CHOICES.label ?? []).map((c, i) => [String(i + 1), c.value === "FAILED" ? "Failed: the claim is malformed" : c.title]),
+    refute: keyRows(["write"]),
+    verify: choices.map((c, i) => [String(i + 1), c.title]),
+    label: choices.map((c, i) => [String(i + 1), c.value === "FAILED" ? "Failed: the claim is malformed" : c.title]),
   };
   return [
     ...specific[kind],
-    ["Enter", "submit and go to the next item"],
-    ["Backspace", "go back to your previous item"],
-    ["S", "skip: hand the item back for others; it returns to you only when nothing new is left"],
-    ["C", "write a comment"],
-    ["X", "show or hide the context"],
-    ["Esc", "leave a field, close a panel, or go home"],
-    ["?", "show or hide this list"],
+    ...keyRows([
+      ["submit", "submit and go to the next item"],
+      "previous-item",
+      ["skip", "it returns to you only when nothing new is left"],
+      ["comment", "a comment on this item"],
+      "context",
+      "escape",
+      "help",
+    ]),
   ];
 }

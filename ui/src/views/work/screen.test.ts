@@ -247,7 +247,7 @@ describe("work screen", () => {
     mocked.previousItem.mockResolvedValueOnce(evidence(2, prev));
     mocked.previousItem.mockResolvedValueOnce(null);
     const { el, press } = await open();
-    press("Backspace");
+    press("p");
     await settle();
     // The item on screen was not answered yet, so it has no place in the history.
     expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", null);
@@ -255,7 +255,7 @@ describe("work screen", () => {
     expect(q(el, "editing-previous")).not.toBeNull();
     expect(q(el, "option-1")?.getAttribute("aria-checked")).toBe("true");
     expect((q(el, "comment") as HTMLInputElement).value).toBe("unsure");
-    press("Backspace");
+    press("p");
     await settle();
     expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", 2);
     expect(q(el, "status")?.textContent).toMatch(/no earlier item/);

@@ -3,6 +3,7 @@
 // item. Keys pressed before that item has painted are dropped, never replayed on it: an
 // item is answered only after it was seen. Leaving an item unsent keeps it as a draft.
 
+import { capOf } from "../../keymap";
 import { h, mount } from "../../dom";
 import { sentence } from "../../errors";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
@@ -131,9 +132,9 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         comment,
         h(
           "button",
-          { testid: "previous", title: "Your previous item (Backspace)", onclick: clicked(previous) },
+          { testid: "previous", title: "Your previous item (P)", onclick: clicked(previous) },
           "Previous ",
-          h("kbd", { class: "glyph" }, "⌫"),
+          h("kbd", {}, capOf("previous-item")),
         ),
         h(
           "button",
@@ -160,7 +161,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         "div",
         { class: "actions" },
         h("button", { class: "primary", onclick: deps.home }, "Home ", h("kbd", {}, "Esc")),
-        h("button", { onclick: () => void previous() }, "Your previous item ", h("kbd", { class: "glyph" }, "⌫")),
+        h("button", { onclick: () => void previous() }, "Your previous item ", h("kbd", {}, capOf("previous-item"))),
       ),
     );
   }

@@ -1,0 +1,113 @@
+// Every key the app answers to, each with one meaning on every screen: the handlers find a
+// key's meaning here (`meaningOf`), and the "?" sheets and keys panels list it from here.
+// A key that meant one thing on one screen and another elsewhere (X: context, export or
+// leave out; C: comment or count; R: reason or reject) made a lead's habits misfire.
+
+/** What a key does, the same wherever it does anything. */
+export type Meaning =
+  | "number"
+  | "none"
+  | "next"
+  | "back"
+  | "select"
+  | "submit"
+  | "escape"
+  | "help"
+  | "search"
+  | "document"
+  | "skip"
+  | "comment"
+  | "context"
+  | "previous-item"
+  | "write"
+  | "undo"
+  | "by-hand"
+  | "export"
+  | "accept"
+  | "reject"
+  | "include"
+  | "leave-out"
+  | "find"
+  | "open"
+  | "new"
+  | "team"
+  | "save";
+
+interface Entry {
+  /** KeyboardEvent.key values (letters lower-cased). */
+  keys: readonly string[];
+  /** As the key is drawn on screen. */
+  cap: string;
+  /** What it does, in a few words; a screen's list may say what it does it to. */
+  does: string;
+}
+
+const DIGITS = ["1", "2", "3", "4", "5", "6", "7", "8", "9"];
+
+/** The one table. */
+export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
+  number: { keys: DIGITS, cap: "1–9", does: "choose the numbered one" },
+  none: { keys: ["0"], cap: "0", does: "none of them" },
+  next: { keys: ["j", "ArrowDown"], cap: "J / ↓", does: "next in the list" },
+  back: { keys: ["k", "ArrowUp"], cap: "K / ↑", does: "previous in the list" },
+  select: { keys: [" "], cap: "Space", does: "select the one under the cursor" },
+  submit: { keys: ["Enter"], cap: "Enter", does: "submit or save" },
+  escape: { keys: ["Escape"], cap: "Esc", does: "leave a field, close a panel, or go home" },
+  help: { keys: ["?"], cap: "?", does: "show or hide the keys" },
+  search: { keys: ["/"], cap: "/", does: "search claims and sentences" },
+  document: { keys: ["d"], cap: "D", does: "show a sentence in its document" },
+  skip: { keys: ["s"], cap: "S", does: "skip: hand the item back for others" },
+  comment: { keys: ["c"], cap: "C", does: "write a comment, note or reason" },
+  context: { keys: ["x"], cap: "X", does: "show or hide the context" },
+  "previous-item": { keys: ["p"], cap: "P", does: "go back to your previous item" },
+  write: { keys: ["w"], cap: "W", does: "write (back into the text field)" },
+  undo: { keys: ["u"], cap: "U", does: "undo the decision" },
+  "by-hand": { keys: ["h"], cap: "H", does: "decide by hand" },
+  export: { keys: ["e"], cap: "E", does: "export the gold data" },
+  accept: { keys: ["a"], cap: "A", does: "accept" },
+  reject: { keys: ["r"], cap: "R", does: "reject" },
+  include: { keys: ["i"], cap: "I", does: "count their answers" },
+  "leave-out": { keys: ["l"], cap: "L", does: "leave their answers out" },
+  find: { keys: ["f"], cap: "F", does: "find in this list" },
+  open: { keys: ["o"], cap: "O", does: "open a project" },
+  new: { keys: ["n"], cap: "N", does: "make a new project" },
+  team: { keys: ["t"], cap: "T", does: "connect to a team server" },
+  // A chord, read by the settings screen itself: the app's keys ignore held modifiers.
+  save: { keys: [], cap: "Ctrl+Enter", does: "save the settings" },
+};
+
+const BY_KEY: ReadonlyMap<string, Meaning> = new Map(
+  (Object.entries(KEYMAP) as [Meaning, Entry][]).flatMap(([meaning, e]) => e.keys.map((k) => [k, meaning] as const)),
+);
+
+/** The key as the table holds it: a letter lower-cased, any other key as it is. */
+export function keyName(key: string): string {
+  return key.length === 1 ? key.toLowerCase() : key;
+}
+
+/** The meaning of a key (KeyboardEvent.key), or null for a key the app does not use. */
+export function meaningOf(key: string): Meaning | null {
+  return BY_KEY.get(keyName(key)) ?? null;
+}
+
+/** The digit a key is (0–9), or null. */
+export function digitOf(key: string): number | null {
+  return /^[0-9]$/.test(key) ? Number(key) : null;
+}
+
+/** The cap a meaning's key is drawn with. */
+export function capOf(meaning: Meaning): string {
+  return KEYMAP[meaning].cap;
+}
+
+/**
+ * Rows of a keys sheet: each meaning's cap and what it does, with what it does it to on
+ * that screen after a colon when `to` says so ("choose the numbered one: a label").
+ */
+export function keyRows(rows: readonly (Meaning | [Meaning, string])[]): [string, string][] {
+  return rows.map((r) => {
+    const [meaning, to] = typeof r === "string" ? [r, null] : r;
+    const e = KEYMAP[meaning];
+    return [e.cap, to ? `${e.does}: ${to}` : e.does];
+  });
+}
