@@ -170,6 +170,15 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
        set('issue-annotator', 'ben'); set('issue-kind', 'evidence');
        const due = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10); set('issue-due', due);`,
     );
+    // The day typed is said back as the app writes days; one whose order is a guess is refused.
+    assert.match(await textOf(session, tid("issue-due-read")), /^\d{1,2} [A-Z][a-z]{2} \d{4}, in 7 days$/);
+    await fill(session, tid("issue-due"), "12/05/2027");
+    await session.clickOn(tid("issue-write"));
+    assert.match(await textOf(session, tid("issue-error-due")), /could be 12 May 2027 or 5 Dec 2027/);
+    assert.equal(packs(project).length, 0, "nothing issued");
+    await session.execute(
+      `const e = document.querySelector('[data-testid=issue-due]'); e.value = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10); e.dispatchEvent(new Event('input'));`,
+    );
     await fill(session, tid("issue-count"), "3");
     await fill(session, tid("issue-out"), out);
     await session.clickOn(tid("issue-write"));

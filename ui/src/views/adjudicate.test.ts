@@ -144,7 +144,8 @@ describe("adjudication screen", () => {
     const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
     const { el, press } = await open([item(1, "evidence"), decided]);
     press("j");
-    expect(q(el, "adj-task")?.textContent).toBe("task 2 · claim #102 · c2");
+    expect(q(el, "adj-task")?.textContent).toBe("#102 · c2");
+    expect(q(el, "adj-task")?.dataset["task"]).toBe("2");
     expect(q(el, "adj-row-2")?.textContent).toContain("#102");
     expect(q(el, "adj-decision")?.textContent).toMatch(/^lea set Failed on /);
     press("u");
@@ -157,7 +158,7 @@ describe("adjudication screen", () => {
     await settle();
     expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, { answer: { kind: "label", label: "REFUTED" } }, null);
     press("k");
-    expect(q(el, "adj-task")?.textContent).toMatch(/^task 1 /);
+    expect(q(el, "adj-task")?.dataset["task"]).toBe("1");
   });
 
   it("lists the keys on ? and goes home on Esc", async () => {

@@ -264,7 +264,14 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           "div",
           { class: "adj-item-head" },
           h("span", { class: "badge badge-info" }, KIND_TITLES[item.kind]),
-          h("span", { class: "muted small", testid: "adj-task" }, `task ${item.task_id} · claim `, h("span", { class: "claim-number", testid: "adj-claim-number" }, claimNumber(item.claim_number)), ` · ${item.claim_id}`),
+          // The claim's number, as every screen names a claim; the task's id is for the
+          // command line, in the tooltip.
+          h(
+            "span",
+            { class: "muted small", testid: "adj-task", "data-task": String(item.task_id), title: `task ${item.task_id}` },
+            h("span", { class: "claim-number", testid: "adj-claim-number" }, claimNumber(item.claim_number)),
+            ` · ${item.claim_id}`,
+          ),
           h("span", { class: "spacer" }),
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),
@@ -366,7 +373,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
 
   const why = (): string | null => reason.value.trim() || null;
   const said = (item: QueueItem): string =>
-    item.decision ? `Task ${item.task_id}: ${decisionText(item.decision, item.candidates)}` : `Task ${item.task_id} decided.`;
+    item.decision
+      ? `${claimNumber(item.claim_number)}: ${decisionText(item.decision, item.candidates)}`
+      : `${claimNumber(item.claim_number)} decided.`;
 
   function take(i: number): void {
     const item = current();
@@ -389,7 +398,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     const item = current();
     if (!item?.decision) return;
     const seen = item.decision.at;
-    void act(() => api.undoDecision(item.task_id, seen, why()), (i) => `Task ${i.task_id}: decision undone; the answers settle it again.`, false);
+    void act(() => api.undoDecision(item.task_id, seen, why()), (i) => `${claimNumber(i.claim_number)}: decision undone; the answers settle it again.`, false);
   }
 
   function toggleHelp(): void {

@@ -148,7 +148,7 @@ describe("a task on the claim page", () => {
     expect(taskState({ ...task, answered: 0 }, false)).toBe("not answered by you");
   });
   it("tells a lead its number and counted answers", () => {
-    expect(taskState({ ...task, task_id: 12 }, true)).toBe("task 12 · 1 of 2 counted answers");
-    expect(taskState({ ...task, task_id: 12, closed: true }, true)).toBe("task 12 · closed");
+    expect(taskState({ ...task, task_id: 12 }, true)).toBe("1 of 2 counted answers");
+    expect(taskState({ ...task, task_id: 12, closed: true }, true)).toBe("closed");
   });
 });

@@ -28,12 +28,12 @@ function head(title: HTMLElement | string, sub: HTMLElement | string, back: () =
   );
 }
 
-/** How a task stands: for a lead, its number and counted answers; for an annotator, only
- * whether they answered it (others' answers, and the task's number, are not theirs). */
+/** How a task stands: for a lead, its counted answers; for an annotator, only whether they
+ * answered it (others' answers are not theirs). The claim's number names the page, and
+ * the kind the task: no second number (a task's id is in the lead's tooltip). */
 export function taskState(t: ClaimTask, full: boolean): string {
   if (!full) return t.answered > 0 ? "answered by you" : "not answered by you";
-  const state = t.closed ? "closed" : `${t.answered} of ${t.overlap} counted ${t.overlap === 1 ? "answer" : "answers"}`;
-  return `task ${t.task_id} · ${state}`;
+  return t.closed ? "closed" : `${t.answered} of ${t.overlap} counted ${t.overlap === 1 ? "answer" : "answers"}`;
 }
 
 function taskView(t: ClaimTask, full: boolean): HTMLElement {
@@ -44,7 +44,7 @@ function taskView(t: ClaimTask, full: boolean): HTMLElement {
       "div",
       { class: "claim-task-head" },
       h("span", { class: "badge badge-info" }, KIND_TITLES[t.kind]),
-      h("span", { class: "muted small", testid: "claim-task-state" }, taskState(t, full)),
+      h("span", { class: "muted small", testid: "claim-task-state", title: full ? `task ${t.task_id}` : undefined }, taskState(t, full)),
     ),
     t.answers.length === 0
       ? h("p", { class: "muted small", testid: "claim-no-answers" }, full ? "No answers yet." : "You have not answered it.")

@@ -18,14 +18,49 @@ export function dayValue(now: number, days: number): string {
   return new Date(now + days * DAY).toISOString().slice(0, 10);
 }
 
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+/** The UTC midnight of year `y`, month `m` (1–12), day `d`, or null when there is no such day. */
+function utcDay(y: number, m: number, d: number): number | null {
+  const t = Date.UTC(y, m - 1, d);
+  const back = new Date(t);
+  return back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d ? t : null;
+}
+
 /**
- * Whole days from today (UTC) to the due date typed as YYYY-MM-DD, or what is wrong with
- * it: a pack is due at the earliest tomorrow.
+ * A day typed by a person, as UTC midnight, or what is wrong with it. Read as the app
+ * writes days ("14 Dec 2026", "14 December 2026", "Dec 14, 2026") or as 2026-12-14. A
+ * date of numbers alone is read only where its order cannot matter: 12/05/2026 is 12 May
+ * to a British reader and 5 Dec to an American one, so it is refused with a way to say it.
+ */
+export function parseDay(text: string): number | string {
+  const t = text.trim().toLowerCase().replace(/,/g, " ").replace(/\s+/g, " ");
+  const month = (word: string): number => MONTHS.indexOf(word.slice(0, 3)) + 1;
+  let y = 0;
+  let m = 0;
+  let d = 0;
+  let match: RegExpMatchArray | null;
+  if ((match = t.match(/^(\d{4})-(\d{1,2})-(\d{1,2})$/))) [y, m, d] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  else if ((match = t.match(/^(\d{1,2}) ([a-z]+)\.? (\d{4})$/))) [d, m, y] = [Number(match[1]), month(match[2] ?? ""), Number(match[3])];
+  else if ((match = t.match(/^([a-z]+)\.? (\d{1,2}) (\d{4})$/))) [m, d, y] = [month(match[1] ?? ""), Number(match[2]), Number(match[3])];
+  else if ((match = t.match(/^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})$/))) {
+    const [a, b] = [Number(match[1]), Number(match[2])];
+    if (a <= 12 && b <= 12 && a !== b) {
+      const asWritten = (day: number, mon: number): string => `${day} ${MONTHS[mon - 1]?.replace(/^./, (c) => c.toUpperCase())} ${match?.[3]}`;
+      return `Due: ${text.trim()} could be ${asWritten(a, b)} or ${asWritten(b, a)}; write the month as a word.`;
+    }
+    [d, m, y] = a > 12 ? [a, b, Number(match[3])] : b > 12 ? [b, a, Number(match[3])] : [a, b, Number(match[3])];
+  } else return "Due: a day such as 14 Dec 2026.";
+  return (m >= 1 && utcDay(y, m, d)) || "Due: no such day.";
+}
+
+/**
+ * Whole days from today (UTC) to the due date typed, or what is wrong with it: a pack is
+ * due at the earliest tomorrow.
  */
 export function daysUntil(value: string, now: number): number | string {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return "Due: choose a date.";
-  const due = Date.parse(`${value}T00:00:00Z`);
-  if (Number.isNaN(due)) return "Due: choose a date.";
+  const due = parseDay(value);
+  if (typeof due === "string") return due;
   const today = Date.parse(`${new Date(now).toISOString().slice(0, 10)}T00:00:00Z`);
   const days = Math.round((due - today) / DAY);
   if (days < 1) return "Due: a day after today at the earliest.";
@@ -75,8 +110,18 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
   const items = h("input", { class: "text-input setting-number", testid: "issue-count", type: "text" });
   items.inputMode = "numeric";
   items.value = "50";
-  const due = h("input", { class: "text-input", testid: "issue-due", type: "date" });
-  due.value = dayValue(now, 14);
+  // Typed, and said back as the app writes days: a date input shows its value in the
+  // system's order, where 12/05/2026 was read as 5 Dec by a British lead.
+  const due = h("input", { class: "text-input", testid: "issue-due", type: "text", placeholder: "14 Dec 2026" });
+  due.value = dueDate(Date.parse(`${dayValue(now, 14)}T00:00:00Z`));
+  const dueRead = h("span", { class: "muted small export-note", testid: "issue-due-read", "aria-live": "polite" });
+  const readBack = (): void => {
+    const days = daysUntil(due.value, Date.now());
+    const at = parseDay(due.value);
+    mount(dueRead, typeof days === "number" && typeof at === "number" ? `${dueDate(at)}, in ${days} ${days === 1 ? "day" : "days"}` : "");
+  };
+  due.addEventListener("input", readBack);
+  readBack();
   const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto", placeholder: CHOOSE_HERE });
   let outTouched = false;
   out.addEventListener("input", () => {
@@ -170,10 +215,10 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
     }
   };
 
-  const field = (label: string, id: string, input: HTMLElement, err: HTMLElement, note?: string): HTMLElement[] => {
+  const field = (label: string, id: string, input: HTMLElement, err: HTMLElement, note?: string, read?: HTMLElement): HTMLElement[] => {
     const l = h("label", { class: "export-label" }, label);
     l.htmlFor = id;
-    return [l, h("div", {}, input, note ? h("span", { class: "muted small export-note" }, note) : null, err)];
+    return [l, h("div", {}, input, read ?? null, note ? h("span", { class: "muted small export-note" }, note) : null, err)];
   };
 
   const outLabel = h("label", {}, "Write to");
@@ -184,7 +229,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
     ...field("For", "issue-annotator", who, problems.annotator),
     ...field("Kind", "issue-kind", kind, h("span")),
     ...field("Items", "issue-count", items, problems.count, "at most; fewer if fewer are open"),
-    ...field("Due", "issue-due", due, problems.due, "its items go back to the pool after this day"),
+    ...field("Due", "issue-due", due, problems.due, "its items go back to the pool after this day", dueRead),
   );
   form.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && !(ev.target instanceof HTMLSelectElement)) void issue();

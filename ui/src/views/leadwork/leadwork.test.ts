@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, type Annotator, type MergeOutcome, type Settings } from "../../ipc";
 import { shortId, unansweredQuestion } from "../packs";
 import { flagOrder, standing } from "./flags";
-import { dayValue, daysUntil, issueField, suggestedPath } from "./issue";
+import { dayValue, daysUntil, issueField, parseDay, suggestedPath } from "./issue";
 import { decidedText, waitingText } from "./review";
 import { fieldOf, mergeSettings, percentText, share, stanceNote, wholeNumber } from "./settings";
 
@@ -117,9 +117,10 @@ describe("issuing a pack", () => {
   it("turns the due date into whole days, tomorrow at the earliest", () => {
     expect(dayValue(now, 14)).toBe("2026-12-08");
     expect(daysUntil("2026-12-08", now)).toBe(14);
+    expect(daysUntil("8 Dec 2026", now)).toBe(14);
     expect(daysUntil("2026-11-25", now)).toBe(1);
     expect(daysUntil("2026-11-24", now)).toBe("Due: a day after today at the earliest.");
-    expect(daysUntil("", now)).toBe("Due: choose a date.");
+    expect(daysUntil("", now)).toBe("Due: a day such as 14 Dec 2026.");
     expect(daysUntil("2028-01-01", now)).toBe("Due: within a year.");
   });
 
@@ -148,5 +149,24 @@ describe("packs", () => {
       error: { code: "unanswered", message: "refused", location: null },
     };
     expect(unansweredQuestion(o)).toMatch(/^ana\.fdpack has no answers yet/);
+  });
+});
+
+describe("a typed day", () => {
+  const day = (y: number, m: number, d: number): number => Date.UTC(y, m - 1, d);
+  it("reads the app's own way of writing days, ISO dates and unambiguous numbers", () => {
+    expect(parseDay("14 Dec 2026")).toBe(day(2026, 12, 14));
+    expect(parseDay(" 14 december 2026 ")).toBe(day(2026, 12, 14));
+    expect(parseDay("Dec 14, 2026")).toBe(day(2026, 12, 14));
+    expect(parseDay("2026-12-14")).toBe(day(2026, 12, 14));
+    expect(parseDay("14/12/2026")).toBe(day(2026, 12, 14));
+    expect(parseDay("12/14/2026")).toBe(day(2026, 12, 14));
+    expect(parseDay("05.05.2026")).toBe(day(2026, 5, 5));
+  });
+
+  it("refuses a date whose order of day and month is a guess, saying both readings (issue 36)", () => {
+    expect(parseDay("12/05/2026")).toBe("Due: 12/05/2026 could be 12 May 2026 or 5 Dec 2026; write the month as a word.");
+    expect(parseDay("31 Feb 2026")).toBe("Due: no such day.");
+    expect(parseDay("soon")).toBe("Due: a day such as 14 Dec 2026.");
   });
 });
