@@ -259,6 +259,27 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
     await look(session, "dark-merge-ask", tid("merge-ask"));
     assert.equal(packs(project)[0].state, "out");
+
+    // The lead protects the lead's screens with a password (issue 36): choosing maria on
+    // "Who is working?" then asks for it, a wrong one is said, the right one goes home.
+    await home(session);
+    await session.clickOn(tid("open-settings"));
+    await session.waitFor(tid("lead-password"));
+    await fill(session, tid("lead-password"), `maria's own${Key.Enter}`);
+    await session.until("the password saved", async () => /^Saved\./.test(await textOf(session, tid("lead-password-status"))));
+    await home(session);
+    await session.clickOn(tid("switch-person"));
+    await session.waitFor(tid("who-is-working"));
+    await session.clickOn(tid("person-maria"));
+    await session.waitFor(tid("who-password-box"));
+    assert.match(await textOf(session, tid("who-password-problem")), /maria has a password/i);
+    await look(session, "dark-who-password", tid("who-password-box"));
+    await session.keys(`guess${Key.Enter}`);
+    await session.until("the wrong password said", async () => /wrong password/i.test(await textOf(session, tid("who-password-problem"))));
+    assert.equal((await session.findAll(tid("home"))).length, 0, "a wrong password opened nothing");
+    await fill(session, tid("who-password-box"), `maria's own${Key.Enter}`);
+    await session.waitFor(tid("home"));
+    assert.equal(await textOf(session, `${tid("current-person")} .bar-person-name`), "maria");
   });
 });
 

@@ -3,7 +3,7 @@
 
 import { meaningOf } from "./keymap";
 import { h, mount } from "./dom";
-import { readable } from "./errors";
+import { readable, sentence } from "./errors";
 import {
   ApiError,
   api,
@@ -140,22 +140,26 @@ async function showPeople(): Promise<void> {
     const [o, people] = await Promise.all([api.overview(), api.people()]);
     project = o;
     person = null;
-    setScreen(peopleScreen(o, people, { signIn: (name) => void signIn(name), addFirst: (name) => void addFirst(name) }));
+    setScreen(peopleScreen(o, people, { signIn, addFirst: (name) => void addFirst(name) }));
   } catch (e) {
     fail(e);
   }
 }
 
-async function signIn(name: string): Promise<void> {
+/** Chooses who is working; for someone with a password (wanted, or wrong), what to say
+ * beside the password box instead of failing. */
+async function signIn(name: string, password: string | null = null): Promise<string | null> {
   try {
-    person = await api.signIn(name);
+    person = await api.signIn(name, password);
     drafts = new Map();
     claimsState = newClaimsState();
     showBanner(null);
     showHome();
   } catch (e) {
+    if (e instanceof ApiError && e.code === "unauthorized") return sentence(e.message);
     fail(e);
   }
+  return null;
 }
 
 async function addFirst(name: string): Promise<void> {

@@ -270,6 +270,34 @@ impl Project {
         Ok(())
     }
 
+    /// Chooses `name` as the person working in the app on this project file. Someone with a
+    /// password (set with `annotators P password NAME`, or by a lead in the app) gives it,
+    /// so a stray key on "Who is working?" does not open a lead's screens on a shared
+    /// machine (issue 36); someone without needs none. Whoever holds the file can still
+    /// read it with other tools: this guards the app's door, as the server's sign-in does
+    /// the network's.
+    pub fn choose_person(&self, name: &str, password: Option<&str>) -> Result<Actor> {
+        let actor = self.actor(name)?;
+        let stored =
+            sign_in::by_name(self.store.conn(), actor.name())?.and_then(|c| c.password_hash);
+        match (stored, password) {
+            (None, _) => Ok(actor),
+            (Some(_), None) => Err(Error::new(
+                ErrorCode::Unauthorized,
+                format!(
+                    "{} has a password: type it to work as {}",
+                    actor.name(),
+                    actor.name()
+                ),
+            )),
+            (Some(stored), Some(given)) if verify_password(given, &stored) => Ok(actor),
+            (Some(_), Some(_)) => Err(Error::new(
+                ErrorCode::Unauthorized,
+                format!("wrong password for {}", actor.name()),
+            )),
+        }
+    }
+
     /// Disables (or enables again) a person: a disabled person cannot sign in or act, and
     /// their sessions end now. Disabling also gives back the items they were served and
     /// have neither answered nor skipped (they cannot any more), to the pool, so nothing

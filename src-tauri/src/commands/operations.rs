@@ -114,8 +114,9 @@ macro_rules! for_each_shell_command {
             project::current_person() -> Option<factdesk_api::annotators::Person>;
             /// Everyone on the open project: names and roles only.
             work::people() -> Vec<factdesk_api::annotators::Person>;
-            /// Chooses who is working on a file (on a server, whoever signed in).
-            work::sign_in(name: String) -> factdesk_api::annotators::Person;
+            /// Chooses who is working on a file (on a server, whoever signed in). Someone with
+            /// a password gives it; without it, or with a wrong one, "unauthorized".
+            work::sign_in(name: String, password: Option<String>) -> factdesk_api::annotators::Person;
             /// Starts an import in the background (leads only); follow it with onImport.
             import::start_import(
                 claims: Vec<std::path::PathBuf>,

@@ -15,9 +15,14 @@ pub fn people(state: State<'_, AppState>) -> Result<Vec<Person>> {
     }
 }
 
-/// Chooses who is working. On a server that is whoever signed in, and no one else.
+/// Chooses who is working. On a server that is whoever signed in, and no one else; on a
+/// project file, someone with a password gives it (`password`).
 #[tauri::command(async)]
-pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
+pub fn sign_in(
+    state: State<'_, AppState>,
+    name: String,
+    password: Option<String>,
+) -> Result<Person> {
     if let Some(remote) = state.remote() {
         if remote.person.name == name {
             return Ok(remote.person);
@@ -30,7 +35,10 @@ pub fn sign_in(state: State<'_, AppState>, name: String) -> Result<Person> {
             ),
         ));
     }
-    let (person, actor) = state.with_work(|w| Ok((w.person(&name)?, w.actor(&name)?)))?;
+    let (person, actor) = state.with_work(|w| {
+        let actor = w.choose_person(&name, password.as_deref())?;
+        Ok((w.person(&name)?, actor))
+    })?;
     state.set_user(Some(actor));
     Ok(person)
 }

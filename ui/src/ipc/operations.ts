@@ -59,6 +59,8 @@ export function operations(send: Send) {
     pendingReviews: () => send<Array<PendingReview>>("pending_reviews"),
     /** Accepts (opens its verification) or rejects a written refutation. */
     reviewRefutation: (annotationId: number, accepted: boolean, note: string | null) => send<null>("review_refutation", { annotationId, accepted, note }),
+    /** Sets the password a person signs in with to a server, and gives when chosen in the app on a project file; their sessions end. */
+    setPassword: (name: string, password: string) => send<null>("set_password", { name, password }),
     /** The project's settings (on a server, a lead's). */
     settings: () => send<Settings>("settings"),
     /** Stores the settings; the stored ones come back. */

@@ -21,8 +21,8 @@ export function shellCommands(send: Send) {
     currentPerson: () => send<Person | null>("current_person"),
     /** Everyone on the open project: names and roles only. */
     people: () => send<Array<Person>>("people"),
-    /** Chooses who is working on a file (on a server, whoever signed in). */
-    signIn: (name: string) => send<Person>("sign_in", { name }),
+    /** Chooses who is working on a file (on a server, whoever signed in). Someone with a password gives it; without it, or with a wrong one, "unauthorized". */
+    signIn: (name: string, password: string | null) => send<Person>("sign_in", { name, password }),
     /** Starts an import in the background (leads only); follow it with onImport. */
     startImport: (claims: Array<string>, documents: Array<string>, preset: string) => send<null>("start_import", { claims, documents, preset }),
     /** Asks the running import to stop; it rolls back and ends with a "cancelled" error. */

@@ -24,7 +24,7 @@ const key = (k: string) => new KeyboardEvent("keydown", { key: k });
 
 describe("peopleScreen", () => {
   it("signs in by number, and moves focus with the arrows", () => {
-    const signIn = vi.fn();
+    const signIn = vi.fn(async () => null);
     const people = [
       { name: "lead", role: "lead" as const },
       { name: "<b>ana</b>", role: "annotator" as const },
@@ -45,6 +45,27 @@ describe("peopleScreen", () => {
     expect(screen.onKey?.(key("3"))).toBe(false);
     expect(screen.el.querySelector("b")).toBeNull();
     expect(screen.el.querySelector("[data-testid=count-claims]")?.textContent).toBe("3");
+  });
+
+  it("asks a person with a password for it, says a wrong one, and signs in with the right one", async () => {
+    const signIn = vi.fn(async (_name: string, password?: string | null) =>
+      password === "right" ? null : password ? "Wrong password for lead." : "Lead has a password: type it to work as lead.",
+    );
+    const screen = peopleScreen(overview, [{ name: "lead", role: "lead" as const }], { signIn, addFirst: vi.fn() });
+    document.body.replaceChildren(screen.el);
+    screen.onKey?.(key("1"));
+    await new Promise((r) => setTimeout(r, 0));
+    const box = screen.el.querySelector<HTMLInputElement>("[data-testid=who-password-box]");
+    expect(box?.type).toBe("password");
+    expect(screen.el.querySelector("[data-testid=who-password-problem]")?.textContent).toMatch(/has a password/);
+    if (box) box.value = "guess";
+    screen.el.querySelector<HTMLButtonElement>("[data-testid=who-password-go]")?.click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(screen.el.querySelector("[data-testid=who-password-problem]")?.textContent).toBe("Wrong password for lead.");
+    if (box) box.value = "right";
+    screen.el.querySelector<HTMLButtonElement>("[data-testid=who-password-go]")?.click();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(signIn).toHaveBeenLastCalledWith("lead", "right");
   });
 
   it("asks for the first person when there is no one", () => {

@@ -7,7 +7,8 @@ import { overviewGroups, overviewHead } from "./overview";
 import type { Screen } from "./screen";
 
 export interface PeopleActions {
-  signIn: (name: string) => void;
+  /** Chooses who is working; resolves to what to say when a password is wanted or wrong. */
+  signIn: (name: string, password?: string | null) => Promise<string | null>;
   /** Adds the project's first person, who leads it. */
   addFirst: (name: string) => void;
 }
@@ -42,11 +43,45 @@ function firstPersonForm(actions: PeopleActions): HTMLElement {
   );
 }
 
+/**
+ * The box a person with a password types it in, under the list: the lead's screens stay
+ * one password away, not one key (issue 36). Esc or "Someone else" goes back to the list.
+ */
+function passwordForm(name: string, said: string, actions: PeopleActions, back: () => void): HTMLElement {
+  const box = h("input", { class: "text-input", testid: "who-password-box", type: "password", "aria-label": `Password for ${name}` });
+  const problem = h("p", { class: "error-text field-error", testid: "who-password-problem", role: "alert" }, said);
+  const go = async (): Promise<void> => {
+    const wrong = await actions.signIn(name, box.value);
+    if (wrong) {
+      problem.textContent = wrong;
+      box.select();
+    }
+  };
+  box.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") void go();
+    if (ev.key === "Escape") back();
+  });
+  const el = h(
+    "div",
+    { class: "person-password", testid: "who-password-form" },
+    h("label", { class: "export-label" }, `Password for ${name}`),
+    h("div", { class: "inline-form" }, box, h("button", { class: "primary", testid: "who-password-go", onclick: () => void go() }, "Sign in"), h("button", { onclick: back }, "Someone else")),
+    problem,
+  );
+  queueMicrotask(() => box.focus());
+  return el;
+}
+
 export function peopleScreen(o: Overview, people: Person[], actions: PeopleActions): Screen {
+  const asking = h("div", { testid: "who-password" });
+  const choose = async (name: string): Promise<void> => {
+    const said = await actions.signIn(name);
+    if (said) asking.replaceChildren(passwordForm(name, said, actions, () => asking.replaceChildren()));
+  };
   const buttons = people.map((p, i) =>
     h(
       "button",
-      { class: "person", testid: `person-${p.name}`, onclick: () => actions.signIn(p.name) },
+      { class: "person", testid: `person-${p.name}`, onclick: () => void choose(p.name) },
       i < 9 ? h("kbd", {}, String(i + 1)) : h("span", { class: "kbd-space" }),
       h("span", { class: "person-name" }, p.name),
       p.role === "lead" ? h("span", { class: "badge" }, "lead") : null,
@@ -60,6 +95,7 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
       ? h("p", { class: "muted" }, "Choose your name: press its number, or move with ↑ ↓ and press Enter.")
       : null,
     people.length ? h("ul", { class: "people" }, ...buttons.map((b) => h("li", {}, b))) : firstPersonForm(actions),
+    asking,
     people.length ? h("p", { class: "people-note" }, "Not on the list? A lead adds people from their home screen.") : null,
   );
 

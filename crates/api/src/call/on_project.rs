@@ -254,6 +254,11 @@ impl Host for OnProject<'_> {
         p.review_pending(user, annotation_id, accepted, note.as_deref())
     }
 
+    fn set_password(&mut self, name: String, password: String) -> Result<()> {
+        let (p, user) = self.user()?;
+        p.set_password(user, &name, &password)
+    }
+
     fn save_settings(&mut self, settings: Settings) -> Result<Settings> {
         let (p, user) = self.user()?;
         p.set_settings(user, &settings)?;

@@ -132,6 +132,12 @@ macro_rules! for_each_operation {
                 accepted: bool,
                 note: Option<String>,
             } -> (), Lead, Local;
+            /// Sets the password a person signs in with to a server, and gives when chosen
+            /// in the app on a project file; their sessions end.
+            SetPassword set_password {
+                name: String,
+                password: String,
+            } -> (), Lead, Local;
             /// The project's settings (on a server, a lead's).
             Settings settings -> $crate::settings::Settings, Lead, Local;
             /// Stores the settings; the stored ones come back.

@@ -79,6 +79,15 @@ impl Workplace {
         }
     }
 
+    /// The person chosen to work in the app: on a project, with their password if they
+    /// have one ([`Project::choose_person`]); a pack's holder needs none (the pack is theirs).
+    pub fn choose_person(&self, name: &str, password: Option<&str>) -> Result<Actor> {
+        match self {
+            Workplace::Project(p) => p.choose_person(name, password),
+            Workplace::Pack(s) => s.actor(name),
+        }
+    }
+
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         match self {
             Workplace::Project(p) => p.next_item(actor, kind),

@@ -286,3 +286,28 @@ fn a_disabled_lead_is_not_the_one_scripts_act_as() {
     assert_eq!(ok(p.lead_or_owner(None)).name(), "lou");
     assert_eq!(code(p.lead_or_owner(Some("maria"))), ErrorCode::Forbidden);
 }
+
+/// Issue 36, item 1: on a project file the app chooses who is working, and a stray key on
+/// "Who is working?" opened the lead's screens. Someone with a password gives it there
+/// too; someone without needs none; the refusal says which it was, without the hash.
+#[test]
+fn choosing_a_person_with_a_password_in_the_app_asks_for_it() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let owner = p.lead();
+    ok(p.add_annotator(&owner, "ivy", Role::Annotator));
+    assert_eq!(ok(p.choose_person("ivy", None)).name(), "ivy");
+    let asked = p.choose_person("maria", None).err();
+    let asked = asked.unwrap_or_else(|| panic!("maria was chosen without her password"));
+    assert_eq!(asked.code, ErrorCode::Unauthorized);
+    assert!(asked.message.contains("has a password"), "{}", asked.message);
+    assert_eq!(code(p.choose_person("maria", Some("ana's secret"))), ErrorCode::Unauthorized);
+    let maria = ok(p.choose_person(" maria ", Some("maria's secret")));
+    assert!(maria.is_lead());
+    // A lead sets someone's password from the app's operations: asked for from then on.
+    ok(p.set_password(&maria, "ivy", "ivy's own"));
+    assert_eq!(code(p.choose_person("ivy", None)), ErrorCode::Unauthorized);
+    assert_eq!(ok(p.choose_person("ivy", Some("ivy's own"))).name(), "ivy");
+    assert_eq!(code(p.choose_person("nobody", Some("x"))), ErrorCode::NotFound);
+}

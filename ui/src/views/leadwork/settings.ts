@@ -340,6 +340,33 @@ export function settingsScreen(deps: LeadDeps): Screen {
     }
   });
 
+  // The lead's own password: on a shared machine anyone can choose any name on "Who is
+  // working?", and a lead's name opens gold labels and everyone's answers (issue 36).
+  const password = h("input", { class: "text-input", testid: "lead-password", type: "password", "aria-label": "Your new password" });
+  const passwordSaid = h("p", { class: "adj-notice", testid: "lead-password-status", role: "status" });
+  const setPassword = oneAtATime(async (): Promise<void> => {
+    mount(passwordSaid);
+    try {
+      const me = await api.me();
+      await api.setPassword(me.name, password.value);
+      password.value = "";
+      mount(passwordSaid, `Saved. Choosing ${me.name} on “Who is working?” now asks for it, and it signs ${me.name} in to a team server.`);
+    } catch (e) {
+      mount(passwordSaid, e instanceof ApiError ? sentence(e.message) : readable(e));
+    }
+  });
+  password.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") void setPassword();
+  });
+  const passwordPanel = h(
+    "section",
+    { class: "panel settings-password" },
+    h("h3", {}, "Your password"),
+    h("p", { class: "muted small" }, "Anyone at this computer can choose any name on “Who is working?”. With a password, choosing yours asks for it."),
+    h("div", { class: "inline-form" }, password, h("button", { testid: "lead-password-set", onclick: () => void setPassword() }, "Set password")),
+    passwordSaid,
+  );
+
   const el = h(
     "main",
     { class: "lead-screen", testid: "settings" },
@@ -363,6 +390,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
         h("span", { class: "muted small" }, "Esc leaves without saving."),
       ),
     ),
+    passwordPanel,
   );
 
   return {
