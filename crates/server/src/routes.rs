@@ -448,6 +448,9 @@ async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> R
     let token = bearer(&headers)?;
     let call: Call = parse(&raw.0?)?;
     let tick = call.moves_the_dashboard();
+    let floor = call
+        .answered_no_sooner_than()
+        .map(|d| tokio::time::Instant::now() + d);
     let reply = state
         .pool
         .run(move |p| {
@@ -457,6 +460,9 @@ async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> R
         .await?;
     if tick {
         let _ = state.answers.send(());
+    }
+    if let Some(at) = floor {
+        tokio::time::sleep_until(at).await;
     }
     Ok(Json(reply).into_response())
 }

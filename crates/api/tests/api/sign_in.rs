@@ -301,13 +301,23 @@ fn choosing_a_person_with_a_password_in_the_app_asks_for_it() {
     let asked = p.choose_person("maria", None).err();
     let asked = asked.unwrap_or_else(|| panic!("maria was chosen without her password"));
     assert_eq!(asked.code, ErrorCode::Unauthorized);
-    assert!(asked.message.contains("has a password"), "{}", asked.message);
-    assert_eq!(code(p.choose_person("maria", Some("ana's secret"))), ErrorCode::Unauthorized);
+    assert!(
+        asked.message.contains("has a password"),
+        "{}",
+        asked.message
+    );
+    assert_eq!(
+        code(p.choose_person("maria", Some("ana's secret"))),
+        ErrorCode::Unauthorized
+    );
     let maria = ok(p.choose_person(" maria ", Some("maria's secret")));
     assert!(maria.is_lead());
     // A lead sets someone's password from the app's operations: asked for from then on.
     ok(p.set_password(&maria, "ivy", "ivy's own"));
     assert_eq!(code(p.choose_person("ivy", None)), ErrorCode::Unauthorized);
     assert_eq!(ok(p.choose_person("ivy", Some("ivy's own"))).name(), "ivy");
-    assert_eq!(code(p.choose_person("nobody", Some("x"))), ErrorCode::NotFound);
+    assert_eq!(
+        code(p.choose_person("nobody", Some("x"))),
+        ErrorCode::NotFound
+    );
 }

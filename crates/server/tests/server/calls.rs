@@ -349,3 +349,31 @@ async fn a_pack_issued_from_the_served_project_merges_back_and_the_lead_sees_it_
     let people = after["kinds"][0]["people"].to_string();
     assert!(people.contains("\"eve\""), "{people}");
 }
+
+/// Hostile pass of session 25 (MEDIUM): the trick's passage is built by another path and
+/// came back microseconds sooner, so timing each option's passage many times told the
+/// trick. Every passage is answered no sooner than the same floor, a bound below which
+/// no answer comes, so this cannot fail on a busy machine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_options_passage_is_answered_no_sooner_than_the_floor() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let ana = team.token("ana").await;
+    let (_, next) = post(
+        &team,
+        Some(&ana),
+        &json!({"op": "next_item", "args": {"kind": "evidence"}}),
+    )
+    .await;
+    let item = &next["item"];
+    let options = item["options"].as_array().cloned().unwrap_or_default();
+    assert!(options.len() >= 2, "{item}");
+    let floor = std::time::Duration::from_millis(factdesk_api::call::PASSAGE_FLOOR_MS);
+    for option in &options {
+        let body = json!({"op": "passage", "args": {"task_id": item["task_id"], "option_id": option["id"]}});
+        let started = std::time::Instant::now();
+        let (status, passage) = post(&team, Some(&ana), &body).await;
+        let took = started.elapsed();
+        assert_eq!(status, 200, "{passage}");
+        assert!(took >= floor, "{:?}'s passage came in {took:?}", option["id"]);
+    }
+}
