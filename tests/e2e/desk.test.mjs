@@ -210,6 +210,21 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
 
     await skipFirst(session, project, "light");
 
+    // "!" reports a problem: the item goes back to the pool, the lead reads the note.
+    await session.keys("1");
+    await session.waitFor(tid("option-1"));
+    await itemReady(session);
+    const reported = await textOf(session, tid("item-claim"));
+    await session.keys("!");
+    await session.waitFor(tid("report-text"));
+    await look(session, "light-report");
+    await session.keys(`The sentences are cut off mid-word.${Key.Enter}`);
+    await session.waitFor(tid("reported"));
+    assert.notEqual(await textOf(session, tid("item-claim")), reported, "the next item shows");
+    await session.execute("document.activeElement && document.activeElement.blur()");
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("home"));
+
     // Search, arrow keys and Enter open the claim; ana sees her own answer only.
     await openClaimBySearch(session, label.claim);
     const body = await session.execute("return document.querySelector('[data-testid=claim-screen]').textContent");
@@ -220,6 +235,13 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     await look(session, "light-claim-annotator");
     await session.keys(Key.Escape);
     await session.waitFor(tid("home"));
+    await session.clickOn(tid("switch-person"));
+    await signInByKeys(session, "maria");
+    await session.until("the report on the lead's home", async () => /cut off mid-word/.test(await textOf(session, tid("problem-reports"))) ? true : null);
+    const reports = await textOf(session, tid("problem-reports"));
+    assert.ok(reports.includes("ana, ") && reports.includes(reported.slice(0, 20)), reports);
+    await session.clickOn("[data-testid^='problem-seen-']");
+    await session.until("the report marked seen", async () => (await session.execute("return document.querySelector('[data-testid=problem-reports]').hidden")) === true);
     await session.clickOn(tid("switch-person"));
 
     await leadSide(session, "light", label);

@@ -63,6 +63,7 @@ describe("the key table", () => {
       comment: "comment",
       context: "context",
       help: "help",
+      report: "report",
       escape: "escape",
       next: "cursor",
       back: "cursor",

@@ -31,6 +31,7 @@ export type Meaning =
   | "open"
   | "new"
   | "team"
+  | "report"
   | "save";
 
 interface Entry {
@@ -72,6 +73,7 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   open: { keys: ["o"], cap: "O", does: "open a project" },
   new: { keys: ["n"], cap: "N", does: "make a new project" },
   team: { keys: ["t"], cap: "T", does: "connect to a team server" },
+  report: { keys: ["!"], cap: "!", does: "report a problem with the item to your lead" },
   // A chord, read by the settings screen itself: the app's keys ignore held modifiers.
   save: { keys: [], cap: "Ctrl+Enter", does: "save the settings" },
 };

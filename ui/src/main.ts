@@ -212,7 +212,7 @@ function showExport(): void {
 
 function showWork(kind: TaskKind): void {
   again = () => showWork(kind);
-  setScreen(workScreen(kind, { home: showHome, fail, drafts }));
+  setScreen(workScreen(kind, { home: showHome, fail, drafts, reports: pack === null }));
 }
 
 function showClaims(): void {

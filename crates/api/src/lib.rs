@@ -29,6 +29,7 @@ mod opaque;
 pub mod output;
 pub mod packs;
 pub mod predictions;
+pub mod problems;
 pub mod progress;
 pub mod project;
 pub mod rank;

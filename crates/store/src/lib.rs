@@ -35,6 +35,7 @@ pub mod pack_file;
 pub mod pack_returned;
 pub mod pack_store;
 pub mod predictions;
+pub mod problems;
 mod project;
 pub mod raw_answers;
 pub mod reviews;

@@ -26,6 +26,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0018_session_activity.sql"),
     include_str!("migrations/0019_trick_sentences.sql"),
     include_str!("migrations/0020_one_task_queue.sql"),
+    include_str!("migrations/0021_problem_reports.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -65,6 +66,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         20,
         include_str!("migrations/postgres/0020_one_task_queue.sql"),
+    ),
+    (
+        21,
+        include_str!("migrations/postgres/0021_problem_reports.sql"),
     ),
 ];
 

@@ -375,6 +375,12 @@ original_number: number, original: string,
  */
 written_number: number, written: string, };
 
+export type ProblemReport = { id: number, 
+/**
+ * The claim's number, as every screen names it (#24).
+ */
+claim_number: number, claim: string, kind: TaskKind, task_id: number, annotator: string, text: string, at: number, };
+
 export type EvidenceStance = "supports" | "supports_or_refutes";
 
 export type Guidelines = { 

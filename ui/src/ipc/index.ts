@@ -81,6 +81,7 @@ export type {
   PackIssued,
   PackRequest,
   PendingReview,
+  ProblemReport,
   Routing,
   Settings,
   ClaimAnswer,

@@ -8,6 +8,7 @@ import type { HomeDeps } from "./home";
 import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
 import { packsPanel } from "./packs";
+import { problemsPanel } from "./problems";
 import { KIND_TITLES } from "./work/chrome";
 
 const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
@@ -141,6 +142,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
     deps.changed(overview);
   }
 
+  const problems = problemsPanel(deps.fail);
   const el = h(
     "section",
     { class: "lead", testid: "lead-panel" },
@@ -199,6 +201,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
         noTask,
       ),
     ),
+    problems.el,
     importPanel(deps.fail, refresh),
     packs.el,
     counts,
@@ -208,6 +211,7 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
     load: () => {
       void refresh().catch(deps.fail);
       packs.load();
+      problems.load();
     },
   };
 }

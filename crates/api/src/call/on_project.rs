@@ -166,6 +166,24 @@ impl Host for OnProject<'_> {
             .map_err(|e| said(ids.as_ref(), e, task))
     }
 
+    fn report_problem(&mut self, task_id: i64, text: String) -> Result<()> {
+        let (p, user) = self.user()?;
+        let ids = p.task_ids(user)?;
+        let task = row(ids.as_ref(), task_id);
+        p.report_problem(user, task, &text)
+            .map_err(|e| said(ids.as_ref(), e, task))
+    }
+
+    fn problem_reports(&mut self) -> Result<Vec<crate::problems::ProblemReport>> {
+        let (p, user) = self.user()?;
+        p.problem_reports(user)
+    }
+
+    fn mark_problem_seen(&mut self, id: i64) -> Result<()> {
+        let (p, user) = self.user()?;
+        p.mark_problem_seen(user, id)
+    }
+
     fn claim_view(&mut self, claim: String) -> Result<ClaimView> {
         let (p, user) = self.user()?;
         let ids = p.task_ids(user)?;

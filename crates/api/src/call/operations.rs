@@ -70,6 +70,12 @@ macro_rules! for_each_operation {
             SkipItem skip_item {
                 task_id: i64,
             } -> bool, Person, Local;
+            /// Reports a problem with an item the person was given and cannot answer: the
+            /// item goes back to the pool and the report waits in the lead's list.
+            ReportProblem report_problem {
+                task_id: i64,
+                text: String,
+            } -> (), Person, Local;
             /// A claim as the person may see it: a lead everything, an annotator their
             /// own answers. `claim` is its reference as search showed it: a lead's
             /// number ("#12"), an annotator's own opaque reference.
@@ -137,6 +143,12 @@ macro_rules! for_each_operation {
             SetPassword set_password {
                 name: String,
                 password: String,
+            } -> (), Lead, Local;
+            /// The problems annotators reported that the lead has not marked seen.
+            ProblemReports problem_reports -> Vec<$crate::problems::ProblemReport>, Lead, Local;
+            /// Marks a problem report seen: it leaves the list.
+            MarkProblemSeen mark_problem_seen {
+                id: i64,
             } -> (), Lead, Local;
             /// The project's settings (on a server, a lead's).
             Settings settings -> $crate::settings::Settings, Lead, Local;

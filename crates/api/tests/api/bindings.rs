@@ -27,6 +27,7 @@ use factdesk_api::gold::{
 use factdesk_api::packs::{
     Manifest, MergeOutcome, MergeReport, PackIssued, PackRequest, PackSummary, RefusedAnswer,
 };
+use factdesk_api::problems::ProblemReport;
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, RankingSettings, Routing, Settings};
@@ -85,6 +86,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Check::decl(cfg),
         Passage::decl(cfg),
         PendingReview::decl(cfg),
+        ProblemReport::decl(cfg),
         EvidenceStance::decl(cfg),
         Guidelines::decl(cfg),
         Routing::decl(cfg),

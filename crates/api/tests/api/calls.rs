@@ -392,6 +392,13 @@ fn annotators_work(p: &mut Project, back: &mut ReadBack) -> i64 {
     let next = back.run(p, &ana, Call::NextItem { kind });
     let skipped = next["item"]["task_id"].as_i64().unwrap_or_default();
     back.run(p, &ana, Call::SkipItem { task_id: skipped });
+    let next = back.run(p, &ana, Call::NextItem { kind });
+    let reported = next["item"]["task_id"].as_i64().unwrap_or_default();
+    let report = Call::ReportProblem {
+        task_id: reported,
+        text: "The sentences are cut off.".into(),
+    };
+    back.run(p, &ana, report);
     back.run(p, &ana, Call::Paces);
 
     let kind = TaskKind::Refute;
@@ -502,6 +509,14 @@ fn leads_work(p: &mut Project, back: &mut ReadBack, answered: i64) {
     let settings = back.run(p, &maria, Call::Settings);
     let settings = serde_json::from_value(settings).unwrap_or_else(|e| panic!("{e}"));
     back.run(p, &maria, Call::SaveSettings { settings });
+    let reports = back.run(p, &maria, Call::ProblemReports);
+    let id = reports[0]["id"].as_i64().unwrap_or_default();
+    back.run(p, &maria, Call::MarkProblemSeen { id });
+    let password = Call::SetPassword {
+        name: "ben".into(),
+        password: "ben's new one".into(),
+    };
+    back.run(p, &maria, password);
     back.run(
         p,
         &maria,

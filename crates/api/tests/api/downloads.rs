@@ -20,7 +20,7 @@ fn gold_report() -> ExportReport {
             "counted_annotators": ["ana"], "excluded_annotators": [], "accuracy": {},
             "mean_share_agreeing": 1.0, "rejected_answers": 0, "refutations": {},
             "split_warnings": [], "study_answers_in_gold": false,
-            "trick_flag_threshold": 0.2, "trick_min_seen": 5, "study_answers_apart": 0,
+            "trick_flag_threshold": 0.2, "trick_min_seen": 5, "evidence_stance": "supports", "study_answers_apart": 0,
             "under_annotated": [], "include_under_annotated": false
         }
     })))

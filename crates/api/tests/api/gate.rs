@@ -153,6 +153,8 @@ const LEAD_ONLY: &[Call] = &[
         p.eval_ranking(a, &dir.join("claims.jsonl")).map(drop)
     }),
     ("pending_reviews", |p, a, _| p.pending_reviews(a).map(drop)),
+    ("problem_reports", |p, a, _| p.problem_reports(a).map(drop)),
+    ("mark_problem_seen", |p, a, _| p.mark_problem_seen(a, 1)),
     ("review", |p, a, _| p.review(a, 1, true, None)),
     ("review_pending", |p, a, _| {
         p.review_pending(a, 1, true, None)

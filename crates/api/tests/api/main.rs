@@ -43,6 +43,7 @@ mod pack_results;
 mod packs;
 mod password_race;
 mod predictions;
+mod problems;
 mod raw_answers;
 mod refutations;
 mod round_trips;

@@ -24,6 +24,8 @@ const RULED: &[&str] = &[
     "decide",
     "create_study",
     "delete_study",
+    "mark_problem_seen",
+    "set_password",
 ];
 
 async fn post(team: &Team, token: Option<&str>, body: &Value) -> (u16, Value) {
@@ -62,6 +64,14 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
             let item = next().await;
             json!({"task_id": item["item"]["task_id"]})
         }
+        "report_problem" => {
+            let item = next().await;
+            json!({"task_id": item["item"]["task_id"], "text": "walk"})
+        }
+        // No such report, no such person: the lead meets the project's rule (404), and
+        // nobody's sessions end mid-walk.
+        "mark_problem_seen" => json!({"id": 999_999}),
+        "set_password" => json!({"name": "nobody", "password": "walk walk walk"}),
         // The checks run only on a refute item given to the caller: one is served first.
         "check_refutation" => {
             let (_, next) = post(
@@ -374,6 +384,10 @@ async fn every_options_passage_is_answered_no_sooner_than_the_floor() {
         let (status, passage) = post(&team, Some(&ana), &body).await;
         let took = started.elapsed();
         assert_eq!(status, 200, "{passage}");
-        assert!(took >= floor, "{:?}'s passage came in {took:?}", option["id"]);
+        assert!(
+            took >= floor,
+            "{:?}'s passage came in {took:?}",
+            option["id"]
+        );
     }
 }

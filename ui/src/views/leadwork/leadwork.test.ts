@@ -170,3 +170,11 @@ describe("a typed day", () => {
     expect(parseDay("soon")).toBe("Due: a day such as 14 Dec 2026.");
   });
 });
+
+describe("reported problems", () => {
+  it("head each report with the claim's number, the kind, who and when", async () => {
+    const { reportHead } = await import("../problems");
+    const head = reportHead({ id: 1, claim_number: 24, claim: "c", kind: "evidence", task_id: 7, annotator: "ana", text: "cut off", at: Date.UTC(2026, 10, 30, 14, 2) });
+    expect(head).toMatch(/^#24 · Evidence · ana, 30 Nov 2026, \d\d:02$/);
+  });
+});

@@ -20,6 +20,7 @@ export type KeyAction =
   | { type: "write" }
   | { type: "context" }
   | { type: "help" }
+  | { type: "report" }
   | { type: "escape" };
 
 /** The labels verification and labelling answer with, in key order (1, 2, ...). */
@@ -36,6 +37,7 @@ const COMMON: Partial<Record<Meaning, KeyAction>> = {
   comment: { type: "comment" },
   context: { type: "context" },
   help: { type: "help" },
+  report: { type: "report" },
   escape: { type: "escape" },
 };
 
@@ -82,6 +84,7 @@ export function keyHelp(kind: TaskKind, count: number): [string, string][] {
       ["skip", "it returns to you only when nothing new is left"],
       ["comment", "a comment on this item"],
       "context",
+      ["report", "it goes back to the pool"],
       "escape",
       "help",
     ]),

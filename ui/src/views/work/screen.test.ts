@@ -15,6 +15,7 @@ vi.mock("../../ipc", async (load) => {
       checkRefutation: vi.fn(),
       paces: vi.fn(),
       skipItem: vi.fn(),
+      reportProblem: vi.fn(),
     },
   };
 });
@@ -259,6 +260,40 @@ describe("work screen", () => {
     await settle();
     expect(mocked.previousItem).toHaveBeenLastCalledWith("evidence", 2);
     expect(q(el, "status")?.textContent).toMatch(/no earlier item/);
+  });
+
+  it("reports a problem: ! asks what is wrong, Enter sends it and the next item shows", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.reportProblem.mockRejectedValueOnce(new ApiError({ code: "invalid_input", message: "say what the problem is: a few words are enough", location: null }));
+    mocked.reportProblem.mockResolvedValueOnce(null);
+    const { el, press } = await open("evidence");
+    press("!");
+    const text = el.querySelector<HTMLTextAreaElement>("[data-testid=report-text]");
+    expect(text).not.toBeNull();
+    const enter = () => text?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    enter();
+    await settle();
+    expect(q(el, "report-problem")?.textContent).toBe("Say what the problem is: a few words are enough.");
+    if (text) text.value = "The sentences are cut off.";
+    enter();
+    await settle();
+    await settle();
+    expect(mocked.reportProblem).toHaveBeenLastCalledWith(1, "The sentences are cut off.");
+    expect(q(el, "report-dialog")).toBeNull();
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
+    expect(q(el, "reported")).not.toBeNull();
+  });
+
+  it("offers no report in a pack, which sends none", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    const screen = workScreen("evidence", { home: vi.fn(), fail: vi.fn(), reports: false, whenReady: (done) => done() });
+    document.body.replaceChildren(screen.el);
+    screen.shown?.();
+    await settle();
+    expect(q(screen.el, "report")).toBeNull();
+    screen.onKey?.(new KeyboardEvent("keydown", { key: "!" }));
+    expect(q(screen.el, "report-dialog")).toBeNull();
   });
 
   it("skips: hands the item back, keeps its draft, shows the next item", async () => {

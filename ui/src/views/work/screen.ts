@@ -5,7 +5,7 @@
 
 import { capOf } from "../../keymap";
 import { h, mount } from "../../dom";
-import { sentence } from "../../errors";
+import { readable, sentence } from "../../errors";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
 import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
@@ -26,6 +26,9 @@ export interface WorkDeps {
   drafts?: Drafts;
   /** Calls back once a new item may take keys; painted plus a moment by default. */
   whenReady?: (done: () => void) => void;
+  /** Whether "report a problem" reaches a lead from here: on a project or a server, not
+   * from a pack (which sends no reports). */
+  reports?: boolean;
 }
 
 const HEADINGS: Record<TaskKind, string> = {
@@ -76,6 +79,14 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       itemRef,
       progress,
       saved,
+      deps.reports === false
+        ? null
+        : h(
+            "button",
+            { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
+            "Report a problem ",
+            h("kbd", {}, capOf("report")),
+          ),
     ),
     layout,
     helpSlot,
@@ -357,6 +368,65 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     });
   }
 
+  /** "Report a problem": what is wrong, in a few words; sent, the item goes back to the
+   * pool and the next one shows, as a skip does. */
+  function openReport(): void {
+    if (!item || deps.reports === false) return;
+    const task = item.task_id;
+    const text = h("textarea", { class: "refute-input report-text", testid: "report-text", "aria-label": "What is wrong with this item", dir: "auto" });
+    text.rows = 3;
+    text.maxLength = 2000;
+    const said = h("p", { class: "error-text field-error", testid: "report-problem", role: "alert" });
+    const close = (): void => {
+      helpOpen = false;
+      mount(helpSlot);
+    };
+    const send = (): Promise<void> =>
+      guarded(async () => {
+        try {
+          await api.reportProblem(task, text.value);
+          close();
+          await loadNext();
+          note("Reported: the item went back to the pool, and your lead will read what you wrote.", "reported");
+        } catch (e) {
+          mount(said, e instanceof ApiError ? sentence(e.message) : readable(e));
+        }
+      });
+    text.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" && !ev.shiftKey) {
+        ev.preventDefault();
+        ev.stopPropagation();
+        void send();
+      } else if (ev.key === "Escape") {
+        ev.stopPropagation();
+        close();
+      }
+    });
+    helpOpen = true;
+    mount(
+      helpSlot,
+      h(
+        "div",
+        { class: "help-backdrop", onclick: (ev) => ev.target === ev.currentTarget && close() },
+        h(
+          "section",
+          { class: "help", role: "dialog", "aria-label": "Report a problem", testid: "report-dialog" },
+          h("h2", {}, "Report a problem with this item"),
+          h("p", { class: "muted" }, "Say what stops you answering it: the item goes back to the pool, and your lead reads this with the claim."),
+          text,
+          said,
+          h(
+            "div",
+            { class: "actions" },
+            h("button", { class: "primary", testid: "report-send", onclick: () => void send() }, "Send ", h("kbd", {}, "Enter")),
+            h("button", { onclick: close }, "Cancel ", h("kbd", {}, "Esc")),
+          ),
+        ),
+      ),
+    );
+    text.focus();
+  }
+
   function openHelp(): void {
     helpOpen = true;
     mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp));
@@ -379,6 +449,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     else if (action.type === "comment" && body) comment.focus();
     else if (action.type === "context") toggleContext();
     else if (action.type === "help") openHelp();
+    else if (action.type === "report") openReport();
     else if (action.type === "escape") deps.home();
   }
 

@@ -1,0 +1,76 @@
+//! The `problem_reports` table: problems annotators report on items they cannot answer,
+//! waiting for the lead until marked seen.
+
+use crate::db::Connection;
+use crate::params;
+use crate::Result;
+
+/// A report as the lead's list shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportRow {
+    pub id: i64,
+    pub task_id: i64,
+    /// The task's kind, as stored ("evidence", …).
+    pub kind: String,
+    pub claim_id: i64,
+    pub claim_text: String,
+    pub annotator: String,
+    pub text: String,
+    pub created_at: i64,
+}
+
+pub fn insert(
+    conn: &Connection,
+    task_id: i64,
+    annotator_id: i64,
+    text: &str,
+    at: i64,
+) -> Result<()> {
+    conn.execute(
+        "INSERT INTO problem_reports (task_id, annotator_id, text, created_at) VALUES (?1, ?2, ?3, ?4)",
+        params![task_id, annotator_id, text, at],
+    )?;
+    Ok(())
+}
+
+/// The reports not yet seen, oldest first, at most `limit`.
+pub fn open(conn: &Connection, limit: u32) -> Result<Vec<ReportRow>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT r.id, r.task_id, t.kind, c.id, c.text, a.name, r.text, r.created_at
+         FROM problem_reports r JOIN tasks t ON t.id = r.task_id JOIN claims c ON c.id = t.claim_id
+         JOIN annotators a ON a.id = r.annotator_id
+         WHERE r.seen_at IS NULL ORDER BY r.created_at, r.id LIMIT {limit}"
+    ))?;
+    let rows = stmt.query_map([], |r| {
+        Ok(ReportRow {
+            id: r.get(0)?,
+            task_id: r.get(1)?,
+            kind: r.get(2)?,
+            claim_id: r.get(3)?,
+            claim_text: r.get(4)?,
+            annotator: r.get(5)?,
+            text: r.get(6)?,
+            created_at: r.get(7)?,
+        })
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Marks report `id` seen by `lead`; false when there is no such report still open.
+pub fn mark_seen(conn: &Connection, id: i64, lead: &str, at: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE problem_reports SET seen_at = ?1, seen_by = ?2 WHERE id = ?3 AND seen_at IS NULL",
+        params![at, lead, id],
+    )? == 1)
+}
+
+/// How many reports `annotator_id` made since `since`: a person filing reports in a loop
+/// is held to a few a minute.
+pub fn made_since(conn: &Connection, annotator_id: i64, since: i64) -> Result<u64> {
+    let n: i64 = conn.query_row(
+        "SELECT count(*) FROM problem_reports WHERE annotator_id = ?1 AND created_at >= ?2",
+        params![annotator_id, since],
+        |r| r.get(0),
+    )?;
+    Ok(n.max(0) as u64)
+}
