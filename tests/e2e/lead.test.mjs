@@ -272,7 +272,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.waitFor(tid("who-is-working"));
     await session.clickOn(tid("person-maria"));
     await session.waitFor(tid("who-password-box"));
-    assert.match(await textOf(session, tid("who-password-problem")), /maria has a password/i);
+    assert.match(await textOf(session, tid("who-password-problem")), /this name has a password: type it to work as maria/i);
     await look(session, "dark-who-password", tid("who-password-box"));
     await session.keys(`guess${Key.Enter}`);
     await session.until("the wrong password said", async () => /wrong password/i.test(await textOf(session, tid("who-password-problem"))));

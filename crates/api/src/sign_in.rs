@@ -285,8 +285,7 @@ impl Project {
             (Some(_), None) => Err(Error::new(
                 ErrorCode::Unauthorized,
                 format!(
-                    "{} has a password: type it to work as {}",
-                    actor.name(),
+                    "this name has a password: type it to work as {}",
                     actor.name()
                 ),
             )),

@@ -49,11 +49,13 @@ function firstPersonForm(actions: PeopleActions): HTMLElement {
  */
 function passwordForm(name: string, said: string, actions: PeopleActions, back: () => void): HTMLElement {
   const box = h("input", { class: "text-input", testid: "who-password-box", type: "password", "aria-label": `Password for ${name}` });
-  const problem = h("p", { class: "error-text field-error", testid: "who-password-problem", role: "alert" }, said);
+  // The first line asks (muted); only a refused password is said as an error.
+  const problem = h("p", { class: "muted small", testid: "who-password-problem", role: "alert" }, said);
   const go = async (): Promise<void> => {
     const wrong = await actions.signIn(name, box.value);
     if (wrong) {
       problem.textContent = wrong;
+      problem.className = "error-text field-error";
       box.select();
     }
   };

@@ -100,10 +100,10 @@ fn agreement(s: &mut String, r: &Report) {
         let kind = k.kind.as_str();
         let _ = write!(
             s,
-            r#"<div class="card kind"><h3>{kind}: {u} units, {n} annotators, {a} answers</h3><div class="cards">"#,
-            u = k.units,
-            n = k.annotators,
-            a = k.answers,
+            r#"<div class="card kind"><h3>{kind}: {u}, {n}, {a}</h3><div class="cards">"#,
+            u = counted(k.units, "unit"),
+            n = counted(k.annotators, "annotator"),
+            a = counted(k.answers, "answer"),
         );
         // Evidence is scored per candidate sentence; the title says so beside the name.
         let per = if k.kind == crate::tasks::TaskKind::Evidence {
@@ -138,8 +138,8 @@ fn agreement(s: &mut String, r: &Report) {
         if points.len() >= 2 {
             // From 0, or from below the lowest value to the tenth.
             let lo = (points.iter().map(|p| p.1).fold(0.0, f64::min) * 10.0).floor() / 10.0;
-            let first = format!("{} answers", k.series.first().map_or(0, |p| p.answers));
-            let last = format!("{} answers", k.series.last().map_or(0, |p| p.answers));
+            let first = counted(k.series.first().map_or(0, |p| p.answers), "answer");
+            let last = counted(k.series.last().map_or(0, |p| p.answers), "answer");
             s.push_str(&svg::line(
                 &format!("Fleiss' kappa over time, {kind}"),
                 &points,
@@ -460,4 +460,13 @@ fn negation(s: &mut String, n: &Negation) {
         s.push_str("</table></div>");
     }
     s.push_str("</div></section>");
+}
+
+/// "1 answer", "2 answers": a count with its noun, singular for one.
+fn counted(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
 }

@@ -3,7 +3,7 @@
 // good. Every annotator with a trick record is listed; a decision can be taken back.
 
 import { h, mount } from "../../dom";
-import { keyRows, meaningOf } from "../../keymap";
+import { capOf, KEYMAP, keyRows, meaningOf, type Meaning } from "../../keymap";
 import { plainError } from "../../errors";
 import { percent } from "../../format";
 import { api, type Annotator } from "../../ipc";
@@ -40,11 +40,14 @@ export function flagsScreen(deps: LeadDeps): Screen {
   const problem = h("p", { class: "error-text field-error", testid: "flags-problem", role: "alert" });
 
   function row(a: Annotator, i: number): HTMLElement {
-    const button = (label: string, key: string, include: boolean | null, pressed: boolean): HTMLElement =>
+    // Each button is named as its key's meaning in the keys panel, and shows the key.
+    const button = (meaning: Meaning, label: string, key: string, include: boolean | null, pressed: boolean): HTMLElement =>
       h(
         "button",
-        { class: "small", testid: `flag-${key}-${a.name}`, "aria-pressed": String(pressed), onclick: () => void decide(i, include) },
+        { class: "small", testid: `flag-${key}-${a.name}`, "aria-pressed": String(pressed), title: KEYMAP[meaning].does, onclick: () => void decide(i, include) },
         label,
+        " ",
+        h("kbd", {}, capOf(meaning)),
       );
     return h(
       "tr",
@@ -64,9 +67,9 @@ export function flagsScreen(deps: LeadDeps): Screen {
       h(
         "td",
         { class: "flag-actions" },
-        button("Count", "include", true, a.flag_override === "include"),
-        button("Leave out", "exclude", false, a.flag_override === "exclude"),
-        button("Follow flag", "clear", null, a.flag_override === null),
+        button("include", "Count", "include", true, a.flag_override === "include"),
+        button("leave-out", "Leave out", "exclude", false, a.flag_override === "exclude"),
+        button("undo", "Undo", "clear", null, a.flag_override === null),
       ),
     );
   }

@@ -50,12 +50,13 @@ export function evidenceBody(item: Item, hooks: BodyHooks, kept: WorkDraft | nul
           class: "ghost option-doc",
           testid: `show-doc-${i + 1}`,
           title: "Show in document (D)",
+          "aria-label": "Show in document",
           onclick: (ev) => {
             ev.stopPropagation();
             openDoc(i);
           },
         },
-        "In document",
+        h("span", { class: "doc-label" }, "In document"),
       ),
     ),
   );

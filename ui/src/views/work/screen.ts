@@ -84,7 +84,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         : h(
             "button",
             { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
-            "Report a problem ",
+            "Report ",
             h("kbd", {}, capOf("report")),
           ),
     ),
