@@ -113,7 +113,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     assert.equal(person(project, "dan").flagged, true);
     await session.clickOn(tid("open-flags"));
     await session.waitFor(tid("flag-row-dan"));
-    assert.equal(await textOf(session, tid("flag-standing-dan")), "FLAGGED flagged: answers left out until you decide");
+    assert.equal(await textOf(session, tid("flag-standing-dan")), "FLAGGED answers left out until you decide");
     await look(session, "light-flags", tid("flag-row-dan"));
     await session.keys("i");
     await session.until("Dan counted", async () => (await textOf(session, tid("flag-standing-dan"))).endsWith("counted by your decision"));
@@ -171,7 +171,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
        const due = new Date(Date.now() + 7 * 86400000).toISOString().slice(0, 10); set('issue-due', due);`,
     );
     // The day typed is said back as the app writes days; one whose order is a guess is refused.
-    assert.match(await textOf(session, tid("issue-due-read")), /^\d{1,2} [A-Z][a-z]{2} \d{4}, in 7 days$/);
+    assert.match(await textOf(session, tid("issue-due-read")), /^\d{1,2} [A-Z][a-z]{2} \d{4}, in 7 days:$/);
     await fill(session, tid("issue-due"), "12/05/2027");
     await session.clickOn(tid("issue-write"));
     assert.match(await textOf(session, tid("issue-error-due")), /could be 12 May 2027 or 5 Dec 2027/);

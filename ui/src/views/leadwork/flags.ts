@@ -22,7 +22,8 @@ const KEYS: [string, string][] = keyRows([
 /** Where someone stands, in words: flagged or not, and the lead's decision. */
 export function standing(a: Annotator): string {
   const decided = a.flag_override === "include" ? "counted by your decision" : a.flag_override === "exclude" ? "left out by your decision" : null;
-  if (a.flagged) return decided ?? "flagged: answers left out until you decide";
+  // The FLAGGED badge stands beside it: the words say what follows from it.
+  if (a.flagged) return decided ?? "answers left out until you decide";
   return decided ?? "counted";
 }
 

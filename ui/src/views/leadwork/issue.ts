@@ -118,7 +118,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
   const readBack = (): void => {
     const days = daysUntil(due.value, Date.now());
     const at = parseDay(due.value);
-    mount(dueRead, typeof days === "number" && typeof at === "number" ? `${dueDate(at)}, in ${days} ${days === 1 ? "day" : "days"}` : "");
+    mount(dueRead, typeof days === "number" && typeof at === "number" ? `${dueDate(at)}, in ${days} ${days === 1 ? "day" : "days"}:` : "");
   };
   due.addEventListener("input", readBack);
   readBack();
