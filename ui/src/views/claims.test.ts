@@ -41,7 +41,9 @@ describe("claim screen", () => {
     await settle();
     // Opened and named by the annotator's own reference: no number, no imported id.
     expect(mocked.claimView).toHaveBeenCalledWith("c3fa81b20d4e");
-    expect(q(s.el, "claim-number")?.textContent).toBe("c3fa81b20d4e");
+    // An annotator's opaque reference is kept on the page, not shown: it tells them nothing.
+    expect(q(s.el, "claim-number")?.dataset["reference"]).toBe("c3fa81b20d4e");
+    expect(s.el.textContent).not.toContain("c3fa81b20d4e");
     expect(q(s.el, "claim-ext-id")?.textContent).toBe("");
     expect(q(s.el, "claim-answer-ana")?.textContent).toContain("Your answer");
     expect(q(s.el, "claim-own-only")).not.toBeNull();

@@ -139,13 +139,17 @@ function claimBody(c: ClaimView): HTMLElement[] {
  */
 export function claimScreen(reference: string, deps: ClaimDeps): Screen {
   const title = h("span", { testid: "claim-ext-id" }, "…");
-  const heading = h("span", {}, "Claim ", h("span", { class: "claim-number", testid: "claim-number" }, reference));
+  // A lead's claim by its number; an annotator's reference is a long opaque id that tells
+  // them nothing, kept on the element only.
+  const heading = reference.startsWith("#")
+    ? h("span", {}, "Claim ", h("span", { class: "claim-number", testid: "claim-number" }, reference))
+    : h("span", {}, "A claim you answered", h("span", { testid: "claim-number", "data-reference": reference }));
   const body = h("div", { class: "claim-body" }, h("p", { class: "muted" }, "Loading…"));
   const el = h("main", { class: "claim-page", testid: "claim-screen" }, head(heading, title, deps.back), body);
   return {
     el,
     onKey(ev) {
-      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      if (meaningOf(ev.key) !== "escape") return false;
       deps.back();
       return true;
     },
@@ -172,7 +176,7 @@ export function sentenceScreen(hit: SearchHit, deps: ClaimDeps): Screen {
   return {
     el,
     onKey(ev) {
-      if (ev.key !== "Escape" && ev.key !== "Backspace") return false;
+      if (meaningOf(ev.key) !== "escape") return false;
       deps.back();
       return true;
     },
