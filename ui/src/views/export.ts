@@ -111,6 +111,9 @@ function select<T extends string>(testid: string, label: string, options: [T, st
 }
 
 function countTable(title: string, testid: string, counts: Record<string, number | undefined>): HTMLElement {
+  if (countRows(counts).length === 0) {
+    return h("div", { class: "export-counts" }, h("h3", {}, title), h("p", { class: "muted small", testid }, "No lines yet."));
+  }
   return h(
     "div",
     { class: "export-counts" },
@@ -183,7 +186,7 @@ export function renderPreview(p: ExportPreview): HTMLElement[] {
       h("h3", {}, "Dropped claims"),
       reasons.length === 0
         ? h("p", { class: "muted" }, "None: every claim with answers made it.")
-        : h("ul", { class: "export-reasons" }, ...reasons.map((r) => h("li", {}, h("strong", {}, count(r.n)), ` ${r.reason}`))),
+        : h("ul", { class: "export-reasons" }, ...reasons.map((r) => h("li", {}, h("strong", {}, count(r.n)), ` — ${r.reason}`))),
       shown.length
         ? h(
             "details",

@@ -100,6 +100,9 @@ function guideline(kind: "evidence" | "refute" | "verify" | "label", label: stri
     },
     show: (s, el) => {
       el.value = s.guidelines[kind];
+      // Tall enough for the whole text (to a point): a guideline cut mid-line hid what
+      // annotators are told.
+      if (el instanceof HTMLTextAreaElement) el.rows = Math.min(8, Math.max(2, Math.ceil(el.value.length / 95) + 1));
     },
     read: (el, s) => {
       s.guidelines[kind] = el.value;
