@@ -3,6 +3,7 @@ import type { QueueCandidate, QueueItem } from "../ipc";
 import {
   answerText,
   candidateNumbers,
+  clipped,
   chosenSentences,
   decisionText,
   documentGroups,
@@ -50,7 +51,8 @@ describe("adjudication helpers", () => {
   });
 
   it("says what was settled and how much the annotators agree", () => {
-    expect(outcomeText({ outcome: "evidence", sentences: [11] }, candidates)).toBe("Gold: sentence 2");
+    expect(outcomeText({ outcome: "evidence", sentences: [11] }, candidates)).toBe("Gold: sentence 2 — “s11”");
+    expect(outcomeText({ outcome: "evidence", sentences: [10, 11] }, candidates)).toBe("Gold: sentences 1, 2");
     expect(outcomeText({ outcome: "no_majority" }, [])).toBe("No label has a majority (dropped)");
     // Issue 36: an item nobody counted answered says so, not "no majority".
     expect(outcomeText({ outcome: "no_gold_evidence" }, [], false)).toBe("No counted answers (dropped)");
@@ -111,5 +113,13 @@ describe("chosenSentences", () => {
     expect(chosenSentences({ kind: "evidence", selected: [], no_evidence: true }, candidates)).toBeNull();
     expect(chosenSentences({ kind: "label", label: "SUPPORTED" }, candidates)).toBeNull();
     expect(chosenSentences(null, candidates)).toBeNull();
+  });
+});
+
+describe("clipped", () => {
+  it("cuts long text at a word with an ellipsis, and leaves short text alone", () => {
+    expect(clipped("short", 10)).toBe("short");
+    expect(clipped("one two three four five", 12)).toBe("one two…");
+    expect(clipped("abcdefghijklmnop", 8)).toBe("abcdefgh…");
   });
 });

@@ -71,8 +71,12 @@ export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], coun
     return "No counted answers (dropped)";
   }
   switch (outcome.outcome) {
-    case "evidence":
-      return `Gold: ${numbersText(candidateNumbers(outcome.sentences, candidates))}`;
+    case "evidence": {
+      // One gold sentence is quoted, so the outcome says what it is, not only its number.
+      const numbers = candidateNumbers(outcome.sentences, candidates);
+      const only = numbers.length === 1 ? candidates[(numbers[0] ?? 0) - 1] : undefined;
+      return `Gold: ${numbersText(numbers)}${only ? ` — “${clipped(only.text, 90)}”` : ""}`;
+    }
     case "no_evidence":
       return "Gold: no evidence (dropped)";
     case "no_gold_evidence":
@@ -82,6 +86,14 @@ export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], coun
     case "no_majority":
       return "No label has a majority (dropped)";
   }
+}
+
+/** `text` cut to `most` characters at a word, with an ellipsis when cut. */
+export function clipped(text: string, most: number): string {
+  if (text.length <= most) return text;
+  const cut = text.slice(0, most);
+  const space = cut.lastIndexOf(" ");
+  return `${(space > most / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
 /** "33% agree", or why there is no share. */

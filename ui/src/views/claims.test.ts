@@ -82,14 +82,16 @@ describe("claim screen, lead", () => {
     expect(q(s.el, "claim-number")?.textContent).toBe("#4");
     expect(q(s.el, "claim-ext-id")?.textContent).toBe("imported as covid-0004");
     expect(q(s.el, "claim-facts")?.textContent).toContain("refutation of #1 (covid-0001)");
-    expect(q(s.el, "claim-candidates")?.textContent).toContain("d1, sentence 5");
+    // Numbered once, by rank: the document names where it comes from, not a second number.
+    expect(q(s.el, "claim-candidates")?.textContent).toContain("from d1");
+    expect(q(s.el, "claim-candidates")?.textContent).not.toContain("sentence 5");
     expect(q(s.el, "claim-placed-1")?.textContent).toBe("placed by bm25, semantic");
-    // The sentence's number and "placed by" are kept apart by a separator of their own.
+    // Where it comes from and "placed by" are kept apart by a separator of their own.
     expect(q(s.el, "claim-candidates")?.querySelector("li")?.textContent).toBe(
-      "The masks worked. d1, sentence 5 · placed by bm25, semantic in document",
+      "The masks worked. from d1 · placed by bm25, semantic in document",
     );
     // A candidate no ranker placed (the trick sentence) has no dangling separator.
-    expect(q(s.el, "claim-candidates")?.querySelectorAll("li")[1]?.textContent).toBe("Nobody asked. d1, sentence 12 in document");
+    expect(q(s.el, "claim-candidates")?.querySelectorAll("li")[1]?.textContent).toBe("Nobody asked. from d1 in document");
     q(s.el, "claim-show-1")?.click();
     await settle();
     expect(mocked.sentencePassage).toHaveBeenCalledWith(31);

@@ -109,7 +109,7 @@ function claimBody(c: ClaimView): HTMLElement[] {
                 "li",
                 {},
                 h("span", { dir: "auto" }, s.text),
-                h("span", { class: "faint small" }, ` ${s.document_id}, sentence ${s.sentence_index + 1}`),
+                h("span", { class: "faint small" }, ` from ${s.document_id}`),
                 // Which rankers' own top five held it: the lead's view only (see ClaimView). The
                 // separator is its own text, so the number and "placed by" never run together.
                 c.candidate_rankers[i]?.length ? h("span", { class: "faint small" }, " · ") : null,
