@@ -59,9 +59,9 @@ pub fn render(r: &Report) -> String {
     let mut s = String::with_capacity(64 * 1024);
     let _ = write!(
         s,
-        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Factdesk report: {name}</title><style>{STYLE}</style></head><body><header><h1>Agreement report: {name}</h1><p>Made by Factdesk at {at} (UTC).</p></header><main>"#,
+        r#"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Factdesk report: {name}</title><style>{STYLE}</style></head><body><header><h1>Agreement report: {name}</h1><p>Made by Factdesk on {at}.</p></header><main>"#,
         name = esc(&r.project),
-        at = esc(&factdesk_core::time::utc_minute(r.generated_at)),
+        at = esc(&factdesk_core::time::utc_moment(r.generated_at)),
     );
     summary(&mut s, r);
     agreement(&mut s, r);
