@@ -57,8 +57,9 @@ function header(): HTMLElement {
     "header",
     { class: "bar" },
     h("span", { class: "brand" }, "Factdesk"),
+    // A pack's badge names it and its due date: its name beside it was cut ("Pack for a…").
     project ? h("span", { class: "bar-sep", "aria-hidden": "true" }, "/") : null,
-    project ? h("span", { class: "bar-project", testid: "bar-project" }, project.name) : null,
+    project && !pack ? h("span", { class: "bar-project", testid: "bar-project" }, project.name) : null,
     project && pack ? packBadge(pack) : null,
     project && server
       ? h("span", { class: "badge badge-server", testid: "server-badge", title: server.url }, "team server")

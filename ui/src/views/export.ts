@@ -315,6 +315,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       const picked = await pickGoldFile(out.value);
       if (picked) {
         out.value = picked;
+        out.scrollLeft = out.scrollWidth;
         mount(outProblem);
         remember();
       }
@@ -379,6 +380,8 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       return true;
     },
     shown(): void {
+      // A long path shows its end, the file's name, rather than its first folders.
+      out.scrollLeft = out.scrollWidth;
       void refresh();
     },
   };
