@@ -392,6 +392,14 @@ const WELL_TYPED: &str = "typeof(uuid) = 'text' AND typeof(task_id) = 'integer'
     AND typeof(answer) = 'text' AND typeof(created_at) = 'integer'";
 
 /// The current (not superseded) answer on a task.
+/// How many answers the pack holds for task `task_id`, corrections included.
+pub fn answers_for(conn: &Connection, task_id: i64) -> Result<u64> {
+    let n: i64 = conn
+        .prepare_cached("SELECT count(*) FROM answers WHERE task_id = ?1")?
+        .query_row([task_id], |r| r.get(0))?;
+    Ok(n.max(0) as u64)
+}
+
 pub fn current_answer(conn: &Connection, task_id: i64) -> Result<Option<PackAnswerRow>> {
     Ok(conn
         .prepare_cached(&format!(

@@ -287,6 +287,15 @@ impl PackSession {
         let uuid = uuid::Uuid::new_v4().to_string();
         let now = self.clock.now_ms();
         let tx = self.file.transaction()?;
+        if pack_store::answers_for(&tx, answer.task_id)? >= super::limits::ANSWERS_PER_ITEM {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "this item's answer was changed {} times in this pack, the most a pack keeps: return the results, and correct it in the project once your lead has merged them",
+                    super::limits::ANSWERS_PER_ITEM - 1
+                ),
+            ));
+        }
         let earlier = pack_store::current_answer(&tx, answer.task_id)?;
         pack_store::insert_answer(
             &tx,

@@ -7,7 +7,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::packs::{PackRequest, PackSession, ReturnedPack};
 use factdesk_api::tasks::TaskKind;
-use factdesk_api::{ManualClock, Project};
+use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_store::pack_returned::Bounds;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -228,7 +228,7 @@ fn a_pack_with_far_more_answers_than_items_is_refused_whole() {
         .unwrap_or_else(|| panic!("a pack of 5,000 answers for 3 items was read"));
     assert!(
         err.message
-            .contains("answers for 3 items, more than 50 an item"),
+            .contains("answers for 3 items, more than 5 an item"),
         "{}",
         err.message
     );
@@ -253,9 +253,9 @@ fn a_pack_padded_within_the_general_bounds_is_refused_before_its_padding_is_read
         (
             "answers.fdpack",
             format!(
-                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 100)
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 12)
                  INSERT INTO answers (uuid, task_id, answer, created_at)
-                 SELECT 'p' || i, {task}, printf('{{\"comment\":\"%.20000c\"}}', 'x'), 1 FROM n;"
+                 SELECT 'p' || i, {task}, printf('{{\"comment\":\"%.170000c\"}}', 'x'), 1 FROM n;"
             ),
             "its answers take 1.9 MiB, more than the answers to 3 items ever take (1.8 MiB at most)",
         ),
@@ -441,4 +441,54 @@ fn a_merge_killed_at_any_moment_leaves_all_or_nothing() {
     assert_eq!(report.added + report.already, 200, "{report:?}");
     assert_eq!(count(&lead, "annotations"), 200);
     assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 200);
+}
+
+/// Hostile pass of session 25 (HIGH): a pack within the old bound (50 answers an item)
+/// but filled with corrections held the merge's write lock for 38 s. A pack keeps at
+/// most five answers an item, said plainly to its annotator, and a merge refuses a pack
+/// with more on average, before reading any of them.
+#[test]
+fn a_pack_keeps_five_answers_an_item_and_a_merge_refuses_more() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 3);
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    let item = ok(pack.previous_item(&pack.who("ana"), TaskKind::Label, None));
+    let item = item.unwrap_or_else(|| panic!("no answered item in the pack"));
+    let answer = |label: &str| Answer {
+        task_id: item.task_id,
+        label: Some(label.to_string()),
+        ..Default::default()
+    };
+    // The first answer and four corrections are kept; a fifth correction is refused.
+    for label in ["REFUTED", "SUPPORTED", "REFUTED", "SUPPORTED"] {
+        ok(pack.submit(&pack.who("ana"), &answer(label)));
+    }
+    let refused = pack.submit(&pack.who("ana"), &answer("REFUTED")).err();
+    let refused = refused.unwrap_or_else(|| panic!("a sixth answer to one item was kept"));
+    assert_eq!(refused.code, ErrorCode::InvalidInput);
+    assert!(
+        refused.message.contains("the most a pack keeps"),
+        "{}",
+        refused.message
+    );
+    drop(pack);
+    // As returned, it merges: its last answer stands.
+    let report = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!(report.added, 7, "{report:?}");
+    // Corrections added by hand past the bound: refused whole, nothing read.
+    let filled = doctored(
+        &path,
+        "corrections.fdpack",
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
+         INSERT INTO answers (uuid, task_id, answer, created_at)
+         SELECT 'c' || i, (SELECT task_id FROM answers LIMIT 1), '{}', 1 FROM n;",
+    );
+    let err = ReturnedPack::read(&filled).err();
+    let err = err.unwrap_or_else(|| panic!("a pack of 27 answers for 3 items was read"));
+    assert!(
+        err.message.contains("more than 5 an item"),
+        "{}",
+        err.message
+    );
 }
