@@ -77,23 +77,19 @@ impl Project {
     /// The reports the lead has not marked seen, oldest first.
     pub fn problem_reports(&self, lead: &Actor) -> Result<Vec<ProblemReport>> {
         self.require_lead(lead, "read problem reports")?;
-        problems::open(self.store.conn(), SHOWN)?
+        Ok(problems::open(self.store.conn(), SHOWN)?
             .into_iter()
-            .map(|r| {
-                Ok(ProblemReport {
-                    id: r.id,
-                    claim_number: r.claim_id,
-                    claim: r.claim_text,
-                    kind: r.kind.parse::<TaskKind>().map_err(|e| {
-                        Error::new(ErrorCode::Database, format!("report {}: {e}", r.id))
-                    })?,
-                    task_id: r.task_id,
-                    annotator: r.annotator,
-                    text: r.text,
-                    at: r.created_at,
-                })
+            .map(|r| ProblemReport {
+                id: r.id,
+                claim_number: r.claim_id,
+                claim: r.claim_text,
+                kind: r.kind,
+                task_id: r.task_id,
+                annotator: r.annotator,
+                text: r.text,
+                at: r.created_at,
             })
-            .collect()
+            .collect())
     }
 
     /// Marks report `id` seen: it leaves the list.

@@ -4,14 +4,14 @@
 use crate::db::Connection;
 use crate::params;
 use crate::Result;
+use factdesk_core::task::TaskKind;
 
 /// A report as the lead's list shows it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ReportRow {
     pub id: i64,
     pub task_id: i64,
-    /// The task's kind, as stored ("evidence", …).
-    pub kind: String,
+    pub kind: TaskKind,
     pub claim_id: i64,
     pub claim_text: String,
     pub annotator: String,
@@ -42,10 +42,11 @@ pub fn open(conn: &Connection, limit: u32) -> Result<Vec<ReportRow>> {
          WHERE r.seen_at IS NULL ORDER BY r.created_at, r.id LIMIT {limit}"
     ))?;
     let rows = stmt.query_map([], |r| {
+        let task_id = r.get(1)?;
         Ok(ReportRow {
             id: r.get(0)?,
-            task_id: r.get(1)?,
-            kind: r.get(2)?,
+            task_id,
+            kind: crate::typed::task_kind(r, 2, task_id)?,
             claim_id: r.get(3)?,
             claim_text: r.get(4)?,
             annotator: r.get(5)?,

@@ -78,9 +78,13 @@ function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): voi
 export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {
   const cards = KINDS.map((k, i) => kindCard(k, i, deps));
   const lead = person.role === "lead" && !deps.pack ? leadPanel(o, deps) : null;
-  // A pack holds one kind of work: the other kinds' cards only said "Nothing to do yet".
+  // A pack's kinds of work only: the others' cards said "Nothing to do yet". Hidden at
+  // once for a pack of one kind, and by its counts once they come (see shown).
   const packKind = deps.pack?.kind ?? null;
-  const offered = (kind: TaskKind): boolean => packKind === null || kind === packKind;
+  KINDS.forEach((k, i) => {
+    const card = cards[i];
+    if (card) card.el.hidden = packKind !== null && k !== packKind;
+  });
   return {
     el: h(
       "main",
@@ -95,13 +99,13 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
       // results) sits right under its work, never below empty cards.
       lead?.el,
       lead ? h("h2", { class: "section-title" }, "Your own work") : null,
-      h("section", { class: "kinds" }, ...KINDS.flatMap((k, i) => (offered(k) && cards[i] ? [cards[i].el] : []))),
+      h("section", { class: "kinds" }, ...cards.map((c) => c.el)),
       deps.pack ? returnPanel(deps.pack, deps.fail) : null,
     ),
     appKeys: true,
     onKey(ev: KeyboardEvent): boolean {
       const kind = kindForKey(ev.key);
-      if (!kind || !offered(kind) || cards[KINDS.indexOf(kind)]?.el.hidden) return false;
+      if (!kind || cards[KINDS.indexOf(kind)]?.el.hidden) return false;
       deps.work(kind);
       return true;
     },

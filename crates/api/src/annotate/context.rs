@@ -73,13 +73,13 @@ impl Project {
                 format!("no option {option_id:?} in task {task_id}"),
             )
         })?;
+        let stance = settings.stance();
         match slot.sentence_id {
             // The other options are left out of a candidate's passage (the window reaches
             // past them), so how much of a document the options fill cannot be read from it.
             // Every item's trick is left out too, so that a trick's text is shown in its
             // own item alone, as a real option's is where no other claim ranks it.
             Some(sentence_id) => {
-                let stance = settings.stance();
                 let mut hidden: Vec<i64> = slots
                     .iter()
                     .filter(|s| s.id != slot.id)
@@ -93,7 +93,7 @@ impl Project {
                     ..self.passage_around(sentence_id, &hidden)?
                 })
             }
-            None => self.trick_passage(task_id, &slots, &slot.text, settings.stance()),
+            None => self.trick_passage(task_id, &slots, &slot.text, stance),
         }
     }
 

@@ -56,6 +56,20 @@ fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
     copy
 }
 
+/// A copy of the pack at `path`, named `name`, with `n` empty answers added by hand to
+/// its first answered item, past anything Factdesk writes.
+fn padded_with_answers(path: &Path, name: &str, n: u32) -> PathBuf {
+    doctored(
+        path,
+        name,
+        &format!(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {n})
+             INSERT INTO answers (uuid, task_id, answer, created_at)
+             SELECT 'm' || i, (SELECT task_id FROM answers LIMIT 1), '{{}}', 1 FROM n;"
+        ),
+    )
+}
+
 /// Merges each doctored copy of the pack at `path` (its name, the SQL that doctors it,
 /// what its refusal names) and checks it is refused by name, its message starting with
 /// `refusal`, the project unchanged; then the pack as its annotator returned it merges.
@@ -216,13 +230,7 @@ fn a_pack_with_far_more_answers_than_items_is_refused_whole() {
     let clock = ManualClock::new(NOW);
     let (lead, path) = answered_pack(dir.path(), &clock, 3);
     let before = common::project_values(&lead);
-    let filled = doctored(
-        &path,
-        "filled.fdpack",
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000)
-         INSERT INTO answers (uuid, task_id, answer, created_at)
-         SELECT 'm' || i, (SELECT task_id FROM answers LIMIT 1), '{}', 1 FROM n;",
-    );
+    let filled = padded_with_answers(&path, "filled.fdpack", 5000);
     let err = ReturnedPack::read(&filled)
         .err()
         .unwrap_or_else(|| panic!("a pack of 5,000 answers for 3 items was read"));
@@ -477,13 +485,7 @@ fn a_pack_keeps_five_answers_an_item_and_a_merge_refuses_more() {
     let report = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!(report.added, 7, "{report:?}");
     // Corrections added by hand past the bound: refused whole, nothing read.
-    let filled = doctored(
-        &path,
-        "corrections.fdpack",
-        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20)
-         INSERT INTO answers (uuid, task_id, answer, created_at)
-         SELECT 'c' || i, (SELECT task_id FROM answers LIMIT 1), '{}', 1 FROM n;",
-    );
+    let filled = padded_with_answers(&path, "corrections.fdpack", 20);
     let err = ReturnedPack::read(&filled).err();
     let err = err.unwrap_or_else(|| panic!("a pack of 27 answers for 3 items was read"));
     assert!(

@@ -355,7 +355,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       password.value = "";
       mount(passwordSaid, `Saved. Choosing ${me.name} on “Who is working?” now asks for it, and it signs ${me.name} in to a team server.`);
     } catch (e) {
-      mount(passwordSaid, e instanceof ApiError ? sentence(e.message) : readable(e));
+      mount(passwordSaid, readable(e));
     }
   });
   password.addEventListener("keydown", (ev) => {

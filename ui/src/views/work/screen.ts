@@ -389,7 +389,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           await loadNext();
           note("Reported: the item went back to the pool, and your lead will read what you wrote.", "reported");
         } catch (e) {
-          mount(said, e instanceof ApiError ? sentence(e.message) : readable(e));
+          mount(said, readable(e));
         }
       });
     text.addEventListener("keydown", (ev) => {
