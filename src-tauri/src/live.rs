@@ -9,7 +9,7 @@ mod server;
 pub use server::watch_server;
 
 use factdesk_api::dashboard::Dashboard;
-use factdesk_api::{Actor, Error};
+use factdesk_api::{Error, Lead};
 use file::Wake;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -52,7 +52,7 @@ fn watch_state(app: &AppHandle) -> tauri::State<'_, DashboardWatch> {
 }
 
 /// Starts following `path` (or asks the running watcher to send its snapshot again).
-pub fn watch(app: &AppHandle, path: PathBuf, lead: Actor) {
+pub fn watch(app: &AppHandle, path: PathBuf, lead: Lead) {
     let key = path.display().to_string();
     start(app, key, move |app, generation, (send, woken)| {
         let sink = AppSink { app, generation };

@@ -4,7 +4,7 @@ use crate::remote::Remote;
 use factdesk_api::call::{self, Call, Reply};
 use factdesk_api::dto::Overview;
 use factdesk_api::packs::Workplace;
-use factdesk_api::{Actor, Error, ErrorCode, Project, Result};
+use factdesk_api::{Actor, Error, ErrorCode, Lead, Project, Result};
 use serde::de::DeserializeOwned;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -114,10 +114,18 @@ impl AppState {
         *self.user.lock().unwrap_or_else(|p| p.into_inner()) = actor;
     }
 
-    /// Runs `f` on the open project for the person working now.
-    pub fn as_user<T>(&self, f: impl FnOnce(&mut Project, &Actor) -> Result<T>) -> Result<T> {
+    /// Runs a lead's use case `f` on the open project for the person working now, with
+    /// the proof from the api's gate; `what` completes "… may not …".
+    pub fn as_lead<T>(
+        &self,
+        what: &str,
+        f: impl FnOnce(&mut Project, &Lead) -> Result<T>,
+    ) -> Result<T> {
         let user = self.user()?;
-        self.with_project(|p| f(p, &user))
+        self.with_project(|p| {
+            let lead = p.as_lead(&user, what)?;
+            f(p, &lead)
+        })
     }
 
     /// Makes a just-opened project, pack or server connection the current one, closing

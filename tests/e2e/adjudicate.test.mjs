@@ -140,6 +140,8 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(await textOf(session, tid("export-out-problem")), "", "the old refusal is gone");
     assert.equal(await textOf(session, tid("export-written")), out);
     assert.match(await textOf(session, tid("export-card")), /gold\.card\.md$/);
+    // From the screen's heading, not wherever typing the file's name left the page.
+    await session.execute("document.querySelector('h1').scrollIntoView({ block: 'start' })");
     await saveScreenshot(session, "export.png");
 
     const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));

@@ -36,7 +36,7 @@ function labelByCli(project, name, n, odd) {
   }
 }
 
-/** A pace as a number: "1 200 per hour · …" or "1 200/h" → 1200; "—" → null. */
+/** A pace as a number: "1 200 per hour · …" or "1 200" → 1200; "—" → null. */
 const paceOf = (text) => (/\d/.test(text) ? Number(text.split(/per hour|\/h/)[0].replace(/\D/g, "")) : null);
 
 /** The demo with a lead and five annotators; cara, dev, ben (and eve, careless) answer by the CLI. */
@@ -146,8 +146,8 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       ]);
       return last !== null && last === asOf ? true : null;
     });
-    // The label panel has four annotators: the fuller picture.
-    await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'end' })");
+    // The label panel has four annotators: the fuller picture, from its heading down.
+    await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'start' })");
     await saveScreenshot(session, "dashboard.png");
   });
 });

@@ -172,6 +172,11 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     );
     // The day typed is said back as the app writes days; one whose order is a guess is refused.
     assert.match(await textOf(session, tid("issue-due-read")), /^\d{1,2} [A-Z][a-z]{2} \d{4}, in 7 days:$/);
+    // Leaving the field writes the day back as the app writes days, not as it was typed.
+    const written = await session.execute(
+      "const e = document.querySelector('[data-testid=issue-due]'); e.dispatchEvent(new Event('blur')); return e.value",
+    );
+    assert.match(written, /^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
     await fill(session, tid("issue-due"), "12/05/2027");
     await session.clickOn(tid("issue-write"));
     assert.match(await textOf(session, tid("issue-error-due")), /could be 12 May 2027 or 5 Dec 2027/);

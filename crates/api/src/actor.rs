@@ -88,13 +88,34 @@ impl Actor {
     }
 }
 
+/// A lead of one project, proven: only the gate ([`Project::as_lead`]) makes one, so a
+/// use case that takes a `&Lead` checks no role, and no front end can call it for an
+/// annotator (it would not compile). It reads as the [`Actor`] it was made from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Lead(Actor);
+
+impl std::ops::Deref for Lead {
+    type Target = Actor;
+
+    fn deref(&self) -> &Actor {
+        &self.0
+    }
+}
+
 impl Project {
-    /// The gate of a lead's use case: `Forbidden` unless `actor` is a lead of this project;
-    /// `what` completes "… may not …".
-    pub(crate) fn require_lead(&self, actor: &Actor, what: &str) -> Result<()> {
+    /// The gate of a lead's use cases: the proof that `actor` is a lead of this project,
+    /// or `Forbidden`; `what` completes "… may not …".
+    pub fn as_lead(&self, actor: &Actor, what: &str) -> Result<Lead> {
         actor.require_place(&self.id)?;
         actor.require_role_lead(what)?;
-        // A lead's work may open items (tasks, a person disabled, a study deleted).
+        Ok(Lead(actor.clone()))
+    }
+
+    /// What every lead's use case does first: the proof must be of this project (one
+    /// made elsewhere is no one here), and a lead's work may open items (tasks, a person
+    /// disabled, a study deleted), so "nothing new found" is forgotten.
+    pub(crate) fn acting_lead(&self, lead: &Lead) -> Result<()> {
+        lead.require_place(&self.id)?;
         self.nothing_until.with(std::collections::HashMap::clear);
         Ok(())
     }

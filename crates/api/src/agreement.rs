@@ -6,9 +6,9 @@ mod studies;
 
 pub use studies::{StudyAgreement, MAJORITY_METRIC};
 
-use crate::actor::Actor;
 use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
     compute_all, pairs, pooled_pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa,
@@ -238,8 +238,8 @@ pub type Ratings = (Vec<Rating>, BTreeMap<String, Vec<String>>);
 impl Project {
     /// The counted answers of one kind as ratings (current, not picking the trick, by a
     /// counted annotator), with each evidence item's candidates.
-    pub fn ratings(&self, lead: &Actor, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
-        self.require_lead(lead, "read everyone's answers")?;
+    pub fn ratings(&self, lead: &Lead, kind: TaskKind, include_flagged: bool) -> Result<Ratings> {
+        self.acting_lead(lead)?;
         self.ratings_in(&CurrentAnswers::read(self)?, kind, include_flagged)
     }
 
@@ -407,11 +407,11 @@ impl Project {
     /// Agreement on one kind of task.
     pub fn agreement(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         kind: TaskKind,
         req: &AgreementRequest,
     ) -> Result<AgreementReport> {
-        self.require_lead(lead, "see agreement")?;
+        self.acting_lead(lead)?;
         if kind == TaskKind::Refute {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -425,16 +425,16 @@ impl Project {
     /// them), from one read of the answers.
     pub fn agreements(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         req: &AgreementRequest,
     ) -> Result<Vec<(TaskKind, AgreementReport)>> {
-        self.require_lead(lead, "see agreement")?;
+        self.acting_lead(lead)?;
         self.agreements_in(lead, &CurrentAnswers::read(self)?, req)
     }
 
     pub(crate) fn agreements_in(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         read: &CurrentAnswers,
         req: &AgreementRequest,
     ) -> Result<Vec<(TaskKind, AgreementReport)>> {
@@ -446,7 +446,7 @@ impl Project {
 
     pub(crate) fn agreement_in(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         read: &CurrentAnswers,
         kind: TaskKind,
         req: &AgreementRequest,
@@ -473,8 +473,8 @@ impl Project {
     }
 
     /// The kinds with answers to compare (refutations are free text: no agreement).
-    pub fn kinds_with_answers(&self, lead: &Actor) -> Result<Vec<TaskKind>> {
-        self.require_lead(lead, "see which kinds have answers")?;
+    pub fn kinds_with_answers(&self, lead: &Lead) -> Result<Vec<TaskKind>> {
+        self.acting_lead(lead)?;
         self.check_stored()?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {

@@ -2,6 +2,7 @@
 
 use crate::actor::Actor;
 use crate::settings::Settings;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::chance::wilson_lower;
 use factdesk_store::annotators::{self, AnnotatorRow};
@@ -172,8 +173,8 @@ impl Annotator {
 
 impl Project {
     /// Adds a person with `role`; people management is a lead's.
-    pub fn add_annotator(&mut self, by: &Actor, name: &str, role: Role) -> Result<Annotator> {
-        self.require_lead(by, "add people")?;
+    pub fn add_annotator(&mut self, by: &Lead, name: &str, role: Role) -> Result<Annotator> {
+        self.acting_lead(by)?;
         let name = self.insert_person(name, role)?;
         self.find_annotator(&name)
     }
@@ -193,8 +194,8 @@ impl Project {
     }
 
     /// Annotators with their trick record, for a lead.
-    pub fn annotators(&self, by: &Actor) -> Result<Vec<Annotator>> {
-        self.require_lead(by, "see the annotators' records")?;
+    pub fn annotators(&self, by: &Lead) -> Result<Vec<Annotator>> {
+        self.acting_lead(by)?;
         self.all_annotators()
     }
 
@@ -207,8 +208,8 @@ impl Project {
     }
 
     /// One annotator with their trick record, for a lead.
-    pub fn annotator(&self, by: &Actor, name: &str) -> Result<Annotator> {
-        self.require_lead(by, "see the annotators' records")?;
+    pub fn annotator(&self, by: &Lead, name: &str) -> Result<Annotator> {
+        self.acting_lead(by)?;
         self.find_annotator(name)
     }
 
@@ -224,11 +225,11 @@ impl Project {
     /// `None` to follow the flag again.
     pub fn set_flag_override(
         &mut self,
-        by: &Actor,
+        by: &Lead,
         name: &str,
         include: Option<bool>,
     ) -> Result<Annotator> {
-        self.require_lead(by, "decide on flagged annotators")?;
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let a = self.find_annotator(name)?;
         let settings = self.settings()?;
@@ -272,7 +273,7 @@ impl Project {
         let role = if first { Role::Lead } else { role };
         if !first {
             match by {
-                Some(by) => self.require_lead(by, "add people")?,
+                Some(by) => self.acting_lead(&self.as_lead(by, "add people")?)?,
                 None => {
                     return Err(Error::new(
                         ErrorCode::Forbidden,

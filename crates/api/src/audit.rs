@@ -1,7 +1,8 @@
 //! Whether serving kept its promises, read from the project: for the load and fault
 //! benches, and for a lead who wants to know after an incident.
 
-use crate::{Actor, Project, Result};
+use crate::Lead;
+use crate::{Project, Result};
 use factdesk_store::audit;
 use serde::Serialize;
 
@@ -18,8 +19,8 @@ pub struct ServingAudit {
 
 impl Project {
     /// Checks the serving invariants over every answer; a lead's.
-    pub fn serving_audit(&self, by: &Actor) -> Result<ServingAudit> {
-        self.require_lead(by, "audit the answers")?;
+    pub fn serving_audit(&self, by: &Lead) -> Result<ServingAudit> {
+        self.acting_lead(by)?;
         let conn = self.store.conn();
         Ok(ServingAudit {
             tasks_over_overlap: audit::tasks_over_overlap(conn)?,
@@ -30,8 +31,8 @@ impl Project {
 
     /// Of the acknowledged answers `acks` (the uuids of their acks), those the project
     /// does not hold; a lead's.
-    pub fn missing_answers(&self, by: &Actor, acks: &[String]) -> Result<Vec<String>> {
-        self.require_lead(by, "audit the answers")?;
+    pub fn missing_answers(&self, by: &Lead, acks: &[String]) -> Result<Vec<String>> {
+        self.acting_lead(by)?;
         Ok(audit::missing_answers(self.store.conn(), acks)?)
     }
 }

@@ -8,6 +8,7 @@
 use crate::actor::Actor;
 use crate::gold::QueueCandidate;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_store::{annotations, tasks, Standing};
@@ -251,13 +252,13 @@ impl Project {
     /// `words` is ("#1234"), in the standing asked, `limit` (at most 500) from `offset`. Lead only.
     pub fn claims_list(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         words: Option<&str>,
         standing: ClaimStanding,
         offset: u64,
         limit: u64,
     ) -> Result<ClaimPage> {
-        self.require_lead(lead, "list the claims")?;
+        self.acting_lead(lead)?;
         let words = words.map(str::trim).filter(|w| !w.is_empty());
         if let Some(words) = words {
             crate::search::bounded("words", words)?;

@@ -2,8 +2,8 @@
 //! (flags decided again under a new rule) in one transaction; the evidence stance only
 //! while nothing shown under the old one can still be answered.
 
-use crate::actor::Actor;
 use crate::settings::{from_json, invalid, EvidenceStance, Settings};
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_core::task::TaskKind;
 
@@ -11,8 +11,8 @@ impl Project {
     /// Stores `settings`. A built-in evidence guideline is rewritten to match the stance.
     /// The stance cannot change once evidence answers exist, nor while evidence items
     /// shown under it can still be answered (see [`stance_may_change`]).
-    pub fn set_settings(&mut self, lead: &Actor, settings: &Settings) -> Result<()> {
-        self.require_lead(lead, "change the project's settings")?;
+    pub fn set_settings(&mut self, lead: &Lead, settings: &Settings) -> Result<()> {
+        self.acting_lead(lead)?;
         settings.validate()?;
         self.store_settings(settings)
     }

@@ -26,10 +26,10 @@ pub use snapshot::{
     PairAgreement,
 };
 
-use crate::actor::Actor;
 use crate::annotators::describe;
 use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Project, Result};
 use activity::Activity;
 use factdesk_core::key_hash::IdMap;
@@ -137,8 +137,8 @@ impl DashboardState {
 
     /// Reads the answers written since the last refresh and who counts now; returns
     /// whether anything changed.
-    pub fn refresh(&mut self, project: &Project, lead: &Actor) -> Result<bool> {
-        project.require_lead(lead, "watch the dashboard")?;
+    pub fn refresh(&mut self, project: &Project, lead: &Lead) -> Result<bool> {
+        project.acting_lead(lead)?;
         let rows = feed::since(project.store.conn(), self.last_id)?;
         self.take(project, rows)
     }
@@ -149,13 +149,13 @@ impl DashboardState {
     pub(crate) fn refresh_from(
         &mut self,
         project: &Project,
-        lead: &Actor,
+        lead: &Lead,
         read: &CurrentAnswers,
     ) -> Result<bool> {
         if self.last_id != 0 {
             return self.refresh(project, lead);
         }
-        project.require_lead(lead, "watch the dashboard")?;
+        project.acting_lead(lead)?;
         if self.candidates.is_none() {
             self.candidates = Some(read.candidates(project)?.clone());
         }

@@ -7,7 +7,8 @@ use crate::answers::{AnswersFormat, AnswersReport};
 use crate::gold::{ExportFormat, ExportReport, GoldRequest};
 use crate::output::{Inputs, Outputs};
 use crate::packs::{PackIssued, PackRequest};
-use crate::{Actor, Error, ErrorCode, Project, Result};
+use crate::Lead;
+use crate::{Error, ErrorCode, Project, Result};
 use base64::Engine;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -157,11 +158,11 @@ impl Project {
     /// in FEVER format, each split's file.
     pub fn gold_download(
         &self,
-        by: &Actor,
+        by: &Lead,
         req: &GoldRequest,
         format: ExportFormat,
     ) -> Result<Download> {
-        self.require_lead(by, "export gold data")?;
+        self.acting_lead(by)?;
         let dir = scratch()?;
         let out = dir.path().join(format!("{STEM}.jsonl"));
         let done = self.export_gold(by, req, &out, format, false)?;
@@ -184,8 +185,8 @@ impl Project {
 
     /// A pack issued for an annotator ([`Project::issue_pack`]) as bytes; its items are
     /// reserved as for a pack written beside the project.
-    pub fn pack_download(&mut self, by: &Actor, req: &PackRequest) -> Result<Download> {
-        self.require_lead(by, "issue packs")?;
+    pub fn pack_download(&mut self, by: &Lead, req: &PackRequest) -> Result<Download> {
+        self.acting_lead(by)?;
         let dir = scratch()?;
         let out = dir.path().join(format!("{STEM}.fdpack"));
         let done = self.issue_pack(by, req, &out)?;
@@ -196,8 +197,8 @@ impl Project {
     }
 
     /// The raw answers ([`Project::export_answers`]) as bytes.
-    pub fn answers_download(&self, by: &Actor, format: AnswersFormat) -> Result<Download> {
-        self.require_lead(by, "export the raw answers")?;
+    pub fn answers_download(&self, by: &Lead, format: AnswersFormat) -> Result<Download> {
+        self.acting_lead(by)?;
         let dir = scratch()?;
         let out = dir.path().join(format!("{STEM}.{}", format.as_str()));
         let done = self.export_answers(by, &out, format, false)?;

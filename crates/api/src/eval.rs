@@ -1,13 +1,13 @@
 //! Measuring how well the rankers put gold evidence among a claim's top candidates, and
 //! building such a test from COVID-Fact.
 
-use crate::actor::Actor;
 use crate::dto::{EvalReport, RankerScore};
 use crate::rank::{
     rank_lexical, semantic_texts, with_semantic, DocumentSet, RankOptions, RankingOverrides,
     Rankings,
 };
 use crate::semantic::{Need, SemanticRanker};
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::{Ranker, RetrievalAtK, CUTOFFS};
 use factdesk_core::seeded::Seeded;
@@ -52,8 +52,8 @@ impl Project {
     /// Hit, recall, precision, F1, MRR and MAP at 1/3/5 of every ranker against gold
     /// evidence sentences (matched by their text among the claim's documents' sentences),
     /// with the project's ranking settings, without the semantic ranker.
-    pub fn eval_ranking(&self, lead: &Actor, gold_file: &Path) -> Result<EvalReport> {
-        self.require_lead(lead, "evaluate the ranking")?;
+    pub fn eval_ranking(&self, lead: &Lead, gold_file: &Path) -> Result<EvalReport> {
+        self.acting_lead(lead)?;
         let options = RankOptions::of(&self.settings()?.ranking);
         self.eval_with(lead, gold_file, options, None)
     }
@@ -66,12 +66,12 @@ impl Project {
     /// project when the project is writable.
     pub fn eval_ranking_with(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         gold_file: &Path,
         semantic: bool,
         overrides: &RankingOverrides,
     ) -> Result<EvalReport> {
-        self.require_lead(lead, "evaluate the ranking")?;
+        self.acting_lead(lead)?;
         let mut ranking = overrides.apply(self.settings()?.ranking)?;
         let model = overrides.model.as_deref();
         let semantic = if semantic || model.is_some() || ranking.semantic {
@@ -100,7 +100,7 @@ impl Project {
     /// the semantic ranker needs for all of them in one call, then scores.
     fn eval_with(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         gold_file: &Path,
         options: RankOptions,
         semantic: Option<&SemanticRanker>,

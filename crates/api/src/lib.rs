@@ -47,7 +47,7 @@ pub mod tasks;
 mod trick_search;
 pub mod upload;
 
-pub use actor::Actor;
+pub use actor::{Actor, Lead};
 pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
 /// Where a project lives: a file, or a PostgreSQL database named by a `postgres://` URL.

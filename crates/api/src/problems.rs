@@ -5,6 +5,7 @@
 
 use crate::actor::Actor;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::{assignments, problems};
 use serde::{Deserialize, Serialize};
@@ -75,8 +76,8 @@ impl Project {
     }
 
     /// The reports the lead has not marked seen, oldest first.
-    pub fn problem_reports(&self, lead: &Actor) -> Result<Vec<ProblemReport>> {
-        self.require_lead(lead, "read problem reports")?;
+    pub fn problem_reports(&self, lead: &Lead) -> Result<Vec<ProblemReport>> {
+        self.acting_lead(lead)?;
         Ok(problems::open(self.store.conn(), SHOWN)?
             .into_iter()
             .map(|r| ProblemReport {
@@ -93,8 +94,8 @@ impl Project {
     }
 
     /// Marks report `id` seen: it leaves the list.
-    pub fn mark_problem_seen(&mut self, lead: &Actor, id: i64) -> Result<()> {
-        self.require_lead(lead, "mark problem reports seen")?;
+    pub fn mark_problem_seen(&mut self, lead: &Lead, id: i64) -> Result<()> {
+        self.acting_lead(lead)?;
         self.store.require_writable()?;
         let now = self.clock.now_ms();
         if !problems::mark_seen(self.store.conn(), id, lead.name(), now)? {

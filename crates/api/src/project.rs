@@ -2,6 +2,7 @@
 
 use crate::dto::{Overview, Stats};
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Actor, Clock, Result};
 use factdesk_store::{ProjectLocation, Store};
 use std::path::Path;
@@ -146,8 +147,8 @@ impl Project {
     /// Row counts, as `factdesk stats` prints them. A lead's: the count of originals
     /// tells an annotator which claim numbers are refutations, and the count of answers
     /// ticks as others answer.
-    pub fn stats(&self, lead: &Actor) -> Result<Stats> {
-        self.require_lead(lead, "read the project's counts")?;
+    pub fn stats(&self, lead: &Lead) -> Result<Stats> {
+        self.acting_lead(lead)?;
         Ok(Stats::from(self.store.counts()?))
     }
 

@@ -1,8 +1,8 @@
 //! The lead's review of written refutations, which qualifies new writers.
 
-use crate::actor::Actor;
 use crate::refutation;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::claim::RefutationState;
 use factdesk_store::{reviews, tasks, tx};
@@ -24,8 +24,8 @@ pub struct PendingReview {
 
 impl Project {
     /// Written refutations waiting for a lead's review.
-    pub fn pending_reviews(&self, lead: &Actor) -> Result<Vec<PendingReview>> {
-        self.require_lead(lead, "review refutations")?;
+    pub fn pending_reviews(&self, lead: &Lead) -> Result<Vec<PendingReview>> {
+        self.acting_lead(lead)?;
         Ok(reviews::pending(self.store.conn())?
             .into_iter()
             .map(|r| PendingReview {
@@ -43,12 +43,12 @@ impl Project {
     /// verification, rejecting closes it. A decision already taken may be changed.
     pub fn review(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         annotation_id: i64,
         accepted: bool,
         note: Option<&str>,
     ) -> Result<()> {
-        self.require_lead(lead, "review refutations")?;
+        self.acting_lead(lead)?;
         self.decide_review(lead, annotation_id, accepted, note, false)
     }
 
@@ -57,18 +57,18 @@ impl Project {
     /// `factdesk review`), so a screen left open does not silently overturn a decision.
     pub fn review_pending(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         annotation_id: i64,
         accepted: bool,
         note: Option<&str>,
     ) -> Result<()> {
-        self.require_lead(lead, "review refutations")?;
+        self.acting_lead(lead)?;
         self.decide_review(lead, annotation_id, accepted, note, true)
     }
 
     fn decide_review(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         annotation_id: i64,
         accepted: bool,
         note: Option<&str>,

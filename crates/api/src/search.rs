@@ -3,6 +3,7 @@
 use crate::actor::Actor;
 use crate::dto::{SearchHit, SearchHitKind};
 use crate::opaque::Namer;
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_store::{annotations, ClaimRow, HitKind, SearchIndex};
 
@@ -32,8 +33,8 @@ pub(crate) fn bounded(field: &str, query: &str) -> Result<()> {
 
 impl Project {
     /// The project's search index, built or brought up to date first if needed.
-    pub fn search_index(&self, lead: &Actor) -> Result<SearchIndex> {
-        self.require_lead(lead, "open the search index")?;
+    pub fn search_index(&self, lead: &Lead) -> Result<SearchIndex> {
+        self.acting_lead(lead)?;
         Ok(SearchIndex::open(&self.store)?)
     }
 
@@ -170,8 +171,8 @@ impl Project {
     }
 
     /// Rebuilds the search index from the project file.
-    pub fn reindex(&self, lead: &Actor) -> Result<()> {
-        self.require_lead(lead, "rebuild the search index")?;
+    pub fn reindex(&self, lead: &Lead) -> Result<()> {
+        self.acting_lead(lead)?;
         // The index lives beside the project, so a read-only project cannot keep one.
         self.store.require_writable()?;
         SearchIndex::rebuild(&self.store)?;

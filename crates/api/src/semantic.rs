@@ -5,7 +5,7 @@
 //! by text and model, so re-ranking and new claims on the same documents embed nothing
 //! twice.
 
-use crate::actor::Actor;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::{self, Scored};
 use factdesk_semantic::{locate, Embedder, Locations};
@@ -185,11 +185,11 @@ impl Project {
     /// the error names what to install.
     pub fn semantic_ranker(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         named: Option<&Path>,
         need: Need,
     ) -> Result<Option<SemanticRanker>> {
-        self.require_lead(lead, "rank candidates")?;
+        self.acting_lead(lead)?;
         let settings = self.settings()?;
         semantic_for(&settings.ranking, named, need, &Locations::from_env())
     }

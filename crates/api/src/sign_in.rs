@@ -5,6 +5,7 @@
 //! a token into an [`Actor`] here and passes it on: the roles stay the api's to check.
 
 use crate::annotators::{name_of, Role};
+use crate::Lead;
 use crate::{Actor, Error, ErrorCode, Project, Result};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::Argon2;
@@ -65,6 +66,10 @@ pub struct SignInPolicy {
     pub failures_per_name: u64,
     /// The longest wait between two checks of a much-guessed name.
     pub longest_name_wait_ms: i64,
+    /// Failed sign-ins from one address, whatever the names, within `window_ms` before
+    /// that address's sign-ins are refused (but for names that signed in from it before):
+    /// new names each time passed the limits by name and took every password check.
+    pub failures_per_address: u64,
 }
 
 impl Default for SignInPolicy {
@@ -76,6 +81,7 @@ impl Default for SignInPolicy {
             window_ms: 15 * 60 * 1000,
             failures_per_name: 20,
             longest_name_wait_ms: 3600 * 1000,
+            failures_per_address: 30,
         }
     }
 }
@@ -188,6 +194,12 @@ fn name_subject(name: &str) -> String {
     format!("name:{}", token_hash(name))
 }
 
+/// Any name tried from one address.
+fn address_subject(address: &str) -> String {
+    let address: String = address.chars().take(64).collect();
+    format!("address:{address}")
+}
+
 /// A name tried from one address.
 fn pair_subject(name: &str, address: &str) -> String {
     let address: String = address.chars().take(64).collect();
@@ -235,12 +247,12 @@ impl Project {
     /// checked before anyone is added. A lead's.
     pub fn add_annotator_with_password(
         &mut self,
-        by: &Actor,
+        by: &Lead,
         name: &str,
         role: Role,
         password: &str,
     ) -> Result<crate::annotators::Annotator> {
-        self.require_lead(by, "add people")?;
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let name = crate::annotators::new_name(name)?.to_string();
         let hash = hash_password(password)?;
@@ -259,8 +271,8 @@ impl Project {
 
     /// Sets the password `name` signs in with, ending their sessions (a password is
     /// changed because it may have leaked); a lead's, and checked like any new one.
-    pub fn set_password(&mut self, by: &Actor, name: &str, password: &str) -> Result<()> {
-        self.require_lead(by, "set passwords")?;
+    pub fn set_password(&mut self, by: &Lead, name: &str, password: &str) -> Result<()> {
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let person = self.annotator_row(name)?;
         let hash = hash_password(password)?;
@@ -303,8 +315,8 @@ impl Project {
     /// waits on them; disabling someone already disabled gives back what they still hold.
     /// A lead's; a lead cannot disable themselves, so a project always keeps someone who
     /// can undo it.
-    pub fn set_disabled(&mut self, by: &Actor, name: &str, disabled: bool) -> Result<()> {
-        self.require_lead(by, "disable people")?;
+    pub fn set_disabled(&mut self, by: &Lead, name: &str, disabled: bool) -> Result<()> {
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let person = self.annotator_row(name)?;
         if disabled && by.id() == Some(person.id) {
@@ -352,7 +364,8 @@ impl Project {
         );
         let known = known_subject(name, address);
         let by_name = name_blocked_at(conn, name, &known, now, policy)?;
-        Ok(pair.max(by_name).map(|at| at - now))
+        let by_address = address_blocked_at(conn, address, &known, now, policy)?;
+        Ok(pair.max(by_name).max(by_address).map(|at| at - now))
     }
 
     /// How long a front end holds back a sign-in for `name` before checking it: nothing
@@ -371,6 +384,12 @@ impl Project {
             .unwrap_or(i64::MAX)
             .saturating_mul(1000)
             .min(MAX_SLOWDOWN_MS))
+    }
+
+    /// The lead a bearer token stands for ([`Project::actor_for_token`], then the gate,
+    /// [`Project::as_lead`]); `what` completes "… may not …".
+    pub fn lead_for_token(&self, token: &str, what: &str) -> Result<crate::Lead> {
+        self.as_lead(&self.actor_for_token(token)?, what)
     }
 
     /// The person a bearer token stands for, checked on every request: `Unauthorized`
@@ -400,8 +419,8 @@ impl Project {
 
     /// Every session still valid, by name and then oldest first: who, from where, when
     /// it was opened and last used, when it expires; never its token. A lead's.
-    pub fn sessions(&self, by: &Actor) -> Result<Vec<SessionInfo>> {
-        self.require_lead(by, "list sessions")?;
+    pub fn sessions(&self, by: &Lead) -> Result<Vec<SessionInfo>> {
+        self.acting_lead(by)?;
         let now = self.clock.now_ms();
         Ok(sign_in::live_sessions(self.store.conn(), now)?
             .into_iter()
@@ -419,8 +438,8 @@ impl Project {
 
     /// Ends every session of `name` (they sign in again, with their password); how many
     /// there were. A lead's.
-    pub fn end_sessions(&mut self, by: &Actor, name: &str) -> Result<usize> {
-        self.require_lead(by, "end sessions")?;
+    pub fn end_sessions(&mut self, by: &Lead, name: &str) -> Result<usize> {
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let person = self.annotator_row(name)?;
         let tx = self.store.transaction()?;
@@ -431,8 +450,8 @@ impl Project {
 
     /// Ends the session whose id (as [`Project::sessions`] lists it) is `id`. A lead's;
     /// `NotFound` when no session has that id.
-    pub fn end_session(&mut self, by: &Actor, id: &str) -> Result<()> {
-        self.require_lead(by, "end sessions")?;
+    pub fn end_session(&mut self, by: &Lead, id: &str) -> Result<()> {
+        self.acting_lead(by)?;
         self.store.require_writable()?;
         let id = id.trim().to_ascii_lowercase();
         let well_formed =
@@ -475,6 +494,23 @@ fn name_blocked_at(
         return Ok(None);
     }
     let free = name_free_at(failures, last_at, policy).filter(|free| *free > now);
+    if free.is_none() || sign_in::is_known(conn, known, now - KNOWN_ADDRESS_MS)? {
+        return Ok(None);
+    }
+    Ok(free)
+}
+
+/// When sign-ins from `address` are free again, if its failures spent the policy's
+/// budget; a name that signed in from it before is never held by it.
+fn address_blocked_at(
+    conn: &factdesk_store::Connection,
+    address: &str,
+    known: &str,
+    now: i64,
+    policy: &SignInPolicy,
+) -> Result<Option<i64>> {
+    let times = sign_in::failure_times(conn, &address_subject(address), now - policy.window_ms)?;
+    let free = free_at(&times, policy.failures_per_address, policy.window_ms);
     if free.is_none() || sign_in::is_known(conn, known, now - KNOWN_ADDRESS_MS)? {
         return Ok(None);
     }

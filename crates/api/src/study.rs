@@ -8,8 +8,8 @@
 //! transaction that draws the sample, so "counted answers ≤ overlap" still holds; serving
 //! (`annotate::study`) keeps those extra slots for the members.
 
-use crate::actor::Actor;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::studies::{self, NewStudy, StudyRow};
@@ -141,8 +141,8 @@ impl Project {
     /// Draws a study for `lead`: `req.sample` tasks of `req.kind` that are in no study yet
     /// and that no member has met (`studies::met_by`), seeded, each given room for the
     /// group, in one write transaction.
-    pub fn create_study(&mut self, lead: &Actor, req: &StudyRequest) -> Result<Study> {
-        self.require_lead(lead, "draw studies")?;
+    pub fn create_study(&mut self, lead: &Lead, req: &StudyRequest) -> Result<Study> {
+        self.acting_lead(lead)?;
         let lead_id = self.annotator_row(lead.name())?.id;
         if req.kind == TaskKind::Refute {
             return Err(invalid(
@@ -257,8 +257,8 @@ impl Project {
     /// Deletes a study drawn by mistake: its items get back the overlap they had before
     /// it (or their counted answers, when more), and its members' answers on them count
     /// as ordinary answers from then on.
-    pub fn delete_study(&mut self, lead: &Actor, id: i64) -> Result<DeletedStudy> {
-        self.require_lead(lead, "delete studies")?;
+    pub fn delete_study(&mut self, lead: &Lead, id: i64) -> Result<DeletedStudy> {
+        self.acting_lead(lead)?;
         self.store.require_writable()?;
         let tx = self.store.transaction()?;
         let deleted = studies::delete(&tx, id)?.ok_or_else(|| {
@@ -277,8 +277,8 @@ impl Project {
     }
 
     /// Every study, oldest first.
-    pub fn studies(&self, lead: &Actor) -> Result<Vec<Study>> {
-        self.require_lead(lead, "see the studies")?;
+    pub fn studies(&self, lead: &Lead) -> Result<Vec<Study>> {
+        self.acting_lead(lead)?;
         Ok(studies::list(self.store.conn())?
             .into_iter()
             .map(study_of)

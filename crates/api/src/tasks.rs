@@ -2,9 +2,9 @@
 
 mod chunks;
 
-use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::trick_search::DonorWords;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use chunks::{NewTasks, Plan, Spent};
 use factdesk_core::seeded::Seeded;
@@ -170,8 +170,8 @@ impl Project {
     /// For each kind of task the project has, the claims meant for it that got none,
     /// counted by reason: what the lead's home says without creating tasks again. It
     /// reads every claim, so the lead's home asks for it; it is not in every overview.
-    pub fn claims_without_tasks(&self, lead: &Actor) -> Result<Vec<NoTask>> {
-        self.require_lead(lead, "see the claims without tasks")?;
+    pub fn claims_without_tasks(&self, lead: &Lead) -> Result<Vec<NoTask>> {
+        self.acting_lead(lead)?;
         let settings = self.settings()?;
         let conn = self.store.conn();
         let mut out = Vec::new();
@@ -195,11 +195,11 @@ impl Project {
     /// defaults to the project's.
     pub fn create_tasks(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         kind: TaskKind,
         overlap: Option<u32>,
     ) -> Result<TasksReport> {
-        self.require_lead(lead, "create tasks")?;
+        self.acting_lead(lead)?;
         self.create_tasks_with(lead, kind, overlap, false, &mut crate::NoProgress)
     }
 
@@ -207,13 +207,13 @@ impl Project {
     /// made for refutations too, whose evidence otherwise comes from their parent.
     pub fn create_tasks_with(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         kind: TaskKind,
         overlap: Option<u32>,
         include_children: bool,
         progress: &mut dyn crate::Progress,
     ) -> Result<TasksReport> {
-        self.require_lead(lead, "create tasks")?;
+        self.acting_lead(lead)?;
         self.check_stored()?;
         let settings = self.settings()?;
         let overlap = overlap.unwrap_or(settings.overlap);

@@ -9,7 +9,8 @@ pub use crate::sent::UploadFile;
 use crate::dto::{ImportOutcome, ImportProgress, ImportReport};
 use crate::import::{import, ImportRequest, Preset};
 use crate::sent::{as_sent, place};
-use crate::{Actor, Error, ErrorCode, Progress, Project, Result};
+use crate::Lead;
+use crate::{Error, ErrorCode, Progress, Project, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -47,18 +48,18 @@ pub struct ImportJob {
 
 /// Whether `lead` may import into `project` (the check [`import_upload`] makes first),
 /// so a server refuses a job before it takes one.
-pub fn may_import(project: &Project, lead: &Actor) -> Result<()> {
-    project.require_lead(lead, "import data")
+pub fn may_import(project: &Project, lead: &Lead) -> Result<()> {
+    project.acting_lead(lead)
 }
 
 /// Imports `upload` into `project` for `lead` as [`import`] imports files.
 pub fn import_upload(
     project: &mut Project,
-    lead: &Actor,
+    lead: &Lead,
     upload: &Upload,
     progress: &mut dyn Progress,
 ) -> Result<ImportReport> {
-    project.require_lead(lead, "import data")?;
+    project.acting_lead(lead)?;
     let preset = match &upload.preset {
         Some(p) => p.parse::<Preset>()?,
         None => Preset::default(),

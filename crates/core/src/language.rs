@@ -151,7 +151,8 @@ pub fn negation_template(lang: Language) -> &'static str {
         Language::Italian => "È falso dire che {claim}",
         Language::German => "Es ist falsch zu behaupten: {claim}",
         Language::Russian => "Неправда, что {claim}",
-        Language::Arabic => "من غير الصحيح القول إن {claim}",
+        // إنّ takes a noun after it; its pronoun (إنه) takes a verb or a noun sentence alike.
+        Language::Arabic => "من غير الصحيح القول إنه {claim}",
         Language::Persian => "درست نیست که {claim}",
         Language::Hindi => "यह सच नहीं है कि {claim}",
         Language::Chinese => "说{claim}是不对的",

@@ -331,7 +331,10 @@ fn load_average() -> String {
 /// does).
 fn audit(project: &str, acks: &[String]) -> (factdesk_api::audit::ServingAudit, usize) {
     let project = open(project);
-    let lead = project.lead_or_owner(None).unwrap_or_else(|e| fail(e));
+    let lead = project
+        .lead_or_owner(None)
+        .and_then(|actor| project.as_lead(&actor, "audit the run"))
+        .unwrap_or_else(|e| fail(e));
     let audit = project.serving_audit(&lead).unwrap_or_else(|e| fail(e));
     let missing = project
         .missing_answers(&lead, acks)

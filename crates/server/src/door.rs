@@ -2,7 +2,10 @@
 //! descriptor, and the process has a limit on those. A connection past a cap is closed
 //! as it is accepted (and logged), so the server never runs out of descriptors and
 //! keeps accepting others. Near the cap in all, the last places are kept for addresses
-//! holding few connections (a lead opening the dashboard), not for the ones holding many.
+//! holding few connections (a lead opening the dashboard), not for the ones holding many;
+//! at the cap, a newcomer takes the place of the connection that was never answered and
+//! has been silent the longest, so idle connections spread over many addresses cannot
+//! shut everyone out. An IPv6 caller is counted under its /64.
 //!
 //! At start the server raises its soft open-file limit to the hard one (systemd's units
 //! default to 1024 soft) and sizes the cap in all below it, or refuses to start when the
@@ -14,8 +17,10 @@ use std::future::Future;
 use std::io;
 use std::net::IpAddr;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
+use std::time::Instant;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
@@ -143,58 +148,162 @@ enum Refusal {
     Reserved,
 }
 
+/// The address a connection is counted under: an IPv6 caller under its /64, which one
+/// machine is commonly given whole (so counting each address let it hold every place).
+fn counted_as(ip: IpAddr) -> IpAddr {
+    match ip {
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => IpAddr::V4(v4),
+            None => {
+                let bits = u128::from(v6) & !((1u128 << 64) - 1);
+                IpAddr::V6(std::net::Ipv6Addr::from(bits))
+            }
+        },
+        v4 => v4,
+    }
+}
+
+/// What the door knows of one open connection: enough to choose, when every place is
+/// taken, one that has never been answered and has been silent the longest, and to close
+/// it from its own task.
+#[derive(Debug)]
+struct Activity {
+    id: u64,
+    address: IpAddr,
+    /// Milliseconds from the door's start to its opening, then to the last bytes it sent.
+    last_read_ms: AtomicU64,
+    /// The server has written to it: it was answered (or, under TLS, greeted).
+    written: AtomicBool,
+    evicted: AtomicBool,
+    /// The task waiting to read from it, woken to close it once evicted.
+    reader: Mutex<Option<Waker>>,
+}
+
 /// Open connections, in all and by address.
 #[derive(Debug, Default)]
 struct Open {
     total: usize,
     by_address: HashMap<IpAddr, usize>,
+    connections: HashMap<u64, Arc<Activity>>,
+    next_id: u64,
+}
+
+impl Open {
+    fn count_out(&mut self, address: IpAddr) {
+        self.total = self.total.saturating_sub(1);
+        if let Some(count) = self.by_address.get_mut(&address) {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.by_address.remove(&address);
+            }
+        }
+    }
+
+    /// Frees the place of the connection never answered that has been silent the
+    /// longest, if there is one: idle connections spread over many addresses held every
+    /// place, and newcomers (a lead among them) were refused until they timed out.
+    fn evict_one(&mut self) -> Option<Arc<Activity>> {
+        let victim = self
+            .connections
+            .values()
+            .filter(|c| !c.written.load(Ordering::Acquire))
+            .min_by_key(|c| c.last_read_ms.load(Ordering::Acquire))?
+            .clone();
+        victim.evicted.store(true, Ordering::Release);
+        self.connections.remove(&victim.id);
+        self.count_out(victim.address);
+        Some(victim)
+    }
 }
 
 /// Open connections shared by the acceptor's clones.
-#[derive(Debug, Default)]
-struct Doorkeeper(Mutex<Open>);
+#[derive(Debug)]
+struct Doorkeeper {
+    open: Mutex<Open>,
+    started: Instant,
+}
+
+impl Default for Doorkeeper {
+    fn default() -> Doorkeeper {
+        Doorkeeper {
+            open: Mutex::default(),
+            started: Instant::now(),
+        }
+    }
+}
 
 impl Doorkeeper {
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
     /// Counts one more connection from `ip` unless a cap refuses it; `proxy` is the
     /// trusted reverse proxy, whose connections are everyone's and count only in all.
+    /// With every place taken, a connection never answered makes room (see
+    /// [`Open::evict_one`]).
     fn take(self: &Arc<Self>, ip: IpAddr, caps: Caps, proxy: bool) -> Result<Held, Refusal> {
-        // A poisoned count still counts: a panic elsewhere must not open the door.
-        let mut open = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        let held = open.by_address.get(&ip).copied().unwrap_or(0);
-        if open.total >= caps.total {
-            return Err(Refusal::Full);
+        let address = if proxy { ip } else { counted_as(ip) };
+        let evicted = {
+            // A poisoned count still counts: a panic elsewhere must not open the door.
+            let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+            let held = open.by_address.get(&address).copied().unwrap_or(0);
+            if !proxy && held >= caps.per_address {
+                return Err(Refusal::Address);
+            }
+            if !proxy && held >= LIGHT_ADDRESS && open.total >= caps.total - caps.reserve() {
+                return Err(Refusal::Reserved);
+            }
+            let evicted = if open.total >= caps.total {
+                Some(open.evict_one().ok_or(Refusal::Full)?)
+            } else {
+                None
+            };
+            open.total += 1;
+            *open.by_address.entry(address).or_default() += 1;
+            open.next_id += 1;
+            let activity = Arc::new(Activity {
+                id: open.next_id,
+                address,
+                last_read_ms: AtomicU64::new(self.now_ms()),
+                written: AtomicBool::new(false),
+                evicted: AtomicBool::new(false),
+                reader: Mutex::new(None),
+            });
+            open.connections.insert(activity.id, activity.clone());
+            (evicted, activity)
+        };
+        let (evicted, activity) = evicted;
+        if let Some(victim) = evicted {
+            tracing::warn!(address = %victim.address, "every connection place was taken: closed the one never answered and silent the longest");
+            let reader = victim
+                .reader
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .take();
+            if let Some(reader) = reader {
+                reader.wake();
+            }
         }
-        if !proxy && held >= caps.per_address {
-            return Err(Refusal::Address);
-        }
-        if !proxy && held >= LIGHT_ADDRESS && open.total >= caps.total - caps.reserve() {
-            return Err(Refusal::Reserved);
-        }
-        open.total += 1;
-        *open.by_address.entry(ip).or_default() += 1;
         Ok(Held {
             open: self.clone(),
-            ip,
+            activity,
         })
     }
 }
 
-/// One counted connection; dropping it frees its place.
+/// One counted connection; dropping it frees its place (unless it was evicted, which
+/// freed it then).
 #[derive(Debug)]
 struct Held {
     open: Arc<Doorkeeper>,
-    ip: IpAddr,
+    activity: Arc<Activity>,
 }
 
 impl Drop for Held {
     fn drop(&mut self) {
-        let mut open = self.open.0.lock().unwrap_or_else(|p| p.into_inner());
-        open.total = open.total.saturating_sub(1);
-        if let Some(count) = open.by_address.get_mut(&self.ip) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                open.by_address.remove(&self.ip);
-            }
+        let mut open = self.open.open.lock().unwrap_or_else(|p| p.into_inner());
+        if open.connections.remove(&self.activity.id).is_some() {
+            open.count_out(self.activity.address);
         }
     }
 }
@@ -285,13 +394,45 @@ pub struct Counted {
     _held: Held,
 }
 
+/// The error a connection evicted by the door reads or writes with.
+fn evicted() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::ConnectionAborted,
+        "closed to make room: every place was taken and it had never been answered",
+    )
+}
+
 impl AsyncRead for Counted {
     fn poll_read(
         mut self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.inner).poll_read(cx, buf)
+        let activity = self._held.activity.clone();
+        if activity.evicted.load(Ordering::Acquire) {
+            return Poll::Ready(Err(evicted()));
+        }
+        let before = buf.filled().len();
+        match Pin::new(&mut self.inner).poll_read(cx, buf) {
+            Poll::Pending => {
+                *activity.reader.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some(cx.waker().clone());
+                // Evicted between the check above and the waker's storing: the door found
+                // no waker to wake, so this read ends here.
+                if activity.evicted.load(Ordering::Acquire) {
+                    return Poll::Ready(Err(evicted()));
+                }
+                Poll::Pending
+            }
+            Poll::Ready(Ok(())) => {
+                if buf.filled().len() > before {
+                    let now = self._held.open.now_ms();
+                    activity.last_read_ms.store(now, Ordering::Release);
+                }
+                Poll::Ready(Ok(()))
+            }
+            other => other,
+        }
     }
 }
 
@@ -301,7 +442,11 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write(cx, buf)
+        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
+            self._held.activity.written.store(true, Ordering::Release);
+        }
+        written
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -317,7 +462,11 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.inner).poll_write_vectored(cx, bufs)
+        let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
+            self._held.activity.written.store(true, Ordering::Release);
+        }
+        written
     }
 
     fn is_write_vectored(&self) -> bool {

@@ -34,11 +34,12 @@ pub async fn lead_first(
     };
     let checked = state
         .pool
-        .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            match bulk {
-                Bulk::Import => factdesk_api::upload::may_import(p, &actor),
-                Bulk::Merge => factdesk_api::upload::may_merge(p, &actor),
+        .run(move |p| match bulk {
+            Bulk::Import => {
+                factdesk_api::upload::may_import(p, &p.lead_for_token(&token, "import data")?)
+            }
+            Bulk::Merge => {
+                factdesk_api::upload::may_merge(p, &p.lead_for_token(&token, "merge packs")?)
             }
         })
         .await;

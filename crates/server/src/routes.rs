@@ -325,8 +325,8 @@ async fn stats(State(state): State<AppState>, headers: HeaderMap) -> Reply<Respo
     let stats = state
         .pool
         .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            p.stats(&actor)
+            let lead = p.lead_for_token(&token, "read the project's counts")?;
+            p.stats(&lead)
         })
         .await?;
     Ok(Json(stats).into_response())
@@ -367,14 +367,14 @@ async fn agreement(
     let report = state
         .pool
         .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
+            let lead = p.lead_for_token(&token, "see agreement")?;
             // As `factdesk agreement --json`: one report for a kind, else one per kind.
             match kind {
-                Some(kind) => Ok(serde_json::to_value(p.agreement(&actor, kind, &req)?)),
+                Some(kind) => Ok(serde_json::to_value(p.agreement(&lead, kind, &req)?)),
                 None => {
                     let mut all = serde_json::Map::new();
-                    for kind in p.kinds_with_answers(&actor)? {
-                        let report = p.agreement(&actor, kind, &req)?;
+                    for kind in p.kinds_with_answers(&lead)? {
+                        let report = p.agreement(&lead, kind, &req)?;
                         all.insert(
                             kind.as_str().to_string(),
                             serde_json::to_value(report).unwrap_or_default(),
@@ -474,8 +474,8 @@ async fn import(State(state): State<AppState>, headers: HeaderMap, raw: Body) ->
     let report = state
         .pool
         .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            factdesk_api::upload::import_upload(p, &actor, &upload, &mut NoProgress)
+            let lead = p.lead_for_token(&token, "import data")?;
+            factdesk_api::upload::import_upload(p, &lead, &upload, &mut NoProgress)
         })
         .await?;
     Ok(Json(report).into_response())
@@ -490,20 +490,20 @@ async fn start_import(
 ) -> Reply<Response> {
     let token = bearer(&headers)?;
     let upload: Upload = parse(&raw.0?)?;
-    let actor = state
+    let lead = state
         .pool
         .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            factdesk_api::upload::may_import(p, &actor)?;
-            Ok(actor)
+            let lead = p.lead_for_token(&token, "import data")?;
+            factdesk_api::upload::may_import(p, &lead)?;
+            Ok(lead)
         })
         .await?;
-    let job = state.jobs.start(actor.name());
+    let job = state.jobs.start(lead.name());
     let (pool, running) = (state.pool.clone(), job.clone());
     tokio::spawn(async move {
         let mut progress = crate::jobs::JobProgress(running.clone());
         let result = pool
-            .run(move |p| factdesk_api::upload::import_upload(p, &actor, &upload, &mut progress))
+            .run(move |p| factdesk_api::upload::import_upload(p, &lead, &upload, &mut progress))
             .await;
         running.finish(result);
     });
@@ -580,8 +580,8 @@ async fn merge(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> 
     let outcomes = state
         .pool
         .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            p.merge_upload_read(&actor, &read)
+            let lead = p.lead_for_token(&token, "merge packs")?;
+            p.merge_upload_read(&lead, &read)
         })
         .await?;
     if outcomes.iter().any(|o| o.report.is_some()) {

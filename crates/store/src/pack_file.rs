@@ -1,8 +1,9 @@
 //! Packs of work as the lead's project records them: the `packs` table, the opaque task
 //! ids each pack uses, and which of a pack's answers a merge already took in. The pack
-//! file itself is `pack_store`. A merge is one write transaction, so `packs.merging_since`
-//! (migration 0010, a claim on the pack that a killed merge left behind) is no longer
-//! read or written.
+//! file itself is `pack_store`. A merge holds no claim on its pack between its
+//! transactions (each answer and its record are written together, and a merge looks again
+//! inside each), so `packs.merging_since` (migration 0010, a claim that a killed merge
+//! left behind) is no longer read or written.
 
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
@@ -73,11 +74,20 @@ pub fn list(conn: &Connection) -> Result<Vec<PackRow>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-/// Records a return: when, and how many answers it added.
-pub fn mark_returned(conn: &Connection, id: &str, now: i64, added: i64) -> Result<()> {
+/// Records a return: when (the first merge's time stands).
+pub fn mark_returned(conn: &Connection, id: &str, now: i64) -> Result<()> {
     conn.execute(
-        "UPDATE packs SET returned_at = coalesce(returned_at, ?2), merged = merged + ?3 WHERE id = ?1",
-        params![id, now, added],
+        "UPDATE packs SET returned_at = coalesce(returned_at, ?2) WHERE id = ?1",
+        params![id, now],
+    )?;
+    Ok(())
+}
+
+/// Counts `added` more answers merged from the pack, in the transaction that wrote them.
+pub fn count_merged(conn: &Connection, id: &str, added: i64) -> Result<()> {
+    conn.execute(
+        "UPDATE packs SET merged = merged + ?2 WHERE id = ?1",
+        params![id, added],
     )?;
     Ok(())
 }

@@ -16,9 +16,9 @@ pub fn watch_dashboard(app: AppHandle, state: State<'_, AppState>) -> Result<()>
         return Ok(());
     }
     // The api's first probe refuses anyone but a lead, so the refusal reaches the caller.
-    let (path, lead) = state.as_user(|p, user| {
-        p.last_annotation_id(user)?;
-        Ok((p.path().to_path_buf(), user.clone()))
+    let (path, lead) = state.as_lead("watch the dashboard", |p, lead| {
+        p.last_annotation_id(lead)?;
+        Ok((p.path().to_path_buf(), lead.clone()))
     })?;
     crate::live::watch(&app, path, lead);
     Ok(())

@@ -25,7 +25,9 @@ pub fn export_gold(
         let files = remote.call(&Call::ExportGold { request, format })?;
         return download::write(files, &out, force);
     }
-    state.as_user(|p, user| p.export_gold(user, &request, &out, format, force))
+    state.as_lead("export gold data", |p, lead| {
+        p.export_gold(lead, &request, &out, format, force)
+    })
 }
 
 /// Writes every answer ever given at `out` (JSON Lines, CSV or Parquet); an existing file
@@ -43,5 +45,7 @@ pub fn export_answers(
         let files = remote.call(&Call::ExportAnswers { format })?;
         return download::write(files, &out, force);
     }
-    state.as_user(|p, user| p.export_answers(user, &out, format, force))
+    state.as_lead("export the raw answers", |p, lead| {
+        p.export_answers(lead, &out, format, force)
+    })
 }

@@ -80,7 +80,9 @@ pub fn start_import(
         });
         return Ok(());
     }
-    let (path, lead) = state.as_user(|p, user| Ok((p.path().to_path_buf(), user.clone())))?;
+    let (path, lead) = state.as_lead("import data", |p, lead| {
+        Ok((p.path().to_path_buf(), lead.clone()))
+    })?;
     let req = ImportRequest {
         claims,
         documents,

@@ -22,5 +22,5 @@ pub fn issue_pack(
         let files = remote.call(&Call::IssuePack { request })?;
         return factdesk_api::download::write(files, &out, false);
     }
-    state.as_user(|p, user| p.issue_pack(user, &request, &out))
+    state.as_lead("issue packs", |p, lead| p.issue_pack(lead, &request, &out))
 }

@@ -26,7 +26,9 @@ pub fn merge_packs(
     } else {
         Unanswered::Refuse
     };
-    state.as_user(|p, user| p.merge_packs(user, &paths, unanswered))
+    state.as_lead("merge packs", |p, lead| {
+        p.merge_packs(lead, &paths, unanswered)
+    })
 }
 
 /// The open file's manifest when it is a pack; null for a project or a server.

@@ -8,7 +8,7 @@
 use super::RESEND;
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
-use factdesk_api::{Actor, Clock, Error, ErrorCode, Project, Result, SystemClock};
+use factdesk_api::{Clock, Error, ErrorCode, Lead, Project, Result, SystemClock};
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -51,7 +51,7 @@ pub(crate) trait Sink {
 /// `woken` are the two ends of the loop's wake-up channel.
 pub(crate) fn follow(
     path: &Path,
-    lead: &Actor,
+    lead: &Lead,
     sink: &dyn Sink,
     send: Sender<Wake>,
     woken: Receiver<Wake>,
@@ -194,7 +194,7 @@ fn probe(send: Sender<Wake>) {
 
 /// The thread that computes intervals when asked, on a project it opens once; ends when
 /// the loop drops the returned sender.
-fn intervals(path: PathBuf, lead: Actor, send: Sender<Wake>) -> Sender<()> {
+fn intervals(path: PathBuf, lead: Lead, send: Sender<Wake>) -> Sender<()> {
     let (ask, asked) = mpsc::channel::<()>();
     std::thread::spawn(move || {
         let mut project: Option<Project> = None;
@@ -308,7 +308,7 @@ mod tests {
         }
         let path = dir.join("p.fdesk");
         let mut p = ok(Project::create(&path, Box::new(SystemClock)));
-        let lead = ok(p.lead_or_owner(None));
+        let lead = ok(p.as_lead(&ok(p.lead_or_owner(None)), "set up"));
         let req = ImportRequest {
             claims: vec![claims],
             documents: vec![docs],
@@ -324,7 +324,9 @@ mod tests {
     fn an_answer_written_by_another_connection_is_pushed_and_an_idle_project_is_not_read() {
         let dir = ok(tempfile::tempdir().map_err(|e| Error::io("a temporary folder", &e)));
         let path = project(dir.path());
-        let lead = ok(ok(Project::open(&path, Box::new(SystemClock))).lead_or_owner(None));
+        let opened = ok(Project::open(&path, Box::new(SystemClock)));
+        let lead = ok(opened.as_lead(&ok(opened.lead_or_owner(None)), "watch the dashboard"));
+        drop(opened);
         let sink = Arc::new(Recorded::default());
         sink.wanted.store(true, Ordering::SeqCst);
         let (send, woken) = mpsc::channel();

@@ -241,7 +241,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   function draw(): void {
     mount(count, items.length === 0 ? "" : `${items.length} in the queue, ${items.filter((i) => i.decision).length} decided.`);
     mount(list, ...listRows());
-    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    showCurrentRow(list);
     const item = current();
     if (!item) {
       mount(
@@ -497,4 +497,22 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
 /** Editing starts from the current gold sentences, so a small fix is a small edit. */
 function candidatesOf(item: QueueItem): number[] {
   return item.outcome.outcome === "evidence" ? [...item.outcome.sentences] : [];
+}
+
+/**
+ * Scrolls the queue to the current row, and then on, to the next row's top, past a row
+ * the top edge cuts through: the list rests on whole rows, cut only at its foot, where a
+ * cut row says there is more.
+ */
+function showCurrentRow(list: HTMLElement): void {
+  const row = list.querySelector<HTMLElement>(".current");
+  const box = list.parentElement;
+  if (!row || !box) return;
+  row.scrollIntoView({ block: "nearest" });
+  const top = box.getBoundingClientRect().top + box.clientTop + parseFloat(getComputedStyle(box).paddingTop || "0");
+  const cut = [...list.children].find((r) => {
+    const at = r.getBoundingClientRect();
+    return at.top < top - 1 && at.bottom > top + 1;
+  });
+  if (cut && cut !== row) box.scrollTop += cut.getBoundingClientRect().bottom - top;
 }

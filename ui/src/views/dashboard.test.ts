@@ -62,7 +62,7 @@ describe("dashboard", () => {
     expect(intervalText(stat(0.5, null))).toBe("no 95% interval: too few items to resample");
     expect(intervalText(stat(null, null, "fewer than 2 annotators"))).toBe("fewer than 2 annotators");
     expect(paceText(null)).toBe("—");
-    expect(paceText(1234.4)).toBe("1\u202f234/h");
+    expect(paceText(1234.4)).toBe("1\u202f234");
   });
 
   it("says how many items have two or more answers, and why kappa is missing", () => {
@@ -106,7 +106,7 @@ describe("dashboard", () => {
     expect(q("majority-label-ana")).toBe("67% of 3 items");
     expect(q("activity-label-ben")).toContain("FLAGGED");
     // The pace is the backend's bounded figure per hour; none yet is a dash.
-    expect(q("pace-label-ana")).toBe("1\u202f200/h");
+    expect(q("pace-label-ana")).toBe("1\u202f200");
     expect(q("pace-label-ben")).toBe("—");
     expect(panel?.querySelector("polyline")?.getAttribute("points")?.split(" ")).toHaveLength(2);
     // The chart's axes carry values: κ 0 and 1 on the left, the answers along the bottom.

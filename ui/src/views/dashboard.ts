@@ -60,9 +60,12 @@ export function heatColour(value: number | null): { background: string; light: b
   return { background: `hsl(222 ${Math.round(30 + 45 * v)}% ${Math.round(lightness)}%)`, light: v > 0.6 };
 }
 
-/** Answers per hour, rounded; "—" before any measured time. */
+/**
+ * Answers per hour, rounded, under a "Per hour" heading as in the report; "—" before any
+ * measured time.
+ */
 export function paceText(perHour: number | null): string {
-  return perHour === null ? "—" : `${count(Math.round(perHour))}/h`;
+  return perHour === null ? "—" : count(Math.round(perHour));
 }
 
 function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Record<string, string | number>): SVGElementTagNameMap[K] {
@@ -202,8 +205,8 @@ function hasTrick(kind: string): boolean {
 /** The annotator table's columns for a kind. */
 export function activityColumns(kind: string): string[] {
   return hasTrick(kind)
-    ? ["Name", "Answers", "Rejected", "Pace", "Trick failed", "With the majority", "Status"]
-    : ["Name", "Answers", "Pace", "With the majority", "Status"];
+    ? ["Name", "Answers", "Rejected", "Per hour", "Trick failed", "With the majority", "Status"]
+    : ["Name", "Answers", "Per hour", "With the majority", "Status"];
 }
 
 function personRow(kind: string, a: AnnotatorActivity): HTMLElement {

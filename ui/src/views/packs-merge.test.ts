@@ -35,4 +35,21 @@ describe("packs panel", () => {
     expect(mocked.mergePacks).toHaveBeenCalledTimes(1);
     expect(panel.el.querySelector('[data-testid="merge-outcome"]')?.textContent).toContain("2 answers from ana added");
   });
+
+  it("says there are no packs in a sentence, and shows the table once there is one", async () => {
+    mocked.packs.mockResolvedValueOnce([]);
+    const panel = packsPanel(vi.fn(), vi.fn());
+    panel.load();
+    await settle();
+    const table = panel.el.querySelector("table") as HTMLElement;
+    const none = panel.el.querySelector('[data-testid="no-packs"]') as HTMLElement;
+    expect([table.hidden, none.hidden]).toEqual([true, false]);
+    mocked.packs.mockResolvedValueOnce([
+      { id: "p1", annotator: "ana", kind: null, items: 3, created_at: 0, expires_at: 86_400_000, returned_at: null, merged: 0, state: "out" },
+    ] as Awaited<ReturnType<typeof api.packs>>);
+    panel.load();
+    await settle();
+    expect([table.hidden, none.hidden]).toEqual([false, true]);
+    expect(panel.el.querySelectorAll('[data-testid="packs"] tr')).toHaveLength(1);
+  });
 });

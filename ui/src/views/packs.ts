@@ -143,14 +143,20 @@ export function packsPanel(
   });
   field.rows = 2;
 
+  // With no pack, a sentence in place of a table of headings over nothing.
+  const table = h(
+    "table",
+    { class: "table" },
+    h("thead", {}, h("tr", {}, ...["Pack", "For", "Kind", "Items", "Issued", "Due", "State", "Merged"].map((t) => h("th", {}, t)))),
+    rows,
+  );
+  const none = h("p", { class: "muted", testid: "no-packs" }, "No packs yet: issue one for an annotator to take away.");
+
   async function load(): Promise<void> {
     const list = await api.packs();
-    mount(
-      rows,
-      ...(list.length
-        ? list.map(packRow)
-        : [h("tr", {}, h("td", { class: "muted" }, "No packs yet: issue one for an annotator to take away."))]),
-    );
+    mount(rows, ...list.map(packRow));
+    table.hidden = list.length === 0;
+    none.hidden = list.length > 0;
   }
 
   /** Packs with no answers, held back from the merge until the lead says. */
@@ -205,16 +211,8 @@ export function packsPanel(
     { class: "panel packs-panel", testid: "packs-panel" },
     h("div", { class: "panel-head" }, h("h3", {}, "Packs"), issue ? h("button", { testid: "open-issue", onclick: () => issue() }, "Issue a pack…") : null),
     h("p", { class: "muted small" }, "Work handed out for laptops: out, returned or expired, and the answers merged from each."),
-    h(
-      "table",
-      { class: "table" },
-      h(
-        "thead",
-        {},
-        h("tr", {}, ...["Pack", "For", "Kind", "Items", "Issued", "Due", "State", "Merged"].map((t) => h("th", {}, t))),
-      ),
-      rows,
-    ),
+    table,
+    none,
     h("h3", {}, "Merge results…"),
     h(
       "p",

@@ -122,15 +122,17 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// none), `who(name)` the named person, resolved as a front end would once per session.
 pub trait Acting {
     fn who(&self, name: &str) -> factdesk_api::Actor;
-    fn lead(&self) -> factdesk_api::Actor;
+    fn lead(&self) -> factdesk_api::Lead;
 }
 
 impl Acting for factdesk_api::Project {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
-        self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"))
+    fn lead(&self) -> factdesk_api::Lead {
+        let actor = self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"));
+        self.as_lead(&actor, "act as the lead")
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -138,7 +140,7 @@ impl Acting for factdesk_api::packs::Workplace {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
+    fn lead(&self) -> factdesk_api::Lead {
         panic!("a workplace is for the annotator's work")
     }
 }
@@ -147,7 +149,7 @@ impl Acting for factdesk_api::packs::PackSession {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
+    fn lead(&self) -> factdesk_api::Lead {
         panic!("a pack is for its holder's work")
     }
 }

@@ -3,10 +3,10 @@
 //! the counted answers on the sampled items (`crate::study` draws the studies).
 
 use super::{AgreementRequest, Ratings, Statistic};
-use crate::actor::Actor;
 use crate::current::CurrentAnswers;
 use crate::study::Study;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
     compute_all, group_majority_kappa, AgreementOptions, Label, MetricValue, Rating, RatingTable,
@@ -75,11 +75,11 @@ impl Project {
     /// The figures of every study (of `kind`, when given), from counted answers only.
     pub fn study_agreements(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         kind: Option<TaskKind>,
         req: &AgreementRequest,
     ) -> Result<Vec<StudyAgreement>> {
-        self.require_lead(lead, "see the studies' agreement")?;
+        self.acting_lead(lead)?;
         let studies = self.studies(lead)?;
         if !studies.iter().any(|s| kind.is_none_or(|k| k == s.kind)) {
             return Ok(Vec::new());
@@ -91,7 +91,7 @@ impl Project {
     /// [`Project::study_agreements`] from answers already read.
     pub(crate) fn study_agreements_in(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         read: &CurrentAnswers,
         kind: Option<TaskKind>,
         req: &AgreementRequest,

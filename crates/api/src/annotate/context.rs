@@ -6,6 +6,7 @@ use super::trick_place::{self, Seat};
 use crate::actor::Actor;
 use crate::settings::EvidenceStance;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::checks;
 use factdesk_store::tricks;
@@ -213,8 +214,8 @@ impl Project {
 
     /// The passage around candidate sentence `sentence_id`, for a lead adjudicating: the
     /// lead sees real sentence ids, so there is no trick to hide.
-    pub fn sentence_passage(&self, lead: &Actor, sentence_id: i64) -> Result<Passage> {
-        self.require_lead(lead, "read any sentence's passage")?;
+    pub fn sentence_passage(&self, lead: &Lead, sentence_id: i64) -> Result<Passage> {
+        self.acting_lead(lead)?;
         self.passage_around(sentence_id, &[])
     }
 

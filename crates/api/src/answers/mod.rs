@@ -4,7 +4,7 @@
 
 mod write;
 
-use crate::actor::Actor;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_core::claim::RefutationState;
@@ -151,8 +151,8 @@ pub struct AnswersReport {
 
 impl Project {
     /// Every answer in the project, oldest first, with its surroundings.
-    pub fn answer_rows(&self, by: &Actor) -> Result<Vec<AnswerRow>> {
-        self.require_lead(by, "read the raw answers")?;
+    pub fn answer_rows(&self, by: &Lead) -> Result<Vec<AnswerRow>> {
+        self.acting_lead(by)?;
         let raw = factdesk_store::raw_answers::all(self.store.conn())?;
         let ids: Vec<i64> = raw
             .iter()
@@ -174,12 +174,12 @@ impl Project {
     /// of the project, and an existing file is replaced only with `force`.
     pub fn export_answers(
         &self,
-        by: &Actor,
+        by: &Lead,
         out: &Path,
         format: AnswersFormat,
         force: bool,
     ) -> Result<AnswersReport> {
-        self.require_lead(by, "export the raw answers")?;
+        self.acting_lead(by)?;
         let inputs = crate::output::Inputs::project(self.path());
         crate::output::check(out, &inputs)?;
         crate::output::refuse_existing(out, force)?;

@@ -96,7 +96,7 @@ pub fn run(project: &mut Project, actor: &Actor, call: Call) -> Result<Reply> {
         // Only the lead's settings screen reads them; over a network an annotator gets
         // nothing beyond their screens (the seed orders everyone's items).
         Call::Settings => {
-            project.require_lead(actor, "read the project's settings")?;
+            project.as_lead(actor, "read the project's settings")?;
             Ok(Reply::Settings(project.settings()?))
         }
         call => dispatch(&mut OnProject::new(project, Some(actor)), call),

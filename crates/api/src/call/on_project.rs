@@ -18,7 +18,7 @@ use crate::review::PendingReview;
 use crate::settings::Settings;
 use crate::study::{DeletedStudy, StudyRequest};
 use crate::tasks::{TaskKind, TasksReport};
-use crate::{Actor, Project, Result};
+use crate::{Actor, Lead, Project, Result};
 
 /// A project and the person its operations run for.
 #[derive(Debug)]
@@ -36,6 +36,14 @@ impl<'a> OnProject<'a> {
     fn user(&mut self) -> Result<(&mut Project, &'a Actor)> {
         let actor = self.actor.ok_or_else(nobody)?;
         Ok((&mut *self.project, actor))
+    }
+
+    /// The project and the proof that the person working is its lead, from the gate;
+    /// `what` completes "… may not …".
+    fn lead(&mut self, what: &str) -> Result<(&mut Project, Lead)> {
+        let actor = self.actor.ok_or_else(nobody)?;
+        let lead = self.project.as_lead(actor, what)?;
+        Ok((&mut *self.project, lead))
     }
 }
 
@@ -85,18 +93,18 @@ impl Host for OnProject<'_> {
     }
 
     fn annotators(&mut self) -> Result<Vec<Annotator>> {
-        let (p, user) = self.user()?;
-        p.annotators(user)
+        let (p, lead) = self.lead("see the annotators' records")?;
+        p.annotators(&lead)
     }
 
     fn create_tasks(&mut self, kind: TaskKind, overlap: Option<u32>) -> Result<TasksReport> {
-        let (p, user) = self.user()?;
-        p.create_tasks(user, kind, overlap)
+        let (p, lead) = self.lead("create tasks")?;
+        p.create_tasks(&lead, kind, overlap)
     }
 
     fn claims_without_tasks(&mut self) -> Result<Vec<NoTask>> {
-        let (p, user) = self.user()?;
-        p.claims_without_tasks(user)
+        let (p, lead) = self.lead("see the claims without tasks")?;
+        p.claims_without_tasks(&lead)
     }
 
     fn next_item(&mut self, kind: TaskKind) -> Result<Next> {
@@ -175,13 +183,13 @@ impl Host for OnProject<'_> {
     }
 
     fn problem_reports(&mut self) -> Result<Vec<crate::problems::ProblemReport>> {
-        let (p, user) = self.user()?;
-        p.problem_reports(user)
+        let (p, lead) = self.lead("read problem reports")?;
+        p.problem_reports(&lead)
     }
 
     fn mark_problem_seen(&mut self, id: i64) -> Result<()> {
-        let (p, user) = self.user()?;
-        p.mark_problem_seen(user, id)
+        let (p, lead) = self.lead("mark problem reports seen")?;
+        p.mark_problem_seen(&lead, id)
     }
 
     fn claim_view(&mut self, claim: String) -> Result<ClaimView> {
@@ -201,34 +209,34 @@ impl Host for OnProject<'_> {
         offset: u64,
         limit: u64,
     ) -> Result<ClaimPage> {
-        let (p, user) = self.user()?;
-        p.claims_list(user, words.as_deref(), standing, offset, limit)
+        let (p, lead) = self.lead("list the claims")?;
+        p.claims_list(&lead, words.as_deref(), standing, offset, limit)
     }
 
     fn create_study(&mut self, request: StudyRequest) -> Result<Vec<StudyAgreement>> {
-        let (p, user) = self.user()?;
-        p.create_study(user, &request)?;
-        p.study_agreements(user, None, &AgreementRequest::default())
+        let (p, lead) = self.lead("draw studies")?;
+        p.create_study(&lead, &request)?;
+        p.study_agreements(&lead, None, &AgreementRequest::default())
     }
 
     fn delete_study(&mut self, id: i64) -> Result<DeletedStudy> {
-        let (p, user) = self.user()?;
-        p.delete_study(user, id)
+        let (p, lead) = self.lead("delete studies")?;
+        p.delete_study(&lead, id)
     }
 
     fn dashboard(&mut self, intervals: bool) -> Result<Dashboard> {
-        let (p, user) = self.user()?;
+        let (p, lead) = self.lead("watch the dashboard")?;
         if intervals {
-            return p.dashboard(user, &AgreementRequest::default());
+            return p.dashboard(&lead, &AgreementRequest::default());
         }
         let mut state = DashboardState::new();
-        state.refresh(p, user)?;
+        state.refresh(p, &lead)?;
         Ok(state.snapshot(p.clock.now_ms()))
     }
 
     fn adjudication_queue(&mut self, request: GoldRequest) -> Result<Vec<QueueItem>> {
-        let (p, user) = self.user()?;
-        p.adjudication_queue(user, &request)
+        let (p, lead) = self.lead("see the adjudication queue")?;
+        p.adjudication_queue(&lead, &request)
     }
 
     fn decide(
@@ -238,28 +246,28 @@ impl Host for OnProject<'_> {
         ruling: Ruling,
         reason: Option<String>,
     ) -> Result<Outcome> {
-        let (p, user) = self.user()?;
-        p.decide_seen(user, task_id, seen, ruling, reason.as_deref())
+        let (p, lead) = self.lead("decide tasks")?;
+        p.decide_seen(&lead, task_id, seen, ruling, reason.as_deref())
     }
 
     fn undo_decision(&mut self, task_id: i64, seen: i64, reason: Option<String>) -> Result<()> {
-        let (p, user) = self.user()?;
-        p.undo_decision_seen(user, task_id, seen, reason.as_deref())
+        let (p, lead) = self.lead("undo decisions")?;
+        p.undo_decision_seen(&lead, task_id, seen, reason.as_deref())
     }
 
     fn sentence_passage(&mut self, sentence_id: i64) -> Result<Passage> {
-        let (p, user) = self.user()?;
-        p.sentence_passage(user, sentence_id)
+        let (p, lead) = self.lead("read any sentence's passage")?;
+        p.sentence_passage(&lead, sentence_id)
     }
 
     fn export_preview(&mut self, request: GoldRequest) -> Result<ExportPreview> {
-        let (p, user) = self.user()?;
-        p.export_preview(user, &request)
+        let (p, lead) = self.lead("preview the gold export")?;
+        p.export_preview(&lead, &request)
     }
 
     fn pending_reviews(&mut self) -> Result<Vec<PendingReview>> {
-        let (p, user) = self.user()?;
-        p.pending_reviews(user)
+        let (p, lead) = self.lead("review refutations")?;
+        p.pending_reviews(&lead)
     }
 
     fn review_refutation(
@@ -268,43 +276,43 @@ impl Host for OnProject<'_> {
         accepted: bool,
         note: Option<String>,
     ) -> Result<()> {
-        let (p, user) = self.user()?;
-        p.review_pending(user, annotation_id, accepted, note.as_deref())
+        let (p, lead) = self.lead("review refutations")?;
+        p.review_pending(&lead, annotation_id, accepted, note.as_deref())
     }
 
     fn set_password(&mut self, name: String, password: String) -> Result<()> {
-        let (p, user) = self.user()?;
-        p.set_password(user, &name, &password)
+        let (p, lead) = self.lead("set passwords")?;
+        p.set_password(&lead, &name, &password)
     }
 
     fn save_settings(&mut self, settings: Settings) -> Result<Settings> {
-        let (p, user) = self.user()?;
-        p.set_settings(user, &settings)?;
+        let (p, lead) = self.lead("change the project's settings")?;
+        p.set_settings(&lead, &settings)?;
         p.settings()
     }
 
     fn flag_decision(&mut self, name: String, include: Option<bool>) -> Result<Annotator> {
-        let (p, user) = self.user()?;
-        p.set_flag_override(user, &name, include)
+        let (p, lead) = self.lead("decide on flagged annotators")?;
+        p.set_flag_override(&lead, &name, include)
     }
 
     fn packs(&mut self) -> Result<Vec<PackSummary>> {
-        let (p, user) = self.user()?;
-        p.packs(user)
+        let (p, lead) = self.lead("list packs")?;
+        p.packs(&lead)
     }
 
     fn export_gold(&mut self, request: GoldRequest, format: ExportFormat) -> Result<Download> {
-        let (p, user) = self.user()?;
-        p.gold_download(user, &request, format)
+        let (p, lead) = self.lead("export gold data")?;
+        p.gold_download(&lead, &request, format)
     }
 
     fn export_answers(&mut self, format: AnswersFormat) -> Result<Download> {
-        let (p, user) = self.user()?;
-        p.answers_download(user, format)
+        let (p, lead) = self.lead("export the raw answers")?;
+        p.answers_download(&lead, format)
     }
 
     fn issue_pack(&mut self, request: PackRequest) -> Result<Download> {
-        let (p, user) = self.user()?;
-        p.pack_download(user, &request)
+        let (p, lead) = self.lead("issue packs")?;
+        p.pack_download(&lead, &request)
     }
 }

@@ -6,6 +6,7 @@ use crate::actor::Actor;
 use crate::agreement::{kinds_with_answers_in, AgreementReport, AgreementRequest};
 use crate::current::CurrentAnswers;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_store::feed;
 use std::collections::BTreeMap;
@@ -51,22 +52,23 @@ impl Project {
     /// stream): a lead's dashboard may; an annotator would learn when each other person
     /// answers.
     pub fn may_follow_answers(&self, actor: &Actor) -> Result<()> {
-        self.require_lead(
+        self.as_lead(
             actor,
             "follow the event stream: it is the lead's dashboard's",
         )
+        .map(drop)
     }
 
     /// The newest annotation id (0 with none): a cheap probe for new answers.
-    pub fn last_annotation_id(&self, lead: &Actor) -> Result<i64> {
-        self.require_lead(lead, "watch the answers come in")?;
+    pub fn last_annotation_id(&self, lead: &Lead) -> Result<i64> {
+        self.acting_lead(lead)?;
         Ok(feed::last_id(self.store.conn())?)
     }
 
     /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`
     /// computes them (same seed and replicates); a full pass over the answers.
-    pub fn dashboard_intervals(&self, lead: &Actor, req: &AgreementRequest) -> Result<Intervals> {
-        self.require_lead(lead, "watch the dashboard")?;
+    pub fn dashboard_intervals(&self, lead: &Lead, req: &AgreementRequest) -> Result<Intervals> {
+        self.acting_lead(lead)?;
         let as_of = self.last_annotation_id(lead)?;
         let mut by_kind = BTreeMap::new();
         let mut studies = Vec::new();
@@ -90,8 +92,8 @@ impl Project {
     }
 
     /// The whole dashboard at once, intervals included (for reports and scripts).
-    pub fn dashboard(&self, lead: &Actor, req: &AgreementRequest) -> Result<Dashboard> {
-        self.require_lead(lead, "watch the dashboard")?;
+    pub fn dashboard(&self, lead: &Lead, req: &AgreementRequest) -> Result<Dashboard> {
+        self.acting_lead(lead)?;
         let mut state = DashboardState::new();
         state.refresh(self, lead)?;
         state.set_intervals(self.dashboard_intervals(lead, req)?);

@@ -4,9 +4,9 @@
 
 use super::answer::{from_answer, Decision, Outcome, QueueAnswer};
 use super::GoldRequest;
-use crate::actor::Actor;
 use crate::annotate::{check_shape, Answer, Shaped};
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Response, Selection, STORED_VERSION};
 use factdesk_store::decisions::{self, NewDecision};
@@ -96,8 +96,8 @@ impl Project {
     /// Tasks the counted annotators disagree on (or that settled on nothing), most
     /// disagreement first; then, in their own group, tasks with fewer than two counted
     /// answers. Lead only.
-    pub fn adjudication_queue(&self, lead: &Actor, req: &GoldRequest) -> Result<Vec<QueueItem>> {
-        self.require_lead(lead, "see the adjudication queue")?;
+    pub fn adjudication_queue(&self, lead: &Lead, req: &GoldRequest) -> Result<Vec<QueueItem>> {
+        self.acting_lead(lead)?;
         let aggregation = self.aggregate(lead, req)?;
         // A closed verification (its refutation rejected or replaced) needs no decision.
         let closed: std::collections::HashSet<i64> =
@@ -168,12 +168,12 @@ impl Project {
     /// one (stored like an annotator's answer). Returns the resulting outcome.
     pub fn decide(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         task_id: i64,
         ruling: Ruling,
         reason: Option<&str>,
     ) -> Result<Outcome> {
-        self.require_lead(lead, "decide tasks")?;
+        self.acting_lead(lead)?;
         self.decide_task(lead, task_id, None, ruling, reason)
     }
 
@@ -183,20 +183,20 @@ impl Project {
     /// left open does not silently replace it.
     pub fn decide_seen(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         task_id: i64,
         seen: Option<i64>,
         ruling: Ruling,
         reason: Option<&str>,
     ) -> Result<Outcome> {
-        self.require_lead(lead, "decide tasks")?;
+        self.acting_lead(lead)?;
         self.decide_task(lead, task_id, Some(seen), ruling, reason)
     }
 
     /// The lead's answer written by hand (`factdesk adjudicate --answer`), typed for task
     /// `task_id`'s kind and checked against its candidates, ready for [`Ruling::Answer`].
-    pub fn hand_answer(&self, lead: &Actor, task_id: i64, given: &HandAnswer) -> Result<Response> {
-        self.require_lead(lead, "decide tasks")?;
+    pub fn hand_answer(&self, lead: &Lead, task_id: i64, given: &HandAnswer) -> Result<Response> {
+        self.acting_lead(lead)?;
         let task = self.decidable_task(task_id)?;
         self.checked_answer(task.kind, task_id, task.claim_id, given)
     }
@@ -223,7 +223,7 @@ impl Project {
 
     fn decide_task(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         task_id: i64,
         seen: Option<Option<i64>>,
         ruling: Ruling,
@@ -291,13 +291,8 @@ impl Project {
     }
 
     /// Undoes the lead's current decision on a task; the answers settle it again.
-    pub fn undo_decision(
-        &mut self,
-        lead: &Actor,
-        task_id: i64,
-        reason: Option<&str>,
-    ) -> Result<()> {
-        self.require_lead(lead, "undo decisions")?;
+    pub fn undo_decision(&mut self, lead: &Lead, task_id: i64, reason: Option<&str>) -> Result<()> {
+        self.acting_lead(lead)?;
         self.undo_task(lead, task_id, None, reason)
     }
 
@@ -305,18 +300,18 @@ impl Project {
     /// as a conflict when the task's decision is another by now.
     pub fn undo_decision_seen(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         task_id: i64,
         seen: i64,
         reason: Option<&str>,
     ) -> Result<()> {
-        self.require_lead(lead, "undo decisions")?;
+        self.acting_lead(lead)?;
         self.undo_task(lead, task_id, Some(seen), reason)
     }
 
     fn undo_task(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         task_id: i64,
         seen: Option<i64>,
         reason: Option<&str>,

@@ -11,9 +11,9 @@ use super::records::{
     Provenance, UnderAnnotated,
 };
 use super::{split_names, GoldMethod, GoldRequest};
-use crate::actor::Actor;
 use crate::settings::Settings;
 use crate::tasks::{ineligible, SkipReason, TaskKind};
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_core::answer::Judgement;
 use factdesk_core::claim::{Label, RefutationState};
@@ -71,8 +71,8 @@ impl Project {
     /// The gold lines and dropped claims under `req`. A claim with an evidence task is
     /// exported from its evidence; a claim without one (refutation-only work, such as
     /// WikiFactCheck's) as a pair with each of its verified refutations.
-    pub fn gold(&self, by: &Actor, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
-        self.require_lead(by, "read the gold data")?;
+    pub fn gold(&self, by: &Lead, req: &GoldRequest) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        self.acting_lead(by)?;
         self.gold_in(&crate::current::CurrentAnswers::read(self)?, req)
     }
 
@@ -163,8 +163,8 @@ impl Project {
     }
 
     /// Counts per label and split, and the dropped claims, without writing anything.
-    pub fn export_preview(&self, by: &Actor, req: &GoldRequest) -> Result<ExportPreview> {
-        self.require_lead(by, "preview the gold export")?;
+    pub fn export_preview(&self, by: &Lead, req: &GoldRequest) -> Result<ExportPreview> {
+        self.acting_lead(by)?;
         Ok(self.gold(by, req)?.1)
     }
 
@@ -174,13 +174,13 @@ impl Project {
     /// only with `force`.
     pub fn export_gold(
         &self,
-        by: &Actor,
+        by: &Lead,
         req: &GoldRequest,
         out: &Path,
         format: ExportFormat,
         force: bool,
     ) -> Result<ExportReport> {
-        self.require_lead(by, "export gold data")?;
+        self.acting_lead(by)?;
         let inputs = crate::output::Inputs::project(self.path());
         let card = beside(out, "card.md");
         let mut targets = vec![out.to_path_buf(), card.clone()];

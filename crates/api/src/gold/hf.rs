@@ -9,8 +9,8 @@
 
 use super::records::{ExportPreview, GoldLine};
 use super::GoldRequest;
-use crate::actor::Actor;
 use crate::agreement::AgreementRequest;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use arrow_array::builder::{Int64Builder, StringBuilder};
 use arrow_array::{
@@ -70,13 +70,13 @@ impl Project {
     /// removed; every file is staged and renamed into place together.
     pub fn export_hf(
         &self,
-        by: &Actor,
+        by: &Lead,
         req: &GoldRequest,
         dir: &Path,
         license: &str,
         force: bool,
     ) -> Result<HfReport> {
-        self.require_lead(by, "export gold data")?;
+        self.acting_lead(by)?;
         check_license(license)?;
         super::thin::refuse_unmarked(req, "hf")?;
         if dir.exists() && !dir.is_dir() {

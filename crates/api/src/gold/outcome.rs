@@ -3,10 +3,10 @@
 
 use super::answer::{from_answer, Decision, Outcome, QueueAnswer, VoteKey};
 use super::{GoldMethod, GoldRequest};
-use crate::actor::Actor;
 use crate::current::CurrentAnswers;
 use crate::settings::EvidenceStance;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Judgement, Selection};
 use factdesk_core::gold::{dawid_skene, majority, DawidSkeneOptions, Vote};
@@ -75,8 +75,8 @@ pub(super) struct Pending {
 
 impl Project {
     /// Every answered evidence, verify and label task's outcome under `req`.
-    pub fn aggregate(&self, by: &Actor, req: &GoldRequest) -> Result<Aggregation> {
-        self.require_lead(by, "see the aggregated answers")?;
+    pub fn aggregate(&self, by: &Lead, req: &GoldRequest) -> Result<Aggregation> {
+        self.acting_lead(by)?;
         self.aggregate_in(&CurrentAnswers::read(self)?, req)
     }
 

@@ -30,8 +30,8 @@ pub use preset::Preset;
 pub use rejects::rejects_path;
 pub use rows::MAX_ROW_BYTES;
 
-use crate::actor::Actor;
 use crate::dto::ImportReport;
+use crate::Lead;
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use claims::{ClaimInput, FieldMap};
 use std::collections::HashMap;
@@ -71,11 +71,11 @@ type Rejects = rejects::Rejects;
 /// Imports claims and documents into `project` in one transaction.
 pub fn import(
     project: &mut Project,
-    lead: &Actor,
+    lead: &Lead,
     req: &ImportRequest,
     progress: &mut dyn Progress,
 ) -> Result<ImportReport> {
-    project.require_lead(lead, "import data")?;
+    project.acting_lead(lead)?;
     let inputs = check_request(project, req)?;
     let map = FieldMap::parse(&req.map)?;
     let mut rejects = Rejects::default();

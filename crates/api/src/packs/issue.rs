@@ -3,9 +3,9 @@
 //! expires.
 
 use super::{pack_task_id, sign, signature, Manifest, PackIssued, FORMAT};
-use crate::actor::Actor;
 use crate::annotate::{Item, Pace};
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_store::annotators::AnnotatorRow;
 use factdesk_store::assignments;
@@ -51,13 +51,8 @@ fn json<T: serde::Serialize>(value: &T) -> Result<String> {
 
 impl Project {
     /// Writes a pack of open items for `req.annotator` to `out` and reserves them.
-    pub fn issue_pack(
-        &mut self,
-        lead: &Actor,
-        req: &PackRequest,
-        out: &Path,
-    ) -> Result<PackIssued> {
-        self.require_lead(lead, "issue packs")?;
+    pub fn issue_pack(&mut self, lead: &Lead, req: &PackRequest, out: &Path) -> Result<PackIssued> {
+        self.acting_lead(lead)?;
         if req.kind == Some(TaskKind::Refute) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,

@@ -1,12 +1,13 @@
 //! Merging a returned pack: read it as hostile input without writing a byte of it (see
 //! `returned`), check it is this project's and unaltered, then take each answer through
 //! the project's own checks, as `submit` does, and give the unanswered items back to the
-//! pool, all in one transaction: a merge stopped halfway (killed, a failed write) leaves
-//! nothing of the pack, and the next merge of it starts afresh.
+//! pool. Answers are written a short batch at a time, each with its merge record, so the
+//! team's answers are not held up by a long pack: a merge stopped halfway (killed, a
+//! failed write) leaves whole answers and the pack still out, and the next merge of it
+//! takes the rest, counting those as already merged.
 
 use super::returned::{refused, ReturnedPack, ALTERED_ITEMS};
 use super::sign;
-use crate::actor::Actor;
 use crate::annotate::Answer;
 use crate::annotate::Checked;
 use crate::{Error, ErrorCode, Project, Result};
@@ -14,9 +15,11 @@ use factdesk_store::pack_file;
 use factdesk_store::pack_store::PackAnswerRow;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
+use std::time::{Duration, Instant};
 use ts_rs::TS;
 
 use crate::annotate::MAX_DURATION_MS;
+use crate::Lead;
 
 /// An answer in a pack that the merge did not take in, and why.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
@@ -107,35 +110,111 @@ enum Skip {
     Merged,
 }
 
+/// The longest a merge writes before it lets colleagues' answers in: they wait at most
+/// about this long (a 20,000-answer pack held them 1.65 s as one transaction).
+const BATCH_WRITING: Duration = Duration::from_millis(100);
+
+/// Takes in one answer of the pack inside `tx`, or counts why not. A refused answer undoes
+/// what it wrote and the merge goes on; a failed write ends the batch, which then leaves
+/// nothing of it.
+fn merge_answer(
+    tx: &factdesk_store::Tx<'_>,
+    pack_id: &str,
+    answer: &PackAnswerRow,
+    outcome: &Checking<'_>,
+    now: i64,
+    report: &mut MergeReport,
+) -> Result<()> {
+    let refuse = |reason: String| RefusedAnswer {
+        uuid: answer.uuid.clone(),
+        reason,
+    };
+    let (checked, clamped) = match outcome {
+        Err(Skip::Copy) => {
+            let why = "another answer in this pack has the same id".to_string();
+            report.refused.push(refuse(why));
+            return Ok(());
+        }
+        // Looked at again here: another merge of the pack may have taken it since.
+        _ if pack_file::answer_merged(tx, pack_id, &answer.uuid)? => {
+            report.already += 1;
+            return Ok(());
+        }
+        Err(Skip::Refused(why)) => {
+            report.refused.push(refuse(why.clone()));
+            return Ok(());
+        }
+        Err(Skip::Late) => {
+            report.late += 1;
+            return Ok(());
+        }
+        Err(Skip::Merged) => {
+            report.already += 1;
+            return Ok(());
+        }
+        Ok(c) => c,
+    };
+    pack_file::begin_answer(tx)?;
+    match checked.store(tx, now) {
+        Ok(ack) => {
+            pack_file::record_merged(tx, pack_id, &answer.uuid, &ack.ack, now)?;
+            pack_file::keep_answer(tx)?;
+            report.added += 1;
+            report.clamped += u64::from(*clamped);
+        }
+        Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => return Err(e),
+        Err(e) => {
+            pack_file::undo_answer(tx)?;
+            match e.code {
+                ErrorCode::Conflict => report.late += 1,
+                _ => report.refused.push(refuse(e.message)),
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Project {
     /// Verifies and merges the pack at `file`; merging it again adds nothing. A pack
     /// still out with no answer is refused (see [`Unanswered`]).
-    pub fn merge_pack(&mut self, lead: &Actor, file: &Path) -> Result<MergeReport> {
-        self.require_lead(lead, "merge packs")?;
+    pub fn merge_pack(&mut self, lead: &Lead, file: &Path) -> Result<MergeReport> {
+        self.acting_lead(lead)?;
         self.merge_pack_with(lead, file, Unanswered::Refuse)
     }
 
     /// [`Project::merge_pack`], saying what to do with a pack that holds no answer.
     pub fn merge_pack_with(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         file: &Path,
         unanswered: Unanswered,
     ) -> Result<MergeReport> {
-        self.require_lead(lead, "merge packs")?;
+        self.acting_lead(lead)?;
         let pack = ReturnedPack::read_signed(file, &self.pack_key()?)?;
         self.merge_returned(lead, &pack, unanswered)
     }
 
-    /// Merges a pack already read (see [`ReturnedPack::read`]): all its answers and their
-    /// records in one transaction, or nothing.
+    /// Merges a pack already read (see [`ReturnedPack::read`]): each answer with its
+    /// record, in transactions of at most [`BATCH_WRITING`] each, then the pack's return.
     pub fn merge_returned(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         pack: &ReturnedPack,
         unanswered: Unanswered,
     ) -> Result<MergeReport> {
-        self.require_lead(lead, "merge packs")?;
+        self.merge_in_batches(lead, pack, unanswered, BATCH_WRITING)
+    }
+
+    /// [`Project::merge_returned`], writing for at most `batch_writing` in each
+    /// transaction (at least one answer): `Duration::ZERO` writes each answer in its own.
+    pub fn merge_in_batches(
+        &mut self,
+        lead: &Lead,
+        pack: &ReturnedPack,
+        unanswered: Unanswered,
+        batch_writing: Duration,
+    ) -> Result<MergeReport> {
+        self.acting_lead(lead)?;
         let now = self.clock.now_ms();
         let row = self.admit(pack, unanswered, now)?;
         let checked = self.check_answers(pack, &row, now)?;
@@ -150,62 +229,27 @@ impl Project {
             clamped: 0,
             refused: Vec::new(),
         };
-        // One transaction holding the whole project: two merges of one pack follow each
-        // other (the second finds the first's answers merged), and a merge that stops
-        // halfway leaves nothing behind, so there is no claim on the pack to go stale.
-        let tx = self.store.transaction()?;
-        for (answer, outcome) in &checked {
-            let refuse = |reason: String| RefusedAnswer {
-                uuid: answer.uuid.clone(),
-                reason,
-            };
-            let (checked, clamped) = match outcome {
-                Err(Skip::Copy) => {
-                    report.refused.push(refuse(
-                        "another answer in this pack has the same id".to_string(),
-                    ));
-                    continue;
-                }
-                _ if pack_file::answer_merged(&tx, &row.id, &answer.uuid)? => {
-                    report.already += 1;
-                    continue;
-                }
-                Err(Skip::Refused(why)) => {
-                    report.refused.push(refuse(why.clone()));
-                    continue;
-                }
-                Err(Skip::Late) => {
-                    report.late += 1;
-                    continue;
-                }
-                Err(Skip::Merged) => {
-                    report.already += 1;
-                    continue;
-                }
-                Ok(c) => c,
-            };
-            // A refused answer undoes what it wrote and the merge goes on; a failed write
-            // ends the whole merge, which then leaves nothing.
-            pack_file::begin_answer(&tx)?;
-            match checked.store(&tx, now) {
-                Ok(ack) => {
-                    pack_file::record_merged(&tx, &row.id, &answer.uuid, &ack.ack, now)?;
-                    pack_file::keep_answer(&tx)?;
-                    report.added += 1;
-                    report.clamped += u64::from(*clamped);
-                }
-                Err(e) if matches!(e.code, ErrorCode::Database | ErrorCode::Io) => return Err(e),
-                Err(e) => {
-                    pack_file::undo_answer(&tx)?;
-                    match e.code {
-                        ErrorCode::Conflict => report.late += 1,
-                        _ => report.refused.push(refuse(e.message)),
-                    }
+        // Written in short transactions, each of whole answers with their records, so
+        // colleagues' answers wait at most one batch; a merge stopped between two leaves
+        // those answers merged and the pack out, and the next merge takes the rest.
+        let mut rest = checked.iter().peekable();
+        while rest.peek().is_some() {
+            let tx = self.store.transaction()?;
+            let started = Instant::now();
+            let added = report.added;
+            for (answer, outcome) in rest.by_ref() {
+                merge_answer(&tx, &row.id, answer, outcome, now, &mut report)?;
+                if started.elapsed() >= batch_writing {
+                    break;
                 }
             }
+            pack_file::count_merged(&tx, &row.id, (report.added - added) as i64)?;
+            tx.commit()?;
+            self.store.yield_to_writers();
         }
+        let tx = self.store.transaction()?;
         report.released = pack_file::release(&tx, &row.id)?;
-        pack_file::mark_returned(&tx, &row.id, now, report.added as i64)?;
+        pack_file::mark_returned(&tx, &row.id, now)?;
         tx.commit()?;
         report
             .refused

@@ -37,8 +37,8 @@ pub use upload::{may_merge, merge_upload, PacksUpload, ReturnedUpload};
 pub use upload::{SentPack, SentPacks, WrittenPacks};
 pub use workplace::Workplace;
 
-use crate::actor::Actor;
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -97,8 +97,8 @@ const FORMAT: u32 = 2;
 
 impl Project {
     /// Every pack this project issued, newest first.
-    pub fn packs(&self, lead: &Actor) -> Result<Vec<PackSummary>> {
-        self.require_lead(lead, "list packs")?;
+    pub fn packs(&self, lead: &Lead) -> Result<Vec<PackSummary>> {
+        self.acting_lead(lead)?;
         let now = self.clock.now_ms();
         Ok(factdesk_store::pack_file::list(self.store.conn())?
             .into_iter()

@@ -2,7 +2,8 @@
 //! outcome, and a refused file does not stop the others.
 
 use super::{MergeReport, ReturnedUpload, Unanswered};
-use crate::{Actor, Error, Project, Result};
+use crate::Lead;
+use crate::{Error, Project, Result};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 use ts_rs::TS;
@@ -33,11 +34,11 @@ impl Project {
     /// Leads only: merges each file in turn.
     pub fn merge_packs(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         files: &[PathBuf],
         unanswered: Unanswered,
     ) -> Result<Vec<MergeOutcome>> {
-        self.require_lead(lead, "merge packs")?;
+        self.acting_lead(lead)?;
         Ok(files
             .iter()
             .map(|f| {
@@ -51,10 +52,10 @@ impl Project {
     /// taken (see [`ReturnedUpload::read`]); outcomes name each pack as sent.
     pub fn merge_upload_read(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         upload: &ReturnedUpload,
     ) -> Result<Vec<MergeOutcome>> {
-        self.require_lead(lead, "merge packs")?;
+        self.acting_lead(lead)?;
         let mut outcomes = Vec::with_capacity(upload.packs.len());
         for (file, pack) in &upload.packs {
             let merged = match pack {

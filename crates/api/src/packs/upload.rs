@@ -7,7 +7,8 @@
 use super::limits::PackKey;
 use super::{MergeOutcome, ReturnedPack, Unanswered};
 use crate::sent::{as_sent, UploadFile};
-use crate::{Actor, Project};
+use crate::Lead;
+use crate::Project;
 use crate::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
@@ -177,10 +178,10 @@ impl ReturnedUpload {
 /// ([`Project::merge_upload_read`]).
 pub fn merge_upload(
     project: &mut Project,
-    lead: &Actor,
+    lead: &Lead,
     upload: &PacksUpload,
 ) -> Result<Vec<MergeOutcome>> {
-    project.require_lead(lead, "merge packs")?;
+    project.acting_lead(lead)?;
     let key = project.pack_key()?;
     let read = SentPacks::of(upload).write()?.read(Some(&key));
     project.merge_upload_read(lead, &read)
@@ -188,6 +189,6 @@ pub fn merge_upload(
 
 /// Whether `lead` may merge packs into `project` (the check [`merge_upload`] makes first),
 /// so a server refuses a large body before it reads it.
-pub fn may_merge(project: &Project, lead: &Actor) -> Result<()> {
-    project.require_lead(lead, "merge packs")
+pub fn may_merge(project: &Project, lead: &Lead) -> Result<()> {
+    project.acting_lead(lead)
 }

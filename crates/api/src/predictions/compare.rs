@@ -4,9 +4,9 @@
 //! separates right from wrong ([`super::score`]).
 
 use super::score::{analyse, ScoreAnalysis};
-use crate::actor::Actor;
 use crate::gold::{GoldRequest, Outcome};
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_core::answer::{Judgement, Verdict};
 use factdesk_core::claim::Label;
@@ -95,10 +95,10 @@ impl Project {
     /// take no part in the gold data: it is the export's, exactly.
     pub fn compare_predictions(
         &self,
-        by: &Actor,
+        by: &Lead,
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
-        self.require_lead(by, "compare model predictions")?;
+        self.acting_lead(by)?;
         self.compare_predictions_in(None, req)
     }
 

@@ -10,8 +10,8 @@ mod score;
 pub use compare::{CounterClaimSummary, LabelComparison, ModelComparison, PredictionComparison};
 pub use score::ScoreAnalysis;
 
-use crate::actor::Actor;
 use crate::settings::Settings;
+use crate::Lead;
 use crate::{Error, Project, Result};
 use factdesk_core::checks::{blocking, check_refutation, CheckSettings};
 use factdesk_core::claim::Label;
@@ -79,11 +79,11 @@ impl Project {
     /// with the project unchanged.
     pub fn import_predictions(
         &mut self,
-        by: &Actor,
+        by: &Lead,
         file: &Path,
         default_model: Option<&str>,
     ) -> Result<PredictionImport> {
-        self.require_lead(by, "import model predictions")?;
+        self.acting_lead(by)?;
         let shown = file.display().to_string();
         let text = std::fs::read_to_string(file).map_err(|e| Error::io(&shown, &e))?;
         let (checked, lines) = self.check_lines(&shown, &text, default_model)?;

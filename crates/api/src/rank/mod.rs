@@ -1,6 +1,5 @@
 //! Ranking candidate evidence sentences for claims, and reading them back.
 
-use crate::actor::Actor;
 use crate::dto::{CandidateView, RankReport};
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
@@ -21,6 +20,7 @@ pub use sentences::{
     FUSED_WEIGHTS, SEMANTIC_FUSED_K, SEMANTIC_FUSED_WEIGHTS, SEMANTIC_SCORE_WEIGHTS,
 };
 
+use crate::Lead;
 use top::{placed_by, scores_of};
 pub(crate) use top::{store_candidates, Computed, Top};
 
@@ -368,13 +368,13 @@ impl Project {
     /// `ranker`. With `only_unranked`, claims that already have candidates are left alone.
     pub fn rank(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         ranker: Ranker,
         k: usize,
         only_unranked: bool,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
-        self.require_lead(lead, "rank candidates")?;
+        self.acting_lead(lead)?;
         let overrides = RankingOverrides::default();
         self.rank_with(lead, ranker, k, only_unranked, &overrides, progress)
     }
@@ -385,14 +385,14 @@ impl Project {
     /// semantic ranker on or a folder is named.
     pub fn rank_with(
         &mut self,
-        lead: &Actor,
+        lead: &Lead,
         ranker: Ranker,
         k: usize,
         only_unranked: bool,
         overrides: &RankingOverrides,
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
-        self.require_lead(lead, "rank candidates")?;
+        self.acting_lead(lead)?;
         if k == 0 {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
@@ -478,8 +478,8 @@ impl Project {
 
     /// A claim's candidates, best first. `claim` is the claim's id as imported or its
     /// number as every screen shows it (`#1234`); an imported id wins if both match.
-    pub fn candidates(&self, lead: &Actor, claim: &str) -> Result<Vec<CandidateView>> {
-        self.require_lead(lead, "see a claim's candidates")?;
+    pub fn candidates(&self, lead: &Lead, claim: &str) -> Result<Vec<CandidateView>> {
+        self.acting_lead(lead)?;
         let row = match self.store.claim_by_ext_id(claim)? {
             Some(row) => Some(row),
             None => match factdesk_core::claim::number_in(claim) {

@@ -236,11 +236,11 @@ fn people(s: &mut String, k: &KindDashboard) {
             s,
             r#"<tr><td>{name}</td><td class="num">{answers}</td><td class="num">{rejected}</td><td class="num">{pace}</td><td class="num">{tricks}</td><td class="num">{majority}</td><td class="note">{status}</td></tr>"#,
             name = esc(&p.name),
-            answers = p.answers,
-            rejected = p.rejected,
+            answers = grouped(p.answers),
+            rejected = grouped(p.rejected),
             pace = p
                 .pace_per_hour
-                .map_or_else(|| "–".to_string(), |v| format!("{v:.0}")),
+                .map_or_else(|| "–".to_string(), |v| grouped(v.round() as u64)),
             tricks = if p.tricks_seen > 0 {
                 // With the interval a flag is decided on (its low end above the threshold).
                 let ci = p.trick_failure_ci95.map_or_else(String::new, |(lo, hi)| {
@@ -468,5 +468,32 @@ fn counted(n: u64, noun: &str) -> String {
         format!("1 {noun}")
     } else {
         format!("{n} {noun}s")
+    }
+}
+
+/// A count with its thousands set apart by a narrow no-break space, as the app's screens
+/// show counts: 1234 → "1 234".
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3 * 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push('\u{202f}');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::grouped;
+
+    #[test]
+    fn counts_are_grouped_in_threes_as_on_the_screens() {
+        assert_eq!(grouped(0), "0");
+        assert_eq!(grouped(999), "999");
+        assert_eq!(grouped(1_200), "1\u{202f}200");
+        assert_eq!(grouped(1_234_567), "1\u{202f}234\u{202f}567");
     }
 }

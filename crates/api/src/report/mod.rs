@@ -14,11 +14,11 @@ mod predictions;
 mod svg;
 pub mod tables;
 
-use crate::actor::Actor;
 use crate::agreement::{AgreementReport, AgreementRequest};
 use crate::current::CurrentAnswers;
 use crate::dashboard::{kind_intervals, Dashboard, DashboardState, Intervals};
 use crate::tasks::TaskKind;
+use crate::Lead;
 use crate::{Project, Result};
 use factdesk_core::answer::Response;
 use factdesk_core::checks::is_negation_cue;
@@ -140,11 +140,11 @@ impl Project {
     /// into place. Returns the files written.
     pub fn write_report(
         &self,
-        lead: &Actor,
+        lead: &Lead,
         req: &AgreementRequest,
         files: &ReportFiles,
     ) -> Result<Vec<PathBuf>> {
-        self.require_lead(lead, "write reports")?;
+        self.acting_lead(lead)?;
         let inputs = crate::output::Inputs::project(self.path());
         // Refused outputs are found before the figures, which take a while, are gathered.
         for path in std::iter::once(&files.html).chain(&files.json) {
@@ -184,8 +184,8 @@ impl Project {
     /// Gathers the report; agreement intervals use `req`'s bootstrap and seed. Who counts
     /// is the dashboard's rule (flagged annotators out unless the lead included them), so
     /// `req.include_flagged` is not used.
-    pub fn report(&self, lead: &Actor, req: &AgreementRequest) -> Result<Report> {
-        self.require_lead(lead, "read the report")?;
+    pub fn report(&self, lead: &Lead, req: &AgreementRequest) -> Result<Report> {
+        self.acting_lead(lead)?;
         let req = &AgreementRequest {
             include_flagged: false,
             ..req.clone()

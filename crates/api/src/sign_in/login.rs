@@ -4,9 +4,9 @@
 //! between leaves no session opened with the old password.
 
 use super::{
-    decoy_hash, free_at, known_subject, name_blocked_at, name_subject, pair_subject, random_bytes,
-    sign_in_name, token_hash, unauthorized, verify_password, Session, SignInPolicy,
-    KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
+    address_blocked_at, address_subject, decoy_hash, free_at, known_subject, name_blocked_at,
+    name_subject, pair_subject, random_bytes, sign_in_name, token_hash, unauthorized,
+    verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
 };
 use crate::annotators::Role;
 use crate::{Error, ErrorCode, Project, Result};
@@ -22,6 +22,7 @@ pub struct CheckedSignIn {
     address: String,
     by_pair: String,
     by_name: String,
+    by_address: String,
     known: String,
     now: i64,
 }
@@ -41,7 +42,8 @@ impl Project {
     /// IP address): a new session, or `Unauthorized` for a wrong name or password or a
     /// disabled person (the same message for all three), or `RateLimited` once the name
     /// failed too often from this address within the policy's window, or from anywhere
-    /// past its budget and wait (unless it signed in from this address before), whatever
+    /// past its budget and wait, or the address failed too often whatever the names (the
+    /// last two unless the name signed in from this address before), whatever
     /// the password: a refused attempt checks no password. The attempt is recorded
     /// before the password is checked, in the transaction that counts the earlier ones,
     /// so simultaneous guesses cannot pass the limits; a success removes it.
@@ -95,6 +97,16 @@ impl Project {
                 format!("too many failed sign-ins for this name; try again in {seconds} s"),
             ));
         }
+        if let Some(free) = address_blocked_at(&tx, address, &known, now, policy)? {
+            tx.commit()?;
+            let seconds = (free - now + 999) / 1000;
+            return Err(Error::new(
+                ErrorCode::RateLimited,
+                format!("too many failed sign-ins from this address; try again in {seconds} s"),
+            ));
+        }
+        let by_address = address_subject(address);
+        sign_in::record_failure(&tx, &by_address, now)?;
         sign_in::record_failure(&tx, &by_pair, now)?;
         sign_in::record_failure(&tx, &by_name, now)?;
         sign_in::record_name_failure(&tx, &by_name, now)?;
@@ -113,6 +125,7 @@ impl Project {
                 address: address.to_string(),
                 by_pair,
                 by_name,
+                by_address,
                 known,
                 now,
             }),
@@ -157,6 +170,7 @@ impl Project {
         }
         sign_in::clear_failures(&tx, &checked.by_pair)?;
         sign_in::forget_attempt(&tx, &checked.by_name, now)?;
+        sign_in::forget_attempt(&tx, &checked.by_address, now)?;
         sign_in::forget_name_failure(&tx, &checked.by_name)?;
         sign_in::remember_known(&tx, &checked.known, now)?;
         tx.commit()?;

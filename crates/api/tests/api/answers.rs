@@ -121,7 +121,7 @@ fn every_reader_of_answers_works_on_the_old_project() {
     let counted: u32 = aggregation.tasks.iter().map(|t| t.counted).sum();
     assert!(counted > 0);
     assert!(aggregation.tasks.iter().any(|t| t.decision.is_some()));
-    must(p.adjudication_queue(&p.who("lea"), &GoldRequest::default()));
+    must(p.adjudication_queue(&p.lead_named("lea"), &GoldRequest::default()));
     for kind in must(p.kinds_with_answers(&p.lead())) {
         must(p.ratings(&p.lead(), kind, false));
     }

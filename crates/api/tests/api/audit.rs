@@ -19,7 +19,7 @@ fn the_audit_is_clean_after_serving_and_finds_a_task_over_its_overlap() {
     let clock = ManualClock::new(1_700_000_000_000);
     let mut p = common::project(dir.path(), 3, &clock);
     ok(p.add_annotator(&p.lead(), "maria", Role::Lead));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     for name in ["ana", "ben"] {
         ok(p.add_annotator(&maria, name, Role::Annotator));
     }
@@ -44,7 +44,7 @@ fn the_audit_is_clean_after_serving_and_finds_a_task_over_its_overlap() {
     let unknown = vec!["not-an-ack".to_string()];
     assert_eq!(ok(p.missing_answers(&maria, &unknown)), unknown);
     assert_eq!(
-        p.serving_audit(&p.who("ana"))
+        p.as_lead(&p.who("ana"), "audit the answers")
             .map(|_| ())
             .map_err(|e| e.code),
         Err(ErrorCode::Forbidden)

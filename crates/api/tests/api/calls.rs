@@ -276,7 +276,7 @@ fn in_the_app_a_call_needs_someone_chosen_and_a_pack_runs_only_the_annotators_wo
     let dir =
         ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::new(ErrorCode::Io, e.to_string())));
     let mut p = team(dir.path());
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     let pack_path = dir.path().join("ana.fdpack");
     let request = PackRequest {
         annotator: "ana".into(),

@@ -20,7 +20,11 @@ fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 
 /// The claim numbers of `query`'s claim hits, in order.
 fn claim_hits(p: &Project, who: &str, query: &str) -> Vec<i64> {
-    let actor = if who == "lead" { p.lead() } else { p.who(who) };
+    let actor = if who == "lead" {
+        (*p.lead()).clone()
+    } else {
+        p.who(who)
+    };
     must(p.search(&actor, query, 10))
         .into_iter()
         .filter(|h| h.kind == SearchHitKind::Claim)

@@ -157,7 +157,7 @@ fn an_annotator_gets_no_counts_and_a_lead_does() {
     let (lead, ana) = (p.lead(), p.who("ana"));
 
     // The counts are a lead's use case; an annotator meets the gate.
-    let err = p.stats(&ana).err();
+    let err = p.as_lead(&ana, "read the project's counts").err();
     assert_eq!(
         err.as_ref().map(|e| e.code),
         Some(ErrorCode::Forbidden),

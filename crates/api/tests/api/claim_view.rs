@@ -165,7 +165,7 @@ fn the_list_filters_by_words_and_standing_and_is_the_leads() {
     let page = must(p.claims_list(&lead, None, ClaimStanding::Any, 3, 2));
     assert_eq!((page.total, page.lines.len()), (4, 1));
     let refused = p
-        .claims_list(&p.who("ana"), None, ClaimStanding::Any, 0, 10)
+        .as_lead(&p.who("ana"), "list the claims")
         .err()
         .unwrap_or_else(|| panic!("a lead's list"));
     assert_eq!(refused.code, ErrorCode::Forbidden);

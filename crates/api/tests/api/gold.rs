@@ -74,17 +74,11 @@ fn answered(dir: &std::path::Path) -> Project {
 fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let req = GoldRequest::default();
-
-    let e = p.adjudication_queue(&p.who("ana"), &req).err();
-    assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
-    let e = p
-        .decide(&p.who("ana"), 1, Ruling::Take("ben".into()), None)
-        .err();
+    let e = p.as_lead(&p.who("ana"), "decide tasks").err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     let e = p
         .decide(
-            &p.who("lead"),
+            &p.lead_named("lead"),
             1,
             Ruling::Answer(Response::Evidence {
                 selection: Selection::sentences(vec![999_999]),
@@ -97,7 +91,7 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
     assert!(e.message.contains("\"selected\""), "{}", e.message);
     let e = p
         .decide(
-            &p.who("lead"),
+            &p.lead_named("lead"),
             1,
             Ruling::Answer(Response::Label {
                 label: Label::Supported,
@@ -107,10 +101,15 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
     let e = p
-        .decide(&p.who("lead"), 1, Ruling::Take("nobody".into()), None)
+        .decide(
+            &p.lead_named("lead"),
+            1,
+            Ruling::Take("nobody".into()),
+            None,
+        )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
-    let e = p.undo_decision(&p.who("lead"), 1, None).err();
+    let e = p.undo_decision(&p.lead_named("lead"), 1, None).err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
     assert_eq!(decisions(&p), 0, "refused decisions leave no row");
 }
@@ -150,7 +149,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
         .unwrap_or_else(|| panic!("caro's answer"));
     assert!(caro.trick_failed && caro.answer.selection().is_some_and(|s| s.ids().is_empty()));
 
-    let queue = ok(p.adjudication_queue(&p.who("lead"), &req));
+    let queue = ok(p.adjudication_queue(&p.lead_named("lead"), &req));
     assert_eq!(queue.len(), 1, "only the first claim is disputed");
     assert_eq!(queue[0].task_id, first.task_id);
     assert_eq!(queue[0].answers.len(), 3, "every answer side by side");
@@ -163,7 +162,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     assert_eq!(before.dropped.len(), 1);
 
     let taken = ok(p.decide(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         c0,
         Ruling::Take("ben".into()),
         Some("ben checked the source"),
@@ -184,7 +183,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
     );
     assert_eq!(line.provenance.at, Some(1_000_000));
 
-    ok(p.undo_decision(&p.who("lead"), c0, Some("wrong claim")));
+    ok(p.undo_decision(&p.lead_named("lead"), c0, Some("wrong claim")));
     assert_eq!(ok(p.export_preview(&p.lead(), &req)), before);
     assert_eq!(decisions(&p), 2, "decisions are appended, an undo too");
 }
@@ -224,7 +223,7 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         label: Label::Refuted,
     };
     ok(p.decide(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         task,
         Ruling::Answer(answer),
         Some("the source says otherwise"),
@@ -290,7 +289,7 @@ fn the_queue_puts_counted_disagreements_first_and_thin_items_apart() {
     work(&mut p, "caro", 5, |_| None);
     work(&mut p, "ana", 4, |_| Some(0));
     work(&mut p, "ben", 1, |_| Some(1));
-    let queue = ok(p.adjudication_queue(&p.who("lead"), &GoldRequest::default()));
+    let queue = ok(p.adjudication_queue(&p.lead_named("lead"), &GoldRequest::default()));
     assert!(!queue.is_empty());
     let groups: Vec<QueueGroup> = queue.iter().map(|i| i.group).collect();
     assert_eq!(groups[0], QueueGroup::Disagreement, "{groups:?}");
@@ -339,7 +338,7 @@ fn label_items_in_the_queue_carry_their_evidence() {
             ok(p.submit(&p.who(name), &answer));
         }
     }
-    let queue = ok(p.adjudication_queue(&p.who("lead"), &GoldRequest::default()));
+    let queue = ok(p.adjudication_queue(&p.lead_named("lead"), &GoldRequest::default()));
     let labels: Vec<_> = queue.iter().filter(|i| i.kind == TaskKind::Label).collect();
     assert!(!labels.is_empty());
     for item in labels {
@@ -361,7 +360,7 @@ fn label_items_in_the_queue_carry_their_evidence() {
 fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let candidate = ok(p.aggregate(&p.who("lead"), &GoldRequest::default()))
+    let candidate = ok(p.aggregate(&p.lead_named("lead"), &GoldRequest::default()))
         .tasks
         .iter()
         .find(|t| t.task_id == 1)
@@ -371,7 +370,7 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
     // Written by hand (factdesk adjudicate --answer): typed for the task's kind.
     let by_hand = |p: &Project, written: serde_json::Value| {
         let written: HandAnswer = serde_json::from_value(written).map_err(|e| e.to_string())?;
-        p.hand_answer(&p.who("lead"), 1, &written)
+        p.hand_answer(&p.lead_named("lead"), 1, &written)
             .map_err(|e| format!("{:?}: {}", e.code, e.message))
     };
     for bad in [
@@ -405,7 +404,7 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
         },
     ] {
         let e = p
-            .decide(&p.who("lead"), 1, Ruling::Answer(bad.clone()), None)
+            .decide(&p.lead_named("lead"), 1, Ruling::Answer(bad.clone()), None)
             .err()
             .unwrap_or_else(|| panic!("{bad:?} was taken as the lead's answer"));
         assert_eq!(e.code, ErrorCode::InvalidInput, "{bad:?}: {}", e.message);
@@ -419,7 +418,7 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
             selection: Selection::sentences(vec![candidate]),
         }
     );
-    ok(p.decide(&p.who("lead"), 1, Ruling::Answer(answer), None));
+    ok(p.decide(&p.lead_named("lead"), 1, Ruling::Answer(answer), None));
     assert_eq!(decisions(&p), 1);
 }
 

@@ -108,7 +108,7 @@ fn predictions(p: &mut Project, dir: &std::path::Path, lines: &[serde_json::Valu
     let path = dir.join("predictions.jsonl");
     let text: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     ok(std::fs::write(&path, text.join("\n")));
-    ok(p.import_predictions(&p.who("lead"), &path, None));
+    ok(p.import_predictions(&p.lead_named("lead"), &path, None));
 }
 
 /// ana and ben verify every counter-claim as contradicting its claim.
@@ -223,7 +223,7 @@ fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped
     let line = serde_json::json!({"claim_id": ids[0], "model": "a", "refuted": "Town 1 had a lighthouse before 1900"});
     ok(std::fs::write(&path, line.to_string()));
     let e = p
-        .import_predictions(&p.who("lead"), &path, None)
+        .import_predictions(&p.lead_named("lead"), &path, None)
         .err()
         .unwrap_or_else(|| panic!("a counter-claim of a counter-claim was taken"));
     let at = e
@@ -262,7 +262,7 @@ fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped
 fn the_gold_export_replaces_an_existing_file_only_with_force() {
     let dir = ok(tempfile::tempdir());
     let p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let req = GoldRequest::default();
     let out = dir.path().join("gold.jsonl");
     ok(p.export_gold(&lead, &req, &out, ExportFormat::Factdesk, false));

@@ -59,7 +59,7 @@ fn answered(dir: &Path) -> Project {
         |r| r.get(0),
     ));
     ok(p.decide(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         second,
         Ruling::Take("ben".into()),
         Some("ben | saw\nit"),
@@ -80,7 +80,7 @@ fn datasets_loads_every_split_with_the_cards_features_and_every_row() {
     let p = answered(dir.path());
     let out = dir.path().join("hf");
     let req = GoldRequest::default();
-    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "cc-by-4.0", false));
+    let report = ok(p.export_hf(&p.lead_named("lead"), &req, &out, "cc-by-4.0", false));
     assert_eq!(report.preview.lines, 11, "{:?}", report.preview.dropped);
     let total: u64 = report.splits.iter().map(|(_, n)| n).sum();
     assert_eq!(total, 11);
@@ -176,10 +176,10 @@ fn a_single_split_is_named_train_and_loads_without_a_warning() {
         splits: vec![100],
         ..GoldRequest::default()
     };
-    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "cc-by-4.0", false));
+    let report = ok(p.export_hf(&p.lead_named("lead"), &req, &out, "cc-by-4.0", false));
     assert_eq!(report.splits, vec![("train".to_string(), 11)]);
     assert!(report.preview.split_warnings.is_empty());
-    let (lines, _) = ok(p.gold(&p.who("lead"), &req));
+    let (lines, _) = ok(p.gold(&p.lead_named("lead"), &req));
     assert!(lines.iter().all(|l| l.split == "train"));
     if let Some(summary) = round_trip(dir.path(), &out) {
         assert_eq!(summary["rows"], serde_json::json!({"train": 11}));
@@ -195,7 +195,13 @@ fn split_warnings_name_the_splits_as_the_folder_does() {
         splits: vec![49, 2, 49],
         ..GoldRequest::default()
     };
-    let report = ok(p.export_hf(&p.who("lead"), &req, &dir.path().join("hf"), "mit", false));
+    let report = ok(p.export_hf(
+        &p.lead_named("lead"),
+        &req,
+        &dir.path().join("hf"),
+        "mit",
+        false,
+    ));
     let w = &report.preview.split_warnings;
     assert!(
         w.iter().any(|w| w.starts_with("split validation ")),
@@ -218,14 +224,14 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     ok(std::fs::write(out.join("notes.txt"), "mine"));
     let req = GoldRequest::default();
     let e = p
-        .export_hf(&p.who("lead"), &req, &out, "other", false)
+        .export_hf(&p.lead_named("lead"), &req, &out, "other", false)
         .err()
         .unwrap_or_else(|| panic!("wrote into a folder holding files"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
     assert!(!out.join("README.md").exists());
     // Not a Factdesk export: --force does not write there either.
     let e = p
-        .export_hf(&p.who("lead"), &req, &out, "other", true)
+        .export_hf(&p.lead_named("lead"), &req, &out, "other", true)
         .err()
         .unwrap_or_else(|| panic!("--force wrote into a folder that is no export"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
@@ -233,7 +239,7 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     assert!(!out.join("README.md").exists());
     assert_eq!(ok(std::fs::read_to_string(out.join("notes.txt"))), "mine");
     let out = dir.path().join("hf2");
-    let report = ok(p.export_hf(&p.who("lead"), &req, &out, "other", false));
+    let report = ok(p.export_hf(&p.lead_named("lead"), &req, &out, "other", false));
     let card = ok(std::fs::read_to_string(out.join("README.md")));
     assert!(
         card.contains("license: \"other\"\nlicense_name: unspecified"),
@@ -242,7 +248,13 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     assert!(card.contains("**License:** not chosen"));
     assert!(!report.files.is_empty());
     let e = p
-        .export_hf(&p.who("lead"), &req, &dir.path().join("x"), "CC BY", false)
+        .export_hf(
+            &p.lead_named("lead"),
+            &req,
+            &dir.path().join("x"),
+            "CC BY",
+            false,
+        )
         .err()
         .unwrap_or_else(|| panic!("a license with spaces passed"));
     assert_eq!(e.code, ErrorCode::InvalidInput);
@@ -263,7 +275,7 @@ fn a_folder_holding_files_is_written_into_only_with_force() {
     assert!(e.message.contains("3 dropped"), "{}", e.message);
     assert!(!empty_dir.path().join("hf").exists());
     let e = p
-        .export_hf(&p.who("ana"), &req, &dir.path().join("y"), "mit", false)
+        .as_lead(&p.who("ana"), "export gold data")
         .err()
         .unwrap_or_else(|| panic!("an annotator exported"));
     assert_eq!(e.code, ErrorCode::Forbidden);
@@ -293,7 +305,7 @@ fn exporting_again_with_force_leaves_no_stale_split_file_and_touches_nothing_for
     let dir = ok(tempfile::tempdir());
     let p = answered(dir.path());
     let out = dir.path().join("hf");
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let three = GoldRequest::default();
     let report = ok(p.export_hf(&lead, &three, &out, "mit", false));
     assert_eq!(report.splits.len(), 3, "{:?}", report.splits);
@@ -337,7 +349,7 @@ fn exporting_again_with_force_leaves_no_stale_split_file_and_touches_nothing_for
 fn the_card_keeps_html_from_claims_as_text_names_no_annotator_and_quotes_the_license() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let preds = dir.path().join("preds.jsonl");
     let line = serde_json::json!({"claim_id": "c3", "model": "m", "refuted": "Town 3 had <img src=x onerror=alert(1)> & no lighthouse"});
     ok(std::fs::write(&preds, line.to_string()));

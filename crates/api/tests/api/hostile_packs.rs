@@ -5,7 +5,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
-use factdesk_api::packs::{PackRequest, PackSession, ReturnedPack};
+use factdesk_api::packs::{PackRequest, PackSession, ReturnedPack, Unanswered};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_store::pack_returned::Bounds;
@@ -346,21 +346,35 @@ fn count(lead: &Project, table: &str) -> i64 {
         .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)))
 }
 
+/// The pack's state as a merge leaves it: answers in the project, merge records, the
+/// pack's own count of merged answers, and its state.
+fn merged_state(lead: &Project) -> (i64, i64, u64, String) {
+    let packs = ok(lead.packs(&lead.lead()));
+    (
+        count(lead, "annotations"),
+        count(lead, "pack_answers"),
+        packs[0].merged,
+        packs[0].state.clone(),
+    )
+}
+
+/// Each answer is written with its merge record, a batch at a time; a failed write ends
+/// the merge with the batches before it kept whole, and the next merge takes the rest.
 #[test]
-fn a_merge_that_fails_halfway_leaves_nothing_and_the_next_merge_takes_every_answer() {
+fn a_merge_that_fails_halfway_keeps_whole_answers_and_the_next_merge_takes_the_rest() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(NOW);
     let (mut lead, path) = answered_pack(dir.path(), &clock, 20);
-    let before = project_values(&lead);
+    let pack = ok(ReturnedPack::read(&path));
     fail_merges_after(&lead, 10);
+    // One answer a transaction: the eleventh fails, and ten stand, each with its record.
     let err = lead
-        .merge_pack(&lead.lead(), &path)
+        .merge_in_batches(&lead.lead(), &pack, Unanswered::Refuse, Duration::ZERO)
         .err()
         .unwrap_or_else(|| panic!("the merge went through its failure"));
     assert!(err.message.contains("injected failure"), "{}", err.message);
+    assert_eq!(merged_state(&lead), (10, 10, 10, "out".to_string()));
     let_merges_finish(&lead);
-    // Nothing of the pack: no answer, no record, the pack still out, its items still its.
-    assert_eq!(project_values(&lead), before);
 
     let report = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!(
@@ -370,18 +384,32 @@ fn a_merge_that_fails_halfway_leaves_nothing_and_the_next_merge_takes_every_answ
             report.late,
             report.refused.len()
         ),
-        (20, 0, 0, 0),
+        (10, 10, 0, 0),
         "{report:?}"
     );
-    assert_eq!(
-        (count(&lead, "annotations"), count(&lead, "pack_answers")),
-        (20, 20)
-    );
-    let packs = ok(lead.packs(&lead.lead()));
-    assert_eq!((packs[0].state.as_str(), packs[0].merged), ("returned", 20));
+    assert_eq!(merged_state(&lead), (20, 20, 20, "returned".to_string()));
     let again = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!((again.added, again.already), (0, 20), "{again:?}");
     assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 20);
+}
+
+/// A merge's batches: a failed write in the first one leaves nothing of the pack.
+#[test]
+fn a_merge_that_fails_in_its_first_batch_leaves_nothing() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 20);
+    let before = project_values(&lead);
+    fail_merges_after(&lead, 10);
+    let pack = ok(ReturnedPack::read(&path));
+    let hour = Duration::from_secs(3600);
+    let err = lead
+        .merge_in_batches(&lead.lead(), &pack, Unanswered::Refuse, hour)
+        .err();
+    assert!(err.is_some(), "the merge went through its failure");
+    let_merges_finish(&lead);
+    // No answer, no record, the pack still out, its items still its.
+    assert_eq!(project_values(&lead), before);
 }
 
 #[test]
@@ -399,10 +427,10 @@ fn a_claim_on_a_pack_left_by_a_killed_merge_does_not_hold_the_next_merge() {
     assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 4);
 }
 
-/// The child process of [`a_merge_killed_at_any_moment_leaves_all_or_nothing`]: merges
+/// The child process of [`a_merge_killed_at_any_moment_leaves_whole_answers_each_with_its_record`]: merges
 /// the pack its environment names, and does nothing when run on its own.
 #[test]
-#[ignore = "run by a_merge_killed_at_any_moment_leaves_all_or_nothing as its child"]
+#[ignore = "run by a_merge_killed_at_any_moment_leaves_whole_answers_each_with_its_record as its child"]
 fn merge_child() {
     let (Ok(at), Ok(pack), Ok(now)) = (
         std::env::var("FACTDESK_MERGE_CHILD_PROJECT"),
@@ -413,17 +441,19 @@ fn merge_child() {
     };
     let clock = ManualClock::new(ok(now.parse::<i64>()));
     let mut lead = ok(Project::open(Path::new(&at), Box::new(clock)));
-    let _ = lead.merge_pack(&lead.lead(), Path::new(&pack));
+    // One answer a transaction, so that kills land between batches as well as in one.
+    let pack = ok(ReturnedPack::read(Path::new(&pack)));
+    let _ = lead.merge_in_batches(&lead.lead(), &pack, Unanswered::Refuse, Duration::ZERO);
 }
 
 #[test]
-fn a_merge_killed_at_any_moment_leaves_all_or_nothing() {
+fn a_merge_killed_at_any_moment_leaves_whole_answers_each_with_its_record() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(NOW);
     let (mut lead, path) = answered_pack(dir.path(), &clock, 200);
     let at = common::location(dir.path(), "p.fdesk");
     // Killed at moments from before the merge begins to after it may have ended: each
-    // time the project holds none of the pack or all of it, with a record per answer.
+    // time every answer in the project has its record and is counted on the pack.
     for delay_ms in [0, 20, 50, 80, 100, 120, 140, 160, 180, 250, 400] {
         let mut child = ok(std::process::Command::new(ok(std::env::current_exe()))
             .args(["--exact", "hostile_packs::merge_child", "--ignored"])
@@ -436,19 +466,18 @@ fn a_merge_killed_at_any_moment_leaves_all_or_nothing() {
         std::thread::sleep(Duration::from_millis(delay_ms));
         let _ = child.kill();
         ok(child.wait());
-        let answers = count(&lead, "annotations");
-        assert!(
-            answers == 0 || answers == 200,
-            "{answers} answers after a kill"
-        );
-        assert_eq!(count(&lead, "pack_answers"), answers);
-        assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, answers as u64);
+        let (answers, records, merged, _) = merged_state(&lead);
+        assert_eq!((records, merged), (answers, answers as u64));
     }
-    // The next merge proceeds at once, and the counts are exact.
+    // The next merge proceeds at once and takes the rest; the counts are exact.
+    let before = count(&lead, "annotations") as u64;
     let report = ok(lead.merge_pack(&lead.lead(), &path));
-    assert_eq!(report.added + report.already, 200, "{report:?}");
-    assert_eq!(count(&lead, "annotations"), 200);
-    assert_eq!(ok(lead.packs(&lead.lead()))[0].merged, 200);
+    assert_eq!(
+        (report.added, report.already),
+        (200 - before, before),
+        "{report:?}"
+    );
+    assert_eq!(merged_state(&lead), (200, 200, 200, "returned".to_string()));
 }
 
 /// Hostile pass of session 25 (HIGH): a pack within the old bound (50 answers an item)

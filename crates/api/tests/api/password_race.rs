@@ -21,13 +21,13 @@ fn team(dir: &Path, clock: &ManualClock) -> Project {
     let mut p = common::project(dir, 2, clock);
     let owner = p.lead();
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, "maria's secret"));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     ok(p.add_annotator_with_password(&maria, "ana", Role::Annotator, "ana's secret"));
     p
 }
 
 fn sessions_of(p: &Project, name: &str) -> usize {
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     ok(p.sessions(&maria))
         .iter()
         .filter(|s| s.name == name)
@@ -42,7 +42,7 @@ fn a_reset_between_the_check_and_the_session_refuses_the_sign_in() {
     let policy = SignInPolicy::default();
     // The old password checked; the lead's reset commits before the session is written.
     let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", &policy));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     ok(p.set_password(&maria, "ana", "a brand new secret"));
     assert_eq!(
         code(p.open_session(checked, &policy)),
@@ -73,7 +73,7 @@ fn a_disabling_between_the_check_and_the_session_refuses_the_sign_in() {
     let mut p = team(dir.path(), &clock);
     let policy = SignInPolicy::default();
     let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", &policy));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     ok(p.set_disabled(&maria, "ana", true));
     assert_eq!(
         code(p.open_session(checked, &policy)),

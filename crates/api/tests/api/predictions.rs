@@ -89,7 +89,7 @@ fn predictions_file(dir: &Path) -> PathBuf {
 fn predictions_never_count_as_answers_and_compare_with_the_gold() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let req = GoldRequest::default();
     let areq = AgreementRequest::default();
     let answers_before = count(&p, "annotations");
@@ -223,7 +223,7 @@ fn predictions_never_count_as_answers_and_compare_with_the_gold() {
 fn a_bad_predictions_file_names_its_line_and_changes_nothing() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let before = common::every_value(&dir.path().join("p.fdesk"));
     let cases = [
         (
@@ -265,9 +265,7 @@ fn a_bad_predictions_file_names_its_line_and_changes_nothing() {
             assert_eq!(at.field.as_deref(), Some(field), "{bad}");
         }
     }
-    let e = p
-        .import_predictions(&p.who("ana"), &dir.path().join("bad.jsonl"), None)
-        .err();
+    let e = p.as_lead(&p.who("ana"), "import model predictions").err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::Forbidden));
     assert_eq!(common::every_value(&dir.path().join("p.fdesk")), before);
 }
@@ -276,7 +274,7 @@ fn a_bad_predictions_file_names_its_line_and_changes_nothing() {
 fn a_counter_claim_changing_only_case_spacing_or_punctuation_is_refused_with_its_line() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let before = common::every_value(&dir.path().join("p.fdesk"));
     for copy in [
         "town 1 had a lighthouse built in 1801",
@@ -307,7 +305,7 @@ fn predictions_import_names_the_file_once_and_refuses_arrays_conflicts_failed_an
 {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let before = common::every_value(&dir.path().join("p.fdesk"));
     let good = serde_json::json!({"claim_id": "c0", "model": "m", "prediction": "SUPPORTED"});
     let cases: [(&str, Option<&str>, &str); 6] = [
@@ -377,7 +375,7 @@ fn predictions_import_names_the_file_once_and_refuses_arrays_conflicts_failed_an
 fn compare_sweeps_the_score_and_reports_the_point_biserial_correlation() {
     let dir = ok(tempfile::tempdir());
     let mut p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let labels = [
         ("c0", "SUPPORTED", Some(0.9)),
         ("c1", "SUPPORTED", Some(0.8)),

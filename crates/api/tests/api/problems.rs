@@ -48,7 +48,10 @@ fn a_reported_item_goes_back_to_the_pool_and_the_lead_reads_the_report() {
     let bens = must(p.next_item(&p.who("ben"), TaskKind::Evidence)).item;
     assert_eq!(bens.map(|i| i.claim), Some(item.claim.clone()));
     // An annotator cannot read the list; the lead reads it with the claim's number.
-    assert_eq!(code(p.problem_reports(&p.who("ana"))), ErrorCode::Forbidden);
+    assert_eq!(
+        code(p.as_lead(&p.who("ana"), "read problem reports")),
+        ErrorCode::Forbidden
+    );
     let reports = must(p.problem_reports(&p.lead()));
     assert_eq!(reports.len(), 1);
     let r = &reports[0];
@@ -64,7 +67,7 @@ fn a_reported_item_goes_back_to_the_pool_and_the_lead_reads_the_report() {
     let view = must(p.claim_view(&p.lead(), &format!("#{}", r.claim_number)));
     assert_eq!(view.text, item.claim);
     assert_eq!(
-        code(p.mark_problem_seen(&p.who("ana"), r.id)),
+        code(p.as_lead(&p.who("ana"), "mark problem reports seen")),
         ErrorCode::Forbidden
     );
     must(p.mark_problem_seen(&p.lead(), r.id));

@@ -89,7 +89,7 @@ fn by_status(rows: &[AnswerRow], status: AnswerStatus) -> Vec<&AnswerRow> {
 fn every_answer_is_a_row_with_every_field_and_its_standing() {
     let dir = ok(tempfile::tempdir());
     let p = answered(dir.path());
-    let rows = ok(p.answer_rows(&p.who("lead")));
+    let rows = ok(p.answer_rows(&p.lead_named("lead")));
     let stored: i64 = ok(p
         .store()
         .conn()
@@ -162,7 +162,7 @@ fn every_answer_is_a_row_with_every_field_and_its_standing() {
 fn jsonl_csv_and_parquet_hold_the_same_rows() {
     let dir = ok(tempfile::tempdir());
     let p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let rows = ok(p.answer_rows(&lead));
     let expected: Vec<serde_json::Value> =
         rows.iter().map(|r| ok(serde_json::to_value(r))).collect();
@@ -271,7 +271,7 @@ fn cell(col: &dyn Array, n: usize) -> serde_json::Value {
 fn an_existing_file_is_replaced_only_with_force_and_a_project_never() {
     let dir = ok(tempfile::tempdir());
     let p = answered(dir.path());
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let out = dir.path().join("answers.csv");
     ok(std::fs::write(&out, "keep me"));
     let e = p
@@ -313,7 +313,7 @@ fn an_answer_that_came_back_in_a_pack_names_the_pack() {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_700_000_000_000);
     let mut p = answered(dir.path());
-    ok(p.add_annotator(&p.who("lead"), "cy", Role::Annotator));
+    ok(p.add_annotator(&p.lead_named("lead"), "cy", Role::Annotator));
     let path = dir.path().join("cy.fdpack");
     let req = PackRequest {
         annotator: "cy".into(),
@@ -321,7 +321,7 @@ fn an_answer_that_came_back_in_a_pack_names_the_pack() {
         kind: Some(TaskKind::Evidence),
         expires_days: 7,
     };
-    let issued = ok(p.issue_pack(&p.who("lead"), &req, &path));
+    let issued = ok(p.issue_pack(&p.lead_named("lead"), &req, &path));
     let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
     let item = ok(pack.next_item(&pack.who("cy"), TaskKind::Evidence))
         .item
@@ -335,8 +335,8 @@ fn an_answer_that_came_back_in_a_pack_names_the_pack() {
         },
     ));
     drop(pack);
-    ok(p.merge_pack(&p.who("lead"), &path));
-    let rows = ok(p.answer_rows(&p.who("lead")));
+    ok(p.merge_pack(&p.lead_named("lead"), &path));
+    let rows = ok(p.answer_rows(&p.lead_named("lead")));
     let cy: Vec<&AnswerRow> = rows.iter().filter(|r| r.annotator == "cy").collect();
     assert_eq!(cy.len(), 1);
     assert_eq!(cy[0].pack.as_deref(), Some(issued.pack_id.as_str()));
@@ -372,7 +372,7 @@ fn csv_cells_that_start_like_a_formula_are_written_as_text_in_answers_and_the_re
         n += 1;
     }
     assert_eq!(n, 2);
-    let lead = p.who("lead");
+    let lead = p.lead_named("lead");
     let out = dir.path().join("answers.csv");
     ok(p.export_answers(&lead, &out, AnswersFormat::Csv, false));
     let mut reader = csv::Reader::from_path(&out).unwrap_or_else(|e| panic!("{e}"));

@@ -109,13 +109,13 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
 
     // Accepting opens the verification; rejecting gives none.
     for (_, a) in &first[..4] {
-        ok(p.review(&p.who("lead"), *a, true, None));
+        ok(p.review(&p.lead_named("lead"), *a, true, None));
         assert_eq!(state_of(&p, *a), "accepted");
         assert_eq!(verify_task_of(&p, *a).map(|t| t.1), Some(false));
     }
     let (_, turned_down) = first[4];
     ok(p.review(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         turned_down,
         false,
         Some("changes the subject"),
@@ -147,7 +147,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     assert_eq!(state_of(&p, sixth), "superseded");
     assert_eq!(verify_task_of(&p, sixth), Some((sixth_verify, true)));
     assert_eq!(state_of(&p, rewritten), "no_review_needed");
-    let e = p.review(&p.who("lead"), sixth, true, None).err();
+    let e = p.review(&p.lead_named("lead"), sixth, true, None).err();
     assert_eq!(
         e.map(|e| e.code),
         Some(ErrorCode::Conflict),
@@ -165,7 +165,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
         held.task_id,
     );
     ok(p.review(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         held_refutation,
         false,
         Some("not a contradiction"),
@@ -344,7 +344,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
     }
 
     // The lead sees it, last and rejected, and cannot take it.
-    let queue = ok(p.adjudication_queue(&p.who("lead"), &req));
+    let queue = ok(p.adjudication_queue(&p.lead_named("lead"), &req));
     let item = queue
         .iter()
         .find(|i| i.task_id == tricked)
@@ -352,7 +352,12 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
     assert_eq!(item.answers.len(), 3);
     assert!(item.answers[2].rejected && item.answers[2].annotator == "caro");
     let e = p
-        .decide(&p.who("lead"), tricked, Ruling::Take("caro".into()), None)
+        .decide(
+            &p.lead_named("lead"),
+            tricked,
+            Ruling::Take("caro".into()),
+            None,
+        )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
 
@@ -381,7 +386,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
         written.push(a);
     }
     for a in &written {
-        ok(p.review(&p.who("lead"), *a, true, None));
+        ok(p.review(&p.lead_named("lead"), *a, true, None));
     }
     let pack_path = dir.path().join("v1.fdpack");
     let req = factdesk_api::packs::PackRequest {
@@ -392,7 +397,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     };
     ok(p.issue_pack(&p.lead(), &req, &pack_path));
     // While the pack is out, the lead changes her mind about one refutation.
-    ok(p.review(&p.who("lead"), written[0], false, None));
+    ok(p.review(&p.lead_named("lead"), written[0], false, None));
 
     let mut pack = ok(factdesk_api::packs::PackSession::open(
         &pack_path,
@@ -430,7 +435,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
     // Nothing to adjudicate on it either.
     let (task, _) = verify_task_of(&p, written[0]).unwrap_or_else(|| panic!("no verify task"));
     let decided = p.decide(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         task,
         Ruling::Answer(Response::Verify {
             verdict: Verdict::Contradicts,

@@ -45,7 +45,11 @@ fn write(p: &mut Project, writer: &str, word: &str) -> (i64, String) {
 
 /// The written (or model) refutations `who` finds: each one's text and own id as shown.
 fn written_hits(p: &Project, who: &str, query: &str) -> Vec<(String, String)> {
-    let actor = if who == "lead" { p.lead() } else { p.who(who) };
+    let actor = if who == "lead" {
+        (*p.lead()).clone()
+    } else {
+        p.who(who)
+    };
     must(p.search(&actor, query, 20))
         .into_iter()
         .filter(|h| h.kind == SearchHitKind::Claim && h.text.contains("defences"))
@@ -147,7 +151,7 @@ fn an_annotator_never_finds_a_models_counter_claim_or_its_id_and_a_lead_does() {
     let path = dir.path().join("predictions.jsonl");
     let line = serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had Quarrington defences built in 1801"});
     must(std::fs::write(&path, line.to_string()));
-    must(p.import_predictions(&p.who("lead"), &path, None));
+    must(p.import_predictions(&p.lead_named("lead"), &path, None));
     must(p.reindex(&p.lead()));
     let counter: i64 = must(p.store().conn().query_row(
         "SELECT id FROM claims WHERE ext_id LIKE 'c1/model/%'",

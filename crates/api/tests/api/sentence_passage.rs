@@ -27,7 +27,7 @@ fn a_lead_sees_a_candidate_marked_among_its_neighbours_and_an_annotator_is_refus
         .find(|c| c.sentence_index >= 3)
         .unwrap_or_else(|| panic!("a candidate inside the document: {candidates:?}"));
 
-    let passage = ok(p.sentence_passage(&p.who("lead"), candidate.sentence_id));
+    let passage = ok(p.sentence_passage(&p.lead_named("lead"), candidate.sentence_id));
     let hits = common::marked(&passage);
     assert_eq!(hits, vec![candidate.text.as_str()]);
     assert!(passage.sentences.len() > 3, "neighbours on both sides");
@@ -35,9 +35,9 @@ fn a_lead_sees_a_candidate_marked_among_its_neighbours_and_an_annotator_is_refus
     assert_eq!(at, 3, "three sentences before it");
 
     let refused = p
-        .sentence_passage(&p.who("ana"), candidate.sentence_id)
+        .as_lead(&p.who("ana"), "read any sentence's passage")
         .err();
     assert_eq!(refused.map(|e| e.code), Some(ErrorCode::Forbidden));
-    let missing = p.sentence_passage(&p.who("lead"), 999_999).err();
+    let missing = p.sentence_passage(&p.lead_named("lead"), 999_999).err();
     assert_eq!(missing.map(|e| e.code), Some(ErrorCode::NotFound));
 }

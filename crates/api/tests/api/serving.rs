@@ -406,19 +406,19 @@ fn the_lead_is_told_which_claims_got_no_task_and_why() {
     ));
     must(p.add_annotator(&p.lead(), "maria", Role::Lead));
     assert!(
-        must(p.claims_without_tasks(&p.who("maria"))).is_empty(),
+        must(p.claims_without_tasks(&p.lead_named("maria"))).is_empty(),
         "no tasks yet, nothing to say"
     );
     must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1)));
     people(&mut p, &["ana"]);
     assert_eq!(
-        p.claims_without_tasks(&p.who("ana"))
+        p.as_lead(&p.who("ana"), "see the claims without tasks")
             .map_err(|e| e.code)
             .err(),
         Some(ErrorCode::Forbidden),
         "an annotator reads every claim's task status"
     );
-    let no_task = must(p.claims_without_tasks(&p.who("maria")));
+    let no_task = must(p.claims_without_tasks(&p.lead_named("maria")));
     assert_eq!(no_task.len(), 1, "{no_task:?}");
     assert_eq!(no_task[0].kind, TaskKind::Evidence);
     assert_eq!(no_task[0].count, 1);

@@ -21,7 +21,7 @@ fn team(dir: &Path, clock: &ManualClock) -> Project {
     let mut p = common::project(dir, 2, clock);
     let owner = p.lead();
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, "maria's secret"));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     for name in ["ana", "ben"] {
         ok(p.add_annotator_with_password(
             &maria,
@@ -42,7 +42,7 @@ fn a_password_change_ends_the_persons_sessions_and_only_theirs() {
     let ana = ok(p.login("ana", "ana's secret", "10.0.0.1", &policy));
     let ana_elsewhere = ok(p.login("ana", "ana's secret", "10.0.0.2", &policy));
     let ben = ok(p.login("ben", "ben's secret", "10.0.0.3", &policy));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     ok(p.set_password(&maria, "ana", "a brand new secret"));
     for token in [&ana.token, &ana_elsewhere.token] {
         assert_eq!(code(p.actor_for_token(token)), ErrorCode::Unauthorized);
@@ -66,11 +66,14 @@ fn a_lead_lists_sessions_without_tokens_and_ends_them_by_name_or_id() {
     // A use a minute later is noted; one sooner is not written at all.
     clock.advance_ms(LAST_SEEN_EVERY_MS);
     ok(p.actor_for_token(&ana.token));
-    let maria = p.who("maria");
+    let maria = p.lead_named("maria");
     let annotator = p.who("ana");
-    assert_eq!(code(p.sessions(&annotator)), ErrorCode::Forbidden);
     assert_eq!(
-        code(p.end_sessions(&annotator, "ben")),
+        code(p.as_lead(&annotator, "list sessions")),
+        ErrorCode::Forbidden
+    );
+    assert_eq!(
+        code(p.as_lead(&annotator, "end sessions")),
         ErrorCode::Forbidden
     );
     let listed = ok(p.sessions(&maria));

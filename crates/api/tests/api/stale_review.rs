@@ -60,7 +60,7 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
             |r| r.get::<_, i64>(0),
         )));
     }
-    let lead = p.who("lea");
+    let lead = p.lead_named("lea");
     // Both screens listed both as waiting; another window accepts the first.
     assert_eq!(ok(p.pending_reviews(&lead)).len(), 2);
     ok(p.review_pending(&lead, written[0], true, None));
@@ -116,9 +116,9 @@ fn a_stale_queue_does_not_replace_or_undo_a_decision_taken_meanwhile() {
             },
         ));
     }
-    let lea = p.who("lea");
+    let lea = p.lead_named("lea");
     let decision_at = |p: &Project| -> Option<i64> {
-        ok(p.adjudication_queue(&p.who("lea"), &Default::default()))
+        ok(p.adjudication_queue(&p.lead_named("lea"), &Default::default()))
             .into_iter()
             .find(|i| i.task_id == task)
             .and_then(|i| i.decision)

@@ -106,29 +106,31 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     // Who may draw, and what.
     let refused = |r: factdesk_api::Result<_>| r.err().map(|e| e.code);
     assert_eq!(
-        refused(p.create_study(&p.who("a1"), &request(2, &["b1"]))),
+        p.as_lead(&p.who("a1"), "draw studies")
+            .err()
+            .map(|e| e.code),
         Some(ErrorCode::Forbidden)
     );
     assert_eq!(
-        refused(p.create_study(&p.who("maria"), &request(7, &["b1"]))),
+        refused(p.create_study(&p.lead_named("maria"), &request(7, &["b1"]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study(&p.who("maria"), &request(2, &[]))),
+        refused(p.create_study(&p.lead_named("maria"), &request(2, &[]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study(&p.who("maria"), &request(2, &["b1", "b1"]))),
+        refused(p.create_study(&p.lead_named("maria"), &request(2, &["b1", "b1"]))),
         Some(ErrorCode::InvalidInput)
     );
     assert_eq!(
-        refused(p.create_study(&p.who("maria"), &request(2, &["nobody"]))),
+        refused(p.create_study(&p.lead_named("maria"), &request(2, &["nobody"]))),
         Some(ErrorCode::NotFound)
     );
     let mut refute = request(2, &["b1"]);
     refute.kind = TaskKind::Refute;
     assert_eq!(
-        refused(p.create_study(&p.who("maria"), &refute)),
+        refused(p.create_study(&p.lead_named("maria"), &refute)),
         Some(ErrorCode::InvalidInput)
     );
     assert!(
@@ -137,7 +139,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     );
 
     let before = overlaps(&p);
-    let study = must(p.create_study(&p.who("maria"), &request(2, &["b1", "b2"])));
+    let study = must(p.create_study(&p.lead_named("maria"), &request(2, &["b1", "b2"])));
     assert_eq!((study.sample_size, study.items.len()), (2, 2));
     assert_eq!(study.members, ["b1", "b2"]);
     let after = overlaps(&p);
@@ -154,7 +156,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
     for n in ["a1", "a2", "b1", "b2"] {
         must(twin.add_annotator(&twin.lead(), n, Role::Annotator));
     }
-    let same = must(twin.create_study(&twin.who("maria"), &request(2, &["b1", "b2"])));
+    let same = must(twin.create_study(&twin.lead_named("maria"), &request(2, &["b1", "b2"])));
     assert_eq!(same.items, study.items);
 
     // A member is served the sample first.
@@ -197,7 +199,7 @@ fn reservations_of_others_count_against_the_items_own_slots() {
         must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     let study = must(p.create_study(
-        &p.who("maria"),
+        &p.lead_named("maria"),
         &StudyRequest {
             kind: TaskKind::Label,
             sample: 1,
@@ -241,7 +243,7 @@ fn undefined_figures_say_why() {
     must(p.add_annotator(&p.lead(), "a1", Role::Annotator));
     must(p.add_annotator(&p.lead(), "b1", Role::Annotator));
     let study = must(p.create_study(
-        &p.who("maria"),
+        &p.lead_named("maria"),
         &StudyRequest {
             kind: TaskKind::Label,
             sample: 2,
@@ -331,7 +333,7 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
         must(p.add_annotator(&p.lead(), n, Role::Annotator));
     }
     let study = must(p.create_study(
-        &p.who("maria"),
+        &p.lead_named("maria"),
         &StudyRequest {
             kind: TaskKind::Evidence,
             sample: 100,
@@ -439,7 +441,7 @@ fn one_claim_and_a_study(dir: &std::path::Path, clock: &ManualClock) -> Project 
         members: vec!["b1".into(), "b2".into(), "b3".into()],
         seed: Some(1),
     };
-    must(p.create_study(&p.who("maria"), &study));
+    must(p.create_study(&p.lead_named("maria"), &study));
     p
 }
 /// COVID-Fact's procedure (issue 30, item 3): the gold comes from the first group; a

@@ -121,7 +121,10 @@ fn a_study_drawn_mid_project_samples_only_items_its_group_never_met() {
     assert_eq!(before.2, 0);
 
     let group = ["ana", "ben", "erin"];
-    let study = must(p.create_study(&p.who("maria"), &request(unseen.len() as u32, &group)));
+    let study = must(p.create_study(
+        &p.lead_named("maria"),
+        &request(unseen.len() as u32, &group),
+    ));
     assert_eq!(
         study.items.iter().copied().collect::<BTreeSet<_>>(),
         unseen,
@@ -140,7 +143,9 @@ fn a_study_drawn_mid_project_samples_only_items_its_group_never_met() {
     assert_eq!(figures[0].items_answered, 0, "{:?}", figures[0]);
 
     // No item is left that the group never met: a further draw says why.
-    let refused = p.create_study(&p.who("maria"), &request(1, &group)).err();
+    let refused = p
+        .create_study(&p.lead_named("maria"), &request(1, &group))
+        .err();
     let refused = refused.unwrap_or_else(|| panic!("a study was drawn from met items"));
     assert_eq!(refused.code, ErrorCode::InvalidInput);
     assert!(
@@ -182,14 +187,14 @@ fn a_study_group_is_annotators_who_can_answer() {
     let dir = must(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
     let mut p = team(dir.path(), &clock);
-    let lead = p.create_study(&p.who("maria"), &request(1, &["ana", "maria"]));
+    let lead = p.create_study(&p.lead_named("maria"), &request(1, &["ana", "maria"]));
     let lead = lead
         .err()
         .unwrap_or_else(|| panic!("a lead joined a study group"));
     assert_eq!(lead.code, ErrorCode::InvalidInput);
     assert!(lead.message.contains("maria is a lead"), "{}", lead.message);
     must(p.set_disabled(&p.lead(), "dan", true));
-    let off = p.create_study(&p.who("maria"), &request(1, &["dan"]));
+    let off = p.create_study(&p.lead_named("maria"), &request(1, &["dan"]));
     let off = off
         .err()
         .unwrap_or_else(|| panic!("a disabled person joined a study"));
@@ -213,12 +218,12 @@ fn a_study_drawn_by_mistake_can_be_deleted() {
         )
     };
     let before = overlaps(&p);
-    let study = must(p.create_study(&p.who("maria"), &request(3, &["ana", "ben"])));
+    let study = must(p.create_study(&p.lead_named("maria"), &request(3, &["ana", "ben"])));
     assert_ne!(overlaps(&p), before);
     // ana answers the study's items; an annotator may not delete it.
     assert_eq!(work(&mut p, "ana", 3).len(), 3);
     let refused = p
-        .delete_study(&p.who("ana"), study.id)
+        .as_lead(&p.who("ana"), "delete studies")
         .err()
         .map(|e| e.code);
     assert_eq!(refused, Some(ErrorCode::Forbidden));

@@ -509,7 +509,7 @@ fn the_default_trick_of_an_arabic_project_is_arabic_like_its_neighbours() {
     let trick = trick_sentence(&ok(p.settings()).trick_template, &item.claim);
     assert_eq!(
         trick,
-        "من غير الصحيح القول إن بنيت المنارة في المدينة الساحلية عام 1860."
+        "من غير الصحيح القول إنه بنيت المنارة في المدينة الساحلية عام 1860."
     );
     assert!(
         item.options.iter().any(|o| o.text == trick),

@@ -328,7 +328,7 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
     assert_eq!(pending.len(), 5);
     assert!(pending.iter().all(|r| r.written.contains("windmill")));
     for r in &pending[..4] {
-        p.review(&p.who("lead"), r.annotation_id, true, None)
+        p.review(&p.lead_named("lead"), r.annotation_id, true, None)
             .unwrap_or_else(|e| panic!("{e}"));
     }
     assert!(

@@ -52,7 +52,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let lead = a.by.resolve(&project)?;
+    let lead = a.by.lead(&project, "adjudicate")?;
     if let Some(task) = a.decide {
         let ruling = match (a.take, a.answer.as_deref()) {
             (Some(name), None) => Ruling::Take(name),

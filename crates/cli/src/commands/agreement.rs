@@ -57,7 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return show(None, &report, a.json);
     }
     let project = super::open(&a.source)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "see agreement")?;
     if let Some(kind) = a.kind {
         return show(None, &project.agreement(&by, kind, &req)?, a.json);
     }

@@ -64,7 +64,7 @@ enum Action {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "manage the people on the project")?;
     match a.action {
         Action::Add {
             name,

@@ -28,7 +28,12 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let format = a.format.unwrap_or_else(|| AnswersFormat::from_path(&a.out));
     let project = super::open(&a.project)?;
-    let report = project.export_answers(&a.by.resolve(&project)?, &a.out, format, a.force)?;
+    let report = project.export_answers(
+        &a.by.lead(&project, "export the raw answers")?,
+        &a.out,
+        format,
+        a.force,
+    )?;
     if a.json {
         return super::print_json(&report);
     }

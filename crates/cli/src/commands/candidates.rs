@@ -17,7 +17,8 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let candidates = project.candidates(&a.by.resolve(&project)?, &a.claim)?;
+    let candidates =
+        project.candidates(&a.by.lead(&project, "see a claim's candidates")?, &a.claim)?;
     if a.json {
         return super::print_json(&candidates);
     }

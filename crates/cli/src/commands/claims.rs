@@ -30,7 +30,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
     let standing = a.standing;
     let page = project.claims_list(
-        &a.by.resolve(&project)?,
+        &a.by.lead(&project, "list the claims")?,
         a.filter.as_deref(),
         standing,
         a.offset,

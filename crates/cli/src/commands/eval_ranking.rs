@@ -33,7 +33,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "evaluate the ranking")?;
     let overrides = a.ranking.overrides(a.model.clone());
     let report = project.eval_ranking_with(&by, &a.gold, a.semantic, &overrides)?;
     if a.json {

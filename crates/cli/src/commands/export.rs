@@ -77,7 +77,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         anyhow::bail!("--license is for --format hf (nothing was written)");
     }
     let project = super::open(&a.project)?;
-    let report = project.export_gold(&a.by.resolve(&project)?, &req, &a.out, format, a.force)?;
+    let report = project.export_gold(
+        &a.by.lead(&project, "export gold data")?,
+        &req,
+        &a.out,
+        format,
+        a.force,
+    )?;
     if a.json {
         return super::print_json(&report);
     }
@@ -112,7 +118,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 
 fn hf(a: Args, req: &GoldRequest) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "export gold data")?;
     let report = project.export_hf(&by, req, &a.out, &a.license, a.force)?;
     if a.json {
         return super::print_json(&report);

@@ -54,7 +54,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         skip_invalid: a.skip_invalid,
     };
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "import data")?;
     let mut bar = Bar::cancellable();
     let result = import(&mut project, &by, &req, &mut bar);
     let late = bar.interrupted();

@@ -113,6 +113,16 @@ impl Acting {
     fn resolve(&self, project: &factdesk_api::Project) -> anyhow::Result<factdesk_api::Actor> {
         Ok(project.lead_or_owner(self.name.as_deref())?)
     }
+
+    /// The person, proven a lead by the api's gate, for a lead's command; `what`
+    /// completes "… may not …".
+    fn lead(
+        &self,
+        project: &factdesk_api::Project,
+        what: &str,
+    ) -> anyhow::Result<factdesk_api::Lead> {
+        Ok(project.as_lead(&self.resolve(project)?, what)?)
+    }
 }
 
 /// Opens a project for a command, with the wall clock.

@@ -44,7 +44,7 @@ enum Action {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "work with model predictions")?;
     match a.action {
         Action::Import { file, model, json } => {
             let r = project.import_predictions(&by, &file, model.as_deref())?;

@@ -63,7 +63,7 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let ranker = a.ranker;
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "rank candidates")?;
     let report = project.rank_with(
         &by,
         ranker,

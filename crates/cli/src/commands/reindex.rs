@@ -14,7 +14,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    project.reindex(&a.by.resolve(&project)?)?;
+    project.reindex(&a.by.lead(&project, "rebuild the search index")?)?;
     println!("rebuilt the search index of {}", project.path().display());
     Ok(())
 }

@@ -49,7 +49,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         json: a.json,
         csv: a.csv,
     };
-    project.write_report(&a.by.resolve(&project)?, &req, &files)?;
+    project.write_report(&a.by.lead(&project, "write reports")?, &req, &files)?;
     println!("wrote {}", files.html.display());
     Ok(())
 }

@@ -23,7 +23,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let lead = a.by.resolve(&project)?;
+    let lead = a.by.lead(&project, "review refutations")?;
     let decision = a
         .accept
         .map(|id| (id, true))

@@ -42,7 +42,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let before = project.settings()?;
         let settings: factdesk_api::settings::Settings = serde_json::from_value(value.clone())
             .map_err(|e| anyhow::anyhow!("invalid settings: {e}"))?;
-        let by = a.by.resolve(&project)?;
+        let by = a.by.lead(&project, "change the project's settings")?;
         project.set_settings(&by, &settings)?;
         let after = project.settings()?;
         if after.stance() != before.stance() && after.custom_evidence_guideline() {

@@ -14,7 +14,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let stats = project.stats(&a.by.resolve(&project)?)?;
+    let stats = project.stats(&a.by.lead(&project, "read the project's counts")?)?;
     if a.json {
         return super::print_json(&stats);
     }

@@ -48,7 +48,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let lead = a.by.resolve(&project)?;
+    let lead = a.by.lead(&project, "run re-annotation studies")?;
     if let Some(id) = a.delete {
         let deleted = project.delete_study(&lead, id)?;
         if a.json {

@@ -31,7 +31,7 @@ pub struct Args {
 pub fn run(a: Args) -> anyhow::Result<()> {
     let kind = a.kind;
     let mut project = super::open(&a.project)?;
-    let by = a.by.resolve(&project)?;
+    let by = a.by.lead(&project, "create tasks")?;
     let report = project.create_tasks_with(
         &by,
         kind,

@@ -93,7 +93,7 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
         kind: a.kind,
         expires_days: a.expires,
     };
-    let by = a.by.resolve(&p)?;
+    let by = a.by.lead(&p, "issue packs")?;
     let issued = p.issue_pack(&by, &req, &a.out)?;
     if a.json {
         return super::print_json(&issued);
@@ -111,7 +111,7 @@ pub fn pack(a: PackArgs) -> anyhow::Result<()> {
 
 pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
     let mut p = super::open(&a.project)?;
-    let by = a.by.resolve(&p)?;
+    let by = a.by.lead(&p, "merge packs")?;
     let mut refused = 0;
     let mut refused_answers = 0;
     for file in &a.files {
@@ -178,7 +178,7 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
 
 pub fn packs(a: PacksArgs) -> anyhow::Result<()> {
     let project = super::open(&a.project)?;
-    let list = project.packs(&a.by.resolve(&project)?)?;
+    let list = project.packs(&a.by.lead(&project, "list packs")?)?;
     if a.json {
         return super::print_json(&list);
     }

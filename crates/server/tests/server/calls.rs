@@ -204,7 +204,7 @@ async fn every_operation_with_each_role_meets_the_apis_gate() {
     let cast = cast(&team, &policy).await;
     // Refute items, for the refutation checks an annotator runs on the one she holds.
     let mut p = team.project();
-    let maria = ok(p.actor("maria"));
+    let maria = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
     ok(p.create_tasks(&maria, TaskKind::Refute, Some(2)));
     drop(p);
     // Someone else's answer and note, which ana must never see: marked with letters no
@@ -318,7 +318,7 @@ async fn a_pack_issued_from_the_served_project_merges_back_and_the_lead_sees_it_
     let pack_path = dir.path().join("eve.fdpack");
     // Beside the running server, as `factdesk pack` on its machine.
     let mut project = team.project();
-    let lead = ok(project.actor("maria"));
+    let lead = ok(project.as_lead(&ok(project.actor("maria")), "act as a lead"));
     let request = PackRequest {
         annotator: "eve".into(),
         count: 1,

@@ -37,7 +37,7 @@ async fn a_leads_gold_export_through_the_server_is_the_local_export_written_on_t
     let laptop = ok(tempfile::tempdir());
     let here = ok(tempfile::tempdir());
     let project = team.project();
-    let lead = ok(project.actor("maria"));
+    let lead = ok(project.as_lead(&ok(project.actor("maria")), "act as a lead"));
     let req: GoldRequest = ok(serde_json::from_value(request()));
     for (format, name) in [
         (ExportFormat::Factdesk, "factdesk"),
@@ -82,7 +82,7 @@ async fn raw_answers_through_the_server_in_each_format_are_the_local_ones() {
     let laptop = ok(tempfile::tempdir());
     let here = ok(tempfile::tempdir());
     let project = team.project();
-    let lead = ok(project.actor("maria"));
+    let lead = ok(project.as_lead(&ok(project.actor("maria")), "act as a lead"));
     for format in [
         AnswersFormat::Jsonl,
         AnswersFormat::Csv,

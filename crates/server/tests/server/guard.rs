@@ -234,12 +234,12 @@ async fn long_names_are_refused_and_old_failures_are_pruned_for_every_name() {
     };
     assert_eq!(
         rows(&team.path),
-        8,
-        "a row per name and per name and address"
+        12,
+        "a row per name, per name and address, and per address"
     );
     team.clock.advance_ms(SignInPolicy::default().window_ms + 1);
     assert_eq!(team.login("vic", "a guess").await.status(), 401);
-    assert_eq!(rows(&team.path), 2, "only the new failure is left");
+    assert_eq!(rows(&team.path), 3, "only the new failure is left");
 }
 
 /// Lea's stream `ending` ends within 10 s while maria's `kept` goes on.
@@ -273,7 +273,7 @@ async fn an_event_stream_ends_when_its_holder_is_disabled() {
         let clock = team.clock.clone();
         tokio::task::block_in_place(move || {
             let mut p = ok(factdesk_api::Project::open(&path, Box::new(clock)));
-            let maria = ok(p.actor("maria"));
+            let maria = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
             ok(p.set_disabled(&maria, "lea", true));
         });
         ends_beside(stream, kept).await;
@@ -391,7 +391,7 @@ async fn idle_and_slow_connections_are_closed() {
 }
 
 /// Whether the server closes `stream` within `wait` without answering.
-async fn closed_within(stream: &mut tokio::net::TcpStream, wait: Duration) -> bool {
+pub async fn closed_within(stream: &mut tokio::net::TcpStream, wait: Duration) -> bool {
     let mut buf = [0u8; 64];
     matches!(
         tokio::time::timeout(wait, stream.read(&mut buf)).await,

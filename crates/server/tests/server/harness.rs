@@ -61,7 +61,7 @@ fn make_project(dir: &Path, clock: &ManualClock, claims: usize, path: PathBuf) -
         ok(writeln!(c, "{row}"));
     }
     let mut p = ok(Project::create(&path, Box::new(clock.clone())));
-    let owner = ok(p.lead_or_owner(None));
+    let owner = ok(p.as_lead(&ok(p.lead_or_owner(None)), "act as a lead"));
     let req = ImportRequest {
         claims: vec![rows],
         documents: vec![docs],
@@ -72,7 +72,7 @@ fn make_project(dir: &Path, clock: &ManualClock, claims: usize, path: PathBuf) -
     settings.choose_stance(EvidenceStance::Supports);
     ok(p.set_settings(&owner, &settings));
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, &password("maria")));
-    let maria = ok(p.actor("maria"));
+    let maria = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
     for name in ["ana", "ben", "dan", "eve"] {
         ok(p.add_annotator_with_password(&maria, name, Role::Annotator, &password(name)));
     }
@@ -264,7 +264,7 @@ impl Team {
     /// The project's counts, as its lead reads them beside the server.
     pub fn counts(&self) -> factdesk_api::dto::Stats {
         let p = self.project();
-        ok(p.stats(&ok(p.lead_or_owner(None))))
+        ok(p.stats(&ok(p.as_lead(&ok(p.lead_or_owner(None)), "read the counts"))))
     }
 
     /// Adds `name` as a second lead (maria adds them, beside the server), who signs in
@@ -273,7 +273,7 @@ impl Team {
     pub fn add_lead(&self, name: &str) {
         tokio::task::block_in_place(|| {
             let mut p = self.project();
-            let maria = ok(p.actor("maria"));
+            let maria = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
             ok(p.add_annotator_with_password(&maria, name, Role::Lead, &password(name)));
         });
     }

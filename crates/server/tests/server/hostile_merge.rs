@@ -18,7 +18,7 @@ const GENEROUS: Duration = Duration::from_secs(60);
 fn answered_pack(team: &Team, dir: &std::path::Path) -> std::path::PathBuf {
     let path = dir.join("eve.fdpack");
     let mut project = team.project();
-    let maria = ok(project.actor("maria"));
+    let maria = ok(project.as_lead(&ok(project.actor("maria")), "act as a lead"));
     let req = PackRequest {
         annotator: "eve".into(),
         count: 2,

@@ -92,7 +92,7 @@ pub(crate) async fn cast(team: &Team, policy: &SignInPolicy) -> Cast {
     let maria = team.token("maria").await;
     let dan = team.token("dan").await;
     let mut p = team.project();
-    let lead = ok(p.actor("maria"));
+    let lead = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
     ok(p.set_disabled(&lead, "dan", true));
     team.clock.advance_ms(120_000);
     Cast {

@@ -33,10 +33,10 @@ async fn statuses(team: &Team, token: &str) -> [u16; 3] {
 }
 
 /// Runs `change` on the project beside the server, as maria (the CLI's way in).
-fn as_lead<T>(team: &Team, change: impl FnOnce(&mut Project, &factdesk_api::Actor) -> T) -> T {
+fn as_lead<T>(team: &Team, change: impl FnOnce(&mut Project, &factdesk_api::Lead) -> T) -> T {
     tokio::task::block_in_place(|| {
         let mut p = ok(Project::open(&team.path, Box::new(team.clock.clone())));
-        let maria = ok(p.actor("maria"));
+        let maria = ok(p.as_lead(&ok(p.actor("maria")), "act as a lead"));
         change(&mut p, &maria)
     })
 }
@@ -194,7 +194,7 @@ fn capped_server(total: usize) -> (tempfile::TempDir, String, tokio::sync::onesh
     let clock = ManualClock::new(START);
     let path = dir.path().join("capped.fdesk");
     let mut p = ok(Project::create(&path, Box::new(clock.clone())));
-    let owner = ok(p.lead_or_owner(None));
+    let owner = ok(p.as_lead(&ok(p.lead_or_owner(None)), "act as a lead"));
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, &password("maria")));
     drop(p);
     let open = factdesk_server::opener(path, move || Box::new(clock.clone()));
@@ -227,6 +227,49 @@ async fn hold(client: &reqwest::Client, base: &str) -> Option<u16> {
     let status = response.status().as_u16();
     response.bytes().await.ok()?;
     Some(status)
+}
+
+/// Hostile pass of session 26 (MEDIUM): silent connections, seven from each of 1,186
+/// addresses, held every place, and every newcomer (a lead signing in among them) was
+/// refused. At the cap, a newcomer now takes the place of the connection that was never
+/// answered and has been silent the longest; answered connections keep theirs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn at_the_cap_a_newcomer_takes_the_place_of_the_longest_silent_connection() {
+    const TOTAL: usize = 8;
+    let (_dir, base, _stop) = capped_server(TOTAL);
+    let addr: std::net::SocketAddr = ok(base.trim_start_matches("http://").parse());
+    let served = Team::client_from("127.0.7.1");
+    assert_eq!(hold(&served, &base).await, Some(200));
+    // Seven silent connections, one from each address, opened in turn.
+    let mut silent = Vec::new();
+    for i in 2..=TOTAL {
+        let socket = ok(tokio::net::TcpSocket::new_v4());
+        ok(socket.bind(ok(format!("127.0.7.{i}:0").parse())));
+        silent.push(ok(socket.connect(addr).await));
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Counted once the server has taken each: the next one is the ninth.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let lead = Team::client_from("127.0.7.50");
+    let signed_in = ok(lead
+        .post(format!("{base}/api/v1/login"))
+        .json(&json!({"name": "maria", "password": password("maria")}))
+        .send()
+        .await);
+    assert_eq!(signed_in.status(), 200, "the newcomer is served");
+    let closed = crate::guard::closed_within;
+    assert!(
+        closed(&mut silent[0], Duration::from_secs(5)).await,
+        "the longest silent connection made room"
+    );
+    for stream in &mut silent[1..] {
+        assert!(
+            !closed(stream, Duration::from_millis(100)).await,
+            "the other silent connections stay"
+        );
+    }
+    // The answered connection kept its place: it is answered again.
+    assert_eq!(hold(&served, &base).await, Some(200));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

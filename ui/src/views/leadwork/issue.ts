@@ -121,6 +121,11 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
     mount(dueRead, typeof days === "number" && typeof at === "number" ? `${dueDate(at)}, in ${days} ${days === 1 ? "day" : "days"}:` : "");
   };
   due.addEventListener("input", readBack);
+  // A day typed another way (2026-12-14, Dec 14) is written back as the app writes days.
+  due.addEventListener("blur", () => {
+    const at = parseDay(due.value);
+    if (typeof at === "number") due.value = dueDate(at);
+  });
   readBack();
   const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto", placeholder: CHOOSE_HERE });
   let outTouched = false;

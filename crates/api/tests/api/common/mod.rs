@@ -326,15 +326,25 @@ pub fn imported(
 /// none), `who(name)` the named person, resolved as a front end would once per session.
 pub trait Acting {
     fn who(&self, name: &str) -> factdesk_api::Actor;
-    fn lead(&self) -> factdesk_api::Actor;
+    /// The project's first lead (or its owner), proven by the gate.
+    fn lead(&self) -> factdesk_api::Lead;
+    /// The lead called `name`, proven by the gate.
+    fn lead_named(&self, name: &str) -> factdesk_api::Lead;
 }
 
 impl Acting for factdesk_api::Project {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
-        self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"))
+    fn lead(&self) -> factdesk_api::Lead {
+        let actor = self.lead_or_owner(None).unwrap_or_else(|e| panic!("{e}"));
+        self.as_lead(&actor, "act as the lead")
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+    fn lead_named(&self, name: &str) -> factdesk_api::Lead {
+        let actor = self.who(name);
+        self.as_lead(&actor, "act as a lead")
+            .unwrap_or_else(|e| panic!("{e}"))
     }
 }
 
@@ -342,7 +352,10 @@ impl Acting for factdesk_api::packs::Workplace {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
+    fn lead(&self) -> factdesk_api::Lead {
+        panic!("a workplace is for the annotator's work")
+    }
+    fn lead_named(&self, _: &str) -> factdesk_api::Lead {
         panic!("a workplace is for the annotator's work")
     }
 }
@@ -351,7 +364,10 @@ impl Acting for factdesk_api::packs::PackSession {
     fn who(&self, name: &str) -> factdesk_api::Actor {
         self.actor(name).unwrap_or_else(|e| panic!("{e}"))
     }
-    fn lead(&self) -> factdesk_api::Actor {
+    fn lead(&self) -> factdesk_api::Lead {
+        panic!("a pack is for its holder's work")
+    }
+    fn lead_named(&self, _: &str) -> factdesk_api::Lead {
         panic!("a pack is for its holder's work")
     }
 }
@@ -406,7 +422,11 @@ pub fn set_stance(p: &mut Project, stance: EvidenceStance) -> Option<String> {
 /// their search shows it: the lead's number, an annotator's own opaque reference (found
 /// by searching the claim's text as a phrase); `None` when they do not find it.
 pub fn reference_of(p: &factdesk_api::Project, who: &str, id: i64) -> Option<String> {
-    let actor = if who == "lead" { p.lead() } else { p.who(who) };
+    let actor = if who == "lead" {
+        (*p.lead()).clone()
+    } else {
+        p.who(who)
+    };
     let text: String = must(p.store().conn().query_row(
         "SELECT text FROM claims WHERE id = ?1",
         [id],

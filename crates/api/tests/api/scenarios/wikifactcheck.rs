@@ -145,10 +145,10 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     let first = write(&mut p, "wren", 5, &published);
     assert_eq!(first.len(), 5);
     for a in &first[..4] {
-        ok(p.review(&p.who("lead"), *a, true, None));
+        ok(p.review(&p.lead_named("lead"), *a, true, None));
     }
     ok(p.review(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         first[4],
         false,
         Some("same as the original"),
@@ -229,7 +229,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     // The lead overrules the verifiers on one refutation: it contradicts after all.
     let overruled = overruled.unwrap_or_else(|| panic!("too few refutations"));
     ok(p.decide(
-        &p.who("lead"),
+        &p.lead_named("lead"),
         overruled,
         Ruling::Answer(Response::Verify {
             verdict: Verdict::Contradicts,
