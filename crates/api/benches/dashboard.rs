@@ -46,12 +46,14 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) 
         },
         &mut rng,
     );
-    let conn = p.store().conn();
     let candidates = candidates_by_claim(&p);
     let tasks = tasks(&p, &candidates);
     // Written straight into the table in one transaction: submitting a million answers
     // one fsync at a time is not what is measured here.
-    conn.execute_batch("BEGIN")
+    let mut p = p;
+    let conn = p
+        .store_mut()
+        .transaction()
         .unwrap_or_else(|e| panic!("{e}"));
     let mut at = 1_700_000_000_000i64;
     for (i, task) in tasks.iter().enumerate() {
@@ -59,7 +61,7 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) 
             at += 700;
             let answer = task.answer(&mut rng, i % 3);
             write(
-                conn,
+                &conn,
                 task.id,
                 who,
                 &answer,
@@ -69,8 +71,7 @@ fn setup(dir: &std::path::Path, units: usize) -> (Project, Vec<Task>, Vec<i64>) 
             );
         }
     }
-    conn.execute_batch("COMMIT")
-        .unwrap_or_else(|e| panic!("{e}"));
+    conn.commit().unwrap_or_else(|e| panic!("{e}"));
     (p, tasks, people)
 }
 
@@ -127,7 +128,7 @@ fn tasks(p: &Project, candidates: &HashMap<i64, Vec<i64>>) -> Vec<Task> {
 }
 
 fn write(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Tx<'_>,
     task: i64,
     who: i64,
     response: &Response,
@@ -158,7 +159,7 @@ fn main() {
     let rounds = if full { 300 } else { 20 };
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
     let started = Instant::now();
-    let (p, tasks, people) = setup(dir.path(), units);
+    let (mut p, tasks, people) = setup(dir.path(), units);
     println!(
         "{units} claims, label and evidence tasks, {} annotators each: project ready in {:.1} s",
         people.len(),
@@ -184,7 +185,6 @@ fn main() {
     }
 
     let mut rng = Lcg(5);
-    let conn = p.store().conn();
     for kind in ["label", "evidence"] {
         let of_kind: Vec<&Task> = tasks
             .iter()
@@ -195,7 +195,9 @@ fn main() {
             // A correction of an earlier answer: it supersedes the current one.
             let task = of_kind[(rng.next() as usize) % of_kind.len()];
             let who = people[i % people.len()];
-            let earlier: i64 = conn
+            let earlier: i64 = p
+                .store()
+                .conn()
                 .query_row(
                     "SELECT max(id) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
                     [task.id, who],
@@ -204,8 +206,12 @@ fn main() {
                 .unwrap_or_else(|e| panic!("{e}"));
             let answer = task.answer(&mut rng, i % 3);
             let uuid = format!("fix-{kind}-{i}");
+            let tx = p
+                .store_mut()
+                .transaction()
+                .unwrap_or_else(|e| panic!("{e}"));
             write(
-                conn,
+                &tx,
                 task.id,
                 who,
                 &answer,
@@ -213,6 +219,7 @@ fn main() {
                 1_800_000_000_000 + i as i64,
                 &uuid,
             );
+            tx.commit().unwrap_or_else(|e| panic!("{e}"));
             let t = Instant::now();
             let last = p
                 .last_annotation_id(&p.lead())

@@ -30,7 +30,7 @@ const NAMES: [&str; 3] = ["ana", "ben", "caro"];
 fn build(dir: &Path, path: &Path, claims: usize) {
     let mut rng = Lcg(13);
     let input = dir.join(format!("export-claims-{claims}.jsonl"));
-    let (p, people) = generated_project(
+    let (mut p, people) = generated_project(
         path,
         &Generated {
             claims,
@@ -55,7 +55,9 @@ fn build(dir: &Path, path: &Path, claims: usize) {
     drop(stmt);
     // Written straight into the table in one transaction: submitting 300,000 answers one
     // fsync at a time is not what is measured here.
-    conn.execute_batch("BEGIN")
+    let conn = p
+        .store_mut()
+        .transaction()
         .unwrap_or_else(|e| panic!("{e}"));
     let mut at = 1_700_000_000_000i64;
     for (i, (task, claim)) in tasks.iter().enumerate() {
@@ -76,7 +78,7 @@ fn build(dir: &Path, path: &Path, claims: usize) {
                 Selection::sentences(selected)
             };
             insert(
-                conn,
+                &conn,
                 &NewAnnotation {
                     uuid: &format!("{task}-{who}"),
                     task_id: *task,
@@ -92,8 +94,7 @@ fn build(dir: &Path, path: &Path, claims: usize) {
             .unwrap_or_else(|e| panic!("{e}"));
         }
     }
-    conn.execute_batch("COMMIT")
-        .unwrap_or_else(|e| panic!("{e}"));
+    conn.commit().unwrap_or_else(|e| panic!("{e}"));
 }
 
 fn seconds(t: Instant) -> f64 {

@@ -200,7 +200,16 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
         .unwrap_or_else(|e| panic!("{e}"));
     let start = Instant::now();
     model.vectors(&all_texts).unwrap_or_else(|e| panic!("{e}"));
-    let stored = model.save(store.conn()).unwrap_or_else(|e| panic!("{e}"));
+    let stored = {
+        let mut project = project;
+        let tx = project
+            .store_mut()
+            .transaction()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stored = model.save(&tx).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        stored
+    };
     println!(
         "  every kept sentence embedded: {} texts, {stored} new, {:.1} s",
         all_texts.len(),

@@ -124,7 +124,7 @@ pub(crate) fn counts(row: &AnnotatorRow, settings: &Settings, fresh: bool) -> bo
 /// `fresh`: the flag rule changed, and the flag is decided anew from the record. True
 /// when it changed.
 pub(crate) fn sync_counted(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Tx<'_>,
     annotator_id: i64,
     settings: &Settings,
     fresh: bool,
@@ -184,12 +184,14 @@ impl Project {
         self.store.require_writable()?;
         let name = new_name(name)?;
         let now = self.clock.now_ms();
-        if annotators::insert(self.store.conn(), name, role, now)?.is_none() {
+        let tx = self.store.transaction()?;
+        if annotators::insert(&tx, name, role, now)?.is_none() {
             return Err(Error::new(
                 ErrorCode::AlreadyExists,
                 format!("there is already an annotator called {name:?}"),
             ));
         }
+        tx.commit()?;
         Ok(name.to_string())
     }
 

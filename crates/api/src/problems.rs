@@ -98,12 +98,14 @@ impl Project {
         self.acting_lead(lead)?;
         self.store.require_writable()?;
         let now = self.clock.now_ms();
-        if !problems::mark_seen(self.store.conn(), id, lead.name(), now)? {
+        let tx = self.store.transaction()?;
+        if !problems::mark_seen(&tx, id, lead.name(), now)? {
             return Err(Error::new(
                 ErrorCode::NotFound,
                 format!("no open report {id}: marked seen already?"),
             ));
         }
+        tx.commit()?;
         Ok(())
     }
 }

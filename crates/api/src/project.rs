@@ -144,6 +144,12 @@ impl Project {
         &self.store
     }
 
+    /// The raw store, to write to past the gate: for the api's tests and benches only.
+    #[cfg(feature = "raw-store")]
+    pub fn store_mut(&mut self) -> &mut Store {
+        &mut self.store
+    }
+
     /// Row counts, as `factdesk stats` prints them. A lead's: the count of originals
     /// tells an annotator which claim numbers are refutations, and the count of answers
     /// ticks as others answer.

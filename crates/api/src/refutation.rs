@@ -8,7 +8,7 @@ use crate::settings::Settings;
 use crate::tasks::{shuffle_key, TaskKind};
 use crate::Result;
 use factdesk_core::claim::RefutationState;
-use factdesk_store::{reviews, tasks, tx, ClaimRow, Connection, NewClaim};
+use factdesk_store::{reviews, tasks, tx, ClaimRow, NewClaim};
 
 /// A refutation answer just stored, to become a claim linked to its parent.
 pub(crate) struct Written<'a> {
@@ -26,7 +26,11 @@ pub(crate) struct Written<'a> {
 /// Inserts the written claim in `conn`'s transaction: supersedes the writer's earlier
 /// refutation (closing its verification), and opens a verify task unless the writer is
 /// still qualifying, in which case it waits for the lead's review.
-pub(crate) fn write(conn: &Connection, settings: &Settings, w: &Written<'_>) -> Result<i64> {
+pub(crate) fn write(
+    conn: &factdesk_store::Tx<'_>,
+    settings: &Settings,
+    w: &Written<'_>,
+) -> Result<i64> {
     if let Some(earlier) = w.supersedes {
         if let Some((old, _)) = tx::written_in(conn, earlier)? {
             tx::set_refutation_state(conn, old, RefutationState::Superseded)?;
@@ -68,7 +72,7 @@ pub(crate) fn write(conn: &Connection, settings: &Settings, w: &Written<'_>) -> 
 /// Gives an accepted refutation its verify task: a new one, or the one closed when it
 /// was rejected.
 pub(crate) fn open_verification(
-    conn: &Connection,
+    conn: &factdesk_store::Tx<'_>,
     settings: &Settings,
     claim_id: i64,
     now: i64,

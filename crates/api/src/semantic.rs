@@ -158,7 +158,7 @@ impl SemanticRanker {
     }
 
     /// Stores the embeddings computed since the last call; returns how many.
-    pub fn save(&self, conn: &Connection) -> Result<u64> {
+    pub fn save(&self, conn: &factdesk_store::Tx<'_>) -> Result<u64> {
         let keys = std::mem::take(&mut *self.fresh.lock().map_err(|_| poisoned())?);
         let known = self.known.read().map_err(|_| poisoned())?;
         let rows: Vec<(TextKey, &[f32])> = keys

@@ -60,7 +60,7 @@ pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotationRow> {
     })
 }
 
-pub fn insert(conn: &Connection, a: &NewAnnotation<'_>) -> Result<i64> {
+pub fn insert(conn: &crate::Tx<'_>, a: &NewAnnotation<'_>) -> Result<i64> {
     let sql = "INSERT INTO annotations (uuid, task_id, annotator_id, answer, comment, trick_failed, duration_ms, supersedes, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
     let values = params![

@@ -42,7 +42,7 @@ pub(crate) fn from_row(r: &Row<'_>) -> crate::db::Result<AnnotatorRow> {
 }
 
 /// Adds an annotator; `None` when the name is taken.
-pub fn insert(conn: &Connection, name: &str, role: Role, now: i64) -> Result<Option<i64>> {
+pub fn insert(conn: &crate::Tx<'_>, name: &str, role: Role, now: i64) -> Result<Option<i64>> {
     let n = conn.execute(
         "INSERT OR IGNORE INTO annotators (name, role, created_at) VALUES (?1, ?2, ?3)",
         params![name, role.as_str(), now],
@@ -68,7 +68,7 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<AnnotatorRow>> {
 }
 
 /// Records whether a person's answers count; the caller recounts their tasks.
-pub fn set_counted(conn: &Connection, id: i64, counted: bool) -> Result<()> {
+pub fn set_counted(conn: &crate::Tx<'_>, id: i64, counted: bool) -> Result<()> {
     conn.prepare_cached("UPDATE annotators SET counted = ?1 WHERE id = ?2")?
         .execute(params![counted, id])?;
     Ok(())
@@ -81,7 +81,7 @@ pub fn by_name(conn: &Connection, name: &str) -> Result<Option<AnnotatorRow>> {
         .optional()?)
 }
 
-pub fn set_flag_override(conn: &Connection, id: i64, value: Option<&str>) -> Result<()> {
+pub fn set_flag_override(conn: &crate::Tx<'_>, id: i64, value: Option<&str>) -> Result<()> {
     conn.execute(
         "UPDATE annotators SET flag_override = ?1 WHERE id = ?2",
         params![value, id],

@@ -49,7 +49,7 @@ pub fn holds_live(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) 
 /// an earlier reservation that lapsed. A live reservation held for a pack is left as it
 /// is: the pack's items stay the pack's until it is merged or expires.
 pub fn reserve(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     task_id: i64,
     annotator_id: i64,
     now: i64,
@@ -70,7 +70,12 @@ pub fn reserve(
 }
 
 /// Marks a task answered by an annotator (creating the assignment if it had none).
-pub fn mark_answered(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<()> {
+pub fn mark_answered(
+    conn: &crate::Tx<'_>,
+    task_id: i64,
+    annotator_id: i64,
+    now: i64,
+) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO assignments (task_id, annotator_id, reserved_at, state) VALUES (?1, ?2, ?3, 'answered')
          ON CONFLICT (task_id, annotator_id) DO UPDATE SET state = 'answered'",
@@ -83,7 +88,7 @@ pub fn mark_answered(conn: &Connection, task_id: i64, annotator_id: i64, now: i6
 /// goes back to the pool, and the row keeps the time of the skip so that skipped items
 /// come back oldest first. True when there was a reservation to release; a pack's hold
 /// and an answered task are left as they are.
-pub fn release(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+pub fn release(conn: &crate::Tx<'_>, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "UPDATE assignments SET state = 'released', reserved_at = ?3, expires_at = NULL
@@ -140,7 +145,7 @@ pub fn outstanding_of_kind(
 /// them and hold a change of the evidence stance back), as a skip does: the tasks go
 /// back to the pool. A pack's hold and answered tasks are left as they are. How many
 /// were given back.
-pub fn release_all_of(conn: &Connection, annotator_id: i64, now: i64) -> Result<usize> {
+pub fn release_all_of(conn: &crate::Tx<'_>, annotator_id: i64, now: i64) -> Result<usize> {
     Ok(conn
         .prepare_cached(
             "UPDATE assignments SET state = 'released', reserved_at = ?2, expires_at = NULL

@@ -429,7 +429,7 @@ mod tests {
     fn scores_equal_the_index_query() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let path = dir.path().join("p.fdesk");
-        let store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
+        let mut store = Store::create(&path, "p", 0).unwrap_or_else(|e| panic!("{e}"));
         let texts = [
             "The vaccine trial in Spain reduced deaths by half.",
             "Deaths fell in Spain after the trial; the vaccine's makers said so.",
@@ -437,8 +437,10 @@ mod tests {
             "VACCINE vaccine Vaccine: a word said three times, and Spain once.",
             "Ärzte in Spanien berichteten über den Impfstoff und die Studie.",
         ];
-        let (doc_id, ids) = crate::documents::insert_bare(store.conn(), "d", &texts)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let tx = store.transaction().unwrap_or_else(|e| panic!("{e}"));
+        let (doc_id, ids) =
+            crate::documents::insert_bare(&tx, "d", &texts).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
         let index = SearchIndex::open(&store).unwrap_or_else(|e| panic!("{e}"));
         let mut corpus = index.bm25_corpus().unwrap_or_else(|e| panic!("{e}"));
         let terms: Vec<SentenceTerms> = texts.iter().map(|t| SentenceTerms::new(t)).collect();

@@ -227,7 +227,7 @@ fn values<'a>(claim_id: &'a i64, c: &'a NewCandidate<'_>) -> [&'a dyn rusqlite::
 }
 
 /// Replaces a claim's candidates.
-pub fn replace(conn: &Connection, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
+pub fn replace(conn: &crate::Tx<'_>, claim_id: i64, candidates: &[NewCandidate<'_>]) -> Result<()> {
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         if pg.replacing_pending("candidates", claim_id) {
@@ -270,7 +270,7 @@ const DELETE_CHUNK: usize = 4096;
 /// the old row and inserting the new one), then the old rows past each claim's new last
 /// rank are deleted, one statement per chunk of claims with as many new rows. On
 /// PostgreSQL while rows go out with COPY, each claim is staged as [`replace`] stages it.
-pub fn replace_many(conn: &Connection, claims: &[(i64, Vec<NewCandidate<'_>>)]) -> Result<()> {
+pub fn replace_many(conn: &crate::Tx<'_>, claims: &[(i64, Vec<NewCandidate<'_>>)]) -> Result<()> {
     if conn.copying().is_some() {
         for (claim_id, rows) in claims {
             replace(conn, *claim_id, rows)?;

@@ -115,15 +115,17 @@ fn replacing_many_claims_equals_replacing_each() {
 #[test]
 fn sentences_of_documents_equal_reading_each_document() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let store =
+    let mut store =
         crate::Store::create(&dir.path().join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
     let texts = [vec!["One.", "Two.", "Three."], vec![], vec!["Alone."]];
     let mut ids = Vec::new();
+    let tx = store.transaction().unwrap_or_else(|e| panic!("{e}"));
     for (i, sentences) in texts.iter().enumerate() {
-        let (id, _) = documents::insert_bare(store.conn(), &format!("d{i}"), sentences)
+        let (id, _) = documents::insert_bare(&tx, &format!("d{i}"), sentences)
             .unwrap_or_else(|e| panic!("{e}"));
         ids.push(id);
     }
+    tx.commit().unwrap_or_else(|e| panic!("{e}"));
     let asked = [ids[2], ids[0], ids[1], ids[0], 9999];
     let read = sentences_of_documents(store.conn(), &asked).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read.len(), 2, "{read:?}");

@@ -37,7 +37,7 @@ pub struct ClaimRow {
 }
 
 /// Inserts an imported claim; returns its row id.
-pub fn insert(conn: &Connection, c: &NewClaim<'_>) -> Result<i64> {
+pub fn insert(conn: &crate::Tx<'_>, c: &NewClaim<'_>) -> Result<i64> {
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let id = pg.reserve_id("claims")?;
@@ -160,7 +160,7 @@ pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, St
 }
 
 /// Ties a claim to a document its evidence may come from. Linking twice is a no-op.
-pub fn link_document(conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
+pub fn link_document(conn: &crate::Tx<'_>, claim_id: i64, document_id: i64) -> Result<()> {
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let row = CopyRow {
@@ -233,7 +233,7 @@ pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow
 
 /// Makes an inserted claim the refutation written in answer `annotation_id`, in `state`.
 pub fn mark_written(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     claim_id: i64,
     annotation_id: i64,
     state: RefutationState,
@@ -263,7 +263,7 @@ pub fn written_in(
 }
 
 pub fn set_refutation_state(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     claim_id: i64,
     state: RefutationState,
 ) -> Result<()> {
@@ -291,7 +291,7 @@ pub fn refutation_states(conn: &Connection) -> Result<Vec<(RefutationState, u64)
 }
 
 /// Ties a written claim to its parent's documents.
-pub fn copy_documents(conn: &Connection, from: i64, to: i64) -> Result<()> {
+pub fn copy_documents(conn: &crate::Tx<'_>, from: i64, to: i64) -> Result<()> {
     conn.prepare_cached(
         "INSERT OR IGNORE INTO claim_documents (claim_id, document_id) SELECT ?1, document_id FROM claim_documents WHERE claim_id = ?2",
     )?

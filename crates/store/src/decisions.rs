@@ -36,7 +36,7 @@ pub struct DecisionRow {
 }
 
 /// Appends a decision, superseding the task's current one if any.
-pub fn insert(conn: &Connection, d: &NewDecision<'_>) -> Result<i64> {
+pub fn insert(conn: &crate::Tx<'_>, d: &NewDecision<'_>) -> Result<i64> {
     conn.prepare_cached(
         "INSERT INTO decisions (task_id, lead_id, answer, taken_from, reason, supersedes, at)
          VALUES (?1, ?2, ?3, ?4, ?5, (SELECT max(id) FROM decisions WHERE task_id = ?1), ?6)",

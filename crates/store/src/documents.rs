@@ -88,7 +88,7 @@ fn gaps_at<'t>(
 /// sentence. When the sentences make up the text, only what lies between them is stored
 /// beside them: the text is not kept twice.
 pub fn insert(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     doc: &NewDocument<'_>,
     sentences: &[NewSentence<'_>],
 ) -> Result<(i64, Vec<i64>)> {
@@ -247,7 +247,7 @@ pub(crate) fn sentence(conn: &Connection, id: i64) -> Result<Option<SentenceRow>
 /// tests make them: its id and its sentences' ids, in order.
 #[cfg(test)]
 pub(crate) fn insert_bare(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     ext_id: &str,
     sentences: &[&str],
 ) -> Result<(i64, Vec<i64>)> {
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn a_document_reads_back_exactly_whether_or_not_its_text_is_kept_whole() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let store = crate::Store::create(&dir.path().join("p.fdesk"), "p", 0)
+        let mut store = crate::Store::create(&dir.path().join("p.fdesk"), "p", 0)
             .unwrap_or_else(|e| panic!("{e}"));
         let text = "  Café öffnet.\n\nZweiter Satz!  Tail";
         let cases: [(&str, Vec<NewSentence<'_>>, bool); 3] = [
@@ -307,7 +307,9 @@ mod tests {
                 hash: "h",
                 import_id: None,
             };
-            let (id, _) = insert(store.conn(), &doc, &sentences).unwrap_or_else(|e| panic!("{e}"));
+            let tx = store.transaction().unwrap_or_else(|e| panic!("{e}"));
+            let (id, _) = insert(&tx, &doc, &sentences).unwrap_or_else(|e| panic!("{e}"));
+            tx.commit().unwrap_or_else(|e| panic!("{e}"));
             let stored: String = store
                 .conn()
                 .query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| {

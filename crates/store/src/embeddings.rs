@@ -45,7 +45,7 @@ pub fn get(conn: &Connection, model: &str, key: &TextKey) -> Result<Option<Vec<f
 }
 
 /// Stores vectors, keeping any already there (the same text and model give the same one).
-pub fn put(conn: &Connection, model: &str, vectors: &[(TextKey, &[f32])]) -> Result<()> {
+pub fn put(conn: &crate::Tx<'_>, model: &str, vectors: &[(TextKey, &[f32])]) -> Result<()> {
     let mut stmt = conn.prepare_cached(
         "INSERT OR IGNORE INTO sentence_embeddings (text_hash, model, vector) VALUES (?1, ?2, ?3)",
     )?;
@@ -73,14 +73,16 @@ mod tests {
     #[test]
     fn vectors_round_trip_per_model_and_damaged_rows_read_as_missing() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let store =
+        let mut store =
             Store::create(&dir.path().join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
-        let conn = store.conn();
         let key = text_key("Masks work.");
         assert_ne!(key, text_key("Masks work"));
         let v = [0.25f32, -1.5, 3.0e-8];
-        put(conn, "m1", &[(key, &v)]).unwrap_or_else(|e| panic!("{e}"));
-        put(conn, "m1", &[(key, &[9.0])]).unwrap_or_else(|e| panic!("{e}"));
+        let tx = store.transaction().unwrap_or_else(|e| panic!("{e}"));
+        put(&tx, "m1", &[(key, &v)]).unwrap_or_else(|e| panic!("{e}"));
+        put(&tx, "m1", &[(key, &[9.0])]).unwrap_or_else(|e| panic!("{e}"));
+        tx.commit().unwrap_or_else(|e| panic!("{e}"));
+        let conn = store.conn();
         assert_eq!(get(conn, "m1", &key).ok().flatten(), Some(v.to_vec()));
         assert_eq!(get(conn, "m2", &key).ok().flatten(), None);
         assert_eq!(count(conn, "m1").ok(), Some(1));

@@ -47,7 +47,7 @@ fn pack_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackRow> {
 }
 
 /// Records a pack issued to an annotator.
-pub fn insert(conn: &Connection, p: &PackRow) -> Result<()> {
+pub fn insert(conn: &crate::Tx<'_>, p: &PackRow) -> Result<()> {
     conn.execute(
         "INSERT INTO packs (id, annotator_id, kind, items, created_at, expires_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
         params![p.id, p.annotator_id, p.kind.map(TaskKind::as_str), p.items, p.created_at, p.expires_at],
@@ -75,7 +75,7 @@ pub fn list(conn: &Connection) -> Result<Vec<PackRow>> {
 }
 
 /// Records a return: when (the first merge's time stands).
-pub fn mark_returned(conn: &Connection, id: &str, now: i64) -> Result<()> {
+pub fn mark_returned(conn: &crate::Tx<'_>, id: &str, now: i64) -> Result<()> {
     conn.execute(
         "UPDATE packs SET returned_at = coalesce(returned_at, ?2) WHERE id = ?1",
         params![id, now],
@@ -84,7 +84,7 @@ pub fn mark_returned(conn: &Connection, id: &str, now: i64) -> Result<()> {
 }
 
 /// Counts `added` more answers merged from the pack, in the transaction that wrote them.
-pub fn count_merged(conn: &Connection, id: &str, added: i64) -> Result<()> {
+pub fn count_merged(conn: &crate::Tx<'_>, id: &str, added: i64) -> Result<()> {
     conn.execute(
         "UPDATE packs SET merged = merged + ?2 WHERE id = ?1",
         params![id, added],
@@ -93,7 +93,7 @@ pub fn count_merged(conn: &Connection, id: &str, added: i64) -> Result<()> {
 }
 
 /// Gives the pack's unanswered items back to the pool.
-pub fn release(conn: &Connection, id: &str) -> Result<u64> {
+pub fn release(conn: &crate::Tx<'_>, id: &str) -> Result<u64> {
     Ok(conn.execute(
         "UPDATE assignments SET state = 'released' WHERE pack_id = ?1 AND state = 'reserved'",
         [id],
@@ -134,7 +134,7 @@ pub fn open_tasks(
 
 /// Records the id a pack gives one of its tasks.
 pub fn insert_task(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     pack_id: &str,
     pack_task_id: i64,
     task_id: i64,
@@ -163,7 +163,7 @@ pub fn answer_merged(conn: &Connection, pack_id: &str, uuid: &str) -> Result<boo
 
 /// Records that the pack's answer `uuid` became the project's answer `annotation_uuid`.
 pub fn record_merged(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     pack_id: &str,
     uuid: &str,
     annotation_uuid: &str,

@@ -239,7 +239,7 @@ fn uri_path(path: &Path) -> String {
     out
 }
 
-pub fn insert_manifest(conn: &Connection, manifest: &str, signature: &str) -> Result<()> {
+pub fn insert_manifest(conn: &crate::Tx<'_>, manifest: &str, signature: &str) -> Result<()> {
     conn.execute(
         "INSERT INTO manifest (manifest, signature) VALUES (?1, ?2)",
         params![manifest, signature],
@@ -258,7 +258,7 @@ pub fn manifest(conn: &Connection) -> Result<Option<(String, String)>> {
         .optional()?)
 }
 
-pub fn insert_item(conn: &Connection, row: &PackItemRow) -> Result<()> {
+pub fn insert_item(conn: &crate::Tx<'_>, row: &PackItemRow) -> Result<()> {
     conn.execute(
         "INSERT INTO items (position, task_id, kind, item) VALUES (?1, ?2, ?3, ?4)",
         params![row.position, row.task_id, row.kind.as_str(), row.item],
@@ -267,7 +267,7 @@ pub fn insert_item(conn: &Connection, row: &PackItemRow) -> Result<()> {
 }
 
 pub fn insert_passage(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     task_id: i64,
     option_id: &str,
     passage: &str,
@@ -341,7 +341,7 @@ fn answer_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackAnswerRow> {
 
 const ANSWER_COLUMNS: &str = "seq, uuid, task_id, answer, created_at, supersedes";
 
-pub fn insert_answer(conn: &Connection, a: &PackAnswerRow) -> Result<()> {
+pub fn insert_answer(conn: &crate::Tx<'_>, a: &PackAnswerRow) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO answers (uuid, task_id, answer, created_at, supersedes) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?

@@ -26,7 +26,7 @@ pub struct CounterClaim {
 }
 
 /// Records (or replaces) a model's label for a claim. Returns whether it changed anything.
-pub fn put_label(conn: &Connection, p: &LabelPrediction, now: i64) -> Result<bool> {
+pub fn put_label(conn: &crate::Tx<'_>, p: &LabelPrediction, now: i64) -> Result<bool> {
     let before: Option<(String, Option<f64>)> = conn
         .prepare_cached(
             "SELECT label, score FROM predictions WHERE claim_id = ?1 AND model = ?2 AND label IS NOT NULL",
@@ -46,7 +46,7 @@ pub fn put_label(conn: &Connection, p: &LabelPrediction, now: i64) -> Result<boo
 }
 
 /// Records that the claim `counter_claim_id` is a model's counter-claim of `claim_id`.
-pub fn put_counter_claim(conn: &Connection, c: &CounterClaim, now: i64) -> Result<()> {
+pub fn put_counter_claim(conn: &crate::Tx<'_>, c: &CounterClaim, now: i64) -> Result<()> {
     conn.prepare_cached(
         "INSERT OR IGNORE INTO predictions (claim_id, model, counter_claim_id, score, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?

@@ -20,7 +20,7 @@ pub struct ReportRow {
 }
 
 pub fn insert(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     task_id: i64,
     annotator_id: i64,
     text: &str,
@@ -58,7 +58,7 @@ pub fn open(conn: &Connection, limit: u32) -> Result<Vec<ReportRow>> {
 }
 
 /// Marks report `id` seen by `lead`; false when there is no such report still open.
-pub fn mark_seen(conn: &Connection, id: i64, lead: &str, at: i64) -> Result<bool> {
+pub fn mark_seen(conn: &crate::Tx<'_>, id: i64, lead: &str, at: i64) -> Result<bool> {
     Ok(conn.execute(
         "UPDATE problem_reports SET seen_at = ?1, seen_by = ?2 WHERE id = ?3 AND seen_at IS NULL",
         params![at, lead, id],

@@ -13,7 +13,7 @@ pub struct ProjectRow {
     pub settings: serde_json::Value,
 }
 
-pub(crate) fn insert(conn: &Connection, name: &str, now_ms: i64) -> Result<()> {
+pub(crate) fn insert(conn: &crate::Tx<'_>, name: &str, now_ms: i64) -> Result<()> {
     let id = uuid::Uuid::new_v4().to_string();
     let secret = uuid::Uuid::new_v4().as_bytes().to_vec();
     let secret2 = uuid::Uuid::new_v4().as_bytes().to_vec();
@@ -50,7 +50,7 @@ pub(crate) fn get(conn: &Connection) -> Result<ProjectRow> {
 
 /// Records one import and returns its id, for provenance of the rows it added.
 pub fn record_import(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     file: &str,
     preset: &str,
     rows_seen: u64,
@@ -62,7 +62,7 @@ pub fn record_import(
 /// The `imports` row of an import, with `rows_added` as it starts (0, or the mark of an
 /// import still writing, `unfinished::UNFINISHED`).
 pub(crate) fn insert_import(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     file: &str,
     preset: &str,
     rows_added: i64,
@@ -77,7 +77,7 @@ pub(crate) fn insert_import(
 }
 
 /// Records how many rows an import added, once it is done.
-pub fn finish_import(conn: &Connection, import_id: i64, rows_added: u64) -> Result<()> {
+pub fn finish_import(conn: &crate::Tx<'_>, import_id: i64, rows_added: u64) -> Result<()> {
     conn.execute(
         "UPDATE imports SET rows_added = ?1 WHERE id = ?2",
         params![rows_added as i64, import_id],
@@ -86,7 +86,7 @@ pub fn finish_import(conn: &Connection, import_id: i64, rows_added: u64) -> Resu
 }
 
 /// Replaces the project's settings (a JSON object).
-pub fn set_settings(conn: &Connection, settings: &serde_json::Value) -> Result<()> {
+pub fn set_settings(conn: &crate::Tx<'_>, settings: &serde_json::Value) -> Result<()> {
     conn.execute("UPDATE project SET settings = ?1", [settings.to_string()])?;
     Ok(())
 }

@@ -7,7 +7,7 @@ use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
 
 pub fn insert(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     annotation_id: i64,
     lead_id: i64,
     accepted: bool,

@@ -166,7 +166,7 @@ pub fn take_open(
 /// room for them (as `tasks::has_room`, read now, after the hold) and is in no study;
 /// renews their lapsed reservation as `assignments::reserve` does. True when reserved.
 pub fn reserve_if_room(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     task_id: i64,
     annotator_id: i64,
     now: i64,
@@ -404,7 +404,7 @@ pub fn room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Res
 /// (`annotations::insert`, `tasks::adjust_answered`, `assignments::mark_answered`). One
 /// statement on PostgreSQL. Returns the answer's id.
 pub fn store_answer(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     a: &crate::annotations::NewAnnotation<'_>,
     delta: i64,
     now: i64,

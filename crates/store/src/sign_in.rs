@@ -44,7 +44,7 @@ pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
 
 /// Sets a person's password hash and ends their sessions in the same transaction: a
 /// password changed because it leaked must shut out whoever signed in with it.
-pub fn set_password(conn: &Connection, annotator_id: i64, hash: &str) -> Result<()> {
+pub fn set_password(conn: &crate::Tx<'_>, annotator_id: i64, hash: &str) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO credentials (annotator_id, password_hash) VALUES (?1, ?2)
          ON CONFLICT (annotator_id) DO UPDATE SET password_hash = excluded.password_hash",
@@ -55,7 +55,7 @@ pub fn set_password(conn: &Connection, annotator_id: i64, hash: &str) -> Result<
 }
 
 /// Disables or enables a person; disabling ends their sessions in the same transaction.
-pub fn set_disabled(conn: &Connection, annotator_id: i64, disabled: bool) -> Result<()> {
+pub fn set_disabled(conn: &crate::Tx<'_>, annotator_id: i64, disabled: bool) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO credentials (annotator_id, disabled) VALUES (?1, ?2)
          ON CONFLICT (annotator_id) DO UPDATE SET disabled = excluded.disabled",
@@ -94,7 +94,7 @@ pub struct NewSession<'a> {
 /// reset or a disabling committed after the password was verified leaves no session
 /// behind. False when it was refused. Sessions that expired before `now` are removed on
 /// the way.
-pub fn insert_session(conn: &Connection, session: &NewSession<'_>) -> Result<bool> {
+pub fn insert_session(conn: &crate::Tx<'_>, session: &NewSession<'_>) -> Result<bool> {
     conn.prepare_cached("DELETE FROM sessions WHERE expires_at <= ?1")?
         .execute([session.now])?;
     let inserted = conn
@@ -136,7 +136,9 @@ pub fn session_person(
 
 /// Notes that a session was used at `now`, without waiting: on a file another
 /// connection's write (an import can take minutes) makes it fail at once rather than
-/// hold the request back; the session's next request notes it then.
+/// hold the request back; the session's next request notes it then. The one write that
+/// takes a plain connection rather than a [`crate::Tx`]: a single statement on the
+/// connection that checks the token, which must not wait for the write lock.
 pub fn touch_session(conn: &Connection, token_hash: &str, now: i64) -> Result<()> {
     const SQL: &str = "UPDATE sessions SET last_seen_at = ?2 WHERE token_hash = ?1";
     let Some(file) = conn.sqlite() else {
@@ -195,21 +197,21 @@ pub fn live_sessions(conn: &Connection, now: i64) -> Result<Vec<SessionRow>> {
 }
 
 /// Ends every session of a person; how many there were.
-pub fn end_sessions_of(conn: &Connection, annotator_id: i64) -> Result<usize> {
+pub fn end_sessions_of(conn: &crate::Tx<'_>, annotator_id: i64) -> Result<usize> {
     Ok(conn
         .prepare_cached("DELETE FROM sessions WHERE annotator_id = ?1")?
         .execute([annotator_id])?)
 }
 
 /// Ends the sessions whose id is `id`; how many there were.
-pub fn end_session_by_id(conn: &Connection, id: &str) -> Result<usize> {
+pub fn end_session_by_id(conn: &crate::Tx<'_>, id: &str) -> Result<usize> {
     Ok(conn
         .prepare_cached("DELETE FROM sessions WHERE substr(token_hash, 1, 12) = ?1")?
         .execute([id])?)
 }
 
 /// Ends one session; true when there was one.
-pub fn delete_session(conn: &Connection, token_hash: &str) -> Result<bool> {
+pub fn delete_session(conn: &crate::Tx<'_>, token_hash: &str) -> Result<bool> {
     Ok(conn
         .prepare_cached("DELETE FROM sessions WHERE token_hash = ?1")?
         .execute([token_hash])?
@@ -218,7 +220,7 @@ pub fn delete_session(conn: &Connection, token_hash: &str) -> Result<bool> {
 
 /// Records a sign-in attempt for `subject` at `now`; it counts as a failure until a
 /// success removes it.
-pub fn record_failure(conn: &Connection, subject: &str, now: i64) -> Result<()> {
+pub fn record_failure(conn: &crate::Tx<'_>, subject: &str, now: i64) -> Result<()> {
     conn.prepare_cached("INSERT INTO sign_in_failures (subject, at) VALUES (?1, ?2)")?
         .execute(params![subject, now])?;
     Ok(())
@@ -226,7 +228,7 @@ pub fn record_failure(conn: &Connection, subject: &str, now: i64) -> Result<()> 
 
 /// Drops every failure older than `before`, whatever its subject, so names nobody uses
 /// leave nothing behind.
-pub fn prune_failures(conn: &Connection, before: i64) -> Result<()> {
+pub fn prune_failures(conn: &crate::Tx<'_>, before: i64) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_failures WHERE at < ?1")?
         .execute([before])?;
     Ok(())
@@ -242,7 +244,7 @@ pub fn failure_times(conn: &Connection, subject: &str, since: i64) -> Result<Vec
 }
 
 /// Forgets the attempt recorded for `subject` at `at` (it succeeded).
-pub fn forget_attempt(conn: &Connection, subject: &str, at: i64) -> Result<()> {
+pub fn forget_attempt(conn: &crate::Tx<'_>, subject: &str, at: i64) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1 AND at = ?2")?
         .execute(params![subject, at])?;
     Ok(())
@@ -257,7 +259,7 @@ pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u6
 }
 
 /// Forgets `subject`'s failures (after a successful sign-in).
-pub fn clear_failures(conn: &Connection, subject: &str) -> Result<()> {
+pub fn clear_failures(conn: &crate::Tx<'_>, subject: &str) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1")?
         .execute([subject])?;
     Ok(())
@@ -276,7 +278,7 @@ pub fn name_failures(conn: &Connection, subject: &str) -> Result<Option<(u64, i6
 
 /// Counts one more check of a name at `now`; it stays a failure unless
 /// [`forget_name_failure`] takes it back.
-pub fn record_name_failure(conn: &Connection, subject: &str, now: i64) -> Result<()> {
+pub fn record_name_failure(conn: &crate::Tx<'_>, subject: &str, now: i64) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO sign_in_names (subject, failures, last_at) VALUES (?1, 1, ?2)
          ON CONFLICT (subject) DO UPDATE
@@ -287,7 +289,7 @@ pub fn record_name_failure(conn: &Connection, subject: &str, now: i64) -> Result
 }
 
 /// Takes back one check of a name (it succeeded).
-pub fn forget_name_failure(conn: &Connection, subject: &str) -> Result<()> {
+pub fn forget_name_failure(conn: &crate::Tx<'_>, subject: &str) -> Result<()> {
     conn.prepare_cached(
         "UPDATE sign_in_names SET failures = failures - 1 WHERE subject = ?1 AND failures > 0",
     )?
@@ -297,7 +299,7 @@ pub fn forget_name_failure(conn: &Connection, subject: &str) -> Result<()> {
 
 /// Forgets names whose last failure was before `before`, and known addresses last used
 /// before `known_before`.
-pub fn prune_names(conn: &Connection, before: i64, known_before: i64) -> Result<()> {
+pub fn prune_names(conn: &crate::Tx<'_>, before: i64, known_before: i64) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_names WHERE last_at < ?1")?
         .execute([before])?;
     conn.prepare_cached("DELETE FROM sign_in_known WHERE at < ?1")?
@@ -315,7 +317,7 @@ pub fn is_known(conn: &Connection, subject: &str, since: i64) -> Result<bool> {
 }
 
 /// Remembers that `subject` (a name at an address) signed in at `now`.
-pub fn remember_known(conn: &Connection, subject: &str, now: i64) -> Result<()> {
+pub fn remember_known(conn: &crate::Tx<'_>, subject: &str, now: i64) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO sign_in_known (subject, at) VALUES (?1, ?2)
          ON CONFLICT (subject) DO UPDATE SET at = excluded.at",

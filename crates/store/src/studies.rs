@@ -91,7 +91,7 @@ pub struct Deleted {
 /// its counted answers when more (so no task holds more counted answers than its
 /// overlap); the members' answers on those tasks stay, as ordinary answers. `None` when
 /// there is no such study.
-pub fn delete(conn: &Connection, study_id: i64) -> Result<Option<Deleted>> {
+pub fn delete(conn: &crate::Tx<'_>, study_id: i64) -> Result<Option<Deleted>> {
     let exists: bool = conn
         .prepare_cached("SELECT count(*) > 0 FROM studies WHERE id = ?1")?
         .query_row([study_id], |r| r.get(0))?;
@@ -127,7 +127,7 @@ pub fn delete(conn: &Connection, study_id: i64) -> Result<Option<Deleted>> {
 }
 
 /// Creates the study row; returns its id.
-pub fn insert(conn: &Connection, s: &NewStudy) -> Result<i64> {
+pub fn insert(conn: &crate::Tx<'_>, s: &NewStudy) -> Result<i64> {
     conn.execute(
         "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, ?2, ?3, ?4, ?5)",
         params![s.kind.as_str(), s.sample_size, s.seed as i64, s.created_at, s.lead_id],
@@ -135,14 +135,14 @@ pub fn insert(conn: &Connection, s: &NewStudy) -> Result<i64> {
     Ok(conn.last_insert_rowid()?)
 }
 
-pub fn add_member(conn: &Connection, study: i64, annotator_id: i64) -> Result<()> {
+pub fn add_member(conn: &crate::Tx<'_>, study: i64, annotator_id: i64) -> Result<()> {
     conn.prepare_cached("INSERT INTO study_members (study_id, annotator_id) VALUES (?1, ?2)")?
         .execute(params![study, annotator_id])?;
     Ok(())
 }
 
 /// Puts a task in the study and raises its overlap by `room`, keeping the old overlap.
-pub fn add_item(conn: &Connection, study: i64, task_id: i64, room: u32) -> Result<()> {
+pub fn add_item(conn: &crate::Tx<'_>, study: i64, task_id: i64, room: u32) -> Result<()> {
     conn.prepare_cached(
         "INSERT INTO study_items (study_id, task_id, base_overlap)
          SELECT ?1, id, overlap FROM tasks WHERE id = ?2",

@@ -50,7 +50,7 @@ pub struct NewTask {
 }
 
 /// Creates a task unless the claim already has one of that kind; true when created.
-pub fn insert(conn: &Connection, t: &NewTask) -> Result<bool> {
+pub fn insert(conn: &crate::Tx<'_>, t: &NewTask) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "INSERT OR IGNORE INTO tasks (kind, claim_id, overlap, trick_slot, shuffle_key, created_at)
@@ -62,7 +62,7 @@ pub fn insert(conn: &Connection, t: &NewTask) -> Result<bool> {
 
 /// Creates a task the claim does not have yet (the caller read so in its write
 /// transaction); returns its id. Staged for COPY during a bulk write on PostgreSQL.
-pub fn insert_new(conn: &Connection, t: &NewTask) -> Result<i64> {
+pub fn insert_new(conn: &crate::Tx<'_>, t: &NewTask) -> Result<i64> {
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let id = pg.reserve_id("tasks")?;
@@ -107,7 +107,7 @@ pub(crate) const ROWS_A_STATEMENT: usize = 500;
 /// a statement writes up to [`ROWS_A_STATEMENT`] rows: the open-task trigger makes an
 /// insert journal each page it changes for its own rollback, once a statement, and one
 /// row a statement copied a few pages per task.
-pub fn insert_new_many(conn: &Connection, tasks: &[NewTask]) -> Result<Vec<i64>> {
+pub fn insert_new_many(conn: &crate::Tx<'_>, tasks: &[NewTask]) -> Result<Vec<i64>> {
     if conn.sqlite().is_none() {
         return tasks.iter().map(|t| insert_new(conn, t)).collect();
     }
@@ -239,7 +239,7 @@ pub fn hold_if_room(conn: &Connection, id: i64, annotator_id: i64, now: i64) -> 
 }
 
 /// Changes a task's count of counted answers by `delta` (+1, -1 or 0).
-pub fn adjust_answered(conn: &Connection, id: i64, delta: i64) -> Result<()> {
+pub fn adjust_answered(conn: &crate::Tx<'_>, id: i64, delta: i64) -> Result<()> {
     if delta != 0 {
         conn.prepare_cached("UPDATE tasks SET answered = answered + ?2 WHERE id = ?1")?
             .execute(params![id, delta])?;
@@ -249,7 +249,7 @@ pub fn adjust_answered(conn: &Connection, id: i64, delta: i64) -> Result<()> {
 
 /// Recounts the counted answers of every task `annotator_id` answered, after whether
 /// their answers count has changed.
-pub fn recount_for(conn: &Connection, annotator_id: i64) -> Result<()> {
+pub fn recount_for(conn: &crate::Tx<'_>, annotator_id: i64) -> Result<()> {
     if conn.engine() == Engine::Postgres {
         // Hold the tasks first, so the recount below reads every answer committed on
         // them; in id order, so two recounts meet in the same order (a deadlock with a
@@ -395,7 +395,7 @@ fn flag<'a>(
 
 /// Closes a claim's open task of a kind (its refutation was rejected or replaced): it is
 /// never served again, and live reservations on it are released.
-pub fn close(conn: &Connection, kind: TaskKind, claim_id: i64, now: i64) -> Result<()> {
+pub fn close(conn: &crate::Tx<'_>, kind: TaskKind, claim_id: i64, now: i64) -> Result<()> {
     conn.prepare_cached(
         "UPDATE assignments SET state = 'released' WHERE state = 'reserved'
            AND task_id IN (SELECT id FROM tasks WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NULL)",
@@ -409,7 +409,7 @@ pub fn close(conn: &Connection, kind: TaskKind, claim_id: i64, now: i64) -> Resu
 }
 
 /// Opens a claim's closed task of a kind again; true when there was one.
-pub fn reopen(conn: &Connection, kind: TaskKind, claim_id: i64) -> Result<bool> {
+pub fn reopen(conn: &crate::Tx<'_>, kind: TaskKind, claim_id: i64) -> Result<bool> {
     let n = conn
         .prepare_cached(
             "UPDATE tasks SET closed_at = NULL WHERE kind = ?1 AND claim_id = ?2 AND closed_at IS NOT NULL",

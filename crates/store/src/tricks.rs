@@ -139,7 +139,7 @@ fn trick_values(t: &NewTrick) -> [rusqlite::types::Value; 5] {
 const TRICK_COLUMNS: &str = "task_id, sentence_id, text_hash, left_out, unlike";
 
 /// Records `t`, keeping a task's earlier choice.
-pub fn set(conn: &Connection, t: &NewTrick) -> Result<()> {
+pub fn set(conn: &crate::Tx<'_>, t: &NewTrick) -> Result<()> {
     let values = trick_values(t);
     let refs: Vec<&dyn rusqlite::ToSql> =
         values.iter().map(|v| v as &dyn rusqlite::ToSql).collect();
@@ -161,7 +161,7 @@ pub fn set(conn: &Connection, t: &NewTrick) -> Result<()> {
 
 /// [`set`] for each of `tricks`. On a file a statement writes up to
 /// [`crate::tasks::ROWS_A_STATEMENT`] rows.
-pub fn set_many(conn: &Connection, tricks: &[NewTrick]) -> Result<()> {
+pub fn set_many(conn: &crate::Tx<'_>, tricks: &[NewTrick]) -> Result<()> {
     if conn.sqlite().is_none() {
         return tricks.iter().try_for_each(|t| set(conn, t));
     }

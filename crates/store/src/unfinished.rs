@@ -23,7 +23,7 @@ const CHUNK: usize = 1000;
 
 /// Records an import that is about to write in several transactions; returns its id.
 pub fn record(
-    conn: &Connection,
+    conn: &crate::Tx<'_>,
     file: &str,
     preset: &str,
     rows_seen: u64,

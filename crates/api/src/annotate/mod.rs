@@ -83,7 +83,7 @@ const PAGE: u32 = 16;
 /// and only when nothing else is left are those waited for ([`find_busy`]), so a busy
 /// item is never reported as no item.
 fn find_open(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Tx<'_>,
     annotator_id: i64,
     kind: TaskKind,
     start: i64,

@@ -21,13 +21,13 @@ use super::Preset;
 use crate::dto::ImportReport;
 use crate::{rank, Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::Ranker;
-use factdesk_store::{tx, unfinished, Connection, IndexBatch, SearchIndex, Store};
+use factdesk_store::{tx, unfinished, IndexBatch, SearchIndex, Store, Tx};
 
 /// Each chunk of rows in a transaction of its own.
 struct Transactions<'s>(&'s mut Store);
 
 impl Chunks for Transactions<'_> {
-    fn run(&mut self, work: &mut dyn FnMut(&Connection) -> Result<()>) -> Result<()> {
+    fn run(&mut self, work: &mut dyn FnMut(&Tx<'_>) -> Result<()>) -> Result<()> {
         let started = std::time::Instant::now();
         let tx = self.0.transaction()?;
         // On PostgreSQL the new rows go out with COPY (factdesk_store's `pg_copy`).

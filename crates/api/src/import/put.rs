@@ -12,7 +12,7 @@ use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::claim::Label;
 use factdesk_store::Connection;
-use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence};
+use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, Tx};
 use std::collections::{HashMap, HashSet};
 
 /// Rows written in one transaction by an import into a live project.
@@ -21,15 +21,35 @@ pub(super) const CHUNK: usize = 1000;
 /// Gives a connection to write each chunk of rows through: one transaction for all of
 /// them, or one per chunk.
 pub(super) trait Chunks {
-    fn run(&mut self, work: &mut dyn FnMut(&Connection) -> Result<()>) -> Result<()>;
+    fn run(&mut self, work: &mut dyn FnMut(&Tx<'_>) -> Result<()>) -> Result<()>;
 }
 
 /// Every chunk in the caller's transaction.
-pub(super) struct OneTransaction<'c>(pub &'c Connection);
+pub(super) struct OneTransaction<'c, 't>(pub &'c Tx<'t>);
 
-impl Chunks for OneTransaction<'_> {
-    fn run(&mut self, work: &mut dyn FnMut(&Connection) -> Result<()>) -> Result<()> {
+impl Chunks for OneTransaction<'_, '_> {
+    fn run(&mut self, work: &mut dyn FnMut(&Tx<'_>) -> Result<()>) -> Result<()> {
         work(self.0)
+    }
+}
+
+/// The project an import's rows go to: read only while they are checked ([`check_all`],
+/// which writes nothing and gives new rows made-up ids), a write transaction while they
+/// are written. Reads go through either.
+#[derive(Clone, Copy)]
+pub(super) enum Rows<'c, 't> {
+    Checked(&'c Connection),
+    Written(&'c Tx<'t>),
+}
+
+impl std::ops::Deref for Rows<'_, '_> {
+    type Target = Connection;
+
+    fn deref(&self) -> &Connection {
+        match self {
+            Rows::Checked(conn) => conn,
+            Rows::Written(tx) => tx,
+        }
     }
 }
 
@@ -54,8 +74,7 @@ pub(super) struct Ids {
     /// the writes after it, which then read nothing back.
     known_documents: HashMap<String, Option<(i64, String)>>,
     known_claims: HashMap<String, Option<(i64, String)>>,
-    /// Checking: nothing is written or indexed, and new rows get made-up ids below zero.
-    checking: bool,
+    /// New rows' made-up ids while checking, below zero.
     made_up: i64,
 }
 
@@ -76,14 +95,8 @@ impl Ids {
             set_aside,
             known_documents: HashMap::new(),
             known_claims: HashMap::new(),
-            checking: false,
             made_up: 0,
         }
-    }
-
-    /// From now on nothing is written: rows are only checked.
-    pub fn check_only(&mut self) {
-        self.checking = true;
     }
 
     /// After a check, writes from the start again: what the check made up is forgotten,
@@ -93,7 +106,6 @@ impl Ids {
         self.claims.clear();
         self.refutations.clear();
         self.set_aside = set_aside;
-        self.checking = false;
     }
 
     fn find_document(&mut self, conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
@@ -166,14 +178,14 @@ impl Ids {
 
     fn insert_document(
         &mut self,
-        conn: &Connection,
+        conn: Rows<'_, '_>,
         new: &NewDocument<'_>,
         sentences: &[NewSentence<'_>],
     ) -> Result<(i64, Vec<i64>)> {
-        if self.checking {
+        let Rows::Written(conn) = conn else {
             let id = self.made_up_id();
             return Ok((id, sentences.iter().map(|_| self.made_up_id()).collect()));
-        }
+        };
         let (id, sentence_ids) = tx::insert_document(conn, new, sentences)?;
         for (sid, s) in sentence_ids.iter().zip(sentences) {
             self.index.add_sentence(*sid, id, s.text)?;
@@ -181,17 +193,17 @@ impl Ids {
         Ok((id, sentence_ids))
     }
 
-    fn insert_claim(&mut self, conn: &Connection, new: &NewClaim<'_>) -> Result<i64> {
-        if self.checking {
+    fn insert_claim(&mut self, conn: Rows<'_, '_>, new: &NewClaim<'_>) -> Result<i64> {
+        let Rows::Written(conn) = conn else {
             return Ok(self.made_up_id());
-        }
+        };
         let id = tx::insert_claim(conn, new)?;
         self.index.add_claim(id, new.text)?;
         Ok(id)
     }
 
-    fn link(&self, conn: &Connection, claim_id: i64, document_id: i64) -> Result<()> {
-        if !self.checking {
+    fn link(&self, conn: Rows<'_, '_>, claim_id: i64, document_id: i64) -> Result<()> {
+        if let Rows::Written(conn) = conn {
             tx::link_document(conn, claim_id, document_id)?;
         }
         Ok(())
@@ -235,7 +247,15 @@ pub(super) fn put_all(
     while documents.peek().is_some() {
         chunks.run(&mut |conn| {
             for (i, doc) in documents.by_ref().take(CHUNK) {
-                let written = put_document_row(conn, batch, &doc, import_id, ids, rejects, report)?;
+                let written = put_document_row(
+                    Rows::Written(conn),
+                    batch,
+                    &doc,
+                    import_id,
+                    ids,
+                    rejects,
+                    report,
+                )?;
                 if let (Some((id, sentence_ids)), Target::Ranking(sender)) = (written, &target) {
                     // A closed channel means the ranking failed: its error is reported
                     // when it is joined.
@@ -258,7 +278,15 @@ pub(super) fn put_all(
     while claims.peek().is_some() {
         chunks.run(&mut |conn| {
             for (i, claim) in claims.by_ref().take(CHUNK) {
-                put_claim_row(conn, batch, claim, import_id, ids, rejects, report)?;
+                put_claim_row(
+                    Rows::Written(conn),
+                    batch,
+                    claim,
+                    import_id,
+                    ids,
+                    rejects,
+                    report,
+                )?;
                 done = i as u64 + 1;
             }
             Ok(())
@@ -280,7 +308,7 @@ pub(super) fn check_all(
     rejects: &mut Rejects,
     progress: &mut dyn Progress,
 ) -> Result<()> {
-    ids.check_only();
+    let conn = Rows::Checked(conn);
     let mut report = ImportReport::default();
     progress.phase("checking", (documents.len() + batch.claims.len()) as u64);
     let evidence: Vec<String> = batch
@@ -317,7 +345,7 @@ pub(super) fn check_all(
         })
         .chain(refutations.iter().map(String::as_str))
         .collect();
-    ids.look_up(conn, &named_documents, &named_claims)?;
+    ids.look_up(&conn, &named_documents, &named_claims)?;
     let rows = documents.len();
     for (i, doc) in documents.iter().enumerate() {
         put_document_row(conn, batch, doc, 0, ids, rejects, &mut report)?;
@@ -339,7 +367,7 @@ pub(super) fn check_all(
 /// [`put_document`], a failure set aside under --skip-invalid (with the claims naming the
 /// document); the document's row ids when it was written.
 fn put_document_row(
-    conn: &Connection,
+    conn: Rows<'_, '_>,
     batch: &Batch<'_>,
     doc: &DocumentInput,
     import_id: i64,
@@ -359,7 +387,7 @@ fn put_document_row(
 
 /// [`put_claim`], a failure set aside under --skip-invalid.
 fn put_claim_row(
-    conn: &Connection,
+    conn: Rows<'_, '_>,
     batch: &Batch<'_>,
     claim: &ClaimInput,
     import_id: i64,
@@ -387,7 +415,7 @@ fn clash(file: &str, line: u64, what: &str, ext_id: &str) -> Error {
 /// Writes a document unless the project has it; returns its row id and the row ids of
 /// the sentences written (none when it was there already).
 fn put_document(
-    conn: &Connection,
+    conn: Rows<'_, '_>,
     doc: &DocumentInput,
     import_id: i64,
     ids: &mut Ids,
@@ -397,7 +425,7 @@ fn put_document(
         return Ok((id, Vec::new()));
     }
     let hash = doc.hash();
-    let (id, written) = match ids.find_document(conn, &doc.ext_id)? {
+    let (id, written) = match ids.find_document(&conn, &doc.ext_id)? {
         Some((id, h)) if h == hash => {
             report.unchanged += 1;
             (id, Vec::new())
@@ -463,7 +491,7 @@ fn resolve_documents(conn: &Connection, claim: &ClaimInput, ids: &mut Ids) -> Re
 }
 
 fn put_claim(
-    conn: &Connection,
+    conn: Rows<'_, '_>,
     claim: &ClaimInput,
     now: i64,
     import_id: i64,
@@ -472,7 +500,7 @@ fn put_claim(
 ) -> Result<()> {
     let ext_id = claim.ext_id.clone().unwrap_or_default();
     let hash = claim.hash();
-    let existing = ids.find_claim(conn, &ext_id)?;
+    let existing = ids.find_claim(&conn, &ext_id)?;
     if let Some((id, h)) = &existing {
         if h != hash {
             return Err(clash(&claim.file, claim.line, "claim", &ext_id));
@@ -481,7 +509,7 @@ fn put_claim(
         ids.claims.insert(ext_id, *id);
         return Ok(());
     }
-    let mut doc_ids = resolve_documents(conn, claim, ids)?;
+    let mut doc_ids = resolve_documents(&conn, claim, ids)?;
     if !claim.evidence.is_empty() {
         let doc = documents::from_sentences(
             &claim.file,
@@ -495,7 +523,7 @@ fn put_claim(
         None => None,
         Some(p) => match ids.claims.get(p) {
             Some(&id) => Some(id),
-            None => ids.find_claim(conn, p)?.map(|(id, _)| id),
+            None => ids.find_claim(&conn, p)?.map(|(id, _)| id),
         },
     };
     let metadata = serde_json::to_string(&claim.metadata)
@@ -544,7 +572,7 @@ struct Parent<'a> {
 /// A counter-claim given with its claim becomes a child claim. If the original is
 /// supported, the counter-claim is by construction refuted by the same evidence.
 fn put_refutation(
-    conn: &Connection,
+    conn: Rows<'_, '_>,
     parent: &Parent<'_>,
     text: &str,
     now: i64,
@@ -558,7 +586,7 @@ fn put_refutation(
             .to_string()
             .as_bytes(),
     );
-    if ids.claims.contains_key(&ext_id) || ids.find_claim(conn, &ext_id)?.is_some() {
+    if ids.claims.contains_key(&ext_id) || ids.find_claim(&conn, &ext_id)?.is_some() {
         return Ok(());
     }
     let label = (parent.claim.label == Some(Label::Supported)).then_some(Label::Refuted);

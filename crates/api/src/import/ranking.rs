@@ -23,7 +23,6 @@ use super::documents::DocumentInput;
 use crate::rank::{self, LexicalParts, PreparedDocument, RankRun, Top};
 use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::ranking::Ranker;
-use factdesk_store::Connection;
 use factdesk_store::{Bm25Corpus, TextCounts};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -304,7 +303,7 @@ const STORE_CHUNK: usize = WINDOW;
 /// until the ranking hangs up; the last ranking is then written while the rest is still
 /// being ranked instead of all of it after.
 pub(super) fn store_as_ranked(
-    tx: &Connection,
+    tx: &factdesk_store::Tx<'_>,
     claims: &[ClaimInput],
     claim_ids: &HashMap<String, i64>,
     results: Receiver<Vec<(usize, Top)>>,

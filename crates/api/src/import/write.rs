@@ -149,7 +149,7 @@ fn write_at_once(
 /// gives the claims stored and the committed index.
 #[allow(clippy::too_many_arguments)]
 fn write_ranking_as_written(
-    tx: &Connection,
+    tx: &factdesk_store::Tx<'_>,
     batch: &Batch<'_>,
     plan: &ranking::Plan,
     documents: Vec<DocumentInput>,
@@ -223,7 +223,10 @@ const IN_FLIGHT: usize = 2048;
 
 /// A preset chooses its dataset's evidence stance when the project has none yet and no
 /// evidence task was made under another; returns the stance it chose.
-pub(super) fn choose_stance(tx: &Connection, preset: Preset) -> Result<Option<EvidenceStance>> {
+pub(super) fn choose_stance(
+    tx: &factdesk_store::Tx<'_>,
+    preset: Preset,
+) -> Result<Option<EvidenceStance>> {
     let Some(stance) = preset.stance() else {
         return Ok(None);
     };

@@ -16,7 +16,7 @@ use crate::{Error, Project, Result};
 use factdesk_core::checks::{blocking, check_refutation, CheckSettings};
 use factdesk_core::claim::Label;
 use factdesk_store::predictions::{self, CounterClaim, LabelPrediction};
-use factdesk_store::{tx, Connection, NewClaim};
+use factdesk_store::{tx, NewClaim};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::Path;
@@ -265,7 +265,7 @@ impl Project {
 /// documents and a verification task; false when the same model gave the same text for
 /// the same claim before (it is that counter-claim).
 fn write_counter_claim(
-    tx: &Connection,
+    tx: &factdesk_store::Tx<'_>,
     c: &Checked,
     text: &str,
     settings: &Settings,

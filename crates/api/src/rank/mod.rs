@@ -58,7 +58,7 @@ pub(crate) fn compute_candidates(
 /// writes no longer wait for the last claim's ranking. The rows are the ones
 /// `store_candidates` would write after `compute_candidates`, in the same order.
 pub(crate) fn rank_and_store(
-    conn: &Connection,
+    conn: &factdesk_store::Tx<'_>,
     index: &SearchIndex,
     claims: &[(i64, String)],
     run: &RankRun<'_>,

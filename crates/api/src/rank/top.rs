@@ -5,7 +5,7 @@ use super::sentences::Rankings;
 use crate::dto::RankReport;
 use crate::Result;
 use factdesk_core::ranking::{Ranker, Scored};
-use factdesk_store::{tx, Connection, NewCandidate, RankerScores};
+use factdesk_store::{tx, NewCandidate, RankerScores};
 
 /// The rankers that can place a candidate, in the order their names are stored.
 const PLACING: [Ranker; 4] = [
@@ -72,7 +72,7 @@ const STORE_CHUNK: usize = 4096;
 /// Replaces the candidates of the computed claims (each once), in the caller's
 /// transaction.
 pub(crate) fn store_candidates(
-    conn: &Connection,
+    conn: &factdesk_store::Tx<'_>,
     computed: &[(i64, Top)],
     ranker: Ranker,
 ) -> Result<RankReport> {

@@ -77,32 +77,28 @@ impl Project {
         sign_in::prune_failures(&tx, since)?;
         sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
         let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
-        if let Some(free) = free_at(
+        let pair = free_at(
             &earlier,
             policy.failures_per_name_and_address,
             policy.window_ms,
-        ) {
+        );
+        let blocks = [
+            (pair, "for this name from this address"),
+            (
+                name_blocked_at(&tx, name, &known, now, policy)?,
+                "for this name",
+            ),
+            (
+                address_blocked_at(&tx, address, &known, now, policy)?,
+                "from this address",
+            ),
+        ];
+        if let Some((Some(free), whose)) = blocks.into_iter().find(|(free, _)| free.is_some()) {
             tx.commit()?;
             let seconds = (free - now + 999) / 1000;
             return Err(Error::new(
                 ErrorCode::RateLimited,
-                format!("too many failed sign-ins for this name from this address; try again in {seconds} s"),
-            ));
-        }
-        if let Some(free) = name_blocked_at(&tx, name, &known, now, policy)? {
-            tx.commit()?;
-            let seconds = (free - now + 999) / 1000;
-            return Err(Error::new(
-                ErrorCode::RateLimited,
-                format!("too many failed sign-ins for this name; try again in {seconds} s"),
-            ));
-        }
-        if let Some(free) = address_blocked_at(&tx, address, &known, now, policy)? {
-            tx.commit()?;
-            let seconds = (free - now + 999) / 1000;
-            return Err(Error::new(
-                ErrorCode::RateLimited,
-                format!("too many failed sign-ins from this address; try again in {seconds} s"),
+                format!("too many failed sign-ins {whose}; try again in {seconds} s"),
             ));
         }
         let by_address = address_subject(address);

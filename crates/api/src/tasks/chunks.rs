@@ -375,7 +375,7 @@ impl Project {
 /// Inserts a task for each claim of `claims` that has none in `states`, counting in
 /// `report` the ones there already; gives each claim's task id, in order.
 fn insert_tasks(
-    tx: &Connection,
+    tx: &factdesk_store::Tx<'_>,
     claims: &Read<'_>,
     states: &HashMap<i64, TaskState>,
     new: &NewTasks,
@@ -426,7 +426,7 @@ fn insert_tasks(
 /// longer, one searched now. Chosen under every stance, so a later change of stance finds
 /// it ready.
 fn set_tricks(
-    tx: &Connection,
+    tx: &factdesk_store::Tx<'_>,
     chunk: &Searched<'_>,
     states: &HashMap<i64, TaskState>,
     task_ids: &[i64],
