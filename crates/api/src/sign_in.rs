@@ -364,8 +364,21 @@ impl Project {
         );
         let known = known_subject(name, address);
         let by_name = name_blocked_at(conn, name, &known, now, policy)?;
-        let by_address = address_blocked_at(conn, address, &known, now, policy)?;
+        let by_address = address_blocked_at(conn, address, now, policy)?;
         Ok(pair.max(by_name).max(by_address).map(|at| at - now))
+    }
+
+    /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end
+    /// keeps a password check for such sign-ins, so a flood of others cannot hold them.
+    pub fn signed_in_here_before(&self, name: &str, address: &str) -> Result<bool> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        let known = known_subject(name, address);
+        Ok(sign_in::is_known(
+            self.store.conn(),
+            &known,
+            now - KNOWN_ADDRESS_MS,
+        )?)
     }
 
     /// How long a front end holds back a sign-in for `name` before checking it: nothing
@@ -501,20 +514,20 @@ fn name_blocked_at(
 }
 
 /// When sign-ins from `address` are free again, if its failures spent the policy's
-/// budget; a name that signed in from it before is never held by it.
+/// budget (whatever the name: a name that signed in from it before is let through by
+/// [`Project::check_sign_in`], and answered as the others when its password is wrong).
 fn address_blocked_at(
     conn: &factdesk_store::Connection,
     address: &str,
-    known: &str,
     now: i64,
     policy: &SignInPolicy,
 ) -> Result<Option<i64>> {
     let times = sign_in::failure_times(conn, &address_subject(address), now - policy.window_ms)?;
-    let free = free_at(&times, policy.failures_per_address, policy.window_ms);
-    if free.is_none() || sign_in::is_known(conn, known, now - KNOWN_ADDRESS_MS)? {
-        return Ok(None);
-    }
-    Ok(free)
+    Ok(free_at(
+        &times,
+        policy.failures_per_address,
+        policy.window_ms,
+    ))
 }
 
 #[cfg(test)]

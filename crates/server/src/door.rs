@@ -3,21 +3,25 @@
 //! as it is accepted (and logged), so the server never runs out of descriptors and
 //! keeps accepting others. Near the cap in all, the last places are kept for addresses
 //! holding few connections (a lead opening the dashboard), not for the ones holding many;
-//! at the cap, a newcomer takes the place of the connection that was never answered and
-//! has been silent the longest, so idle connections spread over many addresses cannot
-//! shut everyone out. An IPv6 caller is counted under its /64.
+//! at the cap, a newcomer takes the place of the connection idle the longest that is not
+//! being answered, so idle connections spread over many addresses cannot shut everyone
+//! out. An IPv6 caller is counted under its /64.
 //!
 //! At start the server raises its soft open-file limit to the hard one (systemd's units
 //! default to 1024 soft) and sizes the cap in all below it, or refuses to start when the
 //! limit leaves too few for its connections.
 
+use axum::extract::{ConnectInfo, Request, State};
+use axum::middleware::Next;
+use axum::response::Response;
 use axum_server::accept::Accept;
 use std::collections::HashMap;
 use std::future::Future;
 use std::io;
 use std::net::IpAddr;
+use std::net::SocketAddr;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll, Waker};
 use std::time::Instant;
@@ -150,7 +154,7 @@ enum Refusal {
 
 /// The address a connection is counted under: an IPv6 caller under its /64, which one
 /// machine is commonly given whole (so counting each address let it hold every place).
-fn counted_as(ip: IpAddr) -> IpAddr {
+pub fn counted_as(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
             Some(v4) => IpAddr::V4(v4),
@@ -164,16 +168,16 @@ fn counted_as(ip: IpAddr) -> IpAddr {
 }
 
 /// What the door knows of one open connection: enough to choose, when every place is
-/// taken, one that has never been answered and has been silent the longest, and to close
-/// it from its own task.
+/// taken, the one idle the longest, and to close it from its own task.
 #[derive(Debug)]
 struct Activity {
     id: u64,
+    peer: SocketAddr,
     address: IpAddr,
-    /// Milliseconds from the door's start to its opening, then to the last bytes it sent.
-    last_read_ms: AtomicU64,
-    /// The server has written to it: it was answered (or, under TLS, greeted).
-    written: AtomicBool,
+    /// Milliseconds from the door's start to the last bytes read or written.
+    last_active_ms: AtomicU64,
+    /// Requests being answered on it (see [`busy`]): such a connection keeps its place.
+    busy: AtomicUsize,
     evicted: AtomicBool,
     /// The task waiting to read from it, woken to close it once evicted.
     reader: Mutex<Option<Waker>>,
@@ -185,51 +189,66 @@ struct Open {
     total: usize,
     by_address: HashMap<IpAddr, usize>,
     connections: HashMap<u64, Arc<Activity>>,
+    by_peer: HashMap<SocketAddr, u64>,
     next_id: u64,
 }
 
 impl Open {
-    fn count_out(&mut self, address: IpAddr) {
+    fn count_out(&mut self, activity: &Activity) {
+        self.connections.remove(&activity.id);
+        if self.by_peer.get(&activity.peer) == Some(&activity.id) {
+            self.by_peer.remove(&activity.peer);
+        }
         self.total = self.total.saturating_sub(1);
-        if let Some(count) = self.by_address.get_mut(&address) {
+        if let Some(count) = self.by_address.get_mut(&activity.address) {
             *count = count.saturating_sub(1);
             if *count == 0 {
-                self.by_address.remove(&address);
+                self.by_address.remove(&activity.address);
             }
         }
     }
 
-    /// Frees the place of the connection never answered that has been silent the
-    /// longest, if there is one: idle connections spread over many addresses held every
-    /// place, and newcomers (a lead among them) were refused until they timed out.
+    /// Frees the place of the connection idle the longest that is not being answered,
+    /// if there is one. Idle connections spread over many addresses, silent or kept
+    /// alive after one answer, held every place, and newcomers (a lead among them) were
+    /// refused. A client whose idle connection is closed opens another, as HTTP lets a
+    /// server close idle connections at any time; a request being answered, or a body
+    /// still arriving, keeps its place.
     fn evict_one(&mut self) -> Option<Arc<Activity>> {
         let victim = self
             .connections
             .values()
-            .filter(|c| !c.written.load(Ordering::Acquire))
-            .min_by_key(|c| c.last_read_ms.load(Ordering::Acquire))?
+            .filter(|c| c.busy.load(Ordering::Acquire) == 0)
+            .min_by_key(|c| c.last_active_ms.load(Ordering::Acquire))?
             .clone();
         victim.evicted.store(true, Ordering::Release);
-        self.connections.remove(&victim.id);
-        self.count_out(victim.address);
+        self.count_out(&victim);
         Some(victim)
     }
 }
 
-/// Open connections shared by the acceptor's clones.
+/// Open connections shared by the acceptor's clones and the [`busy`] layer.
 #[derive(Debug)]
-struct Doorkeeper {
+pub struct Doorkeeper {
     open: Mutex<Open>,
     started: Instant,
+    /// Evictions since the last one logged: logged at most once a second, with a count,
+    /// so that an attack's churn does not fill the disk with log lines.
+    unlogged: AtomicU64,
+    logged_at_ms: AtomicU64,
 }
 
-impl Default for Doorkeeper {
-    fn default() -> Doorkeeper {
-        Doorkeeper {
-            open: Mutex::default(),
-            started: Instant::now(),
-        }
-    }
+/// The door's shared state: give the same one to [`Capped`] and to the [`busy`] layer.
+pub type Door = Arc<Doorkeeper>;
+
+/// A new door, with no connection open.
+pub fn door() -> Door {
+    Arc::new(Doorkeeper {
+        open: Mutex::default(),
+        started: Instant::now(),
+        unlogged: AtomicU64::new(0),
+        logged_at_ms: AtomicU64::new(0),
+    })
 }
 
 impl Doorkeeper {
@@ -237,15 +256,24 @@ impl Doorkeeper {
         u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Counts one more connection from `ip` unless a cap refuses it; `proxy` is the
-    /// trusted reverse proxy, whose connections are everyone's and count only in all.
-    /// With every place taken, a connection never answered makes room (see
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
+        // A poisoned count still counts: a panic elsewhere must not open the door.
+        self.open.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Counts one more connection from `peer` unless a cap refuses it; `proxy`: it is
+    /// the trusted reverse proxy's, whose connections are everyone's and count only in
+    /// all. With every place taken, the connection idle the longest makes room (see
     /// [`Open::evict_one`]).
-    fn take(self: &Arc<Self>, ip: IpAddr, caps: Caps, proxy: bool) -> Result<Held, Refusal> {
-        let address = if proxy { ip } else { counted_as(ip) };
-        let evicted = {
-            // A poisoned count still counts: a panic elsewhere must not open the door.
-            let mut open = self.open.lock().unwrap_or_else(|p| p.into_inner());
+    fn take(self: &Arc<Self>, peer: SocketAddr, caps: Caps, proxy: bool) -> Result<Held, Refusal> {
+        let address = if proxy {
+            peer.ip()
+        } else {
+            counted_as(peer.ip())
+        };
+        let now = self.now_ms();
+        let (evicted, activity) = {
+            let mut open = self.lock();
             let held = open.by_address.get(&address).copied().unwrap_or(0);
             if !proxy && held >= caps.per_address {
                 return Err(Refusal::Address);
@@ -263,18 +291,19 @@ impl Doorkeeper {
             open.next_id += 1;
             let activity = Arc::new(Activity {
                 id: open.next_id,
+                peer,
                 address,
-                last_read_ms: AtomicU64::new(self.now_ms()),
-                written: AtomicBool::new(false),
+                last_active_ms: AtomicU64::new(now),
+                busy: AtomicUsize::new(0),
                 evicted: AtomicBool::new(false),
                 reader: Mutex::new(None),
             });
             open.connections.insert(activity.id, activity.clone());
+            open.by_peer.insert(peer, activity.id);
             (evicted, activity)
         };
-        let (evicted, activity) = evicted;
         if let Some(victim) = evicted {
-            tracing::warn!(address = %victim.address, "every connection place was taken: closed the one never answered and silent the longest");
+            self.log_eviction(now);
             let reader = victim
                 .reader
                 .lock()
@@ -289,6 +318,31 @@ impl Doorkeeper {
             activity,
         })
     }
+
+    fn log_eviction(&self, now: u64) {
+        let unlogged = self.unlogged.fetch_add(1, Ordering::AcqRel) + 1;
+        let last = self.logged_at_ms.load(Ordering::Acquire);
+        let due = last == 0 || now.saturating_sub(last) >= 1000;
+        if due
+            && self
+                .logged_at_ms
+                .compare_exchange(last, now.max(1), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok()
+        {
+            self.unlogged.fetch_sub(unlogged, Ordering::AcqRel);
+            tracing::warn!(
+                closed = unlogged,
+                "every connection place was taken: closed the connections idle the longest"
+            );
+        }
+    }
+
+    /// The connection from `peer`, while it is open.
+    fn connection(&self, peer: SocketAddr) -> Option<Arc<Activity>> {
+        let open = self.lock();
+        let id = open.by_peer.get(&peer)?;
+        open.connections.get(id).cloned()
+    }
 }
 
 /// One counted connection; dropping it frees its place (unless it was evicted, which
@@ -301,11 +355,36 @@ struct Held {
 
 impl Drop for Held {
     fn drop(&mut self) {
-        let mut open = self.open.open.lock().unwrap_or_else(|p| p.into_inner());
-        if open.connections.remove(&self.activity.id).is_some() {
-            open.count_out(self.activity.address);
+        let mut open = self.open.lock();
+        if open.connections.contains_key(&self.activity.id) {
+            open.count_out(&self.activity);
         }
     }
+}
+
+/// A request being answered on its connection: the connection keeps its place.
+struct Answering(Arc<Activity>);
+
+impl Drop for Answering {
+    fn drop(&mut self) {
+        self.0.busy.fetch_sub(1, Ordering::AcqRel);
+    }
+}
+
+/// The layer that marks a connection busy while one of its requests is answered, so the
+/// door does not make room by closing it (a sign-in waiting for its password check, an
+/// upload being read).
+pub async fn busy(
+    State(door): State<Door>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let _answering = door.connection(peer).map(|activity| {
+        activity.busy.fetch_add(1, Ordering::AcqRel);
+        Answering(activity)
+    });
+    next.run(request).await
 }
 
 /// An acceptor admitting connections within [`Caps`] before `inner` (plain or TLS)
@@ -314,21 +393,23 @@ impl Drop for Held {
 pub struct Capped<A> {
     inner: A,
     caps: Caps,
-    open: Arc<Doorkeeper>,
+    open: Door,
     /// The trusted reverse proxy: every person's connections come from its address, so
     /// capping it per address would let one person's connections shut the team out.
     proxy: Option<IpAddr>,
 }
 
 impl<A> Capped<A> {
-    pub fn new(inner: A, caps: Caps, proxy: Option<IpAddr>) -> Self {
+    /// Admits connections to `inner` within `caps`, counting them in `door` (the one the
+    /// router's [`busy`] layer is given).
+    pub fn new(inner: A, caps: Caps, proxy: Option<IpAddr>, door: Door) -> Self {
         Capped {
             inner,
             caps: Caps {
                 total: caps.total.max(1),
                 per_address: caps.per_address.max(1),
             },
-            open: Arc::default(),
+            open: door,
             proxy,
         }
     }
@@ -345,9 +426,11 @@ where
     type Future = Pin<Box<dyn Future<Output = io::Result<(A::Stream, A::Service)>> + Send>>;
 
     fn accept(&self, stream: TcpStream, service: S) -> Self::Future {
-        let peer = stream.peer_addr().map(|a| a.ip());
+        let peer = stream.peer_addr();
         let held = match &peer {
-            Ok(ip) => self.open.take(*ip, self.caps, Some(*ip) == self.proxy),
+            Ok(peer) => self
+                .open
+                .take(*peer, self.caps, Some(peer.ip()) == self.proxy),
             Err(_) => Err(Refusal::Full),
         };
         let inner = self.inner.clone();
@@ -358,7 +441,7 @@ where
                 // stays open for as long as the server keeps that future.
                 drop(stream);
                 let from = match &peer {
-                    Ok(ip) => ip.to_string(),
+                    Ok(peer) => peer.ip().to_string(),
                     Err(e) => format!("an unknown address ({e})"),
                 };
                 let Caps { total, per_address } = self.caps;
@@ -394,11 +477,18 @@ pub struct Counted {
     _held: Held,
 }
 
+impl Counted {
+    fn wrote(&self) {
+        let now = self._held.open.now_ms();
+        (self._held.activity.last_active_ms).store(now, Ordering::Release);
+    }
+}
+
 /// The error a connection evicted by the door reads or writes with.
 fn evicted() -> io::Error {
     io::Error::new(
         io::ErrorKind::ConnectionAborted,
-        "closed to make room: every place was taken and it had never been answered",
+        "closed to make room: every place was taken and it was idle the longest",
     )
 }
 
@@ -427,7 +517,7 @@ impl AsyncRead for Counted {
             Poll::Ready(Ok(())) => {
                 if buf.filled().len() > before {
                     let now = self._held.open.now_ms();
-                    activity.last_read_ms.store(now, Ordering::Release);
+                    activity.last_active_ms.store(now, Ordering::Release);
                 }
                 Poll::Ready(Ok(()))
             }
@@ -444,7 +534,7 @@ impl AsyncWrite for Counted {
     ) -> Poll<io::Result<usize>> {
         let written = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self._held.activity.written.store(true, Ordering::Release);
+            self.wrote();
         }
         written
     }
@@ -464,7 +554,7 @@ impl AsyncWrite for Counted {
     ) -> Poll<io::Result<usize>> {
         let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self._held.activity.written.store(true, Ordering::Release);
+            self.wrote();
         }
         written
     }

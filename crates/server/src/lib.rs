@@ -17,6 +17,7 @@
 //! The routes and their statuses are in [`openapi::document`], served at
 //! `/api/v1/openapi.json`.
 
+mod caller;
 pub mod door;
 pub mod error;
 pub mod gate;
@@ -84,6 +85,10 @@ pub struct AppState {
     /// Password checks running at once: each costs tens of milliseconds of a core, so a
     /// flood of sign-ins must not take every core from the team's work.
     pub(crate) hashing: Arc<tokio::sync::Semaphore>,
+    /// One more password check, kept for names signing in from an address they signed in
+    /// from before: a flood of new names from many addresses took every check, and the
+    /// team's own sign-ins waited 2 s behind it.
+    pub(crate) hashing_known: Arc<tokio::sync::Semaphore>,
     /// Merges waiting for, or holding, one of the pool's connections: one at a time, so a
     /// merge never holds more than one of the team's connections.
     pub(crate) merging: Arc<tokio::sync::Semaphore>,
@@ -123,6 +128,7 @@ impl AppState {
             import_limit: DEFAULT_IMPORT_LIMIT,
             jobs: Arc::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
+            hashing_known: Arc::new(tokio::sync::Semaphore::new(1)),
             merging: Arc::new(tokio::sync::Semaphore::new(1)),
             hashing_wait: DEFAULT_HASHING_WAIT,
             header_timeout: DEFAULT_READ_TIMEOUT,
@@ -289,7 +295,13 @@ pub async fn serve_on(
         per_address: state.connections_per_address,
     };
     let proxy = state.trusted_proxy;
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    let door = door::door();
+    let app = router(state)
+        .layer(axum::middleware::from_fn_with_state(
+            door.clone(),
+            door::busy,
+        ))
+        .into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
     let stopper = handle.clone();
     tokio::spawn(async move {
@@ -304,6 +316,7 @@ pub async fn serve_on(
                     axum_server::accept::DefaultAcceptor,
                     caps,
                     proxy,
+                    door,
                 ))
                 .accept_error_handler(log_accept_error);
             server
@@ -319,7 +332,7 @@ pub async fn serve_on(
                 .await
                 .map_err(ServeError::Tls)?;
             let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
-                door::Capped::new(axum_server::accept::DefaultAcceptor, caps, proxy),
+                door::Capped::new(axum_server::accept::DefaultAcceptor, caps, proxy, door),
             );
             let mut server = axum_server::from_tcp(listener)?
                 .http1_only()

@@ -206,18 +206,6 @@ fn kind_of(given: Option<&str>) -> Reply<TaskKind> {
         .map_err(factdesk_api::Error::from)?)
 }
 
-/// The caller's address: the peer's, or behind the trusted proxy the last address it
-/// added to X-Forwarded-For (earlier entries are the client's to forge).
-fn caller(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
-    let forwarded = (Some(peer.ip()) == state.trusted_proxy)
-        .then(|| headers.get_all("x-forwarded-for").iter().next_back())
-        .flatten()
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.rsplit(',').next())
-        .and_then(|v| v.trim().parse::<std::net::IpAddr>().ok());
-    forwarded.unwrap_or(peer.ip()).to_string()
-}
-
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
@@ -226,7 +214,7 @@ async fn login(
 ) -> Reply<Response> {
     let login: Login = parse(&raw.0?)?;
     let policy = state.policy;
-    let address = caller(&state, peer, &headers);
+    let address = crate::caller::caller(&state, peer, &headers);
     // A much-guessed name is slowed down, never refused: its owner still gets in.
     let name = login.name.clone();
     let delay = state
@@ -236,7 +224,23 @@ async fn login(
     if delay > 0 {
         tokio::time::sleep(std::time::Duration::from_millis(delay.unsigned_abs())).await;
     }
-    let _turn = tokio::time::timeout(state.hashing_wait, state.hashing.clone().acquire_owned())
+    let (name, from) = (login.name.clone(), address.clone());
+    let known = state
+        .pool
+        .run(move |p| p.signed_in_here_before(&name, &from))
+        .await?;
+    let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
+    let turn = async move {
+        if known {
+            tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+            }
+        } else {
+            shared.acquire_owned().await
+        }
+    };
+    let _turn = tokio::time::timeout(state.hashing_wait, turn)
         .await
         .ok()
         .and_then(Result::ok)

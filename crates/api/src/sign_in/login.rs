@@ -82,24 +82,22 @@ impl Project {
             policy.failures_per_name_and_address,
             policy.window_ms,
         );
+        // A name that signed in from this address before gets past the address's
+        // budget; its wrong password is then answered as any other name's there.
+        let address_block = address_blocked_at(&tx, address, now, policy)?;
+        let let_through =
+            address_block.is_some() && sign_in::is_known(&tx, &known, now - KNOWN_ADDRESS_MS)?;
         let blocks = [
             (pair, "for this name from this address"),
             (
                 name_blocked_at(&tx, name, &known, now, policy)?,
                 "for this name",
             ),
-            (
-                address_blocked_at(&tx, address, &known, now, policy)?,
-                "from this address",
-            ),
+            (address_block.filter(|_| !let_through), "from this address"),
         ];
         if let Some((Some(free), whose)) = blocks.into_iter().find(|(free, _)| free.is_some()) {
             tx.commit()?;
-            let seconds = (free - now + 999) / 1000;
-            return Err(Error::new(
-                ErrorCode::RateLimited,
-                format!("too many failed sign-ins {whose}; try again in {seconds} s"),
-            ));
+            return Err(limited(free, now, whose));
         }
         let by_address = address_subject(address);
         sign_in::record_failure(&tx, &by_address, now)?;
@@ -125,9 +123,12 @@ impl Project {
                 known,
                 now,
             }),
-            // A disabled person's right password is as wrong as any other: the answer
-            // must not confirm it.
-            _ => Err(unauthorized("wrong name or password")),
+            _ => match address_block.filter(|_| let_through) {
+                Some(free) => Err(limited(free, now, "from this address")),
+                // A disabled person's right password is as wrong as any other: the answer
+                // must not confirm it.
+                None => Err(unauthorized("wrong name or password")),
+            },
         }
     }
 
@@ -176,4 +177,13 @@ impl Project {
             expires_at,
         })
     }
+}
+
+/// `RateLimited`, free again at `free`; `whose` completes "too many failed sign-ins …".
+fn limited(free: i64, now: i64, whose: &str) -> Error {
+    let seconds = (free - now + 999) / 1000;
+    Error::new(
+        ErrorCode::RateLimited,
+        format!("too many failed sign-ins {whose}; try again in {seconds} s"),
+    )
 }

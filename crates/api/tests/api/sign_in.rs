@@ -286,7 +286,12 @@ fn one_address_guessing_new_names_spends_its_own_budget_and_no_one_elses() {
         Some(57_001)
     );
     // ...but a name that signed in from it before still gets in, and so does anyone
-    // from another address.
+    // from another address. Its wrong password is answered as any name's there (second
+    // hostile pass of session 26: 401 told which names had signed in from it).
+    assert_eq!(
+        code(p.login("ana", "not ana's", "10.0.0.1", &policy)),
+        ErrorCode::RateLimited
+    );
     assert!(p.login("ana", "ana's secret", "10.0.0.1", &policy).is_ok());
     assert!(p
         .login("maria", "maria's secret", "10.9.9.9", &policy)
