@@ -146,8 +146,8 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       ]);
       return last !== null && last === asOf ? true : null;
     });
-    // The label panel has four annotators: the fuller picture, from its heading down.
-    await session.execute("document.querySelector('[data-testid=dash-label]').scrollIntoView({ block: 'start' })");
+    // From the screen's heading, not wherever the page was left.
+    await session.execute("document.querySelector('h1').scrollIntoView({ block: 'start' })");
     await saveScreenshot(session, "dashboard.png");
   });
 });

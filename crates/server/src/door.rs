@@ -7,13 +7,8 @@
 //! being answered, so idle connections spread over many addresses cannot shut everyone
 //! out. An IPv6 caller is counted under its /64.
 //!
-//! At start the server raises its soft open-file limit to the hard one (systemd's units
-//! default to 1024 soft) and sizes the cap in all below it, or refuses to start when the
-//! limit leaves too few for its connections.
+//! The caps in force are sized below the open-file limit by [`crate::open_files`].
 
-use axum::extract::{ConnectInfo, Request, State};
-use axum::middleware::Next;
-use axum::response::Response;
 use axum_server::accept::Accept;
 use std::collections::HashMap;
 use std::future::Future;
@@ -50,100 +45,6 @@ impl Caps {
     }
 }
 
-/// The open-file limits of the process; `None` is no limit, or not known.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct OpenFiles {
-    pub soft: Option<u64>,
-    pub hard: Option<u64>,
-}
-
-/// Raises the soft open-file limit to the hard one, and says what is in force after.
-#[cfg(unix)]
-pub fn raise_open_file_limit() -> OpenFiles {
-    use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
-    let before = getrlimit(Resource::Nofile);
-    if before.current != before.maximum {
-        let raised = Rlimit {
-            current: before.maximum,
-            maximum: before.maximum,
-        };
-        if setrlimit(Resource::Nofile, raised).is_err() {
-            // macOS refuses more than OPEN_MAX (10240) whatever the hard limit says.
-            let open_max = Some(before.maximum.map_or(10_240, |hard| hard.min(10_240)));
-            if open_max > before.current {
-                let _ = setrlimit(
-                    Resource::Nofile,
-                    Rlimit {
-                        current: open_max,
-                        maximum: before.maximum,
-                    },
-                );
-            }
-        }
-    }
-    let after = getrlimit(Resource::Nofile);
-    OpenFiles {
-        soft: after.current,
-        hard: after.maximum,
-    }
-}
-
-/// No limit to raise or read here.
-#[cfg(not(unix))]
-pub fn raise_open_file_limit() -> OpenFiles {
-    OpenFiles {
-        soft: None,
-        hard: None,
-    }
-}
-
-/// Descriptors kept for what is not a connection: the listener and runtime, logs, the
-/// project and its search index, and each of the `pool` connections to the project (a
-/// file with its -wal and -shm, or a socket), with room for an import's files.
-pub fn descriptors_beside_connections(pool: usize) -> u64 {
-    256 + 8 * pool as u64
-}
-
-/// The open-file limit is too low for the server's connections.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "the server may open only {soft} files at once (hard limit {hard}) and needs at least {needed}: {connections} connections and its project. Raise the limit (systemd: LimitNOFILE=65536 under [Service]; a shell: ulimit -n 65536) or lower --connections"
-)]
-pub struct TooFewFiles {
-    pub soft: u64,
-    pub hard: String,
-    pub needed: u64,
-    pub connections: usize,
-}
-
-/// The caps `files` allow: `wanted`, lowered so that connections in all stay below the
-/// soft limit less what the project of `pool` connections needs, and one address holds
-/// at most half of them.
-pub fn caps_within(files: OpenFiles, pool: usize, wanted: Caps) -> Result<Caps, TooFewFiles> {
-    let beside = descriptors_beside_connections(pool);
-    let total = match files.soft {
-        None => wanted.total,
-        Some(soft) => {
-            let room = usize::try_from(soft.saturating_sub(beside)).unwrap_or(usize::MAX);
-            if room < MIN_CONNECTIONS {
-                return Err(TooFewFiles {
-                    soft,
-                    hard: files
-                        .hard
-                        .map_or_else(|| "unlimited".to_string(), |h| h.to_string()),
-                    needed: beside + MIN_CONNECTIONS as u64,
-                    connections: MIN_CONNECTIONS,
-                });
-            }
-            wanted.total.min(room)
-        }
-    };
-    Ok(Caps {
-        total,
-        per_address: wanted.per_address.min(total / 2).max(1),
-    })
-}
-
 /// Why a connection was not admitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Refusal {
@@ -170,17 +71,50 @@ pub fn counted_as(ip: IpAddr) -> IpAddr {
 /// What the door knows of one open connection: enough to choose, when every place is
 /// taken, the one idle the longest, and to close it from its own task.
 #[derive(Debug)]
-struct Activity {
+pub(crate) struct Activity {
     id: u64,
     peer: SocketAddr,
     address: IpAddr,
     /// Milliseconds from the door's start to the last bytes read or written.
     last_active_ms: AtomicU64,
-    /// Requests being answered on it (see [`busy`]): such a connection keeps its place.
+    /// Requests in the server's handlers (see [`crate::answering`]), and of those, the
+    /// ones whose body is still arriving: a connection with a request whose body has all
+    /// arrived keeps its place (the server is working on it); one still sending keeps
+    /// it only by being less idle than the others.
     busy: AtomicUsize,
+    receiving: AtomicUsize,
+    /// It carried a signed-in request that was not refused, or a sign-in that succeeded:
+    /// it makes room only once no other connection can.
+    trusted: AtomicBool,
     evicted: AtomicBool,
-    /// The task waiting to read from it, woken to close it once evicted.
+    /// The tasks waiting to read from it or write to it, woken to close it once evicted.
     reader: Mutex<Option<Waker>>,
+    writer: Mutex<Option<Waker>>,
+}
+
+impl Activity {
+    /// Whether the server is working on one of its requests, all of it received.
+    fn answering(&self) -> bool {
+        self.busy.load(Ordering::Acquire) > self.receiving.load(Ordering::Acquire)
+    }
+
+    pub(crate) fn request_started(&self, body_to_come: bool) {
+        self.busy.fetch_add(1, Ordering::AcqRel);
+        if body_to_come {
+            self.receiving.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    pub(crate) fn body_received(&self) {
+        self.receiving.fetch_sub(1, Ordering::AcqRel);
+    }
+
+    pub(crate) fn request_ended(&self, trusted: bool) {
+        if trusted {
+            self.trusted.store(true, Ordering::Release);
+        }
+        self.busy.fetch_sub(1, Ordering::AcqRel);
+    }
 }
 
 /// Open connections, in all and by address.
@@ -215,11 +149,19 @@ impl Open {
     /// server close idle connections at any time; a request being answered, or a body
     /// still arriving, keeps its place.
     fn evict_one(&mut self) -> Option<Arc<Activity>> {
+        // Connections nobody vouched for go first (a churn of new ones closed a lead's
+        // event stream and signed-in annotators' connections, third pass), then the
+        // rest; within each, the one idle the longest.
         let victim = self
             .connections
             .values()
-            .filter(|c| c.busy.load(Ordering::Acquire) == 0)
-            .min_by_key(|c| c.last_active_ms.load(Ordering::Acquire))?
+            .filter(|c| !c.answering())
+            .min_by_key(|c| {
+                (
+                    c.trusted.load(Ordering::Acquire),
+                    c.last_active_ms.load(Ordering::Acquire),
+                )
+            })?
             .clone();
         victim.evicted.store(true, Ordering::Release);
         self.count_out(&victim);
@@ -227,7 +169,7 @@ impl Open {
     }
 }
 
-/// Open connections shared by the acceptor's clones and the [`busy`] layer.
+/// Open connections shared by the acceptor's clones and the answering layer.
 #[derive(Debug)]
 pub struct Doorkeeper {
     open: Mutex<Open>,
@@ -238,7 +180,7 @@ pub struct Doorkeeper {
     logged_at_ms: AtomicU64,
 }
 
-/// The door's shared state: give the same one to [`Capped`] and to the [`busy`] layer.
+/// The door's shared state: give the same one to [`Capped`] and to the answering layer (`crate::answering::layer`).
 pub type Door = Arc<Doorkeeper>;
 
 /// A new door, with no connection open.
@@ -295,8 +237,11 @@ impl Doorkeeper {
                 address,
                 last_active_ms: AtomicU64::new(now),
                 busy: AtomicUsize::new(0),
+                receiving: AtomicUsize::new(0),
+                trusted: AtomicBool::new(false),
                 evicted: AtomicBool::new(false),
                 reader: Mutex::new(None),
+                writer: Mutex::new(None),
             });
             open.connections.insert(activity.id, activity.clone());
             open.by_peer.insert(peer, activity.id);
@@ -304,13 +249,13 @@ impl Doorkeeper {
         };
         if let Some(victim) = evicted {
             self.log_eviction(now);
-            let reader = victim
-                .reader
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .take();
-            if let Some(reader) = reader {
-                reader.wake();
+            // Its task may wait to read or to write (a client that never reads what it
+            // asked for): either way it wakes, fails, and closes the socket.
+            for waiting in [&victim.reader, &victim.writer] {
+                let waker = waiting.lock().unwrap_or_else(|p| p.into_inner()).take();
+                if let Some(waker) = waker {
+                    waker.wake();
+                }
             }
         }
         Ok(Held {
@@ -338,7 +283,7 @@ impl Doorkeeper {
     }
 
     /// The connection from `peer`, while it is open.
-    fn connection(&self, peer: SocketAddr) -> Option<Arc<Activity>> {
+    pub(crate) fn connection(&self, peer: SocketAddr) -> Option<Arc<Activity>> {
         let open = self.lock();
         let id = open.by_peer.get(&peer)?;
         open.connections.get(id).cloned()
@@ -362,31 +307,6 @@ impl Drop for Held {
     }
 }
 
-/// A request being answered on its connection: the connection keeps its place.
-struct Answering(Arc<Activity>);
-
-impl Drop for Answering {
-    fn drop(&mut self) {
-        self.0.busy.fetch_sub(1, Ordering::AcqRel);
-    }
-}
-
-/// The layer that marks a connection busy while one of its requests is answered, so the
-/// door does not make room by closing it (a sign-in waiting for its password check, an
-/// upload being read).
-pub async fn busy(
-    State(door): State<Door>,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let _answering = door.connection(peer).map(|activity| {
-        activity.busy.fetch_add(1, Ordering::AcqRel);
-        Answering(activity)
-    });
-    next.run(request).await
-}
-
 /// An acceptor admitting connections within [`Caps`] before `inner` (plain or TLS)
 /// takes them.
 #[derive(Debug, Clone)]
@@ -401,7 +321,7 @@ pub struct Capped<A> {
 
 impl<A> Capped<A> {
     /// Admits connections to `inner` within `caps`, counting them in `door` (the one the
-    /// router's [`busy`] layer is given).
+    /// router's answering layer is given).
     pub fn new(inner: A, caps: Caps, proxy: Option<IpAddr>, door: Door) -> Self {
         Capped {
             inner,
@@ -478,9 +398,33 @@ pub struct Counted {
 }
 
 impl Counted {
-    fn wrote(&self) {
-        let now = self._held.open.now_ms();
-        (self._held.activity.last_active_ms).store(now, Ordering::Release);
+    fn evicted(&self) -> bool {
+        self._held.activity.evicted.load(Ordering::Acquire)
+    }
+
+    /// Notes a write that went out, or the task to wake if the door evicts the
+    /// connection while the write waits (a client that reads nothing).
+    fn after_write(
+        &self,
+        cx: &Context<'_>,
+        written: Poll<io::Result<usize>>,
+    ) -> Poll<io::Result<usize>> {
+        let activity = &self._held.activity;
+        match written {
+            Poll::Ready(Ok(n)) if n > 0 => {
+                let now = self._held.open.now_ms();
+                activity.last_active_ms.store(now, Ordering::Release);
+            }
+            Poll::Pending => {
+                *activity.writer.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some(cx.waker().clone());
+                if self.evicted() {
+                    return Poll::Ready(Err(evicted()));
+                }
+            }
+            Poll::Ready(_) => {}
+        }
+        written
     }
 }
 
@@ -532,14 +476,17 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
-        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self.wrote();
+        if self.evicted() {
+            return Poll::Ready(Err(evicted()));
         }
-        written
+        let written = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.after_write(cx, written)
     }
 
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        if self.evicted() {
+            return Poll::Ready(Err(evicted()));
+        }
         Pin::new(&mut self.inner).poll_flush(cx)
     }
 
@@ -552,11 +499,11 @@ impl AsyncWrite for Counted {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
-        if matches!(written, Poll::Ready(Ok(n)) if n > 0) {
-            self.wrote();
+        if self.evicted() {
+            return Poll::Ready(Err(evicted()));
         }
-        written
+        let written = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.after_write(cx, written)
     }
 
     fn is_write_vectored(&self) -> bool {

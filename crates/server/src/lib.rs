@@ -17,11 +17,13 @@
 //! The routes and their statuses are in [`openapi::document`], served at
 //! `/api/v1/openapi.json`.
 
+mod answering;
 mod caller;
 pub mod door;
 pub mod error;
 pub mod gate;
 pub mod jobs;
+pub mod open_files;
 pub mod openapi;
 pub mod pool;
 pub mod routes;
@@ -229,7 +231,7 @@ pub enum ServeError {
     #[error("cannot read the TLS certificate or key: {0}")]
     Tls(std::io::Error),
     #[error("{0}")]
-    OpenFiles(#[from] door::TooFewFiles),
+    OpenFiles(#[from] open_files::TooFewFiles),
     #[error("the server failed: {0}")]
     Io(#[from] std::io::Error),
 }
@@ -252,8 +254,8 @@ pub async fn serve(
     tokio::task::spawn_blocking(move || first().map(drop))
         .await
         .map_err(|e| ServeError::Io(std::io::Error::other(e)))??;
-    let files = door::raise_open_file_limit();
-    let caps = door::caps_within(
+    let files = open_files::raise_open_file_limit();
+    let caps = open_files::caps_within(
         files,
         config.connections,
         door::Caps {
@@ -299,7 +301,7 @@ pub async fn serve_on(
     let app = router(state)
         .layer(axum::middleware::from_fn_with_state(
             door.clone(),
-            door::busy,
+            answering::layer,
         ))
         .into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();

@@ -190,18 +190,37 @@ async fn guesses_from_many_addresses_hit_the_names_budget_and_no_password_is_che
 /// A server over a project with one lead, capped at `total` connections in all (and as
 /// many per address), whose idle connections stay open for the test's length.
 fn capped_server(total: usize) -> (tempfile::TempDir, String, tokio::sync::oneshot::Sender<()>) {
+    capped_server_with(total, |state| state).0
+}
+
+/// [`capped_server`], its state changed by `tweak`; also a session token of maria's.
+#[allow(clippy::type_complexity)]
+fn capped_server_with(
+    total: usize,
+    tweak: impl FnOnce(AppState) -> AppState,
+) -> (
+    (tempfile::TempDir, String, tokio::sync::oneshot::Sender<()>),
+    String,
+) {
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(START);
     let path = dir.path().join("capped.fdesk");
     let mut p = ok(Project::create(&path, Box::new(clock.clone())));
     let owner = ok(p.as_lead(&ok(p.lead_or_owner(None)), "act as a lead"));
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, &password("maria")));
+    let session = ok(p.login(
+        "maria",
+        &password("maria"),
+        "127.0.0.9",
+        &SignInPolicy::default(),
+    ));
     drop(p);
     let open = factdesk_server::opener(path, move || Box::new(clock.clone()));
     let state = AppState::new(open, 2, SignInPolicy::default(), 64 * 1024)
         .with_connections_in_all(total)
         .with_connections_per_address(total)
         .with_read_timeouts(Duration::from_secs(300), Duration::from_secs(30));
+    let state = tweak(state);
     let listener = ok(std::net::TcpListener::bind("127.0.0.1:0"));
     let base = format!("http://{}", ok(listener.local_addr()));
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -213,7 +232,7 @@ fn capped_server(total: usize) -> (tempfile::TempDir, String, tokio::sync::onesh
             let _ = stopped.await;
         },
     ));
-    (dir, base, stop)
+    ((dir, base, stop), session.token)
 }
 
 /// One request on a new connection of `client` that the client keeps open after: the
@@ -238,26 +257,39 @@ async fn connect_from(base: &str, from: &str) -> tokio::net::TcpStream {
 }
 
 /// Hostile passes of session 26: idle connections, seven from each of 1,186 addresses,
-/// held every place and shut everyone out (MEDIUM); so did connections kept alive after
-/// one answer, which the first fix let keep their places (HIGH); and a fast stream of
-/// new connections closed a sign-in waiting for its password check (MEDIUM). At the cap
-/// a newcomer takes the place of the connection idle the longest that is not being
-/// answered.
+/// held every place and shut everyone out (first pass); so did connections kept alive
+/// after one answer (second), and requests whose bodies came a byte at a time (third); a
+/// stream of new connections closed a sign-in waiting for its password check (second)
+/// and signed-in people's connections (third). At the cap a newcomer takes the place of
+/// the connection idle the longest that the server is not working on, signed-in
+/// people's last.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longest() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     const TOTAL: usize = 8;
-    let (_dir, base, _stop) = capped_server(TOTAL);
-    // The oldest: a sign-in whose body is still to come, being answered all along. The
-    // server says "100 Continue" once its handler reads the body: it is being answered.
-    let mut answering = connect_from(&base, "127.0.7.1").await;
-    ok(answering
+    // No password check is free: a sign-in waits in the server, all of it received.
+    let ((_dir, base, _stop), token) = capped_server_with(TOTAL, |state| {
+        state.with_hashing(0, Duration::from_secs(30))
+    });
+    let step = || tokio::time::sleep(Duration::from_millis(30));
+    let body = format!(
+        r#"{{"name": "maria", "password": "{}"}}"#,
+        password("maria")
+    );
+    let mut waiting = connect_from(&base, "127.0.7.1").await;
+    ok(waiting
+        .write_all(format!("POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}", body.len()).as_bytes())
+        .await);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    // A sign-in whose body comes slowly: "100 Continue" once its handler reads it.
+    let mut slow = connect_from(&base, "127.0.7.2").await;
+    ok(slow
         .write_all(b"POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\nExpect: 100-continue\r\n\r\n")
         .await);
-    let mut got = [0u8; 64];
+    let mut got = [0u8; 512];
     let n = ok(ok(tokio::time::timeout(
         Duration::from_secs(10),
-        answering.read(&mut got),
+        slow.read(&mut got),
     )
     .await));
     assert!(
@@ -265,67 +297,91 @@ async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longes
         "{:?}",
         String::from_utf8_lossy(&got[..n])
     );
-    ok(answering.write_all(b"{").await);
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    // Then one answered once and kept alive, idle since.
-    let mut kept_alive = connect_from(&base, "127.0.7.2").await;
+    ok(slow.write_all(b"{").await);
+    step().await;
+    // Maria's, answered once signed in, then idle.
+    let mut hers = connect_from(&base, "127.0.7.3").await;
+    ok(hers
+        .write_all(format!("GET /api/v1/next?kind=evidence HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n").as_bytes())
+        .await);
+    let n = ok(ok(tokio::time::timeout(
+        Duration::from_secs(10),
+        hers.read(&mut got),
+    )
+    .await));
+    assert!(
+        got[..n].starts_with(b"HTTP/1.1 200"),
+        "{:?}",
+        String::from_utf8_lossy(&got[..n])
+    );
+    step().await;
+    // Answered once without signing in, then idle.
+    let mut kept_alive = connect_from(&base, "127.0.7.4").await;
     ok(kept_alive
         .write_all(b"GET /no-such-page HTTP/1.1\r\nHost: x\r\n\r\n")
         .await);
-    let mut got = [0u8; 512];
     let n = ok(ok(tokio::time::timeout(
         Duration::from_secs(10),
         kept_alive.read(&mut got),
     )
     .await));
     assert!(got[..n].starts_with(b"HTTP/1.1 404"), "answered once");
-    tokio::time::sleep(Duration::from_millis(50)).await;
-    // Then six silent ones, one from each address, opened in turn.
+    step().await;
     let mut silent = Vec::new();
-    for i in 3..=TOTAL {
+    for i in 5..=TOTAL {
         silent.push(connect_from(&base, &format!("127.0.7.{i}")).await);
-        tokio::time::sleep(Duration::from_millis(20)).await;
+        step().await;
     }
     // Counted once the server has taken each: the next one is the ninth.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let closed = crate::guard::closed_within;
     // Each newcomer's client is kept, and with it its connection.
-    let sign_in = |client: &reqwest::Client| {
-        let sent = client
-            .post(format!("{base}/api/v1/login"))
-            .json(&json!({"name": "maria", "password": password("maria")}))
-            .send();
-        async move { ok(sent.await).status() }
-    };
-    let (first, second) = (
-        Team::client_from("127.0.7.50"),
-        Team::client_from("127.0.7.51"),
+    let mut newcomers = Vec::new();
+    for i in 0..2 {
+        let client = Team::client_from(&format!("127.0.7.{}", 50 + i));
+        assert_eq!(
+            hold(&client, &base).await,
+            Some(200),
+            "newcomer {i} is served"
+        );
+        newcomers.push(client);
+    }
+    assert!(
+        closed(&mut slow, Duration::from_secs(5)).await,
+        "the slow body made room first"
     );
-    assert_eq!(sign_in(&first).await, 200, "the first newcomer is served");
     assert!(
         closed(&mut kept_alive, Duration::from_secs(5)).await,
-        "the connection idle the longest made room"
+        "then the one answered once"
     );
-    assert!(
-        !closed(&mut answering, Duration::from_millis(100)).await,
-        "a request being answered keeps its place"
-    );
-    for stream in &mut silent {
+    for (stream, what) in [
+        (&mut waiting, "the sign-in the server works on"),
+        (&mut hers, "maria's"),
+    ] {
         assert!(
-            !closed(stream, Duration::from_millis(50)).await,
-            "the other idle connections stay"
+            !closed(stream, Duration::from_millis(100)).await,
+            "{what} keeps its place"
         );
     }
-    assert_eq!(sign_in(&second).await, 200, "the next newcomer is served");
-    // Then one of the silent ones (which, the order the server took them in says).
-    let mut made_room = 0;
-    for stream in &mut silent {
-        made_room += usize::from(closed(stream, Duration::from_millis(500)).await);
+    // The silent ones go next, then the newcomers' own: maria's stays to the last.
+    for i in 2..2 + silent.len() + 2 {
+        let client = Team::client_from(&format!("127.0.7.{}", 50 + i));
+        assert_eq!(
+            hold(&client, &base).await,
+            Some(200),
+            "newcomer {i} is served"
+        );
+        newcomers.push(client);
     }
-    assert_eq!(made_room, 1, "one silent connection made room");
+    for stream in &mut silent {
+        assert!(
+            closed(stream, Duration::from_secs(5)).await,
+            "a silent one made room"
+        );
+    }
     assert!(
-        !closed(&mut answering, Duration::from_millis(100)).await,
-        "and the request being answered still keeps its place"
+        !closed(&mut hers, Duration::from_millis(100)).await,
+        "maria's stays"
     );
 }
 
