@@ -256,6 +256,25 @@ async fn connect_from(base: &str, from: &str) -> tokio::net::TcpStream {
     ok(socket.connect(addr).await)
 }
 
+/// A raw connection from `from` that sent `request` and was answered with a response
+/// starting `expected`, kept open.
+async fn answered_from(
+    base: &str,
+    from: &str,
+    request: &str,
+    expected: &str,
+) -> tokio::net::TcpStream {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = connect_from(base, from).await;
+    ok(stream.write_all(request.as_bytes()).await);
+    let mut got = [0u8; 512];
+    let read = tokio::time::timeout(Duration::from_secs(10), stream.read(&mut got));
+    let n = ok(ok(read.await));
+    let answer = String::from_utf8_lossy(&got[..n]);
+    assert!(answer.starts_with(expected), "{answer:?}");
+    stream
+}
+
 /// Hostile passes of session 26: idle connections, seven from each of 1,186 addresses,
 /// held every place and shut everyone out (first pass); so did connections kept alive
 /// after one answer (second), and requests whose bodies came a byte at a time (third); a
@@ -265,7 +284,7 @@ async fn connect_from(base: &str, from: &str) -> tokio::net::TcpStream {
 /// people's last.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longest() {
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncWriteExt;
     const TOTAL: usize = 8;
     // No password check is free: a sign-in waits in the server, all of it received.
     let ((_dir, base, _stop), token) = capped_server_with(TOTAL, |state| {
@@ -282,50 +301,17 @@ async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longes
         .await);
     tokio::time::sleep(Duration::from_millis(300)).await;
     // A sign-in whose body comes slowly: "100 Continue" once its handler reads it.
-    let mut slow = connect_from(&base, "127.0.7.2").await;
-    ok(slow
-        .write_all(b"POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\nExpect: 100-continue\r\n\r\n")
-        .await);
-    let mut got = [0u8; 512];
-    let n = ok(ok(tokio::time::timeout(
-        Duration::from_secs(10),
-        slow.read(&mut got),
-    )
-    .await));
-    assert!(
-        got[..n].starts_with(b"HTTP/1.1 100"),
-        "{:?}",
-        String::from_utf8_lossy(&got[..n])
-    );
+    let slow_head = "POST /api/v1/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 64\r\nExpect: 100-continue\r\n\r\n";
+    let mut slow = answered_from(&base, "127.0.7.2", slow_head, "HTTP/1.1 100").await;
     ok(slow.write_all(b"{").await);
     step().await;
     // Maria's, answered once signed in, then idle.
-    let mut hers = connect_from(&base, "127.0.7.3").await;
-    ok(hers
-        .write_all(format!("GET /api/v1/next?kind=evidence HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n").as_bytes())
-        .await);
-    let n = ok(ok(tokio::time::timeout(
-        Duration::from_secs(10),
-        hers.read(&mut got),
-    )
-    .await));
-    assert!(
-        got[..n].starts_with(b"HTTP/1.1 200"),
-        "{:?}",
-        String::from_utf8_lossy(&got[..n])
-    );
+    let next = format!("GET /api/v1/next?kind=evidence HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n");
+    let mut hers = answered_from(&base, "127.0.7.3", &next, "HTTP/1.1 200").await;
     step().await;
     // Answered once without signing in, then idle.
-    let mut kept_alive = connect_from(&base, "127.0.7.4").await;
-    ok(kept_alive
-        .write_all(b"GET /no-such-page HTTP/1.1\r\nHost: x\r\n\r\n")
-        .await);
-    let n = ok(ok(tokio::time::timeout(
-        Duration::from_secs(10),
-        kept_alive.read(&mut got),
-    )
-    .await));
-    assert!(got[..n].starts_with(b"HTTP/1.1 404"), "answered once");
+    let lost = "GET /no-such-page HTTP/1.1\r\nHost: x\r\n\r\n";
+    let mut kept_alive = answered_from(&base, "127.0.7.4", lost, "HTTP/1.1 404").await;
     step().await;
     let mut silent = Vec::new();
     for i in 5..=TOTAL {
