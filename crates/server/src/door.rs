@@ -93,6 +93,10 @@ pub(crate) struct Activity {
 }
 
 impl Activity {
+    fn trusted(&self) -> bool {
+        self.trusted.load(Ordering::Acquire)
+    }
+
     /// Whether the server is working on one of its requests, all of it received.
     fn answering(&self) -> bool {
         self.busy.load(Ordering::Acquire) > self.receiving.load(Ordering::Acquire)
@@ -150,15 +154,21 @@ impl Open {
     /// still arriving, keeps its place.
     fn evict_one(&mut self) -> Option<Arc<Activity>> {
         // Connections nobody vouched for go first (a churn of new ones closed a lead's
-        // event stream and signed-in annotators' connections, third pass), then the
-        // rest; within each, the one idle the longest.
+        // event stream and signed-in annotators' connections, third pass); of those, the
+        // ones the server is not working on, then those of addresses holding several
+        // (sign-ins queued one after another on every connection of an attacker's kept
+        // them all, fourth pass); then the one idle the longest. Someone's connection is
+        // closed only when no other can be, and never while it is being answered.
         let victim = self
             .connections
             .values()
-            .filter(|c| !c.answering())
+            .filter(|c| !(c.trusted() && c.answering()))
             .min_by_key(|c| {
+                let lone = self.by_address.get(&c.address).copied().unwrap_or(0) <= 1;
                 (
-                    c.trusted.load(Ordering::Acquire),
+                    c.trusted(),
+                    c.answering(),
+                    lone,
                     c.last_active_ms.load(Ordering::Acquire),
                 )
             })?
@@ -174,10 +184,36 @@ impl Open {
 pub struct Doorkeeper {
     open: Mutex<Open>,
     started: Instant,
-    /// Evictions since the last one logged: logged at most once a second, with a count,
-    /// so that an attack's churn does not fill the disk with log lines.
+    /// Evictions and refusals, logged at most once a second each, with a count, so that
+    /// an attack's churn does not fill the disk with log lines (89 MB in 45 s, fourth
+    /// hostile pass of session 26).
+    evictions: Tally,
+    refusals: Tally,
+}
+
+/// Events since the last one logged, and when that was.
+#[derive(Debug, Default)]
+struct Tally {
     unlogged: AtomicU64,
     logged_at_ms: AtomicU64,
+}
+
+impl Tally {
+    /// Counts one event at `now`; the count to log, once a second at most.
+    fn note(&self, now: u64) -> Option<u64> {
+        let unlogged = self.unlogged.fetch_add(1, Ordering::AcqRel) + 1;
+        let last = self.logged_at_ms.load(Ordering::Acquire);
+        let due = last == 0 || now.saturating_sub(last) >= 1000;
+        let claimed = due
+            && self
+                .logged_at_ms
+                .compare_exchange(last, now.max(1), Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+        claimed.then(|| {
+            self.unlogged.fetch_sub(unlogged, Ordering::AcqRel);
+            unlogged
+        })
+    }
 }
 
 /// The door's shared state: give the same one to [`Capped`] and to the answering layer (`crate::answering::layer`).
@@ -188,8 +224,8 @@ pub fn door() -> Door {
     Arc::new(Doorkeeper {
         open: Mutex::default(),
         started: Instant::now(),
-        unlogged: AtomicU64::new(0),
-        logged_at_ms: AtomicU64::new(0),
+        evictions: Tally::default(),
+        refusals: Tally::default(),
     })
 }
 
@@ -265,20 +301,17 @@ impl Doorkeeper {
     }
 
     fn log_eviction(&self, now: u64) {
-        let unlogged = self.unlogged.fetch_add(1, Ordering::AcqRel) + 1;
-        let last = self.logged_at_ms.load(Ordering::Acquire);
-        let due = last == 0 || now.saturating_sub(last) >= 1000;
-        if due
-            && self
-                .logged_at_ms
-                .compare_exchange(last, now.max(1), Ordering::AcqRel, Ordering::Acquire)
-                .is_ok()
-        {
-            self.unlogged.fetch_sub(unlogged, Ordering::AcqRel);
+        if let Some(closed) = self.evictions.note(now) {
             tracing::warn!(
-                closed = unlogged,
-                "every connection place was taken: closed the connections idle the longest"
+                closed,
+                "every connection place was taken: closed connections to make room"
             );
+        }
+    }
+
+    fn log_refusal(&self, why: &str) {
+        if let Some(refused) = self.refusals.note(self.now_ms()) {
+            tracing::warn!(refused, "refused connections, the last: {why}");
         }
     }
 
@@ -372,7 +405,11 @@ where
                         "the last places of the {total} are kept for addresses holding fewer than {LIGHT_ADDRESS}"
                     ),
                 };
-                let refused = io::Error::other(format!("refused a connection from {from}: {why}"));
+                let why = format!("refused a connection from {from}: {why}");
+                self.open.log_refusal(&why);
+                // Logged here, counted; the server's handler of accept errors passes over
+                // this kind.
+                let refused = io::Error::new(io::ErrorKind::ConnectionRefused, why);
                 return Box::pin(async move { Err(refused) });
             }
         };
@@ -510,3 +547,7 @@ impl AsyncWrite for Counted {
         self.inner.is_write_vectored()
     }
 }
+
+#[cfg(test)]
+#[path = "door_tests.rs"]
+mod tests;

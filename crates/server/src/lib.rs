@@ -353,6 +353,10 @@ pub async fn serve_on(
 /// A connection that could not be accepted (descriptors exhausted, a failed TLS
 /// handshake, an address past its cap): the server goes on; the operator should know.
 fn log_accept_error(peer: Option<&SocketAddr>, e: &std::io::Error) {
+    // The door's own refusals, which it logs counted, once a second.
+    if e.kind() == std::io::ErrorKind::ConnectionRefused {
+        return;
+    }
     tracing::warn!(?peer, "a connection was not accepted: {e}");
 }
 
