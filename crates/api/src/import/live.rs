@@ -13,8 +13,9 @@
 //! - The search index takes the new rows once they are all written, stamped in a
 //!   transaction, with any row others wrote meanwhile (written refutations).
 
+use super::chunks::Chunks;
 use super::documents::DocumentInput;
-use super::put::{check_all, put_all, Chunks, Ids, Target, CHUNK};
+use super::put::{check_all, put_all, Ids, Target, CHUNK};
 use super::rejects::Rejects;
 use super::write::{choose_stance, semantic_ranker, Batch};
 use super::Preset;

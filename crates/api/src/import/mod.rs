@@ -7,6 +7,7 @@
 //! already taken by different content is refused.
 
 mod batch;
+mod chunks;
 mod claims;
 mod delimited;
 mod documents;

@@ -4,6 +4,7 @@
 //! transactions, refuses bad rows before its first transaction commits.
 
 use super::batch::Batch;
+use super::chunks::{Chunks, Rows};
 use super::claims::ClaimInput;
 use super::documents::{self, DocumentInput};
 use super::rejects::Rejects;
@@ -12,46 +13,11 @@ use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::claim::Label;
 use factdesk_store::Connection;
-use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence, Tx};
+use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence};
 use std::collections::{HashMap, HashSet};
 
 /// Rows written in one transaction by an import into a live project.
 pub(super) const CHUNK: usize = 1000;
-
-/// Gives a connection to write each chunk of rows through: one transaction for all of
-/// them, or one per chunk.
-pub(super) trait Chunks {
-    fn run(&mut self, work: &mut dyn FnMut(&Tx<'_>) -> Result<()>) -> Result<()>;
-}
-
-/// Every chunk in the caller's transaction.
-pub(super) struct OneTransaction<'c, 't>(pub &'c Tx<'t>);
-
-impl Chunks for OneTransaction<'_, '_> {
-    fn run(&mut self, work: &mut dyn FnMut(&Tx<'_>) -> Result<()>) -> Result<()> {
-        work(self.0)
-    }
-}
-
-/// The project an import's rows go to: read only while they are checked ([`check_all`],
-/// which writes nothing and gives new rows made-up ids), a write transaction while they
-/// are written. Reads go through either.
-#[derive(Clone, Copy)]
-pub(super) enum Rows<'c, 't> {
-    Checked(&'c Connection),
-    Written(&'c Tx<'t>),
-}
-
-impl std::ops::Deref for Rows<'_, '_> {
-    type Target = Connection;
-
-    fn deref(&self) -> &Connection {
-        match self {
-            Rows::Checked(conn) => conn,
-            Rows::Written(tx) => tx,
-        }
-    }
-}
 
 /// Row ids of documents and claims by external id, as known in this transaction, and
 /// the index additions made beside it.

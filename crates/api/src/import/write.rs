@@ -2,8 +2,9 @@
 //! into a live project in several ([`super::live`]).
 
 pub(super) use super::batch::Batch;
+use super::chunks::OneTransaction;
 use super::documents::DocumentInput;
-use super::put::{put_all, Ids, OneTransaction, Target, CHUNK};
+use super::put::{put_all, Ids, Target, CHUNK};
 use super::rejects::Rejects;
 use super::{live, ranking, Preset};
 use crate::dto::ImportReport;

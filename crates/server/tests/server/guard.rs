@@ -219,26 +219,6 @@ async fn a_sign_in_waiting_too_long_for_a_password_check_is_503_with_retry_after
     assert_eq!(code, "unavailable");
 }
 
-/// Second hostile pass of session 26 (MEDIUM): new names from many addresses took every
-/// password check, and a colleague who had signed in from their address before waited
-/// 2 s behind them. Such a sign-in has a check of its own.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_name_known_at_its_address_has_a_password_check_kept_for_it() {
-    // No shared check at all: only the kept one is left.
-    let team = Team::start_hashing(0, Duration::from_millis(50)).await;
-    tokio::task::block_in_place(|| {
-        let mut p = team.project();
-        ok(p.login(
-            "ana",
-            &password("ana"),
-            "127.0.0.1",
-            &SignInPolicy::default(),
-        ));
-    });
-    assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
-    assert_eq!(team.login("ben", &password("ben")).await.status(), 503);
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_names_are_refused_and_old_failures_are_pruned_for_every_name() {
     let team = Team::start(SignInPolicy::default()).await;

@@ -322,16 +322,20 @@ async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longes
     tokio::time::sleep(Duration::from_millis(300)).await;
     let closed = crate::guard::closed_within;
     // Each newcomer's client is kept, and with it its connection.
-    let mut newcomers = Vec::new();
-    for i in 0..2 {
-        let client = Team::client_from(&format!("127.0.7.{}", 50 + i));
-        assert_eq!(
-            hold(&client, &base).await,
-            Some(200),
-            "newcomer {i} is served"
-        );
-        newcomers.push(client);
-    }
+    let mut newcomers: Vec<reqwest::Client> = Vec::new();
+    let mut serve_newcomers = async |count: usize| {
+        for _ in 0..count {
+            let i = newcomers.len();
+            let client = Team::client_from(&format!("127.0.7.{}", 50 + i));
+            assert_eq!(
+                hold(&client, &base).await,
+                Some(200),
+                "newcomer {i} is served"
+            );
+            newcomers.push(client);
+        }
+    };
+    serve_newcomers(2).await;
     assert!(
         closed(&mut slow, Duration::from_secs(5)).await,
         "the slow body made room first"
@@ -350,15 +354,7 @@ async fn at_the_cap_a_newcomer_takes_the_place_of_the_connection_idle_the_longes
         );
     }
     // The silent ones go next, then the newcomers' own: maria's stays to the last.
-    for i in 2..2 + silent.len() + 2 {
-        let client = Team::client_from(&format!("127.0.7.{}", 50 + i));
-        assert_eq!(
-            hold(&client, &base).await,
-            Some(200),
-            "newcomer {i} is served"
-        );
-        newcomers.push(client);
-    }
+    serve_newcomers(silent.len() + 2).await;
     for stream in &mut silent {
         assert!(
             closed(stream, Duration::from_secs(5)).await,
@@ -425,4 +421,24 @@ async fn connections_past_an_addresss_share_are_closed_and_the_last_places_kept_
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// Second hostile pass of session 26 (MEDIUM): new names from many addresses took every
+/// password check, and a colleague who had signed in from their address before waited
+/// 2 s behind them. Such a sign-in has a check of its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_name_known_at_its_address_has_a_password_check_kept_for_it() {
+    // No shared check at all: only the kept one is left.
+    let team = Team::start_hashing(0, Duration::from_millis(50)).await;
+    tokio::task::block_in_place(|| {
+        let mut p = team.project();
+        ok(p.login(
+            "ana",
+            &password("ana"),
+            "127.0.0.1",
+            &SignInPolicy::default(),
+        ));
+    });
+    assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
+    assert_eq!(team.login("ben", &password("ben")).await.status(), 503);
 }
