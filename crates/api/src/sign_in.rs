@@ -422,6 +422,17 @@ impl Project {
         Ok(Actor::person(&self.id, p.annotator_id, &p.name, p.role))
     }
 
+    /// The id of the person whose live session `token` is, without noting its use: the
+    /// server asks it to know whose connection is whose, and again to let go of a
+    /// connection once its session ended (sign-out, password reset, disabled, expired).
+    pub fn session_holder(&self, token: &str) -> Result<Option<i64>> {
+        let now = self.clock.now_ms();
+        Ok(
+            sign_in::session_person(self.store.conn(), &token_hash(token), now)?
+                .map(|(p, _)| p.annotator_id),
+        )
+    }
+
     /// Ends the session of `token`; true when there was one.
     pub fn logout(&mut self, token: &str) -> Result<bool> {
         let tx = self.store.transaction()?;

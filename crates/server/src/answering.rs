@@ -1,9 +1,10 @@
 //! The layer that tells the door ([`crate::door`]) what each connection is doing: which
 //! has a request in the server's handlers, whether that request's body is still
-//! arriving, and which has shown it belongs to someone signed in. The door makes room at
-//! its cap by closing others first.
+//! arriving, and which has shown it belongs to someone signed in, for as long as that
+//! session lasts. The door makes room at its cap by closing others first.
 
-use crate::door::{Activity, Door};
+use crate::door::{Activity, Door, Holder};
+use crate::pool::Pool;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, Method};
@@ -14,14 +15,27 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use std::time::Duration;
+
+/// How often the door asks which of the sessions vouching for connections still live.
+const SESSIONS_CHECKED_EVERY: Duration = Duration::from_secs(5);
+
+/// Set on a sign-in's response by its route: the new session's token.
+#[derive(Debug, Clone)]
+pub(crate) struct SignedIn(pub(crate) Arc<str>);
+
+/// Set on a sign-out's response by its route: the ended session's token.
+#[derive(Debug, Clone)]
+pub(crate) struct SignedOut(pub(crate) Arc<str>);
 
 /// Marks the connection of each request while the server answers it. A connection whose
 /// request has all arrived keeps its place at the cap; one whose body is still coming
 /// does not on that account (slow bodies kept every place taken, third hostile pass of
 /// session 26). A signed-in request answered 2xx, or a sign-in that succeeded, marks its
-/// connection as someone's.
+/// connection as someone's (see [`Doorkeeper::vouch`](crate::door::Doorkeeper::vouch)),
+/// until the session ends.
 pub async fn layer(
-    State(door): State<Door>,
+    State((door, pool)): State<(Door, Arc<Pool>)>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
     next: Next,
@@ -34,32 +48,81 @@ pub async fn layer(
     let signing_in = request.method() == Method::POST && path == "/api/v1/login";
     let signed_in = request.headers().contains_key(header::AUTHORIZATION)
         && path != "/api/v1/openapi.json"
+        && path != "/api/v1/logout"
         && !signing_in;
+    let token = signed_in
+        .then(|| crate::routes::bearer(request.headers()).ok())
+        .flatten();
     let (parts, body) = request.into_parts();
     let to_come = !body.is_end_stream();
     activity.request_started(to_come);
-    let mut ended = Ended {
+    let _ended = Ended {
         activity: activity.clone(),
-        trusted: false,
     };
     let body = Body::new(Arriving {
         inner: body,
-        activity: to_come.then_some(activity),
+        activity: to_come.then_some(activity.clone()),
     });
-    let response = next.run(Request::from_parts(parts, body)).await;
-    ended.trusted = response.status().is_success() && (signed_in || signing_in);
+    let mut response = next.run(Request::from_parts(parts, body)).await;
+    if let Some(SignedOut(token)) = response.extensions_mut().remove::<SignedOut>() {
+        door.withdraw(&token);
+    }
+    let vouching = match response.extensions_mut().remove::<SignedIn>() {
+        Some(SignedIn(token)) => Some(token),
+        None if response.status().is_success() => token.map(Arc::from),
+        None => None,
+    };
+    if let Some(token) = vouching.filter(|t| !activity.held_by(t)) {
+        // Whose it is, asked beside the answer rather than before it is sent.
+        tokio::spawn(async move {
+            let asked = token.clone();
+            if let Ok(Some(person)) = pool.run(move |p| p.session_holder(&asked)).await {
+                door.vouch(&activity, Holder { person, token });
+            }
+        });
+    }
     response
+}
+
+/// Lets go, every few seconds, of the connections whose session ended some other way
+/// than by signing out on the server: a password changed or reset, sessions ended by a
+/// lead, a person disabled, a session expired. Runs until `stop` fires or is dropped.
+pub(crate) async fn let_go_of_ended_sessions(
+    door: Door,
+    pool: Arc<Pool>,
+    mut stop: tokio::sync::oneshot::Receiver<()>,
+) {
+    loop {
+        tokio::select! {
+            _ = &mut stop => return,
+            () = tokio::time::sleep(SESSIONS_CHECKED_EVERY) => {}
+        }
+        let tokens = door.vouching();
+        if tokens.is_empty() {
+            continue;
+        }
+        let ended = pool
+            .run(move |p| {
+                Ok(tokens
+                    .into_iter()
+                    .filter(|t| matches!(p.session_holder(t), Ok(None)))
+                    .collect::<Vec<_>>())
+            })
+            .await;
+        for token in ended.unwrap_or_default() {
+            door.withdraw(&token);
+        }
+    }
 }
 
 /// Ends the request's mark, even when the handler is dropped midway.
 struct Ended {
     activity: Arc<Activity>,
-    trusted: bool,
 }
 
 impl Drop for Ended {
     fn drop(&mut self) {
-        self.activity.request_ended(self.trusted);
+        self.activity.request_ended();
     }
 }
 

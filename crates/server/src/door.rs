@@ -27,6 +27,10 @@ use tokio::net::TcpStream;
 pub const LIGHT_ADDRESS: usize = 8;
 /// The fewest connections in all the server starts with.
 pub const MIN_CONNECTIONS: usize = 64;
+/// The most connections one person's sessions make someone's at once: a browser opens
+/// six to a server, the app two. One annotator's account made every connection it
+/// touched someone's (fourth hostile pass of session 26).
+pub const VOUCHED_PER_PERSON: usize = 8;
 
 /// How many connections the door admits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,18 +87,42 @@ pub(crate) struct Activity {
     /// it only by being less idle than the others.
     busy: AtomicUsize,
     receiving: AtomicUsize,
-    /// It carried a signed-in request that was not refused, or a sign-in that succeeded:
-    /// it makes room only once no other connection can.
+    /// It carried a signed-in request that was not refused, or a sign-in that succeeded,
+    /// under a session still live: it makes room only once no other connection can.
+    /// Mirrors `holder`, read without a lock when choosing whom to close.
     trusted: AtomicBool,
+    holder: Mutex<Option<Holder>>,
     evicted: AtomicBool,
     /// The tasks waiting to read from it or write to it, woken to close it once evicted.
     reader: Mutex<Option<Waker>>,
     writer: Mutex<Option<Waker>>,
 }
 
+/// The session that vouched for a connection.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Holder {
+    pub(crate) person: i64,
+    pub(crate) token: Arc<str>,
+}
+
 impl Activity {
     fn trusted(&self) -> bool {
         self.trusted.load(Ordering::Acquire)
+    }
+
+    fn holder(&self) -> std::sync::MutexGuard<'_, Option<Holder>> {
+        self.holder.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_holder(&self, holder: Option<Holder>) {
+        let mut held = self.holder();
+        self.trusted.store(holder.is_some(), Ordering::Release);
+        *held = holder;
+    }
+
+    /// Whether `token`'s session already vouched for it.
+    pub(crate) fn held_by(&self, token: &str) -> bool {
+        self.holder().as_ref().is_some_and(|h| &*h.token == token)
     }
 
     /// Whether the server is working on one of its requests, all of it received.
@@ -113,10 +141,7 @@ impl Activity {
         self.receiving.fetch_sub(1, Ordering::AcqRel);
     }
 
-    pub(crate) fn request_ended(&self, trusted: bool) {
-        if trusted {
-            self.trusted.store(true, Ordering::Release);
-        }
+    pub(crate) fn request_ended(&self) {
         self.busy.fetch_sub(1, Ordering::AcqRel);
     }
 }
@@ -275,6 +300,7 @@ impl Doorkeeper {
                 busy: AtomicUsize::new(0),
                 receiving: AtomicUsize::new(0),
                 trusted: AtomicBool::new(false),
+                holder: Mutex::new(None),
                 evicted: AtomicBool::new(false),
                 reader: Mutex::new(None),
                 writer: Mutex::new(None),
@@ -313,6 +339,55 @@ impl Doorkeeper {
         if let Some(refused) = self.refusals.note(self.now_ms()) {
             tracing::warn!(refused, "refused connections, the last: {why}");
         }
+    }
+
+    /// Makes `activity` someone's: `holder`'s. A person's sessions vouch for at most
+    /// [`VOUCHED_PER_PERSON`] connections; past that, the one of theirs idle the longest
+    /// is nobody's again.
+    pub(crate) fn vouch(&self, activity: &Activity, holder: Holder) {
+        let open = self.lock();
+        let person = holder.person;
+        activity.set_holder(Some(holder));
+        let mut theirs: Vec<&Arc<Activity>> = open
+            .connections
+            .values()
+            .filter(|c| c.holder().as_ref().is_some_and(|h| h.person == person))
+            .collect();
+        if theirs.len() > VOUCHED_PER_PERSON {
+            theirs.sort_by_key(|c| {
+                (
+                    c.id == activity.id,
+                    c.last_active_ms.load(Ordering::Acquire),
+                )
+            });
+            for c in &theirs[..theirs.len() - VOUCHED_PER_PERSON] {
+                c.set_holder(None);
+            }
+        }
+    }
+
+    /// Every connection `token`'s session vouched for is nobody's again: the session
+    /// ended.
+    pub(crate) fn withdraw(&self, token: &str) {
+        let open = self.lock();
+        for c in open.connections.values() {
+            if c.held_by(token) {
+                c.set_holder(None);
+            }
+        }
+    }
+
+    /// The sessions vouching for connections now, each once.
+    pub(crate) fn vouching(&self) -> Vec<Arc<str>> {
+        let open = self.lock();
+        let mut tokens: Vec<Arc<str>> = open
+            .connections
+            .values()
+            .filter_map(|c| c.holder().as_ref().map(|h| h.token.clone()))
+            .collect();
+        tokens.sort_unstable();
+        tokens.dedup();
+        tokens
     }
 
     /// The connection from `peer`, while it is open.

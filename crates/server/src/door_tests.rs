@@ -4,6 +4,20 @@ use super::*;
 
 /// An open connection from `ip`, idle since `at`, answering or not, someone's or not.
 fn open(into: &mut Open, ip: [u8; 4], at: u64, answering: bool, trusted: bool) -> u64 {
+    let holder = trusted.then(|| Holder {
+        person: i64::from(ip[3]),
+        token: Arc::from(format!("token of {ip:?}")),
+    });
+    open_held(into, ip, at, answering, holder)
+}
+
+fn open_held(
+    into: &mut Open,
+    ip: [u8; 4],
+    at: u64,
+    answering: bool,
+    holder: Option<Holder>,
+) -> u64 {
     into.next_id += 1;
     let peer = SocketAddr::from((ip, 1000 + into.next_id as u16));
     let activity = Arc::new(Activity {
@@ -13,7 +27,8 @@ fn open(into: &mut Open, ip: [u8; 4], at: u64, answering: bool, trusted: bool) -
         last_active_ms: AtomicU64::new(at),
         busy: AtomicUsize::new(usize::from(answering)),
         receiving: AtomicUsize::new(0),
-        trusted: AtomicBool::new(trusted),
+        trusted: AtomicBool::new(holder.is_some()),
+        holder: Mutex::new(holder),
         evicted: AtomicBool::new(false),
         reader: Mutex::new(None),
         writer: Mutex::new(None),
@@ -59,4 +74,58 @@ fn an_ipv6_caller_counts_under_its_64_and_a_mapped_ipv4_as_itself() {
     assert_eq!(counted_as(v6).to_string(), "2001:db8:7:7::");
     let mapped: IpAddr = "::ffff:10.0.0.4".parse().unwrap_or(IpAddr::from([0; 4]));
     assert_eq!(counted_as(mapped).to_string(), "10.0.0.4");
+}
+
+fn held(person: i64, token: &str) -> Holder {
+    Holder {
+        person,
+        token: Arc::from(token),
+    }
+}
+
+fn vouched(door: &Doorkeeper) -> Vec<u64> {
+    let open = door.lock();
+    let mut ids: Vec<u64> = open
+        .connections
+        .values()
+        .filter(|c| c.trusted())
+        .map(|c| c.id)
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
+/// Fifth hostile pass of session 26's door (LOW): one annotator's account made every
+/// connection it touched someone's, which then outlived a sign-out.
+#[test]
+fn a_person_vouches_for_a_few_connections_and_only_while_signed_in() {
+    let door = door();
+    let ids: Vec<u64> = {
+        let mut open = door.lock();
+        (0..VOUCHED_PER_PERSON + 2)
+            .map(|i| open_held(&mut open, [10, 0, 1, i as u8], i as u64, false, None))
+            .collect()
+    };
+    let activity = |id: u64| door.lock().connections.get(&id).cloned();
+    for (i, id) in ids.iter().enumerate() {
+        let Some(c) = activity(*id) else {
+            panic!("connection {id} is open")
+        };
+        // Two sessions of the same person, as from two sign-ins.
+        door.vouch(&c, held(7, if i % 2 == 0 { "a" } else { "b" }));
+    }
+    // The two idle the longest are nobody's again.
+    assert_eq!(vouched(&door), ids[2..]);
+    let Some(other) = activity(ids[0]) else {
+        panic!("connection is open")
+    };
+    door.vouch(&other, held(8, "c"));
+    assert_eq!(door.vouching().len(), 3, "a, b and c, each once");
+    door.withdraw("a");
+    let left: Vec<u64> = [ids[0]]
+        .into_iter()
+        .chain(ids[2..].iter().copied().skip(1).step_by(2))
+        .collect();
+    assert_eq!(vouched(&door), left, "only b's and c's");
+    assert!(other.held_by("c") && !other.held_by("a"));
 }

@@ -298,9 +298,17 @@ pub async fn serve_on(
     };
     let proxy = state.trusted_proxy;
     let door = door::door();
+    let pool = state.pool.clone();
+    // Dropped when this function returns, which stops the task.
+    let (_stop_letting_go, stop) = tokio::sync::oneshot::channel();
+    tokio::spawn(answering::let_go_of_ended_sessions(
+        door.clone(),
+        pool.clone(),
+        stop,
+    ));
     let app = router(state)
         .layer(axum::middleware::from_fn_with_state(
-            door.clone(),
+            (door.clone(), pool),
             answering::layer,
         ))
         .into_make_service_with_connect_info::<SocketAddr>();

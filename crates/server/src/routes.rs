@@ -257,7 +257,12 @@ async fn login(
         .run(move |p| p.login(&login.name, &login.password, &address, &policy))
         .await;
     match session {
-        Ok(session) => Ok(Json(session).into_response()),
+        Ok(session) => {
+            let token = crate::answering::SignedIn(session.token.as_str().into());
+            let mut response = Json(session).into_response();
+            response.extensions_mut().insert(token);
+            Ok(response)
+        }
         Err(e) if e.code == factdesk_api::ErrorCode::RateLimited => {
             let blocked = state
                 .pool
@@ -273,8 +278,9 @@ async fn login(
     }
 }
 
-async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<StatusCode> {
+async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {
     let token = bearer(&headers)?;
+    let ended = crate::answering::SignedOut(token.as_str().into());
     state
         .pool
         .run(move |p| {
@@ -282,7 +288,9 @@ async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<Stat
             p.logout(&token)
         })
         .await?;
-    Ok(StatusCode::NO_CONTENT)
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response.extensions_mut().insert(ended);
+    Ok(response)
 }
 
 #[derive(Debug, Deserialize)]

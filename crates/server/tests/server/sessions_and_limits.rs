@@ -442,3 +442,88 @@ async fn a_name_known_at_its_address_has_a_password_check_kept_for_it() {
     assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
     assert_eq!(team.login("ben", &password("ben")).await.status(), 503);
 }
+
+/// Fifth hostile pass of session 26's door (LOW): a connection once someone's stayed so
+/// after its session ended, by signing out on it or by a lead ending the person's
+/// sessions, and kept its place over connections of people still signed in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_connection_is_someones_only_while_its_session_lasts() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    const TOTAL: usize = 4;
+    let ((dir, base, _stop), token) = capped_server_with(TOTAL, |state| state);
+    let step = || tokio::time::sleep(Duration::from_millis(300));
+    // A second session of hers, from a client dropped after.
+    let second = {
+        let client = Team::client_from("127.0.9.9");
+        let login = json!({"name": "maria", "password": password("maria")});
+        let response = ok(client
+            .post(format!("{base}/api/v1/login"))
+            .json(&login)
+            .send()
+            .await);
+        let session: serde_json::Value = ok(response.json().await);
+        session["token"].as_str().unwrap_or_default().to_owned()
+    };
+    let next = |token: &str| {
+        format!("GET /api/v1/next?kind=evidence HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n")
+    };
+    let mut silent = Vec::new();
+    for from in ["127.0.9.1", "127.0.9.2"] {
+        silent.push(connect_from(&base, from).await);
+        step().await;
+    }
+    let mut kept = answered_from(&base, "127.0.9.3", &next(&second), "HTTP/1.1 200").await;
+    step().await;
+    let mut signed_out = answered_from(&base, "127.0.9.4", &next(&token), "HTTP/1.1 200").await;
+    step().await;
+    let logout = format!("POST /api/v1/logout HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\nContent-Length: 0\r\n\r\n");
+    ok(signed_out.write_all(logout.as_bytes()).await);
+    let mut got = [0u8; 256];
+    let n = ok(ok(tokio::time::timeout(
+        Duration::from_secs(10),
+        signed_out.read(&mut got),
+    )
+    .await));
+    assert!(got[..n].starts_with(b"HTTP/1.1 204"), "signed out");
+    step().await;
+    let closed = crate::guard::closed_within;
+    let mut newcomers: Vec<reqwest::Client> = Vec::new();
+    let mut serve_newcomers = async |count: usize| {
+        for _ in 0..count {
+            let client = Team::client_from(&format!("127.0.9.{}", 50 + newcomers.len()));
+            assert_eq!(
+                hold(&client, &base).await,
+                Some(200),
+                "a newcomer is served"
+            );
+            newcomers.push(client);
+        }
+    };
+    serve_newcomers(silent.len() + 1).await;
+    for stream in &mut silent {
+        assert!(
+            closed(stream, Duration::from_secs(5)).await,
+            "a silent one made room"
+        );
+    }
+    assert!(
+        closed(&mut signed_out, Duration::from_secs(5)).await,
+        "the connection signed out on is nobody's: it made room"
+    );
+    assert!(
+        !closed(&mut kept, Duration::from_millis(100)).await,
+        "the one of a session still live kept its place"
+    );
+    // A lead ends maria's sessions: within a few seconds her last connection is nobody's.
+    let path = dir.path().join("capped.fdesk");
+    let mut p = ok(Project::open(&path, Box::new(ManualClock::new(START))));
+    let lead = ok(p.as_lead(&ok(p.lead_or_owner(None)), "end sessions"));
+    assert_eq!(ok(p.end_sessions(&lead, "maria")), 1);
+    drop(p);
+    tokio::time::sleep(Duration::from_secs(7)).await;
+    serve_newcomers(1).await;
+    assert!(
+        closed(&mut kept, Duration::from_secs(5)).await,
+        "the connection of an ended session made room before newcomers'"
+    );
+}
