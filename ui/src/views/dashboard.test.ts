@@ -4,6 +4,7 @@ import {
   countsText,
   heatColour,
   intervalText,
+  majorityUnit,
   mergeStudies,
   paceText,
   renderDashboard,
@@ -104,6 +105,10 @@ describe("dashboard", () => {
     expect(q("pair-label-ana-ben")).toBe("0.250");
     expect(q("pair-label-ben-ana")).toBe("0.250");
     expect(q("majority-label-ana")).toBe("67% of 3 items");
+    // Evidence is compared per candidate sentence, and says so (walk of session 27: "86% of
+    // 132 items" on a task of 30 items).
+    expect(majorityUnit("evidence")).toBe("sentence");
+    expect(majorityUnit("label")).toBe("item");
     expect(q("activity-label-ben")).toContain("FLAGGED");
     // The pace is the backend's bounded figure per hour; none yet is a dash.
     expect(q("pace-label-ana")).toBe("1\u202f200");

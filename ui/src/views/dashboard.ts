@@ -209,6 +209,11 @@ export function activityColumns(kind: string): string[] {
     : ["Name", "Answers", "Per hour", "With the majority", "Status"];
 }
 
+/** What "with the majority" counts: evidence is compared per candidate sentence. */
+export function majorityUnit(kind: string): string {
+  return kind === "evidence" ? "sentence" : "item";
+}
+
 function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
   const status = a.flagged
     ? h("span", { class: "badge badge-danger" }, "FLAGGED")
@@ -216,7 +221,7 @@ function personRow(kind: string, a: AnnotatorActivity): HTMLElement {
       ? h("span", { class: "muted" }, "counted")
       : h("span", { class: "muted" }, "left out");
   const majority =
-    a.majority_agreement === null ? "—" : `${percent(a.majority_agreement)} of ${plural(a.majority_units, "item")}`;
+    a.majority_agreement === null ? "—" : `${percent(a.majority_agreement)} of ${plural(a.majority_units, majorityUnit(kind))}`;
   return h(
     "tr",
     { testid: `activity-${kind}-${a.name}`, class: a.counted ? undefined : "flagged" },

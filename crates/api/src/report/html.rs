@@ -153,7 +153,7 @@ fn agreement(s: &mut String, r: &Report) {
         s.push_str("</div></div>");
         people(s, k);
         if let Some(all) = r.metrics.get(kind) {
-            every_statistic(s, all);
+            every_statistic(s, all, k.kind == crate::tasks::TaskKind::Evidence);
         }
         s.push_str("</div>");
     }
@@ -251,7 +251,16 @@ fn people(s: &mut String, k: &KindDashboard) {
                 "–".to_string()
             },
             majority = if p.majority_units > 0 {
-                format!("{} of {}", pct(p.majority_agreement), p.majority_units)
+                let unit = if k.kind == crate::tasks::TaskKind::Evidence {
+                    "sentence"
+                } else {
+                    "item"
+                };
+                format!(
+                    "{} of {}",
+                    pct(p.majority_agreement),
+                    counted(p.majority_units, unit)
+                )
             } else {
                 "–".to_string()
             },
@@ -286,7 +295,11 @@ fn heatmap(s: &mut String, kind: &str, table: &super::pairs::PairTable) {
         r#"<div><h3>Cohen's kappa per pair, per {unit}</h3><p class="note"><code>{metric}</code>: {what}</p>"#,
         unit = esc(table.unit),
         metric = esc(table.metric),
-        what = esc(definition(table.metric).unwrap_or_default()),
+        what = esc(&definition(
+            table.metric,
+            kind == crate::tasks::TaskKind::Evidence.as_str()
+        )
+        .unwrap_or_default()),
     );
     s.push_str(&svg::heatmap(
         &format!("Cohen's kappa per pair, per {}, {kind}", table.unit),
@@ -296,14 +309,14 @@ fn heatmap(s: &mut String, kind: &str, table: &super::pairs::PairTable) {
     s.push_str("</div>");
 }
 
-fn every_statistic(s: &mut String, a: &AgreementReport) {
+fn every_statistic(s: &mut String, a: &AgreementReport, sets: bool) {
     s.push_str(r#"<h3 style="margin-top:14px">Every statistic</h3><table><tr><th>statistic</th><th>what it measures</th><th class="num">value</th><th class="num">95% interval</th></tr>"#);
     for (name, m) in &a.metrics {
         let _ = write!(
             s,
             r#"<tr><td><code>{}</code></td><td>{}</td><td class="num">{}</td><td class="num">{}</td></tr>"#,
             esc(name),
-            esc(definition(name).unwrap_or_default()),
+            esc(&definition(name, sets).unwrap_or_default()),
             esc(&value(m)),
             esc(&interval(m)),
         );

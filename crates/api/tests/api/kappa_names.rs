@@ -193,10 +193,16 @@ fn per_candidate_and_exact_set_kappas_have_their_own_names_everywhere() {
     }
     // Every statistic on the page comes with its one definition.
     for name in cli.metrics.keys() {
-        let what = definition(name).unwrap_or_else(|| panic!("{name} has no definition"));
+        let what = definition(name, true).unwrap_or_else(|| panic!("{name} has no definition"));
         assert!(
-            page.contains(what) || page.contains(&what.replace('\'', "&#39;")),
+            page.contains(&what) || page.contains(&what.replace('\'', "&#39;")),
             "the page does not define {name}"
         );
     }
+    // Evidence agrees with the majority per candidate sentence, and its row says so
+    // (screenshot walk of session 27: "88% of 8").
+    assert!(
+        page.contains("% of ") && !page.contains(" items</td>") && page.contains(" sentences</td>"),
+        "the people table names its unit"
+    );
 }
