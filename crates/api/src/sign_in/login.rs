@@ -87,15 +87,18 @@ impl Project {
         let address_block = address_blocked_at(&tx, address, now, policy)?;
         let let_through =
             address_block.is_some() && sign_in::is_known(&tx, &known, now - KNOWN_ADDRESS_MS)?;
-        let blocks = [
-            (pair, "for this name from this address"),
-            (
-                name_blocked_at(&tx, name, &known, now, policy)?,
-                "for this name",
-            ),
-            (address_block.filter(|_| !let_through), "from this address"),
-        ];
-        if let Some((Some(free), whose)) = blocks.into_iter().find(|(free, _)| free.is_some()) {
+        // The first limit that refuses is the one said; the name's is read only when the
+        // pair's does not refuse.
+        let block = match pair {
+            Some(free) => Some((free, "for this name from this address")),
+            None => {
+                name_blocked_at(&tx, name, &known, now, policy)?.map(|free| (free, "for this name"))
+            }
+        }
+        .or(address_block
+            .filter(|_| !let_through)
+            .map(|free| (free, "from this address")));
+        if let Some((free, whose)) = block {
             tx.commit()?;
             return Err(limited(free, now, whose));
         }
