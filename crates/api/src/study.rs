@@ -8,10 +8,15 @@
 //! transaction that draws the sample, so "counted answers ≤ overlap" still holds; serving
 //! (`annotate::study`) keeps those extra slots for the members.
 
+mod strata;
+
+pub use strata::{StratifiedSample, MAX_BINS};
+
 use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
+pub use factdesk_core::strata::{Strata, Stratum};
 use factdesk_store::studies::{self, NewStudy, StudyRow};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -21,13 +26,17 @@ use ts_rs::TS;
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct StudyRequest {
     pub kind: TaskKind,
-    /// How many items to sample.
+    /// How many items to sample: in all, or from each stratum when `strata` is given.
     pub sample: u32,
     /// The second group's annotators, by name.
     pub members: Vec<String>,
     /// Seed of the sample; the project's seed when absent.
     #[ts(type = "number | null")]
     pub seed: Option<u64>,
+    /// Groups to draw `sample` items from each, rather than `sample` items at random.
+    #[serde(default)]
+    #[ts(optional)]
+    pub strata: Option<Strata>,
 }
 
 /// A drawn study.
@@ -45,6 +54,18 @@ pub struct Study {
     pub members: Vec<String>,
     /// The sampled task ids.
     pub items: Vec<i64>,
+    /// How the sample was grouped ("jaccard-bins:10", "label", "field:topic"); `None`
+    /// for a uniform draw.
+    pub strata: Option<String>,
+    /// Each stratum with the items drawn from it, as named when drawn.
+    pub by_stratum: Vec<StratumItems>,
+}
+
+/// The items a study drew from one stratum.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+pub struct StratumItems {
+    pub name: String,
+    pub items: Vec<i64>,
 }
 
 /// What deleting a study undid.
@@ -61,8 +82,49 @@ fn invalid(message: impl Into<String>) -> Error {
     Error::new(ErrorCode::InvalidInput, message)
 }
 
+/// How a study's items were drawn, in a sentence for cards and reports.
+pub fn sampled(study: &Study) -> String {
+    let head = format!(
+        "Study {}: {} {} items, seed {}",
+        study.id,
+        study.items.len(),
+        study.kind.as_str(),
+        study.seed
+    );
+    match &study.strata {
+        None => format!("{head}, drawn uniformly among the items in no study"),
+        Some(spec) => {
+            let groups: Vec<String> = study
+                .by_stratum
+                .iter()
+                .map(|g| format!("{} ({})", g.name, g.items.len()))
+                .collect();
+            let how = if spec.starts_with("jaccard-bins") {
+                " (stemmed word overlap between each claim and its best-ranked candidate, as ranked when drawn)"
+            } else {
+                ""
+            };
+            format!("{head}, stratified by {spec}{how}: {}", groups.join(", "))
+        }
+    }
+}
+
 fn study_of(row: StudyRow) -> Study {
+    let mut by_stratum: Vec<StratumItems> = Vec::new();
+    for (&task, stratum) in row.items.iter().zip(&row.item_strata) {
+        let Some(name) = stratum else { continue };
+        match by_stratum.iter_mut().find(|s| &s.name == name) {
+            Some(s) => s.items.push(task),
+            None => by_stratum.push(StratumItems {
+                name: name.clone(),
+                items: vec![task],
+            }),
+        }
+    }
+    by_stratum.sort_by(|a, b| a.name.cmp(&b.name));
     Study {
+        strata: row.strata,
+        by_stratum,
         id: row.id,
         kind: row.kind,
         sample_size: row.sample_size,
@@ -152,23 +214,7 @@ impl Project {
         if req.sample == 0 {
             return Err(invalid("--sample must be at least 1"));
         }
-        let mut members = BTreeSet::new();
-        let mut member_ids = Vec::new();
-        for name in &req.members {
-            let name = name.trim();
-            if name.is_empty() {
-                continue;
-            }
-            if !members.insert(name.to_string()) {
-                return Err(invalid(format!("{name:?} is named twice in the group")));
-            }
-            member_ids.push(self.study_member(name)?);
-        }
-        if member_ids.is_empty() {
-            return Err(invalid(
-                "name the second group's annotators (--group ana,ben,caro)",
-            ));
-        }
+        let (members, member_ids) = self.study_group(&req.members)?;
         let seed = match req.seed {
             Some(seed) => seed,
             None => self.settings()?.seed,
@@ -191,7 +237,18 @@ impl Project {
             .map(|&(id, _)| id)
             .filter(|id| !met.contains(id))
             .collect();
-        if items.len() < req.sample as usize {
+        let mut item_strata: HashMap<i64, String> = HashMap::new();
+        if let Some(by) = &req.strata {
+            let rows = strata::unmet(studies::sample_rows(&tx, kind)?, &met);
+            let grouped = strata::keys(&rows, by)?;
+            items.clear();
+            for stratum in strata::drawn(&grouped.keys, &grouped.order, req.sample, seed, kind)? {
+                for task in stratum.items {
+                    items.push(task);
+                    item_strata.insert(task, stratum.name.clone());
+                }
+            }
+        } else if items.len() < req.sample as usize {
             let group = members.iter().cloned().collect::<Vec<_>>().join(", ");
             return Err(invalid(format!(
                 "--sample {}: only {} {kind} tasks are in no study yet and unseen by the group ({group}); {} more were already answered, served, packed or written by one of them (create tasks with `factdesk tasks`, or name people who have not worked on them)",
@@ -200,26 +257,31 @@ impl Project {
                 free.len() - items.len()
             )));
         }
-        Seeded::for_purpose(seed, &format!("study:{kind}")).shuffle(&mut items);
-        items.truncate(req.sample as usize);
+        if req.strata.is_none() {
+            Seeded::for_purpose(seed, &format!("study:{kind}")).shuffle(&mut items);
+            items.truncate(req.sample as usize);
+        }
         items.sort_unstable();
+        let spec = req.strata.as_ref().map(Strata::spec);
         let overlaps: HashMap<i64, u32> = free.iter().copied().collect();
         fillable_outside(&tx, kind, &items, &overlaps, &member_ids)?;
         let id = studies::insert(
             &tx,
             &NewStudy {
                 kind,
-                sample_size: req.sample,
+                sample_size: u32::try_from(items.len()).unwrap_or(u32::MAX),
                 seed,
                 created_at: now,
                 lead_id,
+                strata: spec.as_deref(),
             },
         )?;
         for &member in &member_ids {
             studies::add_member(&tx, id, member)?;
         }
         for &task in &items {
-            studies::add_item(&tx, id, task, member_ids.len() as u32)?;
+            let stratum = item_strata.get(&task).map(String::as_str);
+            studies::add_item(&tx, id, task, member_ids.len() as u32, stratum)?;
         }
         tx.commit()?;
         tracing::info!(
@@ -232,6 +294,28 @@ impl Project {
             .into_iter()
             .find(|s| s.id == id)
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("study {id} vanished")))
+    }
+
+    /// The group's names, sorted, and their ids in the order given.
+    fn study_group(&self, names: &[String]) -> Result<(BTreeSet<String>, Vec<i64>)> {
+        let mut members = BTreeSet::new();
+        let mut member_ids = Vec::new();
+        for name in names {
+            let name = name.trim();
+            if name.is_empty() {
+                continue;
+            }
+            if !members.insert(name.to_string()) {
+                return Err(invalid(format!("{name:?} is named twice in the group")));
+            }
+            member_ids.push(self.study_member(name)?);
+        }
+        if member_ids.is_empty() {
+            return Err(invalid(
+                "name the second group's annotators (--group ana,ben,caro)",
+            ));
+        }
+        Ok((members, member_ids))
     }
 
     /// A study member's id: an annotator whom a lead has not disabled. A lead is refused:
@@ -274,6 +358,20 @@ impl Project {
             items: deleted.items,
             member_answers: deleted.member_answers,
         })
+    }
+
+    /// The dataset cards' section on how each study's items were drawn; empty without
+    /// studies.
+    pub(crate) fn study_samples_card(&self) -> Result<String> {
+        let studies = studies::list(self.store.conn())?;
+        if studies.is_empty() {
+            return Ok(String::new());
+        }
+        let mut s = String::from("\n## Re-annotation studies\n\n");
+        for study in studies.into_iter().map(study_of) {
+            s.push_str(&format!("- {}\n", sampled(&study)));
+        }
+        Ok(s)
     }
 
     /// Every study, oldest first.

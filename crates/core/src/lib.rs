@@ -19,6 +19,7 @@ pub mod role;
 pub mod scores;
 pub mod seeded;
 mod stopwords;
+pub mod strata;
 pub mod task;
 pub mod text;
 pub mod time;

@@ -27,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0019_trick_sentences.sql"),
     include_str!("migrations/0020_one_task_queue.sql"),
     include_str!("migrations/0021_problem_reports.sql"),
+    include_str!("migrations/0022_study_strata.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -70,6 +71,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         21,
         include_str!("migrations/postgres/0021_problem_reports.sql"),
+    ),
+    (
+        22,
+        include_str!("migrations/postgres/0022_study_strata.sql"),
     ),
 ];
 

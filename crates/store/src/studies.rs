@@ -20,16 +20,59 @@ pub struct StudyRow {
     pub members: Vec<String>,
     /// Sampled task ids, ascending.
     pub items: Vec<i64>,
+    /// How the sample was grouped ("jaccard-bins:10"); `None` for a uniform draw.
+    pub strata: Option<String>,
+    /// Each sampled item's stratum, beside `items`.
+    pub item_strata: Vec<Option<String>>,
 }
 
 /// A study to create.
 #[derive(Debug, Clone, Copy)]
-pub struct NewStudy {
+pub struct NewStudy<'a> {
     pub kind: TaskKind,
     pub sample_size: u32,
     pub seed: u64,
     pub created_at: i64,
     pub lead_id: i64,
+    pub strata: Option<&'a str>,
+}
+
+/// A task that a study could sample, with what a stratum is read from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SampleRow {
+    pub task_id: i64,
+    /// The claim's id as imported.
+    pub ext_id: String,
+    pub claim: String,
+    /// The claim's best-ranked candidate sentence, if it has candidates.
+    pub top_candidate: Option<String>,
+    pub label: Option<String>,
+    /// The claim's imported metadata, a JSON object.
+    pub metadata: String,
+}
+
+/// Tasks of `kind` in no study yet, by id, with their claim's text, best candidate,
+/// label and metadata.
+pub fn sample_rows(conn: &Connection, kind: TaskKind) -> Result<Vec<SampleRow>> {
+    let mut stmt = conn.prepare(
+        "SELECT t.id, c.text, c.label, c.metadata,
+                (SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id
+                 WHERE k.claim_id = c.id ORDER BY k.rank LIMIT 1), c.ext_id
+         FROM tasks t JOIN claims c ON c.id = t.claim_id
+         WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
+         ORDER BY t.id",
+    )?;
+    let rows = stmt.query_map([kind.as_str()], |r| {
+        Ok(SampleRow {
+            task_id: r.get(0)?,
+            claim: r.get(1)?,
+            label: r.get(2)?,
+            metadata: r.get(3)?,
+            top_candidate: r.get(4)?,
+            ext_id: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Where a task stands in its study, seen by one annotator.
@@ -127,10 +170,10 @@ pub fn delete(conn: &crate::Tx<'_>, study_id: i64) -> Result<Option<Deleted>> {
 }
 
 /// Creates the study row; returns its id.
-pub fn insert(conn: &crate::Tx<'_>, s: &NewStudy) -> Result<i64> {
+pub fn insert(conn: &crate::Tx<'_>, s: &NewStudy<'_>) -> Result<i64> {
     conn.execute(
-        "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![s.kind.as_str(), s.sample_size, s.seed as i64, s.created_at, s.lead_id],
+        "INSERT INTO studies (kind, sample_size, seed, created_at, lead_id, strata) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        params![s.kind.as_str(), s.sample_size, s.seed as i64, s.created_at, s.lead_id, s.strata],
     )?;
     Ok(conn.last_insert_rowid()?)
 }
@@ -141,13 +184,20 @@ pub fn add_member(conn: &crate::Tx<'_>, study: i64, annotator_id: i64) -> Result
     Ok(())
 }
 
-/// Puts a task in the study and raises its overlap by `room`, keeping the old overlap.
-pub fn add_item(conn: &crate::Tx<'_>, study: i64, task_id: i64, room: u32) -> Result<()> {
+/// Puts a task in the study, in `stratum` if the sample was stratified, and raises its
+/// overlap by `room`, keeping the old overlap.
+pub fn add_item(
+    conn: &crate::Tx<'_>,
+    study: i64,
+    task_id: i64,
+    room: u32,
+    stratum: Option<&str>,
+) -> Result<()> {
     conn.prepare_cached(
-        "INSERT INTO study_items (study_id, task_id, base_overlap)
-         SELECT ?1, id, overlap FROM tasks WHERE id = ?2",
+        "INSERT INTO study_items (study_id, task_id, base_overlap, stratum)
+         SELECT ?1, id, overlap, ?3 FROM tasks WHERE id = ?2",
     )?
-    .execute(params![study, task_id])?;
+    .execute(params![study, task_id, stratum])?;
     conn.prepare_cached("UPDATE tasks SET overlap = overlap + ?2 WHERE id = ?1")?
         .execute(params![task_id, room])?;
     Ok(())
@@ -156,7 +206,7 @@ pub fn add_item(conn: &crate::Tx<'_>, study: i64, task_id: i64, room: u32) -> Re
 /// Every study, oldest first, with its members and items.
 pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
     let mut stmt = conn.prepare(
-        "SELECT s.id, s.kind, s.sample_size, s.seed, s.created_at, a.name
+        "SELECT s.id, s.kind, s.sample_size, s.seed, s.created_at, a.name, s.strata
          FROM studies s JOIN annotators a ON a.id = s.lead_id ORDER BY s.id",
     )?;
     let mut studies = stmt
@@ -171,6 +221,8 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
                 lead: r.get(5)?,
                 members: Vec::new(),
                 items: Vec::new(),
+                strata: r.get(6)?,
+                item_strata: Vec::new(),
             })
         })?
         .collect::<crate::db::Result<Vec<_>>>()?;
@@ -178,15 +230,17 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
         "SELECT a.name FROM study_members m JOIN annotators a ON a.id = m.annotator_id
          WHERE m.study_id = ?1 ORDER BY a.name",
     )?;
-    let mut items = conn
-        .prepare_cached("SELECT task_id FROM study_items WHERE study_id = ?1 ORDER BY task_id")?;
+    let mut items = conn.prepare_cached(
+        "SELECT task_id, stratum FROM study_items WHERE study_id = ?1 ORDER BY task_id",
+    )?;
     for study in &mut studies {
         study.members = members
             .query_map([study.id], |r| r.get(0))?
             .collect::<crate::db::Result<_>>()?;
-        study.items = items
-            .query_map([study.id], |r| r.get(0))?
+        let rows: Vec<(i64, Option<String>)> = items
+            .query_map([study.id], |r| Ok((r.get(0)?, r.get(1)?)))?
             .collect::<crate::db::Result<_>>()?;
+        (study.items, study.item_strata) = rows.into_iter().unzip();
     }
     Ok(studies)
 }

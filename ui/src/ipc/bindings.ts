@@ -575,7 +575,7 @@ export type KappaPoint = { answers: number, at_ms: number, value: number | null,
 
 export type StudyRequest = { kind: TaskKind, 
 /**
- * How many items to sample.
+ * How many items to sample: in all, or from each stratum when `strata` is given.
  */
 sample: number, 
 /**
@@ -585,7 +585,15 @@ members: Array<string>,
 /**
  * Seed of the sample; the project's seed when absent.
  */
-seed: number | null, };
+seed: number | null, 
+/**
+ * Groups to draw `sample` items from each, rather than `sample` items at random.
+ */
+strata?: Strata, };
+
+export type Strata = { "by": "jaccard_bins", bins: number, } | { "by": "label" } | { "by": "field", name: string, };
+
+export type StratumItems = { name: string, items: Array<number>, };
 
 export type Study = { id: number, kind: TaskKind, sample_size: number, seed: number, 
 /**
@@ -599,7 +607,16 @@ members: Array<string>,
 /**
  * The sampled task ids.
  */
-items: Array<number>, };
+items: Array<number>, 
+/**
+ * How the sample was grouped ("jaccard-bins:10", "label", "field:topic"); `None`
+ * for a uniform draw.
+ */
+strata: string | null, 
+/**
+ * Each stratum with the items drawn from it, as named when drawn.
+ */
+by_stratum: Array<StratumItems>, };
 
 export type StudyAgreement = { study: Study, 
 /**

@@ -196,7 +196,7 @@ describe("dashboard", () => {
     expect(renderStudies([])[0]?.textContent).toContain("No studies yet");
     const [card] = renderStudies([
       {
-        study: { id: 3, kind: "evidence", sample_size: 100, seed: 7, created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2] },
+        study: { id: 3, kind: "evidence", sample_size: 100, seed: 7, created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2], strata: null, by_stratum: [] },
         group_a: ["a1", "a2"],
         items_answered: 100,
         majority_units: 480,
@@ -215,7 +215,7 @@ describe("dashboard", () => {
 
   it("keeps a study just drawn when an older snapshot arrives", () => {
     const study = (id: number, kappa: number | null) => ({
-      study: { id, kind: "label" as const, sample_size: 2, seed: 1, created_at: 0, lead: "maria", members: ["b1"], items: [1] },
+      study: { id, kind: "label" as const, sample_size: 2, seed: 1, created_at: 0, lead: "maria", members: ["b1"], items: [1], strata: null, by_stratum: [] },
       group_a: [],
       items_answered: 0,
       majority_units: 0,

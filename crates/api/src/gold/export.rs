@@ -218,7 +218,7 @@ impl Project {
                 }
             }
         }
-        let text = super::export_card::card(&preview, req, format);
+        let text = super::export_card::card(&preview, req, format) + &self.study_samples_card()?;
         outputs.bytes(&card, text.as_bytes())?;
         outputs.commit()?;
         Ok(ExportReport {

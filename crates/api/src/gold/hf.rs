@@ -136,7 +136,8 @@ impl Project {
             req,
             agreement: &agreement,
         }
-        .render();
+        .render()
+            + &self.study_samples_card()?;
         let readme = dir.join("README.md");
         outputs
             .file_in_new_folder(&readme)?

@@ -171,7 +171,7 @@ fn studies(s: &mut String, r: &Report) {
         let study = &st.study;
         let _ = write!(
             s,
-            r#"<div class="card kind"><h3>Study {id}: {kind}, {n} items (seed {seed}); {both} answered by both groups</h3><p class="note">Group A: {a}. Group B: {b}.</p><div class="cards">"#,
+            r#"<div class="card kind"><h3>Study {id}: {kind}, {n} items (seed {seed}); {both} answered by both groups</h3><p class="note">Group A: {a}. Group B: {b}. {how}.</p><div class="cards">"#,
             id = study.id,
             kind = study.kind.as_str(),
             n = study.sample_size,
@@ -183,6 +183,7 @@ fn studies(s: &mut String, r: &Report) {
                 st.group_a.join(", ")
             }),
             b = esc(&study.members.join(", ")),
+            how = esc(&crate::study::sampled(study)),
         );
         headline(
             s,

@@ -31,7 +31,7 @@ use factdesk_api::problems::ProblemReport;
 use factdesk_api::recent::RecentProject;
 use factdesk_api::review::PendingReview;
 use factdesk_api::settings::{EvidenceStance, Guidelines, RankingSettings, Routing, Settings};
-use factdesk_api::study::{DeletedStudy, Study, StudyRequest};
+use factdesk_api::study::{DeletedStudy, Strata, StratumItems, Study, StudyRequest};
 use factdesk_api::tasks::{SkipReason, SkippedClaims, TaskKind, TasksReport};
 use factdesk_api::{Error, ErrorCode, Location};
 use factdesk_core::answer::{Judgement, Response, Verdict};
@@ -97,6 +97,8 @@ fn declarations(cfg: &Config) -> Vec<String> {
         AnnotatorActivity::decl(cfg),
         KappaPoint::decl(cfg),
         StudyRequest::decl(cfg),
+        Strata::decl(cfg),
+        StratumItems::decl(cfg),
         Study::decl(cfg),
         StudyAgreement::decl(cfg),
         DeletedStudy::decl(cfg),

@@ -190,6 +190,7 @@ const LEAD_ONLY: &[Call] = &[
             sample: 1,
             members: vec!["ana".to_string()],
             seed: Some(1),
+            strata: None,
         };
         p.create_study(a, &req).map(drop)
     }),

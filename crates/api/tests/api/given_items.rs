@@ -209,6 +209,7 @@ fn a_member_whose_study_was_deleted_is_told_so_not_that_the_reservation_lapsed()
             sample: 3,
             members: vec!["hu".into(), "ix".into()],
             seed: Some(2),
+            strata: None,
         },
     ));
     let item = next(&mut p, "hu", TaskKind::Evidence);

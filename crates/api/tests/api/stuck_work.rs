@@ -96,6 +96,7 @@ fn study(p: &mut Project, members: &[&str]) -> factdesk_api::Result<factdesk_api
             sample: 2,
             members: members.iter().map(|m| m.to_string()).collect(),
             seed: Some(1),
+            strata: None,
         },
     )
 }

@@ -102,6 +102,7 @@ fn members_are_served_the_sample_first_and_keep_its_room() {
         sample,
         members: members.iter().map(|m| m.to_string()).collect(),
         seed: Some(3),
+        strata: None,
     };
     // Who may draw, and what.
     let refused = |r: factdesk_api::Result<_>| r.err().map(|e| e.code);
@@ -205,6 +206,7 @@ fn reservations_of_others_count_against_the_items_own_slots() {
             sample: 1,
             members: vec!["b1".into()],
             seed: Some(1),
+            strata: None,
         },
     ));
     let sampled = study.items[0];
@@ -249,6 +251,7 @@ fn undefined_figures_say_why() {
             sample: 2,
             members: vec!["b1".into()],
             seed: None,
+            strata: None,
         },
     ));
     let figures = must(p.study_agreements(&p.lead(), Some(TaskKind::Label), &no_bootstrap()));
@@ -339,6 +342,7 @@ fn a_covid_fact_study_gives_the_group_majority_kappa_of_core() {
             sample: 100,
             members: group_b.iter().map(|m| m.to_string()).collect(),
             seed: Some(2021),
+            strata: None,
         },
     ));
     assert_eq!(study.items.len(), 100);
@@ -440,6 +444,7 @@ fn one_claim_and_a_study(dir: &std::path::Path, clock: &ManualClock) -> Project 
         sample: 1,
         members: vec!["b1".into(), "b2".into(), "b3".into()],
         seed: Some(1),
+        strata: None,
     };
     must(p.create_study(&p.lead_named("maria"), &study));
     p

@@ -54,6 +54,7 @@ fn request(sample: u32, members: &[&str]) -> StudyRequest {
         sample,
         members: members.iter().map(|m| m.to_string()).collect(),
         seed: Some(1),
+        strata: None,
     }
 }
 
@@ -252,4 +253,47 @@ fn a_study_drawn_by_mistake_can_be_deleted() {
         over.is_empty(),
         "tasks not filled to their overlap: {over:?}"
     );
+}
+
+/// Issue 33: a stratified draw is shown first and then made a study that keeps each
+/// item's stratum, on a file and on PostgreSQL.
+#[test]
+fn a_stratified_study_keeps_the_stratum_each_item_was_drawn_from() {
+    use factdesk_api::study::Strata;
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = team(dir.path(), &clock);
+    let by = Strata::JaccardBins { bins: 1 };
+    let shown = must(p.sample_strata(&p.lead_named("maria"), TaskKind::Evidence, &by, 3, Some(1)));
+    assert_eq!(shown.strata, "jaccard-bins:1");
+    assert_eq!(shown.drawn.len(), 1);
+    assert_eq!(shown.drawn[0].name, "0.00–1.00");
+    assert_eq!(shown.drawn[0].available, 10);
+    let study = must(p.create_study(
+        &p.lead_named("maria"),
+        &StudyRequest {
+            strata: Some(by),
+            ..request(3, &["erin"])
+        },
+    ));
+    assert_eq!(study.items, shown.drawn[0].items);
+    assert_eq!(study.strata.as_deref(), Some("jaccard-bins:1"));
+    assert_eq!(study.by_stratum.len(), 1);
+    assert_eq!(study.by_stratum[0].items, study.items);
+    let listed = must(p.studies(&p.lead_named("maria")));
+    assert_eq!(listed, vec![study]);
+    // Too many asked from a stratum: refused, naming it, nothing drawn.
+    let err = p
+        .create_study(
+            &p.lead_named("maria"),
+            &StudyRequest {
+                strata: Some(Strata::Label),
+                ..request(50, &["dan"])
+            },
+        )
+        .err()
+        .unwrap_or_else(|| panic!("drawn"));
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    assert!(err.message.contains("fewer than the 50 items"), "{err}");
+    assert_eq!(must(p.studies(&p.lead_named("maria"))).len(), 1);
 }

@@ -17,6 +17,7 @@ mod rank;
 mod reindex;
 mod report;
 mod review;
+mod sample;
 mod search;
 mod serve;
 mod settings;
@@ -55,6 +56,7 @@ enum Command {
     Settings(settings::Args),
     Agreement(agreement::Args),
     Study(study::Args),
+    Sample(sample::Args),
     Report(report::Args),
     Pack(team::PackArgs),
     Merge(team::MergeArgs),
@@ -86,6 +88,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Settings(a) => settings::run(a),
         Command::Agreement(a) => agreement::run(a),
         Command::Study(a) => study::run(a),
+        Command::Sample(a) => sample::run(a),
         Command::Report(a) => report::run(a),
         Command::Adjudicate(a) => adjudicate::run(a),
         Command::Export(a) => export::run(a),

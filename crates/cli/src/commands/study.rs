@@ -72,6 +72,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 sample,
                 members: a.group,
                 seed: a.seed,
+                strata: None,
             },
         )?;
         if a.json {

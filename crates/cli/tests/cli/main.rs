@@ -23,6 +23,7 @@ mod ranking;
 mod read_only;
 mod report;
 mod safe_outputs;
+mod sample;
 mod search;
 mod serve;
 mod sessions_and_limits;
