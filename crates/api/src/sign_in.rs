@@ -70,6 +70,12 @@ pub struct SignInPolicy {
     /// that address's sign-ins are refused (but for names that signed in from it before):
     /// new names each time passed the limits by name and took every password check.
     pub failures_per_address: u64,
+    /// Sign-ins one name may make within a minute: each checks a password, and one
+    /// person's right password in a loop took every check from the team (fifth hostile
+    /// pass of session 26's door).
+    pub sign_ins_per_name_a_minute: u64,
+    /// Live sessions one person may hold; a new one ends the oldest past it.
+    pub sessions_per_person: u64,
 }
 
 impl Default for SignInPolicy {
@@ -82,6 +88,8 @@ impl Default for SignInPolicy {
             failures_per_name: 20,
             longest_name_wait_ms: 3600 * 1000,
             failures_per_address: 30,
+            sign_ins_per_name_a_minute: 10,
+            sessions_per_person: 50,
         }
     }
 }
@@ -101,6 +109,10 @@ pub struct Session {
     pub role: Role,
     /// When the token stops working, unix milliseconds.
     pub expires_at: i64,
+    /// Whose it is, for the server's own use: never sent.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub person: i64,
 }
 
 /// A live session as a lead lists it: who holds it and since when, never its token.
@@ -365,7 +377,12 @@ impl Project {
         let known = known_subject(name, address);
         let by_name = name_blocked_at(conn, name, &known, now, policy)?;
         let by_address = address_blocked_at(conn, address, now, policy)?;
-        Ok(pair.max(by_name).max(by_address).map(|at| at - now))
+        let often = login::signed_in_often(conn, name, now, policy)?;
+        Ok(pair
+            .max(by_name)
+            .max(by_address)
+            .max(often)
+            .map(|at| at - now))
     }
 
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end

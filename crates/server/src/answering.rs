@@ -20,9 +20,19 @@ use std::time::Duration;
 /// How often the door asks which of the sessions vouching for connections still live.
 const SESSIONS_CHECKED_EVERY: Duration = Duration::from_secs(5);
 
-/// Set on a sign-in's response by its route: the new session's token.
+/// Set on a response by a route that knows whose session answered it (a sign-in, the
+/// event stream): its connection is that person's at once, before the session lookup
+/// other requests wait for in a busy pool (fifth hostile pass: a lead's reopened event
+/// stream was nobody's until then, and closed first).
 #[derive(Debug, Clone)]
-pub(crate) struct SignedIn(pub(crate) Arc<str>);
+pub(crate) struct SignedIn {
+    pub(crate) token: Arc<str>,
+    pub(crate) person: i64,
+}
+
+/// Set on a 503 or 429 answer: why, for the log.
+#[derive(Debug, Clone)]
+pub(crate) struct TurnedAway(pub(crate) String);
 
 /// Set on a sign-out's response by its route: the ended session's token.
 #[derive(Debug, Clone)]
@@ -64,14 +74,19 @@ pub async fn layer(
         activity: to_come.then_some(activity.clone()),
     });
     let mut response = next.run(Request::from_parts(parts, body)).await;
+    if let Some(TurnedAway(why)) = response.extensions_mut().remove::<TurnedAway>() {
+        door.log_turned_away(response.status().as_u16(), &why);
+    }
     if let Some(SignedOut(token)) = response.extensions_mut().remove::<SignedOut>() {
         door.withdraw(&token);
     }
-    let vouching = match response.extensions_mut().remove::<SignedIn>() {
-        Some(SignedIn(token)) => Some(token),
-        None if response.status().is_success() => token.map(Arc::from),
-        None => None,
-    };
+    if let Some(SignedIn { token, person }) = response.extensions_mut().remove::<SignedIn>() {
+        door.vouch(&activity, Holder { person, token });
+        return response;
+    }
+    let vouching = token
+        .filter(|_| response.status().is_success())
+        .map(Arc::<str>::from);
     if let Some(token) = vouching.filter(|t| !activity.held_by(t)) {
         // Whose it is, asked beside the answer rather than before it is sent.
         tokio::spawn(async move {

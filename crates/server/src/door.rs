@@ -151,6 +151,8 @@ impl Activity {
 struct Open {
     total: usize,
     by_address: HashMap<IpAddr, usize>,
+    /// Of those, the ones someone's session vouched for.
+    vouched: HashMap<IpAddr, usize>,
     connections: HashMap<u64, Arc<Activity>>,
     by_peer: HashMap<SocketAddr, u64>,
     next_id: u64,
@@ -158,6 +160,9 @@ struct Open {
 
 impl Open {
     fn count_out(&mut self, activity: &Activity) {
+        if activity.trusted() {
+            self.vouched_change(activity.address, false);
+        }
         self.connections.remove(&activity.id);
         if self.by_peer.get(&activity.peer) == Some(&activity.id) {
             self.by_peer.remove(&activity.peer);
@@ -169,6 +174,29 @@ impl Open {
                 self.by_address.remove(&activity.address);
             }
         }
+    }
+
+    fn vouched_change(&mut self, address: IpAddr, more: bool) {
+        let count = self.vouched.entry(address).or_default();
+        if more {
+            *count += 1;
+        } else {
+            *count = count.saturating_sub(1);
+            if *count == 0 {
+                self.vouched.remove(&address);
+            }
+        }
+    }
+
+    /// Gives `c` to `holder` (or to nobody), keeping the count of vouched connections by
+    /// address.
+    fn set_holder(&mut self, c: &Activity, holder: Option<Holder>) {
+        match (c.trusted(), holder.is_some()) {
+            (false, true) => self.vouched_change(c.address, true),
+            (true, false) => self.vouched_change(c.address, false),
+            _ => {}
+        }
+        c.set_holder(holder);
     }
 
     /// Frees the place of the connection idle the longest that is not being answered,
@@ -183,17 +211,22 @@ impl Open {
         // ones the server is not working on, then those of addresses holding several
         // (sign-ins queued one after another on every connection of an attacker's kept
         // them all, fourth pass); then the one idle the longest. Someone's connection is
-        // closed only when no other can be, and never while it is being answered.
+        // closed only when no other can be, and never while it is being answered. Among
+        // nobody's, those of an address where someone is signed in go after the others (a
+        // person's sign-in, or a tab's new connection, was closed before an anonymous
+        // flood's, fifth pass), and an address counts as crowded by nobody's connections.
         let victim = self
             .connections
             .values()
             .filter(|c| !(c.trusted() && c.answering()))
             .min_by_key(|c| {
-                let lone = self.by_address.get(&c.address).copied().unwrap_or(0) <= 1;
+                let vouched = self.vouched.get(&c.address).copied().unwrap_or(0);
+                let open = self.by_address.get(&c.address).copied().unwrap_or(0);
                 (
                     c.trusted(),
                     c.answering(),
-                    lone,
+                    vouched > 0,
+                    open.saturating_sub(vouched) <= 1,
                     c.last_active_ms.load(Ordering::Acquire),
                 )
             })?
@@ -214,6 +247,8 @@ pub struct Doorkeeper {
     /// hostile pass of session 26).
     evictions: Tally,
     refusals: Tally,
+    /// Requests answered 503 or 429, logged the same way.
+    turned_away: Tally,
 }
 
 /// Events since the last one logged, and when that was.
@@ -251,6 +286,7 @@ pub fn door() -> Door {
         started: Instant::now(),
         evictions: Tally::default(),
         refusals: Tally::default(),
+        turned_away: Tally::default(),
     })
 }
 
@@ -345,13 +381,17 @@ impl Doorkeeper {
     /// [`VOUCHED_PER_PERSON`] connections; past that, the one of theirs idle the longest
     /// is nobody's again.
     pub(crate) fn vouch(&self, activity: &Activity, holder: Holder) {
-        let open = self.lock();
+        let mut open = self.lock();
+        if !open.connections.contains_key(&activity.id) {
+            return;
+        }
         let person = holder.person;
-        activity.set_holder(Some(holder));
-        let mut theirs: Vec<&Arc<Activity>> = open
+        open.set_holder(activity, Some(holder));
+        let mut theirs: Vec<Arc<Activity>> = open
             .connections
             .values()
             .filter(|c| c.holder().as_ref().is_some_and(|h| h.person == person))
+            .cloned()
             .collect();
         if theirs.len() > VOUCHED_PER_PERSON {
             theirs.sort_by_key(|c| {
@@ -361,7 +401,7 @@ impl Doorkeeper {
                 )
             });
             for c in &theirs[..theirs.len() - VOUCHED_PER_PERSON] {
-                c.set_holder(None);
+                open.set_holder(c, None);
             }
         }
     }
@@ -369,11 +409,15 @@ impl Doorkeeper {
     /// Every connection `token`'s session vouched for is nobody's again: the session
     /// ended.
     pub(crate) fn withdraw(&self, token: &str) {
-        let open = self.lock();
-        for c in open.connections.values() {
-            if c.held_by(token) {
-                c.set_holder(None);
-            }
+        let mut open = self.lock();
+        let held: Vec<Arc<Activity>> = open
+            .connections
+            .values()
+            .filter(|c| c.held_by(token))
+            .cloned()
+            .collect();
+        for c in held {
+            open.set_holder(&c, None);
         }
     }
 
@@ -388,6 +432,12 @@ impl Doorkeeper {
         tokens.sort_unstable();
         tokens.dedup();
         tokens
+    }
+
+    pub(crate) fn log_turned_away(&self, status: u16, why: &str) {
+        if let Some(answered) = self.turned_away.note(self.now_ms()) {
+            tracing::warn!(answered, status, "requests turned away, the last: {why}");
+        }
     }
 
     /// The connection from `peer`, while it is open.

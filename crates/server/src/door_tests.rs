@@ -33,6 +33,9 @@ fn open_held(
         reader: Mutex::new(None),
         writer: Mutex::new(None),
     });
+    if activity.trusted() {
+        into.vouched_change(peer.ip(), true);
+    }
     into.total += 1;
     *into.by_address.entry(peer.ip()).or_default() += 1;
     into.by_peer.insert(peer, activity.id);
@@ -64,6 +67,22 @@ fn room_is_made_from_nobodys_idle_then_busy_crowds_then_lone_then_someones() {
         "never closed while answered"
     );
     assert_eq!(door.total, 1);
+}
+
+/// Fifth hostile pass of session 26's door (HIGH): lone connections of an anonymous
+/// flood, each with a sign-in queued, were kept while a person's sign-in from the address
+/// of their own event stream was closed (two connections made the address "crowded").
+#[test]
+fn nobodys_connections_from_where_someone_is_signed_in_go_last_of_nobodys() {
+    let mut door = Open::default();
+    let stream = open(&mut door, [10, 0, 0, 1], 0, false, true);
+    let her_sign_in = open(&mut door, [10, 0, 0, 1], 1, true, false);
+    let flood: Vec<u64> = (0..3)
+        .map(|i| open(&mut door, [10, 0, 9, i], 5 + u64::from(i), true, false))
+        .collect();
+    let order: Vec<u64> = std::iter::from_fn(|| door.evict_one().map(|c| c.id)).collect();
+    assert_eq!(order, [flood[0], flood[1], flood[2], her_sign_in, stream]);
+    assert!(door.vouched.is_empty() && door.total == 0);
 }
 
 #[test]

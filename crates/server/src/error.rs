@@ -89,10 +89,14 @@ impl From<factdesk_api::Error> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status;
-        if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
-            tracing::warn!(status = status.as_u16(), code = %self.code, "{}", self.message);
-        }
         let mut response = (status, axum::Json(&self)).into_response();
+        if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
+            // Logged by the answering layer, counted once a second: anyone can cause
+            // thousands a second (13.5 MB of log in 45 s, fifth hostile pass).
+            response
+                .extensions_mut()
+                .insert(crate::answering::TurnedAway(self.message.clone()));
+        }
         if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
             let wait = self
                 .retry_after

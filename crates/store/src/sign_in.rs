@@ -42,6 +42,30 @@ pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
         .optional()?)
 }
 
+/// When the sessions `name` opened after `since` began, oldest first.
+pub fn sessions_opened_since(conn: &Connection, name: &str, since: i64) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.created_at FROM sessions s JOIN annotators a ON a.id = s.annotator_id
+         WHERE a.name = ?1 AND s.created_at > ?2 ORDER BY s.created_at",
+    )?;
+    let rows = stmt.query_map(params![name, since], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// Ends the oldest sessions of a person past the newest `keep`; how many.
+pub fn end_sessions_past(conn: &crate::Tx<'_>, annotator_id: i64, keep: u64) -> Result<usize> {
+    Ok(conn
+        .prepare_cached(
+            "DELETE FROM sessions WHERE annotator_id = ?1 AND token_hash NOT IN (
+                 SELECT token_hash FROM sessions WHERE annotator_id = ?1
+                 ORDER BY created_at DESC, token_hash LIMIT ?2)",
+        )?
+        .execute(params![
+            annotator_id,
+            i64::try_from(keep).unwrap_or(i64::MAX)
+        ])?)
+}
+
 /// Sets a person's password hash and ends their sessions in the same transaction: a
 /// password changed because it leaked must shut out whoever signed in with it.
 pub fn set_password(conn: &crate::Tx<'_>, annotator_id: i64, hash: &str) -> Result<()> {

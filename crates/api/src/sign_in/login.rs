@@ -90,14 +90,15 @@ impl Project {
         // The first limit that refuses is the one said; the name's is read only when the
         // pair's does not refuse.
         let block = match pair {
-            Some(free) => Some((free, "for this name from this address")),
-            None => {
-                name_blocked_at(&tx, name, &known, now, policy)?.map(|free| (free, "for this name"))
-            }
+            Some(free) => Some((free, "failed sign-ins for this name from this address")),
+            None => name_blocked_at(&tx, name, &known, now, policy)?
+                .map(|free| (free, "failed sign-ins for this name")),
         }
         .or(address_block
             .filter(|_| !let_through)
-            .map(|free| (free, "from this address")));
+            .map(|free| (free, "failed sign-ins from this address")))
+        .or(signed_in_often(&tx, name, now, policy)?
+            .map(|free| (free, "sign-ins for this name in a minute")));
         if let Some((free, whose)) = block {
             tx.commit()?;
             return Err(limited(free, now, whose));
@@ -127,7 +128,7 @@ impl Project {
                 now,
             }),
             _ => match address_block.filter(|_| let_through) {
-                Some(free) => Err(limited(free, now, "from this address")),
+                Some(free) => Err(limited(free, now, "failed sign-ins from this address")),
                 // A disabled person's right password is as wrong as any other: the answer
                 // must not confirm it.
                 None => Err(unauthorized("wrong name or password")),
@@ -173,20 +174,40 @@ impl Project {
         sign_in::forget_attempt(&tx, &checked.by_address, now)?;
         sign_in::forget_name_failure(&tx, &checked.by_name)?;
         sign_in::remember_known(&tx, &checked.known, now)?;
+        sign_in::end_sessions_past(&tx, checked.annotator_id, policy.sessions_per_person)?;
         tx.commit()?;
         Ok(Session {
             token,
             role: checked.role,
             expires_at,
+            person: checked.annotator_id,
         })
     }
 }
 
-/// `RateLimited`, free again at `free`; `whose` completes "too many failed sign-ins …".
-fn limited(free: i64, now: i64, whose: &str) -> Error {
+/// When `name` may sign in again, if it signed in its minute's share already: counted
+/// from the sessions it opened, so only someone with its password can use it up.
+pub(super) fn signed_in_often(
+    conn: &factdesk_store::Connection,
+    name: &str,
+    now: i64,
+    policy: &SignInPolicy,
+) -> Result<Option<i64>> {
+    const MINUTE_MS: i64 = 60_000;
+    let opened = sign_in::sessions_opened_since(conn, name, now - MINUTE_MS)?;
+    let share = usize::try_from(policy.sign_ins_per_name_a_minute).unwrap_or(usize::MAX);
+    Ok(opened
+        .len()
+        .checked_sub(share)
+        .and_then(|past| opened.get(past))
+        .map(|&first| first + MINUTE_MS))
+}
+
+/// `RateLimited`, free again at `free`; `what` completes "too many …".
+fn limited(free: i64, now: i64, what: &str) -> Error {
     let seconds = (free - now + 999) / 1000;
     Error::new(
         ErrorCode::RateLimited,
-        format!("too many failed sign-ins {whose}; try again in {seconds} s"),
+        format!("too many {what}; try again in {seconds} s"),
     )
 }

@@ -373,3 +373,44 @@ fn choosing_a_person_with_a_password_in_the_app_asks_for_it() {
         ErrorCode::NotFound
     );
 }
+
+/// Fifth hostile pass of session 26's door (HIGH): one annotator signing in with the
+/// right password in a loop took every password check, and opened 16,000 sessions in
+/// five minutes. A name signs in a few times a minute, and a person holds a bounded
+/// number of sessions, the oldest ending first.
+#[test]
+fn a_name_signs_in_a_few_times_a_minute_and_holds_a_bounded_number_of_sessions() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy {
+        sign_ins_per_name_a_minute: 4,
+        sessions_per_person: 6,
+        ..SignInPolicy::default()
+    };
+    let mut tokens = Vec::new();
+    for _ in 0..4 {
+        tokens.push(ok(p.login("ana", "ana's secret", "10.0.0.1", &policy)).token);
+        clock.advance_ms(1_000);
+    }
+    let refused = p.login("ana", "ana's secret", "10.0.0.1", &policy);
+    assert_eq!(code(refused.map(|_| ())), ErrorCode::RateLimited);
+    assert_eq!(
+        ok(p.sign_in_blocked_ms("ana", "10.0.0.9", &policy)),
+        Some(56_000),
+        "free a minute after the first of the four"
+    );
+    // Someone else signs in meanwhile.
+    ok(p.login("maria", "maria's secret", "10.0.0.1", &policy));
+    clock.advance_ms(56_000);
+    for _ in 0..4 {
+        tokens.push(ok(p.login("ana", "ana's secret", "10.0.0.1", &policy)).token);
+        clock.advance_ms(1_000);
+    }
+    // Eight sessions opened, six kept: the two oldest ended.
+    let live: Vec<bool> = tokens
+        .iter()
+        .map(|t| p.actor_for_token(t).is_ok())
+        .collect();
+    assert_eq!(live, [false, false, true, true, true, true, true, true]);
+}

@@ -527,3 +527,40 @@ async fn a_connection_is_someones_only_while_its_session_lasts() {
         "the connection of an ended session made room before newcomers'"
     );
 }
+
+/// Fifth hostile pass of session 26's door (MEDIUM): 20 guesses of a name from elsewhere
+/// made its owner's sign-in wait 5 s for 15 minutes, even from where she always works
+/// (and her sign-in, waiting, was the first connection closed under a flood).
+/// The slowing spares a name at an address it signed in from before.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guessed_name_is_not_slowed_where_it_signed_in_before() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let home = Team::client_from("127.0.0.3");
+    let sign_in = async |client: &reqwest::Client| {
+        let began = std::time::Instant::now();
+        let status = team
+            .login_with(client, "ben", &password("ben"))
+            .await
+            .status();
+        (status.as_u16(), began.elapsed())
+    };
+    assert_eq!(sign_in(&home).await.0, 200);
+    // Three guesses from each of five addresses: each under its own limit (five), the
+    // fifteen past the ten after which the name is slowed (by 5 s), short of its budget.
+    for i in 0..5 {
+        let guesser = Team::client_from(&format!("127.0.1.{i}"));
+        for _ in 0..3 {
+            let wrong = team.login_with(&guesser, "ben", "a guess").await;
+            assert_eq!(wrong.status(), 401);
+        }
+    }
+    let (status, took) = sign_in(&Team::client_from("127.0.0.9")).await;
+    assert_eq!(status, 200);
+    assert!(
+        took >= Duration::from_secs(4),
+        "elsewhere the name is slowed: {took:?}"
+    );
+    let (status, took) = sign_in(&home).await;
+    assert_eq!(status, 200);
+    assert!(took < Duration::from_secs(4), "at home it is not: {took:?}");
+}
