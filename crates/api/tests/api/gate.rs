@@ -195,6 +195,11 @@ const LEAD_ONLY: &[Call] = &[
         p.create_study(a, &req).map(drop)
     }),
     ("delete_study", |p, a, _| p.delete_study(a, 1).map(drop)),
+    ("sample_strata", |p, a, _| {
+        let by = factdesk_api::study::Strata::Label;
+        p.sample_strata(a, TaskKind::Evidence, &by, 1, Some(1))
+            .map(drop)
+    }),
     ("studies", |p, a, _| p.studies(a).map(drop)),
     ("study_agreements", |p, a, _| {
         p.study_agreements(a, None, &AgreementRequest::default())
