@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { atTop, cli, demoProject, saveScreenshot } from "./harness.mjs";
 import { inApp } from "./screens.mjs";
 import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
@@ -140,8 +140,8 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.equal(await textOf(session, tid("export-out-problem")), "", "the old refusal is gone");
     assert.equal(await textOf(session, tid("export-written")), out);
     assert.match(await textOf(session, tid("export-card")), /gold\.card\.md$/);
-    // From the screen's heading, not wherever typing the file's name left the page.
-    await session.execute("document.querySelector('h1').scrollIntoView({ block: 'start' })");
+    // The whole window from its top, app bar and all, not wherever typing the file's name left it.
+    await atTop(session);
     await saveScreenshot(session, "export.png");
 
     const lines = readFileSync(out, "utf8").trim().split("\n").map((l) => JSON.parse(l));

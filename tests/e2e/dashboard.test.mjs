@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { cli, demoProject, saveScreenshot } from "./harness.mjs";
+import { atTop, cli, demoProject, saveScreenshot } from "./harness.mjs";
 import { inApp } from "./screens.mjs";
 import { LIVE_SLOWEST_MS, TRICK, assertLatencies, currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
@@ -146,8 +146,8 @@ test("the lead's dashboard follows answers live, with the values factdesk agreem
       ]);
       return last !== null && last === asOf ? true : null;
     });
-    // From the screen's heading, not wherever the page was left.
-    await session.execute("document.querySelector('h1').scrollIntoView({ block: 'start' })");
+    // The whole window from its top, app bar and all, not wherever the page was left.
+    await atTop(session);
     await saveScreenshot(session, "dashboard.png");
   });
 });

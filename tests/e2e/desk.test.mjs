@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
-import { inApp, look } from "./screens.mjs";
+import { assertFits, inApp, look } from "./screens.mjs";
 import { answerEvidence, carelessAnswers, currentTask, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, testIds, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -89,6 +89,8 @@ async function skipFirst(session, project, prefix) {
   const bens = nextByCli(project, "ben", "evidence");
   assert.equal(bens?.claim, heldClaim, "ben gets the released item straight away");
   await itemReady(session);
+  // The skip's note takes no room from the item: every candidate and "no evidence" whole above the bar.
+  await assertFits(session, `${prefix}, with the skip's note`, 1);
   await look(session, `${prefix}-evidence-skipped`);
   await session.execute("document.activeElement && document.activeElement.blur()");
   await session.keys(Key.Escape);
@@ -171,8 +173,8 @@ async function leadSide(session, prefix, label) {
   await session.waitFor(`${tid("claim-passage")} mark`);
   const first = await session.execute("return document.querySelector('[data-testid=claim-candidates] li span').textContent");
   assert.equal(await textOf(session, `${tid("claim-passage")} mark`), first);
-  await session.execute("document.querySelector('[data-testid=claim-passage]').scrollIntoView({ block: 'end' })");
-  await look(session, `${prefix}-claim-lead-document`);
+  // The passage alone, under its heading ("Candidate 1 in its document").
+  await look(session, `${prefix}-claim-lead-document`, `${tid("claim-passage")} h2`, { element: tid("claim-passage") });
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
@@ -219,8 +221,16 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     const reported = await textOf(session, tid("item-claim"));
     await session.keys("!");
     await session.waitFor(tid("report-text"));
+    // Enter is a new line in the note, not a send; Ctrl+Enter sends.
+    await session.keys(`The sentences are cut off mid-word.${Key.Enter}Sentences 2 and 4.`);
+    await session.afterPaint();
+    assert.equal(
+      await session.execute("return document.querySelector('[data-testid=report-text]').value"),
+      "The sentences are cut off mid-word.\nSentences 2 and 4.",
+    );
+    assert.equal((await session.findAll(tid("reported"))).length, 0, "Enter sent nothing");
     await look(session, "light-report");
-    await session.keys(`The sentences are cut off mid-word.${Key.Enter}`);
+    await session.chord(Key.Control, Key.Enter);
     await session.waitFor(tid("reported"));
     assert.notEqual(await textOf(session, tid("item-claim")), reported, "the next item shows");
     await session.execute("document.activeElement && document.activeElement.blur()");

@@ -5,6 +5,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cropPng } from "./png.mjs";
 import { Session, waitForDriver } from "./webdriver.mjs";
 
 export const repo = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -193,9 +194,47 @@ export async function paintedScreenshot(session, timeoutMs = 10_000) {
   }
 }
 
-/** Saves a screenshot of the app as docs/screenshots/`name` (which may name a subfolder). */
-export async function saveScreenshot(session, name) {
+/**
+ * Saves a screenshot of the app as docs/screenshots/`name` (which may name a subfolder):
+ * the whole window, which must be scrolled to its top (one taken mid-scroll cut the app
+ * bar off and showed the scrollbar's thumb partway), unless `scrolled` says why it is
+ * not, or with `element` (a selector) that element alone, a part of a screen with its
+ * own heading.
+ */
+export async function saveScreenshot(session, name, { element, scrolled } = {}) {
+  // `scrolled` says why a whole-window capture is deliberately taken partway down a page.
+  if (element === undefined && scrolled === undefined) {
+    const down = await session.execute("return scrollY");
+    if (down !== 0) throw new Error(`${name}: the window is scrolled ${down} px down; capture it from the top (atTop) or capture an element`);
+  }
   const dir = join(repo, "docs", "screenshots");
   mkdirSync(dirname(join(dir, name)), { recursive: true });
-  writeFileSync(join(dir, name), await paintedScreenshot(session));
+  writeFileSync(join(dir, name), element === undefined ? await paintedScreenshot(session) : await elementScreenshot(session, element));
+}
+
+/**
+ * The element matching `css`, cut out of a screenshot of the window with the element
+ * scrolled to its top (what does not fit in the window is left off); the window is then
+ * scrolled back to where it was.
+ */
+async function elementScreenshot(session, css) {
+  await session.waitFor(css);
+  const was = await session.execute("return scrollY");
+  await session.execute("document.querySelector(arguments[0]).scrollIntoView({ block: 'start' })", [css]);
+  try {
+    const png = await paintedScreenshot(session);
+    const rect = await session.execute(
+      "const r = document.querySelector(arguments[0]).getBoundingClientRect(); const k = devicePixelRatio; return { x: r.left * k, y: r.top * k, width: r.width * k, height: r.height * k };",
+      [css],
+    );
+    return cropPng(png, rect);
+  } finally {
+    await session.execute("window.scrollTo(0, arguments[0])", [was]);
+  }
+}
+
+/** Scrolls the window back to its top, for a whole-window screenshot. */
+export async function atTop(session) {
+  await session.execute("window.scrollTo(0, 0)");
+  await session.until("the window at its top", async () => (await session.execute("return scrollY")) === 0);
 }

@@ -48,6 +48,32 @@ async function assertNoSideways(session, where) {
   assert.ok(scroll <= width && wide.length === 0, `${where}: wider than the window (${scroll} > ${width}): ${JSON.stringify(wide)}`);
 }
 
+/**
+ * On the long claim's item at 1024×640: every candidate and "no evidence" start above the
+ * action bar, with the cursor on each candidate in turn (the trick, the claim negated, is
+ * as long as the claim; the row under the cursor shows more of its text), and every other
+ * candidate is clamped alike (to three lines in a short window). The cursor ends where it began.
+ */
+async function everyOptionInSight(session) {
+  const count = (await session.findAll("[data-testid^='card-']")).length;
+  assert.ok(count >= 2, `${count} candidates`);
+  for (let at = 0; at < count; at += 1) {
+    const bar = await rectOf(session, tid("action-bar"));
+    for (const css of [...Array.from({ length: count }, (_, i) => tid(`card-${i + 1}`)), tid("no-evidence")]) {
+      const r = await rectOf(session, css);
+      // Its first line, not just its border, shows above the bar.
+      assert.ok(r.top >= 0 && r.top + 24 <= bar.top, `${css} with the cursor on candidate ${at + 1} starts under the action bar: ${JSON.stringify({ r, bar })}`);
+    }
+    const clamps = await session.execute(
+      "return [...document.querySelectorAll('.options-list .option:not(.cursor) .option-text')].map((e) => getComputedStyle(e).webkitLineClamp)",
+    );
+    assert.deepEqual(clamps, Array(count - 1).fill("3"), `the candidates not under the cursor are clamped alike (cursor on ${at + 1})`);
+    if (at + 1 < count) await session.keys("j");
+  }
+  for (let at = count - 1; at > 0; at -= 1) await session.keys("k");
+  assert.equal(await session.execute("return document.querySelector('.option.cursor')?.dataset.testid"), "card-1");
+}
+
 const answers = (project) => JSON.parse(cli(["stats", project, "--json"])).annotations;
 
 test("long, CJK and Arabic claims stay in the window; a double-click on Submit answers one item", async (t) => {
@@ -72,6 +98,7 @@ test("long, CJK and Arabic claims stay in the window; a double-click on Submit a
       const box = await rectOf(session, tid("item-claim"));
       assert.ok(box.height <= 4 * 25 + 2, `the long claim takes ${box.height} px`);
       await look(session, "light-evidence-long");
+      await everyOptionInSight(session);
     };
     await fits();
 

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { cli } from "./harness.mjs";
+import { atTop, cli } from "./harness.mjs";
 import { assertInView, inApp, look, rectOf, windowSize } from "./screens.mjs";
 import { carelessAnswers, nextByCli, signInByKeys, submitByCli, teamProject, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
@@ -140,6 +140,16 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     assert.equal(await textOf(session, tid("setting-error-overlap")), "Annotators per item must be between 1 and 20, not 0.");
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error");
+    // While a field is refused, Save looks and is unavailable, as Submit does on the work
+    // screens: a plain button's colours, not the primary blue, even under the pointer that
+    // just pressed it.
+    const saveState = () =>
+      session.execute(
+        `const b = document.querySelector('[data-testid=settings-save]'); const plain = document.querySelector('[data-testid=settings-home]');
+         return [b.classList.contains('not-ready'), b.getAttribute('aria-disabled'), getComputedStyle(b).backgroundColor === getComputedStyle(plain).backgroundColor];`,
+      );
+    assert.deepEqual(await saveState(), [true, "true", true], "Save with the overlap refused");
+    await atTop(session);
     await look(session, "light-settings-error", tid("setting-error-overlap"));
     assert.equal((await session.findAll(tid("error"))).length, 0, "no banner at the top for a field's error");
     assert.equal(settings(project).overlap, before.overlap, "a refused save changed nothing");
@@ -191,7 +201,12 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     const issued = packs(project);
     assert.equal(issued.length, 1);
     assert.deepEqual([issued[0].annotator, issued[0].kind, issued[0].items, issued[0].state], ["ben", "evidence", 3, "out"]);
-    assert.equal(await textOf(session, tid("issue-pack-id")), issued[0].id);
+    // One id, shown short as the packs table shows it, whole in the tooltip; one file name
+    // in "Write to" and "File:"; the due day as the app writes days.
+    assert.equal(await textOf(session, tid("issue-pack-id")), issued[0].id.slice(0, 8));
+    assert.equal(await session.attribute(await session.find(tid("issue-pack-id")), "title"), issued[0].id);
+    assert.equal(await session.execute("return document.querySelector('[data-testid=issue-out]').value"), await textOf(session, tid("issue-written")));
+    assert.match(await session.execute("return document.querySelector('[data-testid=issue-due]').value"), /^\d{1,2} [A-Z][a-z]{2} \d{4}$/);
     assert.ok(existsSync(out), "the pack was written where the lead said");
     const days = Math.round((issued[0].expires_at - issued[0].created_at) / 86_400_000);
     assert.ok(days >= 6 && days <= 7, `due in ${days} days`);
@@ -211,8 +226,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.waitFor(tid("merge-ask"));
     assert.match(await textOf(session, tid("merge-question")), /^for-ben\.fdpack has no answers yet/);
     assert.equal(packs(project)[0].state, "out", "asking changed nothing");
-    await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
-    await look(session, "light-merge-ask", tid("merge-ask"));
+    await look(session, "light-merge-ask", tid("merge-ask"), { element: tid("packs-panel") });
     // The safe answer is the default: it has the focus and is the primary button.
     assert.equal(await session.execute("return document.activeElement?.dataset.testid"), "merge-keep");
     assert.match(await session.attribute(await session.find(tid("merge-keep")), "class"), /primary/);
@@ -248,7 +262,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.clickOn(tid("settings-save"));
     await session.until("the template refused", async () => (await textOf(session, tid("setting-error-trick_template"))).length > 0);
     await session.execute("document.querySelector('[data-testid=setting-trick_template]').scrollIntoView({ block: 'center' })");
-    await look(session, "dark-settings-error", tid("setting-error-trick_template"));
+    await look(session, "dark-settings-error", tid("setting-error-trick_template"), { scrolled: "the refused field is far down the form" });
     await home(session);
     const out = join(work, "for-ana.fdpack");
     await session.clickOn(tid("open-issue-pack"));
@@ -261,8 +275,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await fill(session, tid("merge-path"), out);
     await session.clickOn(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
-    await session.execute("document.querySelector('[data-testid=merge-ask]').scrollIntoView({ block: 'center' })");
-    await look(session, "dark-merge-ask", tid("merge-ask"));
+    await look(session, "dark-merge-ask", tid("merge-ask"), { element: tid("packs-panel") });
     assert.equal(packs(project)[0].state, "out");
 
     // The lead protects the lead's screens with a password (issue 36): choosing maria on
@@ -278,6 +291,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.clickOn(tid("person-maria"));
     await session.waitFor(tid("who-password-box"));
     assert.match(await textOf(session, tid("who-password-problem")), /this name has a password: type it to work as maria/i);
+    await atTop(session);
     await look(session, "dark-who-password", tid("who-password-box"));
     await session.keys(`guess${Key.Enter}`);
     await session.until("the wrong password said", async () => /wrong password/i.test(await textOf(session, tid("who-password-problem"))));

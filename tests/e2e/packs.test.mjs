@@ -176,11 +176,10 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
         return state === "returned" && merged === "2" ? true : null;
       });
 
-      await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'center' })");
-      await saveScreenshot(session, "merge.png");
+      // The packs panel alone, under its heading, not the window wherever it was scrolled.
+      await saveScreenshot(session, "merge.png", { element: tid("packs-panel") });
       await windowSize(session, 1024, 640);
-      await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
-      await look(session, "light-packs");
+      await look(session, "light-packs", tid("packs-panel"), { element: tid("packs-panel") });
 
       // Merging the same file again adds nothing.
       await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");

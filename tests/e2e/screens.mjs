@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { saveScreenshot, startApp } from "./harness.mjs";
+import { atTop, saveScreenshot, startApp } from "./harness.mjs";
 import { currentTask, diagnose, itemReady, signInByKeys, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -114,9 +114,10 @@ export async function inApp(t, { make, env = {}, size = [1024, 640], file = "dem
 /**
  * Saves a screenshot of the screen as it is as docs/screenshots/compact/`name`.png and runs
  * axe on it; with `css`, waits for that first; on a work screen, waits for the item to
- * take keys and to be drawn in full colour.
+ * take keys and to be drawn in full colour. The whole window, from its top (`scrolled`
+ * says why not); with `element` (a selector), that element alone.
  */
-export async function look(session, name, css) {
+export async function look(session, name, css, { element, scrolled } = {}) {
   if (css) await session.waitFor(css, 20_000);
   // A work screen dims an item until it takes keys: look once it does...
   if ((await session.findAll("main.work")).length > 0) {
@@ -125,7 +126,7 @@ export async function look(session, name, css) {
     // half-faded text's contrast.
     await fadedIn(session);
   }
-  await saveScreenshot(session, `compact/${name}.png`);
+  await saveScreenshot(session, `compact/${name}.png`, { element, scrolled });
   await assertAccessible(session, name);
 }
 
@@ -183,10 +184,15 @@ export async function tour(session, prefix, annotator, lead) {
   assert.ok(ring && ring[0] === "solid" && ring[1] >= 2 && ring[2] !== selected, `the cursor's ring: ${JSON.stringify({ ring, selected })}`);
   await session.keys("?");
   await visit(session, prefix, "help", tid("keys-help"));
+  // The keys and the guideline under them fit the window, Close and all.
+  await assertInView(session, tid("keys-help"), `the keys sheet (${prefix})`);
   await session.keys(Key.Escape);
   await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
+  // The guideline, cut to a line beside the passage, is whole in its tooltip (and under "?").
+  const guideline = await session.execute("const g = document.querySelector('[data-testid=guidelines]'); return [g.title, g.textContent]");
+  assert.equal(guideline[0], guideline[1], "the guideline's tooltip holds it whole");
   await assertFits(session, `${prefix}, the passage open`, 1);
   await session.keys(Key.Escape);
   await home(session);
@@ -232,10 +238,9 @@ export async function tour(session, prefix, annotator, lead) {
   }
   const table = await rectOf(session, tid("annotators"));
   assert.ok(table.top < table.vh - 40, `the annotators' table is out of sight (${prefix}): ${JSON.stringify(table)}`);
-  // The lower half of the lead's home: packs and import.
-  await session.execute("document.querySelector('[data-testid=packs-panel]').scrollIntoView({ block: 'start' })");
-  await visit(session, prefix, "lead-packs", tid("packs-panel"));
-  await session.execute("window.scrollTo(0, 0)");
+  // The lower half of the lead's home: the packs panel alone, under its heading.
+  await look(session, `${prefix}-lead-packs`, tid("packs-panel"), { element: tid("packs-panel") });
+  await atTop(session);
   await session.keys("/");
   await session.keys(`lighthouse${Key.Enter}`);
   await visit(session, prefix, "search", tid("search-hit"));
@@ -254,8 +259,32 @@ export async function tour(session, prefix, annotator, lead) {
   await session.clickOn(tid("dash-home"));
   await session.clickOn(tid("open-adjudicate"));
   await visit(session, prefix, "adjudicate", tid("adj-claim"));
+  // Every badge inside its answer's card; the decision and "Why" on screen under the cards.
+  const outside = await session.execute(
+    `return [...document.querySelectorAll(".adj-answer")].flatMap((card) => {
+       const c = card.getBoundingClientRect();
+       return [...card.querySelectorAll(".badge")].filter((b) => b.getBoundingClientRect().right > c.right + 0.5).map((b) => b.textContent);
+     });`,
+  );
+  assert.deepEqual(outside, [], `badges past their card's border (${prefix})`);
+  await assertInView(session, tid("adj-outcome"), `the outcome on the adjudication screen (${prefix})`);
+  await assertInView(session, tid("adj-reason"), `"Why" on the adjudication screen (${prefix})`);
   await session.clickOn(tid("adj-export"));
   await visit(session, prefix, "export", tid("export-lines"));
+  // The path shows its start and its file name, both whole; the full path in the tooltip.
+  const path = await session.execute(
+    `const out = document.querySelector("[data-testid=export-out]");
+     const shown = document.querySelector("[data-testid=export-out-shown]");
+     const [folder, name] = [shown.querySelector(".path-folder"), shown.querySelector(".path-name")];
+     const box = out.getBoundingClientRect();
+     return { value: out.value, title: out.title, text: shown.textContent, visible: getComputedStyle(shown).display !== "none",
+              folderLeft: folder.getBoundingClientRect().left, nameRight: name.getBoundingClientRect().right, nameCut: name.scrollWidth > name.clientWidth,
+              left: box.left, right: box.right };`,
+  );
+  assert.ok(path.visible && path.text === path.value && path.value.startsWith("/"), `the path field shows the path: ${JSON.stringify(path)}`);
+  assert.equal(path.title, path.value, "the whole path in the tooltip");
+  assert.ok(path.folderLeft >= path.left && path.folderLeft <= path.left + 16, `the path's start is cut: ${JSON.stringify(path)}`);
+  assert.ok(!path.nameCut && path.nameRight <= path.right, `the file name is cut: ${JSON.stringify(path)}`);
   await session.clickOn(tid("back-to-start"));
   await visit(session, prefix, "start", tid("start-screen"));
 }

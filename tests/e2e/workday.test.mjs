@@ -245,6 +245,12 @@ test("Arabic claims read right to left, with Japanese and emoji in their fonts",
     assert.ok(key.left >= text.right - 1, `the key is not right of its sentence: ${JSON.stringify({ key, text })}`);
     assert.ok(doc.right <= text.left + 1, `"In document" is not left of its sentence: ${JSON.stringify({ doc, text })}`);
     assert.ok(Math.abs(noneKey.right - key.right) <= 1, `the keys are not in one column: ${JSON.stringify({ key, noneKey })}`);
+    // Its words sit beside its key, as each sentence's do, not across the row from it.
+    const noneWords = await session.execute(
+      "const r = document.createRange(); r.selectNodeContents(document.querySelector(arguments[0])); const b = r.getBoundingClientRect(); return { left: b.left, right: b.right };",
+      [`${tid("no-evidence")} .option-text`],
+    );
+    assert.ok(noneKey.left - noneWords.right <= 24, `"no evidence" is far from its key: ${JSON.stringify({ noneKey, noneWords })}`);
     await session.keys("c");
     await session.keys("تاريخ الافتتاح واضح");
     assert.equal(await direction(tid("comment")), "rtl", "the comment box");

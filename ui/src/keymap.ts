@@ -74,8 +74,9 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   new: { keys: ["n"], cap: "N", does: "make a new project" },
   team: { keys: ["t"], cap: "T", does: "connect to a team server" },
   report: { keys: ["!"], cap: "!", does: "report a problem with the item to your lead" },
-  // A chord, read by the settings screen itself: the app's keys ignore held modifiers.
-  save: { keys: [], cap: "Ctrl+Enter", does: "save the settings" },
+  // A chord, read by the settings screen and the report box themselves (`isSave`): the
+  // app's keys ignore held modifiers, and in a box of several lines Enter is a new line.
+  save: { keys: [], cap: "Ctrl+Enter", does: "save the settings, or send what you wrote" },
 };
 
 const BY_KEY: ReadonlyMap<string, Meaning> = new Map(
@@ -90,6 +91,11 @@ export function keyName(key: string): string {
 /** The meaning of a key (KeyboardEvent.key), or null for a key the app does not use. */
 export function meaningOf(key: string): Meaning | null {
   return BY_KEY.get(keyName(key)) ?? null;
+}
+
+/** Whether a keydown is the "save" chord, Ctrl+Enter (Cmd+Enter on a Mac). */
+export function isSave(ev: Pick<KeyboardEvent, "key" | "ctrlKey" | "metaKey">): boolean {
+  return (ev.ctrlKey || ev.metaKey) && ev.key === "Enter";
 }
 
 /** The digit a key is (0–9), or null. */

@@ -156,7 +156,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           : a.counted
             ? null
             : h("span", { class: "badge badge-danger" }, "NOT COUNTED"),
-        a.trick_failed ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
+        // A rejected answer's badge already says it picked the trick.
+        a.trick_failed && !a.rejected ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
         taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
       ),
       answerValue(a.annotator, a.answer, item),
@@ -172,7 +173,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     }
     return h(
       "ol",
-      { class: "adj-answer-value adj-answer-sentences", testid: `adj-value-${who}` },
+      // A long answer scrolls in its card, so the list is a Tab stop: the arrow keys scroll
+      // it for someone without a mouse.
+      { class: "adj-answer-value adj-answer-sentences", testid: `adj-value-${who}`, tabindex: "0", "aria-label": `${who}'s sentences` },
       ...chosen.sentences.map(({ number, text }) =>
         h("li", {}, h("span", { class: "adj-num", title: `Candidate ${number}` }, String(number)), h("span", { class: "adj-answer-text", dir: "auto" }, text)),
       ),

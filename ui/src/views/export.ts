@@ -4,6 +4,7 @@
 
 import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
+import { pathField } from "../path-field";
 import { plainError } from "../errors";
 import { CHOOSE_HERE, claimNumber, count, isServerAddress, percent } from "../format";
 import { oneAtATime } from "../once";
@@ -219,6 +220,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
   const flagged = h("input", { testid: "export-flagged", type: "checkbox", "aria-label": "Include flagged annotators" });
   const out = h("input", { class: "text-input export-out", testid: "export-out", type: "text", "aria-label": "Output file", dir: "auto", placeholder: CHOOSE_HERE });
   out.value = defaultOutPath(project.path);
+  const outField = pathField(out);
   const force = h("input", { testid: "export-force", type: "checkbox", "aria-label": "Replace existing files" });
   const kept = loadSettings(project.path);
   if (kept) {
@@ -229,6 +231,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
     seed.value = kept.seed;
     flagged.checked = kept.flagged;
     out.value = kept.out || out.value;
+    outField.refresh();
   }
   const remember = (): void =>
     saveSettings(project.path, {
@@ -315,6 +318,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       const picked = await pickGoldFile(out.value);
       if (picked) {
         out.value = picked;
+        outField.refresh();
         out.scrollLeft = out.scrollWidth;
         mount(outProblem);
         remember();
@@ -362,7 +366,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
           h(
             "div",
             { class: "inline-form" },
-            out,
+            outField.el,
             h("button", { testid: "export-choose", onclick: () => void choose() }, "Choose…"),
           ),
           h("label", { class: "export-check" }, force, " replace files already there"),

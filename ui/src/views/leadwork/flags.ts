@@ -42,7 +42,7 @@ export function flagsScreen(deps: LeadDeps): Screen {
 
   function row(a: Annotator, i: number): HTMLElement {
     // Each button is named as its key's meaning in the keys panel, and shows the key.
-    const button = (meaning: Meaning, label: string, key: string, include: boolean | null, pressed: boolean): HTMLElement =>
+    const button = (meaning: Meaning, label: string, key: string, include: boolean | null, pressed: boolean): HTMLButtonElement =>
       h(
         "button",
         { class: "small", testid: `flag-${key}-${a.name}`, "aria-pressed": String(pressed), title: KEYMAP[meaning].does, onclick: () => void decide(i, include) },
@@ -50,6 +50,11 @@ export function flagsScreen(deps: LeadDeps): Screen {
         " ",
         h("kbd", {}, capOf(meaning)),
       );
+    // Undo is an action, not a state: never shown pressed, and unavailable with no
+    // decision to undo.
+    const undo = button("undo", "Undo", "clear", null, false);
+    undo.removeAttribute("aria-pressed");
+    undo.disabled = a.flag_override === null;
     return h(
       "tr",
       { testid: `flag-row-${a.name}`, class: [i === at ? "current" : "", a.flagged ? "flagged" : ""].join(" ").trim() || undefined, "aria-current": i === at ? "true" : "false" },
@@ -70,7 +75,7 @@ export function flagsScreen(deps: LeadDeps): Screen {
         { class: "flag-actions" },
         button("include", "Count", "include", true, a.flag_override === "include"),
         button("leave-out", "Leave out", "exclude", false, a.flag_override === "exclude"),
-        button("undo", "Undo", "clear", null, a.flag_override === null),
+        undo,
       ),
     );
   }

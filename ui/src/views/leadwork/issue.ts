@@ -7,7 +7,8 @@ import { readable } from "../../errors";
 import { CHOOSE_HERE, count as grouped, isServerAddress } from "../../format";
 import { api, ApiError, pickPackFile, type Annotator, type Overview, type PackIssued, type TaskKind } from "../../ipc";
 import { oneAtATime } from "../../once";
-import { dueDate } from "../packs";
+import { pathField } from "../../path-field";
+import { dueDate, shortId } from "../packs";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
 
@@ -128,6 +129,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
   });
   readBack();
   const out = h("input", { class: "text-input export-out", testid: "issue-out", type: "text", dir: "auto", placeholder: CHOOSE_HERE });
+  const outField = pathField(out);
   let outTouched = false;
   out.addEventListener("input", () => {
     outTouched = true;
@@ -144,6 +146,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
 
   const suggest = (): void => {
     if (!outTouched && who.value) out.value = suggestedPath(o.path, who.value, now);
+    outField.refresh();
   };
   who.addEventListener("change", suggest);
 
@@ -180,6 +183,10 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
     if (typeof days === "string") say(problems.due, days);
     if (!out.value.trim()) say(problems.out, "Say where to write the pack: a file path ending in .fdpack.");
     if (wrong || typeof days === "string") return;
+    // The day as the app writes days, however it was typed (the field may not have lost
+    // the focus that writes it back).
+    const at = parseDay(due.value);
+    if (typeof at === "number") due.value = dueDate(at);
     mount(result, h("p", { class: "muted" }, "Writing…"));
     try {
       const done: PackIssued = await api.issuePack(
@@ -192,13 +199,15 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
           "div",
           { class: "export-done", testid: "issue-done" },
           h("strong", {}, `${grouped(done.items)} ${done.items === 1 ? "item" : "items"} for ${done.annotator}, due ${dueDate(done.expires_at)}`),
-          h("div", {}, "Pack: ", h("code", { testid: "issue-pack-id" }, done.pack_id)),
+          // Short, as the packs table shows it; the whole id in the tooltip.
+          h("div", {}, "Pack: ", h("code", { testid: "issue-pack-id", title: done.pack_id }, shortId(done.pack_id))),
           h("div", {}, "File: ", h("code", { testid: "issue-written" }, done.path)),
           h("p", { class: "muted small" }, "Give this file to the annotator; they open it in Factdesk and return the results to you."),
         ),
       );
+      // "Write to" keeps the file just written, so it names the same file as "File:";
+      // choosing someone else suggests a new one.
       outTouched = false;
-      suggest();
       deps.issued?.();
     } catch (e) {
       mount(result);
@@ -212,6 +221,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
       const picked = await pickPackFile(out.value);
       if (picked) {
         out.value = picked;
+        outField.refresh();
         outTouched = true;
         mount(problems.out);
       }
@@ -256,7 +266,7 @@ export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void 
         { class: "panel issue-panel" },
         form,
         h("h3", { class: "export-out-title" }, outLabel),
-        h("div", { class: "inline-form" }, out, h("button", { testid: "issue-choose", onclick: () => void choose() }, "Choose…")),
+        h("div", { class: "inline-form" }, outField.el, h("button", { testid: "issue-choose", onclick: () => void choose() }, "Choose…")),
         problems.out,
         general,
         h("div", { class: "import-actions" }, h("button", { class: "primary", testid: "issue-write", onclick: () => void issue() }, "Issue pack")),

@@ -3,7 +3,7 @@
 // guidelines. A setting the project refuses is explained under its own field.
 
 import { h, mount } from "../../dom";
-import { keyName } from "../../keymap";
+import { capOf, isSave, keyName } from "../../keymap";
 import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
 import { oneAtATime } from "../../once";
@@ -248,6 +248,28 @@ export function settingsScreen(deps: LeadDeps): Screen {
   const problem = h("p", { class: "error-text field-error", testid: "settings-problem", role: "alert" });
   const form = h("div", { class: "settings-form", testid: "settings-form" });
 
+  /** Fields whose value was refused (here or by the project) and not changed since. */
+  const refused = new Set<string>();
+  const saveButton = h("button", { class: "primary", testid: "settings-save", onclick: () => void save() }, "Save ", h("kbd", {}, capOf("save")));
+
+  /**
+   * Save looks unavailable while a field is wrong, as the work screens' Submit does while
+   * a check fails; pressing it says what is wrong, under the field.
+   */
+  function readiness(): void {
+    const probe = current ? structuredClone(current) : null;
+    const wrong =
+      refused.size > 0 ||
+      (probe !== null &&
+        FIELDS.some((f) => {
+          const el = inputs.get(f.key);
+          return el ? f.read(el, probe) !== null : false;
+        }));
+    saveButton.classList.toggle("not-ready", wrong);
+    saveButton.setAttribute("aria-disabled", String(wrong));
+    saveButton.title = wrong ? "A field is not right yet: see the message under it" : "";
+  }
+
   const notes: (() => void)[] = [];
   const rows = FIELDS.flatMap((f) => {
     const input = f.input();
@@ -255,7 +277,12 @@ export function settingsScreen(deps: LeadDeps): Screen {
     input.id = id;
     input.removeAttribute("aria-label");
     const err = h("p", { class: "error-text field-error", testid: `setting-error-${f.key.replace(".", "-")}`, role: "alert" });
-    input.addEventListener("input", () => mount(err));
+    input.addEventListener("input", () => {
+      mount(err);
+      refused.delete(f.key);
+      readiness();
+    });
+    input.addEventListener("change", readiness);
     inputs.set(f.key, input);
     problems.set(f.key, err);
     const label = h("label", { class: "export-label" }, f.label);
@@ -284,6 +311,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       if (el) f.show(s, el);
     }
     for (const refresh of notes) refresh();
+    readiness();
   }
 
   const save = oneAtATime(async (): Promise<void> => {
@@ -297,9 +325,11 @@ export function settingsScreen(deps: LeadDeps): Screen {
       const why = el ? f.read(el, next) : null;
       if (why) {
         wrong = true;
+        refused.add(f.key);
         mount(problems.get(f.key) ?? problem, why);
       }
     }
+    readiness();
     if (wrong) return;
     try {
       // Another window (or the CLI) may have saved since this screen was read: keep its
@@ -330,6 +360,8 @@ export function settingsScreen(deps: LeadDeps): Screen {
     } catch (e) {
       const field = fieldOf(e);
       const at = field ? problems.get(field) : undefined;
+      if (field && at) refused.add(field);
+      readiness();
       // Under its field the message needs no "settings, field …" prefix: the field is right above.
       mount(at ?? problem, at && e instanceof ApiError ? sentence(e.message) : readable(e));
       (field ? inputs.get(field) : undefined)?.focus();
@@ -337,7 +369,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
   });
 
   form.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && (ev.key === "Enter" || keyName(ev.key) === "s")) {
+    if (isSave(ev) || ((ev.ctrlKey || ev.metaKey) && keyName(ev.key) === "s")) {
       ev.preventDefault();
       void save();
     }
@@ -389,7 +421,7 @@ export function settingsScreen(deps: LeadDeps): Screen {
       h(
         "div",
         { class: "settings-actions" },
-        h("button", { class: "primary", testid: "settings-save", onclick: () => void save() }, "Save ", h("kbd", {}, "Ctrl+Enter")),
+        saveButton,
         h("span", { class: "muted small" }, "Esc leaves without saving."),
       ),
     ),

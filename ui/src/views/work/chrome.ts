@@ -70,7 +70,15 @@ export function claimCard(
     : null;
   if (details) {
     details.open = open;
-    details.addEventListener("toggle", () => onToggle(details.open));
+    // Only a change is the annotator's choice: setting `open` above fires a "toggle" of
+    // its own later, which recorded a short context's open state as chosen and opened
+    // the next, long context (pushing its candidates under the action bar).
+    let shown = open;
+    details.addEventListener("toggle", () => {
+      if (details.open === shown) return;
+      shown = details.open;
+      onToggle(shown);
+    });
   }
   const el = h(
     "section",
@@ -120,8 +128,11 @@ export function progressView(pace: Pace | null): HTMLElement {
   return h("div", { class: "progress", testid: "progress" }, bar, h("span", { class: "progress-count" }, ...counted), rate);
 }
 
-/** The list of keys for this kind of item, shown by "?". */
-export function helpView(kind: TaskKind, optionCount: number, close: () => void): HTMLElement {
+/**
+ * The list of keys for this kind of item, shown by "?", and the item's guideline whole: in
+ * a short window with the passage open the guideline on screen is one line, cut.
+ */
+export function helpView(kind: TaskKind, optionCount: number, close: () => void, guideline = ""): HTMLElement {
   return h(
     "div",
     { class: "help-backdrop", onclick: (ev) => ev.target === ev.currentTarget && close() },
@@ -134,6 +145,7 @@ export function helpView(kind: TaskKind, optionCount: number, close: () => void)
         {},
         ...keyHelp(kind, optionCount).flatMap(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
       ),
+      guideline ? h("div", { class: "help-guideline", testid: "help-guideline" }, h("h3", {}, "Guideline"), h("p", { dir: "auto" }, guideline)) : null,
       h("button", { class: "ghost", onclick: close }, "Close ", h("kbd", {}, "Esc")),
     ),
   );

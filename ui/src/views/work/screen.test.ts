@@ -262,7 +262,7 @@ describe("work screen", () => {
     expect(q(el, "status")?.textContent).toMatch(/no earlier item/);
   });
 
-  it("reports a problem: ! asks what is wrong, Enter sends it and the next item shows", async () => {
+  it("reports a problem: ! asks what is wrong, Enter is a new line, Ctrl+Enter sends it and the next item shows", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
     mocked.reportProblem.mockRejectedValueOnce(new ApiError({ code: "invalid_input", message: "say what the problem is: a few words are enough", location: null }));
@@ -271,7 +271,13 @@ describe("work screen", () => {
     press("!");
     const text = el.querySelector<HTMLTextAreaElement>("[data-testid=report-text]");
     expect(text).not.toBeNull();
-    const enter = () => text?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true }));
+    const enterKey = (ctrlKey: boolean) => text?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey, bubbles: true, cancelable: true }));
+    const enter = () => enterKey(true);
+    // Enter alone is the textarea's own: a new line, nothing sent.
+    expect(enterKey(false)).toBe(true);
+    await settle();
+    expect(mocked.reportProblem).not.toHaveBeenCalled();
+    expect(q(el, "report-dialog")?.textContent).toContain("Ctrl+Enter sends");
     enter();
     await settle();
     expect(q(el, "report-problem")?.textContent).toBe("Say what the problem is: a few words are enough.");
@@ -321,11 +327,12 @@ describe("work screen", () => {
     expect(home).toHaveBeenCalled();
   });
 
-  it("opens and closes the list of keys", async () => {
+  it("opens and closes the list of keys, with the guideline whole (cut to a line beside the passage)", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
     const { el, press, home } = await open();
     press("?");
     expect(q(el, "keys-help")?.textContent).toContain("1–3");
+    expect(q(el, "help-guideline")?.textContent).toContain("Pick the evidence.");
     press("Escape");
     expect(q(el, "keys-help")).toBeNull();
     expect(home).not.toHaveBeenCalled();

@@ -3,7 +3,7 @@
 // item. Keys pressed before that item has painted are dropped, never replayed on it: an
 // item is answered only after it was seen. Leaving an item unsent keeps it as a draft.
 
-import { capOf } from "../../keymap";
+import { capOf, isSave } from "../../keymap";
 import { h, mount } from "../../dom";
 import { readable, sentence } from "../../errors";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
@@ -92,14 +92,17 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     helpSlot,
   );
 
+  // Two lines at most in the action row: the whole text is in the tooltip.
   function say(text: string): void {
     status.classList.remove("note");
+    status.title = text;
     mount(status, text);
   }
 
   /** A word that is not a problem (a draft came back, keys were ignored). */
   function note(text: string, testid: string): void {
     status.classList.add("note");
+    status.title = text;
     mount(status, h("span", { testid }, text));
   }
 
@@ -136,10 +139,12 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     return h(
       "div",
       { class: "work-bar", testid: "action-bar" },
-      status,
+      // In the row, not a line above it: a line above made the bar taller and hid the
+      // bottom of the item ("no evidence") behind it.
       h(
         "div",
         { class: "work-actions" },
+        status,
         comment,
         h(
           "button",
@@ -392,11 +397,14 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           mount(said, readable(e));
         }
       });
+    // Enter is a new line, as in any box of several lines; Ctrl+Enter sends.
     text.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" && !ev.shiftKey) {
+      if (isSave(ev)) {
         ev.preventDefault();
         ev.stopPropagation();
         void send();
+      } else if (ev.key === "Enter") {
+        ev.stopPropagation();
       } else if (ev.key === "Escape") {
         ev.stopPropagation();
         close();
@@ -412,13 +420,17 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           "section",
           { class: "help", role: "dialog", "aria-label": "Report a problem", testid: "report-dialog" },
           h("h2", {}, "Report a problem with this item"),
-          h("p", { class: "muted" }, "Say what stops you answering it: the item goes back to the pool, and your lead reads this with the claim."),
+          h(
+            "p",
+            { class: "muted" },
+            `Say what stops you answering it: the item goes back to the pool, and your lead reads this with the claim. Enter starts a new line; ${capOf("save")} sends.`,
+          ),
           text,
           said,
           h(
             "div",
             { class: "actions" },
-            h("button", { class: "primary", testid: "report-send", onclick: () => void send() }, "Send ", h("kbd", {}, "Enter")),
+            h("button", { class: "primary", testid: "report-send", onclick: () => void send() }, "Send ", h("kbd", {}, "Ctrl+Enter")),
             h("button", { onclick: close }, "Cancel ", h("kbd", {}, "Esc")),
           ),
         ),
@@ -429,7 +441,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
 
   function openHelp(): void {
     helpOpen = true;
-    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp));
+    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp, item?.guidelines ?? ""));
   }
 
   function closeHelp(): void {

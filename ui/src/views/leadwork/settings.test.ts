@@ -1,0 +1,83 @@
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { api, ApiError, type Settings } from "../../ipc";
+import { settingsScreen } from "./settings";
+
+vi.mock("../../ipc", async (load) => {
+  const real = await load<typeof import("../../ipc")>();
+  return { ...real, api: { settings: vi.fn(), saveSettings: vi.fn(), me: vi.fn(), setPassword: vi.fn() } };
+});
+
+const mocked = vi.mocked(api);
+const settle = () => new Promise((r) => setTimeout(r, 0));
+const q = (el: HTMLElement, id: string) => el.querySelector<HTMLInputElement>(`[data-testid="${id}"]`);
+
+const SETTINGS: Settings = {
+  seed: 1,
+  overlap: 3,
+  evidence_stance: "supports",
+  trick_template: "It is not true that {claim}",
+  reservation_minutes: 30,
+  refute_max_tokens: 40,
+  trick_flag_threshold: 0.2,
+  trick_min_seen: 5,
+  qualification_items: 5,
+  qualification_min_accepted: 4,
+  checks: { empty: true, identical: true, length: true, negation_only: true, subject: true, max_length_difference: 3 },
+  guidelines: { evidence: "Pick.", refute: "Write.", verify: "Judge.", label: "Label." },
+  routing: "fill_first",
+  highlight_claim_words: null,
+  ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
+  study_answers_in_gold: false,
+};
+
+beforeEach(() => vi.resetAllMocks());
+
+async function opened(): Promise<HTMLElement> {
+  mocked.settings.mockResolvedValue(structuredClone(SETTINGS));
+  const s = settingsScreen({ home: vi.fn(), fail: vi.fn() });
+  document.body.replaceChildren(s.el);
+  s.shown?.();
+  await settle();
+  return s.el;
+}
+
+const type = (input: HTMLInputElement | null, value: string): void => {
+  if (!input) throw new Error("no such field");
+  input.value = value;
+  input.dispatchEvent(new Event("input", { bubbles: true }));
+};
+
+describe("the settings' Save", () => {
+  it("looks and is unavailable while a field is wrong, like Submit on the work screens", async () => {
+    const el = await opened();
+    const save = q(el, "settings-save");
+    expect(save?.classList.contains("not-ready")).toBe(false);
+    type(q(el, "setting-overlap"), "two");
+    expect(save?.classList.contains("not-ready")).toBe(true);
+    expect(save?.getAttribute("aria-disabled")).toBe("true");
+    // Pressed, it says why under the field and saves nothing.
+    save?.click();
+    await settle();
+    expect(q(el, "setting-error-overlap")?.textContent).not.toBe("");
+    expect(mocked.saveSettings).not.toHaveBeenCalled();
+    type(q(el, "setting-overlap"), "2");
+    expect(save?.classList.contains("not-ready")).toBe(false);
+    expect(save?.getAttribute("aria-disabled")).toBe("false");
+  });
+
+  it("stays unavailable after the project refuses a field, until that field changes", async () => {
+    const el = await opened();
+    mocked.saveSettings.mockRejectedValueOnce(
+      new ApiError({ code: "invalid_input", message: "the trick sentence needs {claim}", location: { file: "", line: 0, field: "trick_template" } }),
+    );
+    type(q(el, "setting-trick_template"), "It is false");
+    const save = q(el, "settings-save");
+    save?.click();
+    await settle();
+    await settle();
+    expect(q(el, "setting-error-trick_template")?.textContent).toMatch(/needs \{claim\}/);
+    expect(save?.classList.contains("not-ready")).toBe(true);
+    type(q(el, "setting-trick_template"), "It is false that {claim}");
+    expect(save?.classList.contains("not-ready")).toBe(false);
+  });
+});
