@@ -64,6 +64,63 @@ pub fn split(text: &str) -> Vec<SentenceSpan> {
     out
 }
 
+/// Merges a document's sentences into paragraphs, the units ranked and chosen as
+/// candidates from then on: consecutive sentences until a paragraph holds more than
+/// `longer_than` characters (a shorter rest joins the paragraph before it), each
+/// paragraph led by the document's title, as the multilingual pipeline built its evidence.
+/// The document's text becomes its paragraphs, a blank line apart.
+pub fn into_paragraphs(doc: &mut DocumentInput, longer_than: usize) {
+    let n = doc.sentences.len();
+    if n == 0 {
+        return;
+    }
+    // Each paragraph as its first and last sentence.
+    let mut groups: Vec<(usize, usize)> = Vec::new();
+    let mut first = 0;
+    for (i, s) in doc.sentences.iter().enumerate() {
+        if s.chars.1 - doc.sentences[first].chars.0 > longer_than {
+            groups.push((first, i));
+            first = i + 1;
+        }
+    }
+    if first < n {
+        match groups.last_mut() {
+            Some(last) => last.1 = n - 1,
+            None => groups.push((first, n - 1)),
+        }
+    }
+    let title = doc
+        .title
+        .as_deref()
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| format!("{t} — "));
+    let mut text = String::with_capacity(doc.text.len() + groups.len() * 64);
+    let mut spans = Vec::with_capacity(groups.len());
+    let mut chars = 0;
+    for (a, b) in groups {
+        if !text.is_empty() {
+            text.push_str("\n\n");
+            chars += 2;
+        }
+        let (begin, begin_chars) = (text.len(), chars);
+        if let Some(title) = &title {
+            text.push_str(title);
+            chars += title.chars().count();
+        }
+        let body = &doc.text[doc.sentences[a].bytes.0..doc.sentences[b].bytes.1];
+        text.push_str(body);
+        chars += body.chars().count();
+        spans.push(SentenceSpan {
+            bytes: (begin, text.len()),
+            chars: (begin_chars, chars),
+        });
+    }
+    doc.text = text;
+    doc.sentences = spans;
+    doc.hash = std::sync::OnceLock::new();
+}
+
 /// The id of the document [`from_sentences`] makes of these sentences.
 pub fn evidence_id(sentences: &[String]) -> String {
     let id = super::digest(serde_json::json!(sentences).to_string().as_bytes());
@@ -319,5 +376,42 @@ mod tests {
         assert_eq!(doc.sentences[1].chars, (13, 26));
         let split = split("Café öffnet. Zweiter Satz.");
         assert_eq!(split, doc.sentences);
+    }
+
+    /// Issue 33: paragraph evidence, each paragraph over the length asked for, the title
+    /// first, offsets that still slice the (new) text in characters.
+    #[test]
+    fn sentences_merge_into_paragraphs_led_by_the_title() {
+        let sentences: Vec<String> = (0..7).map(|i| format!("Sätze {i} sind zwölf.")).collect();
+        let mut doc = from_sentences(&Arc::from("f"), 1, None, &sentences);
+        doc.title = Some(" Über Uns ".into());
+        let before = doc.hash().to_owned();
+        into_paragraphs(&mut doc, 40);
+        // 20 characters a sentence and a space: three make 62 > 40; the last one joins
+        // the paragraph before it.
+        let texts: Vec<&str> = (0..doc.sentences.len())
+            .map(|i| doc.sentence_text(i))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                "Über Uns — Sätze 0 sind zwölf. Sätze 1 sind zwölf. Sätze 2 sind zwölf.",
+                "Über Uns — Sätze 3 sind zwölf. Sätze 4 sind zwölf. Sätze 5 sind zwölf. Sätze 6 sind zwölf.",
+            ]
+        );
+        for span in &doc.sentences {
+            let by_chars: String = doc
+                .text
+                .chars()
+                .skip(span.chars.0)
+                .take(span.chars.1 - span.chars.0)
+                .collect();
+            assert_eq!(by_chars, doc.text[span.bytes.0..span.bytes.1]);
+        }
+        assert_ne!(doc.hash(), before, "another document, another hash");
+        // No title, one short sentence: one paragraph of it.
+        let mut short = from_sentences(&Arc::from("f"), 1, None, &["Kurz.".into()]);
+        into_paragraphs(&mut short, 1000);
+        assert_eq!(short.sentence_text(0), "Kurz.");
     }
 }

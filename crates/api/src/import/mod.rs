@@ -51,6 +51,9 @@ pub struct ImportRequest {
     pub map: Vec<(String, String)>,
     /// Import the good rows and write the bad ones, with reasons, beside the input.
     pub skip_invalid: bool,
+    /// Merge each document's sentences into paragraphs of more than this many
+    /// characters, the title first, ranked and chosen as candidates like sentences.
+    pub paragraphs: Option<usize>,
 }
 
 pub(crate) use factdesk_core::digest::digest;
@@ -90,7 +93,12 @@ pub fn import(
         for doc in documents::read(path, req.skip_invalid, report.rows, progress)? {
             report.rows += 1;
             match doc {
-                Ok(d) => docs.push(d),
+                Ok(mut d) => {
+                    if let Some(longer_than) = req.paragraphs {
+                        documents::into_paragraphs(&mut d, longer_than);
+                    }
+                    docs.push(d);
+                }
                 Err(bad) => {
                     documents_set_aside.extend(id_in_row(&bad.raw));
                     rejects.add(path, bad, req.skip_invalid)?
@@ -164,6 +172,18 @@ fn check_request(project: &Project, req: &ImportRequest) -> Result<crate::output
         return Err(Error::new(
             ErrorCode::InvalidInput,
             "nothing to import: name a claims file or --docs",
+        ));
+    }
+    if req.paragraphs.is_some() && req.documents.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "--paragraphs merges the sentences of --docs documents: name them with --docs",
+        ));
+    }
+    if req.paragraphs == Some(0) {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "--paragraphs 0 would make every sentence a paragraph: give more characters (1000 if none given)",
         ));
     }
     project.store.require_writable()?;

@@ -31,6 +31,11 @@ pub struct Args {
     /// <input>.rejects.jsonl.
     #[arg(long)]
     skip_invalid: bool,
+    /// Paragraph evidence: merge the --docs documents' sentences into paragraphs of more
+    /// than CHARS characters (1000 if none given), each led by its document's title;
+    /// they are ranked and chosen as candidates as sentences are otherwise.
+    #[arg(long, value_name = "CHARS", num_args = 0..=1, default_missing_value = "1000")]
+    paragraphs: Option<usize>,
     /// Print the import report as JSON.
     #[arg(long)]
     json: bool,
@@ -52,6 +57,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         preset: a.preset,
         map,
         skip_invalid: a.skip_invalid,
+        paragraphs: a.paragraphs,
     };
     let mut project = super::open(&a.project)?;
     let by = a.by.lead(&project, "import data")?;
@@ -82,8 +88,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&report);
     }
+    let units = if a.paragraphs.is_some() {
+        "paragraphs"
+    } else {
+        "sentences"
+    };
     println!(
-        "imported {} claims, {} documents ({} sentences); {} rows already present",
+        "imported {} claims, {} documents ({} {units}); {} rows already present",
         report.claims_added, report.documents_added, report.sentences_added, report.unchanged
     );
     if !report.rejects_files.is_empty() {

@@ -236,3 +236,105 @@ fn a_stratified_draw_becomes_a_study_that_keeps_each_items_stratum() {
         "a task is in one study at most"
     );
 }
+
+/// Issue 33: paragraph evidence. `import --paragraphs` merges the documents' sentences
+/// into paragraphs of more than 1,000 characters (or the number given), each led by its
+/// document's title, and they are ranked and served as candidates.
+#[test]
+fn documents_imported_as_paragraphs_give_paragraph_candidates() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let set = dir.path().join("set");
+    ok([
+        Path::new("make-eval-set"),
+        &data("covidfact.jsonl"),
+        Path::new("--out"),
+        &set,
+    ]);
+    let p = new_project(dir.path());
+    ok([
+        Path::new("import"),
+        &p,
+        &set.join("claims.jsonl"),
+        Path::new("--docs"),
+        &set.join("documents.jsonl"),
+        Path::new("--paragraphs"),
+    ]);
+    let stats: Value =
+        serde_json::from_slice(&ok(["stats", p.to_str().unwrap_or_default(), "--json"]).stdout)
+            .unwrap_or_else(|e| panic!("{e}"));
+    let units = stats["sentences"].as_u64().unwrap_or(0);
+    assert!((1296..59_461 / 5).contains(&units), "{stats}");
+    let candidates: Value = serde_json::from_slice(
+        &ok([
+            "candidates",
+            p.to_str().unwrap_or_default(),
+            "--claim",
+            "eval-1",
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let texts: Vec<&str> = candidates
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    assert_eq!(texts.len(), 5);
+    assert!(texts.iter().all(|t| t.chars().count() > 1000), "{texts:?}");
+    // A titled document of short sentences, in paragraphs of more than 120 characters.
+    let docs = dir.path().join("docs.jsonl");
+    let text: Vec<String> = (1..=12)
+        .map(|i| format!("Section {i} of the harbour wall was repaired during the spring."))
+        .collect();
+    let doc = serde_json::json!({"id": "h", "title": "Harbour report", "text": text.join(" ")});
+    let claim = serde_json::json!({"id": "c1", "claim": "Storm damage to the harbour wall was fixed", "doc_ids": ["h"]});
+    std::fs::write(&docs, format!("{doc}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let claims = dir.path().join("claims.jsonl");
+    std::fs::write(&claims, format!("{claim}\n")).unwrap_or_else(|e| panic!("{e}"));
+    let q = dir.path().join("q.fdesk");
+    ok([Path::new("init"), &q]);
+    let refused = factdesk([
+        Path::new("import"),
+        &q,
+        &claims,
+        Path::new("--paragraphs"),
+        Path::new("0"),
+        Path::new("--docs"),
+        &docs,
+    ]);
+    assert!(!refused.status.success() && stderr(&refused).contains("--paragraphs 0"));
+    ok([
+        Path::new("import"),
+        &q,
+        &claims,
+        Path::new("--docs"),
+        &docs,
+        Path::new("--paragraphs"),
+        Path::new("120"),
+    ]);
+    let candidates: Value = serde_json::from_slice(
+        &ok([
+            "candidates",
+            q.to_str().unwrap_or_default(),
+            "--claim",
+            "c1",
+            "--json",
+        ])
+        .stdout,
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let texts: Vec<&str> = candidates
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    // 62 characters a sentence, and a space: two make 125 > 120; six paragraphs.
+    assert_eq!(texts.len(), 5, "{texts:?}");
+    for t in &texts {
+        assert!(t.starts_with("Harbour report — Section "), "{t}");
+        assert_eq!(t.matches("during the spring.").count(), 2, "{t}");
+    }
+}
