@@ -77,6 +77,42 @@ pub fn data(name: &str) -> PathBuf {
     p
 }
 
+/// A project in `dir` of COVID-Fact's evaluation set (`make-eval-set`: 1,296 supported
+/// claims and their documents, in `dir/set`), imported with `import_args` added; the
+/// set's folder and the project.
+pub fn eval_set_project(dir: &Path, import_args: &[&str]) -> (PathBuf, PathBuf) {
+    let set = dir.join("set");
+    ok([
+        Path::new("make-eval-set"),
+        &data("covidfact.jsonl"),
+        Path::new("--out"),
+        &set,
+    ]);
+    let p = new_project(dir);
+    let (claims, docs) = (set.join("claims.jsonl"), set.join("documents.jsonl"));
+    let mut args = vec![Path::new("import"), &p, &claims, Path::new("--docs"), &docs];
+    args.extend(import_args.iter().map(Path::new));
+    ok(args);
+    (set, p)
+}
+
+/// The texts of a claim's candidates, best first (`factdesk candidates --json`).
+pub fn candidate_texts(project: &Path, claim: &str) -> Vec<String> {
+    let out = ok([
+        Path::new("candidates"),
+        project,
+        Path::new("--claim"),
+        Path::new(claim),
+        Path::new("--json"),
+    ]);
+    let all: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"));
+    all.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str().map(str::to_owned))
+        .collect()
+}
+
 /// A new, empty project in `dir`.
 pub fn new_project(dir: &Path) -> PathBuf {
     let p = dir.join("p.fdesk");

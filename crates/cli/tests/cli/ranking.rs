@@ -1,6 +1,6 @@
 //! Candidate ranking: the evaluation on COVID-Fact, and the edge cases of `candidates`.
 
-use crate::{data, new_project, ok};
+use crate::{new_project, ok};
 use serde_json::Value;
 use std::path::Path;
 
@@ -19,21 +19,7 @@ fn candidates(p: &Path, claim: &str) -> Vec<Value> {
 #[test]
 fn fused_recall_at_5_is_at_least_the_best_single_rankers_on_covid_fact() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = dir.path().join("set");
-    ok([
-        Path::new("make-eval-set"),
-        &data("covidfact.jsonl"),
-        Path::new("--out"),
-        &set,
-    ]);
-    let p = new_project(dir.path());
-    ok([
-        Path::new("import"),
-        &p,
-        &set.join("claims.jsonl"),
-        Path::new("--docs"),
-        &set.join("documents.jsonl"),
-    ]);
+    let (set, p) = crate::eval_set_project(dir.path(), &[]);
     let out = ok([
         Path::new("eval-ranking"),
         &p,

@@ -1,7 +1,7 @@
 //! Stratified samples (issue 33): `factdesk sample` on COVID-Fact's claims and their
 //! ranked candidates, checked against a Python computation of stemmed Jaccard.
 
-use crate::{data, factdesk, new_project, ok, stderr};
+use crate::{candidate_texts, eval_set_project, factdesk, ok, stderr};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -9,21 +9,7 @@ use std::process::{Command, Stdio};
 /// COVID-Fact's supported claims with their documents (the evaluation set's), evidence
 /// tasks made, a lead (maria) and annotators ana, ben, cy and dee.
 fn covid_fact(dir: &Path) -> std::path::PathBuf {
-    let set = dir.join("set");
-    ok([
-        Path::new("make-eval-set"),
-        &data("covidfact.jsonl"),
-        Path::new("--out"),
-        &set,
-    ]);
-    let p = new_project(dir);
-    ok([
-        Path::new("import"),
-        &p,
-        &set.join("claims.jsonl"),
-        Path::new("--docs"),
-        &set.join("documents.jsonl"),
-    ]);
+    let (_, p) = eval_set_project(dir, &[]);
     ok([
         Path::new("annotators"),
         &p,
@@ -243,44 +229,13 @@ fn a_stratified_draw_becomes_a_study_that_keeps_each_items_stratum() {
 #[test]
 fn documents_imported_as_paragraphs_give_paragraph_candidates() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = dir.path().join("set");
-    ok([
-        Path::new("make-eval-set"),
-        &data("covidfact.jsonl"),
-        Path::new("--out"),
-        &set,
-    ]);
-    let p = new_project(dir.path());
-    ok([
-        Path::new("import"),
-        &p,
-        &set.join("claims.jsonl"),
-        Path::new("--docs"),
-        &set.join("documents.jsonl"),
-        Path::new("--paragraphs"),
-    ]);
+    let (_, p) = eval_set_project(dir.path(), &["--paragraphs"]);
     let stats: Value =
         serde_json::from_slice(&ok(["stats", p.to_str().unwrap_or_default(), "--json"]).stdout)
             .unwrap_or_else(|e| panic!("{e}"));
     let units = stats["sentences"].as_u64().unwrap_or(0);
     assert!((1296..59_461 / 5).contains(&units), "{stats}");
-    let candidates: Value = serde_json::from_slice(
-        &ok([
-            "candidates",
-            p.to_str().unwrap_or_default(),
-            "--claim",
-            "eval-1",
-            "--json",
-        ])
-        .stdout,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let texts: Vec<&str> = candidates
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect();
+    let texts = candidate_texts(&p, "eval-1");
     assert_eq!(texts.len(), 5);
     assert!(texts.iter().all(|t| t.chars().count() > 1000), "{texts:?}");
     // A titled document of short sentences, in paragraphs of more than 120 characters.
@@ -314,23 +269,7 @@ fn documents_imported_as_paragraphs_give_paragraph_candidates() {
         Path::new("--paragraphs"),
         Path::new("120"),
     ]);
-    let candidates: Value = serde_json::from_slice(
-        &ok([
-            "candidates",
-            q.to_str().unwrap_or_default(),
-            "--claim",
-            "c1",
-            "--json",
-        ])
-        .stdout,
-    )
-    .unwrap_or_else(|e| panic!("{e}"));
-    let texts: Vec<&str> = candidates
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect();
+    let texts = candidate_texts(&q, "c1");
     // 62 characters a sentence, and a space: two make 125 > 120; six paragraphs.
     assert_eq!(texts.len(), 5, "{texts:?}");
     for t in &texts {
