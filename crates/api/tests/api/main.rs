@@ -22,6 +22,7 @@ mod cross_kinds;
 mod dashboard;
 mod dashboard_pace;
 mod downloads;
+mod earlier_release;
 mod found_nothing;
 mod gate;
 mod given_items;
