@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { Dashboard, Statistic } from "../ipc";
 import {
   countsText,
+  drawnBy,
   heatColour,
   intervalText,
   majorityUnit,
@@ -211,6 +212,10 @@ describe("dashboard", () => {
     expect(q("study-3-fleiss-a")).toBe("0.610");
     expect(q("study-3-fleiss-b-ci")).toBe("no counted answers from this group yet");
     expect(q("study-3-groups")).toContain("group A: a1, a2 · group B: b1, b2");
+    // A stratified study says how it was drawn.
+    const study = { id: 4, kind: "evidence" as const, sample_size: 4, seed: 7, created_at: 0, lead: "maria", members: ["b1"], items: [1, 2, 3, 4], strata: "jaccard-bins:2", by_stratum: [{ name: "0.00–0.50", items: [1, 2] }, { name: "0.50–1.00", items: [3, 4] }] };
+    expect(drawnBy(study)).toBe(" · 2 from each of 2 groups by jaccard-bins:2");
+    expect(drawnBy({ ...study, strata: null, by_stratum: [] })).toBe("");
   });
 
   it("keeps a study just drawn when an older snapshot arrives", () => {

@@ -329,6 +329,14 @@ export function studyRequest(kind: string, sample: string, members: string, seed
   return { kind: k, sample: n, members: names, seed: parsed };
 }
 
+/** How a study's items were drawn, when not uniformly: " · 13 from each of 10 groups by jaccard-bins:10". */
+export function drawnBy(s: StudyAgreement["study"]): string {
+  if (s.strata === null || s.by_stratum.length === 0) return "";
+  const sizes = new Set(s.by_stratum.map((g) => g.items.length));
+  const each = sizes.size === 1 ? `${count(s.by_stratum[0]?.items.length ?? 0)} from each of` : "drawn from";
+  return ` · ${each} ${plural(s.by_stratum.length, "group")} by ${s.strata}`;
+}
+
 function studyCard(st: StudyAgreement): HTMLElement {
   const s = st.study;
   const groupA = st.group_a.length > 0 ? st.group_a.join(", ") : "nobody yet";
@@ -342,7 +350,7 @@ function studyCard(st: StudyAgreement): HTMLElement {
       h(
         "span",
         { class: "muted small", testid: `study-${s.id}-groups` },
-        `group A: ${groupA} · group B: ${s.members.join(", ")} · ${count(st.items_answered)} answered by both · seed ${s.seed}`,
+        `group A: ${groupA} · group B: ${s.members.join(", ")} · ${count(st.items_answered)} answered by both · seed ${s.seed}${drawnBy(s)}`,
       ),
     ),
     h(
