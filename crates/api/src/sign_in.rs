@@ -231,6 +231,12 @@ fn sign_in_name(name: &str) -> Result<&str> {
 }
 
 /// An address a name signed in from.
+/// A name's successful sign-ins, for their share a minute: kept when the session ends, so
+/// signing out between sign-ins does not hide them (sixth hostile pass of session 26).
+fn signed_in_subject(name: &str) -> String {
+    format!("signed-in:{}", token_hash(name))
+}
+
 fn known_subject(name: &str, address: &str) -> String {
     let address: String = address.chars().take(64).collect();
     format!("known:{}@{address}", token_hash(name))
@@ -383,6 +389,15 @@ impl Project {
             .max(by_address)
             .max(often)
             .map(|at| at - now))
+    }
+
+    /// Whether `name` is a lead's who can sign in (with a password, not disabled): a front
+    /// end keeps a password check for leads, so that a flood of others' sign-ins cannot
+    /// shut the lead out, from any address.
+    pub fn is_lead_name(&self, name: &str) -> Result<bool> {
+        let name = sign_in_name(name)?;
+        Ok(sign_in::by_name(self.store.conn(), name)?
+            .is_some_and(|p| p.role == Role::Lead && !p.disabled && p.password_hash.is_some()))
     }
 
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end

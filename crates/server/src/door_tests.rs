@@ -85,6 +85,33 @@ fn nobodys_connections_from_where_someone_is_signed_in_go_last_of_nobodys() {
     assert!(door.vouched.is_empty() && door.total == 0);
 }
 
+/// Sixth hostile pass of session 26's door (LOW/MEDIUM): one account's connection kept
+/// at an address shielded a crowd of 412 of nobody's there from being closed.
+#[test]
+fn someones_connection_shields_a_few_of_nobodys_at_its_address_not_a_crowd() {
+    let mut door = Open::default();
+    let _held = open(&mut door, [10, 0, 0, 1], 0, false, true);
+    let crowd: Vec<u64> = (0..=LIGHT_ADDRESS as u64)
+        .map(|i| open(&mut door, [10, 0, 0, 1], 10 + i, true, false))
+        .collect();
+    let lone = open(&mut door, [10, 0, 9, 1], 1, true, false);
+    let first = door.evict_one().map(|c| c.id);
+    assert!(crowd.contains(&first.unwrap_or(0)), "the crowd goes first");
+    // Down to the few an address may shield, the lone one goes before them.
+    let mut order = Vec::new();
+    while let Some(c) = door.evict_one() {
+        order.push(c.id);
+        if c.id == lone {
+            break;
+        }
+    }
+    let crowd_left = crowd
+        .iter()
+        .filter(|id| !order.contains(id) && Some(**id) != first)
+        .count();
+    assert_eq!(crowd_left, LIGHT_ADDRESS, "{order:?}");
+}
+
 #[test]
 fn an_ipv6_caller_counts_under_its_64_and_a_mapped_ipv4_as_itself() {
     let v6: IpAddr = "2001:db8:7:7:1:2:3:4"

@@ -91,6 +91,9 @@ pub struct AppState {
     /// from before: a flood of new names from many addresses took every check, and the
     /// team's own sign-ins waited 2 s behind it.
     pub(crate) hashing_known: Arc<tokio::sync::Semaphore>,
+    /// One more, kept for a lead's name from any address: a lead on a new network was
+    /// answered 503 while an anonymous flood held the others (sixth hostile pass).
+    pub(crate) hashing_lead: Arc<tokio::sync::Semaphore>,
     /// Merges waiting for, or holding, one of the pool's connections: one at a time, so a
     /// merge never holds more than one of the team's connections.
     pub(crate) merging: Arc<tokio::sync::Semaphore>,
@@ -131,6 +134,7 @@ impl AppState {
             jobs: Arc::default(),
             hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
             hashing_known: Arc::new(tokio::sync::Semaphore::new(1)),
+            hashing_lead: Arc::new(tokio::sync::Semaphore::new(1)),
             merging: Arc::new(tokio::sync::Semaphore::new(1)),
             hashing_wait: DEFAULT_HASHING_WAIT,
             header_timeout: DEFAULT_READ_TIMEOUT,

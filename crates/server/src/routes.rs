@@ -215,9 +215,14 @@ async fn login(
     let policy = state.policy;
     let address = crate::caller::caller(&state, peer, &headers);
     let (name, from) = (login.name.clone(), address.clone());
-    let known = state
+    let (known, lead) = state
         .pool
-        .run(move |p| p.signed_in_here_before(&name, &from))
+        .run(move |p| {
+            Ok((
+                p.signed_in_here_before(&name, &from)?,
+                p.is_lead_name(&name)?,
+            ))
+        })
         .await?;
     // A much-guessed name is slowed down, never refused, and not at all from where it
     // signed in before: 20 guesses from elsewhere made its owner wait 5 s for 15 minutes
@@ -233,14 +238,19 @@ async fn login(
         }
     }
     let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
+    let leads = state.hashing_lead.clone();
     let turn = async move {
-        if known {
-            tokio::select! {
+        match (known, lead) {
+            (_, true) => tokio::select! {
                 turn = shared.acquire_owned() => turn,
                 turn = kept.acquire_owned() => turn,
-            }
-        } else {
-            shared.acquire_owned().await
+                turn = leads.acquire_owned() => turn,
+            },
+            (true, false) => tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+            },
+            (false, false) => shared.acquire_owned().await,
         }
     };
     let _turn = tokio::time::timeout(state.hashing_wait, turn)

@@ -42,16 +42,6 @@ pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
         .optional()?)
 }
 
-/// When the sessions `name` opened after `since` began, oldest first.
-pub fn sessions_opened_since(conn: &Connection, name: &str, since: i64) -> Result<Vec<i64>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT s.created_at FROM sessions s JOIN annotators a ON a.id = s.annotator_id
-         WHERE a.name = ?1 AND s.created_at > ?2 ORDER BY s.created_at",
-    )?;
-    let rows = stmt.query_map(params![name, since], |r| r.get(0))?;
-    Ok(rows.collect::<crate::db::Result<_>>()?)
-}
-
 /// Ends the oldest sessions of a person past the newest `keep`; how many.
 pub fn end_sessions_past(conn: &crate::Tx<'_>, annotator_id: i64, keep: u64) -> Result<usize> {
     Ok(conn

@@ -5,8 +5,9 @@
 
 use super::{
     address_blocked_at, address_subject, decoy_hash, free_at, known_subject, name_blocked_at,
-    name_subject, pair_subject, random_bytes, sign_in_name, token_hash, unauthorized,
-    verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
+    name_subject, pair_subject, random_bytes, sign_in_name, signed_in_subject, token_hash,
+    unauthorized, verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES,
+    NAME_MEMORY_MS,
 };
 use crate::annotators::Role;
 use crate::{Error, ErrorCode, Project, Result};
@@ -24,6 +25,7 @@ pub struct CheckedSignIn {
     by_name: String,
     by_address: String,
     known: String,
+    signed_in: String,
     now: i64,
 }
 
@@ -125,6 +127,7 @@ impl Project {
                 by_name,
                 by_address,
                 known,
+                signed_in: signed_in_subject(name),
                 now,
             }),
             _ => match address_block.filter(|_| let_through) {
@@ -175,6 +178,7 @@ impl Project {
         sign_in::forget_name_failure(&tx, &checked.by_name)?;
         sign_in::remember_known(&tx, &checked.known, now)?;
         sign_in::end_sessions_past(&tx, checked.annotator_id, policy.sessions_per_person)?;
+        sign_in::record_failure(&tx, &checked.signed_in, now)?;
         tx.commit()?;
         Ok(Session {
             token,
@@ -186,7 +190,8 @@ impl Project {
 }
 
 /// When `name` may sign in again, if it signed in its minute's share already: counted
-/// from the sessions it opened, so only someone with its password can use it up.
+/// from its successful sign-ins (kept apart from its sessions, which signing out ends),
+/// so only someone with its password can use it up.
 pub(super) fn signed_in_often(
     conn: &factdesk_store::Connection,
     name: &str,
@@ -194,7 +199,7 @@ pub(super) fn signed_in_often(
     policy: &SignInPolicy,
 ) -> Result<Option<i64>> {
     const MINUTE_MS: i64 = 60_000;
-    let opened = sign_in::sessions_opened_since(conn, name, now - MINUTE_MS)?;
+    let opened = sign_in::failure_times(conn, &signed_in_subject(name), now - MINUTE_MS + 1)?;
     let share = usize::try_from(policy.sign_ins_per_name_a_minute).unwrap_or(usize::MAX);
     Ok(opened
         .len()

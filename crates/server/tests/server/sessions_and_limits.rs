@@ -441,6 +441,13 @@ async fn a_name_known_at_its_address_has_a_password_check_kept_for_it() {
     });
     assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
     assert_eq!(team.login("ben", &password("ben")).await.status(), 503);
+    // A lead has one kept for her from anywhere (sixth hostile pass: a lead on a new
+    // network got 503 while an anonymous flood held the others).
+    let elsewhere = Team::client_from("127.0.5.5");
+    let lead = team
+        .login_with(&elsewhere, "maria", &password("maria"))
+        .await;
+    assert_eq!(lead.status(), 200);
 }
 
 /// Fifth hostile pass of session 26's door (LOW): a connection once someone's stayed so
