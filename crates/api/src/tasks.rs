@@ -70,9 +70,10 @@ impl SkipReason {
         match self {
             SkipReason::NoDocuments => "no documents".into(),
             SkipReason::NoCandidates => "no candidates".into(),
+            // Said on the lead's screens too: no command-line flag in it (the walk of
+            // session 27); `factdesk tasks --help` names the flag.
             SkipReason::EvidenceFromParent => {
-                "a refutation whose evidence comes from its parent (--include-children to include)"
-                    .into()
+                "a refutation whose evidence comes from its parent claim's task".into()
             }
             SkipReason::TooLongToRefute => format!(
                 "too long to refute (more than {} tokens)",

@@ -342,12 +342,14 @@ fn interval(m: &MetricValue) -> String {
 fn labels(s: &mut String, dists: &[LabelDistribution]) {
     s.push_str(r#"<section><h2>Labels</h2><div class="cards">"#);
     for d in dists {
-        let _ = write!(
-            s,
-            r#"<div class="card"><h3>{} ({} in all)</h3>"#,
-            esc(&d.kind),
-            d.total
-        );
+        // What is counted, said in the title: the claims' own labels and the answers of
+        // a kind are different counts (the walk of session 27 read "REFUTED 8" here
+        // beside 16 refuted claims in the negation section, which adds written ones).
+        let title = match d.kind.as_str() {
+            "claims" => format!("Claims, by the label they were imported with ({})", d.total),
+            kind => format!("{kind} answers ({})", d.total),
+        };
+        let _ = write!(s, r#"<div class="card"><h3>{}</h3>"#, esc(&title));
         if d.total == 0 {
             s.push_str(r#"<p class="empty">None yet.</p></div>"#);
             continue;
@@ -356,7 +358,7 @@ fn labels(s: &mut String, dists: &[LabelDistribution]) {
             .counts
             .iter()
             .map(|c| Bar {
-                label: c.label.clone(),
+                label: c.label.replace('_', " "),
                 value: c.count as f64,
                 note: format!(
                     "{} ({:.0}%)",
@@ -427,7 +429,7 @@ fn lengths(s: &mut String, dists: &[LengthDistribution]) {
 
 fn negation(s: &mut String, n: &Negation) {
     s.push_str(r#"<section><h2>Negation cues in supported and refuted claims</h2><div class="cards"><div class="card">"#);
-    s.push_str(r#"<p class="note">Share of claims with a cue word (not, no, never, n't, nobody, nothing, none, neither, nor, without, false). A refuted class much richer in cues lets a model guess the label from the words alone.</p>"#);
+    s.push_str(r#"<p class="note">Share of claims with a cue word (not, no, never, n't, nobody, nothing, none, neither, nor, without, false). Refuted claims are those imported as refuted and the written refutations. A refuted class much richer in cues lets a model guess the label from the words alone.</p>"#);
     let bars: Vec<Bar> = n
         .groups
         .iter()

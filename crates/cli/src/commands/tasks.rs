@@ -56,8 +56,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         } else {
             String::new()
         };
+        let hint = if group.reason == factdesk_api::tasks::SkipReason::EvidenceFromParent {
+            "; --include-children gives them one"
+        } else {
+            ""
+        };
         println!(
-            "{} claims got no task: {} ({}{more})",
+            "{} claims got no task: {} ({}{more}){hint}",
             group.count,
             group.message,
             shown.join(", ")
