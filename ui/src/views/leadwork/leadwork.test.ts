@@ -5,6 +5,7 @@ import { flagOrder, standing } from "./flags";
 import { dayValue, daysUntil, issueField, parseDay, suggestedPath } from "./issue";
 import { decidedText, waitingText } from "./review";
 import { fieldOf, mergeSettings, percentText, share, stanceNote, wholeNumber } from "./settings";
+import { settingsFixture } from "./settings.fixture";
 
 const person = (name: string, over: Partial<Annotator> = {}): Annotator => ({
   id: 1,
@@ -46,24 +47,7 @@ describe("settings", () => {
   });
 
   it("keeps what another window saved meanwhile, and stops where both changed a field", () => {
-    const read: Settings = {
-      seed: 1,
-      overlap: 3,
-      evidence_stance: "supports",
-      trick_template: "It is not true that {claim}",
-      reservation_minutes: 30,
-      refute_max_tokens: 40,
-      trick_flag_threshold: 0.2,
-      trick_min_seen: 5,
-      qualification_items: 5,
-      qualification_min_accepted: 4,
-      checks: { empty: true, identical: true, length: true, negation_only: true, subject: true, max_length_difference: 3 },
-      guidelines: { evidence: "Pick.", refute: "Write.", verify: "Judge.", label: "Label." },
-      routing: "fill_first",
-      highlight_claim_words: null,
-      ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
-      study_answers_in_gold: false,
-    };
+    const read: Settings = settingsFixture();
     // Another window changed the label guideline and the overlap; this screen changed the
     // reservation only: no clash, and only the reservation is written.
     const now: Settings = { ...read, overlap: 2, guidelines: { ...read.guidelines, label: "Label carefully." } };
