@@ -169,10 +169,16 @@ impl Project {
             left_out,
         } = keys(&rows, by)?;
         let drawn = drawn(&keys, &order, per, seed, kind)?;
+        // Rows are by task id (`sample_rows` orders them so).
+        let row_of = |task: i64| {
+            rows.binary_search_by_key(&task, |r| r.task_id)
+                .ok()
+                .map(|i| &rows[i])
+        };
         let mut items: Vec<SampledItem> = Vec::new();
         for stratum in &drawn {
-            for task in &stratum.items {
-                let Some(row) = rows.iter().find(|r| r.task_id == *task) else {
+            for &task in &stratum.items {
+                let Some(row) = row_of(task) else {
                     continue;
                 };
                 let compared = match (by, &row.top_candidate) {

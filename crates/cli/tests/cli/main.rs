@@ -133,23 +133,28 @@ pub fn demo_project(dir: &Path, name: &str, annotators: &[&str]) -> PathBuf {
         Path::new("--docs"),
         &root.join("assets/demo/documents.jsonl"),
     ]);
+    with_evidence_tasks(&p, annotators);
+    p
+}
+
+/// Adds these annotators to `project` and makes its evidence tasks, of overlap 2.
+pub fn with_evidence_tasks(project: &Path, annotators: &[&str]) {
     for who in annotators {
         ok([
             Path::new("annotators"),
-            &p,
+            project,
             Path::new("add"),
             Path::new(who),
         ]);
     }
     ok([
         Path::new("tasks"),
-        &p,
+        project,
         Path::new("--kind"),
         Path::new("evidence"),
         Path::new("--overlap"),
         Path::new("2"),
     ]);
-    p
 }
 
 /// Feeds `lines` to one `factdesk submit --as who` process, which must succeed; returns

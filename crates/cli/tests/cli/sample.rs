@@ -1,7 +1,7 @@
 //! Stratified samples (issue 33): `factdesk sample` on COVID-Fact's claims and their
 //! ranked candidates, checked against a Python computation of stemmed Jaccard.
 
-use crate::{candidate_texts, eval_set_project, factdesk, ok, stderr};
+use crate::{candidate_texts, eval_set_project, factdesk, ok, stderr, with_evidence_tasks};
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -18,22 +18,7 @@ fn covid_fact(dir: &Path) -> std::path::PathBuf {
         Path::new("--role"),
         Path::new("lead"),
     ]);
-    for who in ["ana", "ben", "cy", "dee"] {
-        ok([
-            Path::new("annotators"),
-            &p,
-            Path::new("add"),
-            Path::new(who),
-        ]);
-    }
-    ok([
-        Path::new("tasks"),
-        &p,
-        Path::new("--kind"),
-        Path::new("evidence"),
-        Path::new("--overlap"),
-        Path::new("2"),
-    ]);
+    with_evidence_tasks(&p, &["ana", "ben", "cy", "dee"]);
     p
 }
 
@@ -157,28 +142,18 @@ fn a_stratified_draw_becomes_a_study_that_keeps_each_items_stratum() {
     );
     assert_eq!(study["strata"], "field:flair");
     // The study holds the items the preview showed, by the same strata.
-    let shown: Vec<(String, Value)> = preview["drawn"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap_or_default().to_owned(),
-                s["items"].clone(),
-            )
-        })
-        .collect();
-    let kept: Vec<(String, Value)> = study["by_stratum"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap_or_default().to_owned(),
-                s["items"].clone(),
-            )
-        })
-        .collect();
+    let groups = |list: &Value| -> Vec<(String, Value)> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .map(|s| {
+                let name = s["name"].as_str().unwrap_or_default().to_owned();
+                (name, s["items"].clone())
+            })
+            .collect()
+    };
+    let shown = groups(&preview["drawn"]);
+    let kept = groups(&study["by_stratum"]);
     let mut shown_sorted = shown.clone();
     shown_sorted.sort_by(|a, b| a.0.cmp(&b.0));
     assert_eq!(kept, shown_sorted);
