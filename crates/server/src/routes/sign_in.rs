@@ -1,0 +1,116 @@
+//! Signing in and out over HTTP: the sign-in limits and password-check slots the
+//! server keeps (docs/server.md), and the marks that tell the door whose a connection is.
+
+use super::{bearer, parse, Body, Reply};
+use crate::error::ApiError;
+use crate::AppState;
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use factdesk_api::sign_in::Login;
+use std::net::SocketAddr;
+
+pub(super) async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    raw: Body,
+) -> Reply<Response> {
+    let login: Login = parse(&raw.0?)?;
+    let policy = state.policy;
+    let address = crate::caller::caller(&state, peer, &headers);
+    let (name, from) = (login.name.clone(), address.clone());
+    let (known, lead) = state
+        .pool
+        .run(move |p| {
+            Ok((
+                p.signed_in_here_before(&name, &from)?,
+                p.is_lead_name(&name)?,
+            ))
+        })
+        .await?;
+    // A much-guessed name is slowed down, never refused, and not at all from where it
+    // signed in before: 20 guesses from elsewhere made its owner wait 5 s for 15 minutes
+    // (fifth hostile pass of session 26's door).
+    if !known {
+        let name = login.name.clone();
+        let delay = state
+            .pool
+            .run(move |p| p.sign_in_delay_ms(&name, &policy))
+            .await?;
+        if delay > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(delay.unsigned_abs())).await;
+        }
+    }
+    let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
+    let leads = state.hashing_lead.clone();
+    let turn = async move {
+        match (known, lead) {
+            (_, true) => tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+                turn = leads.acquire_owned() => turn,
+            },
+            (true, false) => tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+            },
+            (false, false) => shared.acquire_owned().await,
+        }
+    };
+    let _turn = tokio::time::timeout(state.hashing_wait, turn)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the server is checking too many sign-ins; try again in a moment",
+            )
+        })?;
+    let (name, from) = (login.name.clone(), address.clone());
+    let session = state
+        .pool
+        .run(move |p| p.login(&login.name, &login.password, &address, &policy))
+        .await;
+    match session {
+        Ok(session) => {
+            let token = crate::answering::SignedIn {
+                token: session.token.as_str().into(),
+                person: session.person,
+            };
+            let mut response = Json(session).into_response();
+            response.extensions_mut().insert(token);
+            Ok(response)
+        }
+        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited => {
+            let blocked = state
+                .pool
+                .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))
+                .await
+                .ok()
+                .flatten()
+                .unwrap_or(1000);
+            let seconds = u64::try_from(blocked).unwrap_or(1).div_ceil(1000);
+            Err(ApiError::from(e).retry_after(seconds))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub(super) async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {
+    let token = bearer(&headers)?;
+    let ended = crate::answering::SignedOut(token.as_str().into());
+    state
+        .pool
+        .run(move |p| {
+            p.actor_for_token(&token)?;
+            p.logout(&token)
+        })
+        .await?;
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    response.extensions_mut().insert(ended);
+    Ok(response)
+}
