@@ -17,6 +17,7 @@ export type Meaning =
   | "document"
   | "skip"
   | "comment"
+  | "category"
   | "context"
   | "previous-item"
   | "write"
@@ -59,6 +60,7 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   document: { keys: ["d"], cap: "D", does: "show a sentence in its document" },
   skip: { keys: ["s"], cap: "S", does: "skip: hand the item back for others" },
   comment: { keys: ["c"], cap: "C", does: "write a comment, note or reason" },
+  category: { keys: ["g"], cap: "G", does: "pick the disagreement's category" },
   context: { keys: ["x"], cap: "X", does: "show or hide the context" },
   "previous-item": { keys: ["p"], cap: "P", does: "go back to your previous item" },
   write: { keys: ["w"], cap: "W", does: "write (back into the text field)" },

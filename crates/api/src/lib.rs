@@ -19,6 +19,7 @@ mod configure;
 mod csv_cell;
 mod current;
 pub mod dashboard;
+pub mod disagreement;
 pub mod download;
 pub mod dto;
 pub mod error;

@@ -54,6 +54,9 @@ pub struct Settings {
     /// towards the gold data. Off by default, as COVID-Fact did: the gold comes from the
     /// first group, and the study's answers only measure agreement.
     pub study_answers_in_gold: bool,
+    /// What the lead can name as the cause of a disagreement they settle; the report
+    /// counts decisions per category. Factdesk's six by default.
+    pub disagreement_categories: Vec<String>,
 }
 
 /// How candidate evidence is ranked.
@@ -343,6 +346,9 @@ impl Settings {
                 ));
             }
         }
+        if let Some(problem) = crate::disagreement::list_problem(&self.disagreement_categories) {
+            return Err(invalid("disagreement_categories", problem));
+        }
         if self.ranking.rerank_depth == 0 {
             return Err(invalid(
                 "ranking.rerank_depth",
@@ -383,6 +389,7 @@ impl Default for Settings {
             highlight_claim_words: None,
             ranking: RankingSettings::default(),
             study_answers_in_gold: false,
+            disagreement_categories: crate::disagreement::default_categories(),
         }
     }
 }

@@ -18,6 +18,8 @@ pub struct NewDecision<'a> {
     pub answer: Option<&'a Response>,
     pub taken_from: Option<i64>,
     pub reason: Option<&'a str>,
+    /// One of the project's disagreement categories, checked by the caller.
+    pub category: Option<&'a str>,
     pub at: i64,
 }
 
@@ -32,14 +34,15 @@ pub struct DecisionRow {
     pub answer: Option<Response>,
     pub taken_from: Option<i64>,
     pub reason: Option<String>,
+    pub category: Option<String>,
     pub at: i64,
 }
 
 /// Appends a decision, superseding the task's current one if any.
 pub fn insert(conn: &crate::Tx<'_>, d: &NewDecision<'_>) -> Result<i64> {
     conn.prepare_cached(
-        "INSERT INTO decisions (task_id, lead_id, answer, taken_from, reason, supersedes, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, (SELECT max(id) FROM decisions WHERE task_id = ?1), ?6)",
+        "INSERT INTO decisions (task_id, lead_id, answer, taken_from, reason, category, supersedes, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, (SELECT max(id) FROM decisions WHERE task_id = ?1), ?7)",
     )?
     .execute(params![
         d.task_id,
@@ -47,6 +50,7 @@ pub fn insert(conn: &crate::Tx<'_>, d: &NewDecision<'_>) -> Result<i64> {
         d.answer.map(Response::to_stored),
         d.taken_from,
         d.reason,
+        d.category,
         d.at
     ])?;
     Ok(conn.last_insert_rowid()?)
@@ -55,7 +59,7 @@ pub fn insert(conn: &crate::Tx<'_>, d: &NewDecision<'_>) -> Result<i64> {
 /// The latest decision row of every task that has one (undone ones included).
 pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at, t.kind
+        "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at, t.kind, d.category
          FROM decisions d JOIN annotators a ON a.id = d.lead_id JOIN tasks t ON t.id = d.task_id
          WHERE d.id = (SELECT max(id) FROM decisions e WHERE e.task_id = d.task_id)
          ORDER BY d.task_id",
@@ -78,6 +82,7 @@ pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
             answer,
             taken_from: r.get(4)?,
             reason: r.get(5)?,
+            category: r.get(8)?,
             at: r.get(6)?,
         })
     })?;

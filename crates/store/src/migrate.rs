@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0020_one_task_queue.sql"),
     include_str!("migrations/0021_problem_reports.sql"),
     include_str!("migrations/0022_study_strata.sql"),
+    include_str!("migrations/0023_decision_categories.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -75,6 +76,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         22,
         include_str!("migrations/postgres/0022_study_strata.sql"),
+    ),
+    (
+        23,
+        include_str!("migrations/postgres/0023_decision_categories.sql"),
     ),
 ];
 

@@ -468,7 +468,12 @@ ranking: RankingSettings,
  * towards the gold data. Off by default, as COVID-Fact did: the gold comes from the
  * first group, and the study's answers only measure agreement.
  */
-study_answers_in_gold: boolean, };
+study_answers_in_gold: boolean, 
+/**
+ * What the lead can name as the cause of a disagreement they settle; the report
+ * counts decisions per category. Factdesk's six by default.
+ */
+disagreement_categories: Array<string>, };
 
 export type RankingSettings = { 
 /**
@@ -813,6 +818,10 @@ export type Decision = { lead: string,
  * Unix milliseconds.
  */
 at: number, reason: string | null, 
+/**
+ * The project's disagreement category the lead named, if any.
+ */
+category: string | null, 
 /**
  * The annotator whose answer was taken, if one was.
  */

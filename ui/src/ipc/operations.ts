@@ -50,7 +50,7 @@ export function operations(send: Send) {
     /** Tasks the counted annotators disagree on, most disagreement first. */
     adjudicationQueue: (request: GoldRequest) => send<Array<QueueItem>>("adjudication_queue", { request }),
     /** The lead's decision: take an annotator's answer, or give one; refused when the decision is no longer the one `seen`. */
-    decide: (taskId: number, seen: number | null, ruling: Ruling, reason: string | null) => send<Outcome>("decide", { taskId, seen, ruling, reason }),
+    decide: (taskId: number, seen: number | null, ruling: Ruling, reason: string | null, category: string | null) => send<Outcome>("decide", { taskId, seen, ruling, reason, category }),
     /** Undoes the lead's decision `seen`. */
     undoDecision: (taskId: number, seen: number, reason: string | null) => send<null>("undo_decision", { taskId, seen, reason }),
     /** A candidate sentence among its neighbours, for the lead adjudicating. */

@@ -1,10 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, type QueueItem } from "../ipc";
 import { adjudicateScreen } from "./adjudicate";
+import { settingsFixture } from "./leadwork/settings.fixture";
 
 vi.mock("../ipc", async (load) => {
   const real = await load<typeof import("../ipc")>();
-  return { ...real, api: { adjudicationQueue: vi.fn(), decide: vi.fn(), undoDecision: vi.fn(), sentencePassage: vi.fn() } };
+  return { ...real, api: { adjudicationQueue: vi.fn(), decide: vi.fn(), undoDecision: vi.fn(), sentencePassage: vi.fn(), settings: vi.fn() } };
 });
 
 const mocked = vi.mocked(api);
@@ -36,8 +37,9 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
 /** The screen `open` made last, to show it again as returning to it would. */
 let screen: ReturnType<typeof adjudicateScreen> | undefined;
 
-async function open(items: QueueItem[]) {
+async function open(items: QueueItem[], categories?: string[]) {
   mocked.adjudicationQueue.mockResolvedValue(items);
+  mocked.settings.mockResolvedValue(categories === undefined ? settingsFixture() : { ...settingsFixture(), disagreement_categories: categories });
   const deps = { home: vi.fn(), export: vi.fn(), fail: vi.fn() };
   screen = adjudicateScreen(deps);
   const shown = screen;
@@ -62,7 +64,31 @@ describe("adjudication screen", () => {
     (q(el, "adj-reason") as HTMLInputElement).value = "ben read the source";
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ben" }, "ben read the source");
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ben" }, "ben read the source", null);
+  });
+
+  it("names the disagreement's category from the project's list, picked by G and the arrows", async () => {
+    const { el, press } = await open([item(1, "label")]);
+    const category = q(el, "adj-category") as HTMLSelectElement;
+    expect([...category.options].map((o) => o.text)).toEqual(["No category — G", "ambiguous item", "other"]);
+    press("g");
+    expect(document.activeElement).toBe(category);
+    category.value = "other";
+    category.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
+    expect(document.activeElement).not.toBe(category);
+    press("1");
+    await settle();
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ana" }, null, "other");
+    // Cleared once decided, so the next item's category is picked afresh.
+    expect(category.value).toBe("");
+  });
+
+  it("hides the category when the project lists none, and G does nothing", async () => {
+    const { el, press } = await open([item(1, "label")], []);
+    const category = q(el, "adj-category") as HTMLSelectElement;
+    expect(category.hidden).toBe(true);
+    press("g");
+    expect(document.activeElement).not.toBe(category);
   });
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
@@ -95,7 +121,7 @@ describe("adjudication screen", () => {
     expect(mocked.decide).not.toHaveBeenCalled();
     press("1");
     await settle();
-    expect(mocked.decide).toHaveBeenCalledWith(3, null, { take: "ana" }, null);
+    expect(mocked.decide).toHaveBeenCalledWith(3, null, { take: "ana" }, null, null);
   });
 
   it("keeps a row clicked while the queue is read again", async () => {
@@ -132,16 +158,16 @@ describe("adjudication screen", () => {
     press("1");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [11, 13], no_evidence: false } }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [11, 13], no_evidence: false } }, null, null);
     press("H");
     press("0");
     press("Enter");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [], no_evidence: true } }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(1, null, { answer: { kind: "evidence", selected: [], no_evidence: true } }, null, null);
   });
 
   it("picks a label by hand, moves with J/K and undoes with U", async () => {
-    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
+    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "x", category: null, taken_from: null, answer: { kind: "label", label: "FAILED" } } };
     const { el, press } = await open([item(1, "evidence"), decided]);
     press("j");
     expect(q(el, "adj-task")?.textContent).toBe("#102 · c2");
@@ -156,7 +182,7 @@ describe("adjudication screen", () => {
     expect(q(el, "adj-labels")).not.toBeNull();
     press("2");
     await settle();
-    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, { answer: { kind: "label", label: "REFUTED" } }, null);
+    expect(mocked.decide).toHaveBeenLastCalledWith(2, 0, { answer: { kind: "label", label: "REFUTED" } }, null, null);
     press("k");
     expect(q(el, "adj-task")?.dataset["task"]).toBe("1");
   });

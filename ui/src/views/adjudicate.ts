@@ -41,6 +41,7 @@ const KEYS: [string, string][] = [
   [`${capOf("document")} then 1–9`, "show that sentence in its document"],
   ...keyRows([
     ["comment", "the reason kept with the decision (Enter returns to the keys)"],
+    ["category", "of the disagreement, from the project's list (Enter returns to the keys)"],
     ["undo", "on this item"],
     ["next", "the next item"],
     ["back", "the item before"],
@@ -75,12 +76,31 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     "aria-label": "Reason for the decision",
     dir: "auto",
   });
-  reason.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === "Escape") {
-      ev.preventDefault();
-      reason.blur();
-    }
+  // The project's disagreement categories (its settings); hidden when it lists none.
+  const category = h("select", {
+    class: "text-input adj-category",
+    testid: "adj-category",
+    "aria-label": "Category of the disagreement",
   });
+  for (const field of [reason, category] as HTMLElement[]) {
+    field.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter" || ev.key === "Escape") {
+        ev.preventDefault();
+        field.blur();
+      }
+    });
+  }
+  function listCategories(list: string[]): void {
+    const chosen = category.value;
+    const option = (value: string, text: string): HTMLOptionElement => {
+      const o = h("option", {}, text);
+      o.value = value;
+      return o;
+    };
+    mount(category, option("", "No category — G"), ...list.map((c) => option(c, c)));
+    category.value = list.includes(chosen) ? chosen : "";
+    category.hidden = list.length === 0;
+  }
 
   const el = h(
     "main",
@@ -288,7 +308,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
             ? h("p", { class: "adj-decision", testid: "adj-decision" }, decisionText(item.decision, item.candidates), " ", h("kbd", {}, "U"), " undoes")
             : null,
         ),
-        h("div", { class: "adj-actions" }, reason, h("span", { class: "muted small" }, `1–9 take an answer · ${capOf("by-hand")} decide by hand · ? keys`)),
+        h("div", { class: "adj-actions" }, category, reason, h("span", { class: "muted small" }, `1–9 take an answer · ${capOf("by-hand")} decide by hand · ? keys`)),
         labelPicker(item),
         candidatesView(item),
         passage,
@@ -356,6 +376,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     try {
       await what();
       reason.value = "";
+      category.value = "";
       editing = null;
       await reload();
       const decided = items.find((i) => i.task_id === item.task_id) ?? item;
@@ -375,6 +396,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   }
 
   const why = (): string | null => reason.value.trim() || null;
+  const kindOf = (): string | null => category.value || null;
   const said = (item: QueueItem): string =>
     item.decision
       ? `${claimNumber(item.claim_number)}: ${decisionText(item.decision, item.candidates)}`
@@ -386,7 +408,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     // Only counted answers have keys (they come first): a rejected or not-counted answer
     // is shown for reference, never taken by a digit.
     if (!item || !a || !a.counted) return;
-    void act(() => api.decide(item.task_id, item.decision?.at ?? null, { take: a.annotator }, why()), said, true);
+    void act(() => api.decide(item.task_id, item.decision?.at ?? null, { take: a.annotator }, why(), kindOf()), said, true);
   }
 
   async function decideByHand(label: Judgement | null): Promise<void> {
@@ -394,7 +416,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     if (!item || editing === null) return;
     const answer = handAnswer(item.kind, editing, label);
     if (!answer) return;
-    await act(() => api.decide(item.task_id, item.decision?.at ?? null, { answer }, why()), said, true);
+    await act(() => api.decide(item.task_id, item.decision?.at ?? null, { answer }, why(), kindOf()), said, true);
   }
 
   function undo(): void {
@@ -482,6 +504,9 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       else if (meaning === "comment") {
         ev.preventDefault();
         reason.focus();
+      } else if (meaning === "category" && !category.hidden) {
+        ev.preventDefault();
+        category.focus();
       } else if (meaning === "undo") undo();
       else if (meaning === "document" && (item?.kind === "evidence" || item?.kind === "label")) showing = true;
       else if (meaning === "by-hand" && item && item.kind !== "refute") {
@@ -492,6 +517,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       return true;
     },
     shown(): void {
+      api.settings().then((s) => listCategories(s.disagreement_categories), deps.fail);
       reload().then(draw, deps.fail);
     },
   };

@@ -35,7 +35,7 @@ const item = (task_id: number, decided: boolean): QueueItem => ({
   outcome: { outcome: "no_majority" },
   answers: [],
   candidates: [],
-  decision: decided ? { lead: "lea", at: 0, reason: null, taken_from: null, answer: { kind: "label", label: "REFUTED" } } : null,
+  decision: decided ? { lead: "lea", at: 0, reason: null, category: null, taken_from: null, answer: { kind: "label", label: "REFUTED" } } : null,
 });
 
 describe("adjudication helpers", () => {
@@ -63,9 +63,11 @@ describe("adjudication helpers", () => {
   });
 
   it("names who decided, whose answer was taken and why", () => {
-    const text = decisionText({ lead: "lea", at: 0, reason: "ana read the source", taken_from: "ana", answer: { kind: "label", label: "REFUTED" } }, []);
+    const text = decisionText({ lead: "lea", at: 0, reason: "ana read the source", category: null, taken_from: "ana", answer: { kind: "label", label: "REFUTED" } }, []);
     expect(text).toMatch(/^lea took ana's answer \(Refuted\) on .+ — “ana read the source”$/);
-    expect(decisionText({ lead: "lea", at: 0, reason: null, taken_from: null, answer: { kind: "evidence", selected: [], no_evidence: true } }, [])).toMatch(
+    const kinded = decisionText({ lead: "lea", at: 0, reason: null, category: "guideline gap", taken_from: null, answer: { kind: "label", label: "REFUTED" } }, []);
+    expect(kinded).toMatch(/^lea set Refuted on .+ \(guideline gap\)$/);
+    expect(decisionText({ lead: "lea", at: 0, reason: null, category: null, taken_from: null, answer: { kind: "evidence", selected: [], no_evidence: true } }, [])).toMatch(
       /^lea set No evidence on /,
     );
   });

@@ -101,11 +101,11 @@ export function shareText(share: number | null): string {
   return share === null ? "no counted answers" : `${Math.round(share * 100)}% agree`;
 }
 
-/** Who decided, when and why, in one line. */
+/** Who decided, when, in which category and why, in one line. */
 export function decisionText(d: Decision, candidates: QueueCandidate[]): string {
   const when = momentText(d.at);
   const what = d.taken_from ? `took ${d.taken_from}'s answer (${answerText(d.answer, candidates)})` : `set ${answerText(d.answer, candidates)}`;
-  return `${d.lead} ${what} on ${when}${d.reason ? ` — “${d.reason}”` : ""}`;
+  return `${d.lead} ${what} on ${when}${d.category ? ` (${d.category})` : ""}${d.reason ? ` — “${d.reason}”` : ""}`;
 }
 
 /** The answer the lead gives by hand, typed for the item's kind; null when the label

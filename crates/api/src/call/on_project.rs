@@ -9,6 +9,7 @@ use crate::annotators::{Annotator, Person, Role};
 use crate::answers::AnswersFormat;
 use crate::claim_view::{ClaimPage, ClaimStanding, ClaimView};
 use crate::dashboard::{Dashboard, DashboardState};
+use crate::disagreement::DecisionNote;
 use crate::download::Download;
 use crate::dto::{NoTask, Overview, SearchHit};
 use crate::gold::{ExportFormat, ExportPreview, GoldRequest, Outcome, QueueItem, Ruling};
@@ -245,9 +246,11 @@ impl Host for OnProject<'_> {
         seen: Option<i64>,
         ruling: Ruling,
         reason: Option<String>,
+        category: Option<String>,
     ) -> Result<Outcome> {
         let (p, lead) = self.lead("decide tasks")?;
-        p.decide_seen(&lead, task_id, seen, ruling, reason.as_deref())
+        let note = DecisionNote { category, reason };
+        p.decide_seen(&lead, task_id, seen, ruling, &note)
     }
 
     fn undo_decision(&mut self, task_id: i64, seen: i64, reason: Option<String>) -> Result<()> {

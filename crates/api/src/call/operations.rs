@@ -115,6 +115,9 @@ macro_rules! for_each_operation {
                 seen: Option<i64>,
                 ruling: $crate::gold::Ruling,
                 reason: Option<String>,
+                /// One of the project's disagreement categories.
+                #[serde(default)]
+                category: Option<String>,
             } -> $crate::gold::Outcome, Lead, Local;
             /// Undoes the lead's decision `seen`.
             UndoDecision undo_decision {

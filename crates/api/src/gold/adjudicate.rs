@@ -5,6 +5,7 @@
 use super::answer::{from_answer, Decision, Outcome, QueueAnswer};
 use super::GoldRequest;
 use crate::annotate::{check_shape, Answer, Shaped};
+use crate::disagreement::DecisionNote;
 use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
@@ -171,10 +172,10 @@ impl Project {
         lead: &Lead,
         task_id: i64,
         ruling: Ruling,
-        reason: Option<&str>,
+        note: &DecisionNote,
     ) -> Result<Outcome> {
         self.acting_lead(lead)?;
-        self.decide_task(lead, task_id, None, ruling, reason)
+        self.decide_task(lead, task_id, None, ruling, note)
     }
 
     /// [`Project::decide`] from a screen that showed the task's decision as `seen` (its
@@ -187,10 +188,10 @@ impl Project {
         task_id: i64,
         seen: Option<i64>,
         ruling: Ruling,
-        reason: Option<&str>,
+        note: &DecisionNote,
     ) -> Result<Outcome> {
         self.acting_lead(lead)?;
-        self.decide_task(lead, task_id, Some(seen), ruling, reason)
+        self.decide_task(lead, task_id, Some(seen), ruling, note)
     }
 
     /// The lead's answer written by hand (`factdesk adjudicate --answer`), typed for task
@@ -227,10 +228,11 @@ impl Project {
         task_id: i64,
         seen: Option<Option<i64>>,
         ruling: Ruling,
-        reason: Option<&str>,
+        note: &DecisionNote,
     ) -> Result<Outcome> {
         let lead_id = self.find_annotator(lead.name())?.id;
         let task = self.decidable_task(task_id)?;
+        let category = self.listed_category(note)?;
         let kind = task.kind;
         let (answer, taken_from) = match ruling {
             Ruling::Take(name) => {
@@ -282,7 +284,8 @@ impl Project {
                 lead_id,
                 answer: Some(&answer),
                 taken_from,
-                reason: reason.filter(|r| !r.trim().is_empty()),
+                reason: note.reason.as_deref().filter(|r| !r.trim().is_empty()),
+                category: category.as_deref(),
                 at: now,
             },
         )?;
@@ -340,11 +343,25 @@ impl Project {
                 answer: None,
                 taken_from: None,
                 reason: reason.filter(|r| !r.trim().is_empty()),
+                category: None,
                 at: now,
             },
         )?;
         tx.commit()?;
         Ok(())
+    }
+
+    /// The note's category as the project lists it; a blank one is none, and one the
+    /// list lacks is refused before anything is written.
+    fn listed_category(&self, note: &DecisionNote) -> Result<Option<String>> {
+        let Some(given) = note.category.as_deref().filter(|c| !c.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let list = self.settings()?.disagreement_categories;
+        match crate::disagreement::find(&list, given) {
+            Ok(name) => Ok(Some(name.to_string())),
+            Err(message) => Err(Error::input("decision", 0, Some("category"), message)),
+        }
     }
 
     /// A lead's own answer, written as `{"selected": [sentence ids]}`, `{"no_evidence":

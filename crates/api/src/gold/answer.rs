@@ -48,6 +48,8 @@ pub struct Decision {
     /// Unix milliseconds.
     pub at: i64,
     pub reason: Option<String>,
+    /// The project's disagreement category the lead named, if any.
+    pub category: Option<String>,
     /// The annotator whose answer was taken, if one was.
     pub taken_from: Option<String>,
     pub answer: Response,
@@ -60,6 +62,7 @@ impl Decision {
             lead: d.lead.clone(),
             at: d.at,
             reason: d.reason.clone(),
+            category: d.category.clone(),
             taken_from: d.taken_from.and_then(|id| {
                 answers
                     .iter()

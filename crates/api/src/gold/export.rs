@@ -38,6 +38,7 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
             lead: Some(d.lead.clone()),
             at: Some(d.at),
             reason: d.reason.clone(),
+            category: d.category.clone(),
             taken_from: d.taken_from.clone(),
         },
         None => Provenance {
@@ -45,6 +46,7 @@ fn provenance(method: GoldMethod, tasks: &[Option<&TaskOutcome>]) -> Provenance 
             lead: None,
             at: None,
             reason: None,
+            category: None,
             taken_from: None,
         },
     }

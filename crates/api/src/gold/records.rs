@@ -63,6 +63,11 @@ pub struct Provenance {
     /// Unix milliseconds of the decision.
     pub at: Option<i64>,
     pub reason: Option<String>,
+    /// The disagreement category the lead named; absent when none was (and from every
+    /// line of a project made before categories existed, whose exports stay as they were).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub category: Option<String>,
     /// The annotator whose answer the lead took.
     pub taken_from: Option<String>,
 }

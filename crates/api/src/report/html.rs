@@ -69,6 +69,7 @@ pub fn render(r: &Report) -> String {
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);
+    super::disagreements::section(&mut s, &r.disagreements);
     super::predictions::section(&mut s, &r.predictions);
     super::methodology::section(&mut s, &r.methodology);
     s.push_str(r#"<footer>The same figures are in the report's JSON and CSV files. Only counted answers count: flagged annotators are left out unless the lead included them, and an answer that picked the trick sentence is rejected as a whole.</footer></main></body></html>"#);
@@ -479,7 +480,7 @@ fn negation(s: &mut String, n: &Negation) {
 }
 
 /// "1 answer", "2 answers": a count with its noun, singular for one.
-fn counted(n: u64, noun: &str) -> String {
+pub(super) fn counted(n: u64, noun: &str) -> String {
     if n == 1 {
         format!("1 {noun}")
     } else {

@@ -7,6 +7,7 @@
 //! agreement part is the lead's dashboard ([`Project::dashboard`]), so the report shows
 //! exactly what the lead watched, with every other statistic of `factdesk agreement`.
 
+mod disagreements;
 pub mod html;
 mod methodology;
 mod pairs;
@@ -41,6 +42,8 @@ pub struct Report {
     pub labels: Vec<LabelDistribution>,
     pub lengths: Vec<LengthDistribution>,
     pub negation: Negation,
+    /// The lead's current decisions by the disagreement category each names.
+    pub disagreements: crate::disagreement::CategoryCounts,
     /// The dashboard's snapshot, intervals included: per kind Fleiss' kappa and alpha
     /// with their Landis–Koch reading, pairwise Cohen, annotators, kappa over time.
     pub agreement: Dashboard,
@@ -249,12 +252,26 @@ impl Project {
                 lengths("refutations", &written),
             ],
             negation: negation(&claims),
+            disagreements: self.decisions_by_category()?,
             agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
             predictions: self
                 .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
             methodology: self.methodology_in(&read, req)?,
         })
+    }
+
+    /// The current decisions (not undone ones) counted by category against the project's
+    /// list.
+    fn decisions_by_category(&self) -> Result<crate::disagreement::CategoryCounts> {
+        let list = self.settings()?.disagreement_categories;
+        let rows = factdesk_store::decisions::latest(self.store.conn())?;
+        Ok(crate::disagreement::CategoryCounts::count(
+            &list,
+            rows.iter()
+                .filter(|d| d.answer.is_some())
+                .map(|d| d.category.as_deref()),
+        ))
     }
 
     fn report_claims(&self) -> Result<Vec<ClaimText>> {

@@ -26,6 +26,7 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
         kappa_over_time(r),
         studies(r),
         metrics(r),
+        disagreements(r),
     ]
     .into_iter()
     .map(render)
@@ -347,6 +348,22 @@ fn metrics(r: &Report) -> Table {
 }
 
 /// A statistic's value, reason when undefined, and interval, as CSV cells.
+/// Current decisions per disagreement category; a last row with an empty category
+/// counts those without one.
+fn disagreements(r: &Report) -> Table {
+    let c = &r.disagreements;
+    Table {
+        name: "disagreements.csv",
+        header: &["category", "decisions"],
+        rows: c
+            .by_category
+            .iter()
+            .map(|row| vec![row.category.clone(), row.decisions.to_string()])
+            .chain([vec![String::new(), c.uncategorised.to_string()]])
+            .collect(),
+    }
+}
+
 fn stat_cells(
     value: Option<f64>,
     reason: &Option<String>,

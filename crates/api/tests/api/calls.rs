@@ -56,6 +56,7 @@ fn a_call_is_an_op_with_its_args_and_nothing_else() {
         seen: None,
         ruling: Ruling::Take("ana".into()),
         reason: Some("clearer".into()),
+        category: Some("guideline gap".into()),
     };
     assert_eq!(call(ok_json(&decide)), Ok(decide.clone()));
     assert_eq!(decide.name(), "decide");
@@ -101,6 +102,7 @@ fn a_decision_is_one_of_its_two_cases() {
             seen: None,
             ruling: Ruling::Take("ana".into()),
             reason: None,
+            category: None,
         })
     );
     let given =
@@ -114,6 +116,7 @@ fn a_decision_is_one_of_its_two_cases() {
                 selection: Selection::sentences(vec![3, 7]),
             }),
             reason: None,
+            category: None,
         })
     );
     assert_eq!(
@@ -124,6 +127,7 @@ fn a_decision_is_one_of_its_two_cases() {
                 label: Label::Refuted
             }),
             reason: None,
+            category: None,
         })["args"]["ruling"],
         json!({"answer": {"kind": "label", "label": "REFUTED"}})
     );
@@ -485,12 +489,18 @@ fn leads_work(p: &mut Project, back: &mut ReadBack, answered: i64) {
         seen: None,
         ruling,
         reason: None,
+        category: Some("Missing Context".into()),
     };
     back.run(p, &maria, decide);
     let queue = back.run(p, &maria, queue);
     let decided = queue
         .as_array()
         .and_then(|q| q.iter().find(|i| i["task_id"] == answered));
+    // The category as the project spells it.
+    assert_eq!(
+        decided.map(|i| &i["decision"]["category"]),
+        Some(&json!("missing context"))
+    );
     let seen = decided.and_then(|i| i["decision"]["at"].as_i64());
     let seen = seen.unwrap_or_else(|| panic!("the decision is in the queue: {queue}"));
     let undo = Call::UndoDecision {

@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::Acting;
+use factdesk_api::disagreement::DecisionNote;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotators::Role;
@@ -223,15 +224,22 @@ const LEAD_ONLY: &[Call] = &[
         p.adjudication_queue(a, &GoldRequest::default()).map(drop)
     }),
     ("decide", |p, a, _| {
-        p.decide(a, 1, Ruling::Take("maria".into()), None).map(drop)
+        p.decide(a, 1, Ruling::Take("maria".into()), &DecisionNote::default())
+            .map(drop)
     }),
     ("hand_answer", |p, a, _| {
         p.hand_answer(a, 1, &HandAnswer::default()).map(drop)
     }),
     ("undo_decision", |p, a, _| p.undo_decision(a, 1, None)),
     ("decide_seen", |p, a, _| {
-        p.decide_seen(a, 1, None, Ruling::Take("maria".into()), None)
-            .map(drop)
+        p.decide_seen(
+            a,
+            1,
+            None,
+            Ruling::Take("maria".into()),
+            &DecisionNote::default(),
+        )
+        .map(drop)
     }),
     ("undo_decision_seen", |p, a, _| {
         p.undo_decision_seen(a, 1, 0, None)

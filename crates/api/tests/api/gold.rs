@@ -3,6 +3,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, HandAnswer, Outcome, QueueGroup, Ruling};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
@@ -19,7 +20,7 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 
 /// The evidence task of claim `c0`, the one ana and ben disagree on (task ids follow the
 /// serving order, not the claims').
-fn first_claims_task(p: &Project) -> i64 {
+pub(crate) fn first_claims_task(p: &Project) -> i64 {
     ok(p.store().conn().query_row(
         "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE c.ext_id = 'c0' AND t.kind = 'evidence'",
         [],
@@ -35,7 +36,7 @@ fn decisions(p: &Project) -> i64 {
 
 /// Five claims answered by ana and ben (who disagree on the first) and caro, who picks
 /// only the trick and so gets flagged.
-fn answered(dir: &std::path::Path) -> Project {
+pub(crate) fn answered(dir: &std::path::Path) -> Project {
     let clock = ManualClock::new(1_000_000);
     let mut p = project(dir, 5, &clock);
     ok(p.add_annotator(&p.lead(), "lead", Role::Lead));
@@ -83,7 +84,7 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
             Ruling::Answer(Response::Evidence {
                 selection: Selection::sentences(vec![999_999]),
             }),
-            None,
+            &DecisionNote::default(),
         )
         .err()
         .unwrap_or_else(|| panic!("a sentence that is no candidate was accepted"));
@@ -96,7 +97,7 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
             Ruling::Answer(Response::Label {
                 label: Label::Supported,
             }),
-            None,
+            &DecisionNote::default(),
         )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
@@ -105,7 +106,7 @@ fn gold_adjudication_is_for_leads_and_bad_decisions_change_nothing() {
             &p.lead_named("lead"),
             1,
             Ruling::Take("nobody".into()),
-            None,
+            &DecisionNote::default(),
         )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::NotFound));
@@ -165,7 +166,7 @@ fn gold_decision_overrides_the_answers_and_undo_restores_them() {
         &p.lead_named("lead"),
         c0,
         Ruling::Take("ben".into()),
-        Some("ben checked the source"),
+        &DecisionNote::reason("ben checked the source"),
     ));
     assert!(matches!(taken, Outcome::Evidence { .. }));
     let (lines, preview) = ok(p.gold(&p.lead(), &req));
@@ -226,7 +227,7 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
         &p.lead_named("lead"),
         task,
         Ruling::Answer(answer),
-        Some("the source says otherwise"),
+        &DecisionNote::reason("the source says otherwise"),
     ));
     let claim_id =
         ok(p.store()
@@ -404,7 +405,12 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
         },
     ] {
         let e = p
-            .decide(&p.lead_named("lead"), 1, Ruling::Answer(bad.clone()), None)
+            .decide(
+                &p.lead_named("lead"),
+                1,
+                Ruling::Answer(bad.clone()),
+                &DecisionNote::default(),
+            )
             .err()
             .unwrap_or_else(|| panic!("{bad:?} was taken as the lead's answer"));
         assert_eq!(e.code, ErrorCode::InvalidInput, "{bad:?}: {}", e.message);
@@ -418,7 +424,12 @@ fn the_leads_answer_passes_the_same_shape_check_as_an_annotators() {
             selection: Selection::sentences(vec![candidate]),
         }
     );
-    ok(p.decide(&p.lead_named("lead"), 1, Ruling::Answer(answer), None));
+    ok(p.decide(
+        &p.lead_named("lead"),
+        1,
+        Ruling::Answer(answer),
+        &DecisionNote::default(),
+    ));
     assert_eq!(decisions(&p), 1);
 }
 

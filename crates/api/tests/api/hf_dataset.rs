@@ -8,6 +8,7 @@
 
 use crate::common;
 use common::{project, trick_option, Acting};
+use factdesk_api::disagreement::DecisionNote;
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -62,7 +63,7 @@ fn answered(dir: &Path) -> Project {
         &p.lead_named("lead"),
         second,
         Ruling::Take("ben".into()),
-        Some("ben | saw\nit"),
+        &DecisionNote::reason("ben | saw\nit"),
     ));
     p
 }

@@ -5,6 +5,7 @@
 
 use factdesk_api::annotate::{Answer, EvidenceState, Item};
 use factdesk_api::annotators::Role;
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::Ruling;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
@@ -132,7 +133,7 @@ fn the_leads_decision_changes_what_a_label_item_shows() {
         &p.lead(),
         task,
         Ruling::Take("ben".into()),
-        Some("ben is right"),
+        &DecisionNote::reason("ben is right"),
     ));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
@@ -143,7 +144,12 @@ fn the_leads_decision_changes_what_a_label_item_shows() {
     let answer = Response::Evidence {
         selection: Selection::sentences(ids),
     };
-    must(p.decide(&p.lead(), task, Ruling::Answer(answer), None));
+    must(p.decide(
+        &p.lead(),
+        task,
+        Ruling::Answer(answer),
+        &DecisionNote::default(),
+    ));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
     assert_eq!(item.evidence, texts(&p, &[3, 4]));
@@ -152,7 +158,12 @@ fn the_leads_decision_changes_what_a_label_item_shows() {
     let none = Response::Evidence {
         selection: Selection::NoEvidence,
     };
-    must(p.decide(&p.lead(), task, Ruling::Answer(none), None));
+    must(p.decide(
+        &p.lead(),
+        task,
+        Ruling::Answer(none),
+        &DecisionNote::default(),
+    ));
     let item = label_item(&mut p);
     assert_eq!(item.evidence_state, Some(EvidenceState::Adjudicated));
     assert!(item.evidence.is_empty(), "{:?}", item.evidence);

@@ -4,6 +4,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
@@ -356,7 +357,7 @@ fn an_answer_that_picked_the_trick_counts_for_nothing_and_shows_as_rejected() {
             &p.lead_named("lead"),
             tricked,
             Ruling::Take("caro".into()),
-            None,
+            &DecisionNote::default(),
         )
         .err();
     assert_eq!(e.map(|e| e.code), Some(ErrorCode::InvalidInput));
@@ -440,7 +441,7 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
         Ruling::Answer(Response::Verify {
             verdict: Verdict::Contradicts,
         }),
-        None,
+        &DecisionNote::default(),
     );
     assert_eq!(
         decided.map_err(|e| e.code).err(),

@@ -5,6 +5,7 @@
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::Ruling;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
@@ -126,12 +127,24 @@ fn a_stale_queue_does_not_replace_or_undo_a_decision_taken_meanwhile() {
     };
     // Two screens show the task undecided; one takes ana's answer.
     assert_eq!(decision_at(&p), None);
-    ok(p.decide_seen(&lea, task, None, Ruling::Take("ana".into()), None));
+    ok(p.decide_seen(
+        &lea,
+        task,
+        None,
+        Ruling::Take("ana".into()),
+        &DecisionNote::default(),
+    ));
     let first = decision_at(&p).unwrap_or_else(|| panic!("decided"));
     // The other, still showing it undecided, takes ben's: refused, ana's stays.
     clock.advance_ms(1_000);
     let err = p
-        .decide_seen(&lea, task, None, Ruling::Take("ben".into()), None)
+        .decide_seen(
+            &lea,
+            task,
+            None,
+            Ruling::Take("ben".into()),
+            &DecisionNote::default(),
+        )
         .err()
         .unwrap_or_else(|| panic!("a stale decision replaced another"));
     assert_eq!(err.code, ErrorCode::Conflict);
@@ -140,12 +153,23 @@ fn a_stale_queue_does_not_replace_or_undo_a_decision_taken_meanwhile() {
     // An undo naming an older decision is refused too; naming the current one works.
     let stale = p.undo_decision_seen(&lea, task, first - 1, None).err();
     assert_eq!(stale.map(|e| e.code), Some(ErrorCode::Conflict));
-    ok(p.decide_seen(&lea, task, Some(first), Ruling::Take("ben".into()), None));
+    ok(p.decide_seen(
+        &lea,
+        task,
+        Some(first),
+        Ruling::Take("ben".into()),
+        &DecisionNote::default(),
+    ));
     let second = decision_at(&p).unwrap_or_else(|| panic!("decided"));
     assert!(second > first);
     ok(p.undo_decision_seen(&lea, task, second, None));
     assert_eq!(decision_at(&p), None);
     // `decide` itself (factdesk adjudicate) decides whatever is there.
-    ok(p.decide(&lea, task, Ruling::Take("ana".into()), None));
+    ok(p.decide(
+        &lea,
+        task,
+        Ruling::Take("ana".into()),
+        &DecisionNote::default(),
+    ));
     assert!(decision_at(&p).is_some());
 }

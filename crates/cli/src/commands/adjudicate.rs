@@ -1,5 +1,6 @@
 //! `factdesk adjudicate`: the lead's queue of disagreements, and decisions for scripts.
 
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldMethod, GoldRequest, HandAnswer, Ruling};
 use std::path::PathBuf;
 
@@ -8,7 +9,8 @@ use std::path::PathBuf;
 /// A decision takes one annotator's answer (--take NAME) or gives one (--answer JSON, as
 /// stored: {"selected": [sentence ids]} or {"no_evidence": true} for evidence,
 /// {"label": ...} for verify and label); --undo removes the current decision. Each records
-/// the lead (--as), the time and --reason.
+/// the lead (--as), the time and --reason; a decision also records --category, one of the
+/// project's disagreement categories (`factdesk settings`), which the report counts.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The project file.
@@ -41,6 +43,9 @@ pub struct Args {
     /// Why (kept with the decision).
     #[arg(long)]
     reason: Option<String>,
+    /// The disagreement's category, one of the project's (kept with the decision).
+    #[arg(long, value_name = "NAME", requires = "decide")]
+    category: Option<String>,
     /// How the queue's outcomes are computed.
     #[arg(long, value_enum, default_value = "majority")]
     method: GoldMethod,
@@ -70,7 +75,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             (Some(_), Some(_)) => anyhow::bail!("give --take NAME or --answer JSON, not both"),
             (None, None) => anyhow::bail!("--decide needs --take NAME or --answer JSON"),
         };
-        let outcome = project.decide(&lead, task, ruling, a.reason.as_deref())?;
+        let note = DecisionNote {
+            category: a.category,
+            reason: a.reason,
+        };
+        let outcome = project.decide(&lead, task, ruling, &note)?;
         println!("task {task} decided: {}", serde_json::to_string(&outcome)?);
         return Ok(());
     }
@@ -125,9 +134,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         if let Some(d) = &item.decision {
             println!(
-                "  decided by {}: {}{}",
+                "  decided by {}: {}{}{}",
                 d.lead,
                 serde_json::to_string(&d.answer)?,
+                d.category
+                    .as_deref()
+                    .map(|c| format!(" [{c}]"))
+                    .unwrap_or_default(),
                 d.reason
                     .as_deref()
                     .map(|r| format!(" ({r})"))

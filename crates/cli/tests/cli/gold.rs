@@ -405,6 +405,23 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
     let task = first["task_id"].as_i64().unwrap_or_default().to_string();
     let id = first["claim_id"].as_str().unwrap_or_default().to_string();
     let project = p.display().to_string();
+    // A category the project does not list is refused, naming the list; nothing is decided.
+    let typo = factdesk([
+        "adjudicate",
+        &project,
+        "--decide",
+        &task,
+        "--take",
+        "careful-a",
+        "--category",
+        "slipp",
+    ]);
+    assert!(!typo.status.success());
+    let said = String::from_utf8_lossy(&typo.stderr);
+    assert!(
+        said.contains("annotator slip") && said.contains("category"),
+        "{said}"
+    );
     ok([
         "adjudicate",
         &project,
@@ -416,6 +433,8 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
         "careful-a",
         "--reason",
         "A read the whole abstract",
+        "--category",
+        "Annotator Slip",
     ]);
     let decided = dir.path().join("decided.jsonl");
     export(&p, &decided, &[]);
@@ -427,6 +446,7 @@ fn gold_from_three_annotators_leaves_the_careless_one_out_and_keeps_what_the_car
     assert_eq!(line["provenance"]["lead"], "lead");
     assert_eq!(line["provenance"]["taken_from"], "careful-a");
     assert_eq!(line["provenance"]["reason"], "A read the whole abstract");
+    assert_eq!(line["provenance"]["category"], "annotator slip");
     assert!(schema_errors(&decided).is_empty());
     // Exporting again after more work moves no earlier claim to another split.
     let first_split: BTreeMap<&str, &Value> = lines

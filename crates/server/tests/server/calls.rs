@@ -107,7 +107,7 @@ async fn body_of(team: &Team, token: Option<&str>, op: &str, n: usize) -> Value 
             json!({"request": {"method": "majority", "include_flagged": false, "splits": [70, 15, 15], "seed": 1}})
         }
         "decide" => {
-            json!({"task_id": 1, "seen": null, "ruling": {"answer": {"kind": "evidence", "selected": [], "no_evidence": true}}, "reason": "walk"})
+            json!({"task_id": 1, "seen": null, "ruling": {"answer": {"kind": "evidence", "selected": [], "no_evidence": true}}, "reason": "walk", "category": "other"})
         }
         "undo_decision" => json!({"task_id": 1, "seen": 0, "reason": null}),
         "sentence_passage" => json!({"sentence_id": 1}),

@@ -19,5 +19,6 @@ export function settingsFixture(): Settings {
     highlight_claim_words: null,
     ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
     study_answers_in_gold: false,
+    disagreement_categories: ["ambiguous item", "other"],
   };
 }

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, ApiError, type Settings } from "../../ipc";
-import { settingsScreen } from "./settings";
+import { categoryLines, settingsScreen } from "./settings";
 import { settingsFixture } from "./settings.fixture";
 
 vi.mock("../../ipc", async (load) => {
@@ -63,5 +63,20 @@ describe("the settings' Save", () => {
     expect(save?.classList.contains("not-ready")).toBe(true);
     type(q(el, "setting-trick_template"), "It is false that {claim}");
     expect(save?.classList.contains("not-ready")).toBe(false);
+  });
+});
+
+describe("the disagreement categories", () => {
+  it("are edited one a line, trimmed, blank lines dropped", async () => {
+    expect(categoryLines(" vague claim \n\nslip\n")).toEqual(["vague claim", "slip"]);
+    const el = await opened();
+    const box = el.querySelector<HTMLTextAreaElement>('[data-testid="setting-disagreement_categories"]');
+    expect(box?.value).toBe("ambiguous item\nother");
+    mocked.saveSettings.mockImplementation((s) => Promise.resolve(s));
+    type(box as unknown as HTMLInputElement, "ambiguous item\n  slip \n");
+    q(el, "settings-save")?.click();
+    await settle();
+    await settle();
+    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ disagreement_categories: ["ambiguous item", "slip"] }));
   });
 });

@@ -212,7 +212,33 @@ const FIELDS: Field[] = [
   guideline("refute", "Refutation guideline"),
   guideline("verify", "Verification guideline"),
   guideline("label", "Label guideline"),
+  {
+    key: "disagreement_categories",
+    label: "Disagreement categories",
+    note: "one a line; the lead names one when settling a disagreement, and the report counts them",
+    input: () => {
+      const el = h("textarea", { class: "text-input setting-guideline", testid: "setting-disagreement_categories", dir: "auto" });
+      el.rows = 3;
+      return el;
+    },
+    show: (s, el) => {
+      el.value = s.disagreement_categories.join("\n");
+      if (el instanceof HTMLTextAreaElement) el.rows = Math.min(8, Math.max(3, s.disagreement_categories.length));
+    },
+    read: (el, s) => {
+      s.disagreement_categories = categoryLines(el.value);
+      return null;
+    },
+  },
 ];
+
+/** The categories typed one a line: each trimmed, blank lines dropped. */
+export function categoryLines(text: string): string[] {
+  return text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+}
 
 /** A field's value in `s` as its box would show it, to compare settings field by field. */
 function shownValue(f: Field, s: Settings): string {

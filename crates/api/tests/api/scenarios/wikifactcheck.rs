@@ -6,6 +6,7 @@ use crate::common;
 use common::Acting;
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
+use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::import::Preset;
 use factdesk_api::tasks::{SkipReason, TaskKind};
@@ -234,7 +235,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
         Ruling::Answer(Response::Verify {
             verdict: Verdict::Contradicts,
         }),
-        Some("the dates differ"),
+        &DecisionNote::reason("the dates differ"),
     ));
     judged.insert(overruled, "contradicts");
 
