@@ -43,8 +43,8 @@ pub const LAST_SEEN_EVERY_MS: i64 = 60_000;
 ///
 /// Guessing is blocked per name *and* address: whoever guesses a name from one address
 /// is refused there, while its owner still signs in from their own. Failures for a name
-/// from anywhere first slow its sign-ins down (a second more per failure past
-/// `failures_before_slowing_a_name`, at most [`MAX_SLOWDOWN_MS`]); past
+/// from anywhere first space its checks out (from elsewhere, a second more per failure
+/// past `failures_before_slowing_a_name` after the last, at most [`MAX_SLOWDOWN_MS`]); past
 /// `failures_per_name` the name is checked at most once per wait, a wait that doubles
 /// with each failure (from [`FIRST_NAME_WAIT_MS`] to `longest_name_wait_ms`), so guesses
 /// spread over many addresses get a few dozen checks a day, not millions. Meanwhile the
@@ -58,7 +58,7 @@ pub struct SignInPolicy {
     /// name is refused from that address.
     pub failures_per_name_and_address: u64,
     /// Failed sign-ins for one name from anywhere within `window_ms` past which its
-    /// sign-ins are slowed down.
+    /// checks from addresses it did not sign in from are spaced out.
     pub failures_before_slowing_a_name: u64,
     pub window_ms: i64,
     /// Failed checks of one name from anywhere (forgotten after [`NAME_MEMORY_MS`]
@@ -413,22 +413,29 @@ impl Project {
         )?)
     }
 
-    /// How long a front end holds back a sign-in for `name` before checking it: nothing
-    /// until the name failed `failures_before_slowing_a_name` times in the window (from
-    /// anywhere), then a second more per failure, at most [`MAX_SLOWDOWN_MS`].
+    /// How long until a sign-in of `name` is checked from an address it did not sign in
+    /// from before: nothing until the name failed `failures_before_slowing_a_name` times
+    /// in the window (from anywhere); then a second per failure past that (at most
+    /// [`MAX_SLOWDOWN_MS`]) after its last failure. A front end refuses a sign-in that
+    /// comes sooner at once (429, `Retry-After`), without checking its password: one that
+    /// waited in the handler held its connection as being answered, and a few hundred of
+    /// them held every place the server had (seventh hostile pass of its door).
     pub fn sign_in_delay_ms(&self, name: &str, policy: &SignInPolicy) -> Result<i64> {
         let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
-        let failures = sign_in::failures_since(
-            self.store.conn(),
-            &name_subject(name),
-            now - policy.window_ms,
-        )?;
+        let since = now - policy.window_ms;
+        let subject = name_subject(name);
+        let failures = sign_in::failures_since(self.store.conn(), &subject, since)?;
         let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
-        Ok(i64::try_from(past)
+        if past == 0 {
+            return Ok(0);
+        }
+        let spacing = i64::try_from(past)
             .unwrap_or(i64::MAX)
             .saturating_mul(1000)
-            .min(MAX_SLOWDOWN_MS))
+            .min(MAX_SLOWDOWN_MS);
+        let last = sign_in::last_failure_since(self.store.conn(), &subject, since)?;
+        Ok(last.map_or(0, |at| (at + spacing - now).max(0)))
     }
 
     /// The lead a bearer token stands for ([`Project::actor_for_token`], then the gate,

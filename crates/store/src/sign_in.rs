@@ -272,6 +272,13 @@ pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u6
     Ok(n.max(0) as u64)
 }
 
+/// When `subject` last failed at or after `since`, if it did.
+pub fn last_failure_since(conn: &Connection, subject: &str, since: i64) -> Result<Option<i64>> {
+    Ok(conn
+        .prepare_cached("SELECT max(at) FROM sign_in_failures WHERE subject = ?1 AND at >= ?2")?
+        .query_row(params![subject, since], |r| r.get::<_, Option<i64>>(0))?)
+}
+
 /// Forgets `subject`'s failures (after a successful sign-in).
 pub fn clear_failures(conn: &crate::Tx<'_>, subject: &str) -> Result<()> {
     conn.prepare_cached("DELETE FROM sign_in_failures WHERE subject = ?1")?
