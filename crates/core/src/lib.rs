@@ -8,6 +8,7 @@ pub mod answer;
 pub mod chance;
 pub mod checks;
 pub mod claim;
+pub mod design;
 pub mod digest;
 pub mod gold;
 pub mod highlight;

@@ -301,6 +301,25 @@ export type KindPace = { kind: TaskKind, pace: Pace, };
 
 export type EvidenceState = { "state": "adjudicated" } | { "state": "majority", answers: number, } | { "state": "imported" } | { "state": "not_settled" } | { "state": "no_evidence_step" };
 
+export type Shows = "claim" | "claim_with_candidates" | "claim_with_evidence" | "pair";
+
+export type QuestionType = "choice" | "multi" | "span" | "text";
+
+export type Question = { 
+/**
+ * The key its answer is given under.
+ */
+id: string, type: QuestionType, 
+/**
+ * The labels a choice question takes, in the order shown; for an evidence item, the
+ * ids of its options. Absent for span and text questions.
+ */
+labels?: Array<string>, 
+/**
+ * Whether an answer must give it.
+ */
+required: boolean, };
+
 export type Item = { task_id: number, kind: TaskKind, claim: string, context: string | null, 
 /**
  * Evidence: the candidates and the trick, in display order.
@@ -320,13 +339,24 @@ evidence: Array<string>,
  * Label: where `evidence` comes from, or that it is not settled yet; null on other
  * kinds (and in packs made before labels showed settled evidence).
  */
-evidence_state: EvidenceState | null, guidelines: string, previous: PreviousAnswer | null, pace: Pace, };
+evidence_state: EvidenceState | null, guidelines: string, previous: PreviousAnswer | null, pace: Pace, 
+/**
+ * What the item shows, by its design (see [`factdesk_core::design`]); set as the item
+ * is served, absent from items stored in packs.
+ */
+shows: Shows | null, 
+/**
+ * The questions it asks: `submit` takes answers keyed by their ids.
+ */
+questions: Array<Question>, };
 
 export type Next = { item: Item | null, 
 /**
  * Why there is no item: all done, or waiting for the lead's review.
  */
 reason: string | null, };
+
+export type Given = string | Array<string> | { spans: Array<[number, number]>, };
 
 export type Answer = { task_id: number, 
 /**
@@ -349,7 +379,13 @@ label: string | null, comment: string | null,
 /**
  * Time spent on the item as measured by the client; the server measures it otherwise.
  */
-duration_ms: number | null, };
+duration_ms: number | null, 
+/**
+ * The answer by question id, as the item's `questions` name them, instead of the
+ * fields above: `{"label": "REFUTED"}`, `{"evidence": ["o…"]}` (`[]`: no evidence),
+ * `{"refutation": "…"}`, `{"verdict": "contradicts"}`, and `"comment"` on any.
+ */
+answers?: { [key in string]: Given }, };
 
 export type Ack = { ack: string, task_id: number, };
 

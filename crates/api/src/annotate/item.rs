@@ -7,6 +7,7 @@ use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Answer, Response, Selection};
+use factdesk_core::design::{Question, Shows};
 use factdesk_core::highlight::{segments, HighlightOptions, Segment};
 use factdesk_store::tasks::TaskRow;
 use serde::{Deserialize, Serialize};
@@ -109,6 +110,24 @@ pub struct Item {
     pub guidelines: String,
     pub previous: Option<PreviousAnswer>,
     pub pace: Pace,
+    /// What the item shows, by its design (see [`factdesk_core::design`]); set as the item
+    /// is served, absent from items stored in packs.
+    #[serde(default)]
+    pub shows: Option<Shows>,
+    /// The questions it asks: `submit` takes answers keyed by their ids.
+    #[serde(default)]
+    pub questions: Vec<Question>,
+}
+
+impl Item {
+    /// The item with its design's questions, from its kind and the options it shows.
+    pub(crate) fn with_design(mut self) -> Item {
+        let options: Vec<String> = self.options.iter().map(|o| o.id.clone()).collect();
+        let design = factdesk_core::design::built_in(self.kind, &options);
+        self.shows = Some(design.shows);
+        self.questions = design.questions;
+        self
+    }
 }
 
 /// An option shown for an evidence task, as the server knows it.
@@ -253,6 +272,8 @@ impl Project {
             guidelines: String::new(),
             previous: None,
             pace: self.pace(annotator_id, kind)?,
+            shows: None,
+            questions: Vec::new(),
         };
         let mut slots = Vec::new();
         match kind {
@@ -305,7 +326,7 @@ impl Project {
             }
         }
         item.previous = self.previous_answer(task.id, annotator_id, &slots)?;
-        Ok(item)
+        Ok(item.with_design())
     }
 
     fn previous_answer(

@@ -12,12 +12,15 @@
 //! never take more slots than an item has. A skipped item is released at once and comes
 //! back to the one who skipped it only when nothing new is left for them.
 
+mod by_question;
 mod context;
 mod item;
 mod study;
 mod submit;
 mod trick_place;
 
+pub(crate) use by_question::by_fields;
+pub use by_question::Given;
 pub use context::{Check, Passage};
 pub use item::{EvidenceState, Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub(crate) use submit::{check_shape, Checked, Shaped, MAX_DURATION_MS};

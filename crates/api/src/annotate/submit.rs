@@ -38,6 +38,12 @@ pub struct Answer {
     pub comment: Option<String>,
     /// Time spent on the item as measured by the client; the server measures it otherwise.
     pub duration_ms: Option<i64>,
+    /// The answer by question id, as the item's `questions` name them, instead of the
+    /// fields above: `{"label": "REFUTED"}`, `{"evidence": ["o…"]}` (`[]`: no evidence),
+    /// `{"refutation": "…"}`, `{"verdict": "contradicts"}`, and `"comment"` on any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub answers: Option<std::collections::BTreeMap<String, super::by_question::Given>>,
 }
 
 /// The acknowledgement of a committed answer.
@@ -276,6 +282,8 @@ impl Project {
         if !given {
             return Err(not_given(task.id));
         }
+        // Answers by question become the kind's fields, stored as they always were.
+        let answer = &*super::by_question::by_fields(task.kind, answer)?;
         let text =
             text.ok_or_else(|| Error::new(ErrorCode::NotFound, "the task's claim is missing"))?;
         let (response, trick_failed) =

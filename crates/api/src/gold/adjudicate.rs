@@ -401,6 +401,7 @@ impl Project {
             label: given.label.clone(),
             comment: None,
             duration_ms: None,
+            answers: None,
         };
         if let Some(bad) = given
             .selected

@@ -195,6 +195,10 @@ impl Project {
             let pack_task_id = pack_task_id(&secret, pack_id, t.id);
             item.task_id = pack_task_id;
             item.previous = None;
+            // Served again from the kind as the pack is read: a label item's list of
+            // labels in the file would read like a gold label to a scan of the pack.
+            item.shows = None;
+            item.questions = Vec::new();
             item.pace = Pace {
                 done: 0,
                 total: 0,

@@ -213,7 +213,7 @@ impl PackSession {
             }
             None => None,
         };
-        Ok(item)
+        Ok(item.with_design())
     }
 
     fn pace(&self, kind: TaskKind) -> Result<Pace> {
@@ -282,6 +282,7 @@ impl PackSession {
             )
         })?;
         let item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
+        let answer = &*crate::annotate::by_fields(item.kind, answer)?;
         check(&item, answer)?;
         let stored = serde_json::to_string(answer).map_err(damaged)?;
         let uuid = uuid::Uuid::new_v4().to_string();

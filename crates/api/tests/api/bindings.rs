@@ -4,7 +4,7 @@
 
 use factdesk_api::agreement::StudyAgreement;
 use factdesk_api::annotate::{
-    Ack, Answer, Check, EvidenceState, Item, ItemOption, KindPace, Next, Pace, Passage,
+    Ack, Answer, Check, EvidenceState, Given, Item, ItemOption, KindPace, Next, Pace, Passage,
     PreviousAnswer, TextPiece,
 };
 use factdesk_api::annotators::{Annotator, Person, Role};
@@ -37,6 +37,7 @@ use factdesk_api::{Error, ErrorCode, Location};
 use factdesk_core::answer::{Judgement, Response, Verdict};
 use factdesk_core::checks::CheckSettings;
 use factdesk_core::claim::Label;
+use factdesk_core::design::{Question, QuestionType, Shows};
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -79,8 +80,12 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Pace::decl(cfg),
         KindPace::decl(cfg),
         EvidenceState::decl(cfg),
+        Shows::decl(cfg),
+        QuestionType::decl(cfg),
+        Question::decl(cfg),
         Item::decl(cfg),
         Next::decl(cfg),
+        Given::decl(cfg),
         Answer::decl(cfg),
         Ack::decl(cfg),
         Check::decl(cfg),

@@ -18,6 +18,7 @@ mod import_real;
 mod names;
 mod packs;
 mod project_file;
+mod questions;
 mod race;
 mod ranking;
 mod read_only;

@@ -76,6 +76,20 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
         let id = option["id"].as_str().unwrap_or_default();
         assert!(id.starts_with('o') && id.len() == 13, "{id}");
     }
+    let ids: Vec<&serde_json::Value> = options.iter().map(|o| &o["id"]).collect();
+    let questions = next["item"]["questions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(questions.len(), 2, "{next}");
+    assert_eq!(
+        questions[0]["labels"]
+            .as_array()
+            .map(|l| l.iter().collect::<Vec<_>>()),
+        Some(ids),
+        "the evidence question offers the options shown and nothing else"
+    );
+    assert!(questions[1].get("labels").is_none());
     for body in &bodies {
         let text = body.to_string();
         assert!(!text.contains("qzxv"), "ana's note reached ben: {text}");
@@ -86,7 +100,9 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
         );
         let mut found = Vec::new();
         keys(body, &mut found);
-        for key in found {
+        // A question's `labels` are what it can be answered with: for an evidence item
+        // the ids of the options shown, checked below to be nothing more.
+        for key in found.into_iter().filter(|k| k != "labels") {
             for secret in ["trick", "gold", "label", "sentence_id", "score", "rank"] {
                 assert!(!key.contains(secret), "ben got a {key:?} field: {text}");
             }

@@ -15,6 +15,8 @@ function label(evidence: string[], state: EvidenceState | null): Item {
     guidelines: "",
     previous: null,
     pace: { done: 0, total: 1, per_hour: null, minutes_left: null, more: false },
+    shows: null,
+    questions: [],
   };
 }
 

@@ -14,6 +14,8 @@ const item: Item = {
   guidelines: "",
   previous: null,
   pace: { done: 0, total: 1, per_hour: null, minutes_left: null, more: false },
+  shows: null,
+  questions: [],
 };
 
 describe("the claim card's context", () => {

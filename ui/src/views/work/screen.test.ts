@@ -42,6 +42,8 @@ function evidence(taskId: number, previous: Item["previous"] = null): Item {
     guidelines: "Pick the evidence.",
     previous,
     pace: { done: taskId, total: 10, per_hour: null, minutes_left: null, more: false },
+    shows: null,
+    questions: [],
   };
 }
 

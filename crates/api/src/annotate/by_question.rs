@@ -1,0 +1,211 @@
+//! Answers keyed by question id (`{"task_id", "answers": {"label": "REFUTED"}}`), as an
+//! item's `questions` name them, turned into the fields each built-in design's answer
+//! has always had. Scripts then read an item's questions instead of knowing every kind;
+//! the field shapes keep working beside them.
+
+use super::submit::Answer;
+use crate::tasks::TaskKind;
+use crate::{Error, ErrorCode, Result};
+use factdesk_core::design::{built_in, QuestionType, COMMENT};
+use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
+use ts_rs::TS;
+
+/// One question's answer: a label, several labels, or spans of a shown text.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum Given {
+    /// A choice question's label, or a text question's text.
+    One(String),
+    /// A multiple-choice question's labels; none is an answer too.
+    Many(Vec<String>),
+    /// A span question's stretches, as character offsets `[start, end)`.
+    Spans { spans: Vec<[u32; 2]> },
+}
+
+impl Given {
+    fn shape(&self) -> &'static str {
+        match self {
+            Given::One(_) => "one label or a text",
+            Given::Many(_) => "a list of labels",
+            Given::Spans { .. } => "spans",
+        }
+    }
+}
+
+fn invalid(message: String) -> Error {
+    Error::new(ErrorCode::InvalidInput, message)
+}
+
+/// `a` with its answers by question moved into the fields of `kind`'s answer; `a` itself
+/// when it gives none. Refused, naming the question, when it also fills the fields, names
+/// a question the design lacks, answers one in the wrong shape or leaves a required one out.
+pub(crate) fn by_fields(kind: TaskKind, a: &Answer) -> Result<Cow<'_, Answer>> {
+    let Some(given) = &a.answers else {
+        return Ok(Cow::Borrowed(a));
+    };
+    let task = a.task_id;
+    let filled = !a.selected.is_empty() || a.no_evidence || a.text.is_some() || a.label.is_some();
+    if filled {
+        return Err(invalid(format!(
+            "task {task}: give the answer by question (\"answers\") or by field (selected, no_evidence, text, label), not both"
+        )));
+    }
+    let design = built_in(kind, &[]);
+    let mut out = Answer {
+        answers: None,
+        ..a.clone()
+    };
+    for (id, value) in given {
+        let Some(question) = design.questions.iter().find(|q| &q.id == id) else {
+            let ids: Vec<&str> = design.questions.iter().map(|q| q.id.as_str()).collect();
+            return Err(invalid(format!(
+                "task {task} is {} task: it asks no question {id:?} (its questions: {})",
+                kind.with_article(),
+                ids.join(", ")
+            )));
+        };
+        let wrong = || {
+            let wanted = match question.kind {
+                QuestionType::Choice => "one label as a string",
+                QuestionType::Multi => "a list of labels ([] for none)",
+                QuestionType::Span => "{\"spans\": [[start, end], ...]}",
+                QuestionType::Text => "its text as a string",
+            };
+            invalid(format!(
+                "task {task}: question {id:?} takes {wanted}, not {}",
+                value.shape()
+            ))
+        };
+        match (question.kind, value) {
+            (QuestionType::Multi, Given::Many(labels)) => {
+                // The evidence question: none chosen is "no evidence".
+                out.no_evidence = labels.is_empty();
+                out.selected.clone_from(labels);
+            }
+            (QuestionType::Text, Given::One(text)) if id == COMMENT => {
+                if a.comment.is_some() {
+                    return Err(invalid(format!(
+                        "task {task}: the comment is given twice, as a field and as a question"
+                    )));
+                }
+                out.comment = Some(text.clone());
+            }
+            (QuestionType::Text, Given::One(text)) => out.text = Some(text.clone()),
+            (QuestionType::Choice, Given::One(label)) => out.label = Some(label.clone()),
+            _ => return Err(wrong()),
+        }
+    }
+    if let Some(q) = design
+        .questions
+        .iter()
+        .find(|q| q.required && !given.contains_key(&q.id))
+    {
+        return Err(invalid(format!(
+            "task {task}: question {:?} is not answered",
+            q.id
+        )));
+    }
+    Ok(Cow::Owned(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn answer(pairs: &[(&str, Given)]) -> Answer {
+        Answer {
+            task_id: 7,
+            answers: Some(
+                pairs
+                    .iter()
+                    .map(|(k, v)| ((*k).to_string(), v.clone()))
+                    .collect::<BTreeMap<_, _>>(),
+            ),
+            ..Answer::default()
+        }
+    }
+
+    fn one(s: &str) -> Given {
+        Given::One(s.into())
+    }
+
+    #[test]
+    fn each_built_in_question_fills_its_field() -> Result<()> {
+        let label = answer(&[("label", one("REFUTED")), ("comment", one("sure"))]);
+        let flat = by_fields(TaskKind::Label, &label)?;
+        assert_eq!(flat.label.as_deref(), Some("REFUTED"));
+        assert_eq!(flat.comment.as_deref(), Some("sure"));
+        assert_eq!(flat.answers, None);
+        let chosen = answer(&[("evidence", Given::Many(vec!["o1".into()]))]);
+        let flat = by_fields(TaskKind::Evidence, &chosen)?;
+        assert_eq!(
+            (flat.selected.clone(), flat.no_evidence),
+            (vec!["o1".into()], false)
+        );
+        let flat = |kind, a: Answer| by_fields(kind, &a).map(Cow::into_owned);
+        let none = flat(
+            TaskKind::Evidence,
+            answer(&[("evidence", Given::Many(vec![]))]),
+        )?;
+        assert!(none.no_evidence && none.selected.is_empty());
+        let written = flat(TaskKind::Refute, answer(&[("refutation", one("x"))]))?;
+        assert_eq!(written.text.as_deref(), Some("x"));
+        let verdict = flat(TaskKind::Verify, answer(&[("verdict", one("malformed"))]))?;
+        assert_eq!(verdict.label.as_deref(), Some("malformed"));
+        Ok(())
+    }
+
+    #[test]
+    fn a_wrong_question_shape_or_mix_is_refused_by_name() {
+        let cases = [
+            (
+                TaskKind::Label,
+                answer(&[("verdict", one("contradicts"))]),
+                "asks no question \"verdict\"",
+            ),
+            (
+                TaskKind::Label,
+                answer(&[("label", Given::Many(vec![]))]),
+                "takes one label as a string",
+            ),
+            (
+                TaskKind::Evidence,
+                answer(&[("evidence", one("o1"))]),
+                "a list of labels",
+            ),
+            (
+                TaskKind::Verify,
+                answer(&[("comment", one("c"))]),
+                "\"verdict\" is not answered",
+            ),
+            (
+                TaskKind::Label,
+                Answer {
+                    label: Some("REFUTED".into()),
+                    ..answer(&[("label", one("REFUTED"))])
+                },
+                "not both",
+            ),
+        ];
+        for (kind, a, says) in cases {
+            let message = by_fields(kind, &a)
+                .err()
+                .map(|e| e.message)
+                .unwrap_or_default();
+            assert!(message.contains(says), "{kind:?} {a:?}: {message}");
+        }
+    }
+
+    #[test]
+    fn an_answer_by_field_is_taken_as_it_is() -> Result<()> {
+        let a = Answer {
+            task_id: 1,
+            label: Some("SUPPORTED".into()),
+            ..Answer::default()
+        };
+        assert!(matches!(by_fields(TaskKind::Label, &a)?, Cow::Borrowed(_)));
+        Ok(())
+    }
+}
