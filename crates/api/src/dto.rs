@@ -142,7 +142,7 @@ pub struct RankReport {
 }
 
 /// One ranker's figures in a ranking evaluation: each the mean over claims of that
-/// claim's figure at k = 1, 3 and 5 (definitions with formulas in docs/ranking.md). The
+/// claim's figure at k = 1, 2, 3 and 5 (definitions with formulas in docs/ranking.md). The
 /// JSON names are `hit@1`, `recall@3`, `map@5` and so on.
 #[derive(Debug, Clone, PartialEq, Serialize, TS)]
 pub struct RankerScore {
@@ -150,6 +150,8 @@ pub struct RankerScore {
     /// At least one gold sentence in the top k (1 or 0): COVID-Fact's evidence recall.
     #[serde(rename = "hit@1")]
     pub hit_at_1: f64,
+    #[serde(rename = "hit@2")]
+    pub hit_at_2: f64,
     #[serde(rename = "hit@3")]
     pub hit_at_3: f64,
     #[serde(rename = "hit@5")]
@@ -157,6 +159,8 @@ pub struct RankerScore {
     /// The share of the claim's gold sentences found in the top k.
     #[serde(rename = "recall@1")]
     pub recall_at_1: f64,
+    #[serde(rename = "recall@2")]
+    pub recall_at_2: f64,
     #[serde(rename = "recall@3")]
     pub recall_at_3: f64,
     #[serde(rename = "recall@5")]
@@ -164,6 +168,8 @@ pub struct RankerScore {
     /// The share of the top k that is gold, out of k.
     #[serde(rename = "precision@1")]
     pub precision_at_1: f64,
+    #[serde(rename = "precision@2")]
+    pub precision_at_2: f64,
     #[serde(rename = "precision@3")]
     pub precision_at_3: f64,
     #[serde(rename = "precision@5")]
@@ -171,6 +177,8 @@ pub struct RankerScore {
     /// The harmonic mean of the claim's precision and recall at k.
     #[serde(rename = "f1@1")]
     pub f1_at_1: f64,
+    #[serde(rename = "f1@2")]
+    pub f1_at_2: f64,
     #[serde(rename = "f1@3")]
     pub f1_at_3: f64,
     #[serde(rename = "f1@5")]
@@ -178,6 +186,8 @@ pub struct RankerScore {
     /// 1 / the rank of the first gold sentence within the top k, else 0.
     #[serde(rename = "mrr@1")]
     pub mrr_at_1: f64,
+    #[serde(rename = "mrr@2")]
+    pub mrr_at_2: f64,
     #[serde(rename = "mrr@3")]
     pub mrr_at_3: f64,
     #[serde(rename = "mrr@5")]
@@ -185,6 +195,8 @@ pub struct RankerScore {
     /// Average precision at k, divided by min(k, the number of gold sentences).
     #[serde(rename = "map@1")]
     pub map_at_1: f64,
+    #[serde(rename = "map@2")]
+    pub map_at_2: f64,
     #[serde(rename = "map@3")]
     pub map_at_3: f64,
     #[serde(rename = "map@5")]

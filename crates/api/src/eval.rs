@@ -143,7 +143,7 @@ impl Project {
             }
         }
         // Each ranker's figures per claim, one list per cut-off in `CUTOFFS` order.
-        let mut per_claim: BTreeMap<&'static str, [Vec<RetrievalAtK>; 3]> = BTreeMap::new();
+        let mut per_claim: BTreeMap<&'static str, [Vec<RetrievalAtK>; 4]> = BTreeMap::new();
         for (_, _, relevant, rankings) in &ranked {
             for ranker in rankers(semantic.is_some()) {
                 let is_gold: Vec<bool> = rankings
@@ -180,26 +180,32 @@ fn rankers(semantic: bool) -> impl Iterator<Item = Ranker> {
         .filter(move |&r| semantic || r != Ranker::Semantic)
 }
 
-/// A ranker's mean figures at k = 1, 3 and 5 as the report carries them.
-fn score(ranker: &str, [one, three, five]: [RetrievalAtK; 3]) -> RankerScore {
+/// A ranker's mean figures at k = 1, 2, 3 and 5 as the report carries them.
+fn score(ranker: &str, [one, two, three, five]: [RetrievalAtK; 4]) -> RankerScore {
     RankerScore {
         ranker: ranker.to_string(),
         hit_at_1: one.hit,
+        hit_at_2: two.hit,
         hit_at_3: three.hit,
         hit_at_5: five.hit,
         recall_at_1: one.recall,
+        recall_at_2: two.recall,
         recall_at_3: three.recall,
         recall_at_5: five.recall,
         precision_at_1: one.precision,
+        precision_at_2: two.precision,
         precision_at_3: three.precision,
         precision_at_5: five.precision,
         f1_at_1: one.f1,
+        f1_at_2: two.f1,
         f1_at_3: three.f1,
         f1_at_5: five.f1,
         mrr_at_1: one.mrr,
+        mrr_at_2: two.mrr,
         mrr_at_3: three.mrr,
         mrr_at_5: five.mrr,
         map_at_1: one.map,
+        map_at_2: two.map,
         map_at_3: three.map,
         map_at_5: five.map,
     }

@@ -35,6 +35,7 @@ pub mod progress;
 pub mod project;
 pub mod rank;
 pub mod recent;
+pub mod recipe;
 mod refutation;
 pub mod report;
 pub mod review;

@@ -57,6 +57,9 @@ pub struct Settings {
     /// What the lead can name as the cause of a disagreement they settle; the report
     /// counts decisions per category. Factdesk's six by default.
     pub disagreement_categories: Vec<String>,
+    /// The recipe the project was set up by (`init --recipe`), printed in the dataset
+    /// card and the report; null for a project set up by hand.
+    pub recipe: Option<String>,
 }
 
 /// How candidate evidence is ranked.
@@ -390,6 +393,7 @@ impl Default for Settings {
             ranking: RankingSettings::default(),
             study_answers_in_gold: false,
             disagreement_categories: crate::disagreement::default_categories(),
+            recipe: None,
         }
     }
 }

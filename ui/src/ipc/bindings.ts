@@ -149,27 +149,27 @@ export type RankerScore = { ranker: string,
 /**
  * At least one gold sentence in the top k (1 or 0): COVID-Fact's evidence recall.
  */
-"hit@1": number, "hit@3": number, "hit@5": number, 
+"hit@1": number, "hit@2": number, "hit@3": number, "hit@5": number, 
 /**
  * The share of the claim's gold sentences found in the top k.
  */
-"recall@1": number, "recall@3": number, "recall@5": number, 
+"recall@1": number, "recall@2": number, "recall@3": number, "recall@5": number, 
 /**
  * The share of the top k that is gold, out of k.
  */
-"precision@1": number, "precision@3": number, "precision@5": number, 
+"precision@1": number, "precision@2": number, "precision@3": number, "precision@5": number, 
 /**
  * The harmonic mean of the claim's precision and recall at k.
  */
-"f1@1": number, "f1@3": number, "f1@5": number, 
+"f1@1": number, "f1@2": number, "f1@3": number, "f1@5": number, 
 /**
  * 1 / the rank of the first gold sentence within the top k, else 0.
  */
-"mrr@1": number, "mrr@3": number, "mrr@5": number, 
+"mrr@1": number, "mrr@2": number, "mrr@3": number, "mrr@5": number, 
 /**
  * Average precision at k, divided by min(k, the number of gold sentences).
  */
-"map@1": number, "map@3": number, "map@5": number, };
+"map@1": number, "map@2": number, "map@3": number, "map@5": number, };
 
 export type EvalReport = { 
 /**
@@ -509,7 +509,12 @@ study_answers_in_gold: boolean,
  * What the lead can name as the cause of a disagreement they settle; the report
  * counts decisions per category. Factdesk's six by default.
  */
-disagreement_categories: Array<string>, };
+disagreement_categories: Array<string>, 
+/**
+ * The recipe the project was set up by (`init --recipe`), printed in the dataset
+ * card and the report; null for a project set up by hand.
+ */
+recipe: string | null, };
 
 export type RankingSettings = { 
 /**
@@ -940,6 +945,10 @@ trick_flag_threshold: number, trick_min_seen: number,
  * The stance evidence was asked for under, which decides what the trick checks.
  */
 evidence_stance: EvidenceStance, 
+/**
+ * The recipe the project was set up by (`init --recipe`), if any.
+ */
+recipe?: string, 
 /**
  * Study answers left out of the gold (0 when they are pooled).
  */

@@ -528,6 +528,7 @@ fn preview(
         trick_flag_threshold: aggregation.trick_flag_threshold,
         trick_min_seen: aggregation.trick_min_seen,
         evidence_stance: aggregation.evidence_stance,
+        recipe: aggregation.recipe.clone(),
         study_answers_apart: aggregation.study_answers_apart,
         under_annotated: Vec::new(),
         include_under_annotated: false,

@@ -43,6 +43,9 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             "- Mean share of counted answers agreeing with the gold: {m:.3}"
         );
     }
+    if let Some(line) = recipe_line(p) {
+        let _ = writeln!(s, "{line}");
+    }
     let _ = writeln!(s, "{}", aggregation_rule(p));
     let _ = writeln!(s, "{}", trick_rule(p));
     let _ = writeln!(s, "{}", flag_rule(p));
@@ -100,6 +103,14 @@ pub(crate) fn aggregation_rule(p: &ExportPreview) -> String {
         "majority" => "- Gold rule: strict majority of the counted answers (more than half) for each sentence, label and verification; an answer that picked the trick sentence is rejected on its own (the default, as COVID-Fact and WikiFactCheck)".into(),
         other => format!("- Gold rule: {other} (`--method`; the default is a strict majority); an answer that picked the trick sentence is rejected on its own"),
     }
+}
+
+/// The card's line naming the recipe the project was set up by; none without one, so a
+/// project set up by hand writes the card it always did.
+pub(crate) fn recipe_line(p: &ExportPreview) -> Option<String> {
+    p.recipe.as_ref().map(|name| {
+        format!("- Set up by the `{name}` recipe (`factdesk init --recipe {name}`; docs/recipes.md says which choices are the paper's and which Factdesk's)")
+    })
 }
 
 /// The card's line on the evidence stance and what its trick sentence checks.

@@ -169,6 +169,9 @@ impl Card<'_> {
             );
         }
         let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
+        if let Some(line) = super::export_card::recipe_line(p) {
+            let _ = writeln!(s, "{line}");
+        }
         let _ = writeln!(s, "{}", super::export_card::trick_rule(p));
         let _ = writeln!(s, "{}", super::export_card::flag_rule(p));
         let _ = writeln!(s, "{}", super::export_card::study_answers(p));

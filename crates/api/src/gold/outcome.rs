@@ -59,6 +59,8 @@ pub struct Aggregation {
     pub trick_min_seen: u32,
     /// The stance evidence was asked for under, which decides what the trick checks.
     pub evidence_stance: EvidenceStance,
+    /// The recipe the project was set up by, if any.
+    pub recipe: Option<String>,
     /// Current answers of re-annotation studies' groups on their samples left out of the
     /// gold (0 when study answers are pooled).
     pub study_answers_apart: u64,
@@ -179,6 +181,7 @@ impl Project {
             trick_flag_threshold: settings.trick_flag_threshold,
             trick_min_seen: settings.trick_min_seen,
             evidence_stance: settings.stance(),
+            recipe: settings.recipe.clone(),
             study_answers_apart,
             tasks,
             counted_annotators,

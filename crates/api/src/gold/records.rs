@@ -149,6 +149,10 @@ pub struct ExportPreview {
     pub trick_min_seen: u32,
     /// The stance evidence was asked for under, which decides what the trick checks.
     pub evidence_stance: EvidenceStance,
+    /// The recipe the project was set up by (`init --recipe`), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub recipe: Option<String>,
     /// Study answers left out of the gold (0 when they are pooled).
     pub study_answers_apart: u64,
     /// Claims with fewer counted answers than their overlap: exported (marked) when the

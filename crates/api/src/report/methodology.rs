@@ -37,6 +37,8 @@ pub struct Methodology {
     /// The agreement intervals: bootstrap replicates over items and their seed.
     pub bootstrap_reps: usize,
     pub bootstrap_seed: u64,
+    /// The recipe the project was set up by (`init --recipe`), if any.
+    pub recipe: Option<String>,
 }
 
 impl Project {
@@ -54,6 +56,7 @@ impl Project {
             evidence_stance: settings.stance(),
             aggregation: preview.method.as_str().to_string(),
             refute_max_tokens: settings.refute_max_tokens,
+            recipe: settings.recipe.clone(),
             bootstrap_reps: req.bootstrap_reps,
             bootstrap_seed: req.seed,
             study_answers_in_gold: preview.study_answers_in_gold,
@@ -65,6 +68,13 @@ impl Project {
 
 pub(super) fn section(s: &mut String, m: &Methodology) {
     s.push_str(r#"<section><h2>Methodology</h2><div class="card"><ul>"#);
+    if let Some(name) = &m.recipe {
+        let _ = write!(
+            s,
+            "<li>Set up by the <code>{}</code> recipe (<code>factdesk init --recipe</code>); docs/recipes.md says which of its choices are the paper's and which Factdesk's.</li>",
+            esc(name)
+        );
+    }
     let _ = write!(
         s,
         "<li>Gold lines by {}: a sentence, a label or a verification needs more than half of the counted answers (the default, as COVID-Fact and WikiFactCheck; <code>export --method dawid-skene</code> is the alternative). An answer that picked the trick sentence is rejected on its own and counts for nothing.</li>",

@@ -1,7 +1,7 @@
 use std::path::PathBuf;
 
 /// Measure the rankers against gold evidence: hit (at least one gold sentence: COVID-Fact's
-/// evidence recall), recall, precision, F1, MRR and MAP at k = 1, 3 and 5 for each
+/// evidence recall), recall, precision, F1, MRR and MAP at k = 1, 2, 3 and 5 for each
 /// (docs/ranking.md defines them). With --semantic, --model or the project's ranking.semantic on, the semantic
 /// ranker takes part too, alone and in fused.
 ///
@@ -59,6 +59,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     r.f1_at_1,
                     r.mrr_at_1,
                     r.map_at_1,
+                ],
+            ),
+            (
+                2,
+                [
+                    r.hit_at_2,
+                    r.recall_at_2,
+                    r.precision_at_2,
+                    r.f1_at_2,
+                    r.mrr_at_2,
+                    r.map_at_2,
                 ],
             ),
             (

@@ -14,6 +14,7 @@ mod make_eval_set;
 mod next;
 mod predictions;
 mod rank;
+mod recipes;
 mod reindex;
 mod report;
 mod review;
@@ -40,6 +41,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Init(init::Args),
+    Recipes(recipes::Args),
     Import(import::Args),
     Stats(stats::Args),
     Search(search::Args),
@@ -72,6 +74,7 @@ enum Command {
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Init(a) => init::run(a),
+        Command::Recipes(a) => recipes::run(a),
         Command::Import(a) => import::run(a),
         Command::Stats(a) => stats::run(a),
         Command::Search(a) => search::run(a),

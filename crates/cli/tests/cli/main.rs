@@ -22,6 +22,7 @@ mod questions;
 mod race;
 mod ranking;
 mod read_only;
+mod recipes;
 mod report;
 mod safe_outputs;
 mod sample;

@@ -58,7 +58,7 @@ fn fused_recall_at_5_is_at_least_the_best_single_rankers_on_covid_fact() {
 
 /// Two sentences, both gold: every ranker puts them in its top 2 in some order, so every
 /// figure can be worked by hand (docs/ranking.md gives the formulas). k = 1: one of the two
-/// gold found. k = 3 and 5: both found, the rest of the k places empty.
+/// gold found; k = 2: both. k = 3 and 5: both found, the rest of the k places empty.
 #[test]
 fn eval_ranking_reports_hit_recall_precision_f1_mrr_and_map_at_1_3_5() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
@@ -90,6 +90,13 @@ fn eval_ranking_reports_hit_recall_precision_f1_mrr_and_map_at_1_3_5() {
         ("f1@1", 2.0 / 3.0),
         ("mrr@1", 1.0),
         ("map@1", 1.0),
+        // k = 2, the multilingual pipeline's MRR@2 and P@2: both gold in the top 2.
+        ("hit@2", 1.0),
+        ("recall@2", 1.0),
+        ("precision@2", 1.0),
+        ("f1@2", 1.0),
+        ("mrr@2", 1.0),
+        ("map@2", 1.0),
         ("hit@3", 1.0),
         ("recall@3", 1.0),
         ("precision@3", 2.0 / 3.0),

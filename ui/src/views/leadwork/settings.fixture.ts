@@ -20,5 +20,6 @@ export function settingsFixture(): Settings {
     ranking: { semantic: false, model_dir: null, rerank_depth: 50, bm25_k1: 1.2, bm25_b: 0.75, jaccard_stemming: false },
     study_answers_in_gold: false,
     disagreement_categories: ["ambiguous item", "other"],
+    recipe: null,
   };
 }
