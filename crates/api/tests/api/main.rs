@@ -66,6 +66,7 @@ mod stored_roles;
 mod stuck_work;
 mod study;
 mod study_draw;
+mod study_gold;
 mod task_order;
 mod team;
 mod trick;
