@@ -15,6 +15,15 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Each category with its count, in the report's order.
+fn rows(counts: &factdesk_api::disagreement::CategoryCounts) -> Vec<(&str, u64)> {
+    counts
+        .by_category
+        .iter()
+        .map(|c| (c.category.as_str(), c.decisions))
+        .collect()
+}
+
 fn decisions(p: &factdesk_api::Project) -> i64 {
     ok(p.store()
         .conn()
@@ -81,13 +90,9 @@ fn a_decision_names_a_listed_category_and_the_report_counts_it() {
     let report = ok(p.report(&p.lead(), &AgreementRequest::default()));
     let counts = &report.disagreements;
     assert_eq!((counts.decisions, counts.uncategorised), (1, 0));
-    let rows: Vec<(&str, u64)> = counts
-        .by_category
-        .iter()
-        .map(|c| (c.category.as_str(), c.decisions))
-        .collect();
+    let listed = rows(counts);
     assert_eq!(
-        rows,
+        listed,
         [
             ("ambiguous item", 0),
             ("missing context", 0),
@@ -104,13 +109,9 @@ fn a_decision_names_a_listed_category_and_the_report_counts_it() {
     settings.disagreement_categories = vec!["vague claim".into(), "slip".into()];
     ok(p.set_settings(&p.lead(), &settings));
     let counts = ok(p.report(&p.lead(), &AgreementRequest::default())).disagreements;
-    let rows: Vec<(&str, u64)> = counts
-        .by_category
-        .iter()
-        .map(|c| (c.category.as_str(), c.decisions))
-        .collect();
+    let relisted = rows(&counts);
     assert_eq!(
-        rows,
+        relisted,
         [("vague claim", 0), ("slip", 0), ("guideline gap", 1)]
     );
 

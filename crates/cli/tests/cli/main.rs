@@ -159,25 +159,35 @@ pub fn with_evidence_tasks(project: &Path, annotators: &[&str]) {
     ]);
 }
 
-/// Feeds `lines` to one `factdesk submit --as who` process, which must succeed; returns
-/// what it printed (an ack line per answer).
-pub fn submit(project: &Path, who: &str, lines: &[Value]) -> String {
+/// Feeds `lines` to one `factdesk submit --as who` process: whether it succeeded, and
+/// what it printed (an ack or an error line per answer).
+pub fn try_submit(project: &Path, who: &str, lines: &[Value]) -> (bool, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
         .arg("submit")
         .arg(project)
         .args(["--as", who])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
+        .unwrap_or_else(|e| panic!("cannot run factdesk: {e}"));
     let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
     for line in lines {
         writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
     }
     drop(stdin);
     let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-    let printed = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(out.status.success(), "{printed}");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+    )
+}
+
+/// Feeds `lines` to one `factdesk submit --as who` process, which must succeed; returns
+/// what it printed (an ack line per answer).
+pub fn submit(project: &Path, who: &str, lines: &[Value]) -> String {
+    let (fine, printed) = try_submit(project, who, lines);
+    assert!(fine, "{printed}");
     printed
 }
 

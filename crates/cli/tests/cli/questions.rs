@@ -2,11 +2,9 @@
 //! (`shows`, `questions`), and `submit` takes answers keyed by question id beside the
 //! field shapes, refusing a question the design lacks with the question named.
 
-use super::{demo_project, ok};
+use super::{demo_project, ok, try_submit};
 use serde_json::{json, Value};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 fn next(p: &Path, who: &str, kind: &str) -> Value {
     let out = ok([
@@ -22,28 +20,14 @@ fn next(p: &Path, who: &str, kind: &str) -> Value {
     next["item"].clone()
 }
 
-/// `submit` fed `lines`: whether it succeeded, and what it printed.
+/// `submit` fed `lines`: whether it succeeded, and each line it printed.
 fn submit(p: &Path, who: &str, lines: &[Value]) -> (bool, Vec<Value>) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
-        .arg("submit")
-        .arg(p)
-        .args(["--as", who])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-    for line in lines {
-        writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
-    }
-    drop(stdin);
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-    let printed = String::from_utf8_lossy(&out.stdout)
+    let (fine, printed) = try_submit(p, who, lines);
+    let printed = printed
         .lines()
         .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
         .collect();
-    (out.status.success(), printed)
+    (fine, printed)
 }
 
 #[test]

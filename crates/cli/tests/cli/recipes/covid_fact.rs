@@ -1,10 +1,10 @@
 //! covid-fact: evidence selection with the trick, a second group's study, the gold.
 
 use super::{
-    add, answer_all, close, cohen, export, fleiss, init, json_of, metric, read_jsonl, s,
+    add, answer_all, close, cohen, eval_set, export, fleiss, init, json_of, metric, read_jsonl, s,
     strict_majority, write_jsonl,
 };
-use crate::{data, ok};
+use crate::ok;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -36,13 +36,7 @@ fn covid_choice(who: &str, i: usize, item: &Value, gold: &BTreeSet<String>) -> V
 #[test]
 fn covid_fact_from_the_recipe_to_gold_with_its_figures_computed_again() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = dir.path().join("set");
-    ok([
-        "make-eval-set",
-        &s(&data("covidfact.jsonl")),
-        "--out",
-        &s(&set),
-    ]);
+    let set = eval_set(dir.path());
     let claims: Vec<Value> = read_jsonl(&set.join("claims.jsonl"))
         .into_iter()
         .take(24)

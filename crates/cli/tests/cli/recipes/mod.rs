@@ -11,9 +11,7 @@ mod wikifactcheck;
 use super::{factdesk, ok};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 pub(super) fn s(p: &Path) -> String {
     p.display().to_string()
@@ -39,24 +37,6 @@ pub(super) fn write_jsonl(path: &Path, rows: &[Value]) {
     std::fs::write(path, text).unwrap_or_else(|e| panic!("{e}"));
 }
 
-/// Submits one answer; panics when it is refused.
-pub(super) fn submit(p: &Path, who: &str, line: &Value) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_factdesk"))
-        .arg("submit")
-        .arg(p)
-        .args(["--as", who])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut stdin = child.stdin.take().unwrap_or_else(|| panic!("no stdin"));
-    writeln!(stdin, "{line}").unwrap_or_else(|e| panic!("{e}"));
-    drop(stdin);
-    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
-    let said = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{who}: {line} → {said}");
-}
-
 /// Serves `who` every `kind` item they get and answers each by question with `choose`,
 /// until none is left. Returns each item with the answers given.
 pub(super) fn answer_all(
@@ -73,11 +53,8 @@ pub(super) fn answer_all(
             return done;
         }
         let answers = choose(&item);
-        submit(
-            p,
-            who,
-            &json!({"task_id": item["task_id"], "answers": answers}),
-        );
+        let line = json!({"task_id": item["task_id"], "answers": answers});
+        crate::submit(p, who, &[line]);
         done.push((item, answers));
         assert!(done.len() < 500, "{who} is served without end");
     }
@@ -142,6 +119,19 @@ pub(super) fn close(ours: f64, theirs: f64, what: &str) {
         (ours - theirs).abs() < 1e-9,
         "{what}: computed here {ours}, Factdesk {theirs}"
     );
+}
+
+/// COVID-Fact's evaluation set made in `dir/set` (`make-eval-set`): claims.jsonl,
+/// documents.jsonl and gold.jsonl.
+pub(super) fn eval_set(dir: &Path) -> PathBuf {
+    let set = dir.join("set");
+    ok([
+        "make-eval-set",
+        &s(&crate::data("covidfact.jsonl")),
+        "--out",
+        &s(&set),
+    ]);
+    set
 }
 
 /// `init --recipe NAME` at `dir/p.fdesk`, checked to have set the recipe up.

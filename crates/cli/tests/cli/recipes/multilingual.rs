@@ -1,10 +1,10 @@
 //! multilingual: paragraph evidence, labels with FAILED, a label-stratified study.
 
 use super::{
-    add, answer_all, close, cohen, export, fleiss, init, json_of, metric, read_jsonl, s,
+    add, answer_all, close, cohen, eval_set, export, fleiss, init, json_of, metric, read_jsonl, s,
     strict_majority, write_jsonl,
 };
-use crate::{data, ok};
+use crate::ok;
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,13 +31,7 @@ fn multilingual_label(who: &str, i: usize, imported: &str) -> &'static str {
 #[test]
 fn multilingual_from_the_recipe_to_gold_with_its_figures_computed_again() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = dir.path().join("set");
-    ok([
-        "make-eval-set",
-        &s(&data("covidfact.jsonl")),
-        "--out",
-        &s(&set),
-    ]);
+    let set = eval_set(dir.path());
     let gold: BTreeMap<String, Value> = read_jsonl(&set.join("gold.jsonl"))
         .into_iter()
         .filter_map(|g| Some((g["claim"].as_str()?.to_string(), g["evidence"].clone())))
