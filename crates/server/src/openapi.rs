@@ -296,7 +296,13 @@ fn schemas() -> Value {
                     "text": {"type": ["string", "null"]},
                     "label": {"type": ["string", "null"]},
                     "comment": {"type": ["string", "null"]},
-                    "duration_ms": {"type": ["integer", "null"]}
+                    "duration_ms": {"type": ["integer", "null"]},
+                    "answers": {"type": "object", "description": "the answer by question id, as the item's questions name them, instead of selected/no_evidence/text/label: a label, a list of labels ([] for no evidence), {\"spans\": [[start, end], ...]} or a text",
+                        "additionalProperties": {"oneOf": [
+                            {"type": "string"},
+                            {"type": "array", "items": {"type": "string"}},
+                            {"type": "object", "required": ["spans"], "additionalProperties": false, "properties": {"spans": {"type": "array", "items": {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}}}}
+                        ]}}
                 }},
                 "Ack": {"type": "object", "required": ["ack", "task_id"], "properties": {
                     "ack": {"type": "string"}, "task_id": {"type": "integer"}
