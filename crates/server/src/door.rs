@@ -22,6 +22,10 @@ use std::time::Instant;
 
 /// An address holding fewer connections than this may take the last places in all.
 pub const LIGHT_ADDRESS: usize = 8;
+/// How long nobody's connection may be answered without a pause and still keep its
+/// place over a newcomer: a sign-in waits for a password check at most 2 s
+/// ([`crate::DEFAULT_HASHING_WAIT`]) beside its two short reads of the project.
+pub const ANONYMOUS_SHIELD_MS: u64 = 5_000;
 /// The fewest connections in all the server starts with.
 pub const MIN_CONNECTIONS: usize = 64;
 /// The most connections one person's sessions make someone's at once: a browser opens
@@ -84,6 +88,11 @@ pub(crate) struct Activity {
     /// it only by being less idle than the others.
     busy: AtomicUsize,
     receiving: AtomicUsize,
+    /// Milliseconds from the door's start to when `busy` last rose from 0: how long the
+    /// server has been working on it without a pause.
+    busy_since_ms: AtomicU64,
+    /// The door's start, which the times above count from.
+    epoch: Instant,
     /// It carried a signed-in request that was not refused, or a sign-in that succeeded,
     /// under a session still live: it makes room only once no other connection can.
     /// Mirrors `holder`, read without a lock when choosing whom to close.
@@ -127,8 +136,22 @@ impl Activity {
         self.busy.load(Ordering::Acquire) > self.receiving.load(Ordering::Acquire)
     }
 
+    /// Whether nobody's connection has been answered without a pause for longer than
+    /// [`ANONYMOUS_SHIELD_MS`]: requests pipelined one after another, each waiting for
+    /// the project, kept a flood's connections "being answered" all the time, and every
+    /// newcomer was closed in their place (seventh and eighth hostile passes).
+    fn hogging(&self, now_ms: u64) -> bool {
+        !self.trusted()
+            && self.answering()
+            && now_ms.saturating_sub(self.busy_since_ms.load(Ordering::Acquire))
+                > ANONYMOUS_SHIELD_MS
+    }
+
     pub(crate) fn request_started(&self, body_to_come: bool) {
-        self.busy.fetch_add(1, Ordering::AcqRel);
+        if self.busy.fetch_add(1, Ordering::AcqRel) == 0 {
+            let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
+            self.busy_since_ms.store(now, Ordering::Release);
+        }
         if body_to_come {
             self.receiving.fetch_add(1, Ordering::AcqRel);
         }
@@ -202,18 +225,21 @@ impl Open {
     /// refused. A client whose idle connection is closed opens another, as HTTP lets a
     /// server close idle connections at any time; a request being answered, or a body
     /// still arriving, keeps its place.
-    fn evict_one(&mut self) -> Option<Arc<Activity>> {
+    fn evict_one(&mut self, now_ms: u64) -> Option<Arc<Activity>> {
         // Connections nobody vouched for go first (a churn of new ones closed a lead's
-        // event stream and signed-in annotators' connections, third pass); of those, the
-        // ones the server is not working on, then those of addresses holding several
-        // (sign-ins queued one after another on every connection of an attacker's kept
-        // them all, fourth pass); then the one idle the longest. Someone's connection is
-        // closed only when no other can be, and never while it is being answered. Among
-        // nobody's, those of an address where someone is signed in go after the others (a
-        // person's sign-in, or a tab's new connection, was closed before an anonymous
-        // flood's, fifth pass), as long as it holds few of nobody's (one account's
-        // connections from eight addresses shielded a crowd of 412 at each, sixth pass);
-        // an address counts as crowded by nobody's connections.
+        // event stream and signed-in annotators' connections, third pass), and of those
+        // first the ones the server has been answering without a pause for seconds, the
+        // longest first: a flood's pipelined requests, each waiting for the project, kept
+        // them "being answered" and newcomers were closed instead (eighth pass). Then the
+        // connections of addresses crowded by nobody's, before lone ones (a person signing
+        // in from a new address is lone; a flood from a hundred addresses is not); then
+        // those the server is not working on; then the one idle the longest. Someone's
+        // connection is closed only when no other can be, and never while it is being
+        // answered. Among nobody's, those of an address where someone is signed in go
+        // after the others (a person's sign-in, or a tab's new connection, was closed
+        // before an anonymous flood's, fifth pass), as long as it holds few of nobody's
+        // (one account's connections from eight addresses shielded a crowd of 412 at
+        // each, sixth pass).
         let victim = self
             .connections
             .values()
@@ -226,12 +252,18 @@ impl Open {
                     .copied()
                     .unwrap_or(0)
                     .saturating_sub(vouched);
+                let hogging = c.hogging(now_ms);
                 (
                     c.trusted(),
-                    c.answering(),
+                    !hogging,
                     vouched > 0 && nobodys <= LIGHT_ADDRESS,
                     nobodys <= 1,
-                    c.last_active_ms.load(Ordering::Acquire),
+                    c.answering(),
+                    if hogging {
+                        c.busy_since_ms.load(Ordering::Acquire)
+                    } else {
+                        c.last_active_ms.load(Ordering::Acquire)
+                    },
                 )
             })?
             .clone();
@@ -325,7 +357,7 @@ impl Doorkeeper {
                 return Err(Refusal::Reserved);
             }
             let evicted = if open.total >= caps.total {
-                Some(open.evict_one().ok_or(Refusal::Full)?)
+                Some(open.evict_one(now).ok_or(Refusal::Full)?)
             } else {
                 None
             };
@@ -339,6 +371,8 @@ impl Doorkeeper {
                 last_active_ms: AtomicU64::new(now),
                 busy: AtomicUsize::new(0),
                 receiving: AtomicUsize::new(0),
+                busy_since_ms: AtomicU64::new(now),
+                epoch: self.started,
                 trusted: AtomicBool::new(false),
                 holder: Mutex::new(None),
                 evicted: AtomicBool::new(false),

@@ -18,6 +18,18 @@ fn open_held(
     answering: bool,
     holder: Option<Holder>,
 ) -> u64 {
+    open_since(into, ip, at, answering.then_some(at), holder)
+}
+
+/// An open connection, answered without a pause since `busy_since` when that is some.
+fn open_since(
+    into: &mut Open,
+    ip: [u8; 4],
+    at: u64,
+    busy_since: Option<u64>,
+    holder: Option<Holder>,
+) -> u64 {
+    let answering = busy_since.is_some();
     into.next_id += 1;
     let peer = SocketAddr::from((ip, 1000 + into.next_id as u16));
     let activity = Arc::new(Activity {
@@ -27,6 +39,8 @@ fn open_held(
         last_active_ms: AtomicU64::new(at),
         busy: AtomicUsize::new(usize::from(answering)),
         receiving: AtomicUsize::new(0),
+        busy_since_ms: AtomicU64::new(busy_since.unwrap_or(at)),
+        epoch: Instant::now(),
         trusted: AtomicBool::new(holder.is_some()),
         holder: Mutex::new(holder),
         evicted: AtomicBool::new(false),
@@ -43,11 +57,16 @@ fn open_held(
     into.next_id
 }
 
+/// The time the door's tests choose whom to close at: the connections they open are
+/// answered from times well before it only when a test says so.
+const NOW: u64 = 100;
+
 /// Fourth hostile pass of session 26 (HIGH): sign-ins queued one after another on
 /// every connection of an attacker's kept them all "being answered", and only
-/// signed-in people's connections were left to close.
+/// signed-in people's connections were left to close. Eighth pass: crowds go before
+/// lone connections, answered or not.
 #[test]
-fn room_is_made_from_nobodys_idle_then_busy_crowds_then_lone_then_someones() {
+fn room_is_made_from_nobodys_crowds_then_lone_idle_then_lone_busy_then_someones() {
     let mut door = Open::default();
     let someones_busy = open(&mut door, [10, 0, 0, 1], 0, true, true);
     let someones_idle = open(&mut door, [10, 0, 0, 2], 1, false, true);
@@ -56,11 +75,11 @@ fn room_is_made_from_nobodys_idle_then_busy_crowds_then_lone_then_someones() {
         .map(|i| open(&mut door, [10, 0, 0, 4], 3 + i, true, false))
         .collect();
     let idle = open(&mut door, [10, 0, 0, 5], 9, false, false);
-    let order: Vec<u64> = std::iter::from_fn(|| door.evict_one().map(|c| c.id)).collect();
-    // Once the crowd is down to one, it is lone too, and the older goes first.
+    let order: Vec<u64> = std::iter::from_fn(|| door.evict_one(NOW).map(|c| c.id)).collect();
+    // Once the crowd is down to one, it is lone too: idle before busy, then the older.
     assert_eq!(
         order,
-        [idle, crowd[0], lone_sign_in, crowd[1], someones_idle]
+        [crowd[0], idle, lone_sign_in, crowd[1], someones_idle]
     );
     assert!(
         door.connections.contains_key(&someones_busy),
@@ -80,7 +99,7 @@ fn nobodys_connections_from_where_someone_is_signed_in_go_last_of_nobodys() {
     let flood: Vec<u64> = (0..3)
         .map(|i| open(&mut door, [10, 0, 9, i], 5 + u64::from(i), true, false))
         .collect();
-    let order: Vec<u64> = std::iter::from_fn(|| door.evict_one().map(|c| c.id)).collect();
+    let order: Vec<u64> = std::iter::from_fn(|| door.evict_one(NOW).map(|c| c.id)).collect();
     assert_eq!(order, [flood[0], flood[1], flood[2], her_sign_in, stream]);
     assert!(door.vouched.is_empty() && door.total == 0);
 }
@@ -95,11 +114,11 @@ fn someones_connection_shields_a_few_of_nobodys_at_its_address_not_a_crowd() {
         .map(|i| open(&mut door, [10, 0, 0, 1], 10 + i, true, false))
         .collect();
     let lone = open(&mut door, [10, 0, 9, 1], 1, true, false);
-    let first = door.evict_one().map(|c| c.id);
+    let first = door.evict_one(NOW).map(|c| c.id);
     assert!(crowd.contains(&first.unwrap_or(0)), "the crowd goes first");
     // Down to the few an address may shield, the lone one goes before them.
     let mut order = Vec::new();
-    while let Some(c) = door.evict_one() {
+    while let Some(c) = door.evict_one(NOW) {
         order.push(c.id);
         if c.id == lone {
             break;
@@ -110,6 +129,30 @@ fn someones_connection_shields_a_few_of_nobodys_at_its_address_not_a_crowd() {
         .filter(|id| !order.contains(id) && Some(**id) != first)
         .count();
     assert_eq!(crowd_left, LIGHT_ADDRESS, "{order:?}");
+}
+
+/// Eighth hostile pass (HIGH): a flood's connections each pipelined requests that waited
+/// for the project, so they were always "being answered", and every newcomer (a lead's
+/// sign-in, a reopened event stream) was closed in their place: 0 of 35 got through from
+/// 110 addresses. Answered without a pause for longer than the shield, nobody's connection
+/// goes before any newcomer, the one answered the longest first; a sign-in answered for a
+/// moment keeps its place.
+#[test]
+fn nobodys_connection_answered_without_a_pause_goes_before_a_newcomer() {
+    let mut door = Open::default();
+    let late = NOW + ANONYMOUS_SHIELD_MS + 1_000;
+    let hogs: Vec<u64> = (0..3)
+        .map(|i| open_since(&mut door, [10, 0, 9, i], late, Some(i.into()), None))
+        .collect();
+    let newcomer = open_since(&mut door, [10, 0, 0, 7], late, None, None);
+    let signing_in = open_since(&mut door, [10, 0, 0, 8], late, Some(late - 500), None);
+    let mut order = Vec::new();
+    for _ in 0..3 {
+        order.extend(door.evict_one(late).map(|c| c.id));
+    }
+    assert_eq!(order, hogs);
+    assert_eq!(door.evict_one(late).map(|c| c.id), Some(newcomer));
+    assert_eq!(door.evict_one(late).map(|c| c.id), Some(signing_in));
 }
 
 #[test]

@@ -9,6 +9,7 @@ use crate::{Error, ErrorCode, Result};
 use factdesk_core::design::{built_in, QuestionType, COMMENT};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
+use std::collections::BTreeMap;
 use ts_rs::TS;
 
 /// One question's answer: a label, several labels, or spans of a shown text.
@@ -33,6 +34,40 @@ impl Given {
     }
 }
 
+/// An answer's questions and what was given for each, every question once: a JSON map
+/// may repeat a key, and the last one silently won (eighth hostile pass).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct ByQuestion(pub BTreeMap<String, Given>);
+
+impl<'de> Deserialize<'de> for ByQuestion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Once;
+        impl<'de> serde::de::Visitor<'de> for Once {
+            type Value = ByQuestion;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("answers by question id")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> std::result::Result<ByQuestion, M::Error> {
+                let mut out = BTreeMap::new();
+                while let Some((id, given)) = map.next_entry::<String, Given>()? {
+                    if out.contains_key(&id) {
+                        return Err(serde::de::Error::custom(format!(
+                            "question {id:?} is answered twice"
+                        )));
+                    }
+                    out.insert(id, given);
+                }
+                Ok(ByQuestion(out))
+            }
+        }
+        d.deserialize_map(Once)
+    }
+}
+
 fn invalid(message: String) -> Error {
     Error::new(ErrorCode::InvalidInput, message)
 }
@@ -41,7 +76,7 @@ fn invalid(message: String) -> Error {
 /// when it gives none. Refused, naming the question, when it also fills the fields, names
 /// a question the design lacks, answers one in the wrong shape or leaves a required one out.
 pub(crate) fn by_fields(kind: TaskKind, a: &Answer) -> Result<Cow<'_, Answer>> {
-    let Some(given) = &a.answers else {
+    let Some(ByQuestion(given)) = &a.answers else {
         return Ok(Cow::Borrowed(a));
     };
     let task = a.task_id;
@@ -112,17 +147,16 @@ pub(crate) fn by_fields(kind: TaskKind, a: &Answer) -> Result<Cow<'_, Answer>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::BTreeMap;
 
     fn answer(pairs: &[(&str, Given)]) -> Answer {
         Answer {
             task_id: 7,
-            answers: Some(
+            answers: Some(ByQuestion(
                 pairs
                     .iter()
                     .map(|(k, v)| ((*k).to_string(), v.clone()))
-                    .collect::<BTreeMap<_, _>>(),
-            ),
+                    .collect(),
+            )),
             ..Answer::default()
         }
     }
@@ -196,6 +230,18 @@ mod tests {
                 .unwrap_or_default();
             assert!(message.contains(says), "{kind:?} {a:?}: {message}");
         }
+    }
+
+    #[test]
+    fn a_question_answered_twice_is_refused_as_the_answer_is_read() {
+        let twice = r#"{"task_id": 1, "answers": {"label": "SUPPORTED", "label": "REFUTED"}}"#;
+        let read = serde_json::from_str::<Answer>(twice);
+        let message = read.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(message.contains("\"label\" is answered twice"), "{message}");
+        let once = r#"{"task_id": 1, "answers": {"label": "SUPPORTED"}}"#;
+        assert!(serde_json::from_str::<Answer>(once).is_ok());
+        let none = r#"{"task_id": 1, "answers": null, "label": "SUPPORTED"}"#;
+        assert!(serde_json::from_str::<Answer>(none).is_ok_and(|a| a.answers.is_none()));
     }
 
     #[test]

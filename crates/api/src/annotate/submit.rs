@@ -42,8 +42,11 @@ pub struct Answer {
     /// fields above: `{"label": "REFUTED"}`, `{"evidence": ["o…"]}` (`[]`: no evidence),
     /// `{"refutation": "…"}`, `{"verdict": "contradicts"}`, and `"comment"` on any.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
-    pub answers: Option<std::collections::BTreeMap<String, super::by_question::Given>>,
+    #[ts(
+        optional,
+        as = "Option<std::collections::BTreeMap<String, super::by_question::Given>>"
+    )]
+    pub answers: Option<super::by_question::ByQuestion>,
 }
 
 /// The acknowledgement of a committed answer.
