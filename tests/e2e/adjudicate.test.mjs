@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { atTop, cli, demoProject, saveScreenshot } from "./harness.mjs";
 import { inApp } from "./screens.mjs";
-import { nextByCli, signInByKeys, submitByCli, textOf, tid } from "./steps.mjs";
+import { nextByCli, signInByKeys, submitByCli, textOf, tid, wholeTextOf } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const PEOPLE = ["ana", "ben", "cara"];
@@ -81,28 +81,37 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const takenFrom = first.answers[1].annotator;
     const reason = `${takenFrom} checked the primary source`;
 
-    // C writes the reason, Enter goes back to the keys, 2 takes the second answer.
+    // C writes the reason, Enter goes back to the keys, G then 3 names the category (the
+    // project's third: "guideline gap"), 2 takes the second answer.
     await session.keys("c");
     await session.keys(reason);
     await session.keys(Key.Enter);
+    await session.keys("g");
+    await session.until("the categories by number", async () =>
+      /3 guideline gap/.test(await textOf(session, tid("adj-category-hint"))) ? true : null,
+    );
+    await saveScreenshot(session, "adjudicate-category.png");
+    await session.keys("3");
     await session.keys("2");
     await session.waitFor(tid(`adj-decided-${first.task_id}`));
-    assert.match(await textOf(session, tid("adj-notice")), new RegExp(`lea took ${takenFrom}'s answer`));
+    assert.match(await wholeTextOf(session, tid("adj-notice")), new RegExp(`lea took ${takenFrom}'s answer`));
     // The next item came; K goes back to the decided one, which shows who, when and why.
     assert.notEqual(await shownTask(), String(first.task_id));
     await session.keys("k");
     await session.until("the decided item", async () =>
       (await shownTask()) === String(first.task_id) ? true : null,
     );
-    const decision = await textOf(session, tid("adj-decision"));
+    const decision = await wholeTextOf(session, tid("adj-decision"));
     assert.match(decision, new RegExp(`^lea took ${takenFrom}'s answer`));
     assert.ok(decision.includes(reason), decision);
+    assert.ok(decision.includes("(guideline gap)"), decision);
     await saveScreenshot(session, "adjudicate.png");
 
     // The CLI sees the same decision.
     const after = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));
     const decided = after.find((i) => i.task_id === first.task_id);
     assert.equal(decided.decision.taken_from, takenFrom);
+    assert.equal(decided.decision.category, "guideline gap");
 
     // D then a number shows that sentence in its document; Esc closes it.
     await session.keys("d");
@@ -184,7 +193,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     await session.keys(Key.Enter);
     await session.waitFor(tid(`adj-decided-${second.task_id}`));
     await session.clickOn(tid(`adj-row-${second.task_id}`));
-    assert.match(await textOf(session, tid("adj-decision")), /^lea set sentence 1 on /);
+    assert.match(await wholeTextOf(session, tid("adj-decision")), /^lea set sentence 1 on /);
     await session.keys("u");
     await session.until("the decision undone", async () =>
       (await session.findAll(tid(`adj-decided-${second.task_id}`))).length === 0 ? true : null,
@@ -198,7 +207,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     const counted = second.answers.filter((a) => a.counted);
     cli(["adjudicate", project, "--as", "lea", "--decide", String(second.task_id), "--take", counted[1].annotator, "--reason", "from the CLI"]);
     await session.keys("1");
-    await session.until("the conflict said", async () => /decided meanwhile/.test(await textOf(session, tid("adj-notice"))) ? true : null);
+    await session.until("the conflict said", async () => /decided meanwhile/.test(await wholeTextOf(session, tid("adj-notice"))) ? true : null);
     await session.waitFor(tid(`adj-decided-${second.task_id}`));
     const stands = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"])).find((i) => i.task_id === second.task_id);
     assert.equal(stands.decision.taken_from, counted[1].annotator);

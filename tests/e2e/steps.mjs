@@ -15,6 +15,16 @@ export async function textOf(session, css) {
   return session.text(await session.find(css));
 }
 
+/**
+ * The whole text of the element matching `css`, also the part a one-line box cuts off
+ * (a short window cuts the adjudication notice and decision, whole in their tooltips):
+ * WebDriver's element text leaves out text an overflowing box hides.
+ */
+export async function wholeTextOf(session, css) {
+  await session.find(css);
+  return session.execute("return document.querySelector(arguments[0]).textContent", [css]);
+}
+
 /** The data-testid of every element matching `css`; all looked up again if the screen re-rendered meanwhile. */
 export async function testIds(session, css) {
   for (let attempt = 1; ; attempt += 1) {

@@ -69,6 +69,7 @@ describe("the key table", () => {
       back: "cursor",
       select: "toggle-cursor",
       document: "document",
+      more: "more",
     };
     for (const kind of ["evidence", "refute", "verify", "label"] as const) {
       for (const [meaning, e] of entries) {

@@ -33,6 +33,7 @@ export type Meaning =
   | "new"
   | "team"
   | "report"
+  | "more"
   | "save";
 
 interface Entry {
@@ -76,6 +77,9 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   new: { keys: ["n"], cap: "N", does: "make a new project" },
   team: { keys: ["t"], cap: "T", does: "connect to a team server" },
   report: { keys: ["!"], cap: "!", does: "report a problem with the item to your lead" },
+  // A text cut short to keep the rest of a screen in view: the guideline beside the
+  // passage, an answer's sentences in their card.
+  more: { keys: ["m"], cap: "M", does: "show more of a text cut short" },
   // A chord, read by the settings screen and the report box themselves (`isSave`): the
   // app's keys ignore held modifiers, and in a box of several lines Enter is a new line.
   save: { keys: [], cap: "Ctrl+Enter", does: "save the settings, or send what you wrote" },

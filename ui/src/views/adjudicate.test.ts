@@ -67,28 +67,67 @@ describe("adjudication screen", () => {
     expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ben" }, "ben read the source", null);
   });
 
-  it("names the disagreement's category from the project's list, picked by G and the arrows", async () => {
+  it("names the disagreement's category from the project's list, picked by G then its number", async () => {
     const { el, press } = await open([item(1, "label")]);
     const category = q(el, "adj-category") as HTMLSelectElement;
-    expect([...category.options].map((o) => o.text)).toEqual(["No category — G", "ambiguous item", "other"]);
+    expect([...category.options].map((o) => o.text)).toEqual(["No category — G", "1 ambiguous item", "2 other"]);
+    // G shows the numbers above the select; 2 picks "other", and the digit takes no answer.
+    const hint = q(el, "adj-category-hint") as HTMLElement;
+    expect(hint.hidden).toBe(true);
     press("g");
-    expect(document.activeElement).toBe(category);
-    category.value = "other";
-    category.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter" }));
-    expect(document.activeElement).not.toBe(category);
+    expect(hint.hidden).toBe(false);
+    expect(hint.textContent).toBe("1 ambiguous item2 other0 none");
+    press("2");
+    expect(hint.hidden).toBe(true);
+    await settle();
+    expect(category.value).toBe("other");
+    expect(mocked.decide).not.toHaveBeenCalled();
     press("1");
     await settle();
     expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ana" }, null, "other");
     // Cleared once decided, so the next item's category is picked afresh.
     expect(category.value).toBe("");
+    // G then 0 is none; G then a number past the list picks nothing and takes nothing.
+    press("g");
+    press("1");
+    press("g");
+    press("0");
+    expect(category.value).toBe("");
+    press("g");
+    press("7");
+    expect(category.value).toBe("");
+    await settle();
+    expect(mocked.decide).toHaveBeenCalledTimes(1);
+  });
+
+  it("reads the category's closed state: a quiet \"No category — G\" or the category chosen, in its direction", async () => {
+    const { el } = await open([item(1, "label")], ["ambiguous item", "سياق ناقص"]);
+    const category = q(el, "adj-category") as HTMLSelectElement;
+    // The row: category, then the reason, then the keys.
+    const row = category.closest(".adj-actions");
+    expect([...(row?.querySelectorAll("[data-testid]") ?? [])].map((c) => (c as HTMLElement).dataset["testid"])).toEqual(["adj-category", "adj-category-hint", "adj-reason", "adj-hints"]);
+    expect(category.selectedOptions[0]?.text).toBe("No category — G");
+    expect(category.classList.contains("chosen")).toBe(false);
+    expect(category.dir).toBe("ltr");
+    category.value = "سياق ناقص";
+    category.dispatchEvent(new Event("change"));
+    expect(category.classList.contains("chosen")).toBe(true);
+    expect(category.dir).toBe("rtl");
+    expect(category.title).toBe("Category: سياق ناقص (G then its number)");
+    // Every category reads in its own direction in the open list.
+    expect([...category.options].every((o) => o.dir === "auto")).toBe(true);
   });
 
   it("hides the category when the project lists none, and G does nothing", async () => {
     const { el, press } = await open([item(1, "label")], []);
     const category = q(el, "adj-category") as HTMLSelectElement;
-    expect(category.hidden).toBe(true);
+    expect(category.closest("[hidden]")).not.toBeNull();
     press("g");
-    expect(document.activeElement).not.toBe(category);
+    expect((q(el, "adj-category-hint") as HTMLElement).hidden).toBe(true);
+    // The digit after it takes the answer as ever.
+    press("1");
+    await settle();
+    expect(mocked.decide).toHaveBeenCalledWith(1, null, { take: "ana" }, null, null);
   });
 
   it("shows an answer that picked the trick as rejected, without a number, and never takes it", async () => {
@@ -187,11 +226,70 @@ describe("adjudication screen", () => {
     expect(q(el, "adj-task")?.dataset["task"]).toBe("1");
   });
 
+  it("shows each chosen sentence whole, mirrored when it is right to left, with its text in a tooltip", async () => {
+    const long = item(1, "evidence");
+    long.candidates = [
+      { sentence_id: 11, document_id: "d1", sentence_index: 0, text: "A very long first sentence ".repeat(8).trim() },
+      { sentence_id: 12, document_id: "d1", sentence_index: 1, text: "جملة عربية طويلة عن القناة" },
+      { sentence_id: 13, document_id: "d1", sentence_index: 2, text: "A third." },
+    ];
+    const first = long.answers[0];
+    if (first) first.answer = { kind: "evidence", selected: [11, 12], no_evidence: false };
+    const { el } = await open([long]);
+    const rows = [...(q(el, "adj-value-ana")?.querySelectorAll("li") ?? [])];
+    expect(rows.map((r) => r.querySelector(".adj-answer-text")?.textContent)).toEqual([long.candidates[0]?.text, long.candidates[1]?.text]);
+    // Not cut by the screen: whole in the box (which scrolls) and in the tooltip.
+    expect(rows.map((r) => r.querySelector(".adj-answer-text")?.getAttribute("title"))).toEqual([long.candidates[0]?.text, long.candidates[1]?.text]);
+    expect(rows.map((r) => r.dir)).toEqual(["ltr", "rtl"]);
+    // The box's "more — M" is no key cap: the cards' caps are the digits that take an answer.
+    expect(q(el, "adj-answer-ana")?.querySelector(".adj-more")?.textContent).toBe("more — M");
+    expect([...(q(el, "adj-answer-ana")?.querySelectorAll("kbd") ?? [])].map((k) => k.textContent)).toEqual(["1"]);
+  });
+
+  it("pages every cut answer on with M, back to the start once all are read, and marks what is cut", async () => {
+    const { el, press } = await open([item(1, "evidence")]);
+    const lists = ["ana", "ben"].map((who) => q(el, `adj-value-${who}`) as HTMLElement);
+    // happy-dom lays nothing out: ana's sentences run to eight lines of 20px in a box of four.
+    const sizes = [{ scrollHeight: 160 }, { scrollHeight: 80 }];
+    lists.forEach((list, i) => {
+      Object.defineProperty(list, "clientHeight", { value: 80, configurable: true });
+      Object.defineProperty(list, "scrollHeight", { value: sizes[i]?.scrollHeight, configurable: true });
+    });
+    press("m");
+    expect(lists.map((l) => l.scrollTop)).toEqual([60, 0]);
+    expect(lists[0]?.parentElement?.classList.contains("cut")).toBe(true);
+    press("m");
+    expect(lists[0]?.scrollTop).toBe(80);
+    expect(lists[0]?.parentElement?.classList.contains("cut")).toBe(false);
+    press("M");
+    expect(lists[0]?.scrollTop).toBe(0);
+    expect(lists[0]?.parentElement?.classList.contains("cut")).toBe(true);
+  });
+
+  it("leaves the arrows to a focused answer's sentences, which scroll, and moves the queue otherwise", async () => {
+    const { el, press } = await open([item(1, "evidence"), item(2, "label")]);
+    const list = q(el, "adj-value-ana") as HTMLElement;
+    list.focus();
+    expect(press("ArrowDown")).toBe(false);
+    expect(q(el, "adj-task")?.dataset["task"]).toBe("1");
+    list.blur();
+    expect(press("ArrowDown")).toBe(true);
+    expect(q(el, "adj-task")?.dataset["task"]).toBe("2");
+  });
+
+  it("keeps the outcome and the decision whole in their tooltips, where a short window cuts them to a line", async () => {
+    const decided: QueueItem = { ...item(2, "label"), decision: { lead: "lea", at: 0, reason: "a long reason", category: "other", taken_from: null, answer: { kind: "label", label: "FAILED" } } };
+    const { el } = await open([decided]);
+    expect(q(el, "adj-outcome")?.title).toBe(q(el, "adj-outcome")?.textContent);
+    expect(q(el, "adj-decision")?.title).toMatch(/^lea set Failed on .+ \(other\) — “a long reason”$/);
+  });
+
   it("lists the keys on ? and goes home on Esc", async () => {
     const { el, press, deps } = await open([]);
     expect(q(el, "adj-empty")).not.toBeNull();
     press("?");
     expect(q(el, "keys-help")).not.toBeNull();
+    expect(q(el, "keys-help")?.textContent).toContain("the answers' sentences scroll on a page");
     press("Escape");
     expect(q(el, "keys-help")).toBeNull();
     press("Escape");

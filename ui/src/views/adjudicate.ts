@@ -3,13 +3,13 @@
 // answer or set the decision by hand. Decisions keep who, when and why, and can be undone.
 
 import { capOf, keyRows, meaningOf } from "../keymap";
-import { h, mount } from "../dom";
+import { h, mount, textDirection } from "../dom";
 import { errorText } from "../errors";
 import { claimNumber } from "../format";
+import { answerCard, markCut } from "./answer-card";
+import { categoryPicker } from "./category";
 import { ApiError, api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
-  answerText,
-  chosenSentences,
   decisionText,
   documentGroups,
   handAnswer,
@@ -17,6 +17,7 @@ import {
   labelText,
   nextIndex,
   outcomeText,
+  pagedOn,
   selectedOf,
   shareText,
   toggled,
@@ -40,8 +41,9 @@ const KEYS: [string, string][] = [
   ]),
   [`${capOf("document")} then 1–9`, "show that sentence in its document"],
   ...keyRows([
+    ["more", "the answers' sentences scroll on a page (again at their end: back to the start)"],
     ["comment", "the reason kept with the decision (Enter returns to the keys)"],
-    ["category", "of the disagreement, from the project's list (Enter returns to the keys)"],
+    ["category", "then a number: the disagreement's category, from the project's list (0 none)"],
     ["undo", "on this item"],
     ["next", "the next item"],
     ["back", "the item before"],
@@ -50,6 +52,8 @@ const KEYS: [string, string][] = [
     "help",
   ]),
 ];
+
+const LEDE = "Items the counted annotators disagree on, most disagreement first; items with fewer than two counted answers after them.";
 
 export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   let items: QueueItem[] = [];
@@ -77,30 +81,15 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     dir: "auto",
   });
   // The project's disagreement categories (its settings); hidden when it lists none.
-  const category = h("select", {
-    class: "text-input adj-category",
-    testid: "adj-category",
-    "aria-label": "Category of the disagreement",
+  const category = categoryPicker();
+  /** G was pressed: the next digit picks that category. */
+  let picking = false;
+  reason.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === "Escape") {
+      ev.preventDefault();
+      reason.blur();
+    }
   });
-  for (const field of [reason, category] as HTMLElement[]) {
-    field.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === "Escape") {
-        ev.preventDefault();
-        field.blur();
-      }
-    });
-  }
-  function listCategories(list: string[]): void {
-    const chosen = category.value;
-    const option = (value: string, text: string): HTMLOptionElement => {
-      const o = h("option", {}, text);
-      o.value = value;
-      return o;
-    };
-    mount(category, option("", "No category — G"), ...list.map((c) => option(c, c)));
-    category.value = list.includes(chosen) ? chosen : "";
-    category.hidden = list.length === 0;
-  }
 
   const el = h(
     "main",
@@ -108,7 +97,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     h(
       "div",
       { class: "dash-head" },
-      h("div", {}, h("h1", {}, "Adjudication"), h("p", { class: "muted" }, "Items the counted annotators disagree on, most disagreement first; items with fewer than two counted answers after them. ", count)),
+      // In a short window the lede is one line, cut (gold.css): its tooltip has it whole.
+      h("div", { class: "adj-head-text" }, h("h1", {}, "Adjudication"), h("p", { class: "muted adj-lede" }, h("span", { class: "adj-lede-text", title: LEDE }, LEDE), " ", count)),
       h("span", { class: "spacer" }),
       h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, capOf("export"))),
       h("button", { class: "ghost", testid: "adj-keys", onclick: () => toggleHelp() }, "Keys ", h("kbd", {}, "?")),
@@ -117,6 +107,12 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     notice,
     h("div", { class: "adj-grid" }, h("nav", { class: "panel adj-queue", "aria-label": "Queue", tabindex: "0" }, list), detail),
   );
+
+  /** The notice over the queue; one line in a short window, whole in its tooltip. */
+  function tell(text: string): void {
+    mount(notice, text);
+    notice.title = text;
+  }
 
   function current(): QueueItem | undefined {
     return items[at];
@@ -157,50 +153,19 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     return row;
   }
 
-  function answerCard(item: QueueItem, i: number): HTMLElement {
-    const a = item.answers[i];
-    if (!a) return h("div");
-    const taken = item.decision?.taken_from === a.annotator;
-    return h(
-      "div",
-      { class: `adj-answer${a.counted ? "" : " not-counted"}${taken ? " taken" : ""}`, testid: `adj-answer-${a.annotator}` },
-      h(
-        "div",
-        { class: "adj-answer-head" },
-        // While deciding by hand the digits toggle sentences, so only then do the
-        // sentences, not the answers, show keys.
-        i < 9 && a.counted && !editing ? h("kbd", {}, String(i + 1)) : null,
-        h("span", { class: "adj-who" }, a.annotator),
-        a.rejected
-          ? h("span", { class: "badge badge-danger", testid: `adj-rejected-${a.annotator}` }, "REJECTED (picked the trick)")
-          : a.counted
-            ? null
-            : h("span", { class: "badge badge-danger" }, "NOT COUNTED"),
-        // A rejected answer's badge already says it picked the trick.
-        a.trick_failed && !a.rejected ? h("span", { class: "badge badge-danger", title: "Selected the trick sentence here" }, "TRICK") : null,
-        taken ? h("span", { class: "badge badge-ok" }, "TAKEN") : null,
-      ),
-      answerValue(a.annotator, a.answer, item),
-      h("div", { class: a.comment ? "adj-comment" : "adj-comment faint", dir: "auto" }, a.comment ?? "no comment"),
-    );
+  function answerLists(): HTMLElement[] {
+    return [...detail.querySelectorAll<HTMLElement>(".adj-answer-sentences")];
   }
 
-  /** What an answer says: the text of each sentence it chose, or its label in words. */
-  function answerValue(who: string, answer: QueueItem["answers"][number]["answer"], item: QueueItem): HTMLElement {
-    const chosen = chosenSentences(answer, item.candidates);
-    if (!chosen || chosen.sentences.length === 0) {
-      return h("div", { class: "adj-answer-value", testid: `adj-value-${who}` }, answerText(answer, item.candidates));
-    }
-    return h(
-      "ol",
-      // A long answer scrolls in its card, so the list is a Tab stop: the arrow keys scroll
-      // it for someone without a mouse.
-      { class: "adj-answer-value adj-answer-sentences", testid: `adj-value-${who}`, tabindex: "0", "aria-label": `${who}'s sentences` },
-      ...chosen.sentences.map(({ number, text }) =>
-        h("li", {}, h("span", { class: "adj-num", title: `Candidate ${number}` }, String(number)), h("span", { class: "adj-answer-text", dir: "auto" }, text)),
-      ),
-      chosen.outside > 0 ? h("li", { class: "muted small" }, `+${chosen.outside} not shown`) : null,
-    );
+  /** M: every answer's sentences a page on, or back to their start once all are read. */
+  function readOn(): void {
+    const lists = answerLists();
+    const line = parseFloat(lists[0] ? getComputedStyle(lists[0]).lineHeight : "") || 20;
+    pagedOn(lists, line).forEach((top, i) => {
+      const list = lists[i];
+      if (list) list.scrollTop = top;
+    });
+    lists.forEach(markCut);
   }
 
   function candidatesView(item: QueueItem): HTMLElement | null {
@@ -230,9 +195,10 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
             ...g.sentences.map(({ number, candidate }) => {
               const on = editing?.includes(candidate.sentence_id) ?? false;
               const by = chosen.get(candidate.sentence_id) ?? [];
+              // The row mirrors with its sentence, as the cards' rows above do.
               return h(
                 "li",
-                { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}` },
+                { class: `adj-sentence${on ? " on" : ""}`, testid: `adj-sentence-${number}`, dir: textDirection(candidate.text) },
                 editing ? h("kbd", {}, String(number)) : h("span", { class: "adj-num" }, String(number)),
                 h("span", { class: "adj-sentence-text", dir: "auto" }, candidate.text),
                 h("span", { class: "faint small adj-by" }, by.length ? `chosen by ${by.join(", ")}` : "chosen by nobody"),
@@ -278,6 +244,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       );
       return;
     }
+    const outcome = outcomeText(item.outcome, item.candidates, item.share_agreeing !== null);
+    const decision = item.decision ? decisionText(item.decision, item.candidates) : "";
     mount(
       detail,
       h(
@@ -299,21 +267,44 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),
         h("p", { class: "claim", testid: "adj-claim", dir: "auto" }, item.claim),
-        h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i))),
+        h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i, editing !== null))),
         h(
           "div",
           { class: "adj-outcome" },
-          h("span", { testid: "adj-outcome" }, outcomeText(item.outcome, item.candidates, item.share_agreeing !== null)),
+          // Each a line in a short window, cut, whole in its tooltip: the fields and keys
+          // under them stay on screen at 1024×640 after a decision, with its notice above.
+          h("span", { class: "adj-outcome-text", testid: "adj-outcome", title: outcome }, outcome),
           item.decision
-            ? h("p", { class: "adj-decision", testid: "adj-decision" }, decisionText(item.decision, item.candidates), " ", h("kbd", {}, "U"), " undoes")
+            ? h(
+                "p",
+                { class: "adj-decision", testid: "adj-decision", title: decision },
+                h("span", { class: "adj-decision-text" }, decision),
+                " ",
+                h("kbd", {}, "U"),
+                " undoes",
+              )
             : null,
         ),
-        h("div", { class: "adj-actions" }, category, reason, h("span", { class: "muted small" }, `1–9 take an answer · ${capOf("by-hand")} decide by hand · ? keys`)),
+        h(
+          "div",
+          { class: "adj-actions" },
+          category.el,
+          reason,
+          // Two short lines, no taller than the fields, so the reason keeps room for its
+          // placeholder at 1024×640; the rest of the keys are under "Keys ?" at the top.
+          h(
+            "span",
+            { class: "adj-hints muted small", testid: "adj-hints" },
+            h("span", {}, "1–9 take an answer"),
+            h("span", {}, `${capOf("by-hand")} decide by hand`),
+          ),
+        ),
         labelPicker(item),
         candidatesView(item),
         passage,
       ),
     );
+    answerLists().forEach(markCut);
   }
 
   function go(i: number): void {
@@ -376,18 +367,18 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     try {
       await what();
       reason.value = "";
-      category.value = "";
+      category.clear();
       editing = null;
       await reload();
       const decided = items.find((i) => i.task_id === item.task_id) ?? item;
-      mount(notice, done(decided));
+      tell(done(decided));
       if (advance) at = nextIndex(items, items.indexOf(decided));
       draw();
     } catch (e) {
       if (e instanceof ApiError && e.code === "conflict") {
         // Decided meanwhile elsewhere: the queue on screen is stale; read it again and say so.
         await reload().catch(deps.fail);
-        mount(notice, e.message);
+        tell(e.message);
         draw();
       } else deps.fail(e);
     } finally {
@@ -396,7 +387,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   }
 
   const why = (): string | null => reason.value.trim() || null;
-  const kindOf = (): string | null => category.value || null;
+  const kindOf = (): string | null => category.chosen();
   const said = (item: QueueItem): string =>
     item.decision
       ? `${claimNumber(item.claim_number)}: ${decisionText(item.decision, item.candidates)}`
@@ -491,10 +482,18 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         if (c) showPassage(c, Number(key));
         return true;
       }
+      if (picking) {
+        picking = false;
+        category.prompt(false);
+        if (/^[0-9]$/.test(key)) category.pick(Number(key));
+        return true;
+      }
       if (key === "Escape" && passageOf) {
         closePassage();
         return true;
       }
+      // The arrows scroll an answer's sentences when they have the focus, as the box says.
+      if ((key === "ArrowDown" || key === "ArrowUp") && document.activeElement?.closest(".adj-answer-sentences")) return false;
       const meaning = meaningOf(key);
       if (meaning === "help") toggleHelp();
       else if (meaning === "escape") deps.home();
@@ -504,10 +503,11 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       else if (meaning === "comment") {
         ev.preventDefault();
         reason.focus();
-      } else if (meaning === "category" && !category.hidden) {
-        ev.preventDefault();
-        category.focus();
+      } else if (meaning === "category" && category.offered()) {
+        picking = true;
+        category.prompt(true);
       } else if (meaning === "undo") undo();
+      else if (meaning === "more") readOn();
       else if (meaning === "document" && (item?.kind === "evidence" || item?.kind === "label")) showing = true;
       else if (meaning === "by-hand" && item && item.kind !== "refute") {
         editing = item.kind === "evidence" ? candidatesOf(item) : [];
@@ -517,7 +517,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       return true;
     },
     shown(): void {
-      api.settings().then((s) => listCategories(s.disagreement_categories), deps.fail);
+      api.settings().then((s) => category.list(s.disagreement_categories), deps.fail);
       reload().then(draw, deps.fail);
     },
   };

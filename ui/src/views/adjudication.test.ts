@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { QueueCandidate, QueueItem } from "../ipc";
 import {
+  atEnd,
+  pagedOn,
   answerText,
   candidateNumbers,
   clipped,
@@ -123,5 +125,30 @@ describe("clipped", () => {
     expect(clipped("short", 10)).toBe("short");
     expect(clipped("one two three four five", 12)).toBe("one two…");
     expect(clipped("abcdefghijklmnop", 8)).toBe("abcdefgh…");
+  });
+});
+
+describe("paging the answers' sentences (M)", () => {
+  const box = (scrollTop: number, scrollHeight: number, clientHeight = 80) => ({ scrollTop, clientHeight, scrollHeight });
+
+  it("knows a box that shows its end, a pixel's rounding aside", () => {
+    expect(atEnd(box(0, 80))).toBe(true);
+    expect(atEnd(box(0, 81))).toBe(true);
+    expect(atEnd(box(0, 120))).toBe(false);
+    expect(atEnd(box(40, 120))).toBe(true);
+  });
+
+  it("moves each cut list on by its lines less one, never past its end", () => {
+    // Four lines of 20px shown: three new lines a page, the last one read stays in view.
+    expect(pagedOn([box(0, 200), box(0, 100), box(0, 60)], 20)).toEqual([60, 20, 0]);
+    expect(pagedOn([box(60, 200), box(20, 100), box(0, 60)], 20)).toEqual([120, 20, 0]);
+  });
+
+  it("goes back to the start once every list is read to its end", () => {
+    expect(pagedOn([box(120, 200), box(20, 100), box(0, 60)], 20)).toEqual([0, 0, 0]);
+  });
+
+  it("still moves a list shorter than two lines a line at a time", () => {
+    expect(pagedOn([box(0, 100, 20)], 20)).toEqual([20]);
   });
 });

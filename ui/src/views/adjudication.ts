@@ -153,3 +153,30 @@ export function nextIndex(items: QueueItem[], at: number): number {
   for (let i = 0; i < at; i += 1) if (!items[i]?.decision) return i;
   return Math.min(at + 1, Math.max(items.length - 1, 0));
 }
+
+/** How far a box is scrolled: an answer's list of sentences, which scrolls in its card. */
+export interface Scrolled {
+  scrollTop: number;
+  clientHeight: number;
+  scrollHeight: number;
+}
+
+/** Whether a box shows its end (a pixel's rounding aside). */
+export function atEnd(box: Scrolled): boolean {
+  return box.scrollTop + box.clientHeight >= box.scrollHeight - 1;
+}
+
+/**
+ * Where each answer's list scrolls on "more" (M): one page on, by whole lines of
+ * `line` px less one (the last line read stays in view), a list at its end staying there;
+ * once every list is at its end, back to their starts. The lead reads every sentence
+ * whole without a mouse, and the decision and the fields under the cards never move.
+ */
+export function pagedOn(boxes: Scrolled[], line: number): number[] {
+  if (boxes.every(atEnd)) return boxes.map(() => 0);
+  return boxes.map((b) => {
+    if (atEnd(b)) return b.scrollTop;
+    const step = Math.max(line, Math.floor((b.clientHeight - line) / line) * line);
+    return Math.min(b.scrollTop + step, b.scrollHeight - b.clientHeight);
+  });
+}

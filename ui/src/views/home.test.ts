@@ -1,6 +1,15 @@
-import { describe, expect, it } from "vitest";
-import { kindForKey, progressText } from "./home";
+import { describe, expect, it, vi } from "vitest";
+import { api, type KindPace, type Overview } from "../ipc";
+import { homeScreen, kindForKey } from "./home";
+import { progressView } from "./work/chrome";
 import { personForKey } from "./people";
+
+vi.mock("../ipc", async (load) => {
+  const real = await load<typeof import("../ipc")>();
+  return { ...real, api: { paces: vi.fn() } };
+});
+
+const overview = { name: "demo", path: "/tmp/demo.fdesk", stats: null } as unknown as Overview;
 
 describe("home keys", () => {
   it("opens the kinds of work by number", () => {
@@ -17,13 +26,24 @@ describe("home keys", () => {
     expect(personForKey("0", 2)).toBeNull();
   });
 
-  it("says how far along a person is", () => {
-    expect(progressText(null)).toBe("Nothing to do yet");
-    expect(progressText({ done: 0, total: 12, per_hour: null, minutes_left: null, more: false })).toBe("12 to do");
-    expect(progressText({ done: 12, total: 12, per_hour: null, minutes_left: null, more: false })).toBe("All 12 done");
-    expect(progressText({ done: 5, total: 38, per_hour: null, minutes_left: null, more: false })).toBe("5 of 38 done");
-    // Many items left: the count of them stops at 20, so only what is done is said.
-    expect(progressText({ done: 0, total: 20, per_hour: null, minutes_left: null, more: true })).toBe("Items to do");
-    expect(progressText({ done: 7, total: 27, per_hour: null, minutes_left: null, more: true })).toBe("7 done · more to do");
+  it("says how far along a person is in the words of the work screen's top bar", async () => {
+    const paces: KindPace[] = [
+      { kind: "evidence", pace: { done: 5, total: 38, per_hour: null, minutes_left: null, more: false } },
+      { kind: "refute", pace: { done: 0, total: 12, per_hour: null, minutes_left: null, more: false } },
+      { kind: "verify", pace: { done: 12, total: 12, per_hour: null, minutes_left: null, more: false } },
+      { kind: "label", pace: { done: 7, total: 27, per_hour: null, minutes_left: null, more: true } },
+    ];
+    vi.mocked(api.paces).mockResolvedValue(paces);
+    const screen = homeScreen(overview, { name: "ana", role: "annotator" }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
+    screen.shown?.();
+    await new Promise((r) => setTimeout(r, 0));
+    const said = (kind: string) => screen.el.querySelector(`[data-testid="kind-done-${kind}"]`)?.textContent;
+    expect(said("evidence")).toBe("5 of 38 done");
+    expect(said("refute")).toBe("0 of 12 done");
+    expect(said("verify")).toBe("12 of 12 done");
+    expect(said("label")).toBe("7 done · more to do");
+    for (const { kind, pace } of paces) {
+      expect(progressView(pace).querySelector(".progress-count")?.textContent).toBe(said(kind));
+    }
   });
 });

@@ -3,6 +3,7 @@
 
 import { h, mount } from "../dom";
 import { api, type Manifest, type Overview, type Pace, type Person, type TaskKind } from "../ipc";
+import { progressText } from "../progress";
 import { leadPanel } from "./lead";
 import { returnPanel } from "./packs";
 import type { Screen } from "./screen";
@@ -42,16 +43,6 @@ export type LeadScreen = "review" | "settings" | "flags" | "issue";
 /** The kind a digit key opens (1 is evidence), or null. */
 export function kindForKey(key: string): TaskKind | null {
   return /^[1-4]$/.test(key) ? (KINDS[Number(key) - 1] ?? null) : null;
-}
-
-/** "5 of 18 done", or what to say before the first answer; with many items left only
- * what is done (the count of items left stops at 20, so it does not tell the project's size). */
-export function progressText(pace: Pace | null): string {
-  if (!pace || (pace.done === 0 && pace.total === 0)) return "Nothing to do yet";
-  if (pace.more) return pace.done === 0 ? "Items to do" : `${pace.done} done · more to do`;
-  if (pace.done === 0) return `${pace.total} to do`;
-  if (pace.done >= pace.total) return `All ${pace.done} done`;
-  return `${pace.done} of ${pace.total} done`;
 }
 
 function kindCard(kind: TaskKind, i: number, deps: HomeDeps): { el: HTMLElement; progress: HTMLElement } {

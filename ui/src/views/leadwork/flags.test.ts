@@ -42,4 +42,40 @@ describe("flag decisions", () => {
     // Count and Leave out still say which decision stands.
     expect(s.el.querySelector(`[data-testid="flag-include-dan"]`)?.getAttribute("aria-pressed")).toBe("true");
   });
+
+  it("lays each person out on one line: fixed columns, and every cut cell whole in its tooltip", async () => {
+    const name = "Maximiliana Bartholomew-Fitzgerald";
+    vi.mocked(api.annotators).mockResolvedValue([
+      person(name, { flagged: true, tricks_seen: 1234, tricks_failed: 1200, trick_failure_rate: 0.97, trick_failure_ci95: [0.44, 1] }),
+    ]);
+    const s = flagsScreen({ home: vi.fn(), fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect([...s.el.querySelectorAll("col")].map((c) => c.className)).toEqual(
+      ["name", "seen", "failed", "rate", "standing", "decision"].map((c) => `flag-col-${c}`),
+    );
+    const row = s.el.querySelector(`[data-testid="flag-row-${name}"]`);
+    expect(row?.querySelector("th")?.title).toBe(name);
+    const rate = s.el.querySelector<HTMLElement>(`[data-testid="flag-rate-${name}"]`);
+    expect(rate?.textContent).toBe("97% (44–100%)");
+    expect(rate?.title).toBe("97%, 95% confidence interval (44–100%)");
+    const standing = s.el.querySelector<HTMLElement>(`[data-testid="flag-standing-${name}"]`);
+    expect(standing?.textContent).toBe("FLAGGED answers left out until you decide");
+    expect(standing?.title).toBe("Flagged: answers left out until you decide");
+    // The buttons in a box of their own: the cell stays a table cell.
+    const buttons = s.el.querySelector(".flag-actions");
+    expect(buttons?.tagName).toBe("DIV");
+    expect(buttons?.parentElement?.tagName).toBe("TD");
+    expect(buttons?.querySelectorAll("button")).toHaveLength(3);
+  });
+
+  it("spans the table with its note when there is no one", async () => {
+    vi.mocked(api.annotators).mockResolvedValue([]);
+    const s = flagsScreen({ home: vi.fn(), fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    expect(s.el.querySelector<HTMLTableCellElement>('[data-testid="flags-empty"]')?.colSpan).toBe(6);
+  });
 });

@@ -55,29 +55,48 @@ export function flagsScreen(deps: LeadDeps): Screen {
     const undo = button("undo", "Undo", "clear", null, false);
     undo.removeAttribute("aria-pressed");
     undo.disabled = a.flag_override === null;
+    const rate = percent(a.trick_failure_rate);
+    // The 95% interval in short (the column's heading names it), so the standing beside
+    // it keeps its room.
+    const interval = a.trick_failure_ci95 ? ` (${percent(a.trick_failure_ci95[0]).replace("%", "")}–${percent(a.trick_failure_ci95[1])})` : "";
+    const stands = standing(a);
+    // One line a person, whatever the window: a cell too narrow for its words cuts them
+    // with an ellipsis (flags.css), and its tooltip says them whole.
     return h(
       "tr",
       { testid: `flag-row-${a.name}`, class: [i === at ? "current" : "", a.flagged ? "flagged" : ""].join(" ").trim() || undefined, "aria-current": i === at ? "true" : "false" },
-      h("th", { dir: "auto" }, a.name),
-      h("td", { class: "num" }, String(a.tricks_seen)),
-      h("td", { class: "num" }, String(a.tricks_failed)),
+      h("th", { dir: "auto", title: a.name }, a.name),
+      h("td", { class: "num", title: String(a.tricks_seen) }, String(a.tricks_seen)),
+      h("td", { class: "num", title: String(a.tricks_failed) }, String(a.tricks_failed)),
       // The interval the flag is decided on: flagged when its low end is above the threshold.
-      h("td", { class: "num", testid: `flag-rate-${a.name}` }, percent(a.trick_failure_rate), a.trick_failure_ci95 ? ` (95% CI ${percent(a.trick_failure_ci95[0])}–${percent(a.trick_failure_ci95[1])})` : ""),
+      h("td", { class: "num", testid: `flag-rate-${a.name}`, title: a.trick_failure_ci95 ? `${rate}, 95% confidence interval${interval}` : rate }, rate, interval ? h("span", { class: "muted small" }, interval) : null),
       h(
         "td",
-        { testid: `flag-standing-${a.name}` },
+        { testid: `flag-standing-${a.name}`, title: a.flagged ? `Flagged: ${stands}` : stands },
         a.flagged ? h("span", { class: "badge badge-danger" }, "FLAGGED") : null,
         " ",
-        standing(a),
+        stands,
       ),
+      // The buttons sit in a box of their own: a table cell made a flex box stops being a
+      // cell (its row's border and height came apart).
       h(
         "td",
-        { class: "flag-actions" },
-        button("include", "Count", "include", true, a.flag_override === "include"),
-        button("leave-out", "Leave out", "exclude", false, a.flag_override === "exclude"),
-        undo,
+        {},
+        h(
+          "div",
+          { class: "flag-actions" },
+          button("include", "Count", "include", true, a.flag_override === "include"),
+          button("leave-out", "Leave out", "exclude", false, a.flag_override === "exclude"),
+          undo,
+        ),
       ),
     );
+  }
+
+  function empty(): HTMLElement {
+    const cell = h("td", { class: "muted", testid: "flags-empty" }, "No annotators yet.");
+    cell.colSpan = 6;
+    return cell;
   }
 
   function draw(): void {
@@ -85,7 +104,7 @@ export function flagsScreen(deps: LeadDeps): Screen {
       rows,
       ...(people.length
         ? people.map(row)
-        : [h("tr", {}, h("td", { class: "muted", testid: "flags-empty" }, "No annotators yet."))]),
+        : [h("tr", {}, empty())]),
     );
   }
 
@@ -140,7 +159,13 @@ export function flagsScreen(deps: LeadDeps): Screen {
         h(
           "table",
           { class: "table flags-table" },
-          h("thead", {}, h("tr", {}, ...["Name", "Tricks seen", "Failed", "Rate", "Standing", "Decision"].map((t) => h("th", {}, t)))),
+          // Fixed widths for the figures and the buttons; the name and the standing share the rest.
+          h(
+            "colgroup",
+            {},
+            ...["name", "seen", "failed", "rate", "standing", "decision"].map((c) => h("col", { class: `flag-col-${c}` })),
+          ),
+          h("thead", {}, h("tr", {}, ...["Name", "Tricks seen", "Failed", "Rate (95% CI)", "Standing", "Decision"].map((t) => h("th", {}, t)))),
           rows,
         ),
         problem,

@@ -1,8 +1,10 @@
 // Pieces every work screen shares: the claim, the progress bar, the list of keys.
 
-import { h, type Child } from "../../dom";
+import { h, mount, textDirection, type Child } from "../../dom";
+import { capOf } from "../../keymap";
 import { count, minutes } from "../../format";
 import type { Item, Pace, TaskKind, TextPiece } from "../../ipc";
+import { progressParts } from "../../progress";
 import { keyHelp } from "./keys";
 
 export const KIND_TITLES: Record<TaskKind, string> = {
@@ -95,12 +97,47 @@ export function claimCard(
   };
 }
 
-export function guidelines(text: string): HTMLElement | null {
-  return text ? h("p", { class: "guidelines", testid: "guidelines", dir: "auto", title: text }, text) : null;
+/** The guideline on a work screen, and how to show it whole or cut again. */
+export interface GuidelineView {
+  el: HTMLElement;
+  /** Whole, or back to one line where the layout cuts it (M, or its button). */
+  toggle: () => void;
+  /** Notes whether the layout cuts it now, which shows its button. */
+  measure: () => void;
 }
 
-/** Done out of total, a bar, and the pace when there is one; with many items left, what
- * is done and the pace only (the count of items left stops at 20). */
+/**
+ * The guideline under the claim. Beside the passage in a short window it is one line, cut,
+ * so every candidate stays above the action bar at 1024×640 (work.css); then a "more"
+ * button at its end, or M, shows it whole (and again, one line). Each item starts cut.
+ */
+export function guidelines(text: string): GuidelineView | null {
+  if (!text) return null;
+  const words = h("span", { class: "guidelines-text", dir: "auto", title: text }, text);
+  const button = h(
+    "button",
+    { class: "ghost guidelines-more", testid: "guidelines-more", type: "button", dir: "ltr", title: "The whole guideline (M)", "aria-expanded": "false", onclick: () => toggle() },
+    "more",
+    h("kbd", {}, capOf("more")),
+  );
+  // The row mirrors with the text: a right-to-left guideline's button is on its left.
+  const el = h("p", { class: "guidelines", testid: "guidelines", dir: textDirection(text) }, words, button);
+  const toggle = (): void => {
+    // Only where the layout cuts it: elsewhere it is whole already, and M changes nothing.
+    if (!el.classList.contains("cut") && !el.classList.contains("whole")) return;
+    const whole = !el.classList.contains("whole");
+    el.classList.toggle("whole", whole);
+    button.setAttribute("aria-expanded", String(whole));
+    mount(button, whole ? "less" : "more", h("kbd", {}, capOf("more")));
+  };
+  const measure = (): void => {
+    el.classList.toggle("cut", words.scrollWidth > words.clientWidth + 1);
+  };
+  return { el, toggle, measure };
+}
+
+/** The progress in the words every screen uses (`progress.ts`), a bar while the items
+ * left are counted, and the pace when there is one. */
 export function progressView(pace: Pace | null): HTMLElement {
   if (!pace) return h("div", { class: "progress", testid: "progress" });
   const bar = pace.more ? null : h("progress", { class: "progress-bar", "aria-label": "Items done" });
@@ -117,14 +154,7 @@ export function progressView(pace: Pace | null): HTMLElement {
           pace.minutes_left !== null && pace.done < pace.total ? ` · ${minutes(pace.minutes_left)} left` : null,
         )
       : null;
-  const counted = pace.more
-    ? [h("span", { testid: "progress-done" }, String(pace.done)), " done · more to do"]
-    : [
-        h("span", { testid: "progress-done" }, String(pace.done)),
-        " of ",
-        h("span", { testid: "progress-total", title: count(pace.total) }, String(pace.total)),
-        " done",
-      ];
+  const counted = progressParts(pace).map((p) => (p.figure ? h("span", { testid: `progress-${p.figure}` }, p.text) : p.text));
   return h("div", { class: "progress", testid: "progress" }, bar, h("span", { class: "progress-count" }, ...counted), rate);
 }
 

@@ -30,6 +30,8 @@ describe("keyAction", () => {
       expect(keyAction(kind, "C", 3)).toEqual({ type: "comment" });
       expect(keyAction(kind, "?", 3)).toEqual({ type: "help" });
       expect(keyAction(kind, "Escape", 3)).toEqual({ type: "escape" });
+      expect(keyAction(kind, "m", 3)).toEqual({ type: "more" });
+      expect(keyHelp(kind, 3)).toContainEqual(["M", "show more of a text cut short: the guideline"]);
     }
   });
 

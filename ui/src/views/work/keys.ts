@@ -19,6 +19,7 @@ export type KeyAction =
   | { type: "comment" }
   | { type: "write" }
   | { type: "context" }
+  | { type: "more" }
   | { type: "help" }
   | { type: "report" }
   | { type: "escape" };
@@ -36,6 +37,7 @@ const COMMON: Partial<Record<Meaning, KeyAction>> = {
   skip: { type: "skip" },
   comment: { type: "comment" },
   context: { type: "context" },
+  more: { type: "more" },
   help: { type: "help" },
   report: { type: "report" },
   escape: { type: "escape" },
@@ -84,6 +86,8 @@ export function keyHelp(kind: TaskKind, count: number): [string, string][] {
       ["skip", "it returns to you only when nothing new is left"],
       ["comment", "a comment on this item"],
       "context",
+      // One line in the sheet, which fits 1024×640 whole with the guideline under it.
+      ["more", "the guideline"],
       ["report", "it goes back to the pool"],
       "escape",
       "help",

@@ -340,6 +340,36 @@ describe("work screen", () => {
     expect(home).not.toHaveBeenCalled();
   });
 
+  it("shows the guideline whole on M where the layout cuts it, and the next item starts cut again", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null }).mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.submitAnswer.mockResolvedValue(ack(1));
+    mocked.passage.mockResolvedValue({ title: "Doc", sentences: [{ text: "sentence 1", hit: true }] });
+    const { el, press } = await open();
+    const guideline = () => q(el, "guidelines");
+    // As beside the passage in a short window: the text wider than its one line.
+    const cut = () => {
+      const words = guideline()?.querySelector(".guidelines-text");
+      if (!words) throw new Error("no guideline");
+      Object.defineProperty(words, "clientWidth", { value: 300, configurable: true });
+      Object.defineProperty(words, "scrollWidth", { value: 900, configurable: true });
+    };
+    cut();
+    press("d");
+    await settle();
+    expect(guideline()?.classList.contains("cut")).toBe(true);
+    press("m");
+    expect(guideline()?.classList.contains("whole")).toBe(true);
+    press("M");
+    expect(guideline()?.classList.contains("whole")).toBe(false);
+    press("m");
+    press("1");
+    press("Enter");
+    await settle();
+    await settle();
+    expect(q(el, "item-task-id")?.dataset["task"]).toBe("2");
+    expect(guideline()?.classList.contains("whole")).toBe(false);
+  });
+
   it("shows the backend's reason when it refuses a refutation", async () => {
     const item: Item = { ...evidence(5), kind: "refute", options: [] };
     mocked.nextItem.mockResolvedValueOnce({ item, reason: null });

@@ -9,7 +9,7 @@ import { readable, sentence } from "../../errors";
 import { ApiError, api, type Ack, type Answer, type Item, type TaskKind } from "../../ipc";
 import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
-import { KIND_TITLES, claimCard, contextStartsOpen, guidelines, helpView, progressView } from "./chrome";
+import { KIND_TITLES, claimCard, contextStartsOpen, guidelines, helpView, progressView, type GuidelineView } from "./chrome";
 import { choiceBody } from "./choice";
 import { diffView, wordDiff } from "./diff";
 import { hasContent, type Drafts, type WorkDraft } from "./draft";
@@ -50,6 +50,10 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   // until they make it, a long context starts folded.
   let contextOpen: boolean | null = null;
   let toggleContext = (): void => {};
+  let guide: GuidelineView | null = null;
+  // Whether the layout cuts the guideline changes with the window's width and the passage
+  // beside it: it is measured again whenever its width changes.
+  const guideWatch = typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => guide?.measure());
   let helpOpen = false;
 
   const progress = h("div", { class: "work-progress" }, progressView(null));
@@ -115,6 +119,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   function setSide(panel: HTMLElement | null): void {
     mount(side, panel);
     el.classList.toggle("with-side", panel !== null);
+    guide?.measure();
   }
 
   /**
@@ -223,6 +228,8 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     armGate();
     if (!next) {
       body = null;
+      guide = null;
+      guideWatch?.disconnect();
       mount(itemRef);
       mount(main, noItem(reason));
       blurField();
@@ -249,6 +256,9 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       diff ? diffView(diff.a, "removed") : undefined,
     );
     toggleContext = card.toggle;
+    guide = guidelines(next.guidelines);
+    guideWatch?.disconnect();
+    if (guide) guideWatch?.observe(guide.el);
     comment.value = kept?.comment ?? next.previous?.comment ?? "";
     mount(itemRef, itemLabel(next.task_id));
     mount(
@@ -261,7 +271,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           )
         : null,
       card.el,
-      guidelines(next.guidelines),
+      guide?.el,
       body.el,
       actions(next),
     );
@@ -460,6 +470,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     else if (action.type === "skip") void skip();
     else if (action.type === "comment" && body) comment.focus();
     else if (action.type === "context") toggleContext();
+    else if (action.type === "more") guide?.toggle();
     else if (action.type === "help") openHelp();
     else if (action.type === "report") openReport();
     else if (action.type === "escape") deps.home();
@@ -509,6 +520,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       keepDraft();
       gate.close();
       document.removeEventListener("visibilitychange", onVisibility);
+      guideWatch?.disconnect();
     },
   };
 }
