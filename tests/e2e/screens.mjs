@@ -190,9 +190,19 @@ export async function tour(session, prefix, annotator, lead) {
   await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
-  // The guideline, cut to a line beside the passage, is whole in its tooltip (and under "?").
-  const guideline = await session.execute("const g = document.querySelector('[data-testid=guidelines]'); return [g.title, g.textContent]");
+  // The guideline, cut to a line beside the passage, is whole in its tooltip (and under
+  // "?"), and M shows it whole in place.
+  const guideline = await session.execute(
+    "const g = document.querySelector('[data-testid=guidelines] .guidelines-text'); return [g.title, g.textContent, g.parentElement.classList.contains('cut')]",
+  );
   assert.equal(guideline[0], guideline[1], "the guideline's tooltip holds it whole");
+  if (guideline[2]) {
+    await session.keys("m");
+    await session.until("the guideline whole", async () =>
+      (await session.execute("return document.querySelector('[data-testid=guidelines]').classList.contains('whole')")) ? true : null,
+    );
+    await session.keys("m");
+  }
   await assertFits(session, `${prefix}, the passage open`, 1);
   await session.keys(Key.Escape);
   await home(session);

@@ -26,6 +26,9 @@ pub const LIGHT_ADDRESS: usize = 8;
 /// place over a newcomer: a sign-in waits for a password check at most 2 s
 /// ([`crate::DEFAULT_HASHING_WAIT`]) beside its two short reads of the project.
 pub const ANONYMOUS_SHIELD_MS: u64 = 5_000;
+/// A pause shorter than this between two requests of nobody's connection does not end
+/// its stretch of being answered: back-to-back requests are one stretch.
+pub const PAUSE_MS: u64 = 1_000;
 /// The fewest connections in all the server starts with.
 pub const MIN_CONNECTIONS: usize = 64;
 /// The most connections one person's sessions make someone's at once: a browser opens
@@ -73,6 +76,19 @@ pub fn counted_as(ip: IpAddr) -> IpAddr {
     }
 }
 
+/// The block an address is crowded with: an IPv6 /48, which one subscriber is commonly
+/// given (a free tunnel broker hands out /48s: 65,536 /64s, each counted apart above,
+/// held every place as lone connections, ninth hostile pass); an IPv4 address itself.
+fn block_of(address: IpAddr) -> IpAddr {
+    match address {
+        IpAddr::V6(v6) => {
+            let bits = u128::from(v6) & !((1u128 << 80) - 1);
+            IpAddr::V6(std::net::Ipv6Addr::from(bits))
+        }
+        v4 => v4,
+    }
+}
+
 /// What the door knows of one open connection: enough to choose, when every place is
 /// taken, the one idle the longest, and to close it from its own task.
 #[derive(Debug)]
@@ -91,6 +107,10 @@ pub(crate) struct Activity {
     /// Milliseconds from the door's start to when `busy` last rose from 0: how long the
     /// server has been working on it without a pause.
     busy_since_ms: AtomicU64,
+    /// When `busy` last fell to 0: a request that comes within [`PAUSE_MS`] of it
+    /// continues the stretch `busy_since_ms` began (pipelined requests are answered one
+    /// at a time, and each restarted the clock, ninth hostile pass).
+    ended_ms: AtomicU64,
     /// The door's start, which the times above count from.
     epoch: Instant,
     /// It carried a signed-in request that was not refused, or a sign-in that succeeded,
@@ -147,10 +167,16 @@ impl Activity {
                 > ANONYMOUS_SHIELD_MS
     }
 
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
     pub(crate) fn request_started(&self, body_to_come: bool) {
         if self.busy.fetch_add(1, Ordering::AcqRel) == 0 {
-            let now = u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX);
-            self.busy_since_ms.store(now, Ordering::Release);
+            let now = self.now_ms();
+            if now.saturating_sub(self.ended_ms.load(Ordering::Acquire)) > PAUSE_MS {
+                self.busy_since_ms.store(now, Ordering::Release);
+            }
         }
         if body_to_come {
             self.receiving.fetch_add(1, Ordering::AcqRel);
@@ -162,7 +188,19 @@ impl Activity {
     }
 
     pub(crate) fn request_ended(&self) {
-        self.busy.fetch_sub(1, Ordering::AcqRel);
+        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.ended_ms.store(self.now_ms(), Ordering::Release);
+        }
+    }
+}
+
+/// One fewer in `counts` at `key`, forgetting a key that reaches 0.
+fn down(counts: &mut HashMap<IpAddr, usize>, key: IpAddr) {
+    if let Some(count) = counts.get_mut(&key) {
+        *count = count.saturating_sub(1);
+        if *count == 0 {
+            counts.remove(&key);
+        }
     }
 }
 
@@ -171,6 +209,9 @@ impl Activity {
 struct Open {
     total: usize,
     by_address: HashMap<IpAddr, usize>,
+    /// Connections by block ([`block_of`]), and of those the ones someone vouched for.
+    by_block: HashMap<IpAddr, usize>,
+    vouched_by_block: HashMap<IpAddr, usize>,
     /// Of those, the ones someone's session vouched for.
     vouched: HashMap<IpAddr, usize>,
     connections: HashMap<u64, Arc<Activity>>,
@@ -188,24 +229,40 @@ impl Open {
             self.by_peer.remove(&activity.peer);
         }
         self.total = self.total.saturating_sub(1);
-        if let Some(count) = self.by_address.get_mut(&activity.address) {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                self.by_address.remove(&activity.address);
-            }
-        }
+        down(&mut self.by_address, activity.address);
+        down(&mut self.by_block, block_of(activity.address));
+    }
+
+    /// Counts one more connection from `address`.
+    fn count_in(&mut self, address: IpAddr) {
+        self.total += 1;
+        *self.by_address.entry(address).or_default() += 1;
+        *self.by_block.entry(block_of(address)).or_default() += 1;
     }
 
     fn vouched_change(&mut self, address: IpAddr, more: bool) {
-        let count = self.vouched.entry(address).or_default();
         if more {
-            *count += 1;
+            *self.vouched.entry(address).or_default() += 1;
+            *self.vouched_by_block.entry(block_of(address)).or_default() += 1;
         } else {
-            *count = count.saturating_sub(1);
-            if *count == 0 {
-                self.vouched.remove(&address);
-            }
+            down(&mut self.vouched, address);
+            down(&mut self.vouched_by_block, block_of(address));
         }
+    }
+
+    /// How crowded `c`'s place is with connections nobody vouched for: at its address, or
+    /// in its block when that holds more.
+    fn crowd(&self, c: &Activity) -> usize {
+        let nobodys = |all: &HashMap<IpAddr, usize>, vouched: &HashMap<IpAddr, usize>, at| {
+            let n = all.get(&at).copied().unwrap_or(0);
+            n.saturating_sub(vouched.get(&at).copied().unwrap_or(0))
+        };
+        let block = block_of(c.address);
+        nobodys(&self.by_address, &self.vouched, c.address).max(nobodys(
+            &self.by_block,
+            &self.vouched_by_block,
+            block,
+        ))
     }
 
     /// Gives `c` to `holder` (or to nobody), keeping the count of vouched connections by
@@ -231,9 +288,10 @@ impl Open {
         // first the ones the server has been answering without a pause for seconds, the
         // longest first: a flood's pipelined requests, each waiting for the project, kept
         // them "being answered" and newcomers were closed instead (eighth pass). Then the
-        // connections of addresses crowded by nobody's, before lone ones (a person signing
-        // in from a new address is lone; a flood from a hundred addresses is not); then
-        // those the server is not working on; then the one idle the longest. Someone's
+        // most crowded with nobody's first, counted at the address or its IPv6 /48
+        // ([`Open::crowd`]): a person's two connections go after a flood's seven from an
+        // address, and a /48's thousand lone /64s go before anyone's one (ninth pass);
+        // then those the server is not working on; then the one idle the longest. Someone's
         // connection is closed only when no other can be, and never while it is being
         // answered. Among nobody's, those of an address where someone is signed in go
         // after the others (a person's sign-in, or a tab's new connection, was closed
@@ -257,7 +315,7 @@ impl Open {
                     c.trusted(),
                     !hogging,
                     vouched > 0 && nobodys <= LIGHT_ADDRESS,
-                    nobodys <= 1,
+                    std::cmp::Reverse(self.crowd(c)),
                     c.answering(),
                     if hogging {
                         c.busy_since_ms.load(Ordering::Acquire)
@@ -361,8 +419,7 @@ impl Doorkeeper {
             } else {
                 None
             };
-            open.total += 1;
-            *open.by_address.entry(address).or_default() += 1;
+            open.count_in(address);
             open.next_id += 1;
             let activity = Arc::new(Activity {
                 id: open.next_id,
@@ -372,6 +429,7 @@ impl Doorkeeper {
                 busy: AtomicUsize::new(0),
                 receiving: AtomicUsize::new(0),
                 busy_since_ms: AtomicU64::new(now),
+                ended_ms: AtomicU64::new(0),
                 epoch: self.started,
                 trusted: AtomicBool::new(false),
                 holder: Mutex::new(None),

@@ -40,7 +40,11 @@ fn open_since(
         busy: AtomicUsize::new(usize::from(answering)),
         receiving: AtomicUsize::new(0),
         busy_since_ms: AtomicU64::new(busy_since.unwrap_or(at)),
-        epoch: Instant::now(),
+        ended_ms: AtomicU64::new(0),
+        // A minute ago, so that a test can place a pause before now.
+        epoch: Instant::now()
+            .checked_sub(std::time::Duration::from_secs(60))
+            .unwrap_or_else(Instant::now),
         trusted: AtomicBool::new(holder.is_some()),
         holder: Mutex::new(holder),
         evicted: AtomicBool::new(false),
@@ -50,8 +54,7 @@ fn open_since(
     if activity.trusted() {
         into.vouched_change(peer.ip(), true);
     }
-    into.total += 1;
-    *into.by_address.entry(peer.ip()).or_default() += 1;
+    into.count_in(peer.ip());
     into.by_peer.insert(peer, activity.id);
     into.connections.insert(activity.id, activity);
     into.next_id
@@ -153,6 +156,99 @@ fn nobodys_connection_answered_without_a_pause_goes_before_a_newcomer() {
     assert_eq!(order, hogs);
     assert_eq!(door.evict_one(late).map(|c| c.id), Some(newcomer));
     assert_eq!(door.evict_one(late).map(|c| c.id), Some(signing_in));
+}
+
+/// Ninth hostile pass (MEDIUM): a person's two connections opened at once from a new
+/// address (an event stream and a request) made it "crowded" like a flood's seven, and
+/// all but one were closed (0 of 19 rounds whole). The most crowded go first.
+#[test]
+fn a_persons_two_connections_go_after_a_floods_crowd() {
+    let mut door = Open::default();
+    let flood: Vec<u64> = (0..7)
+        .map(|i| open(&mut door, [10, 0, 9, 1], i, true, false))
+        .collect();
+    let newcomer: Vec<u64> = (0..2)
+        .map(|i| open(&mut door, [10, 0, 0, 7], 50 + i, false, false))
+        .collect();
+    let first: Vec<u64> = (0..5)
+        .filter_map(|_| door.evict_one(NOW))
+        .map(|c| c.id)
+        .collect();
+    assert!(first.iter().all(|id| flood.contains(id)), "{first:?}");
+    assert!(newcomer.iter().all(|id| door.connections.contains_key(id)));
+}
+
+/// Ninth hostile pass (MEDIUM-HIGH): 760 /64s of one IPv6 /48, a connection each, held
+/// every place as lone connections, and every newcomer was closed (0 of 48). A /48 is
+/// counted as one crowd.
+#[test]
+fn lone_64s_of_one_48_go_before_anyones_lone_connection() {
+    let mut door = Open::default();
+    let block: Vec<u64> = (0..4u16)
+        .map(|i| {
+            let ip = std::net::Ipv6Addr::new(0x2001, 0xdb8, 0x77, i, 0, 0, 0, 1);
+            let peer = SocketAddr::from((ip, 4000 + i));
+            door.next_id += 1;
+            let id = door.next_id;
+            let activity = Arc::new(Activity {
+                id,
+                peer,
+                address: counted_as(peer.ip()),
+                last_active_ms: AtomicU64::new(90),
+                busy: AtomicUsize::new(1),
+                receiving: AtomicUsize::new(0),
+                busy_since_ms: AtomicU64::new(90),
+                ended_ms: AtomicU64::new(0),
+                epoch: Instant::now(),
+                trusted: AtomicBool::new(false),
+                holder: Mutex::new(None),
+                evicted: AtomicBool::new(false),
+                reader: Mutex::new(None),
+                writer: Mutex::new(None),
+            });
+            door.count_in(activity.address);
+            door.by_peer.insert(peer, id);
+            door.connections.insert(id, activity);
+            id
+        })
+        .collect();
+    let newcomer = open(&mut door, [10, 0, 0, 7], 99, false, false);
+    let first: Vec<u64> = (0..3)
+        .filter_map(|_| door.evict_one(NOW))
+        .map(|c| c.id)
+        .collect();
+    assert!(first.iter().all(|id| block.contains(id)), "{first:?}");
+    assert!(door.connections.contains_key(&newcomer));
+}
+
+/// Ninth hostile pass (LOW, a design error): pipelined requests are answered one at a
+/// time, so "answered without a pause" began again with each and never reached the
+/// shield. Back-to-back requests are one stretch; a real pause begins a new one.
+#[test]
+fn back_to_back_requests_are_one_stretch_of_being_answered() {
+    let mut door = Open::default();
+    let id = open(&mut door, [10, 0, 0, 1], 0, false, false);
+    let c = door
+        .connections
+        .get(&id)
+        .cloned()
+        .unwrap_or_else(|| panic!("opened"));
+    c.request_started(false);
+    // The stretch began long ago (the door's clock started a minute back).
+    c.busy_since_ms.store(0, Ordering::Release);
+    for _ in 0..50 {
+        c.request_ended();
+        c.request_started(false);
+    }
+    assert_eq!(c.busy_since_ms.load(Ordering::Acquire), 0, "one stretch");
+    assert!(c.hogging(ANONYMOUS_SHIELD_MS + 1));
+    // A pause longer than PAUSE_MS: the next request begins a new stretch, now.
+    c.request_ended();
+    c.ended_ms
+        .store(c.now_ms().saturating_sub(PAUSE_MS + 1), Ordering::Release);
+    c.request_started(false);
+    assert!(c.busy_since_ms.load(Ordering::Acquire) > 0);
+    assert!(!c.hogging(ANONYMOUS_SHIELD_MS + 1));
 }
 
 #[test]
