@@ -185,6 +185,11 @@ pub fn recipes() -> Vec<Recipe> {
     DEFINITIONS.iter().map(listed).collect()
 }
 
+/// Recipe `name`, as listed; refused, naming the recipes, when there is none.
+pub fn recipe(name: &str) -> Result<Recipe> {
+    definition(name).map(listed)
+}
+
 fn definition(name: &str) -> Result<&'static Definition> {
     DEFINITIONS.iter().find(|d| d.name == name).ok_or_else(|| {
         let names: Vec<&str> = DEFINITIONS.iter().map(|d| d.name).collect();

@@ -424,8 +424,8 @@ impl Project {
         let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
         let since = now - policy.window_ms;
-        let subject = name_subject(name);
-        let failures = sign_in::failures_since(self.store.conn(), &subject, since)?;
+        let (failures, last) =
+            sign_in::failures_and_last_since(self.store.conn(), &name_subject(name), since)?;
         let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
         if past == 0 {
             return Ok(0);
@@ -434,7 +434,6 @@ impl Project {
             .unwrap_or(i64::MAX)
             .saturating_mul(1000)
             .min(MAX_SLOWDOWN_MS);
-        let last = sign_in::last_failure_since(self.store.conn(), &subject, since)?;
         Ok(last.map_or(0, |at| (at + spacing - now).max(0)))
     }
 

@@ -194,6 +194,12 @@ impl Activity {
     }
 }
 
+/// The connections nobody vouched for at `at`: all of them there less those vouched for.
+fn nobodys(all: &HashMap<IpAddr, usize>, vouched: &HashMap<IpAddr, usize>, at: IpAddr) -> usize {
+    let n = all.get(&at).copied().unwrap_or(0);
+    n.saturating_sub(vouched.get(&at).copied().unwrap_or(0))
+}
+
 /// One fewer in `counts` at `key`, forgetting a key that reaches 0.
 fn down(counts: &mut HashMap<IpAddr, usize>, key: IpAddr) {
     if let Some(count) = counts.get_mut(&key) {
@@ -250,21 +256,6 @@ impl Open {
         }
     }
 
-    /// How crowded `c`'s place is with connections nobody vouched for: at its address, or
-    /// in its block when that holds more.
-    fn crowd(&self, c: &Activity) -> usize {
-        let nobodys = |all: &HashMap<IpAddr, usize>, vouched: &HashMap<IpAddr, usize>, at| {
-            let n = all.get(&at).copied().unwrap_or(0);
-            n.saturating_sub(vouched.get(&at).copied().unwrap_or(0))
-        };
-        let block = block_of(c.address);
-        nobodys(&self.by_address, &self.vouched, c.address).max(nobodys(
-            &self.by_block,
-            &self.vouched_by_block,
-            block,
-        ))
-    }
-
     /// Gives `c` to `holder` (or to nobody), keeping the count of vouched connections by
     /// address.
     fn set_holder(&mut self, c: &Activity, holder: Option<Holder>) {
@@ -289,7 +280,7 @@ impl Open {
         // longest first: a flood's pipelined requests, each waiting for the project, kept
         // them "being answered" and newcomers were closed instead (eighth pass). Then the
         // most crowded with nobody's first, counted at the address or its IPv6 /48
-        // ([`Open::crowd`]): a person's two connections go after a flood's seven from an
+        // ([`block_of`]): a person's two connections go after a flood's seven from an
         // address, and a /48's thousand lone /64s go before anyone's one (ninth pass);
         // then those the server is not working on; then the one idle the longest. Someone's
         // connection is closed only when no other can be, and never while it is being
@@ -304,18 +295,18 @@ impl Open {
             .filter(|c| !(c.trusted() && c.answering()))
             .min_by_key(|c| {
                 let vouched = self.vouched.get(&c.address).copied().unwrap_or(0);
-                let nobodys = self
-                    .by_address
-                    .get(&c.address)
-                    .copied()
-                    .unwrap_or(0)
-                    .saturating_sub(vouched);
+                let nobodys_here = nobodys(&self.by_address, &self.vouched, c.address);
+                // How crowded its place is with nobody's: at its address, or in its block
+                // when that holds more.
+                let block = block_of(c.address);
+                let crowd =
+                    nobodys_here.max(nobodys(&self.by_block, &self.vouched_by_block, block));
                 let hogging = c.hogging(now_ms);
                 (
                     c.trusted(),
                     !hogging,
-                    vouched > 0 && nobodys <= LIGHT_ADDRESS,
-                    std::cmp::Reverse(self.crowd(c)),
+                    vouched > 0 && nobodys_here <= LIGHT_ADDRESS,
+                    std::cmp::Reverse(crowd),
                     c.answering(),
                     if hogging {
                         c.busy_since_ms.load(Ordering::Acquire)

@@ -272,11 +272,18 @@ pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u6
     Ok(n.max(0) as u64)
 }
 
-/// When `subject` last failed at or after `since`, if it did.
-pub fn last_failure_since(conn: &Connection, subject: &str, since: i64) -> Result<Option<i64>> {
-    Ok(conn
-        .prepare_cached("SELECT max(at) FROM sign_in_failures WHERE subject = ?1 AND at >= ?2")?
-        .query_row(params![subject, since], |r| r.get::<_, Option<i64>>(0))?)
+/// `subject`'s failures at or after `since`, and when the last of them was, in one read.
+pub fn failures_and_last_since(
+    conn: &Connection,
+    subject: &str,
+    since: i64,
+) -> Result<(u64, Option<i64>)> {
+    let (n, last): (i64, Option<i64>) = conn
+        .prepare_cached(
+            "SELECT COUNT(*), max(at) FROM sign_in_failures WHERE subject = ?1 AND at >= ?2",
+        )?
+        .query_row(params![subject, since], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok((n.max(0) as u64, last))
 }
 
 /// Forgets `subject`'s failures (after a successful sign-in).

@@ -168,10 +168,10 @@ impl Card<'_> {
                 "- Mean share of counted answers agreeing with the gold: {m:.3}"
             );
         }
-        let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
         if let Some(line) = super::export_card::recipe_line(p) {
             let _ = writeln!(s, "{line}");
         }
+        let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
         let _ = writeln!(s, "{}", super::export_card::trick_rule(p));
         let _ = writeln!(s, "{}", super::export_card::flag_rule(p));
         let _ = writeln!(s, "{}", super::export_card::study_answers(p));

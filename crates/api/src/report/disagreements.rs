@@ -18,28 +18,22 @@ pub(super) fn section(s: &mut String, c: &CategoryCounts) {
         super::html::counted(c.decisions, "decision"),
         c.uncategorised
     );
-    let share = |n: u64| n as f64 / c.decisions as f64;
+    let bar = |label: &str, n: u64| {
+        let share = n as f64 / c.decisions as f64;
+        Bar {
+            label: label.to_string(),
+            value: share,
+            note: format!("{n} ({:.0}%)", 100.0 * share),
+            class: "bar",
+        }
+    };
     let mut bars: Vec<Bar> = c
         .by_category
         .iter()
-        .map(|row| Bar {
-            label: row.category.clone(),
-            value: share(row.decisions),
-            note: format!("{} ({:.0}%)", row.decisions, 100.0 * share(row.decisions)),
-            class: "bar",
-        })
+        .map(|row| bar(&row.category, row.decisions))
         .collect();
     if c.uncategorised > 0 {
-        bars.push(Bar {
-            label: "no category".into(),
-            value: share(c.uncategorised),
-            note: format!(
-                "{} ({:.0}%)",
-                c.uncategorised,
-                100.0 * share(c.uncategorised)
-            ),
-            class: "bar",
-        });
+        bars.push(bar("no category", c.uncategorised));
     }
     s.push_str(&svg::bars("Decisions by category", &bars, Some(1.0)));
     s.push_str(r#"<table><tr><th>category</th><th class="num">decisions</th></tr>"#);

@@ -15,24 +15,11 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     // An unknown recipe is refused before anything is created.
-    let recipe = match &a.recipe {
-        Some(name) => Some(
-            factdesk_api::recipe::recipes()
-                .into_iter()
-                .find(|r| r.name == name)
-                .ok_or_else(|| {
-                    let names: Vec<&str> = factdesk_api::recipe::recipes()
-                        .iter()
-                        .map(|r| r.name)
-                        .collect();
-                    anyhow::anyhow!(
-                        "--recipe {name:?}: no such recipe; the recipes are {} (factdesk recipes)",
-                        names.join(", ")
-                    )
-                })?,
-        ),
-        None => None,
-    };
+    let recipe = a
+        .recipe
+        .as_deref()
+        .map(factdesk_api::recipe::recipe)
+        .transpose()?;
     let mut p = factdesk_api::Project::create(&a.project, Box::new(factdesk_api::SystemClock))?;
     println!("created {}", p.path().display());
     if let Some(recipe) = recipe {
