@@ -277,7 +277,9 @@ impl Project {
                 Response::Evidence { selection } => {
                     Label::Set(selection.ids().iter().map(i64::to_string).collect())
                 }
-                Response::Refute { .. } => continue,
+                // Written refutations are reviewed; design answers are measured question
+                // by question (`crate::declared::agreement`).
+                Response::Refute { .. } | Response::Design { .. } => continue,
                 Response::Verify { verdict } => Label::Category(verdict.as_str().to_string()),
                 Response::Label { label } => Label::Category(label.as_str().to_string()),
             };

@@ -312,6 +312,7 @@ fn summary(response: &Response, candidates: &[QueueCandidate], full: bool) -> St
         }
         Response::Evidence { .. } => "sentences selected".into(),
         Response::Refute { text } => text.clone(),
+        Response::Design { answers } => crate::design::summary(answers),
         Response::Verify { verdict } => verdict.as_str().into(),
         Response::Label { label } => label.as_str().into(),
     }

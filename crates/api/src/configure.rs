@@ -35,6 +35,7 @@ impl Project {
         if settings.stance() != before {
             stance_may_change(&tx, before, settings.stance(), self.clock.now_ms())?;
         }
+        design_may_change(&tx, old.design.as_ref(), settings.design.as_ref())?;
         if settings.ranking.model_dir != old.ranking.model_dir {
             model_dir_holds_a_model(settings.ranking.model_dir.as_deref())?;
         }
@@ -46,6 +47,32 @@ impl Project {
         tx.commit()?;
         Ok(())
     }
+}
+
+/// Refuses a change to the design's questions (ids, types, labels, the text a span marks,
+/// order) once design tasks hold answers: each answer is a fact about the questions its
+/// annotator saw, and the gold and agreement read it by them.
+fn design_may_change(
+    tx: &factdesk_store::Connection,
+    old: Option<&factdesk_core::design::Design>,
+    new: Option<&factdesk_core::design::Design>,
+) -> Result<()> {
+    let same = match (old, new) {
+        (Some(a), Some(b)) => factdesk_core::design::declared::same_questions(a, b),
+        (None, None) => true,
+        _ => false,
+    };
+    if same {
+        return Ok(());
+    }
+    let answers = factdesk_store::tricks::answers_of_kind(tx, TaskKind::Design)?;
+    if answers > 0 {
+        return Err(crate::Error::new(
+            crate::ErrorCode::Conflict,
+            format!("design cannot change its questions: the project holds {answers} answers given to them (a guideline, the name or which questions are required may still change)"),
+        ));
+    }
+    Ok(())
 }
 
 /// Refuses a change of the evidence stance from `from` to `to` while answers exist that

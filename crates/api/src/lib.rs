@@ -19,6 +19,8 @@ mod configure;
 mod csv_cell;
 mod current;
 pub mod dashboard;
+pub mod declared;
+pub mod design;
 pub mod disagreement;
 pub mod download;
 pub mod dto;

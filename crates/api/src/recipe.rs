@@ -4,8 +4,8 @@
 //! thresholds) and the steps that follow, each command marked as the paper's choice or
 //! Factdesk's where the paper leaves it open. docs/recipes.md walks through each.
 //!
-//! Only studies that the built-in designs can run are recipes; docs/recipes.md says what
-//! the others (pair items, spans) still wait for.
+//! Studies of pairs (CrowdChecked, Zanzotto & Pennacchiotti) declare their own design
+//! (`crate::design`): their questions, in Factdesk's paraphrase, are the recipe's.
 
 use crate::settings::{EvidenceStance, Settings};
 use crate::tasks::TaskKind;
@@ -66,6 +66,39 @@ const COVID_FACT_EVIDENCE: &str = "Read the claim, then the sentences below, tak
 const MULTILINGUAL_LABEL: &str = "Read the claim and the evidence passages under it. Answer SUPPORTED when the evidence shows the claim is true, REFUTED when it shows the claim is false, and NOT ENOUGH INFO when it shows neither. Answer FAILED when the claim itself cannot be judged: it is not a claim, it is cut off, or it makes no sense.";
 
 const WIKIFACTCHECK_REFUTE: &str = "Rewrite the claim so that it is false if the original is true, judged by its context. Keep its subject and its topic, and change one fact: a number, a date, a name, a place or a relation. Do not only add \"not\" or \"no\". Keep it about as long as the original.";
+
+/// A declared design from its JSON: the recipes' designs are written as a team would
+/// write its own.
+fn declared(json: serde_json::Value) -> Option<factdesk_core::design::Design> {
+    serde_json::from_value(json).ok()
+}
+
+fn zanzotto(s: &mut Settings) {
+    s.overlap = 2;
+    s.design = declared(serde_json::json!({
+        "name": "revision-pairs",
+        "questions": [
+            {"id": "relation", "type": "choice", "labels": ["entailment", "contradiction", "unknown"], "required": true,
+             "guideline": "Read the first sentence (the text before the revision), then the second (after it). entailment: whoever accepts the first must accept the second. contradiction: both cannot be true together. unknown: neither follows."},
+            {"id": "noise", "type": "choice", "labels": ["clean", "noisy"], "required": true,
+             "guideline": "noisy: the two are not a usable pair (vandalism, a spelling or format fix only, a broken or unrelated sentence); such pairs are removed from the data."}
+        ]
+    }));
+}
+
+fn crowdchecked(s: &mut Settings) {
+    s.overlap = 3;
+    s.ranking.jaccard_stemming = true;
+    s.design = declared(serde_json::json!({
+        "name": "claim-tweet-pairs",
+        "questions": [
+            {"id": "same_claim", "type": "choice", "labels": ["yes", "no"], "required": true,
+             "guideline": "Does the tweet (second text) make the claim the fact-check (first text) verifies, in any wording?"},
+            {"id": "verdict_applies", "type": "choice", "labels": ["yes", "no"], "required": true,
+             "guideline": "Would the fact-check's verdict tell a reader of the tweet whether what it says is true?"}
+        ]
+    }));
+}
 
 fn covid_fact(s: &mut Settings) {
     s.choose_stance(EvidenceStance::Supports);
@@ -134,6 +167,36 @@ const DEFINITIONS: &[Definition] = &[
             step("factdesk tasks P --kind label --overlap 3", "3 annotators label each claim against its settled evidence", Whose::Factdesk),
             step("factdesk sample P --kind label --by label --per-label 50 --group NAMES", "50 items a class, label-stratified, re-annotated by a second group", Whose::Paper),
             step("factdesk export P --out gold.jsonl", "gold by strict majority", Whose::Factdesk),
+        ],
+    },
+    Definition {
+        name: "crowdchecked",
+        title: "CrowdChecked: claim–tweet pairs, two yes/no questions, sampled by word overlap",
+        source: "Hardalov, Chernyavskiy, Koychev, Ilvovsky and Nakov (2022), CrowdChecked: Detecting Previously Fact-Checked Claims in Social Media, AACL-IJCNLP",
+        designs: &[TaskKind::Design],
+        configure: crowdchecked,
+        steps: &[
+            step("factdesk init P --recipe crowdchecked", "the design of two yes/no questions per pair, 3 annotators an item, stemmed Jaccard", Whose::Paper),
+            step("factdesk import P pairs.jsonl", "rows {\"id\", \"text_a\": the fact-check's claim, \"text_b\": the tweet}", Whose::Paper),
+            step("factdesk tasks P --kind design --overlap 3", "a design task for each pair, 3 blind annotators", Whose::Paper),
+            step("factdesk sample P --kind design --by jaccard-bins --bins 10 --per-bin 15 --seed 1 --keep-only", "150 pairs, 15 from each of 10 bins of stemmed word overlap, become the task set", Whose::Paper),
+            step("factdesk agreement P --kind design", "Fleiss' kappa and pairwise Cohen's kappa per question", Whose::Paper),
+            step("factdesk adjudicate P --decide T --take NAME --category CATEGORY", "the lead settles a split item, naming the disagreement's category", Whose::Paper),
+            step("factdesk export P --design --out gold.jsonl", "each pair with each question's gold value and how it was settled", Whose::Factdesk),
+        ],
+    },
+    Definition {
+        name: "zanzotto",
+        title: "Zanzotto & Pennacchiotti: Wikipedia revision pairs labelled entailment, contradiction or unknown",
+        source: "Zanzotto and Pennacchiotti (2010), Expanding textual entailment corpora from Wikipedia using co-training, COLING workshop The People's Web Meets NLP",
+        designs: &[TaskKind::Design],
+        configure: zanzotto,
+        steps: &[
+            step("factdesk init P --recipe zanzotto", "the design (relation: entailment, contradiction, unknown; noise: clean, noisy), 2 annotators an item", Whose::Paper),
+            step("factdesk import P wikifactcheck_dev.tsv --preset generic --map text_a=claim --map text_b=refuted", "each claim and its rewritten version as a pair (any S1/S2 pairs: rows {\"id\", \"text_a\", \"text_b\"})", Whose::Factdesk),
+            step("factdesk tasks P --kind design --overlap 2", "a design task for each pair, 2 annotators", Whose::Paper),
+            step("factdesk agreement P --kind design", "Cohen's kappa per question between the two annotators", Whose::Paper),
+            step("factdesk export P --design --out gold.jsonl", "each pair's gold relation; lines whose noise is \"noisy\" are the pairs the paper removed, and the card gives the word overlap per relation", Whose::Paper),
         ],
     },
 ];
@@ -227,6 +290,13 @@ mod tests {
             let mut s = Settings::default();
             (d.configure)(&mut s);
             assert!(s.validate().is_ok(), "{}", d.name);
+            // A recipe's design is written as JSON: one that does not read is a typo.
+            assert_eq!(
+                s.design.is_some(),
+                d.designs.contains(&TaskKind::Design),
+                "{}",
+                d.name
+            );
             assert!(d.steps[0].command.contains(d.name), "{}", d.name);
         }
         let covid = listed(&DEFINITIONS[0]);
@@ -245,7 +315,7 @@ mod tests {
             .map(|e| e.message)
             .unwrap_or_default();
         assert!(
-            message.contains("covid-fact, wikifactcheck, multilingual"),
+            message.contains("covid-fact, wikifactcheck, multilingual, crowdchecked, zanzotto"),
             "{message}"
         );
     }

@@ -60,6 +60,10 @@ pub struct Settings {
     /// The recipe the project was set up by (`init --recipe`), printed in the dataset
     /// card and the report; null for a project set up by hand.
     pub recipe: Option<String>,
+    /// The project's own design: the questions its design tasks ask about each pair or
+    /// claim (see docs/designs.md); null when it declares none. Once a design task has
+    /// an answer, only its name, guidelines and which questions are required may change.
+    pub design: Option<factdesk_core::design::Design>,
 }
 
 /// How candidate evidence is ranked.
@@ -352,6 +356,13 @@ impl Settings {
         if let Some(problem) = crate::disagreement::list_problem(&self.disagreement_categories) {
             return Err(invalid("disagreement_categories", problem));
         }
+        if let Some(problem) = self
+            .design
+            .as_ref()
+            .and_then(factdesk_core::design::declared::problem)
+        {
+            return Err(invalid("design", problem));
+        }
         if self.ranking.rerank_depth == 0 {
             return Err(invalid(
                 "ranking.rerank_depth",
@@ -394,6 +405,7 @@ impl Default for Settings {
             study_answers_in_gold: false,
             disagreement_categories: crate::disagreement::default_categories(),
             recipe: None,
+            design: None,
         }
     }
 }

@@ -8,8 +8,10 @@
 //! transaction that draws the sample, so "counted answers ≤ overlap" still holds; serving
 //! (`annotate::study`) keeps those extra slots for the members.
 
+mod kept;
 mod strata;
 
+pub use kept::KeptSample;
 pub use strata::{StratifiedSample, MAX_BINS};
 
 use crate::tasks::TaskKind;
@@ -209,6 +211,11 @@ impl Project {
         if req.kind == TaskKind::Refute {
             return Err(invalid(
                 "refutations are free text and have no agreement: a study samples evidence, verify or label items",
+            ));
+        }
+        if req.kind == TaskKind::Design {
+            return Err(invalid(
+                "a study samples evidence, verify or label items; design items are drawn as the task set (sample --keep-only)",
             ));
         }
         if req.sample == 0 {

@@ -217,6 +217,9 @@ impl Project {
         self.acting_lead(lead)?;
         self.check_stored()?;
         let settings = self.settings()?;
+        if kind == TaskKind::Design && settings.design.is_none() {
+            return Err(crate::design::undeclared());
+        }
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {
             return Err(Error::new(

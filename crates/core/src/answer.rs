@@ -8,8 +8,10 @@
 //! without `v` and `kind`. A row that fits neither is an error, never a default.
 
 use crate::claim::Label;
+use crate::design::Given;
 use crate::task::TaskKind;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use ts_rs::TS;
 
@@ -123,6 +125,10 @@ pub enum Response {
     Label {
         label: Label,
     },
+    /// A design task's answers by question id, as the project's design checked them.
+    Design {
+        answers: BTreeMap<String, Given>,
+    },
 }
 
 /// A [`Response`] as JSON: its kind, with the keys stored answers have always had, so a
@@ -144,6 +150,9 @@ pub enum ResponseJson {
     Label {
         label: Label,
     },
+    Design {
+        answers: BTreeMap<String, Given>,
+    },
 }
 
 impl From<Response> for ResponseJson {
@@ -156,6 +165,7 @@ impl From<Response> for ResponseJson {
             Response::Refute { text } => ResponseJson::Refute { text },
             Response::Verify { verdict } => ResponseJson::Verify { label: verdict },
             Response::Label { label } => ResponseJson::Label { label },
+            Response::Design { answers } => ResponseJson::Design { answers },
         }
     }
 }
@@ -184,6 +194,7 @@ impl TryFrom<ResponseJson> for Response {
             ResponseJson::Refute { text } => Response::Refute { text },
             ResponseJson::Verify { label } => Response::Verify { verdict: label },
             ResponseJson::Label { label } => Response::Label { label },
+            ResponseJson::Design { answers } => Response::Design { answers },
         })
     }
 }
@@ -238,6 +249,8 @@ struct Stored {
     text: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     label: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    answers: Option<BTreeMap<String, Given>>,
 }
 
 impl Response {
@@ -247,6 +260,7 @@ impl Response {
             Response::Refute { .. } => TaskKind::Refute,
             Response::Verify { .. } => TaskKind::Verify,
             Response::Label { .. } => TaskKind::Label,
+            Response::Design { .. } => TaskKind::Design,
         }
     }
 
@@ -282,6 +296,7 @@ impl Response {
             Response::Refute { text } => s.text = Some(text.clone()),
             Response::Verify { verdict } => s.label = Some(verdict.as_str().into()),
             Response::Label { label } => s.label = Some(label.as_str().into()),
+            Response::Design { answers } => s.answers = Some(answers.clone()),
         }
         // A struct of strings, numbers and booleans always serialises.
         serde_json::to_string(&s).unwrap_or_default()
@@ -331,7 +346,23 @@ impl Response {
         };
         let missing =
             |field: &str| BadAnswer(format!("{} answer lacks {field:?}", kind.with_article()));
+        if kind != TaskKind::Design && s.answers.is_some() {
+            return Err(foreign("answers"));
+        }
         match kind {
+            TaskKind::Design => {
+                if s.selected.is_some() || s.no_evidence.is_some() {
+                    return Err(foreign("selected"));
+                }
+                if s.text.is_some() {
+                    return Err(foreign("text"));
+                }
+                if s.label.is_some() {
+                    return Err(foreign("label"));
+                }
+                let answers = s.answers.ok_or_else(|| missing("answers"))?;
+                Ok(Response::Design { answers })
+            }
             TaskKind::Evidence => {
                 if s.text.is_some() {
                     return Err(foreign("text"));

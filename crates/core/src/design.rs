@@ -5,6 +5,8 @@
 //! or a client reads an item's questions rather than knowing each kind by heart: `next
 //! --json` prints them, and `submit` takes answers keyed by question id.
 
+pub mod declared;
+
 use crate::answer::Verdict;
 use crate::claim::Label;
 use crate::task::TaskKind;
@@ -26,17 +28,52 @@ pub enum QuestionType {
 }
 
 /// What an item shows the annotator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum Shows {
     /// A claim (and its context).
+    #[default]
     Claim,
     /// A claim and its candidate evidence sentences.
     ClaimWithCandidates,
     /// A claim and the evidence settled for it.
     ClaimWithEvidence,
-    /// Two texts side by side: an original claim and a counter-claim.
+    /// Two texts side by side: an original claim and a counter-claim, or an imported
+    /// pair's `text_a` and `text_b`.
     Pair,
+}
+
+/// Which shown text a span question marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum SpanOver {
+    /// The claim, or a pair's first text.
+    TextA,
+    /// A pair's second text.
+    TextB,
+}
+
+/// One question's answer: a label, several labels, or spans of a shown text.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
+#[serde(untagged)]
+pub enum Given {
+    /// A choice question's label, or a text question's text.
+    One(String),
+    /// A multiple-choice question's labels; none is an answer too.
+    Many(Vec<String>),
+    /// A span question's stretches, as character offsets `[start, end)`.
+    Spans { spans: Vec<[u32; 2]> },
+}
+
+impl Given {
+    /// What kind of value it is, for messages.
+    pub fn shape(&self) -> &'static str {
+        match self {
+            Given::One(_) => "one label or a text",
+            Given::Many(_) => "a list of labels",
+            Given::Spans { .. } => "spans",
+        }
+    }
 }
 
 /// One question an item asks.
@@ -53,6 +90,19 @@ pub struct Question {
     pub labels: Option<Vec<String>>,
     /// Whether an answer must give it.
     pub required: bool,
+    /// A span question: the text it marks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub over: Option<SpanOver>,
+    /// A declared question's instruction to annotators, shown beside it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub guideline: Option<String>,
+    /// A choice question whose labels are in order (a scale): Krippendorff's alpha is
+    /// then also given with the interval metric over the labels' positions.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub ordered: bool,
 }
 
 impl Question {
@@ -62,6 +112,9 @@ impl Question {
             kind,
             labels,
             required,
+            over: None,
+            guideline: None,
+            ordered: false,
         }
     }
 }
@@ -72,16 +125,52 @@ pub const COMMENT: &str = "comment";
 /// A design: what its items show and what they ask.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct Design {
-    /// The built-in designs are named after their task kinds.
+    /// A built-in design is named after its task kind; a declared one as its team names it.
     pub name: String,
+    /// A declared design's items show a pair when they have a second text, and a claim
+    /// otherwise, whatever this says.
+    #[serde(default)]
     pub shows: Shows,
     pub questions: Vec<Question>,
 }
 
+/// The optional comment every design takes.
+fn comment() -> Question {
+    Question::new(COMMENT, QuestionType::Text, None, false)
+}
+
+/// The design an item of `kind` is asked under: the built-in one of its kind, or for a
+/// design task the project's own (`declared`, with the comment added), shown as a pair
+/// when the item has a second text. A design task without a declared design asks only
+/// the comment; serving one is refused before it gets here.
+pub fn for_item(
+    kind: TaskKind,
+    options: &[String],
+    declared: Option<&Design>,
+    has_text_b: bool,
+) -> Design {
+    if kind != TaskKind::Design {
+        return built_in(kind, options);
+    }
+    let mut design = declared.cloned().unwrap_or(Design {
+        name: "design".into(),
+        shows: Shows::Claim,
+        questions: Vec::new(),
+    });
+    design.shows = if has_text_b {
+        Shows::Pair
+    } else {
+        Shows::Claim
+    };
+    design.questions.push(comment());
+    design
+}
+
 /// The built-in design of a task kind. An evidence item's one question takes the ids of
 /// the options it shows, which differ per item and per annotator: `options` gives them.
+/// A design task's is the project's: see [`for_item`].
 pub fn built_in(kind: TaskKind, options: &[String]) -> Design {
-    let comment = Question::new(COMMENT, QuestionType::Text, None, false);
+    let comment = comment();
     let (shows, main) = match kind {
         TaskKind::Evidence => (
             Shows::ClaimWithCandidates,
@@ -114,6 +203,13 @@ pub fn built_in(kind: TaskKind, options: &[String]) -> Design {
                 true,
             ),
         ),
+        TaskKind::Design => {
+            return Design {
+                name: kind.as_str().to_string(),
+                shows: Shows::Claim,
+                questions: vec![comment],
+            }
+        }
     };
     Design {
         name: kind.as_str().to_string(),
@@ -128,7 +224,7 @@ mod tests {
 
     #[test]
     fn each_kind_asks_one_required_question_and_an_optional_comment() {
-        for kind in TaskKind::ALL {
+        for kind in TaskKind::ALL.into_iter().filter(|&k| k != TaskKind::Design) {
             let d = built_in(kind, &["o1".into(), "o2".into()]);
             assert_eq!(d.name, kind.as_str());
             assert_eq!(d.questions.len(), 2);

@@ -35,14 +35,18 @@ pub enum TaskKind {
     Verify,
     /// Label a claim against its evidence.
     Label,
+    /// Answer the project's own questions (its declared design) about an item: a pair of
+    /// texts or a claim's words.
+    Design,
 }
 
 impl TaskKind {
-    pub const ALL: [TaskKind; 4] = [
+    pub const ALL: [TaskKind; 5] = [
         TaskKind::Evidence,
         TaskKind::Refute,
         TaskKind::Verify,
         TaskKind::Label,
+        TaskKind::Design,
     ];
 
     /// The spelling used in the project file, on the command line and across IPC.
@@ -59,6 +63,7 @@ impl TaskKind {
             TaskKind::Refute => "a refute",
             TaskKind::Verify => "a verify",
             TaskKind::Label => "a label",
+            TaskKind::Design => "a design",
         }
     }
 }
@@ -77,7 +82,7 @@ impl fmt::Display for UnknownTaskKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown task kind {:?}: use evidence, refute, verify or label",
+            "unknown task kind {:?}: use evidence, refute, verify, label or design",
             self.0
         )
     }

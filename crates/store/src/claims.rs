@@ -425,3 +425,35 @@ pub fn list(
     )?;
     Ok((total as u64, rows.collect::<crate::db::Result<_>>()?))
 }
+
+/// Keeps an imported pair's second text beside its claim row (issue 33).
+pub fn insert_pair_text(conn: &crate::Tx<'_>, claim_id: i64, text_b: &str) -> Result<()> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let row = CopyRow {
+            table: "pair_texts",
+            columns: "claim_id, text_b",
+            ignore_conflicts: false,
+        };
+        pg.stage(row, params![claim_id, text_b])?;
+        return Ok(());
+    }
+    conn.prepare_cached("INSERT INTO pair_texts (claim_id, text_b) VALUES (?1, ?2)")?
+        .execute(params![claim_id, text_b])?;
+    Ok(())
+}
+
+/// The second text of the pair a claim row holds, if it is one.
+pub fn pair_text(conn: &Connection, claim_id: i64) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT text_b FROM pair_texts WHERE claim_id = ?1")?
+        .query_row(params![claim_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Every pair's second text, by claim row id.
+pub fn pair_texts(conn: &Connection) -> Result<std::collections::HashMap<i64, String>> {
+    let mut stmt = conn.prepare_cached("SELECT claim_id, text_b FROM pair_texts")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}

@@ -42,6 +42,7 @@ pub mod reviews;
 pub mod serving;
 pub mod sign_in;
 pub mod studies;
+pub mod task_samples;
 pub mod tasks;
 mod transient;
 pub mod tricks;
@@ -482,7 +483,7 @@ pub mod tx {
     };
     pub use crate::claims::{
         any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,
-        link_document, mark_written, set_refutation_state, written_in,
+        insert_pair_text, link_document, mark_written, set_refutation_state, written_in,
     };
     pub use crate::documents::{
         any as any_documents, find_by_ext_id as find_document, insert as insert_document,
@@ -491,6 +492,16 @@ pub mod tx {
 }
 
 impl Store {
+    /// The second text of the imported pair a claim row holds, if it is one.
+    pub fn pair_text(&self, claim_id: i64) -> Result<Option<String>> {
+        claims::pair_text(&self.conn, claim_id)
+    }
+
+    /// Every imported pair's second text, by claim row id.
+    pub fn pair_texts(&self) -> Result<std::collections::HashMap<i64, String>> {
+        claims::pair_texts(&self.conn)
+    }
+
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {
         documents::get(&self.conn, id)
     }

@@ -29,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0021_problem_reports.sql"),
     include_str!("migrations/0022_study_strata.sql"),
     include_str!("migrations/0023_decision_categories.sql"),
+    include_str!("migrations/0024_designs.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -81,6 +82,7 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
         23,
         include_str!("migrations/postgres/0023_decision_categories.sql"),
     ),
+    (24, include_str!("migrations/postgres/0024_designs.sql")),
 ];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.

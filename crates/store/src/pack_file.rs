@@ -113,7 +113,7 @@ pub fn open_tasks(
 ) -> Result<Vec<crate::tasks::TaskRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT t.id, t.kind, t.claim_id, t.overlap, t.trick_slot, t.answered FROM tasks t
-         WHERE t.answered < t.overlap AND t.closed_at IS NULL AND t.kind != 'refute' AND (?2 IS NULL OR t.kind = ?2)
+         WHERE t.answered < t.overlap AND t.closed_at IS NULL AND t.kind != 'refute' AND t.kind != 'design' AND (?2 IS NULL OR t.kind = ?2)
            {}
            AND NOT EXISTS (SELECT 1 FROM claims c JOIN annotations w ON w.id = c.written_in
                            WHERE c.id = t.claim_id AND w.annotator_id = ?1)

@@ -44,7 +44,8 @@ pub struct SampleRow {
     /// The claim's id as imported.
     pub ext_id: String,
     pub claim: String,
-    /// The claim's best-ranked candidate sentence, if it has candidates.
+    /// A pair's second text, else the claim's best-ranked candidate sentence, if it has
+    /// candidates: what word overlap is measured against.
     pub top_candidate: Option<String>,
     pub label: Option<String>,
     /// The claim's imported metadata, a JSON object.
@@ -56,8 +57,9 @@ pub struct SampleRow {
 pub fn sample_rows(conn: &Connection, kind: TaskKind) -> Result<Vec<SampleRow>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, c.text, c.label, c.metadata,
-                (SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id
-                 WHERE k.claim_id = c.id ORDER BY k.rank LIMIT 1), c.ext_id
+                coalesce((SELECT p.text_b FROM pair_texts p WHERE p.claim_id = c.id),
+                    (SELECT s.text FROM candidates k JOIN sentences s ON s.id = k.sentence_id
+                     WHERE k.claim_id = c.id ORDER BY k.rank LIMIT 1)), c.ext_id
          FROM tasks t JOIN claims c ON c.id = t.claim_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
          ORDER BY t.id",

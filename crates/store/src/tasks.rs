@@ -309,7 +309,7 @@ pub enum Ineligible {
 /// candidates; `label`: claims with documents; both leave out refutations (whose evidence
 /// is their parent's) unless `include_children`. `verify`: imported refutations and
 /// written ones that are accepted or need no review. `refute`: original claims (the
-/// caller keeps the short ones). None of an import still writing (`unfinished`): its
+/// caller keeps the short ones); `design`: original claims, pairs among them. None of an import still writing (`unfinished`): its
 /// claims may not have their candidates yet.
 pub fn eligible_claims(
     conn: &Connection,
@@ -320,7 +320,8 @@ pub fn eligible_claims(
         TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
         TaskKind::Verify => "SELECT id, text FROM claims c WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
         TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
-        TaskKind::Refute => "SELECT id, text FROM claims c WHERE parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        // A design asks about imported items: pairs, or claims for their words.
+        TaskKind::Refute | TaskKind::Design => "SELECT id, text FROM claims c WHERE parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);
@@ -357,7 +358,7 @@ pub fn ineligible_claims(
              WHERE parent_id IS NOT NULL AND refutation_state NOT IN ('accepted', 'no_review_needed')
              ORDER BY id"
         }
-        TaskKind::Refute => return Ok(Vec::new()),
+        TaskKind::Refute | TaskKind::Design => return Ok(Vec::new()),
     };
     let mut stmt = conn.prepare(sql)?;
     let params = flag(&stmt, &include_children);

@@ -5,6 +5,7 @@ use crate::db::{Connection, OptionalExtension};
 use crate::params;
 use crate::Result;
 use factdesk_core::key_hash::KeyHasher;
+use factdesk_core::task::TaskKind;
 use std::collections::{HashMap, HashSet};
 use std::hash::Hasher;
 
@@ -220,9 +221,14 @@ pub fn evidence_tasks(conn: &Connection) -> Result<u64> {
 
 /// How many evidence answers the project holds, superseded ones included.
 pub fn evidence_answers(conn: &Connection) -> Result<u64> {
+    answers_of_kind(conn, TaskKind::Evidence)
+}
+
+/// How many answers (superseded ones too) tasks of `kind` hold.
+pub fn answers_of_kind(conn: &Connection, kind: TaskKind) -> Result<u64> {
     Ok(conn.query_row(
-        "SELECT count(*) FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE t.kind = 'evidence'",
-        [],
+        "SELECT count(*) FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE t.kind = ?1",
+        crate::params![kind.as_str()],
         |r| r.get(0),
     )?)
 }

@@ -212,7 +212,7 @@ flag_override: string | null,
  */
 counted: boolean, };
 
-export type TaskKind = "evidence" | "refute" | "verify" | "label";
+export type TaskKind = "evidence" | "refute" | "verify" | "label" | "design";
 
 export type Label = "SUPPORTED" | "REFUTED" | "NOT ENOUGH INFO" | "FAILED";
 
@@ -220,7 +220,7 @@ export type Verdict = "contradicts" | "does_not_contradict" | "malformed";
 
 export type Judgement = Verdict | Label;
 
-export type KindAnswer = { "kind": "evidence", selected: Array<number>, no_evidence: boolean, } | { "kind": "refute", text: string, } | { "kind": "verify", label: Verdict, } | { "kind": "label", label: Label, };
+export type KindAnswer = { "kind": "evidence", selected: Array<number>, no_evidence: boolean, } | { "kind": "refute", text: string, } | { "kind": "verify", label: Verdict, } | { "kind": "label", label: Label, } | { "kind": "design", answers: { [key in string]: Given }, };
 
 export type TasksReport = { kind: TaskKind, created: number, 
 /**
@@ -269,7 +269,11 @@ export type ItemOption = {
  */
 id: string, text: string, pieces: Array<TextPiece>, };
 
-export type PreviousAnswer = { selected: Array<string>, no_evidence: boolean, text: string | null, label: string | null, comment: string | null, };
+export type PreviousAnswer = { selected: Array<string>, no_evidence: boolean, text: string | null, label: string | null, comment: string | null, 
+/**
+ * A design task's answers by question.
+ */
+answers?: { [key in string]: Given }, };
 
 export type Pace = { 
 /**
@@ -318,7 +322,33 @@ labels?: Array<string>,
 /**
  * Whether an answer must give it.
  */
-required: boolean, };
+required: boolean, 
+/**
+ * A span question: the text it marks.
+ */
+over?: SpanOver, 
+/**
+ * A declared question's instruction to annotators, shown beside it.
+ */
+guideline?: string, 
+/**
+ * A choice question whose labels are in order (a scale): Krippendorff's alpha is
+ * then also given with the interval metric over the labels' positions.
+ */
+ordered?: boolean, };
+
+export type SpanOver = "text_a" | "text_b";
+
+export type Design = { 
+/**
+ * A built-in design is named after its task kind; a declared one as its team names it.
+ */
+name: string, 
+/**
+ * A declared design's items show a pair when they have a second text, and a claim
+ * otherwise, whatever this says.
+ */
+shows: Shows, questions: Array<Question>, };
 
 export type Item = { task_id: number, kind: TaskKind, claim: string, context: string | null, 
 /**
@@ -329,6 +359,11 @@ options: Array<ItemOption>,
  * Verify: the counter-claim to judge against `claim`.
  */
 counter_claim: string | null, 
+/**
+ * Design: a pair's second text (its first is `claim`); null when the item is a claim
+ * alone.
+ */
+text_b: string | null, 
 /**
  * Label: the evidence sentences to judge the claim against: the claim's settled
  * evidence (empty when the evidence step settled on no evidence), or its candidates
@@ -514,7 +549,13 @@ disagreement_categories: Array<string>,
  * The recipe the project was set up by (`init --recipe`), printed in the dataset
  * card and the report; null for a project set up by hand.
  */
-recipe: string | null, };
+recipe: string | null, 
+/**
+ * The project's own design: the questions its design tasks ask about each pair or
+ * claim (see docs/designs.md); null when it declares none. Once a design task has
+ * an answer, only its name, guidelines and which questions are required may change.
+ */
+design: Design | null, };
 
 export type RankingSettings = { 
 /**
@@ -836,7 +877,7 @@ include_under_annotated: boolean,
  */
 splits: Array<number>, seed: number, };
 
-export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "outcome": "no_evidence" } | { "outcome": "no_gold_evidence" } | { "outcome": "label", label: Judgement, } | { "outcome": "no_majority" };
+export type Outcome = { "outcome": "evidence", sentences: Array<number>, } | { "outcome": "no_evidence" } | { "outcome": "no_gold_evidence" } | { "outcome": "label", label: Judgement, } | { "outcome": "no_majority" } | { "outcome": "answers", answers: { [key in string]: Given }, };
 
 export type QueueAnswer = { annotation_id: number, annotator: string, 
 /**
@@ -1104,6 +1145,6 @@ export type AnswersFormat = "jsonl" | "csv" | "parquet";
 
 export type AnswersReport = { out: string, format: AnswersFormat, rows: number, superseded: number, rejected: number, counted: number, };
 
-export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label"];
+export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label","design"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];
 export const VERDICTS: readonly Verdict[] = ["contradicts","does_not_contradict","malformed"];

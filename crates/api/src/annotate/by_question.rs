@@ -10,29 +10,8 @@ use factdesk_core::design::{built_in, QuestionType, COMMENT};
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use ts_rs::TS;
 
-/// One question's answer: a label, several labels, or spans of a shown text.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
-#[serde(untagged)]
-pub enum Given {
-    /// A choice question's label, or a text question's text.
-    One(String),
-    /// A multiple-choice question's labels; none is an answer too.
-    Many(Vec<String>),
-    /// A span question's stretches, as character offsets `[start, end)`.
-    Spans { spans: Vec<[u32; 2]> },
-}
-
-impl Given {
-    fn shape(&self) -> &'static str {
-        match self {
-            Given::One(_) => "one label or a text",
-            Given::Many(_) => "a list of labels",
-            Given::Spans { .. } => "spans",
-        }
-    }
-}
+pub use factdesk_core::design::Given;
 
 /// An answer's questions and what was given for each, every question once: a JSON map
 /// may repeat a key, and the last one silently won (eighth hostile pass).
@@ -80,6 +59,9 @@ pub(crate) fn by_fields(kind: TaskKind, a: &Answer) -> Result<Cow<'_, Answer>> {
         return Ok(Cow::Borrowed(a));
     };
     let task = a.task_id;
+    if kind == TaskKind::Design {
+        return design_comment(a, given);
+    }
     let filled = !a.selected.is_empty() || a.no_evidence || a.text.is_some() || a.label.is_some();
     if filled {
         return Err(invalid(format!(
@@ -142,6 +124,34 @@ pub(crate) fn by_fields(kind: TaskKind, a: &Answer) -> Result<Cow<'_, Answer>> {
         )));
     }
     Ok(Cow::Owned(out))
+}
+
+/// A design task's answer keeps its questions as given (the project checks them against
+/// its design); only the comment moves to its field.
+fn design_comment<'a>(a: &'a Answer, given: &BTreeMap<String, Given>) -> Result<Cow<'a, Answer>> {
+    let Some(comment) = given.get(COMMENT) else {
+        return Ok(Cow::Borrowed(a));
+    };
+    let Given::One(text) = comment else {
+        return Err(invalid(format!(
+            "task {}: question \"comment\" takes its text as a string, not {}",
+            a.task_id,
+            comment.shape()
+        )));
+    };
+    if a.comment.is_some() {
+        return Err(invalid(format!(
+            "task {}: the comment is given twice, as a field and as a question",
+            a.task_id
+        )));
+    }
+    let mut rest = given.clone();
+    rest.remove(COMMENT);
+    Ok(Cow::Owned(Answer {
+        comment: Some(text.clone()),
+        answers: Some(ByQuestion(rest)),
+        ..a.clone()
+    }))
 }
 
 #[cfg(test)]

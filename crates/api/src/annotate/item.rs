@@ -7,7 +7,7 @@ use crate::settings::{trick_sentence, EvidenceStance, Settings};
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::answer::{Answer, Response, Selection};
-use factdesk_core::design::{Question, Shows};
+use factdesk_core::design::{for_item, Design, Question, Shows};
 use factdesk_core::highlight::{segments, HighlightOptions, Segment};
 use factdesk_store::tasks::TaskRow;
 use serde::{Deserialize, Serialize};
@@ -68,6 +68,10 @@ pub struct PreviousAnswer {
     pub text: Option<String>,
     pub label: Option<String>,
     pub comment: Option<String>,
+    /// A design task's answers by question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub answers: Option<std::collections::BTreeMap<String, factdesk_core::design::Given>>,
 }
 
 /// The annotator's pace on a kind of task.
@@ -100,6 +104,10 @@ pub struct Item {
     pub options: Vec<ItemOption>,
     /// Verify: the counter-claim to judge against `claim`.
     pub counter_claim: Option<String>,
+    /// Design: a pair's second text (its first is `claim`); null when the item is a claim
+    /// alone.
+    #[serde(default)]
+    pub text_b: Option<String>,
     /// Label: the evidence sentences to judge the claim against: the claim's settled
     /// evidence (empty when the evidence step settled on no evidence), or its candidates
     /// while nothing is settled; `evidence_state` says which.
@@ -120,10 +128,11 @@ pub struct Item {
 }
 
 impl Item {
-    /// The item with its design's questions, from its kind and the options it shows.
-    pub(crate) fn with_design(mut self) -> Item {
+    /// The item with its design's questions, from its kind and the options it shows; a
+    /// design task's from the project's `declared` design.
+    pub(crate) fn with_design(mut self, declared: Option<&Design>) -> Item {
         let options: Vec<String> = self.options.iter().map(|o| o.id.clone()).collect();
-        let design = factdesk_core::design::built_in(self.kind, &options);
+        let design = for_item(self.kind, &options, declared, self.text_b.is_some());
         self.shows = Some(design.shows);
         self.questions = design.questions;
         self
@@ -267,6 +276,7 @@ impl Project {
             context: text.context.clone(),
             options: Vec::new(),
             counter_claim: None,
+            text_b: None,
             evidence: Vec::new(),
             evidence_state: None,
             guidelines: String::new(),
@@ -297,6 +307,13 @@ impl Project {
                     .collect();
             }
             TaskKind::Refute => item.guidelines = settings.guidelines.refute.clone(),
+            TaskKind::Design => {
+                let Some(design) = &settings.design else {
+                    return Err(crate::design::undeclared());
+                };
+                item.guidelines = crate::design::guideline(design);
+                item.text_b = self.store.pair_text(task.claim_id)?;
+            }
             TaskKind::Verify => {
                 item.guidelines = settings.guidelines.verify.clone();
                 let parent = match text.parent_id {
@@ -326,7 +343,7 @@ impl Project {
             }
         }
         item.previous = self.previous_answer(task.id, annotator_id, &slots)?;
-        Ok(item.with_design())
+        Ok(item.with_design(settings.design.as_ref()))
     }
 
     fn previous_answer(
@@ -371,6 +388,7 @@ fn previous_answer(answer: &Answer, trick_failed: bool, slots: &[Slot]) -> Previ
         text: None,
         label: None,
         comment: answer.comment.clone(),
+        answers: None,
     };
     match &answer.response {
         Response::Evidence { selection } => {
@@ -386,6 +404,7 @@ fn previous_answer(answer: &Answer, trick_failed: bool, slots: &[Slot]) -> Previ
         Response::Refute { text } => previous.text = Some(text.clone()),
         Response::Verify { verdict } => previous.label = Some(verdict.as_str().into()),
         Response::Label { label } => previous.label = Some(label.as_str().into()),
+        Response::Design { answers } => previous.answers = Some(answers.clone()),
     }
     previous
 }

@@ -20,7 +20,7 @@ mod submit;
 mod trick_place;
 
 pub(crate) use by_question::by_fields;
-pub use by_question::Given;
+pub use by_question::{ByQuestion, Given};
 pub use context::{Check, Passage};
 pub use item::{EvidenceState, Item, ItemOption, Pace, PreviousAnswer, TextPiece};
 pub(crate) use submit::{check_shape, Checked, Shaped, MAX_DURATION_MS};

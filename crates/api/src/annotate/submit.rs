@@ -132,6 +132,19 @@ pub(crate) fn check_shape<'a>(
         TaskKind::Refute => Shaped::Response(Response::Refute {
             text: a.text.as_deref().unwrap_or("").trim().to_string(),
         }),
+        // Checked against the project's design and the item's texts by the caller, which
+        // has both (see `crate::design::checked`).
+        TaskKind::Design => match &a.answers {
+            Some(given) => Shaped::Response(Response::Design {
+                answers: given.0.clone(),
+            }),
+            None => {
+                return Err(invalid(format!(
+                    "task {} is a design task: give its answer by question (\"answers\": {{...}})",
+                    a.task_id
+                )))
+            }
+        },
     })
 }
 
@@ -173,6 +186,12 @@ fn refuse_foreign_fields(kind: TaskKind, a: &Answer) -> Result<()> {
             ("selected", !a.selected.is_empty()),
             ("no_evidence", a.no_evidence),
             ("text", a.text.is_some()),
+        ],
+        TaskKind::Design => &[
+            ("selected", !a.selected.is_empty()),
+            ("no_evidence", a.no_evidence),
+            ("text", a.text.is_some()),
+            ("label", a.label.is_some()),
         ],
     };
     match foreign.iter().find(|(_, set)| *set) {
@@ -364,6 +383,11 @@ impl Project {
                     return Err(Error::new(ErrorCode::CheckFailed, failed.message.clone()));
                 }
                 Ok((Response::Refute { text: written }, false))
+            }
+            Shaped::Response(Response::Design { answers }) => {
+                let answers =
+                    crate::design::checked(self, task, &text.claim_text, settings, &answers)?;
+                Ok((Response::Design { answers }, false))
             }
             Shaped::Response(response) => Ok((response, false)),
         }

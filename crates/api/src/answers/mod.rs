@@ -118,6 +118,10 @@ pub struct AnswerRow {
     pub verdict: Option<String>,
     /// Refutation writing: the written claim.
     pub text: Option<String>,
+    /// Design tasks: the answers by question.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub answers: Option<std::collections::BTreeMap<String, factdesk_core::design::Given>>,
     pub comment: Option<String>,
     /// Unix milliseconds.
     pub created_at: i64,
@@ -221,6 +225,7 @@ fn row(a: RawAnswer, texts: &HashMap<i64, String>) -> AnswerRow {
         no_evidence: None,
         label: None,
         verdict: None,
+        answers: None,
         text: None,
         comment: a.answer.comment,
         created_at: a.created_at,
@@ -248,6 +253,7 @@ fn row(a: RawAnswer, texts: &HashMap<i64, String>) -> AnswerRow {
         Response::Refute { text } => r.text = Some(text),
         Response::Verify { verdict } => r.verdict = Some(verdict.as_str().to_string()),
         Response::Label { label } => r.label = Some(label.as_str().to_string()),
+        Response::Design { answers } => r.answers = Some(answers),
     }
     r
 }

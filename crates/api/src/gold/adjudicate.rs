@@ -401,7 +401,7 @@ impl Project {
             label: given.label.clone(),
             comment: None,
             duration_ms: None,
-            answers: None,
+            answers: given.answers.clone().map(crate::annotate::ByQuestion),
         };
         if let Some(bad) = given
             .selected
@@ -418,6 +418,22 @@ impl Project {
             Shaped::Options(_) => Response::Evidence {
                 selection: Selection::sentences(given.selected.clone()),
             },
+            Shaped::Response(Response::Design { answers }) => {
+                let task = self.task(task_id)?;
+                let claim = self.store.claim(claim_id)?.ok_or_else(|| {
+                    Error::new(ErrorCode::NotFound, "the task's claim is missing")
+                })?;
+                Response::Design {
+                    answers: crate::design::checked(
+                        self,
+                        &task,
+                        &claim.text,
+                        &self.settings()?,
+                        &answers,
+                    )
+                    .map_err(|e| invalid(format!("answer: {}", e.message)))?,
+                }
+            }
             Shaped::Response(response) => response,
         })
     }
@@ -451,6 +467,8 @@ pub struct HandAnswer {
     no_evidence: bool,
     text: Option<String>,
     label: Option<String>,
+    /// A design task's answers by question.
+    answers: Option<std::collections::BTreeMap<String, factdesk_core::design::Given>>,
 }
 
 /// A typed answer in the written fields, so it passes the very checks a written one does.
@@ -468,6 +486,7 @@ impl From<&Response> for HandAnswer {
             Response::Refute { text } => given.text = Some(text.clone()),
             Response::Verify { verdict } => given.label = Some(verdict.as_str().into()),
             Response::Label { label } => given.label = Some(label.as_str().into()),
+            Response::Design { answers } => given.answers = Some(answers.clone()),
         }
         given
     }

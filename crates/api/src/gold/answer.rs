@@ -21,6 +21,10 @@ pub enum Outcome {
     Label { label: Judgement },
     /// Verify or label: no strict majority.
     NoMajority,
+    /// Design: the answers by question the lead's decision gives.
+    Answers {
+        answers: std::collections::BTreeMap<String, factdesk_core::design::Given>,
+    },
 }
 
 /// One annotator's current answer on a task.
@@ -86,6 +90,9 @@ pub(crate) enum VoteKey {
     Judgement(Judgement),
     /// A written refutation: reviewed, never compared, so all of them alike.
     Written,
+    /// A design answer, as its stored text: compared question by question elsewhere
+    /// (`crate::declared::gold`), here only as a whole.
+    Design(String),
 }
 
 impl VoteKey {
@@ -101,6 +108,7 @@ impl VoteKey {
             Response::Refute { .. } => VoteKey::Written,
             Response::Verify { verdict } => VoteKey::Judgement(Judgement::Verdict(*verdict)),
             Response::Label { label } => VoteKey::Judgement(Judgement::Label(*label)),
+            Response::Design { .. } => VoteKey::Design(response.to_stored()),
         }
     }
 
@@ -116,6 +124,12 @@ impl VoteKey {
             }
             Outcome::NoEvidence => Some(VoteKey::NoEvidence),
             Outcome::Label { label } => Some(VoteKey::Judgement(*label)),
+            Outcome::Answers { answers } => Some(VoteKey::Design(
+                Response::Design {
+                    answers: answers.clone(),
+                }
+                .to_stored(),
+            )),
             Outcome::NoGoldEvidence | Outcome::NoMajority => None,
         }
     }
@@ -136,6 +150,9 @@ pub(crate) fn from_answer(response: &Response) -> Outcome {
             sentences: ids.clone(),
         },
         Response::Refute { .. } => Outcome::NoMajority,
+        Response::Design { answers } => Outcome::Answers {
+            answers: answers.clone(),
+        },
         Response::Verify { .. } | Response::Label { .. } => match response.judgement() {
             Some(label) => Outcome::Label { label },
             None => Outcome::NoMajority,

@@ -44,7 +44,7 @@ pub(super) fn fever_line(l: &GoldLine) -> serde_json::Result<serde_json::Value> 
 }
 
 /// `gold.jsonl` → `gold.<suffix>` in the same folder.
-pub(super) fn beside(out: &Path, suffix: &str) -> PathBuf {
+pub(crate) fn beside(out: &Path, suffix: &str) -> PathBuf {
     let stem = out
         .file_stem()
         .map_or_else(|| "gold".to_string(), |s| s.to_string_lossy().into_owned());

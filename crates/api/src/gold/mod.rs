@@ -19,6 +19,8 @@ mod thin;
 pub use crate::annotate::EvidenceState;
 pub use adjudicate::{HandAnswer, QueueCandidate, QueueGroup, QueueItem, Ruling};
 pub use answer::{Decision, Outcome, QueueAnswer};
+pub(crate) use card_text::cell;
+pub(crate) use gold_file::beside;
 pub use hf::HfReport;
 pub use outcome::{Aggregation, TaskOutcome};
 pub use records::{

@@ -78,7 +78,10 @@ impl Project {
         let ids = match &outcome.outcome {
             Outcome::Evidence { sentences } => sentences.clone(),
             Outcome::NoEvidence => Vec::new(),
-            Outcome::NoGoldEvidence | Outcome::Label { .. } | Outcome::NoMajority => {
+            Outcome::NoGoldEvidence
+            | Outcome::Label { .. }
+            | Outcome::NoMajority
+            | Outcome::Answers { .. } => {
                 return Ok(SettledEvidence::unsettled(EvidenceState::NotSettled))
             }
         };

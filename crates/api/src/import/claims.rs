@@ -27,6 +27,8 @@ pub struct ClaimInput {
     pub doc_ids_optional: bool,
     pub evidence: Vec<String>,
     pub refuted: Option<String>,
+    /// A pair's second text (`text_b`); the claim's text is its first.
+    pub text_b: Option<String>,
     pub metadata: Map<String, Value>,
     /// The `ext_id` of the claim this one refutes, when the preset links them.
     pub parent_ext_id: Option<String>,
@@ -54,7 +56,12 @@ impl ClaimInput {
             &self.metadata,
             &self.parent_ext_id,
         );
-        super::digest_json(&content)
+        // A claim without a second text hashes as it always has, so re-importing a file
+        // imported before pairs existed finds its rows unchanged.
+        match &self.text_b {
+            None => super::digest_json(&content),
+            Some(text_b) => super::digest_json(&(content, text_b)),
+        }
     }
 }
 
@@ -64,9 +71,11 @@ pub struct FieldMap {
     pairs: Vec<(String, String)>,
 }
 
-pub const NATIVE_FIELDS: [&str; 9] = [
+pub const NATIVE_FIELDS: [&str; 11] = [
     "id",
     "claim",
+    "text_a",
+    "text_b",
     "context",
     "label",
     "source_url",
@@ -116,6 +125,7 @@ fn base(file: &Arc<str>, row: &Row, text: String) -> ClaimInput {
         doc_ids_optional: false,
         evidence: Vec::new(),
         refuted: None,
+        text_b: None,
         metadata: Map::new(),
         parent_ext_id: None,
         // Filled in by the caller, which owns the row.
@@ -138,14 +148,34 @@ pub fn from_row(preset: Preset, map: &FieldMap, file: &Arc<str>, row: &Row) -> R
 
 fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     let col = |name| map.column(name);
-    let mut c = base(f.file, f.row, f.required_str(col("claim"))?);
+    // A pair's rows name their texts text_a and text_b; text_a is the claim's text.
+    let text = match f.get(col("text_a")) {
+        Some(v) if !v.is_null() => {
+            if col("claim") != col("text_a") && f.get(col("claim")).is_some_and(|v| !v.is_null()) {
+                return Err(f.err(
+                    col("text_a"),
+                    "a row gives either a claim or a pair's text_a, not both",
+                ));
+            }
+            f.required_str(col("text_a"))?
+        }
+        _ => f.required_str(col("claim"))?,
+    };
+    let mut c = base(f.file, f.row, text);
     c.ext_id = f.opt_id(col("id"))?;
     c.context = f.opt_str(col("context"))?;
     c.label = f.label(col("label"))?;
     c.source_url = f.opt_str(col("source_url"))?;
     c.doc_ids = f.str_list(col("doc_ids"), true, true)?;
     c.evidence = f.str_list(col("evidence"), false, false)?;
-    c.refuted = f.opt_str(col("refuted"))?;
+    c.text_b = f.opt_str(col("text_b"))?;
+    if c.text_b.is_some() && c.text_b.as_deref().is_some_and(|t| t.trim().is_empty()) {
+        return Err(f.err(col("text_b"), "a pair's second text is empty"));
+    }
+    // A column read as the pair's second text is not also a refutation to write.
+    if col("refuted") != col("text_b") {
+        c.refuted = f.opt_str(col("refuted"))?;
+    }
     c.metadata = f.object(col("metadata"))?;
     // Columns the format does not know are kept rather than silently dropped.
     let known: BTreeSet<&str> = NATIVE_FIELDS.iter().map(|n| col(n)).collect();

@@ -510,6 +510,9 @@ fn put_claim(
         },
     )?;
     report.claims_added += 1;
+    if let (Some(text_b), Rows::Written(tx)) = (&claim.text_b, conn) {
+        tx::insert_pair_text(tx, id, text_b)?;
+    }
     for &d in &doc_ids {
         ids.link(conn, id, d)?;
     }

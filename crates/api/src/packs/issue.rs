@@ -59,6 +59,12 @@ impl Project {
                 "refutation writing is not handed out in packs yet: its answers become new claims, which need the project",
             ));
         }
+        if req.kind == Some(TaskKind::Design) {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                "design tasks are not handed out in packs yet: they are answered in the app or through the team server, which read the project's design",
+            ));
+        }
         crate::output::check(out, &crate::output::Inputs::project(self.path()))?;
         if out.exists() {
             return Err(Error::new(

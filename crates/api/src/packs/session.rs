@@ -209,11 +209,12 @@ impl PackSession {
                     text: a.text,
                     label: a.label,
                     comment: a.comment,
+                    answers: a.answers.map(|given| given.0),
                 })
             }
             None => None,
         };
-        Ok(item.with_design())
+        Ok(item.with_design(None))
     }
 
     fn pace(&self, kind: TaskKind) -> Result<Pace> {

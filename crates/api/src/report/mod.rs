@@ -312,6 +312,7 @@ fn answer_label(response: &Response) -> String {
             n => format!("{n} sentences"),
         },
         Response::Refute { .. } => "written".to_string(),
+        Response::Design { .. } => "answered".to_string(),
         Response::Verify { verdict } => verdict.as_str().to_string(),
         Response::Label { label } => label.as_str().to_string(),
     }

@@ -37,7 +37,7 @@ use factdesk_api::{Error, ErrorCode, Location};
 use factdesk_core::answer::{Judgement, Response, Verdict};
 use factdesk_core::checks::CheckSettings;
 use factdesk_core::claim::Label;
-use factdesk_core::design::{Question, QuestionType, Shows};
+use factdesk_core::design::{Design, Question, QuestionType, Shows, SpanOver};
 use std::path::Path;
 use ts_rs::{Config, TS};
 
@@ -83,6 +83,8 @@ fn declarations(cfg: &Config) -> Vec<String> {
         Shows::decl(cfg),
         QuestionType::decl(cfg),
         Question::decl(cfg),
+        SpanOver::decl(cfg),
+        Design::decl(cfg),
         Item::decl(cfg),
         Next::decl(cfg),
         Given::decl(cfg),

@@ -259,6 +259,22 @@ const LEAD_ONLY: &[Call] = &[
     ("export_preview", |p, a, _| {
         p.export_preview(a, &GoldRequest::default()).map(drop)
     }),
+    ("design_agreement", |p, a, _| {
+        p.design_agreement(a, &AgreementRequest::default())
+            .map(drop)
+    }),
+    ("design_gold", |p, a, _| {
+        p.design_gold(a, &GoldRequest::default()).map(drop)
+    }),
+    ("export_design_gold", |p, a, dir| {
+        p.export_design_gold(
+            a,
+            &GoldRequest::default(),
+            &dir.join("out").join("design.jsonl"),
+            false,
+        )
+        .map(drop)
+    }),
     ("export_gold", |p, a, dir| {
         p.export_gold(
             a,

@@ -349,10 +349,10 @@ fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
     assert_eq!(verify.skipped[0].count, 1);
 }
 
-/// `name`'s pace on evidence items, of the four kinds' paces.
+/// `name`'s pace on evidence items, of every kind's pace.
 fn evidence_pace(p: &Project, name: &str) -> factdesk_api::annotate::Pace {
     let paces = p.paces(&p.who(name)).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(paces.len(), 4);
+    assert_eq!(paces.len(), TaskKind::ALL.len());
     paces
         .into_iter()
         .find(|k| k.kind == TaskKind::Evidence)

@@ -100,8 +100,20 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&queue);
     }
-    if queue.is_empty() {
+    // Design items are settled question by question: those a required question holds
+    // back are listed with the reason.
+    let held: Vec<_> = project
+        .design_gold(&lead, &req)?
+        .map(|g| g.held_back)
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|h| h.needs_decision)
+        .collect();
+    if queue.is_empty() && held.is_empty() {
         println!("nothing to adjudicate");
+    }
+    for h in &held {
+        println!("task {} (design): item {}: {}", h.task_id, h.id, h.reason);
     }
     for item in queue {
         let share = item

@@ -18,7 +18,7 @@ pub struct Args {
     #[command(flatten)]
     by: super::Acting,
     /// Projects: only this kind (evidence, verify or label; refutation writing has no
-    /// agreement).
+    /// agreement; design: each question of the project's design).
     #[arg(long, value_enum)]
     kind: Option<TaskKind>,
     /// Category order for weighted kappa and ordinal alpha: a,b,c
@@ -58,6 +58,32 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let project = super::open(&a.source)?;
     let by = a.by.lead(&project, "see agreement")?;
+    if a.kind == Some(TaskKind::Design) {
+        let Some(design) = project.design_agreement(&by, &req)? else {
+            anyhow::bail!("the project declares no design");
+        };
+        if a.json {
+            return super::print_json(&design);
+        }
+        for q in &design.questions {
+            match &q.report {
+                Some(r) => show(
+                    Some(&format!(
+                        "{} ({}, per {})",
+                        q.question, design.design, q.unit
+                    )),
+                    r,
+                    false,
+                )?,
+                None => println!(
+                    "== {}: {}",
+                    q.question,
+                    q.reason.as_deref().unwrap_or_default()
+                ),
+            }
+        }
+        return Ok(());
+    }
     if let Some(kind) = a.kind {
         return show(None, &project.agreement(&by, kind, &req)?, a.json);
     }
@@ -68,6 +94,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             all.insert(kind.as_str().to_string(), serde_json::to_value(&report)?);
         } else {
             show(Some(kind.as_str()), &report, false)?;
+        }
+    }
+    if let Some(design) = project.design_agreement(&by, &req)? {
+        if a.json {
+            all.insert("design".into(), serde_json::to_value(&design)?);
         }
     }
     if a.json {

@@ -42,6 +42,10 @@ pub struct Args {
     /// --format hf, replace an earlier Factdesk export in the folder.
     #[arg(long)]
     force: bool,
+    /// Write the gold of the project's design tasks instead: one item a line with each
+    /// question's gold value and how it was settled (docs/designs.md).
+    #[arg(long)]
+    design: bool,
     /// Print what was written as JSON.
     #[arg(long)]
     json: bool,
@@ -68,6 +72,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         splits: parse_splits(&a.splits)?,
         seed: a.seed,
     };
+    if a.design {
+        return design(a, &req);
+    }
     let format = match a.format {
         Format::Hf => return hf(a, &req),
         Format::Factdesk => ExportFormat::Factdesk,
@@ -150,4 +157,28 @@ fn under_annotated(p: &factdesk_api::gold::ExportPreview) {
     } else {
         println!("{n} claims held back: fewer counted answers than the overlap (listed in the card; --include-under-annotated exports them marked)");
     }
+}
+
+fn design(a: Args, req: &GoldRequest) -> anyhow::Result<()> {
+    if !matches!(a.format, Format::Factdesk) || a.license != "other" {
+        anyhow::bail!("--design writes Factdesk's design lines: drop --format and --license (nothing was written)");
+    }
+    let project = super::open(&a.project)?;
+    let by = a.by.lead(&project, "export gold data")?;
+    let report = project.export_design_gold(&by, req, &a.out, a.force)?;
+    if a.json {
+        return super::print_json(&report);
+    }
+    println!("wrote {} items to {}", report.lines, report.out);
+    for (split, n) in &report.per_split {
+        println!("  {split}: {n}");
+    }
+    if !report.held_back.is_empty() {
+        println!(
+            "held back {} items (reasons in {})",
+            report.held_back.len(),
+            report.card
+        );
+    }
+    Ok(())
 }

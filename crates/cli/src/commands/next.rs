@@ -10,8 +10,8 @@ pub struct Args {
     /// The annotator's name.
     #[arg(long = "as", value_name = "NAME")]
     annotator: String,
-    /// The kind of task to serve.
-    #[arg(long, value_enum, default_value = "evidence")]
+    /// The kind of task to serve; `design` for the project's own questions.
+    #[arg(long, visible_alias = "task", value_enum, default_value = "evidence")]
     kind: TaskKind,
     /// Print the item as JSON, as the annotator's side receives it.
     #[arg(long)]
@@ -31,6 +31,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             println!("task {}: {}", item.task_id, item.claim);
             if let Some(c) = &item.counter_claim {
                 println!("counter-claim: {c}");
+            }
+            if let Some(b) = &item.text_b {
+                println!("text_b: {b}");
+            }
+            if item.kind == TaskKind::Design {
+                for q in item.questions.iter().filter(|q| q.id != "comment") {
+                    let labels = q.labels.as_deref().unwrap_or_default().join(" | ");
+                    println!("  {} ({:?}) {labels}", q.id, q.kind);
+                }
             }
             for (i, o) in item.options.iter().enumerate() {
                 println!("  {}. [{}] {}", i + 1, o.id, o.text);

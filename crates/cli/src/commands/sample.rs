@@ -7,7 +7,8 @@ use std::path::PathBuf;
 ///
 /// Groups the items of --kind that are in no study yet by --by: `jaccard-bins`, the word
 /// overlap (Jaccard of Porter-2-stemmed word sets without stop words, web addresses and
-/// numbers each one word) between the claim and its best-ranked candidate sentence, in
+/// numbers each one word) between a pair's two texts, or the claim and its best-ranked
+/// candidate sentence, in
 /// --bins equal-width bins; `label`, the claim's imported label; or any other name, that
 /// field of the claim's imported metadata. Draws --per items from each group. Without
 /// --group it only shows the draw; with --group it makes it a re-annotation study for
@@ -17,7 +18,7 @@ use std::path::PathBuf;
 pub struct Args {
     /// The project file.
     project: PathBuf,
-    /// The kind of the items: evidence, verify or label.
+    /// The kind of the items: evidence, verify, label or design.
     #[arg(long, value_enum, default_value = "evidence")]
     kind: TaskKind,
     /// How to group the items: jaccard-bins, label, or a metadata field's name.
@@ -35,6 +36,10 @@ pub struct Args {
     /// Make the draw a study for these annotators: ana,ben,caro
     #[arg(long, value_delimiter = ',')]
     group: Vec<String>,
+    /// Make the draw the kind's task set: its other tasks are closed (only before any is
+    /// given to an annotator). The strata are printed in the dataset card.
+    #[arg(long, conflicts_with = "group")]
+    keep_only: bool,
     #[command(flatten)]
     by_person: super::Acting,
     /// Print JSON.
@@ -52,6 +57,19 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let mut project = super::open(&a.project)?;
     let lead = a.by_person.lead(&project, "draw samples")?;
+    if a.keep_only {
+        let (sample, closed) = project.keep_sample(&lead, a.kind, &strata, a.per, a.seed)?;
+        if a.json {
+            return super::print_json(&sample);
+        }
+        show(&sample);
+        println!(
+            "kept: the {} drawn items are the {} task set; {closed} others closed",
+            sample.items.len(),
+            a.kind.as_str()
+        );
+        return Ok(());
+    }
     if a.group.is_empty() {
         let sample = project.sample_strata(&lead, a.kind, &strata, a.per, a.seed)?;
         if a.json {

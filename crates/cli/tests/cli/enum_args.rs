@@ -8,23 +8,23 @@ use crate::{factdesk, stderr};
 const BAD: &[(&[&str], &str)] = &[
     (
         &["tasks", "P", "--kind", "evidense"],
-        "evidence, refute, verify, label",
+        "evidence, refute, verify, label, design",
     ),
     (
         &["next", "P", "--as", "ana", "--kind", "x"],
-        "evidence, refute, verify, label",
+        "evidence, refute, verify, label, design",
     ),
     (
         &["agreement", "P", "--kind", "x"],
-        "evidence, refute, verify, label",
+        "evidence, refute, verify, label, design",
     ),
     (
         &["study", "P", "--kind", "x"],
-        "evidence, refute, verify, label",
+        "evidence, refute, verify, label, design",
     ),
     (
         &["pack", "P", "--for", "ana", "--out", "o", "--kind", "x"],
-        "evidence, refute, verify, label",
+        "evidence, refute, verify, label, design",
     ),
     (
         &["rank", "P", "--ranker", "tfidf"],

@@ -176,7 +176,16 @@ fn recipes_are_listed_with_their_settings_and_steps() {
         .flatten()
         .filter_map(|r| r["name"].as_str())
         .collect();
-    assert_eq!(names, ["covid-fact", "wikifactcheck", "multilingual"]);
+    assert_eq!(
+        names,
+        [
+            "covid-fact",
+            "wikifactcheck",
+            "multilingual",
+            "crowdchecked",
+            "zanzotto"
+        ]
+    );
     for r in listed.as_array().into_iter().flatten() {
         let steps = r["steps"].as_array().cloned().unwrap_or_default();
         assert!(steps.len() >= 4, "{r}");
@@ -196,7 +205,7 @@ fn recipes_are_listed_with_their_settings_and_steps() {
     assert!(!refused.status.success());
     let said = String::from_utf8_lossy(&refused.stderr);
     assert!(
-        said.contains("covid-fact, wikifactcheck, multilingual"),
+        said.contains("covid-fact, wikifactcheck, multilingual, crowdchecked, zanzotto"),
         "{said}"
     );
     assert!(!p.exists());

@@ -1,0 +1,312 @@
+//! A project's own design (issue 33): checking that a declared design can be answered,
+//! checking an answer against it, and the word tokens span questions are compared on.
+//!
+//! Spans are compared at token level, as docs/agreement.md states: a token (a run of
+//! letters or digits) is marked when any span of the answer touches it, so two
+//! annotators who mark "the vaccine" and "vaccine" agree on "vaccine" and differ on "the".
+
+use super::{Design, Given, Question, QuestionType, SpanOver, COMMENT};
+use std::collections::{BTreeMap, HashSet};
+
+/// The most questions a design asks and labels a question takes: more is a typo.
+pub const MAX_QUESTIONS: usize = 20;
+pub const MAX_LABELS: usize = 50;
+/// The longest question id, label or text answer, in characters.
+const MAX_NAME: usize = 60;
+pub const MAX_TEXT: usize = 10_000;
+
+fn id_ok(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_NAME
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
+}
+
+/// Why `design` cannot be served, naming the question; `None` when it can.
+pub fn problem(design: &Design) -> Option<String> {
+    if design.name.trim().is_empty() {
+        return Some("the design needs a name".into());
+    }
+    if design.questions.is_empty() {
+        return Some("the design asks no question; declare at least one".into());
+    }
+    if design.questions.len() > MAX_QUESTIONS {
+        return Some(format!(
+            "the design asks {} questions; at most {MAX_QUESTIONS}",
+            design.questions.len()
+        ));
+    }
+    let mut seen = HashSet::new();
+    for q in &design.questions {
+        let id = &q.id;
+        if !id_ok(id) {
+            return Some(format!(
+                "question id {id:?}: use lower-case letters, digits and _ (at most {MAX_NAME})"
+            ));
+        }
+        if id == COMMENT {
+            return Some(format!(
+                "question id {COMMENT:?} is the comment every item takes; name the question otherwise"
+            ));
+        }
+        if !seen.insert(id.as_str()) {
+            return Some(format!("question {id:?} is declared twice"));
+        }
+        let labels = q.labels.as_deref().unwrap_or_default();
+        match q.kind {
+            QuestionType::Choice | QuestionType::Multi => {
+                let least = if q.kind == QuestionType::Choice { 2 } else { 1 };
+                if labels.len() < least || labels.len() > MAX_LABELS {
+                    return Some(format!(
+                        "question {id:?} takes {least} to {MAX_LABELS} labels, not {}",
+                        labels.len()
+                    ));
+                }
+                let mut names = HashSet::new();
+                for label in labels {
+                    let trimmed = label.trim();
+                    if trimmed.is_empty()
+                        || trimmed != label
+                        || label.chars().count() > MAX_NAME
+                        || label.chars().any(char::is_control)
+                    {
+                        return Some(format!(
+                            "question {id:?}: label {label:?} must be 1 to {MAX_NAME} characters without surrounding spaces or control characters"
+                        ));
+                    }
+                    if !names.insert(label.to_lowercase()) {
+                        return Some(format!(
+                            "question {id:?}: label {label:?} is listed twice (case aside)"
+                        ));
+                    }
+                }
+                if q.over.is_some() {
+                    return Some(format!(
+                        "question {id:?} is not a span question: it marks no text (drop \"over\")"
+                    ));
+                }
+            }
+            QuestionType::Span | QuestionType::Text => {
+                if q.labels.is_some() {
+                    return Some(format!(
+                        "question {id:?} is a {} question: it takes no labels",
+                        if q.kind == QuestionType::Span {
+                            "span"
+                        } else {
+                            "text"
+                        }
+                    ));
+                }
+                if q.kind == QuestionType::Span && q.over.is_none() {
+                    return Some(format!(
+                        "span question {id:?} needs \"over\": \"text_a\" or \"text_b\""
+                    ));
+                }
+                if q.kind == QuestionType::Text && q.over.is_some() {
+                    return Some(format!(
+                        "question {id:?} is a text question: it marks no text (drop \"over\")"
+                    ));
+                }
+            }
+        }
+        if q.ordered && q.kind != QuestionType::Choice {
+            return Some(format!(
+                "question {id:?}: only a choice question's labels can be ordered"
+            ));
+        }
+    }
+    None
+}
+
+/// Whether two designs ask the same questions in the same shapes: what answers depend
+/// on. Guidelines, the name and `required` may change once answers exist; nothing else.
+pub fn same_questions(a: &Design, b: &Design) -> bool {
+    let shape = |q: &Question| (q.id.clone(), q.kind, q.labels.clone(), q.over, q.ordered);
+    a.questions.len() == b.questions.len()
+        && a.questions
+            .iter()
+            .map(shape)
+            .eq(b.questions.iter().map(shape))
+}
+
+/// The texts an item shows, which span answers are checked against.
+#[derive(Debug, Clone, Copy)]
+pub struct Texts<'a> {
+    pub text_a: &'a str,
+    pub text_b: Option<&'a str>,
+}
+
+impl<'a> Texts<'a> {
+    pub fn of(&self, over: SpanOver) -> Option<&'a str> {
+        match over {
+            SpanOver::TextA => Some(self.text_a),
+            SpanOver::TextB => self.text_b,
+        }
+    }
+}
+
+/// `given` checked against `design` for an item showing `texts`: every answered question
+/// is declared and answered in its shape with its labels, every required one answered,
+/// spans inside their text. Returns the answer as stored: labels as the design spells
+/// them, a multiple choice's labels in the design's order, spans sorted and merged.
+pub fn check(
+    design: &Design,
+    texts: Texts<'_>,
+    given: &BTreeMap<String, Given>,
+) -> Result<BTreeMap<String, Given>, String> {
+    let mut out = BTreeMap::new();
+    for (id, value) in given {
+        if id == COMMENT {
+            continue;
+        }
+        let Some(q) = design.questions.iter().find(|q| &q.id == id) else {
+            let ids: Vec<&str> = design.questions.iter().map(|q| q.id.as_str()).collect();
+            return Err(format!(
+                "the design asks no question {id:?} (its questions: {})",
+                ids.join(", ")
+            ));
+        };
+        let labels = q.labels.as_deref().unwrap_or_default();
+        let find = |label: &str| -> Result<String, String> {
+            labels
+                .iter()
+                .find(|l| l.eq_ignore_ascii_case(label.trim()))
+                .cloned()
+                .ok_or_else(|| {
+                    format!(
+                        "question {id:?} has no label {label:?} (its labels: {})",
+                        labels.join(", ")
+                    )
+                })
+        };
+        let wrong = |wanted: &str| format!("question {id:?} takes {wanted}, not {}", value.shape());
+        let kept = match (q.kind, value) {
+            (QuestionType::Choice, Given::One(label)) => Given::One(find(label)?),
+            (QuestionType::Choice, _) => return Err(wrong("one label as a string")),
+            (QuestionType::Multi, Given::Many(chosen)) => {
+                let chosen: HashSet<String> =
+                    chosen.iter().map(|l| find(l)).collect::<Result<_, _>>()?;
+                Given::Many(
+                    labels
+                        .iter()
+                        .filter(|l| chosen.contains(*l))
+                        .cloned()
+                        .collect(),
+                )
+            }
+            (QuestionType::Multi, _) => return Err(wrong("a list of labels ([] for none)")),
+            (QuestionType::Text, Given::One(text)) => {
+                let text = text.trim();
+                if text.is_empty() && q.required {
+                    return Err(format!("question {id:?} needs a text"));
+                }
+                if text.chars().count() > MAX_TEXT || text.contains('\0') {
+                    return Err(format!(
+                        "question {id:?}: a text of at most {MAX_TEXT} characters, without NUL"
+                    ));
+                }
+                Given::One(text.to_string())
+            }
+            (QuestionType::Text, _) => return Err(wrong("its text as a string")),
+            (QuestionType::Span, Given::Spans { spans }) => {
+                let over = q.over.unwrap_or(SpanOver::TextA);
+                let Some(text) = texts.of(over) else {
+                    return Err(format!(
+                        "question {id:?} marks text_b, which this item does not have"
+                    ));
+                };
+                Given::Spans {
+                    spans: merged(spans, text.chars().count() as u32)
+                        .map_err(|e| format!("question {id:?}: {e}"))?,
+                }
+            }
+            (QuestionType::Span, _) => return Err(wrong("{\"spans\": [[start, end], ...]}")),
+        };
+        out.insert(id.clone(), kept);
+    }
+    if let Some(q) = design
+        .questions
+        .iter()
+        .find(|q| q.required && !out.contains_key(&q.id))
+    {
+        return Err(format!("question {:?} is not answered", q.id));
+    }
+    Ok(out)
+}
+
+/// Spans sorted, overlapping or touching ones joined; refused when one is empty, reversed
+/// or reaches past the text's `len` characters.
+fn merged(spans: &[[u32; 2]], len: u32) -> Result<Vec<[u32; 2]>, String> {
+    let mut sorted = spans.to_vec();
+    for [start, end] in &sorted {
+        if start >= end || *end > len {
+            return Err(format!(
+                "span [{start}, {end}] is not a stretch of the text's {len} characters (start < end <= {len})"
+            ));
+        }
+    }
+    sorted.sort_unstable();
+    let mut out: Vec<[u32; 2]> = Vec::new();
+    for span in sorted {
+        match out.last_mut() {
+            Some(last) if span[0] <= last[1] => last[1] = last[1].max(span[1]),
+            _ => out.push(span),
+        }
+    }
+    Ok(out)
+}
+
+/// The word tokens of `text` as character offsets `[start, end)`: runs of letters and
+/// digits.
+pub fn tokens(text: &str) -> Vec<[u32; 2]> {
+    let mut out = Vec::new();
+    let mut start: Option<u32> = None;
+    let mut i = 0u32;
+    for c in text.chars() {
+        match (c.is_alphanumeric(), start) {
+            (true, None) => start = Some(i),
+            (false, Some(s)) => {
+                out.push([s, i]);
+                start = None;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if let Some(s) = start {
+        out.push([s, i]);
+    }
+    out
+}
+
+/// Which of `tokens` the spans touch.
+pub fn marked(tokens: &[[u32; 2]], spans: &[[u32; 2]]) -> Vec<bool> {
+    tokens
+        .iter()
+        .map(|t| spans.iter().any(|s| s[0] < t[1] && t[0] < s[1]))
+        .collect()
+}
+
+/// The spans covering the marked tokens, a run of marked tokens as one span from its
+/// first token's start to its last one's end.
+pub fn spans_of(tokens: &[[u32; 2]], marked: &[bool]) -> Vec<[u32; 2]> {
+    let mut out: Vec<[u32; 2]> = Vec::new();
+    let mut run: Option<[u32; 2]> = None;
+    for (t, &m) in tokens.iter().zip(marked) {
+        run = match (m, run) {
+            (true, Some([s, _])) => Some([s, t[1]]),
+            (true, None) => Some(*t),
+            (false, Some(r)) => {
+                out.push(r);
+                None
+            }
+            (false, None) => None,
+        };
+    }
+    out.extend(run);
+    out
+}
+
+#[cfg(test)]
+mod tests;
