@@ -106,6 +106,13 @@ fn covid_fact(s: &mut Settings) {
     s.overlap = 3;
     s.trick_template = factdesk_core::trick::DEFAULT_TEMPLATE.into();
     s.study_answers_in_gold = false;
+    s.design = declared(serde_json::json!({
+        "name": "salient-words",
+        "questions": [
+            {"id": "salient", "type": "span", "over": "text_a", "required": true,
+             "guideline": "Mark the words that carry the claim's point: the words to replace to make it false (a number, a name, the key noun or verb). Leave out words any claim could have."}
+        ]
+    }));
 }
 
 fn wikifactcheck(s: &mut Settings) {
@@ -126,13 +133,14 @@ const DEFINITIONS: &[Definition] = &[
         name: "covid-fact",
         title: "COVID-Fact: evidence selection with a trick sentence, validated by a second group",
         source: "Saakyan, Chakrabarty and Muresan (2021), COVID-Fact: Fact Extraction and Verification of Real-World Claims on COVID-19 Pandemic, ACL",
-        designs: &[TaskKind::Evidence, TaskKind::Verify],
+        designs: &[TaskKind::Evidence, TaskKind::Design, TaskKind::Verify],
         configure: covid_fact,
         steps: &[
             step("factdesk init P --recipe covid-fact", "stance `supports`, the trick \"It is not true that {claim}\", 3 annotators an item, the evidence guideline", Whose::Paper),
             step("factdesk import P claims.jsonl --preset covid-fact --docs documents.jsonl", "the claims and the documents their candidates come from", Whose::Paper),
             step("factdesk tasks P --kind evidence --overlap 3", "each claim's top 5 candidate sentences and the trick, for 3 annotators", Whose::Paper),
             step("factdesk study P --kind evidence --sample 100 --group NAMES", "a second group re-annotates 100 claims; Cohen's kappa between the groups' majority votes", Whose::Paper),
+            step("factdesk tasks P --kind design --overlap 3", "3 annotators mark each claim's salient words, those a counter-claim replaces; agreement per word", Whose::Paper),
             step("factdesk tasks P --kind verify --overlap 3", "people verify the counter-claims imported with the claims", Whose::Factdesk),
             step("factdesk report P --out report.html", "agreement (Fleiss' kappa per candidate sentence, the study's Cohen's kappa) and the methodology", Whose::Factdesk),
             step("factdesk export P --out gold.jsonl", "gold by strict majority; answers that picked the trick rejected; study answers kept apart", Whose::Paper),

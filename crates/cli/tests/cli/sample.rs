@@ -31,7 +31,7 @@ fn sample(p: &Path, args: &[&str]) -> Value {
 
 /// Stemmed Jaccard of each pair by tests/python/stemmed_jaccard.py; `None` where
 /// python3 lacks snowballstemmer outside CI.
-fn python_jaccard(pairs: &Value) -> Option<Vec<f64>> {
+pub(crate) fn python_jaccard(pairs: &Value) -> Option<Vec<f64>> {
     let has = Command::new("python3")
         .args(["-c", "import snowballstemmer"])
         .output()

@@ -5,8 +5,11 @@
 //! independent computations are here.
 
 mod covid_fact;
+mod covid_fact_salient;
+mod crowdchecked;
 mod multilingual;
 mod wikifactcheck;
+mod zanzotto;
 
 use super::{factdesk, ok};
 use serde_json::{json, Value};
