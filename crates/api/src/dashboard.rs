@@ -16,6 +16,7 @@
 mod activity;
 mod intervals;
 mod masi;
+mod questions;
 mod running;
 mod snapshot;
 mod tally;
@@ -37,6 +38,8 @@ use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, pair_metric_name, pair_unit_name, MASI_METRIC};
 use masi::MasiTally;
+pub(crate) use questions::question_statistics;
+pub use questions::{headline_names, QuestionStatistics};
 use running::{extend_series, retract};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
@@ -453,6 +456,11 @@ impl DashboardState {
                 .intervals
                 .as_ref()
                 .map(|i| i.studies.clone())
+                .unwrap_or_default(),
+            questions: self
+                .intervals
+                .as_ref()
+                .map(|i| i.questions.clone())
                 .unwrap_or_default(),
         }
     }

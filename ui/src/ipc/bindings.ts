@@ -786,6 +786,18 @@ people: Array<AnnotatorActivity>,
  */
 series: Array<KappaPoint>, };
 
+export type QuestionStatistics = { question: string, 
+/**
+ * What a unit is: "item", "item and label" or "token".
+ */
+unit: string, units: number, annotators: number, 
+/**
+ * Fleiss' kappa, Krippendorff's alpha, the mean pairwise Cohen's kappa and percent
+ * agreement, by their `factdesk agreement --json` names (the `setsel_*` ones for a
+ * multiple-choice question); none for a free-text question.
+ */
+statistics: Array<Statistic>, };
+
 export type Dashboard = { 
 /**
  * The newest answer included; the app polls for a larger one.
@@ -803,7 +815,11 @@ kinds: Array<KindDashboard>,
  * Re-annotation studies with their figures, as of `intervals_as_of` (they need a
  * bootstrap, so they come with the intervals).
  */
-studies: Array<StudyAgreement>, };
+studies: Array<StudyAgreement>, 
+/**
+ * The project's own design: agreement per question, as of `intervals_as_of`.
+ */
+questions: Array<QuestionStatistics>, };
 
 export type Manifest = { format: number, pack_id: string, project_id: string, annotator: string, annotator_id: number, kind: TaskKind | null, 
 /**

@@ -84,10 +84,15 @@ impl Project {
             }
         }
         studies.sort_by_key(|s| s.study.id);
+        let questions = self
+            .design_agreement_in(&read, req)?
+            .map(|d| super::question_statistics(&d))
+            .unwrap_or_default();
         Ok(Intervals {
             as_of,
             by_kind,
             studies,
+            questions,
         })
     }
 

@@ -18,6 +18,8 @@ pub struct Dashboard {
     /// Re-annotation studies with their figures, as of `intervals_as_of` (they need a
     /// bootstrap, so they come with the intervals).
     pub studies: Vec<StudyAgreement>,
+    /// The project's own design: agreement per question, as of `intervals_as_of`.
+    pub questions: Vec<super::QuestionStatistics>,
 }
 
 impl Dashboard {
@@ -26,6 +28,7 @@ impl Dashboard {
     pub fn lay_intervals_from(&mut self, full: &Dashboard) {
         self.intervals_as_of = full.intervals_as_of;
         self.studies.clone_from(&full.studies);
+        self.questions.clone_from(&full.questions);
         for kind in &mut self.kinds {
             let Some(done) = full.kinds.iter().find(|f| f.kind == kind.kind) else {
                 continue;
@@ -143,4 +146,6 @@ pub struct Intervals {
     /// Per kind: Fleiss, alpha and (evidence) MASI alpha intervals.
     pub by_kind: BTreeMap<&'static str, KindIntervals>,
     pub studies: Vec<StudyAgreement>,
+    /// The project's own design's questions, with their figures.
+    pub questions: Vec<super::QuestionStatistics>,
 }

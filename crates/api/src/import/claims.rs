@@ -168,8 +168,14 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     c.source_url = f.opt_str(col("source_url"))?;
     c.doc_ids = f.str_list(col("doc_ids"), true, true)?;
     c.evidence = f.str_list(col("evidence"), false, false)?;
+    // A row that gives text_b is a pair: a blank one is a broken row, not a claim.
+    let gives_b = f
+        .row
+        .fields
+        .get(col("text_b"))
+        .is_some_and(|v| !v.is_null());
     c.text_b = f.opt_str(col("text_b"))?;
-    if c.text_b.is_some() && c.text_b.as_deref().is_some_and(|t| t.trim().is_empty()) {
+    if gives_b && c.text_b.as_deref().is_none_or(|t| t.trim().is_empty()) {
         return Err(f.err(col("text_b"), "a pair's second text is empty"));
     }
     // A column read as the pair's second text is not also a refutation to write.

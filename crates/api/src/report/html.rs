@@ -66,6 +66,9 @@ pub fn render(r: &Report) -> String {
     summary(&mut s, r);
     agreement(&mut s, r);
     studies(&mut s, r);
+    if let Some(design) = &r.design {
+        super::design::section(&mut s, design);
+    }
     labels(&mut s, &r.labels);
     lengths(&mut s, &r.lengths);
     negation(&mut s, &r.negation);

@@ -7,6 +7,7 @@
 //! agreement part is the lead's dashboard ([`Project::dashboard`]), so the report shows
 //! exactly what the lead watched, with every other statistic of `factdesk agreement`.
 
+mod design;
 mod disagreements;
 pub mod html;
 mod methodology;
@@ -49,6 +50,10 @@ pub struct Report {
     pub agreement: Dashboard,
     /// Per task kind with answers, every statistic as `factdesk agreement --json` prints it.
     pub metrics: BTreeMap<String, AgreementReport>,
+    /// The project's own design: agreement per question, as `factdesk agreement --kind
+    /// design --json` prints it; absent when it declares none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub design: Option<crate::declared::agreement::DesignAgreement>,
     /// Model predictions against the gold data (majority, flagged annotators left out);
     /// no models when the project holds no predictions.
     pub predictions: crate::predictions::PredictionComparison,
@@ -230,12 +235,17 @@ impl Project {
             as_of: self.last_annotation_id(lead)?,
             by_kind: BTreeMap::new(),
             studies: self.study_agreements_in(lead, &read, None, req)?,
+            questions: Vec::new(),
         };
         for (kind, report) in self.agreements_in(lead, &read, req)? {
             intervals
                 .by_kind
                 .insert(kind.as_str(), kind_intervals(kind, &report));
             metrics.insert(kind.as_str().to_string(), report);
+        }
+        let design = self.design_agreement_in(&read, req)?;
+        if let Some(d) = &design {
+            intervals.questions = crate::dashboard::question_statistics(d);
         }
         let mut dashboard = DashboardState::new();
         dashboard.refresh_from(self, lead, &read)?;
@@ -255,6 +265,7 @@ impl Project {
             disagreements: self.decisions_by_category()?,
             agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
+            design,
             predictions: self
                 .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
             methodology: self.methodology_in(&read, req)?,

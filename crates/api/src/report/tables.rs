@@ -27,6 +27,7 @@ pub fn render_all(r: &Report) -> Result<Vec<(String, Vec<u8>)>> {
         studies(r),
         metrics(r),
         disagreements(r),
+        design(r),
     ]
     .into_iter()
     .map(render)
@@ -361,6 +362,36 @@ fn disagreements(r: &Report) -> Table {
             .map(|row| vec![row.category.clone(), row.decisions.to_string()])
             .chain([vec![String::new(), c.uncategorised.to_string()]])
             .collect(),
+    }
+}
+
+/// Every statistic of every question of the project's design (no rows without one).
+fn design(r: &Report) -> Table {
+    let rows = r
+        .design
+        .iter()
+        .flat_map(|d| &d.questions)
+        .flat_map(|q| {
+            let metrics = q.report.iter().flat_map(|a| &a.metrics);
+            metrics.map(move |(name, m)| {
+                let mut row = vec![q.question.clone(), q.unit.to_string(), name.clone()];
+                row.extend(stat_cells(m.value, &m.reason, m.ci95));
+                row
+            })
+        })
+        .collect();
+    Table {
+        name: "design_agreement.csv",
+        header: &[
+            "question",
+            "unit",
+            "statistic",
+            "value",
+            "reason",
+            "ci95_low",
+            "ci95_high",
+        ],
+        rows,
     }
 }
 

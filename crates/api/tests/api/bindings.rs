@@ -14,7 +14,8 @@ use factdesk_api::claim_view::{
     ClaimAnswer, ClaimLine, ClaimPage, ClaimStanding, ClaimTask, ClaimView,
 };
 use factdesk_api::dashboard::{
-    AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, Statistic,
+    AnnotatorActivity, Dashboard, KappaPoint, KindDashboard, PairAgreement, QuestionStatistics,
+    Statistic,
 };
 use factdesk_api::dto::{
     CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, NoTask, Overview,
@@ -110,6 +111,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         StudyAgreement::decl(cfg),
         DeletedStudy::decl(cfg),
         KindDashboard::decl(cfg),
+        QuestionStatistics::decl(cfg),
         Dashboard::decl(cfg),
         Manifest::decl(cfg),
         PackSummary::decl(cfg),

@@ -21,6 +21,7 @@ mod concurrent;
 mod cross_kinds;
 mod dashboard;
 mod dashboard_pace;
+mod designs;
 mod disagreements;
 mod downloads;
 mod earlier_release;

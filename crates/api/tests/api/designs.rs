@@ -1,0 +1,324 @@
+//! A project's own design (issue 33) under bad input and misuse: a design that cannot be
+//! answered, pair rows that do not fit, answers in the wrong shape, a design changed
+//! after answers, design work in packs and studies, a sample kept after work began. Each
+//! is refused with the field or question named, and changes nothing.
+
+use crate::common::{self, must, Acting};
+use factdesk_api::annotate::{Answer, ByQuestion, Given};
+use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::packs::PackRequest;
+use factdesk_api::study::Strata;
+use factdesk_api::tasks::TaskKind;
+use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+fn design() -> factdesk_core::design::Design {
+    must(serde_json::from_value(serde_json::json!({
+        "name": "pairs",
+        "questions": [
+            {"id": "relation", "type": "choice", "labels": ["same", "different"], "required": true},
+            {"id": "topics", "type": "multi", "labels": ["health", "money"], "required": false},
+            {"id": "words", "type": "span", "over": "text_b", "required": false}
+        ]
+    })))
+}
+
+/// A project of `n` pairs ("p0".., text_a "The price of bread rose by i percent", text_b
+/// "Bread costs i percent more"), the design declared, design tasks for ana and ben.
+fn pairs_project(dir: &Path, n: usize) -> Project {
+    let file = dir.join("pairs.jsonl");
+    let rows: String = (0..n)
+        .map(|i| {
+            serde_json::json!({"id": format!("p{i}"), "text_a": format!("The price of bread rose by {i} percent"), "text_b": format!("Bread costs {i} percent more")}).to_string() + "\n"
+        })
+        .collect();
+    must(std::fs::write(&file, rows));
+    let mut p = must(Project::create(
+        &common::location(dir, "p.fdesk"),
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![file],
+        ..Default::default()
+    };
+    must(import(&mut p, &lead, &req, &mut NoProgress));
+    let mut settings = must(p.settings());
+    settings.design = Some(design());
+    must(p.set_settings(&lead, &settings));
+    must(p.create_tasks(&lead, TaskKind::Design, Some(2)));
+    must(p.add_annotator(&lead, "lea", factdesk_api::annotators::Role::Lead));
+    for n in ["ana", "ben"] {
+        must(p.add_annotator(&lead, n, factdesk_api::annotators::Role::Annotator));
+    }
+    p
+}
+
+fn by_question(task_id: i64, pairs: &[(&str, Given)]) -> Answer {
+    Answer {
+        task_id,
+        answers: Some(ByQuestion(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_string(), v.clone()))
+                .collect::<BTreeMap<_, _>>(),
+        )),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_design_that_cannot_be_answered_is_refused_naming_the_field_and_nothing_changes() {
+    let dir = must(tempfile::tempdir());
+    let mut p = pairs_project(dir.path(), 2);
+    let before = must(p.settings());
+    let mut bad = before.clone();
+    let mut d = design();
+    d.questions[1].labels = Some(vec!["health".into(), "Health".into()]);
+    bad.design = Some(d);
+    let err = p
+        .set_settings(&p.lead(), &bad)
+        .err()
+        .unwrap_or_else(|| panic!("taken"));
+    assert_eq!(err.code, ErrorCode::InvalidInput);
+    let said = err.to_string();
+    assert!(
+        said.contains("field \"design\"") && said.contains("listed twice"),
+        "{said}"
+    );
+    assert_eq!(must(p.settings()), before);
+    // Design tasks need a declared design.
+    let dir2 = must(tempfile::tempdir());
+    let mut bare = common::project(dir2.path(), 2, &ManualClock::new(0));
+    let err = bare
+        .create_tasks(&bare.lead(), TaskKind::Design, None)
+        .err();
+    assert_eq!(err.map(|e| e.code), Some(ErrorCode::Conflict));
+}
+
+#[test]
+fn pair_rows_that_do_not_fit_are_refused_by_line_and_field_and_import_nothing() {
+    let dir = must(tempfile::tempdir());
+    let mut p = must(Project::create(
+        &common::location(dir.path(), "p.fdesk"),
+        Box::new(ManualClock::new(0)),
+    ));
+    let lead = p.lead();
+    for (row, field) in [
+        (
+            serde_json::json!({"id": "x", "claim": "A", "text_a": "B", "text_b": "C"}),
+            "text_a",
+        ),
+        (
+            serde_json::json!({"id": "x", "text_a": "A", "text_b": "  "}),
+            "text_b",
+        ),
+        (serde_json::json!({"id": "x", "text_b": "C"}), "claim"),
+    ] {
+        let file = dir.path().join("bad.jsonl");
+        must(std::fs::write(
+            &file,
+            format!("{{\"id\": \"ok\", \"text_a\": \"fine\", \"text_b\": \"too\"}}\n{row}\n"),
+        ));
+        let req = ImportRequest {
+            claims: vec![file],
+            ..Default::default()
+        };
+        let err = import(&mut p, &lead, &req, &mut NoProgress)
+            .err()
+            .unwrap_or_else(|| panic!("{row} taken"));
+        let said = err.to_string();
+        assert!(said.contains("bad.jsonl:2"), "{said}");
+        assert!(
+            said.contains(&format!("field \"{field}\"")),
+            "{field}: {said}"
+        );
+        assert!(
+            must(p.store().pair_texts()).is_empty(),
+            "{row} imported a pair"
+        );
+    }
+}
+
+#[test]
+fn answers_are_checked_against_the_design_and_the_items_texts() {
+    let dir = must(tempfile::tempdir());
+    let mut p = pairs_project(dir.path(), 3);
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Design)).item;
+    let item = item.unwrap_or_else(|| panic!("ana is served nothing"));
+    let text_b = item.text_b.clone().unwrap_or_default();
+    assert!(text_b.starts_with("Bread costs"), "{text_b}");
+    assert_eq!(
+        item.claim
+            .replace("The price of bread rose by", "Bread costs")
+            .replace(" percent", " percent more"),
+        text_b
+    );
+    let t = item.task_id;
+    let text_b_len = text_b.chars().count() as u32;
+    let cases: Vec<(Answer, &str)> = vec![
+        (
+            by_question(t, &[("topics", Given::Many(vec![]))]),
+            "\"relation\" is not answered",
+        ),
+        (
+            by_question(t, &[("relation", Given::Many(vec!["same".into()]))]),
+            "takes one label",
+        ),
+        (
+            by_question(
+                t,
+                &[
+                    ("relation", Given::One("same".into())),
+                    (
+                        "words",
+                        Given::Spans {
+                            spans: vec![[0, text_b_len + 1]],
+                        },
+                    ),
+                ],
+            ),
+            "start < end",
+        ),
+        (
+            by_question(
+                t,
+                &[
+                    ("relation", Given::One("same".into())),
+                    ("mood", Given::One("x".into())),
+                ],
+            ),
+            "asks no question \"mood\"",
+        ),
+        (
+            Answer {
+                task_id: t,
+                label: Some("same".into()),
+                ..Default::default()
+            },
+            "label does not belong",
+        ),
+    ];
+    for (answer, wanted) in cases {
+        let err = p
+            .submit(&p.who("ana"), &answer)
+            .err()
+            .unwrap_or_else(|| panic!("{answer:?} taken"));
+        assert!(
+            err.message.contains(wanted),
+            "{wanted:?} not in {:?}",
+            err.message
+        );
+    }
+    // A fitting answer is kept as the design spells it, the comment in its field, and
+    // shown again on going back.
+    let good = by_question(
+        t,
+        &[
+            ("relation", Given::One("SAME".into())),
+            ("topics", Given::Many(vec!["money".into(), "health".into()])),
+            (
+                "words",
+                Given::Spans {
+                    spans: vec![[6, 11], [0, 5]],
+                },
+            ),
+            ("comment", Given::One("easy".into())),
+        ],
+    );
+    must(p.submit(&p.who("ana"), &good));
+    let back = must(p.previous_item(&p.who("ana"), TaskKind::Design, None));
+    let previous = back
+        .and_then(|i| i.previous)
+        .unwrap_or_else(|| panic!("no previous answer"));
+    assert_eq!(previous.comment.as_deref(), Some("easy"));
+    let answers = previous.answers.unwrap_or_default();
+    assert_eq!(answers["relation"], Given::One("same".into()));
+    assert_eq!(
+        answers["topics"],
+        Given::Many(vec!["health".into(), "money".into()])
+    );
+    assert_eq!(
+        answers["words"],
+        Given::Spans {
+            spans: vec![[0, 5], [6, 11]]
+        }
+    );
+}
+
+#[test]
+fn the_questions_are_fixed_once_answered_and_design_work_stays_out_of_packs_and_studies() {
+    let dir = must(tempfile::tempdir());
+    let mut p = pairs_project(dir.path(), 4);
+    let lead = p.lead_named("lea");
+    // No design item goes into a pack, asked for or not.
+    let out = dir.path().join("ana.fdpack");
+    let req = PackRequest {
+        annotator: "ana".into(),
+        kind: Some(TaskKind::Design),
+        ..Default::default()
+    };
+    assert_eq!(
+        p.issue_pack(&lead, &req, &out).err().map(|e| e.code),
+        Some(ErrorCode::InvalidInput)
+    );
+    let any = PackRequest {
+        annotator: "ana".into(),
+        ..Default::default()
+    };
+    assert!(
+        p.issue_pack(&lead, &any, &out).is_err(),
+        "a pack of design items only was issued"
+    );
+    let study = factdesk_api::study::StudyRequest {
+        kind: TaskKind::Design,
+        sample: 1,
+        members: vec!["ben".into()],
+        seed: Some(1),
+        strata: None,
+    };
+    assert_eq!(
+        p.create_study(&lead, &study).err().map(|e| e.code),
+        Some(ErrorCode::InvalidInput)
+    );
+
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Design))
+        .item
+        .unwrap_or_else(|| panic!("nothing served"));
+    must(p.submit(
+        &p.who("ana"),
+        &by_question(item.task_id, &[("relation", Given::One("same".into()))]),
+    ));
+    let mut changed = must(p.settings());
+    if let Some(d) = changed.design.as_mut() {
+        d.questions[0].labels = Some(vec!["same".into(), "different".into(), "unsure".into()]);
+    }
+    let err = p
+        .set_settings(&lead, &changed)
+        .err()
+        .unwrap_or_else(|| panic!("changed"));
+    assert_eq!(err.code, ErrorCode::Conflict);
+    let mut reworded = must(p.settings());
+    if let Some(d) = reworded.design.as_mut() {
+        d.questions[0].guideline = Some("Same fact, any words.".into());
+    }
+    must(p.set_settings(&lead, &reworded));
+    // A sample cannot become the task set once an item outside it was given.
+    let by = Strata::JaccardBins { bins: 1 };
+    let drawn = p.sample_strata(&lead, TaskKind::Design, &by, 1, Some(3));
+    let drawn = must(drawn);
+    let given_outside = drawn.items.iter().all(|i| i.task_id != item.task_id);
+    let kept = p.keep_sample(&lead, TaskKind::Design, &by, 1, Some(3));
+    if given_outside {
+        assert_eq!(kept.err().map(|e| e.code), Some(ErrorCode::InvalidInput));
+    } else {
+        must(kept);
+        assert_eq!(
+            p.keep_sample(&lead, TaskKind::Design, &by, 1, Some(3))
+                .err()
+                .map(|e| e.code),
+            Some(ErrorCode::Conflict)
+        );
+    }
+}
