@@ -338,93 +338,99 @@ impl Response {
                 kind.with_article()
             )));
         }
-        let foreign = |field: &str| {
-            BadAnswer(format!(
-                "{} answer holds {field:?}, which belongs to another kind",
-                kind.with_article()
-            ))
-        };
-        let missing =
-            |field: &str| BadAnswer(format!("{} answer lacks {field:?}", kind.with_article()));
-        if kind != TaskKind::Design && s.answers.is_some() {
-            return Err(foreign("answers"));
+        typed(kind, s, picked_trick)
+    }
+}
+
+/// A stored answer's fields as the answer of a task of `kind`: only that kind's fields,
+/// each as submitting would have taken it.
+fn typed(kind: TaskKind, s: Stored, picked_trick: bool) -> Result<Response, BadAnswer> {
+    let foreign = |field: &str| {
+        BadAnswer(format!(
+            "{} answer holds {field:?}, which belongs to another kind",
+            kind.with_article()
+        ))
+    };
+    let missing =
+        |field: &str| BadAnswer(format!("{} answer lacks {field:?}", kind.with_article()));
+    if kind != TaskKind::Design && s.answers.is_some() {
+        return Err(foreign("answers"));
+    }
+    match kind {
+        TaskKind::Design => {
+            if s.selected.is_some() || s.no_evidence.is_some() {
+                return Err(foreign("selected"));
+            }
+            if s.text.is_some() {
+                return Err(foreign("text"));
+            }
+            if s.label.is_some() {
+                return Err(foreign("label"));
+            }
+            let answers = s.answers.ok_or_else(|| missing("answers"))?;
+            Ok(Response::Design { answers })
         }
-        match kind {
-            TaskKind::Design => {
-                if s.selected.is_some() || s.no_evidence.is_some() {
-                    return Err(foreign("selected"));
-                }
-                if s.text.is_some() {
-                    return Err(foreign("text"));
-                }
-                if s.label.is_some() {
-                    return Err(foreign("label"));
-                }
-                let answers = s.answers.ok_or_else(|| missing("answers"))?;
-                Ok(Response::Design { answers })
+        TaskKind::Evidence => {
+            if s.text.is_some() {
+                return Err(foreign("text"));
             }
-            TaskKind::Evidence => {
-                if s.text.is_some() {
-                    return Err(foreign("text"));
-                }
-                if s.label.is_some() {
-                    return Err(foreign("label"));
-                }
-                let selected = s.selected.ok_or_else(|| missing("selected"))?;
-                match s.no_evidence {
-                    Some(true) if selected.is_empty() => Ok(Response::Evidence {
-                        selection: Selection::NoEvidence,
-                    }),
-                    Some(true) => Err(BadAnswer(
-                        "an evidence answer both selects sentences and says \"no evidence\"".into(),
-                    )),
-                    Some(false) if selected.is_empty() && !picked_trick => Err(BadAnswer(
-                        "an evidence answer selects no sentence and does not say \"no evidence\""
-                            .into(),
-                    )),
-                    Some(false) => Ok(Response::Evidence {
-                        selection: Selection::sentences(selected),
-                    }),
-                    None => Err(missing("no_evidence")),
-                }
+            if s.label.is_some() {
+                return Err(foreign("label"));
             }
-            TaskKind::Refute => {
-                if s.selected.is_some() || s.no_evidence.is_some() {
-                    return Err(foreign("selected"));
-                }
-                if s.label.is_some() {
-                    return Err(foreign("label"));
-                }
-                let text = s.text.ok_or_else(|| missing("text"))?;
-                // Submitting trims the text and refuses it empty or holding a NUL.
-                if text.trim().is_empty() {
-                    return Err(BadAnswer("a refute answer holds an empty text".into()));
-                }
-                if text.contains('\0') {
-                    return Err(BadAnswer(
-                        "a refute answer's text holds a NUL character".into(),
-                    ));
-                }
-                Ok(Response::Refute { text })
+            let selected = s.selected.ok_or_else(|| missing("selected"))?;
+            match s.no_evidence {
+                Some(true) if selected.is_empty() => Ok(Response::Evidence {
+                    selection: Selection::NoEvidence,
+                }),
+                Some(true) => Err(BadAnswer(
+                    "an evidence answer both selects sentences and says \"no evidence\"".into(),
+                )),
+                Some(false) if selected.is_empty() && !picked_trick => Err(BadAnswer(
+                    "an evidence answer selects no sentence and does not say \"no evidence\""
+                        .into(),
+                )),
+                Some(false) => Ok(Response::Evidence {
+                    selection: Selection::sentences(selected),
+                }),
+                None => Err(missing("no_evidence")),
             }
-            TaskKind::Verify | TaskKind::Label => {
-                if s.selected.is_some() || s.no_evidence.is_some() {
-                    return Err(foreign("selected"));
-                }
-                if s.text.is_some() {
-                    return Err(foreign("text"));
-                }
-                let label = s.label.ok_or_else(|| missing("label"))?;
-                if kind == TaskKind::Verify {
-                    Verdict::parse(&label)
-                        .map(|verdict| Response::Verify { verdict })
-                        .ok_or_else(|| BadAnswer(format!("unknown verdict {label:?}")))
-                } else {
-                    label
-                        .parse::<Label>()
-                        .map(|label| Response::Label { label })
-                        .map_err(|e| BadAnswer(e.to_string()))
-                }
+        }
+        TaskKind::Refute => {
+            if s.selected.is_some() || s.no_evidence.is_some() {
+                return Err(foreign("selected"));
+            }
+            if s.label.is_some() {
+                return Err(foreign("label"));
+            }
+            let text = s.text.ok_or_else(|| missing("text"))?;
+            // Submitting trims the text and refuses it empty or holding a NUL.
+            if text.trim().is_empty() {
+                return Err(BadAnswer("a refute answer holds an empty text".into()));
+            }
+            if text.contains('\0') {
+                return Err(BadAnswer(
+                    "a refute answer's text holds a NUL character".into(),
+                ));
+            }
+            Ok(Response::Refute { text })
+        }
+        TaskKind::Verify | TaskKind::Label => {
+            if s.selected.is_some() || s.no_evidence.is_some() {
+                return Err(foreign("selected"));
+            }
+            if s.text.is_some() {
+                return Err(foreign("text"));
+            }
+            let label = s.label.ok_or_else(|| missing("label"))?;
+            if kind == TaskKind::Verify {
+                Verdict::parse(&label)
+                    .map(|verdict| Response::Verify { verdict })
+                    .ok_or_else(|| BadAnswer(format!("unknown verdict {label:?}")))
+            } else {
+                label
+                    .parse::<Label>()
+                    .map(|label| Response::Label { label })
+                    .map_err(|e| BadAnswer(e.to_string()))
             }
         }
     }

@@ -52,7 +52,7 @@ fn responses(ok: (&str, Value), errors: &[u16]) -> Value {
 
 fn kind_parameter(required: bool) -> Value {
     json!({"name": "kind", "in": "query", "required": required,
-           "schema": {"type": "string", "enum": ["evidence", "refute", "verify", "label"]},
+           "schema": {"type": "string", "enum": ["evidence", "refute", "verify", "label", "design"]},
            "description": "the task kind; next defaults to evidence, agreement to every kind with answers"})
 }
 
