@@ -64,7 +64,8 @@ pub struct Annotator {
     pub id: i64,
     pub name: String,
     pub role: Role,
-    /// Evidence items answered, each of which showed a trick sentence.
+    /// Items answered that held a trick: evidence items (each shows a trick sentence)
+    /// and a design's control items.
     pub tricks_seen: u64,
     pub tricks_failed: u64,
     /// Failed share of tricks seen; null before any.

@@ -14,6 +14,11 @@ impl Project {
     pub fn set_settings(&mut self, lead: &Lead, settings: &Settings) -> Result<()> {
         self.acting_lead(lead)?;
         settings.validate()?;
+        if let Some(design) = &settings.design {
+            if let Some(problem) = crate::design::controls_problem(self, design)? {
+                return Err(invalid("design", problem));
+            }
+        }
         self.store_settings(settings)
     }
 

@@ -65,3 +65,69 @@ pub(crate) fn checked(
     check(design, texts, given)
         .map_err(|e| Error::new(ErrorCode::InvalidInput, format!("task {}: {e}", task.id)))
 }
+
+/// A control item's known answers, question id to label; none when the claim is no
+/// control item.
+pub(crate) fn control_of(
+    project: &Project,
+    claim_id: i64,
+) -> Result<Option<BTreeMap<String, String>>> {
+    let Some(json) = project.store.control_answers(claim_id)? else {
+        return Ok(None);
+    };
+    serde_json::from_str(&json).map(Some).map_err(|e| {
+        Error::new(
+            ErrorCode::Database,
+            format!("claim {claim_id}: its control answers cannot be read ({e})"),
+        )
+    })
+}
+
+/// Whether `answers` on `task` misses its control: a question the control names answered
+/// with another label, or not at all. Such an answer is rejected as picking an evidence
+/// item's trick is.
+pub(crate) fn misses_control(
+    project: &Project,
+    task: &TaskRow,
+    answers: &BTreeMap<String, Given>,
+) -> Result<bool> {
+    let Some(control) = control_of(project, task.claim_id)? else {
+        return Ok(false);
+    };
+    Ok(control.iter().any(|(q, label)| match answers.get(q) {
+        Some(Given::One(given)) => !given.eq_ignore_ascii_case(label),
+        _ => true,
+    }))
+}
+
+/// Why the control items' known answers do not fit `design`, naming the item and the
+/// question: each must name a choice question and one of its labels.
+pub(crate) fn controls_problem(project: &Project, design: &Design) -> Result<Option<String>> {
+    let mut controls: Vec<(i64, String)> =
+        project.store.all_control_answers()?.into_iter().collect();
+    controls.sort_unstable();
+    for (claim_id, json) in controls {
+        let control: BTreeMap<String, String> = serde_json::from_str(&json).unwrap_or_default();
+        for (q, label) in control {
+            let fits = design.questions.iter().any(|d| {
+                d.id == q
+                    && d.kind == factdesk_core::design::QuestionType::Choice
+                    && d.labels
+                        .as_deref()
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|l| l.eq_ignore_ascii_case(&label))
+            });
+            if !fits {
+                let id = project
+                    .store
+                    .claim(claim_id)?
+                    .map_or_else(|| claim_id.to_string(), |c| c.ext_id);
+                return Ok(Some(format!(
+                    "control item {id:?} answers question {q:?} with {label:?}, which is not a label of a choice question of the design"
+                )));
+            }
+        }
+    }
+    Ok(None)
+}

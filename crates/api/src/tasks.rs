@@ -217,8 +217,14 @@ impl Project {
         self.acting_lead(lead)?;
         self.check_stored()?;
         let settings = self.settings()?;
-        if kind == TaskKind::Design && settings.design.is_none() {
-            return Err(crate::design::undeclared());
+        if kind == TaskKind::Design {
+            let design = settings
+                .design
+                .as_ref()
+                .ok_or_else(crate::design::undeclared)?;
+            if let Some(problem) = crate::design::controls_problem(self, design)? {
+                return Err(Error::new(ErrorCode::InvalidInput, problem));
+            }
         }
         let overlap = overlap.unwrap_or(settings.overlap);
         if overlap == 0 {

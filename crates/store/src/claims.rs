@@ -457,3 +457,36 @@ pub fn pair_texts(conn: &Connection) -> Result<std::collections::HashMap<i64, St
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
+
+/// Keeps a control item's known answers (a JSON object, question id to label) beside its
+/// claim row (issue 33).
+pub fn insert_control(conn: &crate::Tx<'_>, claim_id: i64, answers: &str) -> Result<()> {
+    if let Some(pg) = conn.copying() {
+        pg.flush_if_full()?;
+        let row = CopyRow {
+            table: "control_answers",
+            columns: "claim_id, answers",
+            ignore_conflicts: false,
+        };
+        pg.stage(row, params![claim_id, answers])?;
+        return Ok(());
+    }
+    conn.prepare_cached("INSERT INTO control_answers (claim_id, answers) VALUES (?1, ?2)")?
+        .execute(params![claim_id, answers])?;
+    Ok(())
+}
+
+/// A control item's known answers, as stored; none when the claim is no control item.
+pub fn control_answers(conn: &Connection, claim_id: i64) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT answers FROM control_answers WHERE claim_id = ?1")?
+        .query_row(params![claim_id], |r| r.get(0))
+        .optional()?)
+}
+
+/// Every control item's known answers, by claim row id.
+pub fn all_control_answers(conn: &Connection) -> Result<std::collections::HashMap<i64, String>> {
+    let mut stmt = conn.prepare_cached("SELECT claim_id, answers FROM control_answers")?;
+    let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}

@@ -483,7 +483,8 @@ pub mod tx {
     };
     pub use crate::claims::{
         any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,
-        insert_pair_text, link_document, mark_written, set_refutation_state, written_in,
+        insert_control, insert_pair_text, link_document, mark_written, set_refutation_state,
+        written_in,
     };
     pub use crate::documents::{
         any as any_documents, find_by_ext_id as find_document, insert as insert_document,
@@ -500,6 +501,16 @@ impl Store {
     /// Every imported pair's second text, by claim row id.
     pub fn pair_texts(&self) -> Result<std::collections::HashMap<i64, String>> {
         claims::pair_texts(&self.conn)
+    }
+
+    /// A control item's known answers (JSON), if the claim is one.
+    pub fn control_answers(&self, claim_id: i64) -> Result<Option<String>> {
+        claims::control_answers(&self.conn, claim_id)
+    }
+
+    /// Every control item's known answers (JSON), by claim row id.
+    pub fn all_control_answers(&self) -> Result<std::collections::HashMap<i64, String>> {
+        claims::all_control_answers(&self.conn)
     }
 
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {

@@ -387,7 +387,8 @@ impl Project {
             Shaped::Response(Response::Design { answers }) => {
                 let answers =
                     crate::design::checked(self, task, &text.claim_text, settings, &answers)?;
-                Ok((Response::Design { answers }, false))
+                let missed = crate::design::misses_control(self, task, &answers)?;
+                Ok((Response::Design { answers }, missed))
             }
             Shaped::Response(response) => Ok((response, false)),
         }

@@ -83,7 +83,8 @@ impl Project {
         }))
     }
 
-    /// The current design answers that count: by a counted annotator, in task order.
+    /// The current design answers that count: by a counted annotator, on an item that is
+    /// no control item (a check of the annotators, not data), in task order.
     pub(crate) fn counted_design_answers<'r>(
         &self,
         read: &'r CurrentAnswers,
@@ -96,8 +97,12 @@ impl Project {
             .map(|a| (a.id, a.name.clone()))
             .collect();
         let claim_of = read.claim_of(self, TaskKind::Design)?;
+        let controls = self.store.all_control_answers()?;
         let mut out = Vec::new();
         for a in read.of_kind(TaskKind::Design) {
+            if a.trick_failed {
+                continue;
+            }
             let (Some(name), factdesk_core::answer::Response::Design { answers }) =
                 (names.get(&a.annotator_id), &a.answer.response)
             else {
@@ -106,6 +111,9 @@ impl Project {
             let claim_id = *claim_of
                 .get(&a.task_id)
                 .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no task {}", a.task_id)))?;
+            if controls.contains_key(&claim_id) {
+                continue;
+            }
             out.push(Counted {
                 task_id: a.task_id,
                 claim_id,

@@ -104,6 +104,9 @@ impl Project {
         let mut tasks =
             factdesk_store::tasks::claims_of_tasks(self.store.conn(), TaskKind::Design)?;
         tasks.sort_unstable();
+        // Control items check the annotators; they are no data.
+        let controls = self.store.all_control_answers()?;
+        tasks.retain(|(_, claim)| !controls.contains_key(claim));
         let names = split_names(req.splits.len());
         let overlap = self.settings()?.overlap;
         let mut gold = DesignGold {

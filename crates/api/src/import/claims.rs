@@ -29,6 +29,8 @@ pub struct ClaimInput {
     pub refuted: Option<String>,
     /// A pair's second text (`text_b`); the claim's text is its first.
     pub text_b: Option<String>,
+    /// A control item's known answers, question id to label (`control`).
+    pub control: Option<std::collections::BTreeMap<String, String>>,
     pub metadata: Map<String, Value>,
     /// The `ext_id` of the claim this one refutes, when the preset links them.
     pub parent_ext_id: Option<String>,
@@ -58,9 +60,10 @@ impl ClaimInput {
         );
         // A claim without a second text hashes as it always has, so re-importing a file
         // imported before pairs existed finds its rows unchanged.
-        match &self.text_b {
-            None => super::digest_json(&content),
-            Some(text_b) => super::digest_json(&(content, text_b)),
+        match (&self.text_b, &self.control) {
+            (None, None) => super::digest_json(&content),
+            (Some(text_b), None) => super::digest_json(&(content, text_b)),
+            (text_b, Some(control)) => super::digest_json(&(content, text_b, control)),
         }
     }
 }
@@ -71,11 +74,12 @@ pub struct FieldMap {
     pairs: Vec<(String, String)>,
 }
 
-pub const NATIVE_FIELDS: [&str; 11] = [
+pub const NATIVE_FIELDS: [&str; 12] = [
     "id",
     "claim",
     "text_a",
     "text_b",
+    "control",
     "context",
     "label",
     "source_url",
@@ -126,6 +130,7 @@ fn base(file: &Arc<str>, row: &Row, text: String) -> ClaimInput {
         evidence: Vec::new(),
         refuted: None,
         text_b: None,
+        control: None,
         metadata: Map::new(),
         parent_ext_id: None,
         // Filled in by the caller, which owns the row.
@@ -178,6 +183,7 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     if gives_b && c.text_b.as_deref().is_none_or(|t| t.trim().is_empty()) {
         return Err(f.err(col("text_b"), "a pair's second text is empty"));
     }
+    c.control = control(f, col("control"))?;
     // A column read as the pair's second text is not also a refutation to write.
     if col("refuted") != col("text_b") {
         c.refuted = f.opt_str(col("refuted"))?;
@@ -205,6 +211,34 @@ fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
         }
     }
     Ok(c)
+}
+
+/// A control item's known answers: an object of question ids and labels (a JSON object
+/// in a CSV cell); `None` when the row gives none.
+fn control(
+    f: &Fields<'_>,
+    column: &str,
+) -> Result<Option<std::collections::BTreeMap<String, String>>> {
+    if f.get(column).is_none() {
+        return Ok(None);
+    }
+    let map = f.object(column)?;
+    if map.is_empty() {
+        return Err(f.err(
+            column,
+            "a control item names at least one question and its label",
+        ));
+    }
+    map.into_iter()
+        .map(|(q, v)| match v {
+            Value::String(label) if !label.trim().is_empty() => Ok((q, label)),
+            _ => Err(f.err(
+                column,
+                format!("question {q:?}: a control gives the label a choice question must be answered with, as text"),
+            )),
+        })
+        .collect::<Result<_>>()
+        .map(Some)
 }
 
 fn covid_fact(f: &Fields<'_>) -> Result<ClaimInput> {

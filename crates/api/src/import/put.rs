@@ -513,6 +513,11 @@ fn put_claim(
     if let (Some(text_b), Rows::Written(tx)) = (&claim.text_b, conn) {
         tx::insert_pair_text(tx, id, text_b)?;
     }
+    if let (Some(control), Rows::Written(tx)) = (&claim.control, conn) {
+        let answers = serde_json::to_string(control)
+            .map_err(|e| Error::new(ErrorCode::InvalidInput, e.to_string()))?;
+        tx::insert_control(tx, id, &answers)?;
+    }
     for &d in &doc_ids {
         ids.link(conn, id, d)?;
     }

@@ -322,3 +322,106 @@ fn the_questions_are_fixed_once_answered_and_design_work_stays_out_of_packs_and_
         );
     }
 }
+
+/// A project of 6 pairs and 3 control items (known answer "different"), for ana, ben and
+/// cy with an overlap of 3.
+fn with_controls(dir: &Path) -> Project {
+    let file = dir.join("pairs.jsonl");
+    let mut rows = String::new();
+    for i in 0..9 {
+        let mut row = serde_json::json!({"id": format!("p{i}"), "text_a": format!("Bread rose by {i} percent in May"), "text_b": format!("Bread fell by {i} percent in May")});
+        if i >= 6 {
+            row["control"] = serde_json::json!({"relation": "different"});
+        }
+        rows += &format!("{row}\n");
+    }
+    must(std::fs::write(&file, rows));
+    let mut p = must(Project::create(
+        &common::location(dir, "p.fdesk"),
+        Box::new(ManualClock::new(1_800_000_000_000)),
+    ));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![file],
+        ..Default::default()
+    };
+    must(import(&mut p, &lead, &req, &mut NoProgress));
+    let mut settings = must(p.settings());
+    settings.design = Some(design());
+    must(p.set_settings(&lead, &settings));
+    must(p.create_tasks(&lead, TaskKind::Design, Some(3)));
+    for n in ["ana", "ben", "cy"] {
+        must(p.add_annotator(&lead, n, factdesk_api::annotators::Role::Annotator));
+    }
+    p
+}
+
+#[test]
+fn control_items_are_a_designs_trick_and_never_data() {
+    let dir = must(tempfile::tempdir());
+    let mut p = with_controls(dir.path());
+    let lead = p.lead();
+    // ben calls every pair "same", the control items too; ana and cy see the difference.
+    for (who, label) in [("ana", "different"), ("ben", "same"), ("cy", "different")] {
+        while let Some(item) = must(p.next_item(&p.who(who), TaskKind::Design)).item {
+            must(p.submit(
+                &p.who(who),
+                &by_question(item.task_id, &[("relation", Given::One(label.into()))]),
+            ));
+        }
+    }
+    let people = must(p.annotators(&lead));
+    let record = |name: &str| {
+        let a = people
+            .iter()
+            .find(|a| a.name == name)
+            .unwrap_or_else(|| panic!("no {name}"));
+        (a.tricks_seen, a.tricks_failed, a.flagged)
+    };
+    assert_eq!(record("ana"), (3, 0, false));
+    assert_eq!(record("ben"), (3, 3, true));
+    // Agreement and gold read the 6 pairs, by the two counted annotators.
+    let agreement =
+        must(p.design_agreement(&lead, &factdesk_api::agreement::AgreementRequest::default()));
+    let relation = agreement
+        .map(|a| a.questions[0].clone())
+        .unwrap_or_else(|| panic!("no design"));
+    let report = relation.report.unwrap_or_else(|| panic!("no report"));
+    assert_eq!((report.units, report.annotators), (6, 2));
+    let gold = must(p.design_gold(
+        &lead,
+        &factdesk_api::gold::GoldRequest {
+            include_under_annotated: true,
+            ..Default::default()
+        },
+    ));
+    let ids: Vec<String> = gold
+        .map(|g| g.lines.into_iter().map(|l| l.id).collect())
+        .unwrap_or_default();
+    assert_eq!(ids.len(), 6, "{ids:?}");
+    assert!(
+        ids.iter()
+            .all(|id| !["p6", "p7", "p8"].contains(&id.as_str())),
+        "{ids:?}"
+    );
+}
+
+#[test]
+fn a_control_that_does_not_fit_the_design_is_refused_naming_the_item() {
+    let dir = must(tempfile::tempdir());
+    let mut p = with_controls(dir.path());
+    let lead = p.lead();
+    let mut other = must(p.settings());
+    if let Some(d) = other.design.as_mut() {
+        d.questions[0].labels = Some(vec!["alike".into(), "unlike".into()]);
+    }
+    let err = p
+        .set_settings(&lead, &other)
+        .err()
+        .unwrap_or_else(|| panic!("taken"));
+    let said = err.to_string();
+    assert!(
+        said.contains("control item \"p6\"") && said.contains("\"different\""),
+        "{said}"
+    );
+}

@@ -24,11 +24,12 @@ const ID_BLOCK: i64 = 4096;
 /// The tables bulk writes fill, each after the ones its rows refer to: buffers are sent
 /// in this order (the order they were first written in is not enough: after a flush a
 /// document's last sentences may be buffered before the next document).
-const ORDER: [&str; 8] = [
+const ORDER: [&str; 9] = [
     "documents",
     "sentences",
     "claims",
     "pair_texts",
+    "control_answers",
     "claim_documents",
     "candidates",
     "tasks",

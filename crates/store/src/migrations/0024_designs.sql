@@ -30,3 +30,23 @@ CREATE TABLE task_sample_items (
     stratum     TEXT NOT NULL,
     PRIMARY KEY (sample_id, task_id)
 );
+-- Control items (issue 33): an item imported with its known answers is a design's trick,
+-- served like any other. An answer that gives another label is rejected as a whole and
+-- counts against its annotator's trick record, as picking an evidence item's trick does.
+CREATE TABLE control_answers (
+    claim_id    INTEGER PRIMARY KEY REFERENCES claims(id),
+    answers     TEXT NOT NULL               -- JSON object: question id -> label
+);
+DROP TRIGGER annotations_keep_record;
+CREATE TRIGGER annotations_keep_record AFTER INSERT ON annotations
+WHEN (SELECT kind FROM tasks WHERE id = new.task_id) = 'evidence'
+  OR EXISTS (SELECT 1 FROM tasks t JOIN control_answers c ON c.claim_id = t.claim_id
+             WHERE t.id = new.task_id AND t.kind = 'design')
+BEGIN
+    UPDATE annotators SET
+        tricks_seen = tricks_seen + (new.supersedes IS NULL),
+        tricks_failed = tricks_failed + (new.trick_failed = 1 AND NOT EXISTS (
+            SELECT 1 FROM annotations o WHERE o.task_id = new.task_id
+              AND o.annotator_id = new.annotator_id AND o.trick_failed = 1 AND o.id != new.id))
+    WHERE id = new.annotator_id;
+END;

@@ -22,3 +22,22 @@ CREATE TABLE task_sample_items (
     stratum     TEXT NOT NULL,
     PRIMARY KEY (sample_id, task_id)
 );
+-- Control items (issue 33): a design's trick, counted in the trick record like evidence.
+CREATE TABLE control_answers (
+    claim_id    BIGINT PRIMARY KEY REFERENCES claims(id),
+    answers     TEXT NOT NULL
+);
+CREATE OR REPLACE FUNCTION factdesk_annotations_keep_record() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF (SELECT kind FROM tasks WHERE id = new.task_id) = 'evidence' OR EXISTS (
+        SELECT 1 FROM tasks t JOIN control_answers c ON c.claim_id = t.claim_id
+        WHERE t.id = new.task_id AND t.kind = 'design') THEN
+        UPDATE annotators SET
+            tricks_seen = tricks_seen + (new.supersedes IS NULL)::int,
+            tricks_failed = tricks_failed + (new.trick_failed = 1 AND NOT EXISTS (
+                SELECT 1 FROM annotations o WHERE o.task_id = new.task_id
+                  AND o.annotator_id = new.annotator_id AND o.trick_failed = 1 AND o.id != new.id))::int
+        WHERE id = new.annotator_id;
+    END IF;
+    RETURN NULL;
+END $$;
