@@ -124,7 +124,7 @@ fn card_text(
     }
     let _ = writeln!(
         s,
-        "\n## How each question's gold was settled\n\nA choice question takes the label a strict majority of the counted answers gave (more than half); a multiple-choice question the labels a strict majority chose; a span question the words a strict majority marked, joined into spans; a free-text question lists every counted text. The lead's decision settles every question of its item. Each line's `answers.Q.settled` says which applied ({}), with `answers` (counted answers to the question) and `agreeing` (those that gave exactly the gold value). Annotators flagged for failing trick sentences are {}.\n",
+        "\n## How each question's gold was settled\n\nA choice question takes the label a strict majority of the counted answers gave (more than half); a multiple-choice question the labels a strict majority chose; a span question the words a strict majority marked, joined into spans; a free-text question lists every counted text. The lead's decision settles every question of its item. Each line's `answers.Q.settled` says which applied ({}), with `answers` (counted answers to the question) and `agreeing` (those that gave exactly the gold value). Annotators flagged for failing tricks (a design's control items, an evidence item's trick sentence) are {}; control items themselves are checks, never lines.\n",
         ["unanimous", "majority", "decision", "all_texts"].join(", "),
         if req.include_flagged { "counted" } else { "left out" }
     );
