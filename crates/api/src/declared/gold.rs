@@ -187,10 +187,7 @@ fn decided_answers(
         .questions
         .iter()
         .map(|q| {
-            let given: Vec<&Given> = answers
-                .iter()
-                .filter_map(|a| a.answers.get(&q.id))
-                .collect();
+            let given = given_to(q, answers);
             let value = decided.get(&q.id).cloned();
             let agreeing = given.iter().filter(|g| Some(**g) == value.as_ref()).count() as u32;
             let gold = GoldAnswer {
@@ -215,15 +212,20 @@ fn majority_answers(
         .questions
         .iter()
         .map(|q| {
-            let given: Vec<&Given> = answers
-                .iter()
-                .filter_map(|a| a.answers.get(&q.id))
-                .collect();
+            let given = given_to(q, answers);
             (
                 q.id.clone(),
                 majority(q, &given, span_text(q, texts, claim_id)),
             )
         })
+        .collect()
+}
+
+/// What the counted answers gave question `q`.
+fn given_to<'a>(q: &Question, answers: &[&'a Counted<'_>]) -> Vec<&'a Given> {
+    answers
+        .iter()
+        .filter_map(|a| a.answers.get(&q.id))
         .collect()
 }
 

@@ -24,16 +24,12 @@ fn design() -> factdesk_core::design::Design {
     })))
 }
 
-/// A project of `n` pairs ("p0".., text_a "The price of bread rose by i percent", text_b
-/// "Bread costs i percent more"), the design declared, design tasks for ana and ben.
-fn pairs_project(dir: &Path, n: usize) -> Project {
+/// A project of `rows` (pairs), the design declared, design tasks of `overlap`, the
+/// lead lea and annotators `names`.
+fn project_of(dir: &Path, rows: &[serde_json::Value], overlap: u32, names: &[&str]) -> Project {
     let file = dir.join("pairs.jsonl");
-    let rows: String = (0..n)
-        .map(|i| {
-            serde_json::json!({"id": format!("p{i}"), "text_a": format!("The price of bread rose by {i} percent"), "text_b": format!("Bread costs {i} percent more")}).to_string() + "\n"
-        })
-        .collect();
-    must(std::fs::write(&file, rows));
+    let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
+    must(std::fs::write(&file, text));
     let mut p = must(Project::create(
         &common::location(dir, "p.fdesk"),
         Box::new(ManualClock::new(1_800_000_000_000)),
@@ -47,12 +43,21 @@ fn pairs_project(dir: &Path, n: usize) -> Project {
     let mut settings = must(p.settings());
     settings.design = Some(design());
     must(p.set_settings(&lead, &settings));
-    must(p.create_tasks(&lead, TaskKind::Design, Some(2)));
+    must(p.create_tasks(&lead, TaskKind::Design, Some(overlap)));
     must(p.add_annotator(&lead, "lea", factdesk_api::annotators::Role::Lead));
-    for n in ["ana", "ben"] {
+    for n in names {
         must(p.add_annotator(&lead, n, factdesk_api::annotators::Role::Annotator));
     }
     p
+}
+
+/// A project of `n` pairs ("p0".., text_a "The price of bread rose by i percent", text_b
+/// "Bread costs i percent more") for ana and ben, overlap 2.
+fn pairs_project(dir: &Path, n: usize) -> Project {
+    let rows: Vec<serde_json::Value> = (0..n)
+        .map(|i| serde_json::json!({"id": format!("p{i}"), "text_a": format!("The price of bread rose by {i} percent"), "text_b": format!("Bread costs {i} percent more")}))
+        .collect();
+    project_of(dir, &rows, 2, &["ana", "ben"])
 }
 
 fn by_question(task_id: i64, pairs: &[(&str, Given)]) -> Answer {
@@ -326,34 +331,16 @@ fn the_questions_are_fixed_once_answered_and_design_work_stays_out_of_packs_and_
 /// A project of 6 pairs and 3 control items (known answer "different"), for ana, ben and
 /// cy with an overlap of 3.
 fn with_controls(dir: &Path) -> Project {
-    let file = dir.join("pairs.jsonl");
-    let mut rows = String::new();
-    for i in 0..9 {
-        let mut row = serde_json::json!({"id": format!("p{i}"), "text_a": format!("Bread rose by {i} percent in May"), "text_b": format!("Bread fell by {i} percent in May")});
-        if i >= 6 {
-            row["control"] = serde_json::json!({"relation": "different"});
-        }
-        rows += &format!("{row}\n");
-    }
-    must(std::fs::write(&file, rows));
-    let mut p = must(Project::create(
-        &common::location(dir, "p.fdesk"),
-        Box::new(ManualClock::new(1_800_000_000_000)),
-    ));
-    let lead = p.lead();
-    let req = ImportRequest {
-        claims: vec![file],
-        ..Default::default()
-    };
-    must(import(&mut p, &lead, &req, &mut NoProgress));
-    let mut settings = must(p.settings());
-    settings.design = Some(design());
-    must(p.set_settings(&lead, &settings));
-    must(p.create_tasks(&lead, TaskKind::Design, Some(3)));
-    for n in ["ana", "ben", "cy"] {
-        must(p.add_annotator(&lead, n, factdesk_api::annotators::Role::Annotator));
-    }
-    p
+    let rows: Vec<serde_json::Value> = (0..9)
+        .map(|i| {
+            let mut row = serde_json::json!({"id": format!("p{i}"), "text_a": format!("Bread rose by {i} percent in May"), "text_b": format!("Bread fell by {i} percent in May")});
+            if i >= 6 {
+                row["control"] = serde_json::json!({"relation": "different"});
+            }
+            row
+        })
+        .collect();
+    project_of(dir, &rows, 3, &["ana", "ben", "cy"])
 }
 
 #[test]

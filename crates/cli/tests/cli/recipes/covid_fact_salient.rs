@@ -115,15 +115,7 @@ fn covid_fact_salient_words_with_agreement_per_word_and_gold_computed_again() {
             );
         }
     }
-    let agreement = json_of(&[
-        "agreement",
-        &s(&p),
-        "--kind",
-        "design",
-        "--bootstrap",
-        "0",
-        "--json",
-    ]);
+    let agreement = super::design_agreement(&p);
     let q = &agreement["questions"][0];
     assert_eq!(
         (q["question"].as_str(), q["unit"].as_str()),

@@ -117,15 +117,7 @@ fn crowdchecked_from_the_recipe_to_gold_with_its_figures_computed_again() {
     }
 
     // Fleiss' kappa and each pair's Cohen's kappa per question, computed again.
-    let agreement = json_of(&[
-        "agreement",
-        &s(&p),
-        "--kind",
-        "design",
-        "--bootstrap",
-        "0",
-        "--json",
-    ]);
+    let agreement = super::design_agreement(&p);
     for (i, q) in ["same_claim", "verdict_applies"].iter().enumerate() {
         let report = &agreement["questions"][i]["report"];
         let label = |g: &BTreeMap<&str, Value>, who: &str| {

@@ -26,6 +26,19 @@ pub(super) fn json_of(args: &[&str]) -> Value {
         .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
 
+/// `factdesk agreement P --kind design --json`, without intervals.
+pub(super) fn design_agreement(p: &Path) -> Value {
+    json_of(&[
+        "agreement",
+        &s(p),
+        "--kind",
+        "design",
+        "--bootstrap",
+        "0",
+        "--json",
+    ])
+}
+
 pub(super) fn read_jsonl(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))

@@ -115,15 +115,7 @@ fn zanzotto_from_the_recipe_to_gold_with_its_figures_computed_again() {
     ok(["settings", &s(&p), "--set", &format!("design={reworded}")]);
 
     // Cohen's and Fleiss' kappa per question, computed again from the answers given.
-    let agreement = json_of(&[
-        "agreement",
-        &s(&p),
-        "--kind",
-        "design",
-        "--bootstrap",
-        "0",
-        "--json",
-    ]);
+    let agreement = super::design_agreement(&p);
     assert_eq!(agreement["design"], "revision-pairs");
     for (i, q) in ["relation", "noise"].iter().enumerate() {
         let report = &agreement["questions"][i];
