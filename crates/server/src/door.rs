@@ -10,14 +10,16 @@
 //! The caps in force are sized below the open-file limit by [`crate::open_files`].
 
 mod accept;
+mod activity;
+mod open;
 
 pub use accept::{Capped, Counted};
-use std::collections::HashMap;
+pub(crate) use activity::{Activity, Holder};
+use open::Open;
 use std::net::IpAddr;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::task::Waker;
 use std::time::Instant;
 
 /// An address holding fewer connections than this may take the last places in all.
@@ -79,246 +81,13 @@ pub fn counted_as(ip: IpAddr) -> IpAddr {
 /// The block an address is crowded with: an IPv6 /48, which one subscriber is commonly
 /// given (a free tunnel broker hands out /48s: 65,536 /64s, each counted apart above,
 /// held every place as lone connections, ninth hostile pass); an IPv4 address itself.
-fn block_of(address: IpAddr) -> IpAddr {
+pub(crate) fn block_of(address: IpAddr) -> IpAddr {
     match address {
         IpAddr::V6(v6) => {
             let bits = u128::from(v6) & !((1u128 << 80) - 1);
             IpAddr::V6(std::net::Ipv6Addr::from(bits))
         }
         v4 => v4,
-    }
-}
-
-/// What the door knows of one open connection: enough to choose, when every place is
-/// taken, the one idle the longest, and to close it from its own task.
-#[derive(Debug)]
-pub(crate) struct Activity {
-    id: u64,
-    peer: SocketAddr,
-    address: IpAddr,
-    /// Milliseconds from the door's start to the last bytes read or written.
-    last_active_ms: AtomicU64,
-    /// Requests in the server's handlers (see [`crate::answering`]), and of those, the
-    /// ones whose body is still arriving: a connection with a request whose body has all
-    /// arrived keeps its place (the server is working on it); one still sending keeps
-    /// it only by being less idle than the others.
-    busy: AtomicUsize,
-    receiving: AtomicUsize,
-    /// Milliseconds from the door's start to when `busy` last rose from 0: how long the
-    /// server has been working on it without a pause.
-    busy_since_ms: AtomicU64,
-    /// When `busy` last fell to 0: a request that comes within [`PAUSE_MS`] of it
-    /// continues the stretch `busy_since_ms` began (pipelined requests are answered one
-    /// at a time, and each restarted the clock, ninth hostile pass).
-    ended_ms: AtomicU64,
-    /// The door's start, which the times above count from.
-    epoch: Instant,
-    /// It carried a signed-in request that was not refused, or a sign-in that succeeded,
-    /// under a session still live: it makes room only once no other connection can.
-    /// Mirrors `holder`, read without a lock when choosing whom to close.
-    trusted: AtomicBool,
-    holder: Mutex<Option<Holder>>,
-    evicted: AtomicBool,
-    /// The tasks waiting to read from it or write to it, woken to close it once evicted.
-    reader: Mutex<Option<Waker>>,
-    writer: Mutex<Option<Waker>>,
-}
-
-/// The session that vouched for a connection.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Holder {
-    pub(crate) person: i64,
-    pub(crate) token: Arc<str>,
-}
-
-impl Activity {
-    fn trusted(&self) -> bool {
-        self.trusted.load(Ordering::Acquire)
-    }
-
-    fn holder(&self) -> std::sync::MutexGuard<'_, Option<Holder>> {
-        self.holder.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn set_holder(&self, holder: Option<Holder>) {
-        let mut held = self.holder();
-        self.trusted.store(holder.is_some(), Ordering::Release);
-        *held = holder;
-    }
-
-    /// Whether `token`'s session already vouched for it.
-    pub(crate) fn held_by(&self, token: &str) -> bool {
-        self.holder().as_ref().is_some_and(|h| &*h.token == token)
-    }
-
-    /// Whether the server is working on one of its requests, all of it received.
-    fn answering(&self) -> bool {
-        self.busy.load(Ordering::Acquire) > self.receiving.load(Ordering::Acquire)
-    }
-
-    /// Whether nobody's connection has been answered without a pause for longer than
-    /// [`ANONYMOUS_SHIELD_MS`]: requests pipelined one after another, each waiting for
-    /// the project, kept a flood's connections "being answered" all the time, and every
-    /// newcomer was closed in their place (seventh and eighth hostile passes).
-    fn hogging(&self, now_ms: u64) -> bool {
-        !self.trusted()
-            && self.answering()
-            && now_ms.saturating_sub(self.busy_since_ms.load(Ordering::Acquire))
-                > ANONYMOUS_SHIELD_MS
-    }
-
-    fn now_ms(&self) -> u64 {
-        u64::try_from(self.epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
-    pub(crate) fn request_started(&self, body_to_come: bool) {
-        if self.busy.fetch_add(1, Ordering::AcqRel) == 0 {
-            let now = self.now_ms();
-            if now.saturating_sub(self.ended_ms.load(Ordering::Acquire)) > PAUSE_MS {
-                self.busy_since_ms.store(now, Ordering::Release);
-            }
-        }
-        if body_to_come {
-            self.receiving.fetch_add(1, Ordering::AcqRel);
-        }
-    }
-
-    pub(crate) fn body_received(&self) {
-        self.receiving.fetch_sub(1, Ordering::AcqRel);
-    }
-
-    pub(crate) fn request_ended(&self) {
-        if self.busy.fetch_sub(1, Ordering::AcqRel) == 1 {
-            self.ended_ms.store(self.now_ms(), Ordering::Release);
-        }
-    }
-}
-
-/// The connections nobody vouched for at `at`: all of them there less those vouched for.
-fn nobodys(all: &HashMap<IpAddr, usize>, vouched: &HashMap<IpAddr, usize>, at: IpAddr) -> usize {
-    let n = all.get(&at).copied().unwrap_or(0);
-    n.saturating_sub(vouched.get(&at).copied().unwrap_or(0))
-}
-
-/// One fewer in `counts` at `key`, forgetting a key that reaches 0.
-fn down(counts: &mut HashMap<IpAddr, usize>, key: IpAddr) {
-    if let Some(count) = counts.get_mut(&key) {
-        *count = count.saturating_sub(1);
-        if *count == 0 {
-            counts.remove(&key);
-        }
-    }
-}
-
-/// Open connections, in all and by address.
-#[derive(Debug, Default)]
-struct Open {
-    total: usize,
-    by_address: HashMap<IpAddr, usize>,
-    /// Connections by block ([`block_of`]), and of those the ones someone vouched for.
-    by_block: HashMap<IpAddr, usize>,
-    vouched_by_block: HashMap<IpAddr, usize>,
-    /// Of those, the ones someone's session vouched for.
-    vouched: HashMap<IpAddr, usize>,
-    connections: HashMap<u64, Arc<Activity>>,
-    by_peer: HashMap<SocketAddr, u64>,
-    next_id: u64,
-}
-
-impl Open {
-    fn count_out(&mut self, activity: &Activity) {
-        if activity.trusted() {
-            self.vouched_change(activity.address, false);
-        }
-        self.connections.remove(&activity.id);
-        if self.by_peer.get(&activity.peer) == Some(&activity.id) {
-            self.by_peer.remove(&activity.peer);
-        }
-        self.total = self.total.saturating_sub(1);
-        down(&mut self.by_address, activity.address);
-        down(&mut self.by_block, block_of(activity.address));
-    }
-
-    /// Counts one more connection from `address`.
-    fn count_in(&mut self, address: IpAddr) {
-        self.total += 1;
-        *self.by_address.entry(address).or_default() += 1;
-        *self.by_block.entry(block_of(address)).or_default() += 1;
-    }
-
-    fn vouched_change(&mut self, address: IpAddr, more: bool) {
-        if more {
-            *self.vouched.entry(address).or_default() += 1;
-            *self.vouched_by_block.entry(block_of(address)).or_default() += 1;
-        } else {
-            down(&mut self.vouched, address);
-            down(&mut self.vouched_by_block, block_of(address));
-        }
-    }
-
-    /// Gives `c` to `holder` (or to nobody), keeping the count of vouched connections by
-    /// address.
-    fn set_holder(&mut self, c: &Activity, holder: Option<Holder>) {
-        match (c.trusted(), holder.is_some()) {
-            (false, true) => self.vouched_change(c.address, true),
-            (true, false) => self.vouched_change(c.address, false),
-            _ => {}
-        }
-        c.set_holder(holder);
-    }
-
-    /// Frees the place of the connection idle the longest that is not being answered,
-    /// if there is one. Idle connections spread over many addresses, silent or kept
-    /// alive after one answer, held every place, and newcomers (a lead among them) were
-    /// refused. A client whose idle connection is closed opens another, as HTTP lets a
-    /// server close idle connections at any time; a request being answered, or a body
-    /// still arriving, keeps its place.
-    fn evict_one(&mut self, now_ms: u64) -> Option<Arc<Activity>> {
-        // Connections nobody vouched for go first (a churn of new ones closed a lead's
-        // event stream and signed-in annotators' connections, third pass), and of those
-        // first the ones the server has been answering without a pause for seconds, the
-        // longest first: a flood's pipelined requests, each waiting for the project, kept
-        // them "being answered" and newcomers were closed instead (eighth pass). Then the
-        // most crowded with nobody's first, counted at the address or its IPv6 /48
-        // ([`block_of`]): a person's two connections go after a flood's seven from an
-        // address, and a /48's thousand lone /64s go before anyone's one (ninth pass);
-        // then those the server is not working on; then the one idle the longest. Someone's
-        // connection is closed only when no other can be, and never while it is being
-        // answered. Among nobody's, those of an address where someone is signed in go
-        // after the others (a person's sign-in, or a tab's new connection, was closed
-        // before an anonymous flood's, fifth pass), as long as it holds few of nobody's
-        // (one account's connections from eight addresses shielded a crowd of 412 at
-        // each, sixth pass).
-        let victim = self
-            .connections
-            .values()
-            .filter(|c| !(c.trusted() && c.answering()))
-            .min_by_key(|c| {
-                let vouched = self.vouched.get(&c.address).copied().unwrap_or(0);
-                let nobodys_here = nobodys(&self.by_address, &self.vouched, c.address);
-                // How crowded its place is with nobody's: at its address, or in its block
-                // when that holds more.
-                let block = block_of(c.address);
-                let crowd =
-                    nobodys_here.max(nobodys(&self.by_block, &self.vouched_by_block, block));
-                let hogging = c.hogging(now_ms);
-                (
-                    c.trusted(),
-                    !hogging,
-                    vouched > 0 && nobodys_here <= LIGHT_ADDRESS,
-                    std::cmp::Reverse(crowd),
-                    c.answering(),
-                    if hogging {
-                        c.busy_since_ms.load(Ordering::Acquire)
-                    } else {
-                        c.last_active_ms.load(Ordering::Acquire)
-                    },
-                )
-            })?
-            .clone();
-        victim.evicted.store(true, Ordering::Release);
-        self.count_out(&victim);
-        Some(victim)
     }
 }
 
@@ -398,7 +167,7 @@ impl Doorkeeper {
         let now = self.now_ms();
         let (evicted, activity) = {
             let mut open = self.lock();
-            let held = open.by_address.get(&address).copied().unwrap_or(0);
+            let held = open.places.get(&address).map_or(0, |c| c.all());
             if !proxy && held >= caps.per_address {
                 return Err(Refusal::Address);
             }
@@ -410,26 +179,7 @@ impl Doorkeeper {
             } else {
                 None
             };
-            open.count_in(address);
-            open.next_id += 1;
-            let activity = Arc::new(Activity {
-                id: open.next_id,
-                peer,
-                address,
-                last_active_ms: AtomicU64::new(now),
-                busy: AtomicUsize::new(0),
-                receiving: AtomicUsize::new(0),
-                busy_since_ms: AtomicU64::new(now),
-                ended_ms: AtomicU64::new(0),
-                epoch: self.started,
-                trusted: AtomicBool::new(false),
-                holder: Mutex::new(None),
-                evicted: AtomicBool::new(false),
-                reader: Mutex::new(None),
-                writer: Mutex::new(None),
-            });
-            open.connections.insert(activity.id, activity.clone());
-            open.by_peer.insert(peer, activity.id);
+            let activity = open.admit(peer, address, now, self.started);
             (evicted, activity)
         };
         if let Some(victim) = evicted {
@@ -474,12 +224,7 @@ impl Doorkeeper {
         }
         let person = holder.person;
         open.set_holder(activity, Some(holder));
-        let mut theirs: Vec<Arc<Activity>> = open
-            .connections
-            .values()
-            .filter(|c| c.holder().as_ref().is_some_and(|h| h.person == person))
-            .cloned()
-            .collect();
+        let mut theirs = open.persons.get(&person).cloned().unwrap_or_default();
         if theirs.len() > VOUCHED_PER_PERSON {
             theirs.sort_by_key(|c| {
                 (
@@ -498,8 +243,9 @@ impl Doorkeeper {
     pub(crate) fn withdraw(&self, token: &str) {
         let mut open = self.lock();
         let held: Vec<Arc<Activity>> = open
-            .connections
+            .persons
             .values()
+            .flatten()
             .filter(|c| c.held_by(token))
             .cloned()
             .collect();
@@ -512,8 +258,9 @@ impl Doorkeeper {
     pub(crate) fn vouching(&self) -> Vec<Arc<str>> {
         let open = self.lock();
         let mut tokens: Vec<Arc<str>> = open
-            .connections
+            .persons
             .values()
+            .flatten()
             .filter_map(|c| c.holder().as_ref().map(|h| h.token.clone()))
             .collect();
         tokens.sort_unstable();

@@ -29,35 +29,30 @@ fn open_since(
     busy_since: Option<u64>,
     holder: Option<Holder>,
 ) -> u64 {
-    let answering = busy_since.is_some();
-    into.next_id += 1;
     let peer = SocketAddr::from((ip, 1000 + into.next_id as u16));
-    let activity = Arc::new(Activity {
-        id: into.next_id,
-        peer,
-        address: peer.ip(),
-        last_active_ms: AtomicU64::new(at),
-        busy: AtomicUsize::new(usize::from(answering)),
-        receiving: AtomicUsize::new(0),
-        busy_since_ms: AtomicU64::new(busy_since.unwrap_or(at)),
-        ended_ms: AtomicU64::new(0),
-        // A minute ago, so that a test can place a pause before now.
-        epoch: Instant::now()
-            .checked_sub(std::time::Duration::from_secs(60))
-            .unwrap_or_else(Instant::now),
-        trusted: AtomicBool::new(holder.is_some()),
-        holder: Mutex::new(holder),
-        evicted: AtomicBool::new(false),
-        reader: Mutex::new(None),
-        writer: Mutex::new(None),
-    });
-    if activity.trusted() {
-        into.vouched_change(peer.ip(), true);
+    // A minute ago, so that a test can place a pause before now.
+    let epoch = Instant::now()
+        .checked_sub(std::time::Duration::from_secs(60))
+        .unwrap_or_else(Instant::now);
+    open_at(into, peer, at, busy_since, holder, epoch)
+}
+
+/// An open connection from `peer`, counted as the door counts it.
+fn open_at(
+    into: &mut Open,
+    peer: SocketAddr,
+    at: u64,
+    busy_since: Option<u64>,
+    holder: Option<Holder>,
+    epoch: Instant,
+) -> u64 {
+    let activity = into.admit(peer, counted_as(peer.ip()), at, epoch);
+    if let Some(since) = busy_since {
+        activity.busy.store(1, Ordering::Release);
+        activity.busy_since_ms.store(since, Ordering::Release);
     }
-    into.count_in(peer.ip());
-    into.by_peer.insert(peer, activity.id);
-    into.connections.insert(activity.id, activity);
-    into.next_id
+    into.set_holder(&activity, holder);
+    activity.id
 }
 
 /// The time the door's tests choose whom to close at: the connections they open are
@@ -104,7 +99,7 @@ fn nobodys_connections_from_where_someone_is_signed_in_go_last_of_nobodys() {
         .collect();
     let order: Vec<u64> = std::iter::from_fn(|| door.evict_one(NOW).map(|c| c.id)).collect();
     assert_eq!(order, [flood[0], flood[1], flood[2], her_sign_in, stream]);
-    assert!(door.vouched.is_empty() && door.total == 0);
+    assert!(door.persons.is_empty() && door.places.is_empty() && door.total == 0);
 }
 
 /// Sixth hostile pass of session 26's door (LOW/MEDIUM): one account's connection kept
@@ -188,28 +183,7 @@ fn lone_64s_of_one_48_go_before_anyones_lone_connection() {
         .map(|i| {
             let ip = std::net::Ipv6Addr::new(0x2001, 0xdb8, 0x77, i, 0, 0, 0, 1);
             let peer = SocketAddr::from((ip, 4000 + i));
-            door.next_id += 1;
-            let id = door.next_id;
-            let activity = Arc::new(Activity {
-                id,
-                peer,
-                address: counted_as(peer.ip()),
-                last_active_ms: AtomicU64::new(90),
-                busy: AtomicUsize::new(1),
-                receiving: AtomicUsize::new(0),
-                busy_since_ms: AtomicU64::new(90),
-                ended_ms: AtomicU64::new(0),
-                epoch: Instant::now(),
-                trusted: AtomicBool::new(false),
-                holder: Mutex::new(None),
-                evicted: AtomicBool::new(false),
-                reader: Mutex::new(None),
-                writer: Mutex::new(None),
-            });
-            door.count_in(activity.address);
-            door.by_peer.insert(peer, id);
-            door.connections.insert(id, activity);
-            id
+            open_at(&mut door, peer, 90, Some(90), None, Instant::now())
         })
         .collect();
     let newcomer = open(&mut door, [10, 0, 0, 7], 99, false, false);
@@ -313,4 +287,44 @@ fn a_person_vouches_for_a_few_connections_and_only_while_signed_in() {
         .collect();
     assert_eq!(vouched(&door), left, "only b's and c's");
     assert!(other.held_by("c") && !other.held_by("a"));
+}
+
+/// Tenth hostile pass (MEDIUM-HIGH): an annotator's account signed in from eight
+/// addresses, and beside each of its connections eight of nobody's sat idle, shielded:
+/// two accounts held every place, and a newcomer signing in was closed first (0 of 13
+/// honest rounds). A person's shield is the one address their sessions vouched for
+/// last, eight of nobody's at most.
+#[test]
+fn one_persons_sessions_shield_one_address_not_every_one_they_used() {
+    let mut door = Open::default();
+    let insider = || Some(held(7, "insider"));
+    let mut shielded = Vec::new();
+    let mut unshielded = Vec::new();
+    for a in 1..=VOUCHED_PER_PERSON as u8 {
+        open_since(&mut door, [10, 0, 60, a], 0, None, insider());
+        let idle: Vec<u64> = (0..LIGHT_ADDRESS as u64)
+            .map(|i| open_since(&mut door, [10, 0, 60, a], 1 + i, None, None))
+            .collect();
+        // The address vouched for last is the person's shield.
+        if usize::from(a) == VOUCHED_PER_PERSON {
+            shielded = idle;
+        } else {
+            unshielded.extend(idle);
+        }
+    }
+    let signing_in = open_since(&mut door, [10, 0, 0, 9], 90, Some(90), None);
+    let first: Vec<u64> = (0..unshielded.len())
+        .filter_map(|_| door.evict_one(NOW))
+        .map(|c| c.id)
+        .collect();
+    assert!(first.iter().all(|id| unshielded.contains(id)), "{first:?}");
+    assert_eq!(door.evict_one(NOW).map(|c| c.id), Some(signing_in));
+    assert!(shielded.iter().all(|id| door.connections.contains_key(id)));
+    // Signed out, the person shields nothing.
+    let theirs: Vec<Arc<Activity>> = door.persons.values().flatten().cloned().collect();
+    for c in &theirs {
+        door.set_holder(c, None);
+    }
+    assert!(door.persons.is_empty());
+    assert!(door.places.values().all(|p| !p.shielded()));
 }

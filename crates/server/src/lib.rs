@@ -94,6 +94,9 @@ pub struct AppState {
     /// One more, kept for a lead's name from any address: a lead on a new network was
     /// answered 503 while an anonymous flood held the others (sixth hostile pass).
     pub(crate) hashing_lead: Arc<tokio::sync::Semaphore>,
+    /// The sign-ins being checked by name and by block: one check of a name at once from
+    /// elsewhere, one place a block in the queue for `hashing`.
+    pub(crate) checking: Arc<routes::Checking>,
     /// Merges waiting for, or holding, one of the pool's connections: one at a time, so a
     /// merge never holds more than one of the team's connections.
     pub(crate) merging: Arc<tokio::sync::Semaphore>,
@@ -135,6 +138,7 @@ impl AppState {
             hashing: Arc::new(tokio::sync::Semaphore::new(DEFAULT_HASHING)),
             hashing_known: Arc::new(tokio::sync::Semaphore::new(1)),
             hashing_lead: Arc::new(tokio::sync::Semaphore::new(1)),
+            checking: Arc::default(),
             merging: Arc::new(tokio::sync::Semaphore::new(1)),
             hashing_wait: DEFAULT_HASHING_WAIT,
             header_timeout: DEFAULT_READ_TIMEOUT,

@@ -3,6 +3,8 @@
 
 mod sign_in;
 
+pub(crate) use sign_in::Checking;
+
 use crate::error::ApiError;
 use crate::gate::{BodyDeadline, Bulk};
 use crate::AppState;

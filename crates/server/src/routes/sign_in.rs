@@ -1,6 +1,8 @@
 //! Signing in and out over HTTP: the sign-in limits and password-check slots the
 //! server keeps (docs/server.md), and the marks that tell the door whose a connection is.
 
+mod checking;
+
 use super::{bearer, parse, Body, Reply};
 use crate::error::ApiError;
 use crate::AppState;
@@ -8,6 +10,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+pub(crate) use checking::Checking;
 use factdesk_api::sign_in::Login;
 use std::net::SocketAddr;
 
@@ -35,7 +38,19 @@ pub(super) async fn login(
     // "being answered", and a few hundred such sign-ins held every place the server had
     // (seventh hostile pass). Not at all from where it signed in before: 20 guesses from
     // elsewhere made its owner wait 5 s for 15 minutes (fifth pass of session 26).
-    if !known {
+    // One check of a name at once from elsewhere, claimed before its spacing is read and
+    // held until the attempt is recorded, so a burst finds the spacing as its first check
+    // left it.
+    let _claim = if known {
+        None
+    } else {
+        let Some(claim) = state.checking.claim_name(&login.name) else {
+            let refused = factdesk_api::Error::new(
+                factdesk_api::ErrorCode::RateLimited,
+                "another sign-in of this name is being checked: try again in 1 s",
+            );
+            return Err(ApiError::from(refused).retry_after(1));
+        };
         let name = login.name.clone();
         let wait = state
             .pool
@@ -49,34 +64,12 @@ pub(super) async fn login(
             );
             return Err(ApiError::from(refused).retry_after(seconds));
         }
-    }
-    let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
-    let leads = state.hashing_lead.clone();
-    let turn = async move {
-        match (known, lead) {
-            (_, true) => tokio::select! {
-                turn = shared.acquire_owned() => turn,
-                turn = kept.acquire_owned() => turn,
-                turn = leads.acquire_owned() => turn,
-            },
-            (true, false) => tokio::select! {
-                turn = shared.acquire_owned() => turn,
-                turn = kept.acquire_owned() => turn,
-            },
-            (false, false) => shared.acquire_owned().await,
-        }
+        Some(claim)
     };
-    let _turn = tokio::time::timeout(state.hashing_wait, turn)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "the server is checking too many sign-ins; try again in a moment",
-            )
-        })?;
+    // Of the shared checks, one block holds or waits for one at a time.
+    let place =
+        (!known && !lead).then(|| state.checking.queue(checking::block_of_caller(&address)));
+    let _turn = password_turn(&state, known, lead, place.as_ref()).await?;
     let (name, from) = (login.name.clone(), address.clone());
     let session = state
         .pool
@@ -105,6 +98,51 @@ pub(super) async fn login(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// A turn to check a password, within the server's wait: a shared check, or the one
+/// kept for a name known at its address or for a lead; behind `place`'s turn in its
+/// block when there is one.
+async fn password_turn(
+    state: &AppState,
+    known: bool,
+    lead: bool,
+    place: Option<&checking::BlockPlace>,
+) -> Result<Vec<tokio::sync::OwnedSemaphorePermit>, ApiError> {
+    let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
+    let leads = state.hashing_lead.clone();
+    let block_turn = place.map(checking::BlockPlace::turn);
+    let turn = async move {
+        let mut held = Vec::new();
+        if let Some(turn) = block_turn {
+            held.push(turn.acquire_owned().await.ok()?);
+        }
+        let shared = match (known, lead) {
+            (_, true) => tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+                turn = leads.acquire_owned() => turn,
+            },
+            (true, false) => tokio::select! {
+                turn = shared.acquire_owned() => turn,
+                turn = kept.acquire_owned() => turn,
+            },
+            (false, false) => shared.acquire_owned().await,
+        };
+        held.push(shared.ok()?);
+        Some(held)
+    };
+    tokio::time::timeout(state.hashing_wait, turn)
+        .await
+        .ok()
+        .flatten()
+        .ok_or_else(|| {
+            ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the server is checking too many sign-ins; try again in a moment",
+            )
+        })
 }
 
 pub(super) async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {

@@ -171,6 +171,21 @@ impl Team {
         Team::start_tweaked(move |state| state.with_trusted_proxy(Some(proxy)))
     }
 
+    /// A team whose server believes X-Forwarded-For from `proxy` and checks `at_once`
+    /// passwords at a time, a sign-in waiting `wait`.
+    pub async fn start_behind_hashing(
+        proxy: &str,
+        at_once: usize,
+        wait: std::time::Duration,
+    ) -> Team {
+        let proxy: std::net::IpAddr = ok(proxy.parse());
+        Team::start_tweaked(move |state| {
+            state
+                .with_trusted_proxy(Some(proxy))
+                .with_hashing(at_once, wait)
+        })
+    }
+
     /// A client whose connections come from `address` (any 127.x.y.z on loopback), so
     /// a test can sign in from several addresses.
     pub fn client_from(address: &str) -> reqwest::Client {

@@ -15,5 +15,6 @@ mod postgres;
 mod privacy;
 mod routes;
 mod sessions_and_limits;
+mod sign_in_races;
 mod store;
 mod tls;
