@@ -6,3 +6,4 @@
 pub mod agreement;
 pub mod export;
 pub mod gold;
+mod queue;

@@ -297,6 +297,10 @@ async fn agreement(
             let lead = p.lead_for_token(&token, "see agreement")?;
             // As `factdesk agreement --json`: one report for a kind, else one per kind.
             match kind {
+                // The project's own design: agreement question by question.
+                Some(TaskKind::Design) => {
+                    Ok(serde_json::to_value(p.design_agreement(&lead, &req)?))
+                }
                 Some(kind) => Ok(serde_json::to_value(p.agreement(&lead, kind, &req)?)),
                 None => {
                     let mut all = serde_json::Map::new();
@@ -305,6 +309,12 @@ async fn agreement(
                         all.insert(
                             kind.as_str().to_string(),
                             serde_json::to_value(report).unwrap_or_default(),
+                        );
+                    }
+                    if let Some(design) = p.design_agreement(&lead, &req)? {
+                        all.insert(
+                            "design".into(),
+                            serde_json::to_value(design).unwrap_or_default(),
                         );
                     }
                     Ok(Ok(serde_json::Value::Object(all)))

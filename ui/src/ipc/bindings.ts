@@ -187,7 +187,8 @@ export type Person = { name: string, role: Role, };
 
 export type Annotator = { id: number, name: string, role: Role, 
 /**
- * Evidence items answered, each of which showed a trick sentence.
+ * Items answered that held a trick: evidence items (each shows a trick sentence)
+ * and a design's control items.
  */
 tricks_seen: number, tricks_failed: number, 
 /**
@@ -951,7 +952,15 @@ answers: Array<QueueAnswer>,
  * judged against. Grouped by document (in order of first appearance), each
  * document's in sentence order, so their numbers on screen read in order.
  */
-candidates: Array<QueueCandidate>, decision: Decision | null, };
+candidates: Array<QueueCandidate>, decision: Decision | null, 
+/**
+ * Design items: a pair's second text (`claim` is its first).
+ */
+text_b: string | null, 
+/**
+ * Design items: the design's questions, which the answers are keyed by.
+ */
+questions: Array<Question>, };
 
 export type Ruling = { "take": string } | { "answer": KindAnswer };
 

@@ -91,14 +91,31 @@ pub struct QueueItem {
     /// document's in sentence order, so their numbers on screen read in order.
     pub candidates: Vec<QueueCandidate>,
     pub decision: Option<Decision>,
+    /// Design items: a pair's second text (`claim` is its first).
+    #[serde(default)]
+    pub text_b: Option<String>,
+    /// Design items: the design's questions, which the answers are keyed by.
+    #[serde(default)]
+    pub questions: Vec<factdesk_core::design::Question>,
+}
+
+/// The queue's order: disagreements before thin items, the least agreement first.
+pub(crate) fn in_queue_order(items: &mut [QueueItem]) {
+    items.sort_by(|a, b| {
+        let share = |i: &QueueItem| i.share_agreeing.unwrap_or(0.0);
+        a.group
+            .cmp(&b.group)
+            .then(share(a).total_cmp(&share(b)))
+            .then(a.task_id.cmp(&b.task_id))
+    });
 }
 
 impl Project {
-    /// Tasks the counted annotators disagree on (or that settled on nothing), most
-    /// disagreement first; then, in their own group, tasks with fewer than two counted
-    /// answers. Lead only.
-    pub fn adjudication_queue(&self, lead: &Lead, req: &GoldRequest) -> Result<Vec<QueueItem>> {
-        self.acting_lead(lead)?;
+    /// The built-in kinds' part of the adjudication queue (`crate::declared` adds the
+    /// design's): tasks the counted annotators disagree on (or that settled on nothing),
+    /// most disagreement first; then, in their own group, tasks with fewer than two
+    /// counted answers. For a lead, who the caller checked.
+    pub(crate) fn built_in_queue(&self, lead: &Lead, req: &GoldRequest) -> Result<Vec<QueueItem>> {
         let aggregation = self.aggregate(lead, req)?;
         // A closed verification (its refutation rejected or replaced) needs no decision.
         let closed: std::collections::HashSet<i64> =
@@ -153,15 +170,11 @@ impl Project {
                 answers,
                 candidates,
                 decision: t.decision,
+                text_b: None,
+                questions: Vec::new(),
             });
         }
-        items.sort_by(|a, b| {
-            let share = |i: &QueueItem| i.share_agreeing.unwrap_or(0.0);
-            a.group
-                .cmp(&b.group)
-                .then(share(a).total_cmp(&share(b)))
-                .then(a.task_id.cmp(&b.task_id))
-        });
+        in_queue_order(&mut items);
         Ok(items)
     }
 

@@ -17,7 +17,9 @@ mod settled;
 mod thin;
 
 pub use crate::annotate::EvidenceState;
+pub(crate) use adjudicate::in_queue_order;
 pub use adjudicate::{HandAnswer, QueueCandidate, QueueGroup, QueueItem, Ruling};
+pub(crate) use answer::from_answer as outcome_of_answer;
 pub use answer::{Decision, Outcome, QueueAnswer};
 pub(crate) use card_text::cell;
 pub(crate) use gold_file::beside;

@@ -412,3 +412,51 @@ fn a_control_that_does_not_fit_the_design_is_refused_naming_the_item() {
         "{said}"
     );
 }
+
+#[test]
+fn a_split_design_item_waits_in_the_adjudication_queue_with_its_questions() {
+    let dir = must(tempfile::tempdir());
+    let mut p = pairs_project(dir.path(), 2);
+    let lead = p.lead_named("lea");
+    for (who, label) in [("ana", "same"), ("ben", "different")] {
+        while let Some(item) = must(p.next_item(&p.who(who), TaskKind::Design)).item {
+            must(p.submit(
+                &p.who(who),
+                &by_question(item.task_id, &[("relation", Given::One(label.into()))]),
+            ));
+        }
+    }
+    let req = factdesk_api::gold::GoldRequest::default();
+    let queue = must(p.adjudication_queue(&lead, &req));
+    assert_eq!(queue.len(), 2, "both items split");
+    let first = &queue[0];
+    assert_eq!(first.kind, TaskKind::Design);
+    assert_eq!(first.questions[0].id, "relation");
+    assert!(first
+        .text_b
+        .as_deref()
+        .is_some_and(|t| t.starts_with("Bread costs")));
+    assert_eq!(first.answers.len(), 2);
+    assert_eq!(first.share_agreeing, Some(0.5));
+    must(p.decide(
+        &lead,
+        first.task_id,
+        factdesk_api::gold::Ruling::Take("ben".into()),
+        &factdesk_api::disagreement::DecisionNote::category("judgement call"),
+    ));
+    let queue = must(p.adjudication_queue(&lead, &req));
+    let decided = queue
+        .iter()
+        .find(|i| i.task_id == first.task_id)
+        .unwrap_or_else(|| panic!("gone"));
+    assert!(decided
+        .decision
+        .as_ref()
+        .is_some_and(|d| d.category.as_deref() == Some("judgement call")));
+    let gold = must(p.design_gold(&lead, &req)).unwrap_or_else(|| panic!("no design"));
+    assert_eq!(gold.lines.len(), 1, "the decided item; the other waits");
+    assert_eq!(
+        gold.lines[0].answers["relation"].value,
+        Some(Given::One("different".into()))
+    );
+}

@@ -259,6 +259,16 @@ const LEAD_ONLY: &[Call] = &[
     ("export_preview", |p, a, _| {
         p.export_preview(a, &GoldRequest::default()).map(drop)
     }),
+    ("keep_sample", |p, a, _| {
+        p.keep_sample(
+            a,
+            TaskKind::Design,
+            &factdesk_api::study::Strata::Label,
+            1,
+            None,
+        )
+        .map(drop)
+    }),
     ("design_agreement", |p, a, _| {
         p.design_agreement(a, &AgreementRequest::default())
             .map(drop)

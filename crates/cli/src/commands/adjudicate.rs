@@ -100,8 +100,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     if a.json {
         return super::print_json(&queue);
     }
-    let held = design_items_held(&project, &lead, &req)?;
-    if queue.is_empty() && held == 0 {
+    if queue.is_empty() {
         println!("nothing to adjudicate");
     }
     for item in queue {
@@ -150,24 +149,4 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Lists the design items a required question holds back for a decision (design items
-/// are settled question by question, outside the queue); returns how many.
-fn design_items_held(
-    project: &factdesk_api::Project,
-    lead: &factdesk_api::Lead,
-    req: &GoldRequest,
-) -> anyhow::Result<usize> {
-    let held: Vec<_> = project
-        .design_gold(lead, req)?
-        .map(|g| g.held_back)
-        .unwrap_or_default()
-        .into_iter()
-        .filter(|h| h.needs_decision)
-        .collect();
-    for h in &held {
-        println!("task {} (design): item {}: {}", h.task_id, h.id, h.reason);
-    }
-    Ok(held.len())
 }

@@ -5,6 +5,7 @@
 
 mod calls;
 mod counts;
+mod designs;
 mod downloads;
 mod guard;
 mod harness;
