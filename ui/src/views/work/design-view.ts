@@ -82,20 +82,24 @@ export function labelButtons(q: Question, onPress: (i: number) => void): HTMLBut
   );
 }
 
-/** The keys a question takes, drawn in its head. */
-export function questionKeys(q: Question): HTMLElement {
+/** The keys a question takes, drawn in its head; with `others`, the keys to the other questions too. */
+export function questionKeys(q: Question, others = false): HTMLElement {
   const n = q.labels?.length ?? 0;
   const range = n > 1 ? `1–${Math.min(n, 9)}` : "1";
-  switch (q.type) {
-    case "choice":
-      return keyHint(h("kbd", {}, range), " choose");
-    case "multi":
-      return keyHint(h("kbd", {}, range), " toggle ", h("kbd", {}, capOf("none")), " none");
-    case "span":
-      return keyHint(h("kbd", {}, capOf("word-back")), h("kbd", {}, capOf("word-next")), " word ", h("kbd", {}, capOf("select")), " mark");
-    case "text":
-      return keyHint(h("kbd", {}, capOf("write")), " write");
-  }
+  const own = (): (string | HTMLElement)[] => {
+    switch (q.type) {
+      case "choice":
+        return [h("kbd", {}, range), " choose"];
+      case "multi":
+        return [h("kbd", {}, range), " toggle ", h("kbd", {}, capOf("none")), " none"];
+      case "span":
+        return [h("kbd", {}, capOf("word-back")), h("kbd", {}, capOf("word-next")), " word ", h("kbd", {}, capOf("select")), " mark"];
+      case "text":
+        return [h("kbd", {}, capOf("write")), " write"];
+    }
+  };
+  const moves = others ? [h("span", { class: "dq-keys-sep" }, "·"), h("kbd", {}, capOf("back")), h("kbd", {}, capOf("next")), " question"] : [];
+  return keyHint(...own(), ...moves);
 }
 
 /** "None of these" for a multiple-choice question (0). */

@@ -39,6 +39,8 @@ interface Ctx {
   get: () => Answers;
   set: (next: Answers) => void;
   pick: () => void;
+  /** Whether the item asks other questions, which ↑/↓ reach. */
+  others: boolean;
 }
 
 function choiceControl(q: Question, ctx: Ctx): Control {
@@ -55,7 +57,7 @@ function choiceControl(q: Question, ctx: Ctx): Control {
       })
     : null;
   const row = h("div", { class: "choices dq-choices", role: "group", "aria-labelledby": `dq-title-${q.id}` }, ...buttons, none);
-  const el = questionBlock(q, row, questionKeys(q), ctx.pick);
+  const el = questionBlock(q, row, questionKeys(q, ctx.others), ctx.pick);
   return {
     el,
     count: Math.min(buttons.length, 9),
@@ -85,7 +87,7 @@ function choiceControl(q: Question, ctx: Ctx): Control {
 function spanControl(q: Question, text: string | null, ctx: Ctx): Control {
   if (text === null) {
     const note = h("p", { class: "dq-guide" }, "This item has no second text to mark.");
-    return { el: questionBlock(q, note, questionKeys(q), ctx.pick), count: 0, paint: () => {}, act: () => false };
+    return { el: questionBlock(q, note, questionKeys(q, ctx.others), ctx.pick), count: 0, paint: () => {}, act: () => false };
   }
   const { words, pieces } = tokenise(text);
   const given = ctx.get()[q.id];
@@ -103,7 +105,7 @@ function spanControl(q: Question, text: string | null, ctx: Ctx): Control {
     mark(i);
   });
   const marked = h("p", { class: "dq-marked", testid: `dq-${q.id}-marked`, "aria-live": "polite" });
-  const el = questionBlock(q, h("div", {}, line.el, marked), questionKeys(q), ctx.pick);
+  const el = questionBlock(q, h("div", {}, line.el, marked), questionKeys(q, ctx.others), ctx.pick);
   let current = false;
   const paint = (): void => {
     line.words.forEach((w, i) => {
@@ -144,7 +146,7 @@ function textControl(q: Question, ctx: Ctx): Control {
   const box = textBox(q, (text) => ctx.set(withText(ctx.get(), q, text)));
   const given = ctx.get()[q.id];
   box.value = typeof given === "string" ? given : "";
-  const el = questionBlock(q, box, questionKeys(q), ctx.pick);
+  const el = questionBlock(q, box, questionKeys(q, ctx.others), ctx.pick);
   return {
     el,
     count: 0,
@@ -174,6 +176,7 @@ export function designBody(item: Item, hooks: BodyHooks, kept: WorkDraft | null 
       pick: () => {
         if (current !== i) go(i);
       },
+      others: questions.length > 1,
     };
     if (q.type === "span") return spanControl(q, q.over === "text_b" ? item.text_b : item.claim, ctx);
     if (q.type === "text") return textControl(q, ctx);
