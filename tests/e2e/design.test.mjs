@@ -205,6 +205,13 @@ test("a pair in the dark theme", async (t) => {
     }
     await answerPair(session, 2, 1);
     await look(session, "dark-design-pair");
+    // "?" lists the design's keys, and the sheet fits the window whole.
+    await session.keys("?");
+    await session.waitFor(tid("keys-help"));
+    const sheet = await wholeTextOf(session, tid("keys-help"));
+    for (const key of ["J / ↓", "K / ↑", "1–2", "←", "→", "Space", "Enter"]) assert.ok(sheet.includes(key), `${key} in the keys sheet: ${sheet}`);
+    await assertInView(session, tid("keys-help"), "the keys sheet");
+    await session.keys(Key.Escape);
   });
 });
 

@@ -151,4 +151,36 @@ describe("a design item", () => {
     press("ArrowRight", "ArrowRight", " ");
     expect(q(el, "dq-salient-word-1")?.classList.contains("marked")).toBe(true);
   });
+
+  it("toggles a multiple choice by digits, 0 for none, and writes a text question after W", async () => {
+    const questions: Question[] = [
+      { id: "topics", type: "multi", labels: ["health", "politics", "sport"], required: true },
+      { id: "why", type: "text", required: true },
+      comment,
+    ];
+    mocked.nextItem.mockResolvedValueOnce({ item: item(10, questions, null), reason: null });
+    mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "All done." });
+    mocked.submitAnswer.mockResolvedValue(ack(10));
+    mocked.paces.mockResolvedValue([]);
+    const { el, press } = await open();
+    press("0");
+    expect(q(el, "dq-topics-none")?.getAttribute("aria-pressed")).toBe("true");
+    press("3", "1", "3");
+    expect(q(el, "dq-topics-none")?.getAttribute("aria-pressed")).toBe("false");
+    expect(q(el, "dq-topics-1")?.getAttribute("aria-pressed")).toBe("true");
+    expect(q(el, "dq-topics-3")?.getAttribute("aria-pressed")).toBe("false");
+    // The text is required: not ready until written.
+    expect(q(el, "submit")?.getAttribute("aria-disabled")).toBe("true");
+    press("w");
+    const box = q(el, "dq-why-text") as HTMLTextAreaElement;
+    expect(document.activeElement).toBe(box);
+    expect(q(el, "dq-why")?.classList.contains("current")).toBe(true);
+    box.value = "  a reason ";
+    box.dispatchEvent(new Event("input"));
+    expect(q(el, "submit")?.getAttribute("aria-disabled")).toBe("false");
+    // Ctrl+Enter submits from the box; Enter alone is a new line there.
+    box.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true }));
+    await settle();
+    expect(mocked.submitAnswer.mock.calls[0]?.[0]?.answers).toEqual({ topics: ["health"], why: "a reason" });
+  });
 });
