@@ -7,7 +7,9 @@ export const Key = {
   Enter: "\uE007",
   Backspace: "\uE003",
   Escape: "\uE00C",
+  ArrowLeft: "\uE012",
   ArrowUp: "\uE013",
+  ArrowRight: "\uE014",
   ArrowDown: "\uE015",
   Control: "\uE009",
 };

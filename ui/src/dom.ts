@@ -4,6 +4,7 @@
 export type Child = Node | string | number | null | undefined | false;
 
 export interface Attrs {
+  id?: string;
   class?: string;
   testid?: string;
   title?: string;

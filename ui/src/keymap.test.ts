@@ -70,8 +70,10 @@ describe("the key table", () => {
       select: "toggle-cursor",
       document: "document",
       more: "more",
+      "word-next": "word",
+      "word-back": "word",
     };
-    for (const kind of ["evidence", "refute", "verify", "label"] as const) {
+    for (const kind of ["evidence", "refute", "verify", "label", "design"] as const) {
       for (const [meaning, e] of entries) {
         for (const key of e.keys) {
           const action = keyAction(kind, key, 6);

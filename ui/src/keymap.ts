@@ -9,6 +9,8 @@ export type Meaning =
   | "none"
   | "next"
   | "back"
+  | "word-next"
+  | "word-back"
   | "select"
   | "submit"
   | "escape"
@@ -53,6 +55,10 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   none: { keys: ["0"], cap: "0", does: "none of them" },
   next: { keys: ["j", "ArrowDown"], cap: "J / ↓", does: "next in the list" },
   back: { keys: ["k", "ArrowUp"], cap: "K / ↑", does: "previous in the list" },
+  // Along a line of words (a span question's text), as the words lie on screen: in a
+  // right-to-left text → goes to the word before.
+  "word-next": { keys: ["ArrowRight"], cap: "→", does: "the word to the right" },
+  "word-back": { keys: ["ArrowLeft"], cap: "←", does: "the word to the left" },
   select: { keys: [" "], cap: "Space", does: "select the one under the cursor" },
   submit: { keys: ["Enter"], cap: "Enter", does: "submit or save" },
   escape: { keys: ["Escape"], cap: "Esc", does: "leave a field, close a panel, or go home" },

@@ -284,7 +284,7 @@ const startActions = {
 };
 
 /** Keys that may repeat when held down: moving, not choosing. */
-const REPEATING = new Set(["ArrowDown", "ArrowUp", "j", "k"]);
+const REPEATING = new Set(["ArrowDown", "ArrowUp", "ArrowLeft", "ArrowRight", "j", "k"]);
 
 document.addEventListener("keydown", (ev) => {
   const t = ev.target;

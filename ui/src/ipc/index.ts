@@ -20,6 +20,9 @@ import type { Send } from "./send";
 export { LABELS, TASK_KINDS, VERDICTS } from "./bindings";
 export type {
   Decision,
+  Design,
+  Given,
+  Question,
   DroppedClaim,
   Judgement,
   KindAnswer,

@@ -50,6 +50,8 @@ describe("adjudication helpers", () => {
     expect(answerText({ kind: "label", label: "NOT ENOUGH INFO" }, [])).toBe("Not enough info");
     expect(answerText({ kind: "verify", label: "does_not_contradict" }, [])).toBe("Does not contradict");
     expect(answerText(null, [])).toBe("no answer");
+    // A design answer, question by question.
+    expect(answerText({ kind: "design", answers: { noise: "clean", relation: "entailment" } }, [])).toBe("noise: clean; relation: entailment");
   });
 
   it("says what was settled and how much the annotators agree", () => {
@@ -60,6 +62,9 @@ describe("adjudication helpers", () => {
     expect(outcomeText({ outcome: "no_gold_evidence" }, [], false)).toBe("No counted answers (dropped)");
     expect(outcomeText({ outcome: "no_majority" }, [], false)).toBe("No counted answers (dropped)");
     expect(outcomeText({ outcome: "label", label: "does_not_contradict" }, [])).toBe("Gold: Does not contradict");
+    expect(outcomeText({ outcome: "answers", answers: { relation: "unknown", salient: { spans: [[0, 5]] } } }, [])).toBe(
+      "Gold: relation: unknown; salient: 0–5 (1 span)",
+    );
     expect(shareText(2 / 3)).toBe("67% agree");
     expect(shareText(null)).toBe("no counted answers");
   });

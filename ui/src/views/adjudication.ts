@@ -4,6 +4,7 @@
 import { momentText } from "../format";
 import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
+import { answersText } from "./work/design-answers";
 
 /** The verdicts or labels the lead can give by hand, in key order (1 first). */
 export function labelsFor(kind: TaskKind): readonly Judgement[] {
@@ -42,6 +43,8 @@ export function answerText(answer: KindAnswer | null, candidates: QueueCandidate
       const outside = answer.selected.length - numbers.length;
       return numbersText(numbers) + (outside > 0 ? ` (+${outside} not shown)` : "");
     }
+    case "design":
+      return answersText(answer.answers);
   }
 }
 
@@ -85,6 +88,8 @@ export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], coun
       return `Gold: ${labelText(outcome.label)}`;
     case "no_majority":
       return "No label has a majority (dropped)";
+    case "answers":
+      return `Gold: ${answersText(outcome.answers)}`;
   }
 }
 

@@ -15,7 +15,8 @@ describe("home keys", () => {
   it("opens the kinds of work by number", () => {
     expect(kindForKey("1")).toBe("evidence");
     expect(kindForKey("4")).toBe("label");
-    expect(kindForKey("5")).toBeNull();
+    expect(kindForKey("5")).toBe("design");
+    expect(kindForKey("6")).toBeNull();
     expect(kindForKey("e")).toBeNull();
   });
 
@@ -45,5 +46,24 @@ describe("home keys", () => {
     for (const { kind, pace } of paces) {
       expect(progressView(pace).querySelector(".progress-count")?.textContent).toBe(said(kind));
     }
+  });
+
+  it("lists the project's own questions only where there is such work", async () => {
+    const none = { done: 0, total: 0, per_hour: null, minutes_left: null, more: false };
+    const card = async (design: KindPace["pace"]) => {
+      vi.mocked(api.paces).mockResolvedValue([{ kind: "evidence", pace: none }, { kind: "design", pace: design }]);
+      const screen = homeScreen(overview, { name: "ana", role: "annotator" }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
+      const el = screen.el.querySelector<HTMLElement>('[data-testid="kind-design"]');
+      expect(el?.hidden).toBe(true);
+      screen.shown?.();
+      await new Promise((r) => setTimeout(r, 0));
+      return el;
+    };
+    expect((await card(none))?.hidden).toBe(true);
+    const shown = await card({ ...none, total: 4 });
+    expect(shown?.hidden).toBe(false);
+    expect(shown?.textContent).toContain("Questions");
+    // Evidence, with nothing to do yet, still shows (as it always has).
+    expect((await card(none))?.parentElement?.querySelector<HTMLElement>('[data-testid="kind-evidence"]')?.hidden).toBe(false);
   });
 });

@@ -9,14 +9,18 @@ import { returnPanel } from "./packs";
 import type { Screen } from "./screen";
 import { KIND_TITLES } from "./work/chrome";
 
-export const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label"];
+export const KINDS: TaskKind[] = ["evidence", "refute", "verify", "label", "design"];
 
 const ABOUT: Record<TaskKind, string> = {
   evidence: "Pick the sentences that are evidence for a claim, as its guideline says.",
   refute: "Rewrite a short claim so that it becomes false.",
   verify: "Judge whether a new claim contradicts its original.",
   label: "Label a claim as supported, refuted or not enough info.",
+  design: "Answer the project's own questions about a text or a pair of texts.",
 };
+
+/** Kinds shown only where the project has such work: a design is a project's own choice. */
+const ONLY_WITH_WORK: ReadonlySet<TaskKind> = new Set(["design"]);
 
 export interface HomeDeps {
   work: (kind: TaskKind) => void;
@@ -42,7 +46,7 @@ export type LeadScreen = "review" | "settings" | "flags" | "issue";
 
 /** The kind a digit key opens (1 is evidence), or null. */
 export function kindForKey(key: string): TaskKind | null {
-  return /^[1-4]$/.test(key) ? (KINDS[Number(key) - 1] ?? null) : null;
+  return /^[1-9]$/.test(key) ? (KINDS[Number(key) - 1] ?? null) : null;
 }
 
 function kindCard(kind: TaskKind, i: number, deps: HomeDeps): { el: HTMLElement; progress: HTMLElement } {
@@ -74,7 +78,7 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
   const packKind = deps.pack?.kind ?? null;
   KINDS.forEach((k, i) => {
     const card = cards[i];
-    if (card) card.el.hidden = packKind !== null && k !== packKind;
+    if (card) card.el.hidden = (packKind !== null && k !== packKind) || (packKind !== k && ONLY_WITH_WORK.has(k));
   });
   return {
     el: h(
@@ -108,8 +112,9 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
             const card = cards[i];
             const pace = paces.find((p) => p.kind === kind)?.pace ?? null;
             if (card) showProgress(kind, card.progress, pace);
-            // A pack counts its own items: a kind it holds none of is no work here.
-            if (card && deps.pack) card.el.hidden = !pace || pace.total === 0;
+            // A pack counts its own items: a kind it holds none of is no work here; nor is
+            // a design in a project without design tasks for this person.
+            if (card && (deps.pack || ONLY_WITH_WORK.has(kind))) card.el.hidden = !pace || (pace.total === 0 && !pace.more);
           }
         })
         .catch(deps.fail);

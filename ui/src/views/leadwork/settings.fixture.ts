@@ -21,5 +21,6 @@ export function settingsFixture(): Settings {
     study_answers_in_gold: false,
     disagreement_categories: ["ambiguous item", "other"],
     recipe: null,
+    design: null,
   };
 }

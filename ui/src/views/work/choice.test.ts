@@ -10,6 +10,7 @@ function label(evidence: string[], state: EvidenceState | null): Item {
     context: null,
     options: [],
     counter_claim: null,
+    text_b: null,
     evidence,
     evidence_state: state,
     guidelines: "",

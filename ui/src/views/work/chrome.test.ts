@@ -9,6 +9,7 @@ const item: Item = {
   context: "地元紙の記事",
   options: [],
   counter_claim: null,
+    text_b: null,
   evidence: [],
   evidence_state: null,
   guidelines: "",

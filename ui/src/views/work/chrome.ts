@@ -12,6 +12,8 @@ export const KIND_TITLES: Record<TaskKind, string> = {
   refute: "Refute",
   verify: "Verify",
   label: "Label",
+  // A project's own questions: the Item carries no design name, so a neutral one.
+  design: "Questions",
 };
 
 /** Text with the words it shares with the claim marked, all as text nodes. */

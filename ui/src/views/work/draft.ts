@@ -2,6 +2,8 @@
 // screen): kept for this session and put back when the same item shows again, since the
 // item stays reserved for them.
 
+import type { Given } from "../../ipc";
+
 /** The unsent state of one item; each kind fills in its own fields. */
 export interface WorkDraft {
   selected?: string[];
@@ -9,6 +11,9 @@ export interface WorkDraft {
   cursor?: number;
   label?: string;
   text?: string;
+  /** A design item's answers by question, and the question the cursor was on. */
+  answers?: Record<string, Given>;
+  question?: number;
   comment: string;
 }
 
@@ -21,6 +26,7 @@ export function hasContent(d: WorkDraft, original: string): boolean {
     (d.selected?.length ?? 0) > 0 ||
     d.noEvidence === true ||
     d.label !== undefined ||
+    Object.keys(d.answers ?? {}).length > 0 ||
     (d.text !== undefined && d.text !== original) ||
     d.comment.trim() !== ""
   );

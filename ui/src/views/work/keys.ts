@@ -11,6 +11,8 @@ export type KeyAction =
   | { type: "choose"; index: number }
   | { type: "no-evidence" }
   | { type: "cursor"; delta: number }
+  | { type: "word"; delta: number }
+  | { type: "none" }
   | { type: "toggle-cursor" }
   | { type: "document" }
   | { type: "submit" }
@@ -59,6 +61,16 @@ export function keyAction(kind: TaskKind, key: string, count: number): KeyAction
     if (meaning === "document") return { type: "document" };
   } else if (kind === "refute") {
     if (meaning === "write") return { type: "write" };
+  } else if (kind === "design") {
+    // The digits answer the question under the cursor: `count` is its number of labels.
+    if (digit === 0) return { type: "none" };
+    if (digit !== null) return digit <= count ? { type: "choose", index: digit - 1 } : null;
+    if (meaning === "next") return { type: "cursor", delta: 1 };
+    if (meaning === "back") return { type: "cursor", delta: -1 };
+    if (meaning === "word-next") return { type: "word", delta: 1 };
+    if (meaning === "word-back") return { type: "word", delta: -1 };
+    if (meaning === "select") return { type: "toggle-cursor" };
+    if (meaning === "write") return { type: "write" };
   } else if (digit !== null) {
     return digit >= 1 && digit <= count ? { type: "choose", index: digit - 1 } : null;
   }
@@ -77,6 +89,17 @@ export function keyHelp(kind: TaskKind, count: number): [string, string][] {
     refute: keyRows(["write"]),
     verify: choices.map((c, i) => [String(i + 1), c.title]),
     label: choices.map((c, i) => [String(i + 1), c.value === "FAILED" ? "Failed: the claim is malformed" : c.title]),
+    design: [
+      ...keyRows([["next", "the next question"], ["back", "the question before"]]),
+      numbered("a label of the question"),
+      ...keyRows([
+        ["none", "none of a multiple choice's labels"],
+        "word-back",
+        "word-next",
+        ["select", "mark or unmark the word"],
+        ["write", "a text question"],
+      ]),
+    ],
   };
   return [
     ...specific[kind],

@@ -14,6 +14,7 @@ const item: Item = {
   context: null,
   options: [],
   counter_claim: null,
+    text_b: null,
   evidence: [],
   evidence_state: null,
   guidelines: "",

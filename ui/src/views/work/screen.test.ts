@@ -37,6 +37,7 @@ function evidence(taskId: number, previous: Item["previous"] = null): Item {
       ],
     })),
     counter_claim: null,
+    text_b: null,
     evidence: [],
     evidence_state: null,
     guidelines: "Pick the evidence.",

@@ -11,6 +11,8 @@ import type { Screen } from "../screen";
 import type { ItemBody } from "./body";
 import { KIND_TITLES, claimCard, contextStartsOpen, guidelines, helpView, progressView, type GuidelineView } from "./chrome";
 import { choiceBody } from "./choice";
+import { designBody } from "./design";
+import { designTexts } from "./design-view";
 import { diffView, wordDiff } from "./diff";
 import { hasContent, type Drafts, type WorkDraft } from "./draft";
 import { evidenceBody } from "./evidence";
@@ -36,6 +38,7 @@ const HEADINGS: Record<TaskKind, string> = {
   refute: "Refutation writing",
   verify: "Refutation verification",
   label: "Claim labelling",
+  design: "Questions",
 };
 
 export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
@@ -244,19 +247,25 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         ? evidenceBody(next, hooks, kept)
         : kind === "refute"
           ? refuteBody(next, hooks, kept)
-          : choiceBody(next, hooks, kept);
+          : kind === "design"
+            ? designBody(next, hooks, kept)
+            : choiceBody(next, hooks, kept);
     const diff = kind === "verify" && next.counter_claim ? wordDiff(next.claim, next.counter_claim) : null;
-    const card = claimCard(
-      kind === "verify" ? "Original claim" : "Claim",
-      next,
-      contextStartsOpen(next.context ?? "", contextOpen),
-      (open) => {
-        contextOpen = open;
-      },
-      diff ? diffView(diff.a, "removed") : undefined,
-    );
+    // A design item shows its texts as they are, and each question its own guideline.
+    const card =
+      kind === "design"
+        ? { el: designTexts(next), toggle: () => {} }
+        : claimCard(
+            kind === "verify" ? "Original claim" : "Claim",
+            next,
+            contextStartsOpen(next.context ?? "", contextOpen),
+            (open) => {
+              contextOpen = open;
+            },
+            diff ? diffView(diff.a, "removed") : undefined,
+          );
     toggleContext = card.toggle;
-    guide = guidelines(next.guidelines);
+    guide = kind === "design" ? null : guidelines(next.guidelines);
     guideWatch?.disconnect();
     if (guide) guideWatch?.observe(guide.el);
     comment.value = kept?.comment ?? next.previous?.comment ?? "";
@@ -476,9 +485,21 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     else if (action.type === "escape") deps.home();
   }
 
-  // Text fields keep their keys, except Enter (submit) and Esc (back to the keys).
+  // Text fields keep their keys, except Enter (submit) and Esc (back to the keys); in a
+  // box of several lines (a design's text question) Enter is a new line and Ctrl+Enter
+  // submits. The report box handles its own keys.
   el.addEventListener("keydown", (ev) => {
     const t = ev.target;
+    if (t instanceof HTMLTextAreaElement && !ev.isComposing && !helpOpen) {
+      if (isSave(ev)) {
+        ev.preventDefault();
+        void submit();
+      } else if (ev.key === "Escape") {
+        ev.preventDefault();
+        t.blur();
+      }
+      return;
+    }
     if (!(t instanceof HTMLInputElement) || ev.isComposing) return;
     if (ev.key === "Enter") {
       ev.preventDefault();
