@@ -47,6 +47,7 @@ export type {
   KappaPoint,
   KindDashboard,
   PairAgreement,
+  QuestionStatistics,
   Statistic,
   Study,
   StudyAgreement,

@@ -22,6 +22,8 @@ function item(task_id: number, kind: QueueItem["kind"]): QueueItem {
     claim_number: task_id + 100,
     group: "disagreement",
     share_agreeing: 0.5,
+    text_b: null,
+    questions: [],
     outcome: evidence ? { outcome: "no_gold_evidence" } : { outcome: "no_majority" },
     answers: [
       { annotation_id: 1, annotator: "ana", counted: true, answer: evidence ? { kind: "evidence", selected: [11], no_evidence: false } : { kind: "label", label: "SUPPORTED" }, comment: "sure", trick_failed: false, rejected: false, in_study: false },

@@ -29,6 +29,8 @@ const candidates = [cand(10, "doc-b", 7), cand(11, "doc-a", 3), cand(12, "doc-b"
 const item = (task_id: number, decided: boolean): QueueItem => ({
   task_id,
   kind: "label",
+  text_b: null,
+  questions: [],
   claim: "c",
   claim_id: "c1",
   claim_number: 1,

@@ -29,6 +29,7 @@ function labelDashboard(): Dashboard {
     last_annotation_id: 9,
     intervals_as_of: 9,
     studies: [],
+    questions: [],
     kinds: [
       {
         kind: "label",
@@ -151,6 +152,7 @@ describe("dashboard", () => {
       last_annotation_id: 4,
       intervals_as_of: 4,
       studies: [],
+      questions: [],
       kinds: [
         {
           kind: "evidence",
@@ -236,7 +238,7 @@ describe("dashboard", () => {
   });
 
   it("says when there is nothing to compare yet", () => {
-    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [], studies: [] });
+    const [empty] = renderDashboard({ last_annotation_id: 0, intervals_as_of: null, kinds: [], studies: [], questions: [] });
     expect(empty?.textContent).toContain("No answers yet");
   });
 });

@@ -22,6 +22,7 @@ import {
   type TaskKind,
 } from "../ipc";
 import type { Screen } from "./screen";
+import { questionsPanel } from "./dashboard-questions";
 import { KIND_TITLES } from "./work/chrome";
 
 export interface DashboardDeps {
@@ -437,7 +438,8 @@ function studiesPanel(deps: DashboardDeps): { el: HTMLElement; show: (studies: S
 
 /** Draws one snapshot; exported for the UI tests. */
 export function renderDashboard(d: Dashboard): HTMLElement[] {
-  if (d.kinds.length === 0) {
+  const questions = questionsPanel(d.questions);
+  if (d.kinds.length === 0 && questions === null) {
     return [
       h(
         "div",
@@ -448,7 +450,8 @@ export function renderDashboard(d: Dashboard): HTMLElement[] {
     ];
   }
   const pending = d.intervals_as_of !== d.last_annotation_id;
-  return d.kinds.map((k) => kindPanel(k, pending));
+  const panels = d.kinds.map((k) => kindPanel(k, pending));
+  return questions ? [...panels, questions] : panels;
 }
 
 export function dashboardScreen(deps: DashboardDeps): Screen {

@@ -1,0 +1,79 @@
+// The dashboard's panel for the project's own design: each question's agreement on its
+// own unit (the item, the item and label, the word), with the bootstrap interval and the
+// Landis–Koch reading, as `factdesk agreement --kind design` gives them.
+
+import { h } from "../dom";
+import { count } from "../format";
+import type { QuestionStatistics, Statistic } from "../ipc";
+
+/** The column titles of a question's four statistics, by their agreement names. */
+const TITLES: Record<string, string> = {
+  fleiss_kappa: "Fleiss' κ",
+  setsel_pooled_fleiss_kappa: "Fleiss' κ",
+  krippendorff_alpha_nominal: "Krippendorff's α",
+  setsel_masi_krippendorff_alpha: "α, MASI",
+  cohen_kappa_mean_pairwise: "mean pairwise Cohen's κ",
+  setsel_pooled_cohen_kappa_mean_pairwise: "mean pairwise Cohen's κ",
+  percent_agreement: "agreement",
+  setsel_pooled_percent_agreement: "agreement",
+};
+
+/** A statistic in a cell: its value, reading and interval, or why it is undefined. */
+export function questionCell(s: Statistic): { text: string; title: string } {
+  if (s.value === null) return { text: "—", title: s.reason ?? "undefined" };
+  const interval = s.ci95 ? ` (95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)})` : "";
+  const reading = s.reading ? ` ${s.reading}` : "";
+  return { text: `${s.value.toFixed(3)}${reading}`, title: `${TITLES[s.metric] ?? s.metric}${interval}` };
+}
+
+function colspan(cell: HTMLTableCellElement, n: number): HTMLTableCellElement {
+  cell.colSpan = n;
+  return cell;
+}
+
+/** What a question's unit is, in words. */
+export function unitText(q: QuestionStatistics): string {
+  const units = count(q.units);
+  if (q.unit === "token") return `${units} words`;
+  if (q.unit === "item and label") return `${units} items × labels`;
+  return `${units} items`;
+}
+
+/** The panel, or nothing when the project declares no design (or none is computed yet). */
+export function questionsPanel(questions: QuestionStatistics[]): HTMLElement | null {
+  if (questions.length === 0) return null;
+  const head = ["Question", "Measured on", "Fleiss' κ", "Krippendorff's α", "Mean pairwise Cohen's κ", "Agreement"];
+  return h(
+    "section",
+    { class: "panel dash-kind", testid: "dash-design" },
+    h(
+      "div",
+      { class: "dash-kind-head" },
+      h("h3", {}, "Your questions"),
+      h("span", { class: "muted small" }, "each on its own unit; hover a value for its interval"),
+    ),
+    h(
+      "table",
+      { class: "table" },
+      h("thead", {}, h("tr", {}, ...head.map((t) => h("th", {}, t)))),
+      h(
+        "tbody",
+        {},
+        ...questions.map((q) =>
+          h(
+            "tr",
+            { testid: `dash-question-${q.question}` },
+            h("td", {}, h("code", {}, q.question)),
+            h("td", { class: "muted" }, `${unitText(q)}, ${count(q.annotators)} annotators`),
+            ...(q.statistics.length === 0
+              ? [colspan(h("td", { class: "muted" }, "free text: no agreement statistic"), 4)]
+              : q.statistics.map((s) => {
+                  const cell = questionCell(s);
+                  return h("td", { class: "num", title: cell.title }, cell.text);
+                })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
