@@ -311,7 +311,8 @@ async fn agreement(
                             serde_json::to_value(report).unwrap_or_default(),
                         );
                     }
-                    if let Some(design) = p.design_agreement(&lead, &req)? {
+                    if let Some(design) = p.design_agreement(&lead, &req)?.filter(|d| d.answered())
+                    {
                         all.insert(
                             "design".into(),
                             serde_json::to_value(design).unwrap_or_default(),

@@ -43,6 +43,16 @@ pub struct DesignAgreement {
     pub questions: Vec<QuestionAgreement>,
 }
 
+impl DesignAgreement {
+    /// Whether any question has a rating: what `agreement` without `--kind` lists the
+    /// design by, as it lists the kinds with answers.
+    pub fn answered(&self) -> bool {
+        self.questions
+            .iter()
+            .any(|q| q.report.as_ref().is_some_and(|r| r.ratings > 0))
+    }
+}
+
 /// One counted design answer: its task, its annotator's name, its answers by question.
 pub(crate) struct Counted<'a> {
     pub task_id: i64,

@@ -60,29 +60,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let by = a.by.lead(&project, "see agreement")?;
     if a.kind == Some(TaskKind::Design) {
         let Some(design) = project.design_agreement(&by, &req)? else {
-            anyhow::bail!("the project declares no design");
+            anyhow::bail!("the project declares no design (docs/designs.md)");
         };
         if a.json {
             return super::print_json(&design);
         }
-        for q in &design.questions {
-            match &q.report {
-                Some(r) => show(
-                    Some(&format!(
-                        "{} ({}, per {})",
-                        q.question, design.design, q.unit
-                    )),
-                    r,
-                    false,
-                )?,
-                None => println!(
-                    "== {}: {}",
-                    q.question,
-                    q.reason.as_deref().unwrap_or_default()
-                ),
-            }
-        }
-        return Ok(());
+        return show_design(&design);
     }
     if let Some(kind) = a.kind {
         return show(None, &project.agreement(&by, kind, &req)?, a.json);
@@ -96,15 +79,37 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             show(Some(kind.as_str()), &report, false)?;
         }
     }
-    if let Some(design) = project.design_agreement(&by, &req)? {
+    let design = project.design_agreement(&by, &req)?;
+    let any_design = design.as_ref().is_some_and(|d| d.answered());
+    if let Some(design) = design.filter(|_| any_design) {
         if a.json {
             all.insert("design".into(), serde_json::to_value(&design)?);
+        } else {
+            show_design(&design)?;
         }
     }
     if a.json {
         super::print_json(&all)?;
-    } else if all.is_empty() && project.kinds_with_answers(&by)?.is_empty() {
+    } else if !any_design && project.kinds_with_answers(&by)?.is_empty() {
         println!("no answers yet");
+    }
+    Ok(())
+}
+
+/// Each question of the project's design, on its own unit.
+fn show_design(design: &factdesk_api::declared::agreement::DesignAgreement) -> anyhow::Result<()> {
+    for q in &design.questions {
+        match &q.report {
+            Some(r) => {
+                let title = format!("{} ({}, per {})", q.question, design.design, q.unit);
+                show(Some(&title), r, false)?;
+            }
+            None => println!(
+                "== {}: {}",
+                q.question,
+                q.reason.as_deref().unwrap_or_default()
+            ),
+        }
     }
     Ok(())
 }
