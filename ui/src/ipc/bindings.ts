@@ -1016,6 +1016,11 @@ evidence_stance: EvidenceStance,
  */
 recipe?: string, 
 /**
+ * The name of the project's own design, if it declares one: its gold is written by
+ * `factdesk export --design`.
+ */
+design?: string, 
+/**
  * Study answers left out of the gold (0 when they are pooled).
  */
 study_answers_apart: number, 

@@ -529,6 +529,7 @@ fn preview(
         trick_min_seen: aggregation.trick_min_seen,
         evidence_stance: aggregation.evidence_stance,
         recipe: aggregation.recipe.clone(),
+        design: aggregation.design.clone(),
         study_answers_apart: aggregation.study_answers_apart,
         under_annotated: Vec::new(),
         include_under_annotated: false,

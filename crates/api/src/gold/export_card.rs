@@ -43,7 +43,7 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             "- Mean share of counted answers agreeing with the gold: {m:.3}"
         );
     }
-    if let Some(line) = recipe_line(p) {
+    for line in recipe_line(p).into_iter().chain(design_line(p)) {
         let _ = writeln!(s, "{line}");
     }
     let _ = writeln!(s, "{}", aggregation_rule(p));
@@ -110,6 +110,14 @@ pub(crate) fn aggregation_rule(p: &ExportPreview) -> String {
 pub(crate) fn recipe_line(p: &ExportPreview) -> Option<String> {
     p.recipe.as_ref().map(|name| {
         format!("- Set up by the `{name}` recipe (`factdesk init --recipe {name}`; docs/recipes.md says which choices are the paper's and which Factdesk's)")
+    })
+}
+
+/// The card's line naming the project's own design, whose gold this file does not hold;
+/// none without one.
+pub(crate) fn design_line(p: &ExportPreview) -> Option<String> {
+    p.design.as_ref().map(|name| {
+        format!("- The project also declares the design `{name}`: its items' gold, question by question, is written by `factdesk export --design` (docs/designs.md)")
     })
 }
 

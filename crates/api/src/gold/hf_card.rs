@@ -168,7 +168,8 @@ impl Card<'_> {
                 "- Mean share of counted answers agreeing with the gold: {m:.3}"
             );
         }
-        if let Some(line) = super::export_card::recipe_line(p) {
+        let recipe = super::export_card::recipe_line(p);
+        for line in recipe.into_iter().chain(super::export_card::design_line(p)) {
             let _ = writeln!(s, "{line}");
         }
         let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));

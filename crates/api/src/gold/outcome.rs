@@ -61,6 +61,8 @@ pub struct Aggregation {
     pub evidence_stance: EvidenceStance,
     /// The recipe the project was set up by, if any.
     pub recipe: Option<String>,
+    /// The name of the project's own design, if it declares one.
+    pub design: Option<String>,
     /// Current answers of re-annotation studies' groups on their samples left out of the
     /// gold (0 when study answers are pooled).
     pub study_answers_apart: u64,
@@ -182,6 +184,7 @@ impl Project {
             trick_min_seen: settings.trick_min_seen,
             evidence_stance: settings.stance(),
             recipe: settings.recipe.clone(),
+            design: settings.design.as_ref().map(|d| d.name.clone()),
             study_answers_apart,
             tasks,
             counted_annotators,

@@ -153,6 +153,11 @@ pub struct ExportPreview {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub recipe: Option<String>,
+    /// The name of the project's own design, if it declares one: its gold is written by
+    /// `factdesk export --design`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub design: Option<String>,
     /// Study answers left out of the gold (0 when they are pooled).
     pub study_answers_apart: u64,
     /// Claims with fewer counted answers than their overlap: exported (marked) when the

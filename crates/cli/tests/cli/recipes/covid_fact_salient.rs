@@ -130,6 +130,15 @@ fn covid_fact_salient_words_with_agreement_per_word_and_gold_computed_again() {
         "Fleiss' kappa per word",
     );
 
+    // The claims' own gold file names the design whose gold it does not hold.
+    let lines = super::export(dir.path(), &p, "covid-fact");
+    assert!(lines.is_empty(), "no evidence or label answers yet");
+    let card = std::fs::read_to_string(dir.path().join("gold.card.md")).unwrap_or_default();
+    assert!(
+        card.contains("also declares the design `salient-words`"),
+        "{card}"
+    );
+
     // Each claim's gold: the words at least 2 of 3 marked, touching ones joined.
     let out = dir.path().join("salient.jsonl");
     ok(["export", &s(&p), "--design", "--out", &s(&out)]);
