@@ -1,9 +1,10 @@
 //! A project's own design (issue 33): checking that a declared design can be answered,
 //! checking an answer against it, and the word tokens span questions are compared on.
 //!
-//! Spans are compared at token level, as docs/agreement.md states: a token (a run of
-//! letters or digits) is marked when any span of the answer touches it, so two
-//! annotators who mark "the vaccine" and "vaccine" agree on "vaccine" and differ on "the".
+//! Spans are compared at token level, as docs/agreement.md states: a token (a word or a
+//! number of the tokenizer every feature shares, `crate::text::tokens`) is marked when
+//! any span of the answer touches it, so two annotators who mark "the vaccine" and
+//! "vaccine" agree on "vaccine" and differ on "the".
 
 use super::{Design, Given, Question, QuestionType, SpanOver, COMMENT};
 use std::collections::{BTreeMap, HashSet};
@@ -257,27 +258,24 @@ fn merged(spans: &[[u32; 2]], len: u32) -> Result<Vec<[u32; 2]>, String> {
     Ok(out)
 }
 
-/// The word tokens of `text` as character offsets `[start, end)`: runs of letters and
-/// digits.
+/// The word tokens of `text` as character offsets `[start, end)`: the shared tokenizer's
+/// words and numbers ("don't", "SARS-CoV-2" and "3,000" are one each, accents written as
+/// their own character stay with their letter), so a word is the same here as in search,
+/// ranking and highlighting.
 pub fn tokens(text: &str) -> Vec<[u32; 2]> {
-    let mut out = Vec::new();
-    let mut start: Option<u32> = None;
-    let mut i = 0u32;
-    for c in text.chars() {
-        match (c.is_alphanumeric(), start) {
-            (true, None) => start = Some(i),
-            (false, Some(s)) => {
-                out.push([s, i]);
-                start = None;
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    if let Some(s) = start {
-        out.push([s, i]);
-    }
-    out
+    crate::text::tokens(text)
+        .into_iter()
+        .map(|t| {
+            let (start, end) = crate::text::char_offsets(
+                text,
+                crate::text::Span {
+                    start: t.start,
+                    end: t.end,
+                },
+            );
+            [start as u32, end as u32]
+        })
+        .collect()
 }
 
 /// Which of `tokens` the spans touch.

@@ -36,6 +36,17 @@ describe("tokenise", () => {
     expect(spanText(text, [words[1]?.start ?? 0, words[1]?.end ?? 0])).toBe("آمنٌ");
   });
 
+  it("keeps words and numbers whole as the backend's tokenizer does", () => {
+    const { words } = tokenise("Don't stop: SARS-CoV-2 hit 3,000 people, 2.5% - not 1990–2000.");
+    expect(words.map((w) => w.text)).toEqual(["Don't", "stop", "SARS-CoV-2", "hit", "3,000", "people", "2.5", "not", "1990", "2000"]);
+    // An accent written as its own character (NFD) stays with its letter.
+    const nfd = "nai\u0308ve idea";
+    expect(tokenise(nfd).words.map((w) => [w.start, w.end])).toEqual([
+      [0, 6],
+      [7, 11],
+    ]);
+  });
+
   it("has no words in a text of punctuation alone", () => {
     expect(tokenise("— ?!").words).toEqual([]);
     expect(tokenise("").pieces).toEqual([]);

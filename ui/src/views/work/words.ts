@@ -1,7 +1,7 @@
-// The words of a text a span question marks, as the backend counts them: a word is a run
-// of letters or digits (Rust's `char::is_alphanumeric`: the Alphabetic property or a
-// number), and offsets are Unicode code points, not the UTF-16 units a JavaScript string
-// is indexed by, so an emoji before a word counts once. Marked words that touch (only
+// The words of a text a span question marks, as the backend counts them: the shared
+// tokenizer's words and numbers (letters and digits are Rust's `char::is_alphanumeric`:
+// the Alphabetic property or a number), and offsets are Unicode code points, not the
+// UTF-16 units a JavaScript string is indexed by, so an emoji before a word counts once. Marked words that touch (only
 // spaces or punctuation between them) make one span, as `spans_of` makes them there.
 // Pure: no DOM.
 
@@ -19,36 +19,60 @@ export interface Piece {
 }
 
 const WORD_CHAR = /^[\p{Alphabetic}\p{N}]$/u;
+const ASCII_DIGIT = /^[0-9]$/;
+/** Apostrophes and hyphens, straight and typographic, that join two parts of a word. */
+const JOINER = /^['\u2019\-\u2010\u2011]$/u;
 
-/** The words of `text` and the pieces it reads as, words and what lies between. */
+/** An accent written as its own character, which belongs to the letter before it. */
+function isCombining(ch: string): boolean {
+  const c = ch.codePointAt(0) ?? 0;
+  return (
+    (c >= 0x0300 && c <= 0x036f) ||
+    (c >= 0x1ab0 && c <= 0x1aff) ||
+    (c >= 0x1dc0 && c <= 0x1dff) ||
+    (c >= 0x20d0 && c <= 0x20ff) ||
+    (c >= 0xfe20 && c <= 0xfe2f)
+  );
+}
+
+/**
+ * The words of `text` and the pieces it reads as, words and what lies between. A word is
+ * the backend's shared tokenizer's: letters and digits, an apostrophe or hyphen between
+ * two of them keeping a word whole ("don't", "SARS-CoV-2"), a period or comma between two
+ * digits a number ("3,000"), a separately written accent staying with its letter.
+ */
 export function tokenise(text: string): { words: Word[]; pieces: Piece[] } {
+  const cps = [...text];
+  const isWord = (i: number): boolean => i < cps.length && WORD_CHAR.test(cps[i] ?? "");
+  const isDigit = (i: number): boolean => i >= 0 && i < cps.length && ASCII_DIGIT.test(cps[i] ?? "");
   const words: Word[] = [];
   const pieces: Piece[] = [];
-  let run = "";
-  let inWord = false;
-  let start = 0;
-  let at = 0;
-  const close = (): void => {
-    if (run === "") return;
-    if (inWord) {
-      pieces.push({ text: run, word: words.length });
-      words.push({ start, end: at, text: run });
-    } else {
-      pieces.push({ text: run, word: null });
+  let gap = 0;
+  let i = 0;
+  while (i < cps.length) {
+    if (!isWord(i)) {
+      i += 1;
+      continue;
     }
-    run = "";
-  };
-  for (const ch of text) {
-    const isWord = WORD_CHAR.test(ch);
-    if (isWord !== inWord) {
-      close();
-      inWord = isWord;
-      start = at;
+    const start = i;
+    for (;;) {
+      let prev = i;
+      while (i < cps.length && (isWord(i) || isCombining(cps[i] ?? ""))) {
+        if (isWord(i)) prev = i;
+        i += 1;
+      }
+      const c = cps[i] ?? "";
+      const joins = JOINER.test(c) ? isWord(i + 1) : (c === "." || c === ",") && isDigit(prev) && isDigit(i + 1);
+      if (!joins) break;
+      i += 1;
     }
-    run += ch;
-    at += 1;
+    if (gap < start) pieces.push({ text: cps.slice(gap, start).join(""), word: null });
+    const wordText = cps.slice(start, i).join("");
+    pieces.push({ text: wordText, word: words.length });
+    words.push({ start, end: i, text: wordText });
+    gap = i;
   }
-  close();
+  if (gap < cps.length) pieces.push({ text: cps.slice(gap).join(""), word: null });
   return { words, pieces };
 }
 

@@ -6,21 +6,36 @@ use crate::ok;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
-/// The words of `text` as character offsets: runs of letters and digits.
+/// The words of `text` as character offsets, as docs/designs.md defines them: letters and
+/// digits, an apostrophe or hyphen between two of them joining a word, a period or comma
+/// between two digits joining a number (COVID-Fact's claims hold "SARS-CoV-2", "COVID-19").
 fn words(text: &str) -> Vec<(usize, usize)> {
     let chars: Vec<char> = text.chars().collect();
+    let word = |i: usize| chars.get(i).is_some_and(|c| c.is_alphanumeric());
+    let digit = |i: usize| chars.get(i).is_some_and(char::is_ascii_digit);
     let mut out = Vec::new();
     let mut i = 0;
     while i < chars.len() {
-        if chars[i].is_alphanumeric() {
-            let start = i;
-            while i < chars.len() && chars[i].is_alphanumeric() {
+        if !word(i) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        loop {
+            while word(i) {
                 i += 1;
             }
-            out.push((start, i));
-        } else {
+            let joins = match chars.get(i) {
+                Some('\'' | '\u{2019}' | '-' | '\u{2010}' | '\u{2011}') => word(i + 1),
+                Some('.' | ',') => digit(i - 1) && digit(i + 1),
+                _ => false,
+            };
+            if !joins {
+                break;
+            }
             i += 1;
         }
+        out.push((start, i));
     }
     out
 }

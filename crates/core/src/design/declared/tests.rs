@@ -168,8 +168,14 @@ fn spans_compare_by_the_tokens_they_touch() {
         spans_of(&t, &[true, false, false, true, true]),
         vec![[0, 5], [17, 22]]
     );
-    // Offsets count characters, not bytes.
+    // Offsets count characters, not bytes; words are the shared tokenizer's.
     assert_eq!(tokens("é a"), vec![[0, 1], [2, 3]]);
+    assert_eq!(
+        tokens("don't stop SARS-CoV-2 at 3,000"),
+        vec![[0, 5], [6, 10], [11, 21], [22, 24], [25, 30]]
+    );
+    // An accent written as its own character stays with its letter.
+    assert_eq!(tokens("nai\u{308}ve 🦠 x"), vec![[0, 6], [9, 10]]);
 }
 
 #[test]
