@@ -14,9 +14,17 @@ impl Project {
     pub fn set_settings(&mut self, lead: &Lead, settings: &Settings) -> Result<()> {
         self.acting_lead(lead)?;
         settings.validate()?;
+        // The controls are checked against a design whose questions change; a save that
+        // leaves them as they were must never be refused for them.
+        let before = self.settings()?.design;
         if let Some(design) = &settings.design {
-            if let Some(problem) = crate::design::controls_problem(self, design)? {
-                return Err(invalid("design", problem));
+            let same = before
+                .as_ref()
+                .is_some_and(|b| factdesk_core::design::declared::same_questions(b, design));
+            if !same {
+                if let Some(problem) = crate::design::controls_problem(self, design)? {
+                    return Err(invalid("design", problem));
+                }
             }
         }
         self.store_settings(settings)
@@ -40,7 +48,12 @@ impl Project {
         if settings.stance() != before {
             stance_may_change(&tx, before, settings.stance(), self.clock.now_ms())?;
         }
-        design_may_change(&tx, old.design.as_ref(), settings.design.as_ref())?;
+        design_may_change(
+            &tx,
+            old.design.as_ref(),
+            settings.design.as_ref(),
+            self.clock.now_ms(),
+        )?;
         if settings.ranking.model_dir != old.ranking.model_dir {
             model_dir_holds_a_model(settings.ranking.model_dir.as_deref())?;
         }
@@ -61,6 +74,7 @@ fn design_may_change(
     tx: &factdesk_store::Connection,
     old: Option<&factdesk_core::design::Design>,
     new: Option<&factdesk_core::design::Design>,
+    now: i64,
 ) -> Result<()> {
     let same = match (old, new) {
         (Some(a), Some(b)) => factdesk_core::design::declared::same_questions(a, b),
@@ -75,6 +89,16 @@ fn design_may_change(
         return Err(crate::Error::new(
             crate::ErrorCode::Conflict,
             format!("design cannot change its questions: the project holds {answers} answers given to them (a guideline, the name or which questions are required may still change)"),
+        ));
+    }
+    // An item on someone's screen was shown with the old questions: an answer to it
+    // would be stored against the new ones.
+    let held = factdesk_store::assignments::outstanding_of_kind(tx, TaskKind::Design, now)?;
+    if let Some(first) = held.first() {
+        let out: u64 = held.iter().map(|h| h.tasks).sum();
+        return Err(crate::Error::new(
+            crate::ErrorCode::Conflict,
+            format!("design cannot change its questions while design items are open on annotators' screens ({out} of them; {} holds some): change it before handing them out, or once they are answered or released", first.name),
         ));
     }
     Ok(())

@@ -94,39 +94,62 @@ pub(crate) fn misses_control(
     let Some(control) = control_of(project, task.claim_id)? else {
         return Ok(false);
     };
+    let key = factdesk_core::design::declared::label_key;
     Ok(control.iter().any(|(q, label)| match answers.get(q) {
-        Some(Given::One(given)) => !given.eq_ignore_ascii_case(label),
+        Some(Given::One(given)) => key(given) != key(label),
         _ => true,
     }))
 }
 
-/// Why the control items' known answers do not fit `design`, naming the item and the
-/// question: each must name a choice question and one of its labels.
+/// Why a control's known answers do not fit `design`: each must name a choice question of
+/// it and one of that question's labels; a control needs a design declared first.
+pub(crate) fn control_problem(
+    design: Option<&Design>,
+    control: &BTreeMap<String, String>,
+) -> Option<String> {
+    let Some(design) = design else {
+        return Some(
+            "a control item's answers are checked against the project's design: declare the design before importing control items (docs/designs.md)".into(),
+        );
+    };
+    let key = factdesk_core::design::declared::label_key;
+    control.iter().find_map(|(q, label)| {
+        let question = design
+            .questions
+            .iter()
+            .find(|d| &d.id == q && d.kind == factdesk_core::design::QuestionType::Choice);
+        match question {
+            None => Some(format!(
+                "question {q:?} is no choice question of the design {:?}",
+                design.name
+            )),
+            Some(d) => {
+                let labels = d.labels.as_deref().unwrap_or_default();
+                (!labels.iter().any(|l| key(l) == key(label))).then(|| {
+                    format!(
+                        "question {q:?} has no label {label:?} (its labels: {})",
+                        labels.join(", ")
+                    )
+                })
+            }
+        }
+    })
+}
+
+/// Why the control items already imported do not fit `design`, naming the first such
+/// item and its question.
 pub(crate) fn controls_problem(project: &Project, design: &Design) -> Result<Option<String>> {
     let mut controls: Vec<(i64, String)> =
         project.store.all_control_answers()?.into_iter().collect();
     controls.sort_unstable();
     for (claim_id, json) in controls {
         let control: BTreeMap<String, String> = serde_json::from_str(&json).unwrap_or_default();
-        for (q, label) in control {
-            let fits = design.questions.iter().any(|d| {
-                d.id == q
-                    && d.kind == factdesk_core::design::QuestionType::Choice
-                    && d.labels
-                        .as_deref()
-                        .unwrap_or_default()
-                        .iter()
-                        .any(|l| l.eq_ignore_ascii_case(&label))
-            });
-            if !fits {
-                let id = project
-                    .store
-                    .claim(claim_id)?
-                    .map_or_else(|| claim_id.to_string(), |c| c.ext_id);
-                return Ok(Some(format!(
-                    "control item {id:?} answers question {q:?} with {label:?}, which is not a label of a choice question of the design"
-                )));
-            }
+        if let Some(problem) = control_problem(Some(design), &control) {
+            let id = project
+                .store
+                .claim(claim_id)?
+                .map_or_else(|| claim_id.to_string(), |c| c.ext_id);
+            return Ok(Some(format!("control item {id:?}: {problem}")));
         }
     }
     Ok(None)

@@ -162,6 +162,8 @@ pub fn for_item(
     } else {
         Shows::Claim
     };
+    // A span question over the second text is not asked of a claim alone.
+    design.questions.retain(|q| declared::asked(q, has_text_b));
     design.questions.push(comment());
     design
 }

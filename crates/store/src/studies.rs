@@ -53,7 +53,8 @@ pub struct SampleRow {
 }
 
 /// Tasks of `kind` in no study yet, by id, with their claim's text, best candidate,
-/// label and metadata.
+/// label and metadata; never a design's control items, which check annotators and are
+/// no sample of the data.
 pub fn sample_rows(conn: &Connection, kind: TaskKind) -> Result<Vec<SampleRow>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, c.text, c.label, c.metadata,
@@ -62,6 +63,7 @@ pub fn sample_rows(conn: &Connection, kind: TaskKind) -> Result<Vec<SampleRow>> 
                      WHERE k.claim_id = c.id ORDER BY k.rank LIMIT 1)), c.ext_id
          FROM tasks t JOIN claims c ON c.id = t.claim_id
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
+           AND NOT EXISTS (SELECT 1 FROM control_answers x WHERE x.claim_id = c.id)
          ORDER BY t.id",
     )?;
     let rows = stmt.query_map([kind.as_str()], |r| {

@@ -35,15 +35,16 @@ pub struct TaskSampleRow {
 pub fn given_outside(conn: &Connection, kind: TaskKind, drawn: &[i64]) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT t.id FROM tasks t JOIN assignments a ON a.task_id = t.id
-         WHERE t.kind = ?1 ORDER BY t.id",
+         WHERE t.kind = ?1 AND t.claim_id NOT IN (SELECT claim_id FROM control_answers)
+         ORDER BY t.id",
     )?;
     let rows = stmt.query_map(params![kind.as_str()], |r| r.get::<_, i64>(0))?;
     let given: Vec<i64> = rows.collect::<crate::db::Result<_>>()?;
     Ok(given.into_iter().filter(|t| !drawn.contains(t)).collect())
 }
 
-/// Keeps the sample: records it and closes every open task of its kind outside it.
-/// Returns how many tasks were closed.
+/// Keeps the sample: records it and closes every open task of its kind outside it but
+/// the control items, which stay to check the annotators. Returns how many were closed.
 pub fn keep(conn: &crate::Tx<'_>, s: &NewTaskSample<'_>) -> Result<u64> {
     conn.execute(
         "INSERT INTO task_samples (kind, strata, seed, per_stratum, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -59,7 +60,8 @@ pub fn keep(conn: &crate::Tx<'_>, s: &NewTaskSample<'_>) -> Result<u64> {
     let closed = conn
         .prepare_cached(
             "UPDATE tasks SET closed_at = ?3 WHERE kind = ?1 AND closed_at IS NULL
-               AND id NOT IN (SELECT task_id FROM task_sample_items WHERE sample_id = ?2)",
+               AND id NOT IN (SELECT task_id FROM task_sample_items WHERE sample_id = ?2)
+               AND claim_id NOT IN (SELECT claim_id FROM control_answers)",
         )?
         .execute(params![s.kind.as_str(), id, s.created_at])?;
     Ok(closed as u64)

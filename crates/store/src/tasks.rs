@@ -175,6 +175,16 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
 }
 
 /// Every task of a kind as (task id, claim id), in one read.
+/// Every task of `kind` as (task id, claim id, overlap).
+pub fn overlaps(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64, u32)>> {
+    let mut stmt =
+        conn.prepare_cached("SELECT id, claim_id, overlap FROM tasks WHERE kind = ?1")?;
+    let rows = stmt.query_map([kind.as_str()], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get::<_, i64>(2)?.max(0) as u32))
+    })?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
 pub fn claims_of_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn.prepare_cached("SELECT id, claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -11,7 +11,7 @@ use crate::current::CurrentAnswers;
 use crate::gold::{split_names, GoldRequest};
 use crate::{Lead, Project, Result};
 use factdesk_core::answer::Response;
-use factdesk_core::design::declared::{marked, spans_of, tokens};
+use factdesk_core::design::declared::{asked, marked, spans_of, tokens};
 use factdesk_core::design::{Design, Given, Question, QuestionType};
 use factdesk_core::gold::split_of;
 use factdesk_core::task::TaskKind;
@@ -60,6 +60,10 @@ pub struct DesignGoldLine {
     /// The lead's disagreement category, when a decision settled the item.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub category: Option<String>,
+    /// Fewer counted answers than its task's overlap, exported because the lead asked
+    /// (`--include-under-annotated`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub under_annotated: bool,
 }
 
 /// An item left out of the design's gold file, and why.
@@ -101,20 +105,18 @@ impl Project {
         for c in &counted {
             by_task.entry(c.task_id).or_default().push(c);
         }
-        let mut tasks =
-            factdesk_store::tasks::claims_of_tasks(self.store.conn(), TaskKind::Design)?;
+        let mut tasks = factdesk_store::tasks::overlaps(self.store.conn(), TaskKind::Design)?;
         tasks.sort_unstable();
         // Control items check the annotators; they are no data.
         let controls = self.store.all_control_answers()?;
-        tasks.retain(|(_, claim)| !controls.contains_key(claim));
+        tasks.retain(|(_, claim, _)| !controls.contains_key(claim));
         let names = split_names(req.splits.len());
-        let overlap = self.settings()?.overlap;
         let mut gold = DesignGold {
             design: design.name.clone(),
             lines: Vec::new(),
             held_back: Vec::new(),
         };
-        for (task_id, claim_id) in tasks {
+        for (task_id, claim_id, overlap) in tasks {
             let answers = by_task.remove(&task_id).unwrap_or_default();
             let decision = decisions.get(&task_id);
             if answers.is_empty() && decision.is_none() {
@@ -130,10 +132,8 @@ impl Project {
                 reason,
                 needs_decision,
             };
-            if decision.is_none()
-                && (answers.len() as u32) < overlap
-                && !req.include_under_annotated
-            {
+            let under = decision.is_none() && (answers.len() as u32) < overlap;
+            if under && !req.include_under_annotated {
                 gold.held_back.push(held(
                     format!(
                         "{} counted answers of the {overlap} the overlap asks for",
@@ -145,7 +145,7 @@ impl Project {
             }
             let line_answers = match decision.and_then(|d| d.answer.as_ref()) {
                 Some(Response::Design { answers: decided }) => {
-                    decided_answers(&design, decided, &answers)
+                    decided_answers(&design, decided, &answers, text_b.is_some())
                 }
                 _ => majority_answers(&design, &answers, &texts, claim_id),
             };
@@ -171,6 +171,7 @@ impl Project {
                 text_b,
                 answers: line_answers,
                 category: decision.and_then(|d| d.category.clone()),
+                under_annotated: under,
             });
         }
         Ok(Some(gold))
@@ -182,10 +183,12 @@ fn decided_answers(
     design: &Design,
     decided: &BTreeMap<String, Given>,
     answers: &[&Counted<'_>],
+    has_text_b: bool,
 ) -> BTreeMap<String, GoldAnswer> {
     design
         .questions
         .iter()
+        .filter(|q| asked(q, has_text_b))
         .map(|q| {
             let given = given_to(q, answers);
             let value = decided.get(&q.id).cloned();
@@ -208,15 +211,15 @@ fn majority_answers(
     texts: &HashMap<i64, (String, Option<String>)>,
     claim_id: i64,
 ) -> BTreeMap<String, GoldAnswer> {
+    let has_b = texts.get(&claim_id).is_some_and(|(_, b)| b.is_some());
     design
         .questions
         .iter()
+        .filter(|q| asked(q, has_b))
         .map(|q| {
             let given = given_to(q, answers);
-            (
-                q.id.clone(),
-                majority(q, &given, span_text(q, texts, claim_id)),
-            )
+            let text = span_text(q, texts, claim_id);
+            (q.id.clone(), majority(q, &given, text, answers.len()))
         })
         .collect()
 }
@@ -233,9 +236,16 @@ fn is_majority(votes: usize, of: usize) -> bool {
     2 * votes > of
 }
 
-/// One question's gold from the answers given to it.
-pub(crate) fn majority(q: &Question, given: &[&Given], text: Option<&str>) -> GoldAnswer {
-    let n = given.len();
+/// One question's gold from the answers given to it, of `counted` counted answers on the
+/// item: a strict majority of those, so an optional question one of three answered
+/// settles on nothing.
+pub(crate) fn majority(
+    q: &Question,
+    given: &[&Given],
+    text: Option<&str>,
+    counted: usize,
+) -> GoldAnswer {
+    let n = counted.max(given.len());
     let value = match q.kind {
         QuestionType::Text => {
             let texts = given
@@ -248,7 +258,7 @@ pub(crate) fn majority(q: &Question, given: &[&Given], text: Option<&str>) -> Go
             return GoldAnswer {
                 value: Some(Given::Many(texts)),
                 settled: Settled::AllTexts,
-                answers: n as u32,
+                answers: given.len() as u32,
                 agreeing: 0,
             };
         }
@@ -275,9 +285,9 @@ pub(crate) fn majority(q: &Question, given: &[&Given], text: Option<&str>) -> Go
                 })
                 .cloned()
                 .collect();
-            (n > 0).then_some(Given::Many(chosen))
+            (!given.is_empty()).then_some(Given::Many(chosen))
         }
-        QuestionType::Span => text.filter(|_| n > 0).map(|text| {
+        QuestionType::Span => text.filter(|_| !given.is_empty()).map(|text| {
             let words = tokens(text);
             let mut votes = vec![0usize; words.len()];
             for g in given {
@@ -315,7 +325,7 @@ pub(crate) fn majority(q: &Question, given: &[&Given], text: Option<&str>) -> Go
     GoldAnswer {
         value,
         settled,
-        answers: n as u32,
+        answers: given.len() as u32,
         agreeing,
     }
 }

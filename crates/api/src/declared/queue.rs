@@ -11,6 +11,7 @@ use crate::gold::{
 };
 use crate::{Lead, Project, Result};
 use factdesk_core::answer::Response;
+use factdesk_core::design::declared::asked;
 use factdesk_core::design::{Design, Given, QuestionType};
 use factdesk_core::task::TaskKind;
 use std::collections::{BTreeMap, HashMap};
@@ -130,10 +131,12 @@ fn majorities(
     let mut settled_all = true;
     let mut values = BTreeMap::new();
     let mut shares = Vec::new();
-    for q in &design.questions {
+    let has_b = texts.get(&claim_id).is_some_and(|(_, b)| b.is_some());
+    for q in design.questions.iter().filter(|q| asked(q, has_b)) {
         let given: Vec<&Given> = counted.iter().filter_map(|a| a.get(&q.id)).collect();
-        let gold = majority(q, &given, span_text(q, texts, claim_id));
-        if q.required && q.kind == QuestionType::Choice && gold.settled == Settled::NoMajority {
+        let gold = majority(q, &given, span_text(q, texts, claim_id), counted.len());
+        // As the gold holds an item back: a required question without a majority.
+        if q.required && gold.settled == Settled::NoMajority {
             settled_all = false;
         }
         // As for the built-in kinds: the share agreeing with the outcome, or with the

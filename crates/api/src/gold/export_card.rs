@@ -43,14 +43,7 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
             "- Mean share of counted answers agreeing with the gold: {m:.3}"
         );
     }
-    for line in recipe_line(p).into_iter().chain(design_line(p)) {
-        let _ = writeln!(s, "{line}");
-    }
-    let _ = writeln!(s, "{}", aggregation_rule(p));
-    let _ = writeln!(s, "{}", trick_rule(p));
-    let _ = writeln!(s, "{}", flag_rule(p));
-    let _ = writeln!(s, "{}", study_answers(p));
-    let _ = writeln!(s, "{}", under_annotated_rule(p));
+    choices(&mut s, p);
     let _ = writeln!(s, "\n## Claims per label\n\n| label | claims |\n|---|---|");
     for (label, n) in &p.per_label {
         let _ = writeln!(s, "| {label} | {n} |");
@@ -95,6 +88,19 @@ pub(crate) fn card(p: &ExportPreview, req: &GoldRequest, format: ExportFormat) -
         }
     }
     s
+}
+
+/// The methodology lines both cards print: the recipe and the design, the gold rule, the
+/// trick, who was left out, the study answers and the under-annotated claims.
+pub(crate) fn choices(s: &mut String, p: &ExportPreview) {
+    for line in recipe_line(p).into_iter().chain(design_line(p)) {
+        let _ = writeln!(s, "{line}");
+    }
+    let _ = writeln!(s, "{}", aggregation_rule(p));
+    let _ = writeln!(s, "{}", trick_rule(p));
+    let _ = writeln!(s, "{}", flag_rule(p));
+    let _ = writeln!(s, "{}", study_answers(p));
+    let _ = writeln!(s, "{}", under_annotated_rule(p));
 }
 
 /// The card's line on how answers became gold lines.

@@ -168,15 +168,7 @@ impl Card<'_> {
                 "- Mean share of counted answers agreeing with the gold: {m:.3}"
             );
         }
-        let recipe = super::export_card::recipe_line(p);
-        for line in recipe.into_iter().chain(super::export_card::design_line(p)) {
-            let _ = writeln!(s, "{line}");
-        }
-        let _ = writeln!(s, "{}", super::export_card::aggregation_rule(p));
-        let _ = writeln!(s, "{}", super::export_card::trick_rule(p));
-        let _ = writeln!(s, "{}", super::export_card::flag_rule(p));
-        let _ = writeln!(s, "{}", super::export_card::study_answers(p));
-        let _ = writeln!(s, "{}", super::export_card::under_annotated_rule(p));
+        super::export_card::choices(&mut s, p);
         super::export_card::under_annotated(&mut s, p);
         let _ = writeln!(s, "\n## Dropped claims ({})\n", p.dropped.len());
         if p.dropped.is_empty() {

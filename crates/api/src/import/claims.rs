@@ -154,7 +154,8 @@ pub fn from_row(preset: Preset, map: &FieldMap, file: &Arc<str>, row: &Row) -> R
 fn native(map: &FieldMap, f: &Fields<'_>) -> Result<ClaimInput> {
     let col = |name| map.column(name);
     // A pair's rows name their texts text_a and text_b; text_a is the claim's text.
-    let text = match f.get(col("text_a")) {
+    // A row that names text_a is a pair's, even when text_a is blank (refused as such).
+    let text = match f.row.fields.get(col("text_a")) {
         Some(v) if !v.is_null() => {
             if col("claim") != col("text_a") && f.get(col("claim")).is_some_and(|v| !v.is_null()) {
                 return Err(f.err(

@@ -118,6 +118,16 @@ pub fn import(
             progress,
         )?;
     }
+    // A control item's known answers must fit the design now, before anything is written:
+    // a control that fits no design could never be corrected (its row is then a clash).
+    let design = project.settings()?.design;
+    for c in &claims {
+        if let Some(control) = &c.control {
+            if let Some(problem) = crate::design::control_problem(design.as_ref(), control) {
+                return Err(Error::input(&c.file, c.line, Some("control"), problem));
+            }
+        }
+    }
     assign_ids(req.preset, &mut claims);
     if req.preset == Preset::CovidFact {
         claims::link_covid_fact_refutations(&mut claims);

@@ -13,7 +13,7 @@ use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
 use std::collections::BTreeMap;
 use std::path::Path;
 
-fn design() -> factdesk_core::design::Design {
+pub(crate) fn design() -> factdesk_core::design::Design {
     must(serde_json::from_value(serde_json::json!({
         "name": "pairs",
         "questions": [
@@ -26,7 +26,12 @@ fn design() -> factdesk_core::design::Design {
 
 /// A project of `rows` (pairs), the design declared, design tasks of `overlap`, the
 /// lead lea and annotators `names`.
-fn project_of(dir: &Path, rows: &[serde_json::Value], overlap: u32, names: &[&str]) -> Project {
+pub(crate) fn project_of(
+    dir: &Path,
+    rows: &[serde_json::Value],
+    overlap: u32,
+    names: &[&str],
+) -> Project {
     let file = dir.join("pairs.jsonl");
     let text: String = rows.iter().map(|r| format!("{r}\n")).collect();
     must(std::fs::write(&file, text));
@@ -35,14 +40,15 @@ fn project_of(dir: &Path, rows: &[serde_json::Value], overlap: u32, names: &[&st
         Box::new(ManualClock::new(1_800_000_000_000)),
     ));
     let lead = p.lead();
+    // The design first: control items are checked against it as they are imported.
+    let mut settings = must(p.settings());
+    settings.design = Some(design());
+    must(p.set_settings(&lead, &settings));
     let req = ImportRequest {
         claims: vec![file],
         ..Default::default()
     };
     must(import(&mut p, &lead, &req, &mut NoProgress));
-    let mut settings = must(p.settings());
-    settings.design = Some(design());
-    must(p.set_settings(&lead, &settings));
     must(p.create_tasks(&lead, TaskKind::Design, Some(overlap)));
     must(p.add_annotator(&lead, "lea", factdesk_api::annotators::Role::Lead));
     for n in names {
@@ -60,7 +66,7 @@ fn pairs_project(dir: &Path, n: usize) -> Project {
     project_of(dir, &rows, 2, &["ana", "ben"])
 }
 
-fn by_question(task_id: i64, pairs: &[(&str, Given)]) -> Answer {
+pub(crate) fn by_question(task_id: i64, pairs: &[(&str, Given)]) -> Answer {
     Answer {
         task_id,
         answers: Some(ByQuestion(

@@ -22,6 +22,7 @@ mod cross_kinds;
 mod dashboard;
 mod dashboard_pace;
 mod designs;
+mod designs_hostile;
 mod disagreements;
 mod downloads;
 mod earlier_release;

@@ -7,8 +7,8 @@ pub struct Args {
     /// The project file to create, e.g. covid.fdesk. It must not exist yet. Or a
     /// postgres://user@host/database URL of an empty database (password: PGPASSWORD).
     project: PathBuf,
-    /// Set the project up by this recipe: covid-fact, wikifactcheck or multilingual
-    /// (docs/recipes.md). The steps that follow are printed.
+    /// Set the project up by this recipe: covid-fact, wikifactcheck, multilingual,
+    /// crowdchecked or zanzotto (docs/recipes.md). The steps that follow are printed.
     #[arg(long, value_name = "NAME")]
     recipe: Option<String>,
 }

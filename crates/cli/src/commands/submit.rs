@@ -5,7 +5,9 @@ use std::path::PathBuf;
 /// Submit answers as JSON lines on stdin; one ack line is printed per committed answer.
 ///
 /// Each line: {"task_id", "selected": [option ids], "no_evidence", "text", "label",
-/// "comment"}. The ack {"ack": uuid, "task_id"} is printed and flushed only after the
+/// "comment"}, or by question as `next --json` lists them: {"task_id", "answers":
+/// {"QUESTION": "LABEL" | ["LABEL", ...] | {"spans": [[start, end], ...]} | "text"}} (a
+/// design task takes only this form; docs/designs.md). The ack {"ack": uuid, "task_id"} is printed and flushed only after the
 /// answer is committed to the project file. A bad line gets {"error": {code, message},
 /// "line"} and changes nothing; the next lines are still read.
 #[derive(Debug, clap::Args)]

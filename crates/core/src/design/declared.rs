@@ -8,6 +8,7 @@
 
 use super::{Design, Given, Question, QuestionType, SpanOver, COMMENT};
 use std::collections::{BTreeMap, HashSet};
+use unicode_normalization::UnicodeNormalization;
 
 /// The most questions a design asks and labels a question takes: more is a typo.
 pub const MAX_QUESTIONS: usize = 20;
@@ -15,6 +16,29 @@ pub const MAX_LABELS: usize = 50;
 /// The longest question id, label or text answer, in characters.
 const MAX_NAME: usize = 60;
 pub const MAX_TEXT: usize = 10_000;
+/// The longest guideline a question shows, in characters: every item carries it.
+const MAX_GUIDELINE: usize = 2_000;
+/// The most spans one answer gives: more than any text has words is a script gone wrong.
+pub const MAX_SPANS: usize = 1_000;
+
+/// A label as it is compared: NFC, case folded, so "Café" typed in either Unicode form
+/// and in any case is the label `café`.
+pub fn label_key(label: &str) -> String {
+    label.trim().nfc().collect::<String>().to_lowercase()
+}
+
+/// Characters that draw nothing or turn the text around (zero-width spaces and joiners,
+/// bidirectional controls, the byte-order mark): a label holding one looks like another.
+fn invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}')
+}
+
+/// Whether `q` is asked on an item with (or without) a second text: a span question over
+/// `text_b` is not asked on a claim alone.
+pub fn asked(q: &Question, has_text_b: bool) -> bool {
+    has_text_b || q.over != Some(SpanOver::TextB)
+}
 
 fn id_ok(id: &str) -> bool {
     !id.is_empty()
@@ -26,8 +50,10 @@ fn id_ok(id: &str) -> bool {
 
 /// Why `design` cannot be served, naming the question; `None` when it can.
 pub fn problem(design: &Design) -> Option<String> {
-    if design.name.trim().is_empty() {
-        return Some("the design needs a name".into());
+    if design.name.trim().is_empty() || design.name.chars().count() > MAX_NAME {
+        return Some(format!(
+            "the design needs a name of 1 to {MAX_NAME} characters"
+        ));
     }
     if design.questions.is_empty() {
         return Some("the design asks no question; declare at least one".into());
@@ -44,6 +70,14 @@ pub fn problem(design: &Design) -> Option<String> {
         if !id_ok(id) {
             return Some(format!(
                 "question id {id:?}: use lower-case letters, digits and _ (at most {MAX_NAME})"
+            ));
+        }
+        if q.guideline
+            .as_ref()
+            .is_some_and(|g| g.chars().count() > MAX_GUIDELINE)
+        {
+            return Some(format!(
+                "question {id:?}: a guideline of at most {MAX_GUIDELINE} characters (every item shows it)"
             ));
         }
         if id == COMMENT {
@@ -64,23 +98,8 @@ pub fn problem(design: &Design) -> Option<String> {
                         labels.len()
                     ));
                 }
-                let mut names = HashSet::new();
-                for label in labels {
-                    let trimmed = label.trim();
-                    if trimmed.is_empty()
-                        || trimmed != label
-                        || label.chars().count() > MAX_NAME
-                        || label.chars().any(char::is_control)
-                    {
-                        return Some(format!(
-                            "question {id:?}: label {label:?} must be 1 to {MAX_NAME} characters without surrounding spaces or control characters"
-                        ));
-                    }
-                    if !names.insert(label.to_lowercase()) {
-                        return Some(format!(
-                            "question {id:?}: label {label:?} is listed twice (case aside)"
-                        ));
-                    }
+                if let Some(problem) = labels_problem(id, labels) {
+                    return Some(problem);
                 }
                 if q.over.is_some() {
                     return Some(format!(
@@ -114,6 +133,29 @@ pub fn problem(design: &Design) -> Option<String> {
         if q.ordered && q.kind != QuestionType::Choice {
             return Some(format!(
                 "question {id:?}: only a choice question's labels can be ordered"
+            ));
+        }
+    }
+    None
+}
+
+/// Why a question's labels cannot be told apart or read, naming the label.
+fn labels_problem(id: &str, labels: &[String]) -> Option<String> {
+    let mut names = HashSet::new();
+    for label in labels {
+        let trimmed = label.trim();
+        if trimmed.is_empty()
+            || trimmed != label
+            || label.chars().count() > MAX_NAME
+            || label.chars().any(invisible)
+        {
+            return Some(format!(
+                "question {id:?}: label {label:?} must be 1 to {MAX_NAME} characters without surrounding spaces, control characters or invisible ones (zero-width, direction marks)"
+            ));
+        }
+        if !names.insert(label_key(label)) {
+            return Some(format!(
+                "question {id:?}: label {label:?} is listed twice (case and Unicode form aside)"
             ));
         }
     }
@@ -168,11 +210,17 @@ pub fn check(
                 ids.join(", ")
             ));
         };
+        if !asked(q, texts.text_b.is_some()) {
+            return Err(format!(
+                "question {id:?} marks text_b, which this item does not have: it is not asked here"
+            ));
+        }
         let labels = q.labels.as_deref().unwrap_or_default();
         let find = |label: &str| -> Result<String, String> {
+            let key = label_key(label);
             labels
                 .iter()
-                .find(|l| l.eq_ignore_ascii_case(label.trim()))
+                .find(|l| label_key(l) == key)
                 .cloned()
                 .ok_or_else(|| {
                     format!(
@@ -199,8 +247,12 @@ pub fn check(
             (QuestionType::Multi, _) => return Err(wrong("a list of labels ([] for none)")),
             (QuestionType::Text, Given::One(text)) => {
                 let text = text.trim();
-                if text.is_empty() && q.required {
-                    return Err(format!("question {id:?} needs a text"));
+                if text.is_empty() {
+                    if q.required {
+                        return Err(format!("question {id:?} needs a text"));
+                    }
+                    // An optional text left blank is not an answer to it.
+                    continue;
                 }
                 if text.chars().count() > MAX_TEXT || text.contains('\0') {
                     return Err(format!(
@@ -211,6 +263,12 @@ pub fn check(
             }
             (QuestionType::Text, _) => return Err(wrong("its text as a string")),
             (QuestionType::Span, Given::Spans { spans }) => {
+                if spans.len() > MAX_SPANS {
+                    return Err(format!(
+                        "question {id:?}: at most {MAX_SPANS} spans, not {}",
+                        spans.len()
+                    ));
+                }
                 let over = q.over.unwrap_or(SpanOver::TextA);
                 let Some(text) = texts.of(over) else {
                     return Err(format!(
@@ -226,10 +284,11 @@ pub fn check(
         };
         out.insert(id.clone(), kept);
     }
+    let has_b = texts.text_b.is_some();
     if let Some(q) = design
         .questions
         .iter()
-        .find(|q| q.required && !out.contains_key(&q.id))
+        .find(|q| q.required && asked(q, has_b) && !out.contains_key(&q.id))
     {
         return Err(format!("question {:?} is not answered", q.id));
     }
