@@ -460,7 +460,14 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
             uuid.to_string()
         }
     };
-    refuse_replacing(task.id, earlier.as_ref(), origin, created_at)?;
+    // A design's control item may be answered again, and a miss stays a miss: refusing the
+    // correction, as an evidence item's trick does, would tell the annotator the item
+    // was a control and, on a yes/no question, its answer (hostile pass of session 29).
+    let control = task.kind == TaskKind::Design;
+    let kept_miss = control && earlier.as_ref().is_some_and(|e| e.trick_failed);
+    let checked_earlier = earlier.as_ref().filter(|e| !(control && e.trick_failed));
+    refuse_replacing(task.id, checked_earlier, origin, created_at)?;
+    let trick_failed = trick_failed || kept_miss;
     if task.kind == TaskKind::Label
         && factdesk_store::tasks::given_across_kinds(tx, task.id, annotator_id)?
     {

@@ -271,3 +271,42 @@ fn labels_match_in_any_case_and_unicode_form_and_invisible_characters_are_refuse
         .unwrap_or_else(|| panic!("taken"));
     assert!(err.to_string().contains("invisible"), "{err}");
 }
+
+#[test]
+fn a_missed_control_can_be_answered_again_without_a_tell_and_stays_missed() {
+    let dir = must(tempfile::tempdir());
+    let mut control = pair(0);
+    control["control"] = json!({"relation": "different"});
+    let mut p = project_of(dir.path(), &[control], 1, &["ana"]);
+    let item = must(p.next_item(&p.who("ana"), TaskKind::Design))
+        .item
+        .unwrap_or_else(|| panic!("nothing"));
+    must(p.submit(
+        &p.who("ana"),
+        &by_question(item.task_id, &[("relation", Given::One("same".into()))]),
+    ));
+    // The correction is taken like any other (a refusal would name the item a control)...
+    must(p.submit(
+        &p.who("ana"),
+        &by_question(
+            item.task_id,
+            &[("relation", Given::One("different".into()))],
+        ),
+    ));
+    // ...and the miss stays on the record, counted once.
+    let ana = must(p.annotators(&p.lead()))
+        .into_iter()
+        .find(|a| a.name == "ana")
+        .unwrap_or_else(|| panic!("no ana"));
+    assert_eq!((ana.tricks_seen, ana.tricks_failed), (1, 1));
+    let rows: Vec<bool> = must(
+        p.store()
+            .conn()
+            .prepare("SELECT trick_failed FROM annotations ORDER BY id")
+            .and_then(|mut s| {
+                s.query_map([], |r| r.get(0))
+                    .and_then(|rows| rows.collect::<Result<Vec<bool>, _>>())
+            }),
+    );
+    assert_eq!(rows, vec![true, true]);
+}
