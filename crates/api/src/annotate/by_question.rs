@@ -3,7 +3,7 @@
 //! has always had. Scripts then read an item's questions instead of knowing every kind;
 //! the field shapes keep working beside them.
 
-use super::submit::Answer;
+use super::shape::Answer;
 use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Result};
 use factdesk_core::design::{built_in, QuestionType, COMMENT};

@@ -15,6 +15,7 @@
 mod by_question;
 mod context;
 mod item;
+mod shape;
 mod study;
 mod submit;
 mod trick_place;
@@ -23,8 +24,9 @@ pub(crate) use by_question::by_fields;
 pub use by_question::{ByQuestion, Given};
 pub use context::{Check, Passage};
 pub use item::{EvidenceState, Item, ItemOption, Pace, PreviousAnswer, TextPiece};
-pub(crate) use submit::{check_shape, Checked, Shaped, MAX_DURATION_MS};
-pub use submit::{Ack, Answer};
+pub(crate) use shape::{check_shape, Shaped};
+pub use shape::{Ack, Answer};
+pub(crate) use submit::{Checked, MAX_DURATION_MS};
 
 use crate::actor::Actor;
 use crate::settings::Routing;
