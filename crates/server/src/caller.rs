@@ -5,12 +5,20 @@ use crate::AppState;
 use axum::http::HeaderMap;
 use std::net::SocketAddr;
 
+/// Whether `peer` is the trusted proxy, in either form of an IPv4 address: on a dual-stack
+/// socket an IPv4 proxy arrives as `::ffff:a.b.c.d`, and compared as given it was never
+/// trusted, its callers all counted as one address (eleventh hostile pass: 30 wrong
+/// guesses locked every newcomer behind the proxy out for 15 minutes).
+pub(crate) fn is_proxy(peer: std::net::IpAddr, proxy: Option<std::net::IpAddr>) -> bool {
+    proxy.is_some_and(|p| p.to_canonical() == peer.to_canonical())
+}
+
 /// The caller's address as the sign-in limits count it: the peer's, or behind the
 /// trusted proxy the last address it added to X-Forwarded-For (earlier entries are the
 /// client's to forge); an IPv6 address under its /64, which one machine is commonly
 /// given whole (each address counted alone let one /64 take every password check).
 pub(crate) fn caller(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> String {
-    let behind_proxy = Some(peer.ip()) == state.trusted_proxy;
+    let behind_proxy = is_proxy(peer.ip(), state.trusted_proxy);
     behind_proxy
         .then(|| headers.get_all("x-forwarded-for").iter().next_back())
         .flatten()
@@ -37,7 +45,24 @@ fn forwarded_caller(line: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use super::forwarded_caller;
+    use super::{forwarded_caller, is_proxy};
+
+    /// Eleventh hostile pass (MEDIUM): an IPv4 proxy reached a dual-stack socket as
+    /// `::ffff:a.b.c.d` and was not trusted.
+    #[test]
+    fn the_proxy_is_trusted_in_either_form_of_its_address() {
+        let ip = |s: &str| {
+            s.parse::<std::net::IpAddr>()
+                .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]))
+        };
+        let proxy = Some(ip("127.0.0.1"));
+        assert!(is_proxy(ip("127.0.0.1"), proxy));
+        assert!(is_proxy(ip("::ffff:127.0.0.1"), proxy));
+        assert!(is_proxy(ip("127.0.0.1"), Some(ip("::ffff:127.0.0.1"))));
+        assert!(!is_proxy(ip("127.0.0.2"), proxy));
+        assert!(!is_proxy(ip("::1"), proxy));
+        assert!(!is_proxy(ip("127.0.0.1"), None));
+    }
 
     /// Hostile pass of session 26 (HIGH, LOW): addresses of one IPv6 /64 each had a
     /// sign-in budget of their own, and "ip:port" or a trailing comma from the proxy

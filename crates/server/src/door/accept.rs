@@ -54,9 +54,11 @@ where
     fn accept(&self, stream: TcpStream, service: S) -> Self::Future {
         let peer = stream.peer_addr();
         let held = match &peer {
-            Ok(peer) => self
-                .open
-                .take(*peer, self.caps, Some(peer.ip()) == self.proxy),
+            Ok(peer) => self.open.take(
+                *peer,
+                self.caps,
+                crate::caller::is_proxy(peer.ip(), self.proxy),
+            ),
             Err(_) => Err(Refusal::Full),
         };
         let inner = self.inner.clone();

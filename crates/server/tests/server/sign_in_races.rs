@@ -108,6 +108,35 @@ async fn sign_ins_from_one_48_take_one_shared_check_at_a_time() {
     );
 }
 
+/// Eleventh hostile pass (LOW-MEDIUM): an address past its failure budget kept sign-ins
+/// of others' names in flight; each claimed the name before the budget refused it inside
+/// the check, unrecorded, and newcomers' sign-ins of those names were answered 429. A
+/// spent address is now refused before it may claim a name.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spent_address_cannot_hold_a_name_from_its_owner() {
+    let team = Team::start_behind("127.0.0.1").await;
+    let spent = "10.9.0.1";
+    for i in 0..30 {
+        sign_in_as(&team, spent, &format!("made-up-{i}"), "guess").await;
+    }
+    assert_eq!(sign_in_as(&team, spent, "ana", "guess").await, 429);
+    for round in 0..5 {
+        let hold: Vec<_> = (0..12)
+            .map(|_| at_once(&team, spent.into(), "ana".into(), "guess".into()))
+            .collect();
+        let owner = at_once(
+            &team,
+            format!("10.60.0.{round}"),
+            "ana".into(),
+            password("ana"),
+        );
+        let held = all_of(hold).await;
+        let owner = owner.await.unwrap_or(0);
+        assert_eq!(owner, 200, "round {round}: the spent address got {held:?}");
+        assert!(held.iter().all(|s| *s == 429), "{held:?}");
+    }
+}
+
 /// A sign-in started now, on a task of its own.
 fn at_once(
     team: &Team,
