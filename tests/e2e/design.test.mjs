@@ -170,9 +170,8 @@ test("a pair answered by keys only, restored on going back, stored as pressed; t
       assert.deepEqual(row.answers, { noise: want.noise, relation: want.relation });
     }
 
-    // Ben disagrees on most pairs. The lead's screens open on a project with design
-    // answers: the dashboard reads them, and the queue (which lists no design item: the
-    // backend settles them question by question, see the report) stays whole.
+    // Ben disagrees on most pairs. The lead's dashboard shows agreement per question, and
+    // the queue lists the split pairs with both answers, question by question.
     for (let i = 0; i < PAIRS.length; i += 1) {
       const item = JSON.parse(cli(["next", project, "--as", "ben", "--kind", "design", "--json"])).item;
       if (!item) break;
@@ -186,10 +185,28 @@ test("a pair answered by keys only, restored on going back, stored as pressed; t
     await session.clickOn(tid("open-dashboard"));
     await session.until("the dashboard read", async () => !(await wholeTextOf(session, tid("dash-body"))).includes("Reading the answers"));
     assert.equal(await banner(), null, "the dashboard opens on design answers");
+    await session.waitFor(tid("dash-question-relation"), 20_000);
+    assert.match(await wholeTextOf(session, tid("dash-question-relation")), /items, 2 annotators/);
+    await look(session, "light-dashboard-design", tid("dash-design"), { element: tid("dash-design") });
     await session.clickOn(tid("dash-home"));
     await session.clickOn(tid("open-adjudicate"));
-    await session.waitFor(`${tid("adj-claim")}, ${tid("adj-empty")}`, 20_000);
+    await session.waitFor(tid("adj-claim"), 20_000);
     assert.equal(await banner(), null, "the adjudication queue opens on design answers");
+    await look(session, "light-adjudicate-design", tid("adj-claim"));
+    // Issue 36, item 3: the lead sees what is judged, the pair's two texts side by side
+    // above the answers at 1024×640, and each answer question by question in the work
+    // screen's order and titles, not the first text alone and "noise: …; relation: …".
+    const shown = await wholeTextOf(session, tid("adj-claim"));
+    const pair = PAIRS.find((p) => p.text_a === shown);
+    assert.ok(pair, `the first text of a pair: ${shown}`);
+    assert.equal(await wholeTextOf(session, tid("adj-text-b")), pair.text_b);
+    const first = await assertInView(session, tid("adj-claim"), "the first text");
+    const second = await assertInView(session, tid("adj-text-b"), "the second text");
+    const answers = await assertInView(session, ".adj-answers", "the answers");
+    assert.ok(Math.abs(first.top - second.top) <= 2 && first.right <= second.left, `side by side: ${JSON.stringify({ first, second })}`);
+    assert.ok(Math.max(first.bottom, second.bottom) <= answers.top, `above the answers: ${JSON.stringify({ first, second, answers })}`);
+    assert.match(await wholeTextOf(session, tid("adj-value-ben")), /^Relation:\s*\S+.*Noise:/s);
+    assert.match(await wholeTextOf(session, tid("adj-outcome")), /question/);
   });
 });
 

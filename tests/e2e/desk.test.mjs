@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
-import { assertFits, inApp, look } from "./screens.mjs";
+import { assertFits, inApp, look, rectOf } from "./screens.mjs";
 import { answerEvidence, carelessAnswers, currentTask, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, testIds, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -110,6 +110,30 @@ async function openClaimByNumber(session, number) {
   await session.waitFor(tid("claim-text"));
 }
 
+/**
+ * Issue 36: the category select with none chosen reads as a field in use, not a disabled
+ * grey button: the reason field's background, height and row beside it, its text no
+ * fainter than the muted ink, every select on the screen drawn without WebKitGTK's look.
+ */
+async function assertCategoryLooksLive(session) {
+  const select = await rectOf(session, tid("adj-category"));
+  const reason = await rectOf(session, tid("adj-reason"));
+  assert.ok(select && reason, "the category select and the reason field");
+  assert.ok(Math.abs(select.height - reason.height) <= 2 && Math.abs(select.top - reason.top) <= 2, `one row of one height: ${JSON.stringify({ select, reason })}`);
+  assert.ok(select.right <= reason.left && select.bottom <= select.vh, `the select beside the reason, in view: ${JSON.stringify({ select, reason })}`);
+  const [selectBg, reasonBg, appearance, ink, muted] = await session.execute(
+    `const s = getComputedStyle(document.querySelector(arguments[0]));
+     const r = getComputedStyle(document.querySelector(arguments[1]));
+     const probe = document.createElement("span"); probe.style.color = "var(--muted)"; document.body.append(probe);
+     const muted = getComputedStyle(probe).color; probe.remove();
+     return [s.backgroundColor, r.backgroundColor, s.webkitAppearance || s.appearance, s.color, muted];`,
+    [tid("adj-category"), tid("adj-reason")],
+  );
+  assert.equal(selectBg, reasonBg, "the empty select has the reason field's background");
+  assert.equal(appearance, "none", "drawn by the app, not as WebKitGTK's grey button");
+  assert.equal(ink, muted, "its text in the muted ink, not the faint one");
+}
+
 /** The queue: disagreements first, then the flagged-only items under their heading. */
 async function checkQueue(session, prefix, label) {
   await session.clickOn(tid("open-adjudicate"));
@@ -121,6 +145,7 @@ async function checkQueue(session, prefix, label) {
   // The first item is a counted disagreement: two counted answers with keys 1 and 2.
   const keys = await session.execute("return [...document.querySelectorAll('.adj-answer kbd')].map((k) => k.textContent)");
   assert.deepEqual(keys, ["1", "2"]);
+  await assertCategoryLooksLive(session);
   // A flagged-only item: no answer has a key (dan's is not counted), and 1 or 2 take nothing.
   await session.clickOn(tid(rows[heading + 1]));
   await session.waitFor(tid("adj-answer-dan"));
@@ -230,6 +255,10 @@ test("Skip releases the item; search opens a claim (an annotator sees only their
     );
     assert.equal((await session.findAll(tid("reported"))).length, 0, "Enter sent nothing");
     await look(session, "light-report");
+    // The dialog ends at its buttons, its padding under them as above its heading.
+    const dialog = await rectOf(session, tid("report-dialog"));
+    const sendButton = await rectOf(session, tid("report-send"));
+    assert.ok(dialog.bottom - sendButton.bottom <= 32, `a blank band under the buttons: ${JSON.stringify({ dialog, sendButton })}`);
     await session.chord(Key.Control, Key.Enter);
     await session.waitFor(tid("reported"));
     assert.notEqual(await textOf(session, tid("item-claim")), reported, "the next item shows");

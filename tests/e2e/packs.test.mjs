@@ -110,6 +110,14 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       await look(session, "light-pack-home", tid("return-results"));
       await session.keys("1");
       await look(session, "light-pack-evidence", tid("option-1"));
+      // A pack sends no reports: no Report button, and "?" does not list "!" either.
+      assert.equal((await session.findAll(tid("report"))).length, 0, "no Report button in a pack");
+      await session.keys("?");
+      await session.waitFor(tid("keys-help"));
+      const sheet = await session.execute("return [...document.querySelectorAll('[data-testid=keys-help] dt')].map((d) => d.textContent)");
+      assert.ok(sheet.includes("Esc") && !sheet.includes("!"), `the pack's keys: ${sheet.join(" ")}`);
+      await session.keys(Key.Escape);
+      await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
       await session.execute("document.activeElement && document.activeElement.blur()");
       await session.keys(Key.Escape);
       await session.waitFor(tid("home"));
@@ -180,6 +188,11 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       await saveScreenshot(session, "merge.png", { element: tid("packs-panel") });
       await windowSize(session, 1024, 640);
       await look(session, "light-packs", tid("packs-panel"), { element: tid("packs-panel") });
+      // "Merge results…" stands clear of the table's last row, not against it.
+      const gap = await session.execute(
+        "const p = document.querySelector('[data-testid=packs-panel]'); return p.querySelector(':scope > h3').getBoundingClientRect().top - p.querySelector('[data-testid=packs]').getBoundingClientRect().bottom",
+      );
+      assert.ok(gap >= 16, `"Merge results…" ${gap} px under the packs table`);
 
       // Merging the same file again adds nothing.
       await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");

@@ -190,6 +190,12 @@ export async function tour(session, prefix, annotator, lead) {
   await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
   await session.keys("d");
   await visit(session, prefix, "passage", tid("passage-hit"));
+  // A sentence shown alone (a claim's evidence imported without its document) says there
+  // is no text around it, rather than pass for a document of one sentence.
+  const [sentences, alone] = await session.execute(
+    "return [document.querySelector('[data-testid=passage] .passage-body p').children.length, !!document.querySelector('[data-testid=passage-alone]')]",
+  );
+  assert.equal(alone, sentences === 1, `${sentences} sentences shown; said alone: ${alone}`);
   // The guideline, cut to a line beside the passage, is whole in its tooltip (and under
   // "?"), and M shows it whole in place.
   const guideline = await session.execute(

@@ -244,8 +244,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
       );
       return;
     }
-    const outcome = outcomeText(item.outcome, item.candidates, item.share_agreeing !== null);
-    const decision = item.decision ? decisionText(item.decision, item.candidates) : "";
+    const outcome = outcomeText(item.outcome, item.candidates, item.share_agreeing !== null, item.questions);
+    const decision = item.decision ? decisionText(item.decision, item.candidates, item.questions) : "";
     mount(
       detail,
       h(
@@ -266,7 +266,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           h("span", { class: "spacer" }),
           h("span", { class: "muted small" }, shareText(item.share_agreeing)),
         ),
-        h("p", { class: "claim", testid: "adj-claim", dir: "auto" }, item.claim),
+        judged(item),
         h("div", { class: "adj-answers" }, ...item.answers.map((_, i) => answerCard(item, i, editing !== null))),
         h(
           "div",
@@ -390,7 +390,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   const kindOf = (): string | null => category.chosen();
   const said = (item: QueueItem): string =>
     item.decision
-      ? `${claimNumber(item.claim_number)}: ${decisionText(item.decision, item.candidates)}`
+      ? `${claimNumber(item.claim_number)}: ${decisionText(item.decision, item.candidates, item.questions)}`
       : `${claimNumber(item.claim_number)} decided.`;
 
   function take(i: number): void {
@@ -524,6 +524,21 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
 }
 
 /** Editing starts from the current gold sentences, so a small fix is a small edit. */
+/**
+ * What is judged: the claim, or a pair's two texts side by side as the annotators saw
+ * them (the first on the right where the first reads from the right).
+ */
+function judged(item: QueueItem): HTMLElement {
+  const claim = h("p", { class: "claim", testid: "adj-claim", dir: "auto" }, item.claim);
+  if (!item.text_b) return claim;
+  return h(
+    "div",
+    { class: "adj-pair", testid: "adj-pair", dir: textDirection(item.claim) },
+    h("div", {}, h("span", { class: "adj-pair-label" }, "First text"), claim),
+    h("div", {}, h("span", { class: "adj-pair-label" }, "Second text"), h("p", { class: "claim", testid: "adj-text-b", dir: "auto" }, item.text_b)),
+  );
+}
+
 function candidatesOf(item: QueueItem): number[] {
   return item.outcome.outcome === "evidence" ? [...item.outcome.sentences] : [];
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { QueueCandidate, QueueItem } from "../ipc";
+import type { Question, QueueCandidate, QueueItem } from "../ipc";
 import {
   atEnd,
   pagedOn,
@@ -60,6 +60,9 @@ describe("adjudication helpers", () => {
     expect(outcomeText({ outcome: "evidence", sentences: [11] }, candidates)).toBe("Gold: sentence 2 — “s11”");
     expect(outcomeText({ outcome: "evidence", sentences: [10, 11] }, candidates)).toBe("Gold: sentences 1, 2");
     expect(outcomeText({ outcome: "no_majority" }, [])).toBe("No label has a majority (dropped)");
+    // A design item is settled question by question: no "label" to have a majority.
+    const relation: Question = { id: "relation", type: "choice", labels: ["entailment", "unknown"], required: true };
+    expect(outcomeText({ outcome: "no_majority" }, [], true, [relation])).toBe("A question has no majority (dropped)");
     // Issue 36: an item nobody counted answered says so, not "no majority".
     expect(outcomeText({ outcome: "no_gold_evidence" }, [], false)).toBe("No counted answers (dropped)");
     expect(outcomeText({ outcome: "no_majority" }, [], false)).toBe("No counted answers (dropped)");

@@ -2,7 +2,7 @@
 // labels a kind offers, and candidates grouped by their document. No DOM, no IPC.
 
 import { momentText } from "../format";
-import type { Decision, Judgement, KindAnswer, Outcome, QueueCandidate, QueueItem, TaskKind } from "../ipc";
+import type { Decision, Judgement, KindAnswer, Outcome, Question, QueueCandidate, QueueItem, TaskKind } from "../ipc";
 import { judgementText, LABEL_CHOICES, VERDICT_CHOICES } from "./judgements";
 import { answersText } from "./work/design-answers";
 
@@ -28,8 +28,8 @@ function numbersText(numbers: number[]): string {
   return `${numbers.length === 1 ? "sentence" : "sentences"} ${numbers.join(", ")}`;
 }
 
-/** An answer in words. */
-export function answerText(answer: KindAnswer | null, candidates: QueueCandidate[]): string {
+/** An answer in words; a design item's question by question, in `questions`' order. */
+export function answerText(answer: KindAnswer | null, candidates: QueueCandidate[], questions: Question[] = []): string {
   if (answer === null) return "no answer";
   switch (answer.kind) {
     case "verify":
@@ -44,7 +44,7 @@ export function answerText(answer: KindAnswer | null, candidates: QueueCandidate
       return numbersText(numbers) + (outside > 0 ? ` (+${outside} not shown)` : "");
     }
     case "design":
-      return answersText(answer.answers);
+      return answersText(answer.answers, questions);
   }
 }
 
@@ -68,8 +68,9 @@ export function selectedOf(answer: KindAnswer): number[] {
 }
 
 /** What the answers (or the lead) settled on, in words; `counted` false when the item
- * has no counted answers, so nothing could have a majority. */
-export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], counted = true): string {
+ * has no counted answers, so nothing could have a majority; `questions` a design item's,
+ * whose answers are settled question by question. */
+export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], counted = true, questions: Question[] = []): string {
   if (!counted && (outcome.outcome === "no_gold_evidence" || outcome.outcome === "no_majority")) {
     return "No counted answers (dropped)";
   }
@@ -87,9 +88,9 @@ export function outcomeText(outcome: Outcome, candidates: QueueCandidate[], coun
     case "label":
       return `Gold: ${labelText(outcome.label)}`;
     case "no_majority":
-      return "No label has a majority (dropped)";
+      return questions.length > 0 ? "A question has no majority (dropped)" : "No label has a majority (dropped)";
     case "answers":
-      return `Gold: ${answersText(outcome.answers)}`;
+      return `Gold: ${answersText(outcome.answers, questions)}`;
   }
 }
 
@@ -107,9 +108,10 @@ export function shareText(share: number | null): string {
 }
 
 /** Who decided, when, in which category and why, in one line. */
-export function decisionText(d: Decision, candidates: QueueCandidate[]): string {
+export function decisionText(d: Decision, candidates: QueueCandidate[], questions: Question[] = []): string {
   const when = momentText(d.at);
-  const what = d.taken_from ? `took ${d.taken_from}'s answer (${answerText(d.answer, candidates)})` : `set ${answerText(d.answer, candidates)}`;
+  const given = answerText(d.answer, candidates, questions);
+  const what = d.taken_from ? `took ${d.taken_from}'s answer (${given})` : `set ${given}`;
   return `${d.lead} ${what} on ${when}${d.category ? ` (${d.category})` : ""}${d.reason ? ` — “${d.reason}”` : ""}`;
 }
 

@@ -6,6 +6,7 @@ import { capOf } from "../keymap";
 import { h, textDirection } from "../dom";
 import type { QueueItem } from "../ipc";
 import { answerText, atEnd, chosenSentences } from "./adjudication";
+import { answerRows, givenText, type Answers } from "./work/design-answers";
 
 export function answerCard(item: QueueItem, i: number, editing: boolean): HTMLElement {
   const a = item.answers[i];
@@ -41,6 +42,7 @@ export function answerCard(item: QueueItem, i: number, editing: boolean): HTMLEl
  * scrolls: M pages every answer on, and a focused box scrolls by the arrow keys.
  */
 function answerValue(who: string, answer: QueueItem["answers"][number]["answer"], item: QueueItem): HTMLElement {
+  if (answer?.kind === "design") return designValue(who, answer.answers, item);
   const chosen = chosenSentences(answer, item.candidates);
   if (!chosen || chosen.sentences.length === 0) {
     return h("div", { class: "adj-answer-value", testid: `adj-value-${who}` }, answerText(answer, item.candidates));
@@ -66,6 +68,29 @@ function answerValue(who: string, answer: QueueItem["answers"][number]["answer"]
   const box = h("div", { class: "adj-answer-box", dir: textDirection(chosen.sentences[0]?.text ?? "") }, list, more);
   list.addEventListener("scroll", () => markCut(list));
   return box;
+}
+
+/**
+ * A design answer question by question, in the work screen's order and titles; a
+ * question the counted answers differ on is drawn strong, one they agree on quiet, so the
+ * lead sees what is split.
+ */
+function designValue(who: string, answers: Answers, item: QueueItem): HTMLElement {
+  const counted = item.answers.flatMap((a) => (a.counted && a.answer?.kind === "design" ? [a.answer.answers] : []));
+  return h(
+    "ul",
+    { class: "adj-answer-value adj-design", testid: `adj-value-${who}` },
+    ...answerRows(answers, item.questions).map(({ id, title, given }) => {
+      const split = new Set(counted.map((c) => JSON.stringify(c[id] ?? null))).size > 1;
+      return h(
+        "li",
+        { class: split ? "split" : "agreed", title: split ? "The counted answers differ here" : "The counted answers agree here" },
+        h("span", { class: "adj-design-q" }, `${title}:`),
+        " ",
+        h("span", { class: "adj-design-a", dir: "auto" }, givenText(given)),
+      );
+    }),
+  );
 }
 
 /** Marks a list with more below its last line shown: it fades there, and says "more — M". */

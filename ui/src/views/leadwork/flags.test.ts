@@ -61,8 +61,8 @@ describe("flag decisions", () => {
     expect(rate?.textContent).toBe("97% (44–100%)");
     expect(rate?.title).toBe("97%, 95% confidence interval (44–100%)");
     const standing = s.el.querySelector<HTMLElement>(`[data-testid="flag-standing-${name}"]`);
-    expect(standing?.textContent).toBe("FLAGGED answers left out until you decide");
-    expect(standing?.title).toBe("Flagged: answers left out until you decide");
+    expect(standing?.textContent).toBe("FLAGGED left out until you decide");
+    expect(standing?.title).toBe("Flagged: left out until you decide");
     // The buttons in a box of their own: the cell stays a table cell.
     const buttons = s.el.querySelector(".flag-actions");
     expect(buttons?.tagName).toBe("DIV");

@@ -23,7 +23,7 @@ const KEYS: [string, string][] = keyRows([
 export function standing(a: Annotator): string {
   const decided = a.flag_override === "include" ? "counted by your decision" : a.flag_override === "exclude" ? "left out by your decision" : null;
   // The FLAGGED badge stands beside it: the words say what follows from it.
-  if (a.flagged) return decided ?? "answers left out until you decide";
+  if (a.flagged) return decided ?? "left out until you decide";
   return decided ?? "counted";
 }
 

@@ -88,7 +88,7 @@ describe("flag decisions", () => {
       person("lea", { role: "lead", tricks_seen: 0 }),
     ];
     expect(flagOrder(list).map((a) => a.name)).toEqual(["ana", "bob", "zoe"]);
-    expect(standing(list[2] as Annotator)).toBe("answers left out until you decide");
+    expect(standing(list[2] as Annotator)).toBe("left out until you decide");
     expect(standing(person("ana", { flagged: true, flag_override: "include" }))).toBe("counted by your decision");
     expect(standing(list[1] as Annotator)).toBe("left out by your decision");
     expect(standing(list[0] as Annotator)).toBe("counted");

@@ -87,5 +87,9 @@ describe("a design answer", () => {
       "relation: entailment; topics: none; salient: 0–4, 9–15 (2 spans)",
     );
     expect(answersText({})).toBe("no answers");
+    // With the design's questions: in their order (the work screen's), titled as there.
+    expect(answersText({ noise: "clean", relation: "entailment" }, [relation, { id: "noise", type: "choice", labels: ["clean", "noisy"], required: true }])).toBe(
+      "Relation: entailment; Noise: clean",
+    );
   });
 });

@@ -146,9 +146,32 @@ export function givenText(g: Given): string {
   return g.spans.map(([s, e]) => `${s}–${e}`).join(", ") + (n === 1 ? " (1 span)" : ` (${n} spans)`);
 }
 
-/** A design answer in words, question by question: "relation: entailment; noise: clean". */
-export function answersText(answers: Answers): string {
-  const entries = Object.entries(answers);
-  if (entries.length === 0) return "no answers";
-  return entries.map(([id, g]) => `${id}: ${givenText(g)}`).join("; ");
+/**
+ * A design answer in words, question by question: "relation: entailment; noise: clean";
+ * with the design's `questions`, in their order (the work screen's) and titled as there:
+ * "Relation: entailment; Noise: clean".
+ */
+export function answersText(answers: Answers, questions: Question[] = []): string {
+  const rows = answerRows(answers, questions);
+  if (rows.length === 0) return "no answers";
+  return rows.map((r) => `${r.title}: ${givenText(r.given)}`).join("; ");
+}
+
+/**
+ * An answer question by question: the design's questions first, in their order and
+ * titled as the work screen titles them, then any answered question they do not name
+ * (titled by its id).
+ */
+export function answerRows(answers: Answers, questions: Question[] = []): { id: string; title: string; given: Given }[] {
+  const asked = askedQuestions(questions);
+  const known = new Set(asked.map((q) => q.id));
+  return [
+    ...asked.flatMap((q) => {
+      const given = answers[q.id];
+      return given === undefined ? [] : [{ id: q.id, title: questionTitle(q), given }];
+    }),
+    ...Object.entries(answers)
+      .filter(([id]) => !known.has(id))
+      .map(([id, given]) => ({ id, title: id, given })),
+  ];
 }

@@ -35,6 +35,11 @@ describe("keyAction", () => {
     }
   });
 
+  it("lists ! only where a report reaches a lead: not in a pack", () => {
+    expect(keyHelp("evidence", 3).map(([k]) => k)).toContain("!");
+    expect(keyHelp("evidence", 3, false).map(([k]) => k)).not.toContain("!");
+  });
+
   it("has document, cursor and space keys for evidence only", () => {
     expect(keyAction("evidence", "D", 6)).toEqual({ type: "document" });
     expect(keyAction("evidence", "ArrowDown", 6)).toEqual({ type: "cursor", delta: 1 });

@@ -34,7 +34,10 @@ export function passagePanel(taskId: number, optionId: string, number: number, c
   api.passage(taskId, optionId).then(
     (p) => {
       mount(title, p.title ?? "");
-      mount(body, passageText(p));
+      // A sentence that came alone (a claim's evidence imported without its document)
+      // says so, rather than pass for a one-sentence document.
+      const alone = p.sentences.length === 1 ? h("p", { class: "muted small", testid: "passage-alone" }, "No text around this sentence to show.") : null;
+      mount(body, passageText(p), alone);
     },
     (e: unknown) => mount(body, h("p", { class: "error-text" }, errorText(e))),
   );

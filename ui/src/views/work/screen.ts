@@ -460,7 +460,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
 
   function openHelp(): void {
     helpOpen = true;
-    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp, item?.guidelines ?? ""));
+    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp, item?.guidelines ?? "", deps.reports !== false));
   }
 
   function closeHelp(): void {
