@@ -18,7 +18,9 @@ pub struct Dashboard {
     /// Re-annotation studies with their figures, as of `intervals_as_of` (they need a
     /// bootstrap, so they come with the intervals).
     pub studies: Vec<StudyAgreement>,
-    /// The project's own design: agreement per question, as of `intervals_as_of`.
+    /// The project's own design: agreement per question, as of `intervals_as_of`; none
+    /// from a server made before designs.
+    #[serde(default)]
     pub questions: Vec<super::QuestionStatistics>,
 }
 
