@@ -818,7 +818,8 @@ kinds: Array<KindDashboard>,
  */
 studies: Array<StudyAgreement>, 
 /**
- * The project's own design: agreement per question, as of `intervals_as_of`.
+ * The project's own design: agreement per question, as of `intervals_as_of`; none
+ * from a server made before designs.
  */
 questions: Array<QuestionStatistics>, };
 
