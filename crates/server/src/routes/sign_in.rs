@@ -13,6 +13,7 @@ use axum::Json;
 pub(crate) use checking::Checking;
 use factdesk_api::sign_in::Login;
 use std::net::SocketAddr;
+use std::time::Instant;
 
 pub(super) async fn login(
     State(state): State<AppState>,
@@ -138,10 +139,16 @@ async fn password_turn(
     let (shared, kept) = (state.hashing.clone(), state.hashing_known.clone());
     let leads = state.hashing_lead.clone();
     let block_turn = place.map(checking::BlockPlace::turn);
+    // A block that checked a few times in the last minute waits in the busy blocks' one
+    // lane, so a block with none finds a shared check free.
+    let busy_lane = place.and_then(|p| p.checking().busy_lane(p.block(), Instant::now()));
     let turn = async move {
         let mut held = Vec::new();
         if let Some(turn) = block_turn {
             held.push(turn.acquire_owned().await.ok()?);
+        }
+        if let Some(lane) = busy_lane {
+            held.push(lane.acquire_owned().await.ok()?);
         }
         let shared = match (known, lead) {
             (_, true) => tokio::select! {
@@ -158,17 +165,20 @@ async fn password_turn(
         held.push(shared.ok()?);
         Some(held)
     };
-    tokio::time::timeout(state.hashing_wait, turn)
+    let held = tokio::time::timeout(state.hashing_wait, turn)
         .await
         .ok()
-        .flatten()
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "the server is checking too many sign-ins; try again in a moment",
-            )
-        })
+        .flatten();
+    if let (Some(_), Some(place)) = (&held, place) {
+        place.checking().checked(place.block(), Instant::now());
+    }
+    held.ok_or_else(|| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            "the server is checking too many sign-ins; try again in a moment",
+        )
+    })
 }
 
 pub(super) async fn logout(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {

@@ -137,6 +137,39 @@ async fn a_spent_address_cannot_hold_a_name_from_its_owner() {
     }
 }
 
+/// Eleventh hostile pass (MEDIUM): 300 IPv4 addresses (a block each) kept sign-ins of
+/// made-up names waiting, and the first-come queue for the shared checks made newcomers
+/// wait past its 2 s (5 of 16 through). A block that checked a few times in the last
+/// minute waits in one lane with all the others that did.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn blocks_that_keep_checking_share_one_lane_and_a_newcomer_finds_a_check() {
+    let team = Team::start_behind_hashing("127.0.0.1", 2, Duration::from_millis(1_500)).await;
+    let flooders: Vec<String> = (0..60)
+        .map(|i| format!("10.70.{}.{}", i / 250, i % 250 + 1))
+        .collect();
+    // Each flooding address has checked twice already.
+    for (i, caller) in flooders.iter().enumerate() {
+        for round in 0..2 {
+            sign_in_as(&team, caller, &format!("warm-{i}-{round}"), "wrong").await;
+        }
+    }
+    let flood: Vec<_> = flooders
+        .iter()
+        .enumerate()
+        .flat_map(|(i, caller)| (0..2).map(move |k| (caller.clone(), format!("flood-{i}-{k}"))))
+        .map(|(caller, name)| at_once(&team, caller, name, "wrong".into()))
+        .collect();
+    let newcomer = async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let began = Instant::now();
+        let status = sign_in_as(&team, "10.99.0.1", "ana", &password("ana")).await;
+        (status, began.elapsed())
+    };
+    let (flooded, (status, took)) = tokio::join!(all_of(flood), newcomer);
+    assert_eq!(status, 200, "took {took:?}; the flood got {flooded:?}");
+    assert!(took < Duration::from_millis(1_000), "took {took:?}");
+}
+
 /// A sign-in started now, on a task of its own.
 fn at_once(
     team: &Team,

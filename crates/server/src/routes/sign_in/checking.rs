@@ -3,16 +3,41 @@
 //! in the queue for the shared password checks for each block (an IPv6 /48, an IPv4
 //! address).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
+/// How long a block's shared checks count as recent...
+const RECENT: Duration = Duration::from_secs(60);
+/// ...and how many recent ones make it busy: a block past them waits for the one lane
+/// all busy blocks share.
+const BUSY_AFTER: usize = 2;
+
 /// Shared by every sign-in of the server ([`crate::AppState`]).
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Checking {
     names: Mutex<HashSet<String>>,
     /// Each block's turn, and how many sign-ins want it.
     blocks: Mutex<HashMap<String, (Arc<Semaphore>, usize)>>,
+    /// When each block's recent shared checks began.
+    recent: Mutex<HashMap<String, VecDeque<Instant>>>,
+    /// The one lane busy blocks take turns in, so that however many blocks keep
+    /// checking, a block with few recent checks finds a shared check free: 300 IPv4
+    /// addresses each keeping a sign-in of a made-up name waiting starved newcomers of
+    /// both (eleventh hostile pass, 5 of 16 through).
+    busy_lane: Arc<Semaphore>,
+}
+
+impl Default for Checking {
+    fn default() -> Self {
+        Checking {
+            names: Mutex::default(),
+            blocks: Mutex::default(),
+            recent: Mutex::default(),
+            busy_lane: Arc::new(Semaphore::new(1)),
+        }
+    }
 }
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
@@ -61,6 +86,36 @@ impl Checking {
         }
     }
 
+    /// The busy blocks' lane when `block` has had [`BUSY_AFTER`] shared checks in the
+    /// last [`RECENT`]; none otherwise.
+    pub(crate) fn busy_lane(&self, block: &str, now: Instant) -> Option<Arc<Semaphore>> {
+        let mut recent = lock(&self.recent);
+        let busy = recent.get_mut(block).is_some_and(|times| {
+            while times
+                .front()
+                .is_some_and(|t| now.duration_since(*t) > RECENT)
+            {
+                times.pop_front();
+            }
+            times.len() >= BUSY_AFTER
+        });
+        // Forget blocks with nothing recent, so the map holds only the last minute's.
+        recent.retain(|_, times| {
+            times
+                .back()
+                .is_some_and(|t| now.duration_since(*t) <= RECENT)
+        });
+        busy.then(|| self.busy_lane.clone())
+    }
+
+    /// Notes a shared check begun for `block`.
+    pub(crate) fn checked(&self, block: &str, now: Instant) {
+        lock(&self.recent)
+            .entry(block.to_string())
+            .or_default()
+            .push_back(now);
+    }
+
     #[cfg(test)]
     fn blocks_queued(&self) -> usize {
         lock(&self.blocks).len()
@@ -89,6 +144,16 @@ pub(crate) struct BlockPlace {
 }
 
 impl BlockPlace {
+    /// The block it queues in.
+    pub(crate) fn block(&self) -> &str {
+        &self.block
+    }
+
+    /// The checking state it belongs to.
+    pub(crate) fn checking(&self) -> &Checking {
+        &self.checking
+    }
+
     /// The block's turn: one of its sign-ins at a time waits for, or holds, a shared
     /// check.
     pub(crate) fn turn(&self) -> Arc<Semaphore> {
