@@ -26,8 +26,15 @@ describe("the dashboard's design questions", () => {
     expect(panel).not.toBeNull();
     const row = panel?.querySelector('[data-testid="dash-question-relation"]');
     const cells = [...(row?.querySelectorAll("td") ?? [])].map((c) => c.textContent);
-    expect(cells).toEqual(["relation", "12 items, 3 annotators", "0.600 uncertain", "0.610 uncertain", "0.620 uncertain", "0.800 uncertain"]);
-    expect(row?.querySelectorAll("td")[2]?.getAttribute("title")).toBe("Fleiss' κ (95% CI 0.400 – 0.800)");
+    expect(cells).toEqual([
+      "relation",
+      "12 items, 3 annotators",
+      "0.600 uncertain95% CI 0.400 – 0.800",
+      "0.610 uncertain95% CI 0.400 – 0.800",
+      "0.620 uncertain95% CI 0.400 – 0.800",
+      "80%",
+    ]);
+    expect(row?.querySelectorAll("td")[2]?.getAttribute("title")).toBe("Fleiss' κ");
     const words = panel?.querySelector('[data-testid="dash-question-salient"]');
     expect(words?.querySelectorAll("td")[1]?.textContent).toBe("12 words, 3 annotators");
     expect(words?.querySelectorAll("td")[2]?.getAttribute("title")).toContain("no variation");

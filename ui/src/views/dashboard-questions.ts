@@ -3,7 +3,7 @@
 // Landis–Koch reading, as `factdesk agreement --kind design` gives them.
 
 import { h } from "../dom";
-import { count } from "../format";
+import { count, percent } from "../format";
 import type { QuestionStatistics, Statistic } from "../ipc";
 
 /** The column titles of a question's four statistics, by their agreement names. */
@@ -18,12 +18,15 @@ const TITLES: Record<string, string> = {
   setsel_pooled_percent_agreement: "agreement",
 };
 
-/** A statistic in a cell: its value, reading and interval, or why it is undefined. */
-export function questionCell(s: Statistic): { text: string; title: string } {
-  if (s.value === null) return { text: "—", title: s.reason ?? "undefined" };
-  const interval = s.ci95 ? ` (95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)})` : "";
+/** A statistic in a cell: its value and reading, its interval under them, or why it is undefined. */
+export function questionCell(s: Statistic): { text: string; interval: string; title: string } {
+  const name = TITLES[s.metric] ?? s.metric;
+  if (s.value === null) return { text: "—", interval: "", title: s.reason ?? "undefined" };
+  // Agreement is a share of agreeing pairs, shown as every screen shows shares.
+  if (s.metric.endsWith("percent_agreement")) return { text: percent(s.value), interval: "", title: name };
+  const interval = s.ci95 ? `95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)}` : "";
   const reading = s.reading ? ` ${s.reading}` : "";
-  return { text: `${s.value.toFixed(3)}${reading}`, title: `${TITLES[s.metric] ?? s.metric}${interval}` };
+  return { text: `${s.value.toFixed(3)}${reading}`, interval, title: name };
 }
 
 function colspan(cell: HTMLTableCellElement, n: number): HTMLTableCellElement {
@@ -50,7 +53,7 @@ export function questionsPanel(questions: QuestionStatistics[]): HTMLElement | n
       "div",
       { class: "dash-kind-head" },
       h("h3", {}, "Your questions"),
-      h("span", { class: "muted small" }, "each on its own unit; hover a value for its interval"),
+      h("span", { class: "muted small" }, "each on its own unit, with its 95% interval"),
     ),
     h(
       "table",
@@ -69,7 +72,12 @@ export function questionsPanel(questions: QuestionStatistics[]): HTMLElement | n
               ? [colspan(h("td", { class: "muted" }, "free text: no agreement statistic"), 4)]
               : q.statistics.map((s) => {
                   const cell = questionCell(s);
-                  return h("td", { class: "num", title: cell.title }, cell.text);
+                  return h(
+                    "td",
+                    { class: "num", title: cell.title },
+                    cell.text,
+                    cell.interval ? h("div", { class: "muted small" }, cell.interval) : null,
+                  );
                 })),
           ),
         ),
