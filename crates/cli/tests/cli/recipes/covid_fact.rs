@@ -1,8 +1,8 @@
 //! covid-fact: evidence selection with the trick, a second group's study, the gold.
 
 use super::{
-    add, answer_all, close, cohen, eval_set, export, fleiss, init, json_of, metric, read_jsonl, s,
-    strict_majority, write_jsonl,
+    add, answer_all, close, cohen, export, fleiss, init, json_of, metric, read_jsonl, s,
+    strict_majority,
 };
 use crate::ok;
 use serde_json::{json, Value};
@@ -36,13 +36,7 @@ fn covid_choice(who: &str, i: usize, item: &Value, gold: &BTreeSet<String>) -> V
 #[test]
 fn covid_fact_from_the_recipe_to_gold_with_its_figures_computed_again() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = eval_set(dir.path());
-    let claims: Vec<Value> = read_jsonl(&set.join("claims.jsonl"))
-        .into_iter()
-        .take(24)
-        .collect();
-    let few = dir.path().join("claims.jsonl");
-    write_jsonl(&few, &claims);
+    let (set, claims, few) = super::first_claims(dir.path(), 24);
     let text_of: BTreeMap<&str, &str> = claims
         .iter()
         .filter_map(|c| Some((c["id"].as_str()?, c["claim"].as_str()?)))

@@ -1,7 +1,7 @@
 //! covid-fact's salient words: 3 annotators mark the words of each claim a counter-claim
 //! would replace; agreement per word and each claim's gold words, computed again here.
 
-use super::{add, answer_all, close, eval_set, fleiss, init, json_of, read_jsonl, s, write_jsonl};
+use super::{add, answer_all, close, fleiss, init, json_of, read_jsonl, s};
 use crate::ok;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -83,13 +83,7 @@ fn spans(text: &str, marks: &[bool]) -> Value {
 #[test]
 fn covid_fact_salient_words_with_agreement_per_word_and_gold_computed_again() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let set = eval_set(dir.path());
-    let claims: Vec<Value> = read_jsonl(&set.join("claims.jsonl"))
-        .into_iter()
-        .take(20)
-        .collect();
-    let few = dir.path().join("claims.jsonl");
-    write_jsonl(&few, &claims);
+    let (set, _, few) = super::first_claims(dir.path(), 20);
     let p = init(dir.path(), "covid-fact");
     let settings = json_of(&["settings", &s(&p)]);
     assert_eq!(settings["design"]["questions"][0]["type"], "span");

@@ -150,6 +150,19 @@ pub(super) fn eval_set(dir: &Path) -> PathBuf {
     set
 }
 
+/// The evaluation set's first `n` claims, written to `dir/claims.jsonl`, with the set's
+/// folder (its documents.jsonl and gold.jsonl).
+pub(super) fn first_claims(dir: &Path, n: usize) -> (PathBuf, Vec<Value>, PathBuf) {
+    let set = eval_set(dir);
+    let claims: Vec<Value> = read_jsonl(&set.join("claims.jsonl"))
+        .into_iter()
+        .take(n)
+        .collect();
+    let few = dir.join("claims.jsonl");
+    write_jsonl(&few, &claims);
+    (set, claims, few)
+}
+
 /// `init --recipe NAME` at `dir/p.fdesk`, checked to have set the recipe up.
 pub(super) fn init(dir: &Path, recipe: &str) -> PathBuf {
     let p = dir.join("p.fdesk");
