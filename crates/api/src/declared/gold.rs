@@ -147,14 +147,12 @@ impl Project {
                 Some(Response::Design { answers: decided }) => {
                     decided_answers(&design, decided, &answers, text_b.is_some())
                 }
-                _ => majority_answers(&design, &answers, &texts, claim_id),
+                _ => {
+                    let given: Vec<_> = answers.iter().map(|c| c.answers).collect();
+                    majority_answers(&design, &given, &texts, claim_id)
+                }
             };
-            if let Some(q) = design.questions.iter().find(|q| {
-                q.required
-                    && line_answers
-                        .get(&q.id)
-                        .is_some_and(|g| g.settled == Settled::NoMajority)
-            }) {
+            if let Some(q) = unsettled(&design, &line_answers) {
                 gold.held_back.push(held(
                     format!(
                         "question {:?} has no strict majority and no decision: settle it with factdesk adjudicate",
@@ -190,7 +188,10 @@ fn decided_answers(
         .iter()
         .filter(|q| asked(q, has_text_b))
         .map(|q| {
-            let given = given_to(q, answers);
+            let given: Vec<&Given> = answers
+                .iter()
+                .filter_map(|a| a.answers.get(&q.id))
+                .collect();
             let value = decided.get(&q.id).cloned();
             let agreeing = given.iter().filter(|g| Some(**g) == value.as_ref()).count() as u32;
             let gold = GoldAnswer {
@@ -204,10 +205,12 @@ fn decided_answers(
         .collect()
 }
 
-/// Each question's gold from the counted answers.
-fn majority_answers(
+/// Each question asked of the item's claim `claim_id`, with its gold from the counted
+/// answers (each an answer's questions and what it gave them): the gold file's and the
+/// adjudication queue's one reading of them.
+pub(crate) fn majority_answers(
     design: &Design,
-    answers: &[&Counted<'_>],
+    answers: &[&BTreeMap<String, Given>],
     texts: &HashMap<i64, (String, Option<String>)>,
     claim_id: i64,
 ) -> BTreeMap<String, GoldAnswer> {
@@ -217,19 +220,25 @@ fn majority_answers(
         .iter()
         .filter(|q| asked(q, has_b))
         .map(|q| {
-            let given = given_to(q, answers);
+            let given: Vec<&Given> = answers.iter().filter_map(|a| a.get(&q.id)).collect();
             let text = span_text(q, texts, claim_id);
             (q.id.clone(), majority(q, &given, text, answers.len()))
         })
         .collect()
 }
 
-/// What the counted answers gave question `q`.
-fn given_to<'a>(q: &Question, answers: &[&'a Counted<'_>]) -> Vec<&'a Given> {
-    answers
-        .iter()
-        .filter_map(|a| a.answers.get(&q.id))
-        .collect()
+/// The first required question the item's gold leaves without a strict majority: the
+/// item waits for the lead (held back from the gold file, listed in the queue).
+pub(crate) fn unsettled<'d>(
+    design: &'d Design,
+    gold: &BTreeMap<String, GoldAnswer>,
+) -> Option<&'d Question> {
+    design.questions.iter().find(|q| {
+        q.required
+            && gold
+                .get(&q.id)
+                .is_some_and(|g| g.settled == Settled::NoMajority)
+    })
 }
 
 fn is_majority(votes: usize, of: usize) -> bool {
@@ -239,12 +248,7 @@ fn is_majority(votes: usize, of: usize) -> bool {
 /// One question's gold from the answers given to it, of `counted` counted answers on the
 /// item: a strict majority of those, so an optional question one of three answered
 /// settles on nothing.
-pub(crate) fn majority(
-    q: &Question,
-    given: &[&Given],
-    text: Option<&str>,
-    counted: usize,
-) -> GoldAnswer {
+fn majority(q: &Question, given: &[&Given], text: Option<&str>, counted: usize) -> GoldAnswer {
     let n = counted.max(given.len());
     let value = match q.kind {
         QuestionType::Text => {

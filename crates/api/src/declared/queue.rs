@@ -3,15 +3,13 @@
 //! has no strict majority (its gold is held back until then). The built-in kinds' items
 //! come from `crate::gold`; this module adds the design's and keeps the queue's order.
 
-use super::agreement::span_text;
-use super::gold::{majority, Settled};
+use super::gold::{majority_answers, unsettled};
 use crate::current::CurrentAnswers;
 use crate::gold::{
     in_queue_order, Decision, GoldRequest, Outcome, QueueAnswer, QueueGroup, QueueItem,
 };
 use crate::{Lead, Project, Result};
 use factdesk_core::answer::Response;
-use factdesk_core::design::declared::asked;
 use factdesk_core::design::{Design, Given, QuestionType};
 use factdesk_core::task::TaskKind;
 use std::collections::{BTreeMap, HashMap};
@@ -90,11 +88,7 @@ impl Project {
                 claim: claim.text,
                 claim_id: claim.ext_id,
                 claim_number: claim.id,
-                group: if counted >= 2 {
-                    QueueGroup::Disagreement
-                } else {
-                    QueueGroup::Thin
-                },
+                group: QueueGroup::of(counted),
                 share_agreeing: share,
                 outcome: match &decision {
                     Some(d) => crate::gold::outcome_of_answer(&d.answer),
@@ -112,8 +106,8 @@ impl Project {
 }
 
 /// What the counted answers settle on question by question (as the gold would), the
-/// mean share agreeing with it over the choice and multiple-choice questions, and whether
-/// every required choice question has a strict majority.
+/// mean share agreeing with it over the questions but free-text ones, and whether every
+/// required question has a strict majority.
 fn majorities(
     design: &Design,
     answers: &[QueueAnswer],
@@ -128,24 +122,22 @@ fn majorities(
             _ => None,
         })
         .collect();
-    let mut settled_all = true;
+    let line = majority_answers(design, &counted, texts, claim_id);
+    // As the gold holds an item back.
+    let settled_all = unsettled(design, &line).is_none();
     let mut values = BTreeMap::new();
     let mut shares = Vec::new();
-    let has_b = texts.get(&claim_id).is_some_and(|(_, b)| b.is_some());
-    for q in design.questions.iter().filter(|q| asked(q, has_b)) {
-        let given: Vec<&Given> = counted.iter().filter_map(|a| a.get(&q.id)).collect();
-        let gold = majority(q, &given, span_text(q, texts, claim_id), counted.len());
-        // As the gold holds an item back: a required question without a majority.
-        if q.required && gold.settled == Settled::NoMajority {
-            settled_all = false;
-        }
+    for (id, gold) in line {
+        let Some(q) = design.questions.iter().find(|q| q.id == id) else {
+            continue;
+        };
         // As for the built-in kinds: the share agreeing with the outcome, or with the
         // largest group when there is none.
         let agreeing = match (q.kind, &gold.value) {
             (QuestionType::Choice, None) => {
                 let mut votes: BTreeMap<&Given, u32> = BTreeMap::new();
-                for g in &given {
-                    *votes.entry(*g).or_default() += 1;
+                for g in counted.iter().filter_map(|a| a.get(&id)) {
+                    *votes.entry(g).or_default() += 1;
                 }
                 votes.into_values().max().unwrap_or(0)
             }
@@ -155,7 +147,7 @@ fn majorities(
             shares.push(f64::from(agreeing) / f64::from(gold.answers));
         }
         if let Some(v) = gold.value {
-            values.insert(q.id.clone(), v);
+            values.insert(id, v);
         }
     }
     let share = (!shares.is_empty()).then(|| shares.iter().sum::<f64>() / shares.len() as f64);

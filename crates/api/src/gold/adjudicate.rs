@@ -70,6 +70,17 @@ pub enum QueueGroup {
     Thin,
 }
 
+impl QueueGroup {
+    /// The group of an item with `counted` counted answers.
+    pub(crate) fn of(counted: usize) -> QueueGroup {
+        if counted >= 2 {
+            QueueGroup::Disagreement
+        } else {
+            QueueGroup::Thin
+        }
+    }
+}
+
 /// A task waiting for (or holding) the lead's decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 pub struct QueueItem {
@@ -160,11 +171,7 @@ impl Project {
                 claim: claim.text,
                 claim_number: claim.id,
                 claim_id: claim.ext_id,
-                group: if counted >= 2 {
-                    QueueGroup::Disagreement
-                } else {
-                    QueueGroup::Thin
-                },
+                group: QueueGroup::of(counted),
                 share_agreeing: t.share_agreeing,
                 outcome: t.outcome,
                 answers,
