@@ -11,6 +11,7 @@ pub mod annotations;
 pub mod annotators;
 pub mod assignments;
 pub mod audit;
+pub mod beside;
 mod bm25;
 mod bm25_counts;
 mod bm25_terms;
@@ -483,8 +484,7 @@ pub mod tx {
     };
     pub use crate::claims::{
         any as any_claims, copy_documents, find_by_ext_id as find_claim, insert as insert_claim,
-        insert_control, insert_pair_text, link_document, mark_written, set_refutation_state,
-        written_in,
+        link_document, mark_written, set_refutation_state, written_in,
     };
     pub use crate::documents::{
         any as any_documents, find_by_ext_id as find_document, insert as insert_document,
@@ -495,22 +495,22 @@ pub mod tx {
 impl Store {
     /// The second text of the imported pair a claim row holds, if it is one.
     pub fn pair_text(&self, claim_id: i64) -> Result<Option<String>> {
-        claims::pair_text(&self.conn, claim_id)
+        beside::of(&self.conn, beside::Beside::PairText, claim_id)
     }
 
     /// Every imported pair's second text, by claim row id.
     pub fn pair_texts(&self) -> Result<std::collections::HashMap<i64, String>> {
-        claims::pair_texts(&self.conn)
+        beside::all(&self.conn, beside::Beside::PairText)
     }
 
     /// A control item's known answers (JSON), if the claim is one.
     pub fn control_answers(&self, claim_id: i64) -> Result<Option<String>> {
-        claims::control_answers(&self.conn, claim_id)
+        beside::of(&self.conn, beside::Beside::Control, claim_id)
     }
 
     /// Every control item's known answers (JSON), by claim row id.
     pub fn all_control_answers(&self) -> Result<std::collections::HashMap<i64, String>> {
-        claims::all_control_answers(&self.conn)
+        beside::all(&self.conn, beside::Beside::Control)
     }
 
     pub fn document(&self, id: i64) -> Result<Option<DocumentRow>> {

@@ -12,6 +12,7 @@ use super::{digest, ranking};
 use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::claim::Label;
+use factdesk_store::beside::{self, Beside};
 use factdesk_store::Connection;
 use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence};
 use std::collections::{HashMap, HashSet};
@@ -511,12 +512,12 @@ fn put_claim(
     )?;
     report.claims_added += 1;
     if let (Some(text_b), Rows::Written(tx)) = (&claim.text_b, conn) {
-        tx::insert_pair_text(tx, id, text_b)?;
+        beside::insert(tx, Beside::PairText, id, text_b)?;
     }
     if let (Some(control), Rows::Written(tx)) = (&claim.control, conn) {
         let answers = serde_json::to_string(control)
             .map_err(|e| Error::new(ErrorCode::InvalidInput, e.to_string()))?;
-        tx::insert_control(tx, id, &answers)?;
+        beside::insert(tx, Beside::Control, id, &answers)?;
     }
     for &d in &doc_ids {
         ids.link(conn, id, d)?;
