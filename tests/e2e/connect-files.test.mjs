@@ -231,8 +231,11 @@ async function connectedFiles(t, work, project, photos) {
     }
     await lead.keys(Key.Escape);
     await lead.waitFor(tid("home"), 20_000);
+    // Home fills its tables from the server after it shows; a click sent while a table
+    // above grows lands where the button was. A person looks for the pack first.
+    await lead.until("the issued pack listed", async () => (await lead.findAll(`${tid("packs")} tr`)).length === 1, 20_000);
     await setField(lead, "merge-path", pack);
-    await lead.clickOn(tid("merge-pasted"));
+    await lead.clickWhenStill(tid("merge-pasted"));
     await lead.waitFor(tid("merge-outcome"), 20_000);
     assert.match(await textOf(lead, tid("merge-outcome")), /^for-ana\.fdpack: 2 answers from ana added/);
     const after = JSON.parse(cli(["packs", project, "--json"]));
@@ -254,6 +257,10 @@ async function connectedFiles(t, work, project, photos) {
     for (const s of sessions) {
       const shot = await s.screenshot().catch(() => null);
       if (shot) writeFileSync(join(tmpdir(), `factdesk-files-failure-${sessions.indexOf(s)}.png`), shot);
+    }
+    for (const s of sessions) {
+      const banner = await s.execute("return document.querySelector('[data-testid=error]')?.textContent ?? null;", []).catch(() => null);
+      if (banner) t.diagnostic(`session ${sessions.indexOf(s)} showed the error: ${banner}`);
     }
     for (const p of processes) t.diagnostic(`${p.label} said:\n${p.log()}`);
     throw e;

@@ -227,7 +227,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.waitFor(`${tid("packs")} ${tid("pack-id")}`);
     assert.equal(await textOf(session, `${tid("packs")} ${tid("pack-id")}`), issued[0].id.slice(0, 8));
     await fill(session, tid("merge-path"), out);
-    await session.clickOn(tid("merge-pasted"));
+    await session.clickWhenStill(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
     assert.match(await textOf(session, tid("merge-question")), /^for-ben\.fdpack has no answers yet/);
     assert.equal(packs(project)[0].state, "out", "asking changed nothing");
@@ -240,7 +240,7 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     await session.until("kept out", async () => (await textOf(session, tid("merge-outcome"))).includes("not merged; the pack is still out"));
     assert.equal(packs(project)[0].state, "out");
     // Asked again and told to take the work back: returned, its items back in the pool.
-    await session.clickOn(tid("merge-pasted"));
+    await session.clickWhenStill(tid("merge-pasted"));
     await session.waitFor(tid("merge-give-back"));
     await session.clickOn(tid("merge-give-back"));
     await session.until("taken back", async () => (await textOf(session, tid("merge-outcome"))).includes("3 unanswered items back in the pool"));
@@ -278,7 +278,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await look(session, "dark-issue", tid("issue-done"));
     await home(session);
     await fill(session, tid("merge-path"), out);
-    await session.clickOn(tid("merge-pasted"));
+    await session.clickWhenStill(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
     await look(session, "dark-merge-ask", tid("merge-ask"), { element: tid("packs-panel") });
     assert.equal(packs(project)[0].state, "out");

@@ -168,7 +168,7 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       });
       const field = await session.find(tid("merge-path"));
       await session.sendKeys(field, `${results}${Key.Enter}${foreign}`);
-      await session.clickOn(tid("merge-pasted"));
+      await session.clickWhenStill(tid("merge-pasted"));
       await session.waitFor(tid("merge-outcome"));
       const outcomes = await session.findAll(tid("merge-outcome"));
       const typed = await session.execute("return document.querySelector('[data-testid=merge-path]').value");
@@ -197,7 +197,7 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       // Merging the same file again adds nothing.
       await session.execute("document.querySelector('[data-testid=merge-path]').value = ''");
       await session.sendKeys(field, results);
-      await session.clickOn(tid("merge-pasted"));
+      await session.clickWhenStill(tid("merge-pasted"));
       await session.until("the second merge's outcome", async () =>
         (await textOf(session, tid("merge-outcome"))).includes("0 answers from ana added, 2 already there") ? true : null,
       );

@@ -188,6 +188,30 @@ export class Session {
     return this.click(await this.find(css));
   }
 
+  /**
+   * Clicks `css` once it has stayed in one place for 200 ms. A screen that fills its
+   * tables after it shows moves what is below them as each one arrives, and WebDriver's
+   * click lands where the element was when it measured it: a person looks first.
+   */
+  async clickWhenStill(css, timeoutMs = 10_000) {
+    const where = () =>
+      this.execute("const r = document.querySelector(arguments[0])?.getBoundingClientRect(); return r ? `${r.left},${r.top},${r.width}` : null;", [css]);
+    let last = await where();
+    await this.until(
+      `${css} in one place`,
+      async () => {
+        await new Promise((r) => setTimeout(r, 200));
+        const now = await where();
+        const still = now !== null && now === last;
+        last = now;
+        return still;
+      },
+      timeoutMs,
+      0,
+    );
+    return this.clickOn(css);
+  }
+
   clear(element) {
     return this.onElement(element, (e) => this.cmd("POST", `/element/${e}/clear`, {}));
   }
