@@ -7,8 +7,11 @@ import { readable, sentence } from "./errors";
 import {
   ApiError,
   api,
+  inBrowser,
+  onWaitingToSave,
   pickNewProject,
   pickProject,
+  signOut,
   type Manifest,
   type Overview,
   type Person,
@@ -77,8 +80,11 @@ function header(): HTMLElement {
     person && !server
       ? h("button", { class: "bar-button", testid: "switch-person", onclick: () => void showPeople() }, "Switch person")
       : null,
-    project
+    project && !inBrowser
       ? h("button", { class: "bar-button", testid: "back-to-start", onclick: () => void showStart() }, "All projects")
+      : null,
+    person && inBrowser
+      ? h("button", { class: "bar-button", testid: "sign-out", onclick: () => void leave() }, "Sign out")
       : null,
   );
 }
@@ -105,10 +111,34 @@ function showBanner(text: string | null): void {
 function fail(e: unknown): void {
   // A server session that ended (expired, or the person was disabled): sign in again.
   if (server && e instanceof ApiError && e.code === "unauthorized") {
-    return showConnect({ url: server.url, name: server.name, reason: readable(e) });
+    return showConnect({ url: server.url, name: server.name, reason: readable(e), here: inBrowser });
   }
   showBanner(readable(e));
 }
+
+/** In a browser: signs out on the server and shows the sign-in form. */
+async function leave(): Promise<void> {
+  const name = person?.name;
+  try {
+    await signOut();
+  } catch (e) {
+    // Signed out already (the session had ended): the form is where this goes anyway.
+    if (!(e instanceof ApiError && e.code === "unauthorized")) return fail(e);
+  }
+  showConnect({ url: location.origin, name, here: true });
+}
+
+// An answer waiting for the server to come back says so; the banner goes once it is saved.
+let waitingShown = false;
+onWaitingToSave((saving) => {
+  if (saving) {
+    waitingShown = true;
+    showBanner("Not saved yet: the server is out of reach. Your answer is sent again until it is saved.");
+  } else if (waitingShown) {
+    waitingShown = false;
+    showBanner(null);
+  }
+});
 
 function setScreen(next: Screen): void {
   screen.leave?.();
@@ -248,7 +278,7 @@ async function connect(url: string, name: string, password: string): Promise<voi
   if (!who) return;
   project = o;
   pack = null;
-  server = { url: o.path, name: who.name };
+  server = { url: inBrowser ? location.origin : o.path, name: who.name };
   person = who;
   drafts = new Map();
   claimsState = newClaimsState();
@@ -304,6 +334,11 @@ document.addEventListener("keydown", (ev) => {
     return;
   }
   const meaning = meaningOf(ev.key);
+  // A browser works on its server's project only: no files to open or create.
+  if (inBrowser) {
+    if (ev.key === "Escape") showBanner(null);
+    return;
+  }
   if (screen.appKeys && meaning === "open") startActions.open();
   else if (screen.appKeys && meaning === "new" && !project) startActions.create();
   else if (screen.appKeys && meaning === "team" && !project) {
@@ -314,7 +349,23 @@ document.addEventListener("keydown", (ev) => {
   else if (ev.key === "Escape") showBanner(null);
 });
 
+/** In a browser: home when the page's session still holds (a reload), else sign-in. */
+async function startInBrowser(): Promise<void> {
+  try {
+    const who = await api.currentPerson();
+    if (!who) return showConnect({ url: location.origin, here: true });
+    project = await api.overview();
+    server = { url: location.origin, name: who.name };
+    person = who;
+    showHome();
+  } catch (e) {
+    showConnect({ url: location.origin, here: true });
+    fail(e);
+  }
+}
+
 async function start(): Promise<void> {
+  if (inBrowser) return startInBrowser();
   try {
     const o = await api.startupProject();
     if (o) return void opened(async () => o);

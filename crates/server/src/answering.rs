@@ -7,7 +7,7 @@ use crate::door::{Activity, Door, Holder};
 use crate::pool::Pool;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Request, State};
-use axum::http::{header, Method};
+use axum::http::Method;
 use axum::middleware::Next;
 use axum::response::Response;
 use http_body::{Body as _, Frame, SizeHint};
@@ -56,7 +56,7 @@ pub async fn layer(
     // Every route but these two answers 2xx only to a valid token.
     let path = request.uri().path();
     let signing_in = request.method() == Method::POST && path == "/api/v1/login";
-    let signed_in = request.headers().contains_key(header::AUTHORIZATION)
+    let signed_in = crate::routes::has_session(request.headers())
         && path != "/api/v1/openapi.json"
         && path != "/api/v1/logout"
         && !signing_in;

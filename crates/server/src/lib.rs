@@ -18,6 +18,7 @@
 //! `/api/v1/openapi.json`.
 
 mod answering;
+pub mod browser;
 mod caller;
 pub mod door;
 pub mod error;
@@ -27,6 +28,7 @@ pub mod open_files;
 pub mod openapi;
 pub mod pool;
 pub mod routes;
+pub mod ui;
 
 pub use error::ApiError;
 pub use pool::Pool;
@@ -114,6 +116,8 @@ pub struct AppState {
     pub(crate) connections_in_all: usize,
     /// A reverse proxy whose X-Forwarded-For names the caller.
     pub(crate) trusted_proxy: Option<std::net::IpAddr>,
+    /// Whether the server speaks TLS itself (a browser's cookie is then Secure).
+    pub(crate) tls: bool,
 }
 
 impl std::fmt::Debug for AppState {
@@ -147,6 +151,7 @@ impl AppState {
             connections_per_address: DEFAULT_CONNECTIONS_PER_ADDRESS,
             connections_in_all: DEFAULT_CONNECTIONS_IN_ALL,
             trusted_proxy: None,
+            tls: false,
         }
     }
 
@@ -295,10 +300,11 @@ pub async fn serve(
 /// tests run.
 pub async fn serve_on(
     listener: std::net::TcpListener,
-    state: AppState,
+    mut state: AppState,
     tls: Option<Tls>,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> Result<(), ServeError> {
+    state.tls = tls.is_some();
     let header_timeout = state.header_timeout;
     let caps = door::Caps {
         total: state.connections_in_all,

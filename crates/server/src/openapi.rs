@@ -134,7 +134,11 @@ pub fn document() -> Value {
         },
         "paths": paths,
         "components": {
-            "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+            "securitySchemes": {"bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The token from POST /api/v1/login. The server's own page signs in with the header X-Factdesk-Browser and gets the token in an HttpOnly, SameSite=Strict cookie (factdesk_session) instead; a request carrying that cookie counts only with the same header, which another site cannot add"
+            }},
             "schemas": schemas()
         }
     })
@@ -155,7 +159,7 @@ fn work_paths() -> Value {
     let bearer = bearer();
     json!({
             "/api/v1/login": {"post": {
-                "summary": "Sign in: a bearer token and the person's role",
+                "summary": "Sign in: a bearer token and the person's role (with X-Factdesk-Browser: the token in an HttpOnly cookie instead, and only the role and expiry in the body)",
                 "requestBody": {"required": true, "content": {"application/json": {"schema": obj("Login")}}},
                 "responses": responses(("signed in", obj("Session")), errors_of("post", "/api/v1/login"))
             }},

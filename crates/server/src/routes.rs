@@ -69,6 +69,9 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/api/v1/imports/{id}", get(import_job))
         .route("/api/v1/imports/{id}/cancel", post(cancel_import))
+        // The app's screens for a browser.
+        .route("/", get(crate::ui::page))
+        .route("/assets/{*file}", get(crate::ui::page))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
@@ -179,21 +182,37 @@ fn parse<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Reply<T> {
 
 /// The bearer token of the request; 401 without one.
 pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
+    if let Some(token) = authorization(headers) {
+        return Ok(token);
+    }
+    match crate::browser::cookie_token(headers) {
+        Some(token) if crate::browser::from_our_page(headers) => Ok(token),
+        Some(_) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "this request came with the browser's session but not from Factdesk's own page (no X-Factdesk-Browser header): refused",
+        )),
+        None => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
+        )),
+    }
+}
+
+/// Whether the request carries a session at all (a token or a browser's cookie).
+pub(crate) fn has_session(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::AUTHORIZATION) || crate::browser::cookie_token(headers).is_some()
+}
+
+fn authorization(headers: &HeaderMap) -> Option<String> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token)
-        .map(|t| t.trim().to_string())
+        .map(|(_, token)| token.trim().to_string())
         .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "unauthorized",
-                "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
-            )
-        })
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Reply<T> {

@@ -421,7 +421,14 @@ duration_ms: number | null,
  * fields above: `{"label": "REFUTED"}`, `{"evidence": ["o…"]}` (`[]`: no evidence),
  * `{"refutation": "…"}`, `{"verdict": "contradicts"}`, and `"comment"` on any.
  */
-answers?: { [key in string]: Given }, };
+answers?: { [key in string]: Given }, 
+/**
+ * The sender's id for this answer (1 to 64 letters, digits and '-'), the same each
+ * time it is sent again: an answer whose key this person's same item already holds
+ * is acknowledged as it was stored, never stored twice. A browser that lost the
+ * connection before the acknowledgement sends the answer again with its key.
+ */
+key?: string, };
 
 export type Ack = { ack: string, task_id: number, };
 
@@ -1175,6 +1182,21 @@ export type ClaimPage = { total: number, offset: number, lines: Array<ClaimLine>
 export type AnswersFormat = "jsonl" | "csv" | "parquet";
 
 export type AnswersReport = { out: string, format: AnswersFormat, rows: number, superseded: number, rejected: number, counted: number, };
+
+export type DownloadFile = { 
+/**
+ * `None`: the file the user names; `Some(s)`: the file `<stem>.<s>` beside it (the
+ * dataset card `card.md`, a split `train.jsonl`).
+ */
+beside: string | null, 
+/**
+ * The content, in base64.
+ */
+base64: string, };
+
+export type Report = ExportReport | AnswersReport | PackIssued;
+
+export type Download = { files: Array<DownloadFile>, report: Report, };
 
 export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label","design"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];

@@ -8,11 +8,14 @@ import { open, save } from "@tauri-apps/plugin-dialog";
 import type {
   Error as BackendError,
   Dashboard,
-  ErrorCode,
   ImportOutcome,
   ImportProgress,
-  Location,
 } from "./bindings";
+import { browserShell, followDashboardOverHttp, httpSend, onlyInTheApp } from "./browser";
+export { signOut } from "./browser";
+export { onWaitingToSave } from "./keep";
+import { ApiError, isBackendError } from "./error";
+import { keptAnswers } from "./keep";
 import { operations } from "./operations";
 import { shellCommands } from "./shell";
 import type { Send } from "./send";
@@ -99,22 +102,9 @@ export type {
   AnswersReport,
 } from "./bindings";
 
-export class ApiError extends Error {
-  readonly code: ErrorCode;
-  readonly location: Location | null;
-  constructor(e: BackendError) {
-    super(e.message);
-    this.name = "ApiError";
-    this.code = e.code;
-    this.location = e.location;
-  }
-}
+export { ApiError } from "./error";
 
-function isBackendError(e: unknown): e is BackendError {
-  return typeof e === "object" && e !== null && "code" in e && "message" in e;
-}
-
-const call: Send = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
+const tauriCall: Send = async <T>(command: string, args?: Record<string, unknown>): Promise<T> => {
   try {
     return await invoke<T>(command, args);
   } catch (e) {
@@ -124,10 +114,19 @@ const call: Send = async <T>(command: string, args?: Record<string, unknown>): P
   }
 };
 
+/** True in a browser served by `factdesk serve`, false in the desktop app. */
+export const inBrowser = !("__TAURI_INTERNALS__" in window);
+
+const call: Send = inBrowser ? httpSend : tauriCall;
+const ops = operations(call);
+
 /** Every command of the shell, typed: the api's operations and the shell's own. */
 export const api = {
-  ...operations(call),
-  ...shellCommands(call),
+  ...ops,
+  // An answer keeps one key through every sending of it, so a retry after a lost
+  // acknowledgement is never stored twice.
+  submitAnswer: keptAnswers(ops.submitAnswer),
+  ...(inBrowser ? browserShell(call) : shellCommands(call)),
 };
 
 /**
@@ -140,6 +139,7 @@ export async function onDashboard(
   failed: (e: ApiError) => void,
   link: (down: ApiError | null) => void = () => undefined,
 ): Promise<UnlistenFn> {
+  if (inBrowser) return followDashboardOverHttp(snapshot, failed, link);
   const stops = await Promise.all([
     listen<Dashboard>("dashboard", (e) => snapshot(e.payload)),
     listen<BackendError>("dashboard-error", (e) => failed(new ApiError(e.payload))),
@@ -167,8 +167,13 @@ export async function onImport(
 const projectFilter = [{ name: "Factdesk project", extensions: ["fdesk"] }];
 const packFilter = [{ name: "Factdesk pack", extensions: ["fdpack"] }];
 
+/** In a browser, the name a download is saved under: the default's file name (the
+ * browser's own settings say where downloads go). */
+const fileName = (path: string): string => path.split(/[\\/]/).pop() || path;
+
 /** Asks for a project or pack file to open; null when cancelled. */
 export async function pickProject(): Promise<string | null> {
+  if (inBrowser) return onlyInTheApp("Opening a project file");
   const picked = await open({
     multiple: false,
     directory: false,
@@ -179,6 +184,7 @@ export async function pickProject(): Promise<string | null> {
 
 /** Asks for returned packs to merge; empty when cancelled. */
 export async function pickPacks(): Promise<string[]> {
+  if (inBrowser) return onlyInTheApp("Merging returned packs");
   const picked = await open({ title: "Merge results", multiple: true, directory: false, filters: packFilter });
   if (picked === null) return [];
   return Array.isArray(picked) ? picked : [picked];
@@ -186,6 +192,7 @@ export async function pickPacks(): Promise<string[]> {
 
 /** Asks for files to import (claims or documents); empty when cancelled. */
 export async function pickImportFiles(title: string, directory = false): Promise<string[]> {
+  if (inBrowser) return onlyInTheApp("Importing files");
   const picked = await open({
     title,
     multiple: true,
@@ -198,12 +205,14 @@ export async function pickImportFiles(title: string, directory = false): Promise
 
 /** Asks where to create a new project; null when cancelled. */
 export async function pickNewProject(): Promise<string | null> {
+  if (inBrowser) return onlyInTheApp("Creating a project file");
   const picked = await save({ filters: projectFilter, defaultPath: "project.fdesk" });
   return picked ?? null;
 }
 
 /** Asks where to write a pack; null when cancelled. */
 export async function pickPackFile(defaultPath: string): Promise<string | null> {
+  if (inBrowser) return fileName(defaultPath);
   const picked = await save({ defaultPath, filters: packFilter });
   return picked ?? null;
 }
@@ -211,11 +220,13 @@ export async function pickPackFile(defaultPath: string): Promise<string | null> 
 /** Asks where to write the gold file; null when cancelled. */
 /** The save dialog for the raw answers, filtered to the chosen format's extension. */
 export async function pickAnswersFile(defaultPath: string, extension: string): Promise<string | null> {
+  if (inBrowser) return fileName(defaultPath);
   const picked = await save({ defaultPath, filters: [{ name: extension.toUpperCase(), extensions: [extension] }] });
   return picked ?? null;
 }
 
 export async function pickGoldFile(defaultPath: string): Promise<string | null> {
+  if (inBrowser) return fileName(defaultPath);
   const picked = await save({ defaultPath, filters: [{ name: "JSON Lines", extensions: ["jsonl"] }] });
   return picked ?? null;
 }

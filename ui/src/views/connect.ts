@@ -10,6 +10,9 @@ export interface ConnectPrefill {
   name?: string;
   /** Why the form shows again (a session that ended), said above it. */
   reason?: string;
+  /** In a browser: the server is the one that served the page, so its address is not
+   * asked, and there is nowhere to go back to. */
+  here?: boolean;
 }
 
 export interface ConnectActions {
@@ -54,8 +57,8 @@ export function connectScreen(prefill: ConnectPrefill, actions: ConnectActions):
   const name = input("server-name", "text", prefill.name ?? "", "username");
   const password = input("server-password", "password", "", "current-password");
   const problem = h("p", { class: "error-text connect-problem", testid: "connect-error", role: "alert" });
-  const send = h("button", { class: "primary", testid: "connect", type: "submit" }, "Connect");
-  const back = h("button", { testid: "connect-back", type: "button", onclick: () => actions.back() }, "Back");
+  const send = h("button", { class: "primary", testid: "connect", type: "submit" }, prefill.here ? "Sign in" : "Connect");
+  const back = prefill.here ? null : h("button", { testid: "connect-back", type: "button", onclick: () => actions.back() }, "Back");
   let busy = false;
 
   const submit = async (): Promise<void> => {
@@ -68,7 +71,7 @@ export function connectScreen(prefill: ConnectPrefill, actions: ConnectActions):
     }
     busy = true;
     send.disabled = true;
-    send.textContent = "Connecting…";
+    send.textContent = prefill.here ? "Signing in…" : "Connecting…";
     problem.textContent = "";
     try {
       await actions.connect(url.value.trim(), name.value.trim(), password.value);
@@ -79,14 +82,16 @@ export function connectScreen(prefill: ConnectPrefill, actions: ConnectActions):
     } finally {
       busy = false;
       send.disabled = false;
-      send.textContent = "Connect";
+      send.textContent = prefill.here ? "Sign in" : "Connect";
     }
   };
 
   const form = h(
     "form",
     { class: "connect-form", testid: "connect-form" },
-    field("server-url", "Server address", url, "As your lead gave it, e.g. https://factdesk.example.org or http://127.0.0.1:4470."),
+    prefill.here
+      ? null
+      : field("server-url", "Server address", url, "As your lead gave it, e.g. https://factdesk.example.org or http://127.0.0.1:4470."),
     field("server-name", "Name", name),
     field("server-password", "Password", password),
     problem,
@@ -95,7 +100,7 @@ export function connectScreen(prefill: ConnectPrefill, actions: ConnectActions):
   form.noValidate = true;
   // The app's keys stay out of text fields; Esc leaves the form from any of them too.
   form.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape" && !busy) {
+    if (ev.key === "Escape" && !busy && !prefill.here) {
       ev.preventDefault();
       actions.back();
     }
@@ -112,18 +117,20 @@ export function connectScreen(prefill: ConnectPrefill, actions: ConnectActions):
       h(
         "section",
         { class: "start-card" },
-        h("h1", {}, "Connect to a team server"),
+        h("h1", {}, prefill.here ? "Sign in to Factdesk" : "Connect to a team server"),
         h(
           "p",
           { class: "lede" },
-          "Work on your team's shared project: answers count at once, and the lead sees agreement move live.",
+          prefill.here
+            ? "Your lead gave you a name and a password for this project. Answers count at once, and the lead sees agreement move live."
+            : "Work on your team's shared project: answers count at once, and the lead sees agreement move live.",
         ),
         prefill.reason ? h("p", { class: "connect-reason", role: "status", testid: "connect-reason" }, prefill.reason) : null,
         form,
       ),
     ),
     onKey(ev: KeyboardEvent): boolean {
-      if (ev.key !== "Escape") return false;
+      if (ev.key !== "Escape" || prefill.here) return false;
       actions.back();
       return true;
     },

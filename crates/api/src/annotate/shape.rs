@@ -42,6 +42,13 @@ pub struct Answer {
         as = "Option<std::collections::BTreeMap<String, super::by_question::Given>>"
     )]
     pub answers: Option<super::by_question::ByQuestion>,
+    /// The sender's id for this answer (1 to 64 letters, digits and '-'), the same each
+    /// time it is sent again: an answer whose key this person's same item already holds
+    /// is acknowledged as it was stored, never stored twice. A browser that lost the
+    /// connection before the acknowledgement sends the answer again with its key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub key: Option<String>,
 }
 
 /// The acknowledgement of a committed answer.

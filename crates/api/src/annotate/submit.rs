@@ -90,6 +90,16 @@ impl Project {
 
     fn take_answer_once(&mut self, name: &str, answer: &Answer, origin: Origin<'_>) -> Result<Ack> {
         let now = self.clock.now_ms();
+        // An answer sent again (its acknowledgement lost on the way) is known by its key
+        // before anything checks it again: what it was checked against may have moved
+        // since it was stored (the item closed, its reservation used).
+        if let (Origin::Live, Some(key)) = (origin, answer.key.as_deref()) {
+            let annotator = self.at_work(name)?.annotator.id;
+            if let Some(ack) = stored_under_key(self.store.conn(), key, annotator, answer.task_id)?
+            {
+                return Ok(ack);
+            }
+        }
         let checked = self.check_answer(name, answer, origin)?;
         // From here to the commit is one write transaction: the earlier answer, the
         // item's room and the new row are read and written with no other writer between
@@ -274,7 +284,15 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
     }
     let earlier = state.current;
     let uuid = match origin {
-        Origin::Live => uuid::Uuid::new_v4().to_string(),
+        Origin::Live => match answer.key.as_deref() {
+            // A retry that raced its first sending here: this person's writes are one at
+            // a time, so the first one's row is seen.
+            Some(key) => match stored_under_key(tx, key, annotator_id, task.id)? {
+                Some(ack) => return Ok(ack),
+                None => key.to_string(),
+            },
+            None => uuid::Uuid::new_v4().to_string(),
+        },
         Origin::Pack { uuid, .. } => {
             // Unique in the project: a copied or forged id is refused, not merged
             // under another answer's name.
@@ -430,4 +448,32 @@ fn ensure_room(
             task.id, task.overlap
         ),
     ))
+}
+
+/// The acknowledgement of the answer stored under `key` by `annotator` to `task_id`, if
+/// there is one; a key that is not plain, or that another answer holds, is refused.
+fn stored_under_key(
+    conn: &factdesk_store::Connection,
+    key: &str,
+    annotator: i64,
+    task_id: i64,
+) -> Result<Option<Ack>> {
+    let plain =
+        (1..=64).contains(&key.len()) && key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+    if !plain {
+        return Err(invalid(
+            "an answer's key is 1 to 64 letters, digits and '-'",
+        ));
+    }
+    match annotations::by_uuid(conn, key)? {
+        None => Ok(None),
+        Some(row) if row.annotator_id == annotator && row.task_id == task_id => Ok(Some(Ack {
+            ack: row.uuid,
+            task_id,
+        })),
+        Some(_) => Err(Error::new(
+            ErrorCode::Conflict,
+            "this answer's key is another answer's: send a new answer with a new key",
+        )),
+    }
 }

@@ -422,6 +422,7 @@ impl Project {
             comment: None,
             duration_ms: None,
             answers: given.answers.clone().map(crate::annotate::ByQuestion),
+            key: None,
         };
         if let Some(bad) = given
             .selected

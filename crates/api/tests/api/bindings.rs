@@ -143,6 +143,9 @@ fn declarations(cfg: &Config) -> Vec<String> {
         ClaimPage::decl(cfg),
         AnswersFormat::decl(cfg),
         AnswersReport::decl(cfg),
+        factdesk_api::download::DownloadFile::decl(cfg),
+        factdesk_api::download::Report::decl(cfg),
+        factdesk_api::download::Download::decl(cfg),
     ]
 }
 
@@ -204,6 +207,23 @@ fn ui_bindings_match_the_rust_types() {
 #[test]
 fn ui_operations_match_their_declaration() {
     check_generated("operations.ts", &render_operations());
+    check_generated("downloads.ts", &render_downloads());
+}
+
+/// The UI's typed function for every operation only a team server answers, with the
+/// files it made: the desktop app writes them to disk, a browser downloads them.
+fn render_downloads() -> String {
+    let cfg = Config::default().with_large_int("number");
+    let remote: Vec<Signature> = signatures(&cfg)
+        .into_iter()
+        .filter(|s| s.shell == Shell::Remote)
+        .collect();
+    typescript(
+        "downloads",
+        "The operations a team server answers with the files they make, for a browser to download.",
+        "cargo test -p factdesk-api --test api bindings",
+        &remote,
+    )
 }
 
 /// The UI's typed function for every operation the desktop shell serves, from the

@@ -8,6 +8,7 @@
 mod attack;
 mod common;
 
+mod answer_keys;
 mod answers;
 mod attackers;
 mod audit;

@@ -7,7 +7,7 @@ use super::{bearer, parse, Body, Reply};
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 pub(crate) use checking::Checking;
@@ -23,6 +23,8 @@ pub(super) async fn login(
 ) -> Reply<Response> {
     let login: Login = parse(&raw.0?)?;
     let policy = state.policy;
+    let browser = crate::browser::from_our_page(&headers);
+    let secure = crate::browser::over_tls(&state, peer, &headers);
     let address = crate::caller::caller(&state, peer, &headers);
     let (name, from) = (login.name.clone(), address.clone());
     let (known, lead) = state
@@ -108,7 +110,11 @@ pub(super) async fn login(
                 token: session.token.as_str().into(),
                 person: session.person,
             };
-            let mut response = Json(session).into_response();
+            let mut response = if browser {
+                browser_session(&session, secure)
+            } else {
+                Json(session).into_response()
+            };
             response.extensions_mut().insert(token);
             Ok(response)
         }
@@ -193,5 +199,22 @@ pub(super) async fn logout(State(state): State<AppState>, headers: HeaderMap) ->
         .await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
     response.extensions_mut().insert(ended);
+    response
+        .headers_mut()
+        .insert(header::SET_COOKIE, crate::browser::ended_cookie());
     Ok(response)
+}
+
+/// A browser's session: the token in the cookie only, where no script reads it; the
+/// page learns the role and when the session ends.
+fn browser_session(session: &factdesk_api::sign_in::Session, secure: bool) -> Response {
+    let mut response = Json(serde_json::json!({
+        "role": session.role,
+        "expires_at": session.expires_at,
+    }))
+    .into_response();
+    if let Some(cookie) = crate::browser::session_cookie(&session.token, secure) {
+        response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
+    response
 }

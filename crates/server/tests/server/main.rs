@@ -3,6 +3,7 @@
 // A scenario reads best top to bottom: test functions may run past 100 lines.
 #![allow(clippy::too_many_lines)]
 
+mod browser;
 mod calls;
 mod counts;
 mod designs;

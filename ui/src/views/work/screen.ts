@@ -41,6 +41,9 @@ const HEADINGS: Record<TaskKind, string> = {
   design: "Questions",
 };
 
+/** How long an answer may wait for its acknowledgement before the screen says "Saving…". */
+const SAVING_AFTER_MS = 400;
+
 export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   let item: Item | null = null;
   let body: ItemBody | null = null;
@@ -297,6 +300,13 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     if (active instanceof HTMLElement && el.contains(active)) active.blur();
   }
 
+  function unsaved(text: string, title: string): void {
+    mount(saved, text);
+    delete saved.dataset["task"];
+    saved.title = title;
+    saved.classList.remove("fresh");
+  }
+
   function markSaved(ack: Ack): void {
     mount(saved, h("span", { "aria-hidden": "true" }, "✓ "), "Saved");
     saved.dataset["task"] = String(ack.task_id);
@@ -346,13 +356,19 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
         duration_ms: watch.elapsedMs(),
         ...draft.answer,
       };
+      // An answer not acknowledged at once (a team server out of reach) says so where
+      // "Saved" shows, until the acknowledgement comes: the last "Saved" is another item's.
+      const slow = window.setTimeout(() => unsaved("Saving…", "Sent; waiting for the server to say it is stored"), SAVING_AFTER_MS);
       try {
         markSaved(await api.submitAnswer(answer));
         drafts.delete(answer.task_id);
         await loadNext();
       } catch (e) {
+        unsaved("Not saved", "This answer was not stored: press Enter to send it again");
         if (e instanceof ApiError && e.code === "check_failed") tell(e.message);
         else deps.fail(e);
+      } finally {
+        window.clearTimeout(slow);
       }
     });
   }
