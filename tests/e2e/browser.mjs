@@ -1,59 +1,98 @@
 // A real browser for the browser client's tests: Chromium through chromedriver (Debian's
-// chromium and chromium-driver), one session per person (each its own profile, so its
-// own cookies), and a TCP relay between browser and server that can drop a connection
+// chromium and chromium-driver) in CI, Firefox ESR through geckodriver or WebKitGTK's
+// MiniBrowser through WebKitWebDriver on demand (FACTDESK_BROWSER); one session per
+// person (each its own profile, so its own cookies), and a TCP relay between browser and server that can drop a connection
 // at the worst moment: after the request reached the server, before its answer came back.
 
 import { mkdirSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { join } from "node:path";
-import { launch } from "./harness.mjs";
+import { launch, startDisplay } from "./harness.mjs";
 import { Session, waitForDriver } from "./webdriver.mjs";
 
-export const chromium = process.env.FACTDESK_CHROMIUM ?? "/usr/bin/chromium";
-export const chromedriver = process.env.FACTDESK_CHROMEDRIVER ?? "/usr/bin/chromedriver";
+/** Which browser drives the tests: chromium (CI), firefox (geckodriver) or webkit
+ * (WebKitWebDriver with WebKitGTK's MiniBrowser); see scripts/browser-tests. */
+export const browserKind = process.env.FACTDESK_BROWSER ?? "chromium";
 
-/** chromedriver on a port the system chose; resolves with its address and process. */
-export async function startChromedriver(processes) {
-  const driver = launch("chromedriver", chromedriver, ["--port=0"], {});
-  processes.push(driver);
-  for (let i = 0; i < 200; i += 1) {
-    const said = /was started successfully on port (\d+)/.exec(driver.log());
-    if (said) {
-      const base = `http://127.0.0.1:${said[1]}`;
-      await waitForDriver(base);
-      return base;
-    }
-    if (driver.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
+const chromium = process.env.FACTDESK_CHROMIUM ?? "/usr/bin/chromium";
+const firefox = process.env.FACTDESK_FIREFOX ?? "/usr/bin/firefox-esr";
+const miniBrowser = process.env.FACTDESK_MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
+
+/** The browser's WebDriver server on a free port; resolves with its address. */
+export async function startBrowserDriver(processes, port) {
+  const [label, command, args, env] = {
+    chromium: ["chromedriver", process.env.FACTDESK_CHROMEDRIVER ?? "/usr/bin/chromedriver", [`--port=${port}`], {}],
+    firefox: ["geckodriver", process.env.FACTDESK_GECKODRIVER ?? "geckodriver", ["--port", String(port)], {}],
+    webkit: ["WebKitWebDriver", "WebKitWebDriver", [`--port=${port}`], {}],
+  }[browserKind] ?? [];
+  if (!command) throw new Error(`FACTDESK_BROWSER=${browserKind}: chromium, firefox or webkit`);
+  if (browserKind === "webkit") {
+    const display = await startDisplay();
+    if (display.process) processes.push(display.process);
+    env.DISPLAY = display.name;
   }
-  throw new Error(`chromedriver did not start:\n${driver.log()}`);
+  const driver = launch(label, command, args, env);
+  processes.push(driver);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await waitForDriver(base, 20_000);
+  } catch (e) {
+    throw new Error(`${e.message}\n${driver.log()}`);
+  }
+  return base;
 }
 
-/** A headless Chromium window of `size`, its downloads in `work`/`label`/downloads. */
-export async function browserSession(base, work, label, [width, height]) {
-  const downloads = join(work, label, "downloads");
-  mkdirSync(downloads, { recursive: true });
-  const session = await Session.create(base, {
-    alwaysMatch: {
-      browserName: "chrome",
-      "goog:chromeOptions": {
-        binary: chromium,
-        args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", `--window-size=${width},${height}`, "--lang=en-US", "--font-render-hinting=none"],
+function capabilities(downloads, [width, height]) {
+  if (browserKind === "firefox") {
+    return {
+      browserName: "firefox",
+      "moz:firefoxOptions": {
+        binary: firefox,
+        args: ["-headless", "-width", String(width), "-height", String(height)],
         prefs: {
-          "download.default_directory": downloads,
-          "download.prompt_for_download": false,
-          "profile.default_content_setting_values.automatic_downloads": 1,
+          "browser.download.folderList": 2,
+          "browser.download.dir": downloads,
+          "browser.download.useDownloadDir": true,
+          "browser.download.always_ask_before_handling_new_types": false,
+          "intl.accept_languages": "en-US",
         },
       },
+    };
+  }
+  if (browserKind === "webkit") {
+    return { browserName: "MiniBrowser", "webkitgtk:browserOptions": { binary: miniBrowser, args: ["--automation"] } };
+  }
+  return {
+    browserName: "chrome",
+    "goog:chromeOptions": {
+      binary: chromium,
+      args: ["--headless=new", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", `--window-size=${width},${height}`, "--lang=en-US", "--font-render-hinting=none"],
+      prefs: {
+        "download.default_directory": downloads,
+        "download.prompt_for_download": false,
+        "profile.default_content_setting_values.automatic_downloads": 1,
+      },
     },
-  });
+  };
+}
+
+/** A browser window of `size`, its downloads in `work`/`label`/downloads. */
+export async function browserSession(base, work, label, windowSize) {
+  const downloads = join(work, label, "downloads");
+  mkdirSync(downloads, { recursive: true });
+  const session = await Session.create(base, { alwaysMatch: capabilities(downloads, windowSize) });
   session.downloads = downloads;
-  await size(session, [width, height]);
+  await size(session, windowSize);
   return session;
 }
 
-/** Makes the page's viewport `width`×`height` CSS pixels and its colour scheme `scheme`. */
+/** Makes the page's viewport `width`×`height` CSS pixels and, in Chromium, its colour
+ * scheme `scheme` (screenshots are taken there). */
 export async function size(session, [width, height], scheme = "light") {
+  if (browserKind !== "chromium") {
+    await session.cmd("POST", "/window/rect", { width, height });
+    return;
+  }
   await session.cmd("POST", "/goog/cdp/execute", {
     cmd: "Emulation.setDeviceMetricsOverride",
     params: { width, height, deviceScaleFactor: 1, mobile: false },
