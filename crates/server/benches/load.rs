@@ -16,6 +16,10 @@
 //!
 //! `--kind label` has the annotators label claims instead of picking evidence.
 //!
+//! `--browser` has them work as the browser client does: each opens the page and its
+//! script, signs in for a session cookie, and sends every operation to `/api/v1/call`
+//! with the page's header, each answer with its key.
+//!
 //! `--during 'CMD' [--during-after S]` runs the shell command CMD (a lead's `factdesk
 //! tasks P …`) S seconds (default 3) into the run, beside the annotators, and checks
 //! issue 31's target for the submits that began while it ran: p99 at most 1 s counting
@@ -40,6 +44,8 @@ use std::time::{Duration, Instant};
 mod during;
 #[path = "load/options.rs"]
 mod options;
+#[path = "load/way.rs"]
+mod way;
 
 use options::{fail, options};
 
@@ -133,6 +139,8 @@ struct Run {
     /// When the run began, once everyone has signed in.
     origin: std::sync::OnceLock<Instant>,
     kind: String,
+    /// Each annotator goes through the browser client's HTTP (`--browser`).
+    browser: bool,
 }
 
 /// An annotator: signs in, waits for everyone to have signed in (a sign-in hashes a
@@ -148,6 +156,7 @@ async fn annotator(run: Arc<Run>, name: String) {
         tally,
         origin,
         kind,
+        browser,
     } = &*run;
     let (seconds, think_ms) = (*seconds, *think_ms);
     // A request that hangs is cut after 10 s and counted as a transport error.
@@ -161,20 +170,34 @@ async fn annotator(run: Arc<Run>, name: String) {
     });
     let login = serde_json::json!({"name": name, "password": format!("{name}-bench-password")});
     let url = |p: &str| format!("{base}{p}");
-    let token = match send(
-        &http,
-        |h| h.post(url("/api/v1/login")).json(&login),
-        Instant::now() + Duration::from_secs(600),
-        &mut mine,
-    )
-    .await
-    {
-        Some((s, body, _)) if s.is_success() => {
-            body["token"].as_str().unwrap_or_default().to_string()
+    let way = if *browser {
+        let mut tries = 0;
+        loop {
+            match way::sign_in_from_the_page(&http, base, &login).await {
+                Ok(cookie) => break way::Way::Browser(cookie),
+                Err(e) if tries >= 600 => fail(format!("{name} cannot sign in from the page: {e}")),
+                // A sign-in is slow on purpose: 200 at once meet 503s and wait their turn.
+                Err(_) => tries += 1,
+            }
+            tokio::time::sleep(Duration::from_secs(1)).await;
         }
-        Some((s, body, _)) => fail(format!("{name} cannot sign in: {s} {body}")),
-        None => fail(format!("{name} could not sign in within 10 minutes")),
+    } else {
+        match send(
+            &http,
+            |h| h.post(url("/api/v1/login")).json(&login),
+            Instant::now() + Duration::from_secs(600),
+            &mut mine,
+        )
+        .await
+        {
+            Some((s, body, _)) if s.is_success() => {
+                way::Way::App(body["token"].as_str().unwrap_or_default().to_string())
+            }
+            Some((s, body, _)) => fail(format!("{name} cannot sign in: {s} {body}")),
+            None => fail(format!("{name} could not sign in within 10 minutes")),
+        }
     };
+    let mut answered = 0u64;
     // Sign-in retries are not the run's.
     mine = Tally::default();
     ready.wait().await;
@@ -186,16 +209,8 @@ async fn annotator(run: Arc<Run>, name: String) {
         tokio::time::sleep(think(&mut seed, think_ms)).await;
     }
     loop {
-        let Some((status, next, ms)) = send(
-            &http,
-            |h| {
-                h.get(url(&format!("/api/v1/next?kind={kind}")))
-                    .bearer_auth(&token)
-            },
-            deadline,
-            &mut mine,
-        )
-        .await
+        let Some((status, next, ms)) =
+            send(&http, |h| way.next(h, base, kind), deadline, &mut mine).await
         else {
             break;
         };
@@ -219,13 +234,11 @@ async fn annotator(run: Arc<Run>, name: String) {
             serde_json::json!({"task_id": task_id, "no_evidence": true})
         };
         let (began, unavailable) = (Instant::now(), mine.unavailable);
+        answered += 1;
+        let key = format!("{seed:016x}-{answered:08x}");
         let Some((status, ack, ms)) = send(
             &http,
-            |h| {
-                h.post(url("/api/v1/answers"))
-                    .bearer_auth(&token)
-                    .json(&answer)
-            },
+            |h| way.submit(h, base, &answer, &key),
             deadline,
             &mut mine,
         )
@@ -432,6 +445,7 @@ async fn main() {
         tally: tally.clone(),
         origin: std::sync::OnceLock::new(),
         kind: o.kind.clone(),
+        browser: o.browser,
     });
     let clients: Vec<_> = names
         .into_iter()

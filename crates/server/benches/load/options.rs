@@ -21,6 +21,7 @@ pub struct Options {
     pub during: Option<String>,
     pub during_after: f64,
     pub kind: String,
+    pub browser: bool,
 }
 
 /// The bench's options from its command line (see the top of benches/load.rs).
@@ -37,6 +38,7 @@ pub fn options() -> Options {
         during: None,
         during_after: 3.0,
         kind: "evidence".to_string(),
+        browser: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -56,6 +58,7 @@ pub fn options() -> Options {
             "--db-restart" => o.db_restart = Some(value()),
             "--during" => o.during = Some(value()),
             "--kind" => o.kind = value(),
+            "--browser" => o.browser = true,
             "--during-after" => o.during_after = value().parse().unwrap_or_else(|e| fail(e)),
             other => fail(format!("unknown option {other}")),
         }
