@@ -83,6 +83,11 @@ export async function browserSession(base, work, label, windowSize) {
   const session = await Session.create(base, { alwaysMatch: capabilities(downloads, windowSize) });
   session.downloads = downloads;
   await size(session, windowSize);
+  if (browserKind === "chromium") {
+    // Headless Chromium cancels a file chooser at once (there is no dialog to show):
+    // held open instead, it waits for the files a test gives its input.
+    await session.cmd("POST", "/goog/cdp/execute", { cmd: "Page.setInterceptFileChooserDialog", params: { enabled: true } });
+  }
   return session;
 }
 

@@ -9,14 +9,14 @@
 // sites from using it. With FACTDESK_TEST_PG the scenario runs again on PostgreSQL.
 
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { browserKind, browserSession, size, startBrowserDriver, startRelay } from "./browser.mjs";
 import { cli, saveScreenshot, stopAll } from "./harness.mjs";
-import { LIVE_SLOWEST_MS, answerEvidence, assertLatencies, currentTask, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, answerEvidence, assertLatencies, currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
 import { freePort, freshDatabase, password, postgres, serve, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -103,6 +103,60 @@ async function serverRules(t, url, port) {
   assert.match(logout.headers.get("set-cookie") ?? "", /^factdesk_session=; .*Max-Age=0/);
   assert.equal((await me(ours)).status, 401, "the session ended with the sign-out");
   t.diagnostic(`the page's policy: ${csp}`);
+}
+
+/** Gives the page's open file chooser `paths`, as a person picking them would. */
+async function choose(session, paths) {
+  const input = await session.waitFor(tid("file-chooser"), 10_000);
+  await session.sendKeys(input, paths.join("\n"));
+}
+
+const setField = (session, id, value) =>
+  session.execute(
+    "const e = document.querySelector('[data-testid=' + arguments[0] + ']'); e.value = arguments[1]; e.dispatchEvent(new Event('input')); e.dispatchEvent(new Event('change'));",
+    [id, value],
+  );
+
+/** In the lead's browser: an import of two claims from a chosen file, then a pack issued
+ * for ana as a download, answered offline with the CLI and merged back as an upload. */
+async function leadUploads(t, lead, project, work) {
+  const claims = () => JSON.parse(cli(["stats", project, "--json"])).claims;
+  await lead.keys(Key.Escape);
+  await lead.waitFor(tid("home"), 20_000);
+  const before = claims();
+  const file = join(work, "more-claims.jsonl");
+  const line = (id) => JSON.stringify({ id, claim: `Browser upload claim ${id}.`, label: "SUPPORTED", evidence: [] });
+  writeFileSync(file, `${line("browser-1")}\n${line("browser-2")}\n`);
+  await lead.clickWhenStill(tid("import-choose-claims"));
+  await choose(lead, [file]);
+  await lead.until("the chosen file named", async () => (await textOf(lead, tid("import-claims"))).includes("more-claims.jsonl"));
+  await lead.clickOn(tid("import-start"));
+  await lead.waitFor(tid("import-done"), 60_000);
+  assert.equal(claims(), before + 2, "two claims imported from the upload");
+
+  await lead.clickOn(tid("open-issue-pack"));
+  await lead.until("the annotators listed", async () => (await lead.findAll(`${tid("issue-annotator")} option`)).length >= 3);
+  await setField(lead, "issue-annotator", "ana");
+  await setField(lead, "issue-kind", "label");
+  await setField(lead, "issue-count", "2");
+  await setField(lead, "issue-out", "for-ana.fdpack");
+  await lead.clickOn(tid("issue-write"));
+  await lead.waitFor(tid("issue-done"), 20_000);
+  const pack = join(lead.downloads, "for-ana.fdpack");
+  await lead.until("the pack downloaded", async () => existsSync(pack) && !readdirSync(lead.downloads).some((f) => f.endsWith(".crdownload") || f.endsWith(".part")), 20_000, 200);
+  for (let i = 0; i < 2; i += 1) {
+    const item = nextByCli(pack, "ana", "label");
+    assert.ok(item, "the pack holds two label items");
+    submitByCli(pack, "ana", [{ task_id: item.task_id, label: "SUPPORTED", duration_ms: 4000 }]);
+  }
+  await lead.keys(Key.Escape);
+  await lead.waitFor(tid("home"), 20_000);
+  await lead.until("the issued pack listed", async () => (await lead.findAll(`${tid("packs")} tr`)).length === 1, 20_000);
+  await lead.clickWhenStill(tid("merge-choose"));
+  await choose(lead, [pack]);
+  await lead.waitFor(tid("merge-outcome"), 20_000);
+  assert.match(await textOf(lead, tid("merge-outcome")), /^for-ana\.fdpack: 2 answers from ana added/);
+  t.diagnostic("imported 2 claims and merged a returned pack, both as uploads from the page");
 }
 
 async function browserTeam(t, work, project, photos) {
@@ -257,6 +311,11 @@ async function browserTeam(t, work, project, photos) {
     }
     if (photos) await saveScreenshot(lead, "browser/light-1440-export.png");
     t.diagnostic(`exported ${lines.length} gold lines as a download`);
+
+    // The lead's uploads: claims to import and a returned pack to merge are chosen in the
+    // page and sent as bytes. In Chromium only: headless Firefox cancels a file chooser
+    // at once, with no way to hold it open, and MiniBrowser keeps its downloads elsewhere.
+    if (browserKind === "chromium") await leadUploads(t, lead, project, work);
 
     // Signing out ends the session: a reload shows the sign-in form.
     await ana.keys(Key.Escape);

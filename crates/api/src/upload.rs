@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// An import as sent: the claims and documents files, and the preset.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize, ts_rs::TS)]
 #[serde(deny_unknown_fields)]
 pub struct Upload {
     #[serde(default)]
@@ -39,8 +39,9 @@ impl Upload {
 
 /// An import a server runs as a job for the lead who sent it: how far it has come, and
 /// once it ended, its report or why it failed (`cancelled` when stopped, nothing changed).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ts_rs::TS)]
 pub struct ImportJob {
+    #[ts(type = "number")]
     pub id: u64,
     pub progress: ImportProgress,
     pub outcome: Option<ImportOutcome>,

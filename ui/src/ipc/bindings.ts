@@ -1198,6 +1198,22 @@ export type Report = ExportReport | AnswersReport | PackIssued;
 
 export type Download = { files: Array<DownloadFile>, report: Report, };
 
+export type UploadFile = { name: string, 
+/**
+ * The content, in base64.
+ */
+base64: string, };
+
+export type Upload = { claims: Array<UploadFile>, documents: Array<UploadFile>, preset: string | null, };
+
+export type PacksUpload = { packs: Array<UploadFile>, 
+/**
+ * Take back the work of a pack with no answers instead of refusing it.
+ */
+give_back: boolean, };
+
+export type ImportJob = { id: number, progress: ImportProgress, outcome: ImportOutcome | null, };
+
 export const TASK_KINDS: readonly TaskKind[] = ["evidence","refute","verify","label","design"];
 export const LABELS: readonly Label[] = ["SUPPORTED","REFUTED","NOT ENOUGH INFO","FAILED"];
 export const VERDICTS: readonly Verdict[] = ["contradicts","does_not_contradict","malformed"];

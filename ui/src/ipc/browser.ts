@@ -2,8 +2,9 @@
 // the team server that served this page (`POST /api/v1/call`). The session is an
 // HttpOnly cookie the page never sees; every request carries X-Factdesk-Browser, without
 // which the server refuses the cookie (a page of another site cannot add that header).
-// What only the desktop app can do (project files, packs taken away) is refused here
-// with a sentence saying so.
+// Files to import and returned packs to merge are chosen in the page and sent as bytes
+// (uploads.ts). What only the desktop app can do (project files, answering a pack
+// offline) is refused here with a sentence saying so.
 
 import type { Dashboard, Download, DownloadFile, Overview, Person } from "./bindings";
 import { downloads } from "./downloads";
@@ -11,6 +12,7 @@ import { ApiError, isBackendError } from "./error";
 import { operations } from "./operations";
 import type { Send } from "./send";
 import type { shellCommands } from "./shell";
+import { cancelChosen, importChosen, mergeChosen } from "./uploads";
 
 const OURS = { "x-factdesk-browser": "1" };
 
@@ -50,6 +52,18 @@ async function post<T>(route: string, body: unknown): Promise<T> {
   if (!response.ok) throw await failureOf(response);
   // A sign-out answers 204, with no body.
   return JSON.parse((await response.text()) || "null");
+}
+
+/** `GET route`: the answer's JSON, or its failure. */
+async function get<T>(route: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(route, { credentials: "same-origin", headers: OURS });
+  } catch {
+    throw unreachable();
+  }
+  if (!response.ok) throw await failureOf(response);
+  return response.json();
 }
 
 /** `taskId` as the api names it: `task_id`. */
@@ -125,8 +139,8 @@ export function browserShell(send: Send): ReturnType<typeof shellCommands> {
     },
     people: async () => [],
     signIn: () => onlyInTheApp("Choosing who is working on a project file"),
-    startImport: () => onlyInTheApp("Importing files"),
-    cancelImport: async () => null,
+    startImport: (claims, documents, preset) => importChosen(post, get, claims, documents, preset),
+    cancelImport: cancelChosen,
     watchDashboard: async () => {
       dashboards.start(ops.dashboard);
       return null;
@@ -135,7 +149,7 @@ export function browserShell(send: Send): ReturnType<typeof shellCommands> {
       dashboards.stop();
       return null;
     },
-    mergePacks: () => onlyInTheApp("Merging returned packs"),
+    mergePacks: (names, giveBack) => mergeChosen(post, names, giveBack),
     packInfo: async () => null,
     returnResults: () => onlyInTheApp("Returning a pack"),
     exportGold: async (request, out, format) => {

@@ -16,6 +16,7 @@ export { signOut } from "./browser";
 export { onWaitingToSave } from "./keep";
 import { ApiError, isBackendError } from "./error";
 import { keptAnswers } from "./keep";
+import { chooseFiles, followImports } from "./uploads";
 import { operations } from "./operations";
 import { shellCommands } from "./shell";
 import type { Send } from "./send";
@@ -155,6 +156,7 @@ export async function onImport(
   progress: (p: ImportProgress) => void,
   done: (o: ImportOutcome) => void,
 ): Promise<UnlistenFn> {
+  if (inBrowser) return followImports(progress, done);
   const stops = await Promise.all([
     listen<ImportProgress>("import-progress", (e) => progress(e.payload)),
     listen<ImportOutcome>("import-done", (e) => done(e.payload)),
@@ -184,7 +186,7 @@ export async function pickProject(): Promise<string | null> {
 
 /** Asks for returned packs to merge; empty when cancelled. */
 export async function pickPacks(): Promise<string[]> {
-  if (inBrowser) return onlyInTheApp("Merging returned packs");
+  if (inBrowser) return chooseFiles(".fdpack");
   const picked = await open({ title: "Merge results", multiple: true, directory: false, filters: packFilter });
   if (picked === null) return [];
   return Array.isArray(picked) ? picked : [picked];
@@ -192,7 +194,7 @@ export async function pickPacks(): Promise<string[]> {
 
 /** Asks for files to import (claims or documents); empty when cancelled. */
 export async function pickImportFiles(title: string, directory = false): Promise<string[]> {
-  if (inBrowser) return onlyInTheApp("Importing files");
+  if (inBrowser) return chooseFiles(directory ? "" : ".jsonl,.json,.csv,.tsv,.txt", directory);
   const picked = await open({
     title,
     multiple: true,

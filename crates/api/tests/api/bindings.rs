@@ -146,6 +146,10 @@ fn declarations(cfg: &Config) -> Vec<String> {
         factdesk_api::download::DownloadFile::decl(cfg),
         factdesk_api::download::Report::decl(cfg),
         factdesk_api::download::Download::decl(cfg),
+        factdesk_api::upload::UploadFile::decl(cfg),
+        factdesk_api::upload::Upload::decl(cfg),
+        factdesk_api::upload::PacksUpload::decl(cfg),
+        factdesk_api::upload::ImportJob::decl(cfg),
     ]
 }
 
