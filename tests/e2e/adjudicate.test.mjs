@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { atTop, cli, demoProject, saveScreenshot } from "./harness.mjs";
-import { inApp } from "./screens.mjs";
+import { assertAnswersReadable, inApp } from "./screens.mjs";
 import { nextByCli, signInByKeys, submitByCli, textOf, tid, wholeTextOf } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -106,6 +106,7 @@ test("the lead resolves a disagreement in the app and the export shows who decid
     assert.ok(decision.includes(reason), decision);
     assert.ok(decision.includes("(guideline gap)"), decision);
     await saveScreenshot(session, "adjudicate.png");
+    await assertAnswersReadable(session, "the decided item");
 
     // The CLI sees the same decision.
     const after = JSON.parse(cli(["adjudicate", project, "--as", "lea", "--list", "--json"]));

@@ -24,7 +24,8 @@ import { Key } from "./webdriver.mjs";
 function printedKappa(project) {
   const report = JSON.parse(cli(["agreement", project, "--kind", "label", "--json", "--bootstrap", "0"]));
   const value = report.metrics.fleiss_kappa.value;
-  return value === null ? "—" : value.toFixed(3);
+  // A negative one with a true minus, as every kappa on screen.
+  return value === null ? "—" : value.toFixed(3).replace(/^-/, "\u2212");
 }
 
 /** How many answers are timed from Enter to the lead's screen. */

@@ -19,7 +19,8 @@ const ROUNDS = 5;
 function printed(project, kind, metric) {
   const report = JSON.parse(cli(["agreement", project, "--kind", kind, "--json", "--bootstrap", "0"]));
   const value = report.metrics[metric].value;
-  return value === null ? "—" : value.toFixed(3);
+  // A negative one with a true minus, as every kappa on screen.
+  return value === null ? "—" : value.toFixed(3).replace(/^-/, "\u2212");
 }
 
 /** The label most annotators give a task in this test (1-based key order). */

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
-import { assertFits, inApp, look, rectOf } from "./screens.mjs";
+import { assertAnswersReadable, assertFits, inApp, look, rectOf } from "./screens.mjs";
 import { answerEvidence, carelessAnswers, currentTask, itemReady, nextByCli, signInByKeys, submitByCli, teamProject, testIds, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
@@ -181,6 +181,7 @@ async function checkQueue(session, prefix, label) {
   await session.clickOn(tid(rows[heading + 1]));
   await session.waitFor(tid("adj-answer-dan"));
   await look(session, `${prefix}-adjudicate-thin`);
+  await assertAnswersReadable(session, `${prefix}, a flagged-only item`);
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 }

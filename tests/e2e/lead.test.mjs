@@ -187,6 +187,11 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     );
     // The day typed is said back as the app writes days; one whose order is a guess is refused.
     assert.match(await textOf(session, tid("issue-due-read")), /^\d{1,2} [A-Z][a-z]{2} \d{4}, in 7 days:$/);
+    // What the date does reads on after one word space, not a gap like two (walk of issue 36).
+    const gap = await session.execute(
+      "const r = document.querySelector('[data-testid=issue-due-read]'); return r.nextElementSibling.getBoundingClientRect().left - r.getBoundingClientRect().right",
+    );
+    assert.ok(gap >= 2 && gap <= 6, `the gap after the due date read back: ${gap} px`);
     // Leaving the field writes the day back as the app writes days, not as it was typed.
     const written = await session.execute(
       "const e = document.querySelector('[data-testid=issue-due]'); e.dispatchEvent(new Event('blur')); return e.value",

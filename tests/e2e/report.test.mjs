@@ -120,7 +120,8 @@ test("the report opens in headless Chromium with no requests and no console erro
     // What the page shows is the JSON's.
     const heading = await session.execute("return document.querySelector('h1').textContent");
     assert.equal(heading, "Agreement report: demo");
-    const fleiss = report.agreement.kinds[0].fleiss.value.toFixed(3);
+    // The page writes a negative figure with a true minus, as the dashboard does.
+    const fleiss = report.agreement.kinds[0].fleiss.value.toFixed(3).replace(/^-/, "\u2212");
     const text = await session.execute("return document.body.innerText");
     assert.ok(text.includes(fleiss), `Fleiss' kappa ${fleiss} is not on the page`);
     const charts = await session.execute("return document.querySelectorAll('svg').length");

@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { atTop, saveScreenshot, startApp } from "./harness.mjs";
-import { currentTask, diagnose, itemReady, signInByKeys, tid } from "./steps.mjs";
+import { currentTask, diagnose, itemReady, signInByKeys, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
@@ -150,6 +150,54 @@ export async function fadedIn(session, timeoutMs = 5_000) {
 
 const visit = (session, prefix, name, css) => look(session, `${prefix}-${name}`, css);
 
+/**
+ * On the adjudication screen (`what` names the case): the subtitle whole, never cut; each
+ * answer's sentences in a box of whole lines, the "more" line under the box and never over
+ * its text, and a box that does not scroll showing every sentence whole; the candidates'
+ * numbers plain, not drawn as the key caps the answers' digits are (the walk of issue 36).
+ */
+export async function assertAnswersReadable(session, what) {
+  const seen = await session.execute(
+    `const lede = document.querySelector("[data-testid=adj-lede]");
+     const boxes = [...document.querySelectorAll(".adj-answer-box")].map((box) => {
+       const list = box.querySelector(".adj-answer-sentences");
+       const l = list.getBoundingClientRect();
+       const more = box.querySelector(".adj-more");
+       const m = more.getBoundingClientRect();
+       const line = parseFloat(getComputedStyle(list).lineHeight);
+       const scrolls = list.scrollHeight > list.clientHeight + 1;
+       const outside = [...list.querySelectorAll(".adj-answer-text")].filter((t) => {
+         const r = t.getBoundingClientRect();
+         return r.top < l.top - 0.5 || r.bottom > l.bottom + 0.5;
+       }).length;
+       return { who: box.closest(".adj-answer").dataset.testid, lines: list.clientHeight / line, scrolls,
+                moreShown: getComputedStyle(more).display !== "none", moreTop: m.top, listBottom: l.bottom, outside };
+     });
+     const num = document.querySelector(".adj-num");
+     const cap = document.querySelector(".adj-answer kbd");
+     const style = (e) => e && getComputedStyle(e);
+     return {
+       lede: lede && { cut: lede.scrollWidth > lede.clientWidth + 1 || style(lede.querySelector(".adj-lede-text")).textOverflow === "ellipsis", right: lede.getBoundingClientRect().right, vw: innerWidth },
+       boxes,
+       num: num && { background: style(num).backgroundColor, border: style(num).borderTopStyle },
+       cap: cap && style(cap).borderTopStyle,
+     };`,
+  );
+  assert.ok(seen.lede && !seen.lede.cut && seen.lede.right <= seen.lede.vw, `the subtitle is cut (${what}): ${JSON.stringify(seen.lede)}`);
+  for (const b of seen.boxes) {
+    assert.ok(Math.abs(b.lines - Math.round(b.lines)) < 0.01, `${b.who}'s box ends mid-line (${what}): ${JSON.stringify(b)}`);
+    assert.equal(b.moreShown, b.scrolls, `${b.who}'s "more" is shown exactly when its box scrolls (${what}): ${JSON.stringify(b)}`);
+    if (b.moreShown) assert.ok(b.moreTop >= b.listBottom - 0.5, `${b.who}'s "more" is over its text (${what}): ${JSON.stringify(b)}`);
+    else assert.equal(b.outside, 0, `${b.who}'s sentences fit but are not whole (${what}): ${JSON.stringify(b)}`);
+  }
+  if (seen.num) {
+    assert.equal(seen.num.background, "rgba(0, 0, 0, 0)", `a candidate's number is drawn on a tag (${what})`);
+    assert.equal(seen.num.border, "none", `a candidate's number is drawn as a key cap (${what})`);
+  }
+  if (seen.cap) assert.equal(seen.cap, "solid", `an answer's key is drawn as a key cap (${what})`);
+  return seen;
+}
+
 /** From a work screen back to home: out of any field first, then Esc. */
 async function home(session) {
   await session.execute("document.activeElement && document.activeElement.blur()");
@@ -248,9 +296,12 @@ export async function tour(session, prefix, annotator, lead) {
   await session.clickOn(tid("switch-person"));
   await signInByKeys(session, lead);
   await visit(session, prefix, "lead", tid("open-dashboard"));
-  // The lead's home opens on the project: every tool and the annotators' table in view.
+  // The lead's home opens on the project: every tool and the annotators' table in view,
+  // each tool with its key drawn whole inside its button.
   for (const tool of ["open-dashboard", "open-adjudicate", "open-export", "open-claims", "open-review", "open-flags", "open-settings", "open-issue-pack"]) {
-    await assertInView(session, tid(tool), `${tool} on the lead's first screen (${prefix})`);
+    const button = await assertInView(session, tid(tool), `${tool} on the lead's first screen (${prefix})`);
+    const key = await assertInView(session, tid(`${tool}-key`), `${tool}'s key (${prefix})`);
+    assert.ok(key.left >= button.left && key.right <= button.right, `${tool}'s key outside its button (${prefix})`);
   }
   const table = await rectOf(session, tid("annotators"));
   assert.ok(table.top < table.vh - 40, `the annotators' table is out of sight (${prefix}): ${JSON.stringify(table)}`);
@@ -270,11 +321,26 @@ export async function tour(session, prefix, annotator, lead) {
   await session.keys(Key.Escape);
   await session.waitFor(tid("home"));
 
-  await session.clickOn(tid("open-dashboard"));
+  // The tools open by the keys their buttons show (out of the search field first).
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys("b");
   await visit(session, prefix, "dashboard", tid("fleiss-evidence"));
+  // Each pair's κ with its n, inside its cell, and the caption says pairs have no interval.
+  const pairs = await session.execute(
+    `return [...document.querySelectorAll("[data-testid^=pair-n-evidence-]")].map((n) => {
+       const r = n.getBoundingClientRect();
+       const c = n.closest("[role=cell]").getBoundingClientRect();
+       return { text: n.textContent, inside: r.left >= c.left && r.right <= c.right && r.top >= c.top && r.bottom <= c.bottom };
+     });`,
+  );
+  assert.ok(pairs.length >= 2 && pairs.every((p) => /^n \d+$/.test(p.text) && p.inside), `the pairs' n (${prefix}): ${JSON.stringify(pairs)}`);
+  assert.match(await textOf(session, tid("pairs-caption-evidence")), /no interval/);
   await session.clickOn(tid("dash-home"));
-  await session.clickOn(tid("open-adjudicate"));
+  await session.waitFor(tid("open-adjudicate"));
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys("q");
   await visit(session, prefix, "adjudicate", tid("adj-claim"));
+  await assertAnswersReadable(session, prefix);
   // Every badge inside its answer's card; the decision and "Why" on screen under the cards.
   const outside = await session.execute(
     `return [...document.querySelectorAll(".adj-answer")].flatMap((card) => {

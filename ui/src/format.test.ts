@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { claimNumber, count, dayText, digitGroups, fileName, minutes, momentText, percent, plural, timeText } from "./format";
+import { claimNumber, count, dayText, digitGroups, fileName, fixed, minutes, momentText, percent, plural, timeText } from "./format";
 
 describe("format", () => {
   it("groups thousands", () => {
@@ -14,6 +14,12 @@ describe("format", () => {
     expect(digitGroups(1234567)).toEqual(["1", "234", "567"]);
     expect(digitGroups(-12345)).toEqual(["-12", "345"]);
     expect(digitGroups(1234567).join("")).toBe("1234567");
+  });
+
+  it("writes a negative figure with a true minus, not a hyphen", () => {
+    expect(fixed(-0.0612, 3)).toBe("\u22120.061");
+    expect(fixed(0.5, 3)).toBe("0.500");
+    expect(fixed(-1, 2)).toBe("\u22121.00");
   });
 
   it("names a claim by its number", () => {

@@ -19,6 +19,14 @@ export function digitGroups(n: number): string[] {
   return groups;
 }
 
+/**
+ * A number to `digits` decimals with a true minus (U+2212) below zero, as typeset figures
+ * write it, not the hyphen toFixed gives: "−0.061". Every kappa on screen goes through it.
+ */
+export function fixed(value: number, digits: number): string {
+  return value.toFixed(digits).replace(/^-/, "\u2212");
+}
+
 /** The one way the app writes a day: "30 Nov 2026" (in UTC for due dates, as the CLI
  * prints them; else in local time). */
 export function dayText(ms: number, utc = false): string {

@@ -32,7 +32,7 @@ describe("the key table", () => {
     expect(meaningOf("X")).toBe("context");
     expect(meaningOf("x")).toBe("context");
     expect(meaningOf("Backspace")).toBeNull();
-    expect(meaningOf("q")).toBeNull();
+    expect(meaningOf("Tab")).toBeNull();
   });
 
   it("is where every key drawn on a screen comes from", () => {

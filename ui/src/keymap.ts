@@ -36,7 +36,14 @@ export type Meaning =
   | "team"
   | "report"
   | "more"
-  | "save";
+  | "save"
+  | "dashboard"
+  | "queue"
+  | "claims"
+  | "review"
+  | "flags"
+  | "settings"
+  | "issue";
 
 interface Entry {
   /** KeyboardEvent.key values (letters lower-cased). */
@@ -89,6 +96,16 @@ export const KEYMAP: Readonly<Record<Meaning, Entry>> = {
   // A chord, read by the settings screen and the report box themselves (`isSave`): the
   // app's keys ignore held modifiers, and in a box of several lines Enter is a new line.
   save: { keys: [], cap: "Ctrl+Enter", does: "save the settings, or send what you wrote" },
+  // The lead's tools, from the lead's home (export is E, above). Keys no other screen
+  // uses, so that each still means one thing everywhere: the letters left, and the marks
+  // that name what they open (claims are #1234; "," opens settings in many apps).
+  dashboard: { keys: ["b"], cap: "B", does: "open the agreement dashboard" },
+  queue: { keys: ["q"], cap: "Q", does: "open the adjudication queue" },
+  claims: { keys: ["#"], cap: "#", does: "open the list of claims" },
+  review: { keys: ["v"], cap: "V", does: "open refutation review" },
+  flags: { keys: ["z"], cap: "Z", does: "open the flagged annotators" },
+  settings: { keys: [","], cap: ",", does: "open the project settings" },
+  issue: { keys: ["y"], cap: "Y", does: "issue a pack" },
 };
 
 const BY_KEY: ReadonlyMap<string, Meaning> = new Map(

@@ -1,6 +1,7 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, type QueueItem } from "../ipc";
 import { adjudicateScreen } from "./adjudicate";
+import { grownHeights } from "./answer-card";
 import { settingsFixture } from "./leadwork/settings.fixture";
 
 vi.mock("../ipc", async (load) => {
@@ -243,9 +244,20 @@ describe("adjudication screen", () => {
     // Not cut by the screen: whole in the box (which scrolls) and in the tooltip.
     expect(rows.map((r) => r.querySelector(".adj-answer-text")?.getAttribute("title"))).toEqual([long.candidates[0]?.text, long.candidates[1]?.text]);
     expect(rows.map((r) => r.dir)).toEqual(["ltr", "rtl"]);
-    // The box's "more — M" is no key cap: the cards' caps are the digits that take an answer.
-    expect(q(el, "adj-answer-ana")?.querySelector(".adj-more")?.textContent).toBe("more — M");
+    // The box's "more — M" is no key cap (the cards' caps are the digits that take an
+    // answer), and it sits under the sentences, after them, never over them.
+    const more = q(el, "adj-more-ana");
+    expect(more?.tagName).toBe("BUTTON");
+    expect(more?.previousElementSibling).toBe(q(el, "adj-value-ana"));
+    expect(more?.querySelector("kbd")).toBeNull();
     expect([...(q(el, "adj-answer-ana")?.querySelectorAll("kbd") ?? [])].map((k) => k.textContent)).toEqual(["1"]);
+    // A candidate's number is a plain number, never a key cap: the digits take answers here.
+    expect([...(q(el, "adj-value-ana")?.querySelectorAll(".adj-num") ?? [])].map((n) => [n.tagName, n.textContent])).toEqual([
+      ["SPAN", "1"],
+      ["SPAN", "2"],
+    ]);
+    expect(el.querySelectorAll(".adj-sentence kbd")).toHaveLength(0);
+    expect([...el.querySelectorAll(".adj-sentence .adj-num")].map((n) => n.textContent)).toEqual(["1", "2", "3"]);
   });
 
   it("pages every cut answer on with M, back to the start once all are read, and marks what is cut", async () => {
@@ -266,6 +278,50 @@ describe("adjudication screen", () => {
     press("M");
     expect(lists[0]?.scrollTop).toBe(0);
     expect(lists[0]?.parentElement?.classList.contains("cut")).toBe(true);
+    // The box that scrolls keeps its "more" line; the one whose sentences fit has none.
+    expect(lists.map((l) => l.parentElement?.classList.contains("overflows"))).toEqual([true, false]);
+    expect(q(el, "adj-more-ana")?.textContent).toBe("more — M");
+    // A click on "more" pages that box alone; at its end it says M goes back to the top.
+    q(el, "adj-more-ana")?.click();
+    expect(lists[0]?.scrollTop).toBe(60);
+    q(el, "adj-more-ana")?.click();
+    expect(lists[0]?.scrollTop).toBe(80);
+    expect(q(el, "adj-more-ana")?.textContent).toBe("back to the top — M");
+    q(el, "adj-more-ana")?.click();
+    expect(lists[0]?.scrollTop).toBe(0);
+  });
+
+  it("grows the answers' boxes into the window's spare room, in whole lines, so what fits shows whole", () => {
+    // 100 px spare, one row of cards, 20 px lines: five lines more at most.
+    expect(grownHeights([{ client: 80, scroll: 200 }, { client: 80, scroll: 120 }, { client: 60, scroll: 60 }], 100, 1, 20)).toEqual([
+      180,
+      120,
+      null,
+    ]);
+    // Two rows of cards share the room; none to spare leaves the boxes as they are.
+    expect(grownHeights([{ client: 80, scroll: 200 }], 100, 2, 20)).toEqual([120]);
+    expect(grownHeights([{ client: 80, scroll: 200 }], 10, 1, 20)).toEqual([null]);
+  });
+
+  it("shows an answer whole when the window has room for it, and keeps the fields in view", async () => {
+    const { el } = await open([item(1, "evidence")]);
+    const lists = ["ana", "ben"].map((who) => q(el, `adj-value-${who}`) as HTMLElement);
+    const sizes = [200, 120];
+    lists.forEach((list, i) => {
+      Object.defineProperty(list, "clientHeight", { get: () => Math.min(parseFloat(list.style.maxHeight || "80"), sizes[i] ?? 0), configurable: true });
+      Object.defineProperty(list, "scrollHeight", { value: sizes[i], configurable: true });
+    });
+    const actions = el.querySelector<HTMLElement>(".adj-actions") as HTMLElement;
+    // The fields' row ends 520 px down a 640 px window: 108 px to spare after the margin.
+    actions.getBoundingClientRect = () => ({ bottom: 520 }) as DOMRect;
+    Object.defineProperty(window, "innerHeight", { value: 640, configurable: true });
+    window.dispatchEvent(new Event("resize"));
+    // ben's sentences fit in two lines more: whole, no "more"; ana's do not: four lines more
+    // (a line kept for its "more"), and it says there is more.
+    expect(lists.map((l) => l.style.maxHeight)).toEqual(["160px", "120px"]);
+    expect(lists.map((l) => l.parentElement?.classList.contains("cut"))).toEqual([true, false]);
+    expect(lists.map((l) => l.parentElement?.classList.contains("overflows"))).toEqual([true, false]);
+    screen?.leave?.();
   });
 
   it("leaves the arrows to a focused answer's sentences, which scroll, and moves the queue otherwise", async () => {
@@ -284,6 +340,16 @@ describe("adjudication screen", () => {
     const { el } = await open([decided]);
     expect(q(el, "adj-outcome")?.title).toBe(q(el, "adj-outcome")?.textContent);
     expect(q(el, "adj-decision")?.title).toMatch(/^lea set Failed on .+ \(other\) — “a long reason”$/);
+  });
+
+  it("says in a short subtitle, whole, what the queue's order is", async () => {
+    const { el } = await open([item(1, "evidence")]);
+    // Cut with an ellipsis at 1024×640 before (the walk of issue 36): now one line there,
+    // free to wrap, with nothing held back in a tooltip.
+    const lede = q(el, "adj-lede");
+    expect(lede?.querySelector(".adj-lede-text")?.textContent).toBe("Most disagreement first; items with fewer than two counted answers last.");
+    expect(lede?.querySelector("[title]")).toBeNull();
+    expect(q(el, "adj-count")?.textContent).toBe("1 in the queue, 0 decided.");
   });
 
   it("lists the keys on ? and goes home on Esc", async () => {

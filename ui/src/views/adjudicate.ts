@@ -6,7 +6,7 @@ import { capOf, keyRows, meaningOf } from "../keymap";
 import { h, mount, textDirection } from "../dom";
 import { errorText } from "../errors";
 import { claimNumber } from "../format";
-import { answerCard, markCut } from "./answer-card";
+import { answerCard, fitAnswers, markCut } from "./answer-card";
 import { categoryPicker } from "./category";
 import { ApiError, api, type GoldRequest, type Judgement, type QueueCandidate, type QueueItem } from "../ipc";
 import {
@@ -53,7 +53,8 @@ const KEYS: [string, string][] = [
   ]),
 ];
 
-const LEDE = "Items the counted annotators disagree on, most disagreement first; items with fewer than two counted answers after them.";
+// Short enough for one line beside the buttons at 1024 wide, and free to wrap, never cut.
+const LEDE = "Most disagreement first; items with fewer than two counted answers last.";
 
 export function adjudicateScreen(deps: AdjudicateDeps): Screen {
   let items: QueueItem[] = [];
@@ -97,8 +98,7 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     h(
       "div",
       { class: "dash-head" },
-      // In a short window the lede is one line, cut (gold.css): its tooltip has it whole.
-      h("div", { class: "adj-head-text" }, h("h1", {}, "Adjudication"), h("p", { class: "muted adj-lede" }, h("span", { class: "adj-lede-text", title: LEDE }, LEDE), " ", count)),
+      h("div", { class: "adj-head-text" }, h("h1", {}, "Adjudication"), h("p", { class: "muted adj-lede", testid: "adj-lede" }, h("span", { class: "adj-lede-text" }, LEDE), " ", count)),
       h("span", { class: "spacer" }),
       h("button", { testid: "adj-export", onclick: () => deps.export() }, "Export ", h("kbd", {}, capOf("export"))),
       h("button", { class: "ghost", testid: "adj-keys", onclick: () => toggleHelp() }, "Keys ", h("kbd", {}, "?")),
@@ -304,7 +304,12 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
         passage,
       ),
     );
-    answerLists().forEach(markCut);
+    fit();
+  }
+
+  /** The answers' boxes grown into the window's spare room, under the fields' row. */
+  function fit(): void {
+    fitAnswers(answerLists(), detail.querySelector<HTMLElement>(".adj-actions"));
   }
 
   function go(i: number): void {
@@ -519,6 +524,10 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
     shown(): void {
       api.settings().then((s) => category.list(s.disagreement_categories), deps.fail);
       reload().then(draw, deps.fail);
+      window.addEventListener("resize", fit);
+    },
+    leave(): void {
+      window.removeEventListener("resize", fit);
     },
   };
 }

@@ -1,11 +1,11 @@
 // One annotator's answer as the adjudication queue shows it: who, whether it counts, its
-// badges, the sentences it chose whole in a box that scrolls (M pages every box on), or
-// its label in words, and the comment.
+// badges, the sentences it chose whole in a box that grows into the window's spare room
+// and scrolls past it (M pages every box on), or its label in words, and the comment.
 
 import { capOf } from "../keymap";
 import { h, textDirection } from "../dom";
 import type { QueueItem } from "../ipc";
-import { answerText, atEnd, chosenSentences } from "./adjudication";
+import { answerText, atEnd, chosenSentences, pagedOn } from "./adjudication";
 import { answerRows, givenText, type Answers } from "./work/design-answers";
 
 export function answerCard(item: QueueItem, i: number, editing: boolean): HTMLElement {
@@ -38,8 +38,9 @@ export function answerCard(item: QueueItem, i: number, editing: boolean): HTMLEl
 
 /**
  * What an answer says: the text of each sentence it chose, or its label in words. The
- * sentences are whole, in a box that shows four lines (more in a taller window) and
- * scrolls: M pages every answer on, and a focused box scrolls by the arrow keys.
+ * sentences are whole, in a box of at least four lines (more in a taller window, and as
+ * many as the window has room for, `fitAnswers`) that scrolls past that: M pages every
+ * answer on, and a focused box scrolls by the arrow keys.
  */
 function answerValue(who: string, answer: QueueItem["answers"][number]["answer"], item: QueueItem): HTMLElement {
   if (answer?.kind === "design") return designValue(who, answer.answers, item);
@@ -62,12 +63,24 @@ function answerValue(who: string, answer: QueueItem["answers"][number]["answer"]
     ),
     chosen.outside > 0 ? h("li", { class: "muted small" }, `+${chosen.outside} not shown`) : null,
   );
-  // Not a key cap: the cards' caps are the digits that take an answer. At the end of
-  // the last line, which is on the left under a right-to-left first sentence.
-  const more = h("span", { class: "adj-more", dir: "ltr", "aria-hidden": "true" }, `more — ${capOf("more")}`);
+  // Under the box, never over its last line: the box ends between whole lines, so what
+  // shows ends on a whole word. Not a key cap: the cards' caps are the digits that take an
+  // answer. A click pages this box alone, as M pages them all.
+  const more = h("button", { class: "ghost adj-more", testid: `adj-more-${who}`, tabindex: "-1" }, MORE);
   const box = h("div", { class: "adj-answer-box", dir: textDirection(chosen.sentences[0]?.text ?? "") }, list, more);
+  more.addEventListener("click", () => {
+    list.scrollTop = pagedOn([list], lineOf(list))[0] ?? 0;
+    markCut(list);
+  });
   list.addEventListener("scroll", () => markCut(list));
   return box;
+}
+
+const MORE = `more — ${capOf("more")}`;
+const BACK = `back to the top — ${capOf("more")}`;
+
+function lineOf(list: HTMLElement): number {
+  return parseFloat(getComputedStyle(list).lineHeight) || 20;
 }
 
 /**
@@ -93,7 +106,74 @@ function designValue(who: string, answers: Answers, item: QueueItem): HTMLElemen
   );
 }
 
-/** Marks a list with more below its last line shown: it fades there, and says "more — M". */
+/**
+ * Marks a list's box: "overflows" when its sentences run past it, which keeps a line under
+ * it for the "more" control (there whether or not the end is shown, so paging moves
+ * nothing), and "cut" while there is more below, where the control says "more — M"; at
+ * the end it says M goes back to the top.
+ */
 export function markCut(list: HTMLElement): void {
-  list.parentElement?.classList.toggle("cut", !atEnd(list));
+  const box = list.parentElement;
+  if (!box) return;
+  const cut = !atEnd(list);
+  box.classList.toggle("overflows", list.scrollHeight > list.clientHeight + 1);
+  box.classList.toggle("cut", cut);
+  const more = box.querySelector(".adj-more");
+  if (more) more.textContent = cut ? MORE : BACK;
+}
+
+/** A box's height and its content's, in px. */
+export interface Fill {
+  client: number;
+  scroll: number;
+}
+
+/**
+ * The heights (px) the answers' boxes grow to, so that what fits the window shows whole:
+ * `room` px are spare under the fields below the cards, shared among the `rows` of
+ * cards (the boxes of a row grow together), in whole lines of `line` px; a box grows no
+ * further than its content, and one whose content fits already is left as it is (null).
+ */
+export function grownHeights(boxes: readonly Fill[], room: number, rows: number, line: number): (number | null)[] {
+  const extra = rows > 0 ? Math.floor(room / rows / line) * line : 0;
+  return boxes.map(({ client, scroll }) => {
+    const hidden = scroll - client;
+    if (hidden <= 1 || extra <= 0) return null;
+    return client + Math.min(extra, Math.ceil(hidden / line) * line);
+  });
+}
+
+/** Room kept under the fields, so they never sit on the window's edge. */
+const MARGIN = 12;
+
+/**
+ * Grows the answers' boxes (`lists`) into the room the window has under `below` (the
+ * fields under the cards) when the page is at its top: a sentence that fits is shown
+ * whole, and only one that does not scrolls, with a line under it for "more". Again from
+ * the stylesheet's heights each time, as the item, a notice above or the window's size
+ * changes the room.
+ */
+export function fitAnswers(lists: readonly HTMLElement[], below: HTMLElement | null): void {
+  for (const list of lists) {
+    list.style.maxHeight = "";
+    list.parentElement?.classList.remove("overflows", "cut");
+  }
+  const first = lists[0];
+  if (first && below) {
+    const line = lineOf(first);
+    const scrolled = document.scrollingElement?.scrollTop ?? 0;
+    const room = window.innerHeight - (below.getBoundingClientRect().bottom + scrolled) - MARGIN;
+    const rows = new Set(lists.map((l) => Math.round((l.closest(".adj-answer") ?? l).getBoundingClientRect().top))).size;
+    const sizes = lists.map((l) => ({ client: l.clientHeight, scroll: l.scrollHeight }));
+    let heights = grownHeights(sizes, room, rows, line);
+    // A box still cut takes a line more for its "more": each row grows a line less.
+    if (heights.some((height, i) => (height ?? sizes[i]?.client ?? 0) < (sizes[i]?.scroll ?? 0) - 1)) {
+      heights = grownHeights(sizes, room - rows * line, rows, line);
+    }
+    heights.forEach((height, i) => {
+      const list = lists[i];
+      if (list && height !== null) list.style.maxHeight = `${height}px`;
+    });
+  }
+  lists.forEach(markCut);
 }

@@ -3,7 +3,7 @@
 // Landis–Koch reading, as `factdesk agreement --kind design` gives them.
 
 import { h } from "../dom";
-import { count, percent } from "../format";
+import { count, fixed, percent } from "../format";
 import type { QuestionStatistics, Statistic } from "../ipc";
 
 /** The column titles of a question's four statistics, by their agreement names. */
@@ -24,9 +24,9 @@ export function questionCell(s: Statistic): { text: string; interval: string; ti
   if (s.value === null) return { text: "—", interval: "", title: s.reason ?? "undefined" };
   // Agreement is a share of agreeing pairs, shown as every screen shows shares.
   if (s.metric.endsWith("percent_agreement")) return { text: percent(s.value), interval: "", title: name };
-  const interval = s.ci95 ? `95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)}` : "";
+  const interval = s.ci95 ? `95% CI ${fixed(s.ci95[0], 3)} – ${fixed(s.ci95[1], 3)}` : "";
   const reading = s.reading ? ` ${s.reading}` : "";
-  return { text: `${s.value.toFixed(3)}${reading}`, interval, title: name };
+  return { text: `${fixed(s.value, 3)}${reading}`, interval, title: name };
 }
 
 function colspan(cell: HTMLTableCellElement, n: number): HTMLTableCellElement {

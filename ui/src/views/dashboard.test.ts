@@ -60,6 +60,8 @@ describe("dashboard", () => {
   it("prints statistics to three decimals and says why one is missing", () => {
     expect(statText(0.51234)).toBe("0.512");
     expect(statText(null)).toBe("—");
+    expect(statText(-0.0612)).toBe("\u22120.061");
+    expect(intervalText(stat(0.1, [-0.143, 0.4]))).toBe("95% CI \u22120.143 – 0.400");
     expect(intervalText(stat(0.5, [0.41, 0.6]))).toBe("95% CI 0.410 – 0.600");
     expect(intervalText(stat(0.5, null), true)).toBe("95% interval being computed…");
     expect(intervalText(stat(0.5, null))).toBe("no 95% interval: too few items to resample");
@@ -106,6 +108,13 @@ describe("dashboard", () => {
     expect(q("fleiss-label-ci")).toBe("95% CI 0.100 – 0.400");
     expect(q("pair-label-ana-ben")).toBe("0.250");
     expect(q("pair-label-ben-ana")).toBe("0.250");
+    // Pairs have no interval (the api computes none): each κ shows its n, and the caption
+    // says what n counts and that there is no interval (the walk of issue 36).
+    expect(q("pair-n-label-ana-ben")).toBe("n 3");
+    expect(q("pairs-caption-label")).toBe("n: items both rated. Pairs have no interval: weigh each κ by its n.");
+    expect(panel?.querySelector("[data-testid=pair-label-ana-ben]")?.closest("[role=cell]")?.getAttribute("title")).toBe(
+      "ana and ben: κ 0.250 over 3 shared items, no interval",
+    );
     expect(q("majority-label-ana")).toBe("67% of 3 items");
     // Evidence is compared per candidate sentence, and says so (walk of session 27: "86% of
     // 132 items" on a task of 30 items).
@@ -138,7 +147,8 @@ describe("dashboard", () => {
     const d: Dashboard = { ...base, kinds: base.kinds.map((k) => ({ ...k, series })) };
     const [panel] = renderDashboard(d);
     const labels = [...(panel?.querySelectorAll(".spark-label") ?? [])];
-    expect(labels.map((t) => t.textContent)).toEqual(["-1.00", "0", "1", "2", "6 answers"]);
+    // With a true minus, as every negative kappa on screen (the walk of issue 36 found "-").
+    expect(labels.map((t) => t.textContent)).toEqual(["\u22121.00", "0", "1", "2", "6 answers"]);
     // At 11 px a digit is about 6 px wide: five characters need about 31 px left of the anchor.
     expect(Number(labels[0]?.getAttribute("x"))).toBeGreaterThanOrEqual(31);
   });

@@ -7,7 +7,7 @@
 
 import { meaningOf } from "../keymap";
 import { h, mount } from "../dom";
-import { count, percent, plural, timeText } from "../format";
+import { count, fixed, percent, plural, timeText } from "../format";
 import {
   api,
   onDashboard,
@@ -32,16 +32,29 @@ export interface DashboardDeps {
 
 const SVG = "http://www.w3.org/2000/svg";
 
-/** A statistic as shown: three decimals, or "—" when undefined. */
+/** A statistic as shown: three decimals (a true minus below 0), or "—" when undefined. */
 export function statText(value: number | null): string {
-  return value === null ? "—" : value.toFixed(3);
+  return value === null ? "—" : fixed(value, 3);
+}
+
+/**
+ * What a pair's cell says under its κ: how many units both rated, since no interval is
+ * computed for a pair: the lead weighs a κ by its n.
+ */
+export function pairWeight(units: number): string {
+  return `n ${count(units)}`;
+}
+
+/** The heatmap's caption: what n counts, and that pairs have no interval. */
+export function pairsCaption(unit: string): string {
+  return `n: ${unit}s both rated. Pairs have no interval: weigh each κ by its n.`;
 }
 
 /** "95% CI 0.512 – 0.688", or why there is none (yet: `pending` while it is computed). */
 export function intervalText(s: Statistic, pending = false): string {
   if (s.value === null) return s.reason ?? "undefined";
   if (!s.ci95) return pending ? "95% interval being computed…" : "no 95% interval: too few items to resample";
-  return `95% CI ${s.ci95[0].toFixed(3)} – ${s.ci95[1].toFixed(3)}`;
+  return `95% CI ${fixed(s.ci95[0], 3)} – ${fixed(s.ci95[1], 3)}`;
 }
 
 /**
@@ -108,7 +121,7 @@ function sparkline(points: KappaPoint[], kind: string): Element {
   const marks = lo < 0 ? [lo, 0, 1] : [0, 1];
   for (const mark of marks) {
     box.append(svg("line", { x1: left, x2: width, y1: y(mark), y2: y(mark), class: "spark-axis" }));
-    box.append(svgText(left - 6, y(mark) + 4, "end", mark === 0 || mark === 1 ? String(mark) : mark.toFixed(2)));
+    box.append(svgText(left - 6, y(mark) + 4, "end", mark === 0 || mark === 1 ? String(mark) : fixed(mark, 2)));
   }
   const first = defined[0];
   const last = defined[defined.length - 1];
@@ -170,12 +183,13 @@ function heatmap(k: KindDashboard): HTMLElement {
       const value = pair?.value ?? null;
       const colour = heatColour(value);
       const tip = pair
-        ? `${a} and ${b}: ${value === null ? (pair.reason ?? "undefined") : `κ ${value.toFixed(3)}`} over ${pair.units} shared units`
+        ? `${a} and ${b}: ${value === null ? (pair.reason ?? "undefined") : `κ ${fixed(value, 3)}`} over ${count(pair.units)} shared ${k.pairs_unit}s, no interval`
         : "";
       const cell = h(
         "span",
-        { class: colour.light ? "heat-cell light" : "heat-cell", role: "cell", title: tip, testid: `pair-${k.kind}-${a}-${b}` },
-        statText(value),
+        { class: colour.light ? "heat-cell light" : "heat-cell", role: "cell", title: tip },
+        h("span", { class: "heat-value", testid: `pair-${k.kind}-${a}-${b}` }, statText(value)),
+        pair ? h("span", { class: "heat-n", testid: `pair-n-${k.kind}-${a}-${b}` }, pairWeight(pair.units)) : null,
       );
       cell.style.setProperty("background", colour.background);
       line.append(cell);
@@ -190,7 +204,7 @@ function heatmap(k: KindDashboard): HTMLElement {
       { class: "heat-legend" },
       ...[-0.2, 0, 0.2, 0.4, 0.6, 0.8, 1].map((v) => {
         const colour = heatColour(v);
-        const swatch = h("span", { class: colour.light ? "heat-swatch light" : "heat-swatch" }, v.toFixed(1));
+        const swatch = h("span", { class: colour.light ? "heat-swatch light" : "heat-swatch" }, fixed(v, 1));
         swatch.style.setProperty("background", colour.background);
         return swatch;
       }),
@@ -290,6 +304,7 @@ function kindPanel(k: KindDashboard, pending: boolean): HTMLElement {
         "div",
         {},
         h("h4", { title: k.pairs_metric }, `Cohen's κ for each pair, per ${k.pairs_unit}`),
+        h("p", { class: "faint small heat-caption", testid: `pairs-caption-${k.kind}` }, pairsCaption(k.pairs_unit)),
         heatmap(k),
       ),
       h(

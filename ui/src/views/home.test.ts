@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { api, type KindPace, type Overview } from "../ipc";
+import { capOf, meaningOf } from "../keymap";
 import { homeScreen, kindForKey } from "./home";
 import { progressView } from "./work/chrome";
 import { personForKey } from "./people";
@@ -65,5 +66,48 @@ describe("home keys", () => {
     expect(shown?.textContent).toContain("Questions");
     // Evidence, with nothing to do yet, still shows (as it always has).
     expect((await card(none))?.parentElement?.querySelector<HTMLElement>('[data-testid="kind-evidence"]')?.hidden).toBe(false);
+  });
+});
+
+describe("the lead's home", () => {
+  it("opens each lead's tool by the key drawn on its button, and the kinds still by number", () => {
+    const deps = { work: vi.fn(), fail: vi.fn(), changed: vi.fn(), dashboard: vi.fn(), adjudicate: vi.fn(), exportGold: vi.fn(), claims: vi.fn(), lead: vi.fn() };
+    const screen = homeScreen(overview, { name: "maria", role: "lead" }, deps);
+    const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
+    const tools = [...screen.el.querySelectorAll<HTMLElement>("[data-testid=lead-tools] button")];
+    // The walk of issue 36: the tools showed no keys. Each shows its own, as the kinds do.
+    expect(tools.map((b) => [b.dataset["testid"], b.querySelector("kbd")?.textContent])).toEqual([
+      ["open-dashboard", capOf("dashboard")],
+      ["open-adjudicate", capOf("queue")],
+      ["open-export", capOf("export")],
+      ["open-claims", capOf("claims")],
+      ["open-review", capOf("review")],
+      ["open-flags", capOf("flags")],
+      ["open-settings", capOf("settings")],
+      ["open-issue-pack", capOf("issue")],
+    ]);
+    for (const b of tools) {
+      const cap = b.querySelector("kbd")?.textContent ?? "";
+      // Letters are drawn upper-case and pressed as they come.
+      expect(press(cap.length === 1 ? cap.toLowerCase() : cap), cap).toBe(true);
+    }
+    expect(deps.dashboard).toHaveBeenCalledTimes(1);
+    expect(deps.adjudicate).toHaveBeenCalledTimes(1);
+    expect(deps.exportGold).toHaveBeenCalledTimes(1);
+    expect(deps.claims).toHaveBeenCalledTimes(1);
+    expect(deps.lead.mock.calls).toEqual([["review"], ["flags"], ["settings"], ["issue"]]);
+    // No tool's key is one the home already answers to: the kinds' digits, O, N, T, / and Esc.
+    const home = new Set(["number", "none", "open", "new", "team", "search", "escape"]);
+    for (const b of tools) expect(home.has(meaningOf(b.querySelector("kbd")?.textContent ?? "") ?? "number")).toBe(false);
+    expect(press("1")).toBe(true);
+    expect(deps.work).toHaveBeenCalledWith("evidence");
+    expect(deps.dashboard).toHaveBeenCalledTimes(1);
+  });
+
+  it("gives an annotator's home no lead's keys", () => {
+    const deps = { work: vi.fn(), fail: vi.fn(), changed: vi.fn(), dashboard: vi.fn() };
+    const screen = homeScreen(overview, { name: "ana", role: "annotator" }, deps);
+    expect(screen.onKey?.(new KeyboardEvent("keydown", { key: "b" }))).toBe(false);
+    expect(deps.dashboard).not.toHaveBeenCalled();
   });
 });

@@ -99,6 +99,7 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
     ),
     appKeys: true,
     onKey(ev: KeyboardEvent): boolean {
+      if (lead?.onKey(ev)) return true;
       const kind = kindForKey(ev.key);
       if (!kind || cards[KINDS.indexOf(kind)]?.el.hidden) return false;
       deps.work(kind);

@@ -1,10 +1,11 @@
 // The lead's panel on the home screen: hand out work, add people, watch who fails the
 // trick sentences, and the project's counts.
 
+import { capOf, meaningOf, type Meaning } from "../keymap";
 import { h, mount } from "../dom";
 import { percent } from "../format";
 import { api, type Annotator, type NoTask, type Overview, type Role, type TaskKind, type TasksReport } from "../ipc";
-import type { HomeDeps } from "./home";
+import type { HomeDeps, LeadScreen } from "./home";
 import { importPanel } from "./importer";
 import { overviewGroups } from "./overview";
 import { packsPanel } from "./packs";
@@ -123,7 +124,45 @@ function addPersonForm(deps: HomeDeps, refresh: () => Promise<void>): HTMLElemen
   );
 }
 
-export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load: () => void } {
+/** One of the lead's tools on the home screen: its key's meaning, its button and what it opens. */
+export interface LeadTool {
+  meaning: Meaning;
+  testid: string;
+  label: string;
+  title?: string;
+  open: () => void;
+}
+
+/** The lead's tools, in the order they are drawn: those the shell offers here. */
+export function leadTools(deps: HomeDeps): LeadTool[] {
+  const lead = (meaning: Meaning, testid: string, label: string, screen: LeadScreen): LeadTool[] =>
+    deps.lead ? [{ meaning, testid, label, open: () => deps.lead?.(screen) }] : [];
+  type Opener = "dashboard" | "adjudicate" | "exportGold" | "claims";
+  const given = (meaning: Meaning, testid: string, label: string, opener: Opener, title?: string): LeadTool[] =>
+    deps[opener] ? [{ meaning, testid, label, open: () => deps[opener]?.(), ...(title ? { title } : {}) }] : [];
+  return [
+    ...given("dashboard", "open-dashboard", "Agreement dashboard", "dashboard", "Kappa and alpha per kind, pairs, pace and trick failures, live"),
+    ...given("queue", "open-adjudicate", "Adjudication queue", "adjudicate"),
+    ...given("export", "open-export", "Export gold data", "exportGold"),
+    ...given("claims", "open-claims", "Claims", "claims"),
+    ...lead("review", "open-review", "Refutation review", "review"),
+    ...lead("flags", "open-flags", "Flagged annotators", "flags"),
+    ...lead("settings", "open-settings", "Project settings", "settings"),
+    ...lead("issue", "open-issue-pack", "Issue a pack", "issue"),
+  ];
+}
+
+/** A tool's button: its name, and its key drawn as the kind cards draw theirs. */
+function toolButton(t: LeadTool): HTMLElement {
+  return h(
+    "button",
+    { class: t.meaning === "dashboard" ? "primary lead-tool" : "lead-tool", testid: t.testid, title: t.title, onclick: () => t.open() },
+    h("span", { class: "lead-tool-label" }, t.label),
+    h("kbd", { testid: `${t.testid}-key` }, capOf(t.meaning)),
+  );
+}
+
+export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load: () => void; onKey: (ev: KeyboardEvent) => boolean } {
   const annotators = h("tbody", { testid: "annotators" });
   const counts = h("div", {}, overviewGroups(o));
   const noTask = h("ul", { class: "muted small no-task", testid: "no-task" });
@@ -143,34 +182,15 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
   }
 
   const problems = problemsPanel(deps.fail);
+  const tools = leadTools(deps);
   const el = h(
     "section",
     { class: "lead", testid: "lead-panel" },
     h("h2", { class: "section-title" }, "Lead"),
     // The tools in one block of even buttons, so that all of them and the table of
-    // annotators below fit the first screen at 1024×640.
-    h(
-      "div",
-      { class: "lead-tools" },
-      deps.dashboard
-        ? h(
-            "button",
-            { class: "primary", testid: "open-dashboard", title: "Kappa and alpha per kind, pairs, pace and trick failures, live", onclick: () => deps.dashboard?.() },
-            "Agreement dashboard",
-          )
-        : null,
-      deps.adjudicate ? h("button", { testid: "open-adjudicate", onclick: () => deps.adjudicate?.() }, "Adjudication queue") : null,
-      deps.exportGold ? h("button", { testid: "open-export", onclick: () => deps.exportGold?.() }, "Export gold data") : null,
-      deps.claims ? h("button", { testid: "open-claims", onclick: () => deps.claims?.() }, "Claims") : null,
-      ...(deps.lead
-        ? [
-            h("button", { testid: "open-review", onclick: () => deps.lead?.("review") }, "Refutation review"),
-            h("button", { testid: "open-flags", onclick: () => deps.lead?.("flags") }, "Flagged annotators"),
-            h("button", { testid: "open-settings", onclick: () => deps.lead?.("settings") }, "Project settings"),
-            h("button", { testid: "open-issue-pack", onclick: () => deps.lead?.("issue") }, "Issue a pack"),
-          ]
-        : []),
-    ),
+    // annotators below fit the first screen at 1024×640; each with its key, as the kinds
+    // of work have theirs.
+    h("div", { class: "lead-tools", testid: "lead-tools" }, ...tools.map(toolButton)),
     h(
       "div",
       { class: "lead-grid" },
@@ -208,6 +228,13 @@ export function leadPanel(o: Overview, deps: HomeDeps): { el: HTMLElement; load:
   );
   return {
     el,
+    onKey: (ev: KeyboardEvent): boolean => {
+      const meaning = meaningOf(ev.key);
+      const tool = tools.find((t) => t.meaning === meaning);
+      if (!tool) return false;
+      tool.open();
+      return true;
+    },
     load: () => {
       void refresh().catch(deps.fail);
       packs.load();

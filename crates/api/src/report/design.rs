@@ -29,7 +29,7 @@ pub(super) fn section(s: &mut String, d: &DesignAgreement) {
         };
         let names = crate::dashboard::headline_names(q.unit);
         let cell = |name: &str| match r.metrics.get(name) {
-            Some(MetricValue { value: Some(v), .. }) => format!("{v:.3}"),
+            Some(MetricValue { value: Some(v), .. }) => super::html::fixed(*v, 3),
             Some(MetricValue {
                 reason: Some(why), ..
             }) => format!("undefined: {why}"),

@@ -206,12 +206,12 @@ fn studies(s: &mut String, r: &Report) {
 
 fn headline(s: &mut String, title: &str, st: &Statistic) {
     let (value, reading) = match (st.value, &st.reason) {
-        (Some(v), _) => (format!("{v:.3}"), st.reading.clone().unwrap_or_default()),
+        (Some(v), _) => (fixed(v, 3), st.reading.clone().unwrap_or_default()),
         (None, reason) => ("undefined".to_string(), reason.clone().unwrap_or_default()),
     };
     let ci = st
         .ci95
-        .map(|(lo, hi)| format!("95% interval {lo:.3} – {hi:.3}"))
+        .map(|(lo, hi)| format!("95% interval {} – {}", fixed(lo, 3), fixed(hi, 3)))
         .unwrap_or_else(|| "no interval".to_string());
     let _ = write!(
         s,
@@ -331,15 +331,26 @@ fn every_statistic(s: &mut String, a: &AgreementReport, sets: bool) {
 
 fn value(m: &MetricValue) -> String {
     match (m.value, &m.reason) {
-        (Some(v), _) => format!("{v:.3}"),
+        (Some(v), _) => fixed(v, 3),
         (None, Some(reason)) => format!("undefined: {reason}"),
         (None, None) => "undefined".to_string(),
     }
 }
 
+/// A figure to `digits` decimals as the page prints it: a negative one with a true minus
+/// (U+2212), as the app's dashboard writes it, not the hyphen `format!` gives. The JSON and
+/// CSV files keep the plain number for scripts.
+pub(super) fn fixed(v: f64, digits: usize) -> String {
+    let s = format!("{v:.digits$}");
+    match s.strip_prefix('-') {
+        Some(rest) => format!("\u{2212}{rest}"),
+        None => s,
+    }
+}
+
 fn interval(m: &MetricValue) -> String {
     m.ci95
-        .map(|(lo, hi)| format!("{lo:.3} – {hi:.3}"))
+        .map(|(lo, hi)| format!("{} – {}", fixed(lo, 3), fixed(hi, 3)))
         .unwrap_or_default()
 }
 

@@ -3,6 +3,7 @@
 //! through [`esc`], since labels and names come from imported data. Colours come from
 //! the page's stylesheet by class, except the heatmap's cell fills.
 
+use super::html::fixed;
 use std::fmt::Write;
 
 /// Escapes text for HTML and SVG content and attribute values.
@@ -136,7 +137,7 @@ pub fn heatmap(
             let y = label_w + cell * i as f64;
             let v = value(i, j);
             let (fill, text) = match v {
-                Some(v) => (kappa_colour(v), format!("{v:.2}")),
+                Some(v) => (kappa_colour(v), fixed(v, 2)),
                 None => ("#eef0f3".to_string(), "–".to_string()),
             };
             let ink = if v.is_some_and(|v| v > 0.55) {
@@ -209,8 +210,9 @@ pub fn line(
     for tick in ticks {
         let _ = write!(
             s,
-            r#"<line class="grid" x1="{left}" y1="{y:.1}" x2="{x2}" y2="{y:.1}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{tick:.1}</text>"#,
+            r#"<line class="grid" x1="{left}" y1="{y:.1}" x2="{x2}" y2="{y:.1}"/><text class="tick" x="{tx}" y="{ty:.1}" text-anchor="end">{label}</text>"#,
             y = py(tick),
+            label = fixed(tick, 1),
             x2 = left + plot_w,
             tx = left - 6.0,
             ty = py(tick) + 4.0,
@@ -224,9 +226,10 @@ pub fn line(
     for &(x, y) in points {
         let _ = write!(
             s,
-            r#"<circle class="dot" cx="{:.1}" cy="{:.1}" r="3"><title>{y:.3}</title></circle>"#,
+            r#"<circle class="dot" cx="{:.1}" cy="{:.1}" r="3"><title>{}</title></circle>"#,
             px(x),
-            py(y)
+            py(y),
+            fixed(y, 3)
         );
     }
     let _ = write!(

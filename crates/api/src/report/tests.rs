@@ -128,3 +128,10 @@ fn text_is_escaped_in_charts() {
     );
     assert!(!chart.contains("<script>"));
 }
+
+#[test]
+fn a_negative_figure_is_printed_with_a_true_minus_as_on_the_dashboard() {
+    assert_eq!(html::fixed(-0.0612, 3), "\u{2212}0.061");
+    assert_eq!(html::fixed(0.5, 3), "0.500");
+    assert_eq!(html::fixed(-1.0, 1), "\u{2212}1.0");
+}

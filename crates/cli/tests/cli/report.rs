@@ -182,12 +182,10 @@ fn report_files_agree_with_factdesk_agreement() {
         let (a, b) = (found["value"].as_f64(), pair["value"].as_f64());
         assert!(matches!((a, b), (Some(a), Some(b)) if (a - b).abs() < 1e-12) || a == b);
     }
-    // The HTML shows the same values, rounded.
+    // The HTML shows the same values, rounded, a negative one with a true minus.
     let fleiss = kind["fleiss"]["value"].as_f64().unwrap_or(f64::NAN);
-    assert!(
-        html.contains(&format!("{fleiss:.3}")),
-        "fleiss {fleiss:.3} not in the page"
-    );
+    let shown = format!("{fleiss:.3}").replacen('-', "\u{2212}", 1);
+    assert!(html.contains(&shown), "fleiss {shown} not in the page");
     assert!(html.contains(kind["fleiss"]["reading"].as_str().unwrap_or("?")));
     // The CSV tables hold the same figures.
     let rows = csv_rows(&csv.join("agreement.csv"));
