@@ -34,6 +34,10 @@ pub(crate) struct SignedIn {
 #[derive(Debug, Clone)]
 pub(crate) struct TurnedAway(pub(crate) String);
 
+/// Set on a 500 answer: what failed inside the server, for the log.
+#[derive(Debug, Clone)]
+pub(crate) struct Failed(pub(crate) String);
+
 /// Set on a sign-out's response by its route: the ended session's token.
 #[derive(Debug, Clone)]
 pub(crate) struct SignedOut(pub(crate) Arc<str>);
@@ -51,7 +55,9 @@ pub async fn layer(
     next: Next,
 ) -> Response {
     let Some(activity) = door.connection(peer) else {
-        return next.run(request).await;
+        let mut response = next.run(request).await;
+        log_refusals(&door, &mut response);
+        return response;
     };
     // Every route but these two answers 2xx only to a valid token.
     let path = request.uri().path();
@@ -74,9 +80,7 @@ pub async fn layer(
         activity: to_come.then_some(activity.clone()),
     });
     let mut response = next.run(Request::from_parts(parts, body)).await;
-    if let Some(TurnedAway(why)) = response.extensions_mut().remove::<TurnedAway>() {
-        door.log_turned_away(response.status().as_u16(), &why);
-    }
+    log_refusals(&door, &mut response);
     if let Some(SignedOut(token)) = response.extensions_mut().remove::<SignedOut>() {
         door.withdraw(&token);
     }
@@ -97,6 +101,18 @@ pub async fn layer(
         });
     }
     response
+}
+
+/// Logs a response turned away (503, 429) or failed inside the server (500), each kind
+/// counted and written once a second at most.
+fn log_refusals(door: &Door, response: &mut Response) {
+    let status = response.status().as_u16();
+    if let Some(TurnedAway(why)) = response.extensions_mut().remove::<TurnedAway>() {
+        door.log_turned_away(status, &why);
+    }
+    if let Some(Failed(why)) = response.extensions_mut().remove::<Failed>() {
+        door.log_failed(status, &why);
+    }
 }
 
 /// Lets go, every few seconds, of the connections whose session ended some other way

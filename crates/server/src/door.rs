@@ -103,6 +103,7 @@ pub struct Doorkeeper {
     refusals: Tally,
     /// Requests answered 503 or 429, logged the same way.
     turned_away: Tally,
+    failed: Tally,
 }
 
 /// Events since the last one logged, and when that was.
@@ -141,6 +142,7 @@ pub fn door() -> Door {
         evictions: Tally::default(),
         refusals: Tally::default(),
         turned_away: Tally::default(),
+        failed: Tally::default(),
     })
 }
 
@@ -271,6 +273,19 @@ impl Doorkeeper {
     pub(crate) fn log_turned_away(&self, status: u16, why: &str) {
         if let Some(answered) = self.turned_away.note(self.now_ms()) {
             tracing::warn!(answered, status, "requests turned away, the last: {why}");
+        }
+    }
+
+    /// Logs a request that failed inside the server (a full disk, a database gone), once a
+    /// second at most with the count: one failure a request, answered by the thousand,
+    /// wrote a line each onto the disk that was already full (twelfth hostile pass).
+    pub(crate) fn log_failed(&self, status: u16, why: &str) {
+        if let Some(answered) = self.failed.note(self.now_ms()) {
+            tracing::error!(
+                answered,
+                status,
+                "requests failed inside the server, the last: {why}"
+            );
         }
     }
 

@@ -74,9 +74,6 @@ impl From<factdesk_api::Error> for ApiError {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| "database".to_string());
         let status = status_of(e.code);
-        if status == StatusCode::INTERNAL_SERVER_ERROR {
-            tracing::error!(code = %code, "{e}");
-        }
         ApiError {
             status,
             code,
@@ -96,6 +93,15 @@ impl IntoResponse for ApiError {
             response
                 .extensions_mut()
                 .insert(crate::answering::TurnedAway(self.message.clone()));
+        }
+        if status == StatusCode::INTERNAL_SERVER_ERROR {
+            // The same for failures inside the server: a full disk fails every request.
+            response
+                .extensions_mut()
+                .insert(crate::answering::Failed(format!(
+                    "{}: {}",
+                    self.code, self.message
+                )));
         }
         if status == StatusCode::SERVICE_UNAVAILABLE || status == StatusCode::TOO_MANY_REQUESTS {
             let wait = self

@@ -110,6 +110,16 @@ pub fn by_uuid(conn: &Connection, uuid: &str) -> Result<Option<AnnotationRow>> {
         .optional()?)
 }
 
+/// How many answers `annotator_id` gave `task_id`: the first and every correction.
+pub fn given_count(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<u64> {
+    let n: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
+        )?
+        .query_row(params![task_id, annotator_id], |r| r.get(0))?;
+    Ok(u64::try_from(n).unwrap_or(0))
+}
+
 /// The task of the annotator's most recent answer of a kind before `before_task`
 /// (any when `None`), for going back one item.
 pub fn previous_task(

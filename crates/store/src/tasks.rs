@@ -327,9 +327,12 @@ pub fn eligible_claims(
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
     let sql = match kind {
-        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        // A written refutation gets work of its own only once it stands: accepted (or
+        // needing no review), never pending, rejected or replaced by its writer (twelfth
+        // hostile pass: each rewrite's row got label tasks nobody had reviewed).
+        TaskKind::Evidence => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) AND EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
         TaskKind::Verify => "SELECT id, text FROM claims c WHERE parent_id IS NOT NULL AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
-        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
+        TaskKind::Label => "SELECT id, text FROM claims c WHERE (?1 <> 0 OR parent_id IS NULL) AND coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) AND EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
         // A design asks about imported items: pairs, or claims for their words.
         TaskKind::Refute | TaskKind::Design => "SELECT id, text FROM claims c WHERE parent_id IS NULL AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.id = c.import_id AND i.rows_added < 0) ORDER BY id",
     };
@@ -351,15 +354,21 @@ pub fn ineligible_claims(
         TaskKind::Evidence => {
             "SELECT id, ext_id, text, CASE
                 WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent'
+                WHEN NOT coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) THEN refutation_state
                 WHEN NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id) THEN 'no_documents'
                 ELSE 'no_candidates' END
              FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
+                OR NOT coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE)
                 OR NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id)
              ORDER BY id"
         }
         TaskKind::Label => {
-            "SELECT id, ext_id, text, CASE WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent' ELSE 'no_documents' END
+            "SELECT id, ext_id, text, CASE
+                WHEN parent_id IS NOT NULL AND ?1 = 0 THEN 'parent'
+                WHEN NOT coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE) THEN refutation_state
+                ELSE 'no_documents' END
              FROM claims c WHERE (parent_id IS NOT NULL AND ?1 = 0)
+                OR NOT coalesce(refutation_state IN ('accepted', 'no_review_needed'), TRUE)
                 OR NOT EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
              ORDER BY id"
         }

@@ -13,6 +13,12 @@ use factdesk_store::assignments;
 use factdesk_store::serving::{self, ItemText};
 use factdesk_store::tasks::TaskRow;
 
+/// The most answers one person gives one item in the project: the first and nine
+/// corrections. Every correction is kept (answers are appended, never changed), and with
+/// no bound one annotator correcting one item in a loop filled the disk, after which
+/// nobody could sign in (twelfth hostile pass: 1 GB in 100 s).
+pub const LIVE_ANSWERS_PER_ITEM: u64 = 10;
+
 /// The longest time an answer can have taken (live or in a pack); a longer one is cut to
 /// it.
 pub(crate) const MAX_DURATION_MS: i64 = 24 * 3_600_000;
@@ -283,26 +289,9 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
         ));
     }
     let earlier = state.current;
-    let uuid = match origin {
-        Origin::Live => match answer.key.as_deref() {
-            // A retry that raced its first sending here: this person's writes are one at
-            // a time, so the first one's row is seen.
-            Some(key) => match stored_under_key(tx, key, annotator_id, task.id)? {
-                Some(ack) => return Ok(ack),
-                None => key.to_string(),
-            },
-            None => uuid::Uuid::new_v4().to_string(),
-        },
-        Origin::Pack { uuid, .. } => {
-            // Unique in the project: a copied or forged id is refused, not merged
-            // under another answer's name.
-            if annotations::by_uuid(tx, uuid)?.is_some() {
-                return Err(invalid(format!(
-                    "answer id {uuid} is already another answer's in the project"
-                )));
-            }
-            uuid.to_string()
-        }
+    let uuid = match answer_id(tx, answer, origin, annotator_id, task.id)? {
+        Ok(uuid) => uuid,
+        Err(stored) => return Ok(stored),
     };
     // A design's control item may be answered again, and a miss stays a miss: refusing the
     // correction, as an evidence item's trick does, would tell the annotator the item
@@ -312,6 +301,11 @@ fn store_checked(tx: &factdesk_store::Tx<'_>, checked: &Checked<'_>, now: i64) -
     let checked_earlier = earlier.as_ref().filter(|e| !(control && e.trick_failed));
     refuse_replacing(task.id, checked_earlier, origin, created_at)?;
     let trick_failed = trick_failed || kept_miss;
+    if let (Origin::Live, Some(e)) = (origin, earlier.as_ref()) {
+        if let Some(ack) = said_before(tx, e, checked, trick_failed)? {
+            return Ok(ack);
+        }
+    }
     if task.kind == TaskKind::Label
         && factdesk_store::tasks::given_across_kinds(tx, task.id, annotator_id)?
     {
@@ -448,6 +442,73 @@ fn ensure_room(
             task.id, task.overlap
         ),
     ))
+}
+
+/// The id an answer is stored under: the sender's key, a new one, or a pack answer's
+/// own; or (`Err`) the acknowledgement of the answer already stored under its key.
+fn answer_id(
+    tx: &factdesk_store::Tx<'_>,
+    answer: &Answer,
+    origin: Origin<'_>,
+    annotator_id: i64,
+    task_id: i64,
+) -> Result<std::result::Result<String, Ack>> {
+    Ok(match origin {
+        Origin::Live => Ok(match answer.key.as_deref() {
+            // A retry that raced its first sending here: this person's writes are one at
+            // a time, so the first one's row is seen.
+            Some(key) => match stored_under_key(tx, key, annotator_id, task_id)? {
+                Some(ack) => return Ok(Err(ack)),
+                None => key.to_string(),
+            },
+            None => uuid::Uuid::new_v4().to_string(),
+        }),
+        Origin::Pack { uuid, .. } => {
+            // Unique in the project: a copied or forged id is refused, not merged
+            // under another answer's name.
+            if annotations::by_uuid(tx, uuid)?.is_some() {
+                return Err(invalid(format!(
+                    "answer id {uuid} is already another answer's in the project"
+                )));
+            }
+            Ok(uuid.to_string())
+        }
+    })
+}
+
+/// A live correction of `earlier`: the stored answer's acknowledgement when it says the
+/// same (nothing new is written: twelfth hostile pass, identical corrections filled the
+/// disk; and a lost acknowledgement sent again without its key gets the stored one), a
+/// refusal past the item's bound of [`LIVE_ANSWERS_PER_ITEM`], else `None`: write it.
+fn said_before(
+    tx: &factdesk_store::Tx<'_>,
+    earlier: &annotations::AnnotationRow,
+    checked: &Checked<'_>,
+    trick_failed: bool,
+) -> Result<Option<Ack>> {
+    let comment = checked
+        .answer
+        .comment
+        .as_deref()
+        .filter(|c| !c.trim().is_empty());
+    if earlier.answer.response == checked.response
+        && earlier.answer.comment.as_deref() == comment
+        && earlier.trick_failed == trick_failed
+    {
+        return Ok(Some(Ack {
+            ack: earlier.uuid.clone(),
+            task_id: checked.task.id,
+        }));
+    }
+    let given = annotations::given_count(tx, checked.task.id, checked.annotator_id)?;
+    if given >= LIVE_ANSWERS_PER_ITEM {
+        return Err(invalid(format!(
+            "task {}: this answer was changed {} times, the most an item keeps; if it must change again, ask your lead",
+            checked.task.id,
+            LIVE_ANSWERS_PER_ITEM - 1
+        )));
+    }
+    Ok(None)
 }
 
 /// The acknowledgement of the answer stored under `key` by `annotator` to `task_id`, if

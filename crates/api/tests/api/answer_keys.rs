@@ -85,3 +85,46 @@ fn a_key_is_its_senders_own_and_plain() {
     must(p.submit(&p.who("ben"), &keyed(&p, &bens, "bens-own-key")));
     assert_eq!(answers(&p), 2);
 }
+
+/// Twelfth hostile pass (HIGH): one annotator correcting one item in a loop, with the
+/// same answer or with a long comment each time, stored a row each time and filled the
+/// disk (1 GB in 100 s), after which nobody could sign in. The same answer again now
+/// writes nothing, and an item keeps at most ten answers of one person.
+#[test]
+fn the_same_answer_again_writes_nothing_and_an_item_keeps_ten_answers_of_a_person() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = common::ana_and_ben(4, dir.path(), &clock);
+    let item = next(&mut p, "ana");
+    let mut answer = keyed(&p, &item, "unused");
+    answer.key = None;
+    answer.comment = Some("first look".into());
+    let first = must(p.submit(&p.who("ana"), &answer));
+    for _ in 0..50 {
+        let again = must(p.submit(&p.who("ana"), &answer));
+        assert_eq!(again, first, "the stored answer's ack");
+    }
+    assert_eq!(answers(&p), 1, "the same answer again writes nothing");
+    // Nine corrections are taken; the tenth is refused, saying why, and writes nothing.
+    for n in 1..10 {
+        answer.comment = Some(format!("correction {n}"));
+        must(p.submit(&p.who("ana"), &answer));
+    }
+    assert_eq!(answers(&p), 10);
+    answer.comment = Some("one more".into());
+    let refused = p.submit(&p.who("ana"), &answer);
+    let Err(e) = refused else {
+        panic!("an eleventh answer to one item was taken")
+    };
+    assert_eq!(e.code, ErrorCode::InvalidInput);
+    assert!(
+        e.message.contains("the most an item keeps"),
+        "{}",
+        e.message
+    );
+    assert_eq!(answers(&p), 10);
+    // Ben's answers to his own item are his own count.
+    let bens = next(&mut p, "ben");
+    must(p.submit(&p.who("ben"), &keyed(&p, &bens, "bens-key")));
+    assert_eq!(answers(&p), 11);
+}

@@ -448,3 +448,78 @@ fn a_pack_answer_on_a_verification_closed_meanwhile_comes_too_late() {
         Some(factdesk_api::ErrorCode::Conflict)
     );
 }
+
+/// Twelfth hostile pass (MEDIUM): every rewrite of a written refutation keeps its row,
+/// and `tasks --kind label --include-children` gave each of them label tasks, reviewed
+/// or not (300 rewrites, 308 label tasks on texts the writer chose and replaced). Only
+/// a written refutation that stands (accepted, or needing no review) gets evidence or
+/// label tasks of its own; the others are skipped, each with its reason.
+#[test]
+fn only_a_written_refutation_that_stands_gets_label_or_evidence_tasks_of_its_own() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 8, &clock);
+    for (name, role) in [("lead", Role::Lead), ("wren", Role::Annotator)] {
+        ok(p.add_annotator(&p.lead(), name, role));
+    }
+    ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
+    let (_, kept) = write_next(&mut p, "wren", "windmill").unwrap_or_else(|| panic!("served"));
+    let (_, waiting) = write_next(&mut p, "wren", "windmill").unwrap_or_else(|| panic!("served"));
+    ok(p.review(&p.lead_named("lead"), kept, true, None));
+    // Rewritten twice: two replaced rows, the last rewrite waiting for review.
+    let (_, rewritten) = write_next(&mut p, "wren", "windmill").unwrap_or_else(|| panic!("served"));
+    ok(p.review(&p.lead_named("lead"), rewritten, true, None));
+    let back = ok(p.previous_item(&p.who("wren"), TaskKind::Refute, None))
+        .unwrap_or_else(|| panic!("no previous item"));
+    for word in ["watermill", "sawmill"] {
+        let text = back.claim.replace("lighthouse", word);
+        ok(p.submit(
+            &p.who("wren"),
+            &Answer {
+                task_id: back.task_id,
+                text: Some(text),
+                ..Default::default()
+            },
+        ));
+    }
+    let states: Vec<String> = {
+        let conn = p.store().conn();
+        let mut stmt = ok(conn.prepare("SELECT refutation_state FROM claims WHERE parent_id IS NOT NULL AND written_in IS NOT NULL ORDER BY id"));
+        let rows = ok(stmt.query_map([], |r| r.get::<_, String>(0)));
+        ok(rows.collect::<Result<Vec<_>, _>>())
+    };
+    assert!(states.contains(&"superseded".to_string()), "{states:?}");
+    assert!(states.contains(&"pending_review".to_string()), "{states:?}");
+    let _ = waiting;
+    for kind in [TaskKind::Label, TaskKind::Evidence] {
+        let report = ok(p.create_tasks_with(
+            &p.lead(),
+            kind,
+            Some(1),
+            true,
+            &mut factdesk_api::NoProgress,
+        ));
+        let on_written: Vec<String> = {
+            let conn = p.store().conn();
+            let mut stmt = ok(conn.prepare(
+                "SELECT c.refutation_state FROM tasks t JOIN claims c ON c.id = t.claim_id
+                 WHERE t.kind = ?1 AND c.written_in IS NOT NULL",
+            ));
+            let rows = ok(stmt.query_map([kind.as_str()], |r| r.get::<_, String>(0)));
+            ok(rows.collect::<Result<Vec<_>, _>>())
+        };
+        assert!(
+            on_written
+                .iter()
+                .all(|s| s == "accepted" || s == "no_review_needed"),
+            "{kind:?} tasks on written refutations in states {on_written:?}"
+        );
+        let skipped: Vec<_> = report.skipped.iter().map(|s| s.reason).collect();
+        for reason in [
+            factdesk_api::tasks::SkipReason::PendingReview,
+            factdesk_api::tasks::SkipReason::Superseded,
+        ] {
+            assert!(skipped.contains(&reason), "{kind:?}: {skipped:?}");
+        }
+    }
+}
