@@ -6,7 +6,7 @@ use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
-use crate::common::{self, code, must, trick_option, Acting};
+use crate::common::{self, code, must, real_option, Acting};
 
 fn next(p: &mut Project, name: &str) -> Item {
     must(p.next_item(&p.who(name), TaskKind::Evidence))
@@ -16,16 +16,9 @@ fn next(p: &mut Project, name: &str) -> Item {
 
 /// A real sentence of `item`, sent with `key`.
 fn keyed(p: &Project, item: &Item, key: &str) -> Answer {
-    let trick = trick_option(p, item).unwrap_or_default();
-    let chosen = item
-        .options
-        .iter()
-        .map(|o| o.id.clone())
-        .find(|id| *id != trick)
-        .unwrap_or_default();
     Answer {
         task_id: item.task_id,
-        selected: vec![chosen],
+        selected: vec![real_option(p, item)],
         key: Some(key.to_string()),
         ..Default::default()
     }

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use crate::common;
 use common::Acting;
-use common::{project, trick_option};
+use common::project;
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -22,13 +22,7 @@ fn next(p: &mut Project, name: &str) -> Option<Item> {
 
 /// A real (not trick) sentence picked on `item` by `name`.
 fn answer(p: &mut Project, name: &str, item: &Item) -> factdesk_api::Result<()> {
-    let trick = trick_option(p, item).unwrap_or_default();
-    let chosen = item
-        .options
-        .iter()
-        .map(|o| o.id.clone())
-        .find(|id| *id != trick)
-        .unwrap_or_default();
+    let chosen = common::real_option(p, item);
     p.submit(
         &p.who(name),
         &Answer {

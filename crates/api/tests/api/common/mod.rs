@@ -89,6 +89,16 @@ pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
         .map(|o| o.id.clone())
 }
 
+/// The first option of an evidence item that is a real sentence, not the trick.
+pub fn real_option(p: &Project, item: &Item) -> String {
+    let trick = trick_option(p, item).unwrap_or_default();
+    item.options
+        .iter()
+        .map(|o| o.id.clone())
+        .find(|id| *id != trick)
+        .unwrap_or_default()
+}
+
 pub fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
