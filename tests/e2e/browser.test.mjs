@@ -16,6 +16,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { browserKind, browserSession, size, startBrowserDriver, startRelay } from "./browser.mjs";
 import { cli, saveScreenshot, stopAll } from "./harness.mjs";
+import { assertAccessible, fadedIn } from "./screens.mjs";
 import { LIVE_SLOWEST_MS, answerEvidence, assertLatencies, currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
 import { freePort, freshDatabase, password, postgres, serve, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
@@ -198,6 +199,8 @@ async function browserTeam(t, work, project, photos) {
     await lead.cmd("POST", "/url", { url: server.url });
     await lead.waitFor(tid("connect-screen"), 20_000);
     if (photos) await saveScreenshot(lead, "browser/light-1440-sign-in.png");
+    // As in the app: labelled fields, contrast, landmarks (axe; serious and critical fail).
+    await assertAccessible(lead, "browser sign-in");
     await signIn(lead, "maria");
     await lead.clickOn(tid("open-dashboard"));
     await lead.waitFor(tid("fleiss-label"), 20_000);
@@ -227,6 +230,11 @@ async function browserTeam(t, work, project, photos) {
       await saved(task);
     }
     assertLatencies(t, "the lead's dashboard in a browser after an answer in another browser", latencies);
+    // Once the next item has faded in: axe would measure a half-faded text.
+    await currentTask(ana);
+    await fadedIn(ana);
+    await assertAccessible(ana, "browser label work");
+    await assertAccessible(lead, "browser dashboard");
     if (photos) {
       await saveScreenshot(lead, "browser/light-1440-dashboard.png");
       await size(lead, [1440, 900], "dark");
