@@ -325,9 +325,19 @@ async function browserTeam(t, work, project, photos) {
     // at once, with no way to hold it open, and MiniBrowser keeps its downloads elsewhere.
     if (browserKind === "chromium") await leadUploads(t, lead, project, work);
 
+    // A lead disables ana: her next answer is refused and the sign-in form says why;
+    // enabled again, she signs in again.
+    cli(["annotators", project, "disable", "ana"]);
+    await ana.keys("1");
+    await ana.keys(Key.Enter);
+    await ana.waitFor(tid("connect-reason"), 20_000);
+    assert.match(await textOf(ana, tid("connect-reason")), /sign in again/i);
+    assert.equal(await ana.execute("return document.querySelector('[data-testid=server-name]').value"), "ana", "her name is kept");
+    if (photos) await saveScreenshot(ana, "browser/light-1024-session-ended.png");
+    cli(["annotators", project, "enable", "ana"]);
+    await signIn(ana, "ana");
+
     // Signing out ends the session: a reload shows the sign-in form.
-    await ana.keys(Key.Escape);
-    await ana.waitFor(tid("home"), 20_000);
     await ana.clickOn(tid("sign-out"));
     await ana.waitFor(tid("connect-screen"), 20_000);
     await ana.cmd("POST", "/refresh", {});
