@@ -171,16 +171,11 @@ async fn annotator(run: Arc<Run>, name: String) {
     let login = serde_json::json!({"name": name, "password": format!("{name}-bench-password")});
     let url = |p: &str| format!("{base}{p}");
     let way = if *browser {
-        let mut tries = 0;
-        loop {
-            match way::sign_in_from_the_page(&http, base, &login).await {
-                Ok(cookie) => break way::Way::Browser(cookie),
-                Err(e) if tries >= 600 => fail(format!("{name} cannot sign in from the page: {e}")),
-                // A sign-in is slow on purpose: 200 at once meet 503s and wait their turn.
-                Err(_) => tries += 1,
-            }
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        }
+        way::Way::Browser(
+            way::sign_in_from_the_page(&http, base, &login)
+                .await
+                .unwrap_or_else(|e| fail(format!("{name} cannot sign in from the page: {e}"))),
+        )
     } else {
         match send(
             &http,

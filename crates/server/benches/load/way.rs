@@ -51,13 +51,28 @@ fn call(http: &Client, base: &str, cookie: &str) -> RequestBuilder {
         .header(OURS, "1")
 }
 
-/// Opens the page as a browser does (the page, then the script it names), then signs in
-/// from it: the session cookie (`factdesk_session=…`), or why not.
+/// Opens the page and signs in from it, trying again each second for ten minutes: a
+/// sign-in is slow on purpose, and 200 at once meet 503s and wait their turn. The
+/// session cookie, or why not.
 pub async fn sign_in_from_the_page(
     http: &Client,
     base: &str,
     login: &Value,
 ) -> Result<String, String> {
+    let mut tries = 0;
+    loop {
+        match page_then_sign_in(http, base, login).await {
+            Ok(cookie) => return Ok(cookie),
+            Err(e) if tries >= 600 => return Err(e),
+            Err(_) => tries += 1,
+        }
+        tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    }
+}
+
+/// Opens the page as a browser does (the page, then the script it names), then signs in
+/// from it: the session cookie (`factdesk_session=…`), or why not.
+async fn page_then_sign_in(http: &Client, base: &str, login: &Value) -> Result<String, String> {
     let page = http
         .get(format!("{base}/"))
         .send()
