@@ -9,8 +9,8 @@ use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::Path;
 
 use crate::common;
-use common::Acting;
 use common::project;
+use common::Acting;
 
 fn must<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
