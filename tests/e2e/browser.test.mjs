@@ -1,6 +1,6 @@
 // The browser client: `factdesk serve` serves the app's screens, and people work in a
 // real browser (headless Chromium through chromedriver) on the server's project. The
-// lead and an annotator sign in in separate browsers; she answers by keyboard and the
+// lead and two annotators sign in in separate browsers; they answer by keyboard and the
 // lead's kappa moves within a second; a reload keeps her signed in; an answer whose
 // acknowledgement is lost on a dropped connection, and one sent while the server is
 // killed and started again, are each stored once; the lead exports gold as a download.
@@ -17,14 +17,9 @@ import { test } from "node:test";
 import { browserKind, browserSession, size, startBrowserDriver, startRelay } from "./browser.mjs";
 import { cli, saveScreenshot, stopAll } from "./harness.mjs";
 import { assertAccessible, fadedIn } from "./screens.mjs";
-import { LIVE_SLOWEST_MS, answerEvidence, assertLatencies, currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, answerEvidence, assertLatencies, currentTask, nextByCli, printed, submitByCli, textOf, tid } from "./steps.mjs";
 import { freePort, freshDatabase, password, postgres, serve, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
-
-const kappa = (project) => {
-  const value = JSON.parse(cli(["agreement", project, "--kind", "label", "--json", "--bootstrap", "0"])).metrics.fleiss_kappa.value;
-  return value === null ? "—" : value.toFixed(3);
-};
 
 /** Every stored answer of `name` (superseded ones too), from the raw answers. */
 function answersOf(project, work, name) {
@@ -204,7 +199,7 @@ async function browserTeam(t, work, project, photos) {
     await signIn(lead, "maria");
     await lead.clickOn(tid("open-dashboard"));
     await lead.waitFor(tid("fleiss-label"), 20_000);
-    assert.equal(await textOf(lead, tid("fleiss-label")), kappa(project));
+    assert.equal(await textOf(lead, tid("fleiss-label")), printed(project));
 
     // Ana, in another browser, through the relay; label work by its key.
     const ana = await open("ana", [1024, 640]);
@@ -212,8 +207,9 @@ async function browserTeam(t, work, project, photos) {
     await signIn(ana, "ana");
     await ana.keys("4");
     await ana.waitFor(tid("label-1"), 20_000);
-    const saved = (task) =>
-      ana.until(`the ack for task ${task}`, async () => ((await ana.attribute(await ana.find(tid("saved-indicator")), "data-task")) === String(task) ? true : null), 60_000, 100);
+    const savedIn = (s, task) =>
+      s.until(`the ack for task ${task}`, async () => ((await s.attribute(await s.find(tid("saved-indicator")), "data-task")) === String(task) ? true : null), 60_000, 100);
+    const saved = (task) => savedIn(ana, task);
     const latencies = [];
     for (let round = 0; round < 5; round += 1) {
       const task = await currentTask(ana);
@@ -226,10 +222,26 @@ async function browserTeam(t, work, project, photos) {
         return now !== null && now !== before ? now : null;
       }, 2 * LIVE_SLOWEST_MS, 10);
       latencies.push(Date.now() - pressed);
-      assert.equal(after, kappa(project), "the kappa factdesk agreement prints");
+      assert.equal(after, printed(project), "the kappa factdesk agreement prints");
       await saved(task);
     }
     assertLatencies(t, "the lead's dashboard in a browser after an answer in another browser", latencies);
+    // A second annotator, in a browser of her own: her answers reach the lead's kappa too.
+    cli(["annotators", project, "add", "eli", "--password-stdin"], `${password("eli")}\n`);
+    const eli = await open("eli", [1024, 640]);
+    await eli.cmd("POST", "/url", { url: server.url });
+    await signIn(eli, "eli");
+    await eli.keys("4");
+    await eli.waitFor(tid("label-1"), 20_000);
+    for (let round = 0; round < 2; round += 1) {
+      const task = await currentTask(eli);
+      await eli.keys(String(round + 1));
+      await eli.keys(Key.Enter);
+      await savedIn(eli, task);
+      await lead.until("the lead's kappa as factdesk agreement prints it", async () => (await textOf(lead, tid("fleiss-label"))) === printed(project), 2 * LIVE_SLOWEST_MS, 50);
+    }
+    t.diagnostic(`a second annotator (eli) answered 2 items by keyboard; the lead's kappa ${await textOf(lead, tid("fleiss-label"))}`);
+
     // Once the next item has faded in: axe would measure a half-faded text.
     await currentTask(ana);
     await fadedIn(ana);

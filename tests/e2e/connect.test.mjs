@@ -16,17 +16,9 @@ import { join } from "node:path";
 import { test } from "node:test";
 import { cli, saveScreenshot, startDisplay, stopAll } from "./harness.mjs";
 import { assertAccessible } from "./screens.mjs";
-import { LIVE_SLOWEST_MS, assertLatencies, currentTask, nextByCli, submitByCli, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, assertLatencies, currentTask, nextByCli, printed, submitByCli, textOf, tid } from "./steps.mjs";
 import { LABELS, connectAs, connectError, freePort, freshDatabase, password, postgres, serve, sizedInstance, teamOnServer } from "./team.mjs";
 import { Key } from "./webdriver.mjs";
-
-/** What `factdesk agreement` prints for the label kappa, as the dashboard shows it. */
-function printedKappa(project) {
-  const report = JSON.parse(cli(["agreement", project, "--kind", "label", "--json", "--bootstrap", "0"]));
-  const value = report.metrics.fleiss_kappa.value;
-  // A negative one with a true minus, as every kappa on screen.
-  return value === null ? "—" : value.toFixed(3).replace(/^-/, "\u2212");
-}
 
 /** How many answers are timed from Enter to the lead's screen. */
 const ROUNDS = 5;
@@ -84,7 +76,7 @@ async function connectedTeam(t, work, project, photos) {
     assert.equal((await lead.findAll(tid("switch-person"))).length, 0, "on a server the person is the one signed in");
     await lead.clickOn(tid("open-dashboard"));
     await lead.waitFor(tid("fleiss-label"), 20_000);
-    assert.equal(await textOf(lead, tid("fleiss-label")), printedKappa(project));
+    assert.equal(await textOf(lead, tid("fleiss-label")), printed(project));
 
     // Ana, in the other instance (dark): connects and opens label work by keyboard.
     await ana.waitFor(tid("start-screen"), 30_000);
@@ -119,7 +111,7 @@ async function connectedTeam(t, work, project, photos) {
       const took = Date.now() - pressed;
       latencies.push(took);
       t.diagnostic(`answer ${round + 1}: label kappa ${before} -> ${after} in ${took} ms from Enter in the other window`);
-      assert.equal(after, printedKappa(project), "the kappa factdesk agreement prints");
+      assert.equal(after, printed(project), "the kappa factdesk agreement prints");
       await ana.until(`the ack for task ${task}`, async () => {
         const saved = await ana.attribute(await ana.find(tid("saved-indicator")), "data-task");
         return saved === String(task) ? true : null;
@@ -139,7 +131,7 @@ async function connectedTeam(t, work, project, photos) {
       lead.until(what, async () => {
         const live = await lead.attribute(await lead.find(tid("dash-link")), "data-live");
         const kappa = await lead.execute("const e = document.querySelector('[data-testid=fleiss-label]'); return e && e.textContent");
-        return live === "true" && kappa === printedKappa(project) ? kappa : null;
+        return live === "true" && kappa === printed(project) ? kappa : null;
       }, 30_000, 200);
     const answerByCli = () => {
       const item = nextByCli(project, "ana", "label");

@@ -7,21 +7,13 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { atTop, cli, demoProject, saveScreenshot } from "./harness.mjs";
 import { inApp } from "./screens.mjs";
-import { LIVE_SLOWEST_MS, TRICK, assertLatencies, currentTask, nextByCli, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
+import { LIVE_SLOWEST_MS, TRICK, assertLatencies, currentTask, nextByCli, printed, signInByKeys, submitByCli, submitByEnter, textOf, tid } from "./steps.mjs";
 import { Key } from "./webdriver.mjs";
 
 const LABELS = ["SUPPORTED", "REFUTED", "NOT ENOUGH INFO"];
 
 /** How many answers from another process are timed to the lead's screen. */
 const ROUNDS = 5;
-
-/** What `factdesk agreement` prints for a kind, as the dashboard shows it (3 decimals). */
-function printed(project, kind, metric) {
-  const report = JSON.parse(cli(["agreement", project, "--kind", kind, "--json", "--bootstrap", "0"]));
-  const value = report.metrics[metric].value;
-  // A negative one with a true minus, as every kappa on screen.
-  return value === null ? "—" : value.toFixed(3).replace(/^-/, "\u2212");
-}
 
 /** The label most annotators give a task in this test (1-based key order). */
 const truth = (task) => (task % 4 === 0 ? 1 : task % 6 === 1 ? 2 : 0);

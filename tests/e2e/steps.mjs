@@ -175,3 +175,11 @@ export function importedProject(project, work, claims, docs) {
   cli(["settings", project, "--set", "evidence_stance=supports"]);
   cli(["import", project, claimsFile, "--docs", docsFile]);
 }
+
+/** What `factdesk agreement` prints for `metric` of `kind`, as the dashboard shows it:
+ * three decimals, a negative one with a true minus, "—" when undefined. */
+export function printed(project, kind = "label", metric = "fleiss_kappa") {
+  const report = JSON.parse(cli(["agreement", project, "--kind", kind, "--json", "--bootstrap", "0"]));
+  const value = report.metrics[metric].value;
+  return value === null ? "—" : value.toFixed(3).replace(/^-/, "\u2212");
+}
