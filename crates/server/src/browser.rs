@@ -8,22 +8,41 @@ use crate::AppState;
 use axum::http::{header, HeaderMap, HeaderValue};
 use std::net::SocketAddr;
 
-/// The cookie a browser's session token is kept in.
+/// The cookie a browser's session token is kept in over plain HTTP.
 pub const SESSION_COOKIE: &str = "factdesk_session";
+/// Its name over TLS: a browser takes a `__Host-` cookie only from this very host, with
+/// Secure and for every path, so no sibling site can set or shadow it.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-factdesk_session";
 /// The header every request of the server's own page carries (any value).
 pub const BROWSER_HEADER: &str = "x-factdesk-browser";
 
-/// The session token in the request's cookie, if there is one.
-pub(crate) fn cookie_token(headers: &HeaderMap) -> Option<String> {
-    headers
+/// What session cookies a request carries.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum CookieSession {
+    None,
+    One(String),
+    /// More than one: a cookie can be planted for this host by a site on another of its
+    /// ports or a sibling domain, with a narrower path so the browser sends it first, and
+    /// the person then worked under the planter's account (thirteenth hostile pass).
+    Several,
+}
+
+/// The session cookies of a request.
+pub(crate) fn cookie_session(headers: &HeaderMap) -> CookieSession {
+    let mut tokens = headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|line| line.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
-        .map(|(_, value)| value.trim().to_string())
-        .filter(|token| !token.is_empty())
+        .filter(|(name, _)| *name == SESSION_COOKIE || *name == SECURE_SESSION_COOKIE)
+        .map(|(_, value)| value.trim().to_string());
+    match (tokens.next(), tokens.next()) {
+        (None, _) => CookieSession::None,
+        (Some(token), None) if !token.is_empty() => CookieSession::One(token),
+        (Some(_), None) => CookieSession::None,
+        (Some(_), Some(_)) => CookieSession::Several,
+    }
 }
 
 /// Whether the request says it comes from the server's own page.
@@ -46,35 +65,69 @@ pub(crate) fn over_tls(state: &AppState, peer: SocketAddr, headers: &HeaderMap) 
 /// The cookie that keeps `token` while the browser runs (the server ends the session
 /// itself when it expires).
 pub(crate) fn session_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
-    let secure = if secure { "; Secure" } else { "" };
-    HeaderValue::from_str(&format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict{secure}"
-    ))
-    .ok()
+    let cookie = if secure {
+        format!("{SECURE_SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Secure")
+    } else {
+        format!("{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict")
+    };
+    HeaderValue::from_str(&cookie).ok()
 }
 
-/// The cookie that ends the session in the browser.
-pub(crate) fn ended_cookie() -> HeaderValue {
-    HeaderValue::from_static("factdesk_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0")
+/// The cookies that end the session in the browser (whichever name it had).
+pub(crate) fn ended_cookies() -> [HeaderValue; 2] {
+    [
+        HeaderValue::from_static("factdesk_session=; Path=/; HttpOnly; SameSite=Strict; Max-Age=0"),
+        HeaderValue::from_static(
+            "__Host-factdesk_session=; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age=0",
+        ),
+    ]
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn cookies(line: &'static str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.append(header::COOKIE, HeaderValue::from_static(line));
+        headers
+    }
+
     #[test]
     fn the_token_is_read_from_among_other_cookies() {
-        let mut headers = HeaderMap::new();
-        headers.append(
-            header::COOKIE,
-            HeaderValue::from_static("a=1; factdesk_session=abc ; b=2"),
+        let one = |t: &str| CookieSession::One(t.to_string());
+        assert_eq!(
+            cookie_session(&cookies("a=1; factdesk_session=abc ; b=2")),
+            one("abc")
         );
-        assert_eq!(cookie_token(&headers).as_deref(), Some("abc"));
-        let mut other = HeaderMap::new();
-        other.append(
-            header::COOKIE,
-            HeaderValue::from_static("factdesk_session_x=1; factdesk_session="),
+        assert_eq!(
+            cookie_session(&cookies("__Host-factdesk_session=abc")),
+            one("abc")
         );
-        assert_eq!(cookie_token(&other), None);
+        assert_eq!(
+            cookie_session(&cookies("factdesk_session_x=1; factdesk_session=")),
+            CookieSession::None
+        );
+    }
+
+    /// Thirteenth hostile pass (MEDIUM): a cookie planted by another port of the host
+    /// shadowed the real one, and the person's answers went to the planter's account.
+    #[test]
+    fn two_session_cookies_are_no_session_and_over_tls_the_cookie_is_the_hosts_own() {
+        for line in [
+            "factdesk_session=planted; factdesk_session=mine",
+            "factdesk_session=planted; __Host-factdesk_session=mine",
+        ] {
+            assert_eq!(
+                cookie_session(&cookies(line)),
+                CookieSession::Several,
+                "{line}"
+            );
+        }
+        let secure = session_cookie("t", true).unwrap_or_else(|| HeaderValue::from_static(""));
+        assert_eq!(
+            secure.to_str().unwrap_or_default(),
+            "__Host-factdesk_session=t; Path=/; HttpOnly; SameSite=Strict; Secure"
+        );
     }
 }

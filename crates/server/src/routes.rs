@@ -50,15 +50,25 @@ pub const ROUTES: &[(&str, &str)] = &[
 pub fn router(state: AppState) -> Router {
     let limit = state.body_limit;
     Router::new()
-        .route("/api/v1/login", post(login))
+        // A sign-in is a name and a password of at most 1 KiB: a small body limit of
+        // its own, since anyone may send one.
+        .route("/api/v1/login", {
+            let most = limit.min(LOGIN_BODY_LIMIT);
+            post(login)
+                .layer(DefaultBodyLimit::max(most))
+                .layer(middleware::from_fn_with_state(
+                    most,
+                    crate::gate::declared_within,
+                ))
+        })
         .route("/api/v1/logout", post(logout))
         .route("/api/v1/next", get(next))
-        .route("/api/v1/answers", post(answers))
+        .route("/api/v1/answers", someones(post(answers), &state))
         .route("/api/v1/stats", get(stats))
         .route("/api/v1/agreement", get(agreement))
         .route("/api/v1/events", get(events))
         .route("/api/v1/openapi.json", get(openapi))
-        .route("/api/v1/call", post(call))
+        .route("/api/v1/call", someones(post(call), &state))
         // Files to import are larger than any other request: a limit of their own, for a
         // lead only, checked before the body is read.
         .route("/api/v1/import", bulk(post(import), &state, Bulk::Import))
@@ -76,6 +86,17 @@ pub fn router(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(limit))
         .with_state(state)
+}
+
+/// The largest sign-in body: a name and a password (at most 1 KiB), escaped.
+const LOGIN_BODY_LIMIT: usize = 8 * 1024;
+
+/// A route whose body is read only once the caller's session is known to live.
+fn someones(route: MethodRouter<AppState>, state: &AppState) -> MethodRouter<AppState> {
+    route.layer(middleware::from_fn_with_state(
+        state.clone(),
+        crate::gate::someone_first,
+    ))
 }
 
 /// A large-body route: the import limit, behind the lead's check.
@@ -185,14 +206,21 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
     if let Some(token) = authorization(headers) {
         return Ok(token);
     }
-    match crate::browser::cookie_token(headers) {
-        Some(token) if crate::browser::from_our_page(headers) => Ok(token),
-        Some(_) => Err(ApiError::new(
+    match crate::browser::cookie_session(headers) {
+        crate::browser::CookieSession::Several => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "this browser sends two Factdesk sessions for this address (another site may have planted one): clear this site's cookies in the browser, then sign in again",
+        )),
+        crate::browser::CookieSession::One(token) if crate::browser::from_our_page(headers) => {
+            Ok(token)
+        }
+        crate::browser::CookieSession::One(_) => Err(ApiError::new(
             StatusCode::FORBIDDEN,
             "forbidden",
             "this request came with the browser's session but not from Factdesk's own page (no X-Factdesk-Browser header): refused",
         )),
-        None => Err(ApiError::new(
+        crate::browser::CookieSession::None => Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
             "unauthorized",
             "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
@@ -202,7 +230,8 @@ pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
 
 /// Whether the request carries a session at all (a token or a browser's cookie).
 pub(crate) fn has_session(headers: &HeaderMap) -> bool {
-    headers.contains_key(header::AUTHORIZATION) || crate::browser::cookie_token(headers).is_some()
+    headers.contains_key(header::AUTHORIZATION)
+        || crate::browser::cookie_session(headers) != crate::browser::CookieSession::None
 }
 
 fn authorization(headers: &HeaderMap) -> Option<String> {

@@ -199,9 +199,9 @@ pub(super) async fn logout(State(state): State<AppState>, headers: HeaderMap) ->
         .await?;
     let mut response = StatusCode::NO_CONTENT.into_response();
     response.extensions_mut().insert(ended);
-    response
-        .headers_mut()
-        .insert(header::SET_COOKIE, crate::browser::ended_cookie());
+    for cookie in crate::browser::ended_cookies() {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
     Ok(response)
 }
 

@@ -231,6 +231,14 @@ async fn no_cookie_set_before_sign_in_becomes_a_session_and_another_servers_is_u
             .status(),
         200
     );
+    // A second session cookie, planted by another port of this host or a sibling site
+    // with a narrower path so that it comes first: neither counts, and the person is
+    // told why (thirteenth hostile pass: her answers went to the planter's account).
+    let planted_first = format!("factdesk_session=planted-by-eve; {given}");
+    let (status, _, message) =
+        error_of(call(&team, &planted_first, true, json!({"op": "me"})).await).await;
+    assert_eq!(status, 401, "{message}");
+    assert!(message.contains("two Factdesk sessions"), "{message}");
     // A session of another project's server means nothing here.
     let other = Team::start(SignInPolicy::default()).await;
     let elsewhere = session_of(&browser_login(&other, "ana", None).await);

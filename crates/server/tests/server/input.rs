@@ -152,3 +152,41 @@ async fn an_oversized_unfinished_header_is_refused_at_once_and_an_ordinary_one_s
     let answer = sent_raw(&team, ordinary.as_bytes()).await;
     assert!(answer.starts_with("HTTP/1.1 200"), "answered: {answer:?}");
 }
+
+/// Thirteenth hostile pass (HIGH on a small host): thousands of anonymous connections
+/// each sending a 64 KiB body slowly, to the sign-in or to a route that read its body
+/// before it looked at the token, held about 155 KB each for 30 s and got a server with
+/// 1 GiB killed for memory. A sign-in body is now at most 8 KiB (413 at once past it),
+/// and the operations' call and an answer are refused before their body is read when
+/// the caller has no live session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_is_read_only_from_someone_signed_in_and_a_sign_in_body_is_small() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let slow = |route: &str, auth: &str| {
+        format!(
+            "POST {route} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 65536\r\n{auth}\r\n{{\"op\":"
+        )
+    };
+    for auth in ["", "Authorization: Bearer not-a-session\r\n"] {
+        for route in ["/api/v1/call", "/api/v1/answers"] {
+            let answer = sent_raw(&team, slow(route, auth).as_bytes()).await;
+            assert!(
+                answer.starts_with("HTTP/1.1 401"),
+                "{route} {auth:?}: {answer:?}"
+            );
+        }
+    }
+    let answer = sent_raw(&team, slow("/api/v1/login", "").as_bytes()).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "sign-in: {answer:?}");
+    // Someone signed in still sends a body as before.
+    let ana = team.token("ana").await;
+    let next = team
+        .post(
+            "/api/v1/call",
+            Some(&ana),
+            r#"{"op": "next_item", "args": {"kind": "evidence"}}"#,
+        )
+        .await;
+    assert_eq!(next.status(), 200);
+    assert_eq!(team.login("ana", &password("ana")).await.status(), 200);
+}
