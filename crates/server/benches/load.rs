@@ -42,11 +42,14 @@ use std::time::{Duration, Instant};
 
 #[path = "load/during.rs"]
 mod during;
+#[path = "load/numbers.rs"]
+mod numbers;
 #[path = "load/options.rs"]
 mod options;
 #[path = "load/way.rs"]
 mod way;
 
+use numbers::{percentile, think};
 use options::{fail, options};
 
 /// What the clients measured.
@@ -67,14 +70,6 @@ struct Tally {
     /// Final answers other than success and 503, by status.
     refused: std::collections::BTreeMap<u16, u64>,
     exhausted: u64,
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    if sorted.is_empty() {
-        return f64::NAN;
-    }
-    let i = ((p * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len()) - 1;
-    sorted[i]
 }
 
 /// One request with retries: transport failures (the server is down) and 503 wait with
@@ -116,19 +111,6 @@ async fn send(
     }
 }
 
-/// A pause drawn from an exponential distribution of mean `mean_ms` (xorshift state in
-/// `seed`): how long a person takes over an item varies that way, mostly short.
-fn think(seed: &mut u64, mean_ms: f64) -> Duration {
-    if mean_ms <= 0.0 {
-        return Duration::ZERO;
-    }
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    let uniform = ((*seed >> 11) as f64 + 0.5) / (1u64 << 53) as f64;
-    Duration::from_secs_f64(-uniform.ln() * mean_ms / 1e3)
-}
-
 /// What every annotator of a run shares.
 struct Run {
     base: String,
@@ -141,6 +123,8 @@ struct Run {
     kind: String,
     /// Each annotator goes through the browser client's HTTP (`--browser`).
     browser: bool,
+    /// This run's part of every answer key.
+    nonce: u64,
 }
 
 /// An annotator: signs in, waits for everyone to have signed in (a sign-in hashes a
@@ -157,6 +141,7 @@ async fn annotator(run: Arc<Run>, name: String) {
         origin,
         kind,
         browser,
+        nonce,
     } = &*run;
     let (seconds, think_ms) = (*seconds, *think_ms);
     // A request that hangs is cut after 10 s and counted as a transport error.
@@ -230,7 +215,9 @@ async fn annotator(run: Arc<Run>, name: String) {
         };
         let (began, unavailable) = (Instant::now(), mine.unavailable);
         answered += 1;
-        let key = format!("{seed:016x}-{answered:08x}");
+        // Unique across runs on one project too, as a browser's random keys are: a key
+        // an earlier run stored is another answer's (409).
+        let key = format!("{nonce:016x}-{seed:016x}-{answered:08x}");
         let Some((status, ack, ms)) = send(
             &http,
             |h| way.submit(h, base, &answer, &key),
@@ -441,6 +428,9 @@ async fn main() {
         origin: std::sync::OnceLock::new(),
         kind: o.kind.clone(),
         browser: o.browser,
+        nonce: std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64),
     });
     let clients: Vec<_> = names
         .into_iter()
