@@ -6,11 +6,11 @@ mod sign_in;
 pub(crate) use sign_in::Checking;
 
 use crate::error::ApiError;
-use crate::gate::{BodyDeadline, Bulk};
+use crate::gate::{BodyDeadline, Bulk, SignedInPerson};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, FromRequest, Path, Query, Request, State};
+use axum::extract::{DefaultBodyLimit, Extension, FromRequest, Path, Query, Request, State};
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware;
 use axum::response::sse::{Event, Sse};
@@ -280,16 +280,16 @@ async fn next(
     Ok(Json(next).into_response())
 }
 
-async fn answers(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
-    let token = bearer(&headers)?;
+async fn answers(
+    State(state): State<AppState>,
+    Extension(SignedInPerson(actor)): Extension<SignedInPerson>,
+    raw: Body,
+) -> Reply<Response> {
     let answer: Answer = parse(&raw.0?)?;
     // The api returns the ack only once the answer is committed: it is sent after that.
     let ack = state
         .pool
-        .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            OnProject::new(p, Some(&actor)).submit_answer(answer)
-        })
+        .run(move |p| OnProject::new(p, Some(&actor)).submit_answer(answer))
         .await?;
     let _ = state.answers.send(());
     Ok(Json(ack).into_response())
@@ -439,8 +439,11 @@ fn watcher(p: &Project, token: &str) -> factdesk_api::Result<i64> {
 
 /// Any of the app's operations ([`Call`]), run for the token's person by the same function
 /// the app runs on a project file; the use case checks the role.
-async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> Reply<Response> {
-    let token = bearer(&headers)?;
+async fn call(
+    State(state): State<AppState>,
+    Extension(SignedInPerson(actor)): Extension<SignedInPerson>,
+    raw: Body,
+) -> Reply<Response> {
     let call: Call = parse(&raw.0?)?;
     let tick = call.moves_the_dashboard();
     let floor = call
@@ -448,10 +451,7 @@ async fn call(State(state): State<AppState>, headers: HeaderMap, raw: Body) -> R
         .map(|d| tokio::time::Instant::now() + d);
     let reply = state
         .pool
-        .run(move |p| {
-            let actor = p.actor_for_token(&token)?;
-            factdesk_api::call::run(p, &actor, call)
-        })
+        .run(move |p| factdesk_api::call::run(p, &actor, call))
         .await?;
     if tick {
         let _ = state.answers.send(());
