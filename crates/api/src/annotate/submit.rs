@@ -99,11 +99,16 @@ impl Project {
         // An answer sent again (its acknowledgement lost on the way) is known by its key
         // before anything checks it again: what it was checked against may have moved
         // since it was stored (the item closed, its reservation used).
+        // Whose it is is read only for a key already stored: a first sending costs one
+        // lookup by id, and the person is read once, by the checks below.
         if let (Origin::Live, Some(key)) = (origin, answer.key.as_deref()) {
-            let annotator = self.at_work(name)?.annotator.id;
-            if let Some(ack) = stored_under_key(self.store.conn(), key, annotator, answer.task_id)?
-            {
-                return Ok(ack);
+            if annotations::by_uuid(self.store.conn(), key)?.is_some() {
+                let annotator = self.at_work(name)?.annotator.id;
+                if let Some(ack) =
+                    stored_under_key(self.store.conn(), key, annotator, answer.task_id)?
+                {
+                    return Ok(ack);
+                }
             }
         }
         let checked = self.check_answer(name, answer, origin)?;
