@@ -8,7 +8,6 @@
 //! `cargo bench -p factdesk-api --bench team_store` (8 annotators, 2,000 claims, 100
 //! rounds each); `-- --quick` for a short run.
 
-use factdesk_api::annotate::Answer;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{Project, SystemClock};
 use std::path::{Path, PathBuf};
@@ -16,7 +15,7 @@ use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{generated_project, percentile, Generated, Lcg};
+use common::{generated_project, percentile, Generated, Lcg, Rounds};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -61,27 +60,13 @@ fn setup(dir: &Path, at: &Path, claims: usize, people: &[String]) -> Project {
 fn work(at: PathBuf, name: String, rounds: usize) -> (Vec<f64>, Vec<f64>) {
     let mut p = ok(Project::open(&at, Box::new(SystemClock)));
     let me = p.who(&name);
-    let (mut next_ms, mut submit_ms) = (Vec::new(), Vec::new());
+    let mut timed = Rounds::default();
     for _ in 0..rounds {
-        let t = Instant::now();
-        let next = ok(p.next_item(&me, TaskKind::Evidence));
-        next_ms.push(t.elapsed().as_secs_f64() * 1e3);
-        let Some(item) = next.item else { break };
-        let pick = item
-            .options
-            .first()
-            .map(|o| o.id.clone())
-            .unwrap_or_default();
-        let answer = Answer {
-            task_id: item.task_id,
-            selected: vec![pick],
-            ..Default::default()
-        };
-        let t = Instant::now();
-        ok(p.submit(&me, &answer));
-        submit_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        if !timed.one(&mut p, &me) {
+            break;
+        }
     }
-    (next_ms, submit_ms)
+    (timed.next_ms, timed.submit_ms)
 }
 
 fn main() {

@@ -3,14 +3,13 @@
 //! 1,000 and 300,000 claims. Run with `cargo bench -p factdesk-api --bench work`;
 //! figures go to docs/performance.md.
 
-use factdesk_api::annotate::Answer;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::Project;
 use std::time::Instant;
 
 mod common;
 use common::Acting;
-use common::{generated_project, percentile, Generated, Lcg};
+use common::{generated_project, percentile, Generated, Lcg, Rounds};
 
 fn setup(dir: &std::path::Path, claims: usize) -> Project {
     generated_project(
@@ -43,29 +42,16 @@ fn main() {
         // Resolved once, as a front end does when a session starts: the lookup is not
         // part of serving an item.
         let people = ["ana", "ben", "caro"].map(|name| p.who(name));
-        let (mut next_ms, mut submit_ms) = (Vec::new(), Vec::new());
+        let mut timed = Rounds::default();
         for i in 0..rounds {
-            let who = &people[i % 3];
-            let t = Instant::now();
-            let next = p
-                .next_item(who, TaskKind::Evidence)
-                .unwrap_or_else(|e| panic!("{e}"));
-            next_ms.push(t.elapsed().as_secs_f64() * 1e3);
-            let Some(item) = next.item else { break };
-            let pick = item
-                .options
-                .first()
-                .map(|o| o.id.clone())
-                .unwrap_or_default();
-            let answer = Answer {
-                task_id: item.task_id,
-                selected: vec![pick],
-                ..Default::default()
-            };
-            let t = Instant::now();
-            p.submit(who, &answer).unwrap_or_else(|e| panic!("{e}"));
-            submit_ms.push(t.elapsed().as_secs_f64() * 1e3);
+            if !timed.one(&mut p, &people[i % 3]) {
+                break;
+            }
         }
+        let Rounds {
+            mut next_ms,
+            mut submit_ms,
+        } = timed;
         next_ms.sort_by(f64::total_cmp);
         submit_ms.sort_by(f64::total_cmp);
         println!(

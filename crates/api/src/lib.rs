@@ -5,6 +5,8 @@
 //! Errors carry a stable [`ErrorCode`] and a message meant for the user; the app sends
 //! them over IPC as `{code, message}`.
 
+#[macro_use]
+mod choice;
 mod actor;
 pub mod agreement;
 pub mod annotate;

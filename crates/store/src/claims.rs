@@ -38,6 +38,20 @@ pub struct ClaimRow {
 
 /// Inserts an imported claim; returns its row id.
 pub fn insert(conn: &crate::Tx<'_>, c: &NewClaim<'_>) -> Result<i64> {
+    let label = c.label.map(Label::as_str);
+    // The columns after `id`, in the order both statements name them.
+    let fields = params![
+        c.ext_id,
+        c.text,
+        c.context,
+        label,
+        c.source_url,
+        c.parent_id,
+        c.metadata,
+        c.hash,
+        c.import_id,
+        c.created_at
+    ];
     if let Some(pg) = conn.copying() {
         pg.flush_if_full()?;
         let id = pg.reserve_id("claims")?;
@@ -46,40 +60,17 @@ pub fn insert(conn: &crate::Tx<'_>, c: &NewClaim<'_>) -> Result<i64> {
             columns: "id, ext_id, text, context, label, source_url, parent_id, metadata, hash, import_id, created_at",
             ignore_conflicts: false,
         };
-        pg.stage(
-            row,
-            params![
-                id,
-                c.ext_id,
-                c.text,
-                c.context,
-                c.label.map(Label::as_str),
-                c.source_url,
-                c.parent_id,
-                c.metadata,
-                c.hash,
-                c.import_id,
-                c.created_at
-            ],
-        )?;
+        let mut values: Vec<&dyn rusqlite::ToSql> = Vec::with_capacity(fields.len() + 1);
+        values.push(&id);
+        values.extend_from_slice(fields);
+        pg.stage(row, &values)?;
         return Ok(id);
     }
     conn.prepare_cached(
         "INSERT INTO claims (ext_id, text, context, label, source_url, parent_id, metadata, hash, import_id, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?
-    .execute(params![
-        c.ext_id,
-        c.text,
-        c.context,
-        c.label.map(Label::as_str),
-        c.source_url,
-        c.parent_id,
-        c.metadata,
-        c.hash,
-        c.import_id,
-        c.created_at
-    ])?;
+    .execute(fields)?;
     Ok(conn.last_insert_rowid()?)
 }
 

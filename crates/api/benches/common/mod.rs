@@ -118,6 +118,41 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[i.min(sorted.len() - 1)]
 }
 
+/// Next and submit times of an annotator's rounds, in milliseconds.
+#[derive(Default)]
+pub struct Rounds {
+    pub next_ms: Vec<f64>,
+    pub submit_ms: Vec<f64>,
+}
+
+impl Rounds {
+    /// Times one round of evidence work: `next`, then an answer picking the first option.
+    /// False when there is no item left.
+    pub fn one(&mut self, p: &mut Project, who: &factdesk_api::Actor) -> bool {
+        use factdesk_api::annotate::Answer;
+        let t = std::time::Instant::now();
+        let next = p
+            .next_item(who, TaskKind::Evidence)
+            .unwrap_or_else(|e| panic!("{e}"));
+        self.next_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        let Some(item) = next.item else { return false };
+        let pick = item
+            .options
+            .first()
+            .map(|o| o.id.clone())
+            .unwrap_or_default();
+        let answer = Answer {
+            task_id: item.task_id,
+            selected: vec![pick],
+            ..Default::default()
+        };
+        let t = std::time::Instant::now();
+        p.submit(who, &answer).unwrap_or_else(|e| panic!("{e}"));
+        self.submit_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        true
+    }
+}
+
 /// Who a test acts as: `lead()` is the project's first lead (its owner while it has
 /// none), `who(name)` the named person, resolved as a front end would once per session.
 pub trait Acting {

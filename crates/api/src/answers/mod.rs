@@ -5,7 +5,7 @@
 mod write;
 
 use crate::Lead;
-use crate::{Error, ErrorCode, Project, Result};
+use crate::{Project, Result};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_core::claim::RefutationState;
 use factdesk_store::raw_answers::RawAnswer;
@@ -16,32 +16,15 @@ use ts_rs::TS;
 
 pub use write::columns;
 
-/// The file format of the raw answers.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    TS,
-    strum::EnumString,
-    strum::IntoStaticStr,
-)]
-#[serde(rename_all = "lowercase")]
-#[strum(
-    serialize_all = "lowercase",
-    parse_err_ty = Error,
-    parse_err_fn = unknown_format
-)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum AnswersFormat {
-    #[default]
-    Jsonl,
-    Csv,
-    Parquet,
+choice! {
+    "lowercase", "format";
+    /// The file format of the raw answers.
+    pub enum AnswersFormat {
+        #[default]
+        Jsonl,
+        Csv,
+        Parquet,
+    }
 }
 
 impl AnswersFormat {
@@ -61,13 +44,6 @@ impl AnswersFormat {
             _ => AnswersFormat::Jsonl,
         }
     }
-}
-
-fn unknown_format(s: &str) -> Error {
-    Error::new(
-        ErrorCode::InvalidInput,
-        format!("unknown format {s:?}: use jsonl, csv or parquet"),
-    )
 }
 
 /// Where an answer stands.

@@ -35,44 +35,20 @@ use crate::{Error, ErrorCode, Result};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
-/// How answers become one label.
-#[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    Default,
-    Serialize,
-    Deserialize,
-    TS,
-    strum::EnumString,
-    strum::IntoStaticStr,
-)]
-#[serde(rename_all = "kebab-case")]
-#[strum(
-    serialize_all = "kebab-case",
-    parse_err_ty = Error,
-    parse_err_fn = unknown_method
-)]
-#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
-pub enum GoldMethod {
-    #[default]
-    Majority,
-    DawidSkene,
+choice! {
+    "kebab-case", "method";
+    /// How answers become one label.
+    pub enum GoldMethod {
+        #[default]
+        Majority,
+        DawidSkene,
+    }
 }
 
 impl GoldMethod {
     pub fn as_str(self) -> &'static str {
         self.into()
     }
-}
-
-fn unknown_method(s: &str) -> Error {
-    Error::new(
-        ErrorCode::InvalidInput,
-        format!("unknown method {s:?}: use majority or dawid-skene"),
-    )
 }
 
 /// What to aggregate and how to split.
@@ -164,15 +140,15 @@ mod tests {
         for (refused, says) in [
             (
                 "vote".parse::<GoldMethod>().err(),
-                "use majority or dawid-skene",
+                "unknown method \"vote\": use majority or dawid-skene",
             ),
             (
                 "xlsx".parse::<AnswersFormat>().err(),
-                "use jsonl, csv or parquet",
+                "unknown format \"xlsx\": use jsonl, csv or parquet",
             ),
             (
                 "csv".parse::<ExportFormat>().err(),
-                "use factdesk, fever or hf",
+                "unknown format \"csv\": use factdesk or fever",
             ),
         ] {
             let message = refused.map(|e| e.message).unwrap_or_default();

@@ -4,33 +4,19 @@
 
 use super::GoldMethod;
 use crate::settings::EvidenceStance;
-use crate::{Error, ErrorCode};
 use factdesk_core::claim::Label;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use ts_rs::TS;
 
-/// The shape of the exported lines.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, TS, strum::EnumString,
-)]
-#[serde(rename_all = "lowercase")]
-#[strum(
-    serialize_all = "lowercase",
-    parse_err_ty = Error,
-    parse_err_fn = unknown_format
-)]
-pub enum ExportFormat {
-    #[default]
-    Factdesk,
-    Fever,
-}
-
-fn unknown_format(s: &str) -> Error {
-    Error::new(
-        ErrorCode::InvalidInput,
-        format!("unknown format {s:?}: use factdesk, fever or hf"),
-    )
+choice! {
+    "lowercase", "format";
+    /// The shape of the exported lines.
+    pub enum ExportFormat {
+        #[default]
+        Factdesk,
+        Fever,
+    }
 }
 
 /// One gold evidence sentence.
