@@ -5,7 +5,10 @@
 //! a request with the cookie and without the header is refused: no cross-site writes.
 
 use crate::AppState;
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{header, HeaderMap, HeaderValue};
+use axum::middleware::Next;
+use axum::response::Response;
 use std::net::SocketAddr;
 
 /// The cookie a browser's session token is kept in over plain HTTP.
@@ -62,6 +65,55 @@ pub(crate) fn over_tls(state: &AppState, peer: SocketAddr, headers: &HeaderMap) 
                 .is_some_and(|p| p.trim().eq_ignore_ascii_case("https")))
 }
 
+/// Over TLS a browser's session comes only in the `__Host-` cookie: a plain-named one
+/// can be set by a sibling site for the parent domain, and the person would then work
+/// under the setter's account (fourteenth hostile pass). It is taken out of the request
+/// before anything reads the cookies.
+pub(crate) async fn secure_cookie_only(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    if over_tls(&state, peer, request.headers()) {
+        without_plain_session(request.headers_mut());
+    }
+    next.run(request).await
+}
+
+/// Removes the plain-named session cookie from the request's cookie lines.
+fn without_plain_session(headers: &mut HeaderMap) {
+    let plain = |pair: &str| {
+        pair.trim()
+            .split_once('=')
+            .is_some_and(|(name, _)| name.trim() == SESSION_COOKIE)
+    };
+    let lines: Vec<&HeaderValue> = headers.get_all(header::COOKIE).iter().collect();
+    if !lines
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|line| line.split(';').any(plain))
+    {
+        return;
+    }
+    let kept: Vec<HeaderValue> = lines
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .map(|line| {
+            line.split(';')
+                .filter(|pair| !plain(pair))
+                .collect::<Vec<_>>()
+                .join(";")
+        })
+        .filter(|line| !line.trim().is_empty())
+        .filter_map(|line| HeaderValue::from_str(&line).ok())
+        .collect();
+    headers.remove(header::COOKIE);
+    for line in kept {
+        headers.append(header::COOKIE, line);
+    }
+}
+
 /// The cookie that keeps `token` while the browser runs (the server ends the session
 /// itself when it expires).
 pub(crate) fn session_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
@@ -91,6 +143,20 @@ mod tests {
         let mut headers = HeaderMap::new();
         headers.append(header::COOKIE, HeaderValue::from_static(line));
         headers
+    }
+
+    #[test]
+    fn over_tls_only_the_host_cookie_is_left_to_read() {
+        let mut planted = cookies("factdesk_session=planted; __Host-factdesk_session=mine; a=1");
+        without_plain_session(&mut planted);
+        assert_eq!(
+            cookie_session(&planted),
+            CookieSession::One("mine".to_string())
+        );
+        let mut alone = cookies("factdesk_session=planted");
+        without_plain_session(&mut alone);
+        assert_eq!(cookie_session(&alone), CookieSession::None);
+        assert!(alone.get(header::COOKIE).is_none());
     }
 
     #[test]

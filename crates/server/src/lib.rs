@@ -327,10 +327,15 @@ pub async fn serve_on(
         pool.clone(),
         stop,
     ));
+    let cookies = state.clone();
     let app = router(state)
         .layer(axum::middleware::from_fn_with_state(
             (door.clone(), pool),
             answering::layer,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            cookies,
+            browser::secure_cookie_only,
         ))
         .into_make_service_with_connect_info::<SocketAddr>();
     let handle = axum_server::Handle::new();
@@ -360,9 +365,14 @@ pub async fn serve_on(
         Some(tls) => {
             // One process-wide provider; installing it again (tests) is harmless.
             let _ = rustls::crypto::ring::default_provider().install_default();
-            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
+            let pem = axum_server::tls_rustls::RustlsConfig::from_pem_file(&tls.cert, &tls.key)
                 .await
                 .map_err(ServeError::Tls)?;
+            // HTTP/1.1 only, as the server speaks: offered HTTP/2, every browser took it
+            // and had its connection closed (fourteenth hostile pass).
+            let mut only_http1 = (*pem.get_inner()).clone();
+            only_http1.alpn_protocols = vec![b"http/1.1".to_vec()];
+            let config = axum_server::tls_rustls::RustlsConfig::from_config(Arc::new(only_http1));
             let acceptor = axum_server::tls_rustls::RustlsAcceptor::new(config).acceptor(
                 door::Capped::new(axum_server::accept::DefaultAcceptor, caps, proxy, door),
             );

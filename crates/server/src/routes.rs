@@ -92,11 +92,17 @@ pub fn router(state: AppState) -> Router {
 const LOGIN_BODY_LIMIT: usize = 8 * 1024;
 
 /// A route whose body is read only once the caller's session is known to live.
+/// A body declared over the limit is refused before the session is looked up.
 fn someones(route: MethodRouter<AppState>, state: &AppState) -> MethodRouter<AppState> {
-    route.layer(middleware::from_fn_with_state(
-        state.clone(),
-        crate::gate::someone_first,
-    ))
+    route
+        .layer(middleware::from_fn_with_state(
+            state.clone(),
+            crate::gate::someone_first,
+        ))
+        .layer(middleware::from_fn_with_state(
+            state.body_limit,
+            crate::gate::declared_within,
+        ))
 }
 
 /// A large-body route: the import limit, behind the lead's check.
@@ -282,14 +288,17 @@ async fn next(
 
 async fn answers(
     State(state): State<AppState>,
-    Extension(SignedInPerson(actor)): Extension<SignedInPerson>,
+    Extension(person): Extension<SignedInPerson>,
     raw: Body,
 ) -> Reply<Response> {
     let answer: Answer = parse(&raw.0?)?;
     // The api returns the ack only once the answer is committed: it is sent after that.
     let ack = state
         .pool
-        .run(move |p| OnProject::new(p, Some(&actor)).submit_answer(answer))
+        .run(move |p| {
+            let actor = person.still(p)?;
+            OnProject::new(p, Some(&actor)).submit_answer(answer)
+        })
         .await?;
     let _ = state.answers.send(());
     Ok(Json(ack).into_response())
@@ -441,7 +450,7 @@ fn watcher(p: &Project, token: &str) -> factdesk_api::Result<i64> {
 /// the app runs on a project file; the use case checks the role.
 async fn call(
     State(state): State<AppState>,
-    Extension(SignedInPerson(actor)): Extension<SignedInPerson>,
+    Extension(person): Extension<SignedInPerson>,
     raw: Body,
 ) -> Reply<Response> {
     let call: Call = parse(&raw.0?)?;
@@ -451,7 +460,10 @@ async fn call(
         .map(|d| tokio::time::Instant::now() + d);
     let reply = state
         .pool
-        .run(move |p| factdesk_api::call::run(p, &actor, call))
+        .run(move |p| {
+            let actor = person.still(p)?;
+            factdesk_api::call::run(p, &actor, call)
+        })
         .await?;
     if tick {
         let _ = state.answers.send(());

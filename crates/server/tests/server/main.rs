@@ -10,6 +10,7 @@ mod designs;
 mod downloads;
 mod guard;
 mod harness;
+mod held_bodies;
 mod hostile_merge;
 mod imports;
 mod input;
