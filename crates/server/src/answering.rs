@@ -62,12 +62,12 @@ pub async fn layer(
     // Every route but these two answers 2xx only to a valid token.
     let path = request.uri().path();
     let signing_in = request.method() == Method::POST && path == "/api/v1/login";
-    let signed_in = crate::routes::has_session(request.headers())
+    let signed_in = crate::gate::has_session(request.headers())
         && path != "/api/v1/openapi.json"
         && path != "/api/v1/logout"
         && !signing_in;
     let token = signed_in
-        .then(|| crate::routes::bearer(request.headers()).ok())
+        .then(|| crate::gate::bearer(request.headers()).ok())
         .flatten();
     let (parts, body) = request.into_parts();
     let to_come = !body.is_end_stream();

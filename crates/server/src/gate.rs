@@ -1,11 +1,13 @@
-//! Checks made before a large body is read: the import and merge routes take bodies of
-//! up to `--import-limit`, so only a signed-in lead may make the server read one. Anyone
-//! else is answered from the headers alone (401 without a valid token, 403 for an
+//! The request's session, and the checks made before a body is read: the import and
+//! merge routes take bodies of up to `--import-limit`, so only a signed-in lead may make
+//! the server read one; the operations' call and an answer only someone signed in.
+//! Anyone else is answered from the headers alone (401 without a valid token, 403 for an
 //! annotator), and the body is never read.
 
 use crate::error::ApiError;
 use crate::AppState;
 use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -28,7 +30,7 @@ pub async fn lead_first(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let token = match crate::routes::bearer(request.headers()) {
+    let token = match bearer(request.headers()) {
         Ok(token) => token,
         Err(e) => return closing(e.into_response()),
     };
@@ -92,7 +94,7 @@ pub async fn someone_first(
     mut request: Request,
     next: Next,
 ) -> Response {
-    let token = match crate::routes::bearer(request.headers()) {
+    let token = match bearer(request.headers()) {
         Ok(token) => token,
         Err(e) => return closing(e.into_response()),
     };
@@ -140,4 +142,47 @@ fn closing(mut response: Response) -> Response {
         axum::http::HeaderValue::from_static("close"),
     );
     response
+}
+
+/// The bearer token of the request; 401 without one.
+pub(crate) fn bearer(headers: &HeaderMap) -> Result<String, ApiError> {
+    if let Some(token) = authorization(headers) {
+        return Ok(token);
+    }
+    match crate::browser::cookie_session(headers) {
+        crate::browser::CookieSession::Several => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "this browser sends two Factdesk sessions for this address (another site may have planted one): clear this site's cookies in the browser, then sign in again",
+        )),
+        crate::browser::CookieSession::One(token) if crate::browser::from_our_page(headers) => {
+            Ok(token)
+        }
+        crate::browser::CookieSession::One(_) => Err(ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "this request came with the browser's session but not from Factdesk's own page (no X-Factdesk-Browser header): refused",
+        )),
+        crate::browser::CookieSession::None => Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
+        )),
+    }
+}
+
+/// Whether the request carries a session at all (a token or a browser's cookie).
+pub(crate) fn has_session(headers: &HeaderMap) -> bool {
+    headers.contains_key(header::AUTHORIZATION)
+        || crate::browser::cookie_session(headers) != crate::browser::CookieSession::None
+}
+
+fn authorization(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim().to_string())
+        .filter(|t| !t.is_empty())
 }

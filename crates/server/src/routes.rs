@@ -6,7 +6,7 @@ mod sign_in;
 pub(crate) use sign_in::Checking;
 
 use crate::error::ApiError;
-use crate::gate::{BodyDeadline, Bulk, SignedInPerson};
+use crate::gate::{bearer, BodyDeadline, Bulk, SignedInPerson};
 use crate::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection, QueryRejection};
@@ -205,49 +205,6 @@ fn parse<'a, T: Deserialize<'a>>(bytes: &'a [u8]) -> Reply<T> {
     de.end()
         .map_err(|e| ApiError::bad_json(format!("invalid JSON body: {e}")))?;
     Ok(value)
-}
-
-/// The bearer token of the request; 401 without one.
-pub(crate) fn bearer(headers: &HeaderMap) -> Reply<String> {
-    if let Some(token) = authorization(headers) {
-        return Ok(token);
-    }
-    match crate::browser::cookie_session(headers) {
-        crate::browser::CookieSession::Several => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "this browser sends two Factdesk sessions for this address (another site may have planted one): clear this site's cookies in the browser, then sign in again",
-        )),
-        crate::browser::CookieSession::One(token) if crate::browser::from_our_page(headers) => {
-            Ok(token)
-        }
-        crate::browser::CookieSession::One(_) => Err(ApiError::new(
-            StatusCode::FORBIDDEN,
-            "forbidden",
-            "this request came with the browser's session but not from Factdesk's own page (no X-Factdesk-Browser header): refused",
-        )),
-        crate::browser::CookieSession::None => Err(ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "unauthorized",
-            "sign in first (POST /api/v1/login) and send the token as Authorization: Bearer TOKEN",
-        )),
-    }
-}
-
-/// Whether the request carries a session at all (a token or a browser's cookie).
-pub(crate) fn has_session(headers: &HeaderMap) -> bool {
-    headers.contains_key(header::AUTHORIZATION)
-        || crate::browser::cookie_session(headers) != crate::browser::CookieSession::None
-}
-
-fn authorization(headers: &HeaderMap) -> Option<String> {
-    headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim().to_string())
-        .filter(|t| !t.is_empty())
 }
 
 fn query<T>(q: Result<Query<T>, QueryRejection>) -> Reply<T> {

@@ -3,8 +3,9 @@
 
 mod checking;
 
-use super::{bearer, parse, Body, Reply};
+use super::{parse, Body, Reply};
 use crate::error::ApiError;
+use crate::gate::bearer;
 use crate::AppState;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{header, HeaderMap, StatusCode};
