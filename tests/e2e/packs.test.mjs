@@ -1,6 +1,7 @@
 // End to end: the lead hands Ana a pack with the real CLI; the app opens the pack in
-// annotator mode, Ana answers two items by keyboard and returns the results; the lead's
-// app merges the results file from the Packs panel, and the dashboard counts her answers.
+// annotator mode, Ana answers two items and reports a problem with a third by keyboard,
+// and returns the results; the lead's app merges the results file from the Packs panel,
+// the dashboard counts her answers and the lead's home lists her report.
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -53,7 +54,7 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
     cli(["annotators", project, "add", "lead", "--role", "lead"]);
     for (const name of ["ana", "ben"]) cli(["annotators", project, "add", name]);
     cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
-    cli(["pack", project, "--for", "ana", "--count", "3", "--out", pack]);
+    cli(["pack", project, "--for", "ana", "--count", "4", "--out", pack]);
     // A pack another project issued, to be refused.
     const other = join(work, "other.fdesk");
     demoProject(other);
@@ -63,11 +64,12 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
     const issued = JSON.parse(cli(["packs", project, "--json"]));
     assert.deepEqual(
       issued.map((p) => [p.annotator, p.items, p.state]),
-      [["ana", 3, "out"]],
+      [["ana", 4, "out"]],
     );
 
     // Ana's laptop: the app opens the pack in annotator mode.
     let answered = [];
+    let reportedClaim = "";
     await inApp(t, work, pack, async (session) => {
       await session.waitFor(tid("person-ana"), 30_000);
       assert.equal((await session.findAll(tid("person-lead"))).length, 0, "a pack holds only its annotator");
@@ -89,6 +91,17 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
         await submitByEnter(session, Key, task);
         answered.push(task);
       }
+      // "!" reports a problem from the pack as from the project: kept in the pack, the
+      // next item shows.
+      await itemReady(session);
+      reportedClaim = await textOf(session, tid("item-claim"));
+      await session.keys("!");
+      await session.waitFor(tid("report-text"));
+      await session.keys("The claim says two things.");
+      await session.chord(Key.Control, Key.Enter);
+      await session.until("the report kept in the pack", async () => /once your lead merges it/.test(await textOf(session, tid("reported"))) ? true : null);
+      assert.notEqual(await textOf(session, tid("item-claim")), reportedClaim, "the next item shows");
+      await session.execute("document.activeElement && document.activeElement.blur()");
       await session.clickOn(tid("home"));
       await session.waitFor(tid("return-results"));
       await session.clickOn(tid("return-results"));
@@ -110,12 +123,12 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       await look(session, "light-pack-home", tid("return-results"));
       await session.keys("1");
       await look(session, "light-pack-evidence", tid("option-1"));
-      // A pack sends no reports: no Report button, and "?" does not list "!" either.
-      assert.equal((await session.findAll(tid("report"))).length, 0, "no Report button in a pack");
+      // A pack sends reports too: the Report button, and "!" in the keys "?" lists.
+      assert.equal((await session.findAll(tid("report"))).length, 1, "a Report button in a pack");
       await session.keys("?");
       await session.waitFor(tid("keys-help"));
       const sheet = await session.execute("return [...document.querySelectorAll('[data-testid=keys-help] dt')].map((d) => d.textContent)");
-      assert.ok(sheet.includes("Esc") && !sheet.includes("!"), `the pack's keys: ${sheet.join(" ")}`);
+      assert.ok(sheet.includes("Esc") && sheet.includes("!"), `the pack's keys: ${sheet.join(" ")}`);
       await session.keys(Key.Escape);
       await session.until("the keys closed", async () => ((await session.findAll(tid("keys-help"))).length === 0 ? true : null));
       await session.execute("document.activeElement && document.activeElement.blur()");
@@ -175,7 +188,7 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       assert.equal(outcomes.length, 2, `outcomes of ${JSON.stringify(typed)}: ${await Promise.all(outcomes.map((o) => session.text(o)))}`);
       assert.equal(
         await session.text(outcomes[0]),
-        "ana.results.fdpack: 2 answers from ana added, 0 already there, 1 unanswered item back in the pool",
+        "ana.results.fdpack: 2 answers from ana added, 0 already there, 2 unanswered items back in the pool, 1 reported problem added to your list",
       );
       assert.match(await session.text(outcomes[1]), /^other-project\.fdpack: refused, nothing was changed: it belongs to another project/);
       await session.until("the pack listed as returned with 2 merged", async () => {
@@ -212,6 +225,17 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
       });
       assert.equal(answers, "2", "Ana's answers on the dashboard");
       assert.match(await textOf(session, tid("dash-counts-evidence")), / 2 annotators · /);
+
+      // Ana's report waits on the lead's home with the claim's number, merged once.
+      const claim = JSON.parse(cli(["claims", project, "--filter", reportedClaim, "--json"])).lines.find((l) => l.text === reportedClaim);
+      assert.ok(claim, `the reported claim ${reportedClaim} is listed`);
+      await session.keys(Key.Escape);
+      await session.until("the report on the lead's home", async () =>
+        /says two things/.test(await session.execute("return document.querySelector('[data-testid=problem-reports]')?.textContent ?? ''")) ? true : null,
+      );
+      const heads = await session.execute("return [...document.querySelectorAll('[data-testid=problem-reports] .problem-head')].map((e) => e.textContent)");
+      assert.equal(heads.length, 1, `one report: ${heads.join(" | ")}`);
+      assert.ok(heads[0].startsWith(`#${claim.id} · Evidence · ana, `), heads[0]);
     });
 
     assert.equal(digest(results), returned, "the merges changed the results file");

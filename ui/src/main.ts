@@ -243,7 +243,7 @@ function showExport(): void {
 
 function showWork(kind: TaskKind): void {
   again = () => showWork(kind);
-  setScreen(workScreen(kind, { home: showHome, fail, drafts, reports: pack === null }));
+  setScreen(workScreen(kind, { home: showHome, fail, drafts, pack: pack !== null }));
 }
 
 function showClaims(): void {

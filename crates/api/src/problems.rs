@@ -32,6 +32,25 @@ pub struct ProblemReport {
     pub at: i64,
 }
 
+/// A report's text as stored, trimmed; refused when empty or over [`REPORT_CHARS`]. The
+/// one rule for a report made in the project, in a pack, and one a merge takes in.
+pub(crate) fn checked_text(text: &str) -> Result<&str> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "say what the problem is: a few words are enough",
+        ));
+    }
+    if text.chars().count() > REPORT_CHARS {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("a report is at most {REPORT_CHARS} characters"),
+        ));
+    }
+    Ok(text)
+}
+
 impl Project {
     /// Reports a problem with task `task_id`, which `actor` was given and has not
     /// answered: the item goes back to the pool (as [`Project::skip_item`]) and the report
@@ -40,19 +59,7 @@ impl Project {
     pub fn report_problem(&mut self, actor: &Actor, task_id: i64, text: &str) -> Result<()> {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
-        let text = text.trim();
-        if text.is_empty() {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                "say what the problem is: a few words are enough",
-            ));
-        }
-        if text.chars().count() > REPORT_CHARS {
-            return Err(Error::new(
-                ErrorCode::InvalidInput,
-                format!("a report is at most {REPORT_CHARS} characters"),
-            ));
-        }
+        let text = checked_text(text)?;
         if !assignments::given(self.store.conn(), task_id, annotator.id)? {
             return Err(Error::new(
                 ErrorCode::NotFound,

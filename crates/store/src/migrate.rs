@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0022_study_strata.sql"),
     include_str!("migrations/0023_decision_categories.sql"),
     include_str!("migrations/0024_designs.sql"),
+    include_str!("migrations/0025_pack_problem_reports.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -83,6 +84,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
         include_str!("migrations/postgres/0023_decision_categories.sql"),
     ),
     (24, include_str!("migrations/postgres/0024_designs.sql")),
+    (
+        25,
+        include_str!("migrations/postgres/0025_pack_problem_reports.sql"),
+    ),
 ];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.

@@ -100,6 +100,17 @@ pub fn release(conn: &crate::Tx<'_>, id: &str) -> Result<u64> {
     )? as u64)
 }
 
+/// Gives back to the pool one item of the pack, reported as a problem by its holder, as
+/// `assignments::release` does for a report made in the project; false when the pack
+/// no longer holds it (answered, or given back by an earlier merge).
+pub fn release_task(conn: &crate::Tx<'_>, id: &str, task_id: i64, now: i64) -> Result<bool> {
+    Ok(conn.execute(
+        "UPDATE assignments SET state = 'released', reserved_at = ?3, expires_at = NULL
+         WHERE pack_id = ?1 AND task_id = ?2 AND state = 'reserved'",
+        params![id, task_id, now],
+    )? > 0)
+}
+
 /// Tasks of `kind` (or any kind but refutation writing) this annotator can take for a
 /// pack: short of answers counting live reservations, not answered or held by them, not
 /// closed, not the verification of a refutation they wrote, and not in a re-annotation

@@ -8,7 +8,7 @@
 //! issued rows are hashed one at a time, never held; and every read stops at a deadline.
 
 use crate::db::Connection;
-use crate::pack_store::{self, PackAnswerRow, PackFile};
+use crate::pack_store::{self, PackAnswerRow, PackFile, PackProblemRow, PROBLEMS_VERSION};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -21,7 +21,7 @@ mod lines;
 pub struct Bounds {
     /// Reading the whole pack stops after this long.
     pub deadline: Duration,
-    /// Rows of `items`, `passages` and `answers`, each.
+    /// Rows of `items`, `passages`, `answers` and `problems`, each.
     pub rows: u64,
     /// Bytes of text read in all.
     pub bytes: u64,
@@ -54,12 +54,17 @@ pub struct Census {
     pub answer_bytes: u64,
     /// ...and in the largest answer.
     pub largest_answer: u64,
+    /// Reports of problems (none in a pack older than [`PROBLEMS_VERSION`]), the bytes of
+    /// their text in all, and in the largest.
+    pub problems: u64,
+    pub problem_bytes: u64,
+    pub largest_problem: u64,
 }
 
 impl Census {
-    /// Rows of the three tables together.
+    /// Rows of the tables together.
     pub fn rows(&self) -> u64 {
-        self.items + self.passages + self.answers
+        self.items + self.passages + self.answers + self.problems
     }
 }
 
@@ -122,9 +127,10 @@ pub fn read<T, E: From<ReadError>>(
         raw,
         bounds,
         file_bytes,
+        version: pack.version(),
         expired: &watch.expired,
     };
-    let done = check_schema(pack.conn())
+    let done = check_schema(pack.conn(), pack.version())
         .map_err(E::from)
         .and_then(|()| read(&reader));
     if watch.stop() {
@@ -143,6 +149,8 @@ pub struct Reader<'a> {
     raw: &'a rusqlite::Connection,
     bounds: &'a Bounds,
     file_bytes: u64,
+    /// The pack's layout: which tables it has.
+    version: i64,
     expired: &'a AtomicBool,
 }
 
@@ -171,8 +179,13 @@ impl Reader<'_> {
 
     /// What the pack holds, measured without reading a value; refused past `bounds`.
     pub fn census(&self) -> Result<Census, ReadError> {
-        let mut rows = [0u64; 3];
-        for (table, count) in ["items", "passages", "answers"].iter().zip(&mut rows) {
+        let mut rows = [0u64; 4];
+        let tables: &[&str] = if self.has_problems() {
+            &["items", "passages", "answers", "problems"]
+        } else {
+            &["items", "passages", "answers"]
+        };
+        for (table, count) in tables.iter().zip(&mut rows) {
             let found: i64 = self.raw.query_row(
                 &format!("SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT ?1)"),
                 [self.bounds.rows as i64 + 1],
@@ -193,6 +206,15 @@ impl Reader<'_> {
             [],
             |r| Ok((r.get(0)?, r.get(1)?)),
         )?;
+        let (problem_bytes, largest_problem): (i64, i64) = if self.has_problems() {
+            self.raw.query_row(
+                "SELECT coalesce(sum(octet_length(text)), 0), coalesce(max(octet_length(text)), 0) FROM problems",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )?
+        } else {
+            (0, 0)
+        };
         let census = Census {
             file_bytes: self.file_bytes,
             items: rows[0],
@@ -201,8 +223,12 @@ impl Reader<'_> {
             issued_bytes: issued_bytes(self.conn)?,
             answer_bytes: answer_bytes.max(0) as u64,
             largest_answer: largest_answer.max(0) as u64,
+            problems: rows[3],
+            problem_bytes: problem_bytes.max(0) as u64,
+            largest_problem: largest_problem.max(0) as u64,
         };
-        if census.issued_bytes.saturating_add(census.answer_bytes) > self.bounds.bytes {
+        let text = census.issued_bytes.saturating_add(census.answer_bytes);
+        if text.saturating_add(census.problem_bytes) > self.bounds.bytes {
             return Err(ReadError::Refused(format!(
                 "it holds more than {} MiB of text, more than any pack Factdesk writes",
                 self.bounds.bytes / (1024 * 1024)
@@ -245,6 +271,26 @@ impl Reader<'_> {
             pack_store::malformed_answers(self.conn)?,
         ))
     }
+
+    /// Whether the pack's layout has the `problems` table.
+    fn has_problems(&self) -> bool {
+        self.version >= PROBLEMS_VERSION
+    }
+
+    /// The problems its holder reported, in the order they were made (none in an older
+    /// pack); refused at the first row whose columns hold the wrong type of value,
+    /// naming its row and column.
+    pub fn problems(&self) -> Result<Vec<PackProblemRow>, ReadError> {
+        if !self.has_problems() {
+            return Ok(Vec::new());
+        }
+        if let Some((seq, column, what)) = pack_store::malformed_problem(self.conn)? {
+            return Err(ReadError::Refused(format!(
+                "its problems table, row {seq}, field {column}: {what}"
+            )));
+        }
+        Ok(pack_store::problems(self.conn)?)
+    }
 }
 
 /// A pack's answers as read: the well-typed ones, and the others as (id, what is wrong).
@@ -260,20 +306,20 @@ fn schema_of(conn: &rusqlite::Connection) -> rusqlite::Result<Vec<SchemaEntry>> 
     rows.collect()
 }
 
-/// The schema a pack is written with, as SQLite records it.
-fn written_schema() -> Result<Vec<SchemaEntry>, ReadError> {
+/// The schema a pack of `version` is written with, as SQLite records it.
+fn written_schema(version: i64) -> Result<Vec<SchemaEntry>, ReadError> {
     let conn = rusqlite::Connection::open_in_memory().map_err(crate::Error::from)?;
-    conn.execute_batch(pack_store::SCHEMA)
+    conn.execute_batch(&pack_store::schema(version))
         .map_err(crate::Error::from)?;
     Ok(schema_of(&conn).map_err(crate::Error::from)?)
 }
 
-/// Refuses a pack whose schema is not exactly the one Factdesk writes, naming each
-/// difference. Reading `sqlite_master` runs none of the pack's own code.
-fn check_schema(conn: &Connection) -> Result<(), ReadError> {
+/// Refuses a pack whose schema is not exactly the one Factdesk writes for its version,
+/// naming each difference. Reading `sqlite_master` runs none of the pack's own code.
+fn check_schema(conn: &Connection, version: i64) -> Result<(), ReadError> {
     let raw = conn.sqlite_only("a pack").map_err(crate::Error::from)?;
     let found = schema_of(raw).map_err(crate::Error::from)?;
-    let written = written_schema()?;
+    let written = written_schema(version)?;
     let mut wrong = Vec::new();
     for (kind, name, table, sql) in &found {
         match written.iter().find(|w| &w.1 == name) {
@@ -417,6 +463,7 @@ mod tests {
             issued_bytes: 5 + 10_000 + 2 + 2,
             answer_bytes: 2 + 5000 + 2 + 2,
             largest_answer: 5002,
+            ..Census::default()
         };
         assert_eq!(census, expected);
     }
@@ -427,6 +474,66 @@ mod tests {
         let dir = ok(tempfile::tempdir());
         let path = dir.path().join("a.fdpack");
         let pack = ok(PackFile::create(&path));
-        ok(check_schema(pack.conn()).map_err(|e| e.to_string()));
+        ok(check_schema(pack.conn(), pack.version()).map_err(|e| e.to_string()));
+    }
+
+    fn an_item(task_id: i64) -> pack_store::PackItemRow {
+        pack_store::PackItemRow {
+            position: 1,
+            task_id,
+            kind: factdesk_core::task::TaskKind::Label,
+            item: "{}".into(),
+        }
+    }
+
+    /// A pack of version 1 (before reports) is read as it is, with no reports; opened
+    /// to work in, it gains the table and reads as a pack of today.
+    #[test]
+    fn a_pack_of_version_1_is_read_as_it_is_and_upgraded_when_opened_to_work() {
+        let dir = ok(tempfile::tempdir());
+        let path = dir.path().join("old.fdpack");
+        drop(ok(PackFile::create(&path)));
+        let raw = ok(rusqlite::Connection::open(&path));
+        ok(raw.execute_batch(
+            "DROP TRIGGER problems_kept; DROP TRIGGER problems_not_deleted; DROP TABLE problems;
+             PRAGMA user_version = 1;",
+        ));
+        drop(raw);
+        let (census, problems) = ok(read(&path, &Bounds::default(), |r| {
+            Ok::<_, ReadError>((r.census()?, r.problems()?))
+        }));
+        assert_eq!((census.problems, problems.len()), (0, 0));
+        let mut pack = ok(PackFile::open(&path));
+        assert_eq!(pack.version(), pack_store::PACK_VERSION);
+        let tx = ok(pack.transaction());
+        ok(pack_store::insert_item(&tx, &an_item(7)));
+        ok(pack_store::insert_problem(&tx, 7, "cut off", 1));
+        ok(tx.commit());
+        drop(pack);
+        let problems = ok(read(&path, &Bounds::default(), |r| r.problems()));
+        assert_eq!(problems.len(), 1);
+    }
+
+    /// A report whose text is not text is refused naming its table, row and column.
+    #[test]
+    fn a_report_of_the_wrong_type_is_refused_by_row_and_field() {
+        let dir = ok(tempfile::tempdir());
+        let path = dir.path().join("a.fdpack");
+        let mut pack = ok(PackFile::create(&path));
+        let tx = ok(pack.transaction());
+        ok(pack_store::insert_item(&tx, &an_item(7)));
+        ok(pack_store::insert_problem(&tx, 7, "fine", 1));
+        ok(tx.commit());
+        ok(pack.conn().execute_batch(
+            "INSERT INTO problems (task_id, text, created_at) VALUES (7, x'00ff', 2)",
+        ));
+        drop(pack);
+        let err = read(&path, &Bounds::default(), |r| r.problems())
+            .err()
+            .map(|e| e.to_string());
+        assert_eq!(
+            err.as_deref(),
+            Some("its problems table, row 2, field text: it is blob where text belongs")
+        );
     }
 }

@@ -3,8 +3,9 @@
 //!
 //! A pack is not a project: it has its own application id and version, and only these
 //! tables: `manifest` (the signed manifest), `items` (each item as the screen gets it),
-//! `passages` ("show in document" for each option) and `answers` (append-only, an edit
-//! supersedes). It keeps SQLite's rollback journal rather than WAL, so every committed
+//! `passages` ("show in document" for each option), `answers` (append-only, an edit
+//! supersedes) and, from version 2, `problems` (the problems its holder reported, one an
+//! item at most). It keeps SQLite's rollback journal rather than WAL, so every committed
 //! answer is in the one file and a merge can read it without writing anything.
 
 use crate::db::{Connection, OptionalExtension};
@@ -16,8 +17,11 @@ use std::path::{Path, PathBuf};
 
 /// Marks a SQLite file as a Factdesk pack (`PRAGMA application_id`, "FDPK").
 const PACK_APPLICATION_ID: i64 = 0x4644_504B;
-/// The pack layout this build writes and reads (`PRAGMA user_version`).
-pub const PACK_VERSION: i64 = 1;
+/// The pack layout this build writes (`PRAGMA user_version`); it reads this and older.
+pub const PACK_VERSION: i64 = 2;
+/// The first layout with the `problems` table: a pack of version 1 is upgraded when its
+/// holder opens it to work, and merged as it is.
+pub const PROBLEMS_VERSION: i64 = 2;
 
 pub(crate) const SCHEMA: &str = "
 CREATE TABLE manifest (manifest TEXT NOT NULL, signature TEXT NOT NULL);
@@ -45,11 +49,36 @@ CREATE TRIGGER answers_kept BEFORE UPDATE ON answers BEGIN SELECT RAISE(ABORT, '
 CREATE TRIGGER answers_not_deleted BEFORE DELETE ON answers BEGIN SELECT RAISE(ABORT, 'answers are never deleted'); END;
 ";
 
+/// What version 2 adds to [`SCHEMA`]: the problems the holder reported, kept like answers.
+/// One an item is the pack session's rule, checked again on merge (no unique index: a
+/// merge reads what the file holds, whatever an index says).
+pub(crate) const PROBLEMS_SCHEMA: &str = "
+CREATE TABLE problems (
+    seq        INTEGER PRIMARY KEY,
+    task_id    INTEGER NOT NULL REFERENCES items(task_id),
+    text       TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TRIGGER problems_kept BEFORE UPDATE ON problems BEGIN SELECT RAISE(ABORT, 'reports are never changed'); END;
+CREATE TRIGGER problems_not_deleted BEFORE DELETE ON problems BEGIN SELECT RAISE(ABORT, 'reports are never deleted'); END;
+";
+
+/// The schema a pack of `version` is written with.
+pub(crate) fn schema(version: i64) -> String {
+    if version >= PROBLEMS_VERSION {
+        format!("{SCHEMA}{PROBLEMS_SCHEMA}")
+    } else {
+        SCHEMA.to_string()
+    }
+}
+
 /// An open pack file.
 #[derive(Debug)]
 pub struct PackFile {
     conn: Connection,
     path: PathBuf,
+    /// Its layout (`PRAGMA user_version`), at most [`PACK_VERSION`].
+    version: i64,
 }
 
 /// One item row: its place in the pack, its (opaque) task id, kind and the item's JSON.
@@ -70,6 +99,15 @@ pub struct PackAnswerRow {
     pub answer: String,
     pub created_at: i64,
     pub supersedes: Option<String>,
+}
+
+/// A problem the holder reported on an item, as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PackProblemRow {
+    pub seq: i64,
+    pub task_id: i64,
+    pub text: String,
+    pub created_at: i64,
 }
 
 /// Whether the file at `path` says it is a pack (its header's application id), read
@@ -98,19 +136,21 @@ impl PackFile {
         let mut pack = PackFile {
             conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
+            version: PACK_VERSION,
         };
         pack.configure()?;
         let tx = pack.transaction()?;
         let raw = tx.sqlite_only("a pack")?;
         raw.pragma_update(None, "application_id", PACK_APPLICATION_ID)?;
         raw.pragma_update(None, "user_version", PACK_VERSION)?;
-        tx.execute_batch(SCHEMA)?;
+        tx.execute_batch(&schema(PACK_VERSION))?;
         tx.commit()?;
         Ok(pack)
     }
 
     /// Opens a pack to work in (the annotator's app). Checks what the file is from its
-    /// header before SQLite writes anything.
+    /// header before SQLite writes anything; a pack of an older layout is brought to
+    /// this one (its issued rows, which the manifest signs, are left as they are).
     pub fn open(path: &Path) -> Result<PackFile> {
         check_header(path)?;
         let conn = rusqlite::Connection::open_with_flags(
@@ -121,9 +161,18 @@ impl PackFile {
         let mut pack = PackFile {
             conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
+            version: PACK_VERSION,
         };
-        pack.check_version()?;
+        pack.version = pack.check_version()?;
         pack.configure()?;
+        if pack.version < PROBLEMS_VERSION {
+            let tx = pack.transaction()?;
+            tx.execute_batch(PROBLEMS_SCHEMA)?;
+            tx.sqlite_only("a pack")?
+                .pragma_update(None, "user_version", PROBLEMS_VERSION)?;
+            tx.commit()?;
+            pack.version = PROBLEMS_VERSION;
+        }
         Ok(pack)
     }
 
@@ -158,15 +207,17 @@ impl PackFile {
         .map_err(|e| Error::open(path, e))?;
         conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "query_only", true)?;
-        let pack = PackFile {
+        let mut pack = PackFile {
             conn: Connection::Sqlite(conn),
             path: path.to_path_buf(),
+            version: PACK_VERSION,
         };
-        pack.check_version()?;
+        pack.version = pack.check_version()?;
         Ok(pack)
     }
 
-    fn check_version(&self) -> Result<()> {
+    /// The pack's layout, refused when newer than this build's.
+    fn check_version(&self) -> Result<i64> {
         let found: i64 = self
             .raw()?
             .pragma_query_value(None, "user_version", |r| r.get(0))
@@ -178,7 +229,12 @@ impl PackFile {
                 supported: PACK_VERSION,
             });
         }
-        Ok(())
+        Ok(found)
+    }
+
+    /// The pack's layout (`PRAGMA user_version`): older packs lack the `problems` table.
+    pub fn version(&self) -> i64 {
+        self.version
     }
 
     fn raw(&self) -> Result<&rusqlite::Connection> {
@@ -410,3 +466,72 @@ pub fn current_answer(conn: &Connection, task_id: i64) -> Result<Option<PackAnsw
         .query_row([task_id], answer_from_row)
         .optional()?)
 }
+
+/// Records that the holder reports a problem with task `task_id`.
+pub fn insert_problem(conn: &crate::Tx<'_>, task_id: i64, text: &str, at: i64) -> Result<()> {
+    conn.execute(
+        "INSERT INTO problems (task_id, text, created_at) VALUES (?1, ?2, ?3)",
+        params![task_id, text, at],
+    )?;
+    Ok(())
+}
+
+/// The report on task `task_id`, if its holder made one.
+pub fn problem(conn: &Connection, task_id: i64) -> Result<Option<PackProblemRow>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {PROBLEM_COLUMNS} FROM problems WHERE task_id = ?1 ORDER BY seq LIMIT 1"
+        ))?
+        .query_row([task_id], problem_from_row)
+        .optional()?)
+}
+
+const PROBLEM_COLUMNS: &str = "seq, task_id, text, created_at";
+
+fn problem_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackProblemRow> {
+    Ok(PackProblemRow {
+        seq: r.get(0)?,
+        task_id: r.get(1)?,
+        text: r.get(2)?,
+        created_at: r.get(3)?,
+    })
+}
+
+/// The reports whose columns hold the types Factdesk writes, in the order they were made.
+pub fn problems(conn: &Connection) -> Result<Vec<PackProblemRow>> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {PROBLEM_COLUMNS} FROM problems WHERE {PROBLEM_WELL_TYPED} ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map([], problem_from_row)?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
+/// The first report whose columns hold the wrong type of value (the annotator owns the
+/// file): its row, the column and what is wrong, so the merge refuses the pack naming it.
+pub fn malformed_problem(conn: &Connection) -> Result<Option<(i64, String, String)>> {
+    Ok(conn
+        .query_row(
+            &format!(
+                "SELECT seq, typeof(task_id), typeof(text), typeof(created_at) FROM problems
+                 WHERE NOT ({PROBLEM_WELL_TYPED}) ORDER BY seq LIMIT 1"
+            ),
+            [],
+            |r| {
+                let seq: i64 = r.get(0)?;
+                let found: [String; 3] = [r.get(1)?, r.get(2)?, r.get(3)?];
+                let wanted = ["integer", "text", "integer"];
+                let names = ["task_id", "text", "created_at"];
+                let at = (0..3).find(|&i| found[i] != wanted[i]).unwrap_or(0);
+                Ok((
+                    seq,
+                    names[at].to_string(),
+                    format!("it is {} where {} belongs", found[at], wanted[at]),
+                ))
+            },
+        )
+        .optional()?)
+}
+
+/// The report rows [`problems`] can read.
+const PROBLEM_WELL_TYPED: &str =
+    "typeof(task_id) = 'integer' AND typeof(text) = 'text' AND typeof(created_at) = 'integer'";

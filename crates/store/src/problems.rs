@@ -33,6 +33,31 @@ pub fn insert(
     Ok(())
 }
 
+/// Takes in a report made in pack `pack_id` on task `task_id`, unless a merge of that
+/// pack already did (one report an item in a pack): false then, and nothing is written.
+pub fn insert_from_pack(
+    conn: &crate::Tx<'_>,
+    pack_id: &str,
+    task_id: i64,
+    annotator_id: i64,
+    text: &str,
+    at: i64,
+) -> Result<bool> {
+    let merged: bool = conn
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM problem_reports WHERE pack_id = ?1 AND task_id = ?2)",
+        )?
+        .query_row(params![pack_id, task_id], |r| r.get(0))?;
+    if merged {
+        return Ok(false);
+    }
+    conn.prepare_cached(
+        "INSERT INTO problem_reports (task_id, annotator_id, text, created_at, pack_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![task_id, annotator_id, text, at, pack_id])?;
+    Ok(true)
+}
+
 /// The reports not yet seen, oldest first, at most `limit`.
 pub fn open(conn: &Connection, limit: u32) -> Result<Vec<ReportRow>> {
     let mut stmt = conn.prepare_cached(&format!(

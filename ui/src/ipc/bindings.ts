@@ -384,7 +384,12 @@ shows: Shows | null,
 /**
  * The questions it asks: `submit` takes answers keyed by their ids.
  */
-questions: Array<Question>, };
+questions: Array<Question>, 
+/**
+ * In a pack: the problem its holder reported on this item (the lead reads it once
+ * the pack is merged); absent everywhere else.
+ */
+reported?: string, };
 
 export type Next = { item: Item | null, 
 /**
@@ -866,9 +871,13 @@ added: number,
  */
 already: number, 
 /**
- * Unanswered items given back to the pool.
+ * Unanswered items given back to the pool (reported ones among them).
  */
 released: number, 
+/**
+ * Problems reported in the pack added to the lead's list by this merge.
+ */
+problems: number, 
 /**
  * Answers left out because they came after the pack was returned, on items it had
  * given back and that others have since filled.

@@ -17,7 +17,7 @@ describe("packs panel", () => {
     mocked.packs.mockResolvedValue([]);
     const first: MergeOutcome = {
       file: "/in/ana.results.fdpack",
-      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 0, late: 0, clamped: 0, refused: [] },
+      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 0, problems: 0, late: 0, clamped: 0, refused: [] },
       error: null,
     };
     let merged: (o: MergeOutcome[]) => void = () => {};

@@ -50,15 +50,15 @@ describe("packs", () => {
   it("says what merging each file did, or why it was refused", () => {
     const merged: MergeOutcome = {
       file: "/in/ana.results.fdpack",
-      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1, late: 0, clamped: 0, refused: [] },
+      report: { file: "/in/ana.results.fdpack", pack_id: "p1", annotator: "ana", added: 2, already: 0, released: 1, problems: 1, late: 0, clamped: 0, refused: [] },
       error: null,
     };
     expect(outcomeText(merged)).toBe(
-      "ana.results.fdpack: 2 answers from ana added, 0 already there, 1 unanswered item back in the pool",
+      "ana.results.fdpack: 2 answers from ana added, 0 already there, 1 unanswered item back in the pool, 1 reported problem added to your list",
     );
     const again: MergeOutcome = {
       ...merged,
-      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0, late: 0, clamped: 0, refused: [] },
+      report: { file: merged.file, pack_id: "p1", annotator: "ana", added: 0, already: 2, released: 0, problems: 0, late: 0, clamped: 0, refused: [] },
     };
     expect(outcomeText(again)).toBe("ana.results.fdpack: 0 answers from ana added, 2 already there");
     const hostile: MergeOutcome = {
@@ -70,6 +70,7 @@ describe("packs", () => {
         added: 1,
         already: 0,
         released: 0,
+        problems: 0,
         late: 0,
         clamped: 1,
         refused: [{ uuid: "u9", reason: "choose sentences or \"no evidence\", not both" }],

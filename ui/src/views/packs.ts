@@ -38,6 +38,7 @@ export function outcomeText(o: MergeOutcome): string {
   if (!r) return `${name}: nothing was merged`;
   const parts = [`${plural(r.added, "answer")} from ${r.annotator} added`, `${r.already} already there`];
   if (r.released > 0) parts.push(`${plural(r.released, "unanswered item")} back in the pool`);
+  if (r.problems > 0) parts.push(`${plural(r.problems, "reported problem")} added to your list`);
   if (r.late > 0) parts.push(`${plural(r.late, "late answer")} left out (others finished those items)`);
   if (r.clamped > 0) parts.push(`${r.clamped} with a time out of range brought into range`);
   // Refused answers are named with the reason the project's checks gave; none was stored.

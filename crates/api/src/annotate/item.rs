@@ -125,6 +125,11 @@ pub struct Item {
     /// The questions it asks: `submit` takes answers keyed by their ids.
     #[serde(default)]
     pub questions: Vec<Question>,
+    /// In a pack: the problem its holder reported on this item (the lead reads it once
+    /// the pack is merged); absent everywhere else.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub reported: Option<String>,
 }
 
 impl Item {
@@ -284,6 +289,7 @@ impl Project {
             pace: self.pace(annotator_id, kind)?,
             shows: None,
             questions: Vec::new(),
+            reported: None,
         };
         let mut slots = Vec::new();
         match kind {

@@ -106,6 +106,22 @@ pub(super) fn check(manifest: &Manifest, census: &Census) -> std::result::Result
             census.answers
         ));
     }
+    // One report an item at most, each within what the project takes (a character is at
+    // most 4 bytes): a padded table is refused before its text is read.
+    if census.problems > items {
+        return Err(format!(
+            "its problems table holds {} reports for {items} items, more than one an item: Factdesk never writes such a pack",
+            census.problems
+        ));
+    }
+    let report_bytes = 4 * crate::problems::REPORT_CHARS as u64;
+    if census.largest_problem > report_bytes {
+        return Err(format!(
+            "a report in its problems table (field text) takes {}, more than any report Factdesk writes ({} at most)",
+            size(census.largest_problem),
+            size(report_bytes)
+        ));
+    }
     if census.largest_answer > ANSWER_BYTES {
         return Err(format!(
             "one of its answers takes {}, more than any answer Factdesk writes ({} at most)",
@@ -137,7 +153,10 @@ pub(super) fn check(manifest: &Manifest, census: &Census) -> std::result::Result
         ));
     }
     // Free pages or anything else no row accounts for: a file this large was padded.
-    let text = census.issued_bytes.saturating_add(census.answer_bytes);
+    let text = census
+        .issued_bytes
+        .saturating_add(census.answer_bytes)
+        .saturating_add(census.problem_bytes);
     let file_most = text
         .saturating_mul(FILE_PER_TEXT_BYTE)
         .saturating_add(census.rows().saturating_mul(FILE_PER_ROW))

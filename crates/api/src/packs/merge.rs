@@ -4,15 +4,18 @@
 //! pool. Answers are written a short batch at a time, each with its merge record, so the
 //! team's answers are not held up by a long pack: a merge stopped halfway (killed, a
 //! failed write) leaves whole answers and the pack still out, and the next merge of it
-//! takes the rest, counting those as already merged.
+//! takes the rest, counting those as already merged. The problems its holder reported come
+//! in with the pack's return, in its last transaction: each into the lead's list once
+//! (merging the pack again adds none), its item given back to the pool as a report made
+//! in the project gives it.
 
 use super::returned::{refused, ReturnedPack, ALTERED_ITEMS};
 use super::sign;
 use crate::annotate::Answer;
 use crate::annotate::Checked;
 use crate::{Error, ErrorCode, Project, Result};
-use factdesk_store::pack_file;
 use factdesk_store::pack_store::PackAnswerRow;
+use factdesk_store::{pack_file, problems};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -39,8 +42,11 @@ pub struct MergeReport {
     pub added: u64,
     /// Answers in the pack that an earlier merge already added.
     pub already: u64,
-    /// Unanswered items given back to the pool.
+    /// Unanswered items given back to the pool (reported ones among them).
     pub released: u64,
+    /// Problems reported in the pack added to the lead's list by this merge.
+    #[serde(default)]
+    pub problems: u64,
     /// Answers left out because they came after the pack was returned, on items it had
     /// given back and that others have since filled.
     pub late: u64,
@@ -218,6 +224,7 @@ impl Project {
         let now = self.clock.now_ms();
         let row = self.admit(pack, unanswered, now)?;
         let checked = self.check_answers(pack, &row, now)?;
+        let reports = self.pack_problems(pack, &row, now)?;
         let mut report = MergeReport {
             file: pack.name.clone(),
             pack_id: row.id.clone(),
@@ -225,6 +232,7 @@ impl Project {
             added: 0,
             already: 0,
             released: 0,
+            problems: 0,
             late: 0,
             clamped: 0,
             refused: Vec::new(),
@@ -248,7 +256,13 @@ impl Project {
             self.store.yield_to_writers();
         }
         let tx = self.store.transaction()?;
-        report.released = pack_file::release(&tx, &row.id)?;
+        for (task_id, text, at) in &reports {
+            if problems::insert_from_pack(&tx, &row.id, *task_id, row.annotator_id, text, *at)? {
+                report.problems += 1;
+                report.released += u64::from(pack_file::release_task(&tx, &row.id, *task_id, now)?);
+            }
+        }
+        report.released += pack_file::release(&tx, &row.id)?;
         pack_file::mark_returned(&tx, &row.id, now)?;
         tx.commit()?;
         report
@@ -257,7 +271,7 @@ impl Project {
                 uuid: uuid.clone(),
                 reason: reason.clone(),
             }));
-        tracing::info!(pack = %row.id, added = report.added, already = report.already, released = report.released, late = report.late, refused = report.refused.len(), "pack merged");
+        tracing::info!(pack = %row.id, added = report.added, already = report.already, released = report.released, problems = report.problems, late = report.late, refused = report.refused.len(), "pack merged");
         Ok(report)
     }
 
@@ -287,6 +301,7 @@ impl Project {
         }
         if pack.answers.is_empty()
             && pack.malformed.is_empty()
+            && pack.problems.is_empty()
             && row.returned_at.is_none()
             && unanswered == Unanswered::Refuse
         {
@@ -296,6 +311,29 @@ impl Project {
             ));
         }
         Ok(row)
+    }
+
+    /// The pack's reports as the project takes them in: on the project's task (every one
+    /// is the pack's: see `returned::check_problems`), the text trimmed, the time brought
+    /// between the pack's issue and now, as an answer's.
+    fn pack_problems<'p>(
+        &self,
+        pack: &'p ReturnedPack,
+        row: &pack_file::PackRow,
+        now: i64,
+    ) -> Result<Vec<(i64, &'p str, i64)>> {
+        let issued_at = pack.manifest.issued_at;
+        let mut out = Vec::with_capacity(pack.problems.len());
+        for report in &pack.problems {
+            let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, report.task_id)?
+            else {
+                return Err(refused(&pack.name, format!("its problems table, row {}, field task_id: task {} is not on record for pack {}", report.seq, report.task_id, row.id)));
+            };
+            let text = crate::problems::checked_text(&report.text)?;
+            let at = report.created_at.clamp(issued_at, now.max(issued_at));
+            out.push((task_id, text, at));
+        }
+        Ok(out)
     }
 
     /// Each answer's checks that only read (its shape, its task, its options), run before

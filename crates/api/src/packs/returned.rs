@@ -9,7 +9,7 @@ use super::limits::{self, PackKey};
 use super::{parse_manifest, sign, Manifest};
 use crate::{Error, ErrorCode, Result};
 use factdesk_store::pack_returned::{self, Bounds, ReadError};
-use factdesk_store::pack_store::PackAnswerRow;
+use factdesk_store::pack_store::{PackAnswerRow, PackProblemRow};
 use sha2::{Digest, Sha256};
 use std::path::Path;
 
@@ -26,6 +26,8 @@ pub struct ReturnedPack {
     pub(super) digest: String,
     pub(super) answers: Vec<PackAnswerRow>,
     pub(super) malformed: Vec<(String, String)>,
+    /// The problems its holder reported, each checked (see [`check_problems`]).
+    pub(super) problems: Vec<PackProblemRow>,
 }
 
 pub(super) fn refused(file: &str, why: impl std::fmt::Display) -> Error {
@@ -116,6 +118,8 @@ fn read_pack(file: &Path, bounds: &Bounds, key: Option<&PackKey>) -> Result<Retu
             return Err(Stop::Refused(ALTERED_ITEMS.into()));
         }
         let (answers, malformed) = pack.answers()?;
+        let problems = pack.problems()?;
+        check_problems(&manifest, &problems).map_err(Stop::Refused)?;
         Ok(ReturnedPack {
             name: name.clone(),
             manifest,
@@ -124,6 +128,7 @@ fn read_pack(file: &Path, bounds: &Bounds, key: Option<&PackKey>) -> Result<Retu
             digest,
             answers,
             malformed,
+            problems,
         })
     });
     read.map_err(|stop| match stop {
@@ -137,4 +142,36 @@ fn read_pack(file: &Path, bounds: &Bounds, key: Option<&PackKey>) -> Result<Retu
         Stop::Read(ReadError::Store(e)) => unreadable(&e),
         Stop::Unreadable(e) => unreadable(&e),
     })
+}
+
+/// Refuses the pack at its first report a pack session never writes: on a task not in
+/// the pack, a second on one task, or a text the project would not take
+/// ([`crate::problems::REPORT_CHARS`]); each named by table, row and field. The census
+/// already held them to one an item and their text's bytes.
+fn check_problems(
+    manifest: &Manifest,
+    problems: &[PackProblemRow],
+) -> std::result::Result<(), String> {
+    let issued: std::collections::HashSet<i64> = manifest.tasks.iter().copied().collect();
+    let mut seen = std::collections::HashMap::new();
+    for report in problems {
+        let at = |field: &str| format!("its problems table, row {}, field {field}", report.seq);
+        if !issued.contains(&report.task_id) {
+            return Err(format!(
+                "{}: task {} is not in this pack",
+                at("task_id"),
+                report.task_id
+            ));
+        }
+        if let Some(first) = seen.insert(report.task_id, report.seq) {
+            return Err(format!(
+                "{}: a second report on task {} (row {first} is the first); a pack keeps one report an item",
+                at("task_id"),
+                report.task_id
+            ));
+        }
+        crate::problems::checked_text(&report.text)
+            .map_err(|e| format!("{}: {}", at("text"), e.message))?;
+    }
+    Ok(())
 }

@@ -1,6 +1,6 @@
 //! Working in a pack on the annotator's laptop: its items in order, going back, the pace,
-//! "show in document", and answers stored in the pack, each committed before it is
-//! acknowledged. The same DTOs as a project's, so the screens do not tell them apart.
+//! "show in document", and answers and problem reports stored in the pack, each committed
+//! before it is acknowledged. The same DTOs as a project's, so the screens do not tell them apart.
 
 use super::{read_manifest, Manifest};
 use crate::actor::Actor;
@@ -137,7 +137,7 @@ impl PackSession {
         self.require_holder(actor)?;
         let mut open = Vec::new();
         for row in self.items_of(kind)? {
-            if pack_store::current_answer(self.file.conn(), row.task_id)?.is_none() {
+            if !self.dealt_with(row.task_id)? {
                 open.push(row);
             }
         }
@@ -159,9 +159,7 @@ impl PackSession {
     /// it is answered (or not in the pack).
     pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
         self.require_holder(actor)?;
-        if pack_store::item(self.file.conn(), task_id)?.is_none()
-            || pack_store::current_answer(self.file.conn(), task_id)?.is_some()
-        {
+        if pack_store::item(self.file.conn(), task_id)?.is_none() || self.dealt_with(task_id)? {
             return Ok(false);
         }
         self.skipped.retain(|s| *s != task_id);
@@ -179,10 +177,22 @@ impl PackSession {
     ) -> Result<Option<Item>> {
         self.require_holder(actor)?;
         let kind_tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
+        // Answered and reported items, by when each was first dealt with.
+        let conn = self.file.conn();
+        let mut done: Vec<(i64, i64)> = pack_store::answers(conn)?
+            .into_iter()
+            .map(|a| (a.created_at, a.task_id))
+            .collect();
+        done.extend(
+            pack_store::problems(conn)?
+                .into_iter()
+                .map(|r| (r.created_at, r.task_id)),
+        );
+        done.sort_by_key(|(at, _)| *at);
         let mut answered: Vec<i64> = Vec::new();
-        for a in pack_store::answers(self.file.conn())? {
-            if kind_tasks.contains(&a.task_id) && !answered.contains(&a.task_id) {
-                answered.push(a.task_id);
+        for (_, task_id) in done {
+            if kind_tasks.contains(&task_id) && !answered.contains(&task_id) {
+                answered.push(task_id);
             }
         }
         let upto = current
@@ -214,6 +224,7 @@ impl PackSession {
             }
             None => None,
         };
+        item.reported = pack_store::problem(self.file.conn(), row.task_id)?.map(|r| r.text);
         Ok(item.with_design(None))
     }
 
@@ -224,6 +235,13 @@ impl PackSession {
             .filter(|a| tasks.contains(&a.task_id))
             .collect();
         let mut done: Vec<i64> = answers.iter().map(|a| a.task_id).collect();
+        // A reported item is dealt with, as an answered one.
+        done.extend(
+            pack_store::problems(self.file.conn())?
+                .into_iter()
+                .map(|r| r.task_id)
+                .filter(|t| tasks.contains(t)),
+        );
         done.sort_unstable();
         done.dedup();
         // The project's pace: the last half hour, breaks out, bounded (`factdesk_core::pace`).
@@ -285,6 +303,11 @@ impl PackSession {
         let item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
         let answer = &*crate::annotate::by_fields(item.kind, answer)?;
         check(&item, answer)?;
+        if pack_store::problem(self.file.conn(), answer.task_id)?.is_some() {
+            return Err(invalid(
+                "you reported a problem with this item: it goes back to the pool when your lead merges the pack, so it takes no answer here",
+            ));
+        }
         let stored = serde_json::to_string(answer).map_err(damaged)?;
         let uuid = uuid::Uuid::new_v4().to_string();
         let now = self.clock.now_ms();
@@ -315,6 +338,40 @@ impl PackSession {
             ack: uuid,
             task_id: answer.task_id,
         })
+    }
+
+    /// Reports a problem with item `task_id` of the pack, answered or not, held to what the
+    /// project takes ([`crate::problems::REPORT_CHARS`], one report an item): stored in the
+    /// pack, committed before it is acknowledged, the item counts as dealt with, and the
+    /// merge hands the report to the lead and the item back to the pool.
+    pub fn report_problem(&mut self, actor: &Actor, task_id: i64, text: &str) -> Result<()> {
+        self.require_holder(actor)?;
+        let text = crate::problems::checked_text(text)?;
+        if pack_store::item(self.file.conn(), task_id)?.is_none() {
+            return Err(Error::new(
+                ErrorCode::NotFound,
+                format!("no task {task_id} in this pack"),
+            ));
+        }
+        let now = self.clock.now_ms();
+        let tx = self.file.transaction()?;
+        if pack_store::problem(&tx, task_id)?.is_some() {
+            return Err(Error::new(
+                ErrorCode::Conflict,
+                "you reported a problem with this item already; your lead reads it when the pack is merged",
+            ));
+        }
+        pack_store::insert_problem(&tx, task_id, text, now)?;
+        tx.commit()?;
+        self.skipped.retain(|s| *s != task_id);
+        Ok(())
+    }
+
+    /// Whether the holder answered or reported the item: it is not served again.
+    fn dealt_with(&self, task_id: i64) -> Result<bool> {
+        let conn = self.file.conn();
+        Ok(pack_store::current_answer(conn, task_id)?.is_some()
+            || pack_store::problem(conn, task_id)?.is_some())
     }
 
     /// Copies the pack, answers and all, to `out` (by default `<pack>.results.fdpack`

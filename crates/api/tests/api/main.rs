@@ -44,6 +44,7 @@ mod layering;
 mod lead_commands;
 mod lead_rules;
 mod migration;
+mod pack_problems;
 mod pack_results;
 mod packs;
 mod password_race;

@@ -151,6 +151,12 @@ pub fn merge(a: MergeArgs) -> anyhow::Result<()> {
                         String::new()
                     }
                 );
+                if r.problems > 0 {
+                    println!(
+                        "{}: {} reported problems added to the lead's list (the app shows them on the lead's home)",
+                        r.file, r.problems
+                    );
+                }
                 for a in &r.refused {
                     println!("{}: answer {} refused: {}", r.file, a.uuid, a.reason);
                 }

@@ -164,7 +164,7 @@ export function progressView(pace: Pace | null): HTMLElement {
  * The list of keys for this kind of item, shown by "?", and the item's guideline whole: in
  * a short window with the passage open the guideline on screen is one line, cut.
  */
-export function helpView(kind: TaskKind, optionCount: number, close: () => void, guideline = "", reports = true): HTMLElement {
+export function helpView(kind: TaskKind, optionCount: number, close: () => void, guideline = ""): HTMLElement {
   return h(
     "div",
     { class: "help-backdrop", onclick: (ev) => ev.target === ev.currentTarget && close() },
@@ -175,7 +175,7 @@ export function helpView(kind: TaskKind, optionCount: number, close: () => void,
       h(
         "dl",
         {},
-        ...keyHelp(kind, optionCount, reports).flatMap(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
+        ...keyHelp(kind, optionCount).flatMap(([keys, what]) => [h("dt", {}, h("kbd", {}, keys)), h("dd", {}, what)]),
       ),
       guideline ? h("div", { class: "help-guideline", testid: "help-guideline" }, h("h3", {}, "Guideline"), h("p", { dir: "auto" }, guideline)) : null,
       h("button", { class: "ghost", onclick: close }, "Close ", h("kbd", {}, "Esc")),

@@ -78,8 +78,8 @@ export function keyAction(kind: TaskKind, key: string, count: number): KeyAction
 }
 
 /** The list of keys shown by "?", per kind: the meanings of `keymap`, with what each acts
- * on; without "!" where no report reaches a lead (`reports` false: a pack). */
-export function keyHelp(kind: TaskKind, count: number, reports = true): [string, string][] {
+ * on. */
+export function keyHelp(kind: TaskKind, count: number): [string, string][] {
   const numbered = (to: string): [string, string] => [`1–${Math.max(count, 1)}`, `${KEYMAP.number.does}: ${to}`];
   const choices = (kind === "verify" ? CHOICES.verify : CHOICES.label) ?? [];
   const specific: Record<TaskKind, [string, string][]> = {
@@ -112,7 +112,7 @@ export function keyHelp(kind: TaskKind, count: number, reports = true): [string,
       "context",
       // One line in the sheet, which fits 1024×640 whole with the guideline under it.
       ["more", "the guideline"],
-      ...(reports ? [["report", "it goes back to the pool"] as [Meaning, string]] : []),
+      ["report", "it goes back to the pool"],
       "escape",
       "help",
     ]),

@@ -57,7 +57,7 @@ const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-
  * on screen take keys (the real screen waits for two frames and a moment). With `manual`
  * false every item is ready as soon as it shows.
  */
-async function open(kind: Item["kind"] = "evidence", options: { manual?: boolean; drafts?: Drafts } = {}) {
+async function open(kind: Item["kind"] = "evidence", options: { manual?: boolean; drafts?: Drafts; pack?: boolean } = {}) {
   const home = vi.fn();
   const fail = vi.fn();
   const waiting: (() => void)[] = [];
@@ -65,7 +65,7 @@ async function open(kind: Item["kind"] = "evidence", options: { manual?: boolean
     if (options.manual) waiting.push(done);
     else done();
   };
-  const screen = workScreen(kind, { home, fail, whenReady, drafts: options.drafts });
+  const screen = workScreen(kind, { home, fail, whenReady, drafts: options.drafts, pack: options.pack });
   document.body.replaceChildren(screen.el);
   screen.shown?.();
   await settle();
@@ -294,15 +294,26 @@ describe("work screen", () => {
     expect(q(el, "reported")).not.toBeNull();
   });
 
-  it("offers no report in a pack, which sends none", async () => {
+  it("reports from a pack too, saying the lead reads it once the pack is merged", async () => {
     mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
-    const screen = workScreen("evidence", { home: vi.fn(), fail: vi.fn(), reports: false, whenReady: (done) => done() });
-    document.body.replaceChildren(screen.el);
-    screen.shown?.();
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(2), reason: null });
+    mocked.reportProblem.mockResolvedValueOnce(null);
+    const { el, press } = await open("evidence", { pack: true });
+    expect(q(el, "report")).not.toBeNull();
+    press("!");
+    const text = el.querySelector<HTMLTextAreaElement>("[data-testid=report-text]");
+    if (text) text.value = "The claim says two things.";
+    text?.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", ctrlKey: true, bubbles: true, cancelable: true }));
     await settle();
-    expect(q(screen.el, "report")).toBeNull();
-    screen.onKey?.(new KeyboardEvent("keydown", { key: "!" }));
-    expect(q(screen.el, "report-dialog")).toBeNull();
+    await settle();
+    expect(mocked.reportProblem).toHaveBeenLastCalledWith(1, "The claim says two things.");
+    expect(q(el, "reported")?.textContent).toMatch(/once your lead merges it/);
+  });
+
+  it("shows that an item of a pack was reported when it comes back", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: { ...evidence(1), reported: "Cut off." }, reason: null });
+    const { el } = await open("evidence", { pack: true });
+    expect(q(el, "reported-before")?.textContent).toMatch(/You reported a problem with this item: “Cut off\.”/);
   });
 
   it("skips: hands the item back, keeps its draft, shows the next item", async () => {

@@ -28,9 +28,9 @@ export interface WorkDeps {
   drafts?: Drafts;
   /** Calls back once a new item may take keys; painted plus a moment by default. */
   whenReady?: (done: () => void) => void;
-  /** Whether "report a problem" reaches a lead from here: on a project or a server, not
-   * from a pack (which sends no reports). */
-  reports?: boolean;
+  /** Whether the work is in a pack: a report then waits in the pack and reaches the lead
+   * with its merge. */
+  pack?: boolean;
 }
 
 const HEADINGS: Record<TaskKind, string> = {
@@ -89,14 +89,12 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       itemRef,
       progress,
       saved,
-      deps.reports === false
-        ? null
-        : h(
-            "button",
-            { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
-            "Report ",
-            h("kbd", {}, capOf("report")),
-          ),
+      h(
+        "button",
+        { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
+        "Report ",
+        h("kbd", {}, capOf("report")),
+      ),
     ),
     layout,
     helpSlot,
@@ -282,6 +280,13 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
             "You answered this item before; your answer is shown. Submitting replaces it.",
           )
         : null,
+      next.reported
+        ? h(
+            "p",
+            { class: "editing", testid: "reported-before", dir: "auto" },
+            `You reported a problem with this item: “${next.reported}” Your lead reads it when the pack is merged.`,
+          )
+        : null,
       card.el,
       guide?.el,
       body.el,
@@ -411,7 +416,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   /** "Report a problem": what is wrong, in a few words; sent, the item goes back to the
    * pool and the next one shows, as a skip does. */
   function openReport(): void {
-    if (!item || deps.reports === false) return;
+    if (!item) return;
     const task = item.task_id;
     const text = h("textarea", { class: "refute-input report-text", testid: "report-text", "aria-label": "What is wrong with this item", dir: "auto" });
     text.rows = 3;
@@ -427,7 +432,12 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
           await api.reportProblem(task, text.value);
           close();
           await loadNext();
-          note("Reported: the item went back to the pool, and your lead will read what you wrote.", "reported");
+          note(
+            deps.pack
+              ? "Reported: kept in the pack; once your lead merges it, they read what you wrote and the item goes back to the pool."
+              : "Reported: the item went back to the pool, and your lead will read what you wrote.",
+            "reported",
+          );
         } catch (e) {
           mount(said, readable(e));
         }
@@ -476,7 +486,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
 
   function openHelp(): void {
     helpOpen = true;
-    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp, item?.guidelines ?? "", deps.reports !== false));
+    mount(helpSlot, helpView(kind, body?.count ?? 0, closeHelp, item?.guidelines ?? ""));
   }
 
   function closeHelp(): void {

@@ -253,10 +253,10 @@ pub fn data(name: &str) -> std::path::PathBuf {
 }
 
 /// The tables of a pack file and nothing else: a pack is not a project.
-pub const PACK_TABLES: [&str; 4] = ["answers", "items", "manifest", "passages"];
+pub const PACK_TABLES: [&str; 5] = ["answers", "items", "manifest", "passages", "problems"];
 
 /// Every value in a pack that is not what the annotator's screens show for its items:
-/// the tables must be the pack's four, every item must read back as the `Item` `next`
+/// the tables must be the pack's five (problems holds only what its holder wrote), every item must read back as the `Item` `next`
 /// serves and every passage as the `Passage` "show in document" gives, with nothing
 /// more. Returns the offending places.
 pub fn beyond_the_screen(path: &std::path::Path) -> Vec<String> {
