@@ -32,11 +32,23 @@ pub struct ProblemReport {
     pub at: i64,
 }
 
-/// A report's text as stored, trimmed; refused when empty or over [`REPORT_CHARS`]. The
-/// one rule for a report made in the project, in a pack, and one a merge takes in.
+/// A report's text as stored, trimmed; refused when it shows nothing (spaces, zero-width
+/// characters), holds a control character other than a line break or tab (PostgreSQL
+/// refuses a NUL, and a merge failed on one after its answers were in), or is over
+/// [`REPORT_CHARS`]. The one rule for a report made in the project, in a pack, and one
+/// a merge takes in.
 pub(crate) fn checked_text(text: &str) -> Result<&str> {
     let text = text.trim();
-    if text.is_empty() {
+    if text
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            "a report may not hold control characters (such as NUL): write it as plain text",
+        ));
+    }
+    if factdesk_core::text::shows_nothing(text) {
         return Err(Error::new(
             ErrorCode::InvalidInput,
             "say what the problem is: a few words are enough",

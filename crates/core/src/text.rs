@@ -13,7 +13,7 @@ mod lookalike;
 pub(crate) mod sentences;
 mod tokens;
 
-pub use lookalike::as_seen;
+pub use lookalike::{as_seen, shows_nothing};
 pub use sentences::sentences;
 pub use tokens::{normalize_token, token_count, tokens};
 

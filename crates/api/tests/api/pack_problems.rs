@@ -98,6 +98,13 @@ fn a_problem_reported_in_a_pack_reaches_the_leads_list_once_and_its_item_the_poo
         code(pack.report_problem(&ana, task + 1, "cut")),
         ErrorCode::NotFound
     );
+    // Nothing a reader can see, or a NUL (which PostgreSQL refuses): refused at once.
+    for unseen in ["\u{200B}\u{2800}\u{3164}", "cut\u{0}off"] {
+        assert_eq!(
+            code(pack.report_problem(&ana, task, unseen)),
+            ErrorCode::InvalidInput
+        );
+    }
     clock.advance_ms(1_000);
     ok(pack.report_problem(&ana, task, " The claim says two things. "));
     // Dealt with: not served again, counted done, takes no answer nor a second report.
@@ -181,6 +188,38 @@ fn a_pack_holding_only_a_report_is_merged_not_taken_for_the_file_as_issued() {
     assert_eq!((report.added, report.problems, report.released), (0, 1, 2));
 }
 
+/// Fifteenth hostile pass: a report written into a copy of the pack after the pack was
+/// merged fell on an item the merge had given back, which someone else may have
+/// answered since. Only an item the pack still holds takes a report.
+#[test]
+fn a_report_written_after_the_pack_was_merged_is_not_taken() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = issued(dir.path(), &clock, 2);
+    let copy = dir.path().join("ana-copy.fdpack");
+    let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
+    let first = ok(pack.next_item(&pack.who("ana"), TaskKind::Label)).item;
+    let first = first.unwrap_or_else(|| panic!("an empty pack"));
+    ok(pack.submit(&pack.who("ana"), &label(first.task_id)));
+    drop(pack);
+    ok(std::fs::copy(&path, &copy));
+    let merged = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!((merged.added, merged.released), (1, 1), "{merged:?}");
+
+    let mut late = ok(PackSession::open(&copy, Box::new(clock.clone())));
+    let second = ok(late.next_item(&late.who("ana"), TaskKind::Label)).item;
+    let second = second.unwrap_or_else(|| panic!("nothing left in the copy"));
+    ok(late.report_problem(&late.who("ana"), second.task_id, "cut off"));
+    drop(late);
+    let again = ok(lead.merge_pack(&lead.lead(), &copy));
+    assert_eq!(
+        (again.added, again.problems, again.released),
+        (0, 0, 0),
+        "{again:?}"
+    );
+    assert!(ok(lead.problem_reports(&lead.lead())).is_empty());
+}
+
 /// A copy of the pack at `path`, named `name`, rewritten by `sql` as its owner can.
 fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
     let copy = path.with_file_name(name);
@@ -224,6 +263,16 @@ fn a_forged_report_is_refused_whole_naming_its_row_and_the_project_is_unchanged(
         (
             "blank.fdpack",
             report_on(2, "'   '"),
+            "its problems table, row 2, field text: say what the problem is",
+        ),
+        (
+            "nul.fdpack",
+            report_on(2, "'cut' || char(0) || 'off'"),
+            "its problems table, row 2, field text: a report may not hold control characters",
+        ),
+        (
+            "invisible.fdpack",
+            report_on(2, "char(8203, 10240, 12644, 8288, 65279)"),
             "its problems table, row 2, field text: say what the problem is",
         ),
         (

@@ -27,8 +27,9 @@ fn folded(text: &str) -> String {
 }
 
 /// Characters that change no glyph: Unicode's format characters (category Cf), variation
-/// selectors and the combining grapheme joiner.
-fn invisible(c: char) -> bool {
+/// selectors, the combining grapheme joiner, and the fillers drawn as nothing (Hangul,
+/// the blank Braille pattern).
+pub fn invisible(c: char) -> bool {
     matches!(
         c,
         '\u{00AD}'
@@ -42,6 +43,7 @@ fn invisible(c: char) -> bool {
             | '\u{200B}'..='\u{200F}'
             | '\u{202A}'..='\u{202E}'
             | '\u{2060}'..='\u{206F}'
+            | '\u{2800}'
             | '\u{3164}'
             | '\u{FE00}'..='\u{FE0F}'
             | '\u{FEFF}'
@@ -115,4 +117,9 @@ mod tests {
         // Two texts in one script stay apart.
         assert_ne!(as_seen("сад"), as_seen("сон"));
     }
+}
+
+/// Whether `text` shows nothing to a reader: only spaces and [`invisible`] characters.
+pub fn shows_nothing(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || invisible(c))
 }
