@@ -12,6 +12,19 @@ impl Project {
     /// The stance cannot change once evidence answers exist, nor while evidence items
     /// shown under it can still be answered (see [`stance_may_change`]).
     pub fn set_settings(&mut self, lead: &Lead, settings: &Settings) -> Result<()> {
+        self.set_settings_based_on(lead, settings, None)
+    }
+
+    /// As [`Project::set_settings`], but refused (`Conflict`, nothing stored) when the
+    /// stored settings are no longer `based_on`, those the change was made from: two
+    /// leads saving at once each had the other's change overwritten (fourteenth hostile
+    /// pass). The app reads them again and redoes its change on top.
+    pub fn set_settings_based_on(
+        &mut self,
+        lead: &Lead,
+        settings: &Settings,
+        based_on: Option<&Settings>,
+    ) -> Result<()> {
         self.acting_lead(lead)?;
         settings.validate()?;
         // The controls are checked against a design whose questions change; a save that
@@ -27,10 +40,18 @@ impl Project {
                 }
             }
         }
-        self.store_settings(settings)
+        self.store_settings_based_on(settings, based_on)
     }
 
     pub(crate) fn store_settings(&mut self, settings: &Settings) -> Result<()> {
+        self.store_settings_based_on(settings, None)
+    }
+
+    fn store_settings_based_on(
+        &mut self,
+        settings: &Settings,
+        based_on: Option<&Settings>,
+    ) -> Result<()> {
         self.store.require_writable()?;
         let mut settings = settings.clone();
         if let Some(stance) = settings.evidence_stance {
@@ -40,6 +61,14 @@ impl Project {
             .map_err(|e| crate::Error::new(crate::ErrorCode::InvalidInput, e.to_string()))?;
         let tx = self.store.transaction()?;
         let old = from_json(factdesk_store::tx::settings(&tx)?);
+        // A lead's transaction holds the write lock (BEGIN IMMEDIATE on a file, the
+        // exclusive lock on PostgreSQL): no save can come between this read and the write.
+        if based_on.is_some_and(|b| *b != old) {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Conflict,
+                "the settings were changed meanwhile, by another lead or window: read them again and make your change on top",
+            ));
+        }
         let before = old.stance();
         // A changed flag rule re-decides every flag from the records; other saves leave
         // flags as the answers set them.

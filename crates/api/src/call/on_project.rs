@@ -288,9 +288,13 @@ impl Host for OnProject<'_> {
         p.set_password(&lead, &name, &password)
     }
 
-    fn save_settings(&mut self, settings: Settings) -> Result<Settings> {
+    fn save_settings(
+        &mut self,
+        settings: Settings,
+        based_on: Option<Settings>,
+    ) -> Result<Settings> {
         let (p, lead) = self.lead("change the project's settings")?;
-        p.set_settings(&lead, &settings)?;
+        p.set_settings_based_on(&lead, &settings, based_on.as_ref())?;
         p.settings()
     }
 

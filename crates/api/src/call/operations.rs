@@ -155,9 +155,12 @@ macro_rules! for_each_operation {
             } -> (), Lead, Local;
             /// The project's settings (on a server, a lead's).
             Settings settings -> $crate::settings::Settings, Lead, Local;
-            /// Stores the settings; the stored ones come back.
+            /// Stores the settings; the stored ones come back. With `based_on`, the
+            /// settings the change was made from, a save is refused (conflict) when
+            /// another lead or window saved in between, so neither change is lost.
             SaveSettings save_settings {
                 settings: $crate::settings::Settings,
+                based_on: Option<$crate::settings::Settings>,
             } -> $crate::settings::Settings, Lead, Local;
             /// Counts (true) or leaves out (false) a flagged annotator, or follows the
             /// flag (none).
