@@ -69,8 +69,8 @@ export function operations(send: Send) {
     markProblemSeen: (id: number) => send<null>("mark_problem_seen", { id }),
     /** The project's settings (on a server, a lead's). */
     settings: () => send<Settings>("settings"),
-    /** Stores the settings; the stored ones come back. */
-    saveSettings: (settings: Settings) => send<Settings>("save_settings", { settings }),
+    /** Stores the settings; the stored ones come back. With `based_on`, the settings the change was made from, a save is refused (conflict) when another lead or window saved in between, so neither change is lost. */
+    saveSettings: (settings: Settings, basedOn: Settings | null) => send<Settings>("save_settings", { settings, basedOn }),
     /** Counts (true) or leaves out (false) a flagged annotator, or follows the flag (none). */
     flagDecision: (name: string, include: boolean | null) => send<Annotator>("flag_decision", { name, include }),
     /** The packs this project issued, newest first. */

@@ -116,8 +116,8 @@ const LEAD_ONLY: &[Call] = &[
     ("claims_without_tasks", |p, a, _| {
         p.claims_without_tasks(a).map(drop)
     }),
-    ("set_settings", |p, a, _| {
-        p.set_settings(a, &Settings::default())
+    ("set_settings_based_on", |p, a, _| {
+        p.set_settings_based_on(a, &Settings::default(), None)
     }),
     ("add_annotator", |p, a, _| {
         p.add_annotator(a, "eve", Role::Lead).map(drop)

@@ -66,6 +66,30 @@ describe("the settings' Save", () => {
   });
 });
 
+describe("two leads saving at once", () => {
+  it("sends what it read, and on a conflict merges again on the other lead's save", async () => {
+    const el = await opened();
+    // Between our read and our save another lead stored a new reservation time.
+    const theirs = { ...structuredClone(SETTINGS), reservation_minutes: SETTINGS.reservation_minutes + 5 };
+    mocked.settings.mockResolvedValueOnce(structuredClone(SETTINGS)).mockResolvedValueOnce(structuredClone(theirs));
+    mocked.saveSettings
+      .mockRejectedValueOnce(new ApiError({ code: "conflict", message: "the settings were changed meanwhile" }))
+      .mockImplementation((s) => Promise.resolve(s));
+    type(q(el, "setting-overlap"), String(SETTINGS.overlap + 1));
+    q(el, "settings-save")?.click();
+    for (let i = 0; i < 6; i++) await settle();
+    expect(mocked.saveSettings).toHaveBeenCalledTimes(2);
+    const [first, firstBase] = mocked.saveSettings.mock.calls[0];
+    expect(firstBase).toEqual(SETTINGS);
+    expect(first.overlap).toBe(SETTINGS.overlap + 1);
+    const [second, secondBase] = mocked.saveSettings.mock.calls[1];
+    expect(secondBase).toEqual(theirs);
+    // Both changes stand: ours on top of theirs.
+    expect(second.overlap).toBe(SETTINGS.overlap + 1);
+    expect(second.reservation_minutes).toBe(SETTINGS.reservation_minutes + 5);
+  });
+});
+
 describe("the disagreement categories", () => {
   it("are edited one a line, trimmed, blank lines dropped", async () => {
     expect(categoryLines(" vague claim \n\nslip\n")).toEqual(["vague claim", "slip"]);
@@ -77,6 +101,6 @@ describe("the disagreement categories", () => {
     q(el, "settings-save")?.click();
     await settle();
     await settle();
-    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ disagreement_categories: ["ambiguous item", "slip"] }));
+    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ disagreement_categories: ["ambiguous item", "slip"] }), expect.anything());
   });
 });

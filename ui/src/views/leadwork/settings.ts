@@ -358,30 +358,39 @@ export function settingsScreen(deps: LeadDeps): Screen {
     readiness();
     if (wrong) return;
     try {
-      // Another window (or the CLI) may have saved since this screen was read: keep its
-      // changes, write only the fields changed here, and stop on a field changed in both.
-      const now = await api.settings();
-      const typed = new Map([...inputs].map(([key, el]) => [key, el.value]));
-      const { keys, clashes } = mergeSettings(current, now, typed);
-      if (clashes.length) {
-        for (const key of clashes) {
-          const f = FIELDS.find((x) => x.key === key);
-          if (f) mount(problems.get(key) ?? problem, `Changed in another window meanwhile, to “${shownValue(f, now)}”. Yours is still in the box: Save again to keep it.`);
+      // Another window (or the CLI, or another lead) may have saved since this screen was
+      // read: keep its changes, write only the fields changed here, and stop on a field
+      // changed in both. A save landing between our read and our write is refused
+      // (conflict) and the merge is made again on what it stored.
+      for (let attempt = 1; ; attempt++) {
+        const now = await api.settings();
+        const typed = new Map([...inputs].map(([key, el]) => [key, el.value]));
+        const { keys, clashes } = mergeSettings(current, now, typed);
+        if (clashes.length) {
+          for (const key of clashes) {
+            const f = FIELDS.find((x) => x.key === key);
+            if (f) mount(problems.get(key) ?? problem, `Changed in another window meanwhile, to “${shownValue(f, now)}”. Yours is still in the box: Save again to keep it.`);
+          }
+          // What the others changed shows; the next save writes the lead's values over them.
+          current = now;
+          for (const f of FIELDS) {
+            const el = inputs.get(f.key);
+            if (el && !keys.includes(f.key)) f.show(now, el);
+          }
+          return;
         }
-        // What the others changed shows; the next save writes the lead's values over them.
-        current = now;
+        const merged: Settings = structuredClone(now);
         for (const f of FIELDS) {
           const el = inputs.get(f.key);
-          if (el && !keys.includes(f.key)) f.show(now, el);
+          if (el && keys.includes(f.key)) f.read(el, merged);
         }
-        return;
+        try {
+          show(await api.saveSettings(merged, now));
+          break;
+        } catch (e) {
+          if (!(e instanceof ApiError && e.code === "conflict" && attempt < 3)) throw e;
+        }
       }
-      const merged: Settings = structuredClone(now);
-      for (const f of FIELDS) {
-        const el = inputs.get(f.key);
-        if (el && keys.includes(f.key)) f.read(el, merged);
-      }
-      show(await api.saveSettings(merged));
       mount(status, "Settings saved.");
     } catch (e) {
       const field = fieldOf(e);
