@@ -55,14 +55,18 @@ pub(crate) fn from_our_page(headers: &HeaderMap) -> bool {
 
 /// Whether the browser reached the server over TLS: the server's own, or a trusted
 /// proxy's that says so. Only then is the cookie marked Secure (a browser would drop a
-/// Secure cookie sent over plain HTTP to a machine on the network).
+/// Secure cookie sent over plain HTTP to a machine on the network). A chain of proxies
+/// lists one protocol each ("https, http"): any https counts, since taking a TLS browser
+/// for a plain one would let a sibling site's cookie in (fifteenth hostile pass).
 pub(crate) fn over_tls(state: &AppState, peer: SocketAddr, headers: &HeaderMap) -> bool {
     state.tls
         || (crate::caller::is_proxy(peer.ip(), state.trusted_proxy)
             && headers
-                .get("x-forwarded-proto")
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|p| p.trim().eq_ignore_ascii_case("https")))
+                .get_all("x-forwarded-proto")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|line| line.split(','))
+                .any(|p| p.trim().eq_ignore_ascii_case("https")))
 }
 
 /// Over TLS a browser's session comes only in the `__Host-` cookie: a plain-named one

@@ -249,3 +249,35 @@ async fn no_cookie_set_before_sign_in_becomes_a_session_and_another_servers_is_u
         401
     );
 }
+
+/// Fifteenth hostile pass: behind proxies that list one protocol each, the browser's
+/// TLS was missed ("https, http" is not "https"), so its session cookie was the plain
+/// one and a sibling site's plain cookie was taken. Any https in the list now counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn behind_a_chain_of_proxies_any_https_makes_the_session_the_host_cookie() {
+    let team = Team::start_behind("127.0.0.1").await;
+    let signed_in = ok(team
+        .http
+        .post(team.url("/api/v1/login"))
+        .header(OURS, "1")
+        .header("x-forwarded-proto", "https, http")
+        .json(&json!({"name": "ana", "password": password("ana")}))
+        .send()
+        .await);
+    let cookie = session_of(&signed_in);
+    assert!(cookie.starts_with("__Host-factdesk_session="), "{cookie}");
+    let token = cookie.split_once('=').map(|(_, t)| t).unwrap_or_default();
+    let me = |cookie: String| {
+        let request = team
+            .http
+            .post(team.url("/api/v1/call"))
+            .header(COOKIE, cookie)
+            .header(OURS, "1")
+            .header(CONTENT_TYPE, "application/json")
+            .header("x-forwarded-proto", "https,http")
+            .body(json!({"op": "me"}).to_string());
+        async move { ok(request.send().await).status().as_u16() }
+    };
+    assert_eq!(me(format!("__Host-factdesk_session={token}")).await, 200);
+    assert_eq!(me(format!("factdesk_session={token}")).await, 401);
+}
