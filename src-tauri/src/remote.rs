@@ -423,6 +423,7 @@ pub(crate) mod fake {
             person: Person {
                 name: "maria".into(),
                 role: Role::Lead,
+                has_password: true,
             },
             agent: agent(Some(CALL)),
         }

@@ -60,6 +60,12 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
     app = await startApp(work, project);
     session = await app.open();
     await session.waitFor(tid("person-ana"), 30_000);
+    // The lead has no password: listed after ana, with no digit, so no one key opens the
+    // lead's view (issue 36).
+    const rows = await session.execute(
+      "return [...document.querySelectorAll('.person')].map((b) => [b.dataset.testid, b.querySelector('kbd')?.textContent ?? null])",
+    );
+    assert.deepEqual(rows, [["person-ana", "1"], ["person-lead", null]]);
     await saveScreenshot(session, "who-is-working.png");
     await signInByKeys(session, "ana");
 
@@ -80,6 +86,9 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
         await session.until(`key ${k} to check ${id} on item ${i + 1}`, async () => (await checked(session, id)) === "true");
       }
       if (i === 2) {
+        // Under `supports` the claim's words are not marked: the negation would be the one
+        // option with every claim word marked.
+        assert.equal((await session.findAll(".option mark")).length, 0, "no option row has marks under supports");
         await saveScreenshot(session, "evidence.png");
         await session.keys("d");
         await session.waitFor(tid("passage-hit"));
@@ -139,6 +148,10 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
       const task = await currentTask(session);
       await session.keys("1");
       assert.equal(await session.attribute(await session.find(tid(choice)), "aria-pressed"), "true", kind);
+      if (kind === "label") {
+        // How the evidence stands, with no count of other people's answers.
+        assert.doesNotMatch(await textOf(session, tid("evidence-section")), /\b\d+ (counted )?answers?\b|one answer|majority/i);
+      }
       await saveScreenshot(session, shot);
       await submitByEnter(session, Key, task);
     }
@@ -173,6 +186,8 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
     }
     await session.clickOn(tid("switch-person"));
     await signInByKeys(session, "lead");
+    // Without a password, the lead's home says anyone here can open it.
+    await session.waitFor(tid("open-lead-notice"));
     await session.waitFor(tid("flagged-bob"));
     await saveScreenshot(session, "lead.png");
   } catch (e) {

@@ -61,6 +61,15 @@ async function home(session) {
   await session.waitFor(tid("home"));
 }
 
+/** Out of the settings with an edit not saved: Esc asks, and Discard (a Tab away) leaves. */
+async function discardSettings(session) {
+  await session.execute("document.activeElement && document.activeElement.blur()");
+  await session.keys(Key.Escape);
+  await session.waitFor(tid("settings-discard"));
+  await session.clickOn(tid("settings-discard-go"));
+  await session.waitFor(tid("home"));
+}
+
 /** Runs `steps(session, project, work)` in the app on the lead's project at 1024×640, maria signed in. */
 function asLead(t, env, steps) {
   return inApp(t, { make: leadProject, env }, async (session, { project, work }) => {
@@ -173,7 +182,27 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     assert.deepEqual(after.checks, before.checks);
     assert.deepEqual(after.guidelines, before.guidelines);
     assert.equal(after.seed, before.seed);
-    await home(session);
+    // Esc in a field leaves the field; Esc then asks before dropping an unsaved edit, with
+    // "Keep editing" (Enter) the default, and Discard a Tab away.
+    await fill(session, tid("setting-trick_flag_threshold"), "45");
+    await session.keys(Key.Escape);
+    assert.equal(await session.execute("return document.activeElement?.dataset?.testid ?? null"), null, "Esc left the field");
+    assert.equal((await session.findAll(tid("settings-discard"))).length, 0, "Esc in a field asks nothing");
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("settings-discard"));
+    await session.until("Keep editing focused", async () =>
+      (await session.execute("return document.activeElement?.dataset?.testid ?? null")) === "settings-keep" ? true : null,
+    );
+    await session.keys(Key.Enter);
+    await session.until("the question gone", async () => ((await session.findAll(tid("settings-discard"))).length === 0 ? true : null));
+    assert.equal(await session.execute("return document.querySelector('[data-testid=setting-trick_flag_threshold]').value"), "45", "Enter kept the edit");
+    assert.equal((await session.findAll(tid("home"))).length, 0, "Enter stayed on the settings");
+    await session.keys(Key.Escape);
+    await session.waitFor(tid("settings-discard"));
+    await session.keys(Key.Tab);
+    await session.keys(Key.Enter);
+    await session.waitFor(tid("home"));
+    assert.equal(settings(project).trick_flag_threshold, 0.3, "the discarded edit was not saved");
 
     // Issuing a pack for Ben: three evidence items, due in a week, where the lead says.
     const out = join(work, "for-ben.fdpack");
@@ -231,6 +260,8 @@ test("flag decisions, settings with errors under their field, issuing a pack, me
     // The packs list shows the pack's id; merging the file as issued asks first.
     await session.waitFor(`${tid("packs")} ${tid("pack-id")}`);
     assert.equal(await textOf(session, `${tid("packs")} ${tid("pack-id")}`), issued[0].id.slice(0, 8));
+    // The pack's kind in the words the issue form chose it by.
+    assert.equal(await textOf(session, `${tid("packs")} ${tid("pack-kind")}`), "Evidence only");
     await fill(session, tid("merge-path"), out);
     await session.clickWhenStill(tid("merge-pasted"));
     await session.waitFor(tid("merge-ask"));
@@ -273,7 +304,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await session.until("the template refused", async () => (await textOf(session, tid("setting-error-trick_template"))).length > 0);
     await session.execute("document.querySelector('[data-testid=setting-trick_template]').scrollIntoView({ block: 'center' })");
     await look(session, "dark-settings-error", tid("setting-error-trick_template"), { scrolled: "the refused field is far down the form" });
-    await home(session);
+    await discardSettings(session);
     const out = join(work, "for-ana.fdpack");
     await session.clickOn(tid("open-issue-pack"));
     await session.until("the annotators listed", async () => (await session.findAll(`${tid("issue-annotator")} option`)).length >= 4);
@@ -290,9 +321,16 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
 
     // The lead protects the lead's screens with a password (issue 36): choosing maria on
     // "Who is working?" then asks for it, a wrong one is said, the right one goes home.
+    // With none yet, maria's home says anyone here can open it, and leads to the password
+    // box, in view and focused.
     await home(session);
-    await session.clickOn(tid("open-settings"));
-    await session.waitFor(tid("lead-password"));
+    await session.waitFor(tid("open-lead-notice"));
+    assert.match(await textOf(session, tid("open-lead-notice")), /anyone at this computer can open/);
+    await session.clickOn(tid("open-lead-set-password"));
+    await session.until("the password box focused", async () =>
+      (await session.execute("return document.activeElement?.dataset?.testid ?? null")) === "lead-password" ? true : null,
+    );
+    await assertInView(session, tid("lead-password"), "the password box opened from the notice");
     await fill(session, tid("lead-password"), `maria's own${Key.Enter}`);
     await session.until("the password saved", async () => /^Saved\./.test(await textOf(session, tid("lead-password-status"))));
     await home(session);
@@ -309,6 +347,7 @@ test("the lead's screens in the dark theme at 1024×640", async (t) => {
     await fill(session, tid("who-password-box"), `maria's own${Key.Enter}`);
     await session.waitFor(tid("home"));
     assert.equal(await textOf(session, `${tid("current-person")} .bar-person-name`), "maria");
+    assert.equal((await session.findAll(tid("open-lead-notice"))).length, 0, "with a password, no notice");
   });
 });
 
@@ -370,7 +409,7 @@ test("as a hostile user: a review screen left open, a number too large for a set
     await session.clickOn(tid("settings-save"));
     await session.until("the overlap refused", async () => (await textOf(session, tid("setting-error-overlap"))).length > 0);
     await assertUnder(session, tid("setting-overlap"), tid("setting-error-overlap"), "the overlap's error at 1280×720");
-    await home(session);
+    await discardSettings(session);
     await session.clickOn(tid("open-review"));
     await session.waitFor(tid("review-written"));
     await assertInView(session, tid("review-accept"), "Accept at 1280×720");

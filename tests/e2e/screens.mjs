@@ -288,6 +288,8 @@ export async function tour(session, prefix, annotator, lead) {
     );
     return done !== undefined && done !== null && done === total;
   });
+  // No item, nothing to report: no "Report !" beside "nothing to do".
+  assert.equal(await session.execute("const r = document.querySelector('[data-testid=report]'); return !r || r.getClientRects().length === 0"), true, `Report shown with no item (${prefix})`);
   await visit(session, prefix, "done", tid("no-item"));
   assert.ok(task, "a verification item was shown");
   await session.keys(Key.Escape);

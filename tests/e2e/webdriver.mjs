@@ -5,6 +5,7 @@ const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
 /** WebDriver's codes for the keys that are not characters. */
 export const Key = {
   Enter: "\uE007",
+  Tab: "\uE004",
   Backspace: "\uE003",
   Escape: "\uE00C",
   ArrowLeft: "\uE012",

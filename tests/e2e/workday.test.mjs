@@ -31,6 +31,8 @@ function workdayProject(project) {
   // item with five candidates, and a few demo claims have fewer.
   cli(["tasks", project, "--kind", "evidence", "--overlap", "3"]);
   for (const kind of ["refute", "verify", "label"]) cli(["tasks", project, "--kind", kind]);
+  // The claim's words marked (off by default): the passage's mark must not be their colour.
+  cli(["settings", project, "--set", "highlight_claim_words=true"]);
   // Ben and cara answer every evidence item, disagreeing on every third.
   answerEvidence(project, "ben", Infinity);
   answerEvidence(project, "cara", Infinity, (task) => (task % 3 === 1 ? 1 : 0));

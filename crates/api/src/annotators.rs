@@ -56,6 +56,9 @@ pub(crate) fn new_name(given: &str) -> Result<&str> {
 pub struct Person {
     pub name: String,
     pub role: Role,
+    /// Whether choosing this person asks for a password. "Who is working?" gives a lead
+    /// without one no digit key, and their home says anyone here can open it (issue 36).
+    pub has_password: bool,
 }
 
 /// An annotator as the lead sees them.
@@ -247,9 +250,11 @@ impl Project {
     /// Everyone on the project: names and roles, nothing of their work (the "who is
     /// working" screen shows it before anyone is chosen).
     pub fn people(&self) -> Result<Vec<Person>> {
+        let protected = factdesk_store::sign_in::with_password(self.store.conn())?;
         Ok(annotators::list(self.store.conn())?
             .into_iter()
             .map(|r| Person {
+                has_password: protected.binary_search(&r.id).is_ok(),
                 role: r.role,
                 name: r.name,
             })
@@ -290,6 +295,7 @@ impl Project {
         Ok(Person {
             name: a.name,
             role: a.role,
+            has_password: false,
         })
     }
 

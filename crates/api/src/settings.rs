@@ -44,9 +44,10 @@ pub struct Settings {
     pub guidelines: Guidelines,
     /// How items are handed out.
     pub routing: Routing,
-    /// Whether evidence options mark the words they share with the claim; null: by the
-    /// stance (on under `supports`, off under `supports_or_refutes`, where the trick
-    /// shares no word with the claim and would be the one option with nothing marked).
+    /// Whether evidence options mark the words they share with the claim; null: off,
+    /// under either stance, as the marks would point at the trick (under `supports` the
+    /// negation is the one option with every claim word marked, under
+    /// `supports_or_refutes` the one with nothing marked).
     pub highlight_claim_words: Option<bool>,
     /// How candidates are ranked.
     pub ranking: RankingSettings,
@@ -238,13 +239,13 @@ impl Default for Guidelines {
 }
 
 impl Settings {
-    /// The stance evidence tasks are served under.
-    /// Whether evidence options mark the words they share with the claim.
+    /// Whether evidence options mark the words they share with the claim: only when the
+    /// lead turns it on, since under either stance the marks single out the trick.
     pub fn highlights(&self) -> bool {
-        self.highlight_claim_words
-            .unwrap_or(self.stance() == EvidenceStance::Supports)
+        self.highlight_claim_words.unwrap_or(false)
     }
 
+    /// The stance evidence tasks are served under.
     pub fn stance(&self) -> EvidenceStance {
         self.evidence_stance
             .unwrap_or(EvidenceStance::SupportsOrRefutes)
@@ -460,6 +461,21 @@ mod tests {
         assert_eq!(s.overlap, 2);
         assert_eq!(s.reservation_minutes, 30);
         assert_eq!(s.stance(), EvidenceStance::SupportsOrRefutes);
+    }
+
+    #[test]
+    fn claim_words_are_marked_only_when_the_lead_turns_it_on() {
+        for stance in [EvidenceStance::Supports, EvidenceStance::SupportsOrRefutes] {
+            let mut s = Settings::default();
+            s.choose_stance(stance);
+            // Under `supports` the marks would make the negation the one option with
+            // every claim word marked; under the other stance, the one with none.
+            assert!(!s.highlights(), "{stance:?} marks by default");
+            s.highlight_claim_words = Some(false);
+            assert!(!s.highlights());
+            s.highlight_claim_words = Some(true);
+            assert!(s.highlights(), "{stance:?} turned on");
+        }
     }
 
     #[test]

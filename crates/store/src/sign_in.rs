@@ -34,6 +34,15 @@ fn from_row(r: &crate::db::Row<'_>) -> crate::db::Result<Credential> {
 const SELECT: &str = "SELECT a.id, a.name, a.role, c.password_hash, c.disabled
      FROM annotators a LEFT JOIN credentials c ON c.annotator_id = a.id";
 
+/// The ids of the people who have a password: choosing them asks for it.
+pub fn with_password(conn: &Connection) -> Result<Vec<i64>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT annotator_id FROM credentials WHERE password_hash IS NOT NULL ORDER BY annotator_id",
+    )?;
+    let rows = stmt.query_map([], |r| r.get(0))?;
+    Ok(rows.collect::<crate::db::Result<_>>()?)
+}
+
 /// The person called `name`, with their credential (none set: no hash, not disabled).
 pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
     Ok(conn

@@ -183,7 +183,12 @@ semantic_model: string | null, };
 
 export type Role = "lead" | "annotator";
 
-export type Person = { name: string, role: Role, };
+export type Person = { name: string, role: Role, 
+/**
+ * Whether choosing this person asks for a password. "Who is working?" gives a lead
+ * without one no digit key, and their home says anyone here can open it (issue 36).
+ */
+has_password: boolean, };
 
 export type Annotator = { id: number, name: string, role: Role, 
 /**
@@ -538,9 +543,10 @@ guidelines: Guidelines,
  */
 routing: Routing, 
 /**
- * Whether evidence options mark the words they share with the claim; null: by the
- * stance (on under `supports`, off under `supports_or_refutes`, where the trick
- * shares no word with the claim and would be the one option with nothing marked).
+ * Whether evidence options mark the words they share with the claim; null: off,
+ * under either stance, as the marks would point at the trick (under `supports` the
+ * negation is the one option with every claim word marked, under
+ * `supports_or_refutes` the one with nothing marked).
  */
 highlight_claim_words: boolean | null, 
 /**

@@ -144,6 +144,16 @@ describe("adjudication screen", () => {
     expect(mocked.decide).not.toHaveBeenCalled();
   });
 
+  it("says 1–9 take an answer only where an answer can be taken", async () => {
+    const none = item(2, "evidence");
+    for (const a of none.answers) a.counted = false;
+    const { el, press } = await open([item(1, "evidence"), none]);
+    expect(q(el, "adj-hints")?.textContent).toContain("1–9 take an answer");
+    press("j");
+    expect(q(el, "adj-hints")?.textContent).not.toContain("1–9");
+    expect(q(el, "adj-hints")?.textContent).toContain("decide by hand");
+  });
+
   it("gives no key to a flagged annotator's answer: 2 takes nothing when one answer counts", async () => {
     const thin = item(3, "evidence");
     thin.group = "thin";

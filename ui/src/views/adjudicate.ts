@@ -295,7 +295,8 @@ export function adjudicateScreen(deps: AdjudicateDeps): Screen {
           h(
             "span",
             { class: "adj-hints muted small", testid: "adj-hints" },
-            h("span", {}, "1–9 take an answer"),
+            // Said only where a digit takes something: counted answers, not while deciding by hand.
+            editing === null && item.answers.some((a, i) => i < 9 && a.counted) ? h("span", {}, "1–9 take an answer") : null,
             h("span", {}, `${capOf("by-hand")} decide by hand`),
           ),
         ),

@@ -1,6 +1,12 @@
-import { describe, expect, it } from "vitest";
-import type { ExportPreview } from "../ipc";
-import { countRows, defaultOutPath, dropReasons, loadSettings, parseSeed, parseSplits, renderPreview, saveSettings } from "./export";
+import { describe, expect, it, vi } from "vitest";
+import type { ExportPreview, Overview } from "../ipc";
+import { countRows, defaultOutPath, dropReasons, exportScreen, loadSettings, parseSeed, parseSplits, renderPreview, saveSettings } from "./export";
+
+// The screen's reads never answer here: these tests look at what it draws and its keys.
+vi.mock("../ipc", async (load) => {
+  const real = await load<typeof import("../ipc")>();
+  return { ...real, api: new Proxy({}, { get: () => vi.fn(() => new Promise(() => {})) }) };
+});
 
 const preview: ExportPreview = {
   method: "majority",
@@ -82,5 +88,19 @@ describe("export settings", () => {
     expect(loadSettings("/b.fdesk", storage)).toBeNull();
     store.set("factdesk.export:/c.fdesk", "{not json");
     expect(loadSettings("/c.fdesk", storage)).toBeNull();
+  });
+});
+
+describe("the export screen", () => {
+  it("shows the adjudication queue's key, Q, and opens the queue on it as home does", () => {
+    const project = { name: "demo", path: "/tmp/demo.fdesk", stats: null } as unknown as Overview;
+    const deps = { home: vi.fn(), adjudicate: vi.fn(), fail: vi.fn() };
+    const screen = exportScreen(project, deps);
+    expect(screen.el.querySelector("[data-testid=export-adjudicate] kbd")?.textContent).toBe("Q");
+    expect(screen.onKey?.(new KeyboardEvent("keydown", { key: "q" }))).toBe(true);
+    expect(deps.adjudicate).toHaveBeenCalledTimes(1);
+    expect(deps.home).not.toHaveBeenCalled();
+    expect(screen.onKey?.(new KeyboardEvent("keydown", { key: "Escape" }))).toBe(true);
+    expect(deps.home).toHaveBeenCalledTimes(1);
   });
 });

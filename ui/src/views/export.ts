@@ -2,7 +2,7 @@
 // live preview of what would be written (counts per label and split, dropped claims and
 // why) before anything is; then the file and its dataset card, and where they went.
 
-import { meaningOf } from "../keymap";
+import { capOf, meaningOf } from "../keymap";
 import { h, mount } from "../dom";
 import { pathField } from "../path-field";
 import { plainError } from "../errors";
@@ -342,7 +342,7 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
         { class: "dash-head" },
         h("div", {}, h("h1", {}, "Export gold data"), h("p", { class: "muted" }, "One claim per line with its label, evidence, split, agreement and provenance; a dataset card beside it.")),
         h("span", { class: "spacer" }),
-        h("button", { testid: "export-adjudicate", onclick: () => deps.adjudicate() }, "Adjudication queue"),
+        h("button", { testid: "export-adjudicate", onclick: () => deps.adjudicate() }, "Adjudication queue ", h("kbd", {}, capOf("queue"))),
         h("button", { testid: "export-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
       ),
       h(
@@ -379,8 +379,11 @@ export function exportScreen(project: Overview, deps: ExportDeps): Screen {
       answersPanel(project, deps.fail),
     ),
     onKey(ev: KeyboardEvent): boolean {
-      if (meaningOf(ev.key) !== "escape") return false;
-      deps.home();
+      // Q opens the queue here as from home: the button shows its key.
+      const meaning = meaningOf(ev.key);
+      if (meaning === "queue") deps.adjudicate();
+      else if (meaning === "escape") deps.home();
+      else return false;
       return true;
     },
     shown(): void {

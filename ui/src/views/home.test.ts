@@ -36,7 +36,7 @@ describe("home keys", () => {
       { kind: "label", pace: { done: 7, total: 27, per_hour: null, minutes_left: null, more: true } },
     ];
     vi.mocked(api.paces).mockResolvedValue(paces);
-    const screen = homeScreen(overview, { name: "ana", role: "annotator" }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
+    const screen = homeScreen(overview, { name: "ana", role: "annotator", has_password: false }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
     screen.shown?.();
     await new Promise((r) => setTimeout(r, 0));
     const said = (kind: string) => screen.el.querySelector(`[data-testid="kind-done-${kind}"]`)?.textContent;
@@ -53,7 +53,7 @@ describe("home keys", () => {
     const none = { done: 0, total: 0, per_hour: null, minutes_left: null, more: false };
     const card = async (design: KindPace["pace"]) => {
       vi.mocked(api.paces).mockResolvedValue([{ kind: "evidence", pace: none }, { kind: "design", pace: design }]);
-      const screen = homeScreen(overview, { name: "ana", role: "annotator" }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
+      const screen = homeScreen(overview, { name: "ana", role: "annotator", has_password: false }, { work: vi.fn(), fail: vi.fn(), changed: vi.fn() });
       const el = screen.el.querySelector<HTMLElement>('[data-testid="kind-design"]');
       expect(el?.hidden).toBe(true);
       screen.shown?.();
@@ -72,7 +72,7 @@ describe("home keys", () => {
 describe("the lead's home", () => {
   it("opens each lead's tool by the key drawn on its button, and the kinds still by number", () => {
     const deps = { work: vi.fn(), fail: vi.fn(), changed: vi.fn(), dashboard: vi.fn(), adjudicate: vi.fn(), exportGold: vi.fn(), claims: vi.fn(), lead: vi.fn() };
-    const screen = homeScreen(overview, { name: "maria", role: "lead" }, deps);
+    const screen = homeScreen(overview, { name: "maria", role: "lead", has_password: true }, deps);
     const press = (key: string) => screen.onKey?.(new KeyboardEvent("keydown", { key }));
     const tools = [...screen.el.querySelectorAll<HTMLElement>("[data-testid=lead-tools] button")];
     // The walk of issue 36: the tools showed no keys. Each shows its own, as the kinds do.
@@ -104,9 +104,25 @@ describe("the lead's home", () => {
     expect(deps.dashboard).toHaveBeenCalledTimes(1);
   });
 
+  it("tells a lead with no password that anyone here can open their view, and leads to the password", () => {
+    const deps = { work: vi.fn(), fail: vi.fn(), changed: vi.fn(), lead: vi.fn() };
+    const open = homeScreen(overview, { name: "maria", role: "lead", has_password: false }, deps);
+    const notice = open.el.querySelector<HTMLElement>("[data-testid=open-lead-notice]");
+    expect(notice?.textContent).toMatch(/anyone at this computer can open/);
+    // A notice, not a gate: the tools and the kinds still answer their keys.
+    expect(open.onKey?.(new KeyboardEvent("keydown", { key: "1" }))).toBe(true);
+    notice?.querySelector<HTMLButtonElement>("[data-testid=open-lead-set-password]")?.click();
+    expect(deps.lead).toHaveBeenCalledWith("password");
+    // With a password, and for an annotator, nothing is said.
+    const closed = homeScreen(overview, { name: "maria", role: "lead", has_password: true }, deps);
+    expect(closed.el.querySelector("[data-testid=open-lead-notice]")).toBeNull();
+    const annotator = homeScreen(overview, { name: "ana", role: "annotator", has_password: false }, deps);
+    expect(annotator.el.querySelector("[data-testid=open-lead-notice]")).toBeNull();
+  });
+
   it("gives an annotator's home no lead's keys", () => {
     const deps = { work: vi.fn(), fail: vi.fn(), changed: vi.fn(), dashboard: vi.fn() };
-    const screen = homeScreen(overview, { name: "ana", role: "annotator" }, deps);
+    const screen = homeScreen(overview, { name: "ana", role: "annotator", has_password: false }, deps);
     expect(screen.onKey?.(new KeyboardEvent("keydown", { key: "b" }))).toBe(false);
     expect(deps.dashboard).not.toHaveBeenCalled();
   });

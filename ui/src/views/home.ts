@@ -41,8 +41,8 @@ export interface HomeDeps {
   claims?: () => void;
 }
 
-/** The lead's screens reached from home. */
-export type LeadScreen = "review" | "settings" | "flags" | "issue";
+/** The lead's screens reached from home; "password" is the settings opened on the lead's password. */
+export type LeadScreen = "review" | "settings" | "flags" | "issue" | "password";
 
 /** The kind a digit key opens (1 is evidence), or null. */
 export function kindForKey(key: string): TaskKind | null {
@@ -70,6 +70,20 @@ function showProgress(kind: TaskKind, into: HTMLElement, pace: Pace | null): voi
   mount(into, pace && !pace.more ? bar : null, h("span", { testid: `kind-done-${kind}` }, progressText(pace)));
 }
 
+/**
+ * A lead with no password is one choice away for anyone at this computer: said on their
+ * home, with the way to the password, but not in their way (issue 36).
+ */
+export function openLeadNotice(person: Person, deps: HomeDeps): HTMLElement | null {
+  if (person.role !== "lead" || person.has_password || deps.pack || !deps.lead) return null;
+  return h(
+    "p",
+    { class: "open-lead-notice", testid: "open-lead-notice", role: "note" },
+    "You have no password: anyone at this computer can open this lead's view from “Who is working?”. ",
+    h("button", { class: "ghost open-lead-set", testid: "open-lead-set-password", onclick: () => deps.lead?.("password") }, "Set a password"),
+  );
+}
+
 export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen {
   const cards = KINDS.map((k, i) => kindCard(k, i, deps));
   const lead = person.role === "lead" && !deps.pack ? leadPanel(o, deps) : null;
@@ -89,6 +103,7 @@ export function homeScreen(o: Overview, person: Person, deps: HomeDeps): Screen 
         { class: "home-head" },
         h("h1", {}, `Hello, ${person.name}`),
         h("p", { class: "muted" }, lead ? "Your project first; your own work, by its number, below." : "Choose the work to do. Press its number, or click it."),
+        lead ? openLeadNotice(person, deps) : null,
       ),
       // A lead opens on the project, an annotator on their work; a pack's way back (Return
       // results) sits right under its work, never below empty cards.

@@ -4,7 +4,7 @@
 
 import { h, mount } from "../dom";
 import { dayText, fileName, plural } from "../format";
-import { api, pickPacks, type Manifest, type MergeOutcome, type PackSummary } from "../ipc";
+import { api, pickPacks, type Manifest, type MergeOutcome, type PackSummary, type TaskKind } from "../ipc";
 import { oneAtATime } from "../once";
 
 /** A day as people read it on a due date: "30 Nov 2026" (UTC, as the CLI prints). */
@@ -101,6 +101,20 @@ export function returnPanel(m: Manifest, fail: (e: unknown) => void): HTMLElemen
   );
 }
 
+/** The kinds a pack holds, in the words of the issue form, which the packs table uses too:
+ * the table said "all kinds" for what the form called "Evidence, verification and labels". */
+export const PACK_KINDS: readonly (readonly [TaskKind | null, string])[] = [
+  [null, "Evidence, verification and labels"],
+  ["evidence", "Evidence only"],
+  ["verify", "Verification only"],
+  ["label", "Labels only"],
+];
+
+/** A pack's kinds in words. */
+export function packKindName(kind: TaskKind | null): string {
+  return PACK_KINDS.find(([k]) => k === kind)?.[1] ?? `${kind ?? "every kind"} only`;
+}
+
 /** A pack's id as the list shows it: its first 8 characters, enough to tell packs apart. */
 export function shortId(id: string): string {
   return id.slice(0, 8);
@@ -117,7 +131,7 @@ function packRow(p: PackSummary): HTMLElement {
     { testid: `pack-${p.annotator}-${shortId(p.id)}`, "data-pack": p.id },
     h("td", {}, h("code", { testid: "pack-id", title: p.id }, shortId(p.id))),
     h("th", { dir: "auto" }, p.annotator),
-    h("td", {}, p.kind ?? "all kinds"),
+    h("td", { testid: "pack-kind" }, packKindName(p.kind)),
     h("td", { class: "num" }, String(p.items)),
     h("td", {}, dueDate(p.created_at)),
     h("td", {}, dueDate(p.expires_at)),

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
-import type { Overview } from "../ipc";
-import { peopleScreen } from "./people";
+import type { Overview, Person } from "../ipc";
+import { listed, peopleScreen } from "./people";
 
 const overview: Overview = {
   id: "p",
@@ -26,8 +26,8 @@ describe("peopleScreen", () => {
   it("signs in by number, and moves focus with the arrows", () => {
     const signIn = vi.fn(async () => null);
     const people = [
-      { name: "lead", role: "lead" as const },
-      { name: "<b>ana</b>", role: "annotator" as const },
+      { name: "lead", role: "lead" as const, has_password: true },
+      { name: "<b>ana</b>", role: "annotator" as const, has_password: false },
     ];
     const screen = peopleScreen(overview, people, { signIn, addFirst: vi.fn() });
     document.body.replaceChildren(screen.el);
@@ -51,7 +51,7 @@ describe("peopleScreen", () => {
     const signIn = vi.fn(async (_name: string, password?: string | null) =>
       password === "right" ? null : password ? "Wrong password for lead." : "Lead has a password: type it to work as lead.",
     );
-    const screen = peopleScreen(overview, [{ name: "lead", role: "lead" as const }], { signIn, addFirst: vi.fn() });
+    const screen = peopleScreen(overview, [{ name: "lead", role: "lead" as const, has_password: true }], { signIn, addFirst: vi.fn() });
     document.body.replaceChildren(screen.el);
     screen.onKey?.(key("1"));
     await new Promise((r) => setTimeout(r, 0));
@@ -66,6 +66,34 @@ describe("peopleScreen", () => {
     screen.el.querySelector<HTMLButtonElement>("[data-testid=who-password-go]")?.click();
     await new Promise((r) => setTimeout(r, 0));
     expect(signIn).toHaveBeenLastCalledWith("lead", "right");
+  });
+
+  it("lists a lead without a password last and gives them no digit: no single key opens the lead's view", () => {
+    const signIn = vi.fn(async () => null);
+    const maria: Person = { name: "maria", role: "lead", has_password: false };
+    const ana: Person = { name: "ana", role: "annotator", has_password: false };
+    const ben: Person = { name: "ben", role: "annotator", has_password: false };
+    const people = [maria, ana, ben];
+    expect(listed(people)).toEqual({ order: [ana, ben, maria], keyed: 2 });
+    const screen = peopleScreen(overview, people, { signIn, addFirst: vi.fn() });
+    document.body.replaceChildren(screen.el);
+    screen.shown?.();
+    const rows = [...screen.el.querySelectorAll<HTMLElement>(".person")];
+    expect(rows.map((r) => [r.dataset["testid"], r.querySelector("kbd")?.textContent ?? null])).toEqual([
+      ["person-ana", "1"],
+      ["person-ben", "2"],
+      ["person-maria", null],
+    ]);
+    expect(screen.onKey?.(key("3"))).toBe(false);
+    expect(screen.onKey?.(key("1"))).toBe(true);
+    expect(signIn).toHaveBeenLastCalledWith("ana");
+    // Still reached with the arrows (then Enter, as a focused button takes it) or a click.
+    screen.onKey?.(key("ArrowUp"));
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-maria");
+    screen.el.querySelector<HTMLButtonElement>("[data-testid=person-maria]")?.click();
+    expect(signIn).toHaveBeenLastCalledWith("maria");
+    // A lead with a password keeps their place and digit: choosing them asks for it.
+    expect(listed([{ ...maria, has_password: true }, ana]).keyed).toBe(2);
   });
 
   it("asks for the first person when there is no one", () => {

@@ -20,6 +20,22 @@ export function personForKey(key: string, count: number): number | null {
   return i < count ? i : null;
 }
 
+/** A lead whose screens open with no password: one stray key from gold labels and
+ * everyone's answers on a shared machine (issue 36). */
+export function openLead(p: Person): boolean {
+  return p.role === "lead" && !p.has_password;
+}
+
+/**
+ * The people as listed: leads without a password after everyone else, and out of the
+ * digit keys (`keyed` of them take 1–9), so that no single key opens a lead's home. They
+ * are still clicked, or reached with ↑ ↓ and chosen with Enter.
+ */
+export function listed(people: Person[]): { order: Person[]; keyed: number } {
+  const keyed = people.filter((p) => !openLead(p));
+  return { order: [...keyed, ...people.filter(openLead)], keyed: Math.min(keyed.length, 9) };
+}
+
 function firstPersonForm(actions: PeopleActions): HTMLElement {
   const name = h("input", {
     class: "text-input",
@@ -80,11 +96,12 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
     const said = await actions.signIn(name);
     if (said) asking.replaceChildren(passwordForm(name, said, actions, () => asking.replaceChildren()));
   };
-  const buttons = people.map((p, i) =>
+  const { order, keyed } = listed(people);
+  const buttons = order.map((p, i) =>
     h(
       "button",
       { class: "person", testid: `person-${p.name}`, onclick: () => void choose(p.name) },
-      i < 9 ? h("kbd", {}, String(i + 1)) : h("span", { class: "kbd-space" }),
+      i < keyed ? h("kbd", {}, String(i + 1)) : h("span", { class: "kbd-space" }),
       h("span", { class: "person-name" }, p.name),
       p.role === "lead" ? h("span", { class: "badge" }, "lead") : null,
     ),
@@ -113,7 +130,7 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
     el: h("main", { class: "people-screen", testid: "people-screen" }, overviewHead(o), card, overviewGroups(o)),
     appKeys: true,
     onKey(ev: KeyboardEvent): boolean {
-      const i = personForKey(ev.key, people.length);
+      const i = personForKey(ev.key, keyed);
       if (i !== null) {
         buttons[i]?.click();
         return true;

@@ -113,7 +113,7 @@ pub fn run_in(work: &mut Workplace, actor: Option<&Actor>, call: Call) -> Result
     let actor = actor.ok_or_else(nobody);
     Ok(match call {
         Call::Overview => Reply::Overview(session.overview()?),
-        Call::Me => Reply::Me(on_project::person(actor?)),
+        Call::Me => Reply::Me(on_project::pack_person(actor?)),
         Call::NextItem { kind } => Reply::NextItem(session.next_item(actor?, kind)?),
         Call::Paces => Reply::Paces(session.paces(actor?)?),
         Call::PreviousItem { kind, current } => {

@@ -67,11 +67,12 @@ fn said(ids: Option<&TaskIds>, e: crate::Error, task: i64) -> crate::Error {
     }
 }
 
-/// The person an actor is.
-pub(super) fn person(actor: &Actor) -> Person {
+/// The person a pack's actor is: a pack asks for no password.
+pub(super) fn pack_person(actor: &Actor) -> Person {
     Person {
         name: actor.name().to_string(),
         role: actor.role(),
+        has_password: false,
     }
 }
 
@@ -90,7 +91,9 @@ impl Host for OnProject<'_> {
     }
 
     fn me(&mut self) -> Result<Person> {
-        Ok(person(self.user()?.1))
+        // From the project: whether they have a password is the lead's home's notice.
+        let name = self.user()?.1.name().to_string();
+        self.project.person(&name)
     }
 
     fn annotators(&mut self) -> Result<Vec<Annotator>> {

@@ -89,6 +89,8 @@ impl PackSession {
         vec![Person {
             name: self.manifest.annotator.clone(),
             role: Role::Annotator,
+            // A pack opens for its holder alone, with no password.
+            has_password: false,
         }]
     }
 

@@ -39,8 +39,28 @@ describe("flag decisions", () => {
     expect(undo("dan")?.disabled).toBe(false);
     expect(undo("ana")?.disabled).toBe(true);
     for (const name of ["dan", "ana"]) expect(undo(name)?.hasAttribute("aria-pressed")).toBe(false);
-    // Count and Leave out still say which decision stands.
+    // Include and Leave out still say which decision stands.
     expect(s.el.querySelector(`[data-testid="flag-include-dan"]`)?.getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("names the button Include, as its key I, and offers it only where answers are not counted", async () => {
+    vi.mocked(api.annotators).mockResolvedValue([
+      person("dan", { flagged: true, tricks_failed: 3, trick_failure_rate: 1, counted: false }),
+      person("ana"),
+    ]);
+    const s = flagsScreen({ home: vi.fn(), fail: vi.fn() });
+    document.body.replaceChildren(s.el);
+    s.shown?.();
+    await settle();
+    const include = (name: string) => s.el.querySelector<HTMLButtonElement>(`[data-testid="flag-include-${name}"]`);
+    expect(include("dan")?.textContent).toBe("Include I");
+    expect(include("dan")?.disabled).toBe(false);
+    expect(include("ana")?.disabled).toBe(true);
+    // I on ana's row (second: flagged people come first) asks nothing of the project.
+    s.onKey?.(new KeyboardEvent("keydown", { key: "j" }));
+    s.onKey?.(new KeyboardEvent("keydown", { key: "i" }));
+    await settle();
+    expect(api.flagDecision).not.toHaveBeenCalled();
   });
 
   it("lays each person out on one line: fixed columns, and every cut cell whole in its tooltip", async () => {

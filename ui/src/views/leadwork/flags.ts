@@ -53,6 +53,9 @@ export function flagsScreen(deps: LeadDeps): Screen {
     // Undo is an action, not a state: never shown pressed, and unavailable with no
     // decision to undo.
     const undo = button("undo", "Undo", "clear", null, false);
+    // Named as its key, I; nothing to do for a person whose answers already count.
+    const include = button("include", "Include", "include", true, a.flag_override === "include");
+    include.disabled = a.counted;
     undo.removeAttribute("aria-pressed");
     undo.disabled = a.flag_override === null;
     const rate = percent(a.trick_failure_rate);
@@ -85,7 +88,7 @@ export function flagsScreen(deps: LeadDeps): Screen {
         h(
           "div",
           { class: "flag-actions" },
-          button("include", "Count", "include", true, a.flag_override === "include"),
+          include,
           button("leave-out", "Leave out", "exclude", false, a.flag_override === "exclude"),
           undo,
         ),
@@ -118,6 +121,8 @@ export function flagsScreen(deps: LeadDeps): Screen {
     const a = people[i];
     if (!a) return;
     at = i;
+    // I on a row already counted does what its disabled button would: nothing.
+    if (include === true && a.counted) return;
     mount(problem);
     try {
       const after = await api.flagDecision(a.name, include);

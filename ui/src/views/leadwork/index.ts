@@ -10,7 +10,7 @@ import { settingsScreen } from "./settings";
 
 export function leadScreen(which: LeadScreen, project: Overview, deps: LeadDeps): Screen {
   if (which === "review") return reviewScreen(deps);
-  if (which === "settings") return settingsScreen(deps);
+  if (which === "settings" || which === "password") return settingsScreen(deps, which === "password");
   if (which === "flags") return flagsScreen(deps);
   return issueScreen(project, deps);
 }

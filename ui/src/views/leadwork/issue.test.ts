@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, type Overview, type PackIssued } from "../../ipc";
+import { packKindName } from "../packs";
 import { issueScreen } from "./issue";
 
 vi.mock("../../ipc", async (load) => {
@@ -14,6 +15,21 @@ const q = (el: HTMLElement, id: string) => el.querySelector<HTMLElement>(`[data-
 beforeEach(() => vi.resetAllMocks());
 
 describe("issue a pack", () => {
+  it("names a pack's kinds as the packs table does: one wording for one choice", () => {
+    mocked.annotators.mockResolvedValue([]);
+    const s = issueScreen({ path: "/p/demo.fdesk" } as Overview, { home: vi.fn(), fail: vi.fn() });
+    const kind = s.el.querySelector<HTMLSelectElement>('[data-testid="issue-kind"]');
+    const offered = [...(kind?.options ?? [])].map((o) => [o.value, o.text]);
+    expect(offered).toEqual([
+      ["", packKindName(null)],
+      ["evidence", packKindName("evidence")],
+      ["verify", packKindName("verify")],
+      ["label", packKindName("label")],
+    ]);
+    // The table's word for a pack of every kind was "all kinds", the form's this.
+    expect(packKindName(null)).toBe("Evidence, verification and labels");
+  });
+
   it("issues one pack for a double-click, and shows it", async () => {
     mocked.annotators.mockResolvedValue([
       { id: 2, name: "ana", role: "annotator", tricks_seen: 0, tricks_failed: 0, trick_failure_rate: null, trick_failure_ci95: null, flagged: false, flag_override: null, counted: true },

@@ -8,7 +8,7 @@ import { CHOOSE_HERE, count as grouped, isServerAddress } from "../../format";
 import { api, ApiError, pickPackFile, type Annotator, type Overview, type PackIssued, type TaskKind } from "../../ipc";
 import { oneAtATime } from "../../once";
 import { pathField } from "../../path-field";
-import { dueDate, shortId } from "../packs";
+import { dueDate, PACK_KINDS, shortId } from "../packs";
 import type { Screen } from "../screen";
 import type { LeadDeps } from "./review";
 
@@ -92,12 +92,8 @@ function fileNameOf(path: string): string {
   return path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
 }
 
-const KIND_CHOICES: [string, string][] = [
-  ["", "Evidence, verification and labels"],
-  ["evidence", "Evidence only"],
-  ["verify", "Verification only"],
-  ["label", "Labels only"],
-];
+/** The form's choices: the packs table names a pack's kinds the same way. */
+const KIND_CHOICES: [string, string][] = PACK_KINDS.map(([kind, name]) => [kind ?? "", name]);
 
 export function issueScreen(o: Overview, deps: LeadDeps & { issued?: () => void }): Screen {
   const now = Date.now();

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, ApiError, type Settings } from "../../ipc";
-import { categoryLines, settingsScreen } from "./settings";
+import { categoryLines, highlightNote, settingsScreen } from "./settings";
 import { settingsFixture } from "./settings.fixture";
 
 vi.mock("../../ipc", async (load) => {
@@ -17,12 +17,18 @@ const SETTINGS: Settings = settingsFixture();
 beforeEach(() => vi.resetAllMocks());
 
 async function opened(): Promise<HTMLElement> {
-  mocked.settings.mockResolvedValue(structuredClone(SETTINGS));
-  const s = settingsScreen({ home: vi.fn(), fail: vi.fn() });
+  return (await openedScreen()).el;
+}
+
+async function openedScreen(toPassword = false, settings: Settings = SETTINGS) {
+  mocked.settings.mockResolvedValue(structuredClone(settings));
+  const home = vi.fn();
+  const s = settingsScreen({ home, fail: vi.fn() }, toPassword);
   document.body.replaceChildren(s.el);
   s.shown?.();
   await settle();
-  return s.el;
+  const press = (key: string) => s.onKey?.(new KeyboardEvent("keydown", { key }));
+  return { el: s.el, home, press };
 }
 
 const type = (input: HTMLInputElement | null, value: string): void => {
@@ -102,5 +108,80 @@ describe("the disagreement categories", () => {
     await settle();
     await settle();
     expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ disagreement_categories: ["ambiguous item", "slip"] }), expect.anything());
+  });
+});
+
+describe("marking the claim's words", () => {
+  it("is off unless the lead turns it on, and says the marks point at the trick under either stance", async () => {
+    for (const stance of ["supports", "supports_or_refutes"] as const) {
+      const { el } = await openedScreen(false, { ...SETTINGS, evidence_stance: stance, highlight_claim_words: null });
+      const box = el.querySelector<HTMLSelectElement>('[data-testid="setting-highlight_claim_words"]');
+      expect([...(box?.options ?? [])].map((o) => o.value)).toEqual(["off", "on"]);
+      expect(box?.value).toBe("off");
+      expect(q(el, "setting-note-highlight_claim_words")?.textContent).toMatch(/point at the trick/);
+    }
+    expect(highlightNote("off")).toMatch(/Off by default under either stance/);
+    // Turned on, the lead is told what it costs under `supports` (and the other stance).
+    expect(highlightNote("on")).toMatch(/easy to spot.*every claim word marked.*with none/);
+  });
+
+  it("saves Off as the default (null) and On as true", async () => {
+    const { el } = await openedScreen(false, { ...SETTINGS, highlight_claim_words: false });
+    mocked.saveSettings.mockImplementation((s) => Promise.resolve(s));
+    const box = el.querySelector<HTMLSelectElement>('[data-testid="setting-highlight_claim_words"]');
+    expect(box?.value).toBe("off");
+    if (box) box.value = "on";
+    box?.dispatchEvent(new Event("change", { bubbles: true }));
+    expect(q(el, "setting-note-highlight_claim_words")?.textContent).toMatch(/easy to spot/);
+    q(el, "settings-save")?.click();
+    await settle();
+    await settle();
+    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ highlight_claim_words: true }));
+  });
+});
+
+describe("leaving the settings", () => {
+  it("leaves at once when nothing changed", async () => {
+    const { home, press } = await openedScreen();
+    expect(press("Escape")).toBe(true);
+    expect(home).toHaveBeenCalledTimes(1);
+  });
+
+  it("leaves a field on Esc, then asks before dropping edits: Enter keeps them, Discard drops them", async () => {
+    const { el, home, press } = await openedScreen();
+    const overlap = q(el, "setting-overlap");
+    overlap?.focus();
+    type(overlap, "5");
+    // Esc in the box leaves the box, not the screen.
+    overlap?.dispatchEvent(new KeyboardEvent("keydown", { key: "Escape", bubbles: true }));
+    expect(document.activeElement).not.toBe(overlap);
+    expect(home).not.toHaveBeenCalled();
+    // Esc on the screen asks; "Keep editing" is focused, so Enter keeps the edit.
+    press("Escape");
+    expect(home).not.toHaveBeenCalled();
+    expect(q(el, "settings-discard")).not.toBeNull();
+    await settle();
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("settings-keep");
+    q(el, "settings-keep")?.click();
+    expect(q(el, "settings-discard")).toBeNull();
+    expect(q(el, "setting-overlap")?.value).toBe("5");
+    // Esc closes the question too, keeping the edit.
+    press("Escape");
+    press("Escape");
+    expect(q(el, "settings-discard")).toBeNull();
+    expect(home).not.toHaveBeenCalled();
+    // Home's button asks as Esc does; Discard leaves.
+    q(el, "settings-home")?.click();
+    q(el, "settings-discard-go")?.click();
+    expect(home).toHaveBeenCalledTimes(1);
+  });
+
+  it("opens on the password box when the home's notice sent the lead there", async () => {
+    const scrolled = vi.fn();
+    Element.prototype.scrollIntoView = scrolled;
+    const { el } = await openedScreen(true);
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("lead-password");
+    expect(scrolled).toHaveBeenCalled();
+    expect(q(el, "settings-password")?.contains(document.activeElement)).toBe(true);
   });
 });

@@ -3,7 +3,7 @@
 // guidelines. A setting the project refuses is explained under its own field.
 
 import { h, mount } from "../../dom";
-import { capOf, isSave, keyName } from "../../keymap";
+import { capOf, isSave, keyName, meaningOf } from "../../keymap";
 import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
 import { oneAtATime } from "../../once";
@@ -124,6 +124,19 @@ export function stanceNote(value: string): string {
   return `${trick} Fixed once evidence answers exist.`;
 }
 
+/**
+ * What marking the claim's words does to the trick: under `supports` the negation is the
+ * one option with every claim word marked, under `supports_or_refutes` (a sentence of
+ * another document) the one with none, so either way the marks point at it.
+ */
+export function highlightNote(value: string): string {
+  const tell =
+    "under “support” the trick (the claim's negation) is the one option with every claim word marked; under “support or refute” it is the one with none";
+  return value === "on"
+    ? `Makes the trick easy to spot by its look: ${tell}.`
+    : `Off by default under either stance, as marks would point at the trick: ${tell}.`;
+}
+
 const FIELDS: Field[] = [
   whole("overlap", "Annotators per item", "for tasks created from now on"),
   {
@@ -162,17 +175,19 @@ const FIELDS: Field[] = [
   {
     key: "highlight_claim_words",
     label: "Mark the claim's words",
+    note: highlightNote,
+    // Off (the default, null) under either stance: no stance has marks that leave the
+    // trick looking like the other options.
     input: () =>
       select("highlight_claim_words", [
-        ["auto", "As the stance suggests"],
-        ["on", "On"],
         ["off", "Off"],
+        ["on", "On"],
       ]),
     show: (s, el) => {
-      el.value = s.highlight_claim_words === null ? "auto" : s.highlight_claim_words ? "on" : "off";
+      el.value = s.highlight_claim_words === true ? "on" : "off";
     },
     read: (el, s) => {
-      s.highlight_claim_words = el.value === "auto" ? null : el.value === "on";
+      s.highlight_claim_words = el.value === "on" ? true : null;
       return null;
     },
   },
@@ -266,7 +281,24 @@ export function fieldOf(e: unknown): string | null {
   return e instanceof ApiError && e.location?.field ? e.location.field : null;
 }
 
-export function settingsScreen(deps: LeadDeps): Screen {
+/**
+ * Asks before unsaved edits are dropped. "Keep editing" is focused, so Enter (or Esc)
+ * keeps them; discarding is the other button, a Tab away: every letter means something
+ * else in the app, and a stray key must not lose a lead's edits.
+ */
+function discardAsk(keep: () => void, discard: () => void): HTMLElement {
+  const keepButton = h("button", { class: "primary", testid: "settings-keep", onclick: keep }, "Keep editing ", h("kbd", {}, capOf("submit")));
+  const el = h(
+    "div",
+    { class: "settings-discard", testid: "settings-discard", role: "alertdialog", "aria-label": "Unsaved changes" },
+    h("p", {}, "Your changes are not saved. Leave and discard them?"),
+    h("div", { class: "inline-form" }, keepButton, h("button", { class: "danger", testid: "settings-discard-go", onclick: discard }, "Discard changes")),
+  );
+  queueMicrotask(() => keepButton.focus());
+  return el;
+}
+
+export function settingsScreen(deps: LeadDeps, toPassword = false): Screen {
   let current: Settings | null = null;
   const inputs = new Map<string, Input>();
   const problems = new Map<string, HTMLElement>();
@@ -430,12 +462,31 @@ export function settingsScreen(deps: LeadDeps): Screen {
   });
   const passwordPanel = h(
     "section",
-    { class: "panel settings-password" },
+    { class: "panel settings-password", testid: "settings-password" },
     h("h3", {}, "Your password"),
     h("p", { class: "muted small" }, "Anyone at this computer can choose any name on “Who is working?”. With a password, choosing yours asks for it."),
     h("div", { class: "inline-form" }, password, h("button", { testid: "lead-password-set", onclick: () => void setPassword() }, "Set password")),
     passwordSaid,
   );
+
+  /** Whether a field holds something not saved: its box differs from what was read. */
+  function unsaved(): boolean {
+    if (password.value !== "") return true;
+    const read = current;
+    if (!read) return false;
+    return FIELDS.some((f) => {
+      const box = inputs.get(f.key);
+      return box !== undefined && box.value !== shownValue(f, read);
+    });
+  }
+
+  const asking = h("div", { testid: "settings-asking" });
+  const closeAsk = (): void => mount(asking);
+  /** Home, after asking when edits would be lost. */
+  function leave(): void {
+    if (!unsaved()) return deps.home();
+    mount(asking, discardAsk(closeAsk, () => deps.home()));
+  }
 
   const el = h(
     "main",
@@ -445,8 +496,9 @@ export function settingsScreen(deps: LeadDeps): Screen {
       { class: "dash-head" },
       h("div", {}, h("h1", {}, "Project settings"), h("p", { class: "muted" }, "How work is served and checked. Saved for everyone on the project.")),
       h("span", { class: "spacer" }),
-      h("button", { testid: "settings-home", onclick: () => deps.home() }, "Home ", h("kbd", {}, "Esc")),
+      h("button", { testid: "settings-home", onclick: leave }, "Home ", h("kbd", {}, "Esc")),
     ),
+    asking,
     status,
     h(
       "section",
@@ -457,21 +509,40 @@ export function settingsScreen(deps: LeadDeps): Screen {
         "div",
         { class: "settings-actions" },
         saveButton,
-        h("span", { class: "muted small" }, "Esc leaves without saving."),
+        h("span", { class: "muted small" }, "Esc leaves a field, then the screen (asking first if anything is not saved)."),
       ),
     ),
     passwordPanel,
   );
 
+  // Esc in a box leaves the box, not the screen: the app's keys skip text fields, and
+  // leaving from there dropped the edits unasked.
+  el.addEventListener("keydown", (ev) => {
+    const t = ev.target;
+    const inField = t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement || t instanceof HTMLSelectElement;
+    if (inField && meaningOf(ev.key) === "escape") {
+      ev.preventDefault();
+      t.blur();
+    }
+  });
+
   return {
     el,
     onKey(ev: KeyboardEvent): boolean {
-      if (ev.key !== "Escape") return false;
-      deps.home();
+      if (meaningOf(ev.key) !== "escape") return false;
+      if (asking.firstChild) closeAsk();
+      else leave();
       return true;
     },
     shown(): void {
-      api.settings().then(show, deps.fail);
+      api.settings().then((s) => {
+        show(s);
+        // Opened from the home's "no password" notice: straight to the password box.
+        if (toPassword) {
+          passwordPanel.scrollIntoView({ block: "center" });
+          password.focus();
+        }
+      }, deps.fail);
     },
   };
 }

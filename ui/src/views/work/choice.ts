@@ -14,14 +14,8 @@ export function evidenceHeading(state: EvidenceState | null): { title: string; n
     case "adjudicated":
       return { title: "Settled evidence", note: "Decided by the lead.", settled: true };
     case "majority":
-      return {
-        title: "Settled evidence",
-        note:
-          state.answers === 1
-            ? "Selected by the one answer counted in the evidence step."
-            : `Selected by a strict majority of ${state.answers} answers in the evidence step.`,
-        settled: true,
-      };
+      // No count of answers: an annotator is shown nothing of other people's answers.
+      return { title: "Settled evidence", note: "Settled in the evidence step.", settled: true };
     case "imported":
       return { title: "Settled evidence", note: "Given with the claim when it was imported.", settled: true };
     case "not_settled":

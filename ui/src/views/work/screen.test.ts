@@ -337,8 +337,18 @@ describe("work screen", () => {
     mocked.nextItem.mockResolvedValueOnce({ item: null, reason: "waiting for the lead's review" });
     const { el, press, home } = await open("refute");
     expect(q(el, "no-item-reason")?.textContent).toBe("Waiting for the lead's review.");
+    // No item, nothing to report: the button is not offered, and ! opens nothing.
+    expect(q(el, "report")?.hidden).toBe(true);
+    press("!");
+    expect(q(el, "report-dialog")).toBeNull();
     press("Escape");
     expect(home).toHaveBeenCalled();
+  });
+
+  it("offers Report beside an item", async () => {
+    mocked.nextItem.mockResolvedValueOnce({ item: evidence(1), reason: null });
+    const { el } = await open();
+    expect(q(el, "report")?.hidden).toBe(false);
   });
 
   it("opens and closes the list of keys, with the guideline whole (cut to a line beside the passage)", async () => {

@@ -78,6 +78,12 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     "aria-label": "Comment",
     dir: "auto",
   });
+  const reportButton = h(
+    "button",
+    { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
+    "Report ",
+    h("kbd", {}, capOf("report")),
+  );
   const el = h(
     "main",
     { class: "work", testid: `work-${kind}`, "data-ready": "false" },
@@ -89,12 +95,7 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
       itemRef,
       progress,
       saved,
-      h(
-        "button",
-        { class: "ghost work-report", testid: "report", title: "Report a problem with this item to your lead (!)", onclick: () => openReport() },
-        "Report ",
-        h("kbd", {}, capOf("report")),
-      ),
+      reportButton,
     ),
     layout,
     helpSlot,
@@ -230,6 +231,8 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
     closeHelp();
     say("");
     armGate();
+    // With no item there is nothing to report: "Report !" is shown only beside one.
+    reportButton.hidden = next === null;
     if (!next) {
       body = null;
       guide = null;
