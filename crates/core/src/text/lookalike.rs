@@ -84,6 +84,11 @@ fn latin_twin(c: char) -> char {
     }
 }
 
+/// Whether `text` shows nothing to a reader: only spaces and [`invisible`] characters.
+pub fn shows_nothing(text: &str) -> bool {
+    text.chars().all(|c| c.is_whitespace() || invisible(c))
+}
+
 #[cfg(test)]
 mod tests {
     use super::{as_seen, folded};
@@ -117,9 +122,10 @@ mod tests {
         // Two texts in one script stay apart.
         assert_ne!(as_seen("сад"), as_seen("сон"));
     }
-}
 
-/// Whether `text` shows nothing to a reader: only spaces and [`invisible`] characters.
-pub fn shows_nothing(text: &str) -> bool {
-    text.chars().all(|c| c.is_whitespace() || invisible(c))
+    #[test]
+    fn text_of_spaces_and_invisible_characters_shows_nothing() {
+        assert!(super::shows_nothing(" \u{200B}\u{2800}\u{3164}\u{FEFF}\n"));
+        assert!(!super::shows_nothing("\u{200B}cut\u{2800}"));
+    }
 }

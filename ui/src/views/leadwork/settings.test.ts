@@ -79,20 +79,19 @@ describe("two leads saving at once", () => {
     const theirs = { ...structuredClone(SETTINGS), reservation_minutes: SETTINGS.reservation_minutes + 5 };
     mocked.settings.mockResolvedValueOnce(structuredClone(SETTINGS)).mockResolvedValueOnce(structuredClone(theirs));
     mocked.saveSettings
-      .mockRejectedValueOnce(new ApiError({ code: "conflict", message: "the settings were changed meanwhile" }))
+      .mockRejectedValueOnce(new ApiError({ code: "conflict", message: "the settings were changed meanwhile", location: null }))
       .mockImplementation((s) => Promise.resolve(s));
     type(q(el, "setting-overlap"), String(SETTINGS.overlap + 1));
     q(el, "settings-save")?.click();
     for (let i = 0; i < 6; i++) await settle();
     expect(mocked.saveSettings).toHaveBeenCalledTimes(2);
-    const [first, firstBase] = mocked.saveSettings.mock.calls[0];
-    expect(firstBase).toEqual(SETTINGS);
-    expect(first.overlap).toBe(SETTINGS.overlap + 1);
-    const [second, secondBase] = mocked.saveSettings.mock.calls[1];
-    expect(secondBase).toEqual(theirs);
+    const [first, second] = mocked.saveSettings.mock.calls;
+    expect(first?.[1]).toEqual(SETTINGS);
+    expect(first?.[0].overlap).toBe(SETTINGS.overlap + 1);
+    expect(second?.[1]).toEqual(theirs);
     // Both changes stand: ours on top of theirs.
-    expect(second.overlap).toBe(SETTINGS.overlap + 1);
-    expect(second.reservation_minutes).toBe(SETTINGS.reservation_minutes + 5);
+    expect(second?.[0].overlap).toBe(SETTINGS.overlap + 1);
+    expect(second?.[0].reservation_minutes).toBe(SETTINGS.reservation_minutes + 5);
   });
 });
 
@@ -136,7 +135,7 @@ describe("marking the claim's words", () => {
     q(el, "settings-save")?.click();
     await settle();
     await settle();
-    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ highlight_claim_words: true }));
+    expect(mocked.saveSettings).toHaveBeenCalledWith(expect.objectContaining({ highlight_claim_words: true }), expect.anything());
   });
 });
 
