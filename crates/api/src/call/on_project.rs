@@ -294,10 +294,10 @@ impl Host for OnProject<'_> {
     fn save_settings(
         &mut self,
         settings: Settings,
-        based_on: Option<Settings>,
+        based_on: Option<Box<Settings>>,
     ) -> Result<Settings> {
         let (p, lead) = self.lead("change the project's settings")?;
-        p.set_settings_based_on(&lead, &settings, based_on.as_ref())?;
+        p.set_settings_based_on(&lead, &settings, based_on.as_deref())?;
         p.settings()
     }
 

@@ -160,7 +160,7 @@ macro_rules! for_each_operation {
             /// another lead or window saved in between, so neither change is lost.
             SaveSettings save_settings {
                 settings: $crate::settings::Settings,
-                based_on: Option<$crate::settings::Settings>,
+                based_on: Option<Box<$crate::settings::Settings>>,
             } -> $crate::settings::Settings, Lead, Local;
             /// Counts (true) or leaves out (false) a flagged annotator, or follows the
             /// flag (none).
