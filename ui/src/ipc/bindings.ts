@@ -309,7 +309,7 @@ minutes_left: number | null, };
 
 export type KindPace = { kind: TaskKind, pace: Pace, };
 
-export type EvidenceState = { "state": "adjudicated" } | { "state": "majority", answers: number, } | { "state": "imported" } | { "state": "not_settled" } | { "state": "no_evidence_step" };
+export type EvidenceState = { "state": "adjudicated" } | { "state": "majority" } | { "state": "imported" } | { "state": "not_settled" } | { "state": "no_evidence_step" };
 
 export type Shows = "claim" | "claim_with_candidates" | "claim_with_evidence" | "pair";
 

@@ -20,9 +20,10 @@ use ts_rs::TS;
 pub enum EvidenceState {
     /// The lead decided the claim's evidence task.
     Adjudicated,
-    /// A strict majority of the counted answers on the claim's evidence task; `answers`
-    /// is how many answers were counted (as the gold line's `agreement.answers`).
-    Majority { answers: u32 },
+    /// A strict majority of the counted answers on the claim's evidence task. How many
+    /// answers were counted is not said: an annotator's item shows no count of other
+    /// people's answers (issue 36; the lead reads it on the claim's page and in the gold).
+    Majority,
     /// Given with the claim when it was imported (its `evidence` field); the claim has
     /// no evidence task.
     Imported,
@@ -413,4 +414,19 @@ fn previous_answer(answer: &Answer, trick_failed: bool, slots: &[Slot]) -> Previ
         Response::Design { answers } => previous.answers = Some(answers.clone()),
     }
     previous
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EvidenceState;
+
+    /// A label item stored before its evidence state lost the count (a pack issued then)
+    /// still reads, and what is sent now carries no count.
+    #[test]
+    fn a_majority_carries_no_count_and_an_old_one_still_reads() {
+        let old = serde_json::from_str::<EvidenceState>(r#"{"state":"majority","answers":3}"#);
+        assert_eq!(old.ok(), Some(EvidenceState::Majority));
+        let now = serde_json::to_string(&EvidenceState::Majority).unwrap_or_default();
+        assert_eq!(now, r#"{"state":"majority"}"#);
+    }
 }

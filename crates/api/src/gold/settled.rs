@@ -71,9 +71,7 @@ impl Project {
         }
         let state = match outcome.decision {
             Some(_) => EvidenceState::Adjudicated,
-            None => EvidenceState::Majority {
-                answers: outcome.counted,
-            },
+            None => EvidenceState::Majority,
         };
         let ids = match &outcome.outcome {
             Outcome::Evidence { sentences } => sentences.clone(),

@@ -64,10 +64,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 fn evidence_line(state: EvidenceState, sentences: usize) -> String {
     let by = match state {
         EvidenceState::Adjudicated => "decided by the lead".to_string(),
-        EvidenceState::Majority { answers: 1 } => "selected by the one answer counted".to_string(),
-        EvidenceState::Majority { answers } => {
-            format!("selected by a strict majority of {answers} answers")
-        }
+        EvidenceState::Majority => "settled in the evidence step".to_string(),
         EvidenceState::Imported => "given with the claim when it was imported".to_string(),
         EvidenceState::NotSettled => {
             return "evidence not settled yet: the candidates are shown".to_string()
