@@ -171,7 +171,7 @@ const DEFINITIONS: &[Definition] = &[
             step("factdesk init P --recipe multilingual", "stance `supports_or_refutes`, claim words marked in the evidence, the label guideline with FAILED", Whose::Paper),
             step("factdesk import P claims.jsonl --docs documents.jsonl --paragraphs 1000", "evidence as paragraphs of more than 1,000 characters, title first", Whose::Paper),
             step("factdesk eval-ranking P --gold gold.jsonl", "MRR@2 and P@2 (mrr@2, precision@2) of the top 2 passages", Whose::Paper),
-            step("factdesk tasks P --kind evidence --overlap 3", "3 annotators pick each claim's evidence passages", Whose::Factdesk),
+            step("factdesk tasks P --kind evidence --overlap 3", "3 annotators pick each claim's evidence passages, beside a trick passage; with the claim's words marked the trick is the one passage without marks, so it checks attention, not reading (Project settings: turn marking off to make it a reading check)", Whose::Factdesk),
             step("factdesk tasks P --kind label --overlap 3", "3 annotators label each claim against its settled evidence", Whose::Factdesk),
             step("factdesk sample P --kind label --by label --per-label 50 --group NAMES", "50 items a class, label-stratified, re-annotated by a second group", Whose::Paper),
             step("factdesk export P --out gold.jsonl", "gold by strict majority", Whose::Factdesk),
