@@ -575,13 +575,9 @@ export function workScreen(kind: TaskKind, deps: WorkDeps): Screen {
   };
 }
 
-/** The largest id shown as the item's number: a lead's items carry their task's number;
- * an annotator's carry a long id of their own, which tells nothing and is not shown. */
-const SHOWN_ID_MAX = 9_999_999;
-
-/** "Item 29" for a task numbered so; for an annotator's own long id, only the id kept on
- * the element (the end-to-end tests read it), nothing to read. */
+/** The item's task, kept on the element for the end-to-end tests, with nothing to read: a
+ * task number would be a second way of naming a claim beside its "#24" (issue 36, item 9),
+ * and an annotator's own id is a long opaque number. */
 export function itemLabel(taskId: number): HTMLElement {
-  const shown = taskId <= SHOWN_ID_MAX;
-  return h("span", { testid: "item-task-id", "data-task": String(taskId) }, shown ? `Item ${taskId}` : "");
+  return h("span", { testid: "item-task-id", "data-task": String(taskId) }, "");
 }
