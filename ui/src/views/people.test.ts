@@ -34,12 +34,13 @@ describe("peopleScreen", () => {
     screen.shown?.();
     // No one is chosen to begin with: Enter opens no one's home.
     expect(document.activeElement?.getAttribute("data-testid")).toBe("who-is-working");
+    // From no row either arrow goes to the first, then they move and wrap.
     expect(screen.onKey?.(key("ArrowUp"))).toBe(true);
-    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-<b>ana</b>");
-    expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
     expect(document.activeElement?.getAttribute("data-testid")).toBe("person-lead");
     expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
     expect(document.activeElement?.getAttribute("data-testid")).toBe("person-<b>ana</b>");
+    expect(screen.onKey?.(key("ArrowDown"))).toBe(true);
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-lead");
     expect(screen.onKey?.(key("2"))).toBe(true);
     expect(signIn).toHaveBeenCalledWith("<b>ana</b>");
     expect(screen.onKey?.(key("3"))).toBe(false);
@@ -87,7 +88,11 @@ describe("peopleScreen", () => {
     expect(screen.onKey?.(key("3"))).toBe(false);
     expect(screen.onKey?.(key("1"))).toBe(true);
     expect(signIn).toHaveBeenLastCalledWith("ana");
-    // Still reached with the arrows (then Enter, as a focused button takes it) or a click.
+    // Still reached with the arrows (then Enter, as a focused button takes it) or a click,
+    // but never by one stray key: from no row, up goes to the first person, not the last.
+    (document.activeElement as HTMLElement | null)?.blur();
+    screen.onKey?.(key("ArrowUp"));
+    expect(document.activeElement?.getAttribute("data-testid")).toBe("person-ana");
     screen.onKey?.(key("ArrowUp"));
     expect(document.activeElement?.getAttribute("data-testid")).toBe("person-maria");
     screen.el.querySelector<HTMLButtonElement>("[data-testid=person-maria]")?.click();

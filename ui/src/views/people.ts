@@ -120,8 +120,9 @@ export function peopleScreen(o: Overview, people: Person[], actions: PeopleActio
 
   function move(delta: number): void {
     const at = buttons.findIndex((b) => b === document.activeElement);
-    // From no row, down goes to the first and up to the last.
-    const from = at < 0 ? (delta > 0 ? -1 : 0) : at;
+    // From no row either arrow goes to the first: up to the last would be a lead without a
+    // password, listed last so that no stray key opens their home.
+    const from = at < 0 ? -delta : at;
     const next = buttons[(from + delta + buttons.length) % buttons.length];
     next?.focus();
   }
