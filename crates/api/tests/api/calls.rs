@@ -196,7 +196,10 @@ fn a_call_runs_its_use_case_for_the_actor_with_the_use_cases_own_gate() {
     let maria = p.who("maria");
 
     let me = reply(run(&mut p, &ana, Call::Me));
-    assert_eq!(me, json!({"name": "ana", "role": "annotator"}));
+    assert_eq!(
+        me,
+        json!({"name": "ana", "role": "annotator", "has_password": false})
+    );
 
     // Remote clients are not told where the server keeps the project; the counts are a
     // lead's (`claim_refs`).
