@@ -4,8 +4,7 @@
 //! nothing of the pack, and the next merge of it proceeds at once with exact counts).
 
 use factdesk_api::annotate::Answer;
-use factdesk_api::annotators::Role;
-use factdesk_api::packs::{PackRequest, PackSession, ReturnedPack, Unanswered};
+use factdesk_api::packs::{PackSession, ReturnedPack, Unanswered};
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_store::pack_returned::Bounds;
@@ -13,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::common;
-use common::{project, project_values, Acting};
+use common::{doctored, issued_label_pack, project_values, Acting};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -24,17 +23,7 @@ const NOW: i64 = 1_790_000_000_000;
 /// A project of `claims` label items of overlap 2, with ana, and a pack of all of them
 /// for her, every item answered on her laptop.
 fn answered_pack(dir: &Path, clock: &ManualClock, claims: usize) -> (Project, PathBuf) {
-    let mut lead = project(dir, claims, clock);
-    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(2)));
-    ok(lead.add_annotator(&lead.lead(), "ana", Role::Annotator));
-    let path = dir.join("ana.fdpack");
-    let req = PackRequest {
-        annotator: "ana".to_string(),
-        count: claims as u64,
-        kind: Some(TaskKind::Label),
-        expires_days: 7,
-    };
-    ok(lead.issue_pack(&lead.lead(), &req, &path));
+    let (lead, path) = issued_label_pack(dir, clock, claims, 2, &["ana"]);
     let mut pack = ok(PackSession::open(&path, Box::new(clock.clone())));
     while let Some(item) = ok(pack.next_item(&pack.who("ana"), TaskKind::Label)).item {
         let answer = Answer {
@@ -45,15 +34,6 @@ fn answered_pack(dir: &Path, clock: &ManualClock, claims: usize) -> (Project, Pa
         ok(pack.submit(&pack.who("ana"), &answer));
     }
     (lead, path)
-}
-
-/// A copy of the pack at `path`, named `name`, rewritten by `sql` as its owner can.
-fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
-    let copy = path.with_file_name(name);
-    ok(std::fs::copy(path, &copy));
-    let conn = ok(rusqlite::Connection::open(&copy));
-    ok(conn.execute_batch(&format!("PRAGMA foreign_keys = OFF; {sql}")));
-    copy
 }
 
 /// A copy of the pack at `path`, named `name`, with `n` empty answers added by hand to

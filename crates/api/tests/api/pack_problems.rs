@@ -6,14 +6,13 @@
 //! merges as it is.
 
 use factdesk_api::annotate::Answer;
-use factdesk_api::annotators::Role;
-use factdesk_api::packs::{PackRequest, PackSession};
+use factdesk_api::packs::PackSession;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::{Path, PathBuf};
 
 use crate::common;
-use common::{code, project, project_values, Acting};
+use common::{code, doctored, issued_label_pack, project_values, Acting};
 
 fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
@@ -24,20 +23,7 @@ const NOW: i64 = 1_790_000_000_000;
 /// A project of `claims` label items of overlap 1, with ana and ben, and a pack of all
 /// of them for ana.
 fn issued(dir: &Path, clock: &ManualClock, claims: usize) -> (Project, PathBuf) {
-    let mut lead = project(dir, claims, clock);
-    ok(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(1)));
-    for name in ["ana", "ben"] {
-        ok(lead.add_annotator(&lead.lead(), name, Role::Annotator));
-    }
-    let path = dir.join("ana.fdpack");
-    let req = PackRequest {
-        annotator: "ana".to_string(),
-        count: claims as u64,
-        kind: Some(TaskKind::Label),
-        expires_days: 7,
-    };
-    ok(lead.issue_pack(&lead.lead(), &req, &path));
-    (lead, path)
+    issued_label_pack(dir, clock, claims, 1, &["ana", "ben"])
 }
 
 fn label(task_id: i64) -> Answer {
@@ -218,15 +204,6 @@ fn a_report_written_after_the_pack_was_merged_is_not_taken() {
         "{again:?}"
     );
     assert!(ok(lead.problem_reports(&lead.lead())).is_empty());
-}
-
-/// A copy of the pack at `path`, named `name`, rewritten by `sql` as its owner can.
-fn doctored(path: &Path, name: &str, sql: &str) -> PathBuf {
-    let copy = path.with_file_name(name);
-    ok(std::fs::copy(path, &copy));
-    let conn = ok(rusqlite::Connection::open(&copy));
-    ok(conn.execute_batch(&format!("PRAGMA foreign_keys = OFF; {sql}")));
-    copy
 }
 
 /// Adds a report by hand on the pack's item at `position` (1 is its first).

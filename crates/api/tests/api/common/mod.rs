@@ -478,3 +478,40 @@ pub fn ana_and_ben(claims: usize, dir: &std::path::Path, clock: &ManualClock) ->
     }
     p
 }
+
+/// A project of `claims` label items of `overlap`, with `people` as annotators, and a
+/// pack of all the items for the first of them, as issued.
+pub fn issued_label_pack(
+    dir: &std::path::Path,
+    clock: &ManualClock,
+    claims: usize,
+    overlap: u32,
+    people: &[&str],
+) -> (Project, std::path::PathBuf) {
+    use factdesk_api::annotators::Role;
+    use factdesk_api::packs::PackRequest;
+    use factdesk_api::tasks::TaskKind;
+    let mut lead = project(dir, claims, clock);
+    must(lead.create_tasks(&lead.lead(), TaskKind::Label, Some(overlap)));
+    for name in people {
+        must(lead.add_annotator(&lead.lead(), name, Role::Annotator));
+    }
+    let path = dir.join(format!("{}.fdpack", people[0]));
+    let req = PackRequest {
+        annotator: people[0].to_string(),
+        count: claims as u64,
+        kind: Some(TaskKind::Label),
+        expires_days: 7,
+    };
+    must(lead.issue_pack(&lead.lead(), &req, &path));
+    (lead, path)
+}
+
+/// A copy of the pack at `path`, named `name`, rewritten by `sql` as its owner can.
+pub fn doctored(path: &std::path::Path, name: &str, sql: &str) -> std::path::PathBuf {
+    let copy = path.with_file_name(name);
+    must(std::fs::copy(path, &copy));
+    let conn = must(rusqlite::Connection::open(&copy));
+    must(conn.execute_batch(&format!("PRAGMA foreign_keys = OFF; {sql}")));
+    copy
+}
