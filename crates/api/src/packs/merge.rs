@@ -320,8 +320,8 @@ impl Project {
     }
 
     /// The pack's reports as the project takes them in: on the project's task (every one
-    /// is the pack's: see `returned::check_problems`), the text trimmed, the time brought
-    /// between the pack's issue and now, as an answer's.
+    /// is the pack's, its text checked and trimmed: see `returned::check_problems`), the
+    /// time brought between the pack's issue and now, as an answer's.
     fn pack_problems<'p>(
         &self,
         pack: &'p ReturnedPack,
@@ -335,9 +335,8 @@ impl Project {
             else {
                 return Err(refused(&pack.name, format!("its problems table, row {}, field task_id: task {} is not on record for pack {}", report.seq, report.task_id, row.id)));
             };
-            let text = crate::problems::checked_text(&report.text)?;
             let at = report.created_at.clamp(issued_at, now.max(issued_at));
-            out.push((task_id, text, at));
+            out.push((task_id, report.text.as_str(), at));
         }
         Ok(out)
     }

@@ -26,7 +26,8 @@ pub struct ReturnedPack {
     pub(super) digest: String,
     pub(super) answers: Vec<PackAnswerRow>,
     pub(super) malformed: Vec<(String, String)>,
-    /// The problems its holder reported, each checked (see [`check_problems`]).
+    /// The problems its holder reported, each checked and its text trimmed (see
+    /// [`check_problems`]).
     pub(super) problems: Vec<PackProblemRow>,
 }
 
@@ -118,8 +119,8 @@ fn read_pack(file: &Path, bounds: &Bounds, key: Option<&PackKey>) -> Result<Retu
             return Err(Stop::Refused(ALTERED_ITEMS.into()));
         }
         let (answers, malformed) = pack.answers()?;
-        let problems = pack.problems()?;
-        check_problems(&manifest, &problems).map_err(Stop::Refused)?;
+        let mut problems = pack.problems()?;
+        check_problems(&manifest, &mut problems).map_err(Stop::Refused)?;
         Ok(ReturnedPack {
             name: name.clone(),
             manifest,
@@ -147,10 +148,11 @@ fn read_pack(file: &Path, bounds: &Bounds, key: Option<&PackKey>) -> Result<Retu
 /// Refuses the pack at its first report a pack session never writes: on a task not in
 /// the pack, a second on one task, or a text the project would not take
 /// ([`crate::problems::REPORT_CHARS`]); each named by table, row and field. The census
-/// already held them to one an item and their text's bytes.
+/// already held them to one an item and their text's bytes. Each text is left as the
+/// project stores it (trimmed), so the merge takes it as it is.
 fn check_problems(
     manifest: &Manifest,
-    problems: &[PackProblemRow],
+    problems: &mut [PackProblemRow],
 ) -> std::result::Result<(), String> {
     let issued: std::collections::HashSet<i64> = manifest.tasks.iter().copied().collect();
     let mut seen = std::collections::HashMap::new();
@@ -170,8 +172,10 @@ fn check_problems(
                 report.task_id
             ));
         }
-        crate::problems::checked_text(&report.text)
-            .map_err(|e| format!("{}: {}", at("text"), e.message))?;
+        let text = crate::problems::checked_text(&report.text)
+            .map_err(|e| format!("{}: {}", at("text"), e.message))?
+            .to_string();
+        report.text = text;
     }
     Ok(())
 }

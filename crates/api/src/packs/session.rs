@@ -137,9 +137,11 @@ impl PackSession {
     /// The first item of `kind` in the pack's order that has no answer yet.
     pub fn next_item(&mut self, actor: &Actor, kind: TaskKind) -> Result<Next> {
         self.require_holder(actor)?;
+        // The reports read once, not once an item.
+        let reported = self.reported()?;
         let mut open = Vec::new();
         for row in self.items_of(kind)? {
-            if !self.dealt_with(row.task_id)? {
+            if !self.dealt_with(row.task_id, &reported)? {
                 open.push(row);
             }
         }
@@ -161,7 +163,9 @@ impl PackSession {
     /// it is answered (or not in the pack).
     pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
         self.require_holder(actor)?;
-        if pack_store::item(self.file.conn(), task_id)?.is_none() || self.dealt_with(task_id)? {
+        if pack_store::item(self.file.conn(), task_id)?.is_none()
+            || self.dealt_with(task_id, &self.reported()?)?
+        {
             return Ok(false);
         }
         self.skipped.retain(|s| *s != task_id);
@@ -369,11 +373,19 @@ impl PackSession {
         Ok(())
     }
 
-    /// Whether the holder answered or reported the item: it is not served again.
-    fn dealt_with(&self, task_id: i64) -> Result<bool> {
-        let conn = self.file.conn();
-        Ok(pack_store::current_answer(conn, task_id)?.is_some()
-            || pack_store::problem(conn, task_id)?.is_some())
+    /// The items the holder reported a problem with.
+    fn reported(&self) -> Result<std::collections::HashSet<i64>> {
+        Ok(pack_store::problems(self.file.conn())?
+            .into_iter()
+            .map(|r| r.task_id)
+            .collect())
+    }
+
+    /// Whether the holder answered or reported the item (`reported` from
+    /// [`Self::reported`]): it is not served again.
+    fn dealt_with(&self, task_id: i64, reported: &std::collections::HashSet<i64>) -> Result<bool> {
+        Ok(reported.contains(&task_id)
+            || pack_store::current_answer(self.file.conn(), task_id)?.is_some())
     }
 
     /// Copies the pack, answers and all, to `out` (by default `<pack>.results.fdpack`
