@@ -61,6 +61,7 @@ mod semantic;
 mod sentence_passage;
 mod serving;
 mod sessions;
+mod settings_saves;
 mod shared_read;
 mod sign_in;
 mod skip;
