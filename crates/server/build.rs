@@ -6,7 +6,11 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn main() -> Result<(), String> {
-    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../ui/dist");
+    // Read when the script runs, not when it compiles: a target folder shared by two
+    // checkouts would otherwise embed the other checkout's screens.
+    let manifest = std::env::var("CARGO_MANIFEST_DIR")
+        .map_err(|e| format!("cargo sets CARGO_MANIFEST_DIR for build scripts: {e}"))?;
+    let dist = Path::new(&manifest).join("../../ui/dist");
     println!("cargo:rerun-if-changed={}", dist.display());
     let mut files = Vec::new();
     collect(&dist, &mut files).map_err(|e| {

@@ -11,6 +11,7 @@
 //! Figures in docs/testing.md.
 
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -98,7 +99,7 @@ fn attack_with_secret(template: &Path, seed: u64) -> Outcome {
     let clock = ManualClock::new(5_000_000);
     let mut lead = must(Project::open(&file, Box::new(clock)));
     let secret = blake3::hash(&seed.to_le_bytes());
-    must(lead.store().conn().execute(
+    must(lead.store().read().execute(
         "UPDATE project SET secret = ?1",
         [secret.as_bytes().to_vec()],
     ));

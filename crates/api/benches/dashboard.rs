@@ -9,6 +9,7 @@ use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::DashboardState;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::Project;
+use factdesk_api::RawSql as _;
 use factdesk_core::answer::{Response, Selection};
 use factdesk_core::claim::Label;
 use factdesk_store::annotations::{insert, NewAnnotation};
@@ -108,7 +109,7 @@ impl Task {
 fn tasks(p: &Project, candidates: &HashMap<i64, Vec<i64>>) -> Vec<Task> {
     let mut stmt = p
         .store()
-        .conn()
+        .read()
         .prepare(
             "SELECT id, kind, claim_id FROM tasks WHERE kind IN ('label', 'evidence') ORDER BY id",
         )
@@ -197,7 +198,7 @@ fn main() {
             let who = people[i % people.len()];
             let earlier: i64 = p
                 .store()
-                .conn()
+                .read()
                 .query_row(
                     "SELECT max(id) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
                     [task.id, who],

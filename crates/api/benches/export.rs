@@ -11,6 +11,7 @@ use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
 use factdesk_api::report::ReportFiles;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{Project, SystemClock};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_store::annotations::{insert, NewAnnotation};
@@ -43,7 +44,7 @@ fn build(dir: &Path, path: &Path, claims: usize) {
         &mut rng,
     );
     let candidates = candidates_by_claim(&p);
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = conn
         .prepare("SELECT id, claim_id FROM tasks WHERE kind = 'evidence' ORDER BY id")
         .unwrap_or_else(|e| panic!("{e}"));

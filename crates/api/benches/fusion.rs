@@ -21,6 +21,7 @@ use factdesk_api::rank::{
     SEMANTIC_FUSED_WEIGHTS,
 };
 use factdesk_api::semantic::{semantic_for, Need};
+use factdesk_api::RawSql as _;
 use factdesk_api::{NoProgress, Project, SystemClock};
 use factdesk_core::ranking::{by_cosine, fuse_weighted, Scored};
 use factdesk_semantic::Locations;
@@ -101,7 +102,7 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
     let gold = set.join("gold.jsonl");
     let cached = project
         .store()
-        .conn()
+        .read()
         .query_row("SELECT count(*) FROM sentence_embeddings", [], |r| {
             r.get::<usize, i64>(0)
         })
@@ -169,7 +170,7 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
             .flatten()
             .unwrap_or_else(|| panic!("claim {id} missing"));
         let docs =
-            DocumentSet::for_claim(store.conn(), claim.id, None).unwrap_or_else(|e| panic!("{e}"));
+            DocumentSet::for_claim(store.read(), claim.id, None).unwrap_or_else(|e| panic!("{e}"));
         let relevant: HashSet<i64> = docs
             .sentences()
             .filter(|(_, t)| wanted.contains(t.trim()))
@@ -196,7 +197,7 @@ fn claims_of_seed(dir: &Path, seed: u64, overrides: &RankingOverrides) -> Vec<Cl
         })
         .collect();
     model
-        .prefill(store.conn(), all_texts.iter().copied())
+        .prefill(store.read(), all_texts.iter().copied())
         .unwrap_or_else(|e| panic!("{e}"));
     let start = Instant::now();
     model.vectors(&all_texts).unwrap_or_else(|e| panic!("{e}"));

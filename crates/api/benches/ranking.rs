@@ -71,7 +71,7 @@ fn main() {
                 .flatten()
                 .unwrap_or_else(|| panic!("claim {name}-{i} missing"));
             let start = Instant::now();
-            let set = DocumentSet::for_claim(store.conn(), claim.id, docs.take())
+            let set = DocumentSet::for_claim(store.read(), claim.id, docs.take())
                 .unwrap_or_else(|e| panic!("{e}"));
             let loaded = start.elapsed().as_secs_f64() * 1e3;
             let r = rank_sentences(&mut bm25, &claim.text, &set).unwrap_or_else(|e| panic!("{e}"));

@@ -9,6 +9,7 @@
 //! rounds each); `-- --quick` for a short run.
 
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{Project, SystemClock};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -112,7 +113,7 @@ fn main() {
         submit_ms.len(),
         submit_ms.len() as f64 / seconds
     );
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let count = |sql: &str| -> i64 { ok(conn.query_row(sql, [], |r| r.get(0))) };
     // An answer that picked the trick, or of an annotator flagged for picking tricks,
     // counts for nothing and its slot reopens: only counted current answers fill a task.

@@ -130,13 +130,13 @@ impl Project {
     /// Resolves `name` to the person acting for a session; an unknown name is an error.
     pub fn actor(&self, name: &str) -> Result<Actor> {
         let name = name_of(name);
-        let row = annotators::by_name(self.store.conn(), name)?.ok_or_else(|| {
+        let row = annotators::by_name(self.store.read(), name)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
                 format!("no one called {name:?} works on this project"),
             )
         })?;
-        if factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)? {
+        if factdesk_store::sign_in::is_disabled(self.store.read(), row.id)? {
             return Err(Error::new(
                 ErrorCode::Forbidden,
                 format!("{} was disabled by a lead of this project", row.name),
@@ -156,9 +156,9 @@ impl Project {
         }
         // A lead disabled by another lead acts for no one, scripts included.
         let mut first_lead = None;
-        for row in annotators::list(self.store.conn())? {
+        for row in annotators::list(self.store.read())? {
             if row.role == Role::Lead
-                && !factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)?
+                && !factdesk_store::sign_in::is_disabled(self.store.read(), row.id)?
             {
                 first_lead = Some(row);
                 break;

@@ -480,7 +480,7 @@ impl Project {
         self.check_stored()?;
         let mut out = Vec::new();
         for kind in [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label] {
-            if factdesk_store::annotations::any_current_of_kind(self.store.conn(), kind)? {
+            if factdesk_store::annotations::any_current_of_kind(self.store.read(), kind)? {
                 out.push(kind);
             }
         }

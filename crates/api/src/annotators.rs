@@ -207,7 +207,7 @@ impl Project {
 
     pub(crate) fn all_annotators(&self) -> Result<Vec<Annotator>> {
         let settings = self.settings()?;
-        Ok(annotators::list(self.store.conn())?
+        Ok(annotators::list(self.store.read())?
             .into_iter()
             .map(|row| describe(row, &settings))
             .collect())
@@ -250,8 +250,8 @@ impl Project {
     /// Everyone on the project: names and roles, nothing of their work (the "who is
     /// working" screen shows it before anyone is chosen).
     pub fn people(&self) -> Result<Vec<Person>> {
-        let protected = factdesk_store::sign_in::with_password(self.store.conn())?;
-        Ok(annotators::list(self.store.conn())?
+        let protected = factdesk_store::sign_in::with_password(self.store.read())?;
+        Ok(annotators::list(self.store.read())?
             .into_iter()
             .map(|r| Person {
                 has_password: protected.binary_search(&r.id).is_ok(),
@@ -301,7 +301,7 @@ impl Project {
 
     pub(crate) fn annotator_row(&self, name: &str) -> Result<AnnotatorRow> {
         let name = name_of(name);
-        annotators::by_name(self.store.conn(), name)?
+        annotators::by_name(self.store.read(), name)?
             .ok_or_else(|| Error::new(ErrorCode::NotFound, format!("no annotator called {name:?}")))
     }
 }

@@ -21,7 +21,7 @@ impl Project {
     /// Checks the serving invariants over every answer; a lead's.
     pub fn serving_audit(&self, by: &Lead) -> Result<ServingAudit> {
         self.acting_lead(by)?;
-        let conn = self.store.conn();
+        let conn = self.store.read();
         Ok(ServingAudit {
             tasks_over_overlap: audit::tasks_over_overlap(conn)?,
             double_answers: audit::double_answers(conn)?,
@@ -33,6 +33,6 @@ impl Project {
     /// does not hold; a lead's.
     pub fn missing_answers(&self, by: &Lead, acks: &[String]) -> Result<Vec<String>> {
         self.acting_lead(by)?;
-        Ok(audit::missing_answers(self.store.conn(), acks)?)
+        Ok(audit::missing_answers(self.store.read(), acks)?)
     }
 }

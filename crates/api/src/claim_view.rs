@@ -215,8 +215,8 @@ impl Project {
             .map(|a| (a.id, a.name))
             .collect();
         let mut shown_tasks = Vec::new();
-        for (task, closed) in tasks::of_claim(self.store.conn(), id)? {
-            let answers = annotations::current_of_task(self.store.conn(), task.id)?
+        for (task, closed) in tasks::of_claim(self.store.read(), id)? {
+            let answers = annotations::current_of_task(self.store.read(), task.id)?
                 .into_iter()
                 .filter(|a| me.is_none_or(|id| a.annotator_id == id))
                 .map(|a| ClaimAnswer {

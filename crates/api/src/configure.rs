@@ -100,7 +100,7 @@ impl Project {
 /// order) once design tasks hold answers: each answer is a fact about the questions its
 /// annotator saw, and the gold and agreement read it by them.
 fn design_may_change(
-    tx: &factdesk_store::Connection,
+    tx: &factdesk_store::Read,
     old: Option<&factdesk_core::design::Design>,
     new: Option<&factdesk_core::design::Design>,
     now: i64,
@@ -139,7 +139,7 @@ fn design_may_change(
 /// `factdesk_store::assignments::outstanding_of_kind`): such an answer would be stored as
 /// given under `to`, its option ids read against `to`'s trick.
 fn stance_may_change(
-    tx: &factdesk_store::Connection,
+    tx: &factdesk_store::Read,
     from: EvidenceStance,
     to: EvidenceStance,
     now: i64,

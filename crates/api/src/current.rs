@@ -47,7 +47,7 @@ impl CurrentAnswers {
     /// `Project::check_stored` does, and marking the check as passed), and keeps the
     /// current ones: those of [`factdesk_store::annotations::current_of_kind`], in its order.
     pub fn read(project: &Project) -> Result<CurrentAnswers> {
-        let conn = project.store.conn();
+        let conn = project.store.read();
         let mark = project.store.change_mark()?;
         factdesk_store::tasks::check_kinds(conn)?;
         let Rows {
@@ -81,7 +81,7 @@ impl CurrentAnswers {
     /// state of the answers: the newer part's.
     fn read_rows(project: &Project, in_two_from: i64) -> Result<Rows> {
         use factdesk_store::annotations;
-        let conn = project.store.conn();
+        let conn = project.store.read();
         let whole = || {
             Ok(Rows {
                 parts: [annotations::all(conn)?, Vec::new()],
@@ -106,9 +106,9 @@ impl CurrentAnswers {
         };
         std::thread::scope(|s| {
             let newer = s.spawn(move || {
-                let rows = annotations::range(reader.conn(), middle, None)?;
+                let rows = annotations::range(reader.read(), middle, None)?;
                 // A failure here is met again where the candidates are read for use.
-                let candidates = candidates_by_claim(reader.conn()).ok();
+                let candidates = candidates_by_claim(reader.read()).ok();
                 Ok::<_, crate::Error>((rows, candidates))
             });
             let older = annotations::range(conn, i64::MIN, Some(middle));
@@ -184,7 +184,7 @@ impl CurrentAnswers {
             return Ok(Rc::clone(map));
         }
         let map: Rc<IdMap<i64>> = Rc::new(
-            factdesk_store::tasks::claims_of_tasks(project.store.conn(), kind)?
+            factdesk_store::tasks::claims_of_tasks(project.store.read(), kind)?
                 .into_iter()
                 .collect(),
         );
@@ -197,7 +197,7 @@ impl CurrentAnswers {
         if let Some(map) = self.candidates.get() {
             return Ok(map);
         }
-        let map = candidates_by_claim(project.store.conn())?;
+        let map = candidates_by_claim(project.store.read())?;
         Ok(self.candidates.get_or_init(|| map))
     }
 
@@ -275,7 +275,7 @@ impl CurrentAnswers {
 }
 
 /// Every claim's candidate sentence ids in rank order, in one read.
-pub(crate) fn candidates_by_claim(conn: &factdesk_store::Connection) -> Result<IdMap<Vec<i64>>> {
+pub(crate) fn candidates_by_claim(conn: &factdesk_store::Read) -> Result<IdMap<Vec<i64>>> {
     let rows = feed::candidate_ids(conn)?;
     let mut out: IdMap<Vec<i64>> = IdMap::default();
     // The rows come by claim: each claim's list is made at its size, not grown.
@@ -321,7 +321,7 @@ mod tests {
         let beside = CurrentAnswers::read_rows(&project, 1)
             .unwrap_or_else(|e| panic!("{e}"))
             .candidates;
-        let alone = candidates_by_claim(project.store.conn()).unwrap_or_else(|e| panic!("{e}"));
+        let alone = candidates_by_claim(project.store.read()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!alone.is_empty());
         assert_eq!(beside, Some(alone));
     }

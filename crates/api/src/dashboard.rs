@@ -142,7 +142,7 @@ impl DashboardState {
     /// whether anything changed.
     pub fn refresh(&mut self, project: &Project, lead: &Lead) -> Result<bool> {
         project.acting_lead(lead)?;
-        let rows = feed::since(project.store.conn(), self.last_id)?;
+        let rows = feed::since(project.store.read(), self.last_id)?;
         self.take(project, rows)
     }
 
@@ -278,7 +278,7 @@ impl DashboardState {
     }
 
     fn candidates_of(&mut self, project: &Project, claim_id: i64) -> Result<Vec<i64>> {
-        let conn = project.store.conn();
+        let conn = project.store.read();
         if self.candidates.is_none() {
             let mut by_claim: IdMap<Vec<i64>> = IdMap::default();
             for (claim, sentence) in feed::candidate_ids(conn)? {
@@ -296,7 +296,7 @@ impl DashboardState {
     /// Re-reads who is flagged (from the trick counts kept here) and returns the counted.
     fn update_people(&mut self, project: &Project) -> Result<BTreeSet<i64>> {
         let settings = project.settings()?;
-        let rows = factdesk_store::annotators::list(project.store.conn())?;
+        let rows = factdesk_store::annotators::list(project.store.read())?;
         self.people.clear();
         let mut counted = BTreeSet::new();
         for row in rows {

@@ -118,7 +118,7 @@ impl Project {
                     ),
                 )
             })?;
-            let docs = DocumentSet::for_claim(self.store.conn(), claim.id, None)?;
+            let docs = DocumentSet::for_claim(self.store.read(), claim.id, None)?;
             let wanted: HashSet<&str> = gold.evidence.iter().map(|s| s.trim()).collect();
             let relevant: HashSet<i64> = docs
                 .sentences()
@@ -136,7 +136,7 @@ impl Project {
                 .iter()
                 .flat_map(|(claim, docs, _, r)| semantic_texts(claim, r, docs, model.depth()))
                 .collect();
-            model.prefill(self.store.conn(), texts.iter().copied())?;
+            model.prefill(self.store.read(), texts.iter().copied())?;
             model.vectors(&texts)?;
             for (claim, docs, _, rankings) in &mut ranked {
                 *rankings = with_semantic(std::mem::take(rankings), claim, docs, model)?;

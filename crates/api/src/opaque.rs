@@ -86,7 +86,7 @@ impl Project {
             // An annotator of a project always has a row; without one nothing is seen
             // (`annotator_sight`), so nothing is named.
             annotator: actor.id().unwrap_or_default(),
-            secret: factdesk_store::tx::secret(self.store.conn())?,
+            secret: factdesk_store::tx::secret(self.store.read())?,
         })
     }
 
@@ -96,7 +96,7 @@ impl Project {
         if actor.is_lead() {
             return Ok(None);
         }
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         Ok(Some(TaskIds::new(&secret, actor.id().unwrap_or_default())))
     }
 
@@ -113,7 +113,7 @@ impl Project {
         }
         // A keyed hash runs one way: the annotator's claims are named until one matches.
         // They are the claims of their own answers, a few thousand at most.
-        for id in annotations::claims_worked_on(self.store.conn(), *annotator)? {
+        for id in annotations::claims_worked_on(self.store.read(), *annotator)? {
             if namer.reference(id) == text {
                 return Ok(Some(id));
             }

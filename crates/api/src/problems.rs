@@ -72,14 +72,14 @@ impl Project {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let text = checked_text(text)?;
-        if !assignments::given(self.store.conn(), task_id, annotator.id)? {
+        if !assignments::given(self.store.read(), task_id, annotator.id)? {
             return Err(Error::new(
                 ErrorCode::NotFound,
                 format!("task {task_id} is no item you were given"),
             ));
         }
         let now = self.clock.now_ms();
-        if problems::made_since(self.store.conn(), annotator.id, now - 60_000)? >= REPORTS_A_MINUTE
+        if problems::made_since(self.store.read(), annotator.id, now - 60_000)? >= REPORTS_A_MINUTE
         {
             return Err(Error::new(
                 ErrorCode::RateLimited,
@@ -97,7 +97,7 @@ impl Project {
     /// The reports the lead has not marked seen, oldest first.
     pub fn problem_reports(&self, lead: &Lead) -> Result<Vec<ProblemReport>> {
         self.acting_lead(lead)?;
-        Ok(problems::open(self.store.conn(), SHOWN)?
+        Ok(problems::open(self.store.read(), SHOWN)?
             .into_iter()
             .map(|r| ProblemReport {
                 id: r.id,

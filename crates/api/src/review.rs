@@ -26,7 +26,7 @@ impl Project {
     /// Written refutations waiting for a lead's review.
     pub fn pending_reviews(&self, lead: &Lead) -> Result<Vec<PendingReview>> {
         self.acting_lead(lead)?;
-        Ok(reviews::pending(self.store.conn())?
+        Ok(reviews::pending(self.store.read())?
             .into_iter()
             .map(|r| PendingReview {
                 annotation_id: r.annotation_id,

@@ -145,7 +145,7 @@ impl Project {
         let Some(me) = actor.id() else {
             return Ok(None);
         };
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let own = annotations::writer_of_claim(conn, claim.id)? == Some(me);
         Ok((own || annotations::answered_claim(conn, me, claim.id)?).then_some(own))
     }

@@ -10,7 +10,7 @@ use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::ranking::{self, Scored};
 use factdesk_semantic::{locate, Embedder, Locations};
 use factdesk_store::embeddings::{self, TextKey};
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex, RwLock};
@@ -69,11 +69,7 @@ impl SemanticRanker {
     }
 
     /// Reads the cached embeddings of `texts` not known yet from the project.
-    pub fn prefill<'a>(
-        &self,
-        conn: &Connection,
-        texts: impl IntoIterator<Item = &'a str>,
-    ) -> Result<()> {
+    pub fn prefill<'a>(&self, conn: &Read, texts: impl IntoIterator<Item = &'a str>) -> Result<()> {
         let keys: Vec<TextKey> = {
             let known = self.known.read().map_err(|_| poisoned())?;
             texts

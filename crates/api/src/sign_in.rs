@@ -309,7 +309,7 @@ impl Project {
     pub fn choose_person(&self, name: &str, password: Option<&str>) -> Result<Actor> {
         let actor = self.actor(name)?;
         let stored =
-            sign_in::by_name(self.store.conn(), actor.name())?.and_then(|c| c.password_hash);
+            sign_in::by_name(self.store.read(), actor.name())?.and_then(|c| c.password_hash);
         match (stored, password) {
             (None, _) => Ok(actor),
             (Some(_), None) => Err(Error::new(
@@ -359,7 +359,7 @@ impl Project {
     /// Whether a lead disabled `name`.
     pub fn is_disabled(&self, name: &str) -> Result<bool> {
         let person = self.annotator_row(name)?;
-        Ok(sign_in::is_disabled(self.store.conn(), person.id)?)
+        Ok(sign_in::is_disabled(self.store.read(), person.id)?)
     }
 
     /// Milliseconds until `name` may try again from `address`, while it is refused there
@@ -372,7 +372,7 @@ impl Project {
     ) -> Result<Option<i64>> {
         let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let times =
             sign_in::failure_times(conn, &pair_subject(name, address), now - policy.window_ms)?;
         let pair = free_at(
@@ -396,7 +396,7 @@ impl Project {
     /// shut the lead out, from any address.
     pub fn is_lead_name(&self, name: &str) -> Result<bool> {
         let name = sign_in_name(name)?;
-        Ok(sign_in::by_name(self.store.conn(), name)?
+        Ok(sign_in::by_name(self.store.read(), name)?
             .is_some_and(|p| p.role == Role::Lead && !p.disabled && p.password_hash.is_some()))
     }
 
@@ -407,7 +407,7 @@ impl Project {
         let now = self.clock.now_ms();
         let known = known_subject(name, address);
         Ok(sign_in::is_known(
-            self.store.conn(),
+            self.store.read(),
             &known,
             now - KNOWN_ADDRESS_MS,
         )?)
@@ -425,7 +425,7 @@ impl Project {
         let now = self.clock.now_ms();
         let since = now - policy.window_ms;
         let (failures, last) =
-            sign_in::failures_and_last_since(self.store.conn(), &name_subject(name), since)?;
+            sign_in::failures_and_last_since(self.store.read(), &name_subject(name), since)?;
         let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
         if past == 0 {
             return Ok(0);
@@ -449,13 +449,13 @@ impl Project {
         let now = self.clock.now_ms();
         let hash = token_hash(token);
         let (p, last_seen) =
-            sign_in::session_person(self.store.conn(), &hash, now)?.ok_or_else(|| {
+            sign_in::session_person(self.store.read(), &hash, now)?.ok_or_else(|| {
                 unauthorized("this sign-in is unknown, expired or ended: sign in again")
             })?;
         if last_seen.is_none_or(|at| now - at >= LAST_SEEN_EVERY_MS) {
             // Only for the lead's list of sessions: a request does not fail, or wait,
             // because noting its time could not be written now.
-            let _ = sign_in::touch_session(self.store.conn(), &hash, now);
+            let _ = sign_in::touch_session(self.store.read(), &hash, now);
         }
         Ok(Actor::person(&self.id, p.annotator_id, &p.name, p.role))
     }
@@ -466,7 +466,7 @@ impl Project {
     pub fn session_holder(&self, token: &str) -> Result<Option<i64>> {
         let now = self.clock.now_ms();
         Ok(
-            sign_in::session_person(self.store.conn(), &token_hash(token), now)?
+            sign_in::session_person(self.store.read(), &token_hash(token), now)?
                 .map(|(p, _)| p.annotator_id),
         )
     }
@@ -484,7 +484,7 @@ impl Project {
     pub fn sessions(&self, by: &Lead) -> Result<Vec<SessionInfo>> {
         self.acting_lead(by)?;
         let now = self.clock.now_ms();
-        Ok(sign_in::live_sessions(self.store.conn(), now)?
+        Ok(sign_in::live_sessions(self.store.read(), now)?
             .into_iter()
             .map(|s| SessionInfo {
                 role: s.role,
@@ -543,7 +543,7 @@ impl Project {
 /// When `name` may next be checked from the address of `known`, while its failures from
 /// anywhere hold it back there; an address it signed in from lately is not held back.
 fn name_blocked_at(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     name: &str,
     known: &str,
     now: i64,
@@ -566,7 +566,7 @@ fn name_blocked_at(
 /// budget (whatever the name: a name that signed in from it before is let through by
 /// [`Project::check_sign_in`], and answered as the others when its password is wrong).
 fn address_blocked_at(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     address: &str,
     now: i64,
     policy: &SignInPolicy,

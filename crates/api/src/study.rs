@@ -147,7 +147,7 @@ fn study_of(row: StudyRow) -> Study {
 /// answered it, is not disabled, and is an annotator or a lead who works on this kind
 /// (a lead who never annotates would fill nothing).
 fn fillable_outside(
-    tx: &factdesk_store::Connection,
+    tx: &factdesk_store::Read,
     kind: TaskKind,
     items: &[i64],
     overlaps: &HashMap<i64, u32>,
@@ -336,7 +336,7 @@ impl Project {
                 row.name
             )));
         }
-        if factdesk_store::sign_in::is_disabled(self.store.conn(), row.id)? {
+        if factdesk_store::sign_in::is_disabled(self.store.read(), row.id)? {
             return Err(invalid(format!(
                 "{} was disabled by a lead of this project and could never answer the study's items; enable them first (`factdesk annotators P enable {}`) or name someone else",
                 row.name, row.name
@@ -370,7 +370,7 @@ impl Project {
     /// The dataset cards' section on how each study's items were drawn; empty without
     /// studies.
     pub(crate) fn study_samples_card(&self) -> Result<String> {
-        let studies = studies::list(self.store.conn())?;
+        let studies = studies::list(self.store.read())?;
         if studies.is_empty() {
             return Ok(String::new());
         }
@@ -384,7 +384,7 @@ impl Project {
     /// Every study, oldest first.
     pub fn studies(&self, lead: &Lead) -> Result<Vec<Study>> {
         self.acting_lead(lead)?;
-        Ok(studies::list(self.store.conn())?
+        Ok(studies::list(self.store.read())?
             .into_iter()
             .map(study_of)
             .collect())

@@ -11,7 +11,7 @@ use factdesk_core::seeded::Seeded;
 use factdesk_core::text;
 use factdesk_store::tasks::{self, Ineligible};
 use factdesk_store::tricks;
-use factdesk_store::{Connection, Store};
+use factdesk_store::{Read, Store};
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -109,7 +109,7 @@ pub struct SkippedClaims {
 
 /// Each claim meant for `kind` that cannot get a task of it, with why, by row id.
 pub(crate) fn ineligible(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     kind: TaskKind,
     include_children: bool,
     settings: &Settings,
@@ -174,7 +174,7 @@ impl Project {
     pub fn claims_without_tasks(&self, lead: &Lead) -> Result<Vec<NoTask>> {
         self.acting_lead(lead)?;
         let settings = self.settings()?;
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let mut out = Vec::new();
         for kind in TaskKind::ALL {
             if tasks::count(conn, kind)? == 0 {
@@ -234,7 +234,7 @@ impl Project {
             ));
         }
         let now = self.clock.now_ms();
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         // With FACTDESK_LOG=debug the log's timestamps time each phase. The long run
         // begins before the setup's reads of whole tables (see `set_long_run`).
         self.store.set_long_run(true)?;
@@ -290,7 +290,7 @@ impl Project {
         self.store.set_long_run(false)?;
         let pass = written?;
         if kind == TaskKind::Evidence {
-            report.tricks_unlike_options = tricks::unlike_options(self.store.conn())?;
+            report.tricks_unlike_options = tricks::unlike_options(self.store.read())?;
         }
         tracing::debug!(created = report.created, ?spent, "tasks written");
         if report.without_trick > 0 {
@@ -317,7 +317,7 @@ impl Project {
         include_children: bool,
         settings: &Settings,
     ) -> Result<Setup> {
-        let read_claims = |conn: &Connection| -> Result<(Claims, Vec<Skipped>)> {
+        let read_claims = |conn: &Read| -> Result<(Claims, Vec<Skipped>)> {
             let claims = tasks::eligible_claims(conn, kind, include_children)?;
             let skipped = ineligible(conn, kind, include_children, settings)?;
             Ok((claims, skipped))
@@ -331,7 +331,7 @@ impl Project {
         };
         let Some(reader) = reader else {
             let donors = match kind {
-                TaskKind::Evidence => DonorWords::read(self.store.conn(), include_children)?,
+                TaskKind::Evidence => DonorWords::read(self.store.read(), include_children)?,
                 _ => DonorWords::default(),
             };
             let tx = self.store.transaction()?;
@@ -352,7 +352,7 @@ impl Project {
                 };
                 read.map(|read| (reader, read))
             });
-            let donors = DonorWords::read(self.store.conn(), include_children);
+            let donors = DonorWords::read(self.store.read(), include_children);
             let (reader, (claims, skipped)) = reading
                 .join()
                 .unwrap_or_else(|e| std::panic::resume_unwind(e))?;

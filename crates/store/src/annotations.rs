@@ -2,8 +2,9 @@
 //! row whose `supersedes` points at the answer it replaces; the current answer of an
 //! annotator on a task is the one nothing supersedes.
 
-use crate::db::{Connection, Engine, OptionalExtension, Row};
+use crate::db::{Engine, OptionalExtension, Row};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::answer::{Answer, Response};
 use factdesk_core::task::TaskKind;
@@ -85,11 +86,7 @@ pub fn insert(conn: &crate::Tx<'_>, a: &NewAnnotation<'_>) -> Result<i64> {
 }
 
 /// The annotator's current answer on a task.
-pub fn current(
-    conn: &Connection,
-    task_id: i64,
-    annotator_id: i64,
-) -> Result<Option<AnnotationRow>> {
+pub fn current(conn: &Read, task_id: i64, annotator_id: i64) -> Result<Option<AnnotationRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
@@ -101,7 +98,7 @@ pub fn current(
         .optional()?)
 }
 
-pub fn by_uuid(conn: &Connection, uuid: &str) -> Result<Option<AnnotationRow>> {
+pub fn by_uuid(conn: &Read, uuid: &str) -> Result<Option<AnnotationRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.uuid = ?1"
@@ -111,7 +108,7 @@ pub fn by_uuid(conn: &Connection, uuid: &str) -> Result<Option<AnnotationRow>> {
 }
 
 /// How many answers `annotator_id` gave `task_id`: the first and every correction.
-pub fn given_count(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<u64> {
+pub fn given_count(conn: &Read, task_id: i64, annotator_id: i64) -> Result<u64> {
     let n: i64 = conn
         .prepare_cached(
             "SELECT count(*) FROM annotations WHERE task_id = ?1 AND annotator_id = ?2",
@@ -123,7 +120,7 @@ pub fn given_count(conn: &Connection, task_id: i64, annotator_id: i64) -> Result
 /// The task of the annotator's most recent answer of a kind before `before_task`
 /// (any when `None`), for going back one item.
 pub fn previous_task(
-    conn: &Connection,
+    conn: &Read,
     annotator_id: i64,
     kind: TaskKind,
     before_task: Option<i64>,
@@ -140,7 +137,7 @@ pub fn previous_task(
 }
 
 /// Every answer, superseded ones included, oldest first (a pack's answers, for merging).
-pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
+pub fn all(conn: &Read) -> Result<Vec<AnnotationRow>> {
     // Sized once: grown by doubling, a few hundred thousand rows were copied several
     // times into freshly faulted memory (most of an export's system time).
     let count: i64 = conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0))?;
@@ -158,7 +155,7 @@ pub fn all(conn: &Connection) -> Result<Vec<AnnotationRow>> {
 /// numerator, denominator) of them in the first: ids up to it, then the ids after it.
 /// Answers are only ever appended, so the first run holds the same rows whenever it is
 /// read. `None` when there are fewer than `min_rows` answers.
-pub fn split_id(conn: &Connection, share: (i64, i64), min_rows: i64) -> Result<Option<i64>> {
+pub fn split_id(conn: &Read, share: (i64, i64), min_rows: i64) -> Result<Option<i64>> {
     let count: i64 = conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0))?;
     let offset = count * share.0 / share.1.max(1) - 1;
     if count < min_rows || offset < 0 {
@@ -175,7 +172,7 @@ pub fn split_id(conn: &Connection, share: (i64, i64), min_rows: i64) -> Result<O
 
 /// Every stored answer with `after < id` and, when given, `id <= up_to`, oldest first: a
 /// part of [`all`], whose parts can be read on connections of their own side by side.
-pub fn range(conn: &Connection, after: i64, up_to: Option<i64>) -> Result<Vec<AnnotationRow>> {
+pub fn range(conn: &Read, after: i64, up_to: Option<i64>) -> Result<Vec<AnnotationRow>> {
     let up_to = up_to.unwrap_or(i64::MAX);
     let count: i64 = conn.query_row(
         "SELECT count(*) FROM annotations WHERE id > ?1 AND id <= ?2",
@@ -194,7 +191,7 @@ pub fn range(conn: &Connection, after: i64, up_to: Option<i64>) -> Result<Vec<An
 }
 
 /// Every current answer on a task, oldest first.
-pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<AnnotationRow>> {
+pub fn current_of_task(conn: &Read, task_id: i64) -> Result<Vec<AnnotationRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM annotations a JOIN tasks t ON t.id = a.task_id
          WHERE a.task_id = ?1 AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)
@@ -205,7 +202,7 @@ pub fn current_of_task(conn: &Connection, task_id: i64) -> Result<Vec<Annotation
 }
 
 /// Every current answer of a kind, oldest first.
-pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
+pub fn current_of_kind(conn: &Read, kind: TaskKind) -> Result<Vec<AnnotationRow>> {
     // CROSS JOIN keeps the answers the outer loop, read in id order: led by the tasks,
     // SQLite walks them in shuffle order and jumps around the answers (twice as slow at
     // 300,000 answers), then sorts. PostgreSQL plans joins itself and has no CROSS JOIN
@@ -224,7 +221,7 @@ pub fn current_of_kind(conn: &Connection, kind: TaskKind) -> Result<Vec<Annotati
 }
 
 /// Whether a kind has any current answer, without reading the answers.
-pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
+pub fn any_current_of_kind(conn: &Read, kind: TaskKind) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id
@@ -234,7 +231,7 @@ pub fn any_current_of_kind(conn: &Connection, kind: TaskKind) -> Result<bool> {
 }
 
 /// Whether `annotator_id` has given any answer on a task of `claim_id`, current or not.
-pub fn answered_claim(conn: &Connection, annotator_id: i64, claim_id: i64) -> Result<bool> {
+pub fn answered_claim(conn: &Read, annotator_id: i64, claim_id: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id
@@ -244,7 +241,7 @@ pub fn answered_claim(conn: &Connection, annotator_id: i64, claim_id: i64) -> Re
 }
 
 /// Who wrote a refutation claim in Factdesk (the annotator of the answer that wrote it).
-pub fn writer_of_claim(conn: &Connection, claim_id: i64) -> Result<Option<i64>> {
+pub fn writer_of_claim(conn: &Read, claim_id: i64) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached(
             "SELECT w.annotator_id FROM claims c JOIN annotations w ON w.id = c.written_in WHERE c.id = ?1",
@@ -256,7 +253,7 @@ pub fn writer_of_claim(conn: &Connection, claim_id: i64) -> Result<Option<i64>> 
 /// The claims `annotator_id` has worked on: those of the tasks they gave any answer on
 /// (current or not), and the refutations their answers wrote. They are the claims an
 /// annotator may see, and the ones their opaque claim references name.
-pub fn claims_worked_on(conn: &Connection, annotator_id: i64) -> Result<Vec<i64>> {
+pub fn claims_worked_on(conn: &Read, annotator_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id
          WHERE a.annotator_id = ?1

@@ -1,7 +1,8 @@
 //! The `annotators` table: who works on the project, and in which role.
 
-use crate::db::{Connection, OptionalExtension, Row};
+use crate::db::{OptionalExtension, Row};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::role::Role;
 use serde::Serialize;
@@ -54,13 +55,13 @@ pub fn insert(conn: &crate::Tx<'_>, name: &str, role: Role, now: i64) -> Result<
     }
 }
 
-pub fn list(conn: &Connection) -> Result<Vec<AnnotatorRow>> {
+pub fn list(conn: &Read) -> Result<Vec<AnnotatorRow>> {
     let mut stmt = conn.prepare_cached(&format!("SELECT {COLUMNS} FROM annotators ORDER BY id"))?;
     let rows = stmt.query_map([], from_row)?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-pub fn get(conn: &Connection, id: i64) -> Result<Option<AnnotatorRow>> {
+pub fn get(conn: &Read, id: i64) -> Result<Option<AnnotatorRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM annotators WHERE id = ?1"))?
         .query_row([id], from_row)
@@ -74,7 +75,7 @@ pub fn set_counted(conn: &crate::Tx<'_>, id: i64, counted: bool) -> Result<()> {
     Ok(())
 }
 
-pub fn by_name(conn: &Connection, name: &str) -> Result<Option<AnnotatorRow>> {
+pub fn by_name(conn: &Read, name: &str) -> Result<Option<AnnotatorRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM annotators WHERE name = ?1"))?
         .query_row([name], from_row)

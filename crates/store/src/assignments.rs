@@ -1,11 +1,12 @@
 //! The `assignments` table: which annotator holds which task, until when.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 
 /// Live reservations on a task by annotators other than `annotator_id`.
-pub fn live_others(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<u32> {
+pub fn live_others(conn: &Read, task_id: i64, annotator_id: i64, now: i64) -> Result<u32> {
     Ok(conn
         .prepare_cached(
             "SELECT count(*) FROM assignments WHERE task_id = ?1 AND annotator_id != ?2 AND state = 'reserved'
@@ -15,7 +16,7 @@ pub fn live_others(conn: &Connection, task_id: i64, annotator_id: i64, now: i64)
 }
 
 /// This annotator's assignment state on a task, if any.
-pub fn state(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Option<String>> {
+pub fn state(conn: &Read, task_id: i64, annotator_id: i64) -> Result<Option<String>> {
     Ok(conn
         .prepare_cached("SELECT state FROM assignments WHERE task_id = ?1 AND annotator_id = ?2")?
         .query_row(params![task_id, annotator_id], |r| r.get(0))
@@ -25,7 +26,7 @@ pub fn state(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<Optio
 /// Whether a task was given to this annotator: they hold or held it (served, skipped,
 /// carried in a pack: an assignment row, which nothing deletes) or they answered it. As
 /// `serving::answer_text` reads it.
-pub fn given(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<bool> {
+pub fn given(conn: &Read, task_id: i64, annotator_id: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT EXISTS (SELECT 1 FROM assignments WHERE task_id = ?1 AND annotator_id = ?2)
@@ -36,7 +37,7 @@ pub fn given(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<bool>
 
 /// Whether this annotator's reservation of a task is live at `now` (held, not lapsed,
 /// not released, not answered).
-pub fn holds_live(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+pub fn holds_live(conn: &Read, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT count(*) > 0 FROM assignments WHERE task_id = ?1 AND annotator_id = ?2
@@ -115,7 +116,7 @@ pub struct Outstanding {
 /// expired (an expired one is refused at merge); or given back unanswered by a pack's
 /// merge (merging that pack again still takes answers on them).
 pub fn outstanding_of_kind(
-    conn: &Connection,
+    conn: &Read,
     kind: factdesk_core::task::TaskKind,
     now: i64,
 ) -> Result<Vec<Outstanding>> {

@@ -2,8 +2,9 @@
 //! second text (`pair_texts`) and a control item's known answers (`control_answers`, a
 //! JSON object of question ids and labels). One claim row holds at most one of each.
 
-use crate::db::{Connection, CopyRow, OptionalExtension};
+use crate::db::{CopyRow, OptionalExtension};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use std::collections::HashMap;
 
@@ -63,7 +64,7 @@ pub fn insert(conn: &crate::Tx<'_>, beside: Beside, claim_id: i64, text: &str) -
 }
 
 /// The text beside claim row `claim_id`, if it has one.
-pub fn of(conn: &Connection, beside: Beside, claim_id: i64) -> Result<Option<String>> {
+pub fn of(conn: &Read, beside: Beside, claim_id: i64) -> Result<Option<String>> {
     let sql = format!(
         "SELECT {} FROM {} WHERE claim_id = ?1",
         beside.column(),
@@ -76,7 +77,7 @@ pub fn of(conn: &Connection, beside: Beside, claim_id: i64) -> Result<Option<Str
 }
 
 /// Every such text, by claim row id.
-pub fn all(conn: &Connection, beside: Beside) -> Result<HashMap<i64, String>> {
+pub fn all(conn: &Read, beside: Beside) -> Result<HashMap<i64, String>> {
     let sql = format!("SELECT {} FROM {}", beside.columns(), beside.table());
     let mut stmt = conn.prepare_cached(&sql)?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;

@@ -134,7 +134,7 @@ mod tests {
                 .add_sentence(i as i64 + 1, 1, t)
                 .unwrap_or_else(|e| panic!("{e}"));
         }
-        batch.commit(store.conn()).unwrap_or_else(|e| panic!("{e}"));
+        batch.commit(store.read()).unwrap_or_else(|e| panic!("{e}"));
         let mut batch = SearchIndex::begin(&store).unwrap_or_else(|e| panic!("{e}"));
         let before = batch
             .bm25_corpus_before(crate::Bm25Params::default())
@@ -153,7 +153,7 @@ mod tests {
         let mut counted = before
             .with_new_texts(std::sync::Arc::new(counts))
             .unwrap_or_else(|e| panic!("{e}"));
-        let index = batch.commit(store.conn()).unwrap_or_else(|e| panic!("{e}"));
+        let index = batch.commit(store.read()).unwrap_or_else(|e| panic!("{e}"));
         let mut committed = index.bm25_corpus().unwrap_or_else(|e| panic!("{e}"));
         let terms: Vec<SentenceTerms> = texts
             .iter()

@@ -1,7 +1,8 @@
 //! The `candidates` table: the ranked evidence sentences shown for each claim.
 
 use crate::db::params_from_iter;
-use crate::db::{Connection, CopyRow};
+use crate::db::CopyRow;
+use crate::Read;
 use crate::{params, Result};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -66,7 +67,7 @@ pub struct CandidateRow {
 }
 
 /// Claims that have documents to rank, optionally only those without candidates yet.
-pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64, String)>> {
+pub fn claims_to_rank(conn: &Read, only_unranked: bool) -> Result<Vec<(i64, String)>> {
     let sql = if only_unranked {
         "SELECT id, text FROM claims c WHERE EXISTS (SELECT 1 FROM claim_documents d WHERE d.claim_id = c.id)
            AND NOT EXISTS (SELECT 1 FROM candidates k WHERE k.claim_id = c.id) ORDER BY id"
@@ -82,7 +83,7 @@ pub fn claims_to_rank(conn: &Connection, only_unranked: bool) -> Result<Vec<(i64
 /// its refutations (whose items show the parent's evidence), was served, packed, answered
 /// or decided. Their candidates are facts about what a person saw, which a later ranking
 /// must not replace.
-pub fn seen_claims(conn: &Connection) -> Result<std::collections::HashSet<i64>> {
+pub fn seen_claims(conn: &Read) -> Result<std::collections::HashSet<i64>> {
     let mut stmt = conn.prepare(
         "SELECT DISTINCT c.id, c.parent_id FROM tasks t JOIN claims c ON c.id = t.claim_id
          WHERE t.id IN (SELECT task_id FROM assignments UNION SELECT task_id FROM annotations
@@ -103,7 +104,7 @@ pub fn seen_claims(conn: &Connection) -> Result<std::collections::HashSet<i64>> 
 /// Which of `claim_ids` someone has seen, as [`seen_claims`] counts it (a task of the
 /// claim or of one of its refutations served, packed, answered or decided), read inside
 /// the caller's transaction so a claim served a moment ago counts.
-pub fn seen_among(conn: &Connection, claim_ids: &[i64]) -> Result<std::collections::HashSet<i64>> {
+pub fn seen_among(conn: &Read, claim_ids: &[i64]) -> Result<std::collections::HashSet<i64>> {
     let mut seen = std::collections::HashSet::new();
     if claim_ids.is_empty() {
         return Ok(seen);
@@ -133,7 +134,7 @@ pub fn seen_among(conn: &Connection, claim_ids: &[i64]) -> Result<std::collectio
 }
 
 /// The documents a claim's evidence may come from.
-pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
+pub fn claim_document_ids(conn: &Read, claim_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT document_id FROM claim_documents WHERE claim_id = ?1 ORDER BY document_id",
     )?;
@@ -142,7 +143,7 @@ pub fn claim_document_ids(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> 
 }
 
 /// Every (claim id, document id) link, sorted by claim, then document.
-pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+pub fn claim_document_links(conn: &Read) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn.prepare(
         "SELECT claim_id, document_id FROM claim_documents ORDER BY claim_id, document_id",
     )?;
@@ -151,7 +152,7 @@ pub fn claim_document_links(conn: &Connection) -> Result<Vec<(i64, i64)>> {
 }
 
 /// (sentence id, text) of every sentence of the given documents, in document order.
-pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
+pub fn document_sentences(conn: &Read, document_ids: &[i64]) -> Result<Vec<(i64, String)>> {
     if document_ids.is_empty() {
         return Ok(Vec::new());
     }
@@ -169,7 +170,7 @@ pub fn document_sentences(conn: &Connection, document_ids: &[i64]) -> Result<Vec
 /// ranking many claims reads their documents a batch at a time, not one query each.
 /// Documents without sentences, or unknown, are left out; a repeated id reads once.
 pub fn sentences_of_documents(
-    conn: &Connection,
+    conn: &Read,
     document_ids: &[i64],
 ) -> Result<HashMap<i64, Vec<(i64, String)>>> {
     let mut by_document: HashMap<i64, Vec<(i64, i64, String)>> = HashMap::new();
@@ -317,7 +318,7 @@ type ClaimRows<'c, 'a> = &'c (i64, Vec<NewCandidate<'a>>);
 /// The claims that have no candidates yet (as every claim an import just wrote), and the
 /// others. One range read finds the others: none for new claims, their own rows otherwise.
 fn split_fresh<'c, 'a>(
-    conn: &Connection,
+    conn: &Read,
     claims: &'c [(i64, Vec<NewCandidate<'a>>)],
 ) -> Result<(Vec<ClaimRows<'c, 'a>>, Vec<ClaimRows<'c, 'a>>)> {
     let (Some(low), Some(high)) = (
@@ -340,7 +341,7 @@ fn split_fresh<'c, 'a>(
 }
 
 /// Inserts the rows of claims without candidates, [`ROWS_PER_INSERT`] to a statement.
-fn insert_fresh(conn: &Connection, claims: &[ClaimRows<'_, '_>]) -> Result<()> {
+fn insert_fresh(conn: &Read, claims: &[ClaimRows<'_, '_>]) -> Result<()> {
     let rows: Vec<(&i64, &NewCandidate<'_>)> = claims
         .iter()
         .flat_map(|(claim_id, rows)| rows.iter().map(move |c| (claim_id, c)))
@@ -381,7 +382,7 @@ fn insert_rows_sql(rows: usize) -> String {
 }
 
 /// How many candidates a claim shows.
-pub fn count(conn: &Connection, claim_id: i64) -> Result<u64> {
+pub fn count(conn: &Read, claim_id: i64) -> Result<u64> {
     let n: i64 = conn.query_row(
         "SELECT count(*) FROM candidates WHERE claim_id = ?1",
         [claim_id],
@@ -391,7 +392,7 @@ pub fn count(conn: &Connection, claim_id: i64) -> Result<u64> {
 }
 
 /// A claim's candidates, best first.
-pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<CandidateRow>> {
+pub fn of_claim(conn: &Read, claim_id: i64) -> Result<Vec<CandidateRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores,
                 k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed_by

@@ -57,7 +57,7 @@ fn new_rows(sentences: &[i64], ranker: &'static str, base: f64) -> Vec<NewCandid
 
 fn every_row(store: &crate::Store) -> Vec<String> {
     let mut stmt = store
-        .conn()
+        .read()
         .prepare("SELECT * FROM candidates ORDER BY claim_id, rank")
         .unwrap_or_else(|e| panic!("{e}"));
     let rows = stmt
@@ -127,10 +127,10 @@ fn sentences_of_documents_equal_reading_each_document() {
     }
     tx.commit().unwrap_or_else(|e| panic!("{e}"));
     let asked = [ids[2], ids[0], ids[1], ids[0], 9999];
-    let read = sentences_of_documents(store.conn(), &asked).unwrap_or_else(|e| panic!("{e}"));
+    let read = sentences_of_documents(store.read(), &asked).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(read.len(), 2, "{read:?}");
     for &id in &ids {
-        let one = document_sentences(store.conn(), &[id]).unwrap_or_else(|e| panic!("{e}"));
+        let one = document_sentences(store.read(), &[id]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(read.get(&id).cloned().unwrap_or_default(), one);
     }
     assert_eq!(read[&ids[0]].len(), 3);

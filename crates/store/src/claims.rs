@@ -1,7 +1,8 @@
 //! The `claims` and `claim_documents` tables.
 
-use crate::db::{Connection, CopyRow, OptionalExtension, Row};
+use crate::db::{CopyRow, OptionalExtension, Row};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::claim::{Label, RefutationState};
 use serde::Serialize;
@@ -76,7 +77,7 @@ pub fn insert(conn: &crate::Tx<'_>, c: &NewClaim<'_>) -> Result<i64> {
 
 /// Whether the project holds any claims: an import into a project without any need not
 /// look each of its rows up.
-pub fn any(conn: &Connection) -> Result<bool> {
+pub fn any(conn: &Read) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM claims)", [], |r| r.get(0))?)
 }
 
@@ -143,7 +144,7 @@ impl crate::Store {
 }
 
 /// The row id and content hash of the claim imported under `ext_id`, if any.
-pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
+pub fn find_by_ext_id(conn: &Read, ext_id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn
         .prepare_cached("SELECT id, hash FROM claims WHERE ext_id = ?1")?
         .query_row([ext_id], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -192,21 +193,21 @@ fn from_row(r: &Row<'_>) -> crate::db::Result<ClaimRow> {
     })
 }
 
-pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<ClaimRow>> {
+pub(crate) fn get(conn: &Read, id: i64) -> Result<Option<ClaimRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM claims WHERE id = ?1"))?
         .query_row([id], from_row)
         .optional()?)
 }
 
-pub(crate) fn get_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<ClaimRow>> {
+pub(crate) fn get_by_ext_id(conn: &Read, ext_id: &str) -> Result<Option<ClaimRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM claims WHERE ext_id = ?1"))?
         .query_row([ext_id], from_row)
         .optional()?)
 }
 
-pub(crate) fn page(conn: &Connection, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
+pub(crate) fn page(conn: &Read, offset: u64, limit: u64) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM claims ORDER BY id LIMIT ?1 OFFSET ?2"
     ))?;
@@ -214,7 +215,7 @@ pub(crate) fn page(conn: &Connection, offset: u64, limit: u64) -> Result<Vec<Cla
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-pub(crate) fn children(conn: &Connection, parent_id: i64) -> Result<Vec<ClaimRow>> {
+pub(crate) fn children(conn: &Read, parent_id: i64) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM claims WHERE parent_id = ?1 ORDER BY id"
     ))?;
@@ -238,7 +239,7 @@ pub fn mark_written(
 
 /// The claim written in answer `annotation_id` and its state, if that answer wrote one.
 pub fn written_in(
-    conn: &Connection,
+    conn: &Read,
     annotation_id: i64,
 ) -> Result<Option<(i64, Option<RefutationState>)>> {
     Ok(conn
@@ -266,7 +267,7 @@ pub fn set_refutation_state(
 }
 
 /// How many written refutations are in each state.
-pub fn refutation_states(conn: &Connection) -> Result<Vec<(RefutationState, u64)>> {
+pub fn refutation_states(conn: &Read) -> Result<Vec<(RefutationState, u64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT refutation_state, count(*) FROM claims WHERE refutation_state IS NOT NULL GROUP BY refutation_state",
     )?;
@@ -293,7 +294,7 @@ pub fn copy_documents(conn: &crate::Tx<'_>, from: i64, to: i64) -> Result<()> {
 /// Claims that refute no other claim, in import order.
 /// Every claim's text, label and whether it is a refutation, in import order (what the
 /// report's tables count).
-pub(crate) fn texts(conn: &Connection) -> Result<Vec<(String, Option<String>, bool)>> {
+pub(crate) fn texts(conn: &Read) -> Result<Vec<(String, Option<String>, bool)>> {
     let mut stmt =
         conn.prepare("SELECT text, label, parent_id IS NOT NULL FROM claims ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -302,7 +303,7 @@ pub(crate) fn texts(conn: &Connection) -> Result<Vec<(String, Option<String>, bo
 
 /// Every claim that refutes another, by parent then in import order (as `children`
 /// lists each parent's).
-pub(crate) fn all_children(conn: &Connection) -> Result<Vec<ClaimRow>> {
+pub(crate) fn all_children(conn: &Read) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NOT NULL ORDER BY parent_id, id"
     ))?;
@@ -310,7 +311,7 @@ pub(crate) fn all_children(conn: &Connection) -> Result<Vec<ClaimRow>> {
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-pub(crate) fn roots(conn: &Connection) -> Result<Vec<ClaimRow>> {
+pub(crate) fn roots(conn: &Read) -> Result<Vec<ClaimRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM claims WHERE parent_id IS NULL ORDER BY id"
     ))?;
@@ -346,7 +347,7 @@ pub struct ListedClaim {
 /// Claims in import order whose own id or text contains `words` (any case), or whose
 /// number `words` is ("#1234"), in the standing asked, `limit` from `offset`; with how many match in all.
 pub fn list(
-    conn: &Connection,
+    conn: &Read,
     words: Option<&str>,
     standing: Standing,
     offset: u64,

@@ -1,6 +1,6 @@
 //! Row counts for the project overview and `factdesk stats`.
 
-use crate::db::Connection;
+use crate::Read;
 use crate::Result;
 use serde::Serialize;
 
@@ -17,7 +17,7 @@ pub struct Counts {
     pub annotators: u64,
 }
 
-pub(crate) fn get(conn: &Connection) -> Result<Counts> {
+pub(crate) fn get(conn: &Read) -> Result<Counts> {
     let count =
         |sql: &str| -> Result<u64> { Ok(conn.query_row(sql, [], |r| r.get::<_, i64>(0))? as u64) };
     Ok(Counts {

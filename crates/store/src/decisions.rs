@@ -2,8 +2,8 @@
 //! Appended like answers; a later row for the same task supersedes the earlier one, and a
 //! row without an answer undoes the decision.
 
-use crate::db::Connection;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
@@ -57,7 +57,7 @@ pub fn insert(conn: &crate::Tx<'_>, d: &NewDecision<'_>) -> Result<i64> {
 }
 
 /// The latest decision row of every task that has one (undone ones included).
-pub fn latest(conn: &Connection) -> Result<Vec<DecisionRow>> {
+pub fn latest(conn: &Read) -> Result<Vec<DecisionRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, d.task_id, a.name, d.answer, d.taken_from, d.reason, d.at, t.kind, d.category
          FROM decisions d JOIN annotators a ON a.id = d.lead_id JOIN tasks t ON t.id = d.task_id

@@ -1,7 +1,8 @@
 //! The `documents` and `sentences` tables.
 
-use crate::db::{Connection, CopyRow, OptionalExtension};
+use crate::db::{CopyRow, OptionalExtension};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use serde::Serialize;
 
@@ -164,19 +165,19 @@ pub fn insert(
 
 /// Whether the project holds any documents: an import into a project without any need not
 /// look each of its rows up.
-pub fn any(conn: &Connection) -> Result<bool> {
+pub fn any(conn: &Read) -> Result<bool> {
     Ok(conn.query_row("SELECT EXISTS (SELECT 1 FROM documents)", [], |r| r.get(0))?)
 }
 
 /// The row id and content hash of the document imported under `ext_id`, if any.
-pub fn find_by_ext_id(conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
+pub fn find_by_ext_id(conn: &Read, ext_id: &str) -> Result<Option<(i64, String)>> {
     Ok(conn
         .prepare_cached("SELECT id, hash FROM documents WHERE ext_id = ?1")?
         .query_row([ext_id], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?)
 }
 
-pub(crate) fn get(conn: &Connection, id: i64) -> Result<Option<DocumentRow>> {
+pub(crate) fn get(conn: &Read, id: i64) -> Result<Option<DocumentRow>> {
     let row = conn
         .prepare_cached("SELECT id, ext_id, url, title, text, gaps FROM documents WHERE id = ?1")?
         .query_row([id], |r| {
@@ -223,7 +224,7 @@ pub struct SentenceRow {
     pub text: String,
 }
 
-pub(crate) fn sentence(conn: &Connection, id: i64) -> Result<Option<SentenceRow>> {
+pub(crate) fn sentence(conn: &Read, id: i64) -> Result<Option<SentenceRow>> {
     Ok(conn
         .prepare_cached(
             "SELECT s.id, s.document_id, d.ext_id, s.idx, s.start_char, s.end_char, s.text
@@ -311,13 +312,13 @@ mod tests {
             let (id, _) = insert(&tx, &doc, &sentences).unwrap_or_else(|e| panic!("{e}"));
             tx.commit().unwrap_or_else(|e| panic!("{e}"));
             let stored: String = store
-                .conn()
+                .read()
                 .query_row("SELECT text FROM documents WHERE id = ?1", [id], |r| {
                     r.get(0)
                 })
                 .unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(stored.is_empty(), compact, "{ext_id}");
-            let back = get(store.conn(), id)
+            let back = get(store.read(), id)
                 .unwrap_or_else(|e| panic!("{e}"))
                 .unwrap_or_else(|| panic!("{ext_id} missing"));
             assert_eq!(back.text, text, "{ext_id}");

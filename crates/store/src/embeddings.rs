@@ -1,8 +1,9 @@
 //! The `sentence_embeddings` table: the semantic ranker's vectors, cached per text and
 //! model so re-ranking and new claims on the same documents embed nothing twice.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 
 /// The cache key of a text: the first 16 bytes of its BLAKE3 hash.
@@ -34,7 +35,7 @@ fn from_bytes(bytes: &[u8]) -> Option<Vec<f32>> {
 }
 
 /// The cached vector of one text under `model`.
-pub fn get(conn: &Connection, model: &str, key: &TextKey) -> Result<Option<Vec<f32>>> {
+pub fn get(conn: &Read, model: &str, key: &TextKey) -> Result<Option<Vec<f32>>> {
     let bytes: Option<Vec<u8>> = conn
         .prepare_cached(
             "SELECT vector FROM sentence_embeddings WHERE text_hash = ?1 AND model = ?2",
@@ -56,7 +57,7 @@ pub fn put(conn: &crate::Tx<'_>, model: &str, vectors: &[(TextKey, &[f32])]) -> 
 }
 
 /// How many vectors are cached for `model`.
-pub fn count(conn: &Connection, model: &str) -> Result<u64> {
+pub fn count(conn: &Read, model: &str) -> Result<u64> {
     let n: i64 = conn.query_row(
         "SELECT count(*) FROM sentence_embeddings WHERE model = ?1",
         [model],
@@ -82,7 +83,7 @@ mod tests {
         put(&tx, "m1", &[(key, &v)]).unwrap_or_else(|e| panic!("{e}"));
         put(&tx, "m1", &[(key, &[9.0])]).unwrap_or_else(|e| panic!("{e}"));
         tx.commit().unwrap_or_else(|e| panic!("{e}"));
-        let conn = store.conn();
+        let conn = store.read();
         assert_eq!(get(conn, "m1", &key).ok().flatten(), Some(v.to_vec()));
         assert_eq!(get(conn, "m2", &key).ok().flatten(), None);
         assert_eq!(count(conn, "m1").ok(), Some(1));

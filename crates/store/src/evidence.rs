@@ -1,12 +1,12 @@
 //! Sentences read in bulk for the gold export: one query for every evidence sentence,
 //! instead of one per sentence.
 
-use crate::db::Connection;
+use crate::Read;
 use crate::{Result, SentenceRow};
 
 /// A subquery of the ids in the JSON array bound to `?1`, one `value` column, in either
 /// engine's words: long id lists travel as one parameter.
-pub(crate) fn id_list(conn: &Connection) -> &'static str {
+pub(crate) fn id_list(conn: &Read) -> &'static str {
     match conn.engine() {
         crate::Engine::Sqlite => "SELECT value FROM json_each(?1)",
         crate::Engine::Postgres => {
@@ -16,7 +16,7 @@ pub(crate) fn id_list(conn: &Connection) -> &'static str {
 }
 
 /// The sentences with these ids; the ids travel as one JSON array parameter.
-pub(crate) fn sentences(conn: &Connection, ids: &[i64]) -> Result<Vec<SentenceRow>> {
+pub(crate) fn sentences(conn: &Read, ids: &[i64]) -> Result<Vec<SentenceRow>> {
     if ids.is_empty() {
         return Ok(Vec::new());
     }

@@ -2,8 +2,8 @@
 //! grows (the lead's live dashboard): everything after a known annotation id, with the
 //! task's kind and claim, and the newest id as a cheap "anything new?" probe.
 
-use crate::db::Connection;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
@@ -24,7 +24,7 @@ pub struct FeedRow {
 }
 
 /// Every answer with an id above `after`, oldest first.
-pub fn since(conn: &Connection, after: i64) -> Result<Vec<FeedRow>> {
+pub fn since(conn: &Read, after: i64) -> Result<Vec<FeedRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT a.id, a.task_id, t.kind, t.claim_id, a.annotator_id, a.answer, a.trick_failed,
                 a.duration_ms, a.supersedes, a.created_at
@@ -52,7 +52,7 @@ pub fn since(conn: &Connection, after: i64) -> Result<Vec<FeedRow>> {
 }
 
 /// The newest annotation id, 0 when there is none: one index lookup.
-pub fn last_id(conn: &Connection) -> Result<i64> {
+pub fn last_id(conn: &Read) -> Result<i64> {
     Ok(
         conn.query_row("SELECT coalesce(max(id), 0) FROM annotations", [], |r| {
             r.get(0)
@@ -61,7 +61,7 @@ pub fn last_id(conn: &Connection) -> Result<i64> {
 }
 
 /// Every claim's ranked candidate sentence ids, by claim, in rank order.
-pub fn candidate_ids(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+pub fn candidate_ids(conn: &Read) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn
         .prepare_cached("SELECT claim_id, sentence_id FROM candidates ORDER BY claim_id, rank")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
@@ -69,7 +69,7 @@ pub fn candidate_ids(conn: &Connection) -> Result<Vec<(i64, i64)>> {
 }
 
 /// One claim's ranked candidate sentence ids, in rank order.
-pub fn candidate_ids_of(conn: &Connection, claim_id: i64) -> Result<Vec<i64>> {
+pub fn candidate_ids_of(conn: &Read, claim_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn
         .prepare_cached("SELECT sentence_id FROM candidates WHERE claim_id = ?1 ORDER BY rank")?;
     let rows = stmt.query_map([claim_id], |r| r.get(0))?;

@@ -167,15 +167,15 @@ impl SearchIndex {
         }
         let dir = store.index_dir()?;
         let project_id = store.project()?.id;
-        let now = coverage(store.conn(), None)?;
+        let now = coverage(store.read(), None)?;
         if let Some(index) = open_existing(&dir) {
             if let Some(stamp) = read_stamp(&index) {
                 if stamp.layout == LAYOUT && stamp.project_id == project_id {
-                    let added = coverage(store.conn(), Some(stamp.coverage.clone()))?;
+                    let added = coverage(store.read(), Some(stamp.coverage.clone()))?;
                     let only_appended = stamp.coverage.claims + added.claims == now.claims
                         && stamp.coverage.sentences + added.sentences == now.sentences
                         && stamp.coverage.claims_last
-                            == last_claim_hash(store.conn(), stamp.coverage.claims_max)?;
+                            == last_claim_hash(store.read(), stamp.coverage.claims_max)?;
                     if stamp.coverage == now {
                         return SearchIndex::ready(index);
                     }
@@ -214,7 +214,7 @@ impl SearchIndex {
         let stamp = Stamp {
             layout: LAYOUT,
             project_id: store.project()?.id,
-            coverage: coverage(store.conn(), None)?,
+            coverage: coverage(store.read(), None)?,
         };
         if let Some(index) = open_existing(&store.index_dir()?) {
             if read_stamp(&index).as_ref() == Some(&stamp) {
@@ -248,7 +248,7 @@ impl SearchIndex {
         let stamp = Stamp {
             layout: LAYOUT,
             project_id: store.project()?.id,
-            coverage: coverage(store.conn(), None)?,
+            coverage: coverage(store.read(), None)?,
         };
         let writer = index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?;
         write_rows(store, writer, None, &stamp)?;
@@ -466,7 +466,7 @@ impl IndexBatch {
     /// transaction, to rank the new claims before they commit; should that transaction
     /// then fail, the stamp no longer matches the project (counts, highest ids and the
     /// last claim's hash) and the index is rebuilt when next opened.
-    pub fn commit(self, conn: &crate::db::Connection) -> Result<SearchIndex> {
+    pub fn commit(self, conn: &crate::Read) -> Result<SearchIndex> {
         let stamp = self.stamp(conn)?;
         self.commit_stamped(stamp)
     }
@@ -474,7 +474,7 @@ impl IndexBatch {
     /// What [`IndexBatch::commit`] stamps the index with, read from `conn` now. Taken
     /// first, it lets the commit run on another thread while the caller goes on writing
     /// rows the stamp does not count (an import's candidates).
-    pub fn stamp(&self, conn: &crate::db::Connection) -> Result<IndexStamp> {
+    pub fn stamp(&self, conn: &crate::Read) -> Result<IndexStamp> {
         let project_id: String =
             conn.query_row("SELECT id FROM project LIMIT 1", [], |r| r.get(0))?;
         Ok(IndexStamp(Stamp {
@@ -518,7 +518,7 @@ fn read_stamp(index: &Index) -> Option<Stamp> {
 
 /// Counts and highest ids of claims and sentences, and the hash of the claim with the
 /// highest id; with `after`, only rows newer than it.
-fn coverage(conn: &crate::db::Connection, after: Option<Coverage>) -> Result<Coverage> {
+fn coverage(conn: &crate::Read, after: Option<Coverage>) -> Result<Coverage> {
     let after = after.unwrap_or_default();
     let q = |table: &str, min: i64| -> Result<(i64, i64)> {
         Ok(conn.query_row(
@@ -540,7 +540,7 @@ fn coverage(conn: &crate::db::Connection, after: Option<Coverage>) -> Result<Cov
 
 /// The content hash of claim `id`, so that rows rolled back and replaced under the same
 /// ids are not mistaken for what the index holds.
-fn last_claim_hash(conn: &crate::db::Connection, id: i64) -> Result<Option<String>> {
+fn last_claim_hash(conn: &crate::Read, id: i64) -> Result<Option<String>> {
     use crate::db::OptionalExtension;
     Ok(conn
         .query_row("SELECT hash FROM claims WHERE id = ?1", [id], |r| r.get(0))
@@ -558,7 +558,7 @@ fn write_rows(
     let mut added = Rows::new(schema().1.rows());
     {
         let mut stmt = store
-            .conn()
+            .read()
             .prepare("SELECT id, text FROM claims WHERE id > ?1")?;
         let mut rows = stmt.query([after.claims_max])?;
         while let Some(r) = rows.next()? {
@@ -568,7 +568,7 @@ fn write_rows(
     }
     {
         let mut stmt = store
-            .conn()
+            .read()
             .prepare("SELECT id, document_id, text FROM sentences WHERE id > ?1")?;
         let mut rows = stmt.query([after.sentences_max])?;
         while let Some(r) = rows.next()? {

@@ -171,7 +171,7 @@ mod tests {
             }
             .unwrap_or_else(|e| panic!("{e}"));
         }
-        let index = batch.commit(store.conn()).unwrap_or_else(|e| panic!("{e}"));
+        let index = batch.commit(store.read()).unwrap_or_else(|e| panic!("{e}"));
         let mut hits = index
             .search("harbour", 50)
             .unwrap_or_else(|e| panic!("{e}"));

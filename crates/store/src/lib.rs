@@ -18,7 +18,7 @@ mod bm25_terms;
 mod candidates;
 mod claims;
 mod counts;
-pub mod db;
+mod db;
 pub mod decisions;
 mod documents;
 pub mod embeddings;
@@ -39,6 +39,7 @@ pub mod predictions;
 pub mod problems;
 mod project;
 pub mod raw_answers;
+mod read;
 pub mod reviews;
 pub mod serving;
 pub mod sign_in;
@@ -59,9 +60,7 @@ pub use bm25_counts::TextCounts;
 pub use candidates::{CandidateRow, NewCandidate, RankerScores};
 pub use claims::{ClaimRow, ListedClaim, NewClaim, Standing};
 pub use counts::Counts;
-/// The connection every per-table function takes (a [`Tx`] derefs to one), named here so
-/// that nothing outside this crate depends on a database driver.
-pub use db::{Connection, Engine};
+pub use db::Engine;
 pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use file::{is_project_file, sibling, writable, Access};
@@ -69,8 +68,14 @@ pub use index::{index_dir, Hit, HitKind, IndexBatch, IndexStamp, SearchIndex};
 pub use location::ProjectLocation;
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
+#[cfg(feature = "raw-sql")]
+pub use read::RawSql;
+/// What every per-table function's reads take (a [`Tx`] derefs to one): nothing outside
+/// this crate names a database driver or runs SQL.
+pub use read::{Read, Snapshot};
 pub use write::Tx;
 
+use crate::db::Connection;
 use file::APPLICATION_ID;
 use rusqlite::OpenFlags;
 use std::path::{Path, PathBuf};
@@ -113,7 +118,7 @@ pub const DECISION_RETRIES: u32 = 3;
 /// An open project.
 #[derive(Debug)]
 pub struct Store {
-    conn: Connection,
+    conn: Read,
     path: PathBuf,
     access: Access,
 }
@@ -163,7 +168,7 @@ impl Store {
         }
         let conn = rusqlite::Connection::open(path).map_err(|e| Error::open(path, e))?;
         let mut store = Store {
-            conn: Connection::Sqlite(conn),
+            conn: Read(db::Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             access: Access::ReadWrite,
         };
@@ -214,7 +219,7 @@ impl Store {
         }
         check_version(identify(&conn, path)?, path)?;
         let mut store = Store {
-            conn: Connection::Sqlite(conn),
+            conn: Read(db::Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             access: Access::ReadWrite,
         };
@@ -266,7 +271,7 @@ impl Store {
         conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         Ok(Store {
-            conn: Connection::Sqlite(conn),
+            conn: Read(db::Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             access: Access::ReadOnly,
         })
@@ -383,13 +388,14 @@ impl Store {
     /// (or a serialization conflict) between decisions: the same decision may be run
     /// again, and [`DECISION_RETRIES`] bounds how often. Never on a file.
     pub fn aborted_by_conflict(&self) -> bool {
-        match &self.conn {
+        match &self.conn.0 {
             Connection::Postgres(c) => c.conflicted(),
             Connection::Sqlite(_) => false,
         }
     }
 
-    pub fn conn(&self) -> &Connection {
+    /// The project to read through, outside any transaction: each read stands alone.
+    pub fn read(&self) -> &Read {
         &self.conn
     }
 
@@ -408,14 +414,7 @@ impl Store {
     /// many small reads take the file's lock and check its log once rather than once each.
     /// Ends when dropped; it writes nothing. On PostgreSQL each read stands alone.
     pub fn read_snapshot(&self) -> Result<Snapshot<'_>> {
-        let open = self.conn.sqlite().is_some();
-        if open {
-            self.conn.execute_batch("BEGIN")?;
-        }
-        Ok(Snapshot {
-            conn: &self.conn,
-            open,
-        })
+        Snapshot::begin(&self.conn)
     }
 
     pub fn project(&self) -> Result<ProjectRow> {
@@ -543,31 +542,5 @@ impl Store {
 
     pub fn sentence(&self, id: i64) -> Result<Option<SentenceRow>> {
         documents::sentence(&self.conn, id)
-    }
-}
-
-/// A read transaction from [`Store::read_snapshot`]; reads through it as through the
-/// connection.
-#[derive(Debug)]
-pub struct Snapshot<'a> {
-    conn: &'a Connection,
-    open: bool,
-}
-
-impl std::ops::Deref for Snapshot<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
-        self.conn
-    }
-}
-
-impl Drop for Snapshot<'_> {
-    fn drop(&mut self) {
-        if self.open {
-            // Nothing was written, so ending the read cannot lose anything.
-            if let Err(e) = self.conn.execute_batch("ROLLBACK") {
-                tracing::warn!("ending a read snapshot: {e}");
-            }
-        }
     }
 }

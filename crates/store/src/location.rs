@@ -2,6 +2,7 @@
 
 use crate::db::{Connection, PgConn};
 use crate::file::APPLICATION_ID;
+use crate::Read;
 use crate::{migrate, project, Access, Error, Result, Store, Tx};
 use std::path::{Path, PathBuf};
 
@@ -77,7 +78,7 @@ fn connect(url: &str) -> Result<PgConn> {
     })
 }
 
-fn tables_besides_ours(conn: &Connection) -> Result<(i64, bool)> {
+fn tables_besides_ours(conn: &Read) -> Result<(i64, bool)> {
     Ok(conn.query_row(
         "SELECT count(*), count(*) FILTER (WHERE tablename = 'factdesk_schema') > 0
          FROM pg_catalog.pg_tables WHERE schemaname NOT IN ('pg_catalog', 'information_schema')",
@@ -89,7 +90,7 @@ fn tables_besides_ours(conn: &Connection) -> Result<(i64, bool)> {
 /// Creates the schema and the project row in an empty database, in one transaction.
 pub(crate) fn create_postgres(url: &str, name: &str, now_ms: i64) -> Result<Store> {
     let shown = PathBuf::from(without_password(url));
-    let mut conn = Connection::Postgres(Box::new(connect(url)?));
+    let mut conn = Read(Connection::Postgres(Box::new(connect(url)?)));
     match tables_besides_ours(&conn)? {
         (0, _) => {}
         (_, true) => return Err(Error::AlreadyExists(shown)),
@@ -114,7 +115,7 @@ pub(crate) fn create_postgres(url: &str, name: &str, now_ms: i64) -> Result<Stor
 /// a newer one.
 pub(crate) fn open_postgres(url: &str) -> Result<Store> {
     let shown = PathBuf::from(without_password(url));
-    let mut conn = Connection::Postgres(Box::new(connect(url)?));
+    let mut conn = Read(Connection::Postgres(Box::new(connect(url)?)));
     let ours: bool = conn.query_row(
         "SELECT to_regclass('factdesk_schema') IS NOT NULL",
         [],

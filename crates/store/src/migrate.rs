@@ -1,6 +1,6 @@
 //! Embedded migrations, applied in one transaction.
 
-use crate::db::Connection;
+use crate::Read;
 use crate::{Error, Result};
 use std::path::Path;
 
@@ -91,7 +91,7 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
 ];
 
 /// Brings the schema up to date inside `tx`, or refuses a file from a newer version.
-pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {
+pub(crate) fn apply(tx: &Read, path: &Path) -> Result<()> {
     let Some(tx) = tx.sqlite() else {
         return apply_postgres(tx, path);
     };
@@ -118,7 +118,7 @@ pub(crate) fn apply(tx: &Connection, path: &Path) -> Result<()> {
 }
 
 /// The PostgreSQL side of [`apply`]: the version lives in the `factdesk_schema` row.
-fn apply_postgres(tx: &Connection, shown: &Path) -> Result<()> {
+fn apply_postgres(tx: &Read, shown: &Path) -> Result<()> {
     let found: i64 = tx.query_row("SELECT version FROM factdesk_schema", [], |r| r.get(0))?;
     if found > SCHEMA_VERSION {
         return Err(Error::NewerSchema {
@@ -229,7 +229,7 @@ mod tests {
             ok(conn.execute_batch(sql));
         }
         ok(conn.pragma_update(None, "user_version", 16));
-        let conn = crate::db::Connection::Sqlite(conn);
+        let conn = crate::Read(crate::db::Connection::Sqlite(conn));
         ok(super::apply(&conn, std::path::Path::new("memory")));
         let Some(conn) = conn.sqlite() else {
             unreachable!("opened as SQLite")

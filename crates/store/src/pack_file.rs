@@ -5,8 +5,9 @@
 //! inside each), so `packs.merging_since` (migration 0010, a claim that a killed merge
 //! left behind) is no longer read or written.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 use serde::Serialize;
@@ -55,7 +56,7 @@ pub fn insert(conn: &crate::Tx<'_>, p: &PackRow) -> Result<()> {
     Ok(())
 }
 
-pub fn get(conn: &Connection, id: &str) -> Result<Option<PackRow>> {
+pub fn get(conn: &Read, id: &str) -> Result<Option<PackRow>> {
     Ok(conn
         .query_row(
             &format!("SELECT {PACK_COLUMNS} FROM packs p JOIN annotators a ON a.id = p.annotator_id WHERE p.id = ?1"),
@@ -66,7 +67,7 @@ pub fn get(conn: &Connection, id: &str) -> Result<Option<PackRow>> {
 }
 
 /// Every pack, newest first.
-pub fn list(conn: &Connection) -> Result<Vec<PackRow>> {
+pub fn list(conn: &Read) -> Result<Vec<PackRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {PACK_COLUMNS} FROM packs p JOIN annotators a ON a.id = p.annotator_id ORDER BY p.created_at DESC, p.id"
     ))?;
@@ -116,7 +117,7 @@ pub fn release_task(conn: &crate::Tx<'_>, id: &str, task_id: i64, now: i64) -> R
 /// closed, not the verification of a refutation they wrote, and not in a re-annotation
 /// study (whose room belongs to its group, served in the project).
 pub fn open_tasks(
-    conn: &Connection,
+    conn: &Read,
     annotator_id: i64,
     kind: Option<TaskKind>,
     now: i64,
@@ -158,7 +159,7 @@ pub fn insert_task(
 }
 
 /// The project's task behind a pack's task id, if the pack has it.
-pub fn task_of(conn: &Connection, pack_id: &str, pack_task_id: i64) -> Result<Option<i64>> {
+pub fn task_of(conn: &Read, pack_id: &str, pack_task_id: i64) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached("SELECT task_id FROM pack_tasks WHERE pack_id = ?1 AND pack_task_id = ?2")?
         .query_row(params![pack_id, pack_task_id], |r| r.get(0))
@@ -166,7 +167,7 @@ pub fn task_of(conn: &Connection, pack_id: &str, pack_task_id: i64) -> Result<Op
 }
 
 /// Whether a merge already took in the pack's answer `uuid`.
-pub fn answer_merged(conn: &Connection, pack_id: &str, uuid: &str) -> Result<bool> {
+pub fn answer_merged(conn: &Read, pack_id: &str, uuid: &str) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT count(*) > 0 FROM pack_answers WHERE pack_id = ?1 AND uuid = ?2")?
         .query_row(params![pack_id, uuid], |r| r.get(0))?)
@@ -189,19 +190,19 @@ pub fn record_merged(
 
 /// Marks where one answer of a merge starts, inside the merge's transaction, so that an
 /// answer refused halfway can be undone while the merge goes on ([`undo_answer`]).
-pub fn begin_answer(conn: &Connection) -> Result<()> {
+pub fn begin_answer(conn: &Read) -> Result<()> {
     conn.execute_batch("SAVEPOINT pack_answer")?;
     Ok(())
 }
 
 /// Keeps what the answer begun by [`begin_answer`] wrote.
-pub fn keep_answer(conn: &Connection) -> Result<()> {
+pub fn keep_answer(conn: &Read) -> Result<()> {
     conn.execute_batch("RELEASE pack_answer")?;
     Ok(())
 }
 
 /// Undoes what the answer begun by [`begin_answer`] wrote.
-pub fn undo_answer(conn: &Connection) -> Result<()> {
+pub fn undo_answer(conn: &Read) -> Result<()> {
     conn.execute_batch("ROLLBACK TO pack_answer; RELEASE pack_answer")?;
     Ok(())
 }

@@ -7,8 +7,8 @@
 //! refuses a pack far larger than its manifest allows before any of its bulk is read; the
 //! issued rows are hashed one at a time, never held; and every read stops at a deadline.
 
-use crate::db::Connection;
 use crate::pack_store::{self, PackAnswerRow, PackFile, PackProblemRow, PROBLEMS_VERSION};
+use crate::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
@@ -93,7 +93,7 @@ impl From<crate::db::Error> for ReadError {
 /// The bytes of a pack's issued text, as SQLite stores it: its items' kinds and items, its
 /// passages' option ids and passages. A pack's manifest signs it, so a merge refuses a
 /// pack whose issued rows changed size before it reads them.
-pub fn issued_bytes(conn: &Connection) -> crate::Result<u64> {
+pub fn issued_bytes(conn: &Read) -> crate::Result<u64> {
     let bytes: i64 = conn.query_row(
         "SELECT (SELECT coalesce(sum(octet_length(kind) + octet_length(item)), 0) FROM items)
               + (SELECT coalesce(sum(octet_length(option_id) + octet_length(passage)), 0) FROM passages)",
@@ -112,7 +112,7 @@ pub fn read<T, E: From<ReadError>>(
     read: impl FnOnce(&Reader<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
     let pack = PackFile::open_read_only(path).map_err(ReadError::from)?;
-    let raw = pack.conn().sqlite_only("a pack").map_err(ReadError::from)?;
+    let raw = pack.read().sqlite_only("a pack").map_err(ReadError::from)?;
     let file_bytes = std::fs::metadata(path)
         .map_err(|source| {
             ReadError::Store(crate::Error::Unreadable {
@@ -123,14 +123,14 @@ pub fn read<T, E: From<ReadError>>(
         .len();
     let watch = Watchdog::start(raw.get_interrupt_handle(), bounds.deadline);
     let reader = Reader {
-        conn: pack.conn(),
+        conn: pack.read(),
         raw,
         bounds,
         file_bytes,
         version: pack.version(),
         expired: &watch.expired,
     };
-    let done = check_schema(pack.conn(), pack.version())
+    let done = check_schema(pack.read(), pack.version())
         .map_err(E::from)
         .and_then(|()| read(&reader));
     if watch.stop() {
@@ -145,7 +145,7 @@ pub fn read<T, E: From<ReadError>>(
 /// A returned pack whose schema is the one Factdesk writes, to read within bounds.
 #[derive(Debug)]
 pub struct Reader<'a> {
-    conn: &'a Connection,
+    conn: &'a Read,
     raw: &'a rusqlite::Connection,
     bounds: &'a Bounds,
     file_bytes: u64,
@@ -316,7 +316,7 @@ fn written_schema(version: i64) -> Result<Vec<SchemaEntry>, ReadError> {
 
 /// Refuses a pack whose schema is not exactly the one Factdesk writes for its version,
 /// naming each difference. Reading `sqlite_master` runs none of the pack's own code.
-fn check_schema(conn: &Connection, version: i64) -> Result<(), ReadError> {
+fn check_schema(conn: &Read, version: i64) -> Result<(), ReadError> {
     let raw = conn.sqlite_only("a pack").map_err(crate::Error::from)?;
     let found = schema_of(raw).map_err(crate::Error::from)?;
     let written = written_schema(version)?;
@@ -474,7 +474,7 @@ mod tests {
         let dir = ok(tempfile::tempdir());
         let path = dir.path().join("a.fdpack");
         let pack = ok(PackFile::create(&path));
-        ok(check_schema(pack.conn(), pack.version()).map_err(|e| e.to_string()));
+        ok(check_schema(pack.read(), pack.version()).map_err(|e| e.to_string()));
     }
 
     fn an_item(task_id: i64) -> pack_store::PackItemRow {
@@ -524,7 +524,7 @@ mod tests {
         ok(pack_store::insert_item(&tx, &an_item(7)));
         ok(pack_store::insert_problem(&tx, 7, "fine", 1));
         ok(tx.commit());
-        ok(pack.conn().execute_batch(
+        ok(pack.read().execute_batch(
             "INSERT INTO problems (task_id, text, created_at) VALUES (7, x'00ff', 2)",
         ));
         drop(pack);

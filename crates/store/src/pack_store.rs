@@ -10,6 +10,7 @@
 
 use crate::db::{Connection, OptionalExtension};
 use crate::params;
+use crate::Read;
 use crate::{Error, Result};
 use factdesk_core::task::TaskKind;
 use rusqlite::OpenFlags;
@@ -75,7 +76,7 @@ pub(crate) fn schema(version: i64) -> String {
 /// An open pack file.
 #[derive(Debug)]
 pub struct PackFile {
-    conn: Connection,
+    conn: Read,
     path: PathBuf,
     /// Its layout (`PRAGMA user_version`), at most [`PACK_VERSION`].
     version: i64,
@@ -134,7 +135,7 @@ impl PackFile {
         }
         let conn = rusqlite::Connection::open(path).map_err(|e| Error::open(path, e))?;
         let mut pack = PackFile {
-            conn: Connection::Sqlite(conn),
+            conn: Read(Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             version: PACK_VERSION,
         };
@@ -159,7 +160,7 @@ impl PackFile {
         )
         .map_err(|e| Error::open(path, e))?;
         let mut pack = PackFile {
-            conn: Connection::Sqlite(conn),
+            conn: Read(Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             version: PACK_VERSION,
         };
@@ -208,7 +209,7 @@ impl PackFile {
         conn.pragma_update(None, "trusted_schema", false)?;
         conn.pragma_update(None, "query_only", true)?;
         let mut pack = PackFile {
-            conn: Connection::Sqlite(conn),
+            conn: Read(Connection::Sqlite(conn)),
             path: path.to_path_buf(),
             version: PACK_VERSION,
         };
@@ -259,7 +260,8 @@ impl PackFile {
         &self.path
     }
 
-    pub fn conn(&self) -> &Connection {
+    /// The pack to read through.
+    pub fn read(&self) -> &Read {
         &self.conn
     }
 
@@ -304,7 +306,7 @@ pub fn insert_manifest(conn: &crate::Tx<'_>, manifest: &str, signature: &str) ->
 }
 
 /// The manifest and its signature.
-pub fn manifest(conn: &Connection) -> Result<Option<(String, String)>> {
+pub fn manifest(conn: &Read) -> Result<Option<(String, String)>> {
     Ok(conn
         .query_row(
             "SELECT manifest, signature FROM manifest LIMIT 1",
@@ -346,21 +348,21 @@ fn item_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackItemRow> {
 }
 
 /// Every item in pack order.
-pub fn items(conn: &Connection) -> Result<Vec<PackItemRow>> {
+pub fn items(conn: &Read) -> Result<Vec<PackItemRow>> {
     let mut stmt =
         conn.prepare_cached("SELECT position, task_id, kind, item FROM items ORDER BY position")?;
     let rows = stmt.query_map([], item_from_row)?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-pub fn item(conn: &Connection, task_id: i64) -> Result<Option<PackItemRow>> {
+pub fn item(conn: &Read, task_id: i64) -> Result<Option<PackItemRow>> {
     Ok(conn
         .prepare_cached("SELECT position, task_id, kind, item FROM items WHERE task_id = ?1")?
         .query_row([task_id], item_from_row)
         .optional()?)
 }
 
-pub fn passage(conn: &Connection, task_id: i64, option_id: &str) -> Result<Option<String>> {
+pub fn passage(conn: &Read, task_id: i64, option_id: &str) -> Result<Option<String>> {
     Ok(conn
         .prepare_cached("SELECT passage FROM passages WHERE task_id = ?1 AND option_id = ?2")?
         .query_row(params![task_id, option_id], |r| r.get(0))
@@ -368,7 +370,7 @@ pub fn passage(conn: &Connection, task_id: i64, option_id: &str) -> Result<Optio
 }
 
 /// The issued contents, one line per row in a fixed order, for the signed digest.
-pub fn issued_rows(conn: &Connection) -> Result<Vec<String>> {
+pub fn issued_rows(conn: &Read) -> Result<Vec<String>> {
     const QUERIES: &[&str] = &[
         "SELECT json_array('item', position, task_id, kind, item) FROM items ORDER BY position",
         "SELECT json_array('passage', task_id, option_id, passage) FROM passages ORDER BY task_id, option_id",
@@ -407,7 +409,7 @@ pub fn insert_answer(conn: &crate::Tx<'_>, a: &PackAnswerRow) -> Result<()> {
 
 /// Every answer, superseded ones too, in the order they were made. Values of the wrong
 /// type (the file is the annotator's) are an error, never coerced.
-pub fn answers(conn: &Connection) -> Result<Vec<PackAnswerRow>> {
+pub fn answers(conn: &Read) -> Result<Vec<PackAnswerRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {ANSWER_COLUMNS} FROM answers WHERE {WELL_TYPED} ORDER BY seq"
     ))?;
@@ -417,7 +419,7 @@ pub fn answers(conn: &Connection) -> Result<Vec<PackAnswerRow>> {
 
 /// The answers whose columns hold the wrong type of value (the annotator owns the file
 /// and may have rewritten it): (their id as text, what is wrong), to refuse one by one.
-pub fn malformed_answers(conn: &Connection) -> Result<Vec<(String, String)>> {
+pub fn malformed_answers(conn: &Read) -> Result<Vec<(String, String)>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT CAST(uuid AS TEXT), typeof(uuid), typeof(task_id), typeof(answer), typeof(created_at)
          FROM answers WHERE NOT ({WELL_TYPED}) ORDER BY seq"
@@ -449,14 +451,14 @@ const WELL_TYPED: &str = "typeof(uuid) = 'text' AND typeof(task_id) = 'integer'
 
 /// The current (not superseded) answer on a task.
 /// How many answers the pack holds for task `task_id`, corrections included.
-pub fn answers_for(conn: &Connection, task_id: i64) -> Result<u64> {
+pub fn answers_for(conn: &Read, task_id: i64) -> Result<u64> {
     let n: i64 = conn
         .prepare_cached("SELECT count(*) FROM answers WHERE task_id = ?1")?
         .query_row([task_id], |r| r.get(0))?;
     Ok(n.max(0) as u64)
 }
 
-pub fn current_answer(conn: &Connection, task_id: i64) -> Result<Option<PackAnswerRow>> {
+pub fn current_answer(conn: &Read, task_id: i64) -> Result<Option<PackAnswerRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {ANSWER_COLUMNS} FROM answers a WHERE task_id = ?1
@@ -477,7 +479,7 @@ pub fn insert_problem(conn: &crate::Tx<'_>, task_id: i64, text: &str, at: i64) -
 }
 
 /// The report on task `task_id`, if its holder made one.
-pub fn problem(conn: &Connection, task_id: i64) -> Result<Option<PackProblemRow>> {
+pub fn problem(conn: &Read, task_id: i64) -> Result<Option<PackProblemRow>> {
     Ok(conn
         .prepare_cached(&format!(
             "SELECT {PROBLEM_COLUMNS} FROM problems WHERE task_id = ?1 ORDER BY seq LIMIT 1"
@@ -498,7 +500,7 @@ fn problem_from_row(r: &crate::db::Row<'_>) -> crate::db::Result<PackProblemRow>
 }
 
 /// The reports whose columns hold the types Factdesk writes, in the order they were made.
-pub fn problems(conn: &Connection) -> Result<Vec<PackProblemRow>> {
+pub fn problems(conn: &Read) -> Result<Vec<PackProblemRow>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT {PROBLEM_COLUMNS} FROM problems WHERE {PROBLEM_WELL_TYPED} ORDER BY seq"
     ))?;
@@ -508,7 +510,7 @@ pub fn problems(conn: &Connection) -> Result<Vec<PackProblemRow>> {
 
 /// The first report whose columns hold the wrong type of value (the annotator owns the
 /// file): its row, the column and what is wrong, so the merge refuses the pack naming it.
-pub fn malformed_problem(conn: &Connection) -> Result<Option<(i64, String, String)>> {
+pub fn malformed_problem(conn: &Read) -> Result<Option<(i64, String, String)>> {
     Ok(conn
         .query_row(
             &format!(

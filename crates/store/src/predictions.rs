@@ -1,8 +1,9 @@
 //! The `predictions` table: what models said about claims (a label, or a counter-claim
 //! kept as a claim of its own), apart from every annotator's answer.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::claim::Label;
 
@@ -55,7 +56,7 @@ pub fn put_counter_claim(conn: &crate::Tx<'_>, c: &CounterClaim, now: i64) -> Re
 }
 
 /// Every label prediction, by model then claim.
-pub fn labels(conn: &Connection) -> Result<Vec<LabelPrediction>> {
+pub fn labels(conn: &Read) -> Result<Vec<LabelPrediction>> {
     let mut stmt = conn.prepare(
         "SELECT claim_id, model, label, score FROM predictions WHERE label IS NOT NULL ORDER BY model, claim_id",
     )?;
@@ -77,7 +78,7 @@ pub fn labels(conn: &Connection) -> Result<Vec<LabelPrediction>> {
 }
 
 /// Every counter-claim a model wrote, by model then claim.
-pub fn counter_claims(conn: &Connection) -> Result<Vec<CounterClaim>> {
+pub fn counter_claims(conn: &Read) -> Result<Vec<CounterClaim>> {
     let mut stmt = conn.prepare(
         "SELECT claim_id, model, counter_claim_id, score FROM predictions WHERE counter_claim_id IS NOT NULL ORDER BY model, claim_id, counter_claim_id",
     )?;

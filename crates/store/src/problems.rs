@@ -1,8 +1,8 @@
 //! The `problem_reports` table: problems annotators report on items they cannot answer,
 //! waiting for the lead until marked seen.
 
-use crate::db::Connection;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 
@@ -59,7 +59,7 @@ pub fn insert_from_pack(
 }
 
 /// The reports not yet seen, oldest first, at most `limit`.
-pub fn open(conn: &Connection, limit: u32) -> Result<Vec<ReportRow>> {
+pub fn open(conn: &Read, limit: u32) -> Result<Vec<ReportRow>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT r.id, r.task_id, t.kind, c.id, c.text, a.name, r.text, r.created_at
          FROM problem_reports r JOIN tasks t ON t.id = r.task_id JOIN claims c ON c.id = t.claim_id
@@ -92,7 +92,7 @@ pub fn mark_seen(conn: &crate::Tx<'_>, id: i64, lead: &str, at: i64) -> Result<b
 
 /// How many reports `annotator_id` made since `since`: a person filing reports in a loop
 /// is held to a few a minute.
-pub fn made_since(conn: &Connection, annotator_id: i64, since: i64) -> Result<u64> {
+pub fn made_since(conn: &Read, annotator_id: i64, since: i64) -> Result<u64> {
     let n: i64 = conn.query_row(
         "SELECT count(*) FROM problem_reports WHERE annotator_id = ?1 AND created_at >= ?2",
         params![annotator_id, since],

@@ -1,7 +1,8 @@
 //! The `project` and `imports` tables.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::{Error, Result};
 use serde::Serialize;
 
@@ -24,7 +25,7 @@ pub(crate) fn insert(conn: &crate::Tx<'_>, name: &str, now_ms: i64) -> Result<()
     Ok(())
 }
 
-pub(crate) fn get(conn: &Connection) -> Result<ProjectRow> {
+pub(crate) fn get(conn: &Read) -> Result<ProjectRow> {
     let row = conn
         .query_row(
             "SELECT id, name, created_at, settings FROM project LIMIT 1",
@@ -92,12 +93,12 @@ pub fn set_settings(conn: &crate::Tx<'_>, settings: &serde_json::Value) -> Resul
 }
 
 /// The project's settings (a JSON object), read inside the caller's transaction.
-pub fn settings(conn: &Connection) -> Result<serde_json::Value> {
+pub fn settings(conn: &Read) -> Result<serde_json::Value> {
     let text: String = conn.query_row("SELECT settings FROM project LIMIT 1", [], |r| r.get(0))?;
     Ok(serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
 }
 
 /// The project's secret key; it never leaves the project file.
-pub fn secret(conn: &Connection) -> Result<Vec<u8>> {
+pub fn secret(conn: &Read) -> Result<Vec<u8>> {
     Ok(conn.query_row("SELECT secret FROM project LIMIT 1", [], |r| r.get(0))?)
 }

@@ -2,7 +2,8 @@
 //! the task and its claim, who answered, what replaced it, whether it counted, the pack
 //! it came in and, for a written refutation, what became of it.
 
-use crate::db::{Connection, Row};
+use crate::db::Row;
+use crate::Read;
 use crate::Result;
 use factdesk_core::answer::Answer;
 use factdesk_core::claim::RefutationState;
@@ -65,7 +66,7 @@ fn from_row(r: &Row<'_>) -> crate::db::Result<RawAnswer> {
 }
 
 /// Every answer, superseded and rejected ones included, oldest first.
-pub fn all(conn: &Connection) -> Result<Vec<RawAnswer>> {
+pub fn all(conn: &Read) -> Result<Vec<RawAnswer>> {
     let mut stmt = conn.prepare(
         "SELECT a.id, a.uuid, a.task_id, t.kind, c.ext_id, c.text, pc.ext_id,
                 a.answer, a.trick_failed, a.comment, a.duration_ms, p.name, a.supersedes,

@@ -1,7 +1,8 @@
 //! The `reviews` table: the lead's accept or reject of a written refutation.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::answer::Response;
 use factdesk_core::task::TaskKind;
@@ -23,7 +24,7 @@ pub fn insert(
 }
 
 /// Whether answer `annotation_id` is a written refutation (an answer to a refute task).
-pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
+pub fn is_refutation(conn: &Read, annotation_id: i64) -> Result<bool> {
     Ok(conn.query_row(
         "SELECT EXISTS (SELECT 1 FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE a.id = ?1 AND t.kind = 'refute')",
         [annotation_id],
@@ -32,7 +33,7 @@ pub fn is_refutation(conn: &Connection, annotation_id: i64) -> Result<bool> {
 }
 
 /// A writer's refutations so far: (written, accepted, rejected), over current answers.
-pub fn writer_counts(conn: &Connection, annotator_id: i64) -> Result<(u64, u64, u64)> {
+pub fn writer_counts(conn: &Read, annotator_id: i64) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
         "SELECT count(*), coalesce(sum(CASE WHEN r.accepted = 1 THEN 1 ELSE 0 END), 0), coalesce(sum(CASE WHEN r.accepted = 0 THEN 1 ELSE 0 END), 0)
          FROM annotations a JOIN tasks t ON t.id = a.task_id LEFT JOIN reviews r ON r.annotation_id = a.id
@@ -58,7 +59,7 @@ pub struct Pending {
 
 /// Written refutations waiting for review, oldest first. Those of qualified writers need
 /// none and are not listed.
-pub fn pending(conn: &Connection) -> Result<Vec<Pending>> {
+pub fn pending(conn: &Read) -> Result<Vec<Pending>> {
     let mut stmt = conn.prepare(
         "SELECT a.id, n.name, c.text, a.answer, a.uuid, w.text, c.id, w.id
          FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN claims c ON c.id = t.claim_id
@@ -83,7 +84,7 @@ pub fn pending(conn: &Connection) -> Result<Vec<Pending>> {
 
 /// The written claim of refutation `annotation_id` as its claims row keeps it, once its
 /// stored answer is known to read and to say the same; none when no claim was written.
-pub fn written_text(conn: &Connection, annotation_id: i64) -> Result<Option<String>> {
+pub fn written_text(conn: &Read, annotation_id: i64) -> Result<Option<String>> {
     Ok(conn
         .query_row(
             "SELECT a.answer, a.uuid, w.text FROM annotations a
@@ -122,7 +123,7 @@ fn written(
 
 /// How many of a writer's refutations the lead accepted, replaced ones included: a writer
 /// who rewrites an accepted refutation stays qualified.
-pub fn accepted_count(conn: &Connection, annotator_id: i64) -> Result<u64> {
+pub fn accepted_count(conn: &Read, annotator_id: i64) -> Result<u64> {
     Ok(conn.query_row(
         "SELECT count(*) FROM reviews r JOIN annotations a ON a.id = r.annotation_id
          WHERE a.annotator_id = ?1 AND r.accepted = 1",

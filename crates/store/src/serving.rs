@@ -6,9 +6,10 @@
 //! the number of statements differs.
 
 use crate::annotators::AnnotatorRow;
-use crate::db::{Connection, Engine, OptionalExtension};
+use crate::db::{Engine, OptionalExtension};
 use crate::params;
 use crate::tasks::TaskRow;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 
@@ -22,7 +23,7 @@ pub struct AtWork {
 
 /// `name`'s row with the project's settings and secret, in one statement; `None` when
 /// nobody of that name works on the project.
-pub fn at_work(conn: &Connection, name: &str) -> Result<Option<AtWork>> {
+pub fn at_work(conn: &Read, name: &str) -> Result<Option<AtWork>> {
     let row = conn
         .prepare_cached(
             "SELECT a.id, a.name, a.role, a.created_at, a.flag_override, a.tricks_seen,
@@ -52,7 +53,7 @@ pub fn at_work(conn: &Connection, name: &str) -> Result<Option<AtWork>> {
 /// for a kind, oldest first: an item left unfinished comes back before anything new; and
 /// whether they are a member of a study of that kind.
 pub fn live_or_member(
-    conn: &Connection,
+    conn: &Read,
     annotator_id: i64,
     kind: TaskKind,
     now: i64,
@@ -73,7 +74,7 @@ pub fn live_or_member(
 
 /// Holds a task for the rest of a decision, waiting for a decision that holds it now, and
 /// reads it (as `tasks::lock` then `tasks::get`).
-pub fn lock_task(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
+pub fn lock_task(conn: &Read, id: i64) -> Result<Option<TaskRow>> {
     let sql = match conn.engine() {
         Engine::Sqlite => {
             "SELECT id, kind, claim_id, overlap, trick_slot, answered FROM tasks WHERE id = ?1"
@@ -109,7 +110,7 @@ pub struct Taken {
 /// them. What was read of the task's room before the hold may be stale:
 /// [`reserve_if_room`] reads it again.
 pub fn take_open(
-    conn: &Connection,
+    conn: &Read,
     kind: TaskKind,
     annotator_id: i64,
     after: (i64, i64),
@@ -205,7 +206,7 @@ pub struct ItemText {
 
 /// Task `task_id` with the [`ItemText`] of its claim, in one statement: `None` when
 /// there is no such task, no text when its claim is missing.
-pub fn task_text(conn: &Connection, task_id: i64) -> Result<Option<(TaskRow, Option<ItemText>)>> {
+pub fn task_text(conn: &Read, task_id: i64) -> Result<Option<(TaskRow, Option<ItemText>)>> {
     let sql = text_sql("");
     let mut stmt = conn.prepare_cached(&sql)?;
     let found = read_text(stmt.query([task_id])?, false)?;
@@ -216,7 +217,7 @@ pub fn task_text(conn: &Connection, task_id: i64) -> Result<Option<(TaskRow, Opt
 /// them: they hold or held it (served, skipped, carried in a pack: an assignment row of
 /// theirs, which nothing deletes) or they answered it. Still one statement.
 pub fn answer_text(
-    conn: &Connection,
+    conn: &Read,
     task_id: i64,
     annotator_id: i64,
 ) -> Result<Option<(TaskRow, Option<ItemText>, bool)>> {
@@ -300,7 +301,7 @@ pub struct PaceCounts {
 /// ordered by `a.id`, PostgreSQL walked every answer of the project newest first looking
 /// for this annotator's.
 pub fn pace_counts(
-    conn: &Connection,
+    conn: &Read,
     annotator_id: i64,
     kind: TaskKind,
     limit: u32,
@@ -347,7 +348,7 @@ pub struct AnswerState {
 /// reads [`AnswerState`], in one statement; `None` when there is no such task or person.
 /// What it reads of the person's own rows stays true while the decision holds them.
 pub fn hold_for_answer(
-    conn: &Connection,
+    conn: &Read,
     task_id: i64,
     annotator_id: i64,
 ) -> Result<Option<AnswerState>> {
@@ -383,7 +384,7 @@ pub fn hold_for_answer(
 
 /// Whether a task the decision holds has room for one more counted answer from
 /// `annotator_id` (as `tasks::has_room`), and whether it is in a study, in one statement.
-pub fn room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<(bool, bool)> {
+pub fn room(conn: &Read, task_id: i64, annotator_id: i64, now: i64) -> Result<(bool, bool)> {
     Ok(conn
         .prepare_cached(
             "SELECT t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id

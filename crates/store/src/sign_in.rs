@@ -3,8 +3,9 @@
 //! the limits on guessing (`sign_in_failures` per name and address, `sign_in_names` per
 //! name from anywhere), and the addresses a name signed in from (`sign_in_known`).
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::role::Role;
 
@@ -35,7 +36,7 @@ const SELECT: &str = "SELECT a.id, a.name, a.role, c.password_hash, c.disabled
      FROM annotators a LEFT JOIN credentials c ON c.annotator_id = a.id";
 
 /// The ids of the people who have a password: choosing them asks for it.
-pub fn with_password(conn: &Connection) -> Result<Vec<i64>> {
+pub fn with_password(conn: &Read) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT annotator_id FROM credentials WHERE password_hash IS NOT NULL ORDER BY annotator_id",
     )?;
@@ -44,7 +45,7 @@ pub fn with_password(conn: &Connection) -> Result<Vec<i64>> {
 }
 
 /// The person called `name`, with their credential (none set: no hash, not disabled).
-pub fn by_name(conn: &Connection, name: &str) -> Result<Option<Credential>> {
+pub fn by_name(conn: &Read, name: &str) -> Result<Option<Credential>> {
     Ok(conn
         .prepare_cached(&format!("{SELECT} WHERE a.name = ?1"))?
         .query_row([name], from_row)
@@ -91,7 +92,7 @@ pub fn set_disabled(conn: &crate::Tx<'_>, annotator_id: i64, disabled: bool) -> 
 }
 
 /// Whether a lead disabled this person.
-pub fn is_disabled(conn: &Connection, annotator_id: i64) -> Result<bool> {
+pub fn is_disabled(conn: &Read, annotator_id: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT disabled FROM credentials WHERE annotator_id = ?1")?
         .query_row([annotator_id], |r| r.get::<_, bool>(0))
@@ -140,7 +141,7 @@ pub fn insert_session(conn: &crate::Tx<'_>, session: &NewSession<'_>) -> Result<
 /// The person holding a session that is still valid at `now` and not disabled, and when
 /// the session was last used.
 pub fn session_person(
-    conn: &Connection,
+    conn: &Read,
     token_hash: &str,
     now: i64,
 ) -> Result<Option<(Credential, Option<i64>)>> {
@@ -162,7 +163,7 @@ pub fn session_person(
 /// hold the request back; the session's next request notes it then. The one write that
 /// takes a plain connection rather than a [`crate::Tx`]: a single statement on the
 /// connection that checks the token, which must not wait for the write lock.
-pub fn touch_session(conn: &Connection, token_hash: &str, now: i64) -> Result<()> {
+pub fn touch_session(conn: &Read, token_hash: &str, now: i64) -> Result<()> {
     const SQL: &str = "UPDATE sessions SET last_seen_at = ?2 WHERE token_hash = ?1";
     let Some(file) = conn.sqlite() else {
         conn.prepare_cached(SQL)?
@@ -196,7 +197,7 @@ pub struct SessionRow {
 }
 
 /// Every session still valid at `now`, by name and then oldest first.
-pub fn live_sessions(conn: &Connection, now: i64) -> Result<Vec<SessionRow>> {
+pub fn live_sessions(conn: &Read, now: i64) -> Result<Vec<SessionRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT substr(s.token_hash, 1, 12), a.name, a.role, s.created_at, s.last_seen_at,
                 s.expires_at, s.address
@@ -258,7 +259,7 @@ pub fn prune_failures(conn: &crate::Tx<'_>, before: i64) -> Result<()> {
 }
 
 /// When `subject`'s failures at or after `since` happened, oldest first.
-pub fn failure_times(conn: &Connection, subject: &str, since: i64) -> Result<Vec<i64>> {
+pub fn failure_times(conn: &Read, subject: &str, since: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT at FROM sign_in_failures WHERE subject = ?1 AND at >= ?2 ORDER BY at",
     )?;
@@ -274,7 +275,7 @@ pub fn forget_attempt(conn: &crate::Tx<'_>, subject: &str, at: i64) -> Result<()
 }
 
 /// Failed sign-ins for `subject` at or after `since`.
-pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u64> {
+pub fn failures_since(conn: &Read, subject: &str, since: i64) -> Result<u64> {
     let n: i64 = conn
         .prepare_cached("SELECT COUNT(*) FROM sign_in_failures WHERE subject = ?1 AND at >= ?2")?
         .query_row(params![subject, since], |r| r.get(0))?;
@@ -283,7 +284,7 @@ pub fn failures_since(conn: &Connection, subject: &str, since: i64) -> Result<u6
 
 /// `subject`'s failures at or after `since`, and when the last of them was, in one read.
 pub fn failures_and_last_since(
-    conn: &Connection,
+    conn: &Read,
     subject: &str,
     since: i64,
 ) -> Result<(u64, Option<i64>)> {
@@ -304,7 +305,7 @@ pub fn clear_failures(conn: &crate::Tx<'_>, subject: &str) -> Result<()> {
 
 /// A name's failed password checks from anywhere (`sign_in_names`): how many, and when
 /// the last one was.
-pub fn name_failures(conn: &Connection, subject: &str) -> Result<Option<(u64, i64)>> {
+pub fn name_failures(conn: &Read, subject: &str) -> Result<Option<(u64, i64)>> {
     Ok(conn
         .prepare_cached("SELECT failures, last_at FROM sign_in_names WHERE subject = ?1")?
         .query_row([subject], |r| {
@@ -345,7 +346,7 @@ pub fn prune_names(conn: &crate::Tx<'_>, before: i64, known_before: i64) -> Resu
 }
 
 /// Whether `subject` (a name at an address) signed in at or after `since`.
-pub fn is_known(conn: &Connection, subject: &str, since: i64) -> Result<bool> {
+pub fn is_known(conn: &Read, subject: &str, since: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT 1 FROM sign_in_known WHERE subject = ?1 AND at >= ?2")?
         .query_row(params![subject, since], |r| r.get::<_, i64>(0))

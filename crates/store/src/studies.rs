@@ -2,8 +2,9 @@
 //! annotators (the members). Each sampled task keeps the overlap it had before the study
 //! (`base_overlap`); the study adds the group's size to it in the same transaction.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 
@@ -55,7 +56,7 @@ pub struct SampleRow {
 /// Tasks of `kind` in no study yet, by id, with their claim's text, best candidate,
 /// label and metadata; never a design's control items, which check annotators and are
 /// no sample of the data.
-pub fn sample_rows(conn: &Connection, kind: TaskKind) -> Result<Vec<SampleRow>> {
+pub fn sample_rows(conn: &Read, kind: TaskKind) -> Result<Vec<SampleRow>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, c.text, c.label, c.metadata,
                 coalesce((SELECT p.text_b FROM pair_texts p WHERE p.claim_id = c.id),
@@ -96,7 +97,7 @@ pub struct ItemRoom {
 }
 
 /// Tasks of `kind` in no study yet, with their overlap, by id.
-pub fn free_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, u32)>> {
+pub fn free_tasks(conn: &Read, kind: TaskKind) -> Result<Vec<(i64, u32)>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, t.overlap FROM tasks t
          WHERE t.kind = ?1 AND NOT EXISTS (SELECT 1 FROM study_items s WHERE s.task_id = t.id)
@@ -111,7 +112,7 @@ pub fn free_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, u32)>> 
 /// A study member's answer on one of these would be no second group's: an answer given
 /// before the draw is a first-round answer, one given after it was still formed in the
 /// first round's view of the item, and nobody verifies a refutation they wrote.
-pub fn met_by(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
+pub fn met_by(conn: &Read, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT t.id FROM tasks t
          WHERE t.kind = ?2
@@ -208,7 +209,7 @@ pub fn add_item(
 }
 
 /// Every study, oldest first, with its members and items.
-pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
+pub fn list(conn: &Read) -> Result<Vec<StudyRow>> {
     let mut stmt = conn.prepare(
         "SELECT s.id, s.kind, s.sample_size, s.seed, s.created_at, a.name, s.strata
          FROM studies s JOIN annotators a ON a.id = s.lead_id ORDER BY s.id",
@@ -252,7 +253,7 @@ pub fn list(conn: &Connection) -> Result<Vec<StudyRow>> {
 /// The study room of a task for one annotator at `now`; `None` when the task is in no
 /// study.
 pub fn item_room(
-    conn: &Connection,
+    conn: &Read,
     task_id: i64,
     annotator_id: i64,
     now: i64,
@@ -303,7 +304,7 @@ pub fn item_room(
 
 /// Sampled tasks of `kind` that this member has not answered yet, in study order and then
 /// the kind's seeded serving order.
-pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
+pub fn open_for_member(conn: &Read, annotator_id: i64, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT i.task_id FROM study_members m
          JOIN studies s ON s.id = m.study_id
@@ -319,7 +320,7 @@ pub fn open_for_member(conn: &Connection, annotator_id: i64, kind: TaskKind) -> 
 
 /// Every (task, annotator) of a study member on one of the study's sampled tasks: the
 /// answers there are the study's, not the first group's.
-pub fn member_items(conn: &Connection) -> Result<Vec<(i64, i64)>> {
+pub fn member_items(conn: &Read) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn.prepare(
         "SELECT i.task_id, m.annotator_id FROM study_items i
          JOIN study_members m ON m.study_id = i.study_id
@@ -331,7 +332,7 @@ pub fn member_items(conn: &Connection) -> Result<Vec<(i64, i64)>> {
 
 /// Every task's overlap, with the overlap it had before a study added its group's room
 /// (none when the task is in no study), by id.
-pub fn overlaps(conn: &Connection) -> Result<Vec<(i64, u32, Option<u32>)>> {
+pub fn overlaps(conn: &Read) -> Result<Vec<(i64, u32, Option<u32>)>> {
     let mut stmt = conn.prepare(
         "SELECT t.id, t.overlap, i.base_overlap FROM tasks t
          LEFT JOIN study_items i ON i.task_id = t.id ORDER BY t.id",

@@ -1,8 +1,8 @@
 //! The `task_samples` and `task_sample_items` tables: a stratified sample made the task
 //! set of its kind (`factdesk sample --keep-only`), the kind's other tasks closed.
 
-use crate::db::Connection;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 
@@ -32,7 +32,7 @@ pub struct TaskSampleRow {
 
 /// Tasks of `kind` outside `drawn` that someone was given or answered: a sample becomes
 /// the task set before work on the others begins, so nothing given is taken back.
-pub fn given_outside(conn: &Connection, kind: TaskKind, drawn: &[i64]) -> Result<Vec<i64>> {
+pub fn given_outside(conn: &Read, kind: TaskKind, drawn: &[i64]) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached(
         "SELECT DISTINCT t.id FROM tasks t JOIN assignments a ON a.task_id = t.id
          WHERE t.kind = ?1 AND t.claim_id NOT IN (SELECT claim_id FROM control_answers)
@@ -68,7 +68,7 @@ pub fn keep(conn: &crate::Tx<'_>, s: &NewTaskSample<'_>) -> Result<u64> {
 }
 
 /// The latest sample kept for `kind`, if any.
-pub fn latest(conn: &Connection, kind: TaskKind) -> Result<Option<TaskSampleRow>> {
+pub fn latest(conn: &Read, kind: TaskKind) -> Result<Option<TaskSampleRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT id, strata, seed, per_stratum FROM task_samples WHERE kind = ?1 ORDER BY id DESC LIMIT 1",
     )?;

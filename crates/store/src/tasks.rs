@@ -1,7 +1,8 @@
 //! The `tasks` table: one per (kind, claim), answered by `overlap` annotators.
 
-use crate::db::{Connection, Engine, OptionalExtension, Row};
+use crate::db::{Engine, OptionalExtension, Row};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 use serde::Serialize;
@@ -167,7 +168,7 @@ pub fn insert_new_many(conn: &crate::Tx<'_>, tasks: &[NewTask]) -> Result<Vec<i6
     Ok(ids)
 }
 
-pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
+pub fn get(conn: &Read, id: i64) -> Result<Option<TaskRow>> {
     Ok(conn
         .prepare_cached(&format!("SELECT {COLUMNS} FROM tasks WHERE id = ?1"))?
         .query_row([id], from_row)
@@ -176,7 +177,7 @@ pub fn get(conn: &Connection, id: i64) -> Result<Option<TaskRow>> {
 
 /// Every task of a kind as (task id, claim id), in one read.
 /// Every task of `kind` as (task id, claim id, overlap).
-pub fn overlaps(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64, u32)>> {
+pub fn overlaps(conn: &Read, kind: TaskKind) -> Result<Vec<(i64, i64, u32)>> {
     let mut stmt =
         conn.prepare_cached("SELECT id, claim_id, overlap FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| {
@@ -185,7 +186,7 @@ pub fn overlaps(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64, u32)
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
-pub fn claims_of_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i64)>> {
+pub fn claims_of_tasks(conn: &Read, kind: TaskKind) -> Result<Vec<(i64, i64)>> {
     let mut stmt = conn.prepare_cached("SELECT id, claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| Ok((r.get(0)?, r.get(1)?)))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
@@ -194,13 +195,13 @@ pub fn claims_of_tasks(conn: &Connection, kind: TaskKind) -> Result<Vec<(i64, i6
 /// Holds a task for the rest of a [`crate::Store::decision`], waiting for a decision that
 /// holds it now: what is read of its room afterwards stays true until the commit. A
 /// no-op on a file, whose write transaction holds the whole project.
-pub fn lock(conn: &Connection, id: i64) -> Result<()> {
+pub fn lock(conn: &Read, id: i64) -> Result<()> {
     lock_and_read_closed(conn, id).map(drop)
 }
 
 /// [`lock`], and whether the task is closed ([`is_closed`]) as it stays until the commit,
 /// in the same round trip on PostgreSQL.
-pub fn lock_and_read_closed(conn: &Connection, id: i64) -> Result<bool> {
+pub fn lock_and_read_closed(conn: &Read, id: i64) -> Result<bool> {
     if conn.engine() != Engine::Postgres {
         return is_closed(conn, id);
     }
@@ -227,7 +228,7 @@ pub enum Hold {
 /// holds it now, so a taker moves on to the next item instead of queueing. On a file the
 /// transaction holds the whole project and the caller chose the task by its room in
 /// the same transaction: `Room`.
-pub fn hold_if_room(conn: &Connection, id: i64, annotator_id: i64, now: i64) -> Result<Hold> {
+pub fn hold_if_room(conn: &Read, id: i64, annotator_id: i64, now: i64) -> Result<Hold> {
     if conn.engine() != Engine::Postgres {
         return Ok(Hold::Room);
     }
@@ -283,14 +284,14 @@ pub fn recount_for(conn: &crate::Tx<'_>, annotator_id: i64) -> Result<()> {
 }
 
 /// How many tasks of a kind there are (read from the queue index alone).
-pub fn count(conn: &Connection, kind: TaskKind) -> Result<u64> {
+pub fn count(conn: &Read, kind: TaskKind) -> Result<u64> {
     Ok(conn
         .prepare_cached("SELECT count(*) FROM tasks WHERE kind = ?1")?
         .query_row([kind.as_str()], |r| r.get::<_, i64>(0))? as u64)
 }
 
 /// (tasks, answers wanted, answers given) of a kind; closed tasks want nothing more.
-pub fn totals(conn: &Connection, kind: TaskKind) -> Result<(u64, u64, u64)> {
+pub fn totals(conn: &Read, kind: TaskKind) -> Result<(u64, u64, u64)> {
     Ok(conn.query_row(
         "SELECT count(*), coalesce(sum(overlap), 0), coalesce(sum(CASE WHEN answered < overlap THEN answered ELSE overlap END), 0) FROM tasks WHERE kind = ?1 AND closed_at IS NULL",
         [kind.as_str()],
@@ -322,7 +323,7 @@ pub enum Ineligible {
 /// caller keeps the short ones); `design`: original claims, pairs among them. None of an import still writing (`unfinished`): its
 /// claims may not have their candidates yet.
 pub fn eligible_claims(
-    conn: &Connection,
+    conn: &Read,
     kind: TaskKind,
     include_children: bool,
 ) -> Result<Vec<(i64, String)>> {
@@ -346,7 +347,7 @@ pub fn eligible_claims(
 /// why; the counterpart of [`eligible_claims`]. `refute` has none here: its only reason,
 /// length, is the caller's to judge.
 pub fn ineligible_claims(
-    conn: &Connection,
+    conn: &Read,
     kind: TaskKind,
     include_children: bool,
 ) -> Result<Vec<(i64, String, String, Ineligible)>> {
@@ -439,7 +440,7 @@ pub fn reopen(conn: &crate::Tx<'_>, kind: TaskKind, claim_id: i64) -> Result<boo
 }
 
 /// Whether a task is closed.
-pub fn is_closed(conn: &Connection, id: i64) -> Result<bool> {
+pub fn is_closed(conn: &Read, id: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached("SELECT closed_at IS NOT NULL FROM tasks WHERE id = ?1")?
         .query_row([id], |r| r.get(0))
@@ -448,14 +449,14 @@ pub fn is_closed(conn: &Connection, id: i64) -> Result<bool> {
 }
 
 /// The ids of closed tasks.
-pub fn closed(conn: &Connection) -> Result<Vec<i64>> {
+pub fn closed(conn: &Read) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT id FROM tasks WHERE closed_at IS NOT NULL")?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// Original claims, which refutation writing is for: (id, ext id, text).
-pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>> {
+pub fn refute_candidates(conn: &Read) -> Result<Vec<(i64, String, String)>> {
     let mut stmt =
         conn.prepare("SELECT id, ext_id, text FROM claims WHERE parent_id IS NULL ORDER BY id")?;
     let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -463,14 +464,14 @@ pub fn refute_candidates(conn: &Connection) -> Result<Vec<(i64, String, String)>
 }
 
 /// The claims that have a task of `kind`, open or not.
-pub fn claims_with(conn: &Connection, kind: TaskKind) -> Result<Vec<i64>> {
+pub fn claims_with(conn: &Read, kind: TaskKind) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare_cached("SELECT claim_id FROM tasks WHERE kind = ?1")?;
     let rows = stmt.query_map([kind.as_str()], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// A claim's tasks, each with whether it is closed, by kind and id.
-pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>> {
+pub fn of_claim(conn: &Read, claim_id: i64) -> Result<Vec<(TaskRow, bool)>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS}, closed_at IS NOT NULL FROM tasks WHERE claim_id = ?1 ORDER BY kind, id"
     ))?;
@@ -480,7 +481,7 @@ pub fn of_claim(conn: &Connection, claim_id: i64) -> Result<Vec<(TaskRow, bool)>
 
 /// Fails on the first task whose kind this build does not know. Readers that fetch tasks
 /// one kind at a time never see such a row, so they call this first rather than skip it.
-pub fn check_kinds(conn: &Connection) -> Result<()> {
+pub fn check_kinds(conn: &Read) -> Result<()> {
     let mut stmt = conn.prepare_cached("SELECT id, kind FROM tasks ORDER BY id")?;
     let mut rows = stmt.query([])?;
     while let Some(r) = rows.next()? {

@@ -1,8 +1,9 @@
 //! The `task_tricks` table: which real sentence an evidence task shows as its trick when
 //! the project's guideline asks for sentences that support or refute.
 
-use crate::db::{Connection, OptionalExtension};
+use crate::db::OptionalExtension;
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::key_hash::KeyHasher;
 use factdesk_core::task::TaskKind;
@@ -45,7 +46,7 @@ impl Donor {
 
 /// Calls `each` with every sentence of the project once, in id order, and its text. A
 /// trick is drawn among them (see `trick_search` in the api).
-pub fn each_donor(conn: &Connection, mut each: impl FnMut(Donor, &str)) -> Result<()> {
+pub fn each_donor(conn: &Read, mut each: impl FnMut(Donor, &str)) -> Result<()> {
     let mut stmt = conn.prepare("SELECT id, document_id, text FROM sentences ORDER BY id")?;
     let rows = stmt.query_map([], |r| {
         let text = text_at(r, 2)?;
@@ -64,7 +65,7 @@ pub fn each_donor(conn: &Connection, mut each: impl FnMut(Donor, &str)) -> Resul
 pub type RankedSentence = (i64, i64, bool);
 
 /// Every candidate of every claim, as [`RankedSentence`]s.
-pub fn candidates(conn: &Connection, children: bool) -> Result<Vec<RankedSentence>> {
+pub fn candidates(conn: &Read, children: bool) -> Result<Vec<RankedSentence>> {
     let mut stmt = conn.prepare(
         "SELECT k.claim_id, k.sentence_id,
                 c.parent_id IS NULL OR ?1 <> 0 OR EXISTS (
@@ -78,7 +79,7 @@ pub fn candidates(conn: &Connection, children: bool) -> Result<Vec<RankedSentenc
 }
 
 /// [`each_donor`]'s donors.
-pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
+pub fn donors(conn: &Read) -> Result<Vec<Donor>> {
     let mut out = Vec::new();
     each_donor(conn, |d, _| out.push(d))?;
     Ok(out)
@@ -86,7 +87,7 @@ pub fn donors(conn: &Connection) -> Result<Vec<Donor>> {
 
 /// Every sentence some task shows as its trick: a run draws new tricks among the others
 /// where it can, so that no text is two items' trick.
-pub fn trick_sentences(conn: &Connection) -> Result<HashSet<i64>> {
+pub fn trick_sentences(conn: &Read) -> Result<HashSet<i64>> {
     let mut stmt = conn.prepare("SELECT DISTINCT sentence_id FROM task_tricks")?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
@@ -94,7 +95,7 @@ pub fn trick_sentences(conn: &Connection) -> Result<HashSet<i64>> {
 
 /// Which of the texts `hashes` (see [`text_hash`]) passages leave out: the texts of
 /// tricks chosen to be shown in no other item's passage.
-pub fn left_out_of(conn: &Connection, hashes: &[u64]) -> Result<HashSet<u64>> {
+pub fn left_out_of(conn: &Read, hashes: &[u64]) -> Result<HashSet<u64>> {
     let mut out = HashSet::new();
     for chunk in hashes.chunks(500) {
         let values: Vec<i64> = chunk.iter().map(|&h| h as i64).collect();
@@ -194,7 +195,7 @@ pub fn set_many(conn: &crate::Tx<'_>, tricks: &[NewTrick]) -> Result<()> {
 
 /// How many evidence tasks of the project show a trick that other items show otherwise
 /// than the item's real options.
-pub fn unlike_options(conn: &Connection) -> Result<u64> {
+pub fn unlike_options(conn: &Read) -> Result<u64> {
     Ok(conn.query_row(
         "SELECT count(*) FROM task_tricks WHERE unlike = 1",
         [],
@@ -203,7 +204,7 @@ pub fn unlike_options(conn: &Connection) -> Result<u64> {
 }
 
 /// The id of the `kind` task of `claim_id`, if there is one.
-pub fn task_of(conn: &Connection, kind: &str, claim_id: i64) -> Result<Option<i64>> {
+pub fn task_of(conn: &Read, kind: &str, claim_id: i64) -> Result<Option<i64>> {
     Ok(conn
         .prepare_cached("SELECT id FROM tasks WHERE kind = ?1 AND claim_id = ?2")?
         .query_row(params![kind, claim_id], |r| r.get(0))
@@ -211,7 +212,7 @@ pub fn task_of(conn: &Connection, kind: &str, claim_id: i64) -> Result<Option<i6
 }
 
 /// How many evidence tasks the project has.
-pub fn evidence_tasks(conn: &Connection) -> Result<u64> {
+pub fn evidence_tasks(conn: &Read) -> Result<u64> {
     Ok(conn.query_row(
         "SELECT count(*) FROM tasks WHERE kind = 'evidence'",
         [],
@@ -220,12 +221,12 @@ pub fn evidence_tasks(conn: &Connection) -> Result<u64> {
 }
 
 /// How many evidence answers the project holds, superseded ones included.
-pub fn evidence_answers(conn: &Connection) -> Result<u64> {
+pub fn evidence_answers(conn: &Read) -> Result<u64> {
     answers_of_kind(conn, TaskKind::Evidence)
 }
 
 /// How many answers (superseded ones too) tasks of `kind` hold.
-pub fn answers_of_kind(conn: &Connection, kind: TaskKind) -> Result<u64> {
+pub fn answers_of_kind(conn: &Read, kind: TaskKind) -> Result<u64> {
     Ok(conn.query_row(
         "SELECT count(*) FROM annotations a JOIN tasks t ON t.id = a.task_id WHERE t.kind = ?1",
         crate::params![kind.as_str()],
@@ -286,11 +287,7 @@ fn as_params(ids: &[i64]) -> Vec<&dyn rusqlite::ToSql> {
 /// The `kind` task of each of `claim_ids` that has one, in one read: what a write
 /// transaction reads again before it writes, so facts read ahead of it cannot make it
 /// create a task twice or replace a trick.
-pub fn task_states(
-    conn: &Connection,
-    kind: &str,
-    claim_ids: &[i64],
-) -> Result<HashMap<i64, TaskState>> {
+pub fn task_states(conn: &Read, kind: &str, claim_ids: &[i64]) -> Result<HashMap<i64, TaskState>> {
     let mut out = HashMap::with_capacity(claim_ids.len());
     if claim_ids.is_empty() {
         return Ok(out);
@@ -315,7 +312,7 @@ pub fn task_states(
 /// [`ClaimFacts`] of many claims: their tasks in one read (a claim's own read costs a
 /// round trip on PostgreSQL) and, with a run's [`Corpus`], their evidence facts.
 pub fn facts(
-    conn: &Connection,
+    conn: &Read,
     kind: &str,
     claim_ids: &[i64],
     evidence: Option<&Corpus<'_>>,

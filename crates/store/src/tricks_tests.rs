@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::tasks::{insert_new, insert_new_many, NewTask};
+use crate::Read;
 use crate::{claims, documents, NewCandidate, NewClaim, Store};
 use factdesk_core::task::TaskKind;
 
@@ -66,7 +67,7 @@ fn project(dir: &std::path::Path) -> (Store, Vec<i64>, Vec<i64>) {
 }
 
 /// The documents of a claim's family, read on their own: the test's reference.
-fn family_documents(conn: &Connection, claim_id: i64) -> Vec<i64> {
+fn family_documents(conn: &Read, claim_id: i64) -> Vec<i64> {
     let mut stmt = must(conn.prepare(
         "SELECT DISTINCT cd.document_id FROM claim_documents cd JOIN claims k ON k.id = cd.claim_id
          WHERE k.id = ?1 OR k.parent_id = ?1
@@ -78,7 +79,7 @@ fn family_documents(conn: &Connection, claim_id: i64) -> Vec<i64> {
 }
 
 /// `sql`'s texts (column 0) for the value `id`.
-fn texts(conn: &Connection, sql: &str, id: i64) -> Vec<String> {
+fn texts(conn: &Read, sql: &str, id: i64) -> Vec<String> {
     let mut stmt = must(conn.prepare(sql));
     let rows = must(stmt.query_map([id], |r| r.get(0)));
     must(rows.collect::<crate::db::Result<_>>())
@@ -89,7 +90,7 @@ fn texts(conn: &Connection, sql: &str, id: i64) -> Vec<String> {
 fn facts_from_the_corpus_are_the_facts_read_claim_by_claim() {
     let dir = must(tempfile::tempdir());
     let (store, claims, _) = project(dir.path());
-    let conn = store.conn();
+    let conn = store.read();
     let donors = must(donors(conn));
     let ranked = must(candidates(conn, true));
     let families = must(Families::read(conn));
@@ -169,7 +170,7 @@ fn many_tasks_at_once_are_the_tasks_one_at_a_time() {
     must(tx.commit());
     assert_eq!(each, at_once);
     let rows = |s: &Store| {
-        let mut stmt = must(s.conn().prepare("SELECT id, kind, claim_id, overlap, trick_slot, shuffle_key, created_at FROM tasks ORDER BY id"));
+        let mut stmt = must(s.read().prepare("SELECT id, kind, claim_id, overlap, trick_slot, shuffle_key, created_at FROM tasks ORDER BY id"));
         let rows = must(stmt.query_map([], |r| {
             Ok((0..7)
                 .map(|i| format!("{:?}", r.get::<_, rusqlite::types::Value>(i).ok()))
@@ -179,7 +180,7 @@ fn many_tasks_at_once_are_the_tasks_one_at_a_time() {
     };
     assert_eq!(rows(&one), rows(&many));
     // An earlier trick is kept.
-    let trick = must(many.conn().query_row(
+    let trick = must(many.read().query_row(
         "SELECT sentence_id FROM task_tricks WHERE task_id = ?1",
         [at_once[0]],
         |r| r.get::<_, i64>(0),

@@ -7,8 +7,8 @@
 //! itself when it fails or is cancelled, and otherwise by the next import or opening of
 //! the project once nobody holds the import lock (the process was killed).
 
-use crate::db::{Connection, Engine, OptionalExtension};
-use crate::{params, Access, Result, Store};
+use crate::db::{Engine, OptionalExtension};
+use crate::{params, Access, Read, Result, Store, Tx};
 use std::collections::HashSet;
 
 /// `imports.rows_added` of an import still writing; its finish sets the real count.
@@ -33,14 +33,14 @@ pub fn record(
 }
 
 /// The unfinished imports, oldest first.
-pub fn list(conn: &Connection) -> Result<Vec<i64>> {
+pub fn list(conn: &Read) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare("SELECT id FROM imports WHERE rows_added < 0 ORDER BY id")?;
     let rows = stmt.query_map([], |r| r.get(0))?;
     Ok(rows.collect::<crate::db::Result<_>>()?)
 }
 
 /// The highest claim and sentence ids, to tell later rows apart.
-pub fn highest_ids(conn: &Connection) -> Result<(i64, i64)> {
+pub fn highest_ids(conn: &Read) -> Result<(i64, i64)> {
     Ok(conn.query_row(
         "SELECT (SELECT coalesce(max(id), 0) FROM claims), (SELECT coalesce(max(id), 0) FROM sentences)",
         [],
@@ -50,11 +50,7 @@ pub fn highest_ids(conn: &Connection) -> Result<(i64, i64)> {
 
 /// Claims after `after` that import `import_id` did not write (written refutations
 /// committed between its transactions): (id, text).
-pub fn other_claims_since(
-    conn: &Connection,
-    after: i64,
-    import_id: i64,
-) -> Result<Vec<(i64, String)>> {
+pub fn other_claims_since(conn: &Read, after: i64, import_id: i64) -> Result<Vec<(i64, String)>> {
     let mut stmt = conn.prepare(
         "SELECT id, text FROM claims WHERE id > ?1 AND (import_id IS NULL OR import_id <> ?2) ORDER BY id",
     )?;
@@ -64,7 +60,7 @@ pub fn other_claims_since(
 
 /// Sentences after `after` that import `import_id` did not write: (id, document, text).
 pub fn other_sentences_since(
-    conn: &Connection,
+    conn: &Read,
     after: i64,
     import_id: i64,
 ) -> Result<Vec<(i64, i64, String)>> {
@@ -81,7 +77,7 @@ pub fn other_sentences_since(
 /// The rows of `documents` or `claims` under these external ids, in one read: (external
 /// id, row id, content hash). An import looks its rows up this way before writing.
 pub fn find_by_ext_ids(
-    conn: &Connection,
+    conn: &Read,
     table: Imported,
     ext_ids: &[&str],
 ) -> Result<Vec<(String, i64, String)>> {
@@ -112,7 +108,7 @@ pub enum Imported {
 }
 
 /// How many claims and sentences have ids above `after` (claims, sentences).
-pub fn count_since(conn: &Connection, after: (i64, i64)) -> Result<(u64, u64)> {
+pub fn count_since(conn: &Read, after: (i64, i64)) -> Result<(u64, u64)> {
     Ok(conn.query_row(
         "SELECT (SELECT count(*) FROM claims WHERE id > ?1), (SELECT count(*) FROM sentences WHERE id > ?2)",
         params![after.0, after.1],
@@ -133,7 +129,7 @@ impl Store {
     pub fn try_lock_imports(&self) -> Result<Option<ImportLock>> {
         match self.engine() {
             Engine::Postgres => {
-                let held: i64 = self.conn().query_row(
+                let held: i64 = self.read().query_row(
                     "SELECT CASE WHEN pg_try_advisory_lock(?1) THEN 1 ELSE 0 END",
                     params![IMPORT_LOCK],
                     |r| r.get(0),
@@ -165,7 +161,7 @@ impl Store {
     /// Gives the import lock back (a file's goes with its handle).
     pub fn unlock_imports(&self, lock: ImportLock) -> Result<()> {
         if lock._file.is_none() && self.engine() == Engine::Postgres {
-            self.conn().query_row(
+            self.read().query_row(
                 "SELECT CASE WHEN pg_advisory_unlock(?1) THEN 1 ELSE 0 END",
                 params![IMPORT_LOCK],
                 |r| r.get::<_, i64>(0),
@@ -189,7 +185,7 @@ pub struct Removed {
 /// the import lock): what a killed import left. A no-op, one small read, when there are
 /// none; nothing on a project open read-only.
 pub fn remove_dead(store: &mut Store) -> Result<Removed> {
-    if store.access() == Access::ReadOnly || list(store.conn())?.is_empty() {
+    if store.access() == Access::ReadOnly || list(store.read())?.is_empty() {
         return Ok(Removed::default());
     }
     let Some(lock) = store.try_lock_imports()? else {
@@ -205,7 +201,7 @@ pub fn remove_dead(store: &mut Store) -> Result<Removed> {
 /// [`remove_dead`] for the holder of the import lock.
 pub fn remove_all_under_lock(store: &mut Store) -> Result<Removed> {
     let mut all = Removed::default();
-    for id in list(store.conn())? {
+    for id in list(store.read())? {
         let r = remove(store, id)?;
         all.claims += r.claims;
         all.documents += r.documents;
@@ -239,7 +235,7 @@ pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
     };
     // Highest ids first: a refutation imported with its claim comes after it, so a kept
     // refutation keeps its claim before that claim's chunk.
-    let claims = ids_of(store.conn(), "claims", import_id)?;
+    let claims = ids_of(store.read(), "claims", import_id)?;
     let (gone, kept_claims) = remove_in_chunks(
         store,
         &claims,
@@ -253,8 +249,8 @@ pub fn remove(store: &mut Store, import_id: i64) -> Result<Removed> {
     )?;
     removed.claims = gone;
     removed.kept_claims = kept_claims;
-    let kept_documents = referenced_documents(store.conn(), import_id)?;
-    let documents: Vec<i64> = ids_of(store.conn(), "documents", import_id)?
+    let kept_documents = referenced_documents(store.read(), import_id)?;
+    let documents: Vec<i64> = ids_of(store.read(), "documents", import_id)?
         .into_iter()
         .filter(|id| !kept_documents.contains(id))
         .collect();
@@ -295,7 +291,7 @@ fn remove_in_chunks(
     store: &mut Store,
     ids: &[i64],
     chunk: usize,
-    kept: impl Fn(&Connection, &str) -> Result<HashSet<i64>>,
+    kept: impl Fn(&Read, &str) -> Result<HashSet<i64>>,
     deletes: &[&str],
 ) -> Result<(u64, u64)> {
     let (mut gone, mut stayed) = (0, 0);
@@ -332,10 +328,10 @@ const PG_DOCUMENTS: usize = 2;
 /// Runs `work` in a transaction of its own; on a file, without SQLite's row-by-row check
 /// of references (`work` checks them set-wise in the same transaction, which no other
 /// writer can enter), turned on again afterwards whatever happened.
-fn unchecked<T>(store: &mut Store, work: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+fn unchecked<T>(store: &mut Store, work: impl FnOnce(&Tx<'_>) -> Result<T>) -> Result<T> {
     let file = store.engine() == Engine::Sqlite;
     if file {
-        store.conn().execute_batch("PRAGMA foreign_keys = OFF")?;
+        store.read().execute_batch("PRAGMA foreign_keys = OFF")?;
     }
     let done = (|| {
         let tx = store.transaction()?;
@@ -344,7 +340,7 @@ fn unchecked<T>(store: &mut Store, work: impl FnOnce(&Connection) -> Result<T>) 
         Ok(out)
     })();
     if file {
-        store.conn().execute_batch("PRAGMA foreign_keys = ON")?;
+        store.read().execute_batch("PRAGMA foreign_keys = ON")?;
     }
     store.yield_to_writers();
     done
@@ -352,7 +348,7 @@ fn unchecked<T>(store: &mut Store, work: impl FnOnce(&Connection) -> Result<T>) 
 
 /// The documents among `list` (a JSON array of ids) one of whose sentences is a task's
 /// trick.
-fn tricks_among(conn: &Connection, list: &str) -> Result<HashSet<i64>> {
+fn tricks_among(conn: &Read, list: &str) -> Result<HashSet<i64>> {
     let ids_in = crate::evidence::id_list(conn);
     let mut stmt = conn.prepare(&format!(
         "SELECT DISTINCT s.document_id FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id
@@ -363,7 +359,7 @@ fn tricks_among(conn: &Connection, list: &str) -> Result<HashSet<i64>> {
 }
 
 /// The row ids of a table's rows written by an import, highest first.
-fn ids_of(conn: &Connection, table: &str, import_id: i64) -> Result<Vec<i64>> {
+fn ids_of(conn: &Read, table: &str, import_id: i64) -> Result<Vec<i64>> {
     let mut stmt = conn.prepare(&format!(
         "SELECT id FROM {table} WHERE import_id = ?1 ORDER BY id DESC"
     ))?;
@@ -374,7 +370,7 @@ fn ids_of(conn: &Connection, table: &str, import_id: i64) -> Result<Vec<i64>> {
 /// The import's claims among `among` (a JSON array of ids) that rows outside it refer to
 /// (a task, a prediction, a refutation of another origin), with the claims these refute,
 /// which must stay with them. Each child table is read once (`IN`), not once per claim.
-fn referenced_claims(conn: &Connection, import_id: i64, among: &str) -> Result<HashSet<i64>> {
+fn referenced_claims(conn: &Read, import_id: i64, among: &str) -> Result<HashSet<i64>> {
     let ids_in = crate::evidence::id_list(conn).replace("?1", "?2");
     let mut stmt = conn.prepare(&format!(
         "SELECT c.id, c.parent_id FROM claims c WHERE c.import_id = ?1 AND c.id IN ({ids_in}) AND (
@@ -396,7 +392,7 @@ fn referenced_claims(conn: &Connection, import_id: i64, among: &str) -> Result<H
 
 /// The import's documents that something left in the project uses: a claim's link, or
 /// a sentence that is a candidate or a task's trick.
-fn referenced_documents(conn: &Connection, import_id: i64) -> Result<HashSet<i64>> {
+fn referenced_documents(conn: &Read, import_id: i64) -> Result<HashSet<i64>> {
     let mut stmt = conn.prepare(
         "SELECT cd.document_id FROM claim_documents cd JOIN documents d ON d.id = cd.document_id
            WHERE d.import_id = ?1
@@ -410,7 +406,7 @@ fn referenced_documents(conn: &Connection, import_id: i64) -> Result<HashSet<i64
 }
 
 /// Whether import `import_id` is unfinished.
-pub fn is_unfinished(conn: &Connection, import_id: i64) -> Result<bool> {
+pub fn is_unfinished(conn: &Read, import_id: i64) -> Result<bool> {
     Ok(conn
         .query_row(
             "SELECT rows_added FROM imports WHERE id = ?1",

@@ -3,6 +3,7 @@
 //! database driver.
 
 use crate::db::Connection;
+use crate::Read;
 use crate::Result;
 use rusqlite::OptionalExtension;
 use std::ops::Deref;
@@ -11,7 +12,7 @@ use std::ops::Deref;
 /// project's write lock); dropped without [`Tx::commit`], it rolls back.
 #[derive(Debug)]
 pub struct Tx<'a> {
-    conn: &'a Connection,
+    conn: &'a Read,
     open: bool,
     /// SQLite only: the tables whose references are checked all at once before the
     /// commit rather than row by row (see [`Tx::begin_bulk`]).
@@ -20,10 +21,7 @@ pub struct Tx<'a> {
 
 impl<'a> Tx<'a> {
     /// The transaction just begun on `conn`.
-    fn opened(
-        conn: &'a Connection,
-        references_at_commit: Option<&'static [&'static str]>,
-    ) -> Tx<'a> {
+    fn opened(conn: &'a Read, references_at_commit: Option<&'static [&'static str]>) -> Tx<'a> {
         Tx {
             conn,
             open: true,
@@ -31,8 +29,8 @@ impl<'a> Tx<'a> {
         }
     }
 
-    pub(crate) fn begin(conn: &'a mut Connection) -> Result<Tx<'a>> {
-        match &*conn {
+    pub(crate) fn begin(conn: &'a mut Read) -> Result<Tx<'a>> {
+        match &conn.0 {
             Connection::Sqlite(c) => c.execute_batch("BEGIN IMMEDIATE")?,
             Connection::Postgres(c) => c.begin()?,
         }
@@ -41,8 +39,8 @@ impl<'a> Tx<'a> {
 
     /// A decision of one annotator (SQLite: BEGIN IMMEDIATE, as [`Tx::begin`];
     /// PostgreSQL: the write lock shared with other decisions and the annotator's row).
-    pub(crate) fn begin_decision(conn: &'a mut Connection, annotator_id: i64) -> Result<Tx<'a>> {
-        match &*conn {
+    pub(crate) fn begin_decision(conn: &'a mut Read, annotator_id: i64) -> Result<Tx<'a>> {
+        match &conn.0 {
             Connection::Sqlite(c) => c.execute_batch("BEGIN IMMEDIATE")?,
             Connection::Postgres(c) => c.begin_decision(annotator_id)?,
         }
@@ -51,8 +49,8 @@ impl<'a> Tx<'a> {
 
     /// On SQLite, a transaction that takes its write lock only when it first writes
     /// (BEGIN DEFERRED), as opening a file has always done.
-    pub(crate) fn begin_deferred(conn: &'a mut Connection) -> Result<Tx<'a>> {
-        match &*conn {
+    pub(crate) fn begin_deferred(conn: &'a mut Read) -> Result<Tx<'a>> {
+        match &conn.0 {
             Connection::Sqlite(c) => c.execute_batch("BEGIN DEFERRED")?,
             Connection::Postgres(c) => c.begin()?,
         }
@@ -65,7 +63,7 @@ impl<'a> Tx<'a> {
     /// still sees every row written before it. Nothing changes on SQLite, whose inserts
     /// are calls within the process.
     pub fn bulk_writes(&self) -> Result<()> {
-        match self.conn {
+        match &self.conn.0 {
             Connection::Sqlite(_) => Ok(()),
             Connection::Postgres(c) => Ok(c.start_copying()?),
         }
@@ -86,10 +84,10 @@ impl<'a> Tx<'a> {
     /// (copied, synced, or opened read-only without its journal) would read as damaged
     /// (docs/performance.md, session 11).
     pub(crate) fn begin_bulk(
-        conn: &'a mut Connection,
+        conn: &'a mut Read,
         tables: &'static [&'static str],
     ) -> Result<Tx<'a>> {
-        let Connection::Sqlite(c) = &*conn else {
+        let Connection::Sqlite(c) = &conn.0 else {
             return Tx::begin(conn);
         };
         c.pragma_update(None, "foreign_keys", false)?;
@@ -102,7 +100,7 @@ impl<'a> Tx<'a> {
 
     /// Makes everything written in the transaction durable.
     pub fn commit(mut self) -> Result<()> {
-        match self.conn {
+        match &self.conn.0 {
             Connection::Sqlite(c) => {
                 if let Some(tables) = self.references_at_commit {
                     check_references(c, tables)?;
@@ -124,14 +122,14 @@ impl Drop for Tx<'_> {
     fn drop(&mut self) {
         if self.open {
             // As rusqlite's transaction does: nothing to undo once SQLite has ended it.
-            let _ = match self.conn {
+            let _ = match &self.conn.0 {
                 Connection::Sqlite(c) if c.is_autocommit() => Ok(()),
                 Connection::Sqlite(c) => c.execute_batch("ROLLBACK").map_err(Into::into),
                 Connection::Postgres(c) => c.rollback(),
             };
         }
         // Committed or not, the connection checks each row's references again.
-        if let (Connection::Sqlite(c), Some(_)) = (self.conn, self.references_at_commit) {
+        if let (Connection::Sqlite(c), Some(_)) = (&self.conn.0, self.references_at_commit) {
             if let Err(e) = c.pragma_update(None, "foreign_keys", true) {
                 tracing::error!("could not turn foreign keys back on after a bulk write: {e}");
             }
@@ -166,30 +164,30 @@ fn check_references(c: &rusqlite::Connection, tables: &[&str]) -> Result<()> {
 }
 
 impl Deref for Tx<'_> {
-    type Target = Connection;
-    fn deref(&self) -> &Connection {
+    type Target = Read;
+    fn deref(&self) -> &Read {
         self.conn
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use crate::db::Connection;
+    use crate::Read;
     use crate::Store;
 
-    fn foreign_keys(conn: &Connection) -> bool {
+    fn foreign_keys(conn: &Read) -> bool {
         conn.query_row("PRAGMA foreign_keys", [], |r| r.get(0))
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
-    fn sentence_to(conn: &Connection, document_id: i64) -> crate::db::Result<usize> {
+    fn sentence_to(conn: &Read, document_id: i64) -> crate::db::Result<usize> {
         conn.execute(
             "INSERT INTO sentences (document_id, idx, start_char, end_char, text) VALUES (?1, 0, 0, 1, 'x')",
             [document_id],
         )
     }
 
-    fn document(conn: &Connection) {
+    fn document(conn: &Read) {
         conn.execute(
             "INSERT INTO documents (id, ext_id, text, hash) VALUES (1, 'd1', 'x', 'h')",
             [],
@@ -197,7 +195,7 @@ mod tests {
         .unwrap_or_else(|e| panic!("{e}"));
     }
 
-    fn sentences(conn: &Connection) -> i64 {
+    fn sentences(conn: &Read) -> i64 {
         conn.query_row("SELECT count(*) FROM sentences", [], |r| r.get(0))
             .unwrap_or_else(|e| panic!("{e}"))
     }
@@ -236,7 +234,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
         let mut store =
             Store::create(&dir.path().join("p.fdesk"), "p", 0).unwrap_or_else(|e| panic!("{e}"));
-        assert!(foreign_keys(store.conn()));
+        assert!(foreign_keys(store.read()));
         let tx = bulk(&mut store);
         assert!(!foreign_keys(&tx));
         document(&tx);
@@ -247,10 +245,10 @@ mod tests {
             message.contains("sentences row") && message.contains("documents"),
             "{message}"
         );
-        assert_eq!(sentences(store.conn()), 0);
-        assert!(foreign_keys(store.conn()));
+        assert_eq!(sentences(store.read()), 0);
+        assert!(foreign_keys(store.read()));
         assert!(
-            sentence_to(store.conn(), 42).is_err(),
+            sentence_to(store.read(), 42).is_err(),
             "checked row by row again"
         );
 
@@ -258,16 +256,16 @@ mod tests {
         let tx = bulk(&mut store);
         document(&tx);
         drop(tx);
-        assert!(foreign_keys(store.conn()));
+        assert!(foreign_keys(store.read()));
 
         let tx = bulk(&mut store);
         document(&tx);
         sentence_to(&tx, 1).unwrap_or_else(|e| panic!("{e}"));
         tx.commit().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(sentences(store.conn()), 1);
-        assert!(foreign_keys(store.conn()));
+        assert_eq!(sentences(store.read()), 1);
+        assert!(foreign_keys(store.read()));
         assert!(
-            sentence_to(store.conn(), 42).is_err(),
+            sentence_to(store.read(), 42).is_err(),
             "checked row by row again"
         );
     }

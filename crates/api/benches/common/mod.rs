@@ -263,7 +263,7 @@ pub fn generated_project(at: &Path, spec: &Generated<'_>, rng: &mut Lcg) -> (Pro
 pub fn candidates_by_claim(p: &Project) -> HashMap<i64, Vec<i64>> {
     let mut candidates: HashMap<i64, Vec<i64>> = HashMap::new();
     for (claim, sentence) in
-        factdesk_store::feed::candidate_ids(p.store().conn()).unwrap_or_else(|e| panic!("{e}"))
+        factdesk_store::feed::candidate_ids(p.store().read()).unwrap_or_else(|e| panic!("{e}"))
     {
         candidates.entry(claim).or_default().push(sentence);
     }

@@ -137,7 +137,7 @@ impl Project {
         };
         // From the project's secret, never from its seed: knowing the seed, a script
         // could test each option for the place the rule would give it.
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         let mut draw = crate::tasks::secret_draw(&secret, &format!("trick-passage:{task_id}"));
         let gaps = |doc: i64| rest(doc).count() + 1;
         let marked = TextPiece {
@@ -177,7 +177,7 @@ impl Project {
             .iter()
             .map(|(_, t)| tricks::text_hash(t))
             .collect();
-        let left_out = tricks::left_out_of(self.store.conn(), &hashes)?;
+        let left_out = tricks::left_out_of(self.store.read(), &hashes)?;
         Ok(sentences
             .iter()
             .zip(&hashes)
@@ -260,7 +260,7 @@ impl Project {
                 format!("task {task_id} is no refutation you are writing: ask for one with next"),
             )
         };
-        if !factdesk_store::assignments::given(self.store.conn(), task_id, annotator.id)? {
+        if !factdesk_store::assignments::given(self.store.read(), task_id, annotator.id)? {
             return Err(refused());
         }
         let task = match self.task(task_id) {

@@ -222,7 +222,7 @@ impl Project {
         claim: &str,
         settings: &Settings,
     ) -> Result<Vec<Slot>> {
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let secret = factdesk_store::tx::secret(conn)?;
         let text = factdesk_store::serving::task_text(conn, task.id)?
             .and_then(|(_, text)| text)
@@ -238,7 +238,7 @@ impl Project {
     }
 
     pub(crate) fn build_item(&self, task: &TaskRow, annotator_id: i64) -> Result<Item> {
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         self.build_item_with(task, annotator_id, &self.settings()?, &secret)
     }
 
@@ -258,7 +258,7 @@ impl Project {
             )
         };
         let (_, text) =
-            factdesk_store::serving::task_text(self.store.conn(), task.id)?.ok_or_else(missing)?;
+            factdesk_store::serving::task_text(self.store.read(), task.id)?.ok_or_else(missing)?;
         let text = text.ok_or_else(missing)?;
         let highlight = HighlightOptions::default();
         // Without highlighting every option is one unmarked piece, the same for all.
@@ -360,7 +360,7 @@ impl Project {
         slots: &[Slot],
     ) -> Result<Option<PreviousAnswer>> {
         let Some(a) =
-            factdesk_store::annotations::current(self.store.conn(), task_id, annotator_id)?
+            factdesk_store::annotations::current(self.store.read(), task_id, annotator_id)?
         else {
             return Ok(None);
         };
@@ -370,7 +370,7 @@ impl Project {
     pub(crate) fn pace(&self, annotator_id: i64, kind: TaskKind) -> Result<Pace> {
         // The answers of the last half hour at most (see `factdesk_core::pace`).
         let counts =
-            factdesk_store::serving::pace_counts(self.store.conn(), annotator_id, kind, 200)?;
+            factdesk_store::serving::pace_counts(self.store.read(), annotator_id, kind, 200)?;
         let done = counts.done;
         let left = counts.open.saturating_sub(counts.mine);
         let shown = left.min(factdesk_core::pace::SHOWN_LEFT);

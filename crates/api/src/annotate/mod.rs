@@ -64,7 +64,7 @@ pub(crate) struct AtWork {
 impl Project {
     pub(crate) fn at_work(&self, name: &str) -> Result<AtWork> {
         let name = crate::annotators::name_of(name);
-        let work = serving::at_work(self.store.conn(), name)?.ok_or_else(|| {
+        let work = serving::at_work(self.store.read(), name)?.ok_or_else(|| {
             crate::Error::new(
                 crate::ErrorCode::NotFound,
                 format!("no annotator called {name:?}"),
@@ -125,7 +125,7 @@ fn find_open(
 /// [`find_open`]'s last resort on PostgreSQL: the same walk, page by page, holding each
 /// task it can at once and then waiting, in order, for those other decisions held.
 fn find_busy(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     annotator_id: i64,
     kind: TaskKind,
     start: i64,
@@ -167,12 +167,7 @@ fn nothing_left(kind: TaskKind) -> Next {
 }
 
 /// Whether a task with room is open to this annotator as far as a study is concerned.
-fn open_to(
-    conn: &factdesk_store::Connection,
-    id: i64,
-    annotator_id: i64,
-    now: i64,
-) -> Result<bool> {
+fn open_to(conn: &factdesk_store::Read, id: i64, annotator_id: i64, now: i64) -> Result<bool> {
     let Some(task) = tasks::get(conn, id)? else {
         return Ok(false);
     };
@@ -182,7 +177,7 @@ fn open_to(
 /// The item this annotator skipped longest ago that has a place for them, a study's
 /// kept places respected as for any other item.
 fn skipped_with_room(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     annotator_id: i64,
     kind: TaskKind,
     now: i64,
@@ -338,7 +333,7 @@ impl Project {
         let name = self.member(actor)?;
         let annotator = self.annotator_row(name)?;
         let Some(task_id) =
-            annotations::previous_task(self.store.conn(), annotator.id, kind, current)?
+            annotations::previous_task(self.store.read(), annotator.id, kind, current)?
         else {
             return Ok(None);
         };
@@ -347,7 +342,7 @@ impl Project {
     }
 
     pub(crate) fn task(&self, id: i64) -> Result<tasks::TaskRow> {
-        tasks::get(self.store.conn(), id)?
+        tasks::get(self.store.read(), id)?
             .ok_or_else(|| crate::Error::new(crate::ErrorCode::NotFound, format!("no task {id}")))
     }
 
@@ -358,7 +353,7 @@ impl Project {
         s: &crate::settings::Settings,
     ) -> Result<Option<String>> {
         let (written, accepted, rejected) =
-            reviews::writer_counts(self.store.conn(), annotator_id)?;
+            reviews::writer_counts(self.store.read(), annotator_id)?;
         if accepted >= u64::from(s.qualification_min_accepted)
             || written < u64::from(s.qualification_items)
         {

@@ -4,14 +4,14 @@
 
 use crate::tasks::TaskKind;
 use crate::Result;
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use factdesk_store::{assignments, studies, tasks};
 
 /// The first open study item of `kind` for a member of a study: sampled, not yet
 /// answered by them, and with room for them now. `None` when they are in no study of
 /// that kind or have answered all its items.
 pub(crate) fn next_for_member(
-    conn: &Connection,
+    conn: &Read,
     annotator_id: i64,
     kind: TaskKind,
     now: i64,
@@ -42,7 +42,7 @@ pub(crate) fn next_for_member(
 /// counted answers and live reservations of non-members already reach the task's
 /// overlap before the study); `Some(true)` otherwise.
 pub(crate) fn room(
-    conn: &Connection,
+    conn: &Read,
     task: &tasks::TaskRow,
     annotator_id: i64,
     now: i64,

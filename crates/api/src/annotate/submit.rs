@@ -102,10 +102,10 @@ impl Project {
         // Whose it is is read only for a key already stored: a first sending costs one
         // lookup by id, and the person is read once, by the checks below.
         if let (Origin::Live, Some(key)) = (origin, answer.key.as_deref()) {
-            if annotations::by_uuid(self.store.conn(), key)?.is_some() {
+            if annotations::by_uuid(self.store.read(), key)?.is_some() {
                 let annotator = self.at_work(name)?.annotator.id;
                 if let Some(ack) =
-                    stored_under_key(self.store.conn(), key, annotator, answer.task_id)?
+                    stored_under_key(self.store.read(), key, annotator, answer.task_id)?
                 {
                     return Ok(ack);
                 }
@@ -141,7 +141,7 @@ impl Project {
             return Err(invalid("missing field \"task_id\""));
         }
         let (task, text, given) =
-            serving::answer_text(self.store.conn(), answer.task_id, annotator.id)?.ok_or_else(
+            serving::answer_text(self.store.read(), answer.task_id, annotator.id)?.ok_or_else(
                 || Error::new(ErrorCode::NotFound, format!("no task {}", answer.task_id)),
             )?;
         // Before anything reads the answer against the task: an item never shown to the
@@ -158,7 +158,7 @@ impl Project {
         let (response, trick_failed) =
             self.response(&task, &text, annotator.id, answer, (settings, &work.secret))?;
         if task.kind == TaskKind::Verify
-            && annotations::writer_of_claim(self.store.conn(), task.claim_id)? == Some(annotator.id)
+            && annotations::writer_of_claim(self.store.read(), task.claim_id)? == Some(annotator.id)
         {
             return Err(Error::new(
                 ErrorCode::Forbidden,
@@ -519,7 +519,7 @@ fn said_before(
 /// The acknowledgement of the answer stored under `key` by `annotator` to `task_id`, if
 /// there is one; a key that is not plain, or that another answer holds, is refused.
 fn stored_under_key(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     key: &str,
     annotator: i64,
     task_id: i64,

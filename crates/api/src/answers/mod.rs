@@ -133,7 +133,7 @@ impl Project {
     /// Every answer in the project, oldest first, with its surroundings.
     pub fn answer_rows(&self, by: &Lead) -> Result<Vec<AnswerRow>> {
         self.acting_lead(by)?;
-        let raw = factdesk_store::raw_answers::all(self.store.conn())?;
+        let raw = factdesk_store::raw_answers::all(self.store.read())?;
         let ids: Vec<i64> = raw
             .iter()
             .filter_map(|a| a.answer.response.selection())

@@ -62,7 +62,7 @@ impl Project {
     /// The newest annotation id (0 with none): a cheap probe for new answers.
     pub fn last_annotation_id(&self, lead: &Lead) -> Result<i64> {
         self.acting_lead(lead)?;
-        Ok(feed::last_id(self.store.conn())?)
+        Ok(feed::last_id(self.store.read())?)
     }
 
     /// Bootstrap intervals of the dashboard's statistics, exactly as `factdesk agreement`

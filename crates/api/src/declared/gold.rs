@@ -96,7 +96,7 @@ impl Project {
         let counted = self.counted_design_answers(&read, req.include_flagged)?;
         let texts = self.design_texts(&counted)?;
         let decisions: HashMap<i64, factdesk_store::decisions::DecisionRow> =
-            factdesk_store::decisions::latest(self.store.conn())?
+            factdesk_store::decisions::latest(self.store.read())?
                 .into_iter()
                 .filter(|d| d.kind == TaskKind::Design && d.answer.is_some())
                 .map(|d| (d.task_id, d))
@@ -105,7 +105,7 @@ impl Project {
         for c in &counted {
             by_task.entry(c.task_id).or_default().push(c);
         }
-        let mut tasks = factdesk_store::tasks::overlaps(self.store.conn(), TaskKind::Design)?;
+        let mut tasks = factdesk_store::tasks::overlaps(self.store.read(), TaskKind::Design)?;
         tasks.sort_unstable();
         // Control items check the annotators; they are no data.
         let controls = self.store.all_control_answers()?;

@@ -55,7 +55,7 @@ impl Project {
             });
         }
         let decisions: HashMap<i64, factdesk_store::decisions::DecisionRow> =
-            factdesk_store::decisions::latest(self.store.conn())?
+            factdesk_store::decisions::latest(self.store.read())?
                 .into_iter()
                 .filter(|d| d.kind == TaskKind::Design)
                 .map(|d| (d.task_id, d))

@@ -130,7 +130,7 @@ impl Project {
         let aggregation = self.aggregate(lead, req)?;
         // A closed verification (its refutation rejected or replaced) needs no decision.
         let closed: std::collections::HashSet<i64> =
-            factdesk_store::tasks::closed(self.store.conn())?
+            factdesk_store::tasks::closed(self.store.read())?
                 .into_iter()
                 .collect();
         let mut items = Vec::new();
@@ -233,7 +233,7 @@ impl Project {
             ));
         }
         // A closed verification's refutation was rejected or replaced: nothing to settle.
-        if factdesk_store::tasks::is_closed(self.store.conn(), task_id)? {
+        if factdesk_store::tasks::is_closed(self.store.read(), task_id)? {
             return Err(Error::new(
                 ErrorCode::Conflict,
                 format!("task {task_id} is closed: the refutation it verifies was rejected or replaced, so there is nothing to decide"),
@@ -258,7 +258,7 @@ impl Project {
             Ruling::Take(name) => {
                 let who = self.find_annotator(&name)?;
                 let taken =
-                    factdesk_store::annotations::current(self.store.conn(), task_id, who.id)?
+                    factdesk_store::annotations::current(self.store.read(), task_id, who.id)?
                         .ok_or_else(|| {
                             Error::new(
                                 ErrorCode::NotFound,
@@ -341,7 +341,7 @@ impl Project {
     ) -> Result<()> {
         let lead_id = self.find_annotator(lead.name())?.id;
         self.task(task_id)?;
-        let current = decisions::latest(self.store.conn())?
+        let current = decisions::latest(self.store.read())?
             .into_iter()
             .find(|d| d.task_id == task_id);
         if current.is_none_or(|d| d.answer.is_none()) {
@@ -515,7 +515,7 @@ impl From<&Response> for HandAnswer {
 
 /// Refuses, as a conflict, when task `task_id`'s current decision is not the one made at
 /// `seen` (`None`: no decision, or the last one undone).
-fn same_decision(conn: &factdesk_store::Connection, task_id: i64, seen: Option<i64>) -> Result<()> {
+fn same_decision(conn: &factdesk_store::Read, task_id: i64, seen: Option<i64>) -> Result<()> {
     let now = decisions::latest(conn)?
         .into_iter()
         .find(|d| d.task_id == task_id)

@@ -177,7 +177,7 @@ impl crate::Project {
         if mark.is_some() && *checked_at() == mark {
             return Ok(());
         }
-        let conn = self.store.conn();
+        let conn = self.store.read();
         factdesk_store::tasks::check_kinds(conn)?;
         factdesk_store::annotations::all(conn)?;
         factdesk_store::decisions::latest(conn)?;

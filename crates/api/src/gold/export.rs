@@ -144,7 +144,7 @@ impl Project {
 
     /// What the export reads once before it walks the claims.
     fn known<'a>(&self, aggregation: &'a Aggregation, settings: &Settings) -> Result<Known<'a>> {
-        let conn = self.store.conn();
+        let conn = self.store.read();
         Ok(Known {
             by_claim: aggregation
                 .tasks

@@ -93,7 +93,7 @@ impl Project {
         let annotators = self.all_annotators()?;
         let settings = self.settings()?;
         let pool_studies = settings.study_answers_in_gold;
-        let conn = self.store.conn();
+        let conn = self.store.read();
         // COVID-Fact's procedure: the gold comes from the first group; a study's group
         // answers its sample again only to measure agreement.
         let in_study: HashSet<(i64, i64)> = factdesk_store::studies::member_items(conn)?
@@ -116,7 +116,7 @@ impl Project {
                 excluded_annotators.push(a.name.clone());
             }
         }
-        let decided: HashMap<i64, decisions::DecisionRow> = decisions::latest(self.store.conn())?
+        let decided: HashMap<i64, decisions::DecisionRow> = decisions::latest(self.store.read())?
             .into_iter()
             .filter(|d| d.answer.is_some())
             .map(|d| (d.task_id, d))

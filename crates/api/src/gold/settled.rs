@@ -53,7 +53,7 @@ impl Project {
             Some(claim) => claim.parent_id.unwrap_or(claim_id),
             None => claim_id,
         };
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let task = factdesk_store::tasks::of_claim(conn, claim_id)?
             .into_iter()
             .map(|(task, _closed)| task)
@@ -127,7 +127,7 @@ impl Project {
         settings: &Settings,
         req: &GoldRequest,
     ) -> Result<Option<TaskOutcome>> {
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let rows = annotations::current_of_task(conn, task.id)?;
         if rows.is_empty() {
             return Ok(None);

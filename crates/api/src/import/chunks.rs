@@ -2,7 +2,7 @@
 //! as its check reads it (writing nothing) or as its writes change it.
 
 use crate::Result;
-use factdesk_store::{Connection, Tx};
+use factdesk_store::{Read, Tx};
 
 /// Gives a connection to write each chunk of rows through: one transaction for all of
 /// them, or one per chunk.
@@ -24,14 +24,14 @@ impl Chunks for OneTransaction<'_, '_> {
 /// are written. Reads go through either.
 #[derive(Clone, Copy)]
 pub(super) enum Rows<'c, 't> {
-    Checked(&'c Connection),
+    Checked(&'c Read),
     Written(&'c Tx<'t>),
 }
 
 impl std::ops::Deref for Rows<'_, '_> {
-    type Target = Connection;
+    type Target = Read;
 
-    fn deref(&self) -> &Connection {
+    fn deref(&self) -> &Read {
         match self {
             Rows::Checked(conn) => conn,
             Rows::Written(tx) => tx,

@@ -76,7 +76,7 @@ fn under_lock(
     // sees the rows gone (and is rebuilt if it held them).
     unfinished::remove_all_under_lock(&mut project.store)?;
     let index = SearchIndex::begin(&project.store)?;
-    let conn = project.store.conn();
+    let conn = project.store.read();
     let set_aside = std::mem::take(&mut batch.documents_set_aside);
     let (documents_before, claims_before) = (tx::any_documents(conn)?, tx::any_claims(conn)?);
     let mut ids = Ids::new(index, documents_before, claims_before, set_aside.clone());
@@ -109,7 +109,7 @@ fn under_lock(
         // project is as it was. Should that fail too, the rows stay hidden until the next
         // import or opening of the project removes them.
         let store = &mut project.store;
-        if unfinished::is_unfinished(store.conn(), import_id).unwrap_or(true) {
+        if unfinished::is_unfinished(store.read(), import_id).unwrap_or(true) {
             if let Err(e) = unfinished::remove(store, import_id) {
                 tracing::warn!("removing the rows of a stopped import: {e}");
             }
@@ -152,7 +152,7 @@ fn write_and_rank(
     )?;
     progress.check_cancelled()?;
     let index = commit_index(&mut project.store, ids.index, covered, import_id, report)?;
-    let (semantic, options) = semantic_ranker(project.store.conn())?;
+    let (semantic, options) = semantic_ranker(project.store.read())?;
     let run = rank::RankRun {
         ranker: Ranker::Fused,
         k: rank::DEFAULT_K,

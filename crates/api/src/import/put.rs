@@ -13,7 +13,7 @@ use crate::dto::ImportReport;
 use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::claim::Label;
 use factdesk_store::beside::{self, Beside};
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use factdesk_store::{tx, IndexBatch, NewClaim, NewDocument, NewSentence};
 use std::collections::{HashMap, HashSet};
 
@@ -75,7 +75,7 @@ impl Ids {
         self.set_aside = set_aside;
     }
 
-    fn find_document(&mut self, conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
+    fn find_document(&mut self, conn: &Read, ext_id: &str) -> Result<Option<(i64, String)>> {
         if !self.documents_before {
             return Ok(None);
         }
@@ -90,7 +90,7 @@ impl Ids {
 
     /// A claim written before this import, or a refutation written by it; claims
     /// written by this import are in `claims`.
-    fn find_claim(&mut self, conn: &Connection, ext_id: &str) -> Result<Option<(i64, String)>> {
+    fn find_claim(&mut self, conn: &Read, ext_id: &str) -> Result<Option<(i64, String)>> {
         if let Some(found) = self.refutations.get(ext_id) {
             return Ok(Some(found.clone()));
         }
@@ -108,7 +108,7 @@ impl Ids {
     /// Looks the project's rows under these ids up a chunk at a time, for the checks
     /// and writes after, which then ask the project nothing (a query per row was two
     /// per claim, and on PostgreSQL two round trips).
-    fn look_up(&mut self, conn: &Connection, documents: &[&str], claims: &[&str]) -> Result<()> {
+    fn look_up(&mut self, conn: &Read, documents: &[&str], claims: &[&str]) -> Result<()> {
         use factdesk_store::unfinished::{find_by_ext_ids, Imported};
         let wanted = [
             (Imported::Documents, documents, self.documents_before),
@@ -268,7 +268,7 @@ pub(super) fn put_all(
 /// the import (under --skip-invalid, none does, and `rejects` holds the rows set aside).
 /// Reads the project through `conn`; `ids` keeps what it looked up.
 pub(super) fn check_all(
-    conn: &Connection,
+    conn: &Read,
     batch: &Batch<'_>,
     documents: &[DocumentInput],
     ids: &mut Ids,
@@ -426,7 +426,7 @@ fn put_document(
 
 /// Resolves a claim's documents before anything of it is written, so a bad reference
 /// rejects the whole row.
-fn resolve_documents(conn: &Connection, claim: &ClaimInput, ids: &mut Ids) -> Result<Vec<i64>> {
+fn resolve_documents(conn: &Read, claim: &ClaimInput, ids: &mut Ids) -> Result<Vec<i64>> {
     let mut out = Vec::with_capacity(claim.doc_ids.len());
     for ext in &claim.doc_ids {
         if ids.set_aside.contains(ext) {

@@ -12,15 +12,13 @@ use crate::semantic::SemanticRanker;
 use crate::settings::EvidenceStance;
 use crate::{rank, Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::Ranker;
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use factdesk_store::{tx, SearchIndex};
 
 /// The semantic ranker where the project turned it on, for ranking an import's claims.
 /// It joins the fusion only then: embedding costs far more than the other rankers
 /// (docs/ranking.md).
-pub(super) fn semantic_ranker(
-    conn: &Connection,
-) -> Result<(Option<SemanticRanker>, rank::RankOptions)> {
+pub(super) fn semantic_ranker(conn: &Read) -> Result<(Option<SemanticRanker>, rank::RankOptions)> {
     let settings = crate::settings::from_json(tx::settings(conn)?);
     let semantic = crate::semantic::semantic_for(
         &settings.ranking,
@@ -42,7 +40,7 @@ pub(super) fn write(
     report: &mut ImportReport,
     progress: &mut dyn Progress,
 ) -> Result<()> {
-    let conn = project.store.conn();
+    let conn = project.store.read();
     let first_import = !tx::any_documents(conn)? && !tx::any_claims(conn)?;
     if !first_import && batch.documents.len() + batch.claims.len() > CHUNK {
         return live::write(project, batch, rejects, report, progress);
@@ -66,7 +64,7 @@ fn write_at_once(
     // between this read and the transaction changes how references are checked, not
     // that they are.)
     let first_import =
-        !tx::any_documents(project.store.conn())? && !tx::any_claims(project.store.conn())?;
+        !tx::any_documents(project.store.read())? && !tx::any_claims(project.store.read())?;
     let tx = match first_import {
         true => project.store.bulk_transaction(IMPORTED_TABLES)?,
         false => project.store.transaction()?,

@@ -76,7 +76,7 @@ impl Project {
         let now = self.clock.now_ms();
         let expires_at = now + i64::from(req.expires_days.max(1)) * 86_400_000;
         let open = pack_file::open_tasks(
-            self.store.conn(),
+            self.store.read(),
             annotator.id,
             req.kind,
             now,
@@ -189,7 +189,7 @@ impl Project {
         annotator: &AnnotatorRow,
         tasks: &[TaskRow],
     ) -> Result<Vec<Issued>> {
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         let mut out = Vec::new();
         for t in tasks {
             let mut item = self.build_item(t, annotator.id)?;
@@ -234,7 +234,7 @@ impl Project {
         now: i64,
         expires_at: i64,
     ) -> Result<()> {
-        let secret = factdesk_store::tx::secret(self.store.conn())?;
+        let secret = factdesk_store::tx::secret(self.store.read())?;
         let project = self.store.project()?;
         let mut pack = PackFile::create(path)?;
         let tx = pack.transaction()?;

@@ -81,7 +81,7 @@ impl Project {
     pub fn pack_key(&self) -> Result<PackKey> {
         Ok(PackKey {
             project_id: self.store.project()?.id,
-            secret: factdesk_store::tx::secret(self.store.conn())?,
+            secret: factdesk_store::tx::secret(self.store.read())?,
         })
     }
 }

@@ -298,7 +298,7 @@ impl Project {
         if !sign::same(&pack.digest, &manifest.digest) {
             return Err(refused(name, ALTERED_ITEMS));
         }
-        let row = pack_file::get(self.store.conn(), &manifest.pack_id)?.ok_or_else(|| {
+        let row = pack_file::get(self.store.read(), &manifest.pack_id)?.ok_or_else(|| {
             refused(name, format!("pack {} is not on record in this project file (was the project restored from a copy older than the pack?)", manifest.pack_id))
         })?;
         if row.returned_at.is_none() && row.expires_at <= now {
@@ -331,7 +331,7 @@ impl Project {
         let issued_at = pack.manifest.issued_at;
         let mut out = Vec::with_capacity(pack.problems.len());
         for report in &pack.problems {
-            let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, report.task_id)?
+            let Some(task_id) = pack_file::task_of(self.store.read(), &row.id, report.task_id)?
             else {
                 return Err(refused(&pack.name, format!("its problems table, row {}, field task_id: task {} is not on record for pack {}", report.seq, report.task_id, row.id)));
             };
@@ -356,14 +356,14 @@ impl Project {
                 if !seen.insert(answer.uuid.as_str()) {
                     break 'check Err(Skip::Copy);
                 }
-                if pack_file::answer_merged(self.store.conn(), &row.id, &answer.uuid)? {
+                if pack_file::answer_merged(self.store.read(), &row.id, &answer.uuid)? {
                     break 'check Err(Skip::Merged);
                 }
                 let mut returned = match read_answer(answer, pack.manifest.issued_at, now) {
                     Ok(r) => r,
                     Err(why) => break 'check Err(Skip::Refused(why)),
                 };
-                let Some(task_id) = pack_file::task_of(self.store.conn(), &row.id, answer.task_id)?
+                let Some(task_id) = pack_file::task_of(self.store.read(), &row.id, answer.task_id)?
                 else {
                     let why = format!("task {} is not in this pack", answer.task_id);
                     break 'check Err(Skip::Refused(why));

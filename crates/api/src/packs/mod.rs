@@ -100,7 +100,7 @@ impl Project {
     pub fn packs(&self, lead: &Lead) -> Result<Vec<PackSummary>> {
         self.acting_lead(lead)?;
         let now = self.clock.now_ms();
-        Ok(factdesk_store::pack_file::list(self.store.conn())?
+        Ok(factdesk_store::pack_file::list(self.store.read())?
             .into_iter()
             .map(|p| PackSummary {
                 state: if p.returned_at.is_some() {
@@ -126,7 +126,7 @@ impl Project {
 
 /// The manifest and signature of a pack file, or `None` if it is not one.
 fn read_manifest(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     path: &Path,
 ) -> Result<Option<(Manifest, String, String)>> {
     let Some((text, signature)) = factdesk_store::pack_store::manifest(conn)? else {

@@ -36,7 +36,7 @@ impl PackSession {
     /// Opens the pack at `path` to work in.
     pub fn open(path: &Path, clock: Box<dyn Clock>) -> Result<PackSession> {
         let file = PackFile::open(path)?;
-        let (manifest, _, _) = read_manifest(file.conn(), path)?.ok_or_else(|| {
+        let (manifest, _, _) = read_manifest(file.read(), path)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotAProject,
                 format!("{} is not a pack (it has no manifest)", path.display()),
@@ -62,7 +62,7 @@ impl PackSession {
     /// its holder answered. Its own progress only: the project's counts stay with the
     /// lead ([`crate::Project::stats`]).
     pub fn overview(&self) -> Result<Overview> {
-        let conn = self.file.conn();
+        let conn = self.file.read();
         let items = pack_store::items(conn)?.len() as u64;
         let answers = pack_store::answers(conn)?.len() as u64;
         Ok(Overview {
@@ -128,7 +128,7 @@ impl PackSession {
     }
 
     fn items_of(&self, kind: TaskKind) -> Result<Vec<PackItemRow>> {
-        Ok(pack_store::items(self.file.conn())?
+        Ok(pack_store::items(self.file.read())?
             .into_iter()
             .filter(|i| i.kind == kind)
             .collect())
@@ -163,7 +163,7 @@ impl PackSession {
     /// it is answered (or not in the pack).
     pub fn skip_item(&mut self, actor: &Actor, task_id: i64) -> Result<bool> {
         self.require_holder(actor)?;
-        if pack_store::item(self.file.conn(), task_id)?.is_none()
+        if pack_store::item(self.file.read(), task_id)?.is_none()
             || self.dealt_with(task_id, &self.reported()?)?
         {
             return Ok(false);
@@ -184,7 +184,7 @@ impl PackSession {
         self.require_holder(actor)?;
         let kind_tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
         // Answered and reported items, by when each was first dealt with.
-        let conn = self.file.conn();
+        let conn = self.file.read();
         let mut done: Vec<(i64, i64)> = pack_store::answers(conn)?
             .into_iter()
             .map(|a| (a.created_at, a.task_id))
@@ -207,7 +207,7 @@ impl PackSession {
         let Some(task_id) = upto.checked_sub(1).and_then(|i| answered.get(i)) else {
             return Ok(None);
         };
-        let row = pack_store::item(self.file.conn(), *task_id)?
+        let row = pack_store::item(self.file.read(), *task_id)?
             .ok_or_else(|| damaged(format!("item {task_id} is missing")))?;
         Ok(Some(self.item(&row)?))
     }
@@ -216,7 +216,7 @@ impl PackSession {
     fn item(&self, row: &PackItemRow) -> Result<Item> {
         let mut item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
         item.pace = self.pace(item.kind)?;
-        item.previous = match pack_store::current_answer(self.file.conn(), row.task_id)? {
+        item.previous = match pack_store::current_answer(self.file.read(), row.task_id)? {
             Some(a) => {
                 let a: Answer = serde_json::from_str(&a.answer).map_err(damaged)?;
                 Some(PreviousAnswer {
@@ -230,20 +230,20 @@ impl PackSession {
             }
             None => None,
         };
-        item.reported = pack_store::problem(self.file.conn(), row.task_id)?.map(|r| r.text);
+        item.reported = pack_store::problem(self.file.read(), row.task_id)?.map(|r| r.text);
         Ok(item.with_design(None))
     }
 
     fn pace(&self, kind: TaskKind) -> Result<Pace> {
         let tasks: Vec<i64> = self.items_of(kind)?.iter().map(|i| i.task_id).collect();
-        let answers: Vec<PackAnswerRow> = pack_store::answers(self.file.conn())?
+        let answers: Vec<PackAnswerRow> = pack_store::answers(self.file.read())?
             .into_iter()
             .filter(|a| tasks.contains(&a.task_id))
             .collect();
         let mut done: Vec<i64> = answers.iter().map(|a| a.task_id).collect();
         // A reported item is dealt with, as an answered one.
         done.extend(
-            pack_store::problems(self.file.conn())?
+            pack_store::problems(self.file.read())?
                 .into_iter()
                 .map(|r| r.task_id)
                 .filter(|t| tasks.contains(t)),
@@ -281,7 +281,7 @@ impl PackSession {
     /// "Show in document" for an option of an evidence item, as the project gave it.
     pub fn passage(&self, actor: &Actor, task_id: i64, option_id: &str) -> Result<Passage> {
         self.require_holder(actor)?;
-        let text = pack_store::passage(self.file.conn(), task_id, option_id)?.ok_or_else(|| {
+        let text = pack_store::passage(self.file.read(), task_id, option_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
                 format!("no option {option_id:?} in task {task_id}"),
@@ -300,7 +300,7 @@ impl PackSession {
     /// acknowledgement comes only once it is committed.
     pub fn submit(&mut self, actor: &Actor, answer: &Answer) -> Result<Ack> {
         self.require_holder(actor)?;
-        let row = pack_store::item(self.file.conn(), answer.task_id)?.ok_or_else(|| {
+        let row = pack_store::item(self.file.read(), answer.task_id)?.ok_or_else(|| {
             Error::new(
                 ErrorCode::NotFound,
                 format!("no task {} in this pack", answer.task_id),
@@ -309,7 +309,7 @@ impl PackSession {
         let item: Item = serde_json::from_str(&row.item).map_err(damaged)?;
         let answer = &*crate::annotate::by_fields(item.kind, answer)?;
         check(&item, answer)?;
-        if pack_store::problem(self.file.conn(), answer.task_id)?.is_some() {
+        if pack_store::problem(self.file.read(), answer.task_id)?.is_some() {
             return Err(invalid(
                 "you reported a problem with this item: it goes back to the pool when your lead merges the pack, so it takes no answer here",
             ));
@@ -353,7 +353,7 @@ impl PackSession {
     pub fn report_problem(&mut self, actor: &Actor, task_id: i64, text: &str) -> Result<()> {
         self.require_holder(actor)?;
         let text = crate::problems::checked_text(text)?;
-        if pack_store::item(self.file.conn(), task_id)?.is_none() {
+        if pack_store::item(self.file.read(), task_id)?.is_none() {
             return Err(Error::new(
                 ErrorCode::NotFound,
                 format!("no task {task_id} in this pack"),
@@ -375,7 +375,7 @@ impl PackSession {
 
     /// The items the holder reported a problem with.
     fn reported(&self) -> Result<std::collections::HashSet<i64>> {
-        Ok(pack_store::problems(self.file.conn())?
+        Ok(pack_store::problems(self.file.read())?
             .into_iter()
             .map(|r| r.task_id)
             .collect())
@@ -385,7 +385,7 @@ impl PackSession {
     /// [`Self::reported`]): it is not served again.
     fn dealt_with(&self, task_id: i64, reported: &std::collections::HashSet<i64>) -> Result<bool> {
         Ok(reported.contains(&task_id)
-            || pack_store::current_answer(self.file.conn(), task_id)?.is_some())
+            || pack_store::current_answer(self.file.read(), task_id)?.is_some())
     }
 
     /// Copies the pack, answers and all, to `out` (by default `<pack>.results.fdpack`

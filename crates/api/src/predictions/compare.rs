@@ -108,7 +108,7 @@ impl Project {
         read: Option<&crate::current::CurrentAnswers>,
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
-        let conn = self.store.conn();
+        let conn = self.store.read();
         let labels = predictions::labels(conn)?;
         let counters = predictions::counter_claims(conn)?;
         if labels.is_empty() && counters.is_empty() {

@@ -4,7 +4,7 @@ use crate::dto::{CandidateView, RankReport};
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
 use factdesk_core::ranking::{self, Ranker};
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use factdesk_store::{tx, Bm25Corpus, SearchIndex};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ const STEP: usize = 32;
 /// Each document is read and prepared once, however many claims name it, and kept only
 /// while claims still to be ranked name it.
 pub(crate) fn compute_candidates(
-    conn: &Connection,
+    conn: &Read,
     index: &SearchIndex,
     claims: &[(i64, String)],
     run: &RankRun<'_>,
@@ -98,7 +98,7 @@ enum Order {
 /// `sink` on this thread while the next batch is being ranked. Each claim is ranked on
 /// its own, so the order changes nothing but speed and memory.
 fn rank_in_batches(
-    conn: &Connection,
+    conn: &Read,
     index: &SearchIndex,
     claims: &[(i64, String)],
     run: &RankRun<'_>,
@@ -180,7 +180,7 @@ fn rank_in_batches(
 /// A batch of claims with their documents: read from `conn` in one query unless `kept`,
 /// and kept while claims still to come (`uses`) name them.
 fn load_batch(
-    conn: &Connection,
+    conn: &Read,
     batch: &[(i64, String)],
     batch_links: &[Vec<i64>],
     uses: &mut HashMap<i64, u32>,
@@ -224,7 +224,7 @@ fn load_batch(
 }
 
 /// The document ids of each claim, in the claims' order (both lists are sorted by id).
-fn documents_of(conn: &Connection, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
+fn documents_of(conn: &Read, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
     let mut links = tx::claim_document_links(conn)?.into_iter().peekable();
     let mut out = Vec::with_capacity(claims.len());
     for (claim_id, _) in claims {

@@ -6,7 +6,7 @@ use crate::semantic::SemanticRanker;
 use crate::Result;
 use factdesk_core::ranking::{self, Candidate, Ranker, Scored};
 use factdesk_core::text;
-use factdesk_store::Connection;
+use factdesk_store::Read;
 use factdesk_store::{
     claim_words, claim_words_of_tokens, tx, Bm25Corpus, Bm25Params, ClaimTerms, ClaimWordCounts,
     SentenceTerms,
@@ -113,7 +113,7 @@ pub struct DocumentSet {
 }
 
 impl DocumentSet {
-    pub fn load(conn: &Connection, document_ids: Vec<i64>) -> Result<DocumentSet> {
+    pub fn load(conn: &Read, document_ids: Vec<i64>) -> Result<DocumentSet> {
         let documents = document_ids
             .iter()
             .map(|&d| {
@@ -130,11 +130,7 @@ impl DocumentSet {
     }
 
     /// This claim's document set: `last` again when the claim has the same documents.
-    pub fn for_claim(
-        conn: &Connection,
-        claim_id: i64,
-        last: Option<DocumentSet>,
-    ) -> Result<DocumentSet> {
+    pub fn for_claim(conn: &Read, claim_id: i64, last: Option<DocumentSet>) -> Result<DocumentSet> {
         let ids = tx::claim_document_ids(conn, claim_id)?;
         match last {
             Some(set) if set.document_ids == ids => Ok(set),

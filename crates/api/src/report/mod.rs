@@ -276,7 +276,7 @@ impl Project {
     /// list.
     fn decisions_by_category(&self) -> Result<crate::disagreement::CategoryCounts> {
         let list = self.settings()?.disagreement_categories;
-        let rows = factdesk_store::decisions::latest(self.store.conn())?;
+        let rows = factdesk_store::decisions::latest(self.store.read())?;
         Ok(crate::disagreement::CategoryCounts::count(
             &list,
             rows.iter()

@@ -111,7 +111,7 @@ impl Project {
         sign_in::record_failure(&tx, &by_name, now)?;
         sign_in::record_name_failure(&tx, &by_name, now)?;
         tx.commit()?;
-        let person = sign_in::by_name(self.store.conn(), name)?;
+        let person = sign_in::by_name(self.store.read(), name)?;
         let stored = person
             .as_ref()
             .and_then(|p| p.password_hash.clone())
@@ -193,7 +193,7 @@ impl Project {
 /// from its successful sign-ins (kept apart from its sessions, which signing out ends),
 /// so only someone with its password can use it up.
 pub(super) fn signed_in_often(
-    conn: &factdesk_store::Connection,
+    conn: &factdesk_store::Read,
     name: &str,
     now: i64,
     policy: &SignInPolicy,

@@ -40,7 +40,7 @@ impl Project {
     ) -> Result<(StratifiedSample, u64)> {
         self.acting_lead(lead)?;
         self.store.require_writable()?;
-        if task_samples::latest(self.store.conn(), kind)?.is_some() {
+        if task_samples::latest(self.store.read(), kind)?.is_some() {
             return Err(Error::new(
                 ErrorCode::Conflict,
                 format!("the {kind} tasks are already a kept sample; a second draw would close items the first kept"),
@@ -79,7 +79,7 @@ impl Project {
     /// The sample kept as `kind`'s task set, if one was.
     pub fn kept_sample(&self, kind: TaskKind) -> Result<Option<KeptSample>> {
         Ok(
-            task_samples::latest(self.store.conn(), kind)?.map(|s| KeptSample {
+            task_samples::latest(self.store.read(), kind)?.map(|s| KeptSample {
                 kind: s.kind,
                 strata: s.strata,
                 seed: s.seed,

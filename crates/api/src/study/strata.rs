@@ -162,7 +162,7 @@ impl Project {
             Some(seed) => seed,
             None => self.settings()?.seed,
         };
-        let rows = factdesk_store::studies::sample_rows(self.store.conn(), kind)?;
+        let rows = factdesk_store::studies::sample_rows(self.store.read(), kind)?;
         let Grouped {
             keys,
             order,

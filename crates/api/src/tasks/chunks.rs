@@ -13,7 +13,6 @@ use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::seeded::Seeded;
 use factdesk_store::tasks::{self, NewTask};
 use factdesk_store::tricks::{self, ClaimFacts, Corpus, TaskState};
-use factdesk_store::Connection;
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -86,7 +85,7 @@ struct Searched<'c> {
 /// The claims of `chunk` meant for tasks, with their facts: evidence tasks' only, as the
 /// other kinds need nothing before their write.
 fn read_chunk<'c>(
-    conn: &Connection,
+    conn: &factdesk_store::Read,
     chunk: &'c [(i64, String)],
     kind: TaskKind,
     settings: &Settings,
@@ -124,7 +123,7 @@ enum Ahead<'c, 'a> {
 
 impl<'c, 'a> Ahead<'c, 'a> {
     /// The next chunk's facts; `None` after the last chunk.
-    fn take(&mut self, conn: &Connection, spent: &mut Spent) -> Result<Option<Read<'c>>> {
+    fn take(&mut self, conn: &factdesk_store::Read, spent: &mut Spent) -> Result<Option<Read<'c>>> {
         match self {
             Ahead::Reader(rx) => {
                 let started = Instant::now();
@@ -151,7 +150,7 @@ impl<'c, 'a> Ahead<'c, 'a> {
     }
 
     /// Reads the next chunk's facts now, if this thread reads them.
-    fn prefetch(&mut self, conn: &Connection, spent: &mut Spent) -> Result<()> {
+    fn prefetch(&mut self, conn: &factdesk_store::Read, spent: &mut Spent) -> Result<()> {
         let Ahead::Here {
             chunks,
             next,
@@ -185,7 +184,7 @@ fn read_ahead<'c>(
     let corpus = plan.donors.corpus();
     for chunk in chunks {
         let started = Instant::now();
-        let read = read_chunk(reader.conn(), chunk, plan.kind, plan.settings, &corpus);
+        let read = read_chunk(reader.read(), chunk, plan.kind, plan.settings, &corpus);
         let failed = read.is_err();
         if tx.send((read, started.elapsed())).is_err() || failed {
             return;
@@ -300,7 +299,7 @@ impl Project {
             project.store.yield_to_writers();
             Ok::<_, Error>(())
         };
-        while let Some(claims) = ahead.take(self.store.conn(), spent)? {
+        while let Some(claims) = ahead.take(self.store.read(), spent)? {
             let (searched, wanted) = wanted(&claims, run.plan);
             let found = std::thread::scope(|s| {
                 let (search, wanted, draw) = (run.search, &wanted, run.plan.draw);
@@ -312,7 +311,7 @@ impl Project {
                 if let Some(chunk) = pending.take() {
                     write(self, chunk, spent)?;
                 }
-                ahead.prefetch(self.store.conn(), spent)?;
+                ahead.prefetch(self.store.read(), spent)?;
                 let waiting = Instant::now();
                 let (found, searched) = finding
                     .join()

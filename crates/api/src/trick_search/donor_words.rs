@@ -5,7 +5,6 @@
 use super::signature::word_hash;
 use factdesk_core::trick;
 use factdesk_store::tricks::{self, Corpus, Donor, Families, RankedSentence};
-use factdesk_store::Connection;
 use std::collections::HashSet;
 use std::sync::{mpsc, Mutex};
 
@@ -107,7 +106,7 @@ impl DonorWords {
     /// Every sentence of the project and its words, on every core, with how many items
     /// show it (evidence items of claims without a parent, and of every claim when
     /// `children` is set).
-    pub fn read(conn: &Connection, children: bool) -> factdesk_store::Result<DonorWords> {
+    pub fn read(conn: &factdesk_store::Read, children: bool) -> factdesk_store::Result<DonorWords> {
         let ranked = tricks::candidates(conn, children)?;
         let workers = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
         let (tx, rx) = mpsc::sync_channel::<(usize, Texts)>(2 * workers);

@@ -4,6 +4,7 @@
 
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common::{self, code, must, real_option, Acting};
@@ -25,7 +26,7 @@ fn keyed(p: &Project, item: &Item, key: &str) -> Answer {
 }
 
 fn answers(p: &Project) -> i64 {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     must(conn.query_row("SELECT count(*) FROM annotations", [], |r| r.get(0)))
 }
 

@@ -420,6 +420,6 @@ fn a_refutation_is_not_accepted_unless_its_answer_reads_and_matches_its_claim() 
 }
 
 /// The project file as the store's table functions read it.
-fn store_conn(path: &std::path::Path) -> factdesk_store::Connection {
-    factdesk_store::Connection::Sqlite(must(rusqlite::Connection::open(path)))
+fn store_conn(path: &std::path::Path) -> factdesk_store::Read {
+    factdesk_store::Read::of_sqlite(must(rusqlite::Connection::open(path)))
 }

@@ -11,6 +11,7 @@
 use factdesk_api::annotate::Item;
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 
 use crate::attack;
@@ -255,7 +256,7 @@ fn on_covid_fact_by_make_eval_set_no_text_is_two_items_trick() {
     let mut lead = covid_fact_eval_set(dir.path(), 0, &clock);
     let report = ok(lead.create_tasks(&lead.lead(), TaskKind::Evidence, Some(1)));
     let texts: Vec<String> = {
-        let conn = lead.store().conn();
+        let conn = lead.store().read();
         let mut stmt = ok(conn
             .prepare("SELECT s.text FROM task_tricks x JOIN sentences s ON s.id = x.sentence_id"));
         let rows = ok(stmt.query_map([], |r| r.get(0)));
@@ -375,7 +376,7 @@ fn a_trick_planted_in_one_slot_is_caught_by_the_attack() {
     let verdicts = attack_on_topics(&|lead| {
         ok(lead
             .store()
-            .conn()
+            .read()
             .execute("UPDATE tasks SET trick_slot = 0", []));
     });
     let slot0 = verdicts.iter().find(|v| v.name == "slot 0");
@@ -411,7 +412,7 @@ fn an_attacker_holding_a_label_pack_guesses_no_better_than_the_majority_class() 
     let contents = pack_contents(&path);
     assert_eq!(contents.len(), 200);
     let gold = |claim: &str| -> String {
-        ok(lead.store().conn().query_row(
+        ok(lead.store().read().query_row(
             "SELECT coalesce(label, '') FROM claims WHERE text = ?1 LIMIT 1",
             [claim],
             |r| r.get(0),

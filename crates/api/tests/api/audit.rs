@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::Acting;
+use factdesk_api::RawSql as _;
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -50,7 +51,7 @@ fn the_audit_is_clean_after_serving_and_finds_a_task_over_its_overlap() {
         Err(ErrorCode::Forbidden)
     );
     // The database itself refuses a second current answer of one person to a task...
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let forged = conn.execute(
         "INSERT INTO annotations (uuid, task_id, annotator_id, answer, created_at)
          SELECT 'forged', task_id, annotator_id, answer, created_at FROM annotations WHERE uuid = ?1",

@@ -4,6 +4,7 @@
 
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 use std::io::Write;
 
@@ -63,7 +64,7 @@ const TABLES: [(&str, &str); 8] = [
 ];
 
 fn rows(p: &Project, sql: &str) -> Vec<Vec<String>> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = ok(conn.prepare(sql));
     let mut rows = ok(stmt.query([]));
     let mut out = Vec::new();
@@ -153,7 +154,7 @@ fn make(at: &std::path::Path, clock: &ManualClock, req: &ImportRequest) -> (Proj
     let mut p = ok(Project::create(at, Box::new(clock.clone())));
     // The secret draws each task's trick: the same one on both sides.
     ok(p.store()
-        .conn()
+        .read()
         .execute("UPDATE project SET secret = ?1", [vec![7u8; 32]]));
     let owner = p.lead();
     let report = ok(import(&mut p, &owner, req, &mut NoProgress));
@@ -179,7 +180,7 @@ fn compare(req: &ImportRequest, dir: &std::path::Path) {
     let clock = ManualClock::new(1_000_000);
     let (file, file_reports) = make(&dir.join("f.fdesk"), &clock, req);
     let (pg, pg_reports) = make(&common::location(dir, "pg"), &clock, req);
-    assert_eq!(pg.store().conn().engine(), factdesk_store::Engine::Postgres);
+    assert_eq!(pg.store().read().engine(), factdesk_store::Engine::Postgres);
     assert_eq!(file_reports, pg_reports);
     for (table, sql) in TABLES {
         let (a, b) = (rows(&file, sql), rows(&pg, sql));
@@ -292,7 +293,7 @@ fn a_bulk_write_leaves_statistics_of_the_tables_it_filled() {
     );
     // reltuples is -1 until a table is first analyzed (or vacuumed).
     for table in ["claims", "documents", "sentences", "candidates", "tasks"] {
-        let rows: f64 = ok(p.store().conn().query_row(
+        let rows: f64 = ok(p.store().read().query_row(
             "SELECT reltuples::float8 FROM pg_class WHERE oid = to_regclass(?1)",
             [table],
             |r| r.get(0),

@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::Acting;
+use factdesk_api::RawSql as _;
 
 use factdesk_api::annotators::Role;
 use factdesk_api::call::{run, run_in, Call, Reply, Who, OPS};
@@ -426,7 +427,7 @@ fn annotators_work(p: &mut Project, back: &mut ReadBack) -> i64 {
     back.run(p, &ana, Call::SubmitAnswer { answer });
     // Ana's items carry ids of her own: the lead names the task by its row.
     ok(p.store()
-        .conn()
+        .read()
         .query_row(
             "SELECT a.task_id FROM annotations a JOIN annotators n ON n.id = a.annotator_id
              JOIN tasks t ON t.id = a.task_id WHERE n.name = 'ana' AND t.kind = 'evidence'

@@ -8,6 +8,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::dto::SearchHitKind;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 
 use crate::common;
@@ -131,7 +132,7 @@ fn a_written_refutation_is_numbered_after_the_imports_and_kept_from_other_annota
 fn parent_of(p: &Project, id: i64) -> i64 {
     must(
         p.store()
-            .conn()
+            .read()
             .query_row("SELECT parent_id FROM claims WHERE id = ?1", [id], |r| {
                 r.get(0)
             }),

@@ -12,6 +12,7 @@ use factdesk_api::call::{run, Call, Reply};
 use factdesk_api::dto::{SearchHit, SearchHitKind};
 use factdesk_api::packs::{PackRequest, PackSession};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
 
 use crate::common;
@@ -36,7 +37,7 @@ fn originals_and_refutations(dir: &std::path::Path, clock: &ManualClock) -> Proj
 fn answer_all(p: &mut Project, who: &str) -> Vec<(i64, bool, String)> {
     let mut claims = Vec::new();
     while let Some(item) = must(p.next_item(&p.who(who), TaskKind::Label)).item {
-        let (id, refutation) = must(p.store().conn().query_row(
+        let (id, refutation) = must(p.store().read().query_row(
             "SELECT c.id, c.parent_id IS NOT NULL FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
             [item.task_id],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, bool>(1)?)),
@@ -240,7 +241,7 @@ fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
         other => panic!("{other:?}"),
     };
     let rows: std::collections::HashSet<i64> = {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = must(conn.prepare("SELECT id FROM tasks"));
         let ids = must(stmt.query_map([], |r| r.get(0)));
         must(ids.collect::<Result<_, _>>())
@@ -269,7 +270,7 @@ fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
         shown.push(item.task_id);
     }
     // Stored under the rows, as the lead sees them.
-    let stored: i64 = must(p.store().conn().query_row(
+    let stored: i64 = must(p.store().read().query_row(
         "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'ana'",
         [],
         |r| r.get(0),

@@ -6,6 +6,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::claim_view::ClaimStanding;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
@@ -54,7 +55,7 @@ fn answered(dir: &std::path::Path) -> (Project, i64, String) {
             },
         ));
     }
-    let claim: i64 = must(p.store().conn().query_row(
+    let claim: i64 = must(p.store().read().query_row(
         "SELECT claim_id FROM tasks WHERE id = ?1",
         [task],
         |r| r.get(0),

@@ -6,6 +6,7 @@
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 
 use crate::common;
@@ -97,7 +98,7 @@ fn six_annotators_racing_at_overlap_three_never_exceed_it_nor_answer_twice() {
     }
     assert_eq!(served, CLAIMS * OVERLAP as usize, "every slot filled once");
 
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let count = |sql: &str| -> i64 { ok(conn.query_row(sql, [], |r| r.get(0))) };
     assert_eq!(
         count("SELECT count(*) FROM annotations"),
@@ -171,7 +172,7 @@ fn more_writers_than_the_overlap_racing_for_one_task_fill_it_exactly() {
     }
     let location = common::location(dir.path(), "p.fdesk");
     serve_all_then_lapse(&mut p, &clock);
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let count = |sql: &str| -> i64 { ok(conn.query_row(sql, [], |r| r.get(0))) };
     let last = count("SELECT max(id) FROM tasks");
     assert_eq!(count("SELECT count(*) FROM assignments"), 3 * RACERS as i64);

@@ -8,6 +8,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::packs::PackRequest;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
 use std::collections::HashSet;
 
@@ -29,7 +30,7 @@ fn families(dir: &std::path::Path, clock: &ManualClock) -> Project {
 
 /// The family (its original's row) of task `task_id`'s claim.
 fn family(p: &Project, task_id: i64) -> i64 {
-    must(p.store().conn().query_row(
+    must(p.store().read().query_row(
         "SELECT coalesce(c.parent_id, c.id) FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
         [task_id],
         |r| r.get(0),
@@ -121,7 +122,7 @@ fn a_pack_holds_a_familys_label_items_or_its_verify_items_never_both() {
     };
     must(p.issue_pack(&lead, &req, &path));
     let kinds: Vec<(i64, String)> = {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = must(conn.prepare(
             "SELECT a.task_id, t.kind FROM assignments a JOIN tasks t ON t.id = a.task_id
              JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'cal'",

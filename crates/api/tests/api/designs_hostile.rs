@@ -12,6 +12,7 @@ use factdesk_api::gold::GoldRequest;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::study::Strata;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
 use serde_json::json;
 
@@ -301,7 +302,7 @@ fn a_missed_control_can_be_answered_again_without_a_tell_and_stays_missed() {
     assert_eq!((ana.tricks_seen, ana.tricks_failed), (1, 1));
     let rows: Vec<bool> = must(
         p.store()
-            .conn()
+            .read()
             .prepare("SELECT trick_failed FROM annotations ORDER BY id")
             .and_then(|mut s| {
                 s.query_map([], |r| r.get(0))

@@ -8,6 +8,7 @@ use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::report::ReportFiles;
 use factdesk_api::ErrorCode;
+use factdesk_api::RawSql as _;
 
 use crate::common::Acting;
 
@@ -26,7 +27,7 @@ fn rows(counts: &factdesk_api::disagreement::CategoryCounts) -> Vec<(&str, u64)>
 
 fn decisions(p: &factdesk_api::Project) -> i64 {
     ok(p.store()
-        .conn()
+        .read()
         .query_row("SELECT count(*) FROM decisions", [], |r| r.get(0)))
 }
 

@@ -9,6 +9,7 @@ use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::study::StudyRequest;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
@@ -57,7 +58,7 @@ fn real(p: &Project, item: &Item) -> Answer {
 }
 
 fn task_ids(p: &Project, kind: TaskKind) -> Vec<i64> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = must(conn.prepare("SELECT id FROM tasks WHERE kind = ?1 ORDER BY id"));
     let rows = must(stmt.query_map([kind.as_str()], |r| r.get(0)));
     must(rows.collect::<Result<Vec<i64>, _>>())
@@ -149,7 +150,7 @@ fn refutation_checks_run_only_on_a_refute_item_given_to_the_caller() {
             ..Default::default()
         },
     ));
-    let answer: i64 = must(p.store().conn().query_row(
+    let answer: i64 = must(p.store().read().query_row(
         "SELECT max(id) FROM annotations WHERE task_id = ?1",
         [item.task_id],
         |r| r.get(0),

@@ -6,6 +6,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, HandAnswer, Outcome, QueueGroup, Ruling};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_core::claim::Label;
@@ -21,7 +22,7 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 /// The evidence task of claim `c0`, the one ana and ben disagree on (task ids follow the
 /// serving order, not the claims').
 pub(crate) fn first_claims_task(p: &Project) -> i64 {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE c.ext_id = 'c0' AND t.kind = 'evidence'",
         [],
         |r| r.get(0),
@@ -30,7 +31,7 @@ pub(crate) fn first_claims_task(p: &Project) -> i64 {
 
 fn decisions(p: &Project) -> i64 {
     ok(p.store()
-        .conn()
+        .read()
         .query_row("SELECT count(*) FROM decisions", [], |r| r.get(0)))
 }
 
@@ -231,7 +232,7 @@ fn a_decision_on_a_label_shows_in_the_exported_line() {
     ));
     let claim_id =
         ok(p.store()
-            .conn()
+            .read()
             .query_row("SELECT claim_id FROM tasks WHERE id = ?1", [task], |r| {
                 r.get::<_, i64>(0)
             }));
@@ -343,7 +344,7 @@ fn label_items_in_the_queue_carry_their_evidence() {
     let labels: Vec<_> = queue.iter().filter(|i| i.kind == TaskKind::Label).collect();
     assert!(!labels.is_empty());
     for item in labels {
-        let shown = ok(p.store().candidates(ok(p.store().conn().query_row(
+        let shown = ok(p.store().candidates(ok(p.store().read().query_row(
             "SELECT claim_id FROM tasks WHERE id = ?1",
             [item.task_id],
             |r| r.get::<_, i64>(0),
@@ -444,7 +445,7 @@ fn under_annotated_claims_are_held_back_and_listed_unless_asked_for() {
     ok(p.add_annotator(&p.lead(), "dan", Role::Annotator));
     // caro's items reopened when she was flagged: dan fills one.
     work(&mut p, "dan", 1, |_| Some(0));
-    let filled: i64 = ok(p.store().conn().query_row(
+    let filled: i64 = ok(p.store().read().query_row(
         "SELECT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'dan'",
         [],
         |r| r.get(0),

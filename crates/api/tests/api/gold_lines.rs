@@ -3,6 +3,7 @@
 
 use crate::common;
 use common::{project, trick_option, Acting};
+use factdesk_api::RawSql as _;
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -236,11 +237,11 @@ fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped
     // A project from before this check may hold one: it is listed with its reason.
     let parent: i64 =
         ok(p.store()
-            .conn()
+            .read()
             .query_row("SELECT id FROM claims WHERE ext_id = ?1", [&ids[0]], |r| {
                 r.get(0)
             }));
-    ok(p.store().conn().execute(
+    ok(p.store().read().execute(
         "UPDATE claims SET parent_id = ?1 WHERE ext_id = ?2",
         rusqlite::params![parent, ids[1]],
     ));

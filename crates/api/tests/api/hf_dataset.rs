@@ -9,6 +9,7 @@
 use crate::common;
 use common::{project, trick_option, Acting};
 use factdesk_api::disagreement::DecisionNote;
+use factdesk_api::RawSql as _;
 
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
@@ -54,7 +55,7 @@ fn answered(dir: &Path) -> Project {
         }
     }
     // Task ids follow the serving order, not the claims': the second claim's task by its id.
-    let second: i64 = ok(p.store().conn().query_row(
+    let second: i64 = ok(p.store().read().query_row(
         "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE c.ext_id = 'c1' AND t.kind = 'evidence'",
         [],
         |r| r.get(0),

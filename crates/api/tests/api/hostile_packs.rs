@@ -6,6 +6,7 @@
 use factdesk_api::annotate::Answer;
 use factdesk_api::packs::{PackSession, ReturnedPack, Unanswered};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_store::pack_returned::Bounds;
 use std::path::{Path, PathBuf};
@@ -287,7 +288,7 @@ fn a_pack_padded_within_the_general_bounds_is_refused_before_its_padding_is_read
 /// Makes the project's merge record of the `after`-th answer fail, as a crash or a
 /// failed write halfway through a merge would: a trigger only this test adds.
 fn fail_merges_after(lead: &Project, after: usize) {
-    let conn = lead.store().conn();
+    let conn = lead.store().read();
     let sql = if common::on_postgres() {
         format!(
             "CREATE FUNCTION fail_merge() RETURNS trigger LANGUAGE plpgsql AS $f$
@@ -316,13 +317,13 @@ fn let_merges_finish(lead: &Project) {
     } else {
         "DROP TRIGGER fail_merge;"
     };
-    ok(lead.store().conn().execute_batch(sql));
+    ok(lead.store().read().execute_batch(sql));
 }
 
 fn count(lead: &Project, table: &str) -> i64 {
     ok(lead
         .store()
-        .conn()
+        .read()
         .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)))
 }
 
@@ -400,7 +401,7 @@ fn a_claim_on_a_pack_left_by_a_killed_merge_does_not_hold_the_next_merge() {
     // What a merge killed by an earlier Factdesk left: the pack marked as being merged.
     ok(lead
         .store()
-        .conn()
+        .read()
         .execute("UPDATE packs SET merging_since = ?1", [NOW]));
     let report = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!((report.added, report.already), (4, 0), "{report:?}");

@@ -7,6 +7,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Progress, Project};
 use factdesk_store::unfinished::{self, Removed};
 use factdesk_store::{ProjectLocation, Store};
@@ -72,12 +73,12 @@ fn team_connection(dir: &Path, clock: &ManualClock) -> Project {
         true => "SET lock_timeout = '1s'",
         false => "PRAGMA busy_timeout = 100",
     };
-    must(other.store().conn().execute_batch(impatient));
+    must(other.store().read().execute_batch(impatient));
     other
 }
 
 fn count(p: &Project, sql: &str) -> i64 {
-    must(p.store().conn().query_row(sql, [], |r| r.get(0)))
+    must(p.store().read().query_row(sql, [], |r| r.get(0)))
 }
 
 /// Claims with documents but no candidates: none may ever be given to anyone.
@@ -351,7 +352,7 @@ fn a_refutation_kept_in_one_chunk_of_a_removal_keeps_its_claim_in_a_later_chunk(
     let left = |p: &Project| {
         let sql =
             format!("SELECT id, parent_id FROM claims WHERE import_id = {import_id} ORDER BY id");
-        let mut stmt = must(p.store().conn().prepare(&sql));
+        let mut stmt = must(p.store().read().prepare(&sql));
         let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))));
         must(rows.collect::<Result<Vec<(i64, Option<i64>)>, _>>())
     };
@@ -387,7 +388,7 @@ fn refute(path: &Path, id: &str) {
 fn claim_id(p: &Project, ext_id: &str) -> i64 {
     must(
         p.store()
-            .conn()
+            .read()
             .query_row("SELECT id FROM claims WHERE ext_id = ?1", [ext_id], |r| {
                 r.get(0)
             }),
@@ -397,7 +398,7 @@ fn claim_id(p: &Project, ext_id: &str) -> i64 {
 /// The claims of import `import_id`, in the order its removal takes them.
 fn import_claims(p: &Project, import_id: i64) -> Vec<i64> {
     let sql = "SELECT id FROM claims WHERE import_id = ?1 ORDER BY id DESC";
-    let mut stmt = must(p.store().conn().prepare(sql));
+    let mut stmt = must(p.store().read().prepare(sql));
     let rows = must(stmt.query_map([import_id], |r| r.get(0)));
     must(rows.collect::<Result<_, _>>())
 }

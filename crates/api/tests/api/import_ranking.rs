@@ -4,6 +4,7 @@
 //! at any point must leave the project as it was.
 
 use factdesk_api::import::{import, ImportRequest};
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Progress, Project};
 use factdesk_core::ranking::Ranker;
 use std::io::Write;
@@ -267,7 +268,7 @@ fn ranking_again_keeps_the_candidates_people_were_shown() {
     let mut p = common::project(dir.path(), 8, &clock);
     ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
     let candidates = |p: &Project| -> Vec<(i64, i64)> {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt =
             ok(conn
                 .prepare("SELECT claim_id, sentence_id FROM candidates ORDER BY claim_id, rank"));
@@ -310,7 +311,7 @@ fn ranking_again_keeps_the_candidates_people_were_shown() {
     // The three claims answered keep their five candidates; the others now have three.
     let shown: std::collections::BTreeSet<i64> = ok(p
         .store()
-        .conn()
+        .read()
         .prepare("SELECT DISTINCT t.claim_id FROM annotations a JOIN tasks t ON t.id = a.task_id")
         .and_then(|mut s| {
             s.query_map([], |r| r.get(0))
@@ -376,7 +377,7 @@ fn a_claim_shown_while_rank_computes_keeps_its_candidates() {
     ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
     ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
     let candidates_of = |p: &Project, claim: &str| -> Vec<i64> {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = ok(conn.prepare(
             "SELECT k.sentence_id FROM candidates k JOIN claims c ON c.id = k.claim_id
              WHERE c.text = ?1 ORDER BY k.rank",
@@ -385,7 +386,7 @@ fn a_claim_shown_while_rank_computes_keeps_its_candidates() {
         rows.map(ok).collect()
     };
     let before: Vec<(String, Vec<i64>)> = {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = ok(conn.prepare("SELECT text FROM claims ORDER BY id"));
         let texts: Vec<String> = ok(stmt.query_map([], |r| r.get(0))).map(ok).collect();
         texts

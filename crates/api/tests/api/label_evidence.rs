@@ -9,6 +9,7 @@ use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::Ruling;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 use factdesk_core::answer::{Response, Selection};
 use std::io::Write;
@@ -121,7 +122,7 @@ fn the_leads_decision_changes_what_a_label_item_shows() {
     assert_eq!(item.evidence_state, Some(EvidenceState::NotSettled));
     assert_eq!(item.evidence, all);
 
-    let task = must(p.store().conn().query_row(
+    let task = must(p.store().read().query_row(
         "SELECT id FROM tasks WHERE kind = 'evidence'",
         [],
         |r| r.get::<_, i64>(0),

@@ -6,6 +6,7 @@
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Progress, Project};
 
 use crate::common;
@@ -26,7 +27,7 @@ impl Progress for Team {
     fn set(&mut self, done: u64) {
         self.done.push(done);
         self.committed
-            .push(must(self.other.store().conn().query_row(
+            .push(must(self.other.store().read().query_row(
                 "SELECT count(*) FROM tasks WHERE kind = 'evidence'",
                 [],
                 |r| r.get(0),
@@ -82,7 +83,7 @@ fn commits_wait_for_the_disk_again_after_a_tasks_run() {
     let clock = ManualClock::new(1_000_000);
     let mut p = common::project(dir.path(), 200, &clock);
     must(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let durable = match conn.engine() {
         factdesk_store::Engine::Sqlite => {
             let pragma = |name: &str| {

@@ -6,6 +6,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
@@ -293,7 +294,7 @@ fn every_answer_of_a_returned_pack_goes_through_submits_checks() {
     assert!(reason("h-task").contains("not in this pack"), "{reasons:?}");
     // The honest answer, the three no-evidence answers and the three answers out of range.
     assert_eq!((report.added, report.clamped), (7, 3));
-    let conn = lead.store().conn();
+    let conn = lead.store().read();
     let stored: Vec<(String, i64, Option<i64>)> = {
         let mut stmt = ok(conn.prepare("SELECT answer, created_at, duration_ms FROM annotations"));
         ok(
@@ -361,7 +362,7 @@ fn two_merges_of_one_pack_at_once_add_its_answers_once() {
     let answers: i64 =
         ok(lead
             .store()
-            .conn()
+            .read()
             .query_row("SELECT count(*) FROM annotations", [], |r| r.get(0)));
     assert_eq!(answers, 2);
 }

@@ -8,6 +8,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::packs::{PackRequest, PackSession, Unanswered};
 use factdesk_api::settings::trick_sentence;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::{Path, PathBuf};
 
@@ -119,7 +120,7 @@ fn open_pack(path: &Path, clock: &ManualClock) -> PackSession {
 
 /// The project's labelling task of the claim with this text.
 fn label_task(p: &Project, claim: &str) -> i64 {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT t.id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.kind = 'label' AND c.text = ?1",
         [claim],
         |r| r.get(0),
@@ -127,7 +128,7 @@ fn label_task(p: &Project, claim: &str) -> i64 {
 }
 
 fn tricks_failed(p: &Project) -> i64 {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT count(*) FROM annotations WHERE trick_failed = 1",
         [],
         |r| r.get(0),
@@ -197,7 +198,7 @@ fn three_packs_merged_give_the_agreement_of_the_same_answers_made_in_the_project
 
 fn answers(p: &Project) -> i64 {
     ok(p.store()
-        .conn()
+        .read()
         .query_row("SELECT count(*) FROM annotations", [], |r| r.get(0)))
 }
 
@@ -313,7 +314,7 @@ fn altered_foreign_expired_and_repeated_packs_get_their_outcome_and_message() {
 
 /// The assignments of `name`: (task, pack id, expiry, state).
 fn reservations(p: &Project, name: &str) -> Vec<(i64, Option<String>, Option<i64>, String)> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = ok(conn.prepare(
         "SELECT a.task_id, a.pack_id, a.expires_at, a.state FROM assignments a
          JOIN annotators n ON n.id = a.annotator_id WHERE n.name = ?1 ORDER BY a.task_id",
@@ -370,7 +371,7 @@ fn next_in_the_project_never_serves_or_rewrites_a_packs_reservation() {
     assert_eq!(answer_all_evidence(&mut l, "ben"), 4);
     let late = l.merge_pack(&l.lead(), &path);
     assert!(late.is_err(), "an expired pack merged: {late:?}");
-    let over: i64 = ok(l.store().conn().query_row(
+    let over: i64 = ok(l.store().read().query_row(
         "SELECT count(*) FROM tasks WHERE answered > overlap",
         [],
         |r| r.get(0),
@@ -393,11 +394,11 @@ fn a_pack_holds_what_the_annotators_screen_shows_and_nothing_else() {
     }
     let secret: Vec<u8> = ok(l
         .store()
-        .conn()
+        .read()
         .query_row("SELECT secret FROM project", [], |r| r.get(0)));
     let seed = ok(l.settings()).seed.to_string();
     let task_ids: Vec<i64> = {
-        let conn = l.store().conn();
+        let conn = l.store().read();
         let mut stmt = ok(conn.prepare("SELECT id FROM tasks"));
         ok(ok(stmt.query_map([], |r| r.get(0))).collect::<Result<_, _>>())
     };
@@ -533,7 +534,7 @@ fn a_pack_answer_older_than_the_annotators_answer_in_the_project_is_refused() {
         "{}",
         report.refused[0].reason
     );
-    let current: String = ok(l.store().conn().query_row(
+    let current: String = ok(l.store().read().query_row(
         "SELECT a.answer FROM annotations a JOIN annotators n ON n.id = a.annotator_id
          WHERE a.task_id = ?1 AND n.name = 'ana'
            AND NOT EXISTS (SELECT 1 FROM annotations b WHERE b.supersedes = a.id)",

@@ -6,6 +6,7 @@
 
 use crate::common;
 use common::{project, trick_option, Acting};
+use factdesk_api::RawSql as _;
 
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
@@ -69,7 +70,7 @@ fn file(dir: &Path, name: &str, lines: &[serde_json::Value]) -> PathBuf {
 
 fn count(p: &Project, table: &str) -> i64 {
     ok(p.store()
-        .conn()
+        .read()
         .query_row(&format!("SELECT count(*) FROM {table}"), [], |r| r.get(0)))
 }
 

@@ -5,6 +5,7 @@
 
 use crate::common;
 use common::{project, trick_option, Acting};
+use factdesk_api::RawSql as _;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::Int64Type;
@@ -92,7 +93,7 @@ fn every_answer_is_a_row_with_every_field_and_its_standing() {
     let rows = ok(p.answer_rows(&p.lead_named("lead")));
     let stored: i64 = ok(p
         .store()
-        .conn()
+        .read()
         .query_row("SELECT count(*) FROM annotations", [], |r| r.get(0)));
     assert_eq!(rows.len() as i64, stored);
     assert_eq!(rows.len(), 5, "{rows:#?}");
@@ -115,7 +116,7 @@ fn every_answer_is_a_row_with_every_field_and_its_standing() {
         .iter()
         .map(|id| {
             ok(p.store()
-                .conn()
+                .read()
                 .query_row("SELECT text FROM sentences WHERE id = ?1", [id], |r| {
                     r.get(0)
                 }))

@@ -7,6 +7,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_core::answer::{Response, Verdict};
 use factdesk_core::claim::Label;
@@ -21,12 +22,12 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 }
 
 fn query_i64(p: &Project, sql: &str, param: i64) -> i64 {
-    ok(p.store().conn().query_row(sql, [param], |r| r.get(0)))
+    ok(p.store().read().query_row(sql, [param], |r| r.get(0)))
 }
 
 /// The state of the refutation written in answer `annotation`.
 fn state_of(p: &Project, annotation: i64) -> String {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT refutation_state FROM claims WHERE written_in = ?1",
         [annotation],
         |r| r.get(0),
@@ -36,7 +37,7 @@ fn state_of(p: &Project, annotation: i64) -> String {
 /// The verify task of the refutation written in `annotation`: (id, closed).
 fn verify_task_of(p: &Project, annotation: i64) -> Option<(i64, bool)> {
     p.store()
-        .conn()
+        .read()
         .query_row(
             "SELECT t.id, t.closed_at IS NOT NULL FROM tasks t JOIN claims c ON c.id = t.claim_id
              WHERE t.kind = 'verify' AND c.written_in = ?1",
@@ -86,7 +87,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     }
     ok(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     let verify_tasks = |p: &Project| -> i64 {
-        ok(p.store().conn().query_row(
+        ok(p.store().read().query_row(
             "SELECT count(*) FROM tasks WHERE kind = 'verify'",
             [],
             |r| r.get(0),
@@ -206,7 +207,7 @@ fn a_written_refutation_is_verified_and_exported_only_while_current_and_accepted
     // The export holds exactly the current accepted (or unreviewed qualified) ones.
     let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     let live: Vec<String> = {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = ok(conn.prepare(
             "SELECT ext_id FROM claims WHERE refutation_state IN ('accepted', 'no_review_needed') ORDER BY ext_id",
         ));
@@ -483,7 +484,7 @@ fn only_a_written_refutation_that_stands_gets_label_or_evidence_tasks_of_its_own
         ));
     }
     let states: Vec<String> = {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = ok(conn.prepare("SELECT refutation_state FROM claims WHERE parent_id IS NOT NULL AND written_in IS NOT NULL ORDER BY id"));
         let rows = ok(stmt.query_map([], |r| r.get::<_, String>(0)));
         ok(rows.collect::<Result<Vec<_>, _>>())
@@ -500,7 +501,7 @@ fn only_a_written_refutation_that_stands_gets_label_or_evidence_tasks_of_its_own
             &mut factdesk_api::NoProgress,
         ));
         let on_written: Vec<String> = {
-            let conn = p.store().conn();
+            let conn = p.store().read();
             let mut stmt = ok(conn.prepare(
                 "SELECT c.refutation_state FROM tasks t JOIN claims c ON c.id = t.claim_id
                  WHERE t.kind = ?1 AND c.written_in IS NOT NULL",

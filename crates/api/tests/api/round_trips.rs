@@ -22,7 +22,7 @@ const NEXT_AT_MOST: u64 = 9;
 const SUBMIT_AT_MOST: u64 = 8;
 
 fn trips(p: &Project) -> u64 {
-    p.store().conn().round_trips().unwrap_or_default()
+    p.store().read().round_trips().unwrap_or_default()
 }
 
 /// One next → submit round; returns the round trips of each.

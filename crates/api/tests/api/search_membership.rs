@@ -9,6 +9,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::dto::SearchHitKind;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 
 use crate::common;
@@ -37,7 +38,7 @@ fn search_finds_a_refutation_and_an_original_alike_before_and_after_answering() 
     // (is a refutation, found before answering, found after)
     let mut outcomes: Vec<(bool, bool, bool)> = Vec::new();
     while let Some(item) = must(p.next_item(&p.who("ana"), TaskKind::Label)).item {
-        let claim = must(p.store().conn().query_row(
+        let claim = must(p.store().read().query_row(
             "SELECT c.id, c.parent_id IS NOT NULL FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
             [item.task_id],
             |r| Ok((r.get::<_, i64>(0)?, r.get::<_, bool>(1)?)),

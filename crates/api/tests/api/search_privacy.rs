@@ -6,6 +6,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::dto::SearchHitKind;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
@@ -35,7 +36,7 @@ fn write(p: &mut Project, writer: &str, word: &str) -> (i64, String) {
             },
         ),
     );
-    must(p.store().conn().query_row(
+    must(p.store().read().query_row(
         "SELECT c.id, c.ext_id FROM claims c JOIN annotations a ON a.id = c.written_in
          WHERE a.task_id = ?1 ORDER BY c.id DESC LIMIT 1",
         [item.task_id],
@@ -61,7 +62,7 @@ fn written_hits(p: &Project, who: &str, query: &str) -> Vec<(String, String)> {
 fn text_of(p: &Project, id: i64) -> String {
     must(
         p.store()
-            .conn()
+            .read()
             .query_row("SELECT text FROM claims WHERE id = ?1", [id], |r| r.get(0)),
     )
 }
@@ -153,7 +154,7 @@ fn an_annotator_never_finds_a_models_counter_claim_or_its_id_and_a_lead_does() {
     must(std::fs::write(&path, line.to_string()));
     must(p.import_predictions(&p.lead_named("lead"), &path, None));
     must(p.reindex(&p.lead()));
-    let counter: i64 = must(p.store().conn().query_row(
+    let counter: i64 = must(p.store().read().query_row(
         "SELECT id FROM claims WHERE ext_id LIKE 'c1/model/%'",
         [],
         |r| r.get(0),

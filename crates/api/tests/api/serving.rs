@@ -6,6 +6,7 @@ use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::settings::Routing;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::BTreeSet;
 
@@ -51,7 +52,7 @@ fn people(p: &mut Project, names: &[&str]) {
 
 /// (task id, counted answers kept by the task, overlap) of every task.
 fn counters(p: &Project) -> Vec<(i64, i64, i64)> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = must(conn.prepare("SELECT id, answered, overlap FROM tasks ORDER BY id"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))));
     must(rows.collect::<Result<Vec<_>, _>>())

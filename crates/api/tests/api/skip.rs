@@ -5,6 +5,7 @@
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::path::Path;
 
@@ -44,7 +45,7 @@ fn setup(dir: &Path, claims: usize, overlap: u32, clock: &ManualClock) -> Projec
 }
 
 fn answered(p: &Project) -> Vec<(i64, i64, i64)> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = must(conn.prepare("SELECT id, answered, overlap FROM tasks ORDER BY id"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))));
     must(rows.collect::<Result<Vec<_>, _>>())

@@ -8,6 +8,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::Ruling;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
@@ -19,7 +20,7 @@ fn ok<T, E: std::fmt::Display>(r: Result<T, E>) -> T {
 }
 
 fn state_of(p: &Project, annotation: i64) -> String {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT refutation_state FROM claims WHERE written_in = ?1",
         [annotation],
         |r| r.get(0),
@@ -27,7 +28,7 @@ fn state_of(p: &Project, annotation: i64) -> String {
 }
 
 fn open_verifications(p: &Project) -> i64 {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT count(*) FROM tasks WHERE kind = 'verify' AND closed_at IS NULL",
         [],
         |r| r.get(0),
@@ -55,7 +56,7 @@ fn a_stale_review_screen_does_not_overturn_a_decision() {
                 ..Default::default()
             },
         ));
-        written.push(ok(p.store().conn().query_row(
+        written.push(ok(p.store().read().query_row(
             "SELECT max(id) FROM annotations WHERE task_id = ?1",
             [item.task_id],
             |r| r.get::<_, i64>(0),

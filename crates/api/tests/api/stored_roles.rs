@@ -3,6 +3,7 @@
 //! names the person, never taken for an annotator's (issue 32).
 
 use factdesk_api::annotators::Role;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 
 use crate::common;
@@ -11,7 +12,7 @@ use common::{must, Acting};
 /// Stores `role` for `name` past the schema's check, as a damaged file or a newer
 /// Factdesk would leave it.
 fn store_role(p: &Project, name: &str, role: &str) {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     if common::on_postgres() {
         must(conn.execute_batch("ALTER TABLE annotators DROP CONSTRAINT annotators_role_check"));
     } else {

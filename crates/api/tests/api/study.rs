@@ -10,6 +10,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::import::Preset;
 use factdesk_api::study::StudyRequest;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use factdesk_core::agreement::{
     cohen_kappa, compute, group_majority_cohen, Label, Rating, RatingTable, Weighting,
@@ -74,7 +75,7 @@ fn work(p: &mut Project, who: &str, limit: usize) -> Vec<i64> {
 }
 
 fn overlaps(p: &Project) -> BTreeMap<i64, (u32, u32)> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = must(conn.prepare("SELECT id, overlap, answered FROM tasks"));
     let rows = must(stmt.query_map([], |r| Ok((r.get(0)?, (r.get(1)?, r.get(2)?)))));
     must(rows.collect::<Result<_, _>>())

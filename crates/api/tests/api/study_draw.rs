@@ -9,6 +9,7 @@ use factdesk_api::gold::GoldRequest;
 use factdesk_api::packs::PackRequest;
 use factdesk_api::study::StudyRequest;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::BTreeSet;
 
@@ -59,7 +60,7 @@ fn request(sample: u32, members: &[&str]) -> StudyRequest {
 }
 
 fn ids(p: &Project, sql: &str) -> BTreeSet<i64> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let mut stmt = must(conn.prepare(sql));
     let rows = must(stmt.query_map([], |r| r.get(0)));
     must(rows.collect::<Result<_, _>>())
@@ -169,7 +170,7 @@ fn a_study_drawn_mid_project_samples_only_items_its_group_never_met() {
         .items
         .iter()
         .map(|t| {
-            must(p.store().conn().query_row(
+            must(p.store().read().query_row(
                 "SELECT c.ext_id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
                 [t],
                 |r| r.get::<_, String>(0),

@@ -8,6 +8,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::packs::{PackRequest, PackSession};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 
 use crate::common;
@@ -57,7 +58,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
     let secret: Vec<u8> =
         ok(lead
             .store()
-            .conn()
+            .read()
             .query_row("SELECT secret FROM project", [], |r| r.get(0)));
     let seed = ok(lead.settings()).seed.to_string();
     let path = dir.path().join("holder.fdpack");
@@ -139,7 +140,7 @@ fn an_answered_pack_holds_only_what_its_annotators_screens_show() {
     // The lead's project tells the trick on merge: one answer failed it.
     let merged = ok(lead.merge_pack(&lead.lead(), &path));
     assert_eq!(merged.added, 5);
-    let failed: i64 = ok(lead.store().conn().query_row(
+    let failed: i64 = ok(lead.store().read().query_row(
         "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id
          WHERE n.name = ?1 AND a.trick_failed = 1",
         [HOLDER],
@@ -210,7 +211,7 @@ fn answers_made_in_a_pack_after_it_was_merged_do_not_land_on_items_given_to_othe
     assert_eq!(label_in_pack(&mut pack, 5), 2);
     drop(pack);
     let again = lead.merge_pack(&lead.lead(), &path);
-    let over: i64 = ok(lead.store().conn().query_row(
+    let over: i64 = ok(lead.store().read().query_row(
         "SELECT count(*) FROM tasks WHERE answered > overlap",
         [],
         |r| r.get(0),

@@ -6,6 +6,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::settings::{trick_sentence, EvidenceStance};
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, NoProgress, Project};
 use factdesk_core::chance;
 use factdesk_core::seeded::Seeded;
@@ -88,7 +89,7 @@ fn answer_all(p: &mut Project, name: &str, choose: &dyn Fn(&Item) -> Vec<String>
 }
 
 fn trick_failures(p: &Project) -> i64 {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT count(*) FROM annotations WHERE trick_failed = 1",
         [],
         |r| r.get(0),
@@ -98,7 +99,7 @@ fn trick_failures(p: &Project) -> i64 {
 /// (sentence id, document id) of a task's stored trick sentence.
 fn stored_trick(p: &Project, task_id: i64) -> Option<(i64, i64)> {
     p.store()
-        .conn()
+        .read()
         .query_row(
             "SELECT s.id, s.document_id FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id WHERE t.task_id = ?1",
             [task_id],
@@ -161,7 +162,7 @@ fn without_a_preset_the_trick_is_a_real_unrelated_sentence_a_careful_annotator_n
         );
         // A real sentence of a document the claim does not have.
         let (sentence_id, document_id) = stored_trick(&p, item.task_id).unwrap_or_default();
-        let claim_docs = ok(p.store().claim_document_ids(ok(p.store().conn().query_row(
+        let claim_docs = ok(p.store().claim_document_ids(ok(p.store().read().query_row(
             "SELECT claim_id FROM tasks WHERE id = ?1",
             [item.task_id],
             |r| r.get::<_, i64>(0),
@@ -330,7 +331,7 @@ fn knowing_the_seed_the_claim_ids_and_every_setting_predicts_the_trick_no_better
     let items = answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
     assert_eq!(items.len(), 200);
     for item in &items {
-        let claim_id: i64 = ok(p.store().conn().query_row(
+        let claim_id: i64 = ok(p.store().read().query_row(
             "SELECT claim_id FROM tasks WHERE id = ?1",
             [item.task_id],
             |r| r.get(0),
@@ -412,7 +413,7 @@ fn the_document_view_never_shows_the_trick_among_real_sentences() {
             let options: Vec<&str> = item.options.iter().map(|o| o.text.as_str()).collect();
             // Every sentence of a document that holds one of the options.
             let documents: Vec<String> = {
-                let conn = p.store().conn();
+                let conn = p.store().read();
                 let mut stmt = ok(conn.prepare("SELECT document_id, text FROM sentences"));
                 let rows = ok(stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get(1)?))));
                 let all: Vec<(i64, String)> = ok(rows.collect::<Result<_, _>>());
@@ -469,7 +470,7 @@ fn without_an_unrelated_sentence_the_item_shows_no_trick_and_the_tasks_report_sa
     let items = answer_all(&mut p, "ana", &|i: &Item| vec![i.options[0].id.clone()]);
     assert_eq!(items.len(), 4);
     for item in &items {
-        let candidates = ok(p.store().candidates(ok(p.store().conn().query_row(
+        let candidates = ok(p.store().candidates(ok(p.store().read().query_row(
             "SELECT claim_id FROM tasks WHERE id = ?1",
             [item.task_id],
             |r| r.get::<_, i64>(0),
@@ -550,13 +551,13 @@ fn only_the_stance_that_shows_sentence_tricks_leaves_them_out_of_passages() {
         let neighbour = before.sentences.iter().find(|x| !x.hit);
         let neighbour = neighbour.unwrap_or_else(|| panic!("no neighbour in {before:?}"));
         // The neighbour becomes the other item's stored trick, one passages leave out.
-        let sentence: i64 = ok(p.store().conn().query_row(
+        let sentence: i64 = ok(p.store().read().query_row(
             "SELECT id FROM sentences WHERE text = ?1",
             [&neighbour.text],
             |r| r.get(0),
         ));
         let hash = factdesk_store::tricks::text_hash(&neighbour.text) as i64;
-        ok(p.store().conn().execute(
+        ok(p.store().read().execute(
             "UPDATE task_tricks SET sentence_id = ?1, text_hash = ?2, left_out = 1 WHERE task_id = ?3",
             [sentence, hash, other.task_id],
         ));

@@ -3,6 +3,7 @@
 use factdesk_api::annotate::{Answer, Item};
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::{SkipReason, TaskKind};
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, ManualClock, Project};
 use std::collections::HashMap;
 
@@ -385,7 +386,7 @@ fn progress_counts_what_the_annotator_can_do_and_back_works_from_an_unanswered_i
     }
     assert_eq!(evidence_pace(&p, "ben"), (2, 4));
     // The trigger-kept count of open tasks agrees with counting them.
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let kept: i64 = conn
         .query_row(
             "SELECT CAST(sum(open) AS BIGINT) FROM open_tasks WHERE kind = 'evidence'",

@@ -5,6 +5,7 @@ use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::settings::EvidenceStance;
 use factdesk_api::sign_in::SignInPolicy;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 use factdesk_server::{AppState, Opener};
 use std::io::Write;
@@ -298,7 +299,7 @@ impl Team {
     pub fn demote(&self, name: &str) {
         tokio::task::block_in_place(|| {
             let p = self.project();
-            let changed = ok(p.store().conn().execute(
+            let changed = ok(p.store().read().execute(
                 "UPDATE annotators SET role = 'annotator' WHERE name = ?1",
                 [name],
             ));

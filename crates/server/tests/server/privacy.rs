@@ -3,6 +3,7 @@
 
 use crate::harness::{error_of, ok, Team};
 use factdesk_api::sign_in::SignInPolicy;
+use factdesk_api::RawSql as _;
 
 /// Every key of a JSON value, at any depth.
 fn keys(value: &serde_json::Value, out: &mut Vec<String>) {
@@ -30,7 +31,7 @@ async fn an_annotator_sees_no_one_elses_answers_no_trick_and_no_gold_label() {
     // Each person's items carry ids of their own: the item ana answered, held now by
     // ben, has another id for him.
     assert_ne!(next["item"]["task_id"], ack["task_id"]);
-    let held: i64 = ok(team.project().store().conn().query_row(
+    let held: i64 = ok(team.project().store().read().query_row(
         "SELECT count(*) FROM assignments b JOIN annotators n ON n.id = b.annotator_id
          WHERE n.name = 'ben' AND b.state = 'reserved' AND b.task_id IN (SELECT a.task_id
              FROM annotations a JOIN annotators m ON m.id = a.annotator_id WHERE m.name = 'ana')",

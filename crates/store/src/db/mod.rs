@@ -204,7 +204,7 @@ impl Connection {
             .ok_or_else(|| Error::Failed(format!("{what} needs a project file")))
     }
 
-    pub fn execute<P: Params>(&self, sql: &str, params: P) -> Result<usize> {
+    pub(crate) fn execute<P: Params>(&self, sql: &str, params: P) -> Result<usize> {
         match self {
             Connection::Sqlite(c) => {
                 params.with_values(|v| Ok(c.execute(sql, rusqlite::params_from_iter(v.iter()))?))
@@ -213,7 +213,7 @@ impl Connection {
         }
     }
 
-    pub fn query_row<T, P, F>(&self, sql: &str, params: P, f: F) -> Result<T>
+    pub(crate) fn query_row<T, P, F>(&self, sql: &str, params: P, f: F) -> Result<T>
     where
         P: Params,
         F: FnOnce(&Row<'_>) -> Result<T>,
@@ -221,7 +221,7 @@ impl Connection {
         self.prepare(sql)?.query_row(params, f)
     }
 
-    pub fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
+    pub(crate) fn prepare(&self, sql: &str) -> Result<Statement<'_>> {
         Ok(Statement(match self {
             Connection::Sqlite(c) => Inner::Sqlite(c.prepare(sql)?),
             Connection::Postgres(c) => Inner::Postgres(c.as_ref(), c.statement(sql)),
@@ -229,7 +229,7 @@ impl Connection {
     }
 
     /// A statement kept prepared for the life of the connection.
-    pub fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
+    pub(crate) fn prepare_cached(&self, sql: &str) -> Result<Statement<'_>> {
         Ok(Statement(match self {
             Connection::Sqlite(c) => Inner::SqliteCached(c.prepare_cached(sql)?),
             Connection::Postgres(c) => Inner::Postgres(c.as_ref(), c.statement(sql)),
@@ -237,7 +237,7 @@ impl Connection {
     }
 
     /// The id of the row the last INSERT on this connection added.
-    pub fn last_insert_rowid(&self) -> Result<i64> {
+    pub(crate) fn last_insert_rowid(&self) -> Result<i64> {
         match self {
             Connection::Sqlite(c) => Ok(c.last_insert_rowid()),
             Connection::Postgres(c) => c.last_insert_id(),
@@ -245,7 +245,7 @@ impl Connection {
     }
 
     /// Runs several statements, without parameters.
-    pub fn execute_batch(&self, sql: &str) -> Result<()> {
+    pub(crate) fn execute_batch(&self, sql: &str) -> Result<()> {
         match self {
             Connection::Sqlite(c) => Ok(c.execute_batch(sql)?),
             Connection::Postgres(c) => c.batch(sql),
@@ -415,6 +415,7 @@ impl Row<'_> {
     }
 
     /// How many columns the row has.
+    #[cfg(any(test, feature = "raw-sql"))]
     pub fn column_count(&self) -> usize {
         match self {
             Row::Sqlite(r) => r.as_ref().column_count(),
@@ -423,6 +424,7 @@ impl Row<'_> {
     }
 
     /// The name of column `idx`.
+    #[cfg(any(test, feature = "raw-sql"))]
     pub fn column_name(&self, idx: usize) -> Option<String> {
         match self {
             Row::Sqlite(r) => r.as_ref().column_name(idx).ok().map(str::to_string),

@@ -162,7 +162,7 @@ mod tests {
             "\"\\".repeat(BUFFER),
         ];
         pack_of(&path, &texts);
-        let written: Vec<u8> = ok(pack_store::issued_rows(ok(PackFile::open(&path)).conn()))
+        let written: Vec<u8> = ok(pack_store::issued_rows(ok(PackFile::open(&path)).read()))
             .iter()
             .flat_map(|l| format!("{l}\n").into_bytes())
             .collect();

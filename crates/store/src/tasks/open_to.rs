@@ -1,8 +1,9 @@
 //! Which tasks are open to an annotator: the serving rules every query that hands out
 //! work shares ([`OPEN_TO`]), and the walks and checks built on them.
 
-use crate::db::{Connection, Engine, OptionalExtension};
+use crate::db::{Engine, OptionalExtension};
 use crate::params;
+use crate::Read;
 use crate::Result;
 use factdesk_core::task::TaskKind;
 
@@ -11,7 +12,7 @@ use factdesk_core::task::TaskKind;
 /// live reservations are added, not answered by them, not held for them in a pack, and
 /// not a verification of a refutation they wrote. Returns (task id, shuffle key).
 pub fn open_for_annotator(
-    conn: &Connection,
+    conn: &Read,
     kind: TaskKind,
     annotator_id: i64,
     after: (i64, i64),
@@ -126,7 +127,7 @@ pub(crate) const GIVEN_ACROSS_KINDS_OF_FIRST: &str =
 
 /// Whether `task_id` is a label item of a claim family whose verify or refute items
 /// `annotator_id` was given: their answer to it would be read off those.
-pub fn given_across_kinds(conn: &Connection, task_id: i64, annotator_id: i64) -> Result<bool> {
+pub fn given_across_kinds(conn: &Read, task_id: i64, annotator_id: i64) -> Result<bool> {
     let sql = format!(
         "SELECT EXISTS (SELECT 1 FROM tasks t WHERE t.id = ?1 AND NOT (1 = 1{}))",
         given_across_kinds!("?2")
@@ -156,7 +157,7 @@ pub(crate) fn open_walk() -> String {
 /// them, has room for them and is still theirs to label ([`given_across_kinds`]): skipped
 /// items come back only once nothing new is left.
 pub fn skipped_with_room(
-    conn: &Connection,
+    conn: &Read,
     kind: TaskKind,
     annotator_id: i64,
     now: i64,
@@ -180,7 +181,7 @@ pub fn skipped_with_room(
 
 /// Whether a task has room for one more counted answer from `annotator_id`: its counted
 /// answers plus others' live reservations stay under its overlap.
-pub fn has_room(conn: &Connection, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
+pub fn has_room(conn: &Read, task_id: i64, annotator_id: i64, now: i64) -> Result<bool> {
     Ok(conn
         .prepare_cached(
             "SELECT t.answered + (SELECT count(*) FROM assignments o WHERE o.task_id = t.id
@@ -209,7 +210,7 @@ mod tests {
         let sql = format!(
             "EXPLAIN QUERY PLAN SELECT t.id FROM tasks t WHERE t.kind = ?1 AND ?3 = ?4 AND ?5 = ?5 AND {OPEN_TO}"
         );
-        let conn = store.conn();
+        let conn = store.read();
         let mut stmt = conn.prepare(&sql).unwrap_or_else(|e| panic!("{e}"));
         let plan: Vec<String> = stmt
             .query_map(

@@ -4,7 +4,7 @@
 //! the largest of a run's three stages (3.3 s of 100,000 claims' 5 s, session 24).
 
 use super::{ClaimFacts, Donor, RankedSentence};
-use crate::db::Connection;
+use crate::Read;
 use crate::Result;
 use std::collections::HashMap;
 
@@ -18,7 +18,7 @@ pub struct Families {
 
 impl Families {
     /// Every claim's documents and parent, in one read.
-    pub fn read(conn: &Connection) -> Result<Families> {
+    pub fn read(conn: &Read) -> Result<Families> {
         let mut stmt = conn.prepare(
             "SELECT k.id, k.parent_id, cd.document_id
              FROM claims k LEFT JOIN claim_documents cd ON cd.claim_id = k.id",

@@ -6,6 +6,7 @@
 use crate::common::{imported, must};
 use factdesk_api::annotate::{Item, Passage};
 use factdesk_api::import::Preset;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 use factdesk_core::chance::{self, Bound};
 use std::io::Write;
@@ -254,7 +255,7 @@ fn passage_sharing(passages: &[Passage]) -> Vec<(usize, usize)> {
 /// claim text (a pack's task ids are its own): the trick of a claim of that text that
 /// the item shows (COVID-Fact repeats some claims word for word).
 pub fn stored_trick(lead: &Project, item: &Item) -> Option<String> {
-    let conn = lead.store().conn();
+    let conn = lead.store().read();
     let mut stmt = conn
         .prepare(
             "SELECT s.text FROM task_tricks t JOIN tasks k ON k.id = t.task_id

@@ -5,6 +5,7 @@
 use factdesk_api::annotate::Item;
 use factdesk_api::import::{import, ImportRequest};
 use factdesk_api::settings::{trick_sentence, EvidenceStance};
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, NoProgress, Project};
 use std::io::Write;
 
@@ -75,7 +76,7 @@ pub fn trick_option(p: &Project, item: &Item) -> Option<String> {
         EvidenceStance::Supports => trick_sentence(&settings.trick_template, &item.claim),
         EvidenceStance::SupportsOrRefutes => p
             .store()
-            .conn()
+            .read()
             .query_row(
                 "SELECT s.text FROM task_tricks t JOIN sentences s ON s.id = t.sentence_id WHERE t.task_id = ?1",
                 [item.task_id],
@@ -194,7 +195,7 @@ pub fn every_value(path: &std::path::Path) -> Vec<(String, String, String)> {
 /// Every value of every table of an open project, on either engine, as text and sorted:
 /// what a use case that must change nothing is checked against.
 pub fn project_values(p: &Project) -> Vec<(String, String, String)> {
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let list = match conn.engine() {
         factdesk_store::Engine::Sqlite => "SELECT name FROM sqlite_master WHERE type = 'table'",
         factdesk_store::Engine::Postgres => {
@@ -437,7 +438,7 @@ pub fn reference_of(p: &factdesk_api::Project, who: &str, id: i64) -> Option<Str
     } else {
         p.who(who)
     };
-    let text: String = must(p.store().conn().query_row(
+    let text: String = must(p.store().read().query_row(
         "SELECT text FROM claims WHERE id = ?1",
         [id],
         |r| r.get(0),

@@ -9,6 +9,7 @@ use factdesk_api::annotators::Role;
 use factdesk_api::gold::{GoldRequest, Outcome};
 use factdesk_api::import::Preset;
 use factdesk_api::tasks::{SkipReason, TaskKind};
+use factdesk_api::RawSql as _;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 /// A small seeded generator for the annotator who clicks at random.
 struct Dice(u64);
@@ -49,7 +50,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
     // Evidence tasks only where evidence is asked: not on the REFUTED counter-claims, whose
     // evidence is their parent's; those are listed with the reason.
     let report = ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(3)));
-    let (roots, children): (i64, i64) = ok(p.store().conn().query_row(
+    let (roots, children): (i64, i64) = ok(p.store().read().query_row(
         "SELECT sum(CASE WHEN parent_id IS NULL THEN 1 ELSE 0 END), sum(CASE WHEN parent_id IS NULL THEN 0 ELSE 1 END) FROM claims",
         [],
         |r| Ok((r.get(0)?, r.get(1)?)),
@@ -121,7 +122,7 @@ fn covid_fact_300_careful_annotators_give_the_published_evidence_and_a_random_on
 
     // Each of his answers that picked the trick is rejected: shown, counted for nothing
     // even when the lead counts him again.
-    let rejected: i64 = ok(p.store().conn().query_row(
+    let rejected: i64 = ok(p.store().read().query_row(
         "SELECT count(*) FROM annotations a JOIN annotators n ON n.id = a.annotator_id WHERE n.name = 'rand' AND a.trick_failed = 1",
         [],
         |r| r.get(0),

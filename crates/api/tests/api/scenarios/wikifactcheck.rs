@@ -10,6 +10,7 @@ use factdesk_api::disagreement::DecisionNote;
 use factdesk_api::gold::{GoldRequest, Ruling};
 use factdesk_api::import::Preset;
 use factdesk_api::tasks::{SkipReason, TaskKind};
+use factdesk_api::RawSql as _;
 use factdesk_api::{ErrorCode, Project};
 use factdesk_core::answer::{Response, Verdict};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -73,7 +74,7 @@ fn write(p: &mut Project, writer: &str, n: usize, published: &HashMap<String, St
             }
         }
         assert!(taken, "no refutation of {:?} passes the checks", item.claim);
-        written.push(ok(p.store().conn().query_row(
+        written.push(ok(p.store().read().query_row(
             "SELECT max(id) FROM annotations WHERE task_id = ?1",
             [item.task_id],
             |r| r.get(0),
@@ -83,7 +84,7 @@ fn write(p: &mut Project, writer: &str, n: usize, published: &HashMap<String, St
 }
 
 fn state_of(p: &Project, annotation: i64) -> String {
-    ok(p.store().conn().query_row(
+    ok(p.store().read().query_row(
         "SELECT refutation_state FROM claims WHERE written_in = ?1",
         [annotation],
         |r| r.get(0),
@@ -102,7 +103,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     );
     let mut published: HashMap<String, String> = HashMap::new();
     {
-        let conn = p.store().conn();
+        let conn = p.store().read();
         let mut stmt = ok(
             conn.prepare("SELECT p.text, c.text FROM claims c JOIN claims p ON p.id = c.parent_id")
         );
@@ -202,7 +203,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     let mut overruled = None;
     for v in ["v1", "v2", "v3"] {
         while let Some(item) = ok(p.next_item(&p.who(v), TaskKind::Verify)).item {
-            let ext_id: String = ok(p.store().conn().query_row(
+            let ext_id: String = ok(p.store().read().query_row(
                 "SELECT c.ext_id FROM tasks t JOIN claims c ON c.id = t.claim_id WHERE t.id = ?1",
                 [item.task_id],
                 |r| r.get(0),
@@ -245,7 +246,7 @@ fn wikifactcheck_exports_exactly_the_accepted_current_refutations_with_their_par
     // The export: each root with its refutations verified as contradicting, in its split.
     let req = GoldRequest::default();
     let (lines, preview) = ok(p.gold(&p.lead(), &req));
-    let conn = p.store().conn();
+    let conn = p.store().read();
     let expected: BTreeSet<String> = {
         let mut stmt = ok(conn.prepare(
             "SELECT c.ext_id, t.id FROM claims c JOIN tasks t ON t.claim_id = c.id AND t.kind = 'verify'
