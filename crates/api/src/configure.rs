@@ -4,7 +4,11 @@
 
 use crate::settings::{from_json, invalid, EvidenceStance, Settings};
 use crate::Lead;
-use crate::{Project, Result};
+use crate::{ErrorCode, Project, Result};
+
+/// How often [`Project::change_settings`] makes its change again on settings saved
+/// meanwhile by someone else, as the settings screen does.
+pub(crate) const SETTINGS_TRIES: usize = 3;
 use factdesk_core::task::TaskKind;
 
 impl Project {
@@ -13,6 +17,28 @@ impl Project {
     /// shown under it can still be answered (see [`stance_may_change`]).
     pub fn set_settings(&mut self, lead: &Lead, settings: &Settings) -> Result<()> {
         self.set_settings_based_on(lead, settings, None)
+    }
+
+    /// Changes the stored settings by `change`, made on them as they are, and returns them
+    /// as stored. When another lead saves between the read and the write, the change is
+    /// made again on theirs, at most three times in all, so neither change is lost:
+    /// the command line read, changed and wrote in two steps and overwrote a colleague's
+    /// save made between them (sixteenth hostile pass).
+    pub fn change_settings(
+        &mut self,
+        lead: &Lead,
+        mut change: impl FnMut(Settings) -> Result<Settings>,
+    ) -> Result<Settings> {
+        let mut tries = 1;
+        loop {
+            let before = self.settings()?;
+            let after = change(before.clone())?;
+            match self.set_settings_based_on(lead, &after, Some(&before)) {
+                Ok(()) => return self.settings(),
+                Err(e) if e.code == ErrorCode::Conflict && tries < SETTINGS_TRIES => tries += 1,
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// As [`Project::set_settings`], but refused (`Conflict`, nothing stored) when the

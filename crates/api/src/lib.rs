@@ -44,6 +44,7 @@ mod refutation;
 pub mod report;
 pub mod review;
 pub mod search;
+mod seed_text;
 pub mod semantic;
 mod sent;
 pub mod settings;

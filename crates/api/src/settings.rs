@@ -12,6 +12,10 @@ use ts_rs::TS;
 pub struct Settings {
     /// Seed for the order items are served in. The trick's position and sentence are
     /// drawn with the project's secret instead, which never leaves the project file.
+    /// Sent as text (a number is taken too): a drawn seed is above 2^53, which a
+    /// screen's JavaScript rounds.
+    #[serde(with = "crate::seed_text")]
+    #[ts(type = "string")]
     pub seed: u64,
     /// Annotators per item.
     pub overlap: u32,

@@ -32,8 +32,10 @@ pub struct StudyRequest {
     pub sample: u32,
     /// The second group's annotators, by name.
     pub members: Vec<String>,
-    /// Seed of the sample; the project's seed when absent.
-    #[ts(type = "number | null")]
+    /// Seed of the sample, as text (a number is taken too); the project's seed when
+    /// absent.
+    #[serde(with = "crate::seed_text::option")]
+    #[ts(type = "string | null")]
     pub seed: Option<u64>,
     /// Groups to draw `sample` items from each, rather than `sample` items at random.
     #[serde(default)]
@@ -47,7 +49,9 @@ pub struct Study {
     pub id: i64,
     pub kind: TaskKind,
     pub sample_size: u32,
-    #[ts(type = "number")]
+    /// As text: the project's drawn seed is above what a screen holds exactly.
+    #[serde(with = "crate::seed_text")]
+    #[ts(type = "string")]
     pub seed: u64,
     /// Unix milliseconds.
     pub created_at: i64,

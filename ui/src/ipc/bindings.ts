@@ -485,8 +485,10 @@ export type Settings = {
 /**
  * Seed for the order items are served in. The trick's position and sentence are
  * drawn with the project's secret instead, which never leaves the project file.
+ * Sent as text (a number is taken too): a drawn seed is above 2^53, which a
+ * screen's JavaScript rounds.
  */
-seed: number, 
+seed: string, 
 /**
  * Annotators per item.
  */
@@ -689,9 +691,10 @@ sample: number,
  */
 members: Array<string>, 
 /**
- * Seed of the sample; the project's seed when absent.
+ * Seed of the sample, as text (a number is taken too); the project's seed when
+ * absent.
  */
-seed: number | null, 
+seed: string | null, 
 /**
  * Groups to draw `sample` items from each, rather than `sample` items at random.
  */
@@ -701,7 +704,11 @@ export type Strata = { "by": "jaccard_bins", bins: number, } | { "by": "label" }
 
 export type StratumItems = { name: string, items: Array<number>, };
 
-export type Study = { id: number, kind: TaskKind, sample_size: number, seed: number, 
+export type Study = { id: number, kind: TaskKind, sample_size: number, 
+/**
+ * As text: the project's drawn seed is above what a screen holds exactly.
+ */
+seed: string, 
 /**
  * Unix milliseconds.
  */

@@ -197,7 +197,10 @@ describe("dashboard", () => {
       members: ["ana", "ben", "caro"],
       seed: null,
     });
-    expect(studyRequest("label", "5", "ana", "42")).toEqual({ kind: "label", sample: 5, members: ["ana"], seed: 42 });
+    expect(studyRequest("label", "5", "ana", "42")).toEqual({ kind: "label", sample: 5, members: ["ana"], seed: "42" });
+    // A seed past 2^53 goes as typed (as a number it would be rounded), one past 2^64 is refused.
+    expect(studyRequest("label", "5", "ana", "9746023921380647916")).toMatchObject({ seed: "9746023921380647916" });
+    expect(studyRequest("label", "5", "ana", "18446744073709551616")).toContain("seed");
     expect(studyRequest("refute", "5", "ana", "")).toContain("Choose");
     expect(studyRequest("label", "0", "ana", "")).toContain("at least 1");
     expect(studyRequest("label", "2.5", "ana", "")).toContain("whole number");
@@ -209,7 +212,7 @@ describe("dashboard", () => {
     expect(renderStudies([])[0]?.textContent).toContain("No studies yet");
     const [card] = renderStudies([
       {
-        study: { id: 3, kind: "evidence", sample_size: 100, seed: 7, created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2], strata: null, by_stratum: [] },
+        study: { id: 3, kind: "evidence", sample_size: 100, seed: "7", created_at: 0, lead: "maria", members: ["b1", "b2"], items: [1, 2], strata: null, by_stratum: [] },
         group_a: ["a1", "a2"],
         items_answered: 100,
         majority_units: 480,
@@ -225,14 +228,14 @@ describe("dashboard", () => {
     expect(q("study-3-fleiss-b-ci")).toBe("no counted answers from this group yet");
     expect(q("study-3-groups")).toContain("group A: a1, a2 · group B: b1, b2");
     // A stratified study says how it was drawn.
-    const study = { id: 4, kind: "evidence" as const, sample_size: 4, seed: 7, created_at: 0, lead: "maria", members: ["b1"], items: [1, 2, 3, 4], strata: "jaccard-bins:2", by_stratum: [{ name: "0.00–0.50", items: [1, 2] }, { name: "0.50–1.00", items: [3, 4] }] };
+    const study = { id: 4, kind: "evidence" as const, sample_size: 4, seed: "7", created_at: 0, lead: "maria", members: ["b1"], items: [1, 2, 3, 4], strata: "jaccard-bins:2", by_stratum: [{ name: "0.00–0.50", items: [1, 2] }, { name: "0.50–1.00", items: [3, 4] }] };
     expect(drawnBy(study)).toBe(" · 2 from each of 2 groups by jaccard-bins:2");
     expect(drawnBy({ ...study, strata: null, by_stratum: [] })).toBe("");
   });
 
   it("keeps a study just drawn when an older snapshot arrives", () => {
     const study = (id: number, kappa: number | null) => ({
-      study: { id, kind: "label" as const, sample_size: 2, seed: 1, created_at: 0, lead: "maria", members: ["b1"], items: [1], strata: null, by_stratum: [] },
+      study: { id, kind: "label" as const, sample_size: 2, seed: "1", created_at: 0, lead: "maria", members: ["b1"], items: [1], strata: null, by_stratum: [] },
       group_a: [],
       items_answered: 0,
       majority_units: 0,

@@ -339,10 +339,10 @@ export function studyRequest(kind: string, sample: string, members: string, seed
     .map((m) => m.trim())
     .filter((m) => m !== "");
   if (names.length === 0) return "Name the second group's annotators, separated by commas.";
+  // Sent as text: a seed past 2^53 would be rounded as a number.
   const s = seed.trim();
-  const parsed = s === "" ? null : Number(s);
-  if (parsed !== null && (!Number.isInteger(parsed) || parsed < 0)) return "The seed is a whole number (or empty for the project's).";
-  return { kind: k, sample: n, members: names, seed: parsed };
+  if (s !== "" && !(/^\d{1,20}$/.test(s) && BigInt(s) < 2n ** 64n)) return "The seed is a whole number from 0 to 18446744073709551615 (or empty for the project's).";
+  return { kind: k, sample: n, members: names, seed: s === "" ? null : s };
 }
 
 /** How a study's items were drawn, when not uniformly: " · 13 from each of 10 groups by jaccard-bins:10". */

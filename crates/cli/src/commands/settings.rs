@@ -1,3 +1,5 @@
+use factdesk_api::settings::Settings;
+use factdesk_api::{Error, ErrorCode};
 use std::path::PathBuf;
 
 /// Show or change project settings: overlap, evidence stance, trick template, reservation
@@ -22,7 +24,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> anyhow::Result<()> {
     let mut project = super::open(&a.project)?;
-    let mut value = serde_json::to_value(project.settings()?)?;
+    let mut pairs = Vec::new();
     for pair in &a.set {
         let (key, raw) = pair
             .split_once('=')
@@ -30,29 +32,38 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         // A bare word is taken as a string, so --set trick_template=... needs no quotes.
         let new: serde_json::Value = serde_json::from_str(raw)
             .unwrap_or_else(|_| serde_json::Value::String(raw.to_string()));
+        pairs.push((key, new));
+    }
+    let mut shown = project.settings()?;
+    if !pairs.is_empty() {
+        let before = shown.clone();
+        let by = a.by.lead(&project, "change the project's settings")?;
+        // Made on the settings as stored, and again on a colleague's save that lands
+        // between the read and the write.
+        shown = project.change_settings(&by, |settings| changed(settings, &pairs))?;
+        if shown.stance() != before.stance() && shown.custom_evidence_guideline() {
+            eprintln!(
+                "note: the evidence stance is now {}, and your own evidence guideline is kept as written; make sure it asks for what the stance does",
+                shown.stance().as_str()
+            );
+        }
+    }
+    println!("{}", serde_json::to_string_pretty(&shown)?);
+    Ok(())
+}
+
+/// `settings` with each dotted key of `pairs` set to its value.
+fn changed(settings: Settings, pairs: &[(&str, serde_json::Value)]) -> Result<Settings, Error> {
+    let invalid = |message: String| Error::new(ErrorCode::InvalidInput, message);
+    let mut value = serde_json::to_value(settings).map_err(|e| invalid(e.to_string()))?;
+    for (key, new) in pairs {
         let mut slot = &mut value;
         for part in key.split('.') {
             slot = slot
                 .get_mut(part)
-                .ok_or_else(|| anyhow::anyhow!("--set {key}: no such setting"))?;
+                .ok_or_else(|| invalid(format!("--set {key}: no such setting")))?;
         }
-        *slot = new;
+        *slot = new.clone();
     }
-    if !a.set.is_empty() {
-        let before = project.settings()?;
-        let settings: factdesk_api::settings::Settings = serde_json::from_value(value.clone())
-            .map_err(|e| anyhow::anyhow!("invalid settings: {e}"))?;
-        let by = a.by.lead(&project, "change the project's settings")?;
-        project.set_settings(&by, &settings)?;
-        let after = project.settings()?;
-        if after.stance() != before.stance() && after.custom_evidence_guideline() {
-            eprintln!(
-                "note: the evidence stance is now {}, and your own evidence guideline is kept as written; make sure it asks for what the stance does",
-                after.stance().as_str()
-            );
-        }
-        value = serde_json::to_value(after)?;
-    }
-    println!("{}", serde_json::to_string_pretty(&value)?);
-    Ok(())
+    serde_json::from_value(value).map_err(|e| invalid(format!("invalid settings: {e}")))
 }

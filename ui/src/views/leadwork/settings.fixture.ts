@@ -3,7 +3,7 @@ import type { Settings } from "../../ipc";
 /** A project's settings as the lead's screens read them, for their tests. */
 export function settingsFixture(): Settings {
   return {
-    seed: 1,
+    seed: "1",
     overlap: 3,
     evidence_stance: "supports",
     trick_template: "It is not true that {claim}",
