@@ -121,7 +121,7 @@ impl From<factdesk_store::Error> for Error {
             | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } | S::Unreadable { .. } | S::Connect { .. } => ErrorCode::Io,
-            S::Busy(_) => ErrorCode::Unavailable,
+            S::Busy(_) | S::Listen { .. } => ErrorCode::Unavailable,
             S::DatabaseInUse(_) => ErrorCode::AlreadyExists,
             S::Corrupt(_)
             | S::Sqlite(_)

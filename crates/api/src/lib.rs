@@ -30,6 +30,7 @@ pub mod error;
 pub mod eval;
 pub mod gold;
 pub mod import;
+pub mod listen;
 mod opaque;
 pub mod output;
 pub mod packs;
@@ -59,6 +60,7 @@ pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
 /// Where a project lives: a file, or a PostgreSQL database named by a `postgres://` URL.
 pub use factdesk_store::ProjectLocation;
+pub use listen::AnswerListener;
 /// SQL past the table functions, for this crate's tests and benches (feature `raw-store`).
 #[cfg(feature = "raw-store")]
 pub use factdesk_store::RawSql;

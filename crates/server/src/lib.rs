@@ -20,6 +20,7 @@
 mod answering;
 pub mod browser;
 mod caller;
+mod commits;
 pub mod door;
 pub mod error;
 pub mod gate;
@@ -86,7 +87,9 @@ pub type Opener = Arc<dyn Fn() -> factdesk_api::Result<Project> + Send + Sync>;
 pub struct AppState {
     pub(crate) pool: Arc<Pool>,
     pub(crate) policy: SignInPolicy,
-    /// A tick for each committed answer, for `GET /api/v1/events`.
+    /// A tick for each committed answer, for `GET /api/v1/events`: sent by the routes
+    /// that commit one and, on PostgreSQL, for every commit the database announces
+    /// (`commits`), whichever process made it.
     pub(crate) answers: tokio::sync::broadcast::Sender<()>,
     pub(crate) body_limit: usize,
     /// The largest body `POST /api/v1/import` takes (files, in base64).
@@ -304,7 +307,8 @@ pub async fn serve(
 }
 
 /// Serves `state` on a bound listener until `shutdown` completes; what [`serve`] and the
-/// tests run.
+/// tests run. On PostgreSQL the event stream also ticks for answers other processes
+/// commit, heard on a connection of its own opened before the first request is taken.
 pub async fn serve_on(
     listener: std::net::TcpListener,
     mut state: AppState,
@@ -327,6 +331,9 @@ pub async fn serve_on(
         pool.clone(),
         stop,
     ));
+    // Dropped when this function returns, which stops the listener.
+    let (_stop_listening, listening) = std::sync::mpsc::channel();
+    commits::tick_on_commits(pool.clone(), state.answers.clone(), listening).await;
     let cookies = state.clone();
     let app = router(state)
         .layer(axum::middleware::from_fn_with_state(

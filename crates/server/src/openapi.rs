@@ -202,7 +202,7 @@ fn work_paths() -> Value {
                 "responses": responses(("one report, or one per kind keyed by kind", json!({"type": "object"})), errors_of("get", "/api/v1/agreement"))
             }},
             "/api/v1/events": {"get": {
-                "summary": "Server-sent events for the lead's dashboard (a lead's): `ready` once, then `answer` each time an answer is committed through this server; the stream ends once the session does or its holder is no longer a lead",
+                "summary": "Server-sent events for the lead's dashboard (a lead's): `ready` once, then `answer` each time an answer is committed through this server (on PostgreSQL, by any process); the stream ends once the session does or its holder is no longer a lead",
                 "security": bearer,
                 "responses": {
                     "200": {"description": "an event stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},

@@ -341,11 +341,12 @@ async fn agreement(
     Ok(Json(report).into_response())
 }
 
-/// A tick each time an answer is committed through this server (`event: answer`),
-/// after a first `event: ready`; the lead's dashboard refreshes on each. A lead's only
-/// ([`watcher`]). A `: heartbeat` comment comes every [`crate::HEARTBEAT`], after the
-/// token and the role are checked again: the stream ends once its session ended or
-/// expired, or its holder was disabled or is no longer a lead.
+/// A tick (`event: answer`) each time an answer is committed through this server, or on
+/// PostgreSQL by any process (`crate::commits`), after a first `event: ready`; the lead's
+/// dashboard refreshes on each. A lead's only ([`watcher`]). A `: heartbeat` comment
+/// comes every [`crate::HEARTBEAT`], after the token and the role are checked again: the
+/// stream ends once its session ended or expired, or its holder was disabled or is no
+/// longer a lead.
 async fn events(State(state): State<AppState>, headers: HeaderMap) -> Reply<Response> {
     let token = bearer(&headers)?;
     let first = token.clone();

@@ -76,9 +76,13 @@ pub fn insert(conn: &crate::Tx<'_>, a: &NewAnnotation<'_>) -> Result<i64> {
         a.created_at
     ];
     if conn.engine() == Engine::Postgres {
-        // The new id in the same round trip as the row.
+        // The new id in the same round trip as the row, and the commit announced to
+        // listeners ([`crate::listen`]).
         return Ok(conn
-            .prepare_cached(&format!("{sql} RETURNING id"))?
+            .prepare_cached(&format!(
+                "{sql} RETURNING id, pg_notify('{}', '')",
+                crate::listen::CHANNEL
+            ))?
             .query_row(values, |r| r.get(0))?);
     }
     conn.prepare_cached(sql)?.execute(values)?;

@@ -82,10 +82,12 @@ pub fn by_name(conn: &Read, name: &str) -> Result<Option<AnnotatorRow>> {
         .optional()?)
 }
 
+/// Counts, leaves out or follows the flag of a flagged annotator: the dashboards
+/// following the project are told, as it moves who counts.
 pub fn set_flag_override(conn: &crate::Tx<'_>, id: i64, value: Option<&str>) -> Result<()> {
     conn.execute(
         "UPDATE annotators SET flag_override = ?1 WHERE id = ?2",
         params![value, id],
     )?;
-    Ok(())
+    crate::listen::notify(conn)
 }

@@ -73,6 +73,8 @@ pub enum Error {
     DatabaseInUse(String),
     #[error("cannot connect to {location}: {reason}")]
     Connect { location: String, reason: String },
+    #[error("no longer hearing of new answers from {location}: {reason}")]
+    Listen { location: String, reason: String },
     #[error("{row} has an unknown task kind {kind:?}: the project file is damaged or comes from a newer Factdesk")]
     UnknownTaskKind { row: String, kind: String },
     #[error("{row} has an unknown role {role:?} (Factdesk knows lead and annotator): the project file is damaged or comes from a newer Factdesk")]

@@ -30,6 +30,7 @@ mod index;
 mod index_lock;
 mod index_rows;
 mod index_tokens;
+pub mod listen;
 mod location;
 mod migrate;
 pub mod pack_file;
@@ -65,6 +66,7 @@ pub use documents::{DocumentRow, NewDocument, NewSentence, SentenceRow};
 pub use error::{Error, Result};
 pub use file::{is_project_file, sibling, writable, Access};
 pub use index::{index_dir, Hit, HitKind, IndexBatch, IndexStamp, SearchIndex};
+pub use listen::AnswerListener;
 pub use location::ProjectLocation;
 pub use migrate::SCHEMA_VERSION;
 pub use project::ProjectRow;
@@ -327,6 +329,12 @@ impl Store {
 
     pub fn path(&self) -> &Path {
         &self.path
+    }
+
+    /// A connection of its own that hears every commit of an answer to this project,
+    /// from any process ([`listen`]); `None` for a file, whose writes a watcher sees.
+    pub fn answer_listener(&self) -> Result<Option<AnswerListener>> {
+        listen::listener(&self.conn, &self.path)
     }
 
     /// Starts (`true`) or ends a long run of transactions that can be run again, such

@@ -403,7 +403,8 @@ pub fn room(conn: &Read, task_id: i64, annotator_id: i64, now: i64) -> Result<(b
 /// Stores an answer with what it changes beside it: the task's count of counted answers
 /// moved by `delta` (+1, -1 or 0), and the task marked answered by the annotator
 /// (`annotations::insert`, `tasks::adjust_answered`, `assignments::mark_answered`). One
-/// statement on PostgreSQL. Returns the answer's id.
+/// statement on PostgreSQL, which also announces the commit to listeners
+/// ([`crate::listen`]). Returns the answer's id.
 pub fn store_answer(
     conn: &crate::Tx<'_>,
     a: &crate::annotations::NewAnnotation<'_>,
@@ -427,7 +428,7 @@ pub fn store_answer(
                  INSERT INTO assignments (task_id, annotator_id, reserved_at, state)
                  VALUES (?2, ?3, ?11, 'answered')
                  ON CONFLICT (task_id, annotator_id) DO UPDATE SET state = 'answered')
-             SELECT id FROM new",
+             SELECT id, pg_notify('factdesk_answers', '') FROM new",
         )?
         .query_row(
             params![

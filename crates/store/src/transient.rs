@@ -9,7 +9,10 @@ impl Error {
     pub fn is_transient(&self) -> bool {
         let sqlite = match self {
             Error::Sqlite(e) | Error::Open { source: e, .. } => e,
-            Error::Unreadable { .. } | Error::Connect { .. } | Error::Busy(_) => return true,
+            Error::Unreadable { .. }
+            | Error::Connect { .. }
+            | Error::Listen { .. }
+            | Error::Busy(_) => return true,
             Error::Postgres(crate::db::Error::Postgres(e)) => return postgres_transient(e),
             _ => return false,
         };

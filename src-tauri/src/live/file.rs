@@ -1,6 +1,8 @@
-//! The dashboard of a project file, pushed rather than polled: the operating system tells
-//! a watcher when the file or its write-ahead log is written (by this app, `factdesk
-//! submit`, a merge, any process), and only then does the loop read the new answers. With
+//! The dashboard of a project opened in the app, pushed rather than polled: for a file
+//! the operating system tells a watcher when the file or its write-ahead log is written
+//! (by this app, `factdesk submit`, a merge, any process); for a PostgreSQL database the
+//! database announces each committed answer to a listener of the app's (LISTEN/NOTIFY,
+//! whichever process committed it). Only then does the loop read the new answers. With
 //! nothing written it sleeps until the snapshot is due again for the paces to age.
 //! Bootstrap intervals need every answer, so one more thread, holding its own connection
 //! for the whole watch, computes them one at a time and sends them back as they come.
@@ -8,18 +10,15 @@
 use super::RESEND;
 use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::dashboard::{Dashboard, DashboardState, Intervals};
-use factdesk_api::{Clock, Error, ErrorCode, Lead, Project, Result, SystemClock};
+use factdesk_api::{AnswerListener, Clock, Error, ErrorCode, Lead, Project, Result, SystemClock};
 use notify::{EventKind, RecursiveMode, Watcher};
 use std::path::{Path, PathBuf};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
 use std::time::{Duration, Instant};
 
-/// How often a project that is not a file (a PostgreSQL database opened in the app) is
-/// probed for new answers: no file to watch there.
-const PROBE: Duration = Duration::from_millis(250);
-
-/// How long after the last write the project is read once more: a write is announced as
-/// its bytes reach the log, a moment before the commit they belong to is visible.
+/// How long after the last write the project is read once more: a file's write is
+/// announced as its bytes reach the log, a moment before the commit they belong to is
+/// visible (a database announces its commits, which the first read already sees).
 const SETTLE: Duration = Duration::from_millis(100);
 
 /// Intervals with how long they took.
@@ -64,17 +63,11 @@ pub(crate) fn follow(
         }
     };
     // Kept for as long as the loop runs: dropping it stops the notifications.
-    let _writes = match path.is_file() {
-        true => match watch_writes(path, send.clone()) {
-            Ok(watcher) => Some(watcher),
-            Err(e) => {
-                sink.error(e);
-                return;
-            }
-        },
-        false => {
-            probe(send.clone());
-            None
+    let _writes = match writes(&project, path, send.clone()) {
+        Ok(writes) => writes,
+        Err(e) => {
+            sink.error(e);
+            return;
         }
     };
     let ask = intervals(path.to_path_buf(), lead.clone(), send);
@@ -146,6 +139,28 @@ pub(crate) fn follow(
     }
 }
 
+/// What tells the loop the project was written, for as long as it is kept.
+enum Writes {
+    File {
+        _watcher: notify::RecommendedWatcher,
+    },
+    /// The database's listener runs on a thread that ends once this is dropped.
+    Database { _listening: Sender<()> },
+}
+
+/// Sends [`Wake::Written`] whenever the project is written: a file's watcher, or a
+/// database's listener.
+fn writes(project: &Project, path: &Path, send: Sender<Wake>) -> Result<Writes> {
+    match project.answer_listener()? {
+        Some(listener) => Ok(Writes::Database {
+            _listening: listen(listener, send),
+        }),
+        None => Ok(Writes::File {
+            _watcher: watch_writes(path, send)?,
+        }),
+    }
+}
+
 /// A watcher that sends [`Wake::Written`] whenever the project file or its log changes.
 fn watch_writes(path: &Path, send: Sender<Wake>) -> Result<notify::RecommendedWatcher> {
     let failed = |e: notify::Error| {
@@ -183,13 +198,16 @@ fn watch_writes(path: &Path, send: Sender<Wake>) -> Result<notify::RecommendedWa
     Ok(watcher)
 }
 
-/// For a project with no file to watch: a tick every [`PROBE`] while the loop listens.
-fn probe(send: Sender<Wake>) {
+/// The thread that sends [`Wake::Written`] for each commit `listener` hears (and once
+/// after its connection was lost and opened again); it ends, within the listener's wait,
+/// once the loop drops the returned sender or stops receiving.
+fn listen(listener: AnswerListener, send: Sender<Wake>) -> Sender<()> {
+    let (keep, kept) = mpsc::channel::<()>();
     std::thread::spawn(move || {
-        while send.send(Wake::Written).is_ok() {
-            std::thread::sleep(PROBE);
-        }
+        let wanted = || !matches!(kept.try_recv(), Err(TryRecvError::Disconnected));
+        listener.follow(|| send.send(Wake::Written).is_ok(), wanted);
     });
+    keep
 }
 
 /// The thread that computes intervals when asked, on a project it opens once; ends when
@@ -286,8 +304,9 @@ mod tests {
         }
     }
 
-    /// A project of three claims with evidence tasks, and ana to answer them.
-    fn project(dir: &Path) -> PathBuf {
+    /// A project of three claims with evidence tasks, and ana to answer them, at `path` (a
+    /// file, or a database's URL).
+    fn project(dir: &Path, path: PathBuf) -> PathBuf {
         let docs = dir.join("docs.jsonl");
         let claims = dir.join("claims.jsonl");
         let mut d = ok(std::fs::File::create(&docs).map_err(|e| Error::io("docs", &e)));
@@ -306,7 +325,6 @@ mod tests {
                 serde_json::json!({"id": format!("c{i}"), "claim": claim, "doc_ids": [format!("d{i}")]})
             );
         }
-        let path = dir.join("p.fdesk");
         let mut p = ok(Project::create(&path, Box::new(SystemClock)));
         let lead = ok(p.as_lead(&ok(p.lead_or_owner(None)), "set up"));
         let req = ImportRequest {
@@ -320,11 +338,53 @@ mod tests {
         path
     }
 
+    /// A fresh database on the server FACTDESK_TEST_PG names: its URL, an admin client of
+    /// the server and its name; `None` when the variable is unset (scripts/test-all sets
+    /// it for these tests).
+    fn fresh_database() -> Option<(PathBuf, postgres::Client, String)> {
+        let server = std::env::var("FACTDESK_TEST_PG")
+            .ok()
+            .filter(|s| !s.is_empty())?;
+        let mut admin =
+            postgres::Client::connect(&server, postgres::NoTls).unwrap_or_else(|e| panic!("{e}"));
+        let stamp = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos())
+            .unwrap_or_default();
+        // The api's tests drop databases named fdtest_PID_… once that process has ended.
+        let name = format!("fdtest_{}_app_{stamp}", std::process::id());
+        admin
+            .batch_execute(&format!("CREATE DATABASE \"{name}\""))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let base = server.split('?').next().unwrap_or(&server);
+        let (head, _) = base.rsplit_once('/').unwrap_or((base, ""));
+        Some((PathBuf::from(format!("{head}/{name}")), admin, name))
+    }
+
     #[test]
     fn an_answer_written_by_another_connection_is_pushed_and_an_idle_project_is_not_read() {
         let dir = ok(tempfile::tempdir().map_err(|e| Error::io("a temporary folder", &e)));
-        let path = project(dir.path());
-        let opened = ok(Project::open(&path, Box::new(SystemClock)));
+        let path = project(dir.path(), dir.path().join("p.fdesk"));
+        pushed_not_polled(&path);
+    }
+
+    #[test]
+    fn on_postgres_an_answer_committed_by_another_connection_is_pushed_and_an_idle_project_is_not_read(
+    ) {
+        let Some((url, mut admin, name)) = fresh_database() else {
+            eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL dashboard test did not run");
+            return;
+        };
+        let dir = ok(tempfile::tempdir().map_err(|e| Error::io("a temporary folder", &e)));
+        let path = project(dir.path(), url);
+        pushed_not_polled(&path);
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
+    }
+
+    /// The dashboard of the project at `path` reads nothing while nothing is written, and
+    /// shows an answer committed through another connection.
+    fn pushed_not_polled(path: &Path) {
+        let opened = ok(Project::open(path, Box::new(SystemClock)));
         let lead = ok(opened.as_lead(&ok(opened.lead_or_owner(None)), "watch the dashboard"));
         drop(opened);
         let sink = Arc::new(Recorded::default());
@@ -332,12 +392,12 @@ mod tests {
         let (send, woken) = mpsc::channel();
         let wake = send.clone();
         let follower = {
-            let (sink, path, lead) = (sink.clone(), path.clone(), lead.clone());
+            let (sink, path, lead) = (sink.clone(), path.to_path_buf(), lead.clone());
             std::thread::spawn(move || follow(&path, &lead, &*sink, send, woken))
         };
         // The first snapshot, then its intervals (computed on the other thread).
         sink.until(|d| d.intervals_as_of == Some(d.last_annotation_id));
-        // Opening the project for the intervals wrote to it: let that read settle.
+        // Opening a project file for the intervals wrote to it: let that read settle.
         std::thread::sleep(Duration::from_millis(500));
         let reads = sink.reads.load(Ordering::SeqCst);
         std::thread::sleep(Duration::from_millis(1500));
@@ -348,7 +408,7 @@ mod tests {
         );
 
         // Ana answers through a connection of her own, as `factdesk submit` would.
-        let mut theirs = ok(Project::open(&path, Box::new(SystemClock)));
+        let mut theirs = ok(Project::open(path, Box::new(SystemClock)));
         let ana = ok(theirs.actor("ana"));
         let next = ok(theirs.next_item(&ana, TaskKind::Evidence));
         let item = next.item.unwrap_or_else(|| panic!("no item for ana"));

@@ -43,6 +43,7 @@ mod label_evidence;
 mod layering;
 mod lead_commands;
 mod lead_rules;
+mod listen;
 mod migration;
 mod pack_problems;
 mod pack_results;

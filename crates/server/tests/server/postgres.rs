@@ -97,3 +97,57 @@ async fn a_connection_the_database_ended_is_replaced_and_the_client_told_to_retr
         drop(admin);
     });
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_answer_committed_beside_the_server_ticks_the_event_stream() {
+    use factdesk_api::annotate::Answer;
+    use factdesk_api::tasks::TaskKind;
+    let Some((url, admin, name)) = tokio::task::block_in_place(fresh_database) else {
+        eprintln!("FACTDESK_TEST_PG is not set: the PostgreSQL server tests did not run");
+        return;
+    };
+    let team = Team::start_on_postgres(&url, 2).await;
+    let maria = team.token("maria").await;
+    let mut events = team.events_ready(&maria).await;
+
+    // Ana answers through a connection of her own, as `factdesk submit` or a second
+    // server on the same database would: this server commits nothing.
+    let answered = tokio::task::block_in_place(|| {
+        let mut theirs = team.project();
+        let ana = ok(theirs.actor("ana"));
+        let item = ok(theirs.next_item(&ana, TaskKind::Evidence))
+            .item
+            .unwrap_or_else(|| panic!("no item for ana"));
+        let answer = Answer {
+            task_id: item.task_id,
+            no_evidence: true,
+            ..Default::default()
+        };
+        ok(theirs.submit(&ana, &answer));
+        std::time::Instant::now()
+    });
+    let mut heard = String::new();
+    // Chunk by chunk (a heartbeat may come first), within a bound that only tells "late"
+    // from "never" on a busy machine: the tick comes within milliseconds.
+    let tick = tokio::time::timeout(std::time::Duration::from_secs(5), async {
+        while !heard.contains("event: answer") {
+            match ok(events.chunk().await) {
+                Some(chunk) => heard.push_str(&String::from_utf8_lossy(&chunk)),
+                None => break,
+            }
+        }
+    })
+    .await;
+    assert!(
+        tick.is_ok() && heard.contains("event: answer"),
+        "no tick within 5 s for an answer committed beside the server: {heard:?}"
+    );
+    eprintln!("the tick came {:?} after the commit", answered.elapsed());
+    drop(events);
+    drop(team);
+    tokio::task::block_in_place(move || {
+        let mut admin = admin;
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
+        drop(admin);
+    });
+}

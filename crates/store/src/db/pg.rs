@@ -35,6 +35,8 @@ pub(crate) struct Translated {
 /// A connection to a PostgreSQL project database.
 pub struct PgConn {
     pub(super) client: RefCell<postgres::Client>,
+    /// What it connected with, for a listener of its own (`crate::listen`).
+    config: postgres::Config,
     /// Rows buffered for COPY (see `pg_copy`), while a bulk write is under way.
     pub(super) copying: RefCell<Option<super::pg_copy::Copying>>,
     translated: RefCell<HashMap<String, Arc<Translated>>>,
@@ -68,6 +70,7 @@ impl PgConn {
         let client = config.connect(postgres::NoTls)?;
         Ok(PgConn {
             client: RefCell::new(client),
+            config,
             copying: RefCell::default(),
             translated: RefCell::default(),
             prepared: RefCell::default(),
@@ -76,6 +79,11 @@ impl PgConn {
             failed: Cell::new(false),
             conflicted: Cell::new(false),
         })
+    }
+
+    /// The settings it connected with (the password taken from PGPASSWORD included).
+    pub(crate) fn config(&self) -> &postgres::Config {
+        &self.config
     }
 
     pub(crate) fn statement(&self, sql: &str) -> Arc<Translated> {
