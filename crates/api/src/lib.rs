@@ -60,9 +60,9 @@ pub use clock::{Clock, FixedClock, ManualClock, SystemClock};
 pub use error::{Error, ErrorCode, Location, Result};
 /// Where a project lives: a file, or a PostgreSQL database named by a `postgres://` URL.
 pub use factdesk_store::ProjectLocation;
-pub use listen::AnswerListener;
 /// SQL past the table functions, for this crate's tests and benches (feature `raw-store`).
 #[cfg(feature = "raw-store")]
 pub use factdesk_store::RawSql;
+pub use listen::AnswerListener;
 pub use progress::{NoProgress, Progress};
 pub use project::{FoundNothing, Project};

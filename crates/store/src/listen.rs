@@ -24,7 +24,7 @@ const ANSWER_WITHIN: Duration = Duration::from_secs(10);
 /// Announces the transaction's commit to the listeners; nothing on a file. Storing an
 /// answer announces it within its own statement (`serving::store_answer`), at no cost of
 /// a round trip.
-pub(crate) fn notify(conn: &Connection) -> Result<()> {
+pub(crate) fn notify(conn: &crate::Tx<'_>) -> Result<()> {
     if conn.engine() == Engine::Postgres {
         conn.execute_batch(&format!("SELECT pg_notify('{CHANNEL}', '')"))?;
     }

@@ -6,6 +6,7 @@
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::TaskKind;
+use factdesk_api::RawSql as _;
 use factdesk_api::{ManualClock, Project};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_store::annotations::NewAnnotation;
@@ -89,12 +90,12 @@ fn answers_from_another_connection_wake_the_listener_and_a_rollback_does_not() {
     );
 
     // An answer stored in a transaction that is rolled back is never told.
-    let ana = ok(theirs.store().conn().query_row(
+    let ana = ok(theirs.store().read().query_row(
         "SELECT id FROM annotators WHERE name = 'ana'",
         [],
         |r| r.get::<_, i64>(0),
     ));
-    let task = ok(theirs.store().conn().query_row(
+    let task = ok(theirs.store().read().query_row(
         "SELECT min(id) FROM tasks WHERE id NOT IN (SELECT task_id FROM annotations)",
         [],
         |r| r.get::<_, i64>(0),
@@ -159,7 +160,7 @@ fn a_listener_whose_connection_was_ended_reconnects_and_hears_again() {
     ok(ours.add_annotator(&ours.lead(), "ana", Role::Annotator));
     let mut listener = ok(ours.answer_listener()).unwrap_or_else(|| panic!("no listener"));
     // The database ends the listener's connection (a restart, an administrator).
-    let ended: i64 = ok(ours.store().conn().query_row(
+    let ended: i64 = ok(ours.store().read().query_row(
         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
          WHERE datname = current_database() AND query LIKE 'LISTEN%'",
         [],
