@@ -181,9 +181,10 @@ fn tricks_shown_as_other_items_options_are_counted_and_found_as_documented() {
     assert!(found.is_some_and(|v| v.beats_chance()), "{verdicts:?}");
 }
 
-/// Claims shares pages (WikiFactCheck, five claims a page): the counts match, but the
+/// Claims share pages (WikiFactCheck, five claims a page): the counts match, but the
 /// items showing a real option are its page's, and a trick's are another page's. The
-/// figures docs/annotation.md gives, printed.
+/// figures docs/annotation.md gives, printed, and the neighbour tell it names held to
+/// them.
 #[test]
 fn on_shared_pages_the_cross_item_attack_is_measured() {
     if common::on_postgres() {
@@ -191,7 +192,18 @@ fn on_shared_pages_the_cross_item_attack_is_measured() {
     }
     let (verdicts, unlike) = cross_item_attack_on(&attack::project_of_wikifactcheck_pages);
     assert!(unlike <= 20, "{unlike} of 200");
-    assert_eq!(verdicts.len(), 6);
+    assert_eq!(verdicts.len(), 8);
+    // The tell docs/annotation.md names as not closed: the trick's neighbours are
+    // borrowed, so no other item shows it beside them. It found 79 of 200 (chance 33.3);
+    // 50 lies four standard deviations below that and three above chance, so this
+    // fails only once the tell is closed, and the documentation must then say so.
+    let neighbours = verdicts
+        .iter()
+        .find(|v| v.name == "beside them nowhere else");
+    assert!(
+        neighbours.is_some_and(|v| v.hits >= 50),
+        "the neighbour tell no longer finds the trick: update docs/annotation.md ({verdicts:?})"
+    );
 }
 
 type Make<'a> = &'a dyn Fn(&std::path::Path, usize, &ManualClock) -> Project;

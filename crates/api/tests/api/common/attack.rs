@@ -450,7 +450,8 @@ pub fn table(verdicts: &[Verdict]) -> String {
 
 /// Strategies that read many items together, as an attacker keeping a whole pack does:
 /// the first option whose text another item shows too (as an option, in a passage, or
-/// either), and the first whose text no other item shows so (hostile pass of session 22: the trick was
+/// either, or next to a neighbour its own passage gives it), and the first whose text no
+/// other item shows so (hostile pass of session 22: the trick was
 /// another claim's candidate, so its text was shown twice). For each item, the options
 /// each guess names.
 pub fn cross_item_guesses(contents: &[(Item, Vec<Passage>)]) -> Vec<Vec<(String, usize)>> {
@@ -466,9 +467,46 @@ pub fn cross_item_guesses(contents: &[(Item, Vec<Passage>)]) -> Vec<Vec<(String,
             in_passage.entry(s.text.as_str()).or_default().insert(k);
         }
     }
+    // Which items show each two sentences next to each other in a passage.
+    let mut side_by_side: HashMap<(&str, &str), HashSet<usize>> = HashMap::new();
+    for (k, (_, passages)) in contents.iter().enumerate() {
+        for p in passages {
+            for pair in p.sentences.windows(2) {
+                side_by_side
+                    .entry((pair[0].text.as_str(), pair[1].text.as_str()))
+                    .or_default()
+                    .insert(k);
+            }
+        }
+    }
     let elsewhere = |map: &HashMap<&str, HashSet<usize>>, text: &str, k: usize| {
         map.get(text)
             .is_some_and(|items| items.iter().any(|&j| j != k))
+    };
+    // Whether another item shows option `o` of item `k` next to a neighbour its own
+    // passage gives it (hostile pass of session 19: the trick's neighbours are borrowed,
+    // so no other item shows it beside them).
+    let beside_elsewhere = |k: usize, o: usize| {
+        let Some(passage) = contents[k].1.get(o) else {
+            return false;
+        };
+        let s = &passage.sentences;
+        let Some(at) = s.iter().position(|x| x.hit) else {
+            return false;
+        };
+        let me = s[at].text.as_str();
+        let mut pairs = Vec::new();
+        if at > 0 {
+            pairs.push((s[at - 1].text.as_str(), me));
+        }
+        if let Some(next) = s.get(at + 1) {
+            pairs.push((me, next.text.as_str()));
+        }
+        pairs.iter().any(|pair| {
+            side_by_side
+                .get(pair)
+                .is_some_and(|items| items.iter().any(|&j| j != k))
+        })
     };
     contents
         .iter()
@@ -491,6 +529,18 @@ pub fn cross_item_guesses(contents: &[(Item, Vec<Passage>)]) -> Vec<Vec<(String,
                 (
                     "shown nowhere else".into(),
                     first(&|t| !option(t) && !passage(t)),
+                ),
+                (
+                    "beside its neighbours elsewhere".into(),
+                    (0..item.options.len())
+                        .find(|&o| beside_elsewhere(k, o))
+                        .unwrap_or(0),
+                ),
+                (
+                    "beside them nowhere else".into(),
+                    (0..item.options.len())
+                        .find(|&o| !beside_elsewhere(k, o))
+                        .unwrap_or(0),
                 ),
             ]
         })
