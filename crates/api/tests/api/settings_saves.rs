@@ -4,7 +4,7 @@
 
 use crate::common::{code, location, must, project, Acting};
 use factdesk_api::settings::Settings;
-use factdesk_api::{ErrorCode, ManualClock};
+use factdesk_api::{ErrorCode, ManualClock, Project};
 
 /// A save based on settings another lead changed is refused; made again on the stored
 /// ones, both changes stand.
@@ -45,69 +45,36 @@ fn a_save_based_on_settings_another_lead_changed_meanwhile_is_refused() {
 /// now uses, makes its change again on the colleague's settings.
 #[test]
 fn a_change_made_while_another_lead_saves_is_made_again_on_their_settings() {
-    let dir = must(tempfile::tempdir());
-    let clock = ManualClock::new(1_700_000_000_000);
-    let mut p = project(dir.path(), 2, &clock);
-    let lead = p.lead();
-    let read = must(p.settings());
-    let mut colleague = must(factdesk_api::Project::open(
-        &location(dir.path(), "p.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let their_lead = colleague.lead();
-    let mut calls = 0;
-    let stored = must(p.change_settings(&lead, |mut settings| {
-        calls += 1;
-        if calls == 1 {
-            // The colleague saves between this read and this write.
-            let mut theirs = must(colleague.settings());
-            theirs.overlap = read.overlap + 2;
-            must(colleague.set_settings(&their_lead, &theirs));
-        }
-        settings.reservation_minutes = read.reservation_minutes + 5;
-        Ok(settings)
-    }));
+    let race = race(|call| call == 1);
+    let stored = must(race.outcome);
     assert_eq!(
-        calls, 2,
+        race.calls, 2,
         "the change was made again on the colleague's save"
     );
     assert_eq!(
         stored.overlap,
-        read.overlap + 2,
+        race.read.overlap + 1,
         "the colleague's change stands"
     );
-    assert_eq!(stored.reservation_minutes, read.reservation_minutes + 5);
-    assert_eq!(must(p.settings()), stored);
+    assert_eq!(
+        stored.reservation_minutes,
+        race.read.reservation_minutes + 5
+    );
+    assert_eq!(race.stored, stored);
 }
 
 /// A colleague who saves on every try wins, and the change is refused, not made over
 /// theirs: after three tries the caller is told, with nothing of theirs written.
 #[test]
 fn a_change_that_loses_every_race_is_refused_with_nothing_written() {
-    let dir = must(tempfile::tempdir());
-    let clock = ManualClock::new(1_700_000_000_000);
-    let mut p = project(dir.path(), 2, &clock);
-    let lead = p.lead();
-    let read = must(p.settings());
-    let mut colleague = must(factdesk_api::Project::open(
-        &location(dir.path(), "p.fdesk"),
-        Box::new(clock.clone()),
-    ));
-    let their_lead = colleague.lead();
-    let mut calls = 0;
-    let refused = p.change_settings(&lead, |mut settings| {
-        calls += 1;
-        let mut theirs = must(colleague.settings());
-        theirs.overlap = read.overlap + calls;
-        must(colleague.set_settings(&their_lead, &theirs));
-        settings.reservation_minutes = read.reservation_minutes + 5;
-        Ok(settings)
-    });
-    assert_eq!(code(refused), ErrorCode::Conflict);
-    assert_eq!(calls, 3);
-    let stored = must(p.settings());
-    assert_eq!(stored.overlap, read.overlap + 3);
-    assert_eq!(stored.reservation_minutes, read.reservation_minutes);
+    let race = race(|_| true);
+    assert_eq!(code(race.outcome), ErrorCode::Conflict);
+    assert_eq!(race.calls, 3);
+    assert_eq!(race.stored.overlap, race.read.overlap + 3);
+    assert_eq!(
+        race.stored.reservation_minutes,
+        race.read.reservation_minutes
+    );
 }
 
 /// Sixteenth hostile pass: a project's drawn seed is above 2^53, which the settings
@@ -158,4 +125,47 @@ fn as_a_screen_reads(settings: &Settings) -> Settings {
     must(serde_json::from_value(doubled(must(serde_json::to_value(
         settings,
     )))))
+}
+
+/// What a `change_settings` raced by a colleague came to.
+struct Race {
+    outcome: factdesk_api::Result<Settings>,
+    /// How often the change was made.
+    calls: u32,
+    /// The settings before, and as stored after.
+    read: Settings,
+    stored: Settings,
+}
+
+/// A lead's `change_settings` (reservation + 5) while a colleague, on a handle of their
+/// own, saves overlap + the try's number during each try `colleague_saves` names.
+fn race(colleague_saves: impl Fn(u32) -> bool) -> Race {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_700_000_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    let lead = p.lead();
+    let read = must(p.settings());
+    let mut colleague = must(Project::open(
+        &location(dir.path(), "p.fdesk"),
+        Box::new(clock.clone()),
+    ));
+    let their_lead = colleague.lead();
+    let mut calls = 0;
+    let outcome = p.change_settings(&lead, |mut settings| {
+        calls += 1;
+        if colleague_saves(calls) {
+            let mut theirs = must(colleague.settings());
+            theirs.overlap = read.overlap + calls;
+            must(colleague.set_settings(&their_lead, &theirs));
+        }
+        settings.reservation_minutes = read.reservation_minutes + 5;
+        Ok(settings)
+    });
+    let stored = must(p.settings());
+    Race {
+        outcome,
+        calls,
+        read,
+        stored,
+    }
 }
