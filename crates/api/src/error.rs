@@ -121,7 +121,7 @@ impl From<factdesk_store::Error> for Error {
             | S::NeedsUpgrade { .. } => ErrorCode::ReadOnly,
             S::UnfinishedWrite(_) => ErrorCode::Conflict,
             S::Open { .. } | S::Unreadable { .. } | S::Connect { .. } => ErrorCode::Io,
-            S::Busy(_) | S::Listen { .. } => ErrorCode::Unavailable,
+            S::Busy(_) | S::Listen { .. } | S::IndexBuilding => ErrorCode::Unavailable,
             S::DatabaseInUse(_) => ErrorCode::AlreadyExists,
             S::Corrupt(_)
             | S::Sqlite(_)
@@ -138,6 +138,15 @@ impl From<factdesk_store::Error> for Error {
         } else {
             code
         };
+        if let S::Index(detail) = &e {
+            // The detail names folders on the server, which an annotator's search must not
+            // be told; whoever runs the project reads it in the log.
+            tracing::error!("search index: {detail}");
+            return Error::new(
+                code,
+                "the search index could not be read or built (the log says why); `factdesk reindex` builds it again",
+            );
+        }
         Error::new(code, e.to_string())
     }
 }

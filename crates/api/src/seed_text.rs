@@ -20,12 +20,20 @@ pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
     }
     match Written::deserialize(d) {
         Ok(Written::Number(n)) => Ok(n),
-        Ok(Written::Text(t)) => t.trim().parse().map_err(|_| {
-            de::Error::custom(format!(
-                "a seed is a whole number from 0 to {}, not {t:?}",
-                u64::MAX
-            ))
-        }),
+        // Digits alone: no sign, space or underscore (u64's own parsing takes a `+`).
+        Ok(Written::Text(t)) => t
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+            .then(|| t.parse().ok())
+            .flatten()
+            .ok_or_else(|| {
+                let shown: String = t.chars().take(40).collect();
+                let cut = if shown.len() < t.len() { "…" } else { "" };
+                de::Error::custom(format!(
+                    "a seed is a whole number from 0 to {}, written in digits alone, not {shown:?}{cut}",
+                    u64::MAX
+                ))
+            }),
         Err(_) => Err(de::Error::custom(format!(
             "a seed is a whole number from 0 to {}, as a number or as text",
             u64::MAX

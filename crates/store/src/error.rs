@@ -65,6 +65,8 @@ pub enum Error {
     NoProject,
     #[error("search index: {0}")]
     Index(String),
+    #[error("the search index is being built; search again in a moment")]
+    IndexBuilding,
     #[error("database error: {0}")]
     Sqlite(rusqlite::Error),
     #[error("database error: {0}")]

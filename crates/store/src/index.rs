@@ -7,10 +7,10 @@
 
 use crate::index_lock;
 use crate::index_rows::{Row, RowFields, Rows};
+use crate::index_stamp::{coverage, last_claim_hash, read_stamp, Coverage, Stamp};
 use crate::index_tokens::{analyzer, TOKENIZER};
-use crate::params;
 use crate::{Error, Result, Store};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
 use tantivy::query::{
@@ -54,23 +54,6 @@ pub struct Hit {
     pub kind: HitKind,
     pub id: i64,
     pub score: f32,
-}
-
-/// What an index holds, compared with the project to tell whether it is current.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
-struct Coverage {
-    claims: i64,
-    claims_max: i64,
-    claims_last: Option<String>,
-    sentences: i64,
-    sentences_max: i64,
-}
-
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-struct Stamp {
-    layout: u32,
-    project_id: String,
-    coverage: Coverage,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -205,7 +188,7 @@ impl SearchIndex {
                 }
             }
         }
-        SearchIndex::rebuild(store)
+        SearchIndex::rebuild_stale(store)
     }
 
     /// A read-only project's index is used as it is when it is current; otherwise one is
@@ -234,24 +217,49 @@ impl SearchIndex {
 
     /// Throws the index away and builds it again from the project.
     pub fn rebuild(store: &Store) -> Result<SearchIndex> {
+        let building = index_lock::building(&store.index_dir()?)?;
+        SearchIndex::build(store, &building)
+    }
+
+    /// Builds the index again unless another builder made it current while this one
+    /// found it stale: the one that takes the build first builds it, and the others,
+    /// which saw the same stale index, are told to search again meanwhile.
+    fn rebuild_stale(store: &Store) -> Result<SearchIndex> {
         let dir = store.index_dir()?;
-        tracing::info!(dir = %dir.display(), "building the search index");
-        if dir.exists() {
-            std::fs::remove_dir_all(&dir)
-                .map_err(|e| Error::Index(format!("cannot remove {}: {e}", dir.display())))?;
-        }
-        std::fs::create_dir_all(&dir)
-            .map_err(|e| Error::Index(format!("cannot create {}: {e}", dir.display())))?;
-        let (schema, _) = schema();
-        let index = Index::create_in_dir(&dir, schema)?;
-        index.tokenizers().register(TOKENIZER, analyzer());
+        let building = index_lock::building(&dir)?;
         let stamp = Stamp {
             layout: LAYOUT,
             project_id: store.project()?.id,
             coverage: coverage(store.read(), None)?,
         };
-        let writer = index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?;
-        write_rows(store, writer, None, &stamp)?;
+        if let Some(index) = open_existing(&dir) {
+            if read_stamp(&index).as_ref() == Some(&stamp) {
+                return SearchIndex::ready(index);
+            }
+        }
+        SearchIndex::build(store, &building)
+    }
+
+    /// Builds the index from the project in a folder of its own, then puts it in place.
+    fn build(store: &Store, building: &index_lock::Building) -> Result<SearchIndex> {
+        let dir = store.index_dir()?;
+        tracing::info!(dir = %dir.display(), "building the search index");
+        let folder = building.fresh_folder()?;
+        let stamp = Stamp {
+            layout: LAYOUT,
+            project_id: store.project()?.id,
+            coverage: coverage(store.read(), None)?,
+        };
+        {
+            let (schema, _) = schema();
+            let index = Index::create_in_dir(&folder, schema)?;
+            index.tokenizers().register(TOKENIZER, analyzer());
+            let writer = index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?;
+            write_rows(store, writer, None, &stamp)?;
+        }
+        building.put_in_place(&folder)?;
+        let index = open_existing(&dir)
+            .ok_or_else(|| Error::Index(format!("{} could not be opened", dir.display())))?;
         SearchIndex::ready(index)
     }
 
@@ -509,42 +517,6 @@ fn open_existing(dir: &Path) -> Option<Index> {
     let index = Index::open_in_dir(dir).ok()?;
     index.tokenizers().register(TOKENIZER, analyzer());
     Some(index)
-}
-
-fn read_stamp(index: &Index) -> Option<Stamp> {
-    let metas = index.load_metas().ok()?;
-    serde_json::from_str(metas.payload.as_deref()?).ok()
-}
-
-/// Counts and highest ids of claims and sentences, and the hash of the claim with the
-/// highest id; with `after`, only rows newer than it.
-fn coverage(conn: &crate::Read, after: Option<Coverage>) -> Result<Coverage> {
-    let after = after.unwrap_or_default();
-    let q = |table: &str, min: i64| -> Result<(i64, i64)> {
-        Ok(conn.query_row(
-            &format!("SELECT count(*), coalesce(max(id), 0) FROM {table} WHERE id > ?1"),
-            params![min],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?)
-    };
-    let (claims, claims_max) = q("claims", after.claims_max)?;
-    let (sentences, sentences_max) = q("sentences", after.sentences_max)?;
-    Ok(Coverage {
-        claims,
-        claims_max,
-        claims_last: last_claim_hash(conn, claims_max)?,
-        sentences,
-        sentences_max,
-    })
-}
-
-/// The content hash of claim `id`, so that rows rolled back and replaced under the same
-/// ids are not mistaken for what the index holds.
-fn last_claim_hash(conn: &crate::Read, id: i64) -> Result<Option<String>> {
-    use crate::db::OptionalExtension;
-    Ok(conn
-        .query_row("SELECT hash FROM claims WHERE id = ?1", [id], |r| r.get(0))
-        .optional()?)
 }
 
 /// Adds claims and sentences newer than `after` through `writer` and commits with `stamp`.

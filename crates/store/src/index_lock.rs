@@ -8,7 +8,9 @@
 //! second writer is still told so. (With a thread starting processes without pause, 97%
 //! of single tries were refused on our two-core machine.)
 
-use crate::Result;
+use crate::{Error, Result};
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tantivy::directory::error::LockError;
 use tantivy::{Index, IndexWriter, TantivyError};
@@ -46,6 +48,100 @@ pub(crate) fn try_writer<D: tantivy::Document>(
         Err(TantivyError::LockFailure(LockError::LockBusy, _)) => Ok(None),
         r => Ok(Some(r?)),
     }
+}
+
+/// Held while an index is built anew, by one builder at a time across threads and
+/// processes (a `flock` on a file beside the index folder, which each taker opens for
+/// itself). Two searches that found the index missing both deleted and rebuilt it at
+/// once: half of them failed, and the index was left holding rows twice (seventeenth
+/// hostile pass).
+#[derive(Debug)]
+pub(crate) struct Building {
+    _lock: File,
+    dir: PathBuf,
+}
+
+/// The build of the index at `dir`, or `Error::IndexBuilding` at once when someone
+/// builds it now: a search then waits for nobody, and is told to search again.
+pub(crate) fn building(dir: &Path) -> Result<Building> {
+    let path = beside(dir, "lock");
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(|e| Error::Index(format!("cannot create {}: {e}", parent.display())))?;
+    }
+    let file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&path)
+        .map_err(|e| Error::Index(format!("cannot open {}: {e}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => Ok(Building {
+            _lock: file,
+            dir: dir.to_path_buf(),
+        }),
+        Err(TryLockError::WouldBlock) => Err(Error::IndexBuilding),
+        Err(TryLockError::Error(e)) => {
+            Err(Error::Index(format!("cannot lock {}: {e}", path.display())))
+        }
+    }
+}
+
+impl Building {
+    /// An empty folder to build the new index in, beside the index (a build killed
+    /// before it finished left its folder; nobody else builds while this is held).
+    pub(crate) fn fresh_folder(&self) -> Result<PathBuf> {
+        let folder = beside(&self.dir, "building");
+        remove(&folder)?;
+        std::fs::create_dir_all(&folder)
+            .map_err(|e| Error::Index(format!("cannot create {}: {e}", folder.display())))?;
+        Ok(folder)
+    }
+
+    /// Puts the index built in `folder` in the old one's place. A search that opened
+    /// the old one reads it on (its files stay readable until it closes them); one that
+    /// looks in the instant between the two renames finds no index and is told to
+    /// search again.
+    pub(crate) fn put_in_place(&self, folder: &Path) -> Result<()> {
+        let old = beside(&self.dir, "old");
+        remove(&old)?;
+        if self.dir.exists() {
+            rename(&self.dir, &old)?;
+        }
+        rename(folder, &self.dir)?;
+        if let Err(e) = remove(&old) {
+            tracing::warn!("{e}");
+        }
+        Ok(())
+    }
+}
+
+/// The path `dir` with `.suffix` added to its name.
+fn beside(dir: &Path, suffix: &str) -> PathBuf {
+    let mut name = dir.as_os_str().to_owned();
+    name.push(".");
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+fn remove(folder: &Path) -> Result<()> {
+    match std::fs::remove_dir_all(folder) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Index(format!(
+            "cannot remove {}: {e}",
+            folder.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+fn rename(from: &Path, to: &Path) -> Result<()> {
+    std::fs::rename(from, to).map_err(|e| {
+        Error::Index(format!(
+            "cannot move {} to {}: {e}",
+            from.display(),
+            to.display()
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ mod file;
 mod index;
 mod index_lock;
 mod index_rows;
+mod index_stamp;
 mod index_tokens;
 pub mod listen;
 mod location;

@@ -133,3 +133,47 @@ fn an_index_from_before_folding_is_rebuilt_when_opened() {
         ["The Café Odéon in Zürich opened in 1911."]
     );
 }
+
+/// Seventeenth hostile pass: searches that found the index missing at once all deleted
+/// and rebuilt it together; half got a database error naming server folders, and the
+/// index was left holding each hit two or four times. Now one builds it, the others are
+/// told to search again (unavailable), and the index holds each hit once.
+#[test]
+fn searches_that_find_the_index_missing_at_once_build_it_once() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let p = common::file_project(dir.path(), 40, &clock);
+    let hits = |p: &Project| {
+        p.search(&p.lead(), "lighthouse", 100)
+            .map(|h| must(serde_json::to_string(&h)))
+    };
+    let clean = must(hits(&p));
+    assert!(clean.matches("\"kind\"").count() >= 40, "{clean}");
+    let index = factdesk_store::index_dir(p.path());
+    for _ in 0..3 {
+        must(std::fs::remove_dir_all(&index));
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let searches: Vec<_> = (0..8)
+            .map(|_| {
+                let (path, clock, start) = (p.path().to_path_buf(), clock.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let p = must(Project::open(&path, Box::new(clock)));
+                    start.wait();
+                    hits(&p)
+                })
+            })
+            .collect();
+        let mut answered = 0;
+        for s in searches {
+            match must(s.join().map_err(|_| "a search panicked")) {
+                Ok(found) => {
+                    assert_eq!(found, clean);
+                    answered += 1;
+                }
+                Err(e) => assert_eq!(e.code, factdesk_api::ErrorCode::Unavailable, "{e}"),
+            }
+        }
+        assert!(answered >= 1);
+        assert_eq!(must(hits(&p)), clean, "each hit once");
+    }
+}

@@ -99,8 +99,16 @@ fn settings_read_and_sent_back_by_a_screen_keep_a_drawn_seed_exactly() {
     // Settings written with the seed as a number (older files, `--set seed=7`) still read.
     let old: Settings = must(serde_json::from_str(r#"{"seed": 7}"#));
     assert_eq!(old.seed, 7);
-    let bad = serde_json::from_str::<Settings>(r#"{"seed": "seven"}"#).err();
-    assert!(bad.is_some_and(|e| e.to_string().contains("whole number")));
+    // Digits alone (seventeenth hostile pass: a sign and spaces were taken).
+    for bad in ["seven", "+5", " 7 ", "", "1_000", "18446744073709551616"] {
+        let refused = serde_json::from_str::<Settings>(&format!(r#"{{"seed": "{bad}"}}"#)).err();
+        assert!(
+            refused.is_some_and(|e| e.to_string().contains("digits alone")),
+            "{bad:?}"
+        );
+    }
+    let top: Settings = must(serde_json::from_str(r#"{"seed": "18446744073709551615"}"#));
+    assert_eq!(top.seed, u64::MAX);
 }
 
 /// `settings` through JSON as a browser's JSON.parse carries it: every number becomes a
