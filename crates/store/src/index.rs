@@ -125,6 +125,9 @@ pub struct SearchIndex {
     index: Index,
     pub(crate) reader: IndexReader,
     pub(crate) fields: Fields,
+    /// An import's index, committed before the import's own transaction: nobody
+    /// rebuilds the index until that transaction has ended (see [`IndexBatch`]).
+    _writing: Option<index_lock::Building>,
 }
 
 impl std::fmt::Debug for SearchIndex {
@@ -145,6 +148,16 @@ impl SearchIndex {
     /// [`SearchIndex::open`]; with `stale_when_busy` false, an index behind is always
     /// brought up to date first, waiting for the writer.
     fn open_current(store: &Store, stale_when_busy: bool) -> Result<SearchIndex> {
+        SearchIndex::open_current_holding(store, stale_when_busy, None)
+    }
+
+    /// [`SearchIndex::open_current`] by whoever holds the index's build (`held`: an
+    /// import about to write), which then brings it up to date without asking again.
+    fn open_current_holding(
+        store: &Store,
+        stale_when_busy: bool,
+        held: Option<&index_lock::Building>,
+    ) -> Result<SearchIndex> {
         if store.access() == crate::Access::ReadOnly {
             return SearchIndex::open_read_only(store);
         }
@@ -163,6 +176,18 @@ impl SearchIndex {
                         return SearchIndex::ready(index);
                     }
                     if only_appended {
+                        // Not while someone builds or imports: the folder may be moved
+                        // from under this writer. The index as it stands serves meanwhile.
+                        let _building = match held {
+                            Some(_) => None,
+                            None => match index_lock::building(&dir) {
+                                Ok(building) => Some(building),
+                                Err(Error::IndexBuilding) if stale_when_busy => {
+                                    return SearchIndex::ready(index)
+                                }
+                                Err(e) => return Err(e),
+                            },
+                        };
                         let writer = match stale_when_busy {
                             true => index_lock::try_writer(&index, WRITER_THREADS, WRITER_MEMORY)?,
                             false => {
@@ -188,7 +213,10 @@ impl SearchIndex {
                 }
             }
         }
-        SearchIndex::rebuild_stale(store)
+        match held {
+            Some(building) => SearchIndex::build(store, building),
+            None => SearchIndex::rebuild_stale(store),
+        }
     }
 
     /// A read-only project's index is used as it is when it is current; otherwise one is
@@ -273,6 +301,7 @@ impl SearchIndex {
             index,
             reader,
             fields: schema().1,
+            _writing: None,
         })
     }
 
@@ -435,6 +464,11 @@ pub struct IndexBatch {
     pub(crate) fields: Fields,
     /// The index as it was before this batch, for its statistics.
     pub(crate) before: IndexReader,
+    /// The index's build, held from the batch's start to the end of the write that
+    /// commits it: an import commits its rows to the index before its own transaction,
+    /// and a search that found the index ahead of the project rebuilt it and moved its
+    /// folder away under the import, which then failed (eighteenth hostile pass).
+    building: index_lock::Building,
 }
 
 impl std::fmt::Debug for IndexBatch {
@@ -447,7 +481,9 @@ impl SearchIndex {
     /// Brings the index up to date, then starts adding the rows a write is about to make,
     /// so that indexing runs beside the write instead of after it.
     pub fn begin(store: &Store) -> Result<IndexBatch> {
-        let current = SearchIndex::open_current(store, false)?;
+        // A rebuild under way finishes first.
+        let building = index_lock::building_wait(&store.index_dir()?)?;
+        let current = SearchIndex::open_current_holding(store, false, Some(&building))?;
         let writer =
             crate::index_lock::writer(&current.index, IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
         Ok(IndexBatch {
@@ -456,6 +492,7 @@ impl SearchIndex {
             rows: Rows::new(current.fields.rows()),
             fields: current.fields,
             before: current.reader,
+            building,
         })
     }
 }
@@ -506,7 +543,9 @@ impl IndexBatch {
         prepared.set_payload(&serde_json::to_string(&stamp.0)?);
         prepared.commit()?;
         self.writer.wait_merging_threads()?;
-        SearchIndex::ready(self.index)
+        let mut ready = SearchIndex::ready(self.index)?;
+        ready._writing = Some(self.building);
+        Ok(ready)
     }
 }
 

@@ -62,8 +62,18 @@ pub(crate) struct Building {
 }
 
 /// The build of the index at `dir`, or `Error::IndexBuilding` at once when someone
-/// builds it now: a search then waits for nobody, and is told to search again.
+/// builds it now (or an import writes it): a search then waits for nobody, and is told
+/// to search again.
 pub(crate) fn building(dir: &Path) -> Result<Building> {
+    taken(dir, false)
+}
+
+/// [`building`], waiting for a build under way to end (an import's, which may take long).
+pub(crate) fn building_wait(dir: &Path) -> Result<Building> {
+    taken(dir, true)
+}
+
+fn taken(dir: &Path, wait: bool) -> Result<Building> {
     let path = beside(dir, "lock");
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
@@ -75,7 +85,11 @@ pub(crate) fn building(dir: &Path) -> Result<Building> {
         .truncate(false)
         .open(&path)
         .map_err(|e| Error::Index(format!("cannot open {}: {e}", path.display())))?;
-    match file.try_lock() {
+    let locked = match wait {
+        true => file.lock().map_err(TryLockError::Error),
+        false => file.try_lock(),
+    };
+    match locked {
         Ok(()) => Ok(Building {
             _lock: file,
             dir: dir.to_path_buf(),
