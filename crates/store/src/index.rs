@@ -36,9 +36,7 @@ const IMPORT_WRITER_MEMORY: usize = 32 * 1024 * 1024;
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
-    let mut s = project.as_os_str().to_owned();
-    s.push(".index");
-    PathBuf::from(s)
+    crate::sibling(project, ".index")
 }
 
 /// What a search hit is.
@@ -162,19 +160,18 @@ impl SearchIndex {
             return SearchIndex::open_read_only(store);
         }
         let dir = store.index_dir()?;
-        let project_id = store.project()?.id;
-        let now = coverage(store.read(), None)?;
+        let now = stamp_now(store.read())?;
         if let Some(index) = open_existing(&dir) {
             if let Some(stamp) = read_stamp(&index) {
-                if stamp.layout == LAYOUT && stamp.project_id == project_id {
+                if stamp == now {
+                    return SearchIndex::ready(index);
+                }
+                if stamp.layout == now.layout && stamp.project_id == now.project_id {
                     let added = coverage(store.read(), Some(stamp.coverage.clone()))?;
-                    let only_appended = stamp.coverage.claims + added.claims == now.claims
-                        && stamp.coverage.sentences + added.sentences == now.sentences
+                    let only_appended = stamp.coverage.claims + added.claims == now.coverage.claims
+                        && stamp.coverage.sentences + added.sentences == now.coverage.sentences
                         && stamp.coverage.claims_last
                             == last_claim_hash(store.read(), stamp.coverage.claims_max)?;
-                    if stamp.coverage == now {
-                        return SearchIndex::ready(index);
-                    }
                     if only_appended {
                         // Not while someone builds or imports: the folder may be moved
                         // from under this writer. The index as it stands serves meanwhile.
@@ -198,16 +195,7 @@ impl SearchIndex {
                             return SearchIndex::ready(index);
                         };
                         tracing::info!("adding new rows to the search index");
-                        write_rows(
-                            store,
-                            writer,
-                            Some(stamp.coverage.clone()),
-                            &Stamp {
-                                layout: LAYOUT,
-                                project_id,
-                                coverage: now,
-                            },
-                        )?;
+                        write_rows(store, writer, Some(stamp.coverage.clone()), &now)?;
                         return SearchIndex::ready(index);
                     }
                 }
@@ -222,11 +210,7 @@ impl SearchIndex {
     /// A read-only project's index is used as it is when it is current; otherwise one is
     /// built in memory, since nothing may be written beside the project.
     fn open_read_only(store: &Store) -> Result<SearchIndex> {
-        let stamp = Stamp {
-            layout: LAYOUT,
-            project_id: store.project()?.id,
-            coverage: coverage(store.read(), None)?,
-        };
+        let stamp = stamp_now(store.read())?;
         if let Some(index) = open_existing(&store.index_dir()?) {
             if read_stamp(&index).as_ref() == Some(&stamp) {
                 if let Ok(ready) = SearchIndex::ready(index) {
@@ -255,11 +239,7 @@ impl SearchIndex {
     fn rebuild_stale(store: &Store) -> Result<SearchIndex> {
         let dir = store.index_dir()?;
         let building = index_lock::building(&dir)?;
-        let stamp = Stamp {
-            layout: LAYOUT,
-            project_id: store.project()?.id,
-            coverage: coverage(store.read(), None)?,
-        };
+        let stamp = stamp_now(store.read())?;
         if let Some(index) = open_existing(&dir) {
             if read_stamp(&index).as_ref() == Some(&stamp) {
                 return SearchIndex::ready(index);
@@ -273,11 +253,7 @@ impl SearchIndex {
         let dir = store.index_dir()?;
         tracing::info!(dir = %dir.display(), "building the search index");
         let folder = building.fresh_folder()?;
-        let stamp = Stamp {
-            layout: LAYOUT,
-            project_id: store.project()?.id,
-            coverage: coverage(store.read(), None)?,
-        };
+        let stamp = stamp_now(store.read())?;
         {
             let (schema, _) = schema();
             let index = Index::create_in_dir(&folder, schema)?;
@@ -520,13 +496,7 @@ impl IndexBatch {
     /// first, it lets the commit run on another thread while the caller goes on writing
     /// rows the stamp does not count (an import's candidates).
     pub fn stamp(&self, conn: &crate::Read) -> Result<IndexStamp> {
-        let project_id: String =
-            conn.query_row("SELECT id FROM project LIMIT 1", [], |r| r.get(0))?;
-        Ok(IndexStamp(Stamp {
-            layout: LAYOUT,
-            project_id,
-            coverage: coverage(conn, None)?,
-        }))
+        Ok(IndexStamp(stamp_now(conn)?))
     }
 
     /// The highest claim and sentence ids the index held when this batch began: rows
@@ -547,6 +517,15 @@ impl IndexBatch {
         ready._writing = Some(self.building);
         Ok(ready)
     }
+}
+
+/// The stamp of an index current with the project as `conn` reads it now.
+fn stamp_now(conn: &crate::Read) -> Result<Stamp> {
+    Ok(Stamp {
+        layout: LAYOUT,
+        project_id: crate::project::get(conn)?.id,
+        coverage: coverage(conn, None)?,
+    })
 }
 
 fn open_existing(dir: &Path) -> Option<Index> {

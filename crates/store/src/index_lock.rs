@@ -74,7 +74,7 @@ pub(crate) fn building_wait(dir: &Path) -> Result<Building> {
 }
 
 fn taken(dir: &Path, wait: bool) -> Result<Building> {
-    let path = beside(dir, "lock");
+    let path = crate::sibling(dir, ".lock");
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::Index(format!("cannot create {}: {e}", parent.display())))?;
@@ -105,7 +105,7 @@ impl Building {
     /// An empty folder to build the new index in, beside the index (a build killed
     /// before it finished left its folder; nobody else builds while this is held).
     pub(crate) fn fresh_folder(&self) -> Result<PathBuf> {
-        let folder = beside(&self.dir, "building");
+        let folder = crate::sibling(&self.dir, ".building");
         remove(&folder)?;
         std::fs::create_dir_all(&folder)
             .map_err(|e| Error::Index(format!("cannot create {}: {e}", folder.display())))?;
@@ -117,7 +117,7 @@ impl Building {
     /// looks in the instant between the two renames finds no index and is told to
     /// search again.
     pub(crate) fn put_in_place(&self, folder: &Path) -> Result<()> {
-        let old = beside(&self.dir, "old");
+        let old = crate::sibling(&self.dir, ".old");
         remove(&old)?;
         if self.dir.exists() {
             rename(&self.dir, &old)?;
@@ -128,14 +128,6 @@ impl Building {
         }
         Ok(())
     }
-}
-
-/// The path `dir` with `.suffix` added to its name.
-fn beside(dir: &Path, suffix: &str) -> PathBuf {
-    let mut name = dir.as_os_str().to_owned();
-    name.push(".");
-    name.push(suffix);
-    PathBuf::from(name)
 }
 
 fn remove(folder: &Path) -> Result<()> {

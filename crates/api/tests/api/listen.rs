@@ -7,7 +7,7 @@ use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::tasks::TaskKind;
 use factdesk_api::RawSql as _;
-use factdesk_api::{ManualClock, Project};
+use factdesk_api::{AnswerListener, ManualClock, Project};
 use factdesk_core::answer::{Response, Selection};
 use factdesk_store::annotations::NewAnnotation;
 use std::time::{Duration, Instant};
@@ -64,10 +64,7 @@ fn answers_from_another_connection_wake_the_listener_and_a_rollback_does_not() {
     }
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let mut ours = project(dir.path(), 12, &clock);
-    ok(ours.create_tasks(&ours.lead(), TaskKind::Evidence, Some(2)));
-    ok(ours.add_annotator(&ours.lead(), "ana", Role::Annotator));
-    let mut listener = ok(ours.answer_listener()).unwrap_or_else(|| panic!("no listener"));
+    let (_ours, mut listener) = listened(dir.path(), 12, &clock);
     assert_eq!(wakes(&mut listener), 0, "woken with nothing committed");
 
     // Another connection to the database, as `factdesk submit` or a second server.
@@ -155,10 +152,7 @@ fn a_listener_whose_connection_was_ended_reconnects_and_hears_again() {
     }
     let dir = ok(tempfile::tempdir());
     let clock = ManualClock::new(1_000_000);
-    let mut ours = project(dir.path(), 4, &clock);
-    ok(ours.create_tasks(&ours.lead(), TaskKind::Evidence, Some(2)));
-    ok(ours.add_annotator(&ours.lead(), "ana", Role::Annotator));
-    let mut listener = ok(ours.answer_listener()).unwrap_or_else(|| panic!("no listener"));
+    let (mut ours, mut listener) = listened(dir.path(), 4, &clock);
     // The database ends the listener's connection (a restart, an administrator).
     let ended: i64 = ok(ours.store().read().query_row(
         "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
@@ -178,4 +172,14 @@ fn a_listener_whose_connection_was_ended_reconnects_and_hears_again() {
         ok(listener.wait(Duration::from_secs(1))),
         "no wake after reconnecting"
     );
+}
+
+/// A database project of `n` claims with evidence tasks and ana to answer them, and a
+/// listener for its commits.
+fn listened(dir: &std::path::Path, n: usize, clock: &ManualClock) -> (Project, AnswerListener) {
+    let mut p = project(dir, n, clock);
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    ok(p.add_annotator(&p.lead(), "ana", Role::Annotator));
+    let listener = ok(p.answer_listener()).unwrap_or_else(|| panic!("no listener"));
+    (p, listener)
 }
