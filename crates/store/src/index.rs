@@ -159,52 +159,72 @@ impl SearchIndex {
         if store.access() == crate::Access::ReadOnly {
             return SearchIndex::open_read_only(store);
         }
+        if let Some(building) = held {
+            return SearchIndex::bring_up_to_date(store, building, stale_when_busy);
+        }
+        let dir = store.index_dir()?;
+        let now = stamp_now(store.read())?;
+        // A look without the build, which a rebuild may move aside meanwhile: tantivy
+        // opens files by the folder's name, so a reader opened as it moves fails (one
+        // search in 430 during reindexes, issue 31) rather than mixing the two. What it
+        // opens whole is either index; a failed one looks again under the build.
+        let seen = open_existing(&dir).and_then(|index| read_stamp(&index).map(|s| (index, s)));
+        let mut behind = None;
+        if let Some((index, stamp)) = seen {
+            if stamp == now {
+                match SearchIndex::ready(index) {
+                    Ok(ready) => return Ok(ready),
+                    Err(e) => tracing::info!("the search index moved while it opened: {e}"),
+                }
+            } else if stale_when_busy && only_appended(store, &stamp, &now)? {
+                behind = Some(index);
+            }
+        }
+        match index_lock::building(&dir) {
+            Ok(building) => SearchIndex::bring_up_to_date(store, &building, stale_when_busy),
+            // Someone builds or imports: an index merely behind serves as it stands, and
+            // one moved even so is searched again in a moment.
+            Err(Error::IndexBuilding) => match behind {
+                Some(index) => SearchIndex::ready(index).map_err(|_| Error::IndexBuilding),
+                None => Err(Error::IndexBuilding),
+            },
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The index brought up to date by the holder of its build, under which nobody else
+    /// moves or writes it: used as it is when current, given the new rows when the
+    /// project only gained rows since, built again otherwise (also when it cannot be
+    /// read). With `stale_when_busy`, an index whose writer is taken is used as it stands.
+    fn bring_up_to_date(
+        store: &Store,
+        building: &index_lock::Building,
+        stale_when_busy: bool,
+    ) -> Result<SearchIndex> {
         let dir = store.index_dir()?;
         let now = stamp_now(store.read())?;
         if let Some(index) = open_existing(&dir) {
-            if let Some(stamp) = read_stamp(&index) {
-                if stamp == now {
+            match read_stamp(&index) {
+                Some(stamp) if stamp == now => match SearchIndex::ready(index) {
+                    Ok(ready) => return Ok(ready),
+                    Err(e) => tracing::warn!("rebuilding the search index, unreadable: {e}"),
+                },
+                Some(stamp) if only_appended(store, &stamp, &now)? => {
+                    let writer = match stale_when_busy {
+                        true => index_lock::try_writer(&index, WRITER_THREADS, WRITER_MEMORY)?,
+                        false => Some(index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?),
+                    };
+                    let Some(writer) = writer else {
+                        return SearchIndex::ready(index);
+                    };
+                    tracing::info!("adding new rows to the search index");
+                    write_rows(store, writer, Some(stamp.coverage), &now)?;
                     return SearchIndex::ready(index);
                 }
-                if stamp.layout == now.layout && stamp.project_id == now.project_id {
-                    let added = coverage(store.read(), Some(stamp.coverage.clone()))?;
-                    let only_appended = stamp.coverage.claims + added.claims == now.coverage.claims
-                        && stamp.coverage.sentences + added.sentences == now.coverage.sentences
-                        && stamp.coverage.claims_last
-                            == last_claim_hash(store.read(), stamp.coverage.claims_max)?;
-                    if only_appended {
-                        // Not while someone builds or imports: the folder may be moved
-                        // from under this writer. The index as it stands serves meanwhile.
-                        let _building = match held {
-                            Some(_) => None,
-                            None => match index_lock::building(&dir) {
-                                Ok(building) => Some(building),
-                                Err(Error::IndexBuilding) if stale_when_busy => {
-                                    return SearchIndex::ready(index)
-                                }
-                                Err(e) => return Err(e),
-                            },
-                        };
-                        let writer = match stale_when_busy {
-                            true => index_lock::try_writer(&index, WRITER_THREADS, WRITER_MEMORY)?,
-                            false => {
-                                Some(index_lock::writer(&index, WRITER_THREADS, WRITER_MEMORY)?)
-                            }
-                        };
-                        let Some(writer) = writer else {
-                            return SearchIndex::ready(index);
-                        };
-                        tracing::info!("adding new rows to the search index");
-                        write_rows(store, writer, Some(stamp.coverage.clone()), &now)?;
-                        return SearchIndex::ready(index);
-                    }
-                }
+                _ => {}
             }
         }
-        match held {
-            Some(building) => SearchIndex::build(store, building),
-            None => SearchIndex::rebuild_stale(store),
-        }
+        SearchIndex::build(store, building)
     }
 
     /// A read-only project's index is used as it is when it is current; otherwise one is
@@ -230,21 +250,6 @@ impl SearchIndex {
     /// Throws the index away and builds it again from the project.
     pub fn rebuild(store: &Store) -> Result<SearchIndex> {
         let building = index_lock::building(&store.index_dir()?)?;
-        SearchIndex::build(store, &building)
-    }
-
-    /// Builds the index again unless another builder made it current while this one
-    /// found it stale: the one that takes the build first builds it, and the others,
-    /// which saw the same stale index, are told to search again meanwhile.
-    fn rebuild_stale(store: &Store) -> Result<SearchIndex> {
-        let dir = store.index_dir()?;
-        let building = index_lock::building(&dir)?;
-        let stamp = stamp_now(store.read())?;
-        if let Some(index) = open_existing(&dir) {
-            if read_stamp(&index).as_ref() == Some(&stamp) {
-                return SearchIndex::ready(index);
-            }
-        }
         SearchIndex::build(store, &building)
     }
 
@@ -526,6 +531,18 @@ fn stamp_now(conn: &crate::Read) -> Result<Stamp> {
         project_id: crate::project::get(conn)?.id,
         coverage: coverage(conn, None)?,
     })
+}
+
+/// Whether the project only gained rows since the index was stamped with `stamp`: the
+/// same project and layout, and the rows the index holds unchanged.
+fn only_appended(store: &Store, stamp: &Stamp, now: &Stamp) -> Result<bool> {
+    if stamp.layout != now.layout || stamp.project_id != now.project_id {
+        return Ok(false);
+    }
+    let added = coverage(store.read(), Some(stamp.coverage.clone()))?;
+    Ok(stamp.coverage.claims + added.claims == now.coverage.claims
+        && stamp.coverage.sentences + added.sentences == now.coverage.sentences
+        && stamp.coverage.claims_last == last_claim_hash(store.read(), stamp.coverage.claims_max)?)
 }
 
 fn open_existing(dir: &Path) -> Option<Index> {

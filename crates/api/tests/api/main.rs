@@ -58,6 +58,7 @@ mod scenarios;
 mod search;
 mod search_membership;
 mod search_privacy;
+mod search_rebuilds;
 mod semantic;
 mod sentence_passage;
 mod serving;
