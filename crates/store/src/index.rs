@@ -545,8 +545,10 @@ fn only_appended(store: &Store, stamp: &Stamp, now: &Stamp) -> Result<bool> {
         && stamp.coverage.claims_last == last_claim_hash(store.read(), stamp.coverage.claims_max)?)
 }
 
+/// The index at `dir`, if a folder (not a link, which may lead out of the project's
+/// folder: the index is then built anew, the link moved aside) holds one.
 fn open_existing(dir: &Path) -> Option<Index> {
-    if !dir.is_dir() {
+    if !std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()) {
         return None;
     }
     let index = Index::open_in_dir(dir).ok()?;

@@ -9,7 +9,7 @@
 //! of single tries were refused on our two-core machine.)
 
 use crate::{Error, Result};
-use std::fs::{File, OpenOptions, TryLockError};
+use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 use tantivy::directory::error::LockError;
@@ -79,12 +79,7 @@ fn taken(dir: &Path, wait: bool) -> Result<Building> {
         std::fs::create_dir_all(parent)
             .map_err(|e| Error::Index(format!("cannot create {}: {e}", parent.display())))?;
     }
-    let file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&path)
-        .map_err(|e| Error::Index(format!("cannot open {}: {e}", path.display())))?;
+    let file = lock_file(&path)?;
     let locked = match wait {
         true => file.lock().map_err(TryLockError::Error),
         false => file.try_lock(),
@@ -101,13 +96,47 @@ fn taken(dir: &Path, wait: bool) -> Result<Building> {
     }
 }
 
+/// The lock file at `path`, made when missing. Anything else found there (a folder, or a
+/// link, which would be followed out of the project's folder) stopped every build of the
+/// index for good: it is removed and a file made in its place. A file is kept as it is,
+/// since another builder may hold it.
+fn lock_file(path: &Path) -> Result<File> {
+    if std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file()) {
+        tracing::warn!(path = %path.display(), "replacing what stood in place of the search index's lock file");
+        remove(path)?;
+    }
+    open_lock(path).map_err(|e| Error::Index(format!("cannot open {}: {e}", path.display())))
+}
+
+/// Opens (or makes) the lock file, never through a link planted since the look.
+#[cfg(unix)]
+fn open_lock(path: &Path) -> std::io::Result<File> {
+    use rustix::fs::{Mode, OFlags};
+    let flags = OFlags::WRONLY | OFlags::CREATE | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+    Ok(File::from(rustix::fs::open(
+        path,
+        flags,
+        Mode::from_raw_mode(0o666),
+    )?))
+}
+
+#[cfg(not(unix))]
+fn open_lock(path: &Path) -> std::io::Result<File> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+}
+
 impl Building {
     /// An empty folder to build the new index in, beside the index (a build killed
     /// before it finished left its folder; nobody else builds while this is held).
+    /// Made anew, never one found there, which may be a link out of the project's folder.
     pub(crate) fn fresh_folder(&self) -> Result<PathBuf> {
         let folder = crate::sibling(&self.dir, ".building");
         remove(&folder)?;
-        std::fs::create_dir_all(&folder)
+        std::fs::create_dir(&folder)
             .map_err(|e| Error::Index(format!("cannot create {}: {e}", folder.display())))?;
         Ok(folder)
     }
@@ -119,7 +148,8 @@ impl Building {
     pub(crate) fn put_in_place(&self, folder: &Path) -> Result<()> {
         let old = crate::sibling(&self.dir, ".old");
         remove(&old)?;
-        if self.dir.exists() {
+        // Whatever is there, a link that leads nowhere too, is moved aside.
+        if std::fs::symlink_metadata(&self.dir).is_ok() {
             rename(&self.dir, &old)?;
         }
         rename(folder, &self.dir)?;
@@ -130,11 +160,22 @@ impl Building {
     }
 }
 
-fn remove(folder: &Path) -> Result<()> {
-    match std::fs::remove_dir_all(folder) {
+/// Removes what is at `path`: a folder with all it holds, a file, or a link itself, never
+/// what the link leads to (which may lie outside the project's folder).
+fn remove(path: &Path) -> Result<()> {
+    let removed = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        // A link to a folder is removed as a folder on Windows.
+        Ok(m) if m.is_symlink() => {
+            std::fs::remove_file(path).or_else(|_| std::fs::remove_dir(path))
+        }
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) => Err(e),
+    };
+    match removed {
         Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(Error::Index(format!(
             "cannot remove {}: {e}",
-            folder.display()
+            path.display()
         ))),
         _ => Ok(()),
     }
