@@ -7,7 +7,8 @@ use std::path::PathBuf;
 ///
 /// --set takes dotted keys and JSON values: --set overlap=5 --set checks.negation_only=false
 /// --set evidence_stance=supports (or supports_or_refutes)
-/// --set 'trick_template="It is false that {claim}"'.
+/// --set 'trick_template="It is false that {claim}"'. Space around a value is refused
+/// (except around a JSON object or array).
 ///
 /// Factdesk's own evidence guideline follows the stance; one you wrote is kept as written
 /// when the stance changes, so match it yourself.
@@ -29,10 +30,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let (key, raw) = pair
             .split_once('=')
             .ok_or_else(|| anyhow::anyhow!("--set {pair:?}: expected KEY=VALUE"))?;
-        // A bare word is taken as a string, so --set trick_template=... needs no quotes.
-        let new: serde_json::Value = serde_json::from_str(raw)
-            .unwrap_or_else(|_| serde_json::Value::String(raw.to_string()));
-        pairs.push((key, new));
+        pairs.push((key, value_of(key, raw)?));
     }
     let mut shown = project.settings()?;
     if !pairs.is_empty() {
@@ -50,6 +48,24 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     println!("{}", serde_json::to_string_pretty(&shown)?);
     Ok(())
+}
+
+/// The value `raw` stands for: JSON, or else the text as a string, so that
+/// --set trick_template=... needs no quotes. Space around a value is refused, as JSON
+/// drops it unseen (`seed= 7` set the seed to 7, though a seed is digits alone) and text
+/// keeps it unseen; only around an object or array (a design from a file) is it layout.
+fn value_of(key: &str, raw: &str) -> Result<serde_json::Value, Error> {
+    let parsed = serde_json::from_str(raw);
+    if let Ok(value @ (serde_json::Value::Object(_) | serde_json::Value::Array(_))) = parsed {
+        return Ok(value);
+    }
+    if raw.trim() != raw {
+        return Err(Error::new(
+            ErrorCode::InvalidInput,
+            format!("--set {key}: {raw:?} begins or ends with a space; write the value without it"),
+        ));
+    }
+    Ok(parsed.unwrap_or_else(|_| serde_json::Value::String(raw.to_string())))
 }
 
 /// `settings` with each dotted key of `pairs` set to its value.

@@ -24,6 +24,43 @@ fn settings_out_of_range_are_refused() {
     );
 }
 
+/// Regression (issue 31): `--set seed= 7` set the seed to 7, the value read as JSON,
+/// which drops the space unseen, though a seed is digits alone. Now space around a value
+/// is refused, naming the setting, and the project is left as it was.
+#[test]
+fn a_seed_with_space_around_it_is_refused_and_changes_nothing() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let p = demo_project(dir.path(), "s.fdesk", &["ana"]);
+    let shown = |p: &Path| -> Value {
+        let out = ok([Path::new("settings"), p]);
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}"))
+    };
+    let before = shown(&p);
+    let digest = crate::file_digest(&p);
+    let p_text = p.to_str().unwrap_or_else(|| panic!("path"));
+    for set in [
+        "seed= 7",
+        "seed=7 ",
+        "seed=\t7",
+        "seed= \"7\"",
+        "overlap= 2",
+    ] {
+        let out = factdesk(["settings", p_text, "--set", set]);
+        let msg = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "{set:?}: {msg}");
+        let key = set.split('=').next().unwrap_or_default();
+        assert!(
+            msg.contains(&format!("--set {key}")) && msg.contains("space"),
+            "{set:?}: {msg}"
+        );
+    }
+    assert_eq!(shown(&p), before);
+    assert_eq!(crate::file_digest(&p), digest, "the project changed");
+    // Digits alone still set it.
+    ok(["settings", p_text, "--set", "seed=7"]);
+    assert_eq!(shown(&p)["seed"], json!("7"));
+}
+
 #[test]
 fn a_line_without_a_task_says_so_and_a_negative_time_is_kept_as_zero() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
