@@ -1,19 +1,26 @@
-//! Sentence embeddings for the semantic ranker: all-MiniLM-L6-v2 (a six-layer BERT)
-//! run with candle on the CPU, mean-pooled over the attention mask and L2-normalised, so
-//! the cosine of two texts is the dot product of their vectors (as sentence-transformers
-//! computes it for this model).
+//! Sentence embeddings for the semantic ranker: all-MiniLM-L6-v2 (a six-layer BERT) run
+//! on the CPU by this crate's own encoder, mean-pooled over each text's word pieces and
+//! L2-normalised, so the cosine of two texts is the dot product of their vectors (as
+//! sentence-transformers computes it for this model).
+//!
+//! Texts are embedded without padding, in chunks that one worker per core takes in turn;
+//! each worker runs its products on its own thread, so cores never wait for each other
+//! within a layer (docs/ranking.md has the figures).
 //!
 //! The model is read from a local folder holding `model.safetensors`, `config.json` and
 //! `tokenizer.json`; nothing is ever downloaded (see [`locate`]).
 
-use candle_core::{DType, Device, Tensor};
-use candle_nn::VarBuilder;
-use candle_transformers::models::bert::{BertModel, Config};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokenizers::{Encoding, Tokenizer, TruncationParams};
 
+mod encoder;
+mod kernel;
 mod locate;
+mod math;
+mod model;
 
+pub use kernel::product_ceiling;
 pub use locate::{locate, Locations, MODEL_FILES, MODEL_NAME, SETUP_FOLDER};
 
 /// What to do when no model is found, said in every such error.
@@ -43,20 +50,20 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// long sentences differently from the reference.
 const DEFAULT_MAX_TOKENS: usize = 256;
 
-/// Most sentences in one forward pass, and most word pieces (rows times the longest row):
-/// texts are sorted by their token count first, so a batch pads only up to its own longest
-/// text, and long texts go in smaller batches. Chosen with the `embed` bench
-/// (docs/ranking.md).
-const BATCH_ROWS: usize = 64;
-const BATCH_TOKENS: usize = 4096;
+/// Most word pieces in one chunk of work: enough rows that each product runs near the
+/// kernel's speed, few enough that the chunks keep every worker busy to the end and the
+/// buffers stay small (a chunk's feed-forward activations are 6 MB). Chosen with the
+/// `embed` bench (docs/ranking.md).
+const CHUNK_TOKENS: usize = 1024;
 
 /// A loaded embedding model.
 pub struct Embedder {
-    model: BertModel,
+    model: model::Model,
     tokenizer: Tokenizer,
     id: String,
     dir: PathBuf,
     dimension: usize,
+    threads: usize,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -64,6 +71,7 @@ impl std::fmt::Debug for Embedder {
         f.debug_struct("Embedder")
             .field("id", &self.id)
             .field("dir", &self.dir)
+            .field("threads", &self.threads)
             .finish_non_exhaustive()
     }
 }
@@ -92,7 +100,7 @@ impl Embedder {
             message,
         };
         let config_bytes = read(&dir.join("config.json"))?;
-        let config: Config = serde_json::from_slice(&config_bytes)
+        let config: model::Config = serde_json::from_slice(&config_bytes)
             .map_err(|e| load_error(format!("config.json: {e}")))?;
         let weights = read(&dir.join("model.safetensors"))?;
         let tokenizer_bytes = read(&dir.join("tokenizer.json"))?;
@@ -115,18 +123,29 @@ impl Embedder {
             .map_err(|e| load_error(format!("tokenizer.json: {e}")))?;
         // Padding is done per batch by `embed`, once the texts are sorted by length.
         tokenizer.with_padding(None);
-        let device = Device::Cpu;
-        let vb = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
-            .map_err(|e| load_error(format!("model.safetensors: {e}")))?;
-        let model = BertModel::load(vb, &config)
-            .map_err(|e| load_error(format!("model.safetensors: {e}")))?;
+        let dimension = config.hidden_size;
+        let model = model::Model::read(config, &weights).map_err(load_error)?;
         Ok(Embedder {
             model,
             tokenizer,
             id,
             dir: dir.to_path_buf(),
-            dimension: config.hidden_size,
+            dimension,
+            threads: std::thread::available_parallelism().map_or(1, usize::from),
         })
+    }
+
+    /// The same model, embedding on `threads` workers (at least one); by default one per
+    /// core.
+    #[must_use]
+    pub fn with_threads(mut self, threads: usize) -> Embedder {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// How many workers embed at once.
+    pub fn threads(&self) -> usize {
+        self.threads
     }
 
     /// The model's name and a hash of its files: the key of cached embeddings.
@@ -145,19 +164,53 @@ impl Embedder {
     }
 
     /// Unit-length embeddings of `texts`, in their order. Each text is cut at the model's
-    /// limit (256 word pieces). Texts are sorted by token count and embedded in batches
-    /// padded to their own longest text; candle runs each batch's matrix products on its
-    /// thread pool (one thread per core).
+    /// limit (256 word pieces).
     pub fn embed(&self, texts: &[&str]) -> Result<Vec<Vec<f32>>> {
         let encodings = self.tokenize(texts)?;
-        let mut order: Vec<usize> = (0..texts.len()).collect();
-        order.sort_by_key(|&i| (encodings[i].get_ids().len(), i));
-        let mut out = vec![Vec::new(); texts.len()];
-        for batch in batches(&order, |i| encodings[i].get_ids().len()) {
-            let rows: Vec<&Encoding> = batch.iter().map(|&i| &encodings[i]).collect();
-            for (&i, v) in batch.iter().zip(self.embed_batch(&rows)?) {
-                out[i] = v;
+        let ids: Vec<&[u32]> = encodings.iter().map(Encoding::get_ids).collect();
+        let vocabulary = self.model.config.vocab_size;
+        if let Some(id) = ids
+            .iter()
+            .flat_map(|t| t.iter())
+            .find(|&&id| id as usize >= vocabulary)
+        {
+            return Err(Error::Inference(format!(
+                "the tokenizer gave word piece {id}, past the model's {vocabulary}"
+            )));
+        }
+        let chunks = chunks(&ids, self.threads);
+        let next = AtomicUsize::new(0);
+        let work = || {
+            let mut scratch = encoder::Scratch::default();
+            let mut done = Vec::new();
+            while let Some(chunk) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                let texts: Vec<&[u32]> = chunk.iter().map(|&i| ids[i]).collect();
+                let vectors = self.model.pooled(&texts, &mut scratch);
+                done.extend(chunk.iter().copied().zip(vectors));
             }
+            done
+        };
+        let workers = self.threads.min(chunks.len());
+        let done: Vec<(usize, Vec<f32>)> = if workers <= 1 {
+            work()
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..workers).map(|_| scope.spawn(work)).collect();
+                let mut all = Vec::with_capacity(texts.len());
+                for handle in handles {
+                    all.extend(
+                        handle
+                            .join()
+                            .map_err(|_| Error::Inference("an embedding worker failed".into()))?,
+                    );
+                }
+                Ok::<_, Error>(all)
+            })?
+        };
+        let mut out = vec![Vec::new(); texts.len()];
+        for (i, mut v) in done {
+            normalize(&mut v);
+            out[i] = v;
         }
         Ok(out)
     }
@@ -177,68 +230,30 @@ impl Embedder {
             .encode_batch(texts.to_vec(), true)
             .map_err(|e| Error::Inference(format!("tokenizing: {e}")))
     }
-
-    fn embed_batch(&self, encodings: &[&Encoding]) -> Result<Vec<Vec<f32>>> {
-        let inference = |e: candle_core::Error| Error::Inference(e.to_string());
-        let rows = encodings.len();
-        let width = encodings
-            .iter()
-            .map(|e| e.get_ids().len())
-            .max()
-            .unwrap_or(0);
-        if rows == 0 || width == 0 {
-            return Ok(vec![vec![0.0; self.dimension]; rows]);
-        }
-        let mut ids = vec![0u32; rows * width];
-        let mut mask = vec![0u32; rows * width];
-        for (row, e) in encodings.iter().enumerate() {
-            let n = e.get_ids().len();
-            ids[row * width..row * width + n].copy_from_slice(e.get_ids());
-            mask[row * width..row * width + n].fill(1);
-        }
-        let device = &self.model.device;
-        let ids = Tensor::from_vec(ids, (rows, width), device).map_err(inference)?;
-        let mask = Tensor::from_vec(mask, (rows, width), device).map_err(inference)?;
-        let types = ids.zeros_like().map_err(inference)?;
-        let hidden = self
-            .model
-            .forward(&ids, &types, Some(&mask))
-            .map_err(inference)?;
-        let pooled = mean_pool(&hidden, &mask).map_err(inference)?;
-        let mut vectors = pooled.to_vec2::<f32>().map_err(inference)?;
-        for v in &mut vectors {
-            normalize(v);
-        }
-        Ok(vectors)
-    }
 }
 
-/// Splits `sorted` (indices in ascending token count) into batches of at most
-/// [`BATCH_ROWS`] texts and [`BATCH_TOKENS`] padded word pieces (always at least one text).
-fn batches(sorted: &[usize], tokens: impl Fn(usize) -> usize) -> Vec<&[usize]> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    while start < sorted.len() {
-        let mut end = start + 1;
-        while end < sorted.len()
-            && end - start < BATCH_ROWS
-            && (end - start + 1) * tokens(sorted[end]) <= BATCH_TOKENS
-        {
-            end += 1;
+/// Splits the texts (word-piece ids) into chunks of about [`CHUNK_TOKENS`] word pieces,
+/// longest texts first so the short ones even out the workers' loads at the end; at least
+/// `workers` chunks when there are that many texts, so a small call still uses every
+/// core. Every text is in exactly one chunk.
+fn chunks(ids: &[&[u32]], workers: usize) -> Vec<Vec<usize>> {
+    let mut order: Vec<usize> = (0..ids.len()).collect();
+    order.sort_by_key(|&i| (std::cmp::Reverse(ids[i].len()), i));
+    let total: usize = ids.iter().map(|t| t.len()).sum();
+    let budget = CHUNK_TOKENS.min(total.div_ceil(workers.max(1))).max(1);
+    let mut out: Vec<Vec<usize>> = Vec::new();
+    let mut tokens = 0;
+    for i in order {
+        match out.last_mut() {
+            Some(chunk) if tokens + ids[i].len() <= budget => chunk.push(i),
+            _ => {
+                out.push(vec![i]);
+                tokens = 0;
+            }
         }
-        out.push(&sorted[start..end]);
-        start = end;
+        tokens += ids[i].len();
     }
     out
-}
-
-/// The mean of the token vectors the attention mask keeps (padding excluded).
-fn mean_pool(hidden: &Tensor, mask: &Tensor) -> candle_core::Result<Tensor> {
-    let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-    let summed = hidden.broadcast_mul(&mask)?.sum(1)?;
-    // sentence-transformers clamps the count at 1e-9 so an empty mask cannot divide by 0.
-    let counts = mask.sum(1)?.clamp(1e-9f32, f32::MAX)?;
-    summed.broadcast_div(&counts)
 }
 
 /// Scales `v` to unit length (a zero vector stays zero), as torch's `normalize` with its
@@ -284,22 +299,31 @@ mod tests {
     }
 
     #[test]
-    fn batches_hold_sorted_texts_within_the_row_and_token_limits() {
-        let lengths: Vec<usize> = (0..300).map(|i| 5 + i / 2).collect();
-        let order: Vec<usize> = (0..lengths.len()).collect();
-        let split = batches(&order, |i| lengths[i]);
-        let flat: Vec<usize> = split.iter().flat_map(|b| b.iter().copied()).collect();
-        assert_eq!(flat, order, "every text once, in order");
-        for b in &split {
-            let widest = b.iter().map(|&i| lengths[i]).max().unwrap_or(0);
-            assert!(b.len() <= BATCH_ROWS);
-            assert!(b.len() == 1 || b.len() * widest <= BATCH_TOKENS);
+    fn chunks_hold_every_text_once_within_the_budget() {
+        let texts: Vec<Vec<u32>> = (0..300).map(|i| vec![1; 5 + i / 2]).collect();
+        let ids: Vec<&[u32]> = texts.iter().map(Vec::as_slice).collect();
+        for workers in [1, 2, 16] {
+            let split = chunks(&ids, workers);
+            let mut seen: Vec<usize> = split.iter().flatten().copied().collect();
+            seen.sort_unstable();
+            assert_eq!(seen, (0..300).collect::<Vec<_>>(), "every text once");
+            for c in &split {
+                let tokens: usize = c.iter().map(|&i| ids[i].len()).sum();
+                assert!(c.len() == 1 || tokens <= CHUNK_TOKENS, "{tokens}");
+            }
+            assert!(split[0].contains(&299), "the longest text goes first");
         }
-        assert_eq!(split[0].len(), BATCH_ROWS, "short texts fill a batch");
-        let huge = batches(&[0, 1], |_| BATCH_TOKENS);
+        let two: Vec<&[u32]> = vec![&[1, 2], &[3, 4]];
         assert_eq!(
-            huge,
-            vec![&[0][..], &[1][..]],
+            chunks(&two, 2).len(),
+            2,
+            "a small call still feeds both workers"
+        );
+        let huge = vec![7u32; CHUNK_TOKENS + 1];
+        let alone = chunks(&[&huge, &[1]], 1);
+        assert_eq!(
+            alone,
+            vec![vec![0], vec![1]],
             "a text past the budget goes alone"
         );
     }
