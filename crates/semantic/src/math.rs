@@ -1,9 +1,8 @@
 //! The encoder's element-wise steps, written without branches so the compiler turns each
 //! loop into SIMD: `exp` by range reduction and a polynomial, `erf` by Abramowitz and
 //! Stegun's formula 7.1.26 (largest error 1.5e-7), and sums kept in eight lanes.
-//! The standard library's `exp` and `erf`-free GELU would each call out per element,
-//! which the profile of the candle encoder showed as 11 % (erf) and 5.5 % (exp) of its
-//! time (docs/ranking.md).
+//! Called once per element through the C library, erf and exp took 11 % and 5.5 % of
+//! the previous (candle) encoder's time (docs/ranking.md).
 
 const LOG2_E: f32 = std::f32::consts::LOG2_E;
 /// ln 2 in two parts, so `n * LN2_HI` is exact for the `n` that occur.
