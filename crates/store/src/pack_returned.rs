@@ -15,6 +15,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 mod lines;
+mod schema_page;
 
 /// How much a merge reads of one pack at most, whatever its manifest says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +112,15 @@ pub fn read<T, E: From<ReadError>>(
     bounds: &Bounds,
     read: impl FnOnce(&Reader<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
+    // The schema is checked from the file's bytes first, so SQLite never parses one it
+    // did not write (see schema_page).
+    let found = schema_page::entries(path)
+        .map_err(|why| ReadError::Refused(format!("its schema {why}")))?;
+    if let Some((version, found)) = found {
+        if (1..=pack_store::PACK_VERSION).contains(&version) {
+            same_schema(&found, &written_schema(version)?)?;
+        }
+    }
     let pack = PackFile::open_read_only(path).map_err(ReadError::from)?;
     let raw = pack.read().sqlite_only("a pack").map_err(ReadError::from)?;
     let file_bytes = std::fs::metadata(path)
@@ -319,9 +329,13 @@ fn written_schema(version: i64) -> Result<Vec<SchemaEntry>, ReadError> {
 fn check_schema(conn: &Read, version: i64) -> Result<(), ReadError> {
     let raw = conn.sqlite_only("a pack").map_err(crate::Error::from)?;
     let found = schema_of(raw).map_err(crate::Error::from)?;
-    let written = written_schema(version)?;
+    same_schema(&found, &written_schema(version)?)
+}
+
+/// Refuses `found` unless it holds exactly the `written` entries, naming the differences.
+fn same_schema(found: &[SchemaEntry], written: &[SchemaEntry]) -> Result<(), ReadError> {
     let mut wrong = Vec::new();
-    for (kind, name, table, sql) in &found {
+    for (kind, name, table, sql) in found {
         match written.iter().find(|w| &w.1 == name) {
             None => wrong.push(format!(
                 "it holds a {kind} {name:?} (on {table:?}) that Factdesk never writes in a pack"
@@ -336,7 +350,7 @@ fn check_schema(conn: &Read, version: i64) -> Result<(), ReadError> {
             Some(_) => {}
         }
     }
-    for (kind, name, _, _) in &written {
+    for (kind, name, _, _) in written {
         if !found.iter().any(|f| &f.1 == name) {
             wrong.push(format!("it lacks the {kind} {name:?} every pack has"));
         }

@@ -401,12 +401,13 @@ fn previous_answer(answer: &Answer, trick_failed: bool, slots: &[Slot]) -> Previ
         Response::Evidence { selection } => {
             previous.no_evidence = *selection == Selection::NoEvidence;
             let chosen = selection.ids();
-            let picked = |s: &&Slot| s.sentence_id.is_some_and(|id| chosen.contains(&id));
-            let trick = |s: &&Slot| trick_failed && s.sentence_id.is_none();
-            previous.selected = (slots.iter().filter(picked))
-                .chain(slots.iter().filter(trick))
-                .map(|s| s.id.clone())
-                .collect();
+            // In display order, the trick in its own place: listed last, it was named
+            // to anyone who selected every option and went back (hostile pass 19).
+            let picked = |s: &&Slot| match s.sentence_id {
+                Some(id) => chosen.contains(&id),
+                None => trick_failed,
+            };
+            previous.selected = slots.iter().filter(picked).map(|s| s.id.clone()).collect();
         }
         Response::Refute { text } => previous.text = Some(text.clone()),
         Response::Verify { verdict } => previous.label = Some(verdict.as_str().into()),

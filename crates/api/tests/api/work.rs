@@ -269,6 +269,39 @@ fn a_corrected_answer_supersedes_without_counting_twice() {
         .is_some());
 }
 
+/// Issue 31, hostile pass of session 33: going back to an item answered with every option
+/// selected listed the trick last, whatever its place on screen, so the earlier answer
+/// named it. The selection comes back in display order.
+#[test]
+fn an_earlier_answer_comes_back_in_display_order_with_the_trick_in_its_place() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 12, &clock);
+    p.create_tasks(&p.lead(), TaskKind::Evidence, Some(1))
+        .unwrap_or_else(|e| panic!("{e}"));
+    p.add_annotator(&p.lead(), "ana", Role::Annotator)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut trick_not_last = 0;
+    while let Some(item) = p
+        .next_item(&p.who("ana"), TaskKind::Evidence)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .item
+    {
+        let shown: Vec<String> = item.options.iter().map(|o| o.id.clone()).collect();
+        trick_not_last += usize::from(shown.last() != Some(&trick_id(&p, &item)));
+        p.submit(&p.who("ana"), &answer(item.task_id, shown.clone()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        clock.advance_ms(4_000);
+        let back = p
+            .previous_item(&p.who("ana"), TaskKind::Evidence, None)
+            .unwrap_or_else(|e| panic!("{e}"))
+            .and_then(|b| b.previous)
+            .unwrap_or_else(|| panic!("nothing to go back to"));
+        assert_eq!(back.selected, shown, "the options as they were shown");
+    }
+    assert!(trick_not_last > 0, "some trick stood before another option");
+}
+
 #[test]
 fn a_failing_check_blocks_a_refutation_and_a_new_writer_waits_for_review() {
     let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
