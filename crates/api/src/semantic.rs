@@ -155,7 +155,17 @@ impl SemanticRanker {
 
     /// Stores the embeddings computed since the last call; returns how many.
     pub fn save(&self, conn: &factdesk_store::Tx<'_>) -> Result<u64> {
-        let keys = std::mem::take(&mut *self.fresh.lock().map_err(|_| poisoned())?);
+        self.save_at_most(conn, usize::MAX)
+    }
+
+    /// Stores at most `at_most` of the embeddings not stored yet, so a long run can store
+    /// them a transaction at a time; returns how many (0 once all are stored).
+    pub fn save_at_most(&self, conn: &factdesk_store::Tx<'_>, at_most: usize) -> Result<u64> {
+        let keys: Vec<TextKey> = {
+            let mut fresh = self.fresh.lock().map_err(|_| poisoned())?;
+            let from = fresh.len().saturating_sub(at_most);
+            fresh.split_off(from)
+        };
         let known = self.known.read().map_err(|_| poisoned())?;
         let rows: Vec<(TextKey, &[f32])> = keys
             .iter()

@@ -3,16 +3,18 @@
 use crate::dto::{CandidateView, RankReport};
 use crate::semantic::{Need, SemanticRanker};
 use crate::{Error, ErrorCode, Progress, Project, Result};
-use factdesk_core::ranking::{self, Ranker};
+use factdesk_core::ranking;
+/// The rankers, for front ends that name one without depending on the core.
+pub use factdesk_core::ranking::Ranker;
 use factdesk_store::Read;
-use factdesk_store::{tx, Bm25Corpus, SearchIndex};
-use std::collections::HashMap;
+use factdesk_store::{tx, SearchIndex};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
 
+mod batches;
 mod sentences;
 mod top;
+
+use batches::{rank_in_batches, Order};
 
 pub use sentences::{
     lexical_parts, rank_lexical, rank_sentences, rank_sentences_with, semantic_texts,
@@ -26,11 +28,6 @@ pub(crate) use top::{store_candidates, Computed, Top};
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
-
-/// Claims ranked between two progress reports (and checks for cancelling).
-const BATCH: usize = 2048;
-/// Claims a ranking thread takes at a time.
-const STEP: usize = 32;
 
 /// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
 ///
@@ -82,162 +79,6 @@ pub(crate) fn rank_and_store(
     Ok(report)
 }
 
-/// The order claims are ranked in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Order {
-    /// Claims naming the same documents one after another: their documents' sentences
-    /// are then still in the cache, and kept in memory only briefly. (Shared pages, as in
-    /// FEVER, are named by claims all over the file.)
-    ByDocuments,
-    /// As given (by claim id), so each batch's candidates can be written at once, in the
-    /// order of the table's key.
-    ByClaim,
-}
-
-/// Ranks `claims` a batch at a time in `order`, handing each batch's candidates to
-/// `sink` on this thread while the next batch is being ranked. Each claim is ranked on
-/// its own, so the order changes nothing but speed and memory.
-fn rank_in_batches(
-    conn: &Read,
-    index: &SearchIndex,
-    claims: &[(i64, String)],
-    run: &RankRun<'_>,
-    order: Order,
-    progress: &mut dyn Progress,
-    mut sink: impl FnMut(Computed) -> Result<()>,
-) -> Result<()> {
-    progress.phase("ranking", claims.len() as u64);
-    let semantic = run.semantic;
-    let corpus = index.bm25_corpus_with(run.options.bm25)?;
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let mut corpora = vec![corpus; threads];
-    let links = documents_of(conn, claims)?;
-    let (claims, links): (Vec<(i64, String)>, Vec<Vec<i64>>) = match order {
-        Order::ByClaim => (claims.to_vec(), links),
-        Order::ByDocuments => {
-            let mut by: Vec<usize> = (0..claims.len()).collect();
-            by.sort_by(|&a, &b| links[a].cmp(&links[b]).then(a.cmp(&b)));
-            by.iter()
-                .map(|&i| (claims[i].clone(), links[i].clone()))
-                .unzip()
-        }
-    };
-    let mut uses: HashMap<i64, u32> = HashMap::new();
-    for &d in links.iter().flatten() {
-        *uses.entry(d).or_default() += 1;
-    }
-    let mut kept: HashMap<i64, Arc<PreparedDocument>> = HashMap::new();
-    let mut done = 0u64;
-    // This thread reads the next batch's documents while the others rank the current
-    // one, then hands the previous batch's candidates to `sink`.
-    type Running<'s> = std::thread::ScopedJoinHandle<'s, (Result<Computed>, Vec<Bm25Corpus>)>;
-    std::thread::scope(|s| -> Result<()> {
-        let mut running: Option<Running<'_>> = None;
-        let finish = |running: Running<'_>, corpora: &mut Vec<Bm25Corpus>| -> Result<Computed> {
-            let (result, back) = running
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            *corpora = back;
-            result
-        };
-        for (batch, batch_links) in claims.chunks(BATCH).zip(links.chunks(BATCH)) {
-            progress.check_cancelled()?;
-            let items = load_batch(conn, batch, batch_links, &mut uses, &mut kept)?;
-            if let Some(model) = semantic {
-                model.prefill(
-                    conn,
-                    items.iter().flat_map(|((_, claim), set)| {
-                        std::iter::once(claim.as_str())
-                            .chain(set.sentences().map(|(_, t)| t.as_str()))
-                    }),
-                )?;
-            }
-            let previous = match running.take() {
-                Some(r) => Some(finish(r, &mut corpora)?),
-                None => None,
-            };
-            let mut mine = std::mem::take(&mut corpora);
-            running = Some(s.spawn(move || {
-                let result = rank_in_parallel(&items, &mut mine, run);
-                (result, mine)
-            }));
-            if let Some(previous) = previous {
-                done += previous.len() as u64;
-                sink(previous)?;
-                progress.set(done);
-            }
-        }
-        if let Some(r) = running.take() {
-            let last = finish(r, &mut corpora)?;
-            done += last.len() as u64;
-            sink(last)?;
-            progress.set(done);
-        }
-        Ok(())
-    })
-}
-
-/// A batch of claims with their documents: read from `conn` in one query unless `kept`,
-/// and kept while claims still to come (`uses`) name them.
-fn load_batch(
-    conn: &Read,
-    batch: &[(i64, String)],
-    batch_links: &[Vec<i64>],
-    uses: &mut HashMap<i64, u32>,
-    kept: &mut HashMap<i64, Arc<PreparedDocument>>,
-) -> Result<Vec<((i64, String), DocumentSet)>> {
-    // Each document once: the read returns a document's sentences once per mention.
-    let mut wanted: Vec<i64> = batch_links
-        .iter()
-        .flatten()
-        .copied()
-        .filter(|d| !kept.contains_key(d))
-        .collect();
-    wanted.sort_unstable();
-    wanted.dedup();
-    let mut read = tx::sentences_of_documents(conn, &wanted)?;
-    let mut sets = Vec::with_capacity(batch.len());
-    for ids in batch_links {
-        let mut documents = Vec::with_capacity(ids.len());
-        for &d in ids {
-            let doc = match kept.get(&d) {
-                Some(doc) => doc.clone(),
-                None => Arc::new(PreparedDocument::new(read.remove(&d).unwrap_or_default())),
-            };
-            let left = uses.get_mut(&d).map_or(0, |n| {
-                *n -= 1;
-                *n
-            });
-            if left > 0 {
-                kept.insert(d, doc.clone());
-            } else {
-                kept.remove(&d);
-            }
-            documents.push(doc);
-        }
-        sets.push(DocumentSet {
-            document_ids: ids.clone(),
-            documents,
-        });
-    }
-    Ok(batch.iter().cloned().zip(sets).collect())
-}
-
-/// The document ids of each claim, in the claims' order (both lists are sorted by id).
-fn documents_of(conn: &Read, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> {
-    let mut links = tx::claim_document_links(conn)?.into_iter().peekable();
-    let mut out = Vec::with_capacity(claims.len());
-    for (claim_id, _) in claims {
-        while links.next_if(|(c, _)| c < claim_id).is_some() {}
-        let mut ids = Vec::new();
-        while let Some((_, d)) = links.next_if(|(c, _)| c == claim_id) {
-            ids.push(d);
-        }
-        out.push(ids);
-    }
-    Ok(out)
-}
-
 /// What to rank with: the ranker whose top `k` are kept, the lexical rankers' options
 /// and the semantic ranker, if any.
 #[derive(Debug, Clone, Copy)]
@@ -246,76 +87,6 @@ pub(crate) struct RankRun<'a> {
     pub k: usize,
     pub options: RankOptions,
     pub semantic: Option<&'a SemanticRanker>,
-}
-
-/// Ranks the items on one thread per corpus handle, keeping their order. The semantic
-/// ranker's texts are embedded together once the lexical rankings say which are needed:
-/// one large length-sorted call keeps padding small and both cores on the matrix products.
-fn rank_in_parallel(
-    items: &[((i64, String), DocumentSet)],
-    corpora: &mut [Bm25Corpus],
-    run: &RankRun<'_>,
-) -> Result<Computed> {
-    let options = run.options;
-    // Each thread takes the next few claims until none are left, so a thread slowed by
-    // the others (the reading thread shares the cores) does not leave the rest waiting.
-    let next = AtomicUsize::new(0);
-    let lexical: Vec<Rankings> = std::thread::scope(|s| {
-        let parts: Vec<_> = corpora
-            .iter_mut()
-            .map(|corpus| {
-                let next = &next;
-                s.spawn(move || {
-                    let mut mine = Vec::new();
-                    loop {
-                        let start = next.fetch_add(STEP, Ordering::Relaxed);
-                        let Some(part) = items.get(start..(start + STEP).min(items.len())) else {
-                            break;
-                        };
-                        for (i, ((_, text), set)) in part.iter().enumerate() {
-                            mine.push((start + i, rank_lexical(corpus, text, set, options)?));
-                        }
-                    }
-                    Ok::<_, Error>(mine)
-                })
-            })
-            .collect();
-        let mut out: Vec<Option<Rankings>> = vec![None; items.len()];
-        for part in parts {
-            match part.join() {
-                Ok(results) => {
-                    for (i, r) in results? {
-                        out[i] = Some(r);
-                    }
-                }
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
-        out.into_iter()
-            .map(|r| r.ok_or_else(|| Error::new(ErrorCode::Io, "a claim was not ranked")))
-            .collect::<Result<Vec<_>>>()
-    })?;
-    let rankings: Vec<Rankings> = match run.semantic {
-        None => lexical,
-        Some(model) => {
-            let texts: Vec<&str> = items
-                .iter()
-                .zip(&lexical)
-                .flat_map(|(((_, claim), set), r)| semantic_texts(claim, r, set, model.depth()))
-                .collect();
-            model.vectors(&texts)?;
-            items
-                .iter()
-                .zip(lexical)
-                .map(|(((_, claim), set), r)| with_semantic(r, claim, set, model))
-                .collect::<Result<_>>()?
-        }
-    };
-    Ok(items
-        .iter()
-        .zip(&rankings)
-        .map(|(((claim_id, _), _), r)| (*claim_id, top_of(r, run)))
-        .collect())
 }
 
 /// The top `k` of `run`'s ranker in `r`, each with every ranker's score and the rankers
@@ -332,6 +103,8 @@ pub(crate) fn top_of(r: &Rankings, run: &RankRun<'_>) -> Top {
 
 /// Claims whose candidates `rank` writes in one transaction.
 const WRITE_CHUNK: usize = 1000;
+/// Embeddings `rank` stores in one transaction (384 floats each: about 3 MB).
+const EMBEDDINGS_CHUNK: usize = 2000;
 
 /// One run's departures from the project's ranking settings (the command line's flags).
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -434,20 +207,57 @@ impl Project {
             let before = claims.len();
             claims.retain(|(id, _)| !seen.contains(id));
             let kept = (before - claims.len()) as u64;
-            (
-                compute_candidates(&snapshot, &index, &claims, &run, progress)?,
-                kept,
-            )
+            match compute_candidates(&snapshot, &index, &claims, &run, progress) {
+                Ok(computed) => (computed, kept),
+                Err(e) => {
+                    drop(snapshot);
+                    return Err(self.stopped(e, semantic.as_ref()));
+                }
+            }
         };
         let mut report = self.write_candidates(computed, ranker)?;
         report.kept += kept;
         if let Some(model) = &semantic {
-            let tx = self.store.transaction()?;
-            report.embedded = model.save(&tx)?;
+            report.embedded = self.save_embeddings(model)?;
             report.semantic_model = Some(model.model_id().to_string());
-            tx.commit()?;
         }
         Ok(report)
+    }
+
+    /// The error a ranking stopped with. Cancelled, it wrote no candidate; the embeddings
+    /// computed until then are stored all the same (they are a cache, keyed by text and
+    /// model), so running it again does not embed them twice.
+    fn stopped(&mut self, e: Error, model: Option<&SemanticRanker>) -> Error {
+        let Some(model) = model.filter(|_| e.code == ErrorCode::Cancelled) else {
+            return e;
+        };
+        match self.save_embeddings(model) {
+            Ok(0) => e,
+            Ok(n) => Error::new(
+                ErrorCode::Cancelled,
+                format!("cancelled: no candidate was changed; the {n} embeddings computed so far are kept for the next run"),
+            ),
+            Err(save) => {
+                tracing::warn!("cannot keep the embeddings of a cancelled ranking: {save}");
+                e
+            }
+        }
+    }
+
+    /// Stores the embeddings `model` computed, a few thousand to a transaction, so an
+    /// answer waits for one such transaction at most; returns how many.
+    fn save_embeddings(&mut self, model: &SemanticRanker) -> Result<u64> {
+        let mut saved = 0;
+        loop {
+            let tx = self.store.transaction()?;
+            let n = model.save_at_most(&tx, EMBEDDINGS_CHUNK)?;
+            tx.commit()?;
+            if n == 0 {
+                return Ok(saved);
+            }
+            saved += n;
+            self.store.yield_to_writers();
+        }
     }
 
     /// Writes computed candidates a chunk of claims at a time, each chunk in its own

@@ -51,6 +51,7 @@ mod packs;
 mod password_race;
 mod predictions;
 mod problems;
+mod rank_progress;
 mod raw_answers;
 mod refutations;
 mod round_trips;
