@@ -1,5 +1,6 @@
 //! What the app holds between commands.
 
+use crate::commands::rank::RankJob;
 use crate::remote::Remote;
 use factdesk_api::call::{self, Call, Reply};
 use factdesk_api::dto::Overview;
@@ -32,6 +33,8 @@ pub struct AppState {
     pub startup: Option<PathBuf>,
     /// Set to ask the running import to stop (it then rolls back).
     pub import_stop: Arc<AtomicBool>,
+    /// The ranking started from this window, if one runs, and its stop flag.
+    pub ranking: Arc<RankJob>,
 }
 
 impl AppState {
@@ -42,6 +45,7 @@ impl AppState {
             config_dir,
             startup,
             import_stop: Arc::new(AtomicBool::new(false)),
+            ranking: Arc::default(),
         }
     }
 

@@ -213,11 +213,12 @@ pub struct EvalReport {
     pub semantic_model: Option<String>,
 }
 
-/// How far an import running in the background has come.
+/// How far a job running in the background (an import, a ranking) has come.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub struct ImportProgress {
     /// What it is doing: reading, writing, ranking...
     pub phase: String,
+    /// Units of the phase done so far (rows, claims).
     pub done: u64,
     /// 0 when not known.
     pub total: u64,
@@ -238,6 +239,29 @@ impl From<crate::Result<ImportReport>> for ImportOutcome {
                 error: None,
             },
             Err(e) => ImportOutcome {
+                report: None,
+                error: Some(e),
+            },
+        }
+    }
+}
+
+/// How a ranking run in the background ended: a report, or the error that left every
+/// candidate as it was (`cancelled` when the lead stopped it).
+#[derive(Debug, Clone, Serialize, TS)]
+pub struct RankOutcome {
+    pub report: Option<RankReport>,
+    pub error: Option<crate::Error>,
+}
+
+impl From<crate::Result<RankReport>> for RankOutcome {
+    fn from(result: crate::Result<RankReport>) -> Self {
+        match result {
+            Ok(report) => RankOutcome {
+                report: Some(report),
+                error: None,
+            },
+            Err(e) => RankOutcome {
                 report: None,
                 error: Some(e),
             },

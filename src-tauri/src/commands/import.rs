@@ -3,60 +3,17 @@
 //! Connected to a team server, the app sends the files' bytes, the server imports them as
 //! a job, and the app follows the job's progress and passes a cancel on to it.
 
+use super::throttle::Throttled;
 use crate::remote::Remote;
 use crate::state::AppState;
 use factdesk_api::dto::{ImportOutcome, ImportProgress, ImportReport};
 use factdesk_api::import::{import, ImportRequest, Preset};
 use factdesk_api::upload::Upload;
-use factdesk_api::{Error, ErrorCode, Progress, Project, Result, SystemClock};
+use factdesk_api::{Error, ErrorCode, Project, Result, SystemClock};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tauri::{AppHandle, Emitter, State};
-
-/// Events at most this often, so a fast import does not flood the window.
-const EVERY: Duration = Duration::from_millis(100);
-
-struct Events {
-    app: AppHandle,
-    phase: String,
-    total: u64,
-    last: Option<Instant>,
-    stop: Arc<AtomicBool>,
-}
-
-impl Events {
-    fn emit(&mut self, done: u64) {
-        let p = ImportProgress {
-            phase: self.phase.clone(),
-            done,
-            total: self.total,
-        };
-        if let Err(e) = self.app.emit("import-progress", p) {
-            tracing::warn!("cannot send import progress: {e}");
-        }
-        self.last = Some(Instant::now());
-    }
-}
-
-impl Progress for Events {
-    fn phase(&mut self, name: &str, total: u64) {
-        self.phase = name.to_string();
-        self.total = total;
-        self.emit(0);
-    }
-
-    fn set(&mut self, done: u64) {
-        if self.last.is_none_or(|t| t.elapsed() >= EVERY) || done == self.total {
-            self.emit(done);
-        }
-    }
-
-    fn cancelled(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
-    }
-}
 
 /// Starts importing claims (and documents) into the open project and returns at once;
 /// `import-progress` events follow, then one `import-done`. Candidates are ranked for the
@@ -92,13 +49,12 @@ pub fn start_import(
     let stop = state.import_stop.clone();
     stop.store(false, Ordering::Relaxed);
     std::thread::spawn(move || {
-        let mut events = Events {
-            app: app.clone(),
-            phase: String::new(),
-            total: 0,
-            last: None,
-            stop,
-        };
+        let events_to = app.clone();
+        let mut events = Throttled::new(stop, move |p: ImportProgress| {
+            if let Err(e) = events_to.emit("import-progress", p) {
+                tracing::warn!("cannot send import progress: {e}");
+            }
+        });
         let result = Project::open(&path, Box::new(SystemClock))
             .and_then(|mut p| import(&mut p, &lead, &req, &mut events));
         done(&app, result);

@@ -11,4 +11,6 @@ pub mod operations;
 mod own;
 pub mod packs;
 pub mod project;
+pub mod rank;
+mod throttle;
 pub mod work;

@@ -87,9 +87,9 @@ macro_rules! shell_handlers {
 pub(crate) use shell_handlers;
 
 /// Calls `$callback! { $($pre)* <list> }` with every command of the shell's own: files
-/// and dialogs on this computer, the connection to a server, the live dashboard and
-/// imports as background jobs. Each reads `module::name(args) -> Response;` with the
-/// types the UI sends and receives; the handler list and the UI's functions
+/// and dialogs on this computer, the connection to a server, the live dashboard, and
+/// imports and rankings as background jobs. Each reads `module::name(args) -> Response;`
+/// with the types the UI sends and receives; the handler list and the UI's functions
 /// (ui/src/ipc/shell.ts) are built from it.
 #[macro_export]
 macro_rules! for_each_shell_command {
@@ -126,6 +126,16 @@ macro_rules! for_each_shell_command {
             /// Asks the running import to stop; it rolls back and ends with a "cancelled"
             /// error.
             import::cancel_import() -> ();
+            /// Leads only, on a project on this computer: ranks the candidates again in the
+            /// background as an import does (the project's ranking settings), keeping
+            /// those of every claim someone was shown; follow it with onRank. Connected to
+            /// a team server, refused ("forbidden"): `factdesk rank` runs there.
+            rank::start_rank() -> ();
+            /// Asks the running ranking to stop; it ends with a "cancelled" error and no
+            /// candidate changed.
+            rank::cancel_rank() -> ();
+            /// Where the ranking started from this window stands; null when none runs.
+            rank::ranking_now() -> Option<factdesk_api::dto::ImportProgress>;
             /// Starts following agreement (leads only); snapshots arrive through
             /// onDashboard.
             dashboard::watch_dashboard() -> ();

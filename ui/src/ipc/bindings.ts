@@ -76,7 +76,11 @@ export type ImportProgress = {
 /**
  * What it is doing: reading, writing, ranking...
  */
-phase: string, done: number, 
+phase: string, 
+/**
+ * Units of the phase done so far (rows, claims).
+ */
+done: number, 
 /**
  * 0 when not known.
  */
@@ -144,6 +148,8 @@ semantic_model: string | null,
  * Texts (claims and sentences) embedded for it; the others came from the cache.
  */
 embedded: number, };
+
+export type RankOutcome = { report: RankReport | null, error: Error | null, };
 
 export type RankerScore = { ranker: string, 
 /**

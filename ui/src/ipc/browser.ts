@@ -141,6 +141,10 @@ export function browserShell(send: Send): ReturnType<typeof shellCommands> {
     signIn: () => onlyInTheApp("Choosing who is working on a project file"),
     startImport: (claims, documents, preset) => importChosen(post, get, claims, documents, preset),
     cancelImport: cancelChosen,
+    // The settings screen offers no re-ranking on a server (`factdesk rank` runs there).
+    startRank: () => onlyInTheApp("Ranking candidates again"),
+    cancelRank: async () => null,
+    rankingNow: async () => null,
     watchDashboard: async () => {
       dashboards.start(ops.dashboard);
       return null;

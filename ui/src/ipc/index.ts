@@ -10,6 +10,7 @@ import type {
   Dashboard,
   ImportOutcome,
   ImportProgress,
+  RankOutcome,
 } from "./bindings";
 import { browserShell, followDashboardOverHttp, httpSend, onlyInTheApp } from "./browser";
 export { signOut } from "./browser";
@@ -62,6 +63,8 @@ export type {
   ImportOutcome,
   ImportProgress,
   ImportReport,
+  RankOutcome,
+  RankReport,
   Item,
   ItemOption,
   KindPace,
@@ -160,6 +163,18 @@ export async function onImport(
   const stops = await Promise.all([
     listen<ImportProgress>("import-progress", (e) => progress(e.payload)),
     listen<ImportOutcome>("import-done", (e) => done(e.payload)),
+  ]);
+  return () => {
+    for (const stop of stops) stop();
+  };
+}
+
+/** Follows a background ranking (desktop app only): progress as it goes, then its
+ * outcome once. */
+export async function onRank(progress: (p: ImportProgress) => void, done: (o: RankOutcome) => void): Promise<UnlistenFn> {
+  const stops = await Promise.all([
+    listen<ImportProgress>("rank-progress", (e) => progress(e.payload)),
+    listen<RankOutcome>("rank-done", (e) => done(e.payload)),
   ]);
   return () => {
     for (const stop of stops) stop();

@@ -19,7 +19,7 @@ use factdesk_api::dashboard::{
 };
 use factdesk_api::dto::{
     CandidateView, EvalReport, ImportOutcome, ImportProgress, ImportReport, NoTask, Overview,
-    RankReport, RankerScore, SearchHit, SearchHitKind, Stats,
+    RankOutcome, RankReport, RankerScore, SearchHit, SearchHitKind, Stats,
 };
 use factdesk_api::gold::{
     Decision, DroppedClaim, ExportFormat, ExportPreview, ExportReport, GoldMethod, GoldRequest,
@@ -62,6 +62,7 @@ fn declarations(cfg: &Config) -> Vec<String> {
         SearchHit::decl(cfg),
         CandidateView::decl(cfg),
         RankReport::decl(cfg),
+        RankOutcome::decl(cfg),
         RankerScore::decl(cfg),
         EvalReport::decl(cfg),
         Role::decl(cfg),

@@ -5,7 +5,7 @@ import { settingsFixture } from "./settings.fixture";
 
 vi.mock("../../ipc", async (load) => {
   const real = await load<typeof import("../../ipc")>();
-  return { ...real, api: { settings: vi.fn(), saveSettings: vi.fn(), me: vi.fn(), setPassword: vi.fn() } };
+  return { ...real, api: { settings: vi.fn(), saveSettings: vi.fn(), me: vi.fn(), setPassword: vi.fn(), rankingNow: vi.fn() } };
 });
 
 const mocked = vi.mocked(api);

@@ -1,6 +1,7 @@
 // The project's settings for the lead: how items are served (overlap, routing, stance,
 // highlighting), when annotators are flagged, how new writers qualify, and the
-// guidelines. A setting the project refuses is explained under its own field.
+// guidelines. A setting the project refuses is explained under its own field. Below them,
+// the candidate ranking and "Re-rank candidates" (rerank.ts).
 
 import { h, mount } from "../../dom";
 import { capOf, isSave, keyName, meaningOf } from "../../keymap";
@@ -8,6 +9,7 @@ import { readable, sentence } from "../../errors";
 import { api, ApiError, type Settings } from "../../ipc";
 import { oneAtATime } from "../../once";
 import type { Screen } from "../screen";
+import { rerankPanel } from "./rerank";
 import type { LeadDeps } from "./review";
 
 type Input = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
@@ -298,7 +300,7 @@ function discardAsk(keep: () => void, discard: () => void): HTMLElement {
   return el;
 }
 
-export function settingsScreen(deps: LeadDeps, toPassword = false): Screen {
+export function settingsScreen(deps: LeadDeps, toPassword = false, onServer = false): Screen {
   let current: Settings | null = null;
   const inputs = new Map<string, Input>();
   const problems = new Map<string, HTMLElement>();
@@ -362,8 +364,11 @@ export function settingsScreen(deps: LeadDeps, toPassword = false): Screen {
     mount(problem);
   }
 
+  const rerank = rerankPanel(onServer, deps.fail);
+
   function show(s: Settings): void {
     current = s;
+    rerank.show(s);
     for (const f of FIELDS) {
       const el = inputs.get(f.key);
       if (el) f.show(s, el);
@@ -512,6 +517,7 @@ export function settingsScreen(deps: LeadDeps, toPassword = false): Screen {
         h("span", { class: "muted small" }, "Esc leaves a field, then the screen (asking first if anything is not saved)."),
       ),
     ),
+    rerank.el,
     passwordPanel,
   );
 
@@ -535,6 +541,7 @@ export function settingsScreen(deps: LeadDeps, toPassword = false): Screen {
       return true;
     },
     shown(): void {
+      rerank.shown();
       api.settings().then((s) => {
         show(s);
         // Opened from the home's "no password" notice: straight to the password box.
