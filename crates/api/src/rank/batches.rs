@@ -268,8 +268,8 @@ fn documents_of(conn: &Read, claims: &[(i64, String)]) -> Result<Vec<Vec<i64>>> 
 /// Ranks the items on one thread per corpus handle, keeping their order, reporting each
 /// claim once: after its lexical rankings, or with the semantic ranker after its
 /// embeddings (which take far longer). The semantic ranker's texts are embedded a group
-/// of claims at a time once the lexical rankings say which are needed: a length-sorted
-/// call of hundreds of texts keeps padding small and both cores on the matrix products.
+/// of claims at a time once the lexical rankings say which are needed: a call of hundreds
+/// of texts gives every core's embedding worker chunks of its own.
 fn rank_in_parallel(
     items: &[((i64, String), DocumentSet)],
     corpora: &mut [Bm25Corpus],
