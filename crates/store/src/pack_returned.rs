@@ -113,12 +113,17 @@ pub fn read<T, E: From<ReadError>>(
     read: impl FnOnce(&Reader<'_>) -> Result<T, E>,
 ) -> Result<T, E> {
     // The schema is checked from the file's bytes first, so SQLite never parses one it
-    // did not write (see schema_page).
-    let found = schema_page::entries(path)
-        .map_err(|why| ReadError::Refused(format!("its schema {why}")))?;
-    if let Some((version, found)) = found {
-        if (1..=pack_store::PACK_VERSION).contains(&version) {
-            same_schema(&found, &written_schema(version)?)?;
+    // did not write (see schema_page). Only a file whose header says it is a pack: a
+    // file handle of our own on a database this process holds open (a project file
+    // given by mistake) would drop that connection's locks when closed, and opening it
+    // as a pack below refuses it with a clearer reason.
+    if pack_store::is_pack(path) {
+        let found = schema_page::entries(path)
+            .map_err(|why| ReadError::Refused(format!("its schema {why}")))?;
+        if let Some((version, found)) = found {
+            if (1..=pack_store::PACK_VERSION).contains(&version) {
+                same_schema(&found, &written_schema(version)?)?;
+            }
         }
     }
     let pack = PackFile::open_read_only(path).map_err(ReadError::from)?;
