@@ -103,7 +103,10 @@ pub struct SearchHit {
     pub text: String,
     /// Lead only.
     pub document_id: Option<i64>,
-    pub score: f32,
+    /// How well the hit matches (BM25 over the whole index). Lead only: the whole
+    /// index holds claims an annotator may not see, and their scores moved as a colleague
+    /// wrote a refutation, naming its words (issue 31).
+    pub score: Option<f32>,
 }
 
 /// A candidate evidence sentence of a claim, as `factdesk candidates` prints it.

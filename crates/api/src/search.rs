@@ -5,16 +5,21 @@ use crate::dto::{SearchHit, SearchHitKind};
 use crate::opaque::Namer;
 use crate::Lead;
 use crate::{Project, Result};
-use factdesk_store::{annotations, ClaimRow, HitKind, SearchIndex};
+use factdesk_store::{
+    annotations, ClaimRow, ClaimsShown, Hit, HitKind, Ranking, SearchIndex, SearchQuery,
+};
+use std::sync::Arc;
 
-/// How many more hits than asked an annotator's search looks through, as some are
-/// other people's refutations and are dropped.
-const ANNOTATOR_OVERFETCH: usize = 4;
+/// How many hits a search from the app's screens shows.
+pub const HITS_SHOWN: usize = 50;
 
 /// The longest search query taken, in characters, and the most words in it: a query's
 /// cost grows with its terms, and one person's search must not stall everyone's work.
 pub const MAX_QUERY_CHARS: usize = 1000;
 pub const MAX_QUERY_WORDS: usize = 64;
+/// The most terms a query may ask the index for once read (a word the tokenizer splits,
+/// "a.b.c", is several): the bound on one search's cost that the words alone do not give.
+pub const MAX_QUERY_TERMS: usize = 128;
 
 /// Refuses a query past [`MAX_QUERY_CHARS`] or [`MAX_QUERY_WORDS`], naming `field`.
 pub(crate) fn bounded(field: &str, query: &str) -> Result<()> {
@@ -31,6 +36,50 @@ pub(crate) fn bounded(field: &str, query: &str) -> Result<()> {
     Ok(())
 }
 
+/// A search read, checked and its index opened: what [`SearchPlan::run`] needs to search
+/// the index without the project, so a server's search holds none of its connections
+/// while the index is searched (issue 31: searches holding every connection kept the
+/// team's answers waiting 55 s).
+#[derive(Debug)]
+pub struct SearchPlan {
+    actor: Actor,
+    index: SearchIndex,
+    query: SearchQuery,
+    limit: usize,
+    claims: ClaimsShown,
+    /// The claim the query names by its reference, listed first.
+    named: Option<i64>,
+}
+
+/// What the index found for a [`SearchPlan`], for [`Project::finish_search`] to read
+/// from the project.
+#[derive(Debug)]
+pub struct SearchFound {
+    actor: Actor,
+    hits: Vec<Hit>,
+    limit: usize,
+    named: Option<i64>,
+}
+
+impl SearchPlan {
+    /// Searches the index. A lead's hits are ranked by BM25 over the whole index; an
+    /// annotator's only by each text's own words, and only among the rows they may see,
+    /// so nothing they cannot see moves their hits or their order (`Ranking::OwnText`).
+    pub fn run(self) -> Result<SearchFound> {
+        let ranking = match self.actor.is_lead() {
+            true => Ranking::Index,
+            false => Ranking::OwnText,
+        };
+        let hits = (self.index).search(&self.query, self.limit, ranking, self.claims)?;
+        Ok(SearchFound {
+            actor: self.actor,
+            hits,
+            limit: self.limit,
+            named: self.named,
+        })
+    }
+}
+
 impl Project {
     /// The project's search index, built or brought up to date first if needed.
     pub fn search_index(&self, lead: &Lead) -> Result<SearchIndex> {
@@ -38,48 +87,95 @@ impl Project {
         Ok(SearchIndex::open(&self.store)?)
     }
 
-    /// Searches claims and sentences; `"quoted words"` match as a phrase, and a claim's
-    /// reference finds that claim too (a lead's `#1234`, an annotator's own opaque one).
-    /// Anyone working on the project may. A lead sees every hit as it is stored. An
-    /// annotator sees the document sentences and the claims they have worked on (see
-    /// `annotator_sight`), never another's refutation, and a claim by their own reference
-    /// only, never by its number, which follows import order (`crate::opaque`); a
-    /// written refutation's id names its parent claim but not the answer that wrote it,
-    /// and a sentence comes without its id or document, which would tell the trick (a
-    /// sentence of an unrelated document) apart from the real candidates of an item.
+    /// Searches claims and sentences for words (all must match) and `"quoted phrases"`,
+    /// as `factdesk_store::SearchQuery` reads them: nothing else in the query is syntax.
+    /// A claim's reference finds that claim too (a lead's `#1234`, an annotator's own
+    /// opaque one). Anyone working on the project may. A lead sees every hit as it is
+    /// stored, with its score. An annotator sees the document sentences and the claims
+    /// they have worked on (see `annotator_sight`), never another's refutation, and a
+    /// claim by their own reference only, never by its number, which follows import order
+    /// (`crate::opaque`); a written refutation's id names its parent claim but not the
+    /// answer that wrote it, and a sentence comes without its id or document, which
+    /// would tell the trick (a sentence of an unrelated document) apart from the real
+    /// candidates of an item. An annotator's hits carry no score, and their order
+    /// depends on no row they cannot see ([`SearchPlan::run`]).
+    ///
+    /// [`Project::plan_search`], [`SearchPlan::run`] and [`Project::finish_search`] in
+    /// one: a server runs the middle one without a connection.
     pub fn search(&self, actor: &Actor, query: &str, limit: usize) -> Result<Vec<SearchHit>> {
+        let found = self.plan_search(actor, query, limit)?.run()?;
+        self.finish_search(found)
+    }
+
+    /// Reads and checks a search, finds the claim it names and the claims `actor` may
+    /// find, and opens the index (bringing it up to date if needed).
+    pub fn plan_search(&self, actor: &Actor, query: &str, limit: usize) -> Result<SearchPlan> {
         self.member(actor)?;
         bounded("query", query)?;
+        let parsed = SearchQuery::parse(query);
+        if parsed.terms() > MAX_QUERY_TERMS {
+            return Err(crate::Error::new(
+                crate::ErrorCode::InvalidInput,
+                format!(
+                    "query: a search looks for at most {MAX_QUERY_TERMS} words once split at punctuation; this one has {}",
+                    parsed.terms()
+                ),
+            ));
+        }
+        let full = actor.is_lead();
+        // A claim's reference names it: that claim comes first, then whatever the words
+        // find. A lead's bare number is words (a year, a figure).
+        let named = match (full, limit) {
+            (_, 0) => None,
+            (true, _) => factdesk_core::claim::number_in(query),
+            (false, _) => self.claim_named(&self.namer(actor)?, query)?,
+        };
+        let claims = match (full, actor.id()) {
+            (true, _) => ClaimsShown::All,
+            (false, Some(me)) => ClaimsShown::Only(Arc::new(
+                annotations::claims_worked_on(self.store.read(), me)?
+                    .into_iter()
+                    .collect(),
+            )),
+            (false, None) => ClaimsShown::Only(Arc::default()),
+        };
+        Ok(SearchPlan {
+            actor: actor.clone(),
+            index: SearchIndex::open(&self.store)?,
+            query: parsed,
+            limit,
+            claims,
+            named,
+        })
+    }
+
+    /// The hits `found` as its searcher may see them, read from the project.
+    pub fn finish_search(&self, found: SearchFound) -> Result<Vec<SearchHit>> {
+        let SearchFound {
+            actor,
+            hits,
+            limit,
+            named,
+        } = found;
+        let actor = &actor;
         let full = actor.is_lead();
         let namer = self.namer(actor)?;
-        let fetch = if full {
-            limit
-        } else {
-            limit.saturating_mul(ANNOTATOR_OVERFETCH)
-        };
-        let hits = SearchIndex::open(&self.store)?.search(query, fetch)?;
         let mut out = Vec::with_capacity(hits.len().min(limit));
-        // A claim's reference names it: that claim comes first, scored as the best hit,
-        // then whatever the words find. A lead's bare number is words (a year, a figure).
-        let reference = if full {
-            factdesk_core::claim::number_in(query)
-        } else {
-            self.claim_named(&namer, query)?
+        // A lead's named claim is scored as the best hit.
+        let best = hits.first().map_or(1.0, |h| h.score);
+        let named_hit = match named {
+            Some(n) => self.claim_hit(actor, &namer, n, best)?,
+            None => None,
         };
-        let named = match reference {
-            Some(n) if limit > 0 => {
-                self.claim_hit(actor, &namer, n, hits.first().map_or(1.0, |h| h.score))?
-            }
-            _ => None,
-        };
-        let named_id = named.as_ref().map(|h| h.id);
-        out.extend(named);
+        // The named claim's row, when it is listed first: not listed again.
+        let listed = named_hit.as_ref().and(named);
+        out.extend(named_hit);
         for hit in hits {
             if out.len() >= limit {
                 break;
             }
             let found = match hit.kind {
-                HitKind::Claim if Some(hit.id) == named_id => None,
+                HitKind::Claim if Some(hit.id) == listed => None,
                 HitKind::Claim => self.claim_hit(actor, &namer, hit.id, hit.score)?,
                 HitKind::Sentence => self.store.sentence(hit.id)?.map(|s| SearchHit {
                     kind: SearchHitKind::Sentence,
@@ -94,7 +190,7 @@ impl Project {
                     },
                     text: s.text,
                     document_id: full.then_some(s.document_id),
-                    score: hit.score,
+                    score: full.then_some(hit.score),
                 }),
             };
             out.extend(found);
@@ -129,7 +225,9 @@ impl Project {
             ext_id: self.shown_ext_id(&c, full, own)?,
             text: c.text,
             document_id: None,
-            score,
+            // A score is the whole index's BM25, which moves with rows an annotator
+            // cannot see (issue 31): a lead's only.
+            score: full.then_some(score),
         }))
     }
 

@@ -73,6 +73,11 @@ pub struct SignedInPerson {
 const STILL_LIVE_FOR: std::time::Duration = std::time::Duration::from_millis(100);
 
 impl SignedInPerson {
+    /// The name of the person found before the body was read.
+    pub fn name(&self) -> &str {
+        self.actor.name()
+    }
+
     /// The person to act for, on the project the request runs on: the one found before
     /// the body, or, when that was more than [`STILL_LIVE_FOR`] ago, whoever the session
     /// stands for now (an ended session is refused).

@@ -29,11 +29,13 @@ pub mod open_files;
 pub mod openapi;
 pub mod pool;
 pub mod routes;
+mod searching;
 pub mod ui;
 
 pub use error::ApiError;
 pub use pool::Pool;
 pub use routes::router;
+pub use searching::{SearchHold, SEARCHES_PER_PERSON};
 
 use factdesk_api::sign_in::SignInPolicy;
 use factdesk_api::{Clock, Project};
@@ -128,6 +130,10 @@ pub struct AppState {
     pub(crate) trusted_proxy: Option<std::net::IpAddr>,
     /// Whether the server speaks TLS itself (a browser's cookie is then Secure).
     pub(crate) tls: bool,
+    /// The searches each person is running (`searching`).
+    pub(crate) searching: Arc<searching::Searching>,
+    /// For tests: where searches wait before searching the index.
+    pub(crate) search_hold: Option<Arc<SearchHold>>,
 }
 
 impl std::fmt::Debug for AppState {
@@ -162,6 +168,8 @@ impl AppState {
             connections_in_all: DEFAULT_CONNECTIONS_IN_ALL,
             trusted_proxy: None,
             tls: false,
+            searching: Arc::default(),
+            search_hold: None,
         }
     }
 
@@ -198,6 +206,14 @@ impl AppState {
     pub fn with_hashing(mut self, at_once: usize, wait: Duration) -> Self {
         self.hashing = Arc::new(tokio::sync::Semaphore::new(at_once));
         self.hashing_wait = wait;
+        self
+    }
+
+    /// For tests: the same state holding every search at `hold` before it searches the
+    /// index (see [`SearchHold`]).
+    #[doc(hidden)]
+    pub fn with_search_hold(mut self, hold: Arc<SearchHold>) -> Self {
+        self.search_hold = Some(hold);
         self
     }
 

@@ -22,7 +22,7 @@ fn status(code: u16) -> (&'static str, Value) {
         413 => ("the body is larger than the server takes", error),
         415 => ("the body was not sent as Content-Type: application/json", error),
         429 => (
-            "too many failed sign-ins for the name from this address; Retry-After says when to try again",
+            "too many failed sign-ins for the name from this address, or (a search) too many of the person's searches running at once; Retry-After says when to try again",
             error,
         ),
         503 => (
@@ -77,7 +77,7 @@ pub const STATUSES: &[(&str, &str, &[u16])] = &[
     (
         "post",
         "/api/v1/call",
-        &[400, 401, 403, 404, 408, 409, 413, 415, 500, 503],
+        &[400, 401, 403, 404, 408, 409, 413, 415, 429, 500, 503],
     ),
     (
         "post",

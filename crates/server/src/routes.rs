@@ -412,6 +412,12 @@ async fn call(
     raw: Body,
 ) -> Reply<Response> {
     let call: Call = parse(&raw.0?)?;
+    // A search holds a connection only to read the project, not while the index is
+    // searched, and one person runs few at once (`crate::searching`).
+    let call = match call {
+        Call::Search { query } => return crate::searching::search(&state, person, query).await,
+        call => call,
+    };
     let tick = call.moves_the_dashboard();
     let floor = call
         .answered_no_sooner_than()

@@ -7,15 +7,16 @@
 
 use crate::index_lock;
 use crate::index_rows::{Row, RowFields, Rows};
+use crate::index_search::{
+    own_text_statistics, ClaimsShown, HitCollector, Ranking, SearchQuery, DOCUMENT_ID, ID,
+};
 use crate::index_stamp::{coverage, last_claim_hash, read_stamp, Coverage, Stamp};
 use crate::index_tokens::{analyzer, TOKENIZER};
 use crate::{Error, Result, Store};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use tantivy::collector::TopDocs;
-use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, QueryParser, TermQuery,
-};
+use tantivy::query::{BooleanQuery, ConstScoreQuery, ExistsQuery, Occur, Query, TermQuery};
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
@@ -69,29 +70,6 @@ impl Fields {
             text: self.text,
         }
     }
-}
-
-/// The columns a hit's id and kind are read from.
-const ID: &str = "id";
-const DOCUMENT_ID: &str = "document_id";
-
-/// The query without its `kind:claim` / `kind:sentence` words (any case, quoted or not,
-/// plural or not), and the kind they ask for (the last one given).
-fn kind_filter(query: &str) -> (String, Option<HitKind>) {
-    let mut kind = None;
-    let mut words = Vec::new();
-    for word in query.split_whitespace() {
-        let asked = word
-            .get(..5)
-            .filter(|head| head.eq_ignore_ascii_case("kind:"))
-            .map(|_| word[5..].trim_matches('"').to_ascii_lowercase());
-        match asked.as_deref() {
-            Some("claim" | "claims") => kind = Some(HitKind::Claim),
-            Some("sentence" | "sentences") => kind = Some(HitKind::Sentence),
-            _ => words.push(word),
-        }
-    }
-    (words.join(" "), kind)
 }
 
 fn schema() -> (Schema, Fields) {
@@ -286,29 +264,35 @@ impl SearchIndex {
         })
     }
 
-    /// Searches claims and sentences. Words are matched after the shared tokenizer;
-    /// "quoted words" match as a phrase.
-    /// `kind:claim` or `kind:sentence` keeps hits of that kind (alone, every one of it).
-    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<Hit>> {
-        let (words, kind) = kind_filter(query);
-        let mut parser = QueryParser::for_index(&self.index, vec![self.fields.text]);
-        parser.set_conjunction_by_default();
-        let (q, _errors) = parser.parse_query_lenient(&words);
-        let Some(kind) = kind else {
-            return self.collect(&*q, limit);
+    /// The best `limit` hits of `query` among the rows `claims` lets through, scored as
+    /// `ranking` says (see [`SearchQuery`] for what a query may ask).
+    pub fn search(
+        &self,
+        query: &SearchQuery,
+        limit: usize,
+        ranking: Ranking,
+        claims: ClaimsShown,
+    ) -> Result<Vec<Hit>> {
+        let q = query.query(self.fields.text);
+        let collector = HitCollector {
+            limit,
+            kind: query.kind(),
+            claims,
         };
-        let matching: Box<dyn Query> = match words.trim().is_empty() {
-            true => Box::new(AllQuery),
-            false => q,
-        };
-        // A sentence is a row with a document id, a claim one without.
-        let sentences = Box::new(ExistsQuery::new(DOCUMENT_ID.to_string(), false));
-        let filter = match kind {
-            HitKind::Sentence => Occur::Must,
-            HitKind::Claim => Occur::MustNot,
-        };
-        let q = BooleanQuery::new(vec![(Occur::Must, matching), (filter, sentences)]);
-        self.collect(&q, limit)
+        let searcher = self.reader.searcher();
+        Ok(match ranking {
+            Ranking::Index => searcher.search(&*q, &collector)?,
+            Ranking::OwnText => {
+                searcher.search_with_statistics_provider(&*q, &collector, own_text_statistics())?
+            }
+        })
+    }
+
+    /// [`SearchIndex::search`] of `query` as a lead searches: for this crate's tests.
+    #[cfg(test)]
+    pub(crate) fn search_words(&self, query: &str, limit: usize) -> Result<Vec<Hit>> {
+        let query = SearchQuery::parse(query);
+        self.search(&query, limit, Ranking::Index, ClaimsShown::All)
     }
 
     /// Ranks the sentences of the given documents against a claim with BM25. Sentences
@@ -377,54 +361,11 @@ impl SearchIndex {
         out.truncate(limit);
         Ok(out)
     }
-
-    fn collect(&self, q: &dyn Query, limit: usize) -> Result<Vec<Hit>> {
-        let searcher = self.reader.searcher();
-        let limit = limit.max(1);
-        // Hits tied at the cut-off come back in segment order, which depends on how the
-        // index was built; widen the window until the tie is inside it, so the same
-        // project always gives the same hits.
-        let mut window = limit;
-        let top = loop {
-            let top = searcher.search(q, &TopDocs::with_limit(window))?;
-            let tie_cut =
-                top.len() == window && top.get(limit - 1).map(|h| h.0) == top.last().map(|h| h.0);
-            if !tie_cut {
-                break top;
-            }
-            window *= 2;
-        };
-        let mut hits = Vec::with_capacity(top.len());
-        let mut columns = std::collections::HashMap::new();
-        for (score, addr) in top {
-            let (ids, documents) = match columns.entry(addr.segment_ord) {
-                std::collections::hash_map::Entry::Occupied(e) => e.into_mut(),
-                std::collections::hash_map::Entry::Vacant(e) => {
-                    let fast = searcher.segment_reader(addr.segment_ord).fast_fields();
-                    e.insert((fast.i64(ID)?, fast.i64(DOCUMENT_ID)?))
-                }
-            };
-            let id = ids.first(addr.doc_id).unwrap_or(-1);
-            let kind = match documents.first(addr.doc_id) {
-                Some(_) => HitKind::Sentence,
-                None => HitKind::Claim,
-            };
-            hits.push(Hit { kind, id, score });
-        }
-        // Equal scores come back in segment order; sort so results never depend on it.
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then(a.kind.cmp_key().cmp(&b.kind.cmp_key()))
-                .then(a.id.cmp(&b.id))
-        });
-        hits.truncate(limit);
-        Ok(hits)
-    }
 }
 
 impl HitKind {
-    fn cmp_key(self) -> u8 {
+    /// Claims before sentences among hits of equal score.
+    pub(crate) fn cmp_key(self) -> u8 {
         match self {
             HitKind::Claim => 0,
             HitKind::Sentence => 1,

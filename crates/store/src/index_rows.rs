@@ -173,7 +173,7 @@ mod tests {
         }
         let index = batch.commit(store.read()).unwrap_or_else(|e| panic!("{e}"));
         let mut hits = index
-            .search("harbour", 50)
+            .search_words("harbour", 50)
             .unwrap_or_else(|e| panic!("{e}"));
         hits.sort_by_key(|h| h.id);
         let got: Vec<(i64, HitKind)> = hits.iter().map(|h| (h.id, h.kind)).collect();
@@ -187,18 +187,18 @@ mod tests {
         assert_eq!(got, want);
         for (id, _, _) in &rows {
             let hits = index
-                .search(&format!("row{}", id - 1), 50)
+                .search_words(&format!("row{}", id - 1), 50)
                 .unwrap_or_else(|e| panic!("{e}"));
             assert_eq!(hits.iter().map(|h| h.id).collect::<Vec<_>>(), [*id]);
         }
         // One row's last word and the next row's first are no phrase.
         assert!(index
-            .search("\"closes harbour\"", 50)
+            .search_words("\"closes harbour\"", 50)
             .unwrap_or_else(|e| panic!("{e}"))
             .is_empty());
         assert_eq!(
             index
-                .search("\"opens and closes\"", 50)
+                .search_words("\"opens and closes\"", 50)
                 .unwrap_or_else(|e| panic!("{e}"))
                 .len(),
             rows.len()

@@ -111,7 +111,13 @@ ext_id: string, text: string,
 /**
  * Lead only.
  */
-document_id: number | null, score: number, };
+document_id: number | null, 
+/**
+ * How well the hit matches (BM25 over the whole index). Lead only: the whole
+ * index holds claims an annotator may not see, and their scores moved as a colleague
+ * wrote a refutation, naming its words (issue 31).
+ */
+score: number | null, };
 
 export type CandidateView = { sentence_id: number, 
 /**

@@ -63,7 +63,8 @@ describe("search box", () => {
   });
 
   it("names an annotator's claim hit by their own reference, never by a number", async () => {
-    const anas: SearchHit = { ...hit(0, "claim", ""), reference: "c3fa81b20d4e" };
+    // An annotator's hits carry no score (it moved with others' refutations).
+    const anas: SearchHit = { ...hit(0, "claim", ""), reference: "c3fa81b20d4e", score: null };
     vi.mocked(api.search).mockResolvedValueOnce([anas]);
     const opened = vi.fn();
     const box = searchBox(opened);

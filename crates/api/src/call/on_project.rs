@@ -167,7 +167,7 @@ impl Host for OnProject<'_> {
 
     fn search(&mut self, query: String) -> Result<Vec<SearchHit>> {
         let (p, user) = self.user()?;
-        p.search(user, &query, 50)
+        p.search(user, &query, crate::search::HITS_SHOWN)
     }
 
     fn skip_item(&mut self, task_id: i64) -> Result<bool> {

@@ -57,6 +57,7 @@ mod refutations;
 mod round_trips;
 mod scenarios;
 mod search;
+mod search_hostile;
 mod search_membership;
 mod search_privacy;
 mod search_rebuilds;

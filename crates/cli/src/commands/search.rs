@@ -8,7 +8,8 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// Words to find (all must match), or a "quoted phrase".
+    /// Words to find (all must match) and "quoted phrases"; kind:claim or kind:sentence
+    /// keeps one kind of hit. Nothing else is syntax: other punctuation separates words.
     query: String,
     /// How many hits to show (at least 1).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
@@ -34,9 +35,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             factdesk_api::dto::SearchHitKind::Claim => "claim",
             factdesk_api::dto::SearchHitKind::Sentence => "sentence",
         };
+        // An annotator's hits carry no score.
+        let score = h.score.map_or_else(String::new, |s| format!("{s:.2}"));
         println!(
-            "{kind:<9}{:<8}{:<28}{:>7.2}  {}",
-            h.reference, h.ext_id, h.score, h.text
+            "{kind:<9}{:<8}{:<28}{score:>7}  {}",
+            h.reference, h.ext_id, h.text
         );
     }
     Ok(())

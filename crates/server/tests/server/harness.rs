@@ -139,6 +139,25 @@ impl Team {
         Team::serve(dir, clock, path, (4, policy), limits, None, tweak)
     }
 
+    /// A team whose server has `connections` connections to the project and holds every
+    /// search at `hold` before it searches the index.
+    pub async fn start_searches_held(
+        connections: usize,
+        hold: std::sync::Arc<factdesk_server::SearchHold>,
+    ) -> Team {
+        let dir = ok(tempfile::tempdir());
+        let clock = ManualClock::new(START);
+        let path = dir.path().join("team.fdesk");
+        let path = make_project(dir.path(), &clock, 6, path);
+        let limits = (
+            factdesk_server::DEFAULT_BODY_LIMIT,
+            factdesk_server::DEFAULT_IMPORT_LIMIT,
+        );
+        let policy = SignInPolicy::default();
+        let tweak = move |state: AppState| state.with_search_hold(hold);
+        Team::serve(dir, clock, path, (connections, policy), limits, None, tweak)
+    }
+
     /// A team whose server checks `at_once` passwords at a time, a sign-in waiting `wait`.
     pub async fn start_hashing(at_once: usize, wait: std::time::Duration) -> Team {
         Team::start_tweaked(move |state| state.with_hashing(at_once, wait))

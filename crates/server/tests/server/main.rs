@@ -17,6 +17,7 @@ mod input;
 mod postgres;
 mod privacy;
 mod routes;
+mod searches;
 mod sessions_and_limits;
 mod sign_in_races;
 mod store;
