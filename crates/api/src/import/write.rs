@@ -4,7 +4,7 @@
 pub(super) use super::batch::Batch;
 use super::chunks::OneTransaction;
 use super::documents::DocumentInput;
-use super::put::{put_all, Ids, Target, CHUNK};
+use super::put::{put_all, Ids, Target};
 use super::rejects::Rejects;
 use super::{live, ranking, Preset};
 use crate::dto::ImportReport;
@@ -29,10 +29,12 @@ pub(super) fn semantic_ranker(conn: &Read) -> Result<(Option<SemanticRanker>, ra
     Ok((semantic, rank::RankOptions::of(&settings.ranking)))
 }
 
-/// Writes an import. Into a project without claims or documents, or a small import, in
-/// one transaction with the new claims' candidates: a failed or killed import leaves the
-/// project as it was. A larger import into a live project writes in chunks, so that
-/// answers meanwhile wait for one chunk, never for the import ([`live::write`]).
+/// Writes an import. Into a project without claims or documents, in one transaction with
+/// the new claims' candidates: a failed or killed import leaves the project as it was.
+/// Into a live project, however small, in chunks with the claims ranked outside any
+/// transaction ([`live::write`]), so that answers meanwhile wait for one chunk, never for
+/// the ranking: a few claims ranked with the semantic ranker inside the transaction held
+/// every answer for as long as they took to embed (hostile pass of session 33).
 pub(super) fn write(
     project: &mut Project,
     batch: Batch<'_>,
@@ -42,7 +44,7 @@ pub(super) fn write(
 ) -> Result<()> {
     let conn = project.store.read();
     let first_import = !tx::any_documents(conn)? && !tx::any_claims(conn)?;
-    if !first_import && batch.documents.len() + batch.claims.len() > CHUNK {
+    if !first_import {
         return live::write(project, batch, rejects, report, progress);
     }
     write_at_once(project, batch, rejects, report, progress)

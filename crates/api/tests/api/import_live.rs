@@ -175,6 +175,28 @@ fn answers_go_in_while_an_import_into_a_live_project_writes() {
     assert_eq!(count(&p, UNRANKED), 0);
 }
 
+/// Regression (hostile pass of session 33): an import of at most 1,000 rows into a live
+/// project was written and ranked in one transaction, so with the semantic ranker every
+/// answer waited for its embeddings (82 s for 17 long claims). However small, an import
+/// into a live project now goes in chunks with its claims ranked outside them.
+#[test]
+fn answers_go_in_while_a_small_import_into_a_live_project_ranks() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = live(dir.path(), 20, &clock);
+    let mut team = Team::new(team_connection(dir.path(), &clock), None);
+    let lead = p.lead();
+    let report = must(import(
+        &mut p,
+        &lead,
+        &inputs(dir.path(), 20, 25, None),
+        &mut team,
+    ));
+    assert_eq!((report.claims_added, report.claims_ranked), (5, 5));
+    assert!(team.answered >= 1, "{} answers", team.answered);
+    assert_eq!(count(&p, UNRANKED), 0);
+}
+
 /// An import stopped midway (here a panic where a kill would land, between storing the
 /// claims and storing their candidates) left claims without candidates: nobody may be
 /// given them, and the next opening of the project removes them, after which the same

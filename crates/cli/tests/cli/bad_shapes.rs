@@ -527,3 +527,23 @@ fn a_csv_read_in_batches_keeps_every_row_and_the_lines_of_the_bad_ones() {
         .collect();
     assert!(rows == expected, "rows out of place");
 }
+
+/// Regression (hostile pass of session 33): a claim had no length limit, and a
+/// 32,000-word claim took a minute to rank. One over 2,000 characters is refused by its
+/// line and field; one of exactly 2,000 goes in.
+#[test]
+fn a_claim_longer_than_two_thousand_characters_is_refused() {
+    let long = "é".repeat(2_001);
+    let input = format!(
+        "{{\"id\": \"l1\", \"claim\": \"Fine.\"}}\n{{\"id\": \"l2\", \"claim\": \"{long}\"}}\n"
+    );
+    assert_refused(
+        "long.jsonl",
+        input.as_bytes(),
+        2,
+        Some("claim"),
+        "the claim is 2001 characters long; a claim holds at most 2000",
+    );
+    let fits = format!("{{\"id\": \"l3\", \"claim\": \"{}\"}}\n", "é".repeat(2_000));
+    imported("fits.jsonl", &fits);
+}
