@@ -243,8 +243,12 @@ fn an_import_killed_while_ranking_leaves_no_claim_without_candidates() {
         !out.status.success(),
         "the import was not stopped while ranking"
     );
+    // Into a project that holds claims the import writes in chunks and ranks outside
+    // them (issue 31), so a kill leaves its rows hidden; the next command that opens the
+    // project removes them (docs/formats.md), and nothing of the import stays.
+    let after = (stats(&p), content_digest(&p));
     assert_eq!(unranked(&p), 0, "claims were left without candidates");
-    assert_eq!((stats(&p), content_digest(&p)), before);
+    assert_eq!(after, before);
     // Run again to the end, every new claim has its candidates.
     ok([Path::new("import"), &p, &input]);
     assert_eq!(unranked(&p), 0);
