@@ -224,7 +224,17 @@ test("a pack opened in the app, answered and returned; the lead merges it and th
         return text === "2" ? text : null;
       });
       assert.equal(answers, "2", "Ana's answers on the dashboard");
-      assert.match(await textOf(session, tid("dash-counts-evidence")), / 2 annotators · /);
+      // Both people counted: on a failure, Ana's row (rejected, flagged) and her stored
+      // answers say whether her answers picked the trick or she was left out.
+      await session
+        .until("two annotators counted", async () => (/ 2 annotators · /.test(await textOf(session, tid("dash-counts-evidence"))) ? true : null))
+        .catch(async (e) => {
+          const row = await textOf(session, tid("activity-evidence-ana")).catch(() => "");
+          const out = join(work, "answers.jsonl");
+          cli(["answers", project, "--out", out, "--force"]);
+          const stored = readFileSync(out, "utf8").split("\n").filter((l) => l.includes('"ana"'));
+          throw new Error(`${e.message}; counts ${await textOf(session, tid("dash-counts-evidence"))}; Ana's row ${row}; her answers ${stored.join(" ")}`);
+        });
 
       // Ana's report waits on the lead's home with the claim's number, merged once.
       const claim = JSON.parse(cli(["claims", project, "--filter", reportedClaim, "--json"])).lines.find((l) => l.text === reportedClaim);
