@@ -6,12 +6,12 @@
 // paces each progress report (a test hook) so the ranking lasts long enough to watch.
 
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { cli } from "./harness.mjs";
 import { inApp, look } from "./screens.mjs";
-import { nextByCli, signInByKeys, submitByCli, TRICK, textOf, tid } from "./steps.mjs";
+import { importedProject, nextByCli, signInByKeys, submitByCli, TRICK, textOf, tid } from "./steps.mjs";
 
 const CLAIMS = 2000;
 
@@ -24,13 +24,7 @@ function projectInUse(project, work) {
     docs.push({ id: `d${i}`, text: sentences.join(" ") });
     claims.push({ id: `c${i}`, claim: `A ship reached harbour ${i} in ${1800 + (i % 200)}.`, doc_ids: [`d${i}`] });
   }
-  const claimsFile = join(work, "claims.jsonl");
-  const docsFile = join(work, "documents.jsonl");
-  writeFileSync(claimsFile, claims.map((c) => JSON.stringify(c)).join("\n") + "\n");
-  writeFileSync(docsFile, docs.map((d) => JSON.stringify(d)).join("\n") + "\n");
-  cli(["init", project]);
-  cli(["settings", project, "--set", "evidence_stance=supports"]);
-  cli(["import", project, claimsFile, "--docs", docsFile]);
+  importedProject(project, work, claims, docs);
   cli(["annotators", project, "add", "maria", "--role", "lead"]);
   cli(["annotators", project, "add", "ana"]);
   cli(["tasks", project, "--kind", "evidence", "--overlap", "1"]);

@@ -181,21 +181,11 @@ fn a_ranking_cancelled_mid_batch_leaves_candidates_and_answers_as_they_were() {
     assert_eq!(report.kept, 4, "the three answered and the one just served");
 }
 
-fn model_installed() -> bool {
-    let found = factdesk_semantic::locate(None, &factdesk_semantic::Locations::from_env());
-    let required = std::env::var("FACTDESK_REQUIRE_MODEL").is_ok_and(|v| v == "1");
-    if let Err(e) = &found {
-        assert!(!required, "FACTDESK_REQUIRE_MODEL=1 but {e}");
-        eprintln!("skipping: {e}");
-    }
-    found.is_ok()
-}
-
 /// The semantic ranker reports every 16 claims, as their embeddings are done; cancelled,
 /// it changes no candidate but keeps what it embedded, so the next run embeds the rest.
 #[test]
 fn the_semantic_ranker_reports_as_it_embeds_and_a_cancel_keeps_its_embeddings() {
-    if !model_installed() {
+    if !common::model_installed() {
         return;
     }
     let dir = ok(tempfile::tempdir());

@@ -166,19 +166,9 @@ fn semantic_is_refused_without_a_model_naming_the_install_and_the_others_work() 
     assert!(err.message.contains("model.safetensors"), "{}", err.message);
 }
 
-fn model_installed() -> bool {
-    let found = factdesk_semantic::locate(None, &Locations::from_env());
-    let required = std::env::var("FACTDESK_REQUIRE_MODEL").is_ok_and(|v| v == "1");
-    if let Err(e) = &found {
-        assert!(!required, "FACTDESK_REQUIRE_MODEL=1 but {e}");
-        eprintln!("skipping: {e}");
-    }
-    found.is_ok()
-}
-
 #[test]
 fn with_the_model_a_paraphrase_leads_and_embeddings_are_cached() {
-    if !model_installed() {
+    if !common::model_installed() {
         return;
     }
     let dir = must(tempfile::tempdir());

@@ -516,3 +516,15 @@ pub fn doctored(path: &std::path::Path, name: &str, sql: &str) -> std::path::Pat
     must(conn.execute_batch(&format!("PRAGMA foreign_keys = OFF; {sql}")));
     copy
 }
+
+/// Whether the semantic model is installed; without it a test that needs it is skipped,
+/// except under FACTDESK_REQUIRE_MODEL=1 (CI), where its absence fails the test.
+pub fn model_installed() -> bool {
+    let found = factdesk_semantic::locate(None, &factdesk_semantic::Locations::from_env());
+    let required = std::env::var("FACTDESK_REQUIRE_MODEL").is_ok_and(|v| v == "1");
+    if let Err(e) = &found {
+        assert!(!required, "FACTDESK_REQUIRE_MODEL=1 but {e}");
+        eprintln!("skipping: {e}");
+    }
+    found.is_ok()
+}
