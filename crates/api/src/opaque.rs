@@ -90,6 +90,23 @@ impl Project {
         })
     }
 
+    /// The key an annotator's tied search hits are ordered by: keyed to them under the
+    /// project's secret, so the order is the same on every search of theirs and tells
+    /// nothing of the rows' import order ([`factdesk_store::Ranking::OwnText`]).
+    pub(crate) fn search_order(&self, namer: &Namer) -> Option<[u8; 32]> {
+        match namer {
+            Namer::Number => None,
+            Namer::Opaque { annotator, secret } => {
+                let mut key = [0u8; 32];
+                for (k, s) in key.iter_mut().zip(secret) {
+                    *k = *s;
+                }
+                let message = format!("search-order:{annotator}");
+                Some(*blake3::keyed_hash(&key, message.as_bytes()).as_bytes())
+            }
+        }
+    }
+
     /// The item ids `actor` sees: an annotator's own ([`TaskIds`]); a lead sees the rows'
     /// ids, as their screens of the project name tasks.
     pub(crate) fn task_ids(&self, actor: &Actor) -> Result<Option<TaskIds>> {

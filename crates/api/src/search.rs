@@ -49,6 +49,8 @@ pub struct SearchPlan {
     claims: ClaimsShown,
     /// The claim the query names by its reference, listed first.
     named: Option<i64>,
+    /// An annotator's key for the order of tied hits; `None` for a lead.
+    order: Option<[u8; 32]>,
 }
 
 /// What the index found for a [`SearchPlan`], for [`Project::finish_search`] to read
@@ -66,9 +68,9 @@ impl SearchPlan {
     /// annotator's only by each text's own words, and only among the rows they may see,
     /// so nothing they cannot see moves their hits or their order (`Ranking::OwnText`).
     pub fn run(self) -> Result<SearchFound> {
-        let ranking = match self.actor.is_lead() {
-            true => Ranking::Index,
-            false => Ranking::OwnText,
+        let ranking = match self.order {
+            Some(order) => Ranking::OwnText { order },
+            None => Ranking::Index,
         };
         let hits = (self.index).search(&self.query, self.limit, ranking, self.claims)?;
         Ok(SearchFound {
@@ -125,10 +127,11 @@ impl Project {
         let full = actor.is_lead();
         // A claim's reference names it: that claim comes first, then whatever the words
         // find. A lead's bare number is words (a year, a figure).
+        let namer = self.namer(actor)?;
         let named = match (full, limit) {
             (_, 0) => None,
             (true, _) => factdesk_core::claim::number_in(query),
-            (false, _) => self.claim_named(&self.namer(actor)?, query)?,
+            (false, _) => self.claim_named(&namer, query)?,
         };
         let claims = match (full, actor.id()) {
             (true, _) => ClaimsShown::All,
@@ -146,6 +149,7 @@ impl Project {
             limit,
             claims,
             named,
+            order: self.search_order(&namer),
         })
     }
 

@@ -274,15 +274,17 @@ impl SearchIndex {
         claims: ClaimsShown,
     ) -> Result<Vec<Hit>> {
         let q = query.query(self.fields.text);
-        let collector = HitCollector {
+        let mut collector = HitCollector {
             limit,
             kind: query.kind(),
             claims,
+            order: None,
         };
         let searcher = self.reader.searcher();
         Ok(match ranking {
             Ranking::Index => searcher.search(&*q, &collector)?,
-            Ranking::OwnText => {
+            Ranking::OwnText { order } => {
+                collector.order = Some(order);
                 searcher.search_with_statistics_provider(&*q, &collector, own_text_statistics())?
             }
         })

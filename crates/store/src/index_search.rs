@@ -149,7 +149,13 @@ pub enum Ranking {
     /// numbers of document frequency gave the index's size exactly (issue 31). Counting
     /// only what they may see would still tell them how many sentences the project has,
     /// which is a lead's; a text's own words tell nothing of any other row.
-    OwnText,
+    ///
+    /// Hits of equal score (every hit of a query of `kind:` alone, or of texts alike in
+    /// their words) come in the order of a keyed hash of each row under `order`, and the
+    /// same order decides which of them make the limit. In row order, `kind:claim` listed
+    /// an annotator's originals before their refutations (40 of 40, hostile pass of
+    /// session 34), and tied sentences came grouped by document.
+    OwnText { order: [u8; 32] },
 }
 
 /// [`Ranking::OwnText`]'s statistics: one document in [`OWN_TEXT_DOCS`] holds every
@@ -192,6 +198,8 @@ pub(crate) struct HitCollector {
     pub(crate) limit: usize,
     pub(crate) kind: Option<HitKind>,
     pub(crate) claims: ClaimsShown,
+    /// The key tied hits are ordered by ([`Ranking::OwnText`]); `None`: by row id.
+    pub(crate) order: Option<[u8; 32]>,
 }
 
 /// [`HitCollector`] on one segment: its columns and the best hits so far, worst on top.
@@ -201,12 +209,29 @@ pub(crate) struct SegmentHits {
     limit: usize,
     kind: Option<HitKind>,
     claims: ClaimsShown,
+    order: Option<[u8; 32]>,
     best: std::collections::BinaryHeap<Ranked>,
 }
 
-/// A hit ordered so that the greater is the worse ([`HitCollector`]'s order).
+/// A hit ordered so that the greater is the worse ([`HitCollector`]'s order), with the
+/// key that orders it among hits of the same score and kind.
 #[derive(Debug, Clone)]
-pub(crate) struct Ranked(pub(crate) Hit);
+pub(crate) struct Ranked(pub(crate) Hit, u64);
+
+impl Ranked {
+    fn new(hit: Hit, order: Option<&[u8; 32]>) -> Ranked {
+        let tie = order.map_or(0, |key| {
+            let mut message = [0u8; 9];
+            message[0] = u8::from(hit.kind == HitKind::Sentence);
+            message[1..].copy_from_slice(&hit.id.to_le_bytes());
+            let hash = blake3::keyed_hash(key, &message);
+            let mut first = [0u8; 8];
+            first.copy_from_slice(&hash.as_bytes()[..8]);
+            u64::from_le_bytes(first)
+        });
+        Ranked(hit, tie)
+    }
+}
 
 impl PartialEq for Ranked {
     fn eq(&self, other: &Ranked) -> bool {
@@ -222,6 +247,7 @@ impl Ord for Ranked {
         b.score
             .total_cmp(&a.score)
             .then(a.kind.cmp_key().cmp(&b.kind.cmp_key()))
+            .then(self.1.cmp(&other.1))
             .then(a.id.cmp(&b.id))
     }
 }
@@ -248,6 +274,7 @@ impl Collector for HitCollector {
             limit: self.limit,
             kind: self.kind,
             claims: self.claims.clone(),
+            order: self.order,
             best: std::collections::BinaryHeap::with_capacity(self.limit.min(1024) + 1),
         })
     }
@@ -256,8 +283,8 @@ impl Collector for HitCollector {
         true
     }
 
-    fn merge_fruits(&self, segments: Vec<Vec<Hit>>) -> tantivy::Result<Vec<Hit>> {
-        let mut all: Vec<Ranked> = segments.into_iter().flatten().map(Ranked).collect();
+    fn merge_fruits(&self, segments: Vec<Vec<Ranked>>) -> tantivy::Result<Vec<Hit>> {
+        let mut all: Vec<Ranked> = segments.into_iter().flatten().collect();
         all.sort();
         all.truncate(self.limit);
         Ok(all.into_iter().map(|r| r.0).collect())
@@ -265,7 +292,7 @@ impl Collector for HitCollector {
 }
 
 impl SegmentCollector for SegmentHits {
-    type Fruit = Vec<Hit>;
+    type Fruit = Vec<Ranked>;
 
     fn collect(&mut self, doc: DocId, score: Score) {
         if self.limit == 0 {
@@ -286,7 +313,7 @@ impl SegmentCollector for SegmentHits {
                 return;
             }
         }
-        let hit = Ranked(Hit { kind, id, score });
+        let hit = Ranked::new(Hit { kind, id, score }, self.order.as_ref());
         if self.best.len() < self.limit {
             self.best.push(hit);
         } else if self.best.peek().is_some_and(|worst| hit < *worst) {
@@ -295,8 +322,8 @@ impl SegmentCollector for SegmentHits {
         }
     }
 
-    fn harvest(self) -> Vec<Hit> {
-        self.best.into_iter().map(|r| r.0).collect()
+    fn harvest(self) -> Vec<Ranked> {
+        self.best.into_vec()
     }
 }
 

@@ -307,3 +307,59 @@ fn an_annotators_items_carry_ids_of_their_own_that_tell_no_row() {
     let leads = next(&mut p, &lead);
     assert!(rows.contains(&leads.task_id));
 }
+
+/// Regression (hostile pass of session 34): hits of equal score came in row order, so
+/// `kind:claim` alone listed an annotator's claims by number, originals first (40 of 40),
+/// and tied sentences came grouped by document. Now ties go by a hash keyed to her: the
+/// project's secret is fixed here, so the order, and this test, are the same every run.
+#[test]
+fn an_annotators_tied_search_hits_come_in_an_order_that_tells_no_refutation_or_document() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = originals_and_refutations(dir.path(), &clock);
+    must(p.store().read().execute(
+        "UPDATE project SET secret = ?1",
+        [b"a fixed secret, for a fixed order".to_vec()],
+    ));
+    let anas = answer_all(&mut p, "ana");
+    let refutation_of = |text: &str| {
+        (anas.iter().find(|(_, _, t)| t == text))
+            .map(|(_, refutation, _)| *refutation)
+            .unwrap_or_else(|| panic!("ana found a claim she did not answer: {text}"))
+    };
+    let listed = must(p.search(&p.who("ana"), "kind:claim", 100));
+    assert_eq!(listed.len(), 2 * ORIGINALS);
+    let by_place: Vec<(bool, u64)> = (listed.iter().enumerate())
+        .map(|(place, hit)| (refutation_of(&hit.text), place as u64))
+        .collect();
+    // "The first 30 listed are originals" was right 60 of 60 times; 30 is chance.
+    let right = right_by_rank(&by_place);
+    assert!((20..=40).contains(&right), "the order told {right} of 60");
+    // Which tied hits make a limit is that order too, not the lowest numbers.
+    let first = must(p.search(&p.who("ana"), "kind:claim", 10));
+    let originals = first.iter().filter(|h| !refutation_of(&h.text)).count();
+    assert!(
+        (2..=8).contains(&originals),
+        "{originals} of the first 10 are originals"
+    );
+    assert_eq!(
+        must(p.search(&p.who("ana"), "kind:claim", 100)),
+        listed,
+        "the same every time"
+    );
+
+    // Sentences of one document, consecutive in row order, are not listed together.
+    let leads = must(p.search(&p.lead(), "kind:sentence", 10_000));
+    let document_of: std::collections::HashMap<String, i64> = (leads.iter())
+        .map(|h| (h.text.clone(), h.document_id.unwrap_or_default()))
+        .collect();
+    let sentences = must(p.search(&p.who("ana"), "kind:sentence", 10_000));
+    assert_eq!(sentences.len(), leads.len());
+    let documents: Vec<i64> = sentences.iter().map(|h| document_of[&h.text]).collect();
+    let together = documents.windows(2).filter(|w| w[0] == w[1]).count();
+    assert!(
+        together * 4 < documents.len(),
+        "{together} of {} neighbours share a document",
+        documents.len()
+    );
+}
