@@ -5,6 +5,12 @@ use std::fmt;
 use std::str::FromStr;
 use ts_rs::TS;
 
+/// The longest claim accepted, in characters, imported or written: seven times the
+/// longest claim of COVID-Fact (273) and WikiFactCheck (137). The rankers' cost grows
+/// with a claim's length times its documents' text, and a 32,000-word claim took a
+/// minute to rank (hostile pass of session 33).
+pub const MAX_CLAIM_CHARS: usize = 2_000;
+
 /// The veracity label of a claim, as imported or as settled by annotation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]

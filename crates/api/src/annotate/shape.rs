@@ -7,6 +7,7 @@ use crate::tasks::TaskKind;
 use crate::{Error, ErrorCode, Result};
 use factdesk_core::answer::{Response, Selection, Verdict};
 use factdesk_core::claim::UnknownLabel;
+use factdesk_core::claim::MAX_CLAIM_CHARS;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -137,13 +138,19 @@ pub(crate) fn check_shape<'a>(
     })
 }
 
-/// The longest comment or written claim taken, in characters.
-const MAX_TEXT: usize = 10_000;
+/// The longest comment taken, in characters.
+const MAX_COMMENT: usize = 10_000;
 
-/// Refuses a comment or written claim holding a NUL character or longer than `MAX_TEXT`:
+/// Refuses a comment or written claim holding a NUL character, a comment longer than
+/// `MAX_COMMENT` or a written claim longer than an imported one may be (hostile pass of
+/// session 34: a refutation of one padded 10,000-character word went in as a claim):
 /// text that no screen typed, from a client or a rewritten pack.
 fn refuse_bad_text(a: &Answer) -> Result<()> {
-    for (field, text) in [("comment", &a.comment), ("text", &a.text)] {
+    let fields = [
+        ("comment", &a.comment, MAX_COMMENT),
+        ("text", &a.text, MAX_CLAIM_CHARS),
+    ];
+    for (field, text, most) in fields {
         let Some(text) = text else { continue };
         if text.contains('\0') {
             return Err(invalid(format!(
@@ -151,9 +158,9 @@ fn refuse_bad_text(a: &Answer) -> Result<()> {
                 a.task_id
             )));
         }
-        if text.chars().count() > MAX_TEXT {
+        if text.chars().count() > most {
             return Err(invalid(format!(
-                "task {}: {field} is longer than {MAX_TEXT} characters",
+                "task {}: {field} is longer than {most} characters",
                 a.task_id
             )));
         }

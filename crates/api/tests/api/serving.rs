@@ -384,6 +384,51 @@ fn a_comment_with_a_nul_or_beyond_ten_thousand_characters_is_refused() {
     }
 }
 
+/// Regression (hostile pass of session 34): the checks count a refutation's words, so
+/// one word padded to 10,000 characters went in as a claim. A written claim holds what
+/// an imported one may, 2,000 characters.
+#[test]
+fn a_written_refutation_beyond_a_claims_length_is_refused() {
+    let dir = must(tempfile::tempdir());
+    let clock = ManualClock::new(1_000_000);
+    let mut p = project(dir.path(), 2, &clock);
+    must(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
+    people(&mut p, &["ana"]);
+    let item = next(&mut p, "ana", TaskKind::Refute).unwrap_or_else(|| panic!("no item"));
+    let claims_before = must(
+        p.store()
+            .read()
+            .query_row("SELECT count(*) FROM claims", [], |r| r.get::<_, i64>(0)),
+    );
+    let padded = format!(
+        "{} {}",
+        item.claim.replace("lighthouse", "tower"),
+        "W".repeat(2_001)
+    );
+    let r = p.submit(
+        &p.who("ana"),
+        &Answer {
+            task_id: item.task_id,
+            text: Some(padded),
+            ..Default::default()
+        },
+    );
+    let e = r
+        .err()
+        .unwrap_or_else(|| panic!("a 2,000-character claim was written"));
+    assert!(
+        e.message.contains("text is longer than 2000"),
+        "{}",
+        e.message
+    );
+    let claims_after = must(
+        p.store()
+            .read()
+            .query_row("SELECT count(*) FROM claims", [], |r| r.get::<_, i64>(0)),
+    );
+    assert_eq!(claims_before, claims_after);
+}
+
 #[test]
 fn the_lead_is_told_which_claims_got_no_task_and_why() {
     let dir = must(tempfile::tempdir());

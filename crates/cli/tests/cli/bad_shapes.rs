@@ -542,8 +542,34 @@ fn a_claim_longer_than_two_thousand_characters_is_refused() {
         input.as_bytes(),
         2,
         Some("claim"),
-        "the claim is 2001 characters long; a claim holds at most 2000",
+        "the claim is 2001 characters long; it may hold at most 2000",
     );
     let fits = format!("{{\"id\": \"l3\", \"claim\": \"{}\"}}\n", "é".repeat(2_000));
     imported("fits.jsonl", &fits);
+}
+
+/// Regression (hostile pass of session 34): a refuted claim, which becomes a claim of its
+/// own, went in at 2,500 characters, and a context of 5 MB went out with every item.
+#[test]
+fn a_refuted_claim_or_a_context_over_its_length_is_refused() {
+    let refuted = "r".repeat(2_001);
+    let input = format!(
+        "{{\"id\": \"l1\", \"claim\": \"Fine.\"}}\n{{\"id\": \"l2\", \"claim\": \"Short.\", \"refuted\": \"{refuted}\"}}\n"
+    );
+    assert_refused(
+        "refuted.jsonl",
+        input.as_bytes(),
+        2,
+        Some("refuted"),
+        "the refuted claim is 2001 characters long; it may hold at most 2000",
+    );
+    let context = "c".repeat(20_001);
+    let input = format!("{{\"id\": \"l1\", \"claim\": \"Short.\", \"context\": \"{context}\"}}\n");
+    assert_refused(
+        "context.jsonl",
+        input.as_bytes(),
+        1,
+        Some("context"),
+        "the context is 20001 characters long; it may hold at most 20000",
+    );
 }

@@ -33,6 +33,8 @@ export function refuteBody(item: Item, hooks: BodyHooks, kept: WorkDraft | null 
     dir: "auto",
   });
   input.value = kept?.text ?? item.previous?.text ?? item.claim;
+  // A written claim holds what an imported one may (MAX_CLAIM_CHARS on the backend).
+  input.maxLength = 2000;
   input.spellcheck = true;
   const list = h("ul", { class: "checks", testid: "checks", "aria-live": "polite" });
   const note = h("p", { class: "refute-note", testid: "refute-error", role: "status" });
