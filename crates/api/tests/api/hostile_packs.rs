@@ -226,6 +226,42 @@ fn a_pack_with_far_more_answers_than_items_is_refused_whole() {
     ok(ReturnedPack::read(&path));
 }
 
+/// Regression (hostile pass of session 34): the census holds a pack to five answers an
+/// item on average, so 150 answers on one item of a 30-item pack went in, where one
+/// person's answers to an item stop at ten. A pack holding a sixth answer to any item is
+/// refused whole, naming the row; the pack as returned merges.
+#[test]
+fn a_pack_with_more_answers_on_one_item_than_a_pack_keeps_is_refused_whole() {
+    let dir = ok(tempfile::tempdir());
+    let clock = ManualClock::new(NOW);
+    let (mut lead, path) = answered_pack(dir.path(), &clock, 30);
+    let before = common::project_values(&lead);
+    // Five more on the first answered item (six in all): within 5 an item on average.
+    let piled = padded_with_answers(&path, "piled.fdpack", 5);
+    let err = lead
+        .merge_pack(&lead.lead(), &piled)
+        .err()
+        .unwrap_or_else(|| panic!("six answers on one item were merged"));
+    assert!(
+        err.message.contains("refused, nothing was changed")
+            && err.message.contains("answer 6 to task")
+            && err
+                .message
+                .contains("more than the 5 a pack keeps for one item"),
+        "{}",
+        err.message
+    );
+    assert_eq!(common::project_values(&lead), before);
+    // Four more (five in all) is what a pack session keeps: read as any pack.
+    ok(ReturnedPack::read(&padded_with_answers(
+        &path,
+        "five.fdpack",
+        4,
+    )));
+    let merged = ok(lead.merge_pack(&lead.lead(), &path));
+    assert_eq!(merged.added, 30);
+}
+
 /// Issue 31, F7: a pack padded within the general bounds (hundreds of MiB of answers,
 /// rows, text or free pages took seconds and hundreds of MiB to refuse) is refused by
 /// what its signed manifest says was issued, from sizes SQLite keeps in each row's header:
