@@ -257,21 +257,23 @@ pub struct ServeConfig {
     pub trusted_proxy: Option<std::net::IpAddr>,
 }
 
-/// Why the server could not start or stopped.
+/// Why the server could not start or stopped. A message names its cause only where the
+/// cause is not also its source: the command line prints the chain, which said each
+/// cause twice (hostile pass of session 34).
 #[derive(Debug, thiserror::Error)]
 pub enum ServeError {
-    #[error("cannot open the project: {0}")]
+    #[error("cannot open the project")]
     Project(#[from] factdesk_api::Error),
-    #[error("cannot listen on {addr}: {source}")]
+    #[error("cannot listen on {addr}")]
     Listen {
         addr: SocketAddr,
         source: std::io::Error,
     },
     #[error("cannot read the TLS certificate or key: {0}")]
     Tls(std::io::Error),
-    #[error("{0}")]
+    #[error(transparent)]
     OpenFiles(#[from] open_files::TooFewFiles),
-    #[error("the server failed: {0}")]
+    #[error("the server failed")]
     Io(#[from] std::io::Error),
 }
 

@@ -15,7 +15,8 @@ pub struct Args {
     project: PathBuf,
     #[command(flatten)]
     by: super::Acting,
-    /// Claims files: .jsonl, .csv or .tsv.
+    /// Claims files: a name ending .csv is read as CSV, .tsv or .tab as TSV, any other as
+    /// JSON Lines.
     files: Vec<PathBuf>,
     /// The input's format: Factdesk's own fields, a published dataset's, or generic with
     /// --map.

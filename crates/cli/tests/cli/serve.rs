@@ -271,3 +271,22 @@ fn every_acknowledged_answer_survives_the_server_being_killed() {
         );
     }
 }
+
+/// Regression (hostile pass of session 34): a server that could not start said its
+/// cause twice on one line ("cannot open the project: X does not exist: X does not
+/// exist", and the whole open-file refusal twice).
+#[test]
+fn a_server_that_cannot_start_says_why_once() {
+    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    let missing = dir.path().join("missing.fdesk");
+    let out = factdesk([
+        Path::new("serve"),
+        &missing,
+        Path::new("--listen"),
+        Path::new("127.0.0.1:0"),
+    ]);
+    let said = stderr(&out);
+    assert!(!out.status.success(), "{said}");
+    assert!(said.contains("cannot open the project: "), "{said}");
+    assert_eq!(said.matches("does not exist").count(), 1, "{said}");
+}
