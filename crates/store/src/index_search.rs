@@ -313,6 +313,11 @@ impl SegmentCollector for SegmentHits {
                 return;
             }
         }
+        // A hit scored below the worst kept cannot enter: its tie key is not worked out.
+        let full = self.best.len() >= self.limit;
+        if full && (self.best.peek()).is_some_and(|worst| score.total_cmp(&worst.0.score).is_lt()) {
+            return;
+        }
         let hit = Ranked::new(Hit { kind, id, score }, self.order.as_ref());
         if self.best.len() < self.limit {
             self.best.push(hit);
