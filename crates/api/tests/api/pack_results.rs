@@ -250,7 +250,8 @@ fn every_answer_of_a_returned_pack_goes_through_submits_checks() {
         &format!("{{\"task_id\":{t2},\"selected\":[\"{o2}\"],\"no_evidence\":true}}"),
         NOW,
     );
-    forge(&path, "h-text", t2, "not an answer at all", NOW);
+    // On another item: a pack holding a sixth answer to one item is refused whole.
+    forge(&path, "h-text", t3, "not an answer at all", NOW);
     forge(&path, "h-2000", t2, &good(t2, &o2, ""), year_2000);
     forge(
         &path,
