@@ -395,11 +395,14 @@ fn a_written_refutation_beyond_a_claims_length_is_refused() {
     must(p.create_tasks(&p.lead(), TaskKind::Refute, Some(1)));
     people(&mut p, &["ana"]);
     let item = next(&mut p, "ana", TaskKind::Refute).unwrap_or_else(|| panic!("no item"));
-    let claims_before = must(
-        p.store()
-            .read()
-            .query_row("SELECT count(*) FROM claims", [], |r| r.get::<_, i64>(0)),
-    );
+    let claims = |p: &Project| {
+        must(
+            p.store()
+                .read()
+                .query_row("SELECT count(*) FROM claims", [], |r| r.get::<_, i64>(0)),
+        )
+    };
+    let before = claims(&p);
     let padded = format!(
         "{} {}",
         item.claim.replace("lighthouse", "tower"),
@@ -421,12 +424,7 @@ fn a_written_refutation_beyond_a_claims_length_is_refused() {
         "{}",
         e.message
     );
-    let claims_after = must(
-        p.store()
-            .read()
-            .query_row("SELECT count(*) FROM claims", [], |r| r.get::<_, i64>(0)),
-    );
-    assert_eq!(claims_before, claims_after);
+    assert_eq!(claims(&p), before);
 }
 
 #[test]
