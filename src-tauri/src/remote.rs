@@ -39,6 +39,8 @@ pub struct Remote {
     token: String,
     /// Who the token acts for, as the server resolved them.
     pub person: Person,
+    /// The device token the server gave this sign-in, for the next one (`devices`).
+    pub device: String,
     agent: Agent,
 }
 
@@ -54,6 +56,10 @@ impl std::fmt::Debug for Remote {
 #[derive(Deserialize)]
 struct Session {
     token: String,
+    /// For this person's next sign-in from this app (a server before session 34 sends
+    /// none).
+    #[serde(default)]
+    device: String,
 }
 
 #[derive(Deserialize)]
@@ -253,11 +259,17 @@ fn read<T: DeserializeOwned>(url: &str, body: &str, what: &str) -> Result<T> {
 }
 
 impl Remote {
-    /// Signs `name` in on the server at `url` (as typed) with `password`.
-    pub fn connect(url: &str, name: &str, password: &str) -> Result<Remote> {
+    /// Signs `name` in on the server at `url` (as typed) with `password`, and the device
+    /// token an earlier sign-in gave, if any.
+    pub fn connect(url: &str, name: &str, password: &str, device: Option<&str>) -> Result<Remote> {
         let url = server_url(url)?;
         let agent = agent(Some(CALL));
-        let login = serde_json::json!({"name": name, "password": password});
+        let login = match device {
+            Some(device) => {
+                serde_json::json!({"name": name, "password": password, "device": device})
+            }
+            None => serde_json::json!({"name": name, "password": password}),
+        };
         let response = agent
             .post(format!("{url}/api/v1/login"))
             .send_json(&login)
@@ -290,6 +302,7 @@ impl Remote {
             url,
             token: session.token,
             person,
+            device: session.device,
             agent,
         })
     }
@@ -425,6 +438,7 @@ pub(crate) mod fake {
                 role: Role::Lead,
                 has_password: true,
             },
+            device: String::new(),
             agent: agent(Some(CALL)),
         }
     }
@@ -465,7 +479,7 @@ mod tests {
             .and_then(|a| a.as_socket())
             .map(|a| a.port())
             .unwrap_or_else(|| panic!("the held socket has no port"));
-        let refused = Remote::connect(&format!("http://127.0.0.1:{free}"), "ana", "x");
+        let refused = Remote::connect(&format!("http://127.0.0.1:{free}"), "ana", "x", None);
         drop(held);
         let refused = refused
             .err()
@@ -486,7 +500,7 @@ mod tests {
                 let _ = stream.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\nnot tls\r\n");
             }
         });
-        let tls = Remote::connect(&format!("https://127.0.0.1:{port}"), "ana", "x");
+        let tls = Remote::connect(&format!("https://127.0.0.1:{port}"), "ana", "x", None);
         let tls = tls.err().unwrap_or_else(|| panic!("no TLS was spoken"));
         assert_eq!(tls.code, ErrorCode::Unavailable);
         assert!(tls.message.contains("TLS"), "{}", tls.message);

@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 use ts_rs::TS;
 
+mod device;
 mod login;
 pub use login::CheckedSignIn;
 
@@ -100,6 +101,11 @@ impl Default for SignInPolicy {
 pub struct Login {
     pub name: String,
     pub password: String,
+    /// The device token an earlier sign-in of this person gave back, if the client kept
+    /// it: with it, guesses of the name from the same address do not hold its owner.
+    #[serde(default)]
+    #[ts(optional)]
+    pub device: Option<String>,
 }
 
 /// A session: the bearer token (shown once, never stored) and the person's role.
@@ -109,6 +115,9 @@ pub struct Session {
     pub role: Role,
     /// When the token stops working, unix milliseconds.
     pub expires_at: i64,
+    /// A device token for this person's next sign-ins from this client (see
+    /// `Login::device`); a new password ends it.
+    pub device: String,
     /// Whose it is, for the server's own use: never sent.
     #[serde(skip)]
     #[ts(skip)]
@@ -398,6 +407,30 @@ impl Project {
         let name = sign_in_name(name)?;
         Ok(sign_in::by_name(self.store.read(), name)?
             .is_some_and(|p| p.role == Role::Lead && !p.disabled && p.password_hash.is_some()))
+    }
+
+    /// Whether `device` is a token an earlier sign-in gave `name`'s person under their
+    /// current password: a front end then treats the sign-in as one from a known
+    /// address.
+    pub fn device_vouches(&self, name: &str, device: Option<&str>) -> Result<bool> {
+        let name = sign_in_name(name)?;
+        Ok(self.device_subject(name, device)?.is_some())
+    }
+
+    /// What failures with `device` are counted under, when it vouches for `name`.
+    fn device_subject(&self, name: &str, device: Option<&str>) -> Result<Option<String>> {
+        let Some(token) = device else {
+            return Ok(None);
+        };
+        let conn = self.store.read();
+        let Some(person) = sign_in::by_name(conn, name)? else {
+            return Ok(None);
+        };
+        let Some(hash) = person.password_hash.as_deref().filter(|_| !person.disabled) else {
+            return Ok(None);
+        };
+        let secret = factdesk_store::tx::secret(conn)?;
+        Ok(device::vouches(&secret, person.annotator_id, hash, token))
     }
 
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end

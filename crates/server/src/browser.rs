@@ -129,6 +129,40 @@ pub(crate) fn session_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
     HeaderValue::from_str(&cookie).ok()
 }
 
+/// The cookie a browser keeps its device token in (see `factdesk_api::sign_in::Login`),
+/// sent only with sign-ins, for 30 days; over TLS under a `__Host-` name, as the session.
+pub const DEVICE_COOKIE: &str = "factdesk_device";
+pub const SECURE_DEVICE_COOKIE: &str = "__Host-factdesk_device";
+
+/// The Set-Cookie header that keeps `token` as the browser's device token.
+pub(crate) fn device_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
+    const MONTH_S: u32 = 30 * 24 * 3600;
+    let cookie = if secure {
+        format!("{SECURE_DEVICE_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Secure; Max-Age={MONTH_S}")
+    } else {
+        format!("{DEVICE_COOKIE}={token}; Path=/; HttpOnly; SameSite=Strict; Max-Age={MONTH_S}")
+    };
+    HeaderValue::from_str(&cookie).ok()
+}
+
+/// The device token a browser's sign-in carries: one cookie of that name, or none (a
+/// planted second one makes both count for nothing; a planted token vouches only for
+/// the planter's own account).
+pub(crate) fn cookie_device(headers: &HeaderMap) -> Option<String> {
+    let mut tokens = headers
+        .get_all(header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|line| line.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .filter(|(name, _)| *name == DEVICE_COOKIE || *name == SECURE_DEVICE_COOKIE)
+        .map(|(_, value)| value.trim().to_string());
+    match (tokens.next(), tokens.next()) {
+        (Some(token), None) if !token.is_empty() => Some(token),
+        _ => None,
+    }
+}
+
 /// The cookies that end the session in the browser (whichever name it had).
 pub(crate) fn ended_cookies() -> [HeaderValue; 2] {
     [

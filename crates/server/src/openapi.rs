@@ -287,11 +287,13 @@ fn schemas() -> Value {
                     "base64": {"type": "string"}
                 }},
                 "Login": {"type": "object", "required": ["name", "password"], "additionalProperties": false, "properties": {
-                    "name": {"type": "string"}, "password": {"type": "string"}
+                    "name": {"type": "string"}, "password": {"type": "string"},
+                    "device": {"type": "string", "description": "the device token an earlier sign-in of this person gave back: guesses of the name from the same address then do not hold its owner"}
                 }},
-                "Session": {"type": "object", "required": ["token", "role", "expires_at"], "properties": {
+                "Session": {"type": "object", "required": ["token", "role", "expires_at", "device"], "properties": {
                     "token": {"type": "string"}, "role": {"type": "string", "enum": ["lead", "annotator"]},
-                    "expires_at": {"type": "integer", "description": "unix milliseconds"}
+                    "expires_at": {"type": "integer", "description": "unix milliseconds"},
+                    "device": {"type": "string", "description": "a device token for this person's next sign-ins from this client; a new password ends it"}
                 }},
                 "Answer": {"type": "object", "required": ["task_id"], "additionalProperties": false, "properties": {
                     "task_id": {"type": "integer"},

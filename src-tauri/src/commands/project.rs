@@ -59,7 +59,11 @@ pub fn connect_server(
     name: String,
     password: String,
 ) -> Result<Overview> {
-    let connected = Remote::connect(&url, &name, &password).and_then(|remote| {
+    let dir = &state.config_dir;
+    let typed = crate::remote::server_url(&url).unwrap_or_else(|_| url.clone());
+    let device = crate::devices::kept(dir, &typed, &name);
+    let connected = Remote::connect(&url, &name, &password, device.as_deref()).and_then(|remote| {
+        crate::devices::keep(dir, &remote.url, &name, &remote.device);
         let overview = server_overview(&remote)?;
         recent::remember_server(
             &state.config_dir,

@@ -4,10 +4,10 @@
 //! between leaves no session opened with the old password.
 
 use super::{
-    address_blocked_at, address_subject, decoy_hash, free_at, known_subject, name_blocked_at,
-    name_subject, pair_subject, random_bytes, sign_in_name, signed_in_subject, token_hash,
-    unauthorized, verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES,
-    NAME_MEMORY_MS,
+    address_blocked_at, address_subject, decoy_hash, device, free_at, known_subject,
+    name_blocked_at, name_subject, pair_subject, random_bytes, sign_in_name, signed_in_subject,
+    token_hash, unauthorized, verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS,
+    MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
 };
 use crate::annotators::Role;
 use crate::{Error, ErrorCode, Project, Result};
@@ -26,6 +26,8 @@ pub struct CheckedSignIn {
     by_address: String,
     known: String,
     signed_in: String,
+    /// Checked with a device token that vouched: only its own failures were counted.
+    by_device: bool,
     now: i64,
 }
 
@@ -57,17 +59,33 @@ impl Project {
         address: &str,
         policy: &SignInPolicy,
     ) -> Result<Session> {
-        let checked = self.check_sign_in(name, password, address, policy)?;
+        self.login_from(name, password, address, None, policy)
+    }
+
+    /// [`Project::login`] with the device token an earlier sign-in gave back, if any.
+    pub fn login_from(
+        &mut self,
+        name: &str,
+        password: &str,
+        address: &str,
+        device: Option<&str>,
+        policy: &SignInPolicy,
+    ) -> Result<Session> {
+        let checked = self.check_sign_in(name, password, address, device, policy)?;
         self.open_session(checked, policy)
     }
 
     /// The first half of [`Project::login`]: the limits, then the password, checked
-    /// outside any transaction (argon2 is slow on purpose).
+    /// outside any transaction (argon2 is slow on purpose). With a device token that
+    /// vouches for the person, the limits are the token's own (its failures in the
+    /// window, and the name's sign-ins a minute) in place of the name's and the
+    /// address's: a guesser behind the owner's address does not hold the owner.
     pub fn check_sign_in(
         &mut self,
         name: &str,
         password: &str,
         address: &str,
+        device: Option<&str>,
         policy: &SignInPolicy,
     ) -> Result<CheckedSignIn> {
         let name = sign_in_name(name)?;
@@ -75,9 +93,44 @@ impl Project {
         let since = now - policy.window_ms;
         let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
         let known = known_subject(name, address);
+        let by_device = self.device_subject(name, device)?;
         let tx = self.store.transaction()?;
         sign_in::prune_failures(&tx, since)?;
         sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
+        if let Some(by_device) = by_device {
+            let earlier = sign_in::failure_times(&tx, &by_device, since)?;
+            let block = free_at(
+                &earlier,
+                policy.failures_per_name_and_address,
+                policy.window_ms,
+            )
+            .map(|free| (free, "failed sign-ins with this device"))
+            .or(signed_in_often(&tx, name, now, policy)?
+                .map(|free| (free, "sign-ins for this name in a minute")));
+            if let Some((free, whose)) = block {
+                tx.commit()?;
+                return Err(limited(free, now, whose));
+            }
+            sign_in::record_failure(&tx, &by_device, now)?;
+            tx.commit()?;
+            let signed_in = signed_in_subject(name);
+            return self
+                .verify(name, password)?
+                .map(|(annotator_id, role, verified_hash)| CheckedSignIn {
+                    annotator_id,
+                    role,
+                    verified_hash,
+                    address: address.to_string(),
+                    by_pair: by_device,
+                    by_name,
+                    by_address: address_subject(address),
+                    known,
+                    signed_in,
+                    by_device: true,
+                    now,
+                })
+                .ok_or_else(|| unauthorized("wrong name or password"));
+        }
         let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
         let pair = free_at(
             &earlier,
@@ -111,32 +164,44 @@ impl Project {
         sign_in::record_failure(&tx, &by_name, now)?;
         sign_in::record_name_failure(&tx, &by_name, now)?;
         tx.commit()?;
-        let person = sign_in::by_name(self.store.read(), name)?;
-        let stored = person
-            .as_ref()
-            .and_then(|p| p.password_hash.clone())
-            .unwrap_or_else(decoy_hash);
-        let matches = password.len() <= MAX_PASSWORD_BYTES && verify_password(password, &stored);
-        match person {
-            Some(p) if matches && p.password_hash.is_some() && !p.disabled => Ok(CheckedSignIn {
-                annotator_id: p.annotator_id,
-                role: p.role,
-                verified_hash: stored,
+        match self.verify(name, password)? {
+            Some((annotator_id, role, verified_hash)) => Ok(CheckedSignIn {
+                annotator_id,
+                role,
+                verified_hash,
                 address: address.to_string(),
                 by_pair,
                 by_name,
                 by_address,
                 known,
                 signed_in: signed_in_subject(name),
+                by_device: false,
                 now,
             }),
-            _ => match address_block.filter(|_| let_through) {
+            None => match address_block.filter(|_| let_through) {
                 Some(free) => Err(limited(free, now, "failed sign-ins from this address")),
                 // A disabled person's right password is as wrong as any other: the answer
                 // must not confirm it.
                 None => Err(unauthorized("wrong name or password")),
             },
         }
+    }
+
+    /// The person `name` is, their role and the hash checked, if `password` is theirs
+    /// and they may sign in; a wrong name takes as long as a wrong password.
+    fn verify(&self, name: &str, password: &str) -> Result<Option<(i64, Role, String)>> {
+        let person = sign_in::by_name(self.store.read(), name)?;
+        let stored = person
+            .as_ref()
+            .and_then(|p| p.password_hash.clone())
+            .unwrap_or_else(decoy_hash);
+        let matches = password.len() <= MAX_PASSWORD_BYTES && verify_password(password, &stored);
+        Ok(match person {
+            Some(p) if matches && p.password_hash.is_some() && !p.disabled => {
+                Some((p.annotator_id, p.role, stored))
+            }
+            _ => None,
+        })
     }
 
     /// The second half of [`Project::login`]: the session, written only if the password
@@ -155,6 +220,8 @@ impl Project {
             .collect();
         let now = checked.now;
         let expires_at = now.saturating_add(policy.session_ms);
+        let secret = factdesk_store::tx::secret(self.store.read())?;
+        let device = device::issue(&secret, checked.annotator_id, &checked.verified_hash)?;
         let tx = self.store.transaction()?;
         let opened = sign_in::insert_session(
             &tx,
@@ -173,9 +240,12 @@ impl Project {
             return Err(unauthorized("wrong name or password"));
         }
         sign_in::clear_failures(&tx, &checked.by_pair)?;
-        sign_in::forget_attempt(&tx, &checked.by_name, now)?;
-        sign_in::forget_attempt(&tx, &checked.by_address, now)?;
-        sign_in::forget_name_failure(&tx, &checked.by_name)?;
+        // A device's check counted nothing against the name or the address.
+        if !checked.by_device {
+            sign_in::forget_attempt(&tx, &checked.by_name, now)?;
+            sign_in::forget_attempt(&tx, &checked.by_address, now)?;
+            sign_in::forget_name_failure(&tx, &checked.by_name)?;
+        }
         sign_in::remember_known(&tx, &checked.known, now)?;
         sign_in::end_sessions_past(&tx, checked.annotator_id, policy.sessions_per_person)?;
         sign_in::record_failure(&tx, &checked.signed_in, now)?;
@@ -184,6 +254,7 @@ impl Project {
             token,
             role: checked.role,
             expires_at,
+            device,
             person: checked.annotator_id,
         })
     }

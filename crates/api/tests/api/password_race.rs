@@ -41,7 +41,7 @@ fn a_reset_between_the_check_and_the_session_refuses_the_sign_in() {
     let mut p = team(dir.path(), &clock);
     let policy = SignInPolicy::default();
     // The old password checked; the lead's reset commits before the session is written.
-    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", &policy));
+    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", None, &policy));
     let maria = p.lead_named("maria");
     ok(p.set_password(&maria, "ana", "a brand new secret"));
     assert_eq!(
@@ -50,7 +50,7 @@ fn a_reset_between_the_check_and_the_session_refuses_the_sign_in() {
     );
     assert_eq!(sessions_of(&p, "ana"), 0);
     // A reset to the very same password is a new hash too (a new salt): still refused.
-    let checked = ok(p.check_sign_in("ana", "a brand new secret", "10.0.0.1", &policy));
+    let checked = ok(p.check_sign_in("ana", "a brand new secret", "10.0.0.1", None, &policy));
     ok(p.set_password(&maria, "ana", "a brand new secret"));
     assert_eq!(
         code(p.open_session(checked, &policy)),
@@ -72,7 +72,7 @@ fn a_disabling_between_the_check_and_the_session_refuses_the_sign_in() {
     let clock = ManualClock::new(1_700_000_000_000);
     let mut p = team(dir.path(), &clock);
     let policy = SignInPolicy::default();
-    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", &policy));
+    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", None, &policy));
     let maria = p.lead_named("maria");
     ok(p.set_disabled(&maria, "ana", true));
     assert_eq!(
@@ -82,7 +82,7 @@ fn a_disabling_between_the_check_and_the_session_refuses_the_sign_in() {
     assert_eq!(sessions_of(&p, "ana"), 0);
     // With nothing in between, the two halves are a sign-in.
     ok(p.set_disabled(&maria, "ana", false));
-    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", &policy));
+    let checked = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", None, &policy));
     let session = ok(p.open_session(checked, &policy));
     assert!(p.actor_for_token(&session.token).is_ok());
     assert_eq!(sessions_of(&p, "ana"), 1);

@@ -420,3 +420,71 @@ fn a_name_signs_in_a_few_times_a_minute_and_holds_a_bounded_number_of_sessions()
         .collect();
     assert_eq!(live, [false, true, false, false, true, true, true, true]);
 }
+
+/// Regression (hostile pass of session 34): five wrong passwords for a name from its
+/// owner's own address (a lab's NAT) held the name there for 15 minutes, the owner's right
+/// password included. The device token the owner's earlier sign-in gave back tells them
+/// apart: with it they sign in, and its own failures hold it, not the name; a forged or
+/// another person's token, or one from before a new password, counts for nothing.
+#[test]
+fn a_device_token_signs_its_owner_in_past_guesses_from_the_same_address() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    let nat = "10.0.0.9";
+    let first = ok(p.login("maria", "maria's secret", nat, &policy));
+    let device = first.device.clone();
+    assert_eq!(device.len(), 65, "a nonce and a mac, hex: {device}");
+    let anas = ok(p.login("ana", "ana's secret", nat, &policy)).device;
+    for i in 0..5 {
+        let guess = p.login("maria", &format!("guess {i}"), nat, &policy);
+        assert_eq!(code(guess), ErrorCode::Unauthorized);
+    }
+    // Without a token, from the same address: held, right password or not.
+    let held = p.login("maria", "maria's secret", nat, &policy);
+    assert_eq!(code(held), ErrorCode::RateLimited);
+    assert!(!ok(p.device_vouches("maria", Some(&anas))));
+    let forged = format!(
+        "{}{}",
+        &device[..64],
+        if device.ends_with('0') { '1' } else { '0' }
+    );
+    for other in [anas.as_str(), forged.as_str(), "", "x.y"] {
+        let tried = p.login_from("maria", "maria's secret", nat, Some(other), &policy);
+        assert_eq!(code(tried), ErrorCode::RateLimited, "{other}");
+    }
+    // With hers: in, and a new token for the next time.
+    assert!(ok(p.device_vouches("maria", Some(&device))));
+    let back = ok(p.login_from("maria", "maria's secret", nat, Some(&device), &policy));
+    assert!(ok(p.actor_for_token(&back.token)).is_lead());
+    assert_ne!(back.device, device);
+    // The guesser is still held, and a token's wrong passwords hold the token only.
+    let still = p.login("maria", "maria's secret", nat, &policy);
+    assert_eq!(code(still), ErrorCode::RateLimited);
+    for i in 0..5 {
+        let wrong = p.login_from(
+            "maria",
+            &format!("typo {i}"),
+            nat,
+            Some(&back.device),
+            &policy,
+        );
+        assert_eq!(code(wrong), ErrorCode::Unauthorized);
+    }
+    let spent = p.login_from("maria", "maria's secret", nat, Some(&back.device), &policy);
+    assert_eq!(code(spent), ErrorCode::RateLimited);
+    let other = ok(p.login_from("maria", "maria's secret", nat, Some(&device), &policy));
+    // A new password ends every token of the person, as it ends their sessions.
+    let maria = p.lead_named("maria");
+    ok(p.set_password(&maria, "maria", "a brand new secret"));
+    assert!(!ok(p.device_vouches("maria", Some(&other.device))));
+    let after = p.login_from(
+        "maria",
+        "a brand new secret",
+        nat,
+        Some(&other.device),
+        &policy,
+    );
+    assert_eq!(code(after), ErrorCode::RateLimited);
+}

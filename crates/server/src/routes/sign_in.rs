@@ -27,16 +27,8 @@ pub(super) async fn login(
     let browser = crate::browser::from_our_page(&headers);
     let secure = crate::browser::over_tls(&state, peer, &headers);
     let address = crate::caller::caller(&state, peer, &headers);
-    let (name, from) = (login.name.clone(), address.clone());
-    let (known, lead) = state
-        .pool
-        .run(move |p| {
-            Ok((
-                p.signed_in_here_before(&name, &from)?,
-                p.is_lead_name(&name)?,
-            ))
-        })
-        .await?;
+    let device = device_of(&login, browser, &headers);
+    let (known, lead) = standing(&state, &login.name, &address, device.clone()).await?;
     // A much-guessed name is checked at most once a few seconds from elsewhere, and a
     // sign-in sooner is answered at once, never held: sleeping here kept its connection
     // "being answered", and a few hundred such sign-ins held every place the server had
@@ -102,7 +94,13 @@ pub(super) async fn login(
         .pool
         .run(move |p| {
             let _held = held;
-            p.login(&login.name, &login.password, &address, &policy)
+            p.login_from(
+                &login.name,
+                &login.password,
+                &address,
+                device.as_deref(),
+                &policy,
+            )
         })
         .await;
     match session {
@@ -132,6 +130,36 @@ pub(super) async fn login(
         }
         Err(e) => Err(e.into()),
     }
+}
+
+/// A device token from an earlier sign-in: in the request, or for a browser its cookie.
+fn device_of(login: &Login, browser: bool, headers: &HeaderMap) -> Option<String> {
+    (login.device.clone()).or_else(|| {
+        browser
+            .then(|| crate::browser::cookie_device(headers))
+            .flatten()
+    })
+}
+
+/// Whether `name` is known here (signed in from `address` before, or vouched for by
+/// `device`, which then counts as such an address), and whether it is a lead's name.
+async fn standing(
+    state: &AppState,
+    name: &str,
+    address: &str,
+    device: Option<String>,
+) -> Reply<(bool, bool)> {
+    let (name, from) = (name.to_string(), address.to_string());
+    Ok(state
+        .pool
+        .run(move |p| {
+            Ok((
+                p.signed_in_here_before(&name, &from)?
+                    || p.device_vouches(&name, device.as_deref())?,
+                p.is_lead_name(&name)?,
+            ))
+        })
+        .await?)
 }
 
 /// A turn to check a password, within the server's wait: a shared check, or the one
@@ -216,6 +244,9 @@ fn browser_session(session: &factdesk_api::sign_in::Session, secure: bool) -> Re
     .into_response();
     if let Some(cookie) = crate::browser::session_cookie(&session.token, secure) {
         response.headers_mut().insert(header::SET_COOKIE, cookie);
+    }
+    if let Some(cookie) = crate::browser::device_cookie(&session.device, secure) {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
     }
     response
 }

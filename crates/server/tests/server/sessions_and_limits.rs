@@ -592,3 +592,56 @@ async fn a_guessed_name_is_spaced_out_elsewhere_at_once_and_not_where_it_signed_
     tokio::time::sleep(Duration::from_millis(1_100)).await;
     assert_eq!(sign_in(&elsewhere).await.0, 200);
 }
+
+/// Regression (hostile pass of session 34): five wrong passwords for the lead's name
+/// from the lead's own address held the lead's right password there for 15 minutes. The
+/// device token the lead's earlier sign-in gave (in the answer's JSON for the app, in an
+/// HttpOnly cookie for a browser) signs the lead in past them; without it, held.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_device_token_signs_the_lead_in_past_guesses_from_the_leads_own_address() {
+    let team = Team::start(SignInPolicy::default()).await;
+    let nat = Team::client_from("127.0.0.7");
+    let first = team.login_with(&nat, "maria", &password("maria")).await;
+    assert_eq!(first.status(), 200);
+    let first: serde_json::Value = ok(first.json().await);
+    let device = first["device"].as_str().unwrap_or_default().to_string();
+    assert_eq!(device.len(), 65, "{first}");
+    // A browser keeps its token in a cookie sent back with its sign-ins.
+    let page = |cookie: &str| {
+        nat.post(team.url("/api/v1/login"))
+            .header("x-factdesk-browser", "1")
+            .header("cookie", cookie)
+            .json(&json!({"name": "maria", "password": password("maria")}))
+    };
+    let signed = ok(page("").send().await);
+    assert_eq!(signed.status(), 200);
+    let kept = (signed.headers().get_all("set-cookie").iter())
+        .filter_map(|v| v.to_str().ok())
+        .find(|c| c.starts_with("factdesk_device=") && c.contains("HttpOnly"))
+        .and_then(|c| c.split(';').next())
+        .map(str::to_string);
+    let kept = kept.unwrap_or_else(|| panic!("no device cookie"));
+    for i in 0..5 {
+        let guess = team.login_with(&nat, "maria", &format!("guess {i}")).await;
+        assert_eq!(guess.status(), 401);
+    }
+    let held = team.login_with(&nat, "maria", &password("maria")).await;
+    assert_eq!(held.status(), 429);
+    let with_token = ok(nat
+        .post(team.url("/api/v1/login"))
+        .json(&json!({"name": "maria", "password": password("maria"), "device": device}))
+        .send()
+        .await);
+    assert_eq!(with_token.status(), 200);
+    let from_browser = ok(page(&kept).send().await);
+    assert_eq!(from_browser.status(), 200);
+    let without = ok(page("").send().await);
+    assert_eq!(without.status(), 429);
+    // A made-up token is no token: still held.
+    let forged = ok(nat
+        .post(team.url("/api/v1/login"))
+        .json(&json!({"name": "maria", "password": password("maria"), "device": format!("{}.{}", "0".repeat(32), "0".repeat(32))}))
+        .send()
+        .await);
+    assert_eq!(forged.status(), 429);
+}
