@@ -410,14 +410,31 @@ impl Project {
     }
 
     /// Whether `device` is a token an earlier sign-in gave `name`'s person under their
-    /// current password: a front end then treats the sign-in as one from a known
-    /// address.
-    pub fn device_vouches(&self, name: &str, device: Option<&str>) -> Result<bool> {
+    /// current password, and their tokens' failures leave it room: a front end then
+    /// treats the sign-in as one from a known address. A spent token counts as none, so
+    /// it does not follow its browser to another network.
+    pub fn device_vouches(
+        &self,
+        name: &str,
+        device: Option<&str>,
+        policy: &SignInPolicy,
+    ) -> Result<bool> {
         let name = sign_in_name(name)?;
-        Ok(self.device_subject(name, device)?.is_some())
+        let Some(subject) = self.device_subject(name, device)? else {
+            return Ok(false);
+        };
+        let now = self.clock.now_ms();
+        let times = sign_in::failure_times(self.store.read(), &subject, now - policy.window_ms)?;
+        Ok(free_at(
+            &times,
+            policy.failures_per_name_and_address,
+            policy.window_ms,
+        )
+        .is_none())
     }
 
-    /// What failures with `device` are counted under, when it vouches for `name`.
+    /// What failures with `device` are counted under (its person's tokens' budget), when
+    /// it vouches for `name`.
     fn device_subject(&self, name: &str, device: Option<&str>) -> Result<Option<String>> {
         let Some(token) = device else {
             return Ok(None);
@@ -430,7 +447,8 @@ impl Project {
             return Ok(None);
         };
         let secret = factdesk_store::tx::secret(conn)?;
-        Ok(device::vouches(&secret, person.annotator_id, hash, token))
+        Ok(device::vouches(&secret, person.annotator_id, hash, token)
+            .then(|| device::subject(person.annotator_id)))
     }
 
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end

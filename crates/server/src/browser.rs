@@ -145,22 +145,28 @@ pub(crate) fn device_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
     HeaderValue::from_str(&cookie).ok()
 }
 
-/// The device token a browser's sign-in carries: one cookie of that name, or none (a
-/// planted second one makes both count for nothing; a planted token vouches only for
-/// the planter's own account).
-pub(crate) fn cookie_device(headers: &HeaderMap) -> Option<String> {
-    let mut tokens = headers
+/// The device tokens a browser's sign-in carries: over TLS only the `__Host-` cookie's,
+/// over plain HTTP only the plain one's, every one of them. The sign-in takes the first
+/// that vouches for its person: a cookie planted beside the owner's (by a sibling site,
+/// for the parent domain) vouches only for its planter and leaves the owner's standing;
+/// taking none when there were two let a planted one cancel the owner's (hostile pass
+/// of session 34).
+pub(crate) fn cookie_devices(headers: &HeaderMap, secure: bool) -> Vec<String> {
+    let wanted = if secure {
+        SECURE_DEVICE_COOKIE
+    } else {
+        DEVICE_COOKIE
+    };
+    headers
         .get_all(header::COOKIE)
         .iter()
         .filter_map(|v| v.to_str().ok())
         .flat_map(|line| line.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .filter(|(name, _)| *name == DEVICE_COOKIE || *name == SECURE_DEVICE_COOKIE)
-        .map(|(_, value)| value.trim().to_string());
-    match (tokens.next(), tokens.next()) {
-        (Some(token), None) if !token.is_empty() => Some(token),
-        _ => None,
-    }
+        .filter(|(name, value)| name.trim() == wanted && !value.trim().is_empty())
+        .map(|(_, value)| value.trim().to_string())
+        .take(8)
+        .collect()
 }
 
 /// The cookies that end the session in the browser (whichever name it had).

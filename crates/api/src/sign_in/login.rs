@@ -77,9 +77,9 @@ impl Project {
 
     /// The first half of [`Project::login`]: the limits, then the password, checked
     /// outside any transaction (argon2 is slow on purpose). With a device token that
-    /// vouches for the person, the limits are the token's own (its failures in the
-    /// window, and the name's sign-ins a minute) in place of the name's and the
-    /// address's: a guesser behind the owner's address does not hold the owner.
+    /// vouches for the person and whose person's token failures are not spent, the one
+    /// limit is the name's sign-ins a minute, in place of the name's and the address's:
+    /// a guesser behind the owner's address does not hold the owner.
     pub fn check_sign_in(
         &mut self,
         name: &str,
@@ -93,20 +93,25 @@ impl Project {
         let since = now - policy.window_ms;
         let (by_name, by_pair) = (name_subject(name), pair_subject(name, address));
         let known = known_subject(name, address);
-        let by_device = self.device_subject(name, device)?;
+        let vouched = self.device_subject(name, device)?;
         let tx = self.store.transaction()?;
         sign_in::prune_failures(&tx, since)?;
         sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
+        // A token whose person's token failures are spent counts as none: read in the
+        // transaction that records this attempt, so simultaneous guesses cannot pass.
+        let by_device = match vouched {
+            Some(subject) => {
+                let earlier = sign_in::failure_times(&tx, &subject, since)?;
+                let limit = policy.failures_per_name_and_address;
+                free_at(&earlier, limit, policy.window_ms)
+                    .is_none()
+                    .then_some(subject)
+            }
+            None => None,
+        };
         if let Some(by_device) = by_device {
-            let earlier = sign_in::failure_times(&tx, &by_device, since)?;
-            let block = free_at(
-                &earlier,
-                policy.failures_per_name_and_address,
-                policy.window_ms,
-            )
-            .map(|free| (free, "failed sign-ins with this device"))
-            .or(signed_in_often(&tx, name, now, policy)?
-                .map(|free| (free, "sign-ins for this name in a minute")));
+            let block = signed_in_often(&tx, name, now, policy)?
+                .map(|free| (free, "sign-ins for this name in a minute"));
             if let Some((free, whose)) = block {
                 tx.commit()?;
                 return Err(limited(free, now, whose));

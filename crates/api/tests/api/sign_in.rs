@@ -424,8 +424,9 @@ fn a_name_signs_in_a_few_times_a_minute_and_holds_a_bounded_number_of_sessions()
 /// Regression (hostile pass of session 34): five wrong passwords for a name from its
 /// owner's own address (a lab's NAT) held the name there for 15 minutes, the owner's right
 /// password included. The device token the owner's earlier sign-in gave back tells them
-/// apart: with it they sign in, and its own failures hold it, not the name; a forged or
-/// another person's token, or one from before a new password, counts for nothing.
+/// apart; a forged or another person's token, or one from before a new password, counts
+/// for nothing; and wrong passwords with any of a person's tokens share one budget, past
+/// which a token counts as none (a second pass: many tokens bought many checks).
 #[test]
 fn a_device_token_signs_its_owner_in_past_guesses_from_the_same_address() {
     let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
@@ -437,29 +438,30 @@ fn a_device_token_signs_its_owner_in_past_guesses_from_the_same_address() {
     let device = first.device.clone();
     assert_eq!(device.len(), 65, "a nonce and a mac, hex: {device}");
     let anas = ok(p.login("ana", "ana's secret", nat, &policy)).device;
-    for i in 0..5 {
-        let guess = p.login("maria", &format!("guess {i}"), nat, &policy);
-        assert_eq!(code(guess), ErrorCode::Unauthorized);
-    }
+    let guesses = |p: &mut Project| {
+        for i in 0..5 {
+            let guess = p.login("maria", &format!("guess {i}"), nat, &policy);
+            assert_eq!(code(guess), ErrorCode::Unauthorized);
+        }
+    };
+    guesses(&mut p);
     // Without a token, from the same address: held, right password or not.
     let held = p.login("maria", "maria's secret", nat, &policy);
     assert_eq!(code(held), ErrorCode::RateLimited);
-    assert!(!ok(p.device_vouches("maria", Some(&anas))));
-    let forged = format!(
-        "{}{}",
-        &device[..64],
-        if device.ends_with('0') { '1' } else { '0' }
-    );
+    assert!(!ok(p.device_vouches("maria", Some(&anas), &policy)));
+    let last = if device.ends_with('0') { '1' } else { '0' };
+    let forged = format!("{}{last}", &device[..64]);
     for other in [anas.as_str(), forged.as_str(), "", "x.y"] {
         let tried = p.login_from("maria", "maria's secret", nat, Some(other), &policy);
         assert_eq!(code(tried), ErrorCode::RateLimited, "{other}");
     }
     // With hers: in, and a new token for the next time.
-    assert!(ok(p.device_vouches("maria", Some(&device))));
+    assert!(ok(p.device_vouches("maria", Some(&device), &policy)));
     let back = ok(p.login_from("maria", "maria's secret", nat, Some(&device), &policy));
     assert!(ok(p.actor_for_token(&back.token)).is_lead());
     assert_ne!(back.device, device);
-    // The guesser is still held, and a token's wrong passwords hold the token only.
+    // The guesser is still held. Five wrong passwords with one of her tokens spend the
+    // budget of all of them: then her other token counts as none, and she is held too.
     let still = p.login("maria", "maria's secret", nat, &policy);
     assert_eq!(code(still), ErrorCode::RateLimited);
     for i in 0..5 {
@@ -472,18 +474,37 @@ fn a_device_token_signs_its_owner_in_past_guesses_from_the_same_address() {
         );
         assert_eq!(code(wrong), ErrorCode::Unauthorized);
     }
-    let spent = p.login_from("maria", "maria's secret", nat, Some(&back.device), &policy);
+    assert!(!ok(p.device_vouches("maria", Some(&device), &policy)));
+    let spent = p.login_from("maria", "maria's secret", nat, Some(&device), &policy);
     assert_eq!(code(spent), ErrorCode::RateLimited);
-    let other = ok(p.login_from("maria", "maria's secret", nat, Some(&device), &policy));
+    // A spent token does not follow her: from another address she signs in as anyone.
+    let elsewhere = ok(p.login_from(
+        "maria",
+        "maria's secret",
+        "10.7.7.7",
+        Some(&device),
+        &policy,
+    ));
     // A new password ends every token of the person, as it ends their sessions.
+    clock.advance_ms(policy.window_ms + 1);
+    assert!(ok(p.device_vouches(
+        "maria",
+        Some(&elsewhere.device),
+        &policy
+    )));
     let maria = p.lead_named("maria");
     ok(p.set_password(&maria, "maria", "a brand new secret"));
-    assert!(!ok(p.device_vouches("maria", Some(&other.device))));
+    assert!(!ok(p.device_vouches(
+        "maria",
+        Some(&elsewhere.device),
+        &policy
+    )));
+    guesses(&mut p);
     let after = p.login_from(
         "maria",
         "a brand new secret",
         nat,
-        Some(&other.device),
+        Some(&elsewhere.device),
         &policy,
     );
     assert_eq!(code(after), ErrorCode::RateLimited);

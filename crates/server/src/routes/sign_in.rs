@@ -27,8 +27,8 @@ pub(super) async fn login(
     let browser = crate::browser::from_our_page(&headers);
     let secure = crate::browser::over_tls(&state, peer, &headers);
     let address = crate::caller::caller(&state, peer, &headers);
-    let device = device_of(&login, browser, &headers);
-    let (known, lead) = standing(&state, &login.name, &address, device.clone()).await?;
+    let offered = devices_offered(&login, browser, secure, &headers);
+    let (known, lead, device) = standing(&state, &login.name, &address, offered).await?;
     // A much-guessed name is checked at most once a few seconds from elsewhere, and a
     // sign-in sooner is answered at once, never held: sleeping here kept its connection
     // "being answered", and a few hundred such sign-ins held every place the server had
@@ -132,32 +132,38 @@ pub(super) async fn login(
     }
 }
 
-/// A device token from an earlier sign-in: in the request, or for a browser its cookie.
-fn device_of(login: &Login, browser: bool, headers: &HeaderMap) -> Option<String> {
-    (login.device.clone()).or_else(|| {
-        browser
-            .then(|| crate::browser::cookie_device(headers))
-            .flatten()
-    })
+/// The device tokens of earlier sign-ins a sign-in offers: the request's, then for a
+/// browser its cookies'.
+fn devices_offered(login: &Login, browser: bool, secure: bool, headers: &HeaderMap) -> Vec<String> {
+    let mut offered: Vec<String> = login.device.iter().cloned().collect();
+    if browser {
+        offered.extend(crate::browser::cookie_devices(headers, secure));
+    }
+    offered
 }
 
-/// Whether `name` is known here (signed in from `address` before, or vouched for by
-/// `device`, which then counts as such an address), and whether it is a lead's name.
+/// Whether `name` is known here (signed in from `address` before, or vouched for by one
+/// of the `offered` device tokens, which then counts as such an address), whether it is
+/// a lead's name, and the token that vouched.
 async fn standing(
     state: &AppState,
     name: &str,
     address: &str,
-    device: Option<String>,
-) -> Reply<(bool, bool)> {
-    let (name, from) = (name.to_string(), address.to_string());
+    offered: Vec<String>,
+) -> Reply<(bool, bool, Option<String>)> {
+    let (name, from, policy) = (name.to_string(), address.to_string(), state.policy);
     Ok(state
         .pool
         .run(move |p| {
-            Ok((
-                p.signed_in_here_before(&name, &from)?
-                    || p.device_vouches(&name, device.as_deref())?,
-                p.is_lead_name(&name)?,
-            ))
+            let mut device = None;
+            for token in offered {
+                if p.device_vouches(&name, Some(&token), &policy)? {
+                    device = Some(token);
+                    break;
+                }
+            }
+            let known = device.is_some() || p.signed_in_here_before(&name, &from)?;
+            Ok((known, p.is_lead_name(&name)?, device))
         })
         .await?)
 }

@@ -635,6 +635,14 @@ async fn a_device_token_signs_the_lead_in_past_guesses_from_the_leads_own_addres
     assert_eq!(with_token.status(), 200);
     let from_browser = ok(page(&kept).send().await);
     assert_eq!(from_browser.status(), 200);
+    // A cookie planted beside hers, before or after, leaves hers standing.
+    for planted in [
+        format!("factdesk_device=junk; {kept}"),
+        format!("{kept}; factdesk_device=junk"),
+    ] {
+        let beside = ok(page(&planted).send().await);
+        assert_eq!(beside.status(), 200, "{planted}");
+    }
     let without = ok(page("").send().await);
     assert_eq!(without.status(), 429);
     // A made-up token is no token: still held.
