@@ -419,26 +419,44 @@ impl Project {
         device: Option<&str>,
         policy: &SignInPolicy,
     ) -> Result<bool> {
+        let offered: Vec<&str> = device.into_iter().collect();
+        Ok(self.vouching_device(name, &offered, policy)?.is_some())
+    }
+
+    /// The first of `offered` that [`Project::device_vouches`] for `name`: the person
+    /// and the secret are read once, so a request carrying many tokens (cookies planted
+    /// beside the owner's) costs a hash each.
+    pub fn vouching_device<'t>(
+        &self,
+        name: &str,
+        offered: &[&'t str],
+        policy: &SignInPolicy,
+    ) -> Result<Option<&'t str>> {
         let name = sign_in_name(name)?;
-        let Some(subject) = self.device_subject(name, device)? else {
-            return Ok(false);
+        let Some((token, subject)) = self.device_subject(name, offered)? else {
+            return Ok(None);
         };
         let now = self.clock.now_ms();
-        let times = sign_in::failure_times(self.store.read(), &subject, now - policy.window_ms)?;
-        Ok(free_at(
+        let conn = self.store.read();
+        let times = sign_in::failure_times(conn, &subject, now - policy.window_ms)?;
+        let spent = free_at(
             &times,
             policy.failures_per_name_and_address,
             policy.window_ms,
-        )
-        .is_none())
+        );
+        Ok(spent.is_none().then_some(token))
     }
 
-    /// What failures with `device` are counted under (its person's tokens' budget), when
-    /// it vouches for `name`.
-    fn device_subject(&self, name: &str, device: Option<&str>) -> Result<Option<String>> {
-        let Some(token) = device else {
+    /// The first of `offered` that vouches for `name`, with what failures with it are
+    /// counted under (its person's tokens' budget).
+    fn device_subject<'t>(
+        &self,
+        name: &str,
+        offered: &[&'t str],
+    ) -> Result<Option<(&'t str, String)>> {
+        if offered.is_empty() {
             return Ok(None);
-        };
+        }
         let conn = self.store.read();
         let Some(person) = sign_in::by_name(conn, name)? else {
             return Ok(None);
@@ -447,8 +465,10 @@ impl Project {
             return Ok(None);
         };
         let secret = factdesk_store::tx::secret(conn)?;
-        Ok(device::vouches(&secret, person.annotator_id, hash, token)
-            .then(|| device::subject(person.annotator_id)))
+        let id = person.annotator_id;
+        Ok((offered.iter())
+            .find(|token| device::vouches(&secret, id, hash, token))
+            .map(|token| (*token, device::subject(id))))
     }
 
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end

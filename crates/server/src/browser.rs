@@ -146,7 +146,8 @@ pub(crate) fn device_cookie(token: &str, secure: bool) -> Option<HeaderValue> {
 }
 
 /// The device tokens a browser's sign-in carries: over TLS only the `__Host-` cookie's,
-/// over plain HTTP only the plain one's, every one of them. The sign-in takes the first
+/// over plain HTTP only the plain one's, every one of them (the request's size bounds
+/// them; a cap of 8 let 8 planted ones hide the owner's). The sign-in takes the first
 /// that vouches for its person: a cookie planted beside the owner's (by a sibling site,
 /// for the parent domain) vouches only for its planter and leaves the owner's standing;
 /// taking none when there were two let a planted one cancel the owner's (hostile pass
@@ -165,7 +166,6 @@ pub(crate) fn cookie_devices(headers: &HeaderMap, secure: bool) -> Vec<String> {
         .filter_map(|pair| pair.trim().split_once('='))
         .filter(|(name, value)| name.trim() == wanted && !value.trim().is_empty())
         .map(|(_, value)| value.trim().to_string())
-        .take(8)
         .collect()
 }
 

@@ -155,13 +155,10 @@ async fn standing(
     Ok(state
         .pool
         .run(move |p| {
-            let mut device = None;
-            for token in offered {
-                if p.device_vouches(&name, Some(&token), &policy)? {
-                    device = Some(token);
-                    break;
-                }
-            }
+            let tokens: Vec<&str> = offered.iter().map(String::as_str).collect();
+            let device = p
+                .vouching_device(&name, &tokens, &policy)?
+                .map(str::to_string);
             let known = device.is_some() || p.signed_in_here_before(&name, &from)?;
             Ok((known, p.is_lead_name(&name)?, device))
         })

@@ -636,9 +636,11 @@ async fn a_device_token_signs_the_lead_in_past_guesses_from_the_leads_own_addres
     let from_browser = ok(page(&kept).send().await);
     assert_eq!(from_browser.status(), 200);
     // A cookie planted beside hers, before or after, leaves hers standing.
+    let many = "factdesk_device=junk; ".repeat(40);
     for planted in [
         format!("factdesk_device=junk; {kept}"),
         format!("{kept}; factdesk_device=junk"),
+        format!("{many}{kept}"),
     ] {
         let beside = ok(page(&planted).send().await);
         assert_eq!(beside.status(), 200, "{planted}");
