@@ -409,68 +409,6 @@ impl Project {
             .is_some_and(|p| p.role == Role::Lead && !p.disabled && p.password_hash.is_some()))
     }
 
-    /// Whether `device` is a token an earlier sign-in gave `name`'s person under their
-    /// current password, and their tokens' failures leave it room: a front end then
-    /// treats the sign-in as one from a known address. A spent token counts as none, so
-    /// it does not follow its browser to another network.
-    pub fn device_vouches(
-        &self,
-        name: &str,
-        device: Option<&str>,
-        policy: &SignInPolicy,
-    ) -> Result<bool> {
-        let offered: Vec<&str> = device.into_iter().collect();
-        Ok(self.vouching_device(name, &offered, policy)?.is_some())
-    }
-
-    /// The first of `offered` that [`Project::device_vouches`] for `name`: the person
-    /// and the secret are read once, so a request carrying many tokens (cookies planted
-    /// beside the owner's) costs a hash each.
-    pub fn vouching_device<'t>(
-        &self,
-        name: &str,
-        offered: &[&'t str],
-        policy: &SignInPolicy,
-    ) -> Result<Option<&'t str>> {
-        let name = sign_in_name(name)?;
-        let Some((token, subject)) = self.device_subject(name, offered)? else {
-            return Ok(None);
-        };
-        let now = self.clock.now_ms();
-        let conn = self.store.read();
-        let times = sign_in::failure_times(conn, &subject, now - policy.window_ms)?;
-        let spent = free_at(
-            &times,
-            policy.failures_per_name_and_address,
-            policy.window_ms,
-        );
-        Ok(spent.is_none().then_some(token))
-    }
-
-    /// The first of `offered` that vouches for `name`, with what failures with it are
-    /// counted under (its person's tokens' budget).
-    fn device_subject<'t>(
-        &self,
-        name: &str,
-        offered: &[&'t str],
-    ) -> Result<Option<(&'t str, String)>> {
-        if offered.is_empty() {
-            return Ok(None);
-        }
-        let conn = self.store.read();
-        let Some(person) = sign_in::by_name(conn, name)? else {
-            return Ok(None);
-        };
-        let Some(hash) = person.password_hash.as_deref().filter(|_| !person.disabled) else {
-            return Ok(None);
-        };
-        let secret = factdesk_store::tx::secret(conn)?;
-        let id = person.annotator_id;
-        Ok((offered.iter())
-            .find(|token| device::vouches(&secret, id, hash, token))
-            .map(|token| (*token, device::subject(id))))
-    }
-
     /// Whether `name` signed in from `address` within [`KNOWN_ADDRESS_MS`]: a front end
     /// keeps a password check for such sign-ins, so a flood of others cannot hold them.
     pub fn signed_in_here_before(&self, name: &str, address: &str) -> Result<bool> {
