@@ -30,10 +30,16 @@ const LAYOUT: u32 = 7;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
-/// An import indexes on one thread, with less memory: its own thread ranks beside the
-/// writes, and the two cores are then shared by the writes, the ranking and the index.
-const IMPORT_WRITER_THREADS: usize = 1;
+/// Memory for each of an import's indexing threads.
 const IMPORT_WRITER_MEMORY: usize = 32 * 1024 * 1024;
+
+/// How many threads an import indexes on, given the machine's cores: one up to three
+/// cores, which the writes, the ranking and the index share, then one more for every two
+/// further cores, at most four. The one indexing thread was the longest-running of an
+/// import's threads (docs/performance.md, "Across cores").
+pub(crate) fn import_writer_threads(cores: usize) -> usize {
+    (cores.saturating_sub(2) / 2).clamp(1, 4)
+}
 
 /// Where a project's index lives: `<project file>.index/`.
 pub fn index_dir(project: &Path) -> PathBuf {
@@ -405,11 +411,17 @@ impl SearchIndex {
     /// Brings the index up to date, then starts adding the rows a write is about to make,
     /// so that indexing runs beside the write instead of after it.
     pub fn begin(store: &Store) -> Result<IndexBatch> {
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        SearchIndex::begin_on(store, import_writer_threads(cores))
+    }
+
+    /// [`SearchIndex::begin`] indexing on `threads` threads.
+    pub(crate) fn begin_on(store: &Store, threads: usize) -> Result<IndexBatch> {
         // A rebuild under way finishes first.
         let building = index_lock::building_wait(&store.index_dir()?)?;
         let current = SearchIndex::open_current_holding(store, false, Some(&building))?;
-        let writer =
-            crate::index_lock::writer(&current.index, IMPORT_WRITER_THREADS, IMPORT_WRITER_MEMORY)?;
+        let memory = threads * IMPORT_WRITER_MEMORY;
+        let writer = crate::index_lock::writer(&current.index, threads, memory)?;
         Ok(IndexBatch {
             index: current.index,
             writer,

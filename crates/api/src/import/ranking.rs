@@ -8,7 +8,7 @@
 //!
 //! - for a claim whose documents no other claim names, ranks it by everything but BM25
 //!   as soon as its documents are in, and drops them; BM25 is scored and the rankings
-//!   fused once the last document is counted;
+//!   fused once the last document is counted, on every core;
 //! - keeps the documents that claims share (FEVER's pages), prepared, and ranks those
 //!   claims in full once the last document is counted (the corpus is then final), on
 //!   every core, while the writer writes the claims.
@@ -25,7 +25,7 @@ use crate::{Error, ErrorCode, Progress, Result};
 use factdesk_core::ranking::Ranker;
 use factdesk_store::{Bm25Corpus, TextCounts};
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 
@@ -175,27 +175,22 @@ pub(super) fn rank_while_writing(
     for claim in claims {
         counts.add(&claim.text);
     }
-    let mut corpus = corpus.with_new_texts(Arc::new(counts))?;
-    let mut out = Vec::with_capacity(STEP);
-    for (c, part) in parts.iter_mut().enumerate() {
-        if let Some(part) = part.take() {
-            out.push((
-                c,
-                rank::top_of(&part.finish(&mut corpus, &claims[c].text)?, run),
-            ));
-            ranked.0.fetch_add(1, Ordering::Relaxed);
-        }
-        // A closed channel: the writer no longer wants the results (a row was set aside).
-        if out.len() == STEP && done.send(std::mem::take(&mut out)).is_err() {
-            return Ok(());
-        }
-    }
-    if !out.is_empty() && done.send(out).is_err() {
-        return Ok(());
-    }
+    let corpus = corpus.with_new_texts(Arc::new(counts))?;
+    let early: Vec<(usize, LexicalParts)> = parts
+        .into_iter()
+        .enumerate()
+        .filter_map(|(c, part)| part.map(|part| (c, part)))
+        .collect();
+    let wanted = on_every_core(early, &corpus, ranked, &done, |corpus, (c, part)| {
+        let rankings = part.finish(corpus, &claims[c].text)?;
+        Ok((c, rank::top_of(&rankings, run)))
+    })?;
     // Every document is counted: the corpus is final, so the claims sharing documents
-    // are ranked in full now, on every core, while the writer writes the claims.
-    rank_shared(plan, claims, &corpus, &kept, run, ranked, &done)
+    // are ranked in full now, while the writer writes the claims.
+    match wanted {
+        true => rank_shared(plan, claims, &corpus, &kept, run, ranked, &done),
+        false => Ok(()),
+    }
 }
 
 /// A claim's documents (positions in the import's documents) as ranking after the commit
@@ -216,12 +211,11 @@ fn document_set(
     })
 }
 
-/// Claims a thread takes at a time in [`rank_shared`].
+/// Claims a thread takes at a time in [`on_every_core`].
 const STEP: usize = 32;
 
 /// Ranks the claims of `plan.shared` against the documents `kept` for them, with the
-/// final `corpus`, on one thread per core, sending (claim, candidates) pairs on `done` a
-/// few claims at a time, in about the claims' order.
+/// final `corpus`, on every core.
 fn rank_shared(
     plan: &Plan,
     claims: &[ClaimInput],
@@ -231,8 +225,6 @@ fn rank_shared(
     ranked: &Ranked,
     done: &Sender<Vec<(usize, Top)>>,
 ) -> Result<()> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let next = AtomicUsize::new(0);
     // A window of claims at a time, in claim order, and within a window by their
     // documents: claims naming the same pages are ranked one after another while the
     // pages are in the cache (the pages of the whole import are not), and each window's
@@ -246,32 +238,56 @@ fn rank_shared(
             (documents, c)
         });
     }
-    let shared = &shared;
+    on_every_core(shared, corpus, ranked, done, |corpus, c| {
+        let set = document_set(&plan.documents[c], |e| kept.get(e).cloned())?;
+        let rankings = rank::rank_lexical(corpus, &claims[c].text, &set, run.options)?;
+        Ok((c, rank::top_of(&rankings, run)))
+    })
+    .map(|_| ())
+}
+
+/// Ranks every item with `rank_one` on one thread per core, each thread with its own
+/// copy of `corpus`, [`STEP`] items at a time in about their order, sending each step's
+/// (claim, candidates) pairs on `done`. False when `done` was closed: the writer no
+/// longer wants the results (a row was set aside), and the work stopped.
+fn on_every_core<T: Send>(
+    items: Vec<T>,
+    corpus: &Bm25Corpus,
+    ranked: &Ranked,
+    done: &Sender<Vec<(usize, Top)>>,
+    rank_one: impl Fn(&mut Bm25Corpus, T) -> Result<(usize, Top)> + Sync,
+) -> Result<bool> {
+    let mut steps = Vec::with_capacity(items.len().div_ceil(STEP));
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        steps.push(items.by_ref().take(STEP).collect::<Vec<T>>());
+    }
+    let threads = std::thread::available_parallelism().map_or(1, usize::from);
+    let threads = threads.min(steps.len());
+    let steps = std::sync::Mutex::new(steps.into_iter());
+    let closed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
-                let (next, mut corpus) = (&next, corpus.clone());
-                let done = done.clone();
+                let (steps, closed, rank_one) = (&steps, &closed, &rank_one);
+                let (mut corpus, done) = (corpus.clone(), done.clone());
                 s.spawn(move || -> Result<()> {
                     loop {
-                        let start = next.fetch_add(STEP, Ordering::Relaxed);
-                        let Some(part) = shared.get(start..(start + STEP).min(shared.len())) else {
-                            break;
+                        // A worker that panicked holding the lock left the queue whole.
+                        let step = steps.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some(step) = step else {
+                            return Ok(());
                         };
-                        let mut mine = Vec::with_capacity(part.len());
-                        for &c in part {
-                            let set = document_set(&plan.documents[c], |e| kept.get(e).cloned())?;
-                            let text = &claims[c].text;
-                            let rankings =
-                                rank::rank_lexical(&mut corpus, text, &set, run.options)?;
-                            mine.push((c, rank::top_of(&rankings, run)));
+                        let mut mine = Vec::with_capacity(step.len());
+                        for item in step {
+                            mine.push(rank_one(&mut corpus, item)?);
                             ranked.0.fetch_add(1, Ordering::Relaxed);
                         }
                         if done.send(mine).is_err() {
-                            break;
+                            closed.store(true, Ordering::Relaxed);
+                            return Ok(());
                         }
                     }
-                    Ok(())
                 })
             })
             .collect();
@@ -280,7 +296,7 @@ fn rank_shared(
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
         }
-        Ok(())
+        Ok(!closed.load(Ordering::Relaxed))
     })
 }
 
