@@ -67,6 +67,11 @@ pub struct Error {
     pub code: ErrorCode,
     pub message: String,
     pub location: Option<Location>,
+    /// For a refusal that ends at a known time (too many sign-ins): milliseconds until
+    /// then, for a server's `Retry-After`. Not sent over IPC: the message says it.
+    #[serde(skip)]
+    #[ts(skip)]
+    pub retry_in_ms: Option<u32>,
 }
 
 impl fmt::Display for Error {
@@ -84,6 +89,7 @@ impl Error {
             code,
             message: message.into(),
             location: None,
+            retry_in_ms: None,
         }
     }
 
@@ -97,6 +103,7 @@ impl Error {
                 line,
                 field: field.map(str::to_string),
             }),
+            retry_in_ms: None,
         }
     }
 

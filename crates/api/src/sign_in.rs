@@ -371,35 +371,6 @@ impl Project {
         Ok(sign_in::is_disabled(self.store.read(), person.id)?)
     }
 
-    /// Milliseconds until `name` may try again from `address`, while it is refused there
-    /// (for this name and address, or for the name from anywhere).
-    pub fn sign_in_blocked_ms(
-        &self,
-        name: &str,
-        address: &str,
-        policy: &SignInPolicy,
-    ) -> Result<Option<i64>> {
-        let name = sign_in_name(name)?;
-        let now = self.clock.now_ms();
-        let conn = self.store.read();
-        let times =
-            sign_in::failure_times(conn, &pair_subject(name, address), now - policy.window_ms)?;
-        let pair = free_at(
-            &times,
-            policy.failures_per_name_and_address,
-            policy.window_ms,
-        );
-        let known = known_subject(name, address);
-        let by_name = name_blocked_at(conn, name, &known, now, policy)?;
-        let by_address = address_blocked_at(conn, address, now, policy)?;
-        let often = login::signed_in_often(conn, name, now, policy)?;
-        Ok(pair
-            .max(by_name)
-            .max(by_address)
-            .max(often)
-            .map(|at| at - now))
-    }
-
     /// Whether `name` is a lead's who can sign in (with a password, not disabled): a front
     /// end keeps a password check for leads, so that a flood of others' sign-ins cannot
     /// shut the lead out, from any address.

@@ -74,11 +74,13 @@ impl From<factdesk_api::Error> for ApiError {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_else(|| "database".to_string());
         let status = status_of(e.code);
+        // A refusal that ends at a known time says when (a sign-in past its limits).
+        let retry_after = e.retry_in_ms.map(|ms| u64::from(ms).div_ceil(1000).max(1));
         ApiError {
             status,
             code,
             message: e.to_string(),
-            retry_after: None,
+            retry_after,
         }
     }
 }

@@ -75,6 +75,65 @@ impl Project {
         self.open_session(checked, policy)
     }
 
+    /// The refusal a sign-in of `name` from `address` meets before any password is
+    /// checked, if one would: the limit that ends last (failures of this name from this
+    /// address, of the name from anywhere, from the address, or the name's sign-ins a
+    /// minute), named in the message, with the time until it ends in `retry_in_ms`.
+    pub fn sign_in_refusal(
+        &self,
+        name: &str,
+        address: &str,
+        policy: &SignInPolicy,
+    ) -> Result<Option<Error>> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        let conn = self.store.read();
+        let since = now - policy.window_ms;
+        let pair = sign_in::failure_times(conn, &pair_subject(name, address), since)?;
+        let known = known_subject(name, address);
+        let limits = [
+            (
+                free_at(
+                    &pair,
+                    policy.failures_per_name_and_address,
+                    policy.window_ms,
+                ),
+                "failed sign-ins for this name from this address",
+            ),
+            (
+                name_blocked_at(conn, name, &known, now, policy)?,
+                "failed sign-ins for this name",
+            ),
+            (
+                address_blocked_at(conn, address, now, policy)?,
+                "failed sign-ins from this address",
+            ),
+            (
+                signed_in_often(conn, name, now, policy)?,
+                "sign-ins for this name in a minute",
+            ),
+        ];
+        Ok(limits
+            .into_iter()
+            .filter_map(|(free, what)| free.map(|free| (free, what)))
+            .max_by_key(|(free, _)| *free)
+            .map(|(free, what)| limited(free, now, what)))
+    }
+
+    /// Milliseconds until `name` may try again from `address`, while it is refused there
+    /// ([`Project::sign_in_refusal`]).
+    pub fn sign_in_blocked_ms(
+        &self,
+        name: &str,
+        address: &str,
+        policy: &SignInPolicy,
+    ) -> Result<Option<i64>> {
+        let refusal = self.sign_in_refusal(name, address, policy)?;
+        Ok(refusal
+            .and_then(|refused| refused.retry_in_ms)
+            .map(i64::from))
+    }
+
     /// The first half of [`Project::login`]: the limits, then the password, checked
     /// outside any transaction (argon2 is slow on purpose). With a device token that
     /// vouches for the person and whose person's token failures are not spent, the one
@@ -97,6 +156,20 @@ impl Project {
         let vouched = self
             .device_subject(name, &offered)?
             .map(|(_, subject)| subject);
+        // A matched password, the failure it is counted under and whether a token vouched.
+        let checked = |(annotator_id, role, verified_hash), counted, by_device| CheckedSignIn {
+            annotator_id,
+            role,
+            verified_hash,
+            address: address.to_string(),
+            by_pair: counted,
+            by_name: name_subject(name),
+            by_address: address_subject(address),
+            known: known_subject(name, address),
+            signed_in: signed_in_subject(name),
+            by_device,
+            now,
+        };
         let tx = self.store.transaction()?;
         sign_in::prune_failures(&tx, since)?;
         sign_in::prune_names(&tx, now - NAME_MEMORY_MS, now - KNOWN_ADDRESS_MS)?;
@@ -117,22 +190,9 @@ impl Project {
             }
             sign_in::record_failure(&tx, &by_device, now)?;
             tx.commit()?;
-            let signed_in = signed_in_subject(name);
             return self
                 .verify(name, password)?
-                .map(|(annotator_id, role, verified_hash)| CheckedSignIn {
-                    annotator_id,
-                    role,
-                    verified_hash,
-                    address: address.to_string(),
-                    by_pair: by_device,
-                    by_name,
-                    by_address: address_subject(address),
-                    known,
-                    signed_in,
-                    by_device: true,
-                    now,
-                })
+                .map(|verified| checked(verified, by_device, true))
                 .ok_or_else(|| unauthorized("wrong name or password"));
         }
         let earlier = sign_in::failure_times(&tx, &by_pair, since)?;
@@ -169,19 +229,7 @@ impl Project {
         sign_in::record_name_failure(&tx, &by_name, now)?;
         tx.commit()?;
         match self.verify(name, password)? {
-            Some((annotator_id, role, verified_hash)) => Ok(CheckedSignIn {
-                annotator_id,
-                role,
-                verified_hash,
-                address: address.to_string(),
-                by_pair,
-                by_name,
-                by_address,
-                known,
-                signed_in: signed_in_subject(name),
-                by_device: false,
-                now,
-            }),
+            Some(verified) => Ok(checked(verified, by_pair, false)),
             None => match address_block.filter(|_| let_through) {
                 Some(free) => Err(limited(free, now, "failed sign-ins from this address")),
                 // A disabled person's right password is as wrong as any other: the answer
@@ -286,8 +334,10 @@ pub(super) fn signed_in_often(
 /// `RateLimited`, free again at `free`; `what` completes "too many …".
 fn limited(free: i64, now: i64, what: &str) -> Error {
     let seconds = (free - now + 999) / 1000;
-    Error::new(
+    let mut refused = Error::new(
         ErrorCode::RateLimited,
         format!("too many {what}; try again in {seconds} s"),
-    )
+    );
+    refused.retry_in_ms = Some(u32::try_from((free - now).max(0)).unwrap_or(u32::MAX));
+    refused
 }

@@ -45,18 +45,13 @@ pub(super) async fn login(
         // a spent address kept every newcomer's sign-in of the names it held claimed
         // answered 429 (eleventh hostile pass, 12 of 26 through).
         let (name, from) = (login.name.clone(), address.clone());
-        let blocked = state
+        let refusal = state
             .pool
-            .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))
+            .run(move |p| p.sign_in_refusal(&name, &from, &policy))
             .await?
-            .filter(|ms| *ms > 0);
-        if let Some(ms) = blocked {
-            let seconds = u64::try_from(ms).unwrap_or(1).div_ceil(1000);
-            let refused = factdesk_api::Error::new(
-                factdesk_api::ErrorCode::RateLimited,
-                format!("too many failed sign-ins from this address or of this name; try again in {seconds} s"),
-            );
-            return Err(ApiError::from(refused).retry_after(seconds));
+            .filter(|refused| refused.retry_in_ms.is_some_and(|ms| ms > 0));
+        if let Some(refused) = refusal {
+            return Err(refused.into());
         }
         let Some(claim) = state.checking.claim_name(&login.name) else {
             let refused = factdesk_api::Error::new(
@@ -117,7 +112,8 @@ pub(super) async fn login(
             response.extensions_mut().insert(token);
             Ok(response)
         }
-        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited => {
+        // The limit that refused says when it ends; the one that ends last otherwise.
+        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited && e.retry_in_ms.is_none() => {
             let blocked = state
                 .pool
                 .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))

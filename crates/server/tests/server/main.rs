@@ -7,6 +7,7 @@ mod browser;
 mod calls;
 mod counts;
 mod designs;
+mod device_tokens;
 mod downloads;
 mod guard;
 mod harness;
