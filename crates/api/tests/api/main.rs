@@ -68,6 +68,7 @@ mod sessions;
 mod settings_saves;
 mod shared_read;
 mod sign_in;
+mod sign_in_refusals;
 mod skip;
 mod stale_review;
 mod stance_lock;

@@ -12,14 +12,14 @@ use factdesk_api::tasks::TaskKind;
 use factdesk_api::{ErrorCode, ManualClock, Project, Result};
 use std::path::Path;
 
-const START: i64 = 1_700_000_000_000;
+pub(crate) const START: i64 = 1_700_000_000_000;
 
-fn ok<T>(r: Result<T>) -> T {
+pub(crate) fn ok<T>(r: Result<T>) -> T {
     r.unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// A project with a lead (maria) and an annotator (ana), both with passwords.
-fn team(dir: &Path, clock: &ManualClock) -> Project {
+pub(crate) fn team(dir: &Path, clock: &ManualClock) -> Project {
     let mut p = common::project(dir, 4, clock);
     let owner = p.lead();
     ok(p.add_annotator_with_password(&owner, "maria", Role::Lead, "maria's secret"));

@@ -69,7 +69,7 @@ pub(super) async fn login(
             let seconds = u64::try_from(wait).unwrap_or(1).div_ceil(1000);
             let refused = factdesk_api::Error::new(
                 factdesk_api::ErrorCode::RateLimited,
-                format!("this name failed to sign in many times lately: its password is checked again in {seconds} s"),
+                format!("too many failed sign-ins for this name lately; try again in {seconds} s"),
             );
             return Err(ApiError::from(refused).retry_after(seconds));
         }
