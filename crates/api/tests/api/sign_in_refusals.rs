@@ -5,7 +5,21 @@
 
 use crate::sign_in::{ok, team, START};
 use factdesk_api::sign_in::SignInPolicy;
-use factdesk_api::{ErrorCode, ManualClock};
+use factdesk_api::{Error, ErrorCode, ManualClock};
+
+/// The refusal of a sign-in past the name's sign-ins a minute.
+fn capped(signed_in: Result<(), Error>) -> Error {
+    let refused = match signed_in {
+        Ok(()) => panic!("a sign-in past the minute's share went through"),
+        Err(e) => e,
+    };
+    assert_eq!(refused.code, ErrorCode::RateLimited, "{refused}");
+    let said = refused
+        .message
+        .contains("sign-ins for this name in a minute");
+    assert!(said, "{refused}");
+    refused
+}
 
 /// Regression: a name held at an address by five wrong passwords, and at its sign-ins a
 /// minute too, was told the hold's 40 s left where the minute's cap ends in 60 s.
@@ -25,16 +39,9 @@ fn a_refusal_held_by_two_limits_says_the_one_that_ends_last() {
     for _ in 0..10 {
         ok(p.login("ana", "ana's secret", "10.0.0.60", &policy));
     }
-    let refused = match p.login("ana", "ana's secret", "10.0.0.9", &policy) {
-        Ok(_) => panic!("a name past two limits signed in"),
-        Err(e) => e,
-    };
-    assert_eq!(refused.code, ErrorCode::RateLimited, "{refused}");
-    assert!(
-        refused
-            .message
-            .contains("sign-ins for this name in a minute"),
-        "{refused}"
+    let refused = capped(
+        p.login("ana", "ana's secret", "10.0.0.9", &policy)
+            .map(|_| ()),
     );
     assert_eq!(refused.retry_in_ms, Some(60_000), "{refused}");
     // Before any password is checked, from an address the name never used: the same.
@@ -101,17 +108,7 @@ fn sign_ins_checked_at_once_open_no_more_sessions_than_a_minute_allows() {
     let first = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", None, &policy));
     let second = ok(p.check_sign_in("ana", "ana's secret", "10.0.0.1", None, &policy));
     ok(p.open_session(first, &policy));
-    let refused = match p.open_session(second, &policy) {
-        Ok(_) => panic!("an eleventh session opened within the minute"),
-        Err(e) => e,
-    };
-    assert_eq!(refused.code, ErrorCode::RateLimited, "{refused}");
-    assert!(
-        refused
-            .message
-            .contains("sign-ins for this name in a minute"),
-        "{refused}"
-    );
+    capped(p.open_session(second, &policy).map(|_| ()));
     clock.advance_ms(60_000);
     // No failure was left behind: five wrong passwords from the address are still
     // answered as wrong, the sixth held.
