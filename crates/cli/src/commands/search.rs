@@ -9,7 +9,9 @@ pub struct Args {
     #[command(flatten)]
     by: super::Acting,
     /// Words to find (all must match) and "quoted phrases"; kind:claim or kind:sentence
-    /// keeps one kind of hit. Nothing else is syntax: other punctuation separates words.
+    /// keeps one kind of hit. Nothing else is syntax: other punctuation separates words,
+    /// but a hyphen or apostrophe within a word keeps it whole ("SARS-CoV-2" and "don't"
+    /// are one word each: "caspase" does not find "caspase-8").
     query: String,
     /// How many hits to show (at least 1).
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..))]
