@@ -403,18 +403,8 @@ impl Project {
     pub fn sign_in_delay_ms(&self, name: &str, policy: &SignInPolicy) -> Result<i64> {
         let name = sign_in_name(name)?;
         let now = self.clock.now_ms();
-        let since = now - policy.window_ms;
-        let (failures, last) =
-            sign_in::failures_and_last_since(self.store.read(), &name_subject(name), since)?;
-        let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
-        if past == 0 {
-            return Ok(0);
-        }
-        let spacing = i64::try_from(past)
-            .unwrap_or(i64::MAX)
-            .saturating_mul(1000)
-            .min(MAX_SLOWDOWN_MS);
-        Ok(last.map_or(0, |at| (at + spacing - now).max(0)))
+        let next = next_check_at(self.store.read(), name, now, policy)?;
+        Ok(next.map_or(0, |at| (at - now).max(0)))
     }
 
     /// The lead a bearer token stands for ([`Project::actor_for_token`], then the gate,
@@ -522,6 +512,27 @@ impl Project {
 
 /// When `name` may next be checked from the address of `known`, while its failures from
 /// anywhere hold it back there; an address it signed in from lately is not held back.
+/// When a much-failed `name` is next checked from an address it did not sign in from
+/// ([`Project::sign_in_delay_ms`]), if its failures space its checks out.
+fn next_check_at(
+    conn: &factdesk_store::Read,
+    name: &str,
+    now: i64,
+    policy: &SignInPolicy,
+) -> Result<Option<i64>> {
+    let since = now - policy.window_ms;
+    let (failures, last) = sign_in::failures_and_last_since(conn, &name_subject(name), since)?;
+    let past = failures.saturating_sub(policy.failures_before_slowing_a_name);
+    if past == 0 {
+        return Ok(None);
+    }
+    let spacing = i64::try_from(past)
+        .unwrap_or(i64::MAX)
+        .saturating_mul(1000)
+        .min(MAX_SLOWDOWN_MS);
+    Ok(last.map(|at| at + spacing))
+}
+
 fn name_blocked_at(
     conn: &factdesk_store::Read,
     name: &str,

@@ -5,9 +5,9 @@
 
 use super::{
     address_blocked_at, address_subject, decoy_hash, device, free_at, known_subject,
-    name_blocked_at, name_subject, pair_subject, random_bytes, sign_in_name, signed_in_subject,
-    token_hash, unauthorized, verify_password, Session, SignInPolicy, KNOWN_ADDRESS_MS,
-    MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
+    name_blocked_at, name_subject, next_check_at, pair_subject, random_bytes, sign_in_name,
+    signed_in_subject, token_hash, unauthorized, verify_password, Session, SignInPolicy,
+    KNOWN_ADDRESS_MS, MAX_PASSWORD_BYTES, NAME_MEMORY_MS,
 };
 use crate::annotators::Role;
 use crate::{Error, ErrorCode, Project, Result};
@@ -233,7 +233,8 @@ impl Project {
                 "sign-ins for this name in a minute",
             ),
         ]);
-        if let Some((free, whose)) = block {
+        if let Some(refused) = block {
+            let (free, whose) = or_spacing(&tx, name, &known, now, policy, refused)?;
             tx.commit()?;
             return Err(limited(free, now, whose));
         }
@@ -246,7 +247,10 @@ impl Project {
         match self.verify(name, password)? {
             Some(verified) => Ok(checked(verified, by_pair, false)),
             None => match address_block.filter(|_| let_through) {
-                Some(free) => Err(limited(free, now, "failed sign-ins from this address")),
+                Some(free) => {
+                    let (free, whose) = address_or_pair(free, earlier, now, policy);
+                    Err(limited(free, now, whose))
+                }
                 // A disabled person's right password is as wrong as any other: the answer
                 // must not confirm it.
                 None => Err(unauthorized("wrong name or password")),
@@ -357,6 +361,52 @@ fn signed_in_often_as(
         .checked_sub(share)
         .and_then(|past| opened.get(past))
         .map(|&first| first + MINUTE_MS))
+}
+
+/// `refused` (when a refusal ends and what it counts), or the spacing of a much-failed
+/// name's checks from an address it did not sign in from, whichever ends last. A front
+/// end refuses such sign-ins before they reach the check; one that passed just before a
+/// failure elsewhere made the spacing longer is told the spacing, so that waiting as told
+/// is not refused again (hostile check of session 35).
+fn or_spacing(
+    conn: &factdesk_store::Read,
+    name: &str,
+    known: &str,
+    now: i64,
+    policy: &SignInPolicy,
+    refused: (i64, &'static str),
+) -> Result<(i64, &'static str)> {
+    let spacing = match sign_in::is_known(conn, known, now - KNOWN_ADDRESS_MS)? {
+        true => None,
+        false => next_check_at(conn, name, now, policy)?,
+    };
+    let limits = [
+        (Some(refused.0), refused.1),
+        (spacing, "failed sign-ins for this name lately"),
+    ];
+    Ok(last_to_end(limits).unwrap_or(refused))
+}
+
+/// A known name's wrong password at an address past its budget: the address's wait
+/// (`free`), or the hold of the name there that this failure, added to `earlier`, may
+/// have begun, whichever ends last.
+fn address_or_pair(
+    free: i64,
+    mut earlier: Vec<i64>,
+    now: i64,
+    policy: &SignInPolicy,
+) -> (i64, &'static str) {
+    earlier.push(now);
+    let limit = policy.failures_per_name_and_address;
+    let from_address = "failed sign-ins from this address";
+    let limits = [
+        (Some(free), from_address),
+        (
+            free_at(&earlier, limit, policy.window_ms),
+            "failed sign-ins for this name from this address",
+        ),
+    ];
+    last_to_end(limits).unwrap_or((free, from_address))
 }
 
 /// Takes back what a check recorded as a failure before it knew the password right.

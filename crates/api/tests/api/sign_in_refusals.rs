@@ -125,3 +125,67 @@ fn sign_ins_checked_at_once_open_no_more_sessions_than_a_minute_allows() {
         Err(ErrorCode::RateLimited)
     );
 }
+
+/// Regression (second check): a sign-in from a new address that reached the check while
+/// a failure elsewhere made the name's spacing longer was told the name's budget, 1 s,
+/// and waiting 1 s was refused for 4 s more.
+#[test]
+fn a_refusal_past_the_names_budget_says_a_longer_spacing() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    // Twenty wrong passwords, five from each of four addresses: the name's budget is
+    // spent (its next check in 1 s) and its checks are spaced 5 s apart.
+    for i in 0..20 {
+        let from = format!("10.0.1.{}", i / 5);
+        let wrong = p.login("ana", &format!("guess {i}"), &from, &policy);
+        assert_eq!(
+            wrong.map(|_| ()).map_err(|e| e.code),
+            Err(ErrorCode::Unauthorized)
+        );
+    }
+    assert_eq!(ok(p.sign_in_delay_ms("ana", &policy)), 5_000);
+    let refused = match p.login("ana", "ana's secret", "10.0.2.1", &policy) {
+        Ok(_) => panic!("a spent name signed in"),
+        Err(e) => e,
+    };
+    assert_eq!(refused.retry_in_ms, Some(5_000), "{refused}");
+    assert!(
+        refused.message.contains("for this name lately"),
+        "{refused}"
+    );
+}
+
+/// Regression (second check): at an address past its failure budget, a name known there
+/// that failed a fifth time was told the address's wait (885 s) though that failure held
+/// the name there for 900 s.
+#[test]
+fn a_known_names_fifth_failure_at_a_spent_address_says_its_own_hold() {
+    let dir = ok(tempfile::tempdir().map_err(|e| factdesk_api::Error::io("tempdir", &e)));
+    let clock = ManualClock::new(START);
+    let mut p = team(dir.path(), &clock);
+    let policy = SignInPolicy::default();
+    ok(p.login("ana", "ana's secret", "10.0.0.80", &policy));
+    let guess = |p: &mut factdesk_api::Project, i: usize| {
+        let name = format!("nobody{i}");
+        assert!(p.login(&name, "guess", "10.0.0.80", &policy).is_err());
+    };
+    (0..5).for_each(|i| guess(&mut p, i));
+    clock.advance_ms(15_000);
+    (5..30).for_each(|i| guess(&mut p, i));
+    let mut said = Vec::new();
+    for i in 0..5 {
+        match p.login("ana", &format!("guess {i}"), "10.0.0.80", &policy) {
+            Ok(_) => panic!("a wrong password signed in"),
+            Err(e) => said.push((e.retry_in_ms, e.message)),
+        }
+    }
+    let wait = policy.window_ms as u32 + 1;
+    assert_eq!(said[0].0, Some(wait - 15_000), "{said:?}");
+    assert_eq!(said[4].0, Some(wait), "{said:?}");
+    assert!(
+        said[4].1.contains("for this name from this address"),
+        "{said:?}"
+    );
+}
