@@ -96,7 +96,13 @@ test("re-rank candidates from the settings: progress, annotation meanwhile, answ
     await session.clickOn(tid("rerank-start"));
     await session.until("progress", async () => (/ of [\d\u202f]+ claims ranked/.test(await textOf(session, tid("rerank-progress"))) ? true : null));
     await session.clickOn(tid("rerank-cancel"));
-    const stopped = await session.until("the cancel", async () => ((await session.findAll(tid("rerank-stopped"))).length ? textOf(session, tid("rerank-stopped")) : null), 60_000);
+    const stopped = await session
+      .until("the cancel", async () => ((await session.findAll(tid("rerank-stopped"))).length ? textOf(session, tid("rerank-stopped")) : null), 60_000)
+      .catch(async (e) => {
+        // Seen once in CI (session 35), not reproduced: say what the panel showed instead.
+        const status = await session.execute("return document.querySelector('[data-testid=rerank-status]')?.textContent ?? null");
+        throw new Error(`${e.message}; the ranking's panel said ${JSON.stringify(status)}`);
+      });
     assert.equal(stopped, "Cancelled. No candidate was changed.");
     assert.deepEqual(sample.map((c) => candidates(project, c)), sampleBefore);
     assert.equal(await session.execute("return document.querySelector('[data-testid=rerank-start]').disabled"), false);

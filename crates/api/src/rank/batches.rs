@@ -148,6 +148,11 @@ pub(super) fn rank_in_batches(
             }
             if let Some(r) = running.take() {
                 let last = waiting.finish(r, &mut corpora, progress)?;
+                // A cancel that came once the threads were done with the last batch is
+                // heard all the same: nothing is written after it (a ranking of a small
+                // project, over before its progress was all shown, went on to write its
+                // candidates; end-to-end test of session 35).
+                progress.check_cancelled()?;
                 sink(last)?;
             }
             Ok(())

@@ -25,6 +25,10 @@ struct Recorder {
     total: u64,
     sets: Vec<u64>,
     stop_after: Option<usize>,
+    /// Asks to stop once every claim is reported ranked, from the second time it is
+    /// asked on (the first comes before the threads say they are done).
+    stop_at_the_end: bool,
+    asked_at_the_end: std::cell::Cell<u32>,
 }
 
 impl Progress for Recorder {
@@ -36,6 +40,10 @@ impl Progress for Recorder {
         self.sets.push(done);
     }
     fn cancelled(&self) -> bool {
+        if self.stop_at_the_end && self.sets.last() == Some(&self.total) {
+            self.asked_at_the_end.set(self.asked_at_the_end.get() + 1);
+            return self.asked_at_the_end.get() >= 2;
+        }
         self.stop_after.is_some_and(|n| self.sets.len() >= n)
     }
 }
@@ -179,6 +187,32 @@ fn a_ranking_cancelled_mid_batch_leaves_candidates_and_answers_as_they_were() {
     assert!(item.is_some(), "ana still has work");
     let report = ok(p.rank(&p.lead(), Ranker::Levenshtein, 3, false, &mut NoProgress));
     assert_eq!(report.kept, 4, "the three answered and the one just served");
+}
+
+/// Regression (end-to-end test of session 35): a cancel that came after the threads had
+/// ranked the last batch, while its progress was still being shown, was not heard, and
+/// the ranking wrote its candidates.
+#[test]
+fn a_cancel_after_the_last_claim_is_ranked_but_before_the_write_changes_nothing() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = project_in_use(dir.path(), 300, 4);
+    let before = candidates_and_answers(&p);
+    let mut progress = Recorder {
+        stop_at_the_end: true,
+        ..Default::default()
+    };
+    let err = match p.rank(&p.lead(), Ranker::Levenshtein, 3, false, &mut progress) {
+        Ok(report) => panic!("a cancelled ranking went through: {report:?}"),
+        Err(e) => e,
+    };
+    assert_eq!(err.code, ErrorCode::Cancelled, "{err}");
+    assert_eq!(
+        progress.sets.last(),
+        Some(&progress.total),
+        "{:?}",
+        progress.sets
+    );
+    assert_eq!(candidates_and_answers(&p), before);
 }
 
 /// The semantic ranker reports every 16 claims, as their embeddings are done; cancelled,
