@@ -510,8 +510,6 @@ impl Project {
     }
 }
 
-/// When `name` may next be checked from the address of `known`, while its failures from
-/// anywhere hold it back there; an address it signed in from lately is not held back.
 /// When a much-failed `name` is next checked from an address it did not sign in from
 /// ([`Project::sign_in_delay_ms`]), if its failures space its checks out.
 fn next_check_at(
@@ -533,6 +531,8 @@ fn next_check_at(
     Ok(last.map(|at| at + spacing))
 }
 
+/// When `name` may next be checked from the address of `known`, while its failures from
+/// anywhere hold it back there; an address it signed in from lately is not held back.
 fn name_blocked_at(
     conn: &factdesk_store::Read,
     name: &str,

@@ -148,11 +148,6 @@ pub(super) fn rank_in_batches(
             }
             if let Some(r) = running.take() {
                 let last = waiting.finish(r, &mut corpora, progress)?;
-                // A cancel that came once the threads were done with the last batch is
-                // heard all the same: nothing is written after it (a ranking of a small
-                // project, over before its progress was all shown, went on to write its
-                // candidates; end-to-end test of session 35).
-                progress.check_cancelled()?;
                 sink(last)?;
             }
             Ok(())
@@ -205,7 +200,13 @@ impl Waiting {
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
         *corpora = back;
-        result
+        let computed = result?;
+        // A cancel that came once the threads were done with the batch is heard all the
+        // same, before its candidates are handed on (a ranking of a small project, over
+        // before its progress was all shown, went on to write them; end-to-end test of
+        // session 35).
+        progress.check_cancelled()?;
+        Ok(computed)
     }
 }
 

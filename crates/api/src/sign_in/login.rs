@@ -93,7 +93,7 @@ impl Project {
         let since = now - policy.window_ms;
         let pair = sign_in::failure_times(conn, &pair_subject(name, address), since)?;
         let known = known_subject(name, address);
-        let spacing = self.sign_in_delay_ms(name, policy)?;
+        let spacing = next_check_at(conn, name, now, policy)?.filter(|at| *at > now);
         let limits = [
             (
                 free_at(
@@ -103,10 +103,7 @@ impl Project {
                 ),
                 "failed sign-ins for this name from this address",
             ),
-            (
-                (spacing > 0).then_some(now + spacing),
-                "failed sign-ins for this name lately",
-            ),
+            (spacing, SPACED),
             (
                 name_blocked_at(conn, name, &known, now, policy)?,
                 "failed sign-ins for this name",
@@ -380,10 +377,7 @@ fn or_spacing(
         true => None,
         false => next_check_at(conn, name, now, policy)?,
     };
-    let limits = [
-        (Some(refused.0), refused.1),
-        (spacing, "failed sign-ins for this name lately"),
-    ];
+    let limits = [(Some(refused.0), refused.1), (spacing, SPACED)];
     Ok(last_to_end(limits).unwrap_or(refused))
 }
 
@@ -420,6 +414,9 @@ fn clear_attempt(tx: &factdesk_store::Tx<'_>, checked: &CheckedSignIn, now: i64)
     }
     Ok(())
 }
+
+/// What the spacing of a much-failed name's checks counts, in a refusal's message.
+const SPACED: &str = "failed sign-ins for this name lately";
 
 /// Of `limits` (when each ends, if it refuses, and what it counts), the one that ends
 /// last.

@@ -79,7 +79,6 @@ pub(super) async fn login(
     let place =
         (!known && !lead).then(|| state.checking.queue(checking::block_of_caller(&address)));
     let turn = password_turn(&state, known, lead, place.as_ref()).await?;
-    let (name, from) = (login.name.clone(), address.clone());
     // The turn, the block's place and the name's claim go with the check: a client that
     // hangs up drops this handler, but not the check already running, which held them
     // only as long as the request (eleventh hostile pass: sign-ins abandoned after 20 ms
@@ -112,18 +111,7 @@ pub(super) async fn login(
             response.extensions_mut().insert(token);
             Ok(response)
         }
-        // The limit that refused says when it ends; the one that ends last otherwise.
-        Err(e) if e.code == factdesk_api::ErrorCode::RateLimited && e.retry_in_ms.is_none() => {
-            let blocked = state
-                .pool
-                .run(move |p| p.sign_in_blocked_ms(&name, &from, &policy))
-                .await
-                .ok()
-                .flatten()
-                .unwrap_or(1000);
-            let seconds = u64::try_from(blocked).unwrap_or(1).div_ceil(1000);
-            Err(ApiError::from(e).retry_after(seconds))
-        }
+        // A refusal carries when its limit ends, sent as `Retry-After`.
         Err(e) => Err(e.into()),
     }
 }
