@@ -97,6 +97,46 @@ describe("Re-rank candidates", () => {
     expect(q(panel.el, "rerank-done")?.textContent).toContain("Ranked 2\u202f997 claims again");
   });
 
+  it("shows the end of a ranking that ends as the screen opens, whenever its end arrives", async () => {
+    // The first question finds it running; by the second it is over, its end still on the way.
+    mocked.rankingNow.mockResolvedValueOnce({ phase: "ranking", done: 2990, total: 2997 }).mockResolvedValueOnce(null);
+    const late = rerankPanel(false, vi.fn());
+    late.shown();
+    for (let i = 0; i < 4; i++) await settle();
+    expect((q(late.el, "rerank-start") as HTMLButtonElement).disabled).toBe(false);
+    expect(q(late.el, "rerank-progress")).toBeNull();
+    expect(unlisten).not.toHaveBeenCalled();
+    events?.done({ report, error: null });
+    expect(q(late.el, "rerank-done")?.textContent).toContain("Ranked 2\u202f997 claims again");
+    expect(unlisten).toHaveBeenCalledOnce();
+
+    // Its end arrives between the two questions: the second answer does not clear it.
+    let answer: (p: ImportProgress | null) => void = () => undefined;
+    mocked.rankingNow
+      .mockResolvedValueOnce({ phase: "ranking", done: 2990, total: 2997 })
+      .mockReturnValueOnce(new Promise((r) => (answer = r)));
+    const early = rerankPanel(false, vi.fn());
+    early.shown();
+    for (let i = 0; i < 4; i++) await settle();
+    events?.done({ report, error: null });
+    answer(null);
+    for (let i = 0; i < 4; i++) await settle();
+    expect(q(early.el, "rerank-done")?.textContent).toContain("Ranked 2\u202f997 claims again");
+  });
+
+  it("stops listening when a ranking ends before the listening is confirmed", async () => {
+    vi.mocked(onRank).mockImplementation(async (_progress, done) => {
+      done({ report, error: null });
+      return unlisten;
+    });
+    const panel = rerankPanel(false, vi.fn());
+    (q(panel.el, "rerank-start") as HTMLButtonElement).click();
+    for (let i = 0; i < 4; i++) await settle();
+    expect(unlisten).toHaveBeenCalledOnce();
+    expect(q(panel.el, "rerank-done")).not.toBeNull();
+    expect((q(panel.el, "rerank-start") as HTMLButtonElement).disabled).toBe(false);
+  });
+
   it("is off on a team server, saying where to rank instead", async () => {
     const panel = rerankPanel(true, vi.fn());
     panel.shown();

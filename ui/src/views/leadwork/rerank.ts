@@ -68,21 +68,29 @@ export function rerankPanel(onServer: boolean, fail: (e: unknown) => void): { el
       )
     : null;
   go.disabled = onServer;
-  /** Stops following the ranking shown, when one is. */
+  /** A ranking is shown under way. */
+  let following = false;
+  /** Stops listening for the followed ranking's events; kept after the progress is gone
+   * while an end that may still be on its way is waited for. */
   let unfollow: (() => void) | null = null;
 
   /** Back to the button, with `said` (or nothing) beside it. */
   function idle(...said: HTMLElement[]): void {
+    following = false;
     unfollow?.();
     unfollow = null;
     go.disabled = onServer;
     mount(status, ...said);
   }
 
-  /** Shows a ranking under way (from `first` on) until its end. */
-  async function follow(first: ImportProgress | null): Promise<void> {
-    if (unfollow) return;
-    unfollow = () => undefined;
+  /** Shows a ranking under way (from `first` on) until its end; false when one is
+   * shown already. */
+  async function follow(first: ImportProgress | null): Promise<boolean> {
+    if (following) return false;
+    // A ranking that ended unseen may still have its end on the way: this one replaces it.
+    unfollow?.();
+    unfollow = null;
+    following = true;
     go.disabled = true;
     const bar = h("progress", { class: "progress-bar", testid: "rerank-bar", "aria-label": "Claims ranked" });
     const line = h("span", { class: "small", testid: "rerank-progress" }, "Starting…");
@@ -103,16 +111,22 @@ export function rerankPanel(onServer: boolean, fail: (e: unknown) => void): { el
       if (!cancel.disabled) mount(line, rankLine(p, since ?? { done: p.done, at: Date.now() }, Date.now()));
     };
     if (first) shown(first);
-    unfollow = await onRank(shown, (outcome) => {
+    let over = false;
+    const stop = await onRank(shown, (outcome) => {
+      over = true;
       const ok = outcome.report !== null;
       idle(h("span", { class: ok ? "ok" : "muted", testid: ok ? "rerank-done" : "rerank-stopped" }, rankedSummary(outcome)));
     });
+    // The end can come before the listening is confirmed: then nothing is left to stop later.
+    if (over) stop();
+    else unfollow = stop;
+    return true;
   }
 
   go.addEventListener("click", () => {
     void (async () => {
       // Listening before it starts, so no event is missed.
-      await follow(null);
+      if (!(await follow(null))) return;
       try {
         await api.startRank();
       } catch (e) {
@@ -146,9 +160,15 @@ export function rerankPanel(onServer: boolean, fail: (e: unknown) => void): { el
       (async () => {
         const now = await api.rankingNow();
         if (!now) return;
-        await follow(now);
-        // It may have ended between the question and the listening: then no end comes.
-        if (!(await api.rankingNow())) idle();
+        if (!(await follow(now))) return;
+        const still = await api.rankingNow();
+        // Still running, or its end has come and been shown meanwhile.
+        if (still || !following) return;
+        // Over between the two questions: its end was sent before the listening began,
+        // or is on its way. Back to the button, still listening for that end to show it.
+        following = false;
+        go.disabled = onServer;
+        mount(status);
       })().catch(fail);
     },
   };
