@@ -407,6 +407,18 @@ impl Project {
         Ok(next.map_or(0, |at| (at - now).max(0)))
     }
 
+    /// Refuses a sign-in of `name` that comes before its spacing ends
+    /// ([`Project::sign_in_delay_ms`]), saying when to try again as every other limit
+    /// does.
+    pub fn check_sign_in_spacing(&self, name: &str, policy: &SignInPolicy) -> Result<()> {
+        let name = sign_in_name(name)?;
+        let now = self.clock.now_ms();
+        match next_check_at(self.store.read(), name, now, policy)? {
+            Some(at) if at > now => Err(login::limited(at, now, login::SPACED)),
+            _ => Ok(()),
+        }
+    }
+
     /// The lead a bearer token stands for ([`Project::actor_for_token`], then the gate,
     /// [`Project::as_lead`]); `what` completes "… may not …".
     pub fn lead_for_token(&self, token: &str, what: &str) -> Result<crate::Lead> {

@@ -416,7 +416,7 @@ fn clear_attempt(tx: &factdesk_store::Tx<'_>, checked: &CheckedSignIn, now: i64)
 }
 
 /// What the spacing of a much-failed name's checks counts, in a refusal's message.
-const SPACED: &str = "failed sign-ins for this name lately";
+pub(super) const SPACED: &str = "failed sign-ins for this name lately";
 
 /// Of `limits` (when each ends, if it refuses, and what it counts), the one that ends
 /// last.
@@ -430,7 +430,7 @@ fn last_to_end<const N: usize>(
 }
 
 /// `RateLimited`, free again at `free`; `what` completes "too many …".
-fn limited(free: i64, now: i64, what: &str) -> Error {
+pub(super) fn limited(free: i64, now: i64, what: &str) -> Error {
     let seconds = (free - now + 999) / 1000;
     let mut refused = Error::new(
         ErrorCode::RateLimited,

@@ -61,18 +61,10 @@ pub(super) async fn login(
             return Err(ApiError::from(refused).retry_after(1));
         };
         let name = login.name.clone();
-        let wait = state
+        state
             .pool
-            .run(move |p| p.sign_in_delay_ms(&name, &policy))
+            .run(move |p| p.check_sign_in_spacing(&name, &policy))
             .await?;
-        if wait > 0 {
-            let seconds = u64::try_from(wait).unwrap_or(1).div_ceil(1000);
-            let refused = factdesk_api::Error::new(
-                factdesk_api::ErrorCode::RateLimited,
-                format!("too many failed sign-ins for this name lately; try again in {seconds} s"),
-            );
-            return Err(ApiError::from(refused).retry_after(seconds));
-        }
         Some(claim)
     };
     // Of the shared checks, one block holds or waits for one at a time.
