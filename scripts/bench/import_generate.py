@@ -9,8 +9,14 @@ Shapes:
   narrow     the synthetic shape with documents and claims drawn from 234 content words,
              so no sentence shares no word with a claim: no trick sentence can be found
              under the supports-or-refutes stance (scripts/bench-tasks).
+  covid      the synthetic shape in COVID-Fact's own words (read from COVIDFACT, never
+             copied): each claim is a COVID-Fact claim with its evidence sentences in a
+             document of 5, filled with other COVID-Fact evidence sentences; in every
+             claim and sentence about a third of the words are swapped for words drawn
+             by their frequency in COVID-Fact, so no two texts are alike and the words,
+             their lengths and their frequencies are the dataset's.
 
-Usage: import_generate.py SHAPE OUT_DIR N SEED [PAGES]
+Usage: import_generate.py SHAPE OUT_DIR N SEED [PAGES | COVIDFACT]
 Writes OUT_DIR/claims.jsonl and OUT_DIR/documents.jsonl (csv: the .csv files beside them).
 """
 
@@ -106,6 +112,30 @@ def fever(out: str, n: int, pages: int, rng: random.Random) -> None:
             claims.write(json.dumps(row) + "\n")
 
 
+def covid(out: str, n: int, source: str, rng: random.Random) -> None:
+    with open(source) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    evidence = sorted({s for r in records for s in r["evidence"]})
+    # Drawn uniformly from every word as written, a word comes at its frequency.
+    pool = [w for s in evidence for w in s.split()] + [w for r in records for w in r["claim"].split()]
+
+    def reworded(text: str) -> str:
+        return " ".join(rng.choice(pool) if rng.random() < 0.3 else w for w in text.split())
+
+    with open(os.path.join(out, "documents.jsonl"), "w") as docs, open(
+        os.path.join(out, "claims.jsonl"), "w"
+    ) as claims:
+        for i in range(n):
+            record = rng.choice(records)
+            chosen = list(record["evidence"][:5])
+            chosen += rng.sample(evidence, 5 - len(chosen))
+            rng.shuffle(chosen)
+            text = " ".join(reworded(s) for s in chosen)
+            docs.write(json.dumps({"id": f"d{i}", "title": f"Document {i}", "text": text}) + "\n")
+            row = {"id": f"c{i}", "claim": reworded(record["claim"]), "label": record["label"], "doc_ids": [f"d{i}"]}
+            claims.write(json.dumps(row) + "\n")
+
+
 def as_csv(out: str) -> None:
     for name, columns in (("claims", ["id", "claim", "label", "doc_ids"]), ("documents", ["id", "title", "text"])):
         with open(os.path.join(out, f"{name}.jsonl")) as rows, open(os.path.join(out, f"{name}.csv"), "w", newline="") as f:
@@ -128,10 +158,12 @@ def main() -> None:
         synthetic(out, n, rng)
     elif shape == "csv":
         as_csv(out)
+    elif shape == "covid":
+        covid(out, n, sys.argv[5] if len(sys.argv) > 5 else "../shared/data/covidfact.jsonl", rng)
     elif shape == "fever":
         fever(out, n, int(sys.argv[5]) if len(sys.argv) > 5 else 10000, rng)
     else:
-        sys.exit(f"unknown shape {shape!r}: synthetic, narrow, fever or csv")
+        sys.exit(f"unknown shape {shape!r}: synthetic, narrow, fever, covid or csv")
 
 
 if __name__ == "__main__":
