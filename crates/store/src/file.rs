@@ -209,6 +209,27 @@ mod tests {
         assert_eq!(rows, 2000);
     }
 
+    /// The build flags of .cargo/config.toml reached the bundled SQLite.
+    #[test]
+    fn sqlite_is_built_without_the_global_locks() {
+        let conn = rusqlite::Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        let mut stmt = conn
+            .prepare("PRAGMA compile_options")
+            .unwrap_or_else(|e| panic!("{e}"));
+        let options: Vec<String> = stmt
+            .query_map([], |r| r.get(0))
+            .and_then(|rows| rows.collect())
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(
+            options.iter().any(|o| o == "DEFAULT_MEMSTATUS=0"),
+            "{options:?}"
+        );
+        assert!(
+            !options.iter().any(|o| o == "ENABLE_MEMORY_MANAGEMENT"),
+            "{options:?}"
+        );
+    }
+
     #[test]
     fn a_text_file_has_no_header() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
