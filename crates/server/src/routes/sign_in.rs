@@ -56,7 +56,7 @@ pub(super) async fn login(
         let Some(claim) = state.checking.claim_name(&login.name) else {
             let refused = factdesk_api::Error::new(
                 factdesk_api::ErrorCode::RateLimited,
-                "another sign-in of this name is being checked: try again in 1 s",
+                "another sign-in of this name is being checked; try again in 1 s",
             );
             return Err(ApiError::from(refused).retry_after(1));
         };
@@ -190,8 +190,9 @@ async fn password_turn(
         ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "unavailable",
-            "the server is checking too many sign-ins; try again in a moment",
+            "the server is checking too many sign-ins; try again in 1 s",
         )
+        .retry_after(1)
     })
 }
 

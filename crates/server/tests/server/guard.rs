@@ -214,9 +214,15 @@ async fn a_sign_in_waiting_too_long_for_a_password_check_is_503_with_retry_after
     let team = Team::start_hashing(0, Duration::from_millis(50)).await;
     let busy = team.login("ana", &password("ana")).await;
     assert_eq!(busy.status(), 503);
-    assert!(retry_after(&busy) >= 1);
-    let (_, code, _) = error_of(busy).await;
+    let wait = retry_after(&busy);
+    assert!(wait >= 1);
+    let (_, code, message) = error_of(busy).await;
     assert_eq!(code, "unavailable");
+    // Said as every other refusal says it, with the header's number.
+    assert!(
+        message.ends_with(&format!("; try again in {wait} s")),
+        "{message}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
