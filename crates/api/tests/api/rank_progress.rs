@@ -161,6 +161,15 @@ fn ranking_again_reports_progress_as_claims_finish_and_keeps_what_was_answered()
     assert_eq!(answers_after, answers_before);
 }
 
+/// Ranks `p` again by Levenshtein, three candidates a claim, with `progress`, which
+/// cancels it: the ranking must end cancelled.
+fn cancelled(p: &mut Project, progress: &mut Recorder) {
+    match p.rank(&p.lead(), Ranker::Levenshtein, 3, false, progress) {
+        Ok(report) => panic!("a cancelled ranking went through: {report:?}"),
+        Err(err) => assert_eq!(err.code, ErrorCode::Cancelled, "{err}"),
+    }
+}
+
 #[test]
 fn a_ranking_cancelled_mid_batch_leaves_candidates_and_answers_as_they_were() {
     let dir = ok(tempfile::tempdir());
@@ -171,11 +180,7 @@ fn a_ranking_cancelled_mid_batch_leaves_candidates_and_answers_as_they_were() {
         stop_after: Some(2),
         ..Default::default()
     };
-    let err = match p.rank(&p.lead(), Ranker::Levenshtein, 3, false, &mut progress) {
-        Ok(report) => panic!("a cancelled ranking went through: {report:?}"),
-        Err(e) => e,
-    };
-    assert_eq!(err.code, ErrorCode::Cancelled, "{err}");
+    cancelled(&mut p, &mut progress);
     assert!(
         progress.sets.last().is_some_and(|&d| d < 2997),
         "the cancel was heard before the end: {:?}",
@@ -201,11 +206,7 @@ fn a_cancel_after_the_last_claim_is_ranked_but_before_the_write_changes_nothing(
         stop_at_the_end: true,
         ..Default::default()
     };
-    let err = match p.rank(&p.lead(), Ranker::Levenshtein, 3, false, &mut progress) {
-        Ok(report) => panic!("a cancelled ranking went through: {report:?}"),
-        Err(e) => e,
-    };
-    assert_eq!(err.code, ErrorCode::Cancelled, "{err}");
+    cancelled(&mut p, &mut progress);
     assert_eq!(
         progress.sets.last(),
         Some(&progress.total),
