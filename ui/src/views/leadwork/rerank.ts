@@ -75,12 +75,17 @@ export function rerankPanel(onServer: boolean, fail: (e: unknown) => void): { el
   let unfollow: (() => void) | null = null;
 
   /** Back to the button, with `said` (or nothing) beside it. */
-  function idle(...said: HTMLElement[]): void {
+  function toButton(...said: HTMLElement[]): void {
     following = false;
-    unfollow?.();
-    unfollow = null;
     go.disabled = onServer;
     mount(status, ...said);
+  }
+
+  /** Stops listening for the followed ranking, and back to the button. */
+  function idle(...said: HTMLElement[]): void {
+    unfollow?.();
+    unfollow = null;
+    toButton(...said);
   }
 
   /** Shows a ranking under way (from `first` on) until its end; false when one is
@@ -166,9 +171,7 @@ export function rerankPanel(onServer: boolean, fail: (e: unknown) => void): { el
         if (still || !following) return;
         // Over between the two questions: its end was sent before the listening began,
         // or is on its way. Back to the button, still listening for that end to show it.
-        following = false;
-        go.disabled = onServer;
-        mount(status);
+        toButton();
       })().catch(fail);
     },
   };
