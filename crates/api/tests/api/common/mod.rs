@@ -128,28 +128,20 @@ pub fn on_postgres() -> bool {
     std::env::var("FACTDESK_TEST_PG").is_ok_and(|s| !s.is_empty())
 }
 
-/// Creates an empty database on `server` and returns its URL. Databases left by earlier
-/// test processes that have ended are dropped first.
+/// Creates an empty database on `server` and returns its URL. The first call of a test
+/// process also starts dropping the databases left by earlier ones that have ended.
 fn fresh_database(server: &str) -> String {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    static SWEPT: std::sync::Once = std::sync::Once::new();
     let mut admin = must(postgres::Client::connect(server, postgres::NoTls));
     let pid = std::process::id();
-    let stale: Vec<String> = must(admin.query(
-        r"SELECT datname FROM pg_database WHERE datname LIKE 'fdtest\_%'",
-        &[],
-    ))
-    .iter()
-    .map(|r| r.get::<_, String>(0))
-    .filter(|name| {
-        name.split('_')
-            .nth(1)
-            .and_then(|p| p.parse::<u32>().ok())
-            .is_some_and(|p| p != pid && !std::path::Path::new(&format!("/proc/{p}")).exists())
-    })
-    .collect();
-    for name in stale {
-        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
-    }
+    // Once, on a thread of its own: each drop waits for a checkpoint, and a run after a
+    // run leaves hundreds; every test of the process waited on them, both test threads
+    // dropping the same list.
+    SWEPT.call_once(|| {
+        let server = server.to_string();
+        std::thread::spawn(move || drop_stale_databases(&server, pid));
+    });
     let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let salt = &uuid::Uuid::new_v4().simple().to_string()[..8];
     let name = format!("fdtest_{pid}_{n}_{salt}");
@@ -157,6 +149,28 @@ fn fresh_database(server: &str) -> String {
     let base = server.split('?').next().unwrap_or(server);
     let (head, _) = base.rsplit_once('/').unwrap_or((base, ""));
     format!("{head}/{name}")
+}
+
+/// Drops the test databases of processes that have ended (their names hold their pid).
+fn drop_stale_databases(server: &str, pid: u32) {
+    let Ok(mut admin) = postgres::Client::connect(server, postgres::NoTls) else {
+        return;
+    };
+    let Ok(rows) = admin.query(
+        r"SELECT datname FROM pg_database WHERE datname LIKE 'fdtest\_%'",
+        &[],
+    ) else {
+        return;
+    };
+    let stale = rows.iter().map(|r| r.get::<_, String>(0)).filter(|name| {
+        name.split('_')
+            .nth(1)
+            .and_then(|p| p.parse::<u32>().ok())
+            .is_some_and(|p| p != pid && !std::path::Path::new(&format!("/proc/{p}")).exists())
+    });
+    for name in stale {
+        let _ = admin.batch_execute(&format!("DROP DATABASE IF EXISTS \"{name}\" WITH (FORCE)"));
+    }
 }
 
 /// Every value of every row of every table but the schema, as text (blobs as hex and as
