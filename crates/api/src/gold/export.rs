@@ -85,9 +85,47 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<(Vec<GoldLine>, ExportPreview)> {
         let aggregation = self.aggregate_in(read, req)?;
-        let settings = self.settings()?;
         let names = split_names(req.splits.len());
-        let known = self.known(&aggregation, &settings)?;
+        let walked = self.walk(&aggregation, req, &names, Scope::Lines)?;
+        let mut preview = preview(&aggregation, &walked.lines, walked.dropped, &names);
+        preview.under_annotated = walked.under;
+        preview.include_under_annotated = req.include_under_annotated;
+        preview.split_warnings =
+            family::split_warnings(&req.splits, &names, &preview.per_split, preview.lines);
+        for state in RefutationState::ALL {
+            preview.refutations.insert(state.as_str().to_string(), 0);
+        }
+        for (state, n) in self.store.refutation_states()? {
+            preview.refutations.insert(state.as_str().to_string(), n);
+        }
+        Ok((walked.lines, preview))
+    }
+
+    /// The claims the default export would hold back as under-annotated, exactly as
+    /// [`Project::gold_in`] lists them, with the aggregation behind them; the gold lines
+    /// themselves are not built (the report needs only this list).
+    pub(crate) fn under_annotated_in(
+        &self,
+        read: &crate::current::CurrentAnswers,
+    ) -> Result<(Aggregation, Vec<UnderAnnotated>)> {
+        let req = GoldRequest::default();
+        let aggregation = self.aggregate_in(read, &req)?;
+        let names = split_names(req.splits.len());
+        let walked = self.walk(&aggregation, &req, &names, Scope::UnderAnnotated)?;
+        Ok((aggregation, walked.under))
+    }
+
+    /// The export's walk over every claim under `req`: the lines, dropped claims and
+    /// under-annotated claims, or (`Scope::UnderAnnotated`) only as much of it as decides
+    /// the last.
+    fn walk(
+        &self,
+        aggregation: &Aggregation,
+        req: &GoldRequest,
+        names: &[String],
+        scope: Scope,
+    ) -> Result<Walked> {
+        let settings = self.settings()?;
         // Refutations and evidence sentences in one read each, not one query per claim.
         let mut children_of: HashMap<i64, Vec<ClaimRow>> = HashMap::new();
         for child in self.store.all_claim_children()? {
@@ -95,13 +133,21 @@ impl Project {
                 children_of.entry(parent).or_default().push(child);
             }
         }
-        let sentences = self.evidence_sentences(&aggregation)?;
+        // Only a refutation can be listed after its original's own count: without any,
+        // a root's count alone decides, and its line, drop reason and text are not needed.
+        let whole = scope == Scope::Lines || !children_of.is_empty();
+        let known = self.known(aggregation, &settings, whole)?;
+        let sentences = match scope {
+            Scope::Lines => self.evidence_sentences(aggregation)?,
+            Scope::UnderAnnotated => HashMap::new(),
+        };
         let mut walk = Walk {
             req,
             settings: &settings,
             known: &known,
             sentences: &sentences,
             method: aggregation.method,
+            whole,
             lines: Vec::new(),
             dropped: Vec::new(),
             under: Vec::new(),
@@ -128,23 +174,30 @@ impl Project {
                 "a refutation of a refutation: gold lines pair refutations with original claims only",
             ));
         }
-        let mut preview = preview(&aggregation, &lines, dropped, &names);
-        preview.under_annotated = under;
-        preview.include_under_annotated = req.include_under_annotated;
-        preview.split_warnings =
-            family::split_warnings(&req.splits, &names, &preview.per_split, preview.lines);
-        for state in RefutationState::ALL {
-            preview.refutations.insert(state.as_str().to_string(), 0);
-        }
-        for (state, n) in self.store.refutation_states()? {
-            preview.refutations.insert(state.as_str().to_string(), n);
-        }
-        Ok((lines, preview))
+        Ok(Walked {
+            lines,
+            dropped,
+            under,
+        })
     }
 
-    /// What the export reads once before it walks the claims.
-    fn known<'a>(&self, aggregation: &'a Aggregation, settings: &Settings) -> Result<Known<'a>> {
+    /// What the export reads once before it walks the claims; why claims got no evidence
+    /// task is read only for a `whole` walk, which gives drop reasons.
+    fn known<'a>(
+        &self,
+        aggregation: &'a Aggregation,
+        settings: &Settings,
+        whole: bool,
+    ) -> Result<Known<'a>> {
         let conn = self.store.read();
+        let no_evidence_task = if whole {
+            ineligible(conn, TaskKind::Evidence, false, settings)?
+                .into_iter()
+                .map(|(id, _, why)| (id, why))
+                .collect()
+        } else {
+            HashMap::new()
+        };
         Ok(Known {
             by_claim: aggregation
                 .tasks
@@ -157,10 +210,7 @@ impl Project {
             with_verify_task: tasks::claims_with(conn, TaskKind::Verify)?
                 .into_iter()
                 .collect(),
-            no_evidence_task: ineligible(conn, TaskKind::Evidence, false, settings)?
-                .into_iter()
-                .map(|(id, _, why)| (id, why))
-                .collect(),
+            no_evidence_task,
         })
     }
 
@@ -260,6 +310,23 @@ impl Project {
     }
 }
 
+/// How much of the export a walk gathers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    /// Everything: lines, dropped claims, under-annotated claims.
+    Lines,
+    /// The under-annotated claims; lines and dropped claims only as far as they decide
+    /// which refutations are listed.
+    UnderAnnotated,
+}
+
+/// What a walk gathered.
+struct Walked {
+    lines: Vec<GoldLine>,
+    dropped: Vec<DroppedClaim>,
+    under: Vec<UnderAnnotated>,
+}
+
 /// The gold export's walk over the root claims, gathering lines, dropped claims and the
 /// under-annotated ones.
 struct Walk<'w, 'a> {
@@ -268,6 +335,8 @@ struct Walk<'w, 'a> {
     known: &'w Known<'a>,
     sentences: &'w HashMap<i64, GoldEvidence>,
     method: GoldMethod,
+    /// Whether each claim is walked past its own count (see [`Project::walk`]).
+    whole: bool,
     lines: Vec<GoldLine>,
     dropped: Vec<DroppedClaim>,
     under: Vec<UnderAnnotated>,
@@ -298,6 +367,9 @@ impl<'a> Walk<'_, 'a> {
         let short = super::thin::short(&[task, label_task]);
         if let Some(t) = short {
             self.under.push(super::thin::listed(claim, t));
+        }
+        if !self.whole {
+            return;
         }
         if short.is_some() && !self.req.include_under_annotated {
             for (child, _) in &family {

@@ -5,7 +5,7 @@
 use super::svg::esc;
 use crate::agreement::AgreementRequest;
 use crate::current::CurrentAnswers;
-use crate::gold::{GoldRequest, UnderAnnotated};
+use crate::gold::UnderAnnotated;
 use crate::settings::EvidenceStance;
 use crate::{Project, Result};
 use serde::Serialize;
@@ -48,20 +48,20 @@ impl Project {
         read: &CurrentAnswers,
         req: &AgreementRequest,
     ) -> Result<Methodology> {
-        let (_, preview) = self.gold_in(read, &GoldRequest::default())?;
+        let (aggregation, under_annotated) = self.under_annotated_in(read)?;
         let settings = self.settings()?;
         Ok(Methodology {
             trick_flag_threshold: settings.trick_flag_threshold,
             trick_min_seen: settings.trick_min_seen,
             evidence_stance: settings.stance(),
-            aggregation: preview.method.as_str().to_string(),
+            aggregation: aggregation.method.as_str().to_string(),
             refute_max_tokens: settings.refute_max_tokens,
             recipe: settings.recipe.clone(),
             bootstrap_reps: req.bootstrap_reps,
             bootstrap_seed: req.seed,
-            study_answers_in_gold: preview.study_answers_in_gold,
-            study_answers_apart: preview.study_answers_apart,
-            under_annotated: preview.under_annotated,
+            study_answers_in_gold: aggregation.study_answers_in_gold,
+            study_answers_apart: aggregation.study_answers_apart,
+            under_annotated,
         })
     }
 }

@@ -5,6 +5,7 @@ use crate::common;
 use common::{project, trick_option, Acting};
 use factdesk_api::RawSql as _;
 
+use factdesk_api::agreement::AgreementRequest;
 use factdesk_api::annotate::Answer;
 use factdesk_api::annotators::Role;
 use factdesk_api::gold::{ExportFormat, GoldRequest};
@@ -318,4 +319,59 @@ fn a_refutation_only_line_with_no_answers_says_imported_not_majority() {
         .unwrap_or_else(|| panic!("no counter-claim line: {lines:?}"));
     assert_eq!(counter.agreement.answers, 2, "{counter:?}");
     assert_eq!(counter.provenance.method, "majority", "{counter:?}");
+}
+
+/// The report lists the under-annotated claims without building the gold lines; its list
+/// is the export's, with no refutation in the project and with refutations whose
+/// verification is short, one of them a twin the export drops first and one beside a
+/// held-back original.
+#[test]
+fn the_reports_under_annotated_claims_are_the_exports() {
+    let dir = ok(tempfile::tempdir());
+    let mut p = team(dir.path(), 6);
+    ok(p.create_tasks(&p.lead(), TaskKind::Evidence, Some(2)));
+    evidence(&mut p, "ana", &[]);
+    // ben's answer on c4 picks the trick: c4 rests on 1 counted answer of 2.
+    evidence(&mut p, "ben", &["Town 4 "]);
+    let same = |p: &Project| {
+        let (_, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
+        let report = ok(p.report(&p.lead(), &AgreementRequest::default()));
+        assert_eq!(report.methodology.under_annotated, preview.under_annotated);
+        preview.under_annotated
+    };
+    let roots = same(&p);
+    let ids: Vec<&str> = roots.iter().map(|u| u.id.as_str()).collect();
+    assert_eq!(ids, ["c4"], "{roots:?}");
+
+    predictions(
+        &mut p,
+        dir.path(),
+        &[
+            serde_json::json!({"claim_id": "c1", "model": "a", "refuted": "Town 1 had no lighthouse before 1900"}),
+            serde_json::json!({"claim_id": "c1", "model": "b", "refuted": "town 1  had NO lighthouse, before 1900."}),
+            serde_json::json!({"claim_id": "c2", "model": "a", "refuted": "Town 2 had no lighthouse before 1900"}),
+            serde_json::json!({"claim_id": "c4", "model": "a", "refuted": "Town 4 had no lighthouse before 1900"}),
+        ],
+    );
+    // Only ana verifies: every counter-claim rests on 1 counted answer of 2.
+    while let Some(item) = ok(p.next_item(&p.who("ana"), TaskKind::Verify)).item {
+        let answer = Answer {
+            task_id: item.task_id,
+            label: Some("contradicts".into()),
+            ..Default::default()
+        };
+        ok(p.submit(&p.who("ana"), &answer));
+    }
+    let all = same(&p);
+    let listed: Vec<(&str, &str)> = all
+        .iter()
+        .map(|u| (u.id.split('/').next().unwrap_or_default(), u.kind.as_str()))
+        .collect();
+    // c1's twin is dropped as the same claim before its count is looked at, and c4's
+    // counter-claim goes with its held-back original.
+    assert_eq!(
+        listed,
+        [("c1", "verify"), ("c2", "verify"), ("c4", "evidence")],
+        "{all:?}"
+    );
 }
