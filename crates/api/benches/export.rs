@@ -194,7 +194,8 @@ fn main() {
     let lead = p.lead();
     let req = AgreementRequest::default();
     let mut units = Vec::new();
-    // As `factdesk agreement` does: every kind from one read of the answers.
+    // As `factdesk agreement` does: every kind from one read of the answers, then the
+    // project's design (none here).
     for (kind, r) in p.agreements(&lead, &req).unwrap_or_else(|e| panic!("{e}")) {
         units.push(format!(
             "{}: {} units, {} ratings",
@@ -203,6 +204,10 @@ fn main() {
             r.ratings
         ));
     }
+    let design = p
+        .design_agreement(&lead, &req)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(design.is_none(), "the bench's project declares no design");
     drop(p);
     steps.push(Step::new(
         "agreement, every kind, 1,000 replicates",

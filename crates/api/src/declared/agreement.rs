@@ -69,6 +69,10 @@ impl Project {
         req: &AgreementRequest,
     ) -> Result<Option<DesignAgreement>> {
         self.acting_lead(lead)?;
+        // Without a design there is nothing to read the answers for.
+        if self.settings()?.design.is_none() {
+            return Ok(None);
+        }
         self.design_agreement_in(&CurrentAnswers::read(self)?, req)
     }
 
