@@ -11,8 +11,8 @@ use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all, pairs, pooled_pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa,
-    Rating, RatingTable, SetNames,
+    compute_all_with_pooled_pairs, pairs, AgreementOptions, IndexedSets, Label, MetricValue,
+    PairKappa, Rating, RatingTable, SetNames,
 };
 use factdesk_core::answer::Response;
 use factdesk_core::key_hash::IdMap;
@@ -108,13 +108,14 @@ pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
         bootstrap_reps: req.bootstrap_reps,
         seed: req.seed,
     };
+    let (metrics, setsel_pooled_cohen_kappa_pairs) = compute_all_with_pooled_pairs(table, &options);
     AgreementReport {
         units: table.items().len(),
         annotators: table.annotators().len(),
         ratings: table.rating_count(),
-        metrics: compute_all(table, &options),
+        metrics,
         cohen_kappa_pairs: pairs(table),
-        setsel_pooled_cohen_kappa_pairs: pooled_pairs(table),
+        setsel_pooled_cohen_kappa_pairs,
         studies: Vec::new(),
     }
 }

@@ -53,24 +53,17 @@ pub fn compute_all(
     table: &RatingTable,
     options: &AgreementOptions,
 ) -> BTreeMap<String, MetricValue> {
+    Prepared::new(table).compute_all(options)
+}
+
+/// [`compute_all`] and [`pooled_pairs`] from one preparation of the table.
+pub fn compute_all_with_pooled_pairs(
+    table: &RatingTable,
+    options: &AgreementOptions,
+) -> (BTreeMap<String, MetricValue>, Vec<PairKappa>) {
     let prepared = Prepared::new(table);
-    let mut metrics: BTreeMap<String, MetricValue> = applicable(table)
-        .into_iter()
-        .filter_map(|name| prepared.value(name).map(|value| (name.to_string(), value)))
-        .collect();
-    if options.bootstrap_reps > 0 {
-        for (name, ci95) in prepared.bootstrap(options.seed, options.bootstrap_reps) {
-            if let Some(metric) = metrics.get_mut(&name) {
-                if metric.value.is_some() {
-                    metric.ci95 = Some(ci95);
-                }
-            }
-        }
-    }
-    for (name, metric) in &mut metrics {
-        metric.read_as(name);
-    }
-    metrics
+    let metrics = prepared.compute_all(options);
+    (metrics, prepared.pooled_pairs_found())
 }
 
 /// One metric by name, whether or not it applies (then undefined with the reason);
@@ -96,10 +89,7 @@ pub fn bootstrap(table: &RatingTable, seed: u64, reps: usize) -> BTreeMap<String
 /// The mean of these is `setsel_pooled_cohen_kappa_mean_pairwise`; [`super::pairs`]
 /// gives the per-item (exact set) kappas behind `cohen_kappa_mean_pairwise`.
 pub fn pooled_pairs(table: &RatingTable) -> Vec<PairKappa> {
-    match Prepared::new(table).pooled_pairs() {
-        Some(Ok(found)) => found,
-        _ => Vec::new(),
-    }
+    Prepared::new(table).pooled_pairs_found()
 }
 
 fn applicable(table: &RatingTable) -> Vec<&'static str> {
@@ -308,6 +298,35 @@ impl<'t> Prepared<'t> {
             },
             _ => return None,
         })
+    }
+
+    /// Every statistic that applies, with its interval when `options` asks for one.
+    fn compute_all(&self, options: &AgreementOptions) -> BTreeMap<String, MetricValue> {
+        let mut metrics: BTreeMap<String, MetricValue> = applicable(self.table)
+            .into_iter()
+            .filter_map(|name| self.value(name).map(|value| (name.to_string(), value)))
+            .collect();
+        if options.bootstrap_reps > 0 {
+            for (name, ci95) in self.bootstrap(options.seed, options.bootstrap_reps) {
+                if let Some(metric) = metrics.get_mut(&name) {
+                    if metric.value.is_some() {
+                        metric.ci95 = Some(ci95);
+                    }
+                }
+            }
+        }
+        for (name, metric) in &mut metrics {
+            metric.read_as(name);
+        }
+        metrics
+    }
+
+    /// [`pooled_pairs`]: empty without set labels or candidates.
+    fn pooled_pairs_found(&self) -> Vec<PairKappa> {
+        match self.pooled_pairs() {
+            Some(Ok(found)) => found,
+            _ => Vec::new(),
+        }
     }
 
     /// Cohen's kappa per pair over the (item, candidate) units; `None` without set labels.
