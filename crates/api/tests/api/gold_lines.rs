@@ -113,9 +113,9 @@ fn predictions(p: &mut Project, dir: &std::path::Path, lines: &[serde_json::Valu
     ok(p.import_predictions(&p.lead_named("lead"), &path, None));
 }
 
-/// ana and ben verify every counter-claim as contradicting its claim.
-fn contradicts(p: &mut Project) {
-    for name in ["ana", "ben"] {
+/// Each of `names` verifies every counter-claim as contradicting its claim.
+fn contradicts(p: &mut Project, names: &[&str]) {
+    for &name in names {
         while let Some(item) = ok(p.next_item(&p.who(name), TaskKind::Verify)).item {
             let answer = Answer {
                 task_id: item.task_id,
@@ -152,7 +152,7 @@ fn a_not_enough_info_claims_verified_counter_claim_is_dropped_not_exported_refut
             serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had no lighthouse before 1900"}),
         ],
     );
-    contradicts(&mut p);
+    contradicts(&mut p, &["ana", "ben"]);
     let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     assert!(
         lines.iter().all(|l| l.parent_id.is_none()),
@@ -181,7 +181,7 @@ fn a_counter_claim_repeating_a_refutation_up_to_case_and_punctuation_is_exported
             serde_json::json!({"claim_id": "c1", "model": "b", "refuted": "town 1  had NO lighthouse, before 1900."}),
         ],
     );
-    contradicts(&mut p);
+    contradicts(&mut p, &["ana", "ben"]);
     let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     let refuted: Vec<_> = lines.iter().filter(|l| l.parent_id.is_some()).collect();
     assert_eq!(refuted.len(), 1, "{refuted:?}");
@@ -246,7 +246,7 @@ fn a_counter_claim_of_a_refutation_is_refused_at_import_and_an_older_one_dropped
         "UPDATE claims SET parent_id = ?1 WHERE ext_id = ?2",
         rusqlite::params![parent, ids[1]],
     ));
-    contradicts(&mut p);
+    contradicts(&mut p, &["ana", "ben"]);
     let (_, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     let deeper = preview
         .dropped
@@ -304,7 +304,7 @@ fn a_refutation_only_line_with_no_answers_says_imported_not_majority() {
             serde_json::json!({"claim_id": "c1", "model": "m", "refuted": "Town 1 had no lighthouse before 1900"}),
         ],
     );
-    contradicts(&mut p);
+    contradicts(&mut p, &["ana", "ben"]);
     let (lines, preview) = ok(p.gold(&p.lead(), &GoldRequest::default()));
     let root = lines
         .iter()
@@ -354,14 +354,7 @@ fn the_reports_under_annotated_claims_are_the_exports() {
         ],
     );
     // Only ana verifies: every counter-claim rests on 1 counted answer of 2.
-    while let Some(item) = ok(p.next_item(&p.who("ana"), TaskKind::Verify)).item {
-        let answer = Answer {
-            task_id: item.task_id,
-            label: Some("contradicts".into()),
-            ..Default::default()
-        };
-        ok(p.submit(&p.who("ana"), &answer));
-    }
+    contradicts(&mut p, &["ana"]);
     let all = same(&p);
     let listed: Vec<(&str, &str)> = all
         .iter()
