@@ -15,6 +15,7 @@ mod outcome;
 mod records;
 mod settled;
 mod thin;
+mod walk;
 
 pub use crate::annotate::EvidenceState;
 pub(crate) use adjudicate::in_queue_order;

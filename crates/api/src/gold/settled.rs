@@ -66,7 +66,7 @@ impl Project {
             return Ok(SettledEvidence::unsettled(EvidenceState::NotSettled));
         };
         let held_back = super::thin::short(&[Some(&outcome)]).is_some();
-        if !super::export::settles(&outcome) || (held_back && !req.include_under_annotated) {
+        if !super::walk::settles(&outcome) || (held_back && !req.include_under_annotated) {
             return Ok(SettledEvidence::unsettled(EvidenceState::NotSettled));
         }
         let state = match outcome.decision {
