@@ -37,9 +37,18 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<(Vec<GoldLine>, ExportPreview)> {
         let aggregation = self.aggregate_in(read, req)?;
+        self.gold_of(&aggregation, req)
+    }
+
+    /// [`Project::gold_in`] from the aggregation under `req`.
+    pub(crate) fn gold_of(
+        &self,
+        aggregation: &Aggregation,
+        req: &GoldRequest,
+    ) -> Result<(Vec<GoldLine>, ExportPreview)> {
         let names = split_names(req.splits.len());
-        let walked = self.walk(&aggregation, req, &names, Scope::Lines)?;
-        let mut preview = preview(&aggregation, &walked.lines, walked.dropped, &names);
+        let walked = self.walk(aggregation, req, &names, Scope::Lines)?;
+        let mut preview = preview(aggregation, &walked.lines, walked.dropped, &names);
         preview.under_annotated = walked.under;
         preview.include_under_annotated = req.include_under_annotated;
         preview.split_warnings =

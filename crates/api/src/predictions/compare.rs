@@ -126,24 +126,20 @@ impl Project {
                 &owned
             }
         };
-        let (lines, preview) = self.gold_in(read, req)?;
-        // People's settled verdict on each counter-claim, for its score; aggregated only
-        // when a counter-claim has a score.
-        let verdicts: HashMap<i64, bool> = if counters.iter().any(|c| c.score.is_some()) {
-            self.aggregate_in(read, req)?
-                .tasks
-                .iter()
-                .filter(|t| t.kind == TaskKind::Verify)
-                .filter_map(|t| match &t.outcome {
-                    Outcome::Label {
-                        label: Judgement::Verdict(v),
-                    } => Some((t.claim_id, *v == Verdict::Contradicts)),
-                    _ => None,
-                })
-                .collect()
-        } else {
-            HashMap::new()
-        };
+        let aggregation = self.aggregate_in(read, req)?;
+        let (lines, preview) = self.gold_of(&aggregation, req)?;
+        // People's settled verdict on each counter-claim, for its score.
+        let verdicts: HashMap<i64, bool> = aggregation
+            .tasks
+            .iter()
+            .filter(|t| t.kind == TaskKind::Verify)
+            .filter_map(|t| match &t.outcome {
+                Outcome::Label {
+                    label: Judgement::Verdict(v),
+                } => Some((t.claim_id, *v == Verdict::Contradicts)),
+                _ => None,
+            })
+            .collect();
         let gold: HashMap<i64, Label> = lines.iter().map(|l| (l.row_id, l.label)).collect();
         let dropped: HashMap<&str, &str> = preview
             .dropped
