@@ -33,7 +33,7 @@ use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Project, Result};
 use activity::Activity;
-use factdesk_core::key_hash::IdMap;
+use factdesk_core::key_hash::{IdMap, KeyHasher};
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, pair_metric_name, pair_unit_name, MASI_METRIC};
@@ -43,6 +43,11 @@ pub use questions::{headline_names, QuestionStatistics};
 use running::{extend_series, retract};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
+
+/// A map keyed by the project's own ids (answers by task and annotator), hashed as row ids
+/// are elsewhere: replaying every answer into SipHash maps was a fifth of opening the
+/// dashboard.
+type KeyMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Kinds whose answers can agree (refutations are free text).
 const KINDS: [TaskKind; 3] = [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label];
@@ -86,14 +91,14 @@ struct KindState {
     /// Evidence only: the selected sets per task.
     masi: MasiTally,
     categories: HashMap<String, u32>,
-    tasks: HashMap<i64, TaskUnits>,
-    activity: HashMap<i64, Activity>,
+    tasks: IdMap<TaskUnits>,
+    activity: IdMap<Activity>,
     units: u64,
     /// Items with two or more counted answers: the ones agreement is measured on.
     paired: u64,
     ratings: u64,
     /// Counted answers per annotator (to count who rated).
-    rated: HashMap<i64, u64>,
+    rated: IdMap<u64>,
     series: Vec<KappaPoint>,
     stride: u64,
     applied: u64,
@@ -113,10 +118,10 @@ struct Person {
 #[derive(Debug, Clone, Default)]
 pub struct DashboardState {
     last_id: i64,
-    current: HashMap<(i64, i64), Current>,
+    current: KeyMap<(i64, i64), Current>,
     kinds: [KindState; 3],
     /// Dense tally index of each annotator id.
-    index: HashMap<i64, u32>,
+    index: IdMap<u32>,
     people: BTreeMap<i64, Person>,
     /// The counted annotators the tallies were built with; `None` before the first build.
     counted: Option<BTreeSet<i64>>,
@@ -169,6 +174,8 @@ impl DashboardState {
     /// Files the rows read, then brings the tallies up to date.
     fn take(&mut self, project: &Project, rows: Vec<FeedRow>) -> Result<bool> {
         let any = !rows.is_empty();
+        // The first read of a project brings every answer at once.
+        self.current.reserve(rows.len());
         let mut changes = Vec::with_capacity(rows.len());
         for row in rows {
             self.last_id = self.last_id.max(row.id);
@@ -326,7 +333,7 @@ impl DashboardState {
         for state in &mut self.kinds {
             let activity = std::mem::take(&mut state.activity);
             let categories = std::mem::take(&mut state.categories);
-            let tasks: HashMap<i64, TaskUnits> = std::mem::take(&mut state.tasks)
+            let tasks: IdMap<TaskUnits> = std::mem::take(&mut state.tasks)
                 .into_iter()
                 .map(|(id, t)| {
                     (

@@ -9,7 +9,9 @@
 //! integer counts per distinct fraction: adding and removing ratings never drifts.
 
 use super::tally::{finite, Outcome, MASI_NO_VARIATION};
+use factdesk_core::key_hash::{IdMap, KeyHasher};
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
 
 /// A similarity as a reduced fraction (numerator, denominator).
 type Ratio = (u64, u64);
@@ -62,10 +64,10 @@ fn bump(counts: &mut BTreeMap<Ratio, i64>, key: Ratio, by: i64) {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MasiTally {
     /// Distinct selected sets and their value ids.
-    ids: HashMap<Vec<i64>, u32>,
+    ids: HashMap<Vec<i64>, u32, BuildHasherDefault<KeyHasher>>,
     sets: Vec<Vec<i64>>,
     /// Per sentence id: the set values that contain it.
-    holders: HashMap<i64, Vec<u32>>,
+    holders: IdMap<Vec<u32>>,
     /// Ratings of each set value over pairable tasks.
     counts: Vec<i64>,
     /// Set values with a positive count.
@@ -77,7 +79,7 @@ pub(crate) struct MasiTally {
     /// Σ over ordered pairs of different values of n_c n_c', by their similarity.
     across: BTreeMap<Ratio, i64>,
     /// Per task: (annotator, set value) of its counted answers.
-    tasks: HashMap<i64, Vec<(u32, u32)>>,
+    tasks: IdMap<Vec<(u32, u32)>>,
     /// By task size n_u ≥ 2: (tasks, ordered pairs of their ratings by similarity).
     by_size: BTreeMap<usize, (i64, BTreeMap<Ratio, i64>)>,
 }
