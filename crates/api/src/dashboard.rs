@@ -33,7 +33,7 @@ use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Project, Result};
 use activity::Activity;
-use factdesk_core::key_hash::{IdMap, KeyHasher};
+use factdesk_core::key_hash::{IdMap, KeyMap};
 use factdesk_store::feed::{self, FeedRow};
 pub(crate) use intervals::kind_intervals;
 pub use intervals::{metric_names, pair_metric_name, pair_unit_name, MASI_METRIC};
@@ -43,11 +43,6 @@ pub use questions::{headline_names, QuestionStatistics};
 use running::{extend_series, retract};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use tally::{Outcome, Tally};
-
-/// A map keyed by the project's own ids (answers by task and annotator), hashed as row ids
-/// are elsewhere: replaying every answer into SipHash maps was a fifth of opening the
-/// dashboard.
-type KeyMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
 
 /// Kinds whose answers can agree (refutations are free text).
 const KINDS: [TaskKind; 3] = [TaskKind::Evidence, TaskKind::Verify, TaskKind::Label];
@@ -118,6 +113,8 @@ struct Person {
 #[derive(Debug, Clone, Default)]
 pub struct DashboardState {
     last_id: i64,
+    /// Hashed as row ids are: replaying every answer into SipHash maps was about a sixth
+    /// of opening the dashboard.
     current: KeyMap<(i64, i64), Current>,
     kinds: [KindState; 3],
     /// Dense tally index of each annotator id.

@@ -55,5 +55,9 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// A map with [`KeyHasher`], for keys from the lead's own data other than one row id:
+/// pairs of ids, sets of them, names to intern.
+pub type KeyMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<KeyHasher>>;
+
 /// A map keyed by row ids with [`KeyHasher`].
-pub type IdMap<V> = std::collections::HashMap<i64, V, std::hash::BuildHasherDefault<KeyHasher>>;
+pub type IdMap<V> = KeyMap<i64, V>;

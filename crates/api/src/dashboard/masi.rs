@@ -9,9 +9,8 @@
 //! integer counts per distinct fraction: adding and removing ratings never drifts.
 
 use super::tally::{finite, Outcome, MASI_NO_VARIATION};
-use factdesk_core::key_hash::{IdMap, KeyHasher};
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use factdesk_core::key_hash::{IdMap, KeyMap};
+use std::collections::BTreeMap;
 
 /// A similarity as a reduced fraction (numerator, denominator).
 type Ratio = (u64, u64);
@@ -64,7 +63,7 @@ fn bump(counts: &mut BTreeMap<Ratio, i64>, key: Ratio, by: i64) {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct MasiTally {
     /// Distinct selected sets and their value ids.
-    ids: HashMap<Vec<i64>, u32, BuildHasherDefault<KeyHasher>>,
+    ids: KeyMap<Vec<i64>, u32>,
     sets: Vec<Vec<i64>>,
     /// Per sentence id: the set values that contain it.
     holders: IdMap<Vec<u32>>,

@@ -9,9 +9,8 @@
 //! is never missed. Where the documents draw on a few hundred words (the case where no
 //! sentence fits and every claim's search runs to its bound) every word has its own bit.
 
-use factdesk_core::key_hash::KeyHasher;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use factdesk_core::key_hash::{KeyHasher, KeyMap};
+use std::hash::Hasher;
 
 /// Words with a bit of their own.
 pub(crate) const EXACT: usize = 256;
@@ -53,7 +52,7 @@ impl Signature {
 /// Which words have a bit of their own.
 #[derive(Debug, Default)]
 pub(crate) struct Bits {
-    exact: HashMap<u64, u16, BuildHasherDefault<KeyHasher>>,
+    exact: KeyMap<u64, u16>,
 }
 
 impl Bits {
@@ -62,7 +61,7 @@ impl Bits {
     /// choice depends on the sentences alone.
     pub fn choose<'a>(sentences: usize, hashes: impl Fn(usize) -> &'a [u64]) -> Bits {
         let step = sentences.div_ceil(SAMPLE).max(1);
-        let mut counts: HashMap<u64, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+        let mut counts: KeyMap<u64, u32> = KeyMap::default();
         for i in (0..sentences).step_by(step) {
             for &h in hashes(i) {
                 *counts.entry(h).or_default() += 1;

@@ -3,9 +3,8 @@
 
 use super::table::{CategoryOrder, RatingTable, SetLabels, TableError, Units};
 use super::{Label, Rating};
-use crate::key_hash::KeyHasher;
+use crate::key_hash::KeyMap;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
 
 /// Which candidates each item offers when labels are sets.
 pub(crate) enum Candidates<'a> {
@@ -23,7 +22,7 @@ impl<'a> Candidates<'a> {
 /// Interns names in first-seen order.
 #[derive(Default)]
 pub(super) struct Interner<'a> {
-    pub index: HashMap<&'a str, u32, BuildHasherDefault<KeyHasher>>,
+    pub index: KeyMap<&'a str, u32>,
     pub names: Vec<&'a str>,
     /// The last name asked for: ratings usually come grouped by item, so most lookups
     /// repeat it.

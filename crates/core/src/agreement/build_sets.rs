@@ -7,9 +7,7 @@
 use super::build::{assemble, ranks, Candidates, Interner, Labelled};
 use super::table::{CategoryOrder, RatingTable, SetLabels, TableError};
 use super::{Label, Rating};
-use crate::key_hash::KeyHasher;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use crate::key_hash::KeyMap;
 
 /// Set-label ratings as indices into the lists of a [`SetNames`].
 #[derive(Debug, Clone, Default)]
@@ -219,7 +217,7 @@ fn finish(
     candidate_name: &dyn Fn(u32) -> String,
     mut offered: Vec<Option<Vec<u32>>>,
 ) -> Result<RatingTable, TableError> {
-    let mut distinct: HashMap<Vec<u32>, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+    let mut distinct: KeyMap<Vec<u32>, u32> = KeyMap::default();
     let mut first_unit: Vec<u32> = Vec::new();
     let mut members: Vec<Vec<u32>> = Vec::new();
     let mut value_of_rating = Vec::with_capacity(ratings.len());
