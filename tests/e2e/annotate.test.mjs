@@ -142,7 +142,8 @@ test("annotate by keyboard, quit, restart: progress and answers intact", async (
       await session.keys(Key.Escape);
       await session.execute("document.activeElement && document.activeElement.blur()");
       await session.keys(Key.Escape);
-      await session.waitFor(tid("home"));
+      // The home view itself: the work screen's "← Home" button has the same test id.
+      await session.waitFor(`main${tid("home")}`);
       await session.keys(kindKey);
       await session.waitFor(tid(choice));
       const task = await currentTask(session);
