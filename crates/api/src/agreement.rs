@@ -11,8 +11,8 @@ use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Error, ErrorCode, Project, Result};
 use factdesk_core::agreement::{
-    compute_all_with_pooled_pairs, pairs, AgreementOptions, IndexedSets, Label, MetricValue,
-    PairKappa, Rating, RatingTable, SetNames,
+    compute_all_with_pairs, AgreementOptions, IndexedSets, Label, MetricValue, PairKappa, Rating,
+    RatingTable, SetNames, WithPairs,
 };
 use factdesk_core::answer::Response;
 use factdesk_core::key_hash::IdMap;
@@ -102,19 +102,27 @@ fn table_error(e: impl std::fmt::Display) -> Error {
     Error::new(ErrorCode::InvalidInput, e.to_string())
 }
 
+/// Evidence answers from which the check against their candidates runs on a thread beside
+/// the agreement's table: below it, starting the thread costs about what it saves.
+const CHECK_BESIDE_FROM: usize = 20_000;
+
 /// Computes every applicable statistic over a prepared table.
 pub fn report(table: &RatingTable, req: &AgreementRequest) -> AgreementReport {
     let options = AgreementOptions {
         bootstrap_reps: req.bootstrap_reps,
         seed: req.seed,
     };
-    let (metrics, setsel_pooled_cohen_kappa_pairs) = compute_all_with_pooled_pairs(table, &options);
+    let WithPairs {
+        metrics,
+        pairs: cohen_kappa_pairs,
+        pooled_pairs: setsel_pooled_cohen_kappa_pairs,
+    } = compute_all_with_pairs(table, &options);
     AgreementReport {
         units: table.items().len(),
         annotators: table.annotators().len(),
         ratings: table.rating_count(),
         metrics,
-        cohen_kappa_pairs: pairs(table),
+        cohen_kappa_pairs,
         setsel_pooled_cohen_kappa_pairs,
         studies: Vec::new(),
     }
@@ -310,7 +318,19 @@ impl Project {
     /// annotator and selected sentences as text for the table to intern again (most of
     /// `factdesk agreement`'s time before the bootstrap at 300,000 answers). `None` when
     /// no answer counts or one is not an evidence selection: the names build that table.
+    /// The answers are checked against their candidates (on a thread beside the table
+    /// from [`CHECK_BESIDE_FROM`] answers) before the table is returned.
     fn evidence_table_in(
+        &self,
+        read: &CurrentAnswers,
+        include_flagged: bool,
+    ) -> Result<Option<RatingTable>> {
+        read.refuse_outside_candidates_while(self, &[], CHECK_BESIDE_FROM, || {
+            self.evidence_table_unchecked(read, include_flagged)
+        })
+    }
+
+    fn evidence_table_unchecked(
         &self,
         read: &CurrentAnswers,
         include_flagged: bool,
@@ -325,7 +345,6 @@ impl Project {
         counted.sort_unstable();
         let names: HashMap<i64, String> = annotators.into_iter().map(|a| (a.id, a.name)).collect();
         let answers = read.of_kind(TaskKind::Evidence);
-        read.refuse_outside_candidates(self, &[])?;
         let claim_of = read.claim_of(self, TaskKind::Evidence)?;
         let mut item_of_task = FirstSeen::for_ids(claim_of.keys().copied(), claim_of.len());
         // Each claim's first item: the one `ratings_in` lists the claim's candidates under.

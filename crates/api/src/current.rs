@@ -209,6 +209,19 @@ impl CurrentAnswers {
         project: &Project,
         decided: &[&DecisionRow],
     ) -> Result<()> {
+        self.refuse_outside_candidates_while(project, decided, usize::MAX, || Ok(()))
+    }
+
+    /// [`CurrentAnswers::refuse_outside_candidates`] and `work` (which must change nothing:
+    /// its result is dropped when the check refuses): the check on a thread of its own,
+    /// beside `work`, when it has at least `beside_from` answers to look at.
+    pub fn refuse_outside_candidates_while<T>(
+        &self,
+        project: &Project,
+        decided: &[&DecisionRow],
+        beside_from: usize,
+        work: impl FnOnce() -> Result<T>,
+    ) -> Result<T> {
         let selects = |r: &Response| matches!(r, Response::Evidence { selection } if !selection.ids().is_empty());
         let rows: Vec<&AnnotationRow> = if self.evidence_checked.get() {
             Vec::new()
@@ -221,57 +234,83 @@ impl CurrentAnswers {
                 .any(|d| d.answer.as_ref().is_some_and(selects))
         {
             self.evidence_checked.set(true);
-            return Ok(());
+            return work();
         }
         let claim_of = self.claim_of(project, TaskKind::Evidence)?;
         let shown = self.candidates(project)?;
-        let check = |task_id: i64, response: &Response, row: &dyn Fn() -> String| {
-            let Response::Evidence { selection } = response else {
-                return Ok(());
-            };
-            if selection.ids().is_empty() {
-                return Ok(());
-            }
-            let Some(&claim_id) = claim_of.get(&task_id) else {
-                return Err(crate::Error::new(
-                    crate::ErrorCode::Database,
-                    format!(
-                        "{}: an evidence answer on task {task_id}, which is not an evidence task",
-                        row()
-                    ),
-                ));
-            };
-            let candidates = shown.get(&claim_id);
-            match selection
-                .ids()
-                .iter()
-                .find(|id| !candidates.is_some_and(|c| c.contains(id)))
-            {
-                Some(id) => Err(crate::Error::new(
-                    crate::ErrorCode::Database,
-                    format!(
-                        "{}: the stored answer selects sentence {id}, which is not a candidate of claim {claim_id}",
-                        row()
-                    ),
-                )),
-                None => Ok(()),
-            }
+        if rows.len() < beside_from {
+            outside_candidates(&rows, decided, &claim_of, shown)?;
+            self.evidence_checked.set(true);
+            return work();
+        }
+        let claim_of: &IdMap<i64> = &claim_of;
+        let (checked, done) = std::thread::scope(|scope| {
+            let checked = scope.spawn(|| outside_candidates(&rows, decided, claim_of, shown));
+            let done = work();
+            let checked = checked
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (checked, done)
+        });
+        checked?;
+        self.evidence_checked.set(true);
+        done
+    }
+}
+
+/// The first of `rows` and `decided` (in that order) that selects a sentence outside its
+/// claim's candidates, as an error naming the row.
+fn outside_candidates(
+    rows: &[&AnnotationRow],
+    decided: &[&DecisionRow],
+    claim_of: &IdMap<i64>,
+    shown: &IdMap<Vec<i64>>,
+) -> Result<()> {
+    let check = |task_id: i64, response: &Response, row: &dyn Fn() -> String| {
+        let Response::Evidence { selection } = response else {
+            return Ok(());
         };
-        for a in rows {
-            check(a.task_id, &a.answer.response, &|| {
-                format!("annotation {} ({})", a.id, a.uuid)
+        if selection.ids().is_empty() {
+            return Ok(());
+        }
+        let Some(&claim_id) = claim_of.get(&task_id) else {
+            return Err(crate::Error::new(
+                crate::ErrorCode::Database,
+                format!(
+                    "{}: an evidence answer on task {task_id}, which is not an evidence task",
+                    row()
+                ),
+            ));
+        };
+        let candidates = shown.get(&claim_id);
+        match selection
+            .ids()
+            .iter()
+            .find(|id| !candidates.is_some_and(|c| c.contains(id)))
+        {
+            Some(id) => Err(crate::Error::new(
+                crate::ErrorCode::Database,
+                format!(
+                    "{}: the stored answer selects sentence {id}, which is not a candidate of claim {claim_id}",
+                    row()
+                ),
+            )),
+            None => Ok(()),
+        }
+    };
+    for a in rows {
+        check(a.task_id, &a.answer.response, &|| {
+            format!("annotation {} ({})", a.id, a.uuid)
+        })?;
+    }
+    for d in decided {
+        if let Some(response) = &d.answer {
+            check(d.task_id, response, &|| {
+                format!("decision {} on task {}", d.id, d.task_id)
             })?;
         }
-        self.evidence_checked.set(true);
-        for d in decided {
-            if let Some(response) = &d.answer {
-                check(d.task_id, response, &|| {
-                    format!("decision {} on task {}", d.id, d.task_id)
-                })?;
-            }
-        }
-        Ok(())
     }
+    Ok(())
 }
 
 /// Every claim's candidate sentence ids in rank order, in one read.
@@ -324,5 +363,65 @@ mod tests {
         let alone = candidates_by_claim(project.store.read()).unwrap_or_else(|e| panic!("{e}"));
         assert!(!alone.is_empty());
         assert_eq!(beside, Some(alone));
+    }
+
+    /// The check against the candidates refuses the same row with the same message on a
+    /// thread beside the work as before it, and hands back the work's result when it passes.
+    #[test]
+    fn the_candidate_check_beside_the_work_refuses_as_the_check_before_it() {
+        use factdesk_core::answer::Selection;
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
+        let path = dir.path().join("p.fdesk");
+        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
+        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let outcomes = |decided: &[&DecisionRow]| -> Vec<Result<u8>> {
+            [usize::MAX, 0]
+                .into_iter()
+                .map(|beside_from| {
+                    let read = CurrentAnswers::read(&project).unwrap_or_else(|e| panic!("{e}"));
+                    read.refuse_outside_candidates_while(&project, decided, beside_from, || Ok(7))
+                })
+                .collect()
+        };
+        for outcome in outcomes(&[]) {
+            assert_eq!(outcome.ok(), Some(7));
+        }
+        // A decision selecting a sentence its claim never showed (forged: none can be made).
+        let read = CurrentAnswers::read(&project).unwrap_or_else(|e| panic!("{e}"));
+        let task_id = read
+            .of_kind(TaskKind::Evidence)
+            .next()
+            .map(|a| a.task_id)
+            .unwrap_or_else(|| panic!("the fixture has evidence answers"));
+        let forged = DecisionRow {
+            id: 41,
+            task_id,
+            lead: "lead".to_string(),
+            kind: TaskKind::Evidence,
+            answer: Some(Response::Evidence {
+                selection: Selection::sentences(vec![999_999]),
+            }),
+            taken_from: None,
+            reason: None,
+            category: None,
+            at: 0,
+        };
+        let messages: Vec<String> = outcomes(&[&forged])
+            .into_iter()
+            .map(|outcome| match outcome {
+                Err(e) => e.message,
+                Ok(_) => panic!("the check passed a selection outside the candidates"),
+            })
+            .collect();
+        assert!(
+            messages[0].contains(&format!("decision 41 on task {task_id}"))
+                && messages[0].contains("sentence 999999, which is not a candidate"),
+            "{}",
+            messages[0]
+        );
+        assert_eq!(messages[0], messages[1]);
     }
 }

@@ -18,8 +18,8 @@ use super::multinomial;
 use super::packed::{self, Packed};
 use super::profiles::{Profiles, Weighted, UNPAIRABLE};
 use super::Outcome;
+use crate::key_hash::KeyMap;
 use crate::seeded::Seeded;
-use std::collections::HashMap;
 
 /// A statistic of one population's weighted profiles.
 pub(crate) type Statistic<'a> = dyn Fn(&Weighted) -> Outcome + Sync + 'a;
@@ -95,9 +95,12 @@ pub(crate) fn item_classes(
     let mut class_of_item = Vec::new();
     let mut item_expansion = Expansion::default();
     let mut pooled_expansion = Expansion::default();
-    let mut index: HashMap<(u32, Vec<(u32, u32)>), u32> =
-        HashMap::with_capacity(items.profile_of_unit.len());
+    // Keyed by the item profile (first, with a count no pooled profile has) and the
+    // pooled profiles' counts; looked up as a slice, so only a new class allocates.
+    let mut index: KeyMap<Vec<(u32, u32)>, u32> =
+        KeyMap::with_capacity_and_hasher(items.profile_of_unit.len(), Default::default());
     let mut pooled_profiles: Vec<u32> = Vec::new();
+    let mut key: Vec<(u32, u32)> = Vec::new();
     for (item, &profile) in items.profile_of_unit.iter().enumerate() {
         if profile == UNPAIRABLE {
             continue;
@@ -111,21 +114,24 @@ pub(crate) fn item_classes(
             );
             pooled_profiles.sort_unstable();
         }
-        let mut key: Vec<(u32, u32)> = Vec::new();
+        key.clear();
+        key.push((profile, u32::MAX));
         for &p in &pooled_profiles {
             match key.last_mut() {
-                Some((last, count)) if *last == p => *count += 1,
+                Some((last, count)) if *last == p && *count != u32::MAX => *count += 1,
                 _ => key.push((p, 1)),
             }
         }
-        let next = item_expansion.classes() as u32;
-        let class = *index
-            .entry((profile, key))
-            .or_insert_with_key(|(profile, key)| {
-                item_expansion.push_class([(*profile, 1.0)]);
-                pooled_expansion.push_class(key.iter().map(|&(p, c)| (p, f64::from(c))));
-                next
-            });
+        let class = match index.get(key.as_slice()) {
+            Some(&class) => class,
+            None => {
+                let class = item_expansion.classes() as u32;
+                item_expansion.push_class([(profile, 1.0)]);
+                pooled_expansion.push_class(key[1..].iter().map(|&(p, c)| (p, f64::from(c))));
+                index.insert(key.clone(), class);
+                class
+            }
+        };
         class_of_item.push(class);
     }
     (class_of_item, item_expansion, pooled_expansion)

@@ -2,8 +2,8 @@
 //! index each, counted into their items and then into each population's groups.
 
 use super::bootstrap::{Expansion, Population};
+use crate::key_hash::KeyMap;
 use crate::seeded::Seeded;
-use std::collections::HashMap;
 
 /// Below this many items per class on average, items are drawn one by one rather than
 /// counts class by class: a class's binomial costs about as much as a few uniform draws.
@@ -113,7 +113,7 @@ impl ItemGroups {
                     .map(|c| classes.entries(c).next().map_or(0, |(profile, _)| profile))
                     .collect()
             } else {
-                let mut index: HashMap<Vec<(u32, u64)>, u32> = HashMap::new();
+                let mut index: KeyMap<Vec<(u32, u64)>, u32> = KeyMap::default();
                 let mut of_groups = Expansion::default();
                 let of_class = (0..classes.classes())
                     .map(|c| {

@@ -40,7 +40,7 @@ pub use groups::{group_majority_cohen, group_majority_kappa, GroupKappa};
 pub use names::definition;
 pub use nominal::per_category_kappa;
 pub use report::{
-    bootstrap, compute, compute_all, compute_all_with_pooled_pairs, pooled_pairs, METRIC_NAMES,
+    bootstrap, compute, compute_all, compute_all_with_pairs, pooled_pairs, WithPairs, METRIC_NAMES,
 };
 pub use sets::masi_distance;
 pub use table::{CategoryOrder, RatingTable, TableError};

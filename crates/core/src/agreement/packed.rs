@@ -21,7 +21,7 @@
 
 use super::nominal::chance_term;
 use super::profiles::{PackedSums, Profiles, Weighted, MAX_COLUMNS};
-use std::collections::HashMap;
+use crate::key_hash::KeyMap;
 
 /// Most values a packed profile has; more, and the population is not packed.
 const MAX_SLOTS: usize = 4;
@@ -162,7 +162,7 @@ impl ShapeTable {
     /// `None` when there are more than 2¹⁶ shapes.
     fn new(profiles: &Profiles, columns: &[&[f64]], shared_index: &[u32]) -> Option<Self> {
         type Key = (u64, [u64; MAX_COLUMNS], u64, u64, [u32; MAX_SLOTS]);
-        let mut index: HashMap<Key, u16> = HashMap::new();
+        let mut index: KeyMap<Key, u16> = KeyMap::default();
         let mut table = ShapeTable {
             shape_of: Vec::with_capacity(profiles.len()),
             shapes: Vec::new(),

@@ -7,7 +7,7 @@
 //! O(distinct profiles) instead of O(units).
 
 use super::table::Units;
-use std::collections::HashMap;
+use crate::key_hash::KeyMap;
 
 /// No profile: the unit has fewer than 2 ratings and carries no agreement.
 pub(crate) const UNPAIRABLE: u32 = u32::MAX;
@@ -213,7 +213,7 @@ pub(crate) const MAX_COLUMNS: usize = 4;
 impl Profiles {
     /// Profiles of the units with at least 2 ratings; the others carry no agreement.
     pub fn new(units: &Units) -> Profiles {
-        let mut index: HashMap<Vec<(u32, u32)>, u32> = HashMap::new();
+        let mut index: KeyMap<Vec<(u32, u32)>, u32> = KeyMap::default();
         let mut profiles = Profiles {
             offsets: vec![0],
             values: Vec::new(),

@@ -13,6 +13,7 @@ use super::sets::{pooled_units, MasiModel};
 use super::table::{CategoryOrder, RatingTable, Units};
 use super::{AgreementOptions, MetricValue, Outcome};
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 const NO_CANDIDATES: &str =
     "no (item, candidate) units: nobody selected a candidate and no candidate list was given";
@@ -56,14 +57,26 @@ pub fn compute_all(
     Prepared::new(table).compute_all(options)
 }
 
-/// [`compute_all`] and [`pooled_pairs`] from one preparation of the table.
-pub fn compute_all_with_pooled_pairs(
-    table: &RatingTable,
-    options: &AgreementOptions,
-) -> (BTreeMap<String, MetricValue>, Vec<PairKappa>) {
+/// [`compute_all`] with the pairs behind its mean pairwise kappas, from one preparation
+/// of the table (each pair counted once).
+#[derive(Debug, Clone)]
+pub struct WithPairs {
+    pub metrics: BTreeMap<String, MetricValue>,
+    /// [`super::pairs`]: behind `cohen_kappa_mean_pairwise`.
+    pub pairs: Vec<PairKappa>,
+    /// [`pooled_pairs`]: behind `setsel_pooled_cohen_kappa_mean_pairwise`.
+    pub pooled_pairs: Vec<PairKappa>,
+}
+
+/// [`compute_all`], [`super::pairs`] and [`pooled_pairs`] from one preparation of the table.
+pub fn compute_all_with_pairs(table: &RatingTable, options: &AgreementOptions) -> WithPairs {
     let prepared = Prepared::new(table);
     let metrics = prepared.compute_all(options);
-    (metrics, prepared.pooled_pairs_found())
+    WithPairs {
+        metrics,
+        pairs: prepared.item_pairs().clone(),
+        pooled_pairs: prepared.pooled_pairs_found(),
+    }
 }
 
 /// One metric by name, whether or not it applies (then undefined with the reason);
@@ -227,6 +240,10 @@ struct Prepared<'t> {
     /// (item, candidate) units, for set labels.
     pooled: Option<Pooled>,
     masi: Option<MasiModel<'t>>,
+    /// Cohen's kappa per pair over the items, once asked for.
+    item_pairs: OnceLock<Vec<PairKappa>>,
+    /// [`Prepared::pooled_pairs`], once asked for.
+    pooled_pairs: OnceLock<Option<Result<Vec<PairKappa>, MetricValue>>>,
 }
 
 impl<'t> Prepared<'t> {
@@ -240,7 +257,13 @@ impl<'t> Prepared<'t> {
                 .as_ref()
                 .map(|sets| Pooled::new(pooled_units(&table.units, sets))),
             masi: table.sets.as_ref().map(MasiModel::new),
+            item_pairs: OnceLock::new(),
+            pooled_pairs: OnceLock::new(),
         }
+    }
+
+    fn item_pairs(&self) -> &Vec<PairKappa> {
+        self.item_pairs.get_or_init(|| pairs(self.table))
     }
 
     /// The profile statistic behind a name, on the item population (`false`) or the
@@ -324,19 +347,23 @@ impl<'t> Prepared<'t> {
     /// [`pooled_pairs`]: empty without set labels or candidates.
     fn pooled_pairs_found(&self) -> Vec<PairKappa> {
         match self.pooled_pairs() {
-            Some(Ok(found)) => found,
+            Some(Ok(found)) => found.clone(),
             _ => Vec::new(),
         }
     }
 
     /// Cohen's kappa per pair over the (item, candidate) units; `None` without set labels.
-    fn pooled_pairs(&self) -> Option<Result<Vec<PairKappa>, MetricValue>> {
-        let population = self.pooled.as_ref()?;
-        Some(if population.units.len() == 0 {
-            Err(MetricValue::undefined(NO_CANDIDATES))
-        } else {
-            Ok(pairs_over(&population.units, &self.table.annotators))
-        })
+    fn pooled_pairs(&self) -> Option<&Result<Vec<PairKappa>, MetricValue>> {
+        self.pooled_pairs
+            .get_or_init(|| {
+                let population = self.pooled.as_ref()?;
+                Some(if population.units.len() == 0 {
+                    Err(MetricValue::undefined(NO_CANDIDATES))
+                } else {
+                    Ok(pairs_over(&population.units, &self.table.annotators))
+                })
+            })
+            .as_ref()
     }
 
     fn population(&self, pooled: bool) -> &Profiles {
@@ -387,11 +414,11 @@ impl<'t> Prepared<'t> {
             "cohen_kappa_linear" => weighted(Weighting::Linear),
             "cohen_kappa_quadratic" => weighted(Weighting::Quadratic),
             "cohen_kappa_mean_pairwise" => {
-                mean_pairwise(self.table.annotators.len(), &pairs(self.table))
+                mean_pairwise(self.table.annotators.len(), self.item_pairs())
             }
             "setsel_pooled_cohen_kappa_mean_pairwise" => match self.pooled_pairs() {
-                Some(Ok(found)) => mean_pairwise(self.table.annotators.len(), &found),
-                Some(Err(undefined)) => undefined,
+                Some(Ok(found)) => mean_pairwise(self.table.annotators.len(), found),
+                Some(Err(undefined)) => undefined.clone(),
                 None => MetricValue::undefined("labels are not sets of candidates"),
             },
             "masi_distance" => match (two_annotators(), &self.masi) {
