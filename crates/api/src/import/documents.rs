@@ -164,18 +164,27 @@ pub fn from_sentences(
     }
 }
 
-/// Reads documents from a JSON Lines file (or CSV/TSV) or a folder of `.txt` files. Rows
-/// that cannot be read come back as `Err` so that `--skip-invalid` can set them aside;
-/// good rows keep their raw text only with `keep_raw` (for the rejects file).
-/// Each batch read advances `progress` from `rows_before` and asks whether to stop.
+/// Reads documents from a JSON Lines file (or CSV/TSV) or a folder of `.txt` files onto
+/// the end of `docs`. Rows that cannot be read come back, in order, so that
+/// `--skip-invalid` can set them aside; good rows keep their raw text only with `keep_raw`
+/// (for the rejects file). Each batch read advances `progress` from `rows_before` and asks
+/// whether to stop.
 pub fn read(
     path: &Path,
     keep_raw: bool,
     rows_before: u64,
     progress: &mut dyn crate::progress::Progress,
-) -> Result<Vec<std::result::Result<DocumentInput, BadRow>>> {
+    docs: &mut Vec<DocumentInput>,
+) -> Result<Vec<BadRow>> {
+    let mut bad = Vec::new();
     if path.is_dir() {
-        return read_folder(path);
+        for row in read_folder(path)? {
+            match row {
+                Ok(doc) => docs.push(doc),
+                Err(row) => bad.push(row),
+            }
+        }
+        return Ok(bad);
     }
     let name: Arc<str> = path.display().to_string().into();
     let convert = |row: std::result::Result<rows::Row, BadRow>| {
@@ -195,14 +204,21 @@ pub fn read(
         Ok(doc)
     };
     // Parsing and splitting dominate reading documents: they run on every core, a chunk
-    // at a time, so the file's rows are never all held at once beside the documents.
-    let mut out = Vec::new();
+    // at a time, so the file's rows are never all held at once beside the documents. The
+    // documents go straight onto `docs`: a list of them all, copied onto `docs` once read,
+    // was a second copy of every document's fields just as the import's memory peaks.
+    let start = docs.len();
     rows::batches(path, |batch| {
-        out.extend(batch.map(&name, convert));
-        progress.set(rows_before + out.len() as u64);
+        for row in batch.map(&name, convert) {
+            match row {
+                Ok(doc) => docs.push(doc),
+                Err(row) => bad.push(row),
+            }
+        }
+        progress.set(rows_before + (docs.len() - start + bad.len()) as u64);
         progress.check_cancelled()
     })?;
-    Ok(out)
+    Ok(bad)
 }
 
 fn from_fields(f: &Fields<'_>) -> Result<DocumentInput> {

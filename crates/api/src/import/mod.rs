@@ -90,20 +90,17 @@ pub fn import(
     let mut documents_set_aside = std::collections::HashSet::new();
     for path in &req.documents {
         report.files.push(path.display().to_string());
-        for doc in documents::read(path, req.skip_invalid, report.rows, progress)? {
-            report.rows += 1;
-            match doc {
-                Ok(mut d) => {
-                    if let Some(longer_than) = req.paragraphs {
-                        documents::into_paragraphs(&mut d, longer_than);
-                    }
-                    docs.push(d);
-                }
-                Err(bad) => {
-                    documents_set_aside.extend(id_in_row(&bad.raw));
-                    rejects.add(path, bad, req.skip_invalid)?
-                }
+        let start = docs.len();
+        let bad = documents::read(path, req.skip_invalid, report.rows, progress, &mut docs)?;
+        report.rows += (docs.len() - start + bad.len()) as u64;
+        if let Some(longer_than) = req.paragraphs {
+            for d in &mut docs[start..] {
+                documents::into_paragraphs(d, longer_than);
             }
+        }
+        for bad in bad {
+            documents_set_aside.extend(id_in_row(&bad.raw));
+            rejects.add(path, bad, req.skip_invalid)?;
         }
     }
     let mut claims = Vec::new();
@@ -136,16 +133,16 @@ pub fn import(
     parallel::map_ordered(&claims, |c| {
         c.hash();
     });
-    let (docs, versions) = dedupe(
-        docs,
+    let versions = dedupe(
+        &mut docs,
         |d| (d.ext_id.as_str(), d.hash(), d.line),
         |d| (d.file.to_string(), d.raw.clone()),
         &mut rejects,
         req.skip_invalid,
     )?;
     documents_set_aside.extend(versions);
-    let (claims, _) = dedupe(
-        claims,
+    dedupe(
+        &mut claims,
         |c| (c.ext_id.as_deref().unwrap_or_default(), c.hash(), c.line),
         |c| (c.file.to_string(), c.raw.clone()),
         &mut rejects,
@@ -337,35 +334,41 @@ fn assign_ids(preset: Preset, claims: &mut [ClaimInput]) {
 /// different content. `key` gives (id, content hash, line); `place` (file, raw row) is
 /// only asked for when a row is refused.
 fn dedupe<T>(
-    items: Vec<T>,
+    items: &mut Vec<T>,
     key: impl for<'a> Fn(&'a T) -> (&'a str, &'a str, u64),
     place: impl Fn(&T) -> (String, String),
     rejects: &mut Rejects,
     skip_invalid: bool,
-) -> Result<(Vec<T>, Vec<String>)> {
-    let mut first: HashMap<String, (String, u64)> = HashMap::with_capacity(items.len());
-    let mut out = Vec::with_capacity(items.len());
+) -> Result<Vec<String>> {
+    // The rows stay where they are and the map borrows their ids and hashes: a second
+    // list of the rows and a copy of every id and hash once raised the import's peak.
+    let mut keep = Vec::with_capacity(items.len());
     let mut versions = Vec::new();
-    for item in items {
-        let (id, hash, line) = key(&item);
+    let mut first: HashMap<&str, (&str, u64)> = HashMap::with_capacity(items.len());
+    for item in items.iter() {
+        let (id, hash, line) = key(item);
         match first.get(id) {
             None => {
-                first.insert(id.to_string(), (hash.to_string(), line));
-                out.push(item);
+                first.insert(id, (hash, line));
+                keep.push(true);
             }
-            Some((h0, _)) if h0 == hash => {}
-            Some((_, line0)) => {
+            Some(&(h0, _)) if h0 == hash => keep.push(false),
+            Some(&(_, line0)) => {
                 let message = format!(
                     "id {id:?} is used again with different content (first at line {line0})"
                 );
-                let (file, raw) = place(&item);
+                let (file, raw) = place(item);
                 let error = Error::input(&file, line, Some("id"), message);
                 rejects.add_error(&file, error, raw, skip_invalid)?;
                 versions.push(id.to_string());
+                keep.push(false);
             }
         }
     }
-    Ok((out, versions))
+    drop(first);
+    let mut keep = keep.into_iter();
+    items.retain(|_| keep.next().unwrap_or(false));
+    Ok(versions)
 }
 
 /// The id a row set aside as unreadable gives itself, if its JSON can be read that far.

@@ -176,11 +176,11 @@ pub(super) fn rank_while_writing(
         counts.add(&claim.text);
     }
     let corpus = corpus.with_new_texts(Arc::new(counts))?;
-    let early: Vec<(usize, LexicalParts)> = parts
+    // Taken from `parts` a step at a time: neither copied whole nor held twice.
+    let early = parts
         .into_iter()
         .enumerate()
-        .filter_map(|(c, part)| part.map(|part| (c, part)))
-        .collect();
+        .filter_map(|(c, part)| part.map(|part| (c, part)));
     let wanted = on_every_core(early, &corpus, ranked, &done, |corpus, (c, part)| {
         let rankings = part.finish(corpus, &claims[c].text)?;
         Ok((c, rank::top_of(&rankings, run)))
@@ -238,7 +238,7 @@ fn rank_shared(
             (documents, c)
         });
     }
-    on_every_core(shared, corpus, ranked, done, |corpus, c| {
+    on_every_core(shared.into_iter(), corpus, ranked, done, |corpus, c| {
         let set = document_set(&plan.documents[c], |e| kept.get(e).cloned())?;
         let rankings = rank::rank_lexical(corpus, &claims[c].text, &set, run.options)?;
         Ok((c, rank::top_of(&rankings, run)))
@@ -247,24 +247,27 @@ fn rank_shared(
 }
 
 /// Ranks every item with `rank_one` on one thread per core, each thread with its own
-/// copy of `corpus`, [`STEP`] items at a time in about their order, sending each step's
-/// (claim, candidates) pairs on `done`. False when `done` was closed: the writer no
-/// longer wants the results (a row was set aside), and the work stopped.
+/// copy of `corpus`, [`STEP`] items at a time in about their order (taken from `items`
+/// as a thread asks for them), sending each step's (claim, candidates) pairs on `done`.
+/// False when `done` was closed: the writer no longer wants the results (a row was set
+/// aside), and the work stopped.
 fn on_every_core<T: Send>(
-    items: Vec<T>,
+    items: impl Iterator<Item = T> + Send,
     corpus: &Bm25Corpus,
     ranked: &Ranked,
     done: &Sender<Vec<(usize, Top)>>,
     rank_one: impl Fn(&mut Bm25Corpus, T) -> Result<(usize, Top)> + Sync,
 ) -> Result<bool> {
-    let mut steps = Vec::with_capacity(items.len().div_ceil(STEP));
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        steps.push(items.by_ref().take(STEP).collect::<Vec<T>>());
+    let mut items = items.peekable();
+    if items.peek().is_none() {
+        return Ok(true);
     }
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let threads = threads.min(steps.len());
-    let steps = std::sync::Mutex::new(steps.into_iter());
+    // No more threads than steps (by the most items there can be).
+    let most_steps = items.size_hint().1.map_or(usize::MAX, |n| n.div_ceil(STEP));
+    let threads = std::thread::available_parallelism()
+        .map_or(1, usize::from)
+        .min(most_steps);
+    let steps = std::sync::Mutex::new(items);
     let closed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
@@ -274,10 +277,15 @@ fn on_every_core<T: Send>(
                 s.spawn(move || -> Result<()> {
                     loop {
                         // A worker that panicked holding the lock left the queue whole.
-                        let step = steps.lock().unwrap_or_else(|e| e.into_inner()).next();
-                        let Some(step) = step else {
+                        let step: Vec<T> = steps
+                            .lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .by_ref()
+                            .take(STEP)
+                            .collect();
+                        if step.is_empty() {
                             return Ok(());
-                        };
+                        }
                         let mut mine = Vec::with_capacity(step.len());
                         for item in step {
                             mine.push(rank_one(&mut corpus, item)?);
