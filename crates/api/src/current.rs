@@ -335,17 +335,22 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// A copy of the fixture project with answers of every kind, in `dir`.
+    fn fixture(dir: &Path) -> Project {
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
+        let path = dir.join("p.fdesk");
+        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
+        Project::open(&path, Box::new(crate::clock::FixedClock(0)))
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// The answers read in two parts on two connections are the answers read whole, in
     /// the same order.
     #[test]
     fn answers_read_in_two_parts_are_the_answers_read_whole() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let fixture =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
-        let path = dir.path().join("p.fdesk");
-        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
-        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let project = fixture(dir.path());
         let read = |from| {
             CurrentAnswers::read_rows(&project, from)
                 .unwrap_or_else(|e| panic!("{e}"))
@@ -371,12 +376,7 @@ mod tests {
     fn the_candidate_check_beside_the_work_refuses_as_the_check_before_it() {
         use factdesk_core::answer::Selection;
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let fixture =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
-        let path = dir.path().join("p.fdesk");
-        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
-        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let project = fixture(dir.path());
         let outcomes = |decided: &[&DecisionRow]| -> Vec<Result<u8>> {
             [usize::MAX, 0]
                 .into_iter()
