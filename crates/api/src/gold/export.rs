@@ -63,17 +63,16 @@ impl Project {
     }
 
     /// The claims the default export would hold back as under-annotated, exactly as
-    /// [`Project::gold_in`] lists them, with the aggregation behind them; the gold lines
-    /// themselves are not built (the report needs only this list).
-    pub(crate) fn under_annotated_in(
+    /// [`Project::gold_in`] lists them, from `aggregation` (the default request's); the
+    /// gold lines themselves are not built (the report needs only this list).
+    pub(crate) fn under_annotated_of(
         &self,
-        read: &crate::current::CurrentAnswers,
-    ) -> Result<(Aggregation, Vec<UnderAnnotated>)> {
+        aggregation: &Aggregation,
+    ) -> Result<Vec<UnderAnnotated>> {
         let req = GoldRequest::default();
-        let aggregation = self.aggregate_in(read, &req)?;
         let names = split_names(req.splits.len());
-        let walked = self.walk(&aggregation, &req, &names, Scope::UnderAnnotated)?;
-        Ok((aggregation, walked.under))
+        let walked = self.walk(aggregation, &req, &names, Scope::UnderAnnotated)?;
+        Ok(walked.under)
     }
 
     /// The export's walk over every claim under `req`: the lines, dropped claims and

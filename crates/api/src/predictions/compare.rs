@@ -4,7 +4,7 @@
 //! separates right from wrong ([`super::score`]).
 
 use super::score::{analyse, ScoreAnalysis};
-use crate::gold::{GoldRequest, Outcome};
+use crate::gold::{Aggregation, GoldRequest, Outcome};
 use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Project, Result};
@@ -99,13 +99,17 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
         self.acting_lead(by)?;
-        self.compare_predictions_in(None, req)
+        self.compare_predictions_in(
+            || self.aggregate_in(&crate::current::CurrentAnswers::read(self)?, req),
+            req,
+        )
     }
 
-    /// [`Project::compare_predictions`], from answers already read when given.
-    pub(crate) fn compare_predictions_in(
+    /// [`Project::compare_predictions`] against the answers as `aggregated` gives them
+    /// under `req`, asked for only when there are predictions.
+    pub(crate) fn compare_predictions_in<A: std::borrow::Borrow<Aggregation>>(
         &self,
-        read: Option<&crate::current::CurrentAnswers>,
+        aggregated: impl FnOnce() -> Result<A>,
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
         let conn = self.store.read();
@@ -118,16 +122,9 @@ impl Project {
                 models: Vec::new(),
             });
         }
-        let owned;
-        let read = match read {
-            Some(read) => read,
-            None => {
-                owned = crate::current::CurrentAnswers::read(self)?;
-                &owned
-            }
-        };
-        let aggregation = self.aggregate_in(read, req)?;
-        let (lines, preview) = self.gold_of(&aggregation, req)?;
+        let aggregation = aggregated()?;
+        let aggregation = aggregation.borrow();
+        let (lines, preview) = self.gold_of(aggregation, req)?;
         // People's settled verdict on each counter-claim, for its score.
         let verdicts: HashMap<i64, bool> = aggregation
             .tasks

@@ -4,8 +4,7 @@
 
 use super::svg::esc;
 use crate::agreement::AgreementRequest;
-use crate::current::CurrentAnswers;
-use crate::gold::UnderAnnotated;
+use crate::gold::{Aggregation, UnderAnnotated};
 use crate::settings::EvidenceStance;
 use crate::{Project, Result};
 use serde::Serialize;
@@ -42,13 +41,13 @@ pub struct Methodology {
 }
 
 impl Project {
-    /// The methodology of the default export, from answers already read.
-    pub(super) fn methodology_in(
+    /// The methodology of the default export, from its aggregation of the answers.
+    pub(super) fn methodology_of(
         &self,
-        read: &CurrentAnswers,
+        aggregation: &Aggregation,
         req: &AgreementRequest,
     ) -> Result<Methodology> {
-        let (aggregation, under_annotated) = self.under_annotated_in(read)?;
+        let under_annotated = self.under_annotated_of(aggregation)?;
         let settings = self.settings()?;
         Ok(Methodology {
             trick_flag_threshold: settings.trick_flag_threshold,

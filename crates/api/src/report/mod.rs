@@ -250,6 +250,9 @@ impl Project {
         let mut dashboard = DashboardState::new();
         dashboard.refresh_from(self, lead, &read)?;
         dashboard.set_intervals(intervals);
+        // The default export's aggregation, for the methodology and the predictions alike.
+        let gold = crate::gold::GoldRequest::default();
+        let aggregation = self.aggregate_in(&read, &gold)?;
         Ok(Report {
             project: self.store.project()?.name,
             generated_at: self.clock.now_ms(),
@@ -266,9 +269,8 @@ impl Project {
             agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
             design,
-            predictions: self
-                .compare_predictions_in(Some(&read), &crate::gold::GoldRequest::default())?,
-            methodology: self.methodology_in(&read, req)?,
+            predictions: self.compare_predictions_in(|| Ok(&aggregation), &gold)?,
+            methodology: self.methodology_of(&aggregation, req)?,
         })
     }
 

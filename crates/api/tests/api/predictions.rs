@@ -212,7 +212,13 @@ fn predictions_never_count_as_answers_and_compare_with_the_gold() {
     );
     assert_eq!(l.per_label[1].precision, Some(0.0));
 
-    let html = factdesk_api::report::html::render(&ok(p.report(&lead, &areq)));
+    // The report compares from the aggregation its methodology uses: the same figures.
+    let report = ok(p.report(&lead, &areq));
+    assert_eq!(
+        report.predictions,
+        ok(p.compare_predictions(&lead, &GoldRequest::default()))
+    );
+    let html = factdesk_api::report::html::render(&report);
     assert!(html.contains("<h2>Model predictions</h2>"));
     assert!(
         html.contains(MODEL) && html.contains("accuracy <b>66.7%</b>"),
