@@ -46,8 +46,27 @@ impl Project {
         aggregation: &Aggregation,
         req: &GoldRequest,
     ) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        self.gold_in_scope(aggregation, req, Scope::Lines)
+    }
+
+    /// [`Project::gold_of`] with every line's evidence left empty, no sentence read: the
+    /// labels and drops alone, as the export has them.
+    pub(crate) fn gold_labels_of(
+        &self,
+        aggregation: &Aggregation,
+        req: &GoldRequest,
+    ) -> Result<(Vec<GoldLine>, ExportPreview)> {
+        self.gold_in_scope(aggregation, req, Scope::Labels)
+    }
+
+    fn gold_in_scope(
+        &self,
+        aggregation: &Aggregation,
+        req: &GoldRequest,
+        scope: Scope,
+    ) -> Result<(Vec<GoldLine>, ExportPreview)> {
         let names = split_names(req.splits.len());
-        let walked = self.walk(aggregation, req, &names, Scope::Lines)?;
+        let walked = self.walk(aggregation, req, &names, scope)?;
         let mut preview = preview(aggregation, &walked.lines, walked.dropped, &names);
         preview.under_annotated = walked.under;
         preview.include_under_annotated = req.include_under_annotated;
@@ -95,11 +114,11 @@ impl Project {
         }
         // Only a refutation can be listed after its original's own count: without any,
         // a root's count alone decides, and its line, drop reason and text are not needed.
-        let whole = scope == Scope::Lines || !children_of.is_empty();
+        let whole = scope != Scope::UnderAnnotated || !children_of.is_empty();
         let known = self.known(aggregation, &settings, whole)?;
         let sentences = match scope {
             Scope::Lines => self.evidence_sentences(aggregation)?,
-            Scope::UnderAnnotated => HashMap::new(),
+            Scope::Labels | Scope::UnderAnnotated => HashMap::new(),
         };
         let mut walk = Walk {
             req,
@@ -307,5 +326,49 @@ fn preview(
         study_answers_apart: aggregation.study_answers_apart,
         under_annotated: Vec::new(),
         include_under_annotated: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    /// The labels' walk gives the export's lines, drops and preview, each line without
+    /// its evidence sentences.
+    #[test]
+    fn the_labels_walk_is_the_exports_without_evidence() {
+        let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+        let fixture =
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
+        let path = dir.path().join("p.fdesk");
+        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
+        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let read = crate::current::CurrentAnswers::read(&project).unwrap_or_else(|e| panic!("{e}"));
+        let with_under = GoldRequest {
+            include_under_annotated: true,
+            ..GoldRequest::default()
+        };
+        for req in [GoldRequest::default(), with_under] {
+            let aggregation = project
+                .aggregate_in(&read, &req)
+                .unwrap_or_else(|e| panic!("{e}"));
+            let (mut lines, preview) = project
+                .gold_of(&aggregation, &req)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                lines.iter().any(|l| !l.evidence.is_empty()),
+                "the fixture's gold holds evidence"
+            );
+            let (labels, labels_preview) = project
+                .gold_labels_of(&aggregation, &req)
+                .unwrap_or_else(|e| panic!("{e}"));
+            for line in &mut lines {
+                line.evidence.clear();
+            }
+            assert_eq!(labels, lines);
+            assert_eq!(labels_preview, preview);
+        }
     }
 }

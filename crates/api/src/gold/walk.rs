@@ -68,6 +68,9 @@ fn agreement(task: Option<&TaskOutcome>) -> GoldAgreement {
 pub(super) enum Scope {
     /// Everything: lines, dropped claims, under-annotated claims.
     Lines,
+    /// The same lines, dropped and under-annotated claims, each line without its
+    /// evidence sentences (none is read): for what needs only the labels and the drops.
+    Labels,
     /// The under-annotated claims; lines and dropped claims only as far as they decide
     /// which refutations are listed.
     UnderAnnotated,

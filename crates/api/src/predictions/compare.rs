@@ -124,7 +124,7 @@ impl Project {
         }
         let aggregation = aggregated()?;
         let aggregation = aggregation.borrow();
-        let (lines, preview) = self.gold_of(aggregation, req)?;
+        let (lines, preview) = self.gold_labels_of(aggregation, req)?;
         // People's settled verdict on each counter-claim, for its score.
         let verdicts: HashMap<i64, bool> = aggregation
             .tasks
