@@ -331,12 +331,13 @@ pub(crate) fn candidates_by_claim(conn: &factdesk_store::Read) -> Result<IdMap<V
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::path::Path;
 
-    /// A copy of the fixture project with answers of every kind, in `dir`.
-    fn fixture(dir: &Path) -> Project {
+    /// A copy of the fixture project with answers of every kind, in `dir` (also for the
+    /// tests of what reads the answers).
+    pub(crate) fn fixture(dir: &Path) -> Project {
         let fixture =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
         let path = dir.join("p.fdesk");

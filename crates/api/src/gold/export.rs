@@ -332,19 +332,13 @@ fn preview(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::path::Path;
 
     /// The labels' walk gives the export's lines, drops and preview, each line without
     /// its evidence sentences.
     #[test]
     fn the_labels_walk_is_the_exports_without_evidence() {
         let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-        let fixture =
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/answers-759dfd1.fdesk");
-        let path = dir.path().join("p.fdesk");
-        std::fs::copy(fixture, &path).unwrap_or_else(|e| panic!("{e}"));
-        let project = Project::open(&path, Box::new(crate::clock::FixedClock(0)))
-            .unwrap_or_else(|e| panic!("{e}"));
+        let project = crate::current::tests::fixture(dir.path());
         let read = crate::current::CurrentAnswers::read(&project).unwrap_or_else(|e| panic!("{e}"));
         let with_under = GoldRequest {
             include_under_annotated: true,
