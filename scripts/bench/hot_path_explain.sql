@@ -129,7 +129,7 @@ EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE task_text(:task_id);
 \echo '== the old candidates read (candidates::of_claim)'
 PREPARE candidates(bigint) AS
 SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores,
-       k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed_by
+       k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed
 FROM candidates k JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id
 WHERE k.claim_id = $1 ORDER BY k.rank;
 EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) EXECUTE candidates(:task_claim_id);

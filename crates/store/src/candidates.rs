@@ -4,6 +4,7 @@ use crate::db::params_from_iter;
 use crate::db::CopyRow;
 use crate::Read;
 use crate::{params, Result};
+use factdesk_core::ranking::Ranker;
 use serde::Serialize;
 use std::collections::HashMap;
 
@@ -16,8 +17,9 @@ pub struct NewCandidate<'a> {
     pub score: f64,
     /// The score each ranker gave the sentence (`None`: it did not rank it).
     pub scores: RankerScores,
-    /// The rankers that put the sentence in their own top k, space-separated.
-    pub placed_by: String,
+    /// The rankers that put the sentence in their own top k, one bit each in
+    /// [`Ranker::PLACING`]'s order.
+    pub placed_by: u8,
 }
 
 /// Each ranker's score of one sentence.
@@ -207,7 +209,7 @@ pub fn sentences_of_documents(
 /// and the INSERT paths.
 macro_rules! columns {
     () => {
-        "claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused, semantic, placed_by"
+        "claim_id, rank, sentence_id, ranker, score, bm25, levenshtein, jaccard, fused, semantic, placed"
     };
 }
 
@@ -287,7 +289,7 @@ pub fn replace_many(conn: &crate::Tx<'_>, claims: &[(i64, Vec<NewCandidate<'_>>)
          ON CONFLICT (claim_id, rank) DO UPDATE SET sentence_id = excluded.sentence_id,
            ranker = excluded.ranker, score = excluded.score, scores = excluded.scores,
            bm25 = excluded.bm25, levenshtein = excluded.levenshtein, jaccard = excluded.jaccard,
-           fused = excluded.fused, semantic = excluded.semantic, placed_by = excluded.placed_by"
+           fused = excluded.fused, semantic = excluded.semantic, placed = excluded.placed"
     ))?;
     let mut by_count: std::collections::BTreeMap<usize, Vec<i64>> = Default::default();
     for (claim_id, rows) in ranked_before {
@@ -395,7 +397,7 @@ pub fn count(conn: &Read, claim_id: i64) -> Result<u64> {
 pub fn of_claim(conn: &Read, claim_id: i64) -> Result<Vec<CandidateRow>> {
     let mut stmt = conn.prepare_cached(
         "SELECT k.rank, k.sentence_id, s.document_id, d.ext_id, s.idx, s.text, k.ranker, k.score, k.scores,
-                k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed_by
+                k.bm25, k.levenshtein, k.jaccard, k.fused, k.semantic, k.placed
          FROM candidates k JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id
          WHERE k.claim_id = ?1 ORDER BY k.rank",
     )?;
@@ -407,7 +409,7 @@ pub fn of_claim(conn: &Read, claim_id: i64) -> Result<Vec<CandidateRow>> {
             fused: r.get(12)?,
             semantic: r.get(13)?,
         };
-        let placed_by: Option<String> = r.get(14)?;
+        let placed: Option<u8> = r.get(14)?;
         // Rows written before the score columns keep their scores as JSON.
         let scores = if columns == RankerScores::default() {
             let json: String = r.get(8)?;
@@ -425,10 +427,8 @@ pub fn of_claim(conn: &Read, claim_id: i64) -> Result<Vec<CandidateRow>> {
             ranker: r.get(6)?,
             score: r.get(7)?,
             scores,
-            placed_by: placed_by
-                .unwrap_or_default()
-                .split_whitespace()
-                .map(str::to_string)
+            placed_by: Ranker::placed(placed.unwrap_or(0))
+                .map(|r| r.as_str().to_string())
                 .collect(),
         })
     })?;

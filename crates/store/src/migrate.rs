@@ -31,6 +31,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("migrations/0023_decision_categories.sql"),
     include_str!("migrations/0024_designs.sql"),
     include_str!("migrations/0025_pack_problem_reports.sql"),
+    include_str!("migrations/0026_candidates_placed_as_bits.sql"),
 ];
 
 /// The schema version this build writes and understands.
@@ -87,6 +88,10 @@ const PG_MIGRATIONS: &[(i64, &str)] = &[
     (
         25,
         include_str!("migrations/postgres/0025_pack_problem_reports.sql"),
+    ),
+    (
+        26,
+        include_str!("migrations/postgres/0026_candidates_placed_as_bits.sql"),
     ),
 ];
 
@@ -308,5 +313,46 @@ mod tests {
         };
         assert!(predict("REFUTED").is_ok());
         assert!(predict("TRUE").is_err());
+    }
+
+    /// Migration 26 keeps which rankers placed each candidate, as bits instead of names:
+    /// every stored list of names becomes the same rankers' bits (any order, repeated
+    /// spaces), no list stays no list, and the names' column is gone.
+    #[test]
+    fn migration_26_keeps_which_rankers_placed_each_candidate_as_bits() {
+        let conn = ok(Connection::open_in_memory());
+        for sql in &MIGRATIONS[..25] {
+            ok(conn.execute_batch(sql));
+        }
+        // Candidate rows alone: their claims and sentences play no part here.
+        ok(conn.pragma_update(None, "foreign_keys", false));
+        let stored = [
+            (Some("bm25 jaccard"), Some(5)),
+            (Some(""), Some(0)),
+            (None, None),
+            (Some("semantic  levenshtein"), Some(10)),
+            (Some("bm25 levenshtein jaccard semantic"), Some(15)),
+        ];
+        for (rank, (names, _)) in stored.iter().enumerate() {
+            ok(conn.execute(
+                "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, placed_by) VALUES (1, ?1, ?1, 'fused', 0.5, ?2)",
+                rusqlite::params![rank as i64 + 1, names],
+            ));
+        }
+        ok(conn.execute_batch(MIGRATIONS[25]));
+        let placed: Vec<Option<i64>> = ok(conn
+            .prepare("SELECT placed FROM candidates ORDER BY rank")
+            .and_then(|mut s| s.query_map([], |r| r.get(0))?.collect()));
+        let expected: Vec<Option<i64>> = stored.iter().map(|(_, bits)| *bits).collect();
+        assert_eq!(placed, expected);
+        assert!(conn.prepare("SELECT placed_by FROM candidates").is_err());
+        let out_of_range = conn.execute(
+            "INSERT INTO candidates (claim_id, rank, sentence_id, ranker, score, placed) VALUES (2, 1, 1, 'fused', 0.5, 16)",
+            [],
+        );
+        assert!(
+            out_of_range.is_err(),
+            "bits past the last ranker are refused"
+        );
     }
 }

@@ -56,7 +56,7 @@ fn project(dir: &std::path::Path) -> (Store, Vec<i64>, Vec<i64>) {
                 ranker: "bm25",
                 score: 1.0,
                 scores: Default::default(),
-                placed_by: String::new(),
+                placed_by: 0,
             })
             .collect();
         must(crate::candidates::replace(&tx, id, &rows));

@@ -7,18 +7,10 @@ use crate::Result;
 use factdesk_core::ranking::{Ranker, Scored};
 use factdesk_store::{tx, NewCandidate, RankerScores};
 
-/// The rankers that can place a candidate, in the order their names are stored.
-const PLACING: [Ranker; 4] = [
-    Ranker::Bm25,
-    Ranker::Levenshtein,
-    Ranker::Jaccard,
-    Ranker::Semantic,
-];
-
-/// The rankers whose own top `k` hold `sentence_id`, one bit each in [`PLACING`]'s order:
-/// kept for every candidate until stored, when [`placed_names`] spells them out.
+/// The rankers whose own top `k` hold `sentence_id`, one bit each in
+/// [`Ranker::PLACING`]'s order, as the candidate is stored.
 pub(super) fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> u8 {
-    PLACING
+    Ranker::PLACING
         .iter()
         .enumerate()
         .filter(|(_, &ranker)| {
@@ -28,17 +20,6 @@ pub(super) fn placed_by(r: &Rankings, sentence_id: i64, k: usize) -> u8 {
                 .any(|s| s.sentence_id == sentence_id)
         })
         .fold(0, |bits, (i, _)| bits | 1 << i)
-}
-
-/// The names of the rankers in `placed` ([`placed_by`]), as stored beside a candidate.
-fn placed_names(placed: u8) -> String {
-    PLACING
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| placed & (1 << i) != 0)
-        .map(|(_, r)| r.as_str())
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 /// The score each ranker gave one sentence, for storing beside the candidate.
@@ -92,7 +73,7 @@ pub(crate) fn store_candidates(
                         ranker: ranker.as_str(),
                         score: s.score,
                         scores: *scores,
-                        placed_by: placed_names(*placed),
+                        placed_by: *placed,
                     })
                     .collect();
                 (*claim_id, rows)

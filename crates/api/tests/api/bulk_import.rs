@@ -41,7 +41,7 @@ const TABLES: [(&str, &str); 8] = [
     (
         "candidates",
         "SELECT c.ext_id, k.rank, d.ext_id, s.idx, k.ranker, k.score, k.bm25, k.levenshtein,
-                k.jaccard, k.fused, k.semantic, k.placed_by
+                k.jaccard, k.fused, k.semantic, k.placed
          FROM candidates k JOIN claims c ON c.id = k.claim_id
          JOIN sentences s ON s.id = k.sentence_id JOIN documents d ON d.id = s.document_id",
     ),

@@ -69,8 +69,28 @@ impl Ranker {
         Ranker::Semantic,
     ];
 
+    /// The rankers that can place a candidate in their own top k, in the order of their
+    /// bits as a project stores them (bm25 1, levenshtein 2, jaccard 4, semantic 8). The
+    /// fused ranking is made of the others and places nothing of its own.
+    pub const PLACING: [Ranker; 4] = [
+        Ranker::Bm25,
+        Ranker::Levenshtein,
+        Ranker::Jaccard,
+        Ranker::Semantic,
+    ];
+
     pub fn as_str(self) -> &'static str {
         self.into()
+    }
+
+    /// The rankers whose bits are set in `placed` ([`Ranker::PLACING`]'s order), in that
+    /// order; bits past the last ranker are ignored.
+    pub fn placed(placed: u8) -> impl Iterator<Item = Ranker> {
+        Ranker::PLACING
+            .into_iter()
+            .enumerate()
+            .filter(move |(i, _)| placed & (1 << i) != 0)
+            .map(|(_, r)| r)
     }
 }
 
