@@ -4,7 +4,7 @@
 //! separates right from wrong ([`super::score`]).
 
 use super::score::{analyse, ScoreAnalysis};
-use crate::gold::{Aggregation, GoldRequest, Outcome};
+use crate::gold::{Aggregation, GoldRequest, Outcome, UnderAnnotated};
 use crate::tasks::TaskKind;
 use crate::Lead;
 use crate::{Project, Result};
@@ -99,28 +99,33 @@ impl Project {
         req: &GoldRequest,
     ) -> Result<PredictionComparison> {
         self.acting_lead(by)?;
-        self.compare_predictions_in(
+        let (comparison, _) = self.compare_predictions_in(
             || self.aggregate_in(&crate::current::CurrentAnswers::read(self)?, req),
             req,
-        )
+        )?;
+        Ok(comparison)
     }
 
     /// [`Project::compare_predictions`] against the answers as `aggregated` gives them
-    /// under `req`, asked for only when there are predictions.
+    /// under `req`, asked for only when there are predictions. Beside the comparison, the
+    /// claims its walk of the export held back as under-annotated under `req` (`None`
+    /// when there are no predictions, so nothing was walked): the report's methodology
+    /// lists them without walking the export again.
     pub(crate) fn compare_predictions_in<A: std::borrow::Borrow<Aggregation>>(
         &self,
         aggregated: impl FnOnce() -> Result<A>,
         req: &GoldRequest,
-    ) -> Result<PredictionComparison> {
+    ) -> Result<(PredictionComparison, Option<Vec<UnderAnnotated>>)> {
         let conn = self.store.read();
         let labels = predictions::labels(conn)?;
         let counters = predictions::counter_claims(conn)?;
         if labels.is_empty() && counters.is_empty() {
             // The gold data takes a while at scale: not gathered for nothing.
-            return Ok(PredictionComparison {
+            let nothing = PredictionComparison {
                 method: req.method.as_str().to_string(),
                 models: Vec::new(),
-            });
+            };
+            return Ok((nothing, None));
         }
         let aggregation = aggregated()?;
         let aggregation = aggregation.borrow();
@@ -159,10 +164,11 @@ impl Project {
             }
         }
         self.compare_counter_claims(&mut models, &counters, &gold, &dropped, &verdicts)?;
-        Ok(PredictionComparison {
+        let comparison = PredictionComparison {
             method: req.method.as_str().to_string(),
             models: models.into_values().collect(),
-        })
+        };
+        Ok((comparison, Some(preview.under_annotated)))
     }
 
     /// Each model's counter-claims: how many were written, how many reached the gold data

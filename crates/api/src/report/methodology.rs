@@ -41,13 +41,18 @@ pub struct Methodology {
 }
 
 impl Project {
-    /// The methodology of the default export, from its aggregation of the answers.
+    /// The methodology of the default export, from its aggregation of the answers, and
+    /// its under-annotated claims where a walk of that export has already listed them.
     pub(super) fn methodology_of(
         &self,
         aggregation: &Aggregation,
         req: &AgreementRequest,
+        under_annotated: Option<Vec<UnderAnnotated>>,
     ) -> Result<Methodology> {
-        let under_annotated = self.under_annotated_of(aggregation)?;
+        let under_annotated = match under_annotated {
+            Some(listed) => listed,
+            None => self.under_annotated_of(aggregation)?,
+        };
         let settings = self.settings()?;
         Ok(Methodology {
             trick_flag_threshold: settings.trick_flag_threshold,

@@ -253,6 +253,8 @@ impl Project {
         // The default export's aggregation, for the methodology and the predictions alike.
         let gold = crate::gold::GoldRequest::default();
         let aggregation = self.aggregate_in(&read, &gold)?;
+        let (predictions, under_annotated) =
+            self.compare_predictions_in(|| Ok(&aggregation), &gold)?;
         Ok(Report {
             project: self.store.project()?.name,
             generated_at: self.clock.now_ms(),
@@ -269,8 +271,8 @@ impl Project {
             agreement: dashboard.snapshot(self.clock.now_ms()),
             metrics,
             design,
-            predictions: self.compare_predictions_in(|| Ok(&aggregation), &gold)?,
-            methodology: self.methodology_of(&aggregation, req)?,
+            predictions,
+            methodology: self.methodology_of(&aggregation, req, under_annotated)?,
         })
     }
 

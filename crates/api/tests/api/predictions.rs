@@ -168,6 +168,14 @@ fn predictions_never_count_as_answers_and_compare_with_the_gold() {
                 },
             ));
         }
+        if name == "ana" {
+            // Each counter-claim has one verdict of two: the one not yet dropped as
+            // malformed is under-annotated, in the report's methodology as in the export.
+            let report = ok(p.report(&lead, &areq));
+            let (_, preview) = ok(p.gold(&lead, &GoldRequest::default()));
+            assert_eq!(preview.under_annotated.len(), 1, "{preview:?}");
+            assert_eq!(report.methodology.under_annotated, preview.under_annotated);
+        }
     }
     assert_eq!(
         count(&p, "annotations"),
