@@ -30,8 +30,10 @@ const LAYOUT: u32 = 7;
 /// Indexing threads and their memory: two, as the machines we run on have two cores.
 const WRITER_THREADS: usize = 2;
 const WRITER_MEMORY: usize = 2 * 32 * 1024 * 1024;
-/// Memory for each of an import's indexing threads.
-const IMPORT_WRITER_MEMORY: usize = 32 * 1024 * 1024;
+/// Memory for each of an import's indexing threads: less than a rebuild's, since the
+/// rows waiting for them take the rest of an import's 300 MB (`index_rows::BATCH_ROWS`).
+/// At 20 MiB the import spent more CPU and took longer (docs/performance.md, session 40).
+const IMPORT_WRITER_MEMORY: usize = 24 * 1024 * 1024;
 
 /// How many threads an import indexes on, given the machine's cores: one up to three
 /// cores, which the writes, the ranking and the index share, then one more for every two
