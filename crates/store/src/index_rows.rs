@@ -29,21 +29,32 @@ pub(crate) struct RowFields {
     pub text: Field,
 }
 
+/// What the rows of one batch share: the fields they fill and their texts, one after
+/// the other. Held once per batch, so that each of the rows waiting for the index (up
+/// to 10,000 batches of them) stays small.
+#[derive(Debug)]
+struct Batch {
+    fields: RowFields,
+    texts: Box<str>,
+}
+
 /// A claim (no document id) or a sentence of a document.
 #[derive(Debug, Clone)]
 pub(crate) struct Row {
-    fields: RowFields,
+    batch: Arc<Batch>,
     id: i64,
     document_id: Option<i64>,
-    /// The texts of the row's batch, and where this row's text lies in them.
-    texts: Arc<str>,
+    /// Where this row's text lies in its batch's texts.
     start: usize,
     end: usize,
 }
 
 impl Row {
     fn text(&self) -> &str {
-        self.texts.get(self.start..self.end).unwrap_or_default()
+        self.batch
+            .texts
+            .get(self.start..self.end)
+            .unwrap_or_default()
     }
 }
 
@@ -70,7 +81,7 @@ impl Document for Row {
     type FieldsValuesIter<'a> =
         std::iter::Flatten<std::array::IntoIter<Option<(Field, RowValue<'a>)>, 3>>;
     fn iter_fields_and_values(&self) -> Self::FieldsValuesIter<'_> {
-        let f = self.fields;
+        let f = self.batch.fields;
         [
             Some((f.id, RowValue::Number(self.id))),
             self.document_id
@@ -122,18 +133,19 @@ impl Rows {
         if self.pending.is_empty() {
             return Ok(());
         }
-        let texts: Arc<str> = Arc::from(self.texts.as_str());
+        let batch = Arc::new(Batch {
+            fields: self.fields,
+            texts: self.texts.as_str().into(),
+        });
         self.texts.clear();
-        let fields = self.fields;
         let rows: Vec<UserOperation<Row>> = self
             .pending
             .drain(..)
             .map(|(id, document_id, start, end)| {
                 UserOperation::Add(Row {
-                    fields,
+                    batch: Arc::clone(&batch),
                     id,
                     document_id,
-                    texts: Arc::clone(&texts),
                     start,
                     end,
                 })
