@@ -15,6 +15,9 @@ use super::{AgreementOptions, MetricValue, Outcome};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
+/// Items from which a table's two populations are prepared on two threads.
+const PARALLEL_ITEMS: usize = 20_000;
+
 const NO_CANDIDATES: &str =
     "no (item, candidate) units: nobody selected a candidate and no candidate list was given";
 
@@ -247,15 +250,37 @@ struct Prepared<'t> {
 }
 
 impl<'t> Prepared<'t> {
+    /// At scale the (item, candidate) units and their profiles are made beside the items'
+    /// profiles: the two take about as long, and the rest waits for both.
     fn new(table: &'t RatingTable) -> Prepared<'t> {
-        Prepared {
-            table,
-            profiles: Profiles::new(&table.units),
-            unpairable: table.unpairable_reason(),
-            pooled: table
+        Prepared::new_on(table, table.units.len() >= PARALLEL_ITEMS)
+    }
+
+    /// [`Prepared::new`], the two populations on two threads when `beside`.
+    fn new_on(table: &'t RatingTable, beside: bool) -> Prepared<'t> {
+        let pooled = || {
+            table
                 .sets
                 .as_ref()
-                .map(|sets| Pooled::new(pooled_units(&table.units, sets))),
+                .map(|sets| Pooled::new(pooled_units(&table.units, sets)))
+        };
+        let (profiles, pooled) = if table.sets.is_some() && beside {
+            std::thread::scope(|s| {
+                let pooled = s.spawn(pooled);
+                let profiles = Profiles::new(&table.units);
+                let pooled = pooled
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (profiles, pooled)
+            })
+        } else {
+            (Profiles::new(&table.units), pooled())
+        };
+        Prepared {
+            table,
+            profiles,
+            unpairable: table.unpairable_reason(),
+            pooled,
             masi: table.sets.as_ref().map(MasiModel::new),
             item_pairs: OnceLock::new(),
             pooled_pairs: OnceLock::new(),
@@ -518,4 +543,49 @@ fn mean_masi_distance(units: &Units, model: &MasiModel<'_>) -> MetricValue {
         .map(|&(a, b)| model.distance(a as usize, b as usize))
         .sum();
     MetricValue::from_outcome(Ok(total / pairs.len() as f64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agreement::{Label, Rating};
+
+    /// The two populations prepared on two threads give every statistic and interval the
+    /// one-thread preparation gives, on a set-label table past [`PARALLEL_ITEMS`].
+    #[test]
+    fn populations_prepared_beside_each_other_equal_those_prepared_in_turn() {
+        let ratings: Vec<Rating> = (0..PARALLEL_ITEMS + 1)
+            .flat_map(|i| {
+                let item = format!("c{i}");
+                ["a", "b", "c"]
+                    .into_iter()
+                    .enumerate()
+                    .map(move |(k, who)| Rating {
+                        item: item.clone(),
+                        annotator: who.into(),
+                        label: Label::Set(
+                            (0..(i + k) % 3)
+                                .map(|s| format!("s{}", (i * 7 + s * (k + 1)) % 5))
+                                .collect(),
+                        ),
+                    })
+            })
+            .collect();
+        let table = RatingTable::new(&ratings, None, None).unwrap_or_else(|e| panic!("{e}"));
+        let options = AgreementOptions {
+            bootstrap_reps: 20,
+            seed: 7,
+        };
+        let shown = |beside: bool| {
+            let prepared = Prepared::new_on(&table, beside);
+            format!(
+                "{:?} {:?}",
+                prepared.compute_all(&options),
+                prepared.pooled_pairs_found()
+            )
+        };
+        let (one, two) = (shown(false), shown(true));
+        assert!(one.contains("setsel_pooled_fleiss_kappa"), "{one}");
+        assert_eq!(one, two);
+    }
 }
