@@ -138,6 +138,10 @@ pub struct RankReport {
     /// item served, packed, answered or decided), and answers stay facts about what was
     /// shown.
     pub kept: u64,
+    /// Claims the ranker scored no sentence of (BM25 or Jaccard alone, when a claim shares
+    /// no word with its documents): they keep the candidates they had, so no item is left
+    /// with nothing to choose from.
+    pub unscored: u64,
     /// The semantic model that took part (its id), if any.
     pub semantic_model: Option<String>,
     /// Texts (claims and sentences) embedded for it; the others came from the cache.

@@ -27,7 +27,13 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::from(1)
+            // Stopped by Ctrl-C: the status a shell gives a program SIGINT ended, so a
+            // script can tell a cancel (nothing changed) from a failure.
+            let cancelled = e.chain().any(|c| {
+                c.downcast_ref::<factdesk_api::Error>()
+                    .is_some_and(|a| a.code == factdesk_api::ErrorCode::Cancelled)
+            });
+            ExitCode::from(if cancelled { 130 } else { 1 })
         }
     }
 }

@@ -1,7 +1,7 @@
 //! A progress bar on stderr for long work; silent when stderr is not a terminal.
 
 use factdesk_api::Progress;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -54,6 +54,24 @@ impl Bar {
     }
 }
 
+/// Items a second: whole numbers from 10 on, one decimal below (a slow semantic ranking).
+fn rate(state: &ProgressState, w: &mut dyn std::fmt::Write) {
+    let per_sec = state.per_sec();
+    let _ = match per_sec {
+        r if !r.is_finite() || state.pos() == 0 => write!(w, "starting"),
+        r if r >= 10.0 => write!(w, "{r:.0}/s"),
+        r => write!(w, "{r:.1}/s"),
+    };
+}
+
+/// Time left, unknown until the first item is done (not "0s" while the first step runs).
+fn left(state: &ProgressState, w: &mut dyn std::fmt::Write) {
+    let _ = match state.pos() {
+        0 => write!(w, "time left unknown"),
+        _ => write!(w, "{} left", HumanDuration(state.eta())),
+    };
+}
+
 impl Drop for Bar {
     fn drop(&mut self) {
         self.bar.finish_and_clear();
@@ -73,7 +91,9 @@ impl Progress for Bar {
             }
         }
         let style = if total > 0 {
-            ProgressStyle::with_template("{msg:>12} [{bar:40}] {pos}/{len} ({per_sec}, {eta})")
+            // As wide as the terminal, so an 80-column one does not wrap it.
+            ProgressStyle::with_template("{msg:>12} [{wide_bar}] {pos}/{len} ({rate}, {left})")
+                .map(|s| s.with_key("rate", rate).with_key("left", left))
         } else {
             ProgressStyle::with_template("{msg:>12} {spinner} {pos}")
         };

@@ -39,9 +39,21 @@ pub enum Error {
     Read { path: PathBuf, message: String },
     #[error("the model in {dir} cannot be loaded: {message}")]
     Load { dir: PathBuf, message: String },
+    #[error("the model in {dir} gives two unrelated sentences nearly the same embedding (cosine {cosine:.3}): its weights are damaged; {INSTALL_HINT}")]
+    Damaged { dir: PathBuf, cosine: f32 },
     #[error("embedding failed: {0}")]
     Inference(String),
 }
+
+/// Two sentences with nothing in common, embedded when a model is loaded: a sound model
+/// puts them far apart, while damaged weights give every text nearly the same embedding,
+/// which would rank sentences at random with every score 1.
+const PROBES: [&str; 2] = [
+    "The vaccine was approved by regulators in December.",
+    "Heavy rain flooded the streets of the old harbour town.",
+];
+/// The most alike the probes may be; all-MiniLM-L6-v2 puts them at a cosine of -0.033.
+const PROBES_AT_MOST: f32 = 0.8;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -125,13 +137,32 @@ impl Embedder {
         tokenizer.with_padding(None);
         let dimension = config.hidden_size;
         let model = model::Model::read(config, &weights).map_err(load_error)?;
-        Ok(Embedder {
+        let embedder = Embedder {
             model,
             tokenizer,
             id,
             dir: dir.to_path_buf(),
             dimension,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
+        };
+        embedder.check_probes()?;
+        Ok(embedder)
+    }
+
+    /// Refuses a model whose weights make unrelated sentences alike (see [`PROBES`]).
+    fn check_probes(&self) -> Result<()> {
+        let probes = self.embed(&PROBES)?;
+        let alike = cosine(&probes[0], &probes[1]);
+        // Unit length, as every embedding is: a model that gives zeros or NaN is damaged too.
+        let unit = probes
+            .iter()
+            .all(|p| (p.iter().map(|x| x * x).sum::<f32>() - 1.0).abs() < 1e-3);
+        if unit && alike <= PROBES_AT_MOST {
+            return Ok(());
+        }
+        Err(Error::Damaged {
+            dir: self.dir.clone(),
+            cosine: alike,
         })
     }
 

@@ -121,3 +121,33 @@ fn batching_and_padding_do_not_change_an_embedding() {
     }
     assert!(embedder.id().starts_with("all-MiniLM-L6-v2:"));
 }
+
+/// A regression test from a hostile pass: weights damaged here and there (every 997th
+/// byte flipped) loaded, gave every text nearly the same embedding, and `rank` wrote a
+/// ranking with every score 1. Such a model is now refused when it is loaded.
+#[test]
+fn a_model_with_damaged_weights_is_refused_when_loaded() {
+    let Some(dir) = model_dir() else { return };
+    let damaged = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.is_file() {
+            let to = damaged.path().join(path.file_name().unwrap_or_default());
+            std::fs::copy(&path, to).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+    let weights = damaged.path().join("model.safetensors");
+    let mut bytes = std::fs::read(&weights).unwrap_or_else(|e| panic!("{e}"));
+    // safetensors: an 8-byte length, that many bytes of JSON header, then the tensors.
+    let header = 8 + u64::from_le_bytes(bytes[..8].try_into().unwrap_or_default()) as usize;
+    for i in (header + 1000..bytes.len()).step_by(997) {
+        bytes[i] ^= 0xFF;
+    }
+    std::fs::write(&weights, &bytes).unwrap_or_else(|e| panic!("{e}"));
+    let Err(err) = Embedder::load(damaged.path()) else {
+        panic!("damaged weights must be refused")
+    };
+    assert!(err.to_string().contains("its weights are damaged"), "{err}");
+    // The sound model, loaded the same way, passes the same check.
+    Embedder::load(&dir).unwrap_or_else(|e| panic!("{e}"));
+}

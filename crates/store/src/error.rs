@@ -67,7 +67,7 @@ pub enum Error {
     Index(String),
     #[error("the search index is being built; search again in a moment")]
     IndexBuilding,
-    #[error("database error: {0}")]
+    #[error("{}", sqlite_message(.0))]
     Sqlite(rusqlite::Error),
     #[error("database error: {0}")]
     Postgres(crate::db::Error),
@@ -116,6 +116,18 @@ impl From<rusqlite::Error> for Error {
             }
             e => Error::Sqlite(e),
         }
+    }
+}
+
+/// SQLite's words, but a lock held past the wait said in the user's: someone else's long
+/// write, worth waiting for, not a fault of the project.
+fn sqlite_message(e: &rusqlite::Error) -> String {
+    match e.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked) => format!(
+            "the project is busy: another program writing to it (a ranking, an import, a merge) did not let go within {} seconds; try again once it has finished. Nothing was changed.",
+            crate::BUSY_TIMEOUT.as_secs()
+        ),
+        _ => format!("database error: {e}"),
     }
 }
 

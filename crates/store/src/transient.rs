@@ -56,6 +56,12 @@ mod tests {
             None,
         ));
         assert!(busy.is_transient());
+        // Said in the user's words (a regression test from a hostile pass: a ranking
+        // stopped mid-write left annotators with "database is locked").
+        assert!(
+            busy.to_string().starts_with("the project is busy"),
+            "{busy}"
+        );
         let constraint = Error::Sqlite(rusqlite::Error::SqliteFailure(
             rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT),
             None,

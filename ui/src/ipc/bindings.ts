@@ -147,6 +147,12 @@ export type RankReport = { ranker: string, claims: number, candidates: number,
  */
 kept: number, 
 /**
+ * Claims the ranker scored no sentence of (BM25 or Jaccard alone, when a claim shares
+ * no word with its documents): they keep the candidates they had, so no item is left
+ * with nothing to choose from.
+ */
+unscored: number, 
+/**
  * The semantic model that took part (its id), if any.
  */
 semantic_model: string | null, 

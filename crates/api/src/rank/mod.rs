@@ -28,6 +28,9 @@ pub(crate) use top::{store_candidates, Computed, Top};
 
 /// How many candidates a claim gets unless told otherwise: COVID-Fact showed five.
 pub const DEFAULT_K: usize = 5;
+/// The most candidates a claim may get: an item shows every one of them (and the trick)
+/// for the annotator to read.
+pub const MAX_K: usize = 50;
 
 /// Ranks `claims` (id, text) against their documents as `conn` sees them, on every core.
 ///
@@ -66,6 +69,7 @@ pub(crate) fn rank_and_store(
         claims: 0,
         candidates: 0,
         kept: 0,
+        unscored: 0,
         semantic_model: None,
         embedded: 0,
     };
@@ -166,15 +170,25 @@ impl Project {
         progress: &mut dyn Progress,
     ) -> Result<RankReport> {
         self.acting_lead(lead)?;
-        if k == 0 {
+        if !(1..=MAX_K).contains(&k) {
             return Err(Error::new(
                 ErrorCode::InvalidInput,
-                "--k must be at least 1",
+                format!("--k must be 1 to {MAX_K}: an item shows every candidate for the annotator to read, and {k} were asked for"),
             ));
         }
         self.store.require_writable()?;
         let settings = overrides.apply(self.settings()?.ranking)?;
         let model = overrides.model.as_deref();
+        if let (Some(dir), Ranker::Bm25 | Ranker::Levenshtein | Ranker::Jaccard) = (model, ranker) {
+            return Err(Error::new(
+                ErrorCode::InvalidInput,
+                format!(
+                    "--model {} names a sentence-embedding model, which {} does not use: rank with --ranker semantic or fused to use it, or leave --model out",
+                    dir.display(),
+                    ranker.as_str()
+                ),
+            ));
+        }
         // `fused` takes the semantic ranker in when the project turned it on or a model
         // folder was named, and then a missing model is an error, not a silent fallback.
         let wanted = ranker == Ranker::Semantic
@@ -271,16 +285,21 @@ impl Project {
             let tx = self.store.transaction()?;
             let ids: Vec<i64> = chunk.iter().map(|(id, _)| *id).collect();
             let seen = tx::seen_among(&tx, &ids)?;
-            let unseen: Vec<(i64, Top)> = chunk
-                .iter()
-                .filter(|(id, _)| !seen.contains(id))
+            // A claim this ranker scored nothing of keeps what it had: written empty, its
+            // task would have no candidate to serve.
+            let unseen = chunk.iter().filter(|(id, _)| !seen.contains(id));
+            let scored: Vec<(i64, Top)> = unseen
+                .clone()
+                .filter(|(_, top)| !top.is_empty())
                 .cloned()
                 .collect();
-            let written = store_candidates(&tx, &unseen, ranker)?;
+            let unscored = unseen.count() - scored.len();
+            let written = store_candidates(&tx, &scored, ranker)?;
             tx.commit()?;
             report.claims += written.claims;
             report.candidates += written.candidates;
             report.kept += seen.len() as u64;
+            report.unscored += unscored as u64;
             self.store.yield_to_writers();
         }
         Ok(report)

@@ -97,6 +97,7 @@ impl RankReport {
             claims: 0,
             candidates: 0,
             kept: 0,
+            unscored: 0,
             semantic_model: None,
             embedded: 0,
         }

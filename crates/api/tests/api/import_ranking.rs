@@ -416,3 +416,74 @@ fn a_claim_shown_while_rank_computes_keeps_its_candidates() {
         }
     }
 }
+
+/// A regression test from a hostile pass: `rank --ranker bm25` on a claim that shares no
+/// word with its document wrote it no candidate at all, and its evidence task could then
+/// never be served. A claim the ranker scores nothing of keeps what it had, and the report
+/// counts it. Also: `--k` beyond what an item can show, and `--model` with a ranker that
+/// uses no model, are refused before anything is read.
+#[test]
+fn a_ranker_that_scores_nothing_of_a_claim_leaves_its_candidates() {
+    let dir = ok(tempfile::tempdir());
+    let claims = dir.path().join("claims.jsonl");
+    let docs = dir.path().join("docs.jsonl");
+    ok(std::fs::write(
+        &claims,
+        "{\"id\": \"apart\", \"claim\": \"Germany shuts down daily life.\", \"doc_ids\": [\"d1\"]}\n\
+         {\"id\": \"near\", \"claim\": \"The ferry left the harbour.\", \"doc_ids\": [\"d2\"]}\n",
+    ));
+    ok(std::fs::write(
+        &docs,
+        "{\"id\": \"d1\", \"text\": \"Cats sleep all afternoon. Dogs bark at night.\"}\n\
+         {\"id\": \"d2\", \"text\": \"A ferry left the harbour at noon. Gulls followed it.\"}\n",
+    ));
+    let path = dir.path().join("p.fdesk");
+    let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
+    let before = ok(p.candidates(&lead, "apart"));
+    assert_eq!(before.len(), 2, "fused ranks every sentence");
+
+    let report = ok(p.rank(&lead, Ranker::Bm25, 3, false, &mut factdesk_api::NoProgress));
+    assert_eq!((report.claims, report.unscored), (1, 1), "{report:?}");
+    assert_eq!(ok(p.candidates(&lead, "apart")), before);
+    assert!(ok(p.candidates(&lead, "near"))
+        .iter()
+        .all(|c| c.ranker == "bm25"));
+
+    for k in [0, factdesk_api::rank::MAX_K + 1] {
+        let Err(err) = p.rank(
+            &lead,
+            Ranker::Fused,
+            k,
+            false,
+            &mut factdesk_api::NoProgress,
+        ) else {
+            panic!("--k {k} was taken")
+        };
+        assert_eq!(err.code, ErrorCode::InvalidInput, "{err}");
+        assert!(err.message.contains("--k must be 1 to 50"), "{err}");
+    }
+    let overrides = factdesk_api::rank::RankingOverrides {
+        model: Some(dir.path().join("no-such-model")),
+        ..Default::default()
+    };
+    let Err(err) = p.rank_with(
+        &lead,
+        Ranker::Jaccard,
+        3,
+        false,
+        &overrides,
+        &mut factdesk_api::NoProgress,
+    ) else {
+        panic!("--model was taken with jaccard")
+    };
+    assert_eq!(err.code, ErrorCode::InvalidInput, "{err}");
+    assert!(err.message.contains("jaccard does not use"), "{err}");
+    assert_eq!(ok(p.candidates(&lead, "apart")), before);
+}

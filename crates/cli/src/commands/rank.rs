@@ -76,17 +76,37 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return super::print_json(&report);
     }
     println!(
-        "ranked {} claims with {}: {} candidates",
-        report.claims, report.ranker, report.candidates
+        "ranked {} with {}: {}",
+        count(report.claims, "claim"),
+        report.ranker,
+        count(report.candidates, "candidate")
     );
     if let Some(model) = &report.semantic_model {
-        println!("semantic model: {model}");
+        println!(
+            "semantic model: {model} ({} embedded, the rest from the project's cache)",
+            count(report.embedded, "text")
+        );
     }
     if report.kept > 0 {
         println!(
-            "kept the candidates of {} claims as they were: their items have been shown to someone, and answers stay facts about what was shown (docs/ranking.md)",
-            report.kept
+            "kept the candidates of {} as they were: their items have been shown to someone, and answers stay facts about what was shown (docs/ranking.md)",
+            count(report.kept, "claim")
+        );
+    }
+    if report.unscored > 0 {
+        println!(
+            "kept the candidates of {} as they were: {} scores none of their sentences (they share no word with the claim); fused ranks every sentence",
+            count(report.unscored, "claim"),
+            report.ranker
         );
     }
     Ok(())
+}
+
+/// `n` and a noun, plural unless `n` is 1.
+fn count(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        _ => format!("{n} {noun}s"),
+    }
 }

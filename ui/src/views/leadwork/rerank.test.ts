@@ -28,7 +28,7 @@ beforeEach(() => {
   mocked.rankingNow.mockResolvedValue(null);
 });
 
-const report = { ranker: "fused", claims: 2997, candidates: 14985, kept: 3, semantic_model: null, embedded: 0 };
+const report = { ranker: "fused", claims: 2997, candidates: 14985, kept: 3, unscored: 0, semantic_model: null, embedded: 0 };
 
 describe("the ranking in words", () => {
   it("says the settings the re-ranking uses", () => {
@@ -52,6 +52,9 @@ describe("the ranking in words", () => {
   it("says what a ranking did, or that nothing changed", () => {
     expect(rankedSummary({ report, error: null })).toBe(
       "Ranked 2\u202f997 claims again: 14\u202f985 candidates. Kept the candidates of 3 claims people were shown, so their answers stand.",
+    );
+    expect(rankedSummary({ report: { ...report, ranker: "bm25", kept: 0, unscored: 2 }, error: null })).toBe(
+      "Ranked 2\u202f997 claims again: 14\u202f985 candidates. 2 claims kept their candidates: bm25 scores none of their sentences.",
     );
     const cancelled = { code: "cancelled" as const, message: "cancelled: nothing was changed", location: null };
     expect(rankedSummary({ report: null, error: cancelled })).toBe("Cancelled. No candidate was changed.");

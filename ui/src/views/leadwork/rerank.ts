@@ -42,8 +42,9 @@ export function rankedSummary(o: RankOutcome): string {
   if (o.report) {
     const r = o.report;
     const kept = r.kept > 0 ? ` Kept the candidates of ${plural(r.kept, "claim")} people were shown, so their answers stand.` : "";
+    const unscored = r.unscored > 0 ? ` ${plural(r.unscored, "claim")} kept ${r.unscored === 1 ? "its" : "their"} candidates: ${r.ranker} scores none of their sentences.` : "";
     const embedded = r.semantic_model ? ` ${plural(r.embedded, "text")} embedded.` : "";
-    return `Ranked ${plural(r.claims, "claim")} again: ${plural(r.candidates, "candidate")}.${kept}${embedded}`;
+    return `Ranked ${plural(r.claims, "claim")} again: ${plural(r.candidates, "candidate")}.${kept}${unscored}${embedded}`;
   }
   if (o.error?.code === "cancelled") return "Cancelled. No candidate was changed.";
   const why = o.error ? errorText(new ApiError(o.error)) : "The ranking ended without a report.";
