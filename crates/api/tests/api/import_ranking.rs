@@ -156,6 +156,19 @@ impl Progress for StopIn {
     }
 }
 
+/// A new project file at `path` with `claims` and `docs` imported.
+fn imported(path: &Path, claims: PathBuf, docs: PathBuf) -> Project {
+    let mut p = ok(Project::create(path, Box::new(ManualClock::new(0))));
+    let lead = p.lead();
+    let req = ImportRequest {
+        claims: vec![claims],
+        documents: vec![docs],
+        ..Default::default()
+    };
+    ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
+    p
+}
+
 #[test]
 fn a_cancelled_import_into_an_empty_project_leaves_it_empty() {
     let dir = ok(tempfile::tempdir());
@@ -222,15 +235,7 @@ fn a_later_import_is_not_refused_for_a_damaged_row_it_did_not_write() {
     let dir = ok(tempfile::tempdir());
     let (claims, docs) = inputs(dir.path(), 30);
     let path = dir.path().join("p.fdesk");
-    let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
-    let lead = p.lead();
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
-    drop(p);
+    drop(imported(&path, claims, docs));
     let raw = ok(rusqlite::Connection::open(&path));
     ok(raw.execute_batch(
         "PRAGMA foreign_keys = OFF; INSERT INTO claim_documents (claim_id, document_id) VALUES (1, 999999);",
@@ -437,15 +442,8 @@ fn a_ranker_that_scores_nothing_of_a_claim_leaves_its_candidates() {
         "{\"id\": \"d1\", \"text\": \"Cats sleep all afternoon. Dogs bark at night.\"}\n\
          {\"id\": \"d2\", \"text\": \"A ferry left the harbour at noon. Gulls followed it.\"}\n",
     ));
-    let path = dir.path().join("p.fdesk");
-    let mut p = ok(Project::create(&path, Box::new(ManualClock::new(0))));
+    let mut p = imported(&dir.path().join("p.fdesk"), claims, docs);
     let lead = p.lead();
-    let req = ImportRequest {
-        claims: vec![claims],
-        documents: vec![docs],
-        ..Default::default()
-    };
-    ok(import(&mut p, &lead, &req, &mut factdesk_api::NoProgress));
     let before = ok(p.candidates(&lead, "apart"));
     assert_eq!(before.len(), 2, "fused ranks every sentence");
 
